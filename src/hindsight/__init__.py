@@ -1,0 +1,2 @@
+"""hindsight: long-term memory for LLM agents."""
+__version__ = "0.1.0"

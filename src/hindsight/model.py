@@ -1,0 +1,285 @@
+"""The memory data model shared by every layer.
+
+Pydantic models validate at the edge (MCP, CLI, API) so that a bad request is
+rejected with the field name and the rule it broke, before anything touches
+storage.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timezone
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+MAX_CONTENT_CHARS = 20_000
+MAX_TAGS = 32
+MAX_TAG_CHARS = 64
+
+
+class MemoryType(str, Enum):
+    """The tiers of the seed design.
+
+    working: the current session's last turns; episodic: one task or session;
+    semantic: generalised knowledge; warning: what failed, kept for avoidance.
+    """
+
+    working = "working"
+    episodic = "episodic"
+    semantic = "semantic"
+    warning = "warning"
+
+
+class Source(str, Enum):
+    """Who asserted the memory; drives the default credibility."""
+
+    user = "user"
+    agent = "agent"
+    external = "external"
+
+
+class Status(str, Enum):
+    """Lifecycle: deprecated and forgotten memories sink, quarantined never surface."""
+
+    active = "active"
+    deprecated = "deprecated"
+    quarantined = "quarantined"
+    forgotten = "forgotten"
+
+
+DEFAULT_CREDIBILITY: dict[Source, float] = {Source.user: 1.0, Source.agent: 0.7, Source.external: 0.5}
+
+
+def utcnow() -> datetime:
+    """Timezone-aware now; every stored time is UTC."""
+    return datetime.now(timezone.utc)
+
+
+def as_utc(value: datetime) -> datetime:
+    """Naive datetimes are taken as UTC so comparisons never mix aware and naive."""
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+def new_memory_id() -> str:
+    """Short, URL-safe, sortable-enough id (uuid4 hex)."""
+    return "mem_" + uuid.uuid4().hex
+
+
+def _clean_tags(tags: list[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for tag in tags:
+        if not isinstance(tag, str):
+            raise ValueError("each tag must be a string")
+        cleaned = tag.strip().lower()
+        if not cleaned:
+            continue
+        if len(cleaned) > MAX_TAG_CHARS:
+            raise ValueError(f"tag '{cleaned[:20]}…' is longer than {MAX_TAG_CHARS} characters")
+        seen.setdefault(cleaned, None)
+    if len(seen) > MAX_TAGS:
+        raise ValueError(f"at most {MAX_TAGS} tags are allowed, got {len(seen)}")
+    return list(seen)
+
+
+class MemoryRecord(BaseModel):
+    """One stored memory, exactly as the store keeps it."""
+
+    model_config = ConfigDict(use_enum_values=False, validate_assignment=True)
+
+    id: str = Field(default_factory=new_memory_id)
+    namespace: str = "default"
+    content: str
+    type: MemoryType = MemoryType.episodic
+    tags: list[str] = Field(default_factory=list)
+    context: str = ""
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    source: Source = Source.agent
+    credibility: float = Field(default=0.7, ge=0.0, le=1.0)
+    status: Status = Status.active
+    status_reason: str = ""
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    event_time: datetime | None = None
+    last_accessed_at: datetime | None = None
+    access_count: int = Field(default=0, ge=0)
+    source_task_id: str | None = None
+    session_id: str | None = None
+    created_by: str = "local"
+    encrypted: bool = False
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, tags: list[str]) -> list[str]:
+        return _clean_tags(tags)
+
+    @field_validator("created_at", "updated_at", "event_time", "last_accessed_at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+    @property
+    def reference_time(self) -> datetime:
+        """The time decay is measured from: when it happened, else when it was last refreshed."""
+        return self.event_time or self.updated_at
+
+
+class MemoryInput(BaseModel):
+    """What a caller may supply when storing a memory (validated at every edge)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
+    type: MemoryType = MemoryType.episodic
+    tags: list[str] = Field(default_factory=list)
+    context: str = Field(default="", max_length=4_000)
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    source: Source = Source.agent
+    credibility: float | None = Field(default=None, ge=0.0, le=1.0)
+    event_time: datetime | None = None
+    source_task_id: str | None = Field(default=None, max_length=200)
+    session_id: str | None = Field(default=None, max_length=200)
+    namespace: str = Field(default="default", min_length=1, max_length=128, pattern=r"^[\w.\-:/@]+$")
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    private: bool = False
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, content: str) -> str:
+        if not content.strip():
+            raise ValueError("content must contain non-whitespace text")
+        return content.strip()
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, tags: list[str]) -> list[str]:
+        return _clean_tags(tags)
+
+    @field_validator("event_time")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+
+class MemoryPatch(BaseModel):
+    """Fields `memory_update` may change; anything else is rejected by name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_CHARS)
+    type: MemoryType | None = None
+    tags: list[str] | None = None
+    context: str | None = Field(default=None, max_length=4_000)
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    credibility: float | None = Field(default=None, ge=0.0, le=1.0)
+    status: Status | None = None
+    event_time: datetime | None = None
+    metadata: dict[str, Any] | None = None
+
+    @field_validator("content")
+    @classmethod
+    def _content(cls, content: str | None) -> str | None:
+        if content is not None and not content.strip():
+            raise ValueError("content must contain non-whitespace text")
+        return content.strip() if content is not None else None
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, tags: list[str] | None) -> list[str] | None:
+        return None if tags is None else _clean_tags(tags)
+
+    @field_validator("event_time")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> "MemoryPatch":
+        if not self.model_fields_set:
+            raise ValueError("updates must name at least one field to change")
+        if self.status == Status.quarantined:
+            raise ValueError("status 'quarantined' is set by the write guard, not by updates")
+        return self
+
+
+class SearchFilters(BaseModel):
+    """Structured filters applied inside every retrieval channel."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    types: list[MemoryType] | None = None
+    tags: list[str] | None = Field(default=None, description="memories carrying any of these tags")
+    statuses: list[Status] | None = Field(
+        default=None, description="default: active only; deprecated/forgotten sink when included"
+    )
+    time_from: datetime | None = None
+    time_to: datetime | None = None
+    min_importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    source_task_id: str | None = None
+    session_id: str | None = None
+    sources: list[Source] | None = None
+
+    @field_validator("tags")
+    @classmethod
+    def _tags(cls, tags: list[str] | None) -> list[str] | None:
+        return None if tags is None else _clean_tags(tags)
+
+    @field_validator("time_from", "time_to")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+    @field_validator("statuses")
+    @classmethod
+    def _no_quarantine(cls, statuses: list[Status] | None) -> list[Status] | None:
+        if statuses and Status.quarantined in statuses:
+            raise ValueError("quarantined memories never appear in search; review them with the admin tools")
+        return statuses
+
+    @model_validator(mode="after")
+    def _range(self) -> "SearchFilters":
+        if self.time_from and self.time_to and self.time_from > self.time_to:
+            raise ValueError("time_from must not be after time_to")
+        return self
+
+
+class Explanation(BaseModel):
+    """Why a memory ranked where it did: every factor of the final score."""
+
+    dense_rank: int | None = None
+    dense_score: float | None = None
+    keyword_rank: int | None = None
+    keyword_score: float | None = None
+    graph_rank: int | None = None
+    fused: float = 0.0
+    rerank_score: float | None = None
+    relevance: float = 0.0
+    decay: float = 1.0
+    importance: float = 0.5
+    access_factor: float = 1.0
+    credibility: float = 1.0
+    status_factor: float = 1.0
+    time_boost: float = 1.0
+    final: float = 0.0
+
+
+class SearchHit(BaseModel):
+    """One search result: the memory plus the score and its explanation."""
+
+    memory: MemoryRecord
+    score: float
+    why: Explanation
+
+
+class HistoryEntry(BaseModel):
+    """One append-only change record."""
+
+    memory_id: str
+    action: str
+    actor: str
+    at: datetime
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    note: str = ""
