@@ -1,2 +1,42 @@
-"""hindsight: long-term memory for LLM agents."""
+"""hindsight: long-term memory for LLM agents, behind the Model Context Protocol.
+
+The public surface is small: `Memory` (the Python API), the data model, the
+settings and the typed errors. Everything else is internal and may change.
+"""
+
+from hindsight.api import Memory
+from hindsight.config import HindsightSettings
+from hindsight.engine import MemoryEngine
+from hindsight.errors import (
+    HindsightError,
+    InvalidInputError,
+    MemoryNotFoundError,
+    PermissionDeniedError,
+    ProviderUnavailableError,
+    StorageError,
+)
+from hindsight.model import MemoryInput, MemoryPatch, MemoryRecord, MemoryType, SearchFilters, SearchHit, Source, Status
+from hindsight.write.pipeline import WriteOutcome
+
 __version__ = "0.1.0"
+
+__all__ = [
+    "Memory",
+    "MemoryEngine",
+    "HindsightSettings",
+    "MemoryRecord",
+    "MemoryInput",
+    "MemoryPatch",
+    "MemoryType",
+    "SearchFilters",
+    "SearchHit",
+    "Source",
+    "Status",
+    "WriteOutcome",
+    "HindsightError",
+    "InvalidInputError",
+    "MemoryNotFoundError",
+    "PermissionDeniedError",
+    "ProviderUnavailableError",
+    "StorageError",
+]

@@ -1,1 +1,1 @@
-"""hindsight.server"""
+"""MCP server skin."""

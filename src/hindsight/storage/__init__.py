@@ -1,1 +1,5 @@
-"""hindsight.storage"""
+"""Storage backends behind the `MemoryStore` interface."""
+from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
+from hindsight.storage.sqlite_store import SQLiteStore
+
+__all__ = ["MemoryStore", "Scope", "Edge", "StoreStats", "SQLiteStore"]

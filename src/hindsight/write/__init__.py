@@ -1,1 +1,1 @@
-"""hindsight.write"""
+"""The write path."""

@@ -1,0 +1,238 @@
+"""Command line: mirrors the Python API (`hindsight add` = `Memory.add`, ...), plus `serve` and `demo`.
+
+Errors print one readable line and exit with code 2 (bad input) or 1 (other);
+never a stack trace for a problem the user can fix.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from hindsight.config import HindsightSettings
+from hindsight.engine import MemoryEngine
+from hindsight.errors import HindsightError, InvalidInputError
+from hindsight.model import MemoryType, Source
+from hindsight.present import hit_view, memory_view
+
+app = typer.Typer(help="hindsight: long-term memory for LLM agents (MCP server, CLI, Python API).",
+                  no_args_is_help=True, pretty_exceptions_enable=False)
+console = Console()
+err = Console(stderr=True)
+
+DbOption = Annotated[Optional[Path], typer.Option("--db", help="SQLite file (default ~/.hindsight/memory.db or $HINDSIGHT_DB).")]
+NsOption = Annotated[str, typer.Option("--namespace", "-n", help="Namespace (per user/agent/project).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+@contextmanager
+def _engine(db: Path | None) -> Iterator[MemoryEngine]:
+    """Open the engine and translate engine errors into one line on stderr."""
+    try:
+        engine = MemoryEngine.open(db, HindsightSettings())
+    except HindsightError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from exc
+    try:
+        yield engine
+    except HindsightError as exc:
+        err.print(f"[red]error ({exc.code}):[/red] {exc}")
+        raise typer.Exit(2 if isinstance(exc, InvalidInputError) else 1) from exc
+    finally:
+        engine.close()
+
+
+def _print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+@app.command()
+def serve(
+    transport: Annotated[str, typer.Option(help="stdio (desktop clients) or http (streamable HTTP).")] = "stdio",
+    db: DbOption = None,
+    host: Annotated[str, typer.Option(help="HTTP bind address.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="HTTP port.")] = 8765,
+) -> None:
+    """Run the MCP server on the embedded store."""
+    from hindsight.server.mcp_server import serve as run_server
+
+    if transport not in ("stdio", "http"):
+        err.print("[red]error:[/red] --transport must be stdio or http")
+        raise typer.Exit(2)
+    with _engine(db) as engine:
+        if transport == "http":
+            err.print(f"hindsight MCP server on http://{host}:{port}/mcp (db: {engine.stats().path})")
+        run_server(engine, transport, host, port)  # type: ignore[arg-type]
+
+
+@app.command()
+def add(
+    content: Annotated[str, typer.Argument(help="What to remember.")],
+    type: Annotated[MemoryType, typer.Option("--type", "-t")] = MemoryType.episodic,
+    tag: Annotated[Optional[list[str]], typer.Option("--tag", help="Repeatable.")] = None,
+    context: Annotated[str, typer.Option(help="When it applies.")] = "",
+    importance: Annotated[Optional[float], typer.Option(min=0.0, max=1.0)] = None,
+    source: Annotated[Source, typer.Option()] = Source.user,
+    event_time: Annotated[Optional[datetime], typer.Option(help="ISO date/time it happened.")] = None,
+    db: DbOption = None,
+    namespace: NsOption = "default",
+    as_json: JsonOption = False,
+) -> None:
+    """Store one memory (same as Memory.add / memory_store)."""
+    with _engine(db) as engine:
+        outcome = engine.store_memory({
+            "content": content, "type": type, "tags": tag or [], "context": context, "importance": importance,
+            "source": source, "event_time": event_time, "namespace": namespace,
+        })
+    if as_json:
+        _print_json(outcome.as_dict())
+    else:
+        console.print(f"{outcome.action}: [bold]{outcome.memory_id}[/bold] ({outcome.status.value}) {outcome.reason}")
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument()],
+    top_k: Annotated[int, typer.Option("--top-k", "-k", min=1, max=100)] = 5,
+    type: Annotated[Optional[list[MemoryType]], typer.Option("--type", "-t")] = None,
+    tag: Annotated[Optional[list[str]], typer.Option("--tag")] = None,
+    db: DbOption = None,
+    namespace: NsOption = "default",
+    as_json: JsonOption = False,
+) -> None:
+    """Hybrid search (same as Memory.search / memory_search)."""
+    filters: dict[str, Any] = {}
+    if type:
+        filters["types"] = type
+    if tag:
+        filters["tags"] = tag
+    with _engine(db) as engine:
+        hits = engine.search(query, namespace, filters or None, top_k)
+    if as_json:
+        _print_json([hit_view(h) for h in hits])
+        return
+    table = Table("score", "id", "type", "content", "why")
+    for hit in hits:
+        w = hit.why
+        table.add_row(f"{hit.score:.3f}", hit.memory.id[:12], hit.memory.type.value, hit.memory.content[:80],
+                      f"dense#{w.dense_rank} kw#{w.keyword_rank} decay {w.decay:.2f}")
+    console.print(table)
+
+
+def _record_command(action: Callable[[MemoryEngine], Any], as_json: bool, db: Path | None) -> None:
+    with _engine(db) as engine:
+        result = action(engine)
+    if as_json or not hasattr(result, "content"):
+        _print_json(memory_view(result) if hasattr(result, "content") else result)
+    else:
+        console.print(f"[bold]{result.id}[/bold] {result.status.value} {result.type.value}: {result.content}")
+
+
+@app.command()
+def get(memory_id: str, db: DbOption = None, namespace: NsOption = "default", as_json: JsonOption = False) -> None:
+    """Show one memory."""
+    _record_command(lambda e: e.get(memory_id, namespace), as_json, db)
+
+
+@app.command("list")
+def list_(
+    limit: Annotated[int, typer.Option(min=1, max=500)] = 20,
+    offset: Annotated[int, typer.Option(min=0)] = 0,
+    db: DbOption = None,
+    namespace: NsOption = "default",
+    as_json: JsonOption = False,
+) -> None:
+    """Page through memories, newest first."""
+    with _engine(db) as engine:
+        records, total = engine.list(namespace, None, limit, offset)
+    if as_json:
+        _print_json({"total": total, "memories": [memory_view(r) for r in records]})
+        return
+    table = Table("id", "status", "type", "created", "content", title=f"{total} memories")
+    for r in records:
+        table.add_row(r.id[:12], r.status.value, r.type.value, r.created_at.strftime("%Y-%m-%d %H:%M"), r.content[:80])
+    console.print(table)
+
+
+@app.command()
+def forget(memory_id: str, reason: Annotated[str, typer.Option()] = "", db: DbOption = None,
+           namespace: NsOption = "default", as_json: JsonOption = False) -> None:
+    """Soft-forget a memory (it sinks; history keeps it)."""
+    _record_command(lambda e: e.forget(memory_id, reason, namespace), as_json, db)
+
+
+@app.command()
+def delete(memory_id: str, yes: Annotated[bool, typer.Option("--yes", help="Confirm the hard delete.")] = False,
+           db: DbOption = None, namespace: NsOption = "default", as_json: JsonOption = False) -> None:
+    """Erase a memory for good (needs --yes)."""
+    if not yes:
+        err.print("[red]error:[/red] hard delete needs --yes (use `forget` to soft-forget)")
+        raise typer.Exit(2)
+    _record_command(lambda e: e.delete(memory_id, namespace), as_json, db)
+
+
+@app.command()
+def history(memory_id: str, db: DbOption = None, namespace: NsOption = "default") -> None:
+    """Every change to a memory."""
+    with _engine(db) as engine:
+        entries = engine.history(memory_id, namespace)
+    _print_json([e.model_dump(mode="json") for e in entries])
+
+
+@app.command()
+def stats(db: DbOption = None, namespace: Annotated[Optional[str], typer.Option("--namespace", "-n")] = None) -> None:
+    """Counts by status and type."""
+    with _engine(db) as engine:
+        s = engine.stats(namespace)
+    _print_json({"total": s.total, "by_status": s.by_status, "by_type": s.by_type, "namespaces": s.namespaces,
+                 "embedding_model": s.embedding_model, "path": s.path})
+
+
+@app.command("export")
+def export_(out: Annotated[Path, typer.Argument(help="JSONL file to write ('-' for stdout).")], db: DbOption = None,
+            namespace: Annotated[Optional[str], typer.Option("--namespace", "-n")] = None) -> None:
+    """Export memories as JSON lines."""
+    with _engine(db) as engine:
+        if str(out) == "-":
+            count = engine.export_jsonl(sys.stdout, namespace)
+        else:
+            with out.open("w", encoding="utf-8") as handle:
+                count = engine.export_jsonl(handle, namespace)
+    err.print(f"exported {count} memories")
+
+
+@app.command("import")
+def import_(src: Annotated[Path, typer.Argument(help="JSONL file from `export`.")], db: DbOption = None,
+            namespace: Annotated[Optional[str], typer.Option("--namespace", "-n")] = None) -> None:
+    """Import JSON lines through the full write path (guard, redaction, dedup)."""
+    if not src.exists():
+        err.print(f"[red]error:[/red] no such file: {src}")
+        raise typer.Exit(2)
+    with _engine(db) as engine, src.open(encoding="utf-8") as handle:
+        outcomes = engine.import_jsonl(handle, namespace=namespace)
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        counts[o.action] = counts.get(o.action, 0) + 1
+    err.print(f"imported {len(outcomes)} lines: {counts}")
+
+
+@app.command()
+def demo(db: DbOption = None) -> None:
+    """Store a few English and Chinese memories and search them, to see the system work."""
+    from hindsight.demo import run_demo
+
+    with _engine(db) as engine:
+        run_demo(engine, console)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

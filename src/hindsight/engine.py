@@ -1,0 +1,272 @@
+"""The engine: owns the write path and the search path; every skin is a thin layer over it.
+
+The MCP server, the CLI and the Python API call these methods and only
+translate arguments and errors. Namespace scoping is enforced here, once: a
+memory outside the caller's namespace is reported as not found, so its
+existence does not leak.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+from pydantic import ValidationError
+
+from hindsight.config import HindsightSettings
+from hindsight.embeddings.base import Embedder
+from hindsight.embeddings.factory import create_embedder
+from hindsight.errors import InvalidInputError, MemoryNotFoundError
+from hindsight.llm import create_llm
+from hindsight.model import (
+    HistoryEntry,
+    MemoryInput,
+    MemoryPatch,
+    MemoryRecord,
+    SearchFilters,
+    SearchHit,
+    Status,
+    as_utc,
+    utcnow,
+)
+from hindsight.retrieval.rerank import Reranker, create_reranker
+from hindsight.retrieval.search import HybridRetriever, SearchOptions
+from hindsight.storage.base import MemoryStore, Scope, StoreStats
+from hindsight.storage.sqlite_store import SQLiteStore
+from hindsight.summarize import Summarizer, SummaryStyle
+from hindsight.write.pipeline import WriteOutcome, WritePipeline
+
+MAX_TOP_K = 100
+MAX_PAGE = 500
+MAX_QUERY_CHARS = 2_000
+
+
+def format_validation_error(exc: ValidationError, prefix: str = "") -> str:
+    """'field: rule' lines a person can act on, instead of pydantic's full dump."""
+    parts = []
+    for error in exc.errors():
+        location = ".".join(str(p) for p in error["loc"]) or "input"
+        parts.append(f"{prefix}{location}: {error['msg']}")
+    return "; ".join(parts)
+
+
+def validated(model: type, data: Any, what: str) -> Any:
+    """Validate `data` into `model`, raising InvalidInputError that names the field and rule."""
+    if isinstance(data, model):
+        return data
+    if data is not None and not isinstance(data, dict):
+        raise InvalidInputError(f"{what} must be an object, got {type(data).__name__}")
+    try:
+        return model.model_validate(data or {})
+    except ValidationError as exc:
+        raise InvalidInputError(f"invalid {what}: {format_validation_error(exc)}") from exc
+
+
+class MemoryEngine:
+    """All memory operations over one store."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        settings: HindsightSettings | None = None,
+        reranker: Reranker | None = None,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.settings = settings or HindsightSettings()
+        self.store = store
+        self.embedder = embedder
+        self.clock = clock
+        self.llm = create_llm(
+            self.settings.llm_url, self.settings.llm_model, self.settings.llm_api_key, self.settings.llm_timeout
+        )
+        self.retriever = HybridRetriever(store, embedder, self.settings, reranker)
+        self.summarizer = Summarizer(embedder, self.llm)
+        self.writer = WritePipeline(store=store, embedder=embedder, clock=clock)
+        self._check_embedding_model()
+
+    @classmethod
+    def open(cls, path: str | Path | None = None, settings: HindsightSettings | None = None,
+             embedder: Embedder | None = None) -> "MemoryEngine":
+        """The embedded default: a SQLite file plus the configured embedder and reranker."""
+        settings = settings or HindsightSettings()
+        store = SQLiteStore(Path(path) if path is not None else settings.db)
+        try:
+            return cls(
+                store,
+                embedder or create_embedder(settings.embedder),
+                settings,
+                reranker=create_reranker(settings.reranker),
+            )
+        except Exception:
+            store.close()
+            raise
+
+    def _check_embedding_model(self) -> None:
+        """First open records the model; a different model re-embeds every memory once."""
+        stored = self.store.embedding_model
+        if stored == self.embedder.name:
+            return
+        records = list(self.store.iter_all())
+        vectors = self.embedder.embed_documents([r.content for r in records]) if records else []
+        self.store.reset_embeddings(self.embedder.name, {r.id: v for r, v in zip(records, vectors)})
+
+    def close(self) -> None:
+        self.store.close()
+
+    # ------------------------------------------------------------------ write
+    def store_memory(self, data: MemoryInput | dict[str, Any], actor: str = "local") -> WriteOutcome:
+        """Validate and store one memory; see WritePipeline for the stages."""
+        return self.store_many([data], actor)[0]
+
+    def store_many(self, items: Sequence[MemoryInput | dict[str, Any]], actor: str = "local") -> list[WriteOutcome]:
+        """Store several memories with batched embedding. All are validated before any is written."""
+        inputs = [validated(MemoryInput, item, "memory") for item in items]
+        return self.writer.write_many(inputs, actor)
+
+    def update(self, memory_id: str, updates: MemoryPatch | dict[str, Any], namespace: str = "default",
+               actor: str = "local") -> MemoryRecord:
+        """Change content or weights; new content is re-screened, re-redacted and re-embedded."""
+        patch = validated(MemoryPatch, updates, "updates")
+        current = self.get(memory_id, namespace, record_access=False)
+        changes = patch.model_dump(exclude_unset=True)
+        vector = None
+        if "content" in changes and changes["content"] != current.content:
+            probe = MemoryInput(content=changes["content"], context=changes.get("context", current.context),
+                                namespace=namespace, type=current.type)
+            screened, _, _ = self.writer.build_record(probe, actor)
+            changes["content"] = screened.content
+            if screened.status == Status.quarantined:
+                changes["status"] = Status.quarantined
+                changes["status_reason"] = screened.status_reason
+            vector = self.embedder.embed_documents([screened.content])[0]
+        updated = current.model_copy(update={**changes, "updated_at": self.clock()})
+        updated = MemoryRecord.model_validate(updated.model_dump())
+        self.store.replace(updated, vector, actor=actor, action="update", note=", ".join(sorted(changes)))
+        return updated
+
+    def forget(self, memory_id: str, reason: str = "", namespace: str = "default", actor: str = "local") -> MemoryRecord:
+        """Soft delete: status 'forgotten' with the reason; it sinks in search and stays in history."""
+        current = self.get(memory_id, namespace, record_access=False)
+        updated = current.model_copy(
+            update={"status": Status.forgotten, "status_reason": reason or "forgotten", "updated_at": self.clock()}
+        )
+        self.store.replace(updated, None, actor=actor, action="forget", note=reason)
+        return updated
+
+    def delete(self, memory_id: str, namespace: str = "default", actor: str = "local", reason: str = "") -> MemoryRecord:
+        """Hard delete (explicit, separate from forget): the row goes, the history entry stays."""
+        self.get(memory_id, namespace, record_access=False)
+        deleted = self.store.delete(memory_id, actor=actor, note=reason)
+        if deleted is None:
+            raise MemoryNotFoundError(memory_id, namespace)
+        return deleted
+
+    # ------------------------------------------------------------------- read
+    def get(self, memory_id: str, namespace: str = "default", record_access: bool = True) -> MemoryRecord:
+        """One memory by id, within the namespace."""
+        if not isinstance(memory_id, str) or not memory_id.strip():
+            raise InvalidInputError("memory_id must be a non-empty string")
+        record = self.store.get(memory_id.strip())
+        if record is None or record.namespace != namespace:
+            raise MemoryNotFoundError(memory_id, namespace)
+        if record_access:
+            self.store.record_access([record.id], self.clock())
+        return record
+
+    def list(self, namespace: str = "default", filters: SearchFilters | dict[str, Any] | None = None,
+             limit: int = 20, offset: int = 0) -> tuple[list[MemoryRecord], int]:
+        """A page of memories (newest first) and the total matching count."""
+        if not 1 <= limit <= MAX_PAGE:
+            raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE}")
+        if offset < 0:
+            raise InvalidInputError("offset must not be negative")
+        scope = self._scope(namespace, filters, list_all=True)
+        return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
+
+    def search(
+        self,
+        query: str,
+        namespace: str = "default",
+        filters: SearchFilters | dict[str, Any] | None = None,
+        top_k: int = 5,
+        now: datetime | None = None,
+        options: SearchOptions | None = None,
+    ) -> list[SearchHit]:
+        """Hybrid search; see HybridRetriever. `now` fixes the reference time for decay and 'last week'."""
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInputError("query must contain non-whitespace text")
+        if len(query) > MAX_QUERY_CHARS:
+            raise InvalidInputError(f"query is longer than {MAX_QUERY_CHARS} characters")
+        if not 1 <= top_k <= MAX_TOP_K:
+            raise InvalidInputError(f"top_k must be between 1 and {MAX_TOP_K}")
+        reference = as_utc(now) if now else self.clock()
+        hits = self.retriever.search(query.strip(), self._scope(namespace, filters), top_k, reference, options)
+        if self.settings.retrieval.record_access and hits:
+            self.store.record_access([h.memory.id for h in hits], self.clock())
+        return hits
+
+    def summarize(self, memory_ids: Sequence[str], style: SummaryStyle = "brief",
+                  namespace: str = "default") -> dict[str, Any]:
+        """Summary of the given memories (all must exist in the namespace)."""
+        if not memory_ids:
+            raise InvalidInputError("memory_ids must list at least one id")
+        if style not in ("brief", "detailed", "structured"):
+            raise InvalidInputError("style must be one of: brief, detailed, structured")
+        records = [self.get(mid, namespace, record_access=False) for mid in dict.fromkeys(memory_ids)]
+        summary, method = self.summarizer.summarize(records, style)
+        return {"summary": summary, "method": method, "memory_ids": [r.id for r in records], "style": style}
+
+    def history(self, memory_id: str, namespace: str = "default") -> list[HistoryEntry]:
+        """Every change to a memory (also after a hard delete, for the namespace it lived in)."""
+        entries = self.store.history(memory_id)
+        last = next((e.after or e.before for e in reversed(entries) if (e.after or e.before)), None)
+        if not entries or (last or {}).get("namespace") != namespace:
+            raise MemoryNotFoundError(memory_id, namespace)
+        return entries
+
+    def stats(self, namespace: str | None = None) -> StoreStats:
+        return self.store.stats(namespace)
+
+    # ------------------------------------------------------------ import/export
+    def export_jsonl(self, out: IO[str], namespace: str | None = None) -> int:
+        """Write every memory as one JSON object per line; returns the count."""
+        count = 0
+        for record in self.store.iter_all(namespace):
+            out.write(record.model_dump_json() + "\n")
+            count += 1
+        return count
+
+    def import_jsonl(self, lines: Iterable[str], actor: str = "import", namespace: str | None = None) -> list[WriteOutcome]:
+        """Re-ingest exported lines through the full write path (guard and redaction included).
+
+        Invalid lines abort the import before anything is written, naming the line.
+        """
+        items: list[MemoryInput] = []
+        allowed = set(MemoryInput.model_fields)
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InvalidInputError(f"line {number}: not valid JSON ({exc.msg})") from exc
+            if not isinstance(raw, dict):
+                raise InvalidInputError(f"line {number}: expected a JSON object")
+            data = {k: v for k, v in raw.items() if k in allowed}
+            if namespace:
+                data["namespace"] = namespace
+            try:
+                items.append(MemoryInput.model_validate(data))
+            except ValidationError as exc:
+                raise InvalidInputError(f"line {number}: {format_validation_error(exc)}") from exc
+        return self.store_many(items, actor) if items else []
+
+    # ---------------------------------------------------------------- helpers
+    def _scope(self, namespace: str, filters: SearchFilters | dict[str, Any] | None, list_all: bool = False) -> Scope:
+        parsed = validated(SearchFilters, filters, "filters")
+        default = (Status.active, Status.deprecated, Status.forgotten) if list_all else (Status.active,)
+        return Scope.from_filters(namespace, parsed, default)

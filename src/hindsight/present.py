@@ -1,0 +1,30 @@
+"""Plain-JSON views of records and hits, shared by the MCP server, the CLI and the web console.
+
+Search results are framed as data with provenance (who asserted it, how
+credible), never as instructions: the agent should weigh them, not obey them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hindsight.model import MemoryRecord, SearchHit
+
+
+def memory_view(record: MemoryRecord) -> dict[str, Any]:
+    """The fields an agent needs, JSON-safe."""
+    data = record.model_dump(mode="json")
+    data["provenance"] = {
+        "source": data.pop("source"),
+        "credibility": data.pop("credibility"),
+        "created_by": data.pop("created_by"),
+    }
+    return data
+
+
+def hit_view(hit: SearchHit) -> dict[str, Any]:
+    """A search result: the memory, its score and why it ranked there."""
+    view = memory_view(hit.memory)
+    view["score"] = hit.score
+    view["why"] = hit.why.model_dump(exclude_none=True)
+    return view

@@ -1,0 +1,187 @@
+"""The search path: parse -> channels (dense, keyword, graph) -> RRF -> rerank -> priors.
+
+Each channel applies the structured filters itself (through `Scope`), so a
+narrow filter never starves a channel of candidates. Every hit carries an
+`Explanation` with each factor of its score.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from hindsight.config import HindsightSettings
+from hindsight.embeddings.base import Embedder
+from hindsight.model import Explanation, MemoryRecord, SearchHit
+from hindsight.retrieval.fusion import reciprocal_rank_fusion
+from hindsight.retrieval.query_parser import ParsedQuery, parse_query
+from hindsight.retrieval.rerank import Reranker
+from hindsight.retrieval.scoring import access_factor, status_factor, time_decay
+from hindsight.storage.base import MemoryStore, Scope
+from hindsight.text.tokenize import query_terms
+
+ALL_CHANNELS = frozenset({"dense", "keyword", "graph"})
+
+# Boosts for query understanding: modest, so they reorder near-ties rather than override relevance.
+SOFT_TIME_BOOST = 1.15
+PHRASE_BOOST = 1.10
+
+
+@dataclass
+class SearchOptions:
+    """Per-call switches; the defaults are what ships, the benchmark flips them for ablations."""
+
+    channels: Collection[str] = field(default_factory=lambda: set(ALL_CHANNELS))
+    rerank: bool = True
+    understand_query: bool = True
+    use_priors: bool = True
+
+
+class HybridRetriever:
+    """Owns the search path over one store and one embedder."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        settings: HindsightSettings,
+        reranker: Reranker | None = None,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.reranker = reranker
+
+    # ------------------------------------------------------------------ public
+    def search(
+        self,
+        query: str,
+        scope: Scope,
+        top_k: int,
+        now: datetime,
+        options: SearchOptions | None = None,
+    ) -> list[SearchHit]:
+        options = options or SearchOptions()
+        parsed = parse_query(query, now) if options.understand_query else None
+        text = parsed.residual if parsed else query
+        narrowed = self._narrow(scope, parsed)
+
+        ranked = self._channels(text, narrowed, options)
+        if narrowed != scope and sum(len(ids) for ids in ranked.values()) < top_k:
+            # The parsed filter was too strict for this store: fall back to the full scope (boosts still apply).
+            ranked = self._channels(text, scope, options)
+        fused = reciprocal_rank_fusion(ranked, self._weights(), k=self.settings.retrieval.rrf_k)
+        if not fused:
+            return []
+        records = self.store.get_many(list(fused))
+        ordered = sorted(fused, key=lambda mid: -fused[mid])
+        ordered = [mid for mid in ordered if mid in records]
+
+        rerank_scores = self._rerank(query, ordered, records, top_k) if options.rerank else {}
+        hits = [
+            self._hit(records[mid], ranked, fused[mid], rerank_scores.get(mid), parsed, now, options)
+            for mid in ordered
+        ]
+        hits.sort(key=lambda hit: -hit.score)
+        return hits[:top_k]
+
+    # ----------------------------------------------------------------- stages
+    def _narrow(self, scope: Scope, parsed: ParsedQuery | None) -> Scope:
+        """Turn hard time/type expressions into filters unless the caller already set them."""
+        if parsed is None:
+            return scope
+        narrowed = scope
+        if parsed.time_is_hard and scope.time_from is None and scope.time_to is None:
+            narrowed = replace(narrowed, time_from=parsed.time_from, time_to=parsed.time_to)
+        if parsed.type_is_hard and parsed.types and scope.types is None:
+            narrowed = replace(narrowed, types=tuple(parsed.types))
+        return narrowed
+
+    def _weights(self) -> dict[str, float]:
+        r = self.settings.retrieval
+        return {"dense": r.dense_weight, "keyword": r.keyword_weight, "graph": r.graph_weight}
+
+    def _channels(self, text: str, scope: Scope, options: SearchOptions) -> dict[str, list[str]]:
+        r = self.settings.retrieval
+        ranked: dict[str, list[str]] = {}
+        if "dense" in options.channels and r.dense_weight > 0:
+            vector = self.embedder.embed_query(text)
+            ranked["dense"] = [mid for mid, _ in self.store.dense_search(scope, vector, r.dense_candidates)]
+        if "keyword" in options.channels and r.keyword_weight > 0:
+            ranked["keyword"] = [mid for mid, _ in self.store.keyword_search(scope, query_terms(text), r.keyword_candidates)]
+        if "graph" in options.channels and r.graph_weight > 0:
+            ranked["graph"] = self._graph_neighbours(ranked, scope)
+        return ranked
+
+    def _graph_neighbours(self, ranked: dict[str, list[str]], scope: Scope) -> list[str]:
+        """Neighbours of the strongest hits, ranked by how many strong hits point at them."""
+        seeds = list(dict.fromkeys([*ranked.get("dense", [])[:5], *ranked.get("keyword", [])[:5]]))
+        votes: dict[str, int] = {}
+        for edge in self.store.edges(seeds):
+            for node in (edge.src, edge.dst):
+                if node not in seeds:
+                    votes[node] = votes.get(node, 0) + 1
+        if not votes:
+            return []
+        visible = self.store.get_many(list(votes))
+        allowed = {mid for mid, rec in visible.items() if rec.namespace == scope.namespace and rec.status in scope.statuses}
+        return sorted((mid for mid in votes if mid in allowed), key=lambda mid: -votes[mid])
+
+    def _rerank(self, query: str, ordered: list[str], records: dict[str, MemoryRecord], top_k: int) -> dict[str, float]:
+        if self.reranker is None:
+            return {}
+        pool = ordered[: top_k * self.settings.retrieval.rerank_candidates_per_result]
+        scores = self.reranker.score(query, [records[mid].content for mid in pool])
+        return dict(zip(pool, scores))
+
+    def _hit(
+        self,
+        record: MemoryRecord,
+        ranked: dict[str, list[str]],
+        fused: float,
+        rerank_score: float | None,
+        parsed: ParsedQuery | None,
+        now: datetime,
+        options: SearchOptions,
+    ) -> SearchHit:
+        why = Explanation(fused=round(fused, 6))
+        for channel, ids in ranked.items():
+            if record.id in ids:
+                setattr(why, f"{channel}_rank", ids.index(record.id) + 1)
+        relevance = fused
+        if rerank_score is not None:
+            why.rerank_score = rerank_score
+            relevance = 1.0 / (1.0 + math.exp(-rerank_score))
+        elif self.reranker is not None:
+            relevance *= 0.5  # outside the reranked pool: keep below reranked candidates
+        why.relevance = relevance
+
+        r = self.settings.retrieval
+        why.status_factor = status_factor(record.status, r.sink_factor)
+        why.importance = record.importance
+        why.credibility = record.credibility
+        why.decay = time_decay(record, now, self.settings.decay)
+        why.access_factor = access_factor(record.access_count)
+        prior = why.importance * why.decay * why.access_factor * why.credibility
+        blend = (1.0 - r.prior_weight) + r.prior_weight * prior if options.use_priors else 1.0
+        why.time_boost = self._boost(record, parsed)
+        why.final = relevance * blend * why.status_factor * why.time_boost
+        return SearchHit(memory=record, score=round(why.final, 6), why=why)
+
+    @staticmethod
+    def _boost(record: MemoryRecord, parsed: ParsedQuery | None) -> float:
+        """Soft boosts from query understanding: in the named time window, or containing a quoted phrase."""
+        if parsed is None:
+            return 1.0
+        boost = 1.0
+        if parsed.time_from is not None or parsed.time_to is not None:
+            when = record.reference_time
+            if (parsed.time_from is None or when >= parsed.time_from) and (parsed.time_to is None or when <= parsed.time_to):
+                boost *= SOFT_TIME_BOOST
+        lowered = record.content.lower()
+        for phrase in [*parsed.phrases, *parsed.names]:
+            if phrase and phrase.lower() in lowered:
+                boost *= PHRASE_BOOST
+        return boost

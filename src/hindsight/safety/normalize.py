@@ -1,0 +1,253 @@
+"""Text normalisation for screening, not for storage.
+
+An attacker who wants a planted instruction to survive a keyword screen writes
+it so that a human (or an LLM reading it later) still understands it while a
+naive regex does not: full-width letters, zero-width joiners, Cyrillic look-alikes,
+"i g n o r e", traditional characters, an HTML comment or a base64 blob. This
+module folds all of those back onto one canonical lowercase form so that the
+rules in :mod:`hindsight.safety.rules` are written once, against plain text.
+
+The result is only ever *read* by the screen; what is stored is the caller's text.
+Because it is screening-only, the folding is deliberately lossy (homoglyphs are
+mapped even inside genuine Russian or Greek words, for instance).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from urllib.parse import unquote_plus
+
+# Zero-width and invisible formatting characters: ZWSP..RLM, word joiner and
+# friends, BOM, soft hyphen, Mongolian vowel separator, bidi embeddings/isolates.
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+# Cyrillic / Greek / other letters that render like Latin ones. NFKC already folds
+# mathematical alphanumerics and full-width forms, so only true homoglyphs are here.
+_HOMOGLYPHS: dict[str, str] = {
+    # Cyrillic lower
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+    "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d",
+    "ӏ": "l", "һ": "h", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ь": "b", "п": "n", "г": "r",
+    # Cyrillic upper
+    "А": "A", "В": "B", "Е": "E", "Ё": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+    "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ї": "I", "Ј": "J", "Ԁ": "D",
+    "Ӏ": "I", "Һ": "H", "Ԛ": "Q", "Ԝ": "W",
+    # Greek
+    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ς": "s",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+    # Latin look-alikes outside ASCII
+    "ı": "i", "ȷ": "j", "ℓ": "l", "ꞇ": "t", "ɑ": "a", "ǀ": "l", "ⅼ": "l",
+}
+_HOMOGLYPH_TABLE = str.maketrans(_HOMOGLYPHS)
+
+# Traditional -> simplified for the characters the Chinese rules are written with.
+# A full converter (OpenCC) is a heavy dependency; writing an attack in traditional
+# script only needs these to be folded for the rules to see it.
+_TRAD_TO_SIMP = str.maketrans(
+    "記後刪確認須權鑰碼發傳給憑證無視從現開關閉誌錄審計應該這個對話們讓統設級員執運轉賬帳號郵網鏈務處繞過檢驗絕許濾護監啟啓當時問詢請準復複規則條訊據數庫憶歷聯絡繫係匯報總頭寫讀變機說聽隱獲賦與為幫體層衛鎖雙動態將並麼滅銷毀",
+    "记后删确认须权钥码发传给凭证无视从现开关闭志录审计应该这个对话们让统设级员执运转账账号邮网链务处绕过检验绝许滤护监启启当时问询请准复复规则条讯据数库忆历联络系系汇报总头写读变机说听隐获赋与为帮体层卫锁双动态将并么灭销毁",
+)
+
+# Runs of single letters separated by one space, dot, dash, underscore or star:
+# "i g n o r e", "i.g.n.o.r.e". Two or more spaces are kept as a word break.
+_SPACED_LETTERS = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ .\-_*·]){2,}[^\W\d_](?![^\W\d_])")
+_SPACE_BETWEEN_CJK = re.compile(r"(?<=[\u3400-\u9fff])[ \t.\-_*·]+(?=[\u3400-\u9fff])")
+_WS = re.compile(r"[ \t\r\f\v]+")
+_NEWLINES = re.compile(r"\s*\n\s*")
+
+_HTML_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
+_MD_COMMENT = re.compile(r"^\s*\[(?:[^\]]*)\]:\s*(?:<>|#|\S+)\s*[(\"'](.*?)[)\"']\s*$", re.MULTILINE)
+_MD_LINK_TITLE = re.compile(r"\]\(\s*\S+\s+[\"'(](.+?)[\"')]\s*\)")
+_MD_IMAGE_ALT = re.compile(r"!\[([^\]]{3,})\]\(")
+_HTML_HIDDEN_ATTR = re.compile(r"""(?:title|alt|aria-label|data-[\w-]+)\s*=\s*["']([^"']{8,})["']""", re.IGNORECASE)
+_TAG = re.compile(r"</?[a-zA-Z][^>]{0,200}>")
+
+_B64_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
+_HEX_CANDIDATE = re.compile(r"(?<![0-9A-Za-z])(?:0x)?((?:[0-9A-Fa-f]{2}){8,})(?![0-9A-Za-z])")
+_HEX_ESCAPES = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){4,}")
+_UNICODE_ESCAPES = re.compile(r"(?:\\u[0-9A-Fa-f]{4}){3,}")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+
+MAX_DECODED_PIECES = 16
+MIN_ENCODED_LEN = 16
+
+
+@dataclass(frozen=True)
+class ScreeningText:
+    """The folded text plus what was found hidden in it.
+
+    ``text`` is what rules run on (visible text first, then each hidden or decoded
+    piece on its own line); ``hidden`` lists the kind of each extracted piece
+    (``html_comment``, ``base64`` ...) so a verdict can say *how* it was hidden.
+    """
+
+    text: str
+    hidden: tuple[str, ...] = field(default_factory=tuple)
+    hidden_texts: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _printable_ratio(text: str) -> float:
+    if not text:
+        return 0.0
+    good = sum(1 for ch in text if ch.isprintable() or ch in "\n\t")
+    return good / len(text)
+
+
+def _looks_like_text(data: bytes) -> str | None:
+    """Decoded bytes count as hidden text only if they are mostly printable words.
+
+    Random bytes (a git hash or an opaque token read as base64) fail this, which is
+    what keeps ordinary identifiers from being "decoded" into noise.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < 4 or _printable_ratio(text) < 0.9:
+        return None
+    letters = sum(1 for ch in text if ch.isalpha())
+    if letters < max(3, len(text) * 0.5):
+        return None
+    if " " not in text and not re.search(r"[\u3400-\u9fff]", text) and len(text) > 12:
+        # A long token with no spaces and no CJK is more likely an identifier.
+        return None
+    return text
+
+
+def _decode_base64(candidate: str) -> str | None:
+    raw = candidate.rstrip("=")
+    if len(raw) < MIN_ENCODED_LEN:
+        return None
+    # All-hex strings (hashes) are handled by the hex decoder.
+    if re.fullmatch(r"[0-9A-Fa-f]+", raw):
+        return None
+    padded = raw + "=" * (-len(raw) % 4)
+    for decoder in (base64.b64decode, base64.urlsafe_b64decode):
+        try:
+            data = decoder(padded)
+        except (binascii.Error, ValueError):
+            continue
+        text = _looks_like_text(data)
+        if text is not None:
+            return text
+    return None
+
+
+def _decode_hex(candidate: str) -> str | None:
+    try:
+        return _looks_like_text(bytes.fromhex(candidate))
+    except ValueError:
+        return None
+
+
+def extract_hidden(text: str) -> list[tuple[str, str]]:
+    """Return ``(kind, content)`` for content a reader would not see or read directly.
+
+    Comments and link titles are invisible once markdown/HTML is rendered; encoded
+    payloads are unreadable to a person but trivially decoded by an LLM. All of it
+    is screened as if it were written in the clear.
+    """
+    found: list[tuple[str, str]] = []
+
+    def add(kind: str, content: str) -> None:
+        content = content.strip()
+        if content and len(found) < MAX_DECODED_PIECES:
+            found.append((kind, content))
+
+    for m in _HTML_COMMENT.finditer(text):
+        add("html_comment", m.group(1))
+    for m in _MD_COMMENT.finditer(text):
+        add("markdown_comment", m.group(1))
+    for m in _MD_LINK_TITLE.finditer(text):
+        add("link_title", m.group(1))
+    for m in _MD_IMAGE_ALT.finditer(text):
+        add("image_alt", m.group(1))
+    for m in _HTML_HIDDEN_ATTR.finditer(text):
+        add("html_attribute", m.group(1))
+
+    layer = [text]
+    for _depth in range(2):  # base64 of base64 is common enough; deeper is not
+        next_layer: list[str] = []
+        for chunk in layer:
+            for m in _B64_CANDIDATE.finditer(chunk):
+                decoded = _decode_base64(m.group(0))
+                if decoded:
+                    add("base64", decoded)
+                    next_layer.append(decoded)
+            for m in _HEX_CANDIDATE.finditer(chunk):
+                decoded = _decode_hex(m.group(1))
+                if decoded:
+                    add("hex", decoded)
+                    next_layer.append(decoded)
+            for m in _HEX_ESCAPES.finditer(chunk):
+                decoded = _decode_hex(m.group(0).replace("\\x", ""))
+                if decoded:
+                    add("hex", decoded)
+                    next_layer.append(decoded)
+            for m in _UNICODE_ESCAPES.finditer(chunk):
+                try:
+                    decoded = m.group(0).encode("ascii").decode("unicode_escape")
+                except (UnicodeDecodeError, UnicodeEncodeError):
+                    continue
+                add("unicode_escape", decoded)
+            if len(_PERCENT.findall(chunk)) >= 2:
+                decoded = unquote_plus(chunk)
+                if decoded != chunk:
+                    add("url_encoded", decoded)
+                    next_layer.append(decoded)
+            if "&#" in chunk or "&lt;" in chunk:
+                decoded = html.unescape(chunk)
+                if decoded != chunk:
+                    add("html_entities", decoded)
+                    next_layer.append(decoded)
+        if not next_layer:
+            break
+        layer = next_layer
+    return found
+
+
+def _collapse_spaced(match: re.Match[str]) -> str:
+    return re.sub(r"[ .\-_*·]", "", match.group(0))
+
+
+def fold(text: str) -> str:
+    """Canonical form of one piece of text: the character-level tricks undone."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _INVISIBLE.sub("", text)
+    text = text.translate(_HOMOGLYPH_TABLE).translate(_TRAD_TO_SIMP)
+    text = _TAG.sub(" ", text)
+    text = _SPACED_LETTERS.sub(_collapse_spaced, text)
+    text = _SPACE_BETWEEN_CJK.sub("", text)
+    text = text.lower()
+    text = _WS.sub(" ", text)
+    text = _NEWLINES.sub("\n", text)
+    return text.strip()
+
+
+def prepare(text: str) -> ScreeningText:
+    """Fold ``text`` and append every hidden or encoded piece, folded the same way."""
+    base = unicodedata.normalize("NFKC", text)
+    base = _INVISIBLE.sub("", base)
+    hidden = extract_hidden(base)
+    parts = [fold(text)] + [fold(content) for _kind, content in hidden]
+    return ScreeningText(
+        text="\n".join(p for p in parts if p),
+        hidden=tuple(kind for kind, _ in hidden),
+        hidden_texts=tuple(content for _, content in hidden),
+    )
+
+
+def normalize_for_screening(text: str) -> str:
+    """The canonical lowercase text the guard screens, hidden content appended.
+
+    >>> normalize_for_screening("ＩＧＮＯＲＥ previous")
+    'ignore previous'
+    """
+    return prepare(text).text

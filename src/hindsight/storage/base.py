@@ -1,0 +1,169 @@
+"""The storage interface: the only way the engine reaches persisted memories.
+
+Every backend (the embedded SQLite store, a Qdrant cluster store) implements
+`MemoryStore` and passes the same conformance suite (tests/test_storage_conformance.py).
+Filters are applied *inside* each retrieval channel so that a filtered query
+still gets its full top-50 candidates per channel.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from hindsight.model import HistoryEntry, MemoryRecord, MemoryType, SearchFilters, Source, Status
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which memories a channel may see: one namespace plus resolved filters.
+
+    `statuses` is always explicit here (the engine resolves the default), so a
+    backend never has to guess whether deprecated memories are wanted.
+    """
+
+    namespace: str
+    statuses: tuple[Status, ...] = (Status.active,)
+    types: tuple[MemoryType, ...] | None = None
+    tags: tuple[str, ...] | None = None
+    time_from: datetime | None = None
+    time_to: datetime | None = None
+    min_importance: float | None = None
+    source_task_id: str | None = None
+    session_id: str | None = None
+    sources: tuple[Source, ...] | None = None
+
+    @classmethod
+    def from_filters(cls, namespace: str, filters: SearchFilters | None, default_statuses: Sequence[Status]) -> "Scope":
+        f = filters or SearchFilters()
+        return cls(
+            namespace=namespace,
+            statuses=tuple(f.statuses) if f.statuses else tuple(default_statuses),
+            types=tuple(f.types) if f.types else None,
+            tags=tuple(f.tags) if f.tags else None,
+            time_from=f.time_from,
+            time_to=f.time_to,
+            min_importance=f.min_importance,
+            source_task_id=f.source_task_id,
+            session_id=f.session_id,
+            sources=tuple(f.sources) if f.sources else None,
+        )
+
+
+@dataclass
+class Edge:
+    """A typed relation between two memories (supersedes, supplements, derived_from, same_task)."""
+
+    src: str
+    dst: str
+    kind: str
+    weight: float = 1.0
+    created_at: datetime | None = None
+
+
+@dataclass
+class StoreStats:
+    """Counts for `stats`; `by_status` and `by_type` map enum values to counts."""
+
+    total: int = 0
+    by_status: dict[str, int] = field(default_factory=dict)
+    by_type: dict[str, int] = field(default_factory=dict)
+    namespaces: dict[str, int] = field(default_factory=dict)
+    embedding_model: str | None = None
+    path: str | None = None
+
+
+class MemoryStore(ABC):
+    """Persistence + per-channel candidate generation. No ranking policy lives here."""
+
+    @abstractmethod
+    def insert(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, note: str = "") -> None:
+        """Persist a new memory (and its vector) atomically, with a history entry."""
+
+    @abstractmethod
+    def replace(
+        self,
+        record: MemoryRecord,
+        embedding: np.ndarray | None,
+        *,
+        actor: str,
+        action: str,
+        note: str = "",
+    ) -> MemoryRecord:
+        """Overwrite an existing memory; a new embedding replaces the old one when given.
+
+        Returns the previous version; history keeps before and after.
+        """
+
+    @abstractmethod
+    def delete(self, memory_id: str, *, actor: str, note: str = "") -> MemoryRecord | None:
+        """Remove a memory for good (history keeps its last state). Returns it, or None."""
+
+    @abstractmethod
+    def get(self, memory_id: str) -> MemoryRecord | None:
+        """Fetch one memory by id regardless of namespace (the engine enforces scope)."""
+
+    @abstractmethod
+    def get_many(self, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        """Fetch several memories by id in one round trip."""
+
+    @abstractmethod
+    def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> list[MemoryRecord]:
+        """Page through memories in scope, ordered by created time."""
+
+    @abstractmethod
+    def count(self, scope: Scope) -> int:
+        """Number of memories in scope."""
+
+    @abstractmethod
+    def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> list[tuple[str, float]]:
+        """Top `limit` (id, cosine) pairs in scope, best first."""
+
+    @abstractmethod
+    def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
+        """Top `limit` (id, bm25 score; higher is better) pairs in scope for the query terms."""
+
+    @abstractmethod
+    def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Stored vectors for the given ids (used by dedup and consolidation)."""
+
+    @abstractmethod
+    def record_access(self, memory_ids: Sequence[str], at: datetime) -> None:
+        """Bump access counts and last-access time (not a content change: no history entry)."""
+
+    @abstractmethod
+    def history(self, memory_id: str) -> list[HistoryEntry]:
+        """All changes to a memory, oldest first."""
+
+    @abstractmethod
+    def add_edge(self, edge: Edge) -> None:
+        """Store (or refresh) a relation between two memories."""
+
+    @abstractmethod
+    def edges(self, memory_ids: Sequence[str], kinds: Sequence[str] | None = None) -> list[Edge]:
+        """Edges touching any of the given memories, in either direction."""
+
+    @abstractmethod
+    def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
+        """Every memory (optionally one namespace), for export and re-indexing."""
+
+    @abstractmethod
+    def stats(self, namespace: str | None = None) -> StoreStats:
+        """Counts by status, type and namespace."""
+
+    @property
+    @abstractmethod
+    def embedding_model(self) -> str | None:
+        """Name of the embedder whose vectors are stored (None for an empty store)."""
+
+    @abstractmethod
+    def reset_embeddings(self, model_name: str, vectors: dict[str, np.ndarray]) -> None:
+        """Replace every stored vector (after an embedder change) and record the new model name."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Flush and release resources."""

@@ -1,0 +1,84 @@
+"""Summaries of a set of memories: LLM when configured, extractive otherwise.
+
+The extractive path picks the sentences closest to the centroid of all
+sentences (a cheap, deterministic stand-in for "what these memories are
+about"), keeping their original order, within a character budget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from hindsight.embeddings.base import Embedder
+from hindsight.llm import LLMClient
+from hindsight.model import MemoryRecord
+
+SummaryStyle = Literal["brief", "detailed", "structured"]
+
+_BUDGET = {"brief": 150, "detailed": 600, "structured": 300}
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
+
+STRUCTURED_PROMPT = (
+    "Summarise the task records below as one memory with four parts: 1. goal (one sentence) "
+    "2. key steps (at most 3) 3. problem met and its fix (if any) 4. when this applies. "
+    "About 150 characters in total; answer in the language of the records; drop chit-chat.\n"
+    "请将以下记录总结为一条记忆：任务目标、关键步骤（不超过3步）、问题及解决方案、适用条件，约150字。"
+)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentence split for English and Chinese punctuation."""
+    return [s.strip() for s in _SENTENCE_SPLIT.split(text) if s and s.strip()]
+
+
+class Summarizer:
+    """Summarises memories; `llm` None means extractive only."""
+
+    def __init__(self, embedder: Embedder, llm: LLMClient | None = None) -> None:
+        self.embedder = embedder
+        self.llm = llm
+
+    def summarize(self, records: Sequence[MemoryRecord], style: SummaryStyle = "brief") -> tuple[str, str]:
+        """Return (summary, method) where method is 'llm' or 'extractive'."""
+        if self.llm is not None:
+            body = "\n".join(f"- {r.content}" + (f" (context: {r.context})" if r.context else "") for r in records)
+            prompt = STRUCTURED_PROMPT if style == "structured" else f"Summarise in at most {_BUDGET[style]} characters."
+            answer = self.llm.complete(prompt, body)
+            if answer:
+                return answer, "llm"
+        return self.extractive(records, style), "extractive"
+
+    def extractive(self, records: Sequence[MemoryRecord], style: SummaryStyle = "brief") -> str:
+        sentences = [s for r in records for s in split_sentences(r.content)]
+        if not sentences:
+            return ""
+        budget = _BUDGET[style]
+        if len(sentences) == 1:
+            return _clip(sentences[0], budget)
+        vectors = self.embedder.embed_documents(sentences)
+        centroid = vectors.mean(axis=0)
+        order = np.argsort(-(vectors @ centroid), kind="stable")
+        chosen: list[int] = []
+        used = 0
+        for index in order:
+            length = len(sentences[index])
+            if chosen and used + length > budget:
+                continue
+            chosen.append(int(index))
+            used += length + 1
+            if used >= budget:
+                break
+        text = " ".join(sentences[i] for i in sorted(chosen))
+        if style == "structured":
+            contexts = "; ".join(dict.fromkeys(r.context for r in records if r.context))
+            if contexts:
+                text = f"{text} | applies when: {contexts}"
+        return _clip(text, budget + (200 if style == "structured" else 0))
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,152 @@
+"""The write path: validate -> screen -> redact -> embed (batched) -> hygiene -> persist.
+
+Every way in (MCP, CLI, import, Python API, consolidation output) goes through
+`WritePipeline.write_many`, so the guard and redaction cannot be bypassed by
+choosing another door.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+import numpy as np
+
+from hindsight.embeddings.base import Embedder
+from hindsight.model import DEFAULT_CREDIBILITY, MemoryInput, MemoryRecord, Status
+from hindsight.storage.base import MemoryStore
+
+WriteAction = Literal["created", "duplicate", "quarantined", "superseded", "supplemented"]
+
+
+@dataclass
+class WriteOutcome:
+    """What happened to one write; `memory_id` is the stored (or matched) memory."""
+
+    memory_id: str
+    action: WriteAction
+    status: Status
+    reason: str = ""
+    related_ids: list[str] = field(default_factory=list)
+    redactions: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "memory_id": self.memory_id,
+            "action": self.action,
+            "status": self.status.value,
+            "reason": self.reason,
+            "related_ids": self.related_ids,
+            "redactions": self.redactions,
+        }
+
+
+@dataclass
+class ScreenResult:
+    """The guard's verdict on one text."""
+
+    suspicious: bool
+    reason: str = ""
+
+
+class Screener(Protocol):
+    """Write-time guard (hindsight.safety): flags injection, escalation, exfiltration."""
+
+    def __call__(self, text: str) -> ScreenResult: ...
+
+
+class Redactor(Protocol):
+    """Replaces secrets and personal data; returns the new text and the kinds found."""
+
+    def __call__(self, text: str) -> tuple[str, list[str]]: ...
+
+
+@dataclass
+class HygieneDecision:
+    """What dedup/conflict detection concluded about a new memory, before it is inserted."""
+
+    duplicate_of: str | None = None
+    supersedes: list[str] = field(default_factory=list)
+    supplements: list[str] = field(default_factory=list)
+    reason: str = ""
+
+
+class Hygiene(Protocol):
+    """Dedup and conflict detection against what is already stored (hindsight.write.hygiene)."""
+
+    def check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision: ...
+
+    def apply(self, record: MemoryRecord, decision: HygieneDecision, actor: str) -> None:
+        """Refresh the duplicate, or deprecate/link the older memories, after the decision."""
+        ...
+
+
+@dataclass
+class WritePipeline:
+    """Turns validated inputs into stored records."""
+
+    store: MemoryStore
+    embedder: Embedder
+    clock: Callable[[], datetime]
+    screener: Screener | None = None
+    redactor: Redactor | None = None
+    hygiene: Hygiene | None = None
+
+    def build_record(self, item: MemoryInput, actor: str) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
+        """Screen the raw text (before redaction hides it), then redact, then fill defaults."""
+        verdict = self.screener(f"{item.content}\n{item.context}") if self.screener else None
+        content, context, found = item.content, item.context, []
+        if self.redactor:
+            content, found_content = self.redactor(item.content)
+            context, found_context = self.redactor(item.context) if item.context else ("", [])
+            found = sorted(set(found_content + found_context))
+        now = self.clock()
+        record = MemoryRecord(
+            namespace=item.namespace,
+            content=content,
+            type=item.type,
+            tags=item.tags,
+            context=context,
+            importance=item.importance if item.importance is not None else 0.5,
+            source=item.source,
+            credibility=item.credibility if item.credibility is not None else DEFAULT_CREDIBILITY[item.source],
+            status=Status.quarantined if verdict and verdict.suspicious else Status.active,
+            status_reason=verdict.reason if verdict and verdict.suspicious else "",
+            created_at=now,
+            updated_at=now,
+            event_time=item.event_time,
+            source_task_id=item.source_task_id,
+            session_id=item.session_id,
+            created_by=actor,
+            metadata=item.metadata,
+        )
+        return record, verdict, found
+
+    def write_many(self, items: Sequence[MemoryInput], actor: str) -> list[WriteOutcome]:
+        """Store several memories with one batched embedding call."""
+        prepared = [self.build_record(item, actor) for item in items]
+        vectors = self.embedder.embed_documents([record.content for record, _, _ in prepared])
+        outcomes: list[WriteOutcome] = []
+        for (record, verdict, found), vector in zip(prepared, vectors):
+            outcomes.append(self._persist(record, vector, verdict, found, actor))
+        return outcomes
+
+    def _persist(
+        self, record: MemoryRecord, vector: np.ndarray, verdict: ScreenResult | None, found: list[str], actor: str
+    ) -> WriteOutcome:
+        if record.status == Status.quarantined:
+            self.store.insert(record, vector, actor=actor, note=f"quarantined: {record.status_reason}")
+            return WriteOutcome(record.id, "quarantined", record.status, record.status_reason, redactions=found)
+        decision = self.hygiene.check(record, vector) if self.hygiene else HygieneDecision()
+        if decision.duplicate_of is not None:
+            assert self.hygiene is not None
+            self.hygiene.apply(record, decision, actor)
+            return WriteOutcome(decision.duplicate_of, "duplicate", Status.active, decision.reason, redactions=found)
+        self.store.insert(record, vector, actor=actor, note="redacted: " + ", ".join(found) if found else "")
+        if self.hygiene is not None and (decision.supersedes or decision.supplements):
+            self.hygiene.apply(record, decision, actor)
+        action: WriteAction = "superseded" if decision.supersedes else "supplemented" if decision.supplements else "created"
+        return WriteOutcome(record.id, action, record.status, decision.reason,
+                            related_ids=decision.supersedes + decision.supplements, redactions=found)

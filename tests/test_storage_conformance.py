@@ -1,0 +1,152 @@
+"""Conformance suite for `MemoryStore`: every backend must pass these (parametrise `store` to add one)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hindsight.model import MemoryRecord, MemoryType, Status
+from hindsight.storage.base import Edge, MemoryStore, Scope
+from hindsight.storage.sqlite_store import SQLiteStore
+from hindsight.text.tokenize import query_terms
+
+from conftest import FIXED_NOW
+
+DIM = 8
+
+
+def _vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).normal(size=DIM).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+@pytest.fixture(params=["sqlite"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStore]:
+    backend = SQLiteStore(tmp_path / "conf.db")
+    yield backend
+    backend.close()
+
+
+def _record(content: str, **kw: object) -> MemoryRecord:
+    return MemoryRecord(content=content, **kw)  # type: ignore[arg-type]
+
+
+def test_insert_get_roundtrip(store: MemoryStore) -> None:
+    rec = _record("用户偏好 TypeScript", tags=["Pref", "lang"], metadata={"k": [1, 2]}, event_time=FIXED_NOW)
+    store.insert(rec, _vec(1), actor="t")
+    got = store.get(rec.id)
+    assert got is not None
+    assert got.content == rec.content and got.tags == ["pref", "lang"] and got.metadata == {"k": [1, 2]}
+    assert got.event_time == FIXED_NOW
+    assert store.get("mem_missing") is None
+
+
+def test_keyword_search_segments_chinese(store: MemoryStore) -> None:
+    a = _record("处理数据库迁移时遇到锁表问题")
+    b = _record("今天天气很好，适合散步")
+    store.insert(a, _vec(1), actor="t")
+    store.insert(b, _vec(2), actor="t")
+    hits = store.keyword_search(Scope("default"), query_terms("数据库"), 10)
+    assert [h[0] for h in hits] == [a.id]
+
+
+def test_keyword_search_english_stemming_and_identifiers(store: MemoryStore) -> None:
+    a = _record("Raised max_connections to 200 after ERR_CONNECTION_REFUSED errors")
+    store.insert(a, _vec(1), actor="t")
+    for query in ["max_connections", "error", "ERR_CONNECTION_REFUSED"]:
+        assert store.keyword_search(Scope("default"), query_terms(query), 5)[0][0] == a.id, query
+
+
+def test_dense_search_respects_scope(store: MemoryStore) -> None:
+    recs = [
+        _record("a", namespace="ns1", type=MemoryType.semantic),
+        _record("b", namespace="ns1", type=MemoryType.episodic),
+        _record("c", namespace="ns2", type=MemoryType.semantic),
+        _record("d", namespace="ns1", type=MemoryType.semantic, status=Status.deprecated),
+    ]
+    for i, r in enumerate(recs):
+        store.insert(r, _vec(i), actor="t")
+    query = _vec(0)
+    ids = [mid for mid, _ in store.dense_search(Scope("ns1"), query, 10)]
+    assert set(ids) == {recs[0].id, recs[1].id} and ids[0] == recs[0].id
+    ids = [mid for mid, _ in store.dense_search(Scope("ns1", types=(MemoryType.episodic,)), query, 10)]
+    assert ids == [recs[1].id]
+    ids = [mid for mid, _ in store.dense_search(Scope("ns1", statuses=(Status.deprecated,)), query, 10)]
+    assert ids == [recs[3].id]
+
+
+def test_time_tag_importance_filters(store: MemoryStore) -> None:
+    old = _record("old note", event_time=FIXED_NOW - timedelta(days=40), tags=["db"], importance=0.9)
+    new = _record("new note", event_time=FIXED_NOW - timedelta(days=2), tags=["ui"], importance=0.2)
+    store.insert(old, _vec(1), actor="t")
+    store.insert(new, _vec(2), actor="t")
+    recent = Scope("default", time_from=FIXED_NOW - timedelta(days=7))
+    assert [m.id for m in store.list(recent, limit=10)] == [new.id]
+    assert [m.id for m in store.list(Scope("default", tags=("db",)), limit=10)] == [old.id]
+    assert [m.id for m in store.list(Scope("default", min_importance=0.5), limit=10)] == [old.id]
+    assert store.count(Scope("default")) == 2
+
+
+def test_replace_keeps_history_and_reindexes(store: MemoryStore) -> None:
+    rec = _record("uses MySQL")
+    store.insert(rec, _vec(1), actor="t")
+    changed = rec.model_copy(update={"content": "uses PostgreSQL"})
+    before = store.replace(changed, _vec(2), actor="u", action="update")
+    assert before.content == "uses MySQL"
+    assert store.keyword_search(Scope("default"), ["mysql"], 5) == []
+    assert store.keyword_search(Scope("default"), ["postgresql"], 5)[0][0] == rec.id
+    hist = store.history(rec.id)
+    assert [h.action for h in hist] == ["create", "update"]
+    assert hist[1].before["content"] == "uses MySQL" and hist[1].after["content"] == "uses PostgreSQL"
+
+
+def test_delete_removes_from_all_channels_but_not_history(store: MemoryStore) -> None:
+    rec = _record("delete me please")
+    store.insert(rec, _vec(3), actor="t")
+    assert store.delete(rec.id, actor="t") is not None
+    assert store.get(rec.id) is None
+    assert store.dense_search(Scope("default"), _vec(3), 5) == []
+    assert store.keyword_search(Scope("default"), ["delete"], 5) == []
+    assert [h.action for h in store.history(rec.id)] == ["create", "delete"]
+    assert store.delete(rec.id, actor="t") is None
+
+
+def test_access_edges_stats_embeddings(store: MemoryStore) -> None:
+    a, b = _record("a"), _record("b", type=MemoryType.semantic)
+    store.insert(a, _vec(1), actor="t")
+    store.insert(b, _vec(2), actor="t")
+    store.record_access([a.id], FIXED_NOW)
+    assert store.get(a.id).access_count == 1  # type: ignore[union-attr]
+    store.add_edge(Edge(b.id, a.id, "derived_from"))
+    assert [(e.src, e.dst, e.kind) for e in store.edges([a.id])] == [(b.id, a.id, "derived_from")]
+    stats = store.stats()
+    assert stats.total == 2 and stats.by_type == {"episodic": 1, "semantic": 1}
+    vectors = store.get_embeddings([a.id])
+    assert np.allclose(vectors[a.id], _vec(1))
+    assert [r.id for r in store.iter_all()] == [a.id, b.id]
+
+
+def test_reopen_keeps_everything(tmp_path: Path) -> None:
+    path = tmp_path / "reopen.db"
+    first = SQLiteStore(path)
+    rec = _record("persist me 持久化")
+    first.insert(rec, _vec(5), actor="t")
+    first.close()
+    second = SQLiteStore(path)
+    assert second.get(rec.id).content == "persist me 持久化"  # type: ignore[union-attr]
+    assert second.dense_search(Scope("default"), _vec(5), 1)[0][0] == rec.id
+    assert second.keyword_search(Scope("default"), query_terms("持久化"), 1)[0][0] == rec.id
+    second.close()
+
+
+def test_failed_insert_changes_nothing(store: MemoryStore) -> None:
+    rec = _record("unique")
+    store.insert(rec, _vec(1), actor="t")
+    with pytest.raises(Exception):
+        store.insert(rec, _vec(1), actor="t")
+    assert store.count(Scope("default")) == 1
+    assert [h.action for h in store.history(rec.id)] == ["create"]
