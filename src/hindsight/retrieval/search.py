@@ -68,10 +68,11 @@ class HybridRetriever:
         text = parsed.residual if parsed else query
         narrowed = self._narrow(scope, parsed)
 
-        ranked = self._channels(text, narrowed, options)
-        if narrowed != scope and sum(len(ids) for ids in ranked.values()) < top_k:
+        scored = self._channels(text, narrowed, options)
+        if narrowed != scope and sum(len(hits) for hits in scored.values()) < top_k:
             # The parsed filter was too strict for this store: fall back to the full scope (boosts still apply).
-            ranked = self._channels(text, scope, options)
+            scored = self._channels(text, scope, options)
+        ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
         fused = reciprocal_rank_fusion(ranked, self._weights(), k=self.settings.retrieval.rrf_k)
         if not fused:
             return []
@@ -81,7 +82,7 @@ class HybridRetriever:
 
         rerank_scores = self._rerank(query, ordered, records, top_k) if options.rerank else {}
         hits = [
-            self._hit(records[mid], ranked, fused[mid], rerank_scores.get(mid), parsed, now, options)
+            self._hit(records[mid], scored, fused[mid], rerank_scores.get(mid), parsed, now, options)
             for mid in ordered
         ]
         hits.sort(key=lambda hit: -hit.score)
@@ -103,21 +104,22 @@ class HybridRetriever:
         r = self.settings.retrieval
         return {"dense": r.dense_weight, "keyword": r.keyword_weight, "graph": r.graph_weight}
 
-    def _channels(self, text: str, scope: Scope, options: SearchOptions) -> dict[str, list[str]]:
+    def _channels(self, text: str, scope: Scope, options: SearchOptions) -> dict[str, list[tuple[str, float]]]:
+        """Each enabled channel's (id, score) list, best first."""
         r = self.settings.retrieval
-        ranked: dict[str, list[str]] = {}
+        scored: dict[str, list[tuple[str, float]]] = {}
         if "dense" in options.channels and r.dense_weight > 0:
             vector = self.embedder.embed_query(text)
-            ranked["dense"] = [mid for mid, _ in self.store.dense_search(scope, vector, r.dense_candidates)]
+            scored["dense"] = self.store.dense_search(scope, vector, r.dense_candidates)
         if "keyword" in options.channels and r.keyword_weight > 0:
-            ranked["keyword"] = [mid for mid, _ in self.store.keyword_search(scope, query_terms(text), r.keyword_candidates)]
+            scored["keyword"] = self.store.keyword_search(scope, query_terms(text), r.keyword_candidates)
         if "graph" in options.channels and r.graph_weight > 0:
-            ranked["graph"] = self._graph_neighbours(ranked, scope)
-        return ranked
+            scored["graph"] = self._graph_neighbours(scored, scope)
+        return scored
 
-    def _graph_neighbours(self, ranked: dict[str, list[str]], scope: Scope) -> list[str]:
-        """Neighbours of the strongest hits, ranked by how many strong hits point at them."""
-        seeds = list(dict.fromkeys([*ranked.get("dense", [])[:5], *ranked.get("keyword", [])[:5]]))
+    def _graph_neighbours(self, scored: dict[str, list[tuple[str, float]]], scope: Scope) -> list[tuple[str, float]]:
+        """Neighbours of the strongest hits, scored by how many strong hits point at them."""
+        seeds = list(dict.fromkeys(mid for hits in scored.values() for mid, _ in hits[:5]))
         votes: dict[str, int] = {}
         for edge in self.store.edges(seeds):
             for node in (edge.src, edge.dst):
@@ -127,7 +129,7 @@ class HybridRetriever:
             return []
         visible = self.store.get_many(list(votes))
         allowed = {mid for mid, rec in visible.items() if rec.namespace == scope.namespace and rec.status in scope.statuses}
-        return sorted((mid for mid in votes if mid in allowed), key=lambda mid: -votes[mid])
+        return sorted(((mid, float(votes[mid])) for mid in votes if mid in allowed), key=lambda item: -item[1])
 
     def _rerank(self, query: str, ordered: list[str], records: dict[str, MemoryRecord], top_k: int) -> dict[str, float]:
         if self.reranker is None:
@@ -139,7 +141,7 @@ class HybridRetriever:
     def _hit(
         self,
         record: MemoryRecord,
-        ranked: dict[str, list[str]],
+        scored: dict[str, list[tuple[str, float]]],
         fused: float,
         rerank_score: float | None,
         parsed: ParsedQuery | None,
@@ -147,9 +149,13 @@ class HybridRetriever:
         options: SearchOptions,
     ) -> SearchHit:
         why = Explanation(fused=round(fused, 6))
-        for channel, ids in ranked.items():
-            if record.id in ids:
-                setattr(why, f"{channel}_rank", ids.index(record.id) + 1)
+        for channel, hits in scored.items():
+            for rank, (mid, channel_score) in enumerate(hits, start=1):
+                if mid == record.id:
+                    setattr(why, f"{channel}_rank", rank)
+                    if channel != "graph":
+                        setattr(why, f"{channel}_score", round(channel_score, 6))
+                    break
         relevance = fused
         if rerank_score is not None:
             why.rerank_score = rerank_score
@@ -168,7 +174,7 @@ class HybridRetriever:
         blend = (1.0 - r.prior_weight) + r.prior_weight * prior if options.use_priors else 1.0
         why.time_boost = self._boost(record, parsed)
         why.final = relevance * blend * why.status_factor * why.time_boost
-        return SearchHit(memory=record, score=round(why.final, 6), why=why)
+        return SearchHit(memory=record, score=why.final, why=why)
 
     @staticmethod
     def _boost(record: MemoryRecord, parsed: ParsedQuery | None) -> float:
