@@ -67,5 +67,8 @@ class HindsightSettings(BaseSettings):
     llm_timeout: float = 20.0
     http_host: str = "127.0.0.1"
     http_port: int = 8765
+    session_context_turns: int = Field(
+        default=1, ge=0, le=5, description="previous turns of the same session indexed with an episodic/working memory"
+    )
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     decay: DecaySettings = Field(default_factory=DecaySettings)

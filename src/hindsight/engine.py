@@ -85,7 +85,8 @@ class MemoryEngine:
         )
         self.retriever = HybridRetriever(store, embedder, self.settings, reranker)
         self.summarizer = Summarizer(embedder, self.llm)
-        self.writer = WritePipeline(store=store, embedder=embedder, clock=clock)
+        self.writer = WritePipeline(store=store, embedder=embedder, clock=clock,
+                                    session_context_turns=self.settings.session_context_turns)
         self._check_embedding_model()
 
     @classmethod
@@ -111,7 +112,7 @@ class MemoryEngine:
         if stored == self.embedder.name:
             return
         records = list(self.store.iter_all())
-        vectors = self.embedder.embed_documents([r.content for r in records]) if records else []
+        vectors = self.embedder.embed_documents([r.embedding_text for r in records]) if records else []
         self.store.reset_embeddings(self.embedder.name, {r.id: v for r, v in zip(records, vectors)})
 
     def close(self) -> None:
@@ -134,17 +135,19 @@ class MemoryEngine:
         current = self.get(memory_id, namespace, record_access=False)
         changes = patch.model_dump(exclude_unset=True)
         vector = None
-        if "content" in changes and changes["content"] != current.content:
-            probe = MemoryInput(content=changes["content"], context=changes.get("context", current.context),
-                                namespace=namespace, type=current.type)
+        text_changed = any(key in changes and changes[key] != getattr(current, key) for key in ("content", "context"))
+        if text_changed:
+            probe = MemoryInput(content=changes.get("content", current.content),
+                                context=changes.get("context", current.context), namespace=namespace, type=current.type)
             screened, _, _ = self.writer.build_record(probe, actor)
-            changes["content"] = screened.content
+            changes["content"], changes["context"] = screened.content, screened.context
             if screened.status == Status.quarantined:
                 changes["status"] = Status.quarantined
                 changes["status_reason"] = screened.status_reason
-            vector = self.embedder.embed_documents([screened.content])[0]
         updated = current.model_copy(update={**changes, "updated_at": self.clock()})
         updated = MemoryRecord.model_validate(updated.model_dump())
+        if text_changed:
+            vector = self.embedder.embed_documents([updated.embedding_text])[0]
         self.store.replace(updated, vector, actor=actor, action="update", note=", ".join(sorted(changes)))
         return updated
 

