@@ -16,6 +16,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from hindsight.config import HindsightSettings
@@ -27,7 +28,7 @@ from hindsight.present import hit_view, memory_view
 app = typer.Typer(help="hindsight: long-term memory for LLM agents (MCP server, CLI, Python API).",
                   no_args_is_help=True, pretty_exceptions_enable=False)
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 DbOption = Annotated[Optional[Path], typer.Option("--db", help="SQLite file (default ~/.hindsight/memory.db or $HINDSIGHT_DB).")]
 NsOption = Annotated[str, typer.Option("--namespace", "-n", help="Namespace (per user/agent/project).")]
@@ -40,12 +41,12 @@ def _engine(db: Path | None) -> Iterator[MemoryEngine]:
     try:
         engine = MemoryEngine.open(db, HindsightSettings())
     except HindsightError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(1) from exc
     try:
         yield engine
     except HindsightError as exc:
-        err.print(f"[red]error ({exc.code}):[/red] {exc}")
+        err.print(f"[red]error ({exc.code}):[/red] {escape(str(exc))}")
         raise typer.Exit(2 if isinstance(exc, InvalidInputError) else 1) from exc
     finally:
         engine.close()
@@ -96,7 +97,7 @@ def add(
     if as_json:
         _print_json(outcome.as_dict())
     else:
-        console.print(f"{outcome.action}: [bold]{outcome.memory_id}[/bold] ({outcome.status.value}) {outcome.reason}")
+        console.print(f"{outcome.action}: [bold]{outcome.memory_id}[/bold] ({outcome.status.value}) {escape(outcome.reason)}")
 
 
 @app.command()
@@ -123,7 +124,7 @@ def search(
     table = Table("score", "id", "type", "content", "why")
     for hit in hits:
         w = hit.why
-        table.add_row(f"{hit.score:.3f}", hit.memory.id[:12], hit.memory.type.value, hit.memory.content[:80],
+        table.add_row(f"{hit.score:.3f}", hit.memory.id[:12], hit.memory.type.value, escape(hit.memory.content[:80]),
                       f"dense#{w.dense_rank} kw#{w.keyword_rank} decay {w.decay:.2f}")
     console.print(table)
 
@@ -134,7 +135,7 @@ def _record_command(action: Callable[[MemoryEngine], Any], as_json: bool, db: Pa
     if as_json or not hasattr(result, "content"):
         _print_json(memory_view(result) if hasattr(result, "content") else result)
     else:
-        console.print(f"[bold]{result.id}[/bold] {result.status.value} {result.type.value}: {result.content}")
+        console.print(f"[bold]{result.id}[/bold] {result.status.value} {result.type.value}: {escape(result.content)}")
 
 
 @app.command()
@@ -159,7 +160,7 @@ def list_(
         return
     table = Table("id", "status", "type", "created", "content", title=f"{total} memories")
     for r in records:
-        table.add_row(r.id[:12], r.status.value, r.type.value, r.created_at.strftime("%Y-%m-%d %H:%M"), r.content[:80])
+        table.add_row(r.id[:12], r.status.value, r.type.value, r.created_at.strftime("%Y-%m-%d %H:%M"), escape(r.content[:80]))
     console.print(table)
 
 
@@ -215,7 +216,7 @@ def import_(src: Annotated[Path, typer.Argument(help="JSONL file from `export`."
             namespace: Annotated[Optional[str], typer.Option("--namespace", "-n")] = None) -> None:
     """Import JSON lines through the full write path (guard, redaction, dedup)."""
     if not src.exists():
-        err.print(f"[red]error:[/red] no such file: {src}")
+        err.print(f"[red]error:[/red] no such file: {escape(str(src))}")
         raise typer.Exit(2)
     with _engine(db) as engine, src.open(encoding="utf-8") as handle:
         outcomes = engine.import_jsonl(handle, namespace=namespace)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from hindsight.engine import MemoryEngine
@@ -47,6 +48,6 @@ def run_demo(engine: MemoryEngine, console: Console) -> None:
     for query in DEMO_QUERIES:
         table = Table("score", "type", "content", "dense#", "kw#", title=f"search: {query}")
         for hit in engine.search(query, DEMO_NAMESPACE, top_k=3):
-            table.add_row(f"{hit.score:.3f}", hit.memory.type.value, hit.memory.content[:70],
+            table.add_row(f"{hit.score:.3f}", hit.memory.type.value, escape(hit.memory.content[:70]),
                           str(hit.why.dense_rank or "-"), str(hit.why.keyword_rank or "-"))
         console.print(table)

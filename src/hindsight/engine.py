@@ -144,8 +144,10 @@ class MemoryEngine:
             if screened.status == Status.quarantined:
                 changes["status"] = Status.quarantined
                 changes["status_reason"] = screened.status_reason
-        updated = current.model_copy(update={**changes, "updated_at": self.clock()})
-        updated = MemoryRecord.model_validate(updated.model_dump())
+        try:
+            updated = MemoryRecord.model_validate({**current.model_dump(), **changes, "updated_at": self.clock()})
+        except ValidationError as exc:
+            raise InvalidInputError(f"invalid updates: {format_validation_error(exc)}") from exc
         if text_changed:
             vector = self.embedder.embed_documents([updated.embedding_text])[0]
         self.store.replace(updated, vector, actor=actor, action="update", note=", ".join(sorted(changes)))
@@ -249,6 +251,7 @@ class MemoryEngine:
         Invalid lines abort the import before anything is written, naming the line.
         """
         items: list[MemoryInput] = []
+        lifecycle: list[tuple[str, str]] = []
         allowed = set(MemoryInput.model_fields)
         for number, line in enumerate(lines, start=1):
             if not line.strip():
@@ -266,7 +269,17 @@ class MemoryEngine:
                 items.append(MemoryInput.model_validate(data))
             except ValidationError as exc:
                 raise InvalidInputError(f"line {number}: {format_validation_error(exc)}") from exc
-        return self.store_many(items, actor) if items else []
+            lifecycle.append((str(raw.get("status", "active")), str(raw.get("status_reason", ""))))
+        outcomes = self.store_many(items, actor) if items else []
+        for outcome, (status, reason) in zip(outcomes, lifecycle):
+            # A backup restores lifecycle too: a forgotten memory must not come back active.
+            if outcome.action != "quarantined" and status in (Status.deprecated.value, Status.forgotten.value):
+                record = self.store.get(outcome.memory_id)
+                if record is not None and record.status == Status.active:
+                    restored = record.model_copy(update={"status": Status(status), "status_reason": reason})
+                    self.store.replace(restored, None, actor=actor, action="import_status", note=reason)
+                    outcome.status = Status(status)
+        return outcomes
 
     # ---------------------------------------------------------------- helpers
     def _scope(self, namespace: str, filters: SearchFilters | dict[str, Any] | None, list_all: bool = False) -> Scope:

@@ -208,6 +208,9 @@ class MemoryPatch(BaseModel):
     def _not_empty(self) -> "MemoryPatch":
         if not self.model_fields_set:
             raise ValueError("updates must name at least one field to change")
+        nulls = sorted(f for f in self.model_fields_set if f != "event_time" and getattr(self, f) is None)
+        if nulls:
+            raise ValueError(f"{', '.join(nulls)} cannot be null (omit a field to leave it unchanged)")
         if self.status == Status.quarantined:
             raise ValueError("status 'quarantined' is set by the write guard, not by updates")
         return self

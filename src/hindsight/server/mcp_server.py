@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
@@ -125,7 +125,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
     @mcp.tool
     def memory_delete(
         memory_id: MemoryId,
-        confirm: Annotated[bool, Field(description="Must be true: hard delete cannot be undone.")],
+        confirm: Annotated[StrictBool, Field(description="Must be true: hard delete cannot be undone.")],
         reason: Annotated[str, Field(max_length=1000)] = "",
         namespace: Namespace = "default",
     ) -> dict[str, Any]:

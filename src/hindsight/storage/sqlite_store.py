@@ -49,20 +49,27 @@ class SQLiteStore(MemoryStore):
     """`MemoryStore` on a single SQLite file; safe to share across threads."""
 
     def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(path) if str(path) == ":memory:" else str(Path(path).expanduser())
         try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        except sqlite3.Error as exc:
+        except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"cannot open database '{self.path}': {exc}") from exc
         self._db.row_factory = sqlite3.Row
         self._lock = threading.RLock()
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            migrate(self._db)
+        try:
+            with self._lock:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.execute("PRAGMA foreign_keys=ON")
+                migrate(self._db)
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StorageError(f"cannot open database '{self.path}': not a usable hindsight database ({exc})") from exc
+        except StorageError:
+            self._db.close()
+            raise
         self._index = ExactVectorIndex()
         self._load_vectors()
 
