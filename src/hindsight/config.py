@@ -67,6 +67,7 @@ class HindsightSettings(BaseSettings):
     llm_timeout: float = 20.0
     http_host: str = "127.0.0.1"
     http_port: int = 8765
+    working_memory_turns: int = Field(default=20, ge=1, le=500, description="turns kept per live session")
     session_context_turns: int = Field(
         default=1, ge=0, le=5, description="previous turns of the same session indexed with an episodic/working memory"
     )

@@ -37,6 +37,8 @@ from hindsight.retrieval.search import HybridRetriever, SearchOptions
 from hindsight.storage.base import MemoryStore, Scope, StoreStats
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.summarize import Summarizer, SummaryStyle
+from hindsight.working import Turn, WorkingMemory
+from hindsight.write import events
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
 MAX_TOP_K = 100
@@ -87,6 +89,7 @@ class MemoryEngine:
         self.summarizer = Summarizer(embedder, self.llm)
         self.writer = WritePipeline(store=store, embedder=embedder, clock=clock,
                                     session_context_turns=self.settings.session_context_turns)
+        self.working = WorkingMemory(self.settings.working_memory_turns)
         self._check_embedding_model()
 
     @classmethod
@@ -235,6 +238,54 @@ class MemoryEngine:
 
     def stats(self, namespace: str | None = None) -> StoreStats:
         return self.store.stats(namespace)
+
+    # ----------------------------------------------------------------- events
+    def record_event(self, event: events.TaskCompleted | events.TaskFailed | events.UserCorrection
+                     | events.ToolRetrySucceeded, actor: str = "local") -> WriteOutcome:
+        """Store the memory an event calls for (see write/events.py for what each event becomes)."""
+        builders = {
+            events.TaskCompleted: events.task_completed,
+            events.TaskFailed: events.task_failed,
+            events.UserCorrection: events.user_correction,
+            events.ToolRetrySucceeded: events.tool_retry_succeeded,
+        }
+        return self.store_memory(builders[type(event)](event), actor)
+
+    # --------------------------------------------------------- working memory
+    def working_append(self, session_id: str, role: str, content: str, namespace: str = "default") -> int:
+        """Append a turn to the session's working memory; returns the number of turns held."""
+        if not session_id.strip() or not content.strip():
+            raise InvalidInputError("session_id and content must be non-empty")
+        return self.working.append(namespace, session_id, role, content, self.clock())
+
+    def working_get(self, session_id: str, last_n: int | None = None, namespace: str = "default") -> list[Turn]:
+        return self.working.recent(namespace, session_id, last_n)
+
+    def end_session(self, session_id: str, namespace: str = "default", actor: str = "local") -> dict[str, Any]:
+        """Summarise the session into one episodic memory, keep what generalises as semantic, clear working memory.
+
+        What generalises, without an LLM: user turns that state a preference or a standing rule
+        ("I prefer...", "always...", "以后...", "我喜欢..."); they still pass the write guard.
+        """
+        turns = self.working.recent(namespace, session_id)
+        if not turns:
+            raise InvalidInputError(f"session '{session_id}' has no working memory to end")
+        transcript = [MemoryRecord(content=f"{t.role}: {t.content}", namespace=namespace) for t in turns]
+        summary, method = self.summarizer.summarize(transcript, "structured")
+        items: list[dict[str, Any]] = [{
+            "content": summary, "type": "episodic", "session_id": session_id, "namespace": namespace,
+            "tags": ["session-summary"], "metadata": {"event": "session_end", "turns": len(turns), "method": method},
+        }]
+        items += [
+            {"content": t.content, "type": "semantic", "source": "user", "session_id": session_id,
+             "namespace": namespace, "importance": events.compute_importance(1.0, 1.0, False),
+             "metadata": {"event": "session_end", "extracted": "preference"}}
+            for t in turns if t.role == "user" and events.states_general_rule(t.content)
+        ]
+        outcomes = self.store_many(items, actor)
+        self.working.clear(namespace, session_id)
+        return {"session_id": session_id, "turns": len(turns), "summary_id": outcomes[0].memory_id,
+                "summary": summary, "method": method, "generalised": [o.as_dict() for o in outcomes[1:]]}
 
     # ------------------------------------------------------------ import/export
     def export_jsonl(self, out: IO[str], namespace: str | None = None) -> int:

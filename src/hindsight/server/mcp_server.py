@@ -19,6 +19,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
 from hindsight.model import MAX_CONTENT_CHARS, MemoryPatch, MemoryType, SearchFilters, Source
 from hindsight.present import hit_view, memory_view
+from hindsight.write.events import TaskCompleted, TaskFailed, ToolRetrySucceeded, UserCorrection
 
 T = TypeVar("T")
 
@@ -157,6 +158,61 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
         stats = _call(engine.stats, namespace)
         return {"total": stats.total, "by_status": stats.by_status, "by_type": stats.by_type,
                 "namespaces": stats.namespaces, "embedding_model": stats.embedding_model}
+
+    # ------------------------------------------------------------ events
+    @mcp.tool
+    def memory_task_completed(task: TaskCompleted) -> dict[str, Any]:
+        """Record a finished task as one episodic memory (goal, up to 3 key steps, problems and fixes, outcome,
+        context). Importance = 0.4*success + 0.4*user_feedback."""
+        return _call(engine.record_event, task).as_dict()
+
+    @mcp.tool
+    def memory_task_failed(task: TaskFailed) -> dict[str, Any]:
+        """Record a failed task as a `warning` memory (lower importance: its value is avoidance)."""
+        return _call(engine.record_event, task).as_dict()
+
+    @mcp.tool
+    def memory_user_correction(correction: UserCorrection) -> dict[str, Any]:
+        """Record a user correction at once, as high-importance semantic knowledge; an older conflicting memory
+        is deprecated (kept in history)."""
+        return _call(engine.record_event, correction).as_dict()
+
+    @mcp.tool
+    def memory_tool_retry(pitfall: ToolRetrySucceeded) -> dict[str, Any]:
+        """Record a tool call that failed and then succeeded after a fix (a pitfall to avoid next time)."""
+        return _call(engine.record_event, pitfall).as_dict()
+
+    # ---------------------------------------------------- working memory
+    @mcp.tool
+    def memory_working_append(
+        session_id: Annotated[str, Field(min_length=1, max_length=200)],
+        content: Annotated[str, Field(min_length=1, max_length=MAX_CONTENT_CHARS)],
+        role: Annotated[Literal["user", "assistant", "tool", "system"], Field()] = "user",
+        namespace: Namespace = "default",
+    ) -> dict[str, Any]:
+        """Append a turn to the session's working memory (the last N turns, in process, not persisted)."""
+        held = _call(engine.working_append, session_id, role, content, namespace)
+        return {"session_id": session_id, "turns_held": held}
+
+    @mcp.tool
+    def memory_working_get(
+        session_id: Annotated[str, Field(min_length=1, max_length=200)],
+        last_n: Annotated[int | None, Field(ge=1, le=500)] = None,
+        namespace: Namespace = "default",
+    ) -> dict[str, Any]:
+        """Read the session's working memory, oldest turn first."""
+        turns = _call(engine.working_get, session_id, last_n, namespace)
+        return {"session_id": session_id, "turns": [{"role": t.role, "content": t.content, "at": t.at.isoformat()}
+                                                     for t in turns]}
+
+    @mcp.tool
+    def memory_session_end(
+        session_id: Annotated[str, Field(min_length=1, max_length=200)],
+        namespace: Namespace = "default",
+    ) -> dict[str, Any]:
+        """End a session: summarise it into an episodic memory, keep stated preferences/rules as semantic
+        memories, and clear its working memory."""
+        return _call(engine.end_session, session_id, namespace)
 
     return mcp
 
