@@ -56,23 +56,110 @@ def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
 @app.command()
 def serve(
     transport: Annotated[str, typer.Option(help="stdio (desktop clients) or http (streamable HTTP).")] = "stdio",
     db: DbOption = None,
     host: Annotated[str, typer.Option(help="HTTP bind address.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="HTTP port.")] = 8765,
+    auth: Annotated[str, typer.Option(help="HTTP bearer tokens: auto (required once any token exists), "
+                                           "required, or off (loopback only).")] = "auto",
 ) -> None:
     """Run the MCP server on the embedded store."""
+    from hindsight.security.audit import AuditLog
+    from hindsight.security.tokens import TokenStore
     from hindsight.server.mcp_server import serve as run_server
 
     if transport not in ("stdio", "http"):
         err.print("[red]error:[/red] --transport must be stdio or http")
         raise typer.Exit(2)
+    if auth not in ("auto", "required", "off"):
+        err.print("[red]error:[/red] --auth must be auto, required or off")
+        raise typer.Exit(2)
     with _engine(db) as engine:
+        path = engine.stats().path or str(db)
+        tokens, audit = TokenStore(path), AuditLog(path)
         if transport == "http":
-            err.print(f"hindsight MCP server on http://{host}:{port}/mcp (db: {engine.stats().path})")
-        run_server(engine, transport, host, port)  # type: ignore[arg-type]
+            require = auth == "required" or (auth == "auto" and bool(tokens.list()))
+            if not require and host not in LOOPBACK:
+                err.print("[red]error:[/red] refusing to serve without tokens on a non-loopback address; "
+                          "create one with `hindsight token create` or bind to 127.0.0.1")
+                raise typer.Exit(2)
+            mode = "bearer tokens required" if require else "no auth (loopback only)"
+            err.print(f"hindsight MCP server on http://{host}:{port}/mcp ({mode}; db: {path})")
+            run_server(engine, "http", host, port, tokens=tokens if require else None, audit=audit)
+        else:
+            run_server(engine, "stdio", audit=audit)
+
+
+token_app = typer.Typer(help="Bearer tokens for the HTTP transport (stored hashed).", no_args_is_help=True)
+app.add_typer(token_app, name="token")
+
+
+@token_app.command("create")
+def token_create(
+    name: Annotated[str, typer.Argument(help="Who or what the token is for.")],
+    scope: Annotated[list[str], typer.Option("--scope", "-s", help="read, write, admin (repeatable).")],
+    namespace: Annotated[list[str], typer.Option("--namespace", "-n", help="Namespace it may use, or '*' (repeatable).")],
+    db: DbOption = None,
+) -> None:
+    """Create a token; its secret is printed once."""
+    from hindsight.security.tokens import TokenStore
+
+    store = TokenStore(db or HindsightSettings().db)
+    try:
+        secret, info = store.create(name, scope, namespace)
+    except HindsightError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(2) from exc
+    finally:
+        store.close()
+    _print_json({"id": info.id, "name": info.name, "scopes": info.scopes, "namespaces": info.namespaces, "token": secret})
+
+
+@token_app.command("list")
+def token_list(db: DbOption = None) -> None:
+    """List tokens (never their secrets)."""
+    from hindsight.security.tokens import TokenStore
+
+    store = TokenStore(db or HindsightSettings().db)
+    _print_json([t.__dict__ for t in store.list()])
+    store.close()
+
+
+@token_app.command("revoke")
+def token_revoke(token_id: str, db: DbOption = None) -> None:
+    """Revoke a token by id."""
+    from hindsight.security.tokens import TokenStore
+
+    store = TokenStore(db or HindsightSettings().db)
+    revoked = store.revoke(token_id)
+    store.close()
+    if not revoked:
+        err.print(f"[red]error:[/red] no live token with id {escape(token_id)}")
+        raise typer.Exit(2)
+    err.print(f"revoked {token_id}")
+
+
+@app.command()
+def audit(limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50, db: DbOption = None) -> None:
+    """Audit timeline: every change (with its principal) and every denied access, newest first."""
+    from hindsight.security.audit import AuditLog
+
+    log = AuditLog(db or HindsightSettings().db)
+    _print_json([e.__dict__ for e in log.entries(limit)])
+    log.close()
+
+
+@app.command()
+def keygen() -> None:
+    """Print a new key for HINDSIGHT_ENCRYPTION_KEY (private memories are encrypted with it)."""
+    from hindsight.security.crypto import generate_key
+
+    sys.stdout.write(generate_key() + "\n")
 
 
 @app.command()

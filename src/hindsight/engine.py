@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
-from hindsight.errors import InvalidInputError, MemoryNotFoundError
+from hindsight.errors import InvalidInputError, MemoryNotFoundError, ProviderUnavailableError
 from hindsight.llm import create_llm
 from hindsight.model import (
     HistoryEntry,
@@ -35,6 +35,7 @@ from hindsight.model import (
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever, SearchOptions
 from hindsight.storage.base import MemoryStore, Scope, StoreStats
+from hindsight.security.crypto import load_cipher
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import Turn, WorkingMemory
@@ -97,7 +98,7 @@ class MemoryEngine:
              embedder: Embedder | None = None) -> "MemoryEngine":
         """The embedded default: a SQLite file plus the configured embedder and reranker."""
         settings = settings or HindsightSettings()
-        store = SQLiteStore(Path(path) if path is not None else settings.db)
+        store = SQLiteStore(Path(path) if path is not None else settings.db, cipher=load_cipher())
         try:
             return cls(
                 store,
@@ -129,6 +130,10 @@ class MemoryEngine:
     def store_many(self, items: Sequence[MemoryInput | dict[str, Any]], actor: str = "local") -> list[WriteOutcome]:
         """Store several memories with batched embedding. All are validated before any is written."""
         inputs = [validated(MemoryInput, item, "memory") for item in items]
+        if any(item.private for item in inputs) and not getattr(self.store, "supports_encryption", False):
+            raise ProviderUnavailableError(
+                "private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY (see `hindsight keygen`) "
+                "or HINDSIGHT_KEY_FILE; nothing was stored")
         return self.writer.write_many(inputs, actor)
 
     def update(self, memory_id: str, updates: MemoryPatch | dict[str, Any], namespace: str = "default",

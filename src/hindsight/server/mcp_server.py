@@ -15,7 +15,13 @@ from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
 from pydantic import Field, StrictBool
 
+from fastmcp.server.dependencies import get_access_token
+
 from hindsight.engine import MemoryEngine
+from hindsight.security.audit import AuditLog
+from hindsight.security.http_auth import HindsightTokenVerifier, principal_from_access_token
+from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
+from hindsight.security.tokens import TokenStore
 from hindsight.errors import HindsightError
 from hindsight.model import MAX_CONTENT_CHARS, MemoryPatch, MemoryType, SearchFilters, Source
 from hindsight.present import hit_view, memory_view
@@ -42,9 +48,45 @@ def _call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         raise ToolError(f"{exc.code}: {exc}") from exc
 
 
-def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
-    """Create the FastMCP server with every memory tool bound to `engine`."""
-    mcp = FastMCP(name, instructions=INSTRUCTIONS)
+class Gate:
+    """Resolves the caller and enforces scope over namespace before a tool touches the engine.
+
+    With no token verifier (stdio, or HTTP with auth off on loopback) the caller is the local owner.
+    Denials are written to the audit log with the principal.
+    """
+
+    def __init__(self, audit: AuditLog | None, auth_enabled: bool) -> None:
+        self.audit = audit
+        self.auth_enabled = auth_enabled
+
+    def principal(self) -> Principal:
+        if not self.auth_enabled:
+            return LOCAL_OWNER
+        access = get_access_token()
+        if access is None:  # the HTTP layer already answered 401; this is defence in depth
+            raise ToolError("permission_denied: a bearer token is required")
+        return principal_from_access_token(access)
+
+    def __call__(self, scope: Scope, namespace: str | None, action: str, memory_id: str | None = None) -> str:
+        """Return the principal's name (the actor for history), or raise a permission error."""
+        who = self.principal()
+        if who.allows(scope, namespace):
+            return who.name
+        detail = f"needs '{scope.value}' on namespace '{namespace or '*'}'"
+        if self.audit is not None:
+            self.audit.record(who.name, action, "denied", namespace, memory_id, detail)
+        raise ToolError(f"permission_denied: {who.name} {detail}")
+
+
+def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenStore | None = None,
+                 audit: AuditLog | None = None, gate: Gate | None = None) -> FastMCP:
+    """Create the FastMCP server with every memory tool bound to `engine`.
+
+    With `tokens`, HTTP callers must present a bearer token; each tool checks its scope over the namespace.
+    """
+    auth = HindsightTokenVerifier(tokens) if tokens is not None else None
+    mcp = FastMCP(name, instructions=INSTRUCTIONS, auth=auth)
+    gate = gate or Gate(audit, auth_enabled=auth is not None)
 
     @mcp.tool
     def memory_store(
@@ -62,14 +104,16 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
         metadata: Annotated[dict[str, Any] | None, Field(description="Free JSON metadata.")] = None,
         source_task_id: Annotated[str | None, Field(max_length=200)] = None,
         session_id: Annotated[str | None, Field(max_length=200)] = None,
+        private: Annotated[bool, Field(description="Encrypt content at rest (AES-GCM); needs a server key.")] = False,
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Store one memory. Returns its memory_id and what happened (created, duplicate, quarantined...)."""
+        actor = gate(Scope.write, namespace, "store")
         outcome = _call(engine.store_memory, {
             "content": content, "type": type, "tags": tags or [], "context": context, "importance": importance,
             "source": source, "event_time": event_time, "metadata": metadata or {}, "namespace": namespace,
-            "source_task_id": source_task_id, "session_id": session_id,
-        })
+            "source_task_id": source_task_id, "session_id": session_id, "private": private,
+        }, actor)
         return outcome.as_dict()
 
     @mcp.tool
@@ -83,12 +127,14 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
         now: Annotated[datetime | None, Field(description="Reference time for decay and relative dates; default now.")] = None,
     ) -> dict[str, Any]:
         """Hybrid search (vectors + keywords + filters, fused and weighted by recency, importance, credibility)."""
+        gate(Scope.read, namespace, "search")
         hits = _call(engine.search, query, namespace=namespace, filters=filters, top_k=top_k, now=now)
         return {"count": len(hits), "results": [hit_view(h) for h in hits]}
 
     @mcp.tool
     def memory_get(memory_id: MemoryId, namespace: Namespace = "default") -> dict[str, Any]:
         """Fetch one memory by id."""
+        gate(Scope.read, namespace, "get", memory_id)
         return memory_view(_call(engine.get, memory_id, namespace))
 
     @mcp.tool
@@ -99,6 +145,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """List memories newest first, paged; includes deprecated and forgotten ones unless filtered."""
+        gate(Scope.read, namespace, "list")
         records, total = _call(engine.list, namespace, filters, limit, offset)
         return {"total": total, "offset": offset, "memories": [memory_view(r) for r in records]}
 
@@ -110,7 +157,8 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Update content (re-embedded) or weights of a memory; the previous version stays in history."""
-        record = _call(engine.update, memory_id, updates, namespace)
+        actor = gate(Scope.write, namespace, "update", memory_id)
+        record = _call(engine.update, memory_id, updates, namespace, actor)
         return {"memory_id": record.id, "status": "updated", "memory": memory_view(record)}
 
     @mcp.tool
@@ -120,7 +168,8 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Soft-forget: the memory sinks out of search but stays in history (use memory_delete to erase)."""
-        record = _call(engine.forget, memory_id, reason, namespace)
+        actor = gate(Scope.write, namespace, "forget", memory_id)
+        record = _call(engine.forget, memory_id, reason, namespace, actor)
         return {"memory_id": record.id, "status": record.status.value, "reason": record.status_reason}
 
     @mcp.tool
@@ -133,7 +182,8 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
         """Erase a memory for good (the history keeps a record that it existed)."""
         if not confirm:
             raise ToolError("invalid_input: set confirm=true to hard-delete; use memory_forget to soft-forget")
-        record = _call(engine.delete, memory_id, namespace, reason=reason)
+        actor = gate(Scope.admin, namespace, "delete", memory_id)
+        record = _call(engine.delete, memory_id, namespace, actor, reason)
         return {"memory_id": record.id, "status": "deleted"}
 
     @mcp.tool
@@ -144,17 +194,20 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Summarise memories (LLM when configured, extractive otherwise)."""
+        gate(Scope.read, namespace, "summarize")
         return _call(engine.summarize, memory_ids, style, namespace)
 
     @mcp.tool
     def memory_history(memory_id: MemoryId, namespace: Namespace = "default") -> dict[str, Any]:
         """Every change to a memory: who, when, before and after."""
+        gate(Scope.read, namespace, "history", memory_id)
         entries = _call(engine.history, memory_id, namespace)
         return {"memory_id": memory_id, "history": [e.model_dump(mode="json") for e in entries]}
 
     @mcp.tool
     def memory_stats(namespace: Namespace | None = None) -> dict[str, Any]:
         """Counts by status and type, and the embedding model in use."""
+        gate(Scope.read if namespace else Scope.admin, namespace, "stats")
         stats = _call(engine.stats, namespace)
         return {"total": stats.total, "by_status": stats.by_status, "by_type": stats.by_type,
                 "namespaces": stats.namespaces, "embedding_model": stats.embedding_model}
@@ -164,23 +217,23 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
     def memory_task_completed(task: TaskCompleted) -> dict[str, Any]:
         """Record a finished task as one episodic memory (goal, up to 3 key steps, problems and fixes, outcome,
         context). Importance = 0.4*success + 0.4*user_feedback."""
-        return _call(engine.record_event, task).as_dict()
+        return _call(engine.record_event, task, gate(Scope.write, task.namespace, "event")).as_dict()
 
     @mcp.tool
     def memory_task_failed(task: TaskFailed) -> dict[str, Any]:
         """Record a failed task as a `warning` memory (lower importance: its value is avoidance)."""
-        return _call(engine.record_event, task).as_dict()
+        return _call(engine.record_event, task, gate(Scope.write, task.namespace, "event")).as_dict()
 
     @mcp.tool
     def memory_user_correction(correction: UserCorrection) -> dict[str, Any]:
         """Record a user correction at once, as high-importance semantic knowledge; an older conflicting memory
         is deprecated (kept in history)."""
-        return _call(engine.record_event, correction).as_dict()
+        return _call(engine.record_event, correction, gate(Scope.write, correction.namespace, "event")).as_dict()
 
     @mcp.tool
     def memory_tool_retry(pitfall: ToolRetrySucceeded) -> dict[str, Any]:
         """Record a tool call that failed and then succeeded after a fix (a pitfall to avoid next time)."""
-        return _call(engine.record_event, pitfall).as_dict()
+        return _call(engine.record_event, pitfall, gate(Scope.write, pitfall.namespace, "event")).as_dict()
 
     # ---------------------------------------------------- working memory
     @mcp.tool
@@ -191,6 +244,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Append a turn to the session's working memory (the last N turns, in process, not persisted)."""
+        gate(Scope.write, namespace, "working_append")
         held = _call(engine.working_append, session_id, role, content, namespace)
         return {"session_id": session_id, "turns_held": held}
 
@@ -201,6 +255,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Read the session's working memory, oldest turn first."""
+        gate(Scope.read, namespace, "working_get")
         turns = _call(engine.working_get, session_id, last_n, namespace)
         return {"session_id": session_id, "turns": [{"role": t.role, "content": t.content, "at": t.at.isoformat()}
                                                      for t in turns]}
@@ -212,15 +267,19 @@ def build_server(engine: MemoryEngine, name: str = "hindsight") -> FastMCP:
     ) -> dict[str, Any]:
         """End a session: summarise it into an episodic memory, keep stated preferences/rules as semantic
         memories, and clear its working memory."""
-        return _call(engine.end_session, session_id, namespace)
+        actor = gate(Scope.write, namespace, "session_end")
+        return _call(engine.end_session, session_id, namespace, actor)
 
     return mcp
 
 
 def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", host: str = "127.0.0.1",
-          port: int = 8765) -> None:
-    """Run the server until interrupted (stdio for desktop clients, streamable HTTP for remote agents)."""
-    server = build_server(engine)
+          port: int = 8765, tokens: TokenStore | None = None, audit: AuditLog | None = None) -> None:
+    """Run the server until interrupted (stdio for desktop clients, streamable HTTP for remote agents).
+
+    stdio always runs as the local owner; HTTP checks bearer tokens when `tokens` is given.
+    """
+    server = build_server(engine, tokens=tokens if transport == "http" else None, audit=audit)
     if transport == "stdio":
         server.run(transport="stdio", show_banner=False)
     else:

@@ -22,6 +22,7 @@ from hindsight.errors import StorageError
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
+from hindsight.security.crypto import MemoryCipher
 from hindsight.storage.vector_index import ExactVectorIndex
 from hindsight.text.tokenize import tokenize
 
@@ -41,14 +42,19 @@ def _dt(value: float | None) -> datetime | None:
 
 
 def _index_text(record: MemoryRecord) -> str:
-    """What BM25 sees: the embedded text plus tags, segmented so Chinese words are terms."""
-    return " ".join(tokenize(record.embedding_text + " " + " ".join(record.tags)))
+    """What BM25 sees: the embedded text plus tags, segmented so Chinese words are terms.
+
+    Private (encrypted) memories expose only their tags: the index must not hold their plaintext.
+    """
+    text = " ".join(record.tags) if record.encrypted else record.embedding_text + " " + " ".join(record.tags)
+    return " ".join(tokenize(text))
 
 
 class SQLiteStore(MemoryStore):
     """`MemoryStore` on a single SQLite file; safe to share across threads."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, cipher: MemoryCipher | None = None) -> None:
+        self._cipher = cipher
         self.path = str(path) if str(path) == ":memory:" else str(Path(path).expanduser())
         try:
             if self.path != ":memory:":
@@ -73,6 +79,11 @@ class SQLiteStore(MemoryStore):
         self._index = ExactVectorIndex()
         self._load_vectors()
 
+    @property
+    def supports_encryption(self) -> bool:
+        """True when a key is configured, so private memories can be written."""
+        return self._cipher is not None
+
     # ----------------------------------------------------------------- helpers
     def _tx(self) -> "_Transaction":
         return _Transaction(self._db, self._lock)
@@ -86,15 +97,40 @@ class SQLiteStore(MemoryStore):
         row = self._db.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()
         return None if row is None else int(row[0])
 
-    @staticmethod
-    def _row_to_record(row: sqlite3.Row, tags: list[str]) -> MemoryRecord:
+    def _open(self, memory_id: str, text: str, encrypted: bool) -> str:
+        if not encrypted or not text:
+            return text
+        if self._cipher is None:
+            return "[encrypted: set HINDSIGHT_ENCRYPTION_KEY to read]"
+        return self._cipher.decrypt(text, memory_id)
+
+    def _seal(self, record: MemoryRecord) -> MemoryRecord:
+        """The record as stored: private content and context encrypted (history snapshots too)."""
+        if not record.encrypted:
+            return record
+        if self._cipher is None:
+            raise StorageError("private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE")
+        metadata = dict(record.metadata)
+        if "preceding_turn" in metadata:
+            metadata["preceding_turn"] = self._cipher.encrypt(str(metadata["preceding_turn"]), record.id)
+        return record.model_copy(update={
+            "content": self._cipher.encrypt(record.content, record.id),
+            "context": self._cipher.encrypt(record.context, record.id) if record.context else "",
+            "metadata": metadata,
+        })
+
+    def _row_to_record(self, row: sqlite3.Row, tags: list[str]) -> MemoryRecord:
+        encrypted = bool(row["encrypted"])
+        metadata = json.loads(row["metadata"])
+        if encrypted and "preceding_turn" in metadata:
+            metadata["preceding_turn"] = self._open(row["id"], metadata["preceding_turn"], True)
         return MemoryRecord(
             id=row["id"],
             namespace=row["namespace"],
-            content=row["content"],
+            content=self._open(row["id"], row["content"], encrypted),
             type=row["type"],
             tags=tags,
-            context=row["context"],
+            context=self._open(row["id"], row["context"], encrypted),
             importance=row["importance"],
             source=row["source"],
             credibility=row["credibility"],
@@ -108,8 +144,8 @@ class SQLiteStore(MemoryStore):
             source_task_id=row["source_task_id"],
             session_id=row["session_id"],
             created_by=row["created_by"],
-            encrypted=bool(row["encrypted"]),
-            metadata=json.loads(row["metadata"]),
+            encrypted=encrypted,
+            metadata=metadata,
         )
 
     def _records(self, rows: list[sqlite3.Row]) -> list[MemoryRecord]:
@@ -126,8 +162,8 @@ class SQLiteStore(MemoryStore):
                 tags[tag_row[0]].append(tag_row[1])
         return [self._row_to_record(row, tags[row["rowid"]]) for row in rows]
 
-    @staticmethod
-    def _values(record: MemoryRecord) -> tuple[Any, ...]:
+    def _values(self, record: MemoryRecord) -> tuple[Any, ...]:
+        record = self._seal(record)
         return (
             record.id,
             record.namespace,
@@ -174,8 +210,8 @@ class SQLiteStore(MemoryStore):
                 action,
                 actor,
                 _ts(utcnow()),
-                None if before is None else before.model_dump_json(),
-                None if after is None else after.model_dump_json(),
+                None if before is None else self._seal(before).model_dump_json(),
+                None if after is None else self._seal(after).model_dump_json(),
                 note,
             ),
         )

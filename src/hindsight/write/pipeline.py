@@ -121,6 +121,7 @@ class WritePipeline:
             source_task_id=item.source_task_id,
             session_id=item.session_id,
             created_by=actor,
+            encrypted=item.private,
             metadata=item.metadata,
         )
         return record, verdict, found
