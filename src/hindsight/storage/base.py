@@ -124,8 +124,12 @@ class MemoryStore(ABC):
         """Top `limit` (id, cosine) pairs in scope, best first."""
 
     @abstractmethod
-    def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        """Top `limit` (id, bm25 score; higher is better) pairs in scope for the query terms."""
+    def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
+                       neighbour_weight: float = 0.5) -> list[tuple[str, float]]:
+        """Top `limit` (id, bm25 score; higher is better) pairs in scope for the query terms.
+
+        Matches in the memory's session neighbours count `neighbour_weight` times a match in the memory itself.
+        """
 
     @abstractmethod
     def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:

@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS tags (
     PRIMARY KEY (memory_rowid, tag)
 );
 CREATE INDEX IF NOT EXISTS idx_tags_tag ON tags(tag);
-CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(body, tokenize = "porter unicode61 remove_diacritics 2 tokenchars '._-'");
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(body, neighbours, tokenize = "porter unicode61 remove_diacritics 2 tokenchars '._-'");
 CREATE TABLE IF NOT EXISTS embeddings (
     memory_rowid INTEGER PRIMARY KEY REFERENCES memories(rowid) ON DELETE CASCADE,
     vector BLOB NOT NULL

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from hindsight.errors import StorageError
-from hindsight.model import HistoryEntry, MemoryRecord, utcnow
+from hindsight.model import SESSION_CONTEXT_KEY, HistoryEntry, MemoryRecord, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
 from hindsight.security.crypto import MemoryCipher
@@ -41,13 +41,18 @@ def _dt(value: float | None) -> datetime | None:
     return None if value is None else datetime.fromtimestamp(value, tz=timezone.utc)
 
 
-def _index_text(record: MemoryRecord) -> str:
-    """What BM25 sees: the embedded text plus tags, segmented so Chinese words are terms.
+def _index_text(record: MemoryRecord) -> tuple[str, str]:
+    """What BM25 sees, segmented so Chinese words are terms: (the memory's own text, its session neighbours).
 
+    Two FTS5 columns so a match in the memory itself outranks a match only in the preceding turn.
     Private (encrypted) memories expose only their tags: the index must not hold their plaintext.
     """
-    text = " ".join(record.tags) if record.encrypted else record.embedding_text + " " + " ".join(record.tags)
-    return " ".join(tokenize(text))
+    tags = " ".join(record.tags)
+    if record.encrypted:
+        return " ".join(tokenize(tags)), ""
+    own = " ".join([record.content, record.context, tags])
+    neighbours = str(record.metadata.get(SESSION_CONTEXT_KEY, ""))
+    return " ".join(tokenize(own)), " ".join(tokenize(neighbours)) if neighbours else ""
 
 
 class SQLiteStore(MemoryStore):
@@ -194,7 +199,8 @@ class SQLiteStore(MemoryStore):
             [(rowid, tag, i) for i, tag in enumerate(record.tags)],
         )
         self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
-        self._db.execute("INSERT INTO memories_fts(rowid, body) VALUES (?, ?)", (rowid, _index_text(record)))
+        self._db.execute("INSERT INTO memories_fts(rowid, body, neighbours) VALUES (?, ?, ?)",
+                         (rowid, *_index_text(record)))
         if embedding is not None:
             vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
             self._db.execute(
@@ -343,13 +349,14 @@ class SQLiteStore(MemoryStore):
             ids = dict(self._db.execute(f"SELECT rowid, id FROM memories WHERE rowid IN ({marks})", [h[0] for h in hits]))
         return [(ids[rowid], score) for rowid, score in hits if rowid in ids]
 
-    def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
+    def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
+                       neighbour_weight: float = 0.5) -> list[tuple[str, float]]:
         quoted = [f'"{t.replace(chr(34), "")}"' for t in terms if t.replace('"', "").strip()]
         if not quoted:
             return []
         where, params = self._scope_sql(scope)
         sql = (
-            "SELECT m.id, bm25(memories_fts) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid "
+            f"SELECT m.id, bm25(memories_fts, 1.0, {float(neighbour_weight)}) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid "
             f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank LIMIT ?"
         )
         with self._lock:
