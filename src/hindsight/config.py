@@ -7,6 +7,7 @@ supports as its default, so the shipped defaults and the measured ones agree.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -69,6 +70,9 @@ class HindsightSettings(BaseSettings):
     llm_timeout: float = 20.0
     http_host: str = "127.0.0.1"
     http_port: int = 8765
+    guard: Literal["on", "rules", "off"] = Field(
+        default="on", description="write guard: rules + classifier, rules only, or off (not recommended)")
+    redact: bool = Field(default=True, description="redact secrets and personal data before storing")
     working_memory_turns: int = Field(default=20, ge=1, le=500, description="turns kept per live session")
     session_context_turns: int = Field(
         default=1, ge=0, le=5, description="previous turns of the same session indexed with an episodic/working memory"

@@ -35,6 +35,7 @@ from hindsight.model import (
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever, SearchOptions
 from hindsight.storage.base import MemoryStore, Scope, StoreStats
+from hindsight.safety import WriteGuard, redactor
 from hindsight.security.crypto import load_cipher
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.summarize import Summarizer, SummaryStyle
@@ -88,8 +89,12 @@ class MemoryEngine:
         )
         self.retriever = HybridRetriever(store, embedder, self.settings, reranker)
         self.summarizer = Summarizer(embedder, self.llm)
-        self.writer = WritePipeline(store=store, embedder=embedder, clock=clock,
-                                    session_context_turns=self.settings.session_context_turns)
+        self.writer = WritePipeline(
+            store=store, embedder=embedder, clock=clock,
+            screener=WriteGuard(use_classifier=self.settings.guard == "on") if self.settings.guard != "off" else None,
+            redactor=redactor if self.settings.redact else None,
+            session_context_turns=self.settings.session_context_turns,
+        )
         self.working = WorkingMemory(self.settings.working_memory_turns)
         self._check_embedding_model()
 
@@ -243,6 +248,21 @@ class MemoryEngine:
 
     def stats(self, namespace: str | None = None) -> StoreStats:
         return self.store.stats(namespace)
+
+    # ------------------------------------------------------------- quarantine
+    def quarantined(self, namespace: str = "default", limit: int = 50, offset: int = 0) -> tuple[list[MemoryRecord], int]:
+        """Writes the guard held back, newest first, with the reason and rule/score in `status_reason`."""
+        scope = Scope(namespace, statuses=(Status.quarantined,))
+        return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
+
+    def release(self, memory_id: str, namespace: str = "default", actor: str = "local", note: str = "") -> MemoryRecord:
+        """An admin judged a quarantined memory legitimate: make it active (the decision is in history)."""
+        current = self.store.get(memory_id)
+        if current is None or current.namespace != namespace or current.status != Status.quarantined:
+            raise MemoryNotFoundError(memory_id, f"{namespace} (quarantine)")
+        released = current.model_copy(update={"status": Status.active, "status_reason": "", "updated_at": self.clock()})
+        self.store.replace(released, None, actor=actor, action="release", note=note or current.status_reason)
+        return released
 
     # ----------------------------------------------------------------- events
     def record_event(self, event: events.TaskCompleted | events.TaskFailed | events.UserCorrection

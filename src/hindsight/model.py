@@ -283,6 +283,7 @@ class SearchHit(BaseModel):
     memory: MemoryRecord
     score: float
     why: Explanation
+    flags: list[str] = Field(default_factory=list, description="read-time safety flags: directive, conflicting_directives")
 
 
 class HistoryEntry(BaseModel):

@@ -27,4 +27,5 @@ def hit_view(hit: SearchHit) -> dict[str, Any]:
     view = memory_view(hit.memory)
     view["score"] = hit.score
     view["why"] = hit.why.model_dump(exclude_none=True)
+    view["flags"] = hit.flags
     return view

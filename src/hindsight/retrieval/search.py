@@ -17,6 +17,7 @@ from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
 from hindsight.retrieval.fusion import reciprocal_rank_fusion
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
+from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.rerank import Reranker
 from hindsight.retrieval.scoring import access_factor, status_factor, time_decay
 from hindsight.storage.base import MemoryStore, Scope
@@ -86,7 +87,7 @@ class HybridRetriever:
             for mid in ordered
         ]
         hits.sort(key=lambda hit: -hit.score)
-        return hits[:top_k]
+        return annotate(hits[:top_k])
 
     # ----------------------------------------------------------------- stages
     def _narrow(self, scope: Scope, parsed: ParsedQuery | None) -> Scope:

@@ -28,24 +28,15 @@ _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2
 
 # Cyrillic / Greek / other letters that render like Latin ones. NFKC already folds
 # mathematical alphanumerics and full-width forms, so only true homoglyphs are here.
-_HOMOGLYPHS: dict[str, str] = {
-    # Cyrillic lower
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
-    "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "ԁ": "d",
-    "ӏ": "l", "һ": "h", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ь": "b", "п": "n", "г": "r",
-    # Cyrillic upper
-    "А": "A", "В": "B", "Е": "E", "Ё": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
-    "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ї": "I", "Ј": "J", "Ԁ": "D",
-    "Ӏ": "I", "Һ": "H", "Ԛ": "Q", "Ԝ": "W",
-    # Greek
-    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o",
-    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ω": "w", "ς": "s",
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
-    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
-    # Latin look-alikes outside ASCII
-    "ı": "i", "ȷ": "j", "ℓ": "l", "ꞇ": "t", "ɑ": "a", "ǀ": "l", "ⅼ": "l",
-}
-_HOMOGLYPH_TABLE = str.maketrans(_HOMOGLYPHS)
+_HOMOGLYPH_FROM = (
+    "авеёкмнорстухѕіїјԁӏһԛԝɡьпгАВЕЁКМНОРСТУХЅ"
+    "ІЇЈԀӀҺԚԜαβγεηικνορτυχωςΑΒΕΖΗΙΚΜΝΟΡΤΥΧıȷℓꞇɑǀⅼ"
+)
+_HOMOGLYPH_TO = (
+    "abeekmhopctyxsiijdlhqwgbnrABEEKMHOPCTYXS"
+    "IIJDIHQWabyenikvoptuxwsABEZHIKMNOPTYXijltall"
+)
+_HOMOGLYPH_TABLE = str.maketrans(_HOMOGLYPH_FROM, _HOMOGLYPH_TO)
 
 # Traditional -> simplified for the characters the Chinese rules are written with.
 # A full converter (OpenCC) is a heavy dependency; writing an attack in traditional
@@ -57,14 +48,16 @@ _TRAD_TO_SIMP = str.maketrans(
 
 # Runs of single letters separated by one space, dot, dash, underscore or star:
 # "i g n o r e", "i.g.n.o.r.e". Two or more spaces are kept as a word break.
-_SPACED_LETTERS = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][ .\-_*·]){2,}[^\W\d_](?![^\W\d_])")
+_SPACED_LETTERS = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][.\-_*·]){2,}[^\W\d_](?![^\W\d_])")
+# Any single visible characters separated by exactly one space: "h t t p : / / 1 9 8".
+_SPACED_CHARS = re.compile(r"(?<![^ \n])(?:[^\s] ){2,}[^\s](?![^ \n])")
 _SPACE_BETWEEN_CJK = re.compile(r"(?<=[\u3400-\u9fff])[ \t.\-_*·]+(?=[\u3400-\u9fff])")
 _WS = re.compile(r"[ \t\r\f\v]+")
 _NEWLINES = re.compile(r"\s*\n\s*")
 
 _HTML_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
 _MD_COMMENT = re.compile(r"^\s*\[(?:[^\]]*)\]:\s*(?:<>|#|\S+)\s*[(\"'](.*?)[)\"']\s*$", re.MULTILINE)
-_MD_LINK_TITLE = re.compile(r"\]\(\s*\S+\s+[\"'(](.+?)[\"')]\s*\)")
+_MD_LINK_TITLE = re.compile(r"\]\(\s*[^\s)]{1,2000}\s+[\"'(]([^\n]{1,300}?)[\"')]\s*\)")
 _MD_IMAGE_ALT = re.compile(r"!\[([^\]]{3,})\]\(")
 _HTML_HIDDEN_ATTR = re.compile(r"""(?:title|alt|aria-label|data-[\w-]+)\s*=\s*["']([^"']{8,})["']""", re.IGNORECASE)
 _TAG = re.compile(r"</?[a-zA-Z][^>]{0,200}>")
@@ -91,6 +84,16 @@ class ScreeningText:
     text: str
     hidden: tuple[str, ...] = field(default_factory=tuple)
     hidden_texts: tuple[str, ...] = field(default_factory=tuple)
+    altered: bool = False
+
+    @property
+    def obfuscated(self) -> bool:
+        """Something beyond case/width/spacing was undone or uncovered.
+
+        Then an embedding of the raw text does not represent what is screened,
+        so the classifier must embed the folded text itself.
+        """
+        return self.altered or bool(self.hidden)
 
 
 def _printable_ratio(text: str) -> float:
@@ -171,6 +174,10 @@ def extract_hidden(text: str) -> list[tuple[str, str]]:
         add("image_alt", m.group(1))
     for m in _HTML_HIDDEN_ATTR.finditer(text):
         add("html_attribute", m.group(1))
+    if _TAG.search(text):
+        # "ig<b></b>nore": the text as rendered, tags dropped. The tags themselves stay
+        # in the main text because fake "<system>" turns are a signal of their own.
+        add("html_stripped", _TAG.sub("", text))
 
     layer = [text]
     for _depth in range(2):  # base64 of base64 is common enough; deeper is not
@@ -214,15 +221,43 @@ def extract_hidden(text: str) -> list[tuple[str, str]]:
 
 
 def _collapse_spaced(match: re.Match[str]) -> str:
-    return re.sub(r"[ .\-_*·]", "", match.group(0))
+    chunk = match.group(0)
+    if " " in chunk:
+        return chunk.replace(" ", "")
+    return re.sub(r"[.\-_*·]", "", chunk)
+
+
+_QUOTES = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201f": '"',
+        "\u2033": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u300c": '"',
+        "\u300d": '"',
+        "\u300e": '"',
+        "\u300f": '"',
+        "\u3010": "[",
+        "\u3011": "]",
+        "\u2014": "-",
+        "\u2013": "-",
+    }
+)
 
 
 def fold(text: str) -> str:
     """Canonical form of one piece of text: the character-level tricks undone."""
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text)
-    text = text.translate(_HOMOGLYPH_TABLE).translate(_TRAD_TO_SIMP)
-    text = _TAG.sub(" ", text)
+    text = text.translate(_HOMOGLYPH_TABLE).translate(_TRAD_TO_SIMP).translate(_QUOTES)
+    text = _SPACED_CHARS.sub(_collapse_spaced, text)
     text = _SPACED_LETTERS.sub(_collapse_spaced, text)
     text = _SPACE_BETWEEN_CJK.sub("", text)
     text = text.lower()
@@ -231,16 +266,25 @@ def fold(text: str) -> str:
     return text.strip()
 
 
+def basic_fold(text: str) -> str:
+    """Only the harmless folds (NFKC, case, whitespace): the baseline for "was it obfuscated?"."""
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES).lower()
+    text = _WS.sub(" ", text)
+    return _NEWLINES.sub("\n", text).strip()
+
+
 def prepare(text: str) -> ScreeningText:
     """Fold ``text`` and append every hidden or encoded piece, folded the same way."""
     base = unicodedata.normalize("NFKC", text)
     base = _INVISIBLE.sub("", base)
     hidden = extract_hidden(base)
-    parts = [fold(text)] + [fold(content) for _kind, content in hidden]
+    main = fold(text)
+    parts = [main] + [fold(content) for _kind, content in hidden]
     return ScreeningText(
         text="\n".join(p for p in parts if p),
         hidden=tuple(kind for kind, _ in hidden),
         hidden_texts=tuple(content for _, content in hidden),
+        altered=main != basic_fold(text),
     )
 
 

