@@ -187,8 +187,11 @@ def test_reopen_keeps_everything(db_path: Path, embedder: Embedder) -> None:
 
 
 def test_decay_prefers_recent_among_equals(engine: MemoryEngine) -> None:
-    old = engine.store_memory({"content": "the deploy checklist", "event_time": FIXED_NOW - timedelta(days=200)}).memory_id
-    new = engine.store_memory({"content": "the deploy checklist!", "event_time": FIXED_NOW - timedelta(days=1)}).memory_id
+    engine.writer.hygiene = None  # this test is about decay; near-identical writes would otherwise be merged
+    old = engine.store_memory({"content": "the deploy checklist for the web app",
+                               "event_time": FIXED_NOW - timedelta(days=200)}).memory_id
+    new = engine.store_memory({"content": "the deploy checklist for the mobile app",
+                               "event_time": FIXED_NOW - timedelta(days=1)}).memory_id
     hits = engine.search("deploy checklist", top_k=2, now=FIXED_NOW)
     by_id = {h.memory.id: h for h in hits}
     assert by_id[new].why.decay > by_id[old].why.decay

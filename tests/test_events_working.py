@@ -10,14 +10,6 @@ from hindsight.engine import MemoryEngine
 from hindsight.write import events
 
 
-def test_importance_formula() -> None:
-    assert events.compute_importance(1, 1, True) == 1.0
-    assert events.compute_importance(1, 0, False) == 0.4
-    assert events.compute_importance(0.5, 1, True) == 0.8
-    with pytest.raises(ValueError):
-        events.compute_importance(1.5, 0, False)
-
-
 @pytest.mark.parametrize("goal,steps", [
     ("Fix the PostgreSQL pool exhaustion", ["raised max_connections to 200", "restarted", "watched metrics", "extra"]),
     ("修复 PostgreSQL 连接池耗尽", ["max_connections 调到 200", "重启服务"]),

@@ -314,6 +314,17 @@ def import_(src: Annotated[Path, typer.Argument(help="JSONL file from `export`."
 
 
 @app.command()
+def consolidate(db: DbOption = None, namespace: NsOption = "default") -> None:
+    """Promote recurring episodic memories to semantic ones and merge near-duplicates (progress bar)."""
+    from rich.progress import Progress
+
+    with _engine(db) as engine, Progress(console=err, transient=True) as bar:
+        task = bar.add_task("consolidating", total=None)
+        report = engine.consolidate(namespace, progress=lambda done, total: bar.update(task, completed=done, total=total))
+    _print_json(report.as_dict())
+
+
+@app.command()
 def demo(db: DbOption = None) -> None:
     """Store a few English and Chinese memories and search them, to see the system work."""
     from hindsight.demo import run_demo

@@ -73,6 +73,7 @@ class HindsightSettings(BaseSettings):
     guard: Literal["on", "rules", "off"] = Field(
         default="on", description="write guard: rules + classifier, rules only, or off (not recommended)")
     redact: bool = Field(default=True, description="redact secrets and personal data before storing")
+    hygiene: bool = Field(default=True, description="dedup and conflict detection on every write")
     working_memory_turns: int = Field(default=20, ge=1, le=500, description="turns kept per live session")
     session_context_turns: int = Field(
         default=1, ge=0, le=5, description="previous turns of the same session indexed with an episodic/working memory"

@@ -40,7 +40,10 @@ from hindsight.security.crypto import load_cipher
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import Turn, WorkingMemory
+from hindsight.consolidate import ConsolidationReport, Consolidator
 from hindsight.write import events
+from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
+from hindsight.write.importance import compute_importance
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
 MAX_TOP_K = 100
@@ -89,8 +92,10 @@ class MemoryEngine:
         )
         self.retriever = HybridRetriever(store, embedder, self.settings, reranker)
         self.summarizer = Summarizer(embedder, self.llm)
+        self.hygiene = (HygieneChecker(store, embedder, HygieneThresholds.for_model(embedder.name), self.llm, clock)
+                        if self.settings.hygiene else None)
         self.writer = WritePipeline(
-            store=store, embedder=embedder, clock=clock,
+            store=store, embedder=embedder, clock=clock, hygiene=self.hygiene,
             screener=WriteGuard(use_classifier=self.settings.guard == "on") if self.settings.guard != "off" else None,
             redactor=redactor if self.settings.redact else None,
             session_context_turns=self.settings.session_context_turns,
@@ -249,6 +254,17 @@ class MemoryEngine:
     def stats(self, namespace: str | None = None) -> StoreStats:
         return self.store.stats(namespace)
 
+    # ---------------------------------------------------------- consolidation
+    def consolidate(self, namespace: str = "default", actor: str = "consolidator",
+                    progress: Callable[[int, int], None] | None = None) -> ConsolidationReport:
+        """Promote recurring episodic memories to semantic ones and merge near-duplicate semantic memories.
+
+        Safe to run periodically (idempotent); new memories go through the full write path (guard included).
+        """
+        consolidator = Consolidator(self.store, self.embedder, self.llm, self.clock,
+                                    write=lambda items: self.store_many(items, actor), actor=actor)
+        return consolidator.run(namespace, progress)
+
     # ------------------------------------------------------------- quarantine
     def quarantined(self, namespace: str = "default", limit: int = 50, offset: int = 0) -> tuple[list[MemoryRecord], int]:
         """Writes the guard held back, newest first, with the reason and rule/score in `status_reason`."""
@@ -303,7 +319,7 @@ class MemoryEngine:
         }]
         items += [
             {"content": t.content, "type": "semantic", "source": "user", "session_id": session_id,
-             "namespace": namespace, "importance": events.compute_importance(1.0, 1.0, False),
+             "namespace": namespace, "importance": compute_importance(1.0, 1.0, False),
              "metadata": {"event": "session_end", "extracted": "preference"}}
             for t in turns if t.role == "user" and events.states_general_rule(t.content)
         ]

@@ -212,6 +212,13 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         return {"total": stats.total, "by_status": stats.by_status, "by_type": stats.by_type,
                 "namespaces": stats.namespaces, "embedding_model": stats.embedding_model}
 
+    @mcp.tool
+    def memory_consolidate(namespace: Namespace = "default") -> dict[str, Any]:
+        """Hindsight pass: promote what recurs across episodic memories to semantic memories (linked derived_from
+        their sources) and merge near-duplicate semantic memories. Idempotent; safe to run periodically."""
+        actor = gate(Scope.write, namespace, "consolidate")
+        return _call(engine.consolidate, namespace, actor).as_dict()
+
     # -------------------------------------------------------- quarantine
     @mcp.tool
     def memory_quarantine_list(

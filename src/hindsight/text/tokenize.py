@@ -121,6 +121,9 @@ def _jieba() -> ModuleType:
     return _jieba_module
 
 
+jieba_module = _jieba  # public name for other modules that segment Chinese (conflict detection)
+
+
 def warm_up() -> None:
     """Load jieba's dictionary now (e.g. at server start) instead of on the first query."""
     _cut_cjk("预热")

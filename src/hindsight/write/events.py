@@ -14,19 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from hindsight.model import MemoryInput, MemoryType, Source
-
-IMPORTANCE_WEIGHTS = (0.4, 0.4, 0.2)
-
-
-def compute_importance(success: float, user_feedback: float, is_correction: bool,
-                       weights: tuple[float, float, float] = IMPORTANCE_WEIGHTS) -> float:
-    """The seed's formula; inputs are 0-1 (success and feedback may be partial)."""
-    for name, value in (("success", success), ("user_feedback", user_feedback)):
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"{name} must be between 0 and 1")
-    w_success, w_feedback, w_correction = weights
-    return round(w_success * success + w_feedback * user_feedback + w_correction * float(is_correction), 4)
-
+from hindsight.write.importance import compute_importance
 
 class _Event(BaseModel):
     model_config = ConfigDict(extra="forbid")

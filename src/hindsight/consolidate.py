@@ -1,0 +1,359 @@
+"""Consolidation: recurring episodes become semantic memories; near-duplicate semantics merge.
+
+`Consolidator.run(namespace)` does two passes over one namespace:
+
+1. **Promote.** Active episodic memories are clustered (cosine >= the
+   calibrated per-script `cluster` threshold *and* the pair judged a
+   restatement or a supplement by `conflict.classify`: overrides and
+   same-topic different facts never join a cluster), by average-linkage
+   agglomeration over that link graph. Every cluster of >= 2 episodes - a
+   recurring experience - yields one semantic memory, linked
+   Edge(new, source, "derived_from") to each source. Sources stay episodic and
+   active. Idempotent: a cluster any of whose members already has a
+   derived_from edge is not promoted again; its new members are linked to the
+   existing semantic memory (followed through `superseded_by` when that one
+   was merged since) instead.
+2. **Merge.** Active semantic memories that are near-duplicates (judged
+   duplicates, or supplements at dedup-level similarity) are merged into one
+   more abstract semantic memory; the originals are deprecated with
+   `superseded_by` (and an Edge(new, old, "supersedes")), their derived_from
+   edges are carried over to the merged memory.
+
+Text of a new memory: the LLM when configured (and answering), else a
+deterministic extractive merge: the cluster's medoid (the member closest to
+all others) followed by the sentences of other members that add detail,
+within a character budget.
+
+New memories go through a writer callable (`write(list[dict]) ->
+list[WriteOutcome]`) so that the engine can route them through the guarded
+write path (screening, redaction, hygiene); the default is a `WritePipeline`
+with a `HygieneChecker` over the same store. The dicts are `MemoryInput`
+fields; `metadata.consolidated_from` / `metadata.merged_from` name the
+sources, which hygiene never dedups or deprecates against.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from hindsight.embeddings.base import Embedder
+from hindsight.llm import LLMClient
+from hindsight.model import MAX_TAGS, MemoryInput, MemoryRecord, MemoryType, Source, Status, utcnow
+from hindsight.storage.base import Edge, MemoryStore, Scope
+from hindsight.summarize import split_sentences
+from hindsight.write.conflict import analyse, classify
+from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, deprecate
+from hindsight.write.pipeline import WriteOutcome, WritePipeline
+
+Writer = Callable[[list[dict[str, Any]]], list[WriteOutcome]]
+Progress = Callable[[int, int], None]
+
+PROMOTE_PROMPT = (
+    "The records below are recurring experiences of an AI agent with one user or project. Write ONE lasting, "
+    "general fact or rule that they support, in at most 200 characters, in the language of the records. "
+    "Output only that fact.\n"
+    "以下是智能体反复遇到的经历。请概括成一条长期有效的事实或规则（不超过200字，使用记录的语言），只输出这条事实。"
+)
+MERGE_PROMPT = (
+    "The memories below state nearly the same thing. Merge them into ONE memory that keeps every distinct "
+    "detail, in at most 300 characters, in the language of the memories. Output only the merged memory.\n"
+    "以下记忆内容几乎相同。请合并为一条记忆，保留所有不同的细节（不超过300字，使用原记忆的语言），只输出合并后的记忆。"
+)
+PROMOTE_BUDGET = 240
+MERGE_BUDGET = 400
+PAGE = 500
+
+
+@dataclass
+class ConsolidationReport:
+    """What one run found and did."""
+
+    namespace: str
+    episodic_scanned: int = 0
+    semantic_scanned: int = 0
+    clusters_found: int = 0  # clusters of >= 2 related episodes
+    clusters: list[list[str]] = field(default_factory=list)
+    promoted_ids: list[str] = field(default_factory=list)  # new semantic memories from episodes
+    already_promoted: int = 0  # clusters skipped because a semantic memory already derives from them
+    extended: dict[str, list[str]] = field(default_factory=dict)  # semantic id -> sources linked this run
+    merge_groups: list[list[str]] = field(default_factory=list)
+    merged_ids: list[str] = field(default_factory=list)  # new merged semantic memories
+    deprecated_ids: list[str] = field(default_factory=list)  # semantic originals superseded by a merge
+    quarantined: list[str] = field(default_factory=list)  # outputs the write guard held back
+    method: str = "extractive"
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Consolidator:
+    """Clusters, promotes and merges memories of one namespace (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        llm: LLMClient | None = None,
+        clock: Callable[[], datetime] = utcnow,
+        write: Writer | None = None,
+        thresholds: HygieneThresholds | None = None,
+        actor: str = "consolidator",
+        min_cluster: int = 2,
+        max_cluster: int = 50,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.llm = llm
+        self.clock = clock
+        self.thresholds = thresholds or HygieneThresholds.for_model(getattr(embedder, "name", None))
+        self.actor = actor
+        self.min_cluster = max(2, min_cluster)
+        self.max_cluster = max_cluster
+        if write is None:
+            pipeline = WritePipeline(
+                store=store, embedder=embedder, clock=clock,
+                hygiene=HygieneChecker(store, embedder, self.thresholds, llm, clock),
+            )
+            write = lambda items: pipeline.write_many(  # noqa: E731
+                [MemoryInput.model_validate(item) for item in items], self.actor)
+        self.write = write
+
+    # ------------------------------------------------------------------ run
+    def run(self, namespace: str, progress: Progress | None = None) -> ConsolidationReport:
+        """Promote recurring episodes, then merge near-duplicate semantic memories."""
+        report = ConsolidationReport(namespace=namespace, method="llm" if self.llm is not None else "extractive")
+        episodes = self._active(namespace, MemoryType.episodic)
+        report.episodic_scanned = len(episodes)
+        clusters = self._cluster(episodes, self._related)
+        report.clusters = [[r.id for r in c] for c in clusters]
+        report.clusters_found = len(clusters)
+        semantics = self._active(namespace, MemoryType.semantic)
+        merge_estimate = len(self._cluster(semantics, self._near_duplicate)) if semantics else 0
+        total = len(clusters) + merge_estimate
+        done = 0
+        if progress:
+            progress(done, total)
+        for cluster in clusters:
+            self._promote(namespace, cluster, report)
+            done += 1
+            if progress:
+                progress(done, total)
+        semantics = self._active(namespace, MemoryType.semantic)
+        report.semantic_scanned = len(semantics)
+        groups = self._cluster(semantics, self._near_duplicate)
+        total = len(clusters) + len(groups)
+        for group in groups:
+            self._merge(namespace, group, report)
+            done += 1
+            if progress:
+                progress(min(done, total), total)
+        return report
+
+    # ------------------------------------------------------------------ data
+    def _active(self, namespace: str, memory_type: MemoryType) -> list[MemoryRecord]:
+        scope = Scope(namespace=namespace, statuses=(Status.active,), types=(memory_type,))
+        out: list[MemoryRecord] = []
+        offset = 0
+        while True:
+            page = self.store.list(scope, limit=PAGE, offset=offset, newest_first=False)
+            out.extend(page)
+            if len(page) < PAGE:
+                return out
+            offset += PAGE
+
+    def _vectors(self, records: Sequence[MemoryRecord]) -> np.ndarray:
+        stored = self.store.get_embeddings([r.id for r in records])
+        missing = [r for r in records if r.id not in stored]
+        if missing:
+            for r, v in zip(missing, self.embedder.embed_documents([r.content for r in missing])):
+                stored[r.id] = v
+        matrix = np.vstack([np.asarray(stored[r.id], dtype=np.float32) for r in records])
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        return matrix / norms
+
+    # ------------------------------------------------------------------ linking
+    def _related(self, a: MemoryRecord, b: MemoryRecord, similarity: float) -> bool:
+        """Two episodes belong to one recurring experience: restatement or compatible detail."""
+        band = self.thresholds.for_pair(a.content, b.content)
+        if similarity < band.cluster_threshold:
+            return False
+        return classify(a.content, b.content, similarity, self.thresholds).label in ("duplicate", "supplement")
+
+    def _near_duplicate(self, a: MemoryRecord, b: MemoryRecord, similarity: float) -> bool:
+        """Two semantic memories say the same thing (possibly one with more detail)."""
+        band = self.thresholds.for_pair(a.content, b.content)
+        if similarity < band.conflict_low:
+            return False
+        label = classify(a.content, b.content, similarity, self.thresholds).label
+        return label == "duplicate" or (label == "supplement" and similarity >= band.dedup)
+
+    def _cluster(self, records: list[MemoryRecord],
+                 linked: Callable[[MemoryRecord, MemoryRecord, float], bool]) -> list[list[MemoryRecord]]:
+        """Average-linkage agglomeration over the link graph, strongest pairs first.
+
+        Two clusters join when at least half of the pairs between them are linked,
+        so one chance link cannot chain unrelated groups together.
+        """
+        if len(records) < 2:
+            return []
+        vectors = self._vectors(records)
+        floor = min(b.cluster_threshold for b in (self.thresholds.en, self.thresholds.zh))
+        floor = min(floor, self.thresholds.conflict_low)
+        pairs: list[tuple[float, int, int]] = []
+        for start in range(0, len(records), 256):
+            block = vectors[start : start + 256] @ vectors.T
+            for bi, row in enumerate(block):
+                i = start + bi
+                for j in np.nonzero(row >= floor)[0]:
+                    if j > i:
+                        pairs.append((float(row[j]), i, int(j)))
+        pairs.sort(key=lambda p: (-p[0], p[1], p[2]))
+        edges: set[tuple[int, int]] = set()
+        for sim, i, j in pairs:
+            if linked(records[i], records[j], sim):
+                edges.add((i, j))
+        parent = list(range(len(records)))
+        members: dict[int, list[int]] = {i: [i] for i in range(len(records))}
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for sim, i, j in pairs:
+            if (i, j) not in edges:
+                continue
+            ri, rj = find(i), find(j)
+            if ri == rj or len(members[ri]) + len(members[rj]) > self.max_cluster:
+                continue
+            cross = [(min(x, y), max(x, y)) for x in members[ri] for y in members[rj]]
+            if sum(1 for c in cross if c in edges) * 2 < len(cross):
+                continue
+            parent[rj] = ri
+            members[ri].extend(members.pop(rj))
+        groups = [sorted(m) for root, m in members.items() if len(m) >= self.min_cluster]
+        groups.sort(key=lambda g: (-len(g), g[0]))
+        return [[records[i] for i in g] for g in groups]
+
+    # ------------------------------------------------------------------ text
+    def _compose(self, records: list[MemoryRecord], prompt: str, budget: int) -> tuple[str, str]:
+        """(text, method): LLM answer when available, else the medoid plus member sentences that add a
+        name or number it lacks (without contradicting it), within `budget` characters."""
+        if self.llm is not None:
+            body = "\n".join(f"- {r.content}" for r in records)
+            answer = self.llm.complete(prompt, body)
+            if answer:
+                return answer.strip()[: budget * 2], "llm"
+        vectors = self._vectors(records)
+        centrality = (vectors @ vectors.T).sum(axis=1)
+        order = sorted(range(len(records)), key=lambda i: (-float(centrality[i]), records[i].created_at, i))
+        medoid = records[order[0]]
+        text = medoid.content.strip()
+        for index in order[1:]:
+            for sentence in split_sentences(records[index].content):
+                if sentence in text or len(text) + len(sentence) + 1 > budget:
+                    continue
+                # keep a sentence only when it brings a name or number the text lacks, without contradicting it
+                analysis = analyse(text, sentence)
+                new_values = [e for e in analysis.novel_entities if e != "1"]
+                if not new_values or analysis.strong_cue or analysis.number_change or analysis.polarity_flip:
+                    continue
+                joiner = "" if text.endswith(("。", "！", "？", "；")) else " "
+                text = f"{text}{joiner}{sentence}"
+        return text, "extractive"
+
+    def _item(self, records: list[MemoryRecord], text: str, method: str, key: str, namespace: str) -> dict[str, Any]:
+        sources = [r.source for r in records]
+        source = max(set(sources), key=lambda s: (sources.count(s), s == Source.user))
+        tags = list(dict.fromkeys(t for r in records for t in r.tags))[:MAX_TAGS]
+        return {
+            "content": text,
+            "type": MemoryType.semantic.value,
+            "namespace": namespace,
+            "tags": tags,
+            "importance": round(min(1.0, max(r.importance for r in records) + (0.1 if key == "consolidated_from"
+                                                                               else 0.0)), 4),
+            "source": source.value,
+            "credibility": round(sum(r.credibility for r in records) / len(records), 4),
+            "metadata": {key: [r.id for r in records],
+                         "consolidation": "promote" if key == "consolidated_from" else "merge", "method": method},
+        }
+
+    # ------------------------------------------------------------------ promote
+    def _existing_target(self, ids: list[str]) -> tuple[str | None, set[str]]:
+        """The active semantic memory already derived from any of `ids`, and the ids it covers."""
+        edges = [e for e in self.store.edges(ids, ["derived_from"]) if e.dst in set(ids)]
+        if not edges:
+            return None, set()
+        covered = {e.dst for e in edges}
+        for edge in sorted(edges, key=lambda e: e.src):
+            target = self._follow(edge.src)
+            if target is not None:
+                return target, covered
+        return "", covered  # promoted before, but the result was forgotten/deleted: do not recreate it
+
+    def _follow(self, memory_id: str) -> str | None:
+        seen: set[str] = set()
+        current = self.store.get(memory_id)
+        while current is not None and current.id not in seen:
+            seen.add(current.id)
+            if current.status == Status.active:
+                return current.id
+            nxt = current.metadata.get("superseded_by")
+            if current.status != Status.deprecated or not nxt:
+                return None
+            current = self.store.get(str(nxt))
+        return None
+
+    def _promote(self, namespace: str, cluster: list[MemoryRecord], report: ConsolidationReport) -> None:
+        ids = [r.id for r in cluster]
+        target, covered = self._existing_target(ids)
+        now = self.clock()
+        if target is not None:
+            report.already_promoted += 1
+            fresh = [i for i in ids if i not in covered]
+            if target and fresh:
+                for source_id in fresh:
+                    self.store.add_edge(Edge(target, source_id, "derived_from", created_at=now))
+                report.extended.setdefault(target, []).extend(fresh)
+            return
+        text, method = self._compose(cluster, PROMOTE_PROMPT, PROMOTE_BUDGET)
+        report.method = method if method == "llm" else report.method
+        outcome = self.write([self._item(cluster, text, method, "consolidated_from", namespace)])[0]
+        if outcome.action == "quarantined":
+            report.quarantined.append(outcome.memory_id)
+            return
+        for source_id in ids:
+            self.store.add_edge(Edge(outcome.memory_id, source_id, "derived_from", created_at=now))
+        if outcome.action == "duplicate":
+            report.extended.setdefault(outcome.memory_id, []).extend(ids)
+        else:
+            report.promoted_ids.append(outcome.memory_id)
+
+    # ------------------------------------------------------------------ merge
+    def _merge(self, namespace: str, group: list[MemoryRecord], report: ConsolidationReport) -> None:
+        ids = [r.id for r in group]
+        report.merge_groups.append(ids)
+        text, method = self._compose(group, MERGE_PROMPT, MERGE_BUDGET)
+        outcome = self.write([self._item(group, text, method, "merged_from", namespace)])[0]
+        if outcome.action == "quarantined":
+            report.quarantined.append(outcome.memory_id)
+            return
+        merged_id = outcome.memory_id
+        now = self.clock()
+        derived = [e for e in self.store.edges(ids, ["derived_from"]) if e.src in set(ids)]
+        for edge in derived:
+            self.store.add_edge(Edge(merged_id, edge.dst, "derived_from", created_at=now))
+        for old_id in ids:
+            if old_id != merged_id and deprecate(self.store, old_id, merged_id,
+                                                 f"merged into {merged_id} by consolidation", self.actor, now):
+                report.deprecated_ids.append(old_id)
+        if outcome.action != "duplicate":
+            report.merged_ids.append(merged_id)

