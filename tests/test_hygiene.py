@@ -284,3 +284,14 @@ def test_compute_importance_rejects_bad_weights() -> None:
         compute_importance(0.5, 0.5, False, weights=(0.5, 0.5, 0.5))
     with pytest.raises(ValueError):
         compute_importance(0.5, 0.5, False, weights=(0.5, 0.5))
+
+
+def test_episodes_of_different_sessions_are_never_merged_or_deprecated(hy: Harness) -> None:
+    """Conversation turns and task records are events: a later one is linked, never folded or deprecated."""
+    first = hy.write("Caroline: Thanks, Mel!", session_id="session_1")
+    again = hy.write("Caroline: Thanks, Mel!", session_id="session_2")
+    assert again.action == "supplemented" and again.memory_id != first.memory_id
+    hike = hy.write("我们周末去爬了香山。", session_id="s1")
+    other = hy.write("我们周末去爬了泰山。", session_id="s2")
+    assert other.action in ("created", "supplemented")
+    assert sorted(hy.active()) == sorted(["Caroline: Thanks, Mel!"] * 2 + ["我们周末去爬了香山。", "我们周末去爬了泰山。"])

@@ -27,11 +27,11 @@ class RetrievalSettings(BaseSettings):
 
     dense_candidates: int = Field(default=50, ge=1, le=1000)
     keyword_candidates: int = Field(default=50, ge=1, le=1000)
-    rrf_k: int = Field(default=20, ge=1)
+    rrf_k: int = Field(default=10, ge=1)
     dense_weight: float = Field(default=1.0, ge=0.0)
-    keyword_weight: float = Field(default=1.0, ge=0.0)
+    keyword_weight: float = Field(default=1.2, ge=0.0)
     graph_weight: float = Field(default=0.0, ge=0.0)
-    neighbour_weight: float = Field(default=0.5, ge=0.0, le=1.0,
+    neighbour_weight: float = Field(default=0.35, ge=0.0, le=1.0,
                                     description="BM25 weight of a match in the preceding turn vs in the memory")
     rerank_candidates_per_result: int = Field(default=3, ge=1, le=20)
     prior_weight: float = Field(

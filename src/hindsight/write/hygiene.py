@@ -33,7 +33,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -173,6 +173,22 @@ def _types_meet_for_override(old: MemoryType, new: MemoryType) -> bool:
     return old == new or (old in _CROSS_TYPE_OVERRIDE and new in _CROSS_TYPE_OVERRIDE)
 
 
+EVENT_GAP = timedelta(days=1)
+
+
+def _separate_events(old: MemoryRecord, new: MemoryRecord) -> bool:
+    """Two episodic records of different sessions, or of times more than a day apart, are two events.
+
+    An event happened; a later event does not make it untrue or redundant ("we went hiking" in May and
+    in July are two hikes), so such pairs are only ever linked, never merged or deprecated.
+    """
+    if old.type != MemoryType.episodic or new.type != MemoryType.episodic:
+        return False
+    if old.session_id and new.session_id and old.session_id != new.session_id:
+        return True
+    return bool(old.event_time and new.event_time and abs(old.event_time - new.event_time) > EVENT_GAP)
+
+
 class HygieneChecker:
     """Dedup and conflict detection against what is stored (the pipeline's `Hygiene`)."""
 
@@ -227,6 +243,8 @@ class HygieneChecker:
     def _fold(self, decision: HygieneDecision, reasons: list[str], old: MemoryRecord, new: MemoryRecord,
               verdict: Verdict) -> None:
         label = verdict.label
+        if label in ("duplicate", "override") and _separate_events(old, new):
+            label = "supplement"
         if label == "duplicate":
             if old.type == new.type and decision.duplicate_of is None:
                 decision.duplicate_of = old.id
