@@ -35,7 +35,7 @@ from hindsight.model import (
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever, SearchOptions
 from hindsight.storage.base import MemoryStore, Scope, StoreStats
-from hindsight.safety import WriteGuard, redactor
+from hindsight.safety import WriteGuard, flag_directive, redactor
 from hindsight.security.crypto import load_cipher
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.summarize import Summarizer, SummaryStyle
@@ -99,6 +99,7 @@ class MemoryEngine:
             screener=WriteGuard(use_classifier=self.settings.guard == "on") if self.settings.guard != "off" else None,
             redactor=redactor if self.settings.redact else None,
             session_context_turns=self.settings.session_context_turns,
+            directive_flagger=flag_directive,
         )
         self.working = WorkingMemory(self.settings.working_memory_turns)
         self._check_embedding_model()

@@ -9,7 +9,8 @@ disagreement instead of silently following the most similar memory.
 from __future__ import annotations
 
 from hindsight.model import SearchHit
-from hindsight.safety.guard import flag_directive, mentions_permission_topic
+from hindsight.safety.guard import mentions_permission_topic
+from hindsight.write.pipeline import DIRECTIVE_KEY
 
 DIRECTIVE = "directive"
 CONFLICT = "conflicting_directives"
@@ -18,7 +19,7 @@ CONFLICT = "conflicting_directives"
 def annotate(hits: list[SearchHit]) -> list[SearchHit]:
     """Add `directive` to loosening safety directives and `conflicting_directives` to every hit on that
     topic when the set disagrees with itself."""
-    directive = [flag_directive(hit.memory.content) for hit in hits]
+    directive = [bool(hit.memory.metadata.get(DIRECTIVE_KEY)) for hit in hits]  # set by the write path
     if not any(directive):
         return hits
     on_topic = [d or mentions_permission_topic(hit.memory.content) for hit, d in zip(hits, directive)]

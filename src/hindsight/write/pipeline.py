@@ -18,6 +18,9 @@ from hindsight.embeddings.base import Embedder
 from hindsight.model import DEFAULT_CREDIBILITY, SESSION_CONTEXT_KEY, MemoryInput, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
 
+#: metadata key set on memories that read like a (loosening) directive about permissions or safety.
+DIRECTIVE_KEY = "safety_directive"
+
 WriteAction = Literal["created", "duplicate", "quarantined", "superseded", "supplemented"]
 
 
@@ -94,6 +97,7 @@ class WritePipeline:
     redactor: Redactor | None = None
     hygiene: Hygiene | None = None
     session_context_turns: int = 1
+    directive_flagger: Callable[[str], bool] | None = None
 
     def build_record(self, item: MemoryInput, actor: str) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
         """Screen the raw text (before redaction hides it), then redact, then fill defaults."""
@@ -104,6 +108,9 @@ class WritePipeline:
             context, found_context = self.redactor(item.context) if item.context else ("", [])
             found = sorted(set(found_content + found_context))
         now = self.clock()
+        metadata = dict(item.metadata)
+        if self.directive_flagger is not None and self.directive_flagger(content):
+            metadata[DIRECTIVE_KEY] = True  # computed once here, so search can flag it for free
         record = MemoryRecord(
             namespace=item.namespace,
             content=content,
@@ -122,7 +129,7 @@ class WritePipeline:
             session_id=item.session_id,
             created_by=actor,
             encrypted=item.private,
-            metadata=item.metadata,
+            metadata=metadata,
         )
         return record, verdict, found
 
