@@ -310,6 +310,11 @@ def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", h
     stdio always runs as the local owner; HTTP checks bearer tokens when `tokens` is given.
     """
     server = build_server(engine, tokens=tokens if transport == "http" else None, audit=audit)
+    from hindsight.retrieval.query_parser import warm_up as warm_query_parser
+    from hindsight.text import warm_up as warm_tokenizer
+
+    warm_tokenizer()  # load jieba and the date parsers now, not on the first request
+    warm_query_parser()
     if transport == "stdio":
         server.run(transport="stdio", show_banner=False)
     else:
