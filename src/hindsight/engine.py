@@ -111,11 +111,12 @@ class MemoryEngine:
         settings = settings or HindsightSettings()
         store = SQLiteStore(Path(path) if path is not None else settings.db, cipher=load_cipher())
         try:
+            llm = create_llm(settings.llm_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout)
             return cls(
                 store,
                 embedder or create_embedder(settings.embedder),
                 settings,
-                reranker=create_reranker(settings.reranker),
+                reranker=create_reranker(settings.reranker, llm),
             )
         except Exception:
             store.close()

@@ -7,9 +7,11 @@ The seed reranks 15 candidates for top_k 5: a cross-encoder costs ~100 ms per
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+import re
 from collections.abc import Sequence
 
 from hindsight.errors import ProviderUnavailableError
+from hindsight.llm import LLMClient
 
 
 class Reranker(ABC):
@@ -49,10 +51,46 @@ class CrossEncoderReranker(Reranker):
         return [float(s) for s in scores]
 
 
-def create_reranker(spec: str | None) -> Reranker | None:
-    """`none` (default) or `cross-encoder:<name-or-path>`."""
+class LLMListwiseReranker(Reranker):
+    """Asks an OpenAI-compatible chat model to order the candidates (one call for the whole list).
+
+    Scores are descending ranks mapped to (0, 1]; candidates the model leaves out keep their fused order
+    below the ones it ranked. On any failure the scores follow the fused order, so search still answers.
+    """
+
+    name = "llm-listwise"
+    SYSTEM = ("You rank memories by how well they answer a query. Reply with the numbers of the memories, "
+              "most relevant first, comma-separated, and nothing else.")
+
+    def __init__(self, llm: LLMClient) -> None:
+        self.llm = llm
+
+    def score(self, query: str, passages: Sequence[str]) -> list[float]:
+        n = len(passages)
+        if n == 0:
+            return []
+        listing = "\n".join(f"[{i + 1}] {p[:500]}" for i, p in enumerate(passages))
+        answer = self.llm.complete(self.SYSTEM, f"Query: {query}\n\nMemories:\n{listing}", max_tokens=200)
+        order: list[int] = []
+        for token in re.findall(r"\d+", answer or ""):
+            index = int(token) - 1
+            if 0 <= index < n and index not in order:
+                order.append(index)
+        order += [i for i in range(n) if i not in order]  # unranked (or all, on failure) keep fused order
+        scores = [0.0] * n
+        for position, index in enumerate(order):
+            scores[index] = 4.0 * (1.0 - position / n)  # logits for the engine's sigmoid: 4 .. >0
+        return scores
+
+
+def create_reranker(spec: str | None, llm: LLMClient | None = None) -> Reranker | None:
+    """`none` (default), `cross-encoder:<name-or-path>`, or `llm` (the configured chat endpoint)."""
     if not spec or spec == "none":
         return None
     if spec.startswith("cross-encoder:"):
         return CrossEncoderReranker(spec.split(":", 1)[1])
-    raise ProviderUnavailableError(f"unknown reranker '{spec}': use none or cross-encoder:<model-or-path>")
+    if spec == "llm":
+        if llm is None:
+            raise ProviderUnavailableError("reranker 'llm' needs HINDSIGHT_LLM_URL and HINDSIGHT_LLM_MODEL")
+        return LLMListwiseReranker(llm)
+    raise ProviderUnavailableError(f"unknown reranker '{spec}': use none, llm or cross-encoder:<model-or-path>")
