@@ -3,10 +3,7 @@ scripted answers: summaries, conflict decisions, listwise rerank, and the clean 
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
@@ -16,42 +13,31 @@ from hindsight.engine import MemoryEngine
 from hindsight.llm import LLMClient
 from hindsight.retrieval.rerank import LLMListwiseReranker, create_reranker
 from hindsight.write.conflict import classify
+from local_http import json_endpoint
 
 
-class ScriptedChat(BaseHTTPRequestHandler):
-    """POST /v1/chat/completions -> the next scripted answer (or a 500 when the script says 'FAIL')."""
+class Script:
+    """Scripted chat answers: a string, a callable of the request body, or 'FAIL' (HTTP 500)."""
 
-    script: list[str] = []
-    requests: list[dict] = []
+    def __init__(self) -> None:
+        self.script: list = []
+        self.requests: list[dict] = []
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append(body)
-        answer = type(self).script.pop(0) if type(self).script else "FAIL"
+    def __call__(self, body: dict, path: str) -> tuple[int, dict | None]:
+        self.requests.append(body)
+        answer = self.script.pop(0) if self.script else "FAIL"
         if callable(answer):
             answer = answer(body)
-        if answer == "FAIL" or not self.path.endswith("/chat/completions"):
-            self.send_response(500)
-            self.end_headers()
-            return
-        payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": answer}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        if answer == "FAIL" or not path.endswith("/chat/completions"):
+            return 500, None
+        return 200, {"choices": [{"message": {"role": "assistant", "content": answer}}]}
 
 
 @pytest.fixture
-def chat() -> Iterator[tuple[str, type[ScriptedChat]]]:
-    handler = type("Handler", (ScriptedChat,), {"script": [], "requests": []})
-    server = HTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1", handler
-    server.shutdown()
+def chat() -> Iterator[tuple[str, Script]]:
+    script = Script()
+    with json_endpoint(script) as url:
+        yield url, script
 
 
 def _engine(tmp_path: Path, embedder, url: str) -> MemoryEngine:

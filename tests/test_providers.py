@@ -4,10 +4,7 @@ cannot load."""
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +15,7 @@ from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 from hindsight.errors import ProviderUnavailableError
 from hindsight.retrieval.rerank import CrossEncoderReranker, create_reranker
+from local_http import json_endpoint
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "deploy", "token", "expired", "database", "pool",
          "the", "user", "prefers", "typescript", "login", "bug", "cookie", "fix", "why", "did", "fail"]
@@ -97,30 +95,16 @@ def test_unknown_reranker_is_a_clear_error() -> None:
         CrossEncoderReranker("/no/such/reranker")
 
 
-class _Embeddings(BaseHTTPRequestHandler):
-    """A local OpenAI-compatible /v1/embeddings endpoint with deterministic vectors."""
-
-    def do_POST(self) -> None:  # noqa: N802 - http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        data = [{"index": i, "embedding": [float(len(t)), 1.0, float(t.count("a"))]} for i, t in enumerate(body["input"])]
-        payload = json.dumps({"data": data, "model": body["model"]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args: object) -> None:
-        pass
+def _embeddings(body: dict, path: str) -> tuple[int, dict]:
+    """Deterministic vectors, in the OpenAI /v1/embeddings response shape."""
+    data = [{"index": i, "embedding": [float(len(t)), 1.0, float(t.count("a"))]} for i, t in enumerate(body["input"])]
+    return 200, {"data": data, "model": body["model"]}
 
 
 @pytest.fixture
 def embeddings_endpoint() -> Iterator[str]:
-    server = HTTPServer(("127.0.0.1", 0), _Embeddings)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
+    with json_endpoint(_embeddings) as url:
+        yield url
 
 
 def test_openai_compatible_embedder(embeddings_endpoint: str) -> None:
