@@ -291,7 +291,7 @@ def test_episodes_of_different_sessions_are_never_merged_or_deprecated(hy: Harne
     first = hy.write("Caroline: Thanks, Mel!", session_id="session_1")
     again = hy.write("Caroline: Thanks, Mel!", session_id="session_2")
     assert again.action == "supplemented" and again.memory_id != first.memory_id
-    hike = hy.write("我们周末去爬了香山。", session_id="s1")
+    hy.write("我们周末去爬了香山。", session_id="s1")
     other = hy.write("我们周末去爬了泰山。", session_id="s2")
     assert other.action in ("created", "supplemented")
     assert sorted(hy.active()) == sorted(["Caroline: Thanks, Mel!"] * 2 + ["我们周末去爬了香山。", "我们周末去爬了泰山。"])

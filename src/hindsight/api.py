@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -42,19 +44,19 @@ class Memory:
         """Store one memory; fields are those of MemoryInput (type, tags, context, importance, source...)."""
         return self.engine.store_memory({"namespace": self.namespace, **fields, "content": content})
 
-    def add_many(self, items: Sequence[dict[str, Any]]) -> list[WriteOutcome]:
+    def add_many(self, items: Sequence[dict[str, Any]]) -> builtins.list[WriteOutcome]:
         """Store many memories with one batched embedding pass."""
         return self.engine.store_many([{"namespace": self.namespace, **item} for item in items])
 
     def search(self, query: str, *, top_k: int = 5, filters: SearchFilters | dict[str, Any] | None = None,
-               now: datetime | None = None, options: SearchOptions | None = None) -> list[SearchHit]:
+               now: datetime | None = None, options: SearchOptions | None = None) -> builtins.list[SearchHit]:
         return self.engine.search(query, self.namespace, filters, top_k, now, options)
 
     def get(self, memory_id: str) -> MemoryRecord:
         return self.engine.get(memory_id, self.namespace)
 
     def list(self, *, filters: SearchFilters | dict[str, Any] | None = None, limit: int = 20,
-             offset: int = 0) -> tuple[list[MemoryRecord], int]:
+             offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:
         return self.engine.list(self.namespace, filters, limit, offset)
 
     def update(self, memory_id: str, **updates: Any) -> MemoryRecord:
@@ -69,7 +71,7 @@ class Memory:
     def summarize(self, memory_ids: Sequence[str], style: SummaryStyle = "brief") -> dict[str, Any]:
         return self.engine.summarize(memory_ids, style, self.namespace)
 
-    def history(self, memory_id: str) -> list[HistoryEntry]:
+    def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         return self.engine.history(memory_id, self.namespace)
 
     def stats(self) -> StoreStats:
@@ -78,5 +80,5 @@ class Memory:
     def export(self, out: IO[str]) -> int:
         return self.engine.export_jsonl(out, self.namespace)
 
-    def import_(self, lines: Iterable[str]) -> list[WriteOutcome]:
+    def import_(self, lines: Iterable[str]) -> builtins.list[WriteOutcome]:
         return self.engine.import_jsonl(lines, namespace=self.namespace)

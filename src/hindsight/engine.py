@@ -8,13 +8,15 @@ existence does not leak.
 
 from __future__ import annotations
 
+import builtins
+
 import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
@@ -60,7 +62,7 @@ def format_validation_error(exc: ValidationError, prefix: str = "") -> str:
     return "; ".join(parts)
 
 
-def validated(model: type, data: Any, what: str) -> Any:
+def validated(model: type[BaseModel], data: Any, what: str) -> Any:
     """Validate `data` into `model`, raising InvalidInputError that names the field and rule."""
     if isinstance(data, model):
         return data
@@ -128,7 +130,7 @@ class MemoryEngine:
         if stored == self.embedder.name:
             return
         records = list(self.store.iter_all())
-        vectors = self.embedder.embed_documents([r.embedding_text for r in records]) if records else []
+        vectors = self.embedder.embed_documents([r.embedding_text for r in records])
         self.store.reset_embeddings(self.embedder.name, {r.id: v for r, v in zip(records, vectors)})
 
     def close(self) -> None:
@@ -139,7 +141,7 @@ class MemoryEngine:
         """Validate and store one memory; see WritePipeline for the stages."""
         return self.store_many([data], actor)[0]
 
-    def store_many(self, items: Sequence[MemoryInput | dict[str, Any]], actor: str = "local") -> list[WriteOutcome]:
+    def store_many(self, items: Sequence[MemoryInput | dict[str, Any]], actor: str = "local") -> builtins.list[WriteOutcome]:
         """Store several memories with batched embedding. All are validated before any is written."""
         inputs = [validated(MemoryInput, item, "memory") for item in items]
         if any(item.private for item in inputs) and not getattr(self.store, "supports_encryption", False):
@@ -203,7 +205,7 @@ class MemoryEngine:
         return record
 
     def list(self, namespace: str = "default", filters: SearchFilters | dict[str, Any] | None = None,
-             limit: int = 20, offset: int = 0) -> tuple[list[MemoryRecord], int]:
+             limit: int = 20, offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:
         """A page of memories (newest first) and the total matching count."""
         if not 1 <= limit <= MAX_PAGE:
             raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE}")
@@ -220,7 +222,7 @@ class MemoryEngine:
         top_k: int = 5,
         now: datetime | None = None,
         options: SearchOptions | None = None,
-    ) -> list[SearchHit]:
+    ) -> builtins.list[SearchHit]:
         """Hybrid search; see HybridRetriever. `now` fixes the reference time for decay and 'last week'."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError("query must contain non-whitespace text")
@@ -245,7 +247,7 @@ class MemoryEngine:
         summary, method = self.summarizer.summarize(records, style)
         return {"summary": summary, "method": method, "memory_ids": [r.id for r in records], "style": style}
 
-    def history(self, memory_id: str, namespace: str = "default") -> list[HistoryEntry]:
+    def history(self, memory_id: str, namespace: str = "default") -> builtins.list[HistoryEntry]:
         """Every change to a memory (also after a hard delete, for the namespace it lived in)."""
         entries = self.store.history(memory_id)
         last = next((e.after or e.before for e in reversed(entries) if (e.after or e.before)), None)
@@ -268,7 +270,7 @@ class MemoryEngine:
         return consolidator.run(namespace, progress)
 
     # ------------------------------------------------------------- quarantine
-    def quarantined(self, namespace: str = "default", limit: int = 50, offset: int = 0) -> tuple[list[MemoryRecord], int]:
+    def quarantined(self, namespace: str = "default", limit: int = 50, offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:
         """Writes the guard held back, newest first, with the reason and rule/score in `status_reason`."""
         scope = Scope(namespace, statuses=(Status.quarantined,))
         return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
@@ -286,7 +288,7 @@ class MemoryEngine:
     def record_event(self, event: events.TaskCompleted | events.TaskFailed | events.UserCorrection
                      | events.ToolRetrySucceeded, actor: str = "local") -> WriteOutcome:
         """Store the memory an event calls for (see write/events.py for what each event becomes)."""
-        builders = {
+        builders: dict[type, Callable[[Any], MemoryInput]] = {
             events.TaskCompleted: events.task_completed,
             events.TaskFailed: events.task_failed,
             events.UserCorrection: events.user_correction,
@@ -301,7 +303,7 @@ class MemoryEngine:
             raise InvalidInputError("session_id and content must be non-empty")
         return self.working.append(namespace, session_id, role, content, self.clock())
 
-    def working_get(self, session_id: str, last_n: int | None = None, namespace: str = "default") -> list[Turn]:
+    def working_get(self, session_id: str, last_n: int | None = None, namespace: str = "default") -> builtins.list[Turn]:
         return self.working.recent(namespace, session_id, last_n)
 
     def end_session(self, session_id: str, namespace: str = "default", actor: str = "local") -> dict[str, Any]:
@@ -315,7 +317,7 @@ class MemoryEngine:
             raise InvalidInputError(f"session '{session_id}' has no working memory to end")
         transcript = [MemoryRecord(content=f"{t.role}: {t.content}", namespace=namespace) for t in turns]
         summary, method = self.summarizer.summarize(transcript, "structured")
-        items: list[dict[str, Any]] = [{
+        items: builtins.list[dict[str, Any]] = [{
             "content": summary, "type": "episodic", "session_id": session_id, "namespace": namespace,
             "tags": ["session-summary"], "metadata": {"event": "session_end", "turns": len(turns), "method": method},
         }]
@@ -339,13 +341,13 @@ class MemoryEngine:
             count += 1
         return count
 
-    def import_jsonl(self, lines: Iterable[str], actor: str = "import", namespace: str | None = None) -> list[WriteOutcome]:
+    def import_jsonl(self, lines: Iterable[str], actor: str = "import", namespace: str | None = None) -> builtins.list[WriteOutcome]:
         """Re-ingest exported lines through the full write path (guard and redaction included).
 
         Invalid lines abort the import before anything is written, naming the line.
         """
-        items: list[MemoryInput] = []
-        lifecycle: list[tuple[str, str]] = []
+        items: builtins.list[MemoryInput] = []
+        lifecycle: builtins.list[tuple[str, str]] = []
         allowed = set(MemoryInput.model_fields)
         for number, line in enumerate(lines, start=1):
             if not line.strip():

@@ -8,6 +8,8 @@ still gets its full top-50 candidates per channel.
 
 from __future__ import annotations
 
+import builtins
+
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -112,7 +114,7 @@ class MemoryStore(ABC):
         """Fetch several memories by id in one round trip."""
 
     @abstractmethod
-    def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> list[MemoryRecord]:
+    def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> builtins.list[MemoryRecord]:
         """Page through memories in scope, ordered by created time."""
 
     @abstractmethod
@@ -120,12 +122,12 @@ class MemoryStore(ABC):
         """Number of memories in scope."""
 
     @abstractmethod
-    def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> list[tuple[str, float]]:
+    def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
         """Top `limit` (id, cosine) pairs in scope, best first."""
 
     @abstractmethod
     def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
-                       neighbour_weight: float = 0.5) -> list[tuple[str, float]]:
+                       neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
         """Top `limit` (id, bm25 score; higher is better) pairs in scope for the query terms.
 
         Matches in the memory's session neighbours count `neighbour_weight` times a match in the memory itself.
@@ -140,7 +142,7 @@ class MemoryStore(ABC):
         """Bump access counts and last-access time (not a content change: no history entry)."""
 
     @abstractmethod
-    def history(self, memory_id: str) -> list[HistoryEntry]:
+    def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         """All changes to a memory, oldest first."""
 
     @abstractmethod
@@ -148,7 +150,7 @@ class MemoryStore(ABC):
         """Store (or refresh) a relation between two memories."""
 
     @abstractmethod
-    def edges(self, memory_ids: Sequence[str], kinds: Sequence[str] | None = None) -> list[Edge]:
+    def edges(self, memory_ids: Sequence[str], kinds: Sequence[str] | None = None) -> builtins.list[Edge]:
         """Edges touching any of the given memories, in either direction."""
 
     @abstractmethod

@@ -8,6 +8,8 @@ vector index is rebuilt from the embeddings table on open.
 
 from __future__ import annotations
 
+import builtins
+
 import json
 import sqlite3
 import threading
@@ -124,7 +126,7 @@ class SQLiteStore(MemoryStore):
             "metadata": metadata,
         })
 
-    def _row_to_record(self, row: sqlite3.Row, tags: list[str]) -> MemoryRecord:
+    def _row_to_record(self, row: sqlite3.Row, tags: builtins.list[str]) -> MemoryRecord:
         encrypted = bool(row["encrypted"])
         metadata = json.loads(row["metadata"])
         if encrypted and "preceding_turn" in metadata:
@@ -153,11 +155,11 @@ class SQLiteStore(MemoryStore):
             metadata=metadata,
         )
 
-    def _records(self, rows: list[sqlite3.Row]) -> list[MemoryRecord]:
+    def _records(self, rows: builtins.list[sqlite3.Row]) -> builtins.list[MemoryRecord]:
         if not rows:
             return []
         rowids = [row["rowid"] for row in rows]
-        tags: dict[int, list[str]] = {rid: [] for rid in rowids}
+        tags: dict[int, builtins.list[str]] = {rid: [] for rid in rowids}
         for chunk_start in range(0, len(rowids), 900):
             chunk = rowids[chunk_start : chunk_start + 900]
             marks = ",".join("?" * len(chunk))
@@ -222,9 +224,9 @@ class SQLiteStore(MemoryStore):
             ),
         )
 
-    def _scope_sql(self, scope: Scope, alias: str = "m") -> tuple[str, list[Any]]:
+    def _scope_sql(self, scope: Scope, alias: str = "m") -> tuple[str, builtins.list[Any]]:
         clauses = [f"{alias}.namespace = ?"]
-        params: list[Any] = [scope.namespace]
+        params: builtins.list[Any] = [scope.namespace]
         clauses.append(f"{alias}.status IN ({','.join('?' * len(scope.statuses))})")
         params.extend(s.value for s in scope.statuses)
         if scope.types:
@@ -316,7 +318,7 @@ class SQLiteStore(MemoryStore):
                 out.update((r.id, r) for r in self._records(rows))
         return out
 
-    def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> list[MemoryRecord]:
+    def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> builtins.list[MemoryRecord]:
         where, params = self._scope_sql(scope)
         order = "DESC" if newest_first else "ASC"
         with self._lock:
@@ -332,7 +334,7 @@ class SQLiteStore(MemoryStore):
         with self._lock:
             return int(self._db.execute(f"SELECT COUNT(*) FROM memories m WHERE {where}", params).fetchone()[0])
 
-    def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> list[tuple[str, float]]:
+    def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
         where, params = self._scope_sql(scope)
         with self._lock:
             allowed = np.fromiter(
@@ -350,7 +352,7 @@ class SQLiteStore(MemoryStore):
         return [(ids[rowid], score) for rowid, score in hits if rowid in ids]
 
     def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
-                       neighbour_weight: float = 0.5) -> list[tuple[str, float]]:
+                       neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
         quoted = [f'"{t.replace(chr(34), "")}"' for t in terms if t.replace('"', "").strip()]
         if not quoted:
             return []
@@ -389,7 +391,7 @@ class SQLiteStore(MemoryStore):
                 [(_ts(at), memory_id) for memory_id in memory_ids],
             )
 
-    def history(self, memory_id: str) -> list[HistoryEntry]:
+    def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         with self._lock:
             rows = self._db.execute(
                 "SELECT memory_id, action, actor, at, before, after, note FROM history WHERE memory_id = ? ORDER BY seq",
@@ -415,13 +417,13 @@ class SQLiteStore(MemoryStore):
                 (edge.src, edge.dst, edge.kind, edge.weight, _ts(edge.created_at or utcnow())),
             )
 
-    def edges(self, memory_ids: Sequence[str], kinds: Sequence[str] | None = None) -> list[Edge]:
+    def edges(self, memory_ids: Sequence[str], kinds: Sequence[str] | None = None) -> builtins.list[Edge]:
         ids = list(dict.fromkeys(memory_ids))
         if not ids:
             return []
         marks = ",".join("?" * len(ids))
         sql = f"SELECT src, dst, kind, weight, created_at FROM edges WHERE (src IN ({marks}) OR dst IN ({marks}))"
-        params: list[Any] = [*ids, *ids]
+        params: builtins.list[Any] = [*ids, *ids]
         if kinds:
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             params.extend(kinds)
@@ -434,7 +436,7 @@ class SQLiteStore(MemoryStore):
         while True:
             with self._lock:
                 sql = f"SELECT rowid, {_COLUMNS} FROM memories WHERE rowid > ?"
-                params: list[Any] = [last]
+                params: builtins.list[Any] = [last]
                 if namespace is not None:
                     sql += " AND namespace = ?"
                     params.append(namespace)

@@ -41,14 +41,11 @@ from __future__ import annotations
 
 from hindsight.text.tokenize import jieba_module as _jieba
 
-import logging
 import re
-import threading
 import unicodedata
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from hindsight.text.tokenize import EN_STOPWORDS, ZH_STOPWORDS
 

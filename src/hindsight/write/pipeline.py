@@ -46,12 +46,14 @@ class WriteOutcome:
         }
 
 
-@dataclass
-class ScreenResult:
-    """The guard's verdict on one text."""
+class ScreenResult(Protocol):
+    """The guard's verdict on one text (hindsight.safety.GuardVerdict satisfies it)."""
 
-    suspicious: bool
-    reason: str = ""
+    @property
+    def suspicious(self) -> bool: ...
+
+    @property
+    def reason(self) -> str: ...
 
 
 class Screener(Protocol):
