@@ -1,0 +1,49 @@
+"""The resilient client against a real HTTP server that goes away and comes back on the same port."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from fastmcp.exceptions import ToolError
+
+from hindsight.client import ResilientClient
+from mcp_helpers import ROOT, child_env, free_port, serve_argv, stop_process, wait_for_port
+
+
+def _start(db: Path, port: int, log: Path) -> subprocess.Popen:
+    handle = log.open("ab")
+    proc = subprocess.Popen(serve_argv(db, "http", port), stdin=subprocess.DEVNULL, stdout=handle,
+                            stderr=subprocess.STDOUT, env=child_env(), cwd=str(ROOT))
+    wait_for_port(port, proc, log)
+    return proc
+
+
+def test_queue_when_down_flush_when_back(tmp_path: Path) -> None:
+    db, log, port = tmp_path / "memory.db", tmp_path / "server.log", free_port()
+    client = ResilientClient(f"http://127.0.0.1:{port}/mcp", tmp_path / "queue.db", timeout=20)
+    server = _start(db, port, log)
+    try:
+        stored = client.store("The user prefers concise answers.", type="semantic", source="user")
+        assert stored["action"] == "created"
+        assert client.search("how should answers be written")["count"] >= 1
+        with pytest.raises(ToolError):
+            client.store("")  # refused by the server: an error, not a silent queue entry
+    finally:
+        stop_process(server)
+
+    queued = client.store("部署前先刷新 staging 令牌。", type="warning")
+    assert queued["queued"] is True and client.pending() == 1
+    degraded = client.search("answers")
+    assert degraded["degraded"] is True and degraded["results"][0]["content"] == "The user prefers concise answers."
+    assert client.flush() == 0 and client.pending() == 1  # still down: nothing lost
+
+    server = _start(db, port, log)
+    try:
+        assert client.flush() == 1 and client.pending() == 0
+        found = client.search("staging 令牌")
+        assert any("令牌" in r["content"] for r in found["results"])
+    finally:
+        stop_process(server)
+        client.close()
