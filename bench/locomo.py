@@ -77,6 +77,8 @@ def tuning_configs() -> list[Config]:
     rows += [Config(f"rrf_k={k}", SearchOptions(channels=both), {"rrf_k": k}) for k in (10, 60)]
     rows += [Config(f"keyword_weight={w}", SearchOptions(channels=both), {"keyword_weight": w}) for w in (0.7, 1.4)]
     rows += [Config(f"prior_weight={w}", SearchOptions(channels=both), {"prior_weight": w}) for w in (0.0, 0.3)]
+    rows += [Config(f"candidates={n}", SearchOptions(channels=both), {"dense_candidates": n, "keyword_candidates": n})
+             for n in (30, 100)]
     rows += [Config(f"graph_weight={w}", SearchOptions(channels=both), {"graph_weight": w}) for w in (0.25, 0.5, 1.0)]
     combos = [{"rrf_k": 5}, {"rrf_k": 10, "neighbour_weight": 0.25}, {"rrf_k": 10, "keyword_weight": 1.2, "neighbour_weight": 0.35},
               {"rrf_k": 10, "keyword_weight": 1.4, "neighbour_weight": 0.25}]

@@ -22,7 +22,7 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
 from hindsight.errors import InvalidInputError, MemoryNotFoundError, ProviderUnavailableError
-from hindsight.llm import create_llm
+from hindsight.llm import LLMClient, create_llm
 from hindsight.model import (
     HistoryEntry,
     MemoryInput,
@@ -84,12 +84,13 @@ class MemoryEngine:
         settings: HindsightSettings | None = None,
         reranker: Reranker | None = None,
         clock: Callable[[], datetime] = utcnow,
+        llm: LLMClient | None = None,
     ) -> None:
         self.settings = settings or HindsightSettings()
         self.store = store
         self.embedder = embedder
         self.clock = clock
-        self.llm = create_llm(
+        self.llm = llm or create_llm(
             self.settings.llm_url, self.settings.llm_model, self.settings.llm_api_key, self.settings.llm_timeout
         )
         self.retriever = HybridRetriever(store, embedder, self.settings, reranker)
@@ -119,6 +120,7 @@ class MemoryEngine:
                 embedder or create_embedder(settings.embedder),
                 settings,
                 reranker=create_reranker(settings.reranker, llm),
+                llm=llm,
             )
         except Exception:
             store.close()
