@@ -76,7 +76,7 @@ class HindsightSettings(BaseSettings):
     hygiene: bool = Field(default=True, description="dedup and conflict detection on every write")
     working_memory_turns: int = Field(default=20, ge=1, le=500, description="turns kept per live session")
     session_context_turns: int = Field(
-        default=1, ge=0, le=5, description="previous turns of the same session indexed with an episodic/working memory"
+        default=2, ge=0, le=5, description="previous turns of the same session indexed with an episodic/working memory"
     )
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     decay: DecaySettings = Field(default_factory=DecaySettings)

@@ -98,7 +98,7 @@ class WritePipeline:
     screener: Screener | None = None
     redactor: Redactor | None = None
     hygiene: Hygiene | None = None
-    session_context_turns: int = 1
+    session_context_turns: int = 2
     directive_flagger: Callable[[str], bool] | None = None
 
     def build_record(self, item: MemoryInput, actor: str) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
