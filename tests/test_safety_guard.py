@@ -144,38 +144,8 @@ OBFUSCATION_BASES = {
 
 @pytest.mark.parametrize(
     ("lang", "kind"),
-    [
-        (lang, kind)
-        for lang, kinds in (
-            (
-                "en",
-                [
-                    "fullwidth",
-                    "zero_width",
-                    "homoglyph",
-                    "spaced",
-                    "html_comment",
-                    "base64",
-                    "markdown_title",
-                    "url_encoded",
-                ],
-            ),
-            (
-                "zh",
-                [
-                    "fullwidth",
-                    "zero_width",
-                    "spaced",
-                    "traditional",
-                    "html_comment",
-                    "base64",
-                    "markdown_title",
-                    "url_encoded",
-                ],
-            ),
-        )
-        for kind in kinds
-    ],
+    # every obfuscation the dataset generator applies to that language's attacks
+    [(lang, kind) for lang in ("en", "zh") for kind in ds.OBFUSCATIONS_BY_LANG[lang]],
 )
 def test_obfuscated_attacks_are_still_flagged(rules_guard: WriteGuard, lang: str, kind: str) -> None:
     text = ds.OBFUSCATIONS[kind](OBFUSCATION_BASES[lang], random.Random(1))

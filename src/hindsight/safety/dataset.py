@@ -193,7 +193,7 @@ OBFUSCATIONS: dict[str, Callable[[str, random.Random], str]] = {
     "url_encoded": url_encoded,
 }
 
-_BY_LANG: dict[str, list[str]] = {
+OBFUSCATIONS_BY_LANG: dict[str, list[str]] = {
     "en": ["fullwidth", "zero_width", "homoglyph", "spaced", "html_comment", "base64", "markdown_title", "url_encoded"],
     "zh": [
         "fullwidth",
@@ -218,6 +218,6 @@ def make_variants(examples: list[GuardExample], seed: int = 7, rate: float = 0.4
         rng = random.Random(f"{seed}:{e.group}")
         if rng.random() >= rate:
             continue
-        kind = rng.choice(_BY_LANG.get(e.lang, _BY_LANG["en"]))
+        kind = rng.choice(OBFUSCATIONS_BY_LANG.get(e.lang, OBFUSCATIONS_BY_LANG["en"]))
         out.append(GuardExample(OBFUSCATIONS[kind](e.text, rng), e.label, e.category, e.lang, e.group, kind))
     return out
