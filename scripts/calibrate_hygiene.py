@@ -18,6 +18,12 @@ same-topic different facts kept apart (not merged as duplicates) and at most 8%
 of supplements/unrelated pairs deprecated (margins under the 95% / 10% targets).
 Among the bands reaching the best score, the middle of the plateau is taken.
 
+Then the restatement model (`write.restatement`): a logistic regression over the
+heuristic's reading of each pair and two cosines (passage, E5 query side), fitted on
+the calibration pairs inside the band. Its L2 strength and probability threshold are
+chosen on 5-fold out-of-fold predictions with the same objective and floors; the
+final fit uses every in-band calibration pair.
+
 `cluster` (consolidation) is the cosine that best separates related pairs
 (duplicate/supplement) from unrelated ones, per script, by F1.
 
@@ -45,10 +51,12 @@ from hindsight.write.hygiene import (
     PAIRS_FILE,
     THRESHOLDS_FILE,
     Band,
+    HygieneThresholds,
     evaluate_pairs,
     load_pairs,
     score_pairs,
 )
+from hindsight.write.restatement import RestatementModel, pair_features, settle, visible_change
 
 KEEP_APART_FLOOR = 0.97
 # A false merge (a fact lost) or a wrong deprecation costs more than a missed duplicate
@@ -66,6 +74,10 @@ VALUE_ATOMS_GRID = (2, 3)
 LOST_GRID = (2, 3)
 CUE_TOPIC_GRID = (0.5, 0.6)
 
+
+L2_GRID = (0.003, 0.01, 0.03, 0.1)
+TAU_GRID = tuple(round(x, 2) for x in np.arange(0.30, 0.951, 0.01))
+FOLDS = 5
 
 LABEL_CODES = {"duplicate": 0, "override": 1, "supplement": 2, "unrelated": 3}
 
@@ -141,6 +153,52 @@ def cluster_threshold(rows: list[dict[str, Any]]) -> float:
     return round(best_t, 4)
 
 
+def base_verdicts(rows: list[dict[str, Any]], thresholds: HygieneThresholds) -> tuple[np.ndarray, list[str], list[bool]]:
+    """Feature rows, the band + heuristic labels (what the write path decides before the model)
+    and whether each pair shows a visible change the model may not overrule."""
+    X, labels, protected = [], [], []
+    for r in rows:
+        band = thresholds.for_pair(r["old"], r["new"])
+        label, reason, analysis = heuristic(r["old"], r["new"], band.params)
+        X.append(pair_features(r["old"], r["new"], r["cosine"], r["query_cosine"], analysis, label, reason))
+        labels.append(decide(label, reason, analysis.jaccard, r["cosine"], band).label)
+        protected.append(visible_change(analysis))
+    return np.vstack(X), labels, protected
+
+
+def apply_model(p: np.ndarray, tau: float, base: list[str], protected: list[bool], below_band: list[bool]) -> list[str]:
+    """What `conflict.classify` does with the model's probability (pairs below the band stay unrelated)."""
+    return ["unrelated" if low else settle(label, prob, tau, guard)
+            for prob, label, guard, low in zip(p, base, protected, below_band)]
+
+
+def fit_restatement(rows: list[dict[str, Any]], thresholds: HygieneThresholds) -> tuple[RestatementModel, dict]:
+    """Pick L2 and the threshold on out-of-fold predictions, then fit on every calibration pair."""
+    X, base, protected = base_verdicts(rows, thresholds)
+    y = np.array([r["label"] == "duplicate" for r in rows])
+    below_band = [r["cosine"] < thresholds.for_pair(r["old"], r["new"]).conflict_low for r in rows]
+    # the model only ever sees pairs inside the band (below it `classify` answers first): train on those
+    in_band = ~np.array(below_band)
+    folds = np.random.default_rng(0).permutation(len(rows)) % FOLDS
+    best: tuple[tuple[bool, float], float, float, dict] | None = None
+    for l2 in L2_GRID:
+        oof = np.zeros(len(rows))
+        for k in range(FOLDS):
+            model = RestatementModel.fit(X[(folds != k) & in_band], y[(folds != k) & in_band], l2=l2)
+            oof[folds == k] = model.probabilities(X[folds == k])
+        for tau in TAU_GRID:
+            metrics = evaluate_pairs(rows, apply_model(oof, tau, base, protected, below_band))
+            score, feasible = objective(metrics)
+            key = (feasible, round(score, 6))
+            if best is None or key > best[0]:
+                best = (key, l2, tau, metrics)
+    assert best is not None
+    _, l2, tau, oof_metrics = best
+    model = RestatementModel.fit(X[in_band], y[in_band], l2=l2, threshold=tau)
+    print(f"restatement model: l2={l2} threshold={tau} out-of-fold {json.dumps(oof_metrics)}")
+    return model, {"l2": l2, "threshold": tau, "out_of_fold": oof_metrics}
+
+
 def calibrate(embedder_spec: str, pairs: Path, out: Path) -> dict[str, Any]:
     started = time.perf_counter()
     embedder = create_embedder(embedder_spec)
@@ -174,6 +232,10 @@ def calibrate(embedder_spec: str, pairs: Path, out: Path) -> dict[str, Any]:
             "params": asdict(best["params"]),
         }
         metrics[script] = best["metrics"]
+    thresholds = HygieneThresholds.from_dict(embedder.name, entry)
+    model, restatement_metrics = fit_restatement(calibration, thresholds)
+    entry["restatement"] = model.to_dict()
+    metrics["with_restatement_model"] = restatement_metrics
     entry["calibration"] = {
         "pairs_file": pairs.name,
         "pairs": len(calibration),

@@ -33,11 +33,10 @@ from hindsight.safety import dataset as ds  # noqa: E402
 from hindsight.safety.classifier import (  # noqa: E402
     CLASSES,
     GuardClassifier,
-    _softmax,
     get_embedder,
     lexicon_features,
-    train_softmax,
 )
+from hindsight.linear import softmax, train_softmax  # noqa: E402
 from hindsight.safety.normalize import normalize_for_screening  # noqa: E402
 from hindsight.safety.rules import touches_sensitive_topic  # noqa: E402
 
@@ -104,14 +103,14 @@ def fit(f: Features, y: np.ndarray, l2: float, seed: int) -> GuardClassifier:
     mu, sd = E.mean(axis=0), E.std(axis=0) + 1e-6
     X = np.hstack([(E - mu) / sd, LEX_SCALE * np.vstack([f.lex, f.lex])]).astype(np.float32)
     yy = np.concatenate([y, y])
-    W, b = train_softmax(X, yy, l2=l2, class_weight=class_weights(yy), lr=0.05, seed=seed)
+    W, b = train_softmax(X, yy, len(CLASSES), l2=l2, class_weight=class_weights(yy), lr=0.05, seed=seed)
     return GuardClassifier(W, b, mu.astype(np.float32), sd.astype(np.float32), lex_scale=LEX_SCALE)
 
 
 def attack_prob(clf: GuardClassifier, embeddings: np.ndarray, lex: np.ndarray, gate: np.ndarray) -> np.ndarray:
     """P(attack) as the guard uses it: zero where the topic gate keeps the classifier out."""
     X = np.hstack([(embeddings - clf.mu) / clf.sd, clf.lex_scale * lex])
-    P = _softmax((X @ clf.W + clf.b).astype(np.float64))
+    P = softmax((X @ clf.W + clf.b).astype(np.float64))
     return (1.0 - P[:, 0]) * gate
 
 

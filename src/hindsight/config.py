@@ -38,7 +38,13 @@ class RetrievalSettings(BaseSettings):
         default=0.1, ge=0.0, le=1.0,
         description="share of the final score given to decay x importance x access x credibility",
     )
-    sink_factor: float = Field(default=0.1, ge=0.0, le=1.0, description="score multiplier for deprecated/forgotten")
+    sink_factor: float = Field(default=0.1, ge=0.0, le=1.0,
+                               description="score multiplier for deprecated, forgotten and sunk memories")
+    sink_below: float = Field(
+        default=0.01, ge=0.0, le=1.0,
+        description="an active memory whose decay score (importance x time decay x access) falls below this sinks: "
+                    "it ranks with the sink factor and is flagged 'sunk', never removed; 0 turns sinking off",
+    )
     record_access: bool = True
 
 

@@ -47,7 +47,7 @@ from hindsight.model import MAX_TAGS, MemoryInput, MemoryRecord, MemoryType, Sou
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.summarize import split_sentences
 from hindsight.write.conflict import analyse, classify
-from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, deprecate
+from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, deprecate, query_similarity
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
 Writer = Callable[[list[dict[str, Any]]], list[WriteOutcome]]
@@ -183,14 +183,18 @@ class Consolidator:
         band = self.thresholds.for_pair(a.content, b.content)
         if similarity < band.cluster_threshold:
             return False
-        return classify(a.content, b.content, similarity, self.thresholds).label in ("duplicate", "supplement")
+        return self._label(a, b, similarity) in ("duplicate", "supplement")
+
+    def _label(self, a: MemoryRecord, b: MemoryRecord, similarity: float) -> str:
+        return classify(a.content, b.content, similarity, self.thresholds,
+                        query_similarity=query_similarity(self.embedder, self.thresholds, a.content, b.content)).label
 
     def _near_duplicate(self, a: MemoryRecord, b: MemoryRecord, similarity: float) -> bool:
         """Two semantic memories say the same thing (possibly one with more detail)."""
         band = self.thresholds.for_pair(a.content, b.content)
         if similarity < band.conflict_low:
             return False
-        label = classify(a.content, b.content, similarity, self.thresholds).label
+        label = self._label(a, b, similarity)
         return label == "duplicate" or (label == "supplement" and similarity >= band.dedup)
 
     def _cluster(self, records: list[MemoryRecord],
@@ -245,7 +249,8 @@ class Consolidator:
     # ------------------------------------------------------------------ text
     def _compose(self, records: list[MemoryRecord], prompt: str, budget: int) -> tuple[str, str]:
         """(text, method): LLM answer when available, else the medoid plus member sentences that add a
-        name or number it lacks (without contradicting it), within `budget` characters."""
+        name or number it lacks (without contradicting it), within `budget` characters; a sentence that
+        keeps all of the text and adds to it replaces the text instead of repeating it."""
         if self.llm is not None:
             body = "\n".join(f"- {r.content}" for r in records)
             answer = self.llm.complete(prompt, body)
@@ -262,8 +267,12 @@ class Consolidator:
                     continue
                 # keep a sentence only when it brings a name or number the text lacks, without contradicting it
                 analysis = analyse(text, sentence)
-                new_values = [e for e in analysis.novel_entities if e != "1"]
-                if not new_values or analysis.strong_cue or analysis.number_change or analysis.polarity_flip:
+                if analysis.strong_cue or analysis.number_change or analysis.polarity_flip:
+                    continue
+                if analysis.containment >= 0.999 and analysis.novel_units:
+                    text = sentence  # says everything the text says and more: it replaces the text
+                    continue
+                if not [e for e in analysis.novel_entities if e != "1"]:
                     continue
                 joiner = "" if text.endswith(("。", "！", "？", "；")) else " "
                 text = f"{text}{joiner}{sentence}"

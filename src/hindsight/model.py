@@ -272,6 +272,8 @@ class Explanation(BaseModel):
     importance: float = 0.5
     access_factor: float = 1.0
     credibility: float = 1.0
+    decay_score: float | None = None  # importance x time decay x access (the seed's forgetting score)
+    sunk: bool = False  # decay score under the sink threshold: ranked with the sink factor, still returned
     status_factor: float = 1.0
     time_boost: float = 1.0
     final: float = 0.0
@@ -283,7 +285,10 @@ class SearchHit(BaseModel):
     memory: MemoryRecord
     score: float
     why: Explanation
-    flags: list[str] = Field(default_factory=list, description="read-time safety flags: directive, conflicting_directives")
+    flags: list[str] = Field(
+        default_factory=list,
+        description="read-time flags: directive, conflicting_directives (safety), sunk (decayed below the threshold)",
+    )
 
 
 class HistoryEntry(BaseModel):

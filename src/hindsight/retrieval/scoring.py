@@ -15,6 +15,8 @@ from hindsight.config import DecaySettings
 from hindsight.model import MemoryRecord, Status
 
 SECONDS_PER_DAY = 86_400.0
+#: Search-hit flag of a sunk memory (decay score under the threshold).
+SUNK = "sunk"
 
 
 def time_decay(record: MemoryRecord, now: datetime, decay: DecaySettings) -> float:
@@ -33,6 +35,15 @@ def decay_score(record: MemoryRecord, now: datetime, decay: DecaySettings) -> fl
     return record.importance * time_decay(record, now, decay) * access_factor(record.access_count)
 
 
-def status_factor(status: Status, sink_factor: float) -> float:
-    """Deprecated and forgotten memories sink rather than vanish."""
-    return 1.0 if status == Status.active else sink_factor
+def is_sunk(record: MemoryRecord, now: datetime, decay: DecaySettings, sink_below: float) -> bool:
+    """An active memory whose decay score fell under `sink_below` (the seed's "沉底"): old, unused, unimportant.
+
+    Sinking is a ranking state, not a status: nothing is written, the memory stays
+    searchable and rises again as soon as it is recalled (access count) or re-stated.
+    """
+    return record.status == Status.active and sink_below > 0 and decay_score(record, now, decay) < sink_below
+
+
+def status_factor(status: Status, sink_factor: float, sunk: bool = False) -> float:
+    """Deprecated, forgotten and sunk memories sink rather than vanish."""
+    return sink_factor if sunk or status != Status.active else 1.0

@@ -19,7 +19,7 @@ from hindsight.retrieval.fusion import reciprocal_rank_fusion
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.rerank import Reranker
-from hindsight.retrieval.scoring import access_factor, status_factor, time_decay
+from hindsight.retrieval.scoring import SUNK, access_factor, decay_score, is_sunk, status_factor, time_decay
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.tokenize import query_terms
 
@@ -167,7 +167,9 @@ class HybridRetriever:
         why.relevance = relevance
 
         r = self.settings.retrieval
-        why.status_factor = status_factor(record.status, r.sink_factor)
+        why.decay_score = round(decay_score(record, now, self.settings.decay), 6)
+        why.sunk = is_sunk(record, now, self.settings.decay, r.sink_below)
+        why.status_factor = status_factor(record.status, r.sink_factor, why.sunk)
         why.importance = record.importance
         why.credibility = record.credibility
         why.decay = time_decay(record, now, self.settings.decay)
@@ -176,7 +178,7 @@ class HybridRetriever:
         blend = (1.0 - r.prior_weight) + r.prior_weight * prior if options.use_priors else 1.0
         why.time_boost = self._boost(record, parsed)
         why.final = relevance * blend * why.status_factor * why.time_boost
-        return SearchHit(memory=record, score=why.final, why=why)
+        return SearchHit(memory=record, score=why.final, why=why, flags=[SUNK] if why.sunk else [])
 
     @staticmethod
     def _boost(record: MemoryRecord, parsed: ParsedQuery | None) -> float:

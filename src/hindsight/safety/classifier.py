@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from hindsight.linear import softmax
 from hindsight.safety.normalize import normalize_for_screening
 from hindsight.safety.rules import FEATURE_LEXICON_NAMES, FEATURE_LEXICONS
 
@@ -54,52 +55,6 @@ def embed_for_screening(texts: Sequence[str]) -> np.ndarray:
     if not normalised:
         return np.zeros((0, EMBED_DIM), dtype=np.float32)
     return np.asarray(get_embedder().passage(normalised), dtype=np.float32).reshape(len(normalised), -1)
-
-
-def _softmax(z: np.ndarray) -> np.ndarray:
-    z = z - z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
-
-
-def train_softmax(
-    X: np.ndarray,
-    y: np.ndarray,
-    n_classes: int = len(CLASSES),
-    l2: float = 1e-3,
-    epochs: int = 600,
-    lr: float = 0.5,
-    class_weight: np.ndarray | None = None,
-    seed: int = 0,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Full-batch gradient descent with Adam on weighted cross-entropy + L2.
-
-    Deterministic for a given seed; small enough (a few thousand rows x 384) that
-    full-batch training takes well under a second.
-    """
-    rng = np.random.default_rng(seed)
-    n, d = X.shape
-    W = rng.normal(0.0, 0.01, size=(d, n_classes)).astype(np.float64)
-    b = np.zeros(n_classes, dtype=np.float64)
-    Y = np.eye(n_classes)[y]
-    sw = np.ones(n) if class_weight is None else class_weight[y]
-    sw = sw / sw.sum()
-    m_w, v_w, m_b, v_b = np.zeros_like(W), np.zeros_like(W), np.zeros_like(b), np.zeros_like(b)
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
-    Xd = X.astype(np.float64)
-    for t in range(1, epochs + 1):
-        P = _softmax(Xd @ W + b)
-        G = (P - Y) * sw[:, None]
-        gW = Xd.T @ G + l2 * W
-        gb = G.sum(axis=0)
-        m_w = beta1 * m_w + (1 - beta1) * gW
-        v_w = beta2 * v_w + (1 - beta2) * gW * gW
-        m_b = beta1 * m_b + (1 - beta1) * gb
-        v_b = beta2 * v_b + (1 - beta2) * gb * gb
-        step = lr * np.sqrt(1 - beta2**t) / (1 - beta1**t)
-        W -= step * m_w / (np.sqrt(v_w) + eps)
-        b -= step * m_b / (np.sqrt(v_b) + eps)
-    return W.astype(np.float32), b.astype(np.float32)
 
 
 def lexicon_features(normalised: Sequence[str]) -> np.ndarray:
@@ -137,7 +92,7 @@ class GuardClassifier:
     def probabilities(self, embeddings: np.ndarray, normalised: Sequence[str]) -> np.ndarray:
         """Class probabilities, shape (n, n_classes)."""
         F = self.features(embeddings, normalised)
-        return _softmax((F @ self.W + self.b).astype(np.float64))
+        return softmax((F @ self.W + self.b).astype(np.float64))
 
     def attack_score(self, embedding: np.ndarray, normalised: str) -> tuple[float, str | None]:
         """P(attack) = 1 - P(benign), and the most likely attack category."""

@@ -261,6 +261,14 @@ _EXPANSIONS: dict[str, tuple[str, ...]] = {
     "讨厌": ("不", "喜欢"), "反感": ("不", "喜欢"), "不喜欢": ("不", "喜欢"), "从来不": ("不",),
     "不用": ("不", "使用"), "不吃": ("不", "吃"), "不要": ("不", "需要"), "没有": ("没",), "不加": ("不", "加"),
     "不放": ("不", "放"), "放糖": ("放", "糖"), "加糖": ("加", "糖"),
+    # common abbreviations in engineering notes, spelled out so both forms share words
+    "ci": ("continuous", "integration"), "cd": ("continuous", "delivery"), "pr": ("pull", "request"),
+    "prs": ("pull", "request"), "mr": ("merge", "request"), "mrs": ("merge", "request"), "k8s": ("kubernetes",),
+    "env": ("environment",),
+    "q1": ("quarter", "1"), "q2": ("quarter", "2"), "q3": ("quarter", "3"), "q4": ("quarter", "4"),
+    "ooo": ("out", "office"), "eta": ("expected",), "asap": ("soon",), "w/o": ("without",),
+    "合并请求": ("merge", "request"), "拉取请求": ("pull", "request"), "单体仓库": ("monorepo",),
+    "二进制日志": ("binlog",), "持续集成": ("continuous", "integration"), "变基": ("rebase",),
 }
 
 _NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "不", "没", "无", "未", "别", "非"})
@@ -407,21 +415,35 @@ def units(text: str) -> tuple[Unit, ...]:
 
 # --------------------------------------------------------------------------- cues
 _STRONG_EN = re.compile(
-    r"\b(no longer|not \w+ any ?more|any ?more|instead of|rather than|switch(?:ed|es|ing)? (?:to|from|over)"
-    r"|switched|moved|migrat(?:ed|es|ing)|moved (?:from|to|out|over|away|into)|replac(?:ed|es|ing)"
+    r"\b(no longer|not \w+ any ?more|any ?more|no more|instead of|rather than|switch(?:ed|es|ing)? (?:to|from|over)"
+    r"|switched|swapped|moved|migrat(?:ed|es|ing)|moved (?:from|to|out|over|away|into|up)|replac(?:ed|es|ing)"
     r"|chang(?:ed|es) (?:from|to)|rewr(?:ote|itten)|used to|formerly|previously|stopped|stops|dropped"
     r"|deprecated|upgraded|downgraded|lowered|raised|increased|decreased|reduced|extended|shortened"
     r"|bumped|cut (?:to|down)|turned (?:off|on)|was (?:changed|updated|moved|set)|updated to|is now|are now"
+    # change-of-state verbs: something ended, was rescheduled, grew or shrank, changed hands
+    r"|cancell?ed|quit|quitted|gave up|has left|have left|left the|resigned|retired|dropped out"
+    r"|revoked|expired|suspended|discontinued|unsubscribed|closed (?:the|their|his|her|my|our|its) \w+|sold"
+    r"|rescheduled|postponed|pushed (?:back|out|to)|brought forward|moved up|delayed"
+    r"|went (?:up|down)|goes (?:up|down)|rose to|fell to|dropped to|grew to|shrank to|scaled (?:up|down|back|out|to)"
+    r"|doubled|halved|renamed|ported|converted|transitioned|transferred|relocated|reassigned|took over|handed over"
+    r"|became|has become|is down to|is up to|come to prefer|came to prefer|prefers? \w+(?: \w+)? over|adjusted|revised"
     r"|not \w+ but|correction|actually)\b|[,;] not\b"
 )
-_WEAK_EN = re.compile(r"\b(now|nowadays|these days|from now on|going forward|latest|after|just|only)\b")
+_WEAK_EN = re.compile(
+    r"\b(now|nowadays|these days|lately|recently|from now on|going forward|latest|after|just|only|new|anymore)\b"
+)
 _STRONG_ZH = re.compile(
     r"(不再|不是.{0,20}而是|而不是|改成|改为|改用|改到|换成|换为|换用|换了|改了|变成|变为|变了|迁移到|迁到|迁移|迁至|"
     r"升级到|升级为|升级了|降级|调整为|调整到|调整成|调整了|调到|调成|更新为|更新成|弃用|废弃|取消|停用|停止|不用.{0,10}了|"
-    r"不要.{0,10}了|替换|取代|代替|延长|缩短|提高到|降低到|降到|提到|增加到|减少到|重写|从.{1,20}(?:改|换|迁|转|变)|"
-    r"没有.{0,10}了|不.{1,6}了|已经不|关掉了|去掉了|不用|不再用|别用|不要用)"
+    r"不要.{0,10}了|替换|取代|代替|延长|缩短|提高到|降低到|降到|提到|增加到|减少到|重写|从.{1,20}(?:改|换|迁|转|变|切)|"
+    r"没有.{0,10}了|不.{1,6}了|已经不|关掉了|去掉了|不用|不再用|别用|不要用|"
+    # 状态变化：结束、改期、增减、转移
+    r"戒了|戒掉|戒烟|戒酒|戒糖|退了|退出|辞职|离职|停掉|停了|关了|注销|吊销|作废|过期了|到期了|退订|退租|卖掉|卖了|"
+    r"改签|改期|推迟|延期|提前到|挪到|挪至|改在|改(?:喝|吃|走|坐|住|去|由|穿|学|玩|听|看|骑|开)|"
+    r"涨到|涨了|降了|跌到|扩容|缩容|扩到|减到|加到|增至|降至|减至|翻倍|减半|"
+    r"切到|切换到|切换为|切换成|转到|转学|转岗|调岗|搬到|搬去|搬家|转网|更名|改名|接手|接管|移交)"
 )
-_WEAK_ZH = re.compile(r"(现在|如今|目前|已经|以后|今后|之后|最新|新的|更|只需|只要|只有)")
+_WEAK_ZH = re.compile(r"(现在|如今|目前|已经|以后|今后|之后|最新|新的|更|只需|只要|只有|最近|近来|越来越)")
 _CONTRAST_OLD = re.compile(r"\b(not|instead of|rather than|never)\b|n't|(不要|而不是|不是|不用|别用)")
 
 
@@ -606,6 +628,25 @@ def _names(us: list[Unit]) -> str:
     return ", ".join(dict.fromkeys(u.text for u in us))
 
 
+def content_diff(a: PairAnalysis) -> tuple[list[Unit], list[Unit], list[Unit], list[Unit]]:
+    """(old content, new content, lost, novel) units of an analysed pair.
+
+    `lost` are old content units absent from the new text, `novel` new ones absent
+    from the old text; a word is gone when at most half of it survives (英文 -> 中文
+    keeps only 文). A word is a name in both texts if it is one in either ("Mia is ..."
+    starts a sentence, "... named Mia").
+    """
+    old_content, new_content = _content(a.old_units), _content(a.new_units)
+    named = {u.text for u in old_content + new_content if u.entity}
+    old_content = [replace(u, entity=True) if u.text in named else u for u in old_content]
+    new_content = [replace(u, entity=True) if u.text in named else u for u in new_content]
+    old_atoms = {x for u in a.old_units for x in u.atoms()}
+    new_atoms = {x for u in a.new_units for x in u.atoms()}
+    lost = [u for u in old_content if _share(u, new_atoms) <= 0.5]
+    novel = [u for u in new_content if _share(u, old_atoms) <= 0.5]
+    return old_content, new_content, lost, novel
+
+
 def heuristic(old: str, new: str, params: HeuristicParams = HeuristicParams()) -> tuple[Label, str, PairAnalysis]:
     """The no-LLM decision *given that the pair is already similar*: the band is the caller's job.
 
@@ -615,18 +656,9 @@ def heuristic(old: str, new: str, params: HeuristicParams = HeuristicParams()) -
     topic swaps the subject too; a restatement loses (almost) nothing.
     """
     a = analyse(old, new)
-    old_content, new_content = _content(a.old_units), _content(a.new_units)
-    # a word is a name in both texts if it is one in either ("Mia is ..." starts a sentence, "... named Mia")
-    named = {u.text for u in old_content + new_content if u.entity}
-    old_content = [replace(u, entity=True) if u.text in named else u for u in old_content]
-    new_content = [replace(u, entity=True) if u.text in named else u for u in new_content]
     if [u.text for u in a.old_units if not u.stop] == [u.text for u in a.new_units if not u.stop]:
         return "duplicate", "same normalised text", a
-    old_atoms = {x for u in a.old_units for x in u.atoms()}
-    new_atoms = {x for u in a.new_units for x in u.atoms()}
-    # a word is gone when at most half of it survives (英文 -> 中文 keeps only 文)
-    lost = [u for u in old_content if _share(u, new_atoms) <= 0.5]
-    novel = [u for u in new_content if _share(u, old_atoms) <= 0.5]
+    old_content, new_content, lost, novel = content_diff(a)
     lost_words = [u for u in lost if not u.number]
     novel_words = [u for u in novel if not u.number]
     kept = max(a.containment, a.coverage)
@@ -727,6 +759,7 @@ def classify(
     similarity: float,
     thresholds: "HygieneThresholds | None" = None,
     llm: "LLMClient | None" = None,
+    query_similarity: float | None = None,
 ) -> Verdict:
     """Label the relation of `new_text` to the stored `old_text` (cosine `similarity` between them).
 
@@ -734,7 +767,10 @@ def classify(
     below `conflict_low` -> unrelated without looking further; from `conflict_low`
     the LLM (when given) or the heuristic decides; a *duplicate* additionally
     needs `similarity >= dedup` (or a lexical overlap >= `dedup_lexical`),
-    otherwise it is linked as a supplement.
+    otherwise it is linked as a supplement. When the thresholds carry a
+    restatement model and `query_similarity` (the cosine of the two texts'
+    query-side embeddings) is given, that model has the last word on
+    duplicate-or-not (see `write.restatement`).
     """
     if thresholds is None:
         from hindsight.write.hygiene import HygieneThresholds
@@ -750,4 +786,16 @@ def classify(
         if label is not None:  # the model judged the content; the band only said "close enough to ask"
             return Verdict(label, f"llm judged {label} (cosine {similarity:.3f})")
     label, reason, analysis = heuristic(old_text, new_text, band.params)
-    return decide(label, reason, analysis.jaccard, similarity, band)
+    verdict = decide(label, reason, analysis.jaccard, similarity, band)
+    model = thresholds.restatement
+    if model is None or query_similarity is None:
+        return verdict
+    from hindsight.write.restatement import pair_features, settle, visible_change
+
+    p = model.probability(pair_features(old_text, new_text, similarity, query_similarity, analysis, label, reason))
+    final = settle(verdict.label, p, model.threshold, visible_change(analysis))
+    if final == verdict.label:
+        return Verdict(final, f"{verdict.reason}; restatement p={p:.2f}")
+    if final == "duplicate":
+        return Verdict(final, f"restates the existing memory (restatement p={p:.2f}, cosine {similarity:.3f})")
+    return Verdict(final, f"close but not a restatement (restatement p={p:.2f}, cosine {similarity:.3f})")

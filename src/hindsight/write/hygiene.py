@@ -45,6 +45,7 @@ from hindsight.model import MAX_TAGS, MemoryRecord, MemoryType, Status, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.write.conflict import HeuristicParams, Verdict, classify, pair_script
 from hindsight.write.pipeline import HygieneDecision
+from hindsight.write.restatement import RestatementModel
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 THRESHOLDS_FILE = DATA_DIR / "hygiene_thresholds.json"
@@ -96,6 +97,7 @@ class HygieneThresholds:
     en: Band
     zh: Band
     calibrated: bool = False
+    restatement: RestatementModel | None = None  # the learned dedup judge fitted for this model, if any
 
     # the seed's values, for embedders with a wider cosine scale (bge-m3 and the like)
     FALLBACK_DEDUP = 0.9
@@ -151,10 +153,14 @@ class HygieneThresholds:
                                         if k in HeuristicParams.__dataclass_fields__})
             bands[script] = Band(**{k: float(v) for k, v in raw.items()
                                     if k in Band.__dataclass_fields__ and k != "params"}, params=params)
-        return cls(model=model, en=bands["en"], zh=bands["zh"], calibrated=True)
+        restatement = RestatementModel.from_dict(entry["restatement"]) if entry.get("restatement") else None
+        return cls(model=model, en=bands["en"], zh=bands["zh"], calibrated=True, restatement=restatement)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"en": asdict(self.en), "zh": asdict(self.zh)}
+        out: dict[str, Any] = {"en": asdict(self.en), "zh": asdict(self.zh)}
+        if self.restatement is not None:
+            out["restatement_threshold"] = self.restatement.threshold
+        return out
 
     def with_band(self, script: str, **changes: float) -> "HygieneThresholds":
         """A copy with one script's band changed (used by the calibration grid search)."""
@@ -187,6 +193,16 @@ def _separate_events(old: MemoryRecord, new: MemoryRecord) -> bool:
     if old.session_id and new.session_id and old.session_id != new.session_id:
         return True
     return bool(old.event_time and new.event_time and abs(old.event_time - new.event_time) > EVENT_GAP)
+
+
+def query_similarity(embedder: Any | None, thresholds: HygieneThresholds, old_text: str, new_text: str) -> float | None:
+    """Cosine of the two texts' query-side embeddings, only when a restatement model will read it.
+
+    Two extra embeddings per close pair; the embedder's LRU cache absorbs repeats.
+    """
+    if thresholds.restatement is None or embedder is None:
+        return None
+    return float(embedder.embed_query(old_text) @ embedder.embed_query(new_text))
 
 
 class HygieneChecker:
@@ -237,8 +253,9 @@ class HygieneChecker:
         return decision
 
     def judge(self, old: MemoryRecord, new: MemoryRecord, similarity: float) -> Verdict:
-        """The pair verdict (LLM when configured, else the calibrated heuristic)."""
-        return classify(old.content, new.content, similarity, self.thresholds, self.llm)
+        """The pair verdict (LLM when configured, else the calibrated heuristic and restatement model)."""
+        return classify(old.content, new.content, similarity, self.thresholds, self.llm,
+                        query_similarity=query_similarity(self.embedder, self.thresholds, old.content, new.content))
 
     def _fold(self, decision: HygieneDecision, reasons: list[str], old: MemoryRecord, new: MemoryRecord,
               verdict: Verdict) -> None:
@@ -359,12 +376,14 @@ def load_pairs(path: Path | None = None) -> list[dict[str, Any]]:
 
 
 def score_pairs(rows: list[dict[str, Any]], embedder: Any) -> None:
-    """Adds `cosine` (document embeddings, as the store keeps them) to every row, in one batch."""
+    """Adds `cosine` (document embeddings, as the store keeps them) and `query_cosine` to every row."""
     texts = sorted({t for r in rows for t in (r["old"], r["new"])})
     vectors = embedder.embed_documents(texts)
+    queries = np.vstack([embedder.embed_query(t) for t in texts])
     index = {t: i for i, t in enumerate(texts)}
     for r in rows:
         r["cosine"] = float(vectors[index[r["old"]]] @ vectors[index[r["new"]]])
+        r["query_cosine"] = float(queries[index[r["old"]]] @ queries[index[r["new"]]])
 
 
 def _same_topic_different_fact(row: dict[str, Any]) -> bool:
