@@ -78,6 +78,7 @@ def tuning_configs() -> list[Config]:
     rows += [Config(f"rrf_k={k}", SearchOptions(channels=both), {"rrf_k": k}) for k in (10, 60)]
     rows += [Config(f"keyword_weight={w}", SearchOptions(channels=both), {"keyword_weight": w}) for w in (0.7, 1.4)]
     rows += [Config(f"prior_weight={w}", SearchOptions(channels=both), {"prior_weight": w}) for w in (0.0, 0.3)]
+    rows += [Config(f"sunk_factor={f}", SearchOptions(channels=both), {"sunk_factor": f}) for f in (0.1, 0.5, 0.9)]
     rows += [Config(f"candidates={n}", SearchOptions(channels=both), {"dense_candidates": n, "keyword_candidates": n})
              for n in (30, 100)]
     rows += [Config(f"graph_weight={w}", SearchOptions(channels=both), {"graph_weight": w}) for w in (0.25, 0.5, 1.0)]

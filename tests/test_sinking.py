@@ -71,7 +71,7 @@ def test_sunk_memory_ranks_last_but_is_still_returned(tmp_path: Path, embedder: 
         assert by_id[stale.memory_id].why.sunk and SUNK in by_id[stale.memory_id].flags
         assert not by_id[recent.memory_id].why.sunk and SUNK not in by_id[recent.memory_id].flags
         assert hits[0].memory.id == recent.memory_id
-        assert by_id[stale.memory_id].why.status_factor == engine.settings.retrieval.sink_factor
+        assert by_id[stale.memory_id].why.status_factor == engine.settings.retrieval.sunk_factor
         assert engine.get(stale.memory_id).status.value == "active"  # a ranking state, not a status change
     finally:
         engine.close()

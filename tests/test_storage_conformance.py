@@ -11,6 +11,7 @@ import pytest
 
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
+from hindsight.storage.qdrant_index import QdrantVectorIndex
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.text.tokenize import query_terms
 
@@ -24,9 +25,14 @@ def _vec(seed: int) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-@pytest.fixture(params=["sqlite"])
+@pytest.fixture(params=["sqlite", "sqlite+qdrant"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStore]:
-    backend = SQLiteStore(tmp_path / "conf.db")
+    """Every backend: the exact in-process vector index, and Qdrant (qdrant-client local mode, on disk)."""
+    index = None
+    if request.param == "sqlite+qdrant":
+        pytest.importorskip("qdrant_client")
+        index = QdrantVectorIndex(path=str(tmp_path / "qdrant"))
+    backend = SQLiteStore(tmp_path / "conf.db", vector_index=index)
     yield backend
     backend.close()
 
@@ -150,3 +156,20 @@ def test_failed_insert_changes_nothing(store: MemoryStore) -> None:
         store.insert(rec, _vec(1), actor="t")
     assert store.count(Scope("default")) == 1
     assert [h.action for h in store.history(rec.id)] == ["create"]
+
+
+def test_qdrant_collection_survives_reopen_and_heals_when_lost(tmp_path: Path) -> None:
+    pytest.importorskip("qdrant_client")
+    path, qdrant = tmp_path / "reopen.db", str(tmp_path / "qdrant")
+    first = SQLiteStore(path, vector_index=QdrantVectorIndex(path=qdrant))
+    records = [_record(f"memory {i}") for i in range(3)]
+    for i, rec in enumerate(records):
+        first.insert(rec, _vec(10 + i), actor="t")
+    first.close()
+    second = SQLiteStore(path, vector_index=QdrantVectorIndex(path=qdrant))
+    assert second.dense_search(Scope("default"), _vec(11), 1)[0][0] == records[1].id
+    second.close()
+    # the collection is derived: losing it costs a re-upload from SQLite, not data
+    third = SQLiteStore(path, vector_index=QdrantVectorIndex(path=str(tmp_path / "fresh-qdrant")))
+    assert third.dense_search(Scope("default"), _vec(12), 1)[0][0] == records[2].id
+    third.close()

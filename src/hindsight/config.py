@@ -38,13 +38,13 @@ class RetrievalSettings(BaseSettings):
         default=0.1, ge=0.0, le=1.0,
         description="share of the final score given to decay x importance x access x credibility",
     )
-    sink_factor: float = Field(default=0.1, ge=0.0, le=1.0,
-                               description="score multiplier for deprecated, forgotten and sunk memories")
+    sink_factor: float = Field(default=0.1, ge=0.0, le=1.0, description="score multiplier for deprecated/forgotten")
     sink_below: float = Field(
         default=0.01, ge=0.0, le=1.0,
         description="an active memory whose decay score (importance x time decay x access) falls below this sinks: "
-                    "it ranks with the sink factor and is flagged 'sunk', never removed; 0 turns sinking off",
+                    "it ranks with `sunk_factor` and is flagged 'sunk', never removed; 0 turns sinking off",
     )
+    sunk_factor: float = Field(default=0.8, ge=0.0, le=1.0, description="score multiplier for sunk memories")
     record_access: bool = True
 
 
@@ -84,5 +84,11 @@ class HindsightSettings(BaseSettings):
     session_context_turns: int = Field(
         default=2, ge=0, le=5, description="previous turns of the same session indexed with an episodic/working memory"
     )
+    vector_backend: Literal["exact", "qdrant"] = Field(
+        default="exact", description="where dense vectors are searched: in process (exact) or Qdrant")
+    qdrant_url: str | None = Field(default=None, description="Qdrant server URL; unset = qdrant-client local mode")
+    qdrant_path: Path | None = Field(default=None, description="local-mode directory (default: <db>.qdrant)")
+    qdrant_api_key: str | None = None
+    qdrant_collection: str = "hindsight"
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     decay: DecaySettings = Field(default_factory=DecaySettings)

@@ -39,6 +39,7 @@ from hindsight.retrieval.search import HybridRetriever, SearchOptions
 from hindsight.storage.base import MemoryStore, Scope, StoreStats
 from hindsight.safety import WriteGuard, flag_directive, redactor
 from hindsight.security.crypto import load_cipher
+from hindsight.storage.factory import create_vector_index
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import Turn, WorkingMemory
@@ -112,7 +113,8 @@ class MemoryEngine:
              embedder: Embedder | None = None) -> "MemoryEngine":
         """The embedded default: a SQLite file plus the configured embedder and reranker."""
         settings = settings or HindsightSettings()
-        store = SQLiteStore(Path(path) if path is not None else settings.db, cipher=load_cipher())
+        db_path = Path(path) if path is not None else settings.db
+        store = SQLiteStore(db_path, cipher=load_cipher(), vector_index=create_vector_index(settings, db_path))
         try:
             llm = create_llm(settings.llm_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout)
             return cls(

@@ -44,6 +44,8 @@ def is_sunk(record: MemoryRecord, now: datetime, decay: DecaySettings, sink_belo
     return record.status == Status.active and sink_below > 0 and decay_score(record, now, decay) < sink_below
 
 
-def status_factor(status: Status, sink_factor: float, sunk: bool = False) -> float:
-    """Deprecated, forgotten and sunk memories sink rather than vanish."""
-    return sink_factor if sunk or status != Status.active else 1.0
+def status_factor(status: Status, sink_factor: float, sunk: bool = False, sunk_factor: float = 1.0) -> float:
+    """Deprecated and forgotten memories sink rather than vanish; so, more gently, do sunk active ones."""
+    if status != Status.active:
+        return sink_factor
+    return sunk_factor if sunk else 1.0

@@ -169,7 +169,7 @@ class HybridRetriever:
         r = self.settings.retrieval
         why.decay_score = round(decay_score(record, now, self.settings.decay), 6)
         why.sunk = is_sunk(record, now, self.settings.decay, r.sink_below)
-        why.status_factor = status_factor(record.status, r.sink_factor, why.sunk)
+        why.status_factor = status_factor(record.status, r.sink_factor, why.sunk, r.sunk_factor)
         why.importance = record.importance
         why.credibility = record.credibility
         why.decay = time_decay(record, now, self.settings.decay)

@@ -25,7 +25,7 @@ from hindsight.model import SESSION_CONTEXT_KEY, HistoryEntry, MemoryRecord, utc
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
 from hindsight.security.crypto import MemoryCipher
-from hindsight.storage.vector_index import ExactVectorIndex
+from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
 from hindsight.text.tokenize import tokenize
 
 _COLUMNS = (
@@ -60,7 +60,9 @@ def _index_text(record: MemoryRecord) -> tuple[str, str]:
 class SQLiteStore(MemoryStore):
     """`MemoryStore` on a single SQLite file; safe to share across threads."""
 
-    def __init__(self, path: str | Path, cipher: MemoryCipher | None = None) -> None:
+    def __init__(self, path: str | Path, cipher: MemoryCipher | None = None,
+                 vector_index: VectorIndex | None = None) -> None:
+        """`vector_index`: where dense vectors are searched (default: exact, in process; or Qdrant)."""
         self._cipher = cipher
         self.path = str(path) if str(path) == ":memory:" else str(Path(path).expanduser())
         try:
@@ -83,7 +85,7 @@ class SQLiteStore(MemoryStore):
         except StorageError:
             self._db.close()
             raise
-        self._index = ExactVectorIndex()
+        self._index: VectorIndex = vector_index if vector_index is not None else ExactVectorIndex()
         self._load_vectors()
 
     @property
@@ -97,8 +99,7 @@ class SQLiteStore(MemoryStore):
 
     def _load_vectors(self) -> None:
         rows = self._db.execute("SELECT memory_rowid, vector FROM embeddings").fetchall()
-        for row in rows:
-            self._index.upsert(row["memory_rowid"], np.frombuffer(row["vector"], dtype=np.float32))
+        self._index.sync({row["memory_rowid"]: np.frombuffer(row["vector"], dtype=np.float32) for row in rows})
 
     def _rowid(self, memory_id: str) -> int | None:
         row = self._db.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()
@@ -484,7 +485,7 @@ class SQLiteStore(MemoryStore):
                 [(rowids[mid], np.asarray(v, dtype=np.float32).tobytes()) for mid, v in vectors.items() if mid in rowids],
             )
             self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedding_model', ?)", (model_name,))
-        self._index = ExactVectorIndex()
+        self._index.clear()
         self._load_vectors()
 
     def close(self) -> None:
@@ -494,6 +495,7 @@ class SQLiteStore(MemoryStore):
             except sqlite3.Error:
                 pass
             self._db.close()
+        self._index.close()
 
 
 class _Transaction:

@@ -1,4 +1,4 @@
-"""Exact in-memory vector index, rebuilt from SQLite on open.
+"""Vector indexes behind the SQLite store: the `VectorIndex` protocol and the exact in-memory default.
 
 Exact cosine over a contiguous float32 matrix is ~1 ms per 10k vectors at
 dim 384 on one core: at the scale one machine serves, it beats HNSW on
@@ -9,8 +9,31 @@ stays the source of truth; this structure is derived and disposable.
 from __future__ import annotations
 
 import threading
+from typing import Protocol
 
 import numpy as np
+
+
+class VectorIndex(Protocol):
+    """Dense vectors addressed by SQLite rowid. The SQLite file is the source of truth; an index is derived."""
+
+    def __len__(self) -> int: ...
+
+    def upsert(self, rowid: int, vector: np.ndarray) -> None: ...
+
+    def remove(self, rowid: int) -> None: ...
+
+    def clear(self) -> None: ...
+
+    def search(self, query: np.ndarray, allowed: np.ndarray | None, limit: int) -> list[tuple[int, float]]:
+        """Top `limit` (rowid, cosine) among `allowed` rowids (None = all), best first."""
+        ...
+
+    def sync(self, vectors: dict[int, np.ndarray]) -> None:
+        """Hold exactly these vectors (called on open and after re-embedding)."""
+        ...
+
+    def close(self) -> None: ...
 
 
 class ExactVectorIndex:
@@ -74,6 +97,15 @@ class ExactVectorIndex:
         with self._lock:
             self._position.clear()
             self._size = 0
+
+    def sync(self, vectors: dict[int, np.ndarray]) -> None:
+        """Rebuilt from scratch: in memory there is nothing to keep between opens."""
+        self.clear()
+        for rowid, vector in vectors.items():
+            self.upsert(rowid, vector)
+
+    def close(self) -> None:
+        """Nothing to release."""
 
     def search(self, query: np.ndarray, allowed: np.ndarray | None, limit: int) -> list[tuple[int, float]]:
         """Top `limit` (rowid, cosine) among `allowed` rowids (None = all)."""
