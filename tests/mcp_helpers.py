@@ -105,9 +105,9 @@ class SyncMCPClient:
 
 
 @contextmanager
-def mcp_session(target: Any, init_timeout: float = START_TIMEOUT_S) -> Iterator[SyncMCPClient]:
-    """Open a fastmcp Client on `target` (a transport or URL) for the duration of the block."""
-    client = Client(target, timeout=CALL_TIMEOUT_S, init_timeout=init_timeout)
+def mcp_session(target: Any, init_timeout: float = START_TIMEOUT_S, auth: str | None = None) -> Iterator[SyncMCPClient]:
+    """Open a fastmcp Client on `target` (a transport or URL; `auth`: a bearer token) for the block."""
+    client = Client(target, timeout=CALL_TIMEOUT_S, init_timeout=init_timeout, auth=auth)
     with start_blocking_portal() as portal, portal.wrap_async_context_manager(client):
         yield SyncMCPClient(client, portal)
 
@@ -158,13 +158,13 @@ def stop_process(proc: subprocess.Popen, timeout: float = STOP_TIMEOUT_S) -> Non
 
 
 @contextmanager
-def http_server(db: Path, log_file: Path) -> Iterator[str]:
-    """`hindsight serve --transport http` on a free loopback port; yields the /mcp URL."""
+def http_server(db: Path, log_file: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`hindsight serve --transport http` on a free loopback port (extra `env` settings); yields the /mcp URL."""
     port = free_port()
     with ExitStack() as stack:
         log = stack.enter_context(log_file.open("wb"))
         proc = subprocess.Popen(serve_argv(db, "http", port), stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT, env=child_env(), cwd=str(ROOT))
+                                stderr=subprocess.STDOUT, env=child_env(**(env or {})), cwd=str(ROOT))
         stack.callback(stop_process, proc)
         wait_for_port(port, proc, log_file)
         yield f"http://127.0.0.1:{port}/mcp"

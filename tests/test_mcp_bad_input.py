@@ -144,6 +144,14 @@ CASES = [
     # memory_stats
     case("memory_stats", {"namespace": "bad ns!"}, "namespace", id="stats-bad-namespace"),
     case("memory_stats", {"namespace": 5}, "namespace", id="stats-namespace-number"),
+    # review tools
+    case("memory_review_list", {"status": "maybe"}, "status", "pending", id="review-list-bad-status"),
+    case("memory_review_list", {"limit": 0}, "limit", "greater than or equal to 1", id="review-list-limit-0"),
+    case("memory_review_decide", {"decision": "approve"}, "proposal_id", "missing", id="review-missing-id"),
+    case("memory_review_decide", {"proposal_id": "prop_nope", "decision": "maybe"}, "decision", "approve",
+         id="review-bad-decision"),
+    case("memory_review_decide", {"proposal_id": "prop_nope", "decision": "reject"}, "prop_nope", "no proposal",
+         id="review-unknown-proposal"),
     # no such tool
     case("memory_teleport", {}, "memory_teleport", id="unknown-tool"),
 ]

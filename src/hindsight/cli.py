@@ -144,6 +144,54 @@ def token_revoke(token_id: str, db: DbOption = None) -> None:
     err.print(f"revoked {token_id}")
 
 
+review_app = typer.Typer(help="Reviewed namespaces: agent changes waiting for a person (also at /review over HTTP).",
+                          no_args_is_help=True)
+app.add_typer(review_app, name="review")
+
+
+@contextmanager
+def _review(db: Path | None) -> Iterator[Any]:
+    from hindsight.review.queue import ReviewQueue
+    from hindsight.review.service import ReviewService
+
+    with _engine(db) as engine:
+        queue = ReviewQueue(engine.stats().path or ":memory:")
+        try:
+            yield ReviewService(engine, queue, engine.settings.reviewed_namespaces)
+        finally:
+            queue.close()
+
+
+@review_app.command("list")
+def review_list(
+    status: Annotated[str, typer.Option(help="pending, approved or rejected.")] = "pending",
+    db: DbOption = None,
+    namespace: Annotated[Optional[str], typer.Option("--namespace", "-n", help="Default: every namespace.")] = None,
+) -> None:
+    """Proposals (pending: oldest first), each with the memory it would change (same as memory_review_list)."""
+    if status not in ("pending", "approved", "rejected"):
+        err.print("[red]error:[/red] --status must be pending, approved or rejected")
+        raise typer.Exit(2)
+    with _review(db) as review:
+        _print_json([review.view(p) for p in review.queue.list(namespace, status, limit=500)])
+
+
+@review_app.command("approve")
+def review_approve(proposal_id: str, note: Annotated[str, typer.Option()] = "", db: DbOption = None,
+                   reviewer: Annotated[str, typer.Option(help="Name kept with the decision.")] = "local") -> None:
+    """Apply a proposed change through the normal write path (same as memory_review_decide approve)."""
+    with _review(db) as review:
+        _print_json(review.approve(proposal_id, reviewer, note))
+
+
+@review_app.command("reject")
+def review_reject(proposal_id: str, note: Annotated[str, typer.Option()] = "", db: DbOption = None,
+                  reviewer: Annotated[str, typer.Option(help="Name kept with the decision.")] = "local") -> None:
+    """Reject a proposed change; the memory stays as it is (same as memory_review_decide reject)."""
+    with _review(db) as review:
+        _print_json(review.reject(proposal_id, reviewer, note))
+
+
 @app.command()
 def audit(limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50, db: DbOption = None) -> None:
     """Audit timeline: every change (with its principal) and every denied access, newest first."""

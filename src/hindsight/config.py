@@ -84,6 +84,8 @@ class HindsightSettings(BaseSettings):
     session_context_turns: int = Field(
         default=2, ge=0, le=5, description="previous turns of the same session indexed with an episodic/working memory"
     )
+    reviewed_namespaces: str = Field(
+        default="", description="comma-separated namespaces where agent (MCP) writes wait for human approval")
     vector_backend: Literal["exact", "qdrant"] = Field(
         default="exact", description="where dense vectors are searched: in process (exact) or Qdrant")
     qdrant_url: str | None = Field(default=None, description="Qdrant server URL; unset = qdrant-client local mode")

@@ -25,6 +25,9 @@ from hindsight.security.tokens import TokenStore
 from hindsight.errors import HindsightError
 from hindsight.model import MAX_CONTENT_CHARS, MemoryPatch, MemoryType, SearchFilters, Source
 from hindsight.present import hit_view, memory_view
+from hindsight.review.console import mount_console
+from hindsight.review.queue import ReviewQueue
+from hindsight.review.service import ReviewService
 from hindsight.write.events import TaskCompleted, TaskFailed, ToolRetrySucceeded, UserCorrection
 
 T = TypeVar("T")
@@ -79,14 +82,20 @@ class Gate:
 
 
 def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenStore | None = None,
-                 audit: AuditLog | None = None, gate: Gate | None = None) -> FastMCP:
+                 audit: AuditLog | None = None, gate: Gate | None = None,
+                 review: ReviewService | None = None) -> FastMCP:
     """Create the FastMCP server with every memory tool bound to `engine`.
 
     With `tokens`, HTTP callers must present a bearer token; each tool checks its scope over the namespace.
+    Writes go through `review` (default: the namespaces in settings.reviewed_namespaces wait for approval);
+    the web console for reviewers is served at /review on the HTTP transport.
     """
     auth = HindsightTokenVerifier(tokens) if tokens is not None else None
     mcp = FastMCP(name, instructions=INSTRUCTIONS, auth=auth)
     gate = gate or Gate(audit, auth_enabled=auth is not None)
+    review = review or ReviewService(engine, ReviewQueue(engine.stats().path or ":memory:"),
+                                     engine.settings.reviewed_namespaces)
+    mount_console(mcp, review, tokens)
 
     @mcp.tool
     def memory_store(
@@ -107,14 +116,14 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         private: Annotated[bool, Field(description="Encrypt content at rest (AES-GCM); needs a server key.")] = False,
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
-        """Store one memory. Returns its memory_id and what happened (created, duplicate, quarantined...)."""
+        """Store one memory. Returns its memory_id and what happened (created, duplicate, quarantined...);
+        in a reviewed namespace the change waits for approval (status pending_review, with a proposal_id)."""
         actor = gate(Scope.write, namespace, "store")
-        outcome = _call(engine.store_memory, {
+        return _call(review.store, {
             "content": content, "type": type, "tags": tags or [], "context": context, "importance": importance,
             "source": source, "event_time": event_time, "metadata": metadata or {}, "namespace": namespace,
             "source_task_id": source_task_id, "session_id": session_id, "private": private,
         }, actor)
-        return outcome.as_dict()
 
     @mcp.tool
     def memory_search(
@@ -156,10 +165,10 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
                                                           "importance, credibility, status, event_time, metadata.")],
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
-        """Update content (re-embedded) or weights of a memory; the previous version stays in history."""
+        """Update content (re-embedded) or weights of a memory; the previous version stays in history.
+        In a reviewed namespace the change waits for approval (status pending_review)."""
         actor = gate(Scope.write, namespace, "update", memory_id)
-        record = _call(engine.update, memory_id, updates, namespace, actor)
-        return {"memory_id": record.id, "status": "updated", "memory": memory_view(record)}
+        return _call(review.update, memory_id, updates, namespace, actor)
 
     @mcp.tool
     def memory_forget(
@@ -167,10 +176,10 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         reason: Annotated[str, Field(max_length=1000, description="Why it should be forgotten.")] = "",
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
-        """Soft-forget: the memory sinks out of search but stays in history (use memory_delete to erase)."""
+        """Soft-forget: the memory sinks out of search but stays in history (use memory_delete to erase).
+        In a reviewed namespace the change waits for approval (status pending_review)."""
         actor = gate(Scope.write, namespace, "forget", memory_id)
-        record = _call(engine.forget, memory_id, reason, namespace, actor)
-        return {"memory_id": record.id, "status": record.status.value, "reason": record.status_reason}
+        return _call(review.forget, memory_id, reason, namespace, actor)
 
     @mcp.tool
     def memory_delete(
@@ -243,6 +252,33 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         return {"memory_id": record.id, "status": record.status.value}
 
     # ------------------------------------------------------------ events
+    # -------------------------------------------------------- review
+    @mcp.tool
+    def memory_review_list(
+        status: Annotated[Literal["pending", "approved", "rejected"], Field(
+            description="pending (the queue, oldest first) or decided ones")] = "pending",
+        limit: Annotated[int, Field(ge=1, le=500)] = 50,
+        offset: Annotated[int, Field(ge=0)] = 0,
+        namespace: Namespace = "default",
+    ) -> dict[str, Any]:
+        """Admin: agent changes to a reviewed namespace waiting for (or given) a decision, with the current memory."""
+        gate(Scope.admin, namespace, "review_list")
+        proposals = _call(review.queue.list, namespace, status, limit, offset)
+        return {"count": len(proposals), "proposals": [review.view(p) for p in proposals]}
+
+    @mcp.tool
+    def memory_review_decide(
+        proposal_id: Annotated[str, Field(min_length=1, max_length=100, description="The proposal_id to decide.")],
+        decision: Annotated[Literal["approve", "reject"], Field(description="approve applies the change; "
+                                                                            "reject keeps the memory as it is")],
+        note: Annotated[str, Field(max_length=1000, description="Why (kept with the decision).")] = "",
+        namespace: Namespace = "default",
+    ) -> dict[str, Any]:
+        """Admin: approve (apply through the normal write path) or reject a proposed change. Decisions are final."""
+        actor = gate(Scope.admin, namespace, "review_decide")
+        decide = review.approve if decision == "approve" else review.reject
+        return _call(decide, proposal_id, actor, note, namespace)
+
     @mcp.tool
     def memory_task_completed(task: TaskCompleted) -> dict[str, Any]:
         """Record a finished task as one episodic memory (goal, up to 3 key steps, problems and fixes, outcome,

@@ -97,8 +97,27 @@ CREATE TABLE IF NOT EXISTS audit (
 CREATE INDEX IF NOT EXISTS idx_audit_at ON audit(at)
 """
 
+_V3 = """
+CREATE TABLE IF NOT EXISTS proposals (
+    id TEXT PRIMARY KEY,
+    namespace TEXT NOT NULL,
+    action TEXT NOT NULL,
+    memory_id TEXT,
+    payload TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    proposed_by TEXT NOT NULL,
+    proposed_at REAL NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    reviewed_by TEXT,
+    reviewed_at REAL,
+    review_note TEXT NOT NULL DEFAULT '',
+    result_memory_id TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_proposals_queue ON proposals(status, namespace, proposed_at)
+"""
+
 #: MIGRATIONS[i] upgrades a database from version i to i + 1.
-MIGRATIONS: list[str] = [_V1, _V2]
+MIGRATIONS: list[str] = [_V1, _V2, _V3]
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

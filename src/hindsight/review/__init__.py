@@ -1,0 +1,1 @@
+"""Reviewed knowledge base: proposals from agents, decided by people (queue, service, web console)."""

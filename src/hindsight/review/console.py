@@ -1,0 +1,166 @@
+"""The review web console: one server-rendered page where a person approves or rejects agent changes.
+
+Served by the MCP server's HTTP transport next to /mcp (FastMCP custom routes):
+
+* ``GET /review``: the pending queue (oldest first) of every namespace the
+  reviewer administers, each proposal next to the memory it would change, plus
+  the latest decisions;
+* ``POST /review/<proposal_id>/approve`` or ``/reject`` (form field ``note``):
+  decide, then back to the list;
+* ``POST /review/login`` (form field ``token``): when the server requires bearer
+  tokens, a reviewer signs in with an admin token once; it is kept in an
+  HttpOnly, SameSite=Strict cookie (a cross-site form cannot carry it). An
+  ``Authorization: Bearer`` header works too.
+
+Without tokens (loopback, auth off) the reviewer is the local owner. Everything
+shown is escaped; the page needs no JavaScript.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from hindsight.errors import HindsightError
+from hindsight.review.queue import Proposal
+from hindsight.review.service import ReviewService
+from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
+from hindsight.security.tokens import TokenStore
+
+COOKIE = "hindsight_review"
+
+_STYLE = """
+body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:64rem;padding:0 1rem;color:#222}
+h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}.muted{color:#666;font-size:.9rem}
+.card{border:1px solid #ccc;border-radius:6px;padding:.8rem 1rem;margin:.8rem 0}
+.grid{display:grid;grid-template-columns:1fr 1fr;gap:1rem}pre{white-space:pre-wrap;margin:.3rem 0;
+background:#f6f6f6;padding:.5rem;border-radius:4px}.approve{background:#1a7f37;color:#fff}
+.reject{background:#b42318;color:#fff}button{border:0;border-radius:4px;padding:.35rem .9rem;cursor:pointer}
+input[type=text]{width:60%}.tag{font-size:.8rem;border:1px solid #999;border-radius:3px;padding:0 .3rem}
+"""
+
+
+def _when(ts: float | None) -> str:
+    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC") if ts else ""
+
+
+def _pre(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    return f"<pre>{html.escape(text)}</pre>"
+
+
+def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        f"<style>{_STYLE}</style></head><body>{body}</body></html>", status_code=status,
+        headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY"})
+
+
+def _login(message: str, status: int) -> HTMLResponse:
+    return _page("hindsight review: sign in", (
+        f"<h1>hindsight review</h1><p>{html.escape(message)}</p>"
+        "<form method='post' action='/review/login'><input type='password' name='token' "
+        "placeholder='hs_... (a token with admin scope)' size='48'> <button>Sign in</button></form>"
+    ), status)
+
+
+def _proposal_card(view: dict[str, Any]) -> str:
+    p = view
+    proposed = p["payload"]
+    if p["action"] == "store":
+        change = _pre(proposed.get("content", "")) + _pre({k: v for k, v in proposed.items()
+                                                          if k in ("type", "tags", "context", "importance", "source")})
+    elif p["action"] == "update":
+        change = _pre(proposed)
+    else:
+        change = f"<p>forget (soft): {html.escape(str(proposed.get('reason', '')) or 'no reason given')}</p>"
+    current = ""
+    if p["action"] != "store":
+        memory = p.get("current")
+        current = ("<div><b>now</b>" + (_pre(memory["content"]) + f"<span class='muted'>{html.escape(memory['type'])}"
+                                         f" · {html.escape(memory['status'])}</span>" if memory else
+                                         "<p>the memory no longer exists</p>") + "</div>")
+    pid = html.escape(p["id"])
+    return (
+        f"<div class='card'><div><span class='tag'>{html.escape(p['action'])}</span> "
+        f"<b>{html.escape(p['namespace'])}</b> · proposed by {html.escape(p['proposed_by'])} · "
+        f"<span class='muted'>{_when(p['proposed_at'])} · {pid}</span></div>"
+        + (f"<p class='muted'>why: {html.escape(p['reason'])}</p>" if p["reason"] else "")
+        + f"<div class='grid'>{current}<div><b>proposed</b>{change}</div></div>"
+        f"<form method='post' action='/review/{pid}/approve' style='display:inline'>"
+        "<input type='text' name='note' placeholder='note (optional)'> "
+        "<button class='approve'>Approve</button></form> "
+        f"<form method='post' action='/review/{pid}/reject' style='display:inline'>"
+        "<input type='hidden' name='note' value=''><button class='reject'>Reject</button></form></div>"
+    )
+
+
+def _decided_row(p: Proposal) -> str:
+    return (f"<li>{html.escape(p.status)} · {html.escape(p.action)} in <b>{html.escape(p.namespace)}</b> by "
+            f"{html.escape(p.reviewed_by or '')} <span class='muted'>{_when(p.reviewed_at)} · {html.escape(p.id)}"
+            f"{' · ' + html.escape(p.review_note) if p.review_note else ''}</span></li>")
+
+
+def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None) -> None:
+    """Register the console's routes on a FastMCP server (they only answer over the HTTP transport)."""
+
+    def reviewer(request: Request) -> Principal | None:
+        if tokens is None:
+            return LOCAL_OWNER
+        header = request.headers.get("authorization", "")
+        token = header[7:].strip() if header.lower().startswith("bearer ") else request.cookies.get(COOKIE, "")
+        return tokens.verify(token) if token else None
+
+    def visible(who: Principal, proposals: list[Proposal]) -> list[Proposal]:
+        return [p for p in proposals if who.allows(Scope.admin, p.namespace)]
+
+    @mcp.custom_route("/review", methods=["GET"], include_in_schema=False)
+    async def review_page(request: Request) -> Response:
+        who = reviewer(request)
+        if who is None:
+            return _login("Sign in with a token that has admin scope.", 401)
+        pending = visible(who, review.pending(limit=200))
+        decided = visible(who, review.decided(limit=20))
+        watched = ", ".join(sorted(review.namespaces)) or "none (set HINDSIGHT_REVIEWED_NAMESPACES)"
+        body = (f"<h1>hindsight review</h1><p class='muted'>reviewer: {html.escape(who.name)} · reviewed "
+                f"namespaces: {html.escape(watched)}</p><h2>Pending ({len(pending)})</h2>"
+                + ("".join(_proposal_card(review.view(p)) for p in pending) or "<p>Nothing waits for review.</p>")
+                + "<h2>Recent decisions</h2><ul>" + "".join(_decided_row(p) for p in decided) + "</ul>")
+        return _page("hindsight review", body)
+
+    @mcp.custom_route("/review/login", methods=["POST"], include_in_schema=False)
+    async def review_login(request: Request) -> Response:
+        form = await request.form()
+        token = str(form.get("token", "")).strip()
+        who = tokens.verify(token) if tokens is not None else LOCAL_OWNER
+        if who is None or not any(s == Scope.admin for s in who.scopes):
+            return _login("That token is unknown, revoked, or has no admin scope.", 403)
+        response = RedirectResponse("/review", status_code=303)
+        if tokens is not None:
+            response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/review")
+        return response
+
+    @mcp.custom_route("/review/{proposal_id}/{decision}", methods=["POST"], include_in_schema=False)
+    async def review_decide(request: Request) -> Response:
+        who = reviewer(request)
+        if who is None:
+            return _login("Sign in with a token that has admin scope.", 401)
+        proposal_id, decision = request.path_params["proposal_id"], request.path_params["decision"]
+        if decision not in ("approve", "reject"):
+            return _page("hindsight review", "<p>Unknown decision: use approve or reject.</p>", 400)
+        note = str((await request.form()).get("note", ""))[:1000]
+        try:
+            proposal = review.queue.get(proposal_id)
+            if not who.allows(Scope.admin, proposal.namespace):
+                return _page("hindsight review", "<p>You do not administer this namespace.</p>", 403)
+            decide = review.approve if decision == "approve" else review.reject
+            decide(proposal_id, who.name, note)
+        except HindsightError as exc:
+            return _page("hindsight review", f"<p>{html.escape(f'{exc.code}: {exc}')}</p>"
+                                             "<p><a href='/review'>back</a></p>", 409)
+        return RedirectResponse("/review", status_code=303)

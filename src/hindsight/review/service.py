@@ -1,0 +1,126 @@
+"""Reviewed namespaces: an agent's changes to the knowledge base wait for a person.
+
+The seed's growth path: once memory becomes a knowledge base that agents edit
+themselves, a wrong edit is costly, so "Agent 的修改先进入待审核队列，确认无误后才
+合并到主库". `ReviewService` is the write door of the MCP skin (the agents' door):
+
+* in a namespace listed in `HINDSIGHT_REVIEWED_NAMESPACES`, `store`, `update` and
+  `forget` are validated now (bad input fails at once, with the usual typed error)
+  and recorded as proposals instead of being applied;
+* elsewhere they go straight to the engine, exactly as before;
+* a reviewer approves (the change is applied through the engine's normal write
+  path, guard and hygiene included, with the proposer and reviewer in history)
+  or rejects with a note, from the web console (`review.console`), the CLI
+  (`hindsight review ...`) or the admin MCP tools.
+
+The CLI and the Python API are the owner's own doors and write directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from hindsight.engine import MemoryEngine, validated
+from hindsight.errors import HindsightError
+from hindsight.model import MemoryInput, MemoryPatch
+from hindsight.present import memory_view
+from hindsight.review.queue import Proposal, ReviewQueue
+
+PENDING_MESSAGE = ("namespace '{namespace}' is reviewed: the change waits for a person to approve it "
+                   "(web console /review, or `hindsight review list`)")
+
+
+def parse_namespaces(raw: str | Iterable[str]) -> frozenset[str]:
+    """'kb, team-wiki' or an iterable -> a set of namespace names."""
+    items = raw.split(",") if isinstance(raw, str) else raw
+    return frozenset(n.strip() for n in items if n and n.strip())
+
+
+class ReviewService:
+    """Routes MCP writes: applied directly, or proposed in a reviewed namespace; decides proposals."""
+
+    def __init__(self, engine: MemoryEngine, queue: ReviewQueue, namespaces: Iterable[str] | str = ()) -> None:
+        self.engine = engine
+        self.queue = queue
+        self.namespaces = parse_namespaces(namespaces)
+
+    def is_reviewed(self, namespace: str) -> bool:
+        return namespace in self.namespaces
+
+    # ------------------------------------------------------------------ the write door
+    def store(self, data: dict[str, Any], actor: str, reason: str = "") -> dict[str, Any]:
+        item = validated(MemoryInput, data, "memory")
+        if not self.is_reviewed(item.namespace):
+            return self.engine.store_memory(item, actor).as_dict()
+        return self._pending(self.queue.add(item.namespace, "store", item.model_dump(mode="json"), actor,
+                                            reason=reason))
+
+    def update(self, memory_id: str, updates: MemoryPatch | dict[str, Any], namespace: str, actor: str,
+               reason: str = "") -> dict[str, Any]:
+        patch = validated(MemoryPatch, updates, "updates")
+        if not self.is_reviewed(namespace):
+            record = self.engine.update(memory_id, patch, namespace, actor)
+            return {"memory_id": record.id, "status": "updated", "memory": memory_view(record)}
+        self.engine.get(memory_id, namespace, record_access=False)  # an unknown id fails now, not at review
+        payload = patch.model_dump(mode="json", exclude_unset=True)
+        return self._pending(self.queue.add(namespace, "update", payload, actor, memory_id, reason))
+
+    def forget(self, memory_id: str, reason: str, namespace: str, actor: str) -> dict[str, Any]:
+        if not self.is_reviewed(namespace):
+            record = self.engine.forget(memory_id, reason, namespace, actor)
+            return {"memory_id": record.id, "status": record.status.value, "reason": record.status_reason}
+        self.engine.get(memory_id, namespace, record_access=False)
+        return self._pending(self.queue.add(namespace, "forget", {"reason": reason}, actor, memory_id, reason))
+
+    @staticmethod
+    def _pending(proposal: Proposal) -> dict[str, Any]:
+        return {"status": "pending_review", "proposal_id": proposal.id, "action": proposal.action,
+                "memory_id": proposal.memory_id, "namespace": proposal.namespace,
+                "message": PENDING_MESSAGE.format(namespace=proposal.namespace)}
+
+    # ------------------------------------------------------------------ review
+    def pending(self, namespace: str | None = None, limit: int = 50, offset: int = 0) -> list[Proposal]:
+        return self.queue.list(namespace, "pending", limit, offset)
+
+    def decided(self, namespace: str | None = None, limit: int = 20) -> list[Proposal]:
+        return [p for status in ("approved", "rejected") for p in self.queue.list(namespace, status, limit)]
+
+    def view(self, proposal: Proposal) -> dict[str, Any]:
+        """The proposal plus the memory it would change as it is now (for a side-by-side look)."""
+        out = proposal.as_dict()
+        if proposal.memory_id:
+            try:
+                out["current"] = memory_view(self.engine.get(proposal.memory_id, proposal.namespace,
+                                                             record_access=False))
+            except HindsightError:
+                out["current"] = None  # deleted since it was proposed: approving will fail with not_found
+        return out
+
+    def approve(self, proposal_id: str, reviewer: str, note: str = "", namespace: str | None = None) -> dict[str, Any]:
+        """Apply the change through the engine, then record the approval; on failure it stays pending."""
+        self.queue.get(proposal_id, namespace)
+        proposal = self.queue.claim(proposal_id)
+        actor = f"{proposal.proposed_by} (approved by {reviewer})"
+        try:
+            result = self._apply(proposal, actor)
+        except Exception:
+            self.queue.release(proposal_id)
+            raise
+        decided = self.queue.decide(proposal_id, "approved", reviewer, note, result.get("memory_id"))
+        return {"proposal": decided.as_dict(), "result": result}
+
+    def reject(self, proposal_id: str, reviewer: str, note: str = "", namespace: str | None = None) -> dict[str, Any]:
+        self.queue.get(proposal_id, namespace)
+        return {"proposal": self.queue.decide(proposal_id, "rejected", reviewer, note).as_dict()}
+
+    def _apply(self, proposal: Proposal, actor: str) -> dict[str, Any]:
+        if proposal.action == "store":
+            return self.engine.store_memory(proposal.payload, actor).as_dict()
+        assert proposal.memory_id is not None
+        if proposal.action == "update":
+            record = self.engine.update(proposal.memory_id, proposal.payload, proposal.namespace, actor)
+            return {"memory_id": record.id, "status": "updated"}
+        record = self.engine.forget(proposal.memory_id, str(proposal.payload.get("reason", "")),
+                                    proposal.namespace, actor)
+        return {"memory_id": record.id, "status": record.status.value}
