@@ -296,3 +296,19 @@ def test_episodes_of_different_sessions_are_never_merged_or_deprecated(hy: Harne
     other = hy.write("我们周末去爬了泰山。", session_id="s2")
     assert other.action in ("created", "supplemented")
     assert sorted(hy.active()) == sorted(["Caroline: Thanks, Mel!"] * 2 + ["我们周末去爬了香山。", "我们周末去爬了泰山。"])
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("Tim: Hey John! How've you been?", "John: Hey Tim, been a while! How have you been?"),
+     ("小王：最近怎么样？好久不见！", "小李：好久不见，最近怎么样？")],
+    ids=["en", "zh"],
+)
+def test_turns_of_one_session_are_kept_a_resent_turn_is_not(hy: Harness, first: str, second: str) -> None:
+    """Two things said in one conversation are two events, however alike; the same turn sent twice is one."""
+    a = hy.write(first, session_id="chat-1")
+    b = hy.write(second, session_id="chat-1")
+    assert b.action in ("created", "supplemented") and b.memory_id != a.memory_id
+    resent = hy.write(second, session_id="chat-1")
+    assert resent.action == "duplicate" and resent.memory_id == b.memory_id
+    assert sorted(hy.active()) == sorted([first, second])

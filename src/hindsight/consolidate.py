@@ -47,7 +47,7 @@ from hindsight.model import MAX_TAGS, MemoryInput, MemoryRecord, MemoryType, Sou
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.summarize import split_sentences
 from hindsight.write.conflict import analyse, classify
-from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, deprecate, query_similarity
+from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, deprecate, fact_vectors, query_similarity
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
 Writer = Callable[[list[dict[str, Any]]], list[WriteOutcome]]
@@ -167,15 +167,9 @@ class Consolidator:
             offset += PAGE
 
     def _vectors(self, records: Sequence[MemoryRecord]) -> np.ndarray:
-        stored = self.store.get_embeddings([r.id for r in records])
-        missing = [r for r in records if r.id not in stored]
-        if missing:
-            for r, v in zip(missing, self.embedder.embed_documents([r.content for r in missing])):
-                stored[r.id] = v
-        matrix = np.vstack([np.asarray(stored[r.id], dtype=np.float32) for r in records])
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        norms[norms == 0] = 1.0
-        return matrix / norms
+        """Vectors of the facts (stored ones unless they also encode session neighbours)."""
+        stored = self.store.get_embeddings([r.id for r in records if not r.has_session_context])
+        return fact_vectors(self.embedder, records, stored)
 
     # ------------------------------------------------------------------ linking
     def _related(self, a: MemoryRecord, b: MemoryRecord, similarity: float) -> bool:

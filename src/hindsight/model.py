@@ -130,6 +130,20 @@ class MemoryRecord(BaseModel):
         return "\n".join(part for part in parts if part)
 
     @property
+    def fact_text(self) -> str:
+        """What the memory asserts: content and the context it applies in, without session neighbours.
+
+        Hygiene and consolidation compare facts; two consecutive turns share most of their
+        `embedding_text` (the same preceding turns), so their stored vectors look near-identical.
+        """
+        return "\n".join(part for part in (self.content, self.context) if part)
+
+    @property
+    def has_session_context(self) -> bool:
+        """True when the stored vector also encodes preceding turns (so it is not a vector of the fact)."""
+        return bool(self.metadata.get(SESSION_CONTEXT_KEY))
+
+    @property
     def reference_time(self) -> datetime:
         """The time decay is measured from: when it happened, else when it was last refreshed."""
         return self.event_time or self.updated_at

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -183,7 +183,8 @@ EVENT_GAP = timedelta(days=1)
 
 
 def _separate_events(old: MemoryRecord, new: MemoryRecord) -> bool:
-    """Two episodic records of different sessions, or of times more than a day apart, are two events.
+    """Two episodic records of different sessions, two different turns or steps of one session, or records
+    of times more than a day apart, are two events.
 
     An event happened; a later event does not make it untrue or redundant ("we went hiking" in May and
     in July are two hikes), so such pairs are only ever linked, never merged or deprecated.
@@ -192,7 +193,24 @@ def _separate_events(old: MemoryRecord, new: MemoryRecord) -> bool:
         return False
     if old.session_id and new.session_id and old.session_id != new.session_id:
         return True
+    if old.session_id and old.session_id == new.session_id and old.content.strip() != new.content.strip():
+        return True  # two turns or steps of one session are two things said (a re-sent one is still a duplicate)
     return bool(old.event_time and new.event_time and abs(old.event_time - new.event_time) > EVENT_GAP)
+
+
+def fact_vectors(embedder: Any, records: Sequence[MemoryRecord], stored: dict[str, np.ndarray]) -> np.ndarray:
+    """Unit vectors of what each record asserts, one row per record.
+
+    A stored vector serves when it is a vector of the fact; a record indexed with its
+    session's preceding turns (or with no stored vector) is embedded again from `fact_text`,
+    in one batch.
+    """
+    redo = [r for r in records if r.has_session_context or r.id not in stored]
+    fresh = dict(zip((r.id for r in redo), embedder.embed_documents([r.fact_text for r in redo]))) if redo else {}
+    matrix = np.vstack([np.asarray(fresh.get(r.id, stored.get(r.id)), dtype=np.float32) for r in records])
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
 
 
 def query_similarity(embedder: Any | None, thresholds: HygieneThresholds, old_text: str, new_text: str) -> float | None:
@@ -239,6 +257,7 @@ class HygieneChecker:
         if not hits:
             return HygieneDecision()
         existing = self.store.get_many([mid for mid, _ in hits])
+        hits = self._fact_similarities(record, embedding, hits, existing)
         excluded = {str(x) for key in SOURCE_KEYS for x in (record.metadata.get(key) or [])}
         decision = HygieneDecision()
         reasons: list[str] = []
@@ -251,6 +270,22 @@ class HygieneChecker:
             self._fold(decision, reasons, old, record, verdict)
         decision.reason = "; ".join(reasons)
         return decision
+
+    def _fact_similarities(self, record: MemoryRecord, embedding: np.ndarray, hits: list[tuple[str, float]],
+                           existing: dict[str, MemoryRecord]) -> list[tuple[str, float]]:
+        """The candidates' cosines to the new record as facts, when session context inflated the stored ones.
+
+        Found by the stored vectors (good for recall), judged by vectors of the facts: otherwise two
+        consecutive turns of one conversation look like restatements of each other.
+        """
+        found = [existing[mid] for mid, _ in hits if mid in existing]
+        if self.embedder is None or not (record.has_session_context or any(r.has_session_context for r in found)):
+            return hits
+        stored = {record.id: np.asarray(embedding, dtype=np.float32)}
+        stored.update(self.store.get_embeddings([r.id for r in found if not r.has_session_context]))
+        vectors = fact_vectors(self.embedder, [record, *found], stored)
+        sims = {r.id: float(vectors[i + 1] @ vectors[0]) for i, r in enumerate(found)}
+        return [(mid, sims[mid]) for mid, _ in hits if mid in sims and sims[mid] >= self.thresholds.conflict_low]
 
     def judge(self, old: MemoryRecord, new: MemoryRecord, similarity: float) -> Verdict:
         """The pair verdict (LLM when configured, else the calibrated heuristic and restatement model)."""
