@@ -312,3 +312,30 @@ def test_turns_of_one_session_are_kept_a_resent_turn_is_not(hy: Harness, first: 
     resent = hy.write(second, session_id="chat-1")
     assert resent.action == "duplicate" and resent.memory_id == b.memory_id
     assert sorted(hy.active()) == sorted([first, second])
+
+
+def test_fact_vectors_reuse_cached_texts_and_skip_stored_fact_vectors() -> None:
+    """Turns are re-embedded without their neighbours once; a record without session context keeps its vector."""
+    import numpy as np
+
+    from hindsight.model import MemoryRecord, SESSION_CONTEXT_KEY
+    from hindsight.write.hygiene import FactVectorCache, fact_vectors
+
+    class CountingEmbedder:
+        calls: list[list[str]] = []
+
+        def embed_documents(self, texts: list[str]) -> np.ndarray:
+            self.calls.append(list(texts))
+            return np.ones((len(texts), 4), dtype=np.float32)
+
+    turn = MemoryRecord(content="Tim: sounds good", session_id="s", metadata={SESSION_CONTEXT_KEY: "John: lunch?"})
+    plain = MemoryRecord(content="The user likes tea.")
+    embedder, cache = CountingEmbedder(), FactVectorCache(max_entries=2)
+    stored = {plain.id: np.array([1, 0, 0, 0], dtype=np.float32)}
+    first = fact_vectors(embedder, [turn, plain], stored, cache)
+    again = fact_vectors(embedder, [turn, plain], stored, cache)
+    assert embedder.calls == [["Tim: sounds good"]]  # the neighbour-free text, once
+    assert np.allclose(first, again) and np.allclose(first[1], [1, 0, 0, 0])
+    for text in ("a", "b"):
+        cache.put(text, np.zeros(4, dtype=np.float32))
+    assert cache.get("Tim: sounds good") is None  # bounded: the oldest entry went

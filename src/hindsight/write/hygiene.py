@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
@@ -198,15 +200,50 @@ def _separate_events(old: MemoryRecord, new: MemoryRecord) -> bool:
     return bool(old.event_time and new.event_time and abs(old.event_time - new.event_time) > EVENT_GAP)
 
 
-def fact_vectors(embedder: Any, records: Sequence[MemoryRecord], stored: dict[str, np.ndarray]) -> np.ndarray:
+class FactVectorCache:
+    """A small LRU of fact vectors by text: consecutive turns of a conversation meet the same candidates."""
+
+    def __init__(self, max_entries: int = 4096) -> None:
+        self.max_entries = max_entries
+        self._items: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> np.ndarray | None:
+        with self._lock:
+            vector = self._items.get(text)
+            if vector is not None:
+                self._items.move_to_end(text)
+            return vector
+
+    def put(self, text: str, vector: np.ndarray) -> None:
+        with self._lock:
+            self._items[text] = vector
+            if len(self._items) > self.max_entries:
+                self._items.popitem(last=False)
+
+
+def fact_vectors(embedder: Any, records: Sequence[MemoryRecord], stored: dict[str, np.ndarray],
+                 cache: FactVectorCache | None = None) -> np.ndarray:
     """Unit vectors of what each record asserts, one row per record.
 
     A stored vector serves when it is a vector of the fact; a record indexed with its
     session's preceding turns (or with no stored vector) is embedded again from `fact_text`,
-    in one batch.
+    in one batch (texts already in `cache` are not embedded again).
     """
-    redo = [r for r in records if r.has_session_context or r.id not in stored]
-    fresh = dict(zip((r.id for r in redo), embedder.embed_documents([r.fact_text for r in redo]))) if redo else {}
+    fresh: dict[str, np.ndarray] = {}
+    redo = []
+    for r in records:
+        if r.has_session_context or r.id not in stored:
+            hit = cache.get(r.fact_text) if cache is not None else None
+            if hit is not None:
+                fresh[r.id] = hit
+            else:
+                redo.append(r)
+    if redo:
+        for r, vector in zip(redo, embedder.embed_documents([r.fact_text for r in redo])):
+            fresh[r.id] = vector
+            if cache is not None:
+                cache.put(r.fact_text, vector)
     matrix = np.vstack([np.asarray(fresh.get(r.id, stored.get(r.id)), dtype=np.float32) for r in records])
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
@@ -244,6 +281,7 @@ class HygieneChecker:
         self.clock = clock
         self.candidates = candidates
         self.max_credibility_drop = max_credibility_drop
+        self._fact_cache = FactVectorCache()
 
     # ------------------------------------------------------------------ check
     def check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision:
@@ -283,7 +321,7 @@ class HygieneChecker:
             return hits
         stored = {record.id: np.asarray(embedding, dtype=np.float32)}
         stored.update(self.store.get_embeddings([r.id for r in found if not r.has_session_context]))
-        vectors = fact_vectors(self.embedder, [record, *found], stored)
+        vectors = fact_vectors(self.embedder, [record, *found], stored, self._fact_cache)
         sims = {r.id: float(vectors[i + 1] @ vectors[0]) for i, r in enumerate(found)}
         return [(mid, sims[mid]) for mid, _ in hits if mid in sims and sims[mid] >= self.thresholds.conflict_low]
 
