@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from hindsight.linear import softmax, train_softmax
+from hindsight.linear import train_softmax
 from hindsight.write.conflict import ADDS_DETAIL, LABELS, PairAnalysis, content_diff, pair_script
 
 BASE_FEATURES: tuple[str, ...] = (
@@ -133,9 +133,13 @@ class RestatementModel:
     bias: float
     threshold: float
 
+    def probabilities(self, X: np.ndarray) -> np.ndarray:
+        """P(restatement) for each row of `X` (rows from `pair_features`)."""
+        Z = (np.atleast_2d(np.asarray(X, dtype=np.float64)) - self.mean) / self.scale
+        return 1.0 / (1.0 + np.exp(-(Z @ self.weights + self.bias)))
+
     def probability(self, features: np.ndarray) -> float:
-        z = (np.asarray(features, dtype=np.float64) - self.mean) / self.scale
-        return float(1.0 / (1.0 + np.exp(-(z @ self.weights + self.bias))))
+        return float(self.probabilities(features)[0])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -172,9 +176,3 @@ class RestatementModel:
         # two-class softmax == logistic regression on the difference of the two logits
         return cls(mean=mean, scale=scale, weights=(W[:, 1] - W[:, 0]).astype(np.float64),
                    bias=float(b[1] - b[0]), threshold=threshold)
-
-    def probabilities(self, X: np.ndarray) -> np.ndarray:
-        """P(restatement) for many rows at once (the calibration's out-of-fold predictions)."""
-        Z = (np.asarray(X, dtype=np.float64) - self.mean) / self.scale
-        logits = np.stack([np.zeros(len(Z)), Z @ self.weights + self.bias], axis=1)
-        return softmax(logits)[:, 1]
