@@ -40,9 +40,13 @@ class Memory:
     def close(self) -> None:
         self.engine.close()
 
-    def add(self, content: str, **fields: Any) -> WriteOutcome:
-        """Store one memory; fields are those of MemoryInput (type, tags, context, importance, source...)."""
-        return self.engine.store_memory({"namespace": self.namespace, **fields, "content": content})
+    def add(self, content: str, *, idempotency_key: str | None = None, **fields: Any) -> WriteOutcome:
+        """Store one memory; fields are those of MemoryInput (type, tags, context, importance, source...).
+
+        With `idempotency_key`, a repeat of the same key stores nothing and answers the first result.
+        """
+        return self.engine.store_memory({"namespace": self.namespace, **fields, "content": content},
+                                        idempotency_key=idempotency_key)
 
     def add_many(self, items: Sequence[dict[str, Any]]) -> builtins.list[WriteOutcome]:
         """Store many memories with one batched embedding pass."""

@@ -45,6 +45,7 @@ from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import Turn, WorkingMemory
 from hindsight.consolidate import ConsolidationReport, Consolidator
 from hindsight.write import events
+from hindsight.write.idempotency import outcome_from_dict, run_idempotent
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.importance import compute_importance
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
@@ -141,18 +142,33 @@ class MemoryEngine:
         self.store.close()
 
     # ------------------------------------------------------------------ write
-    def store_memory(self, data: MemoryInput | dict[str, Any], actor: str = "local") -> WriteOutcome:
-        """Validate and store one memory; see WritePipeline for the stages."""
-        return self.store_many([data], actor)[0]
+    def store_memory(self, data: MemoryInput | dict[str, Any], actor: str = "local",
+                     idempotency_key: str | None = None) -> WriteOutcome:
+        """Validate and store one memory; see WritePipeline for the stages.
 
-    def store_many(self, items: Sequence[MemoryInput | dict[str, Any]], actor: str = "local") -> builtins.list[WriteOutcome]:
+        With `idempotency_key`, one memory per key and namespace: a repeat answers the first result
+        (see write/idempotency.py).
+        """
+        item = validated(MemoryInput, data, "memory")
+        if idempotency_key is None:
+            return self.store_many([item], actor)[0]
+        return outcome_from_dict(self.idempotent(
+            item.namespace, idempotency_key, lambda memory_id: self.store_many([item], actor, [memory_id])[0].as_dict()))
+
+    def idempotent(self, namespace: str, key: str | None,
+                   write: Callable[[str | None], dict[str, Any]]) -> dict[str, Any]:
+        """Run a write once per (namespace, key); `write` gets the memory id the new memory must take."""
+        return run_idempotent(self.store, namespace, key, write)
+
+    def store_many(self, items: Sequence[MemoryInput | dict[str, Any]], actor: str = "local",
+                   ids: Sequence[str | None] | None = None) -> builtins.list[WriteOutcome]:
         """Store several memories with batched embedding. All are validated before any is written."""
         inputs = [validated(MemoryInput, item, "memory") for item in items]
         if any(item.private for item in inputs) and not getattr(self.store, "supports_encryption", False):
             raise ProviderUnavailableError(
                 "private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY (see `hindsight keygen`) "
                 "or HINDSIGHT_KEY_FILE; nothing was stored")
-        return self.writer.write_many(inputs, actor)
+        return self.writer.write_many(inputs, actor, ids)
 
     def update(self, memory_id: str, updates: MemoryPatch | dict[str, Any], namespace: str = "default",
                actor: str = "local") -> MemoryRecord:
@@ -289,16 +305,10 @@ class MemoryEngine:
         return released
 
     # ----------------------------------------------------------------- events
-    def record_event(self, event: events.TaskCompleted | events.TaskFailed | events.UserCorrection
-                     | events.ToolRetrySucceeded, actor: str = "local") -> WriteOutcome:
+    def record_event(self, event: events.Event, actor: str = "local",
+                     idempotency_key: str | None = None) -> WriteOutcome:
         """Store the memory an event calls for (see write/events.py for what each event becomes)."""
-        builders: dict[type, Callable[[Any], MemoryInput]] = {
-            events.TaskCompleted: events.task_completed,
-            events.TaskFailed: events.task_failed,
-            events.UserCorrection: events.user_correction,
-            events.ToolRetrySucceeded: events.tool_retry_succeeded,
-        }
-        return self.store_memory(builders[type(event)](event), actor)
+        return self.store_memory(events.event_input(event), actor, idempotency_key)
 
     # --------------------------------------------------------- working memory
     def working_append(self, session_id: str, role: str, content: str, namespace: str = "default") -> int:

@@ -26,6 +26,7 @@ from hindsight.errors import HindsightError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
 from hindsight.review.queue import Proposal, ReviewQueue
+from hindsight.write import events
 
 PENDING_MESSAGE = ("namespace '{namespace}' is reviewed: the change waits for a person to approve it "
                    "(web console /review, or `hindsight review list`)")
@@ -49,12 +50,22 @@ class ReviewService:
         return namespace in self.namespaces
 
     # ------------------------------------------------------------------ the write door
-    def store(self, data: dict[str, Any], actor: str, reason: str = "") -> dict[str, Any]:
+    def store(self, data: MemoryInput | dict[str, Any], actor: str, reason: str = "",
+              idempotency_key: str | None = None) -> dict[str, Any]:
+        """Store (or propose) one memory; with `idempotency_key` a repeat answers the first result."""
         item = validated(MemoryInput, data, "memory")
-        if not self.is_reviewed(item.namespace):
-            return self.engine.store_memory(item, actor).as_dict()
-        return self._pending(self.queue.add(item.namespace, "store", item.model_dump(mode="json"), actor,
-                                            reason=reason))
+
+        def write(memory_id: str | None) -> dict[str, Any]:
+            if not self.is_reviewed(item.namespace):
+                return self.engine.store_many([item], actor, [memory_id])[0].as_dict()
+            return self._pending(self.queue.add(item.namespace, "store", item.model_dump(mode="json"), actor,
+                                                reason=reason))
+
+        return self.engine.idempotent(item.namespace, idempotency_key, write)
+
+    def record_event(self, event: events.Event, actor: str, idempotency_key: str | None = None) -> dict[str, Any]:
+        """The event tools take the same door as memory_store (review included)."""
+        return self.store(events.event_input(event), actor, f"event: {type(event).__name__}", idempotency_key)
 
     def update(self, memory_id: str, updates: MemoryPatch | dict[str, Any], namespace: str, actor: str,
                reason: str = "") -> dict[str, Any]:

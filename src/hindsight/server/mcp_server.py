@@ -36,6 +36,10 @@ Namespace = Annotated[
     str, Field(description="Memory namespace (per user/agent/project); memories never cross namespaces.",
                min_length=1, max_length=128, pattern=r"^[\w.\-:/@]+$"),
 ]
+IdempotencyKey = Annotated[
+    str | None, Field(description="Any unique string per logical write (e.g. a UUID). A retry with the same key "
+                                  "stores nothing new and answers the first result (replayed: true).",
+                      min_length=1, max_length=200)]
 MemoryId = Annotated[str, Field(description="The id returned by memory_store (e.g. mem_3f2a...).", min_length=1, max_length=100)]
 
 INSTRUCTIONS = """hindsight is long-term memory. Search it before a task (memory_search), store what is worth
@@ -115,6 +119,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         session_id: Annotated[str | None, Field(max_length=200)] = None,
         private: Annotated[bool, Field(description="Encrypt content at rest (AES-GCM); needs a server key.")] = False,
         namespace: Namespace = "default",
+        idempotency_key: IdempotencyKey = None,
     ) -> dict[str, Any]:
         """Store one memory. Returns its memory_id and what happened (created, duplicate, quarantined...);
         in a reviewed namespace the change waits for approval (status pending_review, with a proposal_id)."""
@@ -123,7 +128,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
             "content": content, "type": type, "tags": tags or [], "context": context, "importance": importance,
             "source": source, "event_time": event_time, "metadata": metadata or {}, "namespace": namespace,
             "source_task_id": source_task_id, "session_id": session_id, "private": private,
-        }, actor)
+        }, actor, idempotency_key=idempotency_key)
 
     @mcp.tool
     def memory_search(
@@ -280,26 +285,26 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         return _call(decide, proposal_id, actor, note, namespace)
 
     @mcp.tool
-    def memory_task_completed(task: TaskCompleted) -> dict[str, Any]:
+    def memory_task_completed(task: TaskCompleted, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
         """Record a finished task as one episodic memory (goal, up to 3 key steps, problems and fixes, outcome,
         context). Importance = 0.4*success + 0.4*user_feedback."""
-        return _call(engine.record_event, task, gate(Scope.write, task.namespace, "event")).as_dict()
+        return _call(review.record_event, task, gate(Scope.write, task.namespace, "event"), idempotency_key)
 
     @mcp.tool
-    def memory_task_failed(task: TaskFailed) -> dict[str, Any]:
+    def memory_task_failed(task: TaskFailed, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
         """Record a failed task as a `warning` memory (lower importance: its value is avoidance)."""
-        return _call(engine.record_event, task, gate(Scope.write, task.namespace, "event")).as_dict()
+        return _call(review.record_event, task, gate(Scope.write, task.namespace, "event"), idempotency_key)
 
     @mcp.tool
-    def memory_user_correction(correction: UserCorrection) -> dict[str, Any]:
+    def memory_user_correction(correction: UserCorrection, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
         """Record a user correction at once, as high-importance semantic knowledge; an older conflicting memory
         is deprecated (kept in history)."""
-        return _call(engine.record_event, correction, gate(Scope.write, correction.namespace, "event")).as_dict()
+        return _call(review.record_event, correction, gate(Scope.write, correction.namespace, "event"), idempotency_key)
 
     @mcp.tool
-    def memory_tool_retry(pitfall: ToolRetrySucceeded) -> dict[str, Any]:
+    def memory_tool_retry(pitfall: ToolRetrySucceeded, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
         """Record a tool call that failed and then succeeded after a fix (a pitfall to avoid next time)."""
-        return _call(engine.record_event, pitfall, gate(Scope.write, pitfall.namespace, "event")).as_dict()
+        return _call(review.record_event, pitfall, gate(Scope.write, pitfall.namespace, "event"), idempotency_key)
 
     # ---------------------------------------------------- working memory
     @mcp.tool

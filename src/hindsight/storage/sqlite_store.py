@@ -488,6 +488,20 @@ class SQLiteStore(MemoryStore):
         self._index.clear()
         self._load_vectors()
 
+    def get_idempotent(self, namespace: str, key: str) -> str | None:
+        with self._lock:
+            row = self._db.execute("SELECT result FROM idempotency WHERE namespace = ? AND key = ?",
+                                   (namespace, key)).fetchone()
+        return None if row is None else str(row[0])
+
+    def put_idempotent(self, namespace: str, key: str, result_json: str) -> str:
+        with self._tx():
+            self._db.execute("INSERT OR IGNORE INTO idempotency(namespace, key, result, created_at) VALUES (?, ?, ?, ?)",
+                             (namespace, key, result_json, _ts(utcnow())))
+            row = self._db.execute("SELECT result FROM idempotency WHERE namespace = ? AND key = ?",
+                                   (namespace, key)).fetchone()
+        return str(row[0])
+
     def close(self) -> None:
         with self._lock:
             try:

@@ -135,9 +135,13 @@ class WritePipeline:
         )
         return record, verdict, found
 
-    def write_many(self, items: Sequence[MemoryInput], actor: str) -> list[WriteOutcome]:
-        """Store several memories with one batched embedding call."""
+    def write_many(self, items: Sequence[MemoryInput], actor: str,
+                   ids: Sequence[str | None] | None = None) -> list[WriteOutcome]:
+        """Store several memories with one batched embedding call; `ids` fixes ids (idempotent writes)."""
         prepared = [self.build_record(item, actor) for item in items]
+        for (record, _, _), memory_id in zip(prepared, ids or ()):
+            if memory_id:
+                record.id = memory_id
         self._attach_session_context([record for record, _, _ in prepared])
         vectors = self.embedder.embed_documents([record.embedding_text for record, _, _ in prepared])
         outcomes: list[WriteOutcome] = []

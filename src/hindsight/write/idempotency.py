@@ -1,0 +1,79 @@
+"""Idempotent writes: one memory per (namespace, idempotency_key), a repeat answers the first result.
+
+A client that retries a write it could not confirm (a timeout, a killed
+connection, a server restart) sends the same key again. Two records make the
+repeat harmless, even across processes sharing one store:
+
+* the memory id is derived from (namespace, key), so a second insert of the same
+  write collides on the primary key instead of creating a twin (this also covers
+  a crash between the insert and the bookkeeping below, and two servers racing);
+* the first result is kept in the store's `idempotency` table and returned as is
+  to every repeat (`replayed: true`), also for writes that created no memory
+  (a duplicate, a proposal waiting for review).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from hindsight.errors import InvalidInputError, StorageError
+from hindsight.model import Status
+from hindsight.storage.base import MemoryStore
+from hindsight.write.pipeline import WriteOutcome
+
+MAX_KEY_CHARS = 200
+
+
+def check_key(key: object) -> str:
+    """A usable key: 1-200 visible characters; anything else is an InvalidInputError naming the field."""
+    if not isinstance(key, str):
+        raise InvalidInputError(f"idempotency_key must be a string, got {type(key).__name__}")
+    key = key.strip()
+    if not key or len(key) > MAX_KEY_CHARS:
+        raise InvalidInputError(f"idempotency_key must have 1 to {MAX_KEY_CHARS} non-blank characters")
+    if any(unicodedata.category(ch)[0] == "C" for ch in key):
+        raise InvalidInputError("idempotency_key must not contain control or invisible characters")
+    return key
+
+
+def memory_id_for(namespace: str, key: str) -> str:
+    """The id the memory written under this key gets (same shape as a random id: mem_ + 32 hex)."""
+    return "mem_" + hashlib.sha256(f"{namespace}\x00{key}".encode()).hexdigest()[:32]
+
+
+def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
+                   write: Callable[[str | None], dict[str, Any]]) -> dict[str, Any]:
+    """Run `write(memory_id)` once per (namespace, key); without a key, just run it.
+
+    `write` receives the id the new memory must get and returns the result to record.
+    """
+    if key is None:
+        return write(None)
+    key = check_key(key)
+    prior = store.get_idempotent(namespace, key)
+    if prior is not None:
+        return {**json.loads(prior), "replayed": True}
+    memory_id = memory_id_for(namespace, key)
+    try:
+        result = write(memory_id)
+    except StorageError:
+        existing = store.get(memory_id)
+        if existing is None:
+            raise
+        # the same write landed before (another server, or a crash before its result was recorded)
+        result = {"memory_id": memory_id, "action": "created", "status": existing.status.value, "reason": "",
+                  "related_ids": [], "redactions": []}
+    first = store.put_idempotent(namespace, key, json.dumps(result, default=str))
+    answer: dict[str, Any] = json.loads(first)
+    return answer if first == json.dumps(result, default=str) else {**answer, "replayed": True}
+
+
+def outcome_from_dict(result: dict[str, Any]) -> WriteOutcome:
+    """A WriteOutcome again from its recorded dict (the Python API returns outcomes, not dicts)."""
+    return WriteOutcome(memory_id=str(result.get("memory_id", "")), action=result.get("action", "created"),
+                        status=Status(result.get("status", "active")), reason=str(result.get("reason", "")),
+                        related_ids=list(result.get("related_ids", [])), redactions=list(result.get("redactions", [])))
