@@ -22,7 +22,7 @@ def _start(db: Path, port: int, log: Path) -> subprocess.Popen:
 
 def test_queue_when_down_flush_when_back(tmp_path: Path) -> None:
     db, log, port = tmp_path / "memory.db", tmp_path / "server.log", free_port()
-    client = ResilientClient(f"http://127.0.0.1:{port}/mcp", tmp_path / "queue.db", timeout=20)
+    client = ResilientClient(f"http://127.0.0.1:{port}/mcp", tmp_path / "queue.db", timeout=20, auto_flush=False)
     server = _start(db, port, log)
     try:
         stored = client.store("The user prefers concise answers.", type="semantic", source="user")

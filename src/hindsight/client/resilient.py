@@ -1,117 +1,295 @@
 """A client that keeps an agent's memory usable when the server is not.
 
-Writes that cannot reach the server go to a local SQLite queue (durable across
-restarts) and are replayed in order by `flush()`; a search that cannot reach
-the server degrades to the last semantic memories this client saw, flagged as
-degraded, so the agent is not left with nothing (the seed's "local cache +
-retry" advice). Everything else is a plain MCP call through FastMCP's client.
+Every write carries an idempotency key (generated unless given, kept with the
+queued item), so a write that was sent but not confirmed (a timeout, a killed
+server) can be retried without a twin: the server stores one memory per key.
+Writes that cannot be confirmed go to a local SQLite queue (durable across
+restarts); a background worker replays them in order with exponential backoff
+and jitter. Only a refusal (invalid input, no permission) is final: that write
+moves to a dead-letter table you can list. A search that cannot reach the
+server degrades to the last semantic memories this client saw, flagged
+`degraded` (the seed's "local cache + retry" advice). Timeouts default to 10 s.
+
+`AsyncResilientClient` is the asyncio client; `ResilientClient` runs one on a
+private event-loop thread for synchronous code.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import sqlite3
+import random
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Coroutine
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-import httpx
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
-#: Failures that mean "the server is unreachable", as opposed to "the server said no".
-TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (httpx.TransportError, ConnectionError, OSError, TimeoutError,
-                                                     RuntimeError)
+from hindsight.client.queue import WriteQueue, new_key
+
+T = TypeVar("T")
+
+#: Tools that change memory: they always carry an idempotency key and are queued when unconfirmed.
+WRITE_TOOLS = frozenset({"memory_store", "memory_task_completed", "memory_task_failed", "memory_user_correction",
+                         "memory_tool_retry"})
+#: Error-code prefixes of refusals that retrying cannot fix (see hindsight.errors); anything else is transient.
+FINAL_PREFIXES = ("invalid_input", "permission_denied", "not_found")
 
 
-class ResilientClient:
-    """Synchronous MCP client for hindsight's HTTP transport with a write queue and a degraded search."""
+def is_final(error: ToolError) -> bool:
+    """A refusal (bad input, no permission, schema validation) rather than a passing failure (busy, timeout)."""
+    text = str(error).strip().lower()
+    return text.startswith(FINAL_PREFIXES) or "validation error" in text
+
+
+class Unreachable(Exception):
+    """The call did not get an answer (connection refused or dropped, timeout, transient server error)."""
+
+
+@dataclass
+class ClientStatus:
+    """What the client knows about the server right now."""
+
+    queue_length: int
+    dead_letters: int
+    degraded: bool
+    last_error: str
+    last_success_at: float | None
+    next_retry_in: float | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class AsyncResilientClient:
+    """asyncio MCP client for hindsight's HTTP transport with a write queue, a flush worker and a degraded search."""
 
     def __init__(self, url: str, queue_path: str | Path, token: str | None = None, timeout: float = 10.0,
-                 cache_size: int = 10) -> None:
+                 cache_size: int = 10, backoff_base: float = 0.5, backoff_max: float = 30.0) -> None:
         self.url = url
         self.token = token
         self.timeout = timeout
         self.cache_size = cache_size
+        self.backoff_base = backoff_base
+        self.backoff_max = backoff_max
+        self.queue = WriteQueue(queue_path)
         self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(queue_path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS queue (id INTEGER PRIMARY KEY AUTOINCREMENT, tool TEXT NOT NULL, "
-                         "arguments TEXT NOT NULL, queued_at REAL NOT NULL)")
+        self._degraded = False
+        self._last_error = ""
+        self._last_success: float | None = None
+        self._next_retry: float | None = None
+        self._flush_lock: asyncio.Lock | None = None
+        self._wake: asyncio.Event | None = None
+        self._worker: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ calls
-    def call(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        """One MCP tool call; raises ToolError when the server refuses, a transport error when unreachable."""
-
+    async def call(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """One MCP tool call within `timeout`; ToolError when refused, Unreachable when no answer came."""
         async def run() -> dict[str, Any]:
             async with Client(self.url, auth=self.token, timeout=self.timeout, init_timeout=self.timeout) as client:
                 result = await client.call_tool(tool, arguments)
-                return dict(result.data or result.structured_content or {})
+                return dict(result.structured_content or result.data or {})
 
-        return asyncio.run(run())
-
-    def store(self, content: str, **fields: Any) -> dict[str, Any]:
-        """memory_store, or queue it locally when the server cannot be reached (`queued: true`)."""
-        arguments = {"content": content, **fields}
         try:
-            return self.call("memory_store", arguments)
-        except ToolError:
-            raise
-        except TRANSPORT_ERRORS:
-            with self._lock:
-                cursor = self._db.execute("INSERT INTO queue(tool, arguments, queued_at) VALUES (?, ?, ?)",
-                                          ("memory_store", json.dumps(arguments, default=str), time.time()))
-            return {"queued": True, "queue_id": cursor.lastrowid}
+            answer = await asyncio.wait_for(run(), self.timeout)
+        except ToolError as exc:
+            if is_final(exc):
+                self._reached()
+                raise
+            self._unreachable(exc)
+            raise Unreachable(str(exc)) from exc
+        except Exception as exc:  # connection refused/reset, timeout, protocol failure: no answer
+            self._unreachable(exc)
+            raise Unreachable(f"{type(exc).__name__}: {exc}") from exc
+        self._reached()
+        return answer
 
-    def search(self, query: str, **fields: Any) -> dict[str, Any]:
+    async def write(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Any writing tool: sent with an idempotency key, queued (`queued: true`) when not confirmed."""
+        arguments = {**arguments, "idempotency_key": arguments.get("idempotency_key") or new_key()}
+        try:
+            return await self.call(tool, arguments)
+        except Unreachable:
+            queue_id = self.queue.add(tool, arguments)
+            self._nudge()
+            return {"queued": True, "queue_id": queue_id, "idempotency_key": arguments["idempotency_key"]}
+
+    async def store(self, content: str, **fields: Any) -> dict[str, Any]:
+        """memory_store (fields as the tool's: type, tags, context, idempotency_key...)."""
+        return await self.write("memory_store", {"content": content, **fields})
+
+    async def search(self, query: str, **fields: Any) -> dict[str, Any]:
         """memory_search; when unreachable, the last semantic memories seen, marked `degraded`."""
         try:
-            answer = self.call("memory_search", {"query": query, **fields})
-        except ToolError:
-            raise
-        except TRANSPORT_ERRORS:
-            with self._lock:
-                cached = list(reversed(self._cache.values()))
+            answer = await self.call("memory_search", {"query": query, **fields})
+        except Unreachable:
+            cached = list(reversed(self._cache.values()))
             return {"degraded": True, "count": len(cached), "results": cached}
         self._remember(answer.get("results", []))
         return answer
 
     # ------------------------------------------------------------------ queue
     def pending(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM queue").fetchone()[0])
+        return len(self.queue)
 
-    def flush(self) -> int:
-        """Replay queued writes in order; stops at the first that still cannot be delivered. Returns how many went."""
+    def dead_letters(self) -> list[dict[str, Any]]:
+        return self.queue.dead_letters()
+
+    def status(self) -> ClientStatus:
+        next_retry = None if self._next_retry is None else max(0.0, self._next_retry - time.monotonic())
+        return ClientStatus(len(self.queue), len(self.queue.dead_letters()), self._degraded, self._last_error,
+                            self._last_success, next_retry)
+
+    async def flush(self) -> int:
+        """Replay queued writes in order; stops at the first that still gets no answer. Returns how many the
+        server took (a refused write moves to the dead letters and is not counted)."""
+        if self._flush_lock is None:
+            self._flush_lock = asyncio.Lock()
         sent = 0
-        while True:
-            with self._lock:
-                row = self._db.execute("SELECT id, tool, arguments FROM queue ORDER BY id LIMIT 1").fetchone()
-            if row is None:
-                return sent
-            try:
-                self.call(row[1], json.loads(row[2]))
-            except ToolError:
-                pass  # the server refused it (e.g. invalid): retrying will not help, drop it
-            except TRANSPORT_ERRORS:
-                return sent
-            with self._lock:
-                self._db.execute("DELETE FROM queue WHERE id = ?", (row[0],))
-            sent += 1
+        async with self._flush_lock:
+            while (item := self.queue.head()) is not None:
+                try:
+                    await self.call(item.tool, item.arguments)
+                except ToolError as exc:
+                    self.queue.dead_letter(item.id, str(exc))
+                    continue
+                except Unreachable as exc:
+                    self.queue.failed(item.id, str(exc))
+                    return sent
+                self.queue.done(item.id)
+                sent += 1
+        return sent
 
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
+    def start(self) -> None:
+        """Start the background worker on the running loop (idempotent)."""
+        if self._worker is None or self._worker.done():
+            self._wake = asyncio.Event()
+            self._worker = asyncio.get_running_loop().create_task(self._run_worker())
+
+    async def aclose(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+            try:
+                await self._worker
+            except asyncio.CancelledError:
+                pass
+            self._worker = None
+        self.queue.close()
+
+    async def __aenter__(self) -> "AsyncResilientClient":
+        self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # ---------------------------------------------------------------- helpers
+    def backoff(self, attempt: int) -> float:
+        """Exponential backoff with jitter: half the capped delay fixed, half random."""
+        delay = min(self.backoff_max, self.backoff_base * (2 ** min(attempt, 30)))
+        return delay / 2 + random.uniform(0, delay / 2)
+
+    async def _run_worker(self) -> None:
+        assert self._wake is not None
+        attempt = 0
+        while True:
+            if len(self.queue):
+                await self.flush()
+            if len(self.queue):
+                delay = self.backoff(attempt)
+                attempt += 1
+            else:
+                delay, attempt = self.backoff_max, 0
+            self._next_retry = time.monotonic() + delay if len(self.queue) else None
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), delay)
+            except asyncio.TimeoutError:
+                pass
+
+    def _nudge(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    def _reached(self) -> None:
+        self._degraded, self._last_success = False, time.time()
+
+    def _unreachable(self, exc: BaseException) -> None:
+        self._degraded, self._last_error = True, f"{type(exc).__name__}: {exc}"[:500]
 
     def _remember(self, results: list[dict[str, Any]]) -> None:
-        with self._lock:
-            for memory in results:
-                if memory.get("type") == "semantic" and memory.get("status") == "active":
-                    self._cache[memory["id"]] = memory
-                    self._cache.move_to_end(memory["id"])
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+        for memory in results:
+            if memory.get("type") == "semantic" and memory.get("status") == "active":
+                self._cache[memory["id"]] = memory
+                self._cache.move_to_end(memory["id"])
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+
+class ResilientClient:
+    """Synchronous face of AsyncResilientClient: its loop (and the flush worker) run on a private thread.
+
+    `auto_flush=False` leaves flushing to explicit `flush()` calls.
+    """
+
+    def __init__(self, url: str, queue_path: str | Path, token: str | None = None, timeout: float = 10.0,
+                 cache_size: int = 10, auto_flush: bool = True, backoff_base: float = 0.5,
+                 backoff_max: float = 30.0) -> None:
+        self._async = AsyncResilientClient(url, queue_path, token, timeout, cache_size, backoff_base, backoff_max)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="hindsight-client", daemon=True)
+        self._thread.start()
+        if auto_flush:
+            self._run(self._start())
+
+    async def _start(self) -> None:
+        self._async.start()
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    @property
+    def url(self) -> str:
+        return self._async.url
+
+    def call(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return self._run(self._async.call(tool, arguments))
+
+    def write(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return self._run(self._async.write(tool, arguments))
+
+    def store(self, content: str, **fields: Any) -> dict[str, Any]:
+        return self._run(self._async.store(content, **fields))
+
+    def search(self, query: str, **fields: Any) -> dict[str, Any]:
+        return self._run(self._async.search(query, **fields))
+
+    def flush(self) -> int:
+        return self._run(self._async.flush())
+
+    def pending(self) -> int:
+        return self._async.pending()
+
+    def dead_letters(self) -> list[dict[str, Any]]:
+        return self._async.dead_letters()
+
+    def status(self) -> ClientStatus:
+        return self._async.status()
+
+    def close(self) -> None:
+        if self._loop.is_closed():
+            return
+        self._run(self._async.aclose())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=10)
+        self._loop.close()
+
+    def __enter__(self) -> "ResilientClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

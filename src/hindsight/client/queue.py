@@ -1,0 +1,104 @@
+"""The client's durable write queue and dead-letter table (one local SQLite file).
+
+A write that could not be confirmed waits here, with the idempotency key it was
+first sent with, until the server takes it; a write the server refused for good
+(invalid input, no permission) moves to `dead_letters`, which the user can list,
+instead of vanishing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class QueuedWrite:
+    id: int
+    tool: str
+    arguments: dict[str, Any]
+    attempts: int
+
+
+class WriteQueue:
+    """FIFO of tool calls with their arguments (idempotency key included); safe across threads."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS queue (id INTEGER PRIMARY KEY AUTOINCREMENT, tool TEXT NOT NULL, "
+                         "arguments TEXT NOT NULL, queued_at REAL NOT NULL)")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(queue)")}
+        for name, ddl in (("attempts", "INTEGER NOT NULL DEFAULT 0"), ("last_error", "TEXT NOT NULL DEFAULT ''")):
+            if name not in columns:  # a queue file written by an older client
+                self._db.execute(f"ALTER TABLE queue ADD COLUMN {name} {ddl}")
+        self._db.execute("CREATE TABLE IF NOT EXISTS dead_letters (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+                         "tool TEXT NOT NULL, arguments TEXT NOT NULL, queued_at REAL NOT NULL, "
+                         "failed_at REAL NOT NULL, error TEXT NOT NULL)")
+
+    def add(self, tool: str, arguments: dict[str, Any]) -> int:
+        with self._lock:
+            cursor = self._db.execute("INSERT INTO queue(tool, arguments, queued_at) VALUES (?, ?, ?)",
+                                      (tool, json.dumps(arguments, default=str), time.time()))
+        return int(cursor.lastrowid or 0)
+
+    def head(self) -> QueuedWrite | None:
+        """The oldest queued write; one queued by an older client without a key gets one now, before it is sent."""
+        with self._lock:
+            row = self._db.execute("SELECT id, tool, arguments, attempts FROM queue ORDER BY id LIMIT 1").fetchone()
+            if row is None:
+                return None
+            arguments = json.loads(row[2])
+            if not arguments.get("idempotency_key"):
+                arguments["idempotency_key"] = new_key()
+                self._db.execute("UPDATE queue SET arguments = ? WHERE id = ?", (json.dumps(arguments), row[0]))
+        return QueuedWrite(int(row[0]), str(row[1]), arguments, int(row[3]))
+
+    def done(self, item_id: int) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM queue WHERE id = ?", (item_id,))
+
+    def failed(self, item_id: int, error: str) -> None:
+        with self._lock:
+            self._db.execute("UPDATE queue SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+                             (error[:2000], item_id))
+
+    def dead_letter(self, item_id: int, error: str) -> None:
+        """Move a refused write out of the queue into dead_letters, in one transaction."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("INSERT INTO dead_letters(tool, arguments, queued_at, failed_at, error) "
+                                 "SELECT tool, arguments, queued_at, ?, ? FROM queue WHERE id = ?",
+                                 (time.time(), error[:2000], item_id))
+                self._db.execute("DELETE FROM queue WHERE id = ?", (item_id,))
+                self._db.execute("COMMIT")
+            except Exception:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM queue").fetchone()[0])
+
+    def dead_letters(self) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute("SELECT id, tool, arguments, queued_at, failed_at, error FROM dead_letters "
+                                    "ORDER BY id").fetchall()
+        return [{"id": r[0], "tool": r[1], "arguments": json.loads(r[2]), "queued_at": r[3], "failed_at": r[4],
+                 "error": r[5]} for r in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def new_key() -> str:
+    return "hs-" + uuid.uuid4().hex
