@@ -362,6 +362,22 @@ def import_(src: Annotated[Path, typer.Argument(help="JSONL file from `export`."
 
 
 @app.command()
+def ingest(
+    chat: Annotated[Path, typer.Argument(help="Chat file: .jsonl (one {role, content} per line) or .json.")],
+    session_id: Annotated[Optional[str], typer.Option("--session-id", help="Default: the file's, else its name.")] = None,
+    db: DbOption = None,
+    namespace: NsOption = "default",
+) -> None:
+    """Hand over a conversation; print what was kept and why (same as memory_ingest)."""
+    from hindsight.write.ingest import read_chat_file
+
+    with _engine(db) as engine:
+        messages, named = read_chat_file(chat)
+        report = engine.ingest(messages, session_id or named or chat.stem, namespace)
+    _print_json(report)
+
+
+@app.command()
 def consolidate(db: DbOption = None, namespace: NsOption = "default") -> None:
     """Promote recurring episodic memories to semantic ones and merge near-duplicates (progress bar)."""
     from rich.progress import Progress

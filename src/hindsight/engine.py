@@ -44,7 +44,7 @@ from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import Turn, WorkingMemory
 from hindsight.consolidate import ConsolidationReport, Consolidator
-from hindsight.write import events
+from hindsight.write import events, ingest
 from hindsight.write.idempotency import outcome_from_dict, run_idempotent
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.importance import compute_importance
@@ -309,6 +309,20 @@ class MemoryEngine:
                      idempotency_key: str | None = None) -> WriteOutcome:
         """Store the memory an event calls for (see write/events.py for what each event becomes)."""
         return self.store_memory(events.event_input(event), actor, idempotency_key)
+
+    def ingest(self, messages: Sequence[Any], session_id: str, namespace: str = "default", actor: str = "local",
+               idempotency_key: str | None = None,
+               write: Callable[[MemoryInput, str | None], dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Keep what matters from a conversation, and say what was kept and why (see write/ingest.py).
+
+        `write` is the door each memory takes (default: this engine's write path; the MCP skin passes review).
+        """
+        planned = ingest.plan(ingest.validate_messages(messages), session_id, namespace, self.llm)
+
+        def direct(item: MemoryInput, key: str | None) -> dict[str, Any]:
+            return self.store_memory(item, actor, key).as_dict()
+
+        return ingest.run(planned, write or direct, session_id, idempotency_key)
 
     # --------------------------------------------------------- working memory
     def working_append(self, session_id: str, role: str, content: str, namespace: str = "default") -> int:

@@ -63,6 +63,12 @@ class ReviewService:
 
         return self.engine.idempotent(item.namespace, idempotency_key, write)
 
+    def ingest(self, messages: list[Any], session_id: str, namespace: str, actor: str,
+               idempotency_key: str | None = None) -> dict[str, Any]:
+        """Conversation ingestion: every memory it keeps takes this door (proposed in a reviewed namespace)."""
+        return self.engine.ingest(messages, session_id, namespace, actor, idempotency_key,
+                                  write=lambda item, key: self.store(item, actor, "ingested from a conversation", key))
+
     def record_event(self, event: events.Event, actor: str, idempotency_key: str | None = None) -> dict[str, Any]:
         """The event tools take the same door as memory_store (review included)."""
         return self.store(events.event_input(event), actor, f"event: {type(event).__name__}", idempotency_key)

@@ -28,6 +28,7 @@ from hindsight.present import hit_view, memory_view
 from hindsight.review.console import mount_console
 from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
+from hindsight.write.ingest import ChatMessage
 from hindsight.write.events import TaskCompleted, TaskFailed, ToolRetrySucceeded, UserCorrection
 
 T = TypeVar("T")
@@ -305,6 +306,20 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     def memory_tool_retry(pitfall: ToolRetrySucceeded, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
         """Record a tool call that failed and then succeeded after a fix (a pitfall to avoid next time)."""
         return _call(review.record_event, pitfall, gate(Scope.write, pitfall.namespace, "event"), idempotency_key)
+
+    @mcp.tool
+    def memory_ingest(
+        messages: Annotated[list[ChatMessage], Field(min_length=1, max_length=500, description=(
+            "The conversation, oldest first: [{role: user|assistant|system|tool, content, at?}]."))],
+        session_id: Annotated[str, Field(min_length=1, max_length=200)],
+        namespace: Namespace = "default",
+        idempotency_key: IdempotencyKey = None,
+    ) -> dict[str, Any]:
+        """Hand over a conversation; the memory decides what to keep (facts, preferences, decisions, lessons with
+        their context when an LLM is configured; otherwise turns as episodes plus stated preferences, corrections
+        and decisions) and reports what it kept and why. Everything passes the guard, redaction and hygiene."""
+        actor = gate(Scope.write, namespace, "ingest")
+        return _call(review.ingest, messages, session_id, namespace, actor, idempotency_key)
 
     # ---------------------------------------------------- working memory
     @mcp.tool
