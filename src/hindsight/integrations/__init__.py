@@ -1,0 +1,1 @@
+"""Bridges from agent frameworks to hindsight (each behind its own optional extra)."""
