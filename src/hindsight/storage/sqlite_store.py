@@ -13,7 +13,8 @@ import builtins
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,10 @@ class SQLiteStore(MemoryStore):
         except StorageError:
             self._db.close()
             raise
+        self._readers = threading.local()
+        self._reader_conns: builtins.list[sqlite3.Connection] = []
+        self._access_lock = threading.Lock()
+        self._pending_access: dict[str, tuple[int, float | None]] = {}
         self._index: VectorIndex = vector_index if vector_index is not None else ExactVectorIndex()
         self._load_vectors()
 
@@ -95,7 +100,25 @@ class SQLiteStore(MemoryStore):
 
     # ----------------------------------------------------------------- helpers
     def _tx(self) -> "_Transaction":
-        return _Transaction(self._db, self._lock)
+        return _Transaction(self._db, self._lock, self._flush_access)
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """A connection to read with: this thread's own read-only connection (WAL readers never wait for the
+        writer), or the writer itself inside a write transaction (to see its own changes) and for :memory:."""
+        if self.path == ":memory:" or self._lock._is_owned():  # type: ignore[attr-defined]
+            with self._lock:
+                yield self._db
+            return
+        conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA query_only=1")
+            self._readers.conn = conn
+            with self._access_lock:
+                self._reader_conns.append(conn)
+        yield conn
 
     def _load_vectors(self) -> None:
         rows = self._db.execute("SELECT memory_rowid, vector FROM embeddings").fetchall()
@@ -156,7 +179,7 @@ class SQLiteStore(MemoryStore):
             metadata=metadata,
         )
 
-    def _records(self, rows: builtins.list[sqlite3.Row]) -> builtins.list[MemoryRecord]:
+    def _records(self, rows: builtins.list[sqlite3.Row], db: sqlite3.Connection) -> builtins.list[MemoryRecord]:
         if not rows:
             return []
         rowids = [row["rowid"] for row in rows]
@@ -164,7 +187,7 @@ class SQLiteStore(MemoryStore):
         for chunk_start in range(0, len(rowids), 900):
             chunk = rowids[chunk_start : chunk_start + 900]
             marks = ",".join("?" * len(chunk))
-            for tag_row in self._db.execute(
+            for tag_row in db.execute(
                 f"SELECT memory_rowid, tag FROM tags WHERE memory_rowid IN ({marks}) ORDER BY position", chunk
             ):
                 tags[tag_row[0]].append(tag_row[1])
@@ -302,44 +325,44 @@ class SQLiteStore(MemoryStore):
         return before
 
     def get(self, memory_id: str) -> MemoryRecord | None:
-        with self._lock:
-            rows = self._db.execute(f"SELECT rowid, {_COLUMNS} FROM memories WHERE id = ?", (memory_id,)).fetchall()
-            records = self._records(rows)
+        with self._read() as db:
+            rows = db.execute(f"SELECT rowid, {_COLUMNS} FROM memories WHERE id = ?", (memory_id,)).fetchall()
+            records = self._records(rows, db)
         return records[0] if records else None
 
     def get_many(self, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
         out: dict[str, MemoryRecord] = {}
         ids = list(dict.fromkeys(memory_ids))
-        with self._lock:
+        with self._read() as db:
             for start in range(0, len(ids), 900):
                 chunk = ids[start : start + 900]
-                rows = self._db.execute(
+                rows = db.execute(
                     f"SELECT rowid, {_COLUMNS} FROM memories WHERE id IN ({','.join('?' * len(chunk))})", chunk
                 ).fetchall()
-                out.update((r.id, r) for r in self._records(rows))
+                out.update((r.id, r) for r in self._records(rows, db))
         return out
 
     def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> builtins.list[MemoryRecord]:
         where, params = self._scope_sql(scope)
         order = "DESC" if newest_first else "ASC"
-        with self._lock:
-            rows = self._db.execute(
+        with self._read() as db:
+            rows = db.execute(
                 f"SELECT m.rowid, {_COLUMNS} FROM memories m WHERE {where} "
                 f"ORDER BY m.created_at {order}, m.rowid {order} LIMIT ? OFFSET ?",
                 (*params, limit, offset),
             ).fetchall()
-            return self._records(rows)
+            return self._records(rows, db)
 
     def count(self, scope: Scope) -> int:
         where, params = self._scope_sql(scope)
-        with self._lock:
-            return int(self._db.execute(f"SELECT COUNT(*) FROM memories m WHERE {where}", params).fetchone()[0])
+        with self._read() as db:
+            return int(db.execute(f"SELECT COUNT(*) FROM memories m WHERE {where}", params).fetchone()[0])
 
     def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
         where, params = self._scope_sql(scope)
-        with self._lock:
+        with self._read() as db:
             allowed = np.fromiter(
-                (r[0] for r in self._db.execute(f"SELECT m.rowid FROM memories m WHERE {where}", params)),
+                (r[0] for r in db.execute(f"SELECT m.rowid FROM memories m WHERE {where}", params)),
                 dtype=np.int64,
             )
         if allowed.size == 0:
@@ -347,9 +370,9 @@ class SQLiteStore(MemoryStore):
         hits = self._index.search(vector, allowed, limit)
         if not hits:
             return []
-        with self._lock:
+        with self._read() as db:
             marks = ",".join("?" * len(hits))
-            ids = dict(self._db.execute(f"SELECT rowid, id FROM memories WHERE rowid IN ({marks})", [h[0] for h in hits]))
+            ids = dict(db.execute(f"SELECT rowid, id FROM memories WHERE rowid IN ({marks})", [h[0] for h in hits]))
         return [(ids[rowid], score) for rowid, score in hits if rowid in ids]
 
     def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
@@ -362,9 +385,9 @@ class SQLiteStore(MemoryStore):
             f"SELECT m.id, bm25(memories_fts, 1.0, {float(neighbour_weight)}) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid "
             f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank LIMIT ?"
         )
-        with self._lock:
+        with self._read() as db:
             try:
-                rows = self._db.execute(sql, (" OR ".join(quoted), *params, limit)).fetchall()
+                rows = db.execute(sql, (" OR ".join(quoted), *params, limit)).fetchall()
             except sqlite3.OperationalError as exc:  # a pathological query must not crash search
                 raise StorageError(f"keyword search failed: {exc}") from exc
         return [(row[0], -float(row[1])) for row in rows]
@@ -372,10 +395,10 @@ class SQLiteStore(MemoryStore):
     def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         ids = list(dict.fromkeys(memory_ids))
-        with self._lock:
+        with self._read() as db:
             for start in range(0, len(ids), 900):
                 chunk = ids[start : start + 900]
-                for row in self._db.execute(
+                for row in db.execute(
                     "SELECT m.id, e.vector FROM embeddings e JOIN memories m ON m.rowid = e.memory_rowid "
                     f"WHERE m.id IN ({','.join('?' * len(chunk))})",
                     chunk,
@@ -384,17 +407,36 @@ class SQLiteStore(MemoryStore):
         return out
 
     def record_access(self, memory_ids: Sequence[str], at: datetime) -> None:
+        """Applied now when the writer is free; while a write runs, buffered and applied by the next write
+        transaction (or close), so a search never waits for a write to bump counters."""
         if not memory_ids:
             return
-        with self._tx():
+        with self._access_lock:
+            for memory_id in memory_ids:
+                count, _ = self._pending_access.get(memory_id, (0, None))
+                self._pending_access[memory_id] = (count + 1, _ts(at))
+        if self._lock.acquire(blocking=False):
+            try:
+                with self._tx():
+                    pass  # the transaction applies the buffer
+            except sqlite3.OperationalError:
+                pass  # another process holds the file's write lock: the next write applies the buffer
+            finally:
+                self._lock.release()
+
+    def _flush_access(self) -> None:
+        """Called at the start of every outer write transaction, under the write lock."""
+        with self._access_lock:
+            pending, self._pending_access = self._pending_access, {}
+        if pending:
             self._db.executemany(
-                "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? WHERE id = ?",
-                [(_ts(at), memory_id) for memory_id in memory_ids],
+                "UPDATE memories SET access_count = access_count + ?, last_accessed_at = MAX(COALESCE(last_accessed_at, 0), ?) WHERE id = ?",
+                [(count, at, memory_id) for memory_id, (count, at) in pending.items()],
             )
 
     def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
-        with self._lock:
-            rows = self._db.execute(
+        with self._read() as db:
+            rows = db.execute(
                 "SELECT memory_id, action, actor, at, before, after, note FROM history WHERE memory_id = ? ORDER BY seq",
                 (memory_id,),
             ).fetchall()
@@ -428,21 +470,21 @@ class SQLiteStore(MemoryStore):
         if kinds:
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             params.extend(kinds)
-        with self._lock:
-            rows = self._db.execute(sql, params).fetchall()
+        with self._read() as db:
+            rows = db.execute(sql, params).fetchall()
         return [Edge(r[0], r[1], r[2], r[3], _dt(r[4])) for r in rows]
 
     def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
         last = 0
         while True:
-            with self._lock:
+            with self._read() as db:
                 sql = f"SELECT rowid, {_COLUMNS} FROM memories WHERE rowid > ?"
                 params: builtins.list[Any] = [last]
                 if namespace is not None:
                     sql += " AND namespace = ?"
                     params.append(namespace)
-                rows = self._db.execute(sql + " ORDER BY rowid LIMIT 500", params).fetchall()
-                records = self._records(rows)
+                rows = db.execute(sql + " ORDER BY rowid LIMIT 500", params).fetchall()
+                records = self._records(rows, db)
             if not rows:
                 return
             last = rows[-1]["rowid"]
@@ -450,11 +492,11 @@ class SQLiteStore(MemoryStore):
 
     def stats(self, namespace: str | None = None) -> StoreStats:
         where, params = ("WHERE namespace = ?", [namespace]) if namespace else ("", [])
-        with self._lock:
-            by_status = dict(self._db.execute(f"SELECT status, COUNT(*) FROM memories {where} GROUP BY status", params).fetchall())
-            by_type = dict(self._db.execute(f"SELECT type, COUNT(*) FROM memories {where} GROUP BY type", params).fetchall())
+        with self._read() as db:
+            by_status = dict(db.execute(f"SELECT status, COUNT(*) FROM memories {where} GROUP BY status", params).fetchall())
+            by_type = dict(db.execute(f"SELECT type, COUNT(*) FROM memories {where} GROUP BY type", params).fetchall())
             namespaces = dict(
-                self._db.execute(f"SELECT namespace, COUNT(*) FROM memories {where} GROUP BY namespace", params).fetchall()
+                db.execute(f"SELECT namespace, COUNT(*) FROM memories {where} GROUP BY namespace", params).fetchall()
             )
         return StoreStats(
             total=sum(by_status.values()),
@@ -467,8 +509,8 @@ class SQLiteStore(MemoryStore):
 
     @property
     def embedding_model(self) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
+        with self._read() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
         return None if row is None else str(row[0])
 
     def set_embedding_model(self, model_name: str) -> None:
@@ -489,8 +531,8 @@ class SQLiteStore(MemoryStore):
         self._load_vectors()
 
     def get_idempotent(self, namespace: str, key: str) -> str | None:
-        with self._lock:
-            row = self._db.execute("SELECT result FROM idempotency WHERE namespace = ? AND key = ?",
+        with self._read() as db:
+            row = db.execute("SELECT result FROM idempotency WHERE namespace = ? AND key = ?",
                                    (namespace, key)).fetchone()
         return None if row is None else str(row[0])
 
@@ -504,7 +546,13 @@ class SQLiteStore(MemoryStore):
 
     def close(self) -> None:
         with self._lock:
+            with self._access_lock:
+                readers, self._reader_conns = self._reader_conns, []
+            for reader in readers:
+                reader.close()
             try:
+                with self._tx():
+                    pass  # apply buffered access counts
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.Error:
                 pass
@@ -513,18 +561,30 @@ class SQLiteStore(MemoryStore):
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT under the store lock; rolls back on any error (nothing half-written)."""
+    """BEGIN IMMEDIATE ... COMMIT under the store lock; rolls back on any error (nothing half-written).
 
-    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+    `on_begin` runs first inside every outer transaction (the store applies buffered access counts there).
+    """
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock, on_begin: Callable[[], None] | None = None) -> None:
         self._db = db
         self._lock = lock
         self._outer = False
+        self._on_begin = on_begin
 
     def __enter__(self) -> None:
         self._lock.acquire()
         self._outer = not self._db.in_transaction
         if self._outer:
-            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                if self._on_begin is not None:
+                    self._on_begin()
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                self._lock.release()
+                raise
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         try:
