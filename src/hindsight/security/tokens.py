@@ -42,7 +42,11 @@ class TokenStore:
     """Tokens in the same SQLite file as the memories (tables `tokens`)."""
 
     def __init__(self, path: str | Path) -> None:
-        self._db = sqlite3.connect(str(Path(path).expanduser()), check_same_thread=False, isolation_level=None)
+        file = Path(path).expanduser()
+        if str(path) != ":memory:":
+            file.parent.mkdir(parents=True, exist_ok=True)  # `token create` may come before the first `serve`
+        self._db = sqlite3.connect(str(file) if str(path) != ":memory:" else ":memory:", check_same_thread=False,
+                                   isolation_level=None)
         self._lock = threading.Lock()
         with self._lock:
             migrate(self._db)
