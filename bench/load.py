@@ -29,7 +29,7 @@ from typing import Any
 from fastmcp import Client
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from throughput import QUERIES, corpus, percentile  # noqa: E402
+from throughput import QUERIES, corpus, percentile
 
 ROOT = Path(__file__).resolve().parent.parent
 

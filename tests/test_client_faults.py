@@ -11,8 +11,17 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from mcp_helpers import (
+    ROOT,
+    child_env,
+    free_port,
+    mcp_session,
+    serve_argv,
+    stop_process,
+    wait_for_port,
+)
+
 from hindsight.client import ResilientClient
-from mcp_helpers import ROOT, child_env, free_port, mcp_session, serve_argv, stop_process, wait_for_port
 
 #: hygiene off, so every distinct write must be exactly one row (nothing merged away that could hide a twin)
 SERVER_ENV = {"HINDSIGHT_HYGIENE": "false"}

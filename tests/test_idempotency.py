@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mcp_helpers import http_server, mcp_session
 
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.errors import InvalidInputError
 from hindsight.write import events
-from mcp_helpers import http_server, mcp_session
 
 
 def test_same_key_stores_once_and_replays_first_result(engine: MemoryEngine) -> None:

@@ -9,14 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from local_http import json_endpoint
+from mcp_helpers import http_server, mcp_session, run_cli
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.errors import InvalidInputError
 from hindsight.model import Status
-from local_http import json_endpoint
-from mcp_helpers import http_server, mcp_session, run_cli
 
 CHAT = [
     {"role": "system", "content": "You are a coding assistant."},

@@ -12,19 +12,23 @@ import pytest
 
 pytest.importorskip("langgraph", reason="the [langgraph] extra is not installed")
 
-from langchain_core.tools import StructuredTool  # noqa: E402
+from langchain_core.tools import StructuredTool
+from mcp_helpers import ROOT, child_env, http_server
 
-from hindsight.client import ResilientClient  # noqa: E402
-from hindsight.integrations.langgraph import frame, retrieve_memory_node, store_memory_node  # noqa: E402
-from mcp_helpers import ROOT, child_env, http_server  # noqa: E402
+from hindsight.client import ResilientClient
+from hindsight.integrations.langgraph import (
+    frame,
+    retrieve_memory_node,
+    store_memory_node,
+)
 
 
 def test_example_runs_offline_and_the_second_run_recalls_the_first(tmp_path: Path) -> None:
     argv = [sys.executable, str(ROOT / "examples" / "langgraph_agent.py"), "--db", str(tmp_path / "agent.db")]
-    first = subprocess.run(argv, capture_output=True, text=True, env=child_env(), cwd=str(ROOT), timeout=300)
+    first = subprocess.run(argv, capture_output=True, text=True, env=child_env(), cwd=str(ROOT), timeout=300, check=False)
     assert first.returncode == 0, first.stderr
     assert "memories recalled: 0" in first.stdout and "npm install" in first.stdout and "(failure" in first.stdout
-    second = subprocess.run(argv, capture_output=True, text=True, env=child_env(), cwd=str(ROOT), timeout=300)
+    second = subprocess.run(argv, capture_output=True, text=True, env=child_env(), cwd=str(ROOT), timeout=300, check=False)
     assert second.returncode == 0, second.stderr
     assert "memories recalled: 1" in second.stdout and "[warning; source=agent" in second.stdout
     assert "agent answered: run: pnpm install" in second.stdout and "(success" in second.stdout

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from collections.abc import Coroutine
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
@@ -180,7 +180,7 @@ class AsyncResilientClient:
             self._worker = None
         self.queue.close()
 
-    async def __aenter__(self) -> "AsyncResilientClient":
+    async def __aenter__(self) -> Self:
         self.start()
         return self
 
@@ -208,7 +208,7 @@ class AsyncResilientClient:
             self._wake.clear()
             try:
                 await asyncio.wait_for(self._wake.wait(), delay)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     def _nudge(self) -> None:
@@ -288,7 +288,7 @@ class ResilientClient:
         self._thread.join(timeout=10)
         self._loop.close()
 
-    def __enter__(self) -> "ResilientClient":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

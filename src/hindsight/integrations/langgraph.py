@@ -88,7 +88,7 @@ class _Tools:
         return _as_dict(self.tools[tool].invoke({"task": payload, "idempotency_key": idempotency_key}))
 
 
-_EVENTS: dict[str, type[events.TaskCompleted] | type[events.TaskFailed]] = {
+_EVENTS: dict[str, type[events.TaskCompleted | events.TaskFailed]] = {
     "memory_task_completed": events.TaskCompleted, "memory_task_failed": events.TaskFailed}
 
 
