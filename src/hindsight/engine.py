@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
-from hindsight.errors import InvalidInputError, MemoryNotFoundError, ProviderUnavailableError
+from hindsight.errors import InvalidInputError, MemoryNotFoundError, PermissionDeniedError, ProviderUnavailableError
 from hindsight.llm import LLMClient, create_llm
 from hindsight.model import (
     HistoryEntry,
@@ -160,6 +160,11 @@ class MemoryEngine:
         patch = validated(MemoryPatch, updates, "updates")
         current = self.get(memory_id, namespace, record_access=False)
         changes = patch.model_dump(exclude_unset=True)
+        status_change = "status" in changes and changes["status"] != current.status
+        if status_change and current.status == Status.quarantined:
+            raise PermissionDeniedError(
+                "updates.status: a quarantined memory leaves quarantine only through memory_quarantine_release "
+                "(admin scope); nothing was changed")
         vector = None
         text_changed = any(key in changes and changes[key] != getattr(current, key) for key in ("content", "context"))
         if text_changed:
@@ -170,6 +175,11 @@ class MemoryEngine:
             if screened.status == Status.quarantined:
                 changes["status"] = Status.quarantined
                 changes["status_reason"] = screened.status_reason
+        elif status_change and changes["status"] == Status.active:
+            # every status change goes through the guard: a memory brought back into use is screened again
+            verdict = self.writer.screen(current.content, current.context)
+            if verdict is not None and verdict.suspicious:
+                changes["status"], changes["status_reason"] = Status.quarantined, verdict.reason
         try:
             updated = MemoryRecord.model_validate({**current.model_dump(), **changes, "updated_at": self.clock()})
         except ValidationError as exc:
@@ -292,13 +302,19 @@ class MemoryEngine:
     def record_event(self, event: events.TaskCompleted | events.TaskFailed | events.UserCorrection
                      | events.ToolRetrySucceeded, actor: str = "local") -> WriteOutcome:
         """Store the memory an event calls for (see write/events.py for what each event becomes)."""
+        return self.store_memory(self.event_input(event), actor)
+
+    @staticmethod
+    def event_input(event: events.TaskCompleted | events.TaskFailed | events.UserCorrection
+                    | events.ToolRetrySucceeded) -> MemoryInput:
+        """The memory input an event becomes (the review door stores or proposes it)."""
         builders: dict[type, Callable[[Any], MemoryInput]] = {
             events.TaskCompleted: events.task_completed,
             events.TaskFailed: events.task_failed,
             events.UserCorrection: events.user_correction,
             events.ToolRetrySucceeded: events.tool_retry_succeeded,
         }
-        return self.store_memory(builders[type(event)](event), actor)
+        return builders[type(event)](event)
 
     # --------------------------------------------------------- working memory
     def working_append(self, session_id: str, role: str, content: str, namespace: str = "default") -> int:
@@ -310,7 +326,9 @@ class MemoryEngine:
     def working_get(self, session_id: str, last_n: int | None = None, namespace: str = "default") -> builtins.list[Turn]:
         return self.working.recent(namespace, session_id, last_n)
 
-    def end_session(self, session_id: str, namespace: str = "default", actor: str = "local") -> dict[str, Any]:
+    def end_session(self, session_id: str, namespace: str = "default", actor: str = "local",
+                    write: Callable[[builtins.list[dict[str, Any]]], builtins.list[dict[str, Any]]] | None = None,
+                    ) -> dict[str, Any]:
         """Summarise the session into one episodic memory, keep what generalises as semantic, clear working memory.
 
         What generalises, without an LLM: user turns that state a preference or a standing rule
@@ -331,10 +349,11 @@ class MemoryEngine:
              "metadata": {"event": "session_end", "extracted": "preference"}}
             for t in turns if t.role == "user" and events.states_general_rule(t.content)
         ]
-        outcomes = self.store_many(items, actor)
+        # `write` is the caller's door (the review service proposes instead of storing in a reviewed namespace)
+        outcomes = write(items) if write else [o.as_dict() for o in self.store_many(items, actor)]
         self.working.clear(namespace, session_id)
-        return {"session_id": session_id, "turns": len(turns), "summary_id": outcomes[0].memory_id,
-                "summary": summary, "method": method, "generalised": [o.as_dict() for o in outcomes[1:]]}
+        return {"session_id": session_id, "turns": len(turns), "summary_id": outcomes[0].get("memory_id"),
+                "summary_result": outcomes[0], "summary": summary, "method": method, "generalised": outcomes[1:]}
 
     # ------------------------------------------------------------ import/export
     def export_jsonl(self, out: IO[str], namespace: str | None = None) -> int:

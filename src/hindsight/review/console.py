@@ -77,10 +77,12 @@ def _proposal_card(view: dict[str, Any]) -> str:
                                                           if k in ("type", "tags", "context", "importance", "source")})
     elif p["action"] == "update":
         change = _pre(proposed)
+    elif p["action"] == "consolidate":
+        change = "<p>run a consolidation pass: promote recurring episodes, merge near-duplicates</p>"
     else:
         change = f"<p>forget (soft): {html.escape(str(proposed.get('reason', '')) or 'no reason given')}</p>"
     current = ""
-    if p["action"] != "store":
+    if p["action"] in ("update", "forget"):
         memory = p.get("current")
         current = ("<div><b>now</b>" + (_pre(memory["content"]) + f"<span class='muted'>{html.escape(memory['type'])}"
                                          f" · {html.escape(memory['status'])}</span>" if memory else

@@ -226,7 +226,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         """Hindsight pass: promote what recurs across episodic memories to semantic memories (linked derived_from
         their sources) and merge near-duplicate semantic memories. Idempotent; safe to run periodically."""
         actor = gate(Scope.write, namespace, "consolidate")
-        return _call(engine.consolidate, namespace, actor).as_dict()
+        return _call(review.consolidate, namespace, actor)
 
     # -------------------------------------------------------- quarantine
     @mcp.tool
@@ -283,23 +283,23 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     def memory_task_completed(task: TaskCompleted) -> dict[str, Any]:
         """Record a finished task as one episodic memory (goal, up to 3 key steps, problems and fixes, outcome,
         context). Importance = 0.4*success + 0.4*user_feedback."""
-        return _call(engine.record_event, task, gate(Scope.write, task.namespace, "event")).as_dict()
+        return _call(review.store, engine.event_input(task), gate(Scope.write, task.namespace, "event"))
 
     @mcp.tool
     def memory_task_failed(task: TaskFailed) -> dict[str, Any]:
         """Record a failed task as a `warning` memory (lower importance: its value is avoidance)."""
-        return _call(engine.record_event, task, gate(Scope.write, task.namespace, "event")).as_dict()
+        return _call(review.store, engine.event_input(task), gate(Scope.write, task.namespace, "event"))
 
     @mcp.tool
     def memory_user_correction(correction: UserCorrection) -> dict[str, Any]:
         """Record a user correction at once, as high-importance semantic knowledge; an older conflicting memory
         is deprecated (kept in history)."""
-        return _call(engine.record_event, correction, gate(Scope.write, correction.namespace, "event")).as_dict()
+        return _call(review.store, engine.event_input(correction), gate(Scope.write, correction.namespace, "event"))
 
     @mcp.tool
     def memory_tool_retry(pitfall: ToolRetrySucceeded) -> dict[str, Any]:
         """Record a tool call that failed and then succeeded after a fix (a pitfall to avoid next time)."""
-        return _call(engine.record_event, pitfall, gate(Scope.write, pitfall.namespace, "event")).as_dict()
+        return _call(review.store, engine.event_input(pitfall), gate(Scope.write, pitfall.namespace, "event"))
 
     # ---------------------------------------------------- working memory
     @mcp.tool
@@ -334,7 +334,8 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         """End a session: summarise it into an episodic memory, keep stated preferences/rules as semantic
         memories, and clear its working memory."""
         actor = gate(Scope.write, namespace, "session_end")
-        return _call(engine.end_session, session_id, namespace, actor)
+        return _call(engine.end_session, session_id, namespace, actor,
+                     write=lambda items: review.store_many(items, actor))
 
     return mcp
 

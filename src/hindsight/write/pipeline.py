@@ -101,9 +101,13 @@ class WritePipeline:
     session_context_turns: int = 2
     directive_flagger: Callable[[str], bool] | None = None
 
+    def screen(self, content: str, context: str = "") -> ScreenResult | None:
+        """The guard's verdict on a memory's text (None when the guard is off)."""
+        return self.screener(f"{content}\n{context}") if self.screener else None
+
     def build_record(self, item: MemoryInput, actor: str) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
         """Screen the raw text (before redaction hides it), then redact, then fill defaults."""
-        verdict = self.screener(f"{item.content}\n{item.context}") if self.screener else None
+        verdict = self.screen(item.content, item.context)
         content, context, found = item.content, item.context, []
         if self.redactor:
             content, found_content = self.redactor(item.content)
