@@ -27,6 +27,7 @@ from hindsight.model import (
     HistoryEntry,
     MemoryInput,
     MemoryPatch,
+    RESERVED_METADATA_KEYS,
     MemoryRecord,
     SearchFilters,
     SearchHit,
@@ -167,17 +168,24 @@ class MemoryEngine:
                 "(admin scope); nothing was changed")
         vector = None
         text_changed = any(key in changes and changes[key] != getattr(current, key) for key in ("content", "context"))
-        if text_changed:
+        fields_changed = text_changed or any(key in changes for key in ("tags", "metadata"))
+        if fields_changed:
+            # new caller text (content, context, tags, metadata) is screened and redacted like a new memory
             probe = MemoryInput(content=changes.get("content", current.content),
-                                context=changes.get("context", current.context), namespace=namespace, type=current.type)
+                                context=changes.get("context", current.context), namespace=namespace, type=current.type,
+                                tags=changes.get("tags", current.tags), metadata=changes.get("metadata", {}))
             screened, _, _ = self.writer.build_record(probe, actor)
-            changes["content"], changes["context"] = screened.content, screened.context
+            changes["content"], changes["context"], changes["tags"] = screened.content, screened.context, screened.tags
+            if "metadata" in changes:  # the keys only the write path sets are kept
+                kept = {k: v for k, v in current.metadata.items() if k in RESERVED_METADATA_KEYS}
+                changes["metadata"] = {**screened.metadata, **kept}
             if screened.status == Status.quarantined:
                 changes["status"] = Status.quarantined
                 changes["status_reason"] = screened.status_reason
         elif status_change and changes["status"] == Status.active:
             # every status change goes through the guard: a memory brought back into use is screened again
-            verdict = self.writer.screen(current.content, current.context)
+            own = {k: v for k, v in current.metadata.items() if k not in RESERVED_METADATA_KEYS}
+            verdict = self.writer.screen(current.content, current.context, current.tags, own)
             if verdict is not None and verdict.suspicious:
                 changes["status"], changes["status_reason"] = Status.quarantined, verdict.reason
         try:
@@ -382,6 +390,8 @@ class MemoryEngine:
             if not isinstance(raw, dict):
                 raise InvalidInputError(f"line {number}: expected a JSON object")
             data = {k: v for k, v in raw.items() if k in allowed}
+            if isinstance(data.get("metadata"), dict):  # keys the write path sets are set again on the way in
+                data["metadata"] = {k: v for k, v in data["metadata"].items() if k not in RESERVED_METADATA_KEYS}
             if namespace:
                 data["namespace"] = namespace
             try:

@@ -7,6 +7,7 @@ storage.
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime, timezone
 from enum import Enum
@@ -19,6 +20,12 @@ MAX_CONTENT_CHARS = 20_000
 SESSION_CONTEXT_KEY = "preceding_turn"
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
+#: caller-supplied metadata: at most this many bytes as compact JSON (UTF-8), this deep, keys this long.
+MAX_METADATA_BYTES = 8_192
+MAX_METADATA_DEPTH = 4
+MAX_METADATA_KEY_CHARS = 64
+#: metadata keys only the write path sets (a caller setting them could plant indexed text or flags).
+RESERVED_METADATA_KEYS = frozenset({SESSION_CONTEXT_KEY, "safety_directive"})
 
 
 class MemoryType(str, Enum):
@@ -83,6 +90,43 @@ def _clean_tags(tags: list[str]) -> list[str]:
     if len(seen) > MAX_TAGS:
         raise ValueError(f"at most {MAX_TAGS} tags are allowed, got {len(seen)}")
     return list(seen)
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def _check_keys(value: Any, path: str) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str) or len(key) > MAX_METADATA_KEY_CHARS:
+                raise ValueError(f"key '{str(key)[:20]}' at {path or 'top level'} must be a string of at most "
+                                 f"{MAX_METADATA_KEY_CHARS} characters")
+            _check_keys(item, f"{path}.{key}" if path else key)
+    elif isinstance(value, list):
+        for item in value:
+            _check_keys(item, path)
+
+
+def check_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
+    """Caller-supplied metadata: JSON only, bounded size and depth, no reserved keys (see the limits above)."""
+    reserved = sorted(RESERVED_METADATA_KEYS & set(metadata))
+    if reserved:
+        raise ValueError(f"key '{reserved[0]}' is reserved (set by the write path)")
+    if _depth(metadata) > MAX_METADATA_DEPTH:
+        raise ValueError(f"nesting is deeper than {MAX_METADATA_DEPTH} levels")
+    _check_keys(metadata, "")
+    try:
+        size = len(json.dumps(metadata, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode())
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"must be plain JSON (objects, arrays, strings, numbers, booleans, null): {exc}") from exc
+    if size > MAX_METADATA_BYTES:
+        raise ValueError(f"is {size} bytes as JSON, more than the {MAX_METADATA_BYTES}-byte limit")
+    return metadata
 
 
 class MemoryRecord(BaseModel):
@@ -185,6 +229,11 @@ class MemoryInput(BaseModel):
     def _utc(cls, value: datetime | None) -> datetime | None:
         return None if value is None else as_utc(value)
 
+    @field_validator("metadata")
+    @classmethod
+    def _metadata(cls, metadata: dict[str, Any]) -> dict[str, Any]:
+        return check_metadata(metadata)
+
 
 class MemoryPatch(BaseModel):
     """Fields `memory_update` may change; anything else is rejected by name."""
@@ -217,6 +266,11 @@ class MemoryPatch(BaseModel):
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
         return None if value is None else as_utc(value)
+
+    @field_validator("metadata")
+    @classmethod
+    def _metadata(cls, metadata: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if metadata is None else check_metadata(metadata)
 
     @model_validator(mode="after")
     def _not_empty(self) -> "MemoryPatch":

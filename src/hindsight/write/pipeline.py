@@ -17,6 +17,7 @@ import numpy as np
 from hindsight.embeddings.base import Embedder
 from hindsight.model import DEFAULT_CREDIBILITY, SESSION_CONTEXT_KEY, MemoryInput, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
+from hindsight.write.fields import redact_value, strings_in
 
 #: metadata key set on memories that read like a (loosening) directive about permissions or safety.
 DIRECTIVE_KEY = "safety_directive"
@@ -68,6 +69,14 @@ class Redactor(Protocol):
     def __call__(self, text: str) -> tuple[str, list[str]]: ...
 
 
+@dataclass(frozen=True)
+class FieldVerdict:
+    """A guard verdict about a memory's tags or metadata rather than its content."""
+
+    suspicious: bool
+    reason: str
+
+
 @dataclass
 class HygieneDecision:
     """What dedup/conflict detection concluded about a new memory, before it is inserted."""
@@ -101,27 +110,41 @@ class WritePipeline:
     session_context_turns: int = 2
     directive_flagger: Callable[[str], bool] | None = None
 
-    def screen(self, content: str, context: str = "") -> ScreenResult | None:
-        """The guard's verdict on a memory's text (None when the guard is off)."""
-        return self.screener(f"{content}\n{context}") if self.screener else None
+    def screen(self, content: str, context: str = "", tags: list[str] | None = None,
+               metadata: dict[str, Any] | None = None) -> ScreenResult | None:
+        """The guard's verdict on a memory's text, then on its tags and metadata (None when the guard is off)."""
+        if self.screener is None:
+            return None
+        verdict = self.screener(f"{content}\n{context}")
+        extras = [*(tags or []), *strings_in(metadata or {})]
+        if verdict.suspicious or not extras:
+            return verdict
+        side = self.screener("\n".join(extras))
+        return FieldVerdict(True, f"in tags/metadata: {side.reason}") if side.suspicious else verdict
 
     def build_record(self, item: MemoryInput, actor: str) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
-        """Screen the raw text (before redaction hides it), then redact, then fill defaults."""
-        verdict = self.screen(item.content, item.context)
-        content, context, found = item.content, item.context, []
+        """Screen the raw text (before redaction hides it), then redact, then fill defaults.
+
+        Tags and metadata are caller-supplied strings too: screened and redacted like the content.
+        """
+        content, context, tags, metadata, found = item.content, item.context, item.tags, dict(item.metadata), []
+        if self.redactor:  # tags and metadata are judged after redaction: a value that is a secret is not intent
+            tags, found_tags = redact_value(item.tags, self.redactor)
+            metadata, found_metadata = redact_value(dict(item.metadata), self.redactor)
+            found = found_tags + found_metadata
+        verdict = self.screen(item.content, item.context, tags, metadata)
         if self.redactor:
             content, found_content = self.redactor(item.content)
             context, found_context = self.redactor(item.context) if item.context else ("", [])
-            found = sorted(set(found_content + found_context))
+            found = sorted(set(found_content + found_context + found))
         now = self.clock()
-        metadata = dict(item.metadata)
         if self.directive_flagger is not None and self.directive_flagger(content):
             metadata[DIRECTIVE_KEY] = True  # computed once here, so search can flag it for free
         record = MemoryRecord(
             namespace=item.namespace,
             content=content,
             type=item.type,
-            tags=item.tags,
+            tags=tags,
             context=context,
             importance=item.importance if item.importance is not None else 0.5,
             source=item.source,
