@@ -146,3 +146,32 @@ def test_metadata_limits_are_typed_errors(server: dict[str, Any], metadata: dict
         message = agent.error("memory_store", {"content": "Anything.", "namespace": "q8b", "metadata": metadata})
         assert message.startswith("invalid_input") and "metadata" in message and rule in message, message
         assert agent.call("memory_list", namespace="q8b")["total"] == 0
+
+
+# ------------------------------------------------------------------ item 6
+@pytest.mark.parametrize("secret", ["My therapist appointment is on Tuesday about the divorce",
+                                    "我的体检报告显示血糖偏高需要复查"], ids=["en", "zh"])
+def test_private_turn_text_is_never_copied_in_plaintext(server: dict[str, Any], secret: str) -> None:
+    ns = "q6en" if secret.isascii() else "q6zh"
+    with as_role(server, "writer") as agent:
+        private = agent.call("memory_store", content=secret, session_id="s6", private=True, namespace=ns)["memory_id"]
+        public = agent.call("memory_store", content="ok, noted, see you then", session_id="s6", namespace=ns)["memory_id"]
+        agent.call("memory_store", content="and the weather is nice", session_id="s6", namespace=ns)
+        agent.call("memory_consolidate", namespace=ns)
+    with as_role(server, "reader") as reader:
+        seen = [reader.call("memory_get", memory_id=public, namespace=ns),
+                reader.call("memory_history", memory_id=public, namespace=ns),
+                reader.call("memory_list", namespace=ns, limit=100)["memories"]]
+        hits = reader.call("memory_search", query=secret, namespace=ns, top_k=10)["results"]
+        seen += [h for h in hits if h["id"] != private]
+        words = ["therapist", "divorce"] if secret.isascii() else ["体检报告", "血糖"]
+        for view in seen:
+            shown = str(view) if not isinstance(view, list) else str([m for m in view if m["id"] != private])
+            assert not [w for w in words if w in shown], shown
+    with sqlite3.connect(server["db"]) as db:  # the raw file: no row holds the plaintext
+        for table, column in [("memories", "content"), ("memories", "metadata"), ("history", "after"), ("history", "note"),
+                              ("memories_fts", "neighbours")]:
+            rows = " ".join(str(r[0]) for r in db.execute(f"SELECT {column} FROM {table}"))
+            assert not [w for w in words if w in rows], (table, column)
+    raw = server["db"].read_bytes() + Path(str(server["db"]) + "-wal").read_bytes()
+    assert secret.encode() not in raw and words[0].encode() not in raw

@@ -180,7 +180,7 @@ class WritePipeline:
         """
         if self.session_context_turns <= 0:
             return
-        recent: dict[tuple[str, str], list[str]] = {}
+        recent: dict[tuple[str, str], list[str | None]] = {}  # None: a private turn (its place, not its text)
         for record in records:
             if not record.session_id or record.type not in (MemoryType.working, MemoryType.episodic):
                 continue
@@ -188,11 +188,12 @@ class WritePipeline:
             if key not in recent:
                 scope = Scope(record.namespace, statuses=(Status.active,), session_id=record.session_id)
                 earlier = self.store.list(scope, limit=self.session_context_turns, newest_first=True)
-                recent[key] = [m.content for m in reversed(earlier)]
-            previous = recent[key][-self.session_context_turns :]
+                recent[key] = [None if m.encrypted else m.content for m in reversed(earlier)]
+            previous = [t for t in recent[key][-self.session_context_turns :] if t is not None]
             if previous and SESSION_CONTEXT_KEY not in record.metadata:
                 record.metadata = {**record.metadata, SESSION_CONTEXT_KEY: " ".join(previous)}
-            recent[key].append(record.content)
+            # a private turn is never copied into a neighbour's context (its metadata, index, vector, history)
+            recent[key].append(None if record.encrypted else record.content)
 
     def _persist(
         self, record: MemoryRecord, vector: np.ndarray, verdict: ScreenResult | None, found: list[str], actor: str
