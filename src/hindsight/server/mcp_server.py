@@ -15,11 +15,12 @@ from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
 from pydantic import Field, StrictBool
 
-from fastmcp.server.dependencies import get_access_token
+from fastmcp.server.dependencies import get_access_token, get_http_request
 
 from hindsight.engine import MemoryEngine
 from hindsight.security.audit import AuditLog
 from hindsight.security.http_auth import HindsightTokenVerifier, principal_from_access_token
+from hindsight.security.http_guard import PRINCIPAL_KEY, AuthPolicy, HTTPGuard
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.tokens import TokenStore
 from hindsight.errors import HindsightError
@@ -51,6 +52,15 @@ def _call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         raise ToolError(f"{exc.code}: {exc}") from exc
 
 
+def _principal_from_http_guard() -> Principal | None:
+    try:
+        request = get_http_request()
+    except RuntimeError:  # stdio or in-process: no HTTP request
+        return None
+    principal = request.scope.get(PRINCIPAL_KEY)
+    return principal if isinstance(principal, Principal) else None
+
+
 class Gate:
     """Resolves the caller and enforces scope over namespace before a tool touches the engine.
 
@@ -63,6 +73,9 @@ class Gate:
         self.auth_enabled = auth_enabled
 
     def principal(self) -> Principal:
+        decided = _principal_from_http_guard()
+        if decided is not None:  # the HTTP front door decided this request (hindsight.security.http_guard)
+            return decided
         if not self.auth_enabled:
             return LOCAL_OWNER
         access = get_access_token()
@@ -83,7 +96,7 @@ class Gate:
 
 def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenStore | None = None,
                  audit: AuditLog | None = None, gate: Gate | None = None,
-                 review: ReviewService | None = None) -> FastMCP:
+                 review: ReviewService | None = None, policy: AuthPolicy | None = None) -> FastMCP:
     """Create the FastMCP server with every memory tool bound to `engine`.
 
     With `tokens`, HTTP callers must present a bearer token; each tool checks its scope over the namespace.
@@ -95,7 +108,10 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     gate = gate or Gate(audit, auth_enabled=auth is not None)
     review = review or ReviewService(engine, ReviewQueue(engine.stats().path or ":memory:"),
                                      engine.settings.reviewed_namespaces)
-    mount_console(mcp, review, tokens)
+    if policy is not None:  # served behind HTTPGuard: the console asks the same per-request question
+        mount_console(mcp, review, policy.tokens, required=policy.required)
+    else:
+        mount_console(mcp, review, tokens)
 
     @mcp.tool
     def memory_store(
@@ -341,12 +357,14 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
 
 
 def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", host: str = "127.0.0.1",
-          port: int = 8765, tokens: TokenStore | None = None, audit: AuditLog | None = None) -> None:
+          port: int = 8765, audit: AuditLog | None = None, policy: AuthPolicy | None = None,
+          allowed_hosts: frozenset[str] = frozenset()) -> None:
     """Run the server until interrupted (stdio for desktop clients, streamable HTTP for remote agents).
 
-    stdio always runs as the local owner; HTTP checks bearer tokens when `tokens` is given.
+    stdio always runs as the local owner. HTTP runs behind HTTPGuard: Host/Origin allow-list on every route,
+    and `policy` decides per request whether a bearer token is needed.
     """
-    server = build_server(engine, tokens=tokens if transport == "http" else None, audit=audit)
+    server = build_server(engine, audit=audit, policy=policy if transport == "http" else None)
     from hindsight.retrieval.query_parser import warm_up as warm_query_parser
     from hindsight.text import warm_up as warm_tokenizer
 
@@ -355,4 +373,8 @@ def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", h
     if transport == "stdio":
         server.run(transport="stdio", show_banner=False)
     else:
-        server.run(transport="http", host=host, port=port, show_banner=False)
+        from starlette.middleware import Middleware
+
+        assert policy is not None, "HTTP needs an auth policy"
+        guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=allowed_hosts)
+        server.run(transport="http", host=host, port=port, show_banner=False, middleware=[guard])
