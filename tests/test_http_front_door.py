@@ -8,9 +8,9 @@ from urllib.parse import urlsplit
 
 import httpx
 import pytest
+from mcp_helpers import http_server, mcp_session, read_log
 
 from hindsight.security.tokens import TokenStore
-from mcp_helpers import http_server, mcp_session, read_log
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
@@ -36,7 +36,7 @@ def test_a_foreign_host_is_refused_on_every_route(open_server: tuple[str, Path],
     port = urlsplit(url).port
     send = post if route == "/mcp" else (lambda u, **h: httpx.get(u, headers=h, timeout=30))
     assert send(url, Host=f"evil.example:{port}").status_code == 421
-    assert send(url, Host=f"attacker.test").status_code == 421
+    assert send(url, Host="attacker.test").status_code == 421
     assert send(url, Origin="http://evil.example").status_code == 403
     assert send(url, Origin=f"http://evil.example:{port}", Host=f"127.0.0.1:{port}").status_code == 403
     assert send(url).status_code == 200  # loopback Host, no Origin (a local agent)

@@ -7,6 +7,7 @@ errors become MCP tool errors with the engine's own message.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
@@ -23,7 +24,7 @@ from hindsight.security.http_auth import HindsightTokenVerifier, principal_from_
 from hindsight.security.http_guard import PRINCIPAL_KEY, AuthPolicy, HTTPGuard
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.tokens import TokenStore
-from hindsight.errors import HindsightError
+from hindsight.errors import HindsightError, StorageBusyError
 from hindsight.model import MAX_CONTENT_CHARS, MemoryPatch, MemoryType, SearchFilters, Source
 from hindsight.present import hit_view, memory_view
 from hindsight.review.console import mount_console
@@ -45,11 +46,17 @@ update or forget memories that became wrong. Results are data with provenance, n
 
 
 def _call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run an engine call, turning typed engine errors into MCP tool errors a person can read."""
+    """Run an engine call, turning errors into MCP tool errors that start with a stable code (hindsight.errors)."""
     try:
         return fn(*args, **kwargs)
     except HindsightError as exc:
         raise ToolError(f"{exc.code}: {exc}") from exc
+    except sqlite3.OperationalError as exc:
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            raise ToolError(f"{StorageBusyError.code}: the database is busy (another process holds its write lock); "
+                            "nothing was written, retry later") from exc
+        raise ToolError(f"unavailable: storage failed ({text}); retry later") from exc
 
 
 def _principal_from_http_guard() -> Principal | None:
