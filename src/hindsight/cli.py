@@ -356,12 +356,13 @@ def import_(src: Annotated[Path, typer.Argument(help="JSONL file from `export`."
     if not src.exists():
         err.print(f"[red]error:[/red] no such file: {escape(str(src))}")
         raise typer.Exit(2)
-    with _engine(db) as engine, src.open(encoding="utf-8") as handle:
-        outcomes = engine.import_jsonl(handle, namespace=namespace)
+    with _engine(db) as engine, src.open("rb") as handle:  # bytes: a non-UTF-8 line is named, not a traceback
+        report = engine.import_report(handle, namespace=namespace)
     counts: dict[str, int] = {}
-    for o in outcomes:
-        counts[o.action] = counts.get(o.action, 0) + 1
-    err.print(f"imported {len(outcomes)} lines: {counts}")
+    for o in report.outcomes:
+        key = o.action if o.status.value in ("active", "quarantined") else f"{o.action} ({o.status.value})"
+        counts[key] = counts.get(key, 0) + 1
+    err.print(f"imported {len(report.outcomes)} lines: {counts}; skipped {report.skipped} already imported")
 
 
 @app.command()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import builtins
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -21,7 +20,13 @@ from pydantic import BaseModel, ValidationError
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
-from hindsight.errors import InvalidInputError, MemoryNotFoundError, PermissionDeniedError, ProviderUnavailableError
+from hindsight.errors import (
+    InvalidInputError,
+    MemoryNotFoundError,
+    PermissionDeniedError,
+    ProviderUnavailableError,
+    format_validation_error,
+)
 from hindsight.llm import LLMClient, create_llm
 from hindsight.model import (
     HistoryEntry,
@@ -48,20 +53,12 @@ from hindsight.consolidate import ConsolidationReport, Consolidator
 from hindsight.write import events
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.importance import compute_importance
+from hindsight.write.importer import ImportReport, parse_lines, run_import
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
 MAX_TOP_K = 100
 MAX_PAGE = 500
 MAX_QUERY_CHARS = 2_000
-
-
-def format_validation_error(exc: ValidationError, prefix: str = "") -> str:
-    """'field: rule' lines a person can act on, instead of pydantic's full dump."""
-    parts = []
-    for error in exc.errors():
-        location = ".".join(str(p) for p in error["loc"]) or "input"
-        parts.append(f"{prefix}{location}: {error['msg']}")
-    return "; ".join(parts)
 
 
 def validated(model: type[BaseModel], data: Any, what: str) -> Any:
@@ -372,43 +369,23 @@ class MemoryEngine:
             count += 1
         return count
 
-    def import_jsonl(self, lines: Iterable[str], actor: str = "import", namespace: str | None = None) -> builtins.list[WriteOutcome]:
-        """Re-ingest exported lines through the full write path (guard and redaction included).
+    def import_jsonl(self, lines: Iterable[str | bytes], actor: str = "import",
+                     namespace: str | None = None) -> builtins.list[WriteOutcome]:
+        """Re-ingest exported lines through the full write path; see `import_report`."""
+        return self.import_report(lines, actor, namespace).outcomes
 
-        Invalid lines abort the import before anything is written, naming the line.
+    def import_report(self, lines: Iterable[str | bytes], actor: str = "import",
+                      namespace: str | None = None) -> ImportReport:
+        """Re-ingest exported lines (guard and redaction included), resumably (see write/importer.py).
+
+        Invalid lines (not UTF-8, not JSON, a bad field) abort the import before anything is written, naming the
+        line; each line then lands whole with its status; lines an earlier run imported are skipped.
         """
-        items: builtins.list[MemoryInput] = []
-        lifecycle: builtins.list[tuple[str, str]] = []
-        allowed = set(MemoryInput.model_fields)
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InvalidInputError(f"line {number}: not valid JSON ({exc.msg})") from exc
-            if not isinstance(raw, dict):
-                raise InvalidInputError(f"line {number}: expected a JSON object")
-            data = {k: v for k, v in raw.items() if k in allowed}
-            if isinstance(data.get("metadata"), dict):  # keys the write path sets are set again on the way in
-                data["metadata"] = {k: v for k, v in data["metadata"].items() if k not in RESERVED_METADATA_KEYS}
-            if namespace:
-                data["namespace"] = namespace
-            try:
-                items.append(MemoryInput.model_validate(data))
-            except ValidationError as exc:
-                raise InvalidInputError(f"line {number}: {format_validation_error(exc)}") from exc
-            lifecycle.append((str(raw.get("status", "active")), str(raw.get("status_reason", ""))))
-        outcomes = self.store_many(items, actor) if items else []
-        for outcome, (status, reason) in zip(outcomes, lifecycle):
-            # A backup restores lifecycle too: a forgotten memory must not come back active.
-            if outcome.action != "quarantined" and status in (Status.deprecated.value, Status.forgotten.value):
-                record = self.store.get(outcome.memory_id)
-                if record is not None and record.status == Status.active:
-                    restored = record.model_copy(update={"status": Status(status), "status_reason": reason})
-                    self.store.replace(restored, None, actor=actor, action="import_status", note=reason)
-                    outcome.status = Status(status)
-        return outcomes
+        parsed = parse_lines(lines, namespace)
+        if any(line.item.private for line in parsed) and not getattr(self.store, "supports_encryption", False):
+            raise ProviderUnavailableError("private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY; "
+                                           "nothing was imported")
+        return run_import(self.writer, self.store, parsed, actor)
 
     # ---------------------------------------------------------------- helpers
     def _scope(self, namespace: str, filters: SearchFilters | dict[str, Any] | None, list_all: bool = False) -> Scope:

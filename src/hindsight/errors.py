@@ -13,6 +13,8 @@ client can tell a final refusal from a transient failure without parsing prose:
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class HindsightError(Exception):
     """Base class: a problem the caller can act on (not a bug)."""
@@ -75,3 +77,12 @@ FINAL_CODES = frozenset({InvalidInputError.code})
 #: codes of errors after which the same request may succeed later (a client keeps it queued and retries)
 RETRYABLE_CODES = frozenset({StorageBusyError.code, StorageError.code, ProviderUnavailableError.code,
                              BudgetExceededError.code, "unavailable"})
+
+
+def format_validation_error(exc: Any, prefix: str = "") -> str:
+    """'field: rule' lines a person can act on, from a pydantic ValidationError, instead of its full dump."""
+    parts = []
+    for error in exc.errors():
+        location = ".".join(str(p) for p in error["loc"]) or "input"
+        parts.append(f"{prefix}{location}: {error['msg']}")
+    return "; ".join(parts)

@@ -77,6 +77,15 @@ class FieldVerdict:
     reason: str
 
 
+@dataclass(frozen=True)
+class Restore:
+    """What an imported memory comes back with besides its input: its lifecycle and write-path metadata."""
+
+    status: Status = Status.active
+    reason: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
 @dataclass
 class HygieneDecision:
     """What dedup/conflict detection concluded about a new memory, before it is inserted."""
@@ -162,9 +171,19 @@ class WritePipeline:
         )
         return record, verdict, found
 
-    def write_many(self, items: Sequence[MemoryInput], actor: str) -> list[WriteOutcome]:
-        """Store several memories with one batched embedding call."""
+    def write_many(self, items: Sequence[MemoryInput], actor: str,
+                   restore: Sequence[Restore | None] | None = None) -> list[WriteOutcome]:
+        """Store several memories with one batched embedding call.
+
+        `restore` (import): per item, the lifecycle status and write-path metadata it comes back with, so each
+        memory lands whole in one insert (a forgotten one is never active, not even for a moment).
+        """
         prepared = [self.build_record(item, actor) for item in items]
+        for (record, _, _), back in zip(prepared, restore or []):
+            if back is not None:
+                record.metadata = {**record.metadata, **back.metadata}
+                if record.status != Status.quarantined and back.status != Status.active:
+                    record.status, record.status_reason = back.status, back.reason
         self._attach_session_context([record for record, _, _ in prepared])
         vectors = self.embedder.embed_documents([record.embedding_text for record, _, _ in prepared])
         outcomes: list[WriteOutcome] = []
@@ -201,6 +220,9 @@ class WritePipeline:
         if record.status == Status.quarantined:
             self.store.insert(record, vector, actor=actor, note=f"quarantined: {record.status_reason}")
             return WriteOutcome(record.id, "quarantined", record.status, record.status_reason, redactions=found)
+        if record.status != Status.active:  # restored as deprecated/forgotten: it neither merges nor supersedes
+            self.store.insert(record, vector, actor=actor, note=f"restored as {record.status.value}")
+            return WriteOutcome(record.id, "created", record.status, record.status_reason, redactions=found)
         decision = self.hygiene.check(record, vector) if self.hygiene else HygieneDecision()
         if decision.duplicate_of is not None:
             assert self.hygiene is not None
