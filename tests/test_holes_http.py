@@ -175,3 +175,23 @@ def test_private_turn_text_is_never_copied_in_plaintext(server: dict[str, Any], 
             assert not [w for w in words if w in rows], (table, column)
     raw = server["db"].read_bytes() + Path(str(server["db"]) + "-wal").read_bytes()
     assert secret.encode() not in raw and words[0].encode() not in raw
+
+
+# ------------------------------------------------------------------ item 12
+@pytest.mark.parametrize(("tool", "arguments", "words"), [
+    ("memory_search", {"query": "anything", "now": "0001-01-02T00:00:00Z"}, ["now", "between"]),
+    ("memory_search", {"query": "anything", "filters": {"time_from": "0001-01-01T00:00:00Z"}}, ["time_from"]),
+    ("memory_list", {"offset": 2**63}, ["offset"]),
+    ("memory_list", {"offset": 2**62}, ["offset"]),
+    ("memory_store", {"content": "\x00\x00\x00"}, ["content", "visible"]),
+    ("memory_store", {"content": "\u200b\u200c\u200d\ufeff"}, ["content", "visible"]),
+    ("memory_store", {"content": "valid", "event_time": "0001-01-01T00:00:00Z"}, ["event_time", "between"]),
+    ("memory_search", {"query": "\u200b\u200b"}, ["query", "visible"]),
+], ids=["now", "time_from", "offset-2^63", "offset-2^62", "nul", "zero-width", "event_time", "query"])
+def test_out_of_range_and_invisible_input_is_a_typed_error(server: dict[str, Any], tool: str,
+                                                           arguments: dict[str, Any], words: list[str]) -> None:
+    with as_role(server, "writer") as agent:
+        message = agent.error(tool, {**arguments, "namespace": "q12"})
+        assert "overflow" not in message and "out of range" not in message.replace("between", "")
+        assert all(w in message for w in words), message
+        assert agent.call("memory_list", namespace="q12")["total"] == 0

@@ -32,12 +32,14 @@ from hindsight.model import (
     HistoryEntry,
     MemoryInput,
     MemoryPatch,
+    MAX_OFFSET,
     RESERVED_METADATA_KEYS,
     MemoryRecord,
     SearchFilters,
     SearchHit,
     Status,
-    as_utc,
+    check_time,
+    has_visible_text,
     utcnow,
 )
 from hindsight.retrieval.rerank import Reranker, create_reranker
@@ -228,8 +230,8 @@ class MemoryEngine:
         """A page of memories (newest first) and the total matching count."""
         if not 1 <= limit <= MAX_PAGE:
             raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE}")
-        if offset < 0:
-            raise InvalidInputError("offset must not be negative")
+        if not 0 <= offset <= MAX_OFFSET:
+            raise InvalidInputError(f"offset must be between 0 and {MAX_OFFSET}")
         scope = self._scope(namespace, filters, list_all=True)
         return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
 
@@ -245,11 +247,17 @@ class MemoryEngine:
         """Hybrid search; see HybridRetriever. `now` fixes the reference time for decay and 'last week'."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError("query must contain non-whitespace text")
+        if not has_visible_text(query):
+            raise InvalidInputError("query must contain visible text (not only control or zero-width characters)")
         if len(query) > MAX_QUERY_CHARS:
             raise InvalidInputError(f"query is longer than {MAX_QUERY_CHARS} characters")
         if not 1 <= top_k <= MAX_TOP_K:
             raise InvalidInputError(f"top_k must be between 1 and {MAX_TOP_K}")
-        reference = as_utc(now) if now else self.clock()
+        try:
+            reference = check_time(now, "now") if now else self.clock()
+        except ValueError as exc:
+            raise InvalidInputError(str(exc)) from exc
+        assert reference is not None
         hits = self.retriever.search(query.strip(), self._scope(namespace, filters), top_k, reference, options)
         if self.settings.retrieval.record_access and hits:
             self.store.record_access([h.memory.id for h in hits], self.clock())
@@ -291,6 +299,8 @@ class MemoryEngine:
     # ------------------------------------------------------------- quarantine
     def quarantined(self, namespace: str = "default", limit: int = 50, offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:
         """Writes the guard held back, newest first, with the reason and rule/score in `status_reason`."""
+        if not 1 <= limit <= MAX_PAGE or not 0 <= offset <= MAX_OFFSET:
+            raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE}, offset between 0 and {MAX_OFFSET}")
         scope = Scope(namespace, statuses=(Status.quarantined,))
         return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
 
@@ -324,8 +334,8 @@ class MemoryEngine:
     # --------------------------------------------------------- working memory
     def working_append(self, session_id: str, role: str, content: str, namespace: str = "default") -> int:
         """Append a turn to the session's working memory; returns the number of turns held."""
-        if not session_id.strip() or not content.strip():
-            raise InvalidInputError("session_id and content must be non-empty")
+        if not session_id.strip() or not has_visible_text(content):
+            raise InvalidInputError("session_id must be non-empty and content must contain visible text")
         return self.working.append(namespace, session_id, role, content, self.clock())
 
     def working_get(self, session_id: str, last_n: int | None = None, namespace: str = "default") -> builtins.list[Turn]:

@@ -8,6 +8,7 @@ storage.
 from __future__ import annotations
 
 import json
+import unicodedata
 import uuid
 from datetime import datetime, timezone
 from enum import Enum
@@ -90,6 +91,38 @@ def _clean_tags(tags: list[str]) -> list[str]:
     if len(seen) > MAX_TAGS:
         raise ValueError(f"at most {MAX_TAGS} tags are allowed, got {len(seen)}")
     return list(seen)
+
+
+#: paging offsets above this are refused (SQLite integers are 64-bit; no store holds this many memories)
+MAX_OFFSET = 1_000_000_000
+#: every time a caller gives (now, event_time, filter bounds) must lie in this range, so date arithmetic
+#: ("last week", decay) can neither overflow nor underflow
+MIN_TIME = datetime(1000, 1, 1, tzinfo=timezone.utc)
+MAX_TIME = datetime(9000, 1, 1, tzinfo=timezone.utc)
+#: characters that show nothing: control, format (zero-width, BOM, bidi marks) and separators
+_INVISIBLE = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn"})
+
+
+def has_visible_text(text: str) -> bool:
+    """True when the text has at least one character a person can see (not only NUL, zero-width, spaces)."""
+    return any(not ch.isspace() and unicodedata.category(ch) not in _INVISIBLE for ch in text)
+
+
+def check_visible(text: str, field: str = "content") -> str:
+    if not has_visible_text(text):
+        raise ValueError(f"{field} must contain visible text (it has only whitespace, control or zero-width "
+                         "characters)")
+    return text
+
+
+def check_time(value: datetime | None, field: str = "time") -> datetime | None:
+    """UTC, and within MIN_TIME..MAX_TIME."""
+    if value is None:
+        return None
+    value = as_utc(value)
+    if not MIN_TIME <= value < MAX_TIME:
+        raise ValueError(f"{field} must be between {MIN_TIME.date()} and {MAX_TIME.date()}, got {value.isoformat()}")
+    return value
 
 
 def _depth(value: Any) -> int:
@@ -217,7 +250,7 @@ class MemoryInput(BaseModel):
     def _content(cls, content: str) -> str:
         if not content.strip():
             raise ValueError("content must contain non-whitespace text")
-        return content.strip()
+        return check_visible(content.strip())
 
     @field_validator("tags")
     @classmethod
@@ -227,7 +260,7 @@ class MemoryInput(BaseModel):
     @field_validator("event_time")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+        return check_time(value, "event_time")
 
     @field_validator("metadata")
     @classmethod
@@ -255,7 +288,7 @@ class MemoryPatch(BaseModel):
     def _content(cls, content: str | None) -> str | None:
         if content is not None and not content.strip():
             raise ValueError("content must contain non-whitespace text")
-        return content.strip() if content is not None else None
+        return check_visible(content.strip()) if content is not None else None
 
     @field_validator("tags")
     @classmethod
@@ -265,7 +298,7 @@ class MemoryPatch(BaseModel):
     @field_validator("event_time")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+        return check_time(value, "event_time")
 
     @field_validator("metadata")
     @classmethod
@@ -309,7 +342,7 @@ class SearchFilters(BaseModel):
     @field_validator("time_from", "time_to")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+        return check_time(value)
 
     @field_validator("statuses")
     @classmethod

@@ -25,7 +25,7 @@ from hindsight.security.http_guard import PRINCIPAL_KEY, AuthPolicy, HTTPGuard
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.tokens import TokenStore
 from hindsight.errors import HindsightError, StorageBusyError
-from hindsight.model import MAX_CONTENT_CHARS, MemoryPatch, MemoryType, SearchFilters, Source
+from hindsight.model import MAX_CONTENT_CHARS, MAX_OFFSET, MemoryPatch, MemoryType, SearchFilters, Source
 from hindsight.present import hit_view, memory_view
 from hindsight.review.console import mount_console
 from hindsight.review.queue import ReviewQueue
@@ -173,7 +173,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     def memory_list(
         filters: Annotated[SearchFilters | None, Field(description="Same filters as memory_search.")] = None,
         limit: Annotated[int, Field(ge=1, le=500)] = 20,
-        offset: Annotated[int, Field(ge=0)] = 0,
+        offset: Annotated[int, Field(ge=0, le=MAX_OFFSET)] = 0,
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """List memories newest first, paged; includes deprecated and forgotten ones unless filtered."""
@@ -255,7 +255,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     @mcp.tool
     def memory_quarantine_list(
         limit: Annotated[int, Field(ge=1, le=500)] = 50,
-        offset: Annotated[int, Field(ge=0)] = 0,
+        offset: Annotated[int, Field(ge=0, le=MAX_OFFSET)] = 0,
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Admin: writes the guard held back (instruction injection, privilege escalation, exfiltration), with why."""
@@ -281,7 +281,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         status: Annotated[Literal["pending", "approved", "rejected"], Field(
             description="pending (the queue, oldest first) or decided ones")] = "pending",
         limit: Annotated[int, Field(ge=1, le=500)] = 50,
-        offset: Annotated[int, Field(ge=0)] = 0,
+        offset: Annotated[int, Field(ge=0, le=MAX_OFFSET)] = 0,
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Admin: agent changes to a reviewed namespace waiting for (or given) a decision, with the current memory."""
