@@ -104,6 +104,7 @@ class MemoryEngine:
             redactor=redactor if self.settings.redact else None,
             session_context_turns=self.settings.session_context_turns,
             directive_flagger=flag_directive,
+            budget_s=self.settings.write_budget_s,
         )
         self.working = WorkingMemory(self.settings.working_memory_turns)
         self._check_embedding_model()

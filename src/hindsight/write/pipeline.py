@@ -8,6 +8,7 @@ choosing another door.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -15,6 +16,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from hindsight.embeddings.base import Embedder
+from hindsight.errors import BudgetExceededError
 from hindsight.model import DEFAULT_CREDIBILITY, SESSION_CONTEXT_KEY, MemoryInput, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.fields import redact_value, strings_in
@@ -118,6 +120,7 @@ class WritePipeline:
     hygiene: Hygiene | None = None
     session_context_turns: int = 2
     directive_flagger: Callable[[str], bool] | None = None
+    budget_s: float | None = None  # per memory in the request; checked before anything is stored
 
     def screen(self, content: str, context: str = "", tags: list[str] | None = None,
                metadata: dict[str, Any] | None = None) -> ScreenResult | None:
@@ -178,6 +181,7 @@ class WritePipeline:
         `restore` (import): per item, the lifecycle status and write-path metadata it comes back with, so each
         memory lands whole in one insert (a forgotten one is never active, not even for a moment).
         """
+        started = time.monotonic()
         prepared = [self.build_record(item, actor) for item in items]
         for (record, _, _), back in zip(prepared, restore or []):
             if back is not None:
@@ -186,6 +190,11 @@ class WritePipeline:
                     record.status, record.status_reason = back.status, back.reason
         self._attach_session_context([record for record, _, _ in prepared])
         vectors = self.embedder.embed_documents([record.embedding_text for record, _, _ in prepared])
+        elapsed = time.monotonic() - started
+        if self.budget_s is not None and elapsed > self.budget_s * len(items):
+            raise BudgetExceededError(
+                f"the write took {elapsed:.0f}s, past its budget of {self.budget_s:g}s per memory (guard and "
+                "embedding); nothing was stored: retry later or shorten the text")
         outcomes: list[WriteOutcome] = []
         for (record, verdict, found), vector in zip(prepared, vectors):
             outcomes.append(self._persist(record, vector, verdict, found, actor))
