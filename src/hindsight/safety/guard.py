@@ -140,11 +140,11 @@ class WriteGuard:
                 vector = candidate
         if vector is None:  # a long text is read as a few bounded windows; the highest score counts
             scored = [clf.attack_score(v, prepared.text) for v in embed_for_screening(screening_windows(text))]
-            score, category = max(scored, key=lambda pair: pair[0])
+            score, label = max(scored, key=lambda pair: pair[0])
         else:
-            score, category = clf.attack_score(vector, prepared.text)
+            score, label = clf.attack_score(vector, prepared.text)
         if score >= self.threshold:
-            return GuardVerdict(True, category, [f"classifier:{score:.2f}"] + hidden_reasons, score)
+            return GuardVerdict(True, label, [f"classifier:{score:.2f}"] + hidden_reasons, score)
         return GuardVerdict(False, None, [], score)
 
     def __call__(self, text: str) -> GuardVerdict:
