@@ -315,22 +315,14 @@ class MemoryEngine:
         return released
 
     # ----------------------------------------------------------------- events
-    def record_event(self, event: events.TaskCompleted | events.TaskFailed | events.UserCorrection
-                     | events.ToolRetrySucceeded, actor: str = "local") -> WriteOutcome:
+    def record_event(self, event: events.Event, actor: str = "local") -> WriteOutcome:
         """Store the memory an event calls for (see write/events.py for what each event becomes)."""
         return self.store_memory(self.event_input(event), actor)
 
     @staticmethod
-    def event_input(event: events.TaskCompleted | events.TaskFailed | events.UserCorrection
-                    | events.ToolRetrySucceeded) -> MemoryInput:
+    def event_input(event: events.Event) -> MemoryInput:
         """The memory input an event becomes (the review door stores or proposes it)."""
-        builders: dict[type, Callable[[Any], MemoryInput]] = {
-            events.TaskCompleted: events.task_completed,
-            events.TaskFailed: events.task_failed,
-            events.UserCorrection: events.user_correction,
-            events.ToolRetrySucceeded: events.tool_retry_succeeded,
-        }
-        return builders[type(event)](event)
+        return events.to_input(event)
 
     # --------------------------------------------------------- working memory
     def working_append(self, session_id: str, role: str, content: str, namespace: str = "default") -> int:

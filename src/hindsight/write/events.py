@@ -132,3 +132,17 @@ _GENERAL_RULE = re.compile(
 def states_general_rule(text: str) -> bool:
     """A user turn that states a preference or standing rule (worth keeping beyond this session)."""
     return bool(_GENERAL_RULE.search(text))
+
+
+Event = TaskCompleted | TaskFailed | UserCorrection | ToolRetrySucceeded
+
+
+def to_input(event: Event) -> MemoryInput:
+    """The memory input an event becomes."""
+    if isinstance(event, TaskCompleted):
+        return task_completed(event)
+    if isinstance(event, TaskFailed):
+        return task_failed(event)
+    if isinstance(event, UserCorrection):
+        return user_correction(event)
+    return tool_retry_succeeded(event)
