@@ -71,7 +71,12 @@ def serve(
 ) -> None:
     """Run the MCP server on the embedded store."""
     from hindsight.security.audit import AuditLog
-    from hindsight.security.http_guard import AuthPolicy, default_allowed_hosts, is_loopback, parse_hosts
+    from hindsight.security.http_guard import (
+        AuthPolicy,
+        default_allowed_hosts,
+        is_loopback,
+        parse_hosts,
+    )
     from hindsight.security.tokens import TokenStore
     from hindsight.server.mcp_server import serve as run_server
 

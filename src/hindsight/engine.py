@@ -9,7 +9,6 @@ existence does not leak.
 from __future__ import annotations
 
 import builtins
-
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import IO, Any
 from pydantic import BaseModel, ValidationError
 
 from hindsight.config import HindsightSettings
+from hindsight.consolidate import ConsolidationReport, Consolidator
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
 from hindsight.errors import (
@@ -29,11 +29,11 @@ from hindsight.errors import (
 )
 from hindsight.llm import LLMClient, create_llm
 from hindsight.model import (
+    MAX_OFFSET,
+    RESERVED_METADATA_KEYS,
     HistoryEntry,
     MemoryInput,
     MemoryPatch,
-    MAX_OFFSET,
-    RESERVED_METADATA_KEYS,
     MemoryRecord,
     SearchFilters,
     SearchHit,
@@ -44,14 +44,13 @@ from hindsight.model import (
 )
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever, SearchOptions
-from hindsight.storage.base import MemoryStore, Scope, StoreStats
 from hindsight.safety import WriteGuard, flag_directive, redactor
 from hindsight.security.crypto import load_cipher
+from hindsight.storage.base import MemoryStore, Scope, StoreStats
 from hindsight.storage.factory import create_vector_index
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import Turn, WorkingMemory
-from hindsight.consolidate import ConsolidationReport, Consolidator
 from hindsight.write import events
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.importance import compute_importance

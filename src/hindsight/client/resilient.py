@@ -112,7 +112,7 @@ class ResilientClient:
             return self._enqueue("memory_store", arguments, "earlier writes are still queued")
         try:
             return self.call("memory_store", arguments)
-        except Exception as exc:  # noqa: BLE001 - classified: a final refusal is raised, the rest is queued
+        except Exception as exc:  # classified: a final refusal is raised, the rest is queued
             if is_final(exc):
                 raise
             return self._enqueue("memory_store", arguments, _describe(exc))
@@ -168,7 +168,7 @@ class ResilientClient:
                     self.call(tool, json.loads(arguments))
                     delivered = True
                     break
-                except Exception as exc:  # noqa: BLE001 - every failure is classified, none is dropped
+                except Exception as exc:  # every failure is classified, none is dropped
                     tried += 1
                     if is_final(exc):
                         self._dead_letter(queue_id, tool, arguments, queued_at, tried, _describe(exc))

@@ -15,7 +15,6 @@ import numpy as np
 from hindsight.embeddings.base import Embedder
 from hindsight.errors import ProviderUnavailableError
 
-
 #: tokens of one text that are embedded (model window 512 minus special tokens and the E5 prefix)
 WINDOW_TOKENS = 500
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import html
 import json
-from datetime import datetime, timezone
 from collections.abc import Callable
+from datetime import datetime, timezone
 from typing import Any
 
 from starlette.requests import Request

@@ -14,23 +14,37 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
+from fastmcp.server.dependencies import get_access_token, get_http_request
 from pydantic import Field, StrictBool
 
-from fastmcp.server.dependencies import get_access_token, get_http_request
-
 from hindsight.engine import MemoryEngine
-from hindsight.security.audit import AuditLog
-from hindsight.security.http_auth import HindsightTokenVerifier, principal_from_access_token
-from hindsight.security.http_guard import PRINCIPAL_KEY, AuthPolicy, HTTPGuard
-from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
-from hindsight.security.tokens import TokenStore
 from hindsight.errors import HindsightError, StorageBusyError
-from hindsight.model import MAX_CONTENT_CHARS, MAX_OFFSET, MemoryPatch, MemoryType, SearchFilters, Source
+from hindsight.model import (
+    MAX_CONTENT_CHARS,
+    MAX_OFFSET,
+    MemoryPatch,
+    MemoryType,
+    SearchFilters,
+    Source,
+)
 from hindsight.present import hit_view, memory_view
 from hindsight.review.console import mount_console
 from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
-from hindsight.write.events import TaskCompleted, TaskFailed, ToolRetrySucceeded, UserCorrection
+from hindsight.security.audit import AuditLog
+from hindsight.security.http_auth import (
+    HindsightTokenVerifier,
+    principal_from_access_token,
+)
+from hindsight.security.http_guard import PRINCIPAL_KEY, AuthPolicy, HTTPGuard
+from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
+from hindsight.security.tokens import TokenStore
+from hindsight.write.events import (
+    TaskCompleted,
+    TaskFailed,
+    ToolRetrySucceeded,
+    UserCorrection,
+)
 
 T = TypeVar("T")
 

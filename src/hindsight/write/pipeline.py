@@ -7,8 +7,8 @@ choosing another door.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
@@ -17,7 +17,14 @@ import numpy as np
 
 from hindsight.embeddings.base import Embedder
 from hindsight.errors import BudgetExceededError
-from hindsight.model import DEFAULT_CREDIBILITY, SESSION_CONTEXT_KEY, MemoryInput, MemoryRecord, MemoryType, Status
+from hindsight.model import (
+    DEFAULT_CREDIBILITY,
+    SESSION_CONTEXT_KEY,
+    MemoryInput,
+    MemoryRecord,
+    MemoryType,
+    Status,
+)
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.fields import redact_value, strings_in
 
