@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -44,6 +45,41 @@ def test_queue_when_down_flush_when_back(tmp_path: Path) -> None:
         assert client.flush() == 1 and client.pending() == 0
         found = client.search("staging 令牌")
         assert any("令牌" in r["content"] for r in found["results"])
+    finally:
+        stop_process(server)
+        client.close()
+
+
+def test_a_locked_database_loses_nothing_and_a_refused_write_is_a_dead_letter(tmp_path: Path) -> None:
+    """Issue 9 item 1: a transient server error keeps the write queued; only a validation refusal is final."""
+    db, log, port = tmp_path / "memory.db", tmp_path / "server.log", free_port()
+    client = ResilientClient(f"http://127.0.0.1:{port}/mcp", tmp_path / "queue.db", timeout=30, backoff_base=0.1,
+                             auto_flush=False)
+    facts = [f"Build cache number {i} lives in /var/cache/build-{i}." for i in range(4)]
+    for fact in facts[:2]:
+        assert client.store(fact)["queued"] is True  # the server is not there yet
+    client.store("   \u00a0 ")  # the server will refuse it: content has no text
+    for fact in facts[2:]:
+        client.store(fact)
+    assert client.pending() == 5
+    server = _start(db, port, log)
+    try:
+        locker = sqlite3.connect(db, isolation_level=None)  # another process holds the write lock
+        locker.execute("BEGIN IMMEDIATE")
+        try:
+            assert client.flush(attempts=1) == 0
+            assert client.pending() == 5 and client.dead_letters() == []
+            assert "storage_busy" in client.queued()[0]["last_error"]
+            assert client.queued()[0]["attempts"] == 1
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        assert client.flush() == 4 and client.pending() == 0
+        dead = client.dead_letters()
+        assert len(dead) == 1 and dead[0]["error"].split(": ", 1)[1].startswith("invalid_input")
+        assert dead[0]["arguments"]["content"] == "   \u00a0 "
+        stored = client.call("memory_list", {"limit": 50})
+        assert sorted(m["content"] for m in stored["memories"]) == sorted(facts)
     finally:
         stop_process(server)
         client.close()

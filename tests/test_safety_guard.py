@@ -224,18 +224,22 @@ def test_empty_text_is_not_suspicious(rules_guard: WriteGuard) -> None:
     assert rules_guard.screen("   ") == GuardVerdict(False)
 
 
-def test_rules_are_fast(rules_guard: WriteGuard) -> None:
-    texts = [t for t, _ in ATTACKS] + BENIGN
-    start = time.perf_counter()
-    for _ in range(5):
-        for t in texts:
-            rules_guard.screen(t)
-    per_call_ms = (time.perf_counter() - start) * 1000 / (5 * len(texts))
-    assert per_call_ms < 5.0
-    long_text = " ".join(BENIGN) * 40  # ~20k characters
-    start = time.perf_counter()
-    rules_guard.screen(long_text)
-    assert (time.perf_counter() - start) < 1.0
+def test_rules_cost_grows_linearly(rules_guard: WriteGuard) -> None:
+    """No wall-clock limit (timings are in bench/guard.py): 10x the text must not cost ~100x (super-linear)."""
+    unit = " ".join(BENIGN)
+    small, large = unit * 4, unit * 40  # n and 10n (~20k characters)
+
+    def best_of(text: str, runs: int = 3) -> float:
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            rules_guard.screen(text)
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    best_of(small, 1)  # warm the regex caches
+    ratio = best_of(large) / max(best_of(small), 1e-6)
+    assert ratio < 40, f"10x the text took {ratio:.0f}x the time"
 
 
 def test_match_rules_works_on_normalised_text() -> None:

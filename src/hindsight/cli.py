@@ -56,20 +56,27 @@ def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
-LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-
-
 @app.command()
 def serve(
     transport: Annotated[str, typer.Option(help="stdio (desktop clients) or http (streamable HTTP).")] = "stdio",
     db: DbOption = None,
     host: Annotated[str, typer.Option(help="HTTP bind address.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="HTTP port.")] = 8765,
-    auth: Annotated[str, typer.Option(help="HTTP bearer tokens: auto (required once any token exists), "
-                                           "required, or off (loopback only).")] = "auto",
+    auth: Annotated[str, typer.Option(help="HTTP bearer tokens: auto (required once any token exists, checked "
+                                           "per request), required, or off (loopback only).")] = "auto",
+    allowed_hosts: Annotated[str, typer.Option(
+        "--allowed-hosts", envvar="HINDSIGHT_ALLOWED_HOSTS",
+        help="Comma-separated host names clients may use in Host/Origin, besides loopback and the bind "
+             "address (DNS-rebinding protection).")] = "",
 ) -> None:
     """Run the MCP server on the embedded store."""
     from hindsight.security.audit import AuditLog
+    from hindsight.security.http_guard import (
+        AuthPolicy,
+        default_allowed_hosts,
+        is_loopback,
+        parse_hosts,
+    )
     from hindsight.security.tokens import TokenStore
     from hindsight.server.mcp_server import serve as run_server
 
@@ -83,14 +90,15 @@ def serve(
         path = engine.stats().path or str(db)
         tokens, audit = TokenStore(path), AuditLog(path)
         if transport == "http":
-            require = auth == "required" or (auth == "auto" and bool(tokens.list()))
-            if not require and host not in LOOPBACK:
+            policy = AuthPolicy(tokens, auth, loopback_only=is_loopback(host))  # type: ignore[arg-type]
+            if not is_loopback(host) and (auth == "off" or (auth == "auto" and not tokens.any_created())):
                 err.print("[red]error:[/red] refusing to serve without tokens on a non-loopback address; "
                           "create one with `hindsight token create` or bind to 127.0.0.1")
                 raise typer.Exit(2)
-            mode = "bearer tokens required" if require else "no auth (loopback only)"
-            err.print(f"hindsight MCP server on http://{host}:{port}/mcp ({mode}; db: {path})")
-            run_server(engine, "http", host, port, tokens=tokens if require else None, audit=audit)
+            hosts = default_allowed_hosts(host, parse_hosts(allowed_hosts))
+            err.print(f"hindsight MCP server on http://{host}:{port}/mcp ({policy.describe()}; "
+                      f"allowed hosts: {', '.join(sorted(hosts))}; db: {path})")
+            run_server(engine, "http", host, port, audit=audit, policy=policy, allowed_hosts=hosts)
         else:
             run_server(engine, "stdio", audit=audit)
 
@@ -353,12 +361,13 @@ def import_(src: Annotated[Path, typer.Argument(help="JSONL file from `export`."
     if not src.exists():
         err.print(f"[red]error:[/red] no such file: {escape(str(src))}")
         raise typer.Exit(2)
-    with _engine(db) as engine, src.open(encoding="utf-8") as handle:
-        outcomes = engine.import_jsonl(handle, namespace=namespace)
+    with _engine(db) as engine, src.open("rb") as handle:  # bytes: a non-UTF-8 line is named, not a traceback
+        report = engine.import_report(handle, namespace=namespace)
     counts: dict[str, int] = {}
-    for o in outcomes:
-        counts[o.action] = counts.get(o.action, 0) + 1
-    err.print(f"imported {len(outcomes)} lines: {counts}")
+    for o in report.outcomes:
+        key = o.action if o.status.value in ("active", "quarantined") else f"{o.action} ({o.status.value})"
+        counts[key] = counts.get(key, 0) + 1
+    err.print(f"imported {len(report.outcomes)} lines: {counts}; skipped {report.skipped} already imported")
 
 
 @app.command()

@@ -80,6 +80,9 @@ class HindsightSettings(BaseSettings):
         default="on", description="write guard: rules + classifier, rules only, or off (not recommended)")
     redact: bool = Field(default=True, description="redact secrets and personal data before storing")
     hygiene: bool = Field(default=True, description="dedup and conflict detection on every write")
+    write_budget_s: float = Field(
+        default=60.0, gt=0, description="time budget of a write, per memory in the request: past it the write "
+                                        "is refused (retryable 'timeout' error) before anything is stored")
     working_memory_turns: int = Field(default=20, ge=1, le=500, description="turns kept per live session")
     session_context_turns: int = Field(
         default=2, ge=0, le=5, description="previous turns of the same session indexed with an episodic/working memory"

@@ -161,7 +161,7 @@ class Consolidator:
         offset = 0
         while True:
             page = self.store.list(scope, limit=PAGE, offset=offset, newest_first=False)
-            out.extend(page)
+            out.extend(r for r in page if not r.encrypted)  # private text never flows into a new (plain) memory
             if len(page) < PAGE:
                 return out
             offset += PAGE

@@ -9,8 +9,6 @@ existence does not leak.
 from __future__ import annotations
 
 import builtins
-
-import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -19,11 +17,20 @@ from typing import IO, Any
 from pydantic import BaseModel, ValidationError
 
 from hindsight.config import HindsightSettings
+from hindsight.consolidate import ConsolidationReport, Consolidator
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
-from hindsight.errors import InvalidInputError, MemoryNotFoundError, ProviderUnavailableError
+from hindsight.errors import (
+    InvalidInputError,
+    MemoryNotFoundError,
+    PermissionDeniedError,
+    ProviderUnavailableError,
+    format_validation_error,
+)
 from hindsight.llm import LLMClient, create_llm
 from hindsight.model import (
+    MAX_OFFSET,
+    RESERVED_METADATA_KEYS,
     HistoryEntry,
     MemoryInput,
     MemoryPatch,
@@ -31,37 +38,29 @@ from hindsight.model import (
     SearchFilters,
     SearchHit,
     Status,
-    as_utc,
+    check_time,
+    has_visible_text,
     utcnow,
 )
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever, SearchOptions
-from hindsight.storage.base import MemoryStore, Scope, StoreStats
 from hindsight.safety import WriteGuard, flag_directive, redactor
 from hindsight.security.crypto import load_cipher
+from hindsight.storage.base import MemoryStore, Scope, StoreStats
 from hindsight.storage.factory import create_vector_index
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import Turn, WorkingMemory
-from hindsight.consolidate import ConsolidationReport, Consolidator
 from hindsight.write import events, ingest
 from hindsight.write.idempotency import outcome_from_dict, run_idempotent
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.importance import compute_importance
+from hindsight.write.importer import ImportReport, parse_lines, run_import
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
 MAX_TOP_K = 100
 MAX_PAGE = 500
 MAX_QUERY_CHARS = 2_000
-
-
-def format_validation_error(exc: ValidationError, prefix: str = "") -> str:
-    """'field: rule' lines a person can act on, instead of pydantic's full dump."""
-    parts = []
-    for error in exc.errors():
-        location = ".".join(str(p) for p in error["loc"]) or "input"
-        parts.append(f"{prefix}{location}: {error['msg']}")
-    return "; ".join(parts)
 
 
 def validated(model: type[BaseModel], data: Any, what: str) -> Any:
@@ -105,6 +104,7 @@ class MemoryEngine:
             redactor=redactor if self.settings.redact else None,
             session_context_turns=self.settings.session_context_turns,
             directive_flagger=flag_directive,
+            budget_s=self.settings.write_budget_s,
         )
         self.working = WorkingMemory(self.settings.working_memory_turns)
         self._check_embedding_model()
@@ -176,16 +176,33 @@ class MemoryEngine:
         patch = validated(MemoryPatch, updates, "updates")
         current = self.get(memory_id, namespace, record_access=False)
         changes = patch.model_dump(exclude_unset=True)
+        status_change = "status" in changes and changes["status"] != current.status
+        if status_change and current.status == Status.quarantined:
+            raise PermissionDeniedError(
+                "updates.status: a quarantined memory leaves quarantine only through memory_quarantine_release "
+                "(admin scope); nothing was changed")
         vector = None
         text_changed = any(key in changes and changes[key] != getattr(current, key) for key in ("content", "context"))
-        if text_changed:
+        fields_changed = text_changed or any(key in changes for key in ("tags", "metadata"))
+        if fields_changed:
+            # new caller text (content, context, tags, metadata) is screened and redacted like a new memory
             probe = MemoryInput(content=changes.get("content", current.content),
-                                context=changes.get("context", current.context), namespace=namespace, type=current.type)
+                                context=changes.get("context", current.context), namespace=namespace, type=current.type,
+                                tags=changes.get("tags", current.tags), metadata=changes.get("metadata", {}))
             screened, _, _ = self.writer.build_record(probe, actor)
-            changes["content"], changes["context"] = screened.content, screened.context
+            changes["content"], changes["context"], changes["tags"] = screened.content, screened.context, screened.tags
+            if "metadata" in changes:  # the keys only the write path sets are kept
+                kept = {k: v for k, v in current.metadata.items() if k in RESERVED_METADATA_KEYS}
+                changes["metadata"] = {**screened.metadata, **kept}
             if screened.status == Status.quarantined:
                 changes["status"] = Status.quarantined
                 changes["status_reason"] = screened.status_reason
+        elif status_change and changes["status"] == Status.active:
+            # every status change goes through the guard: a memory brought back into use is screened again
+            own = {k: v for k, v in current.metadata.items() if k not in RESERVED_METADATA_KEYS}
+            verdict = self.writer.screen(current.content, current.context, current.tags, own)
+            if verdict is not None and verdict.suspicious:
+                changes["status"], changes["status_reason"] = Status.quarantined, verdict.reason
         try:
             updated = MemoryRecord.model_validate({**current.model_dump(), **changes, "updated_at": self.clock()})
         except ValidationError as exc:
@@ -229,8 +246,8 @@ class MemoryEngine:
         """A page of memories (newest first) and the total matching count."""
         if not 1 <= limit <= MAX_PAGE:
             raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE}")
-        if offset < 0:
-            raise InvalidInputError("offset must not be negative")
+        if not 0 <= offset <= MAX_OFFSET:
+            raise InvalidInputError(f"offset must be between 0 and {MAX_OFFSET}")
         scope = self._scope(namespace, filters, list_all=True)
         return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
 
@@ -246,11 +263,17 @@ class MemoryEngine:
         """Hybrid search; see HybridRetriever. `now` fixes the reference time for decay and 'last week'."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError("query must contain non-whitespace text")
+        if not has_visible_text(query):
+            raise InvalidInputError("query must contain visible text (not only control or zero-width characters)")
         if len(query) > MAX_QUERY_CHARS:
             raise InvalidInputError(f"query is longer than {MAX_QUERY_CHARS} characters")
         if not 1 <= top_k <= MAX_TOP_K:
             raise InvalidInputError(f"top_k must be between 1 and {MAX_TOP_K}")
-        reference = as_utc(now) if now else self.clock()
+        try:
+            reference = check_time(now, "now") if now else self.clock()
+        except ValueError as exc:
+            raise InvalidInputError(str(exc)) from exc
+        assert reference is not None
         hits = self.retriever.search(query.strip(), self._scope(namespace, filters), top_k, reference, options)
         if self.settings.retrieval.record_access and hits:
             self.store.record_access([h.memory.id for h in hits], self.clock())
@@ -292,6 +315,8 @@ class MemoryEngine:
     # ------------------------------------------------------------- quarantine
     def quarantined(self, namespace: str = "default", limit: int = 50, offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:
         """Writes the guard held back, newest first, with the reason and rule/score in `status_reason`."""
+        if not 1 <= limit <= MAX_PAGE or not 0 <= offset <= MAX_OFFSET:
+            raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE}, offset between 0 and {MAX_OFFSET}")
         scope = Scope(namespace, statuses=(Status.quarantined,))
         return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
 
@@ -308,7 +333,7 @@ class MemoryEngine:
     def record_event(self, event: events.Event, actor: str = "local",
                      idempotency_key: str | None = None) -> WriteOutcome:
         """Store the memory an event calls for (see write/events.py for what each event becomes)."""
-        return self.store_memory(events.event_input(event), actor, idempotency_key)
+        return self.store_memory(events.to_input(event), actor, idempotency_key)
 
     def ingest(self, messages: Sequence[Any], session_id: str, namespace: str = "default", actor: str = "local",
                idempotency_key: str | None = None,
@@ -324,17 +349,24 @@ class MemoryEngine:
 
         return ingest.run(planned, write or direct, session_id, idempotency_key)
 
+    @staticmethod
+    def event_input(event: events.Event) -> MemoryInput:
+        """The memory input an event becomes (the review door stores or proposes it)."""
+        return events.to_input(event)
+
     # --------------------------------------------------------- working memory
     def working_append(self, session_id: str, role: str, content: str, namespace: str = "default") -> int:
         """Append a turn to the session's working memory; returns the number of turns held."""
-        if not session_id.strip() or not content.strip():
-            raise InvalidInputError("session_id and content must be non-empty")
+        if not session_id.strip() or not has_visible_text(content):
+            raise InvalidInputError("session_id must be non-empty and content must contain visible text")
         return self.working.append(namespace, session_id, role, content, self.clock())
 
     def working_get(self, session_id: str, last_n: int | None = None, namespace: str = "default") -> builtins.list[Turn]:
         return self.working.recent(namespace, session_id, last_n)
 
-    def end_session(self, session_id: str, namespace: str = "default", actor: str = "local") -> dict[str, Any]:
+    def end_session(self, session_id: str, namespace: str = "default", actor: str = "local",
+                    write: Callable[[builtins.list[dict[str, Any]]], builtins.list[dict[str, Any]]] | None = None,
+                    ) -> dict[str, Any]:
         """Summarise the session into one episodic memory, keep what generalises as semantic, clear working memory.
 
         What generalises, without an LLM: user turns that state a preference or a standing rule
@@ -355,10 +387,11 @@ class MemoryEngine:
              "metadata": {"event": "session_end", "extracted": "preference"}}
             for t in turns if t.role == "user" and events.states_general_rule(t.content)
         ]
-        outcomes = self.store_many(items, actor)
+        # `write` is the caller's door (the review service proposes instead of storing in a reviewed namespace)
+        outcomes = write(items) if write else [o.as_dict() for o in self.store_many(items, actor)]
         self.working.clear(namespace, session_id)
-        return {"session_id": session_id, "turns": len(turns), "summary_id": outcomes[0].memory_id,
-                "summary": summary, "method": method, "generalised": [o.as_dict() for o in outcomes[1:]]}
+        return {"session_id": session_id, "turns": len(turns), "summary_id": outcomes[0].get("memory_id"),
+                "summary_result": outcomes[0], "summary": summary, "method": method, "generalised": outcomes[1:]}
 
     # ------------------------------------------------------------ import/export
     def export_jsonl(self, out: IO[str], namespace: str | None = None) -> int:
@@ -369,41 +402,23 @@ class MemoryEngine:
             count += 1
         return count
 
-    def import_jsonl(self, lines: Iterable[str], actor: str = "import", namespace: str | None = None) -> builtins.list[WriteOutcome]:
-        """Re-ingest exported lines through the full write path (guard and redaction included).
+    def import_jsonl(self, lines: Iterable[str | bytes], actor: str = "import",
+                     namespace: str | None = None) -> builtins.list[WriteOutcome]:
+        """Re-ingest exported lines through the full write path; see `import_report`."""
+        return self.import_report(lines, actor, namespace).outcomes
 
-        Invalid lines abort the import before anything is written, naming the line.
+    def import_report(self, lines: Iterable[str | bytes], actor: str = "import",
+                      namespace: str | None = None) -> ImportReport:
+        """Re-ingest exported lines (guard and redaction included), resumably (see write/importer.py).
+
+        Invalid lines (not UTF-8, not JSON, a bad field) abort the import before anything is written, naming the
+        line; each line then lands whole with its status; lines an earlier run imported are skipped.
         """
-        items: builtins.list[MemoryInput] = []
-        lifecycle: builtins.list[tuple[str, str]] = []
-        allowed = set(MemoryInput.model_fields)
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InvalidInputError(f"line {number}: not valid JSON ({exc.msg})") from exc
-            if not isinstance(raw, dict):
-                raise InvalidInputError(f"line {number}: expected a JSON object")
-            data = {k: v for k, v in raw.items() if k in allowed}
-            if namespace:
-                data["namespace"] = namespace
-            try:
-                items.append(MemoryInput.model_validate(data))
-            except ValidationError as exc:
-                raise InvalidInputError(f"line {number}: {format_validation_error(exc)}") from exc
-            lifecycle.append((str(raw.get("status", "active")), str(raw.get("status_reason", ""))))
-        outcomes = self.store_many(items, actor) if items else []
-        for outcome, (status, reason) in zip(outcomes, lifecycle):
-            # A backup restores lifecycle too: a forgotten memory must not come back active.
-            if outcome.action != "quarantined" and status in (Status.deprecated.value, Status.forgotten.value):
-                record = self.store.get(outcome.memory_id)
-                if record is not None and record.status == Status.active:
-                    restored = record.model_copy(update={"status": Status(status), "status_reason": reason})
-                    self.store.replace(restored, None, actor=actor, action="import_status", note=reason)
-                    outcome.status = Status(status)
-        return outcomes
+        parsed = parse_lines(lines, namespace)
+        if any(line.item.private for line in parsed) and not getattr(self.store, "supports_encryption", False):
+            raise ProviderUnavailableError("private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY; "
+                                           "nothing was imported")
+        return run_import(self.writer, self.store, parsed, actor)
 
     # ---------------------------------------------------------------- helpers
     def _scope(self, namespace: str, filters: SearchFilters | dict[str, Any] | None, list_all: bool = False) -> Scope:

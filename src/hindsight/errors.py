@@ -1,10 +1,19 @@
 """Typed errors raised by the engine.
 
 Every skin (MCP, CLI, Python API) maps these to its own error channel, so one
-message written here is what a person reads everywhere.
+message written here is what a person reads everywhere. Over MCP a tool error's
+text starts with the code and a colon (``invalid_input: content: ...``), so a
+client can tell a final refusal from a transient failure without parsing prose:
+
+* final (retrying the same request cannot succeed): ``invalid_input``;
+* retryable (the same request may succeed later): ``storage_busy``, ``unavailable``,
+  ``provider_unavailable``, ``storage_error``, ``timeout``;
+* the others (``permission_denied``, ``not_found``) need a person to act first.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class HindsightError(Exception):
@@ -49,3 +58,31 @@ class StorageError(HindsightError, RuntimeError):
     """The store could not complete an operation; nothing was half-written."""
 
     code = "storage_error"
+
+
+class StorageBusyError(StorageError):
+    """Another process holds the database's write lock; nothing was written, the same request may be retried."""
+
+    code = "storage_busy"
+
+
+class BudgetExceededError(HindsightError, TimeoutError):
+    """A request ran past its time budget; nothing was written, the same request may be retried."""
+
+    code = "timeout"
+
+
+#: codes of errors after which the same request can never succeed (a client drops it to a dead-letter list)
+FINAL_CODES = frozenset({InvalidInputError.code})
+#: codes of errors after which the same request may succeed later (a client keeps it queued and retries)
+RETRYABLE_CODES = frozenset({StorageBusyError.code, StorageError.code, ProviderUnavailableError.code,
+                             BudgetExceededError.code, "unavailable"})
+
+
+def format_validation_error(exc: Any, prefix: str = "") -> str:
+    """'field: rule' lines a person can act on, from a pydantic ValidationError, instead of its full dump."""
+    parts = []
+    for error in exc.errors():
+        location = ".".join(str(p) for p in error["loc"]) or "input"
+        parts.append(f"{prefix}{location}: {error['msg']}")
+    return "; ".join(parts)

@@ -7,6 +7,8 @@ storage.
 
 from __future__ import annotations
 
+import json
+import unicodedata
 import uuid
 from datetime import datetime, timezone
 from enum import Enum
@@ -19,6 +21,12 @@ MAX_CONTENT_CHARS = 20_000
 SESSION_CONTEXT_KEY = "preceding_turn"
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
+#: caller-supplied metadata: at most this many bytes as compact JSON (UTF-8), this deep, keys this long.
+MAX_METADATA_BYTES = 8_192
+MAX_METADATA_DEPTH = 4
+MAX_METADATA_KEY_CHARS = 64
+#: metadata keys only the write path sets (a caller setting them could plant indexed text or flags).
+RESERVED_METADATA_KEYS = frozenset({SESSION_CONTEXT_KEY, "safety_directive"})
 
 
 class MemoryType(str, Enum):
@@ -83,6 +91,75 @@ def _clean_tags(tags: list[str]) -> list[str]:
     if len(seen) > MAX_TAGS:
         raise ValueError(f"at most {MAX_TAGS} tags are allowed, got {len(seen)}")
     return list(seen)
+
+
+#: paging offsets above this are refused (SQLite integers are 64-bit; no store holds this many memories)
+MAX_OFFSET = 1_000_000_000
+#: every time a caller gives (now, event_time, filter bounds) must lie in this range, so date arithmetic
+#: ("last week", decay) can neither overflow nor underflow
+MIN_TIME = datetime(1000, 1, 1, tzinfo=timezone.utc)
+MAX_TIME = datetime(9000, 1, 1, tzinfo=timezone.utc)
+#: characters that show nothing: control, format (zero-width, BOM, bidi marks) and separators
+_INVISIBLE = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn"})
+
+
+def has_visible_text(text: str) -> bool:
+    """True when the text has at least one character a person can see (not only NUL, zero-width, spaces)."""
+    return any(not ch.isspace() and unicodedata.category(ch) not in _INVISIBLE for ch in text)
+
+
+def check_visible(text: str, field: str = "content") -> str:
+    if not has_visible_text(text):
+        raise ValueError(f"{field} must contain visible text (it has only whitespace, control or zero-width "
+                         "characters)")
+    return text
+
+
+def check_time(value: datetime | None, field: str = "time") -> datetime | None:
+    """UTC, and within MIN_TIME..MAX_TIME."""
+    if value is None:
+        return None
+    value = as_utc(value)
+    if not MIN_TIME <= value < MAX_TIME:
+        raise ValueError(f"{field} must be between {MIN_TIME.date()} and {MAX_TIME.date()}, got {value.isoformat()}")
+    return value
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def _check_keys(value: Any, path: str) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str) or len(key) > MAX_METADATA_KEY_CHARS:
+                raise ValueError(f"key '{str(key)[:20]}' at {path or 'top level'} must be a string of at most "
+                                 f"{MAX_METADATA_KEY_CHARS} characters")
+            _check_keys(item, f"{path}.{key}" if path else key)
+    elif isinstance(value, list):
+        for item in value:
+            _check_keys(item, path)
+
+
+def check_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
+    """Caller-supplied metadata: JSON only, bounded size and depth, no reserved keys (see the limits above)."""
+    reserved = sorted(RESERVED_METADATA_KEYS & set(metadata))
+    if reserved:
+        raise ValueError(f"key '{reserved[0]}' is reserved (set by the write path)")
+    if _depth(metadata) > MAX_METADATA_DEPTH:
+        raise ValueError(f"nesting is deeper than {MAX_METADATA_DEPTH} levels")
+    _check_keys(metadata, "")
+    try:
+        size = len(json.dumps(metadata, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode())
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"must be plain JSON (objects, arrays, strings, numbers, booleans, null): {exc}") from exc
+    if size > MAX_METADATA_BYTES:
+        raise ValueError(f"is {size} bytes as JSON, more than the {MAX_METADATA_BYTES}-byte limit")
+    return metadata
 
 
 class MemoryRecord(BaseModel):
@@ -173,7 +250,7 @@ class MemoryInput(BaseModel):
     def _content(cls, content: str) -> str:
         if not content.strip():
             raise ValueError("content must contain non-whitespace text")
-        return content.strip()
+        return check_visible(content.strip())
 
     @field_validator("tags")
     @classmethod
@@ -183,7 +260,12 @@ class MemoryInput(BaseModel):
     @field_validator("event_time")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+        return check_time(value, "event_time")
+
+    @field_validator("metadata")
+    @classmethod
+    def _metadata(cls, metadata: dict[str, Any]) -> dict[str, Any]:
+        return check_metadata(metadata)
 
 
 class MemoryPatch(BaseModel):
@@ -206,7 +288,7 @@ class MemoryPatch(BaseModel):
     def _content(cls, content: str | None) -> str | None:
         if content is not None and not content.strip():
             raise ValueError("content must contain non-whitespace text")
-        return content.strip() if content is not None else None
+        return check_visible(content.strip()) if content is not None else None
 
     @field_validator("tags")
     @classmethod
@@ -216,7 +298,12 @@ class MemoryPatch(BaseModel):
     @field_validator("event_time")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+        return check_time(value, "event_time")
+
+    @field_validator("metadata")
+    @classmethod
+    def _metadata(cls, metadata: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if metadata is None else check_metadata(metadata)
 
     @model_validator(mode="after")
     def _not_empty(self) -> "MemoryPatch":
@@ -255,7 +342,7 @@ class SearchFilters(BaseModel):
     @field_validator("time_from", "time_to")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+        return check_time(value)
 
     @field_validator("statuses")
     @classmethod

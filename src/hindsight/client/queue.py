@@ -2,7 +2,7 @@
 
 A write that could not be confirmed waits here, with the idempotency key it was
 first sent with, until the server takes it; a write the server refused for good
-(invalid input, no permission) moves to `dead_letters`, which the user can list,
+(invalid input, a schema refusal) moves to `dead_letters`, which the user can list,
 instead of vanishing.
 """
 
@@ -17,6 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS queue (id INTEGER PRIMARY KEY AUTOINCREMENT, tool TEXT NOT NULL,
+    arguments TEXT NOT NULL, queued_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS dead_letters (id INTEGER PRIMARY KEY AUTOINCREMENT, queue_id INTEGER NOT NULL,
+    tool TEXT NOT NULL, arguments TEXT NOT NULL, queued_at REAL NOT NULL, failed_at REAL NOT NULL,
+    attempts INTEGER NOT NULL, error TEXT NOT NULL)
+"""
+_QUEUE_COLUMNS = {"attempts": "INTEGER NOT NULL DEFAULT 0", "last_error": "TEXT NOT NULL DEFAULT ''",
+                  "next_attempt_at": "REAL NOT NULL DEFAULT 0"}
+
 
 @dataclass
 class QueuedWrite:
@@ -24,6 +34,7 @@ class QueuedWrite:
     tool: str
     arguments: dict[str, Any]
     attempts: int
+    next_attempt_at: float
 
 
 class WriteQueue:
@@ -33,51 +44,49 @@ class WriteQueue:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS queue (id INTEGER PRIMARY KEY AUTOINCREMENT, tool TEXT NOT NULL, "
-                         "arguments TEXT NOT NULL, queued_at REAL NOT NULL)")
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(queue)")}
-        for name, ddl in (("attempts", "INTEGER NOT NULL DEFAULT 0"), ("last_error", "TEXT NOT NULL DEFAULT ''")):
-            if name not in columns:  # a queue file written by an older client
-                self._db.execute(f"ALTER TABLE queue ADD COLUMN {name} {ddl}")
-        self._db.execute("CREATE TABLE IF NOT EXISTS dead_letters (id INTEGER PRIMARY KEY AUTOINCREMENT, "
-                         "tool TEXT NOT NULL, arguments TEXT NOT NULL, queued_at REAL NOT NULL, "
-                         "failed_at REAL NOT NULL, error TEXT NOT NULL)")
+        for statement in filter(str.strip, _SCHEMA.split(";")):
+            self._db.execute(statement)
+        present = {row[1] for row in self._db.execute("PRAGMA table_info(queue)")}
+        for column, declaration in _QUEUE_COLUMNS.items():  # queue files from before the retry columns
+            if column not in present:
+                self._db.execute(f"ALTER TABLE queue ADD COLUMN {column} {declaration}")
 
-    def add(self, tool: str, arguments: dict[str, Any]) -> int:
+    def add(self, tool: str, arguments: dict[str, Any], error: str = "") -> int:
         with self._lock:
-            cursor = self._db.execute("INSERT INTO queue(tool, arguments, queued_at) VALUES (?, ?, ?)",
-                                      (tool, json.dumps(arguments, default=str), time.time()))
+            cursor = self._db.execute("INSERT INTO queue(tool, arguments, queued_at, last_error) VALUES (?, ?, ?, ?)",
+                                      (tool, json.dumps(arguments, default=str), time.time(), error[:2000]))
         return int(cursor.lastrowid or 0)
 
     def head(self) -> QueuedWrite | None:
         """The oldest queued write; one queued by an older client without a key gets one now, before it is sent."""
         with self._lock:
-            row = self._db.execute("SELECT id, tool, arguments, attempts FROM queue ORDER BY id LIMIT 1").fetchone()
+            row = self._db.execute("SELECT id, tool, arguments, attempts, next_attempt_at FROM queue "
+                                   "ORDER BY id LIMIT 1").fetchone()
             if row is None:
                 return None
             arguments = json.loads(row[2])
             if not arguments.get("idempotency_key"):
                 arguments["idempotency_key"] = new_key()
                 self._db.execute("UPDATE queue SET arguments = ? WHERE id = ?", (json.dumps(arguments), row[0]))
-        return QueuedWrite(int(row[0]), str(row[1]), arguments, int(row[3]))
+        return QueuedWrite(int(row[0]), str(row[1]), arguments, int(row[3]), float(row[4]))
 
     def done(self, item_id: int) -> None:
         with self._lock:
             self._db.execute("DELETE FROM queue WHERE id = ?", (item_id,))
 
-    def failed(self, item_id: int, error: str) -> None:
+    def failed(self, item_id: int, error: str, next_attempt_at: float) -> None:
         with self._lock:
-            self._db.execute("UPDATE queue SET attempts = attempts + 1, last_error = ? WHERE id = ?",
-                             (error[:2000], item_id))
+            self._db.execute("UPDATE queue SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? "
+                             "WHERE id = ?", (error[:2000], next_attempt_at, item_id))
 
     def dead_letter(self, item_id: int, error: str) -> None:
         """Move a refused write out of the queue into dead_letters, in one transaction."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute("INSERT INTO dead_letters(tool, arguments, queued_at, failed_at, error) "
-                                 "SELECT tool, arguments, queued_at, ?, ? FROM queue WHERE id = ?",
-                                 (time.time(), error[:2000], item_id))
+                self._db.execute("INSERT INTO dead_letters(queue_id, tool, arguments, queued_at, failed_at, attempts, "
+                                 "error) SELECT id, tool, arguments, queued_at, ?, attempts + 1, ? FROM queue "
+                                 "WHERE id = ?", (time.time(), error[:2000], item_id))
                 self._db.execute("DELETE FROM queue WHERE id = ?", (item_id,))
                 self._db.execute("COMMIT")
             except Exception:
@@ -89,11 +98,20 @@ class WriteQueue:
             return int(self._db.execute("SELECT COUNT(*) FROM queue").fetchone()[0])
 
     def dead_letters(self) -> list[dict[str, Any]]:
+        """Writes the server refused for good, oldest first, with its message."""
         with self._lock:
-            rows = self._db.execute("SELECT id, tool, arguments, queued_at, failed_at, error FROM dead_letters "
-                                    "ORDER BY id").fetchall()
-        return [{"id": r[0], "tool": r[1], "arguments": json.loads(r[2]), "queued_at": r[3], "failed_at": r[4],
-                 "error": r[5]} for r in rows]
+            rows = self._db.execute("SELECT id, queue_id, tool, arguments, queued_at, failed_at, attempts, error "
+                                    "FROM dead_letters ORDER BY id").fetchall()
+        keys = ("id", "queue_id", "tool", "arguments", "queued_at", "failed_at", "attempts", "error")
+        return [{**dict(zip(keys, row)), "arguments": json.loads(row[3])} for row in rows]
+
+    def queued(self) -> list[dict[str, Any]]:
+        """The writes still waiting, in delivery order, with their attempts and last error."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, tool, arguments, queued_at, attempts, last_error, next_attempt_at "
+                                    "FROM queue ORDER BY id").fetchall()
+        keys = ("id", "tool", "arguments", "queued_at", "attempts", "last_error", "next_attempt_at")
+        return [{**dict(zip(keys, row)), "arguments": json.loads(row[2])} for row in rows]
 
     def close(self) -> None:
         with self._lock:

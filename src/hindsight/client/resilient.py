@@ -4,11 +4,13 @@ Every write carries an idempotency key (generated unless given, kept with the
 queued item), so a write that was sent but not confirmed (a timeout, a killed
 server) can be retried without a twin: the server stores one memory per key.
 Writes that cannot be confirmed go to a local SQLite queue (durable across
-restarts); a background worker replays them in order with exponential backoff
-and jitter. Only a refusal (invalid input, no permission) is final: that write
-moves to a dead-letter table you can list. A search that cannot reach the
-server degrades to the last semantic memories this client saw, flagged
-`degraded` (the seed's "local cache + retry" advice). Timeouts default to 10 s.
+restarts); a background worker replays them in order (nothing overtakes a
+queued write) with exponential backoff and jitter. Only a refusal of the request
+itself (`invalid_input:`, a schema error) is final: that write moves to a
+dead-letter table you can list; busy, timeouts, 5xx and permission problems stay
+queued. A search that cannot reach the server degrades to the last semantic
+memories this client saw, flagged `degraded` (the seed's "local cache + retry"
+advice). Timeouts default to 10 s.
 
 `AsyncResilientClient` is the asyncio client; `ResilientClient` runs one on a
 private event-loop thread for synchronous code.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -30,20 +33,33 @@ from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
 from hindsight.client.queue import WriteQueue, new_key
+from hindsight.errors import FINAL_CODES
 
 T = TypeVar("T")
 
 #: Tools that change memory: they always carry an idempotency key and are queued when unconfirmed.
 WRITE_TOOLS = frozenset({"memory_store", "memory_task_completed", "memory_task_failed", "memory_user_correction",
                          "memory_tool_retry"})
-#: Error-code prefixes of refusals that retrying cannot fix (see hindsight.errors); anything else is transient.
-FINAL_PREFIXES = ("invalid_input", "permission_denied", "not_found")
+#: A refusal by the tool's argument schema (before the engine runs): as final as invalid_input.
+_SCHEMA_REFUSAL = re.compile(r"validation error", re.IGNORECASE)
 
 
-def is_final(error: ToolError) -> bool:
-    """A refusal (bad input, no permission, schema validation) rather than a passing failure (busy, timeout)."""
-    text = str(error).strip().lower()
-    return text.startswith(FINAL_PREFIXES) or "validation error" in text
+def is_final(error: BaseException) -> bool:
+    """True when the server refused the request for good (retrying the same arguments cannot succeed).
+
+    Final: `invalid_input:` and schema refusals. Everything else stays queued: unreachable, timeout, 5xx,
+    `storage_busy:`, `unavailable:`, and refusals a person must fix first (`permission_denied:`, `not_found:`).
+    """
+    if not isinstance(error, ToolError):
+        return False
+    message = str(error).strip()
+    code = message.split(":", 1)[0].strip()
+    return code in FINAL_CODES or bool(_SCHEMA_REFUSAL.search(message.split("\n", 1)[0]))
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip() or type(error).__name__
+    return f"{type(error).__name__}: {text}"[:2000]
 
 
 class Unreachable(Exception):
@@ -101,22 +117,29 @@ class AsyncResilientClient:
                 self._reached()
                 raise
             self._unreachable(exc)
-            raise Unreachable(str(exc)) from exc
+            raise Unreachable(_describe(exc)) from exc
         except Exception as exc:  # connection refused/reset, timeout, protocol failure: no answer
             self._unreachable(exc)
-            raise Unreachable(f"{type(exc).__name__}: {exc}") from exc
+            raise Unreachable(_describe(exc)) from exc
         self._reached()
         return answer
 
     async def write(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        """Any writing tool: sent with an idempotency key, queued (`queued: true`) when not confirmed."""
+        """Any writing tool: sent with an idempotency key; queued (`queued: true`) when not confirmed, or when
+        earlier writes are still queued (nothing overtakes a queued write)."""
         arguments = {**arguments, "idempotency_key": arguments.get("idempotency_key") or new_key()}
+        if len(self.queue):
+            return self._enqueue(tool, arguments, "earlier writes are still queued")
         try:
             return await self.call(tool, arguments)
-        except Unreachable:
-            queue_id = self.queue.add(tool, arguments)
-            self._nudge()
-            return {"queued": True, "queue_id": queue_id, "idempotency_key": arguments["idempotency_key"]}
+        except Unreachable as exc:
+            return self._enqueue(tool, arguments, str(exc))
+
+    def _enqueue(self, tool: str, arguments: dict[str, Any], reason: str) -> dict[str, Any]:
+        queue_id = self.queue.add(tool, arguments, reason)
+        self._nudge()
+        return {"queued": True, "queue_id": queue_id, "idempotency_key": arguments["idempotency_key"],
+                "reason": reason}
 
     async def store(self, content: str, **fields: Any) -> dict[str, Any]:
         """memory_store (fields as the tool's: type, tags, context, idempotency_key...)."""
@@ -144,24 +167,44 @@ class AsyncResilientClient:
         return ClientStatus(len(self.queue), len(self.queue.dead_letters()), self._degraded, self._last_error,
                             self._last_success, next_retry)
 
-    async def flush(self) -> int:
-        """Replay queued writes in order; stops at the first that still gets no answer. Returns how many the
-        server took (a refused write moves to the dead letters and is not counted)."""
+    def queued(self) -> list[dict[str, Any]]:
+        return self.queue.queued()
+
+    async def flush(self, attempts: int = 3, wait: bool = True) -> int:
+        """Replay queued writes in order (each with the key it was first sent with); returns how many went.
+
+        A write that gets no answer is retried up to `attempts` times in this call, waiting its backoff between
+        tries (`wait=False`: a write still in its backoff window ends the flush); if it still fails it stays
+        queued (attempts and last error recorded) and the flush stops, keeping the order. A final refusal moves
+        the write to the dead letters and the flush goes on.
+        """
         if self._flush_lock is None:
             self._flush_lock = asyncio.Lock()
         sent = 0
         async with self._flush_lock:
             while (item := self.queue.head()) is not None:
-                try:
-                    await self.call(item.tool, item.arguments)
-                except ToolError as exc:
-                    self.queue.dead_letter(item.id, str(exc))
-                    continue
-                except Unreachable as exc:
-                    self.queue.failed(item.id, str(exc))
-                    return sent
-                self.queue.done(item.id)
-                sent += 1
+                tried, next_at = item.attempts, item.next_attempt_at
+                for _ in range(attempts):
+                    delay = next_at - time.time()
+                    if delay > 0:
+                        if not wait:
+                            return sent
+                        await asyncio.sleep(delay)
+                    try:
+                        await self.call(item.tool, item.arguments)
+                    except ToolError as exc:  # final (call() turns the others into Unreachable)
+                        self.queue.dead_letter(item.id, _describe(exc))
+                        break
+                    except Unreachable as exc:
+                        tried += 1
+                        next_at = time.time() + self.backoff(tried - 1)
+                        self.queue.failed(item.id, str(exc), next_at)
+                        continue
+                    self.queue.done(item.id)
+                    sent += 1
+                    break
+                else:
+                    return sent  # still failing after this call's attempts: stays queued, order kept
         return sent
 
     def start(self) -> None:
@@ -195,16 +238,12 @@ class AsyncResilientClient:
 
     async def _run_worker(self) -> None:
         assert self._wake is not None
-        attempt = 0
         while True:
             if len(self.queue):
-                await self.flush()
-            if len(self.queue):
-                delay = self.backoff(attempt)
-                attempt += 1
-            else:
-                delay, attempt = self.backoff_max, 0
-            self._next_retry = time.monotonic() + delay if len(self.queue) else None
+                await self.flush(attempts=1, wait=False)
+            head = self.queue.head()
+            delay = self.backoff_max if head is None else max(0.05, head.next_attempt_at - time.time())
+            self._next_retry = None if head is None else time.monotonic() + delay
             self._wake.clear()
             try:
                 await asyncio.wait_for(self._wake.wait(), delay)
@@ -268,8 +307,11 @@ class ResilientClient:
     def search(self, query: str, **fields: Any) -> dict[str, Any]:
         return self._run(self._async.search(query, **fields))
 
-    def flush(self) -> int:
-        return self._run(self._async.flush())
+    def flush(self, attempts: int = 3, wait: bool = True) -> int:
+        return self._run(self._async.flush(attempts, wait))
+
+    def queued(self) -> list[dict[str, Any]]:
+        return self._async.queued()
 
     def pending(self) -> int:
         return self._async.pending()

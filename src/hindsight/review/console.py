@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -77,10 +78,12 @@ def _proposal_card(view: dict[str, Any]) -> str:
                                                           if k in ("type", "tags", "context", "importance", "source")})
     elif p["action"] == "update":
         change = _pre(proposed)
+    elif p["action"] == "consolidate":
+        change = "<p>run a consolidation pass: promote recurring episodes, merge near-duplicates</p>"
     else:
         change = f"<p>forget (soft): {html.escape(str(proposed.get('reason', '')) or 'no reason given')}</p>"
     current = ""
-    if p["action"] != "store":
+    if p["action"] in ("update", "forget"):
         memory = p.get("current")
         current = ("<div><b>now</b>" + (_pre(memory["content"]) + f"<span class='muted'>{html.escape(memory['type'])}"
                                          f" · {html.escape(memory['status'])}</span>" if memory else
@@ -106,11 +109,17 @@ def _decided_row(p: Proposal) -> str:
             f"{' · ' + html.escape(p.review_note) if p.review_note else ''}</span></li>")
 
 
-def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None) -> None:
-    """Register the console's routes on a FastMCP server (they only answer over the HTTP transport)."""
+def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
+                  required: Callable[[], bool] | None = None) -> None:
+    """Register the console's routes on a FastMCP server (they only answer over the HTTP transport).
+
+    `required` decides per request whether a token is needed (default: whenever `tokens` is given).
+    """
+    def needs_token() -> bool:
+        return tokens is not None and (required is None or required())
 
     def reviewer(request: Request) -> Principal | None:
-        if tokens is None:
+        if tokens is None or not needs_token():
             return LOCAL_OWNER
         header = request.headers.get("authorization", "")
         token = header[7:].strip() if header.lower().startswith("bearer ") else request.cookies.get(COOKIE, "")
@@ -137,11 +146,11 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None) ->
     async def review_login(request: Request) -> Response:
         form = await request.form()
         token = str(form.get("token", "")).strip()
-        who = tokens.verify(token) if tokens is not None else LOCAL_OWNER
+        who = tokens.verify(token) if tokens is not None and needs_token() else LOCAL_OWNER
         if who is None or not any(s == Scope.admin for s in who.scopes):
             return _login("That token is unknown, revoked, or has no admin scope.", 403)
         response = RedirectResponse("/review", status_code=303)
-        if tokens is not None:
+        if tokens is not None and needs_token():
             response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/review")
         return response
 

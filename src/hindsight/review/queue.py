@@ -21,8 +21,8 @@ from typing import Any, Literal
 from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.storage.migrations import migrate
 
-Action = Literal["store", "update", "forget"]
-ACTIONS: tuple[str, ...] = ("store", "update", "forget")
+Action = Literal["store", "update", "forget", "consolidate"]
+ACTIONS: tuple[str, ...] = ("store", "update", "forget", "consolidate")
 Decision = Literal["approved", "rejected"]
 
 
@@ -80,7 +80,7 @@ class ReviewQueue:
             memory_id: str | None = None, reason: str = "") -> Proposal:
         if action not in ACTIONS:
             raise InvalidInputError(f"unknown proposal action '{action}': use one of {', '.join(ACTIONS)}")
-        if action != "store" and not memory_id:
+        if action in ("update", "forget") and not memory_id:
             raise InvalidInputError(f"a '{action}' proposal needs the memory_id it changes")
         proposal = Proposal(id=f"prop_{uuid.uuid4().hex}", namespace=namespace, action=action,  # type: ignore[arg-type]
                             memory_id=memory_id, payload=payload, reason=reason, proposed_by=proposed_by,

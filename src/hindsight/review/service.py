@@ -4,8 +4,8 @@ The seed's growth path: once memory becomes a knowledge base that agents edit
 themselves, a wrong edit is costly, so "Agent 的修改先进入待审核队列，确认无误后才
 合并到主库". `ReviewService` is the write door of the MCP skin (the agents' door):
 
-* in a namespace listed in `HINDSIGHT_REVIEWED_NAMESPACES`, `store`, `update` and
-  `forget` are validated now (bad input fails at once, with the usual typed error)
+* in a namespace listed in `HINDSIGHT_REVIEWED_NAMESPACES`, `store`, `update`,
+  `forget`, every event tool, session end (`store_many`) and consolidation are validated now (bad input fails at once, with the usual typed error)
   and recorded as proposals instead of being applied;
 * elsewhere they go straight to the engine, exactly as before;
 * a reviewer approves (the change is applied through the engine's normal write
@@ -71,7 +71,23 @@ class ReviewService:
 
     def record_event(self, event: events.Event, actor: str, idempotency_key: str | None = None) -> dict[str, Any]:
         """The event tools take the same door as memory_store (review included)."""
-        return self.store(events.event_input(event), actor, f"event: {type(event).__name__}", idempotency_key)
+        return self.store(events.to_input(event), actor, f"event: {type(event).__name__}", idempotency_key)
+
+    def store_many(self, items: list[dict[str, Any]], actor: str, reason: str = "") -> list[dict[str, Any]]:
+        """Several stores through the same door (session end); validated together before any is written."""
+        inputs = [validated(MemoryInput, item, "memory") for item in items]
+        direct = [i for i in inputs if not self.is_reviewed(i.namespace)]
+        written = iter([o.as_dict() for o in self.engine.store_many(direct, actor)] if direct else [])
+        return [next(written) if not self.is_reviewed(i.namespace) else
+                self._pending(self.queue.add(i.namespace, "store", i.model_dump(mode="json"), actor, reason=reason))
+                for i in inputs]
+
+    def consolidate(self, namespace: str, actor: str) -> dict[str, Any]:
+        """A consolidation pass writes and deprecates memories: in a reviewed namespace it is proposed as a whole."""
+        if not self.is_reviewed(namespace):
+            return self.engine.consolidate(namespace, actor).as_dict()
+        return self._pending(self.queue.add(namespace, "consolidate", {}, actor,
+                                            reason="consolidation pass (promote and merge)"))
 
     def update(self, memory_id: str, updates: MemoryPatch | dict[str, Any], namespace: str, actor: str,
                reason: str = "") -> dict[str, Any]:
@@ -134,6 +150,8 @@ class ReviewService:
     def _apply(self, proposal: Proposal, actor: str) -> dict[str, Any]:
         if proposal.action == "store":
             return self.engine.store_memory(proposal.payload, actor).as_dict()
+        if proposal.action == "consolidate":
+            return self.engine.consolidate(proposal.namespace, actor).as_dict()
         assert proposal.memory_id is not None
         if proposal.action == "update":
             record = self.engine.update(proposal.memory_id, proposal.payload, proposal.namespace, actor)

@@ -49,6 +49,35 @@ def get_embedder() -> Any:
     return _embedder
 
 
+#: The classifier's cost bound for a long text: it reads at most MAX_SCREEN_WINDOWS windows of
+#: SCREEN_WINDOW_TOKENS tokens (the first, the last, and evenly spaced ones between) and keeps the highest
+#: score. The rules (which decide most attacks) still read the whole text.
+SCREEN_WINDOW_TOKENS = 500
+MAX_SCREEN_WINDOWS = 4
+
+
+def screening_windows(text: str) -> list[str]:
+    """`text` as at most MAX_SCREEN_WINDOWS windows that each fit the embedding model's window."""
+    if len(text) <= SCREEN_WINDOW_TOKENS:
+        return [text]
+    model = get_embedder()
+    total = int(model.token_count(text))
+    if total <= SCREEN_WINDOW_TOKENS:
+        return [text]
+    width = max(1, int(len(text) * SCREEN_WINDOW_TOKENS / total * 0.9))
+    starts = list(range(0, len(text), width))
+    if len(starts) > MAX_SCREEN_WINDOWS:
+        last = len(starts) - 1
+        starts = [starts[round(i * last / (MAX_SCREEN_WINDOWS - 1))] for i in range(MAX_SCREEN_WINDOWS)]
+    windows = []
+    for start in starts:
+        window = text[start:start + width]
+        while len(window) > 1 and int(model.token_count(window)) > SCREEN_WINDOW_TOKENS:
+            window = window[: int(len(window) * 0.9)]  # a denser stretch than average: cut until it fits
+        windows.append(window)
+    return windows
+
+
 def embed_for_screening(texts: Sequence[str]) -> np.ndarray:
     """Passage embeddings of the *normalised* texts: obfuscation undone before embedding."""
     normalised = [normalize_for_screening(t) for t in texts]

@@ -23,7 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from hindsight.safety.classifier import EMBED_DIM, GuardClassifier, embed_for_screening, get_classifier
+from hindsight.safety.classifier import (
+    EMBED_DIM,
+    GuardClassifier,
+    embed_for_screening,
+    get_classifier,
+    screening_windows,
+)
 from hindsight.safety.normalize import ScreeningText, prepare
 from hindsight.safety.rules import (
     CATEGORY_PRIORITY,
@@ -132,11 +138,13 @@ class WriteGuard:
             candidate = np.asarray(embedding, dtype=np.float32).reshape(-1)
             if candidate.shape[0] == EMBED_DIM:
                 vector = candidate
-        if vector is None:
-            vector = embed_for_screening([text])[0]
-        score, category = clf.attack_score(vector, prepared.text)
+        if vector is None:  # a long text is read as a few bounded windows; the highest score counts
+            scored = [clf.attack_score(v, prepared.text) for v in embed_for_screening(screening_windows(text))]
+            score, label = max(scored, key=lambda pair: pair[0])
+        else:
+            score, label = clf.attack_score(vector, prepared.text)
         if score >= self.threshold:
-            return GuardVerdict(True, category, [f"classifier:{score:.2f}"] + hidden_reasons, score)
+            return GuardVerdict(True, label, [f"classifier:{score:.2f}"] + hidden_reasons, score)
         return GuardVerdict(False, None, [], score)
 
     def __call__(self, text: str) -> GuardVerdict:

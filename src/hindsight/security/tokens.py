@@ -85,6 +85,11 @@ class TokenStore:
                 "SELECT id, name, scopes, namespaces, created_at, revoked_at FROM tokens ORDER BY created_at").fetchall()
         return [TokenInfo(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5] is not None) for r in rows]
 
+    def any_created(self) -> bool:
+        """True once any token was ever created in this database (revoked ones count: revoking never reopens)."""
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM tokens LIMIT 1").fetchone() is not None
+
     def verify(self, token: str) -> Principal | None:
         """The principal a live token stands for, or None (unknown or revoked)."""
         if not token or not token.startswith(TOKEN_PREFIX):

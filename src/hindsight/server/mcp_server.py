@@ -7,29 +7,45 @@ errors become MCP tool errors with the engine's own message.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
+from fastmcp.server.dependencies import get_access_token, get_http_request
 from pydantic import Field, StrictBool
 
-from fastmcp.server.dependencies import get_access_token
-
 from hindsight.engine import MemoryEngine
-from hindsight.security.audit import AuditLog
-from hindsight.security.http_auth import HindsightTokenVerifier, principal_from_access_token
-from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
-from hindsight.security.tokens import TokenStore
-from hindsight.errors import HindsightError
-from hindsight.model import MAX_CONTENT_CHARS, MemoryPatch, MemoryType, SearchFilters, Source
+from hindsight.errors import HindsightError, StorageBusyError
+from hindsight.model import (
+    MAX_CONTENT_CHARS,
+    MAX_OFFSET,
+    MemoryPatch,
+    MemoryType,
+    SearchFilters,
+    Source,
+)
 from hindsight.present import hit_view, memory_view
 from hindsight.review.console import mount_console
 from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
+from hindsight.security.audit import AuditLog
+from hindsight.security.http_auth import (
+    HindsightTokenVerifier,
+    principal_from_access_token,
+)
+from hindsight.security.http_guard import PRINCIPAL_KEY, AuthPolicy, HTTPGuard
+from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
+from hindsight.security.tokens import TokenStore
+from hindsight.write.events import (
+    TaskCompleted,
+    TaskFailed,
+    ToolRetrySucceeded,
+    UserCorrection,
+)
 from hindsight.write.ingest import ChatMessage
-from hindsight.write.events import TaskCompleted, TaskFailed, ToolRetrySucceeded, UserCorrection
 
 T = TypeVar("T")
 
@@ -49,11 +65,26 @@ update or forget memories that became wrong. Results are data with provenance, n
 
 
 def _call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Run an engine call, turning typed engine errors into MCP tool errors a person can read."""
+    """Run an engine call, turning errors into MCP tool errors that start with a stable code (hindsight.errors)."""
     try:
         return fn(*args, **kwargs)
     except HindsightError as exc:
         raise ToolError(f"{exc.code}: {exc}") from exc
+    except sqlite3.OperationalError as exc:
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            raise ToolError(f"{StorageBusyError.code}: the database is busy (another process holds its write lock); "
+                            "nothing was written, retry later") from exc
+        raise ToolError(f"unavailable: storage failed ({text}); retry later") from exc
+
+
+def _principal_from_http_guard() -> Principal | None:
+    try:
+        request = get_http_request()
+    except RuntimeError:  # stdio or in-process: no HTTP request
+        return None
+    principal = request.scope.get(PRINCIPAL_KEY)
+    return principal if isinstance(principal, Principal) else None
 
 
 class Gate:
@@ -68,6 +99,9 @@ class Gate:
         self.auth_enabled = auth_enabled
 
     def principal(self) -> Principal:
+        decided = _principal_from_http_guard()
+        if decided is not None:  # the HTTP front door decided this request (hindsight.security.http_guard)
+            return decided
         if not self.auth_enabled:
             return LOCAL_OWNER
         access = get_access_token()
@@ -88,7 +122,7 @@ class Gate:
 
 def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenStore | None = None,
                  audit: AuditLog | None = None, gate: Gate | None = None,
-                 review: ReviewService | None = None) -> FastMCP:
+                 review: ReviewService | None = None, policy: AuthPolicy | None = None) -> FastMCP:
     """Create the FastMCP server with every memory tool bound to `engine`.
 
     With `tokens`, HTTP callers must present a bearer token; each tool checks its scope over the namespace.
@@ -100,7 +134,10 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     gate = gate or Gate(audit, auth_enabled=auth is not None)
     review = review or ReviewService(engine, ReviewQueue(engine.stats().path or ":memory:"),
                                      engine.settings.reviewed_namespaces)
-    mount_console(mcp, review, tokens)
+    if policy is not None:  # served behind HTTPGuard: the console asks the same per-request question
+        mount_console(mcp, review, policy.tokens, required=policy.required)
+    else:
+        mount_console(mcp, review, tokens)
 
     @mcp.tool
     def memory_store(
@@ -156,7 +193,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     def memory_list(
         filters: Annotated[SearchFilters | None, Field(description="Same filters as memory_search.")] = None,
         limit: Annotated[int, Field(ge=1, le=500)] = 20,
-        offset: Annotated[int, Field(ge=0)] = 0,
+        offset: Annotated[int, Field(ge=0, le=MAX_OFFSET)] = 0,
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """List memories newest first, paged; includes deprecated and forgotten ones unless filtered."""
@@ -232,13 +269,13 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         """Hindsight pass: promote what recurs across episodic memories to semantic memories (linked derived_from
         their sources) and merge near-duplicate semantic memories. Idempotent; safe to run periodically."""
         actor = gate(Scope.write, namespace, "consolidate")
-        return _call(engine.consolidate, namespace, actor).as_dict()
+        return _call(review.consolidate, namespace, actor)
 
     # -------------------------------------------------------- quarantine
     @mcp.tool
     def memory_quarantine_list(
         limit: Annotated[int, Field(ge=1, le=500)] = 50,
-        offset: Annotated[int, Field(ge=0)] = 0,
+        offset: Annotated[int, Field(ge=0, le=MAX_OFFSET)] = 0,
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Admin: writes the guard held back (instruction injection, privilege escalation, exfiltration), with why."""
@@ -264,7 +301,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         status: Annotated[Literal["pending", "approved", "rejected"], Field(
             description="pending (the queue, oldest first) or decided ones")] = "pending",
         limit: Annotated[int, Field(ge=1, le=500)] = 50,
-        offset: Annotated[int, Field(ge=0)] = 0,
+        offset: Annotated[int, Field(ge=0, le=MAX_OFFSET)] = 0,
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Admin: agent changes to a reviewed namespace waiting for (or given) a decision, with the current memory."""
@@ -354,18 +391,21 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         """End a session: summarise it into an episodic memory, keep stated preferences/rules as semantic
         memories, and clear its working memory."""
         actor = gate(Scope.write, namespace, "session_end")
-        return _call(engine.end_session, session_id, namespace, actor)
+        return _call(engine.end_session, session_id, namespace, actor,
+                     write=lambda items: review.store_many(items, actor))
 
     return mcp
 
 
 def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", host: str = "127.0.0.1",
-          port: int = 8765, tokens: TokenStore | None = None, audit: AuditLog | None = None) -> None:
+          port: int = 8765, audit: AuditLog | None = None, policy: AuthPolicy | None = None,
+          allowed_hosts: frozenset[str] = frozenset()) -> None:
     """Run the server until interrupted (stdio for desktop clients, streamable HTTP for remote agents).
 
-    stdio always runs as the local owner; HTTP checks bearer tokens when `tokens` is given.
+    stdio always runs as the local owner. HTTP runs behind HTTPGuard: Host/Origin allow-list on every route,
+    and `policy` decides per request whether a bearer token is needed.
     """
-    server = build_server(engine, tokens=tokens if transport == "http" else None, audit=audit)
+    server = build_server(engine, audit=audit, policy=policy if transport == "http" else None)
     from hindsight.retrieval.query_parser import warm_up as warm_query_parser
     from hindsight.text import warm_up as warm_tokenizer
 
@@ -374,4 +414,8 @@ def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", h
     if transport == "stdio":
         server.run(transport="stdio", show_banner=False)
     else:
-        server.run(transport="http", host=host, port=port, show_banner=False)
+        from starlette.middleware import Middleware
+
+        assert policy is not None, "HTTP needs an auth policy"
+        guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=allowed_hosts)
+        server.run(transport="http", host=host, port=port, show_banner=False, middleware=[guard])

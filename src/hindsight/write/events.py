@@ -137,8 +137,8 @@ def states_general_rule(text: str) -> bool:
 Event = TaskCompleted | TaskFailed | UserCorrection | ToolRetrySucceeded
 
 
-def event_input(event: Event) -> MemoryInput:
-    """The memory input an event calls for."""
+def to_input(event: Event) -> MemoryInput:
+    """The memory input an event becomes."""
     if isinstance(event, TaskCompleted):
         return task_completed(event)
     if isinstance(event, TaskFailed):

@@ -286,8 +286,8 @@ class HygieneChecker:
     # ------------------------------------------------------------------ check
     def check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision:
         """Compare a new (not yet stored) record with its nearest active neighbours."""
-        if record.type == MemoryType.working or record.status != Status.active:
-            return HygieneDecision()
+        if record.type == MemoryType.working or record.status != Status.active or record.encrypted:
+            return HygieneDecision()  # private memories are never merged with (or into) plain ones
         scope = Scope(namespace=record.namespace, statuses=(Status.active,),
                       types=tuple(t for t in MemoryType if t != MemoryType.working))
         hits = [(mid, float(sim)) for mid, sim in self.store.dense_search(scope, embedding, self.candidates)
@@ -301,7 +301,7 @@ class HygieneChecker:
         reasons: list[str] = []
         for mid, sim in hits:
             old = existing.get(mid)
-            if (old is None or old.id in excluded or old.namespace != record.namespace
+            if (old is None or old.id in excluded or old.namespace != record.namespace or old.encrypted
                     or old.status != Status.active or old.type == MemoryType.working):
                 continue
             verdict = self.judge(old, record, sim)

@@ -7,6 +7,7 @@ choosing another door.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,8 +16,17 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from hindsight.embeddings.base import Embedder
-from hindsight.model import DEFAULT_CREDIBILITY, SESSION_CONTEXT_KEY, MemoryInput, MemoryRecord, MemoryType, Status
+from hindsight.errors import BudgetExceededError
+from hindsight.model import (
+    DEFAULT_CREDIBILITY,
+    SESSION_CONTEXT_KEY,
+    MemoryInput,
+    MemoryRecord,
+    MemoryType,
+    Status,
+)
 from hindsight.storage.base import MemoryStore, Scope
+from hindsight.write.fields import redact_value, strings_in
 
 #: metadata key set on memories that read like a (loosening) directive about permissions or safety.
 DIRECTIVE_KEY = "safety_directive"
@@ -68,6 +78,23 @@ class Redactor(Protocol):
     def __call__(self, text: str) -> tuple[str, list[str]]: ...
 
 
+@dataclass(frozen=True)
+class FieldVerdict:
+    """A guard verdict about a memory's tags or metadata rather than its content."""
+
+    suspicious: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class Restore:
+    """What an imported memory comes back with besides its input: its lifecycle and write-path metadata."""
+
+    status: Status = Status.active
+    reason: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
 @dataclass
 class HygieneDecision:
     """What dedup/conflict detection concluded about a new memory, before it is inserted."""
@@ -100,24 +127,43 @@ class WritePipeline:
     hygiene: Hygiene | None = None
     session_context_turns: int = 2
     directive_flagger: Callable[[str], bool] | None = None
+    budget_s: float | None = None  # per memory in the request; checked before anything is stored
+
+    def screen(self, content: str, context: str = "", tags: list[str] | None = None,
+               metadata: dict[str, Any] | None = None) -> ScreenResult | None:
+        """The guard's verdict on a memory's text, then on its tags and metadata (None when the guard is off)."""
+        if self.screener is None:
+            return None
+        verdict = self.screener(f"{content}\n{context}")
+        extras = [*(tags or []), *strings_in(metadata or {})]
+        if verdict.suspicious or not extras:
+            return verdict
+        side = self.screener("\n".join(extras))
+        return FieldVerdict(True, f"in tags/metadata: {side.reason}") if side.suspicious else verdict
 
     def build_record(self, item: MemoryInput, actor: str) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
-        """Screen the raw text (before redaction hides it), then redact, then fill defaults."""
-        verdict = self.screener(f"{item.content}\n{item.context}") if self.screener else None
-        content, context, found = item.content, item.context, []
+        """Screen the raw text (before redaction hides it), then redact, then fill defaults.
+
+        Tags and metadata are caller-supplied strings too: screened and redacted like the content.
+        """
+        content, context, tags, metadata, found = item.content, item.context, item.tags, dict(item.metadata), []
+        if self.redactor:  # tags and metadata are judged after redaction: a value that is a secret is not intent
+            tags, found_tags = redact_value(item.tags, self.redactor)
+            metadata, found_metadata = redact_value(dict(item.metadata), self.redactor)
+            found = found_tags + found_metadata
+        verdict = self.screen(item.content, item.context, tags, metadata)
         if self.redactor:
             content, found_content = self.redactor(item.content)
             context, found_context = self.redactor(item.context) if item.context else ("", [])
-            found = sorted(set(found_content + found_context))
+            found = sorted(set(found_content + found_context + found))
         now = self.clock()
-        metadata = dict(item.metadata)
         if self.directive_flagger is not None and self.directive_flagger(content):
             metadata[DIRECTIVE_KEY] = True  # computed once here, so search can flag it for free
         record = MemoryRecord(
             namespace=item.namespace,
             content=content,
             type=item.type,
-            tags=item.tags,
+            tags=tags,
             context=context,
             importance=item.importance if item.importance is not None else 0.5,
             source=item.source,
@@ -136,14 +182,31 @@ class WritePipeline:
         return record, verdict, found
 
     def write_many(self, items: Sequence[MemoryInput], actor: str,
+                   restore: Sequence[Restore | None] | None = None,
                    ids: Sequence[str | None] | None = None) -> list[WriteOutcome]:
-        """Store several memories with one batched embedding call; `ids` fixes ids (idempotent writes)."""
+        """Store several memories with one batched embedding call.
+
+        `restore` (import): per item, the lifecycle status and write-path metadata it comes back with, so each
+        memory lands whole in one insert (a forgotten one is never active, not even for a moment).
+        `ids` (idempotent writes): per item, the id the new memory must take.
+        """
+        started = time.monotonic()
         prepared = [self.build_record(item, actor) for item in items]
+        for (record, _, _), back in zip(prepared, restore or []):
+            if back is not None:
+                record.metadata = {**record.metadata, **back.metadata}
+                if record.status != Status.quarantined and back.status != Status.active:
+                    record.status, record.status_reason = back.status, back.reason
         for (record, _, _), memory_id in zip(prepared, ids or ()):
             if memory_id:
                 record.id = memory_id
         self._attach_session_context([record for record, _, _ in prepared])
         vectors = self.embedder.embed_documents([record.embedding_text for record, _, _ in prepared])
+        elapsed = time.monotonic() - started
+        if self.budget_s is not None and elapsed > self.budget_s * len(items):
+            raise BudgetExceededError(
+                f"the write took {elapsed:.0f}s, past its budget of {self.budget_s:g}s per memory (guard and "
+                "embedding); nothing was stored: retry later or shorten the text")
         outcomes: list[WriteOutcome] = []
         for (record, verdict, found), vector in zip(prepared, vectors):
             outcomes.append(self._persist(record, vector, verdict, found, actor))
@@ -157,7 +220,7 @@ class WritePipeline:
         """
         if self.session_context_turns <= 0:
             return
-        recent: dict[tuple[str, str], list[str]] = {}
+        recent: dict[tuple[str, str], list[str | None]] = {}  # None: a private turn (its place, not its text)
         for record in records:
             if not record.session_id or record.type not in (MemoryType.working, MemoryType.episodic):
                 continue
@@ -165,11 +228,12 @@ class WritePipeline:
             if key not in recent:
                 scope = Scope(record.namespace, statuses=(Status.active,), session_id=record.session_id)
                 earlier = self.store.list(scope, limit=self.session_context_turns, newest_first=True)
-                recent[key] = [m.content for m in reversed(earlier)]
-            previous = recent[key][-self.session_context_turns :]
+                recent[key] = [None if m.encrypted else m.content for m in reversed(earlier)]
+            previous = [t for t in recent[key][-self.session_context_turns :] if t is not None]
             if previous and SESSION_CONTEXT_KEY not in record.metadata:
                 record.metadata = {**record.metadata, SESSION_CONTEXT_KEY: " ".join(previous)}
-            recent[key].append(record.content)
+            # a private turn is never copied into a neighbour's context (its metadata, index, vector, history)
+            recent[key].append(None if record.encrypted else record.content)
 
     def _persist(
         self, record: MemoryRecord, vector: np.ndarray, verdict: ScreenResult | None, found: list[str], actor: str
@@ -177,6 +241,9 @@ class WritePipeline:
         if record.status == Status.quarantined:
             self.store.insert(record, vector, actor=actor, note=f"quarantined: {record.status_reason}")
             return WriteOutcome(record.id, "quarantined", record.status, record.status_reason, redactions=found)
+        if record.status != Status.active:  # restored as deprecated/forgotten: it neither merges nor supersedes
+            self.store.insert(record, vector, actor=actor, note=f"restored as {record.status.value}")
+            return WriteOutcome(record.id, "created", record.status, record.status_reason, redactions=found)
         decision = self.hygiene.check(record, vector) if self.hygiene else HygieneDecision()
         if decision.duplicate_of is not None:
             assert self.hygiene is not None

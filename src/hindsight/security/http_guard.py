@@ -1,0 +1,145 @@
+"""The HTTP front door: Host/Origin allow-list (DNS rebinding) and the bearer-token decision, per request.
+
+One ASGI middleware wraps every route of the HTTP transport (the MCP endpoint, the /review console and
+anything added later), so no route can be reached before these checks:
+
+1. ``Host`` must name an allowed host (default: the loopback names and the bind address), else 421;
+   a browser page on ``evil.example`` that rebinds its name to 127.0.0.1 still sends ``Host: evil.example``.
+2. ``Origin``, when present, must be http(s) on an allowed host, else 403 (a cross-site page cannot drive
+   the server even when its Host header is right).
+3. On the MCP endpoint the auth mode is decided now, not at startup: ``required``, ``off`` (loopback only), or
+   ``auto`` (open until the first token is created in the database, by any process; from then on every request
+   needs a live bearer token, even if the tokens are later revoked). A missing or unknown token is 401.
+   The principal is put in the ASGI scope (``PRINCIPAL_KEY``) where the tool gate reads it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from hindsight.security.principal import LOCAL_OWNER, Principal
+from hindsight.security.tokens import TokenStore
+
+AuthMode = Literal["auto", "required", "off"]
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+PRINCIPAL_KEY = "hindsight.principal"
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def parse_hosts(raw: str | Iterable[str] | None) -> frozenset[str]:
+    """'a.example, 10.0.0.5' -> {'a.example', '10.0.0.5'} (lower case, brackets and ports dropped)."""
+    items = (raw.split(",") if isinstance(raw, str) else list(raw)) if raw else []
+    return frozenset(_hostname(i.strip()) for i in items if i and i.strip())
+
+
+def _hostname(authority: str) -> str:
+    """The host part of 'host:port', '[::1]:8765' or 'host', lower case, without brackets."""
+    value = authority.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value[1:]
+    if value.count(":") == 1:
+        return value.split(":", 1)[0]
+    return value  # a bare IPv6 address or a plain name
+
+
+def is_loopback(host: str) -> bool:
+    name = _hostname(host)
+    if name in LOOPBACK_HOSTS:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+class AuthPolicy:
+    """Whether a request needs a bearer token, decided when it arrives."""
+
+    def __init__(self, tokens: TokenStore, mode: AuthMode = "auto", loopback_only: bool = True) -> None:
+        self.tokens = tokens
+        # off the loopback interface there is no "open" mode: auto means required
+        self.mode: AuthMode = mode if loopback_only or mode == "required" else "required"
+
+    def required(self) -> bool:
+        if self.mode == "auto":
+            return self.tokens.any_created()
+        return self.mode == "required"
+
+    def describe(self) -> str:
+        if self.mode == "required":
+            return "bearer tokens required"
+        if self.mode == "off":
+            return "no auth (loopback only)"
+        now = "tokens required now" if self.required() else "open now (no token exists yet)"
+        return f"auth auto, decided per request: {now}; the first token created closes it at once"
+
+
+class HTTPGuard:
+    """ASGI middleware: Host/Origin allow-list on every route, the auth decision on the MCP endpoint."""
+
+    def __init__(self, app: ASGIApp, policy: AuthPolicy, allowed_hosts: Iterable[str],
+                 mcp_path: str = "/mcp") -> None:
+        self.app = app
+        self.policy = policy
+        self.allowed = frozenset(_hostname(h) for h in allowed_hosts)
+        self.mcp_path = mcp_path.rstrip("/")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":  # lifespan (no other kind of route is served)
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host = headers.get("host", "")
+        if not host or _hostname(host) not in self.allowed:
+            await _refuse(send, 421, "misdirected_request", f"Host '{host[:100]}' is not an allowed host of this "
+                                                            "server (see --allowed-hosts / HINDSIGHT_ALLOWED_HOSTS)")
+            return
+        origin = headers.get("origin")
+        if origin is not None and not self._origin_ok(origin):
+            await _refuse(send, 403, "forbidden_origin", f"Origin '{origin[:100]}' is not allowed")
+            return
+        path = str(scope.get("path", ""))
+        if path == self.mcp_path or path.startswith(self.mcp_path + "/"):
+            principal = self._principal(headers.get("authorization", ""))
+            if principal is None:
+                await _refuse(send, 401, "invalid_token", "a live bearer token is required",
+                              [(b"www-authenticate", b'Bearer error="invalid_token"')])
+                return
+            scope[PRINCIPAL_KEY] = principal
+        await self.app(scope, receive, send)
+
+    def _origin_ok(self, origin: str) -> bool:
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and _hostname(parts.netloc) in self.allowed
+
+    def _principal(self, header: str) -> Principal | None:
+        if not self.policy.required():
+            return LOCAL_OWNER
+        if not header.lower().startswith("bearer "):
+            return None
+        return self.policy.tokens.verify(header[7:].strip())
+
+
+async def _refuse(send: Send, status: int, error: str, message: str,
+                  extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = json.dumps({"error": error, "error_description": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *(extra or [])]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def default_allowed_hosts(bind_host: str, extra: Iterable[str] = ()) -> frozenset[str]:
+    """Loopback names, the bind address (unless it is a wildcard), plus the configured names."""
+    hosts = set(LOOPBACK_HOSTS) | set(parse_hosts(extra))
+    if bind_host not in ("0.0.0.0", "::", ""):
+        hosts.add(_hostname(bind_host))
+    return frozenset(hosts)
