@@ -175,7 +175,7 @@ class MemoryStore(ABC):
         """The result (JSON text) recorded for a write with this idempotency key in this namespace, or None."""
 
     @abstractmethod
-    def put_idempotent(self, namespace: str, key: str, result_json: str) -> str:
+    def put_idempotent(self, namespace: str, key: str, result_json: str, at: float) -> str:
         """Record the result of the first write with this key; the first record wins and is returned.
 
         Durable and shared by every process on the store, so a retry answered by another server still matches.

@@ -536,10 +536,10 @@ class SQLiteStore(MemoryStore):
                                    (namespace, key)).fetchone()
         return None if row is None else str(row[0])
 
-    def put_idempotent(self, namespace: str, key: str, result_json: str) -> str:
+    def put_idempotent(self, namespace: str, key: str, result_json: str, at: float) -> str:
         with self._tx():
             self._db.execute("INSERT OR IGNORE INTO idempotency(namespace, key, result, created_at) VALUES (?, ?, ?, ?)",
-                             (namespace, key, result_json, _ts(utcnow())))
+                             (namespace, key, result_json, at))
             row = self._db.execute("SELECT result FROM idempotency WHERE namespace = ? AND key = ?",
                                    (namespace, key)).fetchone()
         return str(row[0])

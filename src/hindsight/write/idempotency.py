@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -67,7 +68,7 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
         # the same write landed before (another server, or a crash before its result was recorded)
         result = {"memory_id": memory_id, "action": "created", "status": existing.status.value, "reason": "",
                   "related_ids": [], "redactions": []}
-    first = store.put_idempotent(namespace, key, json.dumps(result, default=str))
+    first = store.put_idempotent(namespace, key, json.dumps(result, default=str), time.time())
     answer: dict[str, Any] = json.loads(first)
     return answer if first == json.dumps(result, default=str) else {**answer, "replayed": True}
 
