@@ -168,7 +168,7 @@ class MemoryEngine:
             raise ProviderUnavailableError(
                 "private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY (see `hindsight keygen`) "
                 "or HINDSIGHT_KEY_FILE; nothing was stored")
-        return self.writer.write_many(inputs, actor, ids)
+        return self.writer.write_many(inputs, actor, ids=ids)
 
     def update(self, memory_id: str, updates: MemoryPatch | dict[str, Any], namespace: str = "default",
                actor: str = "local") -> MemoryRecord:
