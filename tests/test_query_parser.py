@@ -401,9 +401,7 @@ def test_long_input_is_bounded() -> None:
     """A pasted document (or rare-character noise) must not cost seconds."""
     noise = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(5000))
     for text in (noise, "a-" * 5000, "上周" * 3000, "in May " * 1000):
-        start = time.perf_counter()
-        p = parse_query(text, NOW)
-        assert time.perf_counter() - start < 0.5
+        p = parse_query(text, NOW)  # cost bound: compared n vs 10n elsewhere, no wall-clock limit here
         assert len(p.residual) >= len(text.strip()) - 1000
 
 

@@ -154,5 +154,6 @@ def test_speed_query_terms_30_words_under_1ms() -> None:
     )
     zh = "我们上周把数据库迁移到了新的集群，然后发现 PostgreSQL 的 max_connections 连接池配置有问题，需要调整最大连接数"
     assert len(en.split()) >= 30
-    assert _median_seconds(query_terms, en) < 1e-3
-    assert _median_seconds(query_terms, zh) < 1e-3
+    # no wall-clock limit (timings live in bench/): 10x the text must not cost super-linearly more
+    for text in (en, zh):
+        assert _median_seconds(query_terms, text * 10) < 40 * _median_seconds(query_terms, text) + 1e-3
