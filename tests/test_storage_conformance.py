@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -11,6 +11,7 @@ import pytest
 
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
+from hindsight.storage.postgres_store import PostgresStore
 from hindsight.storage.qdrant_index import QdrantVectorIndex
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.text.tokenize import query_terms
@@ -25,14 +26,22 @@ def _vec(seed: int) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-@pytest.fixture(params=["sqlite", "sqlite+qdrant"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStore]:
-    """Every backend: the exact in-process vector index, and Qdrant (qdrant-client local mode, on disk)."""
-    index = None
+@pytest.fixture(params=["sqlite", "sqlite+qdrant", "postgres"])
+def reopen(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], MemoryStore]:
+    """Opens the same backend again each call: SQLite with the exact in-process vector index, SQLite with
+    Qdrant (qdrant-client local mode, on disk), PostgreSQL + pgvector (a real server from `pgserver`)."""
+    if request.param == "postgres":
+        url = request.getfixturevalue("pg_url")
+        return lambda: PostgresStore(url)
     if request.param == "sqlite+qdrant":
         pytest.importorskip("qdrant_client")
-        index = QdrantVectorIndex(path=str(tmp_path / "qdrant"))
-    backend = SQLiteStore(tmp_path / "conf.db", vector_index=index)
+        return lambda: SQLiteStore(tmp_path / "conf.db", vector_index=QdrantVectorIndex(path=str(tmp_path / "qdrant")))
+    return lambda: SQLiteStore(tmp_path / "conf.db")
+
+
+@pytest.fixture
+def store(reopen: Callable[[], MemoryStore]) -> Iterator[MemoryStore]:
+    backend = reopen()
     yield backend
     backend.close()
 
@@ -136,13 +145,12 @@ def test_access_edges_stats_embeddings(store: MemoryStore) -> None:
     assert [r.id for r in store.iter_all()] == [a.id, b.id]
 
 
-def test_reopen_keeps_everything(tmp_path: Path) -> None:
-    path = tmp_path / "reopen.db"
-    first = SQLiteStore(path)
+def test_reopen_keeps_everything(reopen: Callable[[], MemoryStore]) -> None:
+    first = reopen()
     rec = _record("persist me 持久化")
     first.insert(rec, _vec(5), actor="t")
     first.close()
-    second = SQLiteStore(path)
+    second = reopen()
     assert second.get(rec.id).content == "persist me 持久化"  # type: ignore[union-attr]
     assert second.dense_search(Scope("default"), _vec(5), 1)[0][0] == rec.id
     assert second.keyword_search(Scope("default"), query_terms("持久化"), 1)[0][0] == rec.id

@@ -9,7 +9,6 @@ existence does not leak.
 from __future__ import annotations
 
 import builtins
-
 import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
@@ -19,9 +18,14 @@ from typing import IO, Any
 from pydantic import BaseModel, ValidationError
 
 from hindsight.config import HindsightSettings
+from hindsight.consolidate import ConsolidationReport, Consolidator
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
-from hindsight.errors import InvalidInputError, MemoryNotFoundError, ProviderUnavailableError
+from hindsight.errors import (
+    InvalidInputError,
+    MemoryNotFoundError,
+    ProviderUnavailableError,
+)
 from hindsight.llm import LLMClient, create_llm
 from hindsight.model import (
     HistoryEntry,
@@ -36,14 +40,11 @@ from hindsight.model import (
 )
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever, SearchOptions
-from hindsight.storage.base import MemoryStore, Scope, StoreStats
 from hindsight.safety import WriteGuard, flag_directive, redactor
-from hindsight.security.crypto import load_cipher
-from hindsight.storage.factory import create_vector_index
-from hindsight.storage.sqlite_store import SQLiteStore
+from hindsight.storage.base import MemoryStore, Scope, StoreStats
+from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import Turn, WorkingMemory
-from hindsight.consolidate import ConsolidationReport, Consolidator
 from hindsight.write import events
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.importance import compute_importance
@@ -110,11 +111,11 @@ class MemoryEngine:
 
     @classmethod
     def open(cls, path: str | Path | None = None, settings: HindsightSettings | None = None,
-             embedder: Embedder | None = None) -> "MemoryEngine":
-        """The embedded default: a SQLite file plus the configured embedder and reranker."""
+             embedder: Embedder | None = None) -> MemoryEngine:
+        """The store `path` names (a SQLite file or URL, or postgresql://...; default: settings.db) plus the
+        configured embedder and reranker."""
         settings = settings or HindsightSettings()
-        db_path = Path(path) if path is not None else settings.db
-        store = SQLiteStore(db_path, cipher=load_cipher(), vector_index=create_vector_index(settings, db_path))
+        store = open_store(path if path is not None else settings.db, settings)
         try:
             llm = create_llm(settings.llm_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout)
             return cls(

@@ -9,15 +9,23 @@ still gets its full top-50 candidates per channel.
 from __future__ import annotations
 
 import builtins
-
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
 
-from hindsight.model import HistoryEntry, MemoryRecord, MemoryType, SearchFilters, Source, Status
+from hindsight.model import (
+    HistoryEntry,
+    MemoryRecord,
+    MemoryType,
+    SearchFilters,
+    Source,
+    Status,
+)
+from hindsight.storage.aux_tables import AuxTables
 
 
 @dataclass(frozen=True)
@@ -40,7 +48,7 @@ class Scope:
     sources: tuple[Source, ...] | None = None
 
     @classmethod
-    def from_filters(cls, namespace: str, filters: SearchFilters | None, default_statuses: Sequence[Status]) -> "Scope":
+    def from_filters(cls, namespace: str, filters: SearchFilters | None, default_statuses: Sequence[Status]) -> Scope:
         f = filters or SearchFilters()
         return cls(
             namespace=namespace,
@@ -79,8 +87,24 @@ class StoreStats:
     path: str | None = None
 
 
-class MemoryStore(ABC):
-    """Persistence + per-channel candidate generation. No ranking policy lives here."""
+class MemoryStore(AuxTables, ABC):
+    """Persistence + per-channel candidate generation. No ranking policy lives here.
+
+    A store owns everything persistent: memories, vectors, keyword index, history, edges, and (through
+    `AuxTables`) tokens, audit, review proposals and idempotency records. Nothing else opens a connection.
+    """
+
+    #: True when private memories can be written (the `EncryptedStore` wrapper holds a key).
+    supports_encryption: bool = False
+
+    @abstractmethod
+    def transaction(self, namespace: str | None = None) -> AbstractContextManager[None]:
+        """Every store call inside the block commits together, or none does (nesting joins the outer block).
+
+        With a namespace, writers to that namespace wait for each other, also across processes and servers
+        on one database: a hygiene decision (duplicate? supersedes?) and the writes it leads to are made
+        against a state no other writer can change in between.
+        """
 
     @abstractmethod
     def insert(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, note: str = "") -> None:
@@ -165,6 +189,10 @@ class MemoryStore(ABC):
     @abstractmethod
     def embedding_model(self) -> str | None:
         """Name of the embedder whose vectors are stored (None for an empty store)."""
+
+    @abstractmethod
+    def set_embedding_model(self, model_name: str) -> None:
+        """Record which embedder produced the stored vectors (first open of a new store)."""
 
     @abstractmethod
     def reset_embeddings(self, model_name: str, vectors: dict[str, np.ndarray]) -> None:

@@ -116,8 +116,18 @@ CREATE TABLE IF NOT EXISTS proposals (
 CREATE INDEX IF NOT EXISTS idx_proposals_queue ON proposals(status, namespace, proposed_at)
 """
 
+_V4 = """
+CREATE TABLE IF NOT EXISTS idempotency (
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    result TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (namespace, key)
+)
+"""
+
 #: MIGRATIONS[i] upgrades a database from version i to i + 1.
-MIGRATIONS: list[str] = [_V1, _V2, _V3]
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4]
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
