@@ -32,7 +32,8 @@ def session(url: str, token: str) -> Iterator[SyncMCPClient]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, dict[str, str], TokenStore]]:
     root = tmp_path_factory.mktemp("sec_http")
     db = root / "memory.db"
-    store = TokenStore(open_store(db))
+    backend = open_store(db)
+    store = TokenStore(backend)
     tokens = {
         "admin": store.create("admin", ["admin"], ["*"])[0],
         "alice_rw": store.create("alice-agent", ["write"], ["alice"])[0],
@@ -44,7 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
     tokens["revoked"] = revoked_secret
     with http_server(db, root / "server.log") as url:
         yield url, db, tokens, store
-    store.close()
+    backend.close()
 
 
 @pytest.mark.parametrize("header", [None, "Bearer hs_not-a-real-token", "Bearer x", "Basic abc"])

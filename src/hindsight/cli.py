@@ -390,5 +390,49 @@ def demo(db: DbOption = None) -> None:
         run_demo(engine, console)
 
 
+@app.command()
+def migrate(
+    source: Annotated[str, typer.Argument(help="The store to copy from: a SQLite file or sqlite:///path, or postgresql://...")],
+    target: Annotated[str, typer.Argument(help="The store to copy into (created if missing; may already hold data).")],
+) -> None:
+    """Copy every memory (vectors, history, edges), token, proposal and the audit log from SOURCE to TARGET.
+
+    Resumable: a killed run is run again and skips what already arrived. Prints the counts of both stores
+    and exits 1 when they do not match.
+    """
+    from rich.progress import Progress
+
+    from hindsight.storage.factory import describe, open_raw_store
+    from hindsight.storage.transfer import migrate_store
+
+    if describe(source) == describe(target):
+        err.print("[red]error:[/red] source and target are the same store")
+        raise typer.Exit(2)
+    try:
+        src = open_raw_store(source)
+        try:
+            dst = open_raw_store(target)
+        except HindsightError:
+            src.close()
+            raise
+    except HindsightError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from exc
+    try:
+        with Progress(console=err, transient=True) as bar:
+            task = bar.add_task("migrating", total=None)
+            report = migrate_store(src, dst, progress=lambda done, total: bar.update(task, completed=done, total=total))
+    except HindsightError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from exc
+    finally:
+        src.close()
+        dst.close()
+    _print_json(report.as_dict())
+    if not report.verified:
+        err.print("[red]error:[/red] counts differ: " + escape("; ".join(report.mismatches)))
+        raise typer.Exit(1)
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -161,7 +161,6 @@ class MemoryEngine:
         patch = validated(MemoryPatch, updates, "updates")
         current = self.get(memory_id, namespace, record_access=False)
         changes = patch.model_dump(exclude_unset=True)
-        vector = None
         text_changed = any(key in changes and changes[key] != getattr(current, key) for key in ("content", "context"))
         if text_changed:
             probe = MemoryInput(content=changes.get("content", current.content),
@@ -175,9 +174,8 @@ class MemoryEngine:
             updated = MemoryRecord.model_validate({**current.model_dump(), **changes, "updated_at": self.clock()})
         except ValidationError as exc:
             raise InvalidInputError(f"invalid updates: {format_validation_error(exc)}") from exc
-        if text_changed:
-            vector = self.embedder.embed_documents([updated.embedding_text])[0]
-        self.store.replace(updated, vector, actor=actor, action="update", note=", ".join(sorted(changes)))
+        self.writer.apply_change(updated, actor=actor, action="update", note=", ".join(sorted(changes)),
+                                 reembed=text_changed)
         return updated
 
     def forget(self, memory_id: str, reason: str = "", namespace: str = "default", actor: str = "local") -> MemoryRecord:
@@ -186,13 +184,13 @@ class MemoryEngine:
         updated = current.model_copy(
             update={"status": Status.forgotten, "status_reason": reason or "forgotten", "updated_at": self.clock()}
         )
-        self.store.replace(updated, None, actor=actor, action="forget", note=reason)
+        self.writer.apply_change(updated, actor=actor, action="forget", note=reason)
         return updated
 
     def delete(self, memory_id: str, namespace: str = "default", actor: str = "local", reason: str = "") -> MemoryRecord:
         """Hard delete (explicit, separate from forget): the row goes, the history entry stays."""
         self.get(memory_id, namespace, record_access=False)
-        deleted = self.store.delete(memory_id, actor=actor, note=reason)
+        deleted = self.writer.remove(memory_id, namespace, actor=actor, note=reason)
         if deleted is None:
             raise MemoryNotFoundError(memory_id, namespace)
         return deleted
@@ -286,7 +284,7 @@ class MemoryEngine:
         if current is None or current.namespace != namespace or current.status != Status.quarantined:
             raise MemoryNotFoundError(memory_id, f"{namespace} (quarantine)")
         released = current.model_copy(update={"status": Status.active, "status_reason": "", "updated_at": self.clock()})
-        self.store.replace(released, None, actor=actor, action="release", note=note or current.status_reason)
+        self.writer.apply_change(released, actor=actor, action="release", note=note or current.status_reason)
         return released
 
     # ----------------------------------------------------------------- events
@@ -378,7 +376,7 @@ class MemoryEngine:
                 record = self.store.get(outcome.memory_id)
                 if record is not None and record.status == Status.active:
                     restored = record.model_copy(update={"status": Status(status), "status_reason": reason})
-                    self.store.replace(restored, None, actor=actor, action="import_status", note=reason)
+                    self.writer.apply_change(restored, actor=actor, action="import_status", note=reason)
                     outcome.status = Status(status)
         return outcomes
 

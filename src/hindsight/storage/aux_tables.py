@@ -15,6 +15,14 @@ from typing import Any
 PROPOSAL_COLUMNS = ("id", "namespace", "action", "memory_id", "payload", "reason", "proposed_by", "proposed_at",
                     "status", "reviewed_by", "reviewed_at", "review_note", "result_memory_id")
 
+#: The small tables `hindsight migrate` copies row by row, with the columns it copies.
+COPY_TABLES: dict[str, tuple[str, ...]] = {
+    "tokens": ("id", "name", "token_hash", "scopes", "namespaces", "created_at", "revoked_at"),
+    "proposals": PROPOSAL_COLUMNS,
+    "idempotency": ("namespace", "key", "result", "created_at"),
+    "audit": ("at", "principal", "action", "namespace", "memory_id", "outcome", "detail"),
+}
+
 
 class AuxTables:
     """Tokens, audit, proposals and idempotency records over a backend's `_aux_rows` / `_aux_exec`."""
@@ -100,6 +108,31 @@ class AuxTables:
                 (new, reviewer, at, note, result_memory_id, proposal_id, expected)) > 0
         return self._aux_exec("UPDATE proposals SET status = ? WHERE id = ? AND status = ?",
                               (new, proposal_id, expected)) > 0
+
+    # ----------------------------------------------------------- raw copying
+    def history_add(self, memory_id: str, action: str, actor: str, at: float, before_json: str | None,
+                    after_json: str | None, note: str) -> None:
+        """Append one history entry as it was (used by `hindsight migrate`, never by the write path)."""
+        self._aux_exec("INSERT INTO history(memory_id, action, actor, at, before, after, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (memory_id, action, actor, at, before_json, after_json, note))
+
+    def orphan_history_ids(self) -> builtins.list[str]:
+        """Memories that were hard-deleted: their history stays and is copied by `hindsight migrate` too."""
+        return [str(r[0]) for r in self._aux_rows(
+            "SELECT DISTINCT memory_id FROM history WHERE memory_id NOT IN (SELECT id FROM memories) ORDER BY memory_id")]
+
+    def table_rows(self, table: str) -> tuple[builtins.tuple[str, ...], builtins.list[tuple[Any, ...]]]:
+        """(columns, rows) of one small table, for `hindsight migrate`."""
+        columns = COPY_TABLES[table]
+        return columns, self._aux_rows(f"SELECT {', '.join(columns)} FROM {table}")
+
+    def load_rows(self, table: str, rows: builtins.list[tuple[Any, ...]]) -> None:
+        """Insert rows copied by `table_rows`; rows already there (same key) are kept as they are."""
+        columns = COPY_TABLES[table]
+        conflict = " ON CONFLICT DO NOTHING" if table != "audit" else ""
+        for row in rows:
+            self._aux_exec(f"INSERT INTO {table}({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}){conflict}",
+                           tuple(row))
 
     # ------------------------------------------------------------- idempotency
     def get_idempotent(self, namespace: str, key: str) -> str | None:

@@ -9,6 +9,7 @@ still gets its full top-50 candidates per channel.
 from __future__ import annotations
 
 import builtins
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -197,6 +198,21 @@ class MemoryStore(AuxTables, ABC):
     @abstractmethod
     def reset_embeddings(self, model_name: str, vectors: dict[str, np.ndarray]) -> None:
         """Replace every stored vector (after an embedder change) and record the new model name."""
+
+    def restore(self, record: MemoryRecord, embedding: np.ndarray | None, history: Sequence[HistoryEntry]) -> None:
+        """Copy a memory in as it was elsewhere, with its own history instead of a new `create` entry
+        (`hindsight migrate`; the record arrives as stored, private ones still sealed). One transaction."""
+        with self.transaction(record.namespace):
+            self.insert(record, embedding, actor="migrate", note="")
+            self._aux_exec("DELETE FROM history WHERE memory_id = ?", (record.id,))
+            for entry in history:
+                self.restore_history_entry(entry)
+
+    def restore_history_entry(self, entry: HistoryEntry) -> None:
+        """Append one history entry as it was recorded elsewhere (`hindsight migrate`)."""
+        self.history_add(entry.memory_id, entry.action, entry.actor, entry.at.timestamp(),
+                         None if entry.before is None else json.dumps(entry.before, ensure_ascii=False),
+                         None if entry.after is None else json.dumps(entry.after, ensure_ascii=False), entry.note)
 
     @abstractmethod
     def close(self) -> None:

@@ -87,6 +87,10 @@ class EncryptedStore(MemoryStore):
     def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
         return (self._open(r) for r in self.inner.iter_all(namespace))
 
+    def restore(self, record: MemoryRecord, embedding: np.ndarray | None, history: Sequence[HistoryEntry]) -> None:
+        """The record is already as stored (sealed): it passes through untouched."""
+        self.inner.restore(record, embedding, history)
+
     def iter_sealed(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
         """Records as stored (private ones still ciphertext): what `hindsight migrate` copies."""
         return self.inner.iter_all(namespace)

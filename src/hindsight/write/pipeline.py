@@ -2,7 +2,14 @@
 
 Every way in (MCP, CLI, import, Python API, consolidation output) goes through
 `WritePipeline.write_many`, so the guard and redaction cannot be bypassed by
-choosing another door.
+choosing another door; every change to a stored memory (update, forget,
+release, an imported status) goes through `WritePipeline.apply_change`.
+
+Each new memory is decided and stored in one `store.transaction(namespace)`:
+the hygiene check, the insert, and what it implies (refresh the duplicate,
+deprecate and link the superseded) commit together, and no other writer to the
+namespace (another thread, another server on the same PostgreSQL) can change
+what the decision was based on in between.
 """
 
 from __future__ import annotations
@@ -15,7 +22,14 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from hindsight.embeddings.base import Embedder
-from hindsight.model import DEFAULT_CREDIBILITY, SESSION_CONTEXT_KEY, MemoryInput, MemoryRecord, MemoryType, Status
+from hindsight.model import (
+    DEFAULT_CREDIBILITY,
+    SESSION_CONTEXT_KEY,
+    MemoryInput,
+    MemoryRecord,
+    MemoryType,
+    Status,
+)
 from hindsight.storage.base import MemoryStore, Scope
 
 #: metadata key set on memories that read like a (loosening) directive about permissions or safety.
@@ -167,9 +181,28 @@ class WritePipeline:
                 record.metadata = {**record.metadata, SESSION_CONTEXT_KEY: " ".join(previous)}
             recent[key].append(record.content)
 
+    def apply_change(self, record: MemoryRecord, *, actor: str, action: str, note: str = "",
+                     reembed: bool = False) -> MemoryRecord:
+        """Store a new version of an existing memory (history keeps before and after); returns the previous one.
+
+        `reembed`: the text changed, so the vector is recomputed (outside the transaction; the embedder is slow).
+        """
+        vector = self.embedder.embed_documents([record.embedding_text])[0] if reembed else None
+        with self.store.transaction(record.namespace):
+            return self.store.replace(record, vector, actor=actor, action=action, note=note)
+
+    def remove(self, memory_id: str, namespace: str, *, actor: str, note: str = "") -> MemoryRecord | None:
+        """Hard delete: the row, its vector, keyword entry and edges go; the history entry stays."""
+        with self.store.transaction(namespace):
+            return self.store.delete(memory_id, actor=actor, note=note)
+
     def _persist(
         self, record: MemoryRecord, vector: np.ndarray, verdict: ScreenResult | None, found: list[str], actor: str
     ) -> WriteOutcome:
+        with self.store.transaction(record.namespace):
+            return self._decide_and_store(record, vector, found, actor)
+
+    def _decide_and_store(self, record: MemoryRecord, vector: np.ndarray, found: list[str], actor: str) -> WriteOutcome:
         if record.status == Status.quarantined:
             self.store.insert(record, vector, actor=actor, note=f"quarantined: {record.status_reason}")
             return WriteOutcome(record.id, "quarantined", record.status, record.status_reason, redactions=found)
