@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hindsight.errors import StorageError
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.storage.postgres_store import PostgresStore
@@ -228,3 +229,10 @@ def test_tokens_audit_proposals_idempotency_live_in_the_store(store: MemoryStore
         assert store.put_idempotent("ns", "k1", '{"memory_id": "a"}', 1.0) == '{"memory_id": "a"}'
     assert store.put_idempotent("ns", "k1", '{"memory_id": "b"}', 2.0) == '{"memory_id": "a"}'  # first wins
     assert store.get_idempotent("ns", "k1") == '{"memory_id": "a"}' and store.get_idempotent("other", "k1") is None
+
+
+def test_unreachable_postgres_is_a_typed_error() -> None:
+    pytest.importorskip("psycopg")
+    with pytest.raises(StorageError, match=r"cannot open database 'postgresql://hs:\*\*\*@127\.0\.0\.1:1/x\?") as info:
+        PostgresStore("postgresql://hs:secret@127.0.0.1:1/x?connect_timeout=2")
+    assert "secret" not in str(info.value)

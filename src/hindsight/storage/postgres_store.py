@@ -92,8 +92,11 @@ class PostgresStore(MemoryStore):
         if current is not None:
             yield current
             return
-        with self._pool.connection() as conn:
-            yield conn
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except self._psycopg.OperationalError as exc:
+            raise StorageError(f"the database is unavailable ({exc}); nothing was written, retry") from exc
 
     @contextmanager
     def transaction(self, namespace: str | None = None) -> Iterator[None]:
@@ -104,14 +107,17 @@ class PostgresStore(MemoryStore):
                     self._lock_namespace(current, namespace)
                 yield
             return
-        with self._pool.connection() as conn, conn.transaction():
-            self._local.conn = conn
-            try:
-                if namespace is not None:
-                    self._lock_namespace(conn, namespace)
-                yield
-            finally:
-                self._local.conn = None
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                self._local.conn = conn
+                try:
+                    if namespace is not None:
+                        self._lock_namespace(conn, namespace)
+                    yield
+                finally:
+                    self._local.conn = None
+        except self._psycopg.OperationalError as exc:
+            raise StorageError(f"the database is unavailable ({exc}); nothing was written, retry") from exc
 
     @staticmethod
     def _lock_namespace(conn: Any, namespace: str) -> None:
