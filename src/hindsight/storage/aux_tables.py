@@ -95,7 +95,7 @@ class AuxTables:
     def proposal_count(self, namespace: str | None, status: str) -> int:
         sql, params = "SELECT COUNT(*) FROM proposals WHERE status = ?", (status,)
         if namespace is not None:
-            sql, params = sql + " AND namespace = ?", (status, namespace)
+            sql, params = sql + " AND namespace = ?", (status, namespace)  # type: ignore[assignment]
         return int(self._aux_rows(sql, params)[0][0])
 
     def proposal_transition(self, proposal_id: str, expected: str, new: str, *, reviewer: str | None = None,

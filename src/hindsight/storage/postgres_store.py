@@ -30,6 +30,7 @@ from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.pg_migrations import SCHEMA_LOCK, migrate
 from hindsight.storage.records import (
     COLUMNS,
+    at_ts,
     from_ts,
     index_text,
     record_values,
@@ -37,6 +38,8 @@ from hindsight.storage.records import (
     to_ts,
 )
 
+#: hnsw.ef_search on every connection: the most candidates one HNSW scan returns.
+EF_SEARCH = 100
 _FTS = "setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B')"
 _SELECT = f"SELECT {COLUMNS}, tags FROM memories"
 
@@ -78,6 +81,8 @@ class PostgresStore(MemoryStore):
 
         def configure(conn: Any) -> None:
             register_vector(conn)
+            # candidates the HNSW scan keeps; a query for more (or a filter that leaves fewer) goes exact
+            conn.execute(f"SET hnsw.ef_search = {EF_SEARCH}")
 
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True, configure=configure,
                                     kwargs={"autocommit": True, "row_factory": dict_row})
@@ -271,8 +276,7 @@ class PostgresStore(MemoryStore):
         where, params = self._scope_sql(scope)
         sql = (f"SELECT m.id, 1 - (m.embedding <=> %s) AS score FROM memories m WHERE {where} "
                "AND m.embedding IS NOT NULL ORDER BY {order} LIMIT %s")
-        with self.transaction(), self._conn() as conn:
-            conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, min(1000, 2 * limit))}")
+        with self._conn() as conn:
             rows = conn.execute(sql.format(order="m.embedding <=> %s"), (query, *params, query, limit)).fetchall()
             if len(rows) < limit:
                 rows = conn.execute(sql.format(order="(m.embedding <=> %s) + 0"), (query, *params, query, limit)).fetchall()
@@ -303,7 +307,7 @@ class PostgresStore(MemoryStore):
         """Rows another server is writing right now are skipped: an access count is not worth a wait."""
         if not memory_ids:
             return
-        with self.transaction(), self._conn() as conn:
+        with self._conn() as conn:
             conn.execute("UPDATE memories SET access_count = access_count + 1, last_accessed_at = %s WHERE id IN "
                          "(SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE SKIP LOCKED)",
                          (to_ts(at), list(memory_ids)))
@@ -313,7 +317,7 @@ class PostgresStore(MemoryStore):
 
         rows = self._rows("SELECT memory_id, action, actor, at, before, after, note FROM history "
                           "WHERE memory_id = %s ORDER BY seq", (memory_id,))
-        return [HistoryEntry(memory_id=r["memory_id"], action=r["action"], actor=r["actor"], at=from_ts(r["at"]),
+        return [HistoryEntry(memory_id=r["memory_id"], action=r["action"], actor=r["actor"], at=at_ts(r["at"]),
                              before=None if r["before"] is None else json.loads(r["before"]),
                              after=None if r["after"] is None else json.loads(r["after"]), note=r["note"] or "")
                 for r in rows]
@@ -336,7 +340,8 @@ class PostgresStore(MemoryStore):
     def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
         last = 0
         while True:
-            sql, params = f"SELECT {COLUMNS}, tags, seq FROM memories WHERE seq > %s", [last]
+            sql = f"SELECT {COLUMNS}, tags, seq FROM memories WHERE seq > %s"
+            params: builtins.list[Any] = [last]
             if namespace is not None:
                 sql, params = sql + " AND namespace = %s", [*params, namespace]
             rows = self._rows(sql + " ORDER BY seq LIMIT 500", params)

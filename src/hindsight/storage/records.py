@@ -28,6 +28,11 @@ def from_ts(value: float | None) -> datetime | None:
     return None if value is None else datetime.fromtimestamp(value, tz=UTC)
 
 
+def at_ts(value: float) -> datetime:
+    """A required time (created, updated, a history entry's time)."""
+    return datetime.fromtimestamp(value, tz=UTC)
+
+
 def index_text(record: MemoryRecord) -> tuple[str, str]:
     """What BM25 sees, segmented so Chinese words are terms: (the memory's own text, its session neighbours).
 
@@ -56,8 +61,8 @@ def row_to_record(row: Any, tags: list[str]) -> MemoryRecord:
         credibility=row["credibility"],
         status=row["status"],
         status_reason=row["status_reason"],
-        created_at=from_ts(row["created_at"]),
-        updated_at=from_ts(row["updated_at"]),
+        created_at=at_ts(row["created_at"]),
+        updated_at=at_ts(row["updated_at"]),
         event_time=from_ts(row["event_time"]),
         last_accessed_at=from_ts(row["last_accessed_at"]),
         access_count=row["access_count"],

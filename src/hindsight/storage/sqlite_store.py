@@ -25,9 +25,9 @@ from hindsight.model import HistoryEntry, MemoryRecord, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
 from hindsight.storage.records import COLUMNS as _COLUMNS
+from hindsight.storage.records import at_ts, record_values, row_to_record
 from hindsight.storage.records import from_ts as _dt
 from hindsight.storage.records import index_text as _index_text
-from hindsight.storage.records import record_values, row_to_record
 from hindsight.storage.records import to_ts as _ts
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
 
@@ -335,7 +335,7 @@ class SQLiteStore(MemoryStore):
                 memory_id=row["memory_id"],
                 action=row["action"],
                 actor=row["actor"],
-                at=_dt(row["at"]),
+                at=at_ts(row["at"]),
                 before=None if row["before"] is None else json.loads(row["before"]),
                 after=None if row["after"] is None else json.loads(row["after"]),
                 note=row["note"] or "",
