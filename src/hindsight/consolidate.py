@@ -330,8 +330,9 @@ class Consolidator:
         return None
 
     def _promote(self, namespace: str, cluster: list[MemoryRecord], report: ConsolidationReport) -> None:
-        """The new memory and its derived_from edges commit together (one transaction)."""
-        with self.store.transaction(namespace):
+        """The new memory and its derived_from edges commit together (one transaction; the namespace lock
+        first, as every writer takes it before a transaction)."""
+        with self.store.namespace_lock(namespace), self.store.transaction(namespace):
             self._promote_locked(namespace, cluster, report)
 
     def _promote_locked(self, namespace: str, cluster: list[MemoryRecord], report: ConsolidationReport) -> None:
@@ -362,7 +363,7 @@ class Consolidator:
     # ------------------------------------------------------------------ merge
     def _merge(self, namespace: str, group: list[MemoryRecord], report: ConsolidationReport) -> None:
         """The merged memory, its edges and the deprecation of the originals commit together."""
-        with self.store.transaction(namespace):
+        with self.store.namespace_lock(namespace), self.store.transaction(namespace):
             self._merge_locked(namespace, group, report)
 
     def _merge_locked(self, namespace: str, group: list[MemoryRecord], report: ConsolidationReport) -> None:

@@ -142,6 +142,16 @@ class MemoryStore(AuxTables, ABC):
     def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> builtins.list[MemoryRecord]:
         """Page through memories in scope, ordered by created time."""
 
+    def namespace_lock(self, namespace: str) -> AbstractContextManager[None]:
+        """Held while a write decides (hygiene) and stores: writers to one namespace take turns.
+
+        Default: a transaction holding the namespace (PostgreSQL: an advisory lock all servers see, and the
+        decision's reads happen inside it). The SQLite store overrides it with an in-process lock, so that a
+        slow decision (an LLM judge, fact embeddings) does not hold the file's write lock. Reentrant; take it
+        before `transaction`, never inside one (the order that keeps two writers from waiting on each other).
+        """
+        return self.transaction(namespace)
+
     @abstractmethod
     def count(self, scope: Scope) -> int:
         """Number of memories in scope."""

@@ -99,6 +99,9 @@ class EncryptedStore(MemoryStore):
     def transaction(self, namespace: str | None = None) -> AbstractContextManager[None]:
         return self.inner.transaction(namespace)
 
+    def namespace_lock(self, namespace: str) -> AbstractContextManager[None]:
+        return self.inner.namespace_lock(namespace)
+
     def count(self, scope: Scope) -> int:
         return self.inner.count(scope)
 

@@ -50,6 +50,8 @@ class SQLiteStore(MemoryStore):
         self._db.row_factory = sqlite3.Row
         self._lock = threading.RLock()
         self._after_commit: builtins.list[Callable[[], None]] = []
+        self._namespace_locks: dict[str, threading.RLock] = {}
+        self._namespace_guard = threading.Lock()
         try:
             with self._lock:
                 self._db.execute("PRAGMA journal_mode=WAL")
@@ -86,6 +88,15 @@ class SQLiteStore(MemoryStore):
                 pending, self._after_commit = self._after_commit, []
                 for apply in pending:
                     apply()
+
+    @contextmanager
+    def namespace_lock(self, namespace: str) -> Iterator[None]:
+        """In process only: a SQLite file is served by one server (other processes, like the CLI, still take
+        the file's write lock for each transaction, but do not wait for a decision in progress)."""
+        with self._namespace_guard:
+            lock = self._namespace_locks.setdefault(namespace, threading.RLock())
+        with lock:
+            yield
 
     def _index_later(self, apply: Callable[[], None]) -> None:
         """Change the derived vector index once the surrounding transaction commits (never for a rollback)."""

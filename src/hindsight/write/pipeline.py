@@ -5,11 +5,11 @@ Every way in (MCP, CLI, import, Python API, consolidation output) goes through
 choosing another door; every change to a stored memory (update, forget,
 release, an imported status) goes through `WritePipeline.apply_change`.
 
-Each new memory is decided and stored in one `store.transaction(namespace)`:
-the hygiene check, the insert, and what it implies (refresh the duplicate,
-deprecate and link the superseded) commit together, and no other writer to the
-namespace (another thread, another server on the same PostgreSQL) can change
-what the decision was based on in between.
+Each new memory is decided and stored under `store.namespace_lock(namespace)`:
+no other writer to the namespace (another thread, another server on the same
+PostgreSQL) can change what the hygiene decision was based on before it is
+applied; the insert and what it implies (refresh the duplicate, deprecate and
+link the superseded) commit together in one `store.transaction`.
 """
 
 from __future__ import annotations
@@ -199,14 +199,17 @@ class WritePipeline:
     def _persist(
         self, record: MemoryRecord, vector: np.ndarray, verdict: ScreenResult | None, found: list[str], actor: str
     ) -> WriteOutcome:
-        with self.store.transaction(record.namespace):
-            return self._decide_and_store(record, vector, found, actor)
+        """Decide (hygiene) and store under the namespace's lock; the writes commit in one transaction."""
+        with self.store.namespace_lock(record.namespace):
+            if record.status == Status.quarantined:
+                self.store.insert(record, vector, actor=actor, note=f"quarantined: {record.status_reason}")
+                return WriteOutcome(record.id, "quarantined", record.status, record.status_reason, redactions=found)
+            decision = self.hygiene.check(record, vector) if self.hygiene else HygieneDecision()
+            with self.store.transaction(record.namespace):
+                return self._store(record, vector, decision, found, actor)
 
-    def _decide_and_store(self, record: MemoryRecord, vector: np.ndarray, found: list[str], actor: str) -> WriteOutcome:
-        if record.status == Status.quarantined:
-            self.store.insert(record, vector, actor=actor, note=f"quarantined: {record.status_reason}")
-            return WriteOutcome(record.id, "quarantined", record.status, record.status_reason, redactions=found)
-        decision = self.hygiene.check(record, vector) if self.hygiene else HygieneDecision()
+    def _store(self, record: MemoryRecord, vector: np.ndarray, decision: HygieneDecision, found: list[str],
+               actor: str) -> WriteOutcome:
         if decision.duplicate_of is not None:
             assert self.hygiene is not None
             self.hygiene.apply(record, decision, actor)
