@@ -33,3 +33,35 @@ def engine(db_path: Path, embedder: Embedder) -> Iterator[MemoryEngine]:
     eng = MemoryEngine.open(db_path, settings=settings, embedder=embedder)
     yield eng
     eng.close()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A real PostgreSQL 16 with pgvector (the `pgserver` wheel), started once per test session.
+
+    Yields the server's admin URL; tests take a fresh database from `pg_url`.
+    """
+    pgserver = pytest.importorskip("pgserver", reason="PostgreSQL tests need the pgserver wheel (the test extra)")
+    pytest.importorskip("psycopg", reason="PostgreSQL tests need psycopg (the test extra)")
+    import shutil
+    import tempfile
+
+    # not under pytest's 0700 tmp tree: pgserver runs PostgreSQL as its own user, which must reach the folder
+    folder = tempfile.mkdtemp(prefix="hs-pg-")
+    server = pgserver.get_server(folder, cleanup_mode="stop")
+    yield server.get_uri()
+    server.cleanup()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def pg_url(pg_server: str) -> str:
+    """A new, empty database on the session's PostgreSQL server."""
+    import uuid
+
+    import psycopg
+
+    name = f"hs_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return pg_server.replace("/postgres?", f"/{name}?", 1)

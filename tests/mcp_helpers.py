@@ -192,3 +192,16 @@ def run_cli(*args: str, db: Path | None = None, timeout: float = 120.0,
         argv += ["--db", str(db)]
     return subprocess.run(argv, capture_output=True, text=True, encoding="utf-8", env=child_env(COLUMNS="200"),
                           cwd=str(ROOT), timeout=timeout, input=input_text)
+
+
+def create_tokens(db: Path, roles: dict[str, tuple[list[str], list[str]]]) -> dict[str, str]:
+    """Bearer tokens created in the store at `db` as the CLI would (name -> (scopes, namespaces)); the plaintexts."""
+    from hindsight.security.tokens import TokenStore
+    from hindsight.storage.factory import open_store
+
+    store = open_store(db)
+    try:
+        tokens = TokenStore(store)
+        return {name: tokens.create(name, scopes, namespaces)[0] for name, (scopes, namespaces) in roles.items()}
+    finally:
+        store.close()

@@ -23,6 +23,14 @@ CORPUS = [
 ]
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_path(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Every engine test runs on the SQLite file and on PostgreSQL (a real server, see conftest.pg_server)."""
+    if request.param == "postgres":
+        return str(request.getfixturevalue("pg_url"))
+    return tmp_path / "memory.db"
+
+
 @pytest.fixture
 def filled(engine: MemoryEngine) -> dict[str, str]:
     outcomes = engine.store_many(

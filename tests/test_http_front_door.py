@@ -11,6 +11,7 @@ import pytest
 from mcp_helpers import http_server, mcp_session, read_log
 
 from hindsight.security.tokens import TokenStore
+from hindsight.storage.factory import open_store
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
@@ -62,7 +63,8 @@ def test_auto_auth_is_decided_per_request(tmp_path: Path) -> None:
         assert post(url).status_code == 200
         with mcp_session(url) as early:  # a session opened while the server was open
             early.call("memory_store", content="stored before any token existed")
-            tokens = TokenStore(db)  # another process (the CLI) creates the first token
+            backend = open_store(db)  # another process (the CLI) creates the first token
+            tokens = TokenStore(backend)
             secret, info = tokens.create("agent", ["write"], ["*"])
             assert post(url).status_code == 401
             with pytest.raises(Exception, match="error|401|nauthori"):  # the open session is closed too
@@ -72,4 +74,4 @@ def test_auto_auth_is_decided_per_request(tmp_path: Path) -> None:
         tokens.revoke(info.id)  # revoking every token does not reopen the server
         assert post(url).status_code == 401
         assert post(url, Authorization=f"Bearer {secret}").status_code == 401
-        tokens.close()
+        backend.close()

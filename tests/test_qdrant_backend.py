@@ -25,7 +25,7 @@ def _open(tmp_path: Path, embedder: Embedder) -> MemoryEngine:
 def test_engine_stores_and_searches_through_qdrant(tmp_path: Path, embedder: Embedder) -> None:
     engine = _open(tmp_path, embedder)
     try:
-        assert isinstance(engine.store._index, QdrantVectorIndex)
+        assert isinstance(engine.store.inner._index, QdrantVectorIndex)  # type: ignore[attr-defined]
         en = engine.store_memory({"content": "The staging database runs PostgreSQL 16.", "type": "semantic"})
         zh = engine.store_memory({"content": "用户喜欢用深色主题写代码。", "type": "semantic"})
         engine.store_memory({"content": "Lunch on Fridays is at the Thai place.", "namespace": "other"})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, closing
 from pathlib import Path
 
 import httpx
@@ -22,6 +22,7 @@ from hindsight.model import Status
 from hindsight.review.queue import ProposalDecidedError, ProposalNotFoundError, ReviewQueue
 from hindsight.review.service import ReviewService, parse_namespaces
 from hindsight.security.tokens import TokenStore
+from hindsight.storage.factory import open_store
 
 from mcp_helpers import SyncMCPClient, http_server, mcp_session, run_cli
 
@@ -30,9 +31,7 @@ from mcp_helpers import SyncMCPClient, http_server, mcp_session, run_cli
 def reviewed(tmp_path: Path, embedder: Embedder) -> Iterator[ReviewService]:
     settings = HindsightSettings(db=tmp_path / "kb.db")
     engine = MemoryEngine.open(settings.db, settings=settings, embedder=embedder)
-    queue = ReviewQueue(settings.db)
-    yield ReviewService(engine, queue, "kb, wiki")
-    queue.close()
+    yield ReviewService(engine, ReviewQueue(engine.store), "kb, wiki")
     engine.close()
 
 
@@ -117,10 +116,10 @@ def test_a_proposal_is_only_decided_in_its_namespace(reviewed: ReviewService) ->
 def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
     root = tmp_path_factory.mktemp("review_http")
     db = root / "memory.db"
-    store = TokenStore(db)
-    tokens = {"admin": store.create("alice", ["admin"], ["kb"])[0],
-              "agent": store.create("agent", ["write"], ["kb", "default"])[0]}
-    store.close()
+    with closing(open_store(db)) as backend:
+        store = TokenStore(backend)
+        tokens = {"admin": store.create("alice", ["admin"], ["kb"])[0],
+                  "agent": store.create("agent", ["write"], ["kb", "default"])[0]}
     with http_server(db, root / "server.log", env={"HINDSIGHT_REVIEWED_NAMESPACES": "kb"}) as url:
         yield url, tokens
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import httpx
@@ -13,7 +13,8 @@ from fastmcp import Client
 
 from hindsight.security.audit import AuditLog
 from hindsight.security.tokens import TokenStore
-from mcp_helpers import SyncMCPClient, http_server
+from hindsight.storage.factory import open_store
+from mcp_helpers import SyncMCPClient, create_tokens, http_server
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
@@ -31,19 +32,18 @@ def session(url: str, token: str) -> Iterator[SyncMCPClient]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, dict[str, str], TokenStore]]:
     root = tmp_path_factory.mktemp("sec_http")
     db = root / "memory.db"
-    store = TokenStore(db)
-    tokens = {
-        "admin": store.create("admin", ["admin"], ["*"])[0],
-        "alice_rw": store.create("alice-agent", ["write"], ["alice"])[0],
-        "alice_ro": store.create("alice-reader", ["read"], ["alice"])[0],
-        "bob_rw": store.create("bob-agent", ["write"], ["bob"])[0],
-    }
+    backend = open_store(db)
+    named = create_tokens(db, {"admin": (["admin"], ["*"]), "alice-agent": (["write"], ["alice"]),
+                               "alice-reader": (["read"], ["alice"]), "bob-agent": (["write"], ["bob"])})
+    tokens = {"admin": named["admin"], "alice_rw": named["alice-agent"], "alice_ro": named["alice-reader"],
+              "bob_rw": named["bob-agent"]}
+    store = TokenStore(backend)
     revoked_secret, revoked_info = store.create("old", ["admin"], ["*"])
     store.revoke(revoked_info.id)
     tokens["revoked"] = revoked_secret
     with http_server(db, root / "server.log") as url:
         yield url, db, tokens, store
-    store.close()
+    backend.close()
 
 
 @pytest.mark.parametrize("header", [None, "Bearer hs_not-a-real-token", "Bearer x", "Basic abc"])
@@ -87,7 +87,6 @@ def test_scopes_and_namespaces_are_enforced(server: tuple) -> None:
         memory = admin.call("memory_get", memory_id=mid, namespace="alice")
         assert memory["status"] == "active" and memory["importance"] == 0.5  # nothing denied changed anything
         assert memory["provenance"]["created_by"] == "token:alice-agent"
-    log = AuditLog(db)
-    denied = [e for e in log.entries(500) if e.outcome == "denied"]
-    log.close()
+    with closing(open_store(db)) as backend:
+        denied = [e for e in AuditLog(backend).entries(500) if e.outcome == "denied"]
     assert {e.principal for e in denied} == {"token:alice-agent", "token:alice-reader", "token:bob-agent"}

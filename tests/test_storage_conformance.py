@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from hindsight.errors import StorageError
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
+from hindsight.storage.postgres_store import PostgresStore
 from hindsight.storage.qdrant_index import QdrantVectorIndex
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.text.tokenize import query_terms
@@ -25,14 +27,22 @@ def _vec(seed: int) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-@pytest.fixture(params=["sqlite", "sqlite+qdrant"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStore]:
-    """Every backend: the exact in-process vector index, and Qdrant (qdrant-client local mode, on disk)."""
-    index = None
+@pytest.fixture(params=["sqlite", "sqlite+qdrant", "postgres"])
+def reopen(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], MemoryStore]:
+    """Opens the same backend again each call: SQLite with the exact in-process vector index, SQLite with
+    Qdrant (qdrant-client local mode, on disk), PostgreSQL + pgvector (a real server from `pgserver`)."""
+    if request.param == "postgres":
+        url = request.getfixturevalue("pg_url")
+        return lambda: PostgresStore(url)
     if request.param == "sqlite+qdrant":
         pytest.importorskip("qdrant_client")
-        index = QdrantVectorIndex(path=str(tmp_path / "qdrant"))
-    backend = SQLiteStore(tmp_path / "conf.db", vector_index=index)
+        return lambda: SQLiteStore(tmp_path / "conf.db", vector_index=QdrantVectorIndex(path=str(tmp_path / "qdrant")))
+    return lambda: SQLiteStore(tmp_path / "conf.db")
+
+
+@pytest.fixture
+def store(reopen: Callable[[], MemoryStore]) -> Iterator[MemoryStore]:
+    backend = reopen()
     yield backend
     backend.close()
 
@@ -136,13 +146,12 @@ def test_access_edges_stats_embeddings(store: MemoryStore) -> None:
     assert [r.id for r in store.iter_all()] == [a.id, b.id]
 
 
-def test_reopen_keeps_everything(tmp_path: Path) -> None:
-    path = tmp_path / "reopen.db"
-    first = SQLiteStore(path)
+def test_reopen_keeps_everything(reopen: Callable[[], MemoryStore]) -> None:
+    first = reopen()
     rec = _record("persist me 持久化")
     first.insert(rec, _vec(5), actor="t")
     first.close()
-    second = SQLiteStore(path)
+    second = reopen()
     assert second.get(rec.id).content == "persist me 持久化"  # type: ignore[union-attr]
     assert second.dense_search(Scope("default"), _vec(5), 1)[0][0] == rec.id
     assert second.keyword_search(Scope("default"), query_terms("持久化"), 1)[0][0] == rec.id
@@ -173,3 +182,57 @@ def test_qdrant_collection_survives_reopen_and_heals_when_lost(tmp_path: Path) -
     third = SQLiteStore(path, vector_index=QdrantVectorIndex(path=str(tmp_path / "fresh-qdrant")))
     assert third.dense_search(Scope("default"), _vec(12), 1)[0][0] == records[2].id
     third.close()
+
+
+def test_transaction_commits_together_or_not_at_all(store: MemoryStore) -> None:
+    kept, dropped = _record("kept 保留"), _record("dropped 丢弃")
+    store.insert(kept, _vec(1), actor="t")
+    with pytest.raises(RuntimeError), store.transaction("default"):
+        store.insert(dropped, _vec(2), actor="t")
+        store.replace(kept.model_copy(update={"status": Status.deprecated}), None, actor="t", action="deprecate")
+        store.add_edge(Edge(dropped.id, kept.id, "supersedes"))
+        raise RuntimeError("hygiene failed half-way")
+    assert store.get(dropped.id) is None and store.get(kept.id).status == Status.active  # type: ignore[union-attr]
+    assert [m for m, _ in store.dense_search(Scope("default"), _vec(2), 5)] == [kept.id]
+    assert store.keyword_search(Scope("default"), query_terms("丢弃"), 5) == []
+    assert store.edges([kept.id]) == [] and store.history(dropped.id) == []
+    # a failed statement inside a transaction undoes only itself
+    other = _record("other")
+    with store.transaction("default"):
+        with pytest.raises(Exception):
+            store.insert(kept, _vec(1), actor="t")
+        store.insert(other, _vec(3), actor="t")
+    assert store.get(other.id) is not None and store.count(Scope("default")) == 2
+
+
+def test_tokens_audit_proposals_idempotency_live_in_the_store(store: MemoryStore) -> None:
+    store.token_add("tok_1", "agent", "hash1", '["write"]', '["ns"]', 1.0)
+    assert store.token_by_hash("hash1") == ("agent", '["write"]', '["ns"]')
+    assert store.token_revoke("tok_1", 2.0) and not store.token_revoke("tok_1", 3.0)
+    assert store.token_by_hash("hash1") is None and store.token_rows()[0][5] == 2.0
+    rec = _record("audited", namespace="ns")
+    store.insert(rec, _vec(1), actor="token:agent")
+    store.audit_add(9e9, "token:other", "memory_get", "denied", "ns", rec.id, "no grant")
+    rows = store.audit_rows(10)
+    assert rows[0][1:6] == ("token:other", "memory_get", "ns", rec.id, "denied")
+    assert rows[1][1:6] == ("token:agent", "create", "ns", rec.id, "ok")
+    store.proposal_add({"id": "prop_1", "namespace": "ns", "action": "store", "memory_id": None, "payload": "{}",
+                        "reason": "", "proposed_by": "agent", "proposed_at": 5.0})
+    assert store.proposal_count("ns", "pending") == 1
+    assert store.proposal_transition("prop_1", "pending", "applying")
+    assert not store.proposal_transition("prop_1", "pending", "applying")  # compare-and-set
+    assert store.proposal_transition("prop_1", "applying", "approved", reviewer="alice", at=6.0)
+    assert store.proposal_rows(proposal_id="prop_1")[0]["reviewed_by"] == "alice"
+    assert store.proposal_rows(namespace="other") == []
+    assert store.get_idempotent("ns", "k1") is None
+    with store.transaction("ns"):
+        assert store.put_idempotent("ns", "k1", '{"memory_id": "a"}', 1.0) == '{"memory_id": "a"}'
+    assert store.put_idempotent("ns", "k1", '{"memory_id": "b"}', 2.0) == '{"memory_id": "a"}'  # first wins
+    assert store.get_idempotent("ns", "k1") == '{"memory_id": "a"}' and store.get_idempotent("other", "k1") is None
+
+
+def test_unreachable_postgres_is_a_typed_error() -> None:
+    pytest.importorskip("psycopg")
+    with pytest.raises(StorageError, match=r"cannot open database 'postgresql://hs:\*\*\*@127\.0\.0\.1:1/x\?") as info:
+        PostgresStore("postgresql://hs:secret@127.0.0.1:1/x?connect_timeout=2")
+    assert "secret" not in str(info.value)

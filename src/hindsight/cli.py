@@ -30,13 +30,15 @@ app = typer.Typer(help="hindsight: long-term memory for LLM agents (MCP server, 
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
-DbOption = Annotated[Optional[Path], typer.Option("--db", help="SQLite file (default ~/.hindsight/memory.db or $HINDSIGHT_DB).")]
+DbOption = Annotated[Optional[str], typer.Option(
+    "--db", help="The store: a SQLite file or sqlite:///path, or postgresql://user@host/db "
+                 "(default $HINDSIGHT_DB, else ~/.hindsight/memory.db).")]
 NsOption = Annotated[str, typer.Option("--namespace", "-n", help="Namespace (per user/agent/project).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
 @contextmanager
-def _engine(db: Path | None) -> Iterator[MemoryEngine]:
+def _engine(db: str | None) -> Iterator[MemoryEngine]:
     """Open the engine and translate engine errors into one line on stderr."""
     try:
         engine = MemoryEngine.open(db, HindsightSettings())
@@ -50,6 +52,22 @@ def _engine(db: Path | None) -> Iterator[MemoryEngine]:
         raise typer.Exit(2 if isinstance(exc, InvalidInputError) else 1) from exc
     finally:
         engine.close()
+
+
+@contextmanager
+def _store(db: str | None) -> Iterator[Any]:
+    """The store alone (no embedder): for tokens and the audit log."""
+    from hindsight.storage.factory import open_store
+
+    try:
+        store = open_store(db)
+    except HindsightError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from exc
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def _print_json(data: Any) -> None:
@@ -88,7 +106,7 @@ def serve(
         raise typer.Exit(2)
     with _engine(db) as engine:
         path = engine.stats().path or str(db)
-        tokens, audit = TokenStore(path), AuditLog(path)
+        tokens, audit = TokenStore(engine.store), AuditLog(engine.store)
         if transport == "http":
             policy = AuthPolicy(tokens, auth, loopback_only=is_loopback(host))  # type: ignore[arg-type]
             if not is_loopback(host) and (auth == "off" or (auth == "auto" and not tokens.any_created())):
@@ -117,14 +135,12 @@ def token_create(
     """Create a token; its secret is printed once."""
     from hindsight.security.tokens import TokenStore
 
-    store = TokenStore(db or HindsightSettings().db)
-    try:
-        secret, info = store.create(name, scope, namespace)
-    except HindsightError as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
-        raise typer.Exit(2) from exc
-    finally:
-        store.close()
+    with _store(db) as store:
+        try:
+            secret, info = TokenStore(store).create(name, scope, namespace)
+        except HindsightError as exc:
+            err.print(f"[red]error:[/red] {escape(str(exc))}")
+            raise typer.Exit(2) from exc
     _print_json({"id": info.id, "name": info.name, "scopes": info.scopes, "namespaces": info.namespaces, "token": secret})
 
 
@@ -133,9 +149,8 @@ def token_list(db: DbOption = None) -> None:
     """List tokens (never their secrets)."""
     from hindsight.security.tokens import TokenStore
 
-    store = TokenStore(db or HindsightSettings().db)
-    _print_json([t.__dict__ for t in store.list()])
-    store.close()
+    with _store(db) as store:
+        _print_json([t.__dict__ for t in TokenStore(store).list()])
 
 
 @token_app.command("revoke")
@@ -143,9 +158,8 @@ def token_revoke(token_id: str, db: DbOption = None) -> None:
     """Revoke a token by id."""
     from hindsight.security.tokens import TokenStore
 
-    store = TokenStore(db or HindsightSettings().db)
-    revoked = store.revoke(token_id)
-    store.close()
+    with _store(db) as store:
+        revoked = TokenStore(store).revoke(token_id)
     if not revoked:
         err.print(f"[red]error:[/red] no live token with id {escape(token_id)}")
         raise typer.Exit(2)
@@ -158,16 +172,12 @@ app.add_typer(review_app, name="review")
 
 
 @contextmanager
-def _review(db: Path | None) -> Iterator[Any]:
+def _review(db: str | None) -> Iterator[Any]:
     from hindsight.review.queue import ReviewQueue
     from hindsight.review.service import ReviewService
 
     with _engine(db) as engine:
-        queue = ReviewQueue(engine.stats().path or ":memory:")
-        try:
-            yield ReviewService(engine, queue, engine.settings.reviewed_namespaces)
-        finally:
-            queue.close()
+        yield ReviewService(engine, ReviewQueue(engine.store), engine.settings.reviewed_namespaces)
 
 
 @review_app.command("list")
@@ -205,9 +215,8 @@ def audit(limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50, db: DbOpt
     """Audit timeline: every change (with its principal) and every denied access, newest first."""
     from hindsight.security.audit import AuditLog
 
-    log = AuditLog(db or HindsightSettings().db)
-    _print_json([e.__dict__ for e in log.entries(limit)])
-    log.close()
+    with _store(db) as store:
+        _print_json([e.__dict__ for e in AuditLog(store).entries(limit)])
 
 
 @app.command()
@@ -272,7 +281,7 @@ def search(
     console.print(table)
 
 
-def _record_command(action: Callable[[MemoryEngine], Any], as_json: bool, db: Path | None) -> None:
+def _record_command(action: Callable[[MemoryEngine], Any], as_json: bool, db: str | None) -> None:
     with _engine(db) as engine:
         result = action(engine)
     if as_json or not hasattr(result, "content"):
@@ -404,6 +413,50 @@ def demo(db: DbOption = None) -> None:
 
     with _engine(db) as engine:
         run_demo(engine, console)
+
+
+@app.command()
+def migrate(
+    source: Annotated[str, typer.Argument(help="The store to copy from: a SQLite file or sqlite:///path, or postgresql://...")],
+    target: Annotated[str, typer.Argument(help="The store to copy into (created if missing; may already hold data).")],
+) -> None:
+    """Copy every memory (vectors, history, edges), token, proposal and the audit log from SOURCE to TARGET.
+
+    Resumable: a killed run is run again and skips what already arrived. Prints the counts of both stores
+    and exits 1 when they do not match.
+    """
+    from rich.progress import Progress
+
+    from hindsight.storage.factory import describe, open_raw_store
+    from hindsight.storage.transfer import migrate_store
+
+    if describe(source) == describe(target):
+        err.print("[red]error:[/red] source and target are the same store")
+        raise typer.Exit(2)
+    try:
+        src = open_raw_store(source)
+        try:
+            dst = open_raw_store(target)
+        except HindsightError:
+            src.close()
+            raise
+    except HindsightError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from exc
+    try:
+        with Progress(console=err, transient=True) as bar:
+            task = bar.add_task("migrating", total=None)
+            report = migrate_store(src, dst, progress=lambda done, total: bar.update(task, completed=done, total=total))
+    except HindsightError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from exc
+    finally:
+        src.close()
+        dst.close()
+    _print_json(report.as_dict())
+    if not report.verified:
+        err.print("[red]error:[/red] counts differ: " + escape("; ".join(report.mismatches)))
+        raise typer.Exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

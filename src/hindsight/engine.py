@@ -45,10 +45,8 @@ from hindsight.model import (
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever, SearchOptions
 from hindsight.safety import WriteGuard, flag_directive, redactor
-from hindsight.security.crypto import load_cipher
 from hindsight.storage.base import MemoryStore, Scope, StoreStats
-from hindsight.storage.factory import create_vector_index
-from hindsight.storage.sqlite_store import SQLiteStore
+from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import Turn, WorkingMemory
 from hindsight.write import events, ingest
@@ -111,11 +109,11 @@ class MemoryEngine:
 
     @classmethod
     def open(cls, path: str | Path | None = None, settings: HindsightSettings | None = None,
-             embedder: Embedder | None = None) -> "MemoryEngine":
-        """The embedded default: a SQLite file plus the configured embedder and reranker."""
+             embedder: Embedder | None = None) -> MemoryEngine:
+        """The store `path` names (a SQLite file or URL, or postgresql://...; default: settings.db) plus the
+        configured embedder and reranker."""
         settings = settings or HindsightSettings()
-        db_path = Path(path) if path is not None else settings.db
-        store = SQLiteStore(db_path, cipher=load_cipher(), vector_index=create_vector_index(settings, db_path))
+        store = open_store(path if path is not None else settings.db, settings)
         try:
             llm = create_llm(settings.llm_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout)
             return cls(
@@ -181,7 +179,6 @@ class MemoryEngine:
             raise PermissionDeniedError(
                 "updates.status: a quarantined memory leaves quarantine only through memory_quarantine_release "
                 "(admin scope); nothing was changed")
-        vector = None
         text_changed = any(key in changes and changes[key] != getattr(current, key) for key in ("content", "context"))
         fields_changed = text_changed or any(key in changes for key in ("tags", "metadata"))
         if fields_changed:
@@ -207,9 +204,8 @@ class MemoryEngine:
             updated = MemoryRecord.model_validate({**current.model_dump(), **changes, "updated_at": self.clock()})
         except ValidationError as exc:
             raise InvalidInputError(f"invalid updates: {format_validation_error(exc)}") from exc
-        if text_changed:
-            vector = self.embedder.embed_documents([updated.embedding_text])[0]
-        self.store.replace(updated, vector, actor=actor, action="update", note=", ".join(sorted(changes)))
+        self.writer.apply_change(updated, actor=actor, action="update", note=", ".join(sorted(changes)),
+                                 reembed=text_changed)
         return updated
 
     def forget(self, memory_id: str, reason: str = "", namespace: str = "default", actor: str = "local") -> MemoryRecord:
@@ -218,13 +214,13 @@ class MemoryEngine:
         updated = current.model_copy(
             update={"status": Status.forgotten, "status_reason": reason or "forgotten", "updated_at": self.clock()}
         )
-        self.store.replace(updated, None, actor=actor, action="forget", note=reason)
+        self.writer.apply_change(updated, actor=actor, action="forget", note=reason)
         return updated
 
     def delete(self, memory_id: str, namespace: str = "default", actor: str = "local", reason: str = "") -> MemoryRecord:
         """Hard delete (explicit, separate from forget): the row goes, the history entry stays."""
         self.get(memory_id, namespace, record_access=False)
-        deleted = self.store.delete(memory_id, actor=actor, note=reason)
+        deleted = self.writer.remove(memory_id, namespace, actor=actor, note=reason)
         if deleted is None:
             raise MemoryNotFoundError(memory_id, namespace)
         return deleted
@@ -326,7 +322,7 @@ class MemoryEngine:
         if current is None or current.namespace != namespace or current.status != Status.quarantined:
             raise MemoryNotFoundError(memory_id, f"{namespace} (quarantine)")
         released = current.model_copy(update={"status": Status.active, "status_reason": "", "updated_at": self.clock()})
-        self.store.replace(released, None, actor=actor, action="release", note=note or current.status_reason)
+        self.writer.apply_change(released, actor=actor, action="release", note=note or current.status_reason)
         return released
 
     # ----------------------------------------------------------------- events

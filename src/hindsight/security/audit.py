@@ -7,13 +7,10 @@ actor; this log adds what history cannot show: who was refused, and when.
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
-from hindsight.storage.migrations import migrate
+from hindsight.storage.base import MemoryStore
 
 
 @dataclass(frozen=True)
@@ -28,33 +25,15 @@ class AuditEntry:
 
 
 class AuditLog:
-    """Appends to the `audit` table of the memory file."""
+    """Appends to the `audit` table of the memory store (every backend); the store stays its caller's to close."""
 
-    def __init__(self, path: str | Path) -> None:
-        self._db = sqlite3.connect(str(Path(path).expanduser()), check_same_thread=False, isolation_level=None)
-        self._lock = threading.Lock()
-        with self._lock:
-            migrate(self._db)
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
 
     def record(self, principal: str, action: str, outcome: str, namespace: str | None = None,
                memory_id: str | None = None, detail: str = "") -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO audit(at, principal, action, namespace, memory_id, outcome, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (time.time(), principal, action, namespace, memory_id, outcome, detail),
-            )
+        self._store.audit_add(time.time(), principal, action, outcome, namespace, memory_id, detail)
 
     def entries(self, limit: int = 100) -> list[AuditEntry]:
         """Newest first: denials and security events, plus every change from `history` (actor = principal)."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT at, principal, action, namespace, memory_id, outcome, detail FROM audit "
-                "UNION ALL SELECT h.at, h.actor, h.action, json_extract(COALESCE(h.after, h.before), '$.namespace'), "
-                "h.memory_id, 'ok', h.note FROM history h ORDER BY 1 DESC LIMIT ?",
-                (limit,),
-            ).fetchall()
-        return [AuditEntry(*row) for row in rows]
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        return [AuditEntry(*row) for row in self._store.audit_rows(limit)]

@@ -9,15 +9,12 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import sqlite3
-import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 from hindsight.errors import InvalidInputError
 from hindsight.security.principal import ALL_NAMESPACES, Principal, Scope
-from hindsight.storage.migrations import migrate
+from hindsight.storage.base import MemoryStore
 
 TOKEN_PREFIX = "hs_"
 
@@ -39,17 +36,10 @@ def _hash(token: str) -> str:
 
 
 class TokenStore:
-    """Tokens in the same SQLite file as the memories (tables `tokens`)."""
+    """Tokens in the memory store (table `tokens`, on every backend); the store stays its caller's to close."""
 
-    def __init__(self, path: str | Path) -> None:
-        file = Path(path).expanduser()
-        if str(path) != ":memory:":
-            file.parent.mkdir(parents=True, exist_ok=True)  # `token create` may come before the first `serve`
-        self._db = sqlite3.connect(str(file) if str(path) != ":memory:" else ":memory:", check_same_thread=False,
-                                   isolation_level=None)
-        self._lock = threading.Lock()
-        with self._lock:
-            migrate(self._db)
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
 
     def create(self, name: str, scopes: list[str], namespaces: list[str]) -> tuple[str, TokenInfo]:
         """Returns (plaintext token, info). The plaintext is not stored and cannot be shown again."""
@@ -66,44 +56,26 @@ class TokenStore:
             raise InvalidInputError(f"a token needs at least one namespace (or '{ALL_NAMESPACES}')")
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         info = TokenInfo("tok_" + secrets.token_hex(6), name.strip(), parsed, spaces, time.time(), False)
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO tokens(id, name, token_hash, scopes, namespaces, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (info.id, info.name, _hash(token), json.dumps(parsed), json.dumps(spaces), info.created_at),
-            )
+        self._store.token_add(info.id, info.name, _hash(token), json.dumps(parsed), json.dumps(spaces), info.created_at)
         return token, info
 
     def revoke(self, token_id: str) -> bool:
-        with self._lock:
-            cursor = self._db.execute("UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                                      (time.time(), token_id))
-        return cursor.rowcount > 0
+        return self._store.token_revoke(token_id, time.time())
 
     def list(self) -> list[TokenInfo]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id, name, scopes, namespaces, created_at, revoked_at FROM tokens ORDER BY created_at").fetchall()
+        rows = self._store.token_rows()
         return [TokenInfo(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5] is not None) for r in rows]
 
     def any_created(self) -> bool:
         """True once any token was ever created in this database (revoked ones count: revoking never reopens)."""
-        with self._lock:
-            return self._db.execute("SELECT 1 FROM tokens LIMIT 1").fetchone() is not None
+        return bool(self._store.token_rows())
 
     def verify(self, token: str) -> Principal | None:
         """The principal a live token stands for, or None (unknown or revoked)."""
         if not token or not token.startswith(TOKEN_PREFIX):
             return None
-        with self._lock:
-            row = self._db.execute(
-                "SELECT name, scopes, namespaces FROM tokens WHERE token_hash = ? AND revoked_at IS NULL",
-                (_hash(token),),
-            ).fetchone()
+        row = self._store.token_by_hash(_hash(token))
         if row is None:
             return None
         return Principal(f"token:{row[0]}", frozenset(Scope(s) for s in json.loads(row[1])),
                          frozenset(json.loads(row[2])))
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()

@@ -132,7 +132,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     auth = HindsightTokenVerifier(tokens) if tokens is not None else None
     mcp = FastMCP(name, instructions=INSTRUCTIONS, auth=auth)
     gate = gate or Gate(audit, auth_enabled=auth is not None)
-    review = review or ReviewService(engine, ReviewQueue(engine.stats().path or ":memory:"),
+    review = review or ReviewService(engine, ReviewQueue(engine.store),
                                      engine.settings.reviewed_namespaces)
     if policy is not None:  # served behind HTTPGuard: the console asks the same per-request question
         mount_console(mcp, review, policy.tokens, required=policy.required)

@@ -2,4 +2,4 @@
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.sqlite_store import SQLiteStore
 
-__all__ = ["MemoryStore", "Scope", "Edge", "StoreStats", "SQLiteStore"]
+__all__ = ["Edge", "MemoryStore", "SQLiteStore", "Scope", "StoreStats"]

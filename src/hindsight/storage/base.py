@@ -9,15 +9,24 @@ still gets its full top-50 candidates per channel.
 from __future__ import annotations
 
 import builtins
-
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
 
-from hindsight.model import HistoryEntry, MemoryRecord, MemoryType, SearchFilters, Source, Status
+from hindsight.model import (
+    HistoryEntry,
+    MemoryRecord,
+    MemoryType,
+    SearchFilters,
+    Source,
+    Status,
+)
+from hindsight.storage.aux_tables import AuxTables
 
 
 @dataclass(frozen=True)
@@ -40,7 +49,7 @@ class Scope:
     sources: tuple[Source, ...] | None = None
 
     @classmethod
-    def from_filters(cls, namespace: str, filters: SearchFilters | None, default_statuses: Sequence[Status]) -> "Scope":
+    def from_filters(cls, namespace: str, filters: SearchFilters | None, default_statuses: Sequence[Status]) -> Scope:
         f = filters or SearchFilters()
         return cls(
             namespace=namespace,
@@ -79,8 +88,24 @@ class StoreStats:
     path: str | None = None
 
 
-class MemoryStore(ABC):
-    """Persistence + per-channel candidate generation. No ranking policy lives here."""
+class MemoryStore(AuxTables, ABC):
+    """Persistence + per-channel candidate generation. No ranking policy lives here.
+
+    A store owns everything persistent: memories, vectors, keyword index, history, edges, and (through
+    `AuxTables`) tokens, audit, review proposals and idempotency records. Nothing else opens a connection.
+    """
+
+    #: True when private memories can be written (the `EncryptedStore` wrapper holds a key).
+    supports_encryption: bool = False
+
+    @abstractmethod
+    def transaction(self, namespace: str | None = None) -> AbstractContextManager[None]:
+        """Every store call inside the block commits together, or none does (nesting joins the outer block).
+
+        With a namespace, writers to that namespace wait for each other, also across processes and servers
+        on one database: a hygiene decision (duplicate? supersedes?) and the writes it leads to are made
+        against a state no other writer can change in between.
+        """
 
     @abstractmethod
     def insert(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, note: str = "") -> None:
@@ -116,6 +141,16 @@ class MemoryStore(ABC):
     @abstractmethod
     def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> builtins.list[MemoryRecord]:
         """Page through memories in scope, ordered by created time."""
+
+    def namespace_lock(self, namespace: str) -> AbstractContextManager[None]:
+        """Held while a write decides (hygiene) and stores: writers to one namespace take turns.
+
+        Default: a transaction holding the namespace (PostgreSQL: an advisory lock all servers see, and the
+        decision's reads happen inside it). The SQLite store overrides it with an in-process lock, so that a
+        slow decision (an LLM judge, fact embeddings) does not hold the file's write lock. Reentrant; take it
+        before `transaction`, never inside one (the order that keeps two writers from waiting on each other).
+        """
+        return self.transaction(namespace)
 
     @abstractmethod
     def count(self, scope: Scope) -> int:
@@ -167,8 +202,27 @@ class MemoryStore(ABC):
         """Name of the embedder whose vectors are stored (None for an empty store)."""
 
     @abstractmethod
+    def set_embedding_model(self, model_name: str) -> None:
+        """Record which embedder produced the stored vectors (first open of a new store)."""
+
+    @abstractmethod
     def reset_embeddings(self, model_name: str, vectors: dict[str, np.ndarray]) -> None:
         """Replace every stored vector (after an embedder change) and record the new model name."""
+
+    def restore(self, record: MemoryRecord, embedding: np.ndarray | None, history: Sequence[HistoryEntry]) -> None:
+        """Copy a memory in as it was elsewhere, with its own history instead of a new `create` entry
+        (`hindsight migrate`; the record arrives as stored, private ones still sealed). One transaction."""
+        with self.transaction(record.namespace):
+            self.insert(record, embedding, actor="migrate", note="")
+            self._aux_exec("DELETE FROM history WHERE memory_id = ?", (record.id,))
+            for entry in history:
+                self.restore_history_entry(entry)
+
+    def restore_history_entry(self, entry: HistoryEntry) -> None:
+        """Append one history entry as it was recorded elsewhere (`hindsight migrate`)."""
+        self.history_add(entry.memory_id, entry.action, entry.actor, entry.at.timestamp(),
+                         None if entry.before is None else json.dumps(entry.before, ensure_ascii=False),
+                         None if entry.after is None else json.dumps(entry.after, ensure_ascii=False), entry.note)
 
     @abstractmethod
     def get_idempotent(self, namespace: str, key: str) -> str | None:

@@ -1,11 +1,68 @@
-"""Pick the vector index the settings ask for (the SQLite file is the record store either way)."""
+"""Open the one store a URL names: every persistent thing hindsight keeps lives behind it.
+
+`HINDSIGHT_DB` / `--db` is a file path or `sqlite:///path` (the embedded SQLite store, with the vector
+index the settings ask for), or `postgresql://...` (PostgreSQL + pgvector, for several servers). The
+store comes back wrapped in `EncryptedStore`, which seals private memories with the configured key.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from hindsight.config import HindsightSettings
+from hindsight.security.crypto import MemoryCipher, load_cipher
+from hindsight.storage.base import MemoryStore
+from hindsight.storage.encrypted import EncryptedStore
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
+
+
+def is_postgres(url: str | Path) -> bool:
+    return isinstance(url, str) and url.startswith(POSTGRES_SCHEMES)
+
+
+def sqlite_path(url: str | Path) -> Path:
+    """The file a SQLite URL or plain path names. As in SQLAlchemy, `sqlite:///memory.db` is relative and
+    `sqlite:////var/lib/memory.db` absolute; a plain path (`~/x.db`) is used as it is."""
+    text = str(url)
+    text = text.removeprefix("sqlite:///")
+    return Path(text).expanduser()
+
+
+def describe(url: str | Path) -> str:
+    """The URL without its password, for logs and `stats`."""
+    if is_postgres(url):
+        from hindsight.storage.postgres_store import redacted
+
+        return redacted(str(url))
+    return str(sqlite_path(url))
+
+
+def open_raw_store(url: str | Path, settings: HindsightSettings | None = None) -> MemoryStore:
+    """The backend itself (no encryption wrapper): what `hindsight migrate` copies sealed records between."""
+    settings = settings or HindsightSettings()
+    if is_postgres(url):
+        from hindsight.storage.postgres_store import PostgresStore
+
+        return PostgresStore(str(url).replace("postgresql+psycopg://", "postgresql://", 1))
+    from hindsight.storage.sqlite_store import SQLiteStore
+
+    path = sqlite_path(url)
+    return SQLiteStore(path, vector_index=create_vector_index(settings, path))
+
+
+def open_store(url: str | Path | None = None, settings: HindsightSettings | None = None,
+               cipher: MemoryCipher | None = None) -> EncryptedStore:
+    """The store `url` (default: the settings' `db`) names, sealing private memories with `cipher`
+    (default: the key from HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE, if any)."""
+    settings = settings or HindsightSettings()
+    inner = open_raw_store(url if url is not None else settings.db, settings)
+    try:
+        return EncryptedStore(inner, cipher if cipher is not None else load_cipher())
+    except Exception:
+        inner.close()
+        raise
 
 
 def create_vector_index(settings: HindsightSettings, db_path: Path) -> VectorIndex:

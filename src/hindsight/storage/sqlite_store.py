@@ -9,62 +9,37 @@ vector index is rebuilt from the embeddings table on open.
 from __future__ import annotations
 
 import builtins
-
 import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from hindsight.errors import StorageError
-from hindsight.model import SESSION_CONTEXT_KEY, HistoryEntry, MemoryRecord, utcnow
+from hindsight.model import HistoryEntry, MemoryRecord, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
-from hindsight.security.crypto import MemoryCipher
+from hindsight.storage.records import COLUMNS as _COLUMNS
+from hindsight.storage.records import at_ts, record_values, row_to_record
+from hindsight.storage.records import from_ts as _dt
+from hindsight.storage.records import index_text as _index_text
+from hindsight.storage.records import to_ts as _ts
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
-from hindsight.text.tokenize import tokenize
-
-_COLUMNS = (
-    "id, namespace, content, type, context, importance, source, credibility, status, status_reason, "
-    "created_at, updated_at, event_time, last_accessed_at, access_count, source_task_id, session_id, "
-    "created_by, encrypted, metadata"
-)
-
-
-def _ts(value: datetime | None) -> float | None:
-    return None if value is None else value.timestamp()
-
-
-def _dt(value: float | None) -> datetime | None:
-    return None if value is None else datetime.fromtimestamp(value, tz=timezone.utc)
-
-
-def _index_text(record: MemoryRecord) -> tuple[str, str]:
-    """What BM25 sees, segmented so Chinese words are terms: (the memory's own text, its session neighbours).
-
-    Two FTS5 columns so a match in the memory itself outranks a match only in the preceding turn.
-    Private (encrypted) memories expose only their tags: the index must not hold their plaintext.
-    """
-    tags = " ".join(record.tags)
-    if record.encrypted:
-        return " ".join(tokenize(tags)), ""
-    own = " ".join([record.content, record.context, tags])
-    neighbours = str(record.metadata.get(SESSION_CONTEXT_KEY, ""))
-    return " ".join(tokenize(own)), " ".join(tokenize(neighbours)) if neighbours else ""
 
 
 class SQLiteStore(MemoryStore):
     """`MemoryStore` on a single SQLite file; safe to share across threads."""
 
-    def __init__(self, path: str | Path, cipher: MemoryCipher | None = None,
-                 vector_index: VectorIndex | None = None) -> None:
-        """`vector_index`: where dense vectors are searched (default: exact, in process; or Qdrant)."""
-        self._cipher = cipher
+    def __init__(self, path: str | Path, vector_index: VectorIndex | None = None) -> None:
+        """`vector_index`: where dense vectors are searched (default: exact, in process; or Qdrant).
+
+        Private memories arrive sealed (see storage/encrypted.py); this store never sees a key.
+        """
         self.path = str(path) if str(path) == ":memory:" else str(Path(path).expanduser())
         try:
             if self.path != ":memory:":
@@ -74,6 +49,9 @@ class SQLiteStore(MemoryStore):
             raise StorageError(f"cannot open database '{self.path}': {exc}") from exc
         self._db.row_factory = sqlite3.Row
         self._lock = threading.RLock()
+        self._after_commit: builtins.list[Callable[[], None]] = []
+        self._namespace_locks: dict[str, threading.RLock] = {}
+        self._namespace_guard = threading.Lock()
         try:
             with self._lock:
                 self._db.execute("PRAGMA journal_mode=WAL")
@@ -93,15 +71,56 @@ class SQLiteStore(MemoryStore):
         self._index: VectorIndex = vector_index if vector_index is not None else ExactVectorIndex()
         self._load_vectors()
 
-    @property
-    def supports_encryption(self) -> bool:
-        """True when a key is configured, so private memories can be written."""
-        return self._cipher is not None
+    # ------------------------------------------------------------ transactions
+    @contextmanager
+    def transaction(self, namespace: str | None = None) -> Iterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT under the store lock (the write lock also holds other processes off,
+        so every namespace is serialised); the vector index follows only after the commit."""
+        with self._lock:
+            outer = not self._db.in_transaction
+            if outer:
+                self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if outer:
+                    self._flush_access()  # buffered access counts ride on the next write
+                yield
+            except BaseException:
+                if outer:
+                    self._db.execute("ROLLBACK")
+                    self._after_commit.clear()
+                raise
+            if outer:
+                self._db.execute("COMMIT")
+                pending, self._after_commit = self._after_commit, []
+                for apply in pending:
+                    apply()
+
+    @contextmanager
+    def namespace_lock(self, namespace: str) -> Iterator[None]:
+        """In process only: a SQLite file is served by one server (other processes, like the CLI, still take
+        the file's write lock for each transaction, but do not wait for a decision in progress)."""
+        with self._namespace_guard:
+            lock = self._namespace_locks.setdefault(namespace, threading.RLock())
+        with lock:
+            yield
+
+    def _index_later(self, apply: Callable[[], None]) -> None:
+        """Change the derived vector index once the surrounding transaction commits (never for a rollback)."""
+        self._after_commit.append(apply)
+
+    # ------------------------------------------------------------------ aux tables
+    def _json_namespace(self, col: str) -> str:
+        return f"json_extract({col}, '$.namespace')"
+
+    def _aux_rows(self, sql: str, params: tuple[Any, ...] = ()) -> builtins.list[tuple[Any, ...]]:
+        with self._lock:
+            return [tuple(row) for row in self._db.execute(sql, params).fetchall()]
+
+    def _aux_exec(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        with self.transaction():
+            return int(self._db.execute(sql, params).rowcount)
 
     # ----------------------------------------------------------------- helpers
-    def _tx(self) -> "_Transaction":
-        return _Transaction(self._db, self._lock, self._flush_access)
-
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
         """A connection to read with: this thread's own read-only connection (WAL readers never wait for the
@@ -128,57 +147,6 @@ class SQLiteStore(MemoryStore):
         row = self._db.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()
         return None if row is None else int(row[0])
 
-    def _open(self, memory_id: str, text: str, encrypted: bool) -> str:
-        if not encrypted or not text:
-            return text
-        if self._cipher is None:
-            return "[encrypted: set HINDSIGHT_ENCRYPTION_KEY to read]"
-        return self._cipher.decrypt(text, memory_id)
-
-    def _seal(self, record: MemoryRecord) -> MemoryRecord:
-        """The record as stored: private content and context encrypted (history snapshots too)."""
-        if not record.encrypted:
-            return record
-        if self._cipher is None:
-            raise StorageError("private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE")
-        metadata = dict(record.metadata)
-        if "preceding_turn" in metadata:
-            metadata["preceding_turn"] = self._cipher.encrypt(str(metadata["preceding_turn"]), record.id)
-        return record.model_copy(update={
-            "content": self._cipher.encrypt(record.content, record.id),
-            "context": self._cipher.encrypt(record.context, record.id) if record.context else "",
-            "metadata": metadata,
-        })
-
-    def _row_to_record(self, row: sqlite3.Row, tags: builtins.list[str]) -> MemoryRecord:
-        encrypted = bool(row["encrypted"])
-        metadata = json.loads(row["metadata"])
-        if encrypted and "preceding_turn" in metadata:
-            metadata["preceding_turn"] = self._open(row["id"], metadata["preceding_turn"], True)
-        return MemoryRecord(
-            id=row["id"],
-            namespace=row["namespace"],
-            content=self._open(row["id"], row["content"], encrypted),
-            type=row["type"],
-            tags=tags,
-            context=self._open(row["id"], row["context"], encrypted),
-            importance=row["importance"],
-            source=row["source"],
-            credibility=row["credibility"],
-            status=row["status"],
-            status_reason=row["status_reason"],
-            created_at=_dt(row["created_at"]),
-            updated_at=_dt(row["updated_at"]),
-            event_time=_dt(row["event_time"]),
-            last_accessed_at=_dt(row["last_accessed_at"]),
-            access_count=row["access_count"],
-            source_task_id=row["source_task_id"],
-            session_id=row["session_id"],
-            created_by=row["created_by"],
-            encrypted=encrypted,
-            metadata=metadata,
-        )
-
     def _records(self, rows: builtins.list[sqlite3.Row], db: sqlite3.Connection) -> builtins.list[MemoryRecord]:
         if not rows:
             return []
@@ -191,32 +159,7 @@ class SQLiteStore(MemoryStore):
                 f"SELECT memory_rowid, tag FROM tags WHERE memory_rowid IN ({marks}) ORDER BY position", chunk
             ):
                 tags[tag_row[0]].append(tag_row[1])
-        return [self._row_to_record(row, tags[row["rowid"]]) for row in rows]
-
-    def _values(self, record: MemoryRecord) -> tuple[Any, ...]:
-        record = self._seal(record)
-        return (
-            record.id,
-            record.namespace,
-            record.content,
-            record.type.value,
-            record.context,
-            record.importance,
-            record.source.value,
-            record.credibility,
-            record.status.value,
-            record.status_reason,
-            _ts(record.created_at),
-            _ts(record.updated_at),
-            _ts(record.event_time),
-            _ts(record.last_accessed_at),
-            record.access_count,
-            record.source_task_id,
-            record.session_id,
-            record.created_by,
-            int(record.encrypted),
-            json.dumps(record.metadata, ensure_ascii=False, default=str),
-        )
+        return [row_to_record(row, tags[row["rowid"]]) for row in rows]
 
     def _write_side_tables(self, rowid: int, record: MemoryRecord, embedding: np.ndarray | None) -> None:
         self._db.execute("DELETE FROM tags WHERE memory_rowid = ?", (rowid,))
@@ -242,8 +185,8 @@ class SQLiteStore(MemoryStore):
                 action,
                 actor,
                 _ts(utcnow()),
-                None if before is None else self._seal(before).model_dump_json(),
-                None if after is None else self._seal(after).model_dump_json(),
+                None if before is None else before.model_dump_json(),
+                None if after is None else after.model_dump_json(),
                 note,
             ),
         )
@@ -283,36 +226,36 @@ class SQLiteStore(MemoryStore):
 
     # -------------------------------------------------------------- interface
     def insert(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, note: str = "") -> None:
-        with self._tx():
+        with self.transaction():
             try:
                 cursor = self._db.execute(
-                    f"INSERT INTO memories({_COLUMNS}) VALUES ({','.join('?' * 20)})", self._values(record)
+                    f"INSERT INTO memories({_COLUMNS}) VALUES ({','.join('?' * 20)})", record_values(record)
                 )
             except sqlite3.IntegrityError as exc:
                 raise StorageError(f"memory id '{record.id}' already exists") from exc
             rowid = int(cursor.lastrowid or 0)
             self._write_side_tables(rowid, record, embedding)
             self._history(record.id, "create", actor, None, record, note)
-        if embedding is not None:
-            self._index.upsert(rowid, embedding)
+            if embedding is not None:
+                self._index_later(lambda: self._index.upsert(rowid, embedding))
 
     def replace(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, action: str,
                 note: str = "") -> MemoryRecord:
-        with self._tx():
+        with self.transaction():
             before = self.get(record.id)
             rowid = self._rowid(record.id)
             if before is None or rowid is None:
                 raise StorageError(f"memory '{record.id}' does not exist")
             assignments = ", ".join(f"{col.strip()} = ?" for col in _COLUMNS.split(","))
-            self._db.execute(f"UPDATE memories SET {assignments} WHERE rowid = ?", (*self._values(record), rowid))
+            self._db.execute(f"UPDATE memories SET {assignments} WHERE rowid = ?", (*record_values(record), rowid))
             self._write_side_tables(rowid, record, embedding)
             self._history(record.id, action, actor, before, record, note)
-        if embedding is not None:
-            self._index.upsert(rowid, embedding)
+            if embedding is not None:
+                self._index_later(lambda: self._index.upsert(rowid, embedding))
         return before
 
     def delete(self, memory_id: str, *, actor: str, note: str = "") -> MemoryRecord | None:
-        with self._tx():
+        with self.transaction():
             before = self.get(memory_id)
             rowid = self._rowid(memory_id)
             if before is None or rowid is None:
@@ -321,7 +264,7 @@ class SQLiteStore(MemoryStore):
             self._db.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
             self._db.execute("DELETE FROM edges WHERE src = ? OR dst = ?", (memory_id, memory_id))
             self._history(memory_id, "delete", actor, before, None, note)
-        self._index.remove(rowid)
+            self._index_later(lambda: self._index.remove(rowid))
         return before
 
     def get(self, memory_id: str) -> MemoryRecord | None:
@@ -417,7 +360,7 @@ class SQLiteStore(MemoryStore):
                 self._pending_access[memory_id] = (count + 1, _ts(at))
         if self._lock.acquire(blocking=False):
             try:
-                with self._tx():
+                with self.transaction():
                     pass  # the transaction applies the buffer
             except sqlite3.OperationalError:
                 pass  # another process holds the file's write lock: the next write applies the buffer
@@ -445,7 +388,7 @@ class SQLiteStore(MemoryStore):
                 memory_id=row["memory_id"],
                 action=row["action"],
                 actor=row["actor"],
-                at=_dt(row["at"]),
+                at=at_ts(row["at"]),
                 before=None if row["before"] is None else json.loads(row["before"]),
                 after=None if row["after"] is None else json.loads(row["after"]),
                 note=row["note"] or "",
@@ -454,7 +397,7 @@ class SQLiteStore(MemoryStore):
         ]
 
     def add_edge(self, edge: Edge) -> None:
-        with self._tx():
+        with self.transaction():
             self._db.execute(
                 "INSERT OR REPLACE INTO edges(src, dst, kind, weight, created_at) VALUES (?, ?, ?, ?, ?)",
                 (edge.src, edge.dst, edge.kind, edge.weight, _ts(edge.created_at or utcnow())),
@@ -515,11 +458,11 @@ class SQLiteStore(MemoryStore):
 
     def set_embedding_model(self, model_name: str) -> None:
         """Record which embedder produced the stored vectors (first open of a new file)."""
-        with self._tx():
+        with self.transaction():
             self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedding_model', ?)", (model_name,))
 
     def reset_embeddings(self, model_name: str, vectors: dict[str, np.ndarray]) -> None:
-        with self._tx():
+        with self.transaction():
             self._db.execute("DELETE FROM embeddings")
             rowids = dict(self._db.execute("SELECT id, rowid FROM memories"))
             self._db.executemany(
@@ -537,7 +480,7 @@ class SQLiteStore(MemoryStore):
         return None if row is None else str(row[0])
 
     def put_idempotent(self, namespace: str, key: str, result_json: str, at: float) -> str:
-        with self._tx():
+        with self.transaction():
             self._db.execute("INSERT OR IGNORE INTO idempotency(namespace, key, result, created_at) VALUES (?, ?, ?, ?)",
                              (namespace, key, result_json, at))
             row = self._db.execute("SELECT result FROM idempotency WHERE namespace = ? AND key = ?",
@@ -551,44 +494,10 @@ class SQLiteStore(MemoryStore):
             for reader in readers:
                 reader.close()
             try:
-                with self._tx():
+                with self.transaction():
                     pass  # apply buffered access counts
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.Error:
                 pass
             self._db.close()
         self._index.close()
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT under the store lock; rolls back on any error (nothing half-written).
-
-    `on_begin` runs first inside every outer transaction (the store applies buffered access counts there).
-    """
-
-    def __init__(self, db: sqlite3.Connection, lock: threading.RLock, on_begin: Callable[[], None] | None = None) -> None:
-        self._db = db
-        self._lock = lock
-        self._outer = False
-        self._on_begin = on_begin
-
-    def __enter__(self) -> None:
-        self._lock.acquire()
-        self._outer = not self._db.in_transaction
-        if self._outer:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                if self._on_begin is not None:
-                    self._on_begin()
-            except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                self._lock.release()
-                raise
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        try:
-            if self._outer:
-                self._db.execute("ROLLBACK" if exc_type else "COMMIT")
-        finally:
-            self._lock.release()

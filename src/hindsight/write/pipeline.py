@@ -2,7 +2,14 @@
 
 Every way in (MCP, CLI, import, Python API, consolidation output) goes through
 `WritePipeline.write_many`, so the guard and redaction cannot be bypassed by
-choosing another door.
+choosing another door; every change to a stored memory (update, forget,
+release, an imported status) goes through `WritePipeline.apply_change`.
+
+Each new memory is decided and stored under `store.namespace_lock(namespace)`:
+no other writer to the namespace (another thread, another server on the same
+PostgreSQL) can change what the hygiene decision was based on before it is
+applied; the insert and what it implies (refresh the duplicate, deprecate and
+link the superseded) commit together in one `store.transaction`.
 """
 
 from __future__ import annotations
@@ -235,16 +242,40 @@ class WritePipeline:
             # a private turn is never copied into a neighbour's context (its metadata, index, vector, history)
             recent[key].append(None if record.encrypted else record.content)
 
+    def apply_change(self, record: MemoryRecord, *, actor: str, action: str, note: str = "",
+                     reembed: bool = False) -> MemoryRecord:
+        """Store a new version of an existing memory (history keeps before and after); returns the previous one.
+
+        `reembed`: the text changed, so the vector is recomputed (outside the transaction; the embedder is slow).
+        """
+        vector = self.embedder.embed_documents([record.embedding_text])[0] if reembed else None
+        with self.store.transaction(record.namespace):
+            return self.store.replace(record, vector, actor=actor, action=action, note=note)
+
+    def remove(self, memory_id: str, namespace: str, *, actor: str, note: str = "") -> MemoryRecord | None:
+        """Hard delete: the row, its vector, keyword entry and edges go; the history entry stays."""
+        with self.store.transaction(namespace):
+            return self.store.delete(memory_id, actor=actor, note=note)
+
     def _persist(
         self, record: MemoryRecord, vector: np.ndarray, verdict: ScreenResult | None, found: list[str], actor: str
     ) -> WriteOutcome:
-        if record.status == Status.quarantined:
-            self.store.insert(record, vector, actor=actor, note=f"quarantined: {record.status_reason}")
-            return WriteOutcome(record.id, "quarantined", record.status, record.status_reason, redactions=found)
-        if record.status != Status.active:  # restored as deprecated/forgotten: it neither merges nor supersedes
-            self.store.insert(record, vector, actor=actor, note=f"restored as {record.status.value}")
-            return WriteOutcome(record.id, "created", record.status, record.status_reason, redactions=found)
-        decision = self.hygiene.check(record, vector) if self.hygiene else HygieneDecision()
+        """Decide (hygiene) and store under the namespace's lock; the writes commit in one transaction."""
+        with self.store.namespace_lock(record.namespace):
+            if record.status == Status.quarantined:
+                with self.store.transaction(record.namespace):
+                    self.store.insert(record, vector, actor=actor, note=f"quarantined: {record.status_reason}")
+                return WriteOutcome(record.id, "quarantined", record.status, record.status_reason, redactions=found)
+            if record.status != Status.active:  # restored as deprecated/forgotten: it neither merges nor supersedes
+                with self.store.transaction(record.namespace):
+                    self.store.insert(record, vector, actor=actor, note=f"restored as {record.status.value}")
+                return WriteOutcome(record.id, "created", record.status, record.status_reason, redactions=found)
+            decision = self.hygiene.check(record, vector) if self.hygiene else HygieneDecision()
+            with self.store.transaction(record.namespace):
+                return self._store(record, vector, decision, found, actor)
+
+    def _store(self, record: MemoryRecord, vector: np.ndarray, decision: HygieneDecision, found: list[str],
+               actor: str) -> WriteOutcome:
         if decision.duplicate_of is not None:
             assert self.hygiene is not None
             self.hygiene.apply(record, decision, actor)

@@ -1,0 +1,150 @@
+"""The small tables every SQL backend keeps next to the memories: tokens, audit, proposals, idempotency records.
+
+They are part of the one store (one URL, one owner of the data): the token store, the audit log and the
+review queue call these methods instead of opening connections of their own, so they work on SQLite and
+PostgreSQL alike. The SQL is written once with `?` placeholders; a backend supplies `_aux_rows` and
+`_aux_exec` (PostgreSQL rewrites the placeholders) and `_json_namespace`, the one dialect difference.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+#: Columns of the `proposals` table, in the order `proposal_rows` returns them.
+PROPOSAL_COLUMNS = ("id", "namespace", "action", "memory_id", "payload", "reason", "proposed_by", "proposed_at",
+                    "status", "reviewed_by", "reviewed_at", "review_note", "result_memory_id")
+
+#: The small tables `hindsight migrate` copies row by row, with the columns it copies.
+COPY_TABLES: dict[str, tuple[str, ...]] = {
+    "tokens": ("id", "name", "token_hash", "scopes", "namespaces", "created_at", "revoked_at"),
+    "proposals": PROPOSAL_COLUMNS,
+    "idempotency": ("namespace", "key", "result", "created_at"),
+    "audit": ("at", "principal", "action", "namespace", "memory_id", "outcome", "detail"),
+}
+
+
+class AuxTables:
+    """Tokens, audit, proposals and idempotency records over a backend's `_aux_rows` / `_aux_exec`."""
+
+    #: SQL that extracts the namespace from a history snapshot column `col` (JSON text).
+    def _json_namespace(self, col: str) -> str:
+        raise NotImplementedError
+
+    def _aux_rows(self, sql: str, params: tuple[Any, ...] = ()) -> builtins.list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def _aux_exec(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        """Run one statement in its own (or the current) transaction; returns the rows it changed."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ tokens
+    def token_add(self, token_id: str, name: str, token_hash: str, scopes_json: str, namespaces_json: str,
+                  created_at: float) -> None:
+        self._aux_exec("INSERT INTO tokens(id, name, token_hash, scopes, namespaces, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                       (token_id, name, token_hash, scopes_json, namespaces_json, created_at))
+
+    def token_revoke(self, token_id: str, at: float) -> bool:
+        return self._aux_exec("UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (at, token_id)) > 0
+
+    def token_rows(self) -> builtins.list[tuple[Any, ...]]:
+        """(id, name, scopes_json, namespaces_json, created_at, revoked_at), oldest first."""
+        return self._aux_rows("SELECT id, name, scopes, namespaces, created_at, revoked_at FROM tokens ORDER BY created_at")
+
+    def token_by_hash(self, token_hash: str) -> tuple[Any, ...] | None:
+        """(name, scopes_json, namespaces_json) of a live token with that hash."""
+        rows = self._aux_rows("SELECT name, scopes, namespaces FROM tokens WHERE token_hash = ? AND revoked_at IS NULL",
+                              (token_hash,))
+        return rows[0] if rows else None
+
+    # ------------------------------------------------------------------- audit
+    def audit_add(self, at: float, principal: str, action: str, outcome: str, namespace: str | None,
+                  memory_id: str | None, detail: str) -> None:
+        self._aux_exec("INSERT INTO audit(at, principal, action, namespace, memory_id, outcome, detail) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", (at, principal, action, namespace, memory_id, outcome, detail))
+
+    def audit_rows(self, limit: int) -> builtins.list[tuple[Any, ...]]:
+        """Newest first: audit entries and every history entry, as (at, principal, action, namespace,
+        memory_id, outcome, detail)."""
+        return self._aux_rows(
+            "SELECT at, principal, action, namespace, memory_id, outcome, detail FROM audit "
+            f"UNION ALL SELECT h.at, h.actor, h.action, {self._json_namespace('COALESCE(h.after, h.before)')}, "
+            "h.memory_id, 'ok', h.note FROM history h ORDER BY 1 DESC LIMIT ?", (limit,))
+
+    # --------------------------------------------------------------- proposals
+    def proposal_add(self, values: dict[str, Any]) -> None:
+        """Insert a pending proposal; `values` holds id .. proposed_at of PROPOSAL_COLUMNS."""
+        cols = PROPOSAL_COLUMNS[:8]
+        self._aux_exec(f"INSERT INTO proposals({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                       tuple(values[c] for c in cols))
+
+    def proposal_rows(self, proposal_id: str | None = None, namespace: str | None = None, status: str | None = None,
+                      limit: int = 50, offset: int = 0) -> builtins.list[dict[str, Any]]:
+        """One proposal by id, or a page: oldest pending first (a queue), decided ones newest first."""
+        where: builtins.list[str] = []
+        params: builtins.list[Any] = []
+        for col, value in (("id", proposal_id), ("namespace", namespace), ("status", status)):
+            if value is not None:
+                where.append(f"{col} = ?")
+                params.append(value)
+        order = "proposed_at ASC" if status == "pending" else "COALESCE(reviewed_at, proposed_at) DESC"
+        sql = (f"SELECT {', '.join(PROPOSAL_COLUMNS)} FROM proposals {'WHERE ' + ' AND '.join(where) if where else ''} "
+               f"ORDER BY {order}, id LIMIT ? OFFSET ?")
+        return [dict(zip(PROPOSAL_COLUMNS, row)) for row in self._aux_rows(sql, (*params, limit, offset))]
+
+    def proposal_count(self, namespace: str | None, status: str) -> int:
+        sql, params = "SELECT COUNT(*) FROM proposals WHERE status = ?", (status,)
+        if namespace is not None:
+            sql, params = sql + " AND namespace = ?", (status, namespace)  # type: ignore[assignment]
+        return int(self._aux_rows(sql, params)[0][0])
+
+    def proposal_transition(self, proposal_id: str, expected: str, new: str, *, reviewer: str | None = None,
+                            at: float | None = None, note: str = "", result_memory_id: str | None = None) -> bool:
+        """Compare-and-set the status (two reviewers cannot both apply one proposal); True when it moved."""
+        if new in ("approved", "rejected"):
+            return self._aux_exec(
+                "UPDATE proposals SET status = ?, reviewed_by = ?, reviewed_at = ?, review_note = ?, "
+                "result_memory_id = ? WHERE id = ? AND status = ?",
+                (new, reviewer, at, note, result_memory_id, proposal_id, expected)) > 0
+        return self._aux_exec("UPDATE proposals SET status = ? WHERE id = ? AND status = ?",
+                              (new, proposal_id, expected)) > 0
+
+    # ----------------------------------------------------------- raw copying
+    def history_add(self, memory_id: str, action: str, actor: str, at: float, before_json: str | None,
+                    after_json: str | None, note: str) -> None:
+        """Append one history entry as it was (used by `hindsight migrate`, never by the write path)."""
+        self._aux_exec("INSERT INTO history(memory_id, action, actor, at, before, after, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (memory_id, action, actor, at, before_json, after_json, note))
+
+    def orphan_history_ids(self) -> builtins.list[str]:
+        """Memories that were hard-deleted: their history stays and is copied by `hindsight migrate` too."""
+        return [str(r[0]) for r in self._aux_rows(
+            "SELECT DISTINCT memory_id FROM history WHERE memory_id NOT IN (SELECT id FROM memories) ORDER BY memory_id")]
+
+    def table_rows(self, table: str) -> tuple[builtins.tuple[str, ...], builtins.list[tuple[Any, ...]]]:
+        """(columns, rows) of one small table, for `hindsight migrate`."""
+        columns = COPY_TABLES[table]
+        return columns, self._aux_rows(f"SELECT {', '.join(columns)} FROM {table}")
+
+    def load_rows(self, table: str, rows: builtins.list[tuple[Any, ...]]) -> None:
+        """Insert rows copied by `table_rows`; rows already there (same key) are kept as they are."""
+        columns = COPY_TABLES[table]
+        conflict = " ON CONFLICT DO NOTHING" if table != "audit" else ""
+        for row in rows:
+            self._aux_exec(f"INSERT INTO {table}({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}){conflict}",
+                           tuple(row))
+
+    # ------------------------------------------------------------- idempotency
+    def get_idempotent(self, namespace: str, key: str) -> str | None:
+        """The result JSON recorded for (namespace, key), or None when that request was never completed."""
+        rows = self._aux_rows("SELECT result FROM idempotency WHERE namespace = ? AND key = ?", (namespace, key))
+        return None if not rows else str(rows[0][0])
+
+    def put_idempotent(self, namespace: str, key: str, result_json: str, at: float) -> str:
+        """Record the result of a keyed request; the first record wins. Returns the recorded result.
+
+        Call it inside `transaction()` with the write it describes, so both commit together or neither does.
+        """
+        self._aux_exec("INSERT INTO idempotency(namespace, key, result, created_at) VALUES (?, ?, ?, ?) "
+                       "ON CONFLICT (namespace, key) DO NOTHING", (namespace, key, result_json, at))
+        return self.get_idempotent(namespace, key) or result_json

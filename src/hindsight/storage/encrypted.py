@@ -1,0 +1,154 @@
+"""Encryption at rest as a wrapper around any store: private memories reach the backend already sealed.
+
+The backend (SQLite, PostgreSQL) stores and indexes whatever record it gets; for a record marked
+`encrypted` it indexes only the tags (storage/records.py), so the keyword index never holds plaintext.
+This wrapper seals content, context and the session context copied into metadata on the way in (so
+history snapshots are ciphertext too) and opens them on the way out. Without a key, private writes are
+refused and private memories read as a placeholder.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from hindsight.errors import StorageError
+from hindsight.model import SESSION_CONTEXT_KEY, HistoryEntry, MemoryRecord
+from hindsight.security.crypto import MemoryCipher
+from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
+
+LOCKED = "[encrypted: set HINDSIGHT_ENCRYPTION_KEY to read]"
+
+
+class EncryptedStore(MemoryStore):
+    """Delegates to `inner`; private records are sealed before they reach it and opened after."""
+
+    def __init__(self, inner: MemoryStore, cipher: MemoryCipher | None) -> None:
+        self.inner = inner
+        self._cipher = cipher
+        self.supports_encryption = cipher is not None
+
+    # ------------------------------------------------------------------ sealing
+    def _seal(self, record: MemoryRecord) -> MemoryRecord:
+        if not record.encrypted:
+            return record
+        if self._cipher is None:
+            raise StorageError("private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE")
+        metadata = dict(record.metadata)
+        if SESSION_CONTEXT_KEY in metadata:
+            metadata[SESSION_CONTEXT_KEY] = self._cipher.encrypt(str(metadata[SESSION_CONTEXT_KEY]), record.id)
+        return record.model_copy(update={
+            "content": self._cipher.encrypt(record.content, record.id),
+            "context": self._cipher.encrypt(record.context, record.id) if record.context else "",
+            "metadata": metadata,
+        })
+
+    def _open_text(self, memory_id: str, text: str) -> str:
+        if not text:
+            return text
+        return LOCKED if self._cipher is None else self._cipher.decrypt(text, memory_id)
+
+    def _open(self, record: MemoryRecord) -> MemoryRecord:
+        if not record.encrypted:
+            return record
+        metadata = dict(record.metadata)
+        if SESSION_CONTEXT_KEY in metadata:
+            metadata[SESSION_CONTEXT_KEY] = self._open_text(record.id, str(metadata[SESSION_CONTEXT_KEY]))
+        return record.model_copy(update={"content": self._open_text(record.id, record.content),
+                                         "context": self._open_text(record.id, record.context), "metadata": metadata})
+
+    # ------------------------------------------------------------- record paths
+    def insert(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, note: str = "") -> None:
+        self.inner.insert(self._seal(record), embedding, actor=actor, note=note)
+
+    def replace(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, action: str,
+                note: str = "") -> MemoryRecord:
+        return self._open(self.inner.replace(self._seal(record), embedding, actor=actor, action=action, note=note))
+
+    def delete(self, memory_id: str, *, actor: str, note: str = "") -> MemoryRecord | None:
+        before = self.inner.delete(memory_id, actor=actor, note=note)
+        return None if before is None else self._open(before)
+
+    def get(self, memory_id: str) -> MemoryRecord | None:
+        record = self.inner.get(memory_id)
+        return None if record is None else self._open(record)
+
+    def get_many(self, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        return {mid: self._open(r) for mid, r in self.inner.get_many(memory_ids).items()}
+
+    def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> builtins.list[MemoryRecord]:
+        return [self._open(r) for r in self.inner.list(scope, limit=limit, offset=offset, newest_first=newest_first)]
+
+    def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
+        return (self._open(r) for r in self.inner.iter_all(namespace))
+
+    def restore(self, record: MemoryRecord, embedding: np.ndarray | None, history: Sequence[HistoryEntry]) -> None:
+        """The record is already as stored (sealed): it passes through untouched."""
+        self.inner.restore(record, embedding, history)
+
+    def iter_sealed(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
+        """Records as stored (private ones still ciphertext): what `hindsight migrate` copies."""
+        return self.inner.iter_all(namespace)
+
+    # ------------------------------------------------------------- delegation
+    def transaction(self, namespace: str | None = None) -> AbstractContextManager[None]:
+        return self.inner.transaction(namespace)
+
+    def namespace_lock(self, namespace: str) -> AbstractContextManager[None]:
+        return self.inner.namespace_lock(namespace)
+
+    def count(self, scope: Scope) -> int:
+        return self.inner.count(scope)
+
+    def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
+        return self.inner.dense_search(scope, vector, limit)
+
+    def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
+                       neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
+        return self.inner.keyword_search(scope, terms, limit, neighbour_weight)
+
+    def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        return self.inner.get_embeddings(memory_ids)
+
+    def record_access(self, memory_ids: Sequence[str], at: datetime) -> None:
+        self.inner.record_access(memory_ids, at)
+
+    def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
+        return self.inner.history(memory_id)
+
+    def add_edge(self, edge: Edge) -> None:
+        self.inner.add_edge(edge)
+
+    def edges(self, memory_ids: Sequence[str], kinds: Sequence[str] | None = None) -> builtins.list[Edge]:
+        return self.inner.edges(memory_ids, kinds)
+
+    def stats(self, namespace: str | None = None) -> StoreStats:
+        return self.inner.stats(namespace)
+
+    @property
+    def embedding_model(self) -> str | None:
+        return self.inner.embedding_model
+
+    def set_embedding_model(self, model_name: str) -> None:
+        self.inner.set_embedding_model(model_name)
+
+    def reset_embeddings(self, model_name: str, vectors: dict[str, np.ndarray]) -> None:
+        self.inner.reset_embeddings(model_name, vectors)
+
+    def close(self) -> None:
+        self.inner.close()
+
+    # the aux tables run on the inner store's connection
+    def _json_namespace(self, col: str) -> str:
+        return self.inner._json_namespace(col)
+
+    def _aux_rows(self, sql: str, params: tuple[Any, ...] = ()) -> builtins.list[tuple[Any, ...]]:
+        return self.inner._aux_rows(sql, params)
+
+    def _aux_exec(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        return self.inner._aux_exec(sql, params)

@@ -1,0 +1,384 @@
+"""`MemoryStore` on PostgreSQL + pgvector: one database shared by any number of hindsight servers.
+
+Channels: dense search orders by pgvector's cosine distance (an HNSW index once the first vector fixes
+the dimension; an exact scan when the scope's filter leaves the index short of `limit` hits); keyword
+search is a weighted tsvector over the same jieba-aware tokens as the SQLite store (weight A: the
+memory's own text and tags, B: its session neighbours; the 'english' configuration stems, as FTS5's
+porter tokenizer does). Every filter is SQL inside each channel.
+
+Concurrency: each store call borrows a pooled connection; `transaction(namespace)` pins one connection
+to the calling thread and takes `pg_advisory_xact_lock` on the namespace, so two servers cannot both
+decide that a fact is new (or both supersede one). The store caches nothing between calls: every read
+sees what any server committed.
+"""
+
+from __future__ import annotations
+
+import builtins
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import numpy as np
+
+from hindsight.errors import ProviderUnavailableError, StorageError
+from hindsight.model import HistoryEntry, MemoryRecord, utcnow
+from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
+from hindsight.storage.pg_migrations import SCHEMA_LOCK, migrate
+from hindsight.storage.records import (
+    COLUMNS,
+    at_ts,
+    from_ts,
+    index_text,
+    record_values,
+    row_to_record,
+    to_ts,
+)
+
+#: hnsw.ef_search on every connection: the most candidates one HNSW scan returns.
+EF_SEARCH = 100
+_FTS = "setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B')"
+_SELECT = f"SELECT {COLUMNS}, tags FROM memories"
+
+
+def redacted(url: str) -> str:
+    """The URL with its password masked."""
+    parts = urlsplit(url)
+    if parts.password:
+        host = parts.netloc.rsplit("@", 1)[-1]
+        parts = parts._replace(netloc=f"{parts.username}:***@{host}")
+    return urlunsplit(parts)
+
+
+def _array(value: Any) -> np.ndarray:
+    """pgvector returns numpy arrays or its `Vector` type, depending on the version."""
+    return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
+
+
+class PostgresStore(MemoryStore):
+    """`MemoryStore` on PostgreSQL (psycopg 3 pool, pgvector); safe to share across threads and servers."""
+
+    def __init__(self, url: str, pool_size: int = 8) -> None:
+        try:
+            import psycopg
+            from pgvector.psycopg import register_vector
+            from psycopg.rows import dict_row
+            from psycopg_pool import ConnectionPool
+        except ImportError as exc:
+            raise ProviderUnavailableError(
+                "the PostgreSQL backend needs psycopg, psycopg_pool and pgvector: pip install 'hindsight-memory[postgres]'"
+            ) from exc
+        self.url = url
+        self._psycopg = psycopg
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                migrate(conn)
+        except psycopg.Error as exc:
+            raise StorageError(f"cannot open database '{redacted(url)}': {exc}") from exc
+
+        def configure(conn: Any) -> None:
+            register_vector(conn)
+            # candidates the HNSW scan keeps; a query for more (or a filter that leaves fewer) goes exact
+            conn.execute(f"SET hnsw.ef_search = {EF_SEARCH}")
+
+        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True, configure=configure,
+                                    kwargs={"autocommit": True, "row_factory": dict_row})
+        self._local = threading.local()
+        self._dim: int | None = None
+
+    # ------------------------------------------------------------ connections
+    @contextmanager
+    def _conn(self) -> Iterator[Any]:
+        """The thread's transaction connection, or a pooled one in autocommit mode."""
+        current = getattr(self._local, "conn", None)
+        if current is not None:
+            yield current
+            return
+        try:
+            with self._pool.connection() as conn:
+                yield conn
+        except self._psycopg.OperationalError as exc:
+            raise StorageError(f"the database is unavailable ({exc}); nothing was written, retry") from exc
+
+    @contextmanager
+    def transaction(self, namespace: str | None = None) -> Iterator[None]:
+        current = getattr(self._local, "conn", None)
+        if current is not None:  # nested: a savepoint, so a failed statement undoes only its own part
+            with current.transaction():
+                if namespace is not None:
+                    self._lock_namespace(current, namespace)
+                yield
+            return
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                self._local.conn = conn
+                try:
+                    if namespace is not None:
+                        self._lock_namespace(conn, namespace)
+                    yield
+                finally:
+                    self._local.conn = None
+        except self._psycopg.OperationalError as exc:
+            raise StorageError(f"the database is unavailable ({exc}); nothing was written, retry") from exc
+
+    @staticmethod
+    def _lock_namespace(conn: Any, namespace: str) -> None:
+        """Held until the transaction ends; other servers writing to the namespace wait here."""
+        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"hindsight:ns:{namespace}",))
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> builtins.list[dict[str, Any]]:
+        with self._conn() as conn:
+            return list(conn.execute(sql, params).fetchall())
+
+    # ------------------------------------------------------------- aux tables
+    def _json_namespace(self, col: str) -> str:
+        return f"(({col})::jsonb ->> 'namespace')"
+
+    def _aux_rows(self, sql: str, params: tuple[Any, ...] = ()) -> builtins.list[tuple[Any, ...]]:
+        return [tuple(row.values()) for row in self._rows(sql.replace("?", "%s"), params)]
+
+    def _aux_exec(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        with self.transaction(), self._conn() as conn:
+            return int(conn.execute(sql.replace("?", "%s"), params).rowcount)
+
+    # ---------------------------------------------------------------- vectors
+    def _ensure_dimension(self, conn: Any, dim: int) -> None:
+        """Give the embedding column its dimension and HNSW index with the first vector (once per database)."""
+        if self._dim == dim:
+            return
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        row = conn.execute("SELECT atttypmod FROM pg_attribute WHERE attrelid = 'memories'::regclass "
+                           "AND attname = 'embedding'").fetchone()
+        current = int(row["atttypmod"])
+        if current == dim:
+            self._dim = dim
+            return
+        if current > 0 and conn.execute("SELECT 1 FROM memories WHERE embedding IS NOT NULL LIMIT 1").fetchone():
+            raise StorageError(f"vector has dimension {dim}, the database holds {current}-dimensional vectors")
+        conn.execute("DROP INDEX IF EXISTS idx_memories_embedding")
+        conn.execute(f"ALTER TABLE memories ALTER COLUMN embedding TYPE vector({int(dim)})")
+        conn.execute("CREATE INDEX idx_memories_embedding ON memories USING hnsw (embedding vector_cosine_ops)")
+        self._dim = dim
+
+    @staticmethod
+    def _vector(embedding: np.ndarray | None) -> np.ndarray | None:
+        return None if embedding is None else np.asarray(embedding, dtype=np.float32).reshape(-1)
+
+    # ------------------------------------------------------------------ scope
+    @staticmethod
+    def _scope_sql(scope: Scope) -> tuple[str, builtins.list[Any]]:
+        clauses = ["m.namespace = %s", "m.status = ANY(%s)"]
+        params: builtins.list[Any] = [scope.namespace, [s.value for s in scope.statuses]]
+        for column, values in (("type", scope.types), ("source", scope.sources)):
+            if values:
+                clauses.append(f"m.{column} = ANY(%s)")
+                params.append([v.value for v in values])
+        if scope.tags:
+            clauses.append("m.tags && %s::text[]")
+            params.append(list(scope.tags))
+        if scope.time_from is not None:
+            clauses.append("COALESCE(m.event_time, m.created_at) >= %s")
+            params.append(to_ts(scope.time_from))
+        if scope.time_to is not None:
+            clauses.append("COALESCE(m.event_time, m.created_at) <= %s")
+            params.append(to_ts(scope.time_to))
+        if scope.min_importance is not None:
+            clauses.append("m.importance >= %s")
+            params.append(scope.min_importance)
+        for column, value in (("source_task_id", scope.source_task_id), ("session_id", scope.session_id)):
+            if value is not None:
+                clauses.append(f"m.{column} = %s")
+                params.append(value)
+        return " AND ".join(clauses), params
+
+    def _records(self, rows: builtins.list[dict[str, Any]]) -> builtins.list[MemoryRecord]:
+        return [row_to_record(row, list(row["tags"])) for row in rows]
+
+    def _history(self, conn: Any, memory_id: str, action: str, actor: str, before: MemoryRecord | None,
+                 after: MemoryRecord | None, note: str) -> None:
+        conn.execute("INSERT INTO history(memory_id, action, actor, at, before, after, note) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                     (memory_id, action, actor, to_ts(utcnow()), None if before is None else before.model_dump_json(),
+                      None if after is None else after.model_dump_json(), note))
+
+    # -------------------------------------------------------------- interface
+    def insert(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, note: str = "") -> None:
+        vector = self._vector(embedding)
+        try:
+            with self.transaction(), self._conn() as conn:
+                if vector is not None:
+                    self._ensure_dimension(conn, vector.shape[0])
+                conn.execute(f"INSERT INTO memories({COLUMNS}, tags, fts, embedding) VALUES "
+                             f"({', '.join(['%s'] * 21)}, {_FTS}, %s)",
+                             (*record_values(record), list(record.tags), *index_text(record), vector))
+                self._history(conn, record.id, "create", actor, None, record, note)
+        except self._psycopg.errors.UniqueViolation as exc:
+            raise StorageError(f"memory id '{record.id}' already exists") from exc
+        except self._psycopg.DataError as exc:
+            raise StorageError(f"memory '{record.id}' could not be stored: {exc}") from exc
+
+    def replace(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, action: str,
+                note: str = "") -> MemoryRecord:
+        vector = self._vector(embedding)
+        with self.transaction(), self._conn() as conn:
+            rows = conn.execute(f"{_SELECT} m WHERE id = %s FOR UPDATE", (record.id,)).fetchall()
+            if not rows:
+                raise StorageError(f"memory '{record.id}' does not exist")
+            before = self._records(rows)[0]
+            assignments = ", ".join(f"{col.strip()} = %s" for col in COLUMNS.split(","))
+            extra = ""
+            params: builtins.list[Any] = [*record_values(record), list(record.tags), *index_text(record)]
+            if vector is not None:
+                self._ensure_dimension(conn, vector.shape[0])
+                extra, params = ", embedding = %s", [*params, vector]
+            conn.execute(f"UPDATE memories SET {assignments}, tags = %s, fts = {_FTS}{extra} WHERE id = %s",
+                         (*params, record.id))
+            self._history(conn, record.id, action, actor, before, record, note)
+        return before
+
+    def delete(self, memory_id: str, *, actor: str, note: str = "") -> MemoryRecord | None:
+        with self.transaction(), self._conn() as conn:
+            rows = conn.execute(f"DELETE FROM memories WHERE id = %s RETURNING {COLUMNS}, tags", (memory_id,)).fetchall()
+            if not rows:
+                return None
+            before = self._records(rows)[0]
+            conn.execute("DELETE FROM edges WHERE src = %s OR dst = %s", (memory_id, memory_id))
+            self._history(conn, memory_id, "delete", actor, before, None, note)
+        return before
+
+    def get(self, memory_id: str) -> MemoryRecord | None:
+        records = self._records(self._rows(f"{_SELECT} WHERE id = %s", (memory_id,)))
+        return records[0] if records else None
+
+    def get_many(self, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return {}
+        return {r.id: r for r in self._records(self._rows(f"{_SELECT} WHERE id = ANY(%s)", (ids,)))}
+
+    def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> builtins.list[MemoryRecord]:
+        where, params = self._scope_sql(scope)
+        order = "DESC" if newest_first else "ASC"
+        return self._records(self._rows(f"{_SELECT} m WHERE {where} ORDER BY m.created_at {order}, m.seq {order} "
+                                        "LIMIT %s OFFSET %s", (*params, limit, offset)))
+
+    def count(self, scope: Scope) -> int:
+        where, params = self._scope_sql(scope)
+        return int(self._rows(f"SELECT COUNT(*) AS n FROM memories m WHERE {where}", params)[0]["n"])
+
+    def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
+        """HNSW first; when the filter leaves the index short of `limit` hits, the exact scan of the scope."""
+        if limit <= 0:
+            return []
+        query = self._vector(vector)
+        where, params = self._scope_sql(scope)
+        sql = (f"SELECT m.id, 1 - (m.embedding <=> %s) AS score FROM memories m WHERE {where} "
+               "AND m.embedding IS NOT NULL ORDER BY {order} LIMIT %s")
+        with self._conn() as conn:
+            rows = conn.execute(sql.format(order="m.embedding <=> %s"), (query, *params, query, limit)).fetchall()
+            if len(rows) < limit:
+                rows = conn.execute(sql.format(order="(m.embedding <=> %s) + 0"), (query, *params, query, limit)).fetchall()
+        return [(row["id"], float(row["score"])) for row in rows]
+
+    def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
+                       neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
+        words = [t for t in terms if t.strip()]
+        if not words:
+            return []
+        where, params = self._scope_sql(scope)
+        tsquery = " || ".join(["plainto_tsquery('english', %s)"] * len(words))
+        sql = (f"SELECT m.id, ts_rank(%s::float4[], m.fts, q.q, 1) AS rank FROM memories m, (SELECT {tsquery} AS q) q "
+               f"WHERE m.fts @@ q.q AND {where} ORDER BY rank DESC, m.seq LIMIT %s")
+        weights = [0.0, 0.0, float(neighbour_weight), 1.0]  # D, C, B (neighbours), A (the memory itself)
+        try:
+            rows = self._rows(sql, (weights, *words, *params, limit))
+        except self._psycopg.Error as exc:  # a pathological query must not crash search
+            raise StorageError(f"keyword search failed: {exc}") from exc
+        return [(row["id"], float(row["rank"])) for row in rows]
+
+    def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        ids = list(dict.fromkeys(memory_ids))
+        rows = self._rows("SELECT id, embedding FROM memories WHERE id = ANY(%s) AND embedding IS NOT NULL", (ids,))
+        return {row["id"]: _array(row["embedding"]) for row in rows}
+
+    def record_access(self, memory_ids: Sequence[str], at: datetime) -> None:
+        """Rows another server is writing right now are skipped: an access count is not worth a wait."""
+        if not memory_ids:
+            return
+        with self._conn() as conn:
+            conn.execute("UPDATE memories SET access_count = access_count + 1, last_accessed_at = %s WHERE id IN "
+                         "(SELECT id FROM memories WHERE id = ANY(%s) ORDER BY id FOR UPDATE SKIP LOCKED)",
+                         (to_ts(at), list(memory_ids)))
+
+    def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
+        import json
+
+        rows = self._rows("SELECT memory_id, action, actor, at, before, after, note FROM history "
+                          "WHERE memory_id = %s ORDER BY seq", (memory_id,))
+        return [HistoryEntry(memory_id=r["memory_id"], action=r["action"], actor=r["actor"], at=at_ts(r["at"]),
+                             before=None if r["before"] is None else json.loads(r["before"]),
+                             after=None if r["after"] is None else json.loads(r["after"]), note=r["note"] or "")
+                for r in rows]
+
+    def add_edge(self, edge: Edge) -> None:
+        with self.transaction(), self._conn() as conn:
+            conn.execute("INSERT INTO edges(src, dst, kind, weight, created_at) VALUES (%s, %s, %s, %s, %s) "
+                         "ON CONFLICT (src, dst, kind) DO UPDATE SET weight = EXCLUDED.weight, created_at = EXCLUDED.created_at",
+                         (edge.src, edge.dst, edge.kind, edge.weight, to_ts(edge.created_at or utcnow())))
+
+    def edges(self, memory_ids: Sequence[str], kinds: Sequence[str] | None = None) -> builtins.list[Edge]:
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return []
+        sql, params = "SELECT src, dst, kind, weight, created_at FROM edges WHERE (src = ANY(%s) OR dst = ANY(%s))", [ids, ids]
+        if kinds:
+            sql, params = sql + " AND kind = ANY(%s)", [*params, list(kinds)]
+        return [Edge(r["src"], r["dst"], r["kind"], r["weight"], from_ts(r["created_at"])) for r in self._rows(sql, params)]
+
+    def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
+        last = 0
+        while True:
+            sql = f"SELECT {COLUMNS}, tags, seq FROM memories WHERE seq > %s"
+            params: builtins.list[Any] = [last]
+            if namespace is not None:
+                sql, params = sql + " AND namespace = %s", [*params, namespace]
+            rows = self._rows(sql + " ORDER BY seq LIMIT 500", params)
+            if not rows:
+                return
+            last = rows[-1]["seq"]
+            yield from self._records(rows)
+
+    def stats(self, namespace: str | None = None) -> StoreStats:
+        where, params = ("WHERE namespace = %s", [namespace]) if namespace else ("", [])
+        counts = {col: {r["k"]: int(r["n"]) for r in self._rows(
+            f"SELECT {col} AS k, COUNT(*) AS n FROM memories {where} GROUP BY {col}", params)}
+            for col in ("status", "type", "namespace")}
+        return StoreStats(total=sum(counts["status"].values()), by_status=counts["status"], by_type=counts["type"],
+                          namespaces=counts["namespace"], embedding_model=self.embedding_model, path=redacted(self.url))
+
+    @property
+    def embedding_model(self) -> str | None:
+        rows = self._rows("SELECT value FROM hindsight_meta WHERE key = 'embedding_model'")
+        return None if not rows else str(rows[0]["value"])
+
+    def set_embedding_model(self, model_name: str) -> None:
+        with self.transaction(), self._conn() as conn:
+            conn.execute("INSERT INTO hindsight_meta(key, value) VALUES ('embedding_model', %s) "
+                         "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", (model_name,))
+
+    def reset_embeddings(self, model_name: str, vectors: dict[str, np.ndarray]) -> None:
+        with self.transaction(), self._conn() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+            conn.execute("UPDATE memories SET embedding = NULL WHERE embedding IS NOT NULL")
+            if vectors:
+                self._dim = None
+                self._ensure_dimension(conn, int(np.asarray(next(iter(vectors.values()))).reshape(-1).shape[0]))
+                with conn.cursor() as cursor:
+                    cursor.executemany("UPDATE memories SET embedding = %s WHERE id = %s",
+                                       [(self._vector(v), mid) for mid, v in vectors.items()])
+            self.set_embedding_model(model_name)
+
+    def close(self) -> None:
+        self._pool.close()
