@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from hindsight.model import MemoryRecord, MemoryType, Status
+from hindsight.storage import ann_filter
+from hindsight.storage.ann_hnsw import HnswVectorIndex
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.storage.qdrant_index import QdrantVectorIndex
 from hindsight.storage.sqlite_store import SQLiteStore
@@ -25,14 +27,36 @@ def _vec(seed: int) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-@pytest.fixture(params=["sqlite", "sqlite+qdrant"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStore]:
-    """Every backend: the exact in-process vector index, and Qdrant (qdrant-client local mode, on disk)."""
-    index = None
-    if request.param == "sqlite+qdrant":
-        pytest.importorskip("qdrant_client")
-        index = QdrantVectorIndex(path=str(tmp_path / "qdrant"))
-    backend = SQLiteStore(tmp_path / "conf.db", vector_index=index)
+def _exact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MemoryStore:
+    return SQLiteStore(tmp_path / "conf.db")
+
+
+def _hnsw(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MemoryStore:
+    """The persisted HNSW graph, with the exact-search shortcut for selective scopes switched off, so every
+    scoped query goes through the approximate path (oversampling, post-filter, exact fallback)."""
+    pytest.importorskip("usearch")
+    monkeypatch.setattr(ann_filter, "EXACT_MAX_ROWS", 0)
+    monkeypatch.setattr(ann_filter, "EXACT_MAX_FRACTION", 0.0)
+    return SQLiteStore(tmp_path / "conf.db", vector_index=HnswVectorIndex(tmp_path / "conf.db.ann"))
+
+
+def _qdrant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MemoryStore:
+    """Qdrant in qdrant-client local mode (on disk), filtering by payload conditions."""
+    pytest.importorskip("qdrant_client")
+    return SQLiteStore(tmp_path / "conf.db", vector_index=QdrantVectorIndex(path=str(tmp_path / "qdrant")))
+
+
+#: Every backend the suite runs on: (name, factory(tmp_path, monkeypatch) -> store). Add one line per backend.
+BACKENDS: list[tuple[str, Callable[[Path, pytest.MonkeyPatch], MemoryStore]]] = [
+    ("sqlite", _exact),
+    ("sqlite+hnsw", _hnsw),
+    ("sqlite+qdrant", _qdrant),
+]
+
+
+@pytest.fixture(params=[factory for _, factory in BACKENDS], ids=[name for name, _ in BACKENDS])
+def store(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryStore]:
+    backend = request.param(tmp_path, monkeypatch)
     yield backend
     backend.close()
 

@@ -114,7 +114,8 @@ class MemoryEngine:
         """The embedded default: a SQLite file plus the configured embedder and reranker."""
         settings = settings or HindsightSettings()
         db_path = Path(path) if path is not None else settings.db
-        store = SQLiteStore(db_path, cipher=load_cipher(), vector_index=create_vector_index(settings, db_path))
+        store = SQLiteStore(db_path, cipher=load_cipher(), vector_index=create_vector_index(settings, db_path),
+                            busy_timeout=settings.busy_timeout)
         try:
             llm = create_llm(settings.llm_url, settings.llm_model, settings.llm_api_key, settings.llm_timeout)
             return cls(

@@ -11,6 +11,8 @@ class HindsightError(Exception):
     """Base class: a problem the caller can act on (not a bug)."""
 
     code = "hindsight_error"
+    #: True when the same request may succeed later unchanged (a client keeps it queued and retries)
+    retryable = False
 
 
 class InvalidInputError(HindsightError, ValueError):
@@ -49,3 +51,13 @@ class StorageError(HindsightError, RuntimeError):
     """The store could not complete an operation; nothing was half-written."""
 
     code = "storage_error"
+
+
+class StorageBusyError(StorageError):
+    """Another process held the database's write lock longer than the server waits (HINDSIGHT_BUSY_TIMEOUT).
+
+    Transient: nothing was written, and the same request can be retried later.
+    """
+
+    code = "storage_busy"
+    retryable = True

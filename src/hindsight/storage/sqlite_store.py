@@ -1,9 +1,11 @@
 """The embedded default store: one SQLite file (WAL) holds everything.
 
 Tables: memories, tags, an FTS5 index over jieba-segmented text (plain FTS5
-cannot split Chinese words), embeddings (float32 blobs), an append-only
-history, relations (edges) and a meta table with the schema version. The
-vector index is rebuilt from the embeddings table on open.
+cannot split Chinese words), vectors (float32 blobs keyed by a never-reused
+`vkey`), vector_log (the change counter every vector index catches up from,
+see storage.ann_sync), an append-only history, relations (edges) and a meta
+table. Writers wait for another process's write lock up to `busy_timeout`
+seconds, then raise StorageBusyError (retryable).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import builtins
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,13 +23,18 @@ from typing import Any
 
 import numpy as np
 
-from hindsight.errors import StorageError
+from hindsight.errors import StorageBusyError, StorageError
 from hindsight.model import SESSION_CONTEXT_KEY, HistoryEntry, MemoryRecord, utcnow
+from hindsight.storage import ann_filter, ann_sync
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
 from hindsight.security.crypto import MemoryCipher
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
 from hindsight.text.tokenize import tokenize
+
+#: Seconds a write waits for another process's write lock (HINDSIGHT_BUSY_TIMEOUT overrides it in the engine).
+DEFAULT_BUSY_TIMEOUT = 30.0
+
 
 _COLUMNS = (
     "id, namespace, content, type, context, importance, source, credibility, status, status_reason, "
@@ -61,14 +69,17 @@ class SQLiteStore(MemoryStore):
     """`MemoryStore` on a single SQLite file; safe to share across threads."""
 
     def __init__(self, path: str | Path, cipher: MemoryCipher | None = None,
-                 vector_index: VectorIndex | None = None) -> None:
-        """`vector_index`: where dense vectors are searched (default: exact, in process; or Qdrant)."""
+                 vector_index: VectorIndex | None = None, busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
+        """`vector_index`: where dense vectors are searched (default: exact, in process; HNSW; or Qdrant).
+        `busy_timeout`: seconds a write waits for another process's write lock before StorageBusyError."""
         self._cipher = cipher
+        self.busy_timeout = float(busy_timeout)
         self.path = str(path) if str(path) == ":memory:" else str(Path(path).expanduser())
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                       timeout=self.busy_timeout)
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"cannot open database '{self.path}': {exc}") from exc
         self._db.row_factory = sqlite3.Row
@@ -79,6 +90,11 @@ class SQLiteStore(MemoryStore):
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.execute("PRAGMA foreign_keys=ON")
                 migrate(self._db)
+        except sqlite3.OperationalError as exc:
+            self._db.close()
+            if _is_busy(exc):
+                raise _busy_error(self.busy_timeout) from exc
+            raise StorageError(f"cannot open database '{self.path}': not a usable hindsight database ({exc})") from exc
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise StorageError(f"cannot open database '{self.path}': not a usable hindsight database ({exc})") from exc
@@ -86,7 +102,8 @@ class SQLiteStore(MemoryStore):
             self._db.close()
             raise
         self._index: VectorIndex = vector_index if vector_index is not None else ExactVectorIndex()
-        self._load_vectors()
+        with self._lock:
+            ann_sync.open_index(self._db, self._index)
 
     @property
     def supports_encryption(self) -> bool:
@@ -95,11 +112,13 @@ class SQLiteStore(MemoryStore):
 
     # ----------------------------------------------------------------- helpers
     def _tx(self) -> "_Transaction":
-        return _Transaction(self._db, self._lock)
+        return _Transaction(self._db, self._lock, self.busy_timeout)
 
-    def _load_vectors(self) -> None:
-        rows = self._db.execute("SELECT memory_rowid, vector FROM embeddings").fetchall()
-        self._index.sync({row["memory_rowid"]: np.frombuffer(row["vector"], dtype=np.float32) for row in rows})
+    def _sync_index(self) -> None:
+        """Bring the vector index up to the file's change counter (own and other processes' commits)."""
+        with self._lock:
+            if not self._db.in_transaction:  # inside an outer transaction: the commit's caller syncs
+                ann_sync.catch_up(self._db, self._index)
 
     def _rowid(self, memory_id: str) -> int | None:
         row = self._db.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()
@@ -204,11 +223,10 @@ class SQLiteStore(MemoryStore):
         self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
         self._db.execute("INSERT INTO memories_fts(rowid, body, neighbours) VALUES (?, ?, ?)",
                          (rowid, *_index_text(record)))
-        if embedding is not None:
+        if embedding is not None:  # a new vector gets a new vkey: index keys are never reused or rewritten
             vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
-            self._db.execute(
-                "INSERT OR REPLACE INTO embeddings(memory_rowid, vector) VALUES (?, ?)", (rowid, vector.tobytes())
-            )
+            self._db.execute("DELETE FROM vectors WHERE memory_rowid = ?", (rowid,))
+            self._db.execute("INSERT INTO vectors(memory_rowid, vector) VALUES (?, ?)", (rowid, vector.tobytes()))
 
     def _history(self, memory_id: str, action: str, actor: str, before: MemoryRecord | None,
                  after: MemoryRecord | None, note: str) -> None:
@@ -270,8 +288,7 @@ class SQLiteStore(MemoryStore):
             rowid = int(cursor.lastrowid or 0)
             self._write_side_tables(rowid, record, embedding)
             self._history(record.id, "create", actor, None, record, note)
-        if embedding is not None:
-            self._index.upsert(rowid, embedding)
+        self._sync_index()
 
     def replace(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, action: str,
                 note: str = "") -> MemoryRecord:
@@ -284,8 +301,7 @@ class SQLiteStore(MemoryStore):
             self._db.execute(f"UPDATE memories SET {assignments} WHERE rowid = ?", (*self._values(record), rowid))
             self._write_side_tables(rowid, record, embedding)
             self._history(record.id, action, actor, before, record, note)
-        if embedding is not None:
-            self._index.upsert(rowid, embedding)
+        self._sync_index()
         return before
 
     def delete(self, memory_id: str, *, actor: str, note: str = "") -> MemoryRecord | None:
@@ -295,10 +311,11 @@ class SQLiteStore(MemoryStore):
             if before is None or rowid is None:
                 return None
             self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+            self._db.execute("DELETE FROM vectors WHERE memory_rowid = ?", (rowid,))
             self._db.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
             self._db.execute("DELETE FROM edges WHERE src = ? OR dst = ?", (memory_id, memory_id))
             self._history(memory_id, "delete", actor, before, None, note)
-        self._index.remove(rowid)
+        self._sync_index()
         return before
 
     def get(self, memory_id: str) -> MemoryRecord | None:
@@ -336,21 +353,12 @@ class SQLiteStore(MemoryStore):
             return int(self._db.execute(f"SELECT COUNT(*) FROM memories m WHERE {where}", params).fetchone()[0])
 
     def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
+        """Catch the index up with the file (other processes write too), then search it within scope."""
         where, params = self._scope_sql(scope)
         with self._lock:
-            allowed = np.fromiter(
-                (r[0] for r in self._db.execute(f"SELECT m.rowid FROM memories m WHERE {where}", params)),
-                dtype=np.int64,
-            )
-        if allowed.size == 0:
-            return []
-        hits = self._index.search(vector, allowed, limit)
-        if not hits:
-            return []
-        with self._lock:
-            marks = ",".join("?" * len(hits))
-            ids = dict(self._db.execute(f"SELECT rowid, id FROM memories WHERE rowid IN ({marks})", [h[0] for h in hits]))
-        return [(ids[rowid], score) for rowid, score in hits if rowid in ids]
+            if not self._db.in_transaction:
+                ann_sync.catch_up(self._db, self._index)
+            return ann_filter.dense_search(self._db, self._index, scope, where, params, vector, limit)
 
     def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
                        neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
@@ -376,7 +384,7 @@ class SQLiteStore(MemoryStore):
             for start in range(0, len(ids), 900):
                 chunk = ids[start : start + 900]
                 for row in self._db.execute(
-                    "SELECT m.id, e.vector FROM embeddings e JOIN memories m ON m.rowid = e.memory_rowid "
+                    "SELECT m.id, e.vector FROM vectors e JOIN memories m ON m.rowid = e.memory_rowid "
                     f"WHERE m.id IN ({','.join('?' * len(chunk))})",
                     chunk,
                 ):
@@ -478,18 +486,23 @@ class SQLiteStore(MemoryStore):
 
     def reset_embeddings(self, model_name: str, vectors: dict[str, np.ndarray]) -> None:
         with self._tx():
-            self._db.execute("DELETE FROM embeddings")
+            self._db.execute("DELETE FROM vectors")
             rowids = dict(self._db.execute("SELECT id, rowid FROM memories"))
             self._db.executemany(
-                "INSERT INTO embeddings(memory_rowid, vector) VALUES (?, ?)",
+                "INSERT INTO vectors(memory_rowid, vector) VALUES (?, ?)",
                 [(rowids[mid], np.asarray(v, dtype=np.float32).tobytes()) for mid, v in vectors.items() if mid in rowids],
             )
             self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedding_model', ?)", (model_name,))
-        self._index.clear()
-        self._load_vectors()
+        with self._lock:
+            ann_sync.rebuild(self._db, self._index)
 
     def close(self) -> None:
         with self._lock:
+            try:
+                ann_sync.catch_up(self._db, self._index)
+                self._index.save()
+            except (sqlite3.Error, OSError):
+                pass  # the index is derived: the next open catches up or rebuilds
             try:
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.Error:
@@ -498,19 +511,52 @@ class SQLiteStore(MemoryStore):
         self._index.close()
 
 
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT under the store lock; rolls back on any error (nothing half-written)."""
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
 
-    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+
+def _busy_error(waited: float) -> StorageBusyError:
+    return StorageBusyError(
+        f"the database is busy: another process held its write lock for more than {waited:g} s "
+        "(HINDSIGHT_BUSY_TIMEOUT); nothing was written, retry later")
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT under the store lock; rolls back on any error (nothing half-written).
+
+    BEGIN IMMEDIATE takes the write lock up front. SQLite's busy handler waits for it (connection timeout);
+    the loop retries what the handler gives up on early, until `busy_timeout` has passed in all.
+    """
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock, busy_timeout: float) -> None:
         self._db = db
         self._lock = lock
+        self._busy_timeout = busy_timeout
         self._outer = False
+
+    def _begin(self) -> None:
+        deadline = time.monotonic() + self._busy_timeout
+        while True:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise _busy_error(self._busy_timeout) from exc
+                time.sleep(0.05)
 
     def __enter__(self) -> None:
         self._lock.acquire()
         self._outer = not self._db.in_transaction
         if self._outer:
-            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._begin()
+            except BaseException:
+                self._lock.release()
+                raise
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         try:
