@@ -97,7 +97,7 @@ def run(name: str, data: np.ndarray, queries: np.ndarray, truth: np.ndarray, ef_
                 index.index.hnsw.efSearch = ef
                 got = index.search(q[None, :], 10)[1][0]
             lat.append(time.perf_counter() - t0)
-            found += len(set(int(x) for x in got) & set(int(x) for x in truth[qi]))
+            found += len({int(x) for x in got} & {int(x) for x in truth[qi]})
         lat_ms = np.array(lat) * 1000
         rows.append({"ef": ef, "recall@10": round(found / (10 * len(queries)), 4),
                      "p50_ms": round(float(np.percentile(lat_ms, 50)), 3),

@@ -117,9 +117,7 @@ class HnswVectorIndex:
         if upserts:
             keys = np.fromiter((k for k, _, _ in upserts), dtype=np.uint64, count=len(upserts))
             matrix = np.stack([np.asarray(v, dtype=np.float32).reshape(-1) for _, v, _ in upserts])
-            if self._graph is None:
-                self._graph = self._new(matrix.shape[1])
-            elif matrix.shape[1] != self._graph.ndim and len(self._graph) == 0:
+            if self._graph is None or matrix.shape[1] != self._graph.ndim and len(self._graph) == 0:
                 self._graph = self._new(matrix.shape[1])
             elif matrix.shape[1] != self._graph.ndim:
                 raise ValueError(f"vector has dimension {matrix.shape[1]}, index expects {self._graph.ndim}")
@@ -148,7 +146,7 @@ class HnswVectorIndex:
         matches = self._graph.search(np.asarray(query, dtype=np.float32).reshape(-1), limit, threads=1)
         hits = [(int(k), 1.0 - float(d)) for k, d in zip(matches.keys, matches.distances)]
         if allowed is not None:
-            keep = set(int(x) for x in allowed)
+            keep = {int(x) for x in allowed}
             hits = [h for h in hits if h[0] in keep]
         return hits
 

@@ -100,15 +100,15 @@ class QdrantVectorIndex:
             self.watermark = int(points[0].payload["watermark"])
 
     def _upsert(self, items: list[tuple[int, np.ndarray, Payload | None]], watermark: int) -> None:
-        points = [self._models.PointStruct(id=int(key), vector=np.asarray(v, dtype=np.float32).reshape(-1).tolist(),
-                                           payload=payload or {})
-                  for key, v, payload in items]
+        vectors = [np.asarray(v, dtype=np.float32).reshape(-1) for _, v, _ in items]
+        points = [self._models.PointStruct(id=int(key), vector=v.tolist(), payload=payload or {})
+                  for (key, _, payload), v in zip(items, vectors)]
         if self.dim is None:
             if not points:
                 return
-            self._create(len(points[0].vector))
-        elif points and len(points[0].vector) != self.dim:
-            raise ValueError(f"vector has dimension {len(points[0].vector)}, index expects {self.dim}")
+            self._create(int(vectors[0].shape[0]))
+        elif points and vectors[0].shape[0] != self.dim:
+            raise ValueError(f"vector has dimension {vectors[0].shape[0]}, index expects {self.dim}")
         points.append(self._meta_point(watermark))  # last: the watermark never runs ahead of the points
         for start in range(0, len(points), UPLOAD_BATCH):
             self._client.upsert(self.collection, points=points[start : start + UPLOAD_BATCH], wait=True)

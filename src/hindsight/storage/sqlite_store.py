@@ -25,7 +25,7 @@ import numpy as np
 
 from hindsight.errors import StorageBusyError, StorageError
 from hindsight.model import SESSION_CONTEXT_KEY, HistoryEntry, MemoryRecord, utcnow
-from hindsight.storage import ann_filter, ann_sync
+from hindsight.storage import ann_filter, ann_partition, ann_sync
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
 from hindsight.security.crypto import MemoryCipher
@@ -354,11 +354,31 @@ class SQLiteStore(MemoryStore):
 
     def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
         """Catch the index up with the file (other processes write too), then search it within scope."""
-        where, params = self._scope_sql(scope)
         with self._lock:
             if not self._db.in_transaction:
                 ann_sync.catch_up(self._db, self._index)
-            return ann_filter.dense_search(self._db, self._index, scope, where, params, vector, limit)
+
+            def search(part: Scope) -> builtins.list[tuple[str, float]]:
+                where, params = self._scope_sql(part)
+                return ann_filter.dense_search(self._db, self._index, part, where, params, vector, limit)
+
+            return ann_partition.partitioned(search, scope, self.archive_boundary, limit)
+
+    @property
+    def archive_boundary(self) -> datetime | None:
+        """Memories before this time form the archive partition (searched when recent is not enough)."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key = 'archive_before'").fetchone()
+        return None if row is None else _dt(float(row[0]))
+
+    def set_archive_boundary(self, before: datetime | None) -> None:
+        """Move the recent/archive boundary (None: no archive)."""
+        with self._tx():
+            if before is None:
+                self._db.execute("DELETE FROM meta WHERE key = 'archive_before'")
+            else:
+                self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('archive_before', ?)",
+                                 (str(_ts(before)),))
 
     def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
                        neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:

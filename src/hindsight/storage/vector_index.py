@@ -176,6 +176,4 @@ class ExactVectorIndex:
                 if not mask.any():
                     return []
                 keys, matrix = keys[mask], matrix[mask]
-            else:
-                keys, matrix = keys.copy(), matrix
             return top_k(keys, matrix, query, limit)
