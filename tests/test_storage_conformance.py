@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -46,11 +48,21 @@ def _qdrant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MemoryStore:
     return SQLiteStore(tmp_path / "conf.db", vector_index=QdrantVectorIndex(path=str(tmp_path / "qdrant")))
 
 
+def _qdrant_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> MemoryStore:
+    """A real Qdrant server, when HINDSIGHT_QDRANT_URL names one (payload indexes are used there)."""
+    url = os.environ.get("HINDSIGHT_QDRANT_URL")
+    if not url:
+        pytest.skip("no Qdrant server: set HINDSIGHT_QDRANT_URL to run the suite against one")
+    index = QdrantVectorIndex(url=url, collection=f"conformance_{uuid.uuid4().hex[:12]}")
+    return SQLiteStore(tmp_path / "conf.db", vector_index=index)
+
+
 #: Every backend the suite runs on: (name, factory(tmp_path, monkeypatch) -> store). Add one line per backend.
 BACKENDS: list[tuple[str, Callable[[Path, pytest.MonkeyPatch], MemoryStore]]] = [
     ("sqlite", _exact),
     ("sqlite+hnsw", _hnsw),
     ("sqlite+qdrant", _qdrant),
+    ("sqlite+qdrant-server", _qdrant_server),
 ]
 
 
