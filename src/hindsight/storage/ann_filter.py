@@ -77,7 +77,7 @@ def dense_search(db: sqlite3.Connection, index: VectorIndex, scope: Scope, where
                          dtype=np.int64)
     if sample.size <= cap:
         return _exact(db, index, where, params, sample, query, limit) if sample.size else []
-    wanted = min(size, max(2 * limit, limit + 16))
+    wanted = min(size, limit + max(16, limit // 4))  # most scopes keep most rows: widen only when needed
     while True:
         hits = index.search(query, None, wanted)
         ids = _allowed_ids(db, where, params, [k for k, _ in hits])
