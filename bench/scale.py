@@ -225,6 +225,8 @@ def main() -> None:
     result: dict = {"cores": os.cpu_count(), "load_avg_at_start": os.getloadavg(), "pool": len(texts),
                     "queries": len(queries), "dim": int(pool.shape[1]), "command": " ".join(sys.argv), "points": []}
     made, chroma_made = 0, 0
+    chroma_queue: list[tuple[int, list[MemoryRecord]]] = []
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     ingest_s, chroma_s = 0.0, 0.0
     for size in sizes:
         while made < size:
@@ -241,14 +243,7 @@ def main() -> None:
                 active_mask[made + i] = rec.status == Status.active
             all_vecs[made : made + n] = vecs
             if collection is not None and made < args.chroma_max:
-                t0 = time.perf_counter()
-                collection.add(ids=[str(made + i) for i in range(n)], embeddings=vecs.tolist(),
-                               documents=[r.content for r in records],
-                               metadatas=[{"namespace": r.namespace, "status": r.status.value, "type": r.type.value,
-                                           "t": r.created_at.timestamp(), "tags": ",".join(r.tags) or "-"}
-                                          for r in records])
-                chroma_s += time.perf_counter() - t0
-                chroma_made += n
+                chroma_queue.append((made, records))
             made += n
             if made % 50_000 == 0:
                 print(f"  {made} ingested ({made / ingest_s:.0f}/s)", flush=True)
@@ -260,14 +255,27 @@ def main() -> None:
         point["hindsight"]["rss_mb"] = round(proc.memory_info().rss / 2**20)
         point["hindsight"]["disk_mb"] = round(disk(db) / 2**20)
         point["hindsight"]["disk_mb_per_million"] = round(disk(db) / 2**20 * 1e6 / size)
+        point["load_avg"] = os.getloadavg()
+        result["points"].append(point)
+        print(json.dumps(point), flush=True)
+        args.out.write_text(json.dumps(result, indent=1))
+        for start, records in chroma_queue:  # chromadb after hindsight's point, so a slow run keeps hindsight's
+            t0 = time.perf_counter()
+            collection.add(ids=[str(start + i) for i in range(len(records))],
+                           embeddings=all_vecs[start : start + len(records)].tolist(),
+                           documents=[r.content for r in records],
+                           metadatas=[{"namespace": r.namespace, "status": r.status.value, "type": r.type.value,
+                                       "t": r.created_at.timestamp(), "tags": ",".join(r.tags) or "-"}
+                                      for r in records])
+            chroma_s += time.perf_counter() - t0
+            chroma_made += len(records)
+        chroma_queue.clear()
         if collection is not None and size <= args.chroma_max:
             point["chromadb"] = {"ingest_per_s": round(chroma_made / chroma_s)}
             point["chromadb"].update(measure_chroma(collection, queries, all_vecs[:made], active_mask[:made]))
             chroma_disk = sum(f.stat().st_size for f in (args.work / "chroma").rglob("*") if f.is_file())
             point["chromadb"]["disk_mb"] = round(chroma_disk / 2**20)
             point["chromadb"]["disk_mb_per_million"] = round(chroma_disk / 2**20 * 1e6 / size)
-        point["load_avg"] = os.getloadavg()
-        result["points"].append(point)
         print(json.dumps(point), flush=True)
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(result, indent=1))

@@ -1,12 +1,14 @@
 """Dense search within a scope (namespace, status, type, tags, time, ...) over any `VectorIndex`.
 
-The scope is a SQL condition on the memories table; the index knows only vectors. Three strategies:
+The scope is a SQL condition on the memories table; the index knows only vectors. The same steps serve the
+exact and the approximate index:
 
-* exact index: every allowed vkey is listed and searched exactly (what one person's store needs);
-* approximate index, selective scope (at most `EXACT_MAX_ROWS` rows or `EXACT_MAX_FRACTION` of the index
-  allowed, found with a LIMITed query that stops counting there): exact cosine over just those rows;
-* approximate index, broad scope: ask the index for `limit` x an oversampling factor, keep the hits the scope
-  allows (one SQL lookup of those keys), and widen the request from the observed survival rate until `limit`
+* ask the index for a few more than `limit` (no filter) and keep the hits the scope allows (one SQL lookup of
+  those keys): enough survive for the usual scope (a namespace's active memories), and the cost does not depend
+  on how many rows the scope allows;
+* too few survived and the scope is selective (at most `EXACT_MAX_ROWS` rows or `EXACT_MAX_FRACTION` of the
+  index, found with a LIMITed query that stops counting there): exact cosine over just those rows;
+* too few survived and the scope is broad: widen the request from the observed survival rate until `limit`
   survive; when that would need more than `MAX_CANDIDATES`, fall back to exact search over the allowed rows.
 
 An index that filters natively (Qdrant payload conditions) gets the scope itself; its hits are still checked
@@ -38,13 +40,20 @@ def _base(where: str) -> str:
 
 
 def _allowed_ids(db: sqlite3.Connection, where: str, params: list[Any], keys: list[int]) -> dict[int, str]:
-    """Which of `keys` the scope allows, with their memory ids."""
+    """Which of `keys` the scope allows, with their memory ids. CROSS JOIN keeps SQLite from scanning the
+    scope's index: the few candidate keys drive the lookup, so its cost does not grow with the store."""
     out: dict[int, str] = {}
     for start in range(0, len(keys), _CHUNK):
         chunk = keys[start : start + _CHUNK]
-        sql = f"SELECT v.vkey, m.id {_base(where)} AND v.vkey IN ({','.join('?' * len(chunk))})"
-        out.update((int(k), str(i)) for k, i in db.execute(sql, [*params, *chunk]))
+        sql = (f"SELECT v.vkey, m.id FROM vectors v CROSS JOIN memories m ON m.rowid = v.memory_rowid "
+               f"WHERE v.vkey IN ({','.join('?' * len(chunk))}) AND {where}")
+        out.update((int(k), str(i)) for k, i in db.execute(sql, [*chunk, *params]))
     return out
+
+
+def _allowed(db: sqlite3.Connection, where: str, params: list[Any], limit: int | None = None) -> np.ndarray:
+    sql = f"SELECT v.vkey {_base(where)}" + ("" if limit is None else f" LIMIT {int(limit)}")
+    return np.array([r[0] for r in db.execute(sql, params).fetchall()], dtype=np.int64)
 
 
 def _exact(db: sqlite3.Connection, index: VectorIndex, where: str, params: list[Any], allowed: np.ndarray,
@@ -67,27 +76,28 @@ def dense_search(db: sqlite3.Connection, index: VectorIndex, scope: Scope, where
         hits = index.search_scope(query, scope, limit)  # type: ignore[attr-defined]
         ids = _allowed_ids(db, where, params, [k for k, _ in hits])
         return [(ids[k], s) for k, s in hits if k in ids]
-    if not index.approximate:
-        allowed = np.fromiter((r[0] for r in db.execute(f"SELECT v.vkey {_base(where)}", params)), dtype=np.int64)
-        hits = index.search(query, allowed, limit) if allowed.size else []
-        ids = _allowed_ids(db, where, params, [k for k, _ in hits])
-        return [(ids[k], s) for k, s in hits if k in ids]
+    # Ask the index for a few more than `limit` and keep what the scope allows: most scopes keep most rows.
+    wanted = min(size, limit + max(16, limit // 4))
+    hits = index.search(query, None, wanted)
+    ids = _allowed_ids(db, where, params, [k for k, _ in hits])
+    kept = [(ids[k], s) for k, s in hits if k in ids]
+    if len(kept) >= limit or wanted >= size:
+        return kept[:limit]
+    # Too few survived: a selective scope is searched exactly over its rows ...
     cap = max(EXACT_MAX_ROWS, int(EXACT_MAX_FRACTION * size))
-    sample = np.fromiter((r[0] for r in db.execute(f"SELECT v.vkey {_base(where)} LIMIT ?", [*params, cap + 1])),
-                         dtype=np.int64)
+    sample = _allowed(db, where, params, cap + 1)
     if sample.size <= cap:
         return _exact(db, index, where, params, sample, query, limit) if sample.size else []
-    wanted = min(size, limit + max(16, limit // 4))  # most scopes keep most rows: widen only when needed
+    # ... a broad one by widening the request from the observed survival rate.
     while True:
-        hits = index.search(query, None, wanted)
-        ids = _allowed_ids(db, where, params, [k for k, _ in hits])
-        kept = [(ids[k], s) for k, s in hits if k in ids]
-        if len(kept) >= limit or wanted >= size:
-            return kept[:limit]
         survival = max(len(kept), 1) / max(len(hits), 1)
         wider = max(2 * wanted, int(1.5 * limit / survival) + 1)
         if wider > MAX_CANDIDATES:
             break
         wanted = min(size, wider)
-    allowed = np.fromiter((r[0] for r in db.execute(f"SELECT v.vkey {_base(where)}", params)), dtype=np.int64)
-    return _exact(db, index, where, params, allowed, query, limit)
+        hits = index.search(query, None, wanted)
+        ids = _allowed_ids(db, where, params, [k for k, _ in hits])
+        kept = [(ids[k], s) for k, s in hits if k in ids]
+        if len(kept) >= limit or wanted >= size:
+            return kept[:limit]
+    return _exact(db, index, where, params, _allowed(db, where, params), query, limit)
