@@ -39,9 +39,15 @@ def _base(where: str) -> str:
     return f"FROM memories m JOIN vectors v ON v.memory_rowid = m.rowid WHERE {where}"
 
 
+_TAG_LIST = "m.rowid IN (SELECT memory_rowid FROM tags WHERE tag IN ("
+_TAG_EXISTS = "EXISTS (SELECT 1 FROM tags WHERE tags.memory_rowid = m.rowid AND tags.tag IN ("
+
+
 def _allowed_ids(db: sqlite3.Connection, where: str, params: list[Any], keys: list[int]) -> dict[int, str]:
-    """Which of `keys` the scope allows, with their memory ids. CROSS JOIN keeps SQLite from scanning the
-    scope's index: the few candidate keys drive the lookup, so its cost does not grow with the store."""
+    """Which of `keys` the scope allows, with their memory ids. The few candidate keys drive the lookup (CROSS
+    JOIN; the tag condition as a per-row EXISTS, not a list SQLite would drive from), so the cost does not grow
+    with the store or with how common a tag is."""
+    where = where.replace(_TAG_LIST, _TAG_EXISTS)
     out: dict[int, str] = {}
     for start in range(0, len(keys), _CHUNK):
         chunk = keys[start : start + _CHUNK]
