@@ -25,10 +25,11 @@ import numpy as np
 from hindsight.errors import ProviderUnavailableError
 from hindsight.storage.vector_index import Payload
 
-#: Graph degree and build/search beams; EXPANSION_SEARCH is what reaches recall@10 >= 0.95 at 1M (bench/scale.py).
+#: Graph degree and build/search beams. EXPANSION_SEARCH: the bench/scale.py sweep at 100k gave recall@10 0.933 at 96
+#: and 0.974 at 192 (docs/benchmarks.md); recall falls as the graph grows, so 192 is the default.
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
-EXPANSION_SEARCH = 96
+EXPANSION_SEARCH = 192
 #: Changes applied since the last save after which the graph is saved again (bounds replay time after a crash).
 SAVE_EVERY = 50_000
 _NAME = re.compile(r"^hnsw-(?P<uuid>[0-9a-z]+)-(?P<seq>\d+)\.usearch$")
