@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +14,7 @@ from hindsight.storage.base import Scope
 from hindsight.storage.sqlite_store import SQLiteStore
 
 DIM = 16
-BOUNDARY = datetime(2025, 6, 1, tzinfo=timezone.utc)
+BOUNDARY = datetime(2025, 6, 1, tzinfo=UTC)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
