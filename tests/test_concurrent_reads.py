@@ -12,7 +12,7 @@ def test_search_completes_while_a_write_transaction_is_open(engine: MemoryEngine
     holding, release = threading.Event(), threading.Event()
 
     def writer() -> None:
-        with engine.store._tx():  # type: ignore[attr-defined]  # a long write: the store's write lock is held
+        with engine.store.transaction():  # a long write: the store's write lock is held
             holding.set()
             release.wait(120)
 

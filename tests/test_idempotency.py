@@ -41,8 +41,7 @@ def test_a_crash_after_the_insert_is_still_one_memory(db_path: Path, embedder: E
     eng = MemoryEngine.open(db_path, embedder=embedder)
     try:
         stored = eng.store_memory({"content": "The staging token expires every Monday."}, idempotency_key="crash")
-        with eng.store._tx():  # type: ignore[attr-defined]
-            eng.store._db.execute("DELETE FROM idempotency")  # type: ignore[attr-defined]
+        eng.store.inner._aux_exec("DELETE FROM idempotency")  # type: ignore[attr-defined]
     finally:
         eng.close()
     eng = MemoryEngine.open(db_path, embedder=embedder)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -11,6 +13,8 @@ import pytest
 
 from hindsight.errors import StorageError
 from hindsight.model import MemoryRecord, MemoryType, Status
+from hindsight.storage import ann_filter
+from hindsight.storage.ann_hnsw import HnswVectorIndex
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.storage.postgres_store import PostgresStore
 from hindsight.storage.qdrant_index import QdrantVectorIndex
@@ -27,17 +31,59 @@ def _vec(seed: int) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-@pytest.fixture(params=["sqlite", "sqlite+qdrant", "postgres"])
-def reopen(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], MemoryStore]:
-    """Opens the same backend again each call: SQLite with the exact in-process vector index, SQLite with
-    Qdrant (qdrant-client local mode, on disk), PostgreSQL + pgvector (a real server from `pgserver`)."""
-    if request.param == "postgres":
-        url = request.getfixturevalue("pg_url")
-        return lambda: PostgresStore(url)
-    if request.param == "sqlite+qdrant":
-        pytest.importorskip("qdrant_client")
-        return lambda: SQLiteStore(tmp_path / "conf.db", vector_index=QdrantVectorIndex(path=str(tmp_path / "qdrant")))
+Factory = Callable[[pytest.FixtureRequest, Path, pytest.MonkeyPatch], Callable[[], MemoryStore]]
+
+
+def _exact(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[], MemoryStore]:
+    """SQLite with the exact in-process vector index."""
     return lambda: SQLiteStore(tmp_path / "conf.db")
+
+
+def _hnsw(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[], MemoryStore]:
+    """The persisted HNSW graph, with the exact-search shortcut for selective scopes switched off, so every
+    scoped query goes through the approximate path (oversampling, post-filter, exact fallback)."""
+    pytest.importorskip("usearch")
+    monkeypatch.setattr(ann_filter, "EXACT_MAX_ROWS", 0)
+    monkeypatch.setattr(ann_filter, "EXACT_MAX_FRACTION", 0.0)
+    return lambda: SQLiteStore(tmp_path / "conf.db", vector_index=HnswVectorIndex(tmp_path / "conf.db.ann"))
+
+
+def _qdrant(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[], MemoryStore]:
+    """Qdrant in qdrant-client local mode (on disk), filtering by payload conditions."""
+    pytest.importorskip("qdrant_client")
+    return lambda: SQLiteStore(tmp_path / "conf.db", vector_index=QdrantVectorIndex(path=str(tmp_path / "qdrant")))
+
+
+def _qdrant_server(request: pytest.FixtureRequest, tmp_path: Path,
+                   monkeypatch: pytest.MonkeyPatch) -> Callable[[], MemoryStore]:
+    """A real Qdrant server, when HINDSIGHT_QDRANT_URL names one (payload indexes are used there)."""
+    url = os.environ.get("HINDSIGHT_QDRANT_URL")
+    if not url:
+        pytest.skip("no Qdrant server: set HINDSIGHT_QDRANT_URL to run the suite against one")
+    name = f"conformance_{uuid.uuid4().hex[:12]}"
+    return lambda: SQLiteStore(tmp_path / "conf.db", vector_index=QdrantVectorIndex(url=url, collection=name))
+
+
+def _postgres(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[], MemoryStore]:
+    """PostgreSQL + pgvector (a real server from `pgserver`)."""
+    url = request.getfixturevalue("pg_url")
+    return lambda: PostgresStore(url)
+
+
+#: Every backend the suite runs on: (name, factory). Add one line per backend.
+BACKENDS: list[tuple[str, Factory]] = [
+    ("sqlite", _exact),
+    ("sqlite+hnsw", _hnsw),
+    ("sqlite+qdrant", _qdrant),
+    ("sqlite+qdrant-server", _qdrant_server),
+    ("postgres", _postgres),
+]
+
+
+@pytest.fixture(params=[factory for _, factory in BACKENDS], ids=[name for name, _ in BACKENDS])
+def reopen(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[[], MemoryStore]:
+    """Opens the same backend again each call."""
+    return request.param(request, tmp_path, monkeypatch)  # type: ignore[no-any-return]
 
 
 @pytest.fixture

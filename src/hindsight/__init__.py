@@ -13,6 +13,7 @@ from hindsight.errors import (
     MemoryNotFoundError,
     PermissionDeniedError,
     ProviderUnavailableError,
+    StorageBusyError,
     StorageError,
 )
 from hindsight.model import MemoryInput, MemoryPatch, MemoryRecord, MemoryType, SearchFilters, SearchHit, Source, Status
@@ -38,5 +39,6 @@ __all__ = [
     "MemoryNotFoundError",
     "PermissionDeniedError",
     "ProviderUnavailableError",
+    "StorageBusyError",
     "StorageError",
 ]

@@ -10,7 +10,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -348,6 +348,21 @@ def stats(db: DbOption = None, namespace: Annotated[Optional[str], typer.Option(
         s = engine.stats(namespace)
     _print_json({"total": s.total, "by_status": s.by_status, "by_type": s.by_type, "namespaces": s.namespaces,
                  "embedding_model": s.embedding_model, "path": s.path})
+
+
+@app.command()
+def archive(before: Annotated[Optional[datetime], typer.Option(
+                help="Memories older than this (event time, else creation; UTC if no zone) become the archive.")] = None,
+            clear: Annotated[bool, typer.Option("--clear", help="Remove the boundary: one partition.")] = False,
+            db: DbOption = None) -> None:
+    """Move the recent/archive boundary: dense search looks at the archive only when recent is not enough."""
+    if (before is None) == (not clear):
+        raise typer.BadParameter("give --before DATE or --clear")
+    if before is not None and before.tzinfo is None:
+        before = before.replace(tzinfo=timezone.utc)
+    with _engine(db) as engine:
+        boundary = engine.archive(None if clear else before)
+    _print_json({"archive_before": None if boundary is None else boundary.isoformat()})
 
 
 @app.command("export")

@@ -90,8 +90,11 @@ class HindsightSettings(BaseSettings):
     )
     reviewed_namespaces: str = Field(
         default="", description="comma-separated namespaces where agent (MCP) writes wait for human approval")
-    vector_backend: Literal["exact", "qdrant"] = Field(
-        default="exact", description="where dense vectors are searched: in process (exact) or Qdrant")
+    vector_backend: Literal["auto", "exact", "hnsw", "qdrant"] = Field(
+        default="auto", description="where dense vectors are searched: exact in process, a persisted HNSW graph "
+        "beside the file (usearch), Qdrant; auto = exact below 100k vectors, hnsw from there (if usearch is installed)")
+    busy_timeout: float = Field(
+        default=30.0, gt=0, le=3600, description="seconds a write waits for another process's write lock")
     qdrant_url: str | None = Field(default=None, description="Qdrant server URL; unset = qdrant-client local mode")
     qdrant_path: Path | None = Field(default=None, description="local-mode directory (default: <db>.qdrant)")
     qdrant_api_key: str | None = None

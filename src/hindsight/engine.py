@@ -297,6 +297,17 @@ class MemoryEngine:
     def stats(self, namespace: str | None = None) -> StoreStats:
         return self.store.stats(namespace)
 
+    def archive(self, before: datetime | None) -> datetime | None:
+        """Move the recent/archive boundary of dense search (storage.ann_partition); None removes it."""
+        backend = getattr(self.store, "inner", self.store)  # the encryption wrapper holds the backend
+        setter = getattr(backend, "set_archive_boundary", None)
+        if setter is None:
+            raise InvalidInputError("archive: this storage backend has no recent/archive partitions")
+        if before is not None and before.tzinfo is None:
+            raise InvalidInputError("before: give a time zone (e.g. 2025-06-01T00:00:00Z)")
+        setter(before)
+        return before
+
     # ---------------------------------------------------------- consolidation
     def consolidate(self, namespace: str = "default", actor: str = "consolidator",
                     progress: Callable[[int, int], None] | None = None) -> ConsolidationReport:

@@ -20,6 +20,8 @@ class HindsightError(Exception):
     """Base class: a problem the caller can act on (not a bug)."""
 
     code = "hindsight_error"
+    #: True when the same request may succeed later unchanged (a client keeps it queued and retries)
+    retryable = False
 
 
 class InvalidInputError(HindsightError, ValueError):
@@ -61,9 +63,13 @@ class StorageError(HindsightError, RuntimeError):
 
 
 class StorageBusyError(StorageError):
-    """Another process holds the database's write lock; nothing was written, the same request may be retried."""
+    """Another process held the database's write lock longer than the server waits (HINDSIGHT_BUSY_TIMEOUT).
+
+    Transient: nothing was written, and the same request can be retried later.
+    """
 
     code = "storage_busy"
+    retryable = True
 
 
 class BudgetExceededError(HindsightError, TimeoutError):

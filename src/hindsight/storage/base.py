@@ -225,16 +225,5 @@ class MemoryStore(AuxTables, ABC):
                          None if entry.after is None else json.dumps(entry.after, ensure_ascii=False), entry.note)
 
     @abstractmethod
-    def get_idempotent(self, namespace: str, key: str) -> str | None:
-        """The result (JSON text) recorded for a write with this idempotency key in this namespace, or None."""
-
-    @abstractmethod
-    def put_idempotent(self, namespace: str, key: str, result_json: str, at: float) -> str:
-        """Record the result of the first write with this key; the first record wins and is returned.
-
-        Durable and shared by every process on the store, so a retry answered by another server still matches.
-        """
-
-    @abstractmethod
     def close(self) -> None:
         """Flush and release resources."""

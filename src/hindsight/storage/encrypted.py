@@ -140,6 +140,12 @@ class EncryptedStore(MemoryStore):
     def reset_embeddings(self, model_name: str, vectors: dict[str, np.ndarray]) -> None:
         self.inner.reset_embeddings(model_name, vectors)
 
+    def get_idempotent(self, namespace: str, key: str) -> str | None:
+        return self.inner.get_idempotent(namespace, key)
+
+    def put_idempotent(self, namespace: str, key: str, result_json: str, at: float) -> str:
+        return self.inner.put_idempotent(namespace, key, result_json, at)
+
     def close(self) -> None:
         self.inner.close()
 

@@ -126,8 +126,55 @@ CREATE TABLE IF NOT EXISTS idempotency (
 )
 """
 
+_V5 = """
+CREATE TABLE IF NOT EXISTS vectors (
+    vkey INTEGER PRIMARY KEY AUTOINCREMENT,
+    memory_rowid INTEGER NOT NULL UNIQUE REFERENCES memories(rowid) ON DELETE CASCADE,
+    vector BLOB NOT NULL
+);
+INSERT INTO vectors(memory_rowid, vector) SELECT memory_rowid, vector FROM embeddings ORDER BY memory_rowid;
+DROP TABLE embeddings;
+CREATE TABLE IF NOT EXISTS vector_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    vkey INTEGER NOT NULL,
+    op INTEGER NOT NULL
+);
+CREATE TRIGGER vectors_added AFTER INSERT ON vectors BEGIN
+    INSERT INTO vector_log(vkey, op) VALUES (NEW.vkey, 1);
+END;
+CREATE TRIGGER vectors_removed AFTER DELETE ON vectors BEGIN
+    INSERT INTO vector_log(vkey, op) VALUES (OLD.vkey, 0);
+END;
+CREATE TRIGGER memories_scope_changed
+AFTER UPDATE OF namespace, status, type, source, importance, created_at, event_time, session_id, source_task_id
+ON memories BEGIN
+    INSERT INTO vector_log(vkey, op) SELECT vkey, 2 FROM vectors WHERE memory_rowid = NEW.rowid;
+END;
+INSERT INTO meta(key, value) SELECT 'store_uuid', lower(hex(randomblob(16)))
+    WHERE NOT EXISTS (SELECT 1 FROM meta WHERE key = 'store_uuid')
+"""
+
 #: MIGRATIONS[i] upgrades a database from version i to i + 1.
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4]
+#: V5: vectors keyed by `vkey`, a number SQLite never hands out twice (AUTOINCREMENT), instead of the memory's
+#: reusable rowid; `vector_log` is the change counter every vector index catches up from (filled by triggers, so
+#: every writer bumps it in the same transaction as the change, whatever code path or process made it).
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5]
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration on `;`, keeping trigger bodies (which contain `;`) whole."""
+    out: list[str] = []
+    buffer = ""
+    for piece in script.split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip(" \n;"):
+                out.append(buffer.strip())
+            buffer = ""
+    if buffer.strip(" \n;"):
+        out.append(buffer.strip())
+    return out
+
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -142,7 +189,7 @@ def migrate(db: sqlite3.Connection) -> int:
     for version in range(current, SCHEMA_VERSION):
         db.execute("BEGIN IMMEDIATE")
         try:
-            for statement in filter(str.strip, MIGRATIONS[version].split(";")):
+            for statement in _statements(MIGRATIONS[version]):
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {version + 1}")
             db.execute("COMMIT")

