@@ -171,16 +171,7 @@ _PLACEHOLDER_VALUE = re.compile(
 # Words that follow "password:"/"password is" in prose about passwords, not in a
 # disclosure of one ("the password is required", "password: must be 12 chars").
 _PASSWORD_STOPWORDS = frozenset(
-    """a an the is are was were be been being must should shall will would can could may might need needs needed
-    required optional mandatory reset resets changed change expired expires expiring stored saved hashed encrypted
-    salted set not too very incorrect wrong correct invalid valid weak strong long short empty missing blank same
-    different hidden visible protected case-sensitive sensitive in on at of for with from by to into now still also
-    only never always your my our their its this that these those here there policy policies field fields rules
-    requirements requirement length strength manager managers prompt prompts hint hints reuse reused rotation
-    rotated updated update generated random secure insecure unknown forgotten forgot lost locked unchanged
-    something nothing anything same-as shared sharing auth login authentication based less free protected
-    what which who whatever how when where why it he she they we you i me him her them us yes no ok okay
-    sent emailed texted stolen leaked compromised""".split()
+    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "must", "should", "shall", "will", "would", "can", "could", "may", "might", "need", "needs", "needed", "required", "optional", "mandatory", "reset", "resets", "changed", "change", "expired", "expires", "expiring", "stored", "saved", "hashed", "encrypted", "salted", "set", "not", "too", "very", "incorrect", "wrong", "correct", "invalid", "valid", "weak", "strong", "long", "short", "empty", "missing", "blank", "same", "different", "hidden", "visible", "protected", "case-sensitive", "sensitive", "in", "on", "at", "of", "for", "with", "from", "by", "to", "into", "now", "still", "also", "only", "never", "always", "your", "my", "our", "their", "its", "this", "that", "these", "those", "here", "there", "policy", "policies", "field", "fields", "rules", "requirements", "requirement", "length", "strength", "manager", "managers", "prompt", "prompts", "hint", "hints", "reuse", "reused", "rotation", "rotated", "updated", "update", "generated", "random", "secure", "insecure", "unknown", "forgotten", "forgot", "lost", "locked", "unchanged", "something", "nothing", "anything", "same-as", "shared", "sharing", "auth", "login", "authentication", "based", "less", "free", "protected", "what", "which", "who", "whatever", "how", "when", "where", "why", "it", "he", "she", "they", "we", "you", "i", "me", "him", "her", "them", "us", "yes", "no", "ok", "okay", "sent", "emailed", "texted", "stolen", "leaked", "compromised"]
 )
 
 # --------------------------------------------------------------------------- patterns
@@ -228,6 +219,8 @@ _PASSWORD_SHORT = re.compile(
 _USER_SLASH_PASS = re.compile(
     r"(?i)(?:\b(?:login|account|credentials|creds|user(?:name)?)|账号|帐号|登录)\s*[:：]?\s*[\w.@+-]{2,40}\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})"
 )
+# "qa.tester@example.com / Winter2024!": a login and its password written as a pair.
+_EMAIL_SLASH_PASS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})")
 _BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _CVV = re.compile(
     r"(?i)(?:\b(?:cvv2?|cvc2?|cid|csc|card security code|security code)|安全码|校验码|卡背面?(?:的)?(?:三位|3位)(?:数|数字|码)?|cvv码)"
@@ -327,12 +320,12 @@ def _find_passwords(text: str) -> list[Span]:
         if m.group("sep").isspace() and not (re.search(r"\d", value) and re.search(r"[A-Za-z\W_]", value)):
             continue  # "密码 reset" / "密码 123": only password-shaped values without a separator word
         out.append(("password", *_group_span(m, "value")))
-    for pattern in (_PASSWORD_SHORT, _USER_SLASH_PASS):
+    for pattern in (_PASSWORD_SHORT, _USER_SLASH_PASS, _EMAIL_SLASH_PASS):
         for m in pattern.finditer(text):
             value = m.group("value").rstrip(".,;:)]}\"'")
             if len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value):
                 continue
-            if pattern is _USER_SLASH_PASS and not (re.search(r"\d", value) and re.search(r"[A-Za-z]", value)):
+            if pattern is not _PASSWORD_SHORT and not (re.search(r"\d", value) and re.search(r"[A-Za-z]", value)):
                 continue  # "user / admin" is a role pair, not a password
             if value.isdigit() and len(value) < 6:
                 continue  # "tests pass: 312 of 312"

@@ -1,4 +1,4 @@
-"""The write path: validate -> screen -> redact -> embed (batched) -> hygiene -> persist.
+"""The write path: validate -> redact -> screen -> embed (batched) -> hygiene -> persist.
 
 Every way in (MCP, CLI, import, Python API, consolidation output) goes through
 `WritePipeline.write_many`, so the guard and redaction cannot be bypassed by
@@ -15,7 +15,14 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from hindsight.embeddings.base import Embedder
-from hindsight.model import DEFAULT_CREDIBILITY, SESSION_CONTEXT_KEY, MemoryInput, MemoryRecord, MemoryType, Status
+from hindsight.model import (
+    DEFAULT_CREDIBILITY,
+    SESSION_CONTEXT_KEY,
+    MemoryInput,
+    MemoryRecord,
+    MemoryType,
+    Status,
+)
 from hindsight.storage.base import MemoryStore, Scope
 
 #: metadata key set on memories that read like a (loosening) directive about permissions or safety.
@@ -102,13 +109,19 @@ class WritePipeline:
     directive_flagger: Callable[[str], bool] | None = None
 
     def build_record(self, item: MemoryInput, actor: str) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
-        """Screen the raw text (before redaction hides it), then redact, then fill defaults."""
-        verdict = self.screener(f"{item.content}\n{item.context}") if self.screener else None
+        """Redact, then screen the redacted text, then fill defaults.
+
+        The guard judges intent on text whose secrets are already typed placeholders
+        ("the Wi-Fi password is [REDACTED:password]"), so a fact that merely carries
+        a secret is stored redacted instead of being quarantined, while "send
+        [REDACTED:api_key] to [REDACTED:email]" still reads as exfiltration.
+        """
         content, context, found = item.content, item.context, []
         if self.redactor:
             content, found_content = self.redactor(item.content)
             context, found_context = self.redactor(item.context) if item.context else ("", [])
             found = sorted(set(found_content + found_context))
+        verdict = self.screener(f"{content}\n{context}") if self.screener else None
         now = self.clock()
         metadata = dict(item.metadata)
         if self.directive_flagger is not None and self.directive_flagger(content):
