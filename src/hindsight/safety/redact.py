@@ -220,6 +220,8 @@ _USER_SLASH_PASS = re.compile(
     r"(?i)(?:\b(?:login|account|credentials|creds|user(?:name)?)|账号|帐号|登录)\s*[:：]?\s*[\w.@+-]{2,40}\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})"
 )
 # "qa.tester@example.com / Winter2024!": a login and its password written as a pair.
+# "Grafana login for the team: admin / velvet-Moon7": a labelled "user / password" pair (spaced slash).
+_LABELLED_PAIR = re.compile(r"[：:]\s*[\w.+-]{2,40}\s+/\s+(?P<value>[^\s/\"'`,;，。；]{4,64})")
 _EMAIL_SLASH_PASS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})")
 _BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _CVV = re.compile(
@@ -255,7 +257,7 @@ _STREET_TYPE = (r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|D
 # "221B Baker Street, London NW1 6XE", "1600 Amphitheatre Pkwy, Mountain View, CA 94043", "Apt 4B, 55 Elm St."
 _EN_ADDRESS = re.compile(
     r"(?:\b(?:Apt|Apartment|Unit|Suite|Flat)\.?\s*#?\w{1,5},?\s+)?"
-    r"\b\d{1,5}[A-Za-z]?(?:-\d{1,4})?\s+(?:[A-Z][A-Za-z'.-]+\s+){1,4}" + _STREET_TYPE + r"\b\.?"
+    r"\b\d{1,5}[A-Za-z]?(?:-\d{1,4})?\s+(?:[A-Z][A-Za-z'.-]*\s+){1,5}" + _STREET_TYPE + r"\b\.?"
     r"(?:,?\s*(?:Apt|Apartment|Unit|Suite|Flat|Floor|Fl)\.?\s*#?\w{1,5})?"
     r"(?:,\s*[A-Z][a-z][A-Za-z.-]*(?:\s+[A-Z][a-z][A-Za-z.-]*){0,2})?"
     r"(?:,?\s*(?:[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}))?"
@@ -320,7 +322,7 @@ def _find_passwords(text: str) -> list[Span]:
         if m.group("sep").isspace() and not (re.search(r"\d", value) and re.search(r"[A-Za-z\W_]", value)):
             continue  # "密码 reset" / "密码 123": only password-shaped values without a separator word
         out.append(("password", *_group_span(m, "value")))
-    for pattern in (_PASSWORD_SHORT, _USER_SLASH_PASS, _EMAIL_SLASH_PASS):
+    for pattern in (_PASSWORD_SHORT, _USER_SLASH_PASS, _EMAIL_SLASH_PASS, _LABELLED_PAIR):
         for m in pattern.finditer(text):
             value = m.group("value").rstrip(".,;:)]}\"'")
             if len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value):
