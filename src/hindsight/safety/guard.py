@@ -147,7 +147,9 @@ class WriteGuard:
         hits = self._rule_hits(prepared)
         hidden_reasons = [f"hidden:{kind}" for kind in dict.fromkeys(prepared.hidden) if kind != "html_stripped"]
         rule_ids = [h.rule_id for h in hits]
-        rule_category = min((h.category for h in hits), key=lambda c: CATEGORY_PRIORITY[c]) if hits else None
+        rule_category: str | None = None
+        if hits:
+            rule_category = min((str(h.category) for h in hits), key=lambda c: CATEGORY_PRIORITY[c])
         clf = self.classifier
         if any(h.rule_id in HARD_RULE_IDS for h in hits) or (hits and clf is None):
             return GuardVerdict(True, rule_category, rule_ids + hidden_reasons, 1.0)
