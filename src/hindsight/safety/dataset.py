@@ -20,6 +20,8 @@ from urllib.parse import quote
 DATA_DIR = Path(__file__).parent / "data"
 GUARD_SET = DATA_DIR / "guard_labelled.jsonl"
 PII_SET = DATA_DIR / "pii_labelled.jsonl"
+# Development rounds written for the failure kinds of issue 10 (one record per text, with its ``kind``).
+DEV_SETS: tuple[Path, ...] = (DATA_DIR / "guard_dev_r1.jsonl",)
 HELD_OUT_FRACTION = 0.25
 
 
@@ -33,6 +35,7 @@ class GuardExample:
     lang: str  # "en" | "zh" | "mixed"
     group: str
     obfuscation: str | None = None
+    kind: str | None = None  # failure kind of a development-round record (e.g. "payee_change")
 
     @property
     def is_attack(self) -> bool:
@@ -65,8 +68,17 @@ def load_guard_set(path: Path = GUARD_SET) -> list[GuardExample]:
                         lang=raw["lang"],
                         group=raw.get("group") or group_id(raw["text"]),
                         obfuscation=raw.get("obfuscation"),
+                        kind=raw.get("kind"),
                     )
                 )
+    return out
+
+
+def load_all_guard_sets() -> list[GuardExample]:
+    """The original labelled set plus every development round: what training and the bench use."""
+    out = load_guard_set()
+    for path in DEV_SETS:
+        out.extend(load_guard_set(path))
     return out
 
 

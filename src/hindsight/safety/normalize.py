@@ -22,6 +22,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from urllib.parse import unquote_plus
 
+from hindsight.safety.decode import decode_all
+
 # Zero-width and invisible formatting characters: ZWSP..RLM, word joiner and
 # friends, BOM, soft hyphen, Mongolian vowel separator, bidi embeddings/isolates.
 _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
@@ -252,6 +254,18 @@ _QUOTES = str.maketrans(
 )
 
 
+# Redaction placeholders become short opaque tokens, so the word inside "[REDACTED:email]" or
+# "[REDACTED:api_key]" is not read as the verb "email" or a mention of an API key. Rules and
+# features that care (a destination, a secret value) match the token itself.
+_PLACEHOLDER = re.compile(r"\[redacted:([a-z_]+)\]")
+_PLACEHOLDER_CODE = {"email": "e", "phone": "p", "password": "pw", "api_key": "key", "private_key": "key", "card": "card",
+                     "cvv": "card", "cn_id": "id", "address": "addr"}
+
+
+def _placeholder(match: re.Match[str]) -> str:
+    return f"[pii-{_PLACEHOLDER_CODE.get(match.group(1), 'x')}]"
+
+
 def fold(text: str) -> str:
     """Canonical form of one piece of text: the character-level tricks undone."""
     text = unicodedata.normalize("NFKC", text)
@@ -260,7 +274,7 @@ def fold(text: str) -> str:
     text = _SPACED_CHARS.sub(_collapse_spaced, text)
     text = _SPACED_LETTERS.sub(_collapse_spaced, text)
     text = _SPACE_BETWEEN_CJK.sub("", text)
-    text = text.lower()
+    text = _PLACEHOLDER.sub(_placeholder, text.lower())
     text = _WS.sub(" ", text)
     text = _NEWLINES.sub("\n", text)
     return text.strip()
@@ -268,7 +282,7 @@ def fold(text: str) -> str:
 
 def basic_fold(text: str) -> str:
     """Only the harmless folds (NFKC, case, whitespace): the baseline for "was it obfuscated?"."""
-    text = unicodedata.normalize("NFKC", text).translate(_QUOTES).lower()
+    text = _PLACEHOLDER.sub(_placeholder, unicodedata.normalize("NFKC", text).translate(_QUOTES).lower())
     text = _WS.sub(" ", text)
     return _NEWLINES.sub("\n", text).strip()
 
@@ -279,6 +293,7 @@ def prepare(text: str) -> ScreeningText:
     base = _INVISIBLE.sub("", base)
     hidden = extract_hidden(base)
     main = fold(text)
+    hidden += decode_all(main)
     parts = [main] + [fold(content) for _kind, content in hidden]
     return ScreeningText(
         text="\n".join(p for p in parts if p),

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 
-KINDS: tuple[str, ...] = ("private_key", "api_key", "password", "email", "cn_id", "card", "phone")
+KINDS: tuple[str, ...] = ("private_key", "api_key", "password", "email", "cn_id", "card", "cvv", "phone", "address")
 # Lower number wins when two findings overlap.
 _PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
 
@@ -171,16 +171,7 @@ _PLACEHOLDER_VALUE = re.compile(
 # Words that follow "password:"/"password is" in prose about passwords, not in a
 # disclosure of one ("the password is required", "password: must be 12 chars").
 _PASSWORD_STOPWORDS = frozenset(
-    """a an the is are was were be been being must should shall will would can could may might need needs needed
-    required optional mandatory reset resets changed change expired expires expiring stored saved hashed encrypted
-    salted set not too very incorrect wrong correct invalid valid weak strong long short empty missing blank same
-    different hidden visible protected case-sensitive sensitive in on at of for with from by to into now still also
-    only never always your my our their its this that these those here there policy policies field fields rules
-    requirements requirement length strength manager managers prompt prompts hint hints reuse reused rotation
-    rotated updated update generated random secure insecure unknown forgotten forgot lost locked unchanged
-    something nothing anything same-as shared sharing auth login authentication based less free protected
-    what which who whatever how when where why it he she they we you i me him her them us yes no ok okay
-    sent emailed texted stolen leaked compromised""".split()
+    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "must", "should", "shall", "will", "would", "can", "could", "may", "might", "need", "needs", "needed", "required", "optional", "mandatory", "reset", "resets", "changed", "change", "expired", "expires", "expiring", "stored", "saved", "hashed", "encrypted", "salted", "set", "not", "too", "very", "incorrect", "wrong", "correct", "invalid", "valid", "weak", "strong", "long", "short", "empty", "missing", "blank", "same", "different", "hidden", "visible", "protected", "case-sensitive", "sensitive", "in", "on", "at", "of", "for", "with", "from", "by", "to", "into", "now", "still", "also", "only", "never", "always", "your", "my", "our", "their", "its", "this", "that", "these", "those", "here", "there", "policy", "policies", "field", "fields", "rules", "requirements", "requirement", "length", "strength", "manager", "managers", "prompt", "prompts", "hint", "hints", "reuse", "reused", "rotation", "rotated", "updated", "update", "generated", "random", "secure", "insecure", "unknown", "forgotten", "forgot", "lost", "locked", "unchanged", "something", "nothing", "anything", "same-as", "shared", "sharing", "auth", "login", "authentication", "based", "less", "free", "protected", "what", "which", "who", "whatever", "how", "when", "where", "why", "it", "he", "she", "they", "we", "you", "i", "me", "him", "her", "them", "us", "yes", "no", "ok", "okay", "sent", "emailed", "texted", "stolen", "leaked", "compromised"]
 )
 
 # --------------------------------------------------------------------------- patterns
@@ -195,6 +186,7 @@ _TOKEN_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{30,}"),
     re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,}"),
     re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}(?![0-9A-Za-z])"),
+    re.compile(r"(?<![A-Za-z0-9])LTAI[0-9A-Za-z]{12,24}(?![0-9A-Za-z])"),  # Alibaba Cloud AccessKey ID
     re.compile(r"(?<![A-Za-z0-9])xox[abprse]-[A-Za-z0-9-]{10,}"),
     re.compile(r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}"),
     re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}"),
@@ -214,8 +206,32 @@ _KEYED_SECRET_ZH = re.compile(
     r"(?i)(?:密钥|秘钥|私钥|令牌|访问令牌|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key)\s*(?:是|为|:|：|=)\s*[\"'“]?([A-Za-z0-9_\-./+=~]{12,})"
 )
 _PASSWORD_EN = re.compile(
-    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:password|passwd|passphrase|passcode|pwd|pin(?: code)?)"
-    r"(?P<sep>\s*(?:[:=]|=>)\s*|\s+(?:was changed to|is changed to|changed to|was set to|is set to|set to|is now|is|was|to)\s*:?\s+|\s+)[\"'`]?(?P<value>[^\s\"'`,;]{3,64})"
+    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:password|passwd|passphrase|passcode|requirepass|pwd|pin(?: code)?)"
+    r"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w.@/-]{1,40}(?:\s+[\w.@/-]{1,20})?(?=\s+(?:is|was|are)\s))?"
+    r"(?P<sep>\s*(?:[:=]|=>|：)\s*|\s+(?:was changed to|is changed to|changed to|was set to|is set to|set to|is now|is|was|to|are|"
+    r"has been changed to|has been set to|got changed to)\s*:?\s+|\s*(?:设置成了?|设成了?|改成了?|改为|设为|设置为|是|为|换成了?)\s*|\s+)"
+    r"[\"'`“]?(?P<value>[^\s\"'`,;，。；”]{3,64})"
+)
+# "pass: x", "pw=x", "login admin / x": short labels only count with an explicit separator.
+_PASSWORD_SHORT = re.compile(
+    r"(?i)(?<![A-Za-z0-9_])(?:pass|pw|pwd|passwort|mot de passe)\s*(?:[:=]|：)\s*[\"'`]?(?P<value>[^\s\"'`,;，。；]{3,64})"
+)
+_USER_SLASH_PASS = re.compile(
+    r"(?i)(?:\b(?:login|account|credentials|creds|user(?:name)?)|账号|帐号|登录)\s*[:：]?\s*[\w.@+-]{2,40}\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})"
+)
+# "qa.tester@example.com / Winter2024!": a login and its password written as a pair.
+# "Grafana login for the team: admin / velvet-Moon7": a labelled "user / password" pair (spaced slash).
+_LABELLED_PAIR = re.compile(r"[：:]\s*[\w.+-]{2,40}\s+/\s+(?P<value>[^\s/\"'`,;，。；]{4,64})")
+_EMAIL_SLASH_PASS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})")
+_BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
+_CVV = re.compile(
+    r"(?i)(?:\b(?:cvv2?|cvc2?|cid|csc|card security code|security code)|安全码|校验码|卡背面?(?:的)?(?:三位|3位)(?:数|数字|码)?|cvv码)"
+    r"\s*(?:code|number)?(?:\s+(?:on|at|from|printed on)\s+(?:the\s+)?\w+)?\s*(?:[:=：]|is|是|为)?\s*(?P<value>\d{3,4})(?!\d)"
+)
+# The secret half of an access-key pair: a labelled 30-64 character random string.
+_KEY_SECRET_HALF = re.compile(
+    r"(?i)(?:secret(?:[ _-]?access)?(?:[ _-]?key)?|access[ _-]?key[ _-]?secret|secretaccesskey|accesskeysecret|\bsk\b|密钥|秘钥|私钥)"
+    r"[\"']?\s*(?:[:=：]|is|是|为)?\s*[\"']?(?P<value>[A-Za-z0-9/+=_-]{30,64})(?![A-Za-z0-9/+=_-])"
 )
 _PASSWORD_ZH = re.compile(
     r"(?i)(?:密码|口令|登录密码|支付密码|开机密码|wifi ?密码|PIN码?|取款密码)(?P<sep>\s*(?:是|为|:|：|=|改成了?|改为|设置为|设置成|设成了?|设为|换成了?)\s*|\s+)[\"'“]?(?P<value>[!-~]{3,64})"
@@ -236,10 +252,29 @@ _INTL_PHONE = re.compile(
 )
 _NANP = re.compile(r"(?<![\w.-])(?:\(\d{3}\)\s?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-])")
 
+_STREET_TYPE = (r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Close|Crescent|"
+                r"Parkway|Pkwy|Highway|Hwy|Square|Sq|Row|Mews|Gardens|Hill)")
+# "221B Baker Street, London NW1 6XE", "1600 Amphitheatre Pkwy, Mountain View, CA 94043", "Apt 4B, 55 Elm St."
+_EN_ADDRESS = re.compile(
+    r"(?:\b(?:Apt|Apartment|Unit|Suite|Flat)\.?\s*#?\w{1,5},?\s+)?"
+    r"\b\d{1,5}[A-Za-z]?(?:-\d{1,4})?\s+(?:[A-Z][A-Za-z'.-]*\s+){1,5}" + _STREET_TYPE + r"\b\.?"
+    r"(?:,?\s*(?:Apt|Apartment|Unit|Suite|Flat|Floor|Fl)\.?\s*#?\w{1,5})?"
+    r"(?:,\s*[A-Z][a-z][A-Za-z.-]*(?:\s+[A-Z][a-z][A-Za-z.-]*){0,2})?"
+    r"(?:,?\s*(?:[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}))?"
+)
+_PO_BOX = re.compile(r"(?i)\bP\.?\s*O\.?\s*Box\s+\d{1,6}\b")
+# 北京市海淀区中关村大街27号院3号楼502室 / 上海浦东新区张江路 88 弄 6 号 1201 室: a road or lane with a house number.
+_ZH_ADDRESS = re.compile(
+    r"(?:[\u4e00-\u9fff]{2,7}(?:省|自治区))?(?:[\u4e00-\u9fff]{2,7}市)?(?:[\u4e00-\u9fff]{1,7}(?:区|县|镇|乡))?"
+    r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|巷|弄|胡同|里|村)\s*\d{1,5}\s*(?:号|弄)"
+    r"(?:\s*(?:院|大院|小区))?(?:\s*[\dA-Za-z一二三四五六七八九十]{1,4}\s*(?:号楼|栋|幢|座|单元|层|楼|室|号|户))*"
+)
+_ZH_ADDRESS_LEAD = re.compile(r"(?:到了|到|在|是|为|：|:|寄|送|址)")
+
 Span = tuple[str, int, int]
 
 
-def _group_span(match: re.Match[str], group: int = 1) -> tuple[int, int]:
+def _group_span(match: re.Match[str], group: int | str = 1) -> tuple[int, int]:
     start, end = match.span(group)
     # Trailing sentence punctuation belongs to the sentence, not the secret.
     value = match.group(group)
@@ -256,6 +291,12 @@ def _find_secrets(text: str) -> list[Span]:
             out.append(("api_key", m.start(), m.end()))
     for m in _BEARER.finditer(text):
         out.append(("api_key", *_group_span(m)))
+    for m in _KEY_SECRET_HALF.finditer(text):
+        value = m.group("value")
+        if not _PLACEHOLDER_VALUE.match(value) and _looks_random(value):
+            out.append(("api_key", *_group_span(m, 1)))
+    for m in _BASIC_AUTH.finditer(text):
+        out.append(("password", *_group_span(m, 1)))
     for pattern in (_KEYED_SECRET, _KEYED_SECRET_ZH):
         for m in pattern.finditer(text):
             value = m.group(1).rstrip(".,;:")
@@ -273,14 +314,24 @@ def _find_passwords(text: str) -> list[Span]:
             continue
         if m.group("sep").isspace() and not re.search(r"[\d\W_]", value):
             continue  # "password manager", "pin the tab": bare word after the label is prose
-        out.append(("password", *_group_span(m, 2)))
+        out.append(("password", *_group_span(m, "value")))
     for m in _PASSWORD_ZH.finditer(text):
         value = m.group("value")
         if _PLACEHOLDER_VALUE.match(value):
             continue
         if m.group("sep").isspace() and not (re.search(r"\d", value) and re.search(r"[A-Za-z\W_]", value)):
             continue  # "密码 reset" / "密码 123": only password-shaped values without a separator word
-        out.append(("password", *_group_span(m, 2)))
+        out.append(("password", *_group_span(m, "value")))
+    for pattern in (_PASSWORD_SHORT, _USER_SLASH_PASS, _EMAIL_SLASH_PASS, _LABELLED_PAIR):
+        for m in pattern.finditer(text):
+            value = m.group("value").rstrip(".,;:)]}\"'")
+            if len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value):
+                continue
+            if pattern is not _PASSWORD_SHORT and not (re.search(r"\d", value) and re.search(r"[A-Za-z]", value)):
+                continue  # "user / admin" is a role pair, not a password
+            if value.isdigit() and len(value) < 6:
+                continue  # "tests pass: 312 of 312"
+            out.append(("password", *_group_span(m, 1)))
     for m in _URL_CREDENTIALS.finditer(text):
         out.append(("password", *m.span(1)))
     return out
@@ -321,7 +372,26 @@ def _find_contacts(text: str) -> list[Span]:
     return out
 
 
-_FINDERS: tuple[Callable[[str], list[Span]], ...] = (_find_secrets, _find_passwords, _find_contacts)
+def _find_card_codes_and_addresses(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _CVV.finditer(text):
+        out.append(("cvv", *m.span("value")))
+    for pattern in (_EN_ADDRESS, _PO_BOX):
+        for m in pattern.finditer(text):
+            out.append(("address", m.start(), m.end()))
+    for m in _ZH_ADDRESS.finditer(text):
+        # The region prefix is greedy over any Han characters: keep the sentence's own words
+        # ("公司搬到了", "父母家的地址是") out of the span by cutting after the last lead-in
+        # marker that comes before the first place suffix.
+        span = m.group(0)
+        first_place = re.search(r"省|自治区|市|区|县|路|街|大道|巷|弄|胡同", span)
+        head = span[: first_place.start()] if first_place else ""
+        leads = list(_ZH_ADDRESS_LEAD.finditer(head))
+        out.append(("address", m.start() + (leads[-1].end() if leads else 0), m.end()))
+    return out
+
+
+_FINDERS: tuple[Callable[[str], list[Span]], ...] = (_find_secrets, _find_passwords, _find_contacts, _find_card_codes_and_addresses)
 
 
 def find_sensitive(text: str, kinds: Iterable[str] | None = None) -> list[Finding]:

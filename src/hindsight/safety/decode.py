@@ -1,0 +1,132 @@
+"""Undo word-level obfuscation a character fold cannot: leetspeak, ROT13, pinyin, homophones.
+
+Each decoder returns the decoded text, or None when the text does not look
+encoded that way, so ordinary text (version strings, English that happens to
+contain "ni hao") is left alone. What is decoded is only ever screened, never
+stored. :func:`hindsight.safety.normalize.prepare` appends each decoding as a
+hidden piece, so a verdict names how the text was hidden ("hidden:rot13").
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+# --------------------------------------------------------------------------- leetspeak
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i", "|": "l"})
+_LEET_WORD = re.compile(r"[a-z0-9@$!|]*[a-z][a-z0-9@$!|]*")
+
+
+def _is_leet(word: str) -> bool:
+    return any(c.isalpha() for c in word) and any(c in "013457@$|" for c in word) and not re.fullmatch(r"[a-f0-9]+", word)
+
+
+def decode_leet(text: str) -> str | None:
+    """'1gn0r3 4ll pr3v10u5' -> 'ignore all previous' when at least three words mix letters and leet digits."""
+    words = _LEET_WORD.findall(text)
+    leet = [w for w in words if _is_leet(w)]
+    if len(leet) < 3 or len(leet) < 0.25 * len(words):
+        return None
+    out = re.sub(r"\b[a-z0-9@$!|]+\b", lambda m: m.group(0).translate(_LEET) if not m.group(0).isdigit() else m.group(0), text)
+    return out if out != text else None
+
+
+# --------------------------------------------------------------------------- ROT13
+_COMMON_EN = frozenset(
+    ["the", "and", "to", "of", "a", "in", "is", "you", "your", "all", "any", "every", "from", "now", "on", "never", "always", "send", "give", "delete", "ask", "before", "after", "with", "without", "for", "it", "this", "that", "be", "are", "not", "no", "do", "don't", "please", "must", "should", "can", "will", "me", "my", "our", "their", "them", "they", "password", "passwords", "keys", "key", "admin", "access", "data", "file", "files", "user", "users", "instructions", "previous", "ignore", "forward", "history", "each", "night", "chat", "grant", "disable", "security", "checks", "treat", "request", "requests", "payment", "confirm", "confirmation", "says", "who", "gets", "root"]
+)
+_WORD = re.compile(r"[a-z']+")
+
+
+def _english_hits(text: str) -> int:
+    return sum(1 for w in _WORD.findall(text) if w in _COMMON_EN)
+
+
+def decode_rot13(text: str) -> str | None:
+    """Rotate ASCII letters by 13 when that turns gibberish into noticeably more English."""
+    if not re.search(r"[a-z]{3}", text):
+        return None
+    rotated = codecs.encode(text, "rot13")
+    before, after = _english_hits(text), _english_hits(rotated)
+    n_words = max(1, len(_WORD.findall(text)))
+    if after >= 3 and after >= 2 * before + 2 and after >= 0.3 * n_words:
+        return rotated
+    return None
+
+
+# --------------------------------------------------------------------------- pinyin
+# Pinyin of the words the Chinese rules and the model react to; joined syllables.
+_PINYIN = {
+    "yihou": "以后", "jinhou": "今后", "congxianzaikaishi": "从现在开始", "yonggjiu": "永久", "yongjiu": "永久", "jizhu": "记住",
+    "shanchu": "删除", "qingkong": "清空", "shengchan": "生产", "shujuku": "数据库", "shuju": "数据", "wenjian": "文件",
+    "buyong": "不用", "buxuyao": "不需要", "wuxu": "无需", "queren": "确认", "wenwo": "问我", "shenpi": "审批", "pizhun": "批准",
+    "tiaoguo": "跳过", "raoguo": "绕过", "guanbi": "关闭", "jinyong": "禁用", "shenji": "审计", "rizhi": "日志", "anquan": "安全",
+    "jiancha": "检查", "hulue": "忽略", "hulve": "忽略", "wushi": "无视", "zhiqian": "之前", "suoyou": "所有", "zhiling": "指令",
+    "guize": "规则", "tingwode": "听我的", "mima": "密码", "miyao": "密钥", "lingpai": "令牌", "yonghu": "用户", "fasong": "发送",
+    "fadao": "发到", "fagei": "发给", "zhuanfa": "转发", "shangchuan": "上传", "waibu": "外部", "youxiang": "邮箱", "quanxian": "权限",
+    "guanliyuan": "管理员", "kaitong": "开通", "zhuanzhang": "转账", "fukuan": "付款", "zhanghu": "账户", "shoukuan": "收款",
+    "zhijie": "直接", "ba": "把", "de": "的", "gei": "给", "wo": "我", "ni": "你", "dao": "到", "he": "和", "dou": "都",
+}
+_SYLLABLE = re.compile(
+    r"(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|ian|iao|uai|uan|ue|ve|ai|ei|ao|ou|an|en|in|un|ia|ie|iu|ua|uo|ui|er|a|o|e|i|u|v)"
+)
+_PINYIN_KEYS = sorted(_PINYIN, key=len, reverse=True)
+
+
+def _is_pinyin_token(token: str) -> bool:
+    return bool(token) and _SYLLABLE.sub("", token) == ""
+
+
+def decode_pinyin(text: str) -> str | None:
+    """'yi hou shan chu shu ju ku bu yong que ren' -> '以后删除数据库不用确认' (known words only)."""
+    tokens = re.findall(r"[a-z]+", text)
+    if len(tokens) < 4:
+        return None
+    share = sum(_is_pinyin_token(t) for t in tokens) / len(tokens)
+    if share < 0.8:
+        return None
+    joined = "".join(tokens)
+    out: list[str] = []
+    i = 0
+    while i < len(joined):
+        for key in _PINYIN_KEYS:
+            if joined.startswith(key, i):
+                out.append(_PINYIN[key])
+                i += len(key)
+                break
+        else:
+            i += 1
+    decoded = "".join(out)
+    return decoded if len(decoded) >= 4 else None
+
+
+# --------------------------------------------------------------------------- homophones
+# Characters swapped for ones that sound alike, so a keyword screen misses them.
+_HOMOPHONES = {
+    "删醋": "删除", "删出": "删除", "珊除": "删除", "确仁": "确认", "确忍": "确认", "却认": "确认", "蜜码": "密码", "秘码": "密码",
+    "密玛": "密码", "密马": "密码", "秘要": "密钥", "蜜钥": "密钥", "密要": "密钥", "秘钥": "密钥", "忽律": "忽略", "忽列": "忽略",
+    "乎略": "忽略", "指领": "指令", "指另": "指令", "只令": "指令", "日制": "日志", "日只": "日志", "跳锅": "跳过", "条过": "跳过",
+    "管里员": "管理员", "管哩员": "管理员", "邮相": "邮箱", "油箱": "邮箱", "审匹": "审批", "审比": "审批", "权线": "权限",
+    "全限": "权限", "转帐": "转账", "以候": "以后", "以厚": "以后", "发松": "发送", "令排": "令牌", "审记": "审计", "关必": "关闭",
+    "绕锅": "绕过", "批谁": "批准", "不用确仁": "不用确认",
+}
+_HOMOPHONE_RE = re.compile("|".join(sorted(map(re.escape, _HOMOPHONES), key=len, reverse=True)))
+
+
+def decode_homophones(text: str) -> str | None:
+    """Swap known sound-alike spellings back ('删醋' -> '删除'); None when there are none."""
+    out = _HOMOPHONE_RE.sub(lambda m: _HOMOPHONES[m.group(0)], text)
+    return out if out != text else None
+
+
+DECODERS = (("leetspeak", decode_leet), ("rot13", decode_rot13), ("pinyin", decode_pinyin), ("homophone", decode_homophones))
+
+
+def decode_all(folded: str) -> list[tuple[str, str]]:
+    """Every decoding that applies to an already folded (lowercase) text."""
+    found: list[tuple[str, str]] = []
+    for kind, decoder in DECODERS:
+        decoded = decoder(folded)
+        if decoded:
+            found.append((kind, decoded))
+    return found
