@@ -53,8 +53,13 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
-from hindsight.write.conflict import classify, pair_script
-from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, evaluate_pairs, load_pairs, score_pairs
+from hindsight.write.analysis import pair_script
+from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
+from hindsight.write.judge import classify
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hygiene_calibration import evaluate_pairs, load_pairs, score_pairs
 
 ROOT = Path(__file__).resolve().parent
 FRESH_PAIRS = ROOT / "data" / "hygiene_fresh_pairs.jsonl"

@@ -15,8 +15,8 @@ from hindsight.embeddings.base import Embedder
 from hindsight.linear import train_softmax
 from hindsight.model import MemoryInput, Status, utcnow
 from hindsight.storage.sqlite_store import SQLiteStore
-from hindsight.write.conflict import classify
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, query_similarity
+from hindsight.write.judge import classify
 from hindsight.write.pipeline import WritePipeline
 from hindsight.write.restatement import FEATURES, RestatementModel, settle
 

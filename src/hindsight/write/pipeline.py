@@ -15,7 +15,14 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from hindsight.embeddings.base import Embedder
-from hindsight.model import DEFAULT_CREDIBILITY, SESSION_CONTEXT_KEY, MemoryInput, MemoryRecord, MemoryType, Status
+from hindsight.model import (
+    DEFAULT_CREDIBILITY,
+    SESSION_CONTEXT_KEY,
+    MemoryInput,
+    MemoryRecord,
+    MemoryType,
+    Status,
+)
 from hindsight.storage.base import MemoryStore, Scope
 
 #: metadata key set on memories that read like a (loosening) directive about permissions or safety.
