@@ -38,7 +38,7 @@ from hindsight.llm import LLMClient
 from hindsight.model import MAX_TAGS, MemoryRecord, MemoryType, Status, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.write.conflict import Verdict
-from hindsight.write.judge import classify
+from hindsight.write.judge import CUE_FLOOR, classify
 from hindsight.write.pipeline import HygieneDecision
 from hindsight.write.thresholds import (
     DEFAULT_MODEL,
@@ -173,6 +173,8 @@ class HygieneChecker:
         self.candidates = candidates
         self.max_credibility_drop = max_credibility_drop
         self._fact_cache = FactVectorCache()
+        # candidates from here on are judged (under the band only an explicit switch cue counts)
+        self.floor = min(self.thresholds.conflict_low, CUE_FLOOR)
 
     # ------------------------------------------------------------------ check
     def check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision:
@@ -182,7 +184,7 @@ class HygieneChecker:
         scope = Scope(namespace=record.namespace, statuses=(Status.active,),
                       types=tuple(t for t in MemoryType if t != MemoryType.working))
         hits = [(mid, float(sim)) for mid, sim in self.store.dense_search(scope, embedding, self.candidates)
-                if mid != record.id and sim >= self.thresholds.conflict_low]
+                if mid != record.id and sim >= self.floor]
         if not hits:
             return HygieneDecision()
         existing = self.store.get_many([mid for mid, _ in hits])
@@ -214,7 +216,7 @@ class HygieneChecker:
         stored.update(self.store.get_embeddings([r.id for r in found if not r.has_session_context]))
         vectors = fact_vectors(self.embedder, [record, *found], stored, self._fact_cache)
         sims = {r.id: float(vectors[i + 1] @ vectors[0]) for i, r in enumerate(found)}
-        return [(mid, sims[mid]) for mid, _ in hits if mid in sims and sims[mid] >= self.thresholds.conflict_low]
+        return [(mid, sims[mid]) for mid, _ in hits if mid in sims and sims[mid] >= self.floor]
 
     def judge(self, old: MemoryRecord, new: MemoryRecord, similarity: float) -> Verdict:
         """The pair verdict (LLM when configured, else the calibrated heuristic and restatement model)."""

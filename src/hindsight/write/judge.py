@@ -10,12 +10,19 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from hindsight.write.analysis import PairAnalysis, analyse
 from hindsight.write.conflict import ADDS_DETAIL, Label, Verdict, heuristic
+from hindsight.write.evidence import Slots, change_evidence, end_cue, merge_blocker
 from hindsight.write.restatement import pair_features, settle, visible_change
 from hindsight.write.thresholds import Band, HygieneThresholds
 
 if TYPE_CHECKING:  # pragma: no cover
     from hindsight.llm import LLMClient
+
+#: Under the similarity band, a pair is still judged when the new text carries an explicit switch cue.
+CUE_FLOOR = 0.80
+#: Restatement probability from which a pair with every slot covered is merged (tuned on the dev split).
+MERGE_P = 0.3
 
 # --------------------------------------------------------------------------- public API
 LLM_SYSTEM = (
@@ -76,22 +83,65 @@ def classify(
         thresholds = HygieneThresholds.default()
     band = thresholds.for_pair(old_text, new_text)
     if similarity < band.conflict_low:
+        if similarity >= min(CUE_FLOOR, band.conflict_low):
+            return _cued_change_below_band(old_text, new_text, similarity) or decide("unrelated", "", 0.0, similarity, band)
         return decide("unrelated", "", 0.0, similarity, band)
     if llm is not None:
         label = _parse_label(
             llm.complete(LLM_SYSTEM, f"EXISTING: {old_text}\nNEW: {new_text}\nAnswer:", max_tokens=5)
         )
         if label is not None:  # the model judged the content; the band only said "close enough to ask"
+            if label == "duplicate":  # a merge still needs every slot covered (an LLM paraphrase is not enough)
+                blocker = merge_blocker(analyse(old_text, new_text), None, old_text, new_text)
+                if blocker:
+                    return Verdict("supplement", f"llm judged duplicate, kept and linked: {blocker}")
             return Verdict(label, f"llm judged {label} (cosine {similarity:.3f})")
     label, reason, analysis = heuristic(old_text, new_text, band.params)
     verdict = decide(label, reason, analysis.jaccard, similarity, band)
     model = thresholds.restatement
-    if model is None or query_similarity is None:
+    p: float | None = None
+    if model is not None and query_similarity is not None:
+        p = model.probability(pair_features(old_text, new_text, similarity, query_similarity, analysis, label, reason))
+        final = settle(verdict.label, p, model.threshold, visible_change(analysis))
+        if final != verdict.label:
+            why = "restates the existing memory" if final == "duplicate" else "close but not a restatement"
+            verdict = Verdict(final, f"{why} (restatement p={p:.2f}, cosine {similarity:.3f})")
+        else:
+            verdict = Verdict(final, f"{verdict.reason}; restatement p={p:.2f}")
+    return settle_on_evidence(old_text, new_text, analysis, verdict, similarity, p)
+
+
+def settle_on_evidence(old_text: str, new_text: str, analysis: PairAnalysis, verdict: Verdict,
+                       similarity: float, restatement_p: float | None = None) -> Verdict:
+    """The last word, from slot evidence (`write.evidence`).
+
+    A change needs evidence of a new value for the same subject and attribute (or of the old state's end);
+    a merge needs every slot of each side covered. Between the two, a pair whose slots are all covered
+    is merged from `MERGE_P` (the restatement model's probability) on - the slot check, not the model,
+    is what keeps distinct facts apart; anything else is kept and linked.
+    """
+    slots = Slots.of(analysis)
+    change = change_evidence(old_text, new_text, analysis, slots)
+    if change:
+        return Verdict("override", f"{change} (cosine {similarity:.3f})")
+    blocker = merge_blocker(analysis, slots, old_text, new_text, restatement_p)
+    if blocker:
+        if verdict.label in ("duplicate", "override"):
+            return Verdict("supplement", f"kept and linked, not a restatement: {blocker} (cosine {similarity:.3f})")
         return verdict
-    p = model.probability(pair_features(old_text, new_text, similarity, query_similarity, analysis, label, reason))
-    final = settle(verdict.label, p, model.threshold, visible_change(analysis))
-    if final == verdict.label:
-        return Verdict(final, f"{verdict.reason}; restatement p={p:.2f}")
-    if final == "duplicate":
-        return Verdict(final, f"restates the existing memory (restatement p={p:.2f}, cosine {similarity:.3f})")
-    return Verdict(final, f"close but not a restatement (restatement p={p:.2f}, cosine {similarity:.3f})")
+    if verdict.label != "duplicate" and restatement_p is not None and restatement_p >= MERGE_P:
+        return Verdict("duplicate", f"every slot covered, restates the existing memory "
+                                    f"(restatement p={restatement_p:.2f}, cosine {similarity:.3f})")
+    if verdict.label == "override":
+        return Verdict("supplement", f"kept and linked, no evidence of a new value ({verdict.reason})")
+    return verdict
+
+
+def _cued_change_below_band(old_text: str, new_text: str, similarity: float) -> Verdict | None:
+    """Under the band, only an explicit switch/removal cue about the same subject retires the old memory."""
+    analysis = analyse(old_text, new_text)
+    slots = Slots.of(analysis)
+    if not (analysis.strong_cue or end_cue(old_text, new_text)) or not slots.subject_kept():
+        return None
+    change = change_evidence(old_text, new_text, analysis, slots)
+    return Verdict("override", f"{change} (cosine {similarity:.3f}, under the band)") if change else None

@@ -232,7 +232,7 @@ _VERB_CANON = frozenset({
 _STRONG_EN = re.compile(
     r"\b(no longer|not \w+ any ?more|any ?more|no more|instead of|rather than|switch(?:ed|es|ing)? (?:to|from|over)"
     r"|switched|swapped|moved|migrat(?:ed|es|ing)|moved (?:from|to|out|over|away|into|up)|replac(?:ed|es|ing)"
-    r"|chang(?:ed|es) (?:from|to)|rewr(?:ote|itten)|used to|formerly|previously|stopped|stops|dropped"
+    r"|changed (?:from|to)|rewr(?:ote|itten)|used to|formerly|previously|stopped|stops|dropped"
     r"|deprecated|upgraded|downgraded|lowered|raised|increased|decreased|reduced|extended|shortened"
     r"|bumped|cut (?:to|down)|turned (?:off|on)|was (?:changed|updated|moved|set)|updated to|is now|are now"
     # change-of-state verbs: something ended, was rescheduled, grew or shrank, changed hands
