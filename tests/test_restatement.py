@@ -33,11 +33,11 @@ def thresholds() -> HygieneThresholds:
     return shipped
 
 
-# Restatements the lexical heuristic misreads (a reordered name reads as a swapped value; 星期六 vs 周六
+# Restatements the lexical heuristic misreads (a reordered name reads as a swapped value; 说 / 流利
 # share no word) and that the model recognises.
 RESTATEMENTS = [
     ("The user's dog is called Biscuit.", "Biscuit is the name of the user's dog."),
-    ("用户每周六去游泳。", "每个星期六用户都会去游泳。"),
+    ("用户会说日语和英语。", "用户英语和日语都很流利。"),
 ]
 
 

@@ -27,14 +27,13 @@ import unicodedata
 from dataclasses import dataclass
 
 from hindsight.write.analysis import PairAnalysis, Unit, _same_frame, content_diff, units
-from hindsight.write.lexicon import _CJK_RE
+from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
 
 #: Attributes that hold one value at a time: a new value there replaces the old one.
 _SINGLE_VALUED = re.compile(
     r"\b(address|live[sd]?|living|home|based|located|version|runtime|port|timeout|limit|size|ttl|default|branch|editor|phone|email|seat|"
-    r"provider|hosted|tracked|deployed?|current|main|primary|name[ds]?|called|time|at \d)\b"
-    r"|(地址|住在|住|家在|版本|端口|超时|上限|下限|默认|分支|编辑器|手机|邮箱|座位|"
-    r"托管|跟踪|部署|主|名字|叫|改名|时间|几点|在哪)"
+    r"provider|hosted|tracked|deployed?|primary|time|at \d)\b"
+    r"|(地址|住在|家在|版本|端口|超时|上限|下限|默认|分支|编辑器|手机|邮箱|座位|托管|跟踪|部署在|时间|几点)"
 )
 #: Cues that the old state ended (removal, shutdown, stepping down): evidence on their own.
 _END_EN = re.compile(
@@ -207,7 +206,9 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
     ended = end_cue(old, new)
     if ended and not a.old_has_contrast:
         return f"the new memory says '{ended}'"
-    switch = a.strong_cue or end_cue(old, new, (_SWITCH_EN, _SWITCH_ZH))
+    old_tells_switch = bool(_STRONG_EN.search(old.lower()) or _STRONG_ZH.search(old)
+                            or _SWITCH_EN.search(old.lower()) or _SWITCH_ZH.search(old))
+    switch = None if old_tells_switch else (a.strong_cue or end_cue(old, new, (_SWITCH_EN, _SWITCH_ZH)))
     new_value = s.nouns(s.novel) or [u for u in s.novel if u.number]
     if switch and new_value and not a.old_has_contrast:
         return f"the new memory says '{switch}' ({_text(new_value)})"

@@ -145,7 +145,7 @@ for _canon, _words in {
     "coffee": "coffee 咖啡",
     "tea": "tea 茶",
     "daily": "daily 每天 每日",
-    "weekly": "weekly 每周",
+    "weekly": "weekly 每周 星期 礼拜",
     "monthly": "monthly 每月 每个月",
 }.items():
     # English words fold to the group name; Han words to the group's first Han word, so that a
