@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+from hindsight.text.script import script_of
 from hindsight.text.tokenize import jieba_module as _jieba
 from hindsight.write.lexicon import (
     _ANTONYMS,
     _CANONICAL,
-    _CJK_RE,
     _CONTRAST_OLD,
     _CUE_UNITS,
     _EN_VERBS,
@@ -38,21 +38,8 @@ from hindsight.write.lexicon import (
     normalise_numbers,
 )
 
+
 # --------------------------------------------------------------------------- scripts
-_LATIN_RE = re.compile(r"[A-Za-z]")
-
-
-def script_of(text: str) -> Literal["zh", "en"]:
-    """'zh' when Han characters make up a real share of the letters, else 'en'.
-
-    Used to pick per-script thresholds: the same model compresses Chinese
-    similarities higher than English ones.
-    """
-    han = len(_CJK_RE.findall(text))
-    latin_words = len(re.findall(r"[A-Za-z]+", text))
-    return "zh" if han and han >= latin_words * 2 else "en"
-
-
 def pair_script(old: str, new: str) -> Literal["zh", "en"]:
     """Both texts Chinese -> 'zh'; any English side -> 'en' (the more permissive scale)."""
     return "zh" if script_of(old) == "zh" and script_of(new) == "zh" else "en"

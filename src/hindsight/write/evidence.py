@@ -26,7 +26,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from hindsight.write.analysis import PairAnalysis, Unit, _same_frame, content_diff, units
+from hindsight.write.analysis import (
+    PairAnalysis,
+    Unit,
+    _same_frame,
+    content_diff,
+    units,
+)
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
 
 #: Attributes that hold one value at a time: a new value there replaces the old one.
