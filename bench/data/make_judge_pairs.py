@@ -308,7 +308,7 @@ ZH = [
 
 
 def split_of(existing: str, new: str) -> str:
-    digest = hashlib.sha1(f"judge\n{existing}\n{new}".encode("utf-8")).hexdigest()
+    digest = hashlib.sha1(f"judge\n{existing}\n{new}".encode()).hexdigest()
     return "dev" if int(digest[:8], 16) % 100 < 60 else "held_out"
 
 

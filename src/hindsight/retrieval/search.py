@@ -20,7 +20,15 @@ from hindsight.retrieval.fusion import reciprocal_rank_fusion
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.rerank import Reranker
-from hindsight.retrieval.scoring import SUNK, access_factor, decay_score, is_sunk, status_factor, time_decay
+from hindsight.retrieval.scoring import (
+    SUNK,
+    access_factor,
+    decay_score,
+    is_sunk,
+    status_factor,
+    time_decay,
+)
+from hindsight.retrieval.supersession import order_superseded
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.script import script_of
 from hindsight.text.tokenize import query_terms
@@ -92,7 +100,7 @@ class HybridRetriever:
             for mid in ordered
         ]
         hits.sort(key=lambda hit: -hit.score)
-        return annotate(hits[:top_k])
+        return annotate(order_superseded(hits)[:top_k])
 
     # ----------------------------------------------------------------- stages
     def _narrow(self, scope: Scope, parsed: ParsedQuery | None) -> Scope:

@@ -120,18 +120,26 @@ def _abbreviates(short: str, word: str) -> bool:
     return all(ch in rest for ch in short)
 
 
-def _uncovered_names(units: list[Unit], other: str) -> list[Unit]:
-    """Names absent from the other text, also as a run of letters (Wi-Fi / wifi), an abbreviation
-    (PG / PostgreSQL) or initials (AWS / Amazon Web Services)."""
+def _initials(text: str) -> str:
+    return "".join(w[0] for w in re.findall(r"[A-Za-z0-9]+", text) if w[:1].isupper()).lower()
+
+
+def _acronyms(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", text)}
+
+
+def _uncovered_names(units: list[Unit], other: str, own: str = "") -> list[Unit]:
+    """Names absent from the other text, also as a run of letters (Wi-Fi / wifi), an abbreviation either
+    way (PG / PostgreSQL) or initials either way (AWS / Amazon Web Services)."""
     squashed = _squash(other)
-    raw_words = re.findall(r"[A-Za-z0-9]+", other)
-    words = {w.lower() for w in raw_words if len(w) >= 2}
-    initials = "".join(w[0] for w in raw_words if w[:1].isupper()).lower()
+    words = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", other) if len(w) >= 2}
+    initials = _initials(other)
+    spelled_out = any(a in _initials(own) for a in _acronyms(other))  # the other side's acronym spells ours
     out = []
     for u in units:
         key = _squash(u.text)
-        if len(key) >= 2 and (key in squashed or any(_abbreviates(key, w) for w in words)
-                              or (len(key) >= 2 and key in initials)):
+        if len(key) >= 2 and (key in squashed or key in initials or spelled_out
+                              or any(_abbreviates(key, w) or _abbreviates(w, key) for w in words)):
             continue
         out.append(u)
     return out
@@ -179,8 +187,8 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
     differ = _numbers_differ(a)
     if differ:
         return f"numbers differ ({', '.join(sorted(differ))})"
-    names = (_uncovered_names([u for u in s.lost if u.entity and not u.number], new)
-             + _uncovered_names([u for u in s.novel if u.entity and not u.number], old))
+    names = (_uncovered_names([u for u in s.lost if u.entity and not u.number], new, old)
+             + _uncovered_names([u for u in s.novel if u.entity and not u.number], old, new))
     if names:
         return f"a name on one side only ({_text(names)})"
     shared = min(a.containment, a.coverage) >= FRAME_KEPT or max(a.containment, a.coverage) >= 0.75
@@ -189,9 +197,11 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
     if (a.polarity_flip and shared) or a.antonym:
         return "one side negates the other"
     swap = single_substitution(old, new) if old and new else None
-    if swap and not (_all_verbs(swap[0]) and _all_verbs(swap[1])):
+    same_name = swap is not None and not _uncovered_names([Unit(swap[0])], swap[1], swap[0])
+    if swap and not same_name and not (_all_verbs(swap[0]) and _all_verbs(swap[1])):
         return f"one slot of the same sentence filled differently ({swap[0]} / {swap[1]})"
-    lost_nouns, novel_nouns = s.nouns(s.lost), s.nouns(s.novel)
+    lost_nouns = [u for u in s.nouns(s.lost) if not u.entity or _uncovered_names([u], new, old)]
+    novel_nouns = [u for u in s.nouns(s.novel) if not u.entity or _uncovered_names([u], old, new)]
     if lost_nouns and novel_nouns:
         if _same_frame(s.old_content, s.lost, s.new_content, s.novel):
             return f"one slot of the same sentence filled differently ({_text(s.lost)} / {_text(s.novel)})"
