@@ -135,12 +135,12 @@ def heuristic(old: str, new: str, params: HeuristicParams = HeuristicParams()) -
     # --- restatement or more detail
     new_numbers = {u.text for u in novel if u.number} - {"1"}
     novelty = (len(novel) + len(novel_names)) / max(1, len(new_content))  # a new name weighs double
-    changed = bool(a.strong_cue) or a.polarity_flip or bool(a.antonym) or bool(cue and lost and novel) or swapped
-    if (a.jaccard > 0 and novelty <= params.novelty_max and not new_numbers and not changed
+    conflicting = bool(a.strong_cue) or a.polarity_flip or bool(a.antonym) or bool(cue and lost and novel) or swapped
+    if (a.jaccard > 0 and novelty <= params.novelty_max and not new_numbers and not conflicting
             and len(lost_words) <= params.lost_max and not lost_names):
         return "duplicate", "restates the existing memory", a
     if anchored or a.jaccard > 0:
-        if not (changed or new_numbers or lost_names):
+        if not (conflicting or new_numbers or lost_names):
             return "supplement", f"{ADDS_DETAIL} ({_names(novel)[:80]})", a
         return "supplement", f"shares the subject, adds or changes ({_names(novel)[:80]})", a
     return "unrelated", "no shared words", a

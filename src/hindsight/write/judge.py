@@ -8,7 +8,7 @@ itself never embeds anything.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from hindsight.write.analysis import PairAnalysis, analyse
 from hindsight.write.conflict import ADDS_DETAIL, Label, Verdict, heuristic
@@ -105,9 +105,9 @@ def classify(
         final = settle(verdict.label, p, model.threshold, visible_change(analysis))
         if final != verdict.label:
             why = "restates the existing memory" if final == "duplicate" else "close but not a restatement"
-            verdict = Verdict(final, f"{why} (restatement p={p:.2f}, cosine {similarity:.3f})")
+            verdict = Verdict(cast(Label, final), f"{why} (restatement p={p:.2f}, cosine {similarity:.3f})")
         else:
-            verdict = Verdict(final, f"{verdict.reason}; restatement p={p:.2f}")
+            verdict = Verdict(cast(Label, final), f"{verdict.reason}; restatement p={p:.2f}")
     return settle_on_evidence(old_text, new_text, analysis, verdict, similarity, p)
 
 

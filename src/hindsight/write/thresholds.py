@@ -128,7 +128,7 @@ class HygieneThresholds:
 
     def with_band(self, script: str, **changes: float) -> HygieneThresholds:
         """A copy with one script's band changed (used by the calibration grid search)."""
-        return replace(self, **{script: replace(self.for_script(script), **changes)})
+        return replace(self, **{script: replace(self.for_script(script), **changes)})  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=8)
