@@ -154,6 +154,10 @@ def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]
     return None
 
 
+#: the longest replaced stretch still read as one slot: English words, Han characters
+SLOT_WORDS = 2
+SLOT_HAN = 4
+_FRAME_STOP = frozenset("the a an user user's users is are was were of to in on for and 的 是 了 在 用 户".split())
 _TOKEN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[^\W_]+")
 
 
@@ -169,9 +173,13 @@ def single_substitution(old: str, new: str) -> tuple[str, str] | None:
     if len(ops) != 1 or ops[0][0] != "replace":
         return None
     _, i1, i2, j1, j2 = ops[0]
-    if len(a) - (i2 - i1) < 2:
-        return None
-    joiner = "" if _CJK_RE.match(a[i1]) else " "
+    han = bool(_CJK_RE.match(a[i1]))
+    if max(i2 - i1, j2 - j1) > (SLOT_HAN if han else SLOT_WORDS):
+        return None  # a longer stretch is a rewording, not one slot
+    frame = [t for t in a[:i1] + a[i2:] if t not in _FRAME_STOP]
+    if len(frame) < 2:
+        return None  # "The user ..." alone is no shared sentence
+    joiner = "" if han else " "
     return joiner.join(a[i1:i2]), joiner.join(b[j1:j2])
 
 
