@@ -25,5 +25,5 @@ def order_superseded(hits: list[SearchHit]) -> list[SearchHit]:
         if successor in ids and ids.index(successor) > ids.index(hit.memory.id):
             out.remove(hit)
             out.insert(ids.index(successor), hit)  # the successor moved up one place: insert after it
-            hit.score = min(hit.score, out[ids.index(successor) - 1].score)
+            hit.score = hit.why.final = min(hit.score, out[ids.index(successor) - 1].score)
     return out
