@@ -157,7 +157,7 @@ def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]
 #: the longest replaced stretch still read as one slot: English words, Han characters
 SLOT_WORDS = 2
 SLOT_HAN = 4
-_FRAME_STOP = frozenset("the a an user user's users is are was were of to in on for and 的 是 了 在 用 户".split())
+_FRAME_STOP = frozenset(["the", "a", "an", "user", "user's", "users", "is", "are", "was", "were", "of", "to", "in", "on", "for", "and", "的", "是", "了", "在", "用", "户"])
 _TOKEN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[^\W_]+")
 
 
