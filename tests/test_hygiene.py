@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,14 @@ import pytest
 from hindsight.embeddings.base import Embedder
 from hindsight.model import MemoryInput, MemoryType, Source, Status
 from hindsight.storage.sqlite_store import SQLiteStore
-from hindsight.write.conflict import classify, heuristic, script_of
-from hindsight.write.hygiene import DEFAULT_MODEL, HygieneChecker, HygieneThresholds, load_pairs, stable_split
+from hindsight.write.analysis import script_of
+from hindsight.write.conflict import heuristic
+from hindsight.write.hygiene import DEFAULT_MODEL, HygieneChecker, HygieneThresholds
+from hindsight.write.judge import classify
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+from hygiene_calibration import load_pairs, stable_split
+
 from hindsight.write.importance import compute_importance
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
@@ -21,7 +28,7 @@ class Clock:
     """A clock the test moves forward, so refreshes and deprecations get distinct times."""
 
     def __init__(self) -> None:
-        self.now = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
+        self.now = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         self.now += timedelta(minutes=1)
@@ -318,7 +325,7 @@ def test_fact_vectors_reuse_cached_texts_and_skip_stored_fact_vectors() -> None:
     """Turns are re-embedded without their neighbours once; a record without session context keeps its vector."""
     import numpy as np
 
-    from hindsight.model import MemoryRecord, SESSION_CONTEXT_KEY
+    from hindsight.model import SESSION_CONTEXT_KEY, MemoryRecord
     from hindsight.write.hygiene import FactVectorCache, fact_vectors
 
     class CountingEmbedder:

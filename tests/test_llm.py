@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from local_http import json_endpoint
 
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
 from hindsight.llm import LLMClient
 from hindsight.retrieval.rerank import LLMListwiseReranker, create_reranker
-from hindsight.write.conflict import classify
-from local_http import json_endpoint
+from hindsight.write.judge import classify
 
 
 class Script:

@@ -13,10 +13,10 @@ from hindsight.client import ResilientClient
 from mcp_helpers import ROOT, child_env, free_port, serve_argv, stop_process, wait_for_port
 
 
-def _start(db: Path, port: int, log: Path) -> subprocess.Popen:
+def _start(db: Path, port: int, log: Path, **env: str) -> subprocess.Popen:
     handle = log.open("ab")
     proc = subprocess.Popen(serve_argv(db, "http", port), stdin=subprocess.DEVNULL, stdout=handle,
-                            stderr=subprocess.STDOUT, env=child_env(), cwd=str(ROOT))
+                            stderr=subprocess.STDOUT, env=child_env(**env), cwd=str(ROOT))
     wait_for_port(port, proc, log)
     return proc
 
@@ -62,7 +62,7 @@ def test_a_locked_database_loses_nothing_and_a_refused_write_is_a_dead_letter(tm
     for fact in facts[2:]:
         client.store(fact)
     assert client.pending() == 5
-    server = _start(db, port, log)
+    server = _start(db, port, log, HINDSIGHT_BUSY_TIMEOUT="2")  # the server gives up on the lock before the client
     try:
         locker = sqlite3.connect(db, isolation_level=None)  # another process holds the write lock
         locker.execute("BEGIN IMMEDIATE")

@@ -15,8 +15,8 @@ from hindsight.embeddings.base import Embedder
 from hindsight.linear import train_softmax
 from hindsight.model import MemoryInput, Status, utcnow
 from hindsight.storage.sqlite_store import SQLiteStore
-from hindsight.write.conflict import classify
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, query_similarity
+from hindsight.write.judge import classify
 from hindsight.write.pipeline import WritePipeline
 from hindsight.write.restatement import FEATURES, RestatementModel, settle
 
@@ -33,11 +33,11 @@ def thresholds() -> HygieneThresholds:
     return shipped
 
 
-# Restatements the lexical heuristic misreads (a reordered name reads as a swapped value; 星期六 vs 周六
+# Restatements the lexical heuristic misreads (a reordered name reads as a swapped value; 说 / 流利
 # share no word) and that the model recognises.
 RESTATEMENTS = [
     ("The user's dog is called Biscuit.", "Biscuit is the name of the user's dog."),
-    ("用户每周六去游泳。", "每个星期六用户都会去游泳。"),
+    ("用户会说日语和英语。", "用户英语和日语都很流利。"),
 ]
 
 

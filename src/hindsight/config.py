@@ -31,6 +31,9 @@ class RetrievalSettings(BaseSettings):
     dense_weight: float = Field(default=1.0, ge=0.0)
     keyword_weight: float = Field(default=1.2, ge=0.0)
     graph_weight: float = Field(default=0.0, ge=0.0)
+    crosslingual_weight: float = Field(
+        default=1.0, ge=0.0,
+        description="RRF weight of the dense hits written in the other script than the query (ZH<->EN)")
     neighbour_weight: float = Field(default=0.35, ge=0.0, le=1.0,
                                     description="BM25 weight of a match in the preceding turn vs in the memory")
     rerank_candidates_per_result: int = Field(default=3, ge=1, le=20)

@@ -54,7 +54,7 @@ from hindsight.model import (
 )
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.summarize import split_sentences
-from hindsight.write.conflict import analyse, classify
+from hindsight.write.analysis import analyse
 from hindsight.write.hygiene import (
     HygieneChecker,
     HygieneThresholds,
@@ -62,6 +62,7 @@ from hindsight.write.hygiene import (
     fact_vectors,
     query_similarity,
 )
+from hindsight.write.judge import classify
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
 Writer = Callable[[list[dict[str, Any]]], list[WriteOutcome]]
@@ -133,7 +134,7 @@ class Consolidator:
                 store=store, embedder=embedder, clock=clock,
                 hygiene=HygieneChecker(store, embedder, self.thresholds, llm, clock),
             )
-            write = lambda items: pipeline.write_many(  # noqa: E731
+            write = lambda items: pipeline.write_many(
                 [MemoryInput.model_validate(item) for item in items], self.actor)
         self.write = write
 

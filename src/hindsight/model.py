@@ -366,6 +366,7 @@ class Explanation(BaseModel):
     keyword_rank: int | None = None
     keyword_score: float | None = None
     graph_rank: int | None = None
+    crosslingual_rank: int | None = None  # rank among the dense hits in the other language than the query
     fused: float = 0.0
     rerank_score: float | None = None
     relevance: float = 0.0

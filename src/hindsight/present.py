@@ -28,4 +28,7 @@ def hit_view(hit: SearchHit) -> dict[str, Any]:
     view["score"] = hit.score
     view["why"] = hit.why.model_dump(exclude_none=True)
     view["flags"] = hit.flags
+    # which version of a fact is current: a deprecated memory names the one that replaced it
+    view["current"] = hit.memory.status.value == "active"
+    view["superseded_by"] = hit.memory.metadata.get("superseded_by")
     return view

@@ -68,31 +68,13 @@ _HAS_CAMEL_RE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _VERSION_RE = re.compile(r"v\d+(?:\.\d+)+$")
 
 EN_STOPWORDS: frozenset[str] = frozenset(
-    """
-    a an the and or but if then else so as of at by for from in into on onto to
-    with without about over under up down out off than too very just also only
-    is am are was were be been being do does did doing done have has had having
-    will would shall should can could may might must
-    i me my mine myself we us our ours you your yours he him his she her hers it
-    its they them their theirs this that these those there here
-    what which who whom whose when where why how
-    any some all each every no not nor
-    tell show give let please know remember recall
-    s t d ll re ve m
-    """.split()
+    ["a", "an", "the", "and", "or", "but", "if", "then", "else", "so", "as", "of", "at", "by", "for", "from", "in", "into", "on", "onto", "to", "with", "without", "about", "over", "under", "up", "down", "out", "off", "than", "too", "very", "just", "also", "only", "is", "am", "are", "was", "were", "be", "been", "being", "do", "does", "did", "doing", "done", "have", "has", "had", "having", "will", "would", "shall", "should", "can", "could", "may", "might", "must", "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "you", "your", "yours", "he", "him", "his", "she", "her", "hers", "it", "its", "they", "them", "their", "theirs", "this", "that", "these", "those", "there", "here", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "any", "some", "all", "each", "every", "no", "not", "nor", "tell", "show", "give", "let", "please", "know", "remember", "recall", "s", "t", "d", "ll", "re", "ve", "m"]
 )
 """English stopwords: function words and question scaffolding ("what did we"),
 deliberately small so that content words such as "last" or "first" survive."""
 
 ZH_STOPWORDS: frozenset[str] = frozenset(
-    """
-    的 了 是 吗 呢 吧 啊 呀 嘛 啦 哦 么 着 过 地 得 之 其 和 与 及 或 而 并 也 都 还 又 就
-    在 于 从 到 对 把 被 给 让 为 为了 向 跟
-    我 我们 你 你们 您 他 他们 她 她们 它 它们 咱们 自己
-    这 那 这个 那个 这些 那些 这里 那里 哪 哪里 哪个 哪些
-    什么 怎么 怎样 如何 为什么 是否 有没有 是不是
-    有 一个 一下 请 告诉 一些 一种
-    """.split()
+    ["的", "了", "是", "吗", "呢", "吧", "啊", "呀", "嘛", "啦", "哦", "么", "着", "过", "地", "得", "之", "其", "和", "与", "及", "或", "而", "并", "也", "都", "还", "又", "就", "在", "于", "从", "到", "对", "把", "被", "给", "让", "为", "为了", "向", "跟", "我", "我们", "你", "你们", "您", "他", "他们", "她", "她们", "它", "它们", "咱们", "自己", "这", "那", "这个", "那个", "这些", "那些", "这里", "那里", "哪", "哪里", "哪个", "哪些", "什么", "怎么", "怎样", "如何", "为什么", "是否", "有没有", "是不是", "有", "一个", "一下", "请", "告诉", "一些", "一种"]
 )
 """Chinese stopwords: particles, pronouns and question words. Single content
 characters such as 坑 are kept on purpose."""

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from hindsight.model import MemoryInput, MemoryType, Source
 from hindsight.write.importance import compute_importance
 
+
 class _Event(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

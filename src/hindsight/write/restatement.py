@@ -34,7 +34,8 @@ from typing import Any
 import numpy as np
 
 from hindsight.linear import train_softmax
-from hindsight.write.conflict import ADDS_DETAIL, LABELS, PairAnalysis, content_diff, pair_script
+from hindsight.write.analysis import PairAnalysis, content_diff, pair_script
+from hindsight.write.conflict import ADDS_DETAIL, LABELS
 
 BASE_FEATURES: tuple[str, ...] = (
     "cosine_passage",
@@ -152,7 +153,7 @@ class RestatementModel:
         }
 
     @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> "RestatementModel | None":
+    def from_dict(cls, raw: dict[str, Any]) -> RestatementModel | None:
         """None when the stored model was fitted on another feature set (then the heuristic decides)."""
         if tuple(raw.get("features", ())) != FEATURES:
             return None
@@ -165,7 +166,7 @@ class RestatementModel:
         )
 
     @classmethod
-    def fit(cls, X: np.ndarray, y: np.ndarray, l2: float, threshold: float = 0.5, seed: int = 0) -> "RestatementModel":
+    def fit(cls, X: np.ndarray, y: np.ndarray, l2: float, threshold: float = 0.5, seed: int = 0) -> RestatementModel:
         """Fit on rows `X` (from `pair_features`) with `y` True for restatements."""
         mean = X.mean(axis=0)
         scale = X.std(axis=0)

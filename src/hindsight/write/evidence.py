@@ -1,0 +1,258 @@
+"""Slot evidence for the write-time judge: may two memories be merged, and does the new one change the old?
+
+The judge is conservative by construction (issue 10): a wrong merge loses a fact, a wrong
+deprecation hides one, a missed merge only stores one extra row. So:
+
+* a **merge needs positive evidence**: every number and every name of each side is found in the
+  other, nothing is negated or switched, no content slot of the shared sentence frame is filled
+  differently (儿子 / 女儿, "support inbox" / "sales inbox"), and the new text does not carry a
+  clause of its own on top of the old one ("... with the pgvector extension installed");
+  `merge_blocker` names what is missing, and a blocked pair is kept and linked instead;
+* a **change needs evidence too**, from cues *or* from structure: a switch/removal cue ("no longer",
+  "moved to", "was removed", "X, not Y", 不再, 改用, 已迁移到, 下线) about the same subject; or the
+  same subject and attribute with another value: a changed number, a flipped polarity or antonym,
+  a *name* in the value slot replaced by another (Zendesk -> Linear, 海淀区 -> 朝阳区), or a common
+  noun replaced where the attribute holds one value at a time (address, manager, version, port, ...).
+  A common noun swapped in a many-valued attribute ("likes Thai food" / "likes Thai massage") is two
+  facts: kept apart and linked. `change_evidence` names the evidence, or returns None.
+
+Both read only the lexical analysis (`analysis.analyse`), never vectors: the callers pass similarities in.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from hindsight.write.analysis import (
+    PairAnalysis,
+    Unit,
+    _same_frame,
+    content_diff,
+    units,
+)
+from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
+
+#: Attributes that hold one value at a time: a new value there replaces the old one.
+_SINGLE_VALUED = re.compile(
+    r"\b(address|live[sd]?|living|home|based|located|version|runtime|port|timeout|limit|size|ttl|default|branch|editor|phone|email|seat|"
+    r"provider|hosted|tracked|deployed?|primary|time|at \d)\b"
+    r"|(地址|住在|家在|版本|端口|超时|上限|下限|默认|分支|编辑器|手机|邮箱|座位|托管|跟踪|部署在|时间|几点)"
+)
+#: Cues that the old state ended (removal, shutdown, stepping down): evidence on their own.
+_END_EN = re.compile(
+    r"\b(was|were|has been|have been|got|is|are) (removed|deleted|dropped|disabled|retired|decommissioned|"
+    r"shut down|turned off|sunset|deprecated|cancell?ed|closed|taken down)\b"
+    r"|\b(no longer|not any ?more|stepped down|quit|gave up)\b"
+)
+_END_ZH = re.compile(r"(不再|下线|停用|关闭|关掉|禁用|废弃|弃用|取消|卸任|离职|辞职|已经不|没有了|戒了|戒掉)")
+#: Cues of a switch to another value: evidence only together with a new value in the new text.
+_SWITCH_EN = re.compile(
+    r"\b(these days|nowadays|from now on|handed (?:it )?over|left \w+|joined|switched|relocated|replaced|"
+    r"renamed|migrated|moved (?:to|into|over)|now (?:is|are|uses?|runs?|lives?|works?)|is now|are now|"
+    r"new \w+ is|rather \w+(?: \w+){0,5} than)\b|, not\b|\bnot \w+(?: \w+)?\.?$"
+)
+_SWITCH_ZH = re.compile(
+    r"(改用|改成|改为|改到|改在|换成|换了|已迁移|迁移到|迁到|搬到|搬去|移交|交给|接手|加入了|新领导|新上级|新负责人|"
+    r"不是|不用|而不是|改名|更名|推迟|提前到|扩容|缩容|减少到|增加到|提高到|降低到|调成|调到|调整为|升级到|降级到)"
+)
+#: Share of each side's content the other must keep before a swapped slot counts as "the same frame".
+FRAME_KEPT = 0.5
+#: A new text that keeps this much of the old one and brings at least `DETAIL_UNITS` words of its own
+#: is the old fact plus more detail, not a restatement.
+DETAIL_KEPT = 0.85
+#: Nouns of each side missing from the other, in a reworded sentence (not one frame with one slot swapped),
+#: are a paraphrase only when the restatement model is this sure.
+SWAP_MERGE_P = 0.75
+DETAIL_UNITS = 2
+
+
+@dataclass(frozen=True)
+class Slots:
+    """The content of a pair, side by side."""
+
+    old_content: list[Unit]
+    new_content: list[Unit]
+    lost: list[Unit]  # old content units the new text lacks
+    novel: list[Unit]  # new content units the old text lacks
+
+    @classmethod
+    def of(cls, a: PairAnalysis) -> Slots:
+        return cls(*content_diff(a))
+
+    @property
+    def subject(self) -> list[Unit]:
+        """The old text's content before its first verb (at least its first content unit)."""
+        words = [u for u in self.old_content if not u.number]
+        first_verb = next((i for i, u in enumerate(words) if u.verb), None)
+        return words[: max(1, first_verb or 1)]
+
+    def subject_kept(self) -> bool:
+        """Nothing of the subject is lost: "小刘/小陈 喜欢上午开会" are two people, not a change."""
+        return bool(self.old_content) and not any(u in self.lost for u in self.subject)
+
+    def nouns(self, units: list[Unit]) -> list[Unit]:
+        """Units that can fill a slot: not numbers, not negations, not verbs (a sentence's first word is
+        its subject, whatever the verb list says: "Support tickets", "Run logs")."""
+        first = {id(self.old_content[0]) if self.old_content else 0, id(self.new_content[0]) if self.new_content else 0}
+        return [u for u in units if (not u.verb or id(u) in first) and not u.number and u.text not in ("not", "不", "没")]
+
+
+def _text(units: list[Unit]) -> str:
+    return ", ".join(dict.fromkeys(u.text for u in units))
+
+
+def _numbers_differ(a: PairAnalysis) -> set[str]:
+    return (a.old_numbers ^ a.new_numbers) - {"1"}
+
+
+def _squash(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """'pg' for 'postgresql', 'k8s' for 'kubernetes'-like: same first letter, the letters in order."""
+    if not (2 <= len(short) <= 4 < len(word)) or short[0] != word[0]:
+        return False
+    rest = iter(word)
+    return all(ch in rest for ch in short)
+
+
+def _initials(text: str) -> str:
+    return "".join(w[0] for w in re.findall(r"[A-Za-z0-9]+", text) if w[:1].isupper()).lower()
+
+
+def _acronyms(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", text)}
+
+
+def _uncovered_names(units: list[Unit], other: str, own: str = "") -> list[Unit]:
+    """Names absent from the other text, also as a run of letters (Wi-Fi / wifi), an abbreviation either
+    way (PG / PostgreSQL) or initials either way (AWS / Amazon Web Services)."""
+    squashed = _squash(other)
+    words = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", other) if len(w) >= 2}
+    initials = _initials(other)
+    spelled_out = any(a in _initials(own) for a in _acronyms(other))  # the other side's acronym spells ours
+    out = []
+    for u in units:
+        key = _squash(u.text)
+        if len(key) >= 2 and (key in squashed or key in initials or spelled_out
+                              or any(_abbreviates(key, w) or _abbreviates(w, key) for w in words)):
+            continue
+        out.append(u)
+    return out
+
+
+def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]] = (_END_EN, _END_ZH)) -> str | None:
+    """A cue in the new text (absent from the old one) that the old state ended."""
+    for pattern, a, b in ((patterns[0], old.lower(), new.lower()), (patterns[1], old, new)):
+        found = pattern.search(b)
+        if found and not pattern.search(a):
+            return found.group(0).strip()
+    return None
+
+
+#: the longest replaced stretch still read as one slot: English words, Han characters
+SLOT_WORDS = 2
+SLOT_HAN = 4
+_FRAME_STOP = frozenset(["the", "a", "an", "user", "user's", "users", "is", "are", "was", "were", "of", "to", "in", "on", "for", "and", "的", "是", "了", "在", "用", "户"])
+_TOKEN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[^\W_]+")
+
+
+def single_substitution(old: str, new: str) -> tuple[str, str] | None:
+    """(old span, new span) when the two texts are the same sentence with one stretch replaced.
+
+    Compared token by token (English words, Han characters), so it sees 用户的[爱人]是护士 /
+    用户的[姐姐]是护士 even where segmentation or synonym folding blur the units.
+    """
+    a = [t.lower() for t in _TOKEN_RE.findall(unicodedata.normalize("NFKC", old))]
+    b = [t.lower() for t in _TOKEN_RE.findall(unicodedata.normalize("NFKC", new))]
+    ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] != "replace":
+        return None
+    _, i1, i2, j1, j2 = ops[0]
+    han = bool(_CJK_RE.match(a[i1]))
+    if max(i2 - i1, j2 - j1) > (SLOT_HAN if han else SLOT_WORDS):
+        return None  # a longer stretch is a rewording, not one slot
+    frame = [t for t in a[:i1] + a[i2:] if t not in _FRAME_STOP]
+    if len(frame) < 2:
+        return None  # "The user ..." alone is no shared sentence
+    joiner = "" if han else " "
+    return joiner.join(a[i1:i2]), joiner.join(b[j1:j2])
+
+
+def _all_verbs(text: str) -> bool:
+    found = [u for u in units(text) if not u.stop]
+    return bool(found) and all(u.verb for u in found)
+
+
+def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: str = "",
+                  restatement_p: float | None = None) -> str | None:
+    """Why the two texts may NOT be merged, or None when each side's slots are covered by the other."""
+    s = s or Slots.of(a)
+    differ = _numbers_differ(a)
+    if differ:
+        return f"numbers differ ({', '.join(sorted(differ))})"
+    names = (_uncovered_names([u for u in s.lost if u.entity and not u.number], new, old)
+             + _uncovered_names([u for u in s.novel if u.entity and not u.number], old, new))
+    if names:
+        return f"a name on one side only ({_text(names)})"
+    shared = min(a.containment, a.coverage) >= FRAME_KEPT or max(a.containment, a.coverage) >= 0.75
+    if a.strong_cue and shared:
+        return f"a switch cue ('{a.strong_cue}')"
+    if (a.polarity_flip and shared) or a.antonym:
+        return "one side negates the other"
+    swap = single_substitution(old, new) if old and new else None
+    same_name = swap is not None and not _uncovered_names([Unit(swap[0])], swap[1], swap[0])
+    if swap and not same_name and not (_all_verbs(swap[0]) and _all_verbs(swap[1])):
+        return f"one slot of the same sentence filled differently ({swap[0]} / {swap[1]})"
+    lost_nouns = [u for u in s.nouns(s.lost) if not u.entity or _uncovered_names([u], new, old)]
+    novel_nouns = [u for u in s.nouns(s.novel) if not u.entity or _uncovered_names([u], old, new)]
+    if lost_nouns and novel_nouns:
+        if _same_frame(s.old_content, s.lost, s.new_content, s.novel):
+            return f"one slot of the same sentence filled differently ({_text(s.lost)} / {_text(s.novel)})"
+        if restatement_p is None or restatement_p < SWAP_MERGE_P:
+            return f"words of each side missing from the other ({_text(s.lost)} / {_text(s.novel)})"
+    if a.containment >= DETAIL_KEPT and len(s.nouns(s.novel)) >= DETAIL_UNITS:
+        return f"adds detail ({_text(s.novel)})"
+    return None
+
+
+def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None) -> str | None:
+    """What says the new text replaces the old one (same subject and attribute, another value), or None."""
+    s = s or Slots.of(a)
+    anchored = s.subject_kept() or max(a.containment, a.coverage) >= 0.34
+    same_statement = max(a.containment, a.coverage) >= 0.5
+    if not anchored:
+        return None
+    ended = end_cue(old, new)
+    if ended and not a.old_has_contrast:
+        return f"the new memory says '{ended}'"
+    old_tells_switch = bool(_STRONG_EN.search(old.lower()) or _STRONG_ZH.search(old)
+                            or _SWITCH_EN.search(old.lower()) or _SWITCH_ZH.search(old))
+    switch = None if old_tells_switch else (a.strong_cue or end_cue(old, new, (_SWITCH_EN, _SWITCH_ZH)))
+    new_value = s.nouns(s.novel) or [u for u in s.novel if u.number]
+    if switch and new_value and not a.old_has_contrast:
+        return f"the new memory says '{switch}' ({_text(new_value)})"
+    if a.antonym:
+        return f"polarity changed ({a.antonym})"
+    if a.polarity_flip and same_statement and len(s.novel) <= 1:
+        return "one memory negates the other"
+    novel_words = [u for u in s.novel if not u.number]
+    new_slots = [u for u in s.nouns(novel_words) if u.text not in ("day", "days")]
+    if (a.number_change and same_statement and s.subject_kept()
+            and (not new_slots or (a.weak_cue and len(new_slots) <= 2))):
+        return f"value changed ({', '.join(sorted(a.old_numbers - a.new_numbers))} -> " \
+               f"{', '.join(sorted(a.new_numbers - a.old_numbers))})"
+    lost_nouns, novel_nouns = s.nouns(s.lost), s.nouns(s.novel)
+    if not (lost_nouns and novel_nouns and s.subject_kept() and same_statement):
+        return None
+    if len(lost_nouns) > 2 or len(novel_nouns) > 2:
+        return None
+    if any(u.entity for u in lost_nouns) and any(u.entity for u in novel_nouns):
+        return f"value changed ({_text(lost_nouns)} -> {_text(novel_nouns)})"
+    if _SINGLE_VALUED.search(old.lower()) and _SINGLE_VALUED.search(new.lower()):
+        return f"single-valued attribute changed ({_text(lost_nouns)} -> {_text(novel_nouns)})"
+    return None

