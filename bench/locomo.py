@@ -35,7 +35,9 @@ from hindsight.engine import MemoryEngine
 from hindsight.retrieval.search import SearchOptions
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data" / "locomo10.json"
+# ../shared/data beside the checkout; a worktree one level deeper finds it further up
+DATA = next((p / "shared" / "data" / "locomo10.json" for p in ROOT.parents
+             if (p / "shared" / "data" / "locomo10.json").exists()), ROOT.parent / "shared" / "data" / "locomo10.json")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (1, 5, 10, 20)
 SPLITS = {"dev": range(0, 4), "test": range(4, 10), "all": range(0, 10)}
