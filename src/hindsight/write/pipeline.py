@@ -138,12 +138,26 @@ class WritePipeline:
     def write_many(self, items: Sequence[MemoryInput], actor: str) -> list[WriteOutcome]:
         """Store several memories with one batched embedding call."""
         prepared = [self.build_record(item, actor) for item in items]
-        self._attach_session_context([record for record, _, _ in prepared])
-        vectors = self.embedder.embed_documents([record.embedding_text for record, _, _ in prepared])
+        records = [record for record, _, _ in prepared]
+        self._attach_session_context(records)
+        vectors = self._embed(records)
         outcomes: list[WriteOutcome] = []
         for (record, verdict, found), vector in zip(prepared, vectors):
             outcomes.append(self._persist(record, vector, verdict, found, actor))
         return outcomes
+
+    def _embed(self, records: list[MemoryRecord]) -> np.ndarray:
+        """One encoder call for the batch: what is indexed, plus the fact texts hygiene will compare.
+
+        A turn indexed with its session's preceding turns is judged by hygiene on a vector of the fact
+        alone; encoding that text here, in the same batched call, lets hygiene find it in the
+        embedder's document cache instead of paying a second encoder call per write.
+        """
+        texts = [record.embedding_text for record in records]
+        if self.hygiene is not None:
+            texts += [r.fact_text for r in records if r.has_session_context and r.status == Status.active
+                      and r.type != MemoryType.working]
+        return self.embedder.embed_documents(texts)[: len(records)]
 
     def _attach_session_context(self, records: list[MemoryRecord]) -> None:
         """Give each turn that belongs to a session the previous turn(s) of that session as indexed context.
