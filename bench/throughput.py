@@ -34,10 +34,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hindsight.config import HindsightSettings  # noqa: E402
-from hindsight.embeddings.factory import create_embedder  # noqa: E402
-from hindsight.engine import MemoryEngine  # noqa: E402
-from hindsight.model import MemoryRecord  # noqa: E402
+from hindsight.config import HindsightSettings
+from hindsight.embeddings.factory import create_embedder
+from hindsight.engine import MemoryEngine
+from hindsight.model import MemoryRecord
 
 SUBJECTS = ["PostgreSQL", "Redis", "the login page", "the deploy script", "Kubernetes", "the billing job",
             "数据库迁移", "支付接口", "用户登录", "日志系统", "缓存服务", "消息队列"]
@@ -55,7 +55,7 @@ def corpus(n: int, seed: int = 7, start: int = 0) -> list[str]:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 class Profile:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -84,7 +84,7 @@ def test_batched_encoding_matches_single_encoding(embedder: Embedder) -> None:
 
 def _write_turns(path: Path, embedder: Embedder, batch: int) -> list[str]:
     engine = MemoryEngine.open(path, HindsightSettings(db=path), embedder)
-    when = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
+    when = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
     items = [{"content": t, "session_id": "session_1", "event_time": when, "source": "user"} for t in TURNS]
     outcomes = []
     for i in range(0, len(items), batch):
