@@ -13,6 +13,7 @@ import builtins
 import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -52,6 +53,8 @@ from hindsight.write.pipeline import WriteOutcome, WritePipeline
 MAX_TOP_K = 100
 MAX_PAGE = 500
 MAX_QUERY_CHARS = 2_000
+#: memory_search's default `min_relevance`: keep every hit (each carries its `relevance`).
+DEFAULT_MIN_RELEVANCE = 0.0
 
 
 def format_validation_error(exc: ValidationError, prefix: str = "") -> str:
@@ -103,6 +106,7 @@ class MemoryEngine:
             screener=WriteGuard(use_classifier=self.settings.guard == "on") if self.settings.guard != "off" else None,
             redactor=redactor if self.settings.redact else None,
             session_context_turns=self.settings.session_context_turns,
+            compose_session_vectors=self.settings.session_vector == "compose",
             directive_flagger=flag_directive,
         )
         self.working = WorkingMemory(self.settings.working_memory_turns)
@@ -226,14 +230,23 @@ class MemoryEngine:
         top_k: int = 5,
         now: datetime | None = None,
         options: SearchOptions | None = None,
+        min_relevance: float | None = None,
     ) -> builtins.list[SearchHit]:
-        """Hybrid search; see HybridRetriever. `now` fixes the reference time for decay and 'last week'."""
+        """Hybrid search; see HybridRetriever. `now` fixes the reference time for decay and 'last week'.
+
+        `min_relevance` (default DEFAULT_MIN_RELEVANCE, i.e. keep every hit) drops hits whose calibrated
+        `relevance` (estimated probability of being relevant) is lower; 0.5 keeps only likely matches.
+        """
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError("query must contain non-whitespace text")
         if len(query) > MAX_QUERY_CHARS:
             raise InvalidInputError(f"query is longer than {MAX_QUERY_CHARS} characters")
         if not 1 <= top_k <= MAX_TOP_K:
             raise InvalidInputError(f"top_k must be between 1 and {MAX_TOP_K}")
+        if min_relevance is not None:
+            if not isinstance(min_relevance, int | float) or not 0.0 <= min_relevance <= 1.0:
+                raise InvalidInputError("min_relevance must be a number between 0 and 1")
+            options = replace(options or SearchOptions(), min_relevance=float(min_relevance))
         reference = as_utc(now) if now else self.clock()
         hits = self.retriever.search(query.strip(), self._scope(namespace, filters), top_k, reference, options)
         if self.settings.retrieval.record_access and hits:

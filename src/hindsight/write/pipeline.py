@@ -100,6 +100,7 @@ class WritePipeline:
     hygiene: Hygiene | None = None
     session_context_turns: int = 2
     directive_flagger: Callable[[str], bool] | None = None
+    compose_session_vectors: bool = False
 
     def build_record(self, item: MemoryInput, actor: str) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
         """Screen the raw text (before redaction hides it), then redact, then fill defaults."""
@@ -139,8 +140,8 @@ class WritePipeline:
         """Store several memories with one batched embedding call."""
         prepared = [self.build_record(item, actor) for item in items]
         records = [record for record, _, _ in prepared]
-        self._attach_session_context(records)
-        vectors = self._embed(records)
+        previous = self._attach_session_context(records)
+        vectors = self._compose(records, previous) if self.compose_session_vectors else self._embed(records)
         outcomes: list[WriteOutcome] = []
         for (record, verdict, found), vector in zip(prepared, vectors):
             outcomes.append(self._persist(record, vector, verdict, found, actor))
@@ -159,14 +160,35 @@ class WritePipeline:
                       and r.type != MemoryType.working]
         return self.embedder.embed_documents(texts)[: len(records)]
 
-    def _attach_session_context(self, records: list[MemoryRecord]) -> None:
+    def _compose(self, records: list[MemoryRecord], previous: dict[str, list[str]]) -> np.ndarray:
+        """Each text encoded once: a turn's vector with session context is composed from its own vector
+        and its predecessors' (already encoded when they were written, so cached), weighted by length
+        the way mean pooling over the joined text would weigh them.
+        """
+        facts = [record.fact_text for record in records]
+        earlier = list(dict.fromkeys(t for texts in previous.values() for t in texts))
+        matrix = self.embedder.embed_documents(facts + earlier)
+        row = {text: matrix[len(facts) + i] for i, text in enumerate(earlier)}
+        out = np.array(matrix[: len(facts)], dtype=np.float32)
+        for i, record in enumerate(records):
+            texts = previous.get(record.id)
+            if not texts or not record.has_session_context:
+                continue
+            mixed = _length_weight(facts[i]) * out[i]
+            for text in texts:
+                mixed = mixed + _length_weight(text) * row[text]
+            out[i] = mixed / max(float(np.linalg.norm(mixed)), 1e-12)
+        return out
+
+    def _attach_session_context(self, records: list[MemoryRecord]) -> dict[str, list[str]]:
         """Give each turn that belongs to a session the previous turn(s) of that session as indexed context.
 
         Measured on LoCoMo (docs/benchmarks.md): indexing a turn with its predecessor lifts recall@10,
         because replies ("me too, every weekend") only make sense with what they answer.
         """
+        joined: dict[str, list[str]] = {}
         if self.session_context_turns <= 0:
-            return
+            return joined
         recent: dict[tuple[str, str], list[str]] = {}
         for record in records:
             if not record.session_id or record.type not in (MemoryType.working, MemoryType.episodic):
@@ -179,7 +201,9 @@ class WritePipeline:
             previous = recent[key][-self.session_context_turns :]
             if previous and SESSION_CONTEXT_KEY not in record.metadata:
                 record.metadata = {**record.metadata, SESSION_CONTEXT_KEY: " ".join(previous)}
+                joined[record.id] = previous
             recent[key].append(record.content)
+        return joined
 
     def _persist(
         self, record: MemoryRecord, vector: np.ndarray, verdict: ScreenResult | None, found: list[str], actor: str
@@ -198,3 +222,9 @@ class WritePipeline:
         action: WriteAction = "superseded" if decision.supersedes else "supplemented" if decision.supplements else "created"
         return WriteOutcome(record.id, action, record.status, decision.reason,
                             related_ids=decision.supersedes + decision.supplements, redactions=found)
+
+
+def _length_weight(text: str) -> float:
+    """Roughly the token count mean pooling gives a text: ~4 characters a token in Latin script, one in CJK."""
+    wide = sum(1 for ch in text if ord(ch) > 0x2E80)
+    return max(1.0, wide + (len(text) - wide) / 4)
