@@ -155,6 +155,8 @@ def raw_throughput(embedder: Any, texts: list[str]) -> dict[str, float]:
 
 def write_turns(tmp: Path, settings: HindsightSettings, embedder: Any, items: list[dict[str, Any]],
                 batch: int) -> dict[str, Any]:
+    if hasattr(embedder, "clear"):
+        embedder.clear()  # each path pays for its own encodings (the caches would carry over otherwise)
     engine = MemoryEngine.open(tmp / f"turns-{batch}.db", settings, embedder)
     profile = Profile()
     instrument(engine, profile)
@@ -182,6 +184,8 @@ def growth(tmp: Path, settings: HindsightSettings, embedder: Any, sizes: list[in
     rng = random.Random(3)
     pool = embedder.embed_documents(corpus(256, seed=5, start=20_000_000))
     out: dict[str, Any] = {}
+    if hasattr(embedder, "clear"):
+        embedder.clear()
     engine = MemoryEngine.open(tmp / "growth.db", settings, embedder)
     filled = 0
     for size in sorted(sizes):

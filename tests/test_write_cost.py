@@ -107,3 +107,37 @@ def test_a_batch_costs_one_document_call(tmp_path: Path, embedder: Embedder) -> 
     counting = Counting(getattr(embedder, "inner", embedder))
     _write_turns(tmp_path / "a.db", CachedEmbedder(counting), batch=len(TURNS))
     assert counting.calls["documents"] == 1
+
+
+def test_dense_search_does_not_list_every_row_in_scope(tmp_path: Path) -> None:
+    """A broad-scope dense search (hygiene's, on every write) reads only the rows it returns, so its
+    SQL cost does not grow with the store; its answer is still the exact top-k in scope."""
+    from hindsight.model import MemoryRecord, Status
+    from hindsight.storage.base import Scope
+    from hindsight.storage.sqlite_store import SQLiteStore
+
+    rng = np.random.default_rng(0)
+    store = SQLiteStore(tmp_path / "s.db")
+    vectors = rng.normal(size=(600, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    records = []
+    for i, vector in enumerate(vectors):
+        record = MemoryRecord(content=f"memory {i}", namespace="a" if i % 3 else "b",
+                              status=Status.active if i % 5 else Status.deprecated)
+        store.insert(record, vector, actor="t")
+        records.append(record)
+    query = vectors[7] + 0.1 * vectors[8]
+    scope = Scope("a", statuses=(Status.active,))
+    rows: list[str] = []
+    store._db.set_trace_callback(rows.append)
+    hits = store.dense_search(scope, query, 5)
+    store._db.set_trace_callback(None)
+    allowed = [i for i, r in enumerate(records) if r.namespace == "a" and r.status == Status.active]
+    exact = sorted(allowed, key=lambda i: -float(vectors[i] @ query))[:5]
+    assert [mid for mid, _ in hits] == [records[i].id for i in exact]
+    assert not any("SELECT m.rowid FROM memories m WHERE" in sql and "m.rowid IN (" not in sql for sql in rows), rows
+    narrow = Scope("b", statuses=(Status.deprecated,))  # few rows in scope: falls back to listing them, still exact
+    in_narrow = [i for i, r in enumerate(records) if r.namespace == "b" and r.status == Status.deprecated]
+    expected = sorted(in_narrow, key=lambda i: -float(vectors[i] @ query))[:5]
+    assert [mid for mid, _ in store.dense_search(narrow, query, 5)] == [records[i].id for i in expected]
+    store.close()

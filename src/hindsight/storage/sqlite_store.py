@@ -28,6 +28,9 @@ from hindsight.security.crypto import MemoryCipher
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
 from hindsight.text.tokenize import tokenize
 
+#: dense search first asks the index for this many times `limit` hits over every row, then keeps those in scope
+DENSE_OVERSAMPLE = 4
+
 _COLUMNS = (
     "id, namespace, content, type, context, importance, source, credibility, status, status_reason, "
     "created_at, updated_at, event_time, last_accessed_at, access_count, source_task_id, session_id, "
@@ -337,6 +340,9 @@ class SQLiteStore(MemoryStore):
 
     def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
         where, params = self._scope_sql(scope)
+        found = self._dense_unfiltered_first(where, params, vector, limit)
+        if found is not None:
+            return found
         with self._lock:
             allowed = np.fromiter(
                 (r[0] for r in self._db.execute(f"SELECT m.rowid FROM memories m WHERE {where}", params)),
@@ -351,6 +357,26 @@ class SQLiteStore(MemoryStore):
             marks = ",".join("?" * len(hits))
             ids = dict(self._db.execute(f"SELECT rowid, id FROM memories WHERE rowid IN ({marks})", [h[0] for h in hits]))
         return [(ids[rowid], score) for rowid, score in hits if rowid in ids]
+
+    def _dense_unfiltered_first(self, where: str, params: builtins.list[Any], vector: np.ndarray,
+                                limit: int) -> builtins.list[tuple[str, float]] | None:
+        """The top hits of the whole index, checked against the scope in one lookup of just those rows.
+
+        Exact, not approximate: when at least `limit` of the index's global top `wanted` are in scope,
+        they are the scope's top `limit` (anything in scope scoring higher would be among them). Saves
+        listing every allowed row id per search, which made each write's hygiene lookup grow with the
+        store. None when too few survive (a narrow scope): the caller lists the allowed rows instead.
+        """
+        size = len(self._index)
+        if limit <= 0 or size == 0 or size <= DENSE_OVERSAMPLE * limit:
+            return None
+        hits = self._index.search(vector, None, DENSE_OVERSAMPLE * limit)
+        marks = ",".join("?" * len(hits))
+        with self._lock:
+            ids = dict(self._db.execute(f"SELECT m.rowid, m.id FROM memories m WHERE {where} AND m.rowid IN ({marks})",
+                                        [*params, *(h[0] for h in hits)]))
+        kept = [(ids[rowid], score) for rowid, score in hits if rowid in ids]
+        return kept[:limit] if len(kept) >= limit else None
 
     def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
                        neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
