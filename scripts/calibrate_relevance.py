@@ -30,6 +30,7 @@ from locomo import DATA, SPLITS, questions, turns
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
+from hindsight.retrieval.query_parser import parse_query
 from hindsight.retrieval.relevance import (
     CALIBRATION_FILE,
     FEATURES,
@@ -59,15 +60,24 @@ def collect(engine: MemoryEngine, now: Any, qs: list[dict[str, Any]], own: bool)
     rows = []
     for q in qs:
         hits = engine.search(q["question"], top_k=TOP_K, now=now)
+        names = parse_query(q["question"], now).names
         dense = [h.why.dense_score for h in hits if h.why.dense_score is not None]
         top_dense = max(dense) if dense else None
         rows.append({
             "own": own, "category": q["category"],
-            "features": [features(h.why, rank, top_dense) for rank, h in enumerate(hits, start=1)],
+            "features": [features(h.why, rank, top_dense, names, h.memory.embedding_text)
+                         for rank, h in enumerate(hits, start=1)],
             "labels": [int(own and h.memory.metadata.get("dia_id") in set(q["evidence"])) for h in hits],
+            "session_labels": [int(own and _session(h.memory.metadata.get("dia_id")) in {_session(e) for e in q["evidence"]})
+                               for h in hits],
             "shipped": [h.relevance for h in hits],
         })
     return rows
+
+
+def _session(dia_id: Any) -> str:
+    """'D3:5' -> 'D3' (the LoCoMo session a turn belongs to)."""
+    return str(dia_id).split(":")[0]
 
 
 def fit(rows: list[dict[str, Any]]) -> RelevanceModel:
@@ -107,6 +117,7 @@ def main() -> None:
     parser.add_argument("--fit", action="store_true", help="fit on this split and write the calibration file")
     parser.add_argument("--store-dir", default="/tmp/hindsight-locomo-stores")
     parser.add_argument("--out", default="")
+    parser.add_argument("--rows", default="", help="also write the per-question feature rows here (JSON)")
     args = parser.parse_args()
     if args.fit and args.split != "dev":
         sys.exit("fit on dev only; check on test")
@@ -123,6 +134,8 @@ def main() -> None:
         rows += collect(engine, now, questions(other), own=False)
         engine.close()
         print(f"{sample['sample_id']}: {len(rows)} question rows", file=sys.stderr)
+    if args.rows:
+        Path(args.rows).write_text(json.dumps(rows))
     result: dict[str, Any] = {"split": args.split, "conversations": len(chosen), "embedder": embedder.name}
     if args.fit:
         model = fit(rows)

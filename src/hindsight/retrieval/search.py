@@ -93,19 +93,20 @@ class HybridRetriever:
             for mid in ordered
         ]
         hits.sort(key=lambda hit: -hit.score)
-        self._relevance(hits, scored)
+        self._relevance(hits, scored, parsed.names if parsed else [])
         self._filter_notes(hits, scope, narrowed, parsed, widened)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
         return annotate(hits[:top_k])
 
-    def _relevance(self, hits: list[SearchHit], scored: dict[str, list[tuple[str, float]]]) -> None:
+    def _relevance(self, hits: list[SearchHit], scored: dict[str, list[tuple[str, float]]], names: list[str]) -> None:
         """Each hit's calibrated probability of being relevant (see hindsight.retrieval.relevance)."""
         model = model_for(self.embedder.name)
         dense = scored.get("dense") or []
         top_dense = dense[0][1] if dense else None
         for rank, hit in enumerate(hits, start=1):
             if model is not None:
-                hit.relevance = round(model.probability(relevance_features(hit.why, rank, top_dense)), 4)
+                values = relevance_features(hit.why, rank, top_dense, names, hit.memory.embedding_text)
+                hit.relevance = round(model.probability(values), 4)
             else:  # no calibration file: the fused share of the best hit, relative only
                 hit.relevance = round(min(1.0, hit.why.fused / max(hits[0].why.fused, 1e-9)), 4)
 
