@@ -35,7 +35,9 @@ from hindsight.engine import MemoryEngine
 from hindsight.retrieval.search import SearchOptions
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data" / "locomo10.json"
+# ../shared/data beside the checkout; a worktree one level deeper finds it further up
+DATA = next((p / "shared" / "data" / "locomo10.json" for p in ROOT.parents
+             if (p / "shared" / "data" / "locomo10.json").exists()), ROOT.parent / "shared" / "data" / "locomo10.json")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (1, 5, 10, 20)
 SPLITS = {"dev": range(0, 4), "test": range(4, 10), "all": range(0, 10)}
@@ -125,7 +127,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     samples = json.loads(DATA.read_text())
     chosen = [samples[i] for i in SPLITS[args.split] if i < len(samples)][: args.limit or None]
     embedder = create_embedder(args.embedder)
-    base = HindsightSettings(reranker=args.reranker, session_context_turns=args.session_context)
+    base = HindsightSettings(reranker=args.reranker, session_context_turns=args.session_context,
+                             session_vector=args.session_vector)
     base.retrieval.record_access = False  # searches must not change each other's ranking
     defaults = base.retrieval.model_dump()
     rows = configs(args.reranker != "none") + (tuning_configs() if args.tune else [])
@@ -178,6 +181,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "embedder": embedder.name,
         "reranker": args.reranker,
         "session_context_turns": args.session_context,
+        "session_vector": args.session_vector,
         "ingest_s": round(ingest_s, 2),
         "ingest_ms_per_turn": round(ingest_s / max(1, n_turns) * 1000, 2),
         "machine": f"{platform.machine()} python {platform.python_version()}",
@@ -231,6 +235,8 @@ def main() -> None:
     parser.add_argument("--tune", action="store_true", help="add the tuning rows (use with --split dev)")
     parser.add_argument("--session-context", type=int, default=HindsightSettings().session_context_turns,
                         help="previous turns of a session indexed with each turn (0 = the plain protocol baseline)")
+    parser.add_argument("--session-vector", choices=("encode", "compose"), default=HindsightSettings().session_vector,
+                        help="how a turn's vector with session context is made (see HindsightSettings)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "locomo.json"))
     args = parser.parse_args()
     result = run(args)

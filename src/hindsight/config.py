@@ -91,6 +91,9 @@ class HindsightSettings(BaseSettings):
     session_context_turns: int = Field(
         default=2, ge=0, le=5, description="previous turns of the same session indexed with an episodic/working memory"
     )
+    session_vector: Literal["encode", "compose"] = Field(
+        default="encode", description="dense vector of a turn with session context: encode the joined text, or "
+        "compose it from the turn's and its predecessors' own vectors (one short text encoded per write)")
     reviewed_namespaces: str = Field(
         default="", description="comma-separated namespaces where agent (MCP) writes wait for human approval")
     vector_backend: Literal["auto", "exact", "hnsw", "qdrant"] = Field(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -59,6 +60,8 @@ from hindsight.write.pipeline import WriteOutcome, WritePipeline
 MAX_TOP_K = 100
 MAX_PAGE = 500
 MAX_QUERY_CHARS = 2_000
+#: memory_search's default `min_relevance`: keep every hit (each carries its `relevance`).
+DEFAULT_MIN_RELEVANCE = 0.0
 
 
 def validated(model: type[BaseModel], data: Any, what: str) -> Any:
@@ -101,6 +104,7 @@ class MemoryEngine:
             screener=WriteGuard(use_classifier=self.settings.guard == "on") if self.settings.guard != "off" else None,
             redactor=redactor if self.settings.redact else None,
             session_context_turns=self.settings.session_context_turns,
+            compose_session_vectors=self.settings.session_vector == "compose",
             directive_flagger=flag_directive,
             budget_s=self.settings.write_budget_s,
         )
@@ -255,8 +259,13 @@ class MemoryEngine:
         top_k: int = 5,
         now: datetime | None = None,
         options: SearchOptions | None = None,
+        min_relevance: float | None = None,
     ) -> builtins.list[SearchHit]:
-        """Hybrid search; see HybridRetriever. `now` fixes the reference time for decay and 'last week'."""
+        """Hybrid search; see HybridRetriever. `now` fixes the reference time for decay and 'last week'.
+
+        `min_relevance` (default DEFAULT_MIN_RELEVANCE, i.e. keep every hit) drops hits whose calibrated
+        `relevance` (estimated probability of being relevant) is lower; 0.5 keeps only likely matches.
+        """
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError("query must contain non-whitespace text")
         if not has_visible_text(query):
@@ -265,6 +274,10 @@ class MemoryEngine:
             raise InvalidInputError(f"query is longer than {MAX_QUERY_CHARS} characters")
         if not 1 <= top_k <= MAX_TOP_K:
             raise InvalidInputError(f"top_k must be between 1 and {MAX_TOP_K}")
+        if min_relevance is not None:
+            if not isinstance(min_relevance, int | float) or not 0.0 <= min_relevance <= 1.0:
+                raise InvalidInputError("min_relevance must be a number between 0 and 1")
+            options = replace(options or SearchOptions(), min_relevance=float(min_relevance))
         try:
             reference = check_time(now, "now") if now else self.clock()
         except ValueError as exc:

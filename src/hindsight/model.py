@@ -379,6 +379,17 @@ class Explanation(BaseModel):
     status_factor: float = 1.0
     time_boost: float = 1.0
     final: float = 0.0
+    # a hard filter the query implied ("last week", "上周", "pitfalls"): what it was, and whether it matched
+    # too little so the search ran over the whole scope instead (the hit may then lie outside it)
+    time_filter: str | None = None
+    time_filter_widened: bool | None = None
+    in_time_filter: bool | None = None
+    type_filter_widened: bool | None = None
+
+
+#: What `SearchHit.relevance` means (shown in tool descriptions and docs).
+RELEVANCE_MEANING = ("estimated probability that the memory is relevant to the query (calibrated on LoCoMo dev: "
+                     "evidence turns vs other hits and hits from an unrelated store)")
 
 
 class SearchHit(BaseModel):
@@ -387,6 +398,7 @@ class SearchHit(BaseModel):
     memory: MemoryRecord
     score: float
     why: Explanation
+    relevance: float = Field(default=0.0, ge=0.0, le=1.0, description=RELEVANCE_MEANING)
     flags: list[str] = Field(
         default_factory=list,
         description="read-time flags: directive, conflicting_directives (safety), sunk (decayed below the threshold)",

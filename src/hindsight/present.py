@@ -26,6 +26,7 @@ def hit_view(hit: SearchHit) -> dict[str, Any]:
     """A search result: the memory, its score and why it ranked there."""
     view = memory_view(hit.memory)
     view["score"] = hit.score
+    view["relevance"] = hit.relevance
     view["why"] = hit.why.model_dump(exclude_none=True)
     view["flags"] = hit.flags
     # which version of a fact is current: a deprecated memory names the one that replaced it

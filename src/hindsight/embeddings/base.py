@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -56,6 +56,14 @@ class Embedder(ABC):
         """Embed one search query."""
         return _normalise(self._embed([self.fit(text)], True))[0]
 
+    def embed_queries(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        """Embed several texts query-side in batched calls (hygiene's restatement judge compares pairs so)."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        texts = [self.fit(t) for t in texts]
+        parts = [self._embed(texts[i : i + batch_size], True) for i in range(0, len(texts), batch_size)]
+        return _normalise(np.vstack(parts))
+
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:
     matrix = np.asarray(matrix, dtype=np.float32)
@@ -64,20 +72,54 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return matrix / norms
 
 
-class CachedEmbedder(Embedder):
-    """LRU cache in front of any embedder for queries (agents repeat queries a lot).
+class _LRU:
+    """Text -> read-only vector, least recently used out first; thread-safe."""
 
-    The seed measured ~40% hit rate on agent traffic; an in-process LRU beats
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._items: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> np.ndarray | None:
+        with self._lock:
+            vector = self._items.get(text)
+            if vector is not None:
+                self._items.move_to_end(text)
+            return vector
+
+    def put(self, text: str, vector: np.ndarray) -> None:
+        if self.max_entries <= 0:
+            return
+        vector.setflags(write=False)
+        with self._lock:
+            self._items[text] = vector
+            self._items.move_to_end(text)
+            while len(self._items) > self.max_entries:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+class CachedEmbedder(Embedder):
+    """LRU caches in front of any embedder, one for queries and one for documents.
+
+    Queries: the seed measured ~40% hit rate on agent traffic; an in-process LRU beats
     a networked cache because one round trip costs more than one embedding.
+    Documents: the write path meets the same text more than once (a turn's fact is embedded
+    for storage, then compared by hygiene as a neighbour of the next turns; a re-sent turn),
+    so each distinct text is encoded once while it stays in the cache.
     """
 
-    def __init__(self, inner: Embedder, max_entries: int = 2048) -> None:
+    def __init__(self, inner: Embedder, max_entries: int = 2048, max_documents: int = 4096) -> None:
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
         self.max_tokens = inner.max_tokens
         self.max_entries = max_entries
-        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._queries = _LRU(max_entries)
+        self._documents = _LRU(max_documents)
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -92,25 +134,49 @@ class CachedEmbedder(Embedder):
         return self.inner.count_tokens(text)
 
     def clear(self) -> None:
-        """Drop cached queries (benchmarks clear it so every configuration pays the same embedding cost)."""
+        """Drop cached vectors (benchmarks clear it so every configuration pays the same embedding cost)."""
+        self._queries.clear()
+        self._documents.clear()
+
+    def _cached(self, cache: _LRU, texts: Sequence[str],
+                encode: Callable[[list[str]], np.ndarray]) -> np.ndarray:
+        """Rows for `texts`: cached ones looked up, the distinct missing ones encoded in one call."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        missing: dict[str, list[int]] = {}
+        for i, text in enumerate(texts):
+            hit = cache.get(text)
+            if hit is None:
+                missing.setdefault(text, []).append(i)
+            else:
+                out[i] = hit
         with self._lock:
-            self._cache.clear()
+            self.hits += len(texts) - sum(len(rows) for rows in missing.values())
+            self.misses += len(missing)
+        if missing:
+            fresh = encode(list(missing))
+            for (text, rows), vector in zip(missing.items(), fresh):
+                out[rows] = vector
+                cache.put(text, np.array(vector, dtype=np.float32))
+        return out
 
     def embed_documents(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
-        return self.inner.embed_documents(texts, batch_size)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self._cached(self._documents, texts, lambda t: self.inner.embed_documents(t, batch_size))
+
+    def embed_queries(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return self._cached(self._queries, texts, lambda t: self.inner.embed_queries(t, batch_size))
 
     def embed_query(self, text: str) -> np.ndarray:
-        with self._lock:
-            cached = self._cache.get(text)
-            if cached is not None:
-                self._cache.move_to_end(text)
+        cached = self._queries.get(text)
+        if cached is not None:
+            with self._lock:
                 self.hits += 1
-                return cached
+            return cached
         vector = self.inner.embed_query(text)
-        vector.setflags(write=False)
+        self._queries.put(text, vector)
         with self._lock:
             self.misses += 1
-            self._cache[text] = vector
-            if len(self._cache) > self.max_entries:
-                self._cache.popitem(last=False)
         return vector

@@ -19,6 +19,8 @@ from hindsight.retrieval.crosslingual import background_for, debias, other_scrip
 from hindsight.retrieval.fusion import reciprocal_rank_fusion
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
+from hindsight.retrieval.relevance import features as relevance_features
+from hindsight.retrieval.relevance import model_for
 from hindsight.retrieval.rerank import Reranker
 from hindsight.retrieval.scoring import (
     SUNK,
@@ -51,6 +53,8 @@ class SearchOptions:
     rerank: bool = True
     understand_query: bool = True
     use_priors: bool = True
+    #: drop hits whose calibrated relevance is below this (0 keeps every hit)
+    min_relevance: float = 0.0
 
 
 class HybridRetriever:
@@ -83,8 +87,10 @@ class HybridRetriever:
         narrowed = self._narrow(scope, parsed)
 
         scored = self._channels(text, narrowed, options)
-        if narrowed != scope and sum(len(hits) for hits in scored.values()) < top_k:
-            # The parsed filter was too strict for this store: fall back to the full scope (boosts still apply).
+        widened = narrowed != scope and sum(len(hits) for hits in scored.values()) < top_k
+        if widened:
+            # The parsed filter matched too little in this store: search the full scope (boosts still apply)
+            # and say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
             scored = self._channels(text, scope, options)
         ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
         fused = reciprocal_rank_fusion(ranked, self._weights(), k=self.settings.retrieval.rrf_k)
@@ -100,7 +106,38 @@ class HybridRetriever:
             for mid in ordered
         ]
         hits.sort(key=lambda hit: -hit.score)
+        self._relevance(hits, scored, parsed.names if parsed else [])
+        self._filter_notes(hits, scope, narrowed, parsed, widened)
+        hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
         return annotate(order_superseded(hits)[:top_k])
+
+    def _relevance(self, hits: list[SearchHit], scored: dict[str, list[tuple[str, float]]], names: list[str]) -> None:
+        """Each hit's calibrated probability of being relevant (see hindsight.retrieval.relevance)."""
+        model = model_for(self.embedder.name)
+        dense = scored.get("dense") or []
+        top_dense = dense[0][1] if dense else None
+        for rank, hit in enumerate(hits, start=1):
+            if model is not None:
+                values = relevance_features(hit.why, rank, top_dense, names, hit.memory.embedding_text)
+                hit.relevance = round(model.probability(values), 4)
+            else:  # no calibration file: the fused share of the best hit, relative only
+                hit.relevance = round(min(1.0, hit.why.fused / max(hits[0].why.fused, 1e-9)), 4)
+
+    @staticmethod
+    def _filter_notes(hits: list[SearchHit], scope: Scope, narrowed: Scope, parsed: ParsedQuery | None,
+                      widened: bool) -> None:
+        if parsed is None or narrowed == scope:
+            return
+        time_narrowed = (narrowed.time_from, narrowed.time_to) != (scope.time_from, scope.time_to)
+        for hit in hits:
+            if time_narrowed:
+                hit.why.time_filter = parsed.time_expression or "time"
+                hit.why.time_filter_widened = widened
+                when = hit.memory.reference_time
+                hit.why.in_time_filter = ((narrowed.time_from is None or when >= narrowed.time_from)
+                                          and (narrowed.time_to is None or when <= narrowed.time_to))
+            if narrowed.types != scope.types:
+                hit.why.type_filter_widened = widened
 
     # ----------------------------------------------------------------- stages
     def _narrow(self, scope: Scope, parsed: ParsedQuery | None) -> Scope:

@@ -17,11 +17,12 @@ from fastmcp.exceptions import ToolError
 from fastmcp.server.dependencies import get_access_token, get_http_request
 from pydantic import Field, StrictBool
 
-from hindsight.engine import MemoryEngine
+from hindsight.engine import DEFAULT_MIN_RELEVANCE, MemoryEngine
 from hindsight.errors import HindsightError, StorageBusyError
 from hindsight.model import (
     MAX_CONTENT_CHARS,
     MAX_OFFSET,
+    RELEVANCE_MEANING,
     MemoryPatch,
     MemoryType,
     SearchFilters,
@@ -177,11 +178,19 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         top_k: Annotated[int, Field(ge=1, le=100, description="How many memories to return.")] = 5,
         namespace: Namespace = "default",
         now: Annotated[datetime | None, Field(description="Reference time for decay and relative dates; default now.")] = None,
+        min_relevance: Annotated[float, Field(ge=0.0, le=1.0, description=(
+            "Drop hits whose `relevance` (the " + RELEVANCE_MEANING + ") is below this. Default "
+            f"{DEFAULT_MIN_RELEVANCE}: every hit is returned; 0.5 returns only likely matches, so an empty "
+            "result means nothing relevant is stored."))] = DEFAULT_MIN_RELEVANCE,
     ) -> dict[str, Any]:
-        """Hybrid search (vectors + keywords + filters, fused and weighted by recency, importance, credibility)."""
+        """Hybrid search (vectors + keywords + filters, fused and weighted by recency, importance, credibility).
+        Each hit has a calibrated `relevance`; `time_filter_widened` is true when a time expression in the query
+        ("last week", "上周") matched too few memories and the search ran without it (see each hit's `why`)."""
         gate(Scope.read, namespace, "search")
-        hits = _call(engine.search, query, namespace=namespace, filters=filters, top_k=top_k, now=now)
-        return {"count": len(hits), "results": [hit_view(h) for h in hits]}
+        hits = _call(engine.search, query, namespace=namespace, filters=filters, top_k=top_k, now=now,
+                     min_relevance=min_relevance)
+        return {"count": len(hits), "results": [hit_view(h) for h in hits],
+                "time_filter_widened": any(bool(h.why.time_filter_widened) for h in hits)}
 
     @mcp.tool
     def memory_get(memory_id: MemoryId, namespace: Namespace = "default") -> dict[str, Any]:

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from hindsight.model import MemoryInput, MemoryType, Source
+from hindsight.text.script import has_han
 from hindsight.write.importance import compute_importance
 
 
@@ -68,7 +69,7 @@ def _join(label: str, items: list[str], sep: str = "; ") -> str:
 
 
 def _is_chinese(text: str) -> bool:
-    return bool(re.search(r"[\u4e00-\u9fff]", text))
+    return has_han(text)
 
 
 def _base(event: _Event, extra_tags: tuple[str, ...] = (), **fields: Any) -> MemoryInput:

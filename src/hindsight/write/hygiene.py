@@ -189,6 +189,7 @@ class HygieneChecker:
             return HygieneDecision()
         existing = self.store.get_many([mid for mid, _ in hits])
         hits = self._fact_similarities(record, embedding, hits, existing)
+        self._prefetch_query_vectors(record, [existing[mid] for mid, _ in hits if mid in existing])
         excluded = {str(x) for key in SOURCE_KEYS for x in (record.metadata.get(key) or [])}
         decision = HygieneDecision()
         reasons: list[str] = []
@@ -217,6 +218,14 @@ class HygieneChecker:
         vectors = fact_vectors(self.embedder, [record, *found], stored, self._fact_cache)
         sims = {r.id: float(vectors[i + 1] @ vectors[0]) for i, r in enumerate(found)}
         return [(mid, sims[mid]) for mid, _ in hits if mid in sims and sims[mid] >= self.floor]
+
+    def _prefetch_query_vectors(self, record: MemoryRecord, olds: list[MemoryRecord]) -> None:
+        """Encode the query-side texts the restatement judge will read in one batched call (the
+        embedder's query cache then serves `query_similarity`), instead of one call per text."""
+        batch = getattr(self.embedder, "embed_queries", None)
+        if self.thresholds.restatement is None or batch is None or not olds:
+            return
+        batch([record.content, *(old.content for old in olds)])
 
     def judge(self, old: MemoryRecord, new: MemoryRecord, similarity: float) -> Verdict:
         """The pair verdict (LLM when configured, else the calibrated heuristic and restatement model)."""

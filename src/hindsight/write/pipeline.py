@@ -139,6 +139,7 @@ class WritePipeline:
     session_context_turns: int = 2
     directive_flagger: Callable[[str], bool] | None = None
     budget_s: float | None = None  # per memory in the request; checked before anything is stored
+    compose_session_vectors: bool = False
 
     def screen(self, content: str, context: str = "", tags: list[str] | None = None,
                metadata: dict[str, Any] | None = None, embedding: np.ndarray | None = None) -> ScreenResult | None:
@@ -222,8 +223,9 @@ class WritePipeline:
         for (record, _, _), memory_id in zip(prepared, ids or ()):
             if memory_id:
                 record.id = memory_id
-        self._attach_session_context([record for record, _, _ in prepared])
-        vectors = self.embedder.embed_documents([record.embedding_text for record, _, _ in prepared])
+        records = [record for record, _, _ in prepared]
+        previous = self._attach_session_context(records)
+        vectors = self._compose(records, previous) if self.compose_session_vectors else self._embed(records)
         if reuse:
             prepared = [self._screen_with(record, vector, found) for (record, _, found), vector in zip(prepared, vectors)]
         for (record, _, _), back in zip(prepared, restore or []):
@@ -259,14 +261,49 @@ class WritePipeline:
             record.status, record.status_reason = Status.quarantined, verdict.reason
         return record, verdict, found
 
-    def _attach_session_context(self, records: list[MemoryRecord]) -> None:
+
+    def _embed(self, records: list[MemoryRecord]) -> np.ndarray:
+        """One encoder call for the batch: what is indexed, plus the fact texts hygiene will compare.
+
+        A turn indexed with its session's preceding turns is judged by hygiene on a vector of the fact
+        alone; encoding that text here, in the same batched call, lets hygiene find it in the
+        embedder's document cache instead of paying a second encoder call per write.
+        """
+        texts = [record.embedding_text for record in records]
+        if self.hygiene is not None:
+            texts += [r.fact_text for r in records if r.has_session_context and r.status == Status.active
+                      and r.type != MemoryType.working]
+        return self.embedder.embed_documents(texts)[: len(records)]
+
+    def _compose(self, records: list[MemoryRecord], previous: dict[str, list[str]]) -> np.ndarray:
+        """Each text encoded once: a turn's vector with session context is composed from its own vector
+        and its predecessors' (already encoded when they were written, so cached), weighted by length
+        the way mean pooling over the joined text would weigh them.
+        """
+        facts = [record.fact_text for record in records]
+        earlier = list(dict.fromkeys(t for texts in previous.values() for t in texts))
+        matrix = self.embedder.embed_documents(facts + earlier)
+        row = {text: matrix[len(facts) + i] for i, text in enumerate(earlier)}
+        out = np.array(matrix[: len(facts)], dtype=np.float32)
+        for i, record in enumerate(records):
+            texts = previous.get(record.id)
+            if not texts or not record.has_session_context:
+                continue
+            mixed = _length_weight(facts[i]) * out[i]
+            for text in texts:
+                mixed = mixed + _length_weight(text) * row[text]
+            out[i] = mixed / max(float(np.linalg.norm(mixed)), 1e-12)
+        return out
+
+    def _attach_session_context(self, records: list[MemoryRecord]) -> dict[str, list[str]]:
         """Give each turn that belongs to a session the previous turn(s) of that session as indexed context.
 
         Measured on LoCoMo (docs/benchmarks.md): indexing a turn with its predecessor lifts recall@10,
         because replies ("me too, every weekend") only make sense with what they answer.
         """
+        joined: dict[str, list[str]] = {}
         if self.session_context_turns <= 0:
-            return
+            return joined
         recent: dict[tuple[str, str], list[str | None]] = {}  # None: a private turn (its place, not its text)
         for record in records:
             if not record.session_id or record.type not in (MemoryType.working, MemoryType.episodic):
@@ -279,8 +316,10 @@ class WritePipeline:
             previous = [t for t in recent[key][-self.session_context_turns :] if t is not None]
             if previous and SESSION_CONTEXT_KEY not in record.metadata:
                 record.metadata = {**record.metadata, SESSION_CONTEXT_KEY: " ".join(previous)}
+                joined[record.id] = previous
             # a private turn is never copied into a neighbour's context (its metadata, index, vector, history)
             recent[key].append(None if record.encrypted else record.content)
+        return joined
 
     def apply_change(self, record: MemoryRecord, *, actor: str, action: str, note: str = "",
                      reembed: bool = False) -> MemoryRecord:
@@ -326,3 +365,9 @@ class WritePipeline:
         action: WriteAction = "superseded" if decision.supersedes else "supplemented" if decision.supplements else "created"
         return WriteOutcome(record.id, action, record.status, decision.reason,
                             related_ids=decision.supersedes + decision.supplements, redactions=found)
+
+
+def _length_weight(text: str) -> float:
+    """Roughly the token count mean pooling gives a text: ~4 characters a token in Latin script, one in CJK."""
+    wide = sum(1 for ch in text if ord(ch) > 0x2E80)
+    return max(1.0, wide + (len(text) - wide) / 4)

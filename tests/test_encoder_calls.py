@@ -1,0 +1,143 @@
+"""Write cost: encoder calls per write, the embedder's caches, and batched encoding equal to single encoding."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from hindsight.config import HindsightSettings
+from hindsight.embeddings.base import CachedEmbedder, Embedder
+from hindsight.engine import MemoryEngine
+
+TURNS = [
+    "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
+    "Melanie: Wow, that's cool, Caroline! What happened that was so awesome?",
+    "Caroline: The transgender stories were so inspiring! I was so happy and thankful for all the support.",
+    "Melanie: That sounds great. I painted a lake sunrise last year, painting is my way to relax.",
+    "Caroline: I'm thinking about going into counseling and mental health jobs.",
+    "Melanie: 我上周末带孩子们去博物馆看了恐龙化石。",
+    "Caroline: 听起来很棒！他们一定很喜欢。",
+    "Melanie: Yes, they loved it, we want to go camping next month too.",
+]
+
+
+class Counting(Embedder):
+    """Delegates to a real embedder and counts encoder calls by side."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner, self.name, self.dim = inner, inner.name, inner.dim
+        self.calls = {"documents": 0, "queries": 0}
+        self.texts = {"documents": 0, "queries": 0}
+
+    def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
+        side = "queries" if is_query else "documents"
+        self.calls[side] += 1
+        self.texts[side] += len(texts)
+        return self.inner._embed(texts, is_query)
+
+
+class Fake(Embedder):
+    """Deterministic, for cache logic only."""
+
+    name, dim = "fake", 8
+
+    def __init__(self) -> None:
+        self.seen: list[list[str]] = []
+
+    def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
+        self.seen.append(list(texts))
+        return np.asarray([[len(t) + is_query, *(ord(c) for c in (t + "        ")[:7])] for t in texts], dtype=np.float32)
+
+
+def test_document_cache_encodes_each_distinct_text_once_in_one_call() -> None:
+    inner = Fake()
+    cached = CachedEmbedder(inner)
+    first = cached.embed_documents(["a fact", "another", "a fact"])
+    assert inner.seen == [["a fact", "another"]]
+    again = cached.embed_documents(["another", "third", "a fact"])
+    assert inner.seen[1] == ["third"]
+    np.testing.assert_array_equal(again[0], first[1])
+    np.testing.assert_array_equal(again[2], first[0])
+    np.testing.assert_allclose(again, Fake().embed_documents(["another", "third", "a fact"]))
+
+
+def test_query_batch_fills_the_query_cache_and_sides_do_not_mix() -> None:
+    inner = Fake()
+    cached = CachedEmbedder(inner)
+    batch = cached.embed_queries(["q one", "q two"])
+    assert len(inner.seen) == 1
+    np.testing.assert_array_equal(cached.embed_query("q two"), batch[1])
+    assert len(inner.seen) == 1
+    doc = cached.embed_documents(["q two"])  # same text, other side: encoded again
+    assert len(inner.seen) == 2 and not np.allclose(doc[0], batch[1])
+
+
+def test_batched_encoding_matches_single_encoding(embedder: Embedder) -> None:
+    inner = getattr(embedder, "inner", embedder)
+    batched = inner.embed_documents(TURNS)
+    singles = np.vstack([inner.embed_documents([t]) for t in TURNS])
+    assert float(np.min(np.sum(batched * singles, axis=1))) >= 0.999
+
+
+def _write_turns(path: Path, embedder: Embedder, batch: int) -> list[str]:
+    engine = MemoryEngine.open(path, HindsightSettings(db=path), embedder)
+    when = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    items = [{"content": t, "session_id": "session_1", "event_time": when, "source": "user"} for t in TURNS]
+    outcomes = []
+    for i in range(0, len(items), batch):
+        outcomes += engine.store_many(items[i : i + batch])
+    engine.close()
+    return [o.action for o in outcomes]
+
+
+def test_a_session_turn_costs_one_document_encoder_call(tmp_path: Path, embedder: Embedder) -> None:
+    """The indexed text (turn + preceding turns) and the fact text hygiene judges go in one call."""
+    counting = Counting(getattr(embedder, "inner", embedder))
+    actions = _write_turns(tmp_path / "a.db", CachedEmbedder(counting), batch=1)
+    assert counting.calls["documents"] == len(TURNS)
+    assert counting.calls["queries"] <= len(TURNS)  # the restatement judge: at most one batched call a write
+    # the cache changes cost, not decisions: the same writes through an uncached embedder decide the same
+    assert _write_turns(tmp_path / "b.db", counting.inner, batch=1) == actions
+
+
+def test_a_batch_costs_one_document_call(tmp_path: Path, embedder: Embedder) -> None:
+    counting = Counting(getattr(embedder, "inner", embedder))
+    _write_turns(tmp_path / "a.db", CachedEmbedder(counting), batch=len(TURNS))
+    assert counting.calls["documents"] == 1
+
+
+def test_dense_search_does_not_list_every_row_in_scope(tmp_path: Path) -> None:
+    """A broad-scope dense search (hygiene's, on every write) reads only the rows it returns, so its
+    SQL cost does not grow with the store; its answer is still the exact top-k in scope."""
+    from hindsight.model import MemoryRecord, Status
+    from hindsight.storage.base import Scope
+    from hindsight.storage.sqlite_store import SQLiteStore
+
+    rng = np.random.default_rng(0)
+    store = SQLiteStore(tmp_path / "s.db")
+    vectors = rng.normal(size=(600, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    records = []
+    for i, vector in enumerate(vectors):
+        record = MemoryRecord(content=f"memory {i}", namespace="a" if i % 3 else "b",
+                              status=Status.active if i % 5 else Status.deprecated)
+        store.insert(record, vector, actor="t")
+        records.append(record)
+    query = vectors[7] + 0.1 * vectors[8]
+    scope = Scope("a", statuses=(Status.active,))
+    rows: list[str] = []
+    store._db.set_trace_callback(rows.append)
+    hits = store.dense_search(scope, query, 5)
+    store._db.set_trace_callback(None)
+    allowed = [i for i, r in enumerate(records) if r.namespace == "a" and r.status == Status.active]
+    exact = sorted(allowed, key=lambda i: -float(vectors[i] @ query))[:5]
+    assert [mid for mid, _ in hits] == [records[i].id for i in exact]
+    assert not any("SELECT m.rowid FROM memories m WHERE" in sql and "m.rowid IN (" not in sql for sql in rows), rows
+    narrow = Scope("b", statuses=(Status.deprecated,))  # few rows in scope: falls back to listing them, still exact
+    in_narrow = [i for i, r in enumerate(records) if r.namespace == "b" and r.status == Status.deprecated]
+    expected = sorted(in_narrow, key=lambda i: -float(vectors[i] @ query))[:5]
+    assert [mid for mid, _ in store.dense_search(narrow, query, 5)] == [records[i].id for i in expected]
+    store.close()
