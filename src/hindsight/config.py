@@ -86,6 +86,8 @@ class HindsightSettings(BaseSettings):
     )
     reviewed_namespaces: str = Field(
         default="", description="comma-separated namespaces where agent (MCP) writes wait for human approval")
+    log_json: bool = Field(default=False, description="one JSON line per MCP request on stderr (tool, namespace, "
+                                                       "principal, latency, outcome); also `serve --log-json`")
     vector_backend: Literal["exact", "qdrant"] = Field(
         default="exact", description="where dense vectors are searched: in process (exact) or Qdrant")
     qdrant_url: str | None = Field(default=None, description="Qdrant server URL; unset = qdrant-client local mode")

@@ -208,6 +208,25 @@ class MemoryEngine:
             self.store.record_access([record.id], self.clock())
         return record
 
+    def resolve_id(self, memory_id: str, namespace: str = "default") -> str:
+        """A whole id, or the one memory in the namespace whose id starts with `memory_id` (as people type ids).
+
+        Several matches raise InvalidInputError naming them; no match returns the input, so the caller's own
+        lookup reports not_found (history of a hard-deleted memory still works with its whole id).
+        """
+        wanted = memory_id.strip() if isinstance(memory_id, str) else ""
+        if not wanted:
+            raise InvalidInputError("memory_id must be a non-empty string")
+        found = self.store.get(wanted)
+        if found is not None and found.namespace == namespace:
+            return wanted
+        matches = self.store.ids_with_prefix(wanted, namespace, limit=3)
+        if len(matches) > 1:
+            shown = ", ".join(matches[:2]) + (", ..." if len(matches) > 2 else "")
+            raise InvalidInputError(f"memory_id: prefix '{wanted}' matches several memories ({shown}); "
+                                    "type more characters")
+        return matches[0] if matches else wanted
+
     def list(self, namespace: str = "default", filters: SearchFilters | dict[str, Any] | None = None,
              limit: int = 20, offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:
         """A page of memories (newest first) and the total matching count."""

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from hindsight.engine import MemoryEngine, validated
-from hindsight.errors import HindsightError
+from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
 from hindsight.review.queue import Proposal, ReviewQueue
@@ -85,6 +85,26 @@ class ReviewService:
 
     def decided(self, namespace: str | None = None, limit: int = 20) -> list[Proposal]:
         return [p for status in ("approved", "rejected") for p in self.queue.list(namespace, status, limit)]
+
+    def resolve_id(self, proposal_id: str) -> str:
+        """A whole proposal id, or the one proposal whose id starts with it; several matches are an error."""
+        wanted = proposal_id.strip()
+        if not wanted:
+            raise InvalidInputError("proposal_id must be a non-empty string")
+        matches: list[str] = []
+        offset = 0
+        while True:
+            page = self.queue.list(None, None, 500, offset)
+            matches += [p.id for p in page if p.id.startswith(wanted)]
+            if wanted in matches or len(page) < 500:
+                break
+            offset += 500
+        if wanted in matches or not matches:
+            return wanted
+        if len(matches) > 1:
+            raise InvalidInputError(f"proposal_id: prefix '{wanted}' matches several proposals "
+                                    f"({', '.join(matches[:2])}...); type more characters")
+        return matches[0]
 
     def view(self, proposal: Proposal) -> dict[str, Any]:
         """The proposal plus the memory it would change as it is now (for a side-by-side look)."""

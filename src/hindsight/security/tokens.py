@@ -6,6 +6,7 @@ hash needed: there is nothing to brute-force); the plaintext is shown once.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import secrets
@@ -80,6 +81,22 @@ class TokenStore:
             rows = self._db.execute(
                 "SELECT id, name, scopes, namespaces, created_at, revoked_at FROM tokens ORDER BY created_at").fetchall()
         return [TokenInfo(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4], r[5] is not None) for r in rows]
+
+    def export_rows(self) -> builtins.list[dict[str, object]]:
+        """Every token as stored (hashes only, never a secret), for `hindsight backup --with-tokens`."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, name, token_hash, scopes, namespaces, created_at, revoked_at "
+                                    "FROM tokens ORDER BY created_at").fetchall()
+        keys = ("id", "name", "token_hash", "scopes", "namespaces", "created_at", "revoked_at")
+        return [dict(zip(keys, row)) for row in rows]
+
+    def import_rows(self, rows: builtins.list[dict[str, object]]) -> int:
+        """Load exported tokens (same hashes, so the same secrets keep working); existing ids are left alone."""
+        with self._lock:
+            cursor = self._db.executemany(
+                "INSERT OR IGNORE INTO tokens(id, name, token_hash, scopes, namespaces, created_at, revoked_at) "
+                "VALUES (:id, :name, :token_hash, :scopes, :namespaces, :created_at, :revoked_at)", rows)
+        return max(cursor.rowcount, 0)
 
     def verify(self, token: str) -> Principal | None:
         """The principal a live token stands for, or None (unknown or revoked)."""

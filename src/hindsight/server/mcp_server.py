@@ -17,6 +17,7 @@ from pydantic import Field, StrictBool
 
 from fastmcp.server.dependencies import get_access_token
 
+from hindsight._version import __version__
 from hindsight.engine import MemoryEngine
 from hindsight.security.audit import AuditLog
 from hindsight.security.http_auth import HindsightTokenVerifier, principal_from_access_token
@@ -26,6 +27,7 @@ from hindsight.errors import HindsightError
 from hindsight.model import MAX_CONTENT_CHARS, MemoryPatch, MemoryType, SearchFilters, Source
 from hindsight.present import hit_view, memory_view
 from hindsight.review.console import mount_console
+from hindsight.server.observability import RequestObserver, mount_operations
 from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
 from hindsight.write.events import TaskCompleted, TaskFailed, ToolRetrySucceeded, UserCorrection
@@ -83,19 +85,22 @@ class Gate:
 
 def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenStore | None = None,
                  audit: AuditLog | None = None, gate: Gate | None = None,
-                 review: ReviewService | None = None) -> FastMCP:
+                 review: ReviewService | None = None, log_json: bool | None = None) -> FastMCP:
     """Create the FastMCP server with every memory tool bound to `engine`.
 
     With `tokens`, HTTP callers must present a bearer token; each tool checks its scope over the namespace.
     Writes go through `review` (default: the namespaces in settings.reviewed_namespaces wait for approval);
-    the web console for reviewers is served at /review on the HTTP transport.
+    the web console for reviewers is served at /review on the HTTP transport, with /healthz and /metrics.
+    Every tool call is counted and timed by one middleware (and logged as JSON with `log_json`).
     """
     auth = HindsightTokenVerifier(tokens) if tokens is not None else None
-    mcp = FastMCP(name, instructions=INSTRUCTIONS, auth=auth)
     gate = gate or Gate(audit, auth_enabled=auth is not None)
     review = review or ReviewService(engine, ReviewQueue(engine.stats().path or ":memory:"),
                                      engine.settings.reviewed_namespaces)
+    observer = RequestObserver(engine, review, engine.settings.log_json if log_json is None else log_json)
+    mcp = FastMCP(name, instructions=INSTRUCTIONS, auth=auth, version=__version__, middleware=[observer])
     mount_console(mcp, review, tokens)
+    mount_operations(mcp, engine, observer, tokens, __version__)
 
     @mcp.tool
     def memory_store(
@@ -340,12 +345,13 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
 
 
 def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", host: str = "127.0.0.1",
-          port: int = 8765, tokens: TokenStore | None = None, audit: AuditLog | None = None) -> None:
+          port: int = 8765, tokens: TokenStore | None = None, audit: AuditLog | None = None,
+          log_json: bool | None = None) -> None:
     """Run the server until interrupted (stdio for desktop clients, streamable HTTP for remote agents).
 
     stdio always runs as the local owner; HTTP checks bearer tokens when `tokens` is given.
     """
-    server = build_server(engine, tokens=tokens if transport == "http" else None, audit=audit)
+    server = build_server(engine, tokens=tokens if transport == "http" else None, audit=audit, log_json=log_json)
     from hindsight.retrieval.query_parser import warm_up as warm_query_parser
     from hindsight.text import warm_up as warm_tokenizer
 

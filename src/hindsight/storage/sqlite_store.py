@@ -89,6 +89,11 @@ class SQLiteStore(MemoryStore):
         self._load_vectors()
 
     @property
+    def index_size(self) -> int:
+        """Vectors held by the dense index (for /metrics)."""
+        return len(self._index)
+
+    @property
     def supports_encryption(self) -> bool:
         """True when a key is configured, so private memories can be written."""
         return self._cipher is not None
@@ -431,6 +436,67 @@ class SQLiteStore(MemoryStore):
         with self._lock:
             rows = self._db.execute(sql, params).fetchall()
         return [Edge(r[0], r[1], r[2], r[3], _dt(r[4])) for r in rows]
+
+    def ids_with_prefix(self, prefix: str, namespace: str, limit: int = 2) -> builtins.list[str]:
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM memories WHERE namespace = ? AND id LIKE ? ESCAPE '\\' "
+                                    "ORDER BY id LIMIT ?", (namespace, pattern, limit)).fetchall()
+        return [str(r[0]) for r in rows]
+
+    def all_history(self) -> Iterator[HistoryEntry]:
+        last = 0
+        while True:
+            with self._lock:
+                rows = self._db.execute("SELECT seq, memory_id, action, actor, at, before, after, note FROM history "
+                                        "WHERE seq > ? ORDER BY seq LIMIT 1000", (last,)).fetchall()
+            if not rows:
+                return
+            last = rows[-1]["seq"]
+            for row in rows:
+                yield HistoryEntry(memory_id=row["memory_id"], action=row["action"], actor=row["actor"],
+                                   at=_dt(row["at"]) or utcnow(), note=row["note"] or "",
+                                   before=None if row["before"] is None else json.loads(row["before"]),
+                                   after=None if row["after"] is None else json.loads(row["after"]))
+
+    def all_edges(self) -> builtins.list[Edge]:
+        with self._lock:
+            rows = self._db.execute("SELECT src, dst, kind, weight, created_at FROM edges ORDER BY rowid").fetchall()
+        return [Edge(r[0], r[1], r[2], r[3], _dt(r[4])) for r in rows]
+
+    def restore_raw(self, records: Sequence[tuple[MemoryRecord, np.ndarray | None]],
+                    history: Sequence[HistoryEntry], edges: Sequence[Edge]) -> None:
+        placed: builtins.list[tuple[int, np.ndarray]] = []
+        with self._tx():
+            if self._db.execute("SELECT COUNT(*) FROM memories").fetchone()[0] or \
+                    self._db.execute("SELECT COUNT(*) FROM history").fetchone()[0]:
+                raise StorageError(f"restore needs an empty database; '{self.path}' already holds memories")
+            for record, vector in records:
+                cursor = self._db.execute(f"INSERT INTO memories({_COLUMNS}) VALUES ({','.join('?' * 20)})",
+                                          self._values(record))
+                rowid = int(cursor.lastrowid or 0)
+                self._write_side_tables(rowid, record, vector)
+                if vector is not None:
+                    placed.append((rowid, vector))
+            self._db.executemany(
+                "INSERT INTO history(memory_id, action, actor, at, before, after, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(h.memory_id, h.action, h.actor, _ts(h.at),
+                  None if h.before is None else json.dumps(h.before, ensure_ascii=False),
+                  None if h.after is None else json.dumps(h.after, ensure_ascii=False), h.note) for h in history])
+            self._db.executemany(
+                "INSERT OR REPLACE INTO edges(src, dst, kind, weight, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(e.src, e.dst, e.kind, e.weight, _ts(e.created_at or utcnow())) for e in edges])
+        for rowid, vector in placed:
+            self._index.upsert(rowid, vector)
+
+    def backup_to(self, target: str | Path) -> None:
+        """Byte-faithful copy of the whole file with SQLite's online backup API (safe while serving)."""
+        dest = sqlite3.connect(str(target))
+        try:
+            with self._lock:
+                self._db.backup(dest)
+        finally:
+            dest.close()
 
     def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
         last = 0
