@@ -36,7 +36,7 @@ from hindsight.model import (
 )
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever, SearchOptions
-from hindsight.storage.base import MemoryStore, Scope, StoreStats
+from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.safety import WriteGuard, flag_directive, redactor
 from hindsight.security.crypto import load_cipher
 from hindsight.storage.factory import create_vector_index
@@ -277,6 +277,18 @@ class MemoryEngine:
         if not entries or (last or {}).get("namespace") != namespace:
             raise MemoryNotFoundError(memory_id, namespace)
         return entries
+
+    def related(self, memory_id: str, namespace: str = "default") -> builtins.list[tuple[Edge, MemoryRecord]]:
+        """The memory's edges (supersedes, supplements, derived_from, ...) whose other end is in the same namespace."""
+        self.get(memory_id, namespace, record_access=False)
+        edges = self.store.edges([memory_id])
+        others = self.store.get_many([e.dst if e.src == memory_id else e.src for e in edges])
+        out = []
+        for edge in edges:
+            other = others.get(edge.dst if edge.src == memory_id else edge.src)
+            if other is not None and other.namespace == namespace:
+                out.append((edge, other))
+        return out
 
     def stats(self, namespace: str | None = None) -> StoreStats:
         return self.store.stats(namespace)

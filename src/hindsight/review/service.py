@@ -19,6 +19,7 @@ The CLI and the Python API are the owner's own doors and write directly.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from hindsight.engine import MemoryEngine, validated
@@ -117,11 +118,22 @@ class ReviewService:
                 out["current"] = None  # deleted since it was proposed: approving will fail with not_found
         return out
 
-    def approve(self, proposal_id: str, reviewer: str, note: str = "", namespace: str | None = None) -> dict[str, Any]:
-        """Apply the change through the engine, then record the approval; on failure it stays pending."""
+    def approve(self, proposal_id: str, reviewer: str, note: str = "", namespace: str | None = None,
+                edits: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Apply the change through the engine, then record the approval; on failure it stays pending.
+
+        `edits` (edit-then-approve): fields the reviewer changed in the proposed store/update before applying it;
+        the applied version (with the reviewer named) is what history keeps.
+        """
         self.queue.get(proposal_id, namespace)
         proposal = self.queue.claim(proposal_id)
         actor = f"{proposal.proposed_by} (approved by {reviewer})"
+        if edits:
+            if proposal.action == "forget":
+                self.queue.release(proposal_id)
+                raise InvalidInputError("edits: a forget proposal has nothing to edit; approve or reject it")
+            proposal = replace(proposal, payload={**proposal.payload, **edits})
+            actor = f"{proposal.proposed_by} (edited and approved by {reviewer})"
         try:
             result = self._apply(proposal, actor)
         except Exception:

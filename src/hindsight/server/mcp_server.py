@@ -26,6 +26,7 @@ from hindsight.security.tokens import TokenStore
 from hindsight.errors import HindsightError
 from hindsight.model import MAX_CONTENT_CHARS, MemoryPatch, MemoryType, SearchFilters, Source
 from hindsight.present import hit_view, memory_view
+from hindsight.console.pages_health import mount_web_console
 from hindsight.review.console import mount_console
 from hindsight.server.observability import RequestObserver, mount_operations
 from hindsight.review.queue import ReviewQueue
@@ -101,6 +102,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     mcp = FastMCP(name, instructions=INSTRUCTIONS, auth=auth, version=__version__, middleware=[observer])
     mount_console(mcp, review, tokens)
     mount_operations(mcp, engine, observer, tokens, __version__)
+    mount_web_console(mcp, engine, review, tokens, observer)
 
     @mcp.tool
     def memory_store(

@@ -14,6 +14,7 @@ import logging
 import sqlite3
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -121,6 +122,21 @@ class RequestObserver(Middleware):
             self.log.setLevel(logging.INFO)
             self.log.propagate = False
         self.log_json = log_json
+        self._recent: deque[tuple[float, str]] = deque(maxlen=200_000)  # (wall time, tool) for the console plots
+
+    def note(self, tool: str) -> None:
+        """Remember one call of `tool` now (tool calls do this themselves; the console notes its own searches)."""
+        self._recent.append((time.time(), tool))
+
+    def per_hour(self, tool: str, hours: int = 24, now: float | None = None) -> list[int]:
+        """Calls of `tool` in each of the last `hours` hours, oldest first (since this process started)."""
+        end = time.time() if now is None else now
+        counts = [0] * hours
+        for at, name in list(self._recent):
+            age = int((end - at) // 3600)
+            if name == tool and 0 <= age < hours:
+                counts[hours - 1 - age] += 1
+        return counts
 
     async def on_call_tool(self, context: MiddlewareContext[Any], call_next: CallNext[Any, Any]) -> Any:
         tool = str(getattr(context.message, "name", "unknown"))
@@ -144,6 +160,7 @@ class RequestObserver(Middleware):
         finally:
             elapsed = self.clock() - started
             self.requests.labels(tool, outcome).inc()
+            self.note(tool)
             self.latency.labels(tool).observe(elapsed)
             if self.log_json:
                 self.log.info(json.dumps({
