@@ -114,7 +114,14 @@ def test_reader_can_search_but_not_change(world: dict[str, Any]) -> None:
     first = page.locator("article.hit").first
     assert "Deploys go out on Tuesdays" in first.inner_text()
     assert first.locator("svg.bars rect.bar").count() == 8  # the score breakdown is a bar chart
-    first.locator("a.open").click()
+    assert page.locator("article.hit").count() >= 3
+    # the API filters narrow the same search: only semantic memories tagged ops
+    page.check("input[name=type][value=semantic]")
+    page.fill("input[name=tags]", "ops")
+    page.click("form.filters button.primary")
+    page.wait_for_selector("input[name=type][value=semantic]:checked")
+    assert [h.get_attribute("data-id") for h in page.locator("article.hit").all()] == [world["ids"]["deploy"]]
+    page.locator("article.hit a.open").first.click()
     page.wait_for_selector("#content")
     assert page.locator("#save").count() == 0 and page.locator("text=Read-only").is_visible()
     # a forged form (no CSRF field) from this very session is refused, and nothing changes

@@ -28,6 +28,7 @@ import numpy as np
 from hindsight._version import __version__
 from hindsight.engine import MemoryEngine
 from hindsight.errors import InvalidInputError, StorageError
+from hindsight.jsonl import json_objects
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
 from hindsight.security.crypto import load_cipher
 from hindsight.security.tokens import TokenStore
@@ -100,15 +101,9 @@ def backup_sqlite(engine: MemoryEngine, target: Path, with_tokens: bool) -> None
 
 def _read_jsonl(lines: Iterator[str]) -> Iterator[tuple[str, Any]]:
     header_seen = False
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(f"line {number}: not valid JSON ({exc.msg})") from exc
+    for number, item in json_objects(lines):
         if not header_seen:
-            if not isinstance(item, dict) or item.get("format") != FORMAT:
+            if item.get("format") != FORMAT:
                 raise InvalidInputError("FILE: not a hindsight backup (its first line has no "
                                         f"\"format\": \"{FORMAT}\"; use `hindsight import` for export files)")
             if int(item.get("version", 0)) > FORMAT_VERSION:
@@ -116,10 +111,9 @@ def _read_jsonl(lines: Iterator[str]) -> Iterator[tuple[str, Any]]:
             header_seen = True
             yield "header", item
             continue
-        if not isinstance(item, dict) or len(item) not in (1, 2):
+        if len(item) not in (1, 2):
             raise InvalidInputError(f"line {number}: expected one memory, history, edge or token object")
-        kind = next(iter(item))
-        yield kind, item
+        yield next(iter(item)), item
 
 
 def restore_jsonl(engine: MemoryEngine, lines: Iterator[str], tokens: TokenStore | None = None) -> dict[str, int]:

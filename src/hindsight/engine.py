@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import builtins
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +21,7 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
 from hindsight.errors import InvalidInputError, MemoryNotFoundError, ProviderUnavailableError
+from hindsight.jsonl import json_objects
 from hindsight.llm import LLMClient, create_llm
 from hindsight.model import (
     HistoryEntry,
@@ -384,15 +384,7 @@ class MemoryEngine:
         items: builtins.list[MemoryInput] = []
         lifecycle: builtins.list[tuple[str, str]] = []
         allowed = set(MemoryInput.model_fields)
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InvalidInputError(f"line {number}: not valid JSON ({exc.msg})") from exc
-            if not isinstance(raw, dict):
-                raise InvalidInputError(f"line {number}: expected a JSON object")
+        for number, raw in json_objects(lines):
             data = {k: v for k, v in raw.items() if k in allowed}
             if namespace:
                 data["namespace"] = namespace

@@ -154,6 +154,17 @@ class ConsoleApp:
 
         self.mcp.custom_route(path, methods=methods, include_in_schema=False)(endpoint)
 
+    def post(self, path: str, handler: Callable[[Request, Ctx, dict[str, str]], Awaitable[Response]]) -> None:
+        """Register a form action: refused with 403 unless the CSRF field matches the session."""
+
+        async def checked(request: Request, ctx: Ctx) -> Response:
+            fields = await self.checked_form(request, ctx)
+            if fields is None:
+                return self.error(ctx, ctx.t("bad_form"), 403)
+            return await handler(request, ctx, fields)
+
+        self.route(path, ["POST"], checked)
+
     def mount_basics(self) -> None:
         """Sign-in, sign-out, the language toggle and the two static files."""
         mcp = self.mcp
@@ -169,14 +180,12 @@ class ConsoleApp:
             response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/console")
             return response
 
-        async def logout(request: Request, ctx: Ctx) -> Response:
-            if await self.checked_form(request, ctx) is None:
-                return self.error(ctx, ctx.t("bad_form"), 403)
+        async def logout(request: Request, ctx: Ctx, fields: dict[str, str]) -> Response:
             response = RedirectResponse("/console", status_code=303)
             response.delete_cookie(COOKIE, path="/console")
             return response
 
-        self.route("/console/logout", ["POST"], logout)
+        self.post("/console/logout", logout)
 
         @mcp.custom_route("/console/lang", methods=["GET"], include_in_schema=False)
         async def language(request: Request) -> Response:

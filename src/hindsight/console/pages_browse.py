@@ -142,11 +142,8 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None)
 
     app.route("/console/memory/{memory_id}", ["GET"], memory_page)
 
-    async def memory_action(request: Request, ctx: Ctx) -> Response:
+    async def memory_action(request: Request, ctx: Ctx, fields: dict[str, str]) -> Response:
         memory_id, action = request.path_params["memory_id"], request.path_params["action"]
-        fields = await app.checked_form(request, ctx)
-        if fields is None:
-            return app.error(ctx, ctx.t("bad_form"), 403)
         ns = fields.get("ns", "default")
         if not ctx.can(Scope.write, ns):
             return app.error(ctx, ctx.t("not_allowed"), 403)
@@ -177,7 +174,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None)
             return app.error(ctx, f"{exc.code}: {exc}", 409)
         return RedirectResponse(memory_href(memory_id, ns) + "&done=1", status_code=303)
 
-    app.route("/console/memory/{memory_id}/{action}", ["POST"], memory_action)
+    app.post("/console/memory/{memory_id}/{action}", memory_action)
 
 
 def _actions(ctx: Ctx, record: Any) -> str:

@@ -97,11 +97,8 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
 
     app.route("/console/queues", ["GET"], queues)
 
-    async def decide(request: Request, ctx: Ctx) -> Response:
+    async def decide(request: Request, ctx: Ctx, fields: dict[str, str]) -> Response:
         proposal_id, decision = request.path_params["proposal_id"], request.path_params["decision"]
-        fields = await app.checked_form(request, ctx)
-        if fields is None:
-            return app.error(ctx, ctx.t("bad_form"), 403)
         try:
             proposal = review.queue.get(proposal_id)
             if not ctx.can(Scope.admin, proposal.namespace):
@@ -120,13 +117,10 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
             return app.error(ctx, f"{exc.code}: {exc}", 409)
         return RedirectResponse("/console/queues?done=1", status_code=303)
 
-    app.route("/console/queue/{proposal_id}/{decision}", ["POST"], decide)
+    app.post("/console/queue/{proposal_id}/{decision}", decide)
 
-    async def quarantine(request: Request, ctx: Ctx) -> Response:
+    async def quarantine(request: Request, ctx: Ctx, fields: dict[str, str]) -> Response:
         memory_id, action = request.path_params["memory_id"], request.path_params["action"]
-        fields = await app.checked_form(request, ctx)
-        if fields is None:
-            return app.error(ctx, ctx.t("bad_form"), 403)
         ns = fields.get("ns", "default")
         if not ctx.can(Scope.admin, ns):
             return app.error(ctx, ctx.t("not_allowed"), 403)
@@ -144,7 +138,7 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
             return app.error(ctx, f"{exc.code}: {exc}", 409)
         return RedirectResponse("/console/queues?done=1", status_code=303)
 
-    app.route("/console/quarantine/{memory_id}/{action}", ["POST"], quarantine)
+    app.post("/console/quarantine/{memory_id}/{action}", quarantine)
 
 
 def _proposed_content(engine: MemoryEngine, proposal: Proposal) -> str:
