@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp_helpers import http_server
 
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
 from hindsight.review.queue import ReviewQueue
 from hindsight.security.tokens import TokenStore
 from hindsight.storage.base import Edge
-from mcp_helpers import http_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -69,14 +69,14 @@ def world(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Iterator[d
     admin, _ = tokens.create("alice", ["admin"], ["*"])
     reader, _ = tokens.create("rita", ["read"], ["team"])
     tokens.close()
-    with http_server(db, folder / "server.log", env={"HINDSIGHT_REVIEWED_NAMESPACES": "team"}) as url:
-        with sync_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                yield {"db": db, "base": url.removesuffix("/mcp"), "ids": ids, "admin": admin, "reader": reader,
-                       "browser": browser, "embedder": embedder, "shots": folder}
-            finally:
-                browser.close()
+    with (http_server(db, folder / "server.log", env={"HINDSIGHT_REVIEWED_NAMESPACES": "team"}) as url,
+          sync_api.sync_playwright() as playwright):
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield {"db": db, "base": url.removesuffix("/mcp"), "ids": ids, "admin": admin, "reader": reader,
+                   "browser": browser, "embedder": embedder, "shots": folder}
+        finally:
+            browser.close()
 
 
 def _signed_in(world: dict[str, Any], token: str) -> Any:
@@ -178,8 +178,11 @@ def test_admin_searches_edits_and_walks_an_edge(world: dict[str, Any]) -> None:
     page.click("#lang")
     page.wait_for_selector("text=浏览")
     assert page.locator("html").get_attribute("lang") == "zh-CN"
+    assert "Wednesdays" in page.locator("#content").inner_text()  # the same page, now in Chinese
+    _shot(world, page, "memory-zh")
     page.click("#lang")
     page.wait_for_selector("text=Browse")
+    assert page.locator("#content").is_visible()
     page.context.close()
 
 

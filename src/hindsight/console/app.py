@@ -96,7 +96,8 @@ class ConsoleApp:
         who = self.principal(request)
         if who is None:
             return None
-        return Ctx(who, self.lang(request), self.csrf_for(request), request.url.path)
+        kept = urlencode([(k, v) for k, v in request.query_params.multi_items() if k not in ("done", "lang")])
+        return Ctx(who, self.lang(request), self.csrf_for(request), request.url.path + (f"?{kept}" if kept else ""))
 
     async def checked_form(self, request: Request, ctx: Ctx) -> dict[str, str] | None:
         """The posted fields, or None when the CSRF field is missing or wrong."""

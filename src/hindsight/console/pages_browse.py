@@ -30,6 +30,7 @@ from hindsight.model import MemoryType, Source, Status
 from hindsight.security.principal import Scope
 
 LISTED_STATUSES = (Status.active, Status.deprecated, Status.forgotten)
+PAGE = 50
 
 
 def namespaces_for(ctx: Ctx, engine: MemoryEngine, scope: Scope = Scope.read) -> list[str]:
@@ -44,6 +45,14 @@ def _filters(params: Any) -> dict[str, Any]:
         values = [v for v in params.getlist(key) if v]
         if values:
             out[name] = values
+    for key, name in (("session", "session_id"), ("task", "source_task_id")):
+        if params.get(key, "").strip():
+            out[name] = params[key].strip()
+    if params.get("min_importance", "").strip():
+        try:
+            out["min_importance"] = float(params["min_importance"])
+        except ValueError as exc:
+            raise InvalidInputError("min_importance: expected a number between 0 and 1") from exc
     tag_text = params.get("tags", "")
     if tag_text.strip():
         out["tags"] = [x.strip() for x in tag_text.replace("，", ",").split(",") if x.strip()]
@@ -77,6 +86,10 @@ def browse_form(ctx: Ctx, params: Any, spaces: list[str], ns: str) -> str:
         "placeholder='ops, db'></label>"
         f"<label>{ctx.t('from')} <input type='date' name='from' value='{escape(params.get('from', ''))}'></label>"
         f"<label>{ctx.t('to')} <input type='date' name='to' value='{escape(params.get('to', ''))}'></label>"
+        f"<label>{ctx.t('importance')} ≥ <input type='number' name='min_importance' min='0' max='1' step='0.1' "
+        f"value='{escape(params.get('min_importance', ''))}'></label>"
+        f"<label>session <input type='text' name='session' value='{escape(params.get('session', ''))}'></label>"
+        f"<label>task <input type='text' name='task' value='{escape(params.get('task', ''))}'></label>"
         + _checks(ctx, "type", [m.value for m in MemoryType], params.getlist("type"))
         + _checks(ctx, "status", [s.value for s in LISTED_STATUSES], params.getlist("status"))
         + _checks(ctx, "source", [s.value for s in Source], params.getlist("source"))
@@ -104,9 +117,11 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None)
                 body += "".join(hit_card(ctx, h, top_final, top_kw) for h in hits) or f"<p>{ctx.t('no_results')}</p>"
             else:
                 listed = {"statuses": [s.value for s in LISTED_STATUSES], **filters}
-                records, total = engine.list(ns, listed, limit=50)
+                offset = max(0, int(params.get("offset", "0") or 0)) if params.get("offset", "0").isdigit() else 0
+                records, total = engine.list(ns, listed, limit=PAGE, offset=offset)
                 body += f"<p class='muted'>{total} {ctx.t('memories')}</p>"
                 body += "".join(record_card(ctx, r) for r in records) or f"<p>{ctx.t('no_results')}</p>"
+                body += _pager(params, offset, total)
         except HindsightError as exc:
             body += f"<div class='error'>{escape(str(exc))}</div>"
         return app.page(ctx, ctx.t("nav_browse"), body)
@@ -212,5 +227,15 @@ def _edges(ctx: Ctx, record: Any, related: list[Any]) -> str:
            f"<ul>{rows}</ul></div>"
 
 
-def browse_href(**params: str) -> str:
-    return "/console?" + urlencode(params)
+def _pager(params: Any, offset: int, total: int) -> str:
+    """Previous / next links that keep every filter."""
+    kept = [(k, v) for k, v in params.multi_items() if k != "offset"]
+    links = []
+    if offset > 0:
+        links.append(f"<a rel='prev' href='/console?{escape(urlencode([*kept, ('offset', max(0, offset - PAGE))]))}'>"
+                     "← prev</a>")
+    if offset + PAGE < total:
+        links.append(f"<a rel='next' id='next' href='/console?{escape(urlencode([*kept, ('offset', offset + PAGE)]))}'>"
+                     "next →</a>")
+    return f"<p class='pager'>{' · '.join(links)} <span class='muted'>{offset + 1}–{min(total, offset + PAGE)}</span></p>" \
+        if total else ""
