@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from hindsight.cli import app
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
+from hindsight.review.queue import ReviewQueue
 from hindsight.security.tokens import TokenStore
 from hindsight.storage.base import Edge
 
@@ -69,7 +70,18 @@ def source(tmp_path: Path, embedder: Any) -> Path:
     tokens = TokenStore(db)
     tokens.create("ci", ["read"], ["*"])
     tokens.close()
+    queue = ReviewQueue(db)
+    queue.add("kb", "store", {"content": "Wiki pages need an owner", "namespace": "kb"}, "token:agent")
+    queue.close()
     return db
+
+
+def _proposals(db: Path) -> list[dict[str, Any]]:
+    queue = ReviewQueue(db)
+    try:
+        return [p.as_dict() for p in queue.list(None, None, limit=100)]
+    finally:
+        queue.close()
 
 
 @pytest.mark.parametrize("name", ["backup.db", "backup.jsonl"])
@@ -84,6 +96,8 @@ def test_backup_restore_round_trips_exactly(source: Path, tmp_path: Path, embedd
     assert after["history"] == before["history"]
     assert after["edges"] == before["edges"]
     assert after["vectors"] == before["vectors"]
+    if name.endswith(".db"):  # the SQLite path copies the file page for page: the review queue comes back too
+        assert _proposals(target) == _proposals(source) and len(_proposals(source)) == 1
     # tokens stay out unless asked for
     restored_tokens = TokenStore(target)
     assert restored_tokens.list() == []
@@ -96,11 +110,13 @@ def test_backup_restore_round_trips_exactly(source: Path, tmp_path: Path, embedd
         engine.close()
 
 
-def test_tokens_travel_only_with_the_flag(source: Path, tmp_path: Path) -> None:
-    backup, target = tmp_path / "with-tokens.jsonl", tmp_path / "t.db"
+@pytest.mark.parametrize("name", ["with-tokens.db", "with-tokens.jsonl"])
+def test_tokens_travel_only_with_the_flag(source: Path, tmp_path: Path, name: str) -> None:
+    backup, target = tmp_path / name, tmp_path / "t.db"
     _cli("backup", str(backup), "--with-tokens", "--db", str(source))
-    assert sum(1 for line in backup.read_text().splitlines() if '"token"' in line) == 1
-    assert "hs_" not in backup.read_text()  # hashes only, never a secret
+    if name.endswith(".jsonl"):
+        assert sum(1 for line in backup.read_text().splitlines() if '"token"' in line) == 1
+        assert "hs_" not in backup.read_text()  # hashes only, never a secret
     _cli("restore", str(backup), "--with-tokens", "--db", str(target))
     original, restored = TokenStore(source), TokenStore(target)
     assert restored.list() == original.list()
@@ -117,5 +133,13 @@ def test_restore_refuses_a_non_empty_store_and_a_foreign_file(source: Path, tmp_
     export.write_text(json.dumps({"content": "an export line, not a backup"}) + "\n")
     foreign = CliRunner().invoke(app, ["restore", str(export), "--db", str(tmp_path / "new.db")])
     assert foreign.exit_code == 2 and "not a hindsight backup" in foreign.stderr
+    copy = tmp_path / "b.db"
+    _cli("backup", str(copy), "--db", str(source))
+    again = CliRunner().invoke(app, ["restore", str(copy), "--db", str(source)])
+    assert again.exit_code != 0 and "empty" in again.stderr
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 100)
+    broken = CliRunner().invoke(app, ["restore", str(junk), "--db", str(tmp_path / "new2.db")])
+    assert broken.exit_code != 0 and "not a usable hindsight backup" in broken.stderr.replace("\n", " ")
     overwrite = CliRunner().invoke(app, ["backup", str(backup), "--db", str(source)])
     assert overwrite.exit_code == 2 and "exists" in overwrite.stderr

@@ -7,7 +7,8 @@ Two formats, chosen by the file name:
 * anything else: a store-agnostic JSON-lines file: one header line, then one line per memory (with its vector),
   per history entry (deleted memories' too), per edge and, with tokens, per token (hashes only).
 
-Restore reads either format into an *empty* store through `MemoryStore.restore_raw`, so ids, timestamps,
+Restore needs an *empty* store. A SQLite backup is copied back page for page (`SQLiteStore.restore_from`: review
+proposals and the audit log too); JSON lines go through `MemoryStore.restore_raw`. Either way ids, timestamps,
 statuses and every history entry come back exactly; nothing is re-screened or re-deduplicated (it is a copy of
 data that already passed the write path). JSONL export/import stays the way to move memories between stores.
 """
@@ -154,13 +155,26 @@ def restore_jsonl(engine: MemoryEngine, lines: Iterator[str], tokens: TokenStore
     return {"memories": len(records), "history": len(history), "edges": len(edges), "tokens": restored}
 
 
-def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None = None) -> dict[str, int]:
-    """Restore from either format (a SQLite backup is read through a store opened on it, read as a backup)."""
+def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None = None,
+                 keep_tokens: bool = False) -> dict[str, int]:
+    """Restore from either format into the engine's empty store.
+
+    A SQLite backup is copied page for page when the store supports it (everything comes back, review proposals
+    and audit included; tokens only with `keep_tokens`); otherwise it is read as a store and replayed as JSON lines.
+    """
     if not source.exists():
         raise InvalidInputError(f"FILE: no such file: {source}")
     if not is_sqlite_file(source):
         with source.open(encoding="utf-8") as handle:
-            return restore_jsonl(engine, iter(handle), tokens)
+            return restore_jsonl(engine, iter(handle), tokens if keep_tokens else None)
+    restore_from = getattr(engine.store, "restore_from", None)
+    if restore_from is not None:
+        restore_from(source)
+        if not keep_tokens and tokens is not None:
+            tokens.delete_all()
+        store = engine.store
+        return {"memories": sum(1 for _ in store.iter_all()), "history": sum(1 for _ in store.all_history()),
+                "edges": len(store.all_edges()), "tokens": len(tokens.list()) if tokens is not None else 0}
     from io import StringIO
 
     from hindsight.storage.sqlite_store import SQLiteStore
@@ -170,7 +184,7 @@ def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None =
     except StorageError as exc:
         raise InvalidInputError(f"FILE: {exc}") from exc
     buffer = StringIO()
-    saved_tokens = TokenStore(source) if tokens is not None else None
+    saved_tokens = TokenStore(source) if keep_tokens else None
     try:
         write_jsonl(origin, buffer, saved_tokens)
     finally:
@@ -178,4 +192,4 @@ def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None =
         if saved_tokens is not None:
             saved_tokens.close()
     buffer.seek(0)
-    return restore_jsonl(engine, iter(buffer), tokens)
+    return restore_jsonl(engine, iter(buffer), tokens if keep_tokens else None)

@@ -194,12 +194,11 @@ def restore(
     from hindsight.security.tokens import TokenStore
 
     with open_engine(db) as engine:
-        tokens = TokenStore(engine.stats().path or ":memory:") if with_tokens else None
+        tokens = TokenStore(engine.stats().path or ":memory:")
         try:
-            counts = restore_file(engine, file, tokens)
+            counts = restore_file(engine, file, tokens, keep_tokens=with_tokens)
         finally:
-            if tokens is not None:
-                tokens.close()
+            tokens.close()
     err.print(f"restored from {escape(str(file))}: {counts}")
 
 

@@ -98,6 +98,11 @@ class TokenStore:
                 "VALUES (:id, :name, :token_hash, :scopes, :namespaces, :created_at, :revoked_at)", rows)
         return max(cursor.rowcount, 0)
 
+    def delete_all(self) -> int:
+        """Remove every token (a restored backup keeps none unless asked to)."""
+        with self._lock:
+            return max(self._db.execute("DELETE FROM tokens").rowcount, 0)
+
     def verify(self, token: str) -> Principal | None:
         """The principal a live token stands for, or None (unknown or revoked)."""
         if not token or not token.startswith(TOKEN_PREFIX):

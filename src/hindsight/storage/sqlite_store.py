@@ -489,6 +489,24 @@ class SQLiteStore(MemoryStore):
         for rowid, vector in placed:
             self._index.upsert(rowid, vector)
 
+    def restore_from(self, source: str | Path) -> None:
+        """Replace this (empty) database with a copy of a SQLite backup file, page for page (online backup API):
+        memories, history, edges, tokens, audit and review proposals come back exactly."""
+        origin = sqlite3.connect(f"file:{Path(source).expanduser()}?mode=ro", uri=True)
+        try:
+            with self._lock:
+                if self._db.execute("SELECT COUNT(*) FROM memories").fetchone()[0] or \
+                        self._db.execute("SELECT COUNT(*) FROM history").fetchone()[0]:
+                    raise StorageError(f"restore needs an empty database; '{self.path}' already holds memories")
+                origin.backup(self._db)
+                migrate(self._db)  # a backup from an older hindsight is upgraded in place
+        except sqlite3.DatabaseError as exc:
+            raise StorageError(f"'{source}' is not a usable hindsight backup ({exc})") from exc
+        finally:
+            origin.close()
+        self._index.clear()
+        self._load_vectors()
+
     def backup_to(self, target: str | Path) -> None:
         """Byte-faithful copy of the whole file with SQLite's online backup API (safe while serving)."""
         dest = sqlite3.connect(str(target))
