@@ -117,7 +117,8 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None)
                 body += "".join(hit_card(ctx, h, top_final, top_kw) for h in hits) or f"<p>{ctx.t('no_results')}</p>"
             else:
                 listed = {"statuses": [s.value for s in LISTED_STATUSES], **filters}
-                offset = max(0, int(params.get("offset", "0") or 0)) if params.get("offset", "0").isdigit() else 0
+                raw_offset = params.get("offset", "0")
+                offset = int(raw_offset) if raw_offset.isdigit() else 0
                 records, total = engine.list(ns, listed, limit=PAGE, offset=offset)
                 body += f"<p class='muted'>{total} {ctx.t('memories')}</p>"
                 body += "".join(record_card(ctx, r) for r in records) or f"<p>{ctx.t('no_results')}</p>"

@@ -85,15 +85,3 @@ def mount_health(app: ConsoleApp, engine: MemoryEngine, observer: Any) -> None:
 
     app.route("/console/health", ["GET"], health)
 
-
-def mount_web_console(mcp: Any, engine: MemoryEngine, review: Any, tokens: Any, observer: Any = None) -> None:
-    """Register every /console route on the FastMCP server (HTTP transport only)."""
-    from hindsight.console.app import ConsoleApp
-    from hindsight.console.pages_browse import mount_browse
-    from hindsight.console.pages_queues import mount_queues
-
-    app = ConsoleApp(mcp, tokens)
-    app.mount_basics()
-    mount_browse(app, engine, (lambda: observer.note("memory_search")) if observer is not None else None)
-    mount_queues(app, engine, review)
-    mount_health(app, engine, observer)

@@ -13,25 +13,38 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
+from fastmcp.server.dependencies import get_access_token
 from pydantic import Field, StrictBool
 
-from fastmcp.server.dependencies import get_access_token
-
 from hindsight._version import __version__
+from hindsight.console import mount_web_console
 from hindsight.engine import MemoryEngine
-from hindsight.security.audit import AuditLog
-from hindsight.security.http_auth import HindsightTokenVerifier, principal_from_access_token
-from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
-from hindsight.security.tokens import TokenStore
 from hindsight.errors import HindsightError
-from hindsight.model import MAX_CONTENT_CHARS, MemoryPatch, MemoryType, SearchFilters, Source
+from hindsight.model import (
+    MAX_CONTENT_CHARS,
+    MemoryPatch,
+    MemoryType,
+    SearchFilters,
+    Source,
+)
 from hindsight.present import hit_view, memory_view
-from hindsight.console.pages_health import mount_web_console
 from hindsight.review.console import mount_console
-from hindsight.server.observability import RequestObserver, mount_operations
 from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
-from hindsight.write.events import TaskCompleted, TaskFailed, ToolRetrySucceeded, UserCorrection
+from hindsight.security.audit import AuditLog
+from hindsight.security.http_auth import (
+    HindsightTokenVerifier,
+    principal_from_access_token,
+)
+from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
+from hindsight.security.tokens import TokenStore
+from hindsight.server.observability import RequestObserver, mount_operations
+from hindsight.write.events import (
+    TaskCompleted,
+    TaskFailed,
+    ToolRetrySucceeded,
+    UserCorrection,
+)
 
 T = TypeVar("T")
 

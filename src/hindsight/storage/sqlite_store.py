@@ -9,12 +9,11 @@ vector index is rebuilt from the embeddings table on open.
 from __future__ import annotations
 
 import builtins
-
 import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,25 +21,12 @@ import numpy as np
 
 from hindsight.errors import StorageError
 from hindsight.model import SESSION_CONTEXT_KEY, HistoryEntry, MemoryRecord, utcnow
+from hindsight.security.crypto import MemoryCipher
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
-from hindsight.security.crypto import MemoryCipher
+from hindsight.storage.sqlite_backup import _COLUMNS, SQLiteBackupMixin, _dt, _ts
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
 from hindsight.text.tokenize import tokenize
-
-_COLUMNS = (
-    "id, namespace, content, type, context, importance, source, credibility, status, status_reason, "
-    "created_at, updated_at, event_time, last_accessed_at, access_count, source_task_id, session_id, "
-    "created_by, encrypted, metadata"
-)
-
-
-def _ts(value: datetime | None) -> float | None:
-    return None if value is None else value.timestamp()
-
-
-def _dt(value: float | None) -> datetime | None:
-    return None if value is None else datetime.fromtimestamp(value, tz=timezone.utc)
 
 
 def _index_text(record: MemoryRecord) -> tuple[str, str]:
@@ -57,7 +43,7 @@ def _index_text(record: MemoryRecord) -> tuple[str, str]:
     return " ".join(tokenize(own)), " ".join(tokenize(neighbours)) if neighbours else ""
 
 
-class SQLiteStore(MemoryStore):
+class SQLiteStore(SQLiteBackupMixin, MemoryStore):
     """`MemoryStore` on a single SQLite file; safe to share across threads."""
 
     def __init__(self, path: str | Path, cipher: MemoryCipher | None = None,
@@ -99,7 +85,7 @@ class SQLiteStore(MemoryStore):
         return self._cipher is not None
 
     # ----------------------------------------------------------------- helpers
-    def _tx(self) -> "_Transaction":
+    def _tx(self) -> _Transaction:
         return _Transaction(self._db, self._lock)
 
     def _load_vectors(self) -> None:
@@ -443,78 +429,6 @@ class SQLiteStore(MemoryStore):
             rows = self._db.execute("SELECT id FROM memories WHERE namespace = ? AND id LIKE ? ESCAPE '\\' "
                                     "ORDER BY id LIMIT ?", (namespace, pattern, limit)).fetchall()
         return [str(r[0]) for r in rows]
-
-    def all_history(self) -> Iterator[HistoryEntry]:
-        last = 0
-        while True:
-            with self._lock:
-                rows = self._db.execute("SELECT seq, memory_id, action, actor, at, before, after, note FROM history "
-                                        "WHERE seq > ? ORDER BY seq LIMIT 1000", (last,)).fetchall()
-            if not rows:
-                return
-            last = rows[-1]["seq"]
-            for row in rows:
-                yield HistoryEntry(memory_id=row["memory_id"], action=row["action"], actor=row["actor"],
-                                   at=_dt(row["at"]) or utcnow(), note=row["note"] or "",
-                                   before=None if row["before"] is None else json.loads(row["before"]),
-                                   after=None if row["after"] is None else json.loads(row["after"]))
-
-    def all_edges(self) -> builtins.list[Edge]:
-        with self._lock:
-            rows = self._db.execute("SELECT src, dst, kind, weight, created_at FROM edges ORDER BY rowid").fetchall()
-        return [Edge(r[0], r[1], r[2], r[3], _dt(r[4])) for r in rows]
-
-    def restore_raw(self, records: Sequence[tuple[MemoryRecord, np.ndarray | None]],
-                    history: Sequence[HistoryEntry], edges: Sequence[Edge]) -> None:
-        placed: builtins.list[tuple[int, np.ndarray]] = []
-        with self._tx():
-            if self._db.execute("SELECT COUNT(*) FROM memories").fetchone()[0] or \
-                    self._db.execute("SELECT COUNT(*) FROM history").fetchone()[0]:
-                raise StorageError(f"restore needs an empty database; '{self.path}' already holds memories")
-            for record, vector in records:
-                cursor = self._db.execute(f"INSERT INTO memories({_COLUMNS}) VALUES ({','.join('?' * 20)})",
-                                          self._values(record))
-                rowid = int(cursor.lastrowid or 0)
-                self._write_side_tables(rowid, record, vector)
-                if vector is not None:
-                    placed.append((rowid, vector))
-            self._db.executemany(
-                "INSERT INTO history(memory_id, action, actor, at, before, after, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(h.memory_id, h.action, h.actor, _ts(h.at),
-                  None if h.before is None else json.dumps(h.before, ensure_ascii=False),
-                  None if h.after is None else json.dumps(h.after, ensure_ascii=False), h.note) for h in history])
-            self._db.executemany(
-                "INSERT OR REPLACE INTO edges(src, dst, kind, weight, created_at) VALUES (?, ?, ?, ?, ?)",
-                [(e.src, e.dst, e.kind, e.weight, _ts(e.created_at or utcnow())) for e in edges])
-        for rowid, vector in placed:
-            self._index.upsert(rowid, vector)
-
-    def restore_from(self, source: str | Path) -> None:
-        """Replace this (empty) database with a copy of a SQLite backup file, page for page (online backup API):
-        memories, history, edges, tokens, audit and review proposals come back exactly."""
-        origin = sqlite3.connect(f"file:{Path(source).expanduser()}?mode=ro", uri=True)
-        try:
-            with self._lock:
-                if self._db.execute("SELECT COUNT(*) FROM memories").fetchone()[0] or \
-                        self._db.execute("SELECT COUNT(*) FROM history").fetchone()[0]:
-                    raise StorageError(f"restore needs an empty database; '{self.path}' already holds memories")
-                origin.backup(self._db)
-                migrate(self._db)  # a backup from an older hindsight is upgraded in place
-        except sqlite3.DatabaseError as exc:
-            raise StorageError(f"'{source}' is not a usable hindsight backup ({exc})") from exc
-        finally:
-            origin.close()
-        self._index.clear()
-        self._load_vectors()
-
-    def backup_to(self, target: str | Path) -> None:
-        """Byte-faithful copy of the whole file with SQLite's online backup API (safe while serving)."""
-        dest = sqlite3.connect(str(target))
-        try:
-            with self._lock:
-                self._db.backup(dest)
-        finally:
-            dest.close()
 
     def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
         last = 0
