@@ -12,15 +12,25 @@ import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 from hindsight._version import __version__
-from hindsight.cli_common import DbOption, JsonOption, NsOption, changed_fields, console, err, human_time, \
-    open_engine, print_json
+from hindsight.cli_common import (
+    DbOption,
+    JsonOption,
+    NsOption,
+    changed_fields,
+    console,
+    err,
+    human_time,
+    open_engine,
+    print_json,
+)
+from hindsight.cli_ops import register
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryType, Source
 from hindsight.present import hit_view, memory_view
@@ -50,7 +60,7 @@ def serve(
     port: Annotated[int, typer.Option(help="HTTP port.")] = 8765,
     auth: Annotated[str, typer.Option(help="HTTP bearer tokens: auto (required once any token exists), "
                                            "required, or off (loopback only).")] = "auto",
-    log_json: Annotated[Optional[bool], typer.Option("--log-json/--no-log-json", help="One JSON line per request "
+    log_json: Annotated[bool | None, typer.Option("--log-json/--no-log-json", help="One JSON line per request "
                                                      "on stderr (default: $HINDSIGHT_LOG_JSON).")] = None,
 ) -> None:
     """Run the MCP server on the embedded store."""
@@ -93,11 +103,11 @@ def keygen() -> None:
 def add(
     content: Annotated[str, typer.Argument(help="What to remember.")],
     type: Annotated[MemoryType, typer.Option("--type", "-t")] = MemoryType.episodic,
-    tag: Annotated[Optional[list[str]], typer.Option("--tag", help="Repeatable.")] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="Repeatable.")] = None,
     context: Annotated[str, typer.Option(help="When it applies.")] = "",
-    importance: Annotated[Optional[float], typer.Option(min=0.0, max=1.0)] = None,
+    importance: Annotated[float | None, typer.Option(min=0.0, max=1.0)] = None,
     source: Annotated[Source, typer.Option()] = Source.user,
-    event_time: Annotated[Optional[datetime], typer.Option(help="ISO date/time it happened.")] = None,
+    event_time: Annotated[datetime | None, typer.Option(help="ISO date/time it happened.")] = None,
     db: DbOption = None,
     namespace: NsOption = "default",
     as_json: JsonOption = False,
@@ -122,8 +132,8 @@ def add(
 def search(
     query: Annotated[str, typer.Argument()],
     top_k: Annotated[int, typer.Option("--top-k", "-k", min=1, max=100)] = 5,
-    type: Annotated[Optional[list[MemoryType]], typer.Option("--type", "-t")] = None,
-    tag: Annotated[Optional[list[str]], typer.Option("--tag")] = None,
+    type: Annotated[list[MemoryType] | None, typer.Option("--type", "-t")] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag")] = None,
     db: DbOption = None,
     namespace: NsOption = "default",
     as_json: JsonOption = False,
@@ -167,11 +177,11 @@ def get(memory_id: str, db: DbOption = None, namespace: NsOption = "default", as
 @app.command()
 def update(
     memory_id: str,
-    content: Annotated[Optional[str], typer.Option(help="New content (re-embedded; history keeps the old).")] = None,
-    type: Annotated[Optional[MemoryType], typer.Option("--type", "-t")] = None,
-    tag: Annotated[Optional[list[str]], typer.Option("--tag", help="Replace the tags (repeatable).")] = None,
-    context: Annotated[Optional[str], typer.Option(help="When it applies.")] = None,
-    importance: Annotated[Optional[float], typer.Option(min=0.0, max=1.0)] = None,
+    content: Annotated[str | None, typer.Option(help="New content (re-embedded; history keeps the old).")] = None,
+    type: Annotated[MemoryType | None, typer.Option("--type", "-t")] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="Replace the tags (repeatable).")] = None,
+    context: Annotated[str | None, typer.Option(help="When it applies.")] = None,
+    importance: Annotated[float | None, typer.Option(min=0.0, max=1.0)] = None,
     db: DbOption = None, namespace: NsOption = "default", as_json: JsonOption = False,
 ) -> None:
     """Change a memory (same as memory_update); a unique id prefix is enough."""
@@ -250,7 +260,7 @@ def history(memory_id: str, db: DbOption = None, namespace: NsOption = "default"
 
 
 @app.command()
-def stats(db: DbOption = None, namespace: Annotated[Optional[str], typer.Option("--namespace", "-n")] = None) -> None:
+def stats(db: DbOption = None, namespace: Annotated[str | None, typer.Option("--namespace", "-n")] = None) -> None:
     """Counts by status and type."""
     with open_engine(db) as engine:
         s = engine.stats(namespace)
@@ -260,7 +270,7 @@ def stats(db: DbOption = None, namespace: Annotated[Optional[str], typer.Option(
 
 @app.command("export")
 def export_(out: Annotated[Path, typer.Argument(help="JSONL file to write ('-' for stdout).")], db: DbOption = None,
-            namespace: Annotated[Optional[str], typer.Option("--namespace", "-n")] = None) -> None:
+            namespace: Annotated[str | None, typer.Option("--namespace", "-n")] = None) -> None:
     """Export memories as JSON lines."""
     with open_engine(db) as engine:
         if str(out) == "-":
@@ -273,7 +283,7 @@ def export_(out: Annotated[Path, typer.Argument(help="JSONL file to write ('-' f
 
 @app.command("import")
 def import_(src: Annotated[Path, typer.Argument(help="JSONL file from `export`.")], db: DbOption = None,
-            namespace: Annotated[Optional[str], typer.Option("--namespace", "-n")] = None) -> None:
+            namespace: Annotated[str | None, typer.Option("--namespace", "-n")] = None) -> None:
     """Import JSON lines through the full write path (guard, redaction, dedup)."""
     if not src.exists():
         err.print(f"[red]error:[/red] no such file: {escape(str(src))}")
@@ -306,9 +316,7 @@ def demo(db: DbOption = None) -> None:
         run_demo(engine, console)
 
 
-from hindsight.cli_ops import register  # noqa: E402  (the admin commands attach themselves to `app`)
-
-register(app)
+register(app)  # the admin commands (tokens, review, audit, backup, restore) after the everyday ones
 
 if __name__ == "__main__":  # pragma: no cover
     app()
