@@ -143,3 +143,27 @@ def test_restore_refuses_a_non_empty_store_and_a_foreign_file(source: Path, tmp_
     assert broken.exit_code != 0 and "not a usable hindsight backup" in broken.stderr.replace("\n", " ")
     overwrite = CliRunner().invoke(app, ["backup", str(backup), "--db", str(source)])
     assert overwrite.exit_code == 2 and "exists" in overwrite.stderr
+
+
+def test_private_memories_survive_both_formats(tmp_path: Path, embedder: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hindsight.security.crypto import generate_key
+
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", generate_key())
+    db = tmp_path / "private.db"
+    engine = _engine_private(db, embedder)
+    mid = engine.store_memory({"content": "The vault recovery phrase lives in the red binder", "private": True}).memory_id
+    engine.close()
+    for name in ("p.db", "p.jsonl"):
+        _cli("backup", str(tmp_path / name), "--db", str(db))
+        _cli("restore", str(tmp_path / name), "--db", str(tmp_path / f"r-{name}.db"))
+        restored = _engine_private(tmp_path / f"r-{name}.db", embedder)
+        assert restored.get(mid).content == "The vault recovery phrase lives in the red binder"
+        restored.close()
+    monkeypatch.delenv("HINDSIGHT_ENCRYPTION_KEY")
+    refused = CliRunner().invoke(app, ["backup", str(tmp_path / "nokey.jsonl"), "--db", str(db)])
+    assert refused.exit_code == 2 and "private memories" in refused.stderr.replace("\n", " ")
+    assert not (tmp_path / "nokey.jsonl").exists()  # no half-written backup is left behind
+
+
+def _engine_private(db: Path, embedder: Any) -> MemoryEngine:
+    return MemoryEngine.open(db, HindsightSettings(db=db), embedder=embedder)

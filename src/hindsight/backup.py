@@ -56,6 +56,9 @@ def write_jsonl(store: MemoryStore, out: IO[str], tokens: TokenStore | None = No
     batch: list[MemoryRecord] = []
 
     def flush() -> None:
+        if any(r.encrypted for r in batch) and not getattr(store, "supports_encryption", False):
+            raise InvalidInputError("FILE: the store holds private memories and no key is set (HINDSIGHT_ENCRYPTION_KEY);"
+                                    " a JSON-lines backup would lose them: set the key, or back up to a *.db file")
         vectors = store.get_embeddings([r.id for r in batch])
         for record in batch:
             out.write(json.dumps({"memory": record.model_dump(mode="json"),

@@ -178,6 +178,9 @@ def backup(
         try:
             with file.open("w", encoding="utf-8") as handle:
                 counts = write_jsonl(engine.store, handle, tokens)
+        except BaseException:
+            file.unlink(missing_ok=True)  # never leave half a backup behind
+            raise
         finally:
             if tokens is not None:
                 tokens.close()
