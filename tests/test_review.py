@@ -184,7 +184,7 @@ def test_cli_lists_and_decides_proposals(reviewed: ReviewService) -> None:
     db = Path(reviewed.engine.stats().path or "")
     first = reviewed.store({"content": "On-call swaps are posted in #oncall.", "namespace": "kb"}, "token:agent")
     second = reviewed.store({"content": "值班交接写在 #oncall 频道。", "namespace": "kb"}, "token:agent")
-    listed = run_cli("review", "list", "-n", "kb", db=db)
+    listed = run_cli("review", "list", "-n", "kb", "--json", db=db)
     assert listed.returncode == 0, listed.stderr
     assert [p["id"] for p in json.loads(listed.stdout)] == [first["proposal_id"], second["proposal_id"]]
     approved = run_cli("review", "approve", first["proposal_id"], "--note", "ok", "--reviewer", "alice", db=db)

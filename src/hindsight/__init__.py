@@ -4,6 +4,7 @@ The public surface is small: `Memory` (the Python API), the data model, the
 settings and the typed errors. Everything else is internal and may change.
 """
 
+from hindsight._version import __version__
 from hindsight.api import Memory
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
@@ -19,9 +20,9 @@ from hindsight.errors import (
 from hindsight.model import MemoryInput, MemoryPatch, MemoryRecord, MemoryType, SearchFilters, SearchHit, Source, Status
 from hindsight.write.pipeline import WriteOutcome
 
-__version__ = "0.1.0"
 
 __all__ = [
+    "__version__",
     "Memory",
     "MemoryEngine",
     "HindsightSettings",

@@ -96,6 +96,8 @@ class HindsightSettings(BaseSettings):
         "compose it from the turn's and its predecessors' own vectors (one short text encoded per write)")
     reviewed_namespaces: str = Field(
         default="", description="comma-separated namespaces where agent (MCP) writes wait for human approval")
+    log_json: bool = Field(default=False, description="one JSON line per MCP request on stderr (tool, namespace, "
+                                                       "principal, latency, outcome); also `serve --log-json`")
     vector_backend: Literal["auto", "exact", "hnsw", "qdrant"] = Field(
         default="auto", description="where dense vectors are searched: exact in process, a persisted HNSW graph "
         "beside the file (usearch), Qdrant; auto = exact below 100k vectors, hnsw from there (if usearch is installed)")

@@ -46,7 +46,7 @@ from hindsight.model import (
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever, SearchOptions
 from hindsight.safety import WriteGuard, flag_directive, redactor
-from hindsight.storage.base import MemoryStore, Scope, StoreStats
+from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import Turn, WorkingMemory
@@ -241,6 +241,25 @@ class MemoryEngine:
             self.store.record_access([record.id], self.clock())
         return record
 
+    def resolve_id(self, memory_id: str, namespace: str = "default") -> str:
+        """A whole id, or the one memory in the namespace whose id starts with `memory_id` (as people type ids).
+
+        Several matches raise InvalidInputError naming them; no match returns the input, so the caller's own
+        lookup reports not_found (history of a hard-deleted memory still works with its whole id).
+        """
+        wanted = memory_id.strip() if isinstance(memory_id, str) else ""
+        if not wanted:
+            raise InvalidInputError("memory_id must be a non-empty string")
+        found = self.store.get(wanted)
+        if found is not None and found.namespace == namespace:
+            return wanted
+        matches = self.store.ids_with_prefix(wanted, namespace, limit=3)
+        if len(matches) > 1:
+            shown = ", ".join(matches[:2]) + (", ..." if len(matches) > 2 else "")
+            raise InvalidInputError(f"memory_id: prefix '{wanted}' matches several memories ({shown}); "
+                                    "type more characters")
+        return matches[0] if matches else wanted
+
     def list(self, namespace: str = "default", filters: SearchFilters | dict[str, Any] | None = None,
              limit: int = 20, offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:
         """A page of memories (newest first) and the total matching count."""
@@ -306,6 +325,18 @@ class MemoryEngine:
         if not entries or (last or {}).get("namespace") != namespace:
             raise MemoryNotFoundError(memory_id, namespace)
         return entries
+
+    def related(self, memory_id: str, namespace: str = "default") -> builtins.list[tuple[Edge, MemoryRecord]]:
+        """The memory's edges (supersedes, supplements, derived_from, ...) whose other end is in the same namespace."""
+        self.get(memory_id, namespace, record_access=False)
+        edges = self.store.edges([memory_id])
+        others = self.store.get_many([e.dst if e.src == memory_id else e.src for e in edges])
+        out = []
+        for edge in edges:
+            other = others.get(edge.dst if edge.src == memory_id else edge.src)
+            if other is not None and other.namespace == namespace:
+                out.append((edge, other))
+        return out
 
     def stats(self, namespace: str | None = None) -> StoreStats:
         return self.store.stats(namespace)

@@ -20,7 +20,11 @@ from hindsight.model import MemoryRecord
 SummaryStyle = Literal["brief", "detailed", "structured"]
 
 _BUDGET = {"brief": 150, "detailed": 600, "structured": 300}
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
+_CJK = "\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef"
+# Chinese terminal punctuation ends a sentence wherever it stands; ASCII . ! ? ; only when whitespace, the end,
+# or a Chinese character follows, so "Ubuntu 24.04", "3.11.9", "$1,234.56" and URLs are never split.
+_SENTENCE_SPLIT = re.compile(rf"(?<=[。！？；])\s*|(?<=[.!?;])(?:\s+|$|(?=[{_CJK}]))|\n+")
+_CJK_CHAR = re.compile(rf"[{_CJK}]")
 
 STRUCTURED_PROMPT = (
     "Summarise the task records below as one memory with four parts: 1. goal (one sentence) "
@@ -80,5 +84,17 @@ class Summarizer:
         return _clip(text, budget + (200 if style == "structured" else 0))
 
 
+def _boundary(text: str, i: int) -> bool:
+    """True when cutting before text[i] splits no word, number, version or URL."""
+    before, after = text[i - 1], text[i]
+    return before.isspace() or after.isspace() or bool(_CJK_CHAR.match(before) or _CJK_CHAR.match(after))
+
+
 def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    """At most `limit` characters; the cut backs off to a boundary so no token is split (unless one fills it)."""
+    if len(text) <= limit:
+        return text
+    cut = limit - 1
+    while cut > 0 and not _boundary(text, cut):
+        cut -= 1
+    return (text[:cut] if cut > 0 else text[: limit - 1]).rstrip() + "…"

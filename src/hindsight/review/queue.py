@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from hindsight.errors import HindsightError, InvalidInputError
-from hindsight.storage.base import MemoryStore
+from hindsight.storage.client import StoreClient
 
 Action = Literal["store", "update", "forget", "consolidate"]
 ACTIONS: tuple[str, ...] = ("store", "update", "forget", "consolidate")
@@ -62,11 +62,8 @@ class Proposal:
         return asdict(self)
 
 
-class ReviewQueue:
+class ReviewQueue(StoreClient):
     """Proposals in the memory store; the store stays its caller's to close."""
-
-    def __init__(self, store: MemoryStore) -> None:
-        self._store = store
 
     def add(self, namespace: str, action: str, payload: dict[str, Any], proposed_by: str,
             memory_id: str | None = None, reason: str = "") -> Proposal:
@@ -119,8 +116,6 @@ class ReviewQueue:
             current = self.get(proposal_id)
             raise ProposalDecidedError(f"proposal '{proposal_id}' is {current.status}, not {expected}")
 
-    def close(self) -> None:
-        """Nothing to release: the store belongs to whoever opened it."""
 
 
 def _proposal(row: dict[str, Any]) -> Proposal:

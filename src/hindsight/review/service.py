@@ -19,10 +19,11 @@ The CLI and the Python API are the owner's own doors and write directly.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from hindsight.engine import MemoryEngine, validated
-from hindsight.errors import HindsightError
+from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
 from hindsight.review.queue import Proposal, ReviewQueue
@@ -119,6 +120,26 @@ class ReviewService:
     def decided(self, namespace: str | None = None, limit: int = 20) -> list[Proposal]:
         return [p for status in ("approved", "rejected") for p in self.queue.list(namespace, status, limit)]
 
+    def resolve_id(self, proposal_id: str) -> str:
+        """A whole proposal id, or the one proposal whose id starts with it; several matches are an error."""
+        wanted = proposal_id.strip()
+        if not wanted:
+            raise InvalidInputError("proposal_id must be a non-empty string")
+        matches: list[str] = []
+        offset = 0
+        while True:
+            page = self.queue.list(None, None, 500, offset)
+            matches += [p.id for p in page if p.id.startswith(wanted)]
+            if wanted in matches or len(page) < 500:
+                break
+            offset += 500
+        if wanted in matches or not matches:
+            return wanted
+        if len(matches) > 1:
+            raise InvalidInputError(f"proposal_id: prefix '{wanted}' matches several proposals "
+                                    f"({', '.join(matches[:2])}...); type more characters")
+        return matches[0]
+
     def view(self, proposal: Proposal) -> dict[str, Any]:
         """The proposal plus the memory it would change as it is now (for a side-by-side look)."""
         out = proposal.as_dict()
@@ -130,11 +151,22 @@ class ReviewService:
                 out["current"] = None  # deleted since it was proposed: approving will fail with not_found
         return out
 
-    def approve(self, proposal_id: str, reviewer: str, note: str = "", namespace: str | None = None) -> dict[str, Any]:
-        """Apply the change through the engine, then record the approval; on failure it stays pending."""
+    def approve(self, proposal_id: str, reviewer: str, note: str = "", namespace: str | None = None,
+                edits: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Apply the change through the engine, then record the approval; on failure it stays pending.
+
+        `edits` (edit-then-approve): fields the reviewer changed in the proposed store/update before applying it;
+        the applied version (with the reviewer named) is what history keeps.
+        """
         self.queue.get(proposal_id, namespace)
         proposal = self.queue.claim(proposal_id)
         actor = f"{proposal.proposed_by} (approved by {reviewer})"
+        if edits:
+            if proposal.action == "forget":
+                self.queue.release(proposal_id)
+                raise InvalidInputError("edits: a forget proposal has nothing to edit; approve or reject it")
+            proposal = replace(proposal, payload={**proposal.payload, **edits})
+            actor = f"{proposal.proposed_by} (edited and approved by {reviewer})"
         try:
             result = self._apply(proposal, actor)
         except Exception:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from hindsight.storage.base import MemoryStore
+from hindsight.storage.client import StoreClient
 
 
 @dataclass(frozen=True)
@@ -24,11 +24,8 @@ class AuditEntry:
     detail: str
 
 
-class AuditLog:
+class AuditLog(StoreClient):
     """Appends to the `audit` table of the memory store (every backend); the store stays its caller's to close."""
-
-    def __init__(self, store: MemoryStore) -> None:
-        self._store = store
 
     def record(self, principal: str, action: str, outcome: str, namespace: str | None = None,
                memory_id: str | None = None, detail: str = "") -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from hindsight.errors import InvalidInputError
 from hindsight.security.principal import ALL_NAMESPACES, Principal, Scope
-from hindsight.storage.base import MemoryStore
+from hindsight.storage.client import StoreClient
 
 TOKEN_PREFIX = "hs_"
 
@@ -35,11 +35,8 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class TokenStore:
+class TokenStore(StoreClient):
     """Tokens in the memory store (table `tokens`, on every backend); the store stays its caller's to close."""
-
-    def __init__(self, store: MemoryStore) -> None:
-        self._store = store
 
     def create(self, name: str, scopes: list[str], namespaces: list[str]) -> tuple[str, TokenInfo]:
         """Returns (plaintext token, info). The plaintext is not stored and cannot be shown again."""
@@ -69,6 +66,22 @@ class TokenStore:
     def any_created(self) -> bool:
         """True once any token was ever created in this database (revoked ones count: revoking never reopens)."""
         return bool(self._store.token_rows())
+
+    def export_rows(self) -> list[dict[str, object]]:
+        """Every token as stored (hashes only, never a secret), for `hindsight backup --with-tokens`."""
+        columns, rows = self._store.table_rows("tokens")
+        return [dict(zip(columns, row)) for row in rows]
+
+    def import_rows(self, rows: list[dict[str, object]]) -> int:
+        """Load exported tokens (same hashes, so the same secrets keep working); existing ids are left alone."""
+        columns, _ = self._store.table_rows("tokens")
+        before = len(self._store.token_rows())
+        self._store.load_rows("tokens", [tuple(row.get(c) for c in columns) for row in rows])
+        return len(self._store.token_rows()) - before
+
+    def delete_all(self) -> int:
+        """Remove every token (a restored backup keeps none unless asked to)."""
+        return self._store.token_delete_all()
 
     def verify(self, token: str) -> Principal | None:
         """The principal a live token stands for, or None (unknown or revoked)."""

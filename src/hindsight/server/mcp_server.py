@@ -17,6 +17,8 @@ from fastmcp.exceptions import ToolError
 from fastmcp.server.dependencies import get_access_token, get_http_request
 from pydantic import Field, StrictBool
 
+from hindsight._version import __version__
+from hindsight.console import mount_web_console
 from hindsight.engine import DEFAULT_MIN_RELEVANCE, MemoryEngine
 from hindsight.errors import HindsightError, StorageBusyError
 from hindsight.model import (
@@ -40,6 +42,7 @@ from hindsight.security.http_auth import (
 from hindsight.security.http_guard import PRINCIPAL_KEY, AuthPolicy, HTTPGuard
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.tokens import TokenStore
+from hindsight.server.observability import RequestObserver, mount_operations
 from hindsight.write.events import (
     TaskCompleted,
     TaskFailed,
@@ -123,22 +126,26 @@ class Gate:
 
 def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenStore | None = None,
                  audit: AuditLog | None = None, gate: Gate | None = None,
-                 review: ReviewService | None = None, policy: AuthPolicy | None = None) -> FastMCP:
+                 review: ReviewService | None = None, policy: AuthPolicy | None = None,
+                 log_json: bool | None = None) -> FastMCP:
     """Create the FastMCP server with every memory tool bound to `engine`.
 
     With `tokens`, HTTP callers must present a bearer token; each tool checks its scope over the namespace.
     Writes go through `review` (default: the namespaces in settings.reviewed_namespaces wait for approval);
-    the web console for reviewers is served at /review on the HTTP transport.
+    the web console for reviewers is served at /review on the HTTP transport, with /healthz and /metrics.
+    Every tool call is counted and timed by one middleware (and logged as JSON with `log_json`).
     """
     auth = HindsightTokenVerifier(tokens) if tokens is not None else None
-    mcp = FastMCP(name, instructions=INSTRUCTIONS, auth=auth)
     gate = gate or Gate(audit, auth_enabled=auth is not None)
     review = review or ReviewService(engine, ReviewQueue(engine.store),
                                      engine.settings.reviewed_namespaces)
-    if policy is not None:  # served behind HTTPGuard: the console asks the same per-request question
-        mount_console(mcp, review, policy.tokens, required=policy.required)
-    else:
-        mount_console(mcp, review, tokens)
+    observer = RequestObserver(engine, review, engine.settings.log_json if log_json is None else log_json)
+    mcp = FastMCP(name, instructions=INSTRUCTIONS, auth=auth, version=__version__, middleware=[observer])
+    # the pages ask the same per-request question as the MCP endpoint (HTTPGuard's policy) when there is one
+    page_tokens, required = (policy.tokens, policy.required) if policy is not None else (tokens, None)
+    mount_console(mcp, review, page_tokens, required=required)
+    mount_operations(mcp, engine, observer, page_tokens, __version__, required=required)
+    mount_web_console(mcp, engine, review, page_tokens, observer, required=required)
 
     @mcp.tool
     def memory_store(
@@ -408,13 +415,13 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
 
 def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", host: str = "127.0.0.1",
           port: int = 8765, audit: AuditLog | None = None, policy: AuthPolicy | None = None,
-          allowed_hosts: frozenset[str] = frozenset()) -> None:
+          allowed_hosts: frozenset[str] = frozenset(), log_json: bool | None = None) -> None:
     """Run the server until interrupted (stdio for desktop clients, streamable HTTP for remote agents).
 
     stdio always runs as the local owner. HTTP runs behind HTTPGuard: Host/Origin allow-list on every route,
     and `policy` decides per request whether a bearer token is needed.
     """
-    server = build_server(engine, audit=audit, policy=policy if transport == "http" else None)
+    server = build_server(engine, audit=audit, policy=policy if transport == "http" else None, log_json=log_json)
     from hindsight.retrieval.query_parser import warm_up as warm_query_parser
     from hindsight.text import warm_up as warm_tokenizer
 

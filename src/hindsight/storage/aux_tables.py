@@ -47,6 +47,9 @@ class AuxTables:
     def token_revoke(self, token_id: str, at: float) -> bool:
         return self._aux_exec("UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (at, token_id)) > 0
 
+    def token_delete_all(self) -> int:
+        return self._aux_exec("DELETE FROM tokens")
+
     def token_rows(self) -> builtins.list[tuple[Any, ...]]:
         """(id, name, scopes_json, namespaces_json, created_at, revoked_at), oldest first."""
         return self._aux_rows("SELECT id, name, scopes, namespaces, created_at, revoked_at FROM tokens ORDER BY created_at")

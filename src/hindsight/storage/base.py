@@ -192,6 +192,30 @@ class MemoryStore(AuxTables, ABC):
     def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
         """Every memory (optionally one namespace), for export and re-indexing."""
 
+    def ids_with_prefix(self, prefix: str, namespace: str, limit: int = 2) -> builtins.list[str]:
+        """Ids in `namespace` that start with `prefix` (at most `limit`); backends may override with an index."""
+        found: builtins.list[str] = []
+        for record in self.iter_all(namespace):
+            if record.id.startswith(prefix):
+                found.append(record.id)
+                if len(found) >= limit:
+                    break
+        return found
+
+    def all_history(self) -> Iterator[HistoryEntry]:
+        """Every history entry of the store in write order, deleted memories included (for backups)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot export its history")
+
+    def all_edges(self) -> builtins.list[Edge]:
+        """Every edge (for backups)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot export its edges")
+
+    def restore_raw(self, records: Sequence[tuple[MemoryRecord, np.ndarray | None]],
+                    history: Sequence[HistoryEntry], edges: Sequence[Edge]) -> None:
+        """Load a backup verbatim into an empty store: records (with vectors), history entries and edges as they
+        were, with no new history written. Only `MemoryEngine.restore` calls this."""
+        raise NotImplementedError(f"{type(self).__name__} cannot restore a backup")
+
     @abstractmethod
     def stats(self, namespace: str | None = None) -> StoreStats:
         """Counts by status, type and namespace."""

@@ -140,6 +140,27 @@ class EncryptedStore(MemoryStore):
     def reset_embeddings(self, model_name: str, vectors: dict[str, np.ndarray]) -> None:
         self.inner.reset_embeddings(model_name, vectors)
 
+    # ------------------------------------------------------------- backups (records stay sealed)
+    def ids_with_prefix(self, prefix: str, namespace: str, limit: int = 2) -> builtins.list[str]:
+        return self.inner.ids_with_prefix(prefix, namespace, limit)
+
+    def all_history(self) -> Iterator[HistoryEntry]:
+        return self.inner.all_history()
+
+    def all_edges(self) -> builtins.list[Edge]:
+        return self.inner.all_edges()
+
+    def restore_raw(self, records: Sequence[tuple[MemoryRecord, np.ndarray | None]],
+                    history: Sequence[HistoryEntry], edges: Sequence[Edge]) -> None:
+        """Backup records arrive as they were stored (private ones sealed with the store's key)."""
+        self.inner.restore_raw(records, history, edges)
+
+    def __getattr__(self, name: str) -> Any:
+        """Backend extras (`backup_to`, `restore_from`, `index_size`, `set_archive_boundary`) pass through."""
+        if name in ("backup_to", "restore_from", "index_size", "set_archive_boundary", "archive_boundary"):
+            return getattr(self.inner, name)
+        raise AttributeError(name)
+
     def get_idempotent(self, namespace: str, key: str) -> str | None:
         return self.inner.get_idempotent(namespace, key)
 

@@ -33,13 +33,14 @@ from hindsight.storage.records import from_ts as _dt
 from hindsight.storage.records import index_text as _index_text
 from hindsight.storage.records import at_ts, record_values, row_to_record
 from hindsight.storage.records import to_ts as _ts
+from hindsight.storage.sqlite_backup import SQLiteBackupMixin
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
 
 #: Seconds a write waits for another process's write lock (HINDSIGHT_BUSY_TIMEOUT overrides it in the engine).
 DEFAULT_BUSY_TIMEOUT = 30.0
 
 
-class SQLiteStore(MemoryStore):
+class SQLiteStore(SQLiteBackupMixin, MemoryStore):
     """`MemoryStore` on a single SQLite file; safe to share across threads."""
 
     def __init__(self, path: str | Path, vector_index: VectorIndex | None = None,
@@ -166,6 +167,11 @@ class SQLiteStore(MemoryStore):
     def _aux_exec(self, sql: str, params: tuple[Any, ...] = ()) -> int:
         with self.transaction():
             return int(self._db.execute(sql, params).rowcount)
+
+    @property
+    def index_size(self) -> int:
+        """Vectors held by the dense index (for /metrics)."""
+        return len(self._index)
 
     # ----------------------------------------------------------------- helpers
 
@@ -460,6 +466,13 @@ class SQLiteStore(MemoryStore):
         with self._read() as db:
             rows = db.execute(sql, params).fetchall()
         return [Edge(r[0], r[1], r[2], r[3], _dt(r[4])) for r in rows]
+
+    def ids_with_prefix(self, prefix: str, namespace: str, limit: int = 2) -> builtins.list[str]:
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        with self._read() as db:
+            rows = db.execute("SELECT id FROM memories WHERE namespace = ? AND id LIKE ? ESCAPE '\\' "
+                                    "ORDER BY id LIMIT ?", (namespace, pattern, limit)).fetchall()
+        return [str(r[0]) for r in rows]
 
     def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
         last = 0

@@ -1,0 +1,196 @@
+"""Backup and restore: a faithful copy of a store (ids, statuses, history, edges, vectors; tokens optional).
+
+Two formats, chosen by the file name:
+
+* ``*.db`` / ``*.sqlite`` / ``*.sqlite3``: the SQLite fast path, SQLite's online backup API over the store's own
+  connection (byte-faithful, safe while the server runs); tokens are dropped from the copy unless asked for.
+* anything else: a store-agnostic JSON-lines file: one header line, then one line per memory (with its vector),
+  per history entry (deleted memories' too), per edge and, with tokens, per token (hashes only).
+
+Restore needs an *empty* store. A SQLite backup is copied back page for page (`SQLiteStore.restore_from`: review
+proposals and the audit log too); JSON lines go through `MemoryStore.restore_raw`. Either way ids, timestamps,
+statuses and every history entry come back exactly; nothing is re-screened or re-deduplicated (it is a copy of
+data that already passed the write path). JSONL export/import stays the way to move memories between stores.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import asdict
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from hindsight._version import __version__
+from hindsight.engine import MemoryEngine
+from hindsight.errors import InvalidInputError, StorageError
+from hindsight.jsonl import json_objects
+from hindsight.model import HistoryEntry, MemoryRecord, utcnow
+from hindsight.security.crypto import load_cipher
+from hindsight.security.tokens import TokenStore
+from hindsight.storage.base import Edge, MemoryStore
+
+FORMAT = "hindsight-backup"
+FORMAT_VERSION = 1
+SQLITE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+
+
+def is_sqlite_file(path: Path) -> bool:
+    return path.suffix.lower() in SQLITE_SUFFIXES
+
+
+def _vector_text(vector: np.ndarray | None) -> str | None:
+    return None if vector is None else base64.b64encode(np.asarray(vector, dtype=np.float32).tobytes()).decode()
+
+
+def write_jsonl(store: MemoryStore, out: IO[str], tokens: TokenStore | None = None) -> dict[str, int]:
+    """Write the whole store as backup lines; returns counts by kind."""
+    counts = {"memories": 0, "history": 0, "edges": 0, "tokens": 0}
+    out.write(json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "hindsight": __version__,
+                          "created_at": utcnow().isoformat(), "embedding_model": store.embedding_model}) + "\n")
+    batch: list[MemoryRecord] = []
+
+    def flush() -> None:
+        vectors = store.get_embeddings([r.id for r in batch])
+        for record in batch:
+            out.write(json.dumps({"memory": record.model_dump(mode="json"),
+                                  "vector": _vector_text(vectors.get(record.id))}, ensure_ascii=False) + "\n")
+        counts["memories"] += len(batch)
+        batch.clear()
+
+    # private memories are written sealed, as stored: a backup never holds their plaintext (restore needs the key)
+    for record in getattr(store, "iter_sealed", store.iter_all)():
+        batch.append(record)
+        if len(batch) >= 256:
+            flush()
+    flush()
+    for entry in store.all_history():
+        out.write(json.dumps({"history": entry.model_dump(mode="json")}, ensure_ascii=False) + "\n")
+        counts["history"] += 1
+    for edge in store.all_edges():
+        data = asdict(edge)
+        data["created_at"] = edge.created_at.isoformat() if edge.created_at else None
+        out.write(json.dumps({"edge": data}) + "\n")
+        counts["edges"] += 1
+    for row in tokens.export_rows() if tokens is not None else []:
+        out.write(json.dumps({"token": row}) + "\n")
+        counts["tokens"] += 1
+    return counts
+
+
+def backup_sqlite(engine: MemoryEngine, target: Path, with_tokens: bool) -> None:
+    """The fast path: SQLite's online backup of the store file, then (by default) no tokens in the copy."""
+    backup_to = getattr(engine.store, "backup_to", None)
+    if backup_to is None:
+        raise InvalidInputError(f"FILE: this store has no SQLite fast path; name the backup *.jsonl, not {target.name}")
+    if target.exists():
+        raise InvalidInputError(f"FILE: '{target}' exists; a backup never overwrites a file")
+    backup_to(target)
+    if not with_tokens:
+        copy = sqlite3.connect(str(target))
+        try:
+            copy.execute("DELETE FROM tokens")
+            copy.commit()
+            copy.execute("VACUUM")
+        finally:
+            copy.close()
+
+
+def _read_jsonl(lines: Iterator[str]) -> Iterator[tuple[str, Any]]:
+    header_seen = False
+    for number, item in json_objects(lines):
+        if not header_seen:
+            if item.get("format") != FORMAT:
+                raise InvalidInputError("FILE: not a hindsight backup (its first line has no "
+                                        f"\"format\": \"{FORMAT}\"; use `hindsight import` for export files)")
+            if int(item.get("version", 0)) > FORMAT_VERSION:
+                raise InvalidInputError(f"FILE: backup format {item.get('version')} is newer than this hindsight")
+            header_seen = True
+            yield "header", item
+            continue
+        if len(item) not in (1, 2):
+            raise InvalidInputError(f"line {number}: expected one memory, history, edge or token object")
+        yield next(iter(item)), item
+
+
+def restore_jsonl(engine: MemoryEngine, lines: Iterator[str], tokens: TokenStore | None = None) -> dict[str, int]:
+    """Load a JSONL backup into the engine's empty store; every line is validated before anything is written."""
+    records: list[tuple[MemoryRecord, np.ndarray | None]] = []
+    history: list[HistoryEntry] = []
+    edges: list[Edge] = []
+    token_rows: list[dict[str, Any]] = []
+    model = None
+    for kind, item in _read_jsonl(lines):
+        try:
+            if kind == "header":
+                model = item.get("embedding_model")
+            elif kind == "memory":
+                raw = item.get("vector")
+                vector = np.frombuffer(base64.b64decode(raw), dtype=np.float32) if raw else None
+                records.append((MemoryRecord.model_validate(item["memory"]), vector))
+            elif kind == "history":
+                history.append(HistoryEntry.model_validate(item["history"]))
+            elif kind == "edge":
+                e = item["edge"]
+                edges.append(Edge(e["src"], e["dst"], e["kind"], float(e.get("weight", 1.0)),
+                                  datetime.fromisoformat(e["created_at"]) if e.get("created_at") else None))
+            elif kind == "token":
+                token_rows.append(dict(item["token"]))
+            else:
+                raise InvalidInputError(f"unknown backup line kind '{kind}'")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidInputError(f"backup {kind} line is malformed: {exc}") from exc
+    if model is not None and model != engine.embedder.name:
+        # vectors of another model are useless here: embed the content again with this engine's embedder
+        texts = [record.embedding_text for record, _ in records]
+        if texts:
+            fresh = engine.embedder.embed_documents(texts)
+            records = [(record, fresh[i]) for i, (record, _) in enumerate(records)]
+    engine.store.restore_raw(records, history, edges)
+    restored = tokens.import_rows(token_rows) if tokens is not None and token_rows else 0
+    return {"memories": len(records), "history": len(history), "edges": len(edges), "tokens": restored}
+
+
+def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None = None,
+                 keep_tokens: bool = False) -> dict[str, int]:
+    """Restore from either format into the engine's empty store.
+
+    A SQLite backup is copied page for page when the store supports it (everything comes back, review proposals
+    and audit included; tokens only with `keep_tokens`); otherwise it is read as a store and replayed as JSON lines.
+    """
+    if not source.exists():
+        raise InvalidInputError(f"FILE: no such file: {source}")
+    if not is_sqlite_file(source):
+        with source.open(encoding="utf-8") as handle:
+            return restore_jsonl(engine, iter(handle), tokens if keep_tokens else None)
+    restore_from = getattr(engine.store, "restore_from", None)
+    if restore_from is not None:
+        restore_from(source)
+        if not keep_tokens and tokens is not None:
+            tokens.delete_all()
+        store = engine.store
+        return {"memories": sum(1 for _ in store.iter_all()), "history": sum(1 for _ in store.all_history()),
+                "edges": len(store.all_edges()), "tokens": len(tokens.list()) if tokens is not None else 0}
+    from io import StringIO
+
+    from hindsight.storage.sqlite_store import SQLiteStore
+
+    try:
+        origin = SQLiteStore(source, cipher=load_cipher())
+    except StorageError as exc:
+        raise InvalidInputError(f"FILE: {exc}") from exc
+    buffer = StringIO()
+    saved_tokens = TokenStore(source) if keep_tokens else None
+    try:
+        write_jsonl(origin, buffer, saved_tokens)
+    finally:
+        origin.close()
+        if saved_tokens is not None:
+            saved_tokens.close()
+    buffer.seek(0)
+    return restore_jsonl(engine, iter(buffer), tokens if keep_tokens else None)

@@ -1,0 +1,102 @@
+"""Pieces every `hindsight` command shares: consoles, options, the engine context, JSON and human-readable output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from hindsight.config import HindsightSettings
+from hindsight.engine import MemoryEngine
+from hindsight.errors import HindsightError, InvalidInputError
+
+console = Console()
+err = Console(stderr=True, soft_wrap=True)
+
+DbOption = Annotated[str | None, typer.Option(
+    "--db", help="The store: a SQLite file or sqlite:///path, or postgresql://user@host/db "
+                 "(default $HINDSIGHT_DB, else ~/.hindsight/memory.db).")]
+NsOption = Annotated[str, typer.Option("--namespace", "-n", help="Namespace (per user/agent/project).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+@contextmanager
+def open_engine(db: str | Path | None) -> Iterator[MemoryEngine]:
+    """Open the engine and translate engine errors into one line on stderr."""
+    try:
+        engine = MemoryEngine.open(db, HindsightSettings())
+    except HindsightError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from exc
+    try:
+        yield engine
+    except HindsightError as exc:
+        err.print(f"[red]error ({exc.code}):[/red] {escape(str(exc))}")
+        raise typer.Exit(2 if isinstance(exc, InvalidInputError) else 1) from exc
+    finally:
+        engine.close()
+
+
+@contextmanager
+def open_store_only(db: str | Path | None) -> Iterator[Any]:
+    """The store alone (no embedder): for tokens and the audit log."""
+    from hindsight.storage.factory import open_store
+
+    try:
+        store = open_store(db)
+    except HindsightError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from exc
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+def fail(message: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {escape(message)}")
+    raise typer.Exit(code)
+
+
+def human_time(value: float | datetime | str | None, now: datetime | None = None) -> str:
+    """'2026-12-02 10:04 UTC (3h ago)': an absolute UTC time a person can read, and how long ago it was."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, str):
+        moment = datetime.fromisoformat(value)
+    elif isinstance(value, datetime):
+        moment = value
+    else:
+        moment = datetime.fromtimestamp(float(value), tz=UTC)
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    seconds = ((now or datetime.now(UTC)) - moment).total_seconds()
+    if seconds < 0:
+        ago = "in the future"
+    elif seconds < 90:
+        ago = "just now"
+    else:
+        for size, unit in ((86400 * 365, "y"), (86400 * 30, "mo"), (86400, "d"), (3600, "h"), (60, "min")):
+            if seconds >= size:
+                ago = f"{int(seconds // size)}{unit} ago"
+                break
+    return f"{moment.strftime('%Y-%m-%d %H:%M')} UTC ({ago})"
+
+
+def changed_fields(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[str]:
+    """Which fields a history entry changed (bookkeeping fields left out)."""
+    if before is None or after is None:
+        return []
+    skip = {"updated_at", "last_accessed_at", "access_count"}
+    return sorted(k for k in set(before) | set(after) if k not in skip and before.get(k) != after.get(k))

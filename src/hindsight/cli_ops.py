@@ -1,0 +1,197 @@
+"""Administration commands: tokens, the review queue, the audit timeline, backup and restore.
+
+Tables with human times for people, `--json` for machines; ids are shown whole and proposal ids may be
+given as any unique prefix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from hindsight.cli_common import (
+    DbOption,
+    JsonOption,
+    console,
+    err,
+    fail,
+    human_time,
+    open_engine,
+    open_store_only,
+    print_json,
+)
+from hindsight.errors import HindsightError
+
+token_app = typer.Typer(help="Bearer tokens for the HTTP transport (stored hashed).", no_args_is_help=True)
+review_app = typer.Typer(help="Reviewed namespaces: agent changes waiting for a person (also in the web console).",
+                         no_args_is_help=True)
+
+
+@token_app.command("create")
+def token_create(
+    name: Annotated[str, typer.Argument(help="Who or what the token is for.")],
+    scope: Annotated[list[str], typer.Option("--scope", "-s", help="read, write, admin (repeatable).")],
+    namespace: Annotated[list[str], typer.Option("--namespace", "-n", help="Namespace it may use, or '*' (repeatable).")],
+    db: DbOption = None,
+) -> None:
+    """Create a token; its secret is printed once."""
+    from hindsight.security.tokens import TokenStore
+
+    with open_store_only(db) as store:
+        try:
+            secret, info = TokenStore(store).create(name, scope, namespace)
+        except HindsightError as exc:
+            fail(str(exc))
+            return
+    print_json({"id": info.id, "name": info.name, "scopes": info.scopes, "namespaces": info.namespaces, "token": secret})
+
+
+@token_app.command("list")
+def token_list(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """List tokens (never their secrets)."""
+    from hindsight.security.tokens import TokenStore
+
+    with open_store_only(db) as store:
+        tokens = TokenStore(store).list()
+    if as_json:
+        print_json([t.__dict__ for t in tokens])
+        return
+    table = Table("id", "name", "scopes", "namespaces", "created", "state", title=f"{len(tokens)} tokens")
+    for t in tokens:
+        table.add_row(t.id, escape(t.name), ", ".join(t.scopes), escape(", ".join(t.namespaces)),
+                      human_time(t.created_at), "revoked" if t.revoked else "live")
+    console.print(table)
+
+
+@token_app.command("revoke")
+def token_revoke(token_id: str, db: DbOption = None) -> None:
+    """Revoke a token by id."""
+    from hindsight.security.tokens import TokenStore
+
+    with open_store_only(db) as store:
+        revoked = TokenStore(store).revoke(token_id)
+    if not revoked:
+        fail(f"no live token with id {token_id}")
+    err.print(f"revoked {token_id}")
+
+
+@contextmanager
+def _review(db: str | None) -> Iterator[Any]:
+    from hindsight.review.queue import ReviewQueue
+    from hindsight.review.service import ReviewService
+
+    with open_engine(db) as engine:
+        yield ReviewService(engine, ReviewQueue(engine.store), engine.settings.reviewed_namespaces)
+
+
+@review_app.command("list")
+def review_list(
+    status: Annotated[str, typer.Option(help="pending, approved or rejected.")] = "pending",
+    db: DbOption = None,
+    namespace: Annotated[str | None, typer.Option("--namespace", "-n", help="Default: every namespace.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Proposals (pending: oldest first), each with the memory it would change (same as memory_review_list)."""
+    if status not in ("pending", "approved", "rejected"):
+        fail("--status must be pending, approved or rejected")
+    with _review(db) as review:
+        views = [review.view(p) for p in review.queue.list(namespace, status, limit=500)]
+    if as_json:
+        print_json(views)
+        return
+    table = Table("id", "action", "namespace", "memory", "proposed", "by", "change", title=f"{len(views)} {status}")
+    table.columns[0].no_wrap = True
+    for v in views:
+        change = v["payload"].get("content") or ", ".join(f"{k}={v['payload'][k]}" for k in v["payload"])
+        table.add_row(v["id"], v["action"], escape(v["namespace"]), v.get("memory_id") or "",
+                      human_time(v["proposed_at"]), escape(v["proposed_by"]), escape(str(change)[:80]))
+    console.print(table)
+
+
+@review_app.command("approve")
+def review_approve(proposal_id: str, note: Annotated[str, typer.Option()] = "", db: DbOption = None,
+                   reviewer: Annotated[str, typer.Option(help="Name kept with the decision.")] = "local") -> None:
+    """Apply a proposed change through the normal write path (a unique id prefix is enough)."""
+    with _review(db) as review:
+        print_json(review.approve(review.resolve_id(proposal_id), reviewer, note))
+
+
+@review_app.command("reject")
+def review_reject(proposal_id: str, note: Annotated[str, typer.Option()] = "", db: DbOption = None,
+                  reviewer: Annotated[str, typer.Option(help="Name kept with the decision.")] = "local") -> None:
+    """Reject a proposed change; the memory stays as it is (a unique id prefix is enough)."""
+    with _review(db) as review:
+        print_json(review.reject(review.resolve_id(proposal_id), reviewer, note))
+
+
+def audit(limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50, db: DbOption = None,
+          as_json: JsonOption = False) -> None:
+    """Audit timeline: every change (with its principal) and every denied access, newest first."""
+    from hindsight.security.audit import AuditLog
+
+    with open_store_only(db) as store:
+        entries = AuditLog(store).entries(limit)
+    if as_json:
+        print_json([e.__dict__ for e in entries])
+        return
+    table = Table("when", "principal", "action", "outcome", "namespace", "memory", "detail")
+    table.columns[5].no_wrap = True
+    for e in entries:
+        table.add_row(human_time(e.at), escape(e.principal), e.action, e.outcome, escape(e.namespace or ""),
+                      e.memory_id or "", escape(e.detail[:80]))
+    console.print(table)
+
+
+def backup(
+    file: Annotated[Path, typer.Argument(help="Where to write: *.db/*.sqlite (SQLite online backup) or *.jsonl.")],
+    with_tokens: Annotated[bool, typer.Option("--with-tokens", help="Include HTTP tokens (hashes only).")] = False,
+    db: DbOption = None,
+) -> None:
+    """A faithful copy of the store: ids, statuses, history, edges, vectors (tokens with --with-tokens)."""
+    from hindsight.backup import backup_sqlite, is_sqlite_file, write_jsonl
+    from hindsight.security.tokens import TokenStore
+
+    if file.exists():
+        fail(f"{file} exists; a backup never overwrites a file")
+    with open_engine(db) as engine:
+        if is_sqlite_file(file):
+            backup_sqlite(engine, file, with_tokens)
+            err.print(f"backed up {engine.stats().total} memories to {escape(str(file))} (SQLite online backup"
+                      f"{', tokens included' if with_tokens else ''})")
+            return
+        tokens = TokenStore(engine.store) if with_tokens else None
+        try:
+            with file.open("w", encoding="utf-8") as handle:
+                counts = write_jsonl(engine.store, handle, tokens)
+        except BaseException:
+            file.unlink(missing_ok=True)  # never leave half a backup behind
+            raise
+    err.print(f"backed up to {escape(str(file))}: {counts}")
+
+
+def restore(
+    file: Annotated[Path, typer.Argument(help="A file written by `hindsight backup`.")],
+    with_tokens: Annotated[bool, typer.Option("--with-tokens", help="Also restore HTTP tokens from the backup.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Restore a backup into an empty store (--db NEW): same ids, statuses, history and edges."""
+    from hindsight.backup import restore_file
+    from hindsight.security.tokens import TokenStore
+
+    with open_engine(db) as engine:
+        counts = restore_file(engine, file, TokenStore(engine.store), keep_tokens=with_tokens)
+    err.print(f"restored from {escape(str(file))}: {counts}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(token_app, name="token")
+    app.add_typer(review_app, name="review")
+    app.command()(audit)
+    app.command()(backup)
+    app.command()(restore)

@@ -1,0 +1,28 @@
+"""The web console under /console (see app.py for sign-in, CSRF and CSP; one module per page group)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from typing import Any
+
+from hindsight.console.app import ConsoleApp
+from hindsight.console.pages_browse import mount_browse
+from hindsight.console.pages_health import mount_health
+from hindsight.console.pages_queues import mount_queues
+from hindsight.engine import MemoryEngine
+from hindsight.review.service import ReviewService
+from hindsight.security.tokens import TokenStore
+
+
+def mount_web_console(mcp: Any, engine: MemoryEngine, review: ReviewService, tokens: TokenStore | None,
+                      observer: Any = None, required: Callable[[], bool] | None = None) -> None:
+    """Register every /console route on the FastMCP server (they answer over the HTTP transport only).
+
+    `observer` (the server's RequestObserver) feeds the searches-per-hour plot; console searches are noted in it.
+    """
+    app = ConsoleApp(mcp, tokens, required)
+    app.mount_basics()
+    mount_browse(app, engine, (lambda: observer.note("memory_search")) if observer is not None else None)
+    mount_queues(app, engine, review)
+    mount_health(app, engine, observer)

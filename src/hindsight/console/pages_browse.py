@@ -1,0 +1,242 @@
+"""Browse and search (every API filter), and the memory page: content, provenance, history, edges, actions.
+
+Each action is one engine call with the signed-in principal as the actor, so history and the audit timeline
+record who did it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time
+from html import escape
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from hindsight.console.app import ConsoleApp, Ctx, memory_href
+from hindsight.console.svg import edge_graph
+from hindsight.console.views import (
+    history_entry,
+    hit_card,
+    memory_line,
+    record_card,
+    tags,
+    when,
+)
+from hindsight.engine import MemoryEngine
+from hindsight.errors import HindsightError, InvalidInputError
+from hindsight.model import MemoryType, Source, Status
+from hindsight.security.principal import Scope
+
+LISTED_STATUSES = (Status.active, Status.deprecated, Status.forgotten)
+PAGE = 50
+
+
+def namespaces_for(ctx: Ctx, engine: MemoryEngine, scope: Scope = Scope.read) -> list[str]:
+    known = set(engine.stats().namespaces) | {"default"}
+    known |= {n for n in ctx.who.namespaces if n != "*"}
+    return sorted(n for n in known if ctx.can(scope, n))
+
+
+def _filters(params: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, name in (("type", "types"), ("status", "statuses"), ("source", "sources")):
+        values = [v for v in params.getlist(key) if v]
+        if values:
+            out[name] = values
+    for key, name in (("session", "session_id"), ("task", "source_task_id")):
+        if params.get(key, "").strip():
+            out[name] = params[key].strip()
+    if params.get("min_importance", "").strip():
+        try:
+            out["min_importance"] = float(params["min_importance"])
+        except ValueError as exc:
+            raise InvalidInputError("min_importance: expected a number between 0 and 1") from exc
+    tag_text = params.get("tags", "")
+    if tag_text.strip():
+        out["tags"] = [x.strip() for x in tag_text.replace("，", ",").split(",") if x.strip()]
+    for key, edge in (("from", time.min), ("to", time.max)):
+        raw = params.get(key, "").strip()
+        if raw:
+            try:
+                day = datetime.fromisoformat(raw)
+            except ValueError as exc:
+                raise InvalidInputError(f"{key}: expected a date like 2026-12-01, got '{raw[:40]}'") from exc
+            if len(raw) <= 10:
+                day = datetime.combine(day.date(), edge)
+            out["time_from" if key == "from" else "time_to"] = day.replace(tzinfo=day.tzinfo or UTC)
+    return out
+
+
+def _checks(ctx: Ctx, name: str, options: list[str], chosen: list[str]) -> str:
+    boxes = "".join(f"<label><input type='checkbox' name='{name}' value='{o}'{' checked' if o in chosen else ''}>"
+                    f" {o}</label>" for o in options)
+    return f"<fieldset><legend>{ctx.t(name)}</legend>{boxes}</fieldset>"
+
+
+def browse_form(ctx: Ctx, params: Any, spaces: list[str], ns: str) -> str:
+    options = "".join(f"<option{' selected' if n == ns else ''}>{escape(n)}</option>" for n in spaces)
+    return (
+        "<form class='filters' method='get' action='/console' role='search'><div class='wide'>"
+        f"<input type='search' id='q' name='q' value='{escape(params.get('q', ''))}' placeholder='{ctx.t('query')}' "
+        f"aria-label='{ctx.t('search')}'><button class='primary'>{ctx.t('search')}</button></div>"
+        f"<label>{ctx.t('namespace')} <select name='ns'>{options}</select></label>"
+        f"<label>{ctx.t('tags')} <input type='text' name='tags' value='{escape(params.get('tags', ''))}' "
+        "placeholder='ops, db'></label>"
+        f"<label>{ctx.t('from')} <input type='date' name='from' value='{escape(params.get('from', ''))}'></label>"
+        f"<label>{ctx.t('to')} <input type='date' name='to' value='{escape(params.get('to', ''))}'></label>"
+        f"<label>{ctx.t('importance')} ≥ <input type='number' name='min_importance' min='0' max='1' step='0.1' "
+        f"value='{escape(params.get('min_importance', ''))}'></label>"
+        f"<label>session <input type='text' name='session' value='{escape(params.get('session', ''))}'></label>"
+        f"<label>task <input type='text' name='task' value='{escape(params.get('task', ''))}'></label>"
+        + _checks(ctx, "type", [m.value for m in MemoryType], params.getlist("type"))
+        + _checks(ctx, "status", [s.value for s in LISTED_STATUSES], params.getlist("status"))
+        + _checks(ctx, "source", [s.value for s in Source], params.getlist("source"))
+        + "</form>")
+
+
+def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None) -> None:
+    async def browse(request: Request, ctx: Ctx) -> Response:
+        params = request.query_params
+        spaces = namespaces_for(ctx, engine)
+        ns = params.get("ns") or (spaces[0] if spaces else "default")
+        if not ctx.can(Scope.read, ns):
+            return app.error(ctx, ctx.t("not_allowed"), 403)
+        body = browse_form(ctx, params, spaces, ns)
+        query = params.get("q", "").strip()
+        try:
+            filters = _filters(params)
+            if query:
+                hits = engine.search(query, ns, filters, top_k=25)
+                if note_search is not None:
+                    note_search()
+                top_final = max((h.score for h in hits), default=1.0)
+                top_kw = max((h.why.keyword_score or 0.0 for h in hits), default=1.0) or 1.0
+                body += f"<p class='muted'>{len(hits)} {ctx.t('results')}</p>"
+                body += "".join(hit_card(ctx, h, top_final, top_kw) for h in hits) or f"<p>{ctx.t('no_results')}</p>"
+            else:
+                listed = {"statuses": [s.value for s in LISTED_STATUSES], **filters}
+                raw_offset = params.get("offset", "0")
+                offset = int(raw_offset) if raw_offset.isdigit() else 0
+                records, total = engine.list(ns, listed, limit=PAGE, offset=offset)
+                body += f"<p class='muted'>{total} {ctx.t('memories')}</p>"
+                body += "".join(record_card(ctx, r) for r in records) or f"<p>{ctx.t('no_results')}</p>"
+                body += _pager(params, offset, total)
+        except HindsightError as exc:
+            body += f"<div class='error'>{escape(str(exc))}</div>"
+        return app.page(ctx, ctx.t("nav_browse"), body)
+
+    app.route("/console", ["GET"], browse)
+
+    async def memory_page(request: Request, ctx: Ctx) -> Response:
+        memory_id = request.path_params["memory_id"]
+        ns = request.query_params.get("ns", "default")
+        if not ctx.can(Scope.read, ns):
+            return app.error(ctx, ctx.t("not_allowed"), 403)
+        try:
+            record = engine.get(memory_id, ns, record_access=False)
+            history = engine.history(memory_id, ns)
+            related = engine.related(memory_id, ns)
+        except HindsightError as exc:
+            return app.error(ctx, str(exc), 404)
+        prov = (f"{ctx.t('source')}: {escape(record.source.value)} · credibility {record.credibility:.2f} · "
+                f"{ctx.t('created')} {when(record.created_at)} {ctx.t('by')} {escape(record.created_by)} · "
+                f"{ctx.t('updated')} {when(record.updated_at)}"
+                + (f" · task {escape(record.source_task_id)}" if record.source_task_id else "")
+                + (f" · session {escape(record.session_id)}" if record.session_id else ""))
+        body = (f"<p class='muted'>{escape(record.id)} · {escape(ns)}</p><div class='pre' id='content'>"
+                f"{escape(record.content)}</div>"
+                + (f"<p>{ctx.t('context')}: {escape(record.context)}</p>" if record.context else "")
+                + f"<p>{memory_line(record)} · {ctx.t('importance')} {record.importance:.2f}</p>"
+                + (f"<p class='muted'>{escape(record.status_reason)}</p>" if record.status_reason else "")
+                + f"<h2>{ctx.t('provenance')}</h2><p class='muted'>{prov}</p>"
+                + _actions(ctx, record) + f"<h2>{ctx.t('edges')}</h2>" + _edges(ctx, record, related)
+                + f"<h2>{ctx.t('history')}</h2><ol class='history'>"
+                + "".join(history_entry(e) for e in reversed(history)) + "</ol>")
+        return app.page(ctx, record.content[:60] + ("…" if len(record.content) > 60 else ""), body)
+
+    app.route("/console/memory/{memory_id}", ["GET"], memory_page)
+
+    async def memory_action(request: Request, ctx: Ctx, fields: dict[str, str]) -> Response:
+        memory_id, action = request.path_params["memory_id"], request.path_params["action"]
+        ns = fields.get("ns", "default")
+        if not ctx.can(Scope.write, ns):
+            return app.error(ctx, ctx.t("not_allowed"), 403)
+        actor = ctx.who.name
+        try:
+            if action == "edit":
+                changes: dict[str, Any] = {"content": fields.get("content", ""), "context": fields.get("context", ""),
+                                           "tags": [x.strip() for x in fields.get("tags", "").split(",") if x.strip()],
+                                           "type": fields.get("type", "episodic")}
+                if fields.get("importance", "").strip():
+                    try:
+                        changes["importance"] = float(fields["importance"])
+                    except ValueError as exc:
+                        raise InvalidInputError("importance: expected a number between 0 and 1") from exc
+                current = engine.get(memory_id, ns, record_access=False)
+                changed = {k: v for k, v in changes.items()
+                           if v != (getattr(current, k).value if k == "type" else getattr(current, k))}
+                if changed:
+                    engine.update(memory_id, changed, ns, actor)
+            elif action == "forget":
+                engine.forget(memory_id, fields.get("reason", "")[:1000], ns, actor)
+            elif action in ("restore", "deprecate"):
+                status = "active" if action == "restore" else "deprecated"
+                engine.update(memory_id, {"status": status}, ns, actor)
+            else:
+                return app.error(ctx, f"unknown action '{action}'", 400)
+        except HindsightError as exc:
+            return app.error(ctx, f"{exc.code}: {exc}", 409)
+        return RedirectResponse(memory_href(memory_id, ns) + "&done=1", status_code=303)
+
+    app.post("/console/memory/{memory_id}/{action}", memory_action)
+
+
+def _actions(ctx: Ctx, record: Any) -> str:
+    if not ctx.can(Scope.write, record.namespace):
+        return f"<p class='muted'>{ctx.t('read_only')}</p>"
+    base = f"/console/memory/{escape(record.id)}/"
+    ns = f"<input type='hidden' name='ns' value='{escape(record.namespace)}'>"
+    types = "".join(f"<option{' selected' if m == record.type else ''}>{m.value}</option>" for m in MemoryType)
+    edit = ctx.form(base + "edit", ns + (
+        f"<textarea name='content' id='edit-content' aria-label='{ctx.t('content')}'>{escape(record.content)}</textarea>"
+        f"<label>{ctx.t('context')} <input type='text' name='context' value='{escape(record.context)}' size='40'></label>"
+        f"<label>{ctx.t('tags')} <input type='text' name='tags' value='{escape(', '.join(record.tags))}'></label>"
+        f"<label>{ctx.t('type')} <select name='type'>{types}</select></label>"
+        f"<label>{ctx.t('importance')} <input type='number' name='importance' min='0' max='1' step='0.05' "
+        f"value='{record.importance:.2f}'></label> <button class='primary' id='save'>{ctx.t('save')}</button>"))
+    buttons = []
+    if record.status == Status.active:
+        buttons.append(ctx.form(base + "deprecate", ns + f"<button id='deprecate'>{ctx.t('deprecate')}</button>"))
+        buttons.append(ctx.form(base + "forget", ns + f"<input type='text' name='reason' placeholder='{ctx.t('reason')}'>"
+                                f" <button class='danger' id='forget'>{ctx.t('forget')}</button>"))
+    elif record.status in (Status.deprecated, Status.forgotten):
+        buttons.append(ctx.form(base + "restore", ns + f"<button class='approve' id='restore'>{ctx.t('restore')}</button>"))
+    return (f"<h2>{ctx.t('edit')}</h2>{edit}<div class='actions'>{''.join(buttons)}</div>")
+
+
+def _edges(ctx: Ctx, record: Any, related: list[Any]) -> str:
+    if not related:
+        return f"<p class='muted'>{ctx.t('no_edges')}</p>"
+    neighbours = [(other.id, other.content[:40], edge.kind, edge.src == record.id) for edge, other in related]
+    rows = "".join(
+        f"<li>{'→' if edge.src == record.id else '←'} <b>{escape(edge.kind)}</b> "
+        f"<a class='edge-link' href='{escape(memory_href(other.id, other.namespace))}'>{escape(other.content[:80])}</a>"
+        f" <span class='muted'>{escape(other.status.value)} {tags(other)}</span></li>" for edge, other in related)
+    return f"<div class='grid2'><div>{edge_graph((record.id, record.content), neighbours, record.namespace)}</div>" \
+           f"<ul>{rows}</ul></div>"
+
+
+def _pager(params: Any, offset: int, total: int) -> str:
+    """Previous / next links that keep every filter."""
+    kept = [(k, v) for k, v in params.multi_items() if k != "offset"]
+    links = []
+    if offset > 0:
+        links.append(f"<a rel='prev' href='/console?{escape(urlencode([*kept, ('offset', max(0, offset - PAGE))]))}'>"
+                     "← prev</a>")
+    if offset + PAGE < total:
+        links.append(f"<a rel='next' id='next' href='/console?{escape(urlencode([*kept, ('offset', offset + PAGE)]))}'>"
+                     "next →</a>")
+    return f"<p class='pager'>{' · '.join(links)} <span class='muted'>{offset + 1}–{min(total, offset + PAGE)}</span></p>" \
+        if total else ""

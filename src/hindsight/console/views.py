@@ -1,0 +1,114 @@
+"""HTML fragments the console pages share: word diffs, history entries, memory summaries, score bars."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from datetime import UTC, datetime
+from html import escape
+from typing import Any
+
+from hindsight.console.app import Ctx, memory_href
+from hindsight.console.svg import score_bars
+from hindsight.model import HistoryEntry, MemoryRecord, SearchHit
+
+_TOKENS = re.compile(r"\s+|[\u3400-\u9fff]|[^\s\u3400-\u9fff]+")
+_BOOKKEEPING = {"updated_at", "last_accessed_at", "access_count"}
+
+
+def when(value: datetime | float | str | None) -> str:
+    if value is None or value == "":
+        return ""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if isinstance(value, (int, float)):
+        value = datetime.fromtimestamp(value, tz=UTC)
+    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def word_diff(old: str, new: str) -> str:
+    """Old and new text as one escaped string with <del>/<ins> marks (words; single characters for Chinese)."""
+    a, b = _TOKENS.findall(old or ""), _TOKENS.findall(new or "")
+    out = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.append(escape("".join(a[i1:i2])))
+            continue
+        if i2 > i1:
+            out.append(f"<del>{escape(''.join(a[i1:i2]))}</del>")
+        if j2 > j1:
+            out.append(f"<ins>{escape(''.join(b[j1:j2]))}</ins>")
+    return f"<div class='pre diff'>{''.join(out)}</div>"
+
+
+def field_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """What changed between two versions, readable: text fields as word diffs, others as old → new."""
+    if before is None and after is None:
+        return ""
+    if before is None:
+        return word_diff("", str((after or {}).get("content", "")))
+    if after is None:
+        return word_diff(str(before.get("content", "")), "")
+    parts = []
+    for key in sorted(set(before) | set(after)):
+        if key in _BOOKKEEPING or before.get(key) == after.get(key):
+            continue
+        old, new = before.get(key), after.get(key)
+        if key in ("content", "context"):
+            parts.append(f"<div><b>{escape(key)}</b>{word_diff(str(old or ''), str(new or ''))}</div>")
+        else:
+            parts.append(f"<div><b>{escape(key)}</b>: <del>{escape(_short(old))}</del> → "
+                         f"<ins>{escape(_short(new))}</ins></div>")
+    return "".join(parts)
+
+
+def _short(value: Any) -> str:
+    text = "" if value is None else (", ".join(map(str, value)) if isinstance(value, list) else str(value))
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def history_entry(entry: HistoryEntry) -> str:
+    note = f" · <span class='muted'>{escape(entry.note)}</span>" if entry.note else ""
+    return (f"<li class='version'><b>{escape(entry.action)}</b> · {escape(entry.actor)} · "
+            f"<span class='muted'>{when(entry.at)}</span>{note}{field_changes(entry.before, entry.after)}</li>")
+
+
+def tags(record: MemoryRecord) -> str:
+    return "".join(f"<span class='tag'>{escape(tag)}</span>" for tag in record.tags)
+
+
+def memory_line(record: MemoryRecord) -> str:
+    return (f"<span class='status-{record.status.value}'>{escape(record.status.value)}</span> · "
+            f"{escape(record.type.value)} · {escape(record.source.value)} · {when(record.created_at)} {tags(record)}")
+
+
+def memory_block(ctx: Ctx, record: MemoryRecord | None) -> str:
+    if record is None:
+        return "<p class='muted'>—</p>"
+    return (f"<div class='pre'>{escape(record.content)}</div><div class='muted'>{memory_line(record)}</div>"
+            f"<a href='{escape(memory_href(record.id, record.namespace))}'>{escape(record.id)}</a>")
+
+
+def hit_card(ctx: Ctx, hit: SearchHit, top_final: float, top_keyword: float) -> str:
+    w = hit.why
+    bars = score_bars([
+        ("dense", w.dense_score or 0.0, 1.0),
+        ("keyword", w.keyword_score or 0.0, top_keyword),
+        ("graph", 1.0 / w.graph_rank if w.graph_rank else 0.0, 1.0),
+        ("relevance", w.relevance, 1.0),
+        ("decay", w.decay, 1.0),
+        ("importance", w.importance, 1.0),
+        ("credibility", w.credibility, 1.0),
+        ("final", hit.score, top_final),
+    ])
+    return record_card(ctx, hit.memory, f"{ctx.t('score')} {hit.score:.3f}", bars)
+
+
+def record_card(ctx: Ctx, record: MemoryRecord, extra: str = "", side: str = "") -> str:
+    href = memory_href(record.id, record.namespace)
+    return (f"<article class='hit' tabindex='-1' data-id='{escape(record.id)}'><div>"
+            f"<a class='open' href='{escape(href)}'>{escape(record.id)}</a> <span class='muted'>{escape(extra)}</span>"
+            f"<div class='content'>{escape(record.content)}</div>"
+            + (f"<div class='muted'>{ctx.t('context')}: {escape(record.context)}</div>" if record.context else "")
+            + f"<div class='muted'>{memory_line(record)}</div></div>"
+            f"<div aria-label='{ctx.t('why')}'>{side}</div></article>")

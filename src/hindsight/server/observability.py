@@ -1,0 +1,196 @@
+"""Operations: Prometheus metrics and structured request logs, as one FastMCP middleware around every tool call,
+plus the `/healthz` and `/metrics` routes of the HTTP transport.
+
+Nothing here is in a tool body: `RequestObserver.on_call_tool` times each call, counts it by tool and outcome,
+counts write actions from the tool's own result, and (with `--log-json` / HINDSIGHT_LOG_JSON) writes one JSON
+line per call to stderr. Gauges that describe the store (queue sizes, index size, embedder cache) are read at
+scrape time, so they are never stale.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from fastmcp.exceptions import ToolError
+from fastmcp.server.dependencies import get_access_token
+from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from hindsight.engine import MemoryEngine
+from hindsight.errors import HindsightError
+from hindsight.review.service import ReviewService
+from hindsight.security.tokens import TokenStore
+
+WRITE_ACTIONS = ("created", "duplicate", "quarantined", "superseded", "supplemented")
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+REQUEST_LOG = "hindsight.requests"
+
+
+def _namespace(arguments: dict[str, Any]) -> str | None:
+    """The namespace a call addresses: a top-level argument, or inside an event object (task, correction...)."""
+    if isinstance(arguments.get("namespace"), str):
+        return str(arguments["namespace"])
+    for value in arguments.values():
+        if isinstance(value, dict) and isinstance(value.get("namespace"), str):
+            return str(value["namespace"])
+    return "default" if arguments else None
+
+
+def _principal() -> str:
+    try:
+        access = get_access_token()
+    except (RuntimeError, LookupError):  # outside an HTTP request (stdio): the local owner
+        access = None
+    return access.client_id if access is not None else "local"
+
+
+def _write_action(result: Any) -> str | None:
+    data = getattr(result, "structured_content", None)
+    if not isinstance(data, dict):
+        return None
+    for candidate in (data, data.get("result")):
+        if isinstance(candidate, dict) and candidate.get("action") in WRITE_ACTIONS:
+            return str(candidate["action"])
+    return None
+
+
+class _StoreCollector(Collector):
+    """Gauges read from the engine and review queue at scrape time."""
+
+    def __init__(self, engine: MemoryEngine, review: ReviewService) -> None:
+        self.engine = engine
+        self.review = review
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        stats = self.engine.stats()
+        queue = GaugeMetricFamily("hindsight_queue_size", "Items waiting for a person", labels=["queue"])
+        queue.add_metric(["review"], self.review.queue.count(None, "pending"))
+        queue.add_metric(["quarantine"], stats.by_status.get("quarantined", 0))
+        yield queue
+        memories = GaugeMetricFamily("hindsight_memories", "Stored memories by status", labels=["status"])
+        for status, count in sorted(stats.by_status.items()):
+            memories.add_metric([status], count)
+        yield memories
+        index_size = getattr(self.engine.store, "index_size", None)
+        yield GaugeMetricFamily("hindsight_index_size", "Vectors in the dense index",
+                                value=float(index_size if index_size is not None else stats.total))
+        cache = GaugeMetricFamily("hindsight_embedder_cache", "Query-embedding cache lookups since start",
+                                  labels=["result"])
+        cache.add_metric(["hit"], float(getattr(self.engine.embedder, "hits", 0)))
+        cache.add_metric(["miss"], float(getattr(self.engine.embedder, "misses", 0)))
+        yield cache
+
+
+class RequestObserver(Middleware):
+    """Counts, times and (optionally) logs every tool call; one instance per server, with its own registry."""
+
+    def __init__(self, engine: MemoryEngine, review: ReviewService, log_json: bool = False,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.requests = Counter("hindsight_tool_requests", "Tool calls by tool and outcome",
+                                ["tool", "outcome"], registry=self.registry)
+        self.latency = Histogram("hindsight_tool_latency_seconds", "Tool call latency", ["tool"],
+                                 buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.writes = Counter("hindsight_write_actions", "What stores did: created, duplicate, quarantined, "
+                              "superseded, supplemented", ["action"], registry=self.registry)
+        for action in WRITE_ACTIONS:
+            self.writes.labels(action)  # every action is present from the first scrape, at 0
+        self.registry.register(_StoreCollector(engine, review))
+        self.clock = clock
+        self.log = logging.getLogger(REQUEST_LOG)
+        if log_json and not self.log.handlers:
+            handler = logging.StreamHandler(sys.stderr)
+            handler.setFormatter(logging.Formatter("%(message)s"))
+            self.log.addHandler(handler)
+            self.log.setLevel(logging.INFO)
+            self.log.propagate = False
+        self.log_json = log_json
+        self._recent: deque[tuple[float, str]] = deque(maxlen=200_000)  # (wall time, tool) for the console plots
+
+    def note(self, tool: str) -> None:
+        """Remember one call of `tool` now (tool calls do this themselves; the console notes its own searches)."""
+        self._recent.append((time.time(), tool))
+
+    def per_hour(self, tool: str, hours: int = 24, now: float | None = None) -> list[int]:
+        """Calls of `tool` in each of the last `hours` hours, oldest first (since this process started)."""
+        end = time.time() if now is None else now
+        counts = [0] * hours
+        for at, name in list(self._recent):
+            age = int((end - at) // 3600)
+            if name == tool and 0 <= age < hours:
+                counts[hours - 1 - age] += 1
+        return counts
+
+    async def on_call_tool(self, context: MiddlewareContext[Any], call_next: CallNext[Any, Any]) -> Any:
+        tool = str(getattr(context.message, "name", "unknown"))
+        arguments = getattr(context.message, "arguments", None) or {}
+        started = self.clock()
+        outcome, error = "ok", ""
+        try:
+            result = await call_next(context)
+            if getattr(result, "is_error", False):
+                outcome = "error"
+            elif (action := _write_action(result)) is not None:
+                self.writes.labels(action).inc()
+            return result
+        except ToolError as exc:
+            error = str(exc)
+            outcome = "denied" if error.startswith("permission_denied") else "error"
+            raise
+        except Exception as exc:
+            outcome, error = "error", f"{type(exc).__name__}: {exc}"
+            raise
+        finally:
+            elapsed = self.clock() - started
+            self.requests.labels(tool, outcome).inc()
+            self.note(tool)
+            self.latency.labels(tool).observe(elapsed)
+            if self.log_json:
+                self.log.info(json.dumps({
+                    "ts": time.time(), "tool": tool, "namespace": _namespace(arguments), "principal": _principal(),
+                    "latency_ms": round(elapsed * 1000, 2), "outcome": outcome, **({"error": error[:300]} if error else {}),
+                }, ensure_ascii=False))
+
+
+def mount_operations(mcp: Any, engine: MemoryEngine, observer: RequestObserver, tokens: TokenStore | None,
+                     version: str, required: Callable[[], bool] | None = None) -> None:
+    """`GET /healthz` (open: liveness and store reachability) and `GET /metrics` (a token when auth is on)."""
+
+    @mcp.custom_route("/healthz", methods=["GET"], include_in_schema=False)
+    async def healthz(request: Request) -> Response:
+        try:
+            engine.stats()
+            store = "ok"
+        except (HindsightError, sqlite3.Error, OSError) as exc:  # unreachable store: report it, keep the probe up
+            store = f"error: {type(exc).__name__}"
+        healthy = store == "ok"
+        return JSONResponse({"status": "ok" if healthy else "degraded", "store": store, "version": version},
+                            status_code=200 if healthy else 503, headers={"Cache-Control": "no-store"})
+
+    @mcp.custom_route("/metrics", methods=["GET"], include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        if tokens is not None and (required is None or required()):
+            header = request.headers.get("authorization", "")
+            token = header[7:].strip() if header.lower().startswith("bearer ") else ""
+            if not token or tokens.verify(token) is None:
+                return JSONResponse({"error": "a bearer token is required for /metrics"}, status_code=401,
+                                    headers={"WWW-Authenticate": "Bearer"})
+        return Response(generate_latest(observer.registry), media_type=CONTENT_TYPE_LATEST,
+                        headers={"Cache-Control": "no-store"})
