@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -13,7 +13,7 @@ from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 
-FIXED_NOW = datetime(2026, 12, 2, 10, 0, tzinfo=timezone.utc)
+FIXED_NOW = datetime(2026, 12, 2, 10, 0, tzinfo=UTC)
 
 
 @pytest.fixture(scope="session")

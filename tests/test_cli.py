@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp_helpers import child_env, hindsight_argv, run_cli
 from typer.testing import CliRunner, Result
 
 from hindsight.cli import app
-from mcp_helpers import child_env, hindsight_argv, run_cli
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ EPISODES = {
 
 class Clock:
     def __init__(self) -> None:
-        self.now = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
+        self.now = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         self.now += timedelta(minutes=1)

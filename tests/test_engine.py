@@ -7,12 +7,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from conftest import FIXED_NOW
 
 from hindsight import InvalidInputError, Memory, MemoryNotFoundError, Status
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
-
-from conftest import FIXED_NOW
 
 CORPUS = [
     ("The user prefers TypeScript over JavaScript for frontend work.", "semantic", ["preference"]),

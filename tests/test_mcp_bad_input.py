@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from mcp_helpers import SyncMCPClient, snapshot, stdio_server
 
 SEED = "{seed}"  # replaced by the seeded memory's id

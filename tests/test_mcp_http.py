@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from mcp_helpers import SyncMCPClient, http_server, mcp_session, read_log
 
 EXPECTED_TOOLS = {

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from mcp_helpers import ROOT, child_env, http_server, serve_argv
 
 INSPECTOR = Path(os.environ.get("HINDSIGHT_INSPECTOR", ROOT / ".tools/inspector/node_modules/.bin/mcp-inspector"))

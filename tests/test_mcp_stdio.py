@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from mcp_helpers import SyncMCPClient, snapshot, stdio_server
 
 EXPECTED_TOOLS = {

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from mcp_helpers import run_cli
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
@@ -15,8 +16,6 @@ from hindsight.security.crypto import generate_key
 from hindsight.security.tokens import TokenStore
 from hindsight.storage import transfer
 from hindsight.storage.factory import open_raw_store
-
-from mcp_helpers import run_cli
 
 FACTS = ["The user prefers TypeScript over JavaScript.", "处理 PostgreSQL 连接池耗尽时把 max_connections 调到 200。",
          "Deploy failed because the staging token expired.", "用户喜欢简洁的回答。", "The VPN config lives in ops/vpn.md."]

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from mcp_helpers import ROOT, child_env, free_port, mcp_session, serve_argv, stop_process, wait_for_port
 
 pytestmark = pytest.mark.slow

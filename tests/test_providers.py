@@ -9,13 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from local_http import json_endpoint
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 from hindsight.errors import ProviderUnavailableError
 from hindsight.retrieval.rerank import CrossEncoderReranker, create_reranker
-from local_http import json_endpoint
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "deploy", "token", "expired", "database", "pool",
          "the", "user", "prefers", "typescript", "login", "bug", "cookie", "fix", "why", "did", "fail"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given, settings
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hindsight.model import MemoryType
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 
-UTC = timezone.utc
+UTC = UTC
 NOW = datetime(2026, 12, 2, 10, 0, tzinfo=UTC)  # a Wednesday
 
 

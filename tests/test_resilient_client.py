@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from fastmcp.exceptions import ToolError
+from mcp_helpers import ROOT, child_env, free_port, serve_argv, stop_process, wait_for_port
 
 from hindsight.client import ResilientClient
-from mcp_helpers import ROOT, child_env, free_port, serve_argv, stop_process, wait_for_port
 
 
 def _start(db: Path, port: int, log: Path, **env: str) -> subprocess.Popen:

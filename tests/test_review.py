@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from mcp_helpers import SyncMCPClient, http_server, mcp_session, run_cli
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
@@ -23,8 +24,6 @@ from hindsight.review.queue import ProposalDecidedError, ProposalNotFoundError, 
 from hindsight.review.service import ReviewService, parse_namespaces
 from hindsight.security.tokens import TokenStore
 from hindsight.storage.factory import open_store
-
-from mcp_helpers import SyncMCPClient, http_server, mcp_session, run_cli
 
 
 @pytest.fixture

@@ -10,11 +10,11 @@ import httpx
 import pytest
 from anyio.from_thread import start_blocking_portal
 from fastmcp import Client
+from mcp_helpers import SyncMCPClient, create_tokens, http_server
 
 from hindsight.security.audit import AuditLog
 from hindsight.security.tokens import TokenStore
 from hindsight.storage.factory import open_store
-from mcp_helpers import SyncMCPClient, create_tokens, http_server
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}

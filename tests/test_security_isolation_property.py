@@ -11,7 +11,8 @@ from pathlib import Path
 
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder

@@ -5,7 +5,7 @@ Real engine over a real SQLite file; `now` is passed to search so ages are exact
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryRecord, MemoryType
 from hindsight.retrieval.scoring import SUNK, decay_score, is_sunk
 
-NOW = datetime(2026, 6, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
 
 def _engine(tmp_path: Path, embedder: Embedder, sink_below: float = 0.01) -> MemoryEngine:

@@ -20,7 +20,6 @@ from hindsight.errors import (
 from hindsight.model import MemoryInput, MemoryPatch, MemoryRecord, MemoryType, SearchFilters, SearchHit, Source, Status
 from hindsight.write.pipeline import WriteOutcome
 
-
 __all__ = [
     "__version__",
     "Memory",

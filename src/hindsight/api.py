@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import builtins
-
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -31,7 +30,7 @@ class Memory:
         self.engine = MemoryEngine.open(path, settings=settings, embedder=embedder)
         self.namespace = namespace
 
-    def __enter__(self) -> "Memory":
+    def __enter__(self) -> Memory:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -31,7 +31,6 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import InvalidInputError, StorageError
 from hindsight.jsonl import json_objects
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
-from hindsight.security.crypto import load_cipher
 from hindsight.security.tokens import TokenStore
 from hindsight.storage.base import Edge, MemoryStore
 
@@ -178,19 +177,16 @@ def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None =
                 "edges": len(store.all_edges()), "tokens": len(tokens.list()) if tokens is not None else 0}
     from io import StringIO
 
-    from hindsight.storage.sqlite_store import SQLiteStore
+    from hindsight.storage.factory import open_raw_store
 
     try:
-        origin = SQLiteStore(source, cipher=load_cipher())
+        origin = open_raw_store(source)  # records as stored: private ones stay sealed on the way through
     except StorageError as exc:
         raise InvalidInputError(f"FILE: {exc}") from exc
     buffer = StringIO()
-    saved_tokens = TokenStore(source) if keep_tokens else None
     try:
-        write_jsonl(origin, buffer, saved_tokens)
+        write_jsonl(origin, buffer, TokenStore(origin) if keep_tokens else None)
     finally:
         origin.close()
-        if saved_tokens is not None:
-            saved_tokens.close()
     buffer.seek(0)
     return restore_jsonl(engine, iter(buffer), tokens if keep_tokens else None)

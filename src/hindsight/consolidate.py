@@ -222,15 +222,15 @@ class Consolidator:
         for start in range(0, len(records), 256):
             block = vectors[start : start + 256] @ vectors.T
             for bi, row in enumerate(block):
-                i = start + bi
-                for j in np.nonzero(row >= floor)[0]:
-                    if j > i:
-                        pairs.append((float(row[j]), i, int(j)))
+                i = int(start + bi)
+                for hit in np.nonzero(row >= floor)[0].tolist():
+                    if hit > i:
+                        pairs.append((float(row[hit]), i, int(hit)))
         pairs.sort(key=lambda p: (-p[0], p[1], p[2]))
         edges: set[tuple[int, int]] = set()
-        for sim, i, j in pairs:
-            if linked(records[i], records[j], sim):
-                edges.add((i, j))
+        for sim, a, b in pairs:
+            if linked(records[a], records[b], sim):
+                edges.add((a, b))
         parent = list(range(len(records)))
         members: dict[int, list[int]] = {i: [i] for i in range(len(records))}
 
@@ -240,10 +240,10 @@ class Consolidator:
                 x = parent[x]
             return x
 
-        for sim, i, j in pairs:
-            if (i, j) not in edges:
+        for _sim, a, b in pairs:
+            if (a, b) not in edges:
                 continue
-            ri, rj = find(i), find(j)
+            ri, rj = find(a), find(b)
             if ri == rj or len(members[ri]) + len(members[rj]) > self.max_cluster:
                 continue
             cross = [(min(x, y), max(x, y)) for x in members[ri] for y in members[rj]]

@@ -40,7 +40,7 @@ def run_demo(engine: MemoryEngine, console: Console) -> None:
     items = []
     for memory in DEMO_MEMORIES:
         item = {k: v for k, v in memory.items() if k != "days_ago"}
-        item["event_time"] = now - timedelta(days=memory.get("days_ago", 0))
+        item["event_time"] = now - timedelta(days=float(memory.get("days_ago", 0)))  # type: ignore[arg-type]
         item["namespace"] = DEMO_NAMESPACE
         items.append(item)
     for outcome in engine.store_many(items, actor="demo"):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -51,8 +51,8 @@ from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import Turn, WorkingMemory
 from hindsight.write import events, ingest
-from hindsight.write.idempotency import outcome_from_dict, run_idempotent
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
+from hindsight.write.idempotency import outcome_from_dict, run_idempotent
 from hindsight.write.importance import compute_importance
 from hindsight.write.importer import ImportReport, parse_lines, run_import
 from hindsight.write.pipeline import WriteOutcome, WritePipeline

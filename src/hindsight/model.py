@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import unicodedata
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
 
@@ -64,12 +64,12 @@ DEFAULT_CREDIBILITY: dict[Source, float] = {Source.user: 1.0, Source.agent: 0.7,
 
 def utcnow() -> datetime:
     """Timezone-aware now; every stored time is UTC."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def as_utc(value: datetime) -> datetime:
     """Naive datetimes are taken as UTC so comparisons never mix aware and naive."""
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def new_memory_id() -> str:
@@ -97,8 +97,8 @@ def _clean_tags(tags: list[str]) -> list[str]:
 MAX_OFFSET = 1_000_000_000
 #: every time a caller gives (now, event_time, filter bounds) must lie in this range, so date arithmetic
 #: ("last week", decay) can neither overflow nor underflow
-MIN_TIME = datetime(1000, 1, 1, tzinfo=timezone.utc)
-MAX_TIME = datetime(9000, 1, 1, tzinfo=timezone.utc)
+MIN_TIME = datetime(1000, 1, 1, tzinfo=UTC)
+MAX_TIME = datetime(9000, 1, 1, tzinfo=UTC)
 #: characters that show nothing: control, format (zero-width, BOM, bidi marks) and separators
 _INVISIBLE = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn"})
 
@@ -306,7 +306,7 @@ class MemoryPatch(BaseModel):
         return None if metadata is None else check_metadata(metadata)
 
     @model_validator(mode="after")
-    def _not_empty(self) -> "MemoryPatch":
+    def _not_empty(self) -> MemoryPatch:
         if not self.model_fields_set:
             raise ValueError("updates must name at least one field to change")
         nulls = sorted(f for f in self.model_fields_set if f != "event_time" and getattr(self, f) is None)
@@ -352,7 +352,7 @@ class SearchFilters(BaseModel):
         return statuses
 
     @model_validator(mode="after")
-    def _range(self) -> "SearchFilters":
+    def _range(self) -> SearchFilters:
         if self.time_from and self.time_to and self.time_from > self.time_to:
             raise ValueError("time_from must not be after time_to")
         return self

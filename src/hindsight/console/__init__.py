@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-
 from typing import Any
 
 from hindsight.console.app import ConsoleApp

@@ -6,8 +6,8 @@ The seed reranks 15 candidates for top_k 5: a cross-encoder costs ~100 ms per
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from hindsight.errors import ProviderUnavailableError
@@ -47,7 +47,7 @@ class CrossEncoderReranker(Reranker):
     def score(self, query: str, passages: Sequence[str]) -> list[float]:
         if not passages:
             return []
-        scores = self._model.predict([(query, p) for p in passages])  # type: ignore[attr-defined]
+        scores = self._model.predict([(query, p) for p in passages])  # type: ignore[attr-defined,union-attr]
         return [float(s) for s in scores]
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from starlette.requests import Request
@@ -47,7 +47,7 @@ input[type=text]{width:60%}.tag{font-size:.8rem;border:1px solid #999;border-rad
 
 
 def _when(ts: float | None) -> str:
-    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC") if ts else ""
+    return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%d %H:%M UTC") if ts else ""
 
 
 def _pre(value: Any) -> str:

@@ -6,6 +6,7 @@ hash needed: there is nothing to brute-force); the plaintext is shown once.
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import secrets
@@ -67,12 +68,12 @@ class TokenStore(StoreClient):
         """True once any token was ever created in this database (revoked ones count: revoking never reopens)."""
         return bool(self._store.token_rows())
 
-    def export_rows(self) -> list[dict[str, object]]:
+    def export_rows(self) -> builtins.list[dict[str, object]]:
         """Every token as stored (hashes only, never a secret), for `hindsight backup --with-tokens`."""
         columns, rows = self._store.table_rows("tokens")
         return [dict(zip(columns, row)) for row in rows]
 
-    def import_rows(self, rows: list[dict[str, object]]) -> int:
+    def import_rows(self, rows: builtins.list[dict[str, object]]) -> int:
         """Load exported tokens (same hashes, so the same secrets keep working); existing ids are left alone."""
         columns, _ = self._store.table_rows("tokens")
         before = len(self._store.token_rows())

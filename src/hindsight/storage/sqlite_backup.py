@@ -15,14 +15,15 @@ import numpy as np
 
 from hindsight.errors import StorageError
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
-from hindsight.storage.base import Edge
 from hindsight.storage import ann_sync
+from hindsight.storage.base import Edge
 from hindsight.storage.migrations import migrate
 from hindsight.storage.records import COLUMNS as _COLUMNS
 from hindsight.storage.records import at_ts, record_values
 from hindsight.storage.records import from_ts as _dt
 from hindsight.storage.records import to_ts as _ts
 from hindsight.storage.vector_index import VectorIndex
+
 
 class SQLiteBackupMixin:
     """Needs the store's `_db`, `_lock`, `_index_lock`, `_index`, `path`, `transaction`, `_write_side_tables`."""

@@ -29,9 +29,9 @@ from hindsight.storage import ann_filter, ann_partition, ann_sync
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
 from hindsight.storage.records import COLUMNS as _COLUMNS
+from hindsight.storage.records import at_ts, record_values, row_to_record
 from hindsight.storage.records import from_ts as _dt
 from hindsight.storage.records import index_text as _index_text
-from hindsight.storage.records import at_ts, record_values, row_to_record
 from hindsight.storage.records import to_ts as _ts
 from hindsight.storage.sqlite_backup import SQLiteBackupMixin
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Static checks CI runs before the tests: ruff (pyflakes, pycodestyle, import order, pyupgrade, bugbear) and mypy.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+.venv/bin/ruff check src tests
+.venv/bin/python -m mypy src
