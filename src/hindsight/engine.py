@@ -19,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 
 from hindsight.config import HindsightSettings
 from hindsight.consolidate import ConsolidationReport, Consolidator
+from hindsight.conversations import ConversationsMixin
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
 from hindsight.errors import (
@@ -49,11 +50,9 @@ from hindsight.safety import WriteGuard, flag_directive, redactor
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer, SummaryStyle
-from hindsight.working import Turn, WorkingMemory
-from hindsight.write import events, ingest
+from hindsight.working import WorkingMemory
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.idempotency import outcome_from_dict, run_idempotent
-from hindsight.write.importance import compute_importance
 from hindsight.write.importer import ImportReport, parse_lines, run_import
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
@@ -76,7 +75,7 @@ def validated(model: type[BaseModel], data: Any, what: str) -> Any:
         raise InvalidInputError(f"invalid {what}: {format_validation_error(exc)}") from exc
 
 
-class MemoryEngine:
+class MemoryEngine(ConversationsMixin):
     """All memory operations over one store."""
 
     def __init__(
@@ -379,70 +378,6 @@ class MemoryEngine:
         released = current.model_copy(update={"status": Status.active, "status_reason": "", "updated_at": self.clock()})
         self.writer.apply_change(released, actor=actor, action="release", note=note or current.status_reason)
         return released
-
-    # ----------------------------------------------------------------- events
-    def record_event(self, event: events.Event, actor: str = "local",
-                     idempotency_key: str | None = None) -> WriteOutcome:
-        """Store the memory an event calls for (see write/events.py for what each event becomes)."""
-        return self.store_memory(events.to_input(event), actor, idempotency_key)
-
-    def ingest(self, messages: Sequence[Any], session_id: str, namespace: str = "default", actor: str = "local",
-               idempotency_key: str | None = None,
-               write: Callable[[MemoryInput, str | None], dict[str, Any]] | None = None) -> dict[str, Any]:
-        """Keep what matters from a conversation, and say what was kept and why (see write/ingest.py).
-
-        `write` is the door each memory takes (default: this engine's write path; the MCP skin passes review).
-        """
-        planned = ingest.plan(ingest.validate_messages(messages), session_id, namespace, self.llm)
-
-        def direct(item: MemoryInput, key: str | None) -> dict[str, Any]:
-            return self.store_memory(item, actor, key).as_dict()
-
-        return ingest.run(planned, write or direct, session_id, idempotency_key)
-
-    @staticmethod
-    def event_input(event: events.Event) -> MemoryInput:
-        """The memory input an event becomes (the review door stores or proposes it)."""
-        return events.to_input(event)
-
-    # --------------------------------------------------------- working memory
-    def working_append(self, session_id: str, role: str, content: str, namespace: str = "default") -> int:
-        """Append a turn to the session's working memory; returns the number of turns held."""
-        if not session_id.strip() or not has_visible_text(content):
-            raise InvalidInputError("session_id must be non-empty and content must contain visible text")
-        return self.working.append(namespace, session_id, role, content, self.clock())
-
-    def working_get(self, session_id: str, last_n: int | None = None, namespace: str = "default") -> builtins.list[Turn]:
-        return self.working.recent(namespace, session_id, last_n)
-
-    def end_session(self, session_id: str, namespace: str = "default", actor: str = "local",
-                    write: Callable[[builtins.list[dict[str, Any]]], builtins.list[dict[str, Any]]] | None = None,
-                    ) -> dict[str, Any]:
-        """Summarise the session into one episodic memory, keep what generalises as semantic, clear working memory.
-
-        What generalises, without an LLM: user turns that state a preference or a standing rule
-        ("I prefer...", "always...", "以后...", "我喜欢..."); they still pass the write guard.
-        """
-        turns = self.working.recent(namespace, session_id)
-        if not turns:
-            raise InvalidInputError(f"session '{session_id}' has no working memory to end")
-        transcript = [MemoryRecord(content=f"{t.role.capitalize()} said: {t.content}", namespace=namespace) for t in turns]
-        summary, method = self.summarizer.summarize(transcript, "structured")
-        items: builtins.list[dict[str, Any]] = [{
-            "content": summary, "type": "episodic", "session_id": session_id, "namespace": namespace,
-            "tags": ["session-summary"], "metadata": {"event": "session_end", "turns": len(turns), "method": method},
-        }]
-        items += [
-            {"content": t.content, "type": "semantic", "source": "user", "session_id": session_id,
-             "namespace": namespace, "importance": compute_importance(1.0, 1.0, False),
-             "metadata": {"event": "session_end", "extracted": "preference"}}
-            for t in turns if t.role == "user" and events.states_general_rule(t.content)
-        ]
-        # `write` is the caller's door (the review service proposes instead of storing in a reviewed namespace)
-        outcomes = write(items) if write else [o.as_dict() for o in self.store_many(items, actor)]
-        self.working.clear(namespace, session_id)
-        return {"session_id": session_id, "turns": len(turns), "summary_id": outcomes[0].get("memory_id"),
-                "summary_result": outcomes[0], "summary": summary, "method": method, "generalised": outcomes[1:]}
 
     # ------------------------------------------------------------ import/export
     def export_jsonl(self, out: IO[str], namespace: str | None = None) -> int:

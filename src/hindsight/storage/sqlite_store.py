@@ -14,18 +14,15 @@ import builtins
 import json
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from hindsight.errors import StorageBusyError, StorageError
+from hindsight.errors import StorageError
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
-from hindsight.storage import ann_filter, ann_partition, ann_sync
+from hindsight.storage import ann_sync
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
 from hindsight.storage.records import COLUMNS as _COLUMNS
@@ -34,13 +31,15 @@ from hindsight.storage.records import from_ts as _dt
 from hindsight.storage.records import index_text as _index_text
 from hindsight.storage.records import to_ts as _ts
 from hindsight.storage.sqlite_backup import SQLiteBackupMixin
+from hindsight.storage.sqlite_conn import SQLiteConnections, busy_error, is_busy
+from hindsight.storage.sqlite_search import SQLiteSearch
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
 
 #: Seconds a write waits for another process's write lock (HINDSIGHT_BUSY_TIMEOUT overrides it in the engine).
 DEFAULT_BUSY_TIMEOUT = 30.0
 
 
-class SQLiteStore(SQLiteBackupMixin, MemoryStore):
+class SQLiteStore(SQLiteConnections, SQLiteSearch, SQLiteBackupMixin, MemoryStore):
     """`MemoryStore` on a single SQLite file; safe to share across threads."""
 
     def __init__(self, path: str | Path, vector_index: VectorIndex | None = None,
@@ -76,8 +75,8 @@ class SQLiteStore(SQLiteBackupMixin, MemoryStore):
                 migrate(self._db)
         except sqlite3.OperationalError as exc:
             self._db.close()
-            if _is_busy(exc):
-                raise _busy_error(self.busy_timeout) from exc
+            if is_busy(exc):
+                raise busy_error(self.busy_timeout) from exc
             raise StorageError(f"cannot open database '{self.path}': not a usable hindsight database ({exc})") from exc
         except sqlite3.DatabaseError as exc:
             self._db.close()
@@ -88,73 +87,6 @@ class SQLiteStore(SQLiteBackupMixin, MemoryStore):
         self._index: VectorIndex = vector_index if vector_index is not None else ExactVectorIndex()
         with self._lock, self._index_lock:
             ann_sync.open_index(self._db, self._index)
-
-    # ------------------------------------------------------------ transactions
-    @contextmanager
-    def transaction(self, namespace: str | None = None) -> Iterator[None]:
-        """BEGIN IMMEDIATE ... COMMIT under the store lock (the write lock also holds other processes off,
-        so every namespace is serialised). Another process's write lock is waited for up to `busy_timeout`
-        (then StorageBusyError, nothing written); the vector index catches up from `vector_log` after the
-        commit, never for a rollback."""
-        with self._lock:
-            outer = not self._db.in_transaction
-            if outer:
-                self._begin()
-            try:
-                if outer:
-                    self._flush_access()  # buffered access counts ride on the next write
-                yield
-            except BaseException:
-                if outer:
-                    self._db.execute("ROLLBACK")
-                raise
-            if outer:
-                self._db.execute("COMMIT")
-                with self._index_lock:
-                    ann_sync.catch_up(self._db, self._index)
-
-    @contextmanager
-    def namespace_lock(self, namespace: str) -> Iterator[None]:
-        """In process only: a SQLite file is served by one server (other processes, like the CLI, still take
-        the file's write lock for each transaction, but do not wait for a decision in progress)."""
-        with self._namespace_guard:
-            lock = self._namespace_locks.setdefault(namespace, threading.RLock())
-        with lock:
-            yield
-
-    @contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
-        """A connection to read with: this thread's own read-only connection (WAL readers never wait for the
-        writer), or the writer itself inside a write transaction (to see its own changes) and for :memory:."""
-        if self.path == ":memory:" or self._lock._is_owned():  # type: ignore[attr-defined]
-            with self._lock:
-                yield self._db
-            return
-        conn: sqlite3.Connection | None = getattr(self._readers, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
-                                   timeout=self.busy_timeout)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA query_only=1")
-            self._readers.conn = conn
-            with self._access_lock:
-                self._reader_conns.append(conn)
-        yield conn
-
-    def _begin(self) -> None:
-        """BEGIN IMMEDIATE; SQLite's busy handler waits (connection timeout), the loop retries what it gives up
-        on early, until `busy_timeout` has passed in all."""
-        deadline = time.monotonic() + self.busy_timeout
-        while True:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as exc:
-                if not _is_busy(exc):
-                    raise
-                if time.monotonic() >= deadline:
-                    raise _busy_error(self.busy_timeout) from exc
-                time.sleep(0.05)
 
     # ------------------------------------------------------------------ aux tables
     def _json_namespace(self, col: str) -> str:
@@ -338,95 +270,6 @@ class SQLiteStore(SQLiteBackupMixin, MemoryStore):
         with self._read() as db:
             return int(db.execute(f"SELECT COUNT(*) FROM memories m WHERE {where}", params).fetchone()[0])
 
-    def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
-        """Catch the index up with the file (other processes write too), then search it within scope."""
-        with self._read() as db:
-            if db is not self._db or not self._db.in_transaction:
-                with self._index_lock:
-                    ann_sync.catch_up(db, self._index)
-
-            def search(part: Scope) -> builtins.list[tuple[str, float]]:
-                where, params = self._scope_sql(part)
-                return ann_filter.dense_search(db, self._index, part, where, params, vector, limit)
-
-            return ann_partition.partitioned(search, scope, self.archive_boundary, limit)
-
-    @property
-    def archive_boundary(self) -> datetime | None:
-        """Memories before this time form the archive partition (searched when recent is not enough)."""
-        with self._read() as db:
-            row = db.execute("SELECT value FROM meta WHERE key = 'archive_before'").fetchone()
-        return None if row is None else _dt(float(row[0]))
-
-    def set_archive_boundary(self, before: datetime | None) -> None:
-        """Move the recent/archive boundary (None: no archive)."""
-        with self.transaction():
-            if before is None:
-                self._db.execute("DELETE FROM meta WHERE key = 'archive_before'")
-            else:
-                self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('archive_before', ?)",
-                                 (str(_ts(before)),))
-
-    def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
-                       neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
-        quoted = [f'"{t.replace(chr(34), "")}"' for t in terms if t.replace('"', "").strip()]
-        if not quoted:
-            return []
-        where, params = self._scope_sql(scope)
-        sql = (
-            f"SELECT m.id, bm25(memories_fts, 1.0, {float(neighbour_weight)}) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid "
-            f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank LIMIT ?"
-        )
-        with self._read() as db:
-            try:
-                rows = db.execute(sql, (" OR ".join(quoted), *params, limit)).fetchall()
-            except sqlite3.OperationalError as exc:  # a pathological query must not crash search
-                raise StorageError(f"keyword search failed: {exc}") from exc
-        return [(row[0], -float(row[1])) for row in rows]
-
-    def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
-        ids = list(dict.fromkeys(memory_ids))
-        with self._read() as db:
-            for start in range(0, len(ids), 900):
-                chunk = ids[start : start + 900]
-                for row in db.execute(
-                    "SELECT m.id, e.vector FROM vectors e JOIN memories m ON m.rowid = e.memory_rowid "
-                    f"WHERE m.id IN ({','.join('?' * len(chunk))})",
-                    chunk,
-                ):
-                    out[row[0]] = np.frombuffer(row[1], dtype=np.float32)
-        return out
-
-    def record_access(self, memory_ids: Sequence[str], at: datetime) -> None:
-        """Applied now when the writer is free; while a write runs, buffered and applied by the next write
-        transaction (or close), so a search never waits for a write to bump counters."""
-        if not memory_ids:
-            return
-        with self._access_lock:
-            for memory_id in memory_ids:
-                count, _ = self._pending_access.get(memory_id, (0, None))
-                self._pending_access[memory_id] = (count + 1, _ts(at))
-        if self._lock.acquire(blocking=False):
-            try:
-                with self.transaction():
-                    pass  # the transaction applies the buffer
-            except (sqlite3.OperationalError, StorageBusyError):
-                pass  # another process holds the file's write lock: the next write applies the buffer
-            finally:
-                self._lock.release()
-
-    def _flush_access(self) -> None:
-        """Called at the start of every outer write transaction, under the write lock."""
-        with self._access_lock:
-            pending, self._pending_access = self._pending_access, {}
-        if pending:
-            self._db.executemany(
-                "UPDATE memories SET access_count = access_count + ?, "
-                "last_accessed_at = MAX(COALESCE(last_accessed_at, 0), ?) WHERE id = ?",
-                [(count, at, memory_id) for memory_id, (count, at) in pending.items()],
-            )
-
     def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         with self._read() as db:
             rows = db.execute(
@@ -538,10 +381,7 @@ class SQLiteStore(SQLiteBackupMixin, MemoryStore):
 
     def close(self) -> None:
         with self._lock:
-            with self._access_lock:
-                readers, self._reader_conns = self._reader_conns, []
-            for reader in readers:
-                reader.close()
+            self._close_readers()
             try:
                 with self.transaction():
                     pass  # apply buffered access counts
@@ -560,12 +400,3 @@ class SQLiteStore(SQLiteBackupMixin, MemoryStore):
         self._index.close()
 
 
-def _is_busy(exc: sqlite3.OperationalError) -> bool:
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
-
-
-def _busy_error(waited: float) -> StorageBusyError:
-    return StorageBusyError(
-        f"the database is busy: another process held its write lock for more than {waited:g} s "
-        "(HINDSIGHT_BUSY_TIMEOUT); nothing was written, retry later")

@@ -1,0 +1,105 @@
+"""What the engine does with conversations: events, conversation ingestion, working memory, session end.
+
+A mixin of `MemoryEngine` (engine.py), kept apart so each module has one job; every write still goes
+through the engine's `store_memory` / `store_many` (one write path).
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from hindsight.errors import InvalidInputError
+from hindsight.model import MemoryInput, MemoryRecord, has_visible_text
+from hindsight.working import Turn
+from hindsight.write import events, ingest
+from hindsight.write.importance import compute_importance
+from hindsight.write.pipeline import WriteOutcome
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from hindsight.llm import LLMClient
+    from hindsight.summarize import Summarizer
+    from hindsight.working import WorkingMemory
+
+
+class ConversationsMixin:
+    """Needs the engine's `working`, `summarizer`, `llm`, `clock`, `store_memory` and `store_many`."""
+
+    if TYPE_CHECKING:
+        working: WorkingMemory
+        summarizer: Summarizer
+        llm: LLMClient | None
+
+        clock: Callable[[], datetime]
+
+        def store_memory(self, data: MemoryInput | dict[str, Any], actor: str = "local",
+                         idempotency_key: str | None = None) -> WriteOutcome: ...
+        def store_many(self, items: Sequence[MemoryInput | dict[str, Any]], actor: str = "local",
+                       ids: Sequence[str | None] | None = None) -> builtins.list[WriteOutcome]: ...
+
+    # ----------------------------------------------------------------- events
+    def record_event(self, event: events.Event, actor: str = "local",
+                     idempotency_key: str | None = None) -> WriteOutcome:
+        """Store the memory an event calls for (see write/events.py for what each event becomes)."""
+        return self.store_memory(events.to_input(event), actor, idempotency_key)
+
+    def ingest(self, messages: Sequence[Any], session_id: str, namespace: str = "default", actor: str = "local",
+               idempotency_key: str | None = None,
+               write: Callable[[MemoryInput, str | None], dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Keep what matters from a conversation, and say what was kept and why (see write/ingest.py).
+
+        `write` is the door each memory takes (default: this engine's write path; the MCP skin passes review).
+        """
+        planned = ingest.plan(ingest.validate_messages(messages), session_id, namespace, self.llm)
+
+        def direct(item: MemoryInput, key: str | None) -> dict[str, Any]:
+            return self.store_memory(item, actor, key).as_dict()
+
+        return ingest.run(planned, write or direct, session_id, idempotency_key)
+
+    @staticmethod
+    def event_input(event: events.Event) -> MemoryInput:
+        """The memory input an event becomes (the review door stores or proposes it)."""
+        return events.to_input(event)
+
+    # --------------------------------------------------------- working memory
+    def working_append(self, session_id: str, role: str, content: str, namespace: str = "default") -> int:
+        """Append a turn to the session's working memory; returns the number of turns held."""
+        if not session_id.strip() or not has_visible_text(content):
+            raise InvalidInputError("session_id must be non-empty and content must contain visible text")
+        return self.working.append(namespace, session_id, role, content, self.clock())
+
+    def working_get(self, session_id: str, last_n: int | None = None, namespace: str = "default") -> builtins.list[Turn]:
+        return self.working.recent(namespace, session_id, last_n)
+
+    def end_session(self, session_id: str, namespace: str = "default", actor: str = "local",
+                    write: Callable[[builtins.list[dict[str, Any]]], builtins.list[dict[str, Any]]] | None = None,
+                    ) -> dict[str, Any]:
+        """Summarise the session into one episodic memory, keep what generalises as semantic, clear working memory.
+
+        What generalises, without an LLM: user turns that state a preference or a standing rule
+        ("I prefer...", "always...", "以后...", "我喜欢..."); they still pass the write guard.
+        """
+        turns = self.working.recent(namespace, session_id)
+        if not turns:
+            raise InvalidInputError(f"session '{session_id}' has no working memory to end")
+        transcript = [MemoryRecord(content=f"{t.role.capitalize()} said: {t.content}", namespace=namespace) for t in turns]
+        summary, method = self.summarizer.summarize(transcript, "structured")
+        items: builtins.list[dict[str, Any]] = [{
+            "content": summary, "type": "episodic", "session_id": session_id, "namespace": namespace,
+            "tags": ["session-summary"], "metadata": {"event": "session_end", "turns": len(turns), "method": method},
+        }]
+        items += [
+            {"content": t.content, "type": "semantic", "source": "user", "session_id": session_id,
+             "namespace": namespace, "importance": compute_importance(1.0, 1.0, False),
+             "metadata": {"event": "session_end", "extracted": "preference"}}
+            for t in turns if t.role == "user" and events.states_general_rule(t.content)
+        ]
+        # `write` is the caller's door (the review service proposes instead of storing in a reviewed namespace)
+        outcomes = write(items) if write else [o.as_dict() for o in self.store_many(items, actor)]
+        self.working.clear(namespace, session_id)
+        return {"session_id": session_id, "turns": len(turns), "summary_id": outcomes[0].get("memory_id"),
+                "summary_result": outcomes[0], "summary": summary, "method": method, "generalised": outcomes[1:]}

@@ -1,0 +1,94 @@
+"""The SQLite store's search side: dense search within a scope (through the vector index, recent/archive
+partitions), BM25 keyword search over FTS5, stored vectors by id (a mixin of `SQLiteStore`)."""
+
+from __future__ import annotations
+
+import builtins
+import sqlite3
+import threading
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from hindsight.errors import StorageError
+from hindsight.storage import ann_filter, ann_partition, ann_sync
+from hindsight.storage.base import Scope
+from hindsight.storage.records import from_ts as _dt
+from hindsight.storage.records import to_ts as _ts
+from hindsight.storage.vector_index import VectorIndex
+
+
+class SQLiteSearch:
+    """Needs `_db`, `_index`, `_index_lock`, `_read`, `transaction` and `_scope_sql` (set by SQLiteStore)."""
+
+    _db: sqlite3.Connection
+    _index: VectorIndex
+    _index_lock: threading.RLock
+
+    if TYPE_CHECKING:
+        def _read(self) -> AbstractContextManager[sqlite3.Connection]: ...
+        def transaction(self, namespace: str | None = None) -> AbstractContextManager[None]: ...
+        def _scope_sql(self, scope: Scope, alias: str = "m") -> tuple[str, builtins.list[Any]]: ...
+
+    def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
+        """Catch the index up with the file (other processes write too), then search it within scope."""
+        with self._read() as db:
+            if db is not self._db or not self._db.in_transaction:
+                with self._index_lock:
+                    ann_sync.catch_up(db, self._index)
+
+            def search(part: Scope) -> builtins.list[tuple[str, float]]:
+                where, params = self._scope_sql(part)
+                return ann_filter.dense_search(db, self._index, part, where, params, vector, limit)
+
+            return ann_partition.partitioned(search, scope, self.archive_boundary, limit)
+
+    @property
+    def archive_boundary(self) -> datetime | None:
+        """Memories before this time form the archive partition (searched when recent is not enough)."""
+        with self._read() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'archive_before'").fetchone()
+        return None if row is None else _dt(float(row[0]))
+
+    def set_archive_boundary(self, before: datetime | None) -> None:
+        """Move the recent/archive boundary (None: no archive)."""
+        with self.transaction():
+            if before is None:
+                self._db.execute("DELETE FROM meta WHERE key = 'archive_before'")
+            else:
+                self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('archive_before', ?)",
+                                 (str(_ts(before)),))
+
+    def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
+                       neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
+        quoted = [f'"{t.replace(chr(34), "")}"' for t in terms if t.replace('"', "").strip()]
+        if not quoted:
+            return []
+        where, params = self._scope_sql(scope)
+        sql = (
+            f"SELECT m.id, bm25(memories_fts, 1.0, {float(neighbour_weight)}) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank LIMIT ?"
+        )
+        with self._read() as db:
+            try:
+                rows = db.execute(sql, (" OR ".join(quoted), *params, limit)).fetchall()
+            except sqlite3.OperationalError as exc:  # a pathological query must not crash search
+                raise StorageError(f"keyword search failed: {exc}") from exc
+        return [(row[0], -float(row[1])) for row in rows]
+
+    def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        ids = list(dict.fromkeys(memory_ids))
+        with self._read() as db:
+            for start in range(0, len(ids), 900):
+                chunk = ids[start : start + 900]
+                for row in db.execute(
+                    "SELECT m.id, e.vector FROM vectors e JOIN memories m ON m.rowid = e.memory_rowid "
+                    f"WHERE m.id IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                ):
+                    out[row[0]] = np.frombuffer(row[1], dtype=np.float32)
+        return out
