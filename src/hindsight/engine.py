@@ -214,6 +214,10 @@ class MemoryEngine(ConversationsMixin):
     def forget(self, memory_id: str, reason: str = "", namespace: str = "default", actor: str = "local") -> MemoryRecord:
         """Soft delete: status 'forgotten' with the reason; it sinks in search and stays in history."""
         current = self.get(memory_id, namespace, record_access=False)
+        if current.status == Status.quarantined:
+            raise PermissionDeniedError(
+                "memory_id: a quarantined memory leaves quarantine only through memory_quarantine_release (admin "
+                "scope) or is deleted; nothing was changed")
         updated = current.model_copy(
             update={"status": Status.forgotten, "status_reason": reason or "forgotten", "updated_at": self.clock()}
         )

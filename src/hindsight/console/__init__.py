@@ -22,6 +22,6 @@ def mount_web_console(mcp: Any, engine: MemoryEngine, review: ReviewService, tok
     """
     app = ConsoleApp(mcp, tokens, required)
     app.mount_basics()
-    mount_browse(app, engine, (lambda: observer.note("memory_search")) if observer is not None else None)
+    mount_browse(app, engine, (lambda: observer.note("memory_search")) if observer is not None else None, review)
     mount_queues(app, engine, review)
     mount_health(app, engine, observer)

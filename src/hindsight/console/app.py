@@ -100,7 +100,7 @@ class ConsoleApp:
         who = self.principal(request)
         if who is None:
             return None
-        kept = urlencode([(k, v) for k, v in request.query_params.multi_items() if k not in ("done", "lang")])
+        kept = urlencode([(k, v) for k, v in request.query_params.multi_items() if k not in ("done", "proposed", "lang")])
         return Ctx(who, self.lang(request), self.csrf_for(request), request.url.path + (f"?{kept}" if kept else ""))
 
     async def checked_form(self, request: Request, ctx: Ctx) -> dict[str, str] | None:
@@ -155,6 +155,8 @@ class ConsoleApp:
                 return self.login_page(request)
             if "done" in request.query_params:
                 ctx.notes.append(ctx.t("done"))
+            if "proposed" in request.query_params:
+                ctx.notes.append(ctx.t("proposed_note"))
             return await handler(request, ctx)
 
         self.mcp.custom_route(path, methods=methods, include_in_schema=False)(endpoint)

@@ -75,6 +75,8 @@ TEXT: dict[str, dict[str, str]] = {
              "zh": "快捷键：/ 搜索 · j/k 上下移动 · Enter 打开 · g b/q/h 切换页面"},
     "lang_other": {"en": "中文", "zh": "English"},
     "done": {"en": "Done.", "zh": "已完成。"},
+    "proposed_note": {"en": "This namespace is reviewed: your change waits for an admin to approve it (see Queues).",
+                 "zh": "该命名空间需要审核：你的修改已提交，等待管理员批准（见审核队列）。"},
     "back": {"en": "back", "zh": "返回"},
     "not_allowed": {"en": "Your token does not allow this.", "zh": "你的令牌没有此权限。"},
     "bad_form": {"en": "The form expired or came from another site; reload the page and try again.",

@@ -27,6 +27,7 @@ from hindsight.console.views import (
 from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryType, Source, Status
+from hindsight.review.service import ReviewService
 from hindsight.security.principal import Scope
 
 LISTED_STATUSES = (Status.active, Status.deprecated, Status.forgotten)
@@ -96,7 +97,10 @@ def browse_form(ctx: Ctx, params: Any, spaces: list[str], ns: str) -> str:
         + "</form>")
 
 
-def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None) -> None:
+def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
+                 review: ReviewService | None = None) -> None:
+    """Browse, search and the memory page. Changes in a reviewed namespace by anyone below admin scope are
+    proposed through `review` (the same door as MCP writes), never applied directly."""
     async def browse(request: Request, ctx: Ctx) -> Response:
         params = request.query_params
         spaces = namespaces_for(ctx, engine)
@@ -164,6 +168,9 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None)
         if not ctx.can(Scope.write, ns):
             return app.error(ctx, ctx.t("not_allowed"), 403)
         actor = ctx.who.name
+        # a reviewed namespace: below admin, a change is a proposal (the MCP tools take the same door)
+        door = review if review is not None and review.is_reviewed(ns) and not ctx.can(Scope.admin, ns) else None
+        proposed = False
         try:
             if action == "edit":
                 changes: dict[str, Any] = {"content": fields.get("content", ""), "context": fields.get("context", ""),
@@ -177,18 +184,27 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None)
                 current = engine.get(memory_id, ns, record_access=False)
                 changed = {k: v for k, v in changes.items()
                            if v != (getattr(current, k).value if k == "type" else getattr(current, k))}
-                if changed:
+                if changed and door is not None:
+                    proposed = door.update(memory_id, changed, ns, actor).get("status") == "pending_review"
+                elif changed:
                     engine.update(memory_id, changed, ns, actor)
             elif action == "forget":
-                engine.forget(memory_id, fields.get("reason", "")[:1000], ns, actor)
+                reason = fields.get("reason", "")[:1000]
+                if door is not None:
+                    proposed = door.forget(memory_id, reason, ns, actor).get("status") == "pending_review"
+                else:
+                    engine.forget(memory_id, reason, ns, actor)
             elif action in ("restore", "deprecate"):
                 status = "active" if action == "restore" else "deprecated"
-                engine.update(memory_id, {"status": status}, ns, actor)
+                if door is not None:
+                    proposed = door.update(memory_id, {"status": status}, ns, actor).get("status") == "pending_review"
+                else:
+                    engine.update(memory_id, {"status": status}, ns, actor)
             else:
                 return app.error(ctx, f"unknown action '{action}'", 400)
         except HindsightError as exc:
             return app.error(ctx, f"{exc.code}: {exc}", 409)
-        return RedirectResponse(memory_href(memory_id, ns) + "&done=1", status_code=303)
+        return RedirectResponse(memory_href(memory_id, ns) + ("&proposed=1" if proposed else "&done=1"), status_code=303)
 
     app.post("/console/memory/{memory_id}/{action}", memory_action)
 

@@ -107,7 +107,13 @@ class HTTPGuard:
             await _refuse(send, 403, "forbidden_origin", f"Origin '{origin[:100]}' is not allowed")
             return
         path = str(scope.get("path", ""))
-        if path == self.mcp_path or path.startswith(self.mcp_path + "/"):
+        is_mcp = path == self.mcp_path or path.startswith(self.mcp_path + "/")
+        if not is_mcp and scope.get("method", "GET") not in ("GET", "HEAD") and not _same_origin(headers, host):
+            # the pages' forms (console, /review) are same-origin only: another port on the same host is the same
+            # *site* to a browser (its SameSite cookies go along), so the port is checked too
+            await _refuse(send, 403, "forbidden_origin", "a form may only be posted from this server's own pages")
+            return
+        if is_mcp:
             principal = self._principal(headers.get("authorization", ""))
             if principal is None:
                 await _refuse(send, 401, "invalid_token", "a live bearer token is required",
@@ -126,6 +132,17 @@ class HTTPGuard:
         if not header.lower().startswith("bearer "):
             return None
         return self.policy.tokens.verify(header[7:].strip())
+
+
+def _same_origin(headers: dict[str, str], host: str) -> bool:
+    """A browser's POST from this very origin (scheme-less: host and port), or a request no browser made."""
+    fetch_site = headers.get("sec-fetch-site")
+    if fetch_site is not None and fetch_site not in ("same-origin", "none"):
+        return False
+    origin = headers.get("origin")
+    if origin is None:
+        return True  # not a browser form post (browsers send Origin with every POST)
+    return urlsplit(origin).netloc.lower() == host.lower()
 
 
 async def _refuse(send: Send, status: int, error: str, message: str,

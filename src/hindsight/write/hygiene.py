@@ -47,6 +47,9 @@ from hindsight.write.thresholds import (
     HygieneThresholds,
 )
 
+#: texts longer than this are compared whole (exact duplicate or kept apart), not judged by the lexical analysis
+MAX_JUDGED_CHARS = 4_000
+
 __all__ = [
     "DEFAULT_MODEL",
     "THRESHOLDS_FILE",
@@ -228,7 +231,15 @@ class HygieneChecker:
         batch([record.content, *(old.content for old in olds)])
 
     def judge(self, old: MemoryRecord, new: MemoryRecord, similarity: float) -> Verdict:
-        """The pair verdict (LLM when configured, else the calibrated heuristic and restatement model)."""
+        """The pair verdict (LLM when configured, else the calibrated heuristic and restatement model).
+
+        Long texts (documents, logs, pasted blobs) are not judged clause by clause: the lexical analysis grows
+        with the text, and a wrong merge or deprecation of a document loses more than it saves. Only the same
+        text (after whitespace) merges; anything else is kept."""
+        if max(len(old.content), len(new.content)) > MAX_JUDGED_CHARS:
+            if " ".join(old.content.split()) == " ".join(new.content.split()):
+                return Verdict("duplicate", "the same long text")
+            return Verdict("unrelated", f"long texts (over {MAX_JUDGED_CHARS} characters) are kept apart")
         return classify(old.content, new.content, similarity, self.thresholds, self.llm,
                         query_similarity=query_similarity(self.embedder, self.thresholds, old.content, new.content))
 

@@ -182,7 +182,8 @@ class WritePipeline:
             tags, found_tags = redact_value(item.tags, self.redactor)
             metadata, found_metadata = redact_value(dict(item.metadata), self.redactor)
             found = sorted(set(found_content + found_context + found_tags + found_metadata))
-        verdict = self.screen(content, context, tags, metadata) if screen else None
+        labels = [x for x in (item.session_id, item.source_task_id) if x]  # caller strings search returns too
+        verdict = self.screen(content, context, [*tags, *labels], metadata) if screen else None
         now = self.clock()
         if self.directive_flagger is not None and self.directive_flagger(content):
             metadata[DIRECTIVE_KEY] = True  # computed once here, so search can flag it for free
@@ -254,7 +255,8 @@ class WritePipeline:
         # The stored vector is the screened text's own only when nothing else (context, session turns) was indexed with it.
         embedding = vector if record.embedding_text == record.content else None
         own = {k: v for k, v in record.metadata.items() if k not in RESERVED_METADATA_KEYS}
-        verdict = self.screen(record.content, record.context, record.tags, own, embedding=embedding)
+        labels = [x for x in (record.session_id, record.source_task_id) if x]
+        verdict = self.screen(record.content, record.context, [*record.tags, *labels], own, embedding=embedding)
         if verdict is None:
             return record, None, found
         if verdict.suspicious:
