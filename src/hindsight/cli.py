@@ -35,6 +35,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
 from hindsight.model import MemoryType, Source
 from hindsight.present import hit_view, memory_view
+from hindsight.private_files import write_private_text
 
 app = typer.Typer(help="hindsight: long-term memory for LLM agents (MCP server, CLI, Python API).",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -303,7 +304,7 @@ def export_(out: Annotated[Path, typer.Argument(help="JSONL file to write ('-' f
         if str(out) == "-":
             count = engine.export_jsonl(sys.stdout, namespace)
         else:
-            with out.open("w", encoding="utf-8") as handle:
+            with write_private_text(out) as handle:  # 0600; a refused export leaves no file behind
                 count = engine.export_jsonl(handle, namespace)
     err.print(f"exported {count} memories")
 

@@ -27,6 +27,7 @@ from hindsight.cli_common import (
     print_json,
 )
 from hindsight.errors import HindsightError
+from hindsight.private_files import write_private_text
 
 token_app = typer.Typer(help="Bearer tokens for the HTTP transport (stored hashed).", no_args_is_help=True)
 review_app = typer.Typer(help="Reviewed namespaces: agent changes waiting for a person (also in the web console).",
@@ -166,12 +167,8 @@ def backup(
                       f"{', tokens included' if with_tokens else ''})")
             return
         tokens = TokenStore(engine.store) if with_tokens else None
-        try:
-            with file.open("w", encoding="utf-8") as handle:
-                counts = write_jsonl(engine.store, handle, tokens)
-        except BaseException:
-            file.unlink(missing_ok=True)  # never leave half a backup behind
-            raise
+        with write_private_text(file) as handle:  # 0600; a failed backup leaves no file behind
+            counts = write_jsonl(engine.store, handle, tokens)
     err.print(f"backed up to {escape(str(file))}: {counts}")
 
 
