@@ -120,3 +120,23 @@ def test_review_accepts_a_proposal_prefix(tmp_path: Path) -> None:
     assert proposal.id in listing and "UTC" in listing
     decided = json.loads(ok(db, "review", "reject", proposal.id[:12], "--note", "dup").stdout)
     assert decided["proposal"]["status"] == "rejected" and decided["proposal"]["id"] == proposal.id
+
+
+def test_terminal_escapes_in_content_are_shown_not_run(tmp_path: Path) -> None:
+    """Attack finding D: stored ESC/BEL/NUL and bidi overrides reached the operator's terminal raw."""
+    db = tmp_path / "m.db"
+    hostile = "\x07\x1b[31mred\x1b[0m\x00 note \u202eevil\u2066 done"
+    mid = add(db, hostile)
+    shown = "\\x07\\x1b[31mred\\x1b[0m\\x00 note \\u202eevil\\u2066 done"
+    ok(db, "update", mid, "--content", hostile + " v2")
+    outputs = {"get": ok(db, "get", mid).stdout, "list": ok(db, "list").stdout,
+               "search": ok(db, "search", "red note").stdout, "history": ok(db, "history", mid).stdout}
+    for command, text in outputs.items():
+        for raw in ("\x1b", "\x07", "\x00", "\u202e", "\u2066"):
+            assert raw not in text, (command, raw)
+        assert "\\x1b[31mred" in text, command
+    assert shown in outputs["get"]
+    listed = json.loads(ok(db, "get", mid, "--json").stdout)  # JSON keeps the exact value, escaped
+    assert listed["content"] == hostile + " v2"
+    raw_json = ok(db, "list", "--json").stdout
+    assert "\u202e" not in raw_json and "\x1b" not in raw_json

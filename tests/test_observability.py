@@ -108,3 +108,23 @@ def test_metrics_need_a_token_when_auth_is_on(tmp_path: Path) -> None:
         scraped = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {secret}"}, timeout=30)
         assert scraped.status_code == 200 and "hindsight_tool_requests" in scraped.text
         assert httpx.get(base + "/healthz", timeout=30).json()["status"] == "ok"
+
+
+def test_json_request_log_names_the_token_principal(tmp_path: Path) -> None:
+    """Attack finding C: over HTTP with bearer tokens every log line said "principal": "local"."""
+    db = tmp_path / "memory.db"
+    tokens = TokenStore.open(db)
+    secret, _ = tokens.create("ci", ["write"], ["ops"])
+    tokens.close()
+    log = tmp_path / "server.log"
+    with http_server(db, log, env={"HINDSIGHT_LOG_JSON": "1"}) as url, mcp_session(url, auth=secret) as client:
+        client.call("memory_list", namespace="ops")
+        deadline = time.monotonic() + 10
+        lines: list[dict[str, object]] = []
+        while time.monotonic() < deadline:
+            lines = [json.loads(line) for line in read_log(log).splitlines() if line.startswith('{"ts"')]
+            if any(entry["tool"] == "memory_list" for entry in lines):
+                break
+            time.sleep(0.2)
+    entry = next(e for e in lines if e["tool"] == "memory_list")
+    assert entry["principal"] == "token:ci" and entry["outcome"] == "ok"

@@ -83,3 +83,38 @@ def test_a_locked_database_loses_nothing_and_a_refused_write_is_a_dead_letter(tm
     finally:
         stop_process(server)
         client.close()
+
+
+def test_degraded_search_answers_only_from_the_namespace_and_filters_asked_for(tmp_path: Path) -> None:
+    """Attack finding B: with the server gone, a search of one namespace returned another namespace's memories."""
+    import asyncio
+
+    from hindsight.client import AsyncResilientClient
+
+    db, log, port = tmp_path / "memory.db", tmp_path / "server.log", free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    client = ResilientClient(url, tmp_path / "queue.db", timeout=20, auto_flush=False)
+    aclient = AsyncResilientClient(url, tmp_path / "aqueue.db", timeout=20)
+    server = _start(db, port, log)
+    try:
+        client.store("The vault code owner is Dana.", type="semantic", namespace="crash", tags=["vault"])
+        client.store("Backups of the vault run nightly at 02:00.", type="semantic", namespace="crash", tags=["ops"])
+        assert client.search("vault code owner", namespace="crash")["count"] == 2
+        assert client.search("vault code owner", namespace="emptyns")["count"] == 0
+        assert asyncio.run(aclient.search("vault code owner", namespace="crash"))["count"] == 2
+    finally:
+        stop_process(server)
+    try:
+        for search in (client.search, lambda q, **kw: asyncio.run(aclient.search(q, **kw))):
+            empty = search("vault code owner", namespace="emptyns")
+            assert empty["degraded"] is True and empty["results"] == []
+            assert search("vault code owner")["results"] == []  # the default namespace is not 'crash' either
+            own = search("vault code owner", namespace="crash")
+            assert own["degraded"] is True and own["count"] == 2
+            tagged = search("vault code owner", namespace="crash", filters={"tags": ["vault"]})
+            assert [r["content"] for r in tagged["results"]] == ["The vault code owner is Dana."]
+            assert search("vault", namespace="crash", filters={"types": ["episodic"]})["results"] == []
+            assert search("vault", namespace="crash", top_k=1)["count"] == 1
+    finally:
+        client.close()
+        asyncio.run(aclient.aclose())

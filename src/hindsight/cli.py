@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from hindsight._version import __version__
@@ -29,12 +28,14 @@ from hindsight.cli_common import (
     human_time,
     open_engine,
     print_json,
+    show,
 )
 from hindsight.cli_ops import register
 from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
 from hindsight.model import MemoryType, Source
 from hindsight.present import hit_view, memory_view
+from hindsight.private_files import write_private_text
 
 app = typer.Typer(help="hindsight: long-term memory for LLM agents (MCP server, CLI, Python API).",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -133,10 +134,10 @@ def add(
     if as_json:
         print_json(outcome.as_dict())
     else:
-        console.print(f"{outcome.action}: [bold]{outcome.memory_id}[/bold] ({outcome.status.value}) {escape(outcome.reason)}",
+        console.print(f"{outcome.action}: [bold]{outcome.memory_id}[/bold] ({outcome.status.value}) {show(outcome.reason)}",
                       soft_wrap=True)
         if outcome.redactions:
-            console.print(f"[yellow]redacted before storing:[/yellow] {escape(', '.join(outcome.redactions))}",
+            console.print(f"[yellow]redacted before storing:[/yellow] {show(', '.join(outcome.redactions))}",
                           soft_wrap=True)
 
 
@@ -165,7 +166,7 @@ def search(
     table.columns[1].no_wrap = True
     for hit in hits:
         w = hit.why
-        table.add_row(f"{hit.score:.3f}", hit.memory.id, hit.memory.type.value, escape(hit.memory.content[:80]),
+        table.add_row(f"{hit.score:.3f}", hit.memory.id, hit.memory.type.value, show(hit.memory.content[:80]),
                       f"dense#{w.dense_rank} kw#{w.keyword_rank} decay {w.decay:.2f}")
     console.print(table)
 
@@ -176,7 +177,7 @@ def _record_command(action: Callable[[MemoryEngine], Any], as_json: bool, db: st
     if as_json or not hasattr(result, "content"):
         print_json(memory_view(result) if hasattr(result, "content") else result)
     else:
-        console.print(f"[bold]{result.id}[/bold] {result.status.value} {result.type.value}: {escape(result.content)}",
+        console.print(f"[bold]{result.id}[/bold] {result.status.value} {result.type.value}: {show(result.content)}",
                       soft_wrap=True)
 
 
@@ -221,7 +222,7 @@ def list_(
     table = Table("id", "status", "type", "created", "content", title=f"{total} memories")
     table.columns[0].no_wrap = True
     for r in records:
-        table.add_row(r.id, r.status.value, r.type.value, r.created_at.strftime("%Y-%m-%d %H:%M"), escape(r.content[:80]))
+        table.add_row(r.id, r.status.value, r.type.value, r.created_at.strftime("%Y-%m-%d %H:%M"), show(r.content[:80]))
     console.print(table)
 
 
@@ -240,7 +241,7 @@ def delete(memory_id: str, yes: Annotated[bool, typer.Option("--yes", help="Conf
         full_id = engine.resolve_id(memory_id, namespace)
         record = engine.get(full_id, namespace, record_access=False)
         if not yes:
-            err.print(f"about to erase [bold]{record.id}[/bold] for good: {escape(record.content[:120])}", soft_wrap=True)
+            err.print(f"about to erase [bold]{record.id}[/bold] for good: {show(record.content[:120])}", soft_wrap=True)
             err.print("Delete it? History keeps a record that it existed. [y/N] ", end="")
             confirmed = sys.stdin.readline().strip().lower() in ("y", "yes")
             if not confirmed:
@@ -267,7 +268,7 @@ def history(memory_id: str, db: DbOption = None, namespace: NsOption = "default"
         detail = ", ".join(fields) if fields else ("created" if e.before is None else "removed" if e.after is None else "")
         if "content" in fields and e.after is not None:
             detail += f": {e.after.get('content', '')[:60]!s}"
-        table.add_row(human_time(e.at), e.action, escape(e.actor), escape(detail), escape(e.note))
+        table.add_row(human_time(e.at), e.action, show(e.actor), show(detail), show(e.note))
     console.print(table)
 
 
@@ -303,7 +304,7 @@ def export_(out: Annotated[Path, typer.Argument(help="JSONL file to write ('-' f
         if str(out) == "-":
             count = engine.export_jsonl(sys.stdout, namespace)
         else:
-            with out.open("w", encoding="utf-8") as handle:
+            with write_private_text(out) as handle:  # 0600; a refused export leaves no file behind
                 count = engine.export_jsonl(handle, namespace)
     err.print(f"exported {count} memories")
 
@@ -313,7 +314,7 @@ def import_(src: Annotated[Path, typer.Argument(help="JSONL file from `export`."
             namespace: Annotated[str | None, typer.Option("--namespace", "-n")] = None) -> None:
     """Import JSON lines through the full write path (guard, redaction, dedup)."""
     if not src.exists():
-        err.print(f"[red]error:[/red] no such file: {escape(str(src))}")
+        err.print(f"[red]error:[/red] no such file: {show(str(src))}")
         raise typer.Exit(2)
     with open_engine(db) as engine, src.open("rb") as handle:  # bytes: a non-UTF-8 line is named, not a traceback
         report = engine.import_report(handle, namespace=namespace)
@@ -386,21 +387,21 @@ def migrate(
             src.close()
             raise
     except HindsightError as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        err.print(f"[red]error:[/red] {show(str(exc))}")
         raise typer.Exit(1) from exc
     try:
         with Progress(console=err, transient=True) as bar:
             task = bar.add_task("migrating", total=None)
             report = migrate_store(src, dst, progress=lambda done, total: bar.update(task, completed=done, total=total))
     except HindsightError as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        err.print(f"[red]error:[/red] {show(str(exc))}")
         raise typer.Exit(1) from exc
     finally:
         src.close()
         dst.close()
     print_json(report.as_dict())
     if not report.verified:
-        err.print("[red]error:[/red] counts differ: " + escape("; ".join(report.mismatches)))
+        err.print("[red]error:[/red] counts differ: " + show("; ".join(report.mismatches)))
         raise typer.Exit(1)
 
 register(app)  # the admin commands (tokens, review, audit, backup, restore) after the everyday ones

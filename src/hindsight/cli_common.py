@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +28,26 @@ DbOption = Annotated[str | None, typer.Option(
 NsOption = Annotated[str, typer.Option("--namespace", "-n", help="Namespace (per user/agent/project).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
+#: what must never reach the operator's terminal raw: C0 controls but newline and tab (ESC starts colour,
+#: title and clipboard sequences; BEL, CR and NUL hide or rewrite what is shown), DEL and C1 controls, and the
+#: bidi embeddings/overrides/isolates that make text read differently from what it is.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _visible_char(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """`text` with control and bidi-override characters written as escapes (\\x1b, \\u202e); \\n and \\t kept."""
+    return _UNSAFE.sub(_visible_char, text)
+
+
+def show(text: str) -> str:
+    """Stored text made safe for Rich output: control characters visible, markup escaped."""
+    return escape(visible(str(text)))
+
 
 @contextmanager
 def open_engine(db: str | Path | None) -> Iterator[MemoryEngine]:
@@ -34,12 +55,12 @@ def open_engine(db: str | Path | None) -> Iterator[MemoryEngine]:
     try:
         engine = MemoryEngine.open(db, HindsightSettings())
     except HindsightError as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        err.print(f"[red]error:[/red] {show(str(exc))}")
         raise typer.Exit(1) from exc
     try:
         yield engine
     except HindsightError as exc:
-        err.print(f"[red]error ({exc.code}):[/red] {escape(str(exc))}")
+        err.print(f"[red]error ({exc.code}):[/red] {show(str(exc))}")
         raise typer.Exit(2 if isinstance(exc, InvalidInputError) else 1) from exc
     finally:
         engine.close()
@@ -53,7 +74,7 @@ def open_store_only(db: str | Path | None) -> Iterator[Any]:
     try:
         store = open_store(db)
     except HindsightError as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        err.print(f"[red]error:[/red] {show(str(exc))}")
         raise typer.Exit(1) from exc
     try:
         yield store
@@ -62,11 +83,13 @@ def open_store_only(db: str | Path | None) -> Iterator[Any]:
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    # json.dumps escapes C0 controls; DEL, C1 and bidi overrides are written as \\u escapes too (same JSON value)
+    text = json.dumps(data, ensure_ascii=False, indent=2, default=str)
+    sys.stdout.write(_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n")
 
 
 def fail(message: str, code: int = 2) -> None:
-    err.print(f"[red]error:[/red] {escape(message)}")
+    err.print(f"[red]error:[/red] {show(message)}")
     raise typer.Exit(code)
 
 

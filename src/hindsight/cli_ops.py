@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from hindsight.cli_common import (
@@ -25,8 +24,10 @@ from hindsight.cli_common import (
     open_engine,
     open_store_only,
     print_json,
+    show,
 )
 from hindsight.errors import HindsightError
+from hindsight.private_files import write_private_text
 
 token_app = typer.Typer(help="Bearer tokens for the HTTP transport (stored hashed).", no_args_is_help=True)
 review_app = typer.Typer(help="Reviewed namespaces: agent changes waiting for a person (also in the web console).",
@@ -64,7 +65,7 @@ def token_list(db: DbOption = None, as_json: JsonOption = False) -> None:
         return
     table = Table("id", "name", "scopes", "namespaces", "created", "state", title=f"{len(tokens)} tokens")
     for t in tokens:
-        table.add_row(t.id, escape(t.name), ", ".join(t.scopes), escape(", ".join(t.namespaces)),
+        table.add_row(t.id, show(t.name), ", ".join(t.scopes), show(", ".join(t.namespaces)),
                       human_time(t.created_at), "revoked" if t.revoked else "live")
     console.print(table)
 
@@ -109,8 +110,8 @@ def review_list(
     table.columns[0].no_wrap = True
     for v in views:
         change = v["payload"].get("content") or ", ".join(f"{k}={v['payload'][k]}" for k in v["payload"])
-        table.add_row(v["id"], v["action"], escape(v["namespace"]), v.get("memory_id") or "",
-                      human_time(v["proposed_at"]), escape(v["proposed_by"]), escape(str(change)[:80]))
+        table.add_row(v["id"], v["action"], show(v["namespace"]), v.get("memory_id") or "",
+                      human_time(v["proposed_at"]), show(v["proposed_by"]), show(str(change)[:80]))
     console.print(table)
 
 
@@ -143,8 +144,8 @@ def audit(limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50, db: DbOpt
     table = Table("when", "principal", "action", "outcome", "namespace", "memory", "detail")
     table.columns[5].no_wrap = True
     for e in entries:
-        table.add_row(human_time(e.at), escape(e.principal), e.action, e.outcome, escape(e.namespace or ""),
-                      e.memory_id or "", escape(e.detail[:80]))
+        table.add_row(human_time(e.at), show(e.principal), e.action, e.outcome, show(e.namespace or ""),
+                      e.memory_id or "", show(e.detail[:80]))
     console.print(table)
 
 
@@ -162,17 +163,13 @@ def backup(
     with open_engine(db) as engine:
         if is_sqlite_file(file):
             backup_sqlite(engine, file, with_tokens)
-            err.print(f"backed up {engine.stats().total} memories to {escape(str(file))} (SQLite online backup"
+            err.print(f"backed up {engine.stats().total} memories to {show(str(file))} (SQLite online backup"
                       f"{', tokens included' if with_tokens else ''})")
             return
         tokens = TokenStore(engine.store) if with_tokens else None
-        try:
-            with file.open("w", encoding="utf-8") as handle:
-                counts = write_jsonl(engine.store, handle, tokens)
-        except BaseException:
-            file.unlink(missing_ok=True)  # never leave half a backup behind
-            raise
-    err.print(f"backed up to {escape(str(file))}: {counts}")
+        with write_private_text(file) as handle:  # 0600; a failed backup leaves no file behind
+            counts = write_jsonl(engine.store, handle, tokens)
+    err.print(f"backed up to {show(str(file))}: {counts}")
 
 
 def restore(
@@ -186,7 +183,7 @@ def restore(
 
     with open_engine(db) as engine:
         counts = restore_file(engine, file, TokenStore(engine.store), keep_tokens=with_tokens)
-    err.print(f"restored from {escape(str(file))}: {counts}")
+    err.print(f"restored from {show(str(file))}: {counts}")
 
 
 def register(app: typer.Typer) -> None:

@@ -53,7 +53,7 @@ from hindsight.summarize import Summarizer, SummaryStyle
 from hindsight.working import WorkingMemory
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.idempotency import outcome_from_dict, run_idempotent
-from hindsight.write.importer import ImportReport, parse_lines, run_import
+from hindsight.write.importer import ImportReport, first_private_line, parse_lines, run_import
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
 MAX_TOP_K = 100
@@ -385,7 +385,15 @@ class MemoryEngine(ConversationsMixin):
 
     # ------------------------------------------------------------ import/export
     def export_jsonl(self, out: IO[str], namespace: str | None = None) -> int:
-        """Write every memory as one JSON object per line; returns the count."""
+        """Write every memory as one JSON object per line (private ones in plaintext, marked encrypted, so an
+        import seals them again); returns the count. Without the key, private memories cannot be exported:
+        refused before anything is written (`hindsight backup` copies them sealed)."""
+        if not getattr(self.store, "supports_encryption", False):
+            sealed = getattr(self.store, "iter_sealed", self.store.iter_all)
+            if any(record.encrypted for record in sealed(namespace)):
+                raise ProviderUnavailableError("export: private memories need the encryption key to be exported: "
+                                               "set HINDSIGHT_ENCRYPTION_KEY, or use `hindsight backup` (keeps "
+                                               "them sealed); nothing was written")
         count = 0
         for record in self.store.iter_all(namespace):
             out.write(record.model_dump_json() + "\n")
@@ -405,9 +413,10 @@ class MemoryEngine(ConversationsMixin):
         line; each line then lands whole with its status; lines an earlier run imported are skipped.
         """
         parsed = parse_lines(lines, namespace)
-        if any(line.item.private for line in parsed) and not getattr(self.store, "supports_encryption", False):
-            raise ProviderUnavailableError("private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY; "
-                                           "nothing was imported")
+        private_line = first_private_line(parsed)
+        if private_line is not None and not getattr(self.store, "supports_encryption", False):
+            raise ProviderUnavailableError(f"line {private_line}: private memories need an encryption key: set "
+                                           "HINDSIGHT_ENCRYPTION_KEY; nothing was imported")
         return run_import(self.writer, self.store, parsed, actor)
 
     # ---------------------------------------------------------------- helpers

@@ -9,8 +9,8 @@ queued write) with exponential backoff and jitter. Only a refusal of the request
 itself (`invalid_input:`, a schema error) is final: that write moves to a
 dead-letter table you can list; busy, timeouts, 5xx and permission problems stay
 queued. A search that cannot reach the server degrades to the last semantic
-memories this client saw, flagged `degraded` (the seed's "local cache + retry"
-advice). Timeouts default to 10 s.
+memories this client saw in the namespace asked for that pass the query's filters (client/degraded.py),
+flagged `degraded` (the seed's "local cache + retry" advice). Timeouts default to 10 s.
 
 `AsyncResilientClient` is the asyncio client; `ResilientClient` runs one on a
 private event-loop thread for synchronous code.
@@ -32,6 +32,7 @@ from typing import Any, Self, TypeVar
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
 
+from hindsight.client.degraded import degraded_results
 from hindsight.client.queue import WriteQueue, new_key
 from hindsight.errors import FINAL_CODES
 
@@ -150,7 +151,7 @@ class AsyncResilientClient:
         try:
             answer = await self.call("memory_search", {"query": query, **fields})
         except Unreachable:
-            cached = list(reversed(self._cache.values()))
+            cached = degraded_results(reversed(self._cache.values()), fields)  # this namespace, these filters
             return {"degraded": True, "count": len(cached), "results": cached}
         self._remember(answer.get("results", []))
         return answer

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastmcp.exceptions import ToolError
-from fastmcp.server.dependencies import get_access_token
+from fastmcp.server.dependencies import get_access_token, get_http_request
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -36,6 +36,8 @@ from starlette.responses import JSONResponse, Response
 from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
 from hindsight.review.service import ReviewService
+from hindsight.security.http_guard import PRINCIPAL_KEY
+from hindsight.security.principal import Principal
 from hindsight.security.tokens import TokenStore
 
 WRITE_ACTIONS = ("created", "duplicate", "quarantined", "superseded", "supplemented")
@@ -54,9 +56,17 @@ def _namespace(arguments: dict[str, Any]) -> str | None:
 
 
 def _principal() -> str:
+    """Who made the call: the principal the HTTP front door decided (security/http_guard.py puts it in the ASGI
+    scope), else the verified access token's client, else (stdio, auth off) the local owner."""
+    try:
+        decided = get_http_request().scope.get(PRINCIPAL_KEY)
+    except RuntimeError:  # stdio or in-process: no HTTP request
+        decided = None
+    if isinstance(decided, Principal):
+        return decided.name
     try:
         access = get_access_token()
-    except (RuntimeError, LookupError):  # outside an HTTP request (stdio): the local owner
+    except (RuntimeError, LookupError):
         access = None
     return access.client_id if access is not None else "local"
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from hindsight.errors import StorageError
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
+from hindsight.private_files import create_private_file
 from hindsight.storage import ann_sync
 from hindsight.storage.base import Edge
 from hindsight.storage.migrations import migrate
@@ -97,6 +98,7 @@ class SQLiteBackupMixin:
 
     def backup_to(self, target: str | Path) -> None:
         """Byte-faithful copy of the whole file with SQLite's online backup API (safe while serving)."""
+        create_private_file(Path(target))  # 0600: a backup holds every memory
         dest = sqlite3.connect(str(target))
         try:
             with self._lock:

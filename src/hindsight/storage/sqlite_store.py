@@ -22,6 +22,7 @@ import numpy as np
 
 from hindsight.errors import StorageError
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
+from hindsight.private_files import create_private_file
 from hindsight.storage import ann_sync
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
@@ -53,7 +54,7 @@ class SQLiteStore(SQLiteConnections, SQLiteSearch, SQLiteBackupMixin, MemoryStor
         self.path = str(path) if str(path) == ":memory:" else str(Path(path).expanduser())
         try:
             if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                create_private_file(Path(self.path))  # directory 0700 and file 0600 when created here
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                        timeout=self.busy_timeout)
         except (OSError, sqlite3.Error) as exc:

@@ -7,6 +7,9 @@
 * Each stored memory records where it came from in ``metadata.imported_from``: the exported ``id`` (or, for
   a line without one, ``sha256:`` of its namespace and content). A re-run, e.g. after the import was killed,
   skips lines whose key is already in the target namespace, so counts come out exact.
+* A line exported as ``"encrypted": true`` (a private memory) comes back private, so it is sealed again; a line
+  that carries the locked placeholder (exported without the key by an older hindsight) is refused: its text is
+  not in the file.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pydantic import ValidationError
 from hindsight.errors import InvalidInputError, format_validation_error
 from hindsight.model import RESERVED_METADATA_KEYS, MemoryInput, Status
 from hindsight.storage.base import MemoryStore
+from hindsight.storage.encrypted import LOCKED
 from hindsight.write.pipeline import Restore, WriteOutcome, WritePipeline
 
 #: metadata key that records which exported line a memory came from (set by the importer only).
@@ -68,6 +72,12 @@ def parse_lines(lines: Iterable[str | bytes], namespace: str | None) -> list[Imp
                                 if k not in RESERVED_METADATA_KEYS and k != IMPORT_KEY}
         if namespace:
             data["namespace"] = namespace
+        if raw.get("encrypted") is True:  # an exported private memory stays private (sealed again on the way in)
+            if raw.get("content") == LOCKED:
+                raise InvalidInputError(f"line {number}: a private memory exported without the encryption key "
+                                        "(its text is not in the file); export again with HINDSIGHT_ENCRYPTION_KEY "
+                                        "set, or use `hindsight backup`; nothing was imported")
+            data["private"] = True
         try:
             item = MemoryInput.model_validate(data)
         except ValidationError as exc:
@@ -83,6 +93,11 @@ def parse_lines(lines: Iterable[str | bytes], namespace: str | None) -> list[Imp
         reason = str(raw.get("status_reason", ""))[:2000]
         parsed.append(ImportLine(number, item, Restore(status, reason, {IMPORT_KEY: key}), key))
     return parsed
+
+
+def first_private_line(lines: list[ImportLine]) -> int | None:
+    """The number of the first line that must be stored private (sealed), if any."""
+    return next((line.number for line in lines if line.item.private), None)
 
 
 def run_import(writer: WritePipeline, store: MemoryStore, lines: list[ImportLine], actor: str) -> ImportReport:
