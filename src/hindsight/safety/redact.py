@@ -15,6 +15,7 @@ known prefixes or by entropy after an explicit ``key=``/``token:`` label.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -161,7 +162,7 @@ _USER_SLASH_PASS = re.compile(
 # "qa.tester@example.com / Winter2024!": a login and its password written as a pair.
 # "Grafana login for the team: admin / velvet-Moon7": a labelled "user / password" pair (spaced slash).
 _LABELLED_PAIR = re.compile(r"[：:]\s*[\w.+-]{2,40}\s+/\s+(?P<value>[^\s/\"'`,;，。；]{4,64})")
-_EMAIL_SLASH_PASS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})")
+_EMAIL_SLASH_PASS = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})")
 _BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 _CVV = re.compile(
     r"(?i)(?:\b(?:cvv2?|cvc2?|cid|csc|card security code|security code)|安全码|校验码|(?:卡背面?|背面)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
@@ -203,7 +204,7 @@ _CN_LANDLINE = re.compile(r"(?<![\d-])0\d{2,3}-\d{7,8}(?![\d-])")
 _INTL_PHONE = re.compile(
     r"(?<![\w+])\+[1-9]\d{0,2}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,4}(?:[\s.-]?\d{2,4}){1,4}(?![\d])"
 )
-_NANP = re.compile(r"(?<![\w.-])(?:\(\d{3}\)\s?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-])")
+_NANP = re.compile(r"(?<![\w.-])(?:1[- ])?(?:\(\d{3}\)\s?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-])")
 
 Span = tuple[str, int, int]
 
@@ -214,6 +215,14 @@ def _group_span(match: re.Match[str], group: int | str = 1) -> tuple[int, int]:
     value = match.group(group)
     stripped = value.rstrip(".,;:)]}>\"'”。，；")
     return start, end - (len(value) - len(stripped))
+
+
+def _wordy(value: str) -> bool:
+    """A path or identifier made of words ("reports/2024/summary.csv", "user_profile_cache_v2"), not a token."""
+    parts = [p for p in re.split(r"[/._:-]+", value) if p]
+    plain = sum(len(p) for p in parts if p.isdigit() or (p.isalpha() and (p.islower() or p.istitle()))
+                or (len(p) <= 8 and p.islower()))
+    return plain >= 0.7 * sum(len(p) for p in parts)
 
 
 def _find_secrets(text: str) -> list[Span]:
@@ -243,10 +252,13 @@ def _find_secrets(text: str) -> list[Span]:
             out.append(("api_key", *_group_span(m)))
     for m in _BARE_KEY.finditer(text):
         value = m.group(1).rstrip(".,;:")
-        if _PLACEHOLDER_VALUE.match(value) or _HEX_OR_UUID.match(value) or not looks_random(value, 20):
+        if _PLACEHOLDER_VALUE.match(value) or _HEX_OR_UUID.match(value) or _wordy(value) or not looks_random(value, 20):
             continue
         out.append(("api_key", *_group_span(m)))
     return out
+
+
+_QUERY_REST = re.compile(r"&[A-Za-z_]\w*=.*\Z", re.DOTALL)  # "password=x&useSSL=false": the value ends before the next parameter
 
 
 def _password_value(m: re.Match[str]) -> tuple[str, str]:
@@ -261,14 +273,15 @@ def _find_passwords(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _PASSWORD_EN.finditer(text):
         raw, group = _password_value(m)
-        value = raw.rstrip(".,;:)]}\"'")
+        value = _QUERY_REST.sub("", raw).rstrip(".,;:)]}\"'")
         if len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value):
             continue
         if group == "value" and m.group("sep").isspace() and not re.search(r"[\d\W_]", value):
             continue  # "password manager", "pin the tab": bare word after the label is prose
         if group != "value" and len(value.split()) > 4:
             continue  # a quoted sentence about the password, not the password
-        out.append(("password", *_group_span(m, group)))
+        start, _ = m.span(group)
+        out.append(("password", start, start + len(value)))
     for m in _PASSWORD_ZH.finditer(text):
         value, group = _password_value(m)
         if _PLACEHOLDER_VALUE.match(value):
@@ -320,7 +333,7 @@ def _find_contacts(text: str) -> list[Span]:
         if 8 <= len(digits) <= 15:
             out.append(("phone", m.start(), m.end()))
     for m in _NANP.finditer(text):
-        digits = re.sub(r"\D", "", m.group(0))
+        digits = re.sub(r"\D", "", m.group(0))[-10:]
         if digits[0] in "23456789" and digits[3] in "23456789":
             out.append(("phone", m.start(), m.end()))
     return out
@@ -348,11 +361,17 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None) -> list[Findin
         spans += find_hosts(text)
     spans = [s for s in spans if s[0] in wanted]
     spans.sort(key=lambda s: (_PRIORITY[s[0]], -(s[2] - s[1]), s[1]))
+    # Taken spans never overlap, so sorted by start their ends are sorted too: one bisect finds the
+    # only neighbours a new span could touch (linear-time overall, however many findings).
+    starts: list[int] = []
     taken: list[Finding] = []
     for kind, start, end in spans:
-        if all(end <= f.start or start >= f.end for f in taken):
-            taken.append(Finding(kind, start, end))
-    return sorted(taken, key=lambda f: f.start)
+        i = bisect.bisect_right(starts, start)
+        if (i > 0 and taken[i - 1].end > start) or (i < len(taken) and taken[i].start < end):
+            continue
+        starts.insert(i, start)
+        taken.insert(i, Finding(kind, start, end))
+    return taken
 
 
 def redact(text: str, kinds: Iterable[str] | None = None) -> RedactionResult:

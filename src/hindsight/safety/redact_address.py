@@ -51,7 +51,7 @@ _ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|�
 _ESTATE = rf"{_HAN}{{1,10}}?(?:小区|花园|家园|公寓|新村|社区|大厦|广场|中心|苑|园|府|城|湾|庭|里|院)"
 # After the road and number or the estate: more named buildings, building/unit/room parts, and a
 # trailing bare room number ("5栋702").
-_AFTER = rf"(?:\s*(?:院|大院|{_HAN}{{1,10}}?(?:小区|花园|家园|公寓|大厦|广场|中心)))?{_PARTS}*(?:\s*[-－]?\d{{2,5}}(?![\d.]))?"
+_AFTER = rf"(?:\s*(?:院|大院|[\u4e00-\u9fffA-Za-z]{{1,12}}?(?:小区|花园|家园|公寓|大厦|广场|中心|城|苑|园|府|院)))?{_PARTS}*(?:\s*[-－]?\d{{2,5}}(?![\d.]))?"
 _ZH_ADDRESS = re.compile(rf"{_REGION}(?:{_ROAD}{_AFTER}|{_ESTATE}{_PARTS}{{2,}}(?:\s*[-－]?\d{{2,5}}(?![\d.]))?)")
 _ZH_ADDRESS_LEAD = re.compile(r"(?:到了|到|在|是|为|：|:|寄|送|址|住|于)")
 _ZH_PLACE = re.compile(r"省|自治区|市|区|县|路|街|大道|道|巷|弄|胡同|小区|花园|家园|公寓|新村|社区|大厦|广场|苑|园|府|城|湾|庭")

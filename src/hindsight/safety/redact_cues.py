@@ -125,6 +125,7 @@ _ACCOUNT_CUE = (
 )
 _SORT_CODE = re.compile(r"(?i)\b(?:sort\s+code|BSB)" + _SEP + r"(?P<value>\d{2}[- ]?\d{2}[- ]?\d{2})(?![\d-])")
 _ACCOUNT = re.compile(_ACCOUNT_CUE + _SEP + r"(?P<value>\d(?:[ -]?\d){7,29})(?![\d-])")
+_CLOUD_ACCOUNT = re.compile(r"(?i)aws|gcp|azure|阿里云|腾讯云|华为云|云|project|tenant|租户|项目")
 _CARD_WORD = re.compile(r"(?i)卡|card")
 
 
@@ -143,6 +144,8 @@ def find_bank_accounts(text: str) -> list[Span]:
     for m in _SORT_CODE.finditer(text):
         out.append(("bank_account", *m.span("value")))
     for m in _ACCOUNT.finditer(text):
+        if _CLOUD_ACCOUNT.search(text, max(0, m.start() - 12), m.start("value")):
+            continue  # "AWS 账号 123456789012" names a cloud account, not a bank account
         digits = re.sub(r"\D", "", m.group("value"))
         if _CARD_WORD.search(m.group(0)):
             # A card number (银行卡号, 卡号, card no.) must pass Luhn like any card; an account number has no checksum.
@@ -169,7 +172,7 @@ def find_card_expiry(text: str) -> list[Span]:
 
 _PHONE_CUE = re.compile(
     r"(?i)(?:\b(?:phone|tel|telephone|mobile|cell|cellphone|call|text|whatsapp|wechat|signal|telegram|fax|contact\s+number|"
-    r"hotline|line)\b(?:\s+(?:me|us|him|her|them|back|number|no\.?))?(?:\s+(?:at|on|via|to))?|"
+    r"hotline)\b(?:\s+(?:me|us|him|her|them|back|number|no\.?))?(?:\s+(?:at|on|via|to))?|"
     r"(?:电话|手机号?码?|联系方式|联系电话|(?<![票单递流序列型编批照证卡])号码|座机|传真|微信|致电|打给|拨打)[\u4e00-\u9fff]{0,4}?)"
     + _SEP + r"(?P<value>\+?\(?\d[\d ().-]{5,20}\d)(?![\d.-])"
 )
