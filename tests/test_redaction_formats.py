@@ -79,6 +79,13 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ("password", 'new passphrase: "correct horse battery staple" for the vault', ["correct horse battery staple"], ["for the vault"]),
     ("password", "把 Wi-Fi 的 password 更新为 Xy7&kd93Lp 了", ["Xy7&kd93Lp"], ["Wi-Fi"]),
     ("password", "数据库口令换成了 Db#2024_new", ["Db#2024_new"], ["数据库"]),
+    ("password", "DB_PASS=hunter2x sits in .env", ["hunter2x"], ["sits in .env"]),
+    ("password", '{"user": "ops", "password": "Tr0ub4dor&3"}', ["Tr0ub4dor&3"], ['"user": "ops"']),
+    ("password", "mysql -uroot -pMyS3cret shop < dump.sql", ["MyS3cret"], ["dump.sql"]),
+    ("password", "your password has been reset to TempPass#7788", ["TempPass#7788"], ["has been reset"]),
+    ("password", "客厅 wifi 密码 12345678", ["12345678"], ["客厅"]),
+    ("private_key", "助记词 abandon ability able about above absent absorb abstract absurd abuse access accident，冷钱包",
+     ["abandon ability able"], ["冷钱包"]),
     ("ip_credentials", "ssh root@10.0.0.8 password Sup3r$ecret", ["Sup3r$ecret", "10.0.0.8"], ["ssh"]),
     ("ip_credentials", "内网 MySQL 在 192.168.3.100，root/Mysql_root_x9 ，只读从库另算", ["192.168.3.100", "Mysql_root_x9"], ["只读从库另算"]),
     ("ip_credentials", "sftp backup@10.0.5.9, key passphrase 'blue whale 42', nightly", ["10.0.5.9", "blue whale 42"], ["nightly"]),
@@ -117,7 +124,7 @@ LOOKALIKES: list[str] = [
     "发票代码 144032309110，发票号码 04400231，已入账", "S3 object key reports/2024/03/summary.csv",
     "the cache key user_profile_cache_v2_2024abc", "Line 1234567 in the log", "version 1.202.555.0147",
     "Redis 默认端口 6379，哨兵用 26379", "连接报错 ECONNREFUSED 127.0.0.1:3000，服务没起来", "订单号 2024031512345678901 已发货",
-    "Amazon order 114-3941689-8772232 was marked delivered.", "Use #ff6b6bcc for the warning banner background.",
+    "Amazon order 114-3941689-8772232 was marked delivered.", "bypass: 12 tests skipped", "compass=north", "Use #ff6b6bcc for the warning banner background.",
     "IUnknown's IID is {00000000-0000-0000-C000-000000000046}.", "Geekbench multi-core score 21584; single-core 3127.",
 ]
 

@@ -260,7 +260,7 @@ _QUOTES = str.maketrans(
 _PLACEHOLDER = re.compile(r"\[redacted:([a-z_]+)\]")
 _PLACEHOLDER_CODE = {"email": "e", "phone": "p", "password": "pw", "api_key": "key", "private_key": "key", "card": "card",
                      "cvv": "card", "cn_id": "id", "address": "addr", "otp": "pw", "national_id": "id",
-                     "bank_account": "card", "card_expiry": "card", "ip_address": "ip"}
+                     "bank_account": "card", "card_expiry": "card", "ip_address": "e"}
 
 
 def _placeholder(match: re.Match[str]) -> str:

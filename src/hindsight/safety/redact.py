@@ -144,17 +144,17 @@ _KEYED_SECRET_ZH = re.compile(
 # A quoted value may hold spaces: "passphrase 'blue whale 42'".
 _QUOTED = r"(?:'(?P<q1>[^'\n]{3,64})'|\"(?P<q2>[^\"\n]{3,64})\"|“(?P<q3>[^”\n]{3,64})”|‘(?P<q4>[^’\n]{3,64})’|`(?P<q5>[^`\n]{3,64})`)"
 _PASSWORD_EN = re.compile(
-    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:password|passwd|passphrase|passcode|requirepass|pwd|pin(?: code)?)"
+    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:password|passwd|passphrase|passcode|requirepass|pwd|pin(?: code)?)[\"']?"
     r"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w.@/-]{1,40}(?:\s+[\w.@/-]{1,20})?(?=\s+(?:is|was|are)\s))?"
     r"(?P<sep>\s*(?:[:=]|=>|：)\s*|\s+(?:was changed to|is changed to|changed to|was set to|is set to|set to|is now|is|was|to|are|"
-    r"has been changed to|has been set to|got changed to|updated to|was updated to|is updated to|reset to|was reset to|"
+    r"has been changed to|has been set to|got changed to|updated to|was updated to|is updated to|reset to|was reset to|has been reset to|"
     r"rotated to|now set to)\s*:?\s+|\s*(?:设置成了?|设成了?|改成了?|改为|设为|设置为|更新为|更新成了?|修改为|修改成了?|"
     r"重置为|重置成了?|变成了?|变为|是|为|换成了?)\s*|\s+)(?:" + _QUOTED + r"|"
     r"[\"'`“]?(?P<value>[^\s\"'`,;，。；”]{3,64}))"
 )
 # "pass: x", "pw=x", "login admin / x": short labels only count with an explicit separator.
 _PASSWORD_SHORT = re.compile(
-    r"(?i)(?<![A-Za-z0-9_])(?:pass|pw|pwd|passwort|mot de passe)(?:\s*(?:[:=]|：)|(?<!pass)\s+is)\s*[\"'`]?(?P<value>[^\s\"'`,;，。；]{3,64})"
+    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:pass|pw|pwd|passwort|mot de passe)(?:\s*(?:[:=]|：)|(?<!pass)\s+is)\s*[\"'`]?(?P<value>[^\s\"'`,;，。；]{3,64})"
 )
 _USER_SLASH_PASS = re.compile(
     r"(?i)(?:\b(?:login|account|credentials|creds|user(?:name)?)|账号|帐号|登录)\s*[:：]?\s*[\w.@+-]{2,40}\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})"
@@ -167,6 +167,15 @@ _BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A
 _CVV = re.compile(
     r"(?i)(?:\b(?:cvv2?|cvc2?|cid|csc|card security code|security code)|安全码|校验码|(?:卡背面?|背面)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
     r"\s*(?:code|number)?(?:\s+(?:on|at|from|printed on)\s+(?:the\s+)?\w+)?\s*(?:[:=：]|is|是|为)?\s*(?P<value>\d{3,4})(?!\d)"
+)
+# Command lines: "mysql -uroot -pS3cret", "sshpass -p S3cret", "redis-cli -a S3cret".
+_CLI_PASSWORD = re.compile(
+    r"(?<![\w-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?P<v1>[^\s'\"]{3,64})|sshpass\s+-p\s*(?P<v2>\S{3,64})|"
+    r"redis-cli\b[^\n|;]{0,60}?\s-a\s+(?P<v3>\S{3,64}))"
+)
+# A wallet's recovery phrase: 12-24 words after "seed phrase" / "助记词".
+_SEED_PHRASE = re.compile(
+    r"(?i)(?:seed phrase|recovery phrase|mnemonic(?: phrase)?|助记词)\s*(?:is|:|：|是|为)?\s*(?P<value>(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8})"
 )
 # "AKIA... / wJalr...": an access-key ID written next to its secret half.
 _KEY_PAIR = re.compile(
@@ -286,7 +295,8 @@ def _find_passwords(text: str) -> list[Span]:
         value, group = _password_value(m)
         if _PLACEHOLDER_VALUE.match(value):
             continue
-        if group == "value" and m.group("sep").isspace() and not (re.search(r"\d", value) and re.search(r"[A-Za-z\W_]", value)):
+        if (group == "value" and m.group("sep").isspace() and not (re.search(r"\d", value) and re.search(r"[A-Za-z\W_]", value))
+                and not (value.isdigit() and len(value) >= 6)):
             continue  # "密码 reset" / "密码 123": only password-shaped values without a separator word
         out.append(("password", *_group_span(m, group)))
     for pattern in (_PASSWORD_SHORT, _USER_SLASH_PASS, _EMAIL_SLASH_PASS, _LABELLED_PAIR, _ADMIN_PAIR):
@@ -301,6 +311,11 @@ def _find_passwords(text: str) -> list[Span]:
             out.append(("password", *_group_span(m, "value")))
     for m in _URL_CREDENTIALS.finditer(text):
         out.append(("password", *m.span(1)))
+    for m in _CLI_PASSWORD.finditer(text):
+        group = next(g for g in ("v1", "v2", "v3") if m.group(g) is not None)
+        out.append(("password", *m.span(group)))
+    for m in _SEED_PHRASE.finditer(text):
+        out.append(("private_key", *m.span("value")))
     return out
 
 

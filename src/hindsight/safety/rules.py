@@ -236,7 +236,7 @@ DATA_OBJECT = _alt(
     r"\bcontacts\b", r"address book",
 )
 DEST = _alt(
-    r"(?:\bto|\bcc|给|到|至|往) ?\[pii-[ep]\]", r"https?://", r"\bwww\.", r"(?<![\w.+-])[\w.+-]++@[\w-]+\.[a-z]{2,}", r"\b\d{1,3}(?:\.\d{1,3}){3}\b", r"\[pii-ip\]", r"webhook", r"pastebin",
+    r"(?:\bto|\bcc|给|到|至|往) ?\[pii-[ep]\]", r"https?://", r"\bwww\.", r"(?<![\w.+-])[\w.+-]++@[\w-]+\.[a-z]{2,}", r"\b\d{1,3}(?:\.\d{1,3}){3}\b", r"webhook", r"pastebin",
     r"paste\.ee", r"ngrok", r"requestbin", r"hookbin", r"pipedream", r"transfer\.sh", r"discord", r"telegram",
     r"external (?:server|address|endpoint|url|site|email|inbox|host|domain|account|api)", r"remote (?:server|host|endpoint)",
     r"this (?:address|url|endpoint|email|server|link|inbox|number|account|channel)", r"(?:my|our) (?:personal |private )?(?:server|endpoint|email|inbox|gmail|dropbox|drive|bucket|site|website|channel)",
