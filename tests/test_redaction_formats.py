@@ -55,6 +55,10 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ("otp", "recovery codes: a1b2-c3d4, e5f6-g7h8", ["a1b2-c3d4", "e5f6-g7h8"], ["recovery codes"]),
     ("otp", "2FA backup codes: 8842-1937, 5520-6614", ["8842-1937", "5520-6614"], ["2FA backup codes"]),
     ("otp", "门禁动态密码 274810，今天有效", ["274810"], ["今天有效"]),
+    ("otp", "482913 is your Uber code", ["482913"], ["Uber code"]),
+    ("otp", "583920是您的登录验证码，5分钟内有效", ["583920"], ["5分钟内有效"]),
+    ("otp", "验证码【583920】，请勿泄露", ["583920"], ["请勿泄露"]),
+    ("otp", "Google verification code: G-482913", ["482913"], ["Google"]),
     ("otp", "The TOTP seed for the ops account is JBSWY3DPEHPK3PXP", ["JBSWY3DPEHPK3PXP"], ["ops account"]),
     # keys and tokens: PEM (whole or cut off), the secret half of a key pair, JWT, Basic auth, prefixed tokens
     ("private_key", ("-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oAGDmS9RsT5aoAoGCCqGSM49\n"
@@ -97,6 +101,9 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ("address", "She moved to 350 Fifth Avenue, New York, NY 10118", ["350 Fifth Avenue, New York, NY 10118"], ["She moved to"]),
     ("address", "Deliver to 16 Rue de Lille, 75007 Paris before noon", ["16 Rue de Lille, 75007 Paris"], ["before noon"]),
     ("address", "Mail it to Hauptstraße 12, 10115 Berlin please", ["Hauptstraße 12, 10115 Berlin"], ["please"]),
+    ("address", "Ship to Apt 5C, 221 W 34th St, New York, NY 10001 today", ["221 W 34th St, New York, NY 10001"], ["today"]),
+    ("address", "四川省凉山州某某县某某镇新民村3组15号是老家", ["新民村3组15号"], ["是老家"]),
+    ("address", "广州市天河区花城大道85号高德置地广场A座2201收件", ["花城大道85号高德置地广场A座2201"], ["收件"]),
     ("address", "The user moved to 7 Harbour View Terrace, Wellington 6011 last month.",
      ["7 Harbour View Terrace, Wellington 6011"], ["last month"]),
     # cards: number, expiry next to it, CVV
@@ -124,7 +131,7 @@ LOOKALIKES: list[str] = [
     "发票代码 144032309110，发票号码 04400231，已入账", "S3 object key reports/2024/03/summary.csv",
     "the cache key user_profile_cache_v2_2024abc", "Line 1234567 in the log", "version 1.202.555.0147",
     "Redis 默认端口 6379，哨兵用 26379", "连接报错 ECONNREFUSED 127.0.0.1:3000，服务没起来", "订单号 2024031512345678901 已发货",
-    "Amazon order 114-3941689-8772232 was marked delivered.", "bypass: 12 tests skipped", "compass=north", "Use #ff6b6bcc for the warning banner background.",
+    "Amazon order 114-3941689-8772232 was marked delivered.", "bypass: 12 tests skipped", "compass=north", "公园3号门见", "市中心2号线换乘", "Order 4829133 is your package", "Use #ff6b6bcc for the warning banner background.",
     "IUnknown's IID is {00000000-0000-0000-C000-000000000046}.", "Geekbench multi-core score 21584; single-core 3127.",
 ]
 

@@ -26,7 +26,8 @@ _TAIL = (
 )
 _EN_ADDRESS = re.compile(
     r"(?:\b(?:Apt|Apartment|Unit|Suite|Flat)\.?\s*#?\w{1,5},?\s+)?"
-    r"\b\d{1,5}[A-Za-z]?(?:-\d{1,4})?\s+(?:[A-Z][A-Za-z'.-]*\s+){1,5}" + _STREET_TYPE + r"\b\.?" + _TAIL
+    r"\b\d{1,5}[A-Za-z]?(?:-\d{1,4})?\s+(?:(?:[A-Z][A-Za-z'.-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,5}" + _STREET_TYPE + r"\b\.?"
+    r"(?:\s+(?:N|S|E|W|NE|NW|SE|SW)\b\.?)?" + _TAIL
 )
 # "16 Rue de Lille, 75007 Paris", "12 Via Roma", "Calle Mayor 5": the street type comes first.
 _EU_ADDRESS = re.compile(
@@ -43,16 +44,22 @@ _PO_BOX = re.compile(r"(?i)\bP\.?\s*O\.?\s*Box\s+\d{1,6}\b")
 
 _HAN = r"[\u4e00-\u9fff]"
 _NUM = r"[\dA-Za-z一二三四五六七八九十两]{1,5}"
-_PART = r"(?:号楼|栋|幢|座|单元|层|楼|室|号|户|房|弄|区|期)"
+_PART = r"(?:号楼|栋|幢|座|单元|层|楼|室|号|户|房|弄|区|期|组)"
 _REGION = (rf"(?:{_HAN}{{2,7}}(?:省|自治区))?(?:{_HAN}{{2,7}}市)?(?:{_HAN}{{1,7}}(?:区|县|镇|乡))?"
            rf"(?:{_HAN}{{2,6}}(?:街道|镇|乡))?")
 _PARTS = rf"(?:\s*{_NUM}\s*{_PART})"
-_ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)\s*\d{1,5}\s*(?:号|弄)"
-_ESTATE = rf"{_HAN}{{1,10}}?(?:小区|花园|家园|公寓|新村|社区|大厦|广场|中心|苑|园|府|城|湾|庭|里|院)"
+_ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)\s*\d{1,5}\s*(?:号|弄|组)"
+_ESTATE = rf"{_HAN}{{1,10}}?(?:小区|花园|家园|公寓|新村|社区|大厦|大楼)"
+# A weaker suffix (园, 苑, 城, 中心 ...) also ends "公园" or "市中心": it needs a building part ("3栋") or two parts.
+_ESTATE_WEAK = rf"{_HAN}{{1,10}}?(?:广场|中心|苑|园|府|城|湾|庭|里|院)"
 # After the road and number or the estate: more named buildings, building/unit/room parts, and a
 # trailing bare room number ("5栋702").
 _AFTER = rf"(?:\s*(?:院|大院|[\u4e00-\u9fffA-Za-z]{{1,12}}?(?:小区|花园|家园|公寓|大厦|广场|中心|城|苑|园|府|院)))?{_PARTS}*(?:\s*[-－]?\d{{2,5}}(?![\d.]))?"
-_ZH_ADDRESS = re.compile(rf"{_REGION}(?:{_ROAD}{_AFTER}|{_ESTATE}{_PARTS}{{2,}}(?:\s*[-－]?\d{{2,5}}(?![\d.]))?)")
+_ROOM_TAIL = r"(?:\s*[-－]?\d{2,5}(?![\d.]))?"
+_ZH_ADDRESS = re.compile(
+    rf"{_REGION}(?:{_ROAD}{_AFTER}|{_ESTATE}{_PARTS}+{_ROOM_TAIL}|"
+    rf"{_ESTATE_WEAK}(?:{_PARTS}{{2,}}|\s*{_NUM}\s*(?:号楼|栋|幢|座|单元|室)){_ROOM_TAIL})"
+)
 _ZH_ADDRESS_LEAD = re.compile(r"(?:到了|到|在|是|为|：|:|寄|送|址|住|于)")
 _ZH_PLACE = re.compile(r"省|自治区|市|区|县|路|街|大道|道|巷|弄|胡同|小区|花园|家园|公寓|新村|社区|大厦|广场|苑|园|府|城|湾|庭")
 

@@ -33,9 +33,9 @@ _OTP_CUE = (
     r"\bone[- ]time\s+(?:pass(?:code|word)|pin)\b|\byour\s+code\b|"
     r"验证码|校验码|动态码|动态密码|短信码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
 )
-_OTP_VALUE = (r"(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?: \d){3,7}|(?=[A-Za-z]*\d)[A-Z0-9]{4,10}"
+_OTP_VALUE = (r"(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?: \d){3,7}|(?=[A-Za-z]*\d)[A-Z0-9]{4,10}|[A-Z]-\d{4,8}"
               r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,3})")
-_OTP = re.compile(_OTP_CUE + r"(?:\s*\([^)\n]{0,20}\))?" + _SEP + r"(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
+_OTP = re.compile(_OTP_CUE + r"(?:\s*\([^)\n]{0,20}\))?" + _SEP + r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
 _OTP_MORE = re.compile(r"(?i)\s*(?:[,，、;；/]|\band\b|和|及)\s*(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
 _UNIT_AFTER = re.compile(r"\s*(?:分钟|秒|小时|位|次|天|个|minutes?|mins?|seconds?|secs?|hours?|digits?|characters?|chars?|times|days?)\b|\s*(?:分钟|秒|小时|位|次|天|个)")
 # A TOTP seed: base32 after an authenticator cue.
@@ -50,6 +50,13 @@ _TOTP_SEED = re.compile(
 _BARE_CODE = re.compile(r"(?i)(?<![\w-])(?:(?P<word>[A-Za-z]+)\s+)?codes?\s*(?:\bis\b\s*:?|[:：=])\s*(?P<value>\d{4,8})(?![\w-]|[.,]\d)")
 _NOT_SECRET_CODE = frozenset(
     ["error", "status", "exit", "zip", "postal", "post", "area", "country", "return", "response", "http", "promo", "discount", "coupon", "product", "source", "region", "airport", "station", "tracking", "item", "sku", "bar", "qr", "color", "colour", "dial", "iso", "currency", "event", "fault", "reason", "language", "stock", "class", "course", "tax", "hs", "bank", "swift", "branch", "sort", "program", "opcode", "unicode", "ascii", "morse", "dress", "zone", "signal"]
+)
+
+
+# The SMS form puts the code first: "482913 is your Uber code", "583920是您的登录验证码".
+_OTP_FIRST = re.compile(
+    r"(?i)(?<![\w-])(?P<value>\d{4,8})\s*(?:is\s+your\s+(?:[\w-]+\s+){0,3}?(?:verification\s+|login\s+|security\s+|one-time\s+)?"
+    r"(?:code|passcode|otp|pin)\b|(?:是|为)?(?:您|你)(?:的|本次)[\u4e00-\u9fff]{0,6}?(?:验证码|校验码|动态码))"
 )
 
 
@@ -70,6 +77,8 @@ def find_otp(text: str) -> list[Span]:
         while (more := _OTP_MORE.match(text, pos)) and _otp_ok(text, more.group("value"), more.end()):
             out.append(("otp", *more.span("value")))
             pos = more.end()
+    for m in _OTP_FIRST.finditer(text):
+        out.append(("otp", *m.span("value")))
     for m in _BARE_CODE.finditer(text):
         if (m.group("word") or "").lower() not in _NOT_SECRET_CODE and _otp_ok(text, m.group("value"), m.end()):
             out.append(("otp", *m.span("value")))

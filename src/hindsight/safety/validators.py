@@ -41,11 +41,6 @@ def card_valid(digits: str) -> bool:
     return bool(_CARD_PREFIX.match(digits)) and luhn_valid(digits)
 
 
-def bank_card_shape(digits: str) -> bool:
-    """A 16-19 digit bank card (China UnionPay debit cards often skip Luhn): issuer prefix and length only."""
-    return 16 <= len(digits) <= 19 and len(set(digits)) >= 3 and bool(_CARD_PREFIX.match(digits))
-
-
 # IBAN lengths by country (ISO 13616 registry, the common ones); others must be 15-34 long.
 _IBAN_LENGTHS = {
     "AD": 24, "AE": 23, "AT": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29, "CH": 21, "CY": 28, "CZ": 24, "DE": 22,
