@@ -91,8 +91,8 @@ _PASSWORD_STOPWORDS = frozenset(
 # --------------------------------------------------------------------------- patterns
 
 _PRIVATE_KEY = re.compile(
-    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
-)
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:(?!-----BEGIN )[\s\S])*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+)  # the body never crosses another BEGIN: many headers without an END cost linear time, not quadratic
 # A pasted key cut off before its END line: the header and every base64 line after it.
 _PRIVATE_KEY_CUT = re.compile(
     r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s*+(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]{12,}+))++"
