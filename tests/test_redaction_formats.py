@@ -25,6 +25,8 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ("url_credentials", "JDBC 用 jdbc:mysql://db.local:3306/shop?user=shop&password=Sh0p!pass&useSSL=false",
      ["Sh0p!pass"], ["JDBC", "useSSL=false"]),
     ("url_credentials", "amqps://svc:Q%23ueue99@mq.example.com/vhost is the broker", ["Q%23ueue99"], ["is the broker"]),
+    ("email", "write to wei.zhang [at] example [dot] com for the invoice", ["wei.zhang [at] example [dot] com"], ["for the invoice"]),
+    ("email", "客服邮箱 lina＠163.com，工作日回复", ["lina＠163.com"], ["工作日回复"]),
     # bank accounts: IBAN (mod-97), Chinese bank cards of 16-19 digits (Luhn), labelled account numbers
     ("bank_account", "请把货款打到 IBAN DE44 5001 0517 5407 3249 31，谢谢", ["DE44 5001 0517 5407 3249 31"], ["货款", "谢谢"]),
     ("bank_account", "Wire to IBAN GB29NWBK60161331926819 by Friday", ["GB29NWBK60161331926819"], ["by Friday"]),

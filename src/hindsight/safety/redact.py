@@ -28,6 +28,7 @@ from hindsight.safety.redact_cues import (
     find_national_ids,
     find_otp,
     find_phones,
+    find_spelled_emails,
 )
 from hindsight.safety.validators import (
     card_valid,
@@ -360,7 +361,7 @@ def _find_card_codes(text: str) -> list[Span]:
 
 _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, _find_passwords, _find_contacts, _find_card_codes, find_otp, find_national_ids, find_bank_accounts,
-    find_phones, find_addresses,
+    find_phones, find_addresses, find_spelled_emails,
 )
 
 

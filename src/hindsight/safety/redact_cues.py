@@ -130,7 +130,7 @@ _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: ?[A-Z0-
 _ACCOUNT_CUE = (
     r"(?i)(?:\bacct\.?|\baccount\s+(?:no\.?|number|#)|\bbank\s+account|\b(?:checking|savings)\s+account|\brouting\s+(?:no\.?|number)|"
     r"\bsort\s+code|\bA/C|\bwire\s+(?:it\s+)?to|银行卡号?|卡号|储蓄卡|借记卡|信用卡|银行账[号户]|对公账[号户]|收款账[号户]|开户账号|"
-    r"账[号户]|帐[号户]|这张卡|这个卡|转到|打到|汇到|汇款到)"
+    r"账[号户]|帐[号户]|这张卡|这个卡)"
 )
 _SORT_CODE = re.compile(r"(?i)\b(?:sort\s+code|BSB)" + _SEP + r"(?P<value>\d{2}[- ]?\d{2}[- ]?\d{2})(?![\d-])")
 _ACCOUNT = re.compile(_ACCOUNT_CUE + _SEP + r"(?P<value>\d(?:[ -]?\d){7,29})(?![\d-])")
@@ -203,6 +203,17 @@ def find_phones(text: str) -> list[Span]:
         if all(len(g) >= 3 for g in groups[1:]) or len(groups) == 1:
             out.append(("phone", m.start(), m.end()))
     return out
+
+
+# "wei.zhang [at] example [dot] com", "lina＠163.com": an address spelled to dodge scrapers.
+_SPELLED_EMAIL = re.compile(
+    r"(?i)(?<![\w.+-])[\w.+-]{1,64}\s*(?:\[at\]|\(at\)|\{at\}|\[@\]|＠)\s*[\w-]{1,63}"
+    r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|\.|。)\s*[\w-]{1,63}){1,4}"
+)
+
+
+def find_spelled_emails(text: str) -> list[Span]:
+    return [("email", m.start(), m.end()) for m in _SPELLED_EMAIL.finditer(text)]
 
 
 # --------------------------------------------------------------------------- hosts next to a credential
