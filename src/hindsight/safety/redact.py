@@ -29,6 +29,7 @@ from hindsight.safety.redact_cues import (
     find_otp,
     find_phones,
     find_spelled_emails,
+    is_quantity,
 )
 from hindsight.safety.validators import (
     card_valid,
@@ -106,6 +107,7 @@ _TOKEN_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,}"),
     re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}(?![0-9A-Za-z])"),
     re.compile(r"(?<![A-Za-z0-9])LTAI[0-9A-Za-z]{12,24}(?![0-9A-Za-z])"),  # Alibaba Cloud AccessKey ID
+    re.compile(r"(?<![A-Za-z0-9])AKID[0-9A-Za-z]{32}(?![0-9A-Za-z])"),  # Tencent Cloud SecretId
     re.compile(r"(?<![A-Za-z0-9])xox[abprse]-[A-Za-z0-9-]{10,}"),
     re.compile(r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}"),
     re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}"),
@@ -155,7 +157,7 @@ _PASSWORD_EN = re.compile(
 )
 # "pass: x", "pw=x", "login admin / x": short labels only count with an explicit separator.
 _PASSWORD_SHORT = re.compile(
-    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:pass|pw|pwd|passwort|mot de passe)(?:\s*(?:[:=]|：)|(?<!pass)\s+is)\s*[\"'`]?(?P<value>[^\s\"'`,;，。；]{3,64})"
+    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:pass|pw|pwd|passwort|mot de passe)(?P<ssep>\s*(?:[:=]|：)|(?<!pass)\s+is|(?<=pw)\s+|(?<=pwd)\s+)\s*[\"'`]?(?P<value>[^\s\"'`,;，。；]{3,64})"
 )
 _USER_SLASH_PASS = re.compile(
     r"(?i)(?:\b(?:login|account|credentials|creds|user(?:name)?)|账号|帐号|登录)\s*[:：]?\s*[\w.@+-]{2,40}\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})"
@@ -185,10 +187,11 @@ _KEY_PAIR = re.compile(
 # The secret half of an access-key pair: a labelled 30-64 character random string.
 _KEY_SECRET_HALF = re.compile(
     r"(?i)(?:secret(?:[ _-]?access)?(?:[ _-]?key)?|access[ _-]?key[ _-]?secret|secretaccesskey|accesskeysecret|\bsk\b|密钥|秘钥|私钥)"
+    r"(?:\s+(?:for|of)\b[^\n:=：]{1,40}?\s(?:is|was)\b)?"  # "secret access key for the reporting user is X"
     r"[\"']?\s*(?:[:=：]|is|是|为)?\s*[\"']?(?P<value>[A-Za-z0-9/+=_-]{30,64})(?![A-Za-z0-9/+=_-])"
 )
 _PASSWORD_ZH = re.compile(
-    r"(?i)(?:密码|口令|登录密码|支付密码|开机密码|wifi ?密码|PIN码?|取款密码)(?P<sep>\s*(?:是|为|:|：|=|改成了?|改为|设置为|设置成|设成了?|设为|"
+    r"(?i)(?:密码|口令|登录密码|支付密码|开机密码|wifi ?密码|(?-i:PIN)码?|取款密码)(?P<sep>\s*(?:是|为|:|：|=|改成了?|改为|设置为|设置成|设成了?|设为|"
     r"换成了?|更新为|更新成了?|修改为|修改成了?|重置为|重置成了?|变成了?|变为|是：|是:)\s*|\s+)(?:" + _QUOTED + r"|[\"'“]?(?P<value>[!-~]{3,64}))"
 )
 # scheme://user:password@host: the password runs to the *last* "@" before the host, so one with an
@@ -268,6 +271,8 @@ def _find_secrets(text: str) -> list[Span]:
     return out
 
 
+# Digits and a symbol or an upper-case letter: what a password looks like when nothing else says so.
+_STRONG = re.compile(r"(?=.*\d)(?=.*[^\w\s]|.*[A-Z])")
 _QUERY_REST = re.compile(r"&[A-Za-z_]\w*=.*\Z", re.DOTALL)  # "password=x&useSSL=false": the value ends before the next parameter
 
 
@@ -288,16 +293,18 @@ def _find_passwords(text: str) -> list[Span]:
             continue
         if group == "value" and m.group("sep").isspace() and not re.search(r"[\d\W_]", value):
             continue  # "password manager", "pin the tab": bare word after the label is prose
+        if m.group(0)[:3].lower() == "pin" and not value.isdigit():
+            continue  # a PIN is a number; "pin numpy==1.26.4" pins a version
         if group != "value" and len(value.split()) > 4:
             continue  # a quoted sentence about the password, not the password
         start, _ = m.span(group)
         out.append(("password", start, start + len(value)))
     for m in _PASSWORD_ZH.finditer(text):
         value, group = _password_value(m)
-        if _PLACEHOLDER_VALUE.match(value):
+        if _PLACEHOLDER_VALUE.match(value) or (m.group(0).startswith("PIN") and not value.isdigit()):
             continue
         if (group == "value" and m.group("sep").isspace() and not (re.search(r"\d", value) and re.search(r"[A-Za-z\W_]", value))
-                and not (value.isdigit() and len(value) >= 6)):
+                and not (value.isdigit() and len(value) >= (4 if m.group(0).startswith("PIN") else 6))):
             continue  # "密码 reset" / "密码 123": only password-shaped values without a separator word
         out.append(("password", *_group_span(m, group)))
     for pattern in (_PASSWORD_SHORT, _USER_SLASH_PASS, _EMAIL_SLASH_PASS, _LABELLED_PAIR, _ADMIN_PAIR):
@@ -309,6 +316,8 @@ def _find_passwords(text: str) -> list[Span]:
                 continue  # "user / admin" is a role pair, not a password
             if value.isdigit() and len(value) < 6:
                 continue  # "tests pass: 312 of 312"
+            if pattern is _PASSWORD_SHORT and m.group("ssep").isspace() and not _STRONG.search(value):
+                continue  # "pw" and a bare space: only a value shaped like a password
             out.append(("password", *_group_span(m, "value")))
     for m in _URL_CREDENTIALS.finditer(text):
         out.append(("password", *m.span(1)))
@@ -341,7 +350,8 @@ def _find_contacts(text: str) -> list[Span]:
         out.append(("card", m.start(), m.end()))
     for pattern in (_CN_MOBILE_PAREN, _CN_MOBILE):
         for m in pattern.finditer(text):
-            out.append(("phone", m.start(), m.end()))
+            if not is_quantity(text, m.start(), m.end()):
+                out.append(("phone", m.start(), m.end()))
     for m in _CN_LANDLINE.finditer(text):
         out.append(("phone", m.start(), m.end()))
     for m in _INTL_PHONE.finditer(text):

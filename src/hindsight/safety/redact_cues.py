@@ -29,9 +29,9 @@ _SEP = r"(?:\s*(?:[:：=#]|\bis\b|\bwas\b|\bare\b|\bof\b|是|为|号码|号|no\.
 _OTP_CUE = (
     r"(?i)(?:\b(?:verification|verify|confirmation|login|log-in|sign-?in|security|access|auth(?:entication|orization)?|"
     r"one[- ]time|2fa|mfa|otp|sms|text|backup|recovery|reset|pairing|unlock|door|gate|entry|alarm|safe|activation|"
-    r"two[- ]factor)\s+(?:codes?|pins?|passcodes?|numbers?|keys?)\b|\b(?:otp|totp|2fa|mfa)\b(?:\s+codes?)?|"
+    r"two[- ]factor)\s+(?:codes?|pins?|passcodes?|keys?)\b|\b(?:otp|totp|2fa|mfa)\b(?:\s+codes?)?|"
     r"\bone[- ]time\s+(?:pass(?:code|word)|pin)\b|\byour\s+code\b|"
-    r"验证码|校验码|动态码|动态密码|短信码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
+    r"验证码|校验码|动态码|动态密码|短信码|令牌码|动态令牌|口令码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
 )
 _OTP_VALUE = (r"(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?: \d){3,7}|(?=[A-Za-z]*\d)[A-Z0-9]{4,10}|[A-Z]-\d{4,8}"
               r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,3})")
@@ -62,7 +62,9 @@ _OTP_FIRST = re.compile(
 
 def _otp_ok(text: str, value: str, end: int) -> bool:
     digits = sum(ch.isdigit() for ch in value)
-    if digits < 4 or digits > 10 or _UNIT_AFTER.match(text, end):
+    letters = sum(ch.isalpha() for ch in value)
+    # Four digits at least, or a short mixed code such as "K7Q2M" (two digits among letters).
+    if not (4 <= digits <= 10 or (digits >= 2 and letters and len(value) >= 5)) or _UNIT_AFTER.match(text, end):
         return False
     return not (value.isdigit() and len(value) == 4 and value.startswith(("19", "20")) and text[end : end + 1] in "年-/")
 
@@ -169,7 +171,7 @@ def find_bank_accounts(text: str) -> list[Span]:
 
 _EXPIRY = re.compile(
     r"(?i)(?:\bexp(?:iry|ires|iration|\.)?(?:\s+date)?|\bvalid\s+(?:thru|through|until|till)|\bgood\s+thru|有效期(?:至|到)?|到期(?:日|时间)?|过期时间)"
-    + _SEP + r"(?P<value>(?:0[1-9]|1[0-2])\s?[/-]\s?(?:20)?\d{2}|(?:0[1-9]|1[0-2])\d{2}|20\d{2}\s?年\s?\d{1,2}\s?月|20\d{2}[/-](?:0?[1-9]|1[0-2]))(?![\d/])"
+    + _SEP + r"(?P<value>(?:0[1-9]|1[0-2])\s?[/-]\s?(?:20)?\d{2}|(?:0[1-9]|1[0-2])\d{2}|(?-i:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?,?\s+(?:20)?\d{2})|20\d{2}\s?年\s?\d{1,2}\s?月|20\d{2}[/-](?:0?[1-9]|1[0-2]))(?![\d/])"
 )
 
 
@@ -181,10 +183,22 @@ def find_card_expiry(text: str) -> list[Span]:
 
 _PHONE_CUE = re.compile(
     r"(?i)(?:\b(?:phone|tel|telephone|mobile|cell|cellphone|call|text|whatsapp|wechat|signal|telegram|fax|contact\s+number|"
-    r"hotline)\b(?:\s+(?:me|us|him|her|them|back|number|no\.?))?(?:\s+(?:at|on|via|to))?|"
+    r"hotline|(?:phone|mobile|cell|contact)\s+number|(?<=['’]s)\s+(?:number|cell|mobile))\b(?:\s+(?:me|us|him|her|them|back|number|no\.?))?(?:\s+(?:at|on|via|to))?|"
     r"(?:电话|手机号?码?|联系方式|联系电话|(?<![票单递流序列型编批照证卡])号码|座机|传真|微信|致电|打给|拨打)[\u4e00-\u9fff]{0,4}?)"
     + _SEP + r"(?P<value>\+?\(?\d[\d ().-]{5,20}\d)(?![\d.-])"
 )
+_UK_MOBILE = re.compile(r"(?<![\d+])07\d{3}\s?\d{6}(?!\d)")
+# A count, not a phone: "total events: 13872645019", "共执行 18612345678 次".
+_QUANTITY_AFTER = re.compile(r"\s*(?:次|个|条|笔|行|元|件|人|words?\b|times\b|events\b|requests\b|ops\b|rows\b|bytes\b|records\b|"
+                             r"hashes\b|items\b|users\b|calls\b|tokens\b|lines\b)", re.IGNORECASE)
+_QUANTITY_BEFORE = re.compile(r"(?i)(?:total|count|sum|events|requests|共|总计|合计|累计|执行|处理)[^\n\d]{0,12}$")
+
+
+def is_quantity(text: str, start: int, end: int) -> bool:
+    """The number is followed by a unit or announced as a total: a quantity, whatever its shape."""
+    return bool(_QUANTITY_AFTER.match(text, end) or _QUANTITY_BEFORE.search(text, max(0, start - 24), start))
+
+
 _LANDLINE = re.compile(r"(?<![\d(-])(?:\(0\d{2,3}\)\s?|0\d{2,3}[\s-])\d{3,4}[\s-]?\d{4}(?![\d-])")
 _CN_MOBILE_SPACED = re.compile(r"(?<![\d+*])(?:(?:\+|00)86[\s-]?)?1[3-9]\d(?:[\s-]?\d){8}(?![\d*])")
 
@@ -198,9 +212,11 @@ def find_phones(text: str) -> list[Span]:
             out.append(("phone", *m.span("value")))
     for m in _LANDLINE.finditer(text):
         out.append(("phone", m.start(), m.end()))
+    for m in _UK_MOBILE.finditer(text):
+        out.append(("phone", m.start(), m.end()))
     for m in _CN_MOBILE_SPACED.finditer(text):
         groups = re.split(r"[\s-]+", m.group(0))
-        if all(len(g) >= 3 for g in groups[1:]) or len(groups) == 1:
+        if (all(len(g) >= 3 for g in groups[1:]) or len(groups) == 1) and not is_quantity(text, m.start(), m.end()):
             out.append(("phone", m.start(), m.end()))
     return out
 
