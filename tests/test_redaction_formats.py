@@ -208,3 +208,14 @@ def test_through_the_engine(engine: MemoryEngine, category: str, text: str, secr
     stored = engine.store.get(outcome.memory_id)
     assert stored is not None and stored.status == Status.active
     assert not any(s in stored.content for s in secrets) and all(k in stored.content for k in keep), stored.content
+
+
+def test_validators() -> None:
+    from hindsight.safety.validators import cn_id_valid, iban_valid, ipv4_valid, ssn_valid
+
+    assert iban_valid("GB29 NWBK 6016 1331 9268 19") and iban_valid("DE89370400440532013000")
+    assert not iban_valid("DE89370400440532013001") and not iban_valid("GB29NWBK6016133192681")  # check, length
+    assert ssn_valid("078-05-1120") and not ssn_valid("666-12-3456") and not ssn_valid("123-00-4567")
+    assert not ssn_valid("912-34-5678")
+    assert cn_id_valid("11010519491231002X") and not cn_id_valid("110105194912310021")
+    assert ipv4_valid("10.0.5.9") and not ipv4_valid("300.1.1.1") and not ipv4_valid("1.2.3")
