@@ -58,6 +58,9 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ("otp", "2FA backup codes: 8842-1937, 5520-6614", ["8842-1937", "5520-6614"], ["2FA backup codes"]),
     ("otp", "门禁动态密码 274810，今天有效", ["274810"], ["今天有效"]),
     ("otp", "482913 is your Uber code", ["482913"], ["Uber code"]),
+    ("api_key", "curl -H 'Authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b' https://api.local/v1/",
+     ["9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"], ["https://api.local/v1/"]),
+    ("phone", "前台电话 138.0013.8000 转 2 号分机", ["138.0013.8000"], ["前台电话"]),
     ("otp", "网易将军令 令牌码 X8K3P，用过即失效", ["X8K3P"], ["用过即失效"]),
     ("national_id", "Payroll needs his social security number: 531 22 8047.", ["531 22 8047"], ["Payroll"]),
     ("api_key", "The secret access key for the CI deploy user is Zq8Lm3Nv5Bx7Cz9Ad1Sf3Gh5Jk7Lq9Wr2Et4Yu6I", ["Zq8Lm3Nv5Bx7Cz9Ad1Sf3Gh5Jk7Lq9Wr2Et4Yu6I"], ["CI deploy user"]),
@@ -143,7 +146,7 @@ LOOKALIKES: list[str] = [
     "the cache key user_profile_cache_v2_2024abc", "Line 1234567 in the log", "version 1.202.555.0147",
     "Redis 默认端口 6379，哨兵用 26379", "连接报错 ECONNREFUSED 127.0.0.1:3000，服务没起来", "订单号 2024031512345678901 已发货",
     "Amazon order 114-3941689-8772232 was marked delivered.", "bypass: 12 tests skipped", "compass=north", "公园3号门见", "市中心2号线换乘", "pin requests==2.31.0 until the fix lands", "total events: 13912345678 in the run",
-    "本次压测共处理 15987654321 条消息", "pin the tab to the left", "Order 4829133 is your package", "Use #ff6b6bcc for the warning banner background.",
+    "本次压测共处理 15987654321 条消息", "pin the tab to the left", "Authorization: required for all endpoints", "Authorization header missing (401)", "Order 4829133 is your package", "Use #ff6b6bcc for the warning banner background.",
     "IUnknown's IID is {00000000-0000-0000-C000-000000000046}.", "Geekbench multi-core score 21584; single-core 3127.",
 ]
 

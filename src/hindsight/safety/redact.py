@@ -129,6 +129,11 @@ _TOKEN_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{20,}"),  # webhook signing secret
     re.compile(r"(?<![A-Za-z0-9])dapi[0-9a-f]{32}(?![0-9a-f])"),  # Databricks
 )
+# Whatever follows an Authorization header's scheme is a credential ("Authorization: Token 9944b0...").
+_AUTH_HEADER = re.compile(
+    r"(?i)\b(?:proxy-)?authorization\s*[:=]\s*[\"']?(?:bearer|token|basic|digest|apikey|api-key|key|sso-key)?\s*"
+    r"(?P<value>(?=[^\s\"']*\d)[A-Za-z0-9._~+/=:-]{8,})"
+)
 _BEARER = re.compile(r"\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)")
 _KEYED_SECRET = re.compile(
     r"(?i)(?<![A-Za-z0-9_-])(?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret(?:[_-]?(?:access[_-]?)?key)?|"
@@ -246,6 +251,9 @@ def _find_secrets(text: str) -> list[Span]:
     for pattern in _TOKEN_PATTERNS:
         for m in pattern.finditer(text):
             out.append(("api_key", m.start(), m.end()))
+    for m in _AUTH_HEADER.finditer(text):
+        if not m.group("value").startswith("[REDACTED"):
+            out.append(("api_key", *_group_span(m, "value")))
     for m in _BEARER.finditer(text):
         out.append(("api_key", *_group_span(m)))
     for m in _KEY_PAIR.finditer(text):

@@ -187,6 +187,7 @@ _PHONE_CUE = re.compile(
     r"(?:电话|手机号?码?|联系方式|联系电话|(?<![票单递流序列型编批照证卡])号码|座机|传真|微信|致电|打给|拨打)[\u4e00-\u9fff]{0,4}?)"
     + _SEP + r"(?P<value>\+?\(?\d[\d ().-]{5,20}\d)(?![\d.-])"
 )
+_CN_MOBILE_DOTTED = re.compile(r"(?<![\d.])1[3-9]\d\.\d{4}\.\d{4}(?![\d.]|\.\d)")
 _UK_MOBILE = re.compile(r"(?<![\d+])07\d{3}\s?\d{6}(?!\d)")
 # A count, not a phone: "total events: 13872645019", "共执行 18612345678 次".
 _QUANTITY_AFTER = re.compile(r"\s*(?:次|个|条|笔|行|元|件|人|words?\b|times\b|events\b|requests\b|ops\b|rows\b|bytes\b|records\b|"
@@ -211,6 +212,8 @@ def find_phones(text: str) -> list[Span]:
         if 7 <= len(digits) <= 15 and not re.search(r"\d\.\d+\.\d", value) and not re.fullmatch(r"\d{1,2}:\d{2}", value):
             out.append(("phone", *m.span("value")))
     for m in _LANDLINE.finditer(text):
+        out.append(("phone", m.start(), m.end()))
+    for m in _CN_MOBILE_DOTTED.finditer(text):
         out.append(("phone", m.start(), m.end()))
     for m in _UK_MOBILE.finditer(text):
         out.append(("phone", m.start(), m.end()))
