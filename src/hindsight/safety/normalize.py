@@ -259,7 +259,8 @@ _QUOTES = str.maketrans(
 # features that care (a destination, a secret value) match the token itself.
 _PLACEHOLDER = re.compile(r"\[redacted:([a-z_]+)\]")
 _PLACEHOLDER_CODE = {"email": "e", "phone": "p", "password": "pw", "api_key": "key", "private_key": "key", "card": "card",
-                     "cvv": "card", "cn_id": "id", "address": "addr"}
+                     "cvv": "card", "cn_id": "id", "address": "addr", "otp": "pw", "national_id": "id",
+                     "bank_account": "card", "card_expiry": "card", "ip_address": "e"}
 
 
 def _placeholder(match: re.Match[str]) -> str:

@@ -1,0 +1,81 @@
+"""Postal addresses, English/European and Chinese, as spans to redact.
+
+English: a house number, up to five capitalised words and a street type ("1427 Maple Ave"), or a
+street type first as in French, Italian, Spanish ("16 Rue de Lille"), or a German "Hauptstraße 5";
+then optional unit, city, state/postcode. Chinese: an optional province/city/district prefix and
+either a road with a house number (中山路57号) or a named estate or building (翠苑小区, 华星大厦)
+followed by building / unit / floor / room parts (3栋2单元502室, 5栋702). Words of the sentence
+before the address ("寄到", "公司搬到了") stay outside the span.
+"""
+
+from __future__ import annotations
+
+import re
+
+Span = tuple[str, int, int]
+
+_STREET_TYPE = (r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Close|Crescent|"
+                r"Parkway|Pkwy|Highway|Hwy|Square|Sq|Row|Mews|Gardens|Hill|Circle|Cir|Trail|Plaza|Walk|Quay|Parade)")
+_UNIT = r"(?:Apt|Apartment|Unit|Suite|Ste|Flat|Floor|Fl|Room|Rm|#)\.?\s*#?\w{1,5}"
+# City, then a US state + ZIP, a UK postcode, or a bare 4-6 digit postcode; then an optional country.
+_TAIL = (
+    r"(?:,?\s*" + _UNIT + r")?"
+    r"(?:,\s*[A-Z][a-z][A-Za-z.-]*(?:\s+[A-Z][a-z][A-Za-z.-]*){0,2})?"
+    r"(?:,?\s*(?:[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d.,])))?"
+    r"(?:,\s*(?:USA|US|UK|United States|United Kingdom|France|Germany|Canada|Australia|New Zealand|China)\b)?"
+)
+_EN_ADDRESS = re.compile(
+    r"(?:\b(?:Apt|Apartment|Unit|Suite|Flat)\.?\s*#?\w{1,5},?\s+)?"
+    r"\b\d{1,5}[A-Za-z]?(?:-\d{1,4})?\s+(?:(?:[A-Z][A-Za-z'.-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,5}" + _STREET_TYPE + r"\b\.?"
+    r"(?:\s+(?:N|S|E|W|NE|NW|SE|SW)\b\.?)?" + _TAIL
+)
+# "16 Rue de Lille, 75007 Paris", "12 Via Roma", "Calle Mayor 5": the street type comes first.
+_EU_ADDRESS = re.compile(
+    r"\b\d{1,5}(?:\s?(?:bis|ter))?,?\s+(?:Rue|Avenue|Av\.|Boulevard|Bd|Place|Quai|Chemin|Impasse|Allée|Via|Viale|Piazza|Corso|"
+    r"Calle|Avenida|Plaza|Paseo|Rua|Carrer)\s+(?:(?:de|du|des|la|le|les|del|della|di|da|do|dos|d')\s*|[A-Z][\w'-]*\s*){1,5}?"
+    r"[A-Z][\w'-]*"
+    r"(?:,?\s*\d{4,5}\s+[A-Z][a-zé'-]+(?:[ -][A-Z][a-zé'-]+)?)?"
+)
+_DE_ADDRESS = re.compile(
+    r"\b[A-Z][a-zäöüß-]+(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer)\s+\d{1,4}[a-z]?"
+    r"(?:,\s*\d{4,5}\s+[A-Z][a-zäöüß-]+)?"
+)
+_PO_BOX = re.compile(r"(?i)\bP\.?\s*O\.?\s*Box\s+\d{1,6}\b")
+
+_HAN = r"[\u4e00-\u9fff]"
+_NUM = r"[\dA-Za-z一二三四五六七八九十两]{1,5}"
+_PART = r"(?:号楼|栋|幢|座|单元|层|楼|室|号|户|房|弄|区|期|组)"
+_REGION = (rf"(?:{_HAN}{{2,7}}(?:省|自治区))?(?:{_HAN}{{2,7}}市)?(?:{_HAN}{{1,7}}(?:区|县|镇|乡))?"
+           rf"(?:{_HAN}{{2,6}}(?:街道|镇|乡))?")
+_PARTS = rf"(?:\s*{_NUM}\s*{_PART})"
+_ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)(?:[一二三四五六七八九十\d]{1,3}段)?\s*\d{1,5}\s*(?:号|弄|组)"
+_ESTATE = rf"{_HAN}{{1,10}}?(?:小区|花园|家园|公寓|新村|社区|大厦|大楼)"
+# A weaker suffix (园, 苑, 城, 中心 ...) also ends "公园" or "市中心": it needs a building part ("3栋") or two parts.
+_ESTATE_WEAK = rf"{_HAN}{{1,10}}?(?:广场|中心|苑|园|府|城|湾|庭|里|院)"
+# After the road and number or the estate: more named buildings, building/unit/room parts, and a
+# trailing bare room number ("5栋702").
+_AFTER = rf"(?:\s*(?:院|大院|[\u4e00-\u9fffA-Za-z]{{1,12}}?(?:小区|花园|家园|公寓|大厦|广场|中心|城|苑|园|府|院)))?{_PARTS}*(?:\s*[-－]?\d{{2,5}}(?![\d.]))?"
+_ROOM_TAIL = r"(?:\s*[-－]?\d{2,5}(?![\d.]))?"
+_ZH_ADDRESS = re.compile(
+    rf"{_REGION}(?:{_ROAD}{_AFTER}|{_ESTATE}{_PARTS}+{_ROOM_TAIL}|"
+    rf"{_ESTATE_WEAK}(?:{_PARTS}{{2,}}|\s*{_NUM}\s*(?:号楼|栋|幢|座|单元|室)){_ROOM_TAIL})"
+)
+_ZH_ADDRESS_LEAD = re.compile(r"(?:到了|到|在|是|为|：|:|寄|送|址|住|于)")
+_ZH_PLACE = re.compile(r"省|自治区|市|区|县|路|街|大道|道|巷|弄|胡同|小区|花园|家园|公寓|新村|社区|大厦|广场|苑|园|府|城|湾|庭")
+
+
+def find_addresses(text: str) -> list[Span]:
+    out: list[Span] = []
+    for pattern in (_EN_ADDRESS, _EU_ADDRESS, _DE_ADDRESS, _PO_BOX):
+        for m in pattern.finditer(text):
+            out.append(("address", m.start(), m.end()))
+    for m in _ZH_ADDRESS.finditer(text):
+        # The region prefix is greedy over any Han characters: keep the sentence's own words
+        # ("公司搬到了", "父母家的地址是") out of the span by cutting after the last lead-in
+        # marker that comes before the first place suffix.
+        span = m.group(0)
+        first_place = _ZH_PLACE.search(span)
+        head = span[: first_place.start()] if first_place else ""
+        leads = list(_ZH_ADDRESS_LEAD.finditer(head))
+        out.append(("address", m.start() + (leads[-1].end() if leads else 0), m.end()))
+    return out

@@ -1,0 +1,73 @@
+"""Contacts and payment numbers found by their own shape: emails, PRC resident IDs, cards, CVV codes, phones.
+
+Each shape is validated where a checksum exists (Luhn for cards, GB 11643 for 身份证); phones must look
+like a phone in their own numbering plan and must not be a count ("共执行 18612345678 次").
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.safety.redact_cues import is_quantity
+from hindsight.safety.validators import card_valid, cn_id_valid
+
+Span = tuple[str, int, int]
+
+_CVV = re.compile(
+    r"(?i)(?:\b(?:cvv2?|cvc2?|cid|csc|card security code|security code)|安全码|校验码|(?:卡背面?|背面)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
+    r"\s*(?:code|number)?(?:\s+(?:on|at|from|printed on)\s+(?:the\s+)?\w+)?\s*(?:[:=：]|is|是|为)?\s*(?P<value>\d{3,4})(?!\d)"
+)
+_EMAIL = re.compile(
+    r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![A-Za-z0-9-])"
+)
+_CN_ID = re.compile(
+    r"(?<![0-9A-Za-z])[1-9]\d{5} ?(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]) ?\d{3}[\dXx](?![0-9A-Za-z])"
+)
+_CARD = re.compile(r"(?<![\d.,/:-])\d(?:[ -]?\d){12,18}(?![\d-]|[.,]\d)")
+_CN_MOBILE = re.compile(r"(?<![\d+])(?:(?:\+|00)86[\s-]?)?1[3-9]\d(?:[\s-]?\d{4}){2}(?![\d])")
+_CN_MOBILE_PAREN = re.compile(r"\(\s*\+?86\s*\)\s*1[3-9]\d(?:[\s-]?\d{4}){2}(?!\d)")
+_CN_LANDLINE = re.compile(r"(?<![\d-])0\d{2,3}-\d{7,8}(?![\d-])")
+_INTL_PHONE = re.compile(
+    r"(?<![\w+])\+[1-9]\d{0,2}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,4}(?:[\s.-]?\d{2,4}){1,4}(?![\d])"
+)
+_NANP = re.compile(r"(?<![\w.-])(?:1[- ])?(?:\(\d{3}\)\s?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-])")
+
+
+def find_contacts(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _EMAIL.finditer(text):
+        local = m.group(0).split("@", 1)[0].lower()
+        if local == "git" and text[m.end() : m.end() + 1] == ":":
+            continue  # git@github.com:org/repo.git is a remote, not a mailbox
+        out.append(("email", m.start(), m.end()))
+    for m in _CN_ID.finditer(text):
+        if cn_id_valid(m.group(0)):
+            out.append(("cn_id", m.start(), m.end()))
+    for m in _CARD.finditer(text):
+        raw = m.group(0)
+        digits = re.sub(r"[ -]", "", raw)
+        if not card_valid(digits):
+            continue
+        groups = re.split(r"[ -]", raw)
+        if len(groups) > 1 and (any(len(g) < 3 for g in groups) or len(set(re.findall(r"[ -]", raw))) > 1):
+            continue  # "1 2345 6789 ..." or mixed separators: a list of numbers, not a card
+        out.append(("card", m.start(), m.end()))
+    for pattern in (_CN_MOBILE_PAREN, _CN_MOBILE):
+        for m in pattern.finditer(text):
+            if not is_quantity(text, m.start(), m.end()):
+                out.append(("phone", m.start(), m.end()))
+    for m in _CN_LANDLINE.finditer(text):
+        out.append(("phone", m.start(), m.end()))
+    for m in _INTL_PHONE.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        if 8 <= len(digits) <= 15:
+            out.append(("phone", m.start(), m.end()))
+    for m in _NANP.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))[-10:]
+        if digits[0] in "23456789" and digits[3] in "23456789":
+            out.append(("phone", m.start(), m.end()))
+    return out
+
+
+def find_card_codes(text: str) -> list[Span]:
+    return [("cvv", *m.span("value")) for m in _CVV.finditer(text)]

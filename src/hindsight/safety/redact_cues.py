@@ -1,0 +1,250 @@
+"""Findings that need a context cue: one-time codes, national IDs, bank accounts, card expiry, phones, hosts.
+
+A bare six-digit number is a price, a port or a build number; after "verification code" or
+"验证码" it is a secret. Each finder here pairs a *cue* (EN and ZH words that announce the value)
+with a *shape* (and, where one exists, a checksum from :mod:`hindsight.safety.validators`), so a
+number is redacted only when the sentence says what it is. The cue must sit right before the value
+(separators like "is", ":", "是", "为" in between), which keeps the patterns linear and the
+look-alikes ("exit code 137", "port 5432", "有效期到2030年") untouched.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.safety.validators import (
+    card_valid,
+    iban_valid,
+    ipv4_valid,
+    ssn_valid,
+)
+
+Span = tuple[str, int, int]
+
+# What may stand between a cue and its value: "is", "was", ":", "=", "是", "为", "#", "no.".
+_SEP = r"(?:\s*(?:[:：=#]|\bis\b|\bwas\b|\bare\b|\bof\b|是|为|号码|号|no\.?|number|:)\s*){0,3}\s*"
+
+# --------------------------------------------------------------------------- one-time codes
+
+_OTP_CUE = (
+    r"(?i)(?:\b(?:verification|verify|confirmation|login|log-in|sign-?in|security|access|auth(?:entication|orization)?|"
+    r"one[- ]time|2fa|mfa|otp|sms|text|backup|recovery|reset|pairing|unlock|door|gate|entry|alarm|safe|activation|"
+    r"two[- ]factor)\s+(?:codes?|pins?|passcodes?|keys?)\b|\b(?:otp|totp|2fa|mfa)\b(?:\s+codes?)?|"
+    r"\bone[- ]time\s+(?:pass(?:code|word)|pin)\b|\byour\s+code\b|"
+    r"验证码|校验码|动态码|动态密码|短信码|令牌码|动态令牌|口令码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
+)
+_OTP_VALUE = (r"(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?: \d){3,7}|(?=[A-Za-z]*\d)[A-Z0-9]{4,10}|[A-Z]-\d{4,8}"
+              r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,3})")
+_OTP = re.compile(_OTP_CUE + r"(?:\s*\([^)\n]{0,20}\))?" + _SEP + r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
+_OTP_MORE = re.compile(r"(?i)\s*(?:[,，、;；/]|\band\b|和|及)\s*(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
+_UNIT_AFTER = re.compile(r"\s*(?:分钟|秒|小时|位|次|天|个|minutes?|mins?|seconds?|secs?|hours?|digits?|characters?|chars?|times|days?)\b|\s*(?:分钟|秒|小时|位|次|天|个)")
+# A TOTP seed: base32 after an authenticator cue.
+_TOTP_SEED = re.compile(
+    r"(?i)(?:totp|2fa|mfa|otp|authenticator|two[- ]factor|谷歌验证器|身份验证器)[^\n.。]{0,30}?(?:seed|secret|key|密钥|种子|秘钥)"
+    r"(?:[^\n.。:：=]{0,40}?(?:\bis\b|[:：=]|是|为))?\s*(?P<value>(?=[A-Z]*[2-7])(?-i:[A-Z2-7]{4}(?: ?[A-Z2-7]{4}){3,15})=*)(?![A-Za-z0-9])"
+)
+
+
+# "Your Apple ID code is: 739201": a bare "code" with an explicit "is"/":" and a 4-8 digit number,
+# unless the code is one of the many that are not secrets (error, status, zip, product ...).
+_BARE_CODE = re.compile(r"(?i)(?<![\w-])(?:(?P<word>[A-Za-z]+)\s+)?codes?\s*(?:\bis\b\s*:?|[:：=])\s*(?P<value>\d{4,8})(?![\w-]|[.,]\d)")
+_NOT_SECRET_CODE = frozenset(
+    ["error", "status", "exit", "zip", "postal", "post", "area", "country", "return", "response", "http", "promo", "discount", "coupon", "product", "source", "region", "airport", "station", "tracking", "item", "sku", "bar", "qr", "color", "colour", "dial", "iso", "currency", "event", "fault", "reason", "language", "stock", "class", "course", "tax", "hs", "bank", "swift", "branch", "sort", "program", "opcode", "unicode", "ascii", "morse", "dress", "zone", "signal"]
+)
+
+
+# The SMS form puts the code first: "482913 is your Uber code", "583920是您的登录验证码".
+_OTP_FIRST = re.compile(
+    r"(?i)(?<![\w-])(?P<value>\d{4,8})\s*(?:is\s+your\s+(?:[\w-]+\s+){0,3}?(?:verification\s+|login\s+|security\s+|one-time\s+)?"
+    r"(?:code|passcode|otp|pin)\b|(?:是|为)?(?:您|你)(?:的|本次)[\u4e00-\u9fff]{0,6}?(?:验证码|校验码|动态码))"
+)
+
+
+def _otp_ok(text: str, value: str, end: int) -> bool:
+    digits = sum(ch.isdigit() for ch in value)
+    letters = sum(ch.isalpha() for ch in value)
+    # Four digits at least, or a short mixed code such as "K7Q2M" (two digits among letters).
+    if not (4 <= digits <= 10 or (digits >= 2 and letters and len(value) >= 5)) or _UNIT_AFTER.match(text, end):
+        return False
+    return not (value.isdigit() and len(value) == 4 and value.startswith(("19", "20")) and text[end : end + 1] in "年-/")
+
+
+def find_otp(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _OTP.finditer(text):
+        if not _otp_ok(text, m.group("value"), m.end()):
+            continue
+        out.append(("otp", *m.span("value")))
+        pos = m.end()
+        while (more := _OTP_MORE.match(text, pos)) and _otp_ok(text, more.group("value"), more.end()):
+            out.append(("otp", *more.span("value")))
+            pos = more.end()
+    for m in _OTP_FIRST.finditer(text):
+        out.append(("otp", *m.span("value")))
+    for m in _BARE_CODE.finditer(text):
+        if (m.group("word") or "").lower() not in _NOT_SECRET_CODE and _otp_ok(text, m.group("value"), m.end()):
+            out.append(("otp", *m.span("value")))
+    for m in _TOTP_SEED.finditer(text):
+        out.append(("otp", *m.span("value")))
+    return out
+
+
+# --------------------------------------------------------------------------- national IDs
+
+_SSN_CUE = re.compile(r"(?i)(?:\bSSN|\bsocial security(?:\s+(?:number|no\.?|#))?|社会安全号码?|社安号)" + _SEP
+                      + r"(?P<value>\d{3}[- ]?\d{2}[- ]?\d{4})(?![\d-])")
+_SSN_BARE = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")
+_SSN_NOT = re.compile(r"(?i)(?:order|ticket|invoice|case|ref|isbn|tel|phone|fax|call|#|订单|单号|工单|电话)\W{0,3}$")
+_DOC_CUE = (
+    r"(?i)(?:\bpassport|\bdriver'?s?\s+licen[cs]e|\bdriving\s+licen[cs]e|\bnational\s+insurance|\bNINO\b|\btax\s+(?:id|number)|"
+    r"\bTIN\b|\bSIN\b|\baadhaar|\bPAN\b|\bresident\s+(?:id|permit)|\bID\s+(?:card\s+)?(?:no\.?|number|#)|\bidentity\s+(?:card\s+)?number|"
+    r"护照|港澳通行证|台胞证|通行证|驾驶证|驾照|社保卡?|医保卡?|居住证|证件|军官证)"
+)
+_DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?)" + _SEP
+                  + r"(?P<value>(?-i:[A-Z]{0,3}\d[A-Z0-9]{4,14}|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
+_CN_ID_CUE = re.compile(r"(?i)(?:身份证|身份号码|证件号|公民身份|\bID\b|identity|\bresident\b)[^\n。；;]{0,16}$")
+# The pre-1999 15-digit resident ID (no check character): only after a cue, with a real birth date.
+_CN_ID_15 = re.compile(r"(?<![0-9A-Za-z])\d{6}(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{3}(?![0-9A-Za-z])")
+
+
+def find_national_ids(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _SSN_CUE.finditer(text):
+        if ssn_valid(m.group("value")):
+            out.append(("national_id", *m.span("value")))
+    for m in _SSN_BARE.finditer(text):
+        if ssn_valid(m.group(0)) and not _SSN_NOT.search(text[max(0, m.start() - 16) : m.start()]):
+            out.append(("national_id", m.start(), m.end()))
+    for m in _DOC.finditer(text):
+        if sum(ch.isdigit() for ch in m.group("value")) >= 5:
+            out.append(("national_id", *m.span("value")))
+    for m in _CN_ID_15.finditer(text):
+        # The 18-character ID is found by its checksum alone (redact.py); a wrong check character is
+        # a sample or a typo and stays.
+        if _CN_ID_CUE.search(text[max(0, m.start() - 24) : m.start()]):
+            out.append(("cn_id", m.start(), m.end()))
+    return out
+
+
+# --------------------------------------------------------------------------- bank accounts
+
+_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)(?![A-Za-z0-9])")
+_ACCOUNT_CUE = (
+    r"(?i)(?:\bacct\.?|\baccount\s+(?:no\.?|number|#)|\bbank\s+account|\b(?:checking|savings)\s+account|\brouting\s+(?:no\.?|number)|"
+    r"\bsort\s+code|\bA/C|\bwire\s+(?:it\s+)?to|银行卡号?|卡号|储蓄卡|借记卡|信用卡|银行账[号户]|对公账[号户]|收款账[号户]|开户账号|"
+    r"账[号户]|帐[号户]|这张卡|这个卡)"
+)
+_SORT_CODE = re.compile(r"(?i)\b(?:sort\s+code|BSB)" + _SEP + r"(?P<value>\d{2}[- ]?\d{2}[- ]?\d{2})(?![\d-])")
+_ACCOUNT = re.compile(_ACCOUNT_CUE + _SEP + r"(?P<value>\d(?:[ -]?\d){7,29})(?![\d-])")
+_CLOUD_ACCOUNT = re.compile(r"(?i)aws|gcp|azure|阿里云|腾讯云|华为云|云|project|tenant|租户|项目")
+_CARD_WORD = re.compile(r"(?i)卡|card")
+
+
+def find_bank_accounts(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _IBAN.finditer(text):
+        value = m.group(0)
+        # A spaced IBAN may run into a following capitalised word: drop trailing groups until it checks.
+        while value and not iban_valid(value):
+            if " " not in value:
+                value = ""
+                break
+            value = value.rsplit(" ", 1)[0]
+        if value:
+            out.append(("bank_account", m.start(), m.start() + len(value)))
+    for m in _SORT_CODE.finditer(text):
+        out.append(("bank_account", *m.span("value")))
+    for m in _ACCOUNT.finditer(text):
+        if _CLOUD_ACCOUNT.search(text, max(0, m.start() - 12), m.start("value")):
+            continue  # "AWS 账号 123456789012" names a cloud account, not a bank account
+        digits = re.sub(r"\D", "", m.group("value"))
+        if _CARD_WORD.search(m.group(0)):
+            # A card number (银行卡号, 卡号, card no.) must pass Luhn like any card; an account number has no checksum.
+            if card_valid(digits):
+                out.append(("card", *m.span("value")))
+            continue
+        out.append(("bank_account", *m.span("value")))
+    return out
+
+
+# --------------------------------------------------------------------------- card expiry (only next to a card)
+
+_EXPIRY = re.compile(
+    r"(?i)(?:\bexp(?:iry|ires|iration|\.)?(?:\s+date)?|\bvalid\s+(?:thru|through|until|till)|\bgood\s+thru|有效期(?:至|到)?|到期(?:日|时间)?|过期时间)"
+    + _SEP + r"(?P<value>(?:0[1-9]|1[0-2])\s?[/-]\s?(?:20)?\d{2}|(?:0[1-9]|1[0-2])\d{2}|(?-i:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?,?\s+(?:20)?\d{2})|20\d{2}\s?年\s?\d{1,2}\s?月|20\d{2}[/-](?:0?[1-9]|1[0-2]))(?![\d/])"
+)
+
+
+def find_card_expiry(text: str) -> list[Span]:
+    return [("card_expiry", *m.span("value")) for m in _EXPIRY.finditer(text)]
+
+
+# --------------------------------------------------------------------------- phones announced by a cue
+
+_PHONE_CUE = re.compile(
+    r"(?i)(?:\b(?:phone|tel|telephone|mobile|cell|cellphone|call|text|whatsapp|wechat|signal|telegram|fax|contact\s+number|"
+    r"hotline|(?:phone|mobile|cell|contact)\s+number|(?<=['’]s)\s+(?:number|cell|mobile))\b(?:\s+(?:me|us|him|her|them|back|number|no\.?))?(?:\s+(?:at|on|via|to))?|"
+    r"(?:电话|手机号?码?|联系方式|联系电话|(?<![票单递流序列型编批照证卡])号码|座机|传真|微信|致电|打给|拨打)[\u4e00-\u9fff]{0,4}?)"
+    + _SEP + r"(?P<value>\+?\(?\d[\d ().-]{5,20}\d)(?![\d.-])"
+)
+_CN_MOBILE_DOTTED = re.compile(r"(?<![\d.])1[3-9]\d\.\d{4}\.\d{4}(?![\d.]|\.\d)")
+_UK_MOBILE = re.compile(r"(?<![\d+])07\d{3}\s?\d{6}(?!\d)")
+# A count, not a phone: "total events: 13872645019", "共执行 18612345678 次".
+_QUANTITY_AFTER = re.compile(r"\s*(?:次|个|条|笔|行|元|件|人|words?\b|times\b|events\b|requests\b|ops\b|rows\b|bytes\b|records\b|"
+                             r"hashes\b|items\b|users\b|calls\b|tokens\b|lines\b)", re.IGNORECASE)
+_QUANTITY_BEFORE = re.compile(r"(?i)(?:total|count|sum|events|requests|共|总计|合计|累计|执行|处理)[^\n\d]{0,12}$")
+
+
+def is_quantity(text: str, start: int, end: int) -> bool:
+    """The number is followed by a unit or announced as a total: a quantity, whatever its shape."""
+    return bool(_QUANTITY_AFTER.match(text, end) or _QUANTITY_BEFORE.search(text, max(0, start - 24), start))
+
+
+_LANDLINE = re.compile(r"(?<![\d(-])(?:\(0\d{2,3}\)\s?|0\d{2,3}[\s-])\d{3,4}[\s-]?\d{4}(?![\d-])")
+_CN_MOBILE_SPACED = re.compile(r"(?<![\d+*])(?:(?:\+|00)86[\s-]?)?1[3-9]\d(?:[\s-]?\d){8}(?![\d*])")
+
+
+def find_phones(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _PHONE_CUE.finditer(text):
+        value = m.group("value")
+        digits = re.sub(r"\D", "", value)
+        if 7 <= len(digits) <= 15 and not re.search(r"\d\.\d+\.\d", value) and not re.fullmatch(r"\d{1,2}:\d{2}", value):
+            out.append(("phone", *m.span("value")))
+    for m in _LANDLINE.finditer(text):
+        out.append(("phone", m.start(), m.end()))
+    for m in _CN_MOBILE_DOTTED.finditer(text):
+        out.append(("phone", m.start(), m.end()))
+    for m in _UK_MOBILE.finditer(text):
+        out.append(("phone", m.start(), m.end()))
+    for m in _CN_MOBILE_SPACED.finditer(text):
+        groups = re.split(r"[\s-]+", m.group(0))
+        if (all(len(g) >= 3 for g in groups[1:]) or len(groups) == 1) and not is_quantity(text, m.start(), m.end()):
+            out.append(("phone", m.start(), m.end()))
+    return out
+
+
+# "wei.zhang [at] example [dot] com", "lina＠163.com": an address spelled to dodge scrapers.
+_SPELLED_EMAIL = re.compile(
+    r"(?i)(?<![\w.+-])[\w.+-]{1,64}\s*(?:\[at\]|\(at\)|\{at\}|\[@\]|＠)\s*[\w-]{1,63}"
+    r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|\.|。)\s*[\w-]{1,63}){1,4}"
+)
+
+
+def find_spelled_emails(text: str) -> list[Span]:
+    return [("email", m.start(), m.end()) for m in _SPELLED_EMAIL.finditer(text)]
+
+
+# --------------------------------------------------------------------------- hosts next to a credential
+
+_IPV4 = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.]|\.\d)")
+
+
+def find_hosts(text: str) -> list[Span]:
+    """IPv4 addresses (not loopback or unspecified): redacted only when the text also carries a credential."""
+    out: list[Span] = []
+    for m in _IPV4.finditer(text):
+        ip = m.group(0)
+        if ipv4_valid(ip) and not ip.startswith(("127.", "0.", "255.")):
+            out.append(("ip_address", m.start(), m.end()))
+    return out

@@ -1,0 +1,128 @@
+"""Checksums and shape tests that tell a real identifier from a number that merely looks like one.
+
+Used by the redactor (:mod:`hindsight.safety.redact`): a card number must pass Luhn, an IBAN
+ISO 7064 mod-97, a PRC resident ID the GB 11643 check character, a US SSN the SSA's number
+ranges; a token must look random (entropy, character classes).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from datetime import date
+
+
+def luhn_valid(digits: str) -> bool:
+    """Luhn mod-10 check used by every payment card number."""
+    if not digits.isdigit() or len(digits) < 12:
+        return False
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2 == 1:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+_CARD_PREFIX = re.compile(
+    r"^(?:4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|6011|65|64[4-9]|62|35(?:2[89]|[3-8]\d)|30[0-5]|36|38|9792|8[1-8])"
+)
+_CARD_LENGTHS = {13, 14, 15, 16, 17, 18, 19}
+
+
+def card_valid(digits: str) -> bool:
+    """A plausible payment card: known issuer prefix, card length and Luhn."""
+    if len(digits) not in _CARD_LENGTHS or len(set(digits)) < 2:
+        return False
+    return bool(_CARD_PREFIX.match(digits)) and luhn_valid(digits)
+
+
+# IBAN lengths by country (ISO 13616 registry, the common ones); others must be 15-34 long.
+_IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AT": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29, "CH": 21, "CY": 28, "CZ": 24, "DE": 22,
+    "DK": 18, "EE": 20, "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GI": 23, "GL": 18, "GR": 27, "HR": 21,
+    "HU": 28, "IE": 22, "IL": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LI": 21, "LT": 20,
+    "LU": 20, "LV": 21, "MC": 27, "MT": 31, "MU": 30, "NL": 18, "NO": 15, "PK": 24, "PL": 28, "PT": 25, "QA": 29,
+    "RO": 24, "RS": 22, "SA": 24, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "TR": 26, "UA": 29,
+}
+
+
+def iban_valid(value: str) -> bool:
+    """ISO 13616 IBAN: country code, length, and the ISO 7064 mod-97 check (remainder 1)."""
+    iban = re.sub(r"[\s-]", "", value).upper()
+    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", iban):
+        return False
+    expected = _IBAN_LENGTHS.get(iban[:2])
+    if expected is not None and len(iban) != expected:
+        return False
+    rearranged = iban[4:] + iban[:4]
+    number = "".join(str(int(ch, 36)) for ch in rearranged)
+    return int(number) % 97 == 1
+
+
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK = "10X98765432"
+_ID_PROVINCES = frozenset(
+    ["11", "12", "13", "14", "15", "21", "22", "23", "31", "32", "33", "34", "35", "36", "37", "41", "42", "43", "44", "45", "46", "50", "51", "52", "53", "54", "61", "62", "63", "64", "65", "71", "81", "82", "83", "91"]
+)
+
+
+def cn_id_checksum(first17: str) -> str:
+    """GB 11643 (ISO 7064 MOD 11-2) check character for the first 17 digits."""
+    return _ID_CHECK[sum(int(c) * w for c, w in zip(first17, _ID_WEIGHTS, strict=True)) % 11]
+
+
+def cn_id_shape(value: str, today: date | None = None) -> bool:
+    """18 characters, a province code and a real past birth date (the check character not tested)."""
+    value = re.sub(r"[\s-]", "", value).upper()
+    if len(value) != 18 or not value[:17].isdigit() or not (value[17].isdigit() or value[17] == "X"):
+        return False
+    if value[:2] not in _ID_PROVINCES:
+        return False
+    try:
+        born = date(int(value[6:10]), int(value[10:12]), int(value[12:14]))
+    except ValueError:
+        return False
+    return date(1880, 1, 1) <= born <= (today or date.today())
+
+
+def cn_id_valid(value: str, today: date | None = None) -> bool:
+    """An 18-character PRC resident ID: province code, a real past birth date, checksum."""
+    value = re.sub(r"[\s-]", "", value).upper()
+    return cn_id_shape(value, today) and cn_id_checksum(value[:17]) == value[17]
+
+
+def ssn_valid(value: str) -> bool:
+    """A US Social Security number in an issuable range (no 000/666/9xx area, 00 group, 0000 serial)."""
+    digits = re.sub(r"[\s-]", "", value)
+    if len(digits) != 9 or not digits.isdigit():
+        return False
+    area, group, serial = digits[:3], digits[3:5], digits[5:]
+    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+def ipv4_valid(value: str) -> bool:
+    parts = value.split(".")
+    return len(parts) == 4 and all(p.isdigit() and int(p) <= 255 and (p == "0" or not p.startswith("0")) for p in parts)
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character; random tokens score ~4-6, words ~2.5-3.5."""
+    if not value:
+        return 0.0
+    counts = Counter(value)
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+_CLASSES = tuple(re.compile(p) for p in (r"[a-z]", r"[A-Z]", r"\d", r"[_\-./+=~]"))
+
+
+def looks_random(value: str, min_len: int = 12) -> bool:
+    """Long, mixed character classes, high entropy: a generated token, not a word or an identifier."""
+    classes = sum(bool(p.search(value)) for p in _CLASSES)
+    return len(value) >= min_len and classes >= 2 and shannon_entropy(value) >= 3.0
