@@ -1,0 +1,363 @@
+"""Slot alignment of a pair of memories: which stretches of one sentence were filled differently, and where.
+
+A change keeps the entity (who/what) and the attribute and replaces the value; a different entity,
+attribute, scope or time with the same frame is another fact. `align(old, new)` lines the two texts
+up on their normalised content (English words after synonym folding, Han text by character), and
+reports each *region* where they differ: the old and new stretch, whether it lies in the subject (the
+content before the first verb or copula: "The **web tier** autoscales ...", "**Redis 主节点**在 ..."),
+whether it holds only numbers, whether it swaps one verb for another (another attribute: "runs
+nightly at 2 AM" / "are retained for 35 days").
+
+On top of it:
+
+* `relation_mismatch`: a relative, colleague or other related person on one side only ("Priya" /
+  "Priya's brother", 李娜 / 李娜的丈夫) - another person, never a restatement or a change;
+* `quantities`: numbers with their units in base units (300 seconds = five minutes, 10MB = 10 兆), so
+  "30 minutes" and "30 days" differ while "300 s" and "5 min" agree;
+* `other_fact`: why the new text is about another entity, attribute or scope than the old one (the
+  judge then keeps both and links them), or None;
+* `structural_change_ok`: a change read from structure alone (no cue) replaces exactly one value.
+
+Lexical only (reads `analysis.units`); no vectors.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from hindsight.write.analysis import units
+from hindsight.write.lexicon import _CUE_UNITS, _SYNONYMS, normalise_numbers
+
+#: Switch cues are read elsewhere; 从/到 stay (从节点 is a word, not "from").
+_DROP = _CUE_UNITS - {"从", "到"}
+#: Time adverbs that say when the statement holds, not what it states ("As of today the TTL is ...").
+_WHEN_WORDS = frozenset(["today", "now", "currently", "current", "present", "as", "of", "since", "tonight", "usually",
+                         "normally", "typically", "generally", "lately", "recently",
+                         "现在", "如今", "目前", "今天", "当前", "眼下", "起", "平时", "平常", "通常", "一般", "最近",
+                         "近来", "往常", "向来", "一向"])
+
+#: People (and pets) related to someone: "X" and "X's brother" are two people.
+_RELATIONS_EN = re.compile(
+    r"\b(brother|sister|sibling|son|daughter|kid|child|children|wife|husband|spouse|partner|girlfriend|"
+    r"boyfriend|fianc[eé]e?|mother|mom|mum|father|dad|parent|grandmother|grandma|grandfather|grandpa|"
+    r"grandparent|aunt|uncle|cousin|niece|nephew|friend|roommate|flatmate|neighbou?r|colleague|coworker|"
+    r"co-worker|teammate|assistant|intern|in-law)s?\b"
+)
+_RELATIONS_ZH = re.compile(
+    r"(哥哥|姐姐|弟弟|妹妹|兄弟|姐妹|儿子|女儿|孩子|小孩|老婆|老公|妻子|丈夫|爱人|太太|先生|女朋友|男朋友|对象|未婚妻|未婚夫|"
+    r"妈妈|母亲|爸爸|父亲|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|舅舅|姑姑|表哥|表姐|表弟|表妹|堂哥|堂姐|"
+    r"侄子|侄女|外甥|朋友|室友|邻居|同事|同学|队友|助理|实习生|岳父|岳母|公公|婆婆)"
+)
+_FOLD_RELATIONS = {"mom": "mother", "mum": "mother", "dad": "father", "kid": "child", "children": "child",
+                   "spouse": "partner", "grandma": "grandmother", "grandpa": "grandfather", "co-worker": "coworker",
+                   "母亲": "妈妈", "父亲": "爸爸", "小孩": "孩子", "老婆": "妻子", "太太": "妻子", "爱人": "妻子",
+                   "老公": "丈夫", "先生": "丈夫", "neighbor": "neighbour"}
+
+# --------------------------------------------------------------------------- quantities
+_UNIT_BASE: dict[str, tuple[str, float]] = {}
+for _dim, _table in {
+    "time": {"ms millisecond milliseconds 毫秒": 0.001, "s sec secs second seconds 秒 秒钟": 1.0,
+             "m min mins minute minutes 分钟 分": 60.0, "h hr hrs hour hours 小时 个小时 钟头": 3600.0,
+             "d day days 天 日": 86400.0, "w wk week weeks 周 星期 礼拜": 604800.0,
+             "month months 月 个月": 2592000.0, "y yr year years 年": 31536000.0},
+    "bytes": {"b byte bytes 字节": 1.0, "kb k kib 千字节": 1e3, "mb mib m 兆 兆字节": 1e6, "gb gib g 吉": 1e9,
+              "tb tib t": 1e12},
+}.items():
+    for _words, _factor in _table.items():
+        for _w in _words.split():
+            _UNIT_BASE.setdefault(_w, (_dim, _factor))
+_QTY_RE = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*(kb|mb|gb|tb|kib|mib|gib|ms|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|"
+    r"hours?|days?|weeks?|wks?|months?|years?|yrs?|毫秒|秒钟|秒|分钟|个小时|小时|钟头|天|个月|周|星期|年|兆|字节)(?![a-z])",
+    re.IGNORECASE,
+)
+_CLOCK_RE = re.compile(r"(?<![\d:])(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])", re.IGNORECASE)
+_ZH_CLOCK_RE = re.compile(r"(上午|早上|凌晨|中午|下午|傍晚|晚上)?\s*(\d{1,2})\s*(?:点|时)(半|(\d{1,2})分?)?")
+
+
+def _clock(hour: int, minute: int, pm: bool) -> str:
+    if pm and hour < 12:
+        hour += 12
+    if not pm and hour == 12:
+        hour = 0
+    return f"{hour:02d}:{minute:02d}"
+
+
+@lru_cache(maxsize=8192)
+def quantities(text: str) -> frozenset[str]:
+    """Numbers with units, in base units ("time:300", "bytes:10000000"), clock times ("clock:22:00"),
+    and the bare numbers that carry no unit."""
+    text = normalise_numbers(unicodedata.normalize("NFKC", text))
+    found: set[str] = set()
+    taken: list[tuple[int, int]] = []
+    for m in _CLOCK_RE.finditer(text):
+        found.add("clock:" + _clock(int(m.group(1)), int(m.group(2) or 0), m.group(3).lower().startswith("p")))
+        taken.append(m.span())
+    for m in _ZH_CLOCK_RE.finditer(text):
+        minute = 30 if m.group(3) == "半" else int(m.group(4) or 0)
+        found.add("clock:" + _clock(int(m.group(2)), minute, m.group(1) in ("下午", "傍晚", "晚上")))
+        taken.append(m.span())
+    for m in re.finditer(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])", text):
+        if not any(a <= m.start() < b for a, b in taken):
+            found.add(f"clock:{int(m.group(1)):02d}:{m.group(2)}")
+            taken.append(m.span())
+    for m in _QTY_RE.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        dim, factor = _UNIT_BASE.get(m.group(2).lower(), ("", 1.0))
+        value = float(m.group(1)) * factor
+        found.add(f"{dim}:{value:g}")
+        taken.append(m.span())
+    for m in re.finditer(r"(?<![\w.:])\d+(?:\.\d+)*(?![\w:])", text):
+        if not any(a <= m.start() < b for a, b in taken) and m.group(0) != "1":
+            found.add(m.group(0))  # a bare "one" is mostly an article (一次, "a single")
+    return frozenset(found)
+
+
+def quantities_differ(old: str, new: str) -> bool:
+    """The two texts state different amounts (after units): 30 minutes / 30 days, 10MB / 2MB."""
+    a, b = quantities(old), quantities(new)
+    return bool(a and b and a != b)
+
+
+def relations(text: str) -> frozenset[str]:
+    found = {m.group(1) for m in _RELATIONS_EN.finditer(text.lower())} | set(_RELATIONS_ZH.findall(text))
+    return frozenset(_FOLD_RELATIONS.get(w, w) for w in found)
+
+
+def relation_mismatch(old: str, new: str) -> str | None:
+    """A related person on one side only, or different ones: 'Priya' / "Priya's brother"."""
+    a, b = relations(old), relations(new)
+    if a == b:
+        return None
+    return f"another person ({', '.join(sorted(a ^ b))})"
+
+
+# --------------------------------------------------------------------------- alignment
+#: Share of the shorter text the other must repeat in order before slots are compared at all.
+FRAME_MIN = 0.34
+
+
+@dataclass(frozen=True)
+class Atom:
+    text: str
+    unit: int  # index of the word it belongs to
+    verb: bool
+    number: bool
+    copula: bool = False  # a copula or preposition: an anchor of the frame, not content
+
+
+@dataclass(frozen=True)
+class Region:
+    """One stretch filled differently: old atoms [i1, i2) became new atoms [j1, j2)."""
+
+    old: tuple[Atom, ...]
+    new: tuple[Atom, ...]
+    in_subject: bool
+
+    @property
+    def numeric(self) -> bool:
+        return all(a.number for a in self.old + self.new if not a.copula)
+
+    @property
+    def verb_swap(self) -> bool:
+        """Another verb on each side (not a copula): another attribute ("run nightly" / "are retained")."""
+        return any(a.verb and not a.copula for a in self.old) and any(a.verb and not a.copula for a in self.new)
+
+    @property
+    def swaps_filler(self) -> bool:
+        """One short filler for another (a verb for a verb is a rewording: uses / powers)."""
+        return (_slot_filler(self.old, verbs=True) and _slot_filler(self.new, verbs=True) and not self.numeric
+                and not (all(a.verb for a in self.old) and all(a.verb for a in self.new)))
+
+    def show(self) -> str:
+        def side(atoms: tuple[Atom, ...]) -> str:
+            return "".join(a.text if len(a.text) == 1 and not a.text.isascii() else f" {a.text} " for a in atoms).strip()
+        return f"{side(self.old) or '-'} / {side(self.new) or '-'}"
+
+
+def _slot_filler(atoms: tuple[Atom, ...], verbs: bool = False) -> bool:
+    """A stretch short enough to be one slot's filler: no copula or preposition (nor verb, unless `verbs`),
+    at most 2 words or 4 Han characters."""
+    if not atoms or any(a.copula or (a.verb and not verbs) for a in atoms):
+        return False
+    han = sum(1 for a in atoms if len(a.text) == 1 and not a.text.isascii())
+    return han <= 4 and len(atoms) - han <= 2
+
+
+@dataclass(frozen=True)
+class Alignment:
+    regions: tuple[Region, ...]
+    shared: int  # content atoms both texts have in the same order
+    old_len: int
+    new_len: int
+    old_texts: frozenset[str] = frozenset()
+    new_texts: frozenset[str] = frozenset()
+
+    @property
+    def frame(self) -> float:
+        """Share of the shorter side that the other repeats in order."""
+        return self.shared / max(1, min(self.old_len, self.new_len))
+
+    def subject_replaced(self) -> Region | None:
+        """A short stretch of the subject on both sides filled with other words, found nowhere in the other
+        text (web / worker tier, 主 / 从节点). A modifier added or dropped, a verb or copula in the stretch
+        or words that only moved (a reordered sentence) are not another subject."""
+        return next((r for r in self.regions if r.in_subject and _slot_filler(r.old) and _slot_filler(r.new)
+                     and not any(a.number for a in r.old + r.new) and not ({a.text for a in r.new} & self.old_texts)
+                     and not ({a.text for a in r.old} & self.new_texts)), None)
+
+
+_HAN_STOP = frozenset("的了也都就还很着过地得吗呢吧啊呀嘛么之其又再")
+_HAN_COPULA = frozenset("是在有为叫对给向跟与于被把")
+_EN_COPULA = frozenset(["is", "are", "was", "were", "be", "been", "has", "have", "had"])
+#: Prepositions stay in the alignment as anchors: "avatars *in* S3" / "sessions *in* Redis" are two slots.
+_EN_ANCHOR = frozenset(["in", "on", "at", "for", "from", "to", "with", "by", "into", "via", "under", "over"])
+_TOKEN_RE = re.compile(r"(?P<cjk>[\u3400-\u9fff\uf900-\ufaff]+)|(?P<other>[^\s\u3400-\u9fff\uf900-\ufaff]+)")
+
+
+_WEEK_RE = re.compile("星期|礼拜")
+_LIGHT = frozenset(["use", "使用", "do", "做", "进行", "have", "get", "make", "take", "一", "1"])
+
+
+@lru_cache(maxsize=8192)
+def _atoms(text: str) -> tuple[tuple[Atom, ...], int]:
+    """Content atoms of `text` (English units after synonym folding, Han characters as written, copulas
+    kept as anchors) and the index of the first atom after the subject."""
+    from hindsight.write.analysis import _cut
+
+    text = normalise_numbers(_WEEK_RE.sub("周", unicodedata.normalize("NFKC", text)))
+    out: list[Atom] = []
+    subject_end: int | None = None
+    position = 0
+    for match in _TOKEN_RE.finditer(text):
+        if match.group("cjk"):
+            for word, flag in _cut(match.group("cjk")):
+                if word in _WHEN_WORDS or word in _DROP:
+                    position += 1
+                    continue
+                verb = flag in ("v", "vd", "vi")
+                for ch in word:
+                    if ch in _HAN_STOP:
+                        continue
+                    copula = ch in _HAN_COPULA and len(word) == 1
+                    if (verb or copula) and subject_end is None:
+                        subject_end = len(out)
+                    out.append(Atom(ch, position, verb, False, copula))
+                position += 1
+            continue
+        raw = match.group("other").lower().strip(".,;:!?\"'()")
+        for u in units(match.group("other")):
+            position += 1
+            copula = u.text in _EN_COPULA
+            anchor = u.text in _EN_ANCHOR
+            verb = u.verb and not raw.endswith(("er", "ers", "or", "ors", "'s"))
+            if (u.stop and not (copula or anchor)) or u.text in _DROP or u.text in _WHEN_WORDS:
+                continue
+            if (verb or copula) and subject_end is None:
+                subject_end = len(out)
+            out.append(Atom("be" if copula else u.text, position, verb, u.number, copula or anchor))
+    if subject_end is None:
+        subject_end = next((k for k, a in enumerate(out) if a.number), min(1, len(out)))
+    return tuple(out), subject_end
+
+
+def _equivalent(a: tuple[Atom, ...], b: tuple[Atom, ...]) -> bool:
+    """Two stretches that say the same after normalisation (喜欢 / 爱, a modifier of function words only)."""
+    def norm(atoms: tuple[Atom, ...]) -> set[str]:
+        text = "".join(x.text if not x.text.isascii() else f" {x.text} " for x in atoms if not x.copula)
+        whole = text.strip()
+        if whole in _SYNONYMS:  # a Han word cut differently alone than in its sentence (生产环境 / 线上)
+            return {_SYNONYMS[whole]}
+        return {u.text for u in units(text) if not u.stop and u.text not in _DROP}
+    left, right = norm(a), norm(b)
+    return left == right or bool(left and right) and (left ^ right) <= _LIGHT  # 习惯用 / 偏好
+
+
+@lru_cache(maxsize=4096)
+def align(old: str, new: str) -> Alignment:
+    a, a_subj = _atoms(old)
+    b, b_subj = _atoms(new)
+    matcher = difflib.SequenceMatcher(None, [x.text for x in a], [x.text for x in b], autojunk=False)
+    regions = []
+    shared = 0
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            shared += sum(1 for x in a[i1:i2] if not x.copula)
+            continue
+        if _equivalent(a[i1:i2], b[j1:j2]):
+            continue
+        in_subject = i1 < a_subj and j1 < b_subj
+        regions.append(Region(a[i1:i2], b[j1:j2], in_subject))
+    content = [x for x in a if not x.copula], [x for x in b if not x.copula]
+    return Alignment(tuple(regions), shared, len(content[0]), len(content[1]),
+                     frozenset(x.text for x in a), frozenset(x.text for x in b))
+
+
+def other_entity(old: str, new: str) -> str | None:
+    """Why `new` is about another person or thing than `old` (another relative, another subject in the
+    same sentence frame), or None. Not even a switch cue makes such a pair a change."""
+    related = relation_mismatch(old, new)
+    if related:
+        return related
+    al = align(old, new)
+    if al.frame < FRAME_MIN:
+        return None  # reworded: alignment cannot tell slots apart
+    subject = al.subject_replaced()
+    return f"another subject ({subject.show()})" if subject is not None else None
+
+
+def other_fact(old: str, new: str) -> str | None:
+    """Why `new` is about another entity, attribute or scope than `old` (so: neither a restatement nor a
+    change of it by structure alone), or None when nothing says so."""
+    entity = other_entity(old, new)
+    if entity:
+        return entity
+    al = align(old, new)
+    if al.frame < FRAME_MIN:
+        return None
+    content = [r for r in al.regions if r.swaps_filler]
+    if len(content) >= 2:
+        return f"several slots filled differently ({'; '.join(r.show() for r in content)})"
+    verbal = [r for r in al.regions if r.old and r.new and not r.numeric and r.verb_swap]
+    if verbal and any(not r.numeric for r in al.regions if r.new):
+        swapped = verbal[0]
+        if any(a.number for a in swapped.old + swapped.new) or len(al.regions) > 1:
+            return f"another attribute ({swapped.show()})"
+    return None
+
+
+def slot_conflict(old: str, new: str) -> str | None:
+    """A slot of the shared sentence filled with other words on each side (noreply@ / billing@, 上午 / 下午):
+    whatever the wording around it, not a restatement."""
+    al = align(old, new)
+    if al.frame < 0.5:
+        return None
+    swapped = next((r for r in al.regions if r.swaps_filler), None)
+    return f"one slot filled differently ({swapped.show()})" if swapped else None
+
+
+def numeric_change(old: str, new: str) -> str | None:
+    """The same statement with only its amounts changed (TTL 300 -> 600 seconds, 1.27 -> 1.30): a change."""
+    al = align(old, new)
+    changed = [r for r in al.regions if r.new]
+    if (al.frame < 0.5 or not changed or not all(r.numeric for r in changed) or other_fact(old, new)
+            or not quantities_differ(old, new)):
+        return None
+    return f"value changed ({'; '.join(r.show() for r in changed)})"
+
+
+def structural_change_ok(old: str, new: str) -> bool:
+    """A change read from structure alone replaces one value: a single region with content on both
+    sides (or only numbers, however many), outside the subject."""
+    al = align(old, new)
+    if relation_mismatch(old, new) or al.subject_replaced() is not None:
+        return False
+    changed = [r for r in al.regions if r.new]
+    if all(r.numeric for r in changed):
+        return True
+    return len(changed) == 1 and not (changed[0].verb_swap and any(a.number for a in changed[0].old))
