@@ -35,6 +35,7 @@ from hindsight.write.analysis import (
 )
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
 from hindsight.write.slots import (
+    _abbreviates,
     numeric_change,
     other_entity,
     other_fact,
@@ -119,16 +120,6 @@ def _numbers_differ(a: PairAnalysis) -> set[str]:
 
 def _squash(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
-
-
-def _abbreviates(short: str, word: str) -> bool:
-    """'pg' for 'postgresql', 'k8s' for 'kubernetes'-like: same first letter, the letters in order."""
-    if len(short) >= 4 and len(word) > len(short) and word.startswith(short):
-        return True  # Postgres / PostgreSQL
-    if not (2 <= len(short) <= 4 < len(word)) or short[0] != word[0]:
-        return False
-    rest = iter(word)
-    return all(ch in rest for ch in short)
 
 
 def _initials(text: str) -> str:

@@ -213,7 +213,7 @@ class Alignment:
 
 
 _HAN_STOP = frozenset("的了也都就还很着过地得吗呢吧啊呀嘛么之其又再")
-_HAN_COPULA = frozenset("是在有为叫对给向跟与于被把")
+_HAN_COPULA = frozenset("是在有为叫对给向跟与和及于被把")
 _EN_COPULA = frozenset(["is", "are", "was", "were", "be", "been", "has", "have", "had"])
 #: Prepositions stay in the alignment as anchors: "avatars *in* S3" / "sessions *in* Redis" are two slots.
 _EN_ANCHOR = frozenset(["in", "on", "at", "for", "from", "to", "with", "by", "into", "via", "under", "over"])
@@ -266,6 +266,27 @@ def _atoms(text: str) -> tuple[tuple[Atom, ...], int]:
     return tuple(out), subject_end
 
 
+def _abbreviates(short: str, word: str) -> bool:
+    """'pg' for 'postgresql', 'postgres' for 'postgresql', 'k8s' for 'kubernetes'-like: same first letter,
+    the letters in order (or a prefix of four letters and more)."""
+    if len(short) >= 4 and len(word) > len(short) and word.startswith(short):
+        return True
+    if not (2 <= len(short) <= 4 < len(word)) or short[0] != word[0]:
+        return False
+    rest = iter(word)
+    return all(ch in rest for ch in short)
+
+
+def _same_name(a: tuple[Atom, ...], b: tuple[Atom, ...]) -> bool:
+    """One Latin name abbreviating or spelling out the other (PG / PostgreSQL, AWS / Amazon Web Services)."""
+    if not a or not b or not all(x.text.isascii() for x in a + b):
+        return False
+    left, right = "".join(x.text for x in a), "".join(x.text for x in b)
+    if _abbreviates(left, right) or _abbreviates(right, left):
+        return True
+    return "".join(x.text[0] for x in b) == left or "".join(x.text[0] for x in a) == right
+
+
 def _equivalent(a: tuple[Atom, ...], b: tuple[Atom, ...]) -> bool:
     """Two stretches that say the same after normalisation (喜欢 / 爱, a modifier of function words only)."""
     def norm(atoms: tuple[Atom, ...]) -> set[str]:
@@ -274,6 +295,8 @@ def _equivalent(a: tuple[Atom, ...], b: tuple[Atom, ...]) -> bool:
         if whole in _SYNONYMS:  # a Han word cut differently alone than in its sentence (生产环境 / 线上)
             return {_SYNONYMS[whole]}
         return {u.text for u in units(text) if not u.stop and u.text not in _DROP}
+    if _same_name(a, b):
+        return True
     left, right = norm(a), norm(b)
     return left == right or bool(left and right) and (left ^ right) <= _LIGHT  # 习惯用 / 偏好
 
@@ -282,6 +305,7 @@ def _equivalent(a: tuple[Atom, ...], b: tuple[Atom, ...]) -> bool:
 def align(old: str, new: str) -> Alignment:
     a, a_subj = _atoms(old)
     b, b_subj = _atoms(new)
+    a_texts, b_texts = frozenset(x.text for x in a), frozenset(x.text for x in b)
     matcher = difflib.SequenceMatcher(None, [x.text for x in a], [x.text for x in b], autojunk=False)
     regions = []
     shared = 0
@@ -289,13 +313,15 @@ def align(old: str, new: str) -> Alignment:
         if tag == "equal":
             shared += sum(1 for x in a[i1:i2] if not x.copula)
             continue
-        if _equivalent(a[i1:i2], b[j1:j2]):
+        # words found elsewhere in the other text only moved (a reordered sentence): not a different slot
+        gone = tuple(x for x in a[i1:i2] if x.text not in b_texts or x.copula)
+        came = tuple(x for x in b[j1:j2] if x.text not in a_texts or x.copula)
+        if not any(not x.copula for x in gone + came) or _equivalent(gone, came):
             continue
         in_subject = i1 < a_subj and j1 < b_subj
-        regions.append(Region(a[i1:i2], b[j1:j2], in_subject))
+        regions.append(Region(gone, came, in_subject))
     content = [x for x in a if not x.copula], [x for x in b if not x.copula]
-    return Alignment(tuple(regions), shared, len(content[0]), len(content[1]),
-                     frozenset(x.text for x in a), frozenset(x.text for x in b))
+    return Alignment(tuple(regions), shared, len(content[0]), len(content[1]), a_texts, b_texts)
 
 
 def other_entity(old: str, new: str) -> str | None:
