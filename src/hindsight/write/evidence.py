@@ -36,6 +36,7 @@ from hindsight.write.analysis import (
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
 from hindsight.write.slots import (
     _abbreviates,
+    kept_whole,
     numeric_change,
     other_entity,
     other_fact,
@@ -43,6 +44,7 @@ from hindsight.write.slots import (
     quantities_differ,
     slot_conflict,
     structural_change_ok,
+    subject_shared,
 )
 
 #: Attributes that hold one value at a time: a new value there replaces the old one.
@@ -68,6 +70,9 @@ _SWITCH_ZH = re.compile(
     r"(改用|改成|改为|跳槽|改到|改在|换成|换了|已迁移|迁移到|迁到|搬到|搬去|移交|交给|接手|加入了|新领导|新上级|新负责人|"
     r"不是|不用|而不是|改名|更名|推迟|提前到|扩容|缩容|减少到|增加到|提高到|降低到|调成|调到|调整为|升级到|降级到)"
 )
+#: The new text leaves a value it names ("from X", "instead of X", "rather ... than X", 从…, 而不是): the old
+#: statement repeated there is what changed, not what still holds.
+_DEPARTURE = re.compile(r"\b(from|instead of|rather|than|not|no longer|any ?more)\b|n't|从|而不是|不再|别再|不是|不用")
 #: Share of each side's content the other must keep before a swapped slot counts as "the same frame".
 FRAME_KEPT = 0.5
 #: A new text that keeps this much of the old one and brings at least `DETAIL_UNITS` words of its own
@@ -231,7 +236,7 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
 def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None) -> str | None:
     """What says the new text replaces the old one (same subject and attribute, another value), or None."""
     s = s or Slots.of(a)
-    anchored = s.subject_kept() or max(a.containment, a.coverage) >= 0.34
+    anchored = s.subject_kept() or max(a.containment, a.coverage) >= 0.34 or subject_shared(old, new)
     same_statement = max(a.containment, a.coverage) >= 0.5
     if not anchored or other_entity(old, new):
         return None
@@ -242,8 +247,10 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
                             or _SWITCH_EN.search(old.lower()) or _SWITCH_ZH.search(old))
     switch = None if old_tells_switch else (a.strong_cue or end_cue(old, new, (_SWITCH_EN, _SWITCH_ZH)))
     new_value = s.nouns(s.novel) or [u for u in s.novel if u.number]
-    if switch and new_value and not a.old_has_contrast:
-        return f"the new memory says '{switch}' ({_text(new_value)})"
+    stays = kept_whole(old, new) and not a.polarity_flip and not _DEPARTURE.search(new.lower())
+    if switch and new_value and not a.old_has_contrast and not stays:
+        return f"the new memory says '{switch}' ({_text(new_value)})"  # (a new text that keeps all of the
+        # old one says it still holds: "uses a standing desk and switches to sitting after lunch")
     if other_fact(old, new) or not structural_change_ok(old, new):
         return None  # without a cue, a change replaces one value of the same statement
     if a.antonym and not a.polarity_flip:

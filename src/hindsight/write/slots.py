@@ -161,7 +161,15 @@ class Region:
 
     @property
     def numeric(self) -> bool:
-        return all(a.number for a in self.old + self.new if not a.copula)
+        atoms = [a for a in self.old + self.new if not a.copula]
+        return bool(atoms) and all(a.number for a in atoms) and not self.prepositions
+
+    @property
+    def prepositions(self) -> bool:
+        """Another preposition on each side (to / from): another relation, not the same slot."""
+        left = {a.text for a in self.old if a.copula}
+        right = {a.text for a in self.new if a.copula}
+        return bool(left and right and left != right and not (left | right) <= _PURE_COPULA)
 
     @property
     def verb_swap(self) -> bool:
@@ -214,6 +222,7 @@ class Alignment:
 
 _HAN_STOP = frozenset("的了也都就还很着过地得吗呢吧啊呀嘛么之其又再")
 _HAN_COPULA = frozenset("是在有为叫对给向跟与和及于被把")
+_PURE_COPULA = frozenset(["be", "是", "有", "为", "叫", "在", "和", "及", "与"])
 _EN_COPULA = frozenset(["is", "are", "was", "were", "be", "been", "has", "have", "had"])
 #: Prepositions stay in the alignment as anchors: "avatars *in* S3" / "sessions *in* Redis" are two slots.
 _EN_ANCHOR = frozenset(["in", "on", "at", "for", "from", "to", "with", "by", "into", "via", "under", "over"])
@@ -240,7 +249,7 @@ def _atoms(text: str) -> tuple[tuple[Atom, ...], int]:
                 if word in _WHEN_WORDS or word in _DROP:
                     position += 1
                     continue
-                verb = flag in ("v", "vd", "vi")
+                verb = flag in ("v", "vd", "vi") and bool(out)  # a sentence's first word is its subject (认证服务)
                 for ch in word:
                     if ch in _HAN_STOP:
                         continue
@@ -255,7 +264,7 @@ def _atoms(text: str) -> tuple[tuple[Atom, ...], int]:
             position += 1
             copula = u.text in _EN_COPULA
             anchor = u.text in _EN_ANCHOR
-            verb = u.verb and not raw.endswith(("er", "ers", "or", "ors", "'s"))
+            verb = u.verb and bool(out) and not raw.endswith(("er", "ers", "or", "ors", "'s"))
             if (u.stop and not (copula or anchor)) or u.text in _DROP or u.text in _WHEN_WORDS:
                 continue
             if (verb or copula) and subject_end is None:
@@ -316,8 +325,11 @@ def align(old: str, new: str) -> Alignment:
         # words found elsewhere in the other text only moved (a reordered sentence): not a different slot
         gone = tuple(x for x in a[i1:i2] if x.text not in b_texts or x.copula)
         came = tuple(x for x in b[j1:j2] if x.text not in a_texts or x.copula)
-        if not any(not x.copula for x in gone + came) or _equivalent(gone, came):
-            continue
+        prepositions = gone and came and {x.text for x in gone} != {x.text for x in came} \
+            and not all(x.text in _PURE_COPULA for x in gone + came)
+        content = any(not x.copula for x in gone + came)
+        if not (content or prepositions) or (content and _equivalent(gone, came)):
+            continue  # (to / from, 从 / 到 are two directions: kept)
         in_subject = i1 < a_subj and j1 < b_subj
         regions.append(Region(gone, came, in_subject))
     content = [x for x in a if not x.copula], [x for x in b if not x.copula]
@@ -365,6 +377,21 @@ def slot_conflict(old: str, new: str) -> str | None:
         return None
     swapped = next((r for r in al.regions if r.swaps_filler), None)
     return f"one slot filled differently ({swapped.show()})" if swapped else None
+
+
+def subject_shared(old: str, new: str) -> bool:
+    """The new text names the old one's subject (李娜在腾讯 ... / 李娜跳槽 ...); True when the old subject is a
+    function word only ("The user ...")."""
+    atoms, end = _atoms(old)
+    subject = [a.text for a in atoms[:end] if not a.copula]
+    new_texts = {a.text for a in _atoms(new)[0]}
+    return not subject or any(t in new_texts for t in subject)
+
+
+def kept_whole(old: str, new: str) -> bool:
+    """Every content word of `old` is in `new` (the new text repeats the old statement, maybe adding to it)."""
+    al = align(old, new)
+    return al.old_len > 0 and all(x.copula for r in al.regions for x in r.old)
 
 
 def numeric_change(old: str, new: str) -> str | None:
