@@ -271,8 +271,10 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
         return None
     if len(lost_nouns) > 2 or len(novel_nouns) > 2:
         return None
-    if _uncovered_names([u for u in lost_nouns if u.entity], new, old) \
-            and _uncovered_names([u for u in novel_nouns if u.entity], old, new):
+    lost_names = _uncovered_names([u for u in lost_nouns if u.entity], new, old)
+    novel_names = _uncovered_names([u for u in novel_nouns if u.entity], old, new)
+    translated = all(u.cjk for u in lost_names) != all(u.cjk for u in novel_names)  # 雅思 / IELTS: maybe one name
+    if lost_names and novel_names and not translated:
         return f"value changed ({_text(lost_nouns)} -> {_text(novel_nouns)})"
     if _SINGLE_VALUED.search(old.lower()) and _SINGLE_VALUED.search(new.lower()):
         return f"single-valued attribute changed ({_text(lost_nouns)} -> {_text(novel_nouns)})"

@@ -230,6 +230,18 @@ _TOKEN_RE = re.compile(r"(?P<cjk>[\u3400-\u9fff\uf900-\ufaff]+)|(?P<other>[^\s\u
 
 
 _WEEK_RE = re.compile("星期|礼拜")
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+_EN_DATE_MD = re.compile(r"\b(" + "|".join(_MONTHS) + r")[a-z]*\.? (\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)
+_EN_DATE_DM = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)? (" + "|".join(_MONTHS) + r")[a-z]*\b", re.IGNORECASE)
+_DATE_TOKEN = re.compile(r"d\d{1,2}m\d{1,2}")
+_ZH_DATE = re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
+
+
+def _dates(text: str) -> str:
+    """Month and day as one token: 3月14日, 三月十四号, March 14, 14 March -> d3m14."""
+    text = _ZH_DATE.sub(lambda m: f" d{int(m.group(1))}m{int(m.group(2))} ", text)
+    text = _EN_DATE_MD.sub(lambda m: f" d{_MONTHS.index(m.group(1).lower()[:3]) + 1}m{int(m.group(2))} ", text)
+    return _EN_DATE_DM.sub(lambda m: f" d{_MONTHS.index(m.group(2).lower()[:3]) + 1}m{int(m.group(1))} ", text)
 _LIGHT = frozenset(["use", "使用", "do", "做", "进行", "have", "get", "make", "take", "一", "1"])
 
 
@@ -239,7 +251,7 @@ def _atoms(text: str) -> tuple[tuple[Atom, ...], int]:
     kept as anchors) and the index of the first atom after the subject."""
     from hindsight.write.analysis import _cut
 
-    text = normalise_numbers(_WEEK_RE.sub("周", unicodedata.normalize("NFKC", text)))
+    text = _dates(normalise_numbers(_WEEK_RE.sub("周", unicodedata.normalize("NFKC", text))))
     out: list[Atom] = []
     subject_end: int | None = None
     position = 0
@@ -269,7 +281,8 @@ def _atoms(text: str) -> tuple[tuple[Atom, ...], int]:
                 continue
             if (verb or copula) and subject_end is None:
                 subject_end = len(out)
-            out.append(Atom("be" if copula else u.text, position, verb, u.number, copula or anchor))
+            number = u.number or bool(_DATE_TOKEN.fullmatch(u.text))
+            out.append(Atom("be" if copula else u.text, position, verb, number, copula or anchor))
     if subject_end is None:
         subject_end = next((k for k, a in enumerate(out) if a.number), min(1, len(out)))
     return tuple(out), subject_end
@@ -310,6 +323,12 @@ def _equivalent(a: tuple[Atom, ...], b: tuple[Atom, ...]) -> bool:
     return left == right or bool(left and right) and (left ^ right) <= _LIGHT  # 习惯用 / 偏好
 
 
+def _whole_words(atoms: tuple[Atom, ...], part: tuple[Atom, ...]) -> tuple[Atom, ...]:
+    """The whole words a stretch of characters touches (早/午 of 早上/上午 -> 早上 / 上午), for the synonym test."""
+    words = {x.unit for x in part if not x.copula}
+    return tuple(x for x in atoms if x.unit in words)
+
+
 @lru_cache(maxsize=4096)
 def align(old: str, new: str) -> Alignment:
     a, a_subj = _atoms(old)
@@ -328,7 +347,8 @@ def align(old: str, new: str) -> Alignment:
         prepositions = gone and came and {x.text for x in gone} != {x.text for x in came} \
             and not all(x.text in _PURE_COPULA for x in gone + came)
         content = any(not x.copula for x in gone + came)
-        if not (content or prepositions) or (content and _equivalent(gone, came)):
+        if not (content or prepositions) or (content and (_equivalent(gone, came) or _equivalent(
+                _whole_words(a, a[i1:i2]), _whole_words(b, b[j1:j2])))):
             continue  # (to / from, 从 / 到 are two directions: kept)
         in_subject = i1 < a_subj and j1 < b_subj
         regions.append(Region(gone, came, in_subject))
