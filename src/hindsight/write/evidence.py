@@ -190,6 +190,11 @@ def single_substitution(old: str, new: str) -> tuple[str, str] | None:
     return joiner.join(a[i1:i2]), joiner.join(b[j1:j2])
 
 
+def _same_units(a: str, b: str) -> bool:
+    """Two stretches that normalise to the same words (住 / 家: both 'live')."""
+    return {u.text for u in units(a) if not u.stop} == {u.text for u in units(b) if not u.stop}
+
+
 def _all_verbs(text: str) -> bool:
     found = [u for u in units(text) if not u.stop]
     return bool(found) and all(u.verb for u in found)
@@ -202,7 +207,7 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
     if old and new:
         if quantities_differ(old, new):
             return f"amounts differ ({', '.join(sorted(quantities(old) ^ quantities(new)))})"
-        other = other_fact(old, new) or slot_conflict(old, new)
+        other = other_fact(old, new, attribute=False) or slot_conflict(old, new)
         if other:
             return other
     differ = _numbers_differ(a)
@@ -219,7 +224,8 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
         return "one side negates the other"  # 不允许 / 禁止: a negated antonym says the same
     swap = single_substitution(old, new) if old and new else None
     same_name = swap is not None and not _uncovered_names([Unit(swap[0])], swap[1], swap[0])
-    if swap and not same_name and not (_all_verbs(swap[0]) and _all_verbs(swap[1])):
+    if (swap and not same_name and not (_all_verbs(swap[0]) and _all_verbs(swap[1]))
+            and not _same_units(swap[0], swap[1])):
         return f"one slot of the same sentence filled differently ({swap[0]} / {swap[1]})"
     lost_nouns = [u for u in s.nouns(s.lost) if not u.entity or _uncovered_names([u], new, old)]
     novel_nouns = [u for u in s.nouns(s.novel) if not u.entity or _uncovered_names([u], old, new)]

@@ -241,7 +241,7 @@ _STRONG_EN = re.compile(
     r"|rescheduled|postponed|pushed (?:back|out|to)|brought forward|moved up|delayed"
     r"|went (?:up|down)|goes (?:up|down)|rose to|fell to|dropped to|grew to|shrank to|scaled (?:up|down|back|out|to)"
     r"|doubled|halved|renamed|ported|converted|transitioned|transferred|relocated|reassigned|took over|handed over"
-    r"|became|has become|is down to|is up to|come to prefer|came to prefer|prefers? \w+(?: \w+)? over|adjusted|revised"
+    r"|became|has become|is down to|is up to|come to prefer|came to prefer|(?:prefers?|likes?) \w+(?: \w+)? over|adjusted|revised"
     r"|not \w+ but|correction|actually|resized|relicensed|lifted)\b|[,;] not\b"
 )
 _WEAK_EN = re.compile(

@@ -50,12 +50,12 @@ _RELATIONS_EN = re.compile(
 _RELATIONS_ZH = re.compile(
     r"(哥哥|姐姐|弟弟|妹妹|兄弟|姐妹|儿子|女儿|孩子|小孩|老婆|老公|妻子|丈夫|爱人|太太|先生|女朋友|男朋友|对象|未婚妻|未婚夫|"
     r"妈妈|母亲|爸爸|父亲|父母|爷爷|奶奶|外公|外婆|姥姥|姥爷|叔叔|阿姨|舅舅|姑姑|表哥|表姐|表弟|表妹|堂哥|堂姐|"
-    r"侄子|侄女|外甥|朋友|室友|邻居|同事|同学|队友|助理|实习生|岳父|岳母|公公|婆婆)"
+    r"侄子|侄女|外甥|闺女|朋友|室友|邻居|同事|同学|队友|助理|实习生|岳父|岳母|公公|婆婆)"
 )
 _FOLD_RELATIONS = {"mom": "mother", "mum": "mother", "dad": "father", "kid": "child", "children": "child",
                    "spouse": "partner", "grandma": "grandmother", "grandpa": "grandfather", "co-worker": "coworker",
                    "母亲": "妈妈", "父亲": "爸爸", "小孩": "孩子", "老婆": "妻子", "太太": "妻子", "爱人": "妻子",
-                   "老公": "丈夫", "先生": "丈夫", "neighbor": "neighbour"}
+                   "老公": "丈夫", "先生": "丈夫", "闺女": "女儿", "neighbor": "neighbour"}
 
 # --------------------------------------------------------------------------- quantities
 _UNIT_BASE: dict[str, tuple[str, float]] = {}
@@ -177,10 +177,17 @@ class Region:
         return any(a.verb and not a.copula for a in self.old) and any(a.verb and not a.copula for a in self.new)
 
     @property
+    def cross_script(self) -> bool:
+        """Han on one side, Latin on the other (无线网 / Wi-Fi): maybe a translation, no slot evidence."""
+        def han(atoms: tuple[Atom, ...]) -> set[bool]:
+            return {not a.text.isascii() for a in atoms if not a.copula and not a.number}
+        return len(han(self.old)) == 1 and len(han(self.new)) == 1 and han(self.old) != han(self.new)
+
+    @property
     def swaps_filler(self) -> bool:
         """One short filler for another (a verb for a verb is a rewording: uses / powers)."""
         return (_slot_filler(self.old, verbs=True) and _slot_filler(self.new, verbs=True) and not self.numeric
-                and not (all(a.verb for a in self.old) and all(a.verb for a in self.new)))
+                and not self.cross_script and not (all(a.verb for a in self.old) and all(a.verb for a in self.new)))
 
     def show(self) -> str:
         def side(atoms: tuple[Atom, ...]) -> str:
@@ -194,7 +201,7 @@ def _slot_filler(atoms: tuple[Atom, ...], verbs: bool = False) -> bool:
     if not atoms or any(a.copula or (a.verb and not verbs) for a in atoms):
         return False
     han = sum(1 for a in atoms if len(a.text) == 1 and not a.text.isascii())
-    return han <= 4 and len(atoms) - han <= 2
+    return han <= 6 and len(atoms) - han <= 2
 
 
 @dataclass(frozen=True)
@@ -216,7 +223,7 @@ class Alignment:
         text (web / worker tier, 主 / 从节点). A modifier added or dropped, a verb or copula in the stretch
         or words that only moved (a reordered sentence) are not another subject."""
         return next((r for r in self.regions if r.in_subject and _slot_filler(r.old) and _slot_filler(r.new)
-                     and not any(a.number for a in r.old + r.new) and not ({a.text for a in r.new} & self.old_texts)
+                     and not r.cross_script and not any(a.number for a in r.old + r.new) and not ({a.text for a in r.new} & self.old_texts)
                      and not ({a.text for a in r.old} & self.new_texts)), None)
 
 
@@ -339,7 +346,7 @@ def align(old: str, new: str) -> Alignment:
     shared = 0
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            shared += sum(1 for x in a[i1:i2] if not x.copula)
+            shared += i2 - i1
             continue
         # words found elsewhere in the other text only moved (a reordered sentence): not a different slot
         gone = tuple(x for x in a[i1:i2] if x.text not in b_texts or x.copula)
@@ -352,8 +359,7 @@ def align(old: str, new: str) -> Alignment:
             continue  # (to / from, 从 / 到 are two directions: kept)
         in_subject = i1 < a_subj and j1 < b_subj
         regions.append(Region(gone, came, in_subject))
-    content = [x for x in a if not x.copula], [x for x in b if not x.copula]
-    return Alignment(tuple(regions), shared, len(content[0]), len(content[1]), a_texts, b_texts)
+    return Alignment(tuple(regions), shared, len(a), len(b), a_texts, b_texts)
 
 
 def other_entity(old: str, new: str) -> str | None:
@@ -369,9 +375,10 @@ def other_entity(old: str, new: str) -> str | None:
     return f"another subject ({subject.show()})" if subject is not None else None
 
 
-def other_fact(old: str, new: str) -> str | None:
+def other_fact(old: str, new: str, attribute: bool = True) -> str | None:
     """Why `new` is about another entity, attribute or scope than `old` (so: neither a restatement nor a
-    change of it by structure alone), or None when nothing says so."""
+    change of it by structure alone), or None when nothing says so. `attribute`: also read another verb
+    as another attribute (for changes; a merge tolerates reworded verbs: works as / is employed as)."""
     entity = other_entity(old, new)
     if entity:
         return entity
@@ -382,7 +389,7 @@ def other_fact(old: str, new: str) -> str | None:
     if len(content) >= 2:
         return f"several slots filled differently ({'; '.join(r.show() for r in content)})"
     verbal = [r for r in al.regions if r.old and r.new and not r.numeric and r.verb_swap]
-    if verbal and any(not r.numeric for r in al.regions if r.new):
+    if attribute and verbal and any(not r.numeric for r in al.regions if r.new):
         swapped = verbal[0]
         if any(a.number for a in swapped.old + swapped.new) or len(al.regions) > 1:
             return f"another attribute ({swapped.show()})"
