@@ -36,6 +36,7 @@ from hindsight.write.analysis import (
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
 from hindsight.write.slots import (
     _abbreviates,
+    appended_detail,
     kept_whole,
     numeric_change,
     other_entity,
@@ -80,7 +81,7 @@ FRAME_KEPT = 0.5
 DETAIL_KEPT = 0.85
 #: Nouns of each side missing from the other, in a reworded sentence (not one frame with one slot swapped),
 #: are a paraphrase only when the restatement model is this sure.
-SWAP_MERGE_P = 0.75
+SWAP_MERGE_P = 0.6
 DETAIL_UNITS = 2
 
 
@@ -207,7 +208,7 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
     if old and new:
         if quantities_differ(old, new):
             return f"amounts differ ({', '.join(sorted(quantities(old) ^ quantities(new)))})"
-        other = other_fact(old, new, attribute=False) or slot_conflict(old, new)
+        other = other_fact(old, new, attribute=False) or slot_conflict(old, new) or appended_detail(old, new)
         if other:
             return other
     differ = _numbers_differ(a)

@@ -158,6 +158,7 @@ class Region:
     old: tuple[Atom, ...]
     new: tuple[Atom, ...]
     in_subject: bool
+    at_end: bool = False  # the new stretch ends the new text
 
     @property
     def numeric(self) -> bool:
@@ -197,11 +198,11 @@ class Region:
 
 def _slot_filler(atoms: tuple[Atom, ...], verbs: bool = False) -> bool:
     """A stretch short enough to be one slot's filler: no copula or preposition (nor verb, unless `verbs`),
-    at most 2 words or 4 Han characters."""
+    at most 2 words or 8 Han characters."""
     if not atoms or any(a.copula or (a.verb and not verbs) for a in atoms):
         return False
     han = sum(1 for a in atoms if len(a.text) == 1 and not a.text.isascii())
-    return han <= 6 and len(atoms) - han <= 2
+    return han <= 8 and len(atoms) - han <= 2
 
 
 @dataclass(frozen=True)
@@ -249,6 +250,7 @@ def _dates(text: str) -> str:
     text = _ZH_DATE.sub(lambda m: f" d{int(m.group(1))}m{int(m.group(2))} ", text)
     text = _EN_DATE_MD.sub(lambda m: f" d{_MONTHS.index(m.group(1).lower()[:3]) + 1}m{int(m.group(2))} ", text)
     return _EN_DATE_DM.sub(lambda m: f" d{_MONTHS.index(m.group(2).lower()[:3]) + 1}m{int(m.group(1))} ", text)
+_GENERIC = ("方式", "方面", "时候", "情况", "东西", "事情", "way", "manner", "thing")
 _LIGHT = frozenset(["use", "使用", "do", "做", "进行", "have", "get", "make", "take", "一", "1"])
 
 
@@ -358,7 +360,7 @@ def align(old: str, new: str) -> Alignment:
                 _whole_words(a, a[i1:i2]), _whole_words(b, b[j1:j2])))):
             continue  # (to / from, 从 / 到 are two directions: kept)
         in_subject = i1 < a_subj and j1 < b_subj
-        regions.append(Region(gone, came, in_subject))
+        regions.append(Region(gone, came, in_subject, j2 == len(b)))
     return Alignment(tuple(regions), shared, len(a), len(b), a_texts, b_texts)
 
 
@@ -419,6 +421,21 @@ def kept_whole(old: str, new: str) -> bool:
     """Every content word of `old` is in `new` (the new text repeats the old statement, maybe adding to it)."""
     al = align(old, new)
     return al.old_len > 0 and all(x.copula for r in al.regions for x in r.old)
+
+
+def appended_detail(old: str, new: str) -> str | None:
+    """The new text repeats all of the old one and appends a clause of its own ("..., one of them from a
+    code owner"): more detail, kept and linked, never merged (the clause would be lost)."""
+    al = align(old, new)
+    if not kept_whole(old, new) or not al.regions:
+        return None
+    tail = al.regions[-1]
+    words = "".join(a.text for a in tail.new if not (a.copula or a.verb or a.number) and a.text not in _LIGHT)
+    for filler in _GENERIC:
+        words = words.replace(filler, "")
+    if tail.old or not tail.at_end or len(tail.new) < 2 or len(words) < 2:
+        return None
+    return f"adds a clause ({tail.show()})"
 
 
 def numeric_change(old: str, new: str) -> str | None:
