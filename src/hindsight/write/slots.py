@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hindsight.write.analysis import units
-from hindsight.write.lexicon import _CUE_UNITS, _SYNONYMS, normalise_numbers
+from hindsight.write.lexicon import _ANTONYMS, _CUE_UNITS, _SYNONYMS, normalise_numbers
 
 #: Switch cues are read elsewhere; 从/到 stay (从节点 is a word, not "from").
 _DROP = _CUE_UNITS - {"从", "到"}
@@ -58,6 +58,20 @@ _FOLD_RELATIONS = {"mom": "mother", "mum": "mother", "dad": "father", "kid": "ch
                    "老公": "丈夫", "先生": "丈夫", "闺女": "女儿", "neighbor": "neighbour"}
 
 # --------------------------------------------------------------------------- quantities
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+_EN_DATE_MD = re.compile(r"\b(" + "|".join(_MONTHS) + r")[a-z]*\.? (\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)
+_EN_DATE_DM = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)? (" + "|".join(_MONTHS) + r")[a-z]*\b", re.IGNORECASE)
+_DATE_TOKEN = re.compile(r"\bd\d{1,2}m\d{1,2}\b")
+_ZH_DATE = re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
+
+
+def _dates(text: str) -> str:
+    """Month and day as one token: 3月14日, 三月十四号, March 14, 14 March -> d3m14."""
+    text = _ZH_DATE.sub(lambda m: f" d{int(m.group(1))}m{int(m.group(2))} ", text)
+    text = _EN_DATE_MD.sub(lambda m: f" d{_MONTHS.index(m.group(1).lower()[:3]) + 1}m{int(m.group(2))} ", text)
+    return _EN_DATE_DM.sub(lambda m: f" d{_MONTHS.index(m.group(2).lower()[:3]) + 1}m{int(m.group(1))} ", text)
+
+
 _UNIT_BASE: dict[str, tuple[str, float]] = {}
 for _dim, _table in {
     "time": {"ms millisecond milliseconds 毫秒": 0.001, "s sec secs second seconds 秒 秒钟": 1.0,
@@ -94,6 +108,10 @@ def quantities(text: str) -> frozenset[str]:
     text = normalise_numbers(unicodedata.normalize("NFKC", text))
     found: set[str] = set()
     taken: list[tuple[int, int]] = []
+    text = _dates(text)
+    for m in _DATE_TOKEN.finditer(text):
+        found.add("date:" + m.group(0))
+        taken.append(m.span())
     for m in _CLOCK_RE.finditer(text):
         found.add("clock:" + _clock(int(m.group(1)), int(m.group(2) or 0), m.group(3).lower().startswith("p")))
         taken.append(m.span())
@@ -238,18 +256,12 @@ _TOKEN_RE = re.compile(r"(?P<cjk>[\u3400-\u9fff\uf900-\ufaff]+)|(?P<other>[^\s\u
 
 
 _WEEK_RE = re.compile("星期|礼拜")
-_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-_EN_DATE_MD = re.compile(r"\b(" + "|".join(_MONTHS) + r")[a-z]*\.? (\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)
-_EN_DATE_DM = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)? (" + "|".join(_MONTHS) + r")[a-z]*\b", re.IGNORECASE)
-_DATE_TOKEN = re.compile(r"d\d{1,2}m\d{1,2}")
-_ZH_DATE = re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
-
-
-def _dates(text: str) -> str:
-    """Month and day as one token: 3月14日, 三月十四号, March 14, 14 March -> d3m14."""
-    text = _ZH_DATE.sub(lambda m: f" d{int(m.group(1))}m{int(m.group(2))} ", text)
-    text = _EN_DATE_MD.sub(lambda m: f" d{_MONTHS.index(m.group(1).lower()[:3]) + 1}m{int(m.group(2))} ", text)
-    return _EN_DATE_DM.sub(lambda m: f" d{_MONTHS.index(m.group(2).lower()[:3]) + 1}m{int(m.group(1))} ", text)
+#: When a statement starts to hold is not what it states: "as of today", "starting this week", 从今天起.
+_WHEN_PHRASE = re.compile(
+    r"\b(?:as of|starting|effective|from) (?:today|now|tomorrow|this week|this month|next week|monday|now on)\b"
+    r"|(?:从|自)(?:今天|今日|现在|明天|本周|下周|即日|下个月|本月)(?:开始|起)?|即日起",
+    re.IGNORECASE,
+)
 _GENERIC = ("方式", "方面", "时候", "情况", "东西", "事情", "way", "manner", "thing")
 _LIGHT = frozenset(["use", "使用", "do", "做", "进行", "have", "get", "make", "take", "一", "1"])
 
@@ -260,7 +272,8 @@ def _atoms(text: str) -> tuple[tuple[Atom, ...], int]:
     kept as anchors) and the index of the first atom after the subject."""
     from hindsight.write.analysis import _cut
 
-    text = _dates(normalise_numbers(_WEEK_RE.sub("周", unicodedata.normalize("NFKC", text))))
+    text = _WHEN_PHRASE.sub(" ", unicodedata.normalize("NFKC", text))
+    text = _dates(normalise_numbers(_WEEK_RE.sub("周", text)))
     out: list[Atom] = []
     subject_end: int | None = None
     position = 0
@@ -318,6 +331,17 @@ def _same_name(a: tuple[Atom, ...], b: tuple[Atom, ...]) -> bool:
     return "".join(x.text[0] for x in b) == left or "".join(x.text[0] for x in a) == right
 
 
+_NOT = frozenset(["not", "no", "never", "不", "没", "未", "别"])
+
+
+def _negated_antonym(left: set[str], right: set[str]) -> bool:
+    """不允许 / 禁止, not enabled / disabled: a negation plus one side of an antonym pair is the other side."""
+    if not (left & _NOT) or right & _NOT:
+        return False
+    rest = left - _NOT
+    return any((rest <= a and right <= b or rest <= b and right <= a) and rest and right for a, b in _ANTONYMS)
+
+
 def _equivalent(a: tuple[Atom, ...], b: tuple[Atom, ...]) -> bool:
     """Two stretches that say the same after normalisation (喜欢 / 爱, a modifier of function words only)."""
     def norm(atoms: tuple[Atom, ...]) -> set[str]:
@@ -329,6 +353,8 @@ def _equivalent(a: tuple[Atom, ...], b: tuple[Atom, ...]) -> bool:
     if _same_name(a, b):
         return True
     left, right = norm(a), norm(b)
+    if _negated_antonym(left, right) or _negated_antonym(right, left):
+        return True
     return left == right or bool(left and right) and (left ^ right) <= _LIGHT  # 习惯用 / 偏好
 
 
