@@ -18,11 +18,10 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
+from hindsight.write.amounts import quantities, quantities_differ
 from hindsight.write.slots import (
     align,
     other_entity,
-    quantities,
-    quantities_differ,
     relation_mismatch,
     slot_conflict,
     structural_change_ok,

@@ -26,6 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from hindsight.write.amounts import quantities, quantities_differ
 from hindsight.write.analysis import (
     PairAnalysis,
     Unit,
@@ -41,8 +42,6 @@ from hindsight.write.slots import (
     numeric_change,
     other_entity,
     other_fact,
-    quantities,
-    quantities_differ,
     slot_conflict,
     structural_change_ok,
     subject_shared,

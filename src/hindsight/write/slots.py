@@ -12,8 +12,8 @@ On top of it:
 
 * `relation_mismatch`: a relative, colleague or other related person on one side only ("Priya" /
   "Priya's brother", 李娜 / 李娜的丈夫) - another person, never a restatement or a change;
-* `quantities`: numbers with their units in base units (300 seconds = five minutes, 10MB = 10 兆), so
-  "30 minutes" and "30 days" differ while "300 s" and "5 min" agree;
+* amounts compare in base units (`amounts.quantities`: 300 seconds = five minutes, 10MB = 10 兆, 3月14日 =
+  March 14), so "30 minutes" and "30 days" differ while "300 s" and "5 min" agree;
 * `other_fact`: why the new text is about another entity, attribute or scope than the old one (the
   judge then keeps both and links them), or None;
 * `structural_change_ok`: a change read from structure alone (no cue) replaces exactly one value.
@@ -29,6 +29,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from hindsight.write.amounts import _DATE_TOKEN, _dates, quantities_differ
 from hindsight.write.analysis import units
 from hindsight.write.lexicon import _ANTONYMS, _CUE_UNITS, _SYNONYMS, normalise_numbers
 
@@ -56,91 +57,6 @@ _FOLD_RELATIONS = {"mom": "mother", "mum": "mother", "dad": "father", "kid": "ch
                    "spouse": "partner", "grandma": "grandmother", "grandpa": "grandfather", "co-worker": "coworker",
                    "母亲": "妈妈", "父亲": "爸爸", "小孩": "孩子", "老婆": "妻子", "太太": "妻子", "爱人": "妻子",
                    "老公": "丈夫", "先生": "丈夫", "闺女": "女儿", "neighbor": "neighbour"}
-
-# --------------------------------------------------------------------------- quantities
-_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-_EN_DATE_MD = re.compile(r"\b(" + "|".join(_MONTHS) + r")[a-z]*\.? (\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)
-_EN_DATE_DM = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)? (" + "|".join(_MONTHS) + r")[a-z]*\b", re.IGNORECASE)
-_DATE_TOKEN = re.compile(r"\bd\d{1,2}m\d{1,2}\b")
-_ZH_DATE = re.compile(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
-
-
-def _dates(text: str) -> str:
-    """Month and day as one token: 3月14日, 三月十四号, March 14, 14 March -> d3m14."""
-    text = _ZH_DATE.sub(lambda m: f" d{int(m.group(1))}m{int(m.group(2))} ", text)
-    text = _EN_DATE_MD.sub(lambda m: f" d{_MONTHS.index(m.group(1).lower()[:3]) + 1}m{int(m.group(2))} ", text)
-    return _EN_DATE_DM.sub(lambda m: f" d{_MONTHS.index(m.group(2).lower()[:3]) + 1}m{int(m.group(1))} ", text)
-
-
-_UNIT_BASE: dict[str, tuple[str, float]] = {}
-for _dim, _table in {
-    "time": {"ms millisecond milliseconds 毫秒": 0.001, "s sec secs second seconds 秒 秒钟": 1.0,
-             "m min mins minute minutes 分钟 分": 60.0, "h hr hrs hour hours 小时 个小时 钟头": 3600.0,
-             "d day days 天 日": 86400.0, "w wk week weeks 周 星期 礼拜": 604800.0,
-             "month months 月 个月": 2592000.0, "y yr year years 年": 31536000.0},
-    "bytes": {"b byte bytes 字节": 1.0, "kb k kib 千字节": 1e3, "mb mib m 兆 兆字节": 1e6, "gb gib g 吉": 1e9,
-              "tb tib t": 1e12},
-}.items():
-    for _words, _factor in _table.items():
-        for _w in _words.split():
-            _UNIT_BASE.setdefault(_w, (_dim, _factor))
-_QTY_RE = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*(kb|mb|gb|tb|kib|mib|gib|ms|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|"
-    r"hours?|days?|weeks?|wks?|months?|years?|yrs?|毫秒|秒钟|秒|分钟|个小时|小时|钟头|天|个月|周|星期|年|兆|字节)(?![a-z])",
-    re.IGNORECASE,
-)
-_CLOCK_RE = re.compile(r"(?<![\d:])(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])", re.IGNORECASE)
-_ZH_CLOCK_RE = re.compile(r"(上午|早上|凌晨|中午|下午|傍晚|晚上)?\s*(\d{1,2})\s*(?:点|时)(半|(\d{1,2})分?)?")
-
-
-def _clock(hour: int, minute: int, pm: bool) -> str:
-    if pm and hour < 12:
-        hour += 12
-    if not pm and hour == 12:
-        hour = 0
-    return f"{hour:02d}:{minute:02d}"
-
-
-@lru_cache(maxsize=8192)
-def quantities(text: str) -> frozenset[str]:
-    """Numbers with units, in base units ("time:300", "bytes:10000000"), clock times ("clock:22:00"),
-    and the bare numbers that carry no unit."""
-    text = normalise_numbers(unicodedata.normalize("NFKC", text))
-    found: set[str] = set()
-    taken: list[tuple[int, int]] = []
-    text = _dates(text)
-    for m in _DATE_TOKEN.finditer(text):
-        found.add("date:" + m.group(0))
-        taken.append(m.span())
-    for m in _CLOCK_RE.finditer(text):
-        found.add("clock:" + _clock(int(m.group(1)), int(m.group(2) or 0), m.group(3).lower().startswith("p")))
-        taken.append(m.span())
-    for m in _ZH_CLOCK_RE.finditer(text):
-        minute = 30 if m.group(3) == "半" else int(m.group(4) or 0)
-        found.add("clock:" + _clock(int(m.group(2)), minute, m.group(1) in ("下午", "傍晚", "晚上")))
-        taken.append(m.span())
-    for m in re.finditer(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])", text):
-        if not any(a <= m.start() < b for a, b in taken):
-            found.add(f"clock:{int(m.group(1)):02d}:{m.group(2)}")
-            taken.append(m.span())
-    for m in _QTY_RE.finditer(text):
-        if any(a <= m.start() < b for a, b in taken):
-            continue
-        dim, factor = _UNIT_BASE.get(m.group(2).lower(), ("", 1.0))
-        value = float(m.group(1)) * factor
-        found.add(f"{dim}:{value:g}")
-        taken.append(m.span())
-    for m in re.finditer(r"(?<![\w.:])\d+(?:\.\d+)*(?![\w:])", text):
-        if not any(a <= m.start() < b for a, b in taken) and m.group(0) != "1":
-            found.add(m.group(0))  # a bare "one" is mostly an article (一次, "a single")
-    return frozenset(found)
-
-
-def quantities_differ(old: str, new: str) -> bool:
-    """The two texts state different amounts (after units): 30 minutes / 30 days, 10MB / 2MB."""
-    a, b = quantities(old), quantities(new)
-    return bool(a and b and a != b)
-
 
 def relations(text: str) -> frozenset[str]:
     found = {m.group(1) for m in _RELATIONS_EN.finditer(text.lower())} | set(_RELATIONS_ZH.findall(text))
@@ -263,7 +179,7 @@ _WHEN_PHRASE = re.compile(
     re.IGNORECASE,
 )
 _GENERIC = ("方式", "方面", "时候", "情况", "东西", "事情", "way", "manner", "thing")
-_LIGHT = frozenset(["use", "使用", "do", "做", "进行", "have", "get", "make", "take", "一", "1"])
+_LIGHT = frozenset(["use", "使用", "do", "做", "进行", "have", "get", "make", "take", "一", "1", "名", "一名", "个"])
 
 
 @lru_cache(maxsize=8192)
@@ -355,7 +271,7 @@ def _equivalent(a: tuple[Atom, ...], b: tuple[Atom, ...]) -> bool:
     left, right = norm(a), norm(b)
     if _negated_antonym(left, right) or _negated_antonym(right, left):
         return True
-    return left == right or bool(left and right) and (left ^ right) <= _LIGHT  # 习惯用 / 偏好
+    return left == right or (left ^ right) <= _LIGHT  # 习惯用 / 偏好, 做 / 一名
 
 
 def _whole_words(atoms: tuple[Atom, ...], part: tuple[Atom, ...]) -> tuple[Atom, ...]:
