@@ -15,6 +15,7 @@ from typing import Literal
 
 from hindsight.text.script import script_of
 from hindsight.text.tokenize import jieba_module as _jieba
+from hindsight.write.amounts import quantities
 from hindsight.write.lexicon import (
     _ANTONYMS,
     _CANONICAL,
@@ -223,6 +224,8 @@ def analyse(old: str, new: str) -> PairAnalysis:
     jaccard = len(oset & nset) / len(oset | nset) if oset | nset else 1.0
     old_numbers = {u.text for u in ou if u.number}
     new_numbers = {u.text for u in nu if u.number}
+    if old_numbers != new_numbers and quantities(old) and quantities(old) == quantities(new):
+        new_numbers = set(old_numbers)  # the same amounts in other units: 300 seconds / five minutes
     old_texts = {u.text for u in ou}
     old_atoms_all = {x for u in ou for x in u.atoms()}
     novel_entities = [u.text for u in nu if u.entity and u.text not in old_texts and u.text != "1"]

@@ -26,6 +26,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from hindsight.write.amounts import quantities, quantities_differ
 from hindsight.write.analysis import (
     PairAnalysis,
     Unit,
@@ -34,6 +35,17 @@ from hindsight.write.analysis import (
     units,
 )
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
+from hindsight.write.slots import (
+    _abbreviates,
+    appended_detail,
+    kept_whole,
+    numeric_change,
+    other_entity,
+    other_fact,
+    slot_conflict,
+    structural_change_ok,
+    subject_shared,
+)
 
 #: Attributes that hold one value at a time: a new value there replaces the old one.
 _SINGLE_VALUED = re.compile(
@@ -47,7 +59,7 @@ _END_EN = re.compile(
     r"shut down|turned off|sunset|deprecated|cancell?ed|closed|taken down)\b"
     r"|\b(no longer|not any ?more|stepped down|quit|gave up)\b"
 )
-_END_ZH = re.compile(r"(不再|下线|停用|关闭|关掉|禁用|废弃|弃用|取消|卸任|离职|辞职|已经不|没有了|戒了|戒掉)")
+_END_ZH = re.compile(r"(不再|别再|下线|停用|关闭|关掉|禁用|废弃|弃用|取消|卸任|离职|辞职|已经不|没有了|戒了|戒掉)")
 #: Cues of a switch to another value: evidence only together with a new value in the new text.
 _SWITCH_EN = re.compile(
     r"\b(these days|nowadays|from now on|handed (?:it )?over|left \w+|joined|switched|relocated|replaced|"
@@ -55,9 +67,12 @@ _SWITCH_EN = re.compile(
     r"new \w+ is|rather \w+(?: \w+){0,5} than)\b|, not\b|\bnot \w+(?: \w+)?\.?$"
 )
 _SWITCH_ZH = re.compile(
-    r"(改用|改成|改为|改到|改在|换成|换了|已迁移|迁移到|迁到|搬到|搬去|移交|交给|接手|加入了|新领导|新上级|新负责人|"
+    r"(改用|改成|改为|跳槽|改到|改在|换成|换了|已迁移|迁移到|迁到|搬到|搬去|移交|交给|接手|加入了|新领导|新上级|新负责人|"
     r"不是|不用|而不是|改名|更名|推迟|提前到|扩容|缩容|减少到|增加到|提高到|降低到|调成|调到|调整为|升级到|降级到)"
 )
+#: The new text leaves a value it names ("from X", "instead of X", "rather ... than X", 从…, 而不是): the old
+#: statement repeated there is what changed, not what still holds.
+_DEPARTURE = re.compile(r"\b(from|instead of|rather|than|not|no longer|any ?more)\b|n't|从|而不是|不再|别再|不是|不用")
 #: Share of each side's content the other must keep before a swapped slot counts as "the same frame".
 FRAME_KEPT = 0.5
 #: A new text that keeps this much of the old one and brings at least `DETAIL_UNITS` words of its own
@@ -65,7 +80,7 @@ FRAME_KEPT = 0.5
 DETAIL_KEPT = 0.85
 #: Nouns of each side missing from the other, in a reworded sentence (not one frame with one slot swapped),
 #: are a paraphrase only when the restatement model is this sure.
-SWAP_MERGE_P = 0.75
+SWAP_MERGE_P = 0.6
 DETAIL_UNITS = 2
 
 
@@ -87,7 +102,7 @@ class Slots:
         """The old text's content before its first verb (at least its first content unit)."""
         words = [u for u in self.old_content if not u.number]
         first_verb = next((i for i, u in enumerate(words) if u.verb), None)
-        return words[: max(1, first_verb or 1)]
+        return words[: 1 if first_verb is None else first_verb]  # "The user drives ...": the subject is a function word
 
     def subject_kept(self) -> bool:
         """Nothing of the subject is lost: "小刘/小陈 喜欢上午开会" are two people, not a change."""
@@ -110,14 +125,6 @@ def _numbers_differ(a: PairAnalysis) -> set[str]:
 
 def _squash(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
-
-
-def _abbreviates(short: str, word: str) -> bool:
-    """'pg' for 'postgresql', 'k8s' for 'kubernetes'-like: same first letter, the letters in order."""
-    if not (2 <= len(short) <= 4 < len(word)) or short[0] != word[0]:
-        return False
-    rest = iter(word)
-    return all(ch in rest for ch in short)
 
 
 def _initials(text: str) -> str:
@@ -183,6 +190,11 @@ def single_substitution(old: str, new: str) -> tuple[str, str] | None:
     return joiner.join(a[i1:i2]), joiner.join(b[j1:j2])
 
 
+def _same_units(a: str, b: str) -> bool:
+    """Two stretches that normalise to the same words (住 / 家: both 'live')."""
+    return {u.text for u in units(a) if not u.stop} == {u.text for u in units(b) if not u.stop}
+
+
 def _all_verbs(text: str) -> bool:
     found = [u for u in units(text) if not u.stop]
     return bool(found) and all(u.verb for u in found)
@@ -192,8 +204,14 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
                   restatement_p: float | None = None) -> str | None:
     """Why the two texts may NOT be merged, or None when each side's slots are covered by the other."""
     s = s or Slots.of(a)
+    if old and new:
+        if quantities_differ(old, new):
+            return f"amounts differ ({', '.join(sorted(quantities(old) ^ quantities(new)))})"
+        other = other_fact(old, new, attribute=False) or slot_conflict(old, new) or appended_detail(old, new)
+        if other:
+            return other
     differ = _numbers_differ(a)
-    if differ:
+    if differ and not (old and new and quantities(old) == quantities(new)):
         return f"numbers differ ({', '.join(sorted(differ))})"
     names = (_uncovered_names([u for u in s.lost if u.entity and not u.number], new, old)
              + _uncovered_names([u for u in s.novel if u.entity and not u.number], old, new))
@@ -202,11 +220,12 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
     shared = min(a.containment, a.coverage) >= FRAME_KEPT or max(a.containment, a.coverage) >= 0.75
     if a.strong_cue and shared:
         return f"a switch cue ('{a.strong_cue}')"
-    if (a.polarity_flip and shared) or a.antonym:
-        return "one side negates the other"
+    if (a.polarity_flip and shared and not a.antonym) or (a.antonym and not a.polarity_flip):
+        return "one side negates the other"  # 不允许 / 禁止: a negated antonym says the same
     swap = single_substitution(old, new) if old and new else None
     same_name = swap is not None and not _uncovered_names([Unit(swap[0])], swap[1], swap[0])
-    if swap and not same_name and not (_all_verbs(swap[0]) and _all_verbs(swap[1])):
+    if (swap and not same_name and not (_all_verbs(swap[0]) and _all_verbs(swap[1]))
+            and not _same_units(swap[0], swap[1])):
         return f"one slot of the same sentence filled differently ({swap[0]} / {swap[1]})"
     lost_nouns = [u for u in s.nouns(s.lost) if not u.entity or _uncovered_names([u], new, old)]
     novel_nouns = [u for u in s.nouns(s.novel) if not u.entity or _uncovered_names([u], old, new)]
@@ -223,9 +242,9 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
 def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None) -> str | None:
     """What says the new text replaces the old one (same subject and attribute, another value), or None."""
     s = s or Slots.of(a)
-    anchored = s.subject_kept() or max(a.containment, a.coverage) >= 0.34
+    anchored = s.subject_kept() or max(a.containment, a.coverage) >= 0.34 or subject_shared(old, new)
     same_statement = max(a.containment, a.coverage) >= 0.5
-    if not anchored:
+    if not anchored or other_entity(old, new):
         return None
     ended = end_cue(old, new)
     if ended and not a.old_has_contrast:
@@ -234,12 +253,19 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
                             or _SWITCH_EN.search(old.lower()) or _SWITCH_ZH.search(old))
     switch = None if old_tells_switch else (a.strong_cue or end_cue(old, new, (_SWITCH_EN, _SWITCH_ZH)))
     new_value = s.nouns(s.novel) or [u for u in s.novel if u.number]
-    if switch and new_value and not a.old_has_contrast:
-        return f"the new memory says '{switch}' ({_text(new_value)})"
-    if a.antonym:
+    stays = kept_whole(old, new) and not a.polarity_flip and not _DEPARTURE.search(new.lower())
+    if switch and new_value and not a.old_has_contrast and not stays:
+        return f"the new memory says '{switch}' ({_text(new_value)})"  # (a new text that keeps all of the
+        # old one says it still holds: "uses a standing desk and switches to sitting after lunch")
+    if other_fact(old, new) or not structural_change_ok(old, new):
+        return None  # without a cue, a change replaces one value of the same statement
+    if a.antonym and not a.polarity_flip:
         return f"polarity changed ({a.antonym})"
-    if a.polarity_flip and same_statement and len(s.novel) <= 1:
+    if a.polarity_flip and not a.antonym and same_statement and len(s.novel) <= 1:
         return "one memory negates the other"
+    numbers = numeric_change(old, new)
+    if numbers:
+        return numbers
     novel_words = [u for u in s.novel if not u.number]
     new_slots = [u for u in s.nouns(novel_words) if u.text not in ("day", "days")]
     if (a.number_change and same_statement and s.subject_kept()
@@ -251,7 +277,10 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
         return None
     if len(lost_nouns) > 2 or len(novel_nouns) > 2:
         return None
-    if any(u.entity for u in lost_nouns) and any(u.entity for u in novel_nouns):
+    lost_names = _uncovered_names([u for u in lost_nouns if u.entity], new, old)
+    novel_names = _uncovered_names([u for u in novel_nouns if u.entity], old, new)
+    translated = all(u.cjk for u in lost_names) != all(u.cjk for u in novel_names)  # 雅思 / IELTS: maybe one name
+    if lost_names and novel_names and not translated:
         return f"value changed ({_text(lost_nouns)} -> {_text(novel_nouns)})"
     if _SINGLE_VALUED.search(old.lower()) and _SINGLE_VALUED.search(new.lower()):
         return f"single-valued attribute changed ({_text(lost_nouns)} -> {_text(novel_nouns)})"

@@ -40,7 +40,7 @@ _ZH_NUM_RE = re.compile(
 
 _UNITS = {"s": "seconds", "sec": "seconds", "secs": "seconds", "ms": "milliseconds", "min": "minutes",
           "mins": "minutes", "h": "hours", "hr": "hours", "hrs": "hours", "d": "days", "k": "000"}
-_UNIT_RE = re.compile(r"(\d)\s?(s|secs?|ms|mins?|hrs?|h|d|k)\b", re.IGNORECASE)
+_UNIT_RE = re.compile(r"(?<![A-Za-z_])(\d)\s?(s|secs?|ms|mins?|hrs?|h|d|k)\b", re.IGNORECASE)
 
 
 def _zh_numeral(text: str) -> int | None:
@@ -96,7 +96,7 @@ for _canon, _words in {
               "习惯 倾向 希望 想要 愿意 更愿意",
     "use": "use uses used using utilize utilise employ employs run runs running power powers powered rely "
            "relies 使用 用 采用 利用 基于 走 依赖",
-    "live": "live lives lived living reside resides based located 住 居住 住在 定居 位于",
+    "live": "live lives lived living reside resides based located home 住 居住 住在 定居 位于 家",
     "learn": "learn learns learning learnt study studies studied studying degree major 学 学习 读 专业",
     "need": "need needs needed require requires required requirement must necessary 需要 要求 必须 需 得",
     "keep": "keep keeps kept retain retains retained retention store stored 保留 保存 留存 保存期限",
@@ -241,14 +241,14 @@ _STRONG_EN = re.compile(
     r"|rescheduled|postponed|pushed (?:back|out|to)|brought forward|moved up|delayed"
     r"|went (?:up|down)|goes (?:up|down)|rose to|fell to|dropped to|grew to|shrank to|scaled (?:up|down|back|out|to)"
     r"|doubled|halved|renamed|ported|converted|transitioned|transferred|relocated|reassigned|took over|handed over"
-    r"|became|has become|is down to|is up to|come to prefer|came to prefer|prefers? \w+(?: \w+)? over|adjusted|revised"
-    r"|not \w+ but|correction|actually)\b|[,;] not\b"
+    r"|became|has become|is down to|is up to|come to prefer|came to prefer|(?:prefers?|likes?) \w+(?: \w+)? over|adjusted|revised"
+    r"|not \w+ but|correction|actually|resized|relicensed|lifted)\b|[,;] not\b"
 )
 _WEAK_EN = re.compile(
     r"\b(now|nowadays|these days|lately|recently|from now on|going forward|latest|after|just|only|new|anymore)\b"
 )
 _STRONG_ZH = re.compile(
-    r"(不再|不是.{0,20}而是|而不是|改成|改为|改用|改到|换成|换为|换用|换了|改了|变成|变为|变了|迁移到|迁到|迁移|迁至|"
+    r"(不再|别再|跳槽|不是.{0,20}而是|而不是|改成|改为|改用|改到|换成|换为|换用|换了|改了|变成|变为|变了|迁移到|迁到|迁移|迁至|"
     r"升级到|升级为|升级了|降级|调整为|调整到|调整成|调整了|调到|调成|更新为|更新成|弃用|废弃|取消|停用|停止|不用.{0,10}了|"
     r"不要.{0,10}了|替换|取代|代替|延长|缩短|提高到|降低到|降到|提到|增加到|减少到|重写|从.{1,20}(?:改|换|迁|转|变|切)|"
     r"没有.{0,10}了|不.{1,6}了|已经不|关掉了|去掉了|不用|不再用|别用|不要用|"
