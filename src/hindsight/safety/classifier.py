@@ -121,13 +121,14 @@ def rule_features(normalised: Sequence[str]) -> np.ndarray:
 def structured_features(normalised: Sequence[str]) -> np.ndarray:
     """Lexicon indicators, framing features (polarity, persistence, danger, addressee...) and rule votes.
 
-    Lexicons and framing read the feature view (:mod:`view`: speaker labels as turn breaks, carried secrets as a
-    neutral value); the rules vote on the text itself, as they do in the guard.
+    All of them read the feature view (:mod:`view`: speaker labels as turn breaks, carried secrets as a neutral
+    value, quoted examples set aside, a notice's system tag dropped): the rule votes here say what the text says
+    in its own voice. The guard's own rule decisions still read the text itself.
     """
     views = feature_views(normalised)
     texts = [v.text for v in views]
     view_bits = np.stack([v.vector() for v in views]) if views else np.zeros((0, len(VIEW_NAMES)), dtype=np.float32)
-    return np.hstack([lexicon_features(texts), framing_features(texts), view_bits, rule_features(normalised)])
+    return np.hstack([lexicon_features(texts), framing_features(texts), view_bits, rule_features(texts)])
 
 
 @dataclass
