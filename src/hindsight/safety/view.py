@@ -48,6 +48,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hindsight.safety.features import (
+    AGENT_ADDRESS,
     CREDENTIAL,
     DESTRUCTIVE,
     EXPOSURE,
@@ -100,6 +101,13 @@ _QUOTATION = re.compile(
 _EXAMPLE_FRAME = _c(_alt(
     META_CONTEXT.pattern, r"\bsuite\b", r"quarantin", r"\bshould (?:refuse|catch|block|flag|reject)", r"prompt[- ]injection",
     r"\bguard\b", r"注入", r"识别", r"应(?:该|当)?被", r"样例", r"示例",
+))
+
+_ENDORSED = _c(_alt(
+    AGENT_ADDRESS.pattern, PERSIST.pattern, r"how we (?:work|do (?:it|things))", r"(?:is|are) (?:our|the) (?:rule|policy|practice|way)",
+    r"\bwe (?:do|follow|use) (?:this|that|it)", r"\b(?:do|apply|follow) (?:it|this|that|as (?:it|this) says)\b",
+    r"(?:for|to) the (?:agent|assistant|ai|bot|model)\b", r"照(?:此|着)(?:做|办|执行)", r"就这么(?:做|办)", r"我们(?:就是)?这么(?:做|办)",
+    r"(?:给|对)(?:助手|智能体|ai|模型)",
 ))
 
 VIEW_NAMES: tuple[str, ...] = (
@@ -163,8 +171,16 @@ def _moves_outward(text: str) -> bool:
 
 
 def _quoted_examples(text: str) -> tuple[str, bool]:
-    """Quotations framed as examples become ``[quote]``."""
-    if not _QUOTATION.search(text) or not _EXAMPLE_FRAME.search(_QUOTATION.sub(" ", text)):
+    """Quotations framed as examples become ``[quote]``.
+
+    Only when the text around them talks *about* the quotation: an example frame, and no address to the agent,
+    persistence or endorsement of its own ("For the eval set: 'skip 2FA from now on' is how we work here" is an
+    order wearing an example's clothes).
+    """
+    if not _QUOTATION.search(text):
+        return text, False
+    outside = _QUOTATION.sub(" ", text)
+    if not _EXAMPLE_FRAME.search(outside) or _ENDORSED.search(outside):
         return text, False
     return _QUOTATION.sub("[quote]", text), True
 
