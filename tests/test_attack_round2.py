@@ -26,6 +26,7 @@ from hindsight.errors import PermissionDeniedError
 from hindsight.model import Status
 from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
+from hindsight.security.audit import AuditLog
 from hindsight.security.tokens import TokenStore
 from hindsight.server.mcp_server import build_server
 from hindsight.write import hygiene
@@ -42,9 +43,11 @@ def reviewed(tmp_path: Path, embedder: Embedder) -> Iterator[dict[str, Any]]:
     writer, _ = tokens.create("kb-agent", ["read", "write"], ["kb"])
     admin, _ = tokens.create("alice", ["admin"], ["kb"])
     review = ReviewService(engine, ReviewQueue(engine.store), "kb")
-    with TestClient(build_server(engine, tokens=tokens, review=review).http_app(),
+    audit = AuditLog(engine.store)
+    with TestClient(build_server(engine, tokens=tokens, review=review, audit=audit).http_app(),
                     base_url="http://127.0.0.1") as client:
-        yield {"client": client, "engine": engine, "review": review, "mid": mid, "writer": writer, "admin": admin}
+        yield {"client": client, "engine": engine, "review": review, "mid": mid, "writer": writer, "admin": admin,
+               "audit": audit}
     engine.close()
 
 
@@ -75,6 +78,18 @@ def test_console_changes_below_admin_in_a_reviewed_namespace_are_proposals(revie
     csrf = _signed_in(client, reviewed["admin"], page)
     done = client.post(f"/console/memory/{mid}/deprecate", data={"ns": "kb", "csrf": csrf}, follow_redirects=False)
     assert "done=1" in done.headers["location"] and engine.get(mid, "kb").status == Status.deprecated
+
+
+def test_console_refusals_are_in_the_audit_log(reviewed: dict[str, Any]) -> None:
+    """Finding 12: the MCP gate logged its denials, the console did not."""
+    client, mid = reviewed["client"], reviewed["mid"]
+    csrf = _signed_in(client, reviewed["writer"], f"/console/memory/{mid}?ns=kb")
+    assert client.get("/console?ns=finance").status_code == 403  # a namespace the token has no grant on
+    assert client.post(f"/console/memory/{mid}/forget", data={"ns": "kb", "csrf": "0" * 40}).status_code == 403
+    assert csrf
+    denied = [e for e in reviewed["audit"].entries(50) if e.outcome == "denied"]
+    assert {e.principal for e in denied} == {"token:kb-agent"} and len(denied) >= 2
+    assert any(e.namespace == "finance" and e.action.startswith("console") for e in denied)
 
 
 def test_forget_does_not_take_a_memory_out_of_quarantine(engine: MemoryEngine) -> None:

@@ -11,16 +11,18 @@ from hindsight.console.pages_health import mount_health
 from hindsight.console.pages_queues import mount_queues
 from hindsight.engine import MemoryEngine
 from hindsight.review.service import ReviewService
+from hindsight.security.audit import AuditLog
 from hindsight.security.tokens import TokenStore
 
 
 def mount_web_console(mcp: Any, engine: MemoryEngine, review: ReviewService, tokens: TokenStore | None,
-                      observer: Any = None, required: Callable[[], bool] | None = None) -> None:
+                      observer: Any = None, required: Callable[[], bool] | None = None,
+                      audit: AuditLog | None = None) -> None:
     """Register every /console route on the FastMCP server (they answer over the HTTP transport only).
 
     `observer` (the server's RequestObserver) feeds the searches-per-hour plot; console searches are noted in it.
     """
-    app = ConsoleApp(mcp, tokens, required)
+    app = ConsoleApp(mcp, tokens, required, audit)
     app.mount_basics()
     mount_browse(app, engine, (lambda: observer.note("memory_search")) if observer is not None else None, review)
     mount_queues(app, engine, review)

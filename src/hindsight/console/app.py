@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 from html import escape
 from importlib import resources
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qs, quote, urlencode
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from hindsight.console.i18n import LANGS, t
+from hindsight.security.audit import AuditLog
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.tokens import TokenStore
 
@@ -66,9 +67,11 @@ def memory_href(memory_id: str, namespace: str) -> str:
 class ConsoleApp:
     """Holds what the pages share; `route` registers a handler on the FastMCP HTTP app (same middleware as /mcp)."""
 
-    def __init__(self, mcp: Any, tokens: TokenStore | None, required: Callable[[], bool] | None = None) -> None:
+    def __init__(self, mcp: Any, tokens: TokenStore | None, required: Callable[[], bool] | None = None,
+                 audit: AuditLog | None = None) -> None:
         self.mcp = mcp
         self.tokens = tokens
+        self.audit = audit  # every refusal (403) is recorded, as the MCP gate records its denials
         self._required = required  # decided per request (auth auto: from the first token on), else always
         self._secret = secrets.token_bytes(32)
 
@@ -141,6 +144,10 @@ class ConsoleApp:
         return HTMLResponse(html, status_code=status, headers=_headers())
 
     def error(self, ctx: Ctx, message: str, status: int) -> HTMLResponse:
+        if status == 403 and self.audit is not None:
+            path, _, query = ctx.path.partition("?")
+            namespace = parse_qs(query).get("ns", [None])[0]
+            self.audit.record(ctx.who.name, f"console {path}", "denied", namespace, None, message[:500])
         return self.page(ctx, ctx.t("title"), f"<div class='error'>{escape(message)}</div>"
                                               f"<p><a href='/console'>{ctx.t('back')}</a></p>", status)
 
