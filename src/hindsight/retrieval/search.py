@@ -12,10 +12,13 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+import numpy as np
+
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
 from hindsight.retrieval.crosslingual import MIXED_KEYWORD_FACTOR, POOL_FACTOR, bias_group, by_script, other_script
+from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import reciprocal_rank_fusion
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
@@ -105,7 +108,12 @@ class HybridRetriever:
         self._relevance(hits, scored, parsed.names if parsed else [])
         self._filter_notes(hits, scope, narrowed, parsed, widened)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
-        return annotate(order_superseded(hits)[:top_k])
+        hits = mark_outdated(order_superseded(hits), top_k, self._embeddings)
+        return annotate(hits[:top_k])
+
+    def _embeddings(self, ids: list[str]) -> dict[str, np.ndarray]:
+        """Stored vectors of these memories, unit length (for comparing two hits with each other)."""
+        return {mid: v / (np.linalg.norm(v) or 1.0) for mid, v in self.store.get_embeddings(ids).items()}
 
     def _relevance(self, hits: list[SearchHit], scored: dict[str, list[tuple[str, float]]], names: list[str]) -> None:
         """Each hit's calibrated probability of being relevant (see hindsight.retrieval.relevance)."""
