@@ -7,6 +7,7 @@ of one search: an older active memory and a newer active one are taken to state 
 
 * their embeddings are close for their script pair (`SAME_SLOT`: about the similarity of a memory to its
   nearest unrelated neighbour, so only near-restatements pass), and
+* they share an anchor (`anchors`: an entity, number or content word besides generic ones), and
 * the newer one reads like a change (`CHANGE_CUE`: "now", "moved to", "upgraded", "no longer"; 现在、
   已经、改成、升级、不再、从…到…).
 
@@ -24,6 +25,7 @@ import numpy as np
 
 from hindsight.model import SearchHit, Status
 from hindsight.retrieval.crosslingual import bias_group
+from hindsight.text.tokenize import query_terms
 
 #: Search-hit flag of an active memory that a newer hit in the same result restates with another value.
 OUTDATED = "outdated"
@@ -44,6 +46,16 @@ CHANGE_CUE = re.compile(
     r"不再|停用|下线|上线|调整为|调整到|转正|接手|以后|从.{1,20}?(?:到|为)",
     re.IGNORECASE,
 )
+
+
+#: words that say whose fact it is, not which fact: sharing only these is no anchor
+GENERIC = frozenset({"user", "users", "用户", "team", "团队", "我们", "公司", "the", "our"})
+
+
+def anchors(old: str, new: str) -> set[str]:
+    """Content terms both texts mention (an entity, a number, a word), not counting change cues or generic words."""
+    shared = set(query_terms(old)) & set(query_terms(new))
+    return {t for t in shared if len(t) >= 2 and t not in GENERIC and not CHANGE_CUE.fullmatch(t)}
 
 
 def states_change(text: str) -> bool:
@@ -86,6 +98,8 @@ def _same_slot(old: SearchHit, new: SearchHit, window: list[SearchHit], vectors:
     """Close enough for their script pair, and each the other's nearest neighbour among the window's hits of
     its script group (scale-free: two memories on one topic that merely share words rarely are)."""
     a, b = old.memory.id, new.memory.id
+    if not anchors(old.memory.content, new.memory.content):
+        return False
     cos = float(np.dot(vectors[a], vectors[b]))
     if cos < SAME_SLOT[frozenset({group[a], group[b]})]:
         return False
