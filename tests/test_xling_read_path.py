@@ -13,7 +13,7 @@ two active versions of a fact ranked first and passed for current.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -24,7 +24,7 @@ from hindsight.model import Explanation, MemoryRecord, SearchHit
 from hindsight.present import hit_view
 from hindsight.retrieval.crosslingual import bias_group, by_script, other_script
 
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 # Chinese: everyday and work facts, plus templated team facts so Chinese memories outnumber the dense pool.
 ZH = [
