@@ -12,8 +12,8 @@ and under-corrected the rest).
 near 0 whatever the model's script bias, and a memory stands out by how far it beats its own script's
 field. `other_script` lists the other-script hits in that order, a channel of its own in the fusion, so a
 cross-script match gets the vote the keyword channel (which matches within a script) cannot give it.
-Model-agnostic: no per-model constants. The search asks the store for a deeper dense pool
-(`POOL_FACTOR` x dense_candidates) so the other script's best hits are in it at all.
+Model-agnostic: no per-model constants. For a Chinese query the search asks the store for a deeper dense
+pool (`POOL_FACTOR` x dense_candidates) so the English memories' best hits are in it at all.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ _LATIN_WORD = re.compile(r"[A-Za-z]+")
 
 #: how many of a script's best hits form its reference level (the mean of their cosines)
 REFERENCE_DEPTH = 10
-#: the dense pool asked from the store when memories of both scripts may compete, x dense_candidates
+#: the dense pool asked from the store for a Chinese query, x dense_candidates (the model ranks every Chinese
+#: memory above every English one for it; an English query's pool is not deepened)
 POOL_FACTOR = 4
 #: the keyword channel's weight is multiplied by this when the dense pool mixes scripts: BM25 matches only
 #: within a script, so at full weight its same-script noise outvotes a cross-script dense match

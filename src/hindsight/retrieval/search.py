@@ -168,7 +168,10 @@ class HybridRetriever:
         scored: dict[str, list[tuple[str, float]]] = {}
         if "dense" in options.channels and r.dense_weight > 0:
             vector = self.embedder.embed_query(text)
-            scored["dense"] = self.store.dense_search(scope, vector, r.dense_candidates * POOL_FACTOR)
+            # a Chinese query buries English memories under every Chinese one: ask for a deeper pool (an English
+            # query favours Chinese memories, so its usual pool already holds both scripts' best)
+            depth = r.dense_candidates * (POOL_FACTOR if bias_group(text) == "zh" else 1)
+            scored["dense"] = self.store.dense_search(scope, vector, depth)
         if "keyword" in options.channels and r.keyword_weight > 0:
             scored["keyword"] = self.store.keyword_search(scope, query_terms(text), r.keyword_candidates,
                                                           r.neighbour_weight)
