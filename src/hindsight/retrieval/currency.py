@@ -48,6 +48,9 @@ CHANGE_CUE = re.compile(
 )
 
 
+#: the most hits compared pairwise in one result
+MAX_WINDOW = 20
+
 #: words that say whose fact it is, not which fact: sharing only these is no anchor
 GENERIC = frozenset({"user", "users", "用户", "team", "团队", "我们", "公司", "the", "our"})
 
@@ -64,8 +67,9 @@ def states_change(text: str) -> bool:
 
 def mark_outdated(hits: list[SearchHit], top_k: int,
                   embeddings_of: Callable[[list[str]], Mapping[str, np.ndarray]]) -> list[SearchHit]:
-    """Flag and re-rank older active hits restated by a newer hit among the best 2 x top_k (see module doc)."""
-    window = [h for h in hits[: 2 * top_k] if h.memory.status == Status.active]
+    """Flag and re-rank older active hits restated by a newer hit among the best 2 x top_k, at most
+    `MAX_WINDOW` (see module doc); the pairwise checks stay cheap whatever top_k asks for."""
+    window = [h for h in hits[: min(2 * top_k, MAX_WINDOW)] if h.memory.status == Status.active]
     newer = [h for h in window if states_change(h.memory.content)]
     if not newer or len(window) < 2:
         return hits
@@ -98,10 +102,10 @@ def _same_slot(old: SearchHit, new: SearchHit, window: list[SearchHit], vectors:
     """Close enough for their script pair, and each the other's nearest neighbour among the window's hits of
     its script group (scale-free: two memories on one topic that merely share words rarely are)."""
     a, b = old.memory.id, new.memory.id
-    if not anchors(old.memory.content, new.memory.content):
-        return False
     cos = float(np.dot(vectors[a], vectors[b]))
     if cos < SAME_SLOT[frozenset({group[a], group[b]})]:
+        return False
+    if not anchors(old.memory.content, new.memory.content):
         return False
     for x, y in ((a, b), (b, a)):
         rivals = [h.memory.id for h in window if h.memory.id not in (a, b) and group[h.memory.id] == group[y]]
