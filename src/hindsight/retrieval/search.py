@@ -12,10 +12,13 @@ from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+import numpy as np
+
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
-from hindsight.retrieval.crosslingual import background_for, debias, other_script
+from hindsight.retrieval.crosslingual import MIXED_KEYWORD_FACTOR, POOL_FACTOR, bias_group, by_script, other_script
+from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import reciprocal_rank_fusion
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
@@ -32,7 +35,6 @@ from hindsight.retrieval.scoring import (
 )
 from hindsight.retrieval.supersession import order_superseded
 from hindsight.storage.base import MemoryStore, Scope
-from hindsight.text.script import script_of
 from hindsight.text.tokenize import query_terms
 
 ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual"})
@@ -40,9 +42,6 @@ ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual"})
 # Boosts for query understanding: modest, so they reorder near-ties rather than override relevance.
 SOFT_TIME_BOOST = 1.15
 PHRASE_BOOST = 1.10
-#: an other-script hit joins the cross-lingual channel when its debiased score is within this of the best
-#: same-script hit (chosen on bench/data/xling_dev: 0.06, 0.1 and no gate tie there)
-CROSSLINGUAL_MARGIN = 0.06
 
 
 @dataclass
@@ -93,7 +92,7 @@ class HybridRetriever:
             # and say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
             scored = self._channels(text, scope, options)
         ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
-        fused = reciprocal_rank_fusion(ranked, self._weights(), k=self.settings.retrieval.rrf_k)
+        fused = reciprocal_rank_fusion(ranked, self._weights(mixed="crosslingual" in scored), k=self.settings.retrieval.rrf_k)
         if not fused:
             return []
         records = self.store.get_many(list(fused))
@@ -109,7 +108,12 @@ class HybridRetriever:
         self._relevance(hits, scored, parsed.names if parsed else [])
         self._filter_notes(hits, scope, narrowed, parsed, widened)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
-        return annotate(order_superseded(hits)[:top_k])
+        hits = mark_outdated(order_superseded(hits), top_k, self._embeddings)
+        return annotate(hits[:top_k])
+
+    def _embeddings(self, ids: list[str]) -> dict[str, np.ndarray]:
+        """Stored vectors of these memories, unit length (for comparing two hits with each other)."""
+        return {mid: v / (np.linalg.norm(v) or 1.0) for mid, v in self.store.get_embeddings(ids).items()}
 
     def _relevance(self, hits: list[SearchHit], scored: dict[str, list[tuple[str, float]]], names: list[str]) -> None:
         """Each hit's calibrated probability of being relevant (see hindsight.retrieval.relevance)."""
@@ -151,9 +155,11 @@ class HybridRetriever:
             narrowed = replace(narrowed, types=tuple(parsed.types))
         return narrowed
 
-    def _weights(self) -> dict[str, float]:
+    def _weights(self, mixed: bool = False) -> dict[str, float]:
+        """Channel weights; `mixed`: the dense pool spans both scripts (see crosslingual.MIXED_KEYWORD_FACTOR)."""
         r = self.settings.retrieval
-        return {"dense": r.dense_weight, "keyword": r.keyword_weight, "graph": r.graph_weight,
+        keyword = r.keyword_weight * (MIXED_KEYWORD_FACTOR if mixed else 1.0)
+        return {"dense": r.dense_weight, "keyword": keyword, "graph": r.graph_weight,
                 "crosslingual": r.crosslingual_weight}
 
     def _channels(self, text: str, scope: Scope, options: SearchOptions) -> dict[str, list[tuple[str, float]]]:
@@ -162,30 +168,33 @@ class HybridRetriever:
         scored: dict[str, list[tuple[str, float]]] = {}
         if "dense" in options.channels and r.dense_weight > 0:
             vector = self.embedder.embed_query(text)
-            scored["dense"] = self.store.dense_search(scope, vector, r.dense_candidates)
+            # a Chinese query buries English memories under every Chinese one: ask for a deeper pool (an English
+            # query favours Chinese memories, so its usual pool already holds both scripts' best)
+            depth = r.dense_candidates * (POOL_FACTOR if bias_group(text) == "zh" else 1)
+            scored["dense"] = self.store.dense_search(scope, vector, depth)
         if "keyword" in options.channels and r.keyword_weight > 0:
             scored["keyword"] = self.store.keyword_search(scope, query_terms(text), r.keyword_candidates,
                                                           r.neighbour_weight)
         if "dense" in scored:
             self._language_aware(text, scored, "crosslingual" in options.channels and r.crosslingual_weight > 0)
+            scored["dense"] = scored["dense"][: r.dense_candidates]
         if "graph" in options.channels and r.graph_weight > 0:
             scored["graph"] = self._graph_neighbours(scored, scope)
         return scored
 
     def _language_aware(self, text: str, scored: dict[str, list[tuple[str, float]]], with_channel: bool) -> None:
-        """Debias the dense order by script and add the cross-lingual channel (see `crosslingual`)."""
-        background = background_for(getattr(self.embedder, "name", None))
+        """Rank the dense pool within each script and add the cross-lingual channel (see `crosslingual`)."""
         dense = scored.get("dense") or []
-        if background is None or not dense:
+        if not dense:
             return
         records = self.store.get_many([mid for mid, _ in dense])
-        scripts = {mid: script_of(r.content) for mid, r in records.items()}
+        scripts = {mid: bias_group(r.content) for mid, r in records.items()}
         if len(set(scripts.values())) < 2:
             return  # one language among the candidates: nothing to correct
-        debiased = debias(text, dense, scripts.get, background)
-        scored["dense"] = debiased
+        ranked = by_script(dense, scripts.get)
+        scored["dense"] = ranked
         if with_channel:
-            scored["crosslingual"] = other_script(text, debiased, scripts.get, CROSSLINGUAL_MARGIN)
+            scored["crosslingual"] = other_script(text, ranked, scripts.get)[: self.settings.retrieval.dense_candidates]
 
     def _graph_neighbours(self, scored: dict[str, list[tuple[str, float]]], scope: Scope) -> list[tuple[str, float]]:
         """Neighbours of the strongest hits, scored by how many strong hits point at them."""

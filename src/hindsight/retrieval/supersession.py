@@ -20,6 +20,7 @@ def order_superseded(hits: list[SearchHit]) -> list[SearchHit]:
     for hit in [h for h in hits if h.memory.status == Status.deprecated]:
         if SUPERSEDED not in hit.flags and hit.memory.metadata.get("superseded_by"):
             hit.flags.append(SUPERSEDED)
+            hit.current = False
         successor = str(hit.memory.metadata.get("superseded_by") or "")
         ids = [h.memory.id for h in out]
         if successor in ids and ids.index(successor) > ids.index(hit.memory.id):

@@ -1,0 +1,114 @@
+"""Read-time currency: when two active memories in a result state the same slot, the newer one is current.
+
+Write-time hygiene deprecates a memory when a newer one changes the fact, but it can miss a change (the
+pair written far apart, in two languages, or worded too differently for its analysis). A search that
+returns both must still not present the older value as current. `mark_outdated` looks at the best hits
+of one search: an older active memory and a newer active one are taken to state the same slot when
+
+* their embeddings are close for their script pair (`SAME_SLOT`: about the similarity of a memory to its
+  nearest unrelated neighbour, so only near-restatements pass), and
+* they share an anchor (`anchors`: an entity, number or content word besides generic ones), and
+* the newer one reads like a change (`CHANGE_CUE`: "now", "moved to", "upgraded", "no longer"; 现在、
+  已经、改成、升级、不再、从…到…).
+
+The older one is then flagged `outdated` with `current: false` (`why.outdated_by` names the newer one),
+and ranked right below the newer one (the newer one moves up into the results when it was just outside
+them). Nothing stored changes: this is a reading, hygiene owns the write.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from hindsight.model import SearchHit, Status
+from hindsight.retrieval.crosslingual import bias_group
+from hindsight.text.tokenize import query_terms
+
+#: Search-hit flag of an active memory that a newer hit in the same result restates with another value.
+OUTDATED = "outdated"
+
+#: minimum cosine of two memories stating the same slot, per (older, newer) script group pair
+#: (multilingual-e5-small compresses Chinese pairs higher than English ones, and across scripts lower)
+SAME_SLOT: dict[frozenset[str], float] = {
+    frozenset({"zh"}): 0.93,
+    frozenset({"en"}): 0.88,
+    frozenset({"zh", "en"}): 0.85,
+}
+
+CHANGE_CUE = re.compile(
+    r"\b(?:now|no longer|any ?more|moved|migrated|switched|replaced|upgraded|downgraded|bumped|raised|lowered|"
+    r"increased|decreased|reduced|extended|shortened|postponed|changed|took over|taken over|instead|since|"
+    r"has been|have been|was split|from \S+ to)\b"
+    r"|现在|目前已|已经|已从|已改|改成|改为|改用|换成|换到|迁到|迁至|迁移|升级|降级|提高|降低|缩短|延长|提前|推迟|"
+    r"不再|停用|下线|上线|调整为|调整到|转正|接手|以后|从.{1,20}?(?:到|为)",
+    re.IGNORECASE,
+)
+
+
+#: the most hits compared pairwise in one result
+MAX_WINDOW = 20
+
+#: words that say whose fact it is, not which fact: sharing only these is no anchor
+GENERIC = frozenset({"user", "users", "用户", "team", "团队", "我们", "公司", "the", "our"})
+
+
+def anchors(old: str, new: str) -> set[str]:
+    """Content terms both texts mention (an entity, a number, a word), not counting change cues or generic words."""
+    shared = set(query_terms(old)) & set(query_terms(new))
+    return {t for t in shared if len(t) >= 2 and t not in GENERIC and not CHANGE_CUE.fullmatch(t)}
+
+
+def states_change(text: str) -> bool:
+    return CHANGE_CUE.search(text) is not None
+
+
+def mark_outdated(hits: list[SearchHit], top_k: int,
+                  embeddings_of: Callable[[list[str]], Mapping[str, np.ndarray]]) -> list[SearchHit]:
+    """Flag and re-rank older active hits restated by a newer hit among the best 2 x top_k, at most
+    `MAX_WINDOW` (see module doc); the pairwise checks stay cheap whatever top_k asks for."""
+    window = [h for h in hits[: min(2 * top_k, MAX_WINDOW)] if h.memory.status == Status.active]
+    newer = [h for h in window if states_change(h.memory.content)]
+    if not newer or len(window) < 2:
+        return hits
+    vectors = embeddings_of([h.memory.id for h in window])
+    window = [h for h in window if h.memory.id in vectors]
+    group = {h.memory.id: bias_group(h.memory.content) for h in window}
+    out = list(hits)
+    for new in newer:
+        if new.memory.id not in vectors:
+            continue
+        for old in window:
+            if old is new or not old.current or old.memory.reference_time >= new.memory.reference_time:
+                continue
+            if not _same_slot(old, new, window, vectors, group):
+                continue
+            old.current = False
+            old.why.outdated_by = new.memory.id
+            if OUTDATED not in old.flags:
+                old.flags.append(OUTDATED)
+            i, j = out.index(old), out.index(new)
+            if i < j:  # the newer value first, the older one right after it
+                out.remove(new)
+                out.insert(i, new)
+                new.score = new.why.final = max(new.score, old.score)
+    return out
+
+
+def _same_slot(old: SearchHit, new: SearchHit, window: list[SearchHit], vectors: Mapping[str, np.ndarray],
+               group: Mapping[str, str]) -> bool:
+    """Close enough for their script pair, and each the other's nearest neighbour among the window's hits of
+    its script group (scale-free: two memories on one topic that merely share words rarely are)."""
+    a, b = old.memory.id, new.memory.id
+    cos = float(np.dot(vectors[a], vectors[b]))
+    if cos < SAME_SLOT[frozenset({group[a], group[b]})]:
+        return False
+    if not anchors(old.memory.content, new.memory.content):
+        return False
+    for x, y in ((a, b), (b, a)):
+        rivals = [h.memory.id for h in window if h.memory.id not in (a, b) and group[h.memory.id] == group[y]]
+        if any(float(np.dot(vectors[x], vectors[r])) > cos for r in rivals):
+            return False
+    return True
