@@ -87,3 +87,14 @@ def test_superseded_memory_ranks_below_its_successor_and_says_so(
     assert views[ids[old]]["current"] is False and views[ids[old]]["superseded_by"] == ids[new]
     assert views[ids[new]]["current"] is True and views[ids[new]]["superseded_by"] is None
     assert "superseded" in views[ids[old]]["flags"]
+
+
+def test_a_change_deprecates_only_the_memory_it_replaces(store: tuple[MemoryEngine, dict[str, str]]) -> None:
+    """A change cue ("不再", "moved", "no longer") once deprecated every close neighbour: "用户不再用 Vim" also
+    retired "prefers dark mode in every editor" and three unrelated Chinese preferences. Only what the set says a
+    memory replaces may be deprecated (one write supersedes one memory; across languages only with a shared term)."""
+    engine, ids = store
+    replaced = {json.loads(line)["replaces"] for line in SET.read_text(encoding="utf-8").splitlines()} - {None}
+    deprecated = {name for name, mid in ids.items() if engine.get(mid, record_access=False).status != Status.active}
+    assert deprecated <= replaced, f"distinct facts deprecated: {sorted(deprecated - replaced)}"
+    assert len(replaced - deprecated) <= 1

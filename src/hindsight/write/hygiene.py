@@ -26,6 +26,7 @@ The pair verdict comes from `judge.classify`; thresholds from `thresholds`.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -37,6 +38,7 @@ import numpy as np
 from hindsight.llm import LLMClient
 from hindsight.model import MAX_TAGS, MemoryRecord, MemoryType, Status, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope
+from hindsight.text.script import script_of
 from hindsight.write.conflict import Verdict
 from hindsight.write.judge import CUE_FLOOR, classify
 from hindsight.write.pipeline import HygieneDecision
@@ -76,6 +78,16 @@ def _types_meet_for_override(old: MemoryType, new: MemoryType) -> bool:
 
 
 EVENT_GAP = timedelta(days=1)
+
+
+_ANCHOR = re.compile(r"[A-Za-z][A-Za-z0-9_.+#-]*[A-Za-z0-9+#]|\d+(?:[.:]\d+)*")
+_NOT_ANCHORS = frozenset({"the", "a", "an", "and", "or", "of", "to", "in", "on", "is", "are", "was", "it", "for"})
+
+
+def anchor_terms(text: str) -> set[str]:
+    """Latin-script words and numbers of a text, lower-cased: what a Chinese and an English sentence about the same
+    thing usually share (names, products, versions, amounts)."""
+    return {t.lower() for t in _ANCHOR.findall(text)} - _NOT_ANCHORS
 
 
 def _separate_events(old: MemoryRecord, new: MemoryRecord) -> bool:
@@ -240,8 +252,14 @@ class HygieneChecker:
             if " ".join(old.content.split()) == " ".join(new.content.split()):
                 return Verdict("duplicate", "the same long text")
             return Verdict("unrelated", f"long texts (over {MAX_JUDGED_CHARS} characters) are kept apart")
-        return classify(old.content, new.content, similarity, self.thresholds, self.llm,
-                        query_similarity=query_similarity(self.embedder, self.thresholds, old.content, new.content))
+        verdict = classify(old.content, new.content, similarity, self.thresholds, self.llm,
+                           query_similarity=query_similarity(self.embedder, self.thresholds, old.content, new.content))
+        if (verdict.label in ("duplicate", "override") and script_of(old.content) != script_of(new.content)
+                and not anchor_terms(old.content) & anchor_terms(new.content)):
+            # across languages the slots cannot be aligned word by word: without one shared anchor (a name, a
+            # product, a number) the pair is linked, never merged or deprecated on similarity and a cue alone
+            return Verdict("supplement", f"kept and linked: another language and no shared term ({verdict.reason})")
+        return verdict
 
     def _fold(self, decision: HygieneDecision, reasons: list[str], old: MemoryRecord, new: MemoryRecord,
               verdict: Verdict) -> None:
@@ -257,6 +275,12 @@ class HygieneChecker:
         if label == "override":
             if not _types_meet_for_override(old.type, new.type):
                 label = "supplement"
+            elif decision.supersedes:
+                # one write changes one fact: the closest match is superseded, a further candidate only linked
+                # (a change cue says *something* changed, not that every similar memory did)
+                decision.supplements.append(old.id)
+                reasons.append(f"also close to {old.id}, linked: one write supersedes one memory")
+                return
             elif new.credibility < old.credibility - self.max_credibility_drop:
                 decision.supplements.append(old.id)
                 reasons.append(f"contradicts {old.id} but has lower credibility "
