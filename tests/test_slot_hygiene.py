@@ -54,7 +54,11 @@ def pair(eng: MemoryEngine, old: str, new: str) -> tuple[str, Status]:
     ("MySQL 主节点在 10.3.0.7 上。", "MySQL 从节点在 10.3.0.8 上。"),
     ("张伟在字节做前端开发。", "张伟的妻子在字节做前端开发。"),
     ("平台决定用 MySQL 存订单数据。", "平台决定用 Elasticsearch 存日志数据。"),
-], ids=["en-two-slots", "en-subject-id", "en-amounts", "en-relative", "zh-subject", "zh-relative", "zh-two-values"])
+    # a change cue about something else (found in the merged build: the cue alone deprecated an unrelated fact)
+    ("Prefer small pull requests under 300 lines", "The team standup moved to 9:30"),
+    ("用户希望回答简短，但代码示例要完整。", "用户不再用 Vim，改用 VS Code 了。"),
+], ids=["en-two-slots", "en-subject-id", "en-amounts", "en-relative", "zh-subject", "zh-relative", "zh-two-values",
+        "en-cue-elsewhere", "zh-cue-elsewhere"])
 def test_distinct_facts_are_neither_merged_nor_deprecated(eng: MemoryEngine, old: str, new: str) -> None:
     action, status = pair(eng, old, new)
     assert action != "duplicate" and status == Status.active

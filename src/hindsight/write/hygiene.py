@@ -39,6 +39,7 @@ from hindsight.llm import LLMClient
 from hindsight.model import MAX_TAGS, MemoryRecord, MemoryType, Status, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.text.script import script_of
+from hindsight.write.analysis import analyse
 from hindsight.write.conflict import Verdict
 from hindsight.write.judge import CUE_FLOOR, classify
 from hindsight.write.pipeline import HygieneDecision
@@ -254,7 +255,11 @@ class HygieneChecker:
             return Verdict("unrelated", f"long texts (over {MAX_JUDGED_CHARS} characters) are kept apart")
         verdict = classify(old.content, new.content, similarity, self.thresholds, self.llm,
                            query_similarity=query_similarity(self.embedder, self.thresholds, old.content, new.content))
-        if (verdict.label in ("duplicate", "override") and script_of(old.content) != script_of(new.content)
+        same_script = script_of(old.content) == script_of(new.content)
+        if verdict.label == "override" and same_script and analyse(old.content, new.content).jaccard == 0:
+            # a change cue ("moved to", "不再") with no content word in common is about something else
+            return Verdict("unrelated", f"no content word in common, so not a change of it ({verdict.reason})")
+        if (verdict.label in ("duplicate", "override") and not same_script
                 and not anchor_terms(old.content) & anchor_terms(new.content)):
             # across languages the slots cannot be aligned word by word: without one shared anchor (a name, a
             # product, a number) the pair is linked, never merged or deprecated on similarity and a cue alone
