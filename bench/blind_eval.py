@@ -82,7 +82,7 @@ elif which == "retrieval":
         o = eng.store_memory({"content": m["content"], "namespace": ns, "type": kind,
                               "tags": m.get("tags", []), "event_time": base + timedelta(hours=j)})
         ids[m["id"]] = o.memory_id
-    hits = defaultdict(list); stale_cur = []
+    hits = defaultdict(list); stale_cur = []; stale_cur_flag = []
     now = base + timedelta(days=30)
     for q in rows(BLIND / "retrieval/queries.jsonl"):
         hs = eng.search(q["query"], namespace=ns, top_k=5, now=now)
@@ -95,6 +95,11 @@ elif which == "retrieval":
             best_rel = min([ranks[x][0] for x in rel if x in ranks], default=99)
             bad = any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best_rel) for x in st)
             stale_cur.append(bad)
+            flagged = {h.memory.id: getattr(h, "current", True) for h in hs}  # read-time flag (current: false)
+            bad_flag = any(x in ranks and ((ranks[x][1] == "active" and flagged[x]) or ranks[x][0] < best_rel)
+                           for x in st)
+            stale_cur_flag.append(bad_flag)
     out = {"hit@5": {k: rate(v) for k, v in hits.items()}, "n": {k: len(v) for k, v in hits.items()},
-           "superseded_returned_as_current": rate(stale_cur)}
+           "superseded_returned_as_current": rate(stale_cur),
+           "superseded_returned_as_current_read_flag": rate(stale_cur_flag)}
 print(json.dumps(out, ensure_ascii=False, indent=1))
