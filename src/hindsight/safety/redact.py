@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
+from hindsight.safety.redact_ids import find_ids, host_is_context
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
@@ -49,7 +50,7 @@ from hindsight.safety.validators import (
 __all__ = ["KINDS", "Finding", "RedactionResult", "card_valid", "cn_id_checksum", "cn_id_valid", "find_sensitive",
            "luhn_valid", "placeholder", "redact", "redactor", "shannon_entropy"]
 
-KINDS: tuple[str, ...] = ("private_key", "api_key", "password", "otp", "email", "cn_id", "card", "national_id", "bank_account",
+KINDS: tuple[str, ...] = ("private_key", "api_key", "password", "otp", "email", "cn_id", "card", "national_id", "other_id", "bank_account",
                           "card_expiry", "cvv", "phone", "ip_address", "address")
 # Kinds that make a text a credential note: an IP address next to one is redacted too ("iDRAC at 10.0.0.5, root / x").
 _CREDENTIAL_KINDS = frozenset({"private_key", "api_key", "password", "otp"})
@@ -326,7 +327,7 @@ def _find_passwords(text: str) -> list[Span]:
 
 _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, _find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
-    find_phones, find_addresses, find_spelled_emails,
+    find_phones, find_addresses, find_spelled_emails, find_ids,
 )
 
 
@@ -339,7 +340,8 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None) -> list[Findin
     if found & {"card", "cvv"}:
         spans += find_card_expiry(text)
     if found & _CREDENTIAL_KINDS:
-        spans += find_hosts(text)
+        creds = [s for s in spans if s[0] in _CREDENTIAL_KINDS]
+        spans += [h for h in find_hosts(text) if not host_is_context(text, h[1], h[2], creds)]
     spans = [s for s in spans if s[0] in wanted]
     spans.sort(key=lambda s: (_PRIORITY[s[0]], -(s[2] - s[1]), s[1]))
     # Taken spans never overlap, so sorted by start their ends are sorted too: one bisect finds the
