@@ -188,7 +188,8 @@ _PHONE_CUE = re.compile(
     + _SEP + r"(?P<value>\+?\(?\d[\d ().-]{5,20}\d)(?![\d.-])"
 )
 _CN_MOBILE_DOTTED = re.compile(r"(?<![\d.])1[3-9]\d\.\d{4}\.\d{4}(?![\d.]|\.\d)")
-_UK_MOBILE = re.compile(r"(?<![\d+])07\d{3}\s?\d{6}(?!\d)")
+# UK mobiles (07700 900123, 07700 900 123) and French mobiles (06 12 34 56 78).
+_UK_MOBILE = re.compile(r"(?<![\d+])(?:07\d{3}\s?\d{3}\s?\d{3}|0[67](?:[ .]\d{2}){4})(?![\d.]|\s\d)")
 # A count, not a phone: "total events: 13872645019", "共执行 18612345678 次".
 _QUANTITY_AFTER = re.compile(r"\s*(?:次|个|条|笔|行|元|件|人|words?\b|times\b|events\b|requests\b|ops\b|rows\b|bytes\b|records\b|"
                              r"hashes\b|items\b|users\b|calls\b|tokens\b|lines\b)", re.IGNORECASE)
