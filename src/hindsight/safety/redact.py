@@ -274,7 +274,8 @@ def _find_secrets(text: str) -> list[Span]:
             out.append(("api_key", *m.span("value")))
     for m in _BARE_KEY.finditer(text):
         value = m.group(1).rstrip(".,;:")
-        if _PLACEHOLDER_VALUE.match(value) or _HEX_OR_UUID.match(value) or _wordy(value) or not looks_random(value, 20):
+        if (_PLACEHOLDER_VALUE.match(value) or _HEX_OR_UUID.match(value) or _wordy(value) or not looks_random(value, 20)
+                or value.startswith("MII")):  # DER in base64: a private key is found by its shape (redact_ids), a public key stays
             continue
         out.append(("api_key", *_group_span(m)))
     return out
@@ -324,7 +325,8 @@ def _find_passwords(text: str) -> list[Span]:
     for pattern in (_PASSWORD_SHORT, _USER_SLASH_PASS, _EMAIL_SLASH_PASS, _LABELLED_PAIR, _ADMIN_PAIR):
         for m in pattern.finditer(text):
             value = m.group("value").rstrip(".,;:)]}\"'")
-            if len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value):
+            if (len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value)
+                    or _VARIABLE.fullmatch(value)):
                 continue
             if pattern is not _PASSWORD_SHORT and not (re.search(r"\d", value) and re.search(r"[A-Za-z]", value)):
                 continue  # "user / admin" is a role pair, not a password

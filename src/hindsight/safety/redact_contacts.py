@@ -14,7 +14,7 @@ from hindsight.safety.validators import card_valid, cn_id_valid
 Span = tuple[str, int, int]
 
 _CVV = re.compile(
-    r"(?i)(?:\b(?:cvv2?|cvc2?|cid|csc|card security code|security code)|安全码|校验码|(?:卡背面?|背面)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
+    r"(?i)(?:\b(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code)|安全码|校验码|(?:卡背面?|背面)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
     r"\s*(?:code|number)?(?:\s+(?:on|at|from|printed on)\s+(?:the\s+)?\w+)?\s*(?:[:=：]|is|是|为)?\s*(?P<value>\d{3,4})(?!\d)"
 )
 _EMAIL = re.compile(

@@ -19,7 +19,7 @@ _SEP = r"(?:\s*(?:[:：=#,，]|\bis\b|\bwas\b|是|为|号码|号|no\.?|number|:)
 
 # 京A·12345, 沪A D82719 (new-energy plates carry six characters), 粤B 9X7K2.
 _CN_PLATE = re.compile(
-    r"(?<![\u4e00-\u9fff])[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼]"
+    r"[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼]"
     r"[A-HJ-NP-Z][·•．. ]?(?=[A-HJ-NP-Z]*\d)[A-HJ-NP-Z0-9]{5,6}(?![A-Za-z0-9])"
 )
 _PLATE_CUE = re.compile(
@@ -44,7 +44,7 @@ _WEBHOOK = re.compile(
 )
 # A DER private key in base64 without its PEM armour: PKCS#8 ("MIIEvQIBADAN...") or PKCS#1 ("MIIEowIBAAKC...").
 # A public key ("MIIBIjANBgkq...AAOCAQ8A") has no version INTEGER 0 and stays.
-_DER_KEY = re.compile(r"(?<![A-Za-z0-9+/])MII[A-Za-z0-9+/]{1,3}(?:AgEA|IBAA)[A-Za-z0-9+/]{40,}+={0,2}")
+_DER_KEY = re.compile(r"(?<![A-Za-z0-9+/])MII[A-Za-z0-9+/]{1,3}(?:AgEA|IBA[AD])[A-Za-z0-9+/]{40,}+={0,2}")
 # "私钥（hex）：7A3C...", "SM2 private key: 64 hex digits": a hex private key after an explicit private-key cue.
 _HEX_PRIVATE = re.compile(
     r"(?i)(?:私钥|private[ _-]?key)(?:\s*[（(][^)）\n]{0,16}[)）])?\s*(?:[:：=]|\bis\b|是|为)\s*[\"'“]?"
