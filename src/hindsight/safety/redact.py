@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
-from hindsight.safety.redact_ids import find_ids, host_is_context
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts, is_public_contact
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
@@ -38,6 +37,7 @@ from hindsight.safety.redact_cues import (
     find_phones,
     find_spelled_emails,
 )
+from hindsight.safety.redact_ids import find_ids, host_is_context
 from hindsight.safety.validators import (
     card_valid,
     cn_id_checksum,
@@ -152,11 +152,6 @@ _BARE_KEY = re.compile(
     r"(?i)(?:\b(?:key|token|secret|credential)s?|(?<=[a-z])(?-i:Key|Token|Secret)s?|密钥|秘钥|私钥|令牌|凭证|凭据)\s*(?:\bis\b|:|：|是|为)?\s*[\"'“`]?"
     r"([A-Za-z0-9_\-./+=~]{20,})"
 )
-# "高德 Web 服务 key 是 <32 hex>", "app_key: <32 hex>": hex is a hash elsewhere, but after an API/app key label it is the key.
-_HEX_API_KEY = re.compile(
-    r"(?i)(?:\b(?:api|app|application|access|secret|developer|web)[ _-]?key|\bappkey|\bappsecret|(?:服务|开发者|应用)\s*key)s?[\"']?"
-    r"\s*(?:[:=：]|\bis\b|是|为)\s*[\"'“]?(?P<value>[0-9a-f]{32,64}|[0-9A-F]{32,64})(?![0-9A-Za-z])"
-)
 _HEX_OR_UUID = re.compile(r"(?i)^(?:[0-9a-f]{20,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sha\d*[:-].*|v?\d+(?:\.\d+)+.*)$")
 _KEYED_SECRET_ZH = re.compile(
     r"(?i)(?:密钥|秘钥|私钥|令牌|访问令牌|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key)\s*(?:是|为|:|：|=)\s*[\"'“]?([A-Za-z0-9_\-./+=~]{12,})"
@@ -269,9 +264,6 @@ def _find_secrets(text: str) -> list[Span]:
             if _PLACEHOLDER_VALUE.match(value) or not looks_random(value):
                 continue
             out.append(("api_key", *_group_span(m)))
-    for m in _HEX_API_KEY.finditer(text):
-        if len(set(m.group("value").lower())) >= 8:  # not "0000..." or "ffff..."
-            out.append(("api_key", *m.span("value")))
     for m in _BARE_KEY.finditer(text):
         value = m.group(1).rstrip(".,;:")
         if (_PLACEHOLDER_VALUE.match(value) or _HEX_OR_UUID.match(value) or _wordy(value) or not looks_random(value, 20)

@@ -37,6 +37,11 @@ _AADHAAR = re.compile(r"(?<![\d-])[2-9]\d{3}[ -]?\d{4}[ -]?\d{4}(?![\d-])")
 _AADHAAR_CUE = re.compile(r"(?i)(?:\baadhaar|\bUIDAI|\bUID\b|आधार)[^\n\d]{0,24}$")
 _ITIN = re.compile(r"(?i)\bITIN" + _SEP + r"(?P<value>9\d{2}[- ]?\d{2}[- ]?\d{4})(?![\d-])")
 _IBAN_CUE = re.compile(r"(?i)\biban[\"']?\s*(?:[:=：]|is)?\s*[\"']?(?P<value>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)(?![A-Za-z0-9])")
+# "地图 Web 服务 key 是 <32 hex>", "app_key: <32 hex>": hex is a hash elsewhere, but after an API/app key label it is the key.
+_HEX_API_KEY = re.compile(
+    r"(?i)(?:\b(?:api|app|application|access|secret|developer|web)[ _-]?key|\bappkey|\bappsecret|(?:服务|开发者|应用)\s*key)s?[\"']?"
+    r"\s*(?:[:=：]|\bis\b|是|为)\s*[\"'“]?(?P<value>[0-9a-f]{32,64}|[0-9A-F]{32,64})(?![0-9A-Za-z])"
+)
 # Incoming-webhook URLs of chat bots (Feishu/Lark, DingTalk, WeCom): whoever holds the token posts to the group.
 _WEBHOOK = re.compile(
     r"(?i)(?:open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/|oapi\.dingtalk\.com/robot/send\?access_token=|"
@@ -73,6 +78,9 @@ def find_ids(text: str) -> list[Span]:
             out.append(("national_id", *m.span("value")))
     for m in _IBAN_CUE.finditer(text):
         out.append(("bank_account", *m.span("value")))
+    for m in _HEX_API_KEY.finditer(text):
+        if len(set(m.group("value").lower())) >= 8:  # not "0000..." or "ffff..."
+            out.append(("api_key", *m.span("value")))
     for m in _WEBHOOK.finditer(text):
         out.append(("api_key", *m.span("value")))
     for m in _DER_KEY.finditer(text):
