@@ -169,6 +169,8 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ("card", "Visa 4111 1111 1111 1111，CVN2 是 913", ["4111 1111 1111 1111", "913"], ["Visa"]),
     ("phone", "Amélie: 07 81 22 39 40, after six", ["07 81 22 39 40"], ["after six"]),
     ("phone", "Tom's mobile 07911 123 456, call him", ["07911 123 456"], ["call him"]),
+    ("address", "现在住望京西园三区 3 号楼 2 单元 1102，周末在家", ["望京西园三区 3 号楼 2 单元 1102"], ["周末在家"]),
+    ("address", "快递寄到南区学生宿舍 7 栋 315，放门口", ["南区学生宿舍 7 栋 315"], ["放门口"]),
 ]
 
 LOOKALIKES: list[str] = [
@@ -241,7 +243,7 @@ def _cost(text: str) -> float:
     "password " * 3, "验证码" * 5 + "1 ", "1 2 3 4 5 6 7 8 9 ", "http://a:" + "b@" * 5, "-----BEGIN PRIVATE KEY-----\n" + "QUJD" * 10 + "\n",
     "北京市朝阳区" * 3 + "路1号", "1234 Maple " * 3, "AKIA" + "A" * 16 + " ", "ssn 123-45-6789 " + "passport " * 2, "a@b.c " * 4,
     "中文" * 10, "1" * 40, "key " + "aB3" * 10, "=" * 20, "账号" + "1 " * 10,
-    "京A" * 6 + "1 ", "MIIBIBAA" * 8, "backup codes for x " * 3, "curl -u a:" * 4, "plate " * 5, "10.0.0.5\n" * 3, "私钥（" * 5,
+    "京A" * 6 + "1 ", "MIIBIBAA" * 8, "backup codes for x " * 3, "curl -u a:" * 4, "plate " * 5, "10.0.0.5\n" * 3, "私钥（" * 5, "宿舍 7 栋 " * 4,
 ])
 def test_cost_grows_linearly(unit: str) -> None:
     """Adversarial repetitions: ten times the text must not cost much more than ten times the time."""
