@@ -171,6 +171,10 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ("phone", "Tom's mobile 07911 123 456, call him", ["07911 123 456"], ["call him"]),
     ("address", "现在住望京西园三区 3 号楼 2 单元 1102，周末在家", ["望京西园三区 3 号楼 2 单元 1102"], ["周末在家"]),
     ("address", "快递寄到南区学生宿舍 7 栋 315，放门口", ["南区学生宿舍 7 栋 315"], ["放门口"]),
+    # a password named in the sentence but not labelled next to its value
+    ("password", "the zip of the scans is encrypted, use Kettle%42blue to open it", ["Kettle%42blue"], ["to open it"]),
+    ("password", "my work password is the same as the wifi one — Harbor*9Light — I will rotate it", ["Harbor*9Light"], ["I will rotate it"]),
+    ("password", "压缩包加密了，解压用 Tiger#2024go，别外传", ["Tiger#2024go"], ["别外传"]),
 ]
 
 LOOKALIKES: list[str] = [
@@ -201,6 +205,8 @@ LOOKALIKES: list[str] = [
     "conn = connect(user=user, password=password)", "pwd = self.password", "把 password 改成从配置中心读取",
     "export OPENAI_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxx", "the VPC is 10.20.0.0/16", "物料编码 13912345678 可以在官网查到",
     "public key MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo", "cache key is 5d41402abc4b2a76b9719d911017c592",
+    "a password needs 12 characters from A-Z, a-z, 0-9 and !@#", "after the password change run systemctl restart wg-quick@wg0",
+    "密码重置后 Build#42 Rev3 才发布。", "Release Build#42-Rc3 ships Friday.",
 ]
 
 
@@ -243,7 +249,7 @@ def _cost(text: str) -> float:
     "password " * 3, "验证码" * 5 + "1 ", "1 2 3 4 5 6 7 8 9 ", "http://a:" + "b@" * 5, "-----BEGIN PRIVATE KEY-----\n" + "QUJD" * 10 + "\n",
     "北京市朝阳区" * 3 + "路1号", "1234 Maple " * 3, "AKIA" + "A" * 16 + " ", "ssn 123-45-6789 " + "passport " * 2, "a@b.c " * 4,
     "中文" * 10, "1" * 40, "key " + "aB3" * 10, "=" * 20, "账号" + "1 " * 10,
-    "京A" * 6 + "1 ", "MIIBIBAA" * 8, "backup codes for x " * 3, "curl -u a:" * 4, "plate " * 5, "10.0.0.5\n" * 3, "私钥（" * 5, "宿舍 7 栋 " * 4,
+    "京A" * 6 + "1 ", "MIIBIBAA" * 8, "backup codes for x " * 3, "curl -u a:" * 4, "plate " * 5, "10.0.0.5\n" * 3, "私钥（" * 5, "宿舍 7 栋 " * 4, "password Ab1!xyz " * 3, "x" * 30 + " ",
 ])
 def test_cost_grows_linearly(unit: str) -> None:
     """Adversarial repetitions: ten times the text must not cost much more than ten times the time."""

@@ -37,7 +37,7 @@ from hindsight.safety.redact_cues import (
     find_phones,
     find_spelled_emails,
 )
-from hindsight.safety.redact_ids import find_ids, host_is_context
+from hindsight.safety.redact_ids import find_ids, find_prose_passwords, host_is_context
 from hindsight.safety.validators import (
     card_valid,
     cn_id_checksum,
@@ -339,7 +339,7 @@ def _find_passwords(text: str) -> list[Span]:
 
 _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, _find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
-    find_phones, find_addresses, find_spelled_emails, find_ids,
+    find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords,
 )
 
 

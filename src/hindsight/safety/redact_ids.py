@@ -106,3 +106,32 @@ def host_is_context(text: str, start: int, end: int, credentials: list[Span]) ->
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
     return not any(s < line_end and e > line_start for _, s, e in credentials)
+
+
+# A password named in prose but not labelled next to its value ("my bank password is the same as my email
+# one — Margarita#77", "the PDF is encrypted; open it with Q3-taxes-Ferris!"): a token shaped like a password
+# (upper and lower case, a digit and a symbol) in the same sentence as a password word.
+_PROSE_CUE = re.compile(r"(?i)\b(?:password|passphrase|passcode|passwd|encrypted|decrypt|unlock)\b|密码|口令|加密|解密")
+_TOKEN = re.compile(r"[^\s\"'`“”‘’()（）,，;；。<>\[\]{}]{10,64}")  # 10+: "Build#42" is a build name
+_PW_SYMBOL = re.compile(r"[!@#$%^&*?~]")
+
+
+def _password_shaped(value: str) -> bool:
+    if "://" in value or "=" in value or "/" in value or re.search(r"@[A-Za-z0-9-]+\.[A-Za-z]", value):
+        return False  # a URL, a key=value pair, a path or an email: other finders own these
+    return bool(re.search(r"[A-Z]", value) and re.search(r"[a-z]", value) and re.search(r"\d", value)
+                and _PW_SYMBOL.search(value))
+
+
+def find_prose_passwords(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _TOKEN.finditer(text):
+        value = m.group(0).rstrip(".:")
+        if not _password_shaped(value) or value.startswith("[REDACTED"):
+            continue
+        before = text[max(0, m.start() - 100) : m.start()]
+        before = re.split(r"[。！？\n]|[.!?]\s", before)[-1]
+        after = re.split(r"[。！？\n]|[.!?]\s", text[m.end() : m.end() + 40])[0]
+        if _PROSE_CUE.search(before) or _PROSE_CUE.search(after):
+            out.append(("password", m.start(), m.start() + len(value)))
+    return out
