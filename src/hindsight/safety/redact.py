@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
-from hindsight.safety.redact_contacts import find_card_codes, find_contacts
+from hindsight.safety.redact_contacts import find_card_codes, find_contacts, is_public_contact
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
     find_card_expiry,
@@ -37,6 +37,7 @@ from hindsight.safety.redact_cues import (
     find_phones,
     find_spelled_emails,
 )
+from hindsight.safety.redact_ids import find_ids, find_prose_passwords, host_is_context
 from hindsight.safety.validators import (
     card_valid,
     cn_id_checksum,
@@ -49,7 +50,7 @@ from hindsight.safety.validators import (
 __all__ = ["KINDS", "Finding", "RedactionResult", "card_valid", "cn_id_checksum", "cn_id_valid", "find_sensitive",
            "luhn_valid", "placeholder", "redact", "redactor", "shannon_entropy"]
 
-KINDS: tuple[str, ...] = ("private_key", "api_key", "password", "otp", "email", "cn_id", "card", "national_id", "bank_account",
+KINDS: tuple[str, ...] = ("private_key", "api_key", "password", "otp", "email", "cn_id", "card", "national_id", "other_id", "bank_account",
                           "card_expiry", "cvv", "phone", "ip_address", "address")
 # Kinds that make a text a credential note: an IP address next to one is redacted too ("iDRAC at 10.0.0.5, root / x").
 _CREDENTIAL_KINDS = frozenset({"private_key", "api_key", "password", "otp"})
@@ -148,7 +149,7 @@ _KEYED_SECRET = re.compile(
 )
 # "with key SG.x", "令牌 ghx...": a bare key word and a long random value, whatever its shape.
 _BARE_KEY = re.compile(
-    r"(?i)(?:\b(?:key|token|secret|credential)s?|密钥|秘钥|私钥|令牌|凭证|凭据)\s*(?:\bis\b|:|：|是|为)?\s*[\"'“`]?"
+    r"(?i)(?:\b(?:key|token|secret|credential)s?|(?<=[a-z])(?-i:Key|Token|Secret)s?|密钥|秘钥|私钥|令牌|凭证|凭据)\s*(?:\bis\b|:|：|是|为)?\s*[\"'“`]?"
     r"([A-Za-z0-9_\-./+=~]{20,})"
 )
 _HEX_OR_UUID = re.compile(r"(?i)^(?:[0-9a-f]{20,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|sha\d*[:-].*|v?\d+(?:\.\d+)+.*)$")
@@ -168,7 +169,7 @@ _PASSWORD_EN = re.compile(
 )
 # "pass: x", "pw=x", "login admin / x": short labels only count with an explicit separator.
 _PASSWORD_SHORT = re.compile(
-    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:pass|pw|pwd|passwort|mot de passe)(?P<ssep>\s*(?:[:=]|：)|(?<!pass)\s+is|(?<=pw)\s+|(?<=pwd)\s+)\s*[\"'`]?(?P<value>[^\s\"'`,;，。；]{3,64})"
+    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:pass|pw|pwd|passwort|mot de passe)(?P<ssep>\s*(?:[:=]|：)|(?<!pass)\s+is|(?<=pw)\s+|(?<=pwd)\s+|\s+(?=[`\"']))\s*[\"'`]?(?P<value>[^\s\"'`,;，。；]{3,64})"
 )
 _USER_SLASH_PASS = re.compile(
     r"(?i)(?:\b(?:login|account|credentials|creds|user(?:name)?)|账号|帐号|登录)\s*[:：]?\s*[\w.@+-]{2,40}\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})"
@@ -181,11 +182,14 @@ _BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A
 # Command lines: "mysql -uroot -pS3cret", "sshpass -p S3cret", "redis-cli -a S3cret".
 _CLI_PASSWORD = re.compile(
     r"(?<![\w-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?P<v1>[^\s'\"]{3,64})|sshpass\s+-p\s*(?P<v2>\S{3,64})|"
-    r"redis-cli\b[^\n|;]{0,60}?\s-a\s+(?P<v3>\S{3,64}))"
+    r"redis-cli\b[^\n|;]{0,60}?\s-a\s+(?P<v3>\S{3,64})|"
+    r"curl\b[^\n|;]{0,80}?\s(?:-u|--user)\s*[\"']?[^\s:\"']{1,40}:(?P<v4>[^\s\"']{3,64})|"
+    r"(?i:identified\s+by(?:\s+password)?)\s+['\"](?P<v5>[^'\"\n]{3,64})['\"]|"
+    r"jdbc:oracle:[a-z]+:[\w$.-]{1,40}/(?P<v6>[^\s@/]{3,64})@)"
 )
 # A wallet's recovery phrase: 12-24 words after "seed phrase" / "助记词".
 _SEED_PHRASE = re.compile(
-    r"(?i)(?:seed phrase|recovery phrase|mnemonic(?: phrase)?|助记词)\s*(?:is|:|：|是|为)?\s*(?P<value>(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8})"
+    r"(?i)(?:seed phrase|recovery phrase|mnemonic(?: phrase)?|助记词[\u4e00-\u9fff]{0,6}?)\s*(?:is|:|：|是|为)?\s*(?P<value>(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8})"
 )
 # "AKIA... / wJalr...": an access-key ID written next to its secret half.
 _KEY_PAIR = re.compile(
@@ -198,13 +202,13 @@ _KEY_SECRET_HALF = re.compile(
     r"[\"']?\s*(?:[:=：]|is|是|为)?\s*[\"']?(?P<value>[A-Za-z0-9/+=_-]{30,64})(?![A-Za-z0-9/+=_-])"
 )
 _PASSWORD_ZH = re.compile(
-    r"(?i)(?:密码|口令|登录密码|支付密码|开机密码|wifi ?密码|(?-i:PIN)码?|取款密码)(?P<sep>\s*(?:是|为|:|：|=|改成了?|改为|设置为|设置成|设成了?|设为|"
+    r"(?i)(?:密码|口令|登录密码|支付密码|开机密码|wifi ?密码|(?-i:PIN)码?|取款密码)(?:我|他|她|已经|已|被|都|也|现在){0,2}(?P<sep>\s*(?:是|为|:|：|=|改成了?|改为|设置为|设置成|设成了?|设为|"
     r"换成了?|更新为|更新成了?|修改为|修改成了?|重置为|重置成了?|变成了?|变为|是：|是:)\s*|\s+)(?:" + _QUOTED + r"|[\"'“]?(?P<value>[!-~]{3,64}))"
 )
 # scheme://user:password@host: the password runs to the *last* "@" before the host, so one with an
 # unescaped "@" inside ("p@ss@db") is still removed whole; %-escapes are part of it.
 _URL_CREDENTIALS = re.compile(
-    r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^/\s:@?#]*:([^/\s?#]{3,200})@(?=[\w.\[-])"
+    r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^/\s:@?#]*:([^/\s?]{3,200})@(?=[\w.\[-])"
 )
 # "root/Mysql_root_x9", "admin:Adm1n#2024": a well-known account name and a password-shaped value.
 _ADMIN_PAIR = re.compile(
@@ -237,6 +241,8 @@ def _find_secrets(text: str) -> list[Span]:
             out.append(("private_key", m.start(), m.end()))
     for pattern in _TOKEN_PATTERNS:
         for m in pattern.finditer(text):
+            if len(set(m.group(0)[-16:].lower())) <= 2:
+                continue  # "sk-xxxxxxxxxxxxxxxx", "ghp_0000...": a template placeholder
             out.append(("api_key", m.start(), m.end()))
     for m in _AUTH_HEADER.finditer(text):
         if not m.group("value").startswith("[REDACTED"):
@@ -260,7 +266,8 @@ def _find_secrets(text: str) -> list[Span]:
             out.append(("api_key", *_group_span(m)))
     for m in _BARE_KEY.finditer(text):
         value = m.group(1).rstrip(".,;:")
-        if _PLACEHOLDER_VALUE.match(value) or _HEX_OR_UUID.match(value) or _wordy(value) or not looks_random(value, 20):
+        if (_PLACEHOLDER_VALUE.match(value) or _HEX_OR_UUID.match(value) or _wordy(value) or not looks_random(value, 20)
+                or value.startswith("MII")):  # DER in base64: a private key is found by its shape (redact_ids), a public key stays
             continue
         out.append(("api_key", *_group_span(m)))
     return out
@@ -268,6 +275,9 @@ def _find_secrets(text: str) -> list[Span]:
 
 # Digits and a symbol or an upper-case letter: what a password looks like when nothing else says so.
 _STRONG = re.compile(r"(?=.*\d)(?=.*[^\w\s]|.*[A-Z])")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+# A variable or attribute named like a secret, passed on in code: password, self.password, cfg.db_pwd.
+_VARIABLE = re.compile(r"(?:[a-z_][a-z0-9_]*\.)*[a-z_]*(?:pass(?:word|wd)?|pwd|secret|token)[a-z0-9_]*\)?")
 _QUERY_REST = re.compile(r"&[A-Za-z_]\w*=.*\Z", re.DOTALL)  # "password=x&useSSL=false": the value ends before the next parameter
 
 
@@ -290,8 +300,10 @@ def _find_passwords(text: str) -> list[Span]:
             continue  # "password manager", "pin the tab": bare word after the label is prose
         if m.group(0)[:3].lower() == "pin" and not value.isdigit():
             continue  # a PIN is a number; "pin numpy==1.26.4" pins a version
-        if group != "value" and len(value.split()) > 4:
-            continue  # a quoted sentence about the password, not the password
+        if group != "value" and len(value.split()) > (8 if "phrase" in m.group(0).lower() else 4):
+            continue  # a quoted sentence about the password, not the password (a passphrase may run to 8 words)
+        if _CJK.search(value) or _VARIABLE.fullmatch(value):
+            continue  # "db.password 改成从环境变量": prose; "password=password", "pwd=self.password": a variable
         start, _ = m.span(group)
         out.append(("password", start, start + len(value)))
     for m in _PASSWORD_ZH.finditer(text):
@@ -305,7 +317,8 @@ def _find_passwords(text: str) -> list[Span]:
     for pattern in (_PASSWORD_SHORT, _USER_SLASH_PASS, _EMAIL_SLASH_PASS, _LABELLED_PAIR, _ADMIN_PAIR):
         for m in pattern.finditer(text):
             value = m.group("value").rstrip(".,;:)]}\"'")
-            if len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value):
+            if (len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value)
+                    or _VARIABLE.fullmatch(value)):
                 continue
             if pattern is not _PASSWORD_SHORT and not (re.search(r"\d", value) and re.search(r"[A-Za-z]", value)):
                 continue  # "user / admin" is a role pair, not a password
@@ -317,7 +330,7 @@ def _find_passwords(text: str) -> list[Span]:
     for m in _URL_CREDENTIALS.finditer(text):
         out.append(("password", *m.span(1)))
     for m in _CLI_PASSWORD.finditer(text):
-        group = next(g for g in ("v1", "v2", "v3") if m.group(g) is not None)
+        group = next(g for g in ("v1", "v2", "v3", "v4", "v5", "v6") if m.group(g) is not None)
         out.append(("password", *m.span(group)))
     for m in _SEED_PHRASE.finditer(text):
         out.append(("private_key", *m.span("value")))
@@ -326,20 +339,22 @@ def _find_passwords(text: str) -> list[Span]:
 
 _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, _find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
-    find_phones, find_addresses, find_spelled_emails,
+    find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords,
 )
 
 
 def find_sensitive(text: str, kinds: Iterable[str] | None = None) -> list[Finding]:
     """Non-overlapping findings, left to right; on overlap the higher-priority kind (then the longer span) wins."""
     wanted = set(kinds) if kinds is not None else set(KINDS)
-    spans = [s for finder in _FINDERS for s in finder(text) if s[2] > s[1]]
+    spans = [s for finder in _FINDERS for s in finder(text)
+             if s[2] > s[1] and not (s[0] in ("phone", "email") and is_public_contact(text[s[1] : s[2]]))]
     found = {s[0] for s in spans}
     # Context across the whole text: an expiry date only next to a card, an IP address only in a credential note.
     if found & {"card", "cvv"}:
         spans += find_card_expiry(text)
     if found & _CREDENTIAL_KINDS:
-        spans += find_hosts(text)
+        creds = [s for s in spans if s[0] in _CREDENTIAL_KINDS]
+        spans += [h for h in find_hosts(text) if not host_is_context(text, h[1], h[2], creds)]
     spans = [s for s in spans if s[0] in wanted]
     spans.sort(key=lambda s: (_PRIORITY[s[0]], -(s[2] - s[1]), s[1]))
     # Taken spans never overlap, so sorted by start their ends are sorted too: one bisect finds the

@@ -56,8 +56,11 @@ _ESTATE_WEAK = rf"{_HAN}{{1,10}}?(?:广场|中心|苑|园|府|城|湾|庭|里|�
 # trailing bare room number ("5栋702").
 _AFTER = rf"(?:\s*(?:院|大院|[\u4e00-\u9fffA-Za-z]{{1,12}}?(?:小区|花园|家园|公寓|大厦|广场|中心|城|苑|园|府|院)))?{_PARTS}*(?:\s*[-－]?\d{{2,5}}(?![\d.]))?"
 _ROOM_TAIL = r"(?:\s*[-－]?\d{2,5}(?![\d.]))?"
+# Any named place with a building number and a room ("天通苑北一区 21 号楼 4 单元 601", "教工宿舍 15 栋 402"): a
+# building part alone ("在3号楼开会") is a meeting place, a building with its room number is a home.
+_BUILDING_ROOM = rf"{_HAN}{{2,12}}?\s*{_NUM}\s*(?:号楼|栋|幢|座)(?:\s*{_NUM}\s*(?:单元|层|楼))?\s*[-－]?\d{{3,5}}(?:室|房|号)?(?![\d.])"
 _ZH_ADDRESS = re.compile(
-    rf"{_REGION}(?:{_ROAD}{_AFTER}|{_ESTATE}{_PARTS}+{_ROOM_TAIL}|"
+    rf"{_REGION}(?:{_ROAD}{_AFTER}|{_ESTATE}{_PARTS}+{_ROOM_TAIL}|{_BUILDING_ROOM}|"
     rf"{_ESTATE_WEAK}(?:{_PARTS}{{2,}}|\s*{_NUM}\s*(?:号楼|栋|幢|座|单元|室)){_ROOM_TAIL})"
 )
 _ZH_ADDRESS_LEAD = re.compile(r"(?:到了|到|在|是|为|：|:|寄|送|址|住|于)")

@@ -14,7 +14,7 @@ from hindsight.safety.validators import card_valid, cn_id_valid
 Span = tuple[str, int, int]
 
 _CVV = re.compile(
-    r"(?i)(?:\b(?:cvv2?|cvc2?|cid|csc|card security code|security code)|安全码|校验码|(?:卡背面?|背面)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
+    r"(?i)(?:\b(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code)|安全码|校验码|(?:卡背面?|背面)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
     r"\s*(?:code|number)?(?:\s+(?:on|at|from|printed on)\s+(?:the\s+)?\w+)?\s*(?:[:=：]|is|是|为)?\s*(?P<value>\d{3,4})(?!\d)"
 )
 _EMAIL = re.compile(
@@ -31,6 +31,25 @@ _INTL_PHONE = re.compile(
     r"(?<![\w+])\+[1-9]\d{0,2}[\s.-]?(?:\(\d{1,4}\)[\s.-]?)?\d{1,4}(?:[\s.-]?\d{2,4}){1,4}(?![\d])"
 )
 _NANP = re.compile(r"(?<![\w.-])(?:1[- ])?(?:\(\d{3}\)\s?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-])")
+# Role mailboxes and service accounts reach an organisation, not a person: published contacts stay.
+_ROLE_MAILBOX = re.compile(
+    r"(?:support|help|helpdesk|service|customerservice|customer-service|cs|kefu|info|contact|hello|enquiries|inquiries|"
+    r"sales|bd|biz|business|partners?|press|media|pr|marketing|security|abuse|phishing|privacy|legal|compliance|dpo|"
+    r"billing|invoices?|accounts|finance|payments?|hr|jobs|careers|recruiting|hiring|postmaster|webmaster|hostmaster|"
+    r"admin-team|noreply|no-reply|donotreply|do-not-reply|notifications?|alerts?|feedback|team|office|reception)"
+    r"(?:[._+-][a-z0-9]+)?"
+)
+_SERVICE_DOMAIN = re.compile(r"(?i)\.(?:iam\.gserviceaccount\.com|users\.noreply\.github\.com)$")
+# Toll-free and shared-cost service lines: NANP 8xx, China 400/800, UK 0800/0808.
+_SERVICE_PHONE = re.compile(r"^(?:\+?1[\s.-]?)?\(?8(?:00|33|44|55|66|77|88)\)?[\s.-]|^(?:400|800)[\s-]?\d{3}[\s-]?\d{4}$|^08(?:00|08)\b")
+
+
+def is_public_contact(value: str) -> bool:
+    """A role mailbox (support@, security@), a service account, or a toll-free / 400 service number."""
+    if "@" in value:
+        local, _, domain = value.partition("@")
+        return bool(_ROLE_MAILBOX.fullmatch(local.lower()) or _SERVICE_DOMAIN.search("." + domain))
+    return bool(_SERVICE_PHONE.search(value.strip()))
 
 
 def find_contacts(text: str) -> list[Span]:
@@ -39,6 +58,8 @@ def find_contacts(text: str) -> list[Span]:
         local = m.group(0).split("@", 1)[0].lower()
         if local == "git" and text[m.end() : m.end() + 1] == ":":
             continue  # git@github.com:org/repo.git is a remote, not a mailbox
+        if is_public_contact(m.group(0)):
+            continue
         out.append(("email", m.start(), m.end()))
     for m in _CN_ID.finditer(text):
         if cn_id_valid(m.group(0)):

@@ -31,11 +31,11 @@ _OTP_CUE = (
     r"one[- ]time|2fa|mfa|otp|sms|text|backup|recovery|reset|pairing|unlock|door|gate|entry|alarm|safe|activation|"
     r"two[- ]factor)\s+(?:codes?|pins?|passcodes?|keys?)\b|\b(?:otp|totp|2fa|mfa)\b(?:\s+codes?)?|"
     r"\bone[- ]time\s+(?:pass(?:code|word)|pin)\b|\byour\s+code\b|"
-    r"验证码|校验码|动态码|动态密码|短信码|令牌码|动态令牌|口令码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
+    r"验证码|校验码|动态码|动态密码|短信码|令牌码|动态令牌|动态口令牌?(?:现在|当前)?(?:显示的?)?|口令码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
 )
 _OTP_VALUE = (r"(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?: \d){3,7}|(?=[A-Za-z]*\d)[A-Z0-9]{4,10}|[A-Z]-\d{4,8}"
-              r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,3})")
-_OTP = re.compile(_OTP_CUE + r"(?:\s*\([^)\n]{0,20}\))?" + _SEP + r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
+              r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,3}|(?=[a-z-]*\d)[a-z0-9]{4,5}-[a-z0-9]{4,5})")
+_OTP = re.compile(_OTP_CUE + r"(?:\s*\([^)\n]{0,20}\))?(?:\s+(?:for|from|to|on)\s+[^\n:：]{1,30}?[:：])?" + _SEP + r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
 _OTP_MORE = re.compile(r"(?i)\s*(?:[,，、;；/]|\band\b|和|及)\s*(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
 _UNIT_AFTER = re.compile(r"\s*(?:分钟|秒|小时|位|次|天|个|minutes?|mins?|seconds?|secs?|hours?|digits?|characters?|chars?|times|days?)\b|\s*(?:分钟|秒|小时|位|次|天|个)")
 # A TOTP seed: base32 after an authenticator cue.
@@ -55,7 +55,7 @@ _NOT_SECRET_CODE = frozenset(
 
 # The SMS form puts the code first: "482913 is your Uber code", "583920是您的登录验证码".
 _OTP_FIRST = re.compile(
-    r"(?i)(?<![\w-])(?P<value>\d{4,8})\s*(?:is\s+your\s+(?:[\w-]+\s+){0,3}?(?:verification\s+|login\s+|security\s+|one-time\s+)?"
+    r"(?i)(?<![\w-])(?:[A-Z]-)?(?P<value>\d{4,8})\s*(?:is\s+your\s+(?:[\w-]+\s+){0,3}?(?:verification\s+|login\s+|security\s+|one-time\s+)?"
     r"(?:code|passcode|otp|pin)\b|(?:是|为)?(?:您|你)(?:的|本次)[\u4e00-\u9fff]{0,6}?(?:验证码|校验码|动态码))"
 )
 
@@ -91,14 +91,14 @@ def find_otp(text: str) -> list[Span]:
 
 # --------------------------------------------------------------------------- national IDs
 
-_SSN_CUE = re.compile(r"(?i)(?:\bSSN|\bsocial security(?:\s+(?:number|no\.?|#))?|社会安全号码?|社安号)" + _SEP
+_SSN_CUE = re.compile(r"(?i)(?:\bSSN|\bsocial security(?:\s+(?:number|no\.?|#))?|社会安全号码?|社安号)(?:\s+on\s+(?:file|record))?" + _SEP
                       + r"(?P<value>\d{3}[- ]?\d{2}[- ]?\d{4})(?![\d-])")
 _SSN_BARE = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")
 _SSN_NOT = re.compile(r"(?i)(?:order|ticket|invoice|case|ref|isbn|tel|phone|fax|call|#|订单|单号|工单|电话)\W{0,3}$")
 _DOC_CUE = (
     r"(?i)(?:\bpassport|\bdriver'?s?\s+licen[cs]e|\bdriving\s+licen[cs]e|\bnational\s+insurance|\bNINO\b|\btax\s+(?:id|number)|"
     r"\bTIN\b|\bSIN\b|\baadhaar|\bPAN\b|\bresident\s+(?:id|permit)|\bID\s+(?:card\s+)?(?:no\.?|number|#)|\bidentity\s+(?:card\s+)?number|"
-    r"护照|港澳通行证|台胞证|通行证|驾驶证|驾照|社保卡?|医保卡?|居住证|证件|军官证)"
+    r"\bpersonalausweis|\breisepass|\bcarte\s+d'identit[ée]|\bDNI\b|\bNIE\b|\bcodice\s+fiscale|\bmy\s+number\b|マイナンバー|护照|港澳通行证|台胞证|通行证|驾驶证|驾照|社保卡?|医保卡?|居住证|证件|军官证)"
 )
 _DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?)" + _SEP
                   + r"(?P<value>(?-i:[A-Z]{0,3}\d[A-Z0-9]{4,14}|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
@@ -116,7 +116,8 @@ def find_national_ids(text: str) -> list[Span]:
         if ssn_valid(m.group(0)) and not _SSN_NOT.search(text[max(0, m.start() - 16) : m.start()]):
             out.append(("national_id", m.start(), m.end()))
     for m in _DOC.finditer(text):
-        if sum(ch.isdigit() for ch in m.group("value")) >= 5:
+        value = m.group("value")
+        if sum(ch.isdigit() for ch in value) >= 5 or (sum(ch.isdigit() for ch in value) >= 3 and len(value) >= 8):
             out.append(("national_id", *m.span("value")))
     for m in _CN_ID_15.finditer(text):
         # The 18-character ID is found by its checksum alone (redact.py); a wrong check character is
@@ -131,8 +132,8 @@ def find_national_ids(text: str) -> list[Span]:
 _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)(?![A-Za-z0-9])")
 _ACCOUNT_CUE = (
     r"(?i)(?:\bacct\.?|\baccount\s+(?:no\.?|number|#)|\bbank\s+account|\b(?:checking|savings)\s+account|\brouting\s+(?:no\.?|number)|"
-    r"\bsort\s+code|\bA/C|\bwire\s+(?:it\s+)?to|银行卡号?|卡号|储蓄卡|借记卡|信用卡|银行账[号户]|对公账[号户]|收款账[号户]|开户账号|"
-    r"账[号户]|帐[号户]|这张卡|这个卡)"
+    r"\bsort\s+code|\bA/C|\bNUBAN\b|\bBSB\b|\bwire\s+(?:it\s+)?to|银行卡号?|卡号|储蓄卡|借记卡|信用卡|银行账[号户]|对公账[号户]|收款账[号户]|开户账号|"
+    r"账[号户]|帐[号户]|户口|这张卡|这个卡|的卡)"
 )
 _SORT_CODE = re.compile(r"(?i)\b(?:sort\s+code|BSB)" + _SEP + r"(?P<value>\d{2}[- ]?\d{2}[- ]?\d{2})(?![\d-])")
 _ACCOUNT = re.compile(_ACCOUNT_CUE + _SEP + r"(?P<value>\d(?:[ -]?\d){7,29})(?![\d-])")
@@ -188,11 +189,13 @@ _PHONE_CUE = re.compile(
     + _SEP + r"(?P<value>\+?\(?\d[\d ().-]{5,20}\d)(?![\d.-])"
 )
 _CN_MOBILE_DOTTED = re.compile(r"(?<![\d.])1[3-9]\d\.\d{4}\.\d{4}(?![\d.]|\.\d)")
-_UK_MOBILE = re.compile(r"(?<![\d+])07\d{3}\s?\d{6}(?!\d)")
+# UK mobiles (07700 900123, 07700 900 123) and French mobiles (06 12 34 56 78).
+_UK_MOBILE = re.compile(r"(?<![\d+])(?:07\d{3}\s?\d{3}\s?\d{3}|0[67](?:[ .]\d{2}){4})(?![\d.]|\s\d)")
 # A count, not a phone: "total events: 13872645019", "共执行 18612345678 次".
 _QUANTITY_AFTER = re.compile(r"\s*(?:次|个|条|笔|行|元|件|人|words?\b|times\b|events\b|requests\b|ops\b|rows\b|bytes\b|records\b|"
                              r"hashes\b|items\b|users\b|calls\b|tokens\b|lines\b)", re.IGNORECASE)
-_QUANTITY_BEFORE = re.compile(r"(?i)(?:total|count|sum|events|requests|共|总计|合计|累计|执行|处理)[^\n\d]{0,12}$")
+_QUANTITY_BEFORE = re.compile(r"(?i)(?:total|count|sum|events|requests|共|总计|合计|累计|执行|处理)[^\n\d]{0,12}$"
+                              r"|(?:part\s+(?:no\.?|number)|\bSKU|model\s+(?:no\.?|number)|编码|编号|料号|货号|型号|条码)[^\n\d]{0,4}$")
 
 
 def is_quantity(text: str, start: int, end: int) -> bool:

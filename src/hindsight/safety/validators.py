@@ -126,3 +126,50 @@ def looks_random(value: str, min_len: int = 12) -> bool:
     """Long, mixed character classes, high entropy: a generated token, not a word or an identifier."""
     classes = sum(bool(p.search(value)) for p in _CLASSES)
     return len(value) >= min_len and classes >= 2 and shannon_entropy(value) >= 3.0
+
+
+def itin_valid(value: str) -> bool:
+    """A US Individual Taxpayer Identification Number: 9xx-GG-xxxx with the group in 50-65, 70-88, 90-92 or 94-99."""
+    digits = re.sub(r"[\s-]", "", value)
+    if len(digits) != 9 or not digits.isdigit() or digits[0] != "9":
+        return False
+    group = int(digits[3:5])
+    return 50 <= group <= 65 or 70 <= group <= 88 or 90 <= group <= 92 or 94 <= group <= 99
+
+
+_VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9), strict=True)),
+               **dict(zip("JKLMN", range(1, 6), strict=True)), "P": 7, "R": 9,
+               **dict(zip("STUVWXYZ", range(2, 10), strict=True))}
+_VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
+
+
+def vin_valid(value: str) -> bool:
+    """A 17-character vehicle identification number whose 9th character is its ISO 3779 / FMVSS 115 check digit."""
+    vin = value.upper()
+    if len(vin) != 17 or any(ch not in _VIN_VALUES for ch in vin):
+        return False
+    total = sum(_VIN_VALUES[ch] * w for ch, w in zip(vin, _VIN_WEIGHTS, strict=True)) % 11
+    return vin[8] == ("X" if total == 10 else str(total))
+
+
+_VERHOEFF_D = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 3, 4, 0, 6, 7, 8, 9, 5), (2, 3, 4, 0, 1, 7, 8, 9, 5, 6),
+    (3, 4, 0, 1, 2, 8, 9, 5, 6, 7), (4, 0, 1, 2, 3, 9, 5, 6, 7, 8), (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
+    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2), (7, 6, 5, 9, 8, 2, 1, 0, 4, 3), (8, 7, 6, 5, 9, 3, 2, 1, 0, 4),
+    (9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+)
+_VERHOEFF_P = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 5, 7, 6, 2, 8, 3, 0, 9, 4), (5, 8, 0, 3, 7, 9, 6, 1, 4, 2),
+    (8, 9, 1, 6, 0, 4, 3, 5, 2, 7), (9, 4, 5, 3, 1, 2, 6, 8, 7, 0), (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
+    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5), (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
+)
+
+
+def verhoeff_valid(digits: str) -> bool:
+    """The Verhoeff check (Aadhaar numbers carry it in their last digit)."""
+    if not digits.isdigit():
+        return False
+    c = 0
+    for i, ch in enumerate(reversed(digits)):
+        c = _VERHOEFF_D[c][_VERHOEFF_P[i % 8][int(ch)]]
+    return c == 0

@@ -1,0 +1,137 @@
+"""Identifiers found by a cue or a checksum: vehicle plates and VINs, medical record numbers, Aadhaar,
+ITIN, labelled IBANs, chat-bot webhook tokens and bare private-key material (DER base64, hex).
+
+Like :mod:`hindsight.safety.redact_cues`, a value is taken either by a validated shape (VIN check
+digit, Verhoeff for Aadhaar, a Chinese plate's province character) or by a cue right before it
+("plate", "VIN", "MRN", "车牌", "病历号"), so look-alikes (order numbers, versions, hashes) stay.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.safety.validators import itin_valid, verhoeff_valid, vin_valid
+
+Span = tuple[str, int, int]
+
+# What may stand between a cue and its value: "is", ":", "是", "为", "for the insurance quote:".
+_SEP = r"(?:\s*(?:[:：=#,，]|\bis\b|\bwas\b|是|为|号码|号|no\.?|number|:)\s*){0,3}\s*"
+
+# 京A·12345, 沪A D82719 (new-energy plates carry six characters), 粤B 9X7K2.
+_CN_PLATE = re.compile(
+    r"[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼]"
+    r"[A-HJ-NP-Z][·•．. ]?(?=[A-HJ-NP-Z]*\d)[A-HJ-NP-Z0-9]{5,6}(?![A-Za-z0-9])"
+)
+_PLATE_CUE = re.compile(
+    r"(?i)\b(?:licen[cs]e\s+plate|number\s+plate|registration\s+(?:plate|number)|reg\s+(?:plate|number)|plate)"
+    r"(?:\s+(?:number|no\.?|#))?" + _SEP
+    + r"(?P<value>(?-i:(?=[A-Z0-9 -]*\d)(?=[0-9 -]*[A-Z])[A-Z0-9](?:[A-Z0-9]|[ -](?=[A-Z0-9])){3,8}))(?![A-Za-z0-9])"
+)
+_VIN = re.compile(r"(?<![A-Za-z0-9])(?=[A-Z]*\d)[A-HJ-NPR-Z0-9]{17}(?![A-Za-z0-9])")
+_VIN_CUE = re.compile(r"(?i)(?:\bVIN\b|vehicle\s+identification\s+number|车架号|车辆识别(?:代)?码)[^\n:：]{0,30}?[:：]?\s*$")
+_MRN = re.compile(
+    r"(?i)(?:\bMRN\b|medical\s+record\s+(?:number|no\.?|#)|patient\s+(?:id|number|no\.?)|\bNHS\s+(?:number|no\.?)|"
+    r"病历号|病案号|住院号|门诊号|就诊卡号|医保卡号)" + _SEP + r"(?P<value>(?=[A-Z0-9 -]*\d{4})[A-Z0-9](?:[A-Z0-9]|[ -](?=\d)){4,14})(?![A-Za-z0-9])"
+)
+_AADHAAR = re.compile(r"(?<![\d-])[2-9]\d{3}[ -]?\d{4}[ -]?\d{4}(?![\d-])")
+_AADHAAR_CUE = re.compile(r"(?i)(?:\baadhaar|\bUIDAI|\bUID\b|आधार)[^\n\d]{0,24}$")
+_ITIN = re.compile(r"(?i)\bITIN" + _SEP + r"(?P<value>9\d{2}[- ]?\d{2}[- ]?\d{4})(?![\d-])")
+_IBAN_CUE = re.compile(r"(?i)\biban[\"']?\s*(?:[:=：]|is)?\s*[\"']?(?P<value>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)(?![A-Za-z0-9])")
+# "地图 Web 服务 key 是 <32 hex>", "app_key: <32 hex>": hex is a hash elsewhere, but after an API/app key label it is the key.
+_HEX_API_KEY = re.compile(
+    r"(?i)(?:\b(?:api|app|application|access|secret|developer|web)[ _-]?key|\bappkey|\bappsecret|(?:服务|开发者|应用)\s*key)s?[\"']?"
+    r"\s*(?:[:=：]|\bis\b|是|为)\s*[\"'“]?(?P<value>[0-9a-f]{32,64}|[0-9A-F]{32,64})(?![0-9A-Za-z])"
+)
+# Incoming-webhook URLs of chat bots (Feishu/Lark, DingTalk, WeCom): whoever holds the token posts to the group.
+_WEBHOOK = re.compile(
+    r"(?i)(?:open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/|oapi\.dingtalk\.com/robot/send\?access_token=|"
+    r"qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=)(?P<value>[A-Za-z0-9-]{20,})"
+)
+# A DER private key in base64 without its PEM armour: PKCS#8 ("MIIEvQIBADAN...") or PKCS#1 ("MIIEowIBAAKC...").
+# A public key ("MIIBIjANBgkq...AAOCAQ8A") has no version INTEGER 0 and stays.
+_DER_KEY = re.compile(r"(?<![A-Za-z0-9+/])MII[A-Za-z0-9+/]{1,3}(?:AgEA|IBA[AD])[A-Za-z0-9+/]{40,}+={0,2}")
+# "私钥（hex）：7A3C...", "SM2 private key: 64 hex digits": a hex private key after an explicit private-key cue.
+_HEX_PRIVATE = re.compile(
+    r"(?i)(?:私钥|private[ _-]?key)(?:\s*[（(][^)）\n]{0,16}[)）])?\s*(?:[:：=]|\bis\b|是|为)\s*[\"'“]?"
+    r"(?P<value>[0-9a-f]{64}|0x[0-9a-f]{64})(?![0-9a-z])"
+)
+
+
+def find_ids(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _CN_PLATE.finditer(text):
+        out.append(("other_id", m.start(), m.end()))
+    for m in _PLATE_CUE.finditer(text):
+        out.append(("other_id", *m.span("value")))
+    for m in _VIN.finditer(text):
+        if vin_valid(m.group(0)) or _VIN_CUE.search(text, max(0, m.start() - 48), m.start()):
+            out.append(("other_id", m.start(), m.end()))
+    for m in _MRN.finditer(text):
+        out.append(("other_id", *m.span("value")))
+    for m in _AADHAAR.finditer(text):
+        # The cue is required: one random 12-digit number in ten passes Verhoeff.
+        if _AADHAAR_CUE.search(text, max(0, m.start() - 40), m.start()) and (
+                verhoeff_valid(re.sub(r"\D", "", m.group(0))) or len(set(re.findall(r"[ -]", m.group(0)))) == 1):
+            out.append(("national_id", m.start(), m.end()))
+    for m in _ITIN.finditer(text):
+        if itin_valid(m.group("value")):
+            out.append(("national_id", *m.span("value")))
+    for m in _IBAN_CUE.finditer(text):
+        out.append(("bank_account", *m.span("value")))
+    for m in _HEX_API_KEY.finditer(text):
+        if len(set(m.group("value").lower())) >= 8:  # not "0000..." or "ffff..."
+            out.append(("api_key", *m.span("value")))
+    for m in _WEBHOOK.finditer(text):
+        out.append(("api_key", *m.span("value")))
+    for m in _DER_KEY.finditer(text):
+        out.append(("private_key", m.start(), m.end()))
+    for m in _HEX_PRIVATE.finditer(text):
+        out.append(("private_key", *m.span("value")))
+    return out
+
+
+def host_is_context(text: str, start: int, end: int, credentials: list[Span]) -> bool:
+    """An IP address in a credential note that only locates the service and stays: a network ("10.3.0.0/24"),
+    a gateway (x.x.x.1), the host of a URL whose userinfo holds the credential (removed on its own), or, in a
+    pasted config of several lines, an address on a line that carries no credential ("DB_HOST=10.2.4.17")."""
+    ip = text[start:end]
+    if re.match(r"/\d", text[end : end + 2]) or ip.endswith((".0", ".1")):
+        return True
+    token_start = max(text.rfind(ch, 0, start) for ch in " \t\n\"'(（，,")
+    if text[start - 1 : start] == "@" and "://" in text[token_start + 1 : start]:
+        return True
+    if "\n" not in text:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    return not any(s < line_end and e > line_start for _, s, e in credentials)
+
+
+# A password named in prose but not labelled next to its value ("my bank password is the same as my email
+# one — Margarita#77", "the PDF is encrypted; open it with Q3-taxes-Ferris!"): a token shaped like a password
+# (upper and lower case, a digit and a symbol) in the same sentence as a password word.
+_PROSE_CUE = re.compile(r"(?i)\b(?:password|passphrase|passcode|passwd|encrypted|decrypt|unlock)\b|密码|口令|加密|解密")
+_TOKEN = re.compile(r"[^\s\"'`“”‘’()（）,，;；。<>\[\]{}]{10,64}")  # 10+: "Build#42" is a build name
+_PW_SYMBOL = re.compile(r"[!@#$%^&*?~]")
+
+
+def _password_shaped(value: str) -> bool:
+    if "://" in value or "=" in value or "/" in value or re.search(r"@[A-Za-z0-9-]+\.[A-Za-z]", value):
+        return False  # a URL, a key=value pair, a path or an email: other finders own these
+    return bool(re.search(r"[A-Z]", value) and re.search(r"[a-z]", value) and re.search(r"\d", value)
+                and _PW_SYMBOL.search(value))
+
+
+def find_prose_passwords(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _TOKEN.finditer(text):
+        value = m.group(0).rstrip(".:")
+        if not _password_shaped(value) or value.startswith("[REDACTED"):
+            continue
+        before = text[max(0, m.start() - 100) : m.start()]
+        before = re.split(r"[。！？\n]|[.!?]\s", before)[-1]
+        after = re.split(r"[。！？\n]|[.!?]\s", text[m.end() : m.end() + 40])[0]
+        if _PROSE_CUE.search(before) or _PROSE_CUE.search(after):
+            out.append(("password", m.start(), m.start() + len(value)))
+    return out
