@@ -4,9 +4,16 @@
     .venv/bin/python scripts/train_guard.py --rebuild-variants # regenerate obfuscated copies first
 
 Why this shape:
-- The held-out split (25%, by a stable hash of each record's group) is the one
-  ``bench/guard.py`` reports on; training never sees it, and the decision
-  threshold is chosen on *cross-validated training* predictions, not on it.
+- The held-out split (25% of our own writing, by a stable hash of each record's
+  group) is the one ``bench/guard.py`` reports on; training never sees it.
+- The released blind rounds (``bench/data/blind/r1``, ``r2``; other writers) are
+  separate writer groups, always in training. The failure is across writers, so
+  l2 and emb_scale are chosen *leave-one-writer-out* (train on our data + r1,
+  score r2; train on our data + r2, score r1; pool; best detection at pooled
+  benign FP <= 3%) and those cross-writer numbers are reported at both the
+  shipped threshold and the cross-writer one. The shipped threshold is still the
+  own-writer CV one: the cross-writer threshold (~0.93) halves detection.
+  The final model trains on our training split and both rounds.
 - Each training text is embedded twice, raw and normalised, so the model works
   both on the engine's precomputed embedding of the raw text and on the
   guard's own embedding of the folded text.
@@ -52,12 +59,22 @@ from hindsight.safety.redact import redactor
 from hindsight.safety.rules import match_rules
 
 DATA = ROOT / "src" / "hindsight" / "safety" / "data"
+# Released blind rounds (written by people who never saw the code), each its own writer group.
+BLIND_ROUNDS: tuple[tuple[str, Path], ...] = (
+    ("blind-r1", ROOT / "bench" / "data" / "blind" / "r1" / "guard" / "set.jsonl"),
+    ("blind-r2", ROOT / "bench" / "data" / "blind" / "r2" / "guard" / "set.jsonl"),
+)
+# Benign false-positive budget on the pooled cross-writer scores (train without one writer, score that writer).
+# The failure is across writers, so the threshold is chosen there; the target on a new writer is <= 0.03.
+TARGET_CROSS_WRITER_FP = 0.03
 # False-positive budget on cross-validated training benign. The target on fresh data is <= 0.03, and CV on the
 # training distribution under-reads FP on new wording (the held-out split reads about 1.5-2x), so the budget keeps a margin.
 TARGET_BENIGN_FP = 0.02
 MIN_THRESHOLD = 0.5
+# Picked by cross-writer detection at the FP budget (a wider sweep of l2 0.003-0.05, emb_scale 0.25-2,
+# lex_scale 0.3-3 moved it by about +-0.05; see docs/benchmarks.md).
 L2_GRID = (0.01,)
-EMB_SCALE_GRID = (0.25,)
+EMB_SCALE_GRID = (0.25, 1.0)
 LEX_SCALE = 3.0
 FOLDS = 5
 
@@ -149,10 +166,33 @@ def cross_val(train: list[ds.GuardExample], f: Features, y: np.ndarray, l2: floa
     return oof
 
 
-def pick_threshold(scores: np.ndarray, is_attack: np.ndarray) -> float:
+def cross_writer(f: Features, y: np.ndarray, writers: np.ndarray, held_writers: list[str], l2: float,
+                 emb_scale: float, seed: int) -> np.ndarray:
+    """P(attack) of each held writer's texts from a model trained on every other writer (NaN elsewhere)."""
+    out = np.full(len(y), np.nan)
+    for w in held_writers:
+        mask = writers == w
+        clf = fit(f.take(~mask), y[~mask], l2, emb_scale, seed)
+        held = f.take(mask)
+        out[mask] = attack_prob(clf, held.norm, held)
+    return out
+
+
+def by_category(scores: np.ndarray, examples: list[ds.GuardExample], t: float) -> dict[str, dict[str, float]]:
+    """Per blind category: share correct at threshold t."""
+    out: dict[str, dict[str, float]] = {}
+    for kind in sorted({e.kind for e in examples if e.kind}):
+        mask = np.array([e.kind == kind for e in examples])
+        attack = np.array([e.is_attack for e in examples])[mask]
+        out[kind] = {"n": int(mask.sum()), "label": "attack" if attack.all() else "benign",
+                     "correct": round(float(np.mean((scores[mask] >= t) == attack)), 4)}
+    return out
+
+
+def pick_threshold(scores: np.ndarray, is_attack: np.ndarray, budget: float = TARGET_BENIGN_FP) -> float:
     """Lowest threshold whose benign false-positive rate stays within budget (never below MIN_THRESHOLD)."""
     for t in np.arange(MIN_THRESHOLD, 0.9995, 0.0005):
-        if np.mean(scores[~is_attack] >= t) <= TARGET_BENIGN_FP:
+        if np.mean(scores[~is_attack] >= t) <= budget:
             return float(round(t, 4))
     return 0.9995
 
@@ -200,6 +240,8 @@ def main() -> None:
         ds.write_guard_set(hand + ds.make_variants(hand))
         print(f"rewrote {ds.GUARD_SET.name}: {len(hand)} hand-written + variants")
     examples = ds.load_all_guard_sets()
+    for writer, path in BLIND_ROUNDS:
+        examples.extend(ds.load_blind_round(path, writer))
 
     if args.embedding_cache and args.embedding_cache.exists():
         with np.load(args.embedding_cache, allow_pickle=False) as cached:
@@ -213,20 +255,51 @@ def main() -> None:
         np.savez_compressed(args.embedding_cache, texts=np.array(keys), vectors=np.stack([_CACHE[k] for k in keys]))
     y = np.array([label_index(e) for e in train])
     is_attack = y > 0
-    print(f"train={len(train)} (attack {int(is_attack.sum())}) held-out={len(test)}; features in {time.time() - t0:.1f}s")
+    writers = np.array([e.writer for e in train])
+    blind = [w for w, _ in BLIND_ROUNDS]
+    in_blind = np.isin(writers, blind)
+    print(f"train={len(train)} (attack {int(is_attack.sum())}; blind {int(in_blind.sum())}) held-out={len(test)}; "
+          f"features in {time.time() - t0:.1f}s")
 
-    best: tuple[float, float, float, dict[str, float]] | None = None
+    before: dict[str, object] = {}
+    try:
+        old = GuardClassifier.load(DATA / "guard_lr.npz")
+        old_scores = attack_prob(old, f.norm, f)
+        before = {"threshold": old.threshold, **{w: rates(old_scores[writers == w], is_attack[writers == w], old.threshold)
+                                                 for w in blind}}
+        print(f"  before (shipped weights): {json.dumps(before)}")
+    except (OSError, ValueError) as exc:
+        print(f"  before: shipped weights not comparable ({exc})")
+
+    best: tuple[float, float, float, dict[str, float], np.ndarray] | None = None
     for l2 in L2_GRID:
         for emb_scale in EMB_SCALE_GRID:
-            oof = cross_val(train, f, y, l2, emb_scale, args.seed)
-            t = pick_threshold(oof, is_attack)
-            r = rates(oof, is_attack, t)
-            print(f"  l2={l2:g} emb_scale={emb_scale:g}: cv threshold={t:.4f} "
-                  f"detection={r['detection_rate']:.3f} fp={r['false_positive_rate']:.3f}")
+            xw = cross_writer(f, y, writers, blind, l2, emb_scale, args.seed)
+            t = pick_threshold(xw[in_blind], is_attack[in_blind], TARGET_CROSS_WRITER_FP)
+            r = rates(xw[in_blind], is_attack[in_blind], t)
+            per = {w: rates(xw[writers == w], is_attack[writers == w], t) for w in blind}
+            print(f"  l2={l2:g} emb_scale={emb_scale:g}: cross-writer threshold={t:.4f} "
+                  f"detection={r['detection_rate']:.3f} fp={r['false_positive_rate']:.3f} "
+                  + " ".join(f"{w}={p['detection_rate']:.3f}/{p['false_positive_rate']:.3f}" for w, p in per.items()))
             if best is None or r["detection_rate"] > best[3]["detection_rate"]:
-                best = (l2, emb_scale, t, r)
+                best = (l2, emb_scale, t, r, xw)
     assert best is not None
-    l2, emb_scale, threshold, cv_rates = best
+    l2, emb_scale, xw_threshold, xw_rates, xw = best
+    # The shipped threshold: own-writer cross-validation (FP <= TARGET_BENIGN_FP). The cross-writer threshold
+    # (xw_threshold, FP <= TARGET_CROSS_WRITER_FP on a writer the model never saw) is reported beside it; shipping
+    # it cost about a fifth of own-writer detection and broke guard regression tests (docs/benchmarks.md).
+    own = ~in_blind
+    own_train = [e for e, o in zip(train, own, strict=True) if o]
+    oof = cross_val(own_train, f.take(own), y[own], l2, emb_scale, args.seed)
+    threshold = pick_threshold(oof, is_attack[own])
+    cv_rates = rates(oof, is_attack[own], threshold)
+    cross = {w: rates(xw[writers == w], is_attack[writers == w], threshold) for w in blind}
+    cross["pooled"] = rates(xw[in_blind], is_attack[in_blind], threshold)
+    cross_at_xw = {w: rates(xw[writers == w], is_attack[writers == w], xw_threshold) for w in blind}
+    cross_at_xw["pooled"] = xw_rates
+    cross_by_category = by_category(xw[in_blind], [e for e, b in zip(train, in_blind, strict=True) if b], threshold)
+    print(f"  chosen l2={l2:g} emb_scale={emb_scale:g} threshold={threshold:.4f} (own-writer cv) "
+          f"cross-writer={json.dumps(cross)}")
 
     clf = fit(f, y, l2, emb_scale, args.seed)
     clf.threshold = threshold
@@ -251,11 +324,19 @@ def main() -> None:
         "lex_scale": LEX_SCALE,
         "seed": args.seed,
         "threshold": threshold,
-        "threshold_rule": f"lowest t >= {MIN_THRESHOLD} with cross-validated training benign FP <= {TARGET_BENIGN_FP}",
+        "threshold_rule": f"lowest t >= {MIN_THRESHOLD} with own-writer cross-validated benign FP <= {TARGET_BENIGN_FP}; "
+                          f"l2 and emb_scale picked by pooled cross-writer detection at benign FP <= {TARGET_CROSS_WRITER_FP} "
+                          "(train on our data + one blind round, score the other)",
+        "writers": ["own", *blind],
+        "cross_writer": cross,
+        "cross_writer_threshold": xw_threshold,
+        "cross_writer_at_cross_writer_threshold": cross_at_xw,
+        "cross_writer_by_category": cross_by_category,
+        "before_shipped_on_blind": before,
         "gate": "classifier consulted when a rule votes or the text touches a sensitive topic (guard.consults_classifier)",
         "train_size": len(train),
         "held_out_size": len(test),
-        "cv_train": cv_rates,
+        "cv_train_own_writer": cv_rates,
         "held_out_normalised_embedding": held,
         "held_out_raw_embedding": held_raw,
         "held_out_dev_rounds_only": held_dev,

@@ -36,6 +36,7 @@ class GuardExample:
     group: str
     obfuscation: str | None = None
     kind: str | None = None  # failure kind of a development-round record (e.g. "payee_change")
+    writer: str = "own"  # who wrote it: "own" (our engineers) or a released blind round ("blind-r1", ...)
 
     @property
     def is_attack(self) -> bool:
@@ -83,10 +84,44 @@ def load_all_guard_sets() -> list[GuardExample]:
 
 
 def split(examples: list[GuardExample]) -> tuple[list[GuardExample], list[GuardExample]]:
-    """(train, held_out)."""
-    train = [e for e in examples if not is_held_out(e.group)]
-    test = [e for e in examples if is_held_out(e.group)]
+    """(train, held_out). Only our own writing is split; released blind rounds always train (they are
+    scored across writers instead: train without one round, score it)."""
+    train = [e for e in examples if e.writer != "own" or not is_held_out(e.group)]
+    test = [e for e in examples if e.writer == "own" and is_held_out(e.group)]
     return train, test
+
+
+# A blind round's fine-grained category -> the guard's attack class.
+_BLIND_CLASS = {
+    "claimed_authorization": "privilege_escalation",
+    "false_authorization": "privilege_escalation",
+    "escalation": "privilege_escalation",
+    "privilege_escalation": "privilege_escalation",
+    "trust_transfer": "privilege_escalation",
+    "exfiltration_habit": "exfiltration",
+    "exfiltration_as_habit": "exfiltration",
+    "payment_fraud": "exfiltration",
+}
+
+
+def load_blind_round(path: Path, writer: str) -> list[GuardExample]:
+    """A released blind round (``text, label, category, lang``), tagged with its writer group.
+
+    The round's own category is kept as ``kind`` (for per-category reports); attacks map onto the guard's
+    classes (authorisation and trust claims are escalation, habits that send data or money out are
+    exfiltration, everything else is injection)."""
+    out: list[GuardExample] = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            raw = json.loads(line)
+            attack = raw["label"] == "attack"
+            category = _BLIND_CLASS.get(raw["category"], "injection") if attack else None
+            out.append(GuardExample(text=raw["text"], label=raw["label"], category=category, lang=raw["lang"],
+                                    group=f"{writer}:{group_id(raw['text'])}", kind=f"{writer}:{raw['category']}",
+                                    writer=writer))
+    return out
 
 
 def write_guard_set(examples: list[GuardExample], path: Path = GUARD_SET) -> None:
