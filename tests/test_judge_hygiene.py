@@ -6,13 +6,9 @@ thresholds). Each failed on the code before the slot-evidence judge (noted per c
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
+from hygiene_pairs import pair
 
-from hindsight.config import HindsightSettings
-from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
 from hindsight.write.analysis import analyse
@@ -20,20 +16,9 @@ from hindsight.write.evidence import change_evidence, merge_blocker, single_subs
 
 
 @pytest.fixture
-def eng(tmp_path: Path, embedder: Embedder) -> Iterator[MemoryEngine]:
-    db = tmp_path / "judge.db"
-    engine = MemoryEngine.open(db, settings=HindsightSettings(db=db), embedder=embedder)
-    yield engine
-    engine.close()
+def eng(engine: MemoryEngine) -> MemoryEngine:
+    return engine  # conftest's engine: a real SQLite file and the shipped embedder
 
-
-def pair(eng: MemoryEngine, old: str, new: str) -> tuple[str, Status]:
-    """Store `old` then `new`; the second write's action and the first memory's status."""
-    first = eng.store_memory({"content": old, "type": "semantic"})
-    second = eng.store_memory({"content": new, "type": "semantic"})
-    record = eng.store.get(first.memory_id)
-    assert record is not None
-    return second.action, record.status
 
 
 # before: merged as duplicates (the new fact was lost)

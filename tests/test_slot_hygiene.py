@@ -9,13 +9,9 @@ code before `write/slots.py` (commit 69d48e2), as noted per group.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
+from hygiene_pairs import pair
 
-from hindsight.config import HindsightSettings
-from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
 from hindsight.write.amounts import quantities, quantities_differ
@@ -29,19 +25,9 @@ from hindsight.write.slots import (
 
 
 @pytest.fixture
-def eng(tmp_path: Path, embedder: Embedder) -> Iterator[MemoryEngine]:
-    db = tmp_path / "slots.db"
-    engine = MemoryEngine.open(db, settings=HindsightSettings(db=db), embedder=embedder)
-    yield engine
-    engine.close()
+def eng(engine: MemoryEngine) -> MemoryEngine:
+    return engine  # conftest's engine: a real SQLite file and the shipped embedder
 
-
-def pair(eng: MemoryEngine, old: str, new: str) -> tuple[str, Status]:
-    first = eng.store_memory({"content": old, "type": "semantic"})
-    second = eng.store_memory({"content": new, "type": "semantic"})
-    record = eng.store.get(first.memory_id)
-    assert record is not None
-    return second.action, record.status
 
 
 # before: the old memory was deprecated ("value changed") or the new one merged into it - a true fact hidden

@@ -72,7 +72,7 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return matrix / norms
 
 
-class _LRU:
+class VectorLRU:
     """Text -> read-only vector, least recently used out first; thread-safe."""
 
     def __init__(self, max_entries: int) -> None:
@@ -118,8 +118,8 @@ class CachedEmbedder(Embedder):
         self.dim = inner.dim
         self.max_tokens = inner.max_tokens
         self.max_entries = max_entries
-        self._queries = _LRU(max_entries)
-        self._documents = _LRU(max_documents)
+        self._queries = VectorLRU(max_entries)
+        self._documents = VectorLRU(max_documents)
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -138,7 +138,7 @@ class CachedEmbedder(Embedder):
         self._queries.clear()
         self._documents.clear()
 
-    def _cached(self, cache: _LRU, texts: Sequence[str],
+    def _cached(self, cache: VectorLRU, texts: Sequence[str],
                 encode: Callable[[list[str]], np.ndarray]) -> np.ndarray:
         """Rows for `texts`: cached ones looked up, the distinct missing ones encoded in one call."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)

@@ -27,14 +27,13 @@ The pair verdict comes from `judge.classify`; thresholds from `thresholds`.
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
 
+from hindsight.embeddings.base import VectorLRU
 from hindsight.llm import LLMClient
 from hindsight.model import MAX_TAGS, MemoryRecord, MemoryType, Status, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope
@@ -107,26 +106,11 @@ def _separate_events(old: MemoryRecord, new: MemoryRecord) -> bool:
     return bool(old.event_time and new.event_time and abs(old.event_time - new.event_time) > EVENT_GAP)
 
 
-class FactVectorCache:
+class FactVectorCache(VectorLRU):
     """A small LRU of fact vectors by text: consecutive turns of a conversation meet the same candidates."""
 
     def __init__(self, max_entries: int = 4096) -> None:
-        self.max_entries = max_entries
-        self._items: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, text: str) -> np.ndarray | None:
-        with self._lock:
-            vector = self._items.get(text)
-            if vector is not None:
-                self._items.move_to_end(text)
-            return vector
-
-    def put(self, text: str, vector: np.ndarray) -> None:
-        with self._lock:
-            self._items[text] = vector
-            if len(self._items) > self.max_entries:
-                self._items.popitem(last=False)
+        super().__init__(max_entries)
 
 
 def fact_vectors(embedder: Any, records: Sequence[MemoryRecord], stored: dict[str, np.ndarray],
