@@ -55,22 +55,31 @@ elif which == "pii":
     out = {"pii_removed_fact_kept": rate(ok_p), "lookalikes_untouched": rate(ok_l), "n": [len(ok_p), len(ok_l)],
            "by": {f"{k[0]}/{k[1]}": rate(v) for k, v in sorted(by.items())}}
 elif which == "hygiene":
-    conf = Counter(); res = defaultdict(list)
+    # Optional "others" (round 4 on): further same-topic memories stored first; each must survive untouched,
+    # and the new memory must not be merged into one of them.
+    conf = Counter(); res = defaultdict(list); others_ok = []
     for i, r in enumerate(rows(BLIND / "hygiene/set.jsonl")):
-        ns = f"h{i}"
-        a = eng.store_memory({"content": r["existing"], "namespace": ns, "type": r.get("type", "semantic")})
-        b = eng.store_memory({"content": r["new"], "namespace": ns, "type": r.get("type", "semantic")})
+        ns = f"h{i}"; kind = r.get("type", "semantic")
+        prior = [eng.store_memory({"content": t, "namespace": ns, "type": kind}) for t in r.get("others") or []]
+        a = eng.store_memory({"content": r["existing"], "namespace": ns, "type": kind})
+        b = eng.store_memory({"content": r["new"], "namespace": ns, "type": kind})
         old = eng.get(a.memory_id, ns, record_access=False)
         verdict = {"duplicate": "merged", "superseded": "change"}.get(b.action, "kept")
-        if b.action != "superseded" and old.status.value == "deprecated": verdict = "change"
+        if b.action == "duplicate" and b.memory_id != a.memory_id: verdict = "merged_elsewhere"
+        elif b.action != "duplicate" and old.status.value == "deprecated": verdict = "change"
+        elif b.action == "superseded" and old.status.value != "deprecated": verdict = "kept"
+        for o in prior:
+            rec = eng.get(o.memory_id, ns, record_access=False)
+            others_ok.append(rec.status.value == "active" and not (b.action == "duplicate" and b.memory_id == o.memory_id))
         conf[(r["label"], verdict)] += 1
         res[r["label"]].append(verdict)
         res[r["label"] + "/" + r["lang"]].append(verdict)
+        if r.get("others"): res[r["label"] + "/with_others"].append(verdict)
     f = lambda lab, v: rate([x == v for x in res[lab]])
     nonchange = [x for lab in ("restatement", "distinct", "supplement") for x in res[lab]]
     out = {"distinct_kept_apart": f("distinct", "kept"), "restatements_merged": f("restatement", "merged"),
            "changes_deprecate_old": f("change", "change"), "wrong_deprecations": rate([x == "change" for x in nonchange]),
-           "supplement_kept": f("supplement", "kept"),
+           "supplement_kept": f("supplement", "kept"), "others_untouched": rate(others_ok), "n_others": len(others_ok),
            "by_lang": {k: dict(Counter(v)) for k, v in res.items() if "/" in k},
            "confusion": {f"{a}->{b}": n for (a, b), n in sorted(conf.items())}}
 elif which == "retrieval":
