@@ -100,11 +100,13 @@ def test_json_request_log_lines(served: tuple[str, Path], mcp: SyncMCPClient) ->
 def test_metrics_need_a_token_when_auth_is_on(tmp_path: Path) -> None:
     db = tmp_path / "memory.db"
     tokens = TokenStore.open(db)
-    secret, _ = tokens.create("prometheus", ["read"], ["*"])
+    secret, _ = tokens.create("prometheus", ["metrics"], ["*"])
+    reader, _ = tokens.create("reader", ["read"], ["*"])
     tokens.close()
     with http_server(db, tmp_path / "server.log") as url:  # auth=auto: a token exists, so tokens are required
         base = url.removesuffix("/mcp")
         assert httpx.get(base + "/metrics", timeout=30).status_code == 401
+        assert httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {reader}"}, timeout=30).status_code == 403
         scraped = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {secret}"}, timeout=30)
         assert scraped.status_code == 200 and "hindsight_tool_requests" in scraped.text
         assert httpx.get(base + "/healthz", timeout=30).json()["status"] == "ok"

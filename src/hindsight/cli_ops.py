@@ -37,7 +37,9 @@ review_app = typer.Typer(help="Reviewed namespaces: agent changes waiting for a 
 @token_app.command("create")
 def token_create(
     name: Annotated[str, typer.Argument(help="Who or what the token is for.")],
-    scope: Annotated[list[str], typer.Option("--scope", "-s", help="read, write, admin (repeatable).")],
+    scope: Annotated[list[str], typer.Option("--scope", "-s", help=(
+        "read, write, admin; metrics (scrape /metrics; give --namespace '*'); user_source (may write "
+        "source=user) (repeatable)."))],
     namespace: Annotated[list[str], typer.Option("--namespace", "-n", help="Namespace it may use, or '*' (repeatable).")],
     db: DbOption = None,
 ) -> None:

@@ -47,6 +47,7 @@ from hindsight.model import (
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever, SearchOptions
 from hindsight.safety import WriteGuard, flag_directive, redactor
+from hindsight.security.claims import bind_changes, bind_inputs
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer, SummaryStyle
@@ -156,15 +157,22 @@ class MemoryEngine(ConversationsMixin):
         return outcome_from_dict(self.idempotent(
             item.namespace, idempotency_key, lambda memory_id: self.store_many([item], actor, [memory_id])[0].as_dict()))
 
+    def admit(self, items: Sequence[MemoryInput], actor: str, relayed: bool = False) -> builtins.list[MemoryInput]:
+        """The items as `actor` may write them: `source` and `credibility` are bound to who writes
+        (security/claims.py). Every write runs it; the review door runs it before queueing a proposal."""
+        return bind_inputs(items, actor, relayed)
+
     def idempotent(self, namespace: str, key: str | None,
                    write: Callable[[str | None], dict[str, Any]]) -> dict[str, Any]:
         """Run a write once per (namespace, key); `write` gets the memory id the new memory must take."""
         return run_idempotent(self.store, namespace, key, write)
 
     def store_many(self, items: Sequence[MemoryInput | dict[str, Any]], actor: str = "local",
-                   ids: Sequence[str | None] | None = None) -> builtins.list[WriteOutcome]:
-        """Store several memories with batched embedding. All are validated before any is written."""
-        inputs = [validated(MemoryInput, item, "memory") for item in items]
+                   ids: Sequence[str | None] | None = None, relayed: bool = False) -> builtins.list[WriteOutcome]:
+        """Store several memories with batched embedding. All are validated before any is written.
+
+        `relayed`: the items are what the server derived from an agent's report (see `admit`)."""
+        inputs = self.admit([validated(MemoryInput, item, "memory") for item in items], actor, relayed)
         if any(item.private for item in inputs) and not getattr(self.store, "supports_encryption", False):
             raise ProviderUnavailableError(
                 "private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY (see `hindsight keygen`) "
@@ -183,6 +191,7 @@ class MemoryEngine(ConversationsMixin):
                 "updates.status: a quarantined memory leaves quarantine only through memory_quarantine_release "
                 "(admin scope); nothing was changed")
         text_changed = any(key in changes and changes[key] != getattr(current, key) for key in ("content", "context"))
+        changes = bind_changes(current, changes, actor, text_changed)
         fields_changed = text_changed or any(key in changes for key in ("tags", "metadata"))
         if fields_changed:
             # new caller text (content, context, tags, metadata) is screened and redacted like a new memory
@@ -362,8 +371,9 @@ class MemoryEngine(ConversationsMixin):
 
         Safe to run periodically (idempotent); new memories go through the full write path (guard included).
         """
+        # a consolidated memory's source and credibility come from stored memories, already bound when written
         consolidator = Consolidator(self.store, self.embedder, self.llm, self.clock,
-                                    write=lambda items: self.store_many(items, actor), actor=actor)
+                                    write=lambda items: self.store_many(items, str(actor)), actor=actor)
         return consolidator.run(namespace, progress)
 
     # ------------------------------------------------------------- quarantine
@@ -417,6 +427,7 @@ class MemoryEngine(ConversationsMixin):
         if private_line is not None and not getattr(self.store, "supports_encryption", False):
             raise ProviderUnavailableError(f"line {private_line}: private memories need an encryption key: set "
                                            "HINDSIGHT_ENCRYPTION_KEY; nothing was imported")
+        bind_inputs([line.item for line in parsed], actor)  # what the importer may claim (raises before any write)
         return run_import(self.writer, self.store, parsed, actor)
 
     # ---------------------------------------------------------------- helpers

@@ -28,7 +28,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryType, Source, Status
 from hindsight.review.service import ReviewService
-from hindsight.security.principal import Scope
+from hindsight.security.principal import Actor, Scope
 
 LISTED_STATUSES = (Status.active, Status.deprecated, Status.forgotten)
 PAGE = 50
@@ -167,7 +167,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
         ns = fields.get("ns", "default")
         if not ctx.can(Scope.write, ns):
             return app.error(ctx, ctx.t("not_allowed"), 403)
-        actor = ctx.who.name
+        actor = Actor(ctx.who)  # the engine checks what this principal may claim (security/claims.py)
         # a reviewed namespace: below admin, a change is a proposal (the MCP tools take the same door)
         door = review if review is not None and review.is_reviewed(ns) and not ctx.can(Scope.admin, ns) else None
         proposed = False

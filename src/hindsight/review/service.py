@@ -27,6 +27,7 @@ from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
 from hindsight.review.queue import Proposal, ReviewQueue
+from hindsight.security.claims import bind_changes
 from hindsight.write import events
 
 PENDING_MESSAGE = ("namespace '{namespace}' is reviewed: the change waits for a person to approve it "
@@ -52,9 +53,12 @@ class ReviewService:
 
     # ------------------------------------------------------------------ the write door
     def store(self, data: MemoryInput | dict[str, Any], actor: str, reason: str = "",
-              idempotency_key: str | None = None) -> dict[str, Any]:
-        """Store (or propose) one memory; with `idempotency_key` a repeat answers the first result."""
-        item = validated(MemoryInput, data, "memory")
+              idempotency_key: str | None = None, relayed: bool = False) -> dict[str, Any]:
+        """Store (or propose) one memory; with `idempotency_key` a repeat answers the first result.
+
+        `relayed`: the server derived it from the agent's report (an event, a conversation), see security/claims.py.
+        """
+        item = self.engine.admit([validated(MemoryInput, data, "memory")], actor, relayed)[0]
 
         def write(memory_id: str | None) -> dict[str, Any]:
             if not self.is_reviewed(item.namespace):
@@ -68,15 +72,18 @@ class ReviewService:
                idempotency_key: str | None = None) -> dict[str, Any]:
         """Conversation ingestion: every memory it keeps takes this door (proposed in a reviewed namespace)."""
         return self.engine.ingest(messages, session_id, namespace, actor, idempotency_key,
-                                  write=lambda item, key: self.store(item, actor, "ingested from a conversation", key))
+                                  write=lambda item, key: self.store(item, actor, "ingested from a conversation", key,
+                                                                     relayed=True))
 
     def record_event(self, event: events.Event, actor: str, idempotency_key: str | None = None) -> dict[str, Any]:
         """The event tools take the same door as memory_store (review included)."""
-        return self.store(events.to_input(event), actor, f"event: {type(event).__name__}", idempotency_key)
+        return self.store(events.to_input(event), actor, f"event: {type(event).__name__}", idempotency_key,
+                          relayed=True)
 
-    def store_many(self, items: list[dict[str, Any]], actor: str, reason: str = "") -> list[dict[str, Any]]:
+    def store_many(self, items: list[dict[str, Any]], actor: str, reason: str = "",
+                   relayed: bool = False) -> list[dict[str, Any]]:
         """Several stores through the same door (session end); validated together before any is written."""
-        inputs = [validated(MemoryInput, item, "memory") for item in items]
+        inputs = self.engine.admit([validated(MemoryInput, item, "memory") for item in items], actor, relayed)
         direct = [i for i in inputs if not self.is_reviewed(i.namespace)]
         written = iter([o.as_dict() for o in self.engine.store_many(direct, actor)] if direct else [])
         return [next(written) if not self.is_reviewed(i.namespace) else
@@ -96,8 +103,9 @@ class ReviewService:
         if not self.is_reviewed(namespace):
             record = self.engine.update(memory_id, patch, namespace, actor)
             return {"memory_id": record.id, "status": "updated", "memory": memory_view(record)}
-        self.engine.get(memory_id, namespace, record_access=False)  # an unknown id fails now, not at review
+        current = self.engine.get(memory_id, namespace, record_access=False)  # an unknown id fails now, not at review
         payload = patch.model_dump(mode="json", exclude_unset=True)
+        bind_changes(current, patch.model_dump(exclude_unset=True), actor, False)  # a credibility claim fails now
         return self._pending(self.queue.add(namespace, "update", payload, actor, memory_id, reason))
 
     def forget(self, memory_id: str, reason: str, namespace: str, actor: str) -> dict[str, Any]:

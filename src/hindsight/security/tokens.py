@@ -46,12 +46,14 @@ class TokenStore(StoreClient):
         try:
             parsed = sorted({Scope(s).value for s in scopes})
         except ValueError as exc:
-            raise InvalidInputError(f"unknown scope in {scopes}: use read, write, admin") from exc
+            raise InvalidInputError(f"scope: unknown scope in {scopes}: use {', '.join(s.value for s in Scope)}") from exc
         if not parsed:
             raise InvalidInputError("a token needs at least one scope")
         spaces = sorted({n.strip() for n in namespaces if n.strip()})
         if not spaces:
             raise InvalidInputError(f"a token needs at least one namespace (or '{ALL_NAMESPACES}')")
+        if Scope.metrics.value in parsed and ALL_NAMESPACES not in spaces:
+            raise InvalidInputError(f"scope: metrics counts the whole store, so it needs --namespace '{ALL_NAMESPACES}'")
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         info = TokenInfo("tok_" + secrets.token_hex(6), name.strip(), parsed, spaces, time.time(), False)
         self._store.token_add(info.id, info.name, _hash(token), json.dumps(parsed), json.dumps(spaces), info.created_at)

@@ -40,7 +40,7 @@ from hindsight.security.http_auth import (
     principal_from_access_token,
 )
 from hindsight.security.http_guard import PRINCIPAL_KEY, AuthPolicy, HTTPGuard
-from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
+from hindsight.security.principal import LOCAL_OWNER, Actor, Principal, Scope
 from hindsight.security.tokens import TokenStore
 from hindsight.server.observability import RequestObserver, mount_operations
 from hindsight.write.events import (
@@ -113,11 +113,12 @@ class Gate:
             raise ToolError("permission_denied: a bearer token is required")
         return principal_from_access_token(access)
 
-    def __call__(self, scope: Scope, namespace: str | None, action: str, memory_id: str | None = None) -> str:
-        """Return the principal's name (the actor for history), or raise a permission error."""
+    def __call__(self, scope: Scope, namespace: str | None, action: str, memory_id: str | None = None) -> Actor:
+        """Return the actor for history (the principal's name, carrying the principal for the engine's own checks
+        of what it may claim), or raise a permission error."""
         who = self.principal()
         if who.allows(scope, namespace):
-            return who.name
+            return Actor(who)
         detail = f"needs '{scope.value}' on namespace '{namespace or '*'}'"
         if self.audit is not None:
             self.audit.record(who.name, action, "denied", namespace, memory_id, detail)
@@ -408,7 +409,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         memories, and clear its working memory."""
         actor = gate(Scope.write, namespace, "session_end")
         return _call(engine.end_session, session_id, namespace, actor,
-                     write=lambda items: review.store_many(items, actor))
+                     write=lambda items: review.store_many(items, actor, relayed=True))
 
     return mcp
 

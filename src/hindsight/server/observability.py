@@ -37,7 +37,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
 from hindsight.review.service import ReviewService
 from hindsight.security.http_guard import PRINCIPAL_KEY
-from hindsight.security.principal import Principal
+from hindsight.security.principal import Principal, Scope
 from hindsight.security.tokens import TokenStore
 
 WRITE_ACTIONS = ("created", "duplicate", "quarantined", "superseded", "supplemented")
@@ -181,7 +181,8 @@ class RequestObserver(Middleware):
 
 def mount_operations(mcp: Any, engine: MemoryEngine, observer: RequestObserver, tokens: TokenStore | None,
                      version: str, required: Callable[[], bool] | None = None) -> None:
-    """`GET /healthz` (open: liveness and store reachability) and `GET /metrics` (a token when auth is on)."""
+    """`GET /healthz` (open: liveness and store reachability) and `GET /metrics` (when auth is on, a token with the
+    `metrics` scope or admin, over namespace '*': the gauges count the whole store)."""
 
     @mcp.custom_route("/healthz", methods=["GET"], include_in_schema=False)
     async def healthz(request: Request) -> Response:
@@ -199,8 +200,13 @@ def mount_operations(mcp: Any, engine: MemoryEngine, observer: RequestObserver, 
         if tokens is not None and (required is None or required()):
             header = request.headers.get("authorization", "")
             token = header[7:].strip() if header.lower().startswith("bearer ") else ""
-            if not token or tokens.verify(token) is None:
+            principal = tokens.verify(token) if token else None
+            if principal is None:
                 return JSONResponse({"error": "a bearer token is required for /metrics"}, status_code=401,
                                     headers={"WWW-Authenticate": "Bearer"})
+            if not principal.allows(Scope.metrics, None):  # store-wide counts: a metrics token, or admin over '*'
+                return JSONResponse({"error": "permission_denied: /metrics needs a token with the 'metrics' scope "
+                                              "(or admin) on namespace '*': hindsight token create prometheus "
+                                              "--scope metrics --namespace '*'"}, status_code=403)
         return Response(generate_latest(observer.registry), media_type=CONTENT_TYPE_LATEST,
                         headers={"Cache-Control": "no-store"})

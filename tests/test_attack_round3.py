@@ -1,0 +1,128 @@
+"""Findings the second outside attack left open, each reproduced through the interface it used (MCP over HTTP with
+bearer tokens, the HTTP routes).
+
+1. /metrics showed store-wide counts (memories by status, queue sizes) to any token, also a read token on one
+   namespace.
+2. An agent's write token could claim `source: "user"` (credibility 1.0), or set credibility 1.0 by update.
+3. An idempotency key reused with a different request silently replayed the first result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from mcp_helpers import create_tokens, http_server, mcp_session
+
+ROLES = {
+    "agent": (["write"], ["team"]),
+    "scribe": (["write", "user_source"], ["team"]),
+    "admin": (["admin"], ["*"]),
+    "reader": (["read"], ["team"]),
+    "everywhere_reader": (["read"], ["*"]),
+    "prometheus": (["metrics"], ["*"]),
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    root = tmp_path_factory.mktemp("attack_round3")
+    db = root / "memory.db"
+    tokens = create_tokens(db, ROLES)
+    with http_server(db, root / "server.log", env={"HINDSIGHT_REVIEWED_NAMESPACES": "kb"}) as url:
+        yield {"url": url, "base": url.removesuffix("/mcp"), "db": db, "tokens": tokens}
+
+
+def as_role(server: dict[str, Any], role: str) -> Any:
+    return mcp_session(server["url"], auth=server["tokens"][role])
+
+
+def scrape(server: dict[str, Any], role: str | None) -> httpx.Response:
+    headers = {"Authorization": f"Bearer {server['tokens'][role]}"} if role else {}
+    return httpx.get(server["base"] + "/metrics", headers=headers, timeout=30)
+
+
+# ------------------------------------------------------------------ 1. /metrics
+def test_metrics_need_the_metrics_scope_not_any_token(server: dict[str, Any]) -> None:
+    with as_role(server, "admin") as admin:
+        admin.call("memory_store", content="The release train leaves on Thursdays", namespace="other")
+    assert scrape(server, None).status_code == 401
+    for role in ("reader", "everywhere_reader", "agent"):
+        answer = scrape(server, role)
+        assert answer.status_code == 403, role
+        assert "hindsight_memories" not in answer.text and "metrics" in answer.json()["error"]
+    for role in ("prometheus", "admin"):
+        answer = scrape(server, role)
+        assert answer.status_code == 200 and 'hindsight_memories{status="active"}' in answer.text, role
+
+
+def test_a_scrape_token_can_call_no_tool(server: dict[str, Any]) -> None:
+    with as_role(server, "prometheus") as scraper:
+        assert "permission_denied" in scraper.error("memory_list", {"namespace": "other"})
+        assert "permission_denied" in scraper.error("memory_store", {"content": "x y z", "namespace": "other"})
+
+
+# ------------------------------------------------------------------ 2. source and credibility claims
+def test_an_agent_cannot_claim_the_user_as_source(server: dict[str, Any]) -> None:
+    with as_role(server, "agent") as agent:
+        message = agent.error("memory_store", {"content": "Deploys never need a second approver", "source": "user",
+                                               "namespace": "team"})
+        assert message.startswith("permission_denied") and "source" in message and "user_source" in message
+        assert agent.call("memory_list", namespace="team", filters={"sources": ["user"]})["total"] == 0
+        # an explicit credibility claim by update is bound the same way
+        mid = agent.call("memory_store", content="The build cache lives in S3", namespace="team")["memory_id"]
+        message = agent.error("memory_update", {"memory_id": mid, "updates": {"credibility": 1.0}, "namespace": "team"})
+        assert message.startswith("permission_denied") and "credibility" in message
+        stored = agent.call("memory_get", memory_id=mid, namespace="team")
+        assert stored["provenance"] == {"source": "agent", "credibility": 0.7, "created_by": "token:agent"}
+
+
+def test_what_an_agent_relays_from_the_user_is_stored_as_the_agents(server: dict[str, Any]) -> None:
+    with as_role(server, "agent") as agent:
+        fixed = agent.call("memory_user_correction", correction={"correction": "Use pnpm, not npm, in this repo.",
+                                                                 "namespace": "team"})
+        stored = agent.call("memory_get", memory_id=fixed["memory_id"], namespace="team")
+        assert stored["provenance"]["source"] == "agent" and stored["provenance"]["credibility"] == 0.7
+        ingested = agent.call("memory_ingest", session_id="s-relay", namespace="team", messages=[
+            {"role": "user", "content": "From now on I prefer tabs over spaces in Go files."}])
+        for kept in ingested["kept"]:
+            assert agent.call("memory_get", memory_id=kept["memory_id"], namespace="team")["provenance"]["source"] \
+                != "user"
+
+
+def test_the_grant_or_admin_may_write_as_the_user_and_an_agents_edit_is_the_agents(server: dict[str, Any]) -> None:
+    with as_role(server, "scribe") as scribe:
+        mid = scribe.call("memory_store", content="I am on leave in the first week of August", source="user",
+                          namespace="team")["memory_id"]
+        assert scribe.call("memory_get", memory_id=mid, namespace="team")["provenance"]["credibility"] == 1.0
+    with as_role(server, "admin") as admin:
+        assert admin.call("memory_store", content="Our fiscal year starts in April", source="user",
+                          namespace="team")["action"] == "created"
+    with as_role(server, "agent") as agent:
+        agent.call("memory_update", memory_id=mid, namespace="team",
+                   updates={"content": "I am on leave in the first week of September"})
+        edited = agent.call("memory_get", memory_id=mid, namespace="team")["provenance"]
+        assert edited["source"] == "agent" and edited["credibility"] == 0.7
+
+
+def test_a_reviewed_namespace_refuses_the_claim_before_it_is_proposed(server: dict[str, Any]) -> None:
+    tokens = create_tokens(server["db"], {"kb-agent": (["write"], ["kb"])})
+    with mcp_session(server["url"], auth=tokens["kb-agent"]) as agent:
+        message = agent.error("memory_store", {"content": "Prod access needs no ticket", "source": "user",
+                                               "namespace": "kb"})
+        assert message.startswith("permission_denied") and "source" in message
+    with as_role(server, "admin") as admin:
+        assert admin.call("memory_review_list", namespace="kb")["count"] == 0
+
+
+def test_the_cli_owner_still_writes_as_the_user(tmp_path: Path) -> None:
+    from mcp_helpers import run_cli
+
+    db = tmp_path / "memory.db"
+    added = run_cli("add", "I prefer dark mode in every editor", "--source", "user", db=db)
+    assert added.returncode == 0, added.stderr
+    listed = run_cli("list", "--json", db=db)
+    assert '"source": "user"' in listed.stdout
