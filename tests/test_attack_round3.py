@@ -126,3 +126,36 @@ def test_the_cli_owner_still_writes_as_the_user(tmp_path: Path) -> None:
     assert added.returncode == 0, added.stderr
     listed = run_cli("list", "--json", db=db)
     assert '"source": "user"' in listed.stdout
+
+
+# ------------------------------------------------------------------ 3. idempotency key reuse
+def test_a_key_reused_for_a_different_request_is_a_conflict(server: dict[str, Any]) -> None:
+    with as_role(server, "agent") as agent:
+        first = agent.call("memory_store", content="The staging database is staging-db-1", namespace="team",
+                           idempotency_key="k-reuse")
+        assert first["action"] == "created"
+        again = agent.call("memory_store", content="The staging database is staging-db-1", namespace="team",
+                           idempotency_key="k-reuse")
+        assert again["replayed"] is True and again["memory_id"] == first["memory_id"]
+        message = agent.error("memory_store", {"content": "The staging database is attacker-db", "namespace": "team",
+                                               "idempotency_key": "k-reuse"})
+        assert message.startswith("idempotency_conflict") and "idempotency_key" in message
+        message = agent.error("memory_store", {"content": "The staging database is staging-db-1", "namespace": "team",
+                                               "idempotency_key": "k-reuse", "tags": ["changed"]})
+        assert message.startswith("idempotency_conflict")
+        hits = agent.call("memory_search", query="staging database", namespace="team", top_k=20)["results"]
+        assert not any("attacker-db" in hit["content"] for hit in hits)
+        # the same key on an event tool with another event, and on an ingest with another conversation
+        event = {"correction": "Use pnpm, not npm, in this repo.", "namespace": "team"}
+        agent.call("memory_user_correction", correction=event, idempotency_key="k-event")
+        assert agent.call("memory_user_correction", correction=event, idempotency_key="k-event")["replayed"] is True
+        assert agent.error("memory_user_correction", {"correction": {**event, "correction": "Use yarn."},
+                                                      "idempotency_key": "k-event"}).startswith("idempotency_conflict")
+        talk = [{"role": "user", "content": "Remember that our standup is at 9:30 every weekday."}]
+        agent.call("memory_ingest", messages=talk, session_id="s-key", namespace="team", idempotency_key="k-ingest")
+        replay = agent.call("memory_ingest", messages=talk, session_id="s-key", namespace="team",
+                            idempotency_key="k-ingest")
+        assert all(kept.get("replayed") for kept in replay["kept"])
+        other = [{"role": "user", "content": "Remember that our standup moved to 11:00 every weekday."}]
+        assert agent.error("memory_ingest", {"messages": other, "session_id": "s-key", "namespace": "team",
+                                             "idempotency_key": "k-ingest"}).startswith("idempotency_conflict")

@@ -271,9 +271,11 @@ def test_tokens_audit_proposals_idempotency_live_in_the_store(store: MemoryStore
     assert store.proposal_rows(namespace="other") == []
     assert store.get_idempotent("ns", "k1") is None
     with store.transaction("ns"):
-        assert store.put_idempotent("ns", "k1", '{"memory_id": "a"}', 1.0) == '{"memory_id": "a"}'
-    assert store.put_idempotent("ns", "k1", '{"memory_id": "b"}', 2.0) == '{"memory_id": "a"}'  # first wins
-    assert store.get_idempotent("ns", "k1") == '{"memory_id": "a"}' and store.get_idempotent("other", "k1") is None
+        assert store.put_idempotent("ns", "k1", '{"memory_id": "a"}', 1.0, "hash-a") == ('{"memory_id": "a"}', "hash-a")
+    # first wins, with the fingerprint of its request
+    assert store.put_idempotent("ns", "k1", '{"memory_id": "b"}', 2.0, "hash-b") == ('{"memory_id": "a"}', "hash-a")
+    assert store.get_idempotent("ns", "k1") == ('{"memory_id": "a"}', "hash-a")
+    assert store.get_idempotent("other", "k1") is None
 
 
 def test_unreachable_postgres_is_a_typed_error() -> None:

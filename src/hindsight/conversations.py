@@ -48,17 +48,24 @@ class ConversationsMixin:
 
     def ingest(self, messages: Sequence[Any], session_id: str, namespace: str = "default", actor: str = "local",
                idempotency_key: str | None = None,
-               write: Callable[[MemoryInput, str | None], dict[str, Any]] | None = None) -> dict[str, Any]:
+               write: Callable[[MemoryInput, str | None, object], dict[str, Any]] | None = None) -> dict[str, Any]:
         """Keep what matters from a conversation, and say what was kept and why (see write/ingest.py).
 
-        `write` is the door each memory takes (default: this engine's write path; the MCP skin passes review).
+        `write(item, key, request)` is the door each memory takes (default: this engine's write path; the MCP skin
+        passes review). Every kept memory's key (`KEY#n`) is tied to the conversation as the request, not to what
+        the model extracted from it, so a retry replays even when a model would extract differently.
         """
-        planned = ingest.plan(ingest.validate_messages(messages), session_id, namespace, self.llm)
+        parsed = ingest.validate_messages(messages)
+        planned = ingest.plan(parsed, session_id, namespace, self.llm)
+        request = {"ingest": [m.model_dump(mode="json") for m in parsed], "session_id": session_id,
+                   "namespace": namespace}
 
-        def direct(item: MemoryInput, key: str | None) -> dict[str, Any]:
-            return self.store_memory(item, actor, key).as_dict()
+        def direct(item: MemoryInput, key: str | None, request: object) -> dict[str, Any]:
+            return self.idempotent(item.namespace, key,
+                                   lambda memory_id: self.store_many([item], actor, [memory_id])[0].as_dict(), request)
 
-        return ingest.run(planned, write or direct, session_id, idempotency_key)
+        door = write or direct
+        return ingest.run(planned, lambda item, key: door(item, key, request), session_id, idempotency_key)
 
     @staticmethod
     def event_input(event: events.Event) -> MemoryInput:

@@ -155,7 +155,8 @@ class MemoryEngine(ConversationsMixin):
         if idempotency_key is None:
             return self.store_many([item], actor)[0]
         return outcome_from_dict(self.idempotent(
-            item.namespace, idempotency_key, lambda memory_id: self.store_many([item], actor, [memory_id])[0].as_dict()))
+            item.namespace, idempotency_key, lambda memory_id: self.store_many([item], actor, [memory_id])[0].as_dict(),
+            item.model_dump(mode="json")))
 
     def admit(self, items: Sequence[MemoryInput], actor: str, relayed: bool = False) -> builtins.list[MemoryInput]:
         """The items as `actor` may write them: `source` and `credibility` are bound to who writes
@@ -163,9 +164,10 @@ class MemoryEngine(ConversationsMixin):
         return bind_inputs(items, actor, relayed)
 
     def idempotent(self, namespace: str, key: str | None,
-                   write: Callable[[str | None], dict[str, Any]]) -> dict[str, Any]:
-        """Run a write once per (namespace, key); `write` gets the memory id the new memory must take."""
-        return run_idempotent(self.store, namespace, key, write)
+                   write: Callable[[str | None], dict[str, Any]], request: object = None) -> dict[str, Any]:
+        """Run a write once per (namespace, key); `write` gets the memory id the new memory must take. The same key
+        with a different `request` (what the caller asked for) is an `idempotency_conflict`."""
+        return run_idempotent(self.store, namespace, key, write, request)
 
     def store_many(self, items: Sequence[MemoryInput | dict[str, Any]], actor: str = "local",
                    ids: Sequence[str | None] | None = None, relayed: bool = False) -> builtins.list[WriteOutcome]:

@@ -5,7 +5,7 @@ message written here is what a person reads everywhere. Over MCP a tool error's
 text starts with the code and a colon (``invalid_input: content: ...``), so a
 client can tell a final refusal from a transient failure without parsing prose:
 
-* final (retrying the same request cannot succeed): ``invalid_input``;
+* final (retrying the same request cannot succeed): ``invalid_input``, ``idempotency_conflict``;
 * retryable (the same request may succeed later): ``storage_busy``, ``unavailable``,
   ``provider_unavailable``, ``storage_error``, ``timeout``;
 * the others (``permission_denied``, ``not_found``) need a person to act first.
@@ -78,8 +78,14 @@ class BudgetExceededError(HindsightError, TimeoutError):
     code = "timeout"
 
 
+class IdempotencyConflictError(HindsightError):
+    """An idempotency key was reused for a different request (the first one keeps the key); nothing was stored."""
+
+    code = "idempotency_conflict"
+
+
 #: codes of errors after which the same request can never succeed (a client drops it to a dead-letter list)
-FINAL_CODES = frozenset({InvalidInputError.code})
+FINAL_CODES = frozenset({InvalidInputError.code, IdempotencyConflictError.code})
 #: codes of errors after which the same request may succeed later (a client keeps it queued and retries)
 RETRYABLE_CODES = frozenset({StorageBusyError.code, StorageError.code, ProviderUnavailableError.code,
                              BudgetExceededError.code, "unavailable"})

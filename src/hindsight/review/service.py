@@ -53,10 +53,11 @@ class ReviewService:
 
     # ------------------------------------------------------------------ the write door
     def store(self, data: MemoryInput | dict[str, Any], actor: str, reason: str = "",
-              idempotency_key: str | None = None, relayed: bool = False) -> dict[str, Any]:
+              idempotency_key: str | None = None, relayed: bool = False, request: object = None) -> dict[str, Any]:
         """Store (or propose) one memory; with `idempotency_key` a repeat answers the first result.
 
         `relayed`: the server derived it from the agent's report (an event, a conversation), see security/claims.py.
+        `request`: what the key stands for (default: the memory itself; an ingest passes its conversation).
         """
         item = self.engine.admit([validated(MemoryInput, data, "memory")], actor, relayed)[0]
 
@@ -66,14 +67,15 @@ class ReviewService:
             return self._pending(self.queue.add(item.namespace, "store", item.model_dump(mode="json"), actor,
                                                 reason=reason))
 
-        return self.engine.idempotent(item.namespace, idempotency_key, write)
+        fingerprint = item.model_dump(mode="json") if request is None else request
+        return self.engine.idempotent(item.namespace, idempotency_key, write, fingerprint)
 
     def ingest(self, messages: list[Any], session_id: str, namespace: str, actor: str,
                idempotency_key: str | None = None) -> dict[str, Any]:
         """Conversation ingestion: every memory it keeps takes this door (proposed in a reviewed namespace)."""
         return self.engine.ingest(messages, session_id, namespace, actor, idempotency_key,
-                                  write=lambda item, key: self.store(item, actor, "ingested from a conversation", key,
-                                                                     relayed=True))
+                                  write=lambda item, key, request: self.store(
+                                      item, actor, "ingested from a conversation", key, relayed=True, request=request))
 
     def record_event(self, event: events.Event, actor: str, idempotency_key: str | None = None) -> dict[str, Any]:
         """The event tools take the same door as memory_store (review included)."""

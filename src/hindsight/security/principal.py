@@ -70,6 +70,9 @@ class Actor(str):
         actor.principal = principal
         return actor
 
+    def __reduce__(self) -> tuple[type[Actor], tuple[Principal]]:  # copies and pickles keep the principal
+        return (Actor, (self.principal,))
+
 
 def principal_of(actor: str) -> Principal:
     """The principal behind an actor (an Actor's own, else the local owner)."""

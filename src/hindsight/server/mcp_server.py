@@ -59,7 +59,8 @@ Namespace = Annotated[
 ]
 IdempotencyKey = Annotated[
     str | None, Field(description="Any unique string per logical write (e.g. a UUID). A retry with the same key "
-                                  "stores nothing new and answers the first result (replayed: true).",
+                                  "and the same request stores nothing new and answers the first result "
+                                  "(replayed: true); the key with a different request is an idempotency_conflict.",
                       min_length=1, max_length=200)]
 MemoryId = Annotated[str, Field(description="The id returned by memory_store (e.g. mem_3f2a...).", min_length=1, max_length=100)]
 

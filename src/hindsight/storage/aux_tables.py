@@ -19,7 +19,7 @@ PROPOSAL_COLUMNS = ("id", "namespace", "action", "memory_id", "payload", "reason
 COPY_TABLES: dict[str, tuple[str, ...]] = {
     "tokens": ("id", "name", "token_hash", "scopes", "namespaces", "created_at", "revoked_at"),
     "proposals": PROPOSAL_COLUMNS,
-    "idempotency": ("namespace", "key", "result", "created_at"),
+    "idempotency": ("namespace", "key", "result", "created_at", "request_hash"),
     "audit": ("at", "principal", "action", "namespace", "memory_id", "outcome", "detail"),
 }
 
@@ -138,16 +138,20 @@ class AuxTables:
                            tuple(row))
 
     # ------------------------------------------------------------- idempotency
-    def get_idempotent(self, namespace: str, key: str) -> str | None:
-        """The result JSON recorded for (namespace, key), or None when that request was never completed."""
-        rows = self._aux_rows("SELECT result FROM idempotency WHERE namespace = ? AND key = ?", (namespace, key))
-        return None if not rows else str(rows[0][0])
+    def get_idempotent(self, namespace: str, key: str) -> tuple[str, str] | None:
+        """(result JSON, request hash) recorded for (namespace, key), or None when that request never completed."""
+        rows = self._aux_rows("SELECT result, request_hash FROM idempotency WHERE namespace = ? AND key = ?",
+                              (namespace, key))
+        return None if not rows else (str(rows[0][0]), str(rows[0][1] or ""))
 
-    def put_idempotent(self, namespace: str, key: str, result_json: str, at: float) -> str:
-        """Record the result of a keyed request; the first record wins. Returns the recorded result.
+    def put_idempotent(self, namespace: str, key: str, result_json: str, at: float,
+                       request_hash: str = "") -> tuple[str, str]:
+        """Record the result of a keyed request and its fingerprint; the first record wins. Returns the recorded
+        (result, request hash).
 
         Call it inside `transaction()` with the write it describes, so both commit together or neither does.
         """
-        self._aux_exec("INSERT INTO idempotency(namespace, key, result, created_at) VALUES (?, ?, ?, ?) "
-                       "ON CONFLICT (namespace, key) DO NOTHING", (namespace, key, result_json, at))
-        return self.get_idempotent(namespace, key) or result_json
+        self._aux_exec("INSERT INTO idempotency(namespace, key, result, created_at, request_hash) "
+                       "VALUES (?, ?, ?, ?, ?) ON CONFLICT (namespace, key) DO NOTHING",
+                       (namespace, key, result_json, at, request_hash))
+        return self.get_idempotent(namespace, key) or (result_json, request_hash)

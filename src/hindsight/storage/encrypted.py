@@ -161,11 +161,12 @@ class EncryptedStore(MemoryStore):
             return getattr(self.inner, name)
         raise AttributeError(name)
 
-    def get_idempotent(self, namespace: str, key: str) -> str | None:
+    def get_idempotent(self, namespace: str, key: str) -> tuple[str, str] | None:
         return self.inner.get_idempotent(namespace, key)
 
-    def put_idempotent(self, namespace: str, key: str, result_json: str, at: float) -> str:
-        return self.inner.put_idempotent(namespace, key, result_json, at)
+    def put_idempotent(self, namespace: str, key: str, result_json: str, at: float,
+                       request_hash: str = "") -> tuple[str, str]:
+        return self.inner.put_idempotent(namespace, key, result_json, at, request_hash)
 
     def close(self) -> None:
         self.inner.close()

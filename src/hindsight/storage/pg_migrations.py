@@ -119,8 +119,13 @@ CREATE TABLE IF NOT EXISTS idempotency (
 )
 """
 
+_V2 = """
+ALTER TABLE idempotency ADD COLUMN IF NOT EXISTS request_hash TEXT NOT NULL DEFAULT ''
+"""
+
 #: MIGRATIONS[i] upgrades a database from version i to i + 1.
-MIGRATIONS: list[str] = [_V1]
+#: V2: `idempotency.request_hash` (as SQLite's V6).
+MIGRATIONS: list[str] = [_V1, _V2]
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -374,11 +374,11 @@ class SQLiteStore(SQLiteConnections, SQLiteSearch, SQLiteBackupMixin, MemoryStor
         with self._lock, self._index_lock:
             ann_sync.rebuild(self._db, self._index)
 
-    def get_idempotent(self, namespace: str, key: str) -> str | None:
+    def get_idempotent(self, namespace: str, key: str) -> tuple[str, str] | None:
         with self._read() as db:
-            row = db.execute("SELECT result FROM idempotency WHERE namespace = ? AND key = ?",
+            row = db.execute("SELECT result, request_hash FROM idempotency WHERE namespace = ? AND key = ?",
                              (namespace, key)).fetchone()
-        return None if row is None else str(row[0])
+        return None if row is None else (str(row[0]), str(row[1] or ""))
 
     def close(self) -> None:
         with self._lock:

@@ -10,6 +10,11 @@ repeat harmless, even across processes sharing one store:
 * the first result is kept in the store's `idempotency` table and returned as is
   to every repeat (`replayed: true`), also for writes that created no memory
   (a duplicate, a proposal waiting for review).
+
+A key names one request, not a slot: the table keeps a fingerprint of the request (SHA-256 of its canonical JSON)
+next to the result, and the same key sent with a different request is refused with `idempotency_conflict`
+naming the field (as Stripe does), storing nothing; only an identical retry replays. Keys recorded before the
+fingerprint existed (schema v6) replay as before.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from hindsight.errors import InvalidInputError, StorageError
+from hindsight.errors import IdempotencyConflictError, InvalidInputError, StorageError
 from hindsight.model import Status
 from hindsight.storage.base import MemoryStore
 from hindsight.write.pipeline import WriteOutcome
@@ -46,18 +51,34 @@ def memory_id_for(namespace: str, key: str) -> str:
     return "mem_" + hashlib.sha256(f"{namespace}\x00{key}".encode()).hexdigest()[:32]
 
 
+def request_hash(request: object) -> str:
+    """The fingerprint of a request: SHA-256 of its canonical JSON (sorted keys)."""
+    text = json.dumps(request, sort_keys=True, default=str, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _conflict(namespace: str, key: str) -> IdempotencyConflictError:
+    return IdempotencyConflictError(
+        f"idempotency_key: '{key}' was already used in namespace '{namespace}' for a different request; a key "
+        "names one request (an identical retry replays its result): use a new key; nothing was stored")
+
+
 def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
-                   write: Callable[[str | None], dict[str, Any]]) -> dict[str, Any]:
+                   write: Callable[[str | None], dict[str, Any]], request: object = None) -> dict[str, Any]:
     """Run `write(memory_id)` once per (namespace, key); without a key, just run it.
 
-    `write` receives the id the new memory must get and returns the result to record.
+    `write` receives the id the new memory must get and returns the result to record. `request` is what the
+    caller asked for (JSON-able); the same key with a different request raises IdempotencyConflictError.
     """
     if key is None:
         return write(None)
     key = check_key(key)
+    fingerprint = request_hash(request)
     prior = store.get_idempotent(namespace, key)
     if prior is not None:
-        return {**json.loads(prior), "replayed": True}
+        if prior[1] and prior[1] != fingerprint:
+            raise _conflict(namespace, key)
+        return {**json.loads(prior[0]), "replayed": True}
     memory_id = memory_id_for(namespace, key)
     try:
         result = write(memory_id)
@@ -68,9 +89,12 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
         # the same write landed before (another server, or a crash before its result was recorded)
         result = {"memory_id": memory_id, "action": "created", "status": existing.status.value, "reason": "",
                   "related_ids": [], "redactions": []}
-    first = store.put_idempotent(namespace, key, json.dumps(result, default=str), time.time())
+    recorded = json.dumps(result, default=str)
+    first, first_hash = store.put_idempotent(namespace, key, recorded, time.time(), fingerprint)
+    if first_hash and first_hash != fingerprint:  # a different request with this key won a race
+        raise _conflict(namespace, key)
     answer: dict[str, Any] = json.loads(first)
-    return answer if first == json.dumps(result, default=str) else {**answer, "replayed": True}
+    return answer if first == recorded else {**answer, "replayed": True}
 
 
 def outcome_from_dict(result: dict[str, Any]) -> WriteOutcome:
