@@ -9,7 +9,7 @@ from mcp_helpers import http_server, mcp_session
 
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
-from hindsight.errors import InvalidInputError
+from hindsight.errors import IdempotencyConflictError, InvalidInputError
 from hindsight.write import events
 
 
@@ -73,3 +73,31 @@ def test_same_key_across_a_server_restart_is_stored_once(tmp_path: Path) -> None
         assert client.call("memory_stats", namespace="default")["total"] == 2
         error = client.error("memory_store", {**args, "idempotency_key": ""})
         assert "idempotency_key" in error
+
+
+def test_a_key_from_before_request_hashes_still_replays(db_path: Path, embedder: Embedder) -> None:
+    """A v5 file (no request_hash) upgrades in place; its recorded keys replay as before, new keys are fingerprinted."""
+    import sqlite3
+
+    from hindsight.storage.migrations import MIGRATIONS, _statements
+
+    old = sqlite3.connect(db_path, isolation_level=None)
+    for version, script in enumerate(MIGRATIONS[:5]):
+        for statement in _statements(script):
+            old.execute(statement)
+        old.execute(f"PRAGMA user_version = {version + 1}")
+    old.execute("INSERT INTO idempotency(namespace, key, result, created_at) VALUES "
+                "('default', 'old-key', '{\"memory_id\": \"mem_old\", \"action\": \"created\", \"status\": \"active\"}', 1.0)")
+    old.close()
+    eng = MemoryEngine.open(db_path, embedder=embedder)
+    try:
+        assert eng.store.get_idempotent("default", "old-key") == (
+            '{"memory_id": "mem_old", "action": "created", "status": "active"}', "")
+        replayed = eng.store_memory({"content": "whatever is sent now"}, idempotency_key="old-key")
+        assert replayed.memory_id == "mem_old" and eng.stats().total == 0
+        eng.store_memory({"content": "The VPN config is in the wiki."}, idempotency_key="new-key")
+        with pytest.raises(IdempotencyConflictError, match="idempotency_key: 'new-key'"):
+            eng.store_memory({"content": "The VPN config is on the share."}, idempotency_key="new-key")
+        assert eng.stats().total == 1
+    finally:
+        eng.close()

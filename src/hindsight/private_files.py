@@ -1,9 +1,16 @@
 """Files that hold memories are the owner's alone: the store's directory 0700, the SQLite file, backups and
-exports 0600 (whatever the umask). SQLite gives its -wal/-shm files the database file's mode."""
+exports 0600 (whatever the umask). SQLite gives its -wal/-shm files the database file's mode.
+
+Files an older hindsight created under umask 022 (0644 database, WAL, HNSW graph, a 0755 `~/.hindsight`) are
+tightened when the store is opened (`tighten_store_files`), and a key file when it is read (`tighten`): only
+what this process's user owns, group and other bits removed, logged once per open with every path it changed.
+"""
 
 from __future__ import annotations
 
+import logging
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,6 +19,53 @@ from typing import IO
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
+#: the directory name of the default store (~/.hindsight): a parent directory hindsight made for itself
+HOME_DIR_NAME = ".hindsight"
+#: files next to the SQLite file that hold its data, and directories of derived indexes hindsight creates
+STORE_FILE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+STORE_DIR_SUFFIXES = (".ann", ".qdrant")
+
+log = logging.getLogger("hindsight.files")
+
+
+def tighten(paths: list[Path], what: str, shallow: tuple[Path, ...] = ()) -> list[Path]:
+    """Remove group and other permissions from each existing path this process's user owns (what lies below a
+    listed directory included, except below those in `shallow`); log one warning naming every changed path.
+    Returns the changed paths."""
+    if os.name != "posix":
+        return []
+    changed: list[Path] = []
+    pending = [*paths, *shallow]
+    while pending:
+        path = pending.pop()
+        try:
+            info = path.lstat()
+        except OSError:
+            continue
+        if stat.S_ISLNK(info.st_mode) or info.st_uid != os.geteuid():
+            continue
+        if stat.S_ISDIR(info.st_mode) and path not in shallow:
+            try:
+                pending += list(path.iterdir())
+            except OSError:
+                pass
+        if stat.S_IMODE(info.st_mode) & 0o077:
+            try:
+                path.chmod(stat.S_IMODE(info.st_mode) & ~0o077)
+            except OSError:
+                continue
+            changed.append(path)
+    if changed:
+        log.warning("hindsight: %s readable by other users, tightened to owner-only (0600 files, 0700 "
+                    "directories): %s", what, ", ".join(sorted(str(p) for p in changed)))
+    return changed
+
+
+def tighten_store_files(db: Path) -> list[Path]:
+    """The SQLite store's own files (database, WAL, index directories; `~/.hindsight` itself), made owner-only."""
+    paths = [Path(f"{db}{suffix}") for suffix in STORE_FILE_SUFFIXES + STORE_DIR_SUFFIXES]
+    home = (db.parent,) if db.parent.name == HOME_DIR_NAME else ()
+    return tighten(paths, "store files", shallow=home)
 
 
 def make_private_dirs(directory: Path) -> None:

@@ -19,6 +19,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from hindsight.errors import ProviderUnavailableError
+from hindsight.private_files import tighten
 
 PREFIX = "enc:v1:"
 
@@ -57,9 +58,11 @@ def load_cipher(environ: dict[str, str] | None = None) -> MemoryCipher | None:
     value = env.get("HINDSIGHT_ENCRYPTION_KEY")
     if not value and env.get("HINDSIGHT_KEY_FILE"):
         try:
-            value = Path(env["HINDSIGHT_KEY_FILE"]).expanduser().read_text().strip()
+            key_file = Path(env["HINDSIGHT_KEY_FILE"]).expanduser()
+            value = key_file.read_text().strip()
         except OSError as exc:
             raise ProviderUnavailableError(f"cannot read HINDSIGHT_KEY_FILE: {exc}") from exc
+        tighten([key_file], "the key file (HINDSIGHT_KEY_FILE)")
     if not value:
         return None
     try:

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from hindsight.errors import ProviderUnavailableError
+from hindsight.private_files import FILE_MODE, make_private_dirs
 from hindsight.storage.vector_index import Payload
 
 #: Graph degree and build/search beams. EXPANSION_SEARCH: the bench/scale.py sweep at 100k gave recall@10 0.933 at 96
@@ -155,12 +156,13 @@ class HnswVectorIndex:
         """Write the graph atomically as `hnsw-<uuid>-<watermark>.usearch`, then drop older saves."""
         if self.directory is None or self.watermark is None or self._pending == 0:
             return
-        self.directory.mkdir(parents=True, exist_ok=True)
+        make_private_dirs(self.directory)
         final = self.directory / f"hnsw-{self._uuid}-{self.watermark:016d}.usearch"
         if self._graph is None:
             self._graph = self._new(1)  # an empty store still records its watermark
         tmp = self.directory / f".tmp-{os.getpid()}-{uuid.uuid4().hex}"
         self._graph.save(str(tmp))
+        os.chmod(tmp, FILE_MODE)  # the graph holds the embeddings: the owner's alone, like the database
         with open(tmp, "rb") as handle:
             os.fsync(handle.fileno())
         os.replace(tmp, final)

@@ -22,7 +22,7 @@ import numpy as np
 
 from hindsight.errors import StorageError
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
-from hindsight.private_files import create_private_file
+from hindsight.private_files import create_private_file, tighten_store_files
 from hindsight.storage import ann_sync
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
@@ -55,6 +55,7 @@ class SQLiteStore(SQLiteConnections, SQLiteSearch, SQLiteBackupMixin, MemoryStor
         try:
             if self.path != ":memory:":
                 create_private_file(Path(self.path))  # directory 0700 and file 0600 when created here
+                tighten_store_files(Path(self.path))  # and an older hindsight's 0644 files made owner-only
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                        timeout=self.busy_timeout)
         except (OSError, sqlite3.Error) as exc:
