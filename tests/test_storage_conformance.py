@@ -278,6 +278,28 @@ def test_tokens_audit_proposals_idempotency_live_in_the_store(store: MemoryStore
     assert store.get_idempotent("other", "k1") is None
 
 
+def test_rotating_the_key_reseals_private_rows_and_history(store: MemoryStore) -> None:
+    from hindsight.security.crypto import cipher_from_text, generate_key
+    from hindsight.security.rotate import rotate_key
+    from hindsight.storage.encrypted import EncryptedStore
+
+    old, new = cipher_from_text(generate_key(), "old"), cipher_from_text(generate_key(), "new")
+    sealed = EncryptedStore(store, old)
+    private = _record("the vault combination is 31-7-22", encrypted=True, context="basement")
+    sealed.insert(private, _vec(1), actor="t")
+    sealed.replace(private.model_copy(update={"content": "the vault combination is 31-7-23"}), _vec(2), actor="t",
+                   action="update")
+    sealed.insert(_record("enc:v1:looks sealed but is a plain note"), _vec(3), actor="t")
+    report = rotate_key(sealed, old, new)
+    assert (report.memories, report.history) == (1, 2)
+    opened = EncryptedStore(store, new).get(private.id)
+    assert opened is not None and opened.content == "the vault combination is 31-7-23" and opened.context == "basement"
+    snapshot = store.history(private.id)[-1].after or {}
+    assert new.decrypt(str(snapshot["content"]), private.id) == "the vault combination is 31-7-23"
+    # the row (content, context) and three snapshots (create: after; update: before, after) of two values each
+    assert rotate_key(sealed, old, new).already_rotated == 8
+
+
 def test_unreachable_postgres_is_a_typed_error() -> None:
     pytest.importorskip("psycopg")
     with pytest.raises(StorageError, match=r"cannot open database 'postgresql://hs:\*\*\*@127\.0\.0\.1:1/x\?") as info:

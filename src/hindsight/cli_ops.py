@@ -188,9 +188,44 @@ def restore(
     err.print(f"restored from {show(str(file))}: {counts}")
 
 
+def rotate_key(
+    new_key_file: Annotated[Path, typer.Option("--new-key-file", help="A file holding the new key "
+                                                "(`hindsight keygen > FILE`); the current key comes from "
+                                                "HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE as usual.")],
+    db: DbOption = None,
+) -> None:
+    """Re-encrypt every private memory (and its history) under a new key, in one transaction; stop servers first
+    (or run it again after: what is already under the new key is left as it is)."""
+    from hindsight.private_files import tighten
+    from hindsight.security.crypto import cipher_from_text, load_cipher
+    from hindsight.security.rotate import rotate_key as rotate
+
+    try:
+        old = load_cipher()
+        if old is None:
+            fail("rotate-key: set the current key (HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE); nothing changed")
+            return
+        try:
+            text = new_key_file.read_text().strip()
+        except OSError as exc:
+            fail(f"--new-key-file: cannot read {show(str(new_key_file))} ({exc.strerror}); nothing changed")
+            return
+        tighten([new_key_file], "the new key file")
+        new = cipher_from_text(text, "--new-key-file")
+        with open_store_only(db) as store:
+            report = rotate(store, old, new)
+    except HindsightError as exc:
+        fail(f"rotate-key: {exc}")
+        return
+    print_json(report.as_dict())
+    err.print("rotated: from now on use the new key (HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE); backups taken "
+              "before this need the old key")
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(token_app, name="token")
     app.add_typer(review_app, name="review")
     app.command()(audit)
+    app.command("rotate-key")(rotate_key)
     app.command()(backup)
     app.command()(restore)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 class ConversationsMixin:
-    """Needs the engine's `working`, `summarizer`, `llm`, `clock`, `store_memory` and `store_many`."""
+    """Needs the engine's `working`, `summarizer`, `llm`, `clock`, `store_memory`, `store_many` and `idempotent`."""
 
     if TYPE_CHECKING:
         working: WorkingMemory
@@ -38,7 +38,9 @@ class ConversationsMixin:
         def store_memory(self, data: MemoryInput | dict[str, Any], actor: str = "local",
                          idempotency_key: str | None = None) -> WriteOutcome: ...
         def store_many(self, items: Sequence[MemoryInput | dict[str, Any]], actor: str = "local",
-                       ids: Sequence[str | None] | None = None) -> builtins.list[WriteOutcome]: ...
+                       ids: Sequence[str | None] | None = None, relayed: bool = False) -> builtins.list[WriteOutcome]: ...
+        def idempotent(self, namespace: str, key: str | None, write: Callable[[str | None], dict[str, Any]],
+                       request: object = None) -> dict[str, Any]: ...
 
     # ----------------------------------------------------------------- events
     def record_event(self, event: events.Event, actor: str = "local",

@@ -65,8 +65,13 @@ def load_cipher(environ: dict[str, str] | None = None) -> MemoryCipher | None:
         tighten([key_file], "the key file (HINDSIGHT_KEY_FILE)")
     if not value:
         return None
+    return cipher_from_text(value, "HINDSIGHT_ENCRYPTION_KEY")
+
+
+def cipher_from_text(value: str, what: str) -> MemoryCipher:
+    """A cipher for a key written as `hindsight keygen` prints it (urlsafe base64 of 32 bytes)."""
     try:
         key = base64.urlsafe_b64decode(value.strip() + "=" * (-len(value.strip()) % 4))
     except ValueError as exc:
-        raise ProviderUnavailableError("HINDSIGHT_ENCRYPTION_KEY is not urlsafe base64") from exc
+        raise ProviderUnavailableError(f"{what} is not urlsafe base64") from exc
     return MemoryCipher(key)

@@ -1,0 +1,88 @@
+"""Key rotation: every private memory, and every history snapshot that holds its ciphertext, re-sealed under a
+new key in one transaction (all or nothing) on any SQL backend.
+
+Each sealed value is opened with the old key and sealed with the new one. A value the old key cannot open but
+the new one can is already rotated and is left as it is, so a second run (after a server kept writing with the
+old key, say) finishes the job instead of failing; a value neither key opens stops the rotation before anything
+is committed. Vectors, tags and the keyword index hold no ciphertext and are untouched. Backups are copies of
+what is stored: one taken after the rotation opens with the new key, one taken before keeps needing the old.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from hindsight.errors import HindsightError, StorageError
+from hindsight.model import SESSION_CONTEXT_KEY
+from hindsight.security.crypto import PREFIX, MemoryCipher
+
+
+@dataclass
+class RotationReport:
+    memories: int = 0          # private memories re-sealed
+    history: int = 0           # history snapshots re-sealed
+    already_rotated: int = 0   # values the new key already opened (a repeated run)
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+class _Resealer:
+    def __init__(self, old: MemoryCipher, new: MemoryCipher, report: RotationReport) -> None:
+        self.old, self.new, self.report = old, new, report
+
+    def value(self, text: Any, memory_id: str) -> Any:
+        if not isinstance(text, str) or not text.startswith(PREFIX):
+            return text
+        try:
+            return self.new.encrypt(self.old.decrypt(text, memory_id), memory_id)
+        except (HindsightError, ValueError):
+            pass
+        try:
+            self.new.decrypt(text, memory_id)
+        except (HindsightError, ValueError) as exc:
+            raise StorageError(f"memory '{memory_id}': sealed under neither the current key nor the new one; "
+                               "nothing was changed") from exc
+        self.report.already_rotated += 1
+        return text
+
+    def fields(self, data: dict[str, Any], memory_id: str) -> dict[str, Any]:
+        """content, context and the session context in metadata, as a record or a snapshot holds them."""
+        if not data.get("encrypted", True):  # a plain snapshot (a memory made private later has both kinds)
+            return data
+        out = {**data, "content": self.value(data.get("content"), memory_id),
+               "context": self.value(data.get("context"), memory_id)}
+        metadata = data.get("metadata")
+        if isinstance(metadata, dict) and SESSION_CONTEXT_KEY in metadata:
+            out["metadata"] = {**metadata, SESSION_CONTEXT_KEY: self.value(metadata[SESSION_CONTEXT_KEY], memory_id)}
+        return out
+
+
+def rotate_key(store: Any, old: MemoryCipher, new: MemoryCipher) -> RotationReport:
+    """Re-seal every private memory of `store` (an EncryptedStore or a backend) from `old` to `new`, atomically."""
+    backend = getattr(store, "inner", store)
+    report = RotationReport()
+    reseal = _Resealer(old, new, report)
+    with backend.transaction():
+        rows = backend._aux_rows("SELECT id, content, context, metadata FROM memories WHERE encrypted = 1")
+        for memory_id, content, context, metadata in rows:
+            fields = reseal.fields({"content": content, "context": context, "metadata": json.loads(metadata or "{}")},
+                                   memory_id)
+            backend._aux_exec("UPDATE memories SET content = ?, context = ?, metadata = ? WHERE id = ?",
+                              (fields["content"], fields["context"],
+                               json.dumps(fields["metadata"], ensure_ascii=False, default=str), memory_id))
+            report.memories += 1
+        # snapshots of private memories (also of hard-deleted ones, whose row is gone) hold their ciphertext
+        snapshots = backend._aux_rows("SELECT seq, memory_id, before, after FROM history WHERE before LIKE ? "
+                                      "OR after LIKE ?", (f"%{PREFIX}%", f"%{PREFIX}%"))
+        for seq, memory_id, before, after in snapshots:
+            parsed = [None if raw is None else json.loads(raw) for raw in (before, after)]
+            if not any(snap and snap.get("encrypted") for snap in parsed):
+                continue  # a plain memory whose text only looks like ciphertext
+            changed = [None if snap is None else json.dumps(reseal.fields(snap, memory_id), ensure_ascii=False,
+                                                            default=str) for snap in parsed]
+            backend._aux_exec("UPDATE history SET before = ?, after = ? WHERE seq = ?", (changed[0], changed[1], seq))
+            report.history += 1
+    return report
