@@ -159,3 +159,36 @@ def test_a_key_reused_for_a_different_request_is_a_conflict(server: dict[str, An
         other = [{"role": "user", "content": "Remember that our standup moved to 11:00 every weekday."}]
         assert agent.error("memory_ingest", {"messages": other, "session_id": "s-key", "namespace": "team",
                                              "idempotency_key": "k-ingest"}).startswith("idempotency_conflict")
+
+
+def test_the_console_meets_the_same_rule(tmp_path: Path, embedder: Any) -> None:
+    """A write token editing a user's memory in the web console: the edited text is the agent's (source agent)."""
+    import re
+
+    from starlette.testclient import TestClient
+
+    from hindsight.config import HindsightSettings
+    from hindsight.engine import MemoryEngine
+    from hindsight.security.tokens import TokenStore
+    from hindsight.server.mcp_server import build_server
+
+    db = tmp_path / "memory.db"
+    engine = MemoryEngine.open(db, HindsightSettings(db=db, hygiene=False), embedder=embedder)
+    try:
+        mid = engine.store_memory({"content": "I take my coffee black", "source": "user", "namespace": "team"}).memory_id
+        tokens = TokenStore(engine.store)
+        writer, _ = tokens.create("team-agent", ["write"], ["team"])
+        with TestClient(build_server(engine, tokens=tokens).http_app(), base_url="http://127.0.0.1") as client:
+            assert client.post("/console/login", data={"token": writer}, follow_redirects=False).status_code == 303
+            page = client.get(f"/console/memory/{mid}?ns=team").text
+            csrf = re.search(r"name='csrf' value='([0-9a-f]+)'", page)
+            assert csrf
+            answer = client.post(f"/console/memory/{mid}/edit", follow_redirects=False, data={
+                "ns": "team", "csrf": csrf.group(1), "content": "I take my coffee with three sugars", "context": "",
+                "tags": "", "type": "episodic", "importance": "0.5"})
+            assert answer.status_code == 303
+        edited = engine.get(mid, "team")
+        assert edited.content == "I take my coffee with three sugars"
+        assert edited.source.value == "agent" and edited.credibility == 0.7
+    finally:
+        engine.close()
