@@ -1,10 +1,10 @@
 """What a writer may claim about a memory: its `source` and `credibility` are bound to who wrote it.
 
 `source: user` gives a memory the highest credibility (1.0): search ranks it first and hygiene will not let a
-less credible memory retire it. So only a caller who speaks for the user may claim it: the local owner (CLI,
-Python API, stdio), an admin of the namespace, or a token holding the `user_source` grant on it. Everyone else
-(an agent's `write` token) writes as `agent` or `external`, and may set `credibility` at most as high as the
-sources it may claim give (0.7).
+memory more than 0.3 less credible (an external document) retire it. So only a caller who speaks for the user
+may claim it: the local owner (CLI, Python API, stdio), an admin of the namespace, or a token holding the
+`user_source` grant on it. Everyone else (an agent's `write` token) writes as `agent` or `external`, and may set
+`credibility` at most as high as the sources it may claim give (0.7).
 
 * A claim the caller makes itself (memory_store's `source`, an explicit `credibility`) that it may not make is
   refused: `permission_denied` naming the field and the rule, and nothing is stored.
