@@ -6,7 +6,7 @@ server) can be retried without a twin: the server stores one memory per key.
 Writes that cannot be confirmed go to a local SQLite queue (durable across
 restarts); a background worker replays them in order (nothing overtakes a
 queued write) with exponential backoff and jitter. Only a refusal of the request
-itself (`invalid_input:`, a schema error) is final: that write moves to a
+itself (`invalid_input:`, `idempotency_conflict:`, a schema error) is final: that write moves to a
 dead-letter table you can list; busy, timeouts, 5xx and permission problems stay
 queued. A search that cannot reach the server degrades to the last semantic
 memories this client saw in the namespace asked for that pass the query's filters (client/degraded.py),
@@ -48,7 +48,7 @@ _SCHEMA_REFUSAL = re.compile(r"validation error", re.IGNORECASE)
 def is_final(error: BaseException) -> bool:
     """True when the server refused the request for good (retrying the same arguments cannot succeed).
 
-    Final: `invalid_input:` and schema refusals. Everything else stays queued: unreachable, timeout, 5xx,
+    Final: `invalid_input:`, `idempotency_conflict:` and schema refusals. Everything else stays queued: unreachable, timeout, 5xx,
     `storage_busy:`, `unavailable:`, and refusals a person must fix first (`permission_denied:`, `not_found:`).
     """
     if not isinstance(error, ToolError):
