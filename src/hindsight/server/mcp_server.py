@@ -159,8 +159,9 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         context: Annotated[str, Field(description="When this memory applies (conditions, project, environment).",
                                       max_length=4000)] = "",
         importance: Annotated[float | None, Field(ge=0, le=1, description="0-1; default 0.5.")] = None,
-        source: Annotated[Source, Field(description="Who asserted it: user (credibility 1.0), agent (0.7), "
-                                                    "external document (0.5).")] = Source.agent,
+        source: Annotated[Source, Field(description="Who asserted it: user (credibility 1.0; a token needs the "
+                                                    "user_source grant or admin), agent (0.7), external document "
+                                                    "(0.5).")] = Source.agent,
         event_time: Annotated[datetime | None, Field(description="When it happened (ISO 8601); default now.")] = None,
         metadata: Annotated[dict[str, Any] | None, Field(description="Free JSON metadata.")] = None,
         source_task_id: Annotated[str | None, Field(max_length=200)] = None,
