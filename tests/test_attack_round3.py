@@ -59,6 +59,23 @@ def test_metrics_need_the_metrics_scope_not_any_token(server: dict[str, Any]) ->
         assert answer.status_code == 200 and 'hindsight_memories{status="active"}' in answer.text, role
 
 
+def test_the_console_health_page_shows_store_wide_numbers_only_to_metrics_or_admin(server: dict[str, Any]) -> None:
+    """The same counts /metrics guards (file size, index size, searches per hour) were on /console/health."""
+    import re
+
+    for role, wide in (("reader", False), ("admin", True)):
+        with httpx.Client(base_url=server["base"], timeout=30) as browser:
+            assert browser.post("/console/login", data={"token": server["tokens"][role]}).status_code in (200, 303)
+            page = browser.get("/console/health?ns=team").text
+        size = re.search(r"id='store-size'>([^<]*)<", page)
+        index = re.search(r"id='index-state'>([^<]*)<", page)
+        assert size and index, page[:500]
+        if wide:
+            assert size.group(1) != "-" and re.match(r"\d+ ", index.group(1)), role
+        else:
+            assert size.group(1) == "-" and index.group(1) == "-", role
+
+
 def test_a_scrape_token_can_call_no_tool(server: dict[str, Any]) -> None:
     with as_role(server, "prometheus") as scraper:
         assert "permission_denied" in scraper.error("memory_list", {"namespace": "other"})

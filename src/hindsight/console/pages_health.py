@@ -52,24 +52,27 @@ def mount_health(app: ConsoleApp, engine: MemoryEngine, observer: Any) -> None:
             if 0 <= age < 24:
                 hours[23 - age] += 1
         labels = [f"-{23 - i}h" for i in range(24)]
+        # the file size, the index and the search rate are the whole store's: for metrics (or admin) over '*'
+        wide = ctx.can(Scope.metrics, None)
         searches = observer.per_hour("memory_search") if observer is not None else [0] * 24
         bins = [0] * 10
         for record in active:
             score = decay_score(record, now, engine.settings.decay)
             bins[min(9, int(score * 10))] += 1
-        index_size = getattr(engine.store, "index_size", None)
+        index_size = getattr(engine.store, "index_size", None) if wide else None
         synced = index_size is None or index_size >= stats.total - stats.by_status.get("quarantined", 0)
+        index_state = (f"{'' if index_size is None else index_size} {ctx.t('vectors')} · "
+                       f"{ctx.t('in_sync') if synced else ctx.t('out_of_sync')}") if wide else "-"
         options = "".join(f"<option value='{escape(n)}'{' selected' if n == ns else ''}>{escape(n)}</option>"
                           for n in spaces)
         picker = (f"<form method='get' action='/console/health'><label>{ctx.t('namespace')} <select name='ns'>"
                   + (f"<option value=''{' selected' if whole else ''}>{ctx.t('any')}</option>"
                      if ctx.can(Scope.admin, None) else "")
                   + f"{options}</select></label> <button>{ctx.t('search')}</button></form>")
-        store = (f"<table><tr><th>{ctx.t('store_size')}</th><td id='store-size'>{escape(_size(stats.path))}</td></tr>"
+        store = (f"<table><tr><th>{ctx.t('store_size')}</th>"
+                 f"<td id='store-size'>{escape(_size(stats.path)) if wide else '-'}</td></tr>"
                  f"<tr><th>{ctx.t('memories')}</th><td>{stats.total}</td></tr>"
-                 f"<tr><th>{ctx.t('index_state')}</th><td id='index-state'>"
-                 f"{'' if index_size is None else index_size} {ctx.t('vectors')} · "
-                 f"{ctx.t('in_sync') if synced else ctx.t('out_of_sync')}</td></tr>"
+                 f"<tr><th>{ctx.t('index_state')}</th><td id='index-state'>{index_state}</td></tr>"
                  f"<tr><th>{ctx.t('model')}</th><td>{escape(stats.embedding_model or '')}</td></tr></table>")
         body = (picker + "<div class='grid3'>"
                 f"<section><h2>{ctx.t('by_type')}</h2>{bar_plot(sorted(stats.by_type.items()), ctx.t('by_type'))}</section>"
@@ -77,7 +80,7 @@ def mount_health(app: ConsoleApp, engine: MemoryEngine, observer: Any) -> None:
                 f"{bar_plot(sorted(stats.by_status.items()), ctx.t('by_status'))}</section>"
                 f"<section><h2>{ctx.t('writes_hour')}</h2>{bar_plot(list(zip(labels, hours)), ctx.t('writes_hour'))}"
                 f"</section><section><h2>{ctx.t('searches_hour')}</h2>"
-                f"{bar_plot(list(zip(labels, searches)), ctx.t('searches_hour'))}</section>"
+                f"{bar_plot(list(zip(labels, searches)), ctx.t('searches_hour')) if wide else '<p>-</p>'}</section>"
                 f"<section><h2>{ctx.t('decay_dist')}</h2>"
                 f"{bar_plot([(f'{i / 10:.1f}', float(c)) for i, c in enumerate(bins)], ctx.t('decay_dist'))}</section>"
                 f"<section><h2>{ctx.t('store')}</h2>{store}</section></div>")
