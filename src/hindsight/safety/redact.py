@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
+from hindsight.safety.redact_credentials import find_credentials
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts, is_public_contact
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
@@ -104,7 +105,7 @@ _PRIVATE_KEY = re.compile(
 )  # the body never crosses another BEGIN: many headers without an END cost linear time, not quadratic
 # A pasted key cut off before its END line: the header and every base64 line after it.
 _PRIVATE_KEY_CUT = re.compile(
-    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s*+(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]{12,}+))++"
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:(?:\s|\\n)*+(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]{12,}+))++"
 )
 _TOKEN_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(
@@ -202,7 +203,7 @@ _KEY_SECRET_HALF = re.compile(
     r"[\"']?\s*(?:[:=：]|is|是|为)?\s*[\"']?(?P<value>[A-Za-z0-9/+=_-]{30,64})(?![A-Za-z0-9/+=_-])"
 )
 _PASSWORD_ZH = re.compile(
-    r"(?i)(?:密码|口令|登录密码|支付密码|开机密码|wifi ?密码|(?-i:PIN)码?|取款密码)(?:我|他|她|已经|已|被|都|也|现在){0,2}(?P<sep>\s*(?:是|为|:|：|=|改成了?|改为|设置为|设置成|设成了?|设为|"
+    r"(?i)(?:密码|口令|登录密码|支付密码|开机密码|wifi ?密码|(?-i:PIN)码?|取款密码)(?:我|他|她|已经|已|被|都|也|现在|就|还|仍然|一直|其实|应该|默认|统一|暂时|先|又){0,2}(?P<sep>\s*(?:是|为|:|：|=|改成了?|改为|设置为|设置成|设成了?|设为|"
     r"换成了?|更新为|更新成了?|修改为|修改成了?|重置为|重置成了?|变成了?|变为|是：|是:)\s*|\s+)(?:" + _QUOTED + r"|[\"'“]?(?P<value>[!-~]{3,64}))"
 )
 # scheme://user:password@host: the password runs to the *last* "@" before the host, so one with an
@@ -328,6 +329,8 @@ def _find_passwords(text: str) -> list[Span]:
                 continue  # "pw" and a bare space: only a value shaped like a password
             out.append(("password", *_group_span(m, "value")))
     for m in _URL_CREDENTIALS.finditer(text):
+        if _PLACEHOLDER_VALUE.match(m.group(1)) or m.group(1).lower() in ("password", "passwd", "pass", "pwd", "secret", "pw"):
+            continue  # "postgres://USER:PASSWORD@HOST/DB" documents the format
         out.append(("password", *m.span(1)))
     for m in _CLI_PASSWORD.finditer(text):
         group = next(g for g in ("v1", "v2", "v3", "v4", "v5", "v6") if m.group(g) is not None)
@@ -339,7 +342,7 @@ def _find_passwords(text: str) -> list[Span]:
 
 _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, _find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
-    find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords,
+    find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials,
 )
 
 

@@ -15,7 +15,9 @@ import re
 Span = tuple[str, int, int]
 
 _STREET_TYPE = (r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Close|Crescent|"
-                r"Parkway|Pkwy|Highway|Hwy|Square|Sq|Row|Mews|Gardens|Hill|Circle|Cir|Trail|Plaza|Walk|Quay|Parade)")
+                r"Parkway|Pkwy|Highway|Hwy|Square|Sq|Row|Mews|Gardens|Hill|Circle|Cir|Trail|Plaza|Walk|Quay|Parade|Grove|Gr|Rise|Green|"
+                r"View|Park|Heights|Hts|Vale|Gate|Yard|Wharf|Loop|Ridge|Meadows?|Alley|Pike|Crossing|Xing|"
+                r"Commons?|Embankment|Esplanade|Promenade|Broadway|Circus|Approach|Dale|Glen|Hollow|Knoll|Landing|Brow|Wynd)")
 _UNIT = r"(?:Apt|Apartment|Unit|Suite|Ste|Flat|Floor|Fl|Room|Rm|#)\.?\s*#?\w{1,5}"
 # City, then a US state + ZIP, a UK postcode, or a bare 4-6 digit postcode; then an optional country.
 _TAIL = (
@@ -26,7 +28,7 @@ _TAIL = (
 )
 _EN_ADDRESS = re.compile(
     r"(?:\b(?:Apt|Apartment|Unit|Suite|Flat)\.?\s*#?\w{1,5},?\s+)?"
-    r"\b\d{1,5}[A-Za-z]?(?:-\d{1,4})?\s+(?:(?:[A-Z][A-Za-z'.-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,5}" + _STREET_TYPE + r"\b\.?"
+    r"\b\d{1,5}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?\s+(?:(?:[A-Z][A-Za-z'.-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,5}" + _STREET_TYPE + r"\b\.?"
     r"(?:\s+(?:N|S|E|W|NE|NW|SE|SW)\b\.?)?" + _TAIL
 )
 # "16 Rue de Lille, 75007 Paris", "12 Via Roma", "Calle Mayor 5": the street type comes first.
@@ -35,6 +37,12 @@ _EU_ADDRESS = re.compile(
     r"Calle|Avenida|Plaza|Paseo|Rua|Carrer)\s+(?:(?:de|du|des|la|le|les|del|della|di|da|do|dos|d')\s*|[A-Z][\w'-]*\s*){1,5}?"
     r"[A-Z][\w'-]*"
     r"(?:,?\s*\d{4,5}\s+[A-Z][a-zé'-]+(?:[ -][A-Z][a-zé'-]+)?)?"
+)
+# "Calle de Alcalá 48", "Via Garibaldi 23", "Rua Augusta, 1200": the street type, its name, then the number.
+_STREET_FIRST = re.compile(
+    r"\b(?:Calle|Avenida|Av\.|Paseo|Plaza|Carrer|Rua|Travessa|Via|Viale|Piazza|Corso|Vicolo|Largo|Strada|Ulica|ul\.)\s+"
+    r"(?:(?:de|del|de la|de los|da|do|dos|das|di|della|dei|delle)\s+)?(?:[A-ZÀ-Ý][\w'’.-]*\s+){0,3}?[A-ZÀ-Ý][\w'’.-]*,?\s+"
+    r"\d{1,5}[A-Za-z]?(?![\d.,]\d)(?:,?\s*\d{4,5}\s+[A-ZÀ-Ý][\wà-ÿ'-]+)?"
 )
 _DE_ADDRESS = re.compile(
     r"\b[A-Z][a-zäöüß-]+(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer)\s+\d{1,4}[a-z]?"
@@ -69,7 +77,7 @@ _ZH_PLACE = re.compile(r"省|自治区|市|区|县|路|街|大道|道|巷|弄|�
 
 def find_addresses(text: str) -> list[Span]:
     out: list[Span] = []
-    for pattern in (_EN_ADDRESS, _EU_ADDRESS, _DE_ADDRESS, _PO_BOX):
+    for pattern in (_EN_ADDRESS, _EU_ADDRESS, _STREET_FIRST, _DE_ADDRESS, _PO_BOX):
         for m in pattern.finditer(text):
             out.append(("address", m.start(), m.end()))
     for m in _ZH_ADDRESS.finditer(text):

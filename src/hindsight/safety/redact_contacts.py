@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import re
 
-from hindsight.safety.redact_cues import is_quantity
+from hindsight.safety.redact_cues import declared_invalid, is_quantity
 from hindsight.safety.validators import card_valid, cn_id_valid
 
 Span = tuple[str, int, int]
 
 _CVV = re.compile(
-    r"(?i)(?:\b(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code)|安全码|校验码|(?:卡背面?|背面)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
+    r"(?i)(?:\b(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code|(?:three|four|3|4)[- ]digits?(?: code)? (?:on|at|from) the back"
+    r"(?: of (?:the|her|his|my|your|our) card)?(?: (?:are|is|reads?))?)|安全码|校验码|(?:卡背面?|背面)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
     r"\s*(?:code|number)?(?:\s+(?:on|at|from|printed on)\s+(?:the\s+)?\w+)?\s*(?:[:=：]|is|是|为)?\s*(?P<value>\d{3,4})(?!\d)"
+)
+# A card number after a card word: test numbers and made-up ones fail Luhn, but the sentence says what it is.
+_CARD_CUE = re.compile(
+    r"(?i)(?:\b(?:visa|mastercard|master card|amex|american express|discover|diners|jcb|unionpay|maestro|"
+    r"(?:credit|debit|bank|company|corporate|business|travel|virtual|prepaid|payment)\s+card|card\s*(?:no\.?|number|#|on file)|cc\s*#?)|"
+    r"信用卡|借记卡|储蓄卡|银行卡|银联卡?|卡号|公司卡|工资卡)[^\d\n]{0,16}?"
+    r"(?P<value>(?<![\d-])(?:\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?|\d{4}[ -]?\d{6}[ -]?\d{4,5}))(?![\d-])"
 )
 _EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![A-Za-z0-9-])"
@@ -91,4 +99,8 @@ def find_contacts(text: str) -> list[Span]:
 
 
 def find_card_codes(text: str) -> list[Span]:
-    return [("cvv", *m.span("value")) for m in _CVV.finditer(text)]
+    out = [("cvv", *m.span("value")) for m in _CVV.finditer(text)]
+    for m in _CARD_CUE.finditer(text):
+        if len(set(re.sub(r"\D", "", m.group("value")))) >= 3 and not declared_invalid(text, *m.span("value")):
+            out.append(("card", *m.span("value")))
+    return out

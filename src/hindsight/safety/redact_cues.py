@@ -47,7 +47,15 @@ _TOTP_SEED = re.compile(
 
 # "Your Apple ID code is: 739201": a bare "code" with an explicit "is"/":" and a 4-8 digit number,
 # unless the code is one of the many that are not secrets (error, status, zip, product ...).
-_BARE_CODE = re.compile(r"(?i)(?<![\w-])(?:(?P<word>[A-Za-z]+)\s+)?codes?\s*(?:\bis\b\s*:?|[:：=])\s*(?P<value>\d{4,8})(?![\w-]|[.,]\d)")
+_BARE_CODE = re.compile(r"(?i)(?<![\w-])(?:(?P<word>[A-Za-z]+)\s+)?codes?\s*(?:\bis\b\s*:?|[:：=])\s*(?P<value>\d{4,8}|\d{3}[- ]\d{3})(?![\w-]|[.,]\d)")
+# "Telegram code 52817", "Steam code 48213": a service name, "code" and a 5-8 digit number with no separator.
+_NAMED_CODE = re.compile(r"(?<![\w-])(?P<word>[A-Z][A-Za-z]+)\s+(?:login\s+|sign-?in\s+|security\s+)?code\s+(?P<value>\d{5,8}|\d{3}[- ]\d{3})(?![\w-]|[.,]\d)")
+# "Enter 604193 to finish signing in", "输入 482913 完成验证": the code before what it unlocks.
+_ENTER_CODE = re.compile(
+    r"(?i)(?:\b(?:enter|use|type|input)\s+(?P<v1>\d{4,8}|\d{3}[- ]\d{3})\s+(?:to|for|as)\s+(?:\w+\s+){0,2}?"
+    r"(?:verify|verif|confirm|sign|log|login|complete|finish|reset|authori[sz]e|continue|activate|unlock)|"
+    r"输入\s*(?P<v2>\d{4,8})\s*(?:完成|进行|以|来)?(?:验证|登录|登陆|确认|支付|注册|绑定|解锁))"
+)
 _NOT_SECRET_CODE = frozenset(
     ["error", "status", "exit", "zip", "postal", "post", "area", "country", "return", "response", "http", "promo", "discount", "coupon", "product", "source", "region", "airport", "station", "tracking", "item", "sku", "bar", "qr", "color", "colour", "dial", "iso", "currency", "event", "fault", "reason", "language", "stock", "class", "course", "tax", "hs", "bank", "swift", "branch", "sort", "program", "opcode", "unicode", "ascii", "morse", "dress", "zone", "signal"]
 )
@@ -84,6 +92,11 @@ def find_otp(text: str) -> list[Span]:
     for m in _BARE_CODE.finditer(text):
         if (m.group("word") or "").lower() not in _NOT_SECRET_CODE and _otp_ok(text, m.group("value"), m.end()):
             out.append(("otp", *m.span("value")))
+    for m in _NAMED_CODE.finditer(text):
+        if m.group("word").lower() not in _NOT_SECRET_CODE and not _UNIT_AFTER.match(text, m.end()):
+            out.append(("otp", *m.span("value")))
+    for m in _ENTER_CODE.finditer(text):
+        out.append(("otp", *m.span("v1" if m.group("v1") else "v2")))
     for m in _TOTP_SEED.finditer(text):
         out.append(("otp", *m.span("value")))
     return out
@@ -135,7 +148,10 @@ _ACCOUNT_CUE = (
     r"\bsort\s+code|\bA/C|\bNUBAN\b|\bBSB\b|\bwire\s+(?:it\s+)?to|银行卡号?|卡号|储蓄卡|借记卡|信用卡|银行账[号户]|对公账[号户]|收款账[号户]|开户账号|"
     r"账[号户]|帐[号户]|户口|这张卡|这个卡|的卡)"
 )
-_SORT_CODE = re.compile(r"(?i)\b(?:sort\s+code|BSB)" + _SEP + r"(?P<value>\d{2}[- ]?\d{2}[- ]?\d{2})(?![\d-])")
+_BANK_CONTEXT = re.compile(r"(?i)\b(?:bank|banking|routing|sort\s+code|BSB|IBAN|SWIFT|BIC|wire|transfer|deposit|payee|payroll|"
+                           r"checking|savings|Chase|Barclays|HSBC|Wells\s+Fargo|Citi|Santander|Lloyds|NatWest|Monzo|Revolut)\b|银行|开户|转账|汇款|收款|户名")
+_LOOSE_ACCOUNT = re.compile(r"(?i)\b(?:account|acct|acc|a/c)\.?(?:\s+(?:no\.?|number|#))?" + _SEP + r"(?P<value>\d{4}[ -]?\d{2,4}(?:[ -]?\d{2,5}){0,3})(?![\d-])")
+_SORT_CODE = re.compile(r"(?i)\b(?:sort\s+code|BSB)" + _SEP + r"(?P<value>\d{2}[- ]?\d{2}[- ]?\d{2}|\d{3}[- ]\d{3})(?![\d-])")
 _ACCOUNT = re.compile(_ACCOUNT_CUE + _SEP + r"(?P<value>\d(?:[ -]?\d){7,29})(?![\d-])")
 _CLOUD_ACCOUNT = re.compile(r"(?i)aws|gcp|azure|阿里云|腾讯云|华为云|云|project|tenant|租户|项目")
 _CARD_WORD = re.compile(r"(?i)卡|card")
@@ -155,6 +171,10 @@ def find_bank_accounts(text: str) -> list[Span]:
             out.append(("bank_account", m.start(), m.start() + len(value)))
     for m in _SORT_CODE.finditer(text):
         out.append(("bank_account", *m.span("value")))
+    if _BANK_CONTEXT.search(text):
+        for m in _LOOSE_ACCOUNT.finditer(text):
+            if 6 <= len(re.sub(r"\D", "", m.group("value"))) <= 17 and not _CLOUD_ACCOUNT.search(text, max(0, m.start() - 12), m.end()):
+                out.append(("bank_account", *m.span("value")))
     for m in _ACCOUNT.finditer(text):
         if _CLOUD_ACCOUNT.search(text, max(0, m.start() - 12), m.start("value")):
             continue  # "AWS 账号 123456789012" names a cloud account, not a bank account
@@ -184,7 +204,7 @@ def find_card_expiry(text: str) -> list[Span]:
 
 _PHONE_CUE = re.compile(
     r"(?i)(?:\b(?:phone|tel|telephone|mobile|cell|cellphone|call|text|whatsapp|wechat|signal|telegram|fax|contact\s+number|"
-    r"hotline|(?:phone|mobile|cell|contact)\s+number|(?<=['’]s)\s+(?:number|cell|mobile))\b(?:\s+(?:me|us|him|her|them|back|number|no\.?))?(?:\s+(?:at|on|via|to))?|"
+    r"hotline|reach(?:\s+(?:me|him|her|them|us))?|ring|(?:phone|mobile|cell|contact)\s+number|(?<=['’]s)\s+(?:number|cell|mobile))\b(?:\s+(?:me|us|him|her|them|back|number|no\.?))?(?:\s+(?:at|on|via|to))?|"
     r"(?:电话|手机号?码?|联系方式|联系电话|(?<![票单递流序列型编批照证卡])号码|座机|传真|微信|致电|打给|拨打)[\u4e00-\u9fff]{0,4}?)"
     + _SEP + r"(?P<value>\+?\(?\d[\d ().-]{5,20}\d)(?![\d.-])"
 )
@@ -201,6 +221,18 @@ _QUANTITY_BEFORE = re.compile(r"(?i)(?:total|count|sum|events|requests|共|总�
 def is_quantity(text: str, start: int, end: int) -> bool:
     """The number is followed by a unit or announced as a total: a quantity, whatever its shape."""
     return bool(_QUANTITY_AFTER.match(text, end) or _QUANTITY_BEFORE.search(text, max(0, start - 24), start))
+
+
+# The sentence itself says the number is not a real one: "校验位错误", "fails the Luhn check", "示例数据".
+_DECLARED_INVALID = re.compile(
+    r"(?i)校验(?:位|码)?(?:是)?(?:不对|错误|错的|有误|不通过|失败|没过)|示例|样例|假的|虚构|\binvalid\b|\bfails?\b[^.\n]{0,20}(?:luhn|check|validation)|"
+    r"\b(?:sample|example|fake|dummy|made[- ]up)\s+(?:data|number|id|card)|not\s+a\s+real"
+)
+
+
+def declared_invalid(text: str, start: int, end: int) -> bool:
+    """The sentence around ``text[start:end]`` calls the value invalid or made up."""
+    return bool(_DECLARED_INVALID.search(text, max(0, start - 30), min(len(text), end + 40)))
 
 
 _LANDLINE = re.compile(r"(?<![\d(-])(?:\(0\d{2,3}\)\s?|0\d{2,3}[\s-])\d{3,4}[\s-]?\d{4}(?![\d-])")

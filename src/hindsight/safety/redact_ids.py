@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from hindsight.safety.validators import itin_valid, verhoeff_valid, vin_valid
+from hindsight.safety.redact_cues import declared_invalid
+from hindsight.safety.validators import cn_id_shape, itin_valid, verhoeff_valid, vin_valid
 
 Span = tuple[str, int, int]
 
@@ -57,6 +58,20 @@ _HEX_PRIVATE = re.compile(
 )
 
 
+# National numbers with a shape of their own: Italian codice fiscale, Brazilian CPF, Korean RRN (birth date, then
+# a sex digit). Others need their cue: Singapore NRIC/FIN, Hong Kong and Taiwan IDs, a spaced Canadian SIN,
+# and an 18-character PRC ID whose check character is wrong (a typo is still somebody's number after "身份证").
+_CODICE_FISCALE = re.compile(r"(?<![A-Za-z0-9])[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z](?![A-Za-z0-9])")
+_CPF = re.compile(r"(?<![\d.])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\d-])")
+_RRN = re.compile(r"(?<![\d-])\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-[1-8]\d{6}(?![\d-])")
+_ID_CUE = (r"(?i)(?:\bNRIC|\bFIN\b|\bHKID|\bIC\s+(?:no\.?|number)|\bSIN\b|\bsocial\s+insurance(?:\s+number)?|\bID\s+card|"
+           r"\bnational\s+id(?:entity)?(?:\s+(?:no\.?|number|card))?|身份证|身分证|身分證|字号|证件号码?|香港身份证|居民身份证)")
+_CUED_ID = re.compile(
+    _ID_CUE + r"[^\n\d:：]{0,12}?" + _SEP
+    + r"(?P<value>(?-i:[STFGM]\d{7}[A-Z]|[A-Z]{1,2}\d{6}\s?\(?[0-9A]\)?|[A-Z][12]\d{8}|\d{3}[ -]\d{3}[ -]\d{3}|\d{17}[\dXx]))(?![A-Za-z0-9])"
+)
+
+
 def find_ids(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _CN_PLATE.finditer(text):
@@ -73,6 +88,14 @@ def find_ids(text: str) -> list[Span]:
         if _AADHAAR_CUE.search(text, max(0, m.start() - 40), m.start()) and (
                 verhoeff_valid(re.sub(r"\D", "", m.group(0))) or len(set(re.findall(r"[ -]", m.group(0)))) == 1):
             out.append(("national_id", m.start(), m.end()))
+    for pattern in (_CODICE_FISCALE, _CPF, _RRN):
+        for m in pattern.finditer(text):
+            out.append(("national_id", m.start(), m.end()))
+    for m in _CUED_ID.finditer(text):
+        value = m.group("value")
+        if (len(value) == 18 and value[:17].isdigit() and not cn_id_shape(value)) or declared_invalid(text, *m.span("value")):
+            continue  # 18 digits after a cue must still carry a province and a birth date
+        out.append(("national_id", *m.span("value")))
     for m in _ITIN.finditer(text):
         if itin_valid(m.group("value")):
             out.append(("national_id", *m.span("value")))

@@ -1,0 +1,144 @@
+"""Credentials in the shapes the label-then-value patterns of :mod:`hindsight.safety.redact` miss.
+
+Each finder pairs a *structural* cue with a test of the value, never a list of known texts:
+
+- the value before its label ("uses 'letmein24' as his password", "'Xy9!' 是密码");
+- a label with a qualifier before its separator ("password for the NAS: x", "Mot de passe du routeur : x",
+  "密码（测试环境）：x", "pass - x"), and environment names that end in a credential word (PGPASSWORD=x);
+- basic auth given as code or a command: ``auth=('user', 'pw')``, ``HTTPBasicAuth(...)``,
+  ``htpasswd -b file user pw``, ``docker login -p pw``, ``credentials are user:pw``;
+- Oracle's ``user/pw@host`` (sqlplus, expdp ...);
+- the secret half of a key pair shorter than the generic 30-character rule, when a secret label names it;
+- a key, token or 密钥 separated from its value by a few Chinese words ("key 我放这了：<hex>").
+
+A value must look like a secret (a digit or a symbol among letters, or random by entropy and character
+classes); placeholders (``<password>``, ``${PASS}``, ``PASSWORD``, ``****``) and variable names stay.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.safety.validators import looks_random
+
+Span = tuple[str, int, int]
+
+_PW_WORD = r"(?:password|passwd|passphrase|passcode|pass|pwd|pw|mot de passe|passwort|contraseña|senha|密码|口令)"
+_VALUE = r"(?P<value>[^\s\"'`,;，。；)）]{3,64})"
+_QVALUE = r"(?:'(?P<q1>[^'\s]{3,64})'|\"(?P<q2>[^\"\s]{3,64})\"|“(?P<q3>[^”\s]{3,64})”|`(?P<q4>[^`\s]{3,64})`)"
+
+# "'letmein2024' as his password", "\"Xy9!\" is the wifi password", "「abc123」是密码".
+_VALUE_FIRST = re.compile(
+    _QVALUE + r"\s*(?:(?:as|is|was|for)\s+(?:the\s+|my\s+|his\s+|her\s+|our\s+|their\s+|your\s+)?(?:[\w-]+\s+){0,3}?"
+    r"(?:password|passphrase|passcode|pin)\b|(?:就)?(?:是|作为|当)[\u4e00-\u9fff]{0,6}?(?:密码|口令))",
+    re.IGNORECASE,
+)
+# A label, a short qualifier, then an explicit separator: "password for the NAS: x", "密码（测试环境）：x", "pass - x".
+_QUALIFIED = re.compile(
+    r"(?i)(?<![A-Za-z0-9_])" + _PW_WORD + r"(?![A-Za-z])(?P<qual>[^\n:：=\"'`@/]{0,30}?)\s*(?P<sep>[:：=]|\s[-–—]\s)\s*[\"'`“]?" + _VALUE
+)
+# Environment names ending in a credential word: PGPASSWORD=x, MYSQL_PWD=x, REDISCLI_AUTH=x.
+_ENV_NAME = re.compile(
+    r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD|PASS|PWD|_AUTH|SECRET|TOKEN|APIKEY|_KEY)\s*[:=]\s*[\"']?" + _VALUE
+)
+_BASIC_CODE = re.compile(
+    r"(?:\bauth\s*=\s*[(\[]|HTTPBasicAuth\s*\(|BasicAuth\s*\(|\.basic_auth\s*\(|\bwithBasicAuth\s*\(|setBasicAuth\s*\()"
+    r"\s*['\"][^'\"\n]{1,40}['\"]\s*,\s*['\"](?P<value>[^'\"\n]{3,64})['\"]"
+)
+_CLI = re.compile(
+    r"(?:\bhtpasswd\s+-\w*b\w*\s+(?:-\w+\s+)*\S+\s+[\w.@-]{1,40}\s+(?P<v1>[^\s'\"]{3,64})|"
+    r"\b(?:docker|podman|nerdctl|buildah|helm|oras|skopeo|crane|twine|npm|cf|oc)\b[^\n|;]{0,80}?\s(?:-p|--password)(?:=|\s+)['\"]?(?P<v2>[^\s'\"]{3,64})|"
+    r"\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl)\s+(?:-\w+\s+)*[\w$.-]{1,30}/(?P<v3>[^\s@/]{3,64})@|"
+    r"(?<![\w/.])[\w$.-]{1,30}/(?P<v4>[^\s@/]{3,64})@//[\w.-]+)"
+)
+# "credentials are preview:Pr3view", "basic auth 用 ops:Ops@2024", "登录 admin:Adm1n!".
+_CUE_PAIR = re.compile(
+    r"(?i)(?:\bcredentials?|\bcreds|\blogin|\bbasic[ _-]?auth|\bsign[ -]?in|账号密码|用户名密码|账密|登录|认证)"
+    r"[^\n:：]{0,24}?(?:\s(?:are|is|as|with|of|用|是)\s*|[:：]\s*|\s)[\w.@+-]{1,40}:(?P<value>[^\s:/@\"'`,;，。；)）]{3,64})"
+)
+# The secret half of a key pair, shorter than the 30-character generic rule: "secret key Lq8Zp3Rt6Yw2", "SK：...".
+_SECRET_HALF = re.compile(
+    r"(?i)(?:\bsecret[ _-]?(?:access[ _-]?)?key|\bapp[ _-]?secret|\bclient[ _-]?secret|\bsecret|\bSK\b|密钥|秘钥|私钥)"
+    r"[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"'“]?(?P<value>[A-Za-z0-9/+=_-]{10,64})(?![A-Za-z0-9/+=_-])"
+)
+# "高德地图的 key 我放这了：<hex>": a key word, a few Chinese words, then the separator and a random value.
+_KEY_AFTER_WORDS = re.compile(
+    r"(?i)(?:\b(?:api[ _-]?)?key|\btoken|\bsecret|密钥|秘钥|令牌)[\u4e00-\u9fff ]{1,10}[:：]\s*[\"'“]?(?P<value>[A-Za-z0-9_\-./+=~]{16,})"
+)
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:<.*|\$.*|\{.*|%\w+%|x{3,}|\*{3,}|\.{3,}|your[_-].*|my[_-].*|changeme|example.*|placeholder|"
+    r"redacted|\[redacted.*|null|none|undefined|true|false|todo|tbd|env\..*|os\.environ.*|process\.env.*|secrets?\..*|settings\..*|"
+    r"password|passwd|pass|secret|token|username|user|pwd)$"
+)
+_VARIABLE = re.compile(r"(?:[a-z_][a-z0-9_]*\.)+[a-z_][a-z0-9_]*|[a-z]+(?:_[a-z]+)+|[A-Z]+(?:_[A-Z]+)+")
+_PROSE = re.compile(r"(?i)^(?:is|was|are|the|a|an|to|for|and|or|not|must|should|will|can|be|been|being|same|reset|required|"
+                    r"policy|field|manager|change|changed|expired|at|in|on|of|with|from|by|here|there|below|above|none|empty)$")
+
+
+def _secret_like(value: str, min_len: int = 6) -> bool:
+    """Digits or symbols among letters, or an all-digit code of 6+: what a chosen password looks like."""
+    if len(value) < min_len or _PLACEHOLDER.match(value) or _PROSE.match(value) or re.search(r"[\u4e00-\u9fff]", value):
+        return False
+    if "://" in value or value.startswith("[REDACTED") or re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2})?", value):
+        return False
+    has_alpha = bool(re.search(r"[A-Za-z]", value))
+    has_other = bool(re.search(r"[\d\W_]", value))
+    return (has_alpha and has_other and not _VARIABLE.fullmatch(value)) or (value.isdigit() and len(value) >= 6)
+
+
+def _trim(m: re.Match[str], group: str) -> tuple[int, int]:
+    start, end = m.span(group)
+    value = m.group(group)
+    stripped = re.sub(r"&[A-Za-z_]\w*=.*\Z", "", value).rstrip(".,;:)]}>\"'”。，；")
+    return start, end - (len(value) - len(stripped))
+
+
+def _quoted(m: re.Match[str]) -> str | None:
+    return next((g for g in ("q1", "q2", "q3", "q4") if m.group(g) is not None), None)
+
+
+def find_credentials(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _VALUE_FIRST.finditer(text):
+        group = _quoted(m)
+        if group and _secret_like(m.group(group), 4):
+            out.append(("password", *m.span(group)))
+    for m in _QUALIFIED.finditer(text):
+        qual = m.group("qual")
+        if re.search(r"(?i)\b(?:is|was|must|should|policy|field|length|manager|reset|hint|rules?)\b|要求|长度|策略|规则|重置|找回", qual):
+            continue  # "password policy: ...", "password must ...: ..." talk about passwords
+        start, end = _trim(m, "value")
+        value = text[start:end]
+        if _secret_like(value) and not (m.group("sep").strip() in "-–—" and not re.search(r"\d", value)):
+            out.append(("password", start, end))
+    for m in _ENV_NAME.finditer(text):
+        start, end = _trim(m, "value")
+        value = text[start:end]
+        name = m.group(0).split("=")[0].split(":")[0].strip()
+        is_password = bool(re.search(r"PASS|PWD|AUTH$", name))
+        if is_password and _secret_like(value, 4) or (not is_password and looks_random(value) and not _PLACEHOLDER.match(value)):
+            out.append(("password" if is_password else "api_key", start, end))
+    for m in _BASIC_CODE.finditer(text):
+        if _secret_like(m.group("value"), 4):
+            out.append(("password", *m.span("value")))
+    for m in _CLI.finditer(text):
+        group = next(g for g in ("v1", "v2", "v3", "v4") if m.group(g) is not None)
+        if not _PLACEHOLDER.match(m.group(group)) and not m.group(group).startswith("$"):
+            out.append(("password", *_trim(m, group)))
+    for m in _CUE_PAIR.finditer(text):
+        start, end = _trim(m, "value")
+        value = text[start:end]
+        if _secret_like(value) and not value.isdigit():  # "login host:8080" is a port
+            out.append(("password", start, end))
+    for m in _SECRET_HALF.finditer(text):
+        value = m.group("value")
+        mixed = bool(re.search(r"[a-z]", value) and re.search(r"[A-Z]", value) and re.search(r"\d", value))
+        hexy = bool(re.fullmatch(r"[0-9a-f]{16,64}|[0-9A-F]{16,64}", value)) and len(set(value.lower())) >= 8
+        if (mixed or hexy) and not _PLACEHOLDER.match(value) and not _VARIABLE.fullmatch(value):
+            out.append(("api_key", *m.span("value")))
+    for m in _KEY_AFTER_WORDS.finditer(text):
+        value = m.group("value").rstrip(".,;:")
+        hexy = bool(re.fullmatch(r"[0-9a-fA-F]{32,64}", value)) and len(set(value.lower())) >= 8
+        if hexy or looks_random(value, 20):
+            out.append(("api_key", m.start("value"), m.start("value") + len(value)))
+    return out
