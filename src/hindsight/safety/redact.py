@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
-from hindsight.safety.redact_credentials import find_credentials
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts, is_public_contact
+from hindsight.safety.redact_credentials import find_credentials
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
     find_card_expiry,
@@ -95,7 +95,7 @@ _PLACEHOLDER_VALUE = re.compile(
 # Words that follow "password:"/"password is" in prose about passwords, not in a
 # disclosure of one ("the password is required", "password: must be 12 chars").
 _PASSWORD_STOPWORDS = frozenset(
-    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "must", "should", "shall", "will", "would", "can", "could", "may", "might", "need", "needs", "needed", "required", "optional", "mandatory", "reset", "resets", "changed", "change", "expired", "expires", "expiring", "stored", "saved", "hashed", "encrypted", "salted", "set", "not", "too", "very", "incorrect", "wrong", "correct", "invalid", "valid", "weak", "strong", "long", "short", "empty", "missing", "blank", "same", "different", "hidden", "visible", "protected", "case-sensitive", "sensitive", "in", "on", "at", "of", "for", "with", "from", "by", "to", "into", "now", "still", "also", "only", "never", "always", "your", "my", "our", "their", "its", "this", "that", "these", "those", "here", "there", "policy", "policies", "field", "fields", "rules", "requirements", "requirement", "length", "strength", "manager", "managers", "prompt", "prompts", "hint", "hints", "reuse", "reused", "rotation", "rotated", "updated", "update", "generated", "random", "secure", "insecure", "unknown", "forgotten", "forgot", "lost", "locked", "unchanged", "something", "nothing", "anything", "same-as", "shared", "sharing", "auth", "login", "authentication", "based", "less", "free", "protected", "what", "which", "who", "whatever", "how", "when", "where", "why", "it", "he", "she", "they", "we", "you", "i", "me", "him", "her", "them", "us", "yes", "no", "ok", "okay", "sent", "emailed", "texted", "stolen", "leaked", "compromised"]
+    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "must", "should", "shall", "will", "would", "can", "could", "may", "might", "need", "needs", "needed", "required", "optional", "mandatory", "reset", "resets", "changed", "change", "expired", "expires", "expiring", "stored", "saved", "hashed", "encrypted", "salted", "set", "not", "too", "very", "incorrect", "wrong", "correct", "invalid", "valid", "weak", "strong", "long", "short", "empty", "missing", "blank", "same", "different", "hidden", "visible", "protected", "case-sensitive", "sensitive", "in", "on", "at", "of", "for", "with", "from", "by", "to", "into", "now", "still", "also", "only", "never", "always", "your", "my", "our", "their", "its", "this", "that", "these", "those", "here", "there", "policy", "policies", "field", "fields", "rules", "requirements", "requirement", "length", "strength", "manager", "managers", "prompt", "prompts", "hint", "hints", "reuse", "reused", "rotation", "rotated", "updated", "update", "generated", "random", "secure", "insecure", "unknown", "forgotten", "forgot", "lost", "locked", "unchanged", "something", "nothing", "anything", "same-as", "shared", "sharing", "auth", "login", "authentication", "based", "less", "free", "protected", "what", "which", "who", "whatever", "how", "when", "where", "why", "it", "he", "she", "they", "we", "you", "i", "me", "him", "her", "them", "us", "yes", "no", "ok", "okay", "sent", "emailed", "texted", "stolen", "leaked", "compromised", "fine", "good", "simple", "easy", "obvious", "known", "public", "available", "literally", "just", "simply", "actually", "currently", "basically", "written", "attached", "below", "above", "printed"]
 )
 
 # --------------------------------------------------------------------------- patterns
@@ -164,7 +164,7 @@ _PASSWORD_EN = re.compile(
     r"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w.@/-]{1,40}(?:\s+[\w.@/-]{1,20})?(?=\s+(?:is|was|are)\s))?"
     r"(?P<sep>\s*(?:[:=]|=>|：)\s*|\s+(?:was changed to|is changed to|changed to|was set to|is set to|set to|is now|is|was|to|are|"
     r"has been changed to|has been set to|got changed to|updated to|was updated to|is updated to|reset to|was reset to|has been reset to|"
-    r"rotated to|now set to)\s*:?\s+|\s*(?:设置成了?|设成了?|改成了?|改为|设为|设置为|更新为|更新成了?|修改为|修改成了?|"
+    r"rotated to|now set to)(?:\s+(?:literally|just|simply|still|actually|currently|basically|now|always)(?=\s))?+\s*:?\s+|\s*(?:设置成了?|设成了?|改成了?|改为|设为|设置为|更新为|更新成了?|修改为|修改成了?|"
     r"重置为|重置成了?|变成了?|变为|是|为|换成了?)\s*|\s+)(?:" + _QUOTED + r"|"
     r"[\"'`“]?(?P<value>[^\s\"'`,;，。；”]{3,64}))"
 )
@@ -204,7 +204,7 @@ _KEY_SECRET_HALF = re.compile(
 )
 _PASSWORD_ZH = re.compile(
     r"(?i)(?:密码|口令|登录密码|支付密码|开机密码|wifi ?密码|(?-i:PIN)码?|取款密码)(?:我|他|她|已经|已|被|都|也|现在|就|还|仍然|一直|其实|应该|默认|统一|暂时|先|又){0,2}(?P<sep>\s*(?:是|为|:|：|=|改成了?|改为|设置为|设置成|设成了?|设为|"
-    r"换成了?|更新为|更新成了?|修改为|修改成了?|重置为|重置成了?|变成了?|变为|是：|是:)\s*|\s+)(?:" + _QUOTED + r"|[\"'“]?(?P<value>[!-~]{3,64}))"
+    r"换成了?|更新为|更新成了?|修改为|修改成了?|重置为|重置成了?|变成了?|变为|是：|是:)\s*(?:[\u4e00-\u9fff]{1,6}的\s*)?|\s+)(?:" + _QUOTED + r"|[\"'“]?(?P<value>[!-~]{3,64}))"
 )
 # scheme://user:password@host: the password runs to the *last* "@" before the host, so one with an
 # unescaped "@" inside ("p@ss@db") is still removed whole; %-escapes are part of it.

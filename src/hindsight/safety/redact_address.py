@@ -33,9 +33,9 @@ _EN_ADDRESS = re.compile(
 )
 # "16 Rue de Lille, 75007 Paris", "12 Via Roma", "Calle Mayor 5": the street type comes first.
 _EU_ADDRESS = re.compile(
-    r"\b\d{1,5}(?:\s?(?:bis|ter))?,?\s+(?:Rue|Avenue|Av\.|Boulevard|Bd|Place|Quai|Chemin|Impasse|Allée|Via|Viale|Piazza|Corso|"
-    r"Calle|Avenida|Plaza|Paseo|Rua|Carrer)\s+(?:(?:de|du|des|la|le|les|del|della|di|da|do|dos|d')\s*|[A-Z][\w'-]*\s*){1,5}?"
-    r"[A-Z][\w'-]*"
+    r"\b\d{1,5}(?:\s?(?:bis|ter))?,?\s+(?:[Rr]ue|Avenue|[Aa]v\.|[Bb]oulevard|Bd|[Pp]lace|[Qq]uai|[Cc]hemin|[Ii]mpasse|[Aa]llée|Via|Viale|Piazza|Corso|"
+    r"Calle|Avenida|Plaza|Paseo|Rua|Carrer)\s+(?:(?:de|du|des|la|le|les|del|della|di|da|do|dos|d')\s*|[A-ZÀ-Ý][\w'-]*\s*){1,5}?"
+    r"[A-ZÀ-Ý][\w'-]*"
     r"(?:,?\s*\d{4,5}\s+[A-Z][a-zé'-]+(?:[ -][A-Z][a-zé'-]+)?)?"
 )
 # "Calle de Alcalá 48", "Via Garibaldi 23", "Rua Augusta, 1200": the street type, its name, then the number.
@@ -52,11 +52,11 @@ _PO_BOX = re.compile(r"(?i)\bP\.?\s*O\.?\s*Box\s+\d{1,6}\b")
 
 _HAN = r"[\u4e00-\u9fff]"
 _NUM = r"[\dA-Za-z一二三四五六七八九十两]{1,5}"
-_PART = r"(?:号楼|栋|幢|座|单元|层|楼|室|号|户|房|弄|区|期|组)"
+_PART = r"(?:号楼|號樓|栋|棟|幢|座|单元|單元|门|層|层|楼|樓|室|号|號|户|房|弄|区|期|组)"
 _REGION = (rf"(?:{_HAN}{{2,7}}(?:省|自治区))?(?:{_HAN}{{2,7}}市)?(?:{_HAN}{{1,7}}(?:区|县|镇|乡))?"
            rf"(?:{_HAN}{{2,6}}(?:街道|镇|乡))?")
 _PARTS = rf"(?:\s*{_NUM}\s*{_PART})"
-_ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)(?:[一二三四五六七八九十\d]{1,3}段)?\s*\d{1,5}\s*(?:号|弄|组)"
+_ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)(?:[一二三四五六七八九十\d东西南北中]{1,3}段)?(?:[一二三四五六七八九十\d]{1,3}(?:巷|弄))?\s*\d{1,5}\s*(?:号|號|弄|组)"
 _ESTATE = rf"{_HAN}{{1,10}}?(?:小区|花园|家园|公寓|新村|社区|大厦|大楼)"
 # A weaker suffix (园, 苑, 城, 中心 ...) also ends "公园" or "市中心": it needs a building part ("3栋") or two parts.
 _ESTATE_WEAK = rf"{_HAN}{{1,10}}?(?:广场|中心|苑|园|府|城|湾|庭|里|院)"

@@ -17,9 +17,10 @@ classes); placeholders (``<password>``, ``${PASS}``, ``PASSWORD``, ``****``) and
 
 from __future__ import annotations
 
+import base64
 import re
 
-from hindsight.safety.validators import looks_random
+from hindsight.safety.validators import looks_random, shannon_entropy
 
 Span = tuple[str, int, int]
 
@@ -49,17 +50,21 @@ _CLI = re.compile(
     r"(?:\bhtpasswd\s+-\w*b\w*\s+(?:-\w+\s+)*\S+\s+[\w.@-]{1,40}\s+(?P<v1>[^\s'\"]{3,64})|"
     r"\b(?:docker|podman|nerdctl|buildah|helm|oras|skopeo|crane|twine|npm|cf|oc)\b[^\n|;]{0,80}?\s(?:-p|--password)(?:=|\s+)['\"]?(?P<v2>[^\s'\"]{3,64})|"
     r"\b(?:sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl)\s+(?:-\w+\s+)*[\w$.-]{1,30}/(?P<v3>[^\s@/]{3,64})@|"
-    r"(?<![\w/.])[\w$.-]{1,30}/(?P<v4>[^\s@/]{3,64})@//[\w.-]+)"
+    r"(?<![\w/.])[\w$.-]{1,30}/(?P<v4>[^\s@/]{3,64})@//[\w.-]+|"
+    r"(?<![\w:])[\w.-]{1,60}:\d{2,5}:[\w*-]{1,40}:[\w.*-]{1,40}:(?P<v5>[^\s:]{3,64})(?!\S)|"  # a .pgpass line
+    r"\b(?:http|https|httpie|ab)\s+(?:-\S+\s+)*(?:-a|--auth|-A)\s+[\w.@-]{1,40}:(?P<v6>[^\s'\"]{3,64})|"
+    r"\bAUTH\s+(?:[\w-]{1,30}\s+)?(?P<v7>(?=\S*\d)[^\s'\"]{6,64}))"
 )
 # "credentials are preview:Pr3view", "basic auth 用 ops:Ops@2024", "登录 admin:Adm1n!".
 _CUE_PAIR = re.compile(
-    r"(?i)(?:\bcredentials?|\bcreds|\blogin|\bbasic[ _-]?auth|\bsign[ -]?in|账号密码|用户名密码|账密|登录|认证)"
-    r"[^\n:：]{0,24}?(?:\s(?:are|is|as|with|of|用|是)\s*|[:：]\s*|\s)[\w.@+-]{1,40}:(?P<value>[^\s:/@\"'`,;，。；)）]{3,64})"
+    r"(?i)(?:\bcredentials?|\bcreds|\blogin|\bbasic[ _-]?auth|\bsign[ -]?in|\bu/p|\buser(?:name)?/pass(?:word)?|账号密码|用户名密码|账密|登录|认证)"
+    r"[^\n:：]{0,24}?(?:\s(?:are|is|as|with|of|用|是)\s*|[:：]\s*|\s)(?<![/\w])[\w.@+-]{1,40}(?::|\s?/\s?)"
+    r"(?P<value>[^\s:/@\"'`,;，。；)）]{3,64})(?![/\w])"
 )
 # The secret half of a key pair, shorter than the 30-character generic rule: "secret key Lq8Zp3Rt6Yw2", "SK：...".
 _SECRET_HALF = re.compile(
     r"(?i)(?:\bsecret[ _-]?(?:access[ _-]?)?key|\bapp[ _-]?secret|\bclient[ _-]?secret|\bsecret|\bSK\b|密钥|秘钥|私钥)"
-    r"[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"'“]?(?P<value>[A-Za-z0-9/+=_-]{10,64})(?![A-Za-z0-9/+=_-])"
+    r"[\"']?(?:\s*\[[^\]\n]{0,12}\])?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"'“]?(?P<value>[A-Za-z0-9/+=_-]{10,64})(?![A-Za-z0-9/+=_-])"
 )
 # "高德地图的 key 我放这了：<hex>": a key word, a few Chinese words, then the separator and a random value.
 _KEY_AFTER_WORDS = re.compile(
@@ -97,8 +102,49 @@ def _quoted(m: re.Match[str]) -> str | None:
     return next((g for g in ("q1", "q2", "q3", "q4") if m.group(g) is not None), None)
 
 
+_B64 = re.compile(r"(?<![A-Za-z0-9+/=])(?=[A-Za-z0-9+/]*[0-9+/A-Z])[A-Za-z0-9+/]{8,120}={0,2}(?![A-Za-z0-9+/=])")
+_AUTH_CUE = re.compile(r"(?i)\bauth|\bbasic\b|\bheader|\bcredential|\bcreds\b|\blogin\b|认证|鉴权|凭证|请求头|账号")
+_PAIR = re.compile(r"[\x21-\x7e]{1,64}:[\x20-\x7e]{1,64}")
+
+
+def _basic_pair(value: str) -> bool:
+    """Base64 that decodes to ``user:password`` (printable, one colon at least): a Basic credential."""
+    if len(value) % 4:
+        return False
+    try:
+        decoded = base64.b64decode(value, validate=True).decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return bool(_PAIR.fullmatch(decoded))
+
+
+# A long random token in a sentence that names a key, token or secret, whatever its shape ("the Figma token for
+# CI lives here: figd_...", "凭证 ATATT3x..."), unless the sentence is about a hash, a commit or a public address.
+_TOKEN_CUE = re.compile(r"(?i)\b(?:api|key|keys|token|tokens|secret|secrets|credential|credentials|bearer|pat|webhook)\b|"
+                        r"密钥|秘钥|令牌|凭证|凭据|访问码")
+_NOT_SECRET = re.compile(r"(?i)\b(?:sha\d*|md5|hash|checksum|digest|integrity|commit|cid|ipfs|wallet address|address|tx|txid|"
+                         r"transaction|public[ _-]?key|fingerprint|request[ _-]?id|trace[ _-]?id)\b|公钥|哈希|校验|摘要|地址|指纹")
+_LONG_TOKEN = re.compile(r"(?<![\w/+.-])(?=[\w-]*[A-Z])(?=[\w-]*[a-z])(?=[\w-]*\d)[A-Za-z0-9][\w-]{23,}(?![\w/+.-])")
+_SENTENCE_END = re.compile(r"[.!?]\s|[。！？\n]")
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    left = max((m.end() for m in _SENTENCE_END.finditer(text, max(0, start - 160), start)), default=max(0, start - 160))
+    right = _SENTENCE_END.search(text, end, end + 120)
+    return text[left:start] + " " + text[end:right.start() if right else min(len(text), end + 120)]
+
+
 def find_credentials(text: str) -> list[Span]:
     out: list[Span] = []
+    for m in _B64.finditer(text):
+        if _basic_pair(m.group(0)) and _AUTH_CUE.search(_sentence(text, m.start(), m.end())):
+            out.append(("password", m.start(), m.end()))
+    for m in _LONG_TOKEN.finditer(text):
+        value = m.group(0)
+        around = _sentence(text, m.start(), m.end())
+        if (_TOKEN_CUE.search(around) and not _NOT_SECRET.search(around) and looks_random(value, 24)
+                and shannon_entropy(value) >= 3.5 and not _VARIABLE.fullmatch(value)):
+            out.append(("api_key", m.start(), m.end()))
     for m in _VALUE_FIRST.finditer(text):
         group = _quoted(m)
         if group and _secret_like(m.group(group), 4):
@@ -122,7 +168,9 @@ def find_credentials(text: str) -> list[Span]:
         if _secret_like(m.group("value"), 4):
             out.append(("password", *m.span("value")))
     for m in _CLI.finditer(text):
-        group = next(g for g in ("v1", "v2", "v3", "v4") if m.group(g) is not None)
+        group = next(g for g in ("v1", "v2", "v3", "v4", "v5", "v6", "v7") if m.group(g) is not None)
+        if group == "v7" and not re.search(r"(?i)redis|valkey|keydb", text):
+            continue  # AUTH <password> is the Redis command
         if not _PLACEHOLDER.match(m.group(group)) and not m.group(group).startswith("$"):
             out.append(("password", *_trim(m, group)))
     for m in _CUE_PAIR.finditer(text):

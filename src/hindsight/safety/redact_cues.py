@@ -29,13 +29,19 @@ _SEP = r"(?:\s*(?:[:：=#]|\bis\b|\bwas\b|\bare\b|\bof\b|是|为|号码|号|no\.
 _OTP_CUE = (
     r"(?i)(?:\b(?:verification|verify|confirmation|login|log-in|sign-?in|security|access|auth(?:entication|orization)?|"
     r"one[- ]time|2fa|mfa|otp|sms|text|backup|recovery|reset|pairing|unlock|door|gate|entry|alarm|safe|activation|"
-    r"two[- ]factor)\s+(?:codes?|pins?|passcodes?|keys?)\b|\b(?:otp|totp|2fa|mfa)\b(?:\s+codes?)?|"
+    r"two[- ]factor|lockbox|keypad|garage|padlock|locker|building)\s+(?:codes?|pins?|passcodes?|keys?|combination)\b|"
+    r"\bcode\s+(?:to|for)\s+the\s+(?:door|gate|lockbox|key\s?box|safe|alarm|garage|building|front\s+door|padlock|locker)\b|\b(?:otp|totp|2fa|mfa)\b(?:\s+codes?)?|"
     r"\bone[- ]time\s+(?:pass(?:code|word)|pin)\b|\byour\s+code\b|"
     r"验证码|校验码|动态码|动态密码|短信码|令牌码|动态令牌|动态口令牌?(?:现在|当前)?(?:显示的?)?|口令码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
 )
 _OTP_VALUE = (r"(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?: \d){3,7}|(?=[A-Za-z]*\d)[A-Z0-9]{4,10}|[A-Z]-\d{4,8}"
               r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,3}|(?=[a-z-]*\d)[a-z0-9]{4,5}-[a-z0-9]{4,5})")
 _OTP = re.compile(_OTP_CUE + r"(?:\s*\([^)\n]{0,20}\))?(?:\s+(?:for|from|to|on)\s+[^\n:：]{1,30}?[:：])?" + _SEP + r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
+_OTP_FILLER = re.compile(
+    _OTP_CUE + r"(?:(?:\s+[A-Za-z']{1,12}){1,6}?\s+(?:is|was|are|were|reads?|said)\s*:?|[\u4e00-\u9fff，,]{1,10}?(?:是|为|：|:))\s*"
+    r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)"
+)
+_USE_CODE = re.compile(r"(?i)\b(?:use|enter|type|input|punch in|key in)\s+(?:the\s+)?(?:code|pin|passcode)\s+(?P<value>\d{4,8})(?![\w-]|[.,]\d)")
 _OTP_MORE = re.compile(r"(?i)\s*(?:[,，、;；/]|\band\b|和|及)\s*(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
 _UNIT_AFTER = re.compile(r"\s*(?:分钟|秒|小时|位|次|天|个|minutes?|mins?|seconds?|secs?|hours?|digits?|characters?|chars?|times|days?)\b|\s*(?:分钟|秒|小时|位|次|天|个)")
 # A TOTP seed: base32 after an authenticator cue.
@@ -87,6 +93,10 @@ def find_otp(text: str) -> list[Span]:
         while (more := _OTP_MORE.match(text, pos)) and _otp_ok(text, more.group("value"), more.end()):
             out.append(("otp", *more.span("value")))
             pos = more.end()
+    for pattern in (_OTP_FILLER, _USE_CODE):
+        for m in pattern.finditer(text):
+            if _otp_ok(text, m.group("value"), m.end()):
+                out.append(("otp", *m.span("value")))
     for m in _OTP_FIRST.finditer(text):
         out.append(("otp", *m.span("value")))
     for m in _BARE_CODE.finditer(text):
@@ -110,11 +120,11 @@ _SSN_BARE = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")
 _SSN_NOT = re.compile(r"(?i)(?:order|ticket|invoice|case|ref|isbn|tel|phone|fax|call|#|订单|单号|工单|电话)\W{0,3}$")
 _DOC_CUE = (
     r"(?i)(?:\bpassport|\bdriver'?s?\s+licen[cs]e|\bdriving\s+licen[cs]e|\bnational\s+insurance|\bNINO\b|\btax\s+(?:id|number)|"
-    r"\bTIN\b|\bSIN\b|\baadhaar|\bPAN\b|\bresident\s+(?:id|permit)|\bID\s+(?:card\s+)?(?:no\.?|number|#)|\bidentity\s+(?:card\s+)?number|"
+    r"\bTIN\b|\bSIN\b|\bTFN\b|\btax\s+file\s+number|\bmedicare\s+(?:card\s+)?(?:no\.?|number)|\bhealth\s+card|\baadhaar|\bPAN\b|\bresident\s+(?:id|permit)|\bID\s+(?:card\s+)?(?:no\.?|number|#)|\bidentity\s+(?:card\s+)?number|"
     r"\bpersonalausweis|\breisepass|\bcarte\s+d'identit[ée]|\bDNI\b|\bNIE\b|\bcodice\s+fiscale|\bmy\s+number\b|マイナンバー|护照|港澳通行证|台胞证|通行证|驾驶证|驾照|社保卡?|医保卡?|居住证|证件|军官证)"
 )
 _DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?)" + _SEP
-                  + r"(?P<value>(?-i:[A-Z]{0,3}\d[A-Z0-9]{4,14}|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
+                  + r"(?P<value>(?-i:[A-Z]{0,3}\d[A-Z0-9]{4,14}|[A-Z]{0,2}\d{2,5}(?:[ -]\d{2,6}){1,4}(?: ?[A-Z0-9])?|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
 _CN_ID_CUE = re.compile(r"(?i)(?:身份证|身份号码|证件号|公民身份|\bID\b|identity|\bresident\b)[^\n。；;]{0,16}$")
 # The pre-1999 15-digit resident ID (no check character): only after a cue, with a real birth date.
 _CN_ID_15 = re.compile(r"(?<![0-9A-Za-z])\d{6}(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{3}(?![0-9A-Za-z])")
@@ -235,6 +245,7 @@ def declared_invalid(text: str, start: int, end: int) -> bool:
     return bool(_DECLARED_INVALID.search(text, max(0, start - 30), min(len(text), end + 40)))
 
 
+_NANP_SPACED = re.compile(r"(?<![\w(])\(\d{3}\)\s?\d{3}\s\d{4}(?![\d-])")
 _LANDLINE = re.compile(r"(?<![\d(-])(?:\(0\d{2,3}\)\s?|0\d{2,3}[\s-])\d{3,4}[\s-]?\d{4}(?![\d-])")
 _CN_MOBILE_SPACED = re.compile(r"(?<![\d+*])(?:(?:\+|00)86[\s-]?)?1[3-9]\d(?:[\s-]?\d){8}(?![\d*])")
 
@@ -247,6 +258,8 @@ def find_phones(text: str) -> list[Span]:
         if 7 <= len(digits) <= 15 and not re.search(r"\d\.\d+\.\d", value) and not re.fullmatch(r"\d{1,2}:\d{2}", value):
             out.append(("phone", *m.span("value")))
     for m in _LANDLINE.finditer(text):
+        out.append(("phone", m.start(), m.end()))
+    for m in _NANP_SPACED.finditer(text):
         out.append(("phone", m.start(), m.end()))
     for m in _CN_MOBILE_DOTTED.finditer(text):
         out.append(("phone", m.start(), m.end()))

@@ -72,6 +72,13 @@ _CUED_ID = re.compile(
 )
 
 
+# A personal messaging account after its cue: "微信号 zhang_wei88", "QQ 号 123456789", "WeChat ID: lina-0921".
+_IM_ACCOUNT = re.compile(
+    r"(?i)(?:微信号|微信\s*id|\bwechat\s+id|\bweixin\s+id|\bQQ\s*号?(?:码)?|\bline\s+id|\bkakao(?:talk)?\s+id)\s*(?:[:：]|是|为|\bis\b)?\s*"
+    r"(?P<value>[A-Za-z][\w-]{5,19}|[1-9]\d{4,11})(?![\w-])"
+)
+
+
 def find_ids(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _CN_PLATE.finditer(text):
@@ -88,6 +95,8 @@ def find_ids(text: str) -> list[Span]:
         if _AADHAAR_CUE.search(text, max(0, m.start() - 40), m.start()) and (
                 verhoeff_valid(re.sub(r"\D", "", m.group(0))) or len(set(re.findall(r"[ -]", m.group(0)))) == 1):
             out.append(("national_id", m.start(), m.end()))
+    for m in _IM_ACCOUNT.finditer(text):
+        out.append(("other_id", *m.span("value")))
     for pattern in (_CODICE_FISCALE, _CPF, _RRN):
         for m in pattern.finditer(text):
             out.append(("national_id", m.start(), m.end()))
