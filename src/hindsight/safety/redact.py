@@ -95,7 +95,7 @@ _PLACEHOLDER_VALUE = re.compile(
 # Words that follow "password:"/"password is" in prose about passwords, not in a
 # disclosure of one ("the password is required", "password: must be 12 chars").
 _PASSWORD_STOPWORDS = frozenset(
-    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "must", "should", "shall", "will", "would", "can", "could", "may", "might", "need", "needs", "needed", "required", "optional", "mandatory", "reset", "resets", "changed", "change", "expired", "expires", "expiring", "stored", "saved", "hashed", "encrypted", "salted", "set", "not", "too", "very", "incorrect", "wrong", "correct", "invalid", "valid", "weak", "strong", "long", "short", "empty", "missing", "blank", "same", "different", "hidden", "visible", "protected", "case-sensitive", "sensitive", "in", "on", "at", "of", "for", "with", "from", "by", "to", "into", "now", "still", "also", "only", "never", "always", "your", "my", "our", "their", "its", "this", "that", "these", "those", "here", "there", "policy", "policies", "field", "fields", "rules", "requirements", "requirement", "length", "strength", "manager", "managers", "prompt", "prompts", "hint", "hints", "reuse", "reused", "rotation", "rotated", "updated", "update", "generated", "random", "secure", "insecure", "unknown", "forgotten", "forgot", "lost", "locked", "unchanged", "something", "nothing", "anything", "same-as", "shared", "sharing", "auth", "login", "authentication", "based", "less", "free", "protected", "what", "which", "who", "whatever", "how", "when", "where", "why", "it", "he", "she", "they", "we", "you", "i", "me", "him", "her", "them", "us", "yes", "no", "ok", "okay", "sent", "emailed", "texted", "stolen", "leaked", "compromised", "fine", "good", "simple", "easy", "obvious", "known", "public", "available", "literally", "just", "simply", "actually", "currently", "basically", "written", "attached", "below", "above", "printed"]
+    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "must", "should", "shall", "will", "would", "can", "could", "may", "might", "need", "needs", "needed", "required", "optional", "mandatory", "reset", "resets", "changed", "change", "expired", "expires", "expiring", "stored", "saved", "hashed", "encrypted", "salted", "set", "not", "too", "very", "incorrect", "wrong", "correct", "invalid", "valid", "weak", "strong", "long", "short", "empty", "missing", "blank", "same", "different", "hidden", "visible", "protected", "case-sensitive", "sensitive", "in", "on", "at", "of", "for", "with", "from", "by", "to", "into", "now", "still", "also", "only", "never", "always", "your", "my", "our", "their", "its", "this", "that", "these", "those", "here", "there", "policy", "policies", "field", "fields", "rules", "requirements", "requirement", "length", "strength", "manager", "managers", "prompt", "prompts", "hint", "hints", "reuse", "reused", "rotation", "rotated", "updated", "update", "generated", "random", "secure", "insecure", "unknown", "forgotten", "forgot", "lost", "locked", "unchanged", "something", "nothing", "anything", "same-as", "shared", "sharing", "auth", "login", "authentication", "based", "less", "free", "protected", "what", "which", "who", "whatever", "how", "when", "where", "why", "it", "he", "she", "they", "we", "you", "i", "me", "him", "her", "them", "us", "yes", "no", "ok", "okay", "sent", "emailed", "texted", "stolen", "leaked", "compromised", "fine", "good", "simple", "easy", "obvious", "known", "public", "available", "literally", "just", "simply", "actually", "currently", "basically", "written", "attached", "below", "above", "printed", "see", "ask", "check", "contact", "none", "n/a"]
 )
 
 # --------------------------------------------------------------------------- patterns
@@ -295,8 +295,8 @@ def _find_passwords(text: str) -> list[Span]:
     for m in _PASSWORD_EN.finditer(text):
         raw, group = _password_value(m)
         value = _QUERY_REST.sub("", raw).rstrip(".,;:)]}\"'")
-        if len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value):
-            continue
+        if len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value) or raw.startswith("("):
+            continue  # "Password (optional): ..." annotates the field
         if group == "value" and m.group("sep").isspace() and not re.search(r"[\d\W_]", value):
             continue  # "password manager", "pin the tab": bare word after the label is prose
         if m.group(0)[:3].lower() == "pin" and not value.isdigit():
@@ -323,8 +323,8 @@ def _find_passwords(text: str) -> list[Span]:
                 continue
             if pattern is not _PASSWORD_SHORT and not (re.search(r"\d", value) and re.search(r"[A-Za-z]", value)):
                 continue  # "user / admin" is a role pair, not a password
-            if value.isdigit() and len(value) < 6:
-                continue  # "tests pass: 312 of 312"
+            if (value.isdigit() and len(value) < 6) or (re.fullmatch(r"[\d./%:-]+", value) and not value.isdigit()):
+                continue  # "tests pass: 312 of 312", "pass: 412/412", "pass: 97.5%"
             if pattern is _PASSWORD_SHORT and m.group("ssep").isspace() and not _STRONG.search(value):
                 continue  # "pw" and a bare space: only a value shaped like a password
             out.append(("password", *_group_span(m, "value")))

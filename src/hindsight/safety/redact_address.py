@@ -72,7 +72,7 @@ _ZH_ADDRESS = re.compile(
     rf"{_ESTATE_WEAK}(?:{_PARTS}{{2,}}|\s*{_NUM}\s*(?:号楼|栋|幢|座|单元|室)){_ROOM_TAIL})"
 )
 _ZH_ADDRESS_LEAD = re.compile(r"(?:到了|到|在|是|为|：|:|寄|送|址|住|于)")
-_ZH_PLACE = re.compile(r"省|自治区|市|区|县|路|街|大道|道|巷|弄|胡同|小区|花园|家园|公寓|新村|社区|大厦|广场|苑|园|府|城|湾|庭")
+_ZH_PLACE = re.compile(r"省|自治区|市|区|县|路|街|大道|道|巷|弄|胡同|小区|花园|家园|公寓|新村|社区|大厦|广场|苑|园|府|城|湾|庭|里|院|村")
 
 
 def find_addresses(text: str) -> list[Span]:

@@ -25,6 +25,8 @@ _CARD_CUE = re.compile(
     r"信用卡|借记卡|储蓄卡|银行卡|银联卡?|卡号|公司卡|工资卡)[^\d\n]{0,16}?"
     r"(?P<value>(?<![\d-])(?:\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?|\d{4}[ -]?\d{6}[ -]?\d{4,5}))(?![\d-])"
 )
+_NOT_CARD_BEFORE = re.compile(r"(?i)(?:\border|\btracking|\binvoice|\bticket|\bshipment|\bparcel|\bref(?:erence)?|\bserial|\bSKU|订单|单号|运单|快递|发票|工单|序列号)"
+                              r"[^\d\n]{0,12}$")
 _EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![A-Za-z0-9-])"
 )
@@ -77,6 +79,8 @@ def find_contacts(text: str) -> list[Span]:
         digits = re.sub(r"[ -]", "", raw)
         if not card_valid(digits):
             continue
+        if _NOT_CARD_BEFORE.search(text, max(0, m.start() - 20), m.start()):
+            continue  # "Order ID 4539 1488 0343 6467": a reference number that happens to pass Luhn
         groups = re.split(r"[ -]", raw)
         if len(groups) > 1 and (any(len(g) < 3 for g in groups) or len(set(re.findall(r"[ -]", raw))) > 1):
             continue  # "1 2345 6789 ..." or mixed separators: a list of numbers, not a card
