@@ -8,6 +8,8 @@ checksum, national numbers of more countries, street-first and more street types
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from hindsight.safety.redact import redact
@@ -247,3 +249,23 @@ def test_secret_removed_and_fact_kept(category: str, text: str, secrets: list[st
 def test_lookalike_untouched(text: str) -> None:
     result = redact(text)
     assert result.text == text and result.findings == [], result
+
+
+def _cost(text: str) -> float:
+    t0 = time.perf_counter()
+    redact(text)
+    return time.perf_counter() - t0
+
+
+@pytest.mark.parametrize("unit", [
+    "password for x " * 2, "'abc12' as " * 3, "AUTH " * 4, "auth=('a', " * 3, "a:1:b:c:" * 3, "dXNlcjpw " * 3, "token aB3" + "x" * 30 + " ",
+    "creds: a/" * 3, "2FA code he said " * 2, "Calle Mayor " * 3, "NRIC " * 4, "card " + "4111 " * 5, "微信号 " * 4, "secret key " * 3,
+    "key 我放这了 " * 2, "ABCDEF12AB1A1A1A " * 2, "PGPASSWORD=" * 3, "The code to the " * 2,
+])
+def test_cost_grows_linearly(unit: str) -> None:
+    """Adversarial repetitions of the new patterns' prefixes: ten times the text, not much more than ten times the time."""
+    small, large = unit * 60, unit * 600
+    _cost(small)
+    t_small = min(_cost(small) for _ in range(3))
+    t_large = min(_cost(large) for _ in range(2))
+    assert t_large < 40 * t_small + 0.05, (t_small, t_large)
