@@ -86,6 +86,10 @@ _SECRET_VALUE = _c(
     r"(?:(?:is|was|are|is set to|set to|=|:|：|是|为|设置成了?|设成了?|设为|改成了?)\s*)?)?\[pii-(?:pw|key|card|id|x)\]"
 )
 _SECRET_PLACEHOLDER = re.compile(r"\[pii-(?:pw|key|card|id|x)\]")
+# The password or token a URL carried in its userinfo ("ftp://uploader:[pii-pw]@host/"): part of the address the
+# note records, not a value it moves; it becomes the bare "user@host" before the carried/moved test. Likewise
+# the password half of ``curl -u user:[pii-pw]``.
+_URL_USERINFO_SECRET = re.compile(r"(://[^\s/:@]*):\[pii-(?:pw|key)\]@|(\s(?:-u|--user)\s*[^\s:]+):\[pii-(?:pw|key)\]")
 _MOVE = _c(_alt(SEND_EN, GIVE, SEND_TO_ZH, r"\bput\b", r"写进", r"写到", r"贴到", r"贴在", r"放到", r"挂到"))
 _OUTWARD = _c(_alt(DEST, EXPOSURE.pattern, ANYONE))
 _SELF_OR_SAFE = _c(_alt(SELF_DEST, SAFE_STORE))
@@ -197,7 +201,8 @@ def feature_view(normalised: str) -> FeatureView:
         else:
             text, notice = text[tag.end():], True
     carried = bool(_SECRET_PLACEHOLDER.search(text))
-    moved = carried and _moves_outward(text)
+    text = _URL_USERINFO_SECRET.sub(lambda m: m.group(1) + "@" if m.group(1) else m.group(2), text)
+    moved = bool(_SECRET_PLACEHOLDER.search(text)) and _moves_outward(text)
     if carried and not moved:
         text = _SECRET_VALUE.sub("[value]", text)
     return FeatureView(text, transcript, authority, order, carried and not moved, moved, quoted, notice)
