@@ -105,6 +105,7 @@ def find_contacts(text: str) -> list[Span]:
 def find_card_codes(text: str) -> list[Span]:
     out = [("cvv", *m.span("value")) for m in _CVV.finditer(text)]
     for m in _CARD_CUE.finditer(text):
-        if len(set(re.sub(r"\D", "", m.group("value")))) >= 3 and not declared_invalid(text, *m.span("value")):
+        digits = re.sub(r"\D", "", m.group("value"))
+        if 13 <= len(digits) <= 19 and len(set(digits)) >= 3 and not declared_invalid(text, *m.span("value")):
             out.append(("card", *m.span("value")))
     return out

@@ -123,7 +123,8 @@ def _basic_pair(value: str) -> bool:
 _TOKEN_CUE = re.compile(r"(?i)\b(?:api|key|keys|token|tokens|secret|secrets|credential|credentials|bearer|pat|webhook)\b|"
                         r"密钥|秘钥|令牌|凭证|凭据|访问码")
 _NOT_SECRET = re.compile(r"(?i)\b(?:sha\d*|md5|hash|checksum|digest|integrity|commit|cid|ipfs|wallet address|address|tx|txid|"
-                         r"transaction|public[ _-]?key|fingerprint|request[ _-]?id|trace[ _-]?id)\b|公钥|哈希|校验|摘要|地址|指纹")
+                         r"transaction|public[ _-]?key|fingerprint|request[ _-]?id|trace[ _-]?id|authorized_keys|known_hosts)\b|"
+                         r"\bssh-(?:rsa|ed25519|dss)\b|\becdsa-sha2|公钥|哈希|校验|摘要|地址|指纹")
 _LONG_TOKEN = re.compile(r"(?<![\w/+.-])(?=[\w-]*[A-Z])(?=[\w-]*[a-z])(?=[\w-]*\d)[A-Za-z0-9][\w-]{23,}(?![\w/+.-])")
 _SENTENCE_END = re.compile(r"[.!?]\s|[。！？\n]")
 
@@ -143,7 +144,7 @@ def find_credentials(text: str) -> list[Span]:
         value = m.group(0)
         around = _sentence(text, m.start(), m.end())
         if (_TOKEN_CUE.search(around) and not _NOT_SECRET.search(around) and looks_random(value, 24)
-                and shannon_entropy(value) >= 3.5 and not _VARIABLE.fullmatch(value)):
+                and shannon_entropy(value) >= 3.5 and not _VARIABLE.fullmatch(value) and not value.startswith("AAAA")):
             out.append(("api_key", m.start(), m.end()))
     for m in _VALUE_FIRST.finditer(text):
         group = _quoted(m)
