@@ -130,6 +130,10 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ('other_id', '微信号 zhang_wei88，加我', ['zhang_wei88'], ['加我']),
     ('other_id', 'QQ 号 123456789 是他的小号', ['123456789'], ['小号']),
     ('password', 'wifi密码是大写的HELLO2024', ['HELLO2024'], ['wifi']),
+    ('password', 'the guest network key is WelcomeHome2025', ['WelcomeHome2025'], ['guest network key']),
+    ('password', 'WPA2 key: sunny-day-42 for the barn router', ['sunny-day-42'], ['barn router']),
+    ('password', 'passcode for the alarm panel: 7731', ['7731'], ['alarm panel']),
+    ('address', 'Her address: 2/45 Beach Road, Bondi NSW 2026', ['2/45 Beach Road', 'NSW 2026'], ['Her address']),
 ]
 
 LOOKALIKES: list[str] = [
@@ -233,6 +237,8 @@ LOOKALIKES: list[str] = [
     'Card payments are down; Stripe status page says degraded.',
     'WiFi network name is Office-Guest; ask reception for access',
     'Our SWIFT/BIC is DEUTDEFF for international wires',
+    'Remember to add ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIH7qLx9Wm2Zp4Rt8Yb3Nc6Vd1Ke5Fg0Hj7Sk2Ul9Mq deploy@ci to authorized_keys for the token rotation job.',
+    'The network key is stored in the vault',
 ]
 
 

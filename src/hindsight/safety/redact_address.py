@@ -23,7 +23,7 @@ _UNIT = r"(?:Apt|Apartment|Unit|Suite|Ste|Flat|Floor|Fl|Room|Rm|#)\.?\s*#?\w{1,5
 _TAIL = (
     r"(?:,?\s*" + _UNIT + r")?"
     r"(?:,\s*[A-Z][a-z][A-Za-z.-]*(?:\s+[A-Z][a-z][A-Za-z.-]*){0,2})?"
-    r"(?:,?\s*(?:[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d.,])))?"
+    r"(?:,?\s*(?:[A-Z]{2}\s+\d{5}(?:-\d{4})?|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s+\d{4}|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d.,])))?"
     r"(?:,\s*(?:USA|US|UK|United States|United Kingdom|France|Germany|Canada|Australia|New Zealand|China)\b)?"
 )
 _EN_ADDRESS = re.compile(

@@ -24,7 +24,8 @@ from hindsight.safety.validators import looks_random, shannon_entropy
 
 Span = tuple[str, int, int]
 
-_PW_WORD = r"(?:password|passwd|passphrase|passcode|pass|pwd|pw|mot de passe|passwort|contraseña|senha|密码|口令)"
+_PW_WORD = (r"(?:password|passwd|passphrase|passcode|pass|pwd|pw|pin(?: code)?|mot de passe|passwort|contraseña|senha|密码|口令|"
+            r"(?:network|wi-?fi|wpa2?|wpa3|wlan|wireless|security)\s+key|pre-?shared\s+key|\bpsk)")
 _VALUE = r"(?P<value>[^\s\"'`,;，。；)）]{3,64})"
 _QVALUE = r"(?:'(?P<q1>[^'\s]{3,64})'|\"(?P<q2>[^\"\s]{3,64})\"|“(?P<q3>[^”\s]{3,64})”|`(?P<q4>[^`\s]{3,64})`)"
 
@@ -36,7 +37,7 @@ _VALUE_FIRST = re.compile(
 )
 # A label, a short qualifier, then an explicit separator: "password for the NAS: x", "密码（测试环境）：x", "pass - x".
 _QUALIFIED = re.compile(
-    r"(?i)(?<![A-Za-z0-9_])" + _PW_WORD + r"(?![A-Za-z])(?P<qual>[^\n:：=\"'`@/]{0,30}?)\s*(?P<sep>[:：=]|\s[-–—]\s)\s*[\"'`“]?" + _VALUE
+    r"(?i)(?<![A-Za-z0-9_])(?P<word>" + _PW_WORD + r")(?![A-Za-z])(?P<qual>[^\n:：=\"'`@/]{0,30}?)\s*(?P<sep>[:：=]|\s[-–—]\s|\s(?:is|was)\s)\s*[\"'`“]?" + _VALUE
 )
 # Environment names ending in a credential word: PGPASSWORD=x, MYSQL_PWD=x, REDISCLI_AUTH=x.
 _ENV_NAME = re.compile(
@@ -156,7 +157,12 @@ def find_credentials(text: str) -> list[Span]:
             continue  # "password policy: ...", "password must ...: ..." talk about passwords
         start, end = _trim(m, "value")
         value = text[start:end]
-        if _secret_like(value) and not (m.group("sep").strip() in "-–—" and not re.search(r"\d", value)):
+        word = m.group("word").lower()
+        sep = m.group("sep").strip()
+        if sep in ("is", "was") and not re.search(r"key|psk", word):
+            continue  # "password ... is x" belongs to redact.py's own patterns; here only for Wi-Fi keys
+        numeric_pin = word.startswith(("pin", "passcode", "密码")) and value.isdigit() and len(value) >= 4
+        if (_secret_like(value) or numeric_pin) and not (sep in "-–—" and not re.search(r"\d", value)):
             out.append(("password", start, end))
     for m in _ENV_NAME.finditer(text):
         start, end = _trim(m, "value")
