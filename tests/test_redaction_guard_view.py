@@ -13,10 +13,10 @@ import pytest
 from hindsight.engine import MemoryEngine
 from hindsight.safety.normalize import normalize_for_screening
 from hindsight.safety.redact import redact
-from hindsight.safety.view import feature_view
+from hindsight.safety.view import FeatureView, feature_view
 
 
-def _view(text: str):  # type: ignore[no-untyped-def]
+def _view(text: str) -> FeatureView:
     return feature_view(normalize_for_screening(redact(text).text))
 
 
