@@ -239,6 +239,8 @@ LOOKALIKES: list[str] = [
     'Our SWIFT/BIC is DEUTDEFF for international wires',
     'Remember to add ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIH7qLx9Wm2Zp4Rt8Yb3Nc6Vd1Ke5Fg0Hj7Sk2Ul9Mq deploy@ci to authorized_keys for the token rotation job.',
     'The network key is stored in the vault',
+    "pin the dependency to this commit: 4f9a2c71e8b3d0a6c5f1e9b7d2a4c8f0e6b1d3a5",
+    "PIN (optional): leave blank",
 ]
 
 

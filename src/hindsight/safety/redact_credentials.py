@@ -161,7 +161,9 @@ def find_credentials(text: str) -> list[Span]:
         sep = m.group("sep").strip()
         if sep in ("is", "was") and not re.search(r"key|psk", word):
             continue  # "password ... is x" belongs to redact.py's own patterns; here only for Wi-Fi keys
-        numeric_pin = word.startswith(("pin", "passcode", "密码")) and value.isdigit() and len(value) >= 4
+        numeric_pin = word.startswith(("pin", "passcode", "密码")) and value.isdigit() and 4 <= len(value) <= 12
+        if word.startswith("pin") and not numeric_pin:
+            continue  # "pin the image by digest: ...": the verb; a PIN is a number
         if (_secret_like(value) or numeric_pin) and not (sep in "-–—" and not re.search(r"\d", value)):
             out.append(("password", start, end))
     for m in _ENV_NAME.finditer(text):
