@@ -98,7 +98,9 @@ def test_a_session_turn_costs_one_document_encoder_call(tmp_path: Path, embedder
     counting = Counting(getattr(embedder, "inner", embedder))
     actions = _write_turns(tmp_path / "a.db", CachedEmbedder(counting), batch=1)
     assert counting.calls["documents"] == len(TURNS)
-    assert counting.calls["queries"] <= len(TURNS)  # the restatement judge: at most one batched call a write
+    # turns of a session are separate events (never merged), so the restatement judge is not consulted and
+    # nothing is encoded query-side on the write path
+    assert counting.calls["queries"] == 0
     # the cache changes cost, not decisions: the same writes through an uncached embedder decide the same
     assert _write_turns(tmp_path / "b.db", counting.inner, batch=1) == actions
 
@@ -141,3 +143,15 @@ def test_dense_search_does_not_list_every_row_in_scope(tmp_path: Path) -> None:
     expected = sorted(in_narrow, key=lambda i: -float(vectors[i] @ query))[:5]
     assert [mid for mid, _ in store.dense_search(narrow, query, 5)] == [records[i].id for i in expected]
     store.close()
+
+
+def test_facts_without_a_session_still_get_the_restatement_judge(tmp_path: Path, embedder: Embedder) -> None:
+    """Separate events skip the query-side encoding; two plain facts (no session) are still judged by the
+    restatement model, which reads query-side vectors, and a restatement is merged."""
+    counting = Counting(getattr(embedder, "inner", embedder))
+    engine = MemoryEngine.open(tmp_path / "f.db", HindsightSettings(db=tmp_path / "f.db"), CachedEmbedder(counting))
+    first = engine.store_memory({"content": "The user's dog is called Biscuit."})
+    second = engine.store_memory({"content": "Biscuit is the name of the user's dog."})
+    engine.close()
+    assert second.action == "duplicate" and second.memory_id == first.memory_id
+    assert counting.calls["queries"] == 1

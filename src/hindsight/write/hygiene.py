@@ -189,7 +189,8 @@ class HygieneChecker:
             return HygieneDecision()
         existing = self.store.get_many([mid for mid, _ in hits])
         hits = self._fact_similarities(record, embedding, hits, existing)
-        self._prefetch_query_vectors(record, [existing[mid] for mid, _ in hits if mid in existing])
+        self._prefetch_query_vectors(record, [existing[mid] for mid, _ in hits
+                                              if mid in existing and not _separate_events(existing[mid], record)])
         excluded = {str(x) for key in SOURCE_KEYS for x in (record.metadata.get(key) or [])}
         decision = HygieneDecision()
         reasons: list[str] = []
@@ -237,8 +238,12 @@ class HygieneChecker:
             if " ".join(old.content.split()) == " ".join(new.content.split()):
                 return Verdict("duplicate", "the same long text")
             return Verdict("unrelated", f"long texts (over {MAX_JUDGED_CHARS} characters) are kept apart")
+        # The restatement model decides duplicate-or-not; two separate events are never merged (`_fold` links
+        # them at most), so for them it is not consulted and their texts are not encoded query-side.
+        events = _separate_events(old, new)
         verdict = classify(old.content, new.content, similarity, self.thresholds, self.llm,
-                           query_similarity=query_similarity(self.embedder, self.thresholds, old.content, new.content))
+                           query_similarity=None if events else query_similarity(
+                               self.embedder, self.thresholds, old.content, new.content))
         same_script = script_of(old.content) == script_of(new.content)
         if verdict.label == "override" and same_script and analyse(old.content, new.content).jaccard == 0:
             # a change cue ("moved to", "不再") with no content word in common is about something else
