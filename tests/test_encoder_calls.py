@@ -155,3 +155,32 @@ def test_facts_without_a_session_still_get_the_restatement_judge(tmp_path: Path,
     engine.close()
     assert second.action == "duplicate" and second.memory_id == first.memory_id
     assert counting.calls["queries"] == 1
+
+
+def test_compose_encodes_each_turn_once_and_nothing_query_side(tmp_path: Path, embedder: Embedder) -> None:
+    """`session_vector = "compose"`: one short text per write (the turn alone), predecessors from the cache."""
+    counting = Counting(getattr(embedder, "inner", embedder))
+    settings = HindsightSettings(db=tmp_path / "c.db", session_vector="compose")
+    engine = MemoryEngine.open(settings.db, settings, CachedEmbedder(counting))
+    when = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    for turn in TURNS:
+        engine.store_memory({"content": turn, "session_id": "session_1", "event_time": when, "source": "user"})
+    engine.close()
+    assert counting.texts == {"documents": len(TURNS), "queries": 0}
+    assert counting.calls["documents"] == len(TURNS)
+
+
+def test_compose_weighs_the_turn_double_against_its_predecessors(tmp_path: Path) -> None:
+    from hindsight.write.pipeline import COMPOSE_OWN_WEIGHT, _length_weight
+
+    settings = HindsightSettings(db=tmp_path / "w.db", session_vector="compose", guard="off")
+    engine = MemoryEngine.open(settings.db, settings, CachedEmbedder(Fake()))
+    texts = ["Caroline: I went to a support group.", "Melanie: Wow, what happened?", "Caroline: Stories, so many."]
+    ids = [engine.store_memory({"content": t, "session_id": "s", "source": "user"}).memory_id for t in texts]
+    stored = engine.store.get_embeddings(ids)
+    engine.close()
+    own = Fake().embed_documents(texts)
+    np.testing.assert_allclose(stored[ids[0]], own[0], atol=1e-6)  # no predecessor: the turn's own vector
+    mixed = COMPOSE_OWN_WEIGHT * _length_weight(texts[2]) * own[2] + sum(_length_weight(t) * own[i]
+                                                                         for i, t in enumerate(texts[:2]))
+    np.testing.assert_allclose(stored[ids[2]], mixed / np.linalg.norm(mixed), atol=1e-6)

@@ -39,6 +39,10 @@ from hindsight.write.fields import redact_value, strings_in
 #: tags and metadata strings screened one by one; any beyond are screened together (bounds the cost)
 MAX_FIELD_SCREENS = 32
 
+#: `session_vector = "compose"`: the turn's own vector weighs this many times its length against its predecessors'
+#: (dev conversations 0-1 of LoCoMo: hybrid R@10 0.786 at 1, 0.796 at 2; docs/benchmarks.md "Write cost").
+COMPOSE_OWN_WEIGHT = 2.0
+
 #: metadata key set on memories that read like a (loosening) directive about permissions or safety.
 DIRECTIVE_KEY = "safety_directive"
 
@@ -280,7 +284,8 @@ class WritePipeline:
     def _compose(self, records: list[MemoryRecord], previous: dict[str, list[str]]) -> np.ndarray:
         """Each text encoded once: a turn's vector with session context is composed from its own vector
         and its predecessors' (already encoded when they were written, so cached), weighted by length
-        the way mean pooling over the joined text would weigh them.
+        the way mean pooling over the joined text would weigh them, the turn's own counting
+        `COMPOSE_OWN_WEIGHT` times (the joined text's encoding leans on the turn it starts with).
         """
         facts = [record.fact_text for record in records]
         earlier = list(dict.fromkeys(t for texts in previous.values() for t in texts))
@@ -291,7 +296,7 @@ class WritePipeline:
             texts = previous.get(record.id)
             if not texts or not record.has_session_context:
                 continue
-            mixed = _length_weight(facts[i]) * out[i]
+            mixed = COMPOSE_OWN_WEIGHT * _length_weight(facts[i]) * out[i]
             for text in texts:
                 mixed = mixed + _length_weight(text) * row[text]
             out[i] = mixed / max(float(np.linalg.norm(mixed)), 1e-12)
