@@ -96,11 +96,29 @@ class Profile:
         self.encoder_calls = self.encoder_texts = self.guard_texts = 0
 
 
+class TimedScreener:
+    """The guard, timed; keeps its `screen(text, embedding=...)` so the pipeline still hands it the vector it
+    already has (a plain wrapper function made the write path encode every screened text again)."""
+
+    def __init__(self, inner: Any, profile: Profile) -> None:
+        self.inner, self.profile = inner, profile
+        if callable(getattr(inner, "screen", None)):
+            self.screen = self._screen
+
+    def __call__(self, text: str) -> Any:
+        with self.profile.stage("guard"):
+            return self.inner(text)
+
+    def _screen(self, text: str, embedding: Any = None) -> Any:
+        with self.profile.stage("guard"):
+            return self.inner.screen(text, embedding=embedding)
+
+
 def instrument(engine: MemoryEngine, profile: Profile) -> None:
     """Time the pipeline's stages and count calls into the encoder (the provider behind the query cache)."""
     writer = engine.writer
     if writer.screener is not None:
-        writer.screener = profile.wrap("guard", writer.screener)
+        writer.screener = TimedScreener(writer.screener, profile)
     if writer.redactor is not None:
         writer.redactor = profile.wrap("redaction", writer.redactor)
     if writer.hygiene is not None:
