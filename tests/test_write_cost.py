@@ -51,7 +51,8 @@ def _long(unit: str, chars: int) -> str:
 @pytest.mark.parametrize("unit", [EN, ZH], ids=["en", "zh"])
 def test_the_longest_write_embeds_at_most_the_model_window(tmp_path: Path, embedder: Embedder, unit: str) -> None:
     recording = Recording(getattr(embedder, "inner", embedder))
-    engine = MemoryEngine.open(tmp_path / "m.db", HindsightSettings(db=tmp_path / "m.db"), recording)
+    # the budget is not under test here: a loaded CI machine must not turn this cost test into a timeout
+    engine = MemoryEngine.open(tmp_path / "m.db", HindsightSettings(db=tmp_path / "m.db", write_budget_s=3600), recording)
     engine.store_memory({"content": _long(unit, 1_500), "session_id": "s"})  # neighbour, session context
     text = _long(unit, MAX_CONTENT_CHARS)
     assert recording.count_tokens(text) > 9 * 500
