@@ -73,6 +73,9 @@ _SWITCH_ZH = re.compile(
 #: The new text leaves a value it names ("from X", "instead of X", "rather ... than X", 从…, 而不是): the old
 #: statement repeated there is what changed, not what still holds.
 _DEPARTURE = re.compile(r"\b(from|instead of|rather|than|not|no longer|any ?more)\b|n't|从|而不是|不再|别再|不是|不用")
+#: Words that say whose memory it is, not what it is about: sharing only these anchors no change.
+WHO_WORDS = frozenset({"user", "users", "the user", "用户", "team", "团队", "we", "我们", "公司", "company",
+                       "he", "she", "他", "她", "i", "我"})
 #: Share of each side's content the other must keep before a swapped slot counts as "the same frame".
 FRAME_KEPT = 0.5
 #: A new text that keeps this much of the old one and brings at least `DETAIL_UNITS` words of its own
@@ -239,6 +242,17 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
     return None
 
 
+def _about_the_same(a: PairAnalysis, s: Slots) -> bool:
+    """The two texts share content beyond whose memory it is: a third of either side's content, or a subject
+    that is not only a who-word ("the user", 用户, 团队) and that the new text keeps. A cue ("改成", "取消",
+    "moved to") retires a memory only then: "用户 9-12 点专注写代码" and "帮用户优化了 SQL：子查询改成 JOIN"
+    share the user and nothing else (issue 10, blind retrieval sets: such pairs deprecated 8% of the memories)."""
+    if max(a.containment, a.coverage) >= 0.34:
+        return True
+    subject = [u for u in s.subject if u.text not in WHO_WORDS]
+    return bool(subject) and s.subject_kept()
+
+
 def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None) -> str | None:
     """What says the new text replaces the old one (same subject and attribute, another value), or None."""
     s = s or Slots.of(a)
@@ -246,15 +260,16 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
     same_statement = max(a.containment, a.coverage) >= 0.5
     if not anchored or other_entity(old, new):
         return None
+    about_the_same = _about_the_same(a, s)
     ended = end_cue(old, new)
-    if ended and not a.old_has_contrast:
+    if ended and not a.old_has_contrast and about_the_same:
         return f"the new memory says '{ended}'"
     old_tells_switch = bool(_STRONG_EN.search(old.lower()) or _STRONG_ZH.search(old)
                             or _SWITCH_EN.search(old.lower()) or _SWITCH_ZH.search(old))
     switch = None if old_tells_switch else (a.strong_cue or end_cue(old, new, (_SWITCH_EN, _SWITCH_ZH)))
     new_value = s.nouns(s.novel) or [u for u in s.novel if u.number]
     stays = kept_whole(old, new) and not a.polarity_flip and not _DEPARTURE.search(new.lower())
-    if switch and new_value and not a.old_has_contrast and not stays:
+    if switch and new_value and not a.old_has_contrast and not stays and about_the_same:
         return f"the new memory says '{switch}' ({_text(new_value)})"  # (a new text that keeps all of the
         # old one says it still holds: "uses a standing desk and switches to sitting after lunch")
     if other_fact(old, new) or not structural_change_ok(old, new):
