@@ -260,7 +260,8 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
     same_statement = max(a.containment, a.coverage) >= 0.5
     if not anchored or other_entity(old, new):
         return None
-    about_the_same = _about_the_same(a, s)
+    # across scripts the words cannot overlap; there the judge asks for a shared anchor term instead
+    about_the_same = _about_the_same(a, s) or bool(_CJK_RE.search(old)) != bool(_CJK_RE.search(new))
     ended = end_cue(old, new)
     if ended and not a.old_has_contrast and about_the_same:
         return f"the new memory says '{ended}'"
