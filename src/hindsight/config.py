@@ -35,7 +35,7 @@ class RetrievalSettings(BaseSettings):
         default=0.4, ge=0.0,
         description="RRF weight of the dense hits written in the other script than the query (ZH<->EN)")
     translated_weight: float = Field(
-        default=0.6, ge=0.0,
+        default=0.0, ge=0.0,
         description="RRF weight of the keyword channel run on the query's dictionary translation (CC-CEDICT), "
                     "used only when the dense pool holds memories in both scripts")
     neighbour_weight: float = Field(default=0.35, ge=0.0, le=1.0,
