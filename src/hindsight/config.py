@@ -34,10 +34,6 @@ class RetrievalSettings(BaseSettings):
     crosslingual_weight: float = Field(
         default=0.4, ge=0.0,
         description="RRF weight of the dense hits written in the other script than the query (ZH<->EN)")
-    translated_weight: float = Field(
-        default=0.0, ge=0.0,
-        description="RRF weight of the keyword channel run on the query's dictionary translation (CC-CEDICT), "
-                    "used only when the dense pool holds memories in both scripts")
     neighbour_weight: float = Field(default=0.35, ge=0.0, le=1.0,
                                     description="BM25 weight of a match in the preceding turn vs in the memory")
     rerank_candidates_per_result: int = Field(default=3, ge=1, le=20)

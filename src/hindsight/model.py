@@ -367,7 +367,6 @@ class Explanation(BaseModel):
     keyword_score: float | None = None
     graph_rank: int | None = None
     crosslingual_rank: int | None = None  # rank among the dense hits in the other language than the query
-    translated_rank: int | None = None  # rank in the keyword channel run on the query's dictionary translation
     fused: float = 0.0
     rerank_score: float | None = None
     relevance: float = 0.0

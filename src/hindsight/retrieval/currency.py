@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from hindsight.model import SearchHit, Status
+from hindsight.retrieval.bilingual import shared_meaning
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.text.tokenize import query_terms
 
@@ -35,7 +36,7 @@ OUTDATED = "outdated"
 SAME_SLOT: dict[frozenset[str], float] = {
     frozenset({"zh"}): 0.93,
     frozenset({"en"}): 0.88,
-    frozenset({"zh", "en"}): 0.85,
+    frozenset({"zh", "en"}): 0.80,
 }
 
 CHANGE_CUE = re.compile(
@@ -43,7 +44,7 @@ CHANGE_CUE = re.compile(
     r"increased|decreased|reduced|extended|shortened|postponed|changed|took over|taken over|instead|since|"
     r"has been|have been|was split|from \S+ to)\b"
     r"|现在|目前已|已经|已从|已改|改成|改为|改用|换成|换到|迁到|迁至|迁移|升级|降级|提高|降低|缩短|延长|提前|推迟|"
-    r"不再|停用|下线|上线|调整为|调整到|转正|接手|以后|从.{1,20}?(?:到|为)",
+    r"不再|停用|下线|上线|调整为|调整到|转正|接手|以后|变成|变为|涨到|降到|压回|改到|挪到|从.{1,20}?(?:到|为)",
     re.IGNORECASE,
 )
 
@@ -56,9 +57,16 @@ GENERIC = frozenset({"user", "users", "用户", "team", "团队", "我们", "公
 
 
 def anchors(old: str, new: str) -> set[str]:
-    """Content terms both texts mention (an entity, a number, a word), not counting change cues or generic words."""
+    """Content terms both texts mention (an entity, a number, a word), not counting change cues or generic words;
+    across scripts also the English words of one that the dictionary gives for the other's Chinese words
+    (房租 / "rent", 航班 / "flight": `bilingual.shared_meaning`)."""
     shared = set(query_terms(old)) & set(query_terms(new))
-    return {t for t in shared if len(t) >= 2 and t not in GENERIC and not CHANGE_CUE.fullmatch(t)}
+    found = {t for t in shared if len(t) >= 2 and t not in GENERIC and not CHANGE_CUE.fullmatch(t)}
+    groups = bias_group(old), bias_group(new)
+    if not found and groups[0] != groups[1]:  # the dictionary only when no word is shared
+        chinese, english = (old, new) if groups[0] == "zh" else (new, old)
+        found |= {w for w in shared_meaning(chinese, english) if w not in GENERIC}
+    return found
 
 
 def states_change(text: str) -> bool:

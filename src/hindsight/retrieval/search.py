@@ -17,8 +17,7 @@ import numpy as np
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
-from hindsight.retrieval.crosslingual import MIXED_KEYWORD_FACTOR, POOL_FACTOR, bias_group, by_script, other_script
-from hindsight.retrieval.bilingual import translate
+from hindsight.retrieval.crosslingual import POOL_FACTOR, bias_group, by_script, keyword_factor, other_script
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import reciprocal_rank_fusion
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
@@ -38,7 +37,7 @@ from hindsight.retrieval.supersession import order_superseded
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.tokenize import query_terms
 
-ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual", "translated"})
+ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual"})
 
 # Boosts for query understanding: modest, so they reorder near-ties rather than override relevance.
 SOFT_TIME_BOOST = 1.15
@@ -93,7 +92,8 @@ class HybridRetriever:
             # and say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
             scored = self._channels(text, scope, options)
         ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
-        fused = reciprocal_rank_fusion(ranked, self._weights(mixed="crosslingual" in scored or "translated" in scored), k=self.settings.retrieval.rrf_k)
+        mixed = "crosslingual" in scored
+        fused = reciprocal_rank_fusion(ranked, self._weights(mixed, bias_group(text)), k=self.settings.retrieval.rrf_k)
         if not fused:
             return []
         records = self.store.get_many(list(fused))
@@ -156,12 +156,13 @@ class HybridRetriever:
             narrowed = replace(narrowed, types=tuple(parsed.types))
         return narrowed
 
-    def _weights(self, mixed: bool = False) -> dict[str, float]:
-        """Channel weights; `mixed`: the dense pool spans both scripts (see crosslingual.MIXED_KEYWORD_FACTOR)."""
+    def _weights(self, mixed: bool = False, query_group: str = "en") -> dict[str, float]:
+        """Channel weights; `mixed`: the dense pool spans both scripts, `query_group`: the query's script group
+        (see crosslingual.keyword_factor)."""
         r = self.settings.retrieval
-        keyword = r.keyword_weight * (MIXED_KEYWORD_FACTOR if mixed else 1.0)
+        keyword = r.keyword_weight * keyword_factor(mixed, query_group)
         return {"dense": r.dense_weight, "keyword": keyword, "graph": r.graph_weight,
-                "crosslingual": r.crosslingual_weight, "translated": r.translated_weight}
+                "crosslingual": r.crosslingual_weight}
 
     def _channels(self, text: str, scope: Scope, options: SearchOptions) -> dict[str, list[tuple[str, float]]]:
         """Each enabled channel's (id, score) list, best first."""
@@ -177,33 +178,25 @@ class HybridRetriever:
             scored["keyword"] = self.store.keyword_search(scope, query_terms(text), r.keyword_candidates,
                                                           r.neighbour_weight)
         if "dense" in scored:
-            mixed = self._language_aware(text, scored, "crosslingual" in options.channels and r.crosslingual_weight > 0)
+            self._language_aware(text, scored, "crosslingual" in options.channels and r.crosslingual_weight > 0)
             scored["dense"] = scored["dense"][: r.dense_candidates]
-            if mixed and "translated" in options.channels and r.translated_weight > 0:
-                into = "en" if bias_group(text) == "zh" else "zh"
-                terms = translate(text, into)
-                if terms:
-                    scored["translated"] = self.store.keyword_search(scope, terms, r.keyword_candidates,
-                                                                     r.neighbour_weight)
         if "graph" in options.channels and r.graph_weight > 0:
             scored["graph"] = self._graph_neighbours(scored, scope)
         return scored
 
-    def _language_aware(self, text: str, scored: dict[str, list[tuple[str, float]]], with_channel: bool) -> bool:
-        """Rank the dense pool within each script and add the cross-lingual channel (see `crosslingual`);
-        True when the pool holds both scripts."""
+    def _language_aware(self, text: str, scored: dict[str, list[tuple[str, float]]], with_channel: bool) -> None:
+        """Rank the dense pool within each script and add the cross-lingual channel (see `crosslingual`)."""
         dense = scored.get("dense") or []
         if not dense:
-            return False
+            return
         records = self.store.get_many([mid for mid, _ in dense])
         scripts = {mid: bias_group(r.content) for mid, r in records.items()}
         if len(set(scripts.values())) < 2:
-            return False  # one language among the candidates: nothing to correct
+            return  # one language among the candidates: nothing to correct
         ranked = by_script(dense, scripts.get)
         scored["dense"] = ranked
         if with_channel:
             scored["crosslingual"] = other_script(text, ranked, scripts.get)[: self.settings.retrieval.dense_candidates]
-        return True
 
     def _graph_neighbours(self, scored: dict[str, list[tuple[str, float]]], scope: Scope) -> list[tuple[str, float]]:
         """Neighbours of the strongest hits, scored by how many strong hits point at them."""
