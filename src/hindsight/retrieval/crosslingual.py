@@ -36,18 +36,6 @@ POOL_FACTOR = 4
 #: (0.8 / 1.2, chosen with crosslingual_weight 0.4 on a dev split of issue 10's released set and on
 #: bench/data/xling_dev; English-only stores never see it)
 MIXED_KEYWORD_FACTOR = 2 / 3
-#: and by this as well for a Chinese query: jieba's search-mode words of a Chinese question (下午, 一般, 数据)
-#: match many unrelated Chinese memories, so at 0.8 BM25 noise outvoted a dense rank 1 on Chinese paraphrases
-#: (0.25 and 0.5 tied on the dev split of the released blind rounds, 0.5 is the smaller change; see
-#: docs/benchmarks.md "Cross-lingual read path, round 3"; a Chinese-only or English-only store never sees it)
-ZH_QUERY_KEYWORD_FACTOR = 0.5
-
-
-def keyword_factor(mixed: bool, query_group: str) -> float:
-    """The keyword channel's weight multiplier: 1 unless the dense pool holds both scripts."""
-    if not mixed:
-        return 1.0
-    return MIXED_KEYWORD_FACTOR * (ZH_QUERY_KEYWORD_FACTOR if query_group == "zh" else 1.0)
 
 
 def bias_group(text: str) -> str:

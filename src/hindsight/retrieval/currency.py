@@ -65,7 +65,9 @@ def anchors(old: str, new: str) -> set[str]:
     groups = bias_group(old), bias_group(new)
     if not found and groups[0] != groups[1]:  # the dictionary only when no word is shared
         chinese, english = (old, new) if groups[0] == "zh" else (new, old)
-        found |= {w for w in shared_meaning(chinese, english) if w not in GENERIC}
+        # a change cue is no anchor: "不再" and "no longer" say that something changed, not what
+        found |= {w for w in shared_meaning(CHANGE_CUE.sub(" ", chinese), CHANGE_CUE.sub(" ", english))
+                  if w not in GENERIC}
     return found
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
-from hindsight.retrieval.crosslingual import POOL_FACTOR, bias_group, by_script, keyword_factor, other_script
+from hindsight.retrieval.crosslingual import MIXED_KEYWORD_FACTOR, POOL_FACTOR, bias_group, by_script, other_script
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import reciprocal_rank_fusion
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
@@ -92,8 +92,7 @@ class HybridRetriever:
             # and say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
             scored = self._channels(text, scope, options)
         ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
-        mixed = "crosslingual" in scored
-        fused = reciprocal_rank_fusion(ranked, self._weights(mixed, bias_group(text)), k=self.settings.retrieval.rrf_k)
+        fused = reciprocal_rank_fusion(ranked, self._weights(mixed="crosslingual" in scored), k=self.settings.retrieval.rrf_k)
         if not fused:
             return []
         records = self.store.get_many(list(fused))
@@ -156,11 +155,10 @@ class HybridRetriever:
             narrowed = replace(narrowed, types=tuple(parsed.types))
         return narrowed
 
-    def _weights(self, mixed: bool = False, query_group: str = "en") -> dict[str, float]:
-        """Channel weights; `mixed`: the dense pool spans both scripts, `query_group`: the query's script group
-        (see crosslingual.keyword_factor)."""
+    def _weights(self, mixed: bool = False) -> dict[str, float]:
+        """Channel weights; `mixed`: the dense pool spans both scripts (see crosslingual.MIXED_KEYWORD_FACTOR)."""
         r = self.settings.retrieval
-        keyword = r.keyword_weight * keyword_factor(mixed, query_group)
+        keyword = r.keyword_weight * (MIXED_KEYWORD_FACTOR if mixed else 1.0)
         return {"dense": r.dense_weight, "keyword": keyword, "graph": r.graph_weight,
                 "crosslingual": r.crosslingual_weight}
 
