@@ -1,6 +1,7 @@
 """The blind-set harness: score an independently written set through MemoryEngine in process, once.
 
     python bench/blind_eval.py guard|pii|hygiene|retrieval SET_DIR > result.json
+    python bench/blind_eval.py retrieval SET_DIR even|odd      # only the even / odd query lines (0-based)
 
 SET_DIR holds guard/set.jsonl, pii/set.jsonl, hygiene/set.jsonl, retrieval/{memories,queries}.jsonl, written by a
 helper who never saw the code, rules or training data (formats in docs/benchmarks.md). While a set is unseen it
@@ -93,7 +94,10 @@ elif which == "retrieval":
         ids[m["id"]] = o.memory_id
     hits = defaultdict(list); stale_cur = []; stale_cur_flag = []
     now = base + timedelta(days=30)
-    for q in rows(BLIND / "retrieval/queries.jsonl"):
+    queries = rows(BLIND / "retrieval/queries.jsonl")
+    half = sys.argv[3] if len(sys.argv) > 3 else "all"  # even / odd query lines: a fixed dev / held-out split
+    queries = queries if half == "all" else queries[0 if half == "even" else 1::2]
+    for q in queries:
         hs = eng.search(q["query"], namespace=ns, top_k=5, now=now)
         got = [h.memory.id for h in hs]
         rel = {ids[x] for x in q["relevant"]}
