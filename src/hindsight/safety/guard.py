@@ -61,13 +61,25 @@ HIDDEN_DIRECTIVE_ID = "inj_hidden_directive"
 HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon"})
 
 
-def consults_classifier(normalised: str, hits: list[RuleHit]) -> bool:
-    """Is there anything for the classifier to judge? A rule vote, or a sensitive topic at all.
+#: Texts of at least this many words (a CJK character counts half) always reach the classifier: a topic
+#: lexicon cannot list every wording of a harmful lesson (captcha solving, ``Action: *``, pinyin), and the
+#: classifier is what generalises. Shorter ones (tags, labels, one-liners) need a rule vote or a sensitive topic.
+OPEN_GATE_WORDS = 6
+_WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]")
 
-    Encouragement like "Remember, never give up!" shares the imperative register of
-    a planted order; what it lacks is anything to escalate, expose or pay.
+
+def _words(normalised: str) -> float:
+    return sum(0.5 if len(w) == 1 and w >= "\u3400" else 1.0 for w in _WORD.findall(normalised))
+
+
+def consults_classifier(normalised: str, hits: list[RuleHit]) -> bool:
+    """Is there anything for the classifier to judge? A rule vote, a sensitive topic, or a sentence's worth of text.
+
+    Encouragement like "Remember, never give up!" shares the imperative register of a planted order; what it
+    lacks is anything to escalate, expose or pay, and the classifier (not the gate) decides that.
     """
-    return bool(hits) or touches_sensitive_topic(normalised) or framing_gate(normalised)
+    return (bool(hits) or touches_sensitive_topic(normalised) or framing_gate(normalised)
+            or _words(normalised) >= OPEN_GATE_WORDS)
 
 
 @dataclass(frozen=True)
