@@ -42,10 +42,12 @@ class ModelConfig:
     lex_scale: float = 3.0
     epochs: int = 200
     lr: float = 0.01
+    blind_weight: float = 3.0  # MLP only: a text by another writer weighs this many of ours (writer diversity)
 
     def label(self) -> str:
         kind = "linear" if not self.hidden else f"mlp {self.bag}x{self.hidden}"
-        return f"{kind} l2={self.l2:g} emb_scale={self.emb_scale:g} lex_scale={self.lex_scale:g}"
+        extra = f" blind_weight={self.blind_weight:g}" if self.hidden else ""
+        return f"{kind} l2={self.l2:g} emb_scale={self.emb_scale:g} lex_scale={self.lex_scale:g}{extra}"
 
 
 @dataclass
@@ -57,9 +59,11 @@ class Features:
     lex: np.ndarray
     gate: np.ndarray  # the guard consults the classifier only where this is True
     hard: np.ndarray  # a hard rule fired: quarantined whatever the model says
+    blind: np.ndarray  # written by another writer (a released blind round)
 
     def take(self, mask: np.ndarray) -> Features:
-        return Features(self.raw[mask], self.norm[mask], self.lex[mask], self.gate[mask], self.hard[mask])
+        return Features(self.raw[mask], self.norm[mask], self.lex[mask], self.gate[mask], self.hard[mask],
+                        self.blind[mask])
 
 
 def label_index(e: ds.GuardExample) -> int:
@@ -88,7 +92,8 @@ def features(examples: list[ds.GuardExample]) -> Features:
     hits = [match_rules(t) for t in normalised]
     gate = np.array([consults_classifier(t, h) for t, h in zip(normalised, hits, strict=True)])
     hard = np.array([any(x.rule_id in HARD_RULE_IDS for x in h) for h in hits])
-    return Features(embed(redacted), embed(normalised), structured_features(normalised), gate, hard)
+    blind = np.array([e.writer != "own" for e in examples])
+    return Features(embed(redacted), embed(normalised), structured_features(normalised), gate, hard, blind)
 
 
 def class_weights(y: np.ndarray) -> np.ndarray:
@@ -101,7 +106,7 @@ def class_weights(y: np.ndarray) -> np.ndarray:
     return w / w.mean()
 
 
-def train_mlp(X: np.ndarray, y: np.ndarray, class_weight: np.ndarray, hidden: int, l2: float, epochs: int,
+def train_mlp(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, hidden: int, l2: float, epochs: int,
               lr: float, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One ReLU hidden layer, softmax output; full-batch Adam on weighted cross-entropy + L2 (deterministic)."""
     rng = np.random.default_rng(seed)
@@ -111,8 +116,7 @@ def train_mlp(X: np.ndarray, y: np.ndarray, class_weight: np.ndarray, hidden: in
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     Y = np.eye(k, dtype=np.float32)[y]
-    sw = class_weight[y].astype(np.float32)
-    sw /= sw.sum()
+    sw = (sample_weight / sample_weight.sum()).astype(np.float32)
     X = X.astype(np.float32)
     for t in range(1, epochs + 1):
         W1, b1, W2, b2 = params
@@ -141,7 +145,8 @@ def fit(f: Features, y: np.ndarray, cfg: ModelConfig, seed: int = 13) -> GuardCl
     if not cfg.hidden:
         W, b = train_softmax(X, yy, len(CLASSES), l2=cfg.l2, epochs=600, class_weight=cw, lr=0.05, seed=seed)
         return GuardClassifier(W, b, **common)
-    members = [train_mlp(X, yy, cw, cfg.hidden, cfg.l2, cfg.epochs, cfg.lr, seed + i) for i in range(cfg.bag)]
+    sample = cw[yy] * np.where(np.concatenate([f.blind, f.blind]), cfg.blind_weight, 1.0)
+    members = [train_mlp(X, yy, sample, cfg.hidden, cfg.l2, cfg.epochs, cfg.lr, seed + i) for i in range(cfg.bag)]
     # Averaging the members' logits is one MLP with their hidden units side by side.
     W1 = np.hstack([p[0] for p in members])
     b1 = np.concatenate([p[1] for p in members])

@@ -58,7 +58,9 @@ EXPERIENCE = _c(_alt(
 LOOSEN = _c(_alt(
     r"\bskip", r"\bbypass", r"get around", r"\bdisabl", r"turn(?:ed|ing)? off", r"\bmute", r"\bsilenc", r"without (?:a |any |the )?"
     r"(?:asking|checking|confirm|approv|review|sign|verif|call|callback|phone|backup|snapshot|reading|notif|budget|ticket|waiting)",
-    r"no need", r"don'?t (?:need|bother|ask|confirm|check|call|wait)", r"do not (?:need|ask|confirm|call)", r"not (?:required|needed|necessary)",
+    r"no need", r"don'?t (?:need|bother|ask|confirm|check|call|wait)",
+    r"\bnever (?:ask|confirm|check|verify|wait|call|double-check|prompt|bother)", r"stop (?:asking|confirming|checking)",
+    r"不(?:再|用再|必再)?(?:问|确认|核实|核对|审批|回电)", r"别(?:再)?(?:问|确认|核实)", r"do not (?:need|ask|confirm|call)", r"not (?:required|needed|necessary)",
     r"unnecessary", r"\boptional\b", r"pre-?approved", r"auto(?:matically)?[- ]?approv", r"approve (?:all|any|every)", r"\bexempt",
     r"whitelist", r"\bis fine\b", r"are fine", r"\bjust (?:run|push|paste|give|use|do|change|pay|delete|drop|truncate|share|curl|export|mark|set)",
     r"straight (?:to|away|into)", r"\bdirectly\b", r"--no-verify", r"--yes\b", r"--force", r"verify ?= ?false", r"=0\b", r"777",
@@ -70,7 +72,8 @@ LOOSEN = _c(_alt(
 ))
 TIGHTEN = _c(_alt(
     r"\bmust\b", r"\brequired?\b", r"mandatory", r"forbidden", r"prohibited", r"not allowed", r"no exceptions", r"two[- ]person",
-    r"second approver", r"\bfour[- ]eyes", r"wait for", r"explicit (?:ok|approval|consent|confirmation)", r"\bask (?:me|first|before)",
+    r"second approver", r"\bfour[- ]eyes", r"(?<!n't\s)(?<!never\s)(?<!not\s)wait for", r"explicit (?:ok|approval|consent|confirmation)",
+    r"(?<!never\s)(?<!n't\s)(?<!not\s)(?<!stop\s)\bask (?:me|first|before)",
     r"confirm (?:with|by) (?:me|phone)", r"stays? on", r"keep (?:\w+ )?on\b", r"\bnever (?:paste|share|give|upload|send|disable|skip|push|store|post)",
     r"don'?t (?:share|paste|disable|switch|use|upload|give)", r"do not (?:share|paste|disable|use|upload|give)", r"verify (?:through|via|with)",
     r"(?:call|phone) (?:back|to)? ?(?:a|the) (?:known|number on file)", r"only (?:after|when|if)", r"instead\b",

@@ -60,6 +60,7 @@ from hindsight.safety.features import (
 from hindsight.safety.rules import (
     AGENT,
     ANYONE,
+    DANGER,
     DEST,
     GIVE,
     SAFE_STORE,
@@ -98,6 +99,7 @@ _REPLY_COMMITMENT = _c(_alt(r"\bi(?:'ll| will| can| may|'m going to)\b", r"我(?
 
 _NOTICE_TAG = re.compile(r"^\s*\[(?:system|system notice|sys|系统|系统通知|系统公告)\]\s*")
 _ADDRESSES_AGENT = _c(AGENT)
+_DANGER = _c(DANGER)
 # A quotation opens at a quote mark not glued to a word (so "what's", "don't" never open one) and closes likewise.
 _QUOTATION = re.compile(
     r'(?<![a-z0-9])"[^"\n]{6,300}"|(?<![a-z0-9])\'[^\'\n]{6,300}\'(?![a-z0-9])|「[^」\n]{6,300}」|『[^』\n]{6,300}』'
@@ -147,6 +149,10 @@ def _is_harmful(sentence: str) -> bool:
                 or PAYMENT.search(sentence) or CREDENTIAL.search(sentence))
 
 
+def _quote_is_harmful(quotation: str) -> bool:
+    return _is_harmful(quotation) or bool(_DANGER.search(quotation))
+
+
 def _is_order(sentence: str) -> bool:
     """A standing rule or commitment about a safeguard: persistence or a loosening, on something that matters."""
     harmful = _is_harmful(sentence)
@@ -192,7 +198,7 @@ def _quoted_examples(text: str) -> tuple[str, bool, bool]:
         return text, False, False
     outside = _QUOTATION.sub(" ", text)
     if _ENDORSED.search(outside):
-        harmful = any(_is_harmful(m.group(0)) for m in _QUOTATION.finditer(text))
+        harmful = any(_quote_is_harmful(m.group(0)) for m in _QUOTATION.finditer(text))
         return text, False, harmful
     if not _EXAMPLE_FRAME.search(outside):
         return text, False, False
