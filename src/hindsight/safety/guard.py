@@ -55,10 +55,15 @@ from hindsight.safety.rules import (
     match_rules,
     touches_sensitive_topic,
 )
+from hindsight.safety.view import feature_view
 
 HIDDEN_DIRECTIVE_ID = "inj_hidden_directive"
+#: A quotation of a harmful order that the text around it endorses ("... is how we work here", "照此执行"):
+#: mention is benign, endorsement is an order (``view.FeatureView.endorsed_quote``). Over our data and the three
+#: released blind rounds it marks 31 attacks and 3 benign texts.
+ENDORSED_QUOTE_ID = "inj_endorsed_quote"
 #: Rules that quarantine whatever the classifier says: nothing legitimate looks like them.
-HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon"})
+HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID})
 
 
 #: Texts of at least this many words (a CJK character counts half) always reach the classifier: a topic
@@ -147,6 +152,8 @@ class WriteGuard:
         hits = match_rules(prepared.text)
         if prepared.hidden_texts and match_hidden_directive(prepared.hidden_texts):
             hits.append(RuleHit(HIDDEN_DIRECTIVE_ID, "injection"))
+        if feature_view(prepared.text).endorsed_quote:
+            hits.append(RuleHit(ENDORSED_QUOTE_ID, "injection"))
         return hits
 
     def screen(self, text: str, embedding: np.ndarray | None = None) -> GuardVerdict:
