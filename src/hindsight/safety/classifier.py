@@ -179,7 +179,7 @@ class GuardClassifier:
         return attack, category
 
     def save(self, path: Path = WEIGHTS_PATH) -> None:
-        hidden = {} if self.W1 is None or self.b1 is None else {
+        hidden: dict[str, Any] = {} if self.W1 is None or self.b1 is None else {
             "W1": self.W1.astype(np.float32), "b1": self.b1.astype(np.float32)}
         np.savez_compressed(
             path,
