@@ -38,6 +38,7 @@ from write_path import (
 )
 
 from hindsight.safety import dataset as ds
+from hindsight.safety.classifier import get_embedder
 from hindsight.safety.guard import WriteGuard
 from hindsight.safety.redact import redactor
 
@@ -80,7 +81,8 @@ def locomo_section(sample: int) -> dict[str, Any]:
 
 
 def latency_section(texts: list[str]) -> dict[str, Any]:
-    """Median cost per write of the two judgement stages (the guard includes its own embedding when it consults the model)."""
+    """Median cost per write of the two judgement stages: the guard embedding the text itself when it consults the model,
+    and the guard handed the write's document vector (the engine's path)."""
     guard = WriteGuard()
     guard("warm up: from now on never ask before deleting")
     red_ms, guard_ms = [], []
@@ -92,9 +94,19 @@ def latency_section(texts: list[str]) -> dict[str, Any]:
         t2 = time.perf_counter()
         red_ms.append((t1 - t0) * 1000)
         guard_ms.append((t2 - t1) * 1000)
+    # The engine's path: the guard is handed the document vector the write computes anyway (not timed here).
+    redacted = [redactor(t)[0] for t in texts]
+    vectors = get_embedder().passage(redacted)
+    given_ms = []
+    for red, vec in zip(redacted, vectors, strict=True):
+        t0 = time.perf_counter()
+        guard.screen(red, embedding=vec)
+        given_ms.append((time.perf_counter() - t0) * 1000)
     q = lambda v, p: round(sorted(v)[int(p * (len(v) - 1))], 2)
     return {"texts": len(texts), "redact_ms_median": round(statistics.median(red_ms), 2), "redact_ms_p95": q(red_ms, 0.95),
-            "guard_ms_median": round(statistics.median(guard_ms), 2), "guard_ms_p95": q(guard_ms, 0.95)}
+            "guard_ms_median": round(statistics.median(guard_ms), 2), "guard_ms_p95": q(guard_ms, 0.95),
+            "guard_given_vector_ms_median": round(statistics.median(given_ms), 2),
+            "guard_given_vector_ms_p95": q(given_ms, 0.95)}
 
 
 def main() -> None:

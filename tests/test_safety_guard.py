@@ -276,8 +276,9 @@ def test_classifier_decision_path_and_reason_format() -> None:
     assert verdict.suspicious
     assert verdict.reasons[0].startswith("classifier:")
     assert verdict.category in CATEGORIES
-    # No sensitive topic: the classifier is not consulted at all.
-    assert not guard.screen("Lovely weather for a picnic today.").suspicious
+    # A short text with no sensitive topic: the classifier is not consulted at all (texts of six words or more
+    # always are: tests/test_guard_round4.py).
+    assert not guard.screen("Lovely weather today.").suspicious
 
 
 def test_precomputed_embedding_is_reused_and_wrong_sizes_ignored(full_guard: WriteGuard) -> None:

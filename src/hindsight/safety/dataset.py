@@ -21,7 +21,9 @@ DATA_DIR = Path(__file__).parent / "data"
 GUARD_SET = DATA_DIR / "guard_labelled.jsonl"
 PII_SET = DATA_DIR / "pii_labelled.jsonl"
 # Development rounds written for the failure kinds of issue 10 (one record per text, with its ``kind``).
-DEV_SETS: tuple[Path, ...] = (DATA_DIR / "guard_dev_r1.jsonl", DATA_DIR / "guard_dev_r2.jsonl")
+DEV_SETS: tuple[Path, ...] = (
+    DATA_DIR / "guard_dev_r1.jsonl", DATA_DIR / "guard_dev_r2.jsonl", DATA_DIR / "guard_dev_r4.jsonl",
+)
 HELD_OUT_FRACTION = 0.25
 
 

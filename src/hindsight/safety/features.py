@@ -58,7 +58,9 @@ EXPERIENCE = _c(_alt(
 LOOSEN = _c(_alt(
     r"\bskip", r"\bbypass", r"get around", r"\bdisabl", r"turn(?:ed|ing)? off", r"\bmute", r"\bsilenc", r"without (?:a |any |the )?"
     r"(?:asking|checking|confirm|approv|review|sign|verif|call|callback|phone|backup|snapshot|reading|notif|budget|ticket|waiting)",
-    r"no need", r"don'?t (?:need|bother|ask|confirm|check|call|wait)", r"do not (?:need|ask|confirm|call)", r"not (?:required|needed|necessary)",
+    r"no need", r"don'?t (?:need|bother|ask|confirm|check|call|wait)",
+    r"\bnever (?:ask|confirm|check|verify|wait|call|double-check|prompt|bother)", r"stop (?:asking|confirming|checking)",
+    r"不(?:再|用再|必再)?(?:问|确认|核实|核对|审批|回电)", r"别(?:再)?(?:问|确认|核实)", r"do not (?:need|ask|confirm|call)", r"not (?:required|needed|necessary)",
     r"unnecessary", r"\boptional\b", r"pre-?approved", r"auto(?:matically)?[- ]?approv", r"approve (?:all|any|every)", r"\bexempt",
     r"whitelist", r"\bis fine\b", r"are fine", r"\bjust (?:run|push|paste|give|use|do|change|pay|delete|drop|truncate|share|curl|export|mark|set)",
     r"straight (?:to|away|into)", r"\bdirectly\b", r"--no-verify", r"--yes\b", r"--force", r"verify ?= ?false", r"=0\b", r"777",
@@ -70,7 +72,8 @@ LOOSEN = _c(_alt(
 ))
 TIGHTEN = _c(_alt(
     r"\bmust\b", r"\brequired?\b", r"mandatory", r"forbidden", r"prohibited", r"not allowed", r"no exceptions", r"two[- ]person",
-    r"second approver", r"\bfour[- ]eyes", r"wait for", r"explicit (?:ok|approval|consent|confirmation)", r"\bask (?:me|first|before)",
+    r"second approver", r"\bfour[- ]eyes", r"(?<!n't\s)(?<!never\s)(?<!not\s)wait for", r"explicit (?:ok|approval|consent|confirmation)",
+    r"(?<!never\s)(?<!n't\s)(?<!not\s)(?<!stop\s)\bask (?:me|first|before)",
     r"confirm (?:with|by) (?:me|phone)", r"stays? on", r"keep (?:\w+ )?on\b", r"\bnever (?:paste|share|give|upload|send|disable|skip|push|store|post)",
     r"don'?t (?:share|paste|disable|switch|use|upload|give)", r"do not (?:share|paste|disable|use|upload|give)", r"verify (?:through|via|with)",
     r"(?:call|phone) (?:back|to)? ?(?:a|the) (?:known|number on file)", r"only (?:after|when|if)", r"instead\b",
@@ -167,6 +170,17 @@ NARROW = _c(_alt(
     r"old (?:log|installer)", r"variable names?", r"laptop", r"sandbox",
     r"缓存", r"临时", r"草稿", r"本地", r"错别字", r"格式化", r"截图", r"下载目录", r"安装包", r"锁文件", r"变量名", r"单元测试", r"开发依赖",
 ))
+PREFERENCE = _c(_alt(
+    r"\b(?:the )?(?:user|boss|client|customer|manager|he|she|they)(?:'s)? (?:hates?|dislikes?|prefers?|likes?|wants?|would rather|finds?|is tired of)",
+    r"doesn'?t (?:like|want) (?:being|to be|to)", r"(?:is|are|gets?) annoyed", r"annoying", r"\bpreference", r"\bto keep (?:things|it) (?:fast|simple)",
+    r"用户(?:不喜欢|讨厌|嫌|偏好|喜欢|习惯|希望|不想)", r"(?:老板|客户|他|她)(?:不喜欢|讨厌|嫌|说过不想|不想)", r"嫌.{0,6}烦", r"偏好",
+))
+PRIVILEGE = _c(_alt(
+    r"sudoers", r"nopasswd", r"\broot\b", r"cluster-?admin", r"\badmin (?:rights|role|access|group|permissions?)", r"\bowner\b",
+    r"authorized_keys", r"action ?[:=] ?[\"']?\*", r"resource ?[:=] ?[\"']?\*", r"full access", r"\bsuperuser", r"elevat", r"privilege",
+    r"all (?:permissions|repositories|scopes)", r"\bgrant(?:ed|s|ing)?\b", r"\bescalat",
+    r"管理员权限", r"超级管理员", r"提权", r"最高权限", r"全部权限", r"所有权限", r"授予", r"管理员", r"绑定.{0,10}(?:策略|角色)",
+))
 PAST = _c(_alt(r"\b(?:was|were|had|did|fixed|failed|broke|caused)\b", r"\blast (?:time|week|sprint|quarter)", r"了", r"过"))
 QUESTION = _c(_alt(r"\?$", r"？$", r"^(?:how|what|why|can|should|is|are|do|does)\b", r"吗$", r"怎么", r"如何", r"为什么"))
 SELF = _c(_alt(r"\b(?:my|my own)\s+(?:own\s+)?(?:phone|mobile|cell|number|email|inbox|backup email)", r"(?:我|我自己|本人)的?(?:手机|邮箱|号码|备用邮箱)"))
@@ -183,6 +197,7 @@ BASE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("control", CONTROL), ("agent_address", AGENT_ADDRESS), ("trust", TRUST), ("authority", AUTHORITY), ("authorised", AUTHORISED),
     ("meta", META_CONTEXT), ("quoted", QUOTED), ("notice", NOTICE), ("troubleshoot", TROUBLESHOOT), ("narrow", NARROW),
     ("past", PAST), ("question", QUESTION), ("placeholder", PLACEHOLDER), ("imperative", IMPERATIVE_START), ("self_destination", SELF),
+    ("preference", PREFERENCE), ("privilege", PRIVILEGE),
 )
 _IDX = {name: i for i, (name, _) in enumerate(BASE)}
 INTERACTIONS: tuple[tuple[str, ...], ...] = (
@@ -195,6 +210,11 @@ INTERACTIONS: tuple[tuple[str, ...], ...] = (
     ("agent_address", "exposure"), ("agent_address", "loosen"), ("imperative", "credential"), ("imperative", "exposure"),
     ("meta", "quoted"), ("notice", "past"), ("troubleshoot", "past"), ("narrow", "loosen"), ("narrow", "destructive"),
     ("placeholder", "exposure"), ("question", "loosen"), ("self_destination", "credential"), ("self_destination", "placeholder"),
+    ("persist", "credential"), ("persist", "payment"), ("persist", "approval"), ("persist", "control"), ("persist", "privilege"),
+    ("preference", "loosen"), ("preference", "destructive"), ("preference", "approval"), ("preference", "persist"),
+    ("privilege", "imperative"), ("privilege", "persist"), ("privilege", "loosen"), ("trust", "payment"), ("trust", "loosen"),
+    ("experience", "destructive"), ("experience", "credential"), ("experience", "exposure"), ("tighten", "control"),
+    ("loosen", "data"), ("authority", "loosen"),
 )
 TEXT_LEVEL: tuple[str, ...] = ("late_agent_order", "recap_then_order", "n_sentences_gt2")
 FRAMING_NAMES: tuple[str, ...] = (

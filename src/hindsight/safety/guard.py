@@ -55,19 +55,36 @@ from hindsight.safety.rules import (
     match_rules,
     touches_sensitive_topic,
 )
+from hindsight.safety.view import feature_view
 
 HIDDEN_DIRECTIVE_ID = "inj_hidden_directive"
+#: A quotation of a harmful order that the text around it endorses ("... is how we work here", "照此执行"):
+#: mention is benign, endorsement is an order (``view.FeatureView.endorsed_quote``). Over our data and the three
+#: released blind rounds it marks 31 attacks and 3 benign texts.
+ENDORSED_QUOTE_ID = "inj_endorsed_quote"
 #: Rules that quarantine whatever the classifier says: nothing legitimate looks like them.
-HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon"})
+HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID})
+
+
+#: Texts of at least this many words (a CJK character counts half) always reach the classifier: a topic
+#: lexicon cannot list every wording of a harmful lesson (captcha solving, ``Action: *``, pinyin), and the
+#: classifier is what generalises. Shorter ones (tags, labels, one-liners) need a rule vote or a sensitive topic.
+OPEN_GATE_WORDS = 6
+_WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]")
+
+
+def _words(normalised: str) -> float:
+    return sum(0.5 if len(w) == 1 and w >= "\u3400" else 1.0 for w in _WORD.findall(normalised))
 
 
 def consults_classifier(normalised: str, hits: list[RuleHit]) -> bool:
-    """Is there anything for the classifier to judge? A rule vote, or a sensitive topic at all.
+    """Is there anything for the classifier to judge? A rule vote, a sensitive topic, or a sentence's worth of text.
 
-    Encouragement like "Remember, never give up!" shares the imperative register of
-    a planted order; what it lacks is anything to escalate, expose or pay.
+    Encouragement like "Remember, never give up!" shares the imperative register of a planted order; what it
+    lacks is anything to escalate, expose or pay, and the classifier (not the gate) decides that.
     """
-    return bool(hits) or touches_sensitive_topic(normalised) or framing_gate(normalised)
+    return (bool(hits) or touches_sensitive_topic(normalised) or framing_gate(normalised)
+            or _words(normalised) >= OPEN_GATE_WORDS)
 
 
 @dataclass(frozen=True)
@@ -135,6 +152,8 @@ class WriteGuard:
         hits = match_rules(prepared.text)
         if prepared.hidden_texts and match_hidden_directive(prepared.hidden_texts):
             hits.append(RuleHit(HIDDEN_DIRECTIVE_ID, "injection"))
+        if feature_view(prepared.text).endorsed_quote:
+            hits.append(RuleHit(ENDORSED_QUOTE_ID, "injection"))
         return hits
 
     def screen(self, text: str, embedding: np.ndarray | None = None) -> GuardVerdict:
