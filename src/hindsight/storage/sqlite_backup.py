@@ -19,11 +19,10 @@ from hindsight.private_files import create_private_file
 from hindsight.storage import ann_sync
 from hindsight.storage.base import Edge
 from hindsight.storage.migrations import migrate
-from hindsight.storage.sqlite_bulk import HISTORY_SQL, history_row
-from hindsight.storage.records import COLUMNS as _COLUMNS
-from hindsight.storage.records import at_ts, record_values
+from hindsight.storage.records import at_ts
 from hindsight.storage.records import from_ts as _dt
 from hindsight.storage.records import to_ts as _ts
+from hindsight.storage.sqlite_bulk import HISTORY_SQL, history_row
 from hindsight.storage.vector_index import VectorIndex
 
 
