@@ -26,6 +26,7 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import psutil
@@ -198,6 +199,20 @@ def measure_chroma(collection, queries: np.ndarray, all_vecs: np.ndarray, active
     return {**percentiles(lat), "recall@10": round(found / (10 * len(queries)), 4)}
 
 
+def ingest(store: Any, gen: Generator, n: int, made: int, index_of: dict[str, int], active_mask: np.ndarray,
+           all_vecs: np.ndarray) -> tuple[list[MemoryRecord], float]:
+    """One batch of n memories through `store.insert_many`; records where each landed; (records, seconds)."""
+    records, vecs = gen.batch(n)
+    t0 = time.perf_counter()
+    store.insert_many(list(zip(records, vecs)), actor="bench")
+    seconds = time.perf_counter() - t0
+    for i, rec in enumerate(records):
+        index_of[rec.id] = made + i
+        active_mask[made + i] = rec.status == Status.active
+    all_vecs[made : made + n] = vecs
+    return records, seconds
+
+
 def run_postgres(args: argparse.Namespace) -> None:
     """--backend postgres: the same memories, vectors and queries into PostgresStore (pgvector HNSW), ingested
     through its `insert_many`; a pgserver (PostgreSQL 16 + pgvector) in --work unless --pg-url names a server."""
@@ -228,14 +243,8 @@ def run_postgres(args: argparse.Namespace) -> None:
     made, ingest_s = 0, 0.0
     while made < size:
         n = min(args.batch, size - made)
-        records, vecs = gen.batch(n)
-        t0 = time.perf_counter()
-        store.insert_many(list(zip(records, vecs)), actor="bench")
-        ingest_s += time.perf_counter() - t0
-        for i, rec in enumerate(records):
-            index_of[rec.id] = made + i
-            active_mask[made + i] = rec.status == Status.active
-        all_vecs[made : made + n] = vecs
+        _, seconds = ingest(store, gen, n, made, index_of, active_mask, all_vecs)
+        ingest_s += seconds
         made += n
         if made % 10_000 == 0:
             print(f"  pg {made} ingested ({made / ingest_s:.0f}/s; load {os.getloadavg()[0]:.1f}) "
@@ -342,15 +351,9 @@ def main() -> None:
         segment_start, segment_s = made, 0.0
         while made < size:
             n = min(args.batch, size - made)
-            records, vecs = gen.batch(n)
-            t0 = time.perf_counter()
-            store.insert_many(list(zip(records, vecs)), actor="bench")
-            ingest_s += time.perf_counter() - t0
-            segment_s += time.perf_counter() - t0
-            for i, rec in enumerate(records):
-                index_of[rec.id] = made + i
-                active_mask[made + i] = rec.status == Status.active
-            all_vecs[made : made + n] = vecs
+            records, seconds = ingest(store, gen, n, made, index_of, active_mask, all_vecs)
+            ingest_s += seconds
+            segment_s += seconds
             if collection is not None and made < args.chroma_max:
                 chroma_queue.append((made, records))
             made += n
