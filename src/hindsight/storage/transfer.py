@@ -2,9 +2,9 @@
 
 What moves: every memory as stored (private ones stay sealed: the ciphertext is bound to the memory id,
 which is kept), its vector, its history (also the history of hard-deleted memories), edges, tokens,
-proposals, idempotency records and the audit log. Resumable: each memory lands whole, with its vector
-and history, in one transaction, and memories already in the target are skipped, so a killed run is
-simply run again. At the end the counts of both stores are compared table by table.
+proposals, idempotency records and the audit log. Resumable: each batch of memories lands whole, with
+vectors and histories, in one transaction (`restore_many`), and memories already in the target are
+skipped, so a killed run is simply run again. At the end the counts of both stores are compared table by table.
 """
 
 from __future__ import annotations
@@ -101,8 +101,7 @@ def _copy(src: MemoryStore, dst: MemoryStore, records: list[MemoryRecord], repor
     present = set(dst.get_many(ids))
     missing = [r for r in records if r.id not in present]
     vectors = src.get_embeddings([r.id for r in missing])
-    for record in missing:
-        dst.restore(record, vectors.get(record.id), src.history(record.id))
+    dst.restore_many([(record, vectors.get(record.id), src.history(record.id)) for record in missing])
     for edge in src.edges(ids):
         dst.add_edge(edge)
     report.copied += len(missing)
