@@ -45,7 +45,8 @@ def collect(engine: MemoryEngine, sample: dict[str, Any], pool: int, expand_top:
     items = turns(sample)
     now = max(i["event_time"] for i in items) + timedelta(days=1)
     scope = Scope.from_filters("default", None, (Status.active,))
-    matrices, labels, qid, first_rank, meta = [], [], [], [], []
+    matrices, labels, qid, first_rank, meta, session = [], [], [], [], [], []
+    codes: dict[str | None, int] = {}
     for n, q in enumerate(questions(sample)):
         first, _, _ = engine.retriever.first_pass(q["question"], scope, 20, now, SearchOptions())
         pooled = second_pass.candidates(first, engine.store, pool, expand_top, window, feedback)
@@ -55,10 +56,12 @@ def collect(engine: MemoryEngine, sample: dict[str, Any], pool: int, expand_top:
         labels += [int(pooled.records[mid].metadata.get("dia_id") in evidence) for mid in pooled.ids]
         first_rank += [order.get(mid, 10_000) for mid in pooled.ids]
         qid += [n] * len(pooled.ids)
+        session += [codes.setdefault(pooled.records[mid].session_id, len(codes)) for mid in pooled.ids]
         meta.append((q["category"], len(evidence)))
     return {"x": np.vstack(matrices), "y": np.asarray(labels), "qid": np.asarray(qid),
             "first_rank": np.asarray(first_rank), "category": np.asarray([m[0] for m in meta]),
-            "n_evidence": np.asarray([m[1] for m in meta]), "conversation": conversation}
+            "n_evidence": np.asarray([m[1] for m in meta]), "session": np.asarray(session),
+            "conversation": conversation}
 
 
 def load_rows(args: argparse.Namespace, samples: list[dict[str, Any]], embedder: Any) -> list[dict[str, Any]]:
