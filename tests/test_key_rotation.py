@@ -17,7 +17,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import ProviderUnavailableError
 from hindsight.security.crypto import PREFIX, MemoryCipher, cipher_from_text, generate_key
 
-SECRET = "The door code of the server room is 4471"
+SECRET = "The spare key of the server room is in the blue drawer of desk 14"  # private, nothing to redact
 OTHER = "My sister's birthday is on 12 March"
 PLAIN = "The team lunch is on Fridays"
 

@@ -69,6 +69,8 @@ def test_a_change_in_the_other_language_marks_the_old_memory_not_current(embedde
         settings.retrieval.record_access = False
         engine = MemoryEngine.open(db, settings=settings, embedder=embedder)
         engine.writer.hygiene = None  # as when write-time hygiene misses the change: both stay active
+        engine.writer.screener = None  # read path under test; the guard's false alarm on memory 7 is
+        # tests/test_guard_round4.py::test_known_false_alarm_a_price_change_is_not_exfiltration (strict xfail)
         ids = [engine.store_memory({"content": text, "type": "semantic", "event_time": t0 + timedelta(days=day)}).memory_id
                for text, day in MEMORIES]
         hits = engine.search(query, top_k=5, now=t0 + timedelta(days=30))
