@@ -84,7 +84,7 @@ elif which == "hygiene":
            "by_lang": {k: dict(Counter(v)) for k, v in res.items() if "/" in k},
            "confusion": {f"{a}->{b}": n for (a, b), n in sorted(conf.items())}}
 elif which == "retrieval":
-    ns = "r"; ids = {}
+    ns = "r"; ids = {}; plain_quarantined = Counter()
     base = datetime(2026, 6, 1, tzinfo=UTC)
     for j, m in enumerate(rows(BLIND / "retrieval/memories.jsonl")):
         kind = m.get("type", "semantic")
@@ -92,6 +92,8 @@ elif which == "retrieval":
         o = eng.store_memory({"content": m["content"], "namespace": ns, "type": kind,
                               "tags": m.get("tags", []), "event_time": base + timedelta(hours=j)})
         ids[m["id"]] = o.memory_id
+        if o.action == "quarantined":  # a plain memory held back by the guard: a false alarm on ordinary facts
+            plain_quarantined[m.get("lang", "?")] += 1
     hits = defaultdict(list); stale_cur = []; stale_cur_flag = []
     now = base + timedelta(days=30)
     queries = rows(BLIND / "retrieval/queries.jsonl")
@@ -114,5 +116,6 @@ elif which == "retrieval":
             stale_cur_flag.append(bad_flag)
     out = {"hit@5": {k: rate(v) for k, v in hits.items()}, "n": {k: len(v) for k, v in hits.items()},
            "superseded_returned_as_current": rate(stale_cur),
-           "superseded_returned_as_current_read_flag": rate(stale_cur_flag)}
+           "superseded_returned_as_current_read_flag": rate(stale_cur_flag),
+           "memories_quarantined": dict(plain_quarantined)}
 print(json.dumps(out, ensure_ascii=False, indent=1))
