@@ -193,9 +193,12 @@ def rotate_key(
                                                 "(`hindsight keygen > FILE`); the current key comes from "
                                                 "HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE as usual.")],
     db: DbOption = None,
+    queue: Annotated[list[Path] | None, typer.Option("--queue", help="Also re-seal a ResilientClient queue file "
+                                                      "sealed with the current key (repeatable).")] = None,
 ) -> None:
     """Re-encrypt every private memory (and its history) under a new key, in one transaction; stop servers first
     (or run it again after: what is already under the new key is left as it is)."""
+    from hindsight.client.queue import rotate_queue_file
     from hindsight.private_files import tighten
     from hindsight.security.crypto import cipher_from_text, load_cipher
     from hindsight.security.rotate import rotate_key as rotate
@@ -214,10 +217,11 @@ def rotate_key(
         new = cipher_from_text(text, "--new-key-file")
         with open_store_only(db) as store:
             report = rotate(store, old, new)
+        queued = {str(path): rotate_queue_file(path, old, new) for path in queue or []}
     except HindsightError as exc:
         fail(f"rotate-key: {exc}")
         return
-    print_json(report.as_dict())
+    print_json({**report.as_dict(), **({"queue_files": queued} if queued else {})})
     err.print("rotated: from now on use the new key (HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE); backups taken "
               "before this need the old key")
 

@@ -4,6 +4,11 @@ A write that could not be confirmed waits here, with the idempotency key it was
 first sent with, until the server takes it; a write the server refused for good
 (invalid input, a schema refusal) moves to `dead_letters`, which the user can list,
 instead of vanishing.
+
+A private write (`private: true`) is kept sealed in both tables: its arguments are encrypted with the client's
+key (HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE, the same AES-GCM machinery as the store's, bound to the
+tool), so the queue file never holds a private memory's text; without a key such a write is refused instead of
+queued. `hindsight rotate-key --queue FILE` re-seals a queue file under a new key.
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from hindsight.errors import ProviderUnavailableError
+from hindsight.security.crypto import PREFIX, MemoryCipher
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS queue (id INTEGER PRIMARY KEY AUTOINCREMENT, tool TEXT NOT NULL,
@@ -40,7 +48,8 @@ class QueuedWrite:
 class WriteQueue:
     """FIFO of tool calls with their arguments (idempotency key included); safe across threads."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, cipher: MemoryCipher | None = None) -> None:
+        self._cipher = cipher
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -51,10 +60,35 @@ class WriteQueue:
             if column not in present:
                 self._db.execute(f"ALTER TABLE queue ADD COLUMN {column} {declaration}")
 
+    def _pack(self, tool: str, arguments: dict[str, Any]) -> str:
+        text = json.dumps(arguments, default=str)
+        if arguments.get("private") is not True:
+            return text
+        if self._cipher is None:
+            raise ProviderUnavailableError(
+                f"{tool}: a private write that could not be delivered is queued only sealed: set "
+                "HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE for the client; it was not stored or queued")
+        return self._cipher.encrypt(text, queue_bound(tool))
+
+    def _unpack(self, tool: str, text: str) -> dict[str, Any]:
+        if not text.startswith(PREFIX):
+            return dict(json.loads(text))
+        if self._cipher is None:
+            raise ProviderUnavailableError(f"{tool}: a queued private write is sealed: set HINDSIGHT_ENCRYPTION_KEY "
+                                           "or HINDSIGHT_KEY_FILE for the client to send it")
+        return dict(json.loads(self._cipher.decrypt(text, queue_bound(tool))))
+
+    def _shown(self, tool: str, text: str) -> dict[str, Any]:
+        try:
+            return self._unpack(tool, text)
+        except ProviderUnavailableError:
+            return {"sealed": "[encrypted: set HINDSIGHT_ENCRYPTION_KEY to read]"}
+
     def add(self, tool: str, arguments: dict[str, Any], error: str = "") -> int:
+        packed = self._pack(tool, arguments)
         with self._lock:
             cursor = self._db.execute("INSERT INTO queue(tool, arguments, queued_at, last_error) VALUES (?, ?, ?, ?)",
-                                      (tool, json.dumps(arguments, default=str), time.time(), error[:2000]))
+                                      (tool, packed, time.time(), error[:2000]))
         return int(cursor.lastrowid or 0)
 
     def head(self) -> QueuedWrite | None:
@@ -64,10 +98,11 @@ class WriteQueue:
                                    "ORDER BY id LIMIT 1").fetchone()
             if row is None:
                 return None
-            arguments = json.loads(row[2])
+            arguments = self._unpack(str(row[1]), str(row[2]))
             if not arguments.get("idempotency_key"):
                 arguments["idempotency_key"] = new_key()
-                self._db.execute("UPDATE queue SET arguments = ? WHERE id = ?", (json.dumps(arguments), row[0]))
+                self._db.execute("UPDATE queue SET arguments = ? WHERE id = ?",
+                                 (self._pack(str(row[1]), arguments), row[0]))
         return QueuedWrite(int(row[0]), str(row[1]), arguments, int(row[3]), float(row[4]))
 
     def done(self, item_id: int) -> None:
@@ -103,7 +138,7 @@ class WriteQueue:
             rows = self._db.execute("SELECT id, queue_id, tool, arguments, queued_at, failed_at, attempts, error "
                                     "FROM dead_letters ORDER BY id").fetchall()
         keys = ("id", "queue_id", "tool", "arguments", "queued_at", "failed_at", "attempts", "error")
-        return [{**dict(zip(keys, row)), "arguments": json.loads(row[3])} for row in rows]
+        return [{**dict(zip(keys, row)), "arguments": self._shown(str(row[2]), str(row[3]))} for row in rows]
 
     def queued(self) -> list[dict[str, Any]]:
         """The writes still waiting, in delivery order, with their attempts and last error."""
@@ -111,12 +146,44 @@ class WriteQueue:
             rows = self._db.execute("SELECT id, tool, arguments, queued_at, attempts, last_error, next_attempt_at "
                                     "FROM queue ORDER BY id").fetchall()
         keys = ("id", "tool", "arguments", "queued_at", "attempts", "last_error", "next_attempt_at")
-        return [{**dict(zip(keys, row)), "arguments": json.loads(row[2])} for row in rows]
+        return [{**dict(zip(keys, row)), "arguments": self._shown(str(row[1]), str(row[2]))} for row in rows]
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
 
+def queue_bound(tool: str) -> str:
+    """The associated data a queued private write is sealed with (its tool)."""
+    return f"queue\x00{tool}"
+
+
 def new_key() -> str:
     return "hs-" + uuid.uuid4().hex
+
+
+def rotate_queue_file(path: str | Path, old: MemoryCipher, new: MemoryCipher) -> int:
+    """Re-seal every sealed private write of a client's queue file (queue and dead letters) from `old` to `new`,
+    in one transaction; returns how many. Like `rotate-key` on the store: a value already under `new` is left."""
+    from hindsight.security.rotate import RotationReport, Resealer
+
+    if not Path(path).is_file():
+        raise ProviderUnavailableError(f"--queue: no queue file at {path}; nothing changed")
+    reseal = Resealer(old, new, RotationReport())
+    count = 0
+    db = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        for table in ("queue", "dead_letters"):
+            rows = db.execute(f"SELECT id, tool, arguments FROM {table} WHERE arguments LIKE ?", (f"{PREFIX}%",))
+            for row_id, tool, arguments in rows.fetchall():
+                db.execute(f"UPDATE {table} SET arguments = ? WHERE id = ?",
+                           (reseal.value(arguments, queue_bound(tool)), row_id))
+                count += 1
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    finally:
+        db.close()
+    return count

@@ -35,6 +35,7 @@ from fastmcp.exceptions import ToolError
 from hindsight.client.degraded import degraded_results
 from hindsight.client.queue import WriteQueue, new_key
 from hindsight.errors import FINAL_CODES
+from hindsight.security.crypto import MemoryCipher, load_cipher
 
 T = TypeVar("T")
 
@@ -86,14 +87,17 @@ class AsyncResilientClient:
     """asyncio MCP client for hindsight's HTTP transport with a write queue, a flush worker and a degraded search."""
 
     def __init__(self, url: str, queue_path: str | Path, token: str | None = None, timeout: float = 10.0,
-                 cache_size: int = 10, backoff_base: float = 0.5, backoff_max: float = 30.0) -> None:
+                 cache_size: int = 10, backoff_base: float = 0.5, backoff_max: float = 30.0,
+                 cipher: MemoryCipher | None = None) -> None:
+        """`cipher` seals queued private writes (default: the key in HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE,
+        if any; see client/queue.py)."""
         self.url = url
         self.token = token
         self.timeout = timeout
         self.cache_size = cache_size
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
-        self.queue = WriteQueue(queue_path)
+        self.queue = WriteQueue(queue_path, cipher if cipher is not None else load_cipher())
         self._cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self._degraded = False
         self._last_error = ""
@@ -278,8 +282,9 @@ class ResilientClient:
 
     def __init__(self, url: str, queue_path: str | Path, token: str | None = None, timeout: float = 10.0,
                  cache_size: int = 10, auto_flush: bool = True, backoff_base: float = 0.5,
-                 backoff_max: float = 30.0) -> None:
-        self._async = AsyncResilientClient(url, queue_path, token, timeout, cache_size, backoff_base, backoff_max)
+                 backoff_max: float = 30.0, cipher: MemoryCipher | None = None) -> None:
+        self._async = AsyncResilientClient(url, queue_path, token, timeout, cache_size, backoff_base, backoff_max,
+                                           cipher)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="hindsight-client", daemon=True)
         self._thread.start()

@@ -66,7 +66,9 @@ class ReviewQueue(StoreClient):
     """Proposals in the memory store; the store stays its caller's to close."""
 
     def add(self, namespace: str, action: str, payload: dict[str, Any], proposed_by: str,
-            memory_id: str | None = None, reason: str = "") -> Proposal:
+            memory_id: str | None = None, reason: str = "", private: bool = False) -> Proposal:
+        """Record a pending proposal. `private`: the payload holds a private memory's text, so it is kept sealed
+        under the store's key (bound to the proposal id) like the memory itself; without a key it is refused."""
         if action not in ACTIONS:
             raise InvalidInputError(f"unknown proposal action '{action}': use one of {', '.join(ACTIONS)}")
         if action in ("update", "forget") and not memory_id:
@@ -74,19 +76,22 @@ class ReviewQueue(StoreClient):
         proposal = Proposal(id=f"prop_{uuid.uuid4().hex}", namespace=namespace, action=action,  # type: ignore[arg-type]
                             memory_id=memory_id, payload=payload, reason=reason, proposed_by=proposed_by,
                             proposed_at=time.time())
-        self._store.proposal_add({**proposal.as_dict(), "payload": json.dumps(payload, ensure_ascii=False, default=str)})
+        stored = json.dumps(payload, ensure_ascii=False, default=str)
+        if private:
+            stored = self._store.seal_text(stored, proposal.id)
+        self._store.proposal_add({**proposal.as_dict(), "payload": stored})
         return proposal
 
     def get(self, proposal_id: str, namespace: str | None = None) -> Proposal:
         rows = self._store.proposal_rows(proposal_id=proposal_id, namespace=namespace, limit=1)
         if not rows:
             raise ProposalNotFoundError(proposal_id, namespace)
-        return _proposal(rows[0])
+        return self._proposal(rows[0])
 
     def list(self, namespace: str | None = None, status: str | None = "pending", limit: int = 50,
              offset: int = 0) -> list[Proposal]:
         """Oldest pending first (a queue); decided ones newest first."""
-        return [_proposal(r) for r in self._store.proposal_rows(namespace=namespace, status=status, limit=limit,
+        return [self._proposal(r) for r in self._store.proposal_rows(namespace=namespace, status=status, limit=limit,
                                                                 offset=offset)]
 
     def count(self, namespace: str | None = None, status: str = "pending") -> int:
@@ -116,12 +121,19 @@ class ReviewQueue(StoreClient):
             current = self.get(proposal_id)
             raise ProposalDecidedError(f"proposal '{proposal_id}' is {current.status}, not {expected}")
 
+    def _proposal(self, row: dict[str, Any]) -> Proposal:
+        opened = self._store.open_text(str(row["payload"]), row["id"])
+        try:
+            payload = json.loads(opened)
+        except json.JSONDecodeError:  # sealed, and this process has no key: nothing can apply it
+            payload = {"sealed": opened}
+        return _proposal(row, payload)
 
 
-def _proposal(row: dict[str, Any]) -> Proposal:
+def _proposal(row: dict[str, Any], payload: dict[str, Any]) -> Proposal:
     return Proposal(
         id=row["id"], namespace=row["namespace"], action=row["action"], memory_id=row["memory_id"],
-        payload=json.loads(row["payload"]), reason=row["reason"], proposed_by=row["proposed_by"],
+        payload=payload, reason=row["reason"], proposed_by=row["proposed_by"],
         proposed_at=row["proposed_at"], status=row["status"], reviewed_by=row["reviewed_by"],
         reviewed_at=row["reviewed_at"], review_note=row["review_note"], result_memory_id=row["result_memory_id"],
     )

@@ -65,7 +65,7 @@ class ReviewService:
             if not self.is_reviewed(item.namespace):
                 return self.engine.store_many([item], actor, [memory_id])[0].as_dict()
             return self._pending(self.queue.add(item.namespace, "store", item.model_dump(mode="json"), actor,
-                                                reason=reason))
+                                                reason=reason, private=item.private))
 
         fingerprint = item.model_dump(mode="json") if request is None else request
         return self.engine.idempotent(item.namespace, idempotency_key, write, fingerprint)
@@ -89,7 +89,8 @@ class ReviewService:
         direct = [i for i in inputs if not self.is_reviewed(i.namespace)]
         written = iter([o.as_dict() for o in self.engine.store_many(direct, actor)] if direct else [])
         return [next(written) if not self.is_reviewed(i.namespace) else
-                self._pending(self.queue.add(i.namespace, "store", i.model_dump(mode="json"), actor, reason=reason))
+                self._pending(self.queue.add(i.namespace, "store", i.model_dump(mode="json"), actor, reason=reason,
+                                            private=i.private))
                 for i in inputs]
 
     def consolidate(self, namespace: str, actor: str) -> dict[str, Any]:
@@ -108,7 +109,8 @@ class ReviewService:
         current = self.engine.get(memory_id, namespace, record_access=False)  # an unknown id fails now, not at review
         payload = patch.model_dump(mode="json", exclude_unset=True)
         bind_changes(current, patch.model_dump(exclude_unset=True), actor, False)  # a credibility claim fails now
-        return self._pending(self.queue.add(namespace, "update", payload, actor, memory_id, reason))
+        return self._pending(self.queue.add(namespace, "update", payload, actor, memory_id, reason,
+                                            private=current.encrypted))
 
     def forget(self, memory_id: str, reason: str, namespace: str, actor: str) -> dict[str, Any]:
         if not self.is_reviewed(namespace):

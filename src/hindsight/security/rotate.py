@@ -1,5 +1,7 @@
-"""Key rotation: every private memory, and every history snapshot that holds its ciphertext, re-sealed under a
-new key in one transaction (all or nothing) on any SQL backend.
+"""Key rotation: every private memory, every history snapshot that holds its ciphertext, and the private content
+kept beside them (proposals waiting for review, request fingerprints of private writes) re-sealed under a new key
+in one transaction (all or nothing) on any SQL backend. A client's write queue is a file of its own:
+`rotate_queue` re-seals one.
 
 Each sealed value is opened with the old key and sealed with the new one. A value the old key cannot open but
 the new one can is already rotated and is left as it is, so a second run (after a server kept writing with the
@@ -23,13 +25,15 @@ from hindsight.security.crypto import PREFIX, MemoryCipher
 class RotationReport:
     memories: int = 0          # private memories re-sealed
     history: int = 0           # history snapshots re-sealed
+    proposals: int = 0         # sealed proposal payloads (a private memory waiting for review) re-sealed
+    idempotency: int = 0       # sealed request fingerprints of private writes re-sealed
     already_rotated: int = 0   # values the new key already opened (a repeated run)
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
 
 
-class _Resealer:
+class Resealer:
     def __init__(self, old: MemoryCipher, new: MemoryCipher, report: RotationReport) -> None:
         self.old, self.new, self.report = old, new, report
 
@@ -43,7 +47,8 @@ class _Resealer:
         try:
             self.new.decrypt(text, memory_id)
         except (HindsightError, ValueError) as exc:
-            raise StorageError(f"memory '{memory_id}': sealed under neither the current key nor the new one; "
+            where = memory_id.replace("\x00", " ")
+            raise StorageError(f"'{where}': sealed under neither the current key nor the new one; "
                                "nothing was changed") from exc
         self.report.already_rotated += 1
         return text
@@ -64,7 +69,7 @@ def rotate_key(store: Any, old: MemoryCipher, new: MemoryCipher) -> RotationRepo
     """Re-seal every private memory of `store` (an EncryptedStore or a backend) from `old` to `new`, atomically."""
     backend = getattr(store, "inner", store)
     report = RotationReport()
-    reseal = _Resealer(old, new, report)
+    reseal = Resealer(old, new, report)
     with backend.transaction():
         rows = backend._aux_rows("SELECT id, content, context, metadata FROM memories WHERE encrypted = 1")
         for memory_id, content, context, metadata in rows:
@@ -85,4 +90,15 @@ def rotate_key(store: Any, old: MemoryCipher, new: MemoryCipher) -> RotationRepo
                                                             default=str) for snap in parsed]
             backend._aux_exec("UPDATE history SET before = ?, after = ? WHERE seq = ?", (changed[0], changed[1], seq))
             report.history += 1
+        # private content kept outside the memory rows: proposals (bound to their id), request fingerprints
+        for proposal_id, payload in backend._aux_rows("SELECT id, payload FROM proposals WHERE payload LIKE ?",
+                                                      (f"{PREFIX}%",)):
+            backend._aux_exec("UPDATE proposals SET payload = ? WHERE id = ?",
+                              (reseal.value(payload, proposal_id), proposal_id))
+            report.proposals += 1
+        for namespace, key, fingerprint in backend._aux_rows(
+                "SELECT namespace, key, request_hash FROM idempotency WHERE request_hash LIKE ?", (f"{PREFIX}%",)):
+            backend._aux_exec("UPDATE idempotency SET request_hash = ? WHERE namespace = ? AND key = ?",
+                              (reseal.value(fingerprint, f"idempotency\x00{namespace}\x00{key}"), namespace, key))
+            report.idempotency += 1
     return report

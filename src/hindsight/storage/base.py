@@ -18,6 +18,7 @@ from datetime import datetime
 
 import numpy as np
 
+from hindsight.errors import ProviderUnavailableError
 from hindsight.model import (
     HistoryEntry,
     MemoryRecord,
@@ -97,6 +98,16 @@ class MemoryStore(AuxTables, ABC):
 
     #: True when private memories can be written (the `EncryptedStore` wrapper holds a key).
     supports_encryption: bool = False
+
+    def seal_text(self, text: str, bound: str) -> str:
+        """`text` sealed under the store's key with `bound` (an id) as associated data, for private content kept
+        outside the memory rows (a proposal's payload, a request fingerprint). Without a key: refused."""
+        raise ProviderUnavailableError("private content needs an encryption key: set HINDSIGHT_ENCRYPTION_KEY or "
+                           "HINDSIGHT_KEY_FILE; nothing was stored")
+
+    def open_text(self, text: str, bound: str) -> str:
+        """What `seal_text` sealed (a value that was never sealed comes back as it is)."""
+        return text
 
     @abstractmethod
     def transaction(self, namespace: str | None = None) -> AbstractContextManager[None]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from hindsight.errors import StorageError
 from hindsight.model import SESSION_CONTEXT_KEY, HistoryEntry, MemoryRecord
-from hindsight.security.crypto import MemoryCipher
+from hindsight.security.crypto import PREFIX, MemoryCipher
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 
 LOCKED = "[encrypted: set HINDSIGHT_ENCRYPTION_KEY to read]"
@@ -47,6 +47,16 @@ class EncryptedStore(MemoryStore):
             "context": self._cipher.encrypt(record.context, record.id) if record.context else "",
             "metadata": metadata,
         })
+
+    def seal_text(self, text: str, bound: str) -> str:
+        if self._cipher is None:
+            return super().seal_text(text, bound)
+        return self._cipher.encrypt(text, bound)
+
+    def open_text(self, text: str, bound: str) -> str:
+        if not text.startswith(PREFIX):
+            return text
+        return self._open_text(bound, text)
 
     def _open_text(self, memory_id: str, text: str) -> str:
         if not text:

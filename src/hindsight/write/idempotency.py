@@ -14,7 +14,8 @@ repeat harmless, even across processes sharing one store:
 A key names one request, not a slot: the table keeps a fingerprint of the request (SHA-256 of its canonical JSON)
 next to the result, and the same key sent with a different request is refused with `idempotency_conflict`
 naming the field (as Stripe does), storing nothing; only an identical retry replays. Keys recorded before the
-fingerprint existed (schema v6) replay as before.
+fingerprint existed (schema v6) replay as before. The fingerprint of a private memory is sealed under the store's
+key (bound to namespace and key), so the table holds nothing a guess could be checked against.
 """
 
 from __future__ import annotations
@@ -74,9 +75,12 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
         return write(None)
     key = check_key(key)
     fingerprint = request_hash(request)
+    # a private memory's fingerprint is kept sealed: a bare hash of a short text can be confirmed by guessing
+    private = isinstance(request, dict) and request.get("private") is True
+    bound = f"idempotency\x00{namespace}\x00{key}"
     prior = store.get_idempotent(namespace, key)
     if prior is not None:
-        if prior[1] and prior[1] != fingerprint:
+        if prior[1] and store.open_text(prior[1], bound) != fingerprint:
             raise _conflict(namespace, key)
         return {**json.loads(prior[0]), "replayed": True}
     memory_id = memory_id_for(namespace, key)
@@ -90,8 +94,9 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
         result = {"memory_id": memory_id, "action": "created", "status": existing.status.value, "reason": "",
                   "related_ids": [], "redactions": []}
     recorded = json.dumps(result, default=str)
-    first, first_hash = store.put_idempotent(namespace, key, recorded, time.time(), fingerprint)
-    if first_hash and first_hash != fingerprint:  # a different request with this key won a race
+    kept = store.seal_text(fingerprint, bound) if private else fingerprint
+    first, first_hash = store.put_idempotent(namespace, key, recorded, time.time(), kept)
+    if first_hash and store.open_text(first_hash, bound) != fingerprint:  # a different request with this key won a race
         raise _conflict(namespace, key)
     answer: dict[str, Any] = json.loads(first)
     return answer if first == recorded else {**answer, "replayed": True}
