@@ -133,13 +133,15 @@ def test_private_proposals_and_fingerprints_are_sealed_in_postgres(tmp_path: Pat
 
 
 # ------------------------------------------------------------------ the client's queue file
-def test_the_client_queue_holds_a_private_write_only_sealed(tmp_path: Path, key: str) -> None:
+def test_the_client_queue_holds_a_private_write_only_sealed(tmp_path: Path, key: str,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     from hindsight.client import ResilientClient
     from hindsight.security.crypto import cipher_from_text
 
     dead = f"http://127.0.0.1:{free_port()}/mcp"  # nothing listens: every write is queued
     queue_file = tmp_path / "queue.db"
-    client = ResilientClient(dead, queue_file, timeout=2, auto_flush=False, cipher=cipher_from_text(key, "key"))
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", key)  # the client takes its key as the server does
+    client = ResilientClient(dead, queue_file, timeout=2, auto_flush=False)
     try:
         assert client.store(SECRET, private=True, namespace="kb")["queued"] is True
         assert client.store("The team lunch is on Fridays", namespace="kb")["queued"] is True
@@ -163,6 +165,7 @@ def test_the_client_queue_holds_a_private_write_only_sealed(tmp_path: Path, key:
         client.close()
 
     # without a key a private write is refused, not queued in clear
+    monkeypatch.delenv("HINDSIGHT_ENCRYPTION_KEY")
     bare = tmp_path / "bare.db"
     client = ResilientClient(dead, bare, timeout=2, auto_flush=False)
     try:
@@ -176,7 +179,7 @@ def test_the_client_queue_holds_a_private_write_only_sealed(tmp_path: Path, key:
 
 @pytest.fixture(autouse=True)
 def _no_key_in_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The client tests pass their cipher explicitly; the test process's own key must not leak in."""
+    """The test process's own key (if any) must not leak in."""
     monkeypatch.delenv("HINDSIGHT_ENCRYPTION_KEY", raising=False)
     monkeypatch.delenv("HINDSIGHT_KEY_FILE", raising=False)
     yield

@@ -17,6 +17,7 @@ from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage import ann_filter
 from hindsight.storage.ann_hnsw import HnswVectorIndex
 from hindsight.storage.base import Edge, MemoryStore, Scope
+from hindsight.storage.encrypted import LOCKED as LOCKED_TEXT
 from hindsight.storage.postgres_store import PostgresStore
 from hindsight.storage.qdrant_index import QdrantVectorIndex
 from hindsight.storage.sqlite_store import SQLiteStore
@@ -320,6 +321,33 @@ def test_rotating_the_key_reseals_private_rows_and_history(store: MemoryStore) -
     assert new.decrypt(str(snapshot["content"]), private.id) == "the vault combination is 31-7-23"
     # the row (content, context) and three snapshots (create: after; update: before, after) of two values each
     assert rotate_key(sealed, old, new).already_rotated == 8
+
+
+def test_rotating_the_key_reseals_private_proposals_and_fingerprints(store: MemoryStore) -> None:
+    """Private content kept beside the memory rows (a proposal waiting for review, a keyed request's
+    fingerprint) reaches the backend sealed and rotates with the rest."""
+    from hindsight.review.queue import ReviewQueue
+    from hindsight.security.crypto import PREFIX, cipher_from_text, generate_key
+    from hindsight.security.rotate import rotate_key
+    from hindsight.storage.encrypted import EncryptedStore
+
+    old, new = cipher_from_text(generate_key(), "old"), cipher_from_text(generate_key(), "new")
+    sealed = EncryptedStore(store, old)
+    proposal = ReviewQueue(sealed).add("kb", "store", {"content": "the vault combination is 31-7-22",
+                                                       "private": True}, "agent", private=True)
+    plain = ReviewQueue(sealed).add("kb", "forget", {"reason": "obsolete"}, "agent", "mem_1")
+    bound = "idempotency\x00kb\x00k1"
+    sealed.put_idempotent("kb", "k1", "{}", 1.0, sealed.seal_text("fingerprint", bound))
+    raw = store.proposal_rows(proposal_id=proposal.id)[0]["payload"]
+    assert raw.startswith(PREFIX) and "vault" not in raw
+    assert store.proposal_rows(proposal_id=plain.id)[0]["payload"] == '{"reason": "obsolete"}'
+    report = rotate_key(sealed, old, new)
+    assert (report.proposals, report.idempotency) == (1, 1)
+    rotated = EncryptedStore(store, new)
+    assert ReviewQueue(rotated).get(proposal.id).payload["content"] == "the vault combination is 31-7-22"
+    assert rotated.open_text(store.get_idempotent("kb", "k1")[1], bound) == "fingerprint"  # type: ignore[index]
+    assert ReviewQueue(EncryptedStore(store, None)).get(proposal.id).payload == {"sealed": LOCKED_TEXT}
+    assert rotate_key(sealed, old, new).already_rotated == 2
 
 
 def test_unreachable_postgres_is_a_typed_error() -> None:
