@@ -165,7 +165,7 @@ def new_key() -> str:
 def rotate_queue_file(path: str | Path, old: MemoryCipher, new: MemoryCipher) -> int:
     """Re-seal every sealed private write of a client's queue file (queue and dead letters) from `old` to `new`,
     in one transaction; returns how many. Like `rotate-key` on the store: a value already under `new` is left."""
-    from hindsight.security.rotate import RotationReport, Resealer
+    from hindsight.security.rotate import Resealer, RotationReport
 
     if not Path(path).is_file():
         raise ProviderUnavailableError(f"--queue: no queue file at {path}; nothing changed")
