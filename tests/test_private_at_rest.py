@@ -132,6 +132,24 @@ def test_private_proposals_and_fingerprints_are_sealed_in_postgres(tmp_path: Pat
     assert plaintext_in(dump) == [] and PREFIX in dump
 
 
+def test_an_imported_private_line_keeps_no_hash_of_its_text(tmp_path: Path, key: str) -> None:
+    """A line without an id is remembered by `sha256:` of its namespace and content (metadata.imported_from);
+    for a private memory that hash is sealed with the text, and a rerun still skips the line."""
+    import hashlib
+    import json
+
+    db, lines = tmp_path / "memory.db", tmp_path / "lines.jsonl"
+    lines.write_text(json.dumps({"content": SECRET, "encrypted": True, "namespace": "kb"}) + "\n", encoding="utf-8")
+    digest = hashlib.sha256(f"kb\n{SECRET}".encode()).hexdigest()
+    for _ in range(2):
+        done = subprocess.run(hindsight_argv("import", str(lines), "--db", str(db)), capture_output=True, text=True,
+                              encoding="utf-8", timeout=300, cwd=str(ROOT), env=child_env(HINDSIGHT_ENCRYPTION_KEY=key))
+        assert done.returncode == 0, done.stderr
+    assert "skipped 1 already imported" in done.stderr
+    raw = raw_sqlite(db)
+    assert plaintext_in(raw) == [] and digest.encode() not in raw
+
+
 # ------------------------------------------------------------------ the client's queue file
 def test_the_client_queue_holds_a_private_write_only_sealed(tmp_path: Path, key: str,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,6 +27,9 @@ MAX_METADATA_DEPTH = 4
 MAX_METADATA_KEY_CHARS = 64
 #: metadata keys only the write path sets (a caller setting them could plant indexed text or flags).
 RESERVED_METADATA_KEYS = frozenset({SESSION_CONTEXT_KEY, "safety_directive"})
+#: Metadata a private memory keeps sealed with its text: the session context (a neighbour's text) and the
+#: import key (for a line without an id, a hash of the content, which a guess could be checked against).
+SEALED_METADATA_KEYS = (SESSION_CONTEXT_KEY, "imported_from")
 
 
 class MemoryType(str, Enum):

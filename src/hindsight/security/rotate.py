@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from hindsight.errors import HindsightError, StorageError
-from hindsight.model import SESSION_CONTEXT_KEY
+from hindsight.model import SEALED_METADATA_KEYS
 from hindsight.security.crypto import PREFIX, MemoryCipher
 
 
@@ -54,14 +54,15 @@ class Resealer:
         return text
 
     def fields(self, data: dict[str, Any], memory_id: str) -> dict[str, Any]:
-        """content, context and the session context in metadata, as a record or a snapshot holds them."""
+        """content, context and the sealed metadata (SEALED_METADATA_KEYS), as a record or a snapshot holds them."""
         if not data.get("encrypted", True):  # a plain snapshot (a memory made private later has both kinds)
             return data
         out = {**data, "content": self.value(data.get("content"), memory_id),
                "context": self.value(data.get("context"), memory_id)}
         metadata = data.get("metadata")
-        if isinstance(metadata, dict) and SESSION_CONTEXT_KEY in metadata:
-            out["metadata"] = {**metadata, SESSION_CONTEXT_KEY: self.value(metadata[SESSION_CONTEXT_KEY], memory_id)}
+        if isinstance(metadata, dict):
+            out["metadata"] = {key: self.value(value, memory_id) if key in SEALED_METADATA_KEYS else value
+                               for key, value in metadata.items()}
         return out
 
 

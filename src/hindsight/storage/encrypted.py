@@ -2,7 +2,8 @@
 
 The backend (SQLite, PostgreSQL) stores and indexes whatever record it gets; for a record marked
 `encrypted` it indexes only the tags (storage/records.py), so the keyword index never holds plaintext.
-This wrapper seals content, context and the session context copied into metadata on the way in (so
+This wrapper seals content, context and the metadata that carries text (the session context, the import key:
+`SEALED_METADATA_KEYS`) on the way in (so
 history snapshots are ciphertext too) and opens them on the way out. Without a key, private writes are
 refused and private memories read as a placeholder.
 """
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from hindsight.errors import StorageError
-from hindsight.model import SESSION_CONTEXT_KEY, HistoryEntry, MemoryRecord
+from hindsight.model import SEALED_METADATA_KEYS, HistoryEntry, MemoryRecord
 from hindsight.security.crypto import PREFIX, MemoryCipher
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 
@@ -40,8 +41,9 @@ class EncryptedStore(MemoryStore):
         if self._cipher is None:
             raise StorageError("private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE")
         metadata = dict(record.metadata)
-        if SESSION_CONTEXT_KEY in metadata:
-            metadata[SESSION_CONTEXT_KEY] = self._cipher.encrypt(str(metadata[SESSION_CONTEXT_KEY]), record.id)
+        for key in SEALED_METADATA_KEYS:
+            if key in metadata:
+                metadata[key] = self._cipher.encrypt(str(metadata[key]), record.id)
         return record.model_copy(update={
             "content": self._cipher.encrypt(record.content, record.id),
             "context": self._cipher.encrypt(record.context, record.id) if record.context else "",
@@ -67,8 +69,9 @@ class EncryptedStore(MemoryStore):
         if not record.encrypted:
             return record
         metadata = dict(record.metadata)
-        if SESSION_CONTEXT_KEY in metadata:
-            metadata[SESSION_CONTEXT_KEY] = self._open_text(record.id, str(metadata[SESSION_CONTEXT_KEY]))
+        for key in SEALED_METADATA_KEYS:
+            if key in metadata:
+                metadata[key] = self._open_text(record.id, str(metadata[key]))
         return record.model_copy(update={"content": self._open_text(record.id, record.content),
                                          "context": self._open_text(record.id, record.context), "metadata": metadata})
 
