@@ -47,7 +47,7 @@ from hindsight.model import (
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever, SearchOptions
 from hindsight.safety import WriteGuard, flag_directive, redactor
-from hindsight.security.claims import bind_changes, bind_inputs
+from hindsight.security.claims import bind_changes, bind_inputs, lowering_note
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer, SummaryStyle
@@ -193,7 +193,8 @@ class MemoryEngine(ConversationsMixin):
                 "updates.status: a quarantined memory leaves quarantine only through memory_quarantine_release "
                 "(admin scope); nothing was changed")
         text_changed = any(key in changes and changes[key] != getattr(current, key) for key in ("content", "context"))
-        changes = bind_changes(current, changes, actor, text_changed)
+        changes = bind_changes(current, changes, actor)  # any change by one who may not claim the source lowers it
+        lowered = lowering_note(current, changes, actor)
         fields_changed = text_changed or any(key in changes for key in ("tags", "metadata"))
         if fields_changed:
             # new caller text (content, context, tags, metadata) is screened and redacted like a new memory
@@ -218,8 +219,8 @@ class MemoryEngine(ConversationsMixin):
             updated = MemoryRecord.model_validate({**current.model_dump(), **changes, "updated_at": self.clock()})
         except ValidationError as exc:
             raise InvalidInputError(f"invalid updates: {format_validation_error(exc)}") from exc
-        self.writer.apply_change(updated, actor=actor, action="update", note=", ".join(sorted(changes)),
-                                 reembed=text_changed)
+        note = ", ".join(sorted(changes)) + (f"; {lowered}" if lowered else "")
+        self.writer.apply_change(updated, actor=actor, action="update", note=note, reembed=text_changed)
         return updated
 
     def forget(self, memory_id: str, reason: str = "", namespace: str = "default", actor: str = "local") -> MemoryRecord:

@@ -108,7 +108,7 @@ class ReviewService:
             return {"memory_id": record.id, "status": "updated", "memory": memory_view(record)}
         current = self.engine.get(memory_id, namespace, record_access=False)  # an unknown id fails now, not at review
         payload = patch.model_dump(mode="json", exclude_unset=True)
-        bind_changes(current, patch.model_dump(exclude_unset=True), actor, False)  # a credibility claim fails now
+        bind_changes(current, patch.model_dump(exclude_unset=True), actor)  # a credibility claim fails now
         return self._pending(self.queue.add(namespace, "update", payload, actor, memory_id, reason,
                                             private=current.encrypted))
 

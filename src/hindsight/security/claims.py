@@ -10,8 +10,10 @@ may claim it: the local owner (CLI, Python API, stdio), an admin of the namespac
   refused: `permission_denied` naming the field and the rule, and nothing is stored.
 * What the server derives from an agent's report of the user's words (a user correction, ingested user turns,
   preferences at session end) is relayed by that agent: without the grant it is stored as `source: agent`.
-* An edit of a memory's text is the editor's assertion: without the grant to claim the memory's source, the
-  edited memory becomes `agent` with at most the agent's credibility.
+* Any change to a memory (its text, tags, metadata, type, importance, credibility, time or status) is the
+  editor's assertion: by a caller who may not claim the memory's source, the changed memory becomes `agent`
+  with at most the agent's credibility, and history records the lowering (a tags-only edit of a `user` memory
+  by an agent's token no longer keeps credibility 1.0). An unchanged value is no change.
 
 The engine runs these checks on every write (`MemoryEngine.store_many`, `update`, import) and the review door
 runs them before it queues a proposal, so every skin (MCP, console, CLI, API) meets the same rule.
@@ -62,7 +64,7 @@ def bind_inputs(items: Sequence[MemoryInput], actor: str, relayed: bool = False)
     return bound
 
 
-def bind_changes(current: MemoryRecord, changes: dict[str, Any], actor: str, text_changed: bool) -> dict[str, Any]:
+def bind_changes(current: MemoryRecord, changes: dict[str, Any], actor: str) -> dict[str, Any]:
     """An update's changes as `actor` may make them (see the module docstring); raises for a credibility claim."""
     principal = principal_of(actor)
     cap = credibility_cap(principal, current.namespace)
@@ -70,7 +72,17 @@ def bind_changes(current: MemoryRecord, changes: dict[str, Any], actor: str, tex
     if wanted is not None and wanted > cap:
         raise PermissionDeniedError(f"updates.credibility: {wanted} is above {cap}, the most the sources you may "
                                     "claim give: " + _rule(principal, current.namespace))
-    if text_changed and current.source not in claimable(principal, current.namespace):
+    changed = any(value != getattr(current, key, None) for key, value in changes.items())
+    if changed and current.source not in claimable(principal, current.namespace):
         changes = {**changes, "source": Source.agent,
                    "credibility": min(wanted if wanted is not None else current.credibility, cap)}
     return changes
+
+
+def lowering_note(current: MemoryRecord, changes: dict[str, Any], actor: str) -> str:
+    """What history says when a change lowered the memory's source ('' when it did not)."""
+    source = changes.get("source")
+    if source is None or source == current.source:
+        return ""
+    return (f"source lowered from {current.source.value} to {Source(source).value}: "
+            f"{principal_of(actor).name} may not claim {current.source.value}")
