@@ -1,7 +1,7 @@
 """Bearer-token verification for FastMCP's HTTP transport, backed by TokenStore.
 
 FastMCP answers a missing or unknown token with HTTP 401 before any tool runs;
-scope and namespace checks happen per call (see server/mcp_server.py `_authorize`).
+scope and namespace checks happen per call (see `Gate` in server/mcp_common.py).
 """
 
 from __future__ import annotations

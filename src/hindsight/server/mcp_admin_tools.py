@@ -1,0 +1,68 @@
+"""Admin MCP tools: the quarantine queue and the review queue of reviewed namespaces (scope `admin`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastmcp import FastMCP
+from pydantic import Field
+
+from hindsight.engine import MemoryEngine
+from hindsight.model import MAX_OFFSET
+from hindsight.present import memory_view
+from hindsight.review.service import ReviewService
+from hindsight.security.principal import Scope
+from hindsight.server.mcp_common import Gate, MemoryId, Namespace, _call
+
+
+def register_admin_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewService, gate: Gate) -> None:
+    """memory_quarantine_list/_release and memory_review_list/_decide."""
+    # -------------------------------------------------------- quarantine
+    @mcp.tool
+    def memory_quarantine_list(
+        limit: Annotated[int, Field(ge=1, le=500)] = 50,
+        offset: Annotated[int, Field(ge=0, le=MAX_OFFSET)] = 0,
+        namespace: Namespace = "default",
+    ) -> dict[str, Any]:
+        """Admin: writes the guard held back (instruction injection, privilege escalation, exfiltration), with why."""
+        gate(Scope.admin, namespace, "quarantine_list")
+        records, total = _call(engine.quarantined, namespace, limit, offset)
+        return {"total": total, "memories": [memory_view(r) for r in records]}
+
+    @mcp.tool
+    def memory_quarantine_release(
+        memory_id: MemoryId,
+        note: Annotated[str, Field(max_length=1000, description="Why it is legitimate.")] = "",
+        namespace: Namespace = "default",
+    ) -> dict[str, Any]:
+        """Admin: release a quarantined memory into normal use (recorded in history and the audit log)."""
+        actor = gate(Scope.admin, namespace, "quarantine_release", memory_id)
+        record = _call(engine.release, memory_id, namespace, actor, note)
+        return {"memory_id": record.id, "status": record.status.value}
+
+    # -------------------------------------------------------- review
+    @mcp.tool
+    def memory_review_list(
+        status: Annotated[Literal["pending", "approved", "rejected"], Field(
+            description="pending (the queue, oldest first) or decided ones")] = "pending",
+        limit: Annotated[int, Field(ge=1, le=500)] = 50,
+        offset: Annotated[int, Field(ge=0, le=MAX_OFFSET)] = 0,
+        namespace: Namespace = "default",
+    ) -> dict[str, Any]:
+        """Admin: agent changes to a reviewed namespace waiting for (or given) a decision, with the current memory."""
+        gate(Scope.admin, namespace, "review_list")
+        proposals = _call(review.queue.list, namespace, status, limit, offset)
+        return {"count": len(proposals), "proposals": [review.view(p) for p in proposals]}
+
+    @mcp.tool
+    def memory_review_decide(
+        proposal_id: Annotated[str, Field(min_length=1, max_length=100, description="The proposal_id to decide.")],
+        decision: Annotated[Literal["approve", "reject"], Field(description="approve applies the change; "
+                                                                            "reject keeps the memory as it is")],
+        note: Annotated[str, Field(max_length=1000, description="Why (kept with the decision).")] = "",
+        namespace: Namespace = "default",
+    ) -> dict[str, Any]:
+        """Admin: approve (apply through the normal write path) or reject a proposed change. Decisions are final."""
+        actor = gate(Scope.admin, namespace, "review_decide")
+        decide = review.approve if decision == "approve" else review.reject
+        return _call(decide, proposal_id, actor, note, namespace)
