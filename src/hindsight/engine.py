@@ -1,5 +1,8 @@
 """The engine: owns the write path and the search path; every skin is a thin layer over it.
 
+This module holds the write path (store, update, forget, delete, consolidate, quarantine release); the read side
+is `engine_read.ReadMixin`, export/import `engine_io.TransferMixin`, conversations `conversations.ConversationsMixin`.
+
 The MCP server, the CLI and the Python API call these methods and only
 translate arguments and errors. Namespace scoping is enforced here, once: a
 memory outside the caller's namespace is reported as not found, so its
@@ -9,75 +12,56 @@ existence does not leak.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from hindsight.config import HindsightSettings
 from hindsight.consolidate import ConsolidationReport, Consolidator
 from hindsight.conversations import ConversationsMixin
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
+from hindsight.engine_io import TransferMixin
+from hindsight.engine_read import DEFAULT_MIN_RELEVANCE, MAX_PAGE, MAX_QUERY_CHARS, MAX_TOP_K, ReadMixin
 from hindsight.errors import (
     InvalidInputError,
     MemoryNotFoundError,
     PermissionDeniedError,
     ProviderUnavailableError,
     format_validation_error,
+    validated,
 )
 from hindsight.llm import LLMClient, create_llm
 from hindsight.model import (
-    MAX_OFFSET,
     RESERVED_METADATA_KEYS,
-    HistoryEntry,
     MemoryInput,
     MemoryPatch,
     MemoryRecord,
-    SearchFilters,
-    SearchHit,
     Status,
-    check_time,
-    has_visible_text,
     utcnow,
 )
 from hindsight.retrieval.rerank import Reranker, create_reranker
-from hindsight.retrieval.search import HybridRetriever, SearchOptions
+from hindsight.retrieval.search import HybridRetriever
 from hindsight.safety import WriteGuard, flag_directive, redactor
 from hindsight.security.claims import bind_changes, bind_inputs, lowering_note
-from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
+from hindsight.storage.base import MemoryStore
 from hindsight.storage.factory import open_store
-from hindsight.summarize import Summarizer, SummaryStyle
+from hindsight.summarize import Summarizer
 from hindsight.working import WorkingMemory
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.idempotency import outcome_from_dict, run_idempotent
-from hindsight.write.importer import ImportReport, first_private_line, parse_lines, run_import
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
-MAX_TOP_K = 100
-MAX_PAGE = 500
-MAX_QUERY_CHARS = 2_000
-#: memory_search's default `min_relevance`: keep every hit (each carries its `relevance`).
-DEFAULT_MIN_RELEVANCE = 0.0
+# the read side's limits and `validated` are part of this module's public face (skins import them from here)
+__all__ = ["DEFAULT_MIN_RELEVANCE", "MAX_PAGE", "MAX_QUERY_CHARS", "MAX_TOP_K", "MemoryEngine", "validated"]
 
 
-def validated(model: type[BaseModel], data: Any, what: str) -> Any:
-    """Validate `data` into `model`, raising InvalidInputError that names the field and rule."""
-    if isinstance(data, model):
-        return data
-    if data is not None and not isinstance(data, dict):
-        raise InvalidInputError(f"{what} must be an object, got {type(data).__name__}")
-    try:
-        return model.model_validate(data or {})
-    except ValidationError as exc:
-        raise InvalidInputError(f"invalid {what}: {format_validation_error(exc)}") from exc
-
-
-class MemoryEngine(ConversationsMixin):
-    """All memory operations over one store."""
+class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
+    """All memory operations over one store: the write path here, reads in `ReadMixin` (engine_read.py),
+    export/import in `TransferMixin` (engine_io.py), conversations in `ConversationsMixin`."""
 
     def __init__(
         self,
@@ -244,129 +228,6 @@ class MemoryEngine(ConversationsMixin):
             raise MemoryNotFoundError(memory_id, namespace)
         return deleted
 
-    # ------------------------------------------------------------------- read
-    def get(self, memory_id: str, namespace: str = "default", record_access: bool = True) -> MemoryRecord:
-        """One memory by id, within the namespace."""
-        if not isinstance(memory_id, str) or not memory_id.strip():
-            raise InvalidInputError("memory_id must be a non-empty string")
-        record = self.store.get(memory_id.strip())
-        if record is None or record.namespace != namespace:
-            raise MemoryNotFoundError(memory_id, namespace)
-        if record_access:
-            self.store.record_access([record.id], self.clock())
-        return record
-
-    def resolve_id(self, memory_id: str, namespace: str = "default") -> str:
-        """A whole id, or the one memory in the namespace whose id starts with `memory_id` (as people type ids).
-
-        Several matches raise InvalidInputError naming them; no match returns the input, so the caller's own
-        lookup reports not_found (history of a hard-deleted memory still works with its whole id).
-        """
-        wanted = memory_id.strip() if isinstance(memory_id, str) else ""
-        if not wanted:
-            raise InvalidInputError("memory_id must be a non-empty string")
-        found = self.store.get(wanted)
-        if found is not None and found.namespace == namespace:
-            return wanted
-        matches = self.store.ids_with_prefix(wanted, namespace, limit=3)
-        if len(matches) > 1:
-            shown = ", ".join(matches[:2]) + (", ..." if len(matches) > 2 else "")
-            raise InvalidInputError(f"memory_id: prefix '{wanted}' matches several memories ({shown}); "
-                                    "type more characters")
-        return matches[0] if matches else wanted
-
-    def list(self, namespace: str = "default", filters: SearchFilters | dict[str, Any] | None = None,
-             limit: int = 20, offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:
-        """A page of memories (newest first) and the total matching count."""
-        if not 1 <= limit <= MAX_PAGE:
-            raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE}")
-        if not 0 <= offset <= MAX_OFFSET:
-            raise InvalidInputError(f"offset must be between 0 and {MAX_OFFSET}")
-        scope = self._scope(namespace, filters, list_all=True)
-        return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
-
-    def search(
-        self,
-        query: str,
-        namespace: str = "default",
-        filters: SearchFilters | dict[str, Any] | None = None,
-        top_k: int = 5,
-        now: datetime | None = None,
-        options: SearchOptions | None = None,
-        min_relevance: float | None = None,
-    ) -> builtins.list[SearchHit]:
-        """Hybrid search; see HybridRetriever. `now` fixes the reference time for decay and 'last week'.
-
-        `min_relevance` (default DEFAULT_MIN_RELEVANCE, i.e. keep every hit) drops hits whose calibrated
-        `relevance` (estimated probability of being relevant) is lower; 0.5 keeps only likely matches.
-        """
-        if not isinstance(query, str) or not query.strip():
-            raise InvalidInputError("query must contain non-whitespace text")
-        if not has_visible_text(query):
-            raise InvalidInputError("query must contain visible text (not only control or zero-width characters)")
-        if len(query) > MAX_QUERY_CHARS:
-            raise InvalidInputError(f"query is longer than {MAX_QUERY_CHARS} characters")
-        if not 1 <= top_k <= MAX_TOP_K:
-            raise InvalidInputError(f"top_k must be between 1 and {MAX_TOP_K}")
-        if min_relevance is not None:
-            if not isinstance(min_relevance, int | float) or not 0.0 <= min_relevance <= 1.0:
-                raise InvalidInputError("min_relevance must be a number between 0 and 1")
-            options = replace(options or SearchOptions(), min_relevance=float(min_relevance))
-        try:
-            reference = check_time(now, "now") if now else self.clock()
-        except ValueError as exc:
-            raise InvalidInputError(str(exc)) from exc
-        assert reference is not None
-        hits = self.retriever.search(query.strip(), self._scope(namespace, filters), top_k, reference, options)
-        if self.settings.retrieval.record_access and hits:
-            self.store.record_access([h.memory.id for h in hits], self.clock())
-        return hits
-
-    def summarize(self, memory_ids: Sequence[str], style: SummaryStyle = "brief",
-                  namespace: str = "default") -> dict[str, Any]:
-        """Summary of the given memories (all must exist in the namespace)."""
-        if not memory_ids:
-            raise InvalidInputError("memory_ids must list at least one id")
-        if style not in ("brief", "detailed", "structured"):
-            raise InvalidInputError("style must be one of: brief, detailed, structured")
-        records = [self.get(mid, namespace, record_access=False) for mid in dict.fromkeys(memory_ids)]
-        summary, method = self.summarizer.summarize(records, style)
-        return {"summary": summary, "method": method, "memory_ids": [r.id for r in records], "style": style}
-
-    def history(self, memory_id: str, namespace: str = "default") -> builtins.list[HistoryEntry]:
-        """Every change to a memory (also after a hard delete, for the namespace it lived in)."""
-        entries = self.store.history(memory_id)
-        last = next((e.after or e.before for e in reversed(entries) if (e.after or e.before)), None)
-        if not entries or (last or {}).get("namespace") != namespace:
-            raise MemoryNotFoundError(memory_id, namespace)
-        return entries
-
-    def related(self, memory_id: str, namespace: str = "default") -> builtins.list[tuple[Edge, MemoryRecord]]:
-        """The memory's edges (supersedes, supplements, derived_from, ...) whose other end is in the same namespace."""
-        self.get(memory_id, namespace, record_access=False)
-        edges = self.store.edges([memory_id])
-        others = self.store.get_many([e.dst if e.src == memory_id else e.src for e in edges])
-        out = []
-        for edge in edges:
-            other = others.get(edge.dst if edge.src == memory_id else edge.src)
-            if other is not None and other.namespace == namespace:
-                out.append((edge, other))
-        return out
-
-    def stats(self, namespace: str | None = None) -> StoreStats:
-        return self.store.stats(namespace)
-
-    def archive(self, before: datetime | None) -> datetime | None:
-        """Move the recent/archive boundary of dense search (storage.ann_partition); None removes it."""
-        backend = getattr(self.store, "inner", self.store)  # the encryption wrapper holds the backend
-        setter = getattr(backend, "set_archive_boundary", None)
-        if setter is None:
-            raise InvalidInputError("archive: this storage backend has no recent/archive partitions")
-        if before is not None and before.tzinfo is None:
-            raise InvalidInputError("before: give a time zone (e.g. 2025-06-01T00:00:00Z)")
-        setter(before)
-        return before
-
     # ---------------------------------------------------------- consolidation
     def consolidate(self, namespace: str = "default", actor: str = "consolidator",
                     progress: Callable[[int, int], None] | None = None) -> ConsolidationReport:
@@ -380,13 +241,6 @@ class MemoryEngine(ConversationsMixin):
         return consolidator.run(namespace, progress)
 
     # ------------------------------------------------------------- quarantine
-    def quarantined(self, namespace: str = "default", limit: int = 50, offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:
-        """Writes the guard held back, newest first, with the reason and rule/score in `status_reason`."""
-        if not 1 <= limit <= MAX_PAGE or not 0 <= offset <= MAX_OFFSET:
-            raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE}, offset between 0 and {MAX_OFFSET}")
-        scope = Scope(namespace, statuses=(Status.quarantined,))
-        return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
-
     def release(self, memory_id: str, namespace: str = "default", actor: str = "local", note: str = "") -> MemoryRecord:
         """An admin judged a quarantined memory legitimate: make it active (the decision is in history)."""
         current = self.store.get(memory_id)
@@ -395,46 +249,3 @@ class MemoryEngine(ConversationsMixin):
         released = current.model_copy(update={"status": Status.active, "status_reason": "", "updated_at": self.clock()})
         self.writer.apply_change(released, actor=actor, action="release", note=note or current.status_reason)
         return released
-
-    # ------------------------------------------------------------ import/export
-    def export_jsonl(self, out: IO[str], namespace: str | None = None) -> int:
-        """Write every memory as one JSON object per line (private ones in plaintext, marked encrypted, so an
-        import seals them again); returns the count. Without the key, private memories cannot be exported:
-        refused before anything is written (`hindsight backup` copies them sealed)."""
-        if not getattr(self.store, "supports_encryption", False):
-            sealed = getattr(self.store, "iter_sealed", self.store.iter_all)
-            if any(record.encrypted for record in sealed(namespace)):
-                raise ProviderUnavailableError("export: private memories need the encryption key to be exported: "
-                                               "set HINDSIGHT_ENCRYPTION_KEY, or use `hindsight backup` (keeps "
-                                               "them sealed); nothing was written")
-        count = 0
-        for record in self.store.iter_all(namespace):
-            out.write(record.model_dump_json() + "\n")
-            count += 1
-        return count
-
-    def import_jsonl(self, lines: Iterable[str | bytes], actor: str = "import",
-                     namespace: str | None = None) -> builtins.list[WriteOutcome]:
-        """Re-ingest exported lines through the full write path; see `import_report`."""
-        return self.import_report(lines, actor, namespace).outcomes
-
-    def import_report(self, lines: Iterable[str | bytes], actor: str = "import",
-                      namespace: str | None = None) -> ImportReport:
-        """Re-ingest exported lines (guard and redaction included), resumably (see write/importer.py).
-
-        Invalid lines (not UTF-8, not JSON, a bad field) abort the import before anything is written, naming the
-        line; each line then lands whole with its status; lines an earlier run imported are skipped.
-        """
-        parsed = parse_lines(lines, namespace)
-        private_line = first_private_line(parsed)
-        if private_line is not None and not getattr(self.store, "supports_encryption", False):
-            raise ProviderUnavailableError(f"line {private_line}: private memories need an encryption key: set "
-                                           "HINDSIGHT_ENCRYPTION_KEY; nothing was imported")
-        bind_inputs([line.item for line in parsed], actor)  # what the importer may claim (raises before any write)
-        return run_import(self.writer, self.store, parsed, actor)
-
-    # ---------------------------------------------------------------- helpers
-    def _scope(self, namespace: str, filters: SearchFilters | dict[str, Any] | None, list_all: bool = False) -> Scope:
-        parsed = validated(SearchFilters, filters, "filters")
-        default = (Status.active, Status.deprecated, Status.forgotten) if list_all else (Status.active,)
-        return Scope.from_filters(namespace, parsed, default)

@@ -98,3 +98,17 @@ def format_validation_error(exc: Any, prefix: str = "") -> str:
         location = ".".join(str(p) for p in error["loc"]) or "input"
         parts.append(f"{prefix}{location}: {error['msg']}")
     return "; ".join(parts)
+
+
+def validated(model: Any, data: Any, what: str) -> Any:
+    """Validate `data` into the pydantic `model`, raising InvalidInputError that names the field and rule."""
+    from pydantic import ValidationError
+
+    if isinstance(data, model):
+        return data
+    if data is not None and not isinstance(data, dict):
+        raise InvalidInputError(f"{what} must be an object, got {type(data).__name__}")
+    try:
+        return model.model_validate(data or {})
+    except ValidationError as exc:
+        raise InvalidInputError(f"invalid {what}: {format_validation_error(exc)}") from exc
