@@ -193,7 +193,7 @@ def rotate_key(
                                                 "(`hindsight keygen > FILE`); the current key comes from "
                                                 "HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE as usual.")],
     db: DbOption = None,
-    queue: Annotated[list[Path] | None, typer.Option("--queue", help="Also re-seal a ResilientClient queue file "
+    queue: Annotated[list[Path] | None, typer.Option("--queue", metavar="FILE", help="Also re-seal a ResilientClient queue file "
                                                       "sealed with the current key (repeatable).")] = None,
 ) -> None:
     """Re-encrypt every private memory (and its history) under a new key, in one transaction; stop servers first
