@@ -150,6 +150,46 @@ def test_an_imported_private_line_keeps_no_hash_of_its_text(tmp_path: Path, key:
     assert plaintext_in(raw) == [] and digest.encode() not in raw
 
 
+def test_rotate_key_seals_what_an_older_version_left_in_clear(tmp_path: Path, key: str, embedder: Any,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store written before this fix holds a private proposal and a private write's fingerprint in clear:
+    `rotate-key` seals them under the new key (and leaves a plain proposal alone)."""
+    import json
+    import sqlite3
+
+    from hindsight.config import HindsightSettings
+    from hindsight.engine import MemoryEngine
+    from hindsight.security.crypto import cipher_from_text
+
+    db = tmp_path / "memory.db"
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", key)
+    engine = MemoryEngine.open(db, HindsightSettings(db=db, hygiene=False), embedder=embedder)
+    try:
+        engine.store_memory({"content": SECRET, "private": True, "namespace": "kb"}, idempotency_key="k-old")
+    finally:
+        engine.close()
+    payload = json.dumps({"content": SECRET_EDIT, "private": True, "namespace": "kb"})
+    with sqlite3.connect(db) as raw:  # as an older hindsight left them
+        raw.execute("UPDATE idempotency SET request_hash = ? WHERE key = 'k-old'", ("ab" * 32,))
+        for pid, body in (("prop_old", payload), ("prop_plain", '{"reason": "obsolete"}')):
+            raw.execute("INSERT INTO proposals(id, namespace, action, memory_id, payload, reason, proposed_by, "
+                        "proposed_at, status) VALUES (?, 'kb', ?, NULL, ?, '', 'agent', 1.0, 'pending')",
+                        (pid, "store" if pid == "prop_old" else "consolidate", body))
+    new_key = generate_key()
+    (tmp_path / "new.key").write_text(new_key)
+    done = subprocess.run(hindsight_argv("rotate-key", "--new-key-file", str(tmp_path / "new.key"), "--db", str(db)),
+                          capture_output=True, text=True, encoding="utf-8", timeout=300, cwd=str(ROOT),
+                          env=child_env(HINDSIGHT_ENCRYPTION_KEY=key))
+    assert done.returncode == 0 and '"sealed_now": 2' in done.stdout, done.stdout + done.stderr
+    new = cipher_from_text(new_key, "new")
+    with sqlite3.connect(db) as raw:
+        sealed = dict(raw.execute("SELECT id, payload FROM proposals").fetchall())
+        fingerprint = raw.execute("SELECT request_hash FROM idempotency WHERE key = 'k-old'").fetchone()[0]
+    assert new.decrypt(sealed["prop_old"], "prop_old") == payload and sealed["prop_plain"] == '{"reason": "obsolete"}'
+    assert new.decrypt(fingerprint, "idempotency\x00kb\x00k-old") == "ab" * 32
+    assert plaintext_in(raw_sqlite(db)) == []
+
+
 # ------------------------------------------------------------------ the client's queue file
 def test_the_client_queue_holds_a_private_write_only_sealed(tmp_path: Path, key: str,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,6 +27,7 @@ class RotationReport:
     history: int = 0           # history snapshots re-sealed
     proposals: int = 0         # sealed proposal payloads (a private memory waiting for review) re-sealed
     idempotency: int = 0       # sealed request fingerprints of private writes re-sealed
+    sealed_now: int = 0        # private proposals / fingerprints an older version left in clear, sealed now
     already_rotated: int = 0   # values the new key already opened (a repeated run)
 
     def as_dict(self) -> dict[str, int]:
@@ -102,4 +103,32 @@ def rotate_key(store: Any, old: MemoryCipher, new: MemoryCipher) -> RotationRepo
             backend._aux_exec("UPDATE idempotency SET request_hash = ? WHERE namespace = ? AND key = ?",
                               (reseal.value(fingerprint, f"idempotency\x00{namespace}\x00{key}"), namespace, key))
             report.idempotency += 1
+        _seal_left_in_clear(backend, new, report)
     return report
+
+
+def _seal_left_in_clear(backend: Any, new: MemoryCipher, report: RotationReport) -> None:
+    """An older hindsight kept a private memory's proposal and request fingerprint in clear: seal them now.
+
+    A proposal is private when it stores a `private` memory or updates a private one; a fingerprint when its key
+    wrote a private memory (the memory id derives from the key)."""
+    from hindsight.write.idempotency import memory_id_for
+
+    private_ids = {str(r[0]) for r in backend._aux_rows("SELECT id FROM memories WHERE encrypted = 1")}
+    for proposal_id, action, memory_id, payload in backend._aux_rows(
+            "SELECT id, action, memory_id, payload FROM proposals WHERE payload NOT LIKE ?", (f"{PREFIX}%",)):
+        try:
+            stored_private = action == "store" and json.loads(payload).get("private") is True
+        except (ValueError, AttributeError):
+            stored_private = False
+        if stored_private or (action == "update" and memory_id in private_ids):
+            backend._aux_exec("UPDATE proposals SET payload = ? WHERE id = ?",
+                              (new.encrypt(payload, proposal_id), proposal_id))
+            report.sealed_now += 1
+    for namespace, key, fingerprint in backend._aux_rows(
+            "SELECT namespace, key, request_hash FROM idempotency WHERE request_hash <> '' AND request_hash NOT LIKE ?",
+            (f"{PREFIX}%",)):
+        if memory_id_for(namespace, key) in private_ids:
+            backend._aux_exec("UPDATE idempotency SET request_hash = ? WHERE namespace = ? AND key = ?",
+                              (new.encrypt(fingerprint, f"idempotency\x00{namespace}\x00{key}"), namespace, key))
+            report.sealed_now += 1
