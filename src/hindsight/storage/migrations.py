@@ -158,13 +158,19 @@ _V6 = """
 ALTER TABLE idempotency ADD COLUMN request_hash TEXT NOT NULL DEFAULT ''
 """
 
+_V7 = """
+CREATE INDEX IF NOT EXISTS idx_memories_session ON memories(namespace, session_id, created_at)
+"""
+
 #: MIGRATIONS[i] upgrades a database from version i to i + 1.
 #: V5: vectors keyed by `vkey`, a number SQLite never hands out twice (AUTOINCREMENT), instead of the memory's
 #: reusable rowid; `vector_log` is the change counter every vector index catches up from (filled by triggers, so
 #: every writer bumps it in the same transaction as the change, whatever code path or process made it).
 #: V6: `idempotency.request_hash`, the fingerprint of the request a key was first used for ('' for keys recorded
 #: before V6), so a key reused for a different request is refused (write/idempotency.py).
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6]
+#: V7: `idx_memories_session`, so the memories around one in its session are read from an index
+#: (`session_neighbours`, the second retrieval step) instead of by reading the whole session.
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7]
 
 
 def _statements(script: str) -> list[str]:

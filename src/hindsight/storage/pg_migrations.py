@@ -123,9 +123,16 @@ _V2 = """
 ALTER TABLE idempotency ADD COLUMN IF NOT EXISTS request_hash TEXT NOT NULL DEFAULT ''
 """
 
+_V3 = """
+CREATE INDEX IF NOT EXISTS idx_memories_session_order ON memories(namespace, session_id, created_at, seq);
+DROP INDEX IF EXISTS idx_memories_session
+"""
+
 #: MIGRATIONS[i] upgrades a database from version i to i + 1.
 #: V2: `idempotency.request_hash` (as SQLite's V6).
-MIGRATIONS: list[str] = [_V1, _V2]
+#: V3: the session index also orders by write time, so `session_neighbours` is two index range reads (as SQLite's
+#: V7); it replaces the (namespace, session_id) index, whose prefix it covers.
+MIGRATIONS: list[str] = [_V1, _V2, _V3]
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

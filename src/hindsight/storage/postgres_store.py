@@ -26,6 +26,7 @@ import numpy as np
 
 from hindsight.errors import ProviderUnavailableError, StorageError
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
+from hindsight.storage import pg_neighbours
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.pg_migrations import SCHEMA_LOCK, migrate
 from hindsight.storage.records import (
@@ -313,6 +314,11 @@ class PostgresStore(MemoryStore):
         except self._psycopg.Error as exc:  # a pathological query must not crash search
             raise StorageError(f"keyword search failed: {exc}") from exc
         return [(row["id"], float(row["rank"])) for row in rows]
+
+    def session_neighbours(self, scope: Scope, memory_ids: Sequence[str], window: int
+                           ) -> dict[str, builtins.list[tuple[str, int]]]:
+        where, params = self._scope_sql(scope)
+        return pg_neighbours.session_neighbours(self._rows, where, params, scope.namespace, memory_ids, window)
 
     def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
         ids = list(dict.fromkeys(memory_ids))

@@ -79,6 +79,30 @@ class SQLiteSearch:
                 raise StorageError(f"keyword search failed: {exc}") from exc
         return [(row[0], -float(row[1])) for row in rows]
 
+    def session_neighbours(self, scope: Scope, memory_ids: Sequence[str], window: int
+                           ) -> dict[str, builtins.list[tuple[str, int]]]:
+        """Two index range reads per anchor on idx_memories_session (namespace, session_id, created_at)."""
+        ids = list(dict.fromkeys(memory_ids))[:900]
+        if window <= 0 or not ids:
+            return {}
+        where, params = self._scope_sql(scope)
+        side = (f"SELECT m.id FROM memories m INDEXED BY idx_memories_session WHERE m.namespace = ? "
+                f"AND m.session_id = ? AND m.created_at {{cmp}}= ? AND (m.created_at {{cmp}} ? OR m.rowid {{cmp}} ?) "
+                f"AND {where} ORDER BY m.created_at {{order}}, m.rowid {{order}} LIMIT ?")
+        before, after = side.format(cmp="<", order="DESC"), side.format(cmp=">", order="ASC")
+        out: dict[str, builtins.list[tuple[str, int]]] = {}
+        with self._read() as db:
+            anchors = db.execute(
+                f"SELECT id, session_id, created_at, rowid FROM memories WHERE id IN ({','.join('?' * len(ids))}) "
+                "AND namespace = ? AND session_id IS NOT NULL", (*ids, scope.namespace)).fetchall()
+            for mid, session, created, rowid in anchors:
+                key = (scope.namespace, session, created, created, rowid, *params, window)
+                earlier = [row[0] for row in db.execute(before, key)]
+                later = [row[0] for row in db.execute(after, key)]
+                out[mid] = [(n, -i) for i, n in reversed(list(enumerate(earlier, start=1)))] + \
+                    [(n, i) for i, n in enumerate(later, start=1)]
+        return out
+
     def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         ids = list(dict.fromkeys(memory_ids))
