@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import FIXED_NOW
 
 from hindsight.engine import MemoryEngine
-from hindsight.model import Status
+from hindsight.model import MemoryRecord, Status
 from hindsight.retrieval import second_pass
 from hindsight.retrieval.search import SearchOptions
 from hindsight.storage.base import Scope
+from hindsight.storage.encrypted import EncryptedStore
+from hindsight.storage.sqlite_store import SQLiteStore
 
 DAY = FIXED_NOW - timedelta(days=30)
 TRIP = [  # one session: the question turn, then an answer that shares no words with the query
@@ -106,3 +110,37 @@ def test_shipped_model_matches_the_feature_list() -> None:
     if not second_pass.MODEL_FILE.exists():
         pytest.fail("data/second_pass.json is shipped with the package")
     assert model is not None and len(model.coef) == len(second_pass.FEATURES) == len(model.mean)
+
+
+class _Counting(EncryptedStore):
+    """A real store that counts the records its reads return."""
+
+    def __init__(self, inner: SQLiteStore) -> None:
+        super().__init__(inner, None)
+        self.records_read = 0
+
+    def get_many(self, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
+        found = super().get_many(memory_ids)
+        self.records_read += len(found)
+        return found
+
+    def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> list[MemoryRecord]:
+        found = super().list(scope, limit=limit, offset=offset, newest_first=newest_first)
+        self.records_read += len(found)
+        return found
+
+
+@pytest.mark.parametrize("turns", [20, 200])
+def test_neighbours_cost_does_not_grow_with_the_session(tmp_path: Path, turns: int) -> None:
+    """The step reads the ids around a hit from the session index, then only those records: n and 10n turns
+    in the hit's session read the same number of records (it used to read the whole session)."""
+    store = _Counting(SQLiteStore(tmp_path / "s.db"))
+    records = [MemoryRecord(content=f"turn {i}", session_id="long") for i in range(turns)]
+    store.insert_many([(r, None) for r in records], actor="t")
+    scope = Scope.from_filters("default", None, (Status.active,))
+    hits = [records[turns // 2], records[turns // 4]]
+    around, seen = second_pass.session_neighbours(store, scope, hits, window=1)
+    assert around == {hits[0].id: [records[turns // 2 - 1].id, records[turns // 2 + 1].id],
+                      hits[1].id: [records[turns // 4 - 1].id, records[turns // 4 + 1].id]}
+    assert store.records_read == 4 and set(seen) == {mid for near in around.values() for mid in near}
+    store.close()
