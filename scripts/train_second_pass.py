@@ -72,7 +72,8 @@ def load_rows(args: argparse.Namespace, samples: list[dict[str, Any]], embedder:
     settings.retrieval.record_access = False
     for c in args.conversations:
         sample = samples[c]
-        tag = f"{sample['sample_id']}-p{args.pool}-e{args.expand_top}-w{args.window}-f{args.feedback}"
+        tag = (f"{sample['sample_id']}-p{args.pool}-e{args.expand_top}-w{args.window}-f{args.feedback}"
+               f"-n{len(second_pass.FEATURES)}")
         path = cache / f"{tag}.npz"
         if path.exists():
             data = dict(np.load(path))

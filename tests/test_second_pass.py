@@ -60,7 +60,7 @@ def test_session_neighbours_in_write_order_within_scope(chat: MemoryEngine) -> N
     middle = records[TRIP[1]]
     scope = Scope.from_filters("default", None, (Status.active,))
     around, seen = second_pass.session_neighbours(chat.store, scope, [middle], window=1)
-    assert [seen[mid].content for mid in around[middle.id]] == [TRIP[0], TRIP[2]]
+    assert [(seen[mid].content, offset) for mid, offset in around[middle.id]] == [(TRIP[0], -1), (TRIP[2], 1)]
     assert all(seen[mid].session_id == "s1" for mid in seen), "only the hit's own session is read"
     other_namespace = Scope.from_filters("elsewhere", None, (Status.active,))
     around, seen = second_pass.session_neighbours(chat.store, other_namespace, [middle], window=1)
@@ -103,13 +103,56 @@ def test_features_mark_time_window_names_and_expansion(chat: MemoryEngine) -> No
     assert top[column["names_query"]] == 1.0 and top[column["names_found"]] == 1.0
     assert top[column["expanded_only"]] == 0.0 and rows[TRIP[1]][column["expanded_only"]] == 1.0
     assert rows[TRIP[1]][column["neighbour_best"]] == pytest.approx(top[column["fused"]])
+    assert top[column["speaker_named"]] == 1.0 and rows[TRIP[1]][column["speaker_named"]] == 0.0, "Maria speaks"
+    assert rows[TRIP[1]][column["after_hit"]] == 1.0 and rows[TRIP[1]][column["before_hit"]] == 0.0
+    assert top[column["after_hit"]] == 0.0 and top[column["time_gap"]] == 0.0
+
+
+def test_speaker_words_and_time_gap_helpers() -> None:
+    assert second_pass._speaker("Maria: Did you book it?") == "maria"
+    assert second_pass._speaker("张伟：我明天到上海") == "张伟"
+    assert second_pass._speaker("no speaker in this memory") is None
+    assert second_pass._words("Maria: the Lisbon tiles, 14th") == {"lisbon", "tiles"}, "speaker, short words, digits out"
+    start, end = FIXED_NOW - timedelta(days=7), FIXED_NOW
+    assert second_pass._time_gap(FIXED_NOW - timedelta(days=3), start, end) == 0.0
+    assert second_pass._time_gap(start - timedelta(days=3), start, end) == pytest.approx(np.log1p(3.0))
+    assert second_pass._time_gap(end + timedelta(days=1), start, end) == pytest.approx(np.log1p(1.0))
+
+
+def test_words_of_the_best_hits_lift_a_turn_elsewhere_that_shares_them() -> None:
+    contents = {
+        "h1": "Jon: We hiked up to the lighthouse near Porto.",
+        "h2": "Maria: The lighthouse trip was the best part of spring.",
+        "c1": "Jon: I still have the lighthouse postcard from Porto on my fridge.",
+        "c2": "Maria: My sister called about her new job yesterday.",
+        **{f"f{i}": f"Jon: filler turn number {i} about nothing much" for i in range(8)},
+    }
+    records = {mid: MemoryRecord(content=text) for mid, text in contents.items()}
+    first = second_pass.FirstPass({mid: 1.0 / (i + 1) for i, mid in enumerate(contents)}, records, {}, None, None,
+                                  Scope("default"))
+    words = {mid: second_pass._words(text) for mid, text in contents.items()}
+    shared = second_pass._hit_terms(first, list(contents), words, ["h1", "h2"])
+    assert shared["c1"] > 0.0 and shared["c2"] == 0.0
+    assert shared["h1"] > 0.0, "a hit is compared with the other hits, not with itself"
+    assert shared["f0"] == 0.0, "words common in the pool ('about', 'turn') count for nothing"
+
+
+def test_a_model_reads_only_its_own_columns() -> None:
+    width = len(second_pass.FEATURES)
+    matrix = np.zeros((2, width))
+    matrix[0, second_pass.FEATURES.index("speaker_named")] = 1.0
+    matrix[1, second_pass.FEATURES.index("fused")] = 5.0
+    model = second_pass.SecondPassModel((2.0,), 0.0, (0.0,), (1.0,), ("speaker_named",))
+    scores = model.scores(matrix)
+    assert scores[0] > scores[1] == pytest.approx(0.5)
 
 
 def test_shipped_model_matches_the_feature_list() -> None:
     model = second_pass.model_for(second_pass.DEFAULT_MODEL)
     if not second_pass.MODEL_FILE.exists():
         pytest.fail("data/second_pass.json is shipped with the package")
-    assert model is not None and len(model.coef) == len(second_pass.FEATURES) == len(model.mean)
+    assert model is not None and len(model.coef) == len(model.features) == len(model.mean)
+    assert set(model.features) <= set(second_pass.FEATURES)
 
 
 class _Counting(EncryptedStore):
@@ -140,7 +183,7 @@ def test_neighbours_cost_does_not_grow_with_the_session(tmp_path: Path, turns: i
     scope = Scope.from_filters("default", None, (Status.active,))
     hits = [records[turns // 2], records[turns // 4]]
     around, seen = second_pass.session_neighbours(store, scope, hits, window=1)
-    assert around == {hits[0].id: [records[turns // 2 - 1].id, records[turns // 2 + 1].id],
-                      hits[1].id: [records[turns // 4 - 1].id, records[turns // 4 + 1].id]}
-    assert store.records_read == 4 and set(seen) == {mid for near in around.values() for mid in near}
+    assert around == {hits[0].id: [(records[turns // 2 - 1].id, -1), (records[turns // 2 + 1].id, 1)],
+                      hits[1].id: [(records[turns // 4 - 1].id, -1), (records[turns // 4 + 1].id, 1)]}
+    assert store.records_read == 4 and set(seen) == {mid for near in around.values() for mid, _ in near}
     store.close()

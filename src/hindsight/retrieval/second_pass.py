@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 
@@ -41,6 +43,9 @@ FEATURES = (
     "fused", "fused_rrank", "cosine", "cosine_gap", "dense_rrank", "keyword_log", "keyword_missing",
     "time_query", "time_in", "names_query", "names_found", "session_hits", "session_best", "neighbour_best",
     "neighbour_cosine", "expanded_only", "feedback_cosine", "feedback_only",
+    # session aggregation, position next to a hit, speaker, words shared with the best hits, time distance
+    "session_mass", "session_rank", "session_cosine", "after_hit", "before_hit", "speaker_named",
+    "hit_terms", "time_gap",
 )
 #: first-pass hits whose mean vector is the pseudo-relevance feedback direction
 FEEDBACK_TOP = 3
@@ -80,8 +85,11 @@ class SecondPassModel:
     intercept: float
     mean: tuple[float, ...]
     scale: tuple[float, ...]
+    features: tuple[str, ...] = FEATURES  # the columns of FEATURES the model reads, in its order
 
     def scores(self, matrix: np.ndarray) -> np.ndarray:
+        if self.features != FEATURES:
+            matrix = matrix[:, [FEATURES.index(name) for name in self.features]]
         z = self.intercept + ((matrix - np.asarray(self.mean)) / np.asarray(self.scale)) @ np.asarray(self.coef)
         return 1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0)))
 
@@ -93,25 +101,25 @@ def model_for(embedder_name: str) -> SecondPassModel | None:
         return None
     table = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
     entry = table.get(embedder_name) or table.get(DEFAULT_MODEL)
-    if entry is None or list(entry["features"]) != list(FEATURES):
+    if entry is None or not set(entry["features"]) <= set(FEATURES) or len(entry["coef"]) != len(entry["features"]):
         return None
-    return SecondPassModel(tuple(entry["coef"]), float(entry["intercept"]), tuple(entry["mean"]), tuple(entry["scale"]))
+    return SecondPassModel(tuple(entry["coef"]), float(entry["intercept"]), tuple(entry["mean"]), tuple(entry["scale"]),
+                           tuple(entry["features"]))
 
 
 def session_neighbours(store: MemoryStore, scope: Scope, hits: Sequence[MemoryRecord], window: int,
                        known: Mapping[str, MemoryRecord] | None = None
-                       ) -> tuple[dict[str, list[str]], dict[str, MemoryRecord]]:
+                       ) -> tuple[dict[str, list[tuple[str, int]]], dict[str, MemoryRecord]]:
     """For each hit with a session: the ids within `window` turns of it in its session (write order).
 
-    Returns (hit id -> neighbour ids, records read). The ids come from the store's session index
+    Returns (hit id -> [(neighbour id, offset: -1 just before, +1 just after)], records read). The ids come from the store's session index
     (`MemoryStore.session_neighbours`, inside the caller's scope); only neighbours not already `known` are
     then read, in one `get_many`.
     """
     ids = [r.id for r in hits if r.session_id and (scope.session_id is None or scope.session_id == r.session_id)]
     around = store.session_neighbours(scope, ids, window) if ids and window > 0 else {}
-    neighbours = {mid: [n for n, _ in near] for mid, near in around.items()}
-    wanted = [n for near in neighbours.values() for n in near if known is None or n not in known]
-    return neighbours, store.get_many(wanted) if wanted else {}
+    wanted = [n for near in around.values() for n, _ in near if known is None or n not in known]
+    return around, store.get_many(wanted) if wanted else {}
 
 
 def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int, window: int,
@@ -121,7 +129,9 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
     base = order[:pool]
     records = {mid: first.records[mid] for mid in base}
     top = [first.records[mid] for mid in order[:expand_top]]
-    neighbours, seen = session_neighbours(store, first.scope, top, window, first.records)
+    around_hits, seen = session_neighbours(store, first.scope, top, window, first.records)
+    neighbours = {hit: [mid for mid, _ in near] for hit, near in around_hits.items()}
+    side = {mid: offset for near in around_hits.values() for mid, offset in near if abs(offset) == 1}
     ids = list(base)
     expanded_from: dict[str, str] = {}
     for hit in top:
@@ -166,6 +176,11 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
     window_from = parsed.time_from if parsed else None
     window_to = parsed.time_to if parsed else None
     has_time = bool(parsed and (window_from is not None or window_to is not None))
+    sessions = _sessions(first, base, records, cosine)
+    in_base = set(base)
+    wanted_names = {name.lower() for name in names}
+    words = {mid: _words(records[mid].content) for mid in ids}
+    hit_terms = _hit_terms(first, ids, words, order[:FEEDBACK_TOP])
     rows = []
     for mid in ids:
         record = records[mid]
@@ -194,9 +209,101 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
             1.0 if mid in expanded_from else 0.0,
             towards[mid],
             1.0 if mid in feedback_only else 0.0,
+            *sessions.row(sid, first.fused[mid] if mid in in_base else 0.0, cosine[mid]),
+            1.0 if side.get(mid) == 1 else 0.0,
+            1.0 if side.get(mid) == -1 else 0.0,
+            1.0 if (speaker := _speaker(record.content)) and speaker in wanted_names else 0.0,
+            hit_terms.get(mid, 0.0),
+            _time_gap(when, window_from, window_to) if has_time and not in_window else 0.0,
         ])
     matrix = np.asarray(rows, dtype=np.float64).reshape(len(ids), len(FEATURES))
     return Candidates(ids, records, matrix, expanded_from)
+
+
+_SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'-]{0,40}?)\s*[:：]")
+_WORD = re.compile(r"[^\W\d_]{4,}")
+#: a word found in more than this share of the pool says nothing about one candidate
+COMMON_SHARE = 0.25
+
+
+def _speaker(content: str) -> str | None:
+    """The name before a leading 'Name:' (a chat turn's speaker), lower-cased; None when there is none."""
+    match = _SPEAKER.match(content)
+    return match.group(1).strip().lower() if match else None
+
+
+def _words(content: str) -> set[str]:
+    match = _SPEAKER.match(content)
+    return {w.lower() for w in _WORD.findall(content[match.end():] if match else content)}
+
+
+def _hit_terms(first: FirstPass, ids: list[str], words: dict[str, set[str]], hits: list[str]) -> dict[str, float]:
+    """Share of the words of the best hits (other than the candidate) that the candidate also uses.
+
+    Words of the query and words common in the pool are left out, so what is left are the particulars the
+    best hits talk about (a place, an object, an activity): a turn elsewhere that names them is likely about
+    the same event (multi-hop evidence sits in several sessions).
+    """
+    counts: dict[str, int] = {}
+    for mid in ids:
+        for w in words[mid]:
+            counts[w] = counts.get(w, 0) + 1
+    limit = max(2.0, COMMON_SHARE * len(ids))
+    query = _words(first.parsed.residual) if first.parsed else set()
+    particular = {mid: {w for w in words.get(mid) or _words(first.records[mid].content)
+                        if counts.get(w, 0) <= limit and w not in query} for mid in hits}
+    out = {}
+    for mid in ids:
+        terms = set().union(*(t for h, t in particular.items() if h != mid))
+        out[mid] = len(terms & words[mid]) / len(terms) if terms else 0.0
+    return out
+
+
+def _time_gap(when: datetime, start: datetime | None, end: datetime | None) -> float:
+    """log(1 + days) between a memory's time and the query's window (0 inside it)."""
+    days = 0.0
+    if start is not None and when < start:
+        days = (start - when).total_seconds() / 86400
+    elif end is not None and when >= end:
+        days = (when - end).total_seconds() / 86400
+    return math.log1p(days)
+
+
+@dataclass
+class _Sessions:
+    """Session-level aggregates of the first pass: a session whose several turns score well lifts its others."""
+
+    mass: dict[str, float]
+    total: float
+    rank: dict[str, int]
+    best_cosine: dict[str, list[float]]
+
+    def row(self, sid: str | None, fused: float, cosine: float) -> list[float]:
+        """`fused`: the candidate's own share of its session's mass (0 when it came from outside the pool)."""
+        if not sid:
+            return [0.0, 0.0, 0.0]
+        others = list(self.best_cosine.get(sid, []))
+        if cosine in others:
+            others.remove(cosine)
+        mass = self.mass.get(sid, 0.0) - fused
+        return [max(0.0, mass) / (self.total or 1.0), 1.0 / self.rank[sid] if sid in self.rank else 0.0,
+                max(others, default=0.0)]
+
+
+def _sessions(first: FirstPass, base: list[str], records: dict[str, MemoryRecord],
+              cosine: dict[str, float]) -> _Sessions:
+    mass: dict[str, float] = {}
+    for mid in base:
+        sid = first.records[mid].session_id
+        if sid:
+            mass[sid] = mass.get(sid, 0.0) + first.fused[mid]
+    best = sorted(mass, key=lambda sid: -mass[sid])
+    by_session: dict[str, list[float]] = {}
+    for mid, record in records.items():
+        if record.session_id:
+            by_session.setdefault(record.session_id, []).append(cosine.get(mid, 0.0))
+    return _Sessions(mass, sum(first.fused[mid] for mid in base), {sid: i for i, sid in enumerate(best, start=1)},
+                     by_session)
 
 
 def rerank(first: FirstPass, store: MemoryStore, model: SecondPassModel, pool: int, expand_top: int,
