@@ -63,16 +63,15 @@ def measure(engine: MemoryEngine, sample: dict, limit: int) -> dict[str, list[fl
     now = max(i["event_time"] for i in turns(sample)) + timedelta(days=1)
     scope = Scope.from_filters("default", None, (Status.active,))
     times: dict[str, list[float]] = {}
-    for q in questions(sample)[: limit or None]:
+    for n, q in enumerate(questions(sample)[: limit or None]):
         engine.retriever.first_pass(q["question"], scope, 20, now, SearchOptions())  # caches the query vector
         with Timer(times, "first_pass"):
             first, _, _ = engine.retriever.first_pass(q["question"], scope, 20, now, SearchOptions())
-        with Timer(times, "second_pass"):
-            second_pass.rerank(first, engine.store, model, r.second_pass_pool, r.second_pass_expand_top,
-                               r.second_pass_window, r.second_pass_feedback)
-        with Timer(times, "second_pass_no_neighbours"):
-            second_pass.rerank(first, engine.store, model, r.second_pass_pool, r.second_pass_expand_top, 0,
-                               r.second_pass_feedback)
+        variants = [("second_pass", r.second_pass_window), ("second_pass_no_neighbours", 0)]
+        for name, window in variants[:: 1 if n % 2 else -1]:  # alternate which runs right after the first pass
+            with Timer(times, name):
+                second_pass.rerank(first, engine.store, model, r.second_pass_pool, r.second_pass_expand_top, window,
+                                   r.second_pass_feedback)
         top = first.order[: r.second_pass_expand_top]
         with Timer(times, "neighbour_ids"):
             engine.store.session_neighbours(first.scope, top, r.second_pass_window)

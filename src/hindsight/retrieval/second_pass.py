@@ -141,11 +141,9 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
                 records[mid] = record
                 ids.append(mid)
                 expanded_from[mid] = hit.id
-    direction = None
-    if first.vector is not None and order:
-        best = store.get_embeddings(order[:FEEDBACK_TOP])
-        if best:
-            direction = _unit(np.mean([_unit(v) for v in best.values()], axis=0))
+    vectors = store.get_embeddings(ids) if first.vector is not None else {}
+    best = [vectors[mid] for mid in order[:FEEDBACK_TOP] if mid in vectors]
+    direction = _unit(np.mean([_unit(v) for v in best], axis=0)) if best else None
     feedback_only: set[str] = set()
     if feedback > 0 and direction is not None and first.vector is not None:
         moved = _unit(first.vector + direction)
@@ -154,9 +152,9 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
             records[mid] = record
             ids.append(mid)
             feedback_only.add(mid)
-    vectors = store.get_embeddings(ids) if first.vector is not None else {}
-    cosine = {mid: _cosine(vectors.get(mid), first.vector) for mid in ids}
-    towards = {mid: _cosine(vectors.get(mid), direction) for mid in ids}
+        vectors.update(store.get_embeddings(list(feedback_only)))
+    cosine = _cosines(ids, vectors, first.vector)
+    towards = _cosines(ids, vectors, direction)
     best_cos = max(cosine.values(), default=0.0)
     rank = {mid: i for i, mid in enumerate(order, start=1)}
     dense_rank = {mid: i for i, (mid, _) in enumerate(first.scored.get("dense") or [], start=1)}
@@ -167,7 +165,7 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
         if hit.session_id:
             top_sessions.setdefault(hit.session_id, []).append(hit.id)
     session_best: dict[str, list[float]] = {}
-    for mid in order:
+    for mid in order:  # best first
         sid = first.records[mid].session_id
         if sid:
             session_best.setdefault(sid, []).append(first.fused[mid])
@@ -186,7 +184,8 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
         record = records[mid]
         sid = session_of[mid]
         others = [h for h in top_sessions.get(sid or "", []) if h != mid]
-        best_other = max((s for s in session_best.get(sid or "", []) if s != first.fused.get(mid)), default=0.0)
+        own = first.fused.get(mid)
+        best_other = next((s for s in session_best.get(sid or "", []) if s != own), 0.0)
         around = neighbours.get(mid) or [h for h, nbs in neighbours.items() if mid in nbs]
         when = record.reference_time
         in_window = has_time and (window_from is None or when >= window_from) and (window_to is None or when < window_to)
@@ -234,7 +233,7 @@ def _speaker(content: str) -> str | None:
 
 def _words(content: str) -> set[str]:
     match = _SPEAKER.match(content)
-    return {w.lower() for w in _WORD.findall(content[match.end():] if match else content)}
+    return set(_WORD.findall((content[match.end():] if match else content).lower()))
 
 
 def _hit_terms(first: FirstPass, ids: list[str], words: dict[str, set[str]], hits: list[str]) -> dict[str, float]:
@@ -329,8 +328,14 @@ def _unit(vector: np.ndarray) -> np.ndarray:
     return vector / (float(np.linalg.norm(vector)) or 1.0)
 
 
-def _cosine(vector: np.ndarray | None, query: np.ndarray | None) -> float:
-    if vector is None or query is None:
-        return 0.0
-    norm = float(np.linalg.norm(vector)) or 1.0
-    return float(vector @ query) / norm
+def _cosines(ids: list[str], vectors: dict[str, np.ndarray], query: np.ndarray | None) -> dict[str, float]:
+    """id -> stored vector . query / |stored vector| (0 without a vector or a query), in one matrix product."""
+    out = dict.fromkeys(ids, 0.0)
+    have = [mid for mid in ids if mid in vectors]
+    if query is None or not have:
+        return out
+    matrix = np.vstack([vectors[mid] for mid in have])
+    norms = np.linalg.norm(matrix, axis=1)
+    norms[norms == 0] = 1.0
+    out.update(zip(have, ((matrix @ query) / norms).tolist()))
+    return out
