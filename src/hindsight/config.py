@@ -49,8 +49,9 @@ class RetrievalSettings(BaseSettings):
     )
     sunk_factor: float = Field(default=0.8, ge=0.0, le=1.0, description="score multiplier for sunk memories")
     record_access: bool = True
-    second_pass: bool = Field(default=False, description="second retrieval step: add session neighbours of the best "
-                              "hits, re-rank the pool with the learned model (retrieval/second_pass.py)")
+    second_pass: bool = Field(default=True, description="second retrieval step: add session neighbours of the best "
+                              "hits, re-rank the pool with the learned model (retrieval/second_pass.py); on since it "
+                              "won on LoCoMo dev (docs/benchmarks.md)")
     second_pass_pool: int = Field(default=50, ge=1, le=1000, description="first-pass candidates re-ranked")
     second_pass_expand_top: int = Field(default=10, ge=0, le=100,
                                         description="best first-pass hits whose session neighbours join the pool")

@@ -223,6 +223,7 @@ _SPEAKER = re.compile(r"^\s*([^\W\d_][\w .'-]{0,40}?)\s*[:：]")
 _WORD = re.compile(r"[^\W\d_]{4,}")
 #: a word found in more than this share of the pool says nothing about one candidate
 COMMON_SHARE = 0.25
+WORDS_READ = 2000
 
 
 def _speaker(content: str) -> str | None:
@@ -232,8 +233,10 @@ def _speaker(content: str) -> str | None:
 
 
 def _words(content: str) -> set[str]:
+    """Lower-cased words of 4+ letters after any speaker prefix (the first WORDS_READ characters: a long memory's
+    particulars are in its opening, and the cost stays bounded)."""
     match = _SPEAKER.match(content)
-    return set(_WORD.findall((content[match.end():] if match else content).lower()))
+    return set(_WORD.findall((content[match.end():] if match else content)[:WORDS_READ].lower()))
 
 
 def _hit_terms(first: FirstPass, ids: list[str], words: dict[str, set[str]], hits: list[str]) -> dict[str, float]:
