@@ -13,6 +13,7 @@ from conftest import FIXED_NOW
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryRecord, Status
 from hindsight.retrieval import second_pass
+from hindsight.retrieval.query_parser import parse_query
 from hindsight.retrieval.search import SearchOptions
 from hindsight.storage.base import Scope
 from hindsight.storage.encrypted import EncryptedStore
@@ -187,3 +188,34 @@ def test_neighbours_cost_does_not_grow_with_the_session(tmp_path: Path, turns: i
                       hits[1].id: [(records[turns // 4 - 1].id, -1), (records[turns // 4 + 1].id, 1)]}
     assert store.records_read == 4 and set(seen) == {mid for near in around.values() for mid, _ in near}
     store.close()
+
+
+def _first(contents: list[str], session: str | None, query: str) -> second_pass.FirstPass:
+    records = {f"m{i}": MemoryRecord(content=text, session_id=session) for i, text in enumerate(contents)}
+    parsed = parse_query(query, FIXED_NOW)
+    return second_pass.FirstPass({mid: 1.0 / (i + 1) for i, mid in enumerate(records)}, records, {"dense": []},
+                                 None, parsed, Scope("default"))
+
+
+def test_the_step_applies_only_where_it_was_fitted() -> None:
+    """Conversation turns in one non-Chinese script: yes. Facts without sessions, a Chinese query or Chinese hits,
+    or a mixed-script pool (the cross-lingual channel ran): the first pass stands."""
+    english = ["Jon: I booked the Lisbon trip.", "Maria: Send photos of the tiles.", "Jon: The flight is on Monday."]
+    assert second_pass.applies(_first(english, "s1", "When is Jon's flight?"), expand_top=10)
+    assert not second_pass.applies(_first(english, None, "When is Jon's flight?"), expand_top=10)
+    assert not second_pass.applies(_first(english, "s1", "Jon 的航班是哪天？"), expand_top=10)
+    chinese = ["张伟：我订好了去里斯本的机票。", "李娜：记得拍瓷砖的照片。", "张伟：周一的航班。"]
+    assert not second_pass.applies(_first(chinese, "s1", "When is the flight?"), expand_top=10)
+    mixed = _first(english, "s1", "When is Jon's flight?")
+    mixed.scored["crosslingual"] = []
+    assert not second_pass.applies(mixed, expand_top=10)
+
+
+def test_facts_without_sessions_keep_the_first_pass(engine: MemoryEngine) -> None:
+    engine.store_many([{"content": c, "source": "user"} for c in [*TRIP, *OTHER]])
+    engine.settings.retrieval.record_access = False
+    assert engine.settings.retrieval.second_pass, "on by default"
+    hits = engine.search("Lisbon conference trip", top_k=5, now=FIXED_NOW)
+    off = engine.search("Lisbon conference trip", top_k=5, now=FIXED_NOW, options=SearchOptions(second_pass=False))
+    assert hits and all(h.why.second_pass is None for h in hits)
+    assert [h.memory.id for h in hits] == [h.memory.id for h in off]

@@ -134,10 +134,10 @@ class HybridRetriever:
 
     def _second_pass(self, first: FirstPass, options: SearchOptions
                      ) -> tuple[dict[str, float], dict[str, MemoryRecord], dict[str, str]]:
-        """Widen and re-rank the first pass (see `second_pass`) when it is on and a model is fitted."""
+        """Widen and re-rank the first pass (see `second_pass`) when it is on, a model is fitted and it applies."""
         r = self.settings.retrieval
         model = second_pass.model_for(self.embedder.name) if options.second_pass and r.second_pass else None
-        if model is None:
+        if model is None or not second_pass.applies(first, r.second_pass_expand_top):
             return first.fused, first.records, {}
         return second_pass.rerank(first, self.store, model, r.second_pass_pool, r.second_pass_expand_top,
                                   r.second_pass_window, r.second_pass_feedback)

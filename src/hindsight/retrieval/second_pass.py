@@ -15,6 +15,7 @@ question, and a session that produced several strong hits probably holds more. T
 4. scores them with a logistic model (learning to rank, pointwise) fitted on the LoCoMo dev split by
    scripts/train_second_pass.py; coefficients live in data/second_pass.json keyed by embedder name.
 
+It runs where the model was fitted (`applies`): conversation-like stores, one non-Chinese script.
 No model, no LLM: one index read of the neighbours' ids, one read of the new records, one vector read for the pool.
 """
 
@@ -32,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from hindsight.model import MemoryRecord
+from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.query_parser import ParsedQuery
 from hindsight.retrieval.relevance import names_found
 from hindsight.storage.base import MemoryStore, Scope
@@ -105,6 +107,21 @@ def model_for(embedder_name: str) -> SecondPassModel | None:
         return None
     return SecondPassModel(tuple(entry["coef"]), float(entry["intercept"]), tuple(entry["mean"]), tuple(entry["scale"]),
                            tuple(entry["features"]))
+
+
+def applies(first: FirstPass, expand_top: int) -> bool:
+    """Whether the step runs for this search: only on what the model was fitted and measured on.
+
+    That is session-structured memories (at least half of the best `expand_top` first-pass hits belong to a
+    session: conversation turns) with the query and those hits in one non-Chinese script. Elsewhere the first
+    pass stands: on the blind bilingual fact sets (no sessions; Chinese and cross-script queries) the step
+    lowered hit@5 (docs/benchmarks.md), since its features ignore the language-aware dense order.
+    """
+    top = [first.records[mid] for mid in first.order[: max(1, expand_top)]]
+    if not top or 2 * sum(1 for record in top if record.session_id) < len(top):
+        return False
+    texts = [first.parsed.residual if first.parsed else "", *(record.content for record in top)]
+    return "crosslingual" not in first.scored and all(bias_group(text) == "en" for text in texts)
 
 
 def session_neighbours(store: MemoryStore, scope: Scope, hits: Sequence[MemoryRecord], window: int,
