@@ -54,23 +54,21 @@ class Config:
 
 def configs(reranker_available: bool) -> list[Config]:
     both = {"dense", "keyword", "graph"}
+    plain = {"understand_query": False, "use_priors": False, "second_pass": False}
     rows = [
         Config("default (hybrid)", SearchOptions(channels=both)),
-        Config("dense only", SearchOptions(channels={"dense"}, understand_query=False, use_priors=False)),
-        Config("BM25 only", SearchOptions(channels={"keyword"}, understand_query=False, use_priors=False)),
-        Config("plain RRF (dense+BM25, k=60)", SearchOptions(channels={"dense", "keyword"}, understand_query=False,
-                                                             use_priors=False), {"rrf_k": 60}),
+        Config("dense only", SearchOptions(channels={"dense"}, **plain)),
+        Config("BM25 only", SearchOptions(channels={"keyword"}, **plain)),
+        Config("plain RRF (dense+BM25, k=60)", SearchOptions(channels={"dense", "keyword"}, **plain), {"rrf_k": 60}),
         Config("- dense", SearchOptions(channels={"keyword", "graph"})),
         Config("- BM25", SearchOptions(channels={"dense", "graph"})),
         Config("- query understanding", SearchOptions(channels=both, understand_query=False)),
         Config("- priors (decay/importance/credibility)", SearchOptions(channels=both, use_priors=False)),
         Config("- sinking (sink_below=0)", SearchOptions(channels=both), {"sink_below": 0.0}),
         Config("+ graph channel (weight 0.5)", SearchOptions(channels=both), {"graph_weight": 0.5}),
-        Config("+ second pass (neighbours + learned re-rank)", SearchOptions(channels=both), {"second_pass": True}),
-        Config("+ second pass, no neighbours", SearchOptions(channels=both),
-               {"second_pass": True, "second_pass_window": 0}),
-        Config("+ second pass + feedback 20", SearchOptions(channels=both),
-               {"second_pass": True, "second_pass_feedback": 20}),
+        Config("- second pass (first pass only)", SearchOptions(channels=both), {"second_pass": False}),
+        Config("second pass without neighbours", SearchOptions(channels=both), {"second_pass_window": 0}),
+        Config("second pass + feedback 20", SearchOptions(channels=both), {"second_pass_feedback": 20}),
     ]
     if reranker_available:
         rows.append(Config("- rerank", SearchOptions(channels=both, rerank=False)))
