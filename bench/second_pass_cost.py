@@ -7,7 +7,8 @@ For each question (query vector cached by a first, untimed call) it times the fi
 settings), and its parts: the neighbour id read (`MemoryStore.session_neighbours`), the same step with
 neighbours off (`second_pass_window=0`), and the read it replaced (every record of each hit's session).
 Wall and CPU (`_cpu`) medians: on a shared machine wall time swings with the load, the thread's CPU time
-does not. Stores come from `bench/locomo.py --stores DIR`.
+does not. Last, the whole `engine.search` (top 20) with the step on and off, alternating which goes first.
+Stores come from `bench/locomo.py --stores DIR`.
 Writes bench/results/second_pass_cost.json.
 """
 
@@ -77,6 +78,9 @@ def measure(engine: MemoryEngine, sample: dict, limit: int) -> dict[str, list[fl
             engine.store.session_neighbours(first.scope, top, r.second_pass_window)
         with Timer(times, "whole_session_read_before"):
             whole_sessions(engine, first.scope, top)
+        for on in ((True, False) if n % 2 else (False, True)):  # the whole search, with and without the step
+            with Timer(times, f"search_second_pass_{'on' if on else 'off'}"):
+                engine.search(q["question"], top_k=20, now=now, options=SearchOptions(second_pass=on))
     return times
 
 
