@@ -39,6 +39,7 @@ from hindsight.safety.redact_cues import (
     find_spelled_emails,
 )
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords, host_is_context
+from hindsight.safety.redact_tagger import TaggerModel, find_tagged
 from hindsight.safety.validators import (
     card_valid,
     cn_id_checksum,
@@ -346,8 +347,12 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
 )
 
 
-def find_sensitive(text: str, kinds: Iterable[str] | None = None) -> list[Finding]:
-    """Non-overlapping findings, left to right; on overlap the higher-priority kind (then the longer span) wins."""
+def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: TaggerModel | bool = True) -> list[Finding]:
+    """Non-overlapping findings, left to right; on overlap the higher-priority kind (then the longer span) wins.
+
+    ``tagger``: the learned second opinion (:mod:`redact_tagger`) over what the rules left; True = the shipped
+    weights, False = rules only, or a model.
+    """
     wanted = set(kinds) if kinds is not None else set(KINDS)
     spans = [s for finder in _FINDERS for s in finder(text)
              if s[2] > s[1] and not (s[0] in ("phone", "email") and is_public_contact(text[s[1] : s[2]]))]
@@ -358,6 +363,8 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None) -> list[Findin
     if found & _CREDENTIAL_KINDS:
         creds = [s for s in spans if s[0] in _CREDENTIAL_KINDS]
         spans += [h for h in find_hosts(text) if not host_is_context(text, h[1], h[2], creds)]
+    if tagger is not False:
+        spans += find_tagged(text, [(s[1], s[2]) for s in spans], None if tagger is True else tagger)
     spans = [s for s in spans if s[0] in wanted]
     spans.sort(key=lambda s: (_PRIORITY[s[0]], -(s[2] - s[1]), s[1]))
     # Taken spans never overlap, so sorted by start their ends are sorted too: one bisect finds the
@@ -373,14 +380,14 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None) -> list[Findin
     return taken
 
 
-def redact(text: str, kinds: Iterable[str] | None = None) -> RedactionResult:
+def redact(text: str, kinds: Iterable[str] | None = None, tagger: TaggerModel | bool = True) -> RedactionResult:
     """Replace every sensitive value in ``text`` with ``[REDACTED:<kind>]``.
 
     ``findings`` carry offsets into the original ``text``.
     """
     if not text:
         return RedactionResult(text or "", [])
-    findings = find_sensitive(text, kinds)
+    findings = find_sensitive(text, kinds, tagger)
     if not findings:
         return RedactionResult(text, [])
     parts: list[str] = []

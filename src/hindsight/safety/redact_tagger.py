@@ -1,0 +1,264 @@
+"""A learned second opinion for redaction: a per-token logistic regression over shape and context.
+
+The rules in ``redact*.py`` name each format they know; a new writer brings formats nobody wrote a rule
+for ("Steam Guard code Y7K2P", "新值 xT9k...", "(qa / gr33nTomato)"). This tagger looks at every
+*candidate value* the rules left alone (a token with a digit, mixed case or a symbol, or a run of digit
+groups) and scores it from what it looks like (character classes, shape, length, entropy, digit/letter
+mix) and where it sits (the words and Chinese characters before and after it, cue words in EN/ZH, the
+separator before it - ":" "=" "是" "为" -, quotes, a ``KEY=`` name). A candidate above the threshold is
+redacted with a typed placeholder chosen from its shape and cue (:func:`kind_of`).
+
+Look-alikes stay untouched two ways: the model was trained on them (versions, hashes, ids, prices, public
+hotlines, placeholders, from the released blind rounds and ``scripts/redact_synth.py``), and a few shapes
+are never candidates at all (placeholders like ``${DB_PASSWORD}``, versions, URLs, emails, what the rules
+already took). Weights: ``safety/data/redact_tagger.json``, written by ``scripts/train_redact_tagger.py``
+(seeded); inference is pure Python (a dict look-up per feature).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from hindsight.safety.validators import looks_random, shannon_entropy
+
+Span = tuple[str, int, int]
+
+WEIGHTS = Path(__file__).parent / "data" / "redact_tagger.json"
+
+# A run of digit groups ("7559 3618 2047 0501", "+86 186-0213-7795", "336 071") or one value-shaped token.
+_CANDIDATE = re.compile(
+    r"\+?\d{1,5}(?:[ -]\d{2,5}){1,5}(?![\w])|[A-Za-z0-9_\-.+!#$%&*~/@^?]+(?:==?(?![A-Za-z0-9]))?"
+)
+_URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://[^\s\"'<>，。；）]+|\bwww\.[^\s\"'<>，。；）]+")
+_EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
+_VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+.]?[a-z]+\d*)?$")
+_PLACEHOLDERISH = re.compile(r"(?i)^(?:\$\{?\w+\}?|%\w+%|x{3,}|\*{3,}|\.{3,}|your[_-].*|changeme|redacted.*|example.*|dummy.*)$")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_SPLIT_NAME = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+# Cue lexicon, EN and ZH: what a value near these words tends to be. Classes, not keywords: the model weighs them.
+_CUES: dict[str, re.Pattern[str]] = {
+    "pw": re.compile(r"(?i)pass(?:word|wd|phrase|code)?\b|\bpwd\b|\bpw\b|\bpin\b|login|credential|creds|sign in|"
+                     r"密码|口令|登录|账号|帐号|用户名|解锁"),
+    "key": re.compile(r"(?i)key|token|secret|\bsid\b|\bak\b|\bsk\b|auth|bearer|api|signing|webhook|"
+                      r"密钥|秘钥|私钥|令牌|凭证|凭据|签名|授权"),
+    "code": re.compile(r"(?i)\bcodes?\b|otp|2fa|mfa|verif|one[- ]time|guard|magic|"
+                       r"验证码|动态|校验码|口令|取件码|门禁"),
+    "card": re.compile(r"(?i)\bcard\b|visa|master|amex|jcb|\bcvv|\bcvc|security code|expir|valid thru|exp\b|"
+                       r"信用卡|银行卡|卡号|安全码|有效期|到期|过期"),
+    "acct": re.compile(r"(?i)account|iban|sort code|routing|swift|\bbic\b|wire|transfer|bank|"
+                       r"账户|账号|帐户|开户|银行|支行|对公|转账|汇款"),
+    "phone": re.compile(r"(?i)phone|mobile|cell|call|tel\b|whatsapp|text me|sms|"
+                        r"手机|电话|微信|联系"),
+    "new": re.compile(r"(?i)\bnew\b|changed|rotated|reset|now\b|set to|"
+                      r"新值|新的|改成|改为|换成|重置|设置为|设置成|更新"),
+    "public": re.compile(r"(?i)support|hotline|helpdesk|service|official|public|toll[- ]free|customer|reception|"
+                         r"客服|热线|官方|前台|公开|总机|服务"),
+    "hash": re.compile(r"(?i)sha\d*|md5|hash|checksum|digest|commit|\bgit\b|fingerprint|etag|crc|"
+                       r"哈希|校验和|摘要|提交|指纹"),
+    "id": re.compile(r"(?i)order|ticket|invoice|issue|\bpr\b|build|job|request|trace|tracking|sku|case|run|"
+                     r"\bref|uuid|\bid\b|订单|工单|单号|编号|发票|批次|流水|运单"),
+    "ver": re.compile(r"(?i)version|release|\bv\d|upgrade|bump|pin(?:ned)?\b|==|版本|升级|发布"),
+    "money": re.compile(r"(?i)price|cost|\$|€|¥|usd|eur|rmb|budget|salary|fee|元|价格|费用|预算|万"),
+    "fake": re.compile(r"(?i)example|placeholder|dummy|sample|fake|test|mock|template|env|environ|"
+                       r"示例|样例|占位|模板|测试|环境变量"),
+}
+_FEATURE_CHARS = str.maketrans({c: "A" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+                               | {c: "a" for c in "abcdefghijklmnopqrstuvwxyz"}
+                               | {c: "9" for c in "0123456789"})
+
+
+@dataclass(frozen=True)
+class Candidate:
+    start: int
+    end: int
+    value: str
+
+
+def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidate]:
+    """Value-shaped tokens of ``text`` outside ``skip`` spans, URLs and emails."""
+    blocked = sorted([*skip, *(m.span() for m in _URL.finditer(text))])
+    out: list[Candidate] = []
+    for m in _CANDIDATE.finditer(text):
+        start, end = m.span()
+        value = m.group(0)
+        trimmed = value.rstrip(".,;:?)]}>\"'")
+        end -= len(value) - len(trimmed)
+        value = trimmed.lstrip("([{<\"'")
+        start = end - len(value)
+        if len(value) < 3 or any(s < end and start < e for s, e in blocked):
+            continue
+        digits = sum(c.isdigit() for c in value)
+        letters = sum(c.isalpha() for c in value)
+        if digits == 0:
+            inner = value[1:]
+            if not (any(c.isupper() for c in inner) and any(c.islower() for c in value)) and letters == len(value):
+                continue  # a plain word ("Netflix", "hello", "ICBC")
+            if letters >= len(value) - 1 and not any(c.isupper() for c in inner):
+                continue  # "re-run", "e.g."
+        elif digits < 3 and letters == 0:
+            continue  # "12", "4B." short numbers
+        if _EMAIL.match(value) or _VERSION.match(value) or _PLACEHOLDERISH.match(value):
+            continue
+        out.append(Candidate(start, end, value))
+    return out
+
+
+def _shape(value: str) -> str:
+    s = value.translate(_FEATURE_CHARS)
+    s = re.sub(r"[^Aa9]", "#", s)
+    return re.sub(r"(.)\1+", r"\1", s)[:8]
+
+
+def _bucket(x: float, edges: tuple[float, ...]) -> int:
+    return next((i for i, e in enumerate(edges) if x < e), len(edges))
+
+
+def _cues(window: str, prefix: str) -> list[str]:
+    return [f"{prefix}{name}" for name, pat in _CUES.items() if pat.search(window)]
+
+
+def features(text: str, c: Candidate) -> list[str]:
+    """Feature names for one candidate (binary features; the model is a sum of their weights)."""
+    v = c.value
+    f = ["bias"]
+    up, lo = sum(ch.isupper() for ch in v), sum(ch.islower() for ch in v)
+    dg = sum(ch.isdigit() for ch in v)
+    sy = len(v) - up - lo - dg
+    n = len(v)
+    f.append("cls=" + "".join("1" if x else "0" for x in (up, lo, dg, sy)))
+    f.append(f"len={_bucket(n, (4, 5, 6, 7, 9, 13, 17, 25, 41))}")
+    f.append(f"dig={_bucket(dg / n, (0.01, 0.3, 0.6, 0.99))}")
+    f.append(f"ent={_bucket(shannon_entropy(v), (2.0, 2.5, 3.0, 3.5, 4.0, 4.5))}")
+    shape = _shape(v)
+    f.append("shape=" + shape)
+    f.append(f"shape_len={shape}/{min(n, 20)}")
+    if looks_random(v, 12):
+        f.append("random")
+    if re.fullmatch(r"[0-9a-fA-F]+", v) and n >= 16:
+        f.append(f"hex{n if n in (32, 40, 64) else ''}")
+    if re.fullmatch(r"[\d +-]+", v):
+        groups = re.split(r"[ -]", v.lstrip("+"))
+        f.append(f"digits={len(re.sub(r'[^0-9]', '', v))}/{len(groups)}")
+        if v.startswith("+"):
+            f.append("plus")
+    if re.fullmatch(r"\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?", v):
+        f.append("datelike")
+    if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", v):
+        f.append("envname")
+    if re.fullmatch(r"[a-z]+(?:[_.-][a-z0-9]+)+", v):
+        f.append("snake")
+    if "@" in v:
+        f.append("at")
+    lead = re.match(r"[A-Za-z]{2,5}(?=[^A-Za-z]|$)", v)
+    if lead:
+        f.append("lead=" + lead.group(0).lower())
+    before = text[max(0, c.start - 48) : c.start]
+    after = text[c.end : c.end + 24]
+    near = before[-16:]
+    # The separator right before the value: ":" "=" "是" "为" "（" a quote, "/", or a space after a word.
+    sep = re.search(r"(\S{0,2})\s*$", before)
+    sep_text = sep.group(1) if sep else ""
+    f.append("sep=" + (sep_text[-1] if sep_text and not sep_text[-1].isalnum() else ("cjk" if _CJK.search(sep_text) else "w")))
+    if sep_text and _CJK.search(sep_text[-1]):
+        f.append("prevzh1=" + sep_text[-1])
+    zh = "".join(_CJK.findall(before[-12:]))
+    if len(zh) >= 2:
+        f.append("prevzh2=" + zh[-2:])
+    if len(zh) >= 3:
+        f.append("prevzh3=" + zh[-3:])
+    f.extend("zhbi=" + zh[i : i + 2] for i in range(max(0, len(zh) - 8), len(zh) - 1))
+    words = [w.lower() for w in _WORD.findall(before[-40:])]
+    for i, w in enumerate(reversed(words[-3:])):
+        f.append(f"w-{i + 1}={w}")
+        f.append("wb=" + w)
+    kv = re.search(r"([A-Za-z][\w.-]*)[\"']?\s*(?:=|:|=>)\s*[\"']?$", before)
+    if kv:
+        f.extend("kv=" + p.lower() for p in _SPLIT_NAME.findall(kv.group(1))[-3:])
+    nxt = _WORD.match(after.lstrip(" \"'"))
+    if nxt:
+        f.append("n1=" + nxt.group(0).lower())
+    zh_after = "".join(_CJK.findall(after[:6]))
+    if zh_after:
+        f.append("nextzh=" + zh_after[:2])
+    if re.match(r"\s*[/|]\s*\S", after) or re.search(r"\S\s*/\s*$", before):
+        f.append("slashpair")
+    if re.search(r"[\"'`“‘]$", before) or re.match(r"^[\"'`”’]", after):
+        f.append("quoted")
+    if re.search(r"[(（]\s*$", before[-3:]) or re.search(r"[(（][^)）]{0,30}$", before):
+        f.append("inparen")
+    f.extend(_cues(near, "cue1="))
+    f.extend(_cues(before, "cue="))
+    f.extend(_cues(after, "cuen="))
+    return f
+
+
+@dataclass(frozen=True)
+class TaggerModel:
+    weights: dict[str, float]
+    threshold: float
+
+    def score(self, feats: list[str]) -> float:
+        z = sum(self.weights.get(x, 0.0) for x in feats)
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def load_model(path: Path | str | None = None) -> TaggerModel | None:
+    """The shipped weights (or ``path``, or ``$HINDSIGHT_REDACT_TAGGER``); None when the file is absent."""
+    p = Path(path or os.environ.get("HINDSIGHT_REDACT_TAGGER") or WEIGHTS)
+    return _load(str(p))
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> TaggerModel | None:
+    p = Path(path)
+    if p.name == "off" or not p.exists():
+        return None
+    data = json.loads(p.read_text(encoding="utf-8"))
+    return TaggerModel(dict(data["weights"]), float(data["threshold"]))
+
+
+_CVV_CUE = re.compile(r"(?i)cvv|cvc|cid\b|security code|\bcode\b|安全码|校验码|背面")
+_EXPIRY = re.compile(r"^(?:0[1-9]|1[0-2])\s*/\s*(?:\d{2}|20\d{2})$")
+_OTP_CUE = _CUES["code"]
+
+
+def kind_of(text: str, c: Candidate) -> str:
+    """The placeholder kind for a tagged value, from its shape and the cue before it."""
+    v = c.value
+    before = text[max(0, c.start - 24) : c.start]
+    digits = re.sub(r"\D", "", v)
+    only_digits = bool(re.fullmatch(r"[\d +-]+", v))
+    if _EXPIRY.match(v):
+        return "card_expiry"
+    if only_digits and len(digits) in (3, 4) and _CVV_CUE.search(before) and _CUES["card"].search(text):
+        return "cvv"
+    if len(v) <= 10 and _OTP_CUE.search(before) and not _CUES["pw"].search(before[-12:]):
+        return "otp"
+    if only_digits and (v.startswith("+") or _CUES["phone"].search(before)) and 7 <= len(digits) <= 15:
+        return "phone"
+    if only_digits and len(digits) >= 8 and _CUES["acct"].search(before):
+        return "bank_account"
+    if len(v) >= 16 and (looks_random(v, 16) or _CUES["key"].search(before)):
+        return "api_key"
+    return "password"
+
+
+def find_tagged(text: str, taken: Iterable[tuple[int, int]] = (), model: TaggerModel | None = None) -> list[Span]:
+    """Spans the model calls secret among the candidates outside ``taken`` (the rules' findings)."""
+    m = model or load_model()
+    if m is None or not text:
+        return []
+    out: list[Span] = []
+    for c in candidates(text, taken):
+        if m.score(features(text, c)) >= m.threshold:
+            out.append((kind_of(text, c), c.start, c.end))
+    return out
