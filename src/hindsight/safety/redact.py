@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts, is_public_contact
-from hindsight.safety.redact_credentials import find_credentials
+from hindsight.safety.redact_credentials import find_credentials, find_key_ids
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
     find_card_expiry,
@@ -108,6 +108,7 @@ _PRIVATE_KEY = re.compile(
 _PRIVATE_KEY_CUT = re.compile(
     r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:(?:\s|\\n)*+(?:[A-Za-z-]+: [^\n]*|[A-Za-z0-9+/=]{12,}+))++"
 )
+_KEY_BODY = re.compile(r"[A-Za-z0-9+/=]{16,}")
 _TOKEN_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(
         r"(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-|live-|test-|ant-(?:api|admin)\d{2}-)?[A-Za-z0-9_-]{20,}"
@@ -183,7 +184,7 @@ _EMAIL_SLASH_PASS = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+\s*(?:
 _BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 # Command lines: "mysql -uroot -pS3cret", "sshpass -p S3cret", "redis-cli -a S3cret".
 _CLI_PASSWORD = re.compile(
-    r"(?<![\w-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?P<v1>[^\s'\"]{3,64})|sshpass\s+-p\s*(?P<v2>\S{3,64})|"
+    r"(?<![\w-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?P<v1>[^\s'\"，。；、]{3,64})|sshpass\s+-p\s*(?P<v2>\S{3,64})|"
     r"redis-cli\b[^\n|;]{0,60}?\s-a\s+(?P<v3>\S{3,64})|"
     r"curl\b[^\n|;]{0,80}?\s(?:-u|--user)\s*[\"']?[^\s:\"']{1,40}:(?P<v4>[^\s\"']{3,64})|"
     r"(?i:identified\s+by(?:\s+password)?)\s+['\"](?P<v5>[^'\"\n]{3,64})['\"]|"
@@ -240,7 +241,8 @@ def _find_secrets(text: str) -> list[Span]:
     out: list[Span] = []
     for pattern in (_PRIVATE_KEY, _PRIVATE_KEY_CUT):
         for m in pattern.finditer(text):
-            out.append(("private_key", m.start(), m.end()))
+            if _KEY_BODY.search(m.group(0)):  # "paste -----BEGIN PRIVATE KEY----- to -----END PRIVATE KEY-----" names the block
+                out.append(("private_key", m.start(), m.end()))
     for pattern in _TOKEN_PATTERNS:
         for m in pattern.finditer(text):
             if len(set(m.group(0)[-16:].lower())) <= 2:
@@ -363,6 +365,7 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     if found & _CREDENTIAL_KINDS:
         creds = [s for s in spans if s[0] in _CREDENTIAL_KINDS]
         spans += [h for h in find_hosts(text) if not host_is_context(text, h[1], h[2], creds)]
+        spans += find_key_ids(text)
     if tagger is not False:
         spans += find_tagged(text, [(s[1], s[2]) for s in spans], None if tagger is True else tagger)
     spans = [s for s in spans if s[0] in wanted]

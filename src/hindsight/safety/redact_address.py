@@ -19,17 +19,16 @@ _STREET_TYPE = (r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|D
                 r"View|Park|Heights|Hts|Vale|Gate|Yard|Wharf|Loop|Ridge|Meadows?|Alley|Pike|Crossing|Xing|"
                 r"Commons?|Embankment|Esplanade|Promenade|Broadway|Circus|Approach|Dale|Glen|Hollow|Knoll|Landing|Brow|Wynd)")
 _UNIT = r"(?:Apt|Apartment|Unit|Suite|Ste|Flat|Floor|Fl|Room|Rm|#)\.?\s*#?\w{1,5}"
-# City, then a US state + ZIP, a UK postcode, or a bare 4-6 digit postcode; then an optional country.
-_TAIL = (
-    r"(?:,?\s*" + _UNIT + r")?"
-    r"(?:,\s*[A-Z][a-z][A-Za-z.-]*(?:\s+[A-Z][a-z][A-Za-z.-]*){0,2})?"
-    r"(?:,?\s*(?:[A-Z]{2}\s+\d{5}(?:-\d{4})?|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s+\d{4}|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d.,])))?"
-    r"(?:,\s*(?:USA|US|UK|United States|United Kingdom|France|Germany|Canada|Australia|New Zealand|China)\b)?"
-)
 _EN_ADDRESS = re.compile(
     r"(?:\b(?:Apt|Apartment|Unit|Suite|Flat)\.?\s*#?\w{1,5},?\s+)?"
     r"\b\d{1,5}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?\s+(?:(?:[A-Z][A-Za-z'.-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,5}" + _STREET_TYPE + r"\b\.?"
-    r"(?:\s+(?:N|S|E|W|NE|NW|SE|SW)\b\.?)?" + _TAIL
+    r"(?:\s+(?:N|S|E|W|NE|NW|SE|SW)\b\.?)?(?:,?\s*" + _UNIT + r")?"
+)
+# After the street line: the city stays (it names a town, not a home); a US state + ZIP, an Australian state +
+# postcode, a UK postcode or a bare 4-6 digit postcode is redacted too.
+_EN_POSTCODE = re.compile(
+    r",?\s*(?:[A-Z][a-z][A-Za-z.-]*(?:\s+[A-Z][a-z][A-Za-z.-]*){0,2})?,?\s*"
+    r"(?P<post>[A-Z]{2}\s+\d{5}(?:-\d{4})?|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s+\d{4}|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d.,]))"
 )
 # "16 Rue de Lille, 75007 Paris", "12 Via Roma", "Calle Mayor 5": the street type comes first.
 _EU_ADDRESS = re.compile(
@@ -55,7 +54,7 @@ _NUM = r"[\dA-Za-z一二三四五六七八九十两]{1,5}"
 _PART = r"(?:号楼|號樓|栋|棟|幢|座|单元|單元|门|層|层|楼|樓|室|号|號|户|房|弄|区|期|组)"
 _REGION = (rf"(?:{_HAN}{{2,7}}(?:省|自治区))?(?:{_HAN}{{2,7}}市)?(?:{_HAN}{{1,7}}(?:区|县|镇|乡))?"
            rf"(?:{_HAN}{{2,6}}(?:街道|镇|乡))?")
-_PARTS = rf"(?:\s*{_NUM}\s*{_PART})"
+_PARTS = rf"(?:\s*附?\s*{_NUM}\s*{_PART})"
 _ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)(?:[一二三四五六七八九十\d东西南北中]{1,3}段)?(?:[一二三四五六七八九十\d]{1,3}(?:巷|弄))?\s*\d{1,5}\s*(?:号|號|弄|组)"
 _ESTATE = rf"{_HAN}{{1,10}}?(?:小区|花园|家园|公寓|新村|社区|大厦|大楼)"
 # A weaker suffix (园, 苑, 城, 中心 ...) also ends "公园" or "市中心": it needs a building part ("3栋") or two parts.
@@ -68,18 +67,44 @@ _ROOM_TAIL = r"(?:\s*[-－]?\d{2,5}(?![\d.]))?"
 # building part alone ("在3号楼开会") is a meeting place, a building with its room number is a home.
 _BUILDING_ROOM = rf"{_HAN}{{2,12}}?\s*{_NUM}\s*(?:号楼|栋|幢|座)(?:\s*{_NUM}\s*(?:单元|层|楼))?\s*[-－]?\d{{3,5}}(?:室|房|号)?(?![\d.])"
 _ZH_ADDRESS = re.compile(
-    rf"{_REGION}(?:{_ROAD}{_AFTER}|{_ESTATE}{_PARTS}+{_ROOM_TAIL}|{_BUILDING_ROOM}|"
+    rf"(?P<region>{_REGION})(?:{_ROAD}{_AFTER}|{_ESTATE}{_PARTS}+{_ROOM_TAIL}|{_BUILDING_ROOM}|"
     rf"{_ESTATE_WEAK}(?:{_PARTS}{{2,}}|\s*{_NUM}\s*(?:号楼|栋|幢|座|单元|室)){_ROOM_TAIL})"
 )
 _ZH_ADDRESS_LEAD = re.compile(r"(?:到了|到|在|是|为|：|:|寄|送|址|住|于)")
 _ZH_PLACE = re.compile(r"省|自治区|市|区|县|路|街|大道|道|巷|弄|胡同|小区|花园|家园|公寓|新村|社区|大厦|广场|苑|园|府|城|湾|庭|里|院|村")
 
 
+# An organisation's published address ("Company HQ: ...", "Our office is ...", "公司地址：...") is a public contact.
+_ORG_CUE = re.compile(r"(?i)(?:\b(?:office|offices|hq|headquarters|head office|company|campus|store|branch|showroom|reception)"
+                      r"(?:'s)?(?:\s+(?:address|is|are|located|at|in|on)){0,3}|(?:公司|总部|办公室|门店|营业厅|分公司|园区)(?:的)?(?:办公)?"
+                      r"(?:地址|位于|在)(?:是|为)?)\s*[:：]?\s*$")
+_HOME_CUE = re.compile(r"(?i)\b(?:home|house|apartment|flat|lives?|my|his|her|their)\b|家|住|我|他|她")
+
+
+_ZH_REGION_BEFORE = re.compile(r"(?:(?:(?![是为在到址：])[\u4e00-\u9fff]){2,7}(?:省|自治区|市|区|县))+\s*$")
+
+
+def is_public_address(text: str, start: int) -> bool:
+    """The address is announced as an organisation's (office, HQ, company address) and not as anyone's home."""
+    before = text[max(0, start - 40) : start]
+    region = _ZH_REGION_BEFORE.search(before)
+    before = before[: region.start()] if region else before
+    cue = _ORG_CUE.search(before)
+    return bool(cue) and not _HOME_CUE.search(cue.group(0))
+
+
 def find_addresses(text: str) -> list[Span]:
+    return [s for s in _find_addresses(text) if not is_public_address(text, s[1])]
+
+
+def _find_addresses(text: str) -> list[Span]:
     out: list[Span] = []
     for pattern in (_EN_ADDRESS, _EU_ADDRESS, _STREET_FIRST, _DE_ADDRESS, _PO_BOX):
         for m in pattern.finditer(text):
             out.append(("address", m.start(), m.end()))
+            post = _EN_POSTCODE.match(text, m.end()) if pattern is _EN_ADDRESS else None
+            if post:
+                out.append(("address", *post.span("post")))
     for m in _ZH_ADDRESS.finditer(text):
         # The region prefix is greedy over any Han characters: keep the sentence's own words
         # ("公司搬到了", "父母家的地址是") out of the span by cutting after the last lead-in
@@ -88,5 +113,6 @@ def find_addresses(text: str) -> list[Span]:
         first_place = _ZH_PLACE.search(span)
         head = span[: first_place.start()] if first_place else ""
         leads = list(_ZH_ADDRESS_LEAD.finditer(head))
-        out.append(("address", m.start() + (leads[-1].end() if leads else 0), m.end()))
+        # The province / city / district names a town, not a home: the span starts at the road or estate.
+        out.append(("address", max(m.start() + (leads[-1].end() if leads else 0), m.end("region")), m.end()))
     return out

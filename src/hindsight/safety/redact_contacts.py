@@ -46,6 +46,7 @@ _ROLE_MAILBOX = re.compile(
     r"(?:support|help|helpdesk|service|customerservice|customer-service|cs|kefu|info|contact|hello|enquiries|inquiries|"
     r"sales|bd|biz|business|partners?|press|media|pr|marketing|security|abuse|phishing|privacy|legal|compliance|dpo|"
     r"billing|invoices?|accounts|finance|payments?|hr|jobs|careers|recruiting|hiring|postmaster|webmaster|hostmaster|"
+    r"editors?|editorial|submissions?|tougao|fapiao|orders?|bookings?|reservations?|ir|"
     r"admin-team|noreply|no-reply|donotreply|do-not-reply|notifications?|alerts?|feedback|team|office|reception)"
     r"(?:[._+-][a-z0-9]+)?"
 )

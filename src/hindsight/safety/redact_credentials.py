@@ -199,3 +199,21 @@ def find_credentials(text: str) -> list[Span]:
         if hexy or looks_random(value, 20):
             out.append(("api_key", m.start("value"), m.start("value") + len(value)))
     return out
+
+
+# The ID half of an access-key pair ("Access Key ID 8f3c...", "SecretId AKID...", "AK 是 AKLT...", "Account SID AC7f...",
+# "keyID 0052..."): redacted only in a note that also carries a credential (see redact.find_sensitive), where it
+# names which key leaked. Alone, a key ID is an identifier and stays.
+_KEY_ID = re.compile(
+    r"(?i)(?:access[ _-]?key(?:[ _-]?id)?|accesskeyid|\bkey[ _-]?id|secret[ _-]?id|(?-i:\bAK\b)|account[ _-]?sid|(?-i:\bAppKey\b))"
+    r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>[A-Za-z0-9_-]{12,64})(?![A-Za-z0-9_-])"
+)
+
+
+def find_key_ids(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _KEY_ID.finditer(text):
+        value = m.group("value")
+        if value[:2].lower() != "0x" and re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and shannon_entropy(value) >= 3.0:
+            out.append(("api_key", *m.span("value")))
+    return out

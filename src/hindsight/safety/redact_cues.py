@@ -206,8 +206,16 @@ _EXPIRY = re.compile(
 )
 
 
+# In a card note: "2027 年 3 月到期", "过期 10/26", or a bare "05/30" next to the number.
+_EXPIRY_AFTER = re.compile(r"(?P<value>20\d{2}\s?年\s?\d{1,2}\s?月)(?:份)?\s?(?:到期|过期|失效)")
+_EXPIRY_BARE = re.compile(r"(?:过期|失效)\s*(?P<value>(?:0[1-9]|1[0-2])/\d{2})(?![\d/])|(?<![\d/.:-])(?P<bare>(?:0[1-9]|1[0-2])/\d{2})(?![\d/.:])")
+
+
 def find_card_expiry(text: str) -> list[Span]:
-    return [("card_expiry", *m.span("value")) for m in _EXPIRY.finditer(text)]
+    """Only called for a text with a card or CVV in it (the context makes a bare MM/YY an expiry date)."""
+    out = [("card_expiry", *m.span("value")) for m in (*_EXPIRY.finditer(text), *_EXPIRY_AFTER.finditer(text))]
+    out += [("card_expiry", *m.span("value" if m.group("value") else "bare")) for m in _EXPIRY_BARE.finditer(text)]
+    return out
 
 
 # --------------------------------------------------------------------------- phones announced by a cue

@@ -39,7 +39,13 @@ _CANDIDATE = re.compile(
 _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://[^\s\"'<>，。；）]+|\bwww\.[^\s\"'<>，。；）]+")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+.]?[a-z]+\d*)?$")
-_PLACEHOLDERISH = re.compile(r"(?i)^(?:\$\{?\w+\}?|%\w+%|x{3,}|\*{3,}|\.{3,}|your[_-].*|changeme|redacted.*|example.*|dummy.*)$")
+# Never candidates: placeholders (${DB_PASSWORD}, your-key, changeme), hashes that name their algorithm
+# (sha512-..., sha256:..., bcrypt $2b$...), file names.
+_NOT_A_VALUE = re.compile(
+    r"(?i)^(?:\$\{?\w+\}?|%\w+%|x{3,}|\*{3,}|\.{3,}|your[_-].*|changeme|redacted.*|example.*|dummy.*|"
+    r"(?:sha|md)\d*[-:].*|\$2[abxy]?\$.*|\$argon2.*|[\w.-]+\.(?:txt|json|ya?ml|toml|ini|cfg|conf|env|md|csv|log|py|js|ts|go|rs|java|"
+    r"sh|sql|xml|html?|pdf|docx?|xlsx?|png|jpe?g|gz|tgz|zip|tar|xz|deb|rpm|whl|jar|exe|dmg|iso|pem|crt|key|lock))$"
+)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _SPLIT_NAME = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -65,7 +71,7 @@ _CUES: dict[str, re.Pattern[str]] = {
     "hash": re.compile(r"(?i)sha\d*|md5|hash|checksum|digest|commit|\bgit\b|fingerprint|etag|crc|"
                        r"哈希|校验和|摘要|提交|指纹"),
     "id": re.compile(r"(?i)order|ticket|invoice|issue|\bpr\b|build|job|request|trace|tracking|sku|case|run|"
-                     r"\bref|uuid|\bid\b|订单|工单|单号|编号|发票|批次|流水|运单"),
+                     r"\bref|uuid|\bid\b|part|model|serial|\bno\.|charge|订单|工单|单号|编号|编码|料号|型号|发票|批次|流水|运单|序列号|商户号"),
     "ver": re.compile(r"(?i)version|release|\bv\d|upgrade|bump|pin(?:ned)?\b|==|版本|升级|发布"),
     "money": re.compile(r"(?i)price|cost|\$|€|¥|usd|eur|rmb|budget|salary|fee|元|价格|费用|预算|万"),
     "fake": re.compile(r"(?i)example|placeholder|dummy|sample|fake|test|mock|template|env|environ|"
@@ -106,8 +112,10 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
                 continue  # "re-run", "e.g."
         elif digits < 3 and letters == 0:
             continue  # "12", "4B." short numbers
-        if _EMAIL.match(value) or _VERSION.match(value) or _PLACEHOLDERISH.match(value):
+        if _EMAIL.match(value) or _VERSION.match(value) or _NOT_A_VALUE.match(value):
             continue
+        if text[start - 1 : start] == "<" and text[end : end + 1] == ">":
+            continue  # <base64-encoded>, <your-token>
         out.append(Candidate(start, end, value))
     return out
 
