@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts, is_public_contact
-from hindsight.safety.redact_credentials import find_credentials, find_key_ids
+from hindsight.safety.redact_credentials import find_credentials, find_key_ids, find_labelled_hex
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
     find_card_expiry,
@@ -345,7 +345,7 @@ def _find_passwords(text: str) -> list[Span]:
 
 _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, _find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
-    find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials,
+    find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
 )
 
 

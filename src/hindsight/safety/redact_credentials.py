@@ -210,6 +210,18 @@ _KEY_ID = re.compile(
 )
 
 
+# A hex secret after a compound credential label ("Auth Token 9c4e...", "app secret: 5f1a..."): hex alone is a hash,
+# but a label that names a credential says otherwise.
+_LABELLED_HEX = re.compile(
+    r"(?i)\b(?:auth|access|api|app|bot|refresh|session|client|signing|webhook)[ _-]?(?:token|key|secret)\s*[\"']?\s*"
+    r"(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>[0-9a-f]{32,64})(?![0-9a-z])"
+)
+
+
+def find_labelled_hex(text: str) -> list[Span]:
+    return [("api_key", *m.span("value")) for m in _LABELLED_HEX.finditer(text)]
+
+
 def find_key_ids(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _KEY_ID.finditer(text):

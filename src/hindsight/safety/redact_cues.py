@@ -29,7 +29,7 @@ _SEP = r"(?:\s*(?:[:：=#]|\bis\b|\bwas\b|\bare\b|\bof\b|是|为|号码|号|no\.
 _OTP_CUE = (
     r"(?i)(?:\b(?:verification|verify|confirmation|login|log-in|sign-?in|security|access|auth(?:entication|orization)?|"
     r"one[- ]time|2fa|mfa|otp|sms|text|backup|recovery|reset|pairing|unlock|door|gate|entry|alarm|safe|activation|"
-    r"two[- ]factor|lockbox|keypad|garage|padlock|locker|building)\s+(?:codes?|pins?|passcodes?|keys?|combination)\b|"
+    r"two[- ]factor|lockbox|keypad|garage|padlock|locker|building|guard|magic)\s+(?:codes?|pins?|passcodes?|keys?|combination)\b|"
     r"\bcode\s+(?:to|for)\s+the\s+(?:door|gate|lockbox|key\s?box|safe|alarm|garage|building|front\s+door|padlock|locker)\b|\b(?:otp|totp|2fa|mfa)\b(?:\s+codes?)?|"
     r"\bone[- ]time\s+(?:pass(?:code|word)|pin)\b|\byour\s+code\b|"
     r"验证码|校验码|动态码|动态密码|短信码|令牌码|动态令牌|动态口令牌?(?:现在|当前)?(?:显示的?)?|口令码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
@@ -55,7 +55,7 @@ _TOTP_SEED = re.compile(
 # unless the code is one of the many that are not secrets (error, status, zip, product ...).
 _BARE_CODE = re.compile(r"(?i)(?<![\w-])(?:(?P<word>[A-Za-z]+)\s+)?codes?\s*(?:\bis\b\s*:?|[:：=])\s*(?P<value>\d{4,8}|\d{3}[- ]\d{3})(?![\w-]|[.,]\d)")
 # "Telegram code 52817", "Steam code 48213": a service name, "code" and a 5-8 digit number with no separator.
-_NAMED_CODE = re.compile(r"(?<![\w-])(?P<word>[A-Z][A-Za-z]+)\s+(?:login\s+|sign-?in\s+|security\s+)?code\s+(?P<value>\d{5,8}|\d{3}[- ]\d{3})(?![\w-]|[.,]\d)")
+_NAMED_CODE = re.compile(r"(?<![\w-])(?P<word>[A-Z][A-Za-z]+)\s+(?:login\s+|sign-?in\s+|security\s+)?code\s+(?P<value>\d{5,8}|\d{3}[- ]\d{3}|(?=[A-Z]*\d[A-Z]*\d)(?=[0-9]*[A-Z])[A-Z0-9]{5,8})(?![\w-]|[.,]\d)")
 # "Enter 604193 to finish signing in", "输入 482913 完成验证": the code before what it unlocks.
 _ENTER_CODE = re.compile(
     r"(?i)(?:\b(?:enter|use|type|input)\s+(?P<v1>\d{4,8}|\d{3}[- ]\d{3})\s+(?:to|for|as)\s+(?:\w+\s+){0,2}?"
@@ -78,7 +78,8 @@ def _otp_ok(text: str, value: str, end: int) -> bool:
     digits = sum(ch.isdigit() for ch in value)
     letters = sum(ch.isalpha() for ch in value)
     # Four digits at least, or a short mixed code such as "K7Q2M" (two digits among letters).
-    if not (4 <= digits <= 10 or (digits >= 2 and letters and len(value) >= 5)) or _UNIT_AFTER.match(text, end):
+    grouped = "-" in value and digits >= 1 and letters and len(value) >= 6  # "QXR-7KP"
+    if not (4 <= digits <= 10 or (digits >= 2 and letters and len(value) >= 5) or grouped) or _UNIT_AFTER.match(text, end):
         return False
     return not (value.isdigit() and len(value) == 4 and value.startswith(("19", "20")) and text[end : end + 1] in "年-/")
 

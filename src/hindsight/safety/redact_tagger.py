@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from hindsight.safety.redact_contacts import is_public_contact
+from hindsight.safety.redact_cues import is_quantity
 from hindsight.safety.validators import looks_random, shannon_entropy
 
 Span = tuple[str, int, int]
@@ -38,7 +40,7 @@ _CANDIDATE = re.compile(
 )
 _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://[^\s\"'<>，。；）]+|\bwww\.[^\s\"'<>，。；）]+")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
-_VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+.]?[a-z]+\d*)?$")
+_VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+.~_][0-9a-z]+(?:\.[0-9a-z]+)*)*$")  # 6.5.0-35, 1.9.3-alpine3.19
 # Never candidates: placeholders (${DB_PASSWORD}, your-key, changeme), hashes that name their algorithm
 # (sha512-..., sha256:..., bcrypt $2b$...), file names.
 _NOT_A_VALUE = re.compile(
@@ -116,6 +118,8 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
             continue
         if text[start - 1 : start] == "<" and text[end : end + 1] == ">":
             continue  # <base64-encoded>, <your-token>
+        if letters == 0 and (is_quantity(text, start, end) or is_public_contact(value)):
+            continue  # "3600 秒", "total events: 13872645019", a 400 / toll-free service line
         out.append(Candidate(start, end, value))
     return out
 
