@@ -96,6 +96,13 @@ SECRET_EN: list[tuple[str, Callable[[], str], str]] = [
     ("{who}'s personal mobile is {v}, {tail}", phone, "phone"),
     ("Pay {who} by transfer, account {v}, {tail}", account, "bank_account"),
     ("Card for {thing}: security code {v}", lambda: str(R.randint(100, 999)), "payment_card"),
+    ("{who} gets into the {thing} with {v}; {tail}", password, "password"),
+    ("my usual combo for the {thing} is {v}", password, "password"),
+    ("{thing} auth string ended up as {v} in the config", password, "password"),
+    ("{thing} uploads are signed with {v} (the HMAC one)", api_key, "api_key"),
+    ("{who} shared the {thing} login over the phone: user ops, then {v}", password, "password"),
+    ("Logged in to {thing} as root with {v}, {tail}", password, "password"),
+    ("{thing} credentials (temporary): svc-sync {v}", password, "password"),
 ]
 SECRET_ZH: list[tuple[str, Callable[[], str], str]] = [
     ("{thing_zh}的密码改成了 {v}，{tail_zh}", password, "password"),
@@ -115,6 +122,11 @@ SECRET_ZH: list[tuple[str, Callable[[], str], str]] = [
     ("货款转到{who_zh}的卡上：{v}，{tail_zh}", account, "bank_account"),
     ("{who_zh}的银行账户 {v}，开户行是建设银行", account, "bank_account"),
     ("信用卡背面的安全码 {v}，{tail_zh}", lambda: str(R.randint(100, 999)), "payment_card"),
+    ("{thing_zh}的 HMAC 串是 {v}，{tail_zh}", api_key, "api_key"),
+    ("{thing_zh}加签用 {v} 这个值", api_key, "api_key"),
+    ("{who_zh}登{thing_zh}一直用 {v}，{tail_zh}", password, "password"),
+    ("{thing_zh}的临时口令发我了：{v}", password, "password"),
+    ("{thing_zh}那边给的 secret 是 {v}，{tail_zh}", api_key, "api_key"),
 ]
 
 
@@ -143,6 +155,11 @@ LOOK_EN: list[tuple[str, Callable[[], str]]] = [
     ("The {thing} password policy requires 12 characters and a digit", lambda: ""),
     ("{who} stored the {thing} token in the vault under path kv/{v}", lambda: R.choice(WORDS) + "/" + R.choice(WORDS)),
     ("Invoice {v} for the {thing} is due on the 30th", lambda: "INV-" + str(R.randint(2020, 2027)) + "-" + rnd(4, string.digits)),
+    ("The {thing} token lifetime is {v} seconds", lambda: str(R.choice([900, 3600, 7200, 86400]))),
+    ("{who} logged in to {thing} with the usual SSO flow; session {v} expired", lambda: rnd(24, "0123456789abcdef")),
+    ("Rebuilt {thing} from tag {v}", lambda: f"{version()}-{R.choice(['slim', 'alpine', 'rc1', 'beta2'])}"),
+    ("{thing} listens on port {v} behind the proxy", lambda: str(R.choice([5432, 6379, 8080, 8443, 9092, 27017]))),
+    ("Paste the {thing} key as {v} in the template; {tail}", lambda: R.choice(["<api-key>", "YOUR_KEY_HERE", "${" + "API_KEY}", "sk-xxxx"])),
 ]
 LOOK_ZH: list[tuple[str, Callable[[], str]]] = [
     ("{thing_zh}已经升级到 {v}，{tail_zh}", version),
@@ -158,6 +175,10 @@ LOOK_ZH: list[tuple[str, Callable[[], str]]] = [
     ("请求 ID {v} 对应{thing_zh}的那次重试", lambda: rnd(24, "0123456789abcdef")),
     ("{thing_zh}的令牌已存进 Vault，路径 kv/{v}", lambda: R.choice(WORDS) + "/" + R.choice(WORDS)),
     ("发票号码 {v}，{tail_zh}", lambda: rnd(8, string.digits)),
+    ("{thing_zh}的 token 有效期 {v} 秒", lambda: str(R.choice([900, 3600, 7200, 86400]))),
+    ("{thing_zh}镜像改成 {v} 了", lambda: f"{version()}-{R.choice(['slim', 'alpine', 'rc1'])}"),
+    ("{thing_zh}走 {v} 端口", lambda: str(R.choice([5432, 6379, 8080, 8443, 9092]))),
+    ("{thing_zh}的证书指纹 {v}，{tail_zh}", lambda: ":".join(rnd(2, "0123456789ABCDEF") for _ in range(8))),
 ]
 THINGS = ["staging box", "router", "build server", "Grafana", "shared drive", "VPN", "office printer", "NAS", "billing portal",
           "CI runner", "kiosk", "payroll app", "smart lock", "analytics job", "mail relay", "Kafka cluster", "family iPad"]

@@ -31,7 +31,7 @@ from hindsight.safety.redact_tagger import WEIGHTS, candidates, features  # noqa
 ROUNDS = ("r1", "r2", "r3", "r4")
 OWN = (ROOT / "bench/data/pii_dev_r1.jsonl", ROOT / "bench/data/pii_fresh_r1.jsonl")
 SEED = 7
-THRESHOLD = 0.85
+THRESHOLD = 0.9
 
 
 def load_jsonl(path: Path) -> list[dict[str, Any]]:

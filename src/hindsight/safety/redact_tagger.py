@@ -49,6 +49,8 @@ _NOT_A_VALUE = re.compile(
     r"sh|sql|xml|html?|pdf|docx?|xlsx?|png|jpe?g|gz|tgz|zip|tar|xz|deb|rpm|whl|jar|exe|dmg|iso|pem|crt|key|lock))$"
 )
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_UNIT_AFTER = re.compile(r"(?i)\s*(?:%|ms\b|s\b|secs?\b|seconds?\b|min(?:ute)?s?\b|h(?:ou)?rs?\b|days?\b|weeks?\b|years?\b|[kmgt]i?b\b|"
+                         r"px\b|rpm\b|qps\b|x\b|秒|毫秒|分钟|小时|天|周|年|个月|次|倍|元|块|人|台|行|条|张)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _SPLIT_NAME = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
@@ -118,7 +120,7 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
             continue
         if text[start - 1 : start] == "<" and text[end : end + 1] == ">":
             continue  # <base64-encoded>, <your-token>
-        if letters == 0 and (is_quantity(text, start, end) or is_public_contact(value)):
+        if letters == 0 and (is_quantity(text, start, end) or is_public_contact(value) or _UNIT_AFTER.match(text, end)):
             continue  # "3600 秒", "total events: 13872645019", a 400 / toll-free service line
         out.append(Candidate(start, end, value))
     return out
