@@ -118,8 +118,8 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
             continue  # "12", "4B." short numbers
         if _EMAIL.match(value) or _VERSION.match(value) or _NOT_A_VALUE.match(value):
             continue
-        if text[start - 1 : start] == "<" and text[end : end + 1] == ">":
-            continue  # <base64-encoded>, <your-token>
+        if (text[start - 1 : start], text[end : end + 1]) in (("<", ">"), ("{", "}")):
+            continue  # <base64-encoded>, <your-token>, ${API_TOKEN}, {{ secret }}
         if letters == 0 and (is_quantity(text, start, end) or is_public_contact(value) or _UNIT_AFTER.match(text, end)):
             continue  # "3600 秒", "total events: 13872645019", a 400 / toll-free service line
         out.append(Candidate(start, end, value))
