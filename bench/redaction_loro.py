@@ -58,7 +58,8 @@ def score(rows: list[dict[str, Any]], tagger: TaggerModel | bool) -> dict[str, A
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", nargs="+", default=list(ROUNDS))
-    parser.add_argument("--thresholds", nargs="+", type=float, default=[0.85])
+    parser.add_argument("--thresholds", nargs="+", type=float, default=[0.9])
+    parser.add_argument("--short", nargs="+", type=float, default=[0.0, 0.97], help="thresholds for values under 10 chars")
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/redaction_loro.json")
     args = parser.parse_args()
     result: dict[str, Any] = {}
@@ -67,7 +68,8 @@ def main() -> None:
         model = TaggerModel(train(training_rows(hold)), 0.5)
         entry = {"rules": score(rows, False)}
         for t in args.thresholds:
-            entry[f"tagger@{t}"] = score(rows, replace(model, threshold=t))
+            for short in args.short:
+                entry[f"tagger@{t}/{short}"] = score(rows, replace(model, threshold=t, short_threshold=short))
         result[hold] = entry
         for name, r in entry.items():
             print(f"{hold} {name:12s} pii {r['pii_removed_fact_kept']:.3f}  look-alikes {r['lookalikes_untouched']:.3f}  {r['failures']}")

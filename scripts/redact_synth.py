@@ -159,6 +159,15 @@ LOOK_EN: list[tuple[str, Callable[[], str]]] = [
     ("{who} logged in to {thing} with the usual SSO flow; session {v} expired", lambda: rnd(24, "0123456789abcdef")),
     ("Rebuilt {thing} from tag {v}", lambda: f"{version()}-{R.choice(['slim', 'alpine', 'rc1', 'beta2'])}"),
     ("{thing} listens on port {v} behind the proxy", lambda: str(R.choice([5432, 6379, 8080, 8443, 9092, 27017]))),
+    # hard negatives: a cue word next to a value that is not a secret
+    ("The {thing} password rule changed after release {v}", lambda: R.choice(["Build#", "Rel-", "r"]) + str(R.randint(10, 999))),
+    ("Discount code {v} gives 15% off the {thing} renewal", lambda: rnd(R.randint(4, 6), string.ascii_uppercase) + str(R.randint(5, 50))),
+    ("{who}'s cloud account ID is {v} (billing only)", lambda: rnd(12, string.digits)),
+    ("The {thing} logo as base64: {v}", lambda: "iVBORw0KGgo" + rnd(R.randint(40, 90), ALNUM + "+/")),
+    ("Where's the {thing} password? In {v}, under the Ops vault", lambda: R.choice(["1Password", "Bitwarden", "KeePassXC", "LastPass"])),
+    ("Token bucket for {thing}: {v} requests per window", lambda: str(R.randint(50, 5000))),
+    ("The {thing} API key field accepts {v} characters", lambda: R.choice(["32", "40", "64"])),
+    ("Our deploy key fingerprint for {thing} is SHA256:{v}", lambda: rnd(43, ALNUM + "+/")),
     ("Paste the {thing} key as {v} in the template; {tail}", lambda: R.choice(["<api-key>", "YOUR_KEY_HERE", "${" + "API_KEY}", "sk-xxxx"])),
 ]
 LOOK_ZH: list[tuple[str, Callable[[], str]]] = [
@@ -178,6 +187,12 @@ LOOK_ZH: list[tuple[str, Callable[[], str]]] = [
     ("{thing_zh}的 token 有效期 {v} 秒", lambda: str(R.choice([900, 3600, 7200, 86400]))),
     ("{thing_zh}镜像改成 {v} 了", lambda: f"{version()}-{R.choice(['slim', 'alpine', 'rc1'])}"),
     ("{thing_zh}走 {v} 端口", lambda: str(R.choice([5432, 6379, 8080, 8443, 9092]))),
+    ("密码策略改了，{thing_zh}从 {v} 版本开始强制 12 位", lambda: R.choice(["Build#", "v", "R"]) + str(R.randint(10, 99))),
+    ("{thing_zh}的优惠码 {v}，满减 20 元", lambda: rnd(R.randint(4, 6), string.ascii_uppercase) + str(R.randint(5, 50))),
+    ("{who_zh}的云账号 ID {v}，只用于对账", lambda: rnd(12, string.digits)),
+    ("账号密码见 {v} 里的运维保险库", lambda: R.choice(["1Password", "Bitwarden", "KeePassXC"])),
+    ("{thing_zh}的图标 base64 是 {v}", lambda: "iVBORw0KGgo" + rnd(R.randint(40, 90), ALNUM + "+/")),
+    ("{thing_zh}的 key 长度必须是 {v} 位", lambda: R.choice(["32", "64"])),
     ("{thing_zh}的证书指纹 {v}，{tail_zh}", lambda: ":".join(rnd(2, "0123456789ABCDEF") for _ in range(8))),
 ]
 THINGS = ["staging box", "router", "build server", "Grafana", "shared drive", "VPN", "office printer", "NAS", "billing portal",

@@ -32,6 +32,7 @@ ROUNDS = ("r1", "r2", "r3", "r4")
 OWN = (ROOT / "bench/data/pii_dev_r1.jsonl", ROOT / "bench/data/pii_fresh_r1.jsonl")
 SEED = 7
 THRESHOLD = 0.9
+SHORT_THRESHOLD = 0.97  # values under 10 characters (see TaggerModel)
 
 
 def load_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -108,7 +109,7 @@ def main() -> None:
     out = args.out or (WEIGHTS if args.hold is None else Path(f"/tmp/redact_tagger_{args.hold}.json"))
     meta = {"rounds": [r for r in ROUNDS if r != args.hold], "synth": args.synth, "seed": args.seed, "rows": len(rows),
             "command": "scripts/train_redact_tagger.py" + (f" --hold {args.hold}" if args.hold else "")}
-    out.write_text(json.dumps({"threshold": args.threshold, "meta": meta, "weights": dict(sorted(weights.items()))},
+    out.write_text(json.dumps({"threshold": args.threshold, "short_threshold": SHORT_THRESHOLD, "meta": meta, "weights": dict(sorted(weights.items()))},
                               ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     print(f"{len(weights)} weights from {len(rows)} rows -> {out}")
 

@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # (text, must not survive, must survive): the rules alone leave each secret in place (checked below).
 TAGGED: list[tuple[str, list[str], list[str]]] = [
     ("Mum's tablet unlocks with Kestrel#4471, she keeps forgetting it.", ["Kestrel#4471"], ["Mum's tablet"]),
-    ("the wifi at grandma's: network Oakwood-2G, key Br1ght!Morning55", ["Br1ght!Morning55"], ["Oakwood-2G"]),
+    ("grandma's router admin page: admin with Br1ght!Morning55", ["Br1ght!Morning55"], ["router admin page"]),
     ("Discord bot token rotated: MTE5ODc2NTQzMjEwOTg3NjU0.Gx7kPq.z9Lm2Xv7Rb4Nw8Yc1Hd6Js3Fg0KeUaTi", ["Gx7kPq.z9Lm2Xv7"], ["Discord bot"]),
     ("企业微信的 corpsecret 刷新了，新值 Tq9Lm2Xv7Rb4Nw8Yc1Hd6Js3，旧的作废", ["Tq9Lm2Xv7Rb4Nw8Yc1Hd6Js3"], ["企业微信", "旧的作废"]),
-    ("飞书机器人的 webhook 校验串 Hk3Lp9Zq2Wx7Rv4Tn8Mb1Yc6，别外传", ["Hk3Lp9Zq2Wx7Rv4Tn8Mb1Yc6"], ["飞书机器人", "别外传"]),
+    ("小程序后台换了 appsecret，现在是 Wq8Zr3Lp6Xm1Tv9Ky4Nb7Hc2，旧的已失效", ["Wq8Zr3Lp6Xm1Tv9Ky4Nb7Hc2"], ["小程序后台", "旧的已失效"]),
 ]
 
 # Rules added in round 5 (fail on main before this change).
@@ -52,6 +52,8 @@ LOOKALIKES: list[str] = [
     "Set DB_PASSWORD=${DB_PASSWORD} in compose; never hardcode it",
     "Put the key in Vault at secret/data/payments and read it with VAULT_TOKEN from the env",
     "The token expiry is 3600 seconds and the refresh window is 86400",
+    "Coupon code SPRING25 knocks 10% off the first order",
+    "The icon is inlined as iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAQ0lEQVR4nGNgGAWjYBSMglEwCkbBKBgF",
     "Ticket OPS-4821 tracks the flaky Kafka consumer; PR #3392 fixes it",
     "请求 ID 7f3a9c2e-1b4d-4e8f-9a6b-2c5d8e1f3a7b 对应那次超时",
     "版本号改成 v3.12.0-rc2，构建号 20931",
@@ -84,9 +86,9 @@ def test_lookalike_untouched(text: str) -> None:
 
 
 def test_tagged_values_get_typed_placeholders() -> None:
-    out = redact("the wifi at grandma's: network Oakwood-2G, key Br1ght!Morning55")
-    assert out.kinds and set(out.kinds) <= {"password", "api_key"}
-    assert "[REDACTED:" in out.text and out.text.startswith("the wifi at grandma's: network Oakwood-2G")
+    out = redact("grandma's router admin page: admin with Br1ght!Morning55")
+    assert out.text == "grandma's router admin page: admin with [REDACTED:password]"
+    assert redact(TAGGED[2][0]).kinds == ["api_key"]
 
 
 def test_tagger_off_or_missing_weights_is_rules_only(tmp_path: Path) -> None:
@@ -119,6 +121,6 @@ def test_training_is_reproducible() -> None:
     assert train(rows, seed=3) == train(generate(240, 3), seed=3)
 
 
-@pytest.mark.parametrize("unit", ["key Br1ght!Morning55, ", "新值 Tq9Lm2Xv7Rb4Nw8Yc1Hd6Js3，", "Zq 7 x9 ", "a1-" * 5])
+@pytest.mark.parametrize("unit", ["key Br1ght!Morning55, ", "新值 Tq9Lm2Xv7Rb4Nw8Yc1Hd6Js3，", "a1-" * 5, "MIIBIBAA"])
 def test_cost_grows_linearly(unit: str) -> None:
     assert_linear_cost(unit)

@@ -55,14 +55,14 @@ _TOTP_SEED = re.compile(
 # unless the code is one of the many that are not secrets (error, status, zip, product ...).
 _BARE_CODE = re.compile(r"(?i)(?<![\w-])(?:(?P<word>[A-Za-z]+)\s+)?codes?\s*(?:\bis\b\s*:?|[:：=])\s*(?P<value>\d{4,8}|\d{3}[- ]\d{3})(?![\w-]|[.,]\d)")
 # "Telegram code 52817", "Steam code 48213": a service name, "code" and a 5-8 digit number with no separator.
-_NAMED_CODE = re.compile(r"(?<![\w-])(?P<word>[A-Z][A-Za-z]+)\s+(?:login\s+|sign-?in\s+|security\s+)?code\s+(?P<value>\d{5,8}|\d{3}[- ]\d{3}|(?=[A-Z]*\d[A-Z]*\d)(?=[0-9]*[A-Z])[A-Z0-9]{5,8})(?![\w-]|[.,]\d)")
+_NAMED_CODE = re.compile(r"(?<![\w-])(?P<word>[A-Z][A-Za-z]+)\s+(?:login\s+|sign-?in\s+|security\s+)?code\s+(?P<value>\d{5,8}|\d{3}[- ]\d{3})(?![\w-]|[.,]\d)")
 # "Enter 604193 to finish signing in", "输入 482913 完成验证": the code before what it unlocks.
 _ENTER_CODE = re.compile(
     r"(?i)(?:\b(?:enter|use|type|input)\s+(?P<v1>\d{4,8}|\d{3}[- ]\d{3})\s+(?:to|for|as)\s+(?:\w+\s+){0,2}?"
     r"(?:verify|verif|confirm|sign|log|login|complete|finish|reset|authori[sz]e|continue|activate|unlock)|"
     r"输入\s*(?P<v2>\d{4,8})\s*(?:完成|进行|以|来)?(?:验证|登录|登陆|确认|支付|注册|绑定|解锁))"
 )
-_NOT_SECRET_CODE = frozenset(
+NOT_SECRET_CODE = frozenset(
     ["error", "status", "exit", "zip", "postal", "post", "area", "country", "return", "response", "http", "promo", "discount", "coupon", "product", "source", "region", "airport", "station", "tracking", "item", "sku", "bar", "qr", "color", "colour", "dial", "iso", "currency", "event", "fault", "reason", "language", "stock", "class", "course", "tax", "hs", "bank", "swift", "branch", "sort", "program", "opcode", "unicode", "ascii", "morse", "dress", "zone", "signal"]
 )
 
@@ -101,10 +101,10 @@ def find_otp(text: str) -> list[Span]:
     for m in _OTP_FIRST.finditer(text):
         out.append(("otp", *m.span("value")))
     for m in _BARE_CODE.finditer(text):
-        if (m.group("word") or "").lower() not in _NOT_SECRET_CODE and _otp_ok(text, m.group("value"), m.end()):
+        if (m.group("word") or "").lower() not in NOT_SECRET_CODE and _otp_ok(text, m.group("value"), m.end()):
             out.append(("otp", *m.span("value")))
     for m in _NAMED_CODE.finditer(text):
-        if m.group("word").lower() not in _NOT_SECRET_CODE and not _UNIT_AFTER.match(text, m.end()):
+        if m.group("word").lower() not in NOT_SECRET_CODE and not _UNIT_AFTER.match(text, m.end()):
             out.append(("otp", *m.span("value")))
     for m in _ENTER_CODE.finditer(text):
         out.append(("otp", *m.span("v1" if m.group("v1") else "v2")))

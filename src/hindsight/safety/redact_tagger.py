@@ -17,6 +17,8 @@ already took). Weights: ``safety/data/redact_tagger.json``, written by ``scripts
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import math
 import os
@@ -27,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from hindsight.safety.redact_contacts import is_public_contact
-from hindsight.safety.redact_cues import is_quantity
+from hindsight.safety.redact_cues import NOT_SECRET_CODE, is_quantity
 from hindsight.safety.validators import looks_random, shannon_entropy
 
 Span = tuple[str, int, int]
@@ -38,17 +40,24 @@ WEIGHTS = Path(__file__).parent / "data" / "redact_tagger.json"
 _CANDIDATE = re.compile(
     r"\+?\d{1,5}(?:[ -]\d{2,5}){1,5}(?![\w])|[A-Za-z0-9_\-.+!#$%&*~/@^?]+(?:==?(?![A-Za-z0-9]))?"
 )
-_URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://[^\s\"'<>，。；）]+|\bwww\.[^\s\"'<>，。；）]+")
+_URL = re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}+://[^\s\"'<>，。；）]+|\bwww\.[^\s\"'<>，。；）]+")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+.~_][0-9a-z]+(?:\.[0-9a-z]+)*)*$")  # 6.5.0-35, 1.9.3-alpine3.19
 # Never candidates: placeholders (${DB_PASSWORD}, your-key, changeme), hashes that name their algorithm
-# (sha512-..., sha256:..., bcrypt $2b$...), file names.
+# (sha512-..., sha256:..., bcrypt $2b$...), base64 of a PNG/JPEG/GIF/ZIP/PDF file, file names.
 _NOT_A_VALUE = re.compile(
     r"(?i)^(?:\$\{?\w+\}?|%\w+%|x{3,}|\*{3,}|\.{3,}|your[_-].*|changeme|redacted.*|example.*|dummy.*|"
-    r"(?:sha|md)\d*[-:].*|\$2[abxy]?\$.*|\$argon2.*|[\w.-]+\.(?:txt|json|ya?ml|toml|ini|cfg|conf|env|md|csv|log|py|js|ts|go|rs|java|"
+    r"(?:sha|md)\d*[-:].*|(?-i:iVBORw0KGgo|/9j/|R0lGOD|UEsDB|JVBERi).*|\$2[abxy]?\$.*|\$argon2.*|[\w.-]+\.(?:txt|json|ya?ml|toml|ini|cfg|conf|env|md|csv|log|py|js|ts|go|rs|java|"
     r"sh|sql|xml|html?|pdf|docx?|xlsx?|png|jpe?g|gz|tgz|zip|tar|xz|deb|rpm|whl|jar|exe|dmg|iso|pem|crt|key|lock))$"
 )
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_SINGLE_CASE_HEX = re.compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}")
+# Values whose kind the rules own and validate (an ID or card number failing its checksum stays), public keys,
+# and codes that are not secrets by name ("area code 415", "promo code", "error code").
+_OWNED_BEFORE = re.compile(
+    r"(?i)(?:身份证|证件号|id card|卡号|card (?:number|no\.?)|public key|公钥|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|"
+    r"\b(?:" + "|".join(sorted(NOT_SECRET_CODE)) + r")\s+codes?)[^\n，。,;；]{0,12}$"
+)
 _UNIT_AFTER = re.compile(r"(?i)\s*(?:%|ms\b|s\b|secs?\b|seconds?\b|min(?:ute)?s?\b|h(?:ou)?rs?\b|days?\b|weeks?\b|years?\b|[kmgt]i?b\b|"
                          r"px\b|rpm\b|qps\b|x\b|秒|毫秒|分钟|小时|天|周|年|个月|次|倍|元|块|人|台|行|条|张)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -78,6 +87,7 @@ _CUES: dict[str, re.Pattern[str]] = {
                      r"\bref|uuid|\bid\b|part|model|serial|\bno\.|charge|订单|工单|单号|编号|编码|料号|型号|发票|批次|流水|运单|序列号|商户号"),
     "ver": re.compile(r"(?i)version|release|\bv\d|upgrade|bump|pin(?:ned)?\b|==|版本|升级|发布"),
     "money": re.compile(r"(?i)price|cost|\$|€|¥|usd|eur|rmb|budget|salary|fee|元|价格|费用|预算|万"),
+    "shop": re.compile(r"(?i)checkout|discount|coupon|promo|voucher|% off|\bsale\b|cart|优惠|折扣|满减|下单|券"),
     "fake": re.compile(r"(?i)example|placeholder|dummy|sample|fake|test|mock|template|env|environ|"
                        r"示例|样例|占位|模板|测试|环境变量"),
 }
@@ -96,6 +106,8 @@ class Candidate:
 def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidate]:
     """Value-shaped tokens of ``text`` outside ``skip`` spans, URLs and emails."""
     blocked = sorted([*skip, *(m.span() for m in _URL.finditer(text))])
+    reach = list(itertools.accumulate((e for _, e in blocked), max))  # the furthest end among the first i spans
+    starts = [s for s, _ in blocked]
     out: list[Candidate] = []
     for m in _CANDIDATE.finditer(text):
         start, end = m.span()
@@ -104,7 +116,8 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
         end -= len(value) - len(trimmed)
         value = trimmed.lstrip("([{<\"'")
         start = end - len(value)
-        if len(value) < 3 or any(s < end and start < e for s, e in blocked):
+        i = bisect.bisect_left(starts, end)  # spans starting before the candidate's end; one overlaps if it reaches past start
+        if len(value) < 3 or (i and reach[i - 1] > start):
             continue
         digits = sum(c.isdigit() for c in value)
         letters = sum(c.isalpha() for c in value)
@@ -120,6 +133,10 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
             continue
         if (text[start - 1 : start], text[end : end + 1]) in (("<", ">"), ("{", "}")):
             continue  # <base64-encoded>, <your-token>, ${API_TOKEN}, {{ secret }}
+        if _SINGLE_CASE_HEX.fullmatch(value) or _OWNED_BEFORE.search(text, max(0, start - 28), start):
+            continue  # a hex digest is a hash unless a rule's credential label says otherwise; see _OWNED_BEFORE
+        if letters == 0 and re.search(r"\d[,.]$", text[max(0, start - 2) : start]):
+            continue  # "3,450": the tail of a number with a thousands separator
         if letters == 0 and (is_quantity(text, start, end) or is_public_contact(value) or _UNIT_AFTER.match(text, end)):
             continue  # "3600 秒", "total events: 13872645019", a 400 / toll-free service line
         out.append(Candidate(start, end, value))
@@ -217,8 +234,15 @@ def features(text: str, c: Candidate) -> list[str]:
 
 @dataclass(frozen=True)
 class TaggerModel:
+    """``threshold`` for values of 10+ characters; a short value (a code, a build tag, a PIN-like number) is where
+    look-alikes crowd, so it needs ``short_threshold``."""
+
     weights: dict[str, float]
     threshold: float
+    short_threshold: float = 0.0
+
+    def needed(self, value: str) -> float:
+        return max(self.threshold, self.short_threshold) if len(value) < 10 else self.threshold
 
     def score(self, feats: list[str]) -> float:
         z = sum(self.weights.get(x, 0.0) for x in feats)
@@ -237,7 +261,7 @@ def _load(path: str) -> TaggerModel | None:
     if p.name == "off" or not p.exists():
         return None
     data = json.loads(p.read_text(encoding="utf-8"))
-    return TaggerModel(dict(data["weights"]), float(data["threshold"]))
+    return TaggerModel(dict(data["weights"]), float(data["threshold"]), float(data.get("short_threshold", 0.0)))
 
 
 _CVV_CUE = re.compile(r"(?i)cvv|cvc|cid\b|security code|\bcode\b|安全码|校验码|背面")
@@ -261,7 +285,9 @@ def kind_of(text: str, c: Candidate) -> str:
         return "phone"
     if only_digits and len(digits) >= 8 and _CUES["acct"].search(before):
         return "bank_account"
-    if len(v) >= 16 and (looks_random(v, 16) or _CUES["key"].search(before)):
+    if _CUES["pw"].search(before):
+        return "password"
+    if len(v) >= 16 and (_CUES["key"].search(before) or (looks_random(v, 16) and re.fullmatch(r"[\w./+=-]+", v))):
         return "api_key"
     return "password"
 
@@ -273,6 +299,6 @@ def find_tagged(text: str, taken: Iterable[tuple[int, int]] = (), model: TaggerM
         return []
     out: list[Span] = []
     for c in candidates(text, taken):
-        if m.score(features(text, c)) >= m.threshold:
+        if m.score(features(text, c)) >= m.needed(c.value):
             out.append((kind_of(text, c), c.start, c.end))
     return out
