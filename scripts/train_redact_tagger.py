@@ -63,6 +63,10 @@ def _occurrences(text: str, needles: list[str]) -> list[tuple[int, int]]:
     return spans
 
 
+def _overlaps(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    return any(s < end and start < e for s, e in spans)
+
+
 def examples(rows: list[dict[str, Any]]) -> tuple[list[list[str]], list[int]]:
     X: list[list[str]] = []
     y: list[int] = []
@@ -71,9 +75,8 @@ def examples(rows: list[dict[str, Any]]) -> tuple[list[list[str]], list[int]]:
         secret = _occurrences(text, list(row.get("secrets") or [])) if row["kind"] == "pii" else []
         keep = _occurrences(text, list(row.get("keep") or []))
         for c in candidates(text):
-            overlaps = lambda spans: any(s < c.end and c.start < e for s, e in spans)  # noqa: E731
             X.append(features(text, c))
-            y.append(int(overlaps(secret) and not overlaps(keep)))
+            y.append(int(_overlaps(c.start, c.end, secret) and not _overlaps(c.start, c.end, keep)))
     return X, y
 
 

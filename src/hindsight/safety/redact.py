@@ -16,7 +16,8 @@ This module finds keys, tokens and passwords and resolves overlaps between all
 findings; the other finders live in ``redact_contacts`` (emails, IDs, cards,
 phones by shape), ``redact_cues`` (values announced by an EN/ZH cue: one-time
 codes, passports/SSNs, bank accounts, card expiry, hosts next to a credential),
-``redact_address`` and ``validators`` (the checksums).
+``redact_address`` and ``validators`` (the checksums). What the rules leave, ``redact_tagger`` (a learned
+per-token second opinion) scores.
 """
 
 from __future__ import annotations
@@ -351,10 +352,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
 
 def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: TaggerModel | bool = True) -> list[Finding]:
     """Non-overlapping findings, left to right; on overlap the higher-priority kind (then the longer span) wins.
-
-    ``tagger``: the learned second opinion (:mod:`redact_tagger`) over what the rules left; True = the shipped
-    weights, False = rules only, or a model.
-    """
+    ``tagger``: the learned second opinion over what the rules left (True: shipped weights, False: rules only)."""
     wanted = set(kinds) if kinds is not None else set(KINDS)
     spans = [s for finder in _FINDERS for s in finder(text)
              if s[2] > s[1] and not (s[0] in ("phone", "email") and is_public_contact(text[s[1] : s[2]]))]

@@ -90,7 +90,7 @@ def is_public_address(text: str, start: int) -> bool:
     region = _ZH_REGION_BEFORE.search(before)
     before = before[: region.start()] if region else before
     cue = _ORG_CUE.search(before)
-    return bool(cue) and not _HOME_CUE.search(cue.group(0))
+    return cue is not None and not _HOME_CUE.search(cue.group(0))
 
 
 def find_addresses(text: str) -> list[Span]:
