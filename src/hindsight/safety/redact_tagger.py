@@ -84,7 +84,7 @@ _CUES: dict[str, re.Pattern[str]] = {
     "hash": re.compile(r"(?i)sha\d*|md5|hash|checksum|digest|commit|\bgit\b|fingerprint|etag|crc|"
                        r"哈希|校验和|摘要|提交|指纹"),
     "id": re.compile(r"(?i)order|ticket|invoice|issue|\bpr\b|build|job|request|trace|tracking|sku|case|run|"
-                     r"\bref|uuid|\bid\b|part|model|serial|\bno\.|charge|订单|工单|单号|编号|编码|料号|型号|发票|批次|流水|运单|序列号|商户号"),
+                     r"\bref|uuid|\bid\b|part|model|serial|\bno\.|charge|isbn|issn|\bean\b|upc|gtin|asin|doi|订单|工单|单号|编号|编码|料号|型号|发票|批次|流水|运单|序列号|商户号"),
     "ver": re.compile(r"(?i)version|release|\bv\d|upgrade|bump|pin(?:ned)?\b|==|版本|升级|发布"),
     "money": re.compile(r"(?i)price|cost|\$|€|¥|usd|eur|rmb|budget|salary|fee|元|价格|费用|预算|万"),
     "shop": re.compile(r"(?i)checkout|discount|coupon|promo|voucher|% off|\bsale\b|cart|优惠|折扣|满减|下单|券"),
