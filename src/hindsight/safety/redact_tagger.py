@@ -21,7 +21,6 @@ import bisect
 import itertools
 import json
 import math
-import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -250,15 +249,14 @@ class TaggerModel:
 
 
 def load_model(path: Path | str | None = None) -> TaggerModel | None:
-    """The shipped weights (or ``path``, or ``$HINDSIGHT_REDACT_TAGGER``); None when the file is absent."""
-    p = Path(path or os.environ.get("HINDSIGHT_REDACT_TAGGER") or WEIGHTS)
-    return _load(str(p))
+    """The shipped weights (or those at ``path``); None when the file is absent (redaction is then rules only)."""
+    return _load(str(Path(path or WEIGHTS)))
 
 
 @lru_cache(maxsize=4)
 def _load(path: str) -> TaggerModel | None:
     p = Path(path)
-    if p.name == "off" or not p.exists():
+    if not p.exists():
         return None
     data = json.loads(p.read_text(encoding="utf-8"))
     return TaggerModel(dict(data["weights"]), float(data["threshold"]), float(data.get("short_threshold", 0.0)))
