@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from redaction_helpers import assert_linear_cost, assert_removed_and_kept, assert_untouched
 
+from hindsight.engine import MemoryEngine
+from hindsight.model import Status
 from hindsight.safety.redact import redact
 from hindsight.safety.redact_tagger import WEIGHTS, candidates, features, load_model
 
@@ -124,3 +126,13 @@ def test_training_is_reproducible() -> None:
 @pytest.mark.parametrize("unit", ["key Br1ght!Morning55, ", "新值 Tq9Lm2Xv7Rb4Nw8Yc1Hd6Js3，", "a1-" * 5, "MIIBIBAA"])
 def test_cost_grows_linearly(unit: str) -> None:
     assert_linear_cost(unit)
+
+
+def test_the_write_path_stores_the_tagged_value_redacted(engine: MemoryEngine) -> None:
+    """Through MemoryEngine (real SQLite, real embedder): the stored note carries the placeholder, not the value."""
+    outcome = engine.store_memory({"content": TAGGED[3][0]})
+    assert outcome.action == "created", outcome
+    stored = engine.store.get(outcome.memory_id)
+    assert stored is not None and stored.status == Status.active
+    assert "Tq9Lm2Xv7Rb4Nw8Yc1Hd6Js3" not in stored.content and "[REDACTED:api_key]" in stored.content
+    assert "api_key" in outcome.redactions
