@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from redact_synth import generate  # noqa: E402
 
-from hindsight.safety.redact_tagger import WEIGHTS, candidates, features  # noqa: E402
+from hindsight.safety.redact_tagger import WEIGHTS, candidates, cue_index, features  # noqa: E402
 
 ROUNDS = ("r1", "r2", "r3", "r4")
 OWN = (ROOT / "bench/data/pii_dev_r1.jsonl", ROOT / "bench/data/pii_fresh_r1.jsonl")
@@ -74,8 +74,9 @@ def examples(rows: list[dict[str, Any]]) -> tuple[list[list[str]], list[int]]:
         text = row["text"]
         secret = _occurrences(text, list(row.get("secrets") or [])) if row["kind"] == "pii" else []
         keep = _occurrences(text, list(row.get("keep") or []))
+        index = cue_index(text)
         for c in candidates(text):
-            X.append(features(text, c))
+            X.append(features(text, c, index))
             y.append(int(_overlaps(c.start, c.end, secret) and not _overlaps(c.start, c.end, keep)))
     return X, y
 

@@ -152,12 +152,36 @@ def _bucket(x: float, edges: tuple[float, ...]) -> int:
     return next((i for i, e in enumerate(edges) if x < e), len(edges))
 
 
-def _cues(window: str, prefix: str) -> list[str]:
-    return [f"{prefix}{name}" for name, pat in _CUES.items() if pat.search(window)]
+CueIndex = dict[str, tuple[list[int], list[int]]]
 
 
-def features(text: str, c: Candidate) -> list[str]:
-    """Feature names for one candidate (binary features; the model is a sum of their weights)."""
+def cue_index(text: str) -> CueIndex:
+    """Every cue match of ``text``, per class (starts, ends): computed once per text, so a long text with many
+    candidates costs one pass per cue class, not one search per candidate and window."""
+    out: CueIndex = {}
+    for name, pat in _CUES.items():
+        spans = [m.span() for m in pat.finditer(text)]
+        out[name] = ([a for a, _ in spans], [b for _, b in spans])
+    return out
+
+
+def _cues(index: CueIndex, lo: int, hi: int, prefix: str) -> list[str]:
+    """The cue classes with a match inside text[lo:hi]."""
+    found = []
+    for name, (starts, ends) in index.items():
+        i = bisect.bisect_left(starts, lo)
+        while i < len(starts) and starts[i] < hi:
+            if ends[i] <= hi:
+                found.append(prefix + name)
+                break
+            i += 1
+    return found
+
+
+def features(text: str, c: Candidate, index: CueIndex | None = None) -> list[str]:
+    """Feature names for one candidate (binary features; the model is a sum of their weights).
+    ``index``: :func:`cue_index` of ``text``, when several candidates of one text are scored."""
+    index = index if index is not None else cue_index(text)
     v = c.value
     f = ["bias"]
     up, lo = sum(ch.isupper() for ch in v), sum(ch.islower() for ch in v)
@@ -193,7 +217,6 @@ def features(text: str, c: Candidate) -> list[str]:
         f.append("lead=" + lead.group(0).lower())
     before = text[max(0, c.start - 48) : c.start]
     after = text[c.end : c.end + 24]
-    near = before[-16:]
     # The separator right before the value: ":" "=" "是" "为" "（" a quote, "/", or a space after a word.
     sep = re.search(r"(\S{0,2})\s*$", before)
     sep_text = sep.group(1) if sep else ""
@@ -225,9 +248,9 @@ def features(text: str, c: Candidate) -> list[str]:
         f.append("quoted")
     if re.search(r"[(（]\s*$", before[-3:]) or re.search(r"[(（][^)）]{0,30}$", before):
         f.append("inparen")
-    f.extend(_cues(near, "cue1="))
-    f.extend(_cues(before, "cue="))
-    f.extend(_cues(after, "cuen="))
+    f.extend(_cues(index, max(0, c.start - 16), c.start, "cue1="))
+    f.extend(_cues(index, max(0, c.start - 48), c.start, "cue="))
+    f.extend(_cues(index, c.end, c.end + 24, "cuen="))
     return f
 
 
@@ -296,7 +319,9 @@ def find_tagged(text: str, taken: Iterable[tuple[int, int]] = (), model: TaggerM
     if m is None or not text:
         return []
     out: list[Span] = []
-    for c in candidates(text, taken):
-        if m.score(features(text, c)) >= m.needed(c.value):
+    found = candidates(text, taken)
+    index = cue_index(text) if found else {}
+    for c in found:
+        if m.score(features(text, c, index)) >= m.needed(c.value):
             out.append((kind_of(text, c), c.start, c.end))
     return out
