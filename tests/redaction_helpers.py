@@ -29,6 +29,10 @@ def assert_linear_cost(unit: str) -> None:
     """Ten times the text (an adversarial repetition of `unit`) must not cost much more than ten times the time."""
     small, large = unit * 60, unit * 600
     _cost(small)
-    t_small = min(_cost(small) for _ in range(3))
-    t_large = min(_cost(large) for _ in range(2))
+    # Interleaved, best of five each: a burst of load on a busy machine hits both sizes alike, and the minimum
+    # is the run the scheduler disturbed least.
+    t_small, t_large = float("inf"), float("inf")
+    for _ in range(5):
+        t_small = min(t_small, _cost(small))
+        t_large = min(t_large, _cost(large))
     assert t_large < 40 * t_small + 0.05, (t_small, t_large)
