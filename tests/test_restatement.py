@@ -16,7 +16,7 @@ from hindsight.linear import train_softmax
 from hindsight.model import MemoryInput, Status, utcnow
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, query_similarity
-from hindsight.write.judge import classify
+from hindsight.write.judge import classify, classify_rules
 from hindsight.write.pipeline import WritePipeline
 from hindsight.write.restatement import FEATURES, RestatementModel, settle
 
@@ -45,8 +45,8 @@ RESTATEMENTS = [
 def test_model_catches_restatements_the_heuristic_misses(
         embedder: Embedder, thresholds: HygieneThresholds, old: str, new: str) -> None:
     cosine, query_cosine = _cosines(embedder, old, new, thresholds)
-    heuristic_only = classify(old, new, cosine, replace(thresholds, restatement=None))
-    with_model = classify(old, new, cosine, thresholds, query_similarity=query_cosine)
+    heuristic_only = classify_rules(old, new, cosine, replace(thresholds, restatement=None))
+    with_model = classify_rules(old, new, cosine, thresholds, query_similarity=query_cosine)
     assert heuristic_only.label != "duplicate"
     assert with_model.label == "duplicate" and "restatement p=" in with_model.reason
 

@@ -62,7 +62,7 @@ from hindsight.write.hygiene import (
     fact_vectors,
     query_similarity,
 )
-from hindsight.write.judge import classify
+from hindsight.write.judge import classify_rules
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 
 Writer = Callable[[list[dict[str, Any]]], list[WriteOutcome]]
@@ -195,8 +195,8 @@ class Consolidator:
         return self._label(a, b, similarity) in ("duplicate", "supplement")
 
     def _label(self, a: MemoryRecord, b: MemoryRecord, similarity: float) -> str:
-        return classify(a.content, b.content, similarity, self.thresholds,
-                        query_similarity=query_similarity(self.embedder, self.thresholds, a.content, b.content)).label
+        return classify_rules(a.content, b.content, similarity, self.thresholds,
+                              query_similarity=query_similarity(self.embedder, self.thresholds, a.content, b.content)).label
 
     def _near_duplicate(self, a: MemoryRecord, b: MemoryRecord, similarity: float) -> bool:
         """Two semantic memories say the same thing (possibly one with more detail)."""

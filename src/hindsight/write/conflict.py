@@ -60,6 +60,7 @@ class Verdict(NamedTuple):
 
     label: Label
     reason: str
+    confidence: float = 0.0  # the pair model's probability of its label (0 from the rules): ranks candidates
 
 
 # --------------------------------------------------------------------------- heuristic

@@ -26,7 +26,6 @@ The pair verdict comes from `judge.classify`; thresholds from `thresholds`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -37,8 +36,6 @@ from hindsight.embeddings.base import VectorLRU
 from hindsight.llm import LLMClient
 from hindsight.model import MAX_TAGS, MemoryRecord, MemoryType, Status, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope
-from hindsight.text.script import script_of
-from hindsight.write.analysis import analyse
 from hindsight.write.conflict import Verdict
 from hindsight.write.judge import CUE_FLOOR, classify
 from hindsight.write.pipeline import HygieneDecision
@@ -78,16 +75,6 @@ def _types_meet_for_override(old: MemoryType, new: MemoryType) -> bool:
 
 
 EVENT_GAP = timedelta(days=1)
-
-
-_ANCHOR = re.compile(r"[A-Za-z][A-Za-z0-9_.+#-]*[A-Za-z0-9+#]|\d+(?:[.:]\d+)*")
-_NOT_ANCHORS = frozenset({"the", "a", "an", "and", "or", "of", "to", "in", "on", "is", "are", "was", "it", "for"})
-
-
-def anchor_terms(text: str) -> set[str]:
-    """Latin-script words and numbers of a text, lower-cased: what a Chinese and an English sentence about the same
-    thing usually share (names, products, versions, amounts)."""
-    return {t.lower() for t in _ANCHOR.findall(text)} - _NOT_ANCHORS
 
 
 def _separate_events(old: MemoryRecord, new: MemoryRecord) -> bool:
@@ -194,12 +181,17 @@ class HygieneChecker:
         excluded = {str(x) for key in SOURCE_KEYS for x in (record.metadata.get(key) or [])}
         decision = HygieneDecision()
         reasons: list[str] = []
+        judged: list[tuple[MemoryRecord, Verdict]] = []
         for mid, sim in hits:
             old = existing.get(mid)
             if (old is None or old.id in excluded or old.namespace != record.namespace or old.encrypted
                     or old.status != Status.active or old.type == MemoryType.working):
                 continue
-            verdict = self.judge(old, record, sim)
+            judged.append((old, self.judge(old, record, sim)))
+        # the surest merge or change first (the pair model's probability; the rules' verdicts keep cosine order):
+        # one write merges into, or supersedes, at most one memory, and it should be the right one
+        judged.sort(key=lambda pair: -pair[1].confidence)
+        for old, verdict in judged:
             self._fold(decision, reasons, old, record, verdict)
         decision.reason = "; ".join(reasons)
         return decision
@@ -241,19 +233,9 @@ class HygieneChecker:
         # The restatement model decides duplicate-or-not; two separate events are never merged (`_fold` links
         # them at most), so for them it is not consulted and their texts are not encoded query-side.
         events = _separate_events(old, new)
-        verdict = classify(old.content, new.content, similarity, self.thresholds, self.llm,
-                           query_similarity=None if events else query_similarity(
-                               self.embedder, self.thresholds, old.content, new.content))
-        same_script = script_of(old.content) == script_of(new.content)
-        if verdict.label == "override" and same_script and analyse(old.content, new.content).jaccard == 0:
-            # a change cue ("moved to", "不再") with no content word in common is about something else
-            return Verdict("unrelated", f"no content word in common, so not a change of it ({verdict.reason})")
-        if (verdict.label in ("duplicate", "override") and not same_script
-                and not anchor_terms(old.content) & anchor_terms(new.content)):
-            # across languages the slots cannot be aligned word by word: without one shared anchor (a name, a
-            # product, a number) the pair is linked, never merged or deprecated on similarity and a cue alone
-            return Verdict("supplement", f"kept and linked: another language and no shared term ({verdict.reason})")
-        return verdict
+        return classify(old.content, new.content, similarity, self.thresholds, self.llm,
+                        query_similarity=None if events else query_similarity(
+                            self.embedder, self.thresholds, old.content, new.content))
 
     def _fold(self, decision: HygieneDecision, reasons: list[str], old: MemoryRecord, new: MemoryRecord,
               verdict: Verdict) -> None:

