@@ -3,13 +3,17 @@
 The scope is a SQL condition on the memories table; the index knows only vectors. The same steps serve the
 exact and the approximate index:
 
-* ask the index for a few more than `limit` (no filter) and keep the hits the scope allows (one SQL lookup of
-  those keys): enough survive for the usual scope (a namespace's active memories), and the cost does not depend
-  on how many rows the scope allows;
-* too few survived and the scope is selective (at most `EXACT_MAX_ROWS` rows or `EXACT_MAX_FRACTION` of the
-  index, found with a LIMITed query that stops counting there): exact cosine over just those rows;
+* a scope that filters by more than namespace and status (type, tags, time, ...) is sized first, with a
+  LIMITed read of its rows through the v8 scope indexes (storage.sqlite_scope) that stops at the cap: at most
+  `EXACT_MAX_ROWS` rows or `EXACT_MAX_FRACTION` of the index, and it is searched exactly over just those rows
+  (vectors fetched by key), never touching the graph; the cost follows the scope, not the store;
+* otherwise ask the index for a few more than `limit` (no filter) and keep the hits the scope allows (one SQL
+  lookup of those keys): enough survive for the usual scope (a namespace's active memories), and the cost does
+  not depend on how many rows the scope allows; too few survived and the scope (sized now, if not yet) is
+  selective: exact cosine over its rows;
 * too few survived and the scope is broad: widen the request from the observed survival rate until `limit`
   survive; when that would need more than `MAX_CANDIDATES`, fall back to exact search over the allowed rows.
+  (usearch's Python API has no predicate-filtered search, so widening is the filtered HNSW search here.)
 
 An index that filters natively (Qdrant payload conditions) gets the scope itself; its hits are still checked
 against SQLite, the truth, so a payload that lags behind another process's change can cost recall, never
@@ -24,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from hindsight.storage.base import Scope
+from hindsight.storage.sqlite_scope import is_narrowed, scope_vkeys
 from hindsight.storage.vector_index import VectorIndex, top_k
 
 #: A scope allowing at most this many rows is searched exactly even with an approximate index ...
@@ -33,10 +38,6 @@ EXACT_MAX_FRACTION = 0.02
 #: Widest candidate list asked from an approximate index before falling back to exact search.
 MAX_CANDIDATES = 8192
 _CHUNK = 900
-
-
-def _base(where: str) -> str:
-    return f"FROM memories m JOIN vectors v ON v.memory_rowid = m.rowid WHERE {where}"
 
 
 _TAG_LIST = "m.rowid IN (SELECT memory_rowid FROM tags WHERE tag IN ("
@@ -55,11 +56,6 @@ def _allowed_ids(db: sqlite3.Connection, where: str, params: list[Any], keys: li
                f"WHERE v.vkey IN ({','.join('?' * len(chunk))}) AND {where}")
         out.update((int(k), str(i)) for k, i in db.execute(sql, [*chunk, *params]))
     return out
-
-
-def _allowed(db: sqlite3.Connection, where: str, params: list[Any], limit: int | None = None) -> np.ndarray:
-    sql = f"SELECT v.vkey {_base(where)}" + ("" if limit is None else f" LIMIT {int(limit)}")
-    return np.array([r[0] for r in db.execute(sql, params).fetchall()], dtype=np.int64)
 
 
 def _exact(db: sqlite3.Connection, index: VectorIndex, where: str, params: list[Any], allowed: np.ndarray,
@@ -82,6 +78,12 @@ def dense_search(db: sqlite3.Connection, index: VectorIndex, scope: Scope, where
         hits = index.search_scope(query, scope, limit)  # type: ignore[attr-defined]
         ids = _allowed_ids(db, where, params, [k for k, _ in hits])
         return [(ids[k], s) for k, s in hits if k in ids]
+    cap = max(EXACT_MAX_ROWS, int(EXACT_MAX_FRACTION * size))
+    sized = is_narrowed(scope)
+    if sized:  # a filtered scope is sized first (through its index, stopping at the cap): a narrow one is exact
+        sample = scope_vkeys(db, scope, cap + 1)
+        if sample.size <= cap:
+            return _exact(db, index, where, params, sample, query, limit) if sample.size else []
     # Ask the index for a few more than `limit` and keep what the scope allows: most scopes keep most rows.
     wanted = min(size, limit + max(16, limit // 4))
     hits = index.search(query, None, wanted)
@@ -89,11 +91,10 @@ def dense_search(db: sqlite3.Connection, index: VectorIndex, scope: Scope, where
     kept = [(ids[k], s) for k, s in hits if k in ids]
     if len(kept) >= limit or wanted >= size:
         return kept[:limit]
-    # Too few survived: a selective scope is searched exactly over its rows ...
-    cap = max(EXACT_MAX_ROWS, int(EXACT_MAX_FRACTION * size))
-    sample = _allowed(db, where, params, cap + 1)
-    if sample.size <= cap:
-        return _exact(db, index, where, params, sample, query, limit) if sample.size else []
+    if not sized:  # too few survived: a selective scope is searched exactly over its rows ...
+        sample = scope_vkeys(db, scope, cap + 1)
+        if sample.size <= cap:
+            return _exact(db, index, where, params, sample, query, limit) if sample.size else []
     # ... a broad one by widening the request from the observed survival rate.
     while True:
         survival = max(len(kept), 1) / max(len(hits), 1)
@@ -106,4 +107,4 @@ def dense_search(db: sqlite3.Connection, index: VectorIndex, scope: Scope, where
         kept = [(ids[k], s) for k, s in hits if k in ids]
         if len(kept) >= limit or wanted >= size:
             return kept[:limit]
-    return _exact(db, index, where, params, _allowed(db, where, params), query, limit)
+    return _exact(db, index, where, params, scope_vkeys(db, scope), query, limit)

@@ -162,6 +162,42 @@ _V7 = """
 CREATE INDEX IF NOT EXISTS idx_memories_session ON memories(namespace, session_id, created_at)
 """
 
+_V8 = """
+CREATE INDEX IF NOT EXISTS idx_memories_scope_time
+    ON memories(namespace, status, type, COALESCE(event_time, created_at));
+DROP INDEX IF EXISTS idx_memories_scope;
+CREATE TABLE IF NOT EXISTS tag_scope (
+    namespace TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    status TEXT NOT NULL,
+    type TEXT NOT NULL,
+    t REAL NOT NULL,
+    memory_rowid INTEGER NOT NULL,
+    PRIMARY KEY (namespace, tag, status, type, t, memory_rowid)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS idx_tag_scope_memory ON tag_scope(memory_rowid, tag);
+INSERT OR IGNORE INTO tag_scope(namespace, tag, status, type, t, memory_rowid)
+    SELECT m.namespace, g.tag, m.status, m.type, COALESCE(m.event_time, m.created_at), g.memory_rowid
+    FROM tags g JOIN memories m ON m.rowid = g.memory_rowid;
+CREATE TRIGGER tag_scope_tag_added AFTER INSERT ON tags BEGIN
+    INSERT OR IGNORE INTO tag_scope(namespace, tag, status, type, t, memory_rowid)
+        SELECT m.namespace, NEW.tag, m.status, m.type, COALESCE(m.event_time, m.created_at), m.rowid
+        FROM memories m WHERE m.rowid = NEW.memory_rowid;
+END;
+CREATE TRIGGER tag_scope_tag_removed AFTER DELETE ON tags BEGIN
+    DELETE FROM tag_scope WHERE memory_rowid = OLD.memory_rowid AND tag = OLD.tag;
+END;
+CREATE TRIGGER tag_scope_memory_changed
+AFTER UPDATE OF namespace, status, type, event_time, created_at ON memories BEGIN
+    UPDATE tag_scope SET namespace = NEW.namespace, status = NEW.status, type = NEW.type,
+        t = COALESCE(NEW.event_time, NEW.created_at)
+    WHERE memory_rowid = NEW.rowid;
+END;
+CREATE TRIGGER tag_scope_memory_removed AFTER DELETE ON memories BEGIN
+    DELETE FROM tag_scope WHERE memory_rowid = OLD.rowid;
+END
+"""
+
 #: MIGRATIONS[i] upgrades a database from version i to i + 1.
 #: V5: vectors keyed by `vkey`, a number SQLite never hands out twice (AUTOINCREMENT), instead of the memory's
 #: reusable rowid; `vector_log` is the change counter every vector index catches up from (filled by triggers, so
@@ -170,7 +206,11 @@ CREATE INDEX IF NOT EXISTS idx_memories_session ON memories(namespace, session_i
 #: before V6), so a key reused for a different request is refused (write/idempotency.py).
 #: V7: `idx_memories_session`, so the memories around one in its session are read from an index
 #: (`session_neighbours`, the second retrieval step) instead of by reading the whole session.
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7]
+#: V8: scope indexes whose cost follows the scope, not the store (storage/sqlite_scope.py): memories by
+#: (namespace, status, type, event time else creation time), which supersedes idx_memories_scope; and `tag_scope`,
+#: one row per (memory, tag) carrying the memory's namespace, status, type and time, kept by triggers (so every
+#: writer and process keeps it in step), so a tag filter reads exactly the tagged rows in scope.
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8]
 
 
 def _statements(script: str) -> list[str]:
