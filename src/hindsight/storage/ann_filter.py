@@ -44,11 +44,17 @@ _TAG_LIST = "m.rowid IN (SELECT memory_rowid FROM tags WHERE tag IN ("
 _TAG_EXISTS = "EXISTS (SELECT 1 FROM tags WHERE tags.memory_rowid = m.rowid AND tags.tag IN ("
 
 
+def tags_checked_per_row(where: str) -> str:
+    """The scope condition with its tag test as a per-row EXISTS (a primary-key probe of `tags`) instead of a
+    list of every row carrying the tag, which SQLite would build first, at a cost growing with the store."""
+    return where.replace(_TAG_LIST, _TAG_EXISTS)
+
+
 def _allowed_ids(db: sqlite3.Connection, where: str, params: list[Any], keys: list[int]) -> dict[int, str]:
     """Which of `keys` the scope allows, with their memory ids. The few candidate keys drive the lookup (CROSS
     JOIN; the tag condition as a per-row EXISTS, not a list SQLite would drive from), so the cost does not grow
     with the store or with how common a tag is."""
-    where = where.replace(_TAG_LIST, _TAG_EXISTS)
+    where = tags_checked_per_row(where)
     out: dict[int, str] = {}
     for start in range(0, len(keys), _CHUNK):
         chunk = keys[start : start + _CHUNK]

@@ -68,6 +68,7 @@ class SQLiteSearch:
         if not quoted:
             return []
         where, params = self._scope_sql(scope)
+        where = ann_filter.tags_checked_per_row(where)  # matches drive; each is checked by key
         sql = (
             f"SELECT m.id, bm25(memories_fts, 1.0, {float(neighbour_weight)}) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid "
             f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank LIMIT ?"
