@@ -321,6 +321,10 @@ def main() -> None:
     parser.add_argument("--measure-only", action="store_true",
                         help="re-measure search on the store a previous run left in --work (no ingest); adds a "
                              "'remeasured' entry to --out")
+    parser.add_argument("--filtered-only", action="store_true",
+                        help="only the narrow filtered scope (dense and keyword) on the store in --work; adds a "
+                             "'filtered_only' entry to --out")
+    parser.add_argument("--filtered-queries", type=int, default=100)
     args = parser.parse_args()
     if args.ef_sweep:
         EF_OVERRIDE.extend(int(x) for x in args.ef_sweep.split(","))
@@ -332,6 +336,9 @@ def main() -> None:
         return
     if args.backend == "postgres":
         run_postgres(args)
+        return
+    if args.filtered_only:
+        filtered_only(args)
         return
     if args.measure_only:
         remeasure(args)
@@ -485,6 +492,55 @@ def remeasure(args: argparse.Namespace) -> None:
     store.close()
     result = json.loads(args.out.read_text()) if args.out.exists() else {"points": []}
     result.setdefault("remeasured", []).append(point)
+    args.out.write_text(json.dumps(result, indent=1))
+    print(json.dumps(point), flush=True)
+
+
+def filtered_only(args: argparse.Namespace) -> None:
+    """--filtered-only: the narrow filtered scope on the store a previous run left in --work, in a fresh process:
+    dense top-50 and keyword top-50 (the held-out query texts through `query_terms`) p50/p95, the scope's size and
+    the SQLite VM steps per search; opening time includes a schema upgrade when the file is older than the code.
+    Run it with an older checkout's bench/scale.py first for the "before" (the upgrade is one way)."""
+    import sqlite3
+
+    from hindsight.text.tokenize import query_terms
+
+    _, _, queries = embedded_pool(args.work, args.pool_en, args.pool_zh, args.queries)
+    en, zh = pool_texts(args.pool_en + args.queries, args.pool_zh + args.queries // 4)
+    texts = en[args.pool_en:] + zh[args.pool_zh:]
+    db = args.work / "scale.db"
+    version = sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0]
+    t0 = time.perf_counter()
+    store = SQLiteStore(db, vector_index=HnswVectorIndex(Path(f"{db}.ann")))
+    open_s = time.perf_counter() - t0
+    narrow = Scope("default", types=(MemoryType.semantic,), tags=("部署",), time_from=START + timedelta(days=600))
+    steps = [0]
+
+    def timed(search) -> tuple[dict, int]:  # type: ignore[no-untyped-def]
+        lat, counted = [], 0
+        for i in range(args.filtered_queries):
+            search(i)  # the first pass warms the pages; the second is timed
+        with store._read() as conn:
+            conn.set_progress_handler(lambda: steps.__setitem__(0, steps[0] + 1) or 0, 1000)
+            steps[0] = 0
+            for i in range(args.filtered_queries):
+                t1 = time.perf_counter()
+                search(i)
+                lat.append(time.perf_counter() - t1)
+            counted = steps[0]
+            conn.set_progress_handler(None, 1000)
+        return percentiles(lat), round(counted * 1000 / args.filtered_queries)
+
+    dense, dense_steps = timed(lambda i: store.dense_search(narrow, queries[i % len(queries)], 50))
+    keyword, keyword_steps = timed(lambda i: store.keyword_search(narrow, query_terms(texts[i % len(texts)]), 50))
+    point = {"n": store.stats().total, "schema_at_open": version, "open_s": round(open_s, 1),
+             "scope_rows": store.count(narrow), "queries": args.filtered_queries,
+             "filtered_dense": {**dense, "vm_steps": dense_steps},
+             "filtered_keyword": {**keyword, "vm_steps": keyword_steps}, "load_avg": os.getloadavg(),
+             "command": " ".join(sys.argv)}
+    store.close()
+    result = json.loads(args.out.read_text()) if args.out.exists() else {"points": []}
+    result.setdefault("filtered_only", []).append(point)
     args.out.write_text(json.dumps(result, indent=1))
     print(json.dumps(point), flush=True)
 

@@ -180,8 +180,8 @@ def test_narrow_filtered_search_work_follows_the_scope_not_the_store(tmp_path: P
     for n in (1_500, 15_000):
         store = _layered_store(tmp_path / f"n{n}.db", n)
         try:
-            searches = {"dense": lambda: store.dense_search(scope, query, 10),
-                        "keyword": lambda: store.keyword_search(scope, ["rollout"], 10)}
+            searches = {"dense": lambda s=store: s.dense_search(scope, query, 10),
+                        "keyword": lambda s=store: s.keyword_search(scope, ["rollout"], 10)}
             for channel, search in searches.items():
                 steps, hits = _steps(store, search)
                 assert len(hits) == 10 and all(store.get(m).content.startswith("hit") for m, _ in hits), channel  # type: ignore[union-attr]
