@@ -194,7 +194,7 @@ def test_narrow_filtered_search_work_follows_the_scope_not_the_store(tmp_path: P
 
 def test_scope_queries_are_driven_by_an_index(tmp_path: Path) -> None:
     """EXPLAIN QUERY PLAN for each shape of scope: a SEARCH on a v8 scope index, never a SCAN."""
-    from hindsight.storage.sqlite_scope import scope_vkeys_sql
+    from hindsight.storage.sqlite_scope import scope_rows_sql, scope_vkeys_sql
 
     store = SQLiteStore(tmp_path / "p.db")
     try:
@@ -215,6 +215,10 @@ def test_scope_queries_are_driven_by_an_index(tmp_path: Path) -> None:
             plan = [str(r[3]) for r in store._db.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
             assert expected in plan[0] and plan[0].startswith("SEARCH"), (name, plan)
             assert not any(step.startswith("SCAN") for step in plan), (name, plan)
+        for scope, _ in (shapes["tags+type+time"], shapes["type+time"], shapes["time only"]):
+            sql, params = scope_rows_sql(scope, vkeys=False)  # sizing: the index entries alone
+            plan = [str(r[3]) for r in store._db.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
+            assert len(plan) == 1 and ("COVERING INDEX" in plan[0] or "PRIMARY KEY" in plan[0]), plan
     finally:
         store.close()
 

@@ -4,7 +4,7 @@ The scope is a SQL condition on the memories table; the index knows only vectors
 exact and the approximate index:
 
 * a scope that filters by more than namespace and status (type, tags, time, ...) is sized first, with a
-  LIMITed read of its rows through the v8 scope indexes (storage.sqlite_scope) that stops at the cap: at most
+  LIMITed count of index entries (v8 scope indexes, storage.sqlite_scope) that stops past the cap: at most
   `EXACT_MAX_ROWS` rows or `EXACT_MAX_FRACTION` of the index, and it is searched exactly over just those rows
   (vectors fetched by key), never touching the graph; the cost follows the scope, not the store;
 * otherwise ask the index for a few more than `limit` (no filter) and keep the hits the scope allows (one SQL
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from hindsight.storage.base import Scope
-from hindsight.storage.sqlite_scope import is_narrowed, scope_vkeys
+from hindsight.storage.sqlite_scope import is_narrowed, scope_size, scope_vkeys
 from hindsight.storage.vector_index import VectorIndex, top_k
 
 #: A scope allowing at most this many rows is searched exactly even with an approximate index ...
@@ -86,10 +86,8 @@ def dense_search(db: sqlite3.Connection, index: VectorIndex, scope: Scope, where
         return [(ids[k], s) for k, s in hits if k in ids]
     cap = max(EXACT_MAX_ROWS, int(EXACT_MAX_FRACTION * size))
     sized = is_narrowed(scope)
-    if sized:  # a filtered scope is sized first (through its index, stopping at the cap): a narrow one is exact
-        sample = scope_vkeys(db, scope, cap + 1)
-        if sample.size <= cap:
-            return _exact(db, index, where, params, sample, query, limit) if sample.size else []
+    if sized and scope_size(db, scope, cap) <= cap:  # a filtered scope is sized first: a narrow one is exact
+        return _exact(db, index, where, params, scope_vkeys(db, scope), query, limit)
     # Ask the index for a few more than `limit` and keep what the scope allows: most scopes keep most rows.
     wanted = min(size, limit + max(16, limit // 4))
     hits = index.search(query, None, wanted)
@@ -97,10 +95,8 @@ def dense_search(db: sqlite3.Connection, index: VectorIndex, scope: Scope, where
     kept = [(ids[k], s) for k, s in hits if k in ids]
     if len(kept) >= limit or wanted >= size:
         return kept[:limit]
-    if not sized:  # too few survived: a selective scope is searched exactly over its rows ...
-        sample = scope_vkeys(db, scope, cap + 1)
-        if sample.size <= cap:
-            return _exact(db, index, where, params, sample, query, limit) if sample.size else []
+    if not sized and scope_size(db, scope, cap) <= cap:  # too few survived: a selective scope is exact ...
+        return _exact(db, index, where, params, scope_vkeys(db, scope), query, limit)
     # ... a broad one by widening the request from the observed survival rate.
     while True:
         survival = max(len(kept), 1) / max(len(hits), 1)

@@ -164,7 +164,7 @@ CREATE INDEX IF NOT EXISTS idx_memories_session ON memories(namespace, session_i
 
 _V8 = """
 CREATE INDEX IF NOT EXISTS idx_memories_scope_time
-    ON memories(namespace, status, type, COALESCE(event_time, created_at));
+    ON memories(namespace, status, type, COALESCE(event_time, created_at), event_time, created_at);
 DROP INDEX IF EXISTS idx_memories_scope;
 CREATE TABLE IF NOT EXISTS tag_scope (
     namespace TEXT NOT NULL,
@@ -207,7 +207,8 @@ END
 #: V7: `idx_memories_session`, so the memories around one in its session are read from an index
 #: (`session_neighbours`, the second retrieval step) instead of by reading the whole session.
 #: V8: scope indexes whose cost follows the scope, not the store (storage/sqlite_scope.py): memories by
-#: (namespace, status, type, event time else creation time), which supersedes idx_memories_scope; and `tag_scope`,
+#: (namespace, status, type, event time else creation time), which supersedes idx_memories_scope (the raw time
+#: columns ride along so the index covers the time condition: sizing a scope reads no table rows); and `tag_scope`,
 #: one row per (memory, tag) carrying the memory's namespace, status, type and time, kept by triggers (so every
 #: writer and process keeps it in step), so a tag filter reads exactly the tagged rows in scope.
 MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8]

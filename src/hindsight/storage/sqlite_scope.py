@@ -67,8 +67,10 @@ def _time_conditions(column: str, scope: Scope) -> tuple[list[str], list[Any]]:
     return clauses, params
 
 
-def scope_vkeys_sql(scope: Scope) -> tuple[str, list[Any]]:
-    """SELECT of the vkeys of the vectors the scope allows, driven by a v8 scope index."""
+def scope_rows_sql(scope: Scope, vkeys: bool = True) -> tuple[str, list[Any]]:
+    """SELECT of the vkeys of the vectors the scope allows (`vkeys`), or of the memory rowids it allows (read
+    from the index alone where no row condition needs the memory: the cheap way to size a scope), driven by a
+    v8 scope index."""
     statuses = [s.value for s in scope.statuses]
     types = [t.value for t in scope.types] if scope.types else list(ALL_TYPES)
     rest, rest_params = _row_conditions(scope)
@@ -79,26 +81,39 @@ def scope_vkeys_sql(scope: Scope) -> tuple[str, list[Any]]:
         params: list[Any] = [scope.namespace, *tags, *statuses, *types]
         time_clauses, time_params = _time_conditions("s.t", scope)
         rows = "tag_scope s" + (" CROSS JOIN memories m ON m.rowid = s.memory_rowid" if rest else "")
+        if vkeys:
+            rows += " CROSS JOIN vectors v ON v.memory_rowid = s.memory_rowid"
         distinct = "DISTINCT " if len(tags) > 1 else ""  # a memory with two of the tags is one row
-        sql = (f"SELECT {distinct}v.vkey FROM {rows} CROSS JOIN vectors v ON v.memory_rowid = s.memory_rowid "
+        sql = (f"SELECT {distinct}{'v.vkey' if vkeys else 's.memory_rowid'} FROM {rows} "
                f"WHERE {' AND '.join(clauses + time_clauses + rest)}")
         return sql, [*params, *time_params, *rest_params]
     clauses = ["m.namespace = ?", f"m.status IN ({_marks(statuses)})", f"m.type IN ({_marks(types)})"]
     params = [scope.namespace, *statuses, *types]
     time_clauses, time_params = _time_conditions("COALESCE(m.event_time, m.created_at)", scope)
-    sql = (f"SELECT v.vkey FROM memories m CROSS JOIN vectors v ON v.memory_rowid = m.rowid "
+    rows = "memories m" + (" CROSS JOIN vectors v ON v.memory_rowid = m.rowid" if vkeys else "")
+    sql = (f"SELECT {'v.vkey' if vkeys else 'm.rowid'} FROM {rows} "
            f"WHERE {' AND '.join(clauses + time_clauses + rest)}")
     return sql, [*params, *time_params, *rest_params]
 
 
-def scope_vkeys(db: Any, scope: Scope, limit: int | None = None) -> np.ndarray:
-    """The vkeys the scope allows, ascending; at most `limit` (the first `limit` the index yields)."""
+def scope_vkeys_sql(scope: Scope) -> tuple[str, list[Any]]:
+    """SELECT of the vkeys of the vectors the scope allows."""
+    return scope_rows_sql(scope, vkeys=True)
+
+
+def scope_vkeys(db: Any, scope: Scope) -> np.ndarray:
+    """The vkeys the scope allows, ascending."""
     sql, params = scope_vkeys_sql(scope)
-    if limit is not None:
-        sql += f" LIMIT {int(limit)}"
     keys = np.fromiter((r[0] for r in db.execute(sql, params)), dtype=np.int64)
     keys.sort()
     return keys
+
+
+def scope_size(db: Any, scope: Scope, cap: int) -> int:
+    """How many memories the scope allows, counted up to `cap` + 1 only (cap + 1 means "more than cap"): the
+    index entries alone, no vector rows, so sizing a broad scope costs a bounded, cheap read."""
+    sql, params = scope_rows_sql(scope, vkeys=False)
+    return int(db.execute(f"SELECT COUNT(*) FROM ({sql} LIMIT {int(cap) + 1})", params).fetchone()[0])
 
 
 def is_narrowed(scope: Scope) -> bool:
