@@ -18,7 +18,7 @@ import pytest
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
-from hindsight.model import Explanation, MemoryRecord, SearchHit
+from hindsight.model import Explanation, MemoryRecord, MemoryType, SearchHit
 from hindsight.retrieval.bilingual import name_keys
 from hindsight.retrieval.currency import OUTDATED, anchors, mark_outdated, states_change
 from hindsight.retrieval.glossmatch import gloss_ranked
@@ -78,8 +78,8 @@ def test_a_romanised_name_anchors_two_memories_across_scripts() -> None:
     assert "wangfang" in anchors("Wang Fang sits on the 3rd floor.", "王芳的座位挪到了五楼。")
 
 
-def _hit(mid: str, text: str, days: int) -> SearchHit:
-    record = MemoryRecord(id=mid, content=text, reference_time=T0 + timedelta(days=days))
+def _hit(mid: str, text: str, days: int, kind: MemoryType = MemoryType.semantic) -> SearchHit:
+    record = MemoryRecord(id=mid, content=text, type=kind, reference_time=T0 + timedelta(days=days))
     return SearchHit(memory=record, score=1.0 - days / 100, why=Explanation())
 
 
@@ -157,3 +157,23 @@ def test_english_question_ranks_the_chinese_memory_first_through_the_gloss(mixed
     engine, ids = mixed
     hits = engine.search(query, top_k=1, now=T0 + timedelta(days=30))
     assert [h.memory.id for h in hits] == [ids[answer]]  # first (before the gloss channel: an English memory)
+
+
+@pytest.mark.parametrize("kind", [MemoryType.episodic, MemoryType.warning])
+def test_an_episode_or_a_warning_is_never_outdated(kind: MemoryType) -> None:
+    old_text = "The staging restore drill on March 3 took 40 minutes."
+    new_text = "Staging restores now take 15 minutes since the move to NVMe disks."
+    vectors = {"old": _unit(1, 0.2, 0), "new": _unit(1, 0, 0.2)}
+
+    def embeddings(ids: list[str]) -> dict[str, np.ndarray]:
+        return {m: vectors[m] for m in ids}
+
+    def neighbours(vector: np.ndarray, depth: int) -> list[tuple[str, str, float]]:
+        texts = {"old": old_text, "new": new_text}
+        return sorted(((m, texts[m], float(v @ vector)) for m, v in vectors.items()), key=lambda x: -x[2])
+
+    kept = mark_outdated([_hit("old", old_text, 0, kind), _hit("new", new_text, 5)], 5, embeddings, neighbours)
+    assert all(h.current for h in kept)
+    # the same pair with a plain fact as the older memory is flagged: the type alone decides
+    flagged = mark_outdated([_hit("old", old_text, 0), _hit("new", new_text, 5)], 5, embeddings, neighbours)
+    assert not flagged[1].current

@@ -18,6 +18,7 @@ of one search: an older active memory and a newer active one are taken to state 
   the search's own hits (the old rule), a memory on the same subject (the office days, the office address)
   was flagged by an unrelated newer one whenever the true neighbour was not in the result.
 
+An episodic or warning memory is never flagged (`LASTING`): it records what happened, not a current value.
 Across scripts a romanised name is an anchor too ("Lin Kai" / 林凯, `bilingual.name_keys`).
 
 The older one is then flagged `outdated` with `current: false` (`why.outdated_by` names the newer one),
@@ -32,7 +33,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from hindsight.model import SearchHit, Status
+from hindsight.model import MemoryType, SearchHit, Status
 from hindsight.retrieval.bilingual import name_keys, shared_meaning
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.text.tokenize import query_terms
@@ -67,6 +68,11 @@ CHANGE_CUE = re.compile(
 )
 
 
+#: memory types a newer memory never makes outdated: an episode is what happened then, a warning what
+#: failed (on the released rounds every such flag was wrong: "DR drill on 04-18 took 47 minutes" by a
+#: later incident, no replaced memory was of these types but one)
+LASTING = frozenset({MemoryType.episodic, MemoryType.warning})
+
 #: the most hits compared pairwise in one result
 MAX_WINDOW = 20
 
@@ -97,8 +103,9 @@ def states_change(text: str) -> bool:
 #: (memory id, content, cosine) of the stored memories nearest a vector, best first
 Neighbours = Callable[[np.ndarray, int], list[tuple[str, str, float]]]
 
-#: how many stored neighbours are looked at for a rival of a candidate pair
+#: how many stored neighbours are looked at for a rival of a candidate pair, then (undecided) once more
 NEIGHBOUR_DEPTH = 30
+DEEP_NEIGHBOUR_DEPTH = 150
 
 
 def mark_outdated(hits: list[SearchHit], top_k: int,
@@ -120,6 +127,8 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
             continue
         for old in window:
             if old is new or not old.current or old.memory.reference_time >= new.memory.reference_time:
+                continue
+            if old.memory.type in LASTING:
                 continue
             if not _same_slot(old, new, window, vectors, group, neighbours_of):
                 continue
@@ -157,13 +166,17 @@ def _same_slot(old: SearchHit, new: SearchHit, window: list[SearchHit], vectors:
 
 def _nearest_in_store(vector: np.ndarray, pair: tuple[str, str], wanted: str, cos: float,
                       neighbours_of: Neighbours) -> bool:
-    """No stored memory of script group `wanted`, besides the pair, among the `NEIGHBOUR_DEPTH` nearest
-    `vector` is closer to it than `cos`. (From a Chinese memory, the nearest English ones can lie below
-    dozens of Chinese ones, all closer than a cross-script pair: then no rival is seen, and the check from
-    the English side decides.)"""
-    for mid, content, score in neighbours_of(vector, NEIGHBOUR_DEPTH):
-        if score <= cos:
-            return True
-        if mid not in pair and bias_group(content) == wanted:
-            return False
-    return True
+    """No stored memory of script group `wanted`, besides the pair, is closer to `vector` than `cos`. From a
+    Chinese memory the nearest English ones can lie below dozens of Chinese ones, all closer than a
+    cross-script pair: the lookup then deepens once (`DEEP_NEIGHBOUR_DEPTH`), and a question still
+    undecided counts as a rival (no flag)."""
+    for depth in (NEIGHBOUR_DEPTH, DEEP_NEIGHBOUR_DEPTH):
+        found = neighbours_of(vector, depth)
+        for mid, content, score in found:
+            if score <= cos:
+                return True
+            if mid not in pair and bias_group(content) == wanted:
+                return False
+        if len(found) < depth:
+            return True  # the whole store is closer than the pair, and none of it a rival
+    return False
