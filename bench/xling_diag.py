@@ -20,6 +20,7 @@ from pathlib import Path
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
+from hindsight.retrieval.search import SearchOptions
 
 ap = argparse.ArgumentParser()
 ap.add_argument("set_dir")
@@ -52,8 +53,7 @@ ret = eng.retriever
 now = base + timedelta(days=30)
 for line, q in enumerate(rows(Path(args.set_dir) / "retrieval/queries.jsonl")):
     scope = eng._scope("r", None)
-    first, _, _ = ret.first_pass(q["query"], scope, 5, now, __import__("hindsight.retrieval.search",
-                                                                       fromlist=["SearchOptions"]).SearchOptions())
+    first, _, _ = ret.first_pass(q["query"], scope, 5, now, SearchOptions())
     hs = eng.search(q["query"], namespace="r", top_k=5, now=now)
     if args.category and q["category"] != args.category:
         continue
@@ -61,7 +61,7 @@ for line, q in enumerate(rows(Path(args.set_dir) / "retrieval/queries.jsonl")):
     stale = [ids[x] for x in q["stale"]]
     final = [h.memory.id for h in hs]
 
-    def where(mid: str) -> dict:
+    def where(mid: str, first=first, final=final, hs=hs) -> dict:  # type: ignore[no-untyped-def]
         ranks = {name: next((k for k, (m, _) in enumerate(lst, 1) if m == mid), None)
                  for name, lst in first.scored.items()}
         fused = sorted(first.fused, key=lambda m: -first.fused[m])

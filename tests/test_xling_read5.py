@@ -20,7 +20,7 @@ from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import Explanation, MemoryRecord, MemoryType, SearchHit
 from hindsight.retrieval.bilingual import name_keys
-from hindsight.retrieval.currency import OUTDATED, anchors, mark_outdated, states_change
+from hindsight.retrieval.currency import OUTDATED, anchors, lasting, mark_outdated, states_change
 from hindsight.retrieval.glossmatch import gloss_ranked
 
 T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
@@ -161,7 +161,7 @@ def test_english_question_ranks_the_chinese_memory_first_through_the_gloss(mixed
 
 @pytest.mark.parametrize("kind", [MemoryType.episodic, MemoryType.warning])
 def test_an_episode_or_a_warning_is_never_outdated(kind: MemoryType) -> None:
-    old_text = "The staging restore drill on March 3 took 40 minutes."
+    old_text = "The staging restore drill on March 3 took 40 minutes."  # an episode that names its day
     new_text = "Staging restores now take 15 minutes since the move to NVMe disks."
     vectors = {"old": _unit(1, 0.2, 0), "new": _unit(1, 0, 0.2)}
 
@@ -177,3 +177,11 @@ def test_an_episode_or_a_warning_is_never_outdated(kind: MemoryType) -> None:
     # the same pair with a plain fact as the older memory is flagged: the type alone decides
     flagged = mark_outdated([_hit("old", old_text, 0), _hit("new", new_text, 5)], 5, embeddings, neighbours)
     assert not flagged[1].current
+
+
+def test_an_undated_episodic_memory_can_still_be_outdated() -> None:
+    """Episodic is the type of an untyped write: only a dated episode lasts."""
+    assert not lasting(MemoryType.episodic, "The team standup is at 9:30 every weekday.")
+    assert lasting(MemoryType.episodic, "Incident 2026-02-11: the VPN gateway was down for an hour.")
+    assert lasting(MemoryType.episodic, "3 月 2 日凌晨打印服务器宕机，重启后恢复。")
+    assert not lasting(MemoryType.semantic, "The lease renews on May 1 every year.")

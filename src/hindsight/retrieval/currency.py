@@ -18,7 +18,7 @@ of one search: an older active memory and a newer active one are taken to state 
   the search's own hits (the old rule), a memory on the same subject (the office days, the office address)
   was flagged by an unrelated newer one whenever the true neighbour was not in the result.
 
-An episodic or warning memory is never flagged (`LASTING`): it records what happened, not a current value.
+A warning or a dated episode is never flagged (`lasting`): it records what happened, not a current value.
 Across scripts a romanised name is an anchor too ("Lin Kai" / 林凯, `bilingual.name_keys`).
 
 The older one is then flagged `outdated` with `current: false` (`why.outdated_by` names the newer one),
@@ -68,10 +68,21 @@ CHANGE_CUE = re.compile(
 )
 
 
-#: memory types a newer memory never makes outdated: an episode is what happened then, a warning what
-#: failed (on the released rounds every such flag was wrong: "DR drill on 04-18 took 47 minutes" by a
-#: later incident, no replaced memory was of these types but one)
-LASTING = frozenset({MemoryType.episodic, MemoryType.warning})
+#: A dated episode ("DR drill on 2024-04-18 took 47 minutes", "3 月 2 日凌晨证书过期") is what happened that day
+#: and a warning what failed: a newer memory never makes either outdated. (Episodic is also the default type of
+#: an untyped write, so an undated episodic memory is still compared: "the standup is at 9:30".) On the released
+#: rounds every flag on such a memory was wrong, and no replaced memory was one.
+_DAY = re.compile(
+    r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b"
+    r"|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\d{1,2}\s*月\s*\d{1,2}\s*[日号]",
+    re.IGNORECASE,
+)
+
+
+def lasting(kind: MemoryType, content: str) -> bool:
+    """A memory no newer one makes outdated: a warning, or an episode that names its day."""
+    return kind == MemoryType.warning or (kind == MemoryType.episodic and _DAY.search(content) is not None)
+
 
 #: the most hits compared pairwise in one result
 MAX_WINDOW = 20
@@ -128,7 +139,7 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
         for old in window:
             if old is new or not old.current or old.memory.reference_time >= new.memory.reference_time:
                 continue
-            if old.memory.type in LASTING:
+            if lasting(old.memory.type, old.memory.content):
                 continue
             if not _same_slot(old, new, window, vectors, group, neighbours_of):
                 continue
