@@ -33,16 +33,18 @@ from hindsight.text.tokenize import EN_STOPWORDS, query_terms
 #: A Chinese query glosses each of its words into several English senses, so one shared word is weak evidence:
 #: its gloss votes need `ZH_QUERY_MIN_SHARED` shared words and weigh `ZH_QUERY_FACTOR` x gloss_weight
 #: (an English query: one word, full weight). Chosen on r1 + r2 (docs/benchmarks.md, round 5): full weight for
-#: Chinese queries cost ZH paraphrase 2 of 27 on r2, a third with two words kept it and gained ZH -> EN.
+#: Chinese queries cost ZH paraphrase 2 of 27 on r2, 0.2 with two words kept it and gained ZH -> EN.
 ZH_QUERY_MIN_SHARED = 2
-ZH_QUERY_FACTOR = 1 / 3
+ZH_QUERY_FACTOR = 1 / 2
 
 _EN_WORD = re.compile(r"[a-z][a-z'\-]*[a-z]")
-#: query words that say what kind of question it is, not what it is about
+#: query words that say what kind of question (or of fact) it is, not what it is about: question words and
+#: verbs of wanting and liking ("what language does the user like" must not meet every 喜欢 memory)
 _QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "much", "many",
                              "should", "would", "could", "can", "does", "did", "do", "is", "are", "use", "used",
                              "need", "want", "ok", "okay", "fine", "good", "best", "right", "usually", "currently",
-                             "now", "still", "ask", "our", "we", "us", "user", "users"})
+                             "now", "still", "ask", "our", "we", "us", "user", "users", "like", "prefer", "want", "wish",
+                             "love", "need", "needs", "wants", "likes", "prefers"})
 
 
 @lru_cache(maxsize=4096)
