@@ -37,7 +37,8 @@ eng = MemoryEngine.open(tmp / "m.db", settings=settings, embedder=create_embedde
 queries = [json.loads(line)["query"] for line in open(Path(args.set_dir) / "retrieval/queries.jsonl", encoding="utf-8")
            if line.strip()]
 now = datetime(2026, 6, 1, tzinfo=UTC) + timedelta(days=30)
-timings: dict[str, list[float]] = {"gloss": [], "currency": [], "currency_old_rule": [], "search": []}
+timings: dict[str, list[float]] = {"gloss": [], "currency": [], "currency_old_rule": [], "currency_added": [],
+                                   "search": []}
 real_gloss, real_mark = search_module.gloss_ranked, search_module.mark_outdated
 pass_no = 0
 
@@ -60,6 +61,7 @@ def timed_mark(hits, top_k, embeddings_of, neighbours_of=None):  # type: ignore[
     if pass_no:
         timings["currency"].append((time.perf_counter() - t) * 1000)
         timings["currency_old_rule"].append(old)
+        timings["currency_added"].append(timings["currency"][-1] - old)
     return out
 
 

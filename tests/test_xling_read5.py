@@ -97,7 +97,7 @@ def test_a_closer_memory_outside_the_result_keeps_an_older_hit_current() -> None
     contents = {"old": old.memory.content, "new": new.memory.content,
                 "desk": "The finance team now sits on the 6th floor."}
 
-    def neighbours(vector: np.ndarray, depth: int) -> list[tuple[str, str, float]]:
+    def neighbours(vector: np.ndarray, depth: int, floor: float) -> list[tuple[str, str, float]]:
         scored = sorted(((m, contents[m], float(v @ vector)) for m, v in vectors.items()), key=lambda x: -x[2])
         return scored[:depth]
 
@@ -168,7 +168,7 @@ def test_an_episode_or_a_warning_is_never_outdated(kind: MemoryType) -> None:
     def embeddings(ids: list[str]) -> dict[str, np.ndarray]:
         return {m: vectors[m] for m in ids}
 
-    def neighbours(vector: np.ndarray, depth: int) -> list[tuple[str, str, float]]:
+    def neighbours(vector: np.ndarray, depth: int, floor: float) -> list[tuple[str, str, float]]:
         texts = {"old": old_text, "new": new_text}
         return sorted(((m, texts[m], float(v @ vector)) for m, v in vectors.items()), key=lambda x: -x[2])
 

@@ -111,8 +111,9 @@ def states_change(text: str) -> bool:
     return CHANGE_CUE.search(text) is not None
 
 
-#: (memory id, content, cosine) of the stored memories nearest a vector, best first
-Neighbours = Callable[[np.ndarray, int], list[tuple[str, str, float]]]
+#: (memory id, content, cosine) of the `depth` stored memories nearest a vector, best first; the content only of
+#: those closer than `floor` (the others' is "", never read), so a lookup reads few records
+Neighbours = Callable[[np.ndarray, int, float], list[tuple[str, str, float]]]
 
 #: how many stored neighbours are looked at for a rival of a candidate pair, then (undecided) once more
 NEIGHBOUR_DEPTH = 30
@@ -130,6 +131,8 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
     if not newer or len(window) < 2:
         return hits
     vectors = embeddings_of([h.memory.id for h in window])
+    if neighbours_of is not None:
+        neighbours_of = _remembered(neighbours_of)  # a hit in several candidate pairs is looked up once
     window = [h for h in window if h.memory.id in vectors]
     group = {h.memory.id: bias_group(h.memory.content) for h in window}
     out = list(hits)
@@ -175,6 +178,18 @@ def _same_slot(old: SearchHit, new: SearchHit, window: list[SearchHit], vectors:
     return True
 
 
+def _remembered(neighbours_of: Neighbours) -> Neighbours:
+    """`neighbours_of` with its answers kept for the rest of one `mark_outdated` call."""
+    seen: dict[tuple[bytes, int, float], list[tuple[str, str, float]]] = {}
+
+    def lookup(vector: np.ndarray, depth: int, floor: float) -> list[tuple[str, str, float]]:
+        key = (vector.tobytes(), depth, floor)
+        if key not in seen:
+            seen[key] = neighbours_of(vector, depth, floor)
+        return seen[key]
+    return lookup
+
+
 def _nearest_in_store(vector: np.ndarray, pair: tuple[str, str], wanted: str, cos: float,
                       neighbours_of: Neighbours) -> bool:
     """No stored memory of script group `wanted`, besides the pair, is closer to `vector` than `cos`. From a
@@ -182,7 +197,7 @@ def _nearest_in_store(vector: np.ndarray, pair: tuple[str, str], wanted: str, co
     cross-script pair: the lookup then deepens once (`DEEP_NEIGHBOUR_DEPTH`), and a question still
     undecided counts as a rival (no flag)."""
     for depth in (NEIGHBOUR_DEPTH, DEEP_NEIGHBOUR_DEPTH):
-        found = neighbours_of(vector, depth)
+        found = neighbours_of(vector, depth, cos)
         for mid, content, score in found:
             if score <= cos:
                 return True

@@ -43,8 +43,8 @@ _EN_WORD = re.compile(r"[a-z][a-z'\-]*[a-z]")
 _QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "much", "many",
                              "should", "would", "could", "can", "does", "did", "do", "is", "are", "use", "used",
                              "need", "want", "ok", "okay", "fine", "good", "best", "right", "usually", "currently",
-                             "now", "still", "ask", "our", "we", "us", "user", "users", "like", "prefer", "want", "wish",
-                             "love", "need", "needs", "wants", "likes", "prefers"})
+                             "now", "still", "ask", "our", "we", "us", "user", "users", "like", "prefer", "wish",
+                             "love", "needs", "wants", "likes", "prefers"})
 
 
 @lru_cache(maxsize=4096)

@@ -109,7 +109,7 @@ class HybridRetriever:
         self._filter_notes(hits, scope, narrowed, parsed, widened)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
         hits = mark_outdated(order_superseded(hits), top_k, self._embeddings,
-                             lambda vector, depth: self._neighbours(scope, vector, depth))
+                             lambda vector, depth, floor: self._neighbours(scope, vector, depth, floor))
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions
@@ -149,11 +149,12 @@ class HybridRetriever:
         """Stored vectors of these memories, unit length (for comparing two hits with each other)."""
         return {mid: v / (np.linalg.norm(v) or 1.0) for mid, v in self.store.get_embeddings(ids).items()}
 
-    def _neighbours(self, scope: Scope, vector: np.ndarray, depth: int) -> list[tuple[str, str, float]]:
-        """(id, content, cosine) of the stored memories in `scope`'s namespace and statuses nearest `vector`."""
+    def _neighbours(self, scope: Scope, vector: np.ndarray, depth: int, floor: float) -> list[tuple[str, str, float]]:
+        """(id, content, cosine) of the stored memories in `scope`'s namespace and statuses nearest `vector`; the
+        content is read only for those closer than `floor` (see `currency.Neighbours`)."""
         found = self.store.dense_search(Scope(namespace=scope.namespace, statuses=scope.statuses), vector, depth)
-        records = self.store.get_many([mid for mid, _ in found])
-        return [(mid, records[mid].content, score) for mid, score in found if mid in records]
+        records = self.store.get_many([mid for mid, score in found if score > floor])
+        return [(mid, records[mid].content if mid in records else "", score) for mid, score in found]
 
     def _relevance(self, hits: list[SearchHit], scored: dict[str, list[tuple[str, float]]], names: list[str]) -> None:
         """Each hit's calibrated probability of being relevant (see hindsight.retrieval.relevance)."""
