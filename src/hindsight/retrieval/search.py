@@ -21,6 +21,7 @@ from hindsight.retrieval import second_pass
 from hindsight.retrieval.crosslingual import MIXED_KEYWORD_FACTOR, POOL_FACTOR, bias_group, by_script, other_script
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import reciprocal_rank_fusion
+from hindsight.retrieval.glossmatch import ZH_QUERY_FACTOR, gloss_ranked
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.relevance import features as relevance_features
@@ -39,7 +40,7 @@ from hindsight.retrieval.supersession import order_superseded
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.tokenize import query_terms
 
-ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual"})
+ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual", "gloss"})
 
 # Boosts for query understanding: modest, so they reorder near-ties rather than override relevance.
 SOFT_TIME_BOOST = 1.15
@@ -107,7 +108,8 @@ class HybridRetriever:
         self._relevance(hits, scored, parsed.names if parsed else [])
         self._filter_notes(hits, scope, narrowed, parsed, widened)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
-        hits = mark_outdated(order_superseded(hits), top_k, self._embeddings)
+        hits = mark_outdated(order_superseded(hits), top_k, self._embeddings,
+                             lambda vector, depth, floor: self._neighbours(scope, vector, depth, floor))
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions
@@ -126,7 +128,8 @@ class HybridRetriever:
             # and say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
             scored, vector = self._channels(text, scope, options)
         ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
-        fused = reciprocal_rank_fusion(ranked, self._weights(mixed="crosslingual" in scored), k=self.settings.retrieval.rrf_k)
+        weights = self._weights(mixed="crosslingual" in scored, query_group=bias_group(text))
+        fused = reciprocal_rank_fusion(ranked, weights, k=self.settings.retrieval.rrf_k)
         records = self.store.get_many(list(fused)) if fused else {}
         first = FirstPass({mid: s for mid, s in fused.items() if mid in records}, records, scored, vector, parsed,
                           scope if widened else narrowed)
@@ -145,6 +148,13 @@ class HybridRetriever:
     def _embeddings(self, ids: list[str]) -> dict[str, np.ndarray]:
         """Stored vectors of these memories, unit length (for comparing two hits with each other)."""
         return {mid: v / (np.linalg.norm(v) or 1.0) for mid, v in self.store.get_embeddings(ids).items()}
+
+    def _neighbours(self, scope: Scope, vector: np.ndarray, depth: int, floor: float) -> list[tuple[str, str, float]]:
+        """(id, content, cosine) of the stored memories in `scope`'s namespace and statuses nearest `vector`; the
+        content is read only for those closer than `floor` (see `currency.Neighbours`)."""
+        found = self.store.dense_search(Scope(namespace=scope.namespace, statuses=scope.statuses), vector, depth)
+        records = self.store.get_many([mid for mid, score in found if score > floor])
+        return [(mid, records[mid].content if mid in records else "", score) for mid, score in found]
 
     def _relevance(self, hits: list[SearchHit], scored: dict[str, list[tuple[str, float]]], names: list[str]) -> None:
         """Each hit's calibrated probability of being relevant (see hindsight.retrieval.relevance)."""
@@ -186,12 +196,14 @@ class HybridRetriever:
             narrowed = replace(narrowed, types=tuple(parsed.types))
         return narrowed
 
-    def _weights(self, mixed: bool = False) -> dict[str, float]:
-        """Channel weights; `mixed`: the dense pool spans both scripts (see crosslingual.MIXED_KEYWORD_FACTOR)."""
+    def _weights(self, mixed: bool = False, query_group: str = "en") -> dict[str, float]:
+        """Channel weights; `mixed`: the dense pool spans both scripts (see crosslingual.MIXED_KEYWORD_FACTOR);
+        `query_group`: the query's script group (a Chinese query's gloss votes weigh less, see glossmatch)."""
         r = self.settings.retrieval
         keyword = r.keyword_weight * (MIXED_KEYWORD_FACTOR if mixed else 1.0)
+        gloss = r.gloss_weight * (ZH_QUERY_FACTOR if query_group == "zh" else 1.0)
         return {"dense": r.dense_weight, "keyword": keyword, "graph": r.graph_weight,
-                "crosslingual": r.crosslingual_weight}
+                "crosslingual": r.crosslingual_weight, "gloss": gloss}
 
     def _channels(self, text: str, scope: Scope, options: SearchOptions
                   ) -> tuple[dict[str, list[tuple[str, float]]], np.ndarray | None]:
@@ -209,14 +221,17 @@ class HybridRetriever:
             scored["keyword"] = self.store.keyword_search(scope, query_terms(text), r.keyword_candidates,
                                                           r.neighbour_weight)
         if "dense" in scored:
-            self._language_aware(text, scored, "crosslingual" in options.channels and r.crosslingual_weight > 0)
+            self._language_aware(text, scored, "crosslingual" in options.channels and r.crosslingual_weight > 0,
+                                 "gloss" in options.channels and r.gloss_weight > 0)
             scored["dense"] = scored["dense"][: r.dense_candidates]
         if "graph" in options.channels and r.graph_weight > 0:
             scored["graph"] = self._graph_neighbours(scored, scope)
         return scored, vector
 
-    def _language_aware(self, text: str, scored: dict[str, list[tuple[str, float]]], with_channel: bool) -> None:
-        """Rank the dense pool within each script and add the cross-lingual channel (see `crosslingual`)."""
+    def _language_aware(self, text: str, scored: dict[str, list[tuple[str, float]]], with_channel: bool,
+                        with_gloss: bool = False) -> None:
+        """Rank the dense pool within each script and add the cross-lingual channel (see `crosslingual`) and
+        the gloss channel over its hits (see `glossmatch`)."""
         dense = scored.get("dense") or []
         if not dense:
             return
@@ -226,8 +241,11 @@ class HybridRetriever:
             return  # one language among the candidates: nothing to correct
         ranked = by_script(dense, scripts.get)
         scored["dense"] = ranked
+        other = other_script(text, ranked, scripts.get)
         if with_channel:
-            scored["crosslingual"] = other_script(text, ranked, scripts.get)[: self.settings.retrieval.dense_candidates]
+            scored["crosslingual"] = other[: self.settings.retrieval.dense_candidates]
+        if with_gloss:
+            scored["gloss"] = gloss_ranked(text, other, {mid: rec.content for mid, rec in records.items()})
 
     def _graph_neighbours(self, scored: dict[str, list[tuple[str, float]]], scope: Scope) -> list[tuple[str, float]]:
         """Neighbours of the strongest hits, scored by how many strong hits point at them."""
