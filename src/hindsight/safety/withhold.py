@@ -1,0 +1,20 @@
+"""What a reader below admin sees of a quarantined memory: that it exists and why it was held, not its text.
+
+The guard quarantines a write because its text may carry orders to agents or a way out for data; showing that
+text to every reader of the namespace (memory_get, memory_list/search with a quarantined status filter,
+memory_summarize) would deliver it after all (attack round 5). Admins of the namespace, who decide on release,
+see it whole (memory_quarantine_list and the console's quarantine page).
+"""
+
+from __future__ import annotations
+
+from hindsight.model import MemoryRecord, Status
+
+WITHHELD = "[withheld: quarantined by the write guard; an admin of the namespace can review it]"
+
+
+def withhold(record: MemoryRecord) -> MemoryRecord:
+    """The record with its caller text withheld when it is quarantined (anything else unchanged)."""
+    if record.status != Status.quarantined:
+        return record
+    return record.model_copy(update={"content": WITHHELD, "context": "", "tags": [], "metadata": {}})
