@@ -207,6 +207,7 @@ class ReviewService:
         if proposal.action == "consolidate":
             return self.engine.consolidate(proposal.namespace, actor).as_dict()
         assert proposal.memory_id is not None
+        self.engine.get(proposal.memory_id, proposal.namespace, record_access=False)  # erased since: not_found
         if proposal.action == "update":
             record = self.engine.update(proposal.memory_id, proposal.payload, proposal.namespace, actor)
             return {"memory_id": record.id, "status": "updated"}
