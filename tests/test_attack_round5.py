@@ -286,6 +286,8 @@ def test_quarantined_text_is_withheld_from_readers_and_shown_to_admins(server: d
         assert seen["status"] == "quarantined" and "evil.example" not in json.dumps(seen)
         summary = reader.call("memory_summarize", memory_ids=[held["memory_id"]], namespace="alice")
         assert "evil.example" not in json.dumps(summary)
+        history = reader.call("memory_history", memory_id=held["memory_id"], namespace="alice")
+        assert "evil.example" not in json.dumps(history)
         assert "evil.example" in admin.call("memory_get", memory_id=held["memory_id"], namespace="alice")["content"]
 
 

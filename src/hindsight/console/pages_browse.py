@@ -28,6 +28,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MAX_OFFSET, MemoryType, Source, Status
 from hindsight.review.service import ReviewService
+from hindsight.safety.withhold import withhold, withhold_history
 from hindsight.security.principal import Actor, Scope
 
 LISTED_STATUSES = (Status.active, Status.deprecated, Status.forgotten)
@@ -152,6 +153,8 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
             record = engine.get(memory_id, ns, record_access=False)
             history = engine.history(memory_id, ns)
             related = engine.related(memory_id, ns)
+            if not ctx.can(Scope.admin, ns):  # a quarantined memory's text is for the namespace's admins
+                record, history = withhold(record), withhold_history(history)
         except HindsightError as exc:
             return app.error(ctx, str(exc), 404)
         prov = (f"{ctx.t('source')}: {escape(record.source.value)} · credibility {record.credibility:.2f} · "

@@ -8,7 +8,9 @@ see it whole (memory_quarantine_list and the console's quarantine page).
 
 from __future__ import annotations
 
-from hindsight.model import MemoryRecord, Status
+from typing import Any
+
+from hindsight.model import HistoryEntry, MemoryRecord, Status
 
 WITHHELD = "[withheld: quarantined by the write guard; an admin of the namespace can review it]"
 
@@ -18,3 +20,13 @@ def withhold(record: MemoryRecord) -> MemoryRecord:
     if record.status != Status.quarantined:
         return record
     return record.model_copy(update={"content": WITHHELD, "context": "", "tags": [], "metadata": {}})
+
+
+def withhold_history(entries: list[HistoryEntry]) -> list[HistoryEntry]:
+    """History with the text of every quarantined snapshot withheld (what a reader below admin sees)."""
+    def snap(data: dict[str, Any] | None) -> dict[str, Any] | None:
+        if not data or data.get("status") != Status.quarantined.value:
+            return data
+        return {**data, "content": WITHHELD, "context": "", "tags": [], "metadata": {}}
+
+    return [e.model_copy(update={"before": snap(e.before), "after": snap(e.after)}) for e in entries]

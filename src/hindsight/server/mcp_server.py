@@ -33,6 +33,7 @@ from hindsight.present import hit_view, memory_view
 from hindsight.review.console import mount_console
 from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
+from hindsight.safety.withhold import withhold_history
 from hindsight.security.audit import AuditLog
 from hindsight.security.http_auth import HindsightTokenVerifier
 from hindsight.security.http_guard import AuthPolicy, HTTPGuard
@@ -193,8 +194,9 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     @mcp.tool
     def memory_history(memory_id: MemoryId, namespace: Namespace = "default") -> dict[str, Any]:
         """Every change to a memory: who, when, before and after."""
-        gate(Scope.read, namespace, "history", memory_id)
+        admin = gate(Scope.read, namespace, "history", memory_id).principal.allows(Scope.admin, namespace)
         entries = _call(engine.history, memory_id, namespace)
+        entries = entries if admin else withhold_history(entries)  # quarantined text: admins only
         return {"memory_id": memory_id, "history": [e.model_dump(mode="json") for e in entries]}
 
     @mcp.tool
