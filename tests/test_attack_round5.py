@@ -337,3 +337,27 @@ def test_an_approved_agent_edit_of_a_user_memory_becomes_the_agents(server: dict
         memory = kb_admin.call("memory_get", memory_id=memory_id, namespace="kb")
     assert "Wednesday" in memory["content"]
     assert memory["provenance"]["source"] == "agent" and memory["provenance"]["credibility"] <= 0.7
+
+
+# ------------------------------------------------------------------ PostgreSQL: the same rules on the other backend
+def test_on_postgresql_nul_is_invalid_input_and_a_hard_delete_erases_history(pg_url: str, tmp_path: Path) -> None:
+    """PostgreSQL refused NUL itself, as a retryable storage_error (content, tags) or an untyped error (session_id),
+    and stored it in metadata; now the validation answers first, the same on both backends."""
+    from mcp_helpers import stdio_server
+
+    with stdio_server(pg_url, tmp_path / "pg.log") as client:  # type: ignore[arg-type]
+        for field, arguments in (("content", {"content": "deploy key rotated\x00 on friday"}),
+                                 ("tags", {"content": "tag test entry", "tags": ["\x00"]}),
+                                 ("metadata", {"content": "meta test entry", "metadata": {"k": "a\x00b"}}),
+                                 ("session_id", {"content": "session test", "session_id": "s\x00"})):
+            refused = client.error("memory_store", {**arguments, "namespace": "alice"})
+            assert refused.startswith("invalid_input") and field in refused, refused
+        assert client.call("memory_stats", namespace="alice")["total"] == 0
+        first = client.call("memory_store", namespace="alice", type="episodic", session_id="pg-erase",
+                            content="User: the vault combination is kept by Ms Quillfeather")["memory_id"]
+        second = client.call("memory_store", namespace="alice", type="episodic", session_id="pg-erase",
+                             content="Assistant: understood.")["memory_id"]
+        client.call("memory_delete", memory_id=first, confirm=True, namespace="alice")
+        assert "Quillfeather" not in json.dumps(client.call("memory_history", memory_id=first, namespace="alice"))
+        assert "Quillfeather" not in json.dumps(client.call("memory_get", memory_id=second, namespace="alice"))
+        assert "Quillfeather" not in json.dumps(client.call("memory_history", memory_id=second, namespace="alice"))
