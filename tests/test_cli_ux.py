@@ -125,9 +125,10 @@ def test_review_accepts_a_proposal_prefix(tmp_path: Path) -> None:
 def test_terminal_escapes_in_content_are_shown_not_run(tmp_path: Path) -> None:
     """Attack finding D: stored ESC/BEL/NUL and bidi overrides reached the operator's terminal raw."""
     db = tmp_path / "m.db"
-    hostile = "\x07\x1b[31mred\x1b[0m\x00 note \u202eevil\u2066 done"
+    # NUL itself is refused on input since attack round 5 (invalid_input on every backend); the rest is stored
+    hostile = "\x07\x1b[31mred\x1b[0m note \u202eevil\u2066 done"
     mid = add(db, hostile)
-    shown = "\\x07\\x1b[31mred\\x1b[0m\\x00 note \\u202eevil\\u2066 done"
+    shown = "\\x07\\x1b[31mred\\x1b[0m note \\u202eevil\\u2066 done"
     ok(db, "update", mid, "--content", hostile + " v2")
     outputs = {"get": ok(db, "get", mid).stdout, "list": ok(db, "list").stdout,
                "search": ok(db, "search", "red note").stdout, "history": ok(db, "history", mid).stdout}

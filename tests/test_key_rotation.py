@@ -77,7 +77,8 @@ def test_rotate_key_reseals_everything_and_backups_follow(tmp_path: Path, embedd
     rotated = cli(old_key, "rotate-key", "--new-key-file", str(key_file), "--db", str(db))
     assert rotated.returncode == 0, rotated.stderr
     report = json.loads(rotated.stdout)
-    assert report["memories"] == 2 and report["history"] >= 4 and report["already_rotated"] == 0
+    # the hard-deleted memory's history keeps tombstones only (write/erase.py): nothing sealed is left to rotate
+    assert report["memories"] == 2 and report["history"] >= 3 and report["already_rotated"] == 0
 
     after = sealed_values(db)
     assert len(after) == len(before)

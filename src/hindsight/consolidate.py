@@ -44,11 +44,11 @@ import numpy as np
 from hindsight.embeddings.base import Embedder
 from hindsight.llm import LLMClient
 from hindsight.model import (
+    DEFAULT_CREDIBILITY,
     MAX_TAGS,
     MemoryInput,
     MemoryRecord,
     MemoryType,
-    Source,
     Status,
     utcnow,
 )
@@ -288,8 +288,9 @@ class Consolidator:
         return text, "extractive"
 
     def _item(self, records: list[MemoryRecord], text: str, method: str, key: str, namespace: str) -> dict[str, Any]:
-        sources = [r.source for r in records]
-        source = max(set(sources), key=lambda s: (sources.count(s), s == Source.user))
+        # the least-trusted input decides: a memory built from an agent's words is the agent's, however many
+        # user memories it was consolidated with (attack round 5: a tie favoured the user)
+        source = min((r.source for r in records), key=lambda s: DEFAULT_CREDIBILITY[s])
         tags = list(dict.fromkeys(t for r in records for t in r.tags))[:MAX_TAGS]
         return {
             "content": text,
@@ -299,7 +300,7 @@ class Consolidator:
             "importance": round(min(1.0, max(r.importance for r in records) + (0.1 if key == "consolidated_from"
                                                                                else 0.0)), 4),
             "source": source.value,
-            "credibility": round(sum(r.credibility for r in records) / len(records), 4),
+            "credibility": round(min(r.credibility for r in records), 4),
             "metadata": {key: [r.id for r in records],
                          "consolidation": "promote" if key == "consolidated_from" else "merge", "method": method},
         }

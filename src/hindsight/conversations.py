@@ -16,6 +16,8 @@ from hindsight.working import Turn
 from hindsight.write import events, ingest
 from hindsight.write.importance import compute_importance
 from hindsight.write.pipeline import WriteOutcome
+from hindsight.write.screening import guarded_turn
+from hindsight.write.text_rules import check_text
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -23,13 +25,15 @@ if TYPE_CHECKING:
     from hindsight.llm import LLMClient
     from hindsight.summarize import Summarizer
     from hindsight.working import WorkingMemory
+    from hindsight.write.pipeline import WritePipeline
 
 
 class ConversationsMixin:
-    """Needs the engine's `working`, `summarizer`, `llm`, `clock`, `store_memory`, `store_many` and `idempotent`."""
+    """Needs the engine's `working`, `writer`, `summarizer`, `llm`, `clock`, `store_memory`, `store_many` and `idempotent`."""
 
     if TYPE_CHECKING:
         working: WorkingMemory
+        writer: WritePipeline
         summarizer: Summarizer
         llm: LLMClient | None
 
@@ -79,7 +83,9 @@ class ConversationsMixin:
         """Append a turn to the session's working memory; returns the number of turns held."""
         if not session_id.strip() or not has_visible_text(content):
             raise InvalidInputError("session_id must be non-empty and content must contain visible text")
-        return self.working.append(namespace, session_id, role, content, self.clock())
+        check_text(session_id, "session_id")
+        check_text(content, "content")
+        return self.working.append(namespace, session_id, role, guarded_turn(self.writer.screener, self.writer.redactor, content), self.clock())
 
     def working_get(self, session_id: str, last_n: int | None = None, namespace: str = "default") -> builtins.list[Turn]:
         return self.working.recent(namespace, session_id, last_n)

@@ -172,6 +172,8 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         current = self.get(memory_id, namespace, record_access=False)
         changes = patch.model_dump(exclude_unset=True)
         status_change = "status" in changes and changes["status"] != current.status
+        if status_change:  # the old reason (a forget's) does not outlive the status it explained
+            changes["status_reason"] = ""
         if status_change and current.status == Status.quarantined:
             raise PermissionDeniedError(
                 "updates.status: a quarantined memory leaves quarantine only through memory_quarantine_release "
@@ -214,6 +216,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             raise PermissionDeniedError(
                 "memory_id: a quarantined memory leaves quarantine only through memory_quarantine_release (admin "
                 "scope) or is deleted; nothing was changed")
+        reason = self.writer.clean_note(reason, "reason")  # shown to readers: redacted and screened
         updated = current.model_copy(
             update={"status": Status.forgotten, "status_reason": reason or "forgotten", "updated_at": self.clock()}
         )
@@ -221,9 +224,10 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         return updated
 
     def delete(self, memory_id: str, namespace: str = "default", actor: str = "local", reason: str = "") -> MemoryRecord:
-        """Hard delete (explicit, separate from forget): the row goes, the history entry stays."""
+        """Hard delete (explicit, separate from forget): every copy of the text goes (write/erase.py); history
+        keeps that it existed."""
         self.get(memory_id, namespace, record_access=False)
-        deleted = self.writer.remove(memory_id, namespace, actor=actor, note=reason)
+        deleted = self.writer.remove(memory_id, namespace, actor=actor, note=self.writer.clean_note(reason, "reason"))
         if deleted is None:
             raise MemoryNotFoundError(memory_id, namespace)
         return deleted
@@ -235,9 +239,10 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
 
         Safe to run periodically (idempotent); new memories go through the full write path (guard included).
         """
-        # a consolidated memory's source and credibility come from stored memories, already bound when written
+        # a consolidated memory takes the least-trusted source of its inputs (consolidate.py) and is written as the
+        # caller's: relayed, so what the caller may not claim is lowered to its own (security/claims.py)
         consolidator = Consolidator(self.store, self.embedder, self.llm, self.clock,
-                                    write=lambda items: self.store_many(items, str(actor)), actor=actor)
+                                    write=lambda items: self.store_many(items, actor, relayed=True), actor=actor)
         return consolidator.run(namespace, progress)
 
     # ------------------------------------------------------------- quarantine
@@ -246,6 +251,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         current = self.store.get(memory_id)
         if current is None or current.namespace != namespace or current.status != Status.quarantined:
             raise MemoryNotFoundError(memory_id, f"{namespace} (quarantine)")
+        note = self.writer.clean_note(note, "note")
         released = current.model_copy(update={"status": Status.active, "status_reason": "", "updated_at": self.clock()})
         self.writer.apply_change(released, actor=actor, action="release", note=note or current.status_reason)
         return released

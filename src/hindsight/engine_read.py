@@ -25,8 +25,10 @@ from hindsight.model import (
     has_visible_text,
 )
 from hindsight.retrieval.search import SearchOptions
+from hindsight.safety.withhold import withhold
 from hindsight.storage.base import Edge, Scope, StoreStats
 from hindsight.summarize import SummaryStyle
+from hindsight.write.text_rules import check_text
 
 if TYPE_CHECKING:
     from hindsight.config import HindsightSettings
@@ -100,14 +102,17 @@ class ReadMixin:
         now: datetime | None = None,
         options: SearchOptions | None = None,
         min_relevance: float | None = None,
+        record_access: bool = True,
     ) -> builtins.list[SearchHit]:
         """Hybrid search; see HybridRetriever. `now` fixes the reference time for decay and 'last week'.
 
         `min_relevance` (default DEFAULT_MIN_RELEVANCE, i.e. keep every hit) drops hits whose calibrated
         `relevance` (estimated probability of being relevant) is lower; 0.5 keeps only likely matches.
+        `record_access=False`: the read does not count towards the hits' access factor (a read-only caller's).
         """
         if not isinstance(query, str) or not query.strip():
             raise InvalidInputError("query must contain non-whitespace text")
+        check_text(query, "query")
         if not has_visible_text(query):
             raise InvalidInputError("query must contain visible text (not only control or zero-width characters)")
         if len(query) > MAX_QUERY_CHARS:
@@ -124,18 +129,19 @@ class ReadMixin:
             raise InvalidInputError(str(exc)) from exc
         assert reference is not None
         hits = self.retriever.search(query.strip(), self._scope(namespace, filters), top_k, reference, options)
-        if self.settings.retrieval.record_access and hits:
+        if self.settings.retrieval.record_access and record_access and hits:
             self.store.record_access([h.memory.id for h in hits], self.clock())
         return hits
 
     def summarize(self, memory_ids: Sequence[str], style: SummaryStyle = "brief",
-                  namespace: str = "default") -> dict[str, Any]:
+                  namespace: str = "default", reveal_quarantined: bool = True) -> dict[str, Any]:
         """Summary of the given memories (all must exist in the namespace)."""
         if not memory_ids:
             raise InvalidInputError("memory_ids must list at least one id")
         if style not in ("brief", "detailed", "structured"):
             raise InvalidInputError("style must be one of: brief, detailed, structured")
         records = [self.get(mid, namespace, record_access=False) for mid in dict.fromkeys(memory_ids)]
+        records = records if reveal_quarantined else [withhold(r) for r in records]  # safety/withhold.py
         summary, method = self.summarizer.summarize(records, style)
         return {"summary": summary, "method": method, "memory_ids": [r.id for r in records], "style": style}
 

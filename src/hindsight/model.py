@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import unicodedata
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from hindsight.write.text_rules import check_fields
 
 MAX_CONTENT_CHARS = 20_000
 #: metadata key under which the write path keeps the preceding turn of the same session.
@@ -102,6 +104,8 @@ MAX_OFFSET = 1_000_000_000
 #: ("last week", decay) can neither overflow nor underflow
 MIN_TIME = datetime(1000, 1, 1, tzinfo=UTC)
 MAX_TIME = datetime(9000, 1, 1, tzinfo=UTC)
+#: how far ahead of now a memory's event_time may lie (docs/security.md, attack round 5)
+MAX_FUTURE_EVENT = timedelta(days=366)
 #: characters that show nothing: control, format (zero-width, BOM, bidi marks) and separators
 _INVISIBLE = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn"})
 
@@ -126,6 +130,14 @@ def check_time(value: datetime | None, field: str = "time") -> datetime | None:
     if not MIN_TIME <= value < MAX_TIME:
         raise ValueError(f"{field} must be between {MIN_TIME.date()} and {MAX_TIME.date()}, got {value.isoformat()}")
     return value
+
+
+def check_future(value: datetime | None, field: str = "event_time") -> None:
+    """A memory's event time is when it happened: at most MAX_FUTURE_EVENT ahead of now (a time far ahead would
+    keep it undecayed, ranked as the newest, for centuries; attack round 5)."""
+    if value is not None and value > utcnow() + MAX_FUTURE_EVENT:
+        raise ValueError(f"{field} must be at most {MAX_FUTURE_EVENT.days} days after now (when it happened, or a "
+                         f"planned event within a year), got {value.isoformat()}")
 
 
 def _depth(value: Any) -> int:
@@ -270,6 +282,12 @@ class MemoryInput(BaseModel):
     def _metadata(cls, metadata: dict[str, Any]) -> dict[str, Any]:
         return check_metadata(metadata)
 
+    @model_validator(mode="after")
+    def _storable(self) -> MemoryInput:
+        check_fields(self, ("content", "context", "tags", "metadata", "session_id", "source_task_id"))
+        check_future(self.event_time)
+        return self
+
 
 class MemoryPatch(BaseModel):
     """Fields `memory_update` may change; anything else is rejected by name."""
@@ -317,6 +335,8 @@ class MemoryPatch(BaseModel):
             raise ValueError(f"{', '.join(nulls)} cannot be null (omit a field to leave it unchanged)")
         if self.status == Status.quarantined:
             raise ValueError("status 'quarantined' is set by the write guard, not by updates")
+        check_fields(self, ("content", "context", "tags", "metadata"))
+        check_future(self.event_time)
         return self
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from hindsight.model import MemoryRecord, SearchHit
+from hindsight.safety.withhold import withhold
 
 
-def memory_view(record: MemoryRecord) -> dict[str, Any]:
-    """The fields an agent needs, JSON-safe."""
-    data = record.model_dump(mode="json")
+def memory_view(record: MemoryRecord, reveal_quarantined: bool = True) -> dict[str, Any]:
+    """The fields an agent needs, JSON-safe (a quarantined memory's text withheld unless `reveal_quarantined`)."""
+    data = (record if reveal_quarantined else withhold(record)).model_dump(mode="json")
     data["provenance"] = {
         "source": data.pop("source"),
         "credibility": data.pop("credibility"),
@@ -22,9 +23,9 @@ def memory_view(record: MemoryRecord) -> dict[str, Any]:
     return data
 
 
-def hit_view(hit: SearchHit) -> dict[str, Any]:
+def hit_view(hit: SearchHit, reveal_quarantined: bool = True) -> dict[str, Any]:
     """A search result: the memory, its score and why it ranked there."""
-    view = memory_view(hit.memory)
+    view = memory_view(hit.memory, reveal_quarantined)
     view["score"] = hit.score
     view["relevance"] = hit.relevance
     view["why"] = hit.why.model_dump(exclude_none=True)

@@ -3,6 +3,10 @@
 Deliberately not persisted: it is the context window's overflow, read and
 written every turn, so it must be fast; what deserves to outlive the session
 is extracted at session end (see MemoryEngine.end_session).
+
+Each namespace has its own quota (sessions and characters held); when it is full, that namespace's least
+recently used session goes. One namespace's writer can no longer evict another's live sessions, and what one
+namespace holds is bounded (attack round 5: 1,000 sessions shared by all namespaces, ~400 MB per token).
 """
 
 from __future__ import annotations
@@ -14,6 +18,11 @@ from datetime import datetime
 
 from hindsight.model import utcnow
 
+#: sessions one namespace may hold at once
+MAX_SESSIONS_PER_NAMESPACE = 1000
+#: characters of turn text one namespace may hold at once (about 8 MB of Python strings at most)
+MAX_CHARS_PER_NAMESPACE = 2_000_000
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -24,36 +33,57 @@ class Turn:
     at: datetime
 
 
-class WorkingMemory:
-    """Bounded per-(namespace, session) ring buffers; the least recently used sessions are evicted."""
+class _Namespace:
+    """One namespace's sessions, least recently used first, and the characters they hold."""
 
-    def __init__(self, turns_per_session: int = 20, max_sessions: int = 1000) -> None:
+    def __init__(self) -> None:
+        self.sessions: OrderedDict[str, deque[Turn]] = OrderedDict()
+        self.chars = 0
+
+
+class WorkingMemory:
+    """Bounded per-(namespace, session) ring buffers; each namespace evicts its own least recently used sessions."""
+
+    def __init__(self, turns_per_session: int = 20, max_sessions: int = MAX_SESSIONS_PER_NAMESPACE,
+                 max_chars: int = MAX_CHARS_PER_NAMESPACE) -> None:
         self.turns_per_session = turns_per_session
         self.max_sessions = max_sessions
-        self._sessions: OrderedDict[tuple[str, str], deque[Turn]] = OrderedDict()
+        self.max_chars = max_chars
+        self._spaces: dict[str, _Namespace] = {}
         self._lock = threading.Lock()
 
     def append(self, namespace: str, session_id: str, role: str, content: str, at: datetime | None = None) -> int:
         """Add a turn; returns how many turns the session now holds (at most turns_per_session)."""
-        key = (namespace, session_id)
         with self._lock:
-            turns = self._sessions.get(key)
+            space = self._spaces.setdefault(namespace, _Namespace())
+            turns = space.sessions.get(session_id)
             if turns is None:
                 turns = deque(maxlen=self.turns_per_session)
-                self._sessions[key] = turns
-                if len(self._sessions) > self.max_sessions:
-                    self._sessions.popitem(last=False)
-            self._sessions.move_to_end(key)
+                space.sessions[session_id] = turns
+            space.sessions.move_to_end(session_id)
+            if len(turns) == turns.maxlen:
+                space.chars -= len(turns[0].content)
             turns.append(Turn(role, content, at or utcnow()))
+            space.chars += len(content)
+            while len(space.sessions) > 1 and (len(space.sessions) > self.max_sessions or space.chars > self.max_chars):
+                _, dropped = space.sessions.popitem(last=False)
+                space.chars -= sum(len(t.content) for t in dropped)
             return len(turns)
 
     def recent(self, namespace: str, session_id: str, last_n: int | None = None) -> list[Turn]:
         """The session's turns, oldest first (the last `last_n` when given)."""
         with self._lock:
-            turns = list(self._sessions.get((namespace, session_id), ()))
+            space = self._spaces.get(namespace)
+            turns = list(space.sessions.get(session_id, ())) if space is not None else []
         return turns[-last_n:] if last_n else turns
 
     def clear(self, namespace: str, session_id: str) -> list[Turn]:
         """Drop the session and return what it held."""
         with self._lock:
-            return list(self._sessions.pop((namespace, session_id), ()))
+            space = self._spaces.get(namespace)
+            dropped = list(space.sessions.pop(session_id, ())) if space is not None else []
+            if space is not None:
+                space.chars -= sum(len(t.content) for t in dropped)
+                if not space.sessions:
+                    del self._spaces[namespace]
+        return dropped

@@ -26,8 +26,9 @@ from hindsight.console.views import (
 )
 from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, InvalidInputError
-from hindsight.model import MemoryType, Source, Status
+from hindsight.model import MAX_OFFSET, MemoryType, Source, Status
 from hindsight.review.service import ReviewService
+from hindsight.safety.withhold import withhold, withhold_history
 from hindsight.security.principal import Actor, Scope
 
 LISTED_STATUSES = (Status.active, Status.deprecated, Status.forgotten)
@@ -66,8 +67,19 @@ def _filters(params: Any) -> dict[str, Any]:
                 raise InvalidInputError(f"{key}: expected a date like 2026-12-01, got '{raw[:40]}'") from exc
             if len(raw) <= 10:
                 day = datetime.combine(day.date(), edge)
-            out["time_from" if key == "from" else "time_to"] = day.replace(tzinfo=day.tzinfo or UTC)
+            try:  # 9999-12-31T23:59:59-23:59 is past the last time a datetime holds once in UTC
+                out["time_from" if key == "from" else "time_to"] = day.replace(tzinfo=day.tzinfo or UTC).astimezone(UTC)
+            except (OverflowError, ValueError) as exc:
+                raise InvalidInputError(f"{key}: the date is out of range, got '{raw[:40]}'") from exc
     return out
+
+
+def _offset(raw: str) -> int:
+    """The page offset: ASCII digits within MAX_OFFSET (int('²') and a 5,000-digit int() raised a 500)."""
+    raw = raw.strip() or "0"
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= len(str(MAX_OFFSET)) and int(raw) <= MAX_OFFSET):
+        raise InvalidInputError(f"offset: expected a whole number between 0 and {MAX_OFFSET}, got '{raw[:20]}'")
+    return int(raw)
 
 
 def _checks(ctx: Ctx, name: str, options: list[str], chosen: list[str]) -> str:
@@ -112,7 +124,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
         try:
             filters = _filters(params)
             if query:
-                hits = engine.search(query, ns, filters, top_k=25)
+                hits = engine.search(query, ns, filters, top_k=25, record_access=ctx.can(Scope.write, ns))
                 if note_search is not None:
                     note_search()
                 top_final = max((h.score for h in hits), default=1.0)
@@ -121,8 +133,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                 body += "".join(hit_card(ctx, h, top_final, top_kw) for h in hits) or f"<p>{ctx.t('no_results')}</p>"
             else:
                 listed = {"statuses": [s.value for s in LISTED_STATUSES], **filters}
-                raw_offset = params.get("offset", "0")
-                offset = int(raw_offset) if raw_offset.isdigit() else 0
+                offset = _offset(params.get("offset", "0"))
                 records, total = engine.list(ns, listed, limit=PAGE, offset=offset)
                 body += f"<p class='muted'>{total} {ctx.t('memories')}</p>"
                 body += "".join(record_card(ctx, r) for r in records) or f"<p>{ctx.t('no_results')}</p>"
@@ -142,6 +153,8 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
             record = engine.get(memory_id, ns, record_access=False)
             history = engine.history(memory_id, ns)
             related = engine.related(memory_id, ns)
+            if not ctx.can(Scope.admin, ns):  # a quarantined memory's text is for the namespace's admins
+                record, history = withhold(record), withhold_history(history)
         except HindsightError as exc:
             return app.error(ctx, str(exc), 404)
         prov = (f"{ctx.t('source')}: {escape(record.source.value)} · credibility {record.credibility:.2f} · "

@@ -135,7 +135,8 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
             return _login("Sign in with a token that has admin scope.", 401)
         pending = visible(who, review.pending(limit=200))
         decided = visible(who, review.decided(limit=20))
-        watched = ", ".join(sorted(review.namespaces)) or "none (set HINDSIGHT_REVIEWED_NAMESPACES)"
+        # only the reviewed namespaces this principal reviews: the list is not shown to every token holder
+        watched = ", ".join(sorted(n for n in review.namespaces if who.allows(Scope.admin, n))) or "none you review"
         body = (f"<h1>hindsight review</h1><p class='muted'>reviewer: {html.escape(who.name)} · reviewed "
                 f"namespaces: {html.escape(watched)}</p><h2>Pending ({len(pending)})</h2>"
                 + ("".join(_proposal_card(review.view(p)) for p in pending) or "<p>Nothing waits for review.</p>")

@@ -26,9 +26,11 @@ from hindsight.engine import MemoryEngine, validated
 from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
+from hindsight.review.claims import proposer_actor
 from hindsight.review.queue import Proposal, ReviewQueue
 from hindsight.security.claims import bind_changes
 from hindsight.write import events
+from hindsight.write.screening import redact_payload
 
 PENDING_MESSAGE = ("namespace '{namespace}' is reviewed: the change waits for a person to approve it "
                    "(web console /review, or `hindsight review list`)")
@@ -64,8 +66,8 @@ class ReviewService:
         def write(memory_id: str | None) -> dict[str, Any]:
             if not self.is_reviewed(item.namespace):
                 return self.engine.store_many([item], actor, [memory_id])[0].as_dict()
-            return self._pending(self.queue.add(item.namespace, "store", item.model_dump(mode="json"), actor,
-                                                reason=reason, private=item.private))
+            return self._pending(self.queue.add(item.namespace, "store", self._redacted(item.model_dump(mode="json")),
+                                                actor, reason=reason, private=item.private))
 
         fingerprint = item.model_dump(mode="json") if request is None else request
         return self.engine.idempotent(item.namespace, idempotency_key, write, fingerprint)
@@ -89,8 +91,8 @@ class ReviewService:
         direct = [i for i in inputs if not self.is_reviewed(i.namespace)]
         written = iter([o.as_dict() for o in self.engine.store_many(direct, actor)] if direct else [])
         return [next(written) if not self.is_reviewed(i.namespace) else
-                self._pending(self.queue.add(i.namespace, "store", i.model_dump(mode="json"), actor, reason=reason,
-                                            private=i.private))
+                self._pending(self.queue.add(i.namespace, "store", self._redacted(i.model_dump(mode="json")), actor,
+                                             reason=reason, private=i.private))
                 for i in inputs]
 
     def consolidate(self, namespace: str, actor: str) -> dict[str, Any]:
@@ -107,7 +109,7 @@ class ReviewService:
             record = self.engine.update(memory_id, patch, namespace, actor)
             return {"memory_id": record.id, "status": "updated", "memory": memory_view(record)}
         current = self.engine.get(memory_id, namespace, record_access=False)  # an unknown id fails now, not at review
-        payload = patch.model_dump(mode="json", exclude_unset=True)
+        payload = self._redacted(patch.model_dump(mode="json", exclude_unset=True))
         bind_changes(current, patch.model_dump(exclude_unset=True), actor)  # a credibility claim fails now
         return self._pending(self.queue.add(namespace, "update", payload, actor, memory_id, reason,
                                             private=current.encrypted))
@@ -117,7 +119,13 @@ class ReviewService:
             record = self.engine.forget(memory_id, reason, namespace, actor)
             return {"memory_id": record.id, "status": record.status.value, "reason": record.status_reason}
         self.engine.get(memory_id, namespace, record_access=False)
+        reason = self.engine.writer.clean_note(reason, "reason")
         return self._pending(self.queue.add(namespace, "forget", {"reason": reason}, actor, memory_id, reason))
+
+    def _redacted(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Secrets never wait in the queue: a proposal keeps its text redacted as it would be stored (a rejected one
+        is kept for good); the guard still judges it when it is applied."""
+        return redact_payload(payload, self.engine.writer.redactor)
 
     @staticmethod
     def _pending(proposal: Proposal) -> dict[str, Any]:
@@ -170,6 +178,7 @@ class ReviewService:
         `edits` (edit-then-approve): fields the reviewer changed in the proposed store/update before applying it;
         the applied version (with the reviewer named) is what history keeps.
         """
+        note = self.engine.writer.clean_note(note, "note")
         self.queue.get(proposal_id, namespace)
         proposal = self.queue.claim(proposal_id)
         actor = f"{proposal.proposed_by} (approved by {reviewer})"
@@ -180,7 +189,7 @@ class ReviewService:
             proposal = replace(proposal, payload={**proposal.payload, **edits})
             actor = f"{proposal.proposed_by} (edited and approved by {reviewer})"
         try:
-            result = self._apply(proposal, actor)
+            result = self._apply(proposal, proposer_actor(actor, proposal))
         except Exception:
             self.queue.release(proposal_id)
             raise
@@ -188,6 +197,7 @@ class ReviewService:
         return {"proposal": decided.as_dict(), "result": result}
 
     def reject(self, proposal_id: str, reviewer: str, note: str = "", namespace: str | None = None) -> dict[str, Any]:
+        note = self.engine.writer.clean_note(note, "note")
         self.queue.get(proposal_id, namespace)
         return {"proposal": self.queue.decide(proposal_id, "rejected", reviewer, note).as_dict()}
 
@@ -197,6 +207,7 @@ class ReviewService:
         if proposal.action == "consolidate":
             return self.engine.consolidate(proposal.namespace, actor).as_dict()
         assert proposal.memory_id is not None
+        self.engine.get(proposal.memory_id, proposal.namespace, record_access=False)  # erased since: not_found
         if proposal.action == "update":
             record = self.engine.update(proposal.memory_id, proposal.payload, proposal.namespace, actor)
             return {"memory_id": record.id, "status": "updated"}

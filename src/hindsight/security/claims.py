@@ -57,6 +57,8 @@ def bind_inputs(items: Sequence[MemoryInput], actor: str, relayed: bool = False)
                                             + _rule(principal, item.namespace))
             item = item.model_copy(update={"source": Source.agent})
         cap = credibility_cap(principal, item.namespace)
+        if relayed and item.credibility is not None and item.credibility > cap:  # derived, not claimed: lowered
+            item = item.model_copy(update={"credibility": cap})
         if item.credibility is not None and item.credibility > cap:
             raise PermissionDeniedError(f"credibility: {item.credibility} is above {cap}, the most the sources "
                                         f"you may claim give: " + _rule(principal, item.namespace))

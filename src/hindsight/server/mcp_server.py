@@ -33,6 +33,7 @@ from hindsight.present import hit_view, memory_view
 from hindsight.review.console import mount_console
 from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
+from hindsight.safety.withhold import withhold_history
 from hindsight.security.audit import AuditLog
 from hindsight.security.http_auth import HindsightTokenVerifier
 from hindsight.security.http_guard import AuthPolicy, HTTPGuard
@@ -116,17 +117,19 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         """Hybrid search (vectors + keywords + filters, fused and weighted by recency, importance, credibility).
         Each hit has a calibrated `relevance`; `time_filter_widened` is true when a time expression in the query
         ("last week", "上周") matched too few memories and the search ran without it (see each hit's `why`)."""
-        gate(Scope.read, namespace, "search")
+        who = gate(Scope.read, namespace, "search").principal
         hits = _call(engine.search, query, namespace=namespace, filters=filters, top_k=top_k, now=now,
-                     min_relevance=min_relevance)
-        return {"count": len(hits), "results": [hit_view(h) for h in hits],
+                     min_relevance=min_relevance, record_access=who.allows(Scope.write, namespace))
+        admin = who.allows(Scope.admin, namespace)
+        return {"count": len(hits), "results": [hit_view(h, admin) for h in hits],
                 "time_filter_widened": any(bool(h.why.time_filter_widened) for h in hits)}
 
     @mcp.tool
     def memory_get(memory_id: MemoryId, namespace: Namespace = "default") -> dict[str, Any]:
         """Fetch one memory by id."""
-        gate(Scope.read, namespace, "get", memory_id)
-        return memory_view(_call(engine.get, memory_id, namespace))
+        who = gate(Scope.read, namespace, "get", memory_id).principal  # a reader's reads do not lift a memory
+        return memory_view(_call(engine.get, memory_id, namespace, who.allows(Scope.write, namespace)),
+                           who.allows(Scope.admin, namespace))
 
     @mcp.tool
     def memory_list(
@@ -136,9 +139,9 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """List memories newest first, paged; includes deprecated and forgotten ones unless filtered."""
-        gate(Scope.read, namespace, "list")
+        admin = gate(Scope.read, namespace, "list").principal.allows(Scope.admin, namespace)
         records, total = _call(engine.list, namespace, filters, limit, offset)
-        return {"total": total, "offset": offset, "memories": [memory_view(r) for r in records]}
+        return {"total": total, "offset": offset, "memories": [memory_view(r, admin) for r in records]}
 
     @mcp.tool
     def memory_update(
@@ -185,14 +188,15 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Summarise memories (LLM when configured, extractive otherwise)."""
-        gate(Scope.read, namespace, "summarize")
-        return _call(engine.summarize, memory_ids, style, namespace)
+        admin = gate(Scope.read, namespace, "summarize").principal.allows(Scope.admin, namespace)
+        return _call(engine.summarize, memory_ids, style, namespace, admin)
 
     @mcp.tool
     def memory_history(memory_id: MemoryId, namespace: Namespace = "default") -> dict[str, Any]:
         """Every change to a memory: who, when, before and after."""
-        gate(Scope.read, namespace, "history", memory_id)
+        admin = gate(Scope.read, namespace, "history", memory_id).principal.allows(Scope.admin, namespace)
         entries = _call(engine.history, memory_id, namespace)
+        entries = entries if admin else withhold_history(entries)  # quarantined text: admins only
         return {"memory_id": memory_id, "history": [e.model_dump(mode="json") for e in entries]}
 
     @mcp.tool

@@ -133,6 +133,7 @@ class RequestObserver(Middleware):
             self.log.propagate = False
         self.log_json = log_json
         self._recent: deque[tuple[float, str]] = deque(maxlen=200_000)  # (wall time, tool) for the console plots
+        self._tools: frozenset[str] | None = None  # the server's registered tools, read on the first call
 
     def note(self, tool: str) -> None:
         """Remember one call of `tool` now (tool calls do this themselves; the console notes its own searches)."""
@@ -148,8 +149,16 @@ class RequestObserver(Middleware):
                 counts[hours - 1 - age] += 1
         return counts
 
+    async def _label(self, context: MiddlewareContext[Any], name: str) -> str:
+        """A registered tool's name, else "unknown": a caller's made-up names never become label values (each
+        would be a new series kept for the life of the process; attack round 5 sent 300 of 50 KB)."""
+        if self._tools is None and context.fastmcp_context is not None:
+            server = context.fastmcp_context.fastmcp
+            self._tools = frozenset(t.name for t in await server.list_tools(run_middleware=False))
+        return name if self._tools is not None and name in self._tools else "unknown"
+
     async def on_call_tool(self, context: MiddlewareContext[Any], call_next: CallNext[Any, Any]) -> Any:
-        tool = str(getattr(context.message, "name", "unknown"))
+        tool = await self._label(context, str(getattr(context.message, "name", "unknown")))
         arguments = getattr(context.message, "arguments", None) or {}
         started = self.clock()
         outcome, error = "ok", ""

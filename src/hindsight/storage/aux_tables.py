@@ -119,6 +119,21 @@ class AuxTables:
         self._aux_exec("INSERT INTO history(memory_id, action, actor, at, before, after, note) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (memory_id, action, actor, at, before_json, after_json, note))
 
+    def history_snapshots(self, memory_id: str) -> builtins.list[tuple[Any, ...]]:
+        """(seq, before JSON, after JSON, note) of every history entry of a memory, oldest first (write/erase.py)."""
+        return self._aux_rows("SELECT seq, before, after, note FROM history WHERE memory_id = ? ORDER BY seq",
+                              (memory_id,))
+
+    def history_rewrite(self, seq: int, before_json: str | None, after_json: str | None, note: str) -> None:
+        """Overwrite one history entry's snapshots and note (only hard-delete erasure does this)."""
+        self._aux_exec("UPDATE history SET before = ?, after = ?, note = ? WHERE seq = ?",
+                       (before_json, after_json, note, seq))
+
+    def proposals_erase(self, memory_id: str) -> int:
+        """Proposals that named a hard-deleted memory keep only that they existed (write/erase.py)."""
+        return self._aux_exec("UPDATE proposals SET payload = ? WHERE memory_id = ? OR result_memory_id = ?",
+                              ('{"erased": true}', memory_id, memory_id))
+
     def orphan_history_ids(self) -> builtins.list[str]:
         """Memories that were hard-deleted: their history stays and is copied by `hindsight migrate` too."""
         return [str(r[0]) for r in self._aux_rows(

@@ -65,6 +65,17 @@ class SQLiteConnections:
                 with self._index_lock:
                     ann_sync.catch_up(self._db, self._index)
 
+    def compact_erased(self) -> None:
+        """After a hard delete (write/erase.py): merge the keyword index, so the erased terms leave its segments,
+        and checkpoint the write-ahead log into the (secure_delete) file and truncate it. Best effort: a reader
+        holding an old snapshot can keep the log from being truncated until it finishes."""
+        with self._lock:
+            self._db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.OperationalError:
+                pass  # busy: the next checkpoint moves it
+
     @contextmanager
     def namespace_lock(self, namespace: str) -> Iterator[None]:
         """In process only: a SQLite file is served by one server (other processes, like the CLI, still take

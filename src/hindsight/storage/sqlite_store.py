@@ -75,6 +75,7 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.execute("PRAGMA foreign_keys=ON")
+                self._db.execute("PRAGMA secure_delete=ON")  # freed pages are zeroed: erased text leaves the file
                 migrate(self._db)
         except sqlite3.OperationalError as exc:
             self._db.close()

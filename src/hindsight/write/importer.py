@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pydantic import ValidationError
 
@@ -101,7 +101,16 @@ def first_private_line(lines: list[ImportLine]) -> int | None:
 
 
 def run_import(writer: WritePipeline, store: MemoryStore, lines: list[ImportLine], actor: str) -> ImportReport:
-    """Write the lines not imported yet, CHUNK at a time; each line is one insert with its final status."""
+    """Write the lines not imported yet, CHUNK at a time; each line is one insert with its final status.
+
+    A line's `status_reason` is caller text search shows to readers: redacted and screened like content before
+    anything is written (a flagged one aborts the import, naming the line)."""
+    for line in lines:
+        try:
+            reason = writer.clean_note(line.restore.reason, "status_reason") if line.restore.status != Status.active else ""
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"line {line.number}: {exc}; nothing was imported") from exc
+        line.restore = replace(line.restore, reason=reason)
     namespaces = {line.item.namespace for line in lines}
     done = {(record.namespace, str(record.metadata.get(IMPORT_KEY)))
             for ns in namespaces for record in store.iter_all(ns) if record.metadata.get(IMPORT_KEY)}

@@ -34,10 +34,9 @@ from hindsight.model import (
     Status,
 )
 from hindsight.storage.base import MemoryStore, Scope
-from hindsight.write.fields import redact_value, strings_in
-
-#: tags and metadata strings screened one by one; any beyond are screened together (bounds the cost)
-MAX_FIELD_SCREENS = 32
+from hindsight.write.erase import erase
+from hindsight.write.fields import redact_value
+from hindsight.write.screening import clean_note, screen_fields
 
 #: `session_vector = "compose"`: the turn's own vector weighs this many times its length against its predecessors'
 #: (dev conversations 0-1 of LoCoMo: hybrid R@10 0.786 at 1, 0.796 at 2; docs/benchmarks.md "Write cost").
@@ -94,14 +93,6 @@ class Redactor(Protocol):
 
 
 @dataclass(frozen=True)
-class FieldVerdict:
-    """A guard verdict about a memory's tags or metadata rather than its content."""
-
-    suspicious: bool
-    reason: str
-
-
-@dataclass(frozen=True)
 class Restore:
     """What an imported memory comes back with besides its input: its lifecycle and write-path metadata."""
 
@@ -146,27 +137,23 @@ class WritePipeline:
     compose_session_vectors: bool = False
 
     def screen(self, content: str, context: str = "", tags: list[str] | None = None,
-               metadata: dict[str, Any] | None = None, embedding: np.ndarray | None = None) -> ScreenResult | None:
-        """The guard's verdict on a memory's text, then on its tags and metadata (None when the guard is off).
-
-        `embedding`: the text's own document vector, which a guard with a `screen` method reuses."""
+               metadata: dict[str, Any] | None = None, embedding: np.ndarray | None = None,
+               labels: Sequence[str] = ()) -> ScreenResult | None:
+        """The guard's verdict on a memory's text, then on its tags, labels and metadata (None when the guard is
+        off); see write/screening.py. `embedding`: the text's own document vector, which a guard with a `screen`
+        method reuses."""
         if self.screener is None:
             return None
         text = f"{content}\n{context}"
         reader = getattr(self.screener, "screen", None)
         verdict = reader(text, embedding=embedding) if embedding is not None and callable(reader) else self.screener(text)
-        extras = [*(tags or []), *strings_in(metadata or {})]
-        if verdict.suspicious or not extras:
+        if verdict.suspicious:
             return verdict
-        # Each tag and metadata value is judged on its own, as the caller wrote it: a bag of unrelated fields
-        # joined together reads as nothing anyone wrote (and a list of redacted placeholders as a secret dump).
-        unique = list(dict.fromkeys(e for e in extras if e.strip()))
-        for piece in unique[:MAX_FIELD_SCREENS - 1] + ["\n".join(unique[MAX_FIELD_SCREENS - 1:])]:
-            if piece.strip():
-                side = self.screener(piece)
-                if side.suspicious:
-                    return FieldVerdict(True, f"in tags/metadata: {side.reason}")
-        return verdict
+        return screen_fields(self.screener, tags or [], metadata or {}, labels) or verdict
+
+    def clean_note(self, text: str, field: str) -> str:
+        """A caller's note (a reason, a review note) redacted and screened like content (write/screening.py)."""
+        return clean_note(text, field, self.screener, self.redactor)
 
     def build_record(self, item: MemoryInput, actor: str,
                      screen: bool = True) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
@@ -187,7 +174,7 @@ class WritePipeline:
             metadata, found_metadata = redact_value(dict(item.metadata), self.redactor)
             found = sorted(set(found_content + found_context + found_tags + found_metadata))
         labels = [x for x in (item.session_id, item.source_task_id) if x]  # caller strings search returns too
-        verdict = self.screen(content, context, [*tags, *labels], metadata) if screen else None
+        verdict = self.screen(content, context, tags, metadata, labels=labels) if screen else None
         now = self.clock()
         if self.directive_flagger is not None and self.directive_flagger(content):
             metadata[DIRECTIVE_KEY] = True  # computed once here, so search can flag it for free
@@ -261,7 +248,7 @@ class WritePipeline:
         embedding = fact if fact is not None and record.fact_text == record.content else None
         own = {k: v for k, v in record.metadata.items() if k not in RESERVED_METADATA_KEYS}
         labels = [x for x in (record.session_id, record.source_task_id) if x]
-        verdict = self.screen(record.content, record.context, [*record.tags, *labels], own, embedding=embedding)
+        verdict = self.screen(record.content, record.context, record.tags, own, embedding=embedding, labels=labels)
         if verdict is None:
             return record, None, found
         if verdict.suspicious:
@@ -345,9 +332,8 @@ class WritePipeline:
             return self.store.replace(record, vector, actor=actor, action=action, note=note)
 
     def remove(self, memory_id: str, namespace: str, *, actor: str, note: str = "") -> MemoryRecord | None:
-        """Hard delete: the row, its vector, keyword entry and edges go; the history entry stays."""
-        with self.store.transaction(namespace):
-            return self.store.delete(memory_id, actor=actor, note=note)
+        """Hard delete that erases every copy of the text; history keeps that it existed (write/erase.py)."""
+        return erase(self, memory_id, namespace, actor=actor, note=note)
 
     def _persist(
         self, record: MemoryRecord, vector: np.ndarray, verdict: ScreenResult | None, found: list[str], actor: str

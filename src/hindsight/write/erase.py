@@ -1,0 +1,92 @@
+"""Hard delete erases: after `memory_delete(confirm=true)` only the fact that the memory existed remains.
+
+Attack round 5 found the text of a hard-deleted memory in five places: its own history snapshots (shown by
+memory_history), the next turns of its session (`metadata.preceding_turn`, their keyword index and their
+session-context vectors), decided proposals, and the SQLite write-ahead log / free pages. `erase` removes every
+copy, in one transaction where the store allows it:
+
+* the memory's row, vector, keyword entry and edges (the store's `delete`);
+* its history: every snapshot becomes a tombstone (id, namespace, type, when it was created; `erased: true`),
+  every note but the delete's own is emptied;
+* proposals that named it: their payload becomes `{"erased": true}`;
+* the turns of its session that carried it as context: the context is recomputed from the turns that remain,
+  re-indexed and re-embedded, and the context is dropped from their history snapshots;
+* on SQLite the file is written with `secure_delete` (freed pages are zeroed), then the keyword index is merged
+  (`optimize`: deleted terms leave its segments) and the write-ahead log is checkpointed and truncated.
+
+PostgreSQL keeps dead row versions until VACUUM (autovacuum) reclaims them; see docs/security.md.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from hindsight.model import SESSION_CONTEXT_KEY, MemoryRecord, MemoryType, Status
+from hindsight.storage.base import MemoryStore, Scope
+
+if TYPE_CHECKING:
+    from hindsight.write.pipeline import WritePipeline
+
+#: how many turns of a session are read to find the erased turn's followers and their predecessors
+MAX_SESSION_TURNS = 10_000
+
+
+def tombstone(record: MemoryRecord | dict[str, Any]) -> dict[str, Any]:
+    """What history keeps of an erased memory: that it existed, where, and of what kind."""
+    data = record.model_dump(mode="json") if isinstance(record, MemoryRecord) else record
+    return {"id": data.get("id"), "namespace": data.get("namespace"), "type": data.get("type"),
+            "created_at": data.get("created_at"), "erased": True}
+
+
+def erase(writer: WritePipeline, memory_id: str, namespace: str, *, actor: str, note: str = "") -> MemoryRecord | None:
+    """Hard-delete the memory and every copy of its text; returns it as it was, or None when it does not exist."""
+    store = writer.store
+    with store.transaction(namespace):
+        deleted = store.delete(memory_id, actor=actor, note=note)
+        if deleted is None:
+            return None
+        _scrub_history(store, memory_id, keep_last_note=True, snapshot=tombstone)
+        store.proposals_erase(memory_id)
+    if deleted.session_id and deleted.type in (MemoryType.episodic, MemoryType.working):
+        _recompute_followers(writer, deleted, actor)
+    compact = getattr(getattr(store, "inner", store), "compact_erased", None)
+    if callable(compact):
+        compact()
+    return deleted
+
+
+def _scrub_history(store: MemoryStore, memory_id: str, *, keep_last_note: bool, snapshot: Any) -> None:
+    rows = store.history_snapshots(memory_id)
+    for i, (seq, before, after, note) in enumerate(rows):
+        last = i == len(rows) - 1
+        new_before = None if before is None else json.dumps(snapshot(json.loads(before)), ensure_ascii=False)
+        new_after = None if after is None else json.dumps(snapshot(json.loads(after)), ensure_ascii=False)
+        store.history_rewrite(seq, new_before, new_after, note if (last and keep_last_note) else "")
+
+
+def _without_context(data: dict[str, Any]) -> dict[str, Any]:
+    metadata = {k: v for k, v in (data.get("metadata") or {}).items() if k != SESSION_CONTEXT_KEY}
+    return {**data, "metadata": metadata}
+
+
+def _recompute_followers(writer: WritePipeline, deleted: MemoryRecord, actor: str) -> None:
+    """The turns after the erased one whose context held it: context recomputed from the turns that remain."""
+    store = writer.store
+    assert deleted.session_id is not None
+    scope = Scope(deleted.namespace, statuses=tuple(Status), session_id=deleted.session_id)
+    turns = [t for t in store.list(scope, limit=MAX_SESSION_TURNS, newest_first=False)
+             if t.type in (MemoryType.episodic, MemoryType.working)]
+    for turn in turns:
+        context = str(turn.metadata.get(SESSION_CONTEXT_KEY, ""))
+        if not context or deleted.content not in context:
+            continue
+        earlier = [t.content for t in turns if t.created_at < turn.created_at and t.status == Status.active
+                   and not t.encrypted][-writer.session_context_turns:] if writer.session_context_turns > 0 else []
+        metadata = {k: v for k, v in turn.metadata.items() if k != SESSION_CONTEXT_KEY}
+        if earlier:
+            metadata[SESSION_CONTEXT_KEY] = " ".join(earlier)
+        writer.apply_change(turn.model_copy(update={"metadata": metadata}), actor=actor, action="erase_context",
+                            note="the preceding turn was erased: session context recomputed", reembed=True)
+        with store.transaction(deleted.namespace):
+            _scrub_history(store, turn.id, keep_last_note=True, snapshot=_without_context)
