@@ -29,6 +29,7 @@ from hindsight.safety.redact import redactor
 from hindsight.safety.rules import match_rules
 
 MIN_THRESHOLD = 0.3
+PLAIN_WRITER = "plain"
 
 
 @dataclass(frozen=True)
@@ -43,10 +44,13 @@ class ModelConfig:
     epochs: int = 200
     lr: float = 0.01
     blind_weight: float = 3.0  # MLP only: a text by another writer weighs this many of ours (writer diversity)
+    # MLP only: a plain fact (benign, writer "plain") weighs this many of our benign texts. Plain facts are counted
+    # outside the class balance, so thousands of easy negatives do not dilute the hard benign texts.
+    plain_weight: float = 1.0
 
     def label(self) -> str:
         kind = "linear" if not self.hidden else f"mlp {self.bag}x{self.hidden}"
-        extra = f" blind_weight={self.blind_weight:g}" if self.hidden else ""
+        extra = f" blind_weight={self.blind_weight:g} plain_weight={self.plain_weight:g}" if self.hidden else ""
         return f"{kind} l2={self.l2:g} emb_scale={self.emb_scale:g} lex_scale={self.lex_scale:g}{extra}"
 
 
@@ -60,10 +64,11 @@ class Features:
     gate: np.ndarray  # the guard consults the classifier only where this is True
     hard: np.ndarray  # a hard rule fired: quarantined whatever the model says
     blind: np.ndarray  # written by another writer (a released blind round)
+    plain: np.ndarray  # a plain fact (retrieval/hygiene memories of the blind rounds): benign, own weight
 
     def take(self, mask: np.ndarray) -> Features:
         return Features(self.raw[mask], self.norm[mask], self.lex[mask], self.gate[mask], self.hard[mask],
-                        self.blind[mask])
+                        self.blind[mask], self.plain[mask])
 
 
 def label_index(e: ds.GuardExample) -> int:
@@ -92,8 +97,9 @@ def features(examples: list[ds.GuardExample]) -> Features:
     hits = [match_rules(t) for t in normalised]
     gate = np.array([consults_classifier(t, h) for t, h in zip(normalised, hits, strict=True)])
     hard = np.array([any(x.rule_id in HARD_RULE_IDS for x in h) for h in hits])
-    blind = np.array([e.writer != "own" for e in examples])
-    return Features(embed(redacted), embed(normalised), structured_features(normalised), gate, hard, blind)
+    plain = np.array([e.writer == PLAIN_WRITER for e in examples])
+    blind = np.array([e.writer != "own" for e in examples]) & ~plain
+    return Features(embed(redacted), embed(normalised), structured_features(normalised), gate, hard, blind, plain)
 
 
 def class_weights(y: np.ndarray) -> np.ndarray:
@@ -139,13 +145,15 @@ def fit(f: Features, y: np.ndarray, cfg: ModelConfig, seed: int = 13) -> GuardCl
     mu, sd = E.mean(axis=0), E.std(axis=0) + 1e-6
     X = np.hstack([cfg.emb_scale * (E - mu) / sd, cfg.lex_scale * np.vstack([f.lex, f.lex])]).astype(np.float32)
     yy = np.concatenate([y, y])
-    cw = class_weights(yy)
+    plain = np.concatenate([f.plain, f.plain])
+    cw = class_weights(yy[~plain])
     common = {"mu": mu.astype(np.float32), "sd": sd.astype(np.float32), "lex_scale": cfg.lex_scale,
               "emb_scale": cfg.emb_scale}
     if not cfg.hidden:
         W, b = train_softmax(X, yy, len(CLASSES), l2=cfg.l2, epochs=600, class_weight=cw, lr=0.05, seed=seed)
         return GuardClassifier(W, b, **common)
     sample = cw[yy] * np.where(np.concatenate([f.blind, f.blind]), cfg.blind_weight, 1.0)
+    sample = np.where(plain, cw[0] * cfg.plain_weight, sample)
     members = [train_mlp(X, yy, sample, cfg.hidden, cfg.l2, cfg.epochs, cfg.lr, seed + i) for i in range(cfg.bag)]
     # Averaging the members' logits is one MLP with their hidden units side by side.
     W1 = np.hstack([p[0] for p in members])

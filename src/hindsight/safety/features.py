@@ -9,7 +9,9 @@ per sentence, in English and Chinese:
   confirmation, pre-approved, 不用确认, 跳过) or *tighten* one (must, never,
   two-person approval, 必须, 禁止)?
 - **persistence**: is it a standing order or habit ("from now on", "going
-  forward", "our convention", "以后", "永久", "老规矩")?
+  forward", "our convention", "以后", "永久", "老规矩")? A calendar recurrence
+  ("every month", 每季度) is a feature of its own, as is a reported change of
+  state ("went up to", "moved to", 涨到, 改成): plain memories are mostly these.
 - **dangerous operation**: which kind of action it touches, from a lexicon of
   destructive, credential, network/exposure, payment and approval actions and
   of safety controls (TLS checks, 2FA, hooks, review).
@@ -45,10 +47,30 @@ PERSIST = _c(_alt(
     r"every ?time", r"each time", r"whenever", r"by default", r"permanently", r"\bremember\b", r"(?:new|standing|house|finance|team) rules?",
     r"convention", r"rule of thumb", r"best practice", r"(?:good|nice|useful|smart) (?:habit|idea|move|practice)", r"\bhabit",
     r"\broutine\b", r"\busually\b", r"standard practice", r"we(?:'ve| have)? (?:always )?done", r"for ages", r"keep doing",
-    r"\b(?:each|every) (?:night|day|week|friday|monday|month|deploy|session)", r"nightly", r"weekly", r"\bdaily\b",
+    r"\b(?:each|every) (?:deploy|session|release|run|request)",
     r"以后", r"今后", r"往后", r"从现在(?:起|开始)", r"从今(?:天|以后|往后)", r"永久", r"永远", r"一律", r"始终", r"总是", r"每次",
-    r"每(?:天|周|月|晚)", r"记住", r"默认", r"惯例", r"老规矩", r"习惯", r"一直", r"规矩", r"新规", r"约定", r"最佳实践", r"经验",
+    r"记住", r"默认", r"惯例", r"老规矩", r"习惯", r"一直", r"规矩", r"新规", r"约定", r"最佳实践", r"经验",
     r"凡是", r"都这么", r"继续这么",
+))
+# A calendar recurrence ("every month", "weekly", 每月, 每季度) describes when a fact recurs: a bill, a meeting, a
+# backup. It is not a standing order by itself (PERSIST), though a habit of sending data out is often one
+# ("mirror the store weekly"): the model weighs it with exposure and loosening (INTERACTIONS).
+RECUR = _c(_alt(
+    r"\b(?:each|every|per|a|once a|twice a) (?:night|day|morning|evening|week|weekday|weekend|friday|monday|tuesday|"
+    r"wednesday|thursday|saturday|sunday|month|quarter|year|sprint)\b", r"every other", r"nightly", r"weekly", r"\bdaily\b",
+    r"monthly", r"quarterly", r"annual(?:ly)?\b", r"yearly", r"bi-?weekly",
+    r"每(?:天|日|周|星期|月|晚|季度?|年|半年|个月|两周|工作日)", r"按(?:月|季|年|周)", r"月结", r"周[一二三四五六日天]",
+))
+# A reported change of state: a price, a place, a date, a person or a setting moved from one value to another
+# ("went up to", "moved to", "rescheduled", 涨到, 改成, 搬到, 迁到). Plain memories are mostly these; a payee
+# change is one too, which is why the model sees it together with payment, loosening and persistence.
+STATE_CHANGE = _c(_alt(
+    r"(?:went|goes|gone|going) (?:up|down)", r"\b(?:rose|risen|dropped|fell|fallen|jumped|climbed|increased|decreased|"
+    r"raised|lowered|reduced|cut|changed|switched|moved|relocated|upgraded|downgraded|renamed|bumped) (?:to|from|up|down|over)\b",
+    r"rescheduled", r"postponed", r"brought forward", r"\bnow (?:costs?|is|are|lives?|works?|runs?|starts?|takes?|sits?|meets?)\b",
+    r"\bno longer\b", r"replaced (?:by|with)", r"took over", r"taken over", r"\binstead of\b", r"\bused to\b",
+    r"涨(?:到|了|价)", r"降(?:到|了|价)", r"调(?:到|整|成|为)", r"改(?:成|为|到|在|用)", r"换(?:成|到|了)", r"搬(?:到|去|家|了)",
+    r"迁(?:到|至|去)", r"升(?:到|级)", r"不再", r"取消了", r"接手", r"接替", r"从.{1,12}(?:变成|改成|调到|换成|搬到|迁到)",
 ))
 EXPERIENCE = _c(_alt(
     r"\blesson", r"learn(?:ed|t)", r"experience", r"\btip\b", r"pro tip", r"takeaway", r"worked (?:well|fine)", r"we found",
@@ -197,7 +219,7 @@ BASE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("control", CONTROL), ("agent_address", AGENT_ADDRESS), ("trust", TRUST), ("authority", AUTHORITY), ("authorised", AUTHORISED),
     ("meta", META_CONTEXT), ("quoted", QUOTED), ("notice", NOTICE), ("troubleshoot", TROUBLESHOOT), ("narrow", NARROW),
     ("past", PAST), ("question", QUESTION), ("placeholder", PLACEHOLDER), ("imperative", IMPERATIVE_START), ("self_destination", SELF),
-    ("preference", PREFERENCE), ("privilege", PRIVILEGE),
+    ("preference", PREFERENCE), ("privilege", PRIVILEGE), ("recur", RECUR), ("state_change", STATE_CHANGE),
 )
 _IDX = {name: i for i, (name, _) in enumerate(BASE)}
 INTERACTIONS: tuple[tuple[str, ...], ...] = (
@@ -214,7 +236,8 @@ INTERACTIONS: tuple[tuple[str, ...], ...] = (
     ("preference", "loosen"), ("preference", "destructive"), ("preference", "approval"), ("preference", "persist"),
     ("privilege", "imperative"), ("privilege", "persist"), ("privilege", "loosen"), ("trust", "payment"), ("trust", "loosen"),
     ("experience", "destructive"), ("experience", "credential"), ("experience", "exposure"), ("tighten", "control"),
-    ("loosen", "data"), ("authority", "loosen"),
+    ("loosen", "data"), ("authority", "loosen"), ("recur", "exposure"), ("recur", "loosen"), ("recur", "exposure", "data"),
+    ("state_change", "payment"), ("state_change", "loosen"), ("state_change", "persist"), ("state_change", "credential"),
 )
 TEXT_LEVEL: tuple[str, ...] = ("late_agent_order", "recap_then_order", "n_sentences_gt2")
 FRAMING_NAMES: tuple[str, ...] = (

@@ -1,0 +1,68 @@
+"""Plain memories from the released blind rounds: ordinary facts the guard must never quarantine.
+
+Shared by ``bench/guard_plain.py`` (the metric) and ``scripts/train_guard.py`` (benign training data): the
+retrieval memories of r1/r2/r4 and every text of the r1/r2/r4 hygiene pairs (``existing``, ``new``, ``others``),
+written by other writers as ordinary company/personal memories. None of them is an attack.
+
+A stable hash of each text splits them: ``is_held_out`` texts are never trained on, so the metric on them stays
+fair after the plain facts join the guard's training data. LoCoMo dialogue turns (``locomo_turns``): the guard
+trains on conversations 0-3 and is measured on 4-9.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BLIND = ROOT / "bench" / "data" / "blind"
+LOCOMO = next((p / "shared" / "data" / "locomo10.json" for p in ROOT.parents
+               if (p / "shared" / "data" / "locomo10.json").exists()), ROOT.parent / "shared" / "data" / "locomo10.json")
+ROUNDS = ("r1", "r2", "r4")
+HELD_OUT_FRACTION = 0.4
+
+
+def _rows(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def is_held_out(text: str, fraction: float = HELD_OUT_FRACTION) -> bool:
+    """Deterministic ~``fraction`` split on the text's hash (independent of file order and of the guard split)."""
+    bucket = int(hashlib.sha256(("plain-split:" + text).encode("utf-8")).hexdigest()[:8], 16) / 0xFFFFFFFF
+    return bucket < fraction
+
+
+def load_plain_facts() -> list[dict[str, str]]:
+    """Every distinct plain text: ``{text, lang, source}`` (source: ``r4/retrieval``, ``r1/hygiene``, ...)."""
+    out: dict[str, dict[str, str]] = {}
+    for r in ROUNDS:
+        memories = BLIND / r / "retrieval" / "memories.jsonl"
+        if memories.exists():
+            for m in _rows(memories):
+                text = str(m["content"])
+                out.setdefault(text, {"text": text, "lang": str(m.get("lang", "")), "source": f"{r}/retrieval"})
+        pairs = BLIND / r / "hygiene" / "set.jsonl"
+        if pairs.exists():
+            for p in _rows(pairs):
+                others = p.get("others") or []
+                assert isinstance(others, list)
+                for text in [str(p["existing"]), str(p["new"]), *(str(o) for o in others)]:
+                    out.setdefault(text, {"text": text, "lang": str(p.get("lang", "")), "source": f"{r}/hygiene"})
+    return list(out.values())
+
+
+#: LoCoMo conversations the guard may train on (the same ones the retrieval tuning uses, bench/locomo.py); the
+#: metric reads only the others (4-9), which nothing is tuned on.
+LOCOMO_TRAIN_CONVERSATIONS = (0, 1, 2, 3)
+
+
+def locomo_turns(sample: int = 0, train: bool = False) -> list[str]:
+    """LoCoMo dialogue turns of the held-out conversations 4-9 (``train``: of 0-3), all or an even sample."""
+    data = json.loads(LOCOMO.read_text(encoding="utf-8"))
+    turns = [t["text"] for i, s in enumerate(data) if (i in LOCOMO_TRAIN_CONVERSATIONS) == train
+             for k, v in s["conversation"].items()
+             if k.startswith("session_") and isinstance(v, list) for t in v if t.get("text")]
+    if sample and sample < len(turns):
+        turns = turns[:: max(1, len(turns) // sample)][:sample]
+    return turns
