@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/guard_plain.py                    # all released plain texts + 1000 LoCoMo turns
     .venv/bin/python bench/guard_plain.py --locomo 0         # every turn of LoCoMo conversations 4-9 (3802)
-    .venv/bin/python bench/guard_plain.py --out PATH
+    .venv/bin/python bench/guard_plain.py --held-out-only --locomo 500   # only what training never sees
 
 The texts (``bench/plain_facts.py``): the retrieval memories of blind rounds r1/r2/r4 and every text of their
 hygiene pairs (existing, new, others), and an even sample of the dialogue turns of LoCoMo conversations 4-9. Every text is stored with
@@ -31,12 +31,15 @@ from write_path import latency, rate, store_all, temp_engine, write_json  # noqa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--locomo", type=int, default=1000, metavar="N", help="LoCoMo turns of conversations 4-9, an even sample (0: all 3802)")
+    parser.add_argument("--held-out-only", action="store_true", help="only the plain facts training never sees")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "guard_plain.json")
     args = parser.parse_args()
 
     facts = load_plain_facts()
     for f in facts:
         f["split"] = "held_out" if is_held_out(f["text"]) else "train"
+    if args.held_out_only:
+        facts = [f for f in facts if f["split"] == "held_out"]
     rows: list[dict[str, Any]] = [*facts, *({"text": t, "lang": "en", "source": "locomo", "split": "held_out"}
                                            for t in locomo_turns(args.locomo))]
     t0 = time.time()

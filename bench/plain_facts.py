@@ -63,6 +63,9 @@ def locomo_turns(sample: int = 0, train: bool = False) -> list[str]:
     turns = [t["text"] for i, s in enumerate(data) if (i in LOCOMO_TRAIN_CONVERSATIONS) == train
              for k, v in s["conversation"].items()
              if k.startswith("session_") and isinstance(v, list) for t in v if t.get("text")]
+    if not train:  # a few short turns ("Take care!") recur across conversations: the held-out ones never train
+        seen = set(locomo_turns(train=True))
+        turns = [t for t in turns if t not in seen]
     if sample and sample < len(turns):
         turns = turns[:: max(1, len(turns) // sample)][:sample]
     return turns

@@ -17,6 +17,7 @@ Used by ``scripts/train_guard.py``; the runtime package only reads the weights t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -76,10 +77,22 @@ def label_index(e: ds.GuardExample) -> int:
 
 
 CACHE: dict[str, np.ndarray] = {}
+#: Further embedding caches (npz of texts/vectors, e.g. written by another process meanwhile), read when a text
+#: is missing, once each file exists.
+EXTRA_CACHES: list[Path] = []
+
+
+def load_cache(path: Path) -> None:
+    with np.load(path, allow_pickle=False) as cached:
+        CACHE.update(zip((str(t) for t in cached["texts"]), cached["vectors"], strict=True))
 
 
 def embed(texts: list[str], batch: int = 32) -> np.ndarray:
     """Passage embeddings, batched by length (padding the short with the long is slow)."""
+    if any(t not in CACHE for t in texts):
+        for path in [p for p in EXTRA_CACHES if p.exists()]:
+            load_cache(path)
+            EXTRA_CACHES.remove(path)
     todo = sorted({t for t in texts if t not in CACHE}, key=len)
     model = get_embedder()
     for i in range(0, len(todo), batch):
@@ -194,6 +207,7 @@ def writer_scores(f: Features, y: np.ndarray, writers: np.ndarray, train: np.nda
         mask = writers == w
         clf = fit(f.take(train & ~mask), y[train & ~mask], cfg, seed)
         out[mask] = attack_prob(clf, f.norm[mask], f.take(mask))
+        print(f"    scored {w} with a model trained without it", flush=True)
     return out
 
 

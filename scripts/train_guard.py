@@ -39,12 +39,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from guard_model import (  # noqa: E402
     CACHE,
+    EXTRA_CACHES,
     PLAIN_WRITER,
     ModelConfig,
     attack_prob,
     features,
     fit,
     label_index,
+    load_cache,
     nested_writer_scores,
     pick_threshold,
     rates,
@@ -117,6 +119,8 @@ def main() -> None:
     parser.add_argument("--rebuild-variants", action="store_true", help="regenerate obfuscated variants first")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--embedding-cache", type=Path, help="npz of text->embedding reused across runs")
+    parser.add_argument("--extra-cache", type=Path, action="append", default=[],
+                        help="another embedding cache, read when a text is missing (once the file exists)")
     parser.add_argument("--no-save", action="store_true", help="report only; leave the shipped weights alone")
     parser.add_argument("--compare-linear", action="store_true", help="also score the linear model (round-3 recipe)")
     parser.add_argument("--without-round4", action="store_true", help="also score the chosen model without guard_dev_r4")
@@ -124,12 +128,13 @@ def main() -> None:
                         help="experiments: override a ModelConfig field of the candidates (e.g. plain_weight=2)")
     parser.add_argument("--results", type=Path, default=RESULTS, help="where the cross-writer report goes")
     parser.add_argument("--quick", action="store_true", help="skip the 5-fold CV on our own texts")
-    parser.add_argument("--fast", action="store_true", help="experiments: not nested (one model per scored writer, "
-                        "the FP-budget threshold chosen on the pooled scores) and --quick; never for shipped weights")
+    parser.add_argument("--fast", action="store_true", help="not nested (one model per scored writer, the FP-budget "
+                        "threshold chosen on the pooled scores) and --quick: a fifth of the fits. The shipped model "
+                        "and threshold do not depend on it (one candidate, OPERATING_THRESHOLD)")
     parser.add_argument("--without-plain", action="store_true", help="train without the plain facts (the 'before' row)")
     args = parser.parse_args()
     if args.fast:
-        args.quick = args.no_save = True
+        args.quick = True
 
     if args.rebuild_variants:
         original = ds.load_guard_set()
@@ -143,8 +148,8 @@ def main() -> None:
     if not args.without_plain:
         examples.extend(plain_train)
     if args.embedding_cache and args.embedding_cache.exists():
-        with np.load(args.embedding_cache, allow_pickle=False) as cached:
-            CACHE.update(zip((str(t) for t in cached["texts"]), cached["vectors"], strict=True))
+        load_cache(args.embedding_cache)
+    EXTRA_CACHES.extend(args.extra_cache)
     train, test = ds.split(examples)
     t0 = time.time()
     f, ft, fp, fl = features(train), features(test), features(plain_held), features(locomo_held)
@@ -172,6 +177,16 @@ def main() -> None:
     overrides = {k: float(v) if k != "hidden" and k != "bag" and k != "epochs" else int(v)
                  for k, v in (item.split("=", 1) for item in args.set)}
     configs = tuple(replace(c, **overrides) for c in CONFIGS)
+    threshold = OPERATING_THRESHOLD
+    final: GuardClassifier | None = None
+    if len(configs) == 1 and not args.compare_linear:
+        # One candidate: the shipped model does not depend on the cross-writer report, so it is fitted (and saved)
+        # first; the leave-one-writer-out report follows.
+        final = fit(f, y, configs[0], args.seed)
+        final.threshold = threshold
+        if not args.no_save:
+            final.save(DATA / "guard_lr.npz")
+        print(f"final model fitted ({time.time() - t0:.0f}s)", flush=True)
     for cfg in ((LINEAR,) if args.compare_linear else ()) + configs:
         if args.fast:  # plain leave-one-writer-out: one fit per writer, the FP-budget threshold chosen on the pool
             scores = writer_scores(f, y, writers, everything, blind, cfg, args.seed)
@@ -203,11 +218,10 @@ def main() -> None:
     fp_threshold = pick_threshold(xw[in_blind], is_attack[in_blind], TARGET_FP)
     report["fp_budget_threshold"] = fp_threshold
     report["pooled_at_fp_budget_threshold"] = rates(xw[in_blind], is_attack[in_blind], fp_threshold)
-    threshold = OPERATING_THRESHOLD
     report["shipped_threshold"] = threshold
     report["pooled_at_shipped_threshold"] = rates(xw[in_blind], is_attack[in_blind], threshold)
     report["nested_at_shipped_threshold"] = table(xw, dict.fromkeys(blind, threshold))
-    clf = fit(f, y, cfg, args.seed)
+    clf = final if final is not None else fit(f, y, cfg, args.seed)
     clf.threshold = threshold
     # Plain facts never trained on (the held-out hash half), scored as the engine does (raw embedding).
     def plain_fp(model: GuardClassifier, t: float) -> dict[str, float]:
@@ -255,7 +269,8 @@ def main() -> None:
                           f"pooled leave-one-writer-out FP <= {TARGET_FP} threshold is {fp_threshold}",
         "cross_writer_at_shipped_threshold": report["nested_at_shipped_threshold"],
         "model_rule": "best mean nested leave-one-writer-out detection (each round's threshold chosen on the others)",
-        "leave_one_writer_out_nested_fp_budget": table(xw, xw_thresholds),
+        "leave_one_writer_out_nested_fp_budget" if not args.fast else "leave_one_writer_out_pooled_fp_budget":
+            table(xw, xw_thresholds),
         "gate": "classifier consulted when a rule votes, the text touches a sensitive topic, or has enough words "
                 "(guard.consults_classifier)",
         "train_size": len(train),

@@ -106,10 +106,9 @@ def test_mentioned_quotations_are_stored(engine: MemoryEngine, text: str) -> Non
     assert engine.store_memory({"content": text}).action == "created"
 
 
-@pytest.mark.xfail(strict=True, reason="known false alarm of the round-4 guard (plain Chinese fact about a price "
-                   "change scored 0.77 'exfiltration'); blind r4 counted 17 of 300 plain memories quarantined vs 6 "
-                   "before. Flips to a pass when plain-fact false alarms are fixed; then drop the mark.")
-def test_known_false_alarm_a_price_change_is_not_exfiltration(tmp_path: Path) -> None:
+# Was a strict xfail: the round-4 guard scored this plain fact 0.77 "exfiltration" (blind r4 counted 17 of 300
+# plain memories quarantined). Round 5 trains on plain memories and reads recurrence / change of state as features.
+def test_a_plain_price_change_is_not_exfiltration(tmp_path: Path) -> None:
     from hindsight.config import HindsightSettings
     from hindsight.embeddings.factory import create_embedder
     engine = MemoryEngine.open(tmp_path / "m.db", settings=HindsightSettings(db=tmp_path / "m.db"),
