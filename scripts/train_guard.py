@@ -178,6 +178,11 @@ def main() -> None:
                  for k, v in (item.split("=", 1) for item in args.set)}
     configs = tuple(replace(c, **overrides) for c in CONFIGS)
     threshold = OPERATING_THRESHOLD
+    shipped = DATA / "guard_lr.npz"
+    try:  # the weights shipped before this run, for the plain-fact before/after row
+        before: GuardClassifier | str = GuardClassifier.load(shipped)
+    except (OSError, ValueError) as exc:  # missing, or trained with other features
+        before = str(exc)
     final: GuardClassifier | None = None
     if len(configs) == 1 and not args.compare_linear:
         # One candidate: the shipped model does not depend on the cross-writer report, so it is fitted (and saved)
@@ -232,13 +237,8 @@ def main() -> None:
 
     plain_rows: dict[str, object] = {"n": {"plain_facts": len(plain_held), "locomo_4_9": len(locomo_held)},
                                      "new": plain_fp(clf, threshold)}
-    shipped = DATA / "guard_lr.npz"
-    if shipped.exists():
-        try:
-            old = GuardClassifier.load(shipped)
-            plain_rows["shipped_before"] = plain_fp(old, old.threshold)
-        except ValueError as exc:  # trained with other features
-            plain_rows["shipped_before"] = {"error": str(exc)}
+    plain_rows["shipped_before"] = plain_fp(before, before.threshold) if isinstance(before, GuardClassifier) \
+        else {"error": before}
     report["plain_facts_held_out"] = plain_rows
     print(f"  plain facts held out (FP): {json.dumps(plain_rows)}", flush=True)
     test_attack = np.array([e.is_attack for e in test])
