@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
-import statistics
-import time
 
 import pytest
+from linear_cost import assert_not_superlinear
 
 from hindsight.text import FTS5_TOKENIZER, fts_match_query, query_terms, tokenize
 from hindsight.text.tokenize import EN_STOPWORDS, ZH_STOPWORDS
@@ -137,16 +136,6 @@ def test_jieba_initialised_quietly(capfd: pytest.CaptureFixture[str]) -> None:
     assert "Building prefix dict" not in err and "Loading model" not in err
 
 
-def _median_seconds(fn, arg: str, runs: int = 300) -> float:
-    fn(arg)  # warm-up (jieba dictionary, caches)
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn(arg)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def test_speed_query_terms_30_words_under_1ms() -> None:
     en = (
         "We migrated the production database to the new cluster last week and then found that the "
@@ -156,4 +145,4 @@ def test_speed_query_terms_30_words_under_1ms() -> None:
     assert len(en.split()) >= 30
     # no wall-clock limit (timings live in bench/): 10x the text must not cost super-linearly more
     for text in (en, zh):
-        assert _median_seconds(query_terms, text * 10) < 40 * _median_seconds(query_terms, text) + 1e-3
+        assert_not_superlinear(query_terms, text, text * 10, slack=1e-3, runs=50)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xling_store import open_mixed
 
-from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import Explanation, MemoryRecord, MemoryType, SearchHit
@@ -137,13 +137,7 @@ EN = [
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Iterator[tuple[MemoryEngine, dict[str, str]]]:
     db: Path = tmp_path_factory.mktemp("x5") / "x.db"
-    settings = HindsightSettings(db=db)
-    settings.retrieval.record_access = False
-    engine = MemoryEngine.open(db, settings=settings, embedder=embedder)
-    engine.writer.hygiene = None  # every memory stays as written
-    ids = {}
-    for i, text in enumerate(ZH + EN):
-        ids[text] = engine.store_memory({"content": text, "event_time": T0 + timedelta(hours=i)}).memory_id
+    engine, ids, settings = open_mixed(db, embedder, ZH + EN, T0)
     yield engine, ids
     engine.close()
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from xling_store import open_mixed
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
@@ -86,13 +87,7 @@ PARAPHRASE = [
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Iterator[tuple[MemoryEngine, dict[str, str]]]:
     db = tmp_path_factory.mktemp("xl") / "x.db"
-    settings = HindsightSettings(db=db)
-    settings.retrieval.record_access = False
-    engine = MemoryEngine.open(db, settings=settings, embedder=embedder)
-    engine.writer.hygiene = None  # every memory stays as written
-    ids = {}
-    for i, text in enumerate(ZH + EN):
-        ids[text] = engine.store_memory({"content": text, "event_time": T0 + timedelta(hours=i)}).memory_id
+    engine, ids, settings = open_mixed(db, embedder, ZH + EN, T0)
     assert len(ZH) > settings.retrieval.dense_candidates  # Chinese alone fill the old dense pool
     yield engine, ids
     engine.close()
