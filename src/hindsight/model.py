@@ -395,6 +395,7 @@ class Explanation(BaseModel):
     second_pass: float | None = None  # the second step's learned score (retrieval/second_pass.py), when it ran
     expanded_from: str | None = None  # found as a session neighbour of this hit by the second step
     rerank_score: float | None = None
+    xling_score: float | None = None  # learned score that ordered a mixed-script pool's best hits (xling_rerank)
     relevance: float = 0.0
     decay: float = 1.0
     importance: float = 0.5

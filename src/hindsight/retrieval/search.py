@@ -17,7 +17,7 @@ import numpy as np
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
-from hindsight.retrieval import second_pass
+from hindsight.retrieval import second_pass, xling_rerank
 from hindsight.retrieval.crosslingual import MIXED_KEYWORD_FACTOR, POOL_FACTOR, bias_group, by_script, other_script
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import reciprocal_rank_fusion
@@ -59,6 +59,8 @@ class SearchOptions:
     min_relevance: float = 0.0
     #: the second retrieval step (session neighbours + learned re-ranking), when settings turn it on
     second_pass: bool = True
+    #: the learned re-ordering of a mixed-script pool's best hits (retrieval/xling_rerank.py), when fitted
+    xling_rerank: bool = True
 
 
 class HybridRetriever:
@@ -108,6 +110,8 @@ class HybridRetriever:
         self._relevance(hits, scored, parsed.names if parsed else [])
         self._filter_notes(hits, scope, narrowed, parsed, widened)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
+        if "crosslingual" in scored and options.xling_rerank:
+            hits = self._xling_reorder(parsed.residual if parsed else query, hits, first.vector)
         hits = mark_outdated(order_superseded(hits), top_k, self._embeddings,
                              lambda vector, depth, floor: self._neighbours(scope, vector, depth, floor))
         return annotate(hits[:top_k])
@@ -144,6 +148,24 @@ class HybridRetriever:
             return first.fused, first.records, {}
         return second_pass.rerank(first, self.store, model, r.second_pass_pool, r.second_pass_expand_top,
                                   r.second_pass_window, r.second_pass_feedback)
+
+    def _xling_reorder(self, text: str, hits: list[SearchHit], vector: np.ndarray | None) -> list[SearchHit]:
+        """Re-order the best hits of a mixed-script pool by the learned model (see `xling_rerank`)."""
+        pool = hits[: xling_rerank.POOL]
+        vectors = self.store.get_embeddings([hit.memory.id for hit in pool]) if vector is not None else {}
+        cands = []
+        for hit in pool:
+            stored = vectors.get(hit.memory.id)
+            cos = float(np.dot(vector, stored) / (np.linalg.norm(stored) or 1.0)) if stored is not None else None
+            cands.append({"id": hit.memory.id, "group": bias_group(hit.memory.content), "text": hit.memory.content,
+                          "cos": cos, **hit.why.model_dump(include=xling_rerank.EXPLANATION_FIELDS)})
+        reordered = xling_rerank.reorder(text, bias_group(text), cands)
+        if reordered is None:
+            return hits
+        order, scores = reordered
+        for i, hit in enumerate(pool):
+            hit.why.xling_score = round(scores[i], 4)
+        return [pool[i] for i in order] + hits[len(pool):]
 
     def _embeddings(self, ids: list[str]) -> dict[str, np.ndarray]:
         """Stored vectors of these memories, unit length (for comparing two hits with each other)."""

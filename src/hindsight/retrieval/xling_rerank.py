@@ -1,0 +1,127 @@
+"""A learned re-ranking of a mixed-script search's best candidates (issue 10, round 6).
+
+In a store that holds both Chinese and English memories the fused order (dense by script, BM25, the
+cross-lingual and gloss channels) leaves the right memory at rank 6-20 for a quarter of the paraphrase and
+cross-language questions of the released blind rounds: each channel votes by rank only, so a strong dense
+match in the other script and a weak BM25 echo in the query's own script count alike. This step describes
+each of the best `POOL` candidates with what the search already knows (every channel's rank and score, the
+raw query cosine, the script pair) plus three cheap overlaps (the query's content words, its Latin tokens and
+numbers, its dictionary glosses across scripts) and orders them by a logistic model fitted on the released
+rounds (`bench/xling_rerank_fit.py`, leave-one-round-out; coefficients in data/xling_rerank.json).
+
+It runs only where it was fitted: the dense pool spans both scripts. An English-only store (LoCoMo) never
+sees it. No encoder call; the features cost a tokenisation of the query and of `POOL` memory texts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from hindsight.retrieval.bilingual import english_words
+from hindsight.retrieval.glossmatch import english_side
+from hindsight.text.tokenize import query_terms
+
+MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "xling_rerank.json"
+#: candidates re-ordered (the search's own best first); the rest keep their place below them
+POOL = 20
+FEATURES = (
+    "zh_query", "same_script", "order_rrank", "dense_rrank", "dense_score", "cos", "keyword_rrank",
+    "keyword_log", "cross_rrank", "gloss_rrank", "fused", "words_same", "words_same_x", "tokens",
+    "gloss_shared", "gloss_shared_x",
+)
+#: the Explanation fields a candidate dict carries
+EXPLANATION_FIELDS = {"dense_rank", "dense_score", "keyword_rank", "keyword_score", "crosslingual_rank", "gloss_rank",
+                      "fused"}
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*[A-Za-z0-9]|\d+(?:\.\d+)?")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def _rr(rank: int | None) -> float:
+    return 1.0 / rank if rank else 0.0
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    """Content terms as the keyword index sees them (jieba words for Chinese, whole English words)."""
+    return frozenset(t for t in query_terms(text.lower()) if len(t) > 1 or _HAN.fullmatch(t) is None)
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> frozenset[str]:
+    """Latin identifiers and numbers ("Redis", "6380", "pg-main"): shared across scripts as written."""
+    return frozenset(t.lower() for t in _TOKEN.findall(text))
+
+
+def _share(wanted: frozenset[str], found: frozenset[str]) -> float:
+    return len(wanted & found) / len(wanted) if wanted else 0.0
+
+
+def features_of(query: str, query_group: str, cand: Mapping[str, Any], order: int) -> list[float]:
+    """One candidate's inputs. `cand` holds the search's view of it: `group` (its script group), `text`,
+    `cos` (raw query cosine) and the Explanation's dense/keyword/crosslingual/gloss ranks and scores and
+    `fused`; `order` is its 1-based place in the search's own order."""
+    zh = query_group == "zh"
+    same = cand["group"] == query_group
+    text = cand["text"]
+    words = _share(_words(query), _words(text)) if same else 0.0
+    gloss = 0.0
+    if not same:
+        glossed = english_words(query) if zh else english_side(query)
+        gloss = math.log1p(len(glossed & (english_side(text) if zh else english_words(text))))
+    keyword = cand.get("keyword_score")
+    return [
+        float(zh), float(same), 1.0 / order, _rr(cand.get("dense_rank")), cand.get("dense_score") or 0.0,
+        cand.get("cos") or 0.0, _rr(cand.get("keyword_rank")), math.log1p(max(keyword or 0.0, 0.0)),
+        _rr(cand.get("crosslingual_rank")), _rr(cand.get("gloss_rank")), cand.get("fused") or 0.0,
+        words, words * float(zh), _share(_tokens(query), _tokens(text)), gloss, gloss * float(zh),
+    ]
+
+
+@dataclass(frozen=True)
+class XlingModel:
+    """Logistic regression over standardised features: z = b + w . (x - mean) / scale."""
+
+    coef: tuple[float, ...]
+    intercept: float
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+
+    def score(self, values: list[float]) -> float:
+        return self.intercept + sum(c * (v - m) / s for c, v, m, s in zip(self.coef, values, self.mean, self.scale))
+
+
+@lru_cache(maxsize=1)
+def model() -> XlingModel | None:
+    """The fitted model, or None without a file whose features match this code."""
+    if not MODEL_FILE.exists():
+        return None
+    entry = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+    if list(entry["features"]) != list(FEATURES):
+        return None
+    return XlingModel(tuple(entry["coef"]), float(entry["intercept"]), tuple(entry["mean"]), tuple(entry["scale"]))
+
+
+#: set by bench/xling_dump.py to a list: every call of `reorder` appends (query, ids, feature rows) to it
+CAPTURE: list[tuple[str, list[str], list[list[float]]]] | None = None
+
+
+def reorder(query: str, query_group: str, cands: list[dict[str, Any]]) -> tuple[list[int], list[float]] | None:
+    """The new order (indices into `cands`, the search's best first, at most POOL) and each candidate's
+    score, or None without a model.
+
+    Each candidate is a dict as `features_of` reads it plus its `id`."""
+    rows = [features_of(query, query_group, cand, k) for k, cand in enumerate(cands[:POOL], start=1)]
+    if CAPTURE is not None:
+        CAPTURE.append((query, [cand["id"] for cand in cands[:POOL]], rows))
+    fitted = model()
+    if fitted is None or not rows:
+        return None
+    scores = [fitted.score(row) for row in rows]
+    return sorted(range(len(rows)), key=lambda i: -scores[i]), scores
