@@ -4,7 +4,7 @@
 
 For each released round held out, fits a logistic model on the other rounds' candidates (relevant = 1) and
 re-ranks the held-out round's top `POOL` candidates; prints hit@5 per category before (the search's own order)
-and after, per held-out round. `--write` fits on all rounds and writes src/hindsight/data/xling_rerank.json.
+and after, per held-out round. `--write [FILE]` fits on all rounds (or --train's) and writes FILE (default src/hindsight/data/xling_rerank.json).
 """
 import argparse
 import json
@@ -14,22 +14,25 @@ from pathlib import Path
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from hindsight.retrieval.xling_rerank import FEATURES, POOL
+from hindsight.retrieval.xling_rerank import DERIVED, FEATURES, POOL, expand
 
 ap = argparse.ArgumentParser()
 ap.add_argument("dump_dir")
 ap.add_argument("--mini", action="store_true", help="add the all-MiniLM-L6-v2 cosine as a feature")
-ap.add_argument("--write", action="store_true")
-ap.add_argument("--C", type=float, default=1.0)
+ap.add_argument("--raw", action="store_true", help="without the DERIVED columns")
+ap.add_argument("--write", nargs="?", const="src/hindsight/data/xling_rerank.json", default="",
+                help="fit on the --train rounds (default: all) and write the model file here")
+ap.add_argument("--train", default="", help="comma-separated rounds to fit the written model on")
+ap.add_argument("--C", type=float, default=0.1)
 args = ap.parse_args()
 rounds = {p.stem.split("_")[-1]: [json.loads(x) for x in open(p, encoding="utf-8")]
           for p in sorted(Path(args.dump_dir).glob("cands_r*.jsonl"))}
-names = list(FEATURES) + (["mini", "mini_missing"] if args.mini else [])
+names = list(FEATURES) + (list(DERIVED) if not args.raw else []) + (["mini", "mini_missing"] if args.mini else [])
 
 
 def rows_of(q: dict) -> tuple[np.ndarray, np.ndarray]:
     x = [list(row) + ([m or 0.0, 0.0 if m is not None else 1.0] if args.mini else [])
-         for row, m in zip(q["x"], q["mini"] or [None] * len(q["x"]))]
+         for row, m in zip(q["x"] if args.raw else expand(q["x"]), q["mini"] or [None] * len(q["x"]))]
     y = [1.0 if i in q["relevant"] else 0.0 for i in q["ids"]]
     return np.asarray(x, dtype=float).reshape(-1, len(names)), np.asarray(y)
 
@@ -71,10 +74,11 @@ for held in rounds:
         pool[q["cat"]].append(bool(set(q["ids"]) & set(q["relevant"])))
     print(held, "in pool|", " | ".join(rate(pool[c]) for c in cats[:-1]))
 if args.write:
-    m, mean, scale = fit([q for qs in rounds.values() for q in qs])
+    train = args.train.split(",") if args.train else sorted(rounds)
+    m, mean, scale = fit([q for r in train for q in rounds[r]])
     out = {"features": names, "coef": [round(float(c), 5) for c in m.coef_[0]],
            "intercept": round(float(m.intercept_[0]), 5), "mean": [round(float(v), 6) for v in mean],
-           "scale": [round(float(v), 6) for v in scale], "pool": POOL, "rounds": sorted(rounds)}
-    path = Path(__file__).resolve().parent.parent / "src/hindsight/data/xling_rerank.json"
+           "scale": [round(float(v), 6) for v in scale], "pool": POOL, "rounds": train, "C": args.C}
+    path = Path(args.write)
     path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print("wrote", path, dict(zip(names, out["coef"])))

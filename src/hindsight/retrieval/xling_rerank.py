@@ -39,6 +39,9 @@ FEATURES = (
 #: the Explanation fields a candidate dict carries
 EXPLANATION_FIELDS = {"dense_rank", "dense_score", "keyword_rank", "keyword_score", "crosslingual_rank", "gloss_rank",
                       "fused"}
+#: columns `expand` adds: gaps to the pool's best, and the channel ranks split by the script pair
+DERIVED = ("dense_gap", "cos_gap", "dense_rrank_same", "dense_rrank_other", "keyword_rrank_zh", "cross_rrank_zh",
+           "cos_gap_same")
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*[A-Za-z0-9]|\d+(?:\.\d+)?")
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
@@ -84,6 +87,22 @@ def features_of(query: str, query_group: str, cand: Mapping[str, Any], order: in
     ]
 
 
+def expand(rows: list[list[float]]) -> list[list[float]]:
+    """`features_of` rows of one query's pool plus the DERIVED columns (they compare a candidate with the pool)."""
+    i = {name: k for k, name in enumerate(FEATURES)}
+    best_dense = max((row[i["dense_score"]] for row in rows), default=0.0)
+    best_cos = {same: max((row[i["cos"]] for row in rows if row[i["same_script"]] == same), default=0.0)
+                for same in (0.0, 1.0)}
+    out = []
+    for row in rows:
+        same, zh = row[i["same_script"]], row[i["zh_query"]]
+        cos_gap = row[i["cos"]] - best_cos[same]
+        out.append([*row, row[i["dense_score"]] - best_dense, cos_gap, same * row[i["dense_rrank"]],
+                    (1 - same) * row[i["dense_rrank"]], zh * row[i["keyword_rrank"]], zh * row[i["cross_rrank"]],
+                    same * cos_gap])
+    return out
+
+
 @dataclass(frozen=True)
 class XlingModel:
     """Logistic regression over standardised features: z = b + w . (x - mean) / scale."""
@@ -103,7 +122,7 @@ def model() -> XlingModel | None:
     if not MODEL_FILE.exists():
         return None
     entry = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
-    if list(entry["features"]) != list(FEATURES):
+    if list(entry["features"]) != [*FEATURES, *DERIVED]:
         return None
     return XlingModel(tuple(entry["coef"]), float(entry["intercept"]), tuple(entry["mean"]), tuple(entry["scale"]))
 
@@ -123,5 +142,5 @@ def reorder(query: str, query_group: str, cands: list[dict[str, Any]]) -> tuple[
     fitted = model()
     if fitted is None or not rows:
         return None
-    scores = [fitted.score(row) for row in rows]
+    scores = [fitted.score(row) for row in expand(rows)]
     return sorted(range(len(rows)), key=lambda i: -scores[i]), scores
