@@ -156,7 +156,8 @@ class HybridRetriever:
         cands = []
         for hit in pool:
             stored = vectors.get(hit.memory.id)
-            cos = float(np.dot(vector, stored) / (np.linalg.norm(stored) or 1.0)) if stored is not None else None
+            cos = (float(np.dot(vector, stored) / (np.linalg.norm(stored) or 1.0))
+                   if stored is not None and vector is not None else None)
             cands.append({"id": hit.memory.id, "group": bias_group(hit.memory.content), "text": hit.memory.content,
                           "cos": cos, **hit.why.model_dump(include=xling_rerank.EXPLANATION_FIELDS)})
         reordered = xling_rerank.reorder(text, bias_group(text), cands)
