@@ -130,3 +130,17 @@ def test_features_compare_a_candidate_with_its_pool() -> None:
     assert wide[1]["words_same"] > 0.5  # same script: the question's words are in the memory
     assert wide[0]["dense_gap"] == 0.0 and wide[1]["dense_gap"] < 0  # best dense score of the pool: 0 gap
     assert wide[1]["cos_gap"] == 0.0  # each script is compared with its own best
+
+
+def test_a_model_file_for_other_features_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    stale = tmp_path / "xling_rerank.json"
+    stale.write_text('{"features": ["zh_query"], "coef": [1.0], "intercept": 0.0, "mean": [0.0], "scale": [1.0]}')
+    monkeypatch.setattr(xling_rerank, "MODEL_FILE", stale)
+    xling_rerank.model.cache_clear()
+    try:
+        assert xling_rerank.model() is None
+        assert xling_rerank.reorder("狗狗不能吃什么？", "zh", [{"id": "a", "group": "en", "text": "No chicken.",
+                                                            "cos": 0.8, "fused": 1.0}]) is None
+    finally:
+        monkeypatch.undo()
+        xling_rerank.model.cache_clear()
