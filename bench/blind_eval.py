@@ -94,6 +94,12 @@ elif which == "retrieval":
         ids[m["id"]] = o.memory_id
         if o.action == "quarantined":  # a plain memory held back by the guard: a false alarm on ordinary facts
             plain_quarantined[m.get("lang", "?")] += 1
+    # write-time deprecations against the writer's `replaces`: a replaced memory left active, a kept one retired
+    replaced = {x for m in rows(BLIND / "retrieval/memories.jsonl")
+                for x in ([m["replaces"]] if isinstance(m.get("replaces"), str) else m.get("replaces") or [])}
+    status = {mid: eng.get(ids[mid], ns, record_access=False).status.value for mid in ids}
+    dep_ok = sum(status[x] == "deprecated" for x in replaced if x in status)
+    dep_wrong = sum(v == "deprecated" for k, v in status.items() if k not in replaced)
     hits = defaultdict(list); stale_cur = []; stale_cur_flag = []
     now = base + timedelta(days=30)
     queries = rows(BLIND / "retrieval/queries.jsonl")
@@ -117,5 +123,6 @@ elif which == "retrieval":
     out = {"hit@5": {k: rate(v) for k, v in hits.items()}, "n": {k: len(v) for k, v in hits.items()},
            "superseded_returned_as_current": rate(stale_cur),
            "superseded_returned_as_current_read_flag": rate(stale_cur_flag),
-           "memories_quarantined": dict(plain_quarantined)}
+           "memories_quarantined": dict(plain_quarantined),
+           "replaced_deprecated_on_write": [dep_ok, len(replaced)], "deprecated_not_replaced": dep_wrong}
 print(json.dumps(out, ensure_ascii=False, indent=1))

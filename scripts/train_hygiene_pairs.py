@@ -45,7 +45,11 @@ from hindsight.write.pair_model import CHANGE, KEEP, MERGE, PairModel
 ROOT = Path(__file__).resolve().parent.parent
 BLIND = ROOT / "bench" / "data" / "blind"
 OWN = ROOT / "src" / "hindsight" / "data" / "hygiene_pairs.jsonl"
-ROUNDS = ("r1", "r2", "r4")
+ROUNDS = ("r1", "r2", "r4", "r5")
+#: Same-topic neighbours of a replacing retrieval memory taken as keep pairs (earlier memories, not replaced by it).
+NEIGHBOURS = 3
+#: Keep pairs that are not the labelled pair itself: a hygiene set's `others`, a retrieval memory's neighbours.
+OTHER_KINDS = ("other", "neighbour")
 LABEL = {"restatement": MERGE, "duplicate": MERGE, "change": CHANGE, "override": CHANGE,
          "distinct": KEEP, "supplement": KEEP, "unrelated": KEEP}
 NAMES = {KEEP: "keep", MERGE: "merge", CHANGE: "change"}
@@ -72,10 +76,49 @@ def pairs() -> list[dict[str, Any]]:
             for other in r.get("others") or []:
                 for new in (r["existing"], r["new"]):
                     out.append({"old": other, "new": new, "y": KEEP, "round": rnd, "kind": "other", "lang": r["lang"]})
+    for rnd in ROUNDS:
+        out.extend(retrieval_pairs(rnd))
     for r in load(OWN):
         out.append({"old": r["old"], "new": r["new"], "y": LABEL[r["label"]], "round": "own", "kind": r["label"],
                     "lang": r.get("lang", "en")})
     return out
+
+
+def retrieval_pairs(rnd: str) -> list[dict[str, Any]]:
+    """The round's retrieval memories that `replaces` an earlier one: (replaced, replacing) is a change pair, often
+    across languages; the replacing memory's NEIGHBOURS closest earlier memories it does not replace are `other`
+    keep pairs (a wide candidate search on write meets them and must leave them alone). Cosines from the cache."""
+    path = BLIND / rnd / "retrieval" / "memories.jsonl"
+    if not path.exists():
+        return []
+    mem = load(path)
+    index = {m["id"]: i for i, m in enumerate(mem)}
+    out: list[dict[str, Any]] = []
+    passages: np.ndarray | None = None
+    for j, m in enumerate(mem):
+        replaced = m.get("replaces") or []
+        replaced = [replaced] if isinstance(replaced, str) else list(replaced)
+        replaced = [index[x] for x in replaced if x in index and index[x] < j]
+        if not replaced:
+            continue
+        lang = "cross" if any(mem[i].get("lang") != m.get("lang") for i in replaced) else str(m.get("lang", "en"))
+        for i in replaced:
+            out.append({"old": mem[i]["content"], "new": m["content"], "y": CHANGE, "round": rnd, "kind": "retrieval",
+                        "lang": lang})
+        if passages is None:
+            vec = vectors([x["content"] for x in mem], CACHE[0])
+            passages = np.vstack([vec[x["content"]][0] for x in mem])
+        sims = passages[:j] @ passages[j]
+        sims[replaced] = -1.0
+        for i in np.argsort(-sims)[:NEIGHBOURS]:
+            if sims[i] >= FLOOR:
+                out.append({"old": mem[int(i)]["content"], "new": m["content"], "y": KEEP, "round": rnd,
+                            "kind": "neighbour", "lang": str(m.get("lang", "en"))})
+    return out
+
+
+#: the vector cache path (set by main before `pairs` runs)
+CACHE: list[Path] = [Path("/tmp/hindsight_hygiene_vectors.npz")]
 
 
 def vectors(texts: list[str], cache: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -129,15 +172,19 @@ def rates(pred: np.ndarray, rows: list[dict[str, Any]]) -> dict[str, Any]:
         hit = pred[mask] == value
         return round(float(hit.mean() if equal else (~hit).mean()), 3)
 
-    keep = (y == KEEP) & (kind != "other")
+    other = np.isin(kind, OTHER_KINDS)
+    keep = (y == KEEP) & ~other
+    hygiene_change = (y == CHANGE) & (kind != "retrieval")
     distinct = np.isin(kind, ("distinct", "unrelated"))
     return {
         "distinct_kept_apart": share(distinct, MERGE, equal=False),
         "restatements_merged": share(y == MERGE, MERGE),
-        "changes_deprecate_old": share(y == CHANGE, CHANGE),
-        "wrong_deprecations": share((y != CHANGE) & (kind != "other"), CHANGE),
+        "changes_deprecate_old": share(hygiene_change, CHANGE),
+        "retrieval_replaced_deprecated": share(kind == "retrieval", CHANGE),
+        "wrong_deprecations": share((y != CHANGE) & ~other, CHANGE),
         "keep_pairs_kept": share(keep, KEEP),
         "others_untouched": share(kind == "other", KEEP),
+        "retrieval_neighbours_untouched": share(kind == "neighbour", KEEP),
         "n": int(len(rows)),
         "confusion": {f"{NAMES[int(a)]}->{NAMES[int(b)]}": int(n)
                       for (a, b), n in sorted(Counter(zip(y.tolist(), pred.tolist())).items())},
@@ -163,7 +210,7 @@ def choose_thresholds(P: np.ndarray, rows: list[dict[str, Any]]) -> tuple[float,
     rnd = np.array([r["round"] for r in rows])
     groups = [rnd == g for g in sorted(set(rnd.tolist()) - {"own"})]  # floors on the independent writers' rounds
     distinct = np.isin(kind, ("distinct", "unrelated"))
-    other = kind == "other"
+    other = np.isin(kind, OTHER_KINDS)
     keepers = (y == KEEP) & ~other
     best: tuple[float, float, float] | None = None
     for tm in GRID:
@@ -240,6 +287,7 @@ def main() -> int:
     parser.add_argument("--loro-dir", type=Path, help="also save each held-out round's model here "
                         "(model_without_<round>.npz), for bench/blind_eval_model.py")
     args = parser.parse_args()
+    CACHE[0] = args.cache
     rows = pairs()
     X = featurise(rows, args.cache)
     for r, code in zip(rows, old_judge(rows, args.cache)):

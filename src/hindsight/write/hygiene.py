@@ -39,6 +39,7 @@ from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.write.conflict import Verdict
 from hindsight.write.judge import CUE_FLOOR, classify
 from hindsight.write.pipeline import HygieneDecision
+from hindsight.write.supersede import change_signalled, retarget, wide_candidates
 from hindsight.write.thresholds import (
     DEFAULT_MODEL,
     THRESHOLDS_FILE,
@@ -150,6 +151,7 @@ class HygieneChecker:
         clock: Callable[[], datetime] = utcnow,
         candidates: int = 5,
         max_credibility_drop: float = 0.3,
+        wide: bool = True,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -158,6 +160,7 @@ class HygieneChecker:
         self.llm = llm
         self.clock = clock
         self.candidates = candidates
+        self.wide = wide  # the wide search for an older version when the new text signals a change
         self.max_credibility_drop = max_credibility_drop
         self._fact_cache = FactVectorCache()
         # candidates from here on are judged (under the band only an explicit switch cue counts)
@@ -170,28 +173,42 @@ class HygieneChecker:
             return HygieneDecision()  # private memories are never merged with (or into) plain ones
         scope = Scope(namespace=record.namespace, statuses=(Status.active,),
                       types=tuple(t for t in MemoryType if t != MemoryType.working))
-        hits = [(mid, float(sim)) for mid, sim in self.store.dense_search(scope, embedding, self.candidates)
-                if mid != record.id and sim >= self.floor]
-        if not hits:
+        near = self.store.dense_search(scope, embedding, self.candidates)
+        hits = [(mid, float(sim)) for mid, sim in near if mid != record.id and sim >= self.floor]
+        wide: list[tuple[str, float]] = []
+        if self.wide and change_signalled(record.content):
+            # the new text says something changed: look for the older version further back (`write.supersede`)
+            wide = wide_candidates(self.store, scope, embedding, record.content,
+                                   {record.id, *(mid for mid, _ in near)}, self.floor)
+        if not hits and not wide:
             return HygieneDecision()
-        existing = self.store.get_many([mid for mid, _ in hits])
+        existing = self.store.get_many([mid for mid, _ in hits + wide])
         hits = self._fact_similarities(record, embedding, hits, existing)
-        self._prefetch_query_vectors(record, [existing[mid] for mid, _ in hits
+        wide = self._fact_similarities(record, embedding, wide, existing) if wide else []
+        self._prefetch_query_vectors(record, [existing[mid] for mid, _ in hits + wide
                                               if mid in existing and not _separate_events(existing[mid], record)])
         excluded = {str(x) for key in SOURCE_KEYS for x in (record.metadata.get(key) or [])}
         decision = HygieneDecision()
         reasons: list[str] = []
-        judged: list[tuple[MemoryRecord, Verdict]] = []
+        judged: list[tuple[MemoryRecord, Verdict, bool]] = []
         for mid, sim in hits:
             old = existing.get(mid)
             if (old is None or old.id in excluded or old.namespace != record.namespace or old.encrypted
                     or old.status != Status.active or old.type == MemoryType.working):
                 continue
-            judged.append((old, self.judge(old, record, sim)))
-        # the surest merge or change first (the pair model's probability; the rules' verdicts keep cosine order):
-        # one write merges into, or supersedes, at most one memory, and it should be the right one
-        judged.sort(key=lambda pair: -pair[1].confidence)
-        for old, verdict in judged:
+            judged.append((old, self.judge(old, record, sim), False))
+        for mid, sim in wide:  # further back: only a change counts (never merged into or linked from afar)
+            old = existing.get(mid)
+            if (old is None or old.id in excluded or old.namespace != record.namespace or old.encrypted
+                    or old.status != Status.active or old.type == MemoryType.working
+                    or _separate_events(old, record)):
+                continue
+            verdict = self.judge(old, record, sim)
+            if verdict.label == "override":
+                judged.append((old, verdict, True))
+        # one write merges into, or supersedes, at most one memory, and it should be the right one: the one that
+        # holds the value the new text leaves, then the surest (the pair model's probability) (`supersede.retarget`)
+        for old, verdict in retarget(record.content, judged):
             self._fold(decision, reasons, old, record, verdict)
         decision.reason = "; ".join(reasons)
         return decision

@@ -1,0 +1,179 @@
+"""The wide search for the older version of a fact that a new memory says has changed.
+
+Hygiene judges a new memory against its few nearest active neighbours (`HygieneChecker.candidates`). In a large
+store the older version of a changed fact is often further back: other memories about the same project or person
+crowd the top five, and across languages (an English update of a Chinese fact) the multilingual dense model ranks
+same-language memories first. A stale version left `active` is then returned as current at read time.
+
+So when the new text itself *says* something changed (a switch, end or change cue, EN/ZH: "moved to", "no longer",
+"was cancelled", "改成", "推迟到", "已下线"; `change_signalled`), hygiene looks further, once per such write:
+
+* dense: the `WIDE_DENSE` nearest active memories of the namespace;
+* keyword: BM25 over the new text's terms (`WIDE_KEYWORD`), which finds a memory that shares a rare name, a
+  product or a number (`SQ833`, `WireGuard`, `Marco`) whatever language the rest of it is in.
+
+Every candidate still needs the judge's cosine floor and its *change* verdict (the same classifier and evidence as
+for the near neighbours); a wide candidate is never merged or linked, only superseded, and one write supersedes
+at most one memory (`HygieneChecker._fold`). A write without a cue costs one regular-expression scan.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from hindsight.model import MemoryRecord
+from hindsight.retrieval.bilingual import name_keys, shared_meaning
+from hindsight.storage.base import MemoryStore, Scope
+from hindsight.text.script import script_of
+from hindsight.text.tokenize import query_terms
+from hindsight.write.conflict import Verdict
+from hindsight.write.evidence import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
+from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH
+from hindsight.write.pair_features import anchor_terms
+
+#: Nearest active memories looked at when the new text signals a change (the regular search looks at 5).
+WIDE_DENSE = 40
+#: BM25 candidates of the new text's terms looked at then.
+WIDE_KEYWORD = 20
+#: Of those (over the judge's cosine floor), how many are judged (`shortlist`).
+WIDE_JUDGED = 3
+#: Shortlist score: cosine + TERM_BONUS per shared term, at most MAX_TERMS of them.
+TERM_BONUS = 0.02
+MAX_TERMS = 3
+
+#: Change language the hygiene lexicons do not list as cues of their own (an announced change, a slip, a move of
+#: a date, a call-off); only a gate for the wider search here, not evidence of a change.
+_ANNOUNCED_EN = re.compile(
+    r"\b(changed|change:|update:|updated|slips?|slipped|pushed|push(?:es)? (?:\w+ ){0,4}to|is off|are off|"
+    r"called off|instead|renewed|ended|over now|out now|no more|now|new)\b"
+)
+_ANNOUNCED_ZH = re.compile(r"(改|换|调整|变更|更新|推迟|延期|取消|结束|下架|下线|到期|续约|现在|目前|如今|已经|不再|新的|最新)")
+
+
+def change_signalled(text: str) -> bool:
+    """Whether `text` says that something changed (EN/ZH cues): the gate of the wide search."""
+    lowered = text.lower()
+    return any(p.search(lowered) for p in (_STRONG_EN, _END_EN, _SWITCH_EN, _ANNOUNCED_EN)) or any(
+        p.search(text) for p in (_STRONG_ZH, _END_ZH, _SWITCH_ZH, _ANNOUNCED_ZH))
+
+
+def wide_candidates(store: MemoryStore, scope: Scope, embedding: np.ndarray, text: str, seen: set[str],
+                    floor: float) -> list[tuple[str, float]]:
+    """(id, cosine to `embedding`) of at most `WIDE_JUDGED` active memories in `scope` beyond `seen`, from the dense
+    and keyword channels, at or above `floor`, in the order of `shortlist`."""
+    dense = {mid: float(sim) for mid, sim in store.dense_search(scope, embedding, WIDE_DENSE) if mid not in seen}
+    terms = query_terms(text)
+    keyword = [mid for mid, _ in store.keyword_search(scope, terms, WIDE_KEYWORD) if mid not in seen
+               and mid not in dense] if terms else []
+    if keyword:
+        vectors = store.get_embeddings(keyword)
+        query = np.asarray(embedding, dtype=np.float32)
+        query = query / max(1e-9, float(np.linalg.norm(query)))
+        for mid, vector in vectors.items():
+            v = np.asarray(vector, dtype=np.float32)
+            dense[mid] = float(v @ query) / max(1e-9, float(np.linalg.norm(v)))
+    close = {mid: sim for mid, sim in dense.items() if sim >= floor}
+    if not close:
+        return []
+    contents = {mid: r.content for mid, r in store.get_many(list(close)).items()}
+    return shortlist(text, [(mid, sim) for mid, sim in close.items() if mid in contents], contents)
+
+
+def shared_terms(a: str, b: str) -> int:
+    """How many names, products and numbers two texts share, in any script: Latin words and numbers
+    (`anchor_terms`), romanised Chinese names (`bilingual.name_keys`) and, across scripts, dictionary meaning."""
+    shared = len(anchor_terms(a) & anchor_terms(b))
+    za, zb = script_of(a) == "zh", script_of(b) == "zh"
+    if za != zb:
+        chinese, english = (a, b) if za else (b, a)
+        shared += len(name_keys(chinese, latin=False) & name_keys(english, latin=True))
+        shared += len(shared_meaning(chinese, english))
+    return shared
+
+
+def shortlist(text: str, candidates: list[tuple[str, float]], contents: dict[str, str]) -> list[tuple[str, float]]:
+    """The `WIDE_JUDGED` candidates most likely to be the older version: cosine, plus `TERM_BONUS` for each
+    shared name, product, number or (across languages) dictionary meaning, up to `MAX_TERMS` of them.
+
+    Judging a pair costs two query-side encodings (the pair model reads their cosine), so only a few are judged."""
+    score = {mid: sim + TERM_BONUS * min(MAX_TERMS, shared_terms(contents[mid], text)) for mid, sim in candidates}
+    return sorted(candidates, key=lambda c: -score[c[0]])[:WIDE_JUDGED]
+
+
+# --------------------------------------------------------------------------- which memory a change retires
+#: A value the new text says it leaves: "from X to", "no longer X", "instead of X", "replaced X", "X, not Y" (Y),
+#: "X is retired / was cancelled"; 从X换成, 不再用X, 而不是X, 不是X, X已下线/停用/取消.
+_LEFT_EN = re.compile(
+    r"\b(?:no longer (?:use[sd]?|using|on|at|with|in)?|instead of|replac(?:ed|es|ing)|rather than|not|dropp(?:ed|ing)|"
+    r"switched away from|moved (?:off|away from)|left|quit|cancell?ed|retired|decommissioned)\s+"
+    r"((?:(?!(?:to|into|and|with|in|on|at|for|since|because|after|last|this|next)\b)[\w.@:/+#-]+[ ]?){1,3})"
+)
+_FROM_TO_EN = re.compile(r"\bfrom\s+((?:(?!(?:to|into)\b)[\w.@:/+#$€£%-]+[ ]?){1,3})\s*(?:to|into|->|→)")
+_LEFT_BEFORE_EN = re.compile(
+    r"((?:[\w.@:/+#-]+\s+){1,3})(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:gone|retired|removed|"
+    r"decommissioned|cancell?ed|shut down|turned off|deprecated|off|over|dropped|closed)\b"
+)
+_LEFT_ZH = re.compile(
+    r"(?:从|不再用?|不用|而不是|不是|取代了?|替换了?|换掉了?)([\u4e00-\u9fffA-Za-z0-9.@:/+#\- ]{1,16}?)"
+    r"(?=换|改|迁|切|转|搬|到|了|，|,|。|；|;|$|的)"
+)
+_LEFT_BEFORE_ZH = re.compile(r"([\u4e00-\u9fffA-Za-z0-9.@:/+#\- ]{2,24}?)(?:已经|已|都)?(?:下线|停用|取消|废弃|弃用|关闭|注销|作废|不用了)")
+_WORD = re.compile(r"[a-z0-9][a-z0-9.@:/+#-]*[a-z0-9]|[a-z0-9]|[\u4e00-\u9fff]{2,}")
+_LEFT_STOP = frozenset({"the", "a", "an", "our", "my", "their", "his", "her", "its", "this", "that", "to", "on", "in",
+                        "at", "and", "of", "for", "with", "it", "them", "be", "now", "just", "any", "anymore", "more",
+                        "only", "all", "yet", "sure", "too", "so", "very", "much", "really", "always", "used",
+                        "已经", "现在", "目前", "那套", "这套", "那个", "这个", "全面", "我们", "他们", "以后"})
+
+
+def departed_terms(text: str) -> frozenset[str]:
+    """Words of the values `text` says it leaves behind (lower-cased; Chinese runs of 2+ characters)."""
+    lowered = text.lower()
+    found: list[str] = [m.group(1) for m in _LEFT_EN.finditer(lowered)]
+    found += [m.group(1) for m in _LEFT_BEFORE_EN.finditer(lowered)] + [m.group(1) for m in _FROM_TO_EN.finditer(lowered)]
+    found += [m.group(1) for m in _LEFT_ZH.finditer(text)] + [m.group(1) for m in _LEFT_BEFORE_ZH.finditer(text)]
+    terms = {w for phrase in found for w in _WORD.findall(phrase.lower())}
+    return frozenset(w for w in terms - _LEFT_STOP if len(w) > 1 or w.isdigit())
+
+
+def departed_in(old_text: str, departed: frozenset[str]) -> int:
+    """How many of the values the new memory leaves the older one holds (it is the version that changed)."""
+    lowered = old_text.lower()
+    return sum(bool(re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", lowered)) for term in departed)
+
+
+def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, bool]]) -> list[tuple[MemoryRecord, Verdict]]:
+    """Order the judged candidates (record, verdict, found by the wide search) for `HygieneChecker._fold`, which
+    merges into at most one and supersedes at most one, the first of each kind in this order.
+
+    A change verdict says the new memory changes *a* fact; which one is a question of its own (a same-topic
+    memory next to the changed one gets a high change probability too). So among the changes:
+
+    * when the new text names the value it leaves ("from WireGuard", "不再用舒利迭", `departed_terms`) and some
+      candidate holds it, that candidate is the older version; a change candidate that does not hold it is
+      linked, not retired;
+    * a candidate from the wide search needs a shared name, product, number or dictionary meaning
+      (`shared_terms`) as well: far back, similarity and a cue alone are not evidence of the same fact;
+    * then the surer verdict, then more shared terms, first.
+    Merges keep the order of their confidence.
+    """
+    departed = departed_terms(new_text)
+    holds = {old.id: departed_in(old.content, departed) for old, v, _ in judged if v.label == "override"}
+    targeted = any(holds.values())
+    out: list[tuple[tuple[float, ...], MemoryRecord, Verdict]] = []
+    for old, verdict, far in judged:
+        shared = shared_terms(old.content, new_text)
+        if verdict.label == "override":
+            if far and not shared:
+                continue
+            if targeted and not holds[old.id]:
+                if far:
+                    continue
+                verdict = Verdict("supplement", f"kept and linked: the new memory leaves "
+                                                f"{', '.join(sorted(departed))}, which this one does not hold "
+                                                f"({verdict.reason})")
+        key = (-float(holds.get(old.id, 0)), -round(verdict.confidence, 2), -float(min(MAX_TERMS, shared)))
+        out.append((key, old, verdict))
+    out.sort(key=lambda item: item[0])
+    return [(old, verdict) for _, old, verdict in out]
