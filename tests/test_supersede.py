@@ -8,6 +8,7 @@ other language), which the regular five-neighbour search never reaches.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,7 @@ def test_a_plain_fact_signals_no_change(text: str) -> None:
 @pytest.mark.parametrize(("text", "left"), [
     ("The office VPN moved from WireGuard to Tailscale; invites come from the admin console.", {"wireguard"}),
     ("We use Postgres, not MySQL.", {"mysql"}),
-    ("Retention raised from 14 to 35 days.", {"14"}),
+    ("Retention moved from Glacier to S3 IA.", {"glacier"}),
     ("办公室的 VPN 已经从 WireGuard 换成 Tailscale 了。", {"wireguard"}),
     ("哮喘药换成信必可了，舒利迭不用了。", {"舒利迭"}),
 ])
@@ -54,9 +55,10 @@ def test_the_value_a_change_leaves(text: str, left: set[str]) -> None:
     assert "tailscale" not in departed_terms(text) and "35" not in departed_terms(text)
 
 
-def test_a_departed_number_matches_whole_numbers_only() -> None:
-    assert departed_in("Backups are kept for 14 days.", frozenset({"14"})) == 1
-    assert departed_in("Backups started in 2014.", frozenset({"14"})) == 0
+def test_a_bare_number_is_not_a_departed_value_and_terms_match_whole_words() -> None:
+    assert departed_terms("Retention raised from 14 to 35 days.") == frozenset()
+    assert departed_in("We run mysql 8 on db-1.", frozenset({"mysql"})) == 1
+    assert departed_in("We run mysqlrouter on db-1.", frozenset({"mysql"})) == 0
 
 
 def _record(text: str) -> MemoryRecord:
@@ -117,3 +119,26 @@ def test_a_change_retires_the_older_version_behind_closer_memories(eng: MemoryEn
     assert eng.get(first.memory_id, "n", record_access=False).status == Status.deprecated
     after = {mid: eng.get(mid, "n", record_access=False).status for mid in crowd}
     assert after == before  # the same-topic memories the new one does not change stay as they were
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Q1 board meeting: April 10, 14:00 SGT, on Zoom. The deck is due by April 5.",
+     "The board meeting was moved to April 17, same time, because Rachel travels on the 10th."),
+    ("家庭旅行定在 7 月 20 日出发去大理，住古城里的民宿。",
+     "家庭旅行改期了：推迟到 7 月 27 日出发，还是去大理。"),
+])
+def test_a_rescheduled_plan_retires_the_old_one_across_days(eng: MemoryEngine, old: str, new: str) -> None:
+    day = datetime(2026, 3, 1, tzinfo=UTC)
+    first = eng.store_memory({"content": old, "namespace": "n", "type": "episodic", "event_time": day})
+    out = eng.store_memory({"content": new, "namespace": "n", "type": "episodic", "event_time": day + timedelta(days=3)})
+    assert out.action == "superseded"
+    assert eng.get(first.memory_id, "n", record_access=False).status == Status.deprecated
+
+
+def test_two_events_without_a_change_cue_stay_two_events(eng: MemoryEngine) -> None:
+    day = datetime(2026, 3, 1, tzinfo=UTC)
+    first = eng.store_memory({"content": "We went hiking on Mount Tai with the kids.", "namespace": "n",
+                              "type": "episodic", "event_time": day})
+    eng.store_memory({"content": "We went hiking on Mount Tai with the kids again.", "namespace": "n",
+                      "type": "episodic", "event_time": day + timedelta(days=60)})
+    assert eng.get(first.memory_id, "n", record_access=False).status == Status.active

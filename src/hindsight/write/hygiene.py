@@ -39,7 +39,7 @@ from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.write.conflict import Verdict
 from hindsight.write.judge import CUE_FLOOR, classify
 from hindsight.write.pipeline import HygieneDecision
-from hindsight.write.supersede import change_signalled, retarget, wide_candidates
+from hindsight.write.supersede import change_signalled, explicit_change, retarget, wide_candidates
 from hindsight.write.thresholds import (
     DEFAULT_MODEL,
     THRESHOLDS_FILE,
@@ -79,6 +79,13 @@ EVENT_GAP = timedelta(days=1)
 
 
 def _separate_events(old: MemoryRecord, new: MemoryRecord) -> bool:
+    """`_two_events`, unless the new record says in so many words that the older one changed ("moved to April 17",
+    "the trip is cancelled", "改签", "推迟到"): a rescheduled or called-off plan is a change of that plan, not a
+    second event (`supersede.explicit_change`)."""
+    return _two_events(old, new) and not explicit_change(new.content)
+
+
+def _two_events(old: MemoryRecord, new: MemoryRecord) -> bool:
     """Two episodic records of different sessions, two different turns or steps of one session, or records
     of times more than a day apart, are two events.
 

@@ -53,10 +53,15 @@ _ANNOUNCED_ZH = re.compile(r"(改|换|调整|变更|更新|推迟|延期|取消|
 
 
 def change_signalled(text: str) -> bool:
-    """Whether `text` says that something changed (EN/ZH cues): the gate of the wide search."""
+    """Whether `text` says that something changed (EN/ZH cues, announced changes too): the gate of the wide search."""
+    return explicit_change(text) or bool(_ANNOUNCED_EN.search(text.lower()) or _ANNOUNCED_ZH.search(text))
+
+
+def explicit_change(text: str) -> bool:
+    """Whether `text` carries a switch, end or change-of-state cue of the hygiene lexicons (EN/ZH)."""
     lowered = text.lower()
-    return any(p.search(lowered) for p in (_STRONG_EN, _END_EN, _SWITCH_EN, _ANNOUNCED_EN)) or any(
-        p.search(text) for p in (_STRONG_ZH, _END_ZH, _SWITCH_ZH, _ANNOUNCED_ZH))
+    return any(p.search(lowered) for p in (_STRONG_EN, _END_EN, _SWITCH_EN)) or any(
+        p.search(text) for p in (_STRONG_ZH, _END_ZH, _SWITCH_ZH))
 
 
 def wide_candidates(store: MemoryStore, scope: Scope, embedding: np.ndarray, text: str, seen: set[str],
@@ -121,6 +126,7 @@ _LEFT_ZH = re.compile(
 )
 _LEFT_BEFORE_ZH = re.compile(r"([\u4e00-\u9fffA-Za-z0-9.@:/+#\- ]{2,24}?)(?:已经|已|都)?(?:下线|停用|取消|废弃|弃用|关闭|注销|作废|不用了)")
 _WORD = re.compile(r"[a-z0-9][a-z0-9.@:/+#-]*[a-z0-9]|[a-z0-9]|[\u4e00-\u9fff]{2,}")
+_NUMBER = re.compile(r"[\d.,:/%-]+")
 _LEFT_STOP = frozenset({"the", "a", "an", "our", "my", "their", "his", "her", "its", "this", "that", "to", "on", "in",
                         "at", "and", "of", "for", "with", "it", "them", "be", "now", "just", "any", "anymore", "more",
                         "only", "all", "yet", "sure", "too", "so", "very", "much", "really", "always", "used",
@@ -134,7 +140,8 @@ def departed_terms(text: str) -> frozenset[str]:
     found += [m.group(1) for m in _LEFT_BEFORE_EN.finditer(lowered)] + [m.group(1) for m in _FROM_TO_EN.finditer(lowered)]
     found += [m.group(1) for m in _LEFT_ZH.finditer(text)] + [m.group(1) for m in _LEFT_BEFORE_ZH.finditer(text)]
     terms = {w for phrase in found for w in _WORD.findall(phrase.lower())}
-    return frozenset(w for w in terms - _LEFT_STOP if len(w) > 1 or w.isdigit())
+    # a bare number is too common to point at one memory ("from 14 to 35 days" vs "14 of 20 policies done")
+    return frozenset(w for w in terms - _LEFT_STOP if len(w) > 1 and not _NUMBER.fullmatch(w))
 
 
 def departed_in(old_text: str, departed: frozenset[str]) -> int:
