@@ -79,10 +79,13 @@ EVENT_GAP = timedelta(days=1)
 
 
 def _separate_events(old: MemoryRecord, new: MemoryRecord) -> bool:
-    """`_two_events`, unless the new record says in so many words that the older one changed ("moved to April 17",
-    "the trip is cancelled", "改签", "推迟到"): a rescheduled or called-off plan is a change of that plan, not a
-    second event (`supersede.explicit_change`)."""
-    return _two_events(old, new) and not explicit_change(new.content)
+    """`_two_events`, unless two standalone records (no session: not conversation turns) a day or more apart and
+    the new one says in so many words that the older one changed ("moved to April 17", "the trip is cancelled",
+    "改签", "推迟到"): a rescheduled or called-off plan is a change of that plan, not a second event
+    (`supersede.explicit_change`). Turns of conversations stay events, only ever linked."""
+    if not _two_events(old, new):
+        return False
+    return bool(old.session_id or new.session_id) or not explicit_change(new.content)
 
 
 def _two_events(old: MemoryRecord, new: MemoryRecord) -> bool:
