@@ -58,7 +58,8 @@ def test_the_value_a_change_leaves(text: str, left: set[str]) -> None:
 def test_a_bare_number_is_not_a_departed_value_and_terms_match_whole_words() -> None:
     assert departed_terms("Retention raised from 14 to 35 days.") == frozenset()
     assert departed_in("We run mysql 8 on db-1.", frozenset({"mysql"})) == 1
-    assert departed_in("We run mysqlrouter on db-1.", frozenset({"mysql"})) == 0
+    assert departed_in("We run MariaDB on db-1.", frozenset({"mysql"})) == 0
+    assert departed_in("PVG to SIN on SQ8330.", frozenset({"sq833"})) == 0
 
 
 def _record(text: str) -> MemoryRecord:
@@ -142,3 +143,9 @@ def test_two_events_without_a_change_cue_stay_two_events(eng: MemoryEngine) -> N
     eng.store_memory({"content": "We went hiking on Mount Tai with the kids again.", "namespace": "n",
                       "type": "episodic", "event_time": day + timedelta(days=60)})
     assert eng.get(first.memory_id, "n", record_access=False).status == Status.active
+
+
+def test_a_departed_word_meets_its_inflections() -> None:
+    left = departed_terms("We dropped mandatory password rotation.")
+    assert departed_in("IT policy: passwords must be rotated every 90 days.", left) == 2
+    assert departed_in("Password managers approved by IT: 1Password only.", left) == 1

@@ -42,6 +42,8 @@ WIDE_JUDGED = 3
 #: Shortlist score: cosine + TERM_BONUS per shared term, at most MAX_TERMS of them.
 TERM_BONUS = 0.02
 MAX_TERMS = 3
+#: A wide candidate that does not hold the value the new text leaves needs this many shared terms to be retired.
+FAR_SHARED = 2
 
 #: Change language the hygiene lexicons do not list as cues of their own (an announced change, a slip, a move of
 #: a date, a call-off); only a gate for the wider search here, not evidence of a change.
@@ -87,9 +89,10 @@ def wide_candidates(store: MemoryStore, scope: Scope, embedding: np.ndarray, tex
 
 
 def shared_terms(a: str, b: str) -> int:
-    """How many names, products and numbers two texts share, in any script: Latin words and numbers
-    (`anchor_terms`), romanised Chinese names (`bilingual.name_keys`) and, across scripts, dictionary meaning."""
-    shared = len(anchor_terms(a) & anchor_terms(b))
+    """How many names and products two texts share, in any script: Latin words (`anchor_terms`; bare numbers do
+    not count: "4" of April 4 and April 16), romanised Chinese names (`bilingual.name_keys`) and, across scripts,
+    dictionary meaning."""
+    shared = len({t for t in anchor_terms(a) & anchor_terms(b) if not _NUMBER.fullmatch(t)})
     za, zb = script_of(a) == "zh", script_of(b) == "zh"
     if za != zb:
         chinese, english = (a, b) if za else (b, a)
@@ -147,7 +150,17 @@ def departed_terms(text: str) -> frozenset[str]:
 def departed_in(old_text: str, departed: frozenset[str]) -> int:
     """How many of the values the new memory leaves the older one holds (it is the version that changed)."""
     lowered = old_text.lower()
-    return sum(bool(re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", lowered)) for term in departed)
+    return sum(bool(_term_pattern(term).search(lowered)) for term in departed)
+
+
+def _term_pattern(term: str) -> re.Pattern[str]:
+    """A departed term as it may appear in the older text: Chinese as is; an English word whole, or from its first
+    five letters on in any inflection ("rotation" meets "rotated", "password" meets "passwords")."""
+    if not term.isascii():
+        return re.compile(re.escape(term))
+    if len(term) >= 5 and term.isalpha():
+        return re.compile(rf"(?<![a-z0-9]){re.escape(term[:5])}[a-z]*")
+    return re.compile(rf"(?<![a-z0-9]){re.escape(term)}(?:s|es)?(?![a-z0-9])")
 
 
 def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, bool]]) -> list[tuple[MemoryRecord, Verdict]]:
@@ -160,8 +173,8 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, bool]]) ->
     * when the new text names the value it leaves ("from WireGuard", "不再用舒利迭", `departed_terms`) and some
       candidate holds it, that candidate is the older version; a change candidate that does not hold it is
       linked, not retired;
-    * a candidate from the wide search needs a shared name, product, number or dictionary meaning
-      (`shared_terms`) as well: far back, similarity and a cue alone are not evidence of the same fact;
+    * a candidate from the wide search must hold the value left, or share `FAR_SHARED` names, products or
+      dictionary meanings (`shared_terms`): far back, similarity and a cue alone are not evidence of the same fact;
     * then the surer verdict, then more shared terms, first.
     Merges keep the order of their confidence.
     """
@@ -172,8 +185,10 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, bool]]) ->
     for old, verdict, far in judged:
         shared = shared_terms(old.content, new_text)
         if verdict.label == "override":
-            if far and not shared:
+            if far and not holds[old.id] and shared < FAR_SHARED:
                 continue
+            if far:
+                verdict = verdict._replace(reason=f"{verdict.reason}; found by the wide search")
             if targeted and not holds[old.id]:
                 if far:
                     continue
