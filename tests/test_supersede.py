@@ -18,7 +18,7 @@ from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.write.conflict import Verdict
-from hindsight.write.supersede import change_signalled, departed_in, departed_terms, retarget
+from hindsight.write.supersede import NEAR, WIDE, change_signalled, departed_in, departed_terms, retarget
 
 
 # ------------------------------------------------------------------ the gate and the departed value
@@ -71,8 +71,8 @@ def test_the_change_goes_to_the_memory_holding_the_value_left() -> None:
     sibling = _record("The office VPN only tunnels 10.0.0.0/8 traffic.")
     far_stranger = _record("Lunch is at noon.")
     new = "The office VPN moved from WireGuard to Tailscale."
-    judged = [(sibling, Verdict("override", "p", 0.99), False), (holder, Verdict("override", "p", 0.97), True),
-              (far_stranger, Verdict("override", "p", 0.99), True)]
+    judged = [(sibling, Verdict("override", "p", 0.99), NEAR), (holder, Verdict("override", "p", 0.97), WIDE),
+              (far_stranger, Verdict("override", "p", 0.99), WIDE)]
     ordered = retarget(new, judged)
     assert ordered[0][0] is holder and ordered[0][1].label == "override"
     assert [(r.id, v.label) for r, v in ordered[1:]] == [(sibling.id, "supplement")]  # linked; the far one dropped
@@ -80,8 +80,8 @@ def test_the_change_goes_to_the_memory_holding_the_value_left() -> None:
 
 def test_without_a_named_value_the_surer_change_comes_first() -> None:
     a, b = _record("会议定在周四下午3点。"), _record("周四下午3点的会议在3号会议室。")
-    ordered = retarget("会议改到周五上午10点。", [(b, Verdict("override", "p", 0.80), False),
-                                              (a, Verdict("override", "p", 0.95), False)])
+    ordered = retarget("会议改到周五上午10点。", [(b, Verdict("override", "p", 0.80), NEAR),
+                                              (a, Verdict("override", "p", 0.95), NEAR)])
     assert [r for r, _ in ordered] == [a, b] and all(v.label == "override" for _, v in ordered)
 
 

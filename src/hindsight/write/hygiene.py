@@ -39,7 +39,15 @@ from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.write.conflict import Verdict
 from hindsight.write.judge import CUE_FLOOR, classify
 from hindsight.write.pipeline import HygieneDecision
-from hindsight.write.supersede import change_signalled, explicit_change, retarget, wide_candidates
+from hindsight.write.supersede import (
+    EARLIER_EVENT,
+    NEAR,
+    WIDE,
+    change_signalled,
+    explicit_change,
+    retarget,
+    wide_candidates,
+)
 from hindsight.write.thresholds import (
     DEFAULT_MODEL,
     THRESHOLDS_FILE,
@@ -200,13 +208,14 @@ class HygieneChecker:
         excluded = {str(x) for key in SOURCE_KEYS for x in (record.metadata.get(key) or [])}
         decision = HygieneDecision()
         reasons: list[str] = []
-        judged: list[tuple[MemoryRecord, Verdict, bool]] = []
+        judged: list[tuple[MemoryRecord, Verdict, int]] = []
         for mid, sim in hits:
             old = existing.get(mid)
             if (old is None or old.id in excluded or old.namespace != record.namespace or old.encrypted
                     or old.status != Status.active or old.type == MemoryType.working):
                 continue
-            judged.append((old, self.judge(old, record, sim), False))
+            # a plan changed across days needs the evidence of a far candidate (`supersede.retarget`)
+            judged.append((old, self.judge(old, record, sim), EARLIER_EVENT if _two_events(old, record) else NEAR))
         for mid, sim in wide:  # further back: only a change counts (never merged into or linked from afar)
             old = existing.get(mid)
             if (old is None or old.id in excluded or old.namespace != record.namespace or old.encrypted
@@ -215,7 +224,7 @@ class HygieneChecker:
                 continue
             verdict = self.judge(old, record, sim)
             if verdict.label == "override":
-                judged.append((old, verdict, True))
+                judged.append((old, verdict, WIDE))
         # one write merges into, or supersedes, at most one memory, and it should be the right one: the one that
         # holds the value the new text leaves, then the surest (the pair model's probability) (`supersede.retarget`)
         for old, verdict in retarget(record.content, judged):

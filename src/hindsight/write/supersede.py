@@ -39,6 +39,7 @@ WIDE_DENSE = 40
 WIDE_KEYWORD = 20
 #: Of those (over the judge's cosine floor), how many are judged (`shortlist`).
 WIDE_JUDGED = 3
+_NUMBER = re.compile(r"[\d.,:/%-]+")
 #: Shortlist score: cosine + TERM_BONUS per shared term, at most MAX_TERMS of them.
 TERM_BONUS = 0.02
 MAX_TERMS = 3
@@ -89,16 +90,20 @@ def wide_candidates(store: MemoryStore, scope: Scope, embedding: np.ndarray, tex
 
 
 def shared_terms(a: str, b: str) -> int:
-    """How many names and products two texts share, in any script: Latin words (`anchor_terms`; bare numbers do
-    not count: "4" of April 4 and April 16), romanised Chinese names (`bilingual.name_keys`) and, across scripts,
-    dictionary meaning."""
-    shared = len({t for t in anchor_terms(a) & anchor_terms(b) if not _NUMBER.fullmatch(t)})
+    """How many content words, names and products two texts share, in any script. One script: their query terms
+    (stopwords and bare numbers left out: "4" of April 4 and April 16 is no evidence). Across scripts: Latin
+    words (`anchor_terms`), romanised Chinese names (`bilingual.name_keys`) and dictionary meaning."""
     za, zb = script_of(a) == "zh", script_of(b) == "zh"
-    if za != zb:
-        chinese, english = (a, b) if za else (b, a)
-        shared += len(name_keys(chinese, latin=False) & name_keys(english, latin=True))
-        shared += len(shared_meaning(chinese, english))
-    return shared
+    if za == zb:
+        return len(_content_words(a) & _content_words(b))
+    chinese, english = (a, b) if za else (b, a)
+    shared = len({t for t in anchor_terms(a) & anchor_terms(b) if not _NUMBER.fullmatch(t)})
+    shared += len(name_keys(chinese, latin=False) & name_keys(english, latin=True))
+    return shared + len(shared_meaning(chinese, english))
+
+
+def _content_words(text: str) -> set[str]:
+    return {t for t in query_terms(text) if len(t) > 1 and not _NUMBER.fullmatch(t)}
 
 
 def shortlist(text: str, candidates: list[tuple[str, float]], contents: dict[str, str]) -> list[tuple[str, float]]:
@@ -129,7 +134,6 @@ _LEFT_ZH = re.compile(
 )
 _LEFT_BEFORE_ZH = re.compile(r"([\u4e00-\u9fffA-Za-z0-9.@:/+#\- ]{2,24}?)(?:已经|已|都)?(?:下线|停用|取消|废弃|弃用|关闭|注销|作废|不用了)")
 _WORD = re.compile(r"[a-z0-9][a-z0-9.@:/+#-]*[a-z0-9]|[a-z0-9]|[\u4e00-\u9fff]{2,}")
-_NUMBER = re.compile(r"[\d.,:/%-]+")
 _LEFT_STOP = frozenset({"the", "a", "an", "our", "my", "their", "his", "her", "its", "this", "that", "to", "on", "in",
                         "at", "and", "of", "for", "with", "it", "them", "be", "now", "just", "any", "anymore", "more",
                         "only", "all", "yet", "sure", "too", "so", "very", "much", "really", "always", "used",
@@ -163,8 +167,13 @@ def _term_pattern(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z0-9]){re.escape(term)}(?:s|es)?(?![a-z0-9])")
 
 
-def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, bool]]) -> list[tuple[MemoryRecord, Verdict]]:
-    """Order the judged candidates (record, verdict, found by the wide search) for `HygieneChecker._fold`, which
+#: How far a judged candidate is (`retarget`): one of the near neighbours, a near neighbour that is an event a
+#: day or more earlier (a plan that may have changed), or a candidate of the wide search.
+NEAR, EARLIER_EVENT, WIDE = 0, 1, 2
+
+
+def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> list[tuple[MemoryRecord, Verdict]]:
+    """Order the judged candidates (record, verdict, NEAR / EARLIER_EVENT / WIDE) for `HygieneChecker._fold`, which
     merges into at most one and supersedes at most one, the first of each kind in this order.
 
     A change verdict says the new memory changes *a* fact; which one is a question of its own (a same-topic
@@ -173,9 +182,11 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, bool]]) ->
     * when the new text names the value it leaves ("from WireGuard", "不再用舒利迭", `departed_terms`) and some
       candidate holds it, that candidate is the older version; a change candidate that does not hold it is
       linked, not retired;
-    * a candidate from the wide search must hold the value left, or share `FAR_SHARED` names, products or
-      dictionary meanings (`shared_terms`): far back, similarity and a cue alone are not evidence of the same fact;
+    * a candidate from the wide search or an earlier event must hold the value left, or share `FAR_SHARED`
+      names, products or dictionary meanings (`shared_terms`): far back, similarity and a cue alone are not
+      evidence of the same fact;
     * then the surer verdict, then more shared terms, first.
+    A candidate of the wide search that is not retired is dropped (never linked from afar).
     Merges keep the order of their confidence.
     """
     departed = departed_terms(new_text)
@@ -185,16 +196,15 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, bool]]) ->
     for old, verdict, far in judged:
         shared = shared_terms(old.content, new_text)
         if verdict.label == "override":
-            if far and not holds[old.id] and shared < FAR_SHARED:
+            why = ""
+            if far != NEAR and not holds[old.id] and shared < FAR_SHARED:
+                why = "far back and no shared name or value left"
+            elif targeted and not holds[old.id]:
+                why = f"the new memory leaves {', '.join(sorted(departed))}, which this one does not hold"
+            if why and far == WIDE:
                 continue
-            if far:
-                verdict = verdict._replace(reason=f"{verdict.reason}; found by the wide search")
-            if targeted and not holds[old.id]:
-                if far:
-                    continue
-                verdict = Verdict("supplement", f"kept and linked: the new memory leaves "
-                                                f"{', '.join(sorted(departed))}, which this one does not hold "
-                                                f"({verdict.reason})")
+            if why:
+                verdict = Verdict("supplement", f"kept and linked: {why} ({verdict.reason})")
         key = (-float(holds.get(old.id, 0)), -round(verdict.confidence, 2), -float(min(MAX_TERMS, shared)))
         out.append((key, old, verdict))
     out.sort(key=lambda item: item[0])
