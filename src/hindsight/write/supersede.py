@@ -43,6 +43,8 @@ _NUMBER = re.compile(r"[\d.,:/%-]+")
 #: Shortlist score: cosine + TERM_BONUS per shared term, at most MAX_TERMS of them.
 TERM_BONUS = 0.02
 MAX_TERMS = 3
+#: Shared words that rank change candidates (`retarget`).
+MAX_RANK_TERMS = 8
 #: A wide candidate that does not hold the value the new text leaves needs this many shared terms to be retired.
 FAR_SHARED = 2
 
@@ -107,11 +109,14 @@ def _content_words(text: str) -> set[str]:
 
 
 def shortlist(text: str, candidates: list[tuple[str, float]], contents: dict[str, str]) -> list[tuple[str, float]]:
-    """The `WIDE_JUDGED` candidates most likely to be the older version: cosine, plus `TERM_BONUS` for each
-    shared name, product, number or (across languages) dictionary meaning, up to `MAX_TERMS` of them.
+    """The `WIDE_JUDGED` candidates most likely to be the older version: those holding a value the new text leaves
+    first, then by cosine plus `TERM_BONUS` for each shared word, name, product or (across languages) dictionary
+    meaning, up to `MAX_TERMS` of them.
 
     Judging a pair costs two query-side encodings (the pair model reads their cosine), so only a few are judged."""
-    score = {mid: sim + TERM_BONUS * min(MAX_TERMS, shared_terms(contents[mid], text)) for mid, sim in candidates}
+    departed = departed_terms(text)
+    score = {mid: sim + TERM_BONUS * min(MAX_TERMS, shared_terms(contents[mid], text))
+             + float(departed_in(contents[mid], departed) > 0) for mid, sim in candidates}
     return sorted(candidates, key=lambda c: -score[c[0]])[:WIDE_JUDGED]
 
 
@@ -179,19 +184,19 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
     A change verdict says the new memory changes *a* fact; which one is a question of its own (a same-topic
     memory next to the changed one gets a high change probability too). So among the changes:
 
-    * when the new text names the value it leaves ("from WireGuard", "不再用舒利迭", `departed_terms`) and some
-      candidate holds it, that candidate is the older version; a change candidate that does not hold it is
-      linked, not retired;
+    * when the new text names the value it leaves ("from WireGuard", "不再用舒利迭", `departed_terms`), only a
+      candidate that holds it is the older version; a change candidate that does not hold it is linked, not
+      retired;
     * a candidate from the wide search or an earlier event must hold the value left, or share `FAR_SHARED`
       names, products or dictionary meanings (`shared_terms`): far back, similarity and a cue alone are not
       evidence of the same fact;
-    * then the surer verdict, then more shared terms, first.
+    * then more shared words (up to `MAX_RANK_TERMS`; the pair model gives most same-topic pairs with a cue a
+      change probability near 1, so it cannot tell them apart), then the surer verdict, first.
     A candidate of the wide search that is not retired is dropped (never linked from afar).
     Merges keep the order of their confidence.
     """
     departed = departed_terms(new_text)
     holds = {old.id: departed_in(old.content, departed) for old, v, _ in judged if v.label == "override"}
-    targeted = any(holds.values())
     out: list[tuple[tuple[float, ...], MemoryRecord, Verdict]] = []
     for old, verdict, far in judged:
         shared = shared_terms(old.content, new_text)
@@ -199,13 +204,13 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
             why = ""
             if far != NEAR and not holds[old.id] and shared < FAR_SHARED:
                 why = "far back and no shared name or value left"
-            elif targeted and not holds[old.id]:
+            elif departed and not holds[old.id]:
                 why = f"the new memory leaves {', '.join(sorted(departed))}, which this one does not hold"
             if why and far == WIDE:
                 continue
             if why:
                 verdict = Verdict("supplement", f"kept and linked: {why} ({verdict.reason})")
-        key = (-float(holds.get(old.id, 0)), -round(verdict.confidence, 2), -float(min(MAX_TERMS, shared)))
+        key = (-float(holds.get(old.id, 0)), -float(min(MAX_RANK_TERMS, shared)), -round(verdict.confidence, 2))
         out.append((key, old, verdict))
     out.sort(key=lambda item: item[0])
     return [(old, verdict) for _, old, verdict in out]
