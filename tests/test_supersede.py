@@ -55,6 +55,11 @@ def test_the_value_a_change_leaves(text: str, left: set[str]) -> None:
     assert "tailscale" not in departed_terms(text) and "35" not in departed_terms(text)
 
 
+def test_a_time_from_which_is_not_a_departed_value() -> None:
+    assert departed_terms("从今天起消息保留 14 天。") == frozenset()
+    assert departed_terms("从下周起改用飞书。") == frozenset()
+
+
 def test_a_bare_number_is_not_a_departed_value_and_terms_match_whole_words() -> None:
     assert departed_terms("Retention raised from 14 to 35 days.") == frozenset()
     assert departed_in("We run mysql 8 on db-1.", frozenset({"mysql"})) == 1

@@ -134,7 +134,8 @@ _LEFT_BEFORE_EN = re.compile(
     r"decommissioned|cancell?ed|shut down|turned off|deprecated|off|over|dropped|closed)\b"
 )
 _LEFT_ZH = re.compile(
-    r"(?:从|不再用?|不用|而不是|不是|取代了?|替换了?|换掉了?)([\u4e00-\u9fffA-Za-z0-9.@:/+#\- ]{1,16}?)"
+    r"(?:从(?!今天|明天|现在|下周|本周|这周|今年|明年|下个?月|本月|即日|此|\s*\d)|不再用?|不用|而不是|不是|取代了?|替换了?|"
+    r"换掉了?)([\u4e00-\u9fffA-Za-z0-9.@:/+#\- ]{1,16}?)"
     r"(?=换|改|迁|切|转|搬|到|了|，|,|。|；|;|$|的)"
 )
 _LEFT_BEFORE_ZH = re.compile(r"([\u4e00-\u9fffA-Za-z0-9.@:/+#\- ]{2,24}?)(?:已经|已|都)?(?:下线|停用|取消|废弃|弃用|关闭|注销|作废|不用了)")
@@ -184,9 +185,10 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
     A change verdict says the new memory changes *a* fact; which one is a question of its own (a same-topic
     memory next to the changed one gets a high change probability too). So among the changes:
 
-    * when the new text names the value it leaves ("from WireGuard", "不再用舒利迭", `departed_terms`), only a
-      candidate that holds it is the older version; a change candidate that does not hold it is linked, not
-      retired;
+    * when the new text names the value it leaves ("from WireGuard", "不再用舒利迭", `departed_terms`) and a
+      candidate holds it, that candidate is the older version; a change candidate that does not hold it is
+      linked, not retired (a near neighbour keeps its change when no candidate holds it: the extraction is a
+      pattern, not a parse);
     * a candidate from the wide search or an earlier event must hold the value left, or share `FAR_SHARED`
       names, products or dictionary meanings (`shared_terms`): far back, similarity and a cue alone are not
       evidence of the same fact;
@@ -197,6 +199,7 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
     """
     departed = departed_terms(new_text)
     holds = {old.id: departed_in(old.content, departed) for old, v, _ in judged if v.label == "override"}
+    targeted = any(holds.values())
     out: list[tuple[tuple[float, ...], MemoryRecord, Verdict]] = []
     for old, verdict, far in judged:
         shared = shared_terms(old.content, new_text)
@@ -204,7 +207,7 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
             why = ""
             if far != NEAR and not holds[old.id] and shared < FAR_SHARED:
                 why = "far back and no shared name or value left"
-            elif departed and not holds[old.id]:
+            elif departed and not holds[old.id] and (targeted or far != NEAR):
                 why = f"the new memory leaves {', '.join(sorted(departed))}, which this one does not hold"
             if why and far == WIDE:
                 continue
