@@ -33,13 +33,19 @@ from hindsight.safety.redact_credentials import find_credentials, find_key_ids, 
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
     find_card_expiry,
-    find_hosts,
     find_national_ids,
     find_otp,
     find_phones,
     find_spelled_emails,
 )
-from hindsight.safety.redact_ids import find_ids, find_prose_passwords, host_is_context
+from hindsight.safety.redact_ids import find_ids, find_prose_passwords
+from hindsight.safety.redact_shapes import (
+    find_card_security_codes,
+    find_cued_passwords,
+    find_key_material,
+    find_spelled_contacts,
+    find_structured,
+)
 from hindsight.safety.redact_tagger import TaggerModel, find_tagged
 from hindsight.safety.validators import (
     card_valid,
@@ -54,8 +60,9 @@ __all__ = ["KINDS", "Finding", "RedactionResult", "card_valid", "cn_id_checksum"
            "luhn_valid", "placeholder", "redact", "redactor", "shannon_entropy"]
 
 KINDS: tuple[str, ...] = ("private_key", "api_key", "password", "otp", "email", "cn_id", "card", "national_id", "other_id", "bank_account",
-                          "card_expiry", "cvv", "phone", "ip_address", "address")
-# Kinds that make a text a credential note: an IP address next to one is redacted too ("iDRAC at 10.0.0.5, root / x").
+                          "card_expiry", "cvv", "phone", "address")
+# Kinds that make a text a credential note: the ID half of an access-key pair next to one is redacted too. The host a
+# credential opens (an IP address, a hostname) stays: it locates the service, and four of five blind writers kept it.
 _CREDENTIAL_KINDS = frozenset({"private_key", "api_key", "password", "otp"})
 # Lower number wins when two findings overlap.
 _PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
@@ -347,6 +354,7 @@ def _find_passwords(text: str) -> list[Span]:
 _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, _find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
     find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
+    find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
 )
 
 
@@ -361,8 +369,6 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     if found & {"card", "cvv"}:
         spans += find_card_expiry(text)
     if found & _CREDENTIAL_KINDS:
-        creds = [s for s in spans if s[0] in _CREDENTIAL_KINDS]
-        spans += [h for h in find_hosts(text) if not host_is_context(text, h[1], h[2], creds)]
         spans += find_key_ids(text)
     if tagger is not False:
         spans += find_tagged(text, [(s[1], s[2]) for s in spans], None if tagger is True else tagger)

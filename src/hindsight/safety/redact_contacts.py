@@ -27,6 +27,8 @@ _CARD_CUE = re.compile(
 )
 _NOT_CARD_BEFORE = re.compile(r"(?i)(?:\border|\btracking|\binvoice|\bticket|\bshipment|\bparcel|\bref(?:erence)?|\bserial|\bSKU|订单|单号|运单|快递|发票|工单|序列号)"
                               r"[^\d\n]{0,12}$")
+# A card number announced as a processor's test card is published documentation, not somebody's card.
+_TEST_CARD = re.compile(r"(?i)\btest(?:ing)?\s+(?:card|visa|mastercard|number)|\bsandbox\b|测试卡|测试用的?(?:卡|卡号)|沙箱")
 _EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![A-Za-z0-9-])"
 )
@@ -80,8 +82,8 @@ def find_contacts(text: str) -> list[Span]:
         digits = re.sub(r"[ -]", "", raw)
         if not card_valid(digits):
             continue
-        if _NOT_CARD_BEFORE.search(text, max(0, m.start() - 20), m.start()):
-            continue  # "Order ID 4539 1488 0343 6467": a reference number that happens to pass Luhn
+        if _NOT_CARD_BEFORE.search(text, max(0, m.start() - 20), m.start()) or _TEST_CARD.search(text, max(0, m.start() - 40), m.start()):
+            continue  # "Order ID 4539 1488 0343 6467": a reference number that happens to pass Luhn; "test card 4242 ...": public
         groups = re.split(r"[ -]", raw)
         if len(groups) > 1 and (any(len(g) < 3 for g in groups) or len(set(re.findall(r"[ -]", raw))) > 1):
             continue  # "1 2345 6789 ..." or mixed separators: a list of numbers, not a card
@@ -107,6 +109,7 @@ def find_card_codes(text: str) -> list[Span]:
     out = [("cvv", *m.span("value")) for m in _CVV.finditer(text)]
     for m in _CARD_CUE.finditer(text):
         digits = re.sub(r"\D", "", m.group("value"))
-        if 13 <= len(digits) <= 19 and len(set(digits)) >= 3 and not declared_invalid(text, *m.span("value")):
+        if (13 <= len(digits) <= 19 and len(set(digits)) >= 3 and not declared_invalid(text, *m.span("value"))
+                and not _TEST_CARD.search(text, max(0, m.start("value") - 40), m.start("value"))):
             out.append(("card", *m.span("value")))
     return out
