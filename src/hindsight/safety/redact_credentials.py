@@ -85,8 +85,8 @@ def _secret_like(value: str, min_len: int = 6) -> bool:
     """Digits or symbols among letters, or an all-digit code of 6+: what a chosen password looks like."""
     if len(value) < min_len or _PLACEHOLDER.match(value) or _PROSE.match(value) or re.search(r"[\u4e00-\u9fff]", value):
         return False
-    if "://" in value or value.startswith("[REDACTED") or re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2})?", value):
-        return False
+    if "://" in value or value.startswith("[REDACTED") or re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2})?", value) or re.match(r"(?:~|\.{1,2})?/", value):
+        return False  # a URL, a time, a path ("pwd prints the working directory: /home/ops/app")
     has_alpha = bool(re.search(r"[A-Za-z]", value))
     has_other = bool(re.search(r"[\d\W_]", value))
     return (has_alpha and has_other and not _VARIABLE.fullmatch(value)) or (value.isdigit() and len(value) >= 6)

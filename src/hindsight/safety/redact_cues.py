@@ -254,7 +254,7 @@ def declared_invalid(text: str, start: int, end: int) -> bool:
 
 
 _NANP_SPACED = re.compile(r"(?<![\w(])\(\d{3}\)\s?\d{3}\s\d{4}(?![\d-])")
-_LANDLINE = re.compile(r"(?<![\d(-])(?:\(0\d{2,3}\)\s?|0\d{2,3}[\s-])\d{3,4}[\s-]?\d{4}(?![\d-])")
+_LANDLINE = re.compile(r"(?<![\d(-])(?<!\d )(?:\(0[1-9]\d{1,2}\)\s?|0[1-9]\d{1,2}[\s-])\d{3,4}[\s-]?\d{4}(?![\d-])")
 _CN_MOBILE_SPACED = re.compile(r"(?<![\d+*])(?:(?:\+|00)86[\s-]?)?1[3-9]\d(?:[\s-]?\d){8}(?![\d*])")
 
 

@@ -44,6 +44,8 @@ def secret_shaped(value: str, min_len: int = 6, digits_ok: int = 6) -> bool:
         return False
     if value.isdigit():
         return len(value) >= digits_ok
+    if re.match(r"(?:~|\.{1,2})?/", value):
+        return False  # a path: "/home/ops/app", "~/.ssh/id_rsa"
     if len(value) < min_len or "://" in value or value.startswith("[REDACTED") or _VERSION.match(value) or _TIME_OR_DATE.match(value):
         return False
     if re.fullmatch(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", value) or re.fullmatch(r"[\w-]+\.(?:com|net|org|io|cn|txt|json|ya?ml|env|conf|pem|key)", value):
@@ -67,14 +69,14 @@ def _span(m: re.Match[str]) -> tuple[int, int]:
 
 # --------------------------------------------------------------------------- passwords: cue, bridge, separator, value
 
-_PW_CUE = (r"(?:\b(?:password|passwd|passphrase|passcode|requirepass|pwd|pin(?:\s+code)?|(?:wi-?fi|wlan|wpa2?|network|wireless)\s+key)\b"
+_PW_CUE = (r"(?:\b(?:password|passwd|passphrase|passcode|requirepass|pwd|pw|pass|pin(?:\s+code)?|(?:wi-?fi|wlan|wpa2?|network|wireless)\s+key)\b"
            r"|密码|口令|暗码|开锁码|解锁码)")
 # The bridge: anything but a sentence end, a newline or a second cue, up to 40 characters; then the separator.
-_PW_SEP = (r"(?:\bis\b|\bwas\b|\bare\b|\bnow\b|\bto\b|:|：|=|是|为|成了|成|改成|设成|设为|换成|变成|更新为|重置为|"
+_PW_SEP = (r"(?:=>|->|→|\bis\b|\bwas\b|\bare\b|\bnow\b|\bto\b|:|：|=|是|为|成了|成|改成|设成|设为|换成|变成|更新为|重置为|"
            r"\bbecomes?\b|\breads?\b)")
 _PW_BRIDGED = re.compile(
     r"(?i)(?P<cue>" + _PW_CUE + r")(?P<bridge>(?:(?!" + _PW_CUE + r")[^\n。；;!?！？@/\\|<>{}$])"
-    r"{1,40}?)(?P<sep>" + _PW_SEP + r")\s*(?:\b(?:just|simply|literally|still|now|actually)\s+)?" + _VALUE
+    r"{0,60}?)(?P<sep>" + _PW_SEP + r")\s*(?:\b(?:just|simply|literally|still|now|actually)\s+)?" + _VALUE
 )
 # A bridge that makes the sentence about passwords in general, not a disclosure of one.
 _PW_TALK = re.compile(
@@ -84,8 +86,8 @@ _PW_TALK = re.compile(
 )
 # The value before its cue: "wangqing2023! 这个就是财务系统的登录密码", "Tr0ub4dor&3 is the password for the NAS".
 _PW_FIRST = re.compile(
-    r"(?i)(?<![!-~])(?P<value>[!-~]{6,64})\s*(?:[,，]\s*)?(?:"
-    r"(?:这个|这|它)?(?:就|才|也)?是[\u4e00-\u9fff]{0,12}?(?:的)?(?:登录|开机|支付|管理员|后台)?(?:密码|口令)|"
+    r"(?i)(?<![!-~])(?P<value>[!-~]{6,64})\s*(?:[,，:：]\s*|\s[-–—]\s*)?(?:"
+    r"(?:这个|这|它)?(?:就|才|也)?是[\u4e00-\u9fff\w ]{0,16}?(?:的)?(?:登录|开机|支付|管理员|后台)?(?:密码|口令)|"
     r"(?:is|was|=|that's|that is|it's)\s+(?:the|my|our|his|her|their|your)\s+(?:new\s+|current\s+|old\s+)?(?:[\w'-]+\s+){0,3}?"
     r"(?:password|passphrase|passcode|pin)\b)"
 )
@@ -99,6 +101,8 @@ def find_cued_passwords(text: str) -> list[Span]:
             continue
         value = m.group("value")
         cue = m.group("cue").lower()
+        if cue in ("pass", "pw") and m.group("sep") not in (":", "：", "=", "=>", "->", "→"):
+            continue  # "pass" and "pw" are words too ("the tests pass now"): only with a symbol separator
         digits_ok = 4 if cue.startswith(("pin", "passcode")) else 6
         if cue.startswith("pin") and not value.rstrip(".,;:!?)]}>\"'”").isdigit():
             continue  # "pinned to sha256:...", "pin the image to 1.2.3": the verb; a PIN is a number
@@ -114,14 +118,14 @@ def find_cued_passwords(text: str) -> list[Span]:
 
 # --------------------------------------------------------------------------- card security codes next to a card
 
-_CARD_CONTEXT = re.compile(r"(?i)\b(?:card|visa|mastercard|amex|discover|jcb|unionpay|pan|cvv2?|cvc2?)\b|信用卡|银行卡|借记卡|卡号|运通|银联|万事达")
+_CARD_CONTEXT = re.compile(r"(?i)(?<![A-Za-z])(?:card|visa|mastercard|amex|discover|jcb|unionpay|pan|cvv2?|cvc2?)(?![A-Za-z])|信用卡|银行卡|借记卡|卡号|运通|银联|万事达")
 _CVV_BRIDGED = re.compile(
     r"(?i)(?:\b(?:cvv2?|cvc2?|cvn2?|cid|csc|security\s+code)\b|(?:three|four|3|4)[- ]digits?\s+(?:code\s+)?(?:on|at)\s+the\s+(?:back|front)|"
     r"安全码|校验码|cvv码|背面(?:的)?(?:三位|3位)?|卡背)"
     r"(?P<bridge>[^\d\n。.;；]{0,16}?)(?:\bis\b|\bare\b|\bwas\b|[:：=]|是|为|\s)\s*[\"'“]?(?P<value>\d{3,4})(?![\d/.-])"
 )
 # Structured: "cvv":"993", cvc=771, security_code: 123.
-_CVV_KEYED = re.compile(r"(?i)[\"']?\b(?:cvv2?|cvc2?|cvn2?|csc|card_?code|security_?code)[\"']?\s*[:=]\s*[\"']?(?P<value>\d{3,4})(?!\d)")
+_CVV_KEYED = re.compile(r"(?i)[\"']?(?<![A-Za-z0-9])(?:[a-z]+_)?(?:cvv2?|cvc2?|cvn2?|csc|card_?code|security_?code)[\"']?\s*[:=]\s*[\"']?(?P<value>\d{3,4})(?!\d)")
 
 
 def find_card_security_codes(text: str) -> list[Span]:
@@ -138,11 +142,14 @@ _KEY_PREFIXED = re.compile(
     r"(?<![A-Za-z0-9])(?:AGE-SECRET-KEY-1[0-9A-Z]{50,}|[xyzt]prv[1-9A-HJ-NP-Za-km-z]{100,112}|nsec1[02-9ac-hj-np-z]{50,}|"
     r"PuTTY-User-Key-File-\d[^\n]*|suiprivkey1[02-9ac-hj-np-z]{50,})"
 )
+# A keypair as a byte array (Solana's id.json, a 32/64-byte seed): 32 to 64 numbers 0-255 after a key cue.
+_BYTE_ARRAY = re.compile(r"\[\s*(?P<value>\d{1,3}(?:\s*,\s*\d{1,3}){31,63})\s*\]")
+_BYTES_CUE = re.compile(r"(?i)key\s*pair|private[ _-]?key|secret[ _-]?key|\bseed\b|id\.json|私钥|密钥")
 _HEX64 = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-fA-F]{64})(?![0-9A-Za-z])")
 _WALLET_CUE = re.compile(r"(?i)private[ _-]?key|\bprivkey|\bwallet\b|metamask|\bexport|\bsecret\b|\bseed\b|私钥|钱包|助记|导出|密钥")
 _HASH_CUE = re.compile(r"(?i)\b(?:sha-?\d*|md5|hash|checksum|digest|commit|tx|txid|txn|transaction|block|oid|etag|integrity|"
                        r"fingerprint|public[ _-]?key|pubkey|address)\b|哈希|校验|摘要|交易(?!所)|区块|公钥|地址|指纹")
-_SEED_CUE = re.compile(r"(?i)(?:seed|recovery|mnemonic|backup|secret|wallet)\s+(?:phrase|words?)|mnemonic|助记词|恢复短语|种子短语|恢复词")
+_SEED_CUE = re.compile(r"(?i)(?:seed|recovery|mnemonic|backup|secret|wallet)\s+(?:phrase|words?)|(?:wallet|bip-?39)\s+seed\b|mnemonic|助记词|恢复短语|种子短语|恢复词")
 _SEED_WORDS = re.compile(
     r"(?P<value>(?:(?:\d{1,2}[.)]\s*)?[a-z]{3,8}[ ,]+){11,23}(?:\d{1,2}[.)]\s*)?[a-z]{3,8}"
     r"|(?:[\u4e00-\u9fff][ 　,，、]+){11,23}[\u4e00-\u9fff])(?![a-z\u4e00-\u9fff])"
@@ -163,6 +170,9 @@ def find_key_material(text: str) -> list[Span]:
         out.append(("private_key", m.start(), m.start() + len(m.group(0).rstrip("\\n \n"))))
     for m in _KEY_PREFIXED.finditer(text):
         out.append(("private_key", m.start(), m.end()))
+    for m in _BYTE_ARRAY.finditer(text):
+        if _BYTES_CUE.search(text, max(0, m.start() - 60), m.start()) and all(int(x) < 256 for x in m.group("value").split(",")):
+            out.append(("private_key", *m.span("value")))
     for m in _HEX64.finditer(text):
         around = _sentence(text, m.start(), m.end())
         if _WALLET_CUE.search(around) and not _HASH_CUE.search(around) and len(set(m.group("value").lower())) >= 10:

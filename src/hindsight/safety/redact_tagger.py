@@ -40,6 +40,9 @@ _CANDIDATE = re.compile(
     r"\+?\d{1,5}(?:[ -]\d{2,5}){1,5}(?![\w])|[A-Za-z0-9_\-.+!#$%&*~/@^?]+(?:==?(?![A-Za-z0-9]))?"
 )
 _URL = re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}+://[^\s\"'<>，。；）]+|\bwww\.[^\s\"'<>，。；）]+")
+# A crypt-format password hash ($argon2id$v=19$m=...,t=3,p=4$salt$hash, $2b$12$..., $6$salt$hash): commas split it into
+# tokens, so the whole hash is blocked like a URL.
+_CRYPT_HASH = re.compile(r"\$(?:argon2\w*|2[abxy]?|[156]|scrypt|pbkdf2[-\w]*)\$[^\s\"'，。；]+")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+.~_][0-9a-z]+(?:\.[0-9a-z]+)*)*$")  # 6.5.0-35, 1.9.3-alpine3.19
 # Never candidates: placeholders (${DB_PASSWORD}, your-key, changeme), hashes that name their algorithm
@@ -104,7 +107,7 @@ class Candidate:
 
 def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidate]:
     """Value-shaped tokens of ``text`` outside ``skip`` spans, URLs and emails."""
-    blocked = sorted([*skip, *(m.span() for m in _URL.finditer(text))])
+    blocked = sorted([*skip, *(m.span() for m in _URL.finditer(text)), *(m.span() for m in _CRYPT_HASH.finditer(text))])
     reach = list(itertools.accumulate((e for _, e in blocked), max))  # the furthest end among the first i spans
     starts = [s for s, _ in blocked]
     out: list[Candidate] = []
