@@ -97,8 +97,8 @@ def find_cued_passwords(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _PW_BRIDGED.finditer(text):
         bridge = m.group("bridge")
-        if _PW_TALK.search(bridge) or re.search(r"[\"'`“”]", bridge):
-            continue
+        if _PW_TALK.search(bridge) or re.search(r"[\"'`“”]|[!-~]*\d{3}", bridge):
+            continue  # talk about passwords, a quoted value, or a value-like token inside the bridge (it was the value)
         value = m.group("value")
         cue = m.group("cue").lower()
         if cue in ("pass", "pw") and m.group("sep") not in (":", "：", "=", "=>", "->", "→"):
