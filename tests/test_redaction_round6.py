@@ -11,9 +11,9 @@ OpenSSH bodies, age/WIF keys, byte-array keypairs); spelled contacts; and look-a
 from __future__ import annotations
 
 import pytest
+from redaction_helpers import assert_removed_and_kept, assert_untouched
 
 from hindsight.safety.redact import redact
-from redaction_helpers import assert_removed_and_kept, assert_untouched
 
 PII: list[tuple[str, str, list[str], list[str]]] = [
     # passwords: cue, bridge, separator, value
@@ -34,6 +34,10 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ("password", "Jx#2024vpn 就是 VPN 的口令，不要外传", ["Jx#2024vpn"], ["不要外传"]),
     ("password", "路由器管理员密码我已经改成了 q1w2e3r4t5 ，你别再用旧的", ["q1w2e3r4t5"], ["你别再用旧的"]),
     ("password", "nginx 的 auth_basic 用户 deploy 口令 Ng!nx_2291，只给测试同学", ["Ng!nx_2291"], ["只给测试同学"]),
+    ("password", "家里 NAS 的管理密码（去年换过一次）是 lanmao1207，别外传", ["lanmao1207"], ["别外传"]),
+    ("password", "the garage door PIN, the new one, is 5521", ["5521"], ["garage door"]),
+    ("password", "lanmao@1207 这个是家里 NAS 的密码，记一下", ["lanmao@1207"], ["记一下"]),
+    ("password", "the Wi-Fi key for the studio, all caps, is DUSKMOTH88 (ask Lee if it fails)", ["DUSKMOTH88"], ["ask Lee"]),
     # card security codes and expiry next to a card
     ("payment_card", "Visa 4485728354507552, CVV on the back: 529, expiry 07/29", ["4485728354507552", "529", "07/29"], ["Visa"]),
     ("payment_card", "full number 5391167525081256; the code on the back reads 381", ["5391167525081256", "381"], ["full number"]),
@@ -48,6 +52,8 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ("private_key", "助记词（12个）：云 山 月 河 风 雪 花 林 石 江 海 星，放在保险箱里", ["云 山 月 河 风 雪 花 林 石 江 海 星"], ["放在保险箱里"]),
     ("private_key", "my old MetaMask account key 4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318 - import it on the new phone",
      ["4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"], ["import it on the new phone"]),
+    ("private_key", "用户把以太坊钱包的私钥发我了：6f1d3a9c82b47e05d9a1c3f7b2e8d4a60c5b9e1f73a2d8c4b0e6f9a1d3c7b5e2，要我帮忙转账",
+     ["6f1d3a9c82b47e05d9a1c3f7b2e8d4a60c5b9e1f73a2d8c4b0e6f9a1d3c7b5e2"], ["要我帮忙转账"]),
     ("private_key", "比特币私钥（WIF）：5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ，别丢", ["5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ"], ["别丢"]),
     ("private_key", "sops uses AGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQS for the staging secrets",
      ["AGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQS"], ["staging secrets"]),
@@ -59,6 +65,7 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ("phone", "手机 幺三八 一二三四 五六七八，晚上打", ["幺三八 一二三四 五六七八"], ["晚上打"]),
     ("email", "write to mei dot lin at proton dot me about the lease", ["mei dot lin at proton dot me"], ["about the lease"]),
     ("national_id", "NI no: AB123456C, starting Monday", ["AB123456C"], ["starting Monday"]),
+    ("national_id", "payroll needs my NI number KT 22 41 73 D before Friday", ["KT 22 41 73 D"], ["before Friday"]),
     ("otp", "the bank app showed 6628 31 as the code for the transfer", ["6628 31"], ["bank app"]),
     ("key_pair", "Weather API: app_key 902318845512 with app_secret Qz8Lm2Xv9Rt4Kw7Np3Zb6Yc", ["902318845512", "Qz8Lm2Xv9Rt4Kw7Np3Zb6Yc"], ["Weather API"]),
     ("address", "{\"shipping\": {\"street_address\": \"742 Evergreen Terrace\", \"city\": \"Springfield\"}}", ["742 Evergreen"], ["Springfield"]),

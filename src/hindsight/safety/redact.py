@@ -15,7 +15,8 @@ known prefixes or by entropy after an explicit ``key=``/``token:`` label.
 This module finds keys, tokens and passwords and resolves overlaps between all
 findings; the other finders live in ``redact_contacts`` (emails, IDs, cards,
 phones by shape), ``redact_cues`` (values announced by an EN/ZH cue: one-time
-codes, passports/SSNs, bank accounts, card expiry, hosts next to a credential),
+codes, passports/SSNs, bank accounts, card expiry), ``redact_shapes`` (a cue anywhere in the clause and a value
+found by its shape: bridged passwords, card codes, key material, seed phrases, spelled contacts),
 ``redact_address`` and ``validators`` (the checksums). What the rules leave, ``redact_tagger`` (a learned
 per-token second opinion) scores.
 """
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts, is_public_contact
-from hindsight.safety.redact_credentials import find_credentials, find_key_ids, find_labelled_hex
+from hindsight.safety.redact_credentials import find_cli_passwords, find_credentials, find_key_ids, find_labelled_hex
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
     find_card_expiry,
@@ -190,18 +191,6 @@ _USER_SLASH_PASS = re.compile(
 _LABELLED_PAIR = re.compile(r"[：:]\s*[\w.+-]{2,40}\s+/\s+(?P<value>[^\s/\"'`,;，。；]{4,64})")
 _EMAIL_SLASH_PASS = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})")
 _BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
-# Command lines: "mysql -uroot -pS3cret", "sshpass -p S3cret", "redis-cli -a S3cret".
-_CLI_PASSWORD = re.compile(
-    r"(?<![\w-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?P<v1>[^\s'\"，。；、]{3,64})|sshpass\s+-p\s*(?P<v2>\S{3,64})|"
-    r"redis-cli\b[^\n|;]{0,60}?\s-a\s+(?P<v3>\S{3,64})|"
-    r"curl\b[^\n|;]{0,80}?\s(?:-u|--user)\s*[\"']?[^\s:\"']{1,40}:(?P<v4>[^\s\"']{3,64})|"
-    r"(?i:identified\s+by(?:\s+password)?)\s+['\"](?P<v5>[^'\"\n]{3,64})['\"]|"
-    r"jdbc:oracle:[a-z]+:[\w$.-]{1,40}/(?P<v6>[^\s@/]{3,64})@)"
-)
-# A wallet's recovery phrase: 12-24 words after "seed phrase" / "助记词".
-_SEED_PHRASE = re.compile(
-    r"(?i)(?:seed phrase|recovery phrase|mnemonic(?: phrase)?|助记词[\u4e00-\u9fff]{0,6}?)\s*(?:is|:|：|是|为)?\s*(?P<value>(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8})"
-)
 # "AKIA... / wJalr...": an access-key ID written next to its secret half.
 _KEY_PAIR = re.compile(
     r"(?<![A-Za-z0-9])(?:AKIA|ASIA|LTAI|AKID)[A-Za-z0-9]{12,36}\s*(?:/|,|:|\||\s)\s*(?P<value>[A-Za-z0-9/+=_-]{30,64})(?![A-Za-z0-9/+=_-])"
@@ -343,18 +332,13 @@ def _find_passwords(text: str) -> list[Span]:
         if _PLACEHOLDER_VALUE.match(m.group(1)) or m.group(1).lower() in ("password", "passwd", "pass", "pwd", "secret", "pw"):
             continue  # "postgres://USER:PASSWORD@HOST/DB" documents the format
         out.append(("password", *m.span(1)))
-    for m in _CLI_PASSWORD.finditer(text):
-        group = next(g for g in ("v1", "v2", "v3", "v4", "v5", "v6") if m.group(g) is not None)
-        out.append(("password", *m.span(group)))
-    for m in _SEED_PHRASE.finditer(text):
-        out.append(("private_key", *m.span("value")))
     return out
 
 
 _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, _find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
     find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
-    find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
+    find_cli_passwords, find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
 )
 
 

@@ -229,3 +229,21 @@ def find_key_ids(text: str) -> list[Span]:
         if value[:2].lower() != "0x" and re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and shannon_entropy(value) >= 3.0:
             out.append(("api_key", *m.span("value")))
     return out
+
+
+# Command lines: "mysql -uroot -pS3cret", "sshpass -p S3cret", "redis-cli -a S3cret".
+_CLI_PASSWORD = re.compile(
+    r"(?<![\w-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?P<v1>[^\s'\"，。；、]{3,64})|sshpass\s+-p\s*(?P<v2>\S{3,64})|"
+    r"redis-cli\b[^\n|;]{0,60}?\s-a\s+(?P<v3>\S{3,64})|"
+    r"curl\b[^\n|;]{0,80}?\s(?:-u|--user)\s*[\"']?[^\s:\"']{1,40}:(?P<v4>[^\s\"']{3,64})|"
+    r"(?i:identified\s+by(?:\s+password)?)\s+['\"](?P<v5>[^'\"\n]{3,64})['\"]|"
+    r"jdbc:oracle:[a-z]+:[\w$.-]{1,40}/(?P<v6>[^\s@/]{3,64})@)"
+)
+
+
+def find_cli_passwords(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _CLI_PASSWORD.finditer(text):
+        group = next(g for g in ("v1", "v2", "v3", "v4", "v5", "v6") if m.group(g) is not None)
+        out.append(("password", *m.span(group)))
+    return out
