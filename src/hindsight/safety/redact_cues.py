@@ -167,6 +167,10 @@ _CLOUD_ACCOUNT = re.compile(r"(?i)aws|gcp|azure|阿里云|腾讯云|华为云|�
 _CARD_WORD = re.compile(r"(?i)卡|card")
 
 
+# A card number announced as a processor's test card is published documentation, not somebody's card.
+TEST_CARD = re.compile(r"(?i)\btest(?:ing)?\s+(?:card|visa|mastercard|number)|\bsandbox\b|测试卡|测试用的?(?:卡|卡号)|沙箱")
+
+
 def find_bank_accounts(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _IBAN.finditer(text):
@@ -190,6 +194,8 @@ def find_bank_accounts(text: str) -> list[Span]:
             continue  # "AWS 账号 123456789012" names a cloud account, not a bank account
         digits = re.sub(r"\D", "", m.group("value"))
         if _CARD_WORD.search(m.group(0)):
+            if TEST_CARD.search(text, max(0, m.start() - 40), m.start("value")):
+                continue
             # A card number (银行卡号, 卡号, card no.) must pass Luhn like any card; an account number has no checksum.
             if card_valid(digits):
                 out.append(("card", *m.span("value")))
@@ -283,7 +289,7 @@ def find_phones(text: str) -> list[Span]:
 # "wei.zhang [at] example [dot] com", "lina＠163.com": an address spelled to dodge scrapers.
 _SPELLED_EMAIL = re.compile(
     r"(?i)(?<![\w.+-])[\w.+-]{1,64}\s*(?:\[at\]|\(at\)|\{at\}|\[@\]|＠)\s*[\w-]{1,63}"
-    r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|\.|。)\s*[\w-]{1,63}){1,4}"
+    r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|\.|。|．)\s*[\w-]{1,63}){1,4}"
 )
 
 

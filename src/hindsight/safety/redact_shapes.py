@@ -54,8 +54,9 @@ def secret_shaped(value: str, min_len: int = 6, digits_ok: int = 6) -> bool:
     return has_alpha and bool(re.search(r"[\d\W_]", value)) and not _VARIABLE.fullmatch(value)
 
 
-# The value: a run of printable ASCII that ends at a space, a quote, CJK punctuation or a CJK character.
-_VALUE = r"[\"'`“‘「]?(?P<value>[!-~]{3,64}?)(?=[\"'`”’」]?(?:[\s,;，。；、）)（(]|[.!?](?:\s|$)|[\u4e00-\u9fff]|$))"
+# The value: a run of printable ASCII with a digit or a symbol (a prose word is skipped, so a lazy bridge moves on
+# to the next separator: "is the dog's name plus the year: Biscuit2019") that ends at a space, a quote, CJK punctuation or a CJK character.
+_VALUE = r"[\"'`“‘「]?(?=[!-~]*[^A-Za-z\s])(?P<value>[!-~]{3,64}?)(?=[\"'`”’」]?(?:[\s,;，。；、）)（(]|[.!?](?:\s|$)|[\u4e00-\u9fff]|$))"
 
 
 def _span(m: re.Match[str]) -> tuple[int, int]:
@@ -69,7 +70,7 @@ def _span(m: re.Match[str]) -> tuple[int, int]:
 
 # --------------------------------------------------------------------------- passwords: cue, bridge, separator, value
 
-_PW_CUE = (r"(?:\b(?:password|passwd|passphrase|passcode|requirepass|pwd|pw|pass|pin(?:\s+code)?|(?:wi-?fi|wlan|wpa2?|network|wireless)\s+key)\b"
+_PW_CUE = (r"(?:\b(?:password|passwd|passphrase|passcode|requirepass|pwd|pw|pass|pin(?:\s+code)?|(?:wi-?fi|wlan|wpa2?|network|wireless)\s+key|combo|combination|puk)\b"
            r"|密码|口令|暗码|开锁码|解锁码)")
 # The bridge: anything but a sentence end, a newline or a second cue, up to 40 characters; then the separator.
 _PW_SEP = (r"(?:=>|->|→|\bis\b|\bwas\b|\bare\b|\bnow\b|\bto\b|:|：|=|是|为|成了|成|改成|设成|设为|换成|变成|更新为|重置为|"
@@ -92,22 +93,37 @@ _PW_FIRST = re.compile(
     r"(?:password|passphrase|passcode|pin)\b)"
 )
 
+# An app password in groups of four letters ("abcd efgh ijkl mnop"), after its cue.
+_APP_PASSWORD = re.compile(r"(?i)(?:app(?:lication)?[- ]specific\s+password|app\s+password|应用专用密码)[^\n。.;；]{0,40}?"
+                           r"(?P<value>(?-i:[a-z]{4}(?:[ -][a-z]{4}){3}))(?![a-z])")
+# A login written as two quoted strings: "'deploy' / 'Qz!7mRt2'" (a slash or a bar: "key": "value" is JSON).
+_QUOTED_PAIR = re.compile(r"([\"'`])[\w.@+-]{2,40}\1\s*[/|]\s*([\"'`])(?P<value>[^\"'`\s]{4,64})\2")
+
 
 def find_cued_passwords(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _PW_BRIDGED.finditer(text):
         bridge = m.group("bridge")
-        if _PW_TALK.search(bridge) or re.search(r"[\"'`“”]|[!-~]*\d{3}", bridge):
+        if _PW_TALK.search(bridge) or re.search(r"[\"`“”]|(?<![A-Za-z])'|'(?![A-Za-z])|[!-~]*\d{3}", bridge):
             continue  # talk about passwords, a quoted value, or a value-like token inside the bridge (it was the value)
         value = m.group("value")
         cue = m.group("cue").lower()
+        if cue in ("combo", "combination"):
+            if re.fullmatch(r"\d{1,3}(?:[-–]\d{1,3}){2,4}", value.rstrip(".,;:")):
+                out.append(("password", *_span(m)))  # "the safe combo is 12-34-56"
+            continue
         if cue in ("pass", "pw") and m.group("sep") not in (":", "：", "=", "=>", "->", "→"):
             continue  # "pass" and "pw" are words too ("the tests pass now"): only with a symbol separator
-        digits_ok = 4 if cue.startswith(("pin", "passcode")) else 6
+        digits_ok = 4 if cue.startswith(("pin", "passcode", "puk")) else 6
         if cue.startswith("pin") and not value.rstrip(".,;:!?)]}>\"'”").isdigit():
             continue  # "pinned to sha256:...", "pin the image to 1.2.3": the verb; a PIN is a number
         if secret_shaped(value.rstrip(".,;:!?)]}>\"'”"), 6, digits_ok):
             out.append(("password", *_span(m)))
+    for m in _APP_PASSWORD.finditer(text):
+        out.append(("password", *m.span("value")))
+    for m in _QUOTED_PAIR.finditer(text):
+        if secret_shaped(m.group("value"), 6):
+            out.append(("password", *m.span("value")))
     for m in _PW_FIRST.finditer(text):
         value = m.group("value").rstrip(",，")
         if secret_shaped(value, 6) and not re.search(r"[=:/]", value):
@@ -120,10 +136,12 @@ def find_cued_passwords(text: str) -> list[Span]:
 
 _CARD_CONTEXT = re.compile(r"(?i)(?<![A-Za-z])(?:card|visa|mastercard|amex|discover|jcb|unionpay|pan|cvv2?|cvc2?)(?![A-Za-z])|信用卡|银行卡|借记卡|卡号|运通|银联|万事达")
 _CVV_BRIDGED = re.compile(
-    r"(?i)(?:\b(?:cvv2?|cvc2?|cvn2?|cid|csc|security\s+code)\b|(?:three|four|3|4)[- ]digits?\s+(?:code\s+)?(?:on|at)\s+the\s+(?:back|front)|"
+    r"(?i)(?:\b(?:cvv2?|cvc2?|cvn2?|cid|csc|security\s+code)\b|(?:last\s+)?(?:three|four|3|4)(?:[- ]digits?)?\s+(?:code\s+)?(?:on|at)\s+the\s+(?:back|front)|"
     r"安全码|校验码|cvv码|背面(?:的)?(?:三位|3位)?|卡背)"
     r"(?P<bridge>[^\d\n。.;；]{0,16}?)(?:\bis\b|\bare\b|\bwas\b|[:：=]|是|为|\s)\s*[\"'“]?(?P<value>\d{3,4})(?![\d/.-])"
 )
+# A card record as a list: "4485 ... | 03/28 | 529", "4485..., 03/28, 529": the number after the expiry.
+_EXPIRY_THEN_CODE = re.compile(r"(?<![\d/])(?:0[1-9]|1[0-2])\s?/\s?(?:20)?\d{2}\s*[|,;/]\s*(?P<value>\d{3,4})(?![\d/.,]\d|[\d/])")
 # Structured: "cvv":"993", cvc=771, security_code: 123.
 _CVV_KEYED = re.compile(r"(?i)[\"']?(?<![A-Za-z0-9])(?:[a-z]+_)?(?:cvv2?|cvc2?|cvn2?|csc|card_?code|security_?code)[\"']?\s*[:=]\s*[\"']?(?P<value>\d{3,4})(?!\d)")
 
@@ -132,6 +150,7 @@ def find_card_security_codes(text: str) -> list[Span]:
     if not _CARD_CONTEXT.search(text):
         return []
     out = [("cvv", *m.span("value")) for m in _CVV_BRIDGED.finditer(text)]
+    out += [("cvv", *m.span("value")) for m in _EXPIRY_THEN_CODE.finditer(text)]
     return out + [("cvv", *m.span("value")) for m in _CVV_KEYED.finditer(text)]
 
 
@@ -149,7 +168,7 @@ _HEX64 = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-fA-F]{64})(?![0-9A-
 _WALLET_CUE = re.compile(r"(?i)private[ _-]?key|\bprivkey|\bwallet\b|metamask|\bexport|\bsecret\b|\bseed\b|私钥|钱包|助记|导出|密钥")
 _HASH_CUE = re.compile(r"(?i)\b(?:sha-?\d*|md5|hash|checksum|digest|commit|tx|txid|txn|transaction|block|oid|etag|integrity|"
                        r"fingerprint|public[ _-]?key|pubkey|address)\b|哈希|校验|摘要|交易(?!所)|区块|公钥|地址|指纹")
-_SEED_CUE = re.compile(r"(?i)(?:seed|recovery|mnemonic|backup|secret|wallet)\s+(?:phrase|words?)|(?:wallet|bip-?39)\s+seed\b|mnemonic|助记词|恢复短语|种子短语|恢复词")
+_SEED_CUE = re.compile(r"(?i)(?:seed|recovery|mnemonic|backup|secret|wallet)\s+(?:phrase|words?)|\bseed\b|mnemonic|助记词|恢复短语|种子短语|恢复词")
 _SEED_WORDS = re.compile(
     r"(?P<value>(?:(?:\d{1,2}[.)]\s*)?[a-z]{3,8}[ ,]+){11,23}(?:\d{1,2}[.)]\s*)?[a-z]{3,8}"
     r"|(?:[\u4e00-\u9fff][ 　,，、]+){11,23}[\u4e00-\u9fff])(?![a-z\u4e00-\u9fff])"

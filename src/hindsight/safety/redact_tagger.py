@@ -60,6 +60,8 @@ _OWNED_BEFORE = re.compile(
     r"(?i)(?:身份证|证件号|id card|卡号|card (?:number|no\.?)|public key|公钥|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|"
     r"\b(?:" + "|".join(sorted(NOT_SECRET_CODE)) + r")\s+codes?)[^\n，。,;；]{0,12}$"
 )
+# A public key announced a little further back: "Public key (for verifying releases): RWQf6...".
+_PUBLIC_BEFORE = re.compile(r"(?i)(?:public[ _-]?key|pubkey|公钥)[^\n。;；]{0,44}$")
 _UNIT_AFTER = re.compile(r"(?i)\s*(?:%|ms\b|s\b|secs?\b|seconds?\b|min(?:ute)?s?\b|h(?:ou)?rs?\b|days?\b|weeks?\b|years?\b|[kmgt]i?b\b|"
                          r"px\b|rpm\b|qps\b|x\b|秒|毫秒|分钟|小时|天|周|年|个月|次|倍|元|块|人|台|行|条|张)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -135,7 +137,8 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
             continue
         if (text[start - 1 : start], text[end : end + 1]) in (("<", ">"), ("{", "}")):
             continue  # <base64-encoded>, <your-token>, ${API_TOKEN}, {{ secret }}
-        if _SINGLE_CASE_HEX.fullmatch(value) or _OWNED_BEFORE.search(text, max(0, start - 28), start):
+        if (_SINGLE_CASE_HEX.fullmatch(value) or _OWNED_BEFORE.search(text, max(0, start - 28), start)
+                or _PUBLIC_BEFORE.search(text, max(0, start - 60), start)):
             continue  # a hex digest is a hash unless a rule's credential label says otherwise; see _OWNED_BEFORE
         if letters == 0 and re.search(r"\d[,.]$", text[max(0, start - 2) : start]):
             continue  # "3,450": the tail of a number with a thousands separator
