@@ -294,6 +294,7 @@ def _load(path: str) -> TaggerModel | None:
 _CVV_CUE = re.compile(r"(?i)cvv|cvc|cid\b|security code|\bcode\b|安全码|校验码|背面")
 _EXPIRY = re.compile(r"^(?:0[1-9]|1[0-2])\s*/\s*(?:\d{2}|20\d{2})$")
 _OTP_CUE = _CUES["code"]
+_IM_CUE = re.compile(r"(?i)微信|wechat|weixin|\bQQ\b|telegram|whatsapp|\bline\s+id|signal")
 
 
 def kind_of(text: str, c: Candidate) -> str:
@@ -312,6 +313,8 @@ def kind_of(text: str, c: Candidate) -> str:
         return "phone"
     if only_digits and len(digits) >= 8 and _CUES["acct"].search(before):
         return "bank_account"
+    if _IM_CUE.search(before[-12:]) and not _CUES["pw"].search(before[-12:]):
+        return "other_id"  # a messaging handle ("微信：zhanglawyer88") is a contact, not a password
     if _CUES["pw"].search(before):
         return "password"
     if len(v) >= 16 and (_CUES["key"].search(before) or (looks_random(v, 16) and re.fullmatch(r"[\w./+=-]+", v))):
