@@ -62,7 +62,7 @@ _VALUE = r"[\"'`“‘「]?(?=[!-~]*[^A-Za-z\s])(?P<value>[!-~]{3,64}?)(?=[\"'`�
 def _span(m: re.Match[str]) -> tuple[int, int]:
     start, end = m.span("value")
     value = m.group("value")
-    stripped = value.rstrip(".,;:!?)]}>\"'”")
+    stripped = re.sub(r"&[A-Za-z_]\w*=.*\Z", "", value).rstrip(".,;:!?)]}>\"'”")  # "x&useSSL=false": the next parameter
     if value.endswith("!") and len(value) - len(stripped) == 1 and re.search(r"[\d@#$%^&*]", stripped):
         stripped = value  # "wangqing2023!": a trailing "!" after digits is part of the password
     return start, end - (len(value) - len(stripped))

@@ -44,6 +44,7 @@ _URL = re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}+://[^\s\"'<>，�
 # tokens, so the whole hash is blocked like a URL.
 _CRYPT_HASH = re.compile(r"\$(?:argon2\w*|2[abxy]?|[156]|scrypt|pbkdf2[-\w]*)\$[^\s\"'，。；]+")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
+_DATE_TIME = re.compile(r"^(?:19|20)\d{2}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?:[ T]\d{1,2})?$")  # "2024-03-15 08"
 _VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+.~_][0-9a-z]+(?:\.[0-9a-z]+)*)*$")  # 6.5.0-35, 1.9.3-alpine3.19
 # Never candidates: placeholders (${DB_PASSWORD}, your-key, changeme), hashes that name their algorithm
 # (sha512-..., sha256:..., bcrypt $2b$...), base64 of a PNG/JPEG/GIF/ZIP/PDF file, file names.
@@ -133,7 +134,7 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
                 continue  # "re-run", "e.g."
         elif digits < 3 and letters == 0:
             continue  # "12", "4B." short numbers
-        if _EMAIL.match(value) or _VERSION.match(value) or _NOT_A_VALUE.match(value):
+        if _EMAIL.match(value) or _VERSION.match(value) or _NOT_A_VALUE.match(value) or _DATE_TIME.match(value):
             continue
         if (text[start - 1 : start], text[end : end + 1]) in (("<", ">"), ("{", "}")):
             continue  # <base64-encoded>, <your-token>, ${API_TOKEN}, {{ secret }}
