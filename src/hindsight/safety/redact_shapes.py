@@ -93,6 +93,8 @@ _PW_FIRST = re.compile(
     r"(?:password|passphrase|passcode|pin)\b)"
 )
 
+# A SIM or card PIN/PUK with only a space before it: "SIM PIN 4417, PUK 83920175" (upper-case PIN: "pin" is a verb).
+_PIN_BARE = re.compile(r"(?:\bPIN2?|\b(?i:puk2?))(?:\s+(?:code|number))?\s+(?P<value>\d{4,8})(?![\d.,:/-]|\s*(?:digits?|位))")
 # An app password in groups of four letters ("abcd efgh ijkl mnop"), after its cue.
 _APP_PASSWORD = re.compile(r"(?i)(?:app(?:lication)?[- ]specific\s+password|app\s+password|应用专用密码)[^\n。.;；]{0,40}?"
                            r"(?P<value>(?-i:[a-z]{4}(?:[ -][a-z]{4}){3}))(?![a-z])")
@@ -119,6 +121,8 @@ def find_cued_passwords(text: str) -> list[Span]:
             continue  # "pinned to sha256:...", "pin the image to 1.2.3": the verb; a PIN is a number
         if secret_shaped(value.rstrip(".,;:!?)]}>\"'”"), 6, digits_ok):
             out.append(("password", *_span(m)))
+    for m in _PIN_BARE.finditer(text):
+        out.append(("password", *m.span("value")))
     for m in _APP_PASSWORD.finditer(text):
         out.append(("password", *m.span("value")))
     for m in _QUOTED_PAIR.finditer(text):
