@@ -11,7 +11,7 @@ OpenSSH bodies, age/WIF keys, byte-array keypairs); spelled contacts; and look-a
 from __future__ import annotations
 
 import pytest
-from redaction_helpers import assert_removed_and_kept, assert_untouched
+from redaction_helpers import assert_linear_cost, assert_removed_and_kept, assert_untouched
 
 from hindsight.safety.redact import redact
 
@@ -163,3 +163,11 @@ def test_kinds_of_new_findings() -> None:
     assert redact("钱包助记词：晨 雨 谷 钟 浪 纸 湖 亮 燕 松 茶 岸").kinds == ["private_key"]
     assert redact("{\"pan\": \"4485728354507552\", \"cvv\": \"993\"}").kinds == ["card", "cvv"]
     assert "api_key" in redact("Sentry DSN https://4f8a2c91d7e34b6a9c0e5f1b2d3a7e68@o450112.ingest.sentry.io/5521873").kinds
+
+
+@pytest.mark.parametrize("unit", ["password, all lowercase, is ", "密码（旧的）是 ", "seed words: lemon tiger ", "cvv 123 card ",
+                                  "x dot y at z dot ", "'a' / 'b1!' "])
+def test_cost_grows_linearly(unit: str) -> None:
+    """The new finders (a bridge of bounded length, a value ended by its shape) stay linear on adversarial repeats."""
+    assert_linear_cost(unit)
+
