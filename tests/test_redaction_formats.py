@@ -102,9 +102,10 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ("password", "客厅 wifi 密码 12345678", ["12345678"], ["客厅"]),
     ("private_key", "助记词 abandon ability able about above absent absorb abstract absurd abuse access accident，冷钱包",
      ["abandon ability able"], ["冷钱包"]),
-    ("ip_credentials", "ssh root@10.0.0.8 password Sup3r$ecret", ["Sup3r$ecret", "10.0.0.8"], ["ssh"]),
-    ("ip_credentials", "内网 MySQL 在 192.168.3.100，root/Mysql_root_x9 ，只读从库另算", ["192.168.3.100", "Mysql_root_x9"], ["只读从库另算"]),
-    ("ip_credentials", "sftp backup@10.0.5.9, key passphrase 'blue whale 42', nightly", ["10.0.5.9", "blue whale 42"], ["nightly"]),
+    # The host a credential opens stays (four of five blind writers kept it); only the credential goes.
+    ("ip_credentials", "ssh root@10.0.0.8 password Sup3r$ecret", ["Sup3r$ecret"], ["ssh", "10.0.0.8"]),
+    ("ip_credentials", "内网 MySQL 在 192.168.3.100，root/Mysql_root_x9 ，只读从库另算", ["Mysql_root_x9"], ["只读从库另算", "192.168.3.100"]),
+    ("ip_credentials", "sftp backup@10.0.5.9, key passphrase 'blue whale 42', nightly", ["blue whale 42"], ["nightly", "10.0.5.9"]),
     # addresses: 小区/栋/单元/室, road + number + building, English/European
     ("address", "送到杭州市西湖区文三路478号华星科技大厦12楼", ["文三路478号华星科技大厦12楼"], ["送到"]),
     ("address", "住在阳光花园小区3栋2单元501室", ["阳光花园小区3栋2单元501室"], ["住在"]),
@@ -225,7 +226,7 @@ def test_placeholders_are_typed() -> None:
     assert redact("SSN 078-05-1120").text == "SSN [REDACTED:national_id]"
     assert redact("IBAN GB29NWBK60161331926819").text == "IBAN [REDACTED:bank_account]"
     assert redact("Card 4111 1111 1111 1111 exp 09/27").text == "Card [REDACTED:card] exp [REDACTED:card_expiry]"
-    assert redact("iDRAC 192.168.10.21 root / calvin88X").text == "iDRAC [REDACTED:ip_address] root / [REDACTED:password]"
+    assert redact("iDRAC 192.168.10.21 root / calvin88X").text == "iDRAC 192.168.10.21 root / [REDACTED:password]"
 
 
 def test_an_ip_alone_or_an_expiry_alone_stays() -> None:

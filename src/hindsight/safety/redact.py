@@ -15,7 +15,8 @@ known prefixes or by entropy after an explicit ``key=``/``token:`` label.
 This module finds keys, tokens and passwords and resolves overlaps between all
 findings; the other finders live in ``redact_contacts`` (emails, IDs, cards,
 phones by shape), ``redact_cues`` (values announced by an EN/ZH cue: one-time
-codes, passports/SSNs, bank accounts, card expiry, hosts next to a credential),
+codes, passports/SSNs, bank accounts, card expiry), ``redact_shapes`` (a cue anywhere in the clause and a value
+found by its shape: bridged passwords, card codes, key material, seed phrases, spelled contacts),
 ``redact_address`` and ``validators`` (the checksums). What the rules leave, ``redact_tagger`` (a learned
 per-token second opinion) scores.
 """
@@ -29,17 +30,23 @@ from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts, is_public_contact
-from hindsight.safety.redact_credentials import find_credentials, find_key_ids, find_labelled_hex
+from hindsight.safety.redact_credentials import find_cli_passwords, find_credentials, find_key_ids, find_labelled_hex
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
     find_card_expiry,
-    find_hosts,
     find_national_ids,
     find_otp,
     find_phones,
     find_spelled_emails,
 )
-from hindsight.safety.redact_ids import find_ids, find_prose_passwords, host_is_context
+from hindsight.safety.redact_ids import find_ids, find_prose_passwords
+from hindsight.safety.redact_shapes import (
+    find_card_security_codes,
+    find_cued_passwords,
+    find_key_material,
+    find_spelled_contacts,
+    find_structured,
+)
 from hindsight.safety.redact_tagger import TaggerModel, find_tagged
 from hindsight.safety.validators import (
     card_valid,
@@ -54,8 +61,9 @@ __all__ = ["KINDS", "Finding", "RedactionResult", "card_valid", "cn_id_checksum"
            "luhn_valid", "placeholder", "redact", "redactor", "shannon_entropy"]
 
 KINDS: tuple[str, ...] = ("private_key", "api_key", "password", "otp", "email", "cn_id", "card", "national_id", "other_id", "bank_account",
-                          "card_expiry", "cvv", "phone", "ip_address", "address")
-# Kinds that make a text a credential note: an IP address next to one is redacted too ("iDRAC at 10.0.0.5, root / x").
+                          "card_expiry", "cvv", "phone", "address")
+# Kinds that make a text a credential note: the ID half of an access-key pair next to one is redacted too. The host a
+# credential opens (an IP address, a hostname) stays: it locates the service, and four of five blind writers kept it.
 _CREDENTIAL_KINDS = frozenset({"private_key", "api_key", "password", "otp"})
 # Lower number wins when two findings overlap.
 _PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
@@ -89,7 +97,7 @@ def placeholder(kind: str) -> str:
 
 
 _PLACEHOLDER_VALUE = re.compile(
-    r"^(?:<[^>]*>|\$\{?[A-Za-z_]+\}?|\{\{?[^}]*\}?\}|x{3,}|\*{3,}|\.{3,}|your[_-].*|my[_-].*|changeme|example.*|placeholder|redacted|"
+    r"^(?:<.*|\$\{.*|\$\(.*|\$[A-Za-z_]+\}?|\{\{?[^}]*\}?\}?|%\w+%?|x{3,}|\*{3,}|\.{3,}|your[_-].*|my[_-].*|changeme|example.*|placeholder|redacted|"
     r"\[redacted.*|null|none|undefined|true|false|todo|tbd|env\..*|os\.environ.*|process\.env.*|secrets\..*|settings\..*)$",
     re.IGNORECASE,
 )
@@ -97,7 +105,7 @@ _PLACEHOLDER_VALUE = re.compile(
 # Words that follow "password:"/"password is" in prose about passwords, not in a
 # disclosure of one ("the password is required", "password: must be 12 chars").
 _PASSWORD_STOPWORDS = frozenset(
-    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "must", "should", "shall", "will", "would", "can", "could", "may", "might", "need", "needs", "needed", "required", "optional", "mandatory", "reset", "resets", "changed", "change", "expired", "expires", "expiring", "stored", "saved", "hashed", "encrypted", "salted", "set", "not", "too", "very", "incorrect", "wrong", "correct", "invalid", "valid", "weak", "strong", "long", "short", "empty", "missing", "blank", "same", "different", "hidden", "visible", "protected", "case-sensitive", "sensitive", "in", "on", "at", "of", "for", "with", "from", "by", "to", "into", "now", "still", "also", "only", "never", "always", "your", "my", "our", "their", "its", "this", "that", "these", "those", "here", "there", "policy", "policies", "field", "fields", "rules", "requirements", "requirement", "length", "strength", "manager", "managers", "prompt", "prompts", "hint", "hints", "reuse", "reused", "rotation", "rotated", "updated", "update", "generated", "random", "secure", "insecure", "unknown", "forgotten", "forgot", "lost", "locked", "unchanged", "something", "nothing", "anything", "same-as", "shared", "sharing", "auth", "login", "authentication", "based", "less", "free", "protected", "what", "which", "who", "whatever", "how", "when", "where", "why", "it", "he", "she", "they", "we", "you", "i", "me", "him", "her", "them", "us", "yes", "no", "ok", "okay", "sent", "emailed", "texted", "stolen", "leaked", "compromised", "fine", "good", "simple", "easy", "obvious", "known", "public", "available", "literally", "just", "simply", "actually", "currently", "basically", "written", "attached", "below", "above", "printed", "see", "ask", "check", "contact", "none", "n/a"]
+    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "must", "should", "shall", "will", "would", "can", "could", "may", "might", "need", "needs", "needed", "required", "optional", "mandatory", "reset", "resets", "changed", "change", "expired", "expires", "expiring", "stored", "saved", "hashed", "encrypted", "salted", "set", "not", "too", "very", "incorrect", "wrong", "correct", "invalid", "valid", "weak", "strong", "long", "short", "empty", "missing", "blank", "same", "different", "hidden", "visible", "protected", "case-sensitive", "sensitive", "in", "on", "at", "of", "for", "with", "from", "by", "to", "into", "now", "still", "also", "only", "never", "always", "your", "my", "our", "their", "its", "this", "that", "these", "those", "here", "there", "policy", "policies", "field", "fields", "rules", "requirements", "requirement", "length", "strength", "manager", "managers", "prompt", "prompts", "hint", "hints", "reuse", "reused", "rotation", "rotated", "updated", "update", "generated", "random", "secure", "insecure", "unknown", "forgotten", "forgot", "lost", "locked", "unchanged", "something", "nothing", "anything", "same-as", "shared", "sharing", "auth", "login", "authentication", "based", "less", "free", "protected", "what", "which", "who", "whatever", "how", "when", "where", "why", "it", "he", "she", "they", "we", "you", "i", "me", "him", "her", "them", "us", "yes", "no", "ok", "okay", "sent", "emailed", "texted", "stolen", "leaked", "compromised", "fine", "good", "simple", "easy", "obvious", "known", "public", "available", "literally", "just", "simply", "actually", "currently", "basically", "written", "attached", "below", "above", "printed", "see", "ask", "check", "contact", "none", "n/a", "read", "loaded", "pulled", "fetched", "taken", "kept", "injected", "provided", "supplied", "passed", "managed", "handled", "configured", "defined", "derived", "pulled", "rotating", "masked", "hidden", "filled", "inherited", "mounted", "sourced"]
 )
 
 # --------------------------------------------------------------------------- patterns
@@ -183,18 +191,6 @@ _USER_SLASH_PASS = re.compile(
 _LABELLED_PAIR = re.compile(r"[：:]\s*[\w.+-]{2,40}\s+/\s+(?P<value>[^\s/\"'`,;，。；]{4,64})")
 _EMAIL_SLASH_PASS = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})")
 _BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
-# Command lines: "mysql -uroot -pS3cret", "sshpass -p S3cret", "redis-cli -a S3cret".
-_CLI_PASSWORD = re.compile(
-    r"(?<![\w-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?P<v1>[^\s'\"，。；、]{3,64})|sshpass\s+-p\s*(?P<v2>\S{3,64})|"
-    r"redis-cli\b[^\n|;]{0,60}?\s-a\s+(?P<v3>\S{3,64})|"
-    r"curl\b[^\n|;]{0,80}?\s(?:-u|--user)\s*[\"']?[^\s:\"']{1,40}:(?P<v4>[^\s\"']{3,64})|"
-    r"(?i:identified\s+by(?:\s+password)?)\s+['\"](?P<v5>[^'\"\n]{3,64})['\"]|"
-    r"jdbc:oracle:[a-z]+:[\w$.-]{1,40}/(?P<v6>[^\s@/]{3,64})@)"
-)
-# A wallet's recovery phrase: 12-24 words after "seed phrase" / "助记词".
-_SEED_PHRASE = re.compile(
-    r"(?i)(?:seed phrase|recovery phrase|mnemonic(?: phrase)?|助记词[\u4e00-\u9fff]{0,6}?)\s*(?:is|:|：|是|为)?\s*(?P<value>(?:[a-z]{3,8}[ ,]+){11,23}[a-z]{3,8})"
-)
 # "AKIA... / wJalr...": an access-key ID written next to its secret half.
 _KEY_PAIR = re.compile(
     r"(?<![A-Za-z0-9])(?:AKIA|ASIA|LTAI|AKID)[A-Za-z0-9]{12,36}\s*(?:/|,|:|\||\s)\s*(?P<value>[A-Za-z0-9/+=_-]{30,64})(?![A-Za-z0-9/+=_-])"
@@ -336,17 +332,13 @@ def _find_passwords(text: str) -> list[Span]:
         if _PLACEHOLDER_VALUE.match(m.group(1)) or m.group(1).lower() in ("password", "passwd", "pass", "pwd", "secret", "pw"):
             continue  # "postgres://USER:PASSWORD@HOST/DB" documents the format
         out.append(("password", *m.span(1)))
-    for m in _CLI_PASSWORD.finditer(text):
-        group = next(g for g in ("v1", "v2", "v3", "v4", "v5", "v6") if m.group(g) is not None)
-        out.append(("password", *m.span(group)))
-    for m in _SEED_PHRASE.finditer(text):
-        out.append(("private_key", *m.span("value")))
     return out
 
 
 _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, _find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
     find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
+    find_cli_passwords, find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
 )
 
 
@@ -361,8 +353,6 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     if found & {"card", "cvv"}:
         spans += find_card_expiry(text)
     if found & _CREDENTIAL_KINDS:
-        creds = [s for s in spans if s[0] in _CREDENTIAL_KINDS]
-        spans += [h for h in find_hosts(text) if not host_is_context(text, h[1], h[2], creds)]
         spans += find_key_ids(text)
     if tagger is not False:
         spans += find_tagged(text, [(s[1], s[2]) for s in spans], None if tagger is True else tagger)

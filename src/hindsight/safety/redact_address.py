@@ -76,8 +76,11 @@ _ZH_PLACE = re.compile(r"省|自治区|市|区|县|路|街|大道|道|巷|弄|�
 
 # An organisation's published address ("Company HQ: ...", "Our office is ...", "公司地址：...") is a public contact.
 _ORG_CUE = re.compile(r"(?i)(?:\b(?:office|offices|hq|headquarters|head office|company|campus|store|branch|showroom|reception)"
-                      r"(?:'s)?(?:\s+(?:address|is|are|located|at|in|on)){0,3}|(?:公司|总部|办公室|门店|营业厅|分公司|园区)(?:的)?(?:办公)?"
-                      r"地址(?:是|为)?)\s*[:：]?\s*$")
+                      r"(?:'s)?(?:\s+(?:address|is|are|located|at|in|on)){0,3}|(?:公司|总部|办公室|门店|营业厅|分公司|园区|售后|退货|维修|仓库)"
+                      r"(?:的)?(?:办公|服务|中心|部)?地址(?:是|为)?)\s*[:：]?\s*$|"
+                      # A named organisation right before the address: "Acme Support, 1200 ...", "Globex Inc., ...".
+                      r"(?-i:\b[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}\s+(?:Support|Inc\.?|LLC|Ltd\.?|Corp\.?|GmbH|Returns|"
+                      r"Warehouse|Depot|Services?|Repairs?|Fulfil+ment)(?:\s+(?:Cent(?:er|re)|Dept\.?))?)\s*,?\s*$")
 _HOME_CUE = re.compile(r"(?i)\b(?:home|house|apartment|flat|lives?|my|his|her|their)\b|家|住|我|他|她")
 
 

@@ -85,8 +85,8 @@ def _secret_like(value: str, min_len: int = 6) -> bool:
     """Digits or symbols among letters, or an all-digit code of 6+: what a chosen password looks like."""
     if len(value) < min_len or _PLACEHOLDER.match(value) or _PROSE.match(value) or re.search(r"[\u4e00-\u9fff]", value):
         return False
-    if "://" in value or value.startswith("[REDACTED") or re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2})?", value):
-        return False
+    if "://" in value or value.startswith("[REDACTED") or re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2})?", value) or re.match(r"(?:~|\.{1,2})?/", value):
+        return False  # a URL, a time, a path ("pwd prints the working directory: /home/ops/app")
     has_alpha = bool(re.search(r"[A-Za-z]", value))
     has_other = bool(re.search(r"[\d\W_]", value))
     return (has_alpha and has_other and not _VARIABLE.fullmatch(value)) or (value.isdigit() and len(value) >= 6)
@@ -228,4 +228,22 @@ def find_key_ids(text: str) -> list[Span]:
         value = m.group("value")
         if value[:2].lower() != "0x" and re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and shannon_entropy(value) >= 3.0:
             out.append(("api_key", *m.span("value")))
+    return out
+
+
+# Command lines: "mysql -uroot -pS3cret", "sshpass -p S3cret", "redis-cli -a S3cret".
+_CLI_PASSWORD = re.compile(
+    r"(?<![\w-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?P<v1>[^\s'\"，。；、]{3,64})|sshpass\s+-p\s*(?P<v2>\S{3,64})|"
+    r"redis-cli\b[^\n|;]{0,60}?\s-a\s+(?P<v3>\S{3,64})|"
+    r"curl\b[^\n|;]{0,80}?\s(?:-u|--user)\s*[\"']?[^\s:\"']{1,40}:(?P<v4>[^\s\"']{3,64})|"
+    r"(?i:identified\s+by(?:\s+password)?)\s+['\"](?P<v5>[^'\"\n]{3,64})['\"]|"
+    r"jdbc:oracle:[a-z]+:[\w$.-]{1,40}/(?P<v6>[^\s@/]{3,64})@)"
+)
+
+
+def find_cli_passwords(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _CLI_PASSWORD.finditer(text):
+        group = next(g for g in ("v1", "v2", "v3", "v4", "v5", "v6") if m.group(g) is not None)
+        out.append(("password", *m.span(group)))
     return out

@@ -1,4 +1,4 @@
-"""Findings that need a context cue: one-time codes, national IDs, bank accounts, card expiry, phones, hosts.
+"""Findings that need a context cue: one-time codes, national IDs, bank accounts, card expiry, phones.
 
 A bare six-digit number is a price, a port or a build number; after "verification code" or
 "验证码" it is a secret. Each finder here pairs a *cue* (EN and ZH words that announce the value)
@@ -15,7 +15,6 @@ import re
 from hindsight.safety.validators import (
     card_valid,
     iban_valid,
-    ipv4_valid,
     ssn_valid,
 )
 
@@ -27,7 +26,7 @@ _SEP = r"(?:\s*(?:[:：=#]|\bis\b|\bwas\b|\bare\b|\bof\b|是|为|号码|号|no\.
 # --------------------------------------------------------------------------- one-time codes
 
 _OTP_CUE = (
-    r"(?i)(?:\b(?:verification|verify|confirmation|login|log-in|sign-?in|security|access|auth(?:entication|orization)?|"
+    r"(?i)(?:\b(?:digicode|keycode)\b|\b(?:verification|verify|confirmation|login|log-in|sign-?in|security|access|auth(?:entication|orization)?|"
     r"one[- ]time|2fa|mfa|otp|sms|text|backup|recovery|reset|pairing|unlock|door|gate|entry|alarm|safe|activation|"
     r"two[- ]factor|lockbox|keypad|garage|padlock|locker|building|guard|magic)\s+(?:codes?|pins?|passcodes?|keys?|combination)\b|"
     r"\bcode\s+(?:to|for)\s+the\s+(?:door|gate|lockbox|key\s?box|safe|alarm|garage|building|front\s+door|padlock|locker)\b|\b(?:otp|totp|2fa|mfa)\b(?:\s+codes?)?|"
@@ -168,6 +167,10 @@ _CLOUD_ACCOUNT = re.compile(r"(?i)aws|gcp|azure|阿里云|腾讯云|华为云|�
 _CARD_WORD = re.compile(r"(?i)卡|card")
 
 
+# A card number announced as a processor's test card is published documentation, not somebody's card.
+TEST_CARD = re.compile(r"(?i)\btest(?:ing)?\s+(?:card|visa|mastercard|number)|\bsandbox\b|测试卡|测试用的?(?:卡|卡号)|沙箱")
+
+
 def find_bank_accounts(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _IBAN.finditer(text):
@@ -191,6 +194,8 @@ def find_bank_accounts(text: str) -> list[Span]:
             continue  # "AWS 账号 123456789012" names a cloud account, not a bank account
         digits = re.sub(r"\D", "", m.group("value"))
         if _CARD_WORD.search(m.group(0)):
+            if TEST_CARD.search(text, max(0, m.start() - 40), m.start("value")):
+                continue
             # A card number (银行卡号, 卡号, card no.) must pass Luhn like any card; an account number has no checksum.
             if card_valid(digits):
                 out.append(("card", *m.span("value")))
@@ -224,7 +229,7 @@ def find_card_expiry(text: str) -> list[Span]:
 _PHONE_CUE = re.compile(
     r"(?i)(?:\b(?:phone|tel|telephone|mobile|cell|cellphone|call|text|whatsapp|wechat|signal|telegram|fax|contact\s+number|"
     r"hotline|reach(?:\s+(?:me|him|her|them|us))?|ring|(?:phone|mobile|cell|contact)\s+number|(?<=['’]s)\s+(?:number|cell|mobile))\b(?:\s+(?:me|us|him|her|them|back|number|no\.?))?(?:\s+(?:at|on|via|to))?|"
-    r"(?:电话|手机号?码?|联系方式|联系电话|(?<![票单递流序列型编批照证卡])号码|座机|传真|微信|致电|打给|拨打)[\u4e00-\u9fff]{0,4}?)"
+    r"(?:电话|手机号?码?|联系方式|联系电话|(?<![票单递流序列型编批照证卡])号码|座机|传真|微信(?!支付|商户|小程序|公众|群|开放)|致电|打给|拨打)[\u4e00-\u9fff]{0,4}?)"
     + _SEP + r"(?P<value>\+?\(?\d[\d ().-]{5,20}\d)(?![\d.-])"
 )
 _CN_MOBILE_DOTTED = re.compile(r"(?<![\d.])1[3-9]\d\.\d{4}\.\d{4}(?![\d.]|\.\d)")
@@ -255,7 +260,7 @@ def declared_invalid(text: str, start: int, end: int) -> bool:
 
 
 _NANP_SPACED = re.compile(r"(?<![\w(])\(\d{3}\)\s?\d{3}\s\d{4}(?![\d-])")
-_LANDLINE = re.compile(r"(?<![\d(-])(?:\(0\d{2,3}\)\s?|0\d{2,3}[\s-])\d{3,4}[\s-]?\d{4}(?![\d-])")
+_LANDLINE = re.compile(r"(?<![\d(-])(?<!\d )(?:\(0[1-9]\d{1,2}\)\s?|0[1-9]\d{1,2}[\s-])\d{3,4}[\s-]?\d{4}(?![\d-])")
 _CN_MOBILE_SPACED = re.compile(r"(?<![\d+*])(?:(?:\+|00)86[\s-]?)?1[3-9]\d(?:[\s-]?\d){8}(?![\d*])")
 
 
@@ -284,24 +289,9 @@ def find_phones(text: str) -> list[Span]:
 # "wei.zhang [at] example [dot] com", "lina＠163.com": an address spelled to dodge scrapers.
 _SPELLED_EMAIL = re.compile(
     r"(?i)(?<![\w.+-])[\w.+-]{1,64}\s*(?:\[at\]|\(at\)|\{at\}|\[@\]|＠)\s*[\w-]{1,63}"
-    r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|\.|。)\s*[\w-]{1,63}){1,4}"
+    r"(?:\s*(?:\[dot\]|\(dot\)|\{dot\}|\.|。|．)\s*[\w-]{1,63}){1,4}"
 )
 
 
 def find_spelled_emails(text: str) -> list[Span]:
     return [("email", m.start(), m.end()) for m in _SPELLED_EMAIL.finditer(text)]
-
-
-# --------------------------------------------------------------------------- hosts next to a credential
-
-_IPV4 = re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.]|\.\d)")
-
-
-def find_hosts(text: str) -> list[Span]:
-    """IPv4 addresses (not loopback or unspecified): redacted only when the text also carries a credential."""
-    out: list[Span] = []
-    for m in _IPV4.finditer(text):
-        ip = m.group(0)
-        if ipv4_valid(ip) and not ip.startswith(("127.", "0.", "255.")):
-            out.append(("ip_address", m.start(), m.end()))
-    return out

@@ -122,24 +122,6 @@ def find_ids(text: str) -> list[Span]:
     return out
 
 
-def host_is_context(text: str, start: int, end: int, credentials: list[Span]) -> bool:
-    """An IP address in a credential note that only locates the service and stays: a network ("10.3.0.0/24"),
-    a gateway (x.x.x.1), the host of a URL whose userinfo holds the credential (removed on its own), or, in a
-    pasted config of several lines, an address on a line that carries no credential ("DB_HOST=10.2.4.17")."""
-    ip = text[start:end]
-    if re.match(r"/\d", text[end : end + 2]) or ip.endswith((".0", ".1")):
-        return True
-    token_start = max(text.rfind(ch, 0, start) for ch in " \t\n\"'(（，,")
-    if text[start - 1 : start] == "@" and "://" in text[token_start + 1 : start]:
-        return True
-    if "\n" not in text:
-        return False
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end < 0 else line_end
-    return not any(s < line_end and e > line_start for _, s, e in credentials)
-
-
 # A password named in prose but not labelled next to its value ("my bank password is the same as my email
 # one — Margarita#77", "the PDF is encrypted; open it with Q3-taxes-Ferris!"): a token shaped like a password
 # (upper and lower case, a digit and a symbol) in the same sentence as a password word.
@@ -149,6 +131,8 @@ _PW_SYMBOL = re.compile(r"[!@#$%^&*?~]")
 
 
 def _password_shaped(value: str) -> bool:
+    if re.match(r"\$(?:2[abxy]?|[56]|argon2\w*|scrypt|pbkdf2[-\w]*)\$", value):
+        return False  # a crypt-format password hash (bcrypt $2b$..., sha512-crypt $6$...) is not the password
     if "://" in value or "=" in value or "/" in value or re.search(r"@[A-Za-z0-9-]+\.[A-Za-z]", value):
         return False  # a URL, a key=value pair, a path or an email: other finders own these
     return bool(re.search(r"[A-Z]", value) and re.search(r"[a-z]", value) and re.search(r"\d", value)

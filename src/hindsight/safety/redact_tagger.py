@@ -40,7 +40,11 @@ _CANDIDATE = re.compile(
     r"\+?\d{1,5}(?:[ -]\d{2,5}){1,5}(?![\w])|[A-Za-z0-9_\-.+!#$%&*~/@^?]+(?:==?(?![A-Za-z0-9]))?"
 )
 _URL = re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}+://[^\s\"'<>，。；）]+|\bwww\.[^\s\"'<>，。；）]+")
+# A crypt-format password hash ($argon2id$v=19$m=...,t=3,p=4$salt$hash, $2b$12$..., $6$salt$hash): commas split it into
+# tokens, so the whole hash is blocked like a URL.
+_CRYPT_HASH = re.compile(r"\$(?:argon2\w*|2[abxy]?|[156]|scrypt|pbkdf2[-\w]*)\$[^\s\"'，。；]+")
 _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
+_DATE_TIME = re.compile(r"^(?:19|20)\d{2}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?:[ T]\d{1,2})?$")  # "2024-03-15 08"
 _VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+.~_][0-9a-z]+(?:\.[0-9a-z]+)*)*$")  # 6.5.0-35, 1.9.3-alpine3.19
 # Never candidates: placeholders (${DB_PASSWORD}, your-key, changeme), hashes that name their algorithm
 # (sha512-..., sha256:..., bcrypt $2b$...), base64 of a PNG/JPEG/GIF/ZIP/PDF file, file names.
@@ -57,6 +61,8 @@ _OWNED_BEFORE = re.compile(
     r"(?i)(?:身份证|证件号|id card|卡号|card (?:number|no\.?)|public key|公钥|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|"
     r"\b(?:" + "|".join(sorted(NOT_SECRET_CODE)) + r")\s+codes?)[^\n，。,;；]{0,12}$"
 )
+# A public key announced a little further back: "Public key (for verifying releases): RWQf6...".
+_PUBLIC_BEFORE = re.compile(r"(?i)(?:public[ _-]?key|pubkey|公钥)[^\n。;；]{0,44}$")
 _UNIT_AFTER = re.compile(r"(?i)\s*(?:%|ms\b|s\b|secs?\b|seconds?\b|min(?:ute)?s?\b|h(?:ou)?rs?\b|days?\b|weeks?\b|years?\b|[kmgt]i?b\b|"
                          r"px\b|rpm\b|qps\b|x\b|秒|毫秒|分钟|小时|天|周|年|个月|次|倍|元|块|人|台|行|条|张)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -104,7 +110,7 @@ class Candidate:
 
 def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidate]:
     """Value-shaped tokens of ``text`` outside ``skip`` spans, URLs and emails."""
-    blocked = sorted([*skip, *(m.span() for m in _URL.finditer(text))])
+    blocked = sorted([*skip, *(m.span() for m in _URL.finditer(text)), *(m.span() for m in _CRYPT_HASH.finditer(text))])
     reach = list(itertools.accumulate((e for _, e in blocked), max))  # the furthest end among the first i spans
     starts = [s for s, _ in blocked]
     out: list[Candidate] = []
@@ -128,11 +134,12 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
                 continue  # "re-run", "e.g."
         elif digits < 3 and letters == 0:
             continue  # "12", "4B." short numbers
-        if _EMAIL.match(value) or _VERSION.match(value) or _NOT_A_VALUE.match(value):
+        if _EMAIL.match(value) or _VERSION.match(value) or _NOT_A_VALUE.match(value) or _DATE_TIME.match(value):
             continue
         if (text[start - 1 : start], text[end : end + 1]) in (("<", ">"), ("{", "}")):
             continue  # <base64-encoded>, <your-token>, ${API_TOKEN}, {{ secret }}
-        if _SINGLE_CASE_HEX.fullmatch(value) or _OWNED_BEFORE.search(text, max(0, start - 28), start):
+        if (_SINGLE_CASE_HEX.fullmatch(value) or _OWNED_BEFORE.search(text, max(0, start - 28), start)
+                or _PUBLIC_BEFORE.search(text, max(0, start - 60), start)):
             continue  # a hex digest is a hash unless a rule's credential label says otherwise; see _OWNED_BEFORE
         if letters == 0 and re.search(r"\d[,.]$", text[max(0, start - 2) : start]):
             continue  # "3,450": the tail of a number with a thousands separator
@@ -288,6 +295,7 @@ def _load(path: str) -> TaggerModel | None:
 _CVV_CUE = re.compile(r"(?i)cvv|cvc|cid\b|security code|\bcode\b|安全码|校验码|背面")
 _EXPIRY = re.compile(r"^(?:0[1-9]|1[0-2])\s*/\s*(?:\d{2}|20\d{2})$")
 _OTP_CUE = _CUES["code"]
+_IM_CUE = re.compile(r"(?i)微信|wechat|weixin|\bQQ\b|telegram|whatsapp|\bline\s+id|signal")
 
 
 def kind_of(text: str, c: Candidate) -> str:
@@ -306,6 +314,8 @@ def kind_of(text: str, c: Candidate) -> str:
         return "phone"
     if only_digits and len(digits) >= 8 and _CUES["acct"].search(before):
         return "bank_account"
+    if _IM_CUE.search(before[-12:]) and not _CUES["pw"].search(before[-12:]):
+        return "other_id"  # a messaging handle ("微信：zhanglawyer88") is a contact, not a password
     if _CUES["pw"].search(before):
         return "password"
     if len(v) >= 16 and (_CUES["key"].search(before) or (looks_random(v, 16) and re.fullmatch(r"[\w./+=-]+", v))):

@@ -1,0 +1,274 @@
+"""Values found by a cue somewhere in their clause and a shape of their own, not by one fixed label-value pattern.
+
+The label-then-value patterns of :mod:`hindsight.safety.redact` need the value right after its label. People
+write otherwise: "the password, all lowercase, is x", "登录密码（妈妈设的）是 x", "x 这个就是财务系统的登录密码",
+"the four digits on the front are 7712", "安全码写在备注里是 147". Each finder here pairs
+
+- a **cue** (EN/ZH words that name the kind: password, 密码, CVV, 安全码, wallet, 助记词, ...) with
+- a **bridge** (what may stand between cue and value: a parenthesis, a short clause, a few words, never a
+  sentence end), then a **separator** when the bridge is long ("is", ":", "是", "设置成了"), and
+- a **value whose end is found by its shape** (the run of printable ASCII after the separator, trailing
+  punctuation dropped), tested as a secret (letters with digits or symbols, a long digit run, key length).
+
+Shape-only finders need no cue: key material (an OpenSSH key body, ``AGE-SECRET-KEY-1``, ``xprv``), a 64-hex
+number in a sentence about a wallet or private key, a seed phrase of 12-24 words (EN or single Han characters),
+phones spelled in Chinese numerals, emails spelled with "at"/"dot", UK National Insurance numbers.
+Placeholders (``<API_KEY>``, ``${DB_PASS}``, ``******``) and variable names (``SMTP_PASS``, ``db.password``)
+never pass the value test.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.safety.validators import looks_random, ssn_valid
+
+Span = tuple[str, int, int]
+
+# --------------------------------------------------------------------------- the value test
+
+_PLACEHOLDER = re.compile(
+    r"(?i)^(?:<.*>?|\$.*|\{.*|%\w+%|x{3,}|\*{3,}|\.{3,}|_{3,}|your[_-].*|my[_-].*|changeme|example.*|placeholder|"
+    r"redacted|\[redacted.*|null|none|nil|undefined|true|false|todo|tbd|env\..*|os\.environ.*|process\.env.*|"
+    r"secrets?\..*|settings\..*|password|passwd|pass|secret|token|username|user|pwd|n/a)$"
+)
+_VARIABLE = re.compile(r"(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*(?:\(\))?|[a-z]+(?:_[a-z]+)+|[A-Z]+(?:_[A-Z]+)+|[a-z]+(?:[A-Z][a-z]+)+")
+_VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+][\w.]+)?$")
+_TIME_OR_DATE = re.compile(r"^\d{1,4}[-/:.]\d{1,2}(?:[-/:.]\d{1,4})?$")
+
+
+def secret_shaped(value: str, min_len: int = 6, digits_ok: int = 6) -> bool:
+    """What a chosen password or key looks like: letters with digits or symbols (not a variable name, a version,
+    a URL, an email or a file name), or a digit run of ``digits_ok`` or more."""
+    if len(value) < min(min_len, digits_ok) or _PLACEHOLDER.match(value) or re.search(r"[\u4e00-\u9fff]", value):
+        return False
+    if value.isdigit():
+        return len(value) >= digits_ok
+    if re.match(r"(?:~|\.{1,2})?/", value):
+        return False  # a path: "/home/ops/app", "~/.ssh/id_rsa"
+    if len(value) < min_len or "://" in value or value.startswith("[REDACTED") or _VERSION.match(value) or _TIME_OR_DATE.match(value):
+        return False
+    if re.fullmatch(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", value) or re.fullmatch(r"[\w-]+\.(?:com|net|org|io|cn|txt|json|ya?ml|env|conf|pem|key)", value):
+        return False
+    has_alpha = bool(re.search(r"[A-Za-z]", value))
+    return has_alpha and bool(re.search(r"[\d\W_]", value)) and not _VARIABLE.fullmatch(value)
+
+
+# The value: a run of printable ASCII with a digit or a symbol (a prose word is skipped, so a lazy bridge moves on
+# to the next separator: "is the dog's name plus the year: Biscuit2019") that ends at a space, a quote, CJK punctuation or a CJK character.
+_VALUE = r"[\"'`“‘「]?(?=[!-~]*[^A-Za-z\s])(?P<value>[!-~]{3,64}?)(?=[\"'`”’」]?(?:[\s,;，。；、）)（(]|[.!?](?:\s|$)|[\u4e00-\u9fff]|$))"
+
+
+def _span(m: re.Match[str]) -> tuple[int, int]:
+    start, end = m.span("value")
+    value = m.group("value")
+    stripped = re.sub(r"&[A-Za-z_]\w*=.*\Z", "", value).rstrip(".,;:!?)]}>\"'”")  # "x&useSSL=false": the next parameter
+    if value.endswith("!") and len(value) - len(stripped) == 1 and re.search(r"[\d@#$%^&*]", stripped):
+        stripped = value  # "wangqing2023!": a trailing "!" after digits is part of the password
+    return start, end - (len(value) - len(stripped))
+
+
+# --------------------------------------------------------------------------- passwords: cue, bridge, separator, value
+
+_PW_CUE = (r"(?:\b(?:password|passwd|passphrase|passcode|requirepass|pwd|pw|pass|pin(?:\s+code)?|(?:wi-?fi|wlan|wpa2?|network|wireless)\s+key|combo|combination|puk)\b"
+           r"|密码|口令|暗码|开锁码|解锁码)")
+# The bridge: anything but a sentence end, a newline or a second cue, up to 40 characters; then the separator.
+_PW_SEP = (r"(?:=>|->|→|\bis\b|\bwas\b|\bare\b|\bnow\b|\bto\b|:|：|=|是|为|成了|成|改成|设成|设为|换成|变成|更新为|重置为|"
+           r"\bbecomes?\b|\breads?\b)")
+_PW_BRIDGED = re.compile(
+    r"(?i)(?P<cue>" + _PW_CUE + r")(?P<bridge>(?:(?!" + _PW_CUE + r")[^\n。；;!?！？@/\\|<>{}$])"
+    r"{0,60}?)(?P<sep>" + _PW_SEP + r")\s*(?:\b(?:just|simply|literally|still|now|actually)\s+)?" + _VALUE
+)
+# A bridge that makes the sentence about passwords in general, not a disclosure of one.
+_PW_TALK = re.compile(
+    r"(?i)\b(?:policy|policies|rules?|requirements?|length|must|should|hash(?:ed)?|manager|reset|expire[sd]?|field|hint|strength|"
+    r"format|example|e\.g\.|regex|complexity|rotation|stored|encrypted|vault|env(?:ironment)?|variable|file|template)\b|"
+    r"要求|长度|策略|规则|哈希|加密|字段|格式|示例|例如|模板|环境变量|保存在|存在|位数|至少|重置|找回"
+)
+# The value before its cue: "wangqing2023! 这个就是财务系统的登录密码", "Tr0ub4dor&3 is the password for the NAS".
+_PW_FIRST = re.compile(
+    r"(?i)(?<![!-~])(?P<value>[!-~]{6,64})\s*(?:[,，:：]\s*|\s[-–—]\s*)?(?:"
+    r"(?:这个|这|它)?(?:就|才|也)?是[\u4e00-\u9fff\w ]{0,16}?(?:的)?(?:登录|开机|支付|管理员|后台)?(?:密码|口令)|"
+    r"(?:is|was|=|that's|that is|it's)\s+(?:the|my|our|his|her|their|your)\s+(?:new\s+|current\s+|old\s+)?(?:[\w'-]+\s+){0,3}?"
+    r"(?:password|passphrase|passcode|pin)\b)"
+)
+
+# A SIM or card PIN/PUK with only a space before it: "SIM PIN 4417, PUK 83920175" (upper-case PIN: "pin" is a verb).
+_PIN_BARE = re.compile(r"(?:\bPIN2?|\b(?i:puk2?))(?:\s+(?:code|number))?\s+(?P<value>\d{4,8})(?![\d.,:/-]|\s*(?:digits?|位))")
+# An app password in groups of four letters ("abcd efgh ijkl mnop"), after its cue.
+_APP_PASSWORD = re.compile(r"(?i)(?:app(?:lication)?[- ]specific\s+password|app\s+password|应用专用密码)[^\n。.;；]{0,40}?"
+                           r"(?P<value>(?-i:[a-z]{4}(?:[ -][a-z]{4}){3}))(?![a-z])")
+# A login written as two quoted strings: "'deploy' / 'Qz!7mRt2'" (a slash or a bar: "key": "value" is JSON).
+_QUOTED_PAIR = re.compile(r"([\"'`])[\w.@+-]{2,40}\1\s*[/|]\s*([\"'`])(?P<value>[^\"'`\s]{4,64})\2")
+
+
+def find_cued_passwords(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _PW_BRIDGED.finditer(text):
+        bridge = m.group("bridge")
+        if _PW_TALK.search(bridge) or re.search(r"[\"`“”]|(?<![A-Za-z])'|'(?![A-Za-z])|[!-~]*\d{3}", bridge):
+            continue  # talk about passwords, a quoted value, or a value-like token inside the bridge (it was the value)
+        value = m.group("value")
+        cue = m.group("cue").lower()
+        if cue in ("combo", "combination"):
+            if re.fullmatch(r"\d{1,3}(?:[-–]\d{1,3}){2,4}", value.rstrip(".,;:")):
+                out.append(("password", *_span(m)))  # "the safe combo is 12-34-56"
+            continue
+        if cue in ("pass", "pw") and m.group("sep") not in (":", "：", "=", "=>", "->", "→"):
+            continue  # "pass" and "pw" are words too ("the tests pass now"): only with a symbol separator
+        digits_ok = 4 if cue.startswith(("pin", "passcode", "puk")) else 6
+        if cue.startswith("pin") and not value.rstrip(".,;:!?)]}>\"'”").isdigit():
+            continue  # "pinned to sha256:...", "pin the image to 1.2.3": the verb; a PIN is a number
+        if secret_shaped(value.rstrip(".,;:!?)]}>\"'”"), 6, digits_ok):
+            out.append(("password", *_span(m)))
+    for m in _PIN_BARE.finditer(text):
+        out.append(("password", *m.span("value")))
+    for m in _APP_PASSWORD.finditer(text):
+        out.append(("password", *m.span("value")))
+    for m in _QUOTED_PAIR.finditer(text):
+        if secret_shaped(m.group("value"), 6):
+            out.append(("password", *m.span("value")))
+    for m in _PW_FIRST.finditer(text):
+        value = m.group("value").rstrip(",，")
+        if secret_shaped(value, 6) and not re.search(r"[=:/]", value):
+            start = m.start("value")
+            out.append(("password", start, start + len(value)))
+    return out
+
+
+# --------------------------------------------------------------------------- card security codes next to a card
+
+_CARD_CONTEXT = re.compile(r"(?i)(?<![A-Za-z])(?:card|visa|mastercard|amex|discover|jcb|unionpay|pan|cvv2?|cvc2?)(?![A-Za-z])|信用卡|银行卡|借记卡|卡号|运通|银联|万事达")
+_CVV_BRIDGED = re.compile(
+    r"(?i)(?:\b(?:cvv2?|cvc2?|cvn2?|cid|csc|security\s+code)\b|(?:last\s+)?(?:three|four|3|4)(?:[- ]digits?)?\s+(?:code\s+)?(?:on|at)\s+the\s+(?:back|front)|"
+    r"安全码|校验码|cvv码|背面(?:的)?(?:三位|3位)?|卡背)"
+    r"(?P<bridge>[^\d\n。.;；]{0,16}?)(?:\bis\b|\bare\b|\bwas\b|[:：=]|是|为|\s)\s*[\"'“]?(?P<value>\d{3,4})(?![\d/.-])"
+)
+# A card record as a list: "4485 ... | 03/28 | 529", "4485..., 03/28, 529": the number after the expiry.
+_EXPIRY_THEN_CODE = re.compile(r"(?<![\d/])(?:0[1-9]|1[0-2])\s?/\s?(?:20)?\d{2}\s*[|,;/]\s*(?P<value>\d{3,4})(?![\d/.,]\d|[\d/])")
+# Structured: "cvv":"993", cvc=771, security_code: 123.
+_CVV_KEYED = re.compile(r"(?i)[\"']?(?<![A-Za-z0-9])(?:[a-z]+_)?(?:cvv2?|cvc2?|cvn2?|csc|card_?code|security_?code)[\"']?\s*[:=]\s*[\"']?(?P<value>\d{3,4})(?!\d)")
+
+
+def find_card_security_codes(text: str) -> list[Span]:
+    if not _CARD_CONTEXT.search(text):
+        return []
+    out = [("cvv", *m.span("value")) for m in _CVV_BRIDGED.finditer(text)]
+    out += [("cvv", *m.span("value")) for m in _EXPIRY_THEN_CODE.finditer(text)]
+    return out + [("cvv", *m.span("value")) for m in _CVV_KEYED.finditer(text)]
+
+
+# --------------------------------------------------------------------------- private-key material by shape
+
+_OPENSSH_BODY = re.compile(r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/=\s\\n]{8,}?(?=-----|[^A-Za-z0-9+/=\s\\]|$)")
+_KEY_PREFIXED = re.compile(
+    r"(?<![A-Za-z0-9])(?:AGE-SECRET-KEY-1[0-9A-Z]{50,}|[xyzt]prv[1-9A-HJ-NP-Za-km-z]{100,112}|nsec1[02-9ac-hj-np-z]{50,}|"
+    r"PuTTY-User-Key-File-\d[^\n]*|suiprivkey1[02-9ac-hj-np-z]{50,})"
+)
+# A keypair as a byte array (Solana's id.json, a 32/64-byte seed): 32 to 64 numbers 0-255 after a key cue.
+_BYTE_ARRAY = re.compile(r"\[\s*(?P<value>\d{1,3}(?:\s*,\s*\d{1,3}){31,63})\s*\]")
+_BYTES_CUE = re.compile(r"(?i)key\s*pair|private[ _-]?key|secret[ _-]?key|\bseed\b|id\.json|私钥|密钥")
+_HEX64 = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-fA-F]{64})(?![0-9A-Za-z])")
+_WALLET_CUE = re.compile(r"(?i)private[ _-]?key|\bprivkey|\bwallet\b|metamask|\bexport|\bsecret\b|\bseed\b|私钥|钱包|助记|导出|密钥")
+_HASH_CUE = re.compile(r"(?i)\b(?:sha-?\d*|md5|hash|checksum|digest|commit|tx|txid|txn|transaction|block|oid|etag|integrity|"
+                       r"fingerprint|public[ _-]?key|pubkey|address)\b|哈希|校验|摘要|交易(?!所)|区块|公钥|地址|指纹")
+_SEED_CUE = re.compile(r"(?i)(?:seed|recovery|mnemonic|backup|secret|wallet)\s+(?:phrase|words?)|\bseed\b|mnemonic|助记词|恢复短语|种子短语|恢复词")
+_SEED_WORDS = re.compile(
+    r"(?P<value>(?:(?:\d{1,2}[.)]\s*)?[a-z]{3,8}[ ,]+){11,23}(?:\d{1,2}[.)]\s*)?[a-z]{3,8}"
+    r"|(?:[\u4e00-\u9fff][ 　,，、]+){11,23}[\u4e00-\u9fff])(?![a-z\u4e00-\u9fff])"
+)
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    left = max(text.rfind(c, 0, start) for c in "。！？\n") + 1
+    dot = text.rfind(". ", 0, start)
+    left = max(left, dot + 2 if dot >= 0 else 0)
+    right = min((i for i in (text.find(c, end) for c in "。！？\n") if i >= 0), default=len(text))
+    return text[max(left, start - 120) : start] + " " + text[end : min(right, end + 80)]
+
+
+def find_key_material(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _OPENSSH_BODY.finditer(text):
+        out.append(("private_key", m.start(), m.start() + len(m.group(0).rstrip("\\n \n"))))
+    for m in _KEY_PREFIXED.finditer(text):
+        out.append(("private_key", m.start(), m.end()))
+    for m in _BYTE_ARRAY.finditer(text):
+        if _BYTES_CUE.search(text, max(0, m.start() - 60), m.start()) and all(int(x) < 256 for x in m.group("value").split(",")):
+            out.append(("private_key", *m.span("value")))
+    for m in _HEX64.finditer(text):
+        around = _sentence(text, m.start(), m.end())
+        if _WALLET_CUE.search(around) and not _HASH_CUE.search(around) and len(set(m.group("value").lower())) >= 10:
+            out.append(("private_key", *m.span("value")))
+    for cue in _SEED_CUE.finditer(text):
+        words = _SEED_WORDS.search(text, cue.end(), min(len(text), cue.end() + 60 + 24 * 9))
+        if words and not re.search(r"[\n。.;；]", text[cue.end() : words.start()]) and words.start() - cue.end() <= 60:
+            out.append(("private_key", *words.span("value")))
+    return out
+
+
+# --------------------------------------------------------------------------- contacts and IDs spelled or spaced
+
+_ZH_DIGIT = "零〇一二三四五六七八九幺"
+_ZH_MOBILE = re.compile(rf"(?<![{_ZH_DIGIT}十百千万])[一幺][三四五六七八九](?:[\s-]?[{_ZH_DIGIT}]){{9}}(?![{_ZH_DIGIT}十百千万])")
+_TLD = r"(?:com|net|org|io|co|cn|uk|de|fr|jp|me|edu|gov|info|biz|us|ca|au|in|ai|dev|app)"
+_SPOKEN_EMAIL = re.compile(
+    r"(?i)(?<![\w.])[a-z][\w.+-]{0,30}(?:\s+(?:dot|underscore|dash|hyphen)\s+[\w+-]{1,30}){0,3}\s+(?:at|\(at\)|\[at\]|艾特)\s+"
+    r"[a-z0-9][\w-]{0,40}(?:\s+(?:dot|点|\(dot\)|\[dot\])\s+[\w-]{1,30}){0,2}\s+(?:dot|点|\(dot\)|\[dot\])\s+" + _TLD + r"\b"
+)
+# UK National Insurance number: two letters, three pairs of digits, a suffix letter A-D ("QQ 12 34 56 C").
+_NINO = re.compile(r"(?<![A-Za-z0-9])(?P<value>[A-Z]{2}(?P<sp>[ -]?)\d{2}(?P=sp)\d{2}(?P=sp)\d{2}(?P=sp)[A-D])(?![A-Za-z0-9])")
+_NINO_CUE = re.compile(r"(?i)\b(?:NI|NINO|national\s+insurance)\b[^\n]{0,30}$")
+_SOCIAL = re.compile(r"(?i)\bsocial\b(?:\s+(?:security|number|no\.?|#))*\s*[:#]?\s*(?P<value>\d{3}[ -]?\d{2}[ -]?\d{4})(?![\d-])")
+# Australian mobiles, spaced 4-3-3 ("0412 555 019").
+_AU_MOBILE = re.compile(r"(?<![\d+])04\d{2}\s\d{3}\s\d{3}(?![\d])")
+
+
+def find_spelled_contacts(text: str) -> list[Span]:
+    out: list[Span] = [("phone", m.start(), m.end()) for m in _ZH_MOBILE.finditer(text)]
+    out += [("email", m.start(), m.end()) for m in _SPOKEN_EMAIL.finditer(text)]
+    for m in _NINO.finditer(text):
+        if m.group("sp") or _NINO_CUE.search(text, max(0, m.start() - 40), m.start()):
+            out.append(("national_id", *m.span("value")))
+    out += [("national_id", *m.span("value")) for m in _SOCIAL.finditer(text) if ssn_valid(m.group("value"))]
+    out += [("phone", m.start(), m.end()) for m in _AU_MOBILE.finditer(text)]
+    return out
+
+
+# --------------------------------------------------------------------------- structured records and numeric key halves
+
+# A street line under its own key in a record: "line1":"3-12-8 Kichijoji-honcho", address_line_1: 12 Elm St.
+_ADDRESS_KEY = re.compile(
+    r"(?i)[\"']?\b(?:address_?line_?1|address1|addr1|line_?1|street(?:_?address)?|street_?line)[\"']?\s*[:=]\s*"
+    r"(?:\"(?P<q>[^\"\n]{4,80})\"|'(?P<s>[^'\n]{4,80})'|(?P<b>[^\n,;\"']{4,80}))"
+)
+# A token as a URL's whole userinfo: a Sentry DSN key, "https://ghp_x@github.com/org/repo" (not an email address).
+_URL_TOKEN = re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{1,20}://(?P<value>[A-Za-z0-9_-]{16,80})@[\w-]+(?:\.[\w-]+)+")
+# A numeric key next to its secret: "api_key 874512963301745, api_secret ...".
+_NUMERIC_KEY = re.compile(r"(?i)\b(?:api[ _-]?key|apikey|app[ _-]?key|consumer[ _-]?key)[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>\d{12,20})(?!\d)")
+_SECRET_NEARBY = re.compile(r"(?i)\b(?:api[ _-]?secret|app[ _-]?secret|secret[ _-]?key|consumer[ _-]?secret|client[ _-]?secret)\b|密钥|秘钥")
+
+
+def find_structured(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _ADDRESS_KEY.finditer(text):
+        group = next(g for g in ("q", "s", "b") if m.group(g) is not None)
+        if re.search(r"\d", m.group(group)) and not _PLACEHOLDER.match(m.group(group).strip()):
+            start, end = m.span(group)
+            out.append(("address", start, end - (len(m.group(group)) - len(m.group(group).rstrip()))))
+    for m in _URL_TOKEN.finditer(text):
+        value = m.group("value")
+        if re.fullmatch(r"[0-9a-f]{24,}|[0-9A-F]{24,}", value) or looks_random(value, 16):
+            out.append(("api_key", *m.span("value")))
+    if _SECRET_NEARBY.search(text):
+        out += [("api_key", *m.span("value")) for m in _NUMERIC_KEY.finditer(text)]
+    for m in _VALUE_FIRST_OTP.finditer(text):
+        out.append(("otp", *m.span("value" if m.group("value") else "v2")))
+    return out
+
+
+# "the bank just texted me 4471 92 as the code", "收到的码是 659082".
+_VALUE_FIRST_OTP = re.compile(
+    r"(?i)(?<![\w.-])(?P<value>\d{3,4}[ -]?\d{2,4})\s+(?:as|is|was)\s+(?:the|my|your|our)\s+(?:\w+\s+)?(?:code|otp|passcode)\b|"
+    r"(?:收到|发来|短信里|短信上)的(?:码|数字)(?:是|为)\s*(?P<v2>\d{4,8})(?!\d)"
+)
