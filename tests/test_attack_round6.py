@@ -104,3 +104,29 @@ def test_the_console_shows_a_bidi_override_as_a_visible_mark(server: dict[str, A
     listing = httpx.get(f"{server['base']}/console?ns=alice", timeout=60,
                         headers={"Authorization": "Bearer " + server["tokens"]["admin"]}).text
     assert "\u202e" not in listing and "U+202E" in listing
+
+
+# ------------------------------------------------------------------ 3. the request log
+def test_a_refused_private_write_leaves_none_of_its_text_in_the_request_log(tmp_path: Path) -> None:
+    """The JSON request log kept the tool schema's refusal as is, and pydantic quotes the value it refused
+    (`input_value='My diary: ...'`): the first words of a private memory were written to the log in clear."""
+    from hindsight.security.crypto import generate_key
+
+    db, log = tmp_path / "memory.db", tmp_path / "server.log"
+    tokens = create_tokens(db, ROLES)
+    secret = "Quillibertine diary: I am leaving the company in March"
+    env = {"HINDSIGHT_ENCRYPTION_KEY": generate_key(), "HINDSIGHT_LOG_JSON": "true"}
+    with http_server(db, log, env=env) as url, mcp_session(url, auth=tokens["writer"]) as writer:
+        kept = writer.call("memory_store", content="A private note about the garden shed", namespace="alice",
+                           private=True, type="semantic")
+        too_long = writer.error("memory_store", {"content": secret + " " + "x" * 20_000, "namespace": "alice",
+                                                 "private": True})
+        assert "content" in too_long
+        quarantine = writer.error("memory_update", {"memory_id": kept["memory_id"], "namespace": "alice",
+                                                    "updates": {"content": secret, "status": "quarantined"}})
+        assert "quarantined" in quarantine
+    text = log.read_text(encoding="utf-8", errors="replace")
+    lines = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+    assert sum(line.get("outcome") == "error" for line in lines) >= 2  # the refusals were logged ...
+    assert "Quillibertine" not in text and "garden shed" not in text  # ... without the caller's text
+    assert any("content" in line.get("error", "") for line in lines)  # the field is still named
