@@ -38,6 +38,15 @@ def check_identifier(text: str, field: str) -> str:
     return text
 
 
+def is_clean_identifier(text: str) -> bool:
+    """True when `text` passes `check_identifier` (to drop, not refuse, what an older version stored)."""
+    try:
+        check_identifier(text, "value")
+    except InvalidInputError:
+        return False
+    return True
+
+
 def check_identifiers(model: Any, fields: tuple[str, ...]) -> None:
     """Tags (a list), metadata (its keys, at any depth) and plain identifier strings of a validated model."""
     for name in fields:
