@@ -31,6 +31,7 @@ from hindsight.cli_common import (
     show,
 )
 from hindsight.cli_ops import register
+from hindsight.cli_queue import register as register_queue
 from hindsight.cli_store import register as register_store
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryType, Source
@@ -273,6 +274,7 @@ def history(memory_id: str, db: DbOption = None, namespace: NsOption = "default"
 
 register_store(app)  # stats, archive, export, import, ingest, consolidate, demo, migrate
 register(app)  # the admin commands (tokens, review, audit, backup, restore) after the everyday ones
+register_queue(app)  # a resilient client's queue file: list, dead letters, replay
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -64,6 +64,7 @@ from hindsight.write.hygiene import (
 )
 from hindsight.write.judge import classify_rules
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
+from hindsight.write.text_rules import is_clean_identifier
 
 Writer = Callable[[list[dict[str, Any]]], list[WriteOutcome]]
 Progress = Callable[[int, int], None]
@@ -291,7 +292,8 @@ class Consolidator:
         # the least-trusted input decides: a memory built from an agent's words is the agent's, however many
         # user memories it was consolidated with (attack round 5: a tie favoured the user)
         source = min((r.source for r in records), key=lambda s: DEFAULT_CREDIBILITY[s])
-        tags = list(dict.fromkeys(t for r in records for t in r.tags))[:MAX_TAGS]
+        # a tag an older version stored with hidden characters is dropped, not copied (write/text_rules.py)
+        tags = list(dict.fromkeys(t for r in records for t in r.tags if is_clean_identifier(t)))[:MAX_TAGS]
         return {
             "content": text,
             "type": MemoryType.semantic.value,

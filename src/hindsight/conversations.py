@@ -17,7 +17,7 @@ from hindsight.write import events, ingest
 from hindsight.write.importance import compute_importance
 from hindsight.write.pipeline import WriteOutcome
 from hindsight.write.screening import guarded_turn
-from hindsight.write.text_rules import check_text
+from hindsight.write.text_rules import check_identifier, check_text
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -83,7 +83,7 @@ class ConversationsMixin:
         """Append a turn to the session's working memory; returns the number of turns held."""
         if not session_id.strip() or not has_visible_text(content):
             raise InvalidInputError("session_id must be non-empty and content must contain visible text")
-        check_text(session_id, "session_id")
+        check_identifier(session_id, "session_id")
         check_text(content, "content")
         return self.working.append(namespace, session_id, role, guarded_turn(self.writer.screener, self.writer.redactor, content), self.clock())
 

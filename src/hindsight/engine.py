@@ -27,10 +27,10 @@ from hindsight.embeddings.factory import create_embedder
 from hindsight.engine_io import TransferMixin
 from hindsight.engine_read import DEFAULT_MIN_RELEVANCE, MAX_PAGE, MAX_QUERY_CHARS, MAX_TOP_K, ReadMixin
 from hindsight.errors import (
+    EncryptionUnavailableError,
     InvalidInputError,
     MemoryNotFoundError,
     PermissionDeniedError,
-    ProviderUnavailableError,
     format_validation_error,
     validated,
 )
@@ -160,7 +160,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         `relayed`: the items are what the server derived from an agent's report (see `admit`)."""
         inputs = self.admit([validated(MemoryInput, item, "memory") for item in items], actor, relayed)
         if any(item.private for item in inputs) and not getattr(self.store, "supports_encryption", False):
-            raise ProviderUnavailableError(
+            raise EncryptionUnavailableError(
                 "private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY (see `hindsight keygen`) "
                 "or HINDSIGHT_KEY_FILE; nothing was stored")
         return self.writer.write_many(inputs, actor, ids=ids)
@@ -217,10 +217,14 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
                 "memory_id: a quarantined memory leaves quarantine only through memory_quarantine_release (admin "
                 "scope) or is deleted; nothing was changed")
         reason = self.writer.clean_note(reason, "reason")  # shown to readers: redacted and screened
+        # a status change like any other: by one who may not claim the memory's source, it becomes theirs
+        changes = bind_changes(current, {"status": Status.forgotten}, actor)
+        lowered = lowering_note(current, changes, actor)
         updated = current.model_copy(
-            update={"status": Status.forgotten, "status_reason": reason or "forgotten", "updated_at": self.clock()}
+            update={**changes, "status_reason": reason or "forgotten", "updated_at": self.clock()}
         )
-        self.writer.apply_change(updated, actor=actor, action="forget", note=reason)
+        self.writer.apply_change(updated, actor=actor, action="forget",
+                                 note="; ".join(part for part in (reason, lowered) if part))
         return updated
 
     def delete(self, memory_id: str, namespace: str = "default", actor: str = "local", reason: str = "") -> MemoryRecord:

@@ -6,9 +6,14 @@ text starts with the code and a colon (``invalid_input: content: ...``), so a
 client can tell a final refusal from a transient failure without parsing prose:
 
 * final (retrying the same request cannot succeed): ``invalid_input``, ``idempotency_conflict``;
-* retryable (the same request may succeed later): ``storage_busy``, ``unavailable``,
-  ``provider_unavailable``, ``storage_error``, ``timeout``;
-* the others (``permission_denied``, ``not_found``) need a person to act first.
+* transient (the same request succeeds once the server or the database is back, nothing about the request is
+  wrong): ``storage_busy``, ``storage_unavailable``, ``unavailable``, ``provider_unavailable``, ``timeout``;
+* ambiguous (the server answered, but it may be this request: a generic ``storage_error``, and the refusals a
+  person must act on first, ``permission_denied``, ``not_found``, ``encryption_unavailable``, or a code this
+  client does not know): a client retries them a few times with backoff, then sets the write aside where the
+  user can list and replay it (the resilient client's dead letters), so one poison write cannot block the rest.
+
+`error_kind(code)` says which.
 """
 
 from __future__ import annotations
@@ -56,10 +61,24 @@ class ProviderUnavailableError(HindsightError, RuntimeError):
     code = "provider_unavailable"
 
 
+class EncryptionUnavailableError(ProviderUnavailableError):
+    """A private memory was sent to a server that has no encryption key: refused until the operator sets one
+    (not transient: the same request fails the same way until then)."""
+
+    code = "encryption_unavailable"
+
+
 class StorageError(HindsightError, RuntimeError):
     """The store could not complete an operation; nothing was half-written."""
 
     code = "storage_error"
+
+
+class StorageUnavailableError(StorageError):
+    """The database could not be reached (connection refused or dropped); nothing was written, retry later."""
+
+    code = "storage_unavailable"
+    retryable = True
 
 
 class StorageBusyError(StorageError):
@@ -86,9 +105,16 @@ class IdempotencyConflictError(HindsightError):
 
 #: codes of errors after which the same request can never succeed (a client drops it to a dead-letter list)
 FINAL_CODES = frozenset({InvalidInputError.code, IdempotencyConflictError.code})
-#: codes of errors after which the same request may succeed later (a client keeps it queued and retries)
-RETRYABLE_CODES = frozenset({StorageBusyError.code, StorageError.code, ProviderUnavailableError.code,
+#: codes of errors after which the same request succeeds later unchanged (a client keeps it queued, retries forever)
+RETRYABLE_CODES = frozenset({StorageBusyError.code, StorageUnavailableError.code, ProviderUnavailableError.code,
                              BudgetExceededError.code, "unavailable"})
+
+
+def error_kind(code: str) -> str:
+    """'final', 'transient' or 'ambiguous' for an error code (see the module docstring)."""
+    if code in FINAL_CODES:
+        return "final"
+    return "transient" if code in RETRYABLE_CODES else "ambiguous"
 
 
 def format_validation_error(exc: Any, prefix: str = "") -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from hindsight.write.text_rules import check_fields
+from hindsight.write.text_rules import check_fields, check_identifiers
 
 MAX_CONTENT_CHARS = 20_000
 #: metadata key under which the write path keeps the preceding turn of the same session.
@@ -285,6 +285,7 @@ class MemoryInput(BaseModel):
     @model_validator(mode="after")
     def _storable(self) -> MemoryInput:
         check_fields(self, ("content", "context", "tags", "metadata", "session_id", "source_task_id"))
+        check_identifiers(self, ("tags", "metadata", "session_id", "source_task_id"))
         check_future(self.event_time)
         return self
 
@@ -336,6 +337,7 @@ class MemoryPatch(BaseModel):
         if self.status == Status.quarantined:
             raise ValueError("status 'quarantined' is set by the write guard, not by updates")
         check_fields(self, ("content", "context", "tags", "metadata"))
+        check_identifiers(self, ("tags", "metadata"))
         check_future(self.event_time)
         return self
 
@@ -378,6 +380,7 @@ class SearchFilters(BaseModel):
     def _range(self) -> SearchFilters:
         if self.time_from and self.time_to and self.time_from > self.time_to:
             raise ValueError("time_from must not be after time_to")
+        check_identifiers(self, ("tags", "session_id", "source_task_id"))
         return self
 
 

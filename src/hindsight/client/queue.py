@@ -2,8 +2,10 @@
 
 A write that could not be confirmed waits here, with the idempotency key it was
 first sent with, until the server takes it; a write the server refused for good
-(invalid input, a schema refusal) moves to `dead_letters`, which the user can list,
-instead of vanishing.
+(invalid input, a schema refusal), or kept refusing with an ambiguous error past the
+client's cap (`refusals` counts those), moves to `dead_letters`, which the user can list
+and replay (`replay`: back to the end of the queue with the same idempotency key, so a
+write the server did store is not stored twice) instead of vanishing.
 
 A private write (`private: true`) is kept sealed in both tables: its arguments are encrypted with the client's
 key (HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE, the same AES-GCM machinery as the store's, bound to the
@@ -33,7 +35,7 @@ CREATE TABLE IF NOT EXISTS dead_letters (id INTEGER PRIMARY KEY AUTOINCREMENT, q
     attempts INTEGER NOT NULL, error TEXT NOT NULL)
 """
 _QUEUE_COLUMNS = {"attempts": "INTEGER NOT NULL DEFAULT 0", "last_error": "TEXT NOT NULL DEFAULT ''",
-                  "next_attempt_at": "REAL NOT NULL DEFAULT 0"}
+                  "next_attempt_at": "REAL NOT NULL DEFAULT 0", "refusals": "INTEGER NOT NULL DEFAULT 0"}
 
 
 @dataclass
@@ -43,6 +45,7 @@ class QueuedWrite:
     arguments: dict[str, Any]
     attempts: int
     next_attempt_at: float
+    refusals: int = 0
 
 
 class WriteQueue:
@@ -94,7 +97,7 @@ class WriteQueue:
     def head(self) -> QueuedWrite | None:
         """The oldest queued write; one queued by an older client without a key gets one now, before it is sent."""
         with self._lock:
-            row = self._db.execute("SELECT id, tool, arguments, attempts, next_attempt_at FROM queue "
+            row = self._db.execute("SELECT id, tool, arguments, attempts, next_attempt_at, refusals FROM queue "
                                    "ORDER BY id LIMIT 1").fetchone()
             if row is None:
                 return None
@@ -103,16 +106,36 @@ class WriteQueue:
                 arguments["idempotency_key"] = new_key()
                 self._db.execute("UPDATE queue SET arguments = ? WHERE id = ?",
                                  (self._pack(str(row[1]), arguments), row[0]))
-        return QueuedWrite(int(row[0]), str(row[1]), arguments, int(row[3]), float(row[4]))
+        return QueuedWrite(int(row[0]), str(row[1]), arguments, int(row[3]), float(row[4]), int(row[5]))
 
     def done(self, item_id: int) -> None:
         with self._lock:
             self._db.execute("DELETE FROM queue WHERE id = ?", (item_id,))
 
-    def failed(self, item_id: int, error: str, next_attempt_at: float) -> None:
+    def failed(self, item_id: int, error: str, next_attempt_at: float, refused: bool = False) -> None:
+        """One more failed try; `refused`: the server answered with an ambiguous error (counted in `refusals`)."""
         with self._lock:
-            self._db.execute("UPDATE queue SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? "
-                             "WHERE id = ?", (error[:2000], next_attempt_at, item_id))
+            self._db.execute("UPDATE queue SET attempts = attempts + 1, refusals = refusals + ?, last_error = ?, "
+                             "next_attempt_at = ? WHERE id = ?", (int(refused), error[:2000], next_attempt_at, item_id))
+
+    def replay(self, dead_id: int) -> int:
+        """Move dead letter `dead_id` back to the end of the queue, arguments (idempotency key, sealing) unchanged,
+        tries reset, in one transaction; returns its new queue id. A dead letter replays once."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                row = self._db.execute("SELECT tool, arguments, queued_at, error FROM dead_letters WHERE id = ?",
+                                       (dead_id,)).fetchone()
+                if row is None:
+                    raise KeyError(dead_id)
+                cursor = self._db.execute("INSERT INTO queue(tool, arguments, queued_at, last_error) VALUES "
+                                          "(?, ?, ?, ?)", (row[0], row[1], row[2], f"replayed after: {row[3]}"[:2000]))
+                self._db.execute("DELETE FROM dead_letters WHERE id = ?", (dead_id,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return int(cursor.lastrowid or 0)
 
     def dead_letter(self, item_id: int, error: str) -> None:
         """Move a refused write out of the queue into dead_letters, in one transaction."""
@@ -143,9 +166,9 @@ class WriteQueue:
     def queued(self) -> list[dict[str, Any]]:
         """The writes still waiting, in delivery order, with their attempts and last error."""
         with self._lock:
-            rows = self._db.execute("SELECT id, tool, arguments, queued_at, attempts, last_error, next_attempt_at "
-                                    "FROM queue ORDER BY id").fetchall()
-        keys = ("id", "tool", "arguments", "queued_at", "attempts", "last_error", "next_attempt_at")
+            rows = self._db.execute("SELECT id, tool, arguments, queued_at, attempts, last_error, next_attempt_at, "
+                                    "refusals FROM queue ORDER BY id").fetchall()
+        keys = ("id", "tool", "arguments", "queued_at", "attempts", "last_error", "next_attempt_at", "refusals")
         return [{**dict(zip(keys, row)), "arguments": self._shown(str(row[1]), str(row[2]))} for row in rows]
 
     def close(self) -> None:

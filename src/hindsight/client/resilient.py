@@ -5,10 +5,13 @@ queued item), so a write that was sent but not confirmed (a timeout, a killed
 server) can be retried without a twin: the server stores one memory per key.
 Writes that cannot be confirmed go to a local SQLite queue (durable across
 restarts); a background worker replays them in order (nothing overtakes a
-queued write) with exponential backoff and jitter. Only a refusal of the request
-itself (`invalid_input:`, `idempotency_conflict:`, a schema error) is final: that write moves to a
-dead-letter table you can list; busy, timeouts, 5xx and permission problems stay
-queued. A search that cannot reach the server degrades to the last semantic
+queued write) with exponential backoff and jitter. Errors are typed (hindsight.errors.error_kind): a refusal of
+the request itself (`invalid_input:`, `idempotency_conflict:`, a schema error) is final: that write moves to a
+dead-letter table at once; no answer, busy, timeouts and other transient codes stay queued without limit; an
+ambiguous answer (a generic `storage_error`, `permission_denied`, `not_found`, `encryption_unavailable`, an
+unknown code) is retried `max_refusals` times with backoff, then set aside as a dead letter, so one poison write
+does not block the writes behind it. Dead letters can be listed and replayed (`replay`, `hindsight client-queue`)
+with their first idempotency key, so nothing is lost or stored twice. A search that cannot reach the server degrades to the last semantic
 memories this client saw in the namespace asked for that pass the query's filters (client/degraded.py),
 flagged `degraded` (the seed's "local cache + retry" advice). Timeouts default to 10 s.
 
@@ -34,7 +37,7 @@ from fastmcp.exceptions import ToolError
 
 from hindsight.client.degraded import degraded_results
 from hindsight.client.queue import WriteQueue, new_key
-from hindsight.errors import FINAL_CODES
+from hindsight.errors import error_kind
 from hindsight.security.crypto import MemoryCipher, load_cipher
 
 T = TypeVar("T")
@@ -46,17 +49,26 @@ WRITE_TOOLS = frozenset({"memory_store", "memory_task_completed", "memory_task_f
 _SCHEMA_REFUSAL = re.compile(r"validation error", re.IGNORECASE)
 
 
+def error_code(error: BaseException) -> str:
+    """The stable code a hindsight tool error starts with ('' when it has none)."""
+    head = str(error).strip().split(":", 1)[0].strip()
+    return head if head.replace("_", "").isalpha() and head.islower() else ""
+
+
 def is_final(error: BaseException) -> bool:
     """True when the server refused the request for good (retrying the same arguments cannot succeed).
 
-    Final: `invalid_input:`, `idempotency_conflict:` and schema refusals. Everything else stays queued: unreachable, timeout, 5xx,
-    `storage_busy:`, `unavailable:`, and refusals a person must fix first (`permission_denied:`, `not_found:`).
+    Final: `invalid_input:`, `idempotency_conflict:` and schema refusals (hindsight.errors.error_kind).
     """
     if not isinstance(error, ToolError):
         return False
     message = str(error).strip()
-    code = message.split(":", 1)[0].strip()
-    return code in FINAL_CODES or bool(_SCHEMA_REFUSAL.search(message.split("\n", 1)[0]))
+    return error_kind(error_code(error)) == "final" or bool(_SCHEMA_REFUSAL.search(message.split("\n", 1)[0]))
+
+
+def is_transient(error: BaseException) -> bool:
+    """True when nothing about the request is wrong: no answer, or a transient code (busy, unavailable, timeout)."""
+    return not isinstance(error, ToolError) or error_kind(error_code(error)) == "transient"
 
 
 def _describe(error: BaseException) -> str:
@@ -65,7 +77,12 @@ def _describe(error: BaseException) -> str:
 
 
 class Unreachable(Exception):
-    """The call did not get an answer (connection refused or dropped, timeout, transient server error)."""
+    """The call did not succeed and may later: no answer (connection refused or dropped, timeout), a transient
+    error, or (`refused`) an ambiguous one the server answered with (a generic storage_error, permission_denied...)."""
+
+    def __init__(self, message: str, refused: bool = False) -> None:
+        super().__init__(message)
+        self.refused = refused
 
 
 @dataclass
@@ -88,9 +105,11 @@ class AsyncResilientClient:
 
     def __init__(self, url: str, queue_path: str | Path, token: str | None = None, timeout: float = 10.0,
                  cache_size: int = 10, backoff_base: float = 0.5, backoff_max: float = 30.0,
-                 cipher: MemoryCipher | None = None) -> None:
+                 cipher: MemoryCipher | None = None, max_refusals: int = 5) -> None:
         """`cipher` seals queued private writes (default: the key in HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE,
-        if any; see client/queue.py)."""
+        if any; see client/queue.py). `max_refusals`: tries of a write the server answers with an ambiguous error
+        before it is set aside as a dead letter (no answer and transient errors are retried without limit)."""
+        self.max_refusals = max(1, max_refusals)
         self.url = url
         self.token = token
         self.timeout = timeout
@@ -122,7 +141,7 @@ class AsyncResilientClient:
                 self._reached()
                 raise
             self._unreachable(exc)
-            raise Unreachable(_describe(exc)) from exc
+            raise Unreachable(_describe(exc), refused=not is_transient(exc)) from exc
         except Exception as exc:  # connection refused/reset, timeout, protocol failure: no answer
             self._unreachable(exc)
             raise Unreachable(_describe(exc)) from exc
@@ -167,6 +186,13 @@ class AsyncResilientClient:
     def dead_letters(self) -> list[dict[str, Any]]:
         return self.queue.dead_letters()
 
+    def replay(self, dead_id: int) -> int:
+        """Put a dead letter back at the end of the queue (same idempotency key: a write the server did store is
+        answered `replayed`, not stored twice); returns its queue id."""
+        queue_id = self.queue.replay(dead_id)
+        self._nudge()
+        return queue_id
+
     def status(self) -> ClientStatus:
         next_retry = None if self._next_retry is None else max(0.0, self._next_retry - time.monotonic())
         return ClientStatus(len(self.queue), len(self.queue.dead_letters()), self._degraded, self._last_error,
@@ -188,7 +214,7 @@ class AsyncResilientClient:
         sent = 0
         async with self._flush_lock:
             while (item := self.queue.head()) is not None:
-                tried, next_at = item.attempts, item.next_attempt_at
+                tried, next_at, refusals = item.attempts, item.next_attempt_at, item.refusals
                 for _ in range(attempts):
                     delay = next_at - time.time()
                     if delay > 0:
@@ -202,8 +228,12 @@ class AsyncResilientClient:
                         break
                     except Unreachable as exc:
                         tried += 1
+                        refusals += exc.refused
+                        if refusals >= self.max_refusals:  # a poison write must not block the queue forever
+                            self.queue.dead_letter(item.id, f"refused {refusals} times, set aside: {exc}")
+                            break
                         next_at = time.time() + self.backoff(tried - 1)
-                        self.queue.failed(item.id, str(exc), next_at)
+                        self.queue.failed(item.id, str(exc), next_at, refused=exc.refused)
                         continue
                     self.queue.done(item.id)
                     sent += 1
@@ -282,9 +312,9 @@ class ResilientClient:
 
     def __init__(self, url: str, queue_path: str | Path, token: str | None = None, timeout: float = 10.0,
                  cache_size: int = 10, auto_flush: bool = True, backoff_base: float = 0.5,
-                 backoff_max: float = 30.0, cipher: MemoryCipher | None = None) -> None:
+                 backoff_max: float = 30.0, cipher: MemoryCipher | None = None, max_refusals: int = 5) -> None:
         self._async = AsyncResilientClient(url, queue_path, token, timeout, cache_size, backoff_base, backoff_max,
-                                           cipher)
+                                           cipher, max_refusals)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="hindsight-client", daemon=True)
         self._thread.start()
@@ -324,6 +354,12 @@ class ResilientClient:
 
     def dead_letters(self) -> list[dict[str, Any]]:
         return self._async.dead_letters()
+
+    def replay(self, dead_id: int) -> int:
+        return self._run(self._replay(dead_id))
+
+    async def _replay(self, dead_id: int) -> int:
+        return self._async.replay(dead_id)
 
     def status(self) -> ClientStatus:
         return self._async.status()

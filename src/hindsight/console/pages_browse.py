@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from hindsight.console.app import ConsoleApp, Ctx, memory_href
+from hindsight.console.safe import shown
 from hindsight.console.svg import edge_graph
 from hindsight.console.views import (
     history_entry,
@@ -163,7 +164,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                 + (f" · task {escape(record.source_task_id)}" if record.source_task_id else "")
                 + (f" · session {escape(record.session_id)}" if record.session_id else ""))
         body = (f"<p class='muted'>{escape(record.id)} · {escape(ns)}</p><div class='pre' id='content'>"
-                f"{escape(record.content)}</div>"
+                f"{shown(record.content)}</div>"
                 + (f"<p>{ctx.t('context')}: {escape(record.context)}</p>" if record.context else "")
                 + f"<p>{memory_line(record)} · {ctx.t('importance')} {record.importance:.2f}</p>"
                 + (f"<p class='muted'>{escape(record.status_reason)}</p>" if record.status_reason else "")
@@ -251,7 +252,7 @@ def _edges(ctx: Ctx, record: Any, related: list[Any]) -> str:
     neighbours = [(other.id, other.content[:40], edge.kind, edge.src == record.id) for edge, other in related]
     rows = "".join(
         f"<li>{'→' if edge.src == record.id else '←'} <b>{escape(edge.kind)}</b> "
-        f"<a class='edge-link' href='{escape(memory_href(other.id, other.namespace))}'>{escape(other.content[:80])}</a>"
+        f"<a class='edge-link' href='{escape(memory_href(other.id, other.namespace))}'>{shown(other.content[:80])}</a>"
         f" <span class='muted'>{escape(other.status.value)} {tags(other)}</span></li>" for edge, other in related)
     return f"<div class='grid2'><div>{edge_graph((record.id, record.content), neighbours, record.namespace)}</div>" \
            f"<ul>{rows}</ul></div>"

@@ -14,6 +14,7 @@ from starlette.responses import RedirectResponse, Response
 
 from hindsight.console.app import ConsoleApp, Ctx
 from hindsight.console.pages_browse import namespaces_for
+from hindsight.console.safe import shown
 from hindsight.console.views import field_changes, memory_block, when, word_diff
 from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
@@ -64,7 +65,7 @@ def _quarantine_card(ctx: Ctx, engine: MemoryEngine, record: MemoryRecord) -> st
     history = engine.history(record.id, record.namespace)
     previous = next((e.before for e in reversed(history) if e.before and e.before.get("status") != "quarantined"),
                     None)
-    now = (f"<div class='pre'>{escape(str(previous.get('content', '')))}</div>" if previous
+    now = (f"<div class='pre'>{shown(str(previous.get('content', '')))}</div>" if previous
            else "<p class='muted'>—</p>")
     change = field_changes(previous, record.model_dump(mode="json")) if previous else word_diff("", record.content)
     base = f"/console/quarantine/{escape(record.id)}/"

@@ -9,6 +9,7 @@ from html import escape
 from typing import Any
 
 from hindsight.console.app import Ctx, memory_href
+from hindsight.console.safe import shown
 from hindsight.console.svg import score_bars
 from hindsight.model import HistoryEntry, MemoryRecord, SearchHit
 
@@ -32,12 +33,12 @@ def word_diff(old: str, new: str) -> str:
     out = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if op == "equal":
-            out.append(escape("".join(a[i1:i2])))
+            out.append(shown("".join(a[i1:i2])))
             continue
         if i2 > i1:
-            out.append(f"<del>{escape(''.join(a[i1:i2]))}</del>")
+            out.append(f"<del>{shown(''.join(a[i1:i2]))}</del>")
         if j2 > j1:
-            out.append(f"<ins>{escape(''.join(b[j1:j2]))}</ins>")
+            out.append(f"<ins>{shown(''.join(b[j1:j2]))}</ins>")
     return f"<div class='pre diff'>{''.join(out)}</div>"
 
 
@@ -85,7 +86,7 @@ def memory_line(record: MemoryRecord) -> str:
 def memory_block(ctx: Ctx, record: MemoryRecord | None) -> str:
     if record is None:
         return "<p class='muted'>—</p>"
-    return (f"<div class='pre'>{escape(record.content)}</div><div class='muted'>{memory_line(record)}</div>"
+    return (f"<div class='pre'>{shown(record.content)}</div><div class='muted'>{memory_line(record)}</div>"
             f"<a href='{escape(memory_href(record.id, record.namespace))}'>{escape(record.id)}</a>")
 
 
@@ -108,7 +109,7 @@ def record_card(ctx: Ctx, record: MemoryRecord, extra: str = "", side: str = "")
     href = memory_href(record.id, record.namespace)
     return (f"<article class='hit' tabindex='-1' data-id='{escape(record.id)}'><div>"
             f"<a class='open' href='{escape(href)}'>{escape(record.id)}</a> <span class='muted'>{escape(extra)}</span>"
-            f"<div class='content'>{escape(record.content)}</div>"
+            f"<div class='content'>{shown(record.content)}</div>"
             + (f"<div class='muted'>{ctx.t('context')}: {escape(record.context)}</div>" if record.context else "")
             + f"<div class='muted'>{memory_line(record)}</div></div>"
             f"<div aria-label='{ctx.t('why')}'>{side}</div></article>")

@@ -27,6 +27,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from hindsight.console.safe import shown
 from hindsight.errors import HindsightError
 from hindsight.review.queue import Proposal
 from hindsight.review.service import ReviewService
@@ -52,7 +53,7 @@ def _when(ts: float | None) -> str:
 
 def _pre(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=2, default=str)
-    return f"<pre>{html.escape(text)}</pre>"
+    return f"<pre>{shown(text)}</pre>"
 
 
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sqlite3
 import sys
 import time
@@ -184,8 +185,20 @@ class RequestObserver(Middleware):
             if self.log_json:
                 self.log.info(json.dumps({
                     "ts": time.time(), "tool": tool, "namespace": _namespace(arguments), "principal": _principal(),
-                    "latency_ms": round(elapsed * 1000, 2), "outcome": outcome, **({"error": error[:300]} if error else {}),
+                    "latency_ms": round(elapsed * 1000, 2), "outcome": outcome,
+                    **({"error": loggable_error(error)[:300]} if error else {}),
                 }, ensure_ascii=False))
+
+
+#: a schema refusal quotes what the caller sent (`input_value='My diary: ...'`, a private memory's text too)
+_INPUT_VALUE = re.compile(r"input_value=.*?(?=, input_type=|\]$|\]\n|$)", re.S | re.M)
+_MORE_INFO = re.compile(r"\n\s*For further information visit \S+")
+
+
+def loggable_error(error: str) -> str:
+    """An error as the request log keeps it: the field and the rule, never the value the caller sent (attack
+    round 6: a refused private write left its first words in the log)."""
+    return _MORE_INFO.sub("", _INPUT_VALUE.sub("input_value=[not logged]", error))
 
 
 def mount_operations(mcp: Any, engine: MemoryEngine, observer: RequestObserver, tokens: TokenStore | None,

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from hindsight.errors import StorageError
+from hindsight.errors import EncryptionUnavailableError
 from hindsight.model import SEALED_METADATA_KEYS, HistoryEntry, MemoryRecord
 from hindsight.security.crypto import PREFIX, MemoryCipher
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
@@ -39,7 +39,7 @@ class EncryptedStore(MemoryStore):
         if not record.encrypted:
             return record
         if self._cipher is None:
-            raise StorageError("private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE")
+            raise EncryptionUnavailableError("private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE")
         metadata = dict(record.metadata)
         for key in SEALED_METADATA_KEYS:
             if key in metadata:

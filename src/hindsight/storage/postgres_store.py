@@ -24,10 +24,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
-from hindsight.errors import ProviderUnavailableError, StorageError
+from hindsight.errors import ProviderUnavailableError, StorageError, StorageUnavailableError
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
 from hindsight.storage import pg_neighbours
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
+from hindsight.storage.pg_erase import vacuum_erased
 from hindsight.storage.pg_migrations import SCHEMA_LOCK, migrate
 from hindsight.storage.records import (
     COLUMNS,
@@ -103,7 +104,7 @@ class PostgresStore(MemoryStore):
             with self._pool.connection() as conn:
                 yield conn
         except self._psycopg.OperationalError as exc:
-            raise StorageError(f"the database is unavailable ({exc}); nothing was written, retry") from exc
+            raise StorageUnavailableError(f"the database is unavailable ({exc}); nothing was written, retry") from exc
 
     @contextmanager
     def transaction(self, namespace: str | None = None) -> Iterator[None]:
@@ -124,7 +125,7 @@ class PostgresStore(MemoryStore):
                 finally:
                     self._local.conn = None
         except self._psycopg.OperationalError as exc:
-            raise StorageError(f"the database is unavailable ({exc}); nothing was written, retry") from exc
+            raise StorageUnavailableError(f"the database is unavailable ({exc}); nothing was written, retry") from exc
 
     @staticmethod
     def _lock_namespace(conn: Any, namespace: str) -> None:
@@ -264,6 +265,10 @@ class PostgresStore(MemoryStore):
             conn.execute("DELETE FROM edges WHERE src = %s OR dst = %s", (memory_id, memory_id))
             self._history(conn, memory_id, "delete", actor, before, None, note)
         return before
+
+    def compact_erased(self) -> None:
+        """After a hard delete (write/erase.py): vacuum the dead row versions holding its text (storage/pg_erase.py)."""
+        vacuum_erased(lambda: self._psycopg.connect(self.url, autocommit=True))
 
     def get(self, memory_id: str) -> MemoryRecord | None:
         records = self._records(self._rows(f"{_SELECT} WHERE id = %s", (memory_id,)))

@@ -3,15 +3,71 @@
 NUL (U+0000) is the one character PostgreSQL cannot store in text or JSON: a write carrying it failed there as a
 retryable `storage_error` (a resilient client retried it forever, blocking its queue) while SQLite stored it. It
 is refused on every backend as `invalid_input` naming the field (attack round 5), before anything is stored.
+
+Identifiers (tags, metadata keys, `session_id`, `source_task_id`) are matched exactly, shown in the console and
+the CLI, and compared by people: a zero-width space or a bidi override in one makes a value that looks like
+another (`pro\u200bd` shows as `prod` but no `prod` filter finds it; `\u202esess` shows reversed). They must not
+hold control, format (zero-width, bidi embeddings/overrides/isolates, BOM), private-use, surrogate or unassigned
+characters, or line separators (attack round 6); a zero-width (non-)joiner between two non-ASCII characters
+(Persian words, emoji sequences) is allowed.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from hindsight.errors import InvalidInputError
 
 NUL = "\x00"
+#: Unicode categories an identifier may not hold (see the module docstring)
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+_JOINERS = frozenset({"\u200c", "\u200d"})
+
+
+def check_identifier(text: str, field: str) -> str:
+    """`text` unchanged, or InvalidInputError naming `field` and the first hidden character's code point."""
+    check_text(text, field)
+    for i, ch in enumerate(text):
+        if unicodedata.category(ch) not in HIDDEN_CATEGORIES:
+            continue
+        if ch in _JOINERS and 0 < i < len(text) - 1 and not text[i - 1].isascii() and not text[i + 1].isascii():
+            continue
+        raise InvalidInputError(f"{field} must not contain invisible, control or bidi characters (U+{ord(ch):04X} "
+                                f"at position {i}): it would look like another value")
+    return text
+
+
+def is_clean_identifier(text: str) -> bool:
+    """True when `text` passes `check_identifier` (to drop, not refuse, what an older version stored)."""
+    try:
+        check_identifier(text, "value")
+    except InvalidInputError:
+        return False
+    return True
+
+
+def check_identifiers(model: Any, fields: tuple[str, ...]) -> None:
+    """Tags (a list), metadata (its keys, at any depth) and plain identifier strings of a validated model."""
+    for name in fields:
+        value = getattr(model, name, None)
+        if isinstance(value, str):
+            check_identifier(value, name)
+        elif isinstance(value, list):
+            for item in value:
+                check_identifier(str(item), f"{name}")
+        elif isinstance(value, dict):
+            _check_keys(value, name)
+
+
+def _check_keys(value: Any, where: str) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            check_identifier(str(key), f"{where} key")
+            _check_keys(item, f"{where}.{key}"[:120])
+    elif isinstance(value, list):
+        for item in value:
+            _check_keys(item, where)
 
 
 def check_text(text: str, field: str) -> str:
