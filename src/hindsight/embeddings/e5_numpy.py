@@ -25,8 +25,9 @@ import numpy as np
 
 QK = 32
 META = "\u2581"  # SentencePiece's metaspace
-#: tokens per forward pass: texts are bucketed by length and padded only within a bucket
-CHUNK_TOKENS = 4096
+#: tokens per forward pass (texts bucketed by length, padded only within a bucket); 512 measured cheaper per text
+#: than 256, 1024 or 4096 (larger buckets fall out of cache: 4096 cost 1.5x per text)
+CHUNK_TOKENS = 512
 
 
 def bundled_model_path(variant: str = "original") -> Path:
