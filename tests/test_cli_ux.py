@@ -129,7 +129,10 @@ def test_terminal_escapes_in_content_are_shown_not_run(tmp_path: Path) -> None:
     hostile = "\x07\x1b[31mred\x1b[0m note \u202eevil\u2066 done"
     mid = add(db, hostile)
     shown = "\\x07\\x1b[31mred\\x1b[0m note \\u202eevil\\u2066 done"
-    ok(db, "update", mid, "--content", hostile + " v2")
+    # Whether the guard passes an escape-laden edit is not what is tested here (a content edit is screened again and
+    # a quarantined memory leaves `list`; the round-6 guard scores the " v2" form 0.88): this edit stays stored.
+    ok(db, "update", mid, "--content", hostile + " (edited)")
+    assert json.loads(ok(db, "get", mid, "--json").stdout)["status"] == "active"
     outputs = {"get": ok(db, "get", mid).stdout, "list": ok(db, "list").stdout,
                "search": ok(db, "search", "red note").stdout, "history": ok(db, "history", mid).stdout}
     for command, text in outputs.items():
@@ -138,6 +141,6 @@ def test_terminal_escapes_in_content_are_shown_not_run(tmp_path: Path) -> None:
         assert "\\x1b[31mred" in text, command
     assert shown in outputs["get"]
     listed = json.loads(ok(db, "get", mid, "--json").stdout)  # JSON keeps the exact value, escaped
-    assert listed["content"] == hostile + " v2"
+    assert listed["content"] == hostile + " (edited)"
     raw_json = ok(db, "list", "--json").stdout
     assert "\u202e" not in raw_json and "\x1b" not in raw_json
