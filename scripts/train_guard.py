@@ -71,11 +71,8 @@ TARGET_FP = 0.03
 # 0.80 / 0.066 cross-writer. Round 5 (five writers, plain memories as benign data; bench/results/
 # guard_cross_writer.json): 0.75 reads 0.78 / 0.041 pooled, the FP-budget threshold is 0.79 (0.757 / 0.029), and
 # plain memories are no longer quarantined (held-out 0.005, LoCoMo 4-9 0/500). Both targets cannot be met at once
-# on an unseen writer. Round 6 (seven writers, round-6 features): the FP-budget threshold is 0.79 (0.803 / 0.030
-# pooled); at 0.75 the new model quarantined two benign regression notes through the engine (an FTP backup URL with
-# a redacted password 0.80, a 120-step runbook), so the operating point moved to 0.80 (0.794 / 0.027 pooled; main's
-# features read 0.793 / 0.028 there).
-OPERATING_THRESHOLD = 0.80
+# on an unseen writer.
+OPERATING_THRESHOLD = 0.75
 # The round-3 recipe (linear) and the candidates; chosen by nested leave-one-writer-out detection.
 LINEAR = ModelConfig(hidden=0)  # the round-3 recipe, scored with --compare-linear
 CONFIGS: tuple[ModelConfig, ...] = (ModelConfig(hidden=32, bag=4, l2=0.01, blind_weight=3.0, plain_weight=1.0),)
