@@ -132,8 +132,6 @@ def main() -> None:
                         "threshold chosen on the pooled scores) and --quick: a fifth of the fits. The shipped model "
                         "and threshold do not depend on it (one candidate, OPERATING_THRESHOLD)")
     parser.add_argument("--without-plain", action="store_true", help="train without the plain facts (the 'before' row)")
-    parser.add_argument("--report-bag", type=int, metavar="N", help="score the leave-one-writer-out report with bags of "
-                        "N MLPs (a quarter of the fits with N=1 on the loaded machine); the shipped model keeps its bag")
     args = parser.parse_args()
     if args.fast:
         args.quick = True
@@ -195,8 +193,6 @@ def main() -> None:
             final.save(DATA / "guard_lr.npz")
         print(f"final model fitted ({time.time() - t0:.0f}s)", flush=True)
     for cfg in ((LINEAR,) if args.compare_linear else ()) + configs:
-        if args.report_bag and cfg.hidden:
-            cfg = replace(cfg, bag=args.report_bag)
         if args.fast:  # plain leave-one-writer-out: one fit per writer, the FP-budget threshold chosen on the pool
             scores = writer_scores(f, y, writers, everything, blind, cfg, args.seed)
             pooled = pick_threshold(scores[in_blind], is_attack[in_blind], TARGET_FP)
@@ -230,7 +226,7 @@ def main() -> None:
     report["shipped_threshold"] = threshold
     report["pooled_at_shipped_threshold"] = rates(xw[in_blind], is_attack[in_blind], threshold)
     report["nested_at_shipped_threshold"] = table(xw, dict.fromkeys(blind, threshold))
-    clf = final if final is not None else fit(f, y, replace(cfg, bag=configs[0].bag) if cfg.hidden else cfg, args.seed)
+    clf = final if final is not None else fit(f, y, cfg, args.seed)
     clf.threshold = threshold
     # Plain facts never trained on (the held-out hash half), scored as the engine does (raw embedding).
     def plain_fp(model: GuardClassifier, t: float) -> dict[str, float]:

@@ -209,8 +209,7 @@ PAYEE_CHANGE = _c(_alt(
     r"\b(?:updated|changed|revised|different) (?:bank|banking|payment|wire|remittance|account|payee) (?:details|info|account|number)",
     r"\b(?:bank|banking|account|payee|beneficiary|remittance) (?:details|info|information|account|number)s? (?:have |has )?(?:changed|moved|been updated)",
     r"\b(?:change|update|switch|swap|replace|edit)(?:d|s|ing)? (?:the |their |its |our )?(?:vendor'?s? |supplier'?s? )?(?:bank|payee|beneficiary|"
-    r"account|iban|remittance|payout|deposit)", r"\b(?:moved|switched|changed|transferred|migrated) (?:its|their|his|her|the|our) "
-    r"(?:receiving |payment |bank |remittance |deposit |payout )?(?:account|bank|banking)", r"\bredirect(?:ed|ing)? (?:the |all )?(?:payment|payout|transfer|wire|salary|invoice)",
+    r"account|iban|remittance|payout|deposit)", r"\bredirect(?:ed|ing)? (?:the |all )?(?:payment|payout|transfer|wire|salary|invoice)",
     r"收款(?:账户|账号|人|信息|卡|银行)(?:变更|改|换|更新)", r"(?:换|改|变更|更新)(?:了|成)?(?:新的?)?(?:收款|银行|打款|对公)(?:账户|账号|卡|信息)",
     r"新(?:的)?(?:收款)?(?:账户|账号|银行卡|银行账户|对公账户)", r"改(?:打|汇|转)到", r"打到新",
 ))
@@ -235,7 +234,7 @@ CLAIMANT = _c(_alt(
 HANDOVER = _c(_alt(
     r"\b(?:give|hand|share|send|read out|tell|disclose|reveal|pass|reset|issue|grant|add|provision|forward|unlock)(?:s|ed|ing)?\b.{0,40}"
     r"(?:password|credential|access|key|token|code|otp|admin|root|login|account|vpn|badge|secret|\[pii-(?:pw|key)\])",
-    r"(?:把|将)?(?:密码|权限|账号|验证码|密钥|令牌|管理员|口令|门禁)[^，,。；不别勿]{0,10}(?:给|发|告诉|交|开通|重置|共享|转交)", r"(?:开通|重置|给|授予|发)(?:他|她|对方|他们)?.{0,6}(?:权限|密码|账号|验证码)",
+    r"(?:把|将)?(?:密码|权限|账号|验证码|密钥|令牌|管理员|口令|门禁).{0,10}(?:给|发|告诉|交|开通|重置|共享|转交)", r"(?:开通|重置|给|授予|发)(?:他|她|对方|他们)?.{0,6}(?:权限|密码|账号|验证码)",
 ))
 LOOKALIKE = _c(_alt(
     r"\b[a-z0-9]+(?:-[a-z0-9]+)*-(?:login|secure|verify|sso|auth|account|support|portal|update|billing|signin|id)\.[a-z]{2,}",
@@ -315,15 +314,7 @@ INTERACTIONS: tuple[tuple[str, ...], ...] = (
     ("risky_op", "past"), ("obstacle", "destructive"), ("obstacle", "loosen"), ("obstacle", "control"), ("routine", "destructive"),
     ("routine", "loosen"), ("routine", "control"), ("preference", "low_stakes"), ("low_stakes", "loosen"),
 )
-TEXT_LEVEL: tuple[str, ...] = (
-    "late_agent_order", "recap_then_order", "n_sentences_gt2",
-    # across sentences of one text: "new bank details. The callback step is dropped." is one order in two sentences
-    "text:payee_change&unverified", "text:claimant&handover", "text:risky_op&normalised", "text:lookalike&trust",
-)
-_TEXT_PAIRS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
-    (("payee_change",), ("verify_removed", "loosen")), (("claimant", "trust"), ("handover",)),
-    (("risky_op",), ("obstacle", "routine", "experience", "persist")), (("lookalike",), ("trust", "credential")),
-)
+TEXT_LEVEL: tuple[str, ...] = ("late_agent_order", "recap_then_order", "n_sentences_gt2")
 FRAMING_NAMES: tuple[str, ...] = (
     tuple(name for name, _ in BASE) + tuple("x".join(combo) for combo in INTERACTIONS) + TEXT_LEVEL
 )
@@ -346,8 +337,7 @@ def framing_vector(normalised: str) -> np.ndarray:
     addressed = (bits[:, _IDX["agent_address"]] + bits[:, _IDX["imperative"]]) > 0
     late = float(any(addressed[i] and harmful[i] for i in range(1, len(sentences))))
     recap = float(bool(RECAP.search(sentences[0])) and late > 0)
-    pairs = [float(any(base[_IDX[a]] for a in first) and any(base[_IDX[b]] for b in second)) for first, second in _TEXT_PAIRS]
-    text_level = np.array([late, recap, float(len(sentences) > 2), *pairs], dtype=np.float32)
+    text_level = np.array([late, recap, float(len(sentences) > 2)], dtype=np.float32)
     return np.concatenate([base, inter, text_level])
 
 
