@@ -213,24 +213,11 @@ def writer_scores(f: Features, y: np.ndarray, writers: np.ndarray, train: np.nda
 
 def nested_writer_scores(f: Features, y: np.ndarray, writers: np.ndarray, train: np.ndarray, blind: list[str],
                          cfg: ModelConfig, budget: float, seed: int) -> tuple[np.ndarray, dict[str, float]]:
-    """Leave-one-writer-out scores and, per scored writer, the threshold chosen without it (module docstring).
-
-    The inner model for (scored W, inner V) is trained without both, the same model as for (V, W): each pair is
-    fitted once and scores both inner writers (the same numbers as fitting it twice, in half the fits).
-    """
-    inner: dict[frozenset[str], GuardClassifier] = {}
+    """Leave-one-writer-out scores and, per scored writer, the threshold chosen without it (module docstring)."""
     thresholds: dict[str, float] = {}
     for w in blind:
         others = [v for v in blind if v != w]
-        scores = np.full(len(y), np.nan)
-        for v in others:
-            key = frozenset((w, v))
-            if key not in inner:
-                keep = train & (writers != w) & (writers != v)
-                inner[key] = fit(f.take(keep), y[keep], cfg, seed)
-                print(f"    fitted without {w} and {v}", flush=True)
-            mask = writers == v
-            scores[mask] = attack_prob(inner[key], f.norm[mask], f.take(mask))
+        inner = writer_scores(f, y, writers, train & (writers != w), others, cfg, seed)
         pooled = np.isin(writers, others)
-        thresholds[w] = pick_threshold(scores[pooled], y[pooled] > 0, budget)
+        thresholds[w] = pick_threshold(inner[pooled], y[pooled] > 0, budget)
     return writer_scores(f, y, writers, train, blind, cfg, seed), thresholds

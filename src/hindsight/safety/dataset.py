@@ -23,7 +23,6 @@ PII_SET = DATA_DIR / "pii_labelled.jsonl"
 # Development rounds written for the failure kinds of issue 10 (one record per text, with its ``kind``).
 DEV_SETS: tuple[Path, ...] = (
     DATA_DIR / "guard_dev_r1.jsonl", DATA_DIR / "guard_dev_r2.jsonl", DATA_DIR / "guard_dev_r4.jsonl",
-    DATA_DIR / "guard_dev_r6.jsonl",
 )
 HELD_OUT_FRACTION = 0.25
 
@@ -270,90 +269,4 @@ def make_variants(examples: list[GuardExample], seed: int = 7, rate: float = 0.4
             continue
         kind = rng.choice(OBFUSCATIONS_BY_LANG.get(e.lang, OBFUSCATIONS_BY_LANG["en"]))
         out.append(GuardExample(OBFUSCATIONS[kind](e.text, rng), e.label, e.category, e.lang, e.group, kind))
-    return out
-
-
-# --------------------------------------------------------------------------- word-level disguises (round 6)
-_TO_LEET = str.maketrans({"a": "4", "e": "3", "i": "1", "o": "0", "s": "5", "t": "7"})
-
-
-def leetspeak(text: str, rng: random.Random) -> str:
-    return " ".join(w.translate(_TO_LEET) if w.isascii() and rng.random() < 0.7 else w for w in text.split(" "))
-
-
-def letter_spaced(text: str, rng: random.Random) -> str:
-    """'g i v e  t h e  k e y': letters one space apart, words two."""
-    return "  ".join(" ".join(w) for w in text.split())
-
-
-def rot13_note(text: str, rng: random.Random) -> str:
-    import codecs
-
-    return rng.choice(["rot13: ", "Encoded note (rot13) - ", "Decode before use: "]) + codecs.encode(text, "rot13")
-
-
-def reversed_text(text: str, rng: random.Random) -> str:
-    return text[::-1]
-
-
-def _han_reading(ch: str) -> str | None:
-    from hindsight.safety.phonetic import table
-
-    readings = table().readings.get(ch)
-    return readings[0] if readings else None
-
-
-def pinyin_text(text: str, rng: random.Random) -> str:
-    """Han characters as toneless pinyin, a word per character or run together."""
-    out: list[str] = []
-    for ch in text:
-        reading = _han_reading(ch) if "\u4e00" <= ch <= "\u9fff" else None
-        out.append((reading + (" " if rng.random() < 0.6 else "")) if reading else ch)
-    return "".join(out).strip()
-
-
-def _common_han() -> frozenset[str]:
-    """Characters our own Chinese texts use: the sound-alikes an attacker would type come from these."""
-    texts = [e.text for path in (GUARD_SET, *DEV_SETS) if path.exists() for e in load_guard_set(path)]
-    return frozenset(ch for t in texts for ch in t if "\u4e00" <= ch <= "\u9fff")
-
-
-def homophone_chars(text: str, rng: random.Random) -> str:
-    """Characters of the risky words swapped for common ones that sound the same (删除 -> 珊厨)."""
-    from hindsight.safety.phonetic import table
-
-    tbl = table()
-    common = _common_han()
-    by_sound: dict[str, list[str]] = {}
-    for ch, readings in tbl.readings.items():
-        if readings and ch in common:
-            by_sound.setdefault(readings[0], []).append(ch)
-    out = text
-    for word in sorted(tbl.risk, key=len, reverse=True):
-        if word in out:
-            swapped = "".join(
-                rng.choice([c for c in by_sound.get(_han_reading(ch) or "", []) if c != ch] or [ch]) for ch in word)
-            out = out.replace(word, swapped)
-    return out
-
-
-WORD_OBFUSCATIONS: dict[str, Callable[[str, random.Random], str]] = {
-    "leetspeak": leetspeak, "letter_spaced": letter_spaced, "rot13": rot13_note, "reversed": reversed_text,
-    "pinyin": pinyin_text, "homophone": homophone_chars,
-}
-WORD_OBFUSCATIONS_BY_LANG: dict[str, list[str]] = {
-    "en": ["leetspeak", "letter_spaced", "rot13", "reversed"],
-    "zh": ["pinyin", "homophone", "reversed", "letter_spaced"],
-}
-
-
-def make_word_variants(examples: list[GuardExample], seed: int = 11) -> list[GuardExample]:
-    """One word-level disguise of each hand-written attack (deterministic)."""
-    out: list[GuardExample] = []
-    for e in examples:
-        if e.obfuscation is not None or not e.is_attack or e.lang not in WORD_OBFUSCATIONS_BY_LANG:
-            continue
-        rng = random.Random(f"{seed}:{e.group}")
-        kind = rng.choice(WORD_OBFUSCATIONS_BY_LANG[e.lang])
-        out.append(GuardExample(WORD_OBFUSCATIONS[kind](e.text, rng), e.label, e.category, e.lang, e.group, kind, e.kind))
     return out

@@ -203,72 +203,6 @@ PRIVILEGE = _c(_alt(
     r"all (?:permissions|repositories|scopes)", r"\bgrant(?:ed|s|ing)?\b", r"\bescalat",
     r"管理员权限", r"超级管理员", r"提权", r"最高权限", r"全部权限", r"所有权限", r"授予", r"管理员", r"绑定.{0,10}(?:策略|角色)",
 ))
-# --- payment-verification polarity: a payee's bank details change, or a verification step is removed or skipped.
-PAYEE_CHANGE = _c(_alt(
-    r"\bnew (?:bank|banking|account|payee|beneficiary|iban|routing|remittance|receiving|payment|wire)\b",
-    r"\b(?:updated|changed|revised|different) (?:bank|banking|payment|wire|remittance|account|payee) (?:details|info|account|number)",
-    r"\b(?:bank|banking|account|payee|beneficiary|remittance) (?:details|info|information|account|number)s? (?:have |has )?(?:changed|moved|been updated)",
-    r"\b(?:change|update|switch|swap|replace|edit)(?:d|s|ing)? (?:the |their |its |our )?(?:vendor'?s? |supplier'?s? )?(?:bank|payee|beneficiary|"
-    r"account|iban|remittance|payout|deposit)", r"\bredirect(?:ed|ing)? (?:the |all )?(?:payment|payout|transfer|wire|salary|invoice)",
-    r"收款(?:账户|账号|人|信息|卡|银行)(?:变更|改|换|更新)", r"(?:换|改|变更|更新)(?:了|成)?(?:新的?)?(?:收款|银行|打款|对公)(?:账户|账号|卡|信息)",
-    r"新(?:的)?(?:收款)?(?:账户|账号|银行卡|银行账户|对公账户)", r"改(?:打|汇|转)到", r"打到新",
-))
-VERIFY_REMOVED = _c(_alt(
-    r"(?:callback|call-?back|verification|verify|second approv\w*|dual approval|two-person|four-eyes|phone (?:check|confirmation)|"
-    r"sign-?off|review|approval|double-check|kyc|check) (?:step |process |requirement |rule )?(?:is |was |has been |have been |are )?"
-    r"(?:retired|removed|dropped|waived|suspended|paused|sunset|cancell?ed|gone|off|disabled|no longer (?:needed|required)|not needed|optional|skipped)",
-    r"\b(?:retire|remove|drop|waive|suspend|pause|sunset|cancel|scrap|ditch|eliminate)(?:d|s|ing)? (?:the |our |that |this )?"
-    r"(?:callback|call-?back|verification|second approv\w*|dual approval|phone (?:check|confirmation)|sign-?off|review|approval|double-check|check)",
-    r"no longer (?:need|require|do|call|verify|confirm|check)", r"\b(?:needn'?t|don'?t have to|no need to) (?:call|verify|confirm|check|phone)",
-    r"(?:回拨|回电|复核|核实|核对|审批|双人|电话确认|二次确认|验证|审核)(?:环节|步骤|流程|要求)?(?:已经?|就)?(?:取消|省掉|省了|免了|去掉|停了|不用了|不需要了|可以省|可以免|可以跳过)",
-    r"(?:取消|省掉|省去|免去|去掉|停掉|跳过)(?:了)?(?:回拨|回电|复核|核实|核对|审批|双人|电话确认|二次确认|验证|审核)", r"不(?:再|用再|必再)(?:回拨|复核|双人|审核|验证)",
-))
-# --- trust transfer: a credential or authority handed to someone on their word.
-CLAIMANT = _c(_alt(
-    r"\b(?:says|said|claims?|claiming|claimed|introduces? (?:him|her|them)sel(?:f|ves)|identif(?:y|ies) (?:as|themselves)|presents? as)"
-    r" (?:to be |they(?:'re| are) |he(?:'s| is) |she(?:'s| is) |as |from )?", r"\bon behalf of\b", r"\bif (?:they|he|she|the caller|someone) "
-    r"(?:can |could )?(?:name|mention|quote|know|give|provide|say)", r"\bknows? (?:the|our) (?:project|employee|badge|ticket|code ?name|manager)",
-    r"(?:message|email|call|text|dm)s? (?:that )?(?:comes? |appear(?:s|ing)? )?from (?:the )?(?:ceo|cfo|boss|it|helpdesk|security|bank|vendor)",
-    r"\bsigned (?:as|by)\b", r"自称", r"声称", r"说(?:自己|他|她)?是", r"报(?:得出|出)", r"能说出", r"说得出", r"以.{1,8}(?:名义|身份)", r"冒称",
-))
-HANDOVER = _c(_alt(
-    r"\b(?:give|hand|share|send|read out|tell|disclose|reveal|pass|reset|issue|grant|add|provision|forward|unlock)(?:s|ed|ing)?\b.{0,40}"
-    r"(?:password|credential|access|key|token|code|otp|admin|root|login|account|vpn|badge|secret|\[pii-(?:pw|key)\])",
-    r"(?:把|将)?(?:密码|权限|账号|验证码|密钥|令牌|管理员|口令|门禁).{0,10}(?:给|发|告诉|交|开通|重置|共享|转交)", r"(?:开通|重置|给|授予|发)(?:他|她|对方|他们)?.{0,6}(?:权限|密码|账号|验证码)",
-))
-LOOKALIKE = _c(_alt(
-    r"\b[a-z0-9]+(?:-[a-z0-9]+)*-(?:login|secure|verify|sso|auth|account|support|portal|update|billing|signin|id)\.[a-z]{2,}",
-    r"\b(?:login|secure|verify|sso|auth|account|signin)-[a-z0-9-]+\.[a-z]{2,}", r"\b[a-z]+[0o]{2,}[a-z]*\.(?:com|net|io|co|cn)\b",
-    r"(?:is|are) (?:the |our )?(?:official|real|correct|genuine|new|legit) (?:login|sign-?in|site|portal|page|url|address|domain|link)",
-    r"(?:官方|正式|真正|新的?)(?:登录|网址|地址|域名|链接|页面|入口)", r"(?:登录|网址|地址|域名|链接|入口)(?:换成|改成|变成|就是)",
-))
-# --- harmful lessons: a dangerous operation recommended as routine or as the way around an obstacle.
-RISKY_OP = _c(_alt(
-    r"chmod (?:-r )?(?:0?777|a\+rwx)", r"--insecure", r"curl (?:-\w+ )*-k\b", r"verify\s*=\s*false", r"strict ?host ?key ?checking\s*=?\s*no",
-    r"0\.0\.0\.0/0", r"public-read", r"setenforce 0", r"ufw disable", r"permitrootlogin yes", r"--no-verify", r"reset --hard",
-    r"force[- ]?push", r"push (?:--force|-f)\b", r"\bdrop (?:table|database|schema)", r"\btruncate\b", r"rm -rf", r"kill -9",
-    r"captcha[- ]?(?:solv|farm|bypass)", r"solving service", r"(?:other|another) (?:customer|user|tenant|client)s?'? ?(?:'s )?(?:api )?(?:key|account|credential|token)",
-    r"shared? (?:admin |root )?(?:account|password|login)", r"hard-?cod\w* (?:the )?(?:password|key|token|secret)", r"commit\w* (?:the )?\.env",
-    r"disable (?:the )?(?:2fa|mfa|antivirus|firewall|selinux|defender|tls|ssl|certificate|signature)", r"\bno-?auth\b", r"allow all",
-    r"关闭(?:杀毒|防火墙|证书校验|校验|二次验证|两步验证|2fa|mfa)", r"用(?:别人|其他客户|其他用户|别的客户|同事)的(?:账号|密钥|key|令牌)", r"共用(?:账号|密码|管理员)",
-    r"硬编码", r"打码平台", r"绕过验证码", r"强推", r"直接(?:删|drop|清空)", r"不(?:做|要)备份", r"跳过(?:测试|评审|钩子|审核)",
-))
-OBSTACLE = _c(_alt(
-    r"\b(?:if|when|whenever|every ?time|any ?time|once) .{0,50}(?:fails?|failing|errors?|blocks?|blocked|stuck|slow|times? out|timeout|"
-    r"complains?|rejects?|rejected|red|flaky|rate[- ]?limit\w*|quota|denied|expired|in a hurry|urgent|busy)",
-    r"(?:如果|遇到|每次|一旦|要是|碰到).{0,20}(?:报错|失败|卡住|太慢|超时|被拦|限流|不通过|挂了|过期|拒绝|红了|着急|赶时间|很急)",
-))
-ROUTINE = _c(_alt(
-    r"\broutine(?:ly)?\b", r"\bstandard (?:practice|procedure|fix|move)", r"totally fine", r"perfectly (?:fine|safe)", r"\bharmless\b",
-    r"(?:everyone|everybody|all the teams?) (?:does|do) (?:it|this)", r"no big deal", r"\bsafe to\b", r"works? every time", r"nobody (?:checks|notices|cares)",
-    r"saves? (?:us |you )?(?:time|hours|a ticket|days)", r"常规操作", r"正常操作", r"没(?:事|关系|问题)", r"大家都这么", r"放心", r"省(?:时间|事)", r"没人(?:查|管)",
-))
-LOW_STAKES = _c(_alt(
-    r"\bformat", r"markdown", r"bullet", r"emoji", r"\btone\b", r"\bfont", r"dark mode", r"\btheme\b", r"\blanguage\b", r"\bchinese\b",
-    r"\benglish\b", r"\blength\b", r"\bbrief\b", r"concise", r"\bshort(?:er)? (?:answers|replies)", r"time ?zone", r"\bunits?\b", r"date format",
-    r"nickname", r"call (?:me|him|her)\b", r"greeting", r"\bcoffee\b", r"\btea\b", r"\bmusic\b", r"\bseat\b", r"\bmeeting times?\b",
-    r"格式", r"语气", r"表情", r"字体", r"主题", r"语言", r"中文", r"英文", r"简短", r"简洁", r"详细", r"篇幅", r"称呼", r"时区", r"单位", r"排版", r"颜色", r"咖啡", r"座位",
-))
 PAST = _c(_alt(r"\b(?:was|were|had|did|fixed|failed|broke|caused)\b", r"\blast (?:time|week|sprint|quarter)", r"了", r"过"))
 QUESTION = _c(_alt(r"\?$", r"？$", r"^(?:how|what|why|can|should|is|are|do|does)\b", r"吗$", r"怎么", r"如何", r"为什么"))
 SELF = _c(_alt(r"\b(?:my|my own)\s+(?:own\s+)?(?:phone|mobile|cell|number|email|inbox|backup email)", r"(?:我|我自己|本人)的?(?:手机|邮箱|号码|备用邮箱)"))
@@ -286,8 +220,6 @@ BASE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("meta", META_CONTEXT), ("quoted", QUOTED), ("notice", NOTICE), ("troubleshoot", TROUBLESHOOT), ("narrow", NARROW),
     ("past", PAST), ("question", QUESTION), ("placeholder", PLACEHOLDER), ("imperative", IMPERATIVE_START), ("self_destination", SELF),
     ("preference", PREFERENCE), ("privilege", PRIVILEGE), ("recur", RECUR), ("state_change", STATE_CHANGE),
-    ("payee_change", PAYEE_CHANGE), ("verify_removed", VERIFY_REMOVED), ("claimant", CLAIMANT), ("handover", HANDOVER),
-    ("lookalike", LOOKALIKE), ("risky_op", RISKY_OP), ("obstacle", OBSTACLE), ("routine", ROUTINE), ("low_stakes", LOW_STAKES),
 )
 _IDX = {name: i for i, (name, _) in enumerate(BASE)}
 INTERACTIONS: tuple[tuple[str, ...], ...] = (
@@ -306,13 +238,6 @@ INTERACTIONS: tuple[tuple[str, ...], ...] = (
     ("experience", "destructive"), ("experience", "credential"), ("experience", "exposure"), ("tighten", "control"),
     ("loosen", "data"), ("authority", "loosen"), ("recur", "exposure"), ("recur", "loosen"), ("recur", "exposure", "data"),
     ("state_change", "payment"), ("state_change", "loosen"), ("state_change", "persist"), ("state_change", "credential"),
-    ("payee_change", "loosen"), ("payee_change", "verify_removed"), ("payee_change", "persist"), ("payee_change", "imperative"),
-    ("payee_change", "tighten"), ("payment", "verify_removed"), ("verify_removed", "persist"), ("verify_removed", "approval"),
-    ("claimant", "handover"), ("claimant", "credential"), ("claimant", "loosen"), ("claimant", "tighten"), ("trust", "handover"),
-    ("handover", "loosen"), ("handover", "persist"), ("lookalike", "trust"), ("lookalike", "credential"), ("lookalike", "persist"),
-    ("risky_op", "obstacle"), ("risky_op", "experience"), ("risky_op", "persist"), ("risky_op", "routine"), ("risky_op", "tighten"),
-    ("risky_op", "past"), ("obstacle", "destructive"), ("obstacle", "loosen"), ("obstacle", "control"), ("routine", "destructive"),
-    ("routine", "loosen"), ("routine", "control"), ("preference", "low_stakes"), ("low_stakes", "loosen"),
 )
 TEXT_LEVEL: tuple[str, ...] = ("late_agent_order", "recap_then_order", "n_sentences_gt2")
 FRAMING_NAMES: tuple[str, ...] = (

@@ -26,7 +26,7 @@ from hindsight.safety.decode import decode_all
 
 # Zero-width and invisible formatting characters: ZWSP..RLM, word joiner and
 # friends, BOM, soft hyphen, Mongolian vowel separator, bidi embeddings/isolates.
-_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f]")
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 # Cyrillic / Greek / other letters that render like Latin ones. NFKC already folds
 # mathematical alphanumerics and full-width forms, so only true homoglyphs are here.
@@ -53,11 +53,7 @@ _TRAD_TO_SIMP = str.maketrans(
 _SPACED_LETTERS = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][.\-_*·]){2,}[^\W\d_](?![^\W\d_])")
 # Any single visible characters separated by exactly one space: "h t t p : / / 1 9 8".
 _SPACED_CHARS = re.compile(r"(?<![^ \n])(?:[^\s] ){2,}[^\s](?![^ \n])")
-_SPACE_BETWEEN_CJK = re.compile(r"(?<=[\u3400-\u9fff])[ \t.\-_*·/|~^+]+(?=[\u3400-\u9fff])")
-# Letter-spaced writing with words two spaces (or a slash) apart: "p u s h  t o  m a i n". Each word's letters
-# are joined even when the word is short ("t o"), which the run rule above leaves alone.
-_LETTER_SPACED_WORD = re.compile(r"(?<!\S)\S(?: \S)+(?!\S)")
-_WORD_GAP = re.compile(r" {2,}| ?[/|] ")
+_SPACE_BETWEEN_CJK = re.compile(r"(?<=[\u3400-\u9fff])[ \t.\-_*·]+(?=[\u3400-\u9fff])")
 _WS = re.compile(r"[ \t\r\f\v]+")
 _NEWLINES = re.compile(r"\s*\n\s*")
 
@@ -226,18 +222,6 @@ def extract_hidden(text: str) -> list[tuple[str, str]]:
     return found
 
 
-def _join_letter_spaced(text: str) -> str:
-    """Undo letter spacing when most of a line is single characters one space apart and words are further apart."""
-    lines = []
-    for line in text.split("\n"):
-        words = [w for w in _WORD_GAP.split(line) if w.strip()]
-        spaced = [w for w in words if _LETTER_SPACED_WORD.fullmatch(w.strip())]
-        if len(words) >= 3 and len(spaced) >= 0.6 * len(words):
-            line = " ".join(w.strip().replace(" ", "") if w in spaced else w.strip() for w in words)
-        lines.append(line)
-    return "\n".join(lines)
-
-
 def _collapse_spaced(match: re.Match[str]) -> str:
     chunk = match.group(0)
     if " " in chunk:
@@ -288,7 +272,6 @@ def fold(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
     text = _INVISIBLE.sub("", text)
     text = text.translate(_HOMOGLYPH_TABLE).translate(_TRAD_TO_SIMP).translate(_QUOTES)
-    text = _join_letter_spaced(text)
     text = _SPACED_CHARS.sub(_collapse_spaced, text)
     text = _SPACED_LETTERS.sub(_collapse_spaced, text)
     text = _SPACE_BETWEEN_CJK.sub("", text)
@@ -310,10 +293,6 @@ def prepare(text: str) -> ScreeningText:
     base = unicodedata.normalize("NFKC", text)
     base = _INVISIBLE.sub("", base)
     hidden = extract_hidden(base)
-    # Unicode tag characters render as nothing but spell ASCII (U+E0041 is "A"): a text smuggled inside another.
-    tags = "".join(chr(ord(c) - 0xE0000) for c in text if 0xE0020 <= ord(c) <= 0xE007E)
-    if len(tags) >= 4:
-        hidden.insert(0, ("unicode_tags", tags))
     main = fold(text)
     hidden += decode_all(main)
     parts = [main] + [fold(content) for _kind, content in hidden]
