@@ -110,7 +110,7 @@ class HybridRetriever:
         self._relevance(hits, scored, parsed.names if parsed else [])
         self._filter_notes(hits, scope, narrowed, parsed, widened)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
-        if "crosslingual" in scored and options.xling_rerank:
+        if "crosslingual" in scored and options.xling_rerank and len(hits) >= xling_rerank.POOL:
             hits = self._xling_reorder(parsed.residual if parsed else query, hits, first.vector)
         hits = mark_outdated(order_superseded(hits), top_k, self._embeddings,
                              lambda vector, depth, floor: self._neighbours(scope, vector, depth, floor))

@@ -30,6 +30,8 @@ from hindsight.text.tokenize import query_terms
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "xling_rerank.json"
 #: candidates re-ordered (the search's own best first); the rest keep their place below them
+#: The model was fitted on full pools of this many hits from 300-memory stores; a smaller pool (a store of a handful of
+#: memories) is outside what it saw (ranks and gaps mean something else there) and keeps the fused order.
 POOL = 20
 FEATURES = (
     "zh_query", "same_script", "order_rrank", "dense_rrank", "dense_score", "cos", "keyword_rrank",
