@@ -33,7 +33,8 @@ def _start(db: Path, port: int, log: Path, **env: str) -> subprocess.Popen:
     return proc
 
 
-def _wait(condition, what: str, limit_s: float = 120.0) -> None:  # type: ignore[no-untyped-def]
+def _wait(condition, what: str, limit_s: float = 240.0) -> None:  # type: ignore[no-untyped-def]
+    # A liveness bound (under pytest's 300 s per test), not a timing check: it only stops a hung test sooner.
     deadline = time.monotonic() + limit_s
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
