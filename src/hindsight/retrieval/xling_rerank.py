@@ -26,6 +26,7 @@ from typing import Any
 
 from hindsight.retrieval.bilingual import english_words
 from hindsight.retrieval.glossmatch import english_side
+from hindsight.text.script import HAN_EXTENDED
 from hindsight.text.tokenize import query_terms
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "xling_rerank.json"
@@ -45,7 +46,7 @@ EXPLANATION_FIELDS = {"dense_rank", "dense_score", "keyword_rank", "keyword_scor
 DERIVED = ("dense_gap", "cos_gap", "dense_rrank_same", "dense_rrank_other", "keyword_rrank_zh", "cross_rrank_zh",
            "cos_gap_same")
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*[A-Za-z0-9]|\d+(?:\.\d+)?")
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_HAN = re.compile(f"[{HAN_EXTENDED}]")  # one Han character (the shared range in text/script.py)
 
 
 def _rr(rank: int | None) -> float:
