@@ -91,8 +91,8 @@ def _unit(*xs: float) -> np.ndarray:
 def test_a_closer_memory_outside_the_result_keeps_an_older_hit_current() -> None:
     """Old rule: rivals only among the result's hits. The old memory's true counterpart ('desk', stored but
     not returned) is closer to it than the newer hit, so the newer hit restates something else."""
-    old = _hit("old", "The finance team sits on the 4th floor next to the kitchen.", 0)
-    new = _hit("new", "The finance team's printer moved to the 2nd floor.", 5)
+    old = _hit("old", "The finance team sits on the 4th floor of the east wing, next to the kitchen.", 0)
+    new = _hit("new", "The finance team's printer moved to the 2nd floor of the east wing.", 5)
     vectors = {"old": _unit(1, 0.32, 0), "new": _unit(1, 0, 0.32), "desk": _unit(1, 0.30, 0.01)}
     contents = {"old": old.memory.content, "new": new.memory.content,
                 "desk": "The finance team now sits on the 6th floor."}
@@ -155,8 +155,8 @@ def test_english_question_ranks_the_chinese_memory_first_through_the_gloss(mixed
 
 @pytest.mark.parametrize("kind", [MemoryType.episodic, MemoryType.warning])
 def test_an_episode_or_a_warning_is_never_outdated(kind: MemoryType) -> None:
-    old_text = "The staging restore drill on March 3 took 40 minutes."  # an episode that names its day
-    new_text = "Staging restores now take 15 minutes since the move to NVMe disks."
+    old_text = "The staging database restore drill on March 3 took 40 minutes."  # an episode that names its day
+    new_text = "Staging database restores now take 15 minutes since the move to NVMe disks."
     vectors = {"old": _unit(1, 0.2, 0), "new": _unit(1, 0, 0.2)}
 
     def embeddings(ids: list[str]) -> dict[str, np.ndarray]:

@@ -29,7 +29,7 @@ them). Nothing stored changes: this is a reading, hygiene owns the write.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 import numpy as np
 
@@ -58,12 +58,19 @@ CHANGE_CUE = re.compile(
     r"has been|have been|was split|from \S+ to|"
     r"changes? to|went (?:up|down)|goes? (?:up |down )?to|cut to|(?:has|have) left|renewed|rebuilt|retired|"
     r"cancell?ed|discontinued|revised|adjusted|starting|as of|effective|new \w+(?: \w+)? (?:is|are|policy|rule)|"
-    r"from (?:next|this|january|february|march|april|may|june|july|august|september|october|november|december))\b"
+    r"from (?:next|this|january|february|march|april|may|june|july|august|september|october|november|december)|"
+    # a date or plan that moved or ended ("slipped to", "pushed back", "rescheduled", "is off", "called off"), a
+    # new holder ("promoted", "quit", "rebooked"), an announced revision ("update:", "updated", "again")
+    r"slip(?:s|ped)?|delayed|rescheduled|re-?booked|pushed (?:back|out)|called off|(?:is|are|was|were) off|"
+    r"promoted|decommissioned|quit|resigned|updated?|again|not \w+ any ?more)\b"
     # Chinese: the same kinds (改成/升到/搬到: moved; 取消/停用/下线: ended; 接手/换成: new holder; …起/从…开始:
     # from when the new value holds; 上调/调整/又调: revised)
     r"|现在|目前已|已经|已从|已改|改成|改为|改用|换成|换到|迁到|迁至|迁移|升级|降级|提高|降低|缩短|延长|提前|推迟|"
     r"不再|停用|下线|上线|调整|转正|接手|以后|变成|变为|涨到|降到|压回|改到|挪到|从.{1,20}?(?:到|为)|"
-    r"升到|提到|搬到|搬去|上调|下调|又调|调了|取消|[年月周]起|今年起|明年起|从.{1,12}?开始",
+    r"升到|提到|搬到|搬去|上调|下调|又调|调了|取消|[年月周]起|今年起|明年起|从.{1,12}?开始|"
+    # Chinese, the same additions: 延期/顺延/延后/改签/改计划/改去/改在 (a plan moved), 换人/换了/离职/不干了/新来的
+    # (a new holder), 更新/重新 (a revision)
+    r"延期|顺延|延后|改签|改计划|改去|改在|不去了|换人|换了|离职|不干了|新来的|更新|重新",
     re.IGNORECASE,
 )
 
@@ -84,11 +91,41 @@ def lasting(kind: MemoryType, content: str) -> bool:
     return kind == MemoryType.warning or (kind == MemoryType.episodic and _DAY.search(content) is not None)
 
 
+#: a newer memory that says a plan moved or ended ("postponed", "rescheduled", "is off", 推迟, 改签, 取消)
+PLAN_CHANGE = re.compile(
+    r"\b(?:moved|moves|postponed|slip(?:s|ped)?|delayed|rescheduled|re-?booked|changed|is off|called off|"
+    r"cancell?ed|pushed (?:back|out)|brought forward)\b|推迟|延期|改签|改计划|改期|取消|挪到|改到|改成|提前到|顺延|改去|不去",
+    re.IGNORECASE,
+)
+
+#: the share of the shorter text's content terms a plan change must repeat to make a dated episode outdated
+REPLAN_OVERLAP = 0.3
+
+
+def overlap(old: str, new: str) -> float:
+    """The share of the shorter text's content terms (2+ characters, not generic) that the other one has too."""
+    a, b = set(query_terms(old)), set(query_terms(new))
+    return len({t for t in a & b if len(t) >= 2 and t not in GENERIC}) / (min(len(a), len(b)) or 1)
+
+
+def replans(old: str, new: str) -> bool:
+    """A dated episode that was a plan ("booked LH 455 on March 14", "4 月 15 日上线") is outdated when a newer
+    memory in its own script says the plan moved or ended and repeats much of it (`REPLAN_OVERLAP`). A past event
+    ("the restore drill on March 3 took 40 minutes") is not: "restores now take 15 minutes" names no plan change."""
+    return PLAN_CHANGE.search(new) is not None and overlap(old, new) >= REPLAN_OVERLAP
+
+
 #: the most hits compared pairwise in one result
 MAX_WINDOW = 20
 
+#: anchors a same-script pair must share: two texts in one script share a word or two on any common topic
+#: ("Priya", "disk"); across scripts one shared meaning or name is already rare
+SAME_SCRIPT_ANCHORS = 3
+
 #: words that say whose fact it is, not which fact: sharing only these is no anchor
-GENERIC = frozenset({"user", "users", "用户", "team", "团队", "我们", "公司", "the", "our"})
+GENERIC = frozenset({"user", "users", "用户", "team", "团队", "我们", "公司", "the", "our",
+                     # units of time: "per month" and 每月 say how often, not what
+                     "month", "months", "day", "days", "week", "weeks", "year", "years", "每月", "每天", "每周", "每年"})
 
 
 def anchors(old: str, new: str) -> set[str]:
@@ -136,18 +173,20 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
     window = [h for h in window if h.memory.id in vectors]
     group = {h.memory.id: bias_group(h.memory.content) for h in window}
     out = list(hits)
-    for new in newer:
+    outdated: set[str] = set()  # flagged in this search: an older version is no rival of the next one
+    for new in sorted(newer, key=lambda h: (h.memory.reference_time, h.memory.created_at)):
         if new.memory.id not in vectors:
             continue
         for old in window:
             if old is new or not old.current or old.memory.reference_time >= new.memory.reference_time:
                 continue
-            if lasting(old.memory.type, old.memory.content):
+            if lasting(old.memory.type, old.memory.content) and not replans(old.memory.content, new.memory.content):
                 continue
-            if not _same_slot(old, new, window, vectors, group, neighbours_of):
+            if not _same_slot(old, new, window, vectors, group, neighbours_of, outdated):
                 continue
             old.current = False
             old.why.outdated_by = new.memory.id
+            outdated.add(old.memory.id)
             if OUTDATED not in old.flags:
                 old.flags.append(OUTDATED)
             i, j = out.index(old), out.index(new)
@@ -159,7 +198,8 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
 
 
 def _same_slot(old: SearchHit, new: SearchHit, window: list[SearchHit], vectors: Mapping[str, np.ndarray],
-               group: Mapping[str, str], neighbours_of: Neighbours | None = None) -> bool:
+               group: Mapping[str, str], neighbours_of: Neighbours | None = None,
+               outdated: Collection[str] = ()) -> bool:
     """Close enough for their script pair, and each the other's nearest neighbour among the window's hits of
     its script group, and among the store's memories when `neighbours_of` is given (scale-free: two memories
     on one topic that merely share words rarely are)."""
@@ -167,14 +207,16 @@ def _same_slot(old: SearchHit, new: SearchHit, window: list[SearchHit], vectors:
     cos = float(np.dot(vectors[a], vectors[b]))
     if cos < SAME_SLOT[frozenset({group[a], group[b]})]:
         return False
-    if not anchors(old.memory.content, new.memory.content):
+    shared = anchors(old.memory.content, new.memory.content)
+    if len(shared) < (1 if group[a] != group[b] else SAME_SCRIPT_ANCHORS):
         return False
     for x, y in ((a, b), (b, a)):
-        rivals = [h.memory.id for h in window if h.memory.id not in (a, b) and group[h.memory.id] == group[y]]
+        rivals = [h.memory.id for h in window if h.memory.id not in (a, b, *outdated) and group[h.memory.id] == group[y]]
         if any(float(np.dot(vectors[x], vectors[r])) > cos for r in rivals):
             return False
     if neighbours_of is not None:
-        return all(_nearest_in_store(vectors[x], (a, b), group[y], cos, neighbours_of) for x, y in ((a, b), (b, a)))
+        return all(_nearest_in_store(vectors[x], (a, b, *outdated), group[y], cos, neighbours_of)
+                   for x, y in ((a, b), (b, a)))
     return True
 
 
@@ -190,7 +232,7 @@ def _remembered(neighbours_of: Neighbours) -> Neighbours:
     return lookup
 
 
-def _nearest_in_store(vector: np.ndarray, pair: tuple[str, str], wanted: str, cos: float,
+def _nearest_in_store(vector: np.ndarray, pair: tuple[str, ...], wanted: str, cos: float,
                       neighbours_of: Neighbours) -> bool:
     """No stored memory of script group `wanted`, besides the pair, is closer to `vector` than `cos`. From a
     Chinese memory the nearest English ones can lie below dozens of Chinese ones, all closer than a
