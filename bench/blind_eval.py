@@ -101,6 +101,7 @@ elif which == "retrieval":
     dep_ok = sum(status[x] == "deprecated" for x in replaced if x in status)
     dep_wrong = sum(v == "deprecated" for k, v in status.items() if k not in replaced)
     hits = defaultdict(list); stale_cur = []; stale_cur_flag = []
+    inv = {v: k for k, v in ids.items()}; false_flags = set(); false_flag_hits = 0
     now = base + timedelta(days=30)
     queries = rows(BLIND / "retrieval/queries.jsonl")
     half = sys.argv[3] if len(sys.argv) > 3 else "all"  # even / odd query lines: a fixed dev / held-out split
@@ -110,6 +111,9 @@ elif which == "retrieval":
         got = [h.memory.id for h in hs]
         rel = {ids[x] for x in q["relevant"]}
         hits[q["category"]].append(bool(rel & set(got)))
+        for h in hs:  # a hit said not current whose memory the writer did not mark as replaced: a false flag
+            if not getattr(h, "current", True) and inv.get(h.memory.id) not in replaced:
+                false_flag_hits += 1; false_flags.add(inv.get(h.memory.id))
         if q["stale"]:
             st = {ids[x] for x in q["stale"]} - rel
             ranks = {h.memory.id: (k, h.memory.status.value) for k, h in enumerate(hs)}
@@ -123,6 +127,7 @@ elif which == "retrieval":
     out = {"hit@5": {k: rate(v) for k, v in hits.items()}, "n": {k: len(v) for k, v in hits.items()},
            "superseded_returned_as_current": rate(stale_cur),
            "superseded_returned_as_current_read_flag": rate(stale_cur_flag),
+           "false_flags": {"hits": false_flag_hits, "memories": len(false_flags)},
            "memories_quarantined": dict(plain_quarantined),
            "replaced_deprecated_on_write": [dep_ok, len(replaced)], "deprecated_not_replaced": dep_wrong}
 print(json.dumps(out, ensure_ascii=False, indent=1))

@@ -121,7 +121,8 @@ out = {"hit@5": {k: rate(v) for k, v in hits.items()}, "n": {k: len(v) for k, v 
        "superseded_returned_as_current": rate(stale_cur),
        "superseded_returned_as_current_read_flag": rate(stale_cur_flag),
        "n_stale_queries": len(stale_cur), "read_flag_causes": dict(causes),
-       "false_flags": {"hits": false_flag_hits, "distinct": len(false_pairs)},
+       "false_flags": {"hits": false_flag_hits, "distinct": len(false_pairs),
+                       "memories": len({old for old, _ in false_pairs})},
        "right_flags": {"hits": right_flag_hits, "distinct": len(right_pairs)},
        "false_flag_pairs": sorted(false_pairs),
        "search_ms": {"p50": round(times[len(times) // 2], 1), "p90": round(times[int(len(times) * 0.9)], 1)}}
