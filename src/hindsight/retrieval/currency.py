@@ -34,7 +34,7 @@ from collections.abc import Callable, Collection, Mapping
 import numpy as np
 
 from hindsight.model import MemoryType, SearchHit, Status
-from hindsight.retrieval.bilingual import name_keys, shared_meaning
+from hindsight.retrieval.bilingual import name_keys, shared_meaning, stem
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.text.tokenize import query_terms
 
@@ -102,9 +102,14 @@ PLAN_CHANGE = re.compile(
 REPLAN_OVERLAP = 0.3
 
 
+def _terms(text: str) -> set[str]:
+    """A text's search terms, English ones lightly stemmed ("Tuesdays" / "Tuesday")."""
+    return {stem(t) for t in query_terms(text)}
+
+
 def overlap(old: str, new: str) -> float:
     """The share of the shorter text's content terms (2+ characters, not generic) that the other one has too."""
-    a, b = set(query_terms(old)), set(query_terms(new))
+    a, b = _terms(old), _terms(new)
     return len({t for t in a & b if len(t) >= 2 and t not in GENERIC}) / (min(len(a), len(b)) or 1)
 
 
@@ -132,7 +137,7 @@ def anchors(old: str, new: str) -> set[str]:
     """Content terms both texts mention (an entity, a number, a word), not counting change cues or generic words;
     across scripts also the English words of one that the dictionary gives for the other's Chinese words
     (房租 / "rent", 航班 / "flight": `bilingual.shared_meaning`)."""
-    shared = set(query_terms(old)) & set(query_terms(new))
+    shared = _terms(old) & _terms(new)
     found = {t for t in shared if len(t) >= 2 and t not in GENERIC and not CHANGE_CUE.fullmatch(t)}
     groups = bias_group(old), bias_group(new)
     if not found and groups[0] != groups[1]:  # the dictionary only when no word is shared
