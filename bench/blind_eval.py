@@ -101,7 +101,9 @@ elif which == "retrieval":
     dep_ok = sum(status[x] == "deprecated" for x in replaced if x in status)
     dep_wrong = sum(v == "deprecated" for k, v in status.items() if k not in replaced)
     hits = defaultdict(list); stale_cur = []; stale_cur_flag = []
-    inv = {v: k for k, v in ids.items()}; false_flags = set(); false_flag_hits = 0
+    inv = {v: k for k, v in ids.items()}
+    false_flags = set()
+    false_flag_hits = 0
     now = base + timedelta(days=30)
     queries = rows(BLIND / "retrieval/queries.jsonl")
     half = sys.argv[3] if len(sys.argv) > 3 else "all"  # even / odd query lines: a fixed dev / held-out split
@@ -113,7 +115,8 @@ elif which == "retrieval":
         hits[q["category"]].append(bool(rel & set(got)))
         for h in hs:  # a hit said not current whose memory the writer did not mark as replaced: a false flag
             if not getattr(h, "current", True) and inv.get(h.memory.id) not in replaced:
-                false_flag_hits += 1; false_flags.add(inv.get(h.memory.id))
+                false_flag_hits += 1
+                false_flags.add(inv.get(h.memory.id))
         if q["stale"]:
             st = {ids[x] for x in q["stale"]} - rel
             ranks = {h.memory.id: (k, h.memory.status.value) for k, h in enumerate(hs)}
