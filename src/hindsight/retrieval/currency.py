@@ -7,7 +7,9 @@ of one search: an older active memory and a newer active one are taken to state 
 
 * their embeddings are close for their script pair (`SAME_SLOT`: about the similarity of a memory to its
   nearest unrelated neighbour, so only near-restatements pass), and
-* they share an anchor (`anchors`: an entity, number or content word besides generic ones), and
+* they share an anchor (`anchors`: an entity, number or content word besides generic ones, lightly stemmed) -
+  three of them when both are in one script (`SAME_SCRIPT_ANCHORS`: two texts in one script share a name or a
+  topic word on any common subject; round 7 prep measured the false flags this removes), and
 * the newer one reads like a change (`CHANGE_CUE`: "now", "moved to", "upgraded", "no longer"; 现在、
   已经、改成、升级、不再、从…到…), and
 * each is the other's nearest neighbour *in the store* among the memories of the other's script group
@@ -18,7 +20,11 @@ of one search: an older active memory and a newer active one are taken to state 
   the search's own hits (the old rule), a memory on the same subject (the office days, the office address)
   was flagged by an unrelated newer one whenever the true neighbour was not in the result.
 
-A warning or a dated episode is never flagged (`lasting`): it records what happened, not a current value.
+A warning or a dated episode is never flagged (`lasting`): it records what happened, not a current value -
+unless the episode was a plan and the newer memory says that plan moved or ended and repeats much of it
+(`replans`: "booked LH 455 on March 14" / "her flight changed: now UA 58 on March 13"). Newer memories are taken
+oldest first, and an older hit flagged in this search is no rival of the next pair, so a chain of three versions
+ends with the newest current (the middle one's closest neighbour is the oldest, which it outdated).
 Across scripts a romanised name is an anchor too ("Lin Kai" / 林凯, `bilingual.name_keys`).
 
 The older one is then flagged `outdated` with `current: false` (`why.outdated_by` names the newer one),
@@ -239,7 +245,8 @@ def _remembered(neighbours_of: Neighbours) -> Neighbours:
 
 def _nearest_in_store(vector: np.ndarray, pair: tuple[str, ...], wanted: str, cos: float,
                       neighbours_of: Neighbours) -> bool:
-    """No stored memory of script group `wanted`, besides the pair, is closer to `vector` than `cos`. From a
+    """No stored memory of script group `wanted`, besides the pair (and the hits outdated in this search), is
+    closer to `vector` than `cos`. From a
     Chinese memory the nearest English ones can lie below dozens of Chinese ones, all closer than a
     cross-script pair: the lookup then deepens once (`DEEP_NEIGHBOUR_DEPTH`), and a question still
     undecided counts as a rival (no flag)."""
