@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
-from hindsight.safety.redact_contacts import find_card_codes, find_contacts, is_public_contact
+from hindsight.safety.redact_contacts import find_card_codes, find_contacts
 from hindsight.safety.redact_credentials import find_cli_passwords, find_credentials, find_key_ids, find_labelled_hex
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
@@ -40,6 +40,7 @@ from hindsight.safety.redact_cues import (
     find_spelled_emails,
 )
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
+from hindsight.safety.redact_public import split_public
 from hindsight.safety.redact_shapes import (
     find_card_security_codes,
     find_cued_passwords,
@@ -346,8 +347,8 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     """Non-overlapping findings, left to right; on overlap the higher-priority kind (then the longer span) wins.
     ``tagger``: the learned second opinion over what the rules left (True: shipped weights, False: rules only)."""
     wanted = set(kinds) if kinds is not None else set(KINDS)
-    spans = [s for finder in _FINDERS for s in finder(text)
-             if s[2] > s[1] and not (s[0] in ("phone", "email") and is_public_contact(text[s[1] : s[2]]))]
+    # Public contacts (an organisation's hotline, mailbox or address) stay, and the tagger never sees them.
+    spans, public = split_public(text, [s for finder in _FINDERS for s in finder(text) if s[2] > s[1]])
     found = {s[0] for s in spans}
     # Context across the whole text: an expiry date only next to a card, an IP address only in a credential note.
     if found & {"card", "cvv"}:
@@ -355,7 +356,7 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     if found & _CREDENTIAL_KINDS:
         spans += find_key_ids(text)
     if tagger is not False:
-        spans += find_tagged(text, [(s[1], s[2]) for s in spans], None if tagger is True else tagger)
+        spans += find_tagged(text, [(s[1], s[2]) for s in spans] + public, None if tagger is True else tagger)
     spans = [s for s in spans if s[0] in wanted]
     spans.sort(key=lambda s: (_PRIORITY[s[0]], -(s[2] - s[1]), s[1]))
     # Taken spans never overlap, so sorted by start their ends are sorted too: one bisect finds the

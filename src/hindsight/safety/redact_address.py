@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import re
 
+from hindsight.safety.redact_public import ZH_REGION_BEFORE as _ZH_REGION_BEFORE
+from hindsight.safety.redact_public import public_address
+
 Span = tuple[str, int, int]
 
 _STREET_TYPE = (r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Way|Place|Pl|Terrace|Close|Crescent|"
@@ -81,10 +84,11 @@ _ORG_CUE = re.compile(r"(?i)(?:\b(?:office|offices|hq|headquarters|head office|c
                       # A named organisation right before the address: "Acme Support, 1200 ...", "Globex Inc., ...".
                       r"(?-i:\b[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}\s+(?:Support|Inc\.?|LLC|Ltd\.?|Corp\.?|GmbH|Returns|"
                       r"Warehouse|Depot|Services?|Repairs?|Fulfil+ment)(?:\s+(?:Cent(?:er|re)|Dept\.?))?)\s*,?\s*$")
+# A room of a workplace or a public building after the building and room number: not a home.
+_NOT_A_HOME = re.compile(r"\s*(?:会议室|会议厅|报告厅|教室|实验室|机房|展厅|多功能厅|培训室|办公室|阶梯教室|演播厅|礼堂)")
 _HOME_CUE = re.compile(r"(?i)\b(?:home|house|apartment|flat|lives?|my|his|her|their)\b|家|住|我|他|她")
 
 
-_ZH_REGION_BEFORE = re.compile(r"(?:(?:(?![是为在到址：])[\u4e00-\u9fff]){2,7}(?:省|自治区|市|区|县))+\s*$")
 
 
 def is_public_address(text: str, start: int) -> bool:
@@ -97,18 +101,31 @@ def is_public_address(text: str, start: int) -> bool:
 
 
 def find_addresses(text: str) -> list[Span]:
-    return [s for s in _find_addresses(text) if not is_public_address(text, s[1])]
-
-
-def _find_addresses(text: str) -> list[Span]:
+    """Private addresses (an organisation's or a public venue's stay) and, as kind ``public``, the public ones:
+    the redactor keeps those ranges away from its other finders and the tagger."""
     out: list[Span] = []
+    for group in _find_addresses(text):
+        start, end = group[0][1], group[-1][2]
+        if is_public_address(text, start) or public_address(text, start, end):
+            out.append(("public", start, end))
+        else:
+            out.extend(group)
+    return out
+
+
+def _find_addresses(text: str) -> list[list[Span]]:
+    """Each address as its spans: a street line and, when it has one, its postcode (the town between stays)."""
+    out: list[list[Span]] = []
     for pattern in (_EN_ADDRESS, _EU_ADDRESS, _STREET_FIRST, _DE_ADDRESS, _PO_BOX):
         for m in pattern.finditer(text):
-            out.append(("address", m.start(), m.end()))
+            group: list[Span] = [("address", m.start(), m.end())]
             post = _EN_POSTCODE.match(text, m.end()) if pattern is _EN_ADDRESS else None
             if post:
-                out.append(("address", *post.span("post")))
+                group.append(("address", *post.span("post")))
+            out.append(group)
     for m in _ZH_ADDRESS.finditer(text):
+        if _NOT_A_HOME.match(text, m.end()):
+            continue  # "3 号楼 1205 会议室": a meeting room, not a flat
         # The region prefix is greedy over any Han characters: keep the sentence's own words
         # ("公司搬到了", "父母家的地址是") out of the span by cutting after the last lead-in
         # marker that comes before the first place suffix.
@@ -117,5 +134,5 @@ def _find_addresses(text: str) -> list[Span]:
         head = span[: first_place.start()] if first_place else ""
         leads = list(_ZH_ADDRESS_LEAD.finditer(head))
         # The province / city / district names a town, not a home: the span starts at the road or estate.
-        out.append(("address", max(m.start() + (leads[-1].end() if leads else 0), m.end("region")), m.end()))
+        out.append([("address", max(m.start() + (leads[-1].end() if leads else 0), m.end("region")), m.end())])
     return out

@@ -44,12 +44,17 @@ _INTL_PHONE = re.compile(
 _NANP = re.compile(r"(?<![\w.-])(?:1[- ])?(?:\(\d{3}\)\s?|\d{3}[.-])\d{3}[.-]\d{4}(?![\w-])")
 # Role mailboxes and service accounts reach an organisation, not a person: published contacts stay.
 _ROLE_MAILBOX = re.compile(
-    r"(?:support|help|helpdesk|service|customerservice|customer-service|cs|kefu|info|contact|hello|enquiries|inquiries|"
-    r"sales|bd|biz|business|partners?|press|media|pr|marketing|security|abuse|phishing|privacy|legal|compliance|dpo|"
-    r"billing|invoices?|accounts|finance|payments?|hr|jobs|careers|recruiting|hiring|postmaster|webmaster|hostmaster|"
-    r"editors?|editorial|submissions?|tougao|fapiao|orders?|bookings?|reservations?|ir|"
+    r"(?:support|help|helpdesk|service|servicedesk|customerservice|customer-?service|customer-?care|care|cs|kefu|kf|fuwu|tousu|info|"
+    r"contact|hello|enquiries|inquiries|sales|bd|biz|business|hezuo|partners?|partnerships?|press|media|news|newsroom|pr|"
+    r"communications|comms|marketing|sponsorship|security|psirt|cert|abuse|phishing|disclosure|privacy|gdpr|legal|compliance|dpo|"
+    r"billing|invoices?|accounts|finance|payments?|procurement|purchasing|vendors?|suppliers?|hr|jobs|careers|recruiting|"
+    r"recruitment|hiring|talent|zhaopin|jianli|postmaster|webmaster|hostmaster|editors?|editorial|submissions?|tougao|fapiao|"
+    r"orders?|bookings?|reservations?|returns|rma|shipping|ir|investors|events|conference|registration|tickets|membership|"
+    r"donations?|volunteers?|community|newsletter|admissions|alumni|library|"
     r"admin-team|noreply|no-reply|donotreply|do-not-reply|notifications?|alerts?|feedback|team|office|reception)"
-    r"(?:[._+-][a-z0-9]+)?"
+    # A suffix after "-", "_" or "+" names a desk or a copy (support-eu, hr_archive); after "." only a number or a
+    # region code does ("sales.jenny" is a person in sales).
+    r"(?:[_+-][a-z0-9]+|\.(?:\d+|[a-z]{2}|apac|emea|amer|latam|intl|global))?"
 )
 _SERVICE_DOMAIN = re.compile(r"(?i)\.(?:iam\.gserviceaccount\.com|users\.noreply\.github\.com)$")
 # Toll-free and shared-cost service lines: NANP 8xx, China 400/800, UK 0800/0808.

@@ -1,0 +1,155 @@
+"""Public contacts: an organisation's published hotline, mailbox or office address stays; a person's does not.
+
+Policy (docs/security.md, "Public contacts"): a contact is kept byte for byte when it reaches an organisation
+rather than a person -
+
+- by shape: a role mailbox at any domain (support@, security@, hr@, kefu@ ...; see ``redact_contacts``), a
+  toll-free or shared-cost service line (1-800/8xx, 400/800, 0800/0808) or a short service number (95588,
+  12345, 10086: five digits or fewer are never phones);
+- by context: a landline or an international number introduced in its clause as a public line (hotline,
+  helpline, customer service, switchboard, newsroom line, reservations line, 客服热线, 服务电话, 总机, 官方,
+  "listed on the website", 官网) or followed by one ("400-820-6688 服务热线"); an email introduced as an
+  organisation's mailbox (招聘邮箱, 投稿邮箱, shared inbox, general enquiries); an address announced as an
+  organisation's or a public venue's (HQ, registered office, 注册地址, 门店地址, "that's the HQ address in
+  their website footer", "官网公布的").
+
+A personal cue in the same clause wins over a public one: my/his/her, personal/private, mobile/cell,
+WhatsApp, home, 私人, 个人, 手机, 家, 住. A mobile number (by its numbering plan: CN 1[3-9]x, UK 07, DE
+015-017, FR 06/07, AU 04) is always a person's, whatever the clause says. Clauses end at a sentence stop, a
+semicolon or a line break; the personal cue is looked for in the segment since the last comma or contact.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.safety.redact_contacts import is_public_contact
+
+Span = tuple[str, int, int]
+
+# A public line, said before the number ("the IRS help line listed on irs.gov is", "总机", "客服热线：").
+_PUBLIC_PHONE_BEFORE = re.compile(
+    r"(?i)(?:\b(?:hot\s?line|help\s?line|help\s?desk|service\s+(?:line|desk|number|centre|center)|support\s+(?:line|number|desk)|"
+    r"customer\s+(?:service|care|support|hotline|line)|call\s+cent(?:er|re)|switchboard|main\s+(?:line|number|office)|"
+    r"general\s+(?:line|enquiries|inquiries)|newsroom|press\s+(?:line|office)|media\s+(?:line|relations)|"
+    r"reservations?\s+(?:line|desk|number)|booking\s+(?:line|number)|information\s+line|toll[- ]free|freephone|"
+    r"official(?:\s+\w+){0,2}|publi(?:c|shed)(?:\s+\w+){0,2}|listed\s+(?:on|in)|(?:on|from)\s+(?:the|their|its|our)\s+"
+    r"(?:\w+\s+)?(?:website|site|web\s?page|contact\s+page|homepage|media\s+page)|contact\s+us|poison\s+control)\b|"
+    r"客服|热线|服务电话|咨询电话|投诉电话|报修电话|售后电话|预约电话|订票电话|订餐电话|服务台|总机|官方|官网|公开|对外|"
+    r"联系我们|营业厅|服务中心|政务|市民)"
+)
+# A public line named right after the number ("400-820-6688 服务热线", "12345 市民服务热线", "(customer service)").
+_PUBLIC_PHONE_AFTER = re.compile(
+    r"(?i)\s*[（(]?\s*(?:\b(?:hot\s?line|help\s?line|customer\s+service|support\s+line|switchboard|toll[- ]free)\b|"
+    r"[\u4e00-\u9fff]{0,4}(?:热线|客服|总机|服务电话|服务台))"
+)
+# A person's number: possessives, personal words, mobile words, relations (the clause's own segment only).
+_PERSONAL = re.compile(
+    r"(?i)(?:\b(?:my|me|mine|his|her|hers|personal|private|mobile|cell(?:phone)?|whatsapp|signal|telegram|wechat|home|"
+    r"direct(?:\s+(?:line|dial|number))?|ext(?:ension)?|landlord|wife|husband|mom|mum|dad|mother|father|sister|brother|"
+    r"son|daughter|friend|babysitter|nanny|driver|tenant|lives?|living|dr|mr|mrs|ms|prof)\b|"
+    r"私人|个人|手机|我(?!们)|他(?!们)|她(?!们)|(?<![厂商店国大专卖买行东])家|住|本人|师傅|阿姨|老师|先生|女士|小姐|老婆|老公|妈|爸|朋友|同事)"
+)
+_MOBILE = re.compile(
+    r"^(?:(?:\+|00)?86[\s-]?)?1[3-9]\d(?:[\s.-]?\d){8}$|^(?:(?:\+|00)44[\s-]?|0)7\d{3}|^(?:(?:\+|00)49[\s-]?|0)1[5-7]\d|"
+    r"^(?:(?:\+|00)33[\s-]?|0)[67](?:[\s.]?\d{2}){4}$|^(?:(?:\+|00)61[\s-]?|0)4\d{2}"
+)
+_CLAUSE_END = re.compile(r"[。！？；;!?\n]|\.\s|[.]$")
+_SEGMENT_END = re.compile(r"[，,、(（]|\bor\b|\band\b|或|和|[\w.+-]+@[\w.-]+|\d{3,}")
+
+# An organisation's mailbox, said before the address ("招聘邮箱", "the PR team's shared inbox:", "general enquiries").
+_PUBLIC_MAILBOX_BEFORE = re.compile(
+    r"(?i)(?:(?:\b(?:shared|team|group|role|department(?:al)?|general|public|official|company|corporate)\s+(?:inbox|mailbox|address|email|e-mail)|"
+    r"(?:press|media|support|sales|careers?|jobs|recruiting|enquiries|inquiries|help\s?desk|customer\s+service)\s+(?:inbox|mailbox|email|e-mail|address)|"
+    r"general\s+(?:enquiries|inquiries)|contact\s+us)\b|"
+    r"(?:招聘|投稿|商务合作|商务|合作|客服|官方|公共|公用|部门|对外|投诉|售后|财务共享|人事|市场|媒体|新闻)(?:的)?(?:邮箱|信箱|邮件地址))"
+)
+
+# An organisation's or public venue's address, said before it ("营业执照上的注册地址是", "the museum is at").
+_PUBLIC_ADDRESS_BEFORE = re.compile(
+    r"(?i)(?:\b(?:registered\s+(?:office|address)|head\s+office|headquarters|hq|office\s+address|company\s+address|"
+    r"business\s+address|store|shop|branch|showroom|museum|library|gallery|stadium|venue|embassy|consulate|city\s+hall|"
+    r"town\s+hall|station|airport|hospital|clinic|campus|university|school)(?:'s)?(?:\s+(?:address|is|are|located|at|on|in)){0,3}|"
+    r"(?:注册|办公|经营|营业|公司|总部|门店|店铺|分店|分行|支行|营业厅|服务中心|展厅|医院|学校|博物馆|图书馆|体育馆|"
+    r"大使馆|领事馆|政务服务中心|派出所|车管所|官网公布的?|官网上的?|官方)(?:的)?(?:地址|地点|所在地|位于|在)(?:是|为|在|：|:)?)"
+    r"\s*[:：]?\s*$"
+)
+# ... or after it, in the same clause: "- that's the HQ address in their website footer", "(官网公布的)".
+_PUBLIC_ADDRESS_AFTER = re.compile(
+    r"(?i)(?:\b(?:hq|head\s+office|headquarters|registered|office|company|store|branch|business)\s+address\b|"
+    r"\b(?:website|web\s?site|footer|contact\s+page|listed\s+on|published\s+on|returns\s+page|google\s+maps)\b|"
+    r"官网|公布|营业执照|注册地址|办公地址|公司地址|门店地址)"
+)
+# A province / city / district right before the street: the cue comes before the region.
+ZH_REGION_BEFORE = re.compile(r"(?:(?:(?![是为在到址：])[\u4e00-\u9fff]){2,7}(?:省|自治区|市|区|县))+\s*$")
+_NOT = re.compile(r"(?i)\b(?:not|isn't|never)\b|不是|并非|而不是")
+
+
+def _clause_before(text: str, start: int, reach: int = 80) -> str:
+    window = text[max(0, start - reach) : start]
+    ends = list(_CLAUSE_END.finditer(window))
+    return window[ends[-1].end() :] if ends else window
+
+
+def _segment(clause: str) -> str:
+    """The part of the clause since its last comma, conjunction or earlier contact."""
+    ends = list(_SEGMENT_END.finditer(clause))
+    return clause[ends[-1].end() :] if ends else clause
+
+
+def _clause_after(text: str, end: int, reach: int = 80) -> str:
+    window = text[end : end + reach]
+    stop = _CLAUSE_END.search(window)
+    return window[: stop.start()] if stop else window
+
+
+def is_mobile(value: str) -> bool:
+    return bool(_MOBILE.search(value.strip()))
+
+
+def public_phone(text: str, start: int, end: int) -> bool:
+    """A landline or service number introduced as an organisation's public line, and no person's cue near it."""
+    value = text[start:end]
+    if is_mobile(value) or re.search(r"(?i)\s*(?:ext\.?|x|转|分机)\s*\d", text[end : end + 8]):
+        return False  # a mobile is a person's; an extension reaches a desk
+    clause = _clause_before(text, start)
+    segment = _segment(clause)
+    if _PERSONAL.search(segment):
+        return False
+    return bool(_PUBLIC_PHONE_BEFORE.search(clause) or _PUBLIC_PHONE_AFTER.match(text, end))
+
+
+def public_email(text: str, start: int) -> bool:
+    """An address introduced as an organisation's mailbox ("招聘邮箱 join@...", "the team's shared inbox")."""
+    clause = _clause_before(text, start, 50)
+    segment = _segment(clause)
+    return bool(_PUBLIC_MAILBOX_BEFORE.search(segment)) and not _PERSONAL.search(segment)
+
+
+def is_public_span(text: str, kind: str, start: int, end: int) -> bool:
+    """A phone or email finding that reaches an organisation (by its shape or its clause)."""
+    if kind == "phone":
+        return is_public_contact(text[start:end]) or public_phone(text, start, end)
+    if kind == "email":
+        return is_public_contact(text[start:end]) or public_email(text, start)
+    return False
+
+
+def split_public(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:
+    """The findings to redact, and the ranges of public contacts (kind ``public`` or a public phone/email)."""
+    public = [(s[1], s[2]) for s in spans if s[0] == "public" or is_public_span(text, *s)]
+    if not public:
+        return spans, []
+    return [s for s in spans if s[0] != "public" and not any(a < s[2] and s[1] < b for a, b in public)], public
+
+
+def public_address(text: str, start: int, end: int) -> bool:
+    """An address announced as an organisation's or a public venue's, before it or after it in its clause."""
+    clause = _clause_before(text, start, 60)
+    region = ZH_REGION_BEFORE.search(clause)
+    clause = clause[: region.start()] if region else clause
+    if _PUBLIC_ADDRESS_BEFORE.search(clause) and not _PERSONAL.search(_segment(clause)):
+        return True
+    after = _clause_after(text, end, 100)
+    cue = _PUBLIC_ADDRESS_AFTER.search(after)
+    return bool(cue and not _NOT.search(after[: cue.start()]) and not _PERSONAL.search(after[: cue.start()]))
