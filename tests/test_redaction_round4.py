@@ -122,7 +122,7 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
     ('payment_card', '卡背后三位 372，别告诉别人', ['372'], ['别告诉别人']),
     ('address', 'send it to 12 rue des Écoles, 75005 Paris', ['12 rue des Écoles'], ['send it to']),
     ('address', '四川省绵阳市涪城区临园路东段 63 号', ['临园路东段 63 号'], []),
-    ('address', '公司在台北市信義區松仁路 100 號 12 樓', ['松仁路 100 號'], ['公司在']),
+    ('address', '她住在台北市信義區松仁路 100 號 12 樓', ['松仁路 100 號'], ['她住在']),  # "公司在 ..." is public (round 7)
     ('address', '家住幸福里 7 号院 2 号楼 3 门 402', ['2 号楼 3 门 402'], ['家住']),
     ('other_id', '微信号 zhang_wei88，加我', ['zhang_wei88'], ['加我']),
     ('other_id', 'QQ 号 123456789 是他的小号', ['123456789'], ['小号']),

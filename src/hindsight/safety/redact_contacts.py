@@ -47,7 +47,7 @@ _ROLE_MAILBOX = re.compile(
     r"(?:support|help|helpdesk|service|servicedesk|customerservice|customer-?service|customer-?care|care|cs|kefu|kf|fuwu|tousu|info|"
     r"contact|hello|enquiries|inquiries|sales|bd|biz|business|hezuo|partners?|partnerships?|press|media|news|newsroom|pr|"
     r"communications|comms|marketing|sponsorship|security|psirt|cert|abuse|phishing|disclosure|privacy|gdpr|legal|compliance|dpo|"
-    r"billing|invoices?|accounts|finance|payments?|procurement|purchasing|vendors?|suppliers?|hr|jobs|careers|recruiting|"
+    r"billing|invoices?|accounts|finance|payments?|procurement|purchasing|hr|jobs|careers|recruiting|"
     r"recruitment|hiring|talent|zhaopin|jianli|postmaster|webmaster|hostmaster|editors?|editorial|submissions?|tougao|fapiao|"
     r"orders?|bookings?|reservations?|returns|rma|shipping|ir|investors|events|conference|registration|tickets|membership|"
     r"donations?|volunteers?|community|newsletter|admissions|alumni|library|"

@@ -205,7 +205,7 @@ def find_credentials(text: str) -> list[Span]:
 # "keyID 0052..."): redacted only in a note that also carries a credential (see redact.find_sensitive), where it
 # names which key leaked. Alone, a key ID is an identifier and stays.
 _KEY_ID = re.compile(
-    r"(?i)(?:access[ _-]?key(?:[ _-]?id)?|accesskeyid|\bkey[ _-]?id|secret[ _-]?id|(?-i:\bAK\b)|account[ _-]?sid|(?-i:\bAppKey\b))"
+    r"(?i)(?:access[ _-]?key(?:[ _-]?id)?|access[ _-]?id|accesskeyid|\bkey[ _-]?id|secret[ _-]?id|(?-i:\bAK\b)|account[ _-]?sid|(?-i:\bAppKey\b))"
     r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>[A-Za-z0-9_-]{12,64})(?![A-Za-z0-9_-])"
 )
 
@@ -213,13 +213,28 @@ _KEY_ID = re.compile(
 # A hex secret after a compound credential label ("Auth Token 9c4e...", "app secret: 5f1a..."): hex alone is a hash,
 # but a label that names a credential says otherwise.
 _LABELLED_HEX = re.compile(
-    r"(?i)\b(?:auth|access|api|app|bot|refresh|session|client|signing|webhook)[ _-]?(?:token|key|secret)\s*[\"']?\s*"
-    r"(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>[0-9a-f]{32,64})(?![0-9a-z])"
+    r"(?i)\b(?:auth|access|api|app|bot|refresh|session|client|signing|webhook|master|license|licence)[ _-]?(?:token|key|secret|code)"
+    r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>[0-9a-f]{32,64})(?![0-9a-z])|"
+    # "the vendor emailed our key: <hex>": a key someone owns or was given; not a cache / partition / primary key
+    r"\b(?:our|my|your|their|his|her|its|the)\s+(?:(?!cache|idempotency|partition|primary|foreign|sort|row|object|dedup|lookup|hash|"
+    r"routing|shard|public|gpg|pgp|ssh|host|cdn|s3|map|dict)[a-z-]{2,20}\s+)?key\s*(?:[:=：]|\bis\b)\s*[\"']?(?P<v2>[0-9a-f]{32,64})(?![0-9a-z])"
 )
+# What says a labelled hex is a digest, not a key.
+_DIGEST_NEAR = re.compile(r"(?i)\b(?:md5|sha-?\d*|checksum|digest|hash(?:ed)?|fingerprint|etag|commit|cache)\b|校验|哈希|指纹|摘要")
+
+
+def looks_like_hash(value: str) -> bool:
+    return bool(re.fullmatch(r"[0-9a-fA-F]{16,}", value))
 
 
 def find_labelled_hex(text: str) -> list[Span]:
-    return [("api_key", *m.span("value")) for m in _LABELLED_HEX.finditer(text)]
+    out: list[Span] = []
+    for m in _LABELLED_HEX.finditer(text):
+        if m.group("value"):
+            out.append(("api_key", *m.span("value")))
+        elif not _DIGEST_NEAR.search(text, max(0, m.start() - 60), min(len(text), m.end() + 40)):
+            out.append(("api_key", *m.span("v2")))
+    return out
 
 
 def find_key_ids(text: str) -> list[Span]:
@@ -241,8 +256,20 @@ _CLI_PASSWORD = re.compile(
 )
 
 
+# "我用 elastic:Es9pQ2xLm7 直接 curl 了 ...": a bare user:password pair in a clause that uses it against a service.
+_CLIENT_PAIR = re.compile(
+    r"(?<![\w/.@:-])[a-z][\w.-]{1,31}:(?P<value>(?=[^\s:@/]*\d)(?=[^\s:@/]*[A-Z])(?=[^\s:@/]*[a-z])[^\s:@/\"'`,;，。；()（）]{6,64})(?![\w/@:.-])"
+)
+_CLIENT_CUE = re.compile(r"(?i)\b(?:curl|wget|httpie|postman|basic|auth|login|log\s+in|sign\s+in|credentials?|ssh|ftp|mysql|psql|redis-cli)\b|"
+                         r"https?://|登录|登陆|认证|账号|凭据|用户名")
+
+
 def find_cli_passwords(text: str) -> list[Span]:
     out: list[Span] = []
+    for m in _CLIENT_PAIR.finditer(text):
+        clause = text[max(0, m.start() - 40) : m.end() + 60]
+        if _CLIENT_CUE.search(clause) and not looks_like_hash(m.group("value")):
+            out.append(("password", *m.span("value")))
     for m in _CLI_PASSWORD.finditer(text):
         group = next(g for g in ("v1", "v2", "v3", "v4", "v5", "v6") if m.group(g) is not None)
         out.append(("password", *m.span(group)))

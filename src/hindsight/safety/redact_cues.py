@@ -35,10 +35,15 @@ _OTP_CUE = (
 )
 _OTP_VALUE = (r"(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?: \d){3,7}|(?=[A-Za-z]*\d)[A-Z0-9]{4,10}|[A-Z]-\d{4,8}"
               r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,3}|(?=[a-z-]*\d)[a-z0-9]{4,5}-[a-z0-9]{4,5})")
-_OTP = re.compile(_OTP_CUE + r"(?:\s*\([^)\n]{0,20}\))?(?:\s+(?:for|from|to|on)\s+[^\n:：]{1,30}?[:：])?" + _SEP + r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
+_OTP = re.compile(_OTP_CUE + r"(?:\s*\([^)\n]{0,20}\))?(?:\s+(?:for|from|to|on)\s+[^\n:：]{1,48}?[:：])?" + _SEP + r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
 _OTP_FILLER = re.compile(
     _OTP_CUE + r"(?:(?:\s+[A-Za-z']{1,12}){1,6}?\s+(?:is|was|are|were|reads?|said)\s*:?|[\u4e00-\u9fff，,]{1,10}?(?:是|为|：|:))\s*"
     r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)"
+)
+# "the code they just texted me is 0 5 7 3 1 8": a code, words that say it was sent, then the value.
+_SENT_CODE = re.compile(
+    r"(?i)\b(?:code|pin|passcode)s?\b(?:\s+[A-Za-z']{1,12}){0,4}?\s+(?:texted|sent|emailed|messaged|sms(?:'d|ed)|read\s+out|got)"
+    r"(?:\s+[A-Za-z']{1,12}){0,3}?\s+(?:is|was|are|were|reads?)\s*:?\s*[\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)"
 )
 _USE_CODE = re.compile(r"(?i)\b(?:use|enter|type|input|punch in|key in)\s+(?:the\s+)?(?:code|pin|passcode)\s+(?P<value>\d{4,8})(?![\w-]|[.,]\d)")
 _OTP_MORE = re.compile(r"(?i)\s*(?:[,，、;；/]|\band\b|和|及)\s*(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
@@ -58,7 +63,10 @@ _NAMED_CODE = re.compile(r"(?<![\w-])(?P<word>[A-Z][A-Za-z]+)\s+(?:login\s+|sign
 # "Enter 604193 to finish signing in", "输入 482913 完成验证": the code before what it unlocks.
 _ENTER_CODE = re.compile(
     r"(?i)(?:\b(?:enter|use|type|input)\s+(?P<v1>\d{4,8}|\d{3}[- ]\d{3})\s+(?:to|for|as)\s+(?:\w+\s+){0,2}?"
-    r"(?:verify|verif|confirm|sign|log|login|complete|finish|reset|authori[sz]e|continue|activate|unlock)|"
+    r"(?:verify|verif|confirm|sign|log|login|complete|finish|reset|authori[sz]e|authenticate|approve|continue|activate|unlock)|"
+    # "enter 73920651 from the SMS": where the number came from says it is a code
+    r"\b(?:enter|use|type|input)\s+(?P<v3>\d{4,8}|\d{3}[- ]\d{3})\s+(?:from|in|on)\s+(?:the|your|my|his|her|their)\s+"
+    r"(?:sms|text(?:\s+message)?|message|email|e-mail|authenticator(?:\s+app)?|app|token|push|letter)\b|"
     r"输入\s*(?P<v2>\d{4,8})\s*(?:完成|进行|以|来)?(?:验证|登录|登陆|确认|支付|注册|绑定|解锁))"
 )
 NOT_SECRET_CODE = frozenset(
@@ -93,7 +101,7 @@ def find_otp(text: str) -> list[Span]:
         while (more := _OTP_MORE.match(text, pos)) and _otp_ok(text, more.group("value"), more.end()):
             out.append(("otp", *more.span("value")))
             pos = more.end()
-    for pattern in (_OTP_FILLER, _USE_CODE):
+    for pattern in (_OTP_FILLER, _USE_CODE, _SENT_CODE):
         for m in pattern.finditer(text):
             if _otp_ok(text, m.group("value"), m.end()):
                 out.append(("otp", *m.span("value")))
@@ -106,7 +114,7 @@ def find_otp(text: str) -> list[Span]:
         if m.group("word").lower() not in NOT_SECRET_CODE and not _UNIT_AFTER.match(text, m.end()):
             out.append(("otp", *m.span("value")))
     for m in _ENTER_CODE.finditer(text):
-        out.append(("otp", *m.span("v1" if m.group("v1") else "v2")))
+        out.append(("otp", *m.span(next(g for g in ("v1", "v2", "v3") if m.group(g)))))
     for m in _TOTP_SEED.finditer(text):
         out.append(("otp", *m.span("value")))
     return out

@@ -119,8 +119,17 @@ def public_phone(text: str, start: int, end: int) -> bool:
     return bool(_PUBLIC_PHONE_BEFORE.search(clause) or _PUBLIC_PHONE_AFTER.match(text, end))
 
 
-def public_email(text: str, start: int) -> bool:
+# Consumer webmail: a non-role mailbox there is a person's, whatever the sentence calls it ("客服邮箱 lina@163.com").
+_WEBMAIL = re.compile(
+    r"(?i)[@＠](?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|icloud|me|mac|aol|proton(?:mail)?|pm|gmx|web|mail|yandex|"
+    r"zoho|qq|vip\.qq|foxmail|163|126|yeah|sina|sohu|aliyun|139|189|tom|21cn)\.[a-z.]{2,9}$"
+)
+
+
+def public_email(text: str, start: int, end: int) -> bool:
     """An address introduced as an organisation's mailbox ("招聘邮箱 join@...", "the team's shared inbox")."""
+    if _WEBMAIL.search(text[start:end]):
+        return False
     clause = _clause_before(text, start, 50)
     segment = _segment(clause)
     return bool(_PUBLIC_MAILBOX_BEFORE.search(segment)) and not _PERSONAL.search(segment)
@@ -131,7 +140,7 @@ def is_public_span(text: str, kind: str, start: int, end: int) -> bool:
     if kind == "phone":
         return is_public_contact(text[start:end]) or public_phone(text, start, end)
     if kind == "email":
-        return is_public_contact(text[start:end]) or public_email(text, start)
+        return is_public_contact(text[start:end]) or public_email(text, start, end)
     return False
 
 
