@@ -40,7 +40,7 @@ from hindsight.safety.redact_cues import (
     find_spelled_emails,
 )
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
-from hindsight.safety.redact_public import split_public
+from hindsight.safety.redact_vet import vet
 from hindsight.safety.redact_shapes import (
     find_card_security_codes,
     find_cued_passwords,
@@ -280,8 +280,6 @@ _STRONG = re.compile(r"(?=.*\d)(?=.*[^\w\s]|.*[A-Z])")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # A variable or attribute named like a secret, passed on in code: password, self.password, cfg.db_pwd.
 _VARIABLE = re.compile(r"(?:[a-z_][a-z0-9_]*\.)*[a-z_]*(?:pass(?:word|wd)?|pwd|secret|token)[a-z0-9_]*\)?")
-# A type annotation in code: "def login(username: str, password: str)", "password: Optional[SecretStr]".
-_CODE_TYPE = re.compile(r"(?:str|string|String|bytes|int|bool|SecretStr|SecretBytes|char|varchar(?:\(\d+\))?|text|Optional\[.*)$")
 _QUERY_REST = re.compile(r"&[A-Za-z_]\w*=.*\Z", re.DOTALL)  # "password=x&useSSL=false": the value ends before the next parameter
 
 
@@ -306,14 +304,14 @@ def _find_passwords(text: str) -> list[Span]:
             continue  # a PIN is a number; "pin numpy==1.26.4" pins a version
         if group != "value" and len(value.split()) > (8 if "phrase" in m.group(0).lower() else 4):
             continue  # a quoted sentence about the password, not the password (a passphrase may run to 8 words)
-        if _CJK.search(value) or _VARIABLE.fullmatch(value) or _CODE_TYPE.match(value) or "://" in value:
-            continue  # prose ("db.password 改成从环境变量"), a variable ("pwd=self.password"), a type ("password: str"), a URL
+        if _CJK.search(value) or _VARIABLE.fullmatch(value):
+            continue  # "db.password 改成从环境变量": prose; "password=password", "pwd=self.password": a variable
         start, _ = m.span(group)
         out.append(("password", start, start + len(value)))
     for m in _PASSWORD_ZH.finditer(text):
         value, group = _password_value(m)
-        if _PLACEHOLDER_VALUE.match(value) or (m.group(0).startswith("PIN") and not value.isdigit()) or "://" in value:
-            continue  # "账号密码：https://u:pw@host": the URL's userinfo is found by its own pattern
+        if _PLACEHOLDER_VALUE.match(value) or (m.group(0).startswith("PIN") and not value.isdigit()):
+            continue
         if (group == "value" and m.group("sep").isspace() and not (re.search(r"\d", value) and re.search(r"[A-Za-z\W_]", value))
                 and not (value.isdigit() and len(value) >= (4 if m.group(0).startswith("PIN") else 6))):
             continue  # "密码 reset" / "密码 123": only password-shaped values without a separator word
@@ -350,7 +348,7 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     ``tagger``: the learned second opinion over what the rules left (True: shipped weights, False: rules only)."""
     wanted = set(kinds) if kinds is not None else set(KINDS)
     # Public contacts (an organisation's hotline, mailbox or address) stay, and the tagger never sees them.
-    spans, public = split_public(text, [s for finder in _FINDERS for s in finder(text) if s[2] > s[1]])
+    spans, public = vet(text, [s for finder in _FINDERS for s in finder(text) if s[2] > s[1]])
     found = {s[0] for s in spans}
     # Context across the whole text: an expiry date only next to a card, an IP address only in a credential note.
     if found & {"card", "cvv"}:

@@ -256,7 +256,8 @@ _CLI_PASSWORD = re.compile(
 )
 
 
-# "我用 elastic:Es9pQ2xLm7 直接 curl 了 ...": a bare user:password pair in a clause that uses it against a service.
+# "我用 elastic:Es9pQ2xLm7 直接 curl 了 ...": a bare user:password pair in a clause that uses it against a service
+# (never an image tag such as python:3.12-Slim, a hex digest or a host:port).
 _CLIENT_PAIR = re.compile(
     r"(?<![\w/.@:-])[a-z][\w.-]{1,31}:(?P<value>(?=[^\s:@/]*\d)(?=[^\s:@/]*[A-Z])(?=[^\s:@/]*[a-z])[^\s:@/\"'`,;，。；()（）]{6,64})(?![\w/@:.-])"
 )
@@ -268,7 +269,7 @@ def find_cli_passwords(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _CLIENT_PAIR.finditer(text):
         clause = text[max(0, m.start() - 40) : m.end() + 60]
-        if _CLIENT_CUE.search(clause) and not looks_like_hash(m.group("value")):
+        if _CLIENT_CUE.search(clause) and not looks_like_hash(m.group("value")) and not re.match(r"\d+\.\d", m.group("value")):
             out.append(("password", *m.span("value")))
     for m in _CLI_PASSWORD.finditer(text):
         group = next(g for g in ("v1", "v2", "v3", "v4", "v5", "v6") if m.group(g) is not None)

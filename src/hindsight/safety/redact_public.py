@@ -144,14 +144,6 @@ def is_public_span(text: str, kind: str, start: int, end: int) -> bool:
     return False
 
 
-def split_public(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:
-    """The findings to redact, and the ranges of public contacts (kind ``public`` or a public phone/email)."""
-    public = [(s[1], s[2]) for s in spans if s[0] == "public" or is_public_span(text, *s)]
-    if not public:
-        return spans, []
-    return [s for s in spans if s[0] != "public" and not any(a < s[2] and s[1] < b for a, b in public)], public
-
-
 def public_address(text: str, start: int, end: int) -> bool:
     """An address announced as an organisation's or a public venue's, before it or after it in its clause."""
     clause = _clause_before(text, start, 60)

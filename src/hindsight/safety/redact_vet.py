@@ -1,0 +1,33 @@
+"""The last word on the rules' findings before the tagger: what stays although a finder took it.
+
+- Public contacts (:mod:`redact_public`): an address finder reports an organisation's or a venue's address as
+  kind ``public``; a phone or email that reaches an organisation is recognised here. Their ranges are kept out
+  of every other finding and handed to the tagger as taken, so it never scores them either.
+- Password findings that are code or a URL: a type annotation (``password: str``, ``password: Optional[str]``)
+  and a whole URL after a password label ("账号密码：https://u:pw@host" - the URL's own pattern takes only its
+  password). Several finders read "password<sep>value"; the check lives here once instead of in each.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.safety.redact_public import is_public_span
+
+Span = tuple[str, int, int]
+
+_CODE_TYPE = re.compile(r"(?:str|string|String|bytes|int|bool|SecretStr|SecretBytes|char|varchar(?:\(\d+\))?|text|Optional\[.*)\]?")
+_URL = re.compile(r"(?i)^[a-z][a-z0-9+.-]*://")
+
+
+def _not_a_password(value: str) -> bool:
+    return bool(_CODE_TYPE.fullmatch(value) or _URL.match(value))
+
+
+def vet(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:
+    """The findings to redact, and the ranges of public contacts (kind ``public`` or a public phone/email)."""
+    spans = [s for s in spans if not (s[0] == "password" and _not_a_password(text[s[1] : s[2]]))]
+    public = [(s[1], s[2]) for s in spans if s[0] == "public" or is_public_span(text, *s)]
+    if not public:
+        return spans, []
+    return [s for s in spans if s[0] != "public" and not any(a < s[2] and s[1] < b for a, b in public)], public
