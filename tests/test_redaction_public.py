@@ -43,6 +43,17 @@ PUBLIC: list[str] = [
     "公司在台北市信義區松仁路 100 號 12 樓，訪客請先到一樓登記。",
     "市图书馆地址：成都市青羊区蜀都大道 132 号，周一闭馆。",
     "组会改到 5 号楼 0302 会议室，周四下午三点。",
+    # batch 2 (written and measured once before its fixes: branch 6/10, main 2/10)
+    "Call the museum's information line, +44 20 7323 8299, to check the opening hours.",
+    'The ticket office switchboard is 0161 200 1000, open from nine.',
+    'Customer care (on the back of the box): +1 866 704 2121.',
+    '银行官方客服热线 0755-8319 5555，别打短信里的号码。',
+    '打 021-6279 8800 总机转人事部，官网上有。',
+    'Our office address for invoices is 40 Bank Street, Canary Wharf, London E14 5NR.',
+    '请把样品寄到公司的办公地址：广州市天河区珠江新城花城大道 85 号 18 楼。',
+    'For accessibility requests email access@citytheatre.org, as the venue page says.',
+    '学校招生办邮箱 zsb@szu-highschool.cn，报名材料发这里。',
+    'The consulate is at 1 Rue de la Paix, 75002 Paris; appointments only.',
 ]
 
 PRIVATE: list[tuple[str, str, list[str], list[str]]] = [
@@ -71,6 +82,18 @@ PRIVATE: list[tuple[str, str, list[str], list[str]]] = [
     ("address", "公司地址是上海市静安区南京西路 1266 号，但是发票寄到我家：闵行区莘松路 380 弄 12 号 502 室。",
      ["莘松路 380 弄 12 号 502 室"], ["南京西路 1266 号"]),
     ("email", "客服邮箱 kefu.lina@163.com，其实是店主自己的邮箱。", ["kefu.lina@163.com"], ["店主"]),
+    # batch 2 (branch 11/11, main 11/11)
+    ('phone', 'Front desk said to reach the night manager on his own phone, 020 7123 4488, if the alarm goes off.', ['020 7123 4488'], []),
+    ('phone', "My sister's number in Toronto is 416-823-5571, she's expecting your call.", ['416-823-5571'], []),
+    ('phone', '房东老陈的电话 0592-5538 2210，他白天在单位。', ['0592-5538 2210'], []),
+    ('phone', '快递员说打他电话：18917726634，他在楼下。', ['18917726634'], []),
+    ('phone', "Patient's callback number: (503) 844-2719, prefers afternoons.", ['(503) 844-2719'], []),
+    ('email', 'Reply to the tenant at rosa.mendez.home@gmail.com about the deposit.', ['rosa.mendez.home@gmail.com'], []),
+    ('email', '我表哥的邮箱 chenlei_88@126.com，照片发给他。', ['chenlei_88@126.com'], []),
+    ('email', "The contractor's own email is b.okoro@okoro-builds.com; the office one bounces.", ['b.okoro@okoro-builds.com'], []),
+    ('address', 'Please forward my mail to 77 Birch Hollow Road, Apt 9, Ithaca NY 14850 until June.', ['77 Birch Hollow Road, Apt 9'], []),
+    ('address', '奶奶家在济南市历下区文化东路 56 号 3 号楼 2 单元 301，过节寄点东西。', ['文化东路 56 号 3 号楼 2 单元 301'], []),
+    ('address', "I'm renting 4 Quarry Lane, flat 3, Sheffield S11 8FD now - send the keys there.", ['4 Quarry Lane, flat 3'], []),
     ("address", "外卖送到科技园南区 7 栋 1102，我住这儿，不是公司。", ["7 栋 1102"], ["不是公司"]),
 ]
 

@@ -34,6 +34,25 @@ PII: list[tuple[str, str, list[str], list[str]]] = [
      ["Rt5mKz8Qw2"], ["all shards green"]),
     ("password", "仓库地址里带着密码：https://lihua:Qp2025mnb@gitee.com/team/app.git，先别发到群里。", ["Qp2025mnb"],
      ["team/app.git", "先别发到群里"]),
+    # batch 2 (written and measured once before its fixes: branch 20/24 PII, 11/12 look-alikes; main 19/24, 11/12)
+    ('password', 'the locker code my coach gave me is 29-14-07', ['29-14-07'], []),
+    ('password', 'Kiosk admin login is kiosk / Brn7!tqZ, only for the weekend staff.', ['Brn7!tqZ'], []),
+    ('password', '我把 NAS 登录密码改成了 雪山飞狐2024，别忘了。', ['雪山飞狐2024'], []),
+    ('password', "The shared 1Password vault unlock phrase is 'amber kettle river 71'.", ['amber kettle river 71'], []),
+    ('api_key', 'Mapbox token for the demo: pk.eyJ1IjoiZGVtb3VzZXIiLCJhIjoiY2x4eTk4In0.Zk2Lq8Rt1Vw3Xy5Na7Bc9D', ['pk.eyJ1IjoiZGVtb3VzZXIiLCJhIjoiY2x4eTk4In0.Zk2Lq8Rt1Vw3Xy5Na7Bc9D'], []),
+    ('api_key', '支付回调签名密钥 8f3a1c5e7b9d2f4a6c8e0b1d3f5a7c9e，只配在生产环境。', ['8f3a1c5e7b9d2f4a6c8e0b1d3f5a7c9e'], []),
+    ('api_key', 'the translation service gave us key 4b8d2f6a0c3e5b7d9f1a2c4e6b8d0f3a for the pilot', ['4b8d2f6a0c3e5b7d9f1a2c4e6b8d0f3a'], []),
+    ('otp', 'Apple sent a 6-digit code to my phone: 418 207. Can you enter it?', ['418 207'], []),
+    ('otp', '短信里的验证码我念给你：三七一九零二。', ['三七一九零二'], []),
+    ('otp', 'He read the code off his authenticator - 602 118 - and I typed it in.', ['602 118'], []),
+    ('card', 'Charge the deposit to my Visa 4929 1873 6640 2281, exp 11/27.', ['4929 1873 6640 2281'], []),
+    ('national_id', 'Her SSN for the tax form is 524-71-3390.', ['524-71-3390'], []),
+    ('basic_auth', 'curl -u reporter:Qm4Zt8Lp2x https://jira.internal/rest/api/2/search', ['Qm4Zt8Lp2x'], []),
+    # round 5's dev misses in general form: a quoted value someone uses to sign in, a code handed over after its
+    # cue, a passphrase of Chinese words and digits
+    ("password", "\"Maple-Harbor-2291\" is what he uses for the family Disney+ account.", ["Maple-Harbor-2291"], ["Disney+ account"]),
+    ("otp", "Support flow needed the 2FA code; the caller provided 551027 and was verified.", ["551027"], ["was verified"]),
+    ("password", "备份盘的保护口令是 龙井茶2020，别写在便签上。", ["龙井茶2020"], ["别写在便签上"]),
     ("password", "The clone URL has the password in it - password: https://deploy:Hn4vX8q2Lm@git.acme.dev/infra/tf.git",
      ["Hn4vX8q2Lm"], ["infra/tf.git"]),
 ]
@@ -50,6 +69,20 @@ LOOKALIKES: list[str] = [
     "enter 3 from the menu to repeat the options, then 0 for an operator.",
     "Backup codes are printed once when you enable 2FA; store them somewhere safe.",
     "评审会改到 7 号楼 0412 会议室，周五下午两点。",
+    "密码长度至少 8位以上，口令是 6位数字 的那种不再允许。",
+    # batch 2 look-alikes
+    'Order 4929 1873 6640 2282 shipped yesterday, tracking to follow.',
+    'The build hash is 8f3a1c5e7b9d2f4a6c8e0b1d3f5a7c9e, tagged as release-candidate.',
+    'Room 1204 in Building 6 is booked for the design review.',
+    'Set retries to 5 and timeout: 30s in config.yaml.',
+    'ISBN 978-0-13-468599-1 is the second edition.',
+    'The meeting is at 3 Pine Road conference centre? no - moved online.',
+    '活动编号 20240615-0032，报名截止周五。',
+    'Error code 0x80070005 again when installing the update.',
+    'password_min_length: 12 and password_max_age: 90 in the policy file.',
+    'curl -s https://api.example.com/v2/status | jq .uptime',
+    'Use port 8443 and the health path /healthz for the probe.',
+    '会议室密码锁坏了，先用钥匙开门。',
 ]
 
 

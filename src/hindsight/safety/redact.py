@@ -172,7 +172,7 @@ _KEYED_SECRET_ZH = re.compile(
 # A quoted value may hold spaces: "passphrase 'blue whale 42'".
 _QUOTED = r"(?:'(?P<q1>[^'\n]{3,64})'|\"(?P<q2>[^\"\n]{3,64})\"|“(?P<q3>[^”\n]{3,64})”|‘(?P<q4>[^’\n]{3,64})’|`(?P<q5>[^`\n]{3,64})`)"
 _PASSWORD_EN = re.compile(
-    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:password|passwd|passphrase|passcode|requirepass|pwd|pin(?: code)?)[\"']?"
+    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:password|passwd|passphrase|passcode|requirepass|pwd|pin(?: code)?|(?:unlock|master|secret|vault|recovery) phrase)[\"']?"
     r"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w.@/-]{1,40}(?:\s+[\w.@/-]{1,20})?(?=\s+(?:is|was|are)\s))?"
     r"(?P<sep>\s*(?:[:=]|=>|：)\s*|\s+(?:was changed to|is changed to|changed to|was set to|is set to|set to|is now|is|was|to|are|"
     r"has been changed to|has been set to|got changed to|updated to|was updated to|is updated to|reset to|was reset to|has been reset to|"

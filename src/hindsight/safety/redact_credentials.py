@@ -217,7 +217,10 @@ _LABELLED_HEX = re.compile(
     r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>[0-9a-f]{32,64})(?![0-9a-z])|"
     # "the vendor emailed our key: <hex>": a key someone owns or was given; not a cache / partition / primary key
     r"\b(?:our|my|your|their|his|her|its|the)\s+(?:(?!cache|idempotency|partition|primary|foreign|sort|row|object|dedup|lookup|hash|"
-    r"routing|shard|public|gpg|pgp|ssh|host|cdn|s3|map|dict)[a-z-]{2,20}\s+)?key\s*(?:[:=：]|\bis\b)\s*[\"']?(?P<v2>[0-9a-f]{32,64})(?![0-9a-z])"
+    r"routing|shard|public|gpg|pgp|ssh|host|cdn|s3|map|dict)[a-z-]{2,20}\s+)?key\s*(?:[:=：]|\bis\b)\s*[\"']?(?P<v2>[0-9a-f]{32,64})(?![0-9a-z])|"
+    # "the vendor gave us key <hex>": a key handed over needs no separator
+    r"\b(?:gave|sent|issued|emailed|shared|assigned)\s+(?:us|me|him|her|them|you)\s+(?:(?:a|an|the|our|their|new|api|access)\s+){0,3}key\s+"
+    r"(?P<v3>[0-9a-f]{32,64})(?![0-9a-z])"
 )
 # What says a labelled hex is a digest, not a key.
 _DIGEST_NEAR = re.compile(r"(?i)\b(?:md5|sha-?\d*|checksum|digest|hash(?:ed)?|fingerprint|etag|commit|cache)\b|校验|哈希|指纹|摘要")
@@ -233,7 +236,7 @@ def find_labelled_hex(text: str) -> list[Span]:
         if m.group("value"):
             out.append(("api_key", *m.span("value")))
         elif not _DIGEST_NEAR.search(text, max(0, m.start() - 60), min(len(text), m.end() + 40)):
-            out.append(("api_key", *m.span("v2")))
+            out.append(("api_key", *m.span("v2" if m.group("v2") else "v3")))
     return out
 
 

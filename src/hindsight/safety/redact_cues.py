@@ -45,6 +45,19 @@ _SENT_CODE = re.compile(
     r"(?i)\b(?:code|pin|passcode)s?\b(?:\s+[A-Za-z']{1,12}){0,4}?\s+(?:texted|sent|emailed|messaged|sms(?:'d|ed)|read\s+out|got)"
     r"(?:\s+[A-Za-z']{1,12}){0,3}?\s+(?:is|was|are|were|reads?)\s*:?\s*[\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)"
 )
+# "required SMS OTP; user supplied 062915": the code named, then a verb that hands it over, in the same sentence.
+_SUPPLIED_CODE = re.compile(
+    r"(?i)(?:\b(?:otp|2fa|mfa|one[- ]time\s+(?:code|passcode|password)|verification\s+code|sms\s+code|auth(?:entication)?\s+code)\b|"
+    r"验证码|动态码|校验码)[^\n.。!?！？]{0,40}?(?:\b(?:supplied|provided|entered|gave|typed|keyed\s+in|read\s+out|submitted)|"
+    r"输入了?|提供了?|报了)\s*(?:the\s+code\s+|code\s+|验证码\s*)?(?P<value>\d{4,8})(?![\w-]|[.,]\d)"
+)
+# "the code off his authenticator - 602 118", "验证码我念给你：三七一九零二": where the code came from, a separator, the value
+# (digits, or spelled in Chinese numerals).
+_SOURCE_CODE = re.compile(
+    r"(?i)\b(?:code|pin|passcode)s?\b[^\n.;!?]{0,40}?\b(?:authenticator(?:\s+app)?|sms|text(?:\s+message)?|token|app)\b\s*"
+    r"(?:[-–—:：]|\bis\b|\bwas\b|\bsays\b|\bshows\b|\breads\b)\s*(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)|"
+    r"(?:验证码|校验码|动态码|短信码)[\u4e00-\u9fff，,]{0,10}?(?:是|为|：|:)\s*(?P<han>[零〇一二三四五六七八九]{4,8})(?![零〇一二三四五六七八九十百千万])"
+)
 _USE_CODE = re.compile(r"(?i)\b(?:use|enter|type|input|punch in|key in)\s+(?:the\s+)?(?:code|pin|passcode)\s+(?P<value>\d{4,8})(?![\w-]|[.,]\d)")
 _OTP_MORE = re.compile(r"(?i)\s*(?:[,，、;；/]|\band\b|和|及)\s*(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
 _UNIT_AFTER = re.compile(r"\s*(?:分钟|秒|小时|位|次|天|个|minutes?|mins?|seconds?|secs?|hours?|digits?|characters?|chars?|times|days?)\b|\s*(?:分钟|秒|小时|位|次|天|个)")
@@ -101,10 +114,14 @@ def find_otp(text: str) -> list[Span]:
         while (more := _OTP_MORE.match(text, pos)) and _otp_ok(text, more.group("value"), more.end()):
             out.append(("otp", *more.span("value")))
             pos = more.end()
-    for pattern in (_OTP_FILLER, _USE_CODE, _SENT_CODE):
+    for pattern in (_OTP_FILLER, _USE_CODE, _SENT_CODE, _SUPPLIED_CODE):
         for m in pattern.finditer(text):
             if _otp_ok(text, m.group("value"), m.end()):
                 out.append(("otp", *m.span("value")))
+    for m in _SOURCE_CODE.finditer(text):
+        group = "value" if m.group("value") else "han"
+        if group == "han" or _otp_ok(text, m.group("value"), m.end()):
+            out.append(("otp", *m.span(group)))
     for m in _OTP_FIRST.finditer(text):
         out.append(("otp", *m.span("value")))
     for m in _BARE_CODE.finditer(text):

@@ -15,7 +15,7 @@ rather than a person -
 
 A personal cue in the same clause wins over a public one: my/his/her, personal/private, mobile/cell,
 WhatsApp, home, 私人, 个人, 手机, 家, 住. A mobile number (by its numbering plan: CN 1[3-9]x, UK 07, DE
-015-017, FR 06/07, AU 04) is always a person's, whatever the clause says. Clauses end at a sentence stop, a
++49 15-17, FR 06/07, AU 04) is always a person's, whatever the clause says. Clauses end at a sentence stop, a
 semicolon or a line break; the personal cue is looked for in the segment since the last comma or contact.
 """
 
@@ -51,7 +51,7 @@ _PERSONAL = re.compile(
     r"私人|个人|手机|我(?!们)|他(?!们)|她(?!们)|(?<![厂商店国大专卖买行东])家|住|本人|师傅|阿姨|老师|先生|女士|小姐|老婆|老公|妈|爸|朋友|同事)"
 )
 _MOBILE = re.compile(
-    r"^(?:(?:\+|00)?86[\s-]?)?1[3-9]\d(?:[\s.-]?\d){8}$|^(?:(?:\+|00)44[\s-]?|0)7\d{3}|^(?:(?:\+|00)49[\s-]?|0)1[5-7]\d|"
+    r"^(?:(?:\+|00)?86[\s-]?)?1[3-9]\d(?:[\s.-]?\d){8}$|^(?:(?:\+|00)44[\s-]?|0)7\d{3}|^(?:\+|00)49[\s-]?1[5-7]\d|"
     r"^(?:(?:\+|00)33[\s-]?|0)[67](?:[\s.]?\d{2}){4}$|^(?:(?:\+|00)61[\s-]?|0)4\d{2}"
 )
 _CLAUSE_END = re.compile(r"[。！？；;!?\n]|\.\s|[.]$")
@@ -62,14 +62,16 @@ _PUBLIC_MAILBOX_BEFORE = re.compile(
     r"(?i)(?:(?:\b(?:shared|team|group|role|department(?:al)?|general|public|official|company|corporate)\s+(?:inbox|mailbox|address|email|e-mail)|"
     r"(?:press|media|support|sales|careers?|jobs|recruiting|enquiries|inquiries|help\s?desk|customer\s+service)\s+(?:inbox|mailbox|email|e-mail|address)|"
     r"general\s+(?:enquiries|inquiries)|contact\s+us)\b|"
-    r"(?:招聘|投稿|商务合作|商务|合作|客服|官方|公共|公用|部门|对外|投诉|售后|财务共享|人事|市场|媒体|新闻)(?:的)?(?:邮箱|信箱|邮件地址))"
+    r"(?:招聘|投稿|商务合作|商务|合作|客服|官方|公共|公用|部门|对外|投诉|售后|财务共享|人事|市场|媒体|新闻|招生|"
+    r"[\u4e00-\u9fff]{1,6}(?:办|(?<![外内全局])部|处|中心|办公室|委员会|协会|学院|学校|公司|团队|平台|编辑部))(?:的)?(?:邮箱|信箱|邮件地址))"
 )
 
 # An organisation's or public venue's address, said before it ("营业执照上的注册地址是", "the museum is at").
 _PUBLIC_ADDRESS_BEFORE = re.compile(
     r"(?i)(?:\b(?:registered\s+(?:office|address)|head\s+office|headquarters|hq|office\s+address|company\s+address|"
     r"business\s+address|store|shop|branch|showroom|museum|library|gallery|stadium|venue|embassy|consulate|city\s+hall|"
-    r"town\s+hall|station|airport|hospital|clinic|campus|university|school)(?:'s)?(?:\s+(?:address|is|are|located|at|on|in)){0,3}|"
+    r"town\s+hall|station|airport|hospital|clinic|campus|university|school)(?:'s)?(?:\s+(?:address|is|are|located|at|on|in)){0,3}"
+    r"(?:\s+for\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are))?|"
     r"(?:注册|办公|经营|营业|公司|总部|门店|店铺|分店|分行|支行|营业厅|服务中心|展厅|医院|学校|博物馆|图书馆|体育馆|"
     r"大使馆|领事馆|政务服务中心|派出所|车管所|官网公布的?|官网上的?|官方)(?:的)?(?:地址|地点|所在地|位于|在)(?:是|为|在|：|:)?)"
     r"\s*[:：]?\s*$"
@@ -82,6 +84,18 @@ _PUBLIC_ADDRESS_AFTER = re.compile(
 )
 # A province / city / district right before the street: the cue comes before the region.
 ZH_REGION_BEFORE = re.compile(r"(?:(?:(?![是为在到址：])[\u4e00-\u9fff]){2,7}(?:省|自治区|市|区|县))+\s*$")
+# A published contact, said after it in its clause: "as the venue page says", "listed on their site", "官网上有".
+_PUBLISHED_AFTER = re.compile(
+    r"(?i)\b(?:website|web\s?site|web\s?page|(?:venue|contact|media|press|support|help|returns|careers|pricing|status)\s+page|footer|"
+    r"listed\s+(?:on|in)|published\s+(?:on|in)|press\s+kit|security\.txt)\b|官网|公布|公开的|网站上"
+)
+# A venue named right after the address: "3 Pine Road conference centre", "88 High St library".
+_VENUE_AFTER = re.compile(
+    r"(?i)\s*(?:(?:conference|convention|community|leisure|sports|medical|shopping|business|visitor|service)\s+cent(?:re|er)|"
+    r"hotel|stadium|arena|town\s+hall|city\s+hall|library|museum|gallery|station|campus|offices?|hq|headquarters|branch|store|"
+    r"mall|hospital|clinic|church|school|theatre|theater|cinema)\b"
+)
+_HOME = re.compile(r"(?i)\b(?:home|house|flat|apartment|lives?|living|stay(?:s|ing)?)\b|家|住")
 _NOT = re.compile(r"(?i)\b(?:not|isn't|never)\b|不是|并非|而不是")
 
 
@@ -116,7 +130,13 @@ def public_phone(text: str, start: int, end: int) -> bool:
     segment = _segment(clause)
     if _PERSONAL.search(segment):
         return False
-    return bool(_PUBLIC_PHONE_BEFORE.search(clause) or _PUBLIC_PHONE_AFTER.match(text, end))
+    return bool(_PUBLIC_PHONE_BEFORE.search(clause) or _PUBLIC_PHONE_AFTER.match(text, end) or _published_after(text, end))
+
+
+def _published_after(text: str, end: int) -> bool:
+    after = _clause_after(text, end, 60)
+    cue = _PUBLISHED_AFTER.search(after)
+    return bool(cue and not _NOT.search(after[: cue.start()]) and not _PERSONAL.search(after[: cue.start()]))
 
 
 # Consumer webmail: a non-role mailbox there is a person's, whatever the sentence calls it ("客服邮箱 lina@163.com").
@@ -132,7 +152,9 @@ def public_email(text: str, start: int, end: int) -> bool:
         return False
     clause = _clause_before(text, start, 50)
     segment = _segment(clause)
-    return bool(_PUBLIC_MAILBOX_BEFORE.search(segment)) and not _PERSONAL.search(segment)
+    if _PERSONAL.search(segment):
+        return False
+    return bool(_PUBLIC_MAILBOX_BEFORE.search(segment) or _published_after(text, end))
 
 
 def is_public_span(text: str, kind: str, start: int, end: int) -> bool:
@@ -150,6 +172,8 @@ def public_address(text: str, start: int, end: int) -> bool:
     region = ZH_REGION_BEFORE.search(clause)
     clause = clause[: region.start()] if region else clause
     if _PUBLIC_ADDRESS_BEFORE.search(clause) and not _PERSONAL.search(_segment(clause)):
+        return True
+    if _VENUE_AFTER.match(text, end) and not _HOME.search(clause):
         return True
     after = _clause_after(text, end, 100)
     cue = _PUBLIC_ADDRESS_AFTER.search(after)

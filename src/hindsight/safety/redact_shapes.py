@@ -93,6 +93,19 @@ _PW_FIRST = re.compile(
     r"(?:password|passphrase|passcode|pin)\b)"
 )
 
+# "'Cobalt-River-1987' is what she uses for the family Netflix account": a quoted value someone uses to sign in.
+_PW_USED = re.compile(
+    r"(?i)[\"'“‘](?P<value>[^\s\"'”’]{6,64})[\"'”’]\s+(?:is|was)\s+what\s+(?:\w+\s+){0,2}?(?:uses?|used|types?|enters?)\s+"
+    r"(?:for|on|to\s+(?:log|sign)\s+in(?:to)?|to\s+unlock|as)\b[^\n.;]{0,40}?\b(?:account|login|log-?in|sign-?in|wi-?fi|laptop|"
+    r"phone|vault|router|email|mailbox|bank|app|profile|safe|lock)\b"
+)
+# A passphrase of Chinese words and digits after 口令/密码 and a separator: "保护口令是 铁观音2019", "密码：Panda熊猫88".
+_PW_HAN = re.compile(
+    r"(?:密码|口令|暗号|passphrase)(?:[\u4e00-\u9fff]{0,4}?)\s*(?:是|为|：|:|设成了?|改成了?)\s*"
+    r"(?P<value>[\u4e00-\u9fff]{2,8}[A-Za-z0-9!@#$%^&*._-]{3,16}|[A-Za-z0-9!@#$%^&*._-]{3,16}[\u4e00-\u9fff]{2,8})"
+    r"(?=[\s，。；、,;!?！？)）]|$)"
+)
+_HAN_UNIT = re.compile(r"\d\s*(?:位|个|次|年|月|天|日|号|小时|分钟|秒|以上|以内|字符|字节|岁|元|块)|^[\u4e00-\u9fff]*(?:位|个|至少|不少于|大于|小于)")
 # A SIM or card PIN/PUK with only a space before it: "SIM PIN 4417, PUK 83920175" (upper-case PIN: "pin" is a verb).
 _PIN_BARE = re.compile(r"(?:\bPIN2?|\b(?i:puk2?))(?:\s+(?:code|number))?\s+(?P<value>\d{4,8})(?![\d.,:/-]|\s*(?:digits?|位))")
 # An app password in groups of four letters ("abcd efgh ijkl mnop"), after its cue.
@@ -121,6 +134,12 @@ def find_cued_passwords(text: str) -> list[Span]:
             continue  # "pinned to sha256:...", "pin the image to 1.2.3": the verb; a PIN is a number
         if secret_shaped(value.rstrip(".,;:!?)]}>\"'”"), 6, digits_ok):
             out.append(("password", *_span(m)))
+    for m in _PW_USED.finditer(text):
+        if secret_shaped(m.group("value"), 6):
+            out.append(("password", *m.span("value")))
+    for m in _PW_HAN.finditer(text):
+        if re.search(r"\d", m.group("value")) and not _HAN_UNIT.search(m.group("value")):
+            out.append(("password", *m.span("value")))
     for m in _PIN_BARE.finditer(text):
         out.append(("password", *m.span("value")))
     for m in _APP_PASSWORD.finditer(text):

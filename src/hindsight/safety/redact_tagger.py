@@ -60,6 +60,7 @@ _SINGLE_CASE_HEX = re.compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}")
 _OWNED_BEFORE = re.compile(
     r"(?i)(?:身份证|证件号|id card|卡号|card (?:number|no\.?)|public key|公钥|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|"
     r"会议号|会议\s?id|meeting\s+(?:id|number|no\.?)|webinar\s+id|"  # a meeting ID joins a call; its passcode is the secret
+    r"\b(?:ean|upc|gtin|isbn|barcode)\b|条形码|条码|商品码|"  # product numbers
     r"\b(?:" + "|".join(sorted(NOT_SECRET_CODE)) + r")\s+codes?)[^\n，。,;；]{0,12}$"
 )
 # A public key announced a little further back: "Public key (for verifying releases): RWQf6...".
