@@ -62,6 +62,10 @@ _CUE_PAIR = re.compile(
     r"[^\n:：]{0,24}?(?:\s(?:are|is|as|with|of|用|是)\s*|[:：]\s*|\s)(?<![/\w])[\w.@+-]{1,40}(?::|\s?/\s?)"
     r"(?P<value>[^\s:/@\"'`,;，。；)）]{3,64})(?![/\w])"
 )
+# "user dev_ro / pass Tm9!staging", "login: ops, pw: x": a user and a short password label written as a pair.
+_USER_PASS = re.compile(
+    r"(?i)\b(?:user(?:name)?|login|acct|account)\s*[:=]?\s*[\w.@+-]{2,40}\s*[/,;|]\s*(?:pass(?:word)?|pw|pwd)\s*[:=]?\s*[\"'`]?" + _VALUE
+)
 # The secret half of a key pair, shorter than the 30-character generic rule: "secret key Lq8Zp3Rt6Yw2", "SK：...".
 _SECRET_HALF = re.compile(
     r"(?i)(?:\bsecret[ _-]?(?:access[ _-]?)?key|\bapp[ _-]?secret|\bclient[ _-]?secret|\bsecret|\bSK\b|密钥|秘钥|私钥)"
@@ -186,6 +190,10 @@ def find_credentials(text: str) -> list[Span]:
         start, end = _trim(m, "value")
         value = text[start:end]
         if _secret_like(value) and not value.isdigit():  # "login host:8080" is a port
+            out.append(("password", start, end))
+    for m in _USER_PASS.finditer(text):
+        start, end = _trim(m, "value")
+        if _secret_like(text[start:end]):
             out.append(("password", start, end))
     for m in _SECRET_HALF.finditer(text):
         value = m.group("value")

@@ -74,7 +74,9 @@ _CUED_ID = re.compile(
 
 # A personal messaging account after its cue: "微信号 zhang_wei88", "QQ 号 123456789", "WeChat ID: lina-0921".
 _IM_ACCOUNT = re.compile(
-    r"(?i)(?:微信号|微信\s*id|\bwechat\s+id|\bweixin\s+id|\bQQ\s*号?(?:码)?|\bline\s+id|\bkakao(?:talk)?\s+id)\s*(?:[:：]|是|为|\bis\b)?\s*"
+    r"(?i)(?:微信号|微信\s*id|\bwechat\s+id|\bweixin\s+id|\bQQ\s*号?(?:码)?|\bline\s+id|\bkakao(?:talk)?\s+id|"
+    # "旧微信不用了，加他新的：zhang_law_2024": the account named a few words earlier, then "add him/me"
+    r"(?:微信|wechat)[^\n。.;；]{0,12}?加(?:他|她|我)(?:的)?(?:新的|新号|新微信|微信)?)\s*(?:[:：]|是|为|\bis\b)?\s*"
     r"(?P<value>[A-Za-z][\w-]{5,19}|[1-9]\d{4,11})(?![\w-])"
 )
 

@@ -54,6 +54,8 @@ _NOT_A_VALUE = re.compile(
     r"sh|sql|xml|html?|pdf|docx?|xlsx?|png|jpe?g|gz|tgz|zip|tar|xz|deb|rpm|whl|jar|exe|dmg|iso|pem|crt|key|lock))$"
 )
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# A hyphenated compound of words with no digit: "SMS-forwarding", "read-only", "API-based", "e-mail".
+_WORD_COMPOUND = re.compile(r"^(?:[A-Z]{2,5}|[a-z]+)(?:-[a-z]+){1,3}[.,;:!?]?$")
 _SINGLE_CASE_HEX = re.compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}")
 # Values whose kind the rules own and validate (an ID or card number failing its checksum stays), public keys,
 # and codes that are not secrets by name ("area code 415", "promo code", "error code").
@@ -136,7 +138,8 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
                 continue  # "re-run", "e.g."
         elif digits < 3 and letters == 0:
             continue  # "12", "4B." short numbers
-        if _EMAIL.match(value) or _VERSION.match(value) or _NOT_A_VALUE.match(value) or _DATE_TIME.match(value):
+        if (_EMAIL.match(value) or _VERSION.match(value) or _NOT_A_VALUE.match(value) or _DATE_TIME.match(value)
+                or _WORD_COMPOUND.match(value)):
             continue
         if (text[start - 1 : start], text[end : end + 1]) in (("<", ">"), ("{", "}")):
             continue  # <base64-encoded>, <your-token>, ${API_TOKEN}, {{ secret }}
