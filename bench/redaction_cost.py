@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
-    texts = [json.loads(line)["text"] for r in ("r1", "r2", "r3", "r4", "r5")
+    texts = [json.loads(line)["text"] for r in ("r1", "r2", "r3", "r4", "r5", "r6")
              for line in (ROOT / "bench/data/blind" / r / "pii/set.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
     redact(texts[0])  # load the weights once
     for name, tagger in (("rules", False), ("rules+tagger", True)):

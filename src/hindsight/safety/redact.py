@@ -40,7 +40,6 @@ from hindsight.safety.redact_cues import (
     find_spelled_emails,
 )
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
-from hindsight.safety.redact_vet import vet
 from hindsight.safety.redact_shapes import (
     find_card_security_codes,
     find_cued_passwords,
@@ -49,6 +48,7 @@ from hindsight.safety.redact_shapes import (
     find_structured,
 )
 from hindsight.safety.redact_tagger import TaggerModel, find_tagged
+from hindsight.safety.redact_vet import vet
 from hindsight.safety.validators import (
     card_valid,
     cn_id_checksum,

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from hindsight.safety.redact_public import is_public_span
@@ -30,4 +31,17 @@ def vet(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]
     public = [(s[1], s[2]) for s in spans if s[0] == "public" or is_public_span(text, *s)]
     if not public:
         return spans, []
-    return [s for s in spans if s[0] != "public" and not any(a < s[2] and s[1] < b for a, b in public)], public
+    # Overlap test by bisection over the merged public ranges: linear-logarithmic however many findings there are.
+    merged: list[list[int]] = []
+    for a, b in sorted(public):
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    starts = [m[0] for m in merged]
+
+    def shielded(start: int, end: int) -> bool:
+        i = bisect.bisect_left(starts, end) - 1  # the last range that starts before this span ends
+        return i >= 0 and merged[i][1] > start
+
+    return [s for s in spans if s[0] != "public" and not shielded(s[1], s[2])], public
