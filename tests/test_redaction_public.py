@@ -43,6 +43,11 @@ PUBLIC: list[str] = [
     "公司在台北市信義區松仁路 100 號 12 樓，訪客請先到一樓登記。",
     "市图书馆地址：成都市青羊区蜀都大道 132 号，周一闭馆。",
     "组会改到 5 号楼 0302 会议室，周四下午三点。",
+    # probe 3 (after the policy; its three misses fixed): a listing, 位于 after a venue, a refunds mailbox + help centre
+    "Dentist office number (from their Google listing): (212) 555-7731.",
+    "市政务服务中心位于杭州市上城区解放东路 18 号，工作日开放。",
+    "For refunds write to refunds@shopmate.co.uk (their help centre says 5 days).",
+    "深圳分公司地址：深圳市福田区福华三路 88 号财富大厦 20 层。",
     # batch 2 (written and measured once before its fixes: branch 6/10, main 2/10)
     "Call the museum's information line, +44 20 7323 8299, to check the opening hours.",
     'The ticket office switchboard is 0161 200 1000, open from nine.',
@@ -82,6 +87,8 @@ PRIVATE: list[tuple[str, str, list[str], list[str]]] = [
     ("address", "公司地址是上海市静安区南京西路 1266 号，但是发票寄到我家：闵行区莘松路 380 弄 12 号 502 室。",
      ["莘松路 380 弄 12 号 502 室"], ["南京西路 1266 号"]),
     ("email", "客服邮箱 kefu.lina@163.com，其实是店主自己的邮箱。", ["kefu.lina@163.com"], ["店主"]),
+    ("address", "我家位于杭州市上城区解放东路 18 号 3 栋 502，周末在家。", ["解放东路 18 号 3 栋 502"], ["周末在家"]),
+    ("phone", "李总的办公室电话 021-6888 1234，有事打这个。", ["021-6888 1234"], ["有事打这个"]),
     # batch 2 (branch 11/11, main 11/11)
     ('phone', 'Front desk said to reach the night manager on his own phone, 020 7123 4488, if the alarm goes off.', ['020 7123 4488'], []),
     ('phone', "My sister's number in Toronto is 416-823-5571, she's expecting your call.", ['416-823-5571'], []),

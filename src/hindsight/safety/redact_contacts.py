@@ -49,7 +49,7 @@ _ROLE_MAILBOX = re.compile(
     r"communications|comms|marketing|sponsorship|security|psirt|cert|abuse|phishing|disclosure|privacy|gdpr|legal|compliance|dpo|"
     r"billing|invoices?|accounts|finance|payments?|procurement|purchasing|hr|jobs|careers|recruiting|"
     r"recruitment|hiring|talent|zhaopin|jianli|postmaster|webmaster|hostmaster|editors?|editorial|submissions?|tougao|fapiao|"
-    r"orders?|bookings?|reservations?|returns|rma|shipping|ir|investors|events|conference|registration|tickets|membership|"
+    r"orders?|bookings?|reservations?|returns|refunds?|complaints|claims|warranty|repairs|rma|shipping|ir|investors|events|conference|registration|tickets|membership|"
     r"donations?|volunteers?|community|newsletter|admissions|alumni|library|"
     r"admin-team|noreply|no-reply|donotreply|do-not-reply|notifications?|alerts?|feedback|team|office|reception)"
     # A suffix after "-", "_" or "+" names a desk or a copy (support-eu, hr_archive); after "." only a number or a

@@ -34,7 +34,8 @@ _PUBLIC_PHONE_BEFORE = re.compile(
     r"general\s+(?:line|enquiries|inquiries)|newsroom|press\s+(?:line|office)|media\s+(?:line|relations)|"
     r"reservations?\s+(?:line|desk|number)|booking\s+(?:line|number)|information\s+line|toll[- ]free|freephone|"
     r"official(?:\s+\w+){0,2}|publi(?:c|shed)(?:\s+\w+){0,2}|listed\s+(?:on|in)|(?:on|from)\s+(?:the|their|its|our)\s+"
-    r"(?:\w+\s+)?(?:website|site|web\s?page|contact\s+page|homepage|media\s+page)|contact\s+us|poison\s+control)\b|"
+    r"(?:\w+\s+)?(?:website|site|web\s?page|contact\s+page|homepage|media\s+page)|contact\s+us|poison\s+control|"
+    r"(?:google|maps|business)\s+listing|listings?)\b|"
     r"客服|热线|服务电话|咨询电话|投诉电话|报修电话|售后电话|预约电话|订票电话|订餐电话|服务台|总机|官方|官网|公开|对外|"
     r"联系我们|营业厅|服务中心|政务|市民)"
 )
@@ -83,11 +84,11 @@ _PUBLIC_ADDRESS_AFTER = re.compile(
     r"官网|公布|营业执照|注册地址|办公地址|公司地址|门店地址)"
 )
 # A province / city / district right before the street: the cue comes before the region.
-ZH_REGION_BEFORE = re.compile(r"(?:(?:(?![是为在到址：])[\u4e00-\u9fff]){2,7}(?:省|自治区|市|区|县))+\s*$")
+ZH_REGION_BEFORE = re.compile(r"(?:(?:(?![是为在到址：位于])[\u4e00-\u9fff]){2,7}(?:省|自治区|市|区|县))+\s*$")
 # A published contact, said after it in its clause: "as the venue page says", "listed on their site", "官网上有".
 _PUBLISHED_AFTER = re.compile(
     r"(?i)\b(?:website|web\s?site|web\s?page|(?:venue|contact|media|press|support|help|returns|careers|pricing|status)\s+page|footer|"
-    r"listed\s+(?:on|in)|published\s+(?:on|in)|press\s+kit|security\.txt)\b|官网|公布|公开的|网站上"
+    r"listed\s+(?:on|in)|published\s+(?:on|in)|press\s+kit|security\.txt|help\s+cent(?:re|er)|faq)\b|官网|公布|公开的|网站上"
 )
 # A venue named right after the address: "3 Pine Road conference centre", "88 High St library".
 _VENUE_AFTER = re.compile(
