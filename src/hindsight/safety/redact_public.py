@@ -8,10 +8,14 @@ rather than a person -
   12345, 10086: five digits or fewer are never phones);
 - by context: a landline or an international number introduced in its clause as a public line (hotline,
   helpline, customer service, switchboard, newsroom line, reservations line, 客服热线, 服务电话, 总机, 官方,
-  "listed on the website", 官网) or followed by one ("400-820-6688 服务热线"); an email introduced as an
-  organisation's mailbox (招聘邮箱, 投稿邮箱, shared inbox, general enquiries); an address announced as an
-  organisation's or a public venue's (HQ, registered office, 注册地址, 门店地址, "that's the HQ address in
-  their website footer", "官网公布的").
+  "listed on the website", a business listing, 官网) or followed by one ("400-820-6688 服务热线", "as the
+  venue page says"); an email introduced as an organisation's mailbox (招聘邮箱, 投稿邮箱, 招生办邮箱, shared
+  inbox, general enquiries) or published after it, never a non-role mailbox at consumer webmail; an address
+  announced as an organisation's or a public venue's (HQ, registered office, 注册地址, 门店地址, 公司在, "that's
+  the HQ address in their website footer", "官网公布的", "3 Pine Road conference centre").
+
+A venue's front desk or an office's plain number without a public-line cue stays redacted, as does any number
+followed by an extension (it reaches a desk, often a person's).
 
 A personal cue in the same clause wins over a public one: my/his/her, personal/private, mobile/cell,
 WhatsApp, home, 私人, 个人, 手机, 家, 住. A mobile number (by its numbering plan: CN 1[3-9]x, UK 07, DE
