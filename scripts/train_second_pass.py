@@ -41,7 +41,7 @@ DEV = range(0, 4)
 
 
 def collect(engine: MemoryEngine, sample: dict[str, Any], pool: int, expand_top: int, window: int,
-            feedback: int, conversation: int) -> dict[str, Any]:
+            feedback: int, conversation: int, speaker: int = 0, speaker_depth: int = 0) -> dict[str, Any]:
     items = turns(sample)
     now = max(i["event_time"] for i in items) + timedelta(days=1)
     scope = Scope.from_filters("default", None, (Status.active,))
@@ -49,7 +49,8 @@ def collect(engine: MemoryEngine, sample: dict[str, Any], pool: int, expand_top:
     codes: dict[str | None, int] = {}
     for n, q in enumerate(questions(sample)):
         first, _, _ = engine.retriever.first_pass(q["question"], scope, 20, now, SearchOptions())
-        pooled = second_pass.candidates(first, engine.store, pool, expand_top, window, feedback)
+        pooled = second_pass.candidates(first, engine.store, pool, expand_top, window, feedback, speaker,
+                                        speaker_depth)
         evidence = set(q["evidence"])
         order = {mid: i for i, mid in enumerate(first.order, start=1)}
         matrices.append(pooled.matrix)
@@ -73,7 +74,7 @@ def load_rows(args: argparse.Namespace, samples: list[dict[str, Any]], embedder:
     for c in args.conversations:
         sample = samples[c]
         tag = (f"{sample['sample_id']}-p{args.pool}-e{args.expand_top}-w{args.window}-f{args.feedback}"
-               f"-n{len(second_pass.FEATURES)}")
+               f"-s{args.speaker}-d{args.speaker_depth}-n{len(second_pass.FEATURES)}")
         path = cache / f"{tag}.npz"
         if path.exists():
             data = dict(np.load(path))
@@ -86,7 +87,8 @@ def load_rows(args: argparse.Namespace, samples: list[dict[str, Any]], embedder:
         if not store.exists():
             sys.exit(f"{store} missing: ingest it first with bench/locomo.py --stores {args.stores}")
         engine = MemoryEngine.open(store, settings, embedder)
-        rows = collect(engine, sample, args.pool, args.expand_top, args.window, args.feedback, c)
+        rows = collect(engine, sample, args.pool, args.expand_top, args.window, args.feedback, c, args.speaker,
+                       args.speaker_depth)
         engine.close()
         np.savez(path, **{k: v for k, v in rows.items() if k != "conversation"})
         out.append(rows)
@@ -132,6 +134,8 @@ def main() -> None:
     parser.add_argument("--expand-top", type=int, default=defaults.second_pass_expand_top)
     parser.add_argument("--window", type=int, default=defaults.second_pass_window)
     parser.add_argument("--feedback", type=int, default=defaults.second_pass_feedback)
+    parser.add_argument("--speaker", type=int, default=defaults.second_pass_speaker)
+    parser.add_argument("--speaker-depth", type=int, default=defaults.second_pass_speaker_depth)
     parser.add_argument("--c", type=float, default=1.0, help="inverse L2 strength of the logistic fit")
     parser.add_argument("--fit", action="store_true", help="fit on the given (dev) conversations, write the model")
     parser.add_argument("--check", action="store_true", help="score the shipped model on the given conversations")

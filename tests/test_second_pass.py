@@ -219,3 +219,22 @@ def test_facts_without_sessions_keep_the_first_pass(engine: MemoryEngine) -> Non
     off = engine.search("Lisbon conference trip", top_k=5, now=FIXED_NOW, options=SearchOptions(second_pass=False))
     assert hits and all(h.why.second_pass is None for h in hits)
     assert [h.memory.id for h in hits] == [h.memory.id for h in off]
+
+
+def test_speaker_pool_adds_the_named_speakers_turns(chat: MemoryEngine) -> None:
+    _narrow(chat)
+    scope = Scope.from_filters("default", None, (Status.active,))
+    first, _, _ = chat.retriever.first_pass("What did Maria say about Lisbon?", scope, 5, FIXED_NOW, SearchOptions())
+    column = {name: i for i, name in enumerate(second_pass.FEATURES)}
+    plain = second_pass.candidates(first, chat.store, pool=5, expand_top=1, window=0)
+    pooled = second_pass.candidates(first, chat.store, pool=5, expand_top=1, window=0, speaker=10, speaker_depth=20)
+    rows = {pooled.records[mid].content: pooled.matrix[i] for i, mid in enumerate(pooled.ids)}
+    maria = {c for c in TRIP + OTHER if c.startswith("Maria:")}
+    assert set(plain.ids) < set(pooled.ids) and maria <= set(rows), "every Maria turn joins the pool"
+    added = set(pooled.ids) - set(plain.ids)
+    assert all(pooled.records[mid].content.startswith("Maria:") for mid in added), "only the named speaker's"
+    assert all(rows[c][column["speaker_rrank"]] > 0 for c in maria)
+    assert all(rows[c][column["speaker_rrank"]] == 0 for c in rows if c.startswith("Jon:"))
+    assert sorted(rows[pooled.records[mid].content][column["speaker_only"]] for mid in pooled.ids) == \
+        sorted([1.0] * len(added) + [0.0] * len(plain.ids))
+    assert np.all(plain.matrix[:, column["speaker_rrank"]] == 0), "off by default"

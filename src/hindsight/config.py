@@ -62,6 +62,10 @@ class RetrievalSettings(BaseSettings):
     second_pass_window: int = Field(default=1, ge=0, le=10, description="turns either side of a hit in its session")
     second_pass_feedback: int = Field(default=0, ge=0, le=200, description="memories added by one more vector "
                                       "lookup toward the best hits' mean vector (pseudo-relevance feedback)")
+    second_pass_speaker: int = Field(default=0, ge=0, le=200, description="turns of the speaker the query names "
+                                     "added to the pool (retrieval/speaker_pool.py)")
+    second_pass_speaker_depth: int = Field(default=200, ge=0, le=1000, description="nearest memories the "
+                                           "speaker's turns are taken from")
 
 
 class DecaySettings(BaseSettings):

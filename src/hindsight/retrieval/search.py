@@ -147,7 +147,8 @@ class HybridRetriever:
         if model is None or not second_pass.applies(first, r.second_pass_expand_top):
             return first.fused, first.records, {}
         return second_pass.rerank(first, self.store, model, r.second_pass_pool, r.second_pass_expand_top,
-                                  r.second_pass_window, r.second_pass_feedback)
+                                  r.second_pass_window, r.second_pass_feedback, r.second_pass_speaker,
+                                  r.second_pass_speaker_depth)
 
     def _xling_reorder(self, text: str, hits: list[SearchHit], vector: np.ndarray | None) -> list[SearchHit]:
         """Re-order the best hits of a mixed-script pool by the learned model (see `xling_rerank`)."""

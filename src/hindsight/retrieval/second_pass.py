@@ -33,9 +33,11 @@ from pathlib import Path
 import numpy as np
 
 from hindsight.model import MemoryRecord
+from hindsight.retrieval import turn_features
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.query_parser import ParsedQuery
 from hindsight.retrieval.relevance import names_found
+from hindsight.retrieval.speaker_pool import speaker_pool
 from hindsight.storage.base import MemoryStore, Scope
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "second_pass.json"
@@ -48,6 +50,10 @@ FEATURES = (
     # session aggregation, position next to a hit, speaker, words shared with the best hits, time distance
     "session_mass", "session_rank", "session_cosine", "after_hit", "before_hit", "speaker_named",
     "hit_terms", "time_gap",
+    # the named speaker's own turns (retrieval/speaker_pool.py)
+    "speaker_rrank", "speaker_only",
+    # the candidate's own words, without its session context (retrieval/turn_features.py)
+    *turn_features.NAMES,
 )
 #: first-pass hits whose mean vector is the pseudo-relevance feedback direction
 FEEDBACK_TOP = 3
@@ -140,8 +146,9 @@ def session_neighbours(store: MemoryStore, scope: Scope, hits: Sequence[MemoryRe
 
 
 def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int, window: int,
-               feedback: int = 0) -> Candidates:
-    """The widened pool and its feature matrix (see FEATURES)."""
+               feedback: int = 0, speaker: int = 0, speaker_depth: int = 0) -> Candidates:
+    """The widened pool and its feature matrix (see FEATURES); `speaker` > 0 adds up to that many of the named
+    speaker's turns from the `speaker_depth` nearest memories (see `speaker_pool`)."""
     order = first.order
     base = order[:pool]
     records = {mid: first.records[mid] for mid in base}
@@ -158,6 +165,11 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
                 records[mid] = record
                 ids.append(mid)
                 expanded_from[mid] = hit.id
+    spoken = speaker_pool(store, first.scope, first.vector, first.parsed.names if first.parsed else [], records,
+                          speaker_depth, speaker)
+    for mid in spoken.added:
+        records[mid] = spoken.records[mid]
+        ids.append(mid)
     vectors = store.get_embeddings(ids) if first.vector is not None else {}
     best = [vectors[mid] for mid in order[:FEEDBACK_TOP] if mid in vectors]
     direction = _unit(np.mean([_unit(v) for v in best], axis=0)) if best else None
@@ -196,6 +208,8 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
     wanted_names = {name.lower() for name in names}
     words = {mid: _words(records[mid].content) for mid in ids}
     hit_terms = _hit_terms(first, ids, words, order[:FEEDBACK_TOP])
+    own_words = turn_features.rows({mid: records[mid].content for mid in ids}, ids,
+                             first.parsed.residual if first.parsed else "")
     rows = []
     for mid in ids:
         record = records[mid]
@@ -231,6 +245,9 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
             1.0 if (speaker := _speaker(record.content)) and speaker in wanted_names else 0.0,
             hit_terms.get(mid, 0.0),
             _time_gap(when, window_from, window_to) if has_time and not in_window else 0.0,
+            spoken.rrank.get(mid, 0.0),
+            1.0 if mid in spoken.records else 0.0,
+            *own_words[mid],
         ])
     matrix = np.asarray(rows, dtype=np.float64).reshape(len(ids), len(FEATURES))
     return Candidates(ids, records, matrix, expanded_from)
@@ -326,12 +343,13 @@ def _sessions(first: FirstPass, base: list[str], records: dict[str, MemoryRecord
 
 
 def rerank(first: FirstPass, store: MemoryStore, model: SecondPassModel, pool: int, expand_top: int,
-           window: int, feedback: int = 0) -> tuple[dict[str, float], dict[str, MemoryRecord], dict[str, str]]:
+           window: int, feedback: int = 0, speaker: int = 0, speaker_depth: int = 0
+           ) -> tuple[dict[str, float], dict[str, MemoryRecord], dict[str, str]]:
     """New scores for the widened pool (id -> probability-like score), its records, and expansion sources.
 
     Candidates of the first pass outside the pool keep their order below the pool.
     """
-    pooled = candidates(first, store, pool, expand_top, window, feedback)
+    pooled = candidates(first, store, pool, expand_top, window, feedback, speaker, speaker_depth)
     if not pooled.ids:
         return dict(first.fused), dict(first.records), {}
     scores = model.scores(pooled.matrix)
