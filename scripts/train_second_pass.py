@@ -110,7 +110,10 @@ def recall_table(rows: list[dict[str, Any]], scores: list[np.ndarray]) -> dict[s
     return {k: round(float(np.mean(v)), 4) for k, v in sorted(per.items())}
 
 
-def fit(rows: list[dict[str, Any]], c: float) -> second_pass.SecondPassModel:
+def fit(rows: list[dict[str, Any]], c: float, pairwise: int = 0) -> second_pass.SecondPassModel:
+    """Logistic fit over standardised features: pointwise (label = evidence turn), or with `pairwise` > 0 on
+    differences between each evidence turn and each other candidate among the `pairwise` best by the
+    pointwise model (a RankNet-style linear ranker; its intercept stays the pointwise one)."""
     from sklearn.linear_model import LogisticRegression
 
     x = np.vstack([r["x"] for r in rows])
@@ -119,8 +122,34 @@ def fit(rows: list[dict[str, Any]], c: float) -> second_pass.SecondPassModel:
     scale = x.std(axis=0)
     scale[scale == 0] = 1.0
     model = LogisticRegression(C=c, max_iter=5000).fit((x - mean) / scale, y)
-    return second_pass.SecondPassModel(tuple(float(v) for v in model.coef_[0]), float(model.intercept_[0]),
+    coef, intercept = model.coef_[0], float(model.intercept_[0])
+    if pairwise > 0:
+        coef = _pairwise(rows, mean, scale, (x - mean) / scale @ coef, pairwise, c)
+    return second_pass.SecondPassModel(tuple(float(v) for v in coef), intercept,
                                        tuple(float(v) for v in mean), tuple(float(v) for v in scale))
+
+
+def _pairwise(rows: list[dict[str, Any]], mean: np.ndarray, scale: np.ndarray, pointwise: np.ndarray, top: int,
+              c: float) -> np.ndarray:
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(0)  # which side of a pair comes first: fixed, so the fit is reproducible
+    diffs, signs = [], []
+    offset = 0
+    for r in rows:
+        z = (r["x"] - mean) / scale
+        prior = pointwise[offset: offset + len(z)]
+        offset += len(z)
+        for n in np.unique(r["qid"]):
+            members = np.nonzero(r["qid"] == n)[0]
+            best = members[np.argsort(-prior[members], kind="stable")][:top]
+            for p in members[r["y"][members] == 1]:
+                for q in best[r["y"][best] == 0]:
+                    flip = rng.random() < 0.5
+                    diffs.append(z[q] - z[p] if flip else z[p] - z[q])
+                    signs.append(0 if flip else 1)
+    model = LogisticRegression(C=c, max_iter=5000, fit_intercept=False).fit(np.asarray(diffs), np.asarray(signs))
+    return np.asarray(model.coef_[0])
 
 
 def main() -> None:
@@ -137,6 +166,8 @@ def main() -> None:
     parser.add_argument("--speaker", type=int, default=defaults.second_pass_speaker)
     parser.add_argument("--speaker-depth", type=int, default=defaults.second_pass_speaker_depth)
     parser.add_argument("--c", type=float, default=1.0, help="inverse L2 strength of the logistic fit")
+    parser.add_argument("--pairwise", type=int, default=0, help="fit on pairs: evidence vs each other candidate "
+                        "among this many best by the pointwise model (0 = pointwise)")
     parser.add_argument("--fit", action="store_true", help="fit on the given (dev) conversations, write the model")
     parser.add_argument("--check", action="store_true", help="score the shipped model on the given conversations")
     parser.add_argument("--out", default="")
@@ -147,12 +178,13 @@ def main() -> None:
     embedder = create_embedder(args.embedder)
     rows = load_rows(args, samples, embedder)
     result: dict[str, Any] = {"conversations": args.conversations, "pool": args.pool, "expand_top": args.expand_top,
-                              "window": args.window, "feedback": args.feedback, "c": args.c}
+                              "window": args.window, "feedback": args.feedback, "speaker": args.speaker,
+                              "c": args.c, "pairwise": args.pairwise}
     result["first_pass_order"] = recall_table(rows, [-r["first_rank"].astype(float) for r in rows])
     if len(rows) > 1 and not args.check:
         held = []
         for i in range(len(rows)):
-            model = fit([r for j, r in enumerate(rows) if j != i], args.c)
+            model = fit([r for j, r in enumerate(rows) if j != i], args.c, args.pairwise)
             held.append(model.scores(rows[i]["x"]))
         result["reranked_leave_one_conversation_out"] = recall_table(rows, held)
     if args.check:
@@ -161,14 +193,15 @@ def main() -> None:
             sys.exit("no fitted model: run with --fit on dev first")
         result["reranked_shipped_model"] = recall_table(rows, [shipped.scores(r["x"]) for r in rows])
     if args.fit:
-        model = fit(rows, args.c)
+        model = fit(rows, args.c, args.pairwise)
         table = json.loads(second_pass.MODEL_FILE.read_text()) if second_pass.MODEL_FILE.exists() else {}
         table[embedder.name] = {
             "features": list(second_pass.FEATURES), "coef": [round(v, 6) for v in model.coef],
             "intercept": round(model.intercept, 6), "mean": [round(v, 6) for v in model.mean],
             "scale": [round(v, 6) for v in model.scale],
             "trained_on": f"LoCoMo dev conversations {args.conversations}, pool {args.pool}, expand_top "
-                          f"{args.expand_top}, window {args.window}, feedback {args.feedback}, C {args.c}",
+                          f"{args.expand_top}, window {args.window}, feedback {args.feedback}, speaker {args.speaker}, "
+                          f"C {args.c}, pairwise {args.pairwise}",
         }
         second_pass.MODEL_FILE.write_text(json.dumps(table, indent=2) + "\n")
         result["reranked_in_sample"] = recall_table(rows, [model.scores(r["x"]) for r in rows])
