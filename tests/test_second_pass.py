@@ -78,6 +78,7 @@ def test_the_answer_next_to_the_best_hit_is_found_and_explained(chat: MemoryEngi
 
     monkeypatch.setattr(second_pass, "model_for", lambda name: _model(expanded_weight=0.5))
     chat.settings.retrieval.second_pass = True
+    chat.settings.retrieval.second_pass_min_candidates = 1  # the scripted model on a one-candidate first pass
     hits = chat.search(query, top_k=5, now=FIXED_NOW)
     by_content = {h.memory.content: h for h in hits}
     assert TRIP[1] in by_content, "the session neighbour of the best hit joins the results"

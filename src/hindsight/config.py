@@ -57,6 +57,9 @@ class RetrievalSettings(BaseSettings):
                               "hits, re-rank the pool with the learned model (retrieval/second_pass.py); on since it "
                               "won on LoCoMo dev (docs/benchmarks.md)")
     second_pass_pool: int = Field(default=50, ge=1, le=1000, description="first-pass candidates re-ranked")
+    second_pass_min_candidates: int = Field(default=20, ge=0, le=1000, description="the step runs only when the "
+                                            "first pass found at least this many candidates (it was fitted on "
+                                            "full pools of conversation stores)")
     second_pass_expand_top: int = Field(default=10, ge=0, le=100,
                                         description="best first-pass hits whose session neighbours join the pool")
     second_pass_window: int = Field(default=1, ge=0, le=10, description="turns either side of a hit in its session")

@@ -91,7 +91,8 @@ class HybridRetriever:
         first, narrowed, widened = self.first_pass(query, scope, top_k, now, options)
         if not first.fused:
             return []
-        fused, records, expanded = self._second_pass(first, options)
+        step = self._second_pass(first, options)
+        fused, records = (step.scores, step.records) if step else (first.fused, first.records)
         parsed = first.parsed
         scored = first.scored
         ordered = sorted((mid for mid in fused if mid in records), key=lambda mid: -fused[mid])
@@ -101,11 +102,12 @@ class HybridRetriever:
             self._hit(records[mid], scored, fused[mid], rerank_scores.get(mid), parsed, now, options)
             for mid in ordered
         ]
-        if fused is not first.fused:
+        if step is not None:
             for hit in hits:
-                hit.why.second_pass = round(fused[hit.memory.id], 6)
+                learned = step.learned.get(hit.memory.id)
+                hit.why.second_pass = round(learned, 6) if learned is not None else None
                 hit.why.fused = round(first.fused.get(hit.memory.id, 0.0), 6)
-                hit.why.expanded_from = expanded.get(hit.memory.id)
+                hit.why.expanded_from = step.expanded_from.get(hit.memory.id)
         hits.sort(key=lambda hit: -hit.score)
         self._relevance(hits, scored, parsed.names if parsed else [])
         self._filter_notes(hits, scope, narrowed, parsed, widened)
@@ -139,16 +141,17 @@ class HybridRetriever:
                           scope if widened else narrowed)
         return first, narrowed, widened
 
-    def _second_pass(self, first: FirstPass, options: SearchOptions
-                     ) -> tuple[dict[str, float], dict[str, MemoryRecord], dict[str, str]]:
-        """Widen and re-rank the first pass (see `second_pass`) when it is on, a model is fitted and it applies."""
+    def _second_pass(self, first: FirstPass, options: SearchOptions) -> second_pass.Reranked | None:
+        """Widen and re-order the first pass (see `second_pass`) when it is on, a model is fitted, the first pass
+        found a full pool and the step applies; None when the first pass stands."""
         r = self.settings.retrieval
         model = second_pass.model_for(self.embedder.name) if options.second_pass and r.second_pass else None
-        if model is None or not second_pass.applies(first, r.second_pass_expand_top):
-            return first.fused, first.records, {}
+        if (model is None or not second_pass.full_pool(first, r.second_pass_min_candidates)
+                or not second_pass.applies(first, r.second_pass_expand_top)):
+            return None
         return second_pass.rerank(first, self.store, model, r.second_pass_pool, r.second_pass_expand_top,
                                   r.second_pass_window, r.second_pass_feedback, r.second_pass_speaker,
-                                  r.second_pass_speaker_depth)
+                                  r.second_pass_speaker_depth, r.rrf_k)
 
     def _xling_reorder(self, text: str, hits: list[SearchHit], vector: np.ndarray | None) -> list[SearchHit]:
         """Re-order the best hits of a mixed-script pool by the learned model (see `xling_rerank`)."""

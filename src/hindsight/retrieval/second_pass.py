@@ -12,10 +12,14 @@ question, and a session that produced several strong hits probably holds more. T
    store (fused score and rank, dense cosine to the query vector from the stored vector, BM25, time-window
    and name matches, how many strong hits share its session, its neighbours' first-pass scores, whether it
    came only through expansion);
-4. scores them with a logistic model (learning to rank, pointwise) fitted on the LoCoMo dev split by
-   scripts/train_second_pass.py; coefficients live in data/second_pass.json keyed by embedder name.
+4. orders them with a linear ranking model (pairwise logistic, learning to rank) fitted on the LoCoMo dev
+   split by scripts/train_second_pass.py; coefficients live in data/second_pass.json keyed by embedder name;
+5. gives the i-th of that order the first pass's i-th best fused score (`on_first_pass_scale`), so what the
+   search multiplies in afterwards (priors, decay, sinking, deprecation, time boost) weighs as much as it does
+   without the step: the model decides the order of relevance, not how much the final stage may move it.
 
-It runs where the model was fitted (`applies`): conversation-like stores, one non-Chinese script.
+It runs where the model was fitted (`applies`): conversation-like stores, one non-Chinese script, and only
+on a full first pass (`full_pool`: at least `second_pass_min_candidates` candidates).
 No model, no LLM: one index read of the neighbours' ids, one read of the new records, one vector read for the pool.
 """
 
@@ -342,24 +346,54 @@ def _sessions(first: FirstPass, base: list[str], records: dict[str, MemoryRecord
                      by_session)
 
 
-def rerank(first: FirstPass, store: MemoryStore, model: SecondPassModel, pool: int, expand_top: int,
-           window: int, feedback: int = 0, speaker: int = 0, speaker_depth: int = 0
-           ) -> tuple[dict[str, float], dict[str, MemoryRecord], dict[str, str]]:
-    """New scores for the widened pool (id -> probability-like score), its records, and expansion sources.
+@dataclass
+class Reranked:
+    """What the step returns to the search: the new order on the first pass's scale, and the model's own scores."""
 
-    Candidates of the first pass outside the pool keep their order below the pool.
+    scores: dict[str, float]  # id -> score the search ranks by (the first pass's fused values, re-assigned)
+    learned: dict[str, float]  # id -> the model's score, for the pooled candidates (`why.second_pass`)
+    records: dict[str, MemoryRecord]
+    expanded_from: dict[str, str]  # expansion-only id -> the hit it neighbours
+
+
+def full_pool(first: FirstPass, minimum: int) -> bool:
+    """Whether the first pass found at least `minimum` candidates: the model was fitted and measured on full
+    pools (50 of several hundred conversation turns); on a handful of memories its pool-relative features
+    (ranks, session mass, words rare in the pool) mean something else, and the first pass stands."""
+    return len(first.fused) >= minimum
+
+
+def on_first_pass_scale(order: Sequence[str], first: FirstPass, rrf_k: int) -> dict[str, float]:
+    """Give the i-th id of `order` the first pass's i-th best fused score.
+
+    The learned model decides the order; the score it is expressed in stays the first pass's, so the final
+    stage (priors, decay, sinking, deprecation, time boost: factors multiplied into the score in `search`)
+    costs a memory as many places as it would without the step. The model's own probabilities are spread far
+    wider than fused scores and would make those factors near-irrelevant (a sunk, year-old memory ranked above
+    a two-day-old one). Positions past the first pass's candidates (memories added by expansion) continue the
+    reciprocal-rank shape below its lowest score.
     """
+    values = sorted(first.fused.values(), reverse=True)
+    last = values[-1] if values else 1.0
+    n = len(values)
+    values += [last * (rrf_k + n) / (rrf_k + n + i) for i in range(1, len(order) - n + 1)]
+    return {mid: values[i] for i, mid in enumerate(order)}
+
+
+def rerank(first: FirstPass, store: MemoryStore, model: SecondPassModel, pool: int, expand_top: int,
+           window: int, feedback: int = 0, speaker: int = 0, speaker_depth: int = 0, rrf_k: int = 10
+           ) -> Reranked:
+    """The widened pool in the model's order, then the first pass's candidates outside the pool in their own
+    order, scored on the first pass's scale (see `on_first_pass_scale`)."""
     pooled = candidates(first, store, pool, expand_top, window, feedback, speaker, speaker_depth)
     if not pooled.ids:
-        return dict(first.fused), dict(first.records), {}
-    scores = model.scores(pooled.matrix)
-    floor = float(scores.min()) if len(scores) else 0.0
-    out = {mid: float(s) for mid, s in zip(pooled.ids, scores)}
+        return Reranked(dict(first.fused), {}, dict(first.records), {})
+    learned = {mid: float(s) for mid, s in zip(pooled.ids, model.scores(pooled.matrix))}
+    order = sorted(pooled.ids, key=lambda mid: -learned[mid])  # stable: ties keep the pool's order
+    order += [mid for mid in first.order if mid not in learned]  # below everything re-ranked
     records = dict(first.records)
     records.update(pooled.records)
-    for mid in first.order[pool:]:  # below everything re-ranked, in first-pass order
-        out[mid] = floor * 0.5 * first.fused[mid]
-    return out, records, pooled.expanded_from
+    return Reranked(on_first_pass_scale(order, first, rrf_k), learned, records, pooled.expanded_from)
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
