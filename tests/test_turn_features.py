@@ -43,3 +43,19 @@ def test_rows_weigh_rare_query_words_in_the_turns_own_text() -> None:
 def test_rows_without_query_words() -> None:
     out = rows(TURNS, ["a", "d"], "")
     assert out["a"][0] == out["d"][0] == 0.0
+
+
+def test_a_when_question_marks_the_turns_that_name_a_time() -> None:
+    from hindsight.retrieval.turn_features import asks_when, names_time
+
+    assert asks_when("When did Jon go to Seattle?") and asks_when("What year did Tim start surfing?")
+    assert asks_when("How long has Maria volunteered?") and asks_when("张伟什么时候去的上海？")
+    assert not asks_when("Where does Maria volunteer?") and not asks_when("Did Jon say when he left?")
+    assert names_time("Jon: I was in Seattle last week for a game.") and names_time("张伟：我上周去了上海。")
+    assert names_time("Tim: We moved here in 2019.") and not names_time("Jon: Sounds fun.")
+    turns = {"a": "Jon: I was in Seattle last week for a game.", "b": "Maria: Seattle is lovely."}
+    column = NAMES.index("own_when_time")
+    asked = rows(turns, list(turns), "Jon go Seattle", "When did Jon go to Seattle?")
+    assert asked["a"][column] == 1.0 and asked["b"][column] == 0.0
+    other = rows(turns, list(turns), "Jon go Seattle", "Why did Jon go to Seattle?")
+    assert other["a"][column] == other["b"][column] == 0.0, "only a question about a time reads it"

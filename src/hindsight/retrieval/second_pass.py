@@ -213,7 +213,8 @@ def candidates(first: FirstPass, store: MemoryStore, pool: int, expand_top: int,
     words = {mid: _words(records[mid].content) for mid in ids}
     hit_terms = _hit_terms(first, ids, words, order[:FEEDBACK_TOP])
     own_words = turn_features.rows({mid: records[mid].content for mid in ids}, ids,
-                             first.parsed.residual if first.parsed else "")
+                                   first.parsed.residual if first.parsed else "",
+                                   first.parsed.text if first.parsed else "")
     rows = []
     for mid in ids:
         record = records[mid]
