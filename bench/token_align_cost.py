@@ -10,8 +10,6 @@ this run also pays what both need: query vectors, candidates), then with the ali
 as in a server process, so the older side of a pair is usually cached. CPU ms (one BLAS thread) and wall ms;
 median and p90 over all writes and over the writes that aligned at least one pair.
 """
-import _bench_threads  # noqa: F401  (one BLAS thread, before numpy loads)
-
 import argparse
 import dataclasses
 import json
@@ -19,6 +17,8 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+
+import _bench_threads  # noqa: F401  (one BLAS thread, before numpy loads)
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
