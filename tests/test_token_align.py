@@ -81,3 +81,32 @@ def test_an_aligned_pair_model_round_trips(tmp_path: Path) -> None:
                       bias=np.zeros(3), t_merge=0.9, t_change=0.8)
     short.save(tmp_path / "s.npz")
     assert PairModel.load(tmp_path / "s.npz") is not None and not PairModel.load(tmp_path / "s.npz").aligned  # type: ignore[union-attr]
+
+
+def test_the_judge_aligns_only_for_a_model_that_reads_alignment(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    from hindsight.write import judge
+    from hindsight.write.thresholds import HygieneThresholds
+
+    calls: list[tuple[str, str]] = []
+
+    class Counting:
+        def features(self, old: str, new: str) -> np.ndarray:
+            calls.append((old, new))
+            row = np.zeros(len(ALIGN_FEATURES))
+            row[F["tok_f"]] = 1.0
+            return row
+
+    monkeypatch.setattr(judge, "shared_states", lambda: Counting())
+    n = len(FEATURES) + len(ALIGN_FEATURES)
+    weights = np.zeros((n, 3))
+    weights[len(FEATURES) + F["tok_f"], 1] = 50.0  # merge exactly when the alignment says so
+    aligned = PairModel(mean=np.zeros(n), scale=np.ones(n), weights=weights, bias=np.zeros(3), t_merge=0.9,
+                        t_change=0.99, aligned=True)
+    thresholds = dataclasses.replace(HygieneThresholds.default(), pair_model=aligned)
+    old, new = "Lena prefers tea in the morning.", "Lena's morning drink is tea."
+    verdict = judge.classify(old, new, 0.9, thresholds, query_similarity=0.9)
+    assert calls == [(old, new)] and verdict.label == "duplicate"
+    judge.classify(old, new, 0.7, thresholds, query_similarity=0.7)  # under the judged band: nothing aligned
+    assert len(calls) == 1
