@@ -3,7 +3,7 @@
     PYTHONPATH=src .venv/bin/python scripts/train_hygiene_pairs.py [--cache /tmp/hygiene_vectors.npz]
         [--out src/hindsight/data/hygiene_pair_model.npz] [--report bench/results/hygiene_pairs_loro.json]
 
-Data: the released blind hygiene sets (bench/data/blind/r1, r2, r4: each written by a different writer who never
+Data: the released blind hygiene sets (bench/data/blind/r1, r2, r4, r5, r6: each written by a different writer who never
 saw this code) and the project's own labelled pairs (src/hindsight/data/hygiene_pairs.jsonl). Labels:
 restatement/duplicate -> merge, change/override -> change, distinct/supplement/unrelated -> keep. Round 4's
 `others` (further same-topic memories stored first) give two more keep pairs each: (other, existing) and
@@ -298,15 +298,16 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/hindsight_hygiene_vectors.npz"))
     parser.add_argument("--out", type=Path, default=ROOT / "src" / "hindsight" / "data" / "hygiene_pair_model.npz")
     parser.add_argument("--report", type=Path, default=ROOT / "bench" / "results" / "hygiene_pairs_loro.json")
-    parser.add_argument("--no-token-align", action="store_true",
-                        help="without the token alignment features (the model before round 7)")
+    parser.add_argument("--token-align", action="store_true",
+                        help="append the token alignment features (write.token_align; measured in round 7, not shipped: "
+                             "an extra forward pass per judged pair)")
     parser.add_argument("--loro-dir", type=Path, help="also save each held-out round's model here "
                         "(model_without_<round>.npz), for bench/blind_eval_model.py")
     args = parser.parse_args()
     CACHE[0] = args.cache
     rows = pairs()
     X = featurise(rows, args.cache)
-    if not args.no_token_align:
+    if args.token_align:
         X = np.hstack([X, align_matrix(rows, args.cache)])
     for r, code in zip(rows, old_judge(rows, args.cache)):
         r["rules"] = int(code)
