@@ -3,7 +3,7 @@
     PYTHONPATH=src .venv/bin/python scripts/train_hygiene_pairs.py [--cache /tmp/hygiene_vectors.npz]
         [--out src/hindsight/data/hygiene_pair_model.npz] [--report bench/results/hygiene_pairs_loro.json]
 
-Data: the released blind hygiene sets (bench/data/blind/r1, r2, r4: each written by a different writer who never
+Data: the released blind hygiene sets (bench/data/blind/r1, r2, r4, r5, r6: each written by a different writer who never
 saw this code) and the project's own labelled pairs (src/hindsight/data/hygiene_pairs.jsonl). Labels:
 restatement/duplicate -> merge, change/override -> change, distinct/supplement/unrelated -> keep. Round 4's
 `others` (further same-topic memories stored first) give two more keep pairs each: (other, existing) and
@@ -41,11 +41,12 @@ from hindsight.embeddings.factory import create_embedder
 from hindsight.linear import train_softmax
 from hindsight.write.pair_features import FEATURES, pair_features
 from hindsight.write.pair_model import CHANGE, KEEP, MERGE, PairModel
+from hindsight.write.token_align import ALIGN_FEATURES, shared_states
 
 ROOT = Path(__file__).resolve().parent.parent
 BLIND = ROOT / "bench" / "data" / "blind"
 OWN = ROOT / "src" / "hindsight" / "data" / "hygiene_pairs.jsonl"
-ROUNDS = ("r1", "r2", "r4", "r5")
+ROUNDS = ("r1", "r2", "r4", "r5", "r6")
 #: Same-topic neighbours of a replacing retrieval memory taken as keep pairs (earlier memories, not replaced by it).
 NEIGHBOURS = 3
 #: Keep pairs that are not the labelled pair itself: a hygiene set's `others`, a retrieval memory's neighbours.
@@ -152,6 +153,19 @@ def featurise(rows: list[dict[str, Any]], cache: Path) -> np.ndarray:
     return X
 
 
+def align_matrix(rows: list[dict[str, Any]], cache: Path) -> np.ndarray:
+    """Token alignment features (`write.token_align`) of each pair, cached beside the vectors."""
+    digest = hashlib.sha1(json.dumps([ALIGN_FEATURES, [(r["old"], r["new"]) for r in rows]]).encode()).hexdigest()
+    saved = cache.with_suffix(f".{digest[:12]}.align.npy")
+    if saved.exists():
+        return np.load(saved)
+    states = shared_states()
+    states._max = 100_000  # every text of the sets stays cached for the run
+    out = np.vstack([states.features(r["old"], r["new"]) for r in rows])
+    np.save(saved, out)
+    return out
+
+
 def fit(X: np.ndarray, y: np.ndarray, l2: float, t_merge: float = 0.5, t_change: float = 0.5) -> PairModel:
     mean, scale = X.mean(axis=0), X.std(axis=0)
     scale[scale < 1e-6] = 1.0
@@ -159,7 +173,7 @@ def fit(X: np.ndarray, y: np.ndarray, l2: float, t_merge: float = 0.5, t_change:
     weight = counts.sum() / (3 * np.maximum(counts, 1))
     W, b = train_softmax((X - mean) / scale, y, 3, l2=l2, epochs=800, lr=0.05, class_weight=weight, seed=SEED)
     return PairModel(mean=mean, scale=scale, weights=W.astype(np.float64), bias=b.astype(np.float64),
-                     t_merge=t_merge, t_change=t_change)
+                     t_merge=t_merge, t_change=t_change, aligned=X.shape[1] == len(FEATURES) + len(ALIGN_FEATURES))
 
 
 def rates(pred: np.ndarray, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -284,17 +298,22 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=Path("/tmp/hindsight_hygiene_vectors.npz"))
     parser.add_argument("--out", type=Path, default=ROOT / "src" / "hindsight" / "data" / "hygiene_pair_model.npz")
     parser.add_argument("--report", type=Path, default=ROOT / "bench" / "results" / "hygiene_pairs_loro.json")
+    parser.add_argument("--token-align", action="store_true",
+                        help="append the token alignment features (write.token_align; measured in round 7, not shipped: "
+                             "an extra forward pass per judged pair)")
     parser.add_argument("--loro-dir", type=Path, help="also save each held-out round's model here "
                         "(model_without_<round>.npz), for bench/blind_eval_model.py")
     args = parser.parse_args()
     CACHE[0] = args.cache
     rows = pairs()
     X = featurise(rows, args.cache)
+    if args.token_align:
+        X = np.hstack([X, align_matrix(rows, args.cache)])
     for r, code in zip(rows, old_judge(rows, args.cache)):
         r["rules"] = int(code)
     y = np.array([r["y"] for r in rows])
     rnd = np.array([r["round"] for r in rows])
-    report: dict[str, Any] = {"features": len(FEATURES), "rows": dict(Counter(rnd.tolist())), "held_out": {}}
+    report: dict[str, Any] = {"features": X.shape[1], "rows": dict(Counter(rnd.tolist())), "held_out": {}}
     for held in ROUNDS:
         train_rows = rnd != held
         model, chosen = train(X[train_rows], y[train_rows], [r for r, k in zip(rows, train_rows) if k])

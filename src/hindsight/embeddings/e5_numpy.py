@@ -85,6 +85,12 @@ class Tokenizer:
             if len(text) > self.reach.get(key, 0):
                 self.reach[key] = len(text)
 
+    def piece(self, idx: int) -> str:
+        """The surface of token `idx` (metaspace kept)."""
+        if not hasattr(self, "_pieces"):
+            self._pieces = {i: p for p, i in self.ids.items()}
+        return self._pieces.get(idx, "")
+
     def content_ids(self, text: str) -> list[int]:
         """Content token ids (no <s>, </s>) of `text`, prefix included by the caller."""
         norm = self.norm
@@ -256,7 +262,7 @@ class NumpyE5:
             start = end
         return out
 
-    def _forward(self, ids: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    def _forward(self, ids: np.ndarray, lengths: np.ndarray, pool: bool = True) -> np.ndarray:
         B, L = ids.shape
         H, NH = self.H, self.NH
         hd = H // NH
@@ -291,8 +297,22 @@ class NumpyE5:
             out += ly["fo_b"]
             out += x
             x = _layernorm(out, ly["oln"][0], ly["oln"][1], self.eps)
+        if not pool:  # [B, L, H] last-layer states (`token_states`)
+            return x.reshape(B, L, H)
         pooled = (x.reshape(B, L, H) * valid[:, :, None]).sum(axis=1)
         return (pooled / lengths[:, None]).astype(np.float32)
+
+    def token_states(self, text: str, is_query: bool = False) -> tuple[list[str], np.ndarray]:
+        """The content tokens of `text` (pieces, without the prefix, <s> and </s>) and their last-layer states
+        ([tokens, H] float32, not normalised): for token-level alignment of two texts (`write.token_align`).
+        Only the first 510-token window."""
+        ids = self.content_ids(text, is_query)[: self.MAXP - 2]
+        prefix = len(self.tokenizer.content_ids("query:" if is_query else "passage:"))
+        if prefix < len(ids) and self.tokenizer.piece(ids[prefix]) == META:
+            prefix += 1  # a lone metaspace before text that starts with a CJK character
+        seq = np.array([[self.tokenizer.bos, *ids, self.tokenizer.eos]], dtype=np.int64)
+        states = self._forward(seq, np.array([seq.shape[1]]), pool=False)[0, 1 + prefix : -1]
+        return [self.tokenizer.piece(i) for i in ids[prefix:]], np.ascontiguousarray(states)
 
 
 def _layernorm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:

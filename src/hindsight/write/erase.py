@@ -20,13 +20,22 @@ PostgreSQL keeps dead row versions until VACUUM (autovacuum) reclaims them; see 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from hindsight.model import SESSION_CONTEXT_KEY, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
 
-if TYPE_CHECKING:
-    from hindsight.write.pipeline import WritePipeline
+
+class Writer(Protocol):
+    """What `erase` needs of the write pipeline (`write.pipeline.WritePipeline`): its store, the session context
+    width and its one write path for a change. A protocol, so this module does not import the pipeline (which
+    imports it)."""
+
+    store: MemoryStore
+    session_context_turns: int
+
+    def apply_change(self, record: MemoryRecord, *, actor: str, action: str, note: str = "",
+                     reembed: bool = False) -> Any: ...
 
 #: how many turns of a session are read to find the erased turn's followers and their predecessors
 MAX_SESSION_TURNS = 10_000
@@ -39,7 +48,7 @@ def tombstone(record: MemoryRecord | dict[str, Any]) -> dict[str, Any]:
             "created_at": data.get("created_at"), "erased": True}
 
 
-def erase(writer: WritePipeline, memory_id: str, namespace: str, *, actor: str, note: str = "") -> MemoryRecord | None:
+def erase(writer: Writer, memory_id: str, namespace: str, *, actor: str, note: str = "") -> MemoryRecord | None:
     """Hard-delete the memory and every copy of its text; returns it as it was, or None when it does not exist."""
     store = writer.store
     with store.transaction(namespace):
@@ -70,7 +79,7 @@ def _without_context(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "metadata": metadata}
 
 
-def _recompute_followers(writer: WritePipeline, deleted: MemoryRecord, actor: str) -> None:
+def _recompute_followers(writer: Writer, deleted: MemoryRecord, actor: str) -> None:
     """The turns after the erased one whose context held it: context recomputed from the turns that remain."""
     store = writer.store
     assert deleted.session_id is not None

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, cast
 
+import numpy as np
+
 from hindsight.text.script import script_of
 from hindsight.write.analysis import PairAnalysis, analyse
 from hindsight.write.conflict import ADDS_DETAIL, Label, Verdict, heuristic
@@ -19,6 +21,7 @@ from hindsight.write.pair_model import CHANGE, KEEP, MERGE
 from hindsight.write.restatement import pair_features as restatement_features
 from hindsight.write.restatement import settle, visible_change
 from hindsight.write.thresholds import Band, HygieneThresholds
+from hindsight.write.token_align import shared_states
 
 if TYPE_CHECKING:  # pragma: no cover
     from hindsight.llm import LLMClient
@@ -89,6 +92,8 @@ def classify(
     if llm is not None or model is None or similarity < CUE_FLOOR:
         return rules
     features = pair_features(old_text, new_text, similarity, query_similarity)
+    if model.aligned:  # token alignment of the two texts (`write.token_align`): two short forward passes
+        features = np.concatenate([features, shared_states().features(old_text, new_text)])
     label, p = model.decide(features, RULE_CLASS[rules.label])
     probs = f"p(merge)={p[MERGE]:.2f}, p(change)={p[CHANGE]:.2f}, cosine {similarity:.3f}"
     if label == MERGE:

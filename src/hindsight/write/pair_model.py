@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from hindsight.write.pair_features import FEATURES
+from hindsight.write.token_align import ALIGN_FEATURES
 
 KEEP, MERGE, CHANGE = 0, 1, 2
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_pair_model.npz"
@@ -43,6 +44,11 @@ class PairModel:
     bias: np.ndarray  # (3,)
     t_merge: float
     t_change: float
+    aligned: bool = False  # rows are FEATURES + token_align.ALIGN_FEATURES (`feature_names`)
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        return (*FEATURES, *ALIGN_FEATURES) if self.aligned else FEATURES
 
     def probabilities(self, X: np.ndarray) -> np.ndarray:
         """(n, 3) probabilities of keep, merge, change for rows from `pair_features`."""
@@ -73,7 +79,7 @@ class PairModel:
         return int(self.decide_many(p, self.t_merge, self.t_change, codes)[0]), p[0]
 
     def save(self, path: Path) -> None:
-        np.savez(path, features=np.array(FEATURES), mean=self.mean, scale=self.scale, weights=self.weights,
+        np.savez(path, features=np.array(self.feature_names), mean=self.mean, scale=self.scale, weights=self.weights,
                  bias=self.bias, thresholds=np.array([self.t_merge, self.t_change]))
 
     @classmethod
@@ -83,12 +89,13 @@ class PairModel:
             raw = np.load(path)
         except (OSError, ValueError):
             return None
-        if tuple(str(x) for x in raw["features"]) != FEATURES:
+        names = tuple(str(x) for x in raw["features"])
+        if names not in (FEATURES, (*FEATURES, *ALIGN_FEATURES)):
             return None
         t = raw["thresholds"]
         return cls(mean=raw["mean"].astype(np.float64), scale=raw["scale"].astype(np.float64),
                    weights=raw["weights"].astype(np.float64), bias=raw["bias"].astype(np.float64),
-                   t_merge=float(t[0]), t_change=float(t[1]))
+                   t_merge=float(t[0]), t_change=float(t[1]), aligned=names != FEATURES)
 
 
 @lru_cache(maxsize=1)
