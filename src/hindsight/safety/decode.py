@@ -14,7 +14,11 @@ import re
 
 # --------------------------------------------------------------------------- leetspeak
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i", "|": "l"})
-_LEET_WORD = re.compile(r"[a-z0-9@$!|]*[a-z][a-z0-9@$!|]*")
+# A word is a run of these characters that holds a letter. The runs are found first and the letter checked
+# after: the one-pattern form (`[...]*[a-z][...]*`) re-scanned a letterless run from each of its positions,
+# so 20,000 digits or '@' cost seconds (quadratic).
+_LEET_RUN = re.compile(r"[a-z0-9@$!|]+")
+_LETTER = re.compile(r"[a-z]")
 
 
 def _is_leet(word: str) -> bool:
@@ -23,7 +27,7 @@ def _is_leet(word: str) -> bool:
 
 def decode_leet(text: str) -> str | None:
     """'1gn0r3 4ll pr3v10u5' -> 'ignore all previous' when at least three words mix letters and leet digits."""
-    words = _LEET_WORD.findall(text)
+    words = [run for run in _LEET_RUN.findall(text) if _LETTER.search(run)]
     leet = [w for w in words if _is_leet(w)]
     if len(leet) < 3 or len(leet) < 0.25 * len(words):
         return None

@@ -58,7 +58,8 @@ _WS = re.compile(r"[ \t\r\f\v]+")
 _NEWLINES = re.compile(r"\s*\n\s*")
 
 _HTML_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
-_MD_COMMENT = re.compile(r"^\s*\[(?:[^\]]*)\]:\s*(?:<>|#|\S+)\s*[(\"'](.*?)[)\"']\s*$", re.MULTILINE)
+# `[^\S\n]*` (blanks but a line break), not `\s*`, before the bracket: `\s*` ran over every following blank line from each line start (quadratic).
+_MD_COMMENT = re.compile(r"^[^\S\n]*\[(?:[^\]]*)\]:\s*(?:<>|#|\S+)\s*[(\"'](.*?)[)\"']\s*$", re.MULTILINE)
 _MD_LINK_TITLE = re.compile(r"\]\(\s*[^\s)]{1,2000}\s+[\"'(]([^\n]{1,300}?)[\"')]\s*\)")
 _MD_IMAGE_ALT = re.compile(r"!\[([^\]]{3,})\]\(")
 _HTML_HIDDEN_ATTR = re.compile(r"""(?:title|alt|aria-label|data-[\w-]+)\s*=\s*["']([^"']{8,})["']""", re.IGNORECASE)

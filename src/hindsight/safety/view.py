@@ -140,8 +140,20 @@ class FeatureView:
         return np.array([float(getattr(self, name)) for name in VIEW_NAMES], dtype=np.float32)
 
 
+def _address_before(text: str, start: int) -> bool:
+    """Does an address ("note to the", "，") end right before `start`, blanks aside?
+
+    Read from the last word before the label (the longest cue is 8 letters), never the whole prefix: searching
+    `text[:start]` for every label made a text of many labels quadratic.
+    """
+    end = start
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    return bool(_ADDRESS_BEFORE.search(text, max(0, end - 32), start))
+
+
 def _speaker_labels(text: str) -> list[re.Match[str]]:
-    return [m for m in _ROLE.finditer(text) if not _ADDRESS_BEFORE.search(text[: m.start()])]
+    return [m for m in _ROLE.finditer(text) if not _address_before(text, m.start())]
 
 
 def _is_harmful(sentence: str) -> bool:
