@@ -86,6 +86,8 @@ class WriteQueue:
             return self._unpack(tool, text)
         except ProviderUnavailableError:
             return {"sealed": "[encrypted: set HINDSIGHT_ENCRYPTION_KEY to read]"}
+        except (ValueError, TypeError):
+            return {"unreadable": "[not a JSON object: the queue file was damaged]"}
 
     def add(self, tool: str, arguments: dict[str, Any], error: str = "") -> int:
         packed = self._pack(tool, arguments)
@@ -95,18 +97,29 @@ class WriteQueue:
         return int(cursor.lastrowid or 0)
 
     def head(self) -> QueuedWrite | None:
-        """The oldest queued write; one queued by an older client without a key gets one now, before it is sent."""
-        with self._lock:
-            row = self._db.execute("SELECT id, tool, arguments, attempts, next_attempt_at, refusals FROM queue "
-                                   "ORDER BY id LIMIT 1").fetchone()
-            if row is None:
-                return None
-            arguments = self._unpack(str(row[1]), str(row[2]))
-            if not arguments.get("idempotency_key"):
-                arguments["idempotency_key"] = new_key()
-                self._db.execute("UPDATE queue SET arguments = ? WHERE id = ?",
-                                 (self._pack(str(row[1]), arguments), row[0]))
-        return QueuedWrite(int(row[0]), str(row[1]), arguments, int(row[3]), float(row[4]), int(row[5]))
+        """The oldest queued write; one queued by an older client without a key gets one now, before it is sent.
+
+        A write this client cannot read (sealed under another key or with no key set, or not JSON: a damaged
+        file) is set aside as a dead letter, kept as it was, so it cannot stop the writes behind it; once the
+        key is set, `replay` sends it (attack round 7: it used to stop the worker and every later write).
+        """
+        while True:
+            with self._lock:
+                row = self._db.execute("SELECT id, tool, arguments, attempts, next_attempt_at, refusals FROM queue "
+                                       "ORDER BY id LIMIT 1").fetchone()
+                if row is None:
+                    return None
+                try:
+                    arguments = self._unpack(str(row[1]), str(row[2]))
+                except (ProviderUnavailableError, ValueError, TypeError) as exc:
+                    unreadable = f"unreadable here, set aside: {type(exc).__name__}: {exc}"
+                else:
+                    if not arguments.get("idempotency_key"):
+                        arguments["idempotency_key"] = new_key()
+                        self._db.execute("UPDATE queue SET arguments = ? WHERE id = ?",
+                                         (self._pack(str(row[1]), arguments), row[0]))
+                    return QueuedWrite(int(row[0]), str(row[1]), arguments, int(row[3]), float(row[4]), int(row[5]))
+            self.dead_letter(int(row[0]), unreadable)
 
     def done(self, item_id: int) -> None:
         with self._lock:

@@ -275,7 +275,10 @@ class AsyncResilientClient:
         assert self._wake is not None
         while True:
             if len(self.queue):
-                await self.flush(attempts=1, wait=False)
+                try:
+                    await self.flush(attempts=1, wait=False)
+                except Exception as exc:  # noqa: BLE001 - the worker must outlive any one failure; status() says it
+                    self._unreachable(exc)
             head = self.queue.head()
             delay = self.backoff_max if head is None else max(0.05, head.next_attempt_at - time.time())
             self._next_retry = None if head is None else time.monotonic() + delay

@@ -29,6 +29,7 @@ from hindsight.present import memory_view
 from hindsight.review.claims import proposer_actor
 from hindsight.review.queue import Proposal, ReviewQueue
 from hindsight.security.claims import bind_changes
+from hindsight.security.principal import Scope, principal_of
 from hindsight.write import events
 from hindsight.write.screening import redact_payload
 
@@ -107,7 +108,9 @@ class ReviewService:
         patch = validated(MemoryPatch, updates, "updates")
         if not self.is_reviewed(namespace):
             record = self.engine.update(memory_id, patch, namespace, actor)
-            return {"memory_id": record.id, "status": "updated", "memory": memory_view(record)}
+            # a quarantined memory's text is shown to admins of the namespace only (safety/withhold.py), here too
+            reveal = principal_of(actor).allows(Scope.admin, namespace)
+            return {"memory_id": record.id, "status": "updated", "memory": memory_view(record, reveal)}
         current = self.engine.get(memory_id, namespace, record_access=False)  # an unknown id fails now, not at review
         payload = self._redacted(patch.model_dump(mode="json", exclude_unset=True))
         bind_changes(current, patch.model_dump(exclude_unset=True), actor)  # a credibility claim fails now

@@ -11,6 +11,8 @@ anything added later), so no route can be reached before these checks:
    ``auto`` (open until the first token is created in the database, by any process; from then on every request
    needs a live bearer token, even if the tokens are later revoked). A missing or unknown token is 401.
    The principal is put in the ASGI scope (``PRINCIPAL_KEY``) where the tool gate reads it.
+4. A form post to any other route must declare a ``Content-Length`` of at most ``MAX_FORM_BYTES`` (411 / 413),
+   before the page reads it (the sign-in form is read before anyone is signed in).
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from hindsight.security.tokens import TokenStore
 AuthMode = Literal["auto", "required", "off"]
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 PRINCIPAL_KEY = "hindsight.principal"
+#: The largest body a page's form (console, /review) may post; a memory edit with 20,000 CJK characters and full
+#: metadata is under 300 KB encoded. The MCP endpoint has its own limit (the MCP SDK's, 413 past it).
+MAX_FORM_BYTES = 1 << 20
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -113,6 +118,17 @@ class HTTPGuard:
             # *site* to a browser (its SameSite cookies go along), so the port is checked too
             await _refuse(send, 403, "forbidden_origin", "a form may only be posted from this server's own pages")
             return
+        if not is_mcp and scope.get("method", "GET") not in ("GET", "HEAD"):
+            # a page's form is read into memory before any sign-in is checked (the console login itself is a
+            # form): bound it here, or one unauthenticated post of 1,000 fields of 1 MB holds a GB (attack round 7)
+            length = headers.get("content-length", "")
+            if not length.isdigit():
+                await _refuse(send, 411, "length_required", "a form post must declare its Content-Length")
+                return
+            if int(length) > MAX_FORM_BYTES:
+                await _refuse(send, 413, "payload_too_large",
+                              f"a form post may carry at most {MAX_FORM_BYTES} bytes (Content-Length {length[:20]})")
+                return
         if is_mcp:
             principal = self._principal(headers.get("authorization", ""))
             if principal is None:
