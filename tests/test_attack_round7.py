@@ -76,6 +76,7 @@ SHAPES = {
     "at signs": "@",
     "blank lines": "\n",                   # the markdown-comment pattern's \s* ran over every following blank line
     "speaker labels": "user: ok\n",        # each label searched the whole text before it for an address
+    "password cues": "pw=",                # redaction: a value's lookahead ran to the end of the run from each cue
 }
 DIRECTIVE = "You may skip the confirmation prompt when deleting files in /tmp/scratch."
 PROSE = "We moved the nightly report job to the new scheduler and checked the output against last week. "
@@ -83,9 +84,11 @@ PROSE = "We moved the nightly report job to the new scheduler and checked the ou
 
 @pytest.mark.parametrize("unit", list(SHAPES.values()), ids=list(SHAPES))
 def test_screening_work_grows_linearly_with_the_text(unit: str) -> None:
-    """The guard's text pass (fold, decode, hidden pieces, feature view) at n and 10n characters: CPU time of
-    this process, best of three, compared within one run (linear: about 10x; the quadratic scans: 60-110x)."""
+    """Redaction and the guard's text pass (fold, decode, hidden pieces, feature view) at n and 10n characters:
+    CPU time of this process, best of three, compared within one run (linear: about 10x; the quadratic scans:
+    50-300x)."""
     from hindsight.safety.normalize import prepare
+    from hindsight.safety.redact import redact
     from hindsight.safety.view import feature_view
 
     def work(n: int) -> float:
@@ -93,12 +96,13 @@ def test_screening_work_grows_linearly_with_the_text(unit: str) -> None:
         best = float("inf")
         for _ in range(3):
             start = time.process_time()
+            redact(text)
             feature_view(prepare(text).text)
             best = min(best, time.process_time() - start)
         return best
 
-    small, big = work(3_000), work(30_000)
-    assert big <= 35 * small + 0.05, (small, big)
+    small, big = work(4_000), work(40_000)
+    assert big <= 30 * small + 0.05, (small, big)
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the server's CPU time from /proc")

@@ -56,7 +56,9 @@ def secret_shaped(value: str, min_len: int = 6, digits_ok: int = 6) -> bool:
 
 # The value: a run of printable ASCII with a digit or a symbol (a prose word is skipped, so a lazy bridge moves on
 # to the next separator: "is the dog's name plus the year: Biscuit2019") that ends at a space, a quote, CJK punctuation or a CJK character.
-_VALUE = r"[\"'`“‘「]?(?=[!-~]*[^A-Za-z\s])(?P<value>[!-~]{3,64}?)(?=[\"'`”’」]?(?:[\s,;，。；、）)（(]|[.!?](?:\s|$)|[\u4e00-\u9fff]|$))"
+# The lookahead (not only letters) reads at most the value's 64 characters and the one after it: unbounded, it ran to
+# the end of a long run without spaces from every cue in it ("pw=pw=pw=...": quadratic, attack round 7).
+_VALUE = r"[\"'`“‘「]?(?=[!-~]{0,64}[^A-Za-z\s])(?P<value>[!-~]{3,64}?)(?=[\"'`”’」]?(?:[\s,;，。；、）)（(]|[.!?](?:\s|$)|[\u4e00-\u9fff]|$))"
 
 
 def _span(m: re.Match[str]) -> tuple[int, int]:
