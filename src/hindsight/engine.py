@@ -89,6 +89,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             redactor=redactor if self.settings.redact else None,
             session_context_turns=self.settings.session_context_turns,
             compose_session_vectors=self.settings.session_vector == "compose",
+            one_pass=self.settings.session_vector if self.settings.session_vector in ("late", "isolated") else "",
             directive_flagger=flag_directive,
             budget_s=self.settings.write_budget_s,
         )

