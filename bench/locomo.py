@@ -67,6 +67,9 @@ def configs(reranker_available: bool) -> list[Config]:
         Config("- sinking (sink_below=0)", SearchOptions(channels=both), {"sink_below": 0.0}),
         Config("+ graph channel (weight 0.5)", SearchOptions(channels=both), {"graph_weight": 0.5}),
         Config("- second pass (first pass only)", SearchOptions(channels=both), {"second_pass": False}),
+        Config("- topic split (topic_slots=0)", SearchOptions(channels=both), {"topic_slots": 0}),
+        Config("- time filter padding (0 days)", SearchOptions(channels=both),
+               {"time_filter_pad_after_days": 0.0, "time_filter_pad_before_days": 0.0}),
         Config("second pass without neighbours", SearchOptions(channels=both), {"second_pass_window": 0}),
         Config("second pass + feedback 20", SearchOptions(channels=both), {"second_pass_feedback": 20}),
     ]

@@ -53,6 +53,13 @@ class RetrievalSettings(BaseSettings):
     )
     sunk_factor: float = Field(default=0.8, ge=0.0, le=1.0, description="score multiplier for sunk memories")
     record_access: bool = True
+    time_filter_pad_after_days: float = Field(
+        default=14.0, ge=0.0, le=3650.0,
+        description="a time expression read as a filter also admits memories written up to this many days after "
+                    "its window: people tell of what happened 'last week' afterwards (LoCoMo dev, docs/benchmarks.md)")
+    time_filter_pad_before_days: float = Field(
+        default=3.0, ge=0.0, le=3650.0,
+        description="... and up to this many days before it (plans told ahead)")
     second_pass: bool = Field(default=True, description="second retrieval step: add session neighbours of the best "
                               "hits, re-rank the pool with the learned model (retrieval/second_pass.py); on since it "
                               "won on LoCoMo dev (docs/benchmarks.md)")
@@ -67,6 +74,9 @@ class RetrievalSettings(BaseSettings):
                                       "lookup toward the best hits' mean vector (pseudo-relevance feedback)")
     second_pass_speaker: int = Field(default=0, ge=0, le=200, description="turns of the speaker the query names "
                                      "added to the pool (retrieval/speaker_pool.py)")
+    topic_slots: int = Field(default=2, ge=0, le=10, description="places of the top 10 given to the named "
+                             "speaker's turns nearest the question without the names (retrieval/topic_split.py; "
+                             "where the second step runs; 0 turns it off)")
     second_pass_speaker_depth: int = Field(default=200, ge=0, le=1000, description="nearest memories the "
                                            "speaker's turns are taken from")
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import numpy as np
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
-from hindsight.retrieval import second_pass, xling_rerank
+from hindsight.retrieval import second_pass, topic_split, xling_rerank
 from hindsight.retrieval.crosslingual import MIXED_KEYWORD_FACTOR, POOL_FACTOR, bias_group, by_script, other_script
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import reciprocal_rank_fusion
@@ -109,6 +109,8 @@ class HybridRetriever:
                 hit.why.fused = round(first.fused.get(hit.memory.id, 0.0), 6)
                 hit.why.expanded_from = step.expanded_from.get(hit.memory.id)
         hits.sort(key=lambda hit: -hit.score)
+        if step is not None and parsed is not None:
+            hits = self._topic_split(parsed, first, hits, records, fused, now, options)
         self._relevance(hits, scored, parsed.names if parsed else [])
         self._filter_notes(hits, scope, narrowed, parsed, widened)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
@@ -152,6 +154,26 @@ class HybridRetriever:
         return second_pass.rerank(first, self.store, model, r.second_pass_pool, r.second_pass_expand_top,
                                   r.second_pass_window, r.second_pass_feedback, r.second_pass_speaker,
                                   r.second_pass_speaker_depth, r.rrf_k)
+
+    def _topic_split(self, parsed: ParsedQuery, first: FirstPass, hits: list[SearchHit],
+                     records: dict[str, MemoryRecord], fused: dict[str, float], now: datetime,
+                     options: SearchOptions) -> list[SearchHit]:
+        """Give the last places of the top 10 to the named speaker's turns nearest the question without the
+        names (see `topic_split`); the hits unchanged when the query names no speaker of the candidates."""
+        slots = self.settings.retrieval.topic_slots
+        speakers = topic_split.named_speakers(parsed.names, first.records.values()) if slots > 0 else set()
+        topic = topic_split.topic_text(parsed.residual, parsed.names) if speakers else None
+        if topic is None:
+            return hits
+        best, read = topic_split.topic_turns(self.store, first.scope, self.embedder.embed_query(topic), speakers,
+                                             self.settings.retrieval.dense_candidates, records)
+        floor = min(fused.values(), default=0.0)
+
+        def make_hit(mid: str) -> SearchHit | None:
+            record = records.get(mid) or read.get(mid)
+            return self._hit(record, first.scored, floor, None, parsed, now, options) if record else None
+
+        return topic_split.place(hits, best, slots, make_hit)
 
     def _xling_reorder(self, text: str, hits: list[SearchHit], vector: np.ndarray | None) -> list[SearchHit]:
         """Re-order the best hits of a mixed-script pool by the learned model (see `xling_rerank`)."""
@@ -205,9 +227,9 @@ class HybridRetriever:
             if time_narrowed:
                 hit.why.time_filter = parsed.time_expression or "time"
                 hit.why.time_filter_widened = widened
-                when = hit.memory.reference_time
-                hit.why.in_time_filter = ((narrowed.time_from is None or when >= narrowed.time_from)
-                                          and (narrowed.time_to is None or when <= narrowed.time_to))
+                when = hit.memory.reference_time  # inside the window the expression names (not its padding)
+                hit.why.in_time_filter = ((parsed.time_from is None or when >= parsed.time_from)
+                                          and (parsed.time_to is None or when <= parsed.time_to))
             if narrowed.types != scope.types:
                 hit.why.type_filter_widened = widened
 
@@ -218,7 +240,11 @@ class HybridRetriever:
             return scope
         narrowed = scope
         if parsed.time_is_hard and scope.time_from is None and scope.time_to is None:
-            narrowed = replace(narrowed, time_from=parsed.time_from, time_to=parsed.time_to)
+            # a memory is written when it is told, which is often after the event ("last Friday I ...") and
+            # sometimes before it (a plan): the filter reaches a few days past either end of the named window
+            r = self.settings.retrieval
+            narrowed = replace(narrowed, time_from=_shift(parsed.time_from, -r.time_filter_pad_before_days),
+                               time_to=_shift(parsed.time_to, r.time_filter_pad_after_days))
         if parsed.type_is_hard and parsed.types and scope.types is None:
             narrowed = replace(narrowed, types=tuple(parsed.types))
         return narrowed
@@ -350,3 +376,8 @@ class HybridRetriever:
             if phrase and phrase.lower() in lowered:
                 boost *= PHRASE_BOOST
         return boost
+
+
+def _shift(when: datetime | None, days: float) -> datetime | None:
+    """`when` moved by `days` (None stays None: an open end of a window stays open)."""
+    return when + timedelta(days=days) if when is not None else None
