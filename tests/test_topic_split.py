@@ -1,0 +1,133 @@
+"""The entity/topic split of a question that names a speaker (retrieval/topic_split.py) and time filters that
+reach past the named window (a memory is written when it is told, often after the event).
+
+Unit tests of the placing logic use plain records (no model); the search tests use the real engine, the real
+embedder and a real SQLite file.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from hindsight.config import HindsightSettings, RetrievalSettings
+from hindsight.embeddings.base import Embedder
+from hindsight.engine import MemoryEngine
+from hindsight.model import Explanation, MemoryRecord, SearchHit
+from hindsight.retrieval import topic_split
+
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+
+
+def _hit(name: str, score: float) -> SearchHit:
+    record = MemoryRecord(id=name, content=f"Melanie: {name}")
+    return SearchHit(memory=record, score=score, why=Explanation(final=score))
+
+
+def test_topic_text_drops_the_names_and_their_possessive() -> None:
+    assert topic_split.topic_text("What do Melanie's kids like?", ["Melanie"]) == "What do kids like?"
+    assert topic_split.topic_text("What has Melanie done with Caroline?", ["Melanie", "Caroline"]) == \
+        "What has done with ?"
+    assert topic_split.topic_text("What do the kids like?", ["Melanie"]) is None, "no name in it: no split"
+    assert topic_split.topic_text("Melanie?", ["Melanie"]) is None, "nothing left to search for"
+
+
+def test_only_names_that_speak_in_the_candidates_count() -> None:
+    records = [MemoryRecord(content="Melanie: we went camping"), MemoryRecord(content="Caroline: I met Tim")]
+    assert topic_split.named_speakers(["Melanie", "Chicago"], records) == {"melanie"}
+    assert topic_split.named_speakers(["Tim"], records) == set(), "named inside a turn, not its speaker"
+
+
+def test_place_takes_the_last_places_of_the_top_ten_and_keeps_everything_else() -> None:
+    hits = [_hit(f"h{i}", 1.0 - i / 100) for i in range(15)]
+    extra = _hit("new", 0.01)
+    out = topic_split.place(hits, ["h2", "h12", "new", "h13"], 2, lambda mid: extra if mid == "new" else None)
+    order = [h.memory.id for h in out]
+    # h2 is already in the first 8 places: the next two of the best three take places 9 and 10
+    assert order[:10] == ["h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7", "h12", "new"]
+    assert order[10:] == ["h8", "h9", "h10", "h11", "h13", "h14"], "the rest keeps its order"
+    assert [h.why.topic_rank for h in out[8:10]] == [2, 3]
+    scores = [h.score for h in out]
+    assert scores == sorted(scores, reverse=True) and all(h.why.final == h.score for h in out)
+
+
+def test_place_without_slots_or_candidates_changes_nothing() -> None:
+    hits = [_hit(f"h{i}", 1.0 - i / 100) for i in range(12)]
+    assert topic_split.place(hits, ["h11"], 0, lambda mid: None) == hits
+    assert topic_split.place(hits, ["h1", "h2"], 2, lambda mid: None) == hits, "already in the head"
+
+
+# ---------------------------------------------------------------------------------------------- real search
+CHATTER = [  # Caroline's side: Melanie's name and the question's words (family, activities), no activity told
+    "Melanie, your family is so lovely!", "Say hi to your family for me, Melanie!",
+    "Melanie, what activities do you enjoy?", "Your kids are adorable, Melanie.", "Melanie, family time is the best.",
+    "Thanks, Melanie! Family means everything.", "Melanie, I love hearing about your family.",
+    "Melanie, what do you do for fun?", "Haha Melanie, busy family life!", "Melanie, any fun activities planned?",
+    "Melanie, how is your family doing?", "Melanie, you are a great mom.",
+]
+MELANIE = [  # Melanie's side: errands and weather, nothing done with anyone
+    "I love the color blue.", "Work has been busy lately.", "My coffee machine broke today.",
+    "I think it will rain tomorrow.", "The new season of my show starts soon.", "My phone battery keeps dying.",
+    "The bank app logged me out again.", "I need to renew my passport.", "The printer at work is jammed.",
+    "My laptop fan is loud.", "I forgot my umbrella at the office.", "The bus was late this morning.",
+    "I ordered new socks online.", "My email inbox is overflowing.", "The grocery store moved the milk aisle.",
+    "I changed my password yesterday.", "The heater makes a clicking noise.", "I lost my spare key.",
+]
+EVIDENCE = "Melanie: We roasted marshmallows by the lake and hiked with the kids all weekend."
+
+
+@pytest.fixture
+def chat(tmp_path: Path, embedder: Embedder) -> MemoryEngine:
+    """Two speakers over six sessions: Caroline keeps saying Melanie's name, Melanie tells of one family trip."""
+    settings = HindsightSettings(db=tmp_path / "chat.db", retrieval=RetrievalSettings(record_access=False))
+    engine = MemoryEngine.open(settings.db, settings=settings, embedder=embedder)
+    turns: list[dict[str, object]] = []
+    for i in range(36):
+        text = f"Caroline: {CHATTER[i % len(CHATTER)]}" if i % 2 == 0 else f"Melanie: {MELANIE[i // 2]}"
+        turns.append({"content": text, "event_time": (NOW - timedelta(days=5 + 3 * (i // 6))).isoformat(),
+                      "session_id": f"s{i // 6}"})
+    turns.insert(21, {"content": EVIDENCE, "event_time": (NOW - timedelta(days=14)).isoformat(), "session_id": "s3"})
+    engine.store_many(turns)
+    return engine
+
+
+def test_the_named_speakers_topical_turn_gets_a_top_ten_place(chat: MemoryEngine) -> None:
+    query = "What activities has Melanie done with her family?"
+    try:
+        chat.settings.retrieval.topic_slots = 0
+        without = [h.memory.content for h in chat.search(query, top_k=10, now=NOW)]
+        chat.settings.retrieval.topic_slots = 2
+        hits = chat.search(query, top_k=10, now=NOW)
+        assert hits[0].why.second_pass is not None, "a conversation store: the second step ran"
+        assert EVIDENCE not in without, "the name pulls Caroline's 'Thanks, Melanie' turns above it"
+        placed = {h.memory.content: h for h in hits}
+        assert EVIDENCE in placed and placed[EVIDENCE].why.topic_rank is not None
+        assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    finally:
+        chat.close()
+
+
+# ------------------------------------------------------------------------------------- padded time filters
+def test_a_time_filter_reaches_memories_told_shortly_after_its_window(tmp_path: Path, embedder: Embedder) -> None:
+    settings = HindsightSettings(db=tmp_path / "t.db", retrieval=RetrievalSettings(record_access=False))
+    engine = MemoryEngine.open(settings.db, settings=settings, embedder=embedder)
+    try:
+        march = datetime(2026, 3, 10, tzinfo=UTC)
+        engine.store_many([{"content": f"John: {text}", "event_time": march.isoformat()} for text in MELANIE[:12]])
+        told = engine.store_memory({"content": "John: Last week of March I was in Chicago for a game!",
+                                    "event_time": datetime(2026, 4, 6, tzinfo=UTC).isoformat()})
+        late = engine.store_memory({"content": "John: I was in Chicago for a game in the summer.",
+                                    "event_time": datetime(2026, 7, 20, tzinfo=UTC).isoformat()})
+        hits = engine.search("Where was John in March 2026?", top_k=10, now=NOW)
+        by_id = {h.memory.id: h for h in hits}
+        assert told.memory_id in by_id, "written six days after the window: inside the padded filter"
+        assert late.memory_id not in by_id, "months later: still outside"
+        assert by_id[told.memory_id].why.time_filter_widened is False
+        assert by_id[told.memory_id].why.in_time_filter is False, "outside the window the expression names"
+        engine.settings.retrieval.time_filter_pad_after_days = 0.0
+        strict = {h.memory.id for h in engine.search("Where was John in March 2026?", top_k=10, now=NOW)}
+        assert told.memory_id not in strict, "without padding the filter stops at the window's end"
+    finally:
+        engine.close()
