@@ -54,6 +54,7 @@ from hindsight.working import WorkingMemory
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.idempotency import outcome_from_dict, run_idempotent
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
+from hindsight.write.stale import retry_stale
 
 # the read side's limits and `validated` are part of this module's public face (skins import them from here)
 __all__ = ["DEFAULT_MIN_RELEVANCE", "MAX_PAGE", "MAX_QUERY_CHARS", "MAX_TOP_K", "MemoryEngine", "validated"]
@@ -170,6 +171,10 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
                actor: str = "local") -> MemoryRecord:
         """Change content or weights; new content is re-screened, re-redacted and re-embedded."""
         patch = validated(MemoryPatch, updates, "updates")
+        # computed from the stored version and written only over that version (write/stale.py)
+        return retry_stale(lambda: self._update_once(memory_id, patch, namespace, actor), memory_id)
+
+    def _update_once(self, memory_id: str, patch: MemoryPatch, namespace: str, actor: str) -> MemoryRecord:
         current = self.get(memory_id, namespace, record_access=False)
         changes = patch.model_dump(exclude_unset=True)
         status_change = "status" in changes and changes["status"] != current.status
@@ -207,11 +212,14 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         except ValidationError as exc:
             raise InvalidInputError(f"invalid updates: {format_validation_error(exc)}") from exc
         note = ", ".join(sorted(changes)) + (f"; {lowered}" if lowered else "")
-        self.writer.apply_change(updated, actor=actor, action="update", note=note, reembed=text_changed)
+        self.writer.apply_change(updated, actor=actor, action="update", note=note, reembed=text_changed, base=current)
         return updated
 
     def forget(self, memory_id: str, reason: str = "", namespace: str = "default", actor: str = "local") -> MemoryRecord:
         """Soft delete: status 'forgotten' with the reason; it sinks in search and stays in history."""
+        return retry_stale(lambda: self._forget_once(memory_id, reason, namespace, actor), memory_id)
+
+    def _forget_once(self, memory_id: str, reason: str, namespace: str, actor: str) -> MemoryRecord:
         current = self.get(memory_id, namespace, record_access=False)
         if current.status == Status.quarantined:
             raise PermissionDeniedError(
@@ -224,7 +232,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         updated = current.model_copy(
             update={**changes, "status_reason": reason or "forgotten", "updated_at": self.clock()}
         )
-        self.writer.apply_change(updated, actor=actor, action="forget",
+        self.writer.apply_change(updated, actor=actor, action="forget", base=current,
                                  note="; ".join(part for part in (reason, lowered) if part))
         return updated
 
@@ -253,10 +261,14 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
     # ------------------------------------------------------------- quarantine
     def release(self, memory_id: str, namespace: str = "default", actor: str = "local", note: str = "") -> MemoryRecord:
         """An admin judged a quarantined memory legitimate: make it active (the decision is in history)."""
+        return retry_stale(lambda: self._release_once(memory_id, namespace, actor, note), memory_id)
+
+    def _release_once(self, memory_id: str, namespace: str, actor: str, note: str) -> MemoryRecord:
         current = self.store.get(memory_id)
         if current is None or current.namespace != namespace or current.status != Status.quarantined:
             raise MemoryNotFoundError(memory_id, f"{namespace} (quarantine)")
         note = self.writer.clean_note(note, "note")
         released = current.model_copy(update={"status": Status.active, "status_reason": "", "updated_at": self.clock()})
-        self.writer.apply_change(released, actor=actor, action="release", note=note or current.status_reason)
+        self.writer.apply_change(released, actor=actor, action="release", note=note or current.status_reason,
+                                 base=current)
         return released

@@ -24,10 +24,13 @@ from hindsight.model import (
     check_time,
     has_visible_text,
 )
+from hindsight.retrieval.read_guard import DIRECTIVE
 from hindsight.retrieval.search import SearchOptions
+from hindsight.safety import flag_directive
 from hindsight.safety.withhold import withhold
 from hindsight.storage.base import Edge, Scope, StoreStats
 from hindsight.summarize import SummaryStyle
+from hindsight.write.pipeline import DIRECTIVE_KEY
 from hindsight.write.text_rules import check_text
 
 if TYPE_CHECKING:
@@ -143,7 +146,11 @@ class ReadMixin:
         records = [self.get(mid, namespace, record_access=False) for mid in dict.fromkeys(memory_ids)]
         records = records if reveal_quarantined else [withhold(r) for r in records]  # safety/withhold.py
         summary, method = self.summarizer.summarize(records, style)
-        return {"summary": summary, "method": method, "memory_ids": [r.id for r in records], "style": style}
+        # pieces joined into one text read as one: the read-time flag search gives a piece is given to the whole,
+        # and the joined text is read again (an order split across memories; attack round 8)
+        directive = any(r.metadata.get(DIRECTIVE_KEY) for r in records) or flag_directive(summary)
+        return {"summary": summary, "method": method, "memory_ids": [r.id for r in records], "style": style,
+                "flags": [DIRECTIVE] if directive else []}
 
     def history(self, memory_id: str, namespace: str = "default") -> builtins.list[HistoryEntry]:
         """Every change to a memory (also after a hard delete, for the namespace it lived in)."""

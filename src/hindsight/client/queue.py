@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hindsight.errors import ProviderUnavailableError
+from hindsight.errors import InvalidInputError, ProviderUnavailableError
 from hindsight.security.crypto import PREFIX, MemoryCipher
 
 _SCHEMA = """
@@ -36,6 +36,12 @@ CREATE TABLE IF NOT EXISTS dead_letters (id INTEGER PRIMARY KEY AUTOINCREMENT, q
 """
 _QUEUE_COLUMNS = {"attempts": "INTEGER NOT NULL DEFAULT 0", "last_error": "TEXT NOT NULL DEFAULT ''",
                   "next_attempt_at": "REAL NOT NULL DEFAULT 0", "refusals": "INTEGER NOT NULL DEFAULT 0"}
+
+
+def _unusable(path: str | Path, why: object) -> InvalidInputError:
+    """A queue path the client cannot use (attack round 8: sqlite3.DatabaseError escaped the constructor)."""
+    return InvalidInputError(f"queue_path: '{path}' cannot be the client's queue file (a SQLite database only the "
+                             f"client writes; a new path is created): {why}; nothing was queued")
 
 
 @dataclass
@@ -54,7 +60,21 @@ class WriteQueue:
     def __init__(self, path: str | Path, cipher: MemoryCipher | None = None) -> None:
         self._cipher = cipher
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise _unusable(path, exc) from exc
+        try:
+            self._prepare(path)
+        except (sqlite3.Error, InvalidInputError) as exc:  # not a SQLite file, damaged, or some other database
+            self._db.close()
+            raise exc if isinstance(exc, InvalidInputError) else _unusable(path, exc) from exc
+
+    def _prepare(self, path: str | Path) -> None:
+        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        foreign = sorted(tables - {"queue", "dead_letters", "sqlite_sequence"})
+        if foreign:  # a hindsight store or any other database: its tables are not the client's to change
+            raise _unusable(path, f"it is another database (tables {', '.join(foreign[:5])})")
         self._db.execute("PRAGMA journal_mode=WAL")
         for statement in filter(str.strip, _SCHEMA.split(";")):
             self._db.execute(statement)

@@ -50,7 +50,8 @@ def register_event_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
     @mcp.tool
     def memory_ingest(
         messages: Annotated[list[ChatMessage], Field(min_length=1, max_length=500, description=(
-            "The conversation, oldest first: [{role: user|assistant|system|tool, content, at?}]."))],
+            "The conversation, oldest first: [{role: user|assistant|system|tool, content, at?}]; at most "
+            "100,000 characters of content per call (split a longer one, same session_id)."))],
         session_id: Annotated[str, Field(min_length=1, max_length=200)],
         namespace: Namespace = "default",
         idempotency_key: IdempotencyKey = None,

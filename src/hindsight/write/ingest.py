@@ -32,6 +32,10 @@ from hindsight.write.importance import compute_importance
 
 MAX_MESSAGES = 500
 MAX_EXTRACTED = 50
+#: characters of content in all the messages of one call (attack round 8): every kept turn is screened and embedded,
+#: so 500 turns of 20,000 characters held a server for many minutes of CPU; a longer conversation is handed over
+#: in several calls with the same session_id (five memories of the longest kind fit in one)
+MAX_INGEST_CHARS = 5 * MAX_CONTENT_CHARS
 
 
 class ChatMessage(BaseModel):
@@ -118,6 +122,11 @@ def validate_messages(messages: object) -> list[ChatMessage]:
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'message'}: {e['msg']}" for e in exc.errors())
             raise InvalidInputError(f"messages[{number}]: {problems}") from exc
+    total = sum(len(message.content) for message in parsed)
+    if total > MAX_INGEST_CHARS:
+        raise InvalidInputError(
+            f"messages: at most {MAX_INGEST_CHARS} characters of content per call, these hold {total}; hand the "
+            "conversation over in several calls with the same session_id; nothing was stored")
     return parsed
 
 

@@ -37,6 +37,7 @@ from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.erase import erase
 from hindsight.write.fields import redact_value
 from hindsight.write.screening import clean_note, screen_fields
+from hindsight.write.stale import check_current
 
 #: `session_vector = "compose"`: the turn's own vector weighs this many times its length against its predecessors'
 #: (dev conversations 0-1 of LoCoMo: hybrid R@10 0.786 at 1, 0.796 at 2; docs/benchmarks.md "Write cost").
@@ -359,13 +360,16 @@ class WritePipeline:
         return joined
 
     def apply_change(self, record: MemoryRecord, *, actor: str, action: str, note: str = "",
-                     reembed: bool = False) -> MemoryRecord:
+                     reembed: bool = False, base: MemoryRecord | None = None) -> MemoryRecord:
         """Store a new version of an existing memory (history keeps before and after); returns the previous one.
 
         `reembed`: the text changed, so the vector is recomputed (outside the transaction; the embedder is slow).
+        `base`: the version the change was computed from; another writer's change since is `StaleChange`.
         """
         vector = self.embedder.embed_documents([record.embedding_text])[0] if reembed else None
         with self.store.transaction(record.namespace):
+            if base is not None:  # write/stale.py: no lost update under the namespace's write lock
+                check_current(self.store.get(record.id), base)
             return self.store.replace(record, vector, actor=actor, action=action, note=note)
 
     def remove(self, memory_id: str, namespace: str, *, actor: str, note: str = "") -> MemoryRecord | None:
