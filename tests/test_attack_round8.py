@@ -11,10 +11,13 @@ and the real `ResilientClient`.
    `directive` flag that search puts on the pieces.
 4. A `ResilientClient` queue file that is not a SQLite database raised `sqlite3.DatabaseError` from the
    constructor; a hindsight store given as the queue file had the client's tables created inside it.
+5. A server killed while it applied a reviewer's approval left the proposal 'applying' for good: not listed,
+   neither approvable nor rejectable by anyone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import subprocess
 import threading
@@ -44,13 +47,13 @@ ROLES = {"writer": (["write"], ["alice"]), "admin": (["admin"], ["alice"])}
 
 
 @contextmanager
-def _server(db: Path | str, log_file: Path) -> Iterator[str]:
+def _server(db: Path | str, log_file: Path, env: dict[str, str] | None = None) -> Iterator[str]:
     """`hindsight serve --transport http --db DB` on a free loopback port; yields the MCP URL."""
     port = free_port()
     with ExitStack() as stack:
         log = stack.enter_context(log_file.open("wb"))
         proc = subprocess.Popen(serve_argv(db, "http", port), stdin=subprocess.DEVNULL, stdout=log,  # type: ignore[arg-type]
-                                stderr=subprocess.STDOUT, env=child_env(), cwd=str(ROOT))
+                                stderr=subprocess.STDOUT, env=child_env(**(env or {})), cwd=str(ROOT))
         stack.callback(stop_process, proc)
         wait_for_port(port, proc, log_file)
         yield f"http://127.0.0.1:{port}/mcp"
@@ -130,8 +133,8 @@ def test_an_ingest_past_the_character_budget_is_refused_before_anything_is_store
     turn = ("We moved the nightly report job to the new scheduler and checked it against last week. " * 230)[:20_000]
     with mcp_session(sqlite_server["url"], auth=sqlite_server["tokens"]["writer"]) as client:
         before = client.call("memory_stats", namespace="alice")
-        for n in (6, 500):  # 120,000 characters; the ~4 MB the MCP body limit let through (500 of 20,000)
-            messages = [{"role": "user", "content": turn} for _ in range(n)]
+        for n, size in ((6, 20_000), (500, 7_000)):  # 120,000 characters; 3.5 MB, under the MCP body limit
+            messages = [{"role": "user", "content": turn[:size]} for _ in range(n)]
             started = time.process_time()
             message = client.error("memory_ingest", {"messages": messages, "session_id": f"big-{n}",
                                                      "namespace": "alice"})
@@ -184,3 +187,52 @@ def test_a_queue_file_the_client_cannot_use_is_a_typed_error(tmp_path: Path) -> 
 def _tables(path: Path) -> set[str]:
     with sqlite3.connect(path) as db:
         return {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+# ------------------------------------------------------------------ 5. a server killed while applying an approval
+def test_a_proposal_whose_approval_died_with_its_server_can_be_decided_again(tmp_path: Path) -> None:
+    db = tmp_path / "memory.db"
+    tokens = create_tokens(db, {"agent": (["write"], ["kb"]), "reviewer": (["admin"], ["kb"])})
+    env = {"HINDSIGHT_REVIEWED_NAMESPACES": "kb", "HINDSIGHT_REVIEW_CLAIM_LEASE_S": "2"}
+    code = uuid.uuid4().hex[:8]
+    text = f"[{code}] " + "The VPN gateway moved to the new data centre; clients must update their profiles. " * 40
+    with _server(db, tmp_path / "s.log", env) as url, mcp_session(url, auth=tokens["agent"]) as agent, \
+            mcp_session(url, auth=tokens["reviewer"]) as reviewer:
+        proposal_id = agent.call("memory_store", content=text, namespace="kb")["proposal_id"]
+        port = free_port()
+        log_file = tmp_path / "doomed.log"
+        with log_file.open("wb") as log:
+            doomed = subprocess.Popen(serve_argv(db, "http", port), stdin=subprocess.DEVNULL, stdout=log,
+                                      stderr=subprocess.STDOUT, env=child_env(**env), cwd=str(ROOT))
+            try:
+                wait_for_port(port, doomed, log_file)
+                session = mcp_session(f"http://127.0.0.1:{port}/mcp", auth=tokens["reviewer"])
+                other = session.__enter__()
+                other.call("memory_stats", namespace="kb")  # warm: the next call goes straight to the apply
+                threading.Thread(target=lambda: other.raw("memory_review_decide", {
+                    "proposal_id": proposal_id, "decision": "approve", "namespace": "kb"}), daemon=True).start()
+                _wait_for_status(db, proposal_id, "applying")
+                doomed.kill()  # SIGKILL while it applies the approval
+                doomed.wait(timeout=30)
+                with contextlib.suppress(Exception):  # its session ends with the connection the kill closed
+                    session.__exit__(None, None, None)
+            finally:
+                stop_process(doomed)
+        time.sleep(2.5)  # past the claim's lease
+        pending = [p["id"] for p in reviewer.call("memory_review_list", namespace="kb")["proposals"]]
+        assert proposal_id in pending  # listed again, not lost in 'applying'
+        decided = reviewer.call("memory_review_decide", proposal_id=proposal_id, decision="approve", namespace="kb")
+        assert decided["proposal"]["status"] == "approved"
+        active = reviewer.call("memory_list", namespace="kb", limit=100, filters={"statuses": ["active"]})["memories"]
+        assert sum(code in m["content"] for m in active) == 1  # applied once, also if the killed server had stored it
+
+
+def _wait_for_status(db: Path, proposal_id: str, status: str, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=30) as conn:
+            row = conn.execute("SELECT status FROM proposals WHERE id = ?", (proposal_id,)).fetchone()
+        if row and row[0] == status:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"proposal {proposal_id} never became {status}")

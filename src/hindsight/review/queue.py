@@ -10,6 +10,7 @@ next to the memory's own history.
 from __future__ import annotations
 
 import json
+import os
 import time
 import uuid
 from dataclasses import asdict, dataclass
@@ -62,6 +63,19 @@ class Proposal:
         return asdict(self)
 
 
+#: seconds a claim ('applying') holds a proposal before another reviewer may take it: longer than any apply
+#: (a write's budget is 60 s per memory); `HINDSIGHT_REVIEW_CLAIM_LEASE_S` (read when used)
+CLAIM_LEASE_S = 900.0
+
+
+def claim_lease_s() -> float:
+    try:
+        lease = float(os.environ.get("HINDSIGHT_REVIEW_CLAIM_LEASE_S", CLAIM_LEASE_S))
+    except ValueError:
+        return CLAIM_LEASE_S
+    return lease if lease > 0 else CLAIM_LEASE_S
+
+
 class ReviewQueue(StoreClient):
     """Proposals in the memory store; the store stays its caller's to close."""
 
@@ -89,26 +103,39 @@ class ReviewQueue(StoreClient):
         return self._proposal(rows[0])
 
     def list(self, namespace: str | None = None, status: str | None = "pending", limit: int = 50,
-             offset: int = 0) -> list[Proposal]:
+             offset: int = 0, lease_s: float | None = None) -> list[Proposal]:
         """Oldest pending first (a queue); decided ones newest first."""
+        if status == "pending":
+            self.release_stale(lease_s, namespace=namespace)
         return [self._proposal(r) for r in self._store.proposal_rows(namespace=namespace, status=status, limit=limit,
                                                                 offset=offset)]
 
     def count(self, namespace: str | None = None, status: str = "pending") -> int:
         return self._store.proposal_count(namespace, status)
 
-    def claim(self, proposal_id: str) -> Proposal:
+    def claim(self, proposal_id: str, lease_s: float | None = None) -> Proposal:
         """Move a pending proposal to 'applying' (compare-and-set: two reviewers cannot both apply it)."""
+        self.release_stale(lease_s, proposal_id=proposal_id)
         self._transition(proposal_id, "pending", "applying")
         return self.get(proposal_id)
+
+    def release_stale(self, lease_s: float | None = None, proposal_id: str | None = None,
+                      namespace: str | None = None) -> int:
+        """A claim older than the lease is pending again (attack round 8: a server killed while applying left
+        the proposal 'applying' for good: neither listed, approved nor rejected). Applying it again is safe: a
+        store already applied is a duplicate to hygiene, an update or forget already applied changes nothing."""
+        lease = claim_lease_s() if lease_s is None else lease_s
+        return self._store.proposal_release_stale(time.time() - lease, proposal_id=proposal_id, namespace=namespace)
 
     def release(self, proposal_id: str) -> None:
         """Applying failed: the proposal is pending again, unchanged."""
         self._transition(proposal_id, "applying", "pending")
 
     def decide(self, proposal_id: str, decision: Decision, reviewer: str, note: str = "",
-               result_memory_id: str | None = None) -> Proposal:
+               result_memory_id: str | None = None, lease_s: float | None = None) -> Proposal:
         """Record the final decision: approve a claimed proposal, or reject a pending one."""
+        if decision == "rejected":
+            self.release_stale(lease_s, proposal_id=proposal_id)
         self._transition(proposal_id, "applying" if decision == "approved" else "pending", decision,
                          reviewer=reviewer, note=note, result_memory_id=result_memory_id)
         return self.get(proposal_id)

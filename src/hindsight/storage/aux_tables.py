@@ -109,8 +109,21 @@ class AuxTables:
                 "UPDATE proposals SET status = ?, reviewed_by = ?, reviewed_at = ?, review_note = ?, "
                 "result_memory_id = ? WHERE id = ? AND status = ?",
                 (new, reviewer, at, note, result_memory_id, proposal_id, expected)) > 0
-        return self._aux_exec("UPDATE proposals SET status = ? WHERE id = ? AND status = ?",
-                              (new, proposal_id, expected)) > 0
+        # a claim ('applying') keeps its time in reviewed_at, so a claim whose server died can be taken over
+        return self._aux_exec("UPDATE proposals SET status = ?, reviewed_at = ? WHERE id = ? AND status = ?",
+                              (new, at if new == "applying" else None, proposal_id, expected)) > 0
+
+    def proposal_release_stale(self, stale_before: float, proposal_id: str | None = None,
+                               namespace: str | None = None) -> int:
+        """Claims ('applying') made before `stale_before`, or by a version that kept no time, are pending again: the
+        server that made them died applying them. Compare-and-set on the claim time, so a fresh claim stays."""
+        where, params = "", [stale_before]
+        for column, value in (("id", proposal_id), ("namespace", namespace)):
+            if value is not None:
+                where += f" AND {column} = ?"
+                params.append(value)
+        return self._aux_exec("UPDATE proposals SET status = 'pending', reviewed_at = NULL WHERE status = 'applying' "
+                              f"AND (reviewed_at IS NULL OR reviewed_at < ?){where}", tuple(params))
 
     # ----------------------------------------------------------- raw copying
     def history_add(self, memory_id: str, action: str, actor: str, at: float, before_json: str | None,
