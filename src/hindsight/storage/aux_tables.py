@@ -117,6 +117,7 @@ class AuxTables:
                                namespace: str | None = None) -> int:
         """Claims ('applying') made before `stale_before`, or by a version that kept no time, are pending again: the
         server that made them died applying them. Compare-and-set on the claim time, so a fresh claim stays."""
+        params: builtins.list[Any]
         where, params = "", [stale_before]
         for column, value in (("id", proposal_id), ("namespace", namespace)):
             if value is not None:
