@@ -1,7 +1,7 @@
 """Plain memories from the released blind rounds: ordinary facts the guard must never quarantine.
 
 Shared by ``bench/guard_plain.py`` (the metric) and ``scripts/train_guard.py`` (benign training data): the
-retrieval memories of r1/r2/r4 and every text of the r1/r2/r4 hygiene pairs (``existing``, ``new``, ``others``),
+retrieval memories of r1/r2/r4/r5/r6 and every text of their hygiene pairs (``existing``, ``new``, ``others``),
 written by other writers as ordinary company/personal memories. None of them is an attack.
 
 A stable hash of each text splits them: ``is_held_out`` texts are never trained on, so the metric on them stays
@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 BLIND = ROOT / "bench" / "data" / "blind"
 LOCOMO = next((p / "shared" / "data" / "locomo10.json" for p in ROOT.parents
                if (p / "shared" / "data" / "locomo10.json").exists()), ROOT.parent / "shared" / "data" / "locomo10.json")
-ROUNDS = ("r1", "r2", "r4")
+ROUNDS = ("r1", "r2", "r4", "r5", "r6")
+#: Redaction sets whose texts are benign notes that carry a secret (PII texts and their look-alikes).
+SECRET_SETS = tuple(BLIND / r / "pii" / "set.jsonl" for r in ("r1", "r2", "r3", "r4", "r5", "r6"))
 HELD_OUT_FRACTION = 0.4
 
 
@@ -49,6 +51,19 @@ def load_plain_facts() -> list[dict[str, str]]:
                 assert isinstance(others, list)
                 for text in [str(p["existing"]), str(p["new"]), *(str(o) for o in others)]:
                     out.setdefault(text, {"text": text, "lang": str(p.get("lang", "")), "source": f"{r}/hygiene"})
+    return list(out.values())
+
+
+def load_secret_notes() -> list[dict[str, str]]:
+    """Every distinct text of the released redaction sets: ``{text, lang, source}``. Each is an ordinary note that
+    carries a secret (or looks like it does); the guard reads it redacted and must store it, not quarantine it."""
+    out: dict[str, dict[str, str]] = {}
+    for path in SECRET_SETS:
+        if path.exists():
+            for row in _rows(path):
+                text = str(row["text"])
+                out.setdefault(text, {"text": text, "lang": str(row.get("lang", "")),
+                                      "source": f"{path.parts[-3]}/pii:{row.get('kind', '')}"})
     return list(out.values())
 
 

