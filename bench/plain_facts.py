@@ -1,7 +1,7 @@
 """Plain memories from the released blind rounds: ordinary facts the guard must never quarantine.
 
 Shared by ``bench/guard_plain.py`` (the metric) and ``scripts/train_guard.py`` (benign training data): the
-retrieval memories of r1/r2/r4/r5/r6 and every text of their hygiene pairs (``existing``, ``new``, ``others``),
+retrieval memories of r1/r2/r4/r5/r6/r7 and every text of their hygiene pairs (``existing``, ``new``, ``others``),
 written by other writers as ordinary company/personal memories. None of them is an attack.
 
 A stable hash of each text splits them: ``is_held_out`` texts are never trained on, so the metric on them stays
@@ -19,10 +19,12 @@ ROOT = Path(__file__).resolve().parents[1]
 BLIND = ROOT / "bench" / "data" / "blind"
 LOCOMO = next((p / "shared" / "data" / "locomo10.json" for p in ROOT.parents
                if (p / "shared" / "data" / "locomo10.json").exists()), ROOT.parent / "shared" / "data" / "locomo10.json")
-ROUNDS = ("r1", "r2", "r4", "r5", "r6")
+ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7")
 #: Redaction sets whose texts are benign notes that carry a secret (PII texts and their look-alikes).
-SECRET_SETS = tuple(BLIND / r / "pii" / "set.jsonl" for r in ("r1", "r2", "r3", "r4", "r5", "r6"))
+SECRET_SETS = tuple(BLIND / r / "pii" / "set.jsonl" for r in ("r1", "r2", "r3", "r4", "r5", "r6", "r7"))
 HELD_OUT_FRACTION = 0.4
+#: Plain operational change notes (EN/ZH) written for round 8: moved, switched, rolled back, rotated, revoked, done.
+OPS_NOTES = ROOT / "bench" / "data" / "guard_ops" / "ops_change_notes.jsonl"
 
 
 def _rows(path: Path) -> list[dict[str, object]]:
@@ -65,6 +67,12 @@ def load_secret_notes() -> list[dict[str, str]]:
                 out.setdefault(text, {"text": text, "lang": str(row.get("lang", "")),
                                       "source": f"{path.parts[-3]}/pii:{row.get('kind', '')}"})
     return list(out.values())
+
+
+def load_ops_notes() -> list[dict[str, object]]:
+    """The operational change notes: ``{text, lang, kind, held_out}``; ``held_out`` (the stable hash split) notes are
+    never trained on: tests/test_guard_benign_fixed.py stores them through the engine."""
+    return [dict(r) for r in _rows(OPS_NOTES)]
 
 
 #: LoCoMo conversations the guard may train on (the same ones the retrieval tuning uses, bench/locomo.py); the

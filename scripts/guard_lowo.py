@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import guard_model as gm  # noqa: E402
+from plain_facts import load_ops_notes  # noqa: E402
 from train_guard import BLIND_ROUNDS, OPERATING_THRESHOLD, TARGET_FP, plain_examples  # noqa: E402
 
 from hindsight.safety import dataset as ds  # noqa: E402
@@ -44,6 +45,9 @@ MARGIN = 0.02
 
 
 HELD = "plain-held"
+#: Benign-only writer: the operational change notes (bench/data/guard_ops), scored out of writer like a blind round
+#: but kept out of the blind means (it has no attacks).
+OPS = "ops"
 
 
 def load_examples() -> tuple[list[ds.GuardExample], list[str]]:
@@ -55,7 +59,11 @@ def load_examples() -> tuple[list[ds.GuardExample], list[str]]:
     plain_train, plain_held, _ = plain_examples()
     examples.extend(plain_train)
     examples.extend(replace(e, writer=HELD) for e in plain_held)
-    return examples, [OWN] + [w for w, _ in BLIND_ROUNDS]
+    for note in load_ops_notes():
+        examples.append(ds.GuardExample(text=str(note["text"]), label="benign", category=None, lang=str(note["lang"]),
+                                        group=f"ops:{ds.group_id(str(note['text']))}", kind="ops:ops_change",
+                                        writer=HELD if note["held_out"] else OPS))
+    return examples, [OWN] + [w for w, _ in BLIND_ROUNDS] + [OPS]
 
 
 def category_rows(scores: np.ndarray, examples: list[ds.GuardExample], idx: np.ndarray, t: float) -> dict[str, object]:
@@ -77,6 +85,11 @@ def main() -> None:
     parser.add_argument("--shipped", action="store_true", help="also score the shipped weights as they are")
     parser.add_argument("--threshold", type=float, default=OPERATING_THRESHOLD)
     parser.add_argument("--single-runner", action="store_true", help="train on the C kernel's vectors only")
+    parser.add_argument("--folds-c-only", action="store_true",
+                        help="leave-one-writer-out folds train on the C kernel's vectors only (half the cost; each "
+                             "writer is still scored under both runners); the saved model trains on both")
+    parser.add_argument("--dump-scores", type=Path, default=None,
+                        help="also write every scored text's out-of-writer scores (JSON lines)")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a ModelConfig field")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--save-threshold", type=float, default=None,
@@ -103,7 +116,7 @@ def main() -> None:
             return False
         if args.cached_only:  # time-boxed: the numpy runner's vectors where its cache has them, else the C kernel's
             return e.text in numpy_cached
-        return e.writer != gm.PLAIN_WRITER and not (e.writer == HELD and "pii" not in (e.kind or ""))
+        return e.writer != gm.PLAIN_WRITER and not (e.writer == HELD and not any(k in (e.kind or "") for k in ("pii", "ops")))
 
     numpy_cached: set[str] = set()
     if args.cached_only and not args.single_runner:
@@ -128,7 +141,8 @@ def main() -> None:
     def model_without(held: frozenset[str]) -> GuardClassifier:
         if held not in fits:
             mask = ~np.isin(writers, [*held, HELD])
-            fits[held] = gm.fit_both(fc.take(mask), fn.take(mask) if both else None, y[mask], cfg, args.seed)
+            fits[held] = gm.fit_both(fc.take(mask), fn.take(mask) if both and not args.folds_c_only else None,
+                                     y[mask], cfg, args.seed)
             print(f"    fitted without {sorted(held)} ({time.time() - t0:.0f}s)", flush=True)
         return fits[held]
 
@@ -154,6 +168,13 @@ def main() -> None:
                 inner_a.append(is_attack[writers == v])
             thresholds[w] = gm.pick_threshold(np.concatenate(inner_s), np.concatenate(inner_a), TARGET_FP)
     report: dict[str, object] = {}
+    if args.dump_scores is not None and not args.final_only:
+        with args.dump_scores.open("w", encoding="utf-8") as fh:
+            for i in np.flatnonzero(np.isin(writers, writers_list)):
+                e = examples[i]
+                fh.write(json.dumps({"writer": e.writer, "kind": e.kind, "attack": bool(e.is_attack),
+                                     "c": round(float(sc[i]), 4), "numpy": round(float(sn[i]), 4), "text": e.text},
+                                    ensure_ascii=False) + "\n")
     if not args.final_only:
         report = build_report(examples, writers, writers_list, is_attack, sc, sn, args.threshold,
                               thresholds if args.nested else None)
@@ -221,7 +242,7 @@ def build_report(examples: list[ds.GuardExample], writers: np.ndarray, writers_l
             row["nested"] = {**gm.rates(sc[idx], is_attack[idx], nested[w]), "threshold": nested[w],
                              "by_category": category_rows(sc, examples, idx, nested[w])}
         rows[w] = row
-    blind = [w for w in writers_list if w != OWN]
+    blind = [w for w in writers_list if w not in (OWN, OPS)]
     mean = {k: round(float(np.mean([rows[w]["c"][k] for w in blind])), 4)  # type: ignore[index]
             for k in ("detection_rate", "false_positive_rate")}
     out: dict[str, object] = {"threshold": t, "writers": rows, "mean_blind_c": mean}
@@ -232,6 +253,14 @@ def build_report(examples: list[ds.GuardExample], writers: np.ndarray, writers_l
     out["pooled_blind_c"] = gm.rates(sc[pooled], is_attack[pooled], t)
     out["curve_pooled_blind_c"] = {f"{x:.2f}": gm.rates(sc[pooled], is_attack[pooled], x)
                                    for x in (0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9)}
+    # Round 8: the benign side of the FP budget also counts the ops change notes (scored out of writer); a text
+    # counts as flagged when either runner's score reaches the threshold.
+    every = np.isin(writers, [*blind, OPS])
+    worst = np.fmax(sc, sn)
+    out["curve_pooled_with_ops_either_runner"] = {
+        f"{x:.2f}": gm.rates(worst[every], is_attack[every], x) for x in np.arange(0.5, 0.96, 0.01)}
+    out["fp_budget_threshold_with_ops"] = {
+        str(b): gm.pick_threshold(worst[every], is_attack[every], b) for b in (0.02, 0.03)}
     return out
 
 
@@ -240,7 +269,7 @@ def plain_rows(examples: list[ds.GuardExample], writers: np.ndarray, sc: np.ndar
     """Quarantined share of the held-out plain facts and secret-carrying notes, by source kind, both runners."""
     held = [e for e, w in zip(examples, writers, strict=True) if w == HELD]
     out: dict[str, object] = {}
-    for group in ("pii", "retrieval", "hygiene"):
+    for group in ("pii", "retrieval", "hygiene", "ops"):
         sel = np.array([group in (e.kind or "") for e in held])
         out[group] = {"n": int(sel.sum()), "flagged_c": int(np.sum(sc[sel] >= t)), "flagged_numpy": int(np.sum(sn[sel] >= t)),
                       "within_margin": int(np.sum(np.abs(sc[sel] - t) < MARGIN))}

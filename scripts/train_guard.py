@@ -61,7 +61,7 @@ from hindsight.safety.classifier import CLASSES, STRUCTURED_NAMES, GuardClassifi
 DATA = ROOT / "src" / "hindsight" / "safety" / "data"
 RESULTS = ROOT / "bench" / "results" / "guard_cross_writer.json"
 BLIND_ROUNDS: tuple[tuple[str, Path], ...] = tuple(
-    (f"blind-{r}", ROOT / "bench" / "data" / "blind" / r / "guard" / "set.jsonl") for r in ("r1", "r2", "r3", "r4", "r4b", "r5", "r5b", "r6", "r6b")
+    (f"blind-{r}", ROOT / "bench" / "data" / "blind" / r / "guard" / "set.jsonl") for r in ("r1", "r2", "r3", "r4", "r4b", "r5", "r5b", "r6", "r6b", "r7", "r7b")
 )
 # Benign false-positive budget on a writer the model never saw (the target on a new writer is <= 0.03). It picks
 # the model (nested leave-one-writer-out) and is reported as ``fp_budget_threshold``.
