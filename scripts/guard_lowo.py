@@ -83,11 +83,14 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "guard_lowo.json")
     parser.add_argument("--nested", action="store_true")
     parser.add_argument("--shipped", action="store_true", help="also score the shipped weights as they are")
+    parser.add_argument("--shipped-from", type=Path, default=None, help="the 'before' weights (default: the shipped file)")
     parser.add_argument("--threshold", type=float, default=OPERATING_THRESHOLD)
     parser.add_argument("--single-runner", action="store_true", help="train on the C kernel's vectors only")
     parser.add_argument("--folds-c-only", action="store_true",
                         help="leave-one-writer-out folds train on the C kernel's vectors only (half the cost; each "
                              "writer is still scored under both runners); the saved model trains on both")
+    parser.add_argument("--writers", default="", help="comma-separated: score only these writers out of writer "
+                        "(time-boxed runs; the others are reported from the shipped weights only)")
     parser.add_argument("--dump-scores", type=Path, default=None,
                         help="also write every scored text's out-of-writer scores (JSON lines)")
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", help="override a ModelConfig field")
@@ -101,6 +104,8 @@ def main() -> None:
     args = parser.parse_args()
 
     examples, writers_list = load_examples()
+    if args.writers:
+        writers_list = [w for w in writers_list if w in args.writers.split(",")]
     args.cache_dir.mkdir(parents=True, exist_ok=True)
     if args.cached_only:  # plain facts not yet embedded by the C kernel are left out (counted in the report)
         from hindsight.safety.redact import redactor
@@ -178,11 +183,12 @@ def main() -> None:
     if not args.final_only:
         report = build_report(examples, writers, writers_list, is_attack, sc, sn, args.threshold,
                               thresholds if args.nested else None)
-        held_c, held_n = scores_for(HELD, frozenset({"-"}))  # the model trained on every writer
-        report["plain_held_out"] = plain_rows(examples, writers, held_c, held_n, args.threshold)
+        if not args.writers:  # a time-boxed subset leaves this to the --save-threshold run
+            held_c, held_n = scores_for(HELD, frozenset({"-"}))  # the model trained on every writer
+            report["plain_held_out"] = plain_rows(examples, writers, held_c, held_n, args.threshold)
     report["config"] = cfg.label() + (" both runners" if both else " C kernel only")
     if args.shipped:
-        clf = GuardClassifier.load()
+        clf = GuardClassifier.load(args.shipped_from) if args.shipped_from else GuardClassifier.load()
         pc = gm.attack_prob(clf, fc.raw, fc)
         pn = gm.attack_prob(clf, fn.raw, fn)
         report["shipped"] = build_report(examples, writers, writers_list, is_attack, pc, pn, clf.threshold, None)
