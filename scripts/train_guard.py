@@ -62,6 +62,8 @@ DATA = ROOT / "src" / "hindsight" / "safety" / "data"
 RESULTS = ROOT / "bench" / "results" / "guard_cross_writer.json"
 BLIND_ROUNDS: tuple[tuple[str, Path], ...] = tuple(
     (f"blind-{r}", ROOT / "bench" / "data" / "blind" / r / "guard" / "set.jsonl") for r in ("r1", "r2", "r3", "r4", "r4b", "r5", "r5b", "r6", "r6b", "r7", "r7b")
+) + tuple(  # round 8: training sets written blind from the category brief by fresh writers (never evaluation sets)
+    (f"train-{r}", ROOT / "bench" / "data" / "train" / r / "set.jsonl") for r in ("r8T1", "r8T2")
 )
 # Benign false-positive budget on a writer the model never saw (the target on a new writer is <= 0.03). It picks
 # the model (nested leave-one-writer-out) and is reported as ``fp_budget_threshold``.
