@@ -15,7 +15,7 @@ from hindsight.safety.validators import card_valid, cn_id_valid
 Span = tuple[str, int, int]
 
 _CVV = re.compile(
-    r"(?i)(?:\b(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code|(?:three|four|3|4)[- ]digits?(?: code)? (?:on|at|from) the back"
+    r"(?i)(?:(?<![A-Za-z0-9])(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code|(?:three|four|3|4)[- ]digits?(?: code)? (?:on|at|from) the back"
     r"(?: of (?:the|her|his|my|your|our) card)?(?: (?:are|is|reads?))?|(?:code|number|digits) on the back(?: of (?:the|her|his|my|your|our) card)?(?: (?:are|is|reads?))?)|安全码|校验码|(?:卡背面?|卡背后|背面|背后)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
     r"\s*(?:code|number)?(?:\s+(?:on|at|from|printed on)\s+(?:the\s+)?\w+)?\s*(?:[:=：]|is|是|为)?\s*(?P<value>\d{3,4})(?!\d)"
 )
