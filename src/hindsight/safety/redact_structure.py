@@ -135,8 +135,9 @@ def find_code_lists(text: str) -> list[Span]:
 
 # --------------------------------------------------------------------------- a password by its shape
 
-_STRONG_TOKEN = re.compile(r"(?<![\w@/.:=$%&*#!~?+-])(?=[^\s]*[A-Z])(?=[^\s]*[a-z])(?=[^\s]*\d)(?=[^\s]*[!@#$%^&*~?+=_.-])"
-                           r"[A-Za-z0-9!@#$%^&*~?+=_.-]{8,40}(?![\w@/])")
+_PW_CHARS = r"[A-Za-z0-9!@#$%^&*~?+=_.-]"
+_STRONG_TOKEN = re.compile(rf"(?<![\w@/.:=$%&*#!~?+-])(?={_PW_CHARS}*[A-Z])(?={_PW_CHARS}*[a-z])(?={_PW_CHARS}*\d)"
+                           rf"(?={_PW_CHARS}*[!@#$%^&*~?+=_.-]){_PW_CHARS}{{8,40}}(?![\w@/(])")
 _ACCOUNT_CLAUSE = re.compile(
     r"(?i)\b(?:account|login|log\s+in|sign\s+in|creds?|credentials?|user(?:name)?|svc|service\s+user|admin|root)\b|账号|帐号|账户|登录|登陆|用户名"
 )
