@@ -50,7 +50,7 @@ _VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+.~_][0-9a-z]+(?:\.[0-9a-z]
 # (sha512-..., sha256:..., bcrypt $2b$...), base64 of a PNG/JPEG/GIF/ZIP/PDF file, file names.
 _NOT_A_VALUE = re.compile(
     r"(?i)^(?:\$\{?\w+\}?|%\w+%|x{3,}|\*{3,}|\.{3,}|your[_-].*|changeme|redacted.*|example.*|dummy.*|"
-    r"(?:sha|md)\d*[-:].*|(?-i:iVBORw0KGgo|/9j/|R0lGOD|UEsDB|JVBERi).*|\$2[abxy]?\$.*|\$argon2.*|[\w.-]+\.(?:txt|json|ya?ml|toml|ini|cfg|conf|env|md|csv|log|py|js|ts|go|rs|java|"
+    r"(?:sha|md)\d*[-:].*|0x[0-9a-f]{40}|(?-i:iVBORw0KGgo|/9j/|R0lGOD|UEsDB|JVBERi).*|\$2[abxy]?\$.*|\$argon2.*|[\w.-]+\.(?:txt|json|ya?ml|toml|ini|cfg|conf|env|md|csv|log|py|js|ts|go|rs|java|"
     r"sh|sql|xml|html?|pdf|docx?|xlsx?|png|jpe?g|gz|tgz|zip|tar|xz|deb|rpm|whl|jar|exe|dmg|iso|pem|crt|key|lock))$"
 )
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -63,6 +63,8 @@ _OWNED_BEFORE = re.compile(
     r"(?i)(?:身份证|证件号|id card|卡号|card (?:number|no\.?)|public key|公钥|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|"
     r"会议号|会议\s?id|meeting\s+(?:id|number|no\.?)|webinar\s+id|"  # a meeting ID joins a call; its passcode is the secret
     r"\b(?:ean|upc|gtin|isbn|barcode)\b|条形码|条码|商品码|"  # product numbers
+    r"\b(?:git\s+)?(?:tag|branch)(?:\s+(?:is|name|named))?\s*[:=]?|"  # a tag or branch name
+    r"(?:会员|积分|公交|交通|饭|校园|门禁|健身|图书|借书|员工|学生|考勤)卡号?|\b(?:loyalty|membership|library|transit|rewards?)\s+card|"
     r"\b(?:" + "|".join(sorted(NOT_SECRET_CODE)) + r")\s+codes?)[^\n，。,;；]{0,12}$"
 )
 # A public key announced a little further back: "Public key (for verifying releases): RWQf6...".
