@@ -119,7 +119,8 @@ def find_code_lists(text: str) -> list[Span]:
     """Every code of a recovery/backup code list: a run of at least two tokens of one shape, each with a digit."""
     out: list[Span] = []
     for cue in _CODE_LIST_CUE.finditer(text):
-        pos, run = cue.end(), []
+        pos = cue.end()
+        run: list[tuple[int, int]] = []
         while True:
             m = _CODE_ITEM.match(text, pos)
             if not m or not re.search(r"\d", m.group("code")):
