@@ -108,7 +108,7 @@ _CODE_LIST_CUE = re.compile(
     r"(?i)(?:\b(?:recovery|backup|back-up|scratch|rescue|emergency|one[- ]time|single[- ]use)\s+(?:codes?|keys?)\b|"
     r"恢复码|备用码|救援码|备份码|应急码|一次性(?:验证)?码)[^\n:：]{0,60}?[:：]"
 )
-_CODE_ITEM = re.compile(r"\s*(?:[,，、;；]|\d{1,2}[.)]\s)?\s*(?P<code>[A-Za-z0-9]{3,12}(?:[- ][A-Za-z0-9]{3,12})?)(?![\w-])")
+_CODE_ITEM = re.compile(r"\s*(?:[,，、;；]|\d{1,2}[.)]\s)?\s*(?P<code>[A-Za-z0-9]{3,12}(?:-[A-Za-z0-9]{3,12})?)(?![\w-])")
 
 
 def _code_shape(value: str) -> str:
