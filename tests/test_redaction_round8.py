@@ -74,6 +74,7 @@ LOOKALIKES: list[str] = [
     "The release branch is release/v2.3 and the tag is Rel-2024_Q3.",
     "See the config at https://example.org/Path_1?x=A9 for details.",
     "Bump numpy==1.26.4 and Pillow==10.3.0 in requirements.txt.",
+    "The admin guide for Config_v2.1-Beta explains the new login page.",
     # Public contacts listed together; a venue's address after its name and a colon.
     "Questions about your order? Northwind's help line is 1-888-555-0142 or orders.help@northwind-shop.com.",
     "办社保卡去政务服务中心：武汉市江汉区新华路21号一楼，工作日都开。",
