@@ -55,6 +55,7 @@ _ACCOUNT_KEYS = (
     {"beneficiary", "account"}, {"payee", "account"}, {"clabe"}, {"nuban"},
 )
 _CARD_KEYS = ({"card"}, {"card", "number"}, {"card", "no"}, {"card", "num"}, {"pan"}, {"cc", "number"}, {"ccnum"})
+_KEY_HINT = re.compile(r"(?i)acc|iban|routing|aba|bsb|sort|card|pan|cc|clabe|nuban")
 _NOT_BANK = re.compile(r"(?i)aws|gcp|azure|cloud|project|tenant|user|customer|client|order|invoice|ticket|service")
 
 
@@ -68,6 +69,8 @@ def find_keyed_accounts(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _KEYED.finditer(text):
         key, value = m.group("key"), m.group("value").strip()
+        if not _KEY_HINT.search(key):
+            continue  # most keys name nothing of the kind: skip the word split
         words = _key_words(key)
         if _NOT_BANK.search(key):
             continue
