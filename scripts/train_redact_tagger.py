@@ -28,7 +28,7 @@ from redact_synth import generate  # noqa: E402
 
 from hindsight.safety.redact_tagger import WEIGHTS, candidates, cue_index, features  # noqa: E402
 
-ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6")
+ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6", "r7")
 OWN = (ROOT / "bench/data/pii_dev_r1.jsonl", ROOT / "bench/data/pii_fresh_r1.jsonl")
 SEED = 7
 THRESHOLD = 0.9

@@ -74,6 +74,8 @@ LOOKALIKES: list[str] = [
 def test_rules_alone_miss_what_the_tagger_catches() -> None:
     """The tagger cases are ones no rule covers, so they measure the second opinion."""
     for text, secrets, _ in TAGGED:
+        if "Br1ght!" in text:
+            continue  # a four-class password in a clause about a login: a rule since round 8 (redact_structure)
         assert any(s in redact(text, tagger=False).text for s in secrets), text
 
 

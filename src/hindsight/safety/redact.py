@@ -47,6 +47,7 @@ from hindsight.safety.redact_shapes import (
     find_spelled_contacts,
     find_structured,
 )
+from hindsight.safety.redact_structure import find_structured_secrets
 from hindsight.safety.redact_tagger import TaggerModel, find_tagged
 from hindsight.safety.redact_vet import vet
 from hindsight.safety.validators import (
@@ -340,6 +341,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, _find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
     find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
     find_cli_passwords, find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
+    find_structured_secrets,
 )
 
 
@@ -356,7 +358,8 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     if found & _CREDENTIAL_KINDS:
         spans += find_key_ids(text)
     if tagger is not False:
-        spans += find_tagged(text, [(s[1], s[2]) for s in spans] + public, None if tagger is True else tagger)
+        tagged = find_tagged(text, [(s[1], s[2]) for s in spans] + public, None if tagger is True else tagger)
+        spans += tagged + (find_key_ids(text) if not found & _CREDENTIAL_KINDS and {s[0] for s in tagged} & _CREDENTIAL_KINDS else [])
     spans = [s for s in spans if s[0] in wanted]
     spans.sort(key=lambda s: (_PRIORITY[s[0]], -(s[2] - s[1]), s[1]))
     # Taken spans never overlap, so sorted by start their ends are sorted too: one bisect finds the

@@ -57,8 +57,8 @@ _NUM = r"[\dA-Za-z一二三四五六七八九十两]{1,5}"
 _PART = r"(?:号楼|號樓|栋|棟|幢|座|单元|單元|门|層|层|楼|樓|室|号|號|户|房|弄|区|期|组)"
 _REGION = (rf"(?:{_HAN}{{2,7}}(?:省|自治区))?(?:{_HAN}{{2,7}}市)?(?:{_HAN}{{1,7}}(?:区|县|镇|乡))?"
            rf"(?:{_HAN}{{2,6}}(?:街道|镇|乡))?")
-_PARTS = rf"(?:\s*附?\s*{_NUM}\s*{_PART})"
-_ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)(?:[一二三四五六七八九十\d东西南北中]{1,3}段)?(?:[一二三四五六七八九十\d]{1,3}(?:巷|弄))?\s*\d{1,5}\s*(?:号|號|弄|组)"
+_PARTS = rf"(?:\s*附?\s*(?:{_NUM}\s*{_PART}|[东西南北中]{{1,2}}区(?=\s*\d)))"
+_ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)(?:[一二三四五六七八九十\d东西南北中]{1,3}段)?(?:[一二三四五六七八九十\d]{1,3}(?:巷|弄))?\s*[甲乙丙丁]?\d{1,5}\s*(?:号|號|弄|组)"
 _ESTATE = rf"{_HAN}{{1,10}}?(?:小区|花园|家园|公寓|新村|社区|大厦|大楼)"
 # A weaker suffix (园, 苑, 城, 中心 ...) also ends "公园" or "市中心": it needs a building part ("3栋") or two parts.
 _ESTATE_WEAK = rf"{_HAN}{{1,10}}?(?:广场|中心|苑|园|府|城|湾|庭|里|院)"
@@ -113,6 +113,17 @@ def find_addresses(text: str) -> list[Span]:
     return out
 
 
+# A province / city / district the road match swallowed ("成都武侯区玉林南路6号..."): it names a town, not a home.
+_REGION_HEAD = re.compile(r"(?:[\u4e00-\u9fff]{1,7}?(?:省|自治区|市|(?<![小社园校景厂矿街])区|县|旗))+")
+_ROAD_OR_ESTATE = re.compile(r"[\u4e00-\u9fffA-Za-z]{1,14}?(?:路|街|大道|道|巷|弄|胡同|里|村|小区|花园|家园|公寓|新村|社区|大厦|大楼)")
+
+
+def _region_head(span: str) -> int:
+    """The length of a region prefix of ``span`` when a road or an estate still follows it, else 0."""
+    m = _REGION_HEAD.match(span)
+    return m.end() if m and _ROAD_OR_ESTATE.match(span, m.end()) else 0
+
+
 def _find_addresses(text: str) -> list[list[Span]]:
     """Each address as its spans: a street line and, when it has one, its postcode (the town between stays)."""
     out: list[list[Span]] = []
@@ -134,5 +145,6 @@ def _find_addresses(text: str) -> list[list[Span]]:
         head = span[: first_place.start()] if first_place else ""
         leads = list(_ZH_ADDRESS_LEAD.finditer(head))
         # The province / city / district names a town, not a home: the span starts at the road or estate.
-        out.append([("address", max(m.start() + (leads[-1].end() if leads else 0), m.end("region")), m.end())])
+        start = max(m.start() + (leads[-1].end() if leads else 0), m.end("region"))
+        out.append([("address", start + _region_head(text[start : m.end()]), m.end())])
     return out

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 
+from hindsight.safety.redact_cues import NOT_PAYMENT_CARD, declared_invalid, is_quantity
 from hindsight.safety.redact_cues import TEST_CARD as _TEST_CARD
-from hindsight.safety.redact_cues import declared_invalid, is_quantity
 from hindsight.safety.validators import card_valid, cn_id_valid
 
 Span = tuple[str, int, int]
 
 _CVV = re.compile(
-    r"(?i)(?:\b(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code|(?:three|four|3|4)[- ]digits?(?: code)? (?:on|at|from) the back"
+    r"(?i)(?:(?<![A-Za-z0-9])(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code|(?:three|four|3|4)[- ]digits?(?: code)? (?:on|at|from) the back"
     r"(?: of (?:the|her|his|my|your|our) card)?(?: (?:are|is|reads?))?|(?:code|number|digits) on the back(?: of (?:the|her|his|my|your|our) card)?(?: (?:are|is|reads?))?)|安全码|校验码|(?:卡背面?|卡背后|背面|背后)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
     r"\s*(?:code|number)?(?:\s+(?:on|at|from|printed on)\s+(?:the\s+)?\w+)?\s*(?:[:=：]|is|是|为)?\s*(?P<value>\d{3,4})(?!\d)"
 )
@@ -86,7 +86,8 @@ def find_contacts(text: str) -> list[Span]:
         digits = re.sub(r"[ -]", "", raw)
         if not card_valid(digits):
             continue
-        if _NOT_CARD_BEFORE.search(text, max(0, m.start() - 20), m.start()) or _TEST_CARD.search(text, max(0, m.start() - 40), m.start()):
+        if (_NOT_CARD_BEFORE.search(text, max(0, m.start() - 20), m.start()) or _TEST_CARD.search(text, max(0, m.start() - 40), m.start())
+                or NOT_PAYMENT_CARD.search(text, max(0, m.start() - 20), m.start())):
             continue  # "Order ID 4539 1488 0343 6467": a reference number that happens to pass Luhn; "test card 4242 ...": public
         groups = re.split(r"[ -]", raw)
         if len(groups) > 1 and (any(len(g) < 3 for g in groups) or len(set(re.findall(r"[ -]", raw))) > 1):
@@ -114,6 +115,7 @@ def find_card_codes(text: str) -> list[Span]:
     for m in _CARD_CUE.finditer(text):
         digits = re.sub(r"\D", "", m.group("value"))
         if (13 <= len(digits) <= 19 and len(set(digits)) >= 3 and not declared_invalid(text, *m.span("value"))
-                and not _TEST_CARD.search(text, max(0, m.start("value") - 40), m.start("value"))):
+                and not _TEST_CARD.search(text, max(0, m.start("value") - 40), m.start("value"))
+                and not NOT_PAYMENT_CARD.search(text, max(0, m.start() - 6), m.start("value"))):
             out.append(("card", *m.span("value")))
     return out

@@ -213,7 +213,7 @@ def find_credentials(text: str) -> list[Span]:
 # "keyID 0052..."): redacted only in a note that also carries a credential (see redact.find_sensitive), where it
 # names which key leaked. Alone, a key ID is an identifier and stays.
 _KEY_ID = re.compile(
-    r"(?i)(?:access[ _-]?key(?:[ _-]?id)?|access[ _-]?id|accesskeyid|\bkey[ _-]?id|secret[ _-]?id|(?-i:\bAK\b)|account[ _-]?sid|(?-i:\bAppKey\b))"
+    r"(?i)(?:access[ _-]?key(?:[ _-]?id)?|access[ _-]?id|accesskeyid|\bkey[ _-]?id|secret[ _-]?id|(?-i:\bAK\b)|account[ _-]?sid|(?-i:\bAppKey\b)|client[ _-]?id)"
     r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>[A-Za-z0-9_-]{12,64})(?![A-Za-z0-9_-])"
 )
 

@@ -192,6 +192,10 @@ _CLOUD_ACCOUNT = re.compile(r"(?i)aws|gcp|azure|阿里云|腾讯云|华为云|�
 _CARD_WORD = re.compile(r"(?i)卡|card")
 
 
+# A card that pays for nothing (membership, transit, library, staff badge): its number is an account of a club, not a
+# payment card ("会员卡号 8800 ...", "公交卡 3100 ...", "library card 2901 ...").
+NOT_PAYMENT_CARD = re.compile(r"(?i)(?:会员|积分|公交|交通|饭|校园|门禁|健身|图书|借书|员工|学生|考勤)卡|\b(?:loyalty|membership|member|library|transit|"
+                              r"rewards?|key|sim|staff|student|gym|bus)\s+card\b")
 # A card number announced as a processor's test card is published documentation, not somebody's card.
 TEST_CARD = re.compile(r"(?i)\btest(?:ing)?\s+(?:card|visa|mastercard|number)|\bsandbox\b|测试卡|测试用的?(?:卡|卡号)|沙箱")
 
@@ -219,7 +223,7 @@ def find_bank_accounts(text: str) -> list[Span]:
             continue  # "AWS 账号 123456789012" names a cloud account, not a bank account
         digits = re.sub(r"\D", "", m.group("value"))
         if _CARD_WORD.search(m.group(0)):
-            if TEST_CARD.search(text, max(0, m.start() - 40), m.start("value")):
+            if TEST_CARD.search(text, max(0, m.start() - 40), m.start("value")) or NOT_PAYMENT_CARD.search(text, max(0, m.start() - 6), m.start("value")):
                 continue
             # A card number (银行卡号, 卡号, card no.) must pass Luhn like any card; an account number has no checksum.
             if card_valid(digits):

@@ -53,7 +53,7 @@ _PERSONAL = re.compile(
     r"(?i)(?:\b(?:my|me|mine|his|her|hers|personal|private|mobile|cell(?:phone)?|whatsapp|signal|telegram|wechat|home|"
     r"direct(?:\s+(?:line|dial|number))?|ext(?:ension)?|landlord|wife|husband|mom|mum|dad|mother|father|sister|brother|"
     r"son|daughter|friend|babysitter|nanny|driver|tenant|lives?|living|dr|mr|mrs|ms|prof)\b|"
-    r"私人|个人|手机|我(?!们)|他(?!们)|她(?!们)|(?<![厂商店国大专卖买行东])家|住|本人|师傅|阿姨|老师|先生|女士|小姐|老婆|老公|妈|爸|朋友|同事)"
+    r"私人|个人|手机|我(?!们)|他(?!们)|她(?!们)|(?<![厂商店国大专卖买行东])家|住(?!证|院)|本人|师傅|阿姨|老师|先生|女士|小姐|老婆|老公|妈|爸|朋友|同事)"
 )
 _MOBILE = re.compile(
     r"^(?:(?:\+|00)?86[\s-]?)?1[3-9]\d(?:[\s.-]?\d){8}$|^(?:(?:\+|00)44[\s-]?|0)7\d{3}|^(?:\+|00)49[\s-]?1[5-7]\d|"
@@ -78,7 +78,10 @@ _PUBLIC_ADDRESS_BEFORE = re.compile(
     r"town\s+hall|station|airport|hospital|clinic|campus|university|school)(?:'s)?(?:\s+(?:address|is|are|located|at|on|in)){0,3}"
     r"(?:\s+for\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are))?|"
     r"(?:注册|办公|经营|营业|公司|总部|门店|店铺|分店|分行|支行|营业厅|服务中心|展厅|医院|学校|博物馆|图书馆|体育馆|"
-    r"大使馆|领事馆|政务服务中心|派出所|车管所|官网公布的?|官网上的?|官方)(?:的)?(?:地址|地点|所在地|位于|在)(?:是|为|在|：|:)?)"
+    r"大使馆|领事馆|政务服务中心|派出所|车管所|官网公布的?|官网上的?|官方)(?:的)?(?:地址|地点|所在地|位于|在)(?:是|为|在|：|:)?|"
+    # A public venue named and then its address after a colon: "去市民中心：...", "办事大厅:", "政务服务网点：".
+    r"[\u4e00-\u9fff]{0,6}(?:中心|大厅|医院|政务|办事处|营业厅|派出所|车管所|银行|支行|学校|大学|博物馆|图书馆|体育馆|车站|机场|"
+    r"商场|超市|市场|网点|窗口|法院|税务局|社保局|公安局|街道办|居委会|门诊)(?:的)?\s*[:：])"
     r"\s*[:：]?\s*$"
 )
 # ... or after it, in the same clause: "- that's the HQ address in their website footer", "(官网公布的)".

@@ -159,11 +159,11 @@ def find_cued_passwords(text: str) -> list[Span]:
 
 # --------------------------------------------------------------------------- card security codes next to a card
 
-_CARD_CONTEXT = re.compile(r"(?i)(?<![A-Za-z])(?:card|visa|mastercard|amex|discover|jcb|unionpay|pan|cvv2?|cvc2?)(?![A-Za-z])|信用卡|银行卡|借记卡|卡号|运通|银联|万事达")
+_CARD_CONTEXT = re.compile(r"(?i)(?<![A-Za-z])(?:card|visa|mastercard|amex|discover|jcb|unionpay|pan|cvv2?|cvc2?|cvn2?)(?![A-Za-z])|信用卡|银行卡|借记卡|卡号|运通|银联|万事达")
 _CVV_BRIDGED = re.compile(
-    r"(?i)(?:\b(?:cvv2?|cvc2?|cvn2?|cid|csc|security\s+code)\b|(?:last\s+)?(?:three|four|3|4)(?:[- ]digits?)?\s+(?:code\s+)?(?:on|at)\s+the\s+(?:back|front)|"
+    r"(?i)(?:(?<![A-Za-z0-9])(?:cvv2?|cvc2?|cvn2?|cid|csc|security\s+code)(?![A-Za-z0-9])|(?:last\s+)?(?:three|four|3|4)(?:[- ]digits?)?\s+(?:code\s+)?(?:on|at)\s+the\s+(?:back|front)|"
     r"安全码|校验码|cvv码|背面(?:的)?(?:三位|3位)?|卡背)"
-    r"(?P<bridge>[^\d\n。.;；]{0,16}?)(?:\bis\b|\bare\b|\bwas\b|[:：=]|是|为|\s)\s*[\"'“]?(?P<value>\d{3,4})(?![\d/.-])"
+    r"(?P<bridge>[^\d\n。.;；]{0,16}?)(?:\bis\b|\bare\b|\bwas\b|[:：=]|是|为|\s|(?<=码))\s*[\"'“]?(?P<value>\d{3,4})(?![\d/.-])"
 )
 # A card record as a list: "4485 ... | 03/28 | 529", "4485..., 03/28, 529": the number after the expiry.
 _EXPIRY_THEN_CODE = re.compile(r"(?<![\d/])(?:0[1-9]|1[0-2])\s?/\s?(?:20)?\d{2}\s*[|,;/]\s*(?P<value>\d{3,4})(?![\d/.,]\d|[\d/])")

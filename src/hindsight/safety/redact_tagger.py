@@ -29,7 +29,7 @@ from pathlib import Path
 
 from hindsight.safety.redact_contacts import is_public_contact
 from hindsight.safety.redact_cues import NOT_SECRET_CODE, is_quantity
-from hindsight.safety.validators import looks_random, shannon_entropy
+from hindsight.safety.validators import cn_id_valid, iban_valid, looks_random, luhn_valid, shannon_entropy
 
 Span = tuple[str, int, int]
 
@@ -50,7 +50,7 @@ _VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+.~_][0-9a-z]+(?:\.[0-9a-z]
 # (sha512-..., sha256:..., bcrypt $2b$...), base64 of a PNG/JPEG/GIF/ZIP/PDF file, file names.
 _NOT_A_VALUE = re.compile(
     r"(?i)^(?:\$\{?\w+\}?|%\w+%|x{3,}|\*{3,}|\.{3,}|your[_-].*|changeme|redacted.*|example.*|dummy.*|"
-    r"(?:sha|md)\d*[-:].*|(?-i:iVBORw0KGgo|/9j/|R0lGOD|UEsDB|JVBERi).*|\$2[abxy]?\$.*|\$argon2.*|[\w.-]+\.(?:txt|json|ya?ml|toml|ini|cfg|conf|env|md|csv|log|py|js|ts|go|rs|java|"
+    r"(?:sha|md)\d*[-:].*|0x[0-9a-f]{40}|(?-i:iVBORw0KGgo|/9j/|R0lGOD|UEsDB|JVBERi).*|\$2[abxy]?\$.*|\$argon2.*|[\w.-]+\.(?:txt|json|ya?ml|toml|ini|cfg|conf|env|md|csv|log|py|js|ts|go|rs|java|"
     r"sh|sql|xml|html?|pdf|docx?|xlsx?|png|jpe?g|gz|tgz|zip|tar|xz|deb|rpm|whl|jar|exe|dmg|iso|pem|crt|key|lock))$"
 )
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -63,6 +63,8 @@ _OWNED_BEFORE = re.compile(
     r"(?i)(?:身份证|证件号|id card|卡号|card (?:number|no\.?)|public key|公钥|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|"
     r"会议号|会议\s?id|meeting\s+(?:id|number|no\.?)|webinar\s+id|"  # a meeting ID joins a call; its passcode is the secret
     r"\b(?:ean|upc|gtin|isbn|barcode)\b|条形码|条码|商品码|"  # product numbers
+    r"\b(?:git\s+)?(?:tag|branch)(?:\s+(?:is|name|named))?\s*[:=]?|"  # a tag or branch name
+    r"(?:会员|积分|公交|交通|饭|校园|门禁|健身|图书|借书|员工|学生|考勤)卡号?|\b(?:loyalty|membership|library|transit|rewards?)\s+card|"
     r"\b(?:" + "|".join(sorted(NOT_SECRET_CODE)) + r")\s+codes?)[^\n，。,;；]{0,12}$"
 )
 # A public key announced a little further back: "Public key (for verifying releases): RWQf6...".
@@ -211,6 +213,7 @@ def features(text: str, c: Candidate, index: CueIndex | None = None) -> list[str
         f.append("random")
     if re.fullmatch(r"[0-9a-fA-F]+", v) and n >= 16:
         f.append(f"hex{n if n in (32, 40, 64) else ''}")
+    f.extend(_validity(v))
     if re.fullmatch(r"[\d +-]+", v):
         groups = re.split(r"[ -]", v.lstrip("+"))
         f.append(f"digits={len(re.sub(r'[^0-9]', '', v))}/{len(groups)}")
@@ -264,6 +267,28 @@ def features(text: str, c: Candidate, index: CueIndex | None = None) -> list[str
     f.extend(_cues(index, max(0, c.start - 48), c.start, "cue="))
     f.extend(_cues(index, c.end, c.end + 24, "cuen="))
     return f
+
+
+def _validity(v: str) -> list[str]:
+    """What the value's own structure says: a check digit that verifies (Luhn, ISO 7064 for a Chinese ID, IBAN
+    mod-97), a UnionPay prefix, a UUID, an EVM address (public), a four-class password shape."""
+    out = []
+    joined = re.sub(r"[ -]", "", v)
+    if joined.isdigit() and 13 <= len(joined) <= 19:
+        out.append("luhn" if luhn_valid(joined) else "noluhn")
+        if joined.startswith("62") and len(joined) >= 16:
+            out.append("unionpay")
+    if len(joined) == 18 and cn_id_valid(joined.upper()):
+        out.append("cnid")
+    if re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", joined) and iban_valid(joined):
+        out.append("iban")
+    if re.fullmatch(r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", v):
+        out.append("uuid")
+    if re.fullmatch(r"0x[0-9a-fA-F]{40}", v):
+        out.append("evm_address")
+    if len(v) >= 8 and all(any(p(ch) for ch in v) for p in (str.isupper, str.islower, str.isdigit)) and re.search(r"[^\w]|_", v):
+        out.append("four_classes")
+    return out
 
 
 @dataclass(frozen=True)

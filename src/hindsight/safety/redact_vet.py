@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from hindsight.safety.redact_contacts import is_public_contact
 from hindsight.safety.redact_public import is_public_span
 
 Span = tuple[str, int, int]
@@ -21,14 +22,39 @@ _CODE_TYPE = re.compile(r"(?:str|string|String|bytes|int|bool|SecretStr|SecretBy
 _URL = re.compile(r"(?i)^[a-z][a-z0-9+.-]*://")
 
 
+# An EVM wallet address is public by design (it receives funds); its private key is 64 hex digits.
+_WALLET_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+# Contacts listed together ("+1 833 ... or baggage@...", "400-... / kefu@...") share their publicness.
+_COORDINATED = re.compile(r"(?i)\s*(?:,|/|、|，|\bor\b|\band\b|或者?|和|及)\s*")
+
+
 def _not_a_password(value: str) -> bool:
     return bool(_CODE_TYPE.fullmatch(value) or _URL.match(value))
 
 
+_CONTACT = r"(\+?[\d(][\d\s().-]{6,}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+_PREV_CONTACT = re.compile(_CONTACT + _COORDINATED.pattern[4:] + "$")
+_NEXT_CONTACT = re.compile(_COORDINATED.pattern[4:] + _CONTACT)
+
+
+def _coordinated(text: str, span: Span, public: list[tuple[int, int]]) -> bool:
+    """A phone or email joined by "or" / "and" / a comma to a public contact of its clause (a finding judged public,
+    or a toll-free number / role mailbox no finder reports)."""
+    if span[0] not in ("phone", "email"):
+        return False
+    if any(_COORDINATED.fullmatch(text, b, span[1]) or _COORDINATED.fullmatch(text, span[2], a) for a, b in public):
+        return True
+    prev = _PREV_CONTACT.search(text[max(0, span[1] - 48) : span[1]])
+    nxt = _NEXT_CONTACT.match(text, span[2])
+    return any(m is not None and is_public_contact(m.group(1).strip()) for m in (prev, nxt))
+
+
 def vet(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:
     """The findings to redact, and the ranges of public contacts (kind ``public`` or a public phone/email)."""
-    spans = [s for s in spans if not (s[0] == "password" and _not_a_password(text[s[1] : s[2]]))]
+    spans = [s for s in spans if not (s[0] == "password" and _not_a_password(text[s[1] : s[2]]))
+             and not _WALLET_ADDRESS.fullmatch(text, s[1], s[2])]
     public = [(s[1], s[2]) for s in spans if s[0] == "public" or is_public_span(text, *s)]
+    public += [(s[1], s[2]) for s in spans if (s[1], s[2]) not in public and _coordinated(text, s, public)]
     if not public:
         return spans, []
     # Overlap test by bisection over the merged public ranges: linear-logarithmic however many findings there are.
