@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CALL_TIMEOUT_S = 60.0
 START_TIMEOUT_S = 180.0  # a liveness bound, not a timing check: busy 2-core CI machines start servers slowly
 STOP_TIMEOUT_S = 15.0
+# a writer and an admin of namespace "alice": the token pair the attack-round tests start servers with
+WRITER_ADMIN_ROLES = {"writer": (["write"], ["alice"]), "admin": (["admin"], ["alice"])}
 
 
 def child_env(**extra: str) -> dict[str, str]:

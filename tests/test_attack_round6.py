@@ -18,9 +18,9 @@ from typing import Any
 
 import httpx
 import pytest
-from mcp_helpers import create_tokens, http_server, mcp_session
+from mcp_helpers import WRITER_ADMIN_ROLES, create_tokens, http_server, mcp_session
 
-ROLES = {"writer": (["write"], ["alice"]), "admin": (["admin"], ["alice"])}
+ROLES = WRITER_ADMIN_ROLES
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,7 @@ import httpx
 import pytest
 from mcp_helpers import (
     ROOT,
+    WRITER_ADMIN_ROLES,
     child_env,
     create_tokens,
     free_port,
@@ -43,7 +44,7 @@ from hindsight.client import ResilientClient
 from hindsight.safety.withhold import WITHHELD
 from hindsight.security.crypto import MemoryCipher, generate_key
 
-ROLES = {"writer": (["write"], ["alice"]), "admin": (["admin"], ["alice"])}
+ROLES = WRITER_ADMIN_ROLES
 
 
 @pytest.fixture(scope="module")

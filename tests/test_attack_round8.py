@@ -31,6 +31,7 @@ from typing import Any
 import pytest
 from mcp_helpers import (
     ROOT,
+    WRITER_ADMIN_ROLES,
     child_env,
     create_tokens,
     free_port,
@@ -43,7 +44,7 @@ from mcp_helpers import (
 from hindsight.client import ResilientClient
 from hindsight.errors import InvalidInputError
 
-ROLES = {"writer": (["write"], ["alice"]), "admin": (["admin"], ["alice"])}
+ROLES = WRITER_ADMIN_ROLES
 
 
 @contextmanager
