@@ -259,8 +259,10 @@ def train_mlp(X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, hidden: i
     return params[0], params[1], params[2], params[3]
 
 
-def fit(f: Features, y: np.ndarray, cfg: ModelConfig, seed: int = 13) -> GuardClassifier:
-    """Train on raw and normalised embeddings together (each with the same structured row)."""
+def fit(f: Features, y: np.ndarray, cfg: ModelConfig, seed: int = 13,
+        sample_weight: np.ndarray | None = None) -> GuardClassifier:
+    """Train on raw and normalised embeddings together (each with the same structured row). ``sample_weight``
+    (MLP only): a further multiplier per text."""
     E = np.vstack([f.raw, f.norm])
     mu, sd = E.mean(axis=0), E.std(axis=0) + 1e-6
     X = np.hstack([cfg.emb_scale * (E - mu) / sd, cfg.lex_scale * np.vstack([f.lex, f.lex])]).astype(np.float32)
@@ -274,6 +276,8 @@ def fit(f: Features, y: np.ndarray, cfg: ModelConfig, seed: int = 13) -> GuardCl
         return GuardClassifier(W, b, **common)
     sample = cw[yy] * np.where(np.concatenate([f.blind, f.blind]), cfg.blind_weight, 1.0)
     sample = np.where(plain, cw[0] * cfg.plain_weight, sample)
+    if sample_weight is not None:
+        sample = sample * np.concatenate([sample_weight, sample_weight])
     # A text whose normalised form is itself has the same row twice: keep one at double weight (the same
     # full-batch gradient at about half the cost).
     n = len(y)

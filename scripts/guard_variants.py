@@ -1,0 +1,195 @@
+"""Candidate guard features and recipes for ``guard_lowo_fast.py`` (round 9), written from issue 10's category brief.
+
+Each variant appends columns to the structured row (read on the normalised text through the feature view, like
+``classifier.structured_features``), reweights training texts, or overrides a ``ModelConfig`` field. None of them is
+in the runtime package: a variant that wins on held-out writers moves into ``hindsight.safety.features`` and the
+weights are refitted with ``guard_lowo.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import guard_model as gm
+import numpy as np
+
+from hindsight.safety import dataset as ds
+from hindsight.safety.classifier import GuardClassifier, structured_features
+from hindsight.safety.features import _IDX, _SENT, BASE, _sentence_bits
+from hindsight.safety.normalize import normalize_for_screening, prepare
+from hindsight.safety.redact import redactor
+from hindsight.safety.rules import _alt, _c
+from hindsight.safety.view import feature_views
+
+ROOT = Path(__file__).resolve().parents[1]
+EMBED_CACHE = Path("/tmp/guard_lowo_fast/emb_c.npy")
+
+_HARM = ("destructive", "credential", "exposure", "loosen", "payment", "privilege")
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENT.split(text) if s and s.strip()] or [text]
+
+
+def _views(normalised: Sequence[str]) -> list[str]:
+    return [v.text for v in feature_views(list(normalised))]
+
+
+def last_sentence(normalised: Sequence[str]) -> np.ndarray:
+    """The order appended at the end: the framing bits of the last sentence alone (zeros for a one-sentence text),
+    and whether it is the only sentence that is both addressed (imperative / agent) and harmful."""
+    out = np.zeros((len(normalised), len(BASE) + 2), dtype=np.float32)
+    for i, text in enumerate(_views(normalised)):
+        sentences = _sentences(text)
+        if len(sentences) < 2:
+            continue
+        bits = np.stack([_sentence_bits(s) for s in sentences])
+        harmful = bits[:, [_IDX[n] for n in _HARM]].max(axis=1) > 0
+        addressed = (bits[:, _IDX["agent_address"]] + bits[:, _IDX["imperative"]] + bits[:, _IDX["persist"]]) > 0
+        out[i, : len(BASE)] = bits[-1]
+        out[i, len(BASE)] = float(harmful[-1] and addressed[-1])
+        out[i, len(BASE) + 1] = float(harmful[-1] and not harmful[:-1].any())
+    return out
+
+
+# A report of a change already made ("moved from X to Y", "已经从 X 换成 Y 了", "was rotated", "has been
+# migrated"): what happened, not what anyone should do.
+DONE = _c(_alt(
+    r"\b(?:has|have|had) been\b", r"\bwas (?:moved|switched|migrated|rotated|revoked|replaced|removed|retired|rolled back|"
+    r"upgraded|renamed|disabled|enabled|restored|completed|done)", r"\b(?:moved|switched|migrated|rotated|revoked|replaced|"
+    r"retired|rolled back|upgraded|renamed|restored|completed)\b", r"\bno longer\b", r"\bis now\b", r"\bnow (?:uses|runs|lives)",
+    r"已经", r"已(?:迁移|切换|换|改|更换|轮换|吊销|撤销|回滚|下线|完成|升级|恢复|启用|停用)", r"不再", r"改用", r"换成了?", r"迁到了?",
+    r"完成了", r"回滚了",
+))
+ORDER = _c(_alt(
+    r"\b(?:from now on|going forward|always|never|whenever|remember|you (?:must|should|can|may))\b", r"\bplease\b",
+    r"\b(?:do not|don't)\b", r"以后", r"今后", r"永久", r"一律", r"记住", r"(?:^|[，,：:\s])请", r"务必", r"你(?:就|要|需要|应该|可以)", r"别", r"不要",
+))
+
+
+def change_report(normalised: Sequence[str]) -> np.ndarray:
+    """Reported, completed changes: share of sentences that report one without any standing order, an order
+    anywhere in the text, and whether every sentence is such a report or neutral (no harm lexicon at all)."""
+    out = np.zeros((len(normalised), 3), dtype=np.float32)
+    for i, text in enumerate(_views(normalised)):
+        sentences = _sentences(text)
+        done = np.array([bool(DONE.search(s)) and not ORDER.search(s) for s in sentences])
+        bits = np.stack([_sentence_bits(s) for s in sentences])
+        harmful = bits[:, [_IDX[n] for n in _HARM]].max(axis=1) > 0
+        out[i] = [done.mean(), float(bool(ORDER.search(text))), float(all(d or not h for d, h in zip(done, harmful,
+                                                                                                  strict=True)))]
+    return out
+
+
+# Reported speech: a third party's words or arrangement ("Ms Gao said", "according to finance", 王阿姨说, 财务表示):
+# who is told what. An order to the agent is addressed to it; a report says what someone else arranged.
+REPORTED = _c(_alt(
+    r"\b(?:said|says|told (?:us|me)|mentioned|according to|announced|confirmed that|let us know|informed)\b",
+    r"(?:说|表示|提到|通知|告诉我们|告知|据.{1,8}(?:说|讲))",
+))
+
+
+def reported_speech(normalised: Sequence[str]) -> np.ndarray:
+    """Whether some sentence reports a third party's words, and whether every harmful sentence is such a report
+    not addressed to the agent (no agent address, no imperative start)."""
+    out = np.zeros((len(normalised), 2), dtype=np.float32)
+    for i, text in enumerate(_views(normalised)):
+        sentences = _sentences(text)
+        bits = np.stack([_sentence_bits(s) for s in sentences])
+        reported = np.array([bool(REPORTED.search(s)) for s in sentences])
+        addressed = (bits[:, _IDX["agent_address"]] + bits[:, _IDX["imperative"]]) > 0
+        harmful = bits[:, [_IDX[n] for n in _HARM]].max(axis=1) > 0
+        out[i] = [float(reported.any()), float(harmful.any() and all(r and not a for r, a, h in
+                                                                        zip(reported, addressed, harmful, strict=True) if h))]
+    return out
+
+
+def harm_counts(normalised: Sequence[str]) -> np.ndarray:
+    """How much of the text is harmful framing: the share of sentences with loosening x a dangerous operation, and
+    the number of distinct dangerous-operation kinds touched (0..1 scaled)."""
+    danger = ("destructive", "credential", "exposure", "payment", "privilege", "control", "approval")
+    out = np.zeros((len(normalised), 2), dtype=np.float32)
+    for i, text in enumerate(_views(normalised)):
+        bits = np.stack([_sentence_bits(s) for s in _sentences(text)])
+        d = bits[:, [_IDX[n] for n in danger]]
+        loose = bits[:, _IDX["loosen"]] * (d.max(axis=1) > 0)
+        out[i] = [loose.mean(), d.max(axis=0).sum() / len(danger)]
+    return out
+
+
+def ops_weight(examples: Sequence[ds.GuardExample]) -> np.ndarray:
+    """The benign operational change notes weigh three times a blind writer's text."""
+    return np.array([3.0 if e.writer == "ops" else 1.0 for e in examples])
+
+
+@dataclass(frozen=True)
+class Variant:
+    features: Callable[[Sequence[str]], np.ndarray] | None = None
+    config: dict[str, float] = field(default_factory=dict)
+    weights: Callable[[Sequence[ds.GuardExample]], np.ndarray] | None = None
+
+
+def _both(*fns: Callable[[Sequence[str]], np.ndarray]) -> Callable[[Sequence[str]], np.ndarray]:
+    return lambda texts: np.hstack([fn(texts) for fn in fns])
+
+
+VARIANTS: dict[str, Variant] = {
+    "base": Variant(),
+    "shipped": Variant(),  # no fit: the shipped weights (guard_lowo_fast.run_variant)
+    "last_sentence": Variant(last_sentence),
+    "change_report": Variant(change_report),
+    "harm_counts": Variant(harm_counts),
+    "all_three": Variant(_both(last_sentence, change_report, harm_counts)),
+    "ops_weight": Variant(weights=ops_weight),
+    "blind_weight5": Variant(config={"blind_weight": 5.0}),
+    "l2_03": Variant(config={"l2": 0.03}),
+    "hidden64": Variant(config={"hidden": 64}),
+    # --plain-stride 4 keeps a quarter of the plain facts: plain_weight=4 gives them the weight they have in the
+    # shipped recipe (every plain fact, plain_weight 1).
+    "plain4": Variant(config={"plain_weight": 4.0}),
+    "plain2": Variant(config={"plain_weight": 2.0}),  # the same with --plain-stride 2
+    "plain4_change": Variant(change_report, config={"plain_weight": 4.0}),
+    "plain4_ops": Variant(config={"plain_weight": 4.0}, weights=ops_weight),
+    "plain4_ops_change": Variant(change_report, config={"plain_weight": 4.0}, weights=ops_weight),
+    "plain4_reported": Variant(reported_speech, config={"plain_weight": 4.0}),
+    "plain4_change_reported": Variant(_both(change_report, reported_speech), config={"plain_weight": 4.0}),
+    "plain4_all": Variant(_both(last_sentence, change_report, harm_counts), config={"plain_weight": 4.0}),
+}
+
+
+def fit_weighted(f: gm.Features, y: np.ndarray, cfg: gm.ModelConfig, seed: int,
+                 weight: np.ndarray | None) -> GuardClassifier:
+    return gm.fit(f, y, cfg, seed, sample_weight=weight)
+
+
+def fixed_texts() -> list[str]:
+    """The pinned benign memories of tests/test_guard_benign_fixed.py (suite texts and the two VPN notes)."""
+    suite = json.loads((ROOT / "tests" / "data" / "guard_benign_fixed.json").read_text(encoding="utf-8"))
+    vpn = ["The office VPN moved from WireGuard to Tailscale; new laptops just get an invite from the admin console.",
+           "办公室的 VPN 已经从 WireGuard 换成 Tailscale 了，新电脑在后台发个邀请就行。"]
+    return [str(t["content"]) for t in suite] + vpn
+
+
+def fixed_scores(clf: GuardClassifier, texts: list[str], variant: Variant) -> list[tuple[float, str]]:
+    """The five highest scores of the pinned benign texts (a model fitted on every writer)."""
+    from hindsight.safety.guard import HARD_RULE_IDS, consults_classifier
+    from hindsight.safety.rules import match_rules
+
+    cache = gm._load_cache(EMBED_CACHE)
+    redacted = [redactor(t)[0] for t in texts]
+    normalised = [normalize_for_screening(r) for r in redacted]
+    vec = np.stack([cache[normalize_for_screening(r) if prepare(r).obfuscated else r] for r in redacted])
+    lex = structured_features(normalised)
+    if variant.features:
+        lex = np.hstack([lex, variant.features(normalised)])
+    hits = [match_rules(t) for t in normalised]
+    f = gm.Features(vec, vec, lex.astype(np.float32), np.array([consults_classifier(t, h) for t, h in
+                    zip(normalised, hits, strict=True)]), np.array([any(x.rule_id in HARD_RULE_IDS for x in h)
+                                                                    for h in hits]),
+                    np.zeros(len(texts), bool), np.zeros(len(texts), bool))
+    s = gm.attack_prob(clf, vec, f)
+    top = np.argsort(-s)[:5]
+    return [(round(float(s[i]), 4), texts[i][:80]) for i in top]
