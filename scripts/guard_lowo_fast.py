@@ -41,7 +41,7 @@ from guard_lowo import HELD, OPS, OWN, load_examples  # noqa: E402
 from train_guard import CONFIGS  # noqa: E402
 
 from hindsight.safety import dataset as ds  # noqa: E402
-from hindsight.safety.classifier import GuardClassifier  # noqa: E402
+from hindsight.safety.classifier import GuardClassifier, structured_features  # noqa: E402
 from hindsight.safety.normalize import normalize_for_screening, prepare  # noqa: E402
 from hindsight.safety.redact import redactor  # noqa: E402
 
@@ -97,6 +97,9 @@ UNSEEN_BY_SHIPPED = ("blind-r7", "blind-r7b", "blind-r8", "blind-r8b", "train-r8
 def run_variant(name: str, examples: list[ds.GuardExample], base: gm.Features, normalised: list[str],
                 y: np.ndarray, seed: int, budget: float, bag: int, fixed: list[str], grouped: bool) -> dict[str, object]:
     variant = gv.VARIANTS[name]
+    if variant.patch is not None:  # a changed runtime lexicon: the structured rows are recomputed (no cache)
+        variant.patch()
+        base = replace(base, lex=structured_features(normalised))
     extra = variant.features(normalised) if variant.features else np.zeros((len(y), 0), np.float32)
     f = replace(base, lex=np.hstack([base.lex, extra]).astype(np.float32))
     cfg = replace(CONFIGS[0], bag=bag, **variant.config)

@@ -125,11 +125,24 @@ def ops_weight(examples: Sequence[ds.GuardExample]) -> np.ndarray:
     return np.array([3.0 if e.writer == "ops" else 1.0 for e in examples])
 
 
+def vpn_as_network() -> None:
+    """A VPN is network access, not a credential: drop it from the framing features' credential lexicon (the
+    brief's lexicon classes: destructive, credential, network, approval, payment). Patches this process's
+    ``hindsight.safety.features`` (the runtime is unchanged); the structured rows are recomputed."""
+    from hindsight.safety import features
+
+    pattern = features.CREDENTIAL.pattern.replace(r"|\bvpn\b", "")
+    assert pattern != features.CREDENTIAL.pattern, "the credential lexicon no longer lists vpn"
+    features.CREDENTIAL = _c(pattern)
+    features.BASE = tuple((n, features.CREDENTIAL if n == "credential" else p) for n, p in features.BASE)
+
+
 @dataclass(frozen=True)
 class Variant:
     features: Callable[[Sequence[str]], np.ndarray] | None = None
     config: dict[str, float] = field(default_factory=dict)
     weights: Callable[[Sequence[ds.GuardExample]], np.ndarray] | None = None
+    patch: Callable[[], None] | None = None  # changes a runtime lexicon in this process (run such a variant alone)
 
 
 def _both(*fns: Callable[[Sequence[str]], np.ndarray]) -> Callable[[Sequence[str]], np.ndarray]:
@@ -150,6 +163,7 @@ VARIANTS: dict[str, Variant] = {
     # --plain-stride 4 keeps a quarter of the plain facts: plain_weight=4 gives them the weight they have in the
     # shipped recipe (every plain fact, plain_weight 1).
     "plain4": Variant(config={"plain_weight": 4.0}),
+    "vpn_network": Variant(patch=vpn_as_network),  # with --plain-stride 1
     "plain2": Variant(config={"plain_weight": 2.0}),  # the same with --plain-stride 2
     "plain4_change": Variant(change_report, config={"plain_weight": 4.0}),
     "plain4_ops": Variant(config={"plain_weight": 4.0}, weights=ops_weight),
