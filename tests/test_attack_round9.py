@@ -21,9 +21,12 @@ from typing import Any
 
 import httpx
 import pytest
+from fastmcp.exceptions import ToolError
 from mcp_helpers import create_tokens, http_server, mcp_session
 
+from hindsight.model import MemoryInput
 from hindsight.retrieval.query_parser import parse_query
+from hindsight.server.mcp_common import _call
 
 ROLES = {"writer": (["write"], ["alice"]), "reader": (["read"], ["alice"]), "admin": (["admin"], ["alice"])}
 
@@ -34,7 +37,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     db = root / "memory.db"
     tokens = create_tokens(db, ROLES)
     with http_server(db, root / "server.log") as url:
-        yield {"url": url, "base": url.removesuffix("/mcp"), "tokens": tokens}
+        yield {"url": url, "base": url.removesuffix("/mcp"), "tokens": tokens, "log": root / "server.log"}
 
 
 def as_role(server: dict[str, Any], role: str) -> Any:
@@ -124,3 +127,21 @@ def test_times_within_range_still_work(server: dict[str, Any]) -> None:
         found = writer.call("memory_search", query="backup job", namespace="alice",
                             filters={"time_from": "2026-11-01T00:00:00-12:00"}, now=datetime.now(UTC).isoformat())
         assert any(hit["id"] == stored["memory_id"] for hit in found["results"]), json.dumps(found)[:400]
+
+
+def test_a_turn_refused_for_its_time_leaves_no_words_in_the_server_log(server: dict[str, Any]) -> None:
+    with as_role(server, "writer") as writer:
+        message = writer.error("memory_ingest", {"namespace": "alice", "session_id": "far-future", "messages": [
+            {"role": "user", "content": "Kestrel Freight: quarterly vendor audit notes.", "at": "8999-12-31T00:00:00Z"}]})
+    assert "at" in message and "366 days" in message, message
+    assert "Kestrel" not in server["log"].read_text(encoding="utf-8", errors="replace")
+
+
+def test_a_validation_error_inside_a_tool_is_invalid_input_without_the_value() -> None:
+    def build() -> MemoryInput:  # a model the engine builds itself, refused by a rule over the whole input
+        return MemoryInput(content="Vault combination notes for the Osprey office.", event_time=datetime(8999, 1, 1, tzinfo=UTC))
+
+    with pytest.raises(ToolError) as refused:
+        _call(build)
+    text = str(refused.value)
+    assert text.startswith("invalid_input: ") and "366 days" in text and "Osprey" not in text, text
