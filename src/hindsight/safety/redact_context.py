@@ -10,7 +10,7 @@ because the word that names them sits somewhere else in the sentence:
   ..." - the account word, a bank named after "at"/"with", then the number.
 - **A code named after it**: "880472（支付宝验证码）", "482913 (Google verification code)" - the value first, its
   kind in brackets right after it; "Google texted me G-550218" - who sent it and to whom, then a code-shaped
-  value (a letter-dash-digits code or five to eight digits).
+  value (a letter-dash-digits code or six to eight digits).
 - **A database login written as user/password@host:port/service** (Oracle EZConnect and the like), with no
   client name before it.
 """
@@ -54,7 +54,7 @@ _CODE_THEN_KIND = re.compile(
 # "Google texted me G-550218", "the bank sent him 83920417": a sender, a verb of sending, a person, the code.
 _SENT_TO_PERSON = re.compile(
     r"(?i)\b(?:texted|sent|messaged|emailed|sms(?:'d|ed)|pinged)\s+(?:me|him|her|them|us|the\s+user)\s+(?:a\s+code\s+|the\s+code\s+)?"
-    r"(?-i:(?P<value>[A-Z]-\d{4,8}|\d{5,8}))(?![\w-]|[.,]\d)"
+    r"(?-i:(?P<value>[A-Z]-\d{4,8}|\d{6,8}))(?![\w-]|[.,]\d)"
 )
 _UNIT_AFTER = re.compile(r"(?i)\s*(?:dollars|euros|pounds|yuan|bucks|times|photos|files|messages|emails|rows|records|items|bytes|元|次|个)\b")
 

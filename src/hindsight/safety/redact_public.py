@@ -95,8 +95,9 @@ _PUBLIC_ADDRESS_AFTER = re.compile(
 # website footer:", "售后服务中心地址（官网可查）：".
 _PUBLISHED_BEFORE = re.compile(
     r"(?i)\b(?:from|on|in|per)\s+(?:the\s+|their\s+|its\s+|our\s+)?(?:company(?:'s)?\s+|official\s+|corporate\s+)?"
-    r"(?:website|web\s?site|site|footer|contact\s+page|google\s+maps|letterhead)\b|官网|网站上|可查|公开"
+    r"(?:website|web\s?site|site|footer|contact\s+page|google\s+maps|letterhead)\b|官网|网站上|可查"
 )
+_NEGATED = re.compile(r"(?i)\b(?:not|isn't|never|unlisted|private)\b|不|没|未|别")
 # A province / city / district right before the street: the cue comes before the region.
 ZH_REGION_BEFORE = re.compile(r"(?:(?:(?![是为在到址：位于])[\u4e00-\u9fff]){2,7}(?:省|自治区|市|区|县))+\s*$")
 # A published contact, said after it in its clause: "as the venue page says", "listed on their site", "官网上有".
@@ -189,7 +190,7 @@ def public_address(text: str, start: int, end: int) -> bool:
     clause = clause[: region.start()] if region else clause
     if _PUBLIC_ADDRESS_BEFORE.search(clause) and not _PERSONAL.search(_segment(clause)):
         return True
-    if _PUBLISHED_BEFORE.search(clause) and not _PERSONAL.search(clause):
+    if _PUBLISHED_BEFORE.search(clause) and not _PERSONAL.search(clause) and not _NEGATED.search(clause):
         return True
     if _VENUE_AFTER.match(text, end) and not _HOME.search(clause):
         return True
