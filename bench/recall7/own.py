@@ -58,12 +58,13 @@ def own_rrf(q, w):
     return sorted(s, key=lambda m: -s[m])
 
 
-print("base", fuse.fmt(fuse.table(lambda q: q["base"])))
-for fn, grid in ((own_topic, [(1, 1), (1, 3), (2, 3), (3, 4)]), (own_all, [(1, 1), (1, 3), (2, 3)]),
-                 (own_rrf, [0.2, 0.5, 1.0])):
-    for p in grid:
-        print(fn.__name__, p, fuse.fmt(fuse.table(lambda q, fn=fn, p=p: fn(q, p))))
-for c in fuse.CONVS:
-    qs = [q for q in fuse.data if q["conv"] == c]
-    print(c, "base", fuse.fmt(fuse.table(lambda q: q["base"], qs)),
-          "| own_rrf 0.5", fuse.fmt(fuse.table(lambda q: own_rrf(q, 0.5), qs)))
+if __name__ == "__main__":
+    print("base", fuse.fmt(fuse.table(lambda q: q["base"])))
+    for fn, grid in ((own_topic, [(1, 1), (1, 3), (2, 3), (3, 4)]), (own_all, [(1, 1), (1, 3), (2, 3)]),
+                     (own_rrf, [0.2, 0.5, 1.0])):
+        for p in grid:
+            print(fn.__name__, p, fuse.fmt(fuse.table(lambda q, fn=fn, p=p: fn(q, p))))
+    for c in fuse.CONVS:
+        qs = [q for q in fuse.data if q["conv"] == c]
+        print(c, "base", fuse.fmt(fuse.table(lambda q: q["base"], qs)),
+              "| own_rrf 0.5", fuse.fmt(fuse.table(lambda q: own_rrf(q, 0.5), qs)))
