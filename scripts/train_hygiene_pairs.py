@@ -3,8 +3,8 @@
     PYTHONPATH=src .venv/bin/python scripts/train_hygiene_pairs.py [--cache /tmp/hygiene_vectors.npz]
         [--out src/hindsight/data/hygiene_pair_model.npz] [--report bench/results/hygiene_pairs_loro.json]
 
-Data: the released blind hygiene sets (bench/data/blind/r1, r2, r4, r5, r6: each written by a different writer who never
-saw this code) and the project's own labelled pairs (src/hindsight/data/hygiene_pairs.jsonl). Labels:
+Data: the released hygiene sets (bench/data/blind/r1, r2, r4, r5, r6, r7, r8 and bench/data/train/r8T1: each written
+by a different writer who never saw this code) and the project's own labelled pairs (src/hindsight/data/hygiene_pairs.jsonl). Labels:
 restatement/duplicate -> merge, change/override -> change, distinct/supplement/unrelated -> keep. Round 4's
 `others` (further same-topic memories stored first) give two more keep pairs each: (other, existing) and
 (other, new) - a new memory must never be merged into or retire one of them.
@@ -46,7 +46,14 @@ from hindsight.write.token_align import ALIGN_FEATURES, shared_states
 ROOT = Path(__file__).resolve().parent.parent
 BLIND = ROOT / "bench" / "data" / "blind"
 OWN = ROOT / "src" / "hindsight" / "data" / "hygiene_pairs.jsonl"
-ROUNDS = ("r1", "r2", "r4", "r5", "r6")
+TRAIN = ROOT / "bench" / "data" / "train"
+#: Every released hygiene round: the blind rounds, and r8T1 (written blind as training data in round 8).
+ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1")
+
+
+def round_dir(rnd: str) -> Path:
+    """A released round's folder: bench/data/blind/<round>, or bench/data/train/<round> for training-only sets."""
+    return BLIND / rnd if (BLIND / rnd).exists() else TRAIN / rnd
 #: Same-topic neighbours of a replacing retrieval memory taken as keep pairs (earlier memories, not replaced by it).
 NEIGHBOURS = 3
 #: Keep pairs that are not the labelled pair itself: a hygiene set's `others`, a retrieval memory's neighbours.
@@ -71,7 +78,7 @@ def pairs() -> list[dict[str, Any]]:
     """Every labelled pair: {old, new, y, round, kind, lang}."""
     out = []
     for rnd in ROUNDS:
-        for r in load(BLIND / rnd / "hygiene" / "set.jsonl"):
+        for r in load(round_dir(rnd) / "hygiene" / "set.jsonl"):
             out.append({"old": r["existing"], "new": r["new"], "y": LABEL[r["label"]], "round": rnd,
                         "kind": r["label"], "lang": r["lang"]})
             for other in r.get("others") or []:
@@ -89,7 +96,7 @@ def retrieval_pairs(rnd: str) -> list[dict[str, Any]]:
     """The round's retrieval memories that `replaces` an earlier one: (replaced, replacing) is a change pair, often
     across languages; the replacing memory's NEIGHBOURS closest earlier memories it does not replace are `other`
     keep pairs (a wide candidate search on write meets them and must leave them alone). Cosines from the cache."""
-    path = BLIND / rnd / "retrieval" / "memories.jsonl"
+    path = round_dir(rnd) / "retrieval" / "memories.jsonl"
     if not path.exists():
         return []
     mem = load(path)
@@ -301,10 +308,15 @@ def main() -> int:
     parser.add_argument("--token-align", action="store_true",
                         help="append the token alignment features (write.token_align; measured in round 7, not shipped: "
                              "an extra forward pass per judged pair)")
+    parser.add_argument("--l2", type=float, help="fix the L2 penalty instead of choosing it from L2_GRID out of fold "
+                        "(0.01 was chosen in 3 of 4 earlier runs; halves the fits on a loaded host)")
     parser.add_argument("--loro-dir", type=Path, help="also save each held-out round's model here "
                         "(model_without_<round>.npz), for bench/blind_eval_model.py")
     args = parser.parse_args()
     CACHE[0] = args.cache
+    if args.l2 is not None:
+        global L2_GRID
+        L2_GRID = (args.l2,)
     rows = pairs()
     X = featurise(rows, args.cache)
     if args.token_align:

