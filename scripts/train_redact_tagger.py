@@ -4,7 +4,8 @@
     PYTHONPATH=src .venv/bin/python scripts/train_redact_tagger.py --hold r4  # train without r4 (leave-one-round-out)
 
 Data: the released blind PII rounds (bench/data/blind/r*/pii/set.jsonl), the repository's own PII dev sets
-(bench/data/pii_dev_r1.jsonl, pii_fresh_r1.jsonl) and synthetic EN/ZH text from scripts/redact_synth.py.
+(bench/data/pii_dev_r1.jsonl, pii_fresh_r1.jsonl), the round-8 PII training set written blind
+(bench/data/train/r8T1/pii/set.jsonl; never held out, it was never a blind measurement) and synthetic EN/ZH text from scripts/redact_synth.py.
 Every value-shaped candidate token of every text (hindsight.safety.redact_tagger.candidates) is one example;
 it is positive when it overlaps a ``secrets`` substring and does not overlap a ``keep`` substring. Model:
 L2 logistic regression (scikit-learn, liblinear, deterministic) over the binary features of ``features()``;
@@ -28,8 +29,10 @@ from redact_synth import generate  # noqa: E402
 
 from hindsight.safety.redact_tagger import WEIGHTS, candidates, cue_index, features  # noqa: E402
 
-ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6", "r7")
-OWN = (ROOT / "bench/data/pii_dev_r1.jsonl", ROOT / "bench/data/pii_fresh_r1.jsonl")
+ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8")
+# own dev sets and the round-8 training set written blind (never measured as blind, so never held out)
+OWN = (ROOT / "bench/data/pii_dev_r1.jsonl", ROOT / "bench/data/pii_fresh_r1.jsonl",
+       ROOT / "bench/data/train/r8T1/pii/set.jsonl")
 SEED = 7
 THRESHOLD = 0.9
 SHORT_THRESHOLD = 0.97  # values under 10 characters (see TaggerModel)
@@ -111,7 +114,7 @@ def main() -> None:
     rows = training_rows(args.hold, args.synth, args.seed)
     weights = train(rows, args.seed)
     out = args.out or (WEIGHTS if args.hold is None else Path(f"/tmp/redact_tagger_{args.hold}.json"))
-    meta = {"rounds": [r for r in ROUNDS if r != args.hold], "synth": args.synth, "seed": args.seed, "rows": len(rows),
+    meta = {"rounds": [r for r in ROUNDS if r != args.hold], "own": [str(p.relative_to(ROOT)) for p in OWN], "synth": args.synth, "seed": args.seed, "rows": len(rows),
             "command": "scripts/train_redact_tagger.py" + (f" --hold {args.hold}" if args.hold else "")}
     out.write_text(json.dumps({"threshold": args.threshold, "short_threshold": SHORT_THRESHOLD, "meta": meta, "weights": dict(sorted(weights.items()))},
                               ensure_ascii=False, indent=0) + "\n", encoding="utf-8")

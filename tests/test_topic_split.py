@@ -131,3 +131,84 @@ def test_a_time_filter_reaches_memories_told_shortly_after_its_window(tmp_path: 
         assert told.memory_id not in strict, "without padding the filter stops at the window's end"
     finally:
         engine.close()
+
+
+# ------------------------------------------------------------------------- two named speakers (branch recall7)
+def test_speaker_order_keeps_the_querys_order_and_only_speakers() -> None:
+    speakers = {"jon", "gina"}
+    assert topic_split.speaker_order(["Gina", "Paris", "Jon", "gina"], speakers) == ["gina", "jon"]
+    assert topic_split.speaker_order(["Jon"], speakers) == ["jon"]
+    assert topic_split.speaker_order(["小明", "小红", "老王"], {"小明", "小红", "老王"}) == ["小明", "小红"], \
+        "Chinese names alike; at most MAX_SPEAKERS"
+
+
+def test_place_each_gives_every_named_speaker_its_own_places() -> None:
+    hits = [_hit(f"h{i}", 1.0 - i / 100) for i in range(15)]
+    new = {"g1": _hit("g1", 0.01), "g2": _hit("g2", 0.01)}
+    # Jon's topic turns are all strong: one list over both speakers would give him every place
+    jon = ["h11", "h12", "h13"]
+    gina = ["h3", "g1", "g2"]
+    out = topic_split.place_each(hits, [jon, gina], 2, new.get)
+    order = [h.memory.id for h in out]
+    # the first 10 - 2 x 2 places stay; then Jon, Gina, Jon, Gina (h3 is already in the head)
+    assert order[:10] == ["h0", "h1", "h2", "h3", "h4", "h5", "h11", "g1", "h12", "g2"]
+    assert order[10:] == ["h6", "h7", "h8", "h9", "h10", "h13", "h14"], "the rest keeps its order"
+    assert [h.why.topic_rank for h in out[6:10]] == [1, 2, 2, 3], "rank within the speaker's own list"
+    scores = [h.score for h in out]
+    assert scores == sorted(scores, reverse=True) and all(h.why.final == h.score for h in out)
+
+
+def test_place_each_without_places_or_lists_changes_nothing() -> None:
+    hits = [_hit(f"h{i}", 1.0 - i / 100) for i in range(12)]
+    assert topic_split.place_each(hits, [["h11"], ["h10"]], 0, lambda mid: None) == hits
+    assert topic_split.place_each(hits, [[], []], 2, lambda mid: None) == hits
+    assert topic_split.place_each(hits, [["h1"], ["h2"]], 2, lambda mid: None) == hits, "already in the head"
+
+
+JON_GINA = [  # each says the other's name and the question's words; no painting told
+    "Jon: Gina, did you paint anything new?", "Gina: Jon, what have you painted lately?",
+    "Jon: Gina, painting is fun, right?", "Gina: Jon, we should both paint together sometime!",
+    "Jon: Thanks, Gina! You always ask about my paintings.", "Gina: Jon, your paintings are the best.",
+    "Jon: Gina, how is your week?", "Gina: Jon, I love talking about art with you.",
+    "Jon: Gina, have you both seen the art show?", "Gina: Haha Jon, we both love painting!",
+    "Jon: Gina, what colors do you paint with?", "Gina: Jon, say hi to your family.",
+]
+JON_PAINTED = ["Jon: I painted a big sunset over the ocean last weekend.",
+               "Jon: I painted a portrait of my grandfather in oils.",
+               "Jon: I painted the old lighthouse by the harbour, it took days."]
+GINA_PAINTED = "Gina: I finished a small watercolor of my cat sleeping on the windowsill."
+ERRANDS = ["The bus was late this morning.", "I ordered new socks online.", "My email inbox is overflowing.",
+           "The grocery store moved the milk aisle.", "I changed my password yesterday.", "I lost my spare key.",
+           "The heater makes a clicking noise.", "My phone battery keeps dying.", "I need to renew my passport.",
+           "The printer at work is jammed.", "My laptop fan is loud.", "I forgot my umbrella at the office."]
+
+
+def test_a_question_naming_two_speakers_gives_each_of_them_places(tmp_path: Path, embedder: Embedder) -> None:
+    settings = HindsightSettings(db=tmp_path / "two.db", retrieval=RetrievalSettings(record_access=False))
+    engine = MemoryEngine.open(settings.db, settings=settings, embedder=embedder)
+    turns: list[dict[str, object]] = []
+    told = [*JON_PAINTED, GINA_PAINTED]
+    for i in range(48):
+        if i % 2 == 0:
+            text = JON_GINA[(i // 2) % len(JON_GINA)]
+        else:
+            text = f"{'Jon' if i % 2 else 'Gina'}: {ERRANDS[i % len(ERRANDS)]}"
+        turns.append({"content": text, "event_time": (NOW - timedelta(days=3 + 4 * (i // 8))).isoformat(),
+                      "session_id": f"s{i // 8}"})
+    for j, text in enumerate(told):
+        turns.insert(9 + 9 * j, {"content": text, "event_time": (NOW - timedelta(days=40 - 8 * j)).isoformat(),
+                                 "session_id": f"s{(9 + 9 * j) // 8}"})
+    engine.store_many(turns)
+    query = "What have Jon and Gina both painted?"
+    try:
+        engine.settings.retrieval.topic_each = 2  # off by default (not shipped: docs/benchmarks.md, recall7)
+        hits = engine.search(query, top_k=10, now=NOW)
+        assert hits[0].why.second_pass is not None, "a conversation store: the second step ran"
+        found = [h.memory.content for h in hits]
+        assert GINA_PAINTED in found and any(text in found for text in JON_PAINTED), "each speaker's painting"
+        assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+        engine.settings.retrieval.topic_each = 0  # the default: one topic list over both speakers' turns
+        one_list = [h.memory.content for h in engine.search(query, top_k=10, now=NOW)]
+        assert GINA_PAINTED not in one_list, "the name-laden chatter fills the top 10; one list gives Gina no place"
+    finally:
+        engine.close()

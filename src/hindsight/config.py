@@ -77,6 +77,10 @@ class RetrievalSettings(BaseSettings):
     topic_slots: int = Field(default=2, ge=0, le=10, description="places of the top 10 given to the named "
                              "speaker's turns nearest the question without the names (retrieval/topic_split.py; "
                              "where the second step runs; 0 turns it off)")
+    topic_each: int = Field(default=0, ge=0, le=5, description="when the query names two speakers: places of the "
+                            "top 10 each one's topic turns get, instead of topic_slots from one list for both "
+                            "(retrieval/topic_split.py; 0, the default, keeps one list: measured on LoCoMo dev "
+                            "and not shipped, docs/benchmarks.md 'recall7')")
     second_pass_speaker_depth: int = Field(default=200, ge=0, le=1000, description="nearest memories the "
                                            "speaker's turns are taken from")
 

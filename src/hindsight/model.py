@@ -126,7 +126,11 @@ def check_time(value: datetime | None, field: str = "time") -> datetime | None:
     """UTC, and within MIN_TIME..MAX_TIME."""
     if value is None:
         return None
-    value = as_utc(value)
+    try:
+        value = as_utc(value)
+    except OverflowError as exc:  # 0001-01-01 at +14:00 or 9999-12-31 at -14:00 has no UTC datetime (round 9)
+        raise ValueError(f"{field} must be between {MIN_TIME.date()} and {MAX_TIME.date()}, "
+                         f"got {value.isoformat()}") from exc
     if not MIN_TIME <= value < MAX_TIME:
         raise ValueError(f"{field} must be between {MIN_TIME.date()} and {MAX_TIME.date()}, got {value.isoformat()}")
     return value

@@ -156,6 +156,8 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
             related = engine.related(memory_id, ns)
             if not ctx.can(Scope.admin, ns):  # a quarantined memory's text is for the namespace's admins
                 record, history = withhold(record), withhold_history(history)
+                # so is a quarantined neighbour's: the edge list and the graph show its text (attack round 9)
+                related = [(edge, withhold(other)) for edge, other in related]
         except HindsightError as exc:
             return app.error(ctx, str(exc), 404)
         prov = (f"{ctx.t('source')}: {escape(record.source.value)} · credibility {record.credibility:.2f} · "

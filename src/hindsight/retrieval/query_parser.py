@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import pairwise
 
-from hindsight.model import MemoryType
+from hindsight.model import MAX_TIME, MIN_TIME, MemoryType
 from hindsight.retrieval.understanding import time_en, time_zh  # noqa: F401  (importing registers their rules)
 from hindsight.retrieval.understanding.cues import _types
 from hindsight.retrieval.understanding.dates import _REJECT, _Ctx, _Range
@@ -164,7 +164,10 @@ def _find_time(text: str, ctx: _Ctx) -> list[tuple[int, int, _Range | None]]:
     cands: list[tuple[int, int, object]] = []
     for pattern, handler in _RULES:
         for m in pattern.finditer(text):
-            result = handler(m, ctx)
+            try:
+                result = handler(m, ctx)
+            except (OverflowError, ValueError):  # a date no datetime holds ("12/31/9999" + a day): not a window
+                continue
             if result is _REJECT:
                 continue
             cands.append((m.start(), m.end(), result))
@@ -198,7 +201,13 @@ def parse_query(text: str, now: datetime) -> ParsedQuery:
     spans: list[tuple[int, int, object]] = []
     for s, e, r in windows:
         kind, s2, e2 = _modifier(norm, s, e, len(windows) > 1)
-        modified = _apply_modifier(kind, r, ctx)
+        try:
+            modified = _apply_modifier(kind, r, ctx)
+            bounds = (_utc(modified[0]), _utc(modified[1]))
+        except (OverflowError, ValueError):  # "since 1/1/0001" in a time zone east of UTC: no window
+            continue
+        if not all(b is None or MIN_TIME <= b <= MAX_TIME for b in bounds):
+            continue  # a window outside the times a memory may carry filters nothing (model.check_time)
         if modified[0] is not None and modified[1] is not None and modified[0] > modified[1]:
             continue  # "after this week" lies entirely in the future: no window
         ranges.append(modified)

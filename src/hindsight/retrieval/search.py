@@ -159,20 +159,30 @@ class HybridRetriever:
                      records: dict[str, MemoryRecord], fused: dict[str, float], now: datetime,
                      options: SearchOptions) -> list[SearchHit]:
         """Give the last places of the top 10 to the named speaker's turns nearest the question without the
-        names (see `topic_split`); the hits unchanged when the query names no speaker of the candidates."""
+        names (see `topic_split`; per speaker when it names two); the hits unchanged when the query names no
+        speaker of the candidates."""
         slots = self.settings.retrieval.topic_slots
         speakers = topic_split.named_speakers(parsed.names, first.records.values()) if slots > 0 else set()
         topic = topic_split.topic_text(parsed.residual, parsed.names) if speakers else None
         if topic is None:
             return hits
-        best, read = topic_split.topic_turns(self.store, first.scope, self.embedder.embed_query(topic), speakers,
-                                             self.settings.retrieval.dense_candidates, records)
+        r = self.settings.retrieval
+        vector = self.embedder.embed_query(topic)
+        each = topic_split.speaker_order(parsed.names, speakers) if r.topic_each > 0 else []
+        if len(each) > 1:  # two speakers named: each gets places of its own
+            lists, read = topic_split.topic_turns_each(self.store, first.scope, vector, each, r.dense_candidates,
+                                                       records)
+        else:
+            best, read = topic_split.topic_turns(self.store, first.scope, vector, speakers, r.dense_candidates,
+                                                 records)
         floor = min(fused.values(), default=0.0)
 
         def make_hit(mid: str) -> SearchHit | None:
             record = records.get(mid) or read.get(mid)
             return self._hit(record, first.scored, floor, None, parsed, now, options) if record else None
 
+        if len(each) > 1:
+            return topic_split.place_each(hits, lists, r.topic_each, make_hit)
         return topic_split.place(hits, best, slots, make_hit)
 
     def _xling_reorder(self, text: str, hits: list[SearchHit], vector: np.ndarray | None) -> list[SearchHit]:

@@ -14,7 +14,7 @@ known prefixes or by entropy after an explicit ``key=``/``token:`` label.
 
 This module finds keys, tokens and passwords and resolves overlaps between all
 findings; the other finders live in ``redact_contacts`` (emails, IDs, cards,
-phones by shape), ``redact_cues`` (values announced by an EN/ZH cue: one-time
+phones by shape), ``redact_context`` (values named by the sentence around them), ``redact_cues`` (values announced by an EN/ZH cue: one-time
 codes, passports/SSNs, bank accounts, card expiry), ``redact_shapes`` (a cue anywhere in the clause and a value
 found by its shape: bridged passwords, card codes, key material, seed phrases, spelled contacts),
 ``redact_address`` and ``validators`` (the checksums). What the rules leave, ``redact_tagger`` (a learned
@@ -30,7 +30,14 @@ from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts
-from hindsight.safety.redact_credentials import find_cli_passwords, find_credentials, find_key_ids, find_labelled_hex
+from hindsight.safety.redact_context import find_card_combo, find_context_secrets
+from hindsight.safety.redact_credentials import (
+    code_expression,
+    find_cli_passwords,
+    find_credentials,
+    find_key_ids,
+    find_labelled_hex,
+)
 from hindsight.safety.redact_cues import (
     find_bank_accounts,
     find_card_expiry,
@@ -264,14 +271,14 @@ def _find_secrets(text: str) -> list[Span]:
     for pattern in (_KEYED_SECRET, _KEYED_SECRET_ZH):
         for m in pattern.finditer(text):
             value = m.group(1).rstrip(".,;:")
-            if _PLACEHOLDER_VALUE.match(value) or not looks_random(value):
+            if _PLACEHOLDER_VALUE.match(value) or not looks_random(value) or code_expression(text, *_group_span(m)):
                 continue
             out.append(("api_key", *_group_span(m)))
     for m in _BARE_KEY.finditer(text):
         value = m.group(1).rstrip(".,;:")
         if (_PLACEHOLDER_VALUE.match(value) or _HEX_OR_UUID.match(value) or _wordy(value) or not looks_random(value, 20)
-                or value.startswith("MII")):  # DER in base64: a private key is found by its shape (redact_ids), a public key stays
-            continue
+                or value.startswith("MII") or code_expression(text, *_group_span(m))):  # DER in base64: a private key is found
+            continue  # by its shape (redact_ids), a public key stays
         out.append(("api_key", *_group_span(m)))
     return out
 
@@ -341,7 +348,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, _find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
     find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
     find_cli_passwords, find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
-    find_structured_secrets,
+    find_structured_secrets, find_context_secrets,
 )
 
 
@@ -354,7 +361,7 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     found = {s[0] for s in spans}
     # Context across the whole text: an expiry date only next to a card, an IP address only in a credential note.
     if found & {"card", "cvv"}:
-        spans += find_card_expiry(text)
+        spans += find_card_expiry(text) + find_card_combo(text, [(s[1], s[2]) for s in spans if s[0] == "card"])
     if found & _CREDENTIAL_KINDS:
         spans += find_key_ids(text)
     if tagger is not False:

@@ -23,15 +23,17 @@ _STREET_TYPE = (r"(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|D
                 r"Commons?|Embankment|Esplanade|Promenade|Broadway|Circus|Approach|Dale|Glen|Hollow|Knoll|Landing|Brow|Wynd)")
 _UNIT = r"(?:Apt|Apartment|Unit|Suite|Ste|Flat|Floor|Fl|Room|Rm|#)\.?\s*#?\w{1,5}"
 _EN_ADDRESS = re.compile(
-    r"(?:\b(?:Apt|Apartment|Unit|Suite|Flat)\.?\s*#?\w{1,5},?\s+)?"
+    r"(?:\b(?:Apt|Apartment|Unit|Suite|Flat)\.?\s*#?(?:\w{1,5},?\s+|(?=\d{1,4}/\d)))?"  # "Unit 12, 88 ...", "Unit 7/212 ..."
     r"\b\d{1,5}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?\s+(?:(?:[A-Z][A-Za-z'.-]*|\d{1,3}(?:st|nd|rd|th))\s+){1,5}" + _STREET_TYPE + r"\b\.?"
     r"(?:\s+(?:N|S|E|W|NE|NW|SE|SW)\b\.?)?(?:,?\s*" + _UNIT + r")?"
 )
-# After the street line: the city stays (it names a town, not a home); a US state + ZIP, an Australian state +
-# postcode, a UK postcode or a bare 4-6 digit postcode is redacted too.
+# After the street line: the city and the state stay (they name a town and a region, not a home: "Columbus, OH",
+# "Malvern VIC"); the US ZIP or Australian postcode after the state, a UK postcode or a bare 4-6 digit postcode is
+# redacted too.
 _EN_POSTCODE = re.compile(
     r",?\s*(?:[A-Z][a-z][A-Za-z.-]*(?:\s+[A-Z][a-z][A-Za-z.-]*){0,2})?,?\s*"
-    r"(?P<post>[A-Z]{2}\s+\d{5}(?:-\d{4})?|(?:NSW|VIC|QLD|SA|WA|TAS|ACT|NT)\s+\d{4}|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d.,]))"
+    r"(?:(?:NSW|VIC|QLD|TAS|ACT|SA|WA|NT)\s+(?P<au>\d{4})(?!\d|[.,]\d)|[A-Z]{2}\s+(?P<zip>\d{5}(?:-\d{4})?)|"
+    r"(?P<post>[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d.,])))"
 )
 # "16 Rue de Lille, 75007 Paris", "12 Via Roma", "Calle Mayor 5": the street type comes first.
 _EU_ADDRESS = re.compile(
@@ -132,7 +134,7 @@ def _find_addresses(text: str) -> list[list[Span]]:
             group: list[Span] = [("address", m.start(), m.end())]
             post = _EN_POSTCODE.match(text, m.end()) if pattern is _EN_ADDRESS else None
             if post:
-                group.append(("address", *post.span("post")))
+                group.append(("address", *post.span(next(g for g in ("zip", "au", "post") if post.group(g)))))
             out.append(group)
     for m in _ZH_ADDRESS.finditer(text):
         if _NOT_A_HOME.match(text, m.end()):

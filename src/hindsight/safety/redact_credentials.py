@@ -213,7 +213,7 @@ def find_credentials(text: str) -> list[Span]:
 # "keyID 0052..."): redacted only in a note that also carries a credential (see redact.find_sensitive), where it
 # names which key leaked. Alone, a key ID is an identifier and stays.
 _KEY_ID = re.compile(
-    r"(?i)(?:access[ _-]?key(?:[ _-]?id)?|access[ _-]?id|accesskeyid|\bkey[ _-]?id|secret[ _-]?id|(?-i:\bAK\b)|account[ _-]?sid|(?-i:\bAppKey\b)|client[ _-]?id)"
+    r"(?i)(?:access[ _-]?key(?:[ _-]?id)?|access[ _-]?id|accesskeyid|\bkey[ _-]?id|secret[ _-]?id|(?-i:\bAK\b)|account[ _-]?sid|(?-i:\bAppKey\b)|client[ _-]?id|\bapp[ _-]?id)"
     r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>[A-Za-z0-9_-]{12,64})(?![A-Za-z0-9_-])"
 )
 
@@ -221,7 +221,8 @@ _KEY_ID = re.compile(
 # A hex secret after a compound credential label ("Auth Token 9c4e...", "app secret: 5f1a..."): hex alone is a hash,
 # but a label that names a credential says otherwise.
 _LABELLED_HEX = re.compile(
-    r"(?i)\b(?:auth|access|api|app|bot|refresh|session|client|signing|webhook|master|license|licence)[ _-]?(?:token|key|secret|code)"
+    r"(?i)(?:\b(?:auth|access|api|app|bot|refresh|session|client|signing|webhook|master|license|licence)[ _-]?(?:token|key|secret|code)|"
+    r"\bapp[ _-]?id(?=\s*=))"  # "?appid=<hex>": a query parameter that carries the key itself
     r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>[0-9a-f]{32,64})(?![0-9a-z])|"
     # "the vendor emailed our key: <hex>": a key someone owns or was given; not a cache / partition / primary key
     r"\b(?:our|my|your|their|his|her|its|the)\s+(?:(?!cache|idempotency|partition|primary|foreign|sort|row|object|dedup|lookup|hash|"
@@ -232,6 +233,17 @@ _LABELLED_HEX = re.compile(
 )
 # What says a labelled hex is a digest, not a key.
 _DIGEST_NEAR = re.compile(r"(?i)\b(?:md5|sha-?\d*|checksum|digest|hash(?:ed)?|fingerprint|etag|commit|cache)\b|校验|哈希|指纹|摘要")
+
+
+# Code, not a value: a dotted path of identifiers with no digit ("var.aws_secret_key", "localStorage.getItem",
+# "config.auth.token") or any identifier path called as a function ("getToken(").
+_CODE_PATH = re.compile(r"(?:[A-Za-z_$][A-Za-z_$]*\.)+[A-Za-z_$][A-Za-z_$]*")
+
+
+def code_expression(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is a code path or a called name where a secret's value would stand."""
+    value = text[start:end]
+    return bool(_CODE_PATH.fullmatch(value) or (text[end : end + 1] == "(" and re.fullmatch(r"[\w$.]+", value)))
 
 
 def looks_like_hash(value: str) -> bool:
@@ -259,7 +271,8 @@ def find_key_ids(text: str) -> list[Span]:
 
 # Command lines: "mysql -uroot -pS3cret", "sshpass -p S3cret", "redis-cli -a S3cret".
 _CLI_PASSWORD = re.compile(
-    r"(?<![\w-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?P<v1>[^\s'\"，。；、]{3,64})|sshpass\s+-p\s*(?P<v2>\S{3,64})|"
+    r"(?<![\w-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?:'(?P<v7>[^'\n]{3,64})'|\"(?P<v8>[^\"\n]{3,64})\"|(?P<v1>[^\s'\"，。；、]{3,64}))|"
+    r"sshpass\s+-p\s*(?P<v2>\S{3,64})|"
     r"redis-cli\b[^\n|;]{0,60}?\s-a\s+(?P<v3>\S{3,64})|"
     r"curl\b[^\n|;]{0,80}?\s(?:-u|--user)\s*[\"']?[^\s:\"']{1,40}:(?P<v4>[^\s\"']{3,64})|"
     r"(?i:identified\s+by(?:\s+password)?)\s+['\"](?P<v5>[^'\"\n]{3,64})['\"]|"
@@ -283,6 +296,6 @@ def find_cli_passwords(text: str) -> list[Span]:
         if _CLIENT_CUE.search(clause) and not looks_like_hash(m.group("value")) and not re.match(r"\d+\.\d", m.group("value")):
             out.append(("password", *m.span("value")))
     for m in _CLI_PASSWORD.finditer(text):
-        group = next(g for g in ("v1", "v2", "v3", "v4", "v5", "v6") if m.group(g) is not None)
+        group = next(g for g in ("v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8") if m.group(g) is not None)
         out.append(("password", *m.span(group)))
     return out

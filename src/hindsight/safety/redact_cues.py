@@ -31,7 +31,7 @@ _OTP_CUE = (
     r"two[- ]factor|lockbox|keypad|garage|padlock|locker|building|guard|magic)\s+(?:codes?|pins?|passcodes?|keys?|combination)\b|"
     r"\bcode\s+(?:to|for)\s+the\s+(?:door|gate|lockbox|key\s?box|safe|alarm|garage|building|front\s+door|padlock|locker)\b|\b(?:otp|totp|2fa|mfa)\b(?:\s+codes?)?|"
     r"\bone[- ]time\s+(?:pass(?:code|word)|pin)\b|\byour\s+code\b|"
-    r"验证码|校验码|动态码|动态密码|短信码|令牌码|动态令牌|动态口令牌?(?:现在|当前)?(?:显示的?)?|口令码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
+    r"验证码|[校核查]验码|动态码|动态密码|短信码|令牌码|动态令牌|动态口令牌?(?:现在|当前)?(?:显示的?)?|口令码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
 )
 _OTP_VALUE = (r"(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?: \d){3,7}|(?=[A-Za-z]*\d)[A-Z0-9]{4,10}|[A-Z]-\d{4,8}"
               r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,3}|(?=[a-z-]*\d)[a-z0-9]{4,5}-[a-z0-9]{4,5})")
@@ -148,7 +148,8 @@ _DOC_CUE = (
     r"\bTIN\b|\bSIN\b|\bTFN\b|\btax\s+file\s+number|\bmedicare\s+(?:card\s+)?(?:no\.?|number)|\bhealth\s+card|\baadhaar|\bPAN\b|\bresident\s+(?:id|permit)|\bID\s+(?:card\s+)?(?:no\.?|number|#)|\bidentity\s+(?:card\s+)?number|"
     r"\bpersonalausweis|\breisepass|\bcarte\s+d'identit[ée]|\bDNI\b|\bNIE\b|\bcodice\s+fiscale|\bmy\s+number\b|マイナンバー|护照|港澳通行证|台胞证|通行证|驾驶证|驾照|社保卡?|医保卡?|居住证|证件|军官证)"
 )
-_DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?)" + _SEP
+# Between the document's name and its number: a few words ("number on file"), or what it is for ("for the Tokyo trip:").
+_DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?|\s+(?:for|of)\s+[^\d\n,.;，。；:：]{1,32}?(?=\s*[:：]))" + _SEP
                   + r"(?P<value>(?-i:[A-Z]{0,3}\d[A-Z0-9]{4,14}|[A-Z]{0,2}\d{2,5}(?:[ -]\d{2,6}){1,4}(?: ?[A-Z0-9])?|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
 _CN_ID_CUE = re.compile(r"(?i)(?:身份证|身份号码|证件号|公民身份|\bID\b|identity|\bresident\b)[^\n。；;]{0,16}$")
 # The pre-1999 15-digit resident ID (no check character): only after a cue, with a real birth date.

@@ -39,10 +39,11 @@ _PUBLIC_PHONE_BEFORE = re.compile(
     r"reservations?\s+(?:line|desk|number)|booking\s+(?:line|number)|information\s+line|toll[- ]free|freephone|"
     r"official(?:\s+\w+){0,2}|publi(?:c|shed)(?:\s+\w+){0,2}|listed\s+(?:on|in)|(?:on|from)\s+(?:the|their|its|our)\s+"
     r"(?:\w+\s+)?(?:website|site|web\s?page|contact\s+page|homepage|media\s+page)|contact\s+us|poison\s+control|"
-    r"(?:google|maps|business)\s+listing|listings?)\b|"
+    r"(?:google|maps|business)\s+listing|listings?|non-emergency(?:\s+(?:line|number))?)\b|"
     r"客服|热线|服务电话|咨询电话|投诉电话|报修电话|售后电话|预约电话|订票电话|订餐电话|服务台|总机|官方|官网|公开|对外|"
     r"联系我们|营业厅|服务中心|政务|市民)"
 )
+_SWITCHBOARD = re.compile(r"(?i)\b(?:switchboard|main\s+(?:line|number)|hotline|customer\s+service)\b|总机|热线|客服")
 # A public line named right after the number ("400-820-6688 服务热线", "12345 市民服务热线", "(customer service)").
 _PUBLIC_PHONE_AFTER = re.compile(
     r"(?i)\s*[（(]?\s*(?:\b(?:hot\s?line|help\s?line|customer\s+service|support\s+line|switchboard|toll[- ]free)\b|"
@@ -66,7 +67,7 @@ _SEGMENT_END = re.compile(r"[，,、(（]|\bor\b|\band\b|或|和|[\w.+-]+@[\w.-]
 _PUBLIC_MAILBOX_BEFORE = re.compile(
     r"(?i)(?:(?:\b(?:shared|team|group|role|department(?:al)?|general|public|official|company|corporate)\s+(?:inbox|mailbox|address|email|e-mail)|"
     r"(?:press|media|support|sales|careers?|jobs|recruiting|enquiries|inquiries|help\s?desk|customer\s+service)\s+(?:inbox|mailbox|email|e-mail|address)|"
-    r"general\s+(?:enquiries|inquiries)|contact\s+us)\b|"
+    r"general\s+(?:enquiries|inquiries)|contact\s+us|(?:mailing|mail|discussion|developer|user)\s+list)\b|邮件列表|邮件组|"
     r"(?:招聘|投稿|商务合作|商务|合作|客服|官方|公共|公用|部门|对外|投诉|售后|财务共享|人事|市场|媒体|新闻|招生|"
     r"[\u4e00-\u9fff]{1,6}(?:办|(?<![外内全局])部|处|中心|办公室|委员会|协会|学院|学校|公司|团队|平台|编辑部))(?:的)?(?:邮箱|信箱|邮件地址))"
 )
@@ -88,8 +89,15 @@ _PUBLIC_ADDRESS_BEFORE = re.compile(
 _PUBLIC_ADDRESS_AFTER = re.compile(
     r"(?i)(?:\b(?:hq|head\s+office|headquarters|registered|office|company|store|branch|business)\s+address\b|"
     r"\b(?:website|web\s?site|footer|contact\s+page|listed\s+on|published\s+on|returns\s+page|google\s+maps)\b|"
-    r"官网|公布|营业执照|注册地址|办公地址|公司地址|门店地址)"
+    r"\bprinted\s+on\b|官网|公布|营业执照|注册地址|办公地址|公司地址|门店地址)"
 )
+# Where the address was published, said before it: "HQ address from the company website:", "mailing address from the
+# website footer:", "售后服务中心地址（官网可查）：".
+_PUBLISHED_BEFORE = re.compile(
+    r"(?i)\b(?:from|on|in|per)\s+(?:the\s+|their\s+|its\s+|our\s+)?(?:company(?:'s)?\s+|official\s+|corporate\s+)?"
+    r"(?:website|web\s?site|site|footer|contact\s+page|google\s+maps|letterhead)\b|官网|网站上|可查"
+)
+_NEGATED = re.compile(r"(?i)\b(?:not|isn't|never|unlisted|private)\b|不|没|未|别")
 # A province / city / district right before the street: the cue comes before the region.
 ZH_REGION_BEFORE = re.compile(r"(?:(?:(?![是为在到址：位于])[\u4e00-\u9fff]){2,7}(?:省|自治区|市|区|县))+\s*$")
 # A published contact, said after it in its clause: "as the venue page says", "listed on their site", "官网上有".
@@ -132,9 +140,10 @@ def is_mobile(value: str) -> bool:
 def public_phone(text: str, start: int, end: int) -> bool:
     """A landline or service number introduced as an organisation's public line, and no person's cue near it."""
     value = text[start:end]
-    if is_mobile(value) or re.search(r"(?i)\s*(?:ext\.?|x|转|分机)\s*\d", text[end : end + 8]):
-        return False  # a mobile is a person's; an extension reaches a desk
     clause = _clause_before(text, start)
+    ext = re.match(r"(?i)\s*(?:ext\.?|x|转|分机)\s*(\d+)", text[end : end + 12])
+    if is_mobile(value) or (ext and not (len(ext.group(1)) <= 2 and _SWITCHBOARD.search(clause))):
+        return False  # a mobile is a person's; an extension reaches a desk (a switchboard's menu choice "转 8" does not)
     segment = _segment(clause)
     if _PERSONAL.search(segment):
         return False
@@ -180,6 +189,8 @@ def public_address(text: str, start: int, end: int) -> bool:
     region = ZH_REGION_BEFORE.search(clause)
     clause = clause[: region.start()] if region else clause
     if _PUBLIC_ADDRESS_BEFORE.search(clause) and not _PERSONAL.search(_segment(clause)):
+        return True
+    if _PUBLISHED_BEFORE.search(clause) and not _PERSONAL.search(clause) and not _NEGATED.search(clause):
         return True
     if _VENUE_AFTER.match(text, end) and not _HOME.search(clause):
         return True

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from hindsight.safety.validators import cn_id_valid, shannon_entropy
+from hindsight.safety.validators import cn_id_valid, shannon_entropy, ssn_valid
 
 Span = tuple[str, int, int]
 
@@ -55,7 +55,15 @@ _ACCOUNT_KEYS = (
     {"beneficiary", "account"}, {"payee", "account"}, {"clabe"}, {"nuban"},
 )
 _CARD_KEYS = ({"card"}, {"card", "number"}, {"card", "no"}, {"card", "num"}, {"pan"}, {"cc", "number"}, {"ccnum"})
-_KEY_HINT = re.compile(r"(?i)acc|iban|routing|aba|bsb|sort|card|pan|cc|clabe|nuban")
+_KEY_HINT = re.compile(r"(?i)acc|iban|routing|aba|bsb|sort|card|pan|cc|clabe|nuban|ssn|social|line|addr|apt|unit|suite")
+# A national ID named by its field ("ssn": "418552730"): the key says what it is, the number must still be issuable.
+_SSN_KEYS = ({"ssn"}, {"social", "security"}, {"social", "security", "number"}, {"ssn", "number"})
+# The second line of a postal address in a record ("line2": "Unit 14", "address_2": "Apt 3B"): a home's unit, but only
+# in a record that also holds a street line.
+_ADDRESS_LINE_KEYS = ({"line", "2"}, {"line2"}, {"address", "2"}, {"address2"}, {"addr", "2"}, {"address", "line", "2"}, {"apt"},
+                      {"apartment"}, {"suite"}, {"unit"})
+_STREET_KEY = re.compile(r"(?i)[\"']?(?:line_?1|address_?(?:line_?)?1|street(?:_address)?|address|addr)[\"']?\s*(?::|=>|=)\s*[\"']?\d{1,5}\s+[A-Za-z]")
+_UNIT_VALUE = re.compile(r"(?i)(?:(?:apt|apartment|unit|suite|ste|flat|fl|floor|room|rm)\.?\s*#?)?\w{1,6}")
 _NOT_BANK = re.compile(r"(?i)aws|gcp|azure|cloud|project|tenant|user|customer|client|order|invoice|ticket|service")
 
 
@@ -67,11 +75,22 @@ def find_keyed_accounts(text: str) -> list[Span]:
     """A bank account or card number as the value of a record field named like one (a card key says what the
     number is, so no Luhn check: a declined or made-up card in a log is still somebody's card)."""
     out: list[Span] = []
+    street: bool | None = None
     for m in _KEYED.finditer(text):
         key, value = m.group("key"), m.group("value").strip()
         if not _KEY_HINT.search(key):
             continue  # most keys name nothing of the kind: skip the word split
         words = _key_words(key)
+        if words in _SSN_KEYS:
+            if ssn_valid(value):
+                out.append(("national_id", m.start("value"), m.start("value") + len(value)))
+            continue
+        if words in _ADDRESS_LINE_KEYS:
+            if street is None:
+                street = bool(_STREET_KEY.search(text))  # once per text: many fields must not mean many scans
+            if street and _UNIT_VALUE.fullmatch(value) and re.search(r"\d", value):
+                out.append(("address", m.start("value"), m.start("value") + len(value)))
+            continue
         if _NOT_BANK.search(key):
             continue
         digits = re.sub(r"[ -]", "", value)

@@ -37,8 +37,8 @@ WEIGHTS = Path(__file__).parent / "data" / "redact_tagger.json"
 
 # A run of digit groups ("7559 3618 2047 0501", "+86 186-0213-7795", "336 071") or one value-shaped token.
 _CANDIDATE = re.compile(
-    r"\+?\d{1,5}(?:[ -]\d{2,5}){1,5}(?![\w])|[A-Za-z0-9_\-.+!#$%&*~/@^?]+(?:==?(?![A-Za-z0-9]))?"
-)
+    r"\+?\d{1,5}(?:[ -]\d{2,5}){1,5}(?![\w])|(?:[A-Za-z0-9_\-.+!#$%*~/@^?]|&(?![A-Za-z_]\w*=))+(?:==?(?![A-Za-z0-9]))?"
+)  # "&name=" ends a value: a query string's parameters are separate candidates
 _URL = re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}+://[^\s\"'<>，。；）]+|\bwww\.[^\s\"'<>，。；）]+")
 # A crypt-format password hash ($argon2id$v=19$m=...,t=3,p=4$salt$hash, $2b$12$..., $6$salt$hash): commas split it into
 # tokens, so the whole hash is blocked like a URL.
@@ -56,6 +56,9 @@ _NOT_A_VALUE = re.compile(
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # A hyphenated compound of words with no digit: "SMS-forwarding", "read-only", "API-based", "e-mail".
 _WORD_COMPOUND = re.compile(r"^(?:[A-Z]{2,5}|[a-z]+)(?:-[a-z]+){1,3}[.,;:!?]?$")
+# A model or product name: an acronym, a version, a variant ("GPT-4o-mini", "GPT-3.5-turbo", "RTX-4090Ti" stays a
+# candidate only without the acronym head). "Summer-2024" (a word and a year) stays a candidate.
+_MODEL_NAME = re.compile(r"^[A-Z]{2,6}-\d+(?:\.\d+)?(?:[a-z]{1,2}(?:-[a-z]+)*|(?:-[a-z]+)+)$")
 _SINGLE_CASE_HEX = re.compile(r"[0-9a-f]{16,}|[0-9A-F]{16,}")
 # Values whose kind the rules own and validate (an ID or card number failing its checksum stays), public keys,
 # and codes that are not secrets by name ("area code 415", "promo code", "error code").
@@ -67,6 +70,16 @@ _OWNED_BEFORE = re.compile(
     r"(?:会员|积分|公交|交通|饭|校园|门禁|健身|图书|借书|员工|学生|考勤)卡号?|\b(?:loyalty|membership|library|transit|rewards?)\s+card|"
     r"\b(?:" + "|".join(sorted(NOT_SECRET_CODE)) + r")\s+codes?)[^\n，。,;；]{0,12}$"
 )
+# An identifier a service prints for support and logs, announced a little further back: "the CloudFront request ID
+# from the error page: Xk3v...", "trace_id=...", "请求 ID：..." - it names one request, it opens nothing.
+_REQUEST_ID_BEFORE = re.compile(
+    r"(?i)(?:\b(?:request|trace|correlation|span|execution|event|incident|message|cf-ray|ray|transaction|operation)[ _-]?ids?\b|"
+    r"请求\s?id|追踪\s?id|链路\s?id|请求号|流水号)[^\n。;；]{0,40}$"
+)
+# A payment processor's object ID ("ch_3OqK...", "pi_3OqK...", "cus_N8x..."): a reference to a charge, intent or customer,
+# not a credential (its secret keys are sk_/rk_ and a client secret carries "_secret_").
+_OBJECT_ID = re.compile(r"^(?:ch|pi|py|cus|in|ii|sub|si|re|txn|evt|prod|price|acct|pm|po|tr|src|seti|cs|dp|du|ba|card|tok|plan|"
+                        r"coupon|promo|ipi|pyr|sched|cbtxn|file|link)_[A-Za-z0-9]{10,40}$")
 # A public key announced a little further back: "Public key (for verifying releases): RWQf6...".
 _PUBLIC_BEFORE = re.compile(r"(?i)(?:public[ _-]?key|pubkey|公钥)[^\n。;；]{0,44}$")
 _UNIT_AFTER = re.compile(r"(?i)\s*(?:%|ms\b|s\b|secs?\b|seconds?\b|min(?:ute)?s?\b|h(?:ou)?rs?\b|days?\b|weeks?\b|years?\b|[kmgt]i?b\b|"
@@ -141,12 +154,13 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
         elif digits < 3 and letters == 0:
             continue  # "12", "4B." short numbers
         if (_EMAIL.match(value) or _VERSION.match(value) or _NOT_A_VALUE.match(value) or _DATE_TIME.match(value)
-                or _WORD_COMPOUND.match(value)):
+                or _WORD_COMPOUND.match(value) or _MODEL_NAME.match(value)):
             continue
         if (text[start - 1 : start], text[end : end + 1]) in (("<", ">"), ("{", "}")):
             continue  # <base64-encoded>, <your-token>, ${API_TOKEN}, {{ secret }}
         if (_SINGLE_CASE_HEX.fullmatch(value) or _OWNED_BEFORE.search(text, max(0, start - 28), start)
-                or _PUBLIC_BEFORE.search(text, max(0, start - 60), start)):
+                or _PUBLIC_BEFORE.search(text, max(0, start - 60), start) or _OBJECT_ID.match(value)
+                or _REQUEST_ID_BEFORE.search(text, max(0, start - 60), start)):
             continue  # a hex digest is a hash unless a rule's credential label says otherwise; see _OWNED_BEFORE
         if letters == 0 and re.search(r"\d[,.]$", text[max(0, start - 2) : start]):
             continue  # "3,450": the tail of a number with a thousands separator

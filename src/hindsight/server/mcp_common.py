@@ -13,9 +13,9 @@ from typing import Annotated, Any, TypeVar
 
 from fastmcp.exceptions import ToolError
 from fastmcp.server.dependencies import get_access_token, get_http_request
-from pydantic import Field
+from pydantic import Field, ValidationError
 
-from hindsight.errors import HindsightError, StorageBusyError
+from hindsight.errors import HindsightError, InvalidInputError, StorageBusyError, format_validation_error
 from hindsight.security.audit import AuditLog
 from hindsight.security.http_auth import principal_from_access_token
 from hindsight.security.http_guard import PRINCIPAL_KEY
@@ -45,6 +45,9 @@ def _call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return fn(*args, **kwargs)
     except HindsightError as exc:
         raise ToolError(f"{exc.code}: {exc}") from exc
+    except ValidationError as exc:  # a model built inside the engine: the field and the rule, never the value sent
+        # (pydantic's own text quotes the input, e.g. a memory's first words: attack round 9)
+        raise ToolError(f"{InvalidInputError.code}: {format_validation_error(exc)}") from exc
     except sqlite3.OperationalError as exc:
         text = str(exc)
         if "locked" in text or "busy" in text:

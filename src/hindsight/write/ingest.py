@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from hindsight.errors import InvalidInputError
 from hindsight.llm import LLMClient
-from hindsight.model import MAX_CONTENT_CHARS, MemoryInput, MemoryType, Source
+from hindsight.model import MAX_CONTENT_CHARS, MemoryInput, MemoryType, Source, check_future, check_time
 from hindsight.write.events import states_general_rule
 from hindsight.write.importance import compute_importance
 
@@ -53,6 +53,15 @@ class ChatMessage(BaseModel):
         if not content.strip():
             raise ValueError("content must contain non-whitespace text")
         return content.strip()
+
+    @field_validator("at")
+    @classmethod
+    def _when(cls, at: datetime | None) -> datetime | None:
+        # the turn's time becomes its memory's event_time: refused here, naming the message, not as an untyped
+        # error halfway through planning (attack round 9)
+        at = check_time(at, "at")
+        check_future(at, "at")
+        return at
 
 
 Kind = Literal["fact", "preference", "decision", "lesson", "correction", "turn"]
