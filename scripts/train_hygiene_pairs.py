@@ -4,7 +4,9 @@
         [--out src/hindsight/data/hygiene_pair_model.npz] [--report bench/results/hygiene_pairs_loro.json]
 
 Data: the released hygiene sets (bench/data/blind/r1, r2, r4, r5, r6, r7, r8 and bench/data/train/r8T1: each written
-by a different writer who never saw this code) and the project's own labelled pairs (src/hindsight/data/hygiene_pairs.jsonl). Labels:
+by a different writer who never saw this code) and the project's own labelled pairs (src/hindsight/data/hygiene_pairs.jsonl,
+one language each, and hygiene_pairs_cross.jsonl, English against Chinese; kept apart because the calibration of the
+per-language bands reads the first). Labels:
 restatement/duplicate -> merge, change/override -> change, distinct/supplement/unrelated -> keep. Round 4's
 `others` (further same-topic memories stored first) give two more keep pairs each: (other, existing) and
 (other, new) - a new memory must never be merged into or retire one of them.
@@ -46,6 +48,8 @@ from hindsight.write.token_align import ALIGN_FEATURES, shared_states
 ROOT = Path(__file__).resolve().parent.parent
 BLIND = ROOT / "bench" / "data" / "blind"
 OWN = ROOT / "src" / "hindsight" / "data" / "hygiene_pairs.jsonl"
+#: Own pairs across languages (one side English, one Chinese): training data of the pair model only.
+OWN_CROSS = OWN.with_name("hygiene_pairs_cross.jsonl")
 TRAIN = ROOT / "bench" / "data" / "train"
 #: Every released hygiene round: the blind rounds, and r8T1 (written blind as training data in round 8).
 ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1")
@@ -86,7 +90,7 @@ def pairs() -> list[dict[str, Any]]:
                     out.append({"old": other, "new": new, "y": KEEP, "round": rnd, "kind": "other", "lang": r["lang"]})
     for rnd in ROUNDS:
         out.extend(retrieval_pairs(rnd))
-    for r in load(OWN):
+    for r in [*load(OWN), *load(OWN_CROSS)]:
         out.append({"old": r["old"], "new": r["new"], "y": LABEL[r["label"]], "round": "own", "kind": r["label"],
                     "lang": r.get("lang", "en")})
     return out

@@ -40,12 +40,14 @@ for _dim, _table in {
         for _w in _words.split():
             _UNIT_BASE.setdefault(_w, (_dim, _factor))
 _QTY_RE = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)\s*-?\s*(kb|mb|gb|tb|kib|mib|gib|ms|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|"
+    r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)\s*-?\s*(kb|mb|gb|tb|kib|mib|gib|ms|milliseconds?|secs?|seconds?|mins?|minutes?|hrs?|"
     r"hours?|days?|weeks?|wks?|months?|years?|yrs?|毫秒|秒钟|秒|分钟|个小时|小时|钟头|天|个月|周|星期|年|兆|字节)(?![a-z])",
     re.IGNORECASE,
 )
 _CLOCK_RE = re.compile(r"(?<![\d:])(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?![a-z])", re.IGNORECASE)
-_ZH_CLOCK_RE = re.compile(r"(上午|早上|凌晨|中午|下午|傍晚|晚上)?\s*(\d{1,2})\s*(?:点|时)(半|(\d{1,2})分?)?")
+_ZH_CLOCK_RE = re.compile(r"(上午|早上|凌晨|中午|下午|傍晚|晚上)?\s*(\d{1,2})\s*(?:点|时|:(?=\d{2}))(半|(\d{2})分?|(\d)分)?")
+#: Day parts after which an hour is in the afternoon (中午1点 is 13:00, 中午12点 noon).
+_ZH_PM = ("中午", "下午", "傍晚", "晚上")
 
 
 def _clock(hour: int, minute: int, pm: bool) -> str:
@@ -71,8 +73,14 @@ def quantities(text: str) -> frozenset[str]:
         found.add("clock:" + _clock(int(m.group(1)), int(m.group(2) or 0), m.group(3).lower().startswith("p")))
         taken.append(m.span())
     for m in _ZH_CLOCK_RE.finditer(text):
-        minute = 30 if m.group(3) == "半" else int(m.group(4) or 0)
-        found.add("clock:" + _clock(int(m.group(2)), minute, m.group(1) in ("下午", "傍晚", "晚上")))
+        if any(a <= m.start(2) < b for a, b in taken):
+            continue
+        minute = 30 if m.group(3) == "半" else int(m.group(4) or m.group(5) or 0)  # 3点5 is 3.5, 3点5分 a time
+        hour = int(m.group(2))
+        if m.group(1) is None and hour == 12:
+            found.add(f"clock:12:{minute:02d}")  # no day part: 12点 is noon, not midnight
+        else:
+            found.add("clock:" + _clock(hour, minute, m.group(1) in _ZH_PM))
         taken.append(m.span())
     for m in re.finditer(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])", text):
         if not any(a <= m.start() < b for a, b in taken):
@@ -85,7 +93,7 @@ def quantities(text: str) -> frozenset[str]:
         value = float(m.group(1)) * factor
         found.add(f"{dim}:{value:g}")
         taken.append(m.span())
-    for m in re.finditer(r"(?<![\w.:])\d+(?:\.\d+)*(?![\w:])", text):
+    for m in re.finditer(r"(?<![A-Za-z0-9_.:])\d+(?:\.\d+)*(?![A-Za-z0-9_:])", text):  # 90人 and 3楼 count too
         if not any(a <= m.start() < b for a, b in taken) and m.group(0) != "1":
             found.add(m.group(0))  # a bare "one" is mostly an article (一次, "a single")
     return frozenset(found)

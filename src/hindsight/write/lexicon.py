@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from hindsight.text.tokenize import EN_STOPWORDS, ZH_STOPWORDS
+from hindsight.write.numbers import ZH_NUM_CHARS, read_numbers, read_zh_clock_parts, zh_numeral
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RE = re.compile(f"[{_CJK}]")
@@ -26,15 +27,13 @@ _EN_NUMBERS = {
 }
 _EN_NUM_RE = re.compile(r"\b(" + "|".join(sorted(_EN_NUMBERS, key=len, reverse=True)) + r")s?\b", re.IGNORECASE)
 _ORDINAL_RE = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
-_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000}
-_ZH_NUM_CHARS = "零〇一二两三四五六七八九十百千万"
+_ZH_NUM_CHARS = ZH_NUM_CHARS
 # A Chinese numeral counts as a number only before a measure word / unit or after 第/东西南北/周/星期:
 # that keeps 统一, 一起, 一下, 一直 and friends as words.
 _ZH_MEASURE = "个次天周月年点台人位杯分秒时号日岁倍层条份元块区遍名家辆套张本只项核级版期轮届"
 _ZH_NUM_RE = re.compile(
     rf"(?:(?<=[第东西南北])|(?<=周)|(?<=星期)|(?<=礼拜))[{_ZH_NUM_CHARS}日天]+"
-    rf"|[{_ZH_NUM_CHARS}]+(?=[{_ZH_MEASURE}])"
+    rf"|[{_ZH_NUM_CHARS}]+(?=[{_ZH_MEASURE}]|小时|公里|公斤|厘米|毫升|毫克)"
 )
 
 
@@ -44,35 +43,19 @@ _UNIT_RE = re.compile(r"(?<![A-Za-z_])(\d)\s?(s|secs?|ms|mins?|hrs?|h|d|k)\b", r
 
 
 def _zh_numeral(text: str) -> int | None:
-    if text in ("日", "天"):
-        return 7  # 周日 / 星期天
-    total, section, digit = 0, 0, None
-    for ch in text:
-        if ch in _ZH_DIGITS:
-            digit = _ZH_DIGITS[ch]
-        elif ch in _ZH_UNITS:
-            unit = _ZH_UNITS[ch]
-            if unit == 10_000:
-                section = (section + (digit or 0)) * unit
-                total += section
-                section = 0
-            else:
-                section += (1 if digit is None else digit) * unit
-            digit = None
-        else:
-            return None
-    return total + section + (digit or 0)
+    return 7 if text in ("日", "天") else zh_numeral(text)  # 周日 / 星期天
 
 
 def normalise_numbers(text: str) -> str:
-    """English number words and Chinese numerals before measure words become digits."""
+    """English number words and Chinese numerals before measure words become digits (`numbers`)."""
 
     def zh(match: re.Match[str]) -> str:
         value = _zh_numeral(match.group(0))
         return match.group(0) if value is None else f" {value} "
 
+    text = read_numbers(text)
     text = re.sub(r"(?<![第每这那前后])一天", "每天", text)  # "一天喝两杯" is "a day", not the number one
-    text = _ZH_NUM_RE.sub(zh, text)
+    text = read_zh_clock_parts(_ZH_NUM_RE.sub(zh, text))
     text = _ORDINAL_RE.sub(r"\1", text)
     text = _UNIT_RE.sub(lambda m: f"{m.group(1)} {_UNITS[m.group(2).lower()]}", text)
     return _EN_NUM_RE.sub(lambda m: f" {_EN_NUMBERS[m.group(1).lower()]} ", text)

@@ -1,0 +1,130 @@
+"""Reading numbers written out, so that one amount is one number however it is written (EN and ZH).
+
+"twenty-five", "one hundred and twenty", "ninety-nine" -> 25, 120, 99; "$1,430" -> 1430; "half past two" -> 2:30;
+九十箱 -> 90箱, 七点四十 -> 7:40, 三十八度五 -> 38.5度. Used by `lexicon.normalise_numbers`, which the pair analysis, the
+slots and the amounts read: a restatement that spells a number out must not look like a changed value.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SMALL = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_WORD = "|".join(sorted([*_SMALL, *_TENS, *_SCALES], key=len, reverse=True))
+# a run of cardinal words joined by spaces, hyphens or "and" ("one hundred and twenty", "twenty-five")
+_EN_RUN = re.compile(rf"\b(?:{_WORD})(?:(?:\s*-\s*|\s+(?:and\s+)?)(?:{_WORD}))*\b", re.IGNORECASE)
+_HALF_PAST = re.compile(r"\bhalf\s+past\s+(\d{1,2})\b", re.IGNORECASE)
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000}
+ZH_NUM_CHARS = "零〇一二两三四五六七八九十百千万"
+# minutes after a clock hour (7点四十, 7点零五分, 3点半; "3点5" is 3.5, so a lone digit needs 分), the tenths of a
+# temperature (38度五)
+_ZH_MINUTES = re.compile(rf"(\d{{1,2}})\s*点\s*(半|[{ZH_NUM_CHARS}]+|\d{{1,2}})\s*(分)?")
+# a well-formed Chinese numeral with a unit character (九十, 三十八, 一百二十, 两千五百, 一万二): a number before any
+# word, not only a measure word (九十箱, 十二楼); 万一, 千万, 十分 and lone digits (一起, 统一) are not of this form.
+# A digit right after 万/千/百 counts in the next unit down, as spoken: 八千五 is 8500, 一万二 12000, 三百五 350.
+_D = "一二两三四五六七八九"
+_ZH_COMPOUND = re.compile(
+    rf"(?<![{ZH_NUM_CHARS}])(?=[{_D}十][{ZH_NUM_CHARS}])(?:(?:[{_D}]?十[{_D}]?|[{_D}])万)?(?:[{_D}]千)?(?:[{_D}]百)?零?(?:[{_D}]?十)?"
+    rf"[一二三四五六七八九]?(?![{ZH_NUM_CHARS}])"
+)
+_ZH_TENTHS = re.compile(rf"(\d+)\s*度\s*([{ZH_NUM_CHARS[:-4]}])(?![{ZH_NUM_CHARS}])")
+_SPOKEN_TAIL = {"万": 1000, "千": 100, "百": 10}
+# digits before 万 (1.2万, 3万): the whole amount
+_WAN = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*万(?![一二三四五六七八九])")
+
+
+def zh_numeral(text: str) -> int | None:
+    """The value of a Chinese numeral (三十八 -> 38, 两万 -> 20000), None when `text` is not one."""
+    total, section, digit = 0, 0, None
+    for ch in text:
+        if ch in ZH_DIGITS:
+            digit = ZH_DIGITS[ch]
+        elif ch in ZH_UNITS:
+            unit = ZH_UNITS[ch]
+            if unit == 10_000:
+                section = (section + (digit or 0)) * unit
+                total += section
+                section = 0
+            else:
+                section += (1 if digit is None else digit) * unit
+            digit = None
+        else:
+            return None
+    return total + section + (digit or 0)
+
+
+def _en_values(run: str) -> list[int]:
+    """The numbers of a run of cardinal words: one value where the words compose ("twenty five" -> 25,
+    "two thousand five hundred" -> 2500), several where they do not ("one two" -> 1, 2)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", run) if w.lower() != "and"]
+    values: list[int] = []
+    total, current, last = 0, 0, ""  # last: the kind of the previous word ("small", "tens", "scale", "")
+    for w in words:
+        if w in _SCALES:
+            if last == "":  # "hundred" alone
+                current = 1
+            scale = _SCALES[w]
+            if scale == 100:
+                current *= 100
+            else:
+                total += current * scale
+                current = 0
+            last = "scale"
+            continue
+        value = _SMALL.get(w, _TENS.get(w, 0))
+        kind = "tens" if w in _TENS else "small"
+        fits = last in ("", "scale") or (last == "tens" and kind == "small" and value < 10)
+        if not fits:
+            values.append(total + current)
+            total, current = 0, 0
+        current += value
+        last = kind
+    values.append(total + current)
+    return values
+
+
+def read_numbers(text: str) -> str:
+    """`text` with numbers written out in words or Chinese numerals (where they are read unambiguously) as digits."""
+    text = _THOUSANDS.sub("", text)
+    text = _EN_RUN.sub(lambda m: " " + " ".join(str(v) for v in _en_values(m.group(0))) + " ", text)
+    text = _HALF_PAST.sub(lambda m: f"{int(m.group(1))}:30", text)
+    return _WAN.sub(_wan, _ZH_COMPOUND.sub(_zh_compound, text))
+
+
+def _zh_compound(m: re.Match[str]) -> str:
+    raw = m.group(0)
+    if len(raw) < 2 or not set(raw) & {"十", "百", "千", "万"}:
+        return raw
+    if len(raw) >= 3 and raw[-2] in _SPOKEN_TAIL and raw[-1] in ZH_DIGITS:  # 八千五, 一万二
+        head = zh_numeral(raw[:-1])
+        return raw if head is None else str(head + ZH_DIGITS[raw[-1]] * _SPOKEN_TAIL[raw[-2]])
+    value = zh_numeral(raw)
+    return raw if value is None else str(value)
+
+
+def _wan(m: re.Match[str]) -> str:
+    value = float(m.group(1)) * 10_000
+    return f"{value:g}" if value < 1e15 else m.group(0)
+
+
+def read_zh_clock_parts(text: str) -> str:
+    """After the Chinese numerals before measure words became digits: 7点四十 -> 7:40, 3点半 -> 3:30, 38度五 -> 38.5度."""
+    def minutes(m: re.Match[str]) -> str:
+        raw = m.group(2)
+        value = 30 if raw == "半" else int(raw) if raw.isdigit() else zh_numeral(raw)
+        clock = raw == "半" or m.group(3) or len(raw) > 1
+        if value is None or value >= 60 or not clock:
+            return m.group(0)
+        return f"{int(m.group(1))}:{value:02d}"
+
+    text = _ZH_MINUTES.sub(minutes, text)
+    return _ZH_TENTHS.sub(lambda m: f"{m.group(1)}.{ZH_DIGITS[m.group(2)]}度", text)
