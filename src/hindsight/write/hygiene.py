@@ -37,8 +37,8 @@ from hindsight.llm import LLMClient
 from hindsight.model import MAX_TAGS, MemoryRecord, MemoryType, Status, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.write.conflict import Verdict
+from hindsight.write.contracts import HygieneDecision
 from hindsight.write.judge import CUE_FLOOR, classify
-from hindsight.write.pipeline import HygieneDecision
 from hindsight.write.supersede import (
     EARLIER_EVENT,
     NEAR,

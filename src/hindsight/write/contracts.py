@@ -1,0 +1,89 @@
+"""The write path's contracts: what a write returns (`WriteOutcome`), what an imported memory comes back with
+(`Restore`), what hygiene decides (`HygieneDecision`), and the protocols of the pipeline's collaborators (the
+guard, the redactor, hygiene). Kept apart from `write/pipeline.py` so that collaborators (write/hygiene.py) and
+callers can name these types without the pipeline's machinery; `write.pipeline` re-exports them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+import numpy as np
+
+from hindsight.model import MemoryRecord, Status
+
+WriteAction = Literal["created", "duplicate", "quarantined", "superseded", "supplemented"]
+
+
+@dataclass
+class WriteOutcome:
+    """What happened to one write; `memory_id` is the stored (or matched) memory."""
+
+    memory_id: str
+    action: WriteAction
+    status: Status
+    reason: str = ""
+    related_ids: list[str] = field(default_factory=list)
+    redactions: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "memory_id": self.memory_id,
+            "action": self.action,
+            "status": self.status.value,
+            "reason": self.reason,
+            "related_ids": self.related_ids,
+            "redactions": self.redactions,
+        }
+
+
+class ScreenResult(Protocol):
+    """The guard's verdict on one text (hindsight.safety.GuardVerdict satisfies it)."""
+
+    @property
+    def suspicious(self) -> bool: ...
+
+    @property
+    def reason(self) -> str: ...
+
+
+class Screener(Protocol):
+    """Write-time guard (hindsight.safety): flags injection, escalation, exfiltration."""
+
+    def __call__(self, text: str) -> ScreenResult: ...
+
+
+class Redactor(Protocol):
+    """Replaces secrets and personal data; returns the new text and the kinds found."""
+
+    def __call__(self, text: str) -> tuple[str, list[str]]: ...
+
+
+@dataclass(frozen=True)
+class Restore:
+    """What an imported memory comes back with besides its input: its lifecycle and write-path metadata."""
+
+    status: Status = Status.active
+    reason: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class HygieneDecision:
+    """What dedup/conflict detection concluded about a new memory, before it is inserted."""
+
+    duplicate_of: str | None = None
+    supersedes: list[str] = field(default_factory=list)
+    supplements: list[str] = field(default_factory=list)
+    reason: str = ""
+
+
+class Hygiene(Protocol):
+    """Dedup and conflict detection against what is already stored (hindsight.write.hygiene)."""
+
+    def check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision: ...
+
+    def apply(self, record: MemoryRecord, decision: HygieneDecision, actor: str) -> None:
+        """Refresh the duplicate, or deprecate/link the older memories, after the decision."""
+        ...
