@@ -12,9 +12,10 @@ kind is validated, not just matched: Chinese resident IDs by date and the
 ISO 7064 MOD 11-2 checksum, card numbers by issuer prefix and Luhn, tokens by
 known prefixes or by entropy after an explicit ``key=``/``token:`` label.
 
-This module finds keys, tokens and passwords and resolves overlaps between all
-findings; the other finders live in ``redact_contacts`` (emails, IDs, cards,
-phones by shape), ``redact_context`` (values named by the sentence around them), ``redact_cues`` (values announced by an EN/ZH cue: one-time
+This module finds keys and tokens and resolves overlaps between all findings;
+the other finders live in ``redact_passwords`` (passwords after a label, login pairs, URL user info),
+``redact_contacts`` (emails, IDs, cards, phones by shape),
+``redact_context`` (values named by the sentence around them), ``redact_cues`` (values announced by an EN/ZH cue: one-time
 codes, passports/SSNs, bank accounts, card expiry), ``redact_shapes`` (a cue anywhere in the clause and a value
 found by its shape: bridged passwords, card codes, key material, seed phrases, spelled contacts),
 ``redact_address`` and ``validators`` (the checksums). What the rules leave, ``redact_tagger`` (a learned
@@ -47,6 +48,7 @@ from hindsight.safety.redact_cues import (
     find_spelled_emails,
 )
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
+from hindsight.safety.redact_passwords import find_passwords
 from hindsight.safety.redact_shapes import (
     find_card_security_codes,
     find_cued_passwords,
@@ -57,6 +59,7 @@ from hindsight.safety.redact_shapes import (
 from hindsight.safety.redact_structure import find_structured_secrets
 from hindsight.safety.redact_tagger import TaggerModel, find_tagged
 from hindsight.safety.redact_vet import vet
+from hindsight.safety.validators import PLACEHOLDER_VALUE as _PLACEHOLDER_VALUE
 from hindsight.safety.validators import (
     card_valid,
     cn_id_checksum,
@@ -65,6 +68,7 @@ from hindsight.safety.validators import (
     luhn_valid,
     shannon_entropy,
 )
+from hindsight.safety.validators import group_span as _group_span
 
 __all__ = ["KINDS", "Finding", "RedactionResult", "card_valid", "cn_id_checksum", "cn_id_valid", "find_sensitive",
            "luhn_valid", "placeholder", "redact", "redactor", "shannon_entropy"]
@@ -104,18 +108,6 @@ class RedactionResult:
 def placeholder(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
-
-_PLACEHOLDER_VALUE = re.compile(
-    r"^(?:<.*|\$\{.*|\$\(.*|\$[A-Za-z_]+\}?|\{\{?[^}]*\}?\}?|%\w+%?|x{3,}|\*{3,}|\.{3,}|your[_-].*|my[_-].*|changeme|example.*|placeholder|redacted|"
-    r"\[redacted.*|null|none|undefined|true|false|todo|tbd|env\..*|os\.environ.*|process\.env.*|secrets\..*|settings\..*)$",
-    re.IGNORECASE,
-)
-
-# Words that follow "password:"/"password is" in prose about passwords, not in a
-# disclosure of one ("the password is required", "password: must be 12 chars").
-_PASSWORD_STOPWORDS = frozenset(
-    ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "must", "should", "shall", "will", "would", "can", "could", "may", "might", "need", "needs", "needed", "required", "optional", "mandatory", "reset", "resets", "changed", "change", "expired", "expires", "expiring", "stored", "saved", "hashed", "encrypted", "salted", "set", "not", "too", "very", "incorrect", "wrong", "correct", "invalid", "valid", "weak", "strong", "long", "short", "empty", "missing", "blank", "same", "different", "hidden", "visible", "protected", "case-sensitive", "sensitive", "in", "on", "at", "of", "for", "with", "from", "by", "to", "into", "now", "still", "also", "only", "never", "always", "your", "my", "our", "their", "its", "this", "that", "these", "those", "here", "there", "policy", "policies", "field", "fields", "rules", "requirements", "requirement", "length", "strength", "manager", "managers", "prompt", "prompts", "hint", "hints", "reuse", "reused", "rotation", "rotated", "updated", "update", "generated", "random", "secure", "insecure", "unknown", "forgotten", "forgot", "lost", "locked", "unchanged", "something", "nothing", "anything", "same-as", "shared", "sharing", "auth", "login", "authentication", "based", "less", "free", "protected", "what", "which", "who", "whatever", "how", "when", "where", "why", "it", "he", "she", "they", "we", "you", "i", "me", "him", "her", "them", "us", "yes", "no", "ok", "okay", "sent", "emailed", "texted", "stolen", "leaked", "compromised", "fine", "good", "simple", "easy", "obvious", "known", "public", "available", "literally", "just", "simply", "actually", "currently", "basically", "written", "attached", "below", "above", "printed", "see", "ask", "check", "contact", "none", "n/a", "read", "loaded", "pulled", "fetched", "taken", "kept", "injected", "provided", "supplied", "passed", "managed", "handled", "configured", "defined", "derived", "pulled", "rotating", "masked", "hidden", "filled", "inherited", "mounted", "sourced"]
-)
 
 # --------------------------------------------------------------------------- patterns
 
@@ -177,28 +169,6 @@ _HEX_OR_UUID = re.compile(r"(?i)^(?:[0-9a-f]{20,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-
 _KEYED_SECRET_ZH = re.compile(
     r"(?i)(?:密钥|秘钥|私钥|令牌|访问令牌|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key)\s*(?:是|为|:|：|=)\s*[\"'“]?([A-Za-z0-9_\-./+=~]{12,})"
 )
-# A quoted value may hold spaces: "passphrase 'blue whale 42'".
-_QUOTED = r"(?:'(?P<q1>[^'\n]{3,64})'|\"(?P<q2>[^\"\n]{3,64})\"|“(?P<q3>[^”\n]{3,64})”|‘(?P<q4>[^’\n]{3,64})’|`(?P<q5>[^`\n]{3,64})`)"
-_PASSWORD_EN = re.compile(
-    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:password|passwd|passphrase|passcode|requirepass|pwd|pin(?: code)?|(?:unlock|master|secret|vault|recovery) phrase)[\"']?"
-    r"(?:\s+(?:for|of|on|to)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w.@/-]{1,40}(?:\s+[\w.@/-]{1,20})?(?=\s+(?:is|was|are)\s))?"
-    r"(?P<sep>\s*(?:[:=]|=>|：)\s*|\s+(?:was changed to|is changed to|changed to|was set to|is set to|set to|is now|is|was|to|are|"
-    r"has been changed to|has been set to|got changed to|updated to|was updated to|is updated to|reset to|was reset to|has been reset to|"
-    r"rotated to|now set to)(?:\s+(?:literally|just|simply|still|actually|currently|basically|now|always)(?=\s))?+\s*:?\s+|\s*(?:设置成了?|设成了?|改成了?|改为|设为|设置为|更新为|更新成了?|修改为|修改成了?|"
-    r"重置为|重置成了?|变成了?|变为|是|为|换成了?)\s*|\s+)(?:" + _QUOTED + r"|"
-    r"[\"'`“]?(?P<value>[^\s\"'`,;，。；”]{3,64}))"
-)
-# "pass: x", "pw=x", "login admin / x": short labels only count with an explicit separator.
-_PASSWORD_SHORT = re.compile(
-    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:pass|pw|pwd|passwort|mot de passe)(?P<ssep>\s*(?:[:=]|：)|(?<!pass)\s+is|(?<=pw)\s+|(?<=pwd)\s+|\s+(?=[`\"']))\s*[\"'`]?(?P<value>[^\s\"'`,;，。；]{3,64})"
-)
-_USER_SLASH_PASS = re.compile(
-    r"(?i)(?:\b(?:login|account|credentials|creds|user(?:name)?)|账号|帐号|登录)\s*[:：]?\s*[\w.@+-]{2,40}\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})"
-)
-# "qa.tester@example.com / Winter2024!": a login and its password written as a pair.
-# "Grafana login for the team: admin / velvet-Moon7": a labelled "user / password" pair (spaced slash).
-_LABELLED_PAIR = re.compile(r"[：:]\s*[\w.+-]{2,40}\s+/\s+(?P<value>[^\s/\"'`,;，。；]{4,64})")
-_EMAIL_SLASH_PASS = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})")
 _BASIC_AUTH = re.compile(r"(?i)\bbasic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])")
 # "AKIA... / wJalr...": an access-key ID written next to its secret half.
 _KEY_PAIR = re.compile(
@@ -210,29 +180,7 @@ _KEY_SECRET_HALF = re.compile(
     r"(?:\s+(?:for|of)\b[^\n:=：]{1,40}?\s(?:is|was)\b)?"  # "secret access key for the reporting user is X"
     r"[\"']?\s*(?:[:=：]|is|是|为)?\s*[\"']?(?P<value>[A-Za-z0-9/+=_-]{30,64})(?![A-Za-z0-9/+=_-])"
 )
-_PASSWORD_ZH = re.compile(
-    r"(?i)(?:密码|口令|登录密码|支付密码|开机密码|wifi ?密码|(?-i:PIN)码?|取款密码)(?:我|他|她|已经|已|被|都|也|现在|就|还|仍然|一直|其实|应该|默认|统一|暂时|先|又){0,2}(?P<sep>\s*(?:是|为|:|：|=|改成了?|改为|设置为|设置成|设成了?|设为|"
-    r"换成了?|更新为|更新成了?|修改为|修改成了?|重置为|重置成了?|变成了?|变为|是：|是:)\s*(?:[\u4e00-\u9fff]{1,6}的\s*)?|\s+)(?:" + _QUOTED + r"|[\"'“]?(?P<value>[!-~]{3,64}))"
-)
-# scheme://user:password@host: the password runs to the *last* "@" before the host, so one with an
-# unescaped "@" inside ("p@ss@db") is still removed whole; %-escapes are part of it.
-_URL_CREDENTIALS = re.compile(
-    r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^/\s:@?#]*:([^/\s?]{3,200})@(?=[\w.\[-])"
-)
-# "root/Mysql_root_x9", "admin:Adm1n#2024": a well-known account name and a password-shaped value.
-_ADMIN_PAIR = re.compile(
-    r"(?i)(?<![\w/.@:-])(?:root|admin|administrator|sa|postgres|ubuntu|ec2-user|pi|oracle|guest|sysadmin|superuser)"
-    r"\s*[/:]\s*(?P<value>[^\s/\"'`,;，。；:]{6,64})(?![/\w])"
-)
 Span = tuple[str, int, int]
-
-
-def _group_span(match: re.Match[str], group: int | str = 1) -> tuple[int, int]:
-    start, end = match.span(group)
-    # Trailing sentence punctuation belongs to the sentence, not the secret.
-    value = match.group(group)
-    stripped = value.rstrip(".,;:)]}>\"'”。，；")
-    return start, end - (len(value) - len(stripped))
 
 
 def _wordy(value: str) -> bool:
@@ -283,69 +231,8 @@ def _find_secrets(text: str) -> list[Span]:
     return out
 
 
-# Digits and a symbol or an upper-case letter: what a password looks like when nothing else says so.
-_STRONG = re.compile(r"(?=.*\d)(?=.*[^\w\s]|.*[A-Z])")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-# A variable or attribute named like a secret, passed on in code: password, self.password, cfg.db_pwd.
-_VARIABLE = re.compile(r"(?:[a-z_][a-z0-9_]*\.)*[a-z_]*(?:pass(?:word|wd)?|pwd|secret|token)[a-z0-9_]*\)?")
-_QUERY_REST = re.compile(r"&[A-Za-z_]\w*=.*\Z", re.DOTALL)  # "password=x&useSSL=false": the value ends before the next parameter
-
-
-def _password_value(m: re.Match[str]) -> tuple[str, str]:
-    """The captured value and the name of its group (a quoted alternative or the bare ``value``)."""
-    for name in ("q1", "q2", "q3", "q4", "q5", "value"):
-        if m.group(name) is not None:
-            return m.group(name), name
-    return "", "value"
-
-
-def _find_passwords(text: str) -> list[Span]:
-    out: list[Span] = []
-    for m in _PASSWORD_EN.finditer(text):
-        raw, group = _password_value(m)
-        value = _QUERY_REST.sub("", raw).rstrip(".,;:)]}\"'")
-        if len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value) or raw.startswith("("):
-            continue  # "Password (optional): ..." annotates the field
-        if group == "value" and m.group("sep").isspace() and not re.search(r"[\d\W_]", value):
-            continue  # "password manager", "pin the tab": bare word after the label is prose
-        if m.group(0)[:3].lower() == "pin" and not value.isdigit():
-            continue  # a PIN is a number; "pin numpy==1.26.4" pins a version
-        if group != "value" and len(value.split()) > (8 if "phrase" in m.group(0).lower() else 4):
-            continue  # a quoted sentence about the password, not the password (a passphrase may run to 8 words)
-        if _CJK.search(value) or _VARIABLE.fullmatch(value):
-            continue  # "db.password 改成从环境变量": prose; "password=password", "pwd=self.password": a variable
-        start, _ = m.span(group)
-        out.append(("password", start, start + len(value)))
-    for m in _PASSWORD_ZH.finditer(text):
-        value, group = _password_value(m)
-        if _PLACEHOLDER_VALUE.match(value) or (m.group(0).startswith("PIN") and not value.isdigit()):
-            continue
-        if (group == "value" and m.group("sep").isspace() and not (re.search(r"\d", value) and re.search(r"[A-Za-z\W_]", value))
-                and not (value.isdigit() and len(value) >= (4 if m.group(0).startswith("PIN") else 6))):
-            continue  # "密码 reset" / "密码 123": only password-shaped values without a separator word
-        out.append(("password", *_group_span(m, group)))
-    for pattern in (_PASSWORD_SHORT, _USER_SLASH_PASS, _EMAIL_SLASH_PASS, _LABELLED_PAIR, _ADMIN_PAIR):
-        for m in pattern.finditer(text):
-            value = m.group("value").rstrip(".,;:)]}\"'")
-            if (len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or _PLACEHOLDER_VALUE.match(value)
-                    or _VARIABLE.fullmatch(value)):
-                continue
-            if pattern is not _PASSWORD_SHORT and not (re.search(r"\d", value) and re.search(r"[A-Za-z]", value)):
-                continue  # "user / admin" is a role pair, not a password
-            if (value.isdigit() and len(value) < 6) or (re.fullmatch(r"[\d./%:-]+", value) and not value.isdigit()):
-                continue  # "tests pass: 312 of 312", "pass: 412/412", "pass: 97.5%"
-            if pattern is _PASSWORD_SHORT and m.group("ssep").isspace() and not _STRONG.search(value):
-                continue  # "pw" and a bare space: only a value shaped like a password
-            out.append(("password", *_group_span(m, "value")))
-    for m in _URL_CREDENTIALS.finditer(text):
-        if _PLACEHOLDER_VALUE.match(m.group(1)) or m.group(1).lower() in ("password", "passwd", "pass", "pwd", "secret", "pw"):
-            continue  # "postgres://USER:PASSWORD@HOST/DB" documents the format
-        out.append(("password", *m.span(1)))
-    return out
-
-
 _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
-    _find_secrets, _find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
+    _find_secrets, find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
     find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
     find_cli_passwords, find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
     find_structured_secrets, find_context_secrets,

@@ -2,7 +2,8 @@
 
 Used by the redactor (:mod:`hindsight.safety.redact`): a card number must pass Luhn, an IBAN
 ISO 7064 mod-97, a PRC resident ID the GB 11643 check character, a US SSN the SSA's number
-ranges; a token must look random (entropy, character classes).
+ranges; a token must look random (entropy, character classes), a labelled value must not be a template
+placeholder (``PLACEHOLDER_VALUE``), and a matched value ends before trailing punctuation (``group_span``).
 """
 
 from __future__ import annotations
@@ -173,3 +174,19 @@ def verhoeff_valid(digits: str) -> bool:
     for i, ch in enumerate(reversed(digits)):
         c = _VERHOEFF_D[c][_VERHOEFF_P[i % 8][int(ch)]]
     return c == 0
+
+
+# A template value, not a secret: "<your-key>", "${TOKEN}", "changeme", "os.environ[...]".
+PLACEHOLDER_VALUE = re.compile(
+    r"^(?:<.*|\$\{.*|\$\(.*|\$[A-Za-z_]+\}?|\{\{?[^}]*\}?\}?|%\w+%?|x{3,}|\*{3,}|\.{3,}|your[_-].*|my[_-].*|changeme|example.*|placeholder|redacted|"
+    r"\[redacted.*|null|none|undefined|true|false|todo|tbd|env\..*|os\.environ.*|process\.env.*|secrets\..*|settings\..*)$",
+    re.IGNORECASE,
+)
+
+
+def group_span(match: re.Match[str], group: int | str = 1) -> tuple[int, int]:
+    """The span of a matched value; trailing sentence punctuation belongs to the sentence, not the secret."""
+    start, end = match.span(group)
+    value = match.group(group)
+    stripped = value.rstrip(".,;:)]}>\"'”。，；")
+    return start, end - (len(value) - len(stripped))
