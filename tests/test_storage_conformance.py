@@ -329,6 +329,21 @@ def test_tokens_audit_proposals_idempotency_live_in_the_store(store: MemoryStore
     assert store.get_idempotent("other", "k1") is None
 
 
+
+def test_a_kept_secret_is_created_once_and_read_by_every_opener(reopen: Callable[[], MemoryStore]) -> None:
+    """The console's CSRF key: every server of one store, and every later run, reads the one the first created."""
+    first = reopen()
+    secret = first.kept_secret("console_secret")
+    assert len(secret) == 64 and first.kept_secret("console_secret") == secret
+    assert first.kept_secret("other_secret") != secret
+    first.close()
+    second = reopen()
+    try:
+        assert second.kept_secret("console_secret") == secret
+        assert EncryptedStore(second, None).kept_secret("console_secret") == secret
+    finally:
+        second.close()
+
 def test_rotating_the_key_reseals_private_rows_and_history(store: MemoryStore) -> None:
     from hindsight.security.crypto import cipher_from_text, generate_key
     from hindsight.security.rotate import rotate_key

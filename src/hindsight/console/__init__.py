@@ -22,7 +22,9 @@ def mount_web_console(mcp: Any, engine: MemoryEngine, review: ReviewService, tok
 
     `observer` (the server's RequestObserver) feeds the searches-per-hour plot; console searches are noted in it.
     """
-    app = ConsoleApp(mcp, tokens, required, audit)
+    # the CSRF key is kept in the store, so a form rendered by one server is accepted by another on the same store
+    secret = engine.store.kept_secret("console_secret").encode()
+    app = ConsoleApp(mcp, tokens, required, audit, secret)
     app.mount_basics()
     mount_browse(app, engine, (lambda: observer.note("memory_search")) if observer is not None else None, review)
     mount_queues(app, engine, review)

@@ -2,9 +2,10 @@
 
 Same tokens as the MCP endpoint. A person signs in once with a token (read scope browses, write edits, admin
 decides queues); the token is kept in an HttpOnly, SameSite=Strict cookie scoped to /console, and every form
-carries a per-session CSRF token (an HMAC of the session under a per-process secret), so a cross-site page can
-neither send the cookie nor forge the field. Without tokens (auth off, loopback only) the visitor is the local
-owner, and forms still need the CSRF field. Every stored text is escaped; the CSP forbids inline script and style
+carries a per-session CSRF token (an HMAC of the session under the store's console secret, kept once per store
+so every server behind one load balancer accepts the others' forms), so a cross-site page can neither send the
+cookie nor forge the field. Over https the cookie is also Secure (cookies.py). Without tokens (auth off, loopback
+only) the visitor is the local owner, and forms still need the CSRF field. Every stored text is escaped; the CSP forbids inline script and style
 and any outside origin, so the pages load nothing but /console/static.
 
 Pages live in pages_browse.py (search, memory page), pages_queues.py and pages_health.py; each is a thin layer
@@ -26,6 +27,7 @@ from urllib.parse import parse_qs, quote, urlencode
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from hindsight.console.cookies import over_https, set_session_cookie
 from hindsight.console.i18n import LANGS, t
 from hindsight.security.audit import AuditLog
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
@@ -68,12 +70,13 @@ class ConsoleApp:
     """Holds what the pages share; `route` registers a handler on the FastMCP HTTP app (same middleware as /mcp)."""
 
     def __init__(self, mcp: Any, tokens: TokenStore | None, required: Callable[[], bool] | None = None,
-                 audit: AuditLog | None = None) -> None:
+                 audit: AuditLog | None = None, secret: bytes | None = None) -> None:
         self.mcp = mcp
         self.tokens = tokens
         self.audit = audit  # every refusal (403) is recorded, as the MCP gate records its denials
         self._required = required  # decided per request (auth auto: from the first token on), else always
-        self._secret = secrets.token_bytes(32)
+        # shared by every server of one store (mount_web_console passes the store's kept secret); else per process
+        self._secret = secret if secret is not None else secrets.token_bytes(32)
 
     # ------------------------------------------------------------------ session
     def _token(self, request: Request) -> str:
@@ -191,12 +194,12 @@ class ConsoleApp:
             if not token or self.tokens.verify(token) is None:
                 return self.login_page(request, "bad_token", 403)
             response = RedirectResponse("/console", status_code=303)
-            response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/console")
+            set_session_cookie(response, request, COOKIE, token, "/console")
             return response
 
         async def logout(request: Request, ctx: Ctx, fields: dict[str, str]) -> Response:
             response = RedirectResponse("/console", status_code=303)
-            response.delete_cookie(COOKIE, path="/console")
+            response.delete_cookie(COOKIE, path="/console", secure=over_https(request), httponly=True, samesite="strict")
             return response
 
         self.post("/console/logout", logout)
@@ -209,7 +212,8 @@ class ConsoleApp:
                 target = "/console"
             response = RedirectResponse(target, status_code=303)
             if lang in LANGS:
-                response.set_cookie(LANG_COOKIE, lang, samesite="strict", path="/console", max_age=365 * 86400)
+                response.set_cookie(LANG_COOKIE, lang, samesite="strict", path="/console", max_age=365 * 86400,
+                                    secure=over_https(request))
             return response
 
         @mcp.custom_route("/console/static/{name}", methods=["GET"], include_in_schema=False)

@@ -9,7 +9,8 @@ Served by the MCP server's HTTP transport next to /mcp (FastMCP custom routes):
   decide, then back to the list;
 * ``POST /review/login`` (form field ``token``): when the server requires bearer
   tokens, a reviewer signs in with an admin token once; it is kept in an
-  HttpOnly, SameSite=Strict cookie (a cross-site form cannot carry it). An
+  HttpOnly, SameSite=Strict cookie (a cross-site form cannot carry it), Secure
+  when the request came over https. An
   ``Authorization: Bearer`` header works too.
 
 Without tokens (loopback, auth off) the reviewer is the local owner. Everything
@@ -27,6 +28,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from hindsight.console.cookies import set_session_cookie
 from hindsight.console.safe import shown
 from hindsight.errors import HindsightError
 from hindsight.review.queue import Proposal
@@ -153,7 +155,7 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
             return _login("That token is unknown, revoked, or has no admin scope.", 403)
         response = RedirectResponse("/review", status_code=303)
         if tokens is not None and needs_token():
-            response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/review")
+            set_session_cookie(response, request, COOKIE, token, "/review")
         return response
 
     @mcp.custom_route("/review/{proposal_id}/{decision}", methods=["POST"], include_in_schema=False)

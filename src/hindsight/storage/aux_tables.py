@@ -9,6 +9,7 @@ PostgreSQL alike. The SQL is written once with `?` placeholders; a backend suppl
 from __future__ import annotations
 
 import builtins
+import secrets
 from typing import Any
 
 #: Columns of the `proposals` table, in the order `proposal_rows` returns them.
@@ -37,6 +38,22 @@ class AuxTables:
     def _aux_exec(self, sql: str, params: tuple[Any, ...] = ()) -> int:
         """Run one statement in its own (or the current) transaction; returns the rows it changed."""
         raise NotImplementedError
+
+    def _meta_table(self) -> str:
+        """The backend's key/value table of per-store settings (`meta` on SQLite)."""
+        return "meta"
+
+    # ------------------------------------------------------------------ per-store secrets
+    def kept_secret(self, key: str) -> str:
+        """A random secret kept once per store under `key`: the first caller creates it, every server of the
+        store (and every later run) reads the same one. Never logged; it travels with the store's backups."""
+        table = self._meta_table()
+        rows = self._aux_rows(f"SELECT value FROM {table} WHERE key = ?", (key,))
+        if not rows:  # read first: a server starting while another process holds the write lock need not wait
+            self._aux_exec(f"INSERT INTO {table}(key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                           (key, secrets.token_hex(32)))
+            rows = self._aux_rows(f"SELECT value FROM {table} WHERE key = ?", (key,))
+        return str(rows[0][0])
 
     # ------------------------------------------------------------------ tokens
     def token_add(self, token_id: str, name: str, token_hash: str, scopes_json: str, namespaces_json: str,

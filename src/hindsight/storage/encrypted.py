@@ -200,6 +200,9 @@ class EncryptedStore(MemoryStore):
     def _json_namespace(self, col: str) -> str:
         return self.inner._json_namespace(col)
 
+    def _meta_table(self) -> str:
+        return self.inner._meta_table()
+
     def _aux_rows(self, sql: str, params: tuple[Any, ...] = ()) -> builtins.list[tuple[Any, ...]]:
         return self.inner._aux_rows(sql, params)
 

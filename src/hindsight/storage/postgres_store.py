@@ -140,6 +140,9 @@ class PostgresStore(MemoryStore):
     def _json_namespace(self, col: str) -> str:
         return f"(({col})::jsonb ->> 'namespace')"
 
+    def _meta_table(self) -> str:
+        return "hindsight_meta"
+
     def _aux_rows(self, sql: str, params: tuple[Any, ...] = ()) -> builtins.list[tuple[Any, ...]]:
         return [tuple(row.values()) for row in self._rows(sql.replace("?", "%s"), params)]
 
