@@ -45,7 +45,7 @@ KEEP_FLOOR, WRONG_CEIL, OTHERS_FLOOR = 0.97, 0.05, 0.94
 BUDGET: list[float | None] = [None]
 #: Out-of-fold probabilities for the thresholds: the training rounds in this many folds of whole rounds.
 INNER_FOLDS = 3
-C = 0.05  # inverse L2 strength (chosen at pair level, bench notes in docs/benchmarks.md)
+C = 0.05  # inverse L2 strength: set once, not tuned (docs/benchmarks.md "Hygiene, round 10")
 
 
 def projection(vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
