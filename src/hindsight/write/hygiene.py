@@ -150,14 +150,21 @@ def fact_vectors(embedder: Any, records: Sequence[MemoryRecord], stored: dict[st
     return matrix / norms
 
 
-def query_similarity(embedder: Any | None, thresholds: HygieneThresholds, old_text: str, new_text: str) -> float | None:
-    """Cosine of the two texts' query-side embeddings, only when a restatement model will read it.
+def query_vectors(embedder: Any | None, thresholds: HygieneThresholds, old_text: str,
+                  new_text: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The two texts' query-side embeddings, only when a restatement model will read their cosine.
 
     Two extra embeddings per close pair; the embedder's LRU cache absorbs repeats.
     """
     if thresholds.restatement is None or embedder is None:
         return None
-    return float(embedder.embed_query(old_text) @ embedder.embed_query(new_text))
+    return np.asarray(embedder.embed_query(old_text)), np.asarray(embedder.embed_query(new_text))
+
+
+def query_similarity(embedder: Any | None, thresholds: HygieneThresholds, old_text: str, new_text: str) -> float | None:
+    """Cosine of the two texts' query-side embeddings (`query_vectors`), or None."""
+    vectors = query_vectors(embedder, thresholds, old_text, new_text)
+    return None if vectors is None else float(vectors[0] @ vectors[1])
 
 
 class HygieneChecker:
@@ -281,10 +288,11 @@ class HygieneChecker:
             return Verdict("unrelated", f"long texts (over {MAX_JUDGED_CHARS} characters) are kept apart")
         # The restatement model decides duplicate-or-not; two separate events are never merged (`_fold` links
         # them at most), so for them it is not consulted and their texts are not encoded query-side.
-        events = _separate_events(old, new)
+        vectors = None if _separate_events(old, new) else query_vectors(
+            self.embedder, self.thresholds, old.content, new.content)
         return classify(old.content, new.content, similarity, self.thresholds, self.llm,
-                        query_similarity=None if events else query_similarity(
-                            self.embedder, self.thresholds, old.content, new.content))
+                        query_similarity=None if vectors is None else float(vectors[0] @ vectors[1]),
+                        query_vectors=vectors)
 
     def _fold(self, decision: HygieneDecision, reasons: list[str], old: MemoryRecord, new: MemoryRecord,
               verdict: Verdict) -> None:

