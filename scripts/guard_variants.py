@@ -125,6 +125,17 @@ def ops_weight(examples: Sequence[ds.GuardExample]) -> np.ndarray:
     return np.array([3.0 if e.writer == "ops" else 1.0 for e in examples])
 
 
+def _writer_weight(writer: str, w: float) -> Callable[[Sequence[ds.GuardExample]], np.ndarray]:
+    def weights(examples: Sequence[ds.GuardExample]) -> np.ndarray:
+        return np.array([w if e.writer == writer else 1.0 for e in examples])
+    return weights
+
+
+def pii_weight(examples: Sequence[ds.GuardExample]) -> np.ndarray:
+    """``--pii``: a PII note weighs one unit (not a blind writer's three)."""
+    return np.array([1 / 3 if e.writer.startswith("pii-") else 1.0 for e in examples])
+
+
 def vpn_as_network() -> None:
     """A VPN is network access, not a credential: drop it from the framing features' credential lexicon (the
     brief's lexicon classes: destructive, credential, network, approval, payment). Patches this process's
@@ -171,6 +182,11 @@ VARIANTS: dict[str, Variant] = {
     "plain4_reported": Variant(reported_speech, config={"plain_weight": 4.0}),
     "plain4_change_reported": Variant(_both(change_report, reported_speech), config={"plain_weight": 4.0}),
     "plain4_all": Variant(_both(last_sentence, change_report, harm_counts), config={"plain_weight": 4.0}),
+    # round 10: guard10's hard pairs (bench/data/train/g10) left out of every fit, or weighed three times
+    "no_g10": Variant(weights=_writer_weight("train-g10", 0.0)),
+    "g10x3": Variant(weights=_writer_weight("train-g10", 3.0)),
+    "plain4_g10x3": Variant(config={"plain_weight": 4.0}, weights=_writer_weight("train-g10", 3.0)),
+    "pii_w1": Variant(weights=pii_weight),  # with --pii
 }
 
 
