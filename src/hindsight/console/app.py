@@ -1,7 +1,8 @@
 """The web console under /console: sign-in, sessions, CSRF, language, layout and static files.
 
 Same tokens as the MCP endpoint. A person signs in once with a token (read scope browses, write edits, admin
-decides queues); the token is kept in an HttpOnly, SameSite=Strict cookie scoped to /console, and every form
+decides queues); the sign-in opens a server-side session (security/sessions.py) whose opaque id, never the token,
+is kept in an HttpOnly, SameSite=Strict cookie scoped to /console; sign-out ends it on every server; every form
 carries a per-session CSRF token (an HMAC of the session under the store's console secret, kept once per store
 so every server behind one load balancer accepts the others' forms), so a cross-site page can neither send the
 cookie nor forge the field. Over https the cookie is also Secure (cookies.py). Without tokens (auth off, loopback
@@ -31,6 +32,7 @@ from hindsight.console.cookies import over_https, set_session_cookie
 from hindsight.console.i18n import LANGS, t
 from hindsight.security.audit import AuditLog
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
+from hindsight.security.sessions import SessionStore
 from hindsight.security.tokens import TokenStore
 
 COOKIE = "hindsight_console"
@@ -73,6 +75,8 @@ class ConsoleApp:
                  audit: AuditLog | None = None, secret: bytes | None = None) -> None:
         self.mcp = mcp
         self.tokens = tokens
+        # sign-ins are server-side sessions: the cookie holds an opaque id, never the token (security/sessions.py)
+        self.sessions = SessionStore(tokens.store) if tokens is not None else None
         self.audit = audit  # every refusal (403) is recorded, as the MCP gate records its denials
         self._required = required  # decided per request (auth auto: from the first token on), else always
         # shared by every server of one store (mount_web_console passes the store's kept secret); else per process
@@ -80,6 +84,7 @@ class ConsoleApp:
 
     # ------------------------------------------------------------------ session
     def _token(self, request: Request) -> str:
+        """The bearer token of the Authorization header, else the cookie's opaque session id (never a token)."""
         header = request.headers.get("authorization", "")
         return header[7:].strip() if header.lower().startswith("bearer ") else request.cookies.get(COOKIE, "")
 
@@ -89,8 +94,11 @@ class ConsoleApp:
     def principal(self, request: Request) -> Principal | None:
         if not self.auth_on() or self.tokens is None:
             return LOCAL_OWNER
-        token = self._token(request)
-        return self.tokens.verify(token) if token else None
+        header = request.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            return self.tokens.verify(header[7:].strip())
+        session = request.cookies.get(COOKIE, "")
+        return self.sessions.principal(session) if session and self.sessions is not None else None
 
     def csrf_for(self, request: Request) -> str:
         session = self._token(request) if self.auth_on() else "local"
@@ -194,10 +202,13 @@ class ConsoleApp:
             if not token or self.tokens.verify(token) is None:
                 return self.login_page(request, "bad_token", 403)
             response = RedirectResponse("/console", status_code=303)
-            set_session_cookie(response, request, COOKIE, token, "/console")
+            if self.sessions is not None:
+                set_session_cookie(response, request, COOKIE, self.sessions.start(token), "/console")
             return response
 
         async def logout(request: Request, ctx: Ctx, fields: dict[str, str]) -> Response:
+            if self.sessions is not None:  # the session ends on every server, whatever the browser keeps
+                self.sessions.end(request.cookies.get(COOKIE, ""))
             response = RedirectResponse("/console", status_code=303)
             response.delete_cookie(COOKIE, path="/console", secure=over_https(request), httponly=True, samesite="strict")
             return response

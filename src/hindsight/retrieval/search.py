@@ -20,7 +20,7 @@ from hindsight.model import Explanation, MemoryRecord, SearchHit
 from hindsight.retrieval import second_pass, topic_split, xling_rerank
 from hindsight.retrieval.crosslingual import MIXED_KEYWORD_FACTOR, POOL_FACTOR, bias_group, by_script, other_script
 from hindsight.retrieval.currency import mark_outdated
-from hindsight.retrieval.fusion import reciprocal_rank_fusion
+from hindsight.retrieval.fusion import keep_dense_best, reciprocal_rank_fusion
 from hindsight.retrieval.glossmatch import ZH_QUERY_FACTOR, gloss_ranked
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
@@ -116,6 +116,7 @@ class HybridRetriever:
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
         if "crosslingual" in scored and options.xling_rerank and len(hits) >= xling_rerank.POOL:
             hits = self._xling_reorder(parsed.residual if parsed else query, hits, first.vector)
+        hits = keep_dense_best(hits, top_k, self.settings.retrieval.dense_slot)
         hits = mark_outdated(order_superseded(hits), top_k, self._embeddings,
                              lambda vector, depth, floor: self._neighbours(scope, vector, depth, floor))
         return annotate(hits[:top_k])

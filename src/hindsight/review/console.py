@@ -8,8 +8,8 @@ Served by the MCP server's HTTP transport next to /mcp (FastMCP custom routes):
 * ``POST /review/<proposal_id>/approve`` or ``/reject`` (form field ``note``):
   decide, then back to the list;
 * ``POST /review/login`` (form field ``token``): when the server requires bearer
-  tokens, a reviewer signs in with an admin token once; it is kept in an
-  HttpOnly, SameSite=Strict cookie (a cross-site form cannot carry it), Secure
+  tokens, a reviewer signs in with an admin token once; it opens a server-side
+  session whose opaque id (never the token) is kept in an HttpOnly, SameSite=Strict cookie (a cross-site form cannot carry it), Secure
   when the request came over https. An
   ``Authorization: Bearer`` header works too.
 
@@ -34,6 +34,7 @@ from hindsight.errors import HindsightError
 from hindsight.review.queue import Proposal
 from hindsight.review.service import ReviewService
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
+from hindsight.security.sessions import SessionStore
 from hindsight.security.tokens import TokenStore
 
 COOKIE = "hindsight_review"
@@ -118,6 +119,8 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
 
     `required` decides per request whether a token is needed (default: whenever `tokens` is given).
     """
+    sessions = SessionStore(tokens.store) if tokens is not None else None
+
     def needs_token() -> bool:
         return tokens is not None and (required is None or required())
 
@@ -125,8 +128,10 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         if tokens is None or not needs_token():
             return LOCAL_OWNER
         header = request.headers.get("authorization", "")
-        token = header[7:].strip() if header.lower().startswith("bearer ") else request.cookies.get(COOKIE, "")
-        return tokens.verify(token) if token else None
+        if header.lower().startswith("bearer "):
+            return tokens.verify(header[7:].strip())
+        session = request.cookies.get(COOKIE, "")  # an opaque session id, never the token (security/sessions.py)
+        return sessions.principal(session) if session and sessions is not None else None
 
     def visible(who: Principal, proposals: list[Proposal]) -> list[Proposal]:
         return [p for p in proposals if who.allows(Scope.admin, p.namespace)]
@@ -154,8 +159,8 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         if who is None or not any(s == Scope.admin for s in who.scopes):
             return _login("That token is unknown, revoked, or has no admin scope.", 403)
         response = RedirectResponse("/review", status_code=303)
-        if tokens is not None and needs_token():
-            set_session_cookie(response, request, COOKIE, token, "/review")
+        if sessions is not None and needs_token():
+            set_session_cookie(response, request, COOKIE, sessions.start(token), "/review")
         return response
 
     @mcp.custom_route("/review/{proposal_id}/{decision}", methods=["POST"], include_in_schema=False)

@@ -59,6 +59,12 @@ from hindsight.safety.redact_shapes import (
 from hindsight.safety.redact_structure import find_structured_secrets
 from hindsight.safety.redact_tagger import TaggerModel, find_tagged
 from hindsight.safety.redact_vet import vet
+from hindsight.safety.redact_window import (
+    find_card_numbers,
+    find_pair_partners,
+    find_unionpay_accounts,
+    find_window_keys,
+)
 from hindsight.safety.validators import PLACEHOLDER_VALUE as _PLACEHOLDER_VALUE
 from hindsight.safety.validators import (
     card_valid,
@@ -235,8 +241,26 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     _find_secrets, find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
     find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
     find_cli_passwords, find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
-    find_structured_secrets, find_context_secrets,
+    find_structured_secrets, find_context_secrets, find_window_keys, find_card_numbers, find_unionpay_accounts,
 )
+
+
+_ATTRIBUTE = re.compile(r"[a-z][a-z-]*=")  # an attribute name is lower case; base64 padding ("YWRt...=") is not
+_CALL = re.compile(r"\.[A-Za-z_]\w*\(")
+
+
+def _markup_or_call(text: str, span: Span) -> bool:
+    """A markup attribute's name (``autocomplete="``) or a method call (``driver.find_element(``) where a password
+    or key would stand: code, not a value."""
+    if span[0] not in ("password", "api_key"):
+        return False
+    value = text[span[1] : span[2]]
+    quote_after = text[span[2] : span[2] + 1] in ("\"", "'")
+    return bool((_ATTRIBUTE.fullmatch(value) and quote_after) or _CALL.search(value))
+
+
+def _partners(text: str, spans: list[Span]) -> list[Span]:
+    return find_pair_partners(text, [(s[1], s[2]) for s in spans if s[0] in _CREDENTIAL_KINDS])
 
 
 def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: TaggerModel | bool = True) -> list[Finding]:
@@ -244,16 +268,18 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     ``tagger``: the learned second opinion over what the rules left (True: shipped weights, False: rules only)."""
     wanted = set(kinds) if kinds is not None else set(KINDS)
     # Public contacts (an organisation's hotline, mailbox or address) stay, and the tagger never sees them.
-    spans, public = vet(text, [s for finder in _FINDERS for s in finder(text) if s[2] > s[1]])
+    spans, public = vet(text, [s for finder in _FINDERS for s in finder(text) if s[2] > s[1] and not _markup_or_call(text, s)])
     found = {s[0] for s in spans}
     # Context across the whole text: an expiry date only next to a card, an IP address only in a credential note.
     if found & {"card", "cvv"}:
         spans += find_card_expiry(text) + find_card_combo(text, [(s[1], s[2]) for s in spans if s[0] == "card"])
     if found & _CREDENTIAL_KINDS:
-        spans += find_key_ids(text)
+        spans += find_key_ids(text) + _partners(text, spans)
     if tagger is not False:
         tagged = find_tagged(text, [(s[1], s[2]) for s in spans] + public, None if tagger is True else tagger)
-        spans += tagged + (find_key_ids(text) if not found & _CREDENTIAL_KINDS and {s[0] for s in tagged} & _CREDENTIAL_KINDS else [])
+        if not found & _CREDENTIAL_KINDS and {s[0] for s in tagged} & _CREDENTIAL_KINDS:
+            spans += find_key_ids(text) + _partners(text, tagged)
+        spans += tagged
     spans = [s for s in spans if s[0] in wanted]
     spans.sort(key=lambda s: (_PRIORITY[s[0]], -(s[2] - s[1]), s[1]))
     # Taken spans never overlap, so sorted by start their ends are sorted too: one bisect finds the

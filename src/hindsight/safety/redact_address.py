@@ -28,11 +28,11 @@ _EN_ADDRESS = re.compile(
     r"(?:\s+(?:N|S|E|W|NE|NW|SE|SW)\b\.?)?(?:,?\s*" + _UNIT + r")?"
 )
 # After the street line: the city and the state stay (they name a town and a region, not a home: "Columbus, OH",
-# "Malvern VIC"); the US ZIP or Australian postcode after the state, a UK postcode or a bare 4-6 digit postcode is
+# "Malvern VIC"); the US ZIP, Canadian or Australian postcode after the state / province, a UK postcode or a bare 4-6 digit postcode is
 # redacted too.
 _EN_POSTCODE = re.compile(
     r",?\s*(?:[A-Z][a-z][A-Za-z.-]*(?:\s+[A-Z][a-z][A-Za-z.-]*){0,2})?,?\s*"
-    r"(?:(?:NSW|VIC|QLD|TAS|ACT|SA|WA|NT)\s+(?P<au>\d{4})(?!\d|[.,]\d)|[A-Z]{2}\s+(?P<zip>\d{5}(?:-\d{4})?)|"
+    r"(?:(?:NSW|VIC|QLD|TAS|ACT|SA|WA|NT)\s+(?P<au>\d{4})(?!\d|[.,]\d)|[A-Z]{2}\s+(?P<zip>\d{5}(?:-\d{4})?)|[A-Z]{2}\s+(?P<ca>[A-Z]\d[A-Z]\s?\d[A-Z]\d)(?![A-Za-z0-9])|"
     r"(?P<post>[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d.,])))"
 )
 # "16 Rue de Lille, 75007 Paris", "12 Via Roma", "Calle Mayor 5": the street type comes first.
@@ -134,7 +134,7 @@ def _find_addresses(text: str) -> list[list[Span]]:
             group: list[Span] = [("address", m.start(), m.end())]
             post = _EN_POSTCODE.match(text, m.end()) if pattern is _EN_ADDRESS else None
             if post:
-                group.append(("address", *post.span(next(g for g in ("zip", "au", "post") if post.group(g)))))
+                group.append(("address", *post.span(next(g for g in ("zip", "ca", "au", "post") if post.group(g)))))
             out.append(group)
     for m in _ZH_ADDRESS.finditer(text):
         if _NOT_A_HOME.match(text, m.end()):

@@ -30,14 +30,14 @@ _OTP_CUE = (
     r"one[- ]time|2fa|mfa|otp|sms|text|backup|recovery|reset|pairing|unlock|door|gate|entry|alarm|safe|activation|"
     r"two[- ]factor|lockbox|keypad|garage|padlock|locker|building|guard|magic)\s+(?:codes?|pins?|passcodes?|keys?|combination)\b|"
     r"\bcode\s+(?:to|for)\s+the\s+(?:door|gate|lockbox|key\s?box|safe|alarm|garage|building|front\s+door|padlock|locker)\b|\b(?:otp|totp|2fa|mfa)\b(?:\s+codes?)?|"
-    r"\bone[- ]time\s+(?:pass(?:code|word)|pin)\b|\byour\s+code\b|"
-    r"验证码|[校核查]验码|动态码|动态密码|短信码|令牌码|动态令牌|动态口令牌?(?:现在|当前)?(?:显示的?)?|口令码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
+    r"\bone[- ]time\s+(?:pass(?:code|word)|pin)\b|\byour\s+code\b|\btwo[- ]factor\b|\b2-step\b|"
+    r"(?:验证|认证)[\u4e00-\u9fff，,]{0,8}?码|门禁(?:密码)?|[校核查]验码|动态码|动态密码|短信码|令牌码|动态令牌|动态口令牌?(?:现在|当前)?(?:显示的?)?|口令码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
 )
 _OTP_VALUE = (r"(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?: \d){3,7}|(?=[A-Za-z]*\d)[A-Z0-9]{4,10}|[A-Z]-\d{4,8}"
               r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,3}|(?=[a-z-]*\d)[a-z0-9]{4,5}-[a-z0-9]{4,5})")
 _OTP = re.compile(_OTP_CUE + r"(?:\s*\([^)\n]{0,20}\))?(?:\s+(?:for|from|to|on)\s+[^\n:：]{1,48}?[:：])?" + _SEP + r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
 _OTP_FILLER = re.compile(
-    _OTP_CUE + r"(?:(?:\s+[A-Za-z']{1,12}){1,6}?\s+(?:is|was|are|were|reads?|said)\s*:?|[\u4e00-\u9fff，,]{1,10}?(?:是|为|：|:))\s*"
+    _OTP_CUE + r"(?:(?:\s+[A-Za-z']{1,12}){1,6}?\s+(?:is|was|are|were|reads?|said)\s*:?|(?:\s+[A-Za-z'-]{1,12}){1,3}\s*:|[\u4e00-\u9fff，,]{1,10}?(?:是|为|：|:))\s*"
     r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)"
 )
 # "the code they just texted me is 0 5 7 3 1 8": a code, words that say it was sent, then the value.
@@ -95,6 +95,8 @@ _OTP_FIRST = re.compile(
 
 
 def _otp_ok(text: str, value: str, end: int) -> bool:
+    if re.fullmatch(r"(\d)\1{3,}|0?123456(?:78?9?)?|1234", value.replace(" ", "")):
+        return False  # "000000", "123456": a test fixture or a placeholder, not somebody's code
     digits = sum(ch.isdigit() for ch in value)
     letters = sum(ch.isalpha() for ch in value)
     # Four digits at least, or a short mixed code such as "K7Q2M" (two digits among letters).
@@ -151,6 +153,11 @@ _DOC_CUE = (
 # Between the document's name and its number: a few words ("number on file"), or what it is for ("for the Tokyo trip:").
 _DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?|\s+(?:for|of)\s+[^\d\n,.;，。；:：]{1,32}?(?=\s*[:：]))" + _SEP
                   + r"(?P<value>(?-i:[A-Z]{0,3}\d[A-Z0-9]{4,14}|[A-Z]{0,2}\d{2,5}(?:[ -]\d{2,6}){1,4}(?: ?[A-Z0-9])?|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
+# "Kids' passports: Mia #548201937, Leo #548201938", "护照：爸爸 E12345678，妈妈 E87654321": after a document cue and a
+# colon, a list whose items are a name (or a relation) and a number.
+_DOC_LIST = re.compile(_DOC_CUE + r"[^\d\n:：]{0,16}[:：]")
+_DOC_ITEM = re.compile(r"\s*(?:[,，、;；]|\band\b|和)?\s*(?:[A-Z][a-z]{1,15}|[\u4e00-\u9fff]{1,4})\s*(?:[:：#]|'s)?\s*"
+                       r"(?P<value>(?-i:[A-Z]{0,2}\d{6,12}))(?![A-Za-z0-9])")
 _CN_ID_CUE = re.compile(r"(?i)(?:身份证|身份号码|证件号|公民身份|\bID\b|identity|\bresident\b)[^\n。；;]{0,16}$")
 # The pre-1999 15-digit resident ID (no check character): only after a cue, with a real birth date.
 _CN_ID_15 = re.compile(r"(?<![0-9A-Za-z])\d{6}(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{3}(?![0-9A-Za-z])")
@@ -168,6 +175,11 @@ def find_national_ids(text: str) -> list[Span]:
         value = m.group("value")
         if sum(ch.isdigit() for ch in value) >= 5 or (sum(ch.isdigit() for ch in value) >= 3 and len(value) >= 8):
             out.append(("national_id", *m.span("value")))
+    for m in _DOC_LIST.finditer(text):
+        pos = m.end()
+        while item := _DOC_ITEM.match(text, pos):
+            out.append(("national_id", *item.span("value")))
+            pos = item.end()
     for m in _CN_ID_15.finditer(text):
         # The 18-character ID is found by its checksum alone (redact.py); a wrong check character is
         # a sample or a typo and stays.

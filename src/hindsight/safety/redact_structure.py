@@ -128,9 +128,10 @@ def find_named_bank_cards(text: str) -> list[Span]:
 
 _CODE_LIST_CUE = re.compile(
     r"(?i)(?:\b(?:recovery|backup|back-up|scratch|rescue|emergency|one[- ]time|single[- ]use)\s+(?:codes?|keys?)\b|"
-    r"恢复码|备用码|救援码|备份码|应急码|一次性(?:验证)?码)[^\n:：]{0,60}?[:：]"
+    r"恢复码|备用码|救援码|备份码|应急码|一次性(?:验证)?码)(?:[^\n:：]{0,60}?[:：])?"
 )
-_CODE_ITEM = re.compile(r"\s*(?:[,，、;；]|\d{1,2}[.)]\s)?\s*(?P<code>[A-Za-z0-9]{3,12}(?:-[A-Za-z0-9]{3,12})?)(?![\w-])")
+# Items: separated by commas, spaces or line breaks, numbered ("1. ") or bulleted ("- ", "• ").
+_CODE_ITEM = re.compile(r"\s*(?:[,，、;；]|\d{1,2}[.)]\s|[-*•·]\s)?\s*(?P<code>[A-Za-z0-9]{3,12}(?:-[A-Za-z0-9]{3,12})?)(?![\w-])")
 
 
 def _code_shape(value: str) -> str:

@@ -49,7 +49,7 @@ _VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+){1,3}(?:[-+.~_][0-9a-z]+(?:\.[0-9a-z]
 # Never candidates: placeholders (${DB_PASSWORD}, your-key, changeme), hashes that name their algorithm
 # (sha512-..., sha256:..., bcrypt $2b$...), base64 of a PNG/JPEG/GIF/ZIP/PDF file, file names.
 _NOT_A_VALUE = re.compile(
-    r"(?i)^(?:\$\{?\w+\}?|%\w+%|x{3,}|\*{3,}|\.{3,}|your[_-].*|changeme|redacted.*|example.*|dummy.*|"
+    r"(?i)^(?:\$\{?\w+\}?|%\w+%|x{3,}|(\d)\1{3,}|\*{3,}|\.{3,}|your[_-].*|changeme|redacted.*|example.*|dummy.*|"
     r"(?:sha|md)\d*[-:].*|0x[0-9a-f]{40}|(?-i:iVBORw0KGgo|/9j/|R0lGOD|UEsDB|JVBERi).*|\$2[abxy]?\$.*|\$argon2.*|[\w.-]+\.(?:txt|json|ya?ml|toml|ini|cfg|conf|env|md|csv|log|py|js|ts|go|rs|java|"
     r"sh|sql|xml|html?|pdf|docx?|xlsx?|png|jpe?g|gz|tgz|zip|tar|xz|deb|rpm|whl|jar|exe|dmg|iso|pem|crt|key|lock))$"
 )
@@ -74,6 +74,7 @@ _OWNED_BEFORE = re.compile(
 # from the error page: Xk3v...", "trace_id=...", "请求 ID：..." - it names one request, it opens nothing.
 _REQUEST_ID_BEFORE = re.compile(
     r"(?i)(?:\b(?:request|trace|correlation|span|execution|event|incident|message|cf-ray|ray|transaction|operation)[ _-]?ids?\b|"
+    r"\btracking\s+(?:number|no\.?|#|id|code)|运单号|快递单号|物流单号|"
     r"请求\s?id|追踪\s?id|链路\s?id|请求号|流水号)[^\n。;；]{0,40}$"
 )
 # A payment processor's object ID ("ch_3OqK...", "pi_3OqK...", "cus_N8x..."): a reference to a charge, intent or customer,

@@ -91,7 +91,10 @@ class TokenStore(StoreClient):
         if not token or not token.startswith(TOKEN_PREFIX):
             return None
         row = self._store.token_by_hash(_hash(token))
-        if row is None:
-            return None
-        return Principal(f"token:{row[0]}", frozenset(Scope(s) for s in json.loads(row[1])),
-                         frozenset(json.loads(row[2])))
+        return None if row is None else principal_of_row(row)
+
+
+def principal_of_row(row: tuple[object, ...]) -> Principal:
+    """The principal of a token row (name, scopes JSON, namespaces JSON)."""
+    return Principal(f"token:{row[0]}", frozenset(Scope(s) for s in json.loads(str(row[1]))),
+                     frozenset(json.loads(str(row[2]))))

@@ -39,6 +39,7 @@ from hindsight.security.http_auth import HindsightTokenVerifier
 from hindsight.security.http_guard import AuthPolicy, HTTPGuard
 from hindsight.security.principal import Scope
 from hindsight.security.tokens import TokenStore
+from hindsight.server.access_log import keep_queries_out_of_the_access_log
 from hindsight.server.mcp_admin_tools import register_admin_tools
 from hindsight.server.mcp_common import INSTRUCTIONS, Gate, IdempotencyKey, MemoryId, Namespace, _call
 from hindsight.server.mcp_event_tools import register_event_tools
@@ -239,5 +240,6 @@ def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", h
         from starlette.middleware import Middleware
 
         assert policy is not None, "HTTP needs an auth policy"
+        keep_queries_out_of_the_access_log()  # console search words stay out of the operator's log
         guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=allowed_hosts)
         server.run(transport="http", host=host, port=port, show_banner=False, middleware=[guard])

@@ -23,6 +23,9 @@ COPY_TABLES: dict[str, tuple[str, ...]] = {
     "idempotency": ("namespace", "key", "result", "created_at", "request_hash"),
     "audit": ("at", "principal", "action", "namespace", "memory_id", "outcome", "detail"),
 }
+#: The per-store secrets in the meta table (`kept_secret`): the console's CSRF key. `hindsight migrate` copies
+#: them, so forms and sessions of the old store keep working on the new one.
+KEPT_SECRETS: tuple[str, ...] = ("console_secret",)
 
 
 class AuxTables:
@@ -50,10 +53,21 @@ class AuxTables:
         table = self._meta_table()
         rows = self._aux_rows(f"SELECT value FROM {table} WHERE key = ?", (key,))
         if not rows:  # read first: a server starting while another process holds the write lock need not wait
-            self._aux_exec(f"INSERT INTO {table}(key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
-                           (key, secrets.token_hex(32)))
+            self.keep_secrets({key: secrets.token_hex(32)})
             rows = self._aux_rows(f"SELECT value FROM {table} WHERE key = ?", (key,))
         return str(rows[0][0])
+
+    def kept_secrets(self) -> dict[str, str]:
+        """The per-store secrets that exist (of KEPT_SECRETS), for `hindsight migrate` to carry over."""
+        marks = ", ".join("?" * len(KEPT_SECRETS))
+        rows = self._aux_rows(f"SELECT key, value FROM {self._meta_table()} WHERE key IN ({marks})", KEPT_SECRETS)
+        return {str(k): str(v) for k, v in rows}
+
+    def keep_secrets(self, values: dict[str, str]) -> None:
+        """Keep secrets under their keys; a key the store already holds keeps its value (the first one wins)."""
+        for key, value in values.items():
+            self._aux_exec(f"INSERT INTO {self._meta_table()}(key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                           (key, value))
 
     # ------------------------------------------------------------------ tokens
     def token_add(self, token_id: str, name: str, token_hash: str, scopes_json: str, namespaces_json: str,
@@ -76,6 +90,29 @@ class AuxTables:
         rows = self._aux_rows("SELECT name, scopes, namespaces FROM tokens WHERE token_hash = ? AND revoked_at IS NULL",
                               (token_hash,))
         return rows[0] if rows else None
+
+    # ------------------------------------------------------------ console sessions
+    def session_add(self, id_hash: str, token_hash: str, created_at: float, expires_at: float, keep: int) -> None:
+        """A sign-in of the console or /review: the hash of its opaque id, for the token it was opened with. Only
+        the token's `keep` newest sessions stay (signing in again and again cannot grow the table)."""
+        self._aux_exec("INSERT INTO console_sessions(id_hash, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                       (id_hash, token_hash, created_at, expires_at))
+        self._aux_exec("DELETE FROM console_sessions WHERE token_hash = ? AND id_hash NOT IN (SELECT id_hash FROM "
+                       "console_sessions WHERE token_hash = ? ORDER BY created_at DESC, id_hash LIMIT ?)",
+                       (token_hash, token_hash, keep))
+
+    def session_token(self, id_hash: str, now: float) -> tuple[Any, ...] | None:
+        """(name, scopes_json, namespaces_json) of the live token behind an unexpired session, else None."""
+        rows = self._aux_rows("SELECT t.name, t.scopes, t.namespaces FROM console_sessions s JOIN tokens t "
+                              "ON t.token_hash = s.token_hash WHERE s.id_hash = ? AND s.expires_at > ? "
+                              "AND t.revoked_at IS NULL", (id_hash, now))
+        return rows[0] if rows else None
+
+    def session_delete(self, id_hash: str | None = None, expired_before: float | None = None) -> int:
+        """End one session (sign-out), or drop every session that expired before a time."""
+        if id_hash is not None:
+            return self._aux_exec("DELETE FROM console_sessions WHERE id_hash = ?", (id_hash,))
+        return self._aux_exec("DELETE FROM console_sessions WHERE expires_at <= ?", (expired_before or 0.0,))
 
     # ------------------------------------------------------------------- audit
     def audit_add(self, at: float, principal: str, action: str, outcome: str, namespace: str | None,

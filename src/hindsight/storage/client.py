@@ -30,6 +30,11 @@ class StoreClient:
         client._owned = True
         return client
 
+    @property
+    def store(self) -> MemoryStore:
+        """The store this service keeps its rows in (another service over the same tables may share it)."""
+        return self._store
+
     def close(self) -> None:
         """Closes the store only when `open` opened it; a store passed in stays its caller's."""
         if self._owned:

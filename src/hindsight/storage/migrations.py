@@ -198,6 +198,16 @@ CREATE TRIGGER tag_scope_memory_removed AFTER DELETE ON memories BEGIN
 END
 """
 
+_V9 = """
+CREATE TABLE IF NOT EXISTS console_sessions (
+    id_hash TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    expires_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_console_sessions_expiry ON console_sessions(expires_at)
+"""
+
 #: MIGRATIONS[i] upgrades a database from version i to i + 1.
 #: V5: vectors keyed by `vkey`, a number SQLite never hands out twice (AUTOINCREMENT), instead of the memory's
 #: reusable rowid; `vector_log` is the change counter every vector index catches up from (filled by triggers, so
@@ -211,7 +221,9 @@ END
 #: columns ride along so the index covers the time condition: sizing a scope reads no table rows); and `tag_scope`,
 #: one row per (memory, tag) carrying the memory's namespace, status, type and time, kept by triggers (so every
 #: writer and process keeps it in step), so a tag filter reads exactly the tagged rows in scope.
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8]
+#: V9: `console_sessions`, the sign-ins of the web console and /review: the SHA-256 of an opaque session id (the
+#: cookie holds the id, never the bearer token) and the hash of the token it was opened with (security/sessions.py).
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9]
 
 
 def _statements(script: str) -> list[str]:

