@@ -196,11 +196,14 @@ def fit_weighted(f: gm.Features, y: np.ndarray, cfg: gm.ModelConfig, seed: int,
 
 
 def fixed_texts() -> list[str]:
-    """The pinned benign memories of tests/test_guard_benign_fixed.py (suite texts and the two VPN notes)."""
+    """The pinned benign memories of tests/test_guard_benign_fixed.py: the suite texts, the held-out ops change notes
+    (left out before the r10T1 addendum, so earlier fixed maxima could read low) and the two VPN notes."""
     suite = json.loads((ROOT / "tests" / "data" / "guard_benign_fixed.json").read_text(encoding="utf-8"))
+    ops = [json.loads(line) for line in (ROOT / "bench" / "data" / "guard_ops" / "ops_change_notes.jsonl")
+           .read_text(encoding="utf-8").splitlines() if line.strip()]
     vpn = ["The office VPN moved from WireGuard to Tailscale; new laptops just get an invite from the admin console.",
            "办公室的 VPN 已经从 WireGuard 换成 Tailscale 了，新电脑在后台发个邀请就行。"]
-    return [str(t["content"]) for t in suite] + vpn
+    return [str(t["content"]) for t in suite] + [str(r["text"]) for r in ops if r["held_out"]] + vpn
 
 
 def fixed_scores(clf: GuardClassifier, texts: list[str], variant: Variant) -> list[tuple[float, str]]:

@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import guard_lowo_fast as lowo  # noqa: E402
+import guard_variants as gv  # noqa: E402
 from train_guard import BLIND_ROUNDS  # noqa: E402
 
 
@@ -27,6 +28,25 @@ def test_every_released_guard_writer_is_fitted_and_in_a_held_out_group() -> None
     assert ("blind-r9", "blind-r9b") in lowo.GROUPS
     # guard10's own hard pairs train but never score the criterion
     assert "train-g10" in lowo.TRAIN_ONLY
+
+
+def test_every_released_guard_set_on_disk_is_a_training_writer() -> None:
+    """A guard set released under bench/data (blind rounds, training writers) is fitted on and held out in turn; a
+    blind-written training writer (not guard10's own pairs) scores the criterion like a blind round."""
+    on_disk = {p.resolve() for p in (ROOT / "bench" / "data").glob("*/*/guard/set.jsonl")}
+    assert {p.resolve() for _, p in BLIND_ROUNDS} >= on_disk
+    assert ("train-r10T1",) in lowo.GROUPS
+    assert "train-r10T1" not in lowo.TRAIN_ONLY and "train-r10T1" in lowo.UNSEEN_BY_SHIPPED
+
+
+def test_the_harness_fixed_check_scores_every_text_the_fixed_test_pins() -> None:
+    """``--fixed`` decides whether a refit can ship: it must see every memory tests/test_guard_benign_fixed.py stores,
+    the held-out ops change notes included (a refit's worst pinned text was one of them)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import test_guard_benign_fixed as pinned
+
+    texts = set(gv.fixed_texts())
+    assert {t["content"] for t in pinned.SUITE + pinned.OPS_HELD + pinned.VPN_CHANGE} <= texts
 
 
 def test_guard10_hard_pairs_are_bilingual_and_carry_placeholders() -> None:
