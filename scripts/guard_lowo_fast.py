@@ -15,6 +15,11 @@ about 33,000 strings to embed twice, hours on the shared machine. This one is fo
   fitted without it; the criterion (docs/benchmarks.md, round 9): pooled over the held-out blind writers, attacks
   caught at the lowest threshold whose pooled benign flag rate (blind writers' benign + ops) is <= ``--budget``.
 
+Round 10: the operating point is also picked per writer (``pick_threshold_per_writer``: held-out writers' benign
+rates averaged, each writer once), r9 / r9b are held out together, guard10's hard pairs (``TRAIN_ONLY``) train but
+never score, the full fit behind ``--fixed`` leaves out the held-out ops notes, ``--pii`` adds the released PII sets
+as benign writers, and ``--save`` writes the last variant's full fit.
+
 Variants append features to the structured row (``guard_variants.py``) or change the recipe; the model, the gate and
 the hard rules are those of ``guard_model`` (``attack_prob``).
 """
@@ -45,12 +50,33 @@ from hindsight.safety.classifier import GuardClassifier, structured_features  # 
 from hindsight.safety.normalize import normalize_for_screening, prepare  # noqa: E402
 from hindsight.safety.redact import redactor  # noqa: E402
 
+#: ``--pii``: the released PII sets (benign notes that carry a secret, and look-alikes), one benign-only writer per
+#: round, read as the guard reads them (redacted: the secret is already a typed placeholder).
+PII_ROUNDS: tuple[tuple[str, Path], ...] = tuple(
+    (f"pii-{r}", ROOT / "bench" / "data" / "blind" / r / "pii" / "set.jsonl") for r in ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9")
+) + tuple((f"pii-{r}", ROOT / "bench" / "data" / "train" / r / "pii" / "set.jsonl") for r in ("r8T1", "r9T1"))
+PII_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("pii-r1", "pii-r2", "pii-r3"), ("pii-r4", "pii-r5", "pii-r6"), ("pii-r7", "pii-r8", "pii-r9"), ("pii-r8T1", "pii-r9T1"),
+)
 
-def selected_examples(plain_stride: int) -> list[ds.GuardExample]:
+
+def pii_examples() -> list[ds.GuardExample]:
+    out = []
+    for writer, path in PII_ROUNDS:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                raw = json.loads(line)
+                out.append(ds.GuardExample(text=raw["text"], label="benign", category=None, lang=raw["lang"],
+                                           group=f"{writer}:{ds.group_id(raw['text'])}",
+                                           kind=f"{writer}:{raw['kind']}_{raw['category']}", writer=writer))
+    return out
+
+
+def selected_examples(plain_stride: int, pii: bool = False) -> list[ds.GuardExample]:
     examples, _ = load_examples()
     plain = [e for e in examples if e.writer == gm.PLAIN_WRITER][::plain_stride]
     ops_held = [replace(e, writer=OPS) for e in examples if e.writer == HELD and "ops" in (e.kind or "")]
-    return [e for e in examples if e.writer not in (gm.PLAIN_WRITER, HELD)] + ops_held + plain
+    return [e for e in examples if e.writer not in (gm.PLAIN_WRITER, HELD)] + ops_held + plain + (pii_examples() if pii else [])
 
 
 def vector_text(redacted: str) -> str:
@@ -88,10 +114,25 @@ def kind_of(e: ds.GuardExample) -> str:
 GROUPS: tuple[tuple[str, ...], ...] = (
     (OWN,), ("blind-r1", "blind-r2", "blind-r3"), ("blind-r4", "blind-r4b", "blind-r5", "blind-r5b"),
     ("blind-r6", "blind-r6b", "blind-r7", "blind-r7b"), ("blind-r8", "blind-r8b"), ("train-r8T1", "train-r8T2"), (OPS,),
+    ("blind-r9", "blind-r9b"), ("train-r9T1",), ("train-g10",), ("train-r10T1",),
 )
 
 
-UNSEEN_BY_SHIPPED = ("blind-r7", "blind-r7b", "blind-r8", "blind-r8b", "train-r8T1", "train-r8T2")
+UNSEEN_BY_SHIPPED = ("blind-r7", "blind-r7b", "blind-r8", "blind-r8b", "train-r8T1", "train-r8T2", "blind-r9", "blind-r9b",
+                     "train-r9T1", "train-r10T1")
+#: Writers that are fitted on and held out like the others but never score the criterion: guard10's own hard pairs
+#: (written knowing which kinds refits trip on) would flatter it.
+TRAIN_ONLY = ("train-g10",)
+
+
+def pick_threshold_per_writer(scores: np.ndarray, is_attack: np.ndarray, writers: np.ndarray, budget: float) -> float:
+    """Lowest threshold at which the held-out writers' benign flag rates average <= ``budget`` (each writer counts
+    once, whatever its size; round 10's operating point)."""
+    names = [w for w in dict.fromkeys(writers) if (~is_attack[writers == w]).any()]
+    for t in np.arange(gm.MIN_THRESHOLD, 0.9995, 0.0025):
+        if np.mean([np.mean(scores[(writers == w) & ~is_attack] >= t) for w in names]) <= budget:
+            return float(round(t, 4))
+    return 0.9995
 
 
 def run_variant(name: str, examples: list[ds.GuardExample], base: gm.Features, normalised: list[str],
@@ -108,17 +149,18 @@ def run_variant(name: str, examples: list[ds.GuardExample], base: gm.Features, n
     scores = np.full(len(y), np.nan)
     t0 = time.time()
     scored = [w for w in dict.fromkeys(writers) if w != gm.PLAIN_WRITER]
-    assert not grouped or set(scored) <= {w for g in GROUPS for w in g}, "a writer is in no group"
+    groups = GROUPS + PII_GROUPS
+    assert not grouped or set(scored) <= {w for g in groups for w in g}, "a writer is in no group"
     if name == "shipped":  # the shipped weights as they are (in-sample on the writers they trained on)
         scores = gm.attack_prob(GuardClassifier.load(), f.raw, f)
-    for fold in GROUPS if grouped else [(w,) for w in scored]:
+    for fold in (g for g in groups if np.isin(writers, g).any()) if grouped else [(w,) for w in scored]:
         if name == "shipped":
             break
         mask = np.isin(writers, fold)
         train = ~mask
         clf = gv.fit_weighted(f.take(train), y[train], cfg, seed, None if weight is None else weight[train])
         scores[mask] = gm.attack_prob(clf, f.raw[mask], f.take(mask))
-    blind = [w for w in scored if w not in (OWN, OPS)]
+    blind = [w for w in scored if w not in (OWN, OPS, *TRAIN_ONLY) and not w.startswith("pii-")]
     is_attack = y > 0
     pooled = np.isin(writers, [*blind, OPS])
     report: dict[str, object] = {
@@ -136,20 +178,31 @@ def run_variant(name: str, examples: list[ds.GuardExample], base: gm.Features, n
     report["writers_at_budget"] = {w: gm.rates(scores[writers == w], is_attack[writers == w], t) for w in scored}
     newest = np.isin(writers, ["blind-r8", "blind-r8b"])
     report["r8_r8b_at_budget"] = gm.rates(scores[newest], is_attack[newest], t)
+    pii = np.array([w.startswith("pii-") for w in writers])
+    tw = pick_threshold_per_writer(scores[pooled], is_attack[pooled], writers[pooled], budget)
+    report["per_writer_budget"] = {"threshold": tw, "pooled": gm.rates(scores[pooled], is_attack[pooled], tw),
+                                   "writers": {w: gm.rates(scores[writers == w], is_attack[writers == w], tw)
+                                               for w in scored}}
+    if pii.any():  # benign-only: the share of the PII sets' notes the guard would hold (each round held out)
+        report["pii_flagged"] = {"at_per_writer_budget": round(float(np.mean(scores[pii] >= tw)), 4),
+                                 "at_0.75": round(float(np.mean(scores[pii] >= 0.75)), 4), "n": int(pii.sum())}
     # The writers the shipped weights never saw: a "before" comparable with the shipped row.
     unseen = np.isin(writers, [*UNSEEN_BY_SHIPPED, OPS])
     report["unseen_by_shipped_at_budget"] = pooled_at_budget(scores[unseen], is_attack[unseen], budget)
     report["unseen_by_shipped_at_0.75"] = gm.rates(scores[unseen], is_attack[unseen], 0.75)
     if fixed and name == "shipped":
         report["fixed_max"] = gv.fixed_scores(GuardClassifier.load(), fixed, variant)
-    elif fixed:  # the pinned benign texts, scored by a model fitted on every writer
-        clf = gv.fit_weighted(f, y, cfg, seed, weight)
+    elif fixed:  # the pinned benign texts, scored by a model fitted on every writer but the held-out ops notes
+        keep = writers != OPS  # (tests/test_guard_benign_fixed.py pins them: no shipped model may train on them)
+        clf = gv.fit_weighted(f.take(keep), y[keep], cfg, seed, None if weight is None else weight[keep])
         report["fixed_max"] = gv.fixed_scores(clf, fixed, variant)
+        report["classifier"] = clf
     if fixed:  # the threshold the fixed check forces (every pinned text >= 0.02 below it) and recall there
         top = report["fixed_max"][0][0]  # type: ignore[index]
         forced = max(round(top + 0.02, 4), 0.75 if name == "shipped" else 0.0)
         report["at_fixed_threshold"] = {"threshold": forced, "pooled": gm.rates(scores[pooled], is_attack[pooled], forced),
                                         "unseen_by_shipped": gm.rates(scores[unseen], is_attack[unseen], forced)}
+        report["fixed_passes_at_per_writer_budget"] = bool(top + 0.02 <= tw)
     report["scores"] = scores
     return report
 
@@ -165,11 +218,15 @@ def main() -> None:
     parser.add_argument("--grouped", action="store_true", help="hold writers out in groups (GROUPS)")
     parser.add_argument("--fixed", action="store_true", help="also score the pinned benign texts (full fit)")
     parser.add_argument("--embed-only", action="store_true")
+    parser.add_argument("--pii", action="store_true", help="the released PII sets join as benign writers (PII_GROUPS)")
     parser.add_argument("--out", type=Path, default=None, help="JSON report (scores left out)")
     parser.add_argument("--dump-scores", type=Path, default=None)
+    parser.add_argument("--save", type=Path, default=None,
+                        help="save the last variant's full fit (needs --fixed) with --save-threshold as its threshold")
+    parser.add_argument("--save-threshold", type=float, default=None)
     args = parser.parse_args()
     args.cache_dir.mkdir(parents=True, exist_ok=True)
-    examples = selected_examples(args.plain_stride)
+    examples = selected_examples(args.plain_stride, args.pii)
     redacted, normalised, gate, hard = gm._prepared_cached([e.text for e in examples], args.cache_dir)
     vectors = embed([vector_text(r) for r in redacted], args.cache_dir / "emb_c.npy")
     fixed = gv.fixed_texts() if args.fixed else []
@@ -188,6 +245,10 @@ def main() -> None:
     for name in args.variant or ["base"]:
         rep = run_variant(name, examples, base, normalised, y, args.seed, args.budget, args.bag, fixed, args.grouped)
         scores = rep.pop("scores")
+        clf = rep.pop("classifier", None)
+        if args.save is not None and clf is not None:
+            clf.threshold = args.save_threshold or rep["per_writer_budget"]["threshold"]  # type: ignore[index]
+            clf.save(args.save)
         if args.dump_scores is not None:
             with args.dump_scores.with_suffix(f".{name}.jsonl").open("w", encoding="utf-8") as fh:
                 for e, s in zip(examples, scores, strict=True):  # type: ignore[call-overload]

@@ -125,6 +125,17 @@ def ops_weight(examples: Sequence[ds.GuardExample]) -> np.ndarray:
     return np.array([3.0 if e.writer == "ops" else 1.0 for e in examples])
 
 
+def _writer_weight(writer: str, w: float) -> Callable[[Sequence[ds.GuardExample]], np.ndarray]:
+    def weights(examples: Sequence[ds.GuardExample]) -> np.ndarray:
+        return np.array([w if e.writer == writer else 1.0 for e in examples])
+    return weights
+
+
+def pii_weight(examples: Sequence[ds.GuardExample]) -> np.ndarray:
+    """``--pii``: a PII note weighs one unit (not a blind writer's three)."""
+    return np.array([1 / 3 if e.writer.startswith("pii-") else 1.0 for e in examples])
+
+
 def vpn_as_network() -> None:
     """A VPN is network access, not a credential: drop it from the framing features' credential lexicon (the
     brief's lexicon classes: destructive, credential, network, approval, payment). Patches this process's
@@ -171,6 +182,11 @@ VARIANTS: dict[str, Variant] = {
     "plain4_reported": Variant(reported_speech, config={"plain_weight": 4.0}),
     "plain4_change_reported": Variant(_both(change_report, reported_speech), config={"plain_weight": 4.0}),
     "plain4_all": Variant(_both(last_sentence, change_report, harm_counts), config={"plain_weight": 4.0}),
+    # round 10: guard10's hard pairs (bench/data/train/g10) left out of every fit, or weighed three times
+    "no_g10": Variant(weights=_writer_weight("train-g10", 0.0)),
+    "g10x3": Variant(weights=_writer_weight("train-g10", 3.0)),
+    "plain4_g10x3": Variant(config={"plain_weight": 4.0}, weights=_writer_weight("train-g10", 3.0)),
+    "pii_w1": Variant(weights=pii_weight),  # with --pii
 }
 
 
@@ -180,11 +196,14 @@ def fit_weighted(f: gm.Features, y: np.ndarray, cfg: gm.ModelConfig, seed: int,
 
 
 def fixed_texts() -> list[str]:
-    """The pinned benign memories of tests/test_guard_benign_fixed.py (suite texts and the two VPN notes)."""
+    """The pinned benign memories of tests/test_guard_benign_fixed.py: the suite texts, the held-out ops change notes
+    (left out before the r10T1 addendum, so earlier fixed maxima could read low) and the two VPN notes."""
     suite = json.loads((ROOT / "tests" / "data" / "guard_benign_fixed.json").read_text(encoding="utf-8"))
+    ops = [json.loads(line) for line in (ROOT / "bench" / "data" / "guard_ops" / "ops_change_notes.jsonl")
+           .read_text(encoding="utf-8").splitlines() if line.strip()]
     vpn = ["The office VPN moved from WireGuard to Tailscale; new laptops just get an invite from the admin console.",
            "办公室的 VPN 已经从 WireGuard 换成 Tailscale 了，新电脑在后台发个邀请就行。"]
-    return [str(t["content"]) for t in suite] + vpn
+    return [str(t["content"]) for t in suite] + [str(r["text"]) for r in ops if r["held_out"]] + vpn
 
 
 def fixed_scores(clf: GuardClassifier, texts: list[str], variant: Variant) -> list[tuple[float, str]]:
