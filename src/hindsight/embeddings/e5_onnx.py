@@ -30,6 +30,7 @@ import numpy as np
 
 from hindsight.embeddings.e5_numpy import QK, NumpyE5
 from hindsight.errors import ProviderUnavailableError
+from hindsight.native_order import onnxruntime_loadable
 
 #: bump when the graph this module builds changes (old cached graphs are then ignored)
 BUILDER_VERSION = 1
@@ -54,6 +55,9 @@ def _file_hash(path: Path) -> str:
 
 
 def _require() -> tuple[Any, Any]:
+    clash = onnxruntime_loadable()
+    if clash:
+        raise ProviderUnavailableError(clash)
     try:
         import onnx
         import onnxruntime

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from hindsight.errors import ProviderUnavailableError
+from hindsight.native_order import before_usearch
 from hindsight.private_files import FILE_MODE, make_private_dirs
 from hindsight.storage.vector_index import Payload
 
@@ -42,6 +43,7 @@ _NAME = re.compile(r"^hnsw-(?P<uuid>[0-9a-z]+)-(?P<seq>\d+)\.usearch$")
 
 
 def _usearch() -> Any:
+    before_usearch()
     try:
         from usearch.index import Index
     except ImportError as exc:

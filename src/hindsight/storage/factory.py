@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from hindsight.config import HindsightSettings
+from hindsight.native_order import before_usearch
 from hindsight.security.crypto import MemoryCipher, load_cipher
 from hindsight.storage.base import MemoryStore
 from hindsight.storage.encrypted import EncryptedStore
@@ -32,6 +33,7 @@ def _stored_vectors(db_path: Path) -> int:
 
 
 def _usearch_available() -> bool:
+    before_usearch()
     try:
         import usearch.index  # noqa: F401
     except ImportError:
