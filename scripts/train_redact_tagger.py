@@ -5,7 +5,7 @@
 
 Data: the released blind PII rounds (bench/data/blind/r*/pii/set.jsonl), the repository's own PII dev sets
 (bench/data/pii_dev_r1.jsonl, pii_fresh_r1.jsonl), the round-8 and round-9 PII training sets written blind
-(bench/data/train/r8T1, r9T1 and r10T1 pii/set.jsonl; always in the shipped weights, held out only on request) and synthetic EN/ZH text from scripts/redact_synth.py.
+(bench/data/train/r8T1 and r9T1 pii/set.jsonl; always in the shipped weights, held out only on request) and synthetic EN/ZH text from scripts/redact_synth.py.
 Every value-shaped candidate token of every text (hindsight.safety.redact_tagger.candidates) is one example;
 it is positive when it overlaps a ``secrets`` substring and does not overlap a ``keep`` substring. Model:
 L2 logistic regression (scikit-learn, liblinear, deterministic) over the binary features of ``features()``;
@@ -29,11 +29,13 @@ from redact_synth import generate  # noqa: E402
 
 from hindsight.safety.redact_tagger import WEIGHTS, candidates, cue_index, features  # noqa: E402
 
-ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10")
-# own dev sets and the round-8, -9 and -10 training sets written blind (never measured as blind, so never held out)
+ROUNDS = ("r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9")
+# Released round 10 (blind r10 and the training set r10T1) is scored, never trained on: adding it to the training data
+# helped no held-out round and cost one (docs/benchmarks.md, "Redaction, round 11"). bench/redaction_loro.py --rounds r10 r10T1.
+EVAL_ONLY = ("r10", "r10T1")
+# own dev sets and the round-8 and round-9 training sets written blind (never measured as blind, so never held out)
 OWN = (ROOT / "bench/data/pii_dev_r1.jsonl", ROOT / "bench/data/pii_fresh_r1.jsonl",
-       ROOT / "bench/data/train/r8T1/pii/set.jsonl", ROOT / "bench/data/train/r9T1/pii/set.jsonl",
-       ROOT / "bench/data/train/r10T1/pii/set.jsonl")
+       ROOT / "bench/data/train/r8T1/pii/set.jsonl", ROOT / "bench/data/train/r9T1/pii/set.jsonl")
 SEED = 7
 THRESHOLD = 0.9
 SHORT_THRESHOLD = 0.97  # values under 10 characters (see TaggerModel)
@@ -44,7 +46,7 @@ def load_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 # Training sets written blind that bench/redaction_loro.py may also hold out (rows of OWN; --hold takes them out).
-TRAIN_SETS = ("r8T1", "r9T1", "r10T1")
+TRAIN_SETS = ("r8T1", "r9T1", "r10T1")  # r10T1: scored only (EVAL_ONLY)
 
 
 def round_rows(name: str) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from hindsight.safety.redact import redact
+from hindsight.safety.redact_tagger import TaggerModel, find_tagged
 
 PII: list[tuple[str, list[str], list[str]]] = [
     # One-time and recovery codes: a long dash-grouped recovery key; a four-character mixed code after its cue.
@@ -84,3 +85,41 @@ def test_pii_removed_fact_kept(text: str, secrets: list[str], keep: list[str]) -
 @pytest.mark.parametrize("text", LOOKALIKES + WINDOW_LOOKALIKES)
 def test_lookalike_untouched(text: str) -> None:
     assert redact(text).text == text  # with the tagger, as stored
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Wi-Fi at the harbour flat is 'GullNest-7B', password is Kelpie!8842 - for the guests.", "GullNest-7B"),
+        ("Office SSID: Orbit-Lab-24G, the key is on the whiteboard.", "Orbit-Lab-24G"),
+        ("爸妈家的 WiFi 叫 Tenda_9C41，密码写在冰箱上。", "Tenda_9C41"),
+        ("客厅无线网：名称 MERCURY_6E2A，密码见路由器背面。", "MERCURY_6E2A"),
+    ],
+)
+def test_network_name_is_never_tagged(text: str, name: str) -> None:
+    certain = TaggerModel({}, 0.0)  # scores 0.5 >= 0.0: tags every candidate
+    tagged = [text[s:e] for _, s, e in find_tagged(text, model=certain)]
+    assert name not in tagged and name in redact(text).text
+
+
+def test_password_after_network_name_is_still_tagged() -> None:
+    text = "Wi-Fi at the harbour flat is 'GullNest-7B', password is Kelpie!8842 - for the guests."
+    certain = TaggerModel({}, 0.0)
+    assert "Kelpie!8842" in [text[s:e] for _, s, e in find_tagged(text, model=certain)]
+
+
+@pytest.mark.parametrize(
+    ("text", "city", "street"),
+    [
+        ("我爸妈住杭州文一西路 88 号 3 单元 602，寄东西寄这儿。", "杭州", "文一西路 88 号 3 单元 602"),
+        ("姑姑住重庆解放碑民权路 23 号 5 楼，周末去吃饭。", "重庆", "民权路 23 号"),
+    ],
+)
+def test_city_without_shi_stays_outside_the_address(text: str, city: str, street: str) -> None:
+    out = redact(text, tagger=False).text
+    assert city in out and street not in out, out
+
+
+def test_road_named_after_a_city_is_still_a_road() -> None:
+    out = redact("我住南京西路 1266 号 5 楼 501。", tagger=False).text
+    assert "南京" not in out, out

@@ -127,12 +127,23 @@ def find_addresses(text: str) -> list[Span]:
 # A province / city / district the road match swallowed ("成都武侯区玉林南路6号..."): it names a town, not a home.
 _REGION_HEAD = re.compile(r"(?:[\u4e00-\u9fff]{1,7}?(?:省|自治区|市|(?<![小社园校景厂矿街])区|县|旗))+")
 _ROAD_OR_ESTATE = re.compile(r"[\u4e00-\u9fffA-Za-z]{1,14}?(?:路|街|大道|道|巷|弄|胡同|里|村|小区|花园|家园|公寓|新村|社区|大厦|大楼)")
+# A large city written without 市 ("住成都玉林北路 17 号"): a data table, municipalities, provincial capitals and the
+# other large cities. The road after it needs a name of two characters or more, so "南京西路" and "成都路" stay roads.
+_CITY = ("北京|上海|天津|重庆|广州|深圳|成都|杭州|南京|武汉|西安|苏州|郑州|长沙|沈阳|青岛|宁波|东莞|无锡|厦门|福州|济南|大连|"
+         "哈尔滨|长春|昆明|合肥|南昌|南宁|贵阳|太原|石家庄|兰州|乌鲁木齐|呼和浩特|银川|西宁|拉萨|海口|三亚|珠海|佛山|温州|"
+         "绍兴|嘉兴|金华|台州|常州|南通|徐州|扬州|烟台|潍坊|洛阳|唐山|保定|泉州|惠州|中山|汕头|桂林|宜昌|襄阳|芜湖|绵阳|"
+         "遵义|大理|丽江|香港|澳门|台北")
+_CITY_HEAD = re.compile(rf"(?:{_CITY})(?:{_REGION_HEAD.pattern})?")
+_NAMED_ROAD_OR_ESTATE = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,14}?(?:路|街|大道|道|巷|弄|胡同|里|村|小区|花园|家园|公寓|新村|社区|大厦|大楼)")
 
 
 def _region_head(span: str) -> int:
     """The length of a region prefix of ``span`` when a road or an estate still follows it, else 0."""
     m = _REGION_HEAD.match(span)
-    return m.end() if m and _ROAD_OR_ESTATE.match(span, m.end()) else 0
+    if m and _ROAD_OR_ESTATE.match(span, m.end()):
+        return m.end()
+    city = _CITY_HEAD.match(span)
+    return city.end() if city and _NAMED_ROAD_OR_ESTATE.match(span, city.end()) else 0
 
 
 def _find_addresses(text: str) -> list[list[Span]]:
