@@ -57,7 +57,7 @@ def score(rows: list[dict[str, Any]], tagger: TaggerModel | bool) -> dict[str, A
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", nargs="+", default=list(ROUNDS), help="blind rounds, or r8T1 / r9T1 (training sets written blind)")
+    parser.add_argument("--rounds", nargs="+", default=list(ROUNDS), help="blind rounds, or r8T1 / r9T1 / r10T1 (training sets written blind); r10 and r10T1 are scored, never trained on")
     parser.add_argument("--thresholds", nargs="+", type=float, default=[0.9])
     parser.add_argument("--short", nargs="+", type=float, default=[0.0, 0.97], help="thresholds for values under 10 chars")
     parser.add_argument("--synth", type=int, default=1600, help="synthetic training rows (0: released rounds and own sets only)")

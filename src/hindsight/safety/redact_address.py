@@ -40,13 +40,14 @@ _EU_ADDRESS = re.compile(
     r"\b\d{1,5}(?:\s?(?:bis|ter))?,?\s+(?:[Rr]ue|Avenue|[Aa]v\.|[Bb]oulevard|Bd|[Pp]lace|[Qq]uai|[Cc]hemin|[Ii]mpasse|[Aa]llée|Via|Viale|Piazza|Corso|"
     r"Calle|Avenida|Plaza|Paseo|Rua|Carrer)\s+(?:(?:de|du|des|la|le|les|del|della|di|da|do|dos|d')\s*|[A-ZÀ-Ý][\w'-]*\s*){1,5}?"
     r"[A-ZÀ-Ý][\w'-]*"
-    r"(?:,?\s*\d{4,5}\s+[A-Z][a-zé'-]+(?:[ -][A-Z][a-zé'-]+)?)?"
+    r"(?:,?\s*(?P<post>\d{4,5})\s+[A-Z][a-zé'-]+(?:[ -][A-Z][a-zé'-]+)?)?"
 )
 # "Calle de Alcalá 48", "Via Garibaldi 23", "Rua Augusta, 1200": the street type, its name, then the number.
 _STREET_FIRST = re.compile(
     r"\b(?:Calle|Avenida|Av\.|Paseo|Plaza|Carrer|Rua|Travessa|Via|Viale|Piazza|Corso|Vicolo|Largo|Strada|Ulica|ul\.)\s+"
     r"(?:(?:de|del|de la|de los|da|do|dos|das|di|della|dei|delle)\s+)?(?:[A-ZÀ-Ý][\w'’.-]*\s+){0,3}?[A-ZÀ-Ý][\w'’.-]*,?\s+"
-    r"\d{1,5}[A-Za-z]?(?![\d.,]\d)(?:,?\s*\d{4,5}\s+[A-ZÀ-Ý][\wà-ÿ'-]+)?"
+    r"\d{1,5}[A-Za-z]?(?![\d.,]\d)(?:,?\s*\d{1,2}\s?[ºª°](?:\s*(?:izq(?:da)?|dcha|der|dto|centro|[A-H])\.?)?)?"
+    r"(?:,?\s*(?P<post>\d{4,5})\s+[A-ZÀ-Ý][\wà-ÿ'-]+)?"
 )
 _DE_ADDRESS = re.compile(
     r"\b[A-Z][a-zäöüß-]+(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer)\s+\d{1,4}[a-z]?"
@@ -60,17 +61,17 @@ _PART = r"(?:号楼|號樓|栋|棟|幢|座|单元|單元|门|層|层|楼|樓|室
 _REGION = (rf"(?:{_HAN}{{2,7}}(?:省|自治区))?(?:{_HAN}{{2,7}}市)?(?:{_HAN}{{1,7}}(?:区|县|镇|乡))?"
            rf"(?:{_HAN}{{2,6}}(?:街道|镇|乡))?")
 _PARTS = rf"(?:\s*附?\s*(?:{_NUM}\s*{_PART}|[东西南北中]{{1,2}}区(?=\s*\d)))"
-_ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)(?:[一二三四五六七八九十\d东西南北中]{1,3}段)?(?:[一二三四五六七八九十\d]{1,3}(?:巷|弄))?\s*[甲乙丙丁]?\d{1,5}\s*(?:号|號|弄|组)"
+_ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)(?:[东西南北中](?=[甲乙丙丁]?\d))?(?:[一二三四五六七八九十\d东西南北中]{1,3}段)?(?:[一二三四五六七八九十\d]{1,3}(?:巷|弄))?\s*[甲乙丙丁]?\d{1,5}\s*(?:号|號|弄|组)"
 _ESTATE = rf"{_HAN}{{1,10}}?(?:小区|花园|家园|公寓|新村|社区|大厦|大楼)"
 # A weaker suffix (园, 苑, 城, 中心 ...) also ends "公园" or "市中心": it needs a building part ("3栋") or two parts.
 _ESTATE_WEAK = rf"{_HAN}{{1,10}}?(?:广场|中心|苑|园|府|城|湾|庭|里|院)"
 # After the road and number or the estate: more named buildings, building/unit/room parts, and a
 # trailing bare room number ("5栋702").
-_AFTER = rf"(?:\s*(?:院|大院|[\u4e00-\u9fffA-Za-z]{{1,12}}?(?:小区|花园|家园|公寓|大厦|广场|中心|城|苑|园|府|院)))?{_PARTS}*(?:\s*[-－]?\d{{2,5}}(?![\d.]))?"
+_AFTER = rf"(?:之[一二三四五六七八九十\d]{{1,2}})?(?:\s*(?:院|大院|[\u4e00-\u9fffA-Za-z]{{1,12}}?(?:小区|花园|家园|公寓|大厦|广场|中心|城|苑|园|府|院)))?{_PARTS}*(?:\s*[-－]?\d{{2,5}}(?![\d.]))?"
 _ROOM_TAIL = r"(?:\s*[-－]?\d{2,5}(?![\d.]))?"
 # Any named place with a building number and a room ("天通苑北一区 21 号楼 4 单元 601", "教工宿舍 15 栋 402"): a
 # building part alone ("在3号楼开会") is a meeting place, a building with its room number is a home.
-_BUILDING_ROOM = rf"{_HAN}{{2,12}}?\s*{_NUM}\s*(?:号楼|栋|幢|座)(?:\s*{_NUM}\s*(?:单元|层|楼))?\s*[-－]?\d{{3,5}}(?:室|房|号)?(?![\d.])"
+_BUILDING_ROOM = rf"{_HAN}{{2,12}}?\s*{_NUM}\s*(?:号楼|栋|幢|座)(?:\s*{_NUM}\s*(?:单元|层|楼))?\s*[-－]?(?:\d{{3,5}}|\d{{1,2}}[A-H](?![A-Za-z]))(?:室|房|号)?(?![\d.])"
 _ZH_ADDRESS = re.compile(
     rf"(?P<region>{_REGION})(?:{_ROAD}{_AFTER}|{_ESTATE}{_PARTS}+{_ROOM_TAIL}|{_BUILDING_ROOM}|"
     rf"{_ESTATE_WEAK}(?:{_PARTS}{{2,}}|\s*{_NUM}\s*(?:号楼|栋|幢|座|单元|室)){_ROOM_TAIL})"
@@ -80,14 +81,22 @@ _ZH_PLACE = re.compile(r"省|自治区|市|区|县|路|街|大道|道|巷|弄|�
 
 
 # An organisation's published address ("Company HQ: ...", "Our office is ...", "公司地址：...") is a public contact.
-_ORG_CUE = re.compile(r"(?i)(?:\b(?:office|offices|hq|headquarters|head office|company|campus|store|branch|showroom|reception)"
-                      r"(?:'s)?(?:\s+(?:address|is|are|located|at|in|on)){0,3}|(?:公司|总部|办公室|门店|营业厅|分公司|园区|售后|退货|维修|仓库)"
-                      r"(?:的)?(?:办公|服务|中心|部)?地址(?:是|为)?)\s*[:：]?\s*$|"
+_ORG_CUE = re.compile(r"(?i)(?:\b(?:office|offices|hq|headquarters|head office|company|campus|store|branch|showroom|reception|warehouse)"
+                      r"(?:'s)?(?:\s+(?:address|is|are|located|at|in|on)){0,3}|"
+                      # "HQ for the W-9: Lumen Analytics, ...": an organisation's seat, what the address is for, its name.
+                      r"\b(?:hq|headquarters|head\s+office|registered\s+office|company|warehouse)(?:\s+address)?"
+                      r"(?:\s+for\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?\s*[:：]\s*(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})\s*,|"
+                      r"(?:公司|总部|办公室|门店|营业厅|分公司|园区|售后|退货|维修|仓库)"
+                      r"(?:的)?(?:前台|办公|服务|中心|部)?地址(?:是|为)?)\s*[:：]?\s*$|"
+                      # A department of an organisation: "Returns Dept., 200 ...", "Service Center, ...".
+                      r"(?-i:\b(?:Returns|Support|Service|Repairs?|Shipping|Receiving|Fulfil+ment)\s+(?:Dept\.?|Department|Cent(?:er|re)))\s*,?\s*$|"
                       # A named organisation right before the address: "Acme Support, 1200 ...", "Globex Inc., ...".
                       r"(?-i:\b[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3}\s+(?:Support|Inc\.?|LLC|Ltd\.?|Corp\.?|GmbH|Returns|"
                       r"Warehouse|Depot|Services?|Repairs?|Fulfil+ment)(?:\s+(?:Cent(?:er|re)|Dept\.?))?)\s*,?\s*$")
 # A room of a workplace or a public building after the building and room number: not a home.
 _NOT_A_HOME = re.compile(r"\s*(?:会议室|会议厅|报告厅|教室|实验室|机房|展厅|多功能厅|培训室|办公室|阶梯教室|演播厅|礼堂)")
+# ... or named before it: "会议室改到B座1703", "培训在3号楼402": where a meeting or a class moves to.
+_WORK_ROOM_BEFORE = re.compile(r"(?:会议室|会议|教室|实验室|机房|培训室|考场|开会|上课|培训|面试)[\u4e00-\u9fff]{0,3}?(?:在|到|于)")
 _HOME_CUE = re.compile(r"(?i)\b(?:home|house|apartment|flat|lives?|my|his|her|their)\b|家|住|我|他|她")
 
 
@@ -118,12 +127,23 @@ def find_addresses(text: str) -> list[Span]:
 # A province / city / district the road match swallowed ("成都武侯区玉林南路6号..."): it names a town, not a home.
 _REGION_HEAD = re.compile(r"(?:[\u4e00-\u9fff]{1,7}?(?:省|自治区|市|(?<![小社园校景厂矿街])区|县|旗))+")
 _ROAD_OR_ESTATE = re.compile(r"[\u4e00-\u9fffA-Za-z]{1,14}?(?:路|街|大道|道|巷|弄|胡同|里|村|小区|花园|家园|公寓|新村|社区|大厦|大楼)")
+# A large city written without 市 ("住成都玉林北路 17 号"): a data table, municipalities, provincial capitals and the
+# other large cities. The road after it needs a name of two characters or more, so "南京西路" and "成都路" stay roads.
+_CITY = ("北京|上海|天津|重庆|广州|深圳|成都|杭州|南京|武汉|西安|苏州|郑州|长沙|沈阳|青岛|宁波|东莞|无锡|厦门|福州|济南|大连|"
+         "哈尔滨|长春|昆明|合肥|南昌|南宁|贵阳|太原|石家庄|兰州|乌鲁木齐|呼和浩特|银川|西宁|拉萨|海口|三亚|珠海|佛山|温州|"
+         "绍兴|嘉兴|金华|台州|常州|南通|徐州|扬州|烟台|潍坊|洛阳|唐山|保定|泉州|惠州|中山|汕头|桂林|宜昌|襄阳|芜湖|绵阳|"
+         "遵义|大理|丽江|香港|澳门|台北")
+_CITY_HEAD = re.compile(rf"(?:{_CITY})(?:{_REGION_HEAD.pattern})?")
+_NAMED_ROAD_OR_ESTATE = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,14}?(?:路|街|大道|道|巷|弄|胡同|里|村|小区|花园|家园|公寓|新村|社区|大厦|大楼)")
 
 
 def _region_head(span: str) -> int:
     """The length of a region prefix of ``span`` when a road or an estate still follows it, else 0."""
     m = _REGION_HEAD.match(span)
-    return m.end() if m and _ROAD_OR_ESTATE.match(span, m.end()) else 0
+    if m and _ROAD_OR_ESTATE.match(span, m.end()):
+        return m.end()
+    city = _CITY_HEAD.match(span)
+    return city.end() if city and _NAMED_ROAD_OR_ESTATE.match(span, city.end()) else 0
 
 
 def _find_addresses(text: str) -> list[list[Span]]:
@@ -131,7 +151,12 @@ def _find_addresses(text: str) -> list[list[Span]]:
     out: list[list[Span]] = []
     for pattern in (_EN_ADDRESS, _EU_ADDRESS, _STREET_FIRST, _DE_ADDRESS, _PO_BOX):
         for m in pattern.finditer(text):
-            group: list[Span] = [("address", m.start(), m.end())]
+            group: list[Span]
+            if "post" in pattern.groupindex and m.group("post"):  # "..., 28028 Madrid": the town stays, as in English
+                street_end = m.start() + len(text[m.start() : m.start("post")].rstrip(", "))
+                out.append([("address", m.start(), street_end), ("address", *m.span("post"))])
+                continue
+            group = [("address", m.start(), m.end())]
             post = _EN_POSTCODE.match(text, m.end()) if pattern is _EN_ADDRESS else None
             if post:
                 group.append(("address", *post.span(next(g for g in ("zip", "ca", "au", "post") if post.group(g)))))
@@ -139,6 +164,8 @@ def _find_addresses(text: str) -> list[list[Span]]:
     for m in _ZH_ADDRESS.finditer(text):
         if _NOT_A_HOME.match(text, m.end()):
             continue  # "3 号楼 1205 会议室": a meeting room, not a flat
+        if (room := _WORK_ROOM_BEFORE.search(text, max(0, m.start() - 8), m.end())) and not _HOME_CUE.search(text, room.start(), m.end()):
+            continue
         # The region prefix is greedy over any Han characters: keep the sentence's own words
         # ("公司搬到了", "父母家的地址是") out of the span by cutting after the last lead-in
         # marker that comes before the first place suffix.

@@ -23,18 +23,19 @@ Span = tuple[str, int, int]
 
 # The expiry date right after a card number (any separator), then the code that closes the list.
 _CARD_COMBO = re.compile(
-    r"(?<![\d/])(?:0[1-9]|1[0-2])\s?/\s?(?:20)?\d{2}(?![\d/])\s*(?:/|\||,|，|;|；)\s*(?:cvv2?|cvc2?|cvn2?|安全码|背面)?\s*[:：]?\s*"
+    r"(?<![\d/-])(?P<expiry>(?:0[1-9]|1[0-2])\s?[/-]\s?(?:20)?\d{2})(?![\d/-])\s*(?:/|\||,|，|;|；)\s*(?:cvv2?|cvc2?|cvn2?|安全码|背面)?\s*[:：]?\s*"
     r"(?P<value>\d{3,4})(?![\d/.,]\d|\d)"
 )
 _LIST_SEP = re.compile(r"\s*(?:/|\||,|，|;|；)\s*")
 
 
 def find_card_combo(text: str, cards: list[tuple[int, int]]) -> list[Span]:
-    """The security code after "card / expiry /": only where a card number ends right before the expiry date."""
+    """The security code after "card / expiry /": only where a card number ends right before the expiry date. The
+    expiry itself (MM/YY or MM-YY; a bare MM-YY is only an expiry in this list) goes with it."""
     out: list[Span] = []
     for m in _CARD_COMBO.finditer(text):
         if any(_LIST_SEP.fullmatch(text, end, m.start()) for _, end in cards):
-            out.append(("cvv", *m.span("value")))
+            out += [("card_expiry", *m.span("expiry")), ("cvv", *m.span("value"))]
     return out
 
 

@@ -34,7 +34,7 @@ _OTP_CUE = (
     r"(?:验证|认证)[\u4e00-\u9fff，,]{0,8}?码|门禁(?:密码)?|[校核查]验码|动态码|动态密码|短信码|令牌码|动态令牌|动态口令牌?(?:现在|当前)?(?:显示的?)?|口令码|确认码|激活码|授权码|登录码|一次性(?:密码|验证码|口令)|备用码|恢复码|取件码|提货码|门禁码)"
 )
 _OTP_VALUE = (r"(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?: \d){3,7}|(?=[A-Za-z]*\d)[A-Z0-9]{4,10}|[A-Z]-\d{4,8}"
-              r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,3}|(?=[a-z-]*\d)[a-z0-9]{4,5}-[a-z0-9]{4,5})")
+              r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,7}|(?=[a-z-]*\d)[a-z0-9]{4,5}-[a-z0-9]{4,5})")
 _OTP = re.compile(_OTP_CUE + r"(?:\s*\([^)\n]{0,20}\))?(?:\s+(?:for|from|to|on)\s+[^\n:：]{1,48}?[:：])?" + _SEP + r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
 _OTP_FILLER = re.compile(
     _OTP_CUE + r"(?:(?:\s+[A-Za-z']{1,12}){1,6}?\s+(?:is|was|are|were|reads?|said)\s*:?|(?:\s+[A-Za-z'-]{1,12}){1,3}\s*:|[\u4e00-\u9fff，,]{1,10}?(?:是|为|：|:))\s*"
@@ -101,7 +101,9 @@ def _otp_ok(text: str, value: str, end: int) -> bool:
     letters = sum(ch.isalpha() for ch in value)
     # Four digits at least, or a short mixed code such as "K7Q2M" (two digits among letters).
     grouped = "-" in value and digits >= 1 and letters and len(value) >= 6  # "QXR-7KP"
-    if not (4 <= digits <= 10 or (digits >= 2 and letters and len(value) >= 5) or grouped) or _UNIT_AFTER.match(text, end):
+    # A four-character mixed code ("4Q9K") only as it stands after its cue: two digits and two capitals.
+    mixed = digits >= 2 and letters and (len(value) >= 5 or (len(value) == 4 and value.isupper()))
+    if not (4 <= digits <= 10 or mixed or grouped) or _UNIT_AFTER.match(text, end):
         return False
     return not (value.isdigit() and len(value) == 4 and value.startswith(("19", "20")) and text[end : end + 1] in "年-/")
 
@@ -249,7 +251,7 @@ def find_bank_accounts(text: str) -> list[Span]:
 # --------------------------------------------------------------------------- card expiry (only next to a card)
 
 _EXPIRY = re.compile(
-    r"(?i)(?:\bexp(?:iry|ires|iration|\.)?(?:\s+date)?|\bvalid\s+(?:thru|through|until|till)|\bgood\s+thru|有效期(?:至|到)?|到期(?:日|时间)?|过期时间)"
+    r"(?i)(?:\bexp(?:iry|ires|iring|iration|\.)?(?:\s+date)?|\bvalid\s+(?:thru|through|until|till)|\bgood\s+thru|有效期(?:至|到)?|到期(?:日|时间)?|过期时间)"
     + _SEP + r"(?P<value>(?:0[1-9]|1[0-2])\s?[/-]\s?(?:20)?\d{2}|(?:0[1-9]|1[0-2])\d{2}|(?-i:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?,?\s+(?:20)?\d{2})|20\d{2}\s?年\s?\d{1,2}\s?月|20\d{2}[/-](?:0?[1-9]|1[0-2]))(?![\d/])"
 )
 

@@ -41,7 +41,7 @@ _PUBLIC_PHONE_BEFORE = re.compile(
     r"(?:\w+\s+)?(?:website|site|web\s?page|contact\s+page|homepage|media\s+page)|contact\s+us|poison\s+control|"
     r"(?:google|maps|business)\s+listing|listings?|non-emergency(?:\s+(?:line|number))?|reception(?:\s+(?:line|desk|number))?|"
     r"front\s+desk|visitor\s+(?:line|desk))\b|"
-    r"客服|热线|服务电话|咨询电话|投诉电话|报修电话|售后电话|预约电话|订票电话|订餐电话|服务台|总机|官方|官网|公开|对外|"
+    r"客服|热线|服务电话|咨询电话|投诉电话|报修电话|售后电话|预约电话|订票电话|订餐电话|服务台|前台|接待处|总机|官方|官网|公开|对外|"
     r"联系我们|营业厅|服务中心|政务|市民)"
 )
 _SWITCHBOARD = re.compile(r"(?i)\b(?:switchboard|main\s+(?:line|number)|hotline|customer\s+service)\b|总机|热线|客服")
@@ -80,7 +80,7 @@ _PUBLIC_ADDRESS_BEFORE = re.compile(
     r"town\s+hall|station|airport|hospital|clinic|campus|university|school)(?:'s)?(?:\s+(?:address|is|are|located|at|on|in)){0,3}"
     r"(?:\s+for\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are))?|"
     r"(?:注册|办公|经营|营业|公司|总部|门店|店铺|分店|分行|支行|营业厅|服务中心|展厅|医院|学校|博物馆|图书馆|体育馆|"
-    r"大使馆|领事馆|政务服务中心|派出所|车管所|官网公布的?|官网上的?|官方|对外[\u4e00-\u9fff]{0,2})(?:的)?(?:地址|地点|所在地|位于|在)"
+    r"大使馆|领事馆|政务服务中心|派出所|车管所|[\u4e00-\u9fff]{0,4}大厅|官网公布的?|官网上的?|官方|对外[\u4e00-\u9fff]{0,2})(?:的)?(?:地址|地点|所在地|位于|在)"
     r"(?:填写?|写)?(?:是|为|在|：|:)?|"
     # A public venue named and then its address after a colon: "去市民中心：...", "办事大厅:", "政务服务网点：".
     r"[\u4e00-\u9fff]{0,6}(?:中心|大厅|医院|政务|办事处|营业厅|派出所|车管所|银行|支行|学校|大学|博物馆|图书馆|体育馆|车站|机场|"

@@ -14,6 +14,14 @@ checksum, commit, request/trace ID, public key, tracking number, 哈希, 校验,
 - **Card numbers by grouping**: a bare "card" (or a card brand glued to Chinese text) and sixteen digits in four
   groups of four, or 13-19 digits; made-up numbers fail Luhn, but the sentence says what they are.
 - **UnionPay accounts**: 16-19 digits starting 62 with a bank's name or a transfer verb in the window.
+
+Round 11 (the same idea, for kinds that several writers missed the same way):
+
+- **Card numbers by what follows**: a card-shaped number with its security code or expiry word right after it
+  ("... | exp: 02/28 | cvv", "/ 有效期 12/26", "with CVC 556").
+- **One-time codes by shape and cue**: six digits, plain or grouped 3-3 / 2-2-2, with a one-time-code cue at
+  most 40 characters before them in the sentence and no reference / order / ticket word after the cue.
+- **Pairs under a joint label**: "AK/SK", "key/secret", "access key/secret key", then both values.
 """
 
 from __future__ import annotations
@@ -100,14 +108,14 @@ _CARD_WORD = re.compile(
 )
 
 
+def _payment_card(text: str, start: int, end: int) -> bool:
+    """Not a run of one or two digits, and not announced as a loyalty / transit card or a processor's test card."""
+    before = text[max(0, start - 24) : start]
+    return len(set(re.sub(r"\D", "", text[start:end]))) >= 3 and not NOT_PAYMENT_CARD.search(before) and not TEST_CARD.search(before)
+
+
 def find_card_numbers(text: str) -> list[Span]:
-    out: list[Span] = []
-    for m in _CARD_WORD.finditer(text):
-        digits = re.sub(r"\D", "", m.group("value"))
-        before = text[max(0, m.start() - 24) : m.start("value")]
-        if len(set(digits)) >= 3 and not NOT_PAYMENT_CARD.search(before) and not TEST_CARD.search(before):
-            out.append(("card", *m.span("value")))
-    return out
+    return [("card", *m.span("value")) for m in _CARD_WORD.finditer(text) if _payment_card(text, *m.span("value"))]
 
 
 # "学费转到 6228480038567712019（农行）": a UnionPay number (62...) with a bank or a transfer in the window.
@@ -123,4 +131,63 @@ def find_unionpay_accounts(text: str) -> list[Span]:
         window = text[max(0, m.start() - 24) : m.end() + 12]
         if _BANK_CUE.search(window) and not NOT_PAYMENT_CARD.search(window):
             out.append(("bank_account", m.start(), m.end()))
+    return out
+
+
+# Round 11. "4716-2290-8831-4402 | exp: 02/28 | cvv: 019", "5187 1002 6634 9018 / 有效期 12/26", "... with CVC 556": a
+# card-shaped number with no card word before it, but its security code or expiry right after it.
+_CARD_SHAPE = re.compile(r"(?<![\d-])(?:\d{4}(?:[ -]\d{4}){3}|\d{4}[ -]\d{6}[ -]\d{5}|\d{15,16})(?![\d-])")
+_CARD_AFTER = re.compile(
+    r"[^\d\n.。;；]{0,12}?(?:(?i:(?<![A-Za-z])(?:cvv2?|cvc2?|cvn2?|csc|security\s+code|exp(?:iry|ires|iring|iration)?|valid\s+thru)"
+    r"(?![A-Za-z]))|有效期|安全码|背面)"
+)
+
+
+def find_cards_by_what_follows(text: str) -> list[Span]:
+    """A card number named by the security code or expiry that follows it (made-up numbers fail Luhn)."""
+    return [("card", *m.span()) for m in _CARD_SHAPE.finditer(text) if _CARD_AFTER.match(text, m.end()) and _payment_card(text, *m.span())]
+
+
+# "fallback code, 118 402,", "today's was 77 31 05", "verification code, 482913": a one-time code named a few words
+# before a value in a code's own shape (six digits, or grouped three-three / two-two-two), in the same sentence.
+_CODE_CUE = re.compile(
+    r"(?i)(?<![A-Za-z])(?:(?:login|sign-?in|verification|security|sms|text|fallback|backup|one[- ]time|auth(?:entication)?|2fa|mfa|otp)"
+    r"[ _-]?(?:code|passcode|pin)s?|otp|2fa|mfa|passcode)(?![A-Za-z])|验证码|校验码|动态码|短信码"
+)
+_CODE_LOOKALIKE = re.compile(r"(?i)(?<![A-Za-z])(?:error|status|order|invoice|ticket|tracking|zip|postal|ref(?:erence)?|case|id)(?![A-Za-z])|订单|单号|工单")
+_CODE_SHAPE = re.compile(r"(?<![\w.,:/-])(?P<value>\d{3} \d{3}|\d{2} \d{2} \d{2}|\d{6})(?![\w-]|[.,:/]\d| \d)")
+_UNIT_AFTER = re.compile(r"(?i)\s*(?:%|元|块|次|个|分钟|秒|位|字)|\s*(?:dollars|usd|eur|rmb|yuan|digits?|times|seconds?|minutes?|ms|kb|mb|gb)\b")
+_CODE_WINDOW = 40
+
+
+def find_window_codes(text: str) -> list[Span]:
+    """A six-digit code (plain or grouped) with a one-time-code cue at most 40 characters before it, in its sentence."""
+    out: list[Span] = []
+    for m in _CODE_SHAPE.finditer(text):
+        value = m.group("value").replace(" ", "")
+        if re.fullmatch(r"(\d)\1{5}|123456|654321", value) or _UNIT_AFTER.match(text, m.end()):
+            continue
+        window = text[_clause_start(text, m.start(), _CODE_WINDOW) : m.start()]
+        cues = list(_CODE_CUE.finditer(window))
+        if cues and not _CODE_LOOKALIKE.search(window, cues[-1].end()):  # nothing else named after the nearest cue
+            out.append(("otp", *m.span("value")))
+    return out
+
+
+# "ak/sk：AKLT... / TVRV...", "AK/SK 分别是 X 和 Y", "key/secret: X, Y": a pair's joint label, then both values.
+_PAIR_LABEL = re.compile(
+    r"(?i)(?<![A-Za-z])(?:ak\s*/\s*sk|access[ _-]?key(?:[ _-]?id)?\s*/\s*secret(?:[ _-]?(?:access[ _-]?)?key)?|(?:app[ _-]?)?(?:key|id)\s*/\s*(?:app[ _-]?)?secret)"
+    r"(?![A-Za-z])(?:\s+for\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2})?(?:[^\n.。;；A-Za-z0-9]|\b(?:is|are)\b){1,12}"
+)
+_PAIR_TOKEN = r"(?=[A-Za-z0-9+/=_-]*\d)[A-Za-z0-9+/_-]{12,96}=*"
+_PAIR_VALUES = re.compile(r"(?P<a>" + _PAIR_TOKEN + r")\s*(?:/|,|，|、|和|与|及|\band\b|:|;)\s*(?P<b>" + _PAIR_TOKEN + r")(?![A-Za-z0-9+/=_-])")
+
+
+def find_labelled_pairs(text: str) -> list[Span]:
+    """Both halves of a key pair announced together by a joint label ("AK/SK", "key/secret")."""
+    out: list[Span] = []
+    for label in _PAIR_LABEL.finditer(text):
+        m = _PAIR_VALUES.match(text, label.end())
+        if m and not PLACEHOLDER_VALUE.match(m.group("a")) and not PLACEHOLDER_VALUE.match(m.group("b")):
+            out += [("api_key", *m.span("a")), ("api_key", *m.span("b"))]
     return out
