@@ -412,6 +412,9 @@ class Explanation(BaseModel):
     decay_score: float | None = None  # importance x time decay x access (the seed's forgetting score)
     sunk: bool = False  # decay score under the sink threshold: ranked with the sink factor, still returned
     outdated_by: str | None = None  # a newer hit in the same result restates this memory's slot (read time)
+    # with outdated_by: true when the newer hit states a change ("moved to", 改成; flag outdated), false when it
+    # restates the slot with another value but no change word (flag possibly_outdated)
+    outdated_change: bool | None = None
     status_factor: float = 1.0
     time_boost: float = 1.0
     final: float = 0.0
@@ -438,7 +441,8 @@ class SearchHit(BaseModel):
     flags: list[str] = Field(
         default_factory=list,
         description="read-time flags: directive, conflicting_directives (safety), sunk (decayed below the threshold), "
-                    "superseded (deprecated by a newer memory), outdated (a newer hit restates the same slot)",
+                    "superseded (deprecated by a newer memory), outdated (a newer hit states a change of the same slot), "
+                    "possibly_outdated (a newer hit restates the same slot without a change word; off by default)",
     )
     current: bool = Field(default=True, description="false when a newer memory replaces or restates this one "
                                                     "(flag superseded or outdated): do not present it as the current fact")

@@ -30,12 +30,24 @@ Across scripts a romanised name is an anchor too ("Lin Kai" / 林凯, `bilingual
 The older one is then flagged `outdated` with `current: false` (`why.outdated_by` names the newer one),
 and ranked right below the newer one (the newer one moves up into the results when it was just outside
 them). Nothing stored changes: this is a reading, hygiene owns the write.
+
+A newer memory without a change word can still restate the slot with another value ("刘洋的签证批下来了" after
+"…还在审", "bring Tom's Q3 number down to $380k" after "Tom's Q3 quota: $420k"). `SlotRule.restated` holds the
+bars of that second tier (round 11; measured leave-one-round-out and **off** in `RULE`: docs/benchmarks.md,
+"Currency, round 11"): the same checks with its own cosine per script pair and anchor count, and three more
+guards - the newer text does not
+say it adds (`ADDITIVE`), the two do not name different owners (`other_owners`: "Anna's extension" / "Ben's
+extension"), and the newer one names the older one's subject (`subject_kept`: "the design review" / "the
+security review"). The older hit is then flagged `possibly_outdated` (`why.outdated_change` false), also
+`current: false` and ranked below the newer one; it is never dropped (a question about history needs it).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -108,9 +120,11 @@ PLAN_CHANGE = re.compile(
 REPLAN_OVERLAP = 0.3
 
 
-def _terms(text: str) -> set[str]:
-    """A text's search terms, English ones lightly stemmed ("Tuesdays" / "Tuesday")."""
-    return {stem(t) for t in query_terms(text)}
+@lru_cache(maxsize=4096)
+def _terms(text: str) -> frozenset[str]:
+    """A text's search terms, English ones lightly stemmed ("Tuesdays" / "Tuesday"); kept per text, as a search
+    compares each hit with several others."""
+    return frozenset(stem(t) for t in query_terms(text))
 
 
 def overlap(old: str, new: str) -> float:
@@ -119,11 +133,11 @@ def overlap(old: str, new: str) -> float:
     return len({t for t in a & b if len(t) >= 2 and t not in GENERIC}) / (min(len(a), len(b)) or 1)
 
 
-def replans(old: str, new: str) -> bool:
+def replans(old: str, new: str, least: float = REPLAN_OVERLAP) -> bool:
     """A dated episode that was a plan ("booked LH 455 on March 14", "4 月 15 日上线") is outdated when a newer
     memory in its own script says the plan moved or ended and repeats much of it (`REPLAN_OVERLAP`). A past event
     ("the restore drill on March 3 took 40 minutes") is not: "restores now take 15 minutes" names no plan change."""
-    return PLAN_CHANGE.search(new) is not None and overlap(old, new) >= REPLAN_OVERLAP
+    return PLAN_CHANGE.search(new) is not None and overlap(old, new) >= least
 
 
 #: the most hits compared pairwise in one result
@@ -139,7 +153,8 @@ GENERIC = frozenset({"user", "users", "用户", "team", "团队", "我们", "公
                      "month", "months", "day", "days", "week", "weeks", "year", "years", "每月", "每天", "每周", "每年"})
 
 
-def anchors(old: str, new: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def anchors(old: str, new: str) -> frozenset[str]:
     """Content terms both texts mention (an entity, a number, a word), not counting change cues or generic words;
     across scripts also the English words of one that the dictionary gives for the other's Chinese words
     (房租 / "rent", 航班 / "flight": `bilingual.shared_meaning`)."""
@@ -152,7 +167,7 @@ def anchors(old: str, new: str) -> set[str]:
         found |= {w for w in shared_meaning(CHANGE_CUE.sub(" ", chinese), CHANGE_CUE.sub(" ", english))
                   if w not in GENERIC}
         found |= name_keys(english, latin=True) & name_keys(chinese, latin=False)
-    return found
+    return frozenset(found)
 
 
 def states_change(text: str) -> bool:
@@ -168,15 +183,75 @@ NEIGHBOUR_DEPTH = 30
 DEEP_NEIGHBOUR_DEPTH = 150
 
 
+#: a newer memory that says it adds ("now also signs", 另外, 同时) supplements the older one, it does not restate it
+ADDITIVE = re.compile(r"\b(?:also|as well|in addition|additionally)\b|另外|此外|同时|也会|也要|也在|也是|还会|还要",
+                      re.IGNORECASE)
+
+#: whose fact a text states: an English possessive ("Anna's", "Tom's") or the two Han characters before 的 (张伟的)
+_OWNER = re.compile(r"\b([A-Z][a-z]+)['’]s\b|([\u4e00-\u9fff]{2})的")
+
+
+def other_owners(old: str, new: str) -> bool:
+    """Each text names an owner the other does not mention ("Anna's extension" / "Ben's extension", 张伟的手机 /
+    李娜的手机): two people's facts, not two versions of one."""
+    def owners(text: str) -> set[str]:
+        return {a or b for a, b in _OWNER.findall(text)}
+    return any(o not in new for o in owners(old)) and any(o not in old for o in owners(new))
+
+
+def subject_kept(old: str, new: str) -> bool:
+    """The older text's first content term (its subject: "Tom", 刘洋, "design" of "the design review") is among the
+    newer one's terms: without a change word, a newer text that does not name the older one's subject is about
+    something else ("the design review" / "the security review", both in room Bern on the billing page)."""
+    first = next((t for t in query_terms(old) if len(t) >= 2 and t not in GENERIC and not t.isdigit()), None)
+    return first is None or stem(first) in _terms(new)
+
+
+#: Search-hit flag of an active memory that a newer hit restates without a change word: possibly outdated
+POSSIBLY_OUTDATED = "possibly_outdated"
+
+
+@dataclass(frozen=True)
+class SlotRule:
+    """When an older and a newer hit state one slot (see module doc); the defaults are the shipped setting.
+
+    `same_slot` and `anchors_*` apply when the newer text states a change (`CHANGE_CUE`). `restated` gives the
+    bars of a newer text without a change word ("刘洋的签证批下来了", "bring Tom's Q3 number down to $380k"), per
+    script group pair (a pair absent: never), with `restated_anchors` shared terms and no `ADDITIVE` wording;
+    such an older hit is flagged `possibly_outdated`. `replan_overlap`: see `replans`."""
+
+    same_slot: Mapping[frozenset[str], float] = field(default_factory=lambda: dict(SAME_SLOT))
+    anchors_same_script: int = SAME_SCRIPT_ANCHORS
+    anchors_cross_script: int = 1
+    restated: Mapping[frozenset[str], float] = field(default_factory=dict)
+    restated_anchors: int = SAME_SCRIPT_ANCHORS
+    replan_overlap: float = REPLAN_OVERLAP
+
+    def bar(self, groups: frozenset[str], cue: bool) -> tuple[float, int] | None:
+        """(least cosine, least shared anchors) for a pair of these script groups, None when never."""
+        cos = (self.same_slot if cue else self.restated).get(groups)
+        if cos is None:
+            return None
+        if len(groups) > 1:
+            return cos, self.anchors_cross_script
+        return cos, self.anchors_same_script if cue else self.restated_anchors
+
+
+#: the shipped rule: the change tier as in round 7; the restated tier off (docs/benchmarks.md, "Currency, round 11":
+#: leave-one-round-out, no held-out round read one stale memory less with it, and flags on distinct facts grew)
+RULE = SlotRule()
+
+
 def mark_outdated(hits: list[SearchHit], top_k: int,
                   embeddings_of: Callable[[list[str]], Mapping[str, np.ndarray]],
-                  neighbours_of: Neighbours | None = None) -> list[SearchHit]:
+                  neighbours_of: Neighbours | None = None, rule: SlotRule | None = None) -> list[SearchHit]:
     """Flag and re-rank older active hits restated by a newer hit among the best 2 x top_k, at most
     `MAX_WINDOW` (see module doc); the pairwise checks stay cheap whatever top_k asks for. Without
-    `neighbours_of`, rivals are looked for among the window's hits only."""
+    `neighbours_of`, rivals are looked for among the window's hits only; without `rule`, `RULE`."""
+    rule = RULE if rule is None else rule
     window = [h for h in hits[: min(2 * top_k, MAX_WINDOW)] if h.memory.status == Status.active]
-    newer = [h for h in window if states_change(h.memory.content)]
-    if not newer or len(window) < 2:
+    cue = {h.memory.id: states_change(h.memory.content) for h in window}
+    if len(window) < 2 or not (any(cue.values()) or rule.restated):
         return hits
     vectors = embeddings_of([h.memory.id for h in window])
     if neighbours_of is not None:
@@ -185,21 +260,31 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
     group = {h.memory.id: bias_group(h.memory.content) for h in window}
     out = list(hits)
     outdated: set[str] = set()  # flagged in this search: an older version is no rival of the next one
-    for new in sorted(newer, key=lambda h: (h.memory.reference_time, h.memory.created_at)):
-        if new.memory.id not in vectors:
+    for new in sorted(window, key=lambda h: (h.memory.reference_time, h.memory.created_at)):
+        changed = cue[new.memory.id]
+        if not changed and ADDITIVE.search(new.memory.content):
             continue
         for old in window:
             if old is new or not old.current or old.memory.reference_time >= new.memory.reference_time:
                 continue
-            if lasting(old.memory.type, old.memory.content) and not replans(old.memory.content, new.memory.content):
+            bar = rule.bar(frozenset({group[old.memory.id], group[new.memory.id]}), changed)
+            if bar is None or float(np.dot(vectors[old.memory.id], vectors[new.memory.id])) < bar[0]:
+                continue  # the vectors first: most pairs end here, before any text is read
+            if not changed and (other_owners(old.memory.content, new.memory.content)
+                                or not subject_kept(old.memory.content, new.memory.content)):
                 continue
-            if not _same_slot(old, new, window, vectors, group, neighbours_of, outdated):
+            if (lasting(old.memory.type, old.memory.content)
+                    and not replans(old.memory.content, new.memory.content, rule.replan_overlap)):
+                continue
+            if not _same_slot(old, new, window, vectors, group, bar, neighbours_of, outdated):
                 continue
             old.current = False
             old.why.outdated_by = new.memory.id
+            old.why.outdated_change = changed
             outdated.add(old.memory.id)
-            if OUTDATED not in old.flags:
-                old.flags.append(OUTDATED)
+            flag = OUTDATED if changed else POSSIBLY_OUTDATED
+            if flag not in old.flags:
+                old.flags.append(flag)
             i, j = out.index(old), out.index(new)
             if i < j:  # the newer value first, the older one right after it
                 out.remove(new)
@@ -209,17 +294,17 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
 
 
 def _same_slot(old: SearchHit, new: SearchHit, window: list[SearchHit], vectors: Mapping[str, np.ndarray],
-               group: Mapping[str, str], neighbours_of: Neighbours | None = None,
+               group: Mapping[str, str], bar: tuple[float, int], neighbours_of: Neighbours | None = None,
                outdated: Collection[str] = ()) -> bool:
-    """Close enough for their script pair, and each the other's nearest neighbour among the window's hits of
-    its script group, and among the store's memories when `neighbours_of` is given (scale-free: two memories
-    on one topic that merely share words rarely are)."""
+    """Close enough for their script pair (`bar`: least cosine, least shared anchors), and each the other's
+    nearest neighbour among the window's hits of its script group, and among the store's memories when
+    `neighbours_of` is given (scale-free: two memories on one topic that merely share words rarely are)."""
     a, b = old.memory.id, new.memory.id
     cos = float(np.dot(vectors[a], vectors[b]))
-    if cos < SAME_SLOT[frozenset({group[a], group[b]})]:
+    if cos < bar[0]:
         return False
     shared = anchors(old.memory.content, new.memory.content)
-    if len(shared) < (1 if group[a] != group[b] else SAME_SCRIPT_ANCHORS):
+    if len(shared) < bar[1]:
         return False
     for x, y in ((a, b), (b, a)):
         rivals = [h.memory.id for h in window if h.memory.id not in (a, b, *outdated) and group[h.memory.id] == group[y]]

@@ -117,7 +117,12 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     ) -> dict[str, Any]:
         """Hybrid search (vectors + keywords + filters, fused and weighted by recency, importance, credibility).
         Each hit has a calibrated `relevance`; `time_filter_widened` is true when a time expression in the query
-        ("last week", "上周") matched too few memories and the search ran without it (see each hit's `why`)."""
+        ("last week", "上周") matched too few memories and the search ran without it (see each hit's `why`).
+        `current` is false on an older version of a fact: replaced by a newer memory (flag `superseded`), or
+        restated by a newer hit of this result (flag `outdated` when the newer one states a change;
+        `possibly_outdated` when it restates the same slot with another value but no change word, a reading
+        off by default; `why.outdated_by` names it). Such a hit ranks right below the newer one and is still
+        returned: present the newer one as current, the older one only as history."""
         who = gate(Scope.read, namespace, "search").principal
         hits = _call(engine.search, query, namespace=namespace, filters=filters, top_k=top_k, now=now,
                      min_relevance=min_relevance, record_access=who.allows(Scope.write, namespace))

@@ -27,14 +27,13 @@ round 10").
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import numpy as np
 
 from hindsight.model import MemoryRecord
 from hindsight.retrieval.crosslingual import bias_group
-from hindsight.retrieval.currency import CHANGE_CUE, anchors, lasting, replans
+from hindsight.retrieval.currency import ADDITIVE, CHANGE_CUE, anchors, lasting, replans
 from hindsight.storage.base import MemoryStore, Scope
 
 #: the least cosine of the new memory and its nearest neighbour, per script group of the
@@ -45,9 +44,6 @@ SLOT_COS: dict[frozenset[str], float] = {
 }
 #: anchor terms the two memories (one script) must share
 SLOT_ANCHORS = 3
-#: a new memory that says it adds ("now also signs", 另外, 同时) supplements the older one, it does not replace it
-ADDITIVE = re.compile(r"\b(?:also|as well|in addition|additionally)\b|另外|此外|同时|也会|也要|也在|也是|还会|还要",
-                      re.IGNORECASE)
 
 
 def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_other: Callable[[], float]) -> str:
