@@ -146,3 +146,15 @@ def test_speed_query_terms_30_words_under_1ms() -> None:
     # no wall-clock limit (timings live in bench/): 10x the text must not cost super-linearly more
     for text in (en, zh):
         assert_not_superlinear(query_terms, text, text * 10, slack=1e-3, runs=50)
+
+
+def test_warm_up_loads_the_pos_tagger_that_hygiene_reads() -> None:
+    """Server start pays jieba's POS tagger (write/analysis.py imports it lazily), not the first write. In a child
+    process: in this one another test may have loaded it already."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from hindsight.text.tokenize import warm_up; warm_up(); "
+            "print('jieba.posseg' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr[-500:]

