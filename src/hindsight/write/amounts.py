@@ -12,6 +12,7 @@ import unicodedata
 from functools import lru_cache
 
 from hindsight.write.lexicon import normalise_numbers
+from hindsight.write.numbers import reconcile
 
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _EN_DATE_MD = re.compile(r"\b(" + "|".join(_MONTHS) + r")[a-z]*\.? (\d{1,2})(?:st|nd|rd|th)?\b", re.IGNORECASE)
@@ -102,4 +103,12 @@ def quantities(text: str) -> frozenset[str]:
 def quantities_differ(old: str, new: str) -> bool:
     """The two texts state different amounts (after units): 30 minutes / 30 days, 10MB / 2MB."""
     a, b = quantities(old), quantities(new)
-    return bool(a and b and a != b)
+    return bool(a and b and a != b and a != _reconciled(a, b))
+
+
+def _reconciled(a: frozenset[str], b: frozenset[str]) -> frozenset[str]:
+    """`b` with clock times and years that name a value of `a` written as in `a` (15:20 / 03:20, 2016 / 16)."""
+    def plain(x: str) -> str:  # clock:03:20 may have been "3:20 in the afternoon": the hour as written is lost
+        return re.sub(r"^clock:0(?=\d:)", "", x).removeprefix("clock:")
+    back = {plain(x): x for x in a}
+    return frozenset(back.get(y, y) for y in reconcile({plain(x) for x in a}, {plain(y) for y in b}))

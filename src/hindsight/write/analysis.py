@@ -38,6 +38,7 @@ from hindsight.write.lexicon import (
     _stem,
     normalise_numbers,
 )
+from hindsight.write.numbers import reconcile
 
 
 # --------------------------------------------------------------------------- scripts
@@ -226,6 +227,7 @@ def analyse(old: str, new: str) -> PairAnalysis:
     new_numbers = {u.text for u in nu if u.number}
     if old_numbers != new_numbers and quantities(old) and quantities(old) == quantities(new):
         new_numbers = set(old_numbers)  # the same amounts in other units: 300 seconds / five minutes
+    new_numbers = reconcile(old_numbers, new_numbers)  # 15:20 / 3:20, 2016 / '16: one value
     old_texts = {u.text for u in ou}
     old_atoms_all = {x for u in ou for x in u.atoms()}
     novel_entities = [u.text for u in nu if u.entity and u.text not in old_texts and u.text != "1"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from hindsight.text.tokenize import EN_STOPWORDS, ZH_STOPWORDS
-from hindsight.write.numbers import ZH_NUM_CHARS, read_numbers, read_zh_clock_parts, zh_numeral
+from hindsight.write.numbers import ZH_NUM_CHARS, read_numbers, read_zh_clock_parts, zh_digit_string, zh_numeral
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RE = re.compile(f"[{_CJK}]")
@@ -50,6 +50,9 @@ def normalise_numbers(text: str) -> str:
     """English number words and Chinese numerals before measure words become digits (`numbers`)."""
 
     def zh(match: re.Match[str]) -> str:
+        year = zh_digit_string(match.group(0)) if match.string.startswith("年", match.end()) else None
+        if year is not None:  # 一七年 / 九〇年 / 二〇二四年: digit by digit
+            return f" {year} "
         value = _zh_numeral(match.group(0))
         return match.group(0) if value is None else f" {value} "
 

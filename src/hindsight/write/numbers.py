@@ -94,10 +94,106 @@ def _en_values(run: str) -> list[int]:
 
 def read_numbers(text: str) -> str:
     """`text` with numbers written out in words or Chinese numerals (where they are read unambiguously) as digits."""
-    text = _THOUSANDS.sub("", text)
+    text = _ZH_PERCENT.sub(_zh_percent, _THOUSANDS.sub("", text))
+    text = _SCALED.sub(_scaled, text)  # "120 thousand" before the words: 120000, not "120 1000"
     text = _EN_RUN.sub(lambda m: " " + " ".join(str(v) for v in _en_values(m.group(0))) + " ", text)
+    text = _PERCENT.sub(r"\1%", _SCALED.sub(_scaled, text))
     text = _HALF_PAST.sub(lambda m: f"{int(m.group(1))}:30", text)
+    text = _QUARTER.sub(_quarter, text)
+    text = _AM_PM.sub(_am_pm, text)
     return _WAN.sub(_wan, _ZH_COMPOUND.sub(_zh_compound, text))
+
+
+# ------------------------------------------------------------------ the same value written another way (round 11b)
+# 12k, $1.2M, 120 thousand, five grand -> 12000, 1200000, 120000, 5000 (M upper-case only: 5m is minutes or metres)
+_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:((?i:k|thousand|grand|million|bn|billion))\b|(M)(?![A-Za-z]))")
+_SCALE = {"k": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:per\s*cent|percent)\b", re.IGNORECASE)
+# 百分之六 / 百分之一点七五 / 百分之20 -> 6% / 1.75% / 20%
+_ZH_PERCENT = re.compile(rf"百分之([{ZH_NUM_CHARS}]+|\d+)(?:点([{ZH_NUM_CHARS[:12]}]+|\d+))?")
+_QUARTER = re.compile(r"\b(?:a\s+)?quarter\s+(past|after|to|till)\s+(\d{1,2})\b", re.IGNORECASE)
+_AM_PM = re.compile(r"(?<![\d:.])(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
+
+
+def _scaled(m: re.Match[str]) -> str:
+    value = float(m.group(1)) * _SCALE[(m.group(2) or m.group(3)).lower()]
+    return f"{value:.0f}" if value.is_integer() and value < 1e15 else m.group(0)
+
+
+def _zh_percent(m: re.Match[str]) -> str:
+    whole = int(m.group(1)) if m.group(1).isdigit() else zh_numeral(m.group(1))
+    frac = m.group(2) or ""
+    frac = frac if frac.isdigit() else "".join(str(ZH_DIGITS[c]) for c in frac)
+    return m.group(0) if whole is None else f"{whole}{'.' + frac if frac else ''}%"
+
+
+def _quarter(m: re.Match[str]) -> str:
+    hour = int(m.group(2))
+    if m.group(1).lower() in ("past", "after"):
+        return f"{hour}:15"
+    return f"{(hour - 1) or 12}:45"
+
+
+def _am_pm(m: re.Match[str]) -> str:
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    if hour > 12 or minute > 59:
+        return m.group(0)
+    hour = hour % 12 + (12 if m.group(3).lower() == "p" else 0)
+    return f"{hour:02d}:{minute:02d}"  # 7am -> 07:00: marked, so never the same time as 7pm
+
+
+def zh_digit_string(text: str) -> str | None:
+    """Chinese digits read one by one (一七 / 九〇 / 二〇二四 before 年) -> "17" / "90" / "2024"; None otherwise."""
+    if len(text) < 2 or any(c not in ZH_DIGITS or c == "两" for c in text):
+        return None
+    return "".join(str(ZH_DIGITS[c]) for c in text)
+
+
+def _hour(token: str) -> tuple[int, int, bool] | None:
+    """(hour, minute, explicit) of a clock time or a bare hour. "06:40" and "15:20" are on a 24-hour dial
+    (explicit); "6:40" and "8" may be morning or evening."""
+    hm = re.fullmatch(r"(\d{1,2}):(\d{2})", token) or re.fullmatch(r"(\d{1,2})()", token)
+    if hm is None:
+        return None
+    hour, minute = int(hm.group(1)), int(hm.group(2) or 0)
+    if hour > 24 or minute > 59 or (hour == 0 and not hm.group(2)):
+        return None
+    return hour, minute, hm.group(1).startswith("0") or hour > 12
+
+
+def _same_clock(a: str, b: str) -> bool:
+    ha, hb = _hour(a), _hour(b)
+    if ha is None or hb is None or ha[1] != hb[1]:
+        return False
+    if ha[2] == hb[2]:  # both explicit, or both open: the same hour as written
+        return ha[0] == hb[0]
+    open_hour, fixed = (ha[0], hb[0]) if hb[2] else (hb[0], ha[0])
+    return fixed in (open_hour, open_hour + 12)
+
+
+def same_value(a: str, b: str) -> bool:
+    """Two number tokens that name one value: 06 / 6, 3:20 / 15:20 and 8 / 08:00 (an hour not marked morning or
+    evening, and one on a 24-hour dial), 2016 / 16 (a year and its last two digits). Two bare counts (8 / 20) and
+    two marked times (07:00 / 19:00) are never one value."""
+    if a == b:
+        return True
+    if re.fullmatch(r"\d+(?:\.\d+)?", a) and re.fullmatch(r"\d+(?:\.\d+)?", b) and float(a) == float(b):
+        return True
+    if ":" in a or ":" in b:
+        return _same_clock(a, b)
+    short, long = sorted((a, b), key=len)
+    return len(short) == 2 and len(long) == 4 and long[:2] in ("19", "20") and long.isdigit() and long.endswith(short)
+
+
+def reconcile(old: set[str], new: set[str]) -> set[str]:
+    """`new` with each token that names the same value as one only in `old` written as in `old`."""
+    out = set(new)
+    for y in sorted(new - old):
+        match = next((x for x in sorted(old - out) if same_value(x, y)), None)
+        if match is not None:
+            out.discard(y)
+            out.add(match)
+    return out
 
 
 def _zh_compound(m: re.Match[str]) -> str:
