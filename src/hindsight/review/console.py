@@ -93,13 +93,15 @@ def _proposal_card(view: dict[str, Any]) -> str:
                                          f" · {html.escape(memory['status'])}</span>" if memory else
                                          "<p>the memory no longer exists</p>") + "</div>")
     pid = html.escape(p["id"])
+    version = (f"<input type='hidden' name='version' value='{html.escape(p['current_version'])}'>"
+               if p.get("current_version") else "")  # approving over a later edit is a version_conflict
     return (
         f"<div class='card'><div><span class='tag'>{html.escape(p['action'])}</span> "
         f"<b>{html.escape(p['namespace'])}</b> · proposed by {html.escape(p['proposed_by'])} · "
         f"<span class='muted'>{_when(p['proposed_at'])} · {pid}</span></div>"
         + (f"<p class='muted'>why: {html.escape(p['reason'])}</p>" if p["reason"] else "")
         + f"<div class='grid'>{current}<div><b>proposed</b>{change}</div></div>"
-        f"<form method='post' action='/review/{pid}/approve' style='display:inline'>"
+        f"<form method='post' action='/review/{pid}/approve' style='display:inline'>{version}"
         "<input type='text' name='note' placeholder='note (optional)'> "
         "<button class='approve'>Approve</button></form> "
         f"<form method='post' action='/review/{pid}/reject' style='display:inline'>"
@@ -171,13 +173,17 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         proposal_id, decision = request.path_params["proposal_id"], request.path_params["decision"]
         if decision not in ("approve", "reject"):
             return _page("hindsight review", "<p>Unknown decision: use approve or reject.</p>", 400)
-        note = str((await request.form()).get("note", ""))[:1000]
+        form = await request.form()
+        note = str(form.get("note", ""))[:1000]
+        version = str(form.get("version", "")).strip()[:64] or None
         try:
             proposal = review.queue.get(proposal_id)
             if not who.allows(Scope.admin, proposal.namespace):
                 return _page("hindsight review", "<p>You do not administer this namespace.</p>", 403)
-            decide = review.approve if decision == "approve" else review.reject
-            decide(proposal_id, who.name, note)
+            if decision == "approve":
+                review.approve(proposal_id, who.name, note, expected_version=version)
+            else:
+                review.reject(proposal_id, who.name, note)
         except HindsightError as exc:
             return _page("hindsight review", f"<p>{html.escape(f'{exc.code}: {exc}')}</p>"
                                              "<p><a href='/review'>back</a></p>", 409)
