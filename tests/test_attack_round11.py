@@ -109,16 +109,33 @@ def test_the_consoles_approve_refuses_a_page_older_than_the_memory(console: dict
     assert version, "the approve form names the version it was rendered against"
     engine.update(memory_id, {"content": "Backups run at 04:00 UTC after the migration."}, "kb", "owner")
 
-    form = {"note": "", "version": version.group(1)}
-    if page == "/console/queues":
-        form["csrf"] = _csrf(html)
-        url = f"/console/queue/{proposal}/approve"
-    else:
-        url = f"/review/{proposal}/approve"
+    form = {"note": "", "version": version.group(1), "csrf": _csrf(html)}
+    url = f"/console/queue/{proposal}/approve" if page == "/console/queues" else f"/review/{proposal}/approve"
     refused = client.post(url, data=form, follow_redirects=False)
     assert refused.status_code == 409 and "version_conflict" in refused.text
     assert engine.get(memory_id, "kb").content == "Backups run at 04:00 UTC after the migration."
     assert [p.id for p in review.pending("kb")] == [proposal]
+
+
+# ---------------------------------------------------------------- /review: CSRF field on every form, and a sign-out
+def test_review_forms_need_the_csrf_field_and_sign_out_ends_the_session(console: dict[str, Any]) -> None:
+    client, engine = console["client"], console["engine"]
+    review: ReviewService = console["review"]
+    memory_id = engine.store_memory({"content": "Release freeze starts on the 20th.", "namespace": "kb"}).memory_id
+    proposal = review.forget(memory_id, "obsolete", "kb", "token:agent")["proposal_id"]
+    client.cookies.clear()
+    assert client.post("/review/login", data={"token": console["admin"]}, follow_redirects=False).status_code == 303
+    cookie = client.cookies.get("hindsight_review")
+    html = client.get("/review").text
+    for field in ({}, {"csrf": "0" * 40}):  # a forged or cross-site form: refused before anything changes
+        refused = client.post(f"/review/{proposal}/approve", data={"note": "", **field}, follow_redirects=False)
+        assert refused.status_code == 403
+    assert engine.get(memory_id, "kb").status.value == "active" and [p.id for p in review.pending("kb")] == [proposal]
+
+    assert client.post("/review/logout", data={"csrf": _csrf(html)}, follow_redirects=False).status_code == 303
+    client.cookies.clear()
+    client.cookies.set("hindsight_review", cookie or "", path="/review")  # a copy of the cookie taken before
+    assert client.get("/review").status_code == 401
 
 
 # ---------------------------------------------------------------- guard-evasion lessons are held for review
