@@ -117,6 +117,33 @@ def test_the_consoles_approve_refuses_a_page_older_than_the_memory(console: dict
     assert [p.id for p in review.pending("kb")] == [proposal]
 
 
+def test_memory_review_decide_takes_the_version_from_memory_review_list(reviewed: ReviewService) -> None:
+    import asyncio
+
+    from fastmcp import Client
+    from fastmcp.exceptions import ToolError
+
+    engine = reviewed.engine
+    memory_id = engine.store_memory({"content": "The VPN gateway is vpn2.", "namespace": "kb"}).memory_id
+    reviewed.update(memory_id, {"content": "The VPN gateway is vpn3."}, "kb", "token:agent")
+
+    async def run() -> str:
+        async with Client(build_server(engine, review=reviewed)) as client:
+            listed = (await client.call_tool("memory_review_list", {"namespace": "kb"})).data
+            shown = listed["proposals"][0]
+            engine.update(memory_id, {"content": "The VPN gateway is vpn4 since Friday."}, "kb", "owner")
+            with pytest.raises(ToolError) as refused:
+                await client.call_tool("memory_review_decide", {
+                    "proposal_id": shown["id"], "decision": "approve", "namespace": "kb",
+                    "expected_version": shown["current_version"]})
+            return str(refused.value)
+
+    message = asyncio.run(run())
+    assert message.startswith("version_conflict:") and "expected_version" in message
+    assert engine.get(memory_id, "kb").content == "The VPN gateway is vpn4 since Friday."
+    assert len(reviewed.pending("kb")) == 1
+
+
 # ---------------------------------------------------------------- /review: CSRF field on every form, and a sign-out
 def test_review_forms_need_the_csrf_field_and_sign_out_ends_the_session(console: dict[str, Any]) -> None:
     client, engine = console["client"], console["engine"]
