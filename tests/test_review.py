@@ -7,6 +7,7 @@ proposes, a reviewer signs in to the web console with an admin token and approve
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, closing
 from pathlib import Path
@@ -148,9 +149,10 @@ def test_agent_proposes_and_a_reviewer_approves_in_the_web_console(console: tupl
         page = browser.get("/review")
         assert page.status_code == 200 and pending["proposal_id"] in page.text
         assert "p95 &gt; 800 ms &amp; errors &lt; 5%" in page.text  # escaped, never raw HTML
-        decided = browser.post(f"/review/{pending['proposal_id']}/approve", data={"note": "looks right"})
+        csrf = re.search(r"name='csrf' value='([0-9a-f]+)'", page.text).group(1)  # type: ignore[union-attr]
+        decided = browser.post(f"/review/{pending['proposal_id']}/approve", data={"note": "looks right", "csrf": csrf})
         assert decided.status_code == 303
-        again = browser.post(f"/review/{pending['proposal_id']}/approve")
+        again = browser.post(f"/review/{pending['proposal_id']}/approve", data={"csrf": csrf})
         assert again.status_code == 409 and "approved" in again.text  # a decision is final
 
     with _session(url, tokens["admin"]) as reviewer:

@@ -119,10 +119,13 @@ def review_list(
 
 @review_app.command("approve")
 def review_approve(proposal_id: str, note: Annotated[str, typer.Option()] = "", db: DbOption = None,
-                   reviewer: Annotated[str, typer.Option(help="Name kept with the decision.")] = "local") -> None:
+                   reviewer: Annotated[str, typer.Option(help="Name kept with the decision.")] = "local",
+                   expected_version: Annotated[str | None, typer.Option(
+                       help="current_version from `review list --json`: refused (version_conflict) if the memory "
+                            "changed since.")] = None) -> None:
     """Apply a proposed change through the normal write path (a unique id prefix is enough)."""
     with _review(db) as review:
-        print_json(review.approve(review.resolve_id(proposal_id), reviewer, note))
+        print_json(review.approve(review.resolve_id(proposal_id), reviewer, note, expected_version=expected_version))
 
 
 @review_app.command("reject")

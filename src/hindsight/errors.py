@@ -103,8 +103,15 @@ class IdempotencyConflictError(HindsightError):
     code = "idempotency_conflict"
 
 
+class VersionConflictError(HindsightError):
+    """A decision named the version of a memory it was made against, and the memory changed since (attack round 11:
+    a reviewer's approval would have overwritten an edit made after the page was loaded); nothing changed."""
+
+    code = "version_conflict"
+
+
 #: codes of errors after which the same request can never succeed (a client drops it to a dead-letter list)
-FINAL_CODES = frozenset({InvalidInputError.code, IdempotencyConflictError.code})
+FINAL_CODES = frozenset({InvalidInputError.code, IdempotencyConflictError.code, VersionConflictError.code})
 #: codes of errors after which the same request succeeds later unchanged (a client keeps it queued, retries forever)
 RETRYABLE_CODES = frozenset({StorageBusyError.code, StorageUnavailableError.code, ProviderUnavailableError.code,
                              BudgetExceededError.code, "unavailable"})

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from hindsight.security.namespace_names import check_namespace
 from hindsight.write.text_rules import check_fields, check_identifiers
 
 MAX_CONTENT_CHARS = 20_000
@@ -280,6 +281,11 @@ class MemoryInput(BaseModel):
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
         return check_time(value, "event_time")
+
+    @field_validator("namespace")
+    @classmethod
+    def _namespace(cls, namespace: str) -> str:
+        return check_namespace(namespace)  # a look-alike of another name is refused (attack round 11)
 
     @field_validator("metadata")
     @classmethod

@@ -21,6 +21,7 @@ from hindsight.errors import HindsightError
 from hindsight.model import MemoryRecord
 from hindsight.review.queue import Proposal
 from hindsight.review.service import ReviewService
+from hindsight.review.version import memory_version
 from hindsight.security.principal import Scope
 
 
@@ -45,10 +46,13 @@ def _proposal_card(ctx: Ctx, engine: MemoryEngine, p: Proposal) -> str:
         change = field_changes(old, new) if current is not None else word_diff("", str(payload.get("content", "")))
         editable = escape(str(new.get("content", "")))
     base = f"/console/queue/{escape(p.id)}/"
-    forms = ctx.form(base + "approve", f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
+    # the version of the memory shown beside the proposal: approving over a later edit is a version_conflict
+    version = (f"<input type='hidden' name='version' value='{escape(memory_version(current))}'>"
+               if current is not None else "")
+    forms = ctx.form(base + "approve", f"{version}<input type='text' name='note' placeholder='{ctx.t('note')}'> "
                                        f"<button class='approve'>{ctx.t('approve')}</button>")
     if editable:
-        forms += ctx.form(base + "approve", f"<textarea name='content' aria-label='{ctx.t('edit_approve')}'>"
+        forms += ctx.form(base + "approve", f"{version}<textarea name='content' aria-label='{ctx.t('edit_approve')}'>"
                                             f"{editable}</textarea><button class='approve'>"
                                             f"{ctx.t('edit_approve')}</button>")
     forms += ctx.form(base + "reject", f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
@@ -109,7 +113,8 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
                 edits: dict[str, Any] = {}
                 if "content" in fields and fields["content"].strip() != str(_proposed_content(engine, proposal)):
                     edits["content"] = fields["content"].strip()
-                review.approve(proposal_id, ctx.who.name, note, edits=edits or None)
+                review.approve(proposal_id, ctx.who.name, note, edits=edits or None,
+                               expected_version=fields.get("version") or None)
             elif decision == "reject":
                 review.reject(proposal_id, ctx.who.name, note)
             else:

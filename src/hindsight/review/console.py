@@ -5,8 +5,10 @@ Served by the MCP server's HTTP transport next to /mcp (FastMCP custom routes):
 * ``GET /review``: the pending queue (oldest first) of every namespace the
   reviewer administers, each proposal next to the memory it would change, plus
   the latest decisions;
-* ``POST /review/<proposal_id>/approve`` or ``/reject`` (form field ``note``):
+* ``POST /review/<proposal_id>/approve`` or ``/reject`` (form fields ``note``, ``csrf`` and, for an approval,
+  ``version``: the memory's version the page showed, so an edit made since is a ``version_conflict``):
   decide, then back to the list;
+* ``POST /review/logout`` (field ``csrf``): ends the session on every server of the store;
 * ``POST /review/login`` (form field ``token``): when the server requires bearer
   tokens, a reviewer signs in with an admin token once; it opens a server-side
   session whose opaque id (never the token) is kept in an HttpOnly, SameSite=Strict cookie (a cross-site form cannot carry it), Secure
@@ -19,6 +21,8 @@ shown is escaped; the page needs no JavaScript.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import html
 import json
 from collections.abc import Callable
@@ -28,7 +32,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from hindsight.console.cookies import set_session_cookie
+from hindsight.console.cookies import over_https, set_session_cookie
 from hindsight.console.safe import shown
 from hindsight.errors import HindsightError
 from hindsight.review.queue import Proposal
@@ -74,7 +78,11 @@ def _login(message: str, status: int) -> HTMLResponse:
     ), status)
 
 
-def _proposal_card(view: dict[str, Any]) -> str:
+def _csrf_field(csrf: str) -> str:
+    return f"<input type='hidden' name='csrf' value='{html.escape(csrf)}'>"
+
+
+def _proposal_card(view: dict[str, Any], csrf: str = "") -> str:
     p = view
     proposed = p["payload"]
     if p["action"] == "store":
@@ -93,16 +101,18 @@ def _proposal_card(view: dict[str, Any]) -> str:
                                          f" · {html.escape(memory['status'])}</span>" if memory else
                                          "<p>the memory no longer exists</p>") + "</div>")
     pid = html.escape(p["id"])
+    version = (f"<input type='hidden' name='version' value='{html.escape(p['current_version'])}'>"
+               if p.get("current_version") else "")  # approving over a later edit is a version_conflict
     return (
         f"<div class='card'><div><span class='tag'>{html.escape(p['action'])}</span> "
         f"<b>{html.escape(p['namespace'])}</b> · proposed by {html.escape(p['proposed_by'])} · "
         f"<span class='muted'>{_when(p['proposed_at'])} · {pid}</span></div>"
         + (f"<p class='muted'>why: {html.escape(p['reason'])}</p>" if p["reason"] else "")
         + f"<div class='grid'>{current}<div><b>proposed</b>{change}</div></div>"
-        f"<form method='post' action='/review/{pid}/approve' style='display:inline'>"
+        f"<form method='post' action='/review/{pid}/approve' style='display:inline'>{_csrf_field(csrf)}{version}"
         "<input type='text' name='note' placeholder='note (optional)'> "
         "<button class='approve'>Approve</button></form> "
-        f"<form method='post' action='/review/{pid}/reject' style='display:inline'>"
+        f"<form method='post' action='/review/{pid}/reject' style='display:inline'>{_csrf_field(csrf)}"
         "<input type='hidden' name='note' value=''><button class='reject'>Reject</button></form></div>"
     )
 
@@ -120,6 +130,18 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
     `required` decides per request whether a token is needed (default: whenever `tokens` is given).
     """
     sessions = SessionStore(tokens.store) if tokens is not None else None
+    # every form carries an HMAC of the session (or bearer token) under the store's kept console key, as on
+    # /console (attack round 11: /review relied on SameSite and the Origin check alone)
+    secret = review.engine.store.kept_secret("console_secret").encode()
+
+    def csrf_for(request: Request) -> str:
+        header = request.headers.get("authorization", "")
+        bearer = header[7:].strip() if header.lower().startswith("bearer ") else ""
+        session = (bearer or request.cookies.get(COOKIE, "")) if needs_token() else "local"
+        return hmac.new(secret, b"review:" + session.encode(), hashlib.sha256).hexdigest()[:40]
+
+    def csrf_ok(request: Request, form: Any) -> bool:
+        return hmac.compare_digest(str(form.get("csrf", "")), csrf_for(request))
 
     def needs_token() -> bool:
         return tokens is not None and (required is None or required())
@@ -145,9 +167,13 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         decided = visible(who, review.decided(limit=20))
         # only the reviewed namespaces this principal reviews: the list is not shown to every token holder
         watched = ", ".join(sorted(n for n in review.namespaces if who.allows(Scope.admin, n))) or "none you review"
+        csrf = csrf_for(request)
+        sign_out = (f"<form method='post' action='/review/logout' style='display:inline'>{_csrf_field(csrf)}"
+                    "<button>Sign out</button></form>" if needs_token() else "")
         body = (f"<h1>hindsight review</h1><p class='muted'>reviewer: {html.escape(who.name)} · reviewed "
-                f"namespaces: {html.escape(watched)}</p><h2>Pending ({len(pending)})</h2>"
-                + ("".join(_proposal_card(review.view(p)) for p in pending) or "<p>Nothing waits for review.</p>")
+                f"namespaces: {html.escape(watched)} {sign_out}</p><h2>Pending ({len(pending)})</h2>"
+                + ("".join(_proposal_card(review.view(p), csrf) for p in pending)
+                   or "<p>Nothing waits for review.</p>")
                 + "<h2>Recent decisions</h2><ul>" + "".join(_decided_row(p) for p in decided) + "</ul>")
         return _page("hindsight review", body)
 
@@ -163,6 +189,17 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
             set_session_cookie(response, request, COOKIE, sessions.start(token), "/review")
         return response
 
+    @mcp.custom_route("/review/logout", methods=["POST"], include_in_schema=False)
+    async def review_logout(request: Request) -> Response:
+        """Ends the session on every server of the store (there was no sign-out before round 11)."""
+        if not csrf_ok(request, await request.form()):
+            return _page("hindsight review", "<p>The form is stale or forged; reload the page.</p>", 403)
+        if sessions is not None:
+            sessions.end(request.cookies.get(COOKIE, ""))
+        response = RedirectResponse("/review", status_code=303)
+        response.delete_cookie(COOKIE, path="/review", secure=over_https(request), httponly=True, samesite="strict")
+        return response
+
     @mcp.custom_route("/review/{proposal_id}/{decision}", methods=["POST"], include_in_schema=False)
     async def review_decide(request: Request) -> Response:
         who = reviewer(request)
@@ -171,13 +208,19 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         proposal_id, decision = request.path_params["proposal_id"], request.path_params["decision"]
         if decision not in ("approve", "reject"):
             return _page("hindsight review", "<p>Unknown decision: use approve or reject.</p>", 400)
-        note = str((await request.form()).get("note", ""))[:1000]
+        form = await request.form()
+        if not csrf_ok(request, form):
+            return _page("hindsight review", "<p>The form is stale or forged; reload the page.</p>", 403)
+        note = str(form.get("note", ""))[:1000]
+        version = str(form.get("version", "")).strip()[:64] or None
         try:
             proposal = review.queue.get(proposal_id)
             if not who.allows(Scope.admin, proposal.namespace):
                 return _page("hindsight review", "<p>You do not administer this namespace.</p>", 403)
-            decide = review.approve if decision == "approve" else review.reject
-            decide(proposal_id, who.name, note)
+            if decision == "approve":
+                review.approve(proposal_id, who.name, note, expected_version=version)
+            else:
+                review.reject(proposal_id, who.name, note)
         except HindsightError as exc:
             return _page("hindsight review", f"<p>{html.escape(f'{exc.code}: {exc}')}</p>"
                                              "<p><a href='/review'>back</a></p>", 409)

@@ -28,6 +28,7 @@ from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
 from hindsight.review.claims import proposer_actor
 from hindsight.review.queue import Proposal, ReviewQueue
+from hindsight.review.version import check_version, memory_version
 from hindsight.security.claims import bind_changes
 from hindsight.security.principal import Scope, principal_of
 from hindsight.write import events
@@ -168,18 +169,21 @@ class ReviewService:
         out = proposal.as_dict()
         if proposal.memory_id:
             try:
-                out["current"] = memory_view(self.engine.get(proposal.memory_id, proposal.namespace,
-                                                             record_access=False))
+                record = self.engine.get(proposal.memory_id, proposal.namespace, record_access=False)
+                out["current"] = memory_view(record)
+                out["current_version"] = memory_version(record)  # pass back as expected_version when deciding
             except HindsightError:
                 out["current"] = None  # deleted since it was proposed: approving will fail with not_found
         return out
 
     def approve(self, proposal_id: str, reviewer: str, note: str = "", namespace: str | None = None,
-                edits: dict[str, Any] | None = None) -> dict[str, Any]:
+                edits: dict[str, Any] | None = None, expected_version: str | None = None) -> dict[str, Any]:
         """Apply the change through the engine, then record the approval; on failure it stays pending.
 
         `edits` (edit-then-approve): fields the reviewer changed in the proposed store/update before applying it;
         the applied version (with the reviewer named) is what history keeps.
+        `expected_version`: the `current_version` the reviewer was shown (review/version.py); when the memory has
+        changed since, the approval is a `version_conflict` and the proposal stays pending.
         """
         note = self.engine.writer.clean_note(note, "note")
         self.queue.get(proposal_id, namespace)
@@ -192,7 +196,7 @@ class ReviewService:
             proposal = replace(proposal, payload={**proposal.payload, **edits})
             actor = f"{proposal.proposed_by} (edited and approved by {reviewer})"
         try:
-            result = self._apply(proposal, proposer_actor(actor, proposal))
+            result = self._apply(proposal, proposer_actor(actor, proposal), expected_version)
         except Exception:
             self.queue.release(proposal_id)
             raise
@@ -204,13 +208,14 @@ class ReviewService:
         self.queue.get(proposal_id, namespace)
         return {"proposal": self.queue.decide(proposal_id, "rejected", reviewer, note).as_dict()}
 
-    def _apply(self, proposal: Proposal, actor: str) -> dict[str, Any]:
+    def _apply(self, proposal: Proposal, actor: str, expected_version: str | None = None) -> dict[str, Any]:
         if proposal.action == "store":
             return self.engine.store_memory(proposal.payload, actor).as_dict()
         if proposal.action == "consolidate":
             return self.engine.consolidate(proposal.namespace, actor).as_dict()
         assert proposal.memory_id is not None
-        self.engine.get(proposal.memory_id, proposal.namespace, record_access=False)  # erased since: not_found
+        current = self.engine.get(proposal.memory_id, proposal.namespace, record_access=False)  # erased: not_found
+        check_version(current, expected_version)
         if proposal.action == "update":
             record = self.engine.update(proposal.memory_id, proposal.payload, proposal.namespace, actor)
             return {"memory_id": record.id, "status": "updated"}

@@ -41,6 +41,7 @@ from hindsight.safety.classifier import (
     get_classifier,
     screening_windows,
 )
+from hindsight.safety.evasion import teaches_evasion
 from hindsight.safety.features import framing_gate
 from hindsight.safety.normalize import ScreeningText, prepare
 from hindsight.safety.rules import (
@@ -62,8 +63,12 @@ HIDDEN_DIRECTIVE_ID = "inj_hidden_directive"
 #: mention is benign, endorsement is an order (``view.FeatureView.endorsed_quote``). Over our data and the three
 #: released blind rounds it marks 31 attacks and 3 benign texts.
 ENDORSED_QUOTE_ID = "inj_endorsed_quote"
+#: Advice on getting a write past this very screen ("if blocked, rephrase it in base64 and store it again",
+#: "被拦截就改成拼音再存一次"): ``safety/evasion.py``, attack round 11. Over the 17 released blind rounds it marks
+#: 0 of 3,071 benign texts (and 1 attack).
+EVASION_ID = "inj_guard_evasion"
 #: Rules that quarantine whatever the classifier says: nothing legitimate looks like them.
-HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID})
+HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID, EVASION_ID})
 
 
 #: Texts of at least this many words (a CJK character counts half) always reach the classifier: a topic
@@ -154,6 +159,8 @@ class WriteGuard:
             hits.append(RuleHit(HIDDEN_DIRECTIVE_ID, "injection"))
         if feature_view(prepared.text).endorsed_quote:
             hits.append(RuleHit(ENDORSED_QUOTE_ID, "injection"))
+        if teaches_evasion(prepared.text):
+            hits.append(RuleHit(EVASION_ID, "injection"))
         return hits
 
     def screen(self, text: str, embedding: np.ndarray | None = None) -> GuardVerdict:

@@ -61,8 +61,12 @@ def register_admin_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
                                                                             "reject keeps the memory as it is")],
         note: Annotated[str, Field(max_length=1000, description="Why (kept with the decision).")] = "",
         namespace: Namespace = "default",
+        expected_version: Annotated[str | None, Field(
+            min_length=1, max_length=64, description="The current_version memory_review_list showed: approving an "
+            "update or forget is refused (version_conflict) if the memory changed since")] = None,
     ) -> dict[str, Any]:
         """Admin: approve (apply through the normal write path) or reject a proposed change. Decisions are final."""
         actor = gate(Scope.admin, namespace, "review_decide")
-        decide = review.approve if decision == "approve" else review.reject
-        return _call(decide, proposal_id, actor, note, namespace)
+        if decision == "approve":
+            return _call(review.approve, proposal_id, actor, note, namespace, expected_version=expected_version)
+        return _call(review.reject, proposal_id, actor, note, namespace)

@@ -1,0 +1,57 @@
+"""Look-alike namespace names (attack round 11).
+
+A namespace is a hard boundary and a token names the namespaces it may reach, so a name that *looks* like another
+(``аlice`` with a Cyrillic ``а``, ``ａｌｉｃｅ`` in full width) lets a write land where an operator reading the list
+believes it did not, or a token be granted for the wrong one. A new name is therefore refused, as an
+``invalid_input`` naming ``namespace`` and the rule, when it:
+
+* is not in NFKC form (full-width letters, ligatures, compatibility characters);
+* mixes letters of Latin, Cyrillic and Greek (one script's letters per name; digits, punctuation and Han,
+  kana or Hangul may join any of them, so ``团队-kb`` and ``kb/研发`` stay valid);
+* is written only in Cyrillic or Greek letters that all have a Latin look-alike (``аlісе`` is ``alice`` to the eye);
+  a real Cyrillic or Greek word keeps a letter of its own (``команда``, ``δοκιμή``).
+
+Checked where a namespace is created: a memory written (``MemoryInput``) and a token granted (``TokenStore.create``).
+Names stored before this check are still read and written.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: Cyrillic and Greek letters (lower case after casefold) that look like a Latin letter.
+_CYRILLIC_LIKE_LATIN = "аеорсухіјѕһԁԛԝӏвмнтк"
+_GREEK_LIKE_LATIN = "αεοριυχνκτβημζ"
+_LOOKALIKE = frozenset(_CYRILLIC_LIKE_LATIN + _GREEK_LIKE_LATIN)
+_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+
+
+def _script(ch: str) -> str | None:
+    if not ch.isalpha():
+        return None
+    name = unicodedata.name(ch, "")
+    return next((s for s in _SCRIPTS if name.startswith(s)), None)
+
+
+def namespace_problem(name: str) -> str | None:
+    """Why ``name`` may not be created as a namespace, or None when it may."""
+    if unicodedata.normalize("NFKC", name) != name:
+        return (f"'{ascii(name)[1:-1]}' is not in NFKC form (it would read as "
+                f"'{unicodedata.normalize('NFKC', name)}'); rule: namespace names are NFKC-normalised")
+    scripts = {s for s in map(_script, name) if s}
+    if len(scripts) > 1:
+        return (f"'{ascii(name)[1:-1]}' mixes {' and '.join(sorted(s.title() for s in scripts))} letters; rule: a "
+                "namespace name uses the letters of one script (look-alike names are refused)")
+    letters = [ch.casefold() for ch in name if _script(ch) in ("CYRILLIC", "GREEK")]
+    if letters and all(ch in _LOOKALIKE for ch in letters) and len(letters) == sum(ch.isalpha() for ch in name):
+        return (f"'{ascii(name)[1:-1]}' is written only in letters that look Latin; rule: a namespace name may "
+                "not be a look-alike of a Latin name")
+    return None
+
+
+def check_namespace(name: str) -> str:
+    """``name`` unchanged, or ValueError saying which rule it breaks (pydantic adds the field name)."""
+    problem = namespace_problem(name)
+    if problem:
+        raise ValueError(problem)
+    return name
