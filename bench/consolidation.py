@@ -24,7 +24,7 @@ import json
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 
 ROOT = Path(__file__).resolve().parent
-START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 EPISODES: list[tuple[str, str]] = [
     # recurring: the pip cache pitfall, three sessions

@@ -25,7 +25,7 @@ import tempfile
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +99,7 @@ def tuning_configs() -> list[Config]:
 
 def session_date(raw: str) -> datetime:
     """'1:56 pm on 8 May, 2023' -> aware UTC datetime."""
-    return datetime.strptime(raw.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=timezone.utc)
+    return datetime.strptime(raw.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
 
 
 def turns(sample: dict[str, Any]) -> list[dict[str, Any]]:

