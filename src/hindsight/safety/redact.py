@@ -63,6 +63,7 @@ from hindsight.safety.redact_window import (
     find_card_numbers,
     find_cards_by_what_follows,
     find_labelled_pairs,
+    find_otp_seeds,
     find_pair_partners,
     find_unionpay_accounts,
     find_window_codes,
@@ -245,7 +246,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
     find_cli_passwords, find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
     find_structured_secrets, find_context_secrets, find_window_keys, find_card_numbers, find_unionpay_accounts,
-    find_cards_by_what_follows, find_window_codes, find_labelled_pairs,
+    find_cards_by_what_follows, find_window_codes, find_labelled_pairs, find_otp_seeds,
 )
 
 

@@ -80,14 +80,15 @@ _ZH_ADDRESS_LEAD = re.compile(r"(?:到了|到|在|是|为|：|:|寄|送|址|住|
 _ZH_PLACE = re.compile(r"省|自治区|市|区|县|路|街|大道|道|巷|弄|胡同|小区|花园|家园|公寓|新村|社区|大厦|广场|苑|园|府|城|湾|庭|里|院|村")
 
 
-# An organisation's published address ("Company HQ: ...", "Our office is ...", "公司地址：...") is a public contact.
+# An organisation's published address ("Company HQ: ...", "Our office is ...", "公司地址：...", "Acme HQ (500 ...)") is a
+# public contact.
 _ORG_CUE = re.compile(r"(?i)(?:\b(?:office|offices|hq|headquarters|head office|company|campus|store|branch|showroom|reception|warehouse)"
                       r"(?:'s)?(?:\s+(?:address|is|are|located|at|in|on)){0,3}|"
                       # "HQ for the W-9: Lumen Analytics, ...": an organisation's seat, what the address is for, its name.
                       r"\b(?:hq|headquarters|head\s+office|registered\s+office|company|warehouse)(?:\s+address)?"
                       r"(?:\s+for\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?\s*[:：]\s*(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,3})\s*,|"
                       r"(?:公司|总部|办公室|门店|营业厅|分公司|园区|售后|退货|维修|仓库)"
-                      r"(?:的)?(?:前台|办公|服务|中心|部)?地址(?:是|为)?)\s*[:：]?\s*$|"
+                      r"(?:的)?(?:前台|办公|服务|中心|部)?地址(?:是|为)?)\s*[:：(（]?\s*$|"
                       # A department of an organisation: "Returns Dept., 200 ...", "Service Center, ...".
                       r"(?-i:\b(?:Returns|Support|Service|Repairs?|Shipping|Receiving|Fulfil+ment)\s+(?:Dept\.?|Department|Cent(?:er|re)))\s*,?\s*$|"
                       # A named organisation right before the address: "Acme Support, 1200 ...", "Globex Inc., ...".

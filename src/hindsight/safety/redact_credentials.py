@@ -62,9 +62,10 @@ _CUE_PAIR = re.compile(
     r"[^\n:：]{0,24}?(?:\s(?:are|is|as|with|of|用|是)\s*|[:：]\s*|\s)(?<![/\w])[\w.@+-]{1,40}(?::|\s?/\s?)"
     r"(?P<value>[^\s:/@\"'`,;，。；)）]{3,64})(?![/\w])"
 )
-# "user dev_ro / pass Tm9!staging", "login: ops, pw: x": a user and a short password label written as a pair.
+# "user dev_ro / pass Tm9!staging", "login: ops, pw: x": a user and a short password label written as a pair (a label
+# glued to more word characters, "password_field" or "pwd_hash", is a code identifier).
 _USER_PASS = re.compile(
-    r"(?i)\b(?:user(?:name)?|login|acct|account)\s*[:=]?\s*[\w.@+-]{2,40}\s*[/,;|]\s*(?:pass(?:word)?|pw|pwd)\s*[:=]?\s*[\"'`]?" + _VALUE
+    r"(?i)\b(?:user(?:name)?|login|acct|account)\s*[:=]?\s*[\w.@+-]{2,40}\s*[/,;|]\s*(?:pass(?:word)?|pw|pwd)(?![A-Za-z0-9_])\s*[:=]?\s*[\"'`]?" + _VALUE
 )
 # The secret half of a key pair, shorter than the 30-character generic rule: "secret key Lq8Zp3Rt6Yw2", "SK：...".
 _SECRET_HALF = re.compile(

@@ -251,7 +251,7 @@ def find_bank_accounts(text: str) -> list[Span]:
 # --------------------------------------------------------------------------- card expiry (only next to a card)
 
 _EXPIRY = re.compile(
-    r"(?i)(?:\bexp(?:iry|ires|iring|iration|\.)?(?:\s+date)?|\bvalid\s+(?:thru|through|until|till)|\bgood\s+thru|有效期(?:至|到)?|到期(?:日|时间)?|过期时间)"
+    r"(?i)(?:\bexp(?:iry|ires|iring|iration|\.)?(?:\s+date)?|\bvalid\s+(?:thru|through|until|till|to)|\bgood\s+thru|有效期(?:至|到)?|有效至|到期(?:日|时间)?|过期时间|截止(?:日期|日|到|至)?)"
     + _SEP + r"(?P<value>(?:0[1-9]|1[0-2])\s?[/-]\s?(?:20)?\d{2}|(?:0[1-9]|1[0-2])\d{2}|(?-i:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?,?\s+(?:20)?\d{2})|20\d{2}\s?年\s?\d{1,2}\s?月|20\d{2}[/-](?:0?[1-9]|1[0-2]))(?![\d/])"
 )
 

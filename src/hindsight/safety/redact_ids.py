@@ -66,9 +66,12 @@ _CPF = re.compile(r"(?<![\d.])\d{3}\.\d{3}\.\d{3}-\d{2}(?![\d-])")
 _RRN = re.compile(r"(?<![\d-])\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-[1-8]\d{6}(?![\d-])")
 _ID_CUE = (r"(?i)(?:\bNRIC|\bFIN\b|\bHKID|\bIC\s+(?:no\.?|number)|\bSIN\b|\bsocial\s+insurance(?:\s+number)?|\bID\s+card|"
            r"\bnational\s+id(?:entity)?(?:\s+(?:no\.?|number|card))?|身份证|身分证|身分證|字号|证件号码?|香港身份证|居民身份证)")
+_SPACED_SIN = re.compile(r"\d{3}[ -]\d{3}[ -]\d{3}")
 _CUED_ID = re.compile(
     _ID_CUE + r"[^\n\d:：]{0,12}?" + _SEP
-    + r"(?P<value>(?-i:[STFGM]\d{7}[A-Z]|[A-Z]{1,2}\d{6}\s?\(?[0-9A]\)?|[A-Z][12]\d{8}|\d{3}[ -]\d{3}[ -]\d{3}|\d{17}[\dXx]))(?![A-Za-z0-9])"
+    + r"(?P<value>(?-i:[STFGM]\d{7}[A-Z]|[A-Z]{1,2}\d{6}\s?\(?[0-9A]\)?|[A-Z][12]\d{8}|\d{3}[ -]\d{3}[ -]\d{3}|\d{17}[\dXx]|"
+    # the same 18 characters written in groups ("4403 0519 9709 2322 18"): its length and shape are tested below
+    r"\d{2,8}(?:[ \u00a0-]\d{1,8}){2,6}(?:[ \u00a0-]?[Xx])?))(?![A-Za-z0-9])"
 )
 
 
@@ -104,6 +107,9 @@ def find_ids(text: str) -> list[Span]:
             out.append(("national_id", m.start(), m.end()))
     for m in _CUED_ID.finditer(text):
         value = m.group("value")
+        joined = re.sub(r"[ \u00a0-]", "", value)
+        if value[:1].isdigit() and joined != value and not _SPACED_SIN.fullmatch(value) and not (len(joined) == 18 and cn_id_shape(joined)):
+            continue  # grouped digits after a cue: a spaced SIN (3-3-3) or an 18-character PRC ID, nothing else
         if (len(value) == 18 and value[:17].isdigit() and not cn_id_shape(value)) or declared_invalid(text, *m.span("value")):
             continue  # 18 digits after a cue must still carry a province and a birth date
         out.append(("national_id", *m.span("value")))

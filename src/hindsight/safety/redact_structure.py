@@ -166,8 +166,10 @@ _ACCOUNT_CLAUSE = re.compile(
     r"(?i)\b(?:account|login|log\s+in|sign\s+in|creds?|credentials?|user(?:name)?|svc|service\s+user|admin|root)\b|账号|帐号|账户|登录|登陆|用户名"
 )
 _CLAUSE_STOP = re.compile(r"[。！？；;!?\n]|\.\s")
-# Domains, versions (also inside a name: Config_v2.1-Beta), emails, file names.
-_NOT_PASSWORD_SHAPE = re.compile(r"(?i)^(?:[\w.-]+\.(?:com|org|net|io|cn|py|js|ts|md|json|ya?ml)|.*(?<![A-Za-z0-9])v?\d+\.\d+.*|[\w.+-]+@[\w.-]+|.*\.\w{2,4})$")
+# Domains, versions (also inside a name: Config_v2.1-Beta), emails, file names; a camelCase or snake_case setting
+# given a number ("minLength=12", "max_retries=3"): code, not a password.
+_NOT_PASSWORD_SHAPE = re.compile(r"(?i)^(?:[\w.-]+\.(?:com|org|net|io|cn|py|js|ts|md|json|ya?ml)|.*(?<![A-Za-z0-9])v?\d+\.\d+.*|[\w.+-]+@[\w.-]+|.*\.\w{2,4})$"
+                                r"|^(?-i:[a-z]+(?:[A-Z][a-z]*)+|[a-z]+(?:_[a-z]+)+)=\d+$")
 
 
 def find_strong_passwords(text: str) -> list[Span]:

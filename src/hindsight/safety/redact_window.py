@@ -76,9 +76,9 @@ def find_window_keys(text: str) -> list[Span]:
     return out
 
 
-# The ID half of a pair: an ID-ish label, a separator, a value of 8-64 token characters with a digit.
+# The ID half of a pair: an ID-ish label (round 11: a bare "access", 账号), a separator, a value of 8-64 token characters with a digit.
 _PARTNER = re.compile(
-    r"(?i)(?<![A-Za-z])(?:access[ _-]?key(?:[ _-]?id)?|key[ _-]?id|key|app[ _-]?id|appid|client[ _-]?id|id|ak)(?![A-Za-z])"
+    r"(?i)(?:(?<![A-Za-z])(?:access(?:[ _-]?key)?(?:[ _-]?id)?|key[ _-]?id|key|app[ _-]?id|appid|client[ _-]?id|id|ak)(?![A-Za-z])|访问账号|账号)"
     r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{8,64})(?![A-Za-z0-9_-])"
 )
 
@@ -190,4 +190,29 @@ def find_labelled_pairs(text: str) -> list[Span]:
         m = _PAIR_VALUES.match(text, label.end())
         if m and not PLACEHOLDER_VALUE.match(m.group("a")) and not PLACEHOLDER_VALUE.match(m.group("b")):
             out += [("api_key", *m.span("a")), ("api_key", *m.span("b"))]
+    return out
+
+
+# "TOTP seed for the admin panel (scan into Authy ...): JBSWY3DP...", "谷歌验证器的密钥：GEZD GNBV ...": an
+# authenticator's shared secret is RFC 4648 base32 (A-Z, 2-7; often grouped by four) and is named by an OTP / 2FA cue.
+_OTP_SEED_CUE = re.compile(
+    r"(?i)(?<![A-Za-z])(?:[th]otp|otp|2fa|mfa|two[- ]factor|2-step|two[- ]step|authenticator|authy)(?![A-Za-z])|"
+    r"两步验证|二次验证|双因素|双重验证|动态口令|身份验证器|验证器"
+)
+_BASE32 = re.compile(r"(?<![A-Za-z0-9+/=-])(?P<value>[A-Z2-7]{4}(?:[ -]?[A-Z2-7]{4}){3,15}[A-Z2-7]{0,3}=*)(?![A-Za-z0-9+/=-])")
+_SEED_WINDOW = 64
+
+
+def find_otp_seeds(text: str) -> list[Span]:
+    """A base32 authenticator seed (16-64 characters, letters and 2-7 mixed) with an OTP / 2FA cue before it in its
+    sentence and no look-alike cue (example, test, hash ...) there."""
+    out: list[Span] = []
+    for m in _BASE32.finditer(text):
+        value = re.sub(r"[ =-]", "", m.group("value"))
+        if (not any(c.isdigit() for c in value) or sum(c.isalpha() for c in value) < 8 or shannon_entropy(value) < 3.0
+                or PLACEHOLDER_VALUE.match(value)):
+            continue  # "ABCDEFGHIJKLMNOP" or a word in capitals is no seed
+        window = text[_clause_start(text, m.start(), _SEED_WINDOW) : m.start()]
+        if _OTP_SEED_CUE.search(window) and not _LOOKALIKE_CUE.search(window):
+            out.append(("otp", *m.span("value")))
     return out
