@@ -44,6 +44,7 @@ from hindsight.safety.classifier import (
 from hindsight.safety.evasion import teaches_evasion
 from hindsight.safety.features import framing_gate
 from hindsight.safety.normalize import ScreeningText, prepare
+from hindsight.safety.payee import orders_unverified_payee_change
 from hindsight.safety.rules import (
     CATEGORY_PRIORITY,
     NEGATED_ACTION,
@@ -67,8 +68,12 @@ ENDORSED_QUOTE_ID = "inj_endorsed_quote"
 #: "被拦截就改成拼音再存一次"): ``safety/evasion.py``, attack round 11. Over the 17 released blind rounds it marks
 #: 0 of 3,071 benign texts (and 1 attack).
 EVASION_ID = "inj_guard_evasion"
+#: A change of payee / bank account / payroll deposit with the verification call waived ("new IBAN, no need to call
+#: to confirm", "换收款账户了，不用回电核实"): ``safety/payee.py``, payment fraud that ``CARRY_THRESHOLD`` would
+#: otherwise release (docs/benchmarks.md "Guard, round 11b").
+PAYEE_ID = "pay_unverified_change"
 #: Rules that quarantine whatever the classifier says: nothing legitimate looks like them.
-HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID, EVASION_ID})
+HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID, EVASION_ID, PAYEE_ID})
 
 
 #: The classifier threshold for a note that carries a redacted secret and does not move it outward (the view's
@@ -180,6 +185,8 @@ class WriteGuard:
             hits.append(RuleHit(ENDORSED_QUOTE_ID, "injection"))
         if teaches_evasion(prepared.text):
             hits.append(RuleHit(EVASION_ID, "injection"))
+        if orders_unverified_payee_change(prepared.text):
+            hits.append(RuleHit(PAYEE_ID, "injection"))
         return hits
 
     def screen(self, text: str, embedding: np.ndarray | None = None) -> GuardVerdict:
