@@ -118,3 +118,100 @@ def test_a_token_for_a_namespace_no_memory_can_have_is_refused(tmp_path: Path, n
         tokens.create("agent", ["read"], ["alice", "kb/研发", "team.kb:eu@2", "*"])  # valid names still granted
     finally:
         tokens.close()
+
+
+# ---------------------------------------------------------------- hashes of what redaction took out
+SECRET_LINES = [  # (text, what a guesser enumerates: the redacted value)
+    ("Lina said the staging VPN password is kestrel42, keep it handy.", "kestrel42"),
+    ("王芳的新手机号是 13912345678，晚上六点后再打。", "13912345678"),
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SECRET_LINES, ids=["en-password", "zh-phone"])
+def test_an_imported_line_without_an_id_keeps_no_hash_of_its_redacted_secret(tmp_path: Path, embedder: Embedder,
+                                                                             text: str, secret: str) -> None:
+    """metadata.imported_from is shown to every reader; a hash of the unredacted text let one confirm the
+    password or phone number redaction removed by trying candidates (found: 'kestrel42' among 5 guesses)."""
+    import hashlib
+    import json
+
+    db = tmp_path / "import.db"
+    engine = MemoryEngine.open(db, HindsightSettings(db=db, hygiene=False), embedder=embedder)
+    try:
+        line = json.dumps({"content": text, "namespace": "kb"}, ensure_ascii=False)
+        assert [o.action for o in engine.import_jsonl([line])] == ["created"]
+        record = engine.list("kb")[0][0]
+        assert secret not in record.content  # redacted
+        kept = str(record.metadata["imported_from"])
+        assert kept != "sha256:" + hashlib.sha256(f"kb\n{text}".encode()).hexdigest()  # main: equal
+        assert kept == "sha256:" + hashlib.sha256(f"kb\n{record.content}".encode()).hexdigest()  # what is stored
+        report = engine.import_report([line])  # a re-run still skips the line it imported
+        assert report.skipped == 1 and not report.outcomes
+    finally:
+        engine.close()
+
+
+def _fingerprints(db: Path, embedder: Embedder, text: str) -> list[str]:
+    """The request fingerprints a fresh store keeps after a keyed store and a keyed ingest of `text`."""
+    engine = MemoryEngine.open(db, HindsightSettings(db=db, hygiene=False), embedder=embedder)
+    try:
+        request = {"content": text, "namespace": "kb", "type": "semantic"}
+        first = engine.store_memory(request, idempotency_key="k-1")
+        assert engine.store_memory(request, idempotency_key="k-1").memory_id == first.memory_id  # a retry replays
+        messages = [{"role": "user", "content": text}, {"role": "assistant", "content": "Noted."}]
+        kept = engine.ingest(messages, "s-1", "kb", idempotency_key="conv-1")["kept"]
+        assert kept and all(item.get("replayed") for item in engine.ingest(messages, "s-1", "kb",
+                                                                           idempotency_key="conv-1")["kept"])
+        columns, rows = engine.store.table_rows("idempotency")
+        return sorted(str(row[columns.index("request_hash")]) for row in rows)
+    finally:
+        engine.close()
+
+
+@pytest.mark.parametrize(("text", "secret"), SECRET_LINES, ids=["en-password", "zh-phone"])
+def test_the_fingerprint_of_a_keyed_write_is_taken_after_redaction(tmp_path: Path, embedder: Embedder,
+                                                                   text: str, secret: str) -> None:
+    """The idempotency table (copied by every .db backup) kept SHA-256 of the request before redaction: rebuilt
+    from the stored row, 1,000 candidate phone numbers confirmed the redacted one in 0.03 s. Taken after
+    redaction, the fingerprint is the same whichever value was redacted, so it confirms no guess."""
+    other = text.replace(secret, secret[:-1] + str((int(secret[-1]) + 1) % 10))
+    assert other != text
+    kept, kept_other = _fingerprints(tmp_path / "a.db", embedder, text), _fingerprints(tmp_path / "b.db", embedder, other)
+    assert len(kept) >= 2 and kept == kept_other  # main: each differs with the redacted value
+
+
+def test_a_key_still_names_one_request(tmp_path: Path, embedder: Embedder) -> None:
+    from hindsight.errors import IdempotencyConflictError
+
+    db = tmp_path / "conflict.db"
+    engine = MemoryEngine.open(db, HindsightSettings(db=db, hygiene=False), embedder=embedder)
+    try:
+        engine.store_memory({"content": SECRET_LINES[0][0], "namespace": "kb"}, idempotency_key="k-1")
+        with pytest.raises(IdempotencyConflictError):
+            engine.store_memory({"content": "The build cache lives on the NAS.", "namespace": "kb"},
+                                idempotency_key="k-1")
+    finally:
+        engine.close()
+
+
+def test_a_key_recorded_with_the_old_fingerprint_still_replays(tmp_path: Path, embedder: Embedder) -> None:
+    """Keys recorded before this round hold the unredacted hash: an identical retry must not become a conflict."""
+    import json
+
+    from hindsight.model import MemoryInput
+    from hindsight.write.idempotency import memory_id_for, request_hash
+
+    db = tmp_path / "legacy.db"
+    engine = MemoryEngine.open(db, HindsightSettings(db=db, hygiene=False), embedder=embedder)
+    try:
+        text, _ = SECRET_LINES[0]
+        request = {"content": text, "namespace": "kb"}
+        memory_id = memory_id_for("kb", "old-key")
+        engine.store_many([request], ids=[memory_id])
+        answer = {"memory_id": memory_id, "action": "created", "status": "active", "reason": "", "related_ids": [],
+                  "redactions": ["password"]}
+        engine.store.put_idempotent("kb", "old-key", json.dumps(answer), 0.0,
+                                    request_hash(MemoryInput.model_validate(request).model_dump(mode="json")))
+        assert engine.store_memory(request, idempotency_key="old-key").memory_id == memory_id
+    finally:
+        engine.close()
