@@ -215,3 +215,33 @@ def test_a_key_recorded_with_the_old_fingerprint_still_replays(tmp_path: Path, e
         assert engine.store_memory(request, idempotency_key="old-key").memory_id == memory_id
     finally:
         engine.close()
+
+
+# ---------------------------------------------------------------- the client's queue file is the owner's alone
+@pytest.mark.skipif(not hasattr(__import__("os"), "geteuid"), reason="POSIX file modes")
+def test_the_client_queue_file_is_owner_only(tmp_path: Path) -> None:
+    """A queued write is the caller's text before any server redacted it (a password, a phone number); the queue
+    file was created 0644 under umask 022, readable by every local user, and kept dead letters for good."""
+    import os
+    import stat
+
+    from hindsight.client.queue import WriteQueue
+
+    old = os.umask(0o022)
+    try:
+        fresh = tmp_path / "queue.db"
+        queue = WriteQueue(fresh)
+        queue.add("memory_store", {"content": "The NAS admin password is Tr0ub4dor&3xQ9.", "idempotency_key": "k"})
+        queue.close()
+        assert stat.S_IMODE(fresh.stat().st_mode) == 0o600  # main: 0o644
+        for suffix in ("-wal", "-shm"):
+            side = Path(f"{fresh}{suffix}")
+            assert not side.exists() or stat.S_IMODE(side.stat().st_mode) & 0o077 == 0
+
+        older = tmp_path / "older.db"
+        WriteQueue(older).close()
+        older.chmod(0o644)  # what an older client left
+        WriteQueue(older).close()
+        assert stat.S_IMODE(older.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
