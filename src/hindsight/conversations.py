@@ -25,11 +25,12 @@ if TYPE_CHECKING:
     from hindsight.llm import LLMClient
     from hindsight.summarize import Summarizer
     from hindsight.working import WorkingMemory
+    from hindsight.write.idempotency import Fingerprint
     from hindsight.write.pipeline import WritePipeline
 
 
 class ConversationsMixin:
-    """Needs the engine's `working`, `writer`, `summarizer`, `llm`, `clock`, `store_memory`, `store_many` and `idempotent`."""
+    """Needs the engine's `working`, `writer`, `summarizer`, `llm`, `clock`, `store_memory`, `store_many`, `idempotent` and `fingerprint`."""
 
     if TYPE_CHECKING:
         working: WorkingMemory
@@ -45,6 +46,7 @@ class ConversationsMixin:
                        ids: Sequence[str | None] | None = None, relayed: bool = False) -> builtins.list[WriteOutcome]: ...
         def idempotent(self, namespace: str, key: str | None, write: Callable[[str | None], dict[str, Any]],
                        request: object = None) -> dict[str, Any]: ...
+        def fingerprint(self, request: object) -> Fingerprint: ...
 
     # ----------------------------------------------------------------- events
     def record_event(self, event: events.Event, actor: str = "local",
@@ -63,8 +65,9 @@ class ConversationsMixin:
         """
         parsed = ingest.validate_messages(messages)
         planned = ingest.plan(parsed, session_id, namespace, self.llm)
-        request = {"ingest": [m.model_dump(mode="json") for m in parsed], "session_id": session_id,
-                   "namespace": namespace}
+        # taken once per conversation (redaction reads every turn), not once per kept memory
+        request: object = None if idempotency_key is None else self.fingerprint(
+            {"ingest": [m.model_dump(mode="json") for m in parsed], "session_id": session_id, "namespace": namespace})
 
         def direct(item: MemoryInput, key: str | None, request: object) -> dict[str, Any]:
             return self.idempotent(item.namespace, key,

@@ -52,7 +52,7 @@ from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer
 from hindsight.working import WorkingMemory
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
-from hindsight.write.idempotency import outcome_from_dict, run_idempotent
+from hindsight.write.idempotency import Fingerprint, fingerprint_of, outcome_from_dict, run_idempotent
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 from hindsight.write.stale import retry_stale
 
@@ -153,7 +153,13 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
                    write: Callable[[str | None], dict[str, Any]], request: object = None) -> dict[str, Any]:
         """Run a write once per (namespace, key); `write` gets the memory id the new memory must take. The same key
         with a different `request` (what the caller asked for) is an `idempotency_conflict`."""
-        return run_idempotent(self.store, namespace, key, write, request)
+        if key is None:
+            return write(None)
+        return run_idempotent(self.store, namespace, key, write, self.fingerprint(request))
+
+    def fingerprint(self, request: object) -> Fingerprint:
+        """What the idempotency table keeps of a request: its hash after redaction (attack round 12)."""
+        return fingerprint_of(request, self.writer.redactor)
 
     def store_many(self, items: Sequence[MemoryInput | dict[str, Any]], actor: str = "local",
                    ids: Sequence[str | None] | None = None, relayed: bool = False) -> builtins.list[WriteOutcome]:

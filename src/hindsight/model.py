@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from hindsight.security.namespace_names import check_namespace
+from hindsight.security.namespace_names import MAX_NAMESPACE_CHARS, NAMESPACE_PATTERN, check_namespace
 from hindsight.write.text_rules import check_fields, check_identifiers
 
 MAX_CONTENT_CHARS = 20_000
@@ -261,7 +261,7 @@ class MemoryInput(BaseModel):
     event_time: datetime | None = None
     source_task_id: str | None = Field(default=None, max_length=200)
     session_id: str | None = Field(default=None, max_length=200)
-    namespace: str = Field(default="default", min_length=1, max_length=128, pattern=r"^[\w.\-:/@]+$")
+    namespace: str = Field(default="default", min_length=1, max_length=MAX_NAMESPACE_CHARS, pattern=NAMESPACE_PATTERN)
     metadata: dict[str, Any] = Field(default_factory=dict)
     private: bool = False
 

@@ -84,9 +84,11 @@ def make_private_dirs(directory: Path) -> None:
             pass
 
 
-def create_private_file(path: Path) -> None:
+def create_private_file(path: Path, parents: bool = True) -> None:
     """Create an empty file 0600 for SQLite to fill (SQLite itself would create it 0644 under umask 022);
-    an existing file is left alone."""
+    an existing file is left alone. `parents=False`: a missing directory is not created (nothing is done)."""
+    if not parents and not path.parent.is_dir():
+        return
     make_private_dirs(path.parent)
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))

@@ -11,6 +11,10 @@ A private write (`private: true`) is kept sealed in both tables: its arguments a
 key (HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE, the same AES-GCM machinery as the store's, bound to the
 tool), so the queue file never holds a private memory's text; without a key such a write is refused instead of
 queued. `hindsight rotate-key --queue FILE` re-seals a queue file under a new key.
+
+Every other queued write is the caller's text as sent (no server has redacted it yet), so the file is the owner's
+alone: created 0600 whatever the umask, and a file an older client left readable is tightened when opened
+(attack round 12; the store, backups and exports have been 0600 since round 2).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from hindsight.errors import InvalidInputError, ProviderUnavailableError
+from hindsight.private_files import STORE_FILE_SUFFIXES, create_private_file, tighten
 from hindsight.security.crypto import PREFIX, MemoryCipher
 
 _SCHEMA = """
@@ -60,6 +65,8 @@ class WriteQueue:
     def __init__(self, path: str | Path, cipher: MemoryCipher | None = None) -> None:
         self._cipher = cipher
         self._lock = threading.Lock()
+        if str(path) != ":memory:":  # queued writes are the caller's text as sent (not yet redacted by any server)
+            create_private_file(Path(path), parents=False)
         try:
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         except sqlite3.Error as exc:
@@ -69,6 +76,8 @@ class WriteQueue:
         except (sqlite3.Error, InvalidInputError) as exc:  # not a SQLite file, damaged, or some other database
             self._db.close()
             raise exc if isinstance(exc, InvalidInputError) else _unusable(path, exc) from exc
+        if str(path) != ":memory:":  # a queue file an older client left 0644 (attack round 12), and its WAL
+            tighten([Path(f"{path}{suffix}") for suffix in STORE_FILE_SUFFIXES], "client queue files")
 
     def _prepare(self, path: str | Path) -> None:
         tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

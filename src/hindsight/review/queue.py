@@ -76,25 +76,36 @@ def claim_lease_s() -> float:
     return lease if lease > 0 else CLAIM_LEASE_S
 
 
+def keyed_proposal_id(memory_id: str) -> str:
+    """The proposal id of a keyed request: derived, like the memory id (write/idempotency.py), from the namespace
+    and the idempotency key, so the same request queued twice at once collides instead of waiting twice."""
+    return "prop_" + memory_id.removeprefix("mem_")
+
+
 class ReviewQueue(StoreClient):
     """Proposals in the memory store; the store stays its caller's to close."""
 
     def add(self, namespace: str, action: str, payload: dict[str, Any], proposed_by: str,
-            memory_id: str | None = None, reason: str = "", private: bool = False) -> Proposal:
+            memory_id: str | None = None, reason: str = "", private: bool = False,
+            proposal_id: str | None = None) -> Proposal:
         """Record a pending proposal. `private`: the payload holds a private memory's text, so it is kept sealed
-        under the store's key (bound to the proposal id) like the memory itself; without a key it is refused."""
+        under the store's key (bound to the proposal id) like the memory itself; without a key it is refused.
+
+        `proposal_id` (see `keyed_proposal_id`): a keyed request's own id; when a proposal with it exists already
+        (the same request queued meanwhile by another server of the store), that one is returned and nothing is
+        added (attack round 12: one key sent to two servers at once queued two proposals)."""
         if action not in ACTIONS:
             raise InvalidInputError(f"unknown proposal action '{action}': use one of {', '.join(ACTIONS)}")
         if action in ("update", "forget") and not memory_id:
             raise InvalidInputError(f"a '{action}' proposal needs the memory_id it changes")
-        proposal = Proposal(id=f"prop_{uuid.uuid4().hex}", namespace=namespace, action=action,  # type: ignore[arg-type]
+        proposal = Proposal(id=proposal_id or f"prop_{uuid.uuid4().hex}", namespace=namespace, action=action,  # type: ignore[arg-type]
                             memory_id=memory_id, payload=payload, reason=reason, proposed_by=proposed_by,
                             proposed_at=time.time())
         stored = json.dumps(payload, ensure_ascii=False, default=str)
         if private:
             stored = self._store.seal_text(stored, proposal.id)
-        self._store.proposal_add({**proposal.as_dict(), "payload": stored})
-        return proposal
+        added = self._store.proposal_add({**proposal.as_dict(), "payload": stored}, keep_existing=bool(proposal_id))
+        return proposal if added else self.get(proposal.id, namespace)
 
     def get(self, proposal_id: str, namespace: str | None = None) -> Proposal:
         rows = self._store.proposal_rows(proposal_id=proposal_id, namespace=namespace, limit=1)

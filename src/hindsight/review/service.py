@@ -27,7 +27,7 @@ from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
 from hindsight.review.claims import proposer_actor
-from hindsight.review.queue import Proposal, ReviewQueue
+from hindsight.review.queue import Proposal, ReviewQueue, keyed_proposal_id
 from hindsight.review.version import check_version, memory_version
 from hindsight.security.claims import bind_changes
 from hindsight.security.principal import Scope, principal_of
@@ -68,8 +68,11 @@ class ReviewService:
         def write(memory_id: str | None) -> dict[str, Any]:
             if not self.is_reviewed(item.namespace):
                 return self.engine.store_many([item], actor, [memory_id])[0].as_dict()
+            # a keyed request's proposal takes an id derived from its key: the same request on two servers at once
+            # is one proposal (attack round 12), as it is one memory where the id derived from the key collides
             return self._pending(self.queue.add(item.namespace, "store", self._redacted(item.model_dump(mode="json")),
-                                                actor, reason=reason, private=item.private))
+                                                actor, reason=reason, private=item.private,
+                                                proposal_id=keyed_proposal_id(memory_id) if memory_id else None))
 
         fingerprint = item.model_dump(mode="json") if request is None else request
         return self.engine.idempotent(item.namespace, idempotency_key, write, fingerprint)

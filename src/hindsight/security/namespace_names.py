@@ -12,12 +12,18 @@ believes it did not, or a token be granted for the wrong one. A new name is ther
   a real Cyrillic or Greek word keeps a letter of its own (``команда``, ``δοκιμή``).
 
 Checked where a namespace is created: a memory written (``MemoryInput``) and a token granted (``TokenStore.create``).
-Names stored before this check are still read and written.
+Names stored before this check are still read and written. A token is also refused a name no memory can have
+(``grant_problem``, attack round 12): ``--namespace alice,bob`` or ``team-*`` granted a name that reaches nothing.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+
+#: the shape of a namespace name (MemoryInput and the MCP tools' `namespace` argument)
+NAMESPACE_PATTERN = r"^[\w.\-:/@]+$"
+MAX_NAMESPACE_CHARS = 128
 
 #: Cyrillic and Greek letters (lower case after casefold) that look like a Latin letter.
 _CYRILLIC_LIKE_LATIN = "аеорсухіјѕһԁԛԝӏвмнтк"
@@ -55,3 +61,12 @@ def check_namespace(name: str) -> str:
     if problem:
         raise ValueError(problem)
     return name
+
+
+def grant_problem(name: str) -> str | None:
+    """Why a token may not be granted ``name`` (a name no memory can have, or a look-alike), or None."""
+    if len(name) > MAX_NAMESPACE_CHARS or not re.fullmatch(NAMESPACE_PATTERN, name):
+        return (f"'{ascii(name[:MAX_NAMESPACE_CHARS])[1:-1]}' is no namespace name (at most {MAX_NAMESPACE_CHARS} "
+                "letters, digits and _ . - : / @; one --namespace per name, '*' for all); rule: a token is granted "
+                "names a memory can have")
+    return namespace_problem(name)

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from hindsight.errors import InvalidInputError
-from hindsight.security.namespace_names import namespace_problem
+from hindsight.security.namespace_names import grant_problem
 from hindsight.security.principal import ALL_NAMESPACES, Principal, Scope
 from hindsight.storage.client import StoreClient
 
@@ -53,7 +53,7 @@ class TokenStore(StoreClient):
         spaces = sorted({n.strip() for n in namespaces if n.strip()})
         if not spaces:
             raise InvalidInputError(f"a token needs at least one namespace (or '{ALL_NAMESPACES}')")
-        problems = [namespace_problem(n) for n in spaces if n != ALL_NAMESPACES]
+        problems = [grant_problem(n) for n in spaces if n != ALL_NAMESPACES]
         if any(problems):
             raise InvalidInputError(f"namespace: {next(p for p in problems if p)}")
         if Scope.metrics.value in parsed and ALL_NAMESPACES not in spaces:

@@ -19,13 +19,14 @@ from hindsight.errors import HindsightError, InvalidInputError, StorageBusyError
 from hindsight.security.audit import AuditLog
 from hindsight.security.http_auth import principal_from_access_token
 from hindsight.security.http_guard import PRINCIPAL_KEY
+from hindsight.security.namespace_names import MAX_NAMESPACE_CHARS, NAMESPACE_PATTERN
 from hindsight.security.principal import LOCAL_OWNER, Actor, Principal, Scope
 
 T = TypeVar("T")
 
 Namespace = Annotated[
     str, Field(description="Memory namespace (per user/agent/project); memories never cross namespaces.",
-               min_length=1, max_length=128, pattern=r"^[\w.\-:/@]+$"),
+               min_length=1, max_length=MAX_NAMESPACE_CHARS, pattern=NAMESPACE_PATTERN),
 ]
 IdempotencyKey = Annotated[
     str | None, Field(description="Any unique string per logical write (e.g. a UUID). A retry with the same key "

@@ -129,11 +129,13 @@ class AuxTables:
             "h.memory_id, 'ok', h.note FROM history h ORDER BY 1 DESC LIMIT ?", (limit,))
 
     # --------------------------------------------------------------- proposals
-    def proposal_add(self, values: dict[str, Any]) -> None:
-        """Insert a pending proposal; `values` holds id .. proposed_at of PROPOSAL_COLUMNS."""
+    def proposal_add(self, values: dict[str, Any], keep_existing: bool = False) -> bool:
+        """Insert a pending proposal; `values` holds id .. proposed_at of PROPOSAL_COLUMNS. `keep_existing`: a
+        proposal with that id already stored stays as it is (False is returned) instead of raising."""
         cols = PROPOSAL_COLUMNS[:8]
-        self._aux_exec(f"INSERT INTO proposals({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-                       tuple(values[c] for c in cols))
+        keep = " ON CONFLICT (id) DO NOTHING" if keep_existing else ""
+        return self._aux_exec(f"INSERT INTO proposals({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))}){keep}",
+                              tuple(values[c] for c in cols)) > 0
 
     def proposal_rows(self, proposal_id: str | None = None, namespace: str | None = None, status: str | None = None,
                       limit: int = 50, offset: int = 0) -> builtins.list[dict[str, Any]]:

@@ -16,6 +16,12 @@ next to the result, and the same key sent with a different request is refused wi
 naming the field (as Stripe does), storing nothing; only an identical retry replays. Keys recorded before the
 fingerprint existed (schema v6) replay as before. The fingerprint of a private memory is sealed under the store's
 key (bound to namespace and key), so the table holds nothing a guess could be checked against.
+
+The fingerprint is taken **after redaction** (`fingerprint_of`, attack round 12): a hash of the request as sent
+let anyone holding the table (every `.db` backup) confirm the password or phone number redaction removed, by
+rebuilding the request from the stored row and trying candidates. Two requests that differ only in a value
+redaction removes are therefore one request (both would store the same redacted memory). A key recorded before
+this with the hash of the request as sent still replays an identical retry (`Fingerprint.legacy`).
 """
 
 from __future__ import annotations
@@ -25,11 +31,13 @@ import json
 import time
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from hindsight.errors import IdempotencyConflictError, InvalidInputError, StorageError
 from hindsight.model import Status
 from hindsight.storage.base import MemoryStore
+from hindsight.write.fields import redact_value
 from hindsight.write.pipeline import WriteOutcome
 
 MAX_KEY_CHARS = 200
@@ -58,6 +66,31 @@ def request_hash(request: object) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class Fingerprint:
+    """A request as the idempotency table keeps it: `digest`, SHA-256 of its canonical JSON after redaction;
+    `private` (the digest is sealed); `legacy`, the hash of the request as sent, which keys recorded before attack
+    round 12 hold (compared, never recorded)."""
+
+    digest: str
+    private: bool = False
+    legacy: str = ""
+
+    def matches(self, recorded: str) -> bool:
+        return recorded in (self.digest, self.legacy) if self.legacy else recorded == self.digest
+
+
+def fingerprint_of(request: object, redactor: Callable[[str], tuple[str, list[str]]] | None) -> Fingerprint:
+    """The fingerprint of a request: every string redacted, then hashed (see the module docstring)."""
+    if isinstance(request, Fingerprint):
+        return request
+    private = isinstance(request, dict) and request.get("private") is True
+    plain = request_hash(request)
+    if redactor is None:
+        return Fingerprint(plain, private)
+    return Fingerprint(request_hash(redact_value(request, redactor)[0]), private, legacy=plain)
+
+
 def _conflict(namespace: str, key: str) -> IdempotencyConflictError:
     return IdempotencyConflictError(
         f"idempotency_key: '{key}' was already used in namespace '{namespace}' for a different request; a key "
@@ -69,18 +102,20 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
     """Run `write(memory_id)` once per (namespace, key); without a key, just run it.
 
     `write` receives the id the new memory must get and returns the result to record. `request` is what the
-    caller asked for (JSON-able); the same key with a different request raises IdempotencyConflictError.
+    caller asked for (JSON-able, hashed as it is; the engine passes a redacted `Fingerprint`); the same key with a
+    different request raises IdempotencyConflictError.
     """
     if key is None:
         return write(None)
     key = check_key(key)
-    fingerprint = request_hash(request)
+    taken = request if isinstance(request, Fingerprint) else fingerprint_of(request, None)
+    fingerprint = taken.digest
     # a private memory's fingerprint is kept sealed: a bare hash of a short text can be confirmed by guessing
-    private = isinstance(request, dict) and request.get("private") is True
+    private = taken.private
     bound = f"idempotency\x00{namespace}\x00{key}"
     prior = store.get_idempotent(namespace, key)
     if prior is not None:
-        if prior[1] and store.open_text(prior[1], bound) != fingerprint:
+        if prior[1] and not taken.matches(store.open_text(prior[1], bound)):
             raise _conflict(namespace, key)
         return {**json.loads(prior[0]), "replayed": True}
     memory_id = memory_id_for(namespace, key)
@@ -96,7 +131,7 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
     recorded = json.dumps(result, default=str)
     kept = store.seal_text(fingerprint, bound) if private else fingerprint
     first, first_hash = store.put_idempotent(namespace, key, recorded, time.time(), kept)
-    if first_hash and store.open_text(first_hash, bound) != fingerprint:  # a different request with this key won a race
+    if first_hash and not taken.matches(store.open_text(first_hash, bound)):  # another request with the key won a race
         raise _conflict(namespace, key)
     answer: dict[str, Any] = json.loads(first)
     return answer if first == recorded else {**answer, "replayed": True}

@@ -5,8 +5,10 @@
 * Each line is written in one insert with its lifecycle status (a line exported as ``forgotten`` is never
   active, not even between two steps), through the full write path (guard, redaction, embedding).
 * Each stored memory records where it came from in ``metadata.imported_from``: the exported ``id`` (or, for
-  a line without one, ``sha256:`` of its namespace and content). A re-run, e.g. after the import was killed,
-  skips lines whose key is already in the target namespace, so counts come out exact.
+  a line without one, ``sha256:`` of its namespace and its content **as redacted**: every reader sees the key,
+  and a hash of the text as sent let one confirm a redacted password or phone number by trying candidates,
+  attack round 12). A re-run, e.g. after the import was killed, skips lines whose key is already in the target
+  namespace, so counts come out exact.
 * A line exported as ``"encrypted": true`` (a private memory) comes back private, so it is sealed again; a line
   that carries the locked placeholder (exported without the key by an older hindsight) is refused: its text is
   not in the file.
@@ -39,6 +41,12 @@ class ImportLine:
     item: MemoryInput
     restore: Restore
     key: str
+    by_content: bool = False  # no exported id: the key is a hash of the content (taken after redaction)
+
+
+def content_key(namespace: str, content: str) -> str:
+    """The key of a line without an exported id: ``sha256:`` of its namespace and (redacted) content."""
+    return "sha256:" + hashlib.sha256(f"{namespace}\n{content}".encode()).hexdigest()
 
 
 @dataclass
@@ -88,10 +96,10 @@ def parse_lines(lines: Iterable[str | bytes], namespace: str | None) -> list[Imp
             raise InvalidInputError(f"line {number}: status must be one of "
                                     f"{', '.join(s.value for s in Status)}") from exc
         exported_id = raw.get("id")
-        key = (str(exported_id) if isinstance(exported_id, str) and exported_id.strip() else
-               "sha256:" + hashlib.sha256(f"{item.namespace}\n{item.content}".encode()).hexdigest())
+        by_content = not (isinstance(exported_id, str) and exported_id.strip())
+        key = content_key(item.namespace, item.content) if by_content else str(exported_id)
         reason = str(raw.get("status_reason", ""))[:2000]
-        parsed.append(ImportLine(number, item, Restore(status, reason, {IMPORT_KEY: key}), key))
+        parsed.append(ImportLine(number, item, Restore(status, reason, {IMPORT_KEY: key}), key, by_content))
     return parsed
 
 
@@ -111,6 +119,9 @@ def run_import(writer: WritePipeline, store: MemoryStore, lines: list[ImportLine
         except InvalidInputError as exc:
             raise InvalidInputError(f"line {line.number}: {exc}; nothing was imported") from exc
         line.restore = replace(line.restore, reason=reason)
+        if line.by_content and writer.redactor is not None:  # the key holds no hash of what redaction removes
+            line.key = content_key(line.item.namespace, writer.redactor(line.item.content)[0])
+            line.restore = replace(line.restore, metadata={**line.restore.metadata, IMPORT_KEY: line.key})
     namespaces = {line.item.namespace for line in lines}
     done = {(record.namespace, str(record.metadata.get(IMPORT_KEY)))
             for ns in namespaces for record in store.iter_all(ns) if record.metadata.get(IMPORT_KEY)}
