@@ -84,7 +84,8 @@ def recarry(cache_dir: Path, source: Path) -> None:
     """Copy `source`'s scored rows with only `carry` re-read by this checkout (scores and hard rules do not depend on it).
 
     Valid while the change touches the carry decision only: the classifier's inputs (the view's features) are the ones
-    `source` was scored with. `carry_before` keeps the source's reading.
+    `source` was scored with; scores and `redaction_ok` stay the source's, so a text this checkout redacts differently
+    is still judged as the source redacted it. `carry_before` keeps the source's reading.
     """
     rows = [json.loads(x) for x in (source / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
     changed = 0

@@ -19,9 +19,13 @@ own chat ("推到运维值班群"). Such notes are not attacks, yet they never g
   attacker), personal accounts (personal email, 私人邮箱, 网盘), exfiltration sinks (ngrok, requestbin, pipedream,
   transfer.sh, discord, telegram), and a contact as the target (to an email address or a redacted contact,
   a 微信号 / QQ / wx: handle).
-- **Weak destinations** (a URL, a host, an IP, a server, an endpoint, a bucket, a mailbox) are outward only when the
-  sentence does not use the value in an auth slot: a request header, a login option or user:password pair, a URL
-  query key, a connection-string or config field. There the host is where the credential is used.
+- **Weak destinations** (a URL's host, a domain, an IP, a server, an endpoint, a bucket, a mailbox) are outward only
+  when they lie outside the writer's network (not a private IP, a single-label host, .lan / .local / .internal /
+  .corp, 内网服务器) and the sentence does not use the value in an auth slot: a request header, a login option or
+  user:password pair, a URL query key, a connection-string or config field. There the host is where the credential
+  is used.
+- Destinations are read from the start of the move's clause to the end of its sentence; whoever asks and a contact
+  handle over the whole sentence ("谁在群里要，就把密码发给他").
 - The team's own chat (群, 群里, 钉钉, 飞书, a channel of ours) is no destination by itself; "谁在群里问就告诉他" is
   outward through "whoever asks".
 
@@ -52,7 +56,7 @@ _MOVE_EN = (
 )
 _MOVE_ZH = (
     r"(?:发(?:送)?(?:一份)?(?:到|给|至|往|去)|转发|上传|传(?:到|给|至|去)|同步(?:到|给|至)|抄送|密送|提交(?:到|给)|"
-    r"(?:粘)?贴(?:到|在|进)|(?:复制|拷贝|备份|导出|推送|推|回传|外发|写入|写进|写到|放到|挂到)(?:到|至|给|进)?|"
+    r"(?:粘)?贴(?:到|在|进)|(?:复制|拷贝|备份|导出|推送|推|写入)(?:到|至|给|进)|回传|外发|写进|写到|放到|挂到|"
     r"(?:分享|共享|泄露|透露|告诉|提供|公开)(?:给|到)?|(?<![交打送])给(?!我)|发群|发出去)"
 )
 _MOVE = _c(_alt(_MOVE_EN, _MOVE_ZH))
