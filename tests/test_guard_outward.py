@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from hindsight.engine import MemoryEngine
 from hindsight.safety.guard import CARRY_THRESHOLD, carries_secret
 from hindsight.safety.normalize import prepare
 from hindsight.safety.outward import sends_outward
@@ -81,3 +82,13 @@ def test_the_classifier_features_keep_the_views_reading() -> None:
 
 def test_a_note_without_a_placeholder_carries_nothing() -> None:
     assert not carries_secret(feature_view(_norm("curl -H 'Authorization: Bearer $TOKEN' https://api.corp-tools.io/v1")))
+
+
+def test_a_login_used_on_its_host_is_stored_redacted_through_the_engine(engine: MemoryEngine) -> None:
+    """Scores 0.79 with the real model: between 0.75 and CARRY_THRESHOLD. Main's view reads ``curl ... https://``
+    as moving the password outward (quarantined there); here the user:password pair is a login, so it is stored."""
+    text = "我用 kibana:Kb8xQ2pLm9 直接 curl 了 https://logs-01:9200/_cluster/health，集群是黄色。"
+    outcome = engine.store_memory({"content": text})
+    stored = engine.store.get(outcome.memory_id)
+    assert stored is not None
+    assert (outcome.action, "Kb8xQ2pLm9" in stored.content, "[REDACTED:" in stored.content) == ("created", False, True)
