@@ -2,6 +2,9 @@
 
     PYTHONPATH=src .venv/bin/python scripts/guard_carry_loro.py --cache-dir /tmp/carry11 score   # once (embeds)
     PYTHONPATH=src .venv/bin/python scripts/guard_carry_loro.py --cache-dir /tmp/carry11 loro    # replays, offline
+    # another reading of "carries a secret" (this checkout's guard.carries_secret) over a scored cache, no embedding:
+    PYTHONPATH=src .venv/bin/python scripts/guard_carry_loro.py --cache-dir /tmp/redact12/new --from /tmp/redact12 recarry
+    PYTHONPATH=src .venv/bin/python scripts/guard_carry_loro.py --cache-dir /tmp/redact12/new --from /tmp/redact12 compare
 
 `score` runs every released guard and PII set text through what the engine's write path does to it (redact, then
 screen the redacted text with its passage vector, shipped weights and 0.75) and keeps, per text: the hard-rule
@@ -23,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from guard_lowo_fast import embed, vector_text  # noqa: E402
 
-from hindsight.safety.guard import HARD_RULE_IDS, WriteGuard, carries_secret  # noqa: E402
+from hindsight.safety.guard import CARRY_THRESHOLD, HARD_RULE_IDS, WriteGuard, carries_secret  # noqa: E402
 from hindsight.safety.normalize import prepare  # noqa: E402
 from hindsight.safety.redact import redactor  # noqa: E402
 from hindsight.safety.view import feature_view  # noqa: E402
@@ -75,6 +78,56 @@ def score(cache_dir: Path) -> None:
         out.append(rec)
     (cache_dir / "rows.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in out), encoding="utf-8")
     print(f"{len(out)} rows -> {cache_dir / 'rows.jsonl'}")
+
+
+def recarry(cache_dir: Path, source: Path) -> None:
+    """Copy `source`'s scored rows with only `carry` re-read by this checkout (scores and hard rules do not depend on it).
+
+    Valid while the change touches the carry decision only: the classifier's inputs (the view's features) are the ones
+    `source` was scored with; scores and `redaction_ok` stay the source's, so a text this checkout redacts differently
+    is still judged as the source redacted it. `carry_before` keeps the source's reading.
+    """
+    rows = [json.loads(x) for x in (source / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
+    changed = 0
+    for r in rows:
+        red = redactor(r["text"])[0]
+        r["carry_before"] = r.get("carry_before", r["carry"])
+        r["carry"] = carries_secret(feature_view(prepare(red + "\n").text))
+        changed += r["carry"] != r["carry_before"]
+    (cache_dir / "rows.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in rows), encoding="utf-8")
+    print(f"{len(rows)} rows, carry re-read ({changed} changed) -> {cache_dir / 'rows.jsonl'}")
+
+
+def compare(cache_dir: Path, source: Path, t: float) -> None:
+    """`source` (before) vs `cache_dir` (after) at one fixed T_carry, per round: PII, look-alikes, attacks (and the
+    exfiltration_as_habit attacks alone), benign; plus every text whose held/stored outcome differs."""
+    before = [json.loads(x) for x in (source / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
+    after = [json.loads(x) for x in (cache_dir / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
+    report: dict[str, dict] = {}
+    for k in sorted({r["round"] for r in after}):
+        row: dict[str, list[int]] = {}
+        for rows in (before, after):
+            rk = [r for r in rows if r["round"] == k]
+            m = measure(rk, t)
+            ex = [r for r in rk if r["set"] == "guard" and r["attack"] and r["category"] == "exfiltration_as_habit"]
+            ex_held = int(held(ex, t).sum()) if ex else 0
+            for key, v in (("pii_good", m["pii_good"]), ("look_good", m["look_good"]), ("caught", m["caught"]),
+                           ("flagged", m["flagged"]), ("exfil_caught", ex_held)):
+                row.setdefault(key, []).append(int(v))
+            row["n"] = [m["pii"], m["look"], m["attacks"], m["benign"], len(ex)]
+        report[str(k)] = row
+        n = row["n"]
+        print(f"round {k:>2}: PII {row['pii_good'][0]} -> {row['pii_good'][1]} / {n[0]}  look {row['look_good'][0]} -> "
+              f"{row['look_good'][1]} / {n[1]}  caught {row['caught'][0]} -> {row['caught'][1]} / {n[2]}  exfiltration_as_habit "
+              f"{row['exfil_caught'][0]} -> {row['exfil_caught'][1]} / {n[4]}  flagged {row['flagged'][0]} -> {row['flagged'][1]} / {n[3]}")
+    tot = {key: [sum(report[k][key][i] for k in report) for i in (0, 1)] for key in ("pii_good", "look_good", "caught", "flagged", "exfil_caught")}
+    print(f"all rounds at T_carry {t}: " + ", ".join(f"{key} {v[0]} -> {v[1]}" for key, v in tot.items()))
+    for b, a in zip(before, after, strict=True):
+        hb, ha = bool(held([b], t)[0]), bool(held([a], t)[0])
+        if hb != ha:
+            kind = ("attack" if a["attack"] else "benign") if a["set"] == "guard" else ("pii" if a["pii"] else "look-alike")
+            print(f"  {'held' if ha else 'released'}: {kind} {a['writer']} score {a['score']:.3f}: {a['text'][:120]!r}")
+    (cache_dir / f"compare_{t}.json").write_text(json.dumps({"t_carry": t, "rounds": report, "all": tot}, indent=1), encoding="utf-8")
 
 
 def held(rows: list[dict], t: float) -> np.ndarray:
@@ -142,10 +195,17 @@ def loro(cache_dir: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cache-dir", type=Path, default=Path("/tmp/guard_carry"))
-    ap.add_argument("step", choices=("score", "loro"))
+    ap.add_argument("--from", dest="source", type=Path, help="recarry: the scored cache whose rows are re-read")
+    ap.add_argument("--t", type=float, default=CARRY_THRESHOLD, help="compare: the fixed T_carry (default: shipped)")
+    ap.add_argument("step", choices=("score", "loro", "recarry", "compare"))
     args = ap.parse_args()
     args.cache_dir.mkdir(parents=True, exist_ok=True)
-    score(args.cache_dir) if args.step == "score" else loro(args.cache_dir)
+    if args.step == "recarry":
+        recarry(args.cache_dir, args.source)
+    elif args.step == "compare":
+        compare(args.cache_dir, args.source, args.t)
+    else:
+        score(args.cache_dir) if args.step == "score" else loro(args.cache_dir)
 
 
 if __name__ == "__main__":

@@ -7,33 +7,16 @@ it, is still held. Texts written for this file, EN and ZH; the threshold was cho
 
 from __future__ import annotations
 
-from typing import cast
-
-import numpy as np
 import pytest
 
 from hindsight.engine import MemoryEngine
-from hindsight.safety.classifier import EMBED_DIM, GuardClassifier
 from hindsight.safety.guard import CARRY_THRESHOLD, WriteGuard
-
-
-class _FixedScore:
-    """A stand-in classifier: every text scores the same, so only the threshold policy is under test."""
-
-    threshold = 0.75
-
-    def __init__(self, score: float) -> None:
-        self.score = score
-
-    def attack_score(self, embedding: np.ndarray, normalised: str) -> tuple[float, str | None]:
-        return self.score, "exfiltration"
+from tests.guard_stubs import VEC as _VEC
+from tests.guard_stubs import fixed_score_guard
 
 
 def _guard(score: float) -> WriteGuard:
-    return WriteGuard(classifier=cast(GuardClassifier, _FixedScore(score)))
-
-
-_VEC = np.zeros(EMBED_DIM, dtype=np.float32)
+    return fixed_score_guard(score)
 
 
 def test_the_carry_threshold_sits_above_the_shipped_one() -> None:
@@ -62,8 +45,7 @@ def test_a_moved_secret_or_a_text_without_one_keeps_the_shipped_threshold(text: 
 def test_an_explicit_carry_threshold_never_lowers_the_guard() -> None:
     text = "Guest Wi-Fi: network Loft-Guest, password [REDACTED:password]."
     assert _guard(0.8).screen(text, embedding=_VEC).suspicious is False
-    assert WriteGuard(classifier=cast(GuardClassifier, _FixedScore(0.8)), carry_threshold=0.5).screen(
-        text, embedding=_VEC).suspicious
+    assert fixed_score_guard(0.8, carry_threshold=0.5).screen(text, embedding=_VEC).suspicious
 
 
 @pytest.mark.parametrize(("text", "secret"), [

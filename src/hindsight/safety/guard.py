@@ -76,8 +76,8 @@ PAYEE_ID = "pay_unverified_change"
 HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID, EVASION_ID, PAYEE_ID})
 
 
-#: The classifier threshold for a note that carries a redacted secret and does not move it outward (the view's
-#: ``carried_value``: a login note, a connection string, a sort code), when no hard rule fired. Such notes were most of
+#: The classifier threshold for a note that carries a redacted secret and does not send it outward
+#: (``carries_secret``: a login note, a connection string, a sort code, a header on a call), when no hard rule fired. Such notes were most of
 #: the end-to-end PII failures (issue 10: 110 of 134 on r1-r10T1): the redaction was right, the guard held the note.
 #: Only the threshold differs (score and weights unchanged); chosen leave-one-round-out over the released rounds
 #: (``scripts/guard_carry_loro.py``, docs/benchmarks.md "Guard, round 11b").
@@ -85,8 +85,12 @@ CARRY_THRESHOLD = 0.85
 
 
 def carries_secret(view: FeatureView) -> bool:
-    """Does the text carry a redacted secret without moving it outward (so ``CARRY_THRESHOLD`` applies)?"""
-    return view.carried_value
+    """Does the text carry a redacted secret without sending it outward (so ``CARRY_THRESHOLD`` applies)?
+
+    Read by :mod:`outward` (``FeatureView.carried_unmoved``), not by the view's ``carried_value`` feature: a header on
+    a call to the service, a login or a config value is carried, not moved. The classifier's features are unchanged.
+    """
+    return view.carried_unmoved
 
 
 #: Texts of at least this many words (a CJK character counts half) always reach the classifier: a topic

@@ -58,7 +58,7 @@ from hindsight.safety.redact_shapes import (
 )
 from hindsight.safety.redact_structure import find_structured_secrets
 from hindsight.safety.redact_tagger import TaggerModel, find_tagged
-from hindsight.safety.redact_vet import vet
+from hindsight.safety.redact_vet import declared_public, vet
 from hindsight.safety.redact_window import (
     find_card_numbers,
     find_cards_by_what_follows,
@@ -285,7 +285,8 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
         if not found & _CREDENTIAL_KINDS and {s[0] for s in tagged} & _CREDENTIAL_KINDS:
             spans += find_key_ids(text) + _partners(text, tagged)
         spans += tagged
-    spans = [s for s in spans if s[0] in wanted]
+    # A value declared public where it stands stays, whichever finder (a pair's partner, the tagger) took it.
+    spans = [s for s in spans if s[0] in wanted and not declared_public(text, s[2])]
     spans.sort(key=lambda s: (_PRIORITY[s[0]], -(s[2] - s[1]), s[1]))
     # Taken spans never overlap, so sorted by start their ends are sorted too: one bisect finds the
     # only neighbours a new span could touch (linear-time overall, however many findings).

@@ -61,13 +61,14 @@ _PART = r"(?:号楼|號樓|栋|棟|幢|座|单元|單元|门|層|层|楼|樓|室
 _REGION = (rf"(?:{_HAN}{{2,7}}(?:省|自治区))?(?:{_HAN}{{2,7}}市)?(?:{_HAN}{{1,7}}(?:区|县|镇|乡))?"
            rf"(?:{_HAN}{{2,6}}(?:街道|镇|乡))?")
 _PARTS = rf"(?:\s*附?\s*(?:{_NUM}\s*{_PART}|[东西南北中]{{1,2}}区(?=\s*\d)))"
-_ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)(?:[东西南北中](?=[甲乙丙丁]?\d))?(?:[一二三四五六七八九十\d东西南北中]{1,3}段)?(?:[一二三四五六七八九十\d]{1,3}(?:巷|弄))?\s*[甲乙丙丁]?\d{1,5}\s*(?:号|號|弄|组)"
+_ROAD = r"[\u4e00-\u9fffA-Za-z0-9]{0,12}?(?:路|街|大街|大道|道|巷|弄|胡同|里|村)(?:[东西南北中](?=[甲乙丙丁]?\d))?(?:[一二三四五六七八九十\d东西南北中]{1,3}段)?(?:[一二三四五六七八九十\d]{1,3}(?:巷|弄))?\s*[甲乙丙丁]?\d{1,5}(?:[-－]\d{1,4})?\s*(?:号|號|弄|组)"
 _ESTATE = rf"{_HAN}{{1,10}}?(?:小区|花园|家园|公寓|新村|社区|大厦|大楼)"
 # A weaker suffix (园, 苑, 城, 中心 ...) also ends "公园" or "市中心": it needs a building part ("3栋") or two parts.
 _ESTATE_WEAK = rf"{_HAN}{{1,10}}?(?:广场|中心|苑|园|府|城|湾|庭|里|院)"
 # After the road and number or the estate: more named buildings, building/unit/room parts, and a
 # trailing bare room number ("5栋702").
-_AFTER = rf"(?:之[一二三四五六七八九十\d]{{1,2}})?(?:\s*(?:院|大院|[\u4e00-\u9fffA-Za-z]{{1,12}}?(?:小区|花园|家园|公寓|大厦|广场|中心|城|苑|园|府|院)))?{_PARTS}*(?:\s*[-－]?\d{{2,5}}(?![\d.]))?"
+# ... or building-unit-room written with dashes after the house number ("56-3号2-4-1", common in the north-east).
+_AFTER = rf"(?:之[一二三四五六七八九十\d]{{1,2}})?(?:\s*(?:院|大院|[\u4e00-\u9fffA-Za-z]{{1,12}}?(?:小区|花园|家园|公寓|大厦|广场|中心|城|苑|园|府|院)))?{_PARTS}*(?:\s*\d{{1,3}}(?:[-－]\d{{1,4}}){{2}}(?![\d.-])|\s*[-－]?\d{{2,5}}(?![\d.]))?"
 _ROOM_TAIL = r"(?:\s*[-－]?\d{2,5}(?![\d.]))?"
 # Any named place with a building number and a room ("天通苑北一区 21 号楼 4 单元 601", "教工宿舍 15 栋 402"): a
 # building part alone ("在3号楼开会") is a meeting place, a building with its room number is a home.

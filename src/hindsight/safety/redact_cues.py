@@ -200,7 +200,10 @@ _ACCOUNT_CUE = (
 )
 _BANK_CONTEXT = re.compile(r"(?i)\b(?:bank|banking|routing|sort\s+code|BSB|IBAN|SWIFT|BIC|wire|transfer|deposit|payee|payroll|"
                            r"checking|savings|Chase|Barclays|HSBC|Wells\s+Fargo|Citi|Santander|Lloyds|NatWest|Monzo|Revolut)\b|银行|开户|转账|汇款|收款|户名")
-_LOOSE_ACCOUNT = re.compile(r"(?i)\b(?:account|acct|acc|a/c)\.?(?:\s+(?:no\.?|number|#))?" + _SEP + r"(?P<value>\d{4}[ -]?\d{2,4}(?:[ -]?\d{2,5}){0,3})(?![\d-])")
+# "acct # at Ally is 2081577340", "account with Chase: ...": the bank may be named between the cue and the value.
+_AT_BANK = r"(?:\s*#)?(?:\s+(?:at|with|@)\s+(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2}))?"
+_LOOSE_ACCOUNT = re.compile(r"(?i)\b(?:account|acct|acc|a/c)\.?(?:\s+(?:no\.?|number|#))?" + _AT_BANK + _SEP
+                            + r"(?P<value>\d{4}[ -]?\d{2,4}(?:[ -]?\d{2,5}){0,3})(?![\d-])")
 _SORT_CODE = re.compile(r"(?i)\b(?:sort\s+code|BSB)" + _SEP + r"(?P<value>\d{2}[- ]?\d{2}[- ]?\d{2}|\d{3}[- ]\d{3})(?![\d-])")
 _ACCOUNT = re.compile(_ACCOUNT_CUE + _SEP + r"(?P<value>\d(?:[ -]?\d){7,29})(?![\d-])")
 _CLOUD_ACCOUNT = re.compile(r"(?i)aws|gcp|azure|阿里云|腾讯云|华为云|云|project|tenant|租户|项目")

@@ -194,6 +194,11 @@ _WALLET_CUE = re.compile(r"(?i)private[ _-]?key|\bprivkey|\bwallet\b|metamask|\b
 _HASH_CUE = re.compile(r"(?i)\b(?:sha-?\d*|md5|hash|checksum|digest|commit|tx|txid|txn|transaction|block|oid|etag|integrity|"
                        r"fingerprint|public[ _-]?key|pubkey|address)\b|哈希|校验|摘要|交易(?!所)|区块|公钥|地址|指纹")
 _SEED_CUE = re.compile(r"(?i)(?:seed|recovery|mnemonic|backup|secret|wallet)\s+(?:phrase|words?)|\bseed\b|mnemonic|助记词|恢复短语|种子短语|恢复词")
+# A wallet named without "seed phrase" ("Ledger backup, wallet 'cold-2': orbit velvet ..."): the words must read as a
+# mnemonic, not prose - none of the function words that fill an English sentence and no BIP39 list has.
+_WALLET_SEED_CUE = re.compile(r"(?i)\b(?:wallet|ledger|trezor|metamask|keystone)\b|钱包")
+_PROSE_WORD = re.compile(r"(?i)\b(?:the|and|for|with|that|this|you|your|are|was|were|have|has|from|not|but|will|into|then|than|"
+                         r"they|them|there|what|when|which|would|should|could|our|his|her|its|she|him|who|how|why|because)\b")
 _SEED_WORDS = re.compile(
     r"(?P<value>(?:(?:\d{1,2}[.)]\s*)?[a-z]{3,8}[ ,]+){11,23}(?:\d{1,2}[.)]\s*)?[a-z]{3,8}"
     r"|(?:[\u4e00-\u9fff][ 　,，、]+){11,23}[\u4e00-\u9fff])(?![a-z\u4e00-\u9fff])"
@@ -224,6 +229,11 @@ def find_key_material(text: str) -> list[Span]:
     for cue in _SEED_CUE.finditer(text):
         words = _SEED_WORDS.search(text, cue.end(), min(len(text), cue.end() + 60 + 24 * 9))
         if words and not re.search(r"[\n。.;；]", text[cue.end() : words.start()]) and words.start() - cue.end() <= 60:
+            out.append(("private_key", *words.span("value")))
+    for cue in _WALLET_SEED_CUE.finditer(text):
+        words = _SEED_WORDS.search(text, cue.end(), min(len(text), cue.end() + 40 + 24 * 9))
+        if (words and words.start() - cue.end() <= 40 and not re.search(r"[\n。.;；]", text[cue.end() : words.start()])
+                and re.search(r"[:：]\s*$", text[cue.end() : words.start()]) and not _PROSE_WORD.search(words.group("value"))):
             out.append(("private_key", *words.span("value")))
     return out
 

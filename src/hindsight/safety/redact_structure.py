@@ -21,6 +21,7 @@ causes that are not missing words but missing structure; each finder here answer
 
 from __future__ import annotations
 
+import math
 import re
 
 from hindsight.safety.validators import cn_id_valid, shannon_entropy, ssn_valid
@@ -165,10 +166,17 @@ _STRONG_TOKEN = re.compile(rf"(?<![\w@/.:=$%&*#!~?+-])(?={_PW_CHARS}*[A-Z])(?={_
 _ACCOUNT_CLAUSE = re.compile(
     r"(?i)\b(?:account|login|log\s+in|sign\s+in|creds?|credentials?|user(?:name)?|svc|service\s+user|admin|root)\b|账号|帐号|账户|登录|登陆|用户名"
 )
+# ... or one about a password itself or a mailbox whose password was reset, when the value is what the clause says
+# something *is* or *uses* ("the shared mailbox now uses X after the reset", "初始密码统一是…，我的就是 X"; not
+# "密码重置后 Build#42 才发布").
+_PASSWORD_CLAUSE = re.compile(r"(?i)\b(?:passwords?|passcode|passphrase|mailbox|reset)\b|密码|口令|邮箱")
+_COPULA_BEFORE = re.compile(r"(?i)(?:\b(?:is|are|was|uses|now|to|=)|是|为|成|[:：=])\s*$")
 _CLAUSE_STOP = re.compile(r"[。！？；;!?\n]|\.\s")
-# Domains, versions (also inside a name: Config_v2.1-Beta), emails, file names; a camelCase or snake_case setting
+_PASSWORD_WORD = re.compile(r"(?i)\b(?:passwords?|passcode|passphrase)\b|密码|口令")
+_NETWORK_NAME = re.compile(r"(?i)wi-?fi\s*(?:名|名称|叫|name\b|network\b)|\bssid\b|network\s+name|网络名|热点名?")
+# Domains, versions (also inside a name: Config_v2.1-Beta), emails and user@host (not "03211X@Jw"), file names; a camelCase or snake_case setting
 # given a number ("minLength=12", "max_retries=3"): code, not a password.
-_NOT_PASSWORD_SHAPE = re.compile(r"(?i)^(?:[\w.-]+\.(?:com|org|net|io|cn|py|js|ts|md|json|ya?ml)|.*(?<![A-Za-z0-9])v?\d+\.\d+.*|[\w.+-]+@[\w.-]+|.*\.\w{2,4})$"
+_NOT_PASSWORD_SHAPE = re.compile(r"(?i)^(?:[\w.-]+\.(?:com|org|net|io|cn|py|js|ts|md|json|ya?ml)|.*(?<![A-Za-z0-9])v?\d+\.\d+.*|[\w.+-]+@(?:[\w-]+\.[\w.-]+|(?-i:[a-z0-9-]+))|.*\.\w{2,4})$"
                                 r"|^(?-i:[a-z]+(?:[A-Z][a-z]*)+|[a-z]+(?:_[a-z]+)+)=\d+$")
 
 
@@ -177,13 +185,22 @@ def find_strong_passwords(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _STRONG_TOKEN.finditer(text):
         value = m.group(0).rstrip(".,;:!?")
-        if len(value) < 8 or _NOT_PASSWORD_SHAPE.match(value) or shannon_entropy(value) < 3.0:
+        if len(value) < 8 or _NOT_PASSWORD_SHAPE.match(value) or not _STRONG_TOKEN.fullmatch(value):
             continue
         lo = max(0, m.start() - 60)
         stops = list(_CLAUSE_STOP.finditer(text, lo, m.start()))
         clause = text[stops[-1].end() if stops else lo : m.start()]
-        if _ACCOUNT_CLAUSE.search(clause):
+        if _NETWORK_NAME.search(clause[-16:]):
+            continue  # "密码改成了 X，wifi 名还是 ChenFamily_5G": the nearer cue names a network
+        entropy = shannon_entropy(value)
+        if _ACCOUNT_CLAUSE.search(clause) and entropy >= 3.0:
             out.append(("password", m.start(), m.start() + len(value)))
+        elif _PASSWORD_CLAUSE.search(clause) and _COPULA_BEFORE.search(clause[-8:]):
+            # Near the most a short token can have where the clause names a password itself ("初始密码统一是…，我的就是
+            # 03211X@Jw": 9 characters, one repeated, 2.95); 3.0 for a mailbox or a reset.
+            floor = min(3.0, math.log2(len(value)) - 0.3) if _PASSWORD_WORD.search(clause) else 3.0
+            if entropy >= floor:
+                out.append(("password", m.start(), m.start() + len(value)))
     return out
 
 

@@ -49,11 +49,23 @@ def _coordinated(text: str, span: Span, public: list[tuple[int, int]]) -> bool:
     return any(m is not None and is_public_contact(m.group(1).strip()) for m in (prev, nxt))
 
 
+# A value the writer declares public right after it: "AppID 是 wx…（这个可以公开）", "client id abc123 (public)".
+_DECLARED_PUBLIC = re.compile(
+    r"(?i)\s*[(（]\s*(?:这个|它|this(?: one)?|it)?\s*(?:可以公开|是公开的|公开的|不是秘密|不敏感|(?:is )?public|not (?:a )?secret|safe to share)\s*[)）]"
+)
+
+
+def declared_public(text: str, end: int) -> bool:
+    """Does the text declare the value ending at `end` public ("（这个可以公开）", "(public)")?"""
+    return bool(_DECLARED_PUBLIC.match(text, end))
+
+
 def vet(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:
-    """The findings to redact, and the ranges of public contacts (kind ``public`` or a public phone/email)."""
+    """The findings to redact, and the ranges of public contacts (kind ``public`` or a public phone/email) and of values
+    the text declares public."""
     spans = [s for s in spans if not (s[0] == "password" and _not_a_password(text[s[1] : s[2]]))
              and not _WALLET_ADDRESS.fullmatch(text, s[1], s[2])]
-    public = [(s[1], s[2]) for s in spans if s[0] == "public" or is_public_span(text, *s)]
+    public = [(s[1], s[2]) for s in spans if s[0] == "public" or is_public_span(text, *s) or declared_public(text, s[2])]
     public += [(s[1], s[2]) for s in spans if (s[1], s[2]) not in public and _coordinated(text, s, public)]
     if not public:
         return spans, []

@@ -57,6 +57,7 @@ from hindsight.safety.features import (
     PAYMENT,
     PERSIST,
 )
+from hindsight.safety.outward import sends_outward
 from hindsight.safety.rules import (
     AGENT,
     ANYONE,
@@ -135,6 +136,10 @@ class FeatureView:
     quoted_example: bool = False
     notice_tag: bool = False
     endorsed_quote: bool = False
+    #: Not a feature (outside ``VIEW_NAMES``): the text carries a redacted secret that :mod:`outward`'s narrower
+    #: reading does not see sent outward (a header on a call, a login, a config value count as carried). Read only
+    #: by the guard's carry threshold (``guard.carries_secret``).
+    carried_unmoved: bool = False
 
     def vector(self) -> np.ndarray:
         return np.array([float(getattr(self, name)) for name in VIEW_NAMES], dtype=np.float32)
@@ -217,6 +222,16 @@ def _quoted_examples(text: str) -> tuple[str, bool, bool]:
     return _QUOTATION.sub("[quote]", text), True, False
 
 
+def _fold_userinfo(text: str) -> str:
+    return _URL_USERINFO_SECRET.sub(lambda m: m.group(1) + "@" if m.group(1) else m.group(2), text)
+
+
+def _carried_unmoved(normalised: str) -> bool:
+    """The carry threshold's reading, on the whole normalised text (a quoted example still carries its value)."""
+    folded = _fold_userinfo(normalised)
+    return bool(_SECRET_PLACEHOLDER.search(folded)) and not sends_outward(folded)
+
+
 def feature_view(normalised: str) -> FeatureView:
     """The view of one normalised text (output of ``normalize_for_screening``)."""
     text, quoted, endorsed = _quoted_examples(normalised)
@@ -229,11 +244,12 @@ def feature_view(normalised: str) -> FeatureView:
         else:
             text, notice = text[tag.end():], True
     carried = bool(_SECRET_PLACEHOLDER.search(text))
-    text = _URL_USERINFO_SECRET.sub(lambda m: m.group(1) + "@" if m.group(1) else m.group(2), text)
+    text = _fold_userinfo(text)
     moved = bool(_SECRET_PLACEHOLDER.search(text)) and _moves_outward(text)
     if carried and not moved:
         text = _SECRET_VALUE.sub("[value]", text)
-    return FeatureView(text, transcript, authority, order, carried and not moved, moved, quoted, notice, endorsed)
+    unmoved = (carried and not moved) or _carried_unmoved(normalised)
+    return FeatureView(text, transcript, authority, order, carried and not moved, moved, quoted, notice, endorsed, unmoved)
 
 
 def feature_views(normalised: Sequence[str]) -> list[FeatureView]:

@@ -1,0 +1,29 @@
+"""Shared by the guard tests: a write guard whose classifier gives every text one fixed score."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import numpy as np
+
+from hindsight.safety.classifier import EMBED_DIM, GuardClassifier
+from hindsight.safety.guard import WriteGuard
+
+#: A passage vector of the right size; the stand-in classifier never reads it.
+VEC = np.zeros(EMBED_DIM, dtype=np.float32)
+
+
+class FixedScore:
+    """A stand-in classifier: every text scores the same, so only the threshold policy is under test."""
+
+    threshold = 0.75
+
+    def __init__(self, score: float) -> None:
+        self.score = score
+
+    def attack_score(self, embedding: np.ndarray, normalised: str) -> tuple[float, str | None]:
+        return self.score, "exfiltration"
+
+
+def fixed_score_guard(score: float, carry_threshold: float | None = None) -> WriteGuard:
+    return WriteGuard(classifier=cast(GuardClassifier, FixedScore(score)), carry_threshold=carry_threshold)
