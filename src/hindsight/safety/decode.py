@@ -1,4 +1,5 @@
-"""Undo word-level obfuscation a character fold cannot: leetspeak, ROT13, pinyin, homophones.
+"""Undo word-level obfuscation a character fold cannot: leetspeak, ROT13, pinyin, homophones, Chinese written by
+sound (:mod:`hindsight.safety.sound`), reversed text.
 
 Each decoder returns the decoded text, or None when the text does not look
 encoded that way, so ordinary text (version strings, English that happens to
@@ -27,11 +28,7 @@ _LETTER = re.compile(r"[a-z]")
 # (a word's trailing '!' is punctuation; 'user@host' has letters on both sides but is rarely one of three).
 # A digit at a word's edge counts beside three letters ('th3' 'py3' 'mp3' 's3' 'v3' do not: versions and products).
 _LEET_INSIDE = re.compile(r"[a-z][013457@$!|]+[a-z]|^[013457][a-z]{3}|[a-z]{3}[013457]$")
-
-
 _TOKEN = re.compile(r"[^\s]{16,}")
-
-
 # A short word with a leet digit ('th3', 'd0'): counted beside two clear ones, never alone (s3, v3, py3).
 _WEAK_LEET = re.compile(r"[013457@$|]")
 _HEX = re.compile(r"[a-f0-9]+")
