@@ -46,6 +46,7 @@ from hindsight.model import (
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever
 from hindsight.safety import WriteGuard, flag_directive, redactor
+from hindsight.safety.normalize import encoded_payloads
 from hindsight.security.claims import bind_changes, bind_inputs, lowering_note
 from hindsight.storage.base import MemoryStore
 from hindsight.storage.factory import open_store
@@ -92,6 +93,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             compose_session_vectors=self.settings.session_vector == "compose",
             one_pass=self.settings.session_vector if self.settings.session_vector in ("late", "isolated") else "",
             directive_flagger=flag_directive,
+            payload_reader=encoded_payloads,
             budget_s=self.settings.write_budget_s,
         )
         self.working = WorkingMemory(self.settings.working_memory_turns)

@@ -1,4 +1,5 @@
-"""Undo word-level obfuscation a character fold cannot: leetspeak, ROT13, pinyin, homophones.
+"""Undo word-level obfuscation a character fold cannot: leetspeak, ROT13, pinyin, homophones, Chinese written by
+sound (:mod:`hindsight.safety.sound`), reversed text.
 
 Each decoder returns the decoded text, or None when the text does not look
 encoded that way, so ordinary text (version strings, English that happens to
@@ -12,6 +13,8 @@ from __future__ import annotations
 import codecs
 import re
 
+from hindsight.safety.sound import decode_sound_alike, known_words
+
 # --------------------------------------------------------------------------- leetspeak
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i", "|": "l"})
 # A word is a run of these characters that holds a letter. The runs are found first and the letter checked
@@ -21,23 +24,43 @@ _LEET_RUN = re.compile(r"[a-z0-9@$!|]+")
 _LETTER = re.compile(r"[a-z]")
 
 
+# A leet character between two letters ('d!sable', 'f@lse', 'v3rify'); '!', '@', '$', '|' count only there
+# (a word's trailing '!' is punctuation; 'user@host' has letters on both sides but is rarely one of three).
+# A digit at a word's edge counts beside three letters ('th3' 'py3' 'mp3' 's3' 'v3' do not: versions and products).
+_LEET_INSIDE = re.compile(r"[a-z][013457@$!|]+[a-z]|^[013457][a-z]{3}|[a-z]{3}[013457]$")
+_TOKEN = re.compile(r"[^\s]{16,}")
+# A short word with a leet digit ('th3', 'd0'): counted beside two clear ones, never alone (s3, v3, py3).
+_WEAK_LEET = re.compile(r"[013457@$|]")
+_HEX = re.compile(r"[a-f0-9]+")
+
+
 def _is_leet(word: str) -> bool:
-    return any(c.isalpha() for c in word) and any(c in "013457@$|" for c in word) and not re.fullmatch(r"[a-f0-9]+", word)
+    return bool(_LEET_INSIDE.search(word)) and not _HEX.fullmatch(word)
 
 
 def decode_leet(text: str) -> str | None:
-    """'1gn0r3 4ll pr3v10u5' -> 'ignore all previous' when at least three words mix letters and leet digits."""
-    words = [run for run in _LEET_RUN.findall(text) if _LETTER.search(run)]
-    leet = [w for w in words if _is_leet(w)]
-    if len(leet) < 3 or len(leet) < 0.25 * len(words):
+    """'1gn0r3 4ll pr3v10u5' -> 'ignore all previous' when at least three words mix letters and leet characters,
+    two of them clearly (a leet character between letters, or beside three), and they are a sixth of the words.
+    Long unbroken tokens (base64, hashes, URLs) are not words here."""
+    words = [run for run in _LEET_RUN.findall(_TOKEN.sub(" ", text)) if _LETTER.search(run)]
+    strong = sum(1 for w in words if _is_leet(w))
+    weak = sum(1 for w in words if not _is_leet(w) and _WEAK_LEET.search(w) and not _HEX.fullmatch(w))
+    if strong < 2 or strong + weak < 3 or strong + weak < len(words) / 6:
         return None
-    out = re.sub(r"\b[a-z0-9@$!|]+\b", lambda m: m.group(0).translate(_LEET) if not m.group(0).isdigit() else m.group(0), text)
+    # once the text reads as leet, every word with a letter is read so ('th3', 't0' too)
+    out = _LEET_RUN.sub(lambda m: m.group(0).translate(_LEET) if _LETTER.search(m.group(0)) else m.group(0), text)
     return out if out != text else None
 
 
 # --------------------------------------------------------------------------- ROT13
 _COMMON_EN = frozenset(
-    ["the", "and", "to", "of", "a", "in", "is", "you", "your", "all", "any", "every", "from", "now", "on", "never", "always", "send", "give", "delete", "ask", "before", "after", "with", "without", "for", "it", "this", "that", "be", "are", "not", "no", "do", "don't", "please", "must", "should", "can", "will", "me", "my", "our", "their", "them", "they", "password", "passwords", "keys", "key", "admin", "access", "data", "file", "files", "user", "users", "instructions", "previous", "ignore", "forward", "history", "each", "night", "chat", "grant", "disable", "security", "checks", "treat", "request", "requests", "payment", "confirm", "confirmation", "says", "who", "gets", "root"]
+    ["the", "and", "to", "of", "a", "in", "is", "you", "your", "all", "any", "every", "from", "now", "on", "never", "always", "send", "give", "delete", "ask", "before", "after", "with", "without", "for", "it", "this", "that", "be", "are", "not", "no", "do", "don't", "please", "must", "should", "can", "will", "me", "my", "our", "their", "them", "they", "password", "passwords", "keys", "key", "admin", "access", "data", "file", "files", "user", "users", "instructions", "previous", "ignore", "forward", "history", "each", "night", "chat", "grant", "disable", "security", "checks", "treat", "request", "requests", "payment", "confirm", "confirmation", "says", "who", "gets", "root",
+     "payments", "approve", "approval", "checking", "check", "verification", "verify", "database", "dump", "backup",
+     "backups", "logs", "log", "audit", "tables", "table", "drop", "token", "tokens", "secret", "secrets", "credentials",
+     "transfer", "wire", "account", "accounts", "bank", "email", "export", "upload", "run", "script", "server",
+     "production", "prod", "review", "skip", "off", "turn", "anyone", "everyone", "allow", "antivirus", "firewall",
+     "nightly", "laptops", "machine", "machines", "internal", "external", "calls", "customer", "customers", "system",
+     "prompt", "reveal", "share", "tell", "rules", "safety", "whenever", "team", "then", "when"]
 )
 _WORD = re.compile(r"[a-z']+")
 
@@ -46,16 +69,28 @@ def _english_hits(text: str) -> int:
     return sum(1 for w in _WORD.findall(text) if w in _COMMON_EN)
 
 
+def _rot13_reads(text: str) -> bool:
+    before, after = _english_hits(text), _english_hits(codecs.encode(text, "rot13"))
+    n_words = max(1, len(_WORD.findall(text)))
+    return after >= 3 and after >= 2 * before + 2 and after >= 0.3 * n_words
+
+
+# A stretch of words between punctuation: "ROT13 so it doesn't trip the filters: fraq gur avtugyl qhzc".
+_STRETCH = re.compile(r"[a-z][a-z' ]*[a-z]")
+
+
 def decode_rot13(text: str) -> str | None:
-    """Rotate ASCII letters by 13 when that turns gibberish into noticeably more English."""
+    """Rotate ASCII letters by 13 when that turns gibberish into noticeably more English: the whole text, or
+    each stretch of at least four words between punctuation that reads so on its own (a plain lead-in before
+    an encoded order)."""
     if not re.search(r"[a-z]{3}", text):
         return None
-    rotated = codecs.encode(text, "rot13")
-    before, after = _english_hits(text), _english_hits(rotated)
-    n_words = max(1, len(_WORD.findall(text)))
-    if after >= 3 and after >= 2 * before + 2 and after >= 0.3 * n_words:
-        return rotated
-    return None
+    if _rot13_reads(text):
+        return codecs.encode(text, "rot13")
+    out = _STRETCH.sub(
+        lambda m: codecs.encode(m.group(0), "rot13") if m.group(0).count(" ") >= 3 and _rot13_reads(m.group(0)) else m.group(0),
+        text)
+    return out if out != text else None
 
 
 # --------------------------------------------------------------------------- pinyin
@@ -123,7 +158,36 @@ def decode_homophones(text: str) -> str | None:
     return out if out != text else None
 
 
-DECODERS = (("leetspeak", decode_leet), ("rot13", decode_rot13), ("pinyin", decode_pinyin), ("homophone", decode_homophones))
+def decode_by_sound(text: str) -> str | None:
+    """Security words spelled by sound (:mod:`hindsight.safety.sound`), read after the known homophones above."""
+    swapped = decode_homophones(text)
+    return decode_sound_alike(swapped or text, other_signs=1 if swapped else 0)
+
+
+# --------------------------------------------------------------------------- reversed text
+def _chinese_hits(text: str) -> int:
+    return sum(1 for word in known_words() if word in text)
+
+
+def decode_reversed(text: str) -> str | None:
+    """The text read backwards ('snoitcurtsni suoiverp erongi', '批审过跳') when that reads as noticeably more
+    English or more of the Chinese security vocabulary than the text as written."""
+    if len(text) < 12:
+        return None
+    backwards = text[::-1]
+    words = max(1, len(_WORD.findall(text)))
+    before, after = _english_hits(text), _english_hits(backwards)
+    if after >= 3 and after >= 2 * before + 2 and after >= 0.3 * words:
+        return backwards
+    if re.search(r"[\u4e00-\u9fff]{6}", text):
+        before, after = _chinese_hits(text), _chinese_hits(backwards)
+        if after >= 3 and after >= 2 * before + 2:
+            return backwards
+    return None
+
+
+DECODERS = (("leetspeak", decode_leet), ("rot13", decode_rot13), ("pinyin", decode_pinyin), ("homophone", decode_homophones),
+            ("sound_alike", decode_by_sound), ("reversed", decode_reversed))
 
 
 def decode_all(folded: str) -> list[tuple[str, str]]:

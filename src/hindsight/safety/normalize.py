@@ -33,10 +33,12 @@ _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2
 _HOMOGLYPH_FROM = (
     "авеёкмнорстухѕіїјԁӏһԛԝɡьпгАВЕЁКМНОРСТУХЅ"
     "ІЇЈԀӀҺԚԜαβγεηικνορτυχωςΑΒΕΖΗΙΚΜΝΟΡΤΥΧıȷℓꞇɑǀⅼ"
+    "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ"  # small capitals (NFKC leaves them)
 )
 _HOMOGLYPH_TO = (
     "abeekmhopctyxsiijdlhqwgbnrABEEKMHOPCTYXS"
     "IIJDIHQWabyenikvoptuxwsABEZHIKMNOPTYXijltall"
+    "abcdefghijklmnoprstuvwyz"
 )
 _HOMOGLYPH_TABLE = str.maketrans(_HOMOGLYPH_FROM, _HOMOGLYPH_TO)
 
@@ -54,6 +56,8 @@ _SPACED_LETTERS = re.compile(r"(?<![^\W\d_])(?:[^\W\d_][.\-_*·]){2,}[^\W\d_](?!
 # Any single visible characters separated by exactly one space: "h t t p : / / 1 9 8".
 _SPACED_CHARS = re.compile(r"(?<![^ \n])(?:[^\s] ){2,}[^\s](?![^ \n])")
 _SPACE_BETWEEN_CJK = re.compile(r"(?<=[\u3400-\u9fff])[ \t.\-_*·]+(?=[\u3400-\u9fff])")
+# Single characters split by a slash or bar, three or more in a row ("收/款/账/户"); "是/否" stays.
+_SLASHED_CJK = re.compile(r"(?<![/|])(?:[\u3400-\u9fff][/|]){2,}[\u3400-\u9fff](?![/|])")
 _WS = re.compile(r"[ \t\r\f\v]+")
 _NEWLINES = re.compile(r"\s*\n\s*")
 
@@ -65,8 +69,11 @@ _MD_IMAGE_ALT = re.compile(r"!\[([^\]]{3,})\]\(")
 _HTML_HIDDEN_ATTR = re.compile(r"""(?:title|alt|aria-label|data-[\w-]+)\s*=\s*["']([^"']{8,})["']""", re.IGNORECASE)
 _TAG = re.compile(r"</?[a-zA-Z][^>]{0,200}>")
 
-_B64_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
+# '=' may precede a blob ("policy=<base64>"); the blob itself never starts with one.
+_B64_CANDIDATE = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX_CANDIDATE = re.compile(r"(?<![0-9A-Za-z])(?:0x)?((?:[0-9A-Fa-f]{2}){8,})(?![0-9A-Za-z])")
+# Bytes written as spaced hex pairs: "72 6d 20 2d 72 66 20 2f" (a MAC address decodes to unprintable bytes).
+_SPACED_HEX = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}[ ,:]){5,}[0-9A-Fa-f]{2}(?![0-9A-Za-z])")
 _HEX_ESCAPES = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){4,}")
 _UNICODE_ESCAPES = re.compile(r"(?:\\u[0-9A-Fa-f]{4}){3,}")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
@@ -196,6 +203,11 @@ def extract_hidden(text: str) -> list[tuple[str, str]]:
                 if decoded:
                     add("hex", decoded)
                     next_layer.append(decoded)
+            for m in _SPACED_HEX.finditer(chunk):
+                decoded = _decode_hex(re.sub(r"[ ,:]", "", m.group(0)))
+                if decoded:
+                    add("hex", decoded)
+                    next_layer.append(decoded)
             for m in _HEX_ESCAPES.finditer(chunk):
                 decoded = _decode_hex(m.group(0).replace("\\x", ""))
                 if decoded:
@@ -221,6 +233,16 @@ def extract_hidden(text: str) -> list[tuple[str, str]]:
             break
         layer = next_layer
     return found
+
+
+def encoded_payloads(text: str) -> list[str]:
+    """What the base64 and hex blobs of ``text`` decode to (as :func:`extract_hidden` finds them).
+
+    Redaction replaces a long blob with a placeholder before the guard reads the text, so the write path
+    reads these from the caller's text first and screens the ones the redaction removed.
+    """
+    base = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    return [content for kind, content in extract_hidden(base) if kind in ("base64", "hex")]
 
 
 def _collapse_spaced(match: re.Match[str]) -> str:
@@ -276,6 +298,7 @@ def fold(text: str) -> str:
     text = _SPACED_CHARS.sub(_collapse_spaced, text)
     text = _SPACED_LETTERS.sub(_collapse_spaced, text)
     text = _SPACE_BETWEEN_CJK.sub("", text)
+    text = _SLASHED_CJK.sub(lambda m: re.sub("[/|]", "", m.group(0)), text)
     text = _PLACEHOLDER.sub(_placeholder, text.lower())
     text = _WS.sub(" ", text)
     text = _NEWLINES.sub("\n", text)

