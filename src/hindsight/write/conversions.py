@@ -17,7 +17,9 @@ When two amounts are one value:
 * a fraction and a percentage the same way (a third / 33%, 五分之一 / 20%);
 * a frequency ("every 90 days", "once a quarter", quarterly, 每季度) only ever equals a frequency.
 
-Two values in one unit are never reconciled here (70 kg / 71 kg are two weights), nor a bare number.
+Only a conversion is rewritten: two values in one unit are never reconciled here (70 kg / 71 kg are two weights),
+nor a bare number, and one unit spelt two ways (kg / kilos, 元 / 块, 10 min / 十分钟, daily / every day, $ / dollars)
+is left as written - measured, rewriting those lost as many restatements as it gained (round 12).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class Amount:
     # systems are compared to the precision written; "" compares exactly
     step: float = 0.0  # the written precision in base units (one unit of the last digit written)
     every: bool = False  # a frequency ("every 90 days", quarterly, 每季度)
+    unit: str = ""  # the unit as read (kg = kilos = 公斤, minutes = 分钟, ISO dates): one unit is no conversion
 
 
 def _num(raw: str) -> float | None:
@@ -178,16 +181,19 @@ def _read(kind: str, m: re.Match[str], text: str) -> Amount | None:  # one readi
             y, mo, d = int(g(9)), _MONTH_NAMES.index(g(8).lower()[:3]) + 1, int(g(7))
         else:
             y, mo, d = int(g(10)), int(g(11)), int(g(12))
-        return Amount(s, e, "date", (float(y * 10000 + mo * 100 + d),)) if 1 <= mo <= 12 and 1 <= d <= 31 else None
+        form = "iso" if g(1) else "md" if g(4) else "dm" if g(7) else "zh"
+        stamp = float(y * 10000 + mo * 100 + d)
+        return Amount(s, e, "date", (stamp,), unit=form) if 1 <= mo <= 12 and 1 <= d <= 31 else None
     if kind == "feet_inches":
         inches = float(g(2))
         if inches >= 12:
             return None
-        return Amount(s, e, "length", ((int(g(1)) * 12 + inches) * 0.0254,), "imperial", 0.0254 * _step(g(2)))
+        return Amount(s, e, "length", ((int(g(1)) * 12 + inches) * 0.0254,), "imperial", 0.0254 * _step(g(2)),
+                      unit="ft-in")
     if kind == "zh_height":
         whole = 1.0 if g(1) in "1一" else 2.0
         tail = g(2) if g(2).isdigit() else "".join(str(ZH_DIGITS[c]) for c in g(2))
-        return Amount(s, e, "length", (whole + float("0." + tail),), "metric", 10.0 ** -len(tail))
+        return Amount(s, e, "length", (whole + float("0." + tail),), "metric", 10.0 ** -len(tail), unit="米-zh")
     if kind == "temp":
         if g("pre"):
             raw, scale = g(2), "F" if g("pre") == "华氏" else "C"
@@ -199,25 +205,26 @@ def _read(kind: str, m: re.Match[str], text: str) -> Amount | None:  # one readi
         if value is None:
             return None
         if scale == "F":
-            return Amount(s, e, "temp", ((value - 32) * 5 / 9,), "F", _step(raw) * 5 / 9)
-        return Amount(s, e, "temp", (value,), "C", _step(raw))
+            return Amount(s, e, "temp", ((value - 32) * 5 / 9,), "F", _step(raw) * 5 / 9, unit="F")
+        return Amount(s, e, "temp", (value,), "C", _step(raw), unit="C")
     if kind == "money":
         sign, raw = (g(1), g(2)) if g(1) else (g(4), g(3))
         value = float(raw)
         currencies = _CURRENCY[sign.lower()]
-        return Amount(s, e, "/".join("money:" + c for c in currencies), (value,))
+        return Amount(s, e, "/".join("money:" + c for c in currencies), (value,), unit="money")  # ($ / dollars:
+        # one unit; amounts are never converted across currencies)
     if kind == "share":
         if g(1):
-            return Amount(s, e, "share", (float(g(1)),), "percent", _step(g(1)))
+            return Amount(s, e, "share", (float(g(1)),), "percent", _step(g(1)), unit="%")
         if g(2):
             den, num = _num(g(2)), _num(g(3))
             if not den or num is None or num > den:
                 return None
-            return Amount(s, e, "share", (100 * num / den,), "fraction")
+            return Amount(s, e, "share", (100 * num / den,), "fraction", unit="fraction")
         if g(5):
             count = _num(g(4)) or 0.0
-            return Amount(s, e, "share", (100 * count / _FRACTIONS[g(5).lower()],), "fraction")
-        return Amount(s, e, "share", (50.0,), "fraction")
+            return Amount(s, e, "share", (100 * count / _FRACTIONS[g(5).lower()],), "fraction", unit="fraction")
+        return Amount(s, e, "share", (50.0,), "fraction", unit="fraction")
     if kind == "half_time":
         text_ = m.group(0)
         if text_ == "一刻钟" or text_.lower().endswith("quarter of an hour"):
@@ -232,22 +239,22 @@ def _read(kind: str, m: re.Match[str], text: str) -> Amount | None:  # one readi
             seconds = ((_num(g(4)) or 0.0) + 0.5) * 3600.0 if g(4) else 1800.0
         else:
             seconds = ((_num(g(6)) or 0.0) + 0.5) * _YEAR
-        return Amount(s, e, "time", _time_values(seconds), every=_every(text, s))
+        return Amount(s, e, "time", _time_values(seconds), every=_every(text, s), unit="and a half")
     if kind == "ly":
-        return Amount(s, e, "time", _time_values(_LY[g(1).lower()]), every=True)
+        return Amount(s, e, "time", _time_values(_LY[g(1).lower()]), every=True, unit=f"{_LY[g(1).lower()]:g}")
     if kind == "bytes":
         power = _BYTES[g(2).lower()]
         value = float(g(1))
-        return Amount(s, e, "bytes", (value * 1000 ** power, value * 1024 ** power))
+        return Amount(s, e, "bytes", (value * 1000 ** power, value * 1024 ** power), unit=str(power))
     if kind == "measure":
         if g(3):
-            return Amount(s, e, "length", (float(g(3)),), "metric", _step(g(3)))
+            return Amount(s, e, "length", (float(g(3)),), "metric", _step(g(3)), unit="1")
         value = _num(g(1))
         unit = g(2) if g(2) in _MEASURES else g(2).lower()
         if value is None or unit not in _MEASURES or (unit == "g" and g(2) != "g"):
             return None
         dim, factor, system = _MEASURES[unit]
-        return Amount(s, e, dim, (value * factor,), system, _step(g(1)) * factor)
+        return Amount(s, e, dim, (value * factor,), system, _step(g(1)) * factor, unit=f"{factor:g}")
     # duration
     if g(3):
         value, unit = _num(g(3)), "年"
@@ -261,7 +268,8 @@ def _read(kind: str, m: re.Match[str], text: str) -> Amount | None:  # one readi
         return None
     if unit in ("h",) and not (g(1) and g(1)[-1].isdigit()):
         return None
-    return Amount(s, e, "time", _time_values(value * _DURATIONS[unit]), every=_every(text, m.start()))
+    return Amount(s, e, "time", _time_values(value * _DURATIONS[unit]), every=_every(text, m.start()),
+                  unit=f"{_DURATIONS[unit]:g}")
 
 
 @lru_cache(maxsize=8192)
@@ -309,7 +317,7 @@ def written_alike(old: str, new: str) -> tuple[str, str]:
     pieces, last = [], 0
     for b in theirs:
         written = n[b.start:b.end]
-        match = next((o[a.start:a.end] for a in ours if same_amount(a, b)), None)
+        match = next((o[a.start:a.end] for a in ours if same_amount(a, b) and a.unit != b.unit), None)
         if match is None or _unit_words(match) == _unit_words(written):
             continue  # (the same words once numbers are read: 四十分钟 / 40 分钟)
         pieces += [n[last:b.start], f" {match.strip()} "]
