@@ -40,19 +40,24 @@ OUTCOME = {"duplicate": "merged", "override": "change", "supplement": "kept", "u
 EXPECTED = {"restatement": "merged", "change": "change", "distinct": "kept", "supplement": "kept"}
 
 seen: dict[tuple[str, str], dict[str, Any]] = {}  # the judge's verdicts, by the stored (redacted) texts
+current: list[tuple[str, str]] = []  # the pair hygiene is asking about (the judge may read it rewritten)
 
 
 def _record_rules(inner: Any) -> Any:
     def wrapped(old: str, new: str, similarity: float, *a: Any, **k: Any) -> Any:
         verdict = inner(old, new, similarity, *a, **k)
-        seen.setdefault((old, new), {})["rules"] = (verdict.label, verdict.reason)
+        seen.setdefault(current[-1] if current else (old, new), {})["rules"] = (verdict.label, verdict.reason)
         return verdict
     return wrapped
 
 
 def _record_final(inner: Any) -> Any:
     def wrapped(old: str, new: str, similarity: float, *a: Any, **k: Any) -> Any:
-        verdict = inner(old, new, similarity, *a, **k)
+        current.append((old, new))
+        try:
+            verdict = inner(old, new, similarity, *a, **k)
+        finally:
+            current.pop()
         seen.setdefault((old, new), {}).update(final=(verdict.label, verdict.reason), cosine=similarity)
         return verdict
     return wrapped
@@ -88,6 +93,32 @@ def stage(expected: str, actual: str, rec: dict[str, Any] | None) -> str:
     return "rules: " + why(rec["rules"][1])
 
 
+def converted(old: str, new: str) -> list[str]:
+    """The dimensions of the amounts the judge reads as one value written two ways (none before round 12)."""
+    try:
+        from hindsight.write import conversions
+    except ImportError:
+        return []
+    o, n = conversions.normalised(old), conversions.normalised(new)
+    if conversions.written_alike(old, new) == (old, new):
+        return []
+    ours = conversions.amounts(o)
+    return sorted({b.dim.split(":")[0] for b in conversions.amounts(n)
+                   if any(conversions.same_amount(a, b) and o[a.start:a.end].strip().lower() != n[b.start:b.end].strip().lower()
+                          for a in ours)})
+
+
+def decider(rec: dict[str, Any] | None) -> str:
+    """What decided the pair's verdict: never judged, the pair model against the rules, or the rules' sub-stage."""
+    if rec is None or "final" not in rec:
+        return "candidate"
+    final = OUTCOME[rec["final"][0]]
+    rules = OUTCOME[rec["rules"][0]] if "rules" in rec else final
+    if final != rules:
+        return f"model: rules {rules} -> {final}"
+    return "rules: " + why(rec["rules"][1])
+
+
 def run_round(eng: MemoryEngine, emb: Any, rnd: str) -> dict[str, Any]:
     base = ROOT / "bench" / "data" / ("blind" if (ROOT / "bench/data/blind" / rnd).exists() else "train") / rnd
     rows = [json.loads(x) for x in (base / "hygiene" / "set.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
@@ -95,6 +126,7 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str) -> dict[str, Any]:
     funnel: Counter[str] = Counter()
     others_ok: list[bool] = []
     examples: list[dict[str, Any]] = []
+    decided: list[dict[str, Any]] = []
     for i, r in enumerate(rows):
         ns = f"{rnd}-{i}"
         kind = r.get("type", "semantic")
@@ -115,6 +147,9 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str) -> dict[str, Any]:
             others_ok.append(rec.status.value == "active" and not (b.action == "duplicate" and b.memory_id == o.memory_id))
         res[r["label"]].append(actual)
         expected = EXPECTED[r["label"]]
+        mine = next((v for (o, _), v in seen.items() if o == old.content), None)
+        decided.append({"label": r["label"], "lang": r["lang"], "actual": actual, "decider": decider(mine),
+                        "converted": converted(old.content, r["new"])})
         if actual != expected:
             got = next((v for (o, _), v in seen.items() if o == old.content), None)
             where = stage(expected, actual, got)
@@ -136,7 +171,8 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str) -> dict[str, Any]:
             "wrong_deprecations": round(sum(x == "change" for x in nonchange) / len(nonchange), 3),
             "others_untouched": round(sum(others_ok) / len(others_ok), 3) if others_ok else None,
             "confusion": dict(sorted(Counter(f"{lab}->{x}" for lab, xs in res.items() for x in xs).items())),
-            "funnel": dict(sorted(funnel.items(), key=lambda kv: -kv[1])), "errors": examples}
+            "funnel": dict(sorted(funnel.items(), key=lambda kv: -kv[1])), "errors": examples,
+            "decided": decided}
 
 
 def main() -> int:
@@ -161,7 +197,7 @@ def main() -> int:
         tmp = Path(tempfile.mkdtemp())
         eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
         report[rnd] = run_round(eng, emb, rnd)
-        brief = {k: v for k, v in report[rnd].items() if k != "errors"}
+        brief = {k: v for k, v in report[rnd].items() if k not in ("errors", "decided")}
         print(rnd, json.dumps(brief, ensure_ascii=False), flush=True)
     pooled: Counter[str] = Counter()
     for entry in report.values():

@@ -15,6 +15,7 @@ import numpy as np
 from hindsight.text.script import script_of
 from hindsight.write.analysis import PairAnalysis, analyse
 from hindsight.write.conflict import ADDS_DETAIL, Label, Verdict, heuristic
+from hindsight.write.conversions import written_alike
 from hindsight.write.evidence import Slots, change_evidence, end_cue, merge_blocker
 from hindsight.write.pair_features import anchor_terms, pair_features
 from hindsight.write.pair_model import CHANGE, KEEP, MERGE
@@ -90,6 +91,7 @@ def classify(
     """
     if thresholds is None:
         thresholds = HygieneThresholds.default()
+    old_text, new_text = written_alike(old_text, new_text)  # 2 weeks / 14 days: one amount, written as the old text has it
     model, head = thresholds.pair_model, thresholds.pair_head
     rules = classify_rules(old_text, new_text, similarity, thresholds, llm, query_similarity)
     if llm is not None or model is None or similarity < CUE_FLOOR:
@@ -125,8 +127,10 @@ def classify_rules(
 ) -> Verdict:
     """The hand-written judge (bands, heuristic, restatement model, slot evidence), then the cross-pair rules.
 
-    Used where no trained pair model fits the embedder, with an LLM, and by consolidation.
+    Used where no trained pair model fits the embedder, with an LLM, and by consolidation. An amount of the old
+    text that the new one states in another unit is read as written in the old one (`conversions.written_alike`).
     """
+    old_text, new_text = written_alike(old_text, new_text)
     verdict = _classify_rules(old_text, new_text, similarity, thresholds, llm, query_similarity)
     same_script = script_of(old_text) == script_of(new_text)
     if verdict.label == "override" and same_script and analyse(old_text, new_text).jaccard == 0:
