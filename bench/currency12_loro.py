@@ -16,7 +16,7 @@ a new value of one attribute. A firing then retires the older memory (the write 
   `deprecated_not_replaced`).
 
 For each held-out round the setting is chosen on all other rounds by gains - W x (wrong deprecations + others
-touched) (ties: the setting that fires least), and the held-out round's counts under main and under that setting
+touched) (ties: the setting that fires least, then the strictest), and the held-out round's counts under main and under that setting
 are printed. Later writes are not replayed (a retirement can change a later write's nearest neighbour); the
 engine runs (`blind_eval.py`) check the shipped setting.
 """
@@ -72,8 +72,9 @@ EN = (0.80, 0.85, 0.88, 0.90, 0.92, 9.0)
 ZH = (0.85, 0.88, 0.90, 0.92, 0.94, 9.0)
 FRAMES = (0.34, 0.4, 0.5)
 SHARED = (2, 3)
-settings = [(en, zh, Rule(frame=f, shared=s, fillers=F, predicates=P, additions=A)) for en, zh, f, s, F, P, A in
-            itertools.product(EN, ZH, FRAMES, SHARED, (True, False), (True, False), (True, False))]
+settings = [(en, zh, Rule(frame=f, shared=s, fillers=F, predicates=P, additions=A, words=w))
+            for en, zh, f, s, F, P, A, w in
+            itertools.product(EN, ZH, FRAMES, SHARED, (False,), (True, False), (True, False), (0, 1, 2))]
 verdict_cache: dict[tuple[str, str, Rule], bool] = {}
 
 
@@ -125,10 +126,45 @@ def score(per: dict[str, dict[str, int]], units: list[str]) -> tuple[float, int]
     return gain - args.weight * bad, -(gain + bad)
 
 
+def strict(k: int) -> tuple[float, ...]:
+    """Ties go to the stricter setting: higher cosines, a closer frame, more shared words, fewer words beside a
+    number, no additions, no predicates."""
+    en, zh, r = settings[k]
+    return (en + zh, r.frame, r.shared, -r.words, -int(r.additions), -int(r.predicates))
+
+
 def name(k: int) -> str:
     en, zh, r = settings[k]
     return (f"en{en if en < 9 else 'off'} zh{zh if zh < 9 else 'off'} f{r.frame} s{r.shared} F{int(r.fillers)} "
-            f"P{int(r.predicates)} A{int(r.additions)}")
+            f"P{int(r.predicates)} A{int(r.additions)} w{r.words}")
+
+
+def base_rows(unit: str, fired: list[dict[str, Any]]) -> dict[str, Any]:
+    """The harness's rates for a hygiene round, main's (from the dump) and with `fired` applied."""
+    if unit.endswith(":ret"):
+        r = rounds_ret[unit[:-4]]
+        replaced = {x for xs in r["replaces"].values() for x in xs}
+        ok = sum(r["status"].get(x) == "deprecated" for x in replaced)
+        wrong = sum(v == "deprecated" for k, v in r["status"].items() if k not in replaced)
+        right_new = len({c["role"] for c in fired if c["outcome"] == "right_ret"})
+        wrong_new = len({c["role"] for c in fired if c["outcome"] == "wrong_ret"})
+        return {"replaced_retired": [ok, ok + right_new, len(replaced)], "deprecated_not_replaced": [wrong, wrong + wrong_new]}
+    ps = [p for (rnd, _), p in pairs.items() if rnd == unit]
+    flip = {c["i"] for c in fired if c["role"] == "existing"}
+    hit = defaultdict(int)
+    for c in fired:
+        if c["role"].startswith("other"):
+            hit[c["i"]] += 1
+    def rates(after: bool) -> dict[str, Any]:
+        got = [(p["label"], "change" if after and p["i"] in flip and p["actual"] == "kept" else p["actual"]) for p in ps]
+        share = lambda lab, v: [sum(1 for x, a in got if x == lab and a == v), sum(1 for x, _ in got if x == lab)]  # noqa: E731
+        non = [a for x, a in got if x != "change"]
+        others = [ok for p in ps for ok in p["others_ok"]]
+        touched = sum(hit.values()) if after else 0
+        return {"distinct_kept": share("distinct", "kept"), "restatements_merged": share("restatement", "merged"),
+                "changes": share("change", "change"), "wrong": [sum(a == "change" for a in non), len(non)],
+                "others_untouched": [sum(others) - touched, len(others)]}
+    return {"main": rates(False), "after": rates(True)}
 
 
 NONE = {"gain": 0, "wrong": 0, "others": 0, "right_ret": 0, "wrong_ret": 0}
@@ -136,18 +172,22 @@ report: dict[str, Any] = {"weight": args.weight, "folds": {}}
 total = defaultdict(int)
 for held in ALL:
     train = [u for u in ALL if u != held]
-    best = max(range(len(settings)), key=lambda k: (score(counts[k], train), -k))
+    best = max(range(len(settings)), key=lambda k: (score(counts[k], train), strict(k)))
     if score(counts[best], train)[0] <= 0:
         chosen, got = "off", dict(NONE)
     else:
         chosen, got = name(best), {**NONE, **counts[best].get(held, {})}
-    report["folds"][held] = {"chosen": chosen, **got}
+    fired = [] if chosen == "off" else [c for c in cands if c["unit"] == held and fires(c, *settings[best])]
+    report["folds"][held] = {"chosen": chosen, **got, "rows": base_rows(held, fired)}
     for key, v in got.items():
         total[key] += v
-    print(f"{held:10s} {chosen:38s} " + " ".join(f"{k}={v}" for k, v in got.items() if v))
+    print(f"{held:10s} {chosen:44s} " + " ".join(f"{k}={v}" for k, v in got.items() if v))
 report["held_out_total"] = dict(total)
-best = max(range(len(settings)), key=lambda k: (score(counts[k], ALL), -k))
+best = max(range(len(settings)), key=lambda k: (score(counts[k], ALL), strict(k)))
 report["all_rounds_choice"] = {"setting": name(best), **{k: sum(counts[best][u][k] for u in ALL) for k in NONE}}
+shipped = [c for c in cands if fires(c, *settings[best])]
+report["all_rounds_rows"] = {u: base_rows(u, [c for c in shipped if c["unit"] == u]) for u in ALL}
+report["all_rounds_firings"] = [(c["unit"], c["outcome"], c["cos"], c["old"], c["new"]) for c in shipped]
 print("held out total", dict(total))
 print("all rounds", report["all_rounds_choice"])
 if args.show:

