@@ -18,7 +18,7 @@ from pathlib import Path
 
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.write import analysis, slots, value_align
-from hindsight.write.slot_change import _valued
+from hindsight.write.slot_change import VALUE_COS, _valued
 
 ap = argparse.ArgumentParser()
 ap.add_argument("dump", type=Path, nargs="+")
@@ -40,12 +40,17 @@ for c in calls:
     ms = (time.perf_counter() - t0) * 1000
     times.append(ms)
     c["ms"] = ms
+    c["read"] = c["cos"] >= VALUE_COS.get(group, 9.0)
 q = statistics.quantiles(times, n=10)
 per_write = sorted(times + [0.0] * max(0, writes - len(times)))
 out = {"calls": len(times), "writes": writes, "median_ms_per_call": round(statistics.median(times), 3),
        "p90_ms_per_call": round(q[-1], 3), "max_ms_per_call": round(max(times), 3),
        "median_ms_per_write": round(statistics.median(per_write), 3),
        "mean_ms_per_write": round(sum(times) / writes, 3)}
+aligned = [c["ms"] for c in calls if c["read"]]
+if len(aligned) > 1:
+    out.update(aligned_calls=len(aligned), median_ms_aligned=round(statistics.median(aligned), 3),
+               p90_ms_aligned=round(statistics.quantiles(aligned, n=10)[-1], 3))
 out["slowest"] = [(round(c["ms"], 1), c["old"][:60], c["new"][:60]) for c in sorted(calls, key=lambda c: -c["ms"])[:3]]
 print(json.dumps(out, indent=1, ensure_ascii=False))
 if args.out:
