@@ -23,6 +23,14 @@ lookup) and where they retire the older version for good:
 
 The thresholds were chosen leave-one-round-out over the released retrieval rounds (docs/benchmarks.md, "Currency,
 round 10").
+
+A second tier needs no change word (round 12): "Elm Street garage parking fee is $245 per quarter" after "... $210",
+小区停车费每月350元 after 每月300元. When the pair reaches `VALUE_COS` for its script (one script only) and one
+clause of each gives the same attribute two values (`value_align.value_change`: the same subject and attribute
+words, one stretch replaced, numbers of one kind that differ as values), the older memory is retired under the same
+mutual-nearest, `ADDITIVE` and dated-episode checks. Another attribute of the same subject ("the garage opens at
+6am") is no such pair. Chosen leave-one-round-out over the released hygiene and retrieval rounds (docs/benchmarks.md,
+"Currency, round 12").
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from hindsight.model import MemoryRecord
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import ADDITIVE, CHANGE_CUE, anchors, lasting, replans
 from hindsight.storage.base import MemoryStore, Scope
+from hindsight.write.value_align import value_change
 
 #: the least cosine of the new memory and its nearest neighbour, per script group of the
 #: pair (across scripts: never; no cross-script setting retired more right than wrong versions on held-out rounds)
@@ -44,6 +53,12 @@ SLOT_COS: dict[frozenset[str], float] = {
 }
 #: anchor terms the two memories (one script) must share
 SLOT_ANCHORS = 3
+#: the value tier's least cosine per script group (no change word needed; `value_align`), chosen leave-one-round-out
+#: over the released hygiene and retrieval rounds (docs/benchmarks.md, "Currency, round 12")
+VALUE_COS: dict[frozenset[str], float] = {
+    frozenset({"zh"}): 0.94,
+    frozenset({"en"}): 0.85,
+}
 
 
 def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_other: Callable[[], float]) -> str:
@@ -51,20 +66,40 @@ def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_o
 
     `old` is the new memory's nearest active neighbour; `old_nearest_other` gives the cosine of the older memory
     to its own nearest active neighbour other than itself (0.0 when it has none), asked last (a vector lookup)."""
-    bar = SLOT_COS.get(frozenset({bias_group(old.content), bias_group(new.content)}))
-    if bar is None or cosine < bar:
-        return ""
-    if not _new_cue(old.content, new.content) or ADDITIVE.search(new.content):
-        return ""
-    shared = anchors(old.content, new.content)
-    if len(shared) < SLOT_ANCHORS:
+    group = frozenset({bias_group(old.content), bias_group(new.content)})
+    why = _cued(old.content, new.content, cosine, group) or _valued(old.content, new.content, cosine, group)
+    if not why:
         return ""
     if lasting(old.type, old.content) and not replans(old.content, new.content):
         return ""
     if cosine <= old_nearest_other():
         return ""
+    return why
+
+
+def _cued(old: str, new: str, cosine: float, group: frozenset[str]) -> str:
+    """The change-cue tier (round 10): close, a change word the older text does not use, shared anchors."""
+    bar = SLOT_COS.get(group)
+    if bar is None or cosine < bar:
+        return ""
+    if not _new_cue(old, new) or ADDITIVE.search(new):
+        return ""
+    shared = anchors(old, new)
+    if len(shared) < SLOT_ANCHORS:
+        return ""
     return (f"states the same slot with a change (nearest neighbours both ways, cosine {cosine:.3f}, "
             f"shares {', '.join(sorted(shared)[:4])})")
+
+
+def _valued(old: str, new: str, cosine: float, group: frozenset[str]) -> str:
+    """The value tier (round 12): close, no change word needed, one clause of each gives one attribute two values
+    (`value_align.value_change`)."""
+    bar = VALUE_COS.get(group)
+    if bar is None or cosine < bar or ADDITIVE.search(new):
+        return ""
+    found = value_change(old, new)
+    return f"a new value of the same attribute ({found}; nearest neighbours both ways, cosine {cosine:.3f})" \
+        if found else ""
 
 
 def _new_cue(old: str, new: str) -> bool:
