@@ -49,6 +49,7 @@ from hindsight.safety.redact_cues import (
 )
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
 from hindsight.safety.redact_passwords import find_passwords
+from hindsight.safety.redact_records import find_record_values
 from hindsight.safety.redact_shapes import (
     find_card_security_codes,
     find_cued_passwords,
@@ -56,6 +57,7 @@ from hindsight.safety.redact_shapes import (
     find_spelled_contacts,
     find_structured,
 )
+from hindsight.safety.redact_spelled import spelled_findings
 from hindsight.safety.redact_structure import find_structured_secrets
 from hindsight.safety.redact_tagger import TaggerModel, find_tagged
 from hindsight.safety.redact_vet import declared_public, vet
@@ -247,6 +249,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_cli_passwords, find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
     find_structured_secrets, find_context_secrets, find_window_keys, find_card_numbers, find_unionpay_accounts,
     find_cards_by_what_follows, find_window_codes, find_labelled_pairs, find_otp_seeds,
+    find_record_values,
 )
 
 
@@ -264,6 +267,10 @@ def _markup_or_call(text: str, span: Span) -> bool:
     return bool((_ATTRIBUTE.fullmatch(value) and quote_after) or _CALL.search(value))
 
 
+def _run_finders(text: str) -> list[Span]:
+    return [s for finder in _FINDERS for s in finder(text) if s[2] > s[1] and not _markup_or_call(text, s)]
+
+
 def _partners(text: str, spans: list[Span]) -> list[Span]:
     return find_pair_partners(text, [(s[1], s[2]) for s in spans if s[0] in _CREDENTIAL_KINDS])
 
@@ -273,7 +280,8 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     ``tagger``: the learned second opinion over what the rules left (True: shipped weights, False: rules only)."""
     wanted = set(kinds) if kinds is not None else set(KINDS)
     # Public contacts (an organisation's hotline, mailbox or address) stay, and the tagger never sees them.
-    spans, public = vet(text, [s for finder in _FINDERS for s in finder(text) if s[2] > s[1] and not _markup_or_call(text, s)])
+    raw = _run_finders(text)
+    spans, public = vet(text, raw + spelled_findings(text, _run_finders))
     found = {s[0] for s in spans}
     # Context across the whole text: an expiry date only next to a card, an IP address only in a credential note.
     if found & {"card", "cvv"}:
