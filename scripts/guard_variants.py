@@ -15,6 +15,7 @@ from pathlib import Path
 
 import guard_model as gm
 import numpy as np
+from guard_loosen import loosen_at_stake
 
 from hindsight.safety import dataset as ds
 from hindsight.safety.classifier import GuardClassifier, structured_features
@@ -175,6 +176,7 @@ VARIANTS: dict[str, Variant] = {
     # shipped recipe (every plain fact, plain_weight 1).
     "plain4": Variant(config={"plain_weight": 4.0}),
     "vpn_network": Variant(patch=vpn_as_network),  # with --plain-stride 1
+    "loosen_at_stake": Variant(patch=loosen_at_stake),  # round 12: a simplification marker loosens only a safeguard
     "plain2": Variant(config={"plain_weight": 2.0}),  # the same with --plain-stride 2
     "plain4_change": Variant(change_report, config={"plain_weight": 4.0}),
     "plain4_ops": Variant(config={"plain_weight": 4.0}, weights=ops_weight),
