@@ -114,3 +114,14 @@ def test_another_fact_about_the_same_subject_stays_kept(engine: MemoryEngine, ol
     out = engine.store_memory({"content": new, "namespace": "n", "type": "semantic"})
     assert out.action != "superseded"
     assert engine.get(first.memory_id, "n", record_access=False).status == Status.active
+
+
+def test_long_texts_are_never_read_as_a_new_value() -> None:
+    """The judge keeps texts over 4,000 characters apart unread; the value tier must too (three 20,000-character
+    scratch notes numbered 0, 1, 2 superseded each other before: tests/test_attack_round7.py)."""
+    from hindsight.write.slot_change import _valued
+
+    old = ("Scratch files note 1: " + "7" * 20_000)[:19_990] + " (end)"
+    new = ("Scratch files note 2: " + "7" * 20_000)[:19_990] + " (end)"
+    assert _valued(old, new, 0.999, frozenset({"en"})) == ""
+    assert _valued("Lena's rent is $1,200 a month.", "Lena's rent is $1,350 a month.", 0.97, frozenset({"en"}))

@@ -59,6 +59,9 @@ VALUE_COS: dict[frozenset[str], float] = {
     frozenset({"zh"}): 0.94,
     frozenset({"en"}): 0.85,
 }
+#: texts longer than this are never read as a new value: the judge keeps long texts apart unread
+#: (`hygiene.MAX_JUDGED_CHARS`, the same bound; not imported, hygiene imports this module)
+VALUE_MAX_CHARS = 4_000
 
 
 def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_other: Callable[[], float]) -> str:
@@ -95,7 +98,7 @@ def _valued(old: str, new: str, cosine: float, group: frozenset[str]) -> str:
     """The value tier (round 12): close, no change word needed, one clause of each gives one attribute two values
     (`value_align.value_change`)."""
     bar = VALUE_COS.get(group)
-    if bar is None or cosine < bar or ADDITIVE.search(new):
+    if bar is None or cosine < bar or max(len(old), len(new)) > VALUE_MAX_CHARS or ADDITIVE.search(new):
         return ""
     found = value_change(old, new)
     return f"a new value of the same attribute ({found}; nearest neighbours both ways, cosine {cosine:.3f})" \
