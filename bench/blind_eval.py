@@ -16,6 +16,8 @@ from collections import Counter, defaultdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from pair_outcome import pair_outcome
+
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
@@ -80,13 +82,7 @@ elif which == "hygiene":
         a = eng.store_memory({"content": r["existing"], "namespace": ns, "type": kind})
         b = eng.store_memory({"content": r["new"], "namespace": ns, "type": kind})
         old = eng.get(a.memory_id, ns, record_access=False)
-        verdict = {"duplicate": "merged", "superseded": "change"}.get(b.action, "kept")
-        if b.action == "duplicate" and b.memory_id != a.memory_id:
-            verdict = "merged_elsewhere"
-        elif b.action != "duplicate" and old.status.value == "deprecated":
-            verdict = "change"
-        elif b.action == "superseded" and old.status.value != "deprecated":
-            verdict = "kept"
+        verdict = pair_outcome(a.memory_id, b, old)
         for o in prior:
             rec = eng.get(o.memory_id, ns, record_access=False)
             others_ok.append(rec.status.value == "active" and not (b.action == "duplicate" and b.memory_id == o.memory_id))

@@ -20,6 +20,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from pair_outcome import pair_outcome
+
 import hindsight.write.hygiene as hygiene
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
@@ -80,13 +82,7 @@ def hygiene_round(emb: Any, rnd: str, out: Any) -> None:
         b = eng.store_memory({"content": r["new"], "namespace": ns, "type": kind})
         old = eng.get(a.memory_id, ns, record_access=False)
         judged = next((v for (o, _), v in verdicts.items() if o == old.content), None)
-        actual = {"duplicate": "merged", "superseded": "change"}.get(b.action, "kept")
-        if b.action == "duplicate" and b.memory_id != a.memory_id:
-            actual = "merged_elsewhere"
-        elif b.action != "duplicate" and old.status.value == "deprecated":
-            actual = "change"
-        elif b.action == "superseded" and old.status.value != "deprecated":
-            actual = "kept"
+        actual = pair_outcome(a.memory_id, b, old)
         others = [eng.get(o.memory_id, ns, record_access=False).status.value == "active"
                   and not (b.action == "duplicate" and b.memory_id == o.memory_id) for o in prior]
         for c in calls:

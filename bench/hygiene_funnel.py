@@ -26,6 +26,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from pair_outcome import pair_outcome
+
 import hindsight.write.hygiene as hygiene
 import hindsight.write.judge as judge
 import hindsight.write.pair_head as pair_head
@@ -135,13 +137,7 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str) -> dict[str, Any]:
         seen.clear()  # from here on: the judgements of the new memory against what is stored
         b = eng.store_memory({"content": r["new"], "namespace": ns, "type": kind})
         old = eng.get(a.memory_id, ns, record_access=False)
-        actual = {"duplicate": "merged", "superseded": "change"}.get(b.action, "kept")
-        if b.action == "duplicate" and b.memory_id != a.memory_id:
-            actual = "merged_elsewhere"
-        elif b.action != "duplicate" and old.status.value == "deprecated":
-            actual = "change"
-        elif b.action == "superseded" and old.status.value != "deprecated":
-            actual = "kept"
+        actual = pair_outcome(a.memory_id, b, old)
         for o in prior:
             rec = eng.get(o.memory_id, ns, record_access=False)
             others_ok.append(rec.status.value == "active" and not (b.action == "duplicate" and b.memory_id == o.memory_id))
