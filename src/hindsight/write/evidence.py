@@ -35,6 +35,7 @@ from hindsight.write.analysis import (
     units,
 )
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
+from hindsight.write.name_reading import common_word
 from hindsight.write.slots import (
     _abbreviates,
     appended_detail,
@@ -157,6 +158,12 @@ def _uncovered_names(units: list[Unit], other: str, own: str = "") -> list[Unit]
     return out
 
 
+def _read_as_name(u: Unit) -> bool:
+    """A unit the name blocker counts: an entity, not a number, not an ordinary Chinese word that jieba
+    tagged as a name (`name_reading.common_word`)."""
+    return u.entity and not u.number and not (u.cjk and common_word(u.text))
+
+
 def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]] = (_END_EN, _END_ZH)) -> str | None:
     """A cue in the new text (absent from the old one) that the old state ended."""
     for pattern, a, b in ((patterns[0], old.lower(), new.lower()), (patterns[1], old, new)):
@@ -218,8 +225,8 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
     differ = _numbers_differ(a)
     if differ and not (old and new and quantities(old) == quantities(new)):
         return f"numbers differ ({', '.join(sorted(differ))})"
-    names = (_uncovered_names([u for u in s.lost if u.entity and not u.number], new, old)
-             + _uncovered_names([u for u in s.novel if u.entity and not u.number], old, new))
+    names = (_uncovered_names([u for u in s.lost if _read_as_name(u)], new, old)
+             + _uncovered_names([u for u in s.novel if _read_as_name(u)], old, new))
     if names:
         return f"a name on one side only ({_text(names)})"
     shared = min(a.containment, a.coverage) >= FRAME_KEPT or max(a.containment, a.coverage) >= 0.75
