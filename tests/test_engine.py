@@ -202,3 +202,16 @@ def test_decay_prefers_recent_among_equals(engine: MemoryEngine) -> None:
     hits = engine.search("deploy checklist", top_k=2, now=FIXED_NOW)
     by_id = {h.memory.id: h for h in hits}
     assert by_id[new].why.decay > by_id[old].why.decay
+
+
+def test_an_update_that_changes_nothing_writes_no_history(engine: MemoryEngine, filled: dict[str, str]) -> None:
+    """Re-sending a memory's own values (an agent retrying, a console form saved untouched) is not a change: no
+    history entry, no new `updated_at`, the record returned as it is (EN and ZH content alike)."""
+    for content in ("The billing service deploys on Tuesdays at 10:00 UTC.", "用户喜欢在周五下午开周会。"):
+        mid = engine.store_memory({"content": content, "importance": 0.4, "tags": ["pref"]}).memory_id or ""
+        before = engine.get(mid, record_access=False)
+        same = engine.update(mid, {"content": before.content, "importance": before.importance, "tags": before.tags})
+        assert [h.action for h in engine.history(mid)] == ["create"]
+        assert same.updated_at == before.updated_at and same.content == before.content
+        engine.update(mid, {"importance": 0.9})  # a real change still writes history
+        assert [h.action for h in engine.history(mid)] == ["create", "update"]

@@ -215,6 +215,8 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             verdict = self.writer.screen(current.content, current.context, current.tags, own)
             if verdict is not None and verdict.suspicious:
                 changes["status"], changes["status_reason"] = Status.quarantined, verdict.reason
+        if all(getattr(current, key, None) == value for key, value in changes.items()):
+            return current  # the record's own values sent again (a retry, a form saved untouched): not a change
         try:
             updated = MemoryRecord.model_validate({**current.model_dump(), **changes, "updated_at": self.clock()})
         except ValidationError as exc:
