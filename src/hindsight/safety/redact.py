@@ -18,7 +18,8 @@ the other finders live in ``redact_passwords`` (passwords after a label, login p
 ``redact_context`` (values named by the sentence around them), ``redact_cues`` (values announced by an EN/ZH cue: one-time
 codes, passports/SSNs, bank accounts, card expiry), ``redact_shapes`` (a cue anywhere in the clause and a value
 found by its shape: bridged passwords, card codes, key material, seed phrases, spelled contacts),
-``redact_address`` and ``validators`` (the checksums). What the rules leave, ``redact_tagger`` (a learned
+``redact_address`` and ``validators`` (the checksums); ``redact_spelled`` reads spoken forms as written ones and
+``redact_echo`` adds the values a found value vouches for (a restatement, a sibling account, its record's expiry). What the rules leave, ``redact_tagger`` (a learned
 per-token second opinion) scores.
 """
 
@@ -47,6 +48,7 @@ from hindsight.safety.redact_cues import (
     find_phones,
     find_spelled_emails,
 )
+from hindsight.safety.redact_echo import find_echoes
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
 from hindsight.safety.redact_passwords import find_passwords
 from hindsight.safety.redact_records import find_record_values
@@ -90,6 +92,7 @@ KINDS: tuple[str, ...] = ("private_key", "api_key", "password", "otp", "email", 
 # Kinds that make a text a credential note: the ID half of an access-key pair next to one is redacted too. The host a
 # credential opens (an IP address, a hostname) stays: it locates the service, and four of five blind writers kept it.
 _CREDENTIAL_KINDS = frozenset({"private_key", "api_key", "password", "otp"})
+_CARD_WORD = re.compile(r"(?i)\bcards?\b|卡")
 # Lower number wins when two findings overlap.
 _PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
 
@@ -284,8 +287,11 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     spans, public = vet(text, raw + spelled_findings(text, _run_finders))
     found = {s[0] for s in spans}
     # Context across the whole text: an expiry date only next to a card, an IP address only in a credential note.
-    if found & {"card", "cvv"}:
-        spans += find_card_expiry(text) + find_card_combo(text, [(s[1], s[2]) for s in spans if s[0] == "card"])
+    if found & {"card", "cvv"} or "bank_account" in found and _CARD_WORD.search(text):  # 银联卡 622848 ...: a card
+        spans += find_card_expiry(text) + spelled_findings(text, find_card_expiry)
+        spans += find_card_combo(text, [(s[1], s[2]) for s in spans if s[0] == "card"])
+    # Values a found value vouches for: restated aloud, a sibling account, its record's expiry / postcode / key ID.
+    spans += find_echoes(text, spans)
     if found & _CREDENTIAL_KINDS:
         spans += find_key_ids(text) + _partners(text, spans)
     if tagger is not False:
@@ -294,7 +300,7 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
             spans += find_key_ids(text) + _partners(text, tagged)
         spans += tagged
     # A value declared public where it stands stays, whichever finder (a pair's partner, the tagger) took it.
-    spans = [s for s in spans if s[0] in wanted and not declared_public(text, s[2])]
+    spans = [s for s in spans if s[0] in wanted and not declared_public(text, s[2], s[1], s[0])]
     spans.sort(key=lambda s: (_PRIORITY[s[0]], -(s[2] - s[1]), s[1]))
     # Taken spans never overlap, so sorted by start their ends are sorted too: one bisect finds the
     # only neighbours a new span could touch (linear-time overall, however many findings).

@@ -51,12 +51,18 @@ _ROLE_MAILBOX = re.compile(
     r"recruitment|hiring|talent|zhaopin|jianli|postmaster|webmaster|hostmaster|editors?|editorial|submissions?|tougao|fapiao|"
     r"orders?|bookings?|reservations?|returns|refunds?|complaints|claims|warranty|repairs|rma|shipping|ir|investors|events|conference|registration|tickets|membership|"
     r"donations?|volunteers?|community|newsletter|admissions|alumni|library|"
-    r"admin-team|noreply|no-reply|donotreply|do-not-reply|notifications?|alerts?|feedback|team|office|reception)"
+    r"board|committee|council|admin-team|noreply|no-reply|donotreply|do-not-reply|notifications?|alerts?|feedback|team|office|reception)"
     # A suffix after "-", "_" or "+" names a desk or a copy (support-eu, hr_archive); after "." only a number or a
     # region code does ("sales.jenny" is a person in sales).
     r"(?:[_+-][a-z0-9]+|\.(?:\d+|[a-z]{2}|apac|emea|amer|latam|intl|global))?"
 )
-_SERVICE_DOMAIN = re.compile(r"(?i)\.(?:iam\.gserviceaccount\.com|users\.noreply\.github\.com)$")
+_SERVICE_DOMAIN = re.compile(r"(?i)\.(?:iam\.gserviceaccount\.com|users\.noreply\.github\.com)$"
+)
+# A template address in documentation: a placeholder name at an RFC 2606 / 6761 reserved domain ("you@example.com",
+# "your.name@example.org"); a real-looking name there ("dev+alerts@mail.example.org") is still read as someone's.
+_TEMPLATE_MAILBOX = re.compile(r"(?i)(?:you|your[._-]?(?:name|email|address)?|name|user(?:name)?|someone|somebody|me|email|"
+                               r"first[._-]?last|firstname[._-]?lastname|foo|bar|test(?:user)?)@(?:[\w-]+\.)*"
+                               r"(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid|localhost))")
 # Toll-free and shared-cost service lines: NANP 8xx, China 400/800, UK 0800/0808.
 _SERVICE_PHONE = re.compile(r"^(?:\+?1[\s.-]?)?\(?8(?:00|33|44|55|66|77|88)\)?[\s.-]|^(?:400|800)[\s-]?\d{3}[\s-]?\d{4}$|^08(?:00|08)\b")
 
@@ -65,7 +71,7 @@ def is_public_contact(value: str) -> bool:
     """A role mailbox (support@, security@), a service account, or a toll-free / 400 service number."""
     if "@" in value:
         local, _, domain = value.partition("@")
-        return bool(_ROLE_MAILBOX.fullmatch(local.lower()) or _SERVICE_DOMAIN.search("." + domain))
+        return bool(_ROLE_MAILBOX.fullmatch(local.lower()) or _SERVICE_DOMAIN.search("." + domain) or _TEMPLATE_MAILBOX.fullmatch(value))
     return bool(_SERVICE_PHONE.search(value.strip()))
 
 

@@ -153,7 +153,7 @@ _DOC_CUE = (
     r"\bpersonalausweis|\breisepass|\bcarte\s+d'identit[ée]|\bDNI\b|\bNIE\b|\bcodice\s+fiscale|\bmy\s+number\b|マイナンバー|护照|港澳通行证|台胞证|通行证|驾驶证|驾照|社保卡?|医保卡?|居住证|证件|军官证)"
 )
 # Between the document's name and its number: a few words ("number on file"), or what it is for ("for the Tokyo trip:").
-_DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?|\s+(?:for|of)\s+[^\d\n,.;，。；:：]{1,32}?(?=\s*[:：]))" + _SEP
+_DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?|\s+(?:for|of)\s+[^\d\n,.;，。；:：]{1,32}?(?=\s*(?:[:：]|\b(?:is|was)\b)))" + _SEP
                   + r"(?P<value>(?-i:[A-Z]{0,3}\d[A-Z0-9]{4,14}|[A-Z]{0,2}\d{2,5}(?:[ -]\d{2,6}){1,4}(?: ?[A-Z0-9])?|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
 # "Kids' passports: Mia #548201937, Leo #548201938", "护照：爸爸 E12345678，妈妈 E87654321": after a document cue and a
 # colon, a list whose items are a name (or a relation) and a number.

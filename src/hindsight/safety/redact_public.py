@@ -80,7 +80,7 @@ _PUBLIC_ADDRESS_BEFORE = re.compile(
     r"town\s+hall|station|airport|hospital|clinic|campus|university|school)(?:'s)?(?:\s+(?:address|is|are|located|at|on|in)){0,3}"
     r"(?:\s+for\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are))?|"
     r"(?:注册|办公|经营|营业|公司|总部|门店|店铺|分店|分行|支行|营业厅|服务中心|展厅|医院|学校|博物馆|图书馆|体育馆|"
-    r"大使馆|领事馆|政务服务中心|派出所|车管所|[\u4e00-\u9fff]{0,4}大厅|官网公布的?|官网上的?|官方|对外[\u4e00-\u9fff]{0,2})(?:的)?(?:地址|地点|所在地|位于|在)"
+    r"大使馆|领事馆|政务服务中心|派出所|车管所|[\u4e00-\u9fff]{0,4}大厅|官网公布的?|官网上的?|官方|对外[\u4e00-\u9fff]{0,2})(?:前台|总台|展位|会场)?(?:的)?(?:地址|地点|所在地|位于|在)"
     r"(?:填写?|写)?(?:是|为|在|：|:)?|"
     # A public venue named and then its address after a colon: "去市民中心：...", "办事大厅:", "政务服务网点：".
     r"[\u4e00-\u9fff]{0,6}(?:中心|大厅|医院|政务|办事处|营业厅|派出所|车管所|银行|支行|学校|大学|博物馆|图书馆|体育馆|车站|机场|"
@@ -188,12 +188,23 @@ def is_public_span(text: str, kind: str, start: int, end: int) -> bool:
     return False
 
 
+# An organisation or a public place named, then (its own name and) its address (round 13): "Orchard Lane Ltd, Unit 5
+# Mill Yard", "Returns Dept., Fulfillment Center 7, 4500 Commerce Pkwy", "the consulate's visa section is at",
+# "Conference venue: Moscone Center West, 800 Howard St".
+_ORG_BEFORE = re.compile(
+    r"(?i)\b(?:ltd|limited|llc|inc|corp|gmbh|plc|dept|department|(?:fulfil{1,2}ment|distribution|conference|convention|visitor|"
+    r"exhibition|service|data)\s+cent(?:er|re)|venue|consulate|embassy|returns?\s+label)\b\.?(?:'s)?(?:\s+[a-z][\w'-]*){0,3}?"
+    r"\s*(?:\bis\s+(?:at|located\s+at)|\bat|[:,：])\s*(?:(?-i:[A-Z0-9][\w'.-]*)(?:\s+(?-i:[A-Z0-9][\w'.-]*)){0,3}\s*,\s*)*"
+    r"(?:(?:unit|suite|building|bldg)\s*)?$"
+)
+
+
 def public_address(text: str, start: int, end: int) -> bool:
     """An address announced as an organisation's or a public venue's, before it or after it in its clause."""
     clause = _clause_before(text, start, 60)
     region = ZH_REGION_BEFORE.search(clause)
     clause = clause[: region.start()] if region else clause
-    if _PUBLIC_ADDRESS_BEFORE.search(clause) and not _PERSONAL.search(_segment(clause)):
+    if (_PUBLIC_ADDRESS_BEFORE.search(clause) or _ORG_BEFORE.search(clause)) and not _PERSONAL.search(_segment(clause)):
         return True
     if _PUBLISHED_BEFORE.search(clause) and not _PERSONAL.search(clause) and not _NEGATED.search(clause):
         return True

@@ -107,6 +107,13 @@ _PW_HAN = re.compile(
     r"(?P<value>[\u4e00-\u9fff]{2,8}[A-Za-z0-9!@#$%^&*._-]{3,16}|[A-Za-z0-9!@#$%^&*._-]{3,16}[\u4e00-\u9fff]{2,8})"
     r"(?=[\s，。；、,;!?！？)）]|$)"
 )
+# A password changed, then its new value in the next clause (round 13): "门锁密码换了，现在是 592817#", "the wifi password
+# got changed, it's now Tern#2290", "PIN was reset - new one is 4471".
+_PW_CHANGED = re.compile(
+    r"(?i)(?:密码|口令|\b(?:password|passcode|pin)\b)[\u4e00-\u9fff]{0,4}?(?:又?(?:换了|改了|变了|更新了|重置了)|\s+(?:was\s+|has\s+been\s+|got\s+)?"
+    r"(?:changed|reset|updated|rotated))[^\n。.;；]{0,8}?\s*[，,;；-]\s*(?:现在是|现在为|新的是|改成|now\s+(?:it'?s|it\s+is)|it'?s\s+now|"
+    r"(?:the\s+)?new\s+one\s+is|now\s*:)\s*(?P<value>[!-~]{4,32}?)(?=[\s，。；、,;!?！？)）]|[.]\s|[.]?$)"
+)
 _HAN_UNIT = re.compile(r"\d\s*(?:位|个|次|年|月|天|日|号|小时|分钟|秒|以上|以内|字符|字节|岁|元|块)|^[\u4e00-\u9fff]*(?:位|个|至少|不少于|大于|小于)")
 # A SIM or card PIN/PUK with only a space before it: "SIM PIN 4417, PUK 83920175" (upper-case PIN: "pin" is a verb).
 _PIN_BARE = re.compile(r"(?:\bPIN2?|\b(?i:puk2?))(?:\s+(?:code|number))?\s+(?P<value>\d{4,8})(?![\d.,:/-]|\s*(?:digits?|位))")
@@ -141,6 +148,9 @@ def find_cued_passwords(text: str) -> list[Span]:
             out.append(("password", *m.span("value")))
     for m in _PW_HAN.finditer(text):
         if re.search(r"\d", m.group("value")) and not _HAN_UNIT.search(m.group("value")):
+            out.append(("password", *m.span("value")))
+    for m in _PW_CHANGED.finditer(text):  # a door or lock code ends in "#" or "*" ("592817#")
+        if secret_shaped(m.group("value"), 6, 4) or re.fullmatch(r"\d{4,12}[#*]", m.group("value")):
             out.append(("password", *m.span("value")))
     for m in _PIN_BARE.finditer(text):
         out.append(("password", *m.span("value")))

@@ -55,9 +55,27 @@ _DECLARED_PUBLIC = re.compile(
 )
 
 
-def declared_public(text: str, end: int) -> bool:
-    """Does the text declare the value ending at `end` public ("（这个可以公开）", "(public)")?"""
-    return bool(_DECLARED_PUBLIC.match(text, end))
+# A value the text names as a digest or a public identifier (round 13): after it, "(hash of poetry.lock)", "（文件的
+# 哈希）"; right before it, a content ID, a cache key, a checksum or a parcel's tracking number ("IPFS CID 是 Qm...",
+# "tracking 1Z 4F7 R22 03 8841 2950": only the number's own groups between the cue and the value).
+_DECLARED_DIGEST = re.compile(
+    r"(?i)\s*[(（]\s*(?:the\s+|a\s+)?(?:(?:sha-?\d*|md5|content)\s+)?(?:hash|checksum|digest)(?:es)?\b(?:\s+of\b)?|\s*[(（][^()（）\n]{0,12}(?:哈希|校验和|摘要)"
+)
+_DIGEST_BEFORE = re.compile(
+    r"(?i)(?:\b(?:ipfs\s+)?cid|\bcache[ _-]?key|\bchecksum|\bdigest|\bsha-?(?:1|256|512)|\bmd5|"
+    r"\btracking(?:\s+(?:no\.?|number|#|id))?(?:\s+[A-Z0-9]{1,6})*|哈希值?|校验和|内容标识)\s*(?:[:：=#]|\bis\b|是|为)?\s*$"
+)
+_SHAPE_KINDS = frozenset({"api_key", "password", "other_id", "otp"})
+
+
+def declared_public(text: str, end: int, start: int | None = None, kind: str = "") -> bool:
+    """Does the text declare the value ending at `end` public ("（这个可以公开）", "(public)")? Given its start and
+    kind, also: is a key-, password- or ID-shaped value named a digest or a public identifier ("(hash of ...)", "CID 是")?"""
+    if _DECLARED_PUBLIC.match(text, end):
+        return True
+    if start is None or kind not in _SHAPE_KINDS:
+        return False
+    return bool(_DECLARED_DIGEST.match(text, end) or _DIGEST_BEFORE.search(text, max(0, start - 40), start))
 
 
 def vet(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:

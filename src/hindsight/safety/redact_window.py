@@ -152,10 +152,11 @@ def find_cards_by_what_follows(text: str) -> list[Span]:
 # before a value in a code's own shape (six digits, or grouped three-three / two-two-two), in the same sentence.
 _CODE_CUE = re.compile(
     r"(?i)(?<![A-Za-z])(?:(?:login|sign-?in|verification|security|sms|text|fallback|backup|one[- ]time|auth(?:entication)?|2fa|mfa|otp)"
-    r"[ _-]?(?:code|passcode|pin)s?|otp|2fa|mfa|passcode)(?![A-Za-z])|验证码|校验码|动态码|短信码"
+    r"[ _-]?(?:code|passcode|pin)s?|otp|2fa|mfa|passcode|texted|code\s+(?:from|in)\s+(?:the|my|her|his|their|that)\s+(?:text|sms|message))"
+    r"(?![A-Za-z])|验证码|校验码|动态码|短信码|访客码|门禁码|通行码"
 )
 _CODE_LOOKALIKE = re.compile(r"(?i)(?<![A-Za-z])(?:error|status|order|invoice|ticket|tracking|zip|postal|ref(?:erence)?|case|id)(?![A-Za-z])|订单|单号|工单")
-_CODE_SHAPE = re.compile(r"(?<![\w.,:/-])(?P<value>\d{3} \d{3}|\d{2} \d{2} \d{2}|\d{6})(?![\w-]|[.,:/]\d| \d)")
+_CODE_SHAPE = re.compile(r"(?<![A-Za-z0-9_.,:/-])(?P<value>\d{3} \d{3}|\d{2} \d{2} \d{2}|\d{6})(?![A-Za-z0-9_-]|[.,:/]\d| \d)")
 _UNIT_AFTER = re.compile(r"(?i)\s*(?:%|元|块|次|个|分钟|秒|位|字)|\s*(?:dollars|usd|eur|rmb|yuan|digits?|times|seconds?|minutes?|ms|kb|mb|gb)\b")
 _CODE_WINDOW = 40
 
