@@ -84,6 +84,8 @@ def test_a_number_after_the_verb_is_still_a_value(old: str, new: str) -> None:
     ("招行信用卡账单日是每月 5 号", set()),  # a day of the month
     ("装修队的负责人是马工，电话136 5521 0098", set()),  # a phone number
     ("Rent 1200 per month", set()),  # a rate
+    ("The user's dog weighs 30 kg", set()),  # an amount with its unit, after a verb-shaped word
+    ("Room 204 is booked for the design review", {("room", "204")}),
 ])
 def test_which_numbers_are_labels(clause: str, labels: set[tuple[str, str]]) -> None:
     assert clause_labels(clause) == frozenset(labels)

@@ -41,6 +41,7 @@ from functools import lru_cache
 
 from hindsight.write.amounts import quantities_differ
 from hindsight.write.analysis import units
+from hindsight.write.conversions import amounts
 from hindsight.write.lexicon import _EN_VERBS
 from hindsight.write.numbers import read_numbers, same_value, zh_numeral
 from hindsight.write.slots import (
@@ -218,9 +219,19 @@ def _in_subject(clause: str, end: int) -> bool:
     return ":" not in head and not any(u.verb or u.text in _COPULA_WORDS for u in units(head))
 
 
+def _in_amount(text: str, position: int) -> bool:
+    """The character at `position` belongs to an amount with a unit, a date or a frequency (`conversions.amounts`:
+    "weighs 30 kg", 跑了5公里, "2024-05-07"): a measure, never a label."""
+    return any(a.start <= position < a.end for a in amounts(text))
+
+
+#: an English word shaped like a verb before its number ("weighs 30", "scored 85", "turned 45"): not a label's head
+_VERB_SHAPED = re.compile(r"^[a-z]+(?:[^su]s|ed)$")
+
+
 def _noun_label(text: str, m: re.Match[str]) -> bool:
     noun, rest = m.group("noun").lower(), m.group("rest")
-    if noun in _NOT_A_HEAD:
+    if noun in _NOT_A_HEAD or _VERB_SHAPED.match(noun) or _in_amount(text, m.start("n")):
         return False
     if _HEADING.match(rest):
         return ":" not in text[:m.start()]  # "note 2: ...", 笔记1：... (a heading, not a value after one)
@@ -231,7 +242,7 @@ def _noun_label(text: str, m: re.Match[str]) -> bool:
     following = re.match(r"\s*([a-z]+)(\s+(?:the|a|an|my|our|your|their|his|her|its|this|that)\b)?", rest,
                          re.IGNORECASE)
     if following and following.group(1).lower().endswith("s") and not following.group(2) \
-            and not any(u.verb for u in units(following.group(1))):
+            and following.group(1).lower() not in _COPULA_WORDS and not any(u.verb for u in units(following.group(1))):
         return False  # a count: "5 engineers" (a verb takes an object: "Issue 17 tracks the leak")
     return True
 
@@ -247,7 +258,8 @@ def clause_labels(clause: str) -> frozenset[tuple[str, str]]:
     out: set[tuple[str, str]] = set()
     for m in _MARKED_LABEL.finditer(text):
         heading = _MARKED_HEADING.match(text[m.end():])
-        if (heading or _in_subject(text, m.start())) and not _VALUE_BEFORE.search(text[:m.start()]):
+        if (heading or _in_subject(text, m.start())) and not _VALUE_BEFORE.search(text[:m.start()]) \
+                and not _in_amount(text, m.start(next(g for g in "abcde" if m.group(g)))):
             number = next(m.group(g) for g in "abcde" if m.group(g))
             word = next((m.group(g) for g in ("hw", "bw", "cw", "dw", "ew") if m.group(g)), "") or "#"
             out.add((word.strip().lower(), _number_text(number)))
