@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from pair_outcome import pair_outcome
+from pair_outcome import write_row
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
@@ -76,16 +76,8 @@ elif which == "hygiene":
     res = defaultdict(list)
     others_ok = []
     for i, r in enumerate(rows(BLIND / "hygiene/set.jsonl")):
-        ns = f"h{i}"
-        kind = r.get("type", "semantic")
-        prior = [eng.store_memory({"content": t, "namespace": ns, "type": kind}) for t in r.get("others") or []]
-        a = eng.store_memory({"content": r["existing"], "namespace": ns, "type": kind})
-        b = eng.store_memory({"content": r["new"], "namespace": ns, "type": kind})
-        old = eng.get(a.memory_id, ns, record_access=False)
-        verdict = pair_outcome(a.memory_id, b, old)
-        for o in prior:
-            rec = eng.get(o.memory_id, ns, record_access=False)
-            others_ok.append(rec.status.value == "active" and not (b.action == "duplicate" and b.memory_id == o.memory_id))
+        verdict, kept = write_row(eng, r, f"h{i}")
+        others_ok.extend(kept)
         conf[(r["label"], verdict)] += 1
         res[r["label"]].append(verdict)
         res[r["label"] + "/" + r["lang"]].append(verdict)

@@ -1,4 +1,5 @@
-"""How a hygiene pair came out once the new memory was written: the one reading shared by the bench scripts.
+"""How a hygiene pair came out once the new memory was written: the one reading shared by the bench scripts
+(`write_row`: one row written as `blind_eval.py hygiene` writes it).
 
 `merged` (the new memory was folded into the existing one), `merged_elsewhere` (into another memory),
 `change` (the existing memory is deprecated), or `kept` (both stay active)."""
@@ -18,3 +19,15 @@ def pair_outcome(existing_id: str, new: Any, old: Any) -> str:
     if new.action == "superseded" and old.status.value != "deprecated":
         return "kept"
     return outcome
+
+
+def write_row(eng: Any, row: dict[str, Any], ns: str) -> tuple[str, list[bool]]:
+    """Write one hygiene row into namespace `ns` as `blind_eval.py hygiene` does (its `others` first, then
+    `existing`, then `new`): the pair's outcome, and for each other whether it is still active and not merged into."""
+    kind = row.get("type", "semantic")
+    prior = [eng.store_memory({"content": t, "namespace": ns, "type": kind}) for t in row.get("others") or []]
+    a = eng.store_memory({"content": row["existing"], "namespace": ns, "type": kind})
+    b = eng.store_memory({"content": row["new"], "namespace": ns, "type": kind})
+    verdict = pair_outcome(a.memory_id, b, eng.get(a.memory_id, ns, record_access=False))
+    return verdict, [eng.get(o.memory_id, ns, record_access=False).status.value == "active"
+                     and not (b.action == "duplicate" and b.memory_id == o.memory_id) for o in prior]

@@ -174,6 +174,13 @@ def states_change(text: str) -> bool:
     return CHANGE_CUE.search(text) is not None
 
 
+def states_new_change(old: str, new: str) -> bool:
+    """`new` states a change (`CHANGE_CUE`) in words `old` does not use: a cue both share is part of their common
+    topic ("code changes to", "the flight was delayed", 提前一天报备), not news of a change."""
+    found = {m.group(0).lower() for m in CHANGE_CUE.finditer(new)}
+    return bool(found - {m.group(0).lower() for m in CHANGE_CUE.finditer(old)})
+
+
 #: (memory id, content, cosine) of the `depth` stored memories nearest a vector, best first; the content only of
 #: those closer than `floor` (the others' is "", never read), so a lookup reads few records
 Neighbours = Callable[[np.ndarray, int, float], list[tuple[str, str, float]]]

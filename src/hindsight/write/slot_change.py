@@ -41,7 +41,7 @@ import numpy as np
 
 from hindsight.model import MemoryRecord
 from hindsight.retrieval.crosslingual import bias_group
-from hindsight.retrieval.currency import ADDITIVE, CHANGE_CUE, anchors, lasting, replans
+from hindsight.retrieval.currency import ADDITIVE, anchors, lasting, replans, states_new_change
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.value_align import value_change
 
@@ -106,10 +106,8 @@ def _valued(old: str, new: str, cosine: float, group: frozenset[str]) -> str:
 
 
 def _new_cue(old: str, new: str) -> bool:
-    """The new text states a change (`currency.CHANGE_CUE`) in words the older one does not use: a cue both share
-    is part of their common topic ("code changes to", "the flight was delayed"), not news of a change."""
-    found = {m.group(0).lower() for m in CHANGE_CUE.finditer(new)}
-    return bool(found - {m.group(0).lower() for m in CHANGE_CUE.finditer(old)})
+    """The new text states a change in words the older one does not use (`currency.states_new_change`)."""
+    return states_new_change(old, new)
 
 
 def nearest_other(store: MemoryStore, scope: Scope, memory_id: str) -> float:

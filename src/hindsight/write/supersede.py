@@ -25,6 +25,7 @@ import numpy as np
 
 from hindsight.model import MemoryRecord
 from hindsight.retrieval.bilingual import name_keys, shared_meaning
+from hindsight.retrieval.currency import states_new_change
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.script import script_of
 from hindsight.text.tokenize import query_terms
@@ -32,6 +33,7 @@ from hindsight.write.conflict import Verdict
 from hindsight.write.evidence import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
 from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH
 from hindsight.write.pair_features import anchor_terms
+from hindsight.write.value_align import labelled_apart
 
 #: Nearest active memories looked at when the new text signals a change (the regular search looks at 5).
 WIDE_DENSE = 40
@@ -189,6 +191,10 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
       candidate holds it, that candidate is the older version; a change candidate that does not hold it is
       linked, not retired (a near neighbour keeps its change when no candidate holds it: the extraction is a
       pattern, not a parse);
+    * two numbered things ("note 1" / "note 2", "Ticket #41" / "#42", 第三章 / 第四章: `value_align.labelled_apart`)
+      are not one fact changed: the change is linked, not retired (a label is not a value of an attribute), unless
+      the new text states a change in words the older one does not use (`currency.states_new_change`:
+      "db-analytics-02 is the primary now");
     * a candidate from the wide search or an earlier event must hold the value left, or share `FAR_SHARED`
       names, products or dictionary meanings (`shared_terms`): far back, similarity and a cue alone are not
       evidence of the same fact;
@@ -204,10 +210,12 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
     for old, verdict, far in judged:
         shared = shared_terms(old.content, new_text)
         if verdict.label == "override":
-            why = ""
-            if far != NEAR and not holds[old.id] and shared < FAR_SHARED:
+            # "note 1" / "note 2": two things, whichever decider read a change - unless the new text says one
+            # changed ("db-analytics-02 is the primary now": the label is the value that moved)
+            why = "" if states_new_change(old.content, new_text) else labelled_apart(old.content, new_text)
+            if not why and far != NEAR and not holds[old.id] and shared < FAR_SHARED:
                 why = "far back and no shared name or value left"
-            elif departed and not holds[old.id] and (targeted or far != NEAR):
+            elif not why and departed and not holds[old.id] and (targeted or far != NEAR):
                 why = f"the new memory leaves {', '.join(sorted(departed))}, which this one does not hold"
             if why and far == WIDE:
                 continue
