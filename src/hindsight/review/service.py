@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from hindsight.engine import MemoryEngine, validated
+from hindsight.engine import MemoryEngine, refuse_leaving_quarantine, validated
 from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
@@ -116,6 +116,8 @@ class ReviewService:
             reveal = principal_of(actor).allows(Scope.admin, namespace)
             return {"memory_id": record.id, "status": "updated", "memory": memory_view(record, reveal)}
         current = self.engine.get(memory_id, namespace, record_access=False)  # an unknown id fails now, not at review
+        if patch.status is not None and patch.status != current.status:  # refused now, as without review
+            refuse_leaving_quarantine(current, "updates.status")
         payload = self._redacted(patch.model_dump(mode="json", exclude_unset=True))
         bind_changes(current, patch.model_dump(exclude_unset=True), actor)  # a credibility claim fails now
         return self._pending(self.queue.add(namespace, "update", payload, actor, memory_id, reason,
@@ -125,7 +127,7 @@ class ReviewService:
         if not self.is_reviewed(namespace):
             record = self.engine.forget(memory_id, reason, namespace, actor)
             return {"memory_id": record.id, "status": record.status.value, "reason": record.status_reason}
-        self.engine.get(memory_id, namespace, record_access=False)
+        refuse_leaving_quarantine(self.engine.get(memory_id, namespace, record_access=False), "memory_id")
         reason = self.engine.writer.clean_note(reason, "reason")
         return self._pending(self.queue.add(namespace, "forget", {"reason": reason}, actor, memory_id, reason))
 
