@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from mcp_helpers import WRITER_ADMIN_ROLES, create_tokens, http_server, mcp_session
 from starlette.testclient import TestClient
 
 from hindsight.config import HindsightSettings
@@ -330,3 +331,23 @@ def test_a_writers_console_edit_does_not_write_the_withheld_placeholder(reviewed
     after = engine.get(held.memory_id, "alice")
     assert (after.content, after.context, after.tags) == (before.content, before.context, before.tags)  # main: placeholder
     assert after.importance == pytest.approx(0.3) and after.status == Status.quarantined
+
+
+# ---------------------------------------------------------------- the request log: one line per call
+def test_no_argument_breaks_or_floods_a_request_log_line(tmp_path: Path) -> None:
+    """The JSON request log kept U+2028, NEL and bidi overrides as they are (a reader that splits on Unicode line
+    breaks saw a forged second line), and logged the `namespace` argument whole before the schema refused it."""
+    db, log = tmp_path / "memory.db", tmp_path / "server.log"
+    tokens = create_tokens(db, WRITER_ADMIN_ROLES)
+    forged = '{"ts": 1, "tool": "memory_delete", "namespace": "alice", "principal": "token:admin", "outcome": "ok"}'
+    with http_server(db, log, env={"HINDSIGHT_LOG_JSON": "true"}) as url, \
+            mcp_session(url, auth=tokens["writer"]) as writer:
+        writer.error("memory_search", {"query": "x", "namespace": "alice\u2028" + forged + "\u202e" + "Z" * 3000})
+        writer.error("memory_get", {"memory_id": "mem_x\u2028" + forged, "namespace": "alice"})
+        writer.error("memory_get", {"memory_id": "mem_y\x85" + forged, "namespace": "alice"})
+    text = log.read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if '"tool"' in line]  # str.splitlines breaks on U+2028 and NEL
+    records = [json.loads(line) for line in lines]  # main: a line cut in two is no JSON
+    assert {r["tool"] for r in records} == {"memory_search", "memory_get"}  # no forged memory_delete
+    assert "ZZZZ" not in text and "\u202e" not in text  # main: the 3,000-character "namespace" whole
+    assert records[0]["namespace"].startswith("[invalid namespace")
