@@ -1,44 +1,33 @@
-"""Attack round 13 (docs/security.md "Attack round 13"): each test failed on main before its fix.
+"""Attack round 13 (docs/security.md "Attack round 13"): each test failed on main before its fix (the three that
+pin what must keep working aside: a forget keeps its key, plain sessions keep their preferences).
 
-A hard delete left the idempotency record of the request that wrote the memory: a hash of the erased text (after
-redaction, still a check for a guess of the rest) and a replay answering "created, active" for a memory that no
-longer exists. Callers could set metadata keys only the write path sets (`imported_from`, `superseded_by`, ...):
-a planted `imported_from` made a later `hindsight import` skip the line it names, and a planted `superseded_by`
-led consolidation into another namespace. A writer's proposal to move a quarantined memory out of quarantine was
-queued (the same call without review is refused at once) and could only fail when a reviewer approved it.
+A session whose summary the guard held kept its turns as active preferences. A hard delete left the idempotency
+record of the request that wrote the memory: a hash of the erased text (after redaction, still a check for a guess)
+and a replay answering "created, active". Callers could set metadata keys only the write path sets (`imported_from`
+hid a line from a later import, `superseded_by` led consolidation into another namespace). The console's edit form
+wrote the withheld placeholder over a held text; a proposal to move a quarantined memory out of quarantine was
+queued; caller text split request-log lines (U+2028); JSON nested past the parser's limit raised RecursionError; the
+edge graph showed bidi overrides as they display.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from mcp_helpers import WRITER_ADMIN_ROLES, create_tokens, http_server, mcp_session
 from starlette.testclient import TestClient
 
-from hindsight.config import HindsightSettings
-from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.errors import InvalidInputError, MemoryNotFoundError, PermissionDeniedError
 from hindsight.model import MemoryType, Status, utcnow
-from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
 from hindsight.security.tokens import TokenStore
 from hindsight.server.mcp_server import build_server
 from hindsight.storage.base import Edge
 from hindsight.write.hygiene import deprecate
-
-
-@pytest.fixture
-def reviewed(tmp_path: Path, embedder: Embedder) -> Iterator[ReviewService]:
-    """One store, `kb` reviewed (the door every MCP write goes through); `alice` plain."""
-    settings = HindsightSettings(db=tmp_path / "m.db", hygiene=False)
-    engine = MemoryEngine.open(settings.db, settings=settings, embedder=embedder)
-    yield ReviewService(engine, ReviewQueue(engine.store), "kb")
-    engine.close()
 
 
 def _idempotency_rows(engine: MemoryEngine, key: str) -> list[tuple[str, str]]:
