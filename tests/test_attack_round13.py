@@ -20,6 +20,8 @@ import pytest
 from mcp_helpers import WRITER_ADMIN_ROLES, create_tokens, http_server, mcp_session
 from starlette.testclient import TestClient
 
+from hindsight.config import HindsightSettings
+from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.errors import InvalidInputError, MemoryNotFoundError, PermissionDeniedError
 from hindsight.model import MemoryType, Status, utcnow
@@ -76,6 +78,20 @@ def test_a_hard_delete_erases_the_keyed_proposal_that_wrote_it(reviewed: ReviewS
     assert kept == "" and json.loads(result)["status"] == "deleted"  # main: the fingerprint and "pending_review"
     again = reviewed.store(request, "token:writer", idempotency_key="k-kb")
     assert again["status"] == "deleted" and reviewed.pending("kb") == []
+
+
+def test_a_hard_delete_erases_the_keyed_request_on_postgresql(pg_url: str, embedder: Embedder) -> None:
+    engine = MemoryEngine.open(pg_url, HindsightSettings(db=pg_url, hygiene=False), embedder)
+    try:
+        request = {"content": "Runner_7 keeps the 100% cache; ask Lena Park.", "namespace": "alice"}
+        memory_id = engine.store_memory(request, "token:writer", idempotency_key="k_pg%").memory_id
+        engine.delete(memory_id, "alice", "token:admin")
+        [(result, kept)] = _idempotency_rows(engine, "k_pg%")
+        assert kept == "" and json.loads(result)["status"] == "deleted"
+        with pytest.raises(MemoryNotFoundError, match="erased"):
+            engine.store_memory(request, "token:writer", idempotency_key="k_pg%")
+    finally:
+        engine.close()
 
 
 def test_a_forget_keeps_the_key_and_its_fingerprint(reviewed: ReviewService) -> None:
