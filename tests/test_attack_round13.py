@@ -356,3 +356,20 @@ def test_no_argument_breaks_or_floods_a_request_log_line(tmp_path: Path) -> None
     assert {r["tool"] for r in records} == {"memory_search", "memory_get"}  # no forged memory_delete
     assert "ZZZZ" not in text and "\u202e" not in text  # main: the 3,000-character "namespace" whole
     assert records[0]["namespace"].startswith("[invalid namespace")
+
+
+# ---------------------------------------------------------------- a replayed proposal says what became of it
+@pytest.mark.parametrize("decision", ["approve", "reject"])
+def test_a_replayed_proposal_answers_its_decision(reviewed: ReviewService, decision: str) -> None:
+    """main: after the reviewer's decision a retry with the same key still answered `pending_review`, memory_id null."""
+    request = {"content": "The kb wiki's release notes are written on Fridays by the docs team.", "namespace": "kb"}
+    queued = reviewed.store(request, "token:writer", idempotency_key="k-decided")
+    if decision == "approve":
+        written = reviewed.approve(queued["proposal_id"], "token:admin")["result"]["memory_id"]
+    else:
+        reviewed.reject(queued["proposal_id"], "token:admin")
+        written = None
+    again = reviewed.store(request, "token:writer", idempotency_key="k-decided")
+    assert again["replayed"] is True and again["proposal_id"] == queued["proposal_id"]
+    assert (again["status"], again["memory_id"]) == ({"approve": "approved", "reject": "rejected"}[decision], written)
+    assert reviewed.pending("kb") == []  # nothing queued again

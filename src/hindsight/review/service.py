@@ -27,7 +27,7 @@ from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
 from hindsight.review.claims import proposer_actor
-from hindsight.review.queue import Proposal, ReviewQueue, keyed_proposal_id
+from hindsight.review.queue import Proposal, ProposalNotFoundError, ReviewQueue, keyed_proposal_id
 from hindsight.review.version import check_version, memory_version
 from hindsight.security.claims import bind_changes
 from hindsight.security.principal import Scope, principal_of
@@ -75,7 +75,23 @@ class ReviewService:
                                                 proposal_id=keyed_proposal_id(memory_id) if memory_id else None))
 
         fingerprint = item.model_dump(mode="json") if request is None else request
-        return self.engine.idempotent(item.namespace, idempotency_key, write, fingerprint)
+        answer = self.engine.idempotent(item.namespace, idempotency_key, write, fingerprint)
+        return self._as_decided(answer) if answer.get("replayed") else answer
+
+    def _as_decided(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """A replayed proposal answers what became of it (attack round 13: after an approval the retry still said
+        `pending_review` with no memory id): `approved` with the memory it wrote, or `rejected`."""
+        proposal_id = answer.get("proposal_id")
+        if answer.get("status") != "pending_review" or not isinstance(proposal_id, str):
+            return answer
+        try:
+            proposal = self.queue.get(proposal_id, str(answer.get("namespace") or "") or None)
+        except ProposalNotFoundError:
+            return answer
+        if proposal.status not in ("approved", "rejected"):
+            return answer
+        return {**answer, "status": proposal.status, "memory_id": proposal.result_memory_id,
+                "message": f"proposal {proposal_id} was {proposal.status} by a reviewer"}
 
     def ingest(self, messages: list[Any], session_id: str, namespace: str, actor: str,
                idempotency_key: str | None = None) -> dict[str, Any]:
