@@ -1,6 +1,6 @@
 """How often session end now holds a benign session's preferences (attack round 13).
 
-    PYTHONPATH=src .venv/bin/python bench/session_end_held.py
+    PYTHONPATH=src .venv/bin/python bench/session_end_held.py [--locomo ../shared/data/locomo10.json]
 
 `memory_session_end` screens the session's summary before it writes anything; when the guard holds the summary, each
 turn kept as a stated preference is written with the summary as its context, so it is judged (and held) with its
@@ -12,6 +12,7 @@ counts the sessions held among those with a preference turn. Data: ../shared/dat
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import tempfile
@@ -27,7 +28,9 @@ FIRST_HELD_OUT = 4
 
 
 def main() -> None:
-    data = json.loads(LOCOMO.read_text(encoding="utf-8"))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--locomo", type=Path, default=LOCOMO, help="locomo10.json (default: ../shared/data)")
+    data = json.loads(parser.parse_args().locomo.read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
         engine = MemoryEngine.open(Path(tmp) / "bench.db")
         sessions = held = with_preference = held_with_preference = preference_turns = 0
