@@ -373,3 +373,14 @@ def test_a_replayed_proposal_answers_its_decision(reviewed: ReviewService, decis
     assert again["replayed"] is True and again["proposal_id"] == queued["proposal_id"]
     assert (again["status"], again["memory_id"]) == ({"approve": "approved", "reject": "rejected"}[decision], written)
     assert reviewed.pending("kb") == []  # nothing queued again
+
+
+def test_a_planted_restatement_count_cannot_block_a_later_restatement(engine: MemoryEngine) -> None:
+    """main: `restated_count: "many"` was stored, and the next writer restating the fact got a ValueError."""
+    text = "The office printer on floor 4 is called Gutenberg."
+    with pytest.raises(InvalidInputError, match="restated_count"):
+        engine.store_memory({"content": text, "namespace": "alice", "metadata": {"restated_count": "many"}}, "token:w")
+    first = engine.store_memory({"content": text, "namespace": "alice"}, "token:w")
+    again = engine.store_memory({"content": text, "namespace": "alice"}, "token:v")
+    assert (first.action, again.action) == ("created", "duplicate")
+    assert engine.get(first.memory_id, "alice").metadata["restated_count"] == 1
