@@ -17,6 +17,8 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
+from hindsight.review.queue import ReviewQueue
+from hindsight.review.service import ReviewService
 
 FIXED_NOW = datetime(2026, 12, 2, 10, 0, tzinfo=UTC)
 
@@ -38,6 +40,15 @@ def engine(db_path: Path, embedder: Embedder) -> Iterator[MemoryEngine]:
     eng = MemoryEngine.open(db_path, settings=settings, embedder=embedder)
     yield eng
     eng.close()
+
+
+@pytest.fixture
+def reviewed(tmp_path: Path, embedder: Embedder) -> Iterator[ReviewService]:
+    """One store without hygiene, `kb` reviewed (the door every MCP write goes through); other namespaces plain."""
+    settings = HindsightSettings(db=tmp_path / "kb.db", hygiene=False)
+    engine = MemoryEngine.open(settings.db, settings=settings, embedder=embedder)
+    yield ReviewService(engine, ReviewQueue(engine.store), "kb")
+    engine.close()
 
 
 @pytest.fixture(scope="session")

@@ -26,14 +26,6 @@ from hindsight.server.mcp_server import build_server
 
 
 # ---------------------------------------------------------------- a stale approval is a version conflict
-@pytest.fixture
-def reviewed(tmp_path: Path, embedder: Embedder) -> Iterator[ReviewService]:
-    settings = HindsightSettings(db=tmp_path / "kb.db", hygiene=False)
-    engine = MemoryEngine.open(settings.db, settings=settings, embedder=embedder)
-    yield ReviewService(engine, ReviewQueue(engine.store), "kb")
-    engine.close()
-
-
 @pytest.mark.parametrize(("original", "proposed", "edited"), [
     ("The staging DB runs PostgreSQL 15.", "The staging DB runs PostgreSQL 16.",
      "The staging DB runs PostgreSQL 17 since the upgrade on Monday."),

@@ -308,22 +308,24 @@ class Consolidator:
         }
 
     # ------------------------------------------------------------------ promote
-    def _existing_target(self, ids: list[str]) -> tuple[str | None, set[str]]:
+    def _existing_target(self, ids: list[str], namespace: str) -> tuple[str | None, set[str]]:
         """The active semantic memory already derived from any of `ids`, and the ids it covers."""
         edges = [e for e in self.store.edges(ids, ["derived_from"]) if e.dst in set(ids)]
         if not edges:
             return None, set()
         covered = {e.dst for e in edges}
         for edge in sorted(edges, key=lambda e: e.src):
-            target = self._follow(edge.src)
+            target = self._follow(edge.src, namespace)
             if target is not None:
                 return target, covered
         return "", covered  # promoted before, but the result was forgotten/deleted: do not recreate it
 
-    def _follow(self, memory_id: str) -> str | None:
+    def _follow(self, memory_id: str, namespace: str) -> str | None:
+        """The active memory `memory_id` became, along `superseded_by`, never leaving `namespace` (attack round 13:
+        an older store may hold a caller-set `superseded_by` naming another namespace's memory)."""
         seen: set[str] = set()
         current = self.store.get(memory_id)
-        while current is not None and current.id not in seen:
+        while current is not None and current.id not in seen and current.namespace == namespace:
             seen.add(current.id)
             if current.status == Status.active:
                 return current.id
@@ -341,7 +343,7 @@ class Consolidator:
 
     def _promote_locked(self, namespace: str, cluster: list[MemoryRecord], report: ConsolidationReport) -> None:
         ids = [r.id for r in cluster]
-        target, covered = self._existing_target(ids)
+        target, covered = self._existing_target(ids, namespace)
         now = self.clock()
         if target is not None:
             report.already_promoted += 1

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hindsight.errors import InvalidInputError
-from hindsight.model import MemoryInput, MemoryRecord, has_visible_text
+from hindsight.model import MAX_CONTEXT_CHARS, MemoryInput, MemoryRecord, has_visible_text
 from hindsight.working import Turn
 from hindsight.write import events, ingest
 from hindsight.write.importance import compute_importance
@@ -110,10 +110,15 @@ class ConversationsMixin:
             "content": summary, "type": "episodic", "session_id": session_id, "namespace": namespace,
             "tags": ["session-summary"], "metadata": {"event": "session_end", "turns": len(turns), "method": method},
         }]
+        # a preference is a piece of the session: when the guard holds the session as a whole (an order split
+        # across turns, each harmless alone), each piece is judged with it as its context, so it is held too
+        # (attack round 13: the summary was quarantined, its pieces stored active)
+        verdict = self.writer.screen(summary, "", ["session-summary"]) if len(turns) > 1 else None
+        held = {"context": summary[:MAX_CONTEXT_CHARS]} if verdict is not None and verdict.suspicious else {}
         items += [
             {"content": t.content, "type": "semantic", "source": "user", "session_id": session_id,
              "namespace": namespace, "importance": compute_importance(1.0, 1.0, False),
-             "metadata": {"event": "session_end", "extracted": "preference"}}
+             "metadata": {"event": "session_end", "extracted": "preference"}, **held}
             for t in turns if t.role == "user" and events.states_general_rule(t.content)
         ]
         # `write` is the caller's door (the review service proposes instead of storing in a reviewed namespace)

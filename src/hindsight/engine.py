@@ -58,7 +58,17 @@ from hindsight.write.pipeline import WriteOutcome, WritePipeline
 from hindsight.write.stale import retry_stale
 
 # the read side's limits and `validated` are part of this module's public face (skins import them from here)
-__all__ = ["DEFAULT_MIN_RELEVANCE", "MAX_PAGE", "MAX_QUERY_CHARS", "MAX_TOP_K", "MemoryEngine", "validated"]
+__all__ = ["DEFAULT_MIN_RELEVANCE", "MAX_PAGE", "MAX_QUERY_CHARS", "MAX_TOP_K", "MemoryEngine", "refuse_leaving_quarantine",
+           "validated"]
+
+
+def refuse_leaving_quarantine(current: MemoryRecord, field: str) -> None:
+    """A status change of a quarantined memory (update, forget; or a proposal of one, review/service.py) is refused:
+    it leaves quarantine only through memory_quarantine_release (admin) or a hard delete."""
+    if current.status == Status.quarantined:
+        raise PermissionDeniedError(
+            f"{field}: a quarantined memory leaves quarantine only through memory_quarantine_release (admin scope) "
+            "or is deleted; nothing was changed")
 
 
 class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
@@ -188,10 +198,8 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         status_change = "status" in changes and changes["status"] != current.status
         if status_change:  # the old reason (a forget's) does not outlive the status it explained
             changes["status_reason"] = ""
-        if status_change and current.status == Status.quarantined:
-            raise PermissionDeniedError(
-                "updates.status: a quarantined memory leaves quarantine only through memory_quarantine_release "
-                "(admin scope); nothing was changed")
+        if status_change:
+            refuse_leaving_quarantine(current, "updates.status")
         text_changed = any(key in changes and changes[key] != getattr(current, key) for key in ("content", "context"))
         changes = bind_changes(current, changes, actor)  # any change by one who may not claim the source lowers it
         lowered = lowering_note(current, changes, actor)
@@ -231,10 +239,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
 
     def _forget_once(self, memory_id: str, reason: str, namespace: str, actor: str) -> MemoryRecord:
         current = self.get(memory_id, namespace, record_access=False)
-        if current.status == Status.quarantined:
-            raise PermissionDeniedError(
-                "memory_id: a quarantined memory leaves quarantine only through memory_quarantine_release (admin "
-                "scope) or is deleted; nothing was changed")
+        refuse_leaving_quarantine(current, "memory_id")
         reason = self.writer.clean_note(reason, "reason")  # shown to readers: redacted and screened
         # a status change like any other: by one who may not claim the memory's source, it becomes theirs
         changes = bind_changes(current, {"status": Status.forgotten}, actor)

@@ -9,15 +9,24 @@ from typing import Any
 from hindsight.errors import InvalidInputError
 
 
+def parse_json(text: str | bytes, where: str) -> Any:
+    """`json.loads`, with every way a crafted text fails it as InvalidInputError naming `where` (a line, a file):
+    invalid JSON, and nesting deeper than the parser's recursion limit (attack round 13: a line of 100,000 `[`
+    raised RecursionError from `hindsight import`, `restore` and `ingest`)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"{where}: not valid JSON ({exc.msg}, line {exc.lineno})") from exc
+    except RecursionError as exc:
+        raise InvalidInputError(f"{where}: JSON nested too deeply to read") from exc
+
+
 def json_objects(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for each non-blank line; a line that is not a JSON object raises InvalidInputError."""
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(f"line {number}: not valid JSON ({exc.msg})") from exc
+        item = parse_json(line, f"line {number}")
         if not isinstance(item, dict):
             raise InvalidInputError(f"line {number}: expected a JSON object")
         yield number, item

@@ -20,6 +20,7 @@ from hindsight.security.namespace_names import MAX_NAMESPACE_CHARS, NAMESPACE_PA
 from hindsight.write.text_rules import check_fields, check_identifiers
 
 MAX_CONTENT_CHARS = 20_000
+MAX_CONTEXT_CHARS = 4_000
 #: metadata key under which the write path keeps the preceding turn of the same session.
 SESSION_CONTEXT_KEY = "preceding_turn"
 MAX_TAGS = 32
@@ -28,8 +29,13 @@ MAX_TAG_CHARS = 64
 MAX_METADATA_BYTES = 8_192
 MAX_METADATA_DEPTH = 4
 MAX_METADATA_KEY_CHARS = 64
+#: metadata keys hygiene and import set on a stored memory (write/hygiene.py, write/importer.py). A caller setting
+#: them could hide a line from a later import (`imported_from`) or name another namespace's memory as the current
+#: version (`superseded_by`), attack round 13; an update keeps what the write path set.
+WRITE_PATH_METADATA_KEYS = ("imported_from", "superseded_by", "importance_before_deprecation", "deprecated_at",
+                            "restated_count", "last_restated_at")
 #: metadata keys only the write path sets (a caller setting them could plant indexed text or flags).
-RESERVED_METADATA_KEYS = frozenset({SESSION_CONTEXT_KEY, "safety_directive"})
+RESERVED_METADATA_KEYS = frozenset({SESSION_CONTEXT_KEY, "safety_directive", *WRITE_PATH_METADATA_KEYS})
 #: Metadata a private memory keeps sealed with its text: the session context (a neighbour's text) and the
 #: import key (for a line without an id, a hash of the content, which a guess could be checked against).
 SEALED_METADATA_KEYS = (SESSION_CONTEXT_KEY, "imported_from")
@@ -254,7 +260,7 @@ class MemoryInput(BaseModel):
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
     type: MemoryType = MemoryType.episodic
     tags: list[str] = Field(default_factory=list)
-    context: str = Field(default="", max_length=4_000)
+    context: str = Field(default="", max_length=MAX_CONTEXT_CHARS)
     importance: float | None = Field(default=None, ge=0.0, le=1.0)
     source: Source = Source.agent
     credibility: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -308,7 +314,7 @@ class MemoryPatch(BaseModel):
     content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_CHARS)
     type: MemoryType | None = None
     tags: list[str] | None = None
-    context: str | None = Field(default=None, max_length=4_000)
+    context: str | None = Field(default=None, max_length=MAX_CONTEXT_CHARS)
     importance: float | None = Field(default=None, ge=0.0, le=1.0)
     credibility: float | None = Field(default=None, ge=0.0, le=1.0)
     status: Status | None = None

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from hindsight.console.app import ConsoleApp, Ctx, memory_href
-from hindsight.console.safe import shown
+from hindsight.console.safe import shown, visible
 from hindsight.console.svg import edge_graph
 from hindsight.console.views import (
     history_entry,
@@ -198,8 +198,11 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                     except ValueError as exc:
                         raise InvalidInputError("importance: expected a number between 0 and 1") from exc
                 current = engine.get(memory_id, ns, record_access=False)
+                # compared with what the form showed: below admin a quarantined memory's text, context and tags
+                # were withheld, and sending the placeholder back is no edit of them (attack round 13)
+                seen = current if ctx.can(Scope.admin, ns) else withhold(current)
                 changed = {k: v for k, v in changes.items()
-                           if v != (getattr(current, k).value if k == "type" else getattr(current, k))}
+                           if v != (getattr(seen, k).value if k == "type" else getattr(seen, k))}
                 if changed and door is not None:
                     proposed = door.update(memory_id, changed, ns, actor).get("status") == "pending_review"
                 elif changed:
@@ -251,12 +254,12 @@ def _actions(ctx: Ctx, record: Any) -> str:
 def _edges(ctx: Ctx, record: Any, related: list[Any]) -> str:
     if not related:
         return f"<p class='muted'>{ctx.t('no_edges')}</p>"
-    neighbours = [(other.id, other.content[:40], edge.kind, edge.src == record.id) for edge, other in related]
+    neighbours = [(other.id, visible(other.content[:40]), edge.kind, edge.src == record.id) for edge, other in related]
     rows = "".join(
         f"<li>{'→' if edge.src == record.id else '←'} <b>{escape(edge.kind)}</b> "
         f"<a class='edge-link' href='{escape(memory_href(other.id, other.namespace))}'>{shown(other.content[:80])}</a>"
         f" <span class='muted'>{escape(other.status.value)} {tags(other)}</span></li>" for edge, other in related)
-    return f"<div class='grid2'><div>{edge_graph((record.id, record.content), neighbours, record.namespace)}</div>" \
+    return f"<div class='grid2'><div>{edge_graph((record.id, visible(record.content[:40])), neighbours, record.namespace)}</div>" \
            f"<ul>{rows}</ul></div>"
 
 

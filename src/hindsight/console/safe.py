@@ -19,3 +19,9 @@ def shown(text: str) -> str:
     """HTML-escaped `text` with bidi controls and zero-width characters as visible markers."""
     return _HIDDEN.sub(lambda m: f"<span class='hidden-char' title='invisible character'>⟦U+{ord(m.group()):04X}⟧"
                                  "</span>", escape(text))
+
+
+def visible(text: str) -> str:
+    """`text` as plain text with bidi controls and zero-width characters as visible markers, for labels that are
+    escaped where they are placed (the SVG edge graph's node labels and titles; attack round 13)."""
+    return _HIDDEN.sub(lambda m: f"⟦U+{ord(m.group()):04X}⟧", text)

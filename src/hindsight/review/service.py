@@ -22,12 +22,12 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from hindsight.engine import MemoryEngine, validated
+from hindsight.engine import MemoryEngine, refuse_leaving_quarantine, validated
 from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
 from hindsight.review.claims import proposer_actor
-from hindsight.review.queue import Proposal, ReviewQueue, keyed_proposal_id
+from hindsight.review.queue import Proposal, ProposalNotFoundError, ReviewQueue, keyed_proposal_id
 from hindsight.review.version import check_version, memory_version
 from hindsight.security.claims import bind_changes
 from hindsight.security.principal import Scope, principal_of
@@ -75,7 +75,23 @@ class ReviewService:
                                                 proposal_id=keyed_proposal_id(memory_id) if memory_id else None))
 
         fingerprint = item.model_dump(mode="json") if request is None else request
-        return self.engine.idempotent(item.namespace, idempotency_key, write, fingerprint)
+        answer = self.engine.idempotent(item.namespace, idempotency_key, write, fingerprint)
+        return self._as_decided(answer) if answer.get("replayed") else answer
+
+    def _as_decided(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """A replayed proposal answers what became of it (attack round 13: after an approval the retry still said
+        `pending_review` with no memory id): `approved` with the memory it wrote, or `rejected`."""
+        proposal_id = answer.get("proposal_id")
+        if answer.get("status") != "pending_review" or not isinstance(proposal_id, str):
+            return answer
+        try:
+            proposal = self.queue.get(proposal_id, str(answer.get("namespace") or "") or None)
+        except ProposalNotFoundError:
+            return answer
+        if proposal.status not in ("approved", "rejected"):
+            return answer
+        return {**answer, "status": proposal.status, "memory_id": proposal.result_memory_id,
+                "message": f"proposal {proposal_id} was {proposal.status} by a reviewer"}
 
     def ingest(self, messages: list[Any], session_id: str, namespace: str, actor: str,
                idempotency_key: str | None = None) -> dict[str, Any]:
@@ -116,6 +132,8 @@ class ReviewService:
             reveal = principal_of(actor).allows(Scope.admin, namespace)
             return {"memory_id": record.id, "status": "updated", "memory": memory_view(record, reveal)}
         current = self.engine.get(memory_id, namespace, record_access=False)  # an unknown id fails now, not at review
+        if patch.status is not None and patch.status != current.status:  # refused now, as without review
+            refuse_leaving_quarantine(current, "updates.status")
         payload = self._redacted(patch.model_dump(mode="json", exclude_unset=True))
         bind_changes(current, patch.model_dump(exclude_unset=True), actor)  # a credibility claim fails now
         return self._pending(self.queue.add(namespace, "update", payload, actor, memory_id, reason,
@@ -125,7 +143,7 @@ class ReviewService:
         if not self.is_reviewed(namespace):
             record = self.engine.forget(memory_id, reason, namespace, actor)
             return {"memory_id": record.id, "status": record.status.value, "reason": record.status_reason}
-        self.engine.get(memory_id, namespace, record_access=False)
+        refuse_leaving_quarantine(self.engine.get(memory_id, namespace, record_access=False), "memory_id")
         reason = self.engine.writer.clean_note(reason, "reason")
         return self._pending(self.queue.add(namespace, "forget", {"reason": reason}, actor, memory_id, reason))
 

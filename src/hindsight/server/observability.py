@@ -38,6 +38,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
 from hindsight.review.service import ReviewService
 from hindsight.security.http_guard import PRINCIPAL_KEY
+from hindsight.security.namespace_names import MAX_NAMESPACE_CHARS, NAMESPACE_PATTERN
 from hindsight.security.principal import Principal, Scope
 from hindsight.security.tokens import TokenStore
 
@@ -54,6 +55,26 @@ def _namespace(arguments: dict[str, Any]) -> str | None:
         if isinstance(value, dict) and isinstance(value.get("namespace"), str):
             return str(value["namespace"])
     return "default" if arguments else None
+
+
+#: characters a line-oriented log reader may take for a line break (U+2028/2029, NEL) or that hide or reorder what
+#: it shows (C1 controls, bidi and zero-width characters); `json.dumps(ensure_ascii=False)` keeps them as they are
+_LOG_UNSAFE = re.compile("[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def log_line(record: dict[str, Any]) -> str:
+    """One request-log line: JSON with those characters escaped, so no caller text breaks or forges a line
+    (attack round 13: a namespace or memory id holding U+2028 split the line in two for such a reader)."""
+    return _LOG_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(record, ensure_ascii=False))
+
+
+def _logged_namespace(arguments: dict[str, Any]) -> str | None:
+    """The namespace for the log: a name as the schema allows it, else only that it was none (the argument is
+    logged before the schema is checked: main wrote a 3,000-character "namespace" whole)."""
+    name = _namespace(arguments)
+    if name is None or (len(name) <= MAX_NAMESPACE_CHARS and re.fullmatch(NAMESPACE_PATTERN, name)):
+        return name
+    return f"[invalid namespace, {len(name)} characters]"
 
 
 def _principal() -> str:
@@ -183,11 +204,11 @@ class RequestObserver(Middleware):
             self.note(tool)
             self.latency.labels(tool).observe(elapsed)
             if self.log_json:
-                self.log.info(json.dumps({
-                    "ts": time.time(), "tool": tool, "namespace": _namespace(arguments), "principal": _principal(),
-                    "latency_ms": round(elapsed * 1000, 2), "outcome": outcome,
+                self.log.info(log_line({
+                    "ts": time.time(), "tool": tool, "namespace": _logged_namespace(arguments),
+                    "principal": _principal(), "latency_ms": round(elapsed * 1000, 2), "outcome": outcome,
                     **({"error": loggable_error(error)[:300]} if error else {}),
-                }, ensure_ascii=False))
+                }))
 
 
 #: a schema refusal quotes what the caller sent (`input_value='My diary: ...'`, a private memory's text too)

@@ -9,6 +9,7 @@ PostgreSQL alike. The SQL is written once with `?` placeholders; a backend suppl
 from __future__ import annotations
 
 import builtins
+import json
 import secrets
 from typing import Any
 
@@ -203,6 +204,24 @@ class AuxTables:
         """Proposals that named a hard-deleted memory keep only that they existed (write/erase.py)."""
         return self._aux_exec("UPDATE proposals SET payload = ? WHERE memory_id = ? OR result_memory_id = ?",
                               ('{"erased": true}', memory_id, memory_id))
+
+    def proposals_naming(self, memory_id: str) -> builtins.list[str]:
+        """Ids of the proposals that changed `memory_id` or whose approval wrote it."""
+        return [str(r[0]) for r in self._aux_rows("SELECT id FROM proposals WHERE memory_id = ? OR result_memory_id = ?",
+                                                  (memory_id, memory_id))]
+
+    def idempotency_naming(self, namespace: str, ident: str) -> builtins.list[tuple[str, str]]:
+        """(key, result JSON) of the keyed requests of `namespace` whose recorded result names `ident` (a memory or
+        proposal id)."""
+        pattern = "%" + json.dumps(ident).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        return [(str(k), str(r)) for k, r in self._aux_rows(
+            "SELECT key, result FROM idempotency WHERE namespace = ? AND result LIKE ? ESCAPE '\\'",
+            (namespace, pattern))]
+
+    def idempotency_erase(self, namespace: str, key: str, result_json: str) -> int:
+        """A keyed request whose memory was hard-deleted: its fingerprint goes, its result says so (write/erase.py)."""
+        return self._aux_exec("UPDATE idempotency SET result = ?, request_hash = '' WHERE namespace = ? AND key = ?",
+                              (result_json, namespace, key))
 
     def orphan_history_ids(self) -> builtins.list[str]:
         """Memories that were hard-deleted: their history stays and is copied by `hindsight migrate` too."""

@@ -9,6 +9,9 @@ copy, in one transaction where the store allows it:
 * its history: every snapshot becomes a tombstone (id, namespace, type, when it was created; `erased: true`),
   every note but the delete's own is emptied;
 * proposals that named it: their payload becomes `{"erased": true}`;
+* the keyed request that wrote it (attack round 13): its fingerprint (a hash of the request, which confirms a
+  guess of the erased text) is dropped, and its recorded result says the memory was erased, so a late retry with
+  the same key answers that instead of "created, active" and does not write it again;
 * the turns of its session that carried it as context: the context is recomputed from the turns that remain,
   re-indexed and re-embedded, and the context is dropped from their history snapshots;
 * on SQLite the file is written with `secure_delete` (freed pages are zeroed), then the keyword index is merged
@@ -56,6 +59,7 @@ def erase(writer: Writer, memory_id: str, namespace: str, *, actor: str, note: s
         if deleted is None:
             return None
         _scrub_history(store, memory_id, keep_last_note=True, snapshot=tombstone)
+        _erase_keyed_requests(store, memory_id, namespace)
         store.proposals_erase(memory_id)
     if deleted.session_id and deleted.type in (MemoryType.episodic, MemoryType.working):
         _recompute_followers(writer, deleted, actor)
@@ -63,6 +67,29 @@ def erase(writer: Writer, memory_id: str, namespace: str, *, actor: str, note: s
     if callable(compact):
         compact()
     return deleted
+
+
+#: the recorded result of a keyed request whose memory was hard-deleted (`write/idempotency.py` replays it)
+ERASED_STATUS = "deleted"
+
+
+def _erase_keyed_requests(store: MemoryStore, memory_id: str, namespace: str) -> None:
+    """The keyed request that wrote the memory (or queued the proposal whose approval wrote it)."""
+    proposals = set(store.proposals_naming(memory_id))
+    rows = {key: result for ident in (memory_id, *sorted(proposals)) for key, result in store.idempotency_naming(
+        namespace, ident)}
+    for key, result in rows.items():
+        try:
+            recorded = json.loads(result)
+        except ValueError:
+            continue
+        if not isinstance(recorded, dict) or not (recorded.get("memory_id") == memory_id
+                                                  or recorded.get("proposal_id") in proposals):
+            continue
+        erased = {"memory_id": memory_id, "action": recorded.get("action", "created"), "status": ERASED_STATUS,
+                  "reason": "erased by a hard delete after this request; nothing is written again",
+                  "related_ids": [], "redactions": [], "erased": True}
+        store.idempotency_erase(namespace, key, json.dumps(erased))
 
 
 def _scrub_history(store: MemoryStore, memory_id: str, *, keep_last_note: bool, snapshot: Any) -> None:

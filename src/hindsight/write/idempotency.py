@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hindsight.errors import IdempotencyConflictError, InvalidInputError, StorageError
+from hindsight.errors import IdempotencyConflictError, InvalidInputError, MemoryNotFoundError, StorageError
 from hindsight.model import Status
 from hindsight.storage.base import MemoryStore
 from hindsight.write.fields import redact_value
@@ -138,7 +138,13 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
 
 
 def outcome_from_dict(result: dict[str, Any]) -> WriteOutcome:
-    """A WriteOutcome again from its recorded dict (the Python API returns outcomes, not dicts)."""
+    """A WriteOutcome again from its recorded dict (the Python API returns outcomes, not dicts); the replay of a
+    request whose memory was hard-deleted since (`write/erase.py`) is not_found."""
+    if result.get("erased"):
+        erased = MemoryNotFoundError(str(result.get("memory_id", "")))
+        erased.args = (f"memory '{erased.memory_id}' was erased by a hard delete after this request; its "
+                       "idempotency key writes nothing again",)
+        raise erased
     return WriteOutcome(memory_id=str(result.get("memory_id", "")), action=result.get("action", "created"),
                         status=Status(result.get("status", "active")), reason=str(result.get("reason", "")),
                         related_ids=list(result.get("related_ids", [])), redactions=list(result.get("redactions", [])))

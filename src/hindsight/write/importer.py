@@ -17,13 +17,13 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from pydantic import ValidationError
 
 from hindsight.errors import InvalidInputError, format_validation_error
+from hindsight.jsonl import parse_json
 from hindsight.model import RESERVED_METADATA_KEYS, MemoryInput, Status
 from hindsight.storage.base import MemoryStore
 from hindsight.storage.encrypted import LOCKED
@@ -68,10 +68,7 @@ def parse_lines(lines: Iterable[str | bytes], namespace: str | None) -> list[Imp
                                         f"at offset {exc.start}); nothing was imported") from exc
         if not line.strip():
             continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(f"line {number}: not valid JSON ({exc.msg})") from exc
+        raw = parse_json(line, f"line {number}")
         if not isinstance(raw, dict):
             raise InvalidInputError(f"line {number}: expected a JSON object")
         data = {k: v for k, v in raw.items() if k in allowed}

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from hindsight.errors import InvalidInputError
+from hindsight.jsonl import parse_json
 from hindsight.llm import LLMClient
 from hindsight.model import MAX_CONTENT_CHARS, MemoryInput, MemoryType, Source, check_future, check_time
 from hindsight.write.events import states_general_rule
@@ -165,7 +166,7 @@ def _extract_with_llm(messages: Sequence[ChatMessage], llm: LLMClient) -> list[E
     text = re.sub(r"^```(?:json)?\s*|\s*```$", "", answer.strip())
     try:
         raw = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # model output is input: a crafted answer falls back to the rules
         return None
     if not isinstance(raw, list):
         return None
@@ -251,15 +252,9 @@ def read_chat_file(path: Path) -> tuple[list[Any], str | None]:
         messages = []
         for number, line in enumerate(text.splitlines(), start=1):
             if line.strip():
-                try:
-                    messages.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise InvalidInputError(f"{path} line {number}: not valid JSON ({exc.msg})") from exc
+                messages.append(parse_json(line, f"{path} line {number}"))
         return messages, None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from exc
+    data = parse_json(text, str(path))
     if isinstance(data, dict):
         session = data.get("session_id")
         return list(data.get("messages") or []), str(session) if session else None
