@@ -32,6 +32,7 @@ import hindsight.write.hygiene as hygiene
 import hindsight.write.judge as judge
 import hindsight.write.pair_head as pair_head
 import hindsight.write.pair_model as pair_model
+import hindsight.write.same_fact as same_fact
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
@@ -180,6 +181,9 @@ def main() -> int:
     parser.add_argument("--loro-dir", type=Path)
     parser.add_argument("--head-dir", type=Path, help="judge each round with the pair head trained without it "
                         "(head_without_<round>.npz from scripts/train_hygiene_head.py --loro-dir) on top of main")
+    parser.add_argument("--same-fact-dir", type=Path, help="judge each round with the same-fact score fitted without "
+                        "it (same_fact_without_<round>.npz from bench/hygiene_same_fact.py loro --write-dir)")
+    parser.add_argument("--no-same-fact", action="store_true", help="without the same-fact score (main's judge)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -198,6 +202,12 @@ def main() -> int:
             if head is None:
                 raise SystemExit(f"{rnd}: no head in {args.head_dir}")
             pair_head.shipped_head = lambda h=head: h  # type: ignore[misc]
+        if args.same_fact_dir or args.no_same_fact:
+            score = None if args.no_same_fact else same_fact.SameFact.load(args.same_fact_dir / f"same_fact_without_{rnd}.npz")
+            if score is None and not args.no_same_fact:
+                raise SystemExit(f"{rnd}: no same-fact score in {args.same_fact_dir}")
+            same_fact.shipped = lambda s=score: s  # type: ignore[assignment]
+            judge.same_fact_score = same_fact.shipped  # type: ignore[attr-defined]
         tmp = Path(tempfile.mkdtemp())
         eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
         report[rnd] = run_round(eng, emb, rnd, only)

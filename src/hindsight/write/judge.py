@@ -21,6 +21,7 @@ from hindsight.write.pair_features import anchor_terms, pair_features
 from hindsight.write.pair_model import CHANGE, KEEP, MERGE
 from hindsight.write.restatement import pair_features as restatement_features
 from hindsight.write.restatement import settle, visible_change
+from hindsight.write.same_fact import shipped as same_fact_score
 from hindsight.write.thresholds import Band, HygieneThresholds
 from hindsight.write.token_align import shared_states
 
@@ -87,7 +88,8 @@ def classify(
     the rules' verdict); where main keeps and a pair head is loaded and the texts' query-side vectors
     `query_vectors` are given, the head (`write.pair_head`: main's verdict among its inputs) may add a merge or a
     change where it is sure. *change* -> override, *merge* -> duplicate, *keep* -> the rules' supplement/unrelated
-    reading (a pair the rules would have merged or retired is kept and linked as a supplement).
+    reading (a pair the rules would have merged or retired is kept and linked as a supplement), unless the values
+    of both sides agree and the same-fact score (`write.same_fact`) is sure, which merges a pair kept that way.
     """
     if thresholds is None:
         thresholds = HygieneThresholds.default()
@@ -108,6 +110,11 @@ def classify(
         if added != KEEP:
             label, p, by = added, head_p, "head p"
     probs = f"{by}(merge)={p[MERGE]:.2f}, {by}(change)={p[CHANGE]:.2f}, cosine {similarity:.3f}"
+    same = same_fact_score() if label == KEEP and rules.label != "override" else None
+    p_same = same.merges(old_text, new_text, similarity, query_similarity) if same is not None else None
+    if p_same is not None:  # the values agree on both sides and the same-fact score is sure: one fact, other words
+        return Verdict("duplicate", f"the same fact in other words, its values agree (same-fact p={p_same:.2f}; "
+                                    f"{probs})", p_same)
     if label == MERGE:
         return Verdict("duplicate", f"restates the existing memory ({probs})", float(p[MERGE]))
     if label == CHANGE:
