@@ -267,6 +267,14 @@ def _about_the_same(a: PairAnalysis, s: Slots) -> bool:
     return bool(subject) and s.subject_kept()
 
 
+def weak_anchor(a: PairAnalysis, s: Slots | None = None) -> bool:
+    """Whether the pair's only sign of one subject is an old subject that reads as empty (the old text opens with a
+    verb or whose-memory words: "Release checklist note 1 ...", 写周报时...), which any text "keeps", with under a
+    third of either side's content shared: evidence of a change from a cue alone, not of one thing changing."""
+    s = s or Slots.of(a)
+    return not s.subject and max(a.containment, a.coverage) < 0.34
+
+
 def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None) -> str | None:
     """What says the new text replaces the old one (same subject and attribute, another value), or None."""
     s = s or Slots.of(a)

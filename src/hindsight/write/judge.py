@@ -16,7 +16,7 @@ from hindsight.text.script import script_of
 from hindsight.write.analysis import PairAnalysis, analyse
 from hindsight.write.conflict import ADDS_DETAIL, Label, Verdict, heuristic
 from hindsight.write.conversions import written_alike
-from hindsight.write.evidence import Slots, change_evidence, end_cue, merge_blocker
+from hindsight.write.evidence import Slots, change_evidence, end_cue, merge_blocker, weak_anchor
 from hindsight.write.pair_features import anchor_terms, pair_features
 from hindsight.write.pair_model import CHANGE, KEEP, MERGE
 from hindsight.write.restatement import pair_features as restatement_features
@@ -104,6 +104,8 @@ def classify(
     if model.aligned:  # token alignment of the two texts (`write.token_align`): two short forward passes
         model_features = np.concatenate([features, shared_states().features(old_text, new_text)])
     label, p = model.decide(model_features, rules_class)
+    if label == CHANGE and p[CHANGE] < min(model.t_change, p[KEEP]) and weak_anchor(analyse(old_text, new_text)):
+        label = KEEP  # the rules' change rests on a cue alone: the model, which reads the whole pair, must not prefer keep
     by = "p"
     if label == KEEP and head is not None and query_vectors is not None:
         added, head_p = head.decide(features, rules_class, p, label, *query_vectors)
