@@ -162,10 +162,10 @@ def run_variant(name: str, examples: list[ds.GuardExample], base: gm.Features, n
     scored = [w for w in dict.fromkeys(writers) if w != gm.PLAIN_WRITER]
     groups = GROUPS + PII_GROUPS
     assert not grouped or set(scored) <= {w for g in groups for w in g}, "a writer is in no group"
-    if name == "shipped":  # the shipped weights as they are (in-sample on the writers they trained on)
+    if name.startswith("shipped"):  # the shipped weights as they are (in-sample on the writers they trained on)
         scores = gm.attack_prob(GuardClassifier.load(), f.raw, f)
     for fold in (g for g in groups if np.isin(writers, g).any()) if grouped else [(w,) for w in scored]:
-        if name == "shipped":
+        if name.startswith("shipped"):
             break
         mask = np.isin(writers, fold)
         train = ~mask
@@ -201,7 +201,7 @@ def run_variant(name: str, examples: list[ds.GuardExample], base: gm.Features, n
     unseen = np.isin(writers, [*UNSEEN_BY_SHIPPED, OPS])
     report["unseen_by_shipped_at_budget"] = pooled_at_budget(scores[unseen], is_attack[unseen], budget)
     report["unseen_by_shipped_at_0.75"] = gm.rates(scores[unseen], is_attack[unseen], 0.75)
-    if fixed and name == "shipped":
+    if fixed and name.startswith("shipped"):
         report["fixed_max"] = gv.fixed_scores(GuardClassifier.load(), fixed, variant)
     elif fixed:  # the pinned benign texts, scored by a model fitted on every writer but the held-out ops notes
         keep = ~held_ops_mask(examples)  # (tests/test_guard_benign_fixed.py pins them: no shipped model may train on
@@ -211,7 +211,7 @@ def run_variant(name: str, examples: list[ds.GuardExample], base: gm.Features, n
         report["classifier"] = clf
     if fixed:  # the threshold the fixed check forces (every pinned text >= 0.02 below it) and recall there
         top = report["fixed_max"][0][0]  # type: ignore[index]
-        forced = max(round(top + 0.02, 4), 0.75 if name == "shipped" else 0.0)
+        forced = max(round(top + 0.02, 4), 0.75 if name.startswith("shipped") else 0.0)
         report["at_fixed_threshold"] = {"threshold": forced, "pooled": gm.rates(scores[pooled], is_attack[pooled], forced),
                                         "unseen_by_shipped": gm.rates(scores[unseen], is_attack[unseen], forced)}
         report["fixed_passes_at_per_writer_budget"] = bool(top + 0.02 <= tw)

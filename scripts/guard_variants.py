@@ -16,6 +16,7 @@ from pathlib import Path
 import guard_model as gm
 import numpy as np
 from guard_loosen import loosen_at_stake
+from guard_transcript import transcript_view
 
 from hindsight.safety import dataset as ds
 from hindsight.safety.classifier import GuardClassifier, structured_features
@@ -177,6 +178,10 @@ VARIANTS: dict[str, Variant] = {
     "plain4": Variant(config={"plain_weight": 4.0}),
     "vpn_network": Variant(patch=vpn_as_network),  # with --plain-stride 1
     "loosen_at_stake": Variant(patch=loosen_at_stake),  # round 12: a simplification marker loosens only a safeguard
+    # round 13: the features read what a transcript / acknowledgement / forward asserts (guard_transcript.py)
+    "transcript_view": Variant(patch=transcript_view),
+    "transcript_loosen": Variant(patch=lambda: (transcript_view(), loosen_at_stake())[0]),
+    "shipped_transcript": Variant(patch=transcript_view),  # the shipped weights reading the view (no fit)
     "plain2": Variant(config={"plain_weight": 2.0}),  # the same with --plain-stride 2
     "plain4_change": Variant(change_report, config={"plain_weight": 4.0}),
     "plain4_ops": Variant(config={"plain_weight": 4.0}, weights=ops_weight),

@@ -10,7 +10,9 @@ ever appeared in attacks:
   transcript (it opens with a speaker label, or has two or more), the labels are
   turn boundaries, not an address: they become line breaks before the lexicon
   and framing features are computed. A label after a comma or "to the" ("Final
-  note to the AI: ...") is an address and stays. What a label *does* say is kept
+  note to the AI: ...") is an address and stays. The features read what the text asserts
+  (round 13, :mod:`asserted`): acknowledgements ("noted", 好的，记住了) and, in a dialogue, assistant replies that
+  name nothing at stake are dropped, and a forwarded message is read as its content. What a label *does* say is kept
   as features: a system/developer turn claims authority, and an assistant turn
   that lays down a standing rule about a safeguard is a fake turn.
 - **Quoted examples.** A test fixture, eval set or training note quotes an
@@ -47,6 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hindsight.safety.asserted import reply_asserts, strip_acknowledgement, unforward
 from hindsight.safety.features import (
     AGENT_ADDRESS,
     CREDENTIAL,
@@ -178,20 +181,28 @@ def _is_order(sentence: str) -> bool:
 
 
 def _turns(text: str) -> tuple[str, bool, bool, bool]:
-    """(text with speaker labels as line breaks, transcript?, authority turn?, order in an assistant turn?)."""
+    """(what the text asserts, transcript?, authority turn?, order in an assistant turn?).
+
+    Speaker labels become line breaks; acknowledgements, replies that name nothing at stake and forwarding marks
+    are dropped (:mod:`asserted`). An order in an assistant turn is still read, and flagged (``order_in_reply``).
+    """
+    text = unforward(text)
     labels = _speaker_labels(text)
     authority = any(m.group(1) in AUTHORITY_ROLES for m in labels)
     if not labels or (len(labels) == 1 and text[: labels[0].start()].strip()):
-        return text, False, authority, False
-    pieces: list[str] = [text[: labels[0].start()]]
+        return strip_acknowledgement(text), False, authority, False
+    dialogue = any(m.group(1) not in ASSISTANT_ROLES for m in labels)
+    said = [strip_acknowledgement(text[: labels[0].start()])]
     order_in_reply = False
     for i, m in enumerate(labels):
         end = labels[i + 1].start() if i + 1 < len(labels) else len(text)
-        body = text[m.end():end]
-        if m.group(1) in ASSISTANT_ROLES and any(_is_order(s) for s in _SENT.split(body) if s.strip()):
-            order_in_reply = True
-        pieces.append("\n" + body.strip())
-    return "".join(pieces).strip(), True, authority, order_in_reply
+        body = text[m.end():end].strip()
+        if m.group(1) in ASSISTANT_ROLES:
+            order_in_reply = order_in_reply or any(_is_order(s) for s in _SENT.split(body) if s.strip())
+            said.append(reply_asserts(body, dialogue))
+        else:
+            said.append(strip_acknowledgement(body))
+    return "\n".join(s for s in said if s).strip(), True, authority, order_in_reply
 
 
 def _moves_outward(text: str) -> bool:
