@@ -60,3 +60,13 @@ def test_what_is_not_a_number_stays_a_word() -> None:
     assert quantities("距离3点5公里") != quantities("3:05")  # 3点5 is 3.5, not a clock time
     assert read_numbers("one two three").split() == ["1", "2", "3"]  # a list, not 123
     assert quantities("a 2:30 pm call") == frozenset({"clock:14:30"})  # no second reading of the same time
+
+
+@pytest.mark.parametrize(("text", "digits"), [
+    ("预算是200万", "2000000"), ("年薪150万", "1500000"), ("首付1.5万", "15000"), ("贷了1000万", "10000000"),
+    ("大概0.35万", "3500"), ("3.25万人", "32500"),
+])
+def test_wan_amounts_read_as_plain_digits_never_exponent_form(text: str, digits: str) -> None:
+    """200万 is 2000000, never '2e+06' (which later readers split into the numbers 2 and 06)."""
+    out = read_numbers(text)
+    assert digits in out and "e+" not in out

@@ -209,7 +209,10 @@ def _zh_compound(m: re.Match[str]) -> str:
 
 def _wan(m: re.Match[str]) -> str:
     value = float(m.group(1)) * 10_000
-    return f"{value:g}" if value < 1e15 else m.group(0)
+    if value >= 1e15:
+        return m.group(0)
+    # plain digits, never exponent form ('2e+06' would read as the numbers 2 and 06)
+    return f"{value:.0f}" if value.is_integer() else f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 def read_zh_clock_parts(text: str) -> str:
