@@ -5,6 +5,7 @@ an hour apart from 2026-06-01, namespace "r", the engine's own write path) and r
 in STORE_DIR/ids.json; a STORE_DIR that already has ids.json is reused as it is. `open_copy` opens a copy in a
 temporary folder, so reads (access counts) never change the stored one.
 """
+
 import json
 import shutil
 import tempfile
@@ -31,8 +32,15 @@ def build(set_dir: Path, store: Path, emb) -> dict[str, str]:  # type: ignore[no
         for j, m in enumerate(rows(set_dir / "retrieval/memories.jsonl")):
             kind = m.get("type", "semantic")
             kind = kind if kind in ("working", "episodic", "semantic", "warning") else "semantic"
-            o = eng.store_memory({"content": m["content"], "namespace": "r", "type": kind,
-                                  "tags": m.get("tags", []), "event_time": BASE + timedelta(hours=j)})
+            o = eng.store_memory(
+                {
+                    "content": m["content"],
+                    "namespace": "r",
+                    "type": kind,
+                    "tags": m.get("tags", []),
+                    "event_time": BASE + timedelta(hours=j),
+                }
+            )
             ids[m["id"]] = o.memory_id
         eng.close()
         (store / "ids.json").write_text(json.dumps(ids))
@@ -44,5 +52,6 @@ def open_copy(store: Path, emb, settings: dict | None = None) -> MemoryEngine:  
     tmp = Path(tempfile.mkdtemp())
     for f in store.glob("m.db*"):
         shutil.copy(f, tmp / f.name)
-    return MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db", **(settings or {})),
-                             embedder=emb)
+    return MemoryEngine.open(
+        tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db", **(settings or {})), embedder=emb
+    )

@@ -9,6 +9,7 @@ memory's rank in each channel (dense, keyword = BM25, crosslingual, gloss) with 
 its fused and final rank (top 20), the query's BM25 terms and which of them the memory holds, and the memories
 that outranked it with their channel ranks.
 """
+
 import json
 import sys
 from pathlib import Path
@@ -58,19 +59,47 @@ for line, q in enumerate(rows(set_dir / "retrieval/queries.jsonl")):
         toks = set(tokenize(r.content)) if r else set()
         outside = None
         if r is not None and narrowed != scope:
-            outside = bool((narrowed.types is not None and r.type not in narrowed.types)
-                           or (narrowed.time_from is not None and r.reference_time < narrowed.time_from)
-                           or (narrowed.time_to is not None and r.reference_time > narrowed.time_to))
-        out_rel.append({"id": inv[m], "status": r.status.value if r else None, "type": r.type.value if r else None,
-                        "final": final.index(m) + 1 if m in final else None, "ch": ranks(first, m),
-                        "ch_no_parse": ranks(plain, m), "outside_filter": outside,
-                        "terms_held": [t for t in terms if t in toks], "text": r.content[:100] if r else None})
-    ahead = [{"id": inv.get(h.memory.id), "ch": ranks(first, h.memory.id), "text": h.memory.content[:70]}
-             for h in hs[: (pos - 1 if pos else 5)][:5]]
-    print(json.dumps({"line": line, "query": q["query"], "final": pos, "residual": p.residual if p else None,
-                      "time_hard": bool(p and p.time_is_hard), "time_expr": p.time_expression if p else None,
-                      "types": [t.value if hasattr(t, "value") else t for t in (p.types if p else [])],
-                      "type_hard": bool(p and p.type_is_hard), "names": p.names if p else [],
-                      "narrowed": narrowed != scope, "widened": widened, "terms": terms,
-                      "rel": out_rel, "ahead": ahead}, ensure_ascii=False))
+            outside = bool(
+                (narrowed.types is not None and r.type not in narrowed.types)
+                or (narrowed.time_from is not None and r.reference_time < narrowed.time_from)
+                or (narrowed.time_to is not None and r.reference_time > narrowed.time_to)
+            )
+        out_rel.append(
+            {
+                "id": inv[m],
+                "status": r.status.value if r else None,
+                "type": r.type.value if r else None,
+                "final": final.index(m) + 1 if m in final else None,
+                "ch": ranks(first, m),
+                "ch_no_parse": ranks(plain, m),
+                "outside_filter": outside,
+                "terms_held": [t for t in terms if t in toks],
+                "text": r.content[:100] if r else None,
+            }
+        )
+    ahead = [
+        {"id": inv.get(h.memory.id), "ch": ranks(first, h.memory.id), "text": h.memory.content[:70]}
+        for h in hs[: (pos - 1 if pos else 5)][:5]
+    ]
+    print(
+        json.dumps(
+            {
+                "line": line,
+                "query": q["query"],
+                "final": pos,
+                "residual": p.residual if p else None,
+                "time_hard": bool(p and p.time_is_hard),
+                "time_expr": p.time_expression if p else None,
+                "types": [t.value if hasattr(t, "value") else t for t in (p.types if p else [])],
+                "type_hard": bool(p and p.type_is_hard),
+                "names": p.names if p else [],
+                "narrowed": narrowed != scope,
+                "widened": widened,
+                "terms": terms,
+                "rel": out_rel,
+                "ahead": ahead,
+            },
+            ensure_ascii=False,
+        )
+    )
     sys.stdout.flush()
