@@ -70,3 +70,15 @@ def test_wan_amounts_read_as_plain_digits_never_exponent_form(text: str, digits:
     """200万 is 2000000, never '2e+06' (which later readers split into the numbers 2 and 06)."""
     out = read_numbers(text)
     assert digits in out and "e+" not in out
+
+
+@pytest.mark.parametrize("text", [
+    "Keep a note of the build number.", "Ops noted the outage in the runbook.", "Release notes live in the wiki.",
+    "She is noting every change to the schedule.",
+])
+def test_note_is_not_read_as_the_negation_not(text: str) -> None:
+    """The small stemmer turned note / notes / noted / noting into "not", so a note read as a negated sentence
+    (judge13 found it); a real "not" / "n't" is still read."""
+    assert "not" not in [u.text for u in units(text)]
+    assert "not" in [u.text for u in units(text.replace(" the ", " not the ", 1))]
+    assert "not" in [u.text for u in units("The build doesn't need a note.")]

@@ -200,7 +200,12 @@ def _stem(word: str) -> str:
         word = word[:-1]
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
         word = word[:-1]
+    if word in _NEGATION_STEMS:  # "note" / "notes" / "noted" must not become the negation "not"
+        word += "e"
     return word
+
+
+_NEGATION_STEMS = frozenset({"not", "nor"})
 
 
 # Common English verbs (stemmed below). A value change swaps a value - a name, number, noun or
