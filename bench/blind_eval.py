@@ -91,6 +91,13 @@ elif which == "hygiene":
            "by_lang": {k: dict(Counter(v)) for k, v in res.items() if "/" in k},
            "confusion": {f"{a}->{b}": n for (a, b), n in sorted(conf.items())}}
 elif which == "retrieval":
+    def _when(m: dict, default: datetime) -> datetime:
+        t = m.get("event_time")
+        if not isinstance(t, str):
+            return default
+        d = datetime.fromisoformat(t)
+        return d if d.tzinfo else d.replace(tzinfo=UTC)
+
     ns = "r"
     ids = {}
     plain_quarantined = Counter()
@@ -99,7 +106,7 @@ elif which == "retrieval":
         kind = m.get("type", "semantic")
         kind = kind if kind in ("working", "episodic", "semantic", "warning") else "semantic"  # r2 wrote fact/preference/decision
         o = eng.store_memory({"content": m["content"], "namespace": ns, "type": kind,
-                              "tags": m.get("tags", []), "event_time": base + timedelta(hours=j)})
+                              "tags": m.get("tags", []), "event_time": _when(m, base + timedelta(hours=j))})
         ids[m["id"]] = o.memory_id
         if o.action == "quarantined":  # a plain memory held back by the guard: a false alarm on ordinary facts
             plain_quarantined[m.get("lang", "?")] += 1
@@ -115,7 +122,10 @@ elif which == "retrieval":
     inv = {v: k for k, v in ids.items()}
     false_flags = set()
     false_flag_hits = 0
-    now = base + timedelta(days=30)
+    # from round 16 the writer gives each memory a realistic event_time and asks on 2026-12-01; earlier rounds have
+    # none, so their memories are dated an hour apart from June 2026 and asked 30 days later
+    timed = any("event_time" in m for m in rows(BLIND / "retrieval/memories.jsonl"))
+    now = datetime(2026, 12, 1, 12, tzinfo=UTC) if timed else base + timedelta(days=30)
     queries = rows(BLIND / "retrieval/queries.jsonl")
     half = sys.argv[3] if len(sys.argv) > 3 else "all"  # even / odd query lines: a fixed dev / held-out split
     queries = queries if half == "all" else queries[0 if half == "even" else 1::2]
