@@ -41,6 +41,7 @@ from hindsight.model import (
     MemoryPatch,
     MemoryRecord,
     Status,
+    unchanged_reserved,
     utcnow,
 )
 from hindsight.retrieval.rerank import Reranker, create_reranker
@@ -195,6 +196,11 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
     def _update_once(self, memory_id: str, patch: MemoryPatch, namespace: str, actor: str) -> MemoryRecord:
         current = self.get(memory_id, namespace, record_access=False)
         changes = patch.model_dump(exclude_unset=True)
+        if "metadata" in changes:  # reserved keys read and sent back unchanged are an ordinary edit
+            try:
+                changes["metadata"] = unchanged_reserved(changes["metadata"], current.metadata)
+            except ValueError as exc:
+                raise InvalidInputError(f"invalid updates: {exc}") from exc
         status_change = "status" in changes and changes["status"] != current.status
         if status_change:  # the old reason (a forget's) does not outlive the status it explained
             changes["status_reason"] = ""

@@ -171,10 +171,13 @@ def _check_keys(value: Any, path: str) -> None:
             _check_keys(item, path)
 
 
-def check_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
-    """Caller-supplied metadata: JSON only, bounded size and depth, no reserved keys (see the limits above)."""
+def check_metadata(metadata: dict[str, Any], reserved_ok: bool = False) -> dict[str, Any]:
+    """Caller-supplied metadata: JSON only, bounded size and depth, no reserved keys (see the limits above).
+
+    `reserved_ok`: an update may send reserved keys back (a client returning what it read); the engine accepts them
+    only with the stored values (`unchanged_reserved`)."""
     reserved = sorted(RESERVED_METADATA_KEYS & set(metadata))
-    if reserved:
+    if reserved and not reserved_ok:
         raise ValueError(f"key '{reserved[0]}' is reserved (set by the write path)")
     if _depth(metadata) > MAX_METADATA_DEPTH:
         raise ValueError(f"nesting is deeper than {MAX_METADATA_DEPTH} levels")
@@ -186,6 +189,16 @@ def check_metadata(metadata: dict[str, Any]) -> dict[str, Any]:
     if size > MAX_METADATA_BYTES:
         raise ValueError(f"is {size} bytes as JSON, more than the {MAX_METADATA_BYTES}-byte limit")
     return metadata
+
+
+def unchanged_reserved(sent: dict[str, Any], stored: dict[str, Any], field: str = "updates.metadata") -> dict[str, Any]:
+    """The caller's metadata without the reserved keys it sent back unchanged; a reserved key it added or changed
+    is refused by name (the write path alone sets them)."""
+    for key in sorted(RESERVED_METADATA_KEYS & set(sent)):
+        if key not in stored or sent[key] != stored[key]:
+            raise ValueError(f"{field}: key '{key}' is reserved (set by the write path); send it back unchanged "
+                             "or leave it out")
+    return {k: v for k, v in sent.items() if k not in RESERVED_METADATA_KEYS}
 
 
 class MemoryRecord(BaseModel):
@@ -341,7 +354,7 @@ class MemoryPatch(BaseModel):
     @field_validator("metadata")
     @classmethod
     def _metadata(cls, metadata: dict[str, Any] | None) -> dict[str, Any] | None:
-        return None if metadata is None else check_metadata(metadata)
+        return None if metadata is None else check_metadata(metadata, reserved_ok=True)
 
     @model_validator(mode="after")
     def _not_empty(self) -> MemoryPatch:
