@@ -68,10 +68,11 @@ def _short(value: Any) -> str:
     return text if len(text) <= 200 else text[:199] + "…"
 
 
-def history_entry(entry: HistoryEntry) -> str:
+def history_entry(entry: HistoryEntry, action: str = "") -> str:
+    """One version; `action`: a form shown with it (the memory page's "restore this version")."""
     note = f" · <span class='muted'>{escape(entry.note)}</span>" if entry.note else ""
     return (f"<li class='version'><b>{escape(entry.action)}</b> · {escape(entry.actor)} · "
-            f"<span class='muted'>{when(entry.at)}</span>{note}{field_changes(entry.before, entry.after)}</li>")
+            f"<span class='muted'>{when(entry.at)}</span>{note}{field_changes(entry.before, entry.after)}{action}</li>")
 
 
 def tags(record: MemoryRecord) -> str:
