@@ -182,3 +182,17 @@ def test_an_admin_releases_a_quarantined_memory_from_its_page(setup: dict[str, A
     assert done.status_code == 303 and done.headers["location"].startswith(f"/console/memory/{held.memory_id}")
     assert engine.get(held.memory_id, "team").status.value == "active"
     assert engine.history(held.memory_id, "team")[-1].action == "release"
+
+
+def test_the_chinese_pages_name_statuses_types_and_changes_in_chinese(setup: dict[str, Any]) -> None:
+    client, mid = setup["client"], setup["ids"]["plain"]
+    _login(client, setup["admin"])
+    browse = client.get("/console?ns=team&lang=zh").text
+    card = browse.split("class='hit'")[1]
+    assert "status-active'>有效</span> · 情景记忆 · 智能体" in card
+    assert "<input type='checkbox' name='status' value='deprecated'> 已过时</label>" in browse  # the form sends the value
+    memory = client.get(f"/console/memory/{mid}?ns=team&lang=zh").text
+    assert "<b>修改</b>" in memory and "<b>创建</b>" in memory and "<b>update</b>" not in memory
+    assert "<option value='semantic'>语义记忆</option>" in memory
+    english = client.get(f"/console/memory/{mid}?ns=team&lang=en").text
+    assert "<b>update</b>" in english and "status-active'>active</span> · episodic" in english

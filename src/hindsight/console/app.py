@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from hindsight.console.cookies import over_https, set_session_cookie
-from hindsight.console.i18n import LANGS, t
+from hindsight.console.i18n import LANGS, t, word
 from hindsight.security.audit import AuditLog
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.sessions import SessionStore
@@ -56,6 +56,10 @@ class Ctx:
 
     def t(self, key: str) -> str:
         return t(self.lang, key)
+
+    def word(self, value: str) -> str:
+        """A stored value (status, type, source, history action) in the page's language; unknown ones as they are."""
+        return word(self.lang, value)
 
     def can(self, scope: Scope, namespace: str | None) -> bool:
         return self.who.allows(scope, namespace)

@@ -91,6 +91,21 @@ TEXT: dict[str, dict[str, str]] = {
 }
 
 
+#: stored values shown on the pages (the forms still send the value itself)
+VALUE_WORDS: dict[str, str] = {
+    "active": "有效", "deprecated": "已过时", "forgotten": "已遗忘", "quarantined": "已隔离",
+    "working": "工作记忆", "episodic": "情景记忆", "semantic": "语义记忆", "warning": "警示",
+    "user": "用户", "agent": "智能体", "external": "外部",
+    "create": "创建", "update": "修改", "deprecate": "标记过时", "forget": "遗忘", "release": "放行",
+    "delete": "删除", "merge": "合并", "refresh": "刷新", "store": "新增",
+    "supersedes": "取代", "supplements": "补充", "derived_from": "派生自",
+}
+
+
+def word(lang: str, value: str) -> str:
+    return VALUE_WORDS.get(value, value) if lang == "zh" else value
+
+
 def t(lang: str, key: str) -> str:
     entry = TEXT.get(key)
     if entry is None:

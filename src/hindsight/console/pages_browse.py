@@ -91,7 +91,7 @@ def _offset(raw: str) -> int:
 
 def _checks(ctx: Ctx, name: str, options: list[str], chosen: list[str]) -> str:
     boxes = "".join(f"<label><input type='checkbox' name='{name}' value='{o}'{' checked' if o in chosen else ''}>"
-                    f" {o}</label>" for o in options)
+                    f" {escape(ctx.word(o))}</label>" for o in options)
     return f"<fieldset><legend>{ctx.t(name)}</legend>{boxes}</fieldset>"
 
 
@@ -174,13 +174,13 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
         body = (f"<p class='muted'>{escape(record.id)} · {escape(ns)}</p><div class='pre' id='content'>"
                 f"{shown(record.content)}</div>"
                 + (f"<p>{ctx.t('context')}: {escape(record.context)}</p>" if record.context else "")
-                + f"<p>{memory_line(record)} · {ctx.t('importance')} {record.importance:.2f}"
+                + f"<p>{memory_line(ctx, record)} · {ctx.t('importance')} {record.importance:.2f}"
                 + (f" · <span class='tag' id='private'>{ctx.t('private')}</span>" if record.encrypted else "") + "</p>"
                 + (f"<p class='muted'>{escape(record.status_reason)}</p>" if record.status_reason else "")
                 + f"<h2>{ctx.t('provenance')}</h2><p class='muted'>{prov}</p>"
                 + _actions(ctx, record) + f"<h2>{ctx.t('edges')}</h2>" + _edges(ctx, record, related)
                 + f"<h2>{ctx.t('history')}</h2><ol class='history'>"
-                + "".join(history_entry(e, _revert_form(ctx, record, i, e)) for i, e in reversed(list(enumerate(history))))
+                + "".join(history_entry(ctx, e, _revert_form(ctx, record, i, e)) for i, e in reversed(list(enumerate(history))))
                 + "</ol>")
         return app.page(ctx, record.content[:60] + ("…" if len(record.content) > 60 else ""), body)
 
@@ -244,7 +244,8 @@ def _actions(ctx: Ctx, record: Any) -> str:
         return f"<p class='muted'>{ctx.t('read_only')}</p>"
     base = f"/console/memory/{escape(record.id)}/"
     ns = f"<input type='hidden' name='ns' value='{escape(record.namespace)}'>"
-    types = "".join(f"<option{' selected' if m == record.type else ''}>{m.value}</option>" for m in MemoryType)
+    types = "".join(f"<option value='{m.value}'{' selected' if m == record.type else ''}>{escape(ctx.word(m.value))}"
+                    "</option>" for m in MemoryType)
     edit = ctx.form(base + "edit", ns + (
         f"<textarea name='content' id='edit-content' aria-label='{ctx.t('content')}'>{escape(record.content)}</textarea>"
         f"<label>{ctx.t('context')} <input type='text' name='context' value='{escape(record.context)}' size='40'></label>"
@@ -273,9 +274,9 @@ def _edges(ctx: Ctx, record: Any, related: list[Any]) -> str:
         return f"<p class='muted'>{ctx.t('no_edges')}</p>"
     neighbours = [(other.id, visible(other.content[:40]), edge.kind, edge.src == record.id) for edge, other in related]
     rows = "".join(
-        f"<li>{'→' if edge.src == record.id else '←'} <b>{escape(edge.kind)}</b> "
+        f"<li>{'→' if edge.src == record.id else '←'} <b>{escape(ctx.word(edge.kind))}</b> "
         f"<a class='edge-link' href='{escape(memory_href(other.id, other.namespace))}'>{shown(other.content[:80])}</a>"
-        f" <span class='muted'>{escape(other.status.value)} {tags(other)}</span></li>" for edge, other in related)
+        f" <span class='muted'>{escape(ctx.word(other.status.value))} {tags(other)}</span></li>" for edge, other in related)
     return f"<div class='grid2'><div>{edge_graph((record.id, visible(record.content[:40])), neighbours, record.namespace)}</div>" \
            f"<ul>{rows}</ul></div>"
 

@@ -57,7 +57,7 @@ def _proposal_card(ctx: Ctx, engine: MemoryEngine, p: Proposal) -> str:
                                             f"{ctx.t('edit_approve')}</button>")
     forms += ctx.form(base + "reject", f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
                                        f"<button class='reject'>{ctx.t('reject')}</button>")
-    return (f"<div class='card proposal' data-id='{escape(p.id)}'><div><span class='tag'>{escape(p.action)}</span> "
+    return (f"<div class='card proposal' data-id='{escape(p.id)}'><div><span class='tag'>{escape(ctx.word(p.action))}</span> "
             f"<b>{escape(p.namespace)}</b> · {escape(p.proposed_by)} · <span class='muted'>{when(p.proposed_at)} · "
             f"{escape(p.id)}</span></div>"
             + (f"<p class='muted'>{escape(p.reason)}</p>" if p.reason else "")
