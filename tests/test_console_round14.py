@@ -193,6 +193,6 @@ def test_the_chinese_pages_name_statuses_types_and_changes_in_chinese(setup: dic
     assert "<input type='checkbox' name='status' value='deprecated'> 已过时</label>" in browse  # the form sends the value
     memory = client.get(f"/console/memory/{mid}?ns=team&lang=zh").text
     assert "<b>修改</b>" in memory and "<b>创建</b>" in memory and "<b>update</b>" not in memory
-    assert "<option value='semantic'>语义记忆</option>" in memory
+    assert "<option value='semantic'>语义记忆</option>" in memory and "来源: 智能体" in memory
     english = client.get(f"/console/memory/{mid}?ns=team&lang=en").text
     assert "<b>update</b>" in english and "status-active'>active</span> · episodic" in english

@@ -166,7 +166,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                 related = [(edge, withhold(other)) for edge, other in related]
         except HindsightError as exc:
             return app.error(ctx, str(exc), 404)
-        prov = (f"{ctx.t('source')}: {escape(record.source.value)} · {ctx.t('credibility')} {record.credibility:.2f} · "
+        prov = (f"{ctx.t('source')}: {escape(ctx.word(record.source.value))} · {ctx.t('credibility')} {record.credibility:.2f} · "
                 f"{ctx.t('created')} {when(record.created_at)} {ctx.t('by')} {escape(record.created_by)} · "
                 f"{ctx.t('updated')} {when(record.updated_at)}"
                 + (f" · {ctx.t('task')} {escape(record.source_task_id)}" if record.source_task_id else "")
