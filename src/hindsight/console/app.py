@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from hindsight.console.cookies import over_https, set_session_cookie
-from hindsight.console.i18n import LANGS, t
+from hindsight.console.i18n import LANGS, t, word
 from hindsight.security.audit import AuditLog
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.sessions import SessionStore
@@ -39,6 +39,8 @@ COOKIE = "hindsight_console"
 LANG_COOKIE = "hindsight_lang"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
        "frame-ancestors 'none'; base-uri 'none'")
+# an inline icon: without one every first page load logs a 404 for /favicon.ico in the browser's console
+FAVICON = "data:,"
 STATIC = {"console.css": "text/css; charset=utf-8", "console.js": "text/javascript; charset=utf-8"}
 
 
@@ -54,6 +56,10 @@ class Ctx:
 
     def t(self, key: str) -> str:
         return t(self.lang, key)
+
+    def word(self, value: str) -> str:
+        """A stored value (status, type, source, history action) in the page's language; unknown ones as they are."""
+        return word(self.lang, value)
 
     def can(self, scope: Scope, namespace: str | None) -> bool:
         return self.who.allows(scope, namespace)
@@ -136,7 +142,8 @@ class ConsoleApp:
         notes = "".join(f"<div class='flash'>{escape(n)}</div>" for n in ctx.notes)
         html = (f"<!doctype html><html lang='{'zh-CN' if ctx.lang == 'zh' else 'en'}'><head><meta charset='utf-8'>"
                 f"<meta name='viewport' content='width=device-width,initial-scale=1'><title>{escape(title)} · "
-                f"{ctx.t('title')}</title><link rel='stylesheet' href='/console/static/console.css'></head><body>"
+                f"{ctx.t('title')}</title><link rel='icon' href='{FAVICON}'><link rel='stylesheet' href='/console/static/console.css'>"
+                "</head><body>"
                 f"<header><span class='brand'>{ctx.t('title')}</span><nav>{nav}</nav><span class='right'>"
                 f"{ctx.t('signed_in_as')} <b>{escape(ctx.who.name)}</b> · <a href='{escape(toggle)}' id='lang'>"
                 f"{ctx.t('lang_other')}</a></span>{sign_out}</header><main><h1>{escape(title)}</h1>{notes}{body}"
@@ -146,7 +153,8 @@ class ConsoleApp:
 
     def login_page(self, request: Request, message_key: str = "sign_in_help", status: int = 401) -> HTMLResponse:
         lang = self.lang(request)
-        html = (f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><title>{t(lang, 'sign_in')}</title>"
+        html = (f"<!doctype html><html lang='{lang}'><head><meta charset='utf-8'><meta name='viewport' "
+                f"content='width=device-width,initial-scale=1'><title>{t(lang, 'sign_in')}</title><link rel='icon' href='{FAVICON}'>"
                 "<link rel='stylesheet' href='/console/static/console.css'></head><body><main>"
                 f"<h1>{t(lang, 'title')}</h1><p>{t(lang, message_key)}</p>"
                 "<form method='post' action='/console/login'><input type='password' name='token' id='token' "

@@ -45,6 +45,13 @@ TEXT: dict[str, dict[str, str]] = {
     "forget": {"en": "Forget", "zh": "遗忘"},
     "restore": {"en": "Restore", "zh": "恢复"},
     "deprecate": {"en": "Deprecate", "zh": "标记过时"},
+    "restore_version": {"en": "Restore this version", "zh": "恢复到此版本"},
+    "session": {"en": "Session", "zh": "会话"},
+    "task": {"en": "Task", "zh": "任务"},
+    "credibility": {"en": "credibility", "zh": "可信度"},
+    "prev": {"en": "← previous", "zh": "← 上一页"},
+    "next": {"en": "next →", "zh": "下一页 →"},
+    "private": {"en": "private (encrypted at rest)", "zh": "私密（加密存储）"},
     "reason": {"en": "reason", "zh": "原因"},
     "read_only": {"en": "Read-only: your token cannot change this namespace.", "zh": "只读：你的令牌不能修改此命名空间。"},
     "review_queue": {"en": "Review proposals", "zh": "待审核的修改"},
@@ -82,6 +89,21 @@ TEXT: dict[str, dict[str, str]] = {
     "bad_form": {"en": "The form expired or came from another site; reload the page and try again.",
                  "zh": "表单已过期或来自其他站点，请刷新页面后重试。"},
 }
+
+
+#: stored values shown on the pages (the forms still send the value itself)
+VALUE_WORDS: dict[str, str] = {
+    "active": "有效", "deprecated": "已过时", "forgotten": "已遗忘", "quarantined": "已隔离",
+    "working": "工作记忆", "episodic": "情景记忆", "semantic": "语义记忆", "warning": "警示",
+    "user": "用户", "agent": "智能体", "external": "外部",
+    "create": "创建", "update": "修改", "deprecate": "标记过时", "forget": "遗忘", "release": "放行",
+    "delete": "删除", "merge": "合并", "refresh": "刷新", "store": "新增",
+    "supersedes": "取代", "supplements": "补充", "derived_from": "派生自",
+}
+
+
+def word(lang: str, value: str) -> str:
+    return VALUE_WORDS.get(value, value) if lang == "zh" else value
 
 
 def t(lang: str, key: str) -> str:

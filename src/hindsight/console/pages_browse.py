@@ -42,6 +42,12 @@ def namespaces_for(ctx: Ctx, engine: MemoryEngine, scope: Scope = Scope.read) ->
     return sorted(n for n in known if ctx.can(scope, n))
 
 
+def _first_kept(engine: MemoryEngine, spaces: list[str]) -> str:
+    """The namespace a bare /console opens: the first one that holds memories (the empty `default` came first)."""
+    counts = engine.stats().namespaces
+    return next((n for n in spaces if counts.get(n)), spaces[0] if spaces else "default")
+
+
 def _filters(params: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, name in (("type", "types"), ("status", "statuses"), ("source", "sources")):
@@ -85,7 +91,7 @@ def _offset(raw: str) -> int:
 
 def _checks(ctx: Ctx, name: str, options: list[str], chosen: list[str]) -> str:
     boxes = "".join(f"<label><input type='checkbox' name='{name}' value='{o}'{' checked' if o in chosen else ''}>"
-                    f" {o}</label>" for o in options)
+                    f" {escape(ctx.word(o))}</label>" for o in options)
     return f"<fieldset><legend>{ctx.t(name)}</legend>{boxes}</fieldset>"
 
 
@@ -102,8 +108,8 @@ def browse_form(ctx: Ctx, params: Any, spaces: list[str], ns: str) -> str:
         f"<label>{ctx.t('to')} <input type='date' name='to' value='{escape(params.get('to', ''))}'></label>"
         f"<label>{ctx.t('importance')} ≥ <input type='number' name='min_importance' min='0' max='1' step='0.1' "
         f"value='{escape(params.get('min_importance', ''))}'></label>"
-        f"<label>session <input type='text' name='session' value='{escape(params.get('session', ''))}'></label>"
-        f"<label>task <input type='text' name='task' value='{escape(params.get('task', ''))}'></label>"
+        f"<label>{ctx.t('session')} <input type='text' name='session' value='{escape(params.get('session', ''))}'></label>"
+        f"<label>{ctx.t('task')} <input type='text' name='task' value='{escape(params.get('task', ''))}'></label>"
         + _checks(ctx, "type", [m.value for m in MemoryType], params.getlist("type"))
         + _checks(ctx, "status", [s.value for s in LISTED_STATUSES], params.getlist("status"))
         + _checks(ctx, "source", [s.value for s in Source], params.getlist("source"))
@@ -117,7 +123,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
     async def browse(request: Request, ctx: Ctx) -> Response:
         params = request.query_params
         spaces = namespaces_for(ctx, engine)
-        ns = params.get("ns") or (spaces[0] if spaces else "default")
+        ns = params.get("ns") or _first_kept(engine, spaces)
         if not ctx.can(Scope.read, ns):
             return app.error(ctx, ctx.t("not_allowed"), 403)
         body = browse_form(ctx, params, spaces, ns)
@@ -138,7 +144,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                 records, total = engine.list(ns, listed, limit=PAGE, offset=offset)
                 body += f"<p class='muted'>{total} {ctx.t('memories')}</p>"
                 body += "".join(record_card(ctx, r) for r in records) or f"<p>{ctx.t('no_results')}</p>"
-                body += _pager(params, offset, total)
+                body += _pager(ctx, params, offset, total)
         except HindsightError as exc:
             body += f"<div class='error'>{escape(str(exc))}</div>"
         return app.page(ctx, ctx.t("nav_browse"), body)
@@ -160,20 +166,22 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                 related = [(edge, withhold(other)) for edge, other in related]
         except HindsightError as exc:
             return app.error(ctx, str(exc), 404)
-        prov = (f"{ctx.t('source')}: {escape(record.source.value)} · credibility {record.credibility:.2f} · "
+        prov = (f"{ctx.t('source')}: {escape(ctx.word(record.source.value))} · {ctx.t('credibility')} {record.credibility:.2f} · "
                 f"{ctx.t('created')} {when(record.created_at)} {ctx.t('by')} {escape(record.created_by)} · "
                 f"{ctx.t('updated')} {when(record.updated_at)}"
-                + (f" · task {escape(record.source_task_id)}" if record.source_task_id else "")
-                + (f" · session {escape(record.session_id)}" if record.session_id else ""))
+                + (f" · {ctx.t('task')} {escape(record.source_task_id)}" if record.source_task_id else "")
+                + (f" · {ctx.t('session')} {escape(record.session_id)}" if record.session_id else ""))
         body = (f"<p class='muted'>{escape(record.id)} · {escape(ns)}</p><div class='pre' id='content'>"
                 f"{shown(record.content)}</div>"
                 + (f"<p>{ctx.t('context')}: {escape(record.context)}</p>" if record.context else "")
-                + f"<p>{memory_line(record)} · {ctx.t('importance')} {record.importance:.2f}</p>"
+                + f"<p>{memory_line(ctx, record)} · {ctx.t('importance')} {record.importance:.2f}"
+                + (f" · <span class='tag' id='private'>{ctx.t('private')}</span>" if record.encrypted else "") + "</p>"
                 + (f"<p class='muted'>{escape(record.status_reason)}</p>" if record.status_reason else "")
                 + f"<h2>{ctx.t('provenance')}</h2><p class='muted'>{prov}</p>"
                 + _actions(ctx, record) + f"<h2>{ctx.t('edges')}</h2>" + _edges(ctx, record, related)
                 + f"<h2>{ctx.t('history')}</h2><ol class='history'>"
-                + "".join(history_entry(e) for e in reversed(history)) + "</ol>")
+                + "".join(history_entry(ctx, e, _revert_form(ctx, record, i, e)) for i, e in reversed(list(enumerate(history))))
+                + "</ol>")
         return app.page(ctx, record.content[:60] + ("…" if len(record.content) > 60 else ""), body)
 
     app.route("/console/memory/{memory_id}", ["GET"], memory_page)
@@ -188,11 +196,14 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
         door = review if review is not None and review.is_reviewed(ns) and not ctx.can(Scope.admin, ns) else None
         proposed = False
         try:
-            if action == "edit":
+            if action in ("edit", "revert"):
                 changes: dict[str, Any] = {"content": fields.get("content", ""), "context": fields.get("context", ""),
                                            "tags": [x.strip() for x in fields.get("tags", "").split(",") if x.strip()],
                                            "type": fields.get("type", "episodic")}
-                if fields.get("importance", "").strip():
+                if action == "revert":  # a version from the history: its fields become an ordinary edit
+                    changes = _version_fields(engine.history(memory_id, ns), fields.get("version", ""),
+                                              ctx.can(Scope.admin, ns))
+                elif fields.get("importance", "").strip():
                     try:
                         changes["importance"] = float(fields["importance"])
                     except ValueError as exc:
@@ -233,7 +244,8 @@ def _actions(ctx: Ctx, record: Any) -> str:
         return f"<p class='muted'>{ctx.t('read_only')}</p>"
     base = f"/console/memory/{escape(record.id)}/"
     ns = f"<input type='hidden' name='ns' value='{escape(record.namespace)}'>"
-    types = "".join(f"<option{' selected' if m == record.type else ''}>{m.value}</option>" for m in MemoryType)
+    types = "".join(f"<option value='{m.value}'{' selected' if m == record.type else ''}>{escape(ctx.word(m.value))}"
+                    "</option>" for m in MemoryType)
     edit = ctx.form(base + "edit", ns + (
         f"<textarea name='content' id='edit-content' aria-label='{ctx.t('content')}'>{escape(record.content)}</textarea>"
         f"<label>{ctx.t('context')} <input type='text' name='context' value='{escape(record.context)}' size='40'></label>"
@@ -248,6 +260,12 @@ def _actions(ctx: Ctx, record: Any) -> str:
                                 f" <button class='danger' id='forget'>{ctx.t('forget')}</button>"))
     elif record.status in (Status.deprecated, Status.forgotten):
         buttons.append(ctx.form(base + "restore", ns + f"<button class='approve' id='restore'>{ctx.t('restore')}</button>"))
+    elif record.status == Status.quarantined and ctx.can(Scope.admin, record.namespace):
+        # the guard's reason is shown above; release it here as on the queues page (kept: leave it as it is)
+        buttons.append(ctx.form(f"/console/quarantine/{escape(record.id)}/release", ns + (
+            "<input type='hidden' name='back' value='memory'>"
+            f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
+            f"<button class='approve' id='release'>{ctx.t('release')}</button>")))
     return (f"<h2>{ctx.t('edit')}</h2>{edit}<div class='actions'>{''.join(buttons)}</div>")
 
 
@@ -256,22 +274,51 @@ def _edges(ctx: Ctx, record: Any, related: list[Any]) -> str:
         return f"<p class='muted'>{ctx.t('no_edges')}</p>"
     neighbours = [(other.id, visible(other.content[:40]), edge.kind, edge.src == record.id) for edge, other in related]
     rows = "".join(
-        f"<li>{'→' if edge.src == record.id else '←'} <b>{escape(edge.kind)}</b> "
+        f"<li>{'→' if edge.src == record.id else '←'} <b>{escape(ctx.word(edge.kind))}</b> "
         f"<a class='edge-link' href='{escape(memory_href(other.id, other.namespace))}'>{shown(other.content[:80])}</a>"
-        f" <span class='muted'>{escape(other.status.value)} {tags(other)}</span></li>" for edge, other in related)
+        f" <span class='muted'>{escape(ctx.word(other.status.value))} {tags(other)}</span></li>" for edge, other in related)
     return f"<div class='grid2'><div>{edge_graph((record.id, visible(record.content[:40])), neighbours, record.namespace)}</div>" \
            f"<ul>{rows}</ul></div>"
 
 
-def _pager(params: Any, offset: int, total: int) -> str:
+REVERTED = ("content", "context", "tags", "type", "importance")
+
+
+def _version_fields(history: list[Any], raw: str, admin: bool) -> dict[str, Any]:
+    """The editable fields of version `raw` (its index in the append-only history, so a page's number stays
+    true); a quarantined version's text is the admins' to see, so only they may put it back."""
+    index = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 9 else -1
+    snapshot = history[index].after if 0 <= index < len(history) else None
+    if not snapshot or not isinstance(snapshot.get("content"), str):
+        raise InvalidInputError(f"version: no version {raw[:20]!r} of this memory to restore")
+    if snapshot.get("status") == "quarantined" and not admin:
+        raise InvalidInputError("version: a quarantined version is restored only by an admin of the namespace")
+    return {k: snapshot[k] for k in REVERTED if k in snapshot}
+
+
+def _revert_form(ctx: Ctx, record: Any, index: int, entry: Any) -> str:
+    """"Restore this version" beside a version whose fields differ from the memory now (write scope)."""
+    after = entry.after or {}
+    if (not ctx.can(Scope.write, record.namespace) or not isinstance(after.get("content"), str)
+            or (after.get("status") == "quarantined" and not ctx.can(Scope.admin, record.namespace))
+            or all(after.get(k) == (v.value if k == "type" else v)
+                   for k, v in ((k, getattr(record, k)) for k in REVERTED if k in after))):
+        return ""
+    return ctx.form(f"/console/memory/{escape(record.id)}/revert",
+                    f"<input type='hidden' name='ns' value='{escape(record.namespace)}'>"
+                    f"<input type='hidden' name='version' value='{index}'>"
+                    f"<button class='revert'>{ctx.t('restore_version')}</button>", "revert")
+
+
+def _pager(ctx: Ctx, params: Any, offset: int, total: int) -> str:
     """Previous / next links that keep every filter."""
     kept = [(k, v) for k, v in params.multi_items() if k != "offset"]
     links = []
     if offset > 0:
         links.append(f"<a rel='prev' href='/console?{escape(urlencode([*kept, ('offset', max(0, offset - PAGE))]))}'>"
-                     "← prev</a>")
+                     f"{ctx.t('prev')}</a>")
     if offset + PAGE < total:
         links.append(f"<a rel='next' id='next' href='/console?{escape(urlencode([*kept, ('offset', offset + PAGE)]))}'>"
-                     "next →</a>")
+                     f"{ctx.t('next')}</a>")
     return f"<p class='pager'>{' · '.join(links)} <span class='muted'>{offset + 1}–{min(total, offset + PAGE)}</span></p>" \
         if total else ""

@@ -12,7 +12,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from hindsight.console.app import ConsoleApp, Ctx
+from hindsight.console.app import ConsoleApp, Ctx, memory_href
 from hindsight.console.pages_browse import namespaces_for
 from hindsight.console.safe import shown
 from hindsight.console.views import field_changes, memory_block, when, word_diff
@@ -57,7 +57,7 @@ def _proposal_card(ctx: Ctx, engine: MemoryEngine, p: Proposal) -> str:
                                             f"{ctx.t('edit_approve')}</button>")
     forms += ctx.form(base + "reject", f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
                                        f"<button class='reject'>{ctx.t('reject')}</button>")
-    return (f"<div class='card proposal' data-id='{escape(p.id)}'><div><span class='tag'>{escape(p.action)}</span> "
+    return (f"<div class='card proposal' data-id='{escape(p.id)}'><div><span class='tag'>{escape(ctx.word(p.action))}</span> "
             f"<b>{escape(p.namespace)}</b> · {escape(p.proposed_by)} · <span class='muted'>{when(p.proposed_at)} · "
             f"{escape(p.id)}</span></div>"
             + (f"<p class='muted'>{escape(p.reason)}</p>" if p.reason else "")
@@ -78,7 +78,8 @@ def _quarantine_card(ctx: Ctx, engine: MemoryEngine, record: MemoryRecord) -> st
                                              f"<button class='approve'>{ctx.t('release')}</button>")
              + ctx.form(base + "discard", ns + f"<button class='reject'>{ctx.t('discard')}</button>"))
     return (f"<div class='card quarantined' data-id='{escape(record.id)}'><div><b>{escape(record.namespace)}</b> · "
-            f"{escape(record.created_by)} · <span class='muted'>{when(record.created_at)} · {escape(record.id)}</span>"
+            f"{escape(record.created_by)} · <span class='muted'>{when(record.created_at)} · <a href="
+            f"'{escape(memory_href(record.id, record.namespace))}'>{escape(record.id)}</a></span>"
             f"</div><p class='status-quarantined'>{escape(record.status_reason)}</p>"
             f"<div class='grid2'><div><b>{ctx.t('now')}</b>{now}</div><div><b>{ctx.t('proposed')}</b>{change}</div>"
             f"</div><div class='actions'>{forms}</div></div>")
@@ -142,7 +143,8 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
                 return app.error(ctx, f"unknown action '{action}'", 400)
         except HindsightError as exc:
             return app.error(ctx, f"{exc.code}: {exc}", 409)
-        return RedirectResponse("/console/queues?done=1", status_code=303)
+        back = memory_href(memory_id, ns) + "&done=1" if fields.get("back") == "memory" and action == "release" else ""
+        return RedirectResponse(back or "/console/queues?done=1", status_code=303)
 
     app.post("/console/quarantine/{memory_id}/{action}", quarantine)
 

@@ -68,25 +68,27 @@ def _short(value: Any) -> str:
     return text if len(text) <= 200 else text[:199] + "…"
 
 
-def history_entry(entry: HistoryEntry) -> str:
+def history_entry(ctx: Ctx, entry: HistoryEntry, action: str = "") -> str:
+    """One version; `action`: a form shown with it (the memory page's "restore this version")."""
     note = f" · <span class='muted'>{escape(entry.note)}</span>" if entry.note else ""
-    return (f"<li class='version'><b>{escape(entry.action)}</b> · {escape(entry.actor)} · "
-            f"<span class='muted'>{when(entry.at)}</span>{note}{field_changes(entry.before, entry.after)}</li>")
+    return (f"<li class='version'><b>{escape(ctx.word(entry.action))}</b> · {escape(entry.actor)} · "
+            f"<span class='muted'>{when(entry.at)}</span>{note}{field_changes(entry.before, entry.after)}{action}</li>")
 
 
 def tags(record: MemoryRecord) -> str:
     return "".join(f"<span class='tag'>{escape(tag)}</span>" for tag in record.tags)
 
 
-def memory_line(record: MemoryRecord) -> str:
-    return (f"<span class='status-{record.status.value}'>{escape(record.status.value)}</span> · "
-            f"{escape(record.type.value)} · {escape(record.source.value)} · {when(record.created_at)} {tags(record)}")
+def memory_line(ctx: Ctx, record: MemoryRecord) -> str:
+    return (f"<span class='status-{record.status.value}'>{escape(ctx.word(record.status.value))}</span> · "
+            f"{escape(ctx.word(record.type.value))} · {escape(ctx.word(record.source.value))} · "
+            f"{when(record.created_at)} {tags(record)}")
 
 
 def memory_block(ctx: Ctx, record: MemoryRecord | None) -> str:
     if record is None:
         return "<p class='muted'>—</p>"
-    return (f"<div class='pre'>{shown(record.content)}</div><div class='muted'>{memory_line(record)}</div>"
+    return (f"<div class='pre'>{shown(record.content)}</div><div class='muted'>{memory_line(ctx, record)}</div>"
             f"<a href='{escape(memory_href(record.id, record.namespace))}'>{escape(record.id)}</a>")
 
 
@@ -111,5 +113,5 @@ def record_card(ctx: Ctx, record: MemoryRecord, extra: str = "", side: str = "")
             f"<a class='open' href='{escape(href)}'>{escape(record.id)}</a> <span class='muted'>{escape(extra)}</span>"
             f"<div class='content'>{shown(record.content)}</div>"
             + (f"<div class='muted'>{ctx.t('context')}: {escape(record.context)}</div>" if record.context else "")
-            + f"<div class='muted'>{memory_line(record)}</div></div>"
+            + f"<div class='muted'>{memory_line(ctx, record)}</div></div>"
             f"<div aria-label='{ctx.t('why')}'>{side}</div></article>")

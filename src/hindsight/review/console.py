@@ -113,7 +113,7 @@ def _proposal_card(view: dict[str, Any], csrf: str = "") -> str:
         "<input type='text' name='note' placeholder='note (optional)'> "
         "<button class='approve'>Approve</button></form> "
         f"<form method='post' action='/review/{pid}/reject' style='display:inline'>{_csrf_field(csrf)}"
-        "<input type='hidden' name='note' value=''><button class='reject'>Reject</button></form></div>"
+        "<input type='text' name='note' placeholder='why (optional)'> <button class='reject'>Reject</button></form></div>"
     )
 
 

@@ -144,7 +144,22 @@ class EncryptedStore(MemoryStore):
         self.inner.record_access(memory_ids, at)
 
     def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
-        return self.inner.history(memory_id)
+        """A private memory's snapshots opened like the record itself (they stay sealed at rest, in backups and
+        through `all_history`); without a key they read as the placeholder."""
+        return [e.model_copy(update={"before": self._open_snapshot(memory_id, e.before),
+                                     "after": self._open_snapshot(memory_id, e.after)}) for e in self.inner.history(memory_id)]
+
+    def _open_snapshot(self, memory_id: str, snapshot: dict[str, Any] | None) -> dict[str, Any] | None:
+        if not snapshot or not snapshot.get("encrypted"):
+            return snapshot
+        opened = dict(snapshot)
+        for key in ("content", "context"):
+            if isinstance(opened.get(key), str):
+                opened[key] = self.open_text(opened[key], memory_id)
+        if isinstance(opened.get("metadata"), dict):
+            opened["metadata"] = {k: self.open_text(str(v), memory_id) if k in SEALED_METADATA_KEYS else v
+                                  for k, v in opened["metadata"].items()}
+        return opened
 
     def add_edge(self, edge: Edge) -> None:
         self.inner.add_edge(edge)
