@@ -9,7 +9,9 @@ repeat it or stand beside it in its own record or sentence are too. One mechanis
 - *its record*: in a record (SQL tuple, YAML, form lines) holding a found card, the value under an expiry key
   (exp, expiry, valid thru, 有效期); holding a found address, the value under a postcode key (postcode, ZIP, 邮编);
   holding a found secret key, the value under its access-key partner's key (ak, app_key, access_key_id, appkey);
-- *the address's own detail*: "(2nd floor, left door)", "flat 3", "apt 4B" right after a found address.
+- *the address's own detail*: "(2nd floor, left door)", "flat 3", "apt 4B" right after a found address;
+- *a code of the same shape* (round 14): in a found one-time code's sentence, another grouped code written exactly
+  like it ("backup codes: 5521-0937, 4410-2268; used up 7713-5046", "备用码 3307-1186、已作废 2291-7730").
 
 Nothing here fires in a text where no finder found a value of the kind, so look-alikes without a secret are
 untouched by construction.
@@ -108,6 +110,36 @@ def _siblings(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+# A grouped code: two to four groups, each with a digit (letters allowed), joined by a dash or a space.
+_GROUP = r"(?=[A-Za-z]{0,7}\d)[A-Za-z0-9]{3,8}"
+_GROUPED_CODE = re.compile(r"(?<![\w-])" + _GROUP + r"(?:[- ]" + _GROUP + r"){1,3}(?![\w-])")
+
+
+_NAMED_OTHER = re.compile(r"(?i)(?<![A-Za-z])(?:order|invoice|ticket|tracking|ref(?:erence)?|case|booking|serial|phone|tel)(?![A-Za-z])"
+                          r"[^\d\n]{0,12}$|(?:订单|单号|工单|快递|运单|序列号|电话)[^\d\n]{0,8}$")
+
+
+def _shape(value: str) -> str:
+    return re.sub(r"[A-Za-z]", "a", re.sub(r"\d", "9", value))
+
+
+def _same_shape_codes(text: str, spans: list[Span]) -> list[Span]:
+    """In a found one-time code's sentence, another code of exactly its grouped shape (``9999-9999``)."""
+    by_sentence: dict[tuple[int, int], set[str]] = {}
+    for kind, a, b in spans:
+        value = text[a:b]
+        if kind == "otp" and _GROUPED_CODE.fullmatch(value) and len(_digits(value)) >= 6:
+            by_sentence.setdefault(_sentence(text, a, b), set()).add(_shape(value))
+    taken = _Taken(spans)
+    out: list[Span] = []
+    for (lo, hi), shapes in by_sentence.items():
+        for m in _GROUPED_CODE.finditer(text, lo, hi):
+            if (_shape(m.group(0)) in shapes and not taken.overlaps(*m.span())
+                    and not _NAMED_OTHER.search(text, max(lo, m.start() - 24), m.start())):  # "order 7731 0093" is named
+                out.append(("otp", *m.span()))
+    return out
+
+
 def _record_neighbours(text: str, spans: list[Span]) -> list[Span]:
     kinds = {s[0] for s in spans}
     want_expiry = bool(kinds & {"card", "cvv"} or "bank_account" in kinds and re.search(r"(?i)\bcards?\b|卡", text))
@@ -146,4 +178,5 @@ def find_echoes(text: str, spans: list[Span]) -> list[Span]:
     spans = [s for s in spans if s[0] != "public"]
     if not spans:
         return []
-    return _restated(text, spans) + _siblings(text, spans) + _record_neighbours(text, spans) + _address_details(text, spans)
+    return (_restated(text, spans) + _siblings(text, spans) + _same_shape_codes(text, spans) + _record_neighbours(text, spans)
+            + _address_details(text, spans))

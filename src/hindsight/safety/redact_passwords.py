@@ -45,7 +45,7 @@ _LABELLED_PAIR = re.compile(r"[：:]\s*[\w.+-]{2,40}\s+/\s+(?P<value>[^\s/\"'`,;
 _EMAIL_SLASH_PASS = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})")
 _PASSWORD_ZH = re.compile(
     r"(?i)(?:密码|口令|登录密码|支付密码|开机密码|wifi ?密码|(?-i:PIN)码?|取款密码)(?:我|他|她|已经|已|被|都|也|现在|就|还|仍然|一直|其实|应该|默认|统一|暂时|先|又){0,2}(?P<sep>\s*(?:是|为|:|：|=|改成了?|改为|设置为|设置成|设成了?|设为|"
-    r"换成了?|更新为|更新成了?|修改为|修改成了?|重置为|重置成了?|变成了?|变为|是：|是:)\s*(?:[\u4e00-\u9fff]{1,6}的\s*)?|\s+)(?:" + _QUOTED + r"|[\"'“]?(?P<value>[!-~]{3,64}))"
+    r"换成了?|更新为|更新成了?|修改为|修改成了?|重置为|重置成了?|变成了?|变为|是：|是:)\s*(?:[\u4e00-\u9fff]{1,6}的\s*)?|\s+|(?<=[码令])(?=[!-~]))(?:" + _QUOTED + r"|[\"'“]?(?P<value>[!-~]{3,64}))"
 )
 # scheme://user:password@host: the password runs to the *last* "@" before the host, so one with an
 # unescaped "@" inside ("p@ss@db") is still removed whole; %-escapes are part of it.
@@ -97,7 +97,8 @@ def find_passwords(text: str) -> list[Span]:
         value, group = _password_value(m)
         if PLACEHOLDER_VALUE.match(value) or (m.group(0).startswith("PIN") and not value.isdigit()):
             continue
-        if (group == "value" and m.group("sep").isspace() and not (re.search(r"\d", value) and re.search(r"[A-Za-z\W_]", value))
+        # "密码88886666hz": a value glued to the label is judged like one after a bare space (password-shaped only).
+        if (group == "value" and not m.group("sep").strip() and not (re.search(r"\d", value) and re.search(r"[A-Za-z\W_]", value))
                 and not (value.isdigit() and len(value) >= (4 if m.group(0).startswith("PIN") else 6))):
             continue  # "密码 reset" / "密码 123": only password-shaped values without a separator word
         out.append(("password", *group_span(m, group)))

@@ -40,8 +40,8 @@ _PUBLIC_PHONE_BEFORE = re.compile(
     r"official(?:\s+\w+){0,2}|publi(?:c|shed)(?:\s+\w+){0,2}|listed\s+(?:on|in)|(?:on|from)\s+(?:the|their|its|our)\s+"
     r"(?:\w+\s+)?(?:website|site|web\s?page|contact\s+page|homepage|media\s+page)|contact\s+us|poison\s+control|"
     r"(?:google|maps|business)\s+listing|listings?|non-emergency(?:\s+(?:line|number))?|reception(?:\s+(?:line|desk|number))?|"
-    r"front\s+desk|visitor\s+(?:line|desk))\b|"
-    r"客服|热线|服务电话|咨询电话|投诉电话|报修电话|售后电话|预约电话|订票电话|订餐电话|服务台|前台|接待处|总机|官方|官网|公开|对外|"
+    r"front\s+desk|visitor\s+(?:line|desk|cent(?:er|re))|(?:box|ticket)\s+office|ticketing(?:\s+(?:line|desk))?|information\s+desk)\b|"
+    r"售票处|票务|问讯处|咨询台|客服|热线|服务电话|咨询电话|投诉电话|报修电话|售后电话|预约电话|订票电话|订餐电话|服务台|前台|接待处|总机|官方|官网|公开|对外|"
     r"联系我们|营业厅|服务中心|政务|市民)"
 )
 _SWITCHBOARD = re.compile(r"(?i)\b(?:switchboard|main\s+(?:line|number)|hotline|customer\s+service)\b|总机|热线|客服")
@@ -84,7 +84,7 @@ _PUBLIC_ADDRESS_BEFORE = re.compile(
     r"(?:填写?|写)?(?:是|为|在|：|:)?|"
     # A public venue named and then its address after a colon: "去市民中心：...", "办事大厅:", "政务服务网点：".
     r"[\u4e00-\u9fff]{0,6}(?:中心|大厅|医院|政务|办事处|营业厅|派出所|车管所|银行|支行|学校|大学|博物馆|图书馆|体育馆|车站|机场|"
-    r"商场|超市|市场|网点|窗口|法院|税务局|社保局|公安局|街道办|居委会|门诊)(?:的)?\s*[:：])"
+    r"商场|超市|市场|网点|窗口|法院|税务局|社保局|公安局|街道办|居委会|门诊|仓库|仓|物流园|工厂|厂区)(?:的)?\s*[:：])"
     r"\s*[:：,，]?\s*$"
 )
 # ... or after it, in the same clause: "- that's the HQ address in their website footer", "(官网公布的)".
@@ -152,7 +152,17 @@ def public_phone(text: str, start: int, end: int) -> bool:
     cues = list(_PUBLIC_PHONE_BEFORE.finditer(clause))
     if cues and _PERSONAL.search(clause, cues[-1].end()):
         return False  # "Front desk said to reach the manager on his own phone, ...": a person named after the public cue
-    return bool(cues or _PUBLIC_PHONE_AFTER.match(text, end) or _published_after(text, end))
+    return bool(cues or _beside_role_mailbox(clause) or _PUBLIC_PHONE_AFTER.match(text, end) or _published_after(text, end))
+
+
+_MAILBOX = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def _beside_role_mailbox(clause: str) -> bool:
+    """Offered in one clause with an organisation's role mailbox ("help@fest.example or the desk, (312) 555-0143",
+    "售后邮箱 service@… 或 021-…") and no person named after it: the organisation's line (round 14)."""
+    boxes = [m for m in _MAILBOX.finditer(clause) if is_public_contact(m.group(0))]
+    return bool(boxes) and not _PERSONAL.search(clause, boxes[-1].end())
 
 
 def _published_after(text: str, end: int) -> bool:
@@ -193,10 +203,21 @@ def is_public_span(text: str, kind: str, start: int, end: int) -> bool:
 # "Conference venue: Moscone Center West, 800 Howard St".
 _ORG_BEFORE = re.compile(
     r"(?i)\b(?:ltd|limited|llc|inc|corp|gmbh|plc|dept|department|(?:fulfil{1,2}ment|distribution|conference|convention|visitor|"
-    r"exhibition|service|data)\s+cent(?:er|re)|venue|consulate|embassy|returns?\s+label)\b\.?(?:'s)?(?:\s+[a-z][\w'-]*){0,3}?"
+    r"exhibition|service|data|logistics|sorting)\s+cent(?:er|re)|(?:distribution|logistics)\s+hub|warehouse|depot|venue|consulate|embassy|hotel|hostel|restaurant|theatre|theater|"
+    r"returns?\s+(?:label|address|department))\b\.?(?:'s)?(?:\s+[a-z][\w'-]*){0,3}?"
     r"\s*(?:\bis\s+(?:at|located\s+at)|\bat|[:,：])\s*(?:(?-i:[A-Z0-9][\w'.-]*)(?:\s+(?-i:[A-Z0-9][\w'.-]*)){0,3}\s*,\s*)*"
     r"(?:(?:unit|suite|building|bldg)\s*)?$"
 )
+
+
+# An organisation or public place named earlier in the clause, then a bare address label (round 14): "公司前台
+# 0571-8802 1100，地址是...", "Front desk +44 20 7946 0000, address: ...", "退货仓库电话 ...，地址：...".
+_ORG_NAMED = re.compile(
+    r"(?i)\b(?:company|firm|office|front\s+desk|reception|store|shop|restaurant|caf[eé]|hotel|hostel|clinic|practice|"
+    r"warehouse|depot|venue|studio|gym|salon|branch|showroom|factory)\b|"
+    r"公司|前台|总台|店|总部|办公室|医院|诊所|学校|餐厅|宾馆|银行|营业厅|工厂|仓库|物流|商场|超市|展厅|会场"
+)
+_ADDRESS_LABEL_END = re.compile(r"(?i)(?:\baddress(?:\s+is)?|(?:的)?(?:地址|地点)(?:是|为|在)?)\s*[:：]?\s*$")
 
 
 def public_address(text: str, start: int, end: int) -> bool:
@@ -207,6 +228,8 @@ def public_address(text: str, start: int, end: int) -> bool:
     if (_PUBLIC_ADDRESS_BEFORE.search(clause) or _ORG_BEFORE.search(clause)) and not _PERSONAL.search(_segment(clause)):
         return True
     if _PUBLISHED_BEFORE.search(clause) and not _PERSONAL.search(clause) and not _NEGATED.search(clause):
+        return True
+    if _ADDRESS_LABEL_END.search(clause) and _ORG_NAMED.search(clause) and not _PERSONAL.search(clause):
         return True
     if _VENUE_AFTER.match(text, end) and not _HOME.search(clause):
         return True

@@ -94,9 +94,28 @@ def csv_row_heads(text: str) -> Iterator[tuple[int, int]]:
             yield m.span("cell")
 
 
+# A log line's key=value items (round 14): two or more, each glued, separated by spaces ("user=ana id_no=... seat=14C");
+# each value ends at the next space, wherever the run starts ("订票系统日志 passenger_id_no=... seat=14C").
+# A value ends at a space, a comma or a semicolon; a full stop or colon at its end closes the sentence.
+_LOGFMT = re.compile(r"(?<![^\s{_HAN}])[A-Za-z_][\w.-]{0,39}=[^\s=\"',;]+(?:[ \t]+[A-Za-z_][\w.-]{0,39}=[^\s=\"',;]*)+"
+                     .replace("{_HAN}", _HAN))
+_GLUED = re.compile(r"(?P<key>[A-Za-z_][\w.-]{0,39})=(?P<value>[^\s=\"',;]*)")
+
+
+def _logfmt_pairs(text: str) -> Iterator[Pair]:
+    for run in _LOGFMT.finditer(text):
+        for m in _GLUED.finditer(text, run.start(), run.end()):
+            start = m.start("value")
+            yield m.group("key"), start, start + len(m.group("value").rstrip(".:"))
+
+
 def record_pairs(text: str) -> Iterator[Pair]:
     """Every (key, value start, value end) the text's record syntax states."""
+    logfmt = {(a - len(k) - 1): (k, a, b) for k, a, b in _logfmt_pairs(text)} if "=" in text else {}
     for m in _KV.finditer(text):
+        if m.start() in logfmt and m.group("v3") is not None:  # a quoted value is read as quoted
+            yield logfmt.pop(m.start())
+            continue
         if not _ITEM_START.search(text, max(0, m.start() - 24), m.start()):
             continue  # "All tests pass: 412/412", "My password: ...": a sentence, not a record (the label readers' job)
         group = "v1" if m.group("v1") is not None else "v2" if m.group("v2") is not None else "v3"
@@ -143,6 +162,7 @@ _ADDRESS_KEY = re.compile(r"(?i)^(?:address|addr|地址|门店地址|office[_ ]a
 # 校验码 is a one-time code, not a checksum.
 _PUBLIC_HAN = re.compile(r"(?:客服|热线|售后|服务)(?:电话|热线|邮箱|号码|手机)?$|(?:版本|构建)号?$|校验(?:和|值)$|哈希值?$|摘要$|指纹$|提交$")
 _ID_HAN = re.compile(r"身份证")
+_ID_NUMBER_HAN = re.compile(r"证件号")
 _CARD_HAN = re.compile(r"卡号")
 _ACCOUNT_HAN = re.compile(r"银行账号|银行帐号|收款账号|账号|帐号|账户")
 _PASSWORD_HAN = re.compile(r"密码|口令")
@@ -161,9 +181,12 @@ def key_class(key: str, bank: bool = False) -> str | None:
         or _PASSWORD_HAN.search(key) or _SECRET_HAN.search(key)
     if words & _HASH_WORDS or (words & _PUBLIC_WORDS or _PUBLIC_HAN.search(key)) and not secret:
         return "public"
-    if words & _SETTING_WORDS or _SETTING_HAN.search(key):
+    settings = words & _SETTING_WORDS
+    # An identity document's number (round 14): id_no, idNumber, passenger_id_no, id_card, 证件号 - "id" alone is a row's.
+    id_number = words & {"id", "identity"} and words & {"no", "number", "num", "card"} or _ID_NUMBER_HAN.search(key)
+    if settings - ({"id"} if id_number else set()) or _SETTING_HAN.search(key):
         return None
-    if _ID_HAN.search(key) or words & {"ssn"} or {"social", "security"} <= words:
+    if _ID_HAN.search(key) or id_number or words & {"ssn"} or {"social", "security"} <= words:
         return "national_id"
     if words & {"cvv", "cvc", "cvn", "cvv2", "cvc2", "csc"}:
         return "cvv"

@@ -61,9 +61,13 @@ _DECLARED_PUBLIC = re.compile(
 _DECLARED_DIGEST = re.compile(
     r"(?i)\s*[(（]\s*(?:the\s+|a\s+)?(?:(?:sha-?\d*|md5|content)\s+)?(?:hash|checksum|digest)(?:es)?\b(?:\s+of\b)?|\s*[(（][^()（）\n]{0,12}(?:哈希|校验和|摘要)"
 )
+# Round 14: an order, invoice, commit, serial, VAT / company registration number or ISBN named right before it
+# ("Order # 7Q2-99K1", "VAT number is GB 123 4567 89", "订单号 ...", "税号：...", "统一社会信用代码 ...").
 _DIGEST_BEFORE = re.compile(
     r"(?i)(?:\b(?:ipfs\s+)?cid|\bcache[ _-]?key|\bchecksum|\bdigest|\bsha-?(?:1|256|512)|\bmd5|"
-    r"\btracking(?:\s+(?:no\.?|number|#|id))?(?:\s+[A-Z0-9]{1,6})*|哈希值?|校验和|内容标识)\s*(?:[:：=#]|\bis\b|是|为)?\s*$"
+    r"\b(?:tracking|order|invoice|serial|vat|isbn|commit)(?:\s+(?:no\.?|number|#|id|ref))?|\b(?:company|business)\s+(?:registration\s+)?number|"
+    r"哈希值?|校验和|内容标识|订单号?|运单号|快递单号|物流单号|发票号码?|序列号|税号|纳税人识别号|统一社会信用代码|营业执照号)"
+    r"(?:\s*(?:[:：=#]|\bis\b|是|为))?(?:\s+[A-Z0-9]{1,6})*\s*(?:[:：=#]|\bis\b|是|为)?\s*$"
 )
 _SHAPE_KINDS = frozenset({"api_key", "password", "other_id", "otp"})
 

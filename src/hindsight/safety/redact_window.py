@@ -135,11 +135,15 @@ def find_unionpay_accounts(text: str) -> list[Span]:
 
 
 # Round 11. "4716-2290-8831-4402 | exp: 02/28 | cvv: 019", "5187 1002 6634 9018 / 有效期 12/26", "... with CVC 556": a
-# card-shaped number with no card word before it, but its security code or expiry right after it.
+# card-shaped number with no card word before it, but its security code or expiry right after it (round 14: "过期时间
+# 11/27", "到期", "good through 04/29" name the expiry too).
 _CARD_SHAPE = re.compile(r"(?<![\d-])(?:\d{4}(?:[ -]\d{4}){3}|\d{4}[ -]\d{6}[ -]\d{5}|\d{15,16})(?![\d-])")
 _CARD_AFTER = re.compile(
     r"[^\d\n.。;；]{0,12}?(?:(?i:(?<![A-Za-z])(?:cvv2?|cvc2?|cvn2?|csc|security\s+code|exp(?:iry|ires|iring|iration)?|valid\s+thru)"
-    r"(?![A-Za-z]))|有效期|安全码|背面)"
+    r"(?![A-Za-z]))|有效期|安全码|背面|"
+    # other words for the expiry count only with the date after them ("那笔定期明年二月到期" is a deposit's term)
+    r"(?:(?i:(?<![A-Za-z])(?:valid\s+(?:through|until|till)|good\s+(?:thru|through))(?![A-Za-z]))|有效至|过期|到期|失效)"
+    r"(?:时间|日期|日)?\s*[:：]?\s*(?:0[1-9]|1[0-2])\s?/\s?(?:20)?\d{2}(?![\d/]))"
 )
 
 
