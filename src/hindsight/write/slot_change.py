@@ -31,6 +31,14 @@ words, one stretch replaced, numbers of one kind that differ as values), the old
 mutual-nearest, `ADDITIVE` and dated-episode checks. Another attribute of the same subject ("the garage opens at
 6am") is no such pair. Chosen leave-one-round-out over the released hygiene and retrieval rounds (docs/benchmarks.md,
 "Currency, round 12").
+
+A third tier (round 14) reads the judge's largest reason for keeping a replaced memory, "different numbers about a
+different subject": a change stated with a reason around it ("Standup moves to 10:15 from Monday, so Tomasz can do the
+school run", 晓岚换到了B1-045，B2那个车位给新来的同事了). The new text states a change the older one does not
+(`currency.states_new_change`, or an inflection the cue list lacks: `CHANGE_FORMS`, `currency.PLAN_CHANGE`), they share
+`NUMBER_ANCHORS` anchors, reach `NUMBER_COS` for their script, and the new text gives a number of one kind in place of
+every one of that kind in the older text (`renumber.number_replaced`); the same mutual-nearest, `ADDITIVE` and
+dated-episode checks apply ("Currency, round 14").
 """
 
 from __future__ import annotations
