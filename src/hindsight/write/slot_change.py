@@ -31,18 +31,28 @@ words, one stretch replaced, numbers of one kind that differ as values), the old
 mutual-nearest, `ADDITIVE` and dated-episode checks. Another attribute of the same subject ("the garage opens at
 6am") is no such pair. Chosen leave-one-round-out over the released hygiene and retrieval rounds (docs/benchmarks.md,
 "Currency, round 12").
+
+A third tier (round 14) reads the judge's largest reason for keeping a replaced memory, "different numbers about a
+different subject": a change stated with a reason around it ("Standup moves to 10:15 from Monday, so Tomasz can do the
+school run", 晓岚换到了B1-045，B2那个车位给新来的同事了). The new text states a change the older one does not
+(`currency.states_new_change`, or an inflection the cue list lacks: `CHANGE_FORMS`, `currency.PLAN_CHANGE`), they share
+`NUMBER_ANCHORS` anchors, reach `NUMBER_COS` for their script, and the new text gives a number of one kind in place of
+every one of that kind in the older text (`renumber.number_replaced`); the same mutual-nearest, `ADDITIVE` and
+dated-episode checks apply ("Currency, round 14").
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import numpy as np
 
 from hindsight.model import MemoryRecord
 from hindsight.retrieval.crosslingual import bias_group
-from hindsight.retrieval.currency import ADDITIVE, anchors, lasting, replans, states_new_change
+from hindsight.retrieval.currency import ADDITIVE, PLAN_CHANGE, anchors, lasting, replans, states_new_change
 from hindsight.storage.base import MemoryStore, Scope
+from hindsight.write.renumber import number_replaced
 from hindsight.write.value_align import value_change
 
 #: the least cosine of the new memory and its nearest neighbour, per script group of the
@@ -59,6 +69,21 @@ VALUE_COS: dict[frozenset[str], float] = {
     frozenset({"zh"}): 0.94,
     frozenset({"en"}): 0.85,
 }
+#: the number tier's least cosine per script group and its shared anchors (round 14: a change word and a number
+#: of one kind in place of the old one's, `renumber.number_replaced`), chosen leave-one-round-out over the released
+#: hygiene and retrieval rounds (docs/benchmarks.md, "Currency, round 14")
+NUMBER_COS: dict[frozenset[str], float] = {
+    frozenset({"zh"}): 0.94,
+    frozenset({"en"}): 0.91,
+}
+NUMBER_ANCHORS = 2
+#: inflections of change words `currency.CHANGE_CUE` does not list ("is slipping to", "standup moves to", 调到),
+#: read by the number tier only (the read-time rule keeps its own list)
+CHANGE_FORMS = re.compile(
+    r"\b(?:moves|moving|slipping|shift(?:s|ed|ing)|pushing|rebooking|switching|changing|replacing|upgrading|"
+    r"postponing|delaying|rescheduling|pushed to|dropp(?:ed|ing) to)\b|调到|调成|调为|改约|延到|挪了|迁了",
+    re.IGNORECASE,
+)
 #: texts longer than this are never read as a new value: the judge keeps long texts apart unread
 #: (`hygiene.MAX_JUDGED_CHARS`, the same bound; not imported, hygiene imports this module)
 VALUE_MAX_CHARS = 4_000
@@ -70,7 +95,8 @@ def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_o
     `old` is the new memory's nearest active neighbour; `old_nearest_other` gives the cosine of the older memory
     to its own nearest active neighbour other than itself (0.0 when it has none), asked last (a vector lookup)."""
     group = frozenset({bias_group(old.content), bias_group(new.content)})
-    why = _cued(old.content, new.content, cosine, group) or _valued(old.content, new.content, cosine, group)
+    why = (_cued(old.content, new.content, cosine, group) or _valued(old.content, new.content, cosine, group)
+           or _numbered(old.content, new.content, cosine, group))
     if not why:
         return ""
     if lasting(old.type, old.content) and not replans(old.content, new.content):
@@ -105,6 +131,19 @@ def _valued(old: str, new: str, cosine: float, group: frozenset[str]) -> str:
         if found else ""
 
 
+def _numbered(old: str, new: str, cosine: float, group: frozenset[str]) -> str:
+    """The number tier (round 14): close, a change word the older text does not use, shared anchors, and a number
+    of one kind in place of every one of the older text's (`renumber.number_replaced`), however many words the new
+    text adds around it ("is slipping to May 20 - adaptive sampling broke the estimator")."""
+    bar = NUMBER_COS.get(group)
+    if bar is None or cosine < bar or max(len(old), len(new)) > VALUE_MAX_CHARS or ADDITIVE.search(new):
+        return ""
+    if not (states_new_change(old, new) or new_change_form(old, new)) or len(anchors(old, new)) < NUMBER_ANCHORS:
+        return ""
+    found = number_replaced(old, new)
+    return f"states a change and a new {found} (nearest neighbours both ways, cosine {cosine:.3f})" if found else ""
+
+
 def _new_cue(old: str, new: str) -> bool:
     """The new text states a change in words the older one does not use (`currency.states_new_change`)."""
     return states_new_change(old, new)
@@ -118,3 +157,10 @@ def nearest_other(store: MemoryStore, scope: Scope, memory_id: str) -> float:
     found = [float(sim) for mid, sim in store.dense_search(scope, np.asarray(vector, dtype=np.float32), 2)
              if mid != memory_id]
     return found[0] if found else 0.0
+
+
+def new_change_form(old: str, new: str) -> bool:
+    """`new` says a plan or value moved in a form the older text does not use (`CHANGE_FORMS`, `PLAN_CHANGE`)."""
+    def found(text: str) -> set[str]:
+        return {m.group(0).lower() for rx in (CHANGE_FORMS, PLAN_CHANGE) for m in rx.finditer(text)}
+    return bool(found(new) - found(old))

@@ -109,7 +109,7 @@ _CHANGE_PREP = frozenset(["to", "into"])
 _CLOCK_OR_DATE = re.compile(r"^(?:\d{1,2}:\d{2}|d\d{1,2}m\d{1,2})$")
 
 
-def _kind(number: str) -> str:
+def number_kind(number: str) -> str:
     """What a number atom is: a clock time, a date, a percentage or a plain amount."""
     if re.fullmatch(r"\d{1,2}:\d{2}", number):
         return "clock"
@@ -140,7 +140,7 @@ def _region_value(region: Region, rule: Rule) -> str | None:
         numbers = any(a.number for a in old + new)
         return "filler" if rule.predicates and region.at_end and short and not numbers else None
     old_num, new_num = [a for a in old if a.number], [a for a in new if a.number]
-    if old_num and new_num and {_kind(a.text) for a in old_num} != {_kind(a.text) for a in new_num}:
+    if old_num and new_num and {number_kind(a.text) for a in old_num} != {number_kind(a.text) for a in new_num}:
         return None  # an amount against a clock time ("$210" / "opens at 6am"): another attribute
     if old_num and new_num:
         # numbers on both sides: the value, with at most a word or two around it on one side ("0.58" / "rate
