@@ -4,6 +4,8 @@
     PYTHONPATH=src python bench/hygiene_same_fact.py loro /tmp/hygiene13/rows.json FUNNEL_MAIN.json \
         [--write-dir DIR]                       # per held-out round: fitted on the others, threshold chosen there
     PYTHONPATH=src python bench/hygiene_same_fact.py cost src/hindsight/data/hygiene_same_fact.npz   # write cost
+    PYTHONPATH=src python bench/hygiene_same_fact.py loro ROWS FUNNEL_MAIN.json --plain [--write-dir DIR]
+                                            # the plain score (round 14): pairs with no value on either side
 
 `dump` reads every pair of the released hygiene rounds that the judge would see: (existing, new) and each
 (other, new), with the two cosines the write path computes (passage-side of the stored texts, query-side) and the
@@ -27,7 +29,7 @@ from hindsight.write import same_fact
 from hindsight.write.conversions import written_alike
 
 ROOT = Path(__file__).resolve().parent.parent
-ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1", "r9", "r9T1", "r10", "r10T1", "r11", "r11T1", "r13")
+ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1", "r9", "r9T1", "r10", "r10T1", "r11", "r11T1", "r13", "r15")
 #: Added wrong merges allowed on the training rounds, as a share of each kind's pairs there (set before the run).
 BUDGET = 0.0025
 FLOOR = 0.80  # judge.CUE_FLOOR: the score is asked only where the pair model is
@@ -66,6 +68,20 @@ def _cosines(cache: Path | None) -> Any:
     return encode, cos, save
 
 
+def _model_p(old: str, new: str, cos: float, qcos: float) -> list[float]:
+    """The scalar pair model's p(merge), p(change) of a pair (written alike), as `judge.classify` reads them."""
+    from hindsight.write import judge
+    from hindsight.write.pair_features import pair_features
+    from hindsight.write.pair_model import CHANGE, MERGE
+    from hindsight.write.thresholds import HygieneThresholds
+    t = HygieneThresholds.default()
+    if t.pair_model is None or t.pair_model.aligned:
+        return [0.0, 0.0]
+    rules = judge.classify_rules(old, new, cos, t, None, qcos)
+    _, p = t.pair_model.decide(pair_features(old, new, cos, qcos), judge.RULE_CLASS[rules.label])
+    return [float(p[MERGE]), float(p[CHANGE])]
+
+
 def dump(out: Path, cache: Path | None) -> None:
     encode, cosines, save = _cosines(cache)
     rows: list[dict[str, Any]] = []
@@ -81,7 +97,10 @@ def dump(out: Path, cache: Path | None) -> None:
             gate = same_fact.gate(o, n)
             rows.append({"round": rnd, "i": i, "kind": kind, "j": j, "label": r["label"], "lang": r["lang"],
                          "cos": cos, "qcos": qcos, "gate": gate,
-                         "x": same_fact.features(o, n, cos, qcos).tolist()})
+                         "x": same_fact.features(o, n, cos, qcos).tolist(),
+                         "pgate": same_fact.plain_gate(o, n),
+                         "px": same_fact.plain_features(o, n, cos, qcos).tolist(),
+                         "pm": _model_p(o, n, cos, qcos) if cos >= FLOOR else [0.0, 0.0]})
         print(rnd, len(pairs), flush=True)
     save()
     out.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -150,15 +169,19 @@ def choose(P: np.ndarray, rows: list[dict[str, Any]], main: dict[tuple[str, int]
     return best
 
 
-def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None) -> None:
+def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None, plain: bool = False, lexical: bool = False) -> None:
     rows = json.loads(rows_path.read_text(encoding="utf-8"))
     main = outcome(json.loads(funnel_path.read_text(encoding="utf-8")))
-    X = np.array([r["x"] for r in rows])
+    rows = [r for r in rows if r["round"] in {rnd for rnd, _ in main}]
+    names, stem = (same_fact.PLAIN_FEATURES, "same_fact_plain") if plain else (same_fact.FEATURES, "same_fact")
+    if plain and lexical:  # the plain score without the pair model's p(merge), p(change) (tried, not kept)
+        names = names[:-2]
+    X = np.array([r["px"] + r["pm"] if plain else r["x"] for r in rows])[:, :len(names)]
     y = np.array([r["kind"] == "existing" and r["label"] == "restatement" for r in rows], dtype=np.float64)
-    eligible = np.array([r["gate"] and r["cos"] >= FLOOR for r in rows])
+    eligible = np.array([r["pgate" if plain else "gate"] and r["cos"] >= FLOOR for r in rows])
     report: dict[str, Any] = {}
     pooled: Counter[str] = Counter()
-    for held in (*ROUNDS, "all"):
+    for held in (*sorted({r["round"] for r in rows}, key=ROUNDS.index), "all"):
         train = [k for k, r in enumerate(rows) if r["round"] != held and eligible[k]]
         mean, scale, w, b = fit(X[train], y[train])
         P = 1.0 / (1.0 + np.exp(-(((X - mean) / scale) @ w + b)))
@@ -166,11 +189,11 @@ def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None) -> None:
         t = choose(P, rows, main, [k for k, r in enumerate(rows) if r["round"] != held])
         if write_dir is not None:
             write_dir.mkdir(parents=True, exist_ok=True)
-            np.savez(write_dir / f"same_fact_{'all' if held == 'all' else 'without_' + held}.npz",
-                     features=np.array(same_fact.FEATURES), mean=mean, scale=scale, weights=w, bias=np.array([b]),
+            np.savez(write_dir / f"{stem}_{'all' if held == 'all' else 'without_' + held}.npz",
+                     features=np.array(names), mean=mean, scale=scale, weights=w, bias=np.array([b]),
                      threshold=np.array([t]))
         if held == "all":
-            report["all"] = {"threshold": t, "weights": dict(zip(same_fact.FEATURES, np.round(w, 3).tolist()))}
+            report["all"] = {"threshold": t, "weights": dict(zip(names, np.round(w, 3).tolist()))}
             own = tally(rows, main, {k for k in range(len(rows)) if P[k] >= t})
             report["own_split"] = dict(own)
             continue
@@ -182,7 +205,7 @@ def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None) -> None:
     report["pooled_held_out"] = _rates(pooled)
     print("pooled held out", json.dumps(report["pooled_held_out"]))
     print("own split (all rounds, one fit)", json.dumps(_rates(Counter(report["own_split"]))), report["all"])
-    (rows_path.parent / "loro.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    (rows_path.parent / f"loro{'_plain' if plain else ''}.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
 
 
 def _rates(c: Counter[str]) -> dict[str, Any]:
@@ -239,6 +262,8 @@ def main() -> int:
     lo.add_argument("rows", type=Path)
     lo.add_argument("funnel", type=Path)
     lo.add_argument("--write-dir", type=Path)
+    lo.add_argument("--plain", action="store_true", help="the plain score (no value on either side, `plain_gate`)")
+    lo.add_argument("--lexical", action="store_true", help="the plain score without the pair model's p")
     co = sub.add_parser("cost")
     co.add_argument("model", type=Path)
     co.add_argument("--rounds", default="r11,r13")
@@ -248,7 +273,7 @@ def main() -> int:
     elif args.cmd == "cost":
         cost(args.rounds.split(","), args.model)
     else:
-        loro(args.rows, args.funnel, args.write_dir)
+        loro(args.rows, args.funnel, args.write_dir, args.plain, args.lexical)
     return 0
 
 
