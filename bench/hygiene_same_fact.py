@@ -6,6 +6,11 @@
     PYTHONPATH=src python bench/hygiene_same_fact.py cost src/hindsight/data/hygiene_same_fact.npz   # write cost
     PYTHONPATH=src python bench/hygiene_same_fact.py loro ROWS FUNNEL_MAIN.json --plain [--write-dir DIR]
                                             # the plain score (round 14): pairs with no value on either side
+    PYTHONPATH=src python bench/hygiene_same_fact.py regate ROWS --out ROWS2   # the plain gate read again (no encoder)
+    PYTHONPATH=src python bench/hygiene_same_fact.py fires ROWS DIR --margin 0.03 --out PAIRS.json
+                                            # held-out pairs within MARGIN of their fold's plain threshold
+    PYTHONPATH=src python bench/hygiene_same_fact.py combine FUNNEL_MAIN.json FUNNEL_BRANCH.json --out ENGINE.json
+                                            # main's engine outcome, the branch's where the branch run judged
 
 `dump` reads every pair of the released hygiene rounds that the judge would see: (existing, new) and each
 (other, new), with the two cosines the write path computes (passage-side of the stored texts, query-side) and the
@@ -252,6 +257,77 @@ def cost(rounds: list[str], model_path: Path) -> None:
               f"p99 {np.percentile(a, 99):.3f} ms a pair; a write judges at most 5: median <= {5 * np.median(a):.2f} ms")
 
 
+def _old_text(sets: dict[str, list[dict[str, Any]]], r: dict[str, Any]) -> tuple[str, str]:
+    src = sets.setdefault(r["round"], _rows_of(r["round"]))[r["i"]]
+    return (src["existing"] if r["kind"] == "existing" else src["others"][r["j"]]), src["new"]
+
+
+def regate(rows_path: Path, out: Path) -> None:
+    """The rows with `pgate` read again by the current `plain_gate` (a stricter gate: only open rows are read)."""
+    rows, sets = json.loads(rows_path.read_text(encoding="utf-8")), {}
+    before = sum(r["pgate"] for r in rows)
+    for r in rows:
+        if r["pgate"]:
+            r["pgate"] = same_fact.plain_gate(*written_alike(*_old_text(sets, r)))
+    print("plain gate open", before, "->", sum(r["pgate"] for r in rows))
+    out.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def fires(rows_path: Path, model_dir: Path, margin: float, out: Path) -> None:
+    """'round:index' of every pair with a row within `margin` of its held-out fold's plain threshold."""
+    pairs, sets = set(), {}
+    for r in json.loads(rows_path.read_text(encoding="utf-8")):
+        s = same_fact.SameFact.load(model_dir / f"same_fact_plain_without_{r['round']}.npz")
+        if not (r["pgate"] and r["cos"] >= FLOOR) or s is None:
+            continue
+        p = s.probability(np.array(r["px"] + r["pm"]))
+        if p >= s.threshold - margin:
+            pairs.add(f"{r['round']}:{r['i']}")
+        if p >= s.threshold:
+            old, new = _old_text(sets, r)
+            print(f"{r['round']}:{r['i']} {r['kind']} {r['label']} p={p:.2f} | {old} || {new}")
+    out.write_text(json.dumps(sorted(pairs)) + "\n", encoding="utf-8")
+    print(len(pairs), "pairs")
+
+
+def combine(main_path: Path, branch_path: Path, out: Path) -> None:
+    """Per round and pooled: main's engine outcome of every pair, the branch's for the pairs its run judged."""
+    def decided(path: Path) -> dict[str, dict[str, Any]]:
+        f = json.loads(path.read_text(encoding="utf-8"))
+        return {rnd: {d["pair"]: d for d in e["decided"]} for rnd, e in f.items() if isinstance(e, dict) and "decided" in e}
+
+    def rates(ds: list[dict[str, Any]]) -> dict[str, Any]:
+        c: Counter[str] = Counter()
+        for d in ds:
+            c["n_" + d["label"]] += 1
+            c[d["label"] + "_" + d["actual"]] += 1
+            c["n_others"] += len(d["others_ok"])
+            c["others_ok"] += sum(d["others_ok"])
+        r = lambda a, n: round(c[a] / c[n], 4) if c[n] else None  # noqa: E731
+        wrong = c["restatement_change"] + c["distinct_change"] + c["supplement_change"]
+        return {"distinct_kept": r("distinct_kept", "n_distinct"), "rest_merged": r("restatement_merged", "n_restatement"),
+                "changes_retired": r("change_change", "n_change"), "others_ok": r("others_ok", "n_others"),
+                "wrong_dep": round(wrong / max(c["n_restatement"] + c["n_distinct"] + c["n_supplement"], 1), 4),
+                "counts": {k: c[k] for k in ("restatement_merged", "n_restatement", "distinct_kept", "n_distinct",
+                                             "others_ok", "n_others")}}
+    m, b = decided(main_path), decided(branch_path)
+    report: dict[str, Any] = {}
+    pooled: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+    for rnd, ds in m.items():
+        after = [b.get(rnd, {}).get(k, d) for k, d in ds.items()]
+        pooled[0].extend(ds.values())
+        pooled[1].extend(after)
+        moved = [[k, d["label"], d["actual"], a["actual"], d["others_ok"], a["others_ok"]] for (k, d), a in
+                 zip(ds.items(), after) if (d["actual"], d["others_ok"]) != (a["actual"], a["others_ok"])]
+        report[rnd] = {"main": rates(list(ds.values())), "branch": rates(after), "moved": moved}
+        print(rnd, json.dumps(report[rnd]["main"]), "->", json.dumps(report[rnd]["branch"]))
+        for x in moved:
+            print("   ", x)
+    report["pooled"] = {"main": rates(pooled[0]), "branch": rates(pooled[1])}
+    print("POOLED", json.dumps(report["pooled"]))
+    out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -267,8 +343,26 @@ def main() -> int:
     co = sub.add_parser("cost")
     co.add_argument("model", type=Path)
     co.add_argument("--rounds", default="r11,r13")
+    rg = sub.add_parser("regate")
+    rg.add_argument("rows", type=Path)
+    rg.add_argument("--out", type=Path, required=True)
+    fi = sub.add_parser("fires")
+    fi.add_argument("rows", type=Path)
+    fi.add_argument("model_dir", type=Path)
+    fi.add_argument("--margin", type=float, default=0.03)
+    fi.add_argument("--out", type=Path, required=True)
+    cb = sub.add_parser("combine")
+    cb.add_argument("main", type=Path)
+    cb.add_argument("branch", type=Path)
+    cb.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    if args.cmd == "dump":
+    if args.cmd == "regate":
+        regate(args.rows, args.out)
+    elif args.cmd == "fires":
+        fires(args.rows, args.model_dir, args.margin, args.out)
+    elif args.cmd == "combine":
+        combine(args.main, args.branch, args.out)
+    elif args.cmd == "dump":
         dump(args.out, args.cache)
     elif args.cmd == "cost":
         cost(args.rounds.split(","), args.model)

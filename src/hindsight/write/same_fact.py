@@ -24,11 +24,21 @@ from pathlib import Path
 
 import numpy as np
 
+from hindsight.retrieval.currency import ADDITIVE, CHANGE_CUE
 from hindsight.text.script import script_of
 from hindsight.write.amounts import quantities_differ
-from hindsight.write.analysis import analyse
-from hindsight.write.evidence import DETAIL_KEPT, DETAIL_UNITS, Slots, single_substitution
-from hindsight.write.lexicon import normalise_numbers
+from hindsight.write.analysis import _negations, analyse, units
+from hindsight.write.evidence import (
+    _END_EN,
+    _END_ZH,
+    _SWITCH_EN,
+    _SWITCH_ZH,
+    DETAIL_KEPT,
+    DETAIL_UNITS,
+    Slots,
+    single_substitution,
+)
+from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH, _WEAK_EN, _WEAK_ZH, normalise_numbers
 from hindsight.write.slots import appended_detail, other_entity, slot_conflict
 
 #: A code: a token with a letter and a digit (c6i.2xlarge, INC-2291, 京A7K2P3), an e-mail address or a domain.
@@ -137,12 +147,32 @@ def gate(old: str, new: str) -> bool:
     return _reworded(old, new)
 
 
+#: The change, switch and supplement cues the write path reads (`lexicon` strong/weak, `evidence` switch,
+#: `currency.CHANGE_CUE` / `ADDITIVE`): any of them in either text shuts the plain gate. English ones read lower case.
+_CUES_LOWER = (_STRONG_EN, _WEAK_EN, _SWITCH_EN, CHANGE_CUE, ADDITIVE)
+_CUES_ZH = (_STRONG_ZH, _WEAK_ZH, _SWITCH_ZH)
+
+
+def _cued(old: str, new: str) -> bool:
+    """Either text carries any change, switch or supplement cue, or the new one negates or ends a state
+    (`evidence` ending cues, `analysis` negation): a pair the plain score must not merge ("Biscuit passed away",
+    "scrapped the route", 汉庭退掉了，重新订了 read as changes or supplements elsewhere; a merge drops the new text)."""
+    for text in (old, new):
+        lower = text.lower()
+        if any(p.search(lower) for p in _CUES_LOWER) or any(p.search(text) for p in _CUES_ZH):
+            return True
+    if _END_EN.search(new.lower()) or _END_ZH.search(new):
+        return True
+    return any(_negations(u) for u in units(new))
+
+
 def plain_gate(old: str, new: str) -> bool:
     """Whether the plain score may be asked: one script, no value on either side (no number, date, amount or
     code: nothing that could disagree and nothing to agree on - "I'm left-handed." / "The user is a southpaw.",
-    "用户不吃香菜" / "香菜这东西用户一口都不碰"), no change cue, not the same words in another order, and the pair
+    "用户对猫毛过敏" / "猫毛会让用户起疹子"), no change, switch or supplement cue in either text and no
+    negation or ending in the new one (`_cued`), not the same words in another order, and the pair
     is a rewording (`_reworded`)."""
-    if script_of(old) != script_of(new):
+    if script_of(old) != script_of(new) or _cued(old, new):
         return False
     g = agreement(old, new)
     if g.matched or g.unmatched:
