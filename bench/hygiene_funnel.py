@@ -184,6 +184,9 @@ def main() -> int:
     parser.add_argument("--same-fact-dir", type=Path, help="judge each round with the same-fact score fitted without "
                         "it (same_fact_without_<round>.npz from bench/hygiene_same_fact.py loro --write-dir)")
     parser.add_argument("--no-same-fact", action="store_true", help="without the same-fact score (main's judge)")
+    parser.add_argument("--plain-dir", type=Path, help="judge each round with the plain same-fact score fitted "
+                        "without it (same_fact_plain_without_<round>.npz from bench/hygiene_same_fact.py loro --plain)")
+    parser.add_argument("--no-plain", action="store_true", help="without the plain same-fact score")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -208,6 +211,11 @@ def main() -> int:
                 raise SystemExit(f"{rnd}: no same-fact score in {args.same_fact_dir}")
             same_fact.shipped = lambda s=score: s  # type: ignore[assignment]
             judge.same_fact_score = same_fact.shipped  # type: ignore[attr-defined]
+        if args.plain_dir or args.no_plain:
+            plain = None if args.no_plain else same_fact.SameFact.load(args.plain_dir / f"same_fact_plain_without_{rnd}.npz")
+            if plain is None and not args.no_plain:
+                raise SystemExit(f"{rnd}: no plain same-fact score in {args.plain_dir}")
+            judge.plain_fact_score = lambda s=plain: s  # type: ignore[attr-defined]
         tmp = Path(tempfile.mkdtemp())
         eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
         report[rnd] = run_round(eng, emb, rnd, only)

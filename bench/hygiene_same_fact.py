@@ -4,6 +4,13 @@
     PYTHONPATH=src python bench/hygiene_same_fact.py loro /tmp/hygiene13/rows.json FUNNEL_MAIN.json \
         [--write-dir DIR]                       # per held-out round: fitted on the others, threshold chosen there
     PYTHONPATH=src python bench/hygiene_same_fact.py cost src/hindsight/data/hygiene_same_fact.npz   # write cost
+    PYTHONPATH=src python bench/hygiene_same_fact.py loro ROWS FUNNEL_MAIN.json --plain [--write-dir DIR]
+                                            # the plain score (round 14): pairs with no value on either side
+    PYTHONPATH=src python bench/hygiene_same_fact.py regate ROWS --out ROWS2   # the plain gate read again (no encoder)
+    PYTHONPATH=src python bench/hygiene_same_fact.py fires ROWS DIR --margin 0.03 --out PAIRS.json
+                                            # held-out pairs within MARGIN of their fold's plain threshold
+    PYTHONPATH=src python bench/hygiene_same_fact.py combine FUNNEL_MAIN.json FUNNEL_BRANCH.json --out ENGINE.json
+                                            # main's engine outcome, the branch's where the branch run judged
 
 `dump` reads every pair of the released hygiene rounds that the judge would see: (existing, new) and each
 (other, new), with the two cosines the write path computes (passage-side of the stored texts, query-side) and the
@@ -27,7 +34,7 @@ from hindsight.write import same_fact
 from hindsight.write.conversions import written_alike
 
 ROOT = Path(__file__).resolve().parent.parent
-ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1", "r9", "r9T1", "r10", "r10T1", "r11", "r11T1", "r13")
+ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1", "r9", "r9T1", "r10", "r10T1", "r11", "r11T1", "r13", "r15")
 #: Added wrong merges allowed on the training rounds, as a share of each kind's pairs there (set before the run).
 BUDGET = 0.0025
 FLOOR = 0.80  # judge.CUE_FLOOR: the score is asked only where the pair model is
@@ -66,6 +73,20 @@ def _cosines(cache: Path | None) -> Any:
     return encode, cos, save
 
 
+def _model_p(old: str, new: str, cos: float, qcos: float) -> list[float]:
+    """The scalar pair model's p(merge), p(change) of a pair (written alike), as `judge.classify` reads them."""
+    from hindsight.write import judge
+    from hindsight.write.pair_features import pair_features
+    from hindsight.write.pair_model import CHANGE, MERGE
+    from hindsight.write.thresholds import HygieneThresholds
+    t = HygieneThresholds.default()
+    if t.pair_model is None or t.pair_model.aligned:
+        return [0.0, 0.0]
+    rules = judge.classify_rules(old, new, cos, t, None, qcos)
+    _, p = t.pair_model.decide(pair_features(old, new, cos, qcos), judge.RULE_CLASS[rules.label])
+    return [float(p[MERGE]), float(p[CHANGE])]
+
+
 def dump(out: Path, cache: Path | None) -> None:
     encode, cosines, save = _cosines(cache)
     rows: list[dict[str, Any]] = []
@@ -81,7 +102,10 @@ def dump(out: Path, cache: Path | None) -> None:
             gate = same_fact.gate(o, n)
             rows.append({"round": rnd, "i": i, "kind": kind, "j": j, "label": r["label"], "lang": r["lang"],
                          "cos": cos, "qcos": qcos, "gate": gate,
-                         "x": same_fact.features(o, n, cos, qcos).tolist()})
+                         "x": same_fact.features(o, n, cos, qcos).tolist(),
+                         "pgate": same_fact.plain_gate(o, n),
+                         "px": same_fact.plain_features(o, n, cos, qcos).tolist(),
+                         "pm": _model_p(o, n, cos, qcos) if cos >= FLOOR else [0.0, 0.0]})
         print(rnd, len(pairs), flush=True)
     save()
     out.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -150,15 +174,19 @@ def choose(P: np.ndarray, rows: list[dict[str, Any]], main: dict[tuple[str, int]
     return best
 
 
-def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None) -> None:
+def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None, plain: bool = False, lexical: bool = False) -> None:
     rows = json.loads(rows_path.read_text(encoding="utf-8"))
     main = outcome(json.loads(funnel_path.read_text(encoding="utf-8")))
-    X = np.array([r["x"] for r in rows])
+    rows = [r for r in rows if r["round"] in {rnd for rnd, _ in main}]
+    names, stem = (same_fact.PLAIN_FEATURES, "same_fact_plain") if plain else (same_fact.FEATURES, "same_fact")
+    if plain and lexical:  # the plain score without the pair model's p(merge), p(change) (tried, not kept)
+        names = names[:-2]
+    X = np.array([r["px"] + r["pm"] if plain else r["x"] for r in rows])[:, :len(names)]
     y = np.array([r["kind"] == "existing" and r["label"] == "restatement" for r in rows], dtype=np.float64)
-    eligible = np.array([r["gate"] and r["cos"] >= FLOOR for r in rows])
+    eligible = np.array([r["pgate" if plain else "gate"] and r["cos"] >= FLOOR for r in rows])
     report: dict[str, Any] = {}
     pooled: Counter[str] = Counter()
-    for held in (*ROUNDS, "all"):
+    for held in (*sorted({r["round"] for r in rows}, key=ROUNDS.index), "all"):
         train = [k for k, r in enumerate(rows) if r["round"] != held and eligible[k]]
         mean, scale, w, b = fit(X[train], y[train])
         P = 1.0 / (1.0 + np.exp(-(((X - mean) / scale) @ w + b)))
@@ -166,11 +194,11 @@ def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None) -> None:
         t = choose(P, rows, main, [k for k, r in enumerate(rows) if r["round"] != held])
         if write_dir is not None:
             write_dir.mkdir(parents=True, exist_ok=True)
-            np.savez(write_dir / f"same_fact_{'all' if held == 'all' else 'without_' + held}.npz",
-                     features=np.array(same_fact.FEATURES), mean=mean, scale=scale, weights=w, bias=np.array([b]),
+            np.savez(write_dir / f"{stem}_{'all' if held == 'all' else 'without_' + held}.npz",
+                     features=np.array(names), mean=mean, scale=scale, weights=w, bias=np.array([b]),
                      threshold=np.array([t]))
         if held == "all":
-            report["all"] = {"threshold": t, "weights": dict(zip(same_fact.FEATURES, np.round(w, 3).tolist()))}
+            report["all"] = {"threshold": t, "weights": dict(zip(names, np.round(w, 3).tolist()))}
             own = tally(rows, main, {k for k in range(len(rows)) if P[k] >= t})
             report["own_split"] = dict(own)
             continue
@@ -182,7 +210,7 @@ def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None) -> None:
     report["pooled_held_out"] = _rates(pooled)
     print("pooled held out", json.dumps(report["pooled_held_out"]))
     print("own split (all rounds, one fit)", json.dumps(_rates(Counter(report["own_split"]))), report["all"])
-    (rows_path.parent / "loro.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    (rows_path.parent / f"loro{'_plain' if plain else ''}.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
 
 
 def _rates(c: Counter[str]) -> dict[str, Any]:
@@ -229,6 +257,77 @@ def cost(rounds: list[str], model_path: Path) -> None:
               f"p99 {np.percentile(a, 99):.3f} ms a pair; a write judges at most 5: median <= {5 * np.median(a):.2f} ms")
 
 
+def _old_text(sets: dict[str, list[dict[str, Any]]], r: dict[str, Any]) -> tuple[str, str]:
+    src = sets.setdefault(r["round"], _rows_of(r["round"]))[r["i"]]
+    return (src["existing"] if r["kind"] == "existing" else src["others"][r["j"]]), src["new"]
+
+
+def regate(rows_path: Path, out: Path) -> None:
+    """The rows with `pgate` read again by the current `plain_gate` (a stricter gate: only open rows are read)."""
+    rows, sets = json.loads(rows_path.read_text(encoding="utf-8")), {}
+    before = sum(r["pgate"] for r in rows)
+    for r in rows:
+        if r["pgate"]:
+            r["pgate"] = same_fact.plain_gate(*written_alike(*_old_text(sets, r)))
+    print("plain gate open", before, "->", sum(r["pgate"] for r in rows))
+    out.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def fires(rows_path: Path, model_dir: Path, margin: float, out: Path) -> None:
+    """'round:index' of every pair with a row within `margin` of its held-out fold's plain threshold."""
+    pairs, sets = set(), {}
+    for r in json.loads(rows_path.read_text(encoding="utf-8")):
+        s = same_fact.SameFact.load(model_dir / f"same_fact_plain_without_{r['round']}.npz")
+        if not (r["pgate"] and r["cos"] >= FLOOR) or s is None:
+            continue
+        p = s.probability(np.array(r["px"] + r["pm"]))
+        if p >= s.threshold - margin:
+            pairs.add(f"{r['round']}:{r['i']}")
+        if p >= s.threshold:
+            old, new = _old_text(sets, r)
+            print(f"{r['round']}:{r['i']} {r['kind']} {r['label']} p={p:.2f} | {old} || {new}")
+    out.write_text(json.dumps(sorted(pairs)) + "\n", encoding="utf-8")
+    print(len(pairs), "pairs")
+
+
+def combine(main_path: Path, branch_path: Path, out: Path) -> None:
+    """Per round and pooled: main's engine outcome of every pair, the branch's for the pairs its run judged."""
+    def decided(path: Path) -> dict[str, dict[str, Any]]:
+        f = json.loads(path.read_text(encoding="utf-8"))
+        return {rnd: {d["pair"]: d for d in e["decided"]} for rnd, e in f.items() if isinstance(e, dict) and "decided" in e}
+
+    def rates(ds: list[dict[str, Any]]) -> dict[str, Any]:
+        c: Counter[str] = Counter()
+        for d in ds:
+            c["n_" + d["label"]] += 1
+            c[d["label"] + "_" + d["actual"]] += 1
+            c["n_others"] += len(d["others_ok"])
+            c["others_ok"] += sum(d["others_ok"])
+        r = lambda a, n: round(c[a] / c[n], 4) if c[n] else None  # noqa: E731
+        wrong = c["restatement_change"] + c["distinct_change"] + c["supplement_change"]
+        return {"distinct_kept": r("distinct_kept", "n_distinct"), "rest_merged": r("restatement_merged", "n_restatement"),
+                "changes_retired": r("change_change", "n_change"), "others_ok": r("others_ok", "n_others"),
+                "wrong_dep": round(wrong / max(c["n_restatement"] + c["n_distinct"] + c["n_supplement"], 1), 4),
+                "counts": {k: c[k] for k in ("restatement_merged", "n_restatement", "distinct_kept", "n_distinct",
+                                             "others_ok", "n_others")}}
+    m, b = decided(main_path), decided(branch_path)
+    report: dict[str, Any] = {}
+    pooled: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+    for rnd, ds in m.items():
+        after = [b.get(rnd, {}).get(k, d) for k, d in ds.items()]
+        pooled[0].extend(ds.values())
+        pooled[1].extend(after)
+        moved = [[k, d["label"], d["actual"], a["actual"], d["others_ok"], a["others_ok"]] for (k, d), a in
+                 zip(ds.items(), after) if (d["actual"], d["others_ok"]) != (a["actual"], a["others_ok"])]
+        report[rnd] = {"main": rates(list(ds.values())), "branch": rates(after), "moved": moved}
+        print(rnd, json.dumps(report[rnd]["main"]), "->", json.dumps(report[rnd]["branch"]))
+        for x in moved:
+            print("   ", x)
+    report["pooled"] = {"main": rates(pooled[0]), "branch": rates(pooled[1])}
+    print("POOLED", json.dumps(report["pooled"]))
+    out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -239,16 +338,36 @@ def main() -> int:
     lo.add_argument("rows", type=Path)
     lo.add_argument("funnel", type=Path)
     lo.add_argument("--write-dir", type=Path)
+    lo.add_argument("--plain", action="store_true", help="the plain score (no value on either side, `plain_gate`)")
+    lo.add_argument("--lexical", action="store_true", help="the plain score without the pair model's p")
     co = sub.add_parser("cost")
     co.add_argument("model", type=Path)
     co.add_argument("--rounds", default="r11,r13")
+    rg = sub.add_parser("regate")
+    rg.add_argument("rows", type=Path)
+    rg.add_argument("--out", type=Path, required=True)
+    fi = sub.add_parser("fires")
+    fi.add_argument("rows", type=Path)
+    fi.add_argument("model_dir", type=Path)
+    fi.add_argument("--margin", type=float, default=0.03)
+    fi.add_argument("--out", type=Path, required=True)
+    cb = sub.add_parser("combine")
+    cb.add_argument("main", type=Path)
+    cb.add_argument("branch", type=Path)
+    cb.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    if args.cmd == "dump":
+    if args.cmd == "regate":
+        regate(args.rows, args.out)
+    elif args.cmd == "fires":
+        fires(args.rows, args.model_dir, args.margin, args.out)
+    elif args.cmd == "combine":
+        combine(args.main, args.branch, args.out)
+    elif args.cmd == "dump":
         dump(args.out, args.cache)
     elif args.cmd == "cost":
         cost(args.rounds.split(","), args.model)
     else:
-        loro(args.rows, args.funnel, args.write_dir)
+        loro(args.rows, args.funnel, args.write_dir, args.plain, args.lexical)
     return 0
 
 

