@@ -139,6 +139,9 @@ class HindsightSettings(BaseSettings):
         "vectors (one short text encoded per write)")
     reviewed_namespaces: str = Field(
         default="", description="comma-separated namespaces where agent (MCP) writes wait for human approval")
+    review_self_approval: bool = Field(
+        default=False, description="a single-reviewer deployment: the principal that proposed a change may approve "
+                                   "it (off: the proposer's approval is permission_denied, review/separation.py)")
     log_json: bool = Field(default=False, description="one JSON line per MCP request on stderr (tool, namespace, "
                                                        "principal, latency, outcome); also `serve --log-json`")
     vector_backend: Literal["auto", "exact", "hnsw", "qdrant"] = Field(

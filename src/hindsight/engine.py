@@ -72,6 +72,18 @@ def refuse_leaving_quarantine(current: MemoryRecord, field: str) -> None:
             "or is deleted; nothing was changed")
 
 
+def without_sent_back(changes: dict[str, Any], current: MemoryRecord) -> dict[str, Any]:
+    """An update's changes with the reserved metadata keys it sent back unchanged left out (an ordinary edit); one
+    it added or changed is `invalid_input` by name. The review door applies it before queueing (attack round 14: a
+    proposal carrying `restated_count` as read could never be approved once a restatement had bumped it)."""
+    if "metadata" not in changes:
+        return changes
+    try:
+        return {**changes, "metadata": unchanged_reserved(changes["metadata"], current.metadata)}
+    except ValueError as exc:
+        raise InvalidInputError(f"invalid updates: {exc}") from exc
+
+
 class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
     """All memory operations over one store: the write path here, reads in `ReadMixin` (engine_read.py),
     export/import in `TransferMixin` (engine_io.py), conversations in `ConversationsMixin`."""
@@ -195,12 +207,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
 
     def _update_once(self, memory_id: str, patch: MemoryPatch, namespace: str, actor: str) -> MemoryRecord:
         current = self.get(memory_id, namespace, record_access=False)
-        changes = patch.model_dump(exclude_unset=True)
-        if "metadata" in changes:  # reserved keys read and sent back unchanged are an ordinary edit
-            try:
-                changes["metadata"] = unchanged_reserved(changes["metadata"], current.metadata)
-            except ValueError as exc:
-                raise InvalidInputError(f"invalid updates: {exc}") from exc
+        changes = without_sent_back(patch.model_dump(exclude_unset=True), current)
         status_change = "status" in changes and changes["status"] != current.status
         if status_change:  # the old reason (a forget's) does not outlive the status it explained
             changes["status_reason"] = ""

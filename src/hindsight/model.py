@@ -175,15 +175,18 @@ def check_metadata(metadata: dict[str, Any], reserved_ok: bool = False) -> dict[
     """Caller-supplied metadata: JSON only, bounded size and depth, no reserved keys (see the limits above).
 
     `reserved_ok`: an update may send reserved keys back (a client returning what it read); the engine accepts them
-    only with the stored values (`unchanged_reserved`)."""
+    only with the stored values (`unchanged_reserved`), so the size limit is the caller's own keys' (attack round 14:
+    a turn whose `preceding_turn` holds a long earlier turn could not be sent back at all)."""
     reserved = sorted(RESERVED_METADATA_KEYS & set(metadata))
     if reserved and not reserved_ok:
         raise ValueError(f"key '{reserved[0]}' is reserved (set by the write path)")
     if _depth(metadata) > MAX_METADATA_DEPTH:
         raise ValueError(f"nesting is deeper than {MAX_METADATA_DEPTH} levels")
     _check_keys(metadata, "")
+    own = {k: v for k, v in metadata.items() if k not in RESERVED_METADATA_KEYS}
     try:
-        size = len(json.dumps(metadata, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode())
+        json.dumps(metadata, allow_nan=False)
+        size = len(json.dumps(own, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode())
     except (TypeError, ValueError) as exc:
         raise ValueError(f"must be plain JSON (objects, arrays, strings, numbers, booleans, null): {exc}") from exc
     if size > MAX_METADATA_BYTES:

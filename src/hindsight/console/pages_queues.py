@@ -20,6 +20,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
 from hindsight.model import MemoryRecord
 from hindsight.review.queue import Proposal
+from hindsight.review.separation import console_reviewer
 from hindsight.review.service import ReviewService
 from hindsight.review.version import memory_version
 from hindsight.security.principal import Scope
@@ -114,7 +115,7 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
                 edits: dict[str, Any] = {}
                 if "content" in fields and fields["content"].strip() != str(_proposed_content(engine, proposal)):
                     edits["content"] = fields["content"].strip()
-                review.approve(proposal_id, ctx.who.name, note, edits=edits or None,
+                review.approve(proposal_id, console_reviewer(ctx.who), note, edits=edits or None,
                                expected_version=fields.get("version") or None)
             elif decision == "reject":
                 review.reject(proposal_id, ctx.who.name, note)

@@ -36,6 +36,7 @@ from hindsight.console.cookies import over_https, set_session_cookie
 from hindsight.console.safe import shown
 from hindsight.errors import HindsightError
 from hindsight.review.queue import Proposal
+from hindsight.review.separation import console_reviewer
 from hindsight.review.service import ReviewService
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.sessions import SessionStore
@@ -218,7 +219,7 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
             if not who.allows(Scope.admin, proposal.namespace):
                 return _page("hindsight review", "<p>You do not administer this namespace.</p>", 403)
             if decision == "approve":
-                review.approve(proposal_id, who.name, note, expected_version=version)
+                review.approve(proposal_id, console_reviewer(who), note, expected_version=version)
             else:
                 review.reject(proposal_id, who.name, note)
         except HindsightError as exc:

@@ -22,12 +22,13 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from hindsight.engine import MemoryEngine, refuse_leaving_quarantine, validated
+from hindsight.engine import MemoryEngine, refuse_leaving_quarantine, validated, without_sent_back
 from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
 from hindsight.review.claims import proposer_actor
 from hindsight.review.queue import Proposal, ProposalNotFoundError, ReviewQueue, keyed_proposal_id
+from hindsight.review.separation import refuse_own_approval
 from hindsight.review.version import check_version, memory_version
 from hindsight.security.claims import bind_changes
 from hindsight.security.principal import Scope, principal_of
@@ -47,10 +48,13 @@ def parse_namespaces(raw: str | Iterable[str]) -> frozenset[str]:
 class ReviewService:
     """Routes MCP writes: applied directly, or proposed in a reviewed namespace; decides proposals."""
 
-    def __init__(self, engine: MemoryEngine, queue: ReviewQueue, namespaces: Iterable[str] | str = ()) -> None:
+    def __init__(self, engine: MemoryEngine, queue: ReviewQueue, namespaces: Iterable[str] | str = (),
+                 self_approval: bool | None = None) -> None:
         self.engine = engine
         self.queue = queue
         self.namespaces = parse_namespaces(namespaces)
+        #: a proposer may approve its own proposal only where the deployment says so (review/separation.py)
+        self.self_approval = engine.settings.review_self_approval if self_approval is None else self_approval
 
     def is_reviewed(self, namespace: str) -> bool:
         return namespace in self.namespaces
@@ -134,7 +138,7 @@ class ReviewService:
         current = self.engine.get(memory_id, namespace, record_access=False)  # an unknown id fails now, not at review
         if patch.status is not None and patch.status != current.status:  # refused now, as without review
             refuse_leaving_quarantine(current, "updates.status")
-        payload = self._redacted(patch.model_dump(mode="json", exclude_unset=True))
+        payload = self._redacted(without_sent_back(patch.model_dump(mode="json", exclude_unset=True), current))
         bind_changes(current, patch.model_dump(exclude_unset=True), actor)  # a credibility claim fails now
         return self._pending(self.queue.add(namespace, "update", payload, actor, memory_id, reason,
                                             private=current.encrypted))
@@ -207,7 +211,7 @@ class ReviewService:
         changed since, the approval is a `version_conflict` and the proposal stays pending.
         """
         note = self.engine.writer.clean_note(note, "note")
-        self.queue.get(proposal_id, namespace)
+        refuse_own_approval(self.queue.get(proposal_id, namespace), reviewer, self.self_approval)
         proposal = self.queue.claim(proposal_id)
         actor = f"{proposal.proposed_by} (approved by {reviewer})"
         if edits:

@@ -1,0 +1,40 @@
+"""Separation of duties: the proposer of a change never approves it (attack round 14).
+
+A reviewed namespace exists so that a change an agent asks for takes effect only when someone else has looked at
+it. Attack round 13 left that one principal could do both: an admin token of the namespace (which may also write)
+proposed through `memory_store` and approved its own proposal with `memory_review_decide`, in the console or on
+`/review`; over stdio the agent is the local owner, admin of everything, and approved what it had just proposed.
+
+The rule: an approval is refused (`permission_denied`, naming `decision` and the rule) when the reviewer is the
+principal that proposed the change, the same name: a token's name (`token:NAME`; two tokens given one name are
+one person), or the local owner deciding through an MCP tool (stdio, or HTTP with auth off: the agent's door).
+The owner's own doors, where no token says who is there, decide as before: the CLI (`hindsight review approve`),
+the Python API and the consoles with auth off (a plain string reviewer, not an `Actor`). Rejecting one's own
+proposal is allowed: it withdraws a change and makes none.
+
+A deployment with one reviewer who also writes may allow self-approval explicitly:
+`HINDSIGHT_REVIEW_SELF_APPROVAL=true` (setting `review_self_approval`); history then names the same principal as
+proposer and reviewer ("token:ops (approved by token:ops)").
+"""
+
+from __future__ import annotations
+
+from hindsight.errors import PermissionDeniedError
+from hindsight.review.queue import Proposal
+from hindsight.security.principal import LOCAL_OWNER, Actor, Principal
+
+RULE = ("rule: a proposal is approved by someone other than its proposer (a single-reviewer deployment sets "
+        "HINDSIGHT_REVIEW_SELF_APPROVAL=true)")
+
+
+def refuse_own_approval(proposal: Proposal, reviewer: str, allowed: bool) -> None:
+    """Raise when `reviewer` (an `Actor` from a token or an MCP door) proposed `proposal` itself."""
+    if allowed or not isinstance(reviewer, Actor) or str(reviewer) != proposal.proposed_by:
+        return
+    raise PermissionDeniedError(f"decision: {reviewer} proposed '{proposal.id}' and may not approve it; {RULE}")
+
+
+def console_reviewer(who: Principal) -> str:
+    """The reviewer a console decides as: the token's principal (checked), or the local owner's plain name when the
+    console runs without tokens (the owner's own door on loopback, like the CLI)."""
+    return who.name if who == LOCAL_OWNER else Actor(who)
