@@ -140,18 +140,14 @@ def test_a_single_reviewer_deployment_may_approve_its_own_proposals(tmp_path: Pa
 
 
 @pytest.fixture
-def consoles(tmp_path: Path, embedder: Embedder) -> Iterator[dict[str, Any]]:
-    db = tmp_path / "memory.db"
-    engine = MemoryEngine.open(db, HindsightSettings(db=db, hygiene=False), embedder=embedder)
-    tokens = TokenStore.open(db)
-    ops, _ = tokens.create("ops", ["admin", "write"], ["kb"])
-    lead, _ = tokens.create("lead", ["admin"], ["kb"])
-    review = ReviewService(engine, ReviewQueue(engine.store), "kb")
-    with TestClient(build_server(engine, tokens=tokens, review=review).http_app(),
+def consoles(reviewed: ReviewService) -> Iterator[dict[str, Any]]:
+    """The two review pages on the `reviewed` store, with tokens: ops (admin and write on kb), lead (admin)."""
+    tokens = TokenStore(reviewed.engine.store)
+    made = {name: tokens.create(name, scopes, ["kb"])[0] for name, scopes in (("ops", ["admin", "write"]),
+                                                                             ("lead", ["admin"]))}
+    with TestClient(build_server(reviewed.engine, tokens=tokens, review=reviewed).http_app(),
                     base_url="http://127.0.0.1") as client:
-        yield {"client": client, "engine": engine, "review": review, "ops": ops, "lead": lead}
-    tokens.close()
-    engine.close()
+        yield {"client": client, "engine": reviewed.engine, "review": reviewed, **made}
 
 
 @pytest.mark.parametrize("page", ["/console/queues", "/review"])
@@ -191,21 +187,12 @@ def test_a_turn_with_a_long_preceding_turn_can_send_its_metadata_back(engine: Me
         engine.update(reply, {"metadata": {**read, "team": "x" * 9000}}, "alice", "token:writer")
 
 
-@pytest.fixture
-def reviewed_hygiene(tmp_path: Path, embedder: Embedder) -> Iterator[ReviewService]:
-    settings = HindsightSettings(db=tmp_path / "kb.db")
-    engine = MemoryEngine.open(settings.db, settings=settings, embedder=embedder)
-    yield ReviewService(engine, ReviewQueue(engine.store), "kb")
-    engine.close()
-
-
 @pytest.mark.parametrize("text", ["The office wifi password rotates on the first Monday of each month.",
                                   "办公室的无线网络密码每月第一个周一更换。"], ids=["en", "zh"])
-def test_a_proposal_sending_metadata_back_survives_a_later_restatement(reviewed_hygiene: ReviewService,
-                                                                       text: str) -> None:
+def test_a_proposal_sending_metadata_back_survives_a_later_restatement(engine: MemoryEngine, text: str) -> None:
     """An agent's update proposal carrying the metadata it read (restated_count 1) could never be approved once
     another writer restated the fact (restated_count 2): approval was refused as a changed reserved key."""
-    engine = reviewed_hygiene.engine
+    reviewed_hygiene = ReviewService(engine, ReviewQueue(engine.store), "kb")  # with hygiene: restatements counted
     memory_id = engine.store_memory({"content": text, "namespace": "kb", "type": "semantic"}).memory_id
     engine.store_memory({"content": text, "namespace": "kb", "type": "semantic"})
     read = engine.get(memory_id, "kb").metadata
