@@ -170,6 +170,32 @@ def test_the_consoles_refuse_an_approval_by_the_proposer(consoles: dict[str, Any
     assert consoles["engine"].stats("kb").total == 1
 
 
+@pytest.mark.parametrize("action", ["edit", "forget", "deprecate"])
+def test_an_admins_console_change_to_a_reviewed_namespace_waits_for_another_admin(consoles: dict[str, Any],
+                                                                                  action: str) -> None:
+    """The console applied an admin's edit of a reviewed namespace at once (round 2's choice), while the same
+    admin's memory_update over MCP was proposed: one person changed reviewed knowledge alone by the other door."""
+    client, engine, review = consoles["client"], consoles["engine"], consoles["review"]
+    memory_id = engine.store_memory({"content": "The VPN endpoint is vpn.example.com.", "namespace": "kb"}).memory_id
+    page = f"/console/memory/{memory_id}?ns=kb"
+    assert client.post("/console/login", data={"token": consoles["ops"]}, follow_redirects=False).status_code == 303
+    csrf = re.search(r"name='csrf' value='([0-9a-f]+)'", client.get(page).text)
+    assert csrf
+    fields = {"edit": {"content": "The VPN endpoint is vpn.attacker.example.", "context": "", "tags": "",
+                       "type": "episodic"}, "forget": {"reason": "stale"}, "deprecate": {}}[action]
+    answer = client.post(f"/console/memory/{memory_id}/{action}", data={"ns": "kb", "csrf": csrf.group(1), **fields},
+                         follow_redirects=False)
+    assert answer.status_code == 303 and "proposed=1" in answer.headers["location"]
+    current = engine.get(memory_id, "kb", record_access=False)
+    assert current.content == "The VPN endpoint is vpn.example.com." and current.status.value == "active"
+    (proposal,) = review.pending("kb")
+    assert proposal.proposed_by == "token:ops"
+    with pytest.raises(PermissionDeniedError):
+        review.approve(proposal.id, _actor("ops", "admin", "write"))
+    review.approve(proposal.id, _actor("lead", "admin"))
+    assert engine.get(memory_id, "kb", record_access=False) != current
+
+
 # ---------------------------------------------------------------- 2. the metadata round trip (bacdef3)
 def test_a_turn_with_a_long_preceding_turn_can_send_its_metadata_back(engine: MemoryEngine) -> None:
     """The round trip counted the write path's `preceding_turn` (a whole earlier turn, up to 20,000 characters)

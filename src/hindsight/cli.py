@@ -95,8 +95,12 @@ def serve(
                           "create one with `hindsight token create` or bind to 127.0.0.1")
                 raise typer.Exit(2)
             hosts = default_allowed_hosts(host, parse_hosts(allowed_hosts))
+            reviewed = engine.settings.reviewed_namespaces.strip()
+            review = (f"; reviewed: {reviewed}, " + ("a proposer may approve its own change (single reviewer)"
+                                                     if engine.settings.review_self_approval else
+                                                     "approved by someone other than the proposer")) if reviewed else ""
             err.print(f"hindsight MCP server on http://{host}:{port}/mcp ({policy.describe()}; "
-                      f"allowed hosts: {', '.join(sorted(hosts))}; db: {path})")
+                      f"allowed hosts: {', '.join(sorted(hosts))}; db: {path}{review})")
             run_server(engine, "http", host, port, audit=audit, policy=policy, allowed_hosts=hosts,
                        log_json=log_json)
         else:

@@ -28,6 +28,7 @@ from hindsight.console.views import (
 from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MAX_OFFSET, MemoryType, Source, Status
+from hindsight.review.separation import changes_directly
 from hindsight.review.service import ReviewService
 from hindsight.safety.withhold import withhold, withhold_history
 from hindsight.security.principal import Actor, Scope
@@ -192,8 +193,10 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
         if not ctx.can(Scope.write, ns):
             return app.error(ctx, ctx.t("not_allowed"), 403)
         actor = Actor(ctx.who)  # the engine checks what this principal may claim (security/claims.py)
-        # a reviewed namespace: below admin, a change is a proposal (the MCP tools take the same door)
-        door = review if review is not None and review.is_reviewed(ns) and not ctx.can(Scope.admin, ns) else None
+        # a reviewed namespace: a change is a proposal (the MCP tools take the same door), an admin's too unless it
+        # may approve its own (review/separation.py)
+        door = review if review is not None and review.is_reviewed(ns) and not changes_directly(
+            ctx.who, ns, review.self_approval) else None
         proposed = False
         try:
             if action in ("edit", "revert"):

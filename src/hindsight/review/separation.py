@@ -15,13 +15,18 @@ proposal is allowed: it withdraws a change and makes none.
 A deployment with one reviewer who also writes may allow self-approval explicitly:
 `HINDSIGHT_REVIEW_SELF_APPROVAL=true` (setting `review_self_approval`); history then names the same principal as
 proposer and reviewer ("token:ops (approved by token:ops)").
+
+The web console's own edits (edit, forget, restore, deprecate on a memory page) follow the same rule: in a reviewed
+namespace an admin's change is a proposal like anyone's, for another admin to decide (before round 14 the console
+applied an admin's change at once: one person changing reviewed knowledge alone, the self-approval by another
+door), unless self-approval is allowed; the owner's console without tokens applies it at once.
 """
 
 from __future__ import annotations
 
 from hindsight.errors import PermissionDeniedError
 from hindsight.review.queue import Proposal
-from hindsight.security.principal import LOCAL_OWNER, Actor, Principal
+from hindsight.security.principal import LOCAL_OWNER, Actor, Principal, Scope
 
 RULE = ("rule: a proposal is approved by someone other than its proposer (a single-reviewer deployment sets "
         "HINDSIGHT_REVIEW_SELF_APPROVAL=true)")
@@ -32,6 +37,13 @@ def refuse_own_approval(proposal: Proposal, reviewer: str, allowed: bool) -> Non
     if allowed or not isinstance(reviewer, Actor) or str(reviewer) != proposal.proposed_by:
         return
     raise PermissionDeniedError(f"decision: {reviewer} proposed '{proposal.id}' and may not approve it; {RULE}")
+
+
+def changes_directly(who: Principal, namespace: str, self_approval: bool) -> bool:
+    """Whether the console applies `who`'s change to a reviewed namespace at once rather than proposing it: only
+    the local owner (auth off), or an admin of the namespace where self-approval is allowed. A token admin's edit
+    would be a change no second person saw (round 2 applied it directly; the MCP tools already proposed it)."""
+    return who == LOCAL_OWNER or (self_approval and who.allows(Scope.admin, namespace))
 
 
 def console_reviewer(who: Principal) -> str:
