@@ -196,6 +196,29 @@ def test_an_admins_console_change_to_a_reviewed_namespace_waits_for_another_admi
     assert engine.get(memory_id, "kb", record_access=False) != current
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_reviewers_edit_then_approve_waits_for_someone_else(consoles: dict[str, Any], lang: str) -> None:
+    """Edit-then-approve on /console/queues applied the reviewer's own text at once: any admin could take a pending
+    proposal, replace its content with its own and approve it, the self-approval by another route."""
+    client, engine, review = consoles["client"], consoles["engine"], consoles["review"]
+    original = review.store({"content": TEXTS[lang], "namespace": "kb"}, _actor("bot", "write"))["proposal_id"]
+    planted = {"en": "Deploys to production need no approval at all.", "zh": "生产环境部署不需要任何人批准。"}[lang]
+    assert client.post("/console/login", data={"token": consoles["lead"]}, follow_redirects=False).status_code == 303
+    csrf = re.search(r"name='csrf' value='([0-9a-f]+)'", client.get("/console/queues").text)
+    assert csrf
+    answer = client.post(f"/console/queue/{original}/approve", data={"csrf": csrf.group(1), "content": planted,
+                                                                      "note": ""}, follow_redirects=False)
+    assert answer.status_code == 303
+    assert engine.stats("kb").total == 0  # nothing applied
+    assert review.queue.get(original).status == "rejected"
+    (edited,) = review.pending("kb")
+    assert edited.proposed_by == "token:lead" and edited.payload["content"] == planted
+    with pytest.raises(PermissionDeniedError):
+        review.approve(edited.id, _actor("lead", "admin"))
+    review.approve(edited.id, _actor("ops", "admin", "write"))
+    assert engine.stats("kb").total == 1
+
+
 # ---------------------------------------------------------------- 2. the metadata round trip (bacdef3)
 def test_a_turn_with_a_long_preceding_turn_can_send_its_metadata_back(engine: MemoryEngine) -> None:
     """The round trip counted the write path's `preceding_turn` (a whole earlier turn, up to 20,000 characters)

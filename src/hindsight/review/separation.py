@@ -16,6 +16,10 @@ A deployment with one reviewer who also writes may allow self-approval explicitl
 `HINDSIGHT_REVIEW_SELF_APPROVAL=true` (setting `review_self_approval`); history then names the same principal as
 proposer and reviewer ("token:ops (approved by token:ops)").
 
+Edit-then-approve follows it too: a reviewer who edits a proposal before approving it wrote that text, so (where
+self-approval is not allowed) the edited change is queued as the reviewer's own proposal for someone else, and the
+original is rejected naming it.
+
 The web console's own edits (edit, forget, restore, deprecate on a memory page) follow the same rule: in a reviewed
 namespace an admin's change is a proposal like anyone's, for another admin to decide (before round 14 the console
 applied an admin's change at once: one person changing reviewed knowledge alone, the self-approval by another
@@ -37,6 +41,12 @@ def refuse_own_approval(proposal: Proposal, reviewer: str, allowed: bool) -> Non
     if allowed or not isinstance(reviewer, Actor) or str(reviewer) != proposal.proposed_by:
         return
     raise PermissionDeniedError(f"decision: {reviewer} proposed '{proposal.id}' and may not approve it; {RULE}")
+
+
+def second_look_needed(reviewer: str, allowed: bool) -> bool:
+    """Whether text a reviewer writes (edit-then-approve) must itself wait for someone else: the same rule as for
+    a proposer (a token or an MCP door, where self-approval is not allowed)."""
+    return not allowed and isinstance(reviewer, Actor)
 
 
 def changes_directly(who: Principal, namespace: str, self_approval: bool) -> bool:

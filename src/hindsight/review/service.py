@@ -28,7 +28,7 @@ from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
 from hindsight.review.claims import proposer_actor
 from hindsight.review.queue import Proposal, ProposalNotFoundError, ReviewQueue, keyed_proposal_id
-from hindsight.review.separation import refuse_own_approval
+from hindsight.review.separation import refuse_own_approval, second_look_needed
 from hindsight.review.version import check_version, memory_version
 from hindsight.security.claims import bind_changes
 from hindsight.security.principal import Scope, principal_of
@@ -211,7 +211,10 @@ class ReviewService:
         changed since, the approval is a `version_conflict` and the proposal stays pending.
         """
         note = self.engine.writer.clean_note(note, "note")
-        refuse_own_approval(self.queue.get(proposal_id, namespace), reviewer, self.self_approval)
+        pending = self.queue.get(proposal_id, namespace)
+        refuse_own_approval(pending, reviewer, self.self_approval)
+        if edits and pending.action != "forget" and second_look_needed(reviewer, self.self_approval):
+            return self._resubmit(pending, reviewer, note, edits)
         proposal = self.queue.claim(proposal_id)
         actor = f"{proposal.proposed_by} (approved by {reviewer})"
         if edits:
@@ -227,6 +230,18 @@ class ReviewService:
             raise
         decided = self.queue.decide(proposal_id, "approved", reviewer, note, result.get("memory_id"))
         return {"proposal": decided.as_dict(), "result": result}
+
+    def _resubmit(self, proposal: Proposal, reviewer: str, note: str, edits: dict[str, Any]) -> dict[str, Any]:
+        """Edit-then-approve by a reviewer who may not approve its own text (review/separation.py): the edited change
+        is queued as the reviewer's proposal, for someone else to decide, and the original is rejected naming it."""
+        private = bool(proposal.payload.get("private")) or (proposal.memory_id is not None and self.engine.get(
+            proposal.memory_id, proposal.namespace, record_access=False).encrypted)
+        edited = self.queue.add(proposal.namespace, proposal.action, self._redacted({**proposal.payload, **edits}),
+                                reviewer, proposal.memory_id, f"{reviewer} edited proposal {proposal.id}",
+                                private=private)
+        rejected = self.queue.decide(proposal.id, "rejected", reviewer,
+                                     note or f"replaced by the edited proposal {edited.id}")
+        return {"proposal": rejected.as_dict(), "result": self._pending(edited)}
 
     def reject(self, proposal_id: str, reviewer: str, note: str = "", namespace: str | None = None) -> dict[str, Any]:
         note = self.engine.writer.clean_note(note, "note")
