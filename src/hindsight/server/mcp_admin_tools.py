@@ -65,7 +65,8 @@ def register_admin_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
             min_length=1, max_length=64, description="The current_version memory_review_list showed: approving an "
             "update or forget is refused (version_conflict) if the memory changed since")] = None,
     ) -> dict[str, Any]:
-        """Admin: approve (apply through the normal write path) or reject a proposed change. Decisions are final."""
+        """Admin: approve (apply through the normal write path) or reject a proposed change. Decisions are final;
+        the proposer of a change may reject (withdraw) it but not approve it (permission_denied)."""
         actor = gate(Scope.admin, namespace, "review_decide")
         if decision == "approve":
             return _call(review.approve, proposal_id, actor, note, namespace, expected_version=expected_version)
