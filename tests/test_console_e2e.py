@@ -69,7 +69,10 @@ def world(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Iterator[d
     admin, _ = tokens.create("alice", ["admin"], ["*"])
     reader, _ = tokens.create("rita", ["read"], ["team"])
     tokens.close()
-    with (http_server(db, folder / "server.log", env={"HINDSIGHT_REVIEWED_NAMESPACES": "team"}) as url,
+    # one reviewer (alice) who also edits: a single-reviewer deployment, so her own console edits and her
+    # edit-then-approve apply at once (without the setting they wait for a second admin: test_attack_round14.py)
+    env = {"HINDSIGHT_REVIEWED_NAMESPACES": "team", "HINDSIGHT_REVIEW_SELF_APPROVAL": "true"}
+    with (http_server(db, folder / "server.log", env=env) as url,
           sync_api.sync_playwright() as playwright):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
