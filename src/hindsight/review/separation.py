@@ -20,10 +20,11 @@ Edit-then-approve follows it too: a reviewer who edits a proposal before approvi
 self-approval is not allowed) the edited change is queued as the reviewer's own proposal for someone else, and the
 original is rejected naming it.
 
-The web console's own edits (edit, forget, restore, deprecate on a memory page) follow the same rule: in a reviewed
-namespace an admin's change is a proposal like anyone's, for another admin to decide (before round 14 the console
-applied an admin's change at once: one person changing reviewed knowledge alone, the self-approval by another
-door), unless self-approval is allowed; the owner's console without tokens applies it at once.
+The web console's own edits (edit, forget, restore, deprecate, restore a version, on a memory page) follow the
+same rule: in a reviewed namespace an admin's change is a proposal like anyone's, for another admin to decide
+(before round 14 the console applied an admin's change at once: one person changing reviewed knowledge alone, the
+self-approval by another door), unless self-approval is allowed; the owner's console without tokens applies it at
+once.
 """
 
 from __future__ import annotations
