@@ -23,15 +23,19 @@ def reads(old: str, new: str) -> bool:
             and bool(number_replaced(old, new)))
 
 
-files = sorted(glob.glob("bench/data/blind/*/hygiene/set.jsonl") + glob.glob("bench/data/train/*/hygiene/set.jsonl"))
-sel = []
-for f in files:
-    for i, line in enumerate(open(f, encoding="utf-8")):
-        if not line.strip():
-            continue
-        r = json.loads(line)
-        seq = [o if isinstance(o, str) else o.get("content", "") for o in r.get("others") or []] + [r["existing"], r["new"]]
-        if any(reads(seq[a], seq[b]) for b in range(len(seq)) for a in range(b)):
-            sel.append([f, i])
-json.dump(sel, open(sys.argv[1], "w"))
-print(len(sel), dict(Counter(f.split("/")[-3] for f, _ in sel)))
+def released_rows():
+    """Each released hygiene row (blind and train copies): its file, line index and texts in writing order."""
+    files = sorted(glob.glob("bench/data/blind/*/hygiene/set.jsonl") + glob.glob("bench/data/train/*/hygiene/set.jsonl"))
+    for f in files:
+        for i, line in enumerate(open(f, encoding="utf-8")):
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            yield f, i, [o if isinstance(o, str) else o.get("content", "") for o in r.get("others") or []] + [r["existing"], r["new"]]
+
+
+if __name__ == "__main__":
+    sel = [[f, i] for f, i, seq in released_rows()
+           if any(reads(seq[a], seq[b]) for b in range(len(seq)) for a in range(b))]
+    json.dump(sel, open(sys.argv[1], "w"))
+    print(len(sel), dict(Counter(f.split("/")[-3] for f, _ in sel)))

@@ -36,6 +36,12 @@ _ZH_COMPOUND = re.compile(
     rf"(?<![{ZH_NUM_CHARS}])(?=[{_D}十][{ZH_NUM_CHARS}])(?:(?:[{_D}]?十[{_D}]?|[{_D}])万)?(?:[{_D}]千)?(?:[{_D}]百)?零?(?:[{_D}]?十)?"
     rf"[一二三四五六七八九]?(?![{ZH_NUM_CHARS}])"
 )
+# a clock hour (10点, 9 点钟, 下午3点): a clock time, as "10am" / "10:30" are, not an amount. Not 第3点 / 这两点 (points
+# of a list), not 3点5 (a decimal); 1点 only after a day part, before 钟 or after 到, as 一点 is mostly "a little"
+# (近一点, 正式一点). The day part stays a word: the hour is not moved or marked by it (晚上8点 -> 晚上8:00, which
+# `same_value` reads as 8:00 or 20:00; marking it kept released restatements apart: "Currency, round 14b").
+_DAY_PARTS = "上午|早上|早晨|清晨|凌晨|半夜|深夜|早|中午|下午|傍晚|晚上|夜里|今晚|明晚|昨晚|每晚|晚"
+_ZH_HOUR = re.compile(rf"(?:({_DAY_PARTS})\s*)?(?<![\d.:])(\d{{1,2}})\s*点(钟)?(?!\s*[\d半零〇一二两三四五六七八九十])")
 _ZH_TENTHS = re.compile(rf"(\d+)\s*度\s*([{ZH_NUM_CHARS[:-4]}])(?![{ZH_NUM_CHARS}])")
 _SPOKEN_TAIL = {"万": 1000, "千": 100, "百": 10}
 # digits before 万 (1.2万, 3万): the whole amount
@@ -215,8 +221,19 @@ def _wan(m: re.Match[str]) -> str:
     return f"{value:.0f}" if value.is_integer() else f"{value:.4f}".rstrip("0").rstrip(".")
 
 
+def _zh_hour(m: re.Match[str]) -> str:
+    part, hour = m.group(1), int(m.group(2))
+    before = m.string[max(0, m.start() - 6):m.start()].rstrip()
+    if (not part and before[-1:] in ("第", "这", "那", "几", "有")) or hour > 24:
+        return m.group(0)  # a point of a list (第3点, 这两点), not an hour
+    if hour == 1 and not (part or m.group(3) or before[-1:] in ("到", "至", "-", "~")):
+        return m.group(0)  # 一点: "a little"
+    return f"{part or ''}{hour}:00"
+
+
 def read_zh_clock_parts(text: str) -> str:
-    """After the Chinese numerals before measure words became digits: 7点四十 -> 7:40, 3点半 -> 3:30, 38度五 -> 38.5度."""
+    """After the Chinese numerals before measure words became digits: 7点四十 -> 7:40, 3点半 -> 3:30, 38度五 -> 38.5度;
+    a clock hour becomes a clock time: 10点 -> 10:00, 下午3点 -> 下午3:00."""
     def minutes(m: re.Match[str]) -> str:
         raw = m.group(2)
         value = 30 if raw == "半" else int(raw) if raw.isdigit() else zh_numeral(raw)
@@ -225,5 +242,5 @@ def read_zh_clock_parts(text: str) -> str:
             return m.group(0)
         return f"{int(m.group(1))}:{value:02d}"
 
-    text = _ZH_MINUTES.sub(minutes, text)
+    text = _ZH_HOUR.sub(_zh_hour, _ZH_MINUTES.sub(minutes, text))
     return _ZH_TENTHS.sub(lambda m: f"{m.group(1)}.{ZH_DIGITS[m.group(2)]}度", text)
