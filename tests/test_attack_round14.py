@@ -170,6 +170,20 @@ def test_the_consoles_refuse_an_approval_by_the_proposer(consoles: dict[str, Any
     assert consoles["engine"].stats("kb").total == 1
 
 
+@pytest.mark.parametrize("page", ["/console/queues", "/review"])
+def test_the_proposer_sees_no_approve_button_on_its_own_proposal(consoles: dict[str, Any], page: str) -> None:
+    """The pages offered Approve on one's own proposal, a button that could only fail (noticed in round 14)."""
+    client, review = consoles["client"], consoles["review"]
+    review.store({"content": TEXTS["zh"], "namespace": "kb"}, _actor("ops", "admin", "write"))
+    login = "/console/login" if page == "/console/queues" else "/review/login"
+    for who, own in (("ops", True), ("lead", False)):
+        client.cookies.clear()
+        assert client.post(login, data={"token": consoles[who]}, follow_redirects=False).status_code == 303
+        html = client.get(page).text
+        assert ("class='approve'" not in html.split("id='quarantine'")[0]) is own, who
+        assert ("own-proposal" in html) is own and "class='reject'" in html, who
+
+
 @pytest.mark.parametrize("action", ["edit", "forget", "deprecate"])
 def test_an_admins_console_change_to_a_reviewed_namespace_waits_for_another_admin(consoles: dict[str, Any],
                                                                                   action: str) -> None:

@@ -60,6 +60,8 @@ TEXT: dict[str, dict[str, str]] = {
     "proposed": {"en": "Proposed", "zh": "提议"},
     "approve": {"en": "Approve", "zh": "批准"},
     "edit_approve": {"en": "Edit, then approve", "zh": "修改后批准"},
+    "own_proposal": {"en": "You proposed this: another admin approves it (Reject withdraws it).",
+                     "zh": "这是你提交的修改：需由另一位管理员批准（拒绝即撤回）。"},
     "reject": {"en": "Reject", "zh": "拒绝"},
     "release": {"en": "Release", "zh": "放行"},
     "discard": {"en": "Discard", "zh": "删除"},

@@ -20,7 +20,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
 from hindsight.model import MemoryRecord
 from hindsight.review.queue import Proposal
-from hindsight.review.separation import console_reviewer
+from hindsight.review.separation import console_reviewer, may_approve
 from hindsight.review.service import ReviewService
 from hindsight.review.version import memory_version
 from hindsight.security.principal import Scope
@@ -35,7 +35,7 @@ def _current(engine: MemoryEngine, proposal: Proposal) -> MemoryRecord | None:
         return None
 
 
-def _proposal_card(ctx: Ctx, engine: MemoryEngine, p: Proposal) -> str:
+def _proposal_card(ctx: Ctx, engine: MemoryEngine, p: Proposal, own: bool = False) -> str:
     current = _current(engine, p)
     payload = p.payload
     if p.action == "forget":
@@ -50,9 +50,11 @@ def _proposal_card(ctx: Ctx, engine: MemoryEngine, p: Proposal) -> str:
     # the version of the memory shown beside the proposal: approving over a later edit is a version_conflict
     version = (f"<input type='hidden' name='version' value='{escape(memory_version(current))}'>"
                if current is not None else "")
-    forms = ctx.form(base + "approve", f"{version}<input type='text' name='note' placeholder='{ctx.t('note')}'> "
-                                       f"<button class='approve'>{ctx.t('approve')}</button>")
-    if editable:
+    # the proposer sees no approve button: another admin decides (review/separation.py); Reject withdraws it
+    forms = (f"<p class='muted own-proposal'>{ctx.t('own_proposal')}</p>" if own else
+             ctx.form(base + "approve", f"{version}<input type='text' name='note' placeholder='{ctx.t('note')}'> "
+                                        f"<button class='approve'>{ctx.t('approve')}</button>"))
+    if editable and not own:
         forms += ctx.form(base + "approve", f"{version}<textarea name='content' aria-label='{ctx.t('edit_approve')}'>"
                                             f"{editable}</textarea><button class='approve'>"
                                             f"{ctx.t('edit_approve')}</button>")
@@ -96,7 +98,8 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
         for ns in spaces:
             held += engine.quarantined(ns, limit=100)[0]
         body = (f"<div class='grid3'><section id='review'><h2>{ctx.t('review_queue')} ({len(pending)})</h2>"
-                + ("".join(_proposal_card(ctx, engine, p) for p in pending) or f"<p>{ctx.t('queue_empty')}</p>")
+                + ("".join(_proposal_card(ctx, engine, p, own=not may_approve(
+                    p, console_reviewer(ctx.who), review.self_approval)) for p in pending) or f"<p>{ctx.t('queue_empty')}</p>")
                 + f"</section><section id='quarantine'><h2>{ctx.t('quarantine')} ({len(held)})</h2>"
                 + ("".join(_quarantine_card(ctx, engine, r) for r in held) or f"<p>{ctx.t('queue_empty')}</p>")
                 + "</section></div>")

@@ -36,7 +36,7 @@ from hindsight.console.cookies import over_https, set_session_cookie
 from hindsight.console.safe import shown
 from hindsight.errors import HindsightError
 from hindsight.review.queue import Proposal
-from hindsight.review.separation import console_reviewer
+from hindsight.review.separation import console_reviewer, may_approve
 from hindsight.review.service import ReviewService
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.sessions import SessionStore
@@ -83,7 +83,7 @@ def _csrf_field(csrf: str) -> str:
     return f"<input type='hidden' name='csrf' value='{html.escape(csrf)}'>"
 
 
-def _proposal_card(view: dict[str, Any], csrf: str = "") -> str:
+def _proposal_card(view: dict[str, Any], csrf: str = "", own: bool = False) -> str:
     p = view
     proposed = p["payload"]
     if p["action"] == "store":
@@ -110,10 +110,12 @@ def _proposal_card(view: dict[str, Any], csrf: str = "") -> str:
         f"<span class='muted'>{_when(p['proposed_at'])} · {pid}</span></div>"
         + (f"<p class='muted'>why: {html.escape(p['reason'])}</p>" if p["reason"] else "")
         + f"<div class='grid'>{current}<div><b>proposed</b>{change}</div></div>"
-        f"<form method='post' action='/review/{pid}/approve' style='display:inline'>{_csrf_field(csrf)}{version}"
-        "<input type='text' name='note' placeholder='note (optional)'> "
-        "<button class='approve'>Approve</button></form> "
-        f"<form method='post' action='/review/{pid}/reject' style='display:inline'>{_csrf_field(csrf)}"
+        + ("<p class='muted own-proposal'>You proposed this: another admin approves it (Reject withdraws it).</p>"
+           if own else  # the proposer never approves its own change (review/separation.py)
+           f"<form method='post' action='/review/{pid}/approve' style='display:inline'>{_csrf_field(csrf)}{version}"
+           "<input type='text' name='note' placeholder='note (optional)'> "
+           "<button class='approve'>Approve</button></form> ")
+        + f"<form method='post' action='/review/{pid}/reject' style='display:inline'>{_csrf_field(csrf)}"
         "<input type='text' name='note' placeholder='why (optional)'> <button class='reject'>Reject</button></form></div>"
     )
 
@@ -173,7 +175,8 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
                     "<button>Sign out</button></form>" if needs_token() else "")
         body = (f"<h1>hindsight review</h1><p class='muted'>reviewer: {html.escape(who.name)} · reviewed "
                 f"namespaces: {html.escape(watched)} {sign_out}</p><h2>Pending ({len(pending)})</h2>"
-                + ("".join(_proposal_card(review.view(p), csrf) for p in pending)
+                + ("".join(_proposal_card(review.view(p), csrf, own=not may_approve(
+                    p, console_reviewer(who), review.self_approval)) for p in pending)
                    or "<p>Nothing waits for review.</p>")
                 + "<h2>Recent decisions</h2><ul>" + "".join(_decided_row(p) for p in decided) + "</ul>")
         return _page("hindsight review", body)

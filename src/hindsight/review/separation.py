@@ -39,9 +39,15 @@ RULE = ("rule: a proposal is approved by someone other than its proposer (a sing
 
 def refuse_own_approval(proposal: Proposal, reviewer: str, allowed: bool) -> None:
     """Raise when `reviewer` (an `Actor` from a token or an MCP door) proposed `proposal` itself."""
-    if allowed or not isinstance(reviewer, Actor) or str(reviewer) != proposal.proposed_by:
+    if may_approve(proposal, reviewer, allowed):
         return
     raise PermissionDeniedError(f"decision: {reviewer} proposed '{proposal.id}' and may not approve it; {RULE}")
+
+
+def may_approve(proposal: Proposal, reviewer: str, allowed: bool) -> bool:
+    """Whether `reviewer` may approve `proposal` (the pages hide the approve buttons where not: the proposer sees
+    only Reject, which withdraws its own change)."""
+    return allowed or not isinstance(reviewer, Actor) or str(reviewer) != proposal.proposed_by
 
 
 def second_look_needed(reviewer: str, allowed: bool) -> bool:
