@@ -17,6 +17,7 @@ from rich.table import Table
 from hindsight.cli_common import (
     DbOption,
     JsonOption,
+    NsOption,
     console,
     err,
     fail,
@@ -30,6 +31,8 @@ from hindsight.errors import HindsightError
 from hindsight.private_files import write_private_text
 
 token_app = typer.Typer(help="Bearer tokens for the HTTP transport (stored hashed).", no_args_is_help=True)
+quarantine_app = typer.Typer(help="Writes the guard held back: list them, release one (the owner's door).",
+                             no_args_is_help=True)
 review_app = typer.Typer(help="Reviewed namespaces: agent changes waiting for a person (also in the web console).",
                          no_args_is_help=True)
 
@@ -136,6 +139,36 @@ def review_reject(proposal_id: str, note: Annotated[str, typer.Option()] = "", d
         print_json(review.reject(review.resolve_id(proposal_id), reviewer, note))
 
 
+@quarantine_app.command("list")
+def quarantine_list(db: DbOption = None, namespace: NsOption = "default", as_json: JsonOption = False) -> None:
+    """Quarantined writes, newest first, with the guard's reason (same as memory_quarantine_list)."""
+    with open_engine(db) as engine:
+        records, total = engine.quarantined(namespace, limit=500)
+    if as_json:
+        print_json({"total": total, "memories": [r.model_dump(mode="json") for r in records]})
+        return
+    table = Table("id", "written", "by", "content", "why", title=f"{total} quarantined in {show(namespace)}")
+    table.columns[0].no_wrap = True
+    for r in records:
+        table.add_row(r.id, human_time(r.created_at), show(r.created_by), show(r.content[:80]),
+                      show(r.status_reason[:60]))
+    console.print(table)
+
+
+@quarantine_app.command("release")
+def quarantine_release(memory_id: str, note: Annotated[str, typer.Option(help="Why it is legitimate.")] = "",
+                       db: DbOption = None, namespace: NsOption = "default") -> None:
+    """Release a quarantined write into normal use (kept in history). The owner's door: an agent's own write is
+    released here or by another admin, never by the agent's MCP door (docs/security.md)."""
+    with open_engine(db) as engine:
+        try:
+            record = engine.release(memory_id, namespace, "local", note)
+        except HindsightError as exc:
+            fail(f"{exc.code}: {exc}")
+            return
+    print_json({"memory_id": record.id, "status": record.status.value})
+
+
 def audit(limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50, db: DbOption = None,
           as_json: JsonOption = False) -> None:
     """Audit timeline: every change (with its principal) and every denied access, newest first."""
@@ -232,6 +265,7 @@ def rotate_key(
 def register(app: typer.Typer) -> None:
     app.add_typer(token_app, name="token")
     app.add_typer(review_app, name="review")
+    app.add_typer(quarantine_app, name="quarantine")
     app.command()(audit)
     app.command("rotate-key")(rotate_key)
     app.command()(backup)

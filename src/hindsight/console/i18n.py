@@ -60,6 +60,8 @@ TEXT: dict[str, dict[str, str]] = {
     "proposed": {"en": "Proposed", "zh": "提议"},
     "approve": {"en": "Approve", "zh": "批准"},
     "edit_approve": {"en": "Edit, then approve", "zh": "修改后批准"},
+    "own_write": {"en": "You wrote this: another admin releases it (or the owner with `hindsight quarantine release`).",
+                  "zh": "这是你写入的内容：需由另一位管理员放行（或由所有者用 `hindsight quarantine release`）。"},
     "own_proposal": {"en": "You proposed this: another admin approves it (Reject withdraws it).",
                      "zh": "这是你提交的修改：需由另一位管理员批准（拒绝即撤回）。"},
     "reject": {"en": "Reject", "zh": "拒绝"},

@@ -20,7 +20,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
 from hindsight.model import MemoryRecord
 from hindsight.review.queue import Proposal
-from hindsight.review.separation import console_reviewer, may_approve
+from hindsight.review.separation import console_reviewer, may_approve, may_release
 from hindsight.review.service import ReviewService
 from hindsight.review.version import memory_version
 from hindsight.security.principal import Scope
@@ -68,7 +68,7 @@ def _proposal_card(ctx: Ctx, engine: MemoryEngine, p: Proposal, own: bool = Fals
             f"<div><b>{ctx.t('proposed')}</b>{change}</div></div><div class='actions'>{forms}</div></div>")
 
 
-def _quarantine_card(ctx: Ctx, engine: MemoryEngine, record: MemoryRecord) -> str:
+def _quarantine_card(ctx: Ctx, engine: MemoryEngine, record: MemoryRecord, self_approval: bool) -> str:
     history = engine.history(record.id, record.namespace)
     previous = next((e.before for e in reversed(history) if e.before and e.before.get("status") != "quarantined"),
                     None)
@@ -77,8 +77,10 @@ def _quarantine_card(ctx: Ctx, engine: MemoryEngine, record: MemoryRecord) -> st
     change = field_changes(previous, record.model_dump(mode="json")) if previous else word_diff("", record.content)
     base = f"/console/quarantine/{escape(record.id)}/"
     ns = f"<input type='hidden' name='ns' value='{escape(record.namespace)}'>"
-    forms = (ctx.form(base + "release", ns + f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
-                                             f"<button class='approve'>{ctx.t('release')}</button>")
+    own = not may_release(record.created_by, console_reviewer(ctx.who), self_approval)
+    forms = ((f"<p class='muted own-proposal'>{ctx.t('own_write')}</p>" if own else
+              ctx.form(base + "release", ns + f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
+                                              f"<button class='approve'>{ctx.t('release')}</button>"))
              + ctx.form(base + "discard", ns + f"<button class='reject'>{ctx.t('discard')}</button>"))
     return (f"<div class='card quarantined' data-id='{escape(record.id)}'><div><b>{escape(record.namespace)}</b> · "
             f"{escape(record.created_by)} · <span class='muted'>{when(record.created_at)} · <a href="
@@ -101,7 +103,7 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
                 + ("".join(_proposal_card(ctx, engine, p, own=not may_approve(
                     p, console_reviewer(ctx.who), review.self_approval)) for p in pending) or f"<p>{ctx.t('queue_empty')}</p>")
                 + f"</section><section id='quarantine'><h2>{ctx.t('quarantine')} ({len(held)})</h2>"
-                + ("".join(_quarantine_card(ctx, engine, r) for r in held) or f"<p>{ctx.t('queue_empty')}</p>")
+                + ("".join(_quarantine_card(ctx, engine, r, review.self_approval) for r in held) or f"<p>{ctx.t('queue_empty')}</p>")
                 + "</section></div>")
         return app.page(ctx, ctx.t("nav_queues"), body)
 
@@ -137,7 +139,7 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
             return app.error(ctx, ctx.t("not_allowed"), 403)
         try:
             if action == "release":
-                engine.release(memory_id, ns, ctx.who.name, fields.get("note", "")[:1000])
+                engine.release(memory_id, ns, console_reviewer(ctx.who), fields.get("note", "")[:1000])
             elif action == "discard":
                 record = engine.get(memory_id, ns, record_access=False)
                 if record.status.value != "quarantined":

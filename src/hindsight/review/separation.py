@@ -44,6 +44,25 @@ def refuse_own_approval(proposal: Proposal, reviewer: str, allowed: bool) -> Non
     raise PermissionDeniedError(f"decision: {reviewer} proposed '{proposal.id}' and may not approve it; {RULE}")
 
 
+def refuse_own_release(memory_id: str, created_by: str, releaser: str, allowed: bool) -> None:
+    """Raise when `releaser` (an `Actor`: a token, or the agent's MCP door) wrote the quarantined memory itself.
+
+    The guard's hold is the second look at a write; the writer lifting it alone is the self-approval by another
+    door (over stdio the agent that was steered into storing an attack could release it at once). Someone else
+    releases it, or the owner by its own doors (the CLI, the Python API, the console without tokens), or any admin
+    where `HINDSIGHT_REVIEW_SELF_APPROVAL=true`."""
+    if may_release(created_by, releaser, allowed):
+        return
+    raise PermissionDeniedError(f"memory_id: {releaser} wrote '{memory_id}' and may not release it from quarantine; "
+                                "rule: a quarantined write is released by someone other than its writer (a "
+                                "single-reviewer deployment sets HINDSIGHT_REVIEW_SELF_APPROVAL=true)")
+
+
+def may_release(created_by: str, releaser: str, allowed: bool) -> bool:
+    """Whether `releaser` may release a quarantined memory `created_by` wrote (the pages hide Release where not)."""
+    return allowed or not isinstance(releaser, Actor) or str(releaser) != created_by
+
+
 def may_approve(proposal: Proposal, reviewer: str, allowed: bool) -> bool:
     """Whether `reviewer` may approve `proposal` (the pages hide the approve buttons where not: the proposer sees
     only Reject, which withdraws its own change)."""
