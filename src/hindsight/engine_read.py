@@ -187,11 +187,13 @@ class ReadMixin:
         return before
 
     # ------------------------------------------------------------- quarantine
-    def quarantined(self, namespace: str = "default", limit: int = 50, offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:
-        """Writes the guard held back, newest first, with the reason and rule/score in `status_reason`."""
+    def quarantined(self, namespace: str = "default", limit: int = 50, offset: int = 0,
+                    filters: SearchFilters | dict[str, Any] | None = None) -> tuple[builtins.list[MemoryRecord], int]:
+        """Writes the guard held back, newest first, with the reason and rule/score in `status_reason`; `filters`
+        (type, tags, time, source, ...; not statuses) narrow them as they narrow `list`."""
         if not 1 <= limit <= MAX_PAGE or not 0 <= offset <= MAX_OFFSET:
             raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE}, offset between 0 and {MAX_OFFSET}")
-        scope = Scope(namespace, statuses=(Status.quarantined,))
+        scope = replace(self._scope(namespace, filters), statuses=(Status.quarantined,))
         return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
 
     # ---------------------------------------------------------------- helpers

@@ -7,6 +7,7 @@ from typing import Any
 
 from hindsight.console.app import ConsoleApp
 from hindsight.console.pages_browse import mount_browse
+from hindsight.console.pages_bulk import mount_bulk
 from hindsight.console.pages_health import mount_health
 from hindsight.console.pages_queues import mount_queues
 from hindsight.engine import MemoryEngine
@@ -27,5 +28,6 @@ def mount_web_console(mcp: Any, engine: MemoryEngine, review: ReviewService, tok
     app = ConsoleApp(mcp, tokens, required, audit, secret)
     app.mount_basics()
     mount_browse(app, engine, (lambda: observer.note("memory_search")) if observer is not None else None, review)
+    mount_bulk(app, engine, review)
     mount_queues(app, engine, review)
     mount_health(app, engine, observer)

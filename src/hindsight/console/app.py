@@ -149,7 +149,7 @@ class ConsoleApp:
                 f"{ctx.t('lang_other')}</a></span>{sign_out}</header><main><h1>{escape(title)}</h1>{notes}{body}"
                 f"<p class='kbd'>{ctx.t('keys')}</p></main><script src='/console/static/console.js'></script>"
                 "</body></html>")
-        return HTMLResponse(html, status_code=status, headers=_headers())
+        return HTMLResponse(html, status_code=status, headers=response_headers())
 
     def login_page(self, request: Request, message_key: str = "sign_in_help", status: int = 401) -> HTMLResponse:
         lang = self.lang(request)
@@ -160,7 +160,7 @@ class ConsoleApp:
                 "<form method='post' action='/console/login'><input type='password' name='token' id='token' "
                 "autocomplete='off' placeholder='hs_...' size='48' autofocus> "
                 f"<button class='primary'>{t(lang, 'sign_in')}</button></form></main></body></html>")
-        return HTMLResponse(html, status_code=status, headers=_headers())
+        return HTMLResponse(html, status_code=status, headers=response_headers())
 
     def error(self, ctx: Ctx, message: str, status: int) -> HTMLResponse:
         if status == 403 and self.audit is not None:
@@ -245,6 +245,7 @@ class ConsoleApp:
                                                                      "X-Content-Type-Options": "nosniff"})
 
 
-def _headers() -> dict[str, str]:
+def response_headers() -> dict[str, str]:
+    """The headers every console page carries (no caching, no framing, the CSP)."""
     return {"Cache-Control": "no-store", "X-Frame-Options": "DENY", "Content-Security-Policy": CSP,
             "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}

@@ -6,7 +6,6 @@ record who did it.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, time
 from html import escape
 from typing import Any
 from urllib.parse import urlencode
@@ -15,9 +14,13 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from hindsight.console.app import ConsoleApp, Ctx, memory_href
+from hindsight.console.changes import STATUS_ACTIONS, change_status, review_door
+from hindsight.console.listing import LISTED_STATUSES, PAGE, SEARCH_PAGE, Selection, select
+from hindsight.console.pages_bulk import bulk_bar
 from hindsight.console.safe import shown, visible
 from hindsight.console.svg import edge_graph
 from hindsight.console.views import (
+    error_block,
     history_entry,
     hit_card,
     memory_line,
@@ -27,14 +30,11 @@ from hindsight.console.views import (
 )
 from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, InvalidInputError
-from hindsight.model import MAX_OFFSET, MemoryType, Source, Status
-from hindsight.review.separation import changes_directly
+from hindsight.model import MemoryType, Source, Status
+from hindsight.review.separation import console_reviewer, may_release
 from hindsight.review.service import ReviewService
 from hindsight.safety.withhold import withhold, withhold_history
 from hindsight.security.principal import Actor, Scope
-
-LISTED_STATUSES = (Status.active, Status.deprecated, Status.forgotten)
-PAGE = 50
 
 
 def namespaces_for(ctx: Ctx, engine: MemoryEngine, scope: Scope = Scope.read) -> list[str]:
@@ -47,47 +47,6 @@ def _first_kept(engine: MemoryEngine, spaces: list[str]) -> str:
     """The namespace a bare /console opens: the first one that holds memories (the empty `default` came first)."""
     counts = engine.stats().namespaces
     return next((n for n in spaces if counts.get(n)), spaces[0] if spaces else "default")
-
-
-def _filters(params: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, name in (("type", "types"), ("status", "statuses"), ("source", "sources")):
-        values = [v for v in params.getlist(key) if v]
-        if values:
-            out[name] = values
-    for key, name in (("session", "session_id"), ("task", "source_task_id")):
-        if params.get(key, "").strip():
-            out[name] = params[key].strip()
-    if params.get("min_importance", "").strip():
-        try:
-            out["min_importance"] = float(params["min_importance"])
-        except ValueError as exc:
-            raise InvalidInputError("min_importance: expected a number between 0 and 1") from exc
-    tag_text = params.get("tags", "")
-    if tag_text.strip():
-        out["tags"] = [x.strip() for x in tag_text.replace("，", ",").split(",") if x.strip()]
-    for key, edge in (("from", time.min), ("to", time.max)):
-        raw = params.get(key, "").strip()
-        if raw:
-            try:
-                day = datetime.fromisoformat(raw)
-            except ValueError as exc:
-                raise InvalidInputError(f"{key}: expected a date like 2026-12-01, got '{raw[:40]}'") from exc
-            if len(raw) <= 10:
-                day = datetime.combine(day.date(), edge)
-            try:  # 9999-12-31T23:59:59-23:59 is past the last time a datetime holds once in UTC
-                out["time_from" if key == "from" else "time_to"] = day.replace(tzinfo=day.tzinfo or UTC).astimezone(UTC)
-            except (OverflowError, ValueError) as exc:
-                raise InvalidInputError(f"{key}: the date is out of range, got '{raw[:40]}'") from exc
-    return out
-
-
-def _offset(raw: str) -> int:
-    """The page offset: ASCII digits within MAX_OFFSET (int('²') and a 5,000-digit int() raised a 500)."""
-    raw = raw.strip() or "0"
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= len(str(MAX_OFFSET)) and int(raw) <= MAX_OFFSET):
-        raise InvalidInputError(f"offset: expected a whole number between 0 and {MAX_OFFSET}, got '{raw[:20]}'")
-    return int(raw)
 
 
 def _checks(ctx: Ctx, name: str, options: list[str], chosen: list[str]) -> str:
@@ -112,7 +71,8 @@ def browse_form(ctx: Ctx, params: Any, spaces: list[str], ns: str) -> str:
         f"<label>{ctx.t('session')} <input type='text' name='session' value='{escape(params.get('session', ''))}'></label>"
         f"<label>{ctx.t('task')} <input type='text' name='task' value='{escape(params.get('task', ''))}'></label>"
         + _checks(ctx, "type", [m.value for m in MemoryType], params.getlist("type"))
-        + _checks(ctx, "status", [s.value for s in LISTED_STATUSES], params.getlist("status"))
+        + _checks(ctx, "status", [s.value for s in LISTED_STATUSES] + ([Status.quarantined.value] if ctx.can(
+            Scope.admin, ns) else []), params.getlist("status"))
         + _checks(ctx, "source", [s.value for s in Source], params.getlist("source"))
         + "</form>")
 
@@ -128,26 +88,26 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
         if not ctx.can(Scope.read, ns):
             return app.error(ctx, ctx.t("not_allowed"), 403)
         body = browse_form(ctx, params, spaces, ns)
-        query = params.get("q", "").strip()
         try:
-            filters = _filters(params)
-            if query:
-                hits = engine.search(query, ns, filters, top_k=25, record_access=ctx.can(Scope.write, ns))
-                if note_search is not None:
-                    note_search()
-                top_final = max((h.score for h in hits), default=1.0)
-                top_kw = max((h.why.keyword_score or 0.0 for h in hits), default=1.0) or 1.0
-                body += f"<p class='muted'>{len(hits)} {ctx.t('results')}</p>"
-                body += "".join(hit_card(ctx, h, top_final, top_kw) for h in hits) or f"<p>{ctx.t('no_results')}</p>"
-            else:
-                listed = {"statuses": [s.value for s in LISTED_STATUSES], **filters}
-                offset = _offset(params.get("offset", "0"))
-                records, total = engine.list(ns, listed, limit=PAGE, offset=offset)
-                body += f"<p class='muted'>{total} {ctx.t('memories')}</p>"
-                body += "".join(record_card(ctx, r) for r in records) or f"<p>{ctx.t('no_results')}</p>"
-                body += _pager(ctx, params, offset, total)
+            sel = select(engine, ctx, params, ns, record_access=ctx.can(Scope.write, ns))
         except HindsightError as exc:
-            body += f"<div class='error'>{escape(str(exc))}</div>"
+            return app.page(ctx, ctx.t("nav_browse"), body + error_block(ctx, exc))
+        if sel.hits is not None and note_search is not None:
+            note_search()
+        pick = ctx.can(Scope.write, ns) and not sel.held  # bulk actions (pages_bulk.py) on this page's memories
+        if sel.hits is not None:
+            top_final = max((h.score for h in sel.hits), default=1.0)
+            top_kw = max((h.why.keyword_score or 0.0 for h in sel.hits), default=1.0) or 1.0
+            cards = "".join(hit_card(ctx, h, top_final, top_kw, pick) for h in sel.hits)
+        else:
+            cards = "".join(record_card(ctx, r, pick=pick) for r in sel.records)
+        export = "/console/export?" + urlencode([("ns", ns)] + [(k, v) for k, v in params.multi_items()
+                                                                  if k not in ("offset", "ns", "done", "proposed")])
+        count = f"{sel.total}{'+' if sel.more and sel.hits is not None else ''}"  # a search: found so far
+        body += (f"<p class='muted'>{count} {ctx.t('results' if sel.hits is not None else 'memories')} · "
+                 f"<a id='export' href='{escape(export)}' download>{ctx.t('export')}</a></p>"
+                 + (bulk_bar(ctx, ns) if pick and sel.records else "")
+                 + (cards or f"<p>{ctx.t('no_results')}</p>") + _pager(ctx, params, sel))
         return app.page(ctx, ctx.t("nav_browse"), body)
 
     app.route("/console", ["GET"], browse)
@@ -179,7 +139,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                 + (f" · <span class='tag' id='private'>{ctx.t('private')}</span>" if record.encrypted else "") + "</p>"
                 + (f"<p class='muted'>{escape(record.status_reason)}</p>" if record.status_reason else "")
                 + f"<h2>{ctx.t('provenance')}</h2><p class='muted'>{prov}</p>"
-                + _actions(ctx, record) + f"<h2>{ctx.t('edges')}</h2>" + _edges(ctx, record, related)
+                + _actions(ctx, record, review is not None and review.self_approval) + f"<h2>{ctx.t('edges')}</h2>" + _edges(ctx, record, related)
                 + f"<h2>{ctx.t('history')}</h2><ol class='history'>"
                 + "".join(history_entry(ctx, e, _revert_form(ctx, record, i, e)) for i, e in reversed(list(enumerate(history))))
                 + "</ol>")
@@ -193,10 +153,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
         if not ctx.can(Scope.write, ns):
             return app.error(ctx, ctx.t("not_allowed"), 403)
         actor = Actor(ctx.who)  # the engine checks what this principal may claim (security/claims.py)
-        # a reviewed namespace: a change is a proposal (the MCP tools take the same door), an admin's too unless it
-        # may approve its own (review/separation.py)
-        door = review if review is not None and review.is_reviewed(ns) and not changes_directly(
-            ctx.who, ns, review.self_approval) else None
+        door = review_door(ctx, review, ns)
         proposed = False
         try:
             if action in ("edit", "revert"):
@@ -221,18 +178,8 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                     proposed = door.update(memory_id, changed, ns, actor).get("status") == "pending_review"
                 elif changed:
                     engine.update(memory_id, changed, ns, actor)
-            elif action == "forget":
-                reason = fields.get("reason", "")[:1000]
-                if door is not None:
-                    proposed = door.forget(memory_id, reason, ns, actor).get("status") == "pending_review"
-                else:
-                    engine.forget(memory_id, reason, ns, actor)
-            elif action in ("restore", "deprecate"):
-                status = "active" if action == "restore" else "deprecated"
-                if door is not None:
-                    proposed = door.update(memory_id, {"status": status}, ns, actor).get("status") == "pending_review"
-                else:
-                    engine.update(memory_id, {"status": status}, ns, actor)
+            elif action in STATUS_ACTIONS:
+                proposed = change_status(engine, review, ctx, memory_id, ns, action, fields.get("reason", ""))
             else:
                 return app.error(ctx, f"unknown action '{action}'", 400)
         except HindsightError as exc:
@@ -242,7 +189,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
     app.post("/console/memory/{memory_id}/{action}", memory_action)
 
 
-def _actions(ctx: Ctx, record: Any) -> str:
+def _actions(ctx: Ctx, record: Any, self_approval: bool = False) -> str:
     if not ctx.can(Scope.write, record.namespace):
         return f"<p class='muted'>{ctx.t('read_only')}</p>"
     base = f"/console/memory/{escape(record.id)}/"
@@ -263,6 +210,10 @@ def _actions(ctx: Ctx, record: Any) -> str:
                                 f" <button class='danger' id='forget'>{ctx.t('forget')}</button>"))
     elif record.status in (Status.deprecated, Status.forgotten):
         buttons.append(ctx.form(base + "restore", ns + f"<button class='approve' id='restore'>{ctx.t('restore')}</button>"))
+    elif record.status == Status.quarantined and not may_release(record.created_by, console_reviewer(ctx.who),
+                                                                 self_approval) and ctx.can(Scope.admin, record.namespace):
+        # its writer does not release it (the post is refused): say who does, as /console/queues does
+        buttons.append(f"<p class='muted own-proposal'>{ctx.t('own_write')}</p>")
     elif record.status == Status.quarantined and ctx.can(Scope.admin, record.namespace):
         # the guard's reason is shown above; release it here as on the queues page (kept: leave it as it is)
         buttons.append(ctx.form(f"/console/quarantine/{escape(record.id)}/release", ns + (
@@ -313,15 +264,18 @@ def _revert_form(ctx: Ctx, record: Any, index: int, entry: Any) -> str:
                     f"<button class='revert'>{ctx.t('restore_version')}</button>", "revert")
 
 
-def _pager(ctx: Ctx, params: Any, offset: int, total: int) -> str:
-    """Previous / next links that keep every filter."""
+def _pager(ctx: Ctx, params: Any, sel: Selection) -> str:
+    """Previous / next links that keep every filter (a search's pages too)."""
     kept = [(k, v) for k, v in params.multi_items() if k != "offset"]
+    step = SEARCH_PAGE if sel.hits is not None else PAGE
     links = []
-    if offset > 0:
-        links.append(f"<a rel='prev' href='/console?{escape(urlencode([*kept, ('offset', max(0, offset - PAGE))]))}'>"
-                     f"{ctx.t('prev')}</a>")
-    if offset + PAGE < total:
-        links.append(f"<a rel='next' id='next' href='/console?{escape(urlencode([*kept, ('offset', offset + PAGE)]))}'>"
+    if sel.offset > 0:
+        links.append(f"<a rel='prev' id='prev' href='/console?"
+                     f"{escape(urlencode([*kept, ('offset', max(0, sel.offset - step))]))}'>{ctx.t('prev')}</a>")
+    if sel.more:
+        links.append(f"<a rel='next' id='next' href='/console?{escape(urlencode([*kept, ('offset', sel.offset + step)]))}'>"
                      f"{ctx.t('next')}</a>")
-    return f"<p class='pager'>{' · '.join(links)} <span class='muted'>{offset + 1}–{min(total, offset + PAGE)}</span></p>" \
-        if total else ""
+    if not sel.records:
+        return f"<p class='pager'>{' · '.join(links)}</p>" if links else ""
+    return (f"<p class='pager'>{' · '.join(links)} <span class='muted'>{sel.offset + 1}–{sel.offset + len(sel.records)}"
+            "</span></p>")

@@ -17,10 +17,10 @@ from hindsight.console.pages_browse import namespaces_for
 from hindsight.console.safe import shown
 from hindsight.console.views import field_changes, memory_block, when, word_diff
 from hindsight.engine import MemoryEngine
-from hindsight.errors import HindsightError
+from hindsight.errors import HindsightError, PermissionDeniedError
 from hindsight.model import MemoryRecord
 from hindsight.review.queue import Proposal
-from hindsight.review.separation import console_reviewer, may_approve, may_release
+from hindsight.review.separation import console_reviewer, may_approve, may_release, refuse_own_discard
 from hindsight.review.service import ReviewService
 from hindsight.review.version import memory_version
 from hindsight.security.principal import Scope
@@ -78,9 +78,10 @@ def _quarantine_card(ctx: Ctx, engine: MemoryEngine, record: MemoryRecord, self_
     base = f"/console/quarantine/{escape(record.id)}/"
     ns = f"<input type='hidden' name='ns' value='{escape(record.namespace)}'>"
     own = not may_release(record.created_by, console_reviewer(ctx.who), self_approval)
-    forms = ((f"<p class='muted own-proposal'>{ctx.t('own_write')}</p>" if own else
-              ctx.form(base + "release", ns + f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
-                                              f"<button class='approve'>{ctx.t('release')}</button>"))
+    # its writer neither releases nor discards it (review/separation.py): both are the second look's to take
+    forms = (f"<p class='muted own-proposal'>{ctx.t('own_write')}</p>" if own else
+             ctx.form(base + "release", ns + f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
+                                             f"<button class='approve'>{ctx.t('release')}</button>")
              + ctx.form(base + "discard", ns + f"<button class='reject'>{ctx.t('discard')}</button>"))
     return (f"<div class='card quarantined' data-id='{escape(record.id)}'><div><b>{escape(record.namespace)}</b> · "
             f"{escape(record.created_by)} · <span class='muted'>{when(record.created_at)} · <a href="
@@ -144,9 +145,12 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
                 record = engine.get(memory_id, ns, record_access=False)
                 if record.status.value != "quarantined":
                     return app.error(ctx, "only quarantined memories are discarded here", 409)
+                refuse_own_discard(memory_id, record.created_by, console_reviewer(ctx.who), review.self_approval)
                 engine.delete(memory_id, ns, ctx.who.name, "discarded from quarantine")
             else:
                 return app.error(ctx, f"unknown action '{action}'", 400)
+        except PermissionDeniedError as exc:
+            return app.error(ctx, f"{exc.code}: {exc}", 403)
         except HindsightError as exc:
             return app.error(ctx, f"{exc.code}: {exc}", 409)
         back = memory_href(memory_id, ns) + "&done=1" if fields.get("back") == "memory" and action == "release" else ""

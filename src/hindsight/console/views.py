@@ -11,6 +11,7 @@ from typing import Any
 from hindsight.console.app import Ctx, memory_href
 from hindsight.console.safe import shown
 from hindsight.console.svg import score_bars
+from hindsight.errors import HindsightError
 from hindsight.model import HistoryEntry, MemoryRecord, SearchHit
 
 _TOKENS = re.compile(r"\s+|[\u3400-\u9fff]|[^\s\u3400-\u9fff]+")
@@ -92,7 +93,7 @@ def memory_block(ctx: Ctx, record: MemoryRecord | None) -> str:
             f"<a href='{escape(memory_href(record.id, record.namespace))}'>{escape(record.id)}</a>")
 
 
-def hit_card(ctx: Ctx, hit: SearchHit, top_final: float, top_keyword: float) -> str:
+def hit_card(ctx: Ctx, hit: SearchHit, top_final: float, top_keyword: float, pick: bool = False) -> str:
     w = hit.why
     bars = score_bars([
         ("dense", w.dense_score or 0.0, 1.0),
@@ -104,14 +105,23 @@ def hit_card(ctx: Ctx, hit: SearchHit, top_final: float, top_keyword: float) -> 
         ("credibility", w.credibility, 1.0),
         ("final", hit.score, top_final),
     ])
-    return record_card(ctx, hit.memory, f"{ctx.t('score')} {hit.score:.3f}", bars)
+    return record_card(ctx, hit.memory, f"{ctx.t('score')} {hit.score:.3f}", bars, pick)
 
 
-def record_card(ctx: Ctx, record: MemoryRecord, extra: str = "", side: str = "") -> str:
+def record_card(ctx: Ctx, record: MemoryRecord, extra: str = "", side: str = "", pick: bool = False) -> str:
+    """One memory in a list; `pick`: with a checkbox of the page's bulk form (form='bulk', pages_bulk.py)."""
     href = memory_href(record.id, record.namespace)
-    return (f"<article class='hit' tabindex='-1' data-id='{escape(record.id)}'><div>"
+    box = (f"<input type='checkbox' class='pick' name='id' value='{escape(record.id)}' form='bulk' "
+           f"aria-label='{ctx.t('select')} {escape(record.id)}'> " if pick else "")
+    return (f"<article class='hit' tabindex='-1' data-id='{escape(record.id)}'><div>{box}"
             f"<a class='open' href='{escape(href)}'>{escape(record.id)}</a> <span class='muted'>{escape(extra)}</span>"
             f"<div class='content'>{shown(record.content)}</div>"
             + (f"<div class='muted'>{ctx.t('context')}: {escape(record.context)}</div>" if record.context else "")
             + f"<div class='muted'>{memory_line(ctx, record)}</div></div>"
             f"<div aria-label='{ctx.t('why')}'>{side}</div></article>")
+
+
+def error_block(ctx: Ctx, exc: HindsightError) -> str:
+    """A refusal shown on the page: its code and message (which name the field and the rule), introduced in the
+    page's language."""
+    return f"<div class='error' role='alert'>{ctx.t('refused')} {escape(exc.code)}: {escape(str(exc))}</div>"

@@ -33,6 +33,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from hindsight.console.cookies import over_https, set_session_cookie
+from hindsight.console.i18n import LANGS, t, word
 from hindsight.console.safe import shown
 from hindsight.errors import HindsightError
 from hindsight.review.queue import Proposal
@@ -43,6 +44,7 @@ from hindsight.security.sessions import SessionStore
 from hindsight.security.tokens import TokenStore
 
 COOKIE = "hindsight_review"
+LANG_COOKIE = "hindsight_review_lang"
 
 _STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:64rem;padding:0 1rem;color:#222}
@@ -64,26 +66,36 @@ def _pre(value: Any) -> str:
     return f"<pre>{shown(text)}</pre>"
 
 
-def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
+def _page(title: str, body: str, status: int = 200, lang: str = "en") -> HTMLResponse:
+    other = "zh" if lang == "en" else "en"
+    toggle = f"<p class='muted'><a href='/review?lang={other}' id='lang'>{t(lang, 'lang_other')}</a></p>"
     return HTMLResponse(
-        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-        f"<style>{_STYLE}</style></head><body>{body}</body></html>", status_code=status,
-        headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY"})
+        f"<!doctype html><html lang='{'zh-CN' if lang == 'zh' else 'en'}'><head><meta charset='utf-8'><title>"
+        f"{html.escape(title)}</title><style>{_STYLE}</style></head><body>{toggle}{body}</body></html>",
+        status_code=status, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY"})
 
 
-def _login(message: str, status: int) -> HTMLResponse:
-    return _page("hindsight review: sign in", (
-        f"<h1>hindsight review</h1><p>{html.escape(message)}</p>"
+def _login(key: str, status: int, lang: str = "en") -> HTMLResponse:
+    return _page(t(lang, "rv_sign_in_title"), (
+        f"<h1>{t(lang, 'rv_title')}</h1><p>{t(lang, key)}</p>"
         "<form method='post' action='/review/login'><input type='password' name='token' "
-        "placeholder='hs_... (a token with admin scope)' size='48'> <button>Sign in</button></form>"
-    ), status)
+        f"placeholder='{t(lang, 'rv_token_hint')}' size='48'> <button>{t(lang, 'sign_in')}</button></form>"
+    ), status, lang)
+
+
+def review_lang(request: Request) -> str:
+    """?lang=, else the /review language cookie, else the browser's Accept-Language (as on /console)."""
+    wanted = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE, "")
+    if wanted in LANGS:
+        return wanted
+    return "zh" if request.headers.get("accept-language", "").lower().startswith("zh") else "en"
 
 
 def _csrf_field(csrf: str) -> str:
     return f"<input type='hidden' name='csrf' value='{html.escape(csrf)}'>"
 
 
-def _proposal_card(view: dict[str, Any], csrf: str = "", own: bool = False) -> str:
+def _proposal_card(view: dict[str, Any], csrf: str = "", own: bool = False, lang: str = "en") -> str:
     p = view
     proposed = p["payload"]
     if p["action"] == "store":
@@ -92,36 +104,40 @@ def _proposal_card(view: dict[str, Any], csrf: str = "", own: bool = False) -> s
     elif p["action"] == "update":
         change = _pre(proposed)
     elif p["action"] == "consolidate":
-        change = "<p>run a consolidation pass: promote recurring episodes, merge near-duplicates</p>"
+        change = f"<p>{t(lang, 'rv_consolidate')}</p>"
     else:
-        change = f"<p>forget (soft): {html.escape(str(proposed.get('reason', '')) or 'no reason given')}</p>"
+        change = (f"<p>{t(lang, 'rv_forget')}: "
+                  f"{html.escape(str(proposed.get('reason', '')) or t(lang, 'rv_no_reason'))}</p>")
     current = ""
     if p["action"] in ("update", "forget"):
         memory = p.get("current")
-        current = ("<div><b>now</b>" + (_pre(memory["content"]) + f"<span class='muted'>{html.escape(memory['type'])}"
-                                         f" · {html.escape(memory['status'])}</span>" if memory else
-                                         "<p>the memory no longer exists</p>") + "</div>")
+        current = (f"<div><b>{t(lang, 'rv_now')}</b>" + (
+            _pre(memory["content"]) + f"<span class='muted'>{html.escape(word(lang, memory['type']))}"
+            f" · {html.escape(word(lang, memory['status']))}</span>" if memory else
+            f"<p>{t(lang, 'rv_gone')}</p>") + "</div>")
     pid = html.escape(p["id"])
     version = (f"<input type='hidden' name='version' value='{html.escape(p['current_version'])}'>"
                if p.get("current_version") else "")  # approving over a later edit is a version_conflict
     return (
-        f"<div class='card'><div><span class='tag'>{html.escape(p['action'])}</span> "
-        f"<b>{html.escape(p['namespace'])}</b> · proposed by {html.escape(p['proposed_by'])} · "
+        f"<div class='card'><div><span class='tag'>{html.escape(word(lang, p['action']))}</span> "
+        f"<b>{html.escape(p['namespace'])}</b> · {t(lang, 'rv_proposed_by')} {html.escape(p['proposed_by'])} · "
         f"<span class='muted'>{_when(p['proposed_at'])} · {pid}</span></div>"
-        + (f"<p class='muted'>why: {html.escape(p['reason'])}</p>" if p["reason"] else "")
-        + f"<div class='grid'>{current}<div><b>proposed</b>{change}</div></div>"
-        + ("<p class='muted own-proposal'>You proposed this: another admin approves it (Reject withdraws it).</p>"
+        + (f"<p class='muted'>{t(lang, 'rv_why')}: {html.escape(p['reason'])}</p>" if p["reason"] else "")
+        + f"<div class='grid'>{current}<div><b>{t(lang, 'rv_proposed')}</b>{change}</div></div>"
+        + (f"<p class='muted own-proposal'>{t(lang, 'own_proposal')}</p>"
            if own else  # the proposer never approves its own change (review/separation.py)
            f"<form method='post' action='/review/{pid}/approve' style='display:inline'>{_csrf_field(csrf)}{version}"
-           "<input type='text' name='note' placeholder='note (optional)'> "
-           "<button class='approve'>Approve</button></form> ")
+           f"<input type='text' name='note' placeholder='{t(lang, 'rv_note')}'> "
+           f"<button class='approve'>{t(lang, 'approve')}</button></form> ")
         + f"<form method='post' action='/review/{pid}/reject' style='display:inline'>{_csrf_field(csrf)}"
-        "<input type='text' name='note' placeholder='why (optional)'> <button class='reject'>Reject</button></form></div>"
+        f"<input type='text' name='note' placeholder='{t(lang, 'rv_reject_note')}'> <button class='reject'>"
+        f"{t(lang, 'reject')}</button></form></div>"
     )
 
 
-def _decided_row(p: Proposal) -> str:
-    return (f"<li>{html.escape(p.status)} · {html.escape(p.action)} in <b>{html.escape(p.namespace)}</b> by "
+def _decided_row(p: Proposal, lang: str = "en") -> str:
+    return (f"<li>{html.escape(word(lang, p.status))} · {html.escape(word(lang, p.action))} {t(lang, 'rv_in')} "
+            f"<b>{html.escape(p.namespace)}</b> {t(lang, 'rv_by')} "
             f"{html.escape(p.reviewed_by or '')} <span class='muted'>{_when(p.reviewed_at)} · {html.escape(p.id)}"
             f"{' · ' + html.escape(p.review_note) if p.review_note else ''}</span></li>")
 
@@ -163,23 +179,26 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
 
     @mcp.custom_route("/review", methods=["GET"], include_in_schema=False)
     async def review_page(request: Request) -> Response:
+        lang = review_lang(request)
         who = reviewer(request)
         if who is None:
-            return _login("Sign in with a token that has admin scope.", 401)
+            return _remember(request, _login("rv_sign_in", 401, lang), lang)
         pending = visible(who, review.pending(limit=200))
         decided = visible(who, review.decided(limit=20))
         # only the reviewed namespaces this principal reviews: the list is not shown to every token holder
-        watched = ", ".join(sorted(n for n in review.namespaces if who.allows(Scope.admin, n))) or "none you review"
+        watched = (", ".join(sorted(n for n in review.namespaces if who.allows(Scope.admin, n)))
+                   or t(lang, "rv_none"))
         csrf = csrf_for(request)
         sign_out = (f"<form method='post' action='/review/logout' style='display:inline'>{_csrf_field(csrf)}"
-                    "<button>Sign out</button></form>" if needs_token() else "")
-        body = (f"<h1>hindsight review</h1><p class='muted'>reviewer: {html.escape(who.name)} · reviewed "
-                f"namespaces: {html.escape(watched)} {sign_out}</p><h2>Pending ({len(pending)})</h2>"
-                + ("".join(_proposal_card(review.view(p), csrf, own=not may_approve(
-                    p, console_reviewer(who), review.self_approval)) for p in pending)
-                   or "<p>Nothing waits for review.</p>")
-                + "<h2>Recent decisions</h2><ul>" + "".join(_decided_row(p) for p in decided) + "</ul>")
-        return _page("hindsight review", body)
+                    f"<button>{t(lang, 'sign_out')}</button></form>" if needs_token() else "")
+        body = (f"<h1>{t(lang, 'rv_title')}</h1><p class='muted'>{t(lang, 'rv_reviewer')}: {html.escape(who.name)} · "
+                f"{t(lang, 'rv_watched')}: {html.escape(watched)} {sign_out}</p><h2>{t(lang, 'rv_pending')} "
+                f"({len(pending)})</h2>"
+                + ("".join(_proposal_card(review.view(p), csrf, not may_approve(
+                    p, console_reviewer(who), review.self_approval), lang) for p in pending)
+                   or f"<p>{t(lang, 'rv_empty')}</p>")
+                + f"<h2>{t(lang, 'rv_decided')}</h2><ul>" + "".join(_decided_row(p, lang) for p in decided) + "</ul>")
+        return _remember(request, _page(t(lang, "rv_title"), body, lang=lang), lang)
 
     @mcp.custom_route("/review/login", methods=["POST"], include_in_schema=False)
     async def review_login(request: Request) -> Response:
@@ -187,7 +206,7 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         token = str(form.get("token", "")).strip()
         who = tokens.verify(token) if tokens is not None and needs_token() else LOCAL_OWNER
         if who is None or not any(s == Scope.admin for s in who.scopes):
-            return _login("That token is unknown, revoked, or has no admin scope.", 403)
+            return _login("rv_bad_token", 403, review_lang(request))
         response = RedirectResponse("/review", status_code=303)
         if sessions is not None and needs_token():
             set_session_cookie(response, request, COOKIE, sessions.start(token), "/review")
@@ -196,8 +215,9 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
     @mcp.custom_route("/review/logout", methods=["POST"], include_in_schema=False)
     async def review_logout(request: Request) -> Response:
         """Ends the session on every server of the store (there was no sign-out before round 11)."""
+        lang = review_lang(request)
         if not csrf_ok(request, await request.form()):
-            return _page("hindsight review", "<p>The form is stale or forged; reload the page.</p>", 403)
+            return _page(t(lang, "rv_title"), f"<p>{t(lang, 'rv_stale')}</p>", 403, lang)
         if sessions is not None:
             sessions.end(request.cookies.get(COOKIE, ""))
         response = RedirectResponse("/review", status_code=303)
@@ -206,26 +226,35 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
 
     @mcp.custom_route("/review/{proposal_id}/{decision}", methods=["POST"], include_in_schema=False)
     async def review_decide(request: Request) -> Response:
+        lang = review_lang(request)
         who = reviewer(request)
         if who is None:
-            return _login("Sign in with a token that has admin scope.", 401)
+            return _login("rv_sign_in", 401, lang)
         proposal_id, decision = request.path_params["proposal_id"], request.path_params["decision"]
         if decision not in ("approve", "reject"):
-            return _page("hindsight review", "<p>Unknown decision: use approve or reject.</p>", 400)
+            return _page(t(lang, "rv_title"), f"<p>{t(lang, 'rv_bad_decision')}</p>", 400, lang)
         form = await request.form()
         if not csrf_ok(request, form):
-            return _page("hindsight review", "<p>The form is stale or forged; reload the page.</p>", 403)
+            return _page(t(lang, "rv_title"), f"<p>{t(lang, 'rv_stale')}</p>", 403, lang)
         note = str(form.get("note", ""))[:1000]
         version = str(form.get("version", "")).strip()[:64] or None
         try:
             proposal = review.queue.get(proposal_id)
             if not who.allows(Scope.admin, proposal.namespace):
-                return _page("hindsight review", "<p>You do not administer this namespace.</p>", 403)
+                return _page(t(lang, "rv_title"), f"<p>{t(lang, 'rv_not_admin')}</p>", 403, lang)
             if decision == "approve":
                 review.approve(proposal_id, console_reviewer(who), note, expected_version=version)
             else:
                 review.reject(proposal_id, who.name, note)
         except HindsightError as exc:
-            return _page("hindsight review", f"<p>{html.escape(f'{exc.code}: {exc}')}</p>"
-                                             "<p><a href='/review'>back</a></p>", 409)
+            return _page(t(lang, "rv_title"), f"<p>{html.escape(f'{exc.code}: {exc}')}</p>"
+                                              f"<p><a href='/review'>{t(lang, 'back')}</a></p>", 409, lang)
         return RedirectResponse("/review", status_code=303)
+
+
+def _remember(request: Request, response: HTMLResponse, lang: str) -> HTMLResponse:
+    """Keep a language chosen with ?lang= for the next visits to /review."""
+    if request.query_params.get("lang") in LANGS:
+        response.set_cookie(LANG_COOKIE, lang, samesite="strict", path="/review", max_age=365 * 86400,
+                            secure=over_https(request))
+    return response

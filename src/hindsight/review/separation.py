@@ -58,6 +58,19 @@ def refuse_own_release(memory_id: str, created_by: str, releaser: str, allowed: 
                                 "single-reviewer deployment sets HINDSIGHT_REVIEW_SELF_APPROVAL=true)")
 
 
+def refuse_own_discard(memory_id: str, created_by: str, discarder: str, allowed: bool) -> None:
+    """Raise when `discarder` (an `Actor`) wrote the quarantined memory it would hard-delete (console round 15).
+
+    Discarding a held write erases the attack's text for good; its writer doing so alone (an agent that was
+    steered into storing it, or a token that wrote it) removes the evidence no one else has seen. The same rule as
+    a release: someone else discards it, or the owner by its own doors, or anyone where self-approval is allowed."""
+    if may_release(created_by, discarder, allowed):
+        return
+    raise PermissionDeniedError(f"memory_id: {discarder} wrote '{memory_id}' and may not discard it from quarantine; "
+                                "rule: a quarantined write is discarded by someone other than its writer (a "
+                                "single-reviewer deployment sets HINDSIGHT_REVIEW_SELF_APPROVAL=true)")
+
+
 def may_release(created_by: str, releaser: str, allowed: bool) -> bool:
     """Whether `releaser` may release a quarantined memory `created_by` wrote (the pages hide Release where not)."""
     return allowed or not isinstance(releaser, Actor) or str(releaser) != created_by
