@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
+from test_console_round14 import _csrf, _login
 
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
@@ -58,18 +59,6 @@ def setup(tmp_path_factory: pytest.TempPathFactory, embedder: Any) -> Iterator[d
         yield {"client": client, "engine": engine, "review": review, "ids": ids, **secrets}
     tokens.close()
     engine.close()
-
-
-def _login(client: TestClient, token: str, page: str = "console") -> None:
-    client.cookies.clear()
-    response = client.post(f"/{page}/login", data={"token": token}, follow_redirects=False)
-    assert response.status_code == 303
-
-
-def _csrf(html: str) -> str:
-    found = re.search(r"name='csrf' value='([0-9a-f]+)'", html)
-    assert found, "no CSRF field on the page"
-    return found.group(1)
 
 
 def _text(html: str) -> str:
@@ -227,3 +216,11 @@ def test_a_bad_filter_names_the_field_and_rule_in_the_pages_language(setup: dict
     status = _browse(client, ns="team", status="archived", lang=lang)
     listed = "forgotten、quarantined" if lang == "zh" else "forgotten, quarantined"
     assert "status" in status and "archived" in status and listed in status
+    _login(client, setup["wanda"])  # the memory page's edit names its field and rule in the same language
+    client.get("/console/lang", params={"to": lang, "next": "/console"})
+    memory_id = setup["ids"]["ops"][40]
+    page = client.get(f"/console/memory/{memory_id}", params={"ns": "team"}).text
+    refused = client.post(f"/console/memory/{memory_id}/edit", data={
+        "csrf": _csrf(page), "ns": "team", "content": "x", "type": "episodic", "importance": "很高"})
+    assert refused.status_code == 409 and words.replace("min_importance", "importance") in refused.text
+    assert setup["engine"].store.get(memory_id).content != "x"

@@ -15,7 +15,7 @@ from starlette.responses import RedirectResponse, Response
 
 from hindsight.console.app import ConsoleApp, Ctx, memory_href
 from hindsight.console.changes import STATUS_ACTIONS, change_status, review_door
-from hindsight.console.listing import LISTED_STATUSES, PAGE, SEARCH_PAGE, Selection, select
+from hindsight.console.listing import LISTED_STATUSES, PAGE, SEARCH_PAGE, Selection, rule_error, select
 from hindsight.console.pages_bulk import bulk_bar
 from hindsight.console.safe import shown, visible
 from hindsight.console.svg import edge_graph
@@ -167,7 +167,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                     try:
                         changes["importance"] = float(fields["importance"])
                     except ValueError as exc:
-                        raise InvalidInputError("importance: expected a number between 0 and 1") from exc
+                        raise InvalidInputError(rule_error(ctx.lang, "number", "importance", fields["importance"])) from exc
                 current = engine.get(memory_id, ns, record_access=False)
                 # compared with what the form showed: below admin a quarantined memory's text, context and tags
                 # were withheld, and sending the placeholder back is no edit of them (attack round 13)
@@ -183,7 +183,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
             else:
                 return app.error(ctx, f"unknown action '{action}'", 400)
         except HindsightError as exc:
-            return app.error(ctx, f"{exc.code}: {exc}", 409)
+            return app.error(ctx, f"{ctx.t('refused')} {exc.code}: {exc}", 409)
         return RedirectResponse(memory_href(memory_id, ns) + ("&proposed=1" if proposed else "&done=1"), status_code=303)
 
     app.post("/console/memory/{memory_id}/{action}", memory_action)

@@ -16,7 +16,8 @@ Served by the MCP server's HTTP transport next to /mcp (FastMCP custom routes):
   ``Authorization: Bearer`` header works too.
 
 Without tokens (loopback, auth off) the reviewer is the local owner. Everything
-shown is escaped; the page needs no JavaScript.
+shown is escaped; the page needs no JavaScript. It speaks English or Chinese (``?lang=zh``, remembered in a
+cookie for /review, else the browser's Accept-Language), with the words of the main console (console/i18n.py).
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def _page(title: str, body: str, status: int = 200, lang: str = "en") -> HTMLRes
     toggle = f"<p class='muted'><a href='/review?lang={other}' id='lang'>{t(lang, 'lang_other')}</a></p>"
     return HTMLResponse(
         f"<!doctype html><html lang='{'zh-CN' if lang == 'zh' else 'en'}'><head><meta charset='utf-8'><title>"
-        f"{html.escape(title)}</title><style>{_STYLE}</style></head><body>{toggle}{body}</body></html>",
+        f"{html.escape(title)}</title><link rel='icon' href='data:,'><style>{_STYLE}</style></head><body>{toggle}{body}</body></html>",
         status_code=status, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY"})
 
 
