@@ -131,7 +131,9 @@ def select(engine: MemoryEngine, ctx: Ctx, params: Any, ns: str, page: int | Non
         size = page or SEARCH_PAGE
         if offset >= MAX_TOP_K:
             raise InvalidInputError(rule_error(ctx.lang, "search_offset", "offset", max=MAX_TOP_K))
-        hits = engine.search(query, ns, filters, top_k=min(MAX_TOP_K, offset + size), record_access=record_access)
+        # a later page runs the search again: only the first counts as a read, or page 1's hits would count twice
+        hits = engine.search(query, ns, filters, top_k=min(MAX_TOP_K, offset + size),
+                             record_access=record_access and offset == 0)
         shown = hits[offset:offset + size]
         more = len(hits) >= offset + size and offset + size < MAX_TOP_K
         return Selection([h.memory for h in shown], shown, len(hits), offset, more, False)
