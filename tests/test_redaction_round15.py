@@ -62,6 +62,7 @@ KEEP = [
     ("Beta testers got build no. 20240511Rc2Xy last night.", "20240511Rc2Xy"),
     ("弱口令的例子，例如 Qz7#kLm29x 这种，规则都拦不住", "Qz7#kLm29x"),
     ("客户反馈的问题见工单号 TK8Hd72KqP01Zz，已转二线", "TK8Hd72KqP01Zz"),
+    ("口令格式的样例：Wq3#mZ8kLp，仅作说明", "Wq3#mZ8kLp"),
 ]
 
 

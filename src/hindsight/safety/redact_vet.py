@@ -73,7 +73,7 @@ _DIGEST_BEFORE = re.compile(
     r"(?:\s*(?:[:：=#]|\bis\b|是|为))?(?:\s+[A-Z0-9]{1,6})*\s*(?:[:：=#]|\bis\b|是|为)?\s*$"
 )
 _EXAMPLE_BEFORE = re.compile(
-    r"(?i)(?:\be\.g\.|\bfor\s+(?:example|instance)|\bsuch\s+as|例如|比如|举例)\s*[:：,，]?\s*$|"
+    r"(?i)(?:\be\.g\.|\bfor\s+(?:example|instance)|\bsuch\s+as|\bexample\s*:|例如|比如|举例|示例|样例|范例)\s*[:：,，]?\s*$|"
     # a ticket / case / build / release number, named with its "number" / "ID" / "#" right before it
     r"\b(?:ticket|case|incident|request|build|release|version|ref(?:erence)?)\s*(?:no\.?|number|#|id)\s*(?:[:：=#]|\bis\b)?\s*$"
 )
