@@ -54,9 +54,9 @@ def round_rows(name: str) -> list[dict[str, Any]]:
     return load_jsonl(ROOT / folder / name / "pii/set.jsonl")
 
 
-def training_rows(hold: str | None = None, synth: int = 1600, seed: int = SEED) -> list[dict[str, Any]]:
+def training_rows(hold: str | None = None, synth: int = 1600, seed: int = SEED, rounds: tuple[str, ...] = ROUNDS) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
-    for name in ROUNDS:
+    for name in rounds:
         if name != hold:
             rows += round_rows(name)
     for path in OWN:

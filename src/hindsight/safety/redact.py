@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
+from hindsight.safety.redact_clause import find_clause_passwords, find_contact_phones, find_labelled_addresses
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts
 from hindsight.safety.redact_context import find_card_combo, find_context_secrets
 from hindsight.safety.redact_credentials import (
@@ -252,7 +253,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_cli_passwords, find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
     find_structured_secrets, find_context_secrets, find_window_keys, find_card_numbers, find_unionpay_accounts,
     find_cards_by_what_follows, find_window_codes, find_labelled_pairs, find_otp_seeds,
-    find_record_values,
+    find_record_values, find_contact_phones, find_clause_passwords, find_labelled_addresses,
 )
 
 

@@ -139,7 +139,7 @@ _CITY_HEAD = re.compile(rf"(?:{_CITY})(?:{_REGION_HEAD.pattern})?")
 _NAMED_ROAD_OR_ESTATE = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,14}?(?:路|街|大道|道|巷|弄|胡同|里|村|小区|花园|家园|公寓|新村|社区|大厦|大楼)")
 
 
-def _region_head(span: str) -> int:
+def region_head(span: str) -> int:
     """The length of a region prefix of ``span`` when a road or an estate still follows it, else 0."""
     m = _REGION_HEAD.match(span)
     if m and _ROAD_OR_ESTATE.match(span, m.end()):
@@ -177,5 +177,5 @@ def _find_addresses(text: str) -> list[list[Span]]:
         leads = list(_ZH_ADDRESS_LEAD.finditer(head))
         # The province / city / district names a town, not a home: the span starts at the road or estate.
         start = max(m.start() + (leads[-1].end() if leads else 0), m.end("region"))
-        out.append([("address", start + _region_head(text[start : m.end()]), m.end())])
+        out.append([("address", start + region_head(text[start : m.end()]), m.end())])
     return out

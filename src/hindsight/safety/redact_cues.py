@@ -199,7 +199,7 @@ _ACCOUNT_CUE = (
     r"账[号户]|帐[号户]|户口|这张卡|这个卡|的卡)"
 )
 _BANK_CONTEXT = re.compile(r"(?i)\b(?:bank|banking|routing|sort\s+code|BSB|IBAN|SWIFT|BIC|wire|transfer|deposit|payee|payroll|"
-                           r"checking|savings|Chase|Barclays|HSBC|Wells\s+Fargo|Citi|Santander|Lloyds|NatWest|Monzo|Revolut)\b|银行|开户|转账|汇款|收款|户名")
+                           r"checking|savings|credit\s+union|building\s+society|Chase|Barclays|HSBC|Wells\s+Fargo|Citi|Santander|Lloyds|NatWest|Monzo|Revolut)\b|银行|信用社|开户|转账|汇款|收款|户名")
 # "acct # at Ally is 2081577340", "account with Chase: ...": the bank may be named between the cue and the value.
 _AT_BANK = r"(?:\s*#)?(?:\s+(?:at|with|@)\s+(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2}))?"
 _LOOSE_ACCOUNT = re.compile(r"(?i)\b(?:account|acct|acc|a/c)\.?(?:\s+(?:no\.?|number|#))?" + _AT_BANK + _SEP

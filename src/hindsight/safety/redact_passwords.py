@@ -52,6 +52,11 @@ _PASSWORD_ZH = re.compile(
 _URL_CREDENTIALS = re.compile(
     r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^/\s:@?#]*:([^/\s?]{3,200})@(?=[\w.\[-])"
 )
+# A DSN without a scheme: Go's "user:pass@tcp(host:3306)/db", "user:pass@10.0.0.5:6379", "u:p@db.internal:5432".
+_DSN_CREDENTIALS = re.compile(
+    r"(?<![\w.:/@-])[\w.-]{1,64}:(?P<value>[^\s/:@\"'`]{3,200})@(?=(?:tcp|udp|unix)\(|(?:\d{1,3}\.){3}\d{1,3}(?::\d{2,5})?(?![\w.])|"
+    r"[\w-]+(?:\.[\w-]+)+:\d{2,5}(?!\d))"
+)
 # "root/Mysql_root_x9", "admin:Adm1n#2024": a well-known account name and a password-shaped value.
 _ADMIN_PAIR = re.compile(
     r"(?i)(?<![\w/.@:-])(?:root|admin|administrator|sa|postgres|ubuntu|ec2-user|pi|oracle|guest|sysadmin|superuser)"
@@ -119,4 +124,9 @@ def find_passwords(text: str) -> list[Span]:
         if PLACEHOLDER_VALUE.match(m.group(1)) or m.group(1).lower() in ("password", "passwd", "pass", "pwd", "secret", "pw"):
             continue  # "postgres://USER:PASSWORD@HOST/DB" documents the format
         out.append(("password", *m.span(1)))
+    for m in _DSN_CREDENTIALS.finditer(text):
+        value = m.group("value")
+        if not (PLACEHOLDER_VALUE.match(value) or value.lower() in _PASSWORD_STOPWORDS
+                or value.lower() in ("password", "passwd", "pass", "pwd", "secret", "pw") or value.startswith(("$", "%", "{", "<"))):
+            out.append(("password", *m.span("value")))
     return out

@@ -160,7 +160,7 @@ _CODE_CUE = re.compile(
     r"(?![A-Za-z])|验证码|校验码|动态码|短信码|访客码|门禁码|通行码"
 )
 _CODE_LOOKALIKE = re.compile(r"(?i)(?<![A-Za-z])(?:error|status|order|invoice|ticket|tracking|zip|postal|ref(?:erence)?|case|id)(?![A-Za-z])|订单|单号|工单")
-_CODE_SHAPE = re.compile(r"(?<![A-Za-z0-9_.,:/-])(?P<value>\d{3} \d{3}|\d{2} \d{2} \d{2}|\d{6})(?![A-Za-z0-9_-]|[.,:/]\d| \d)")
+_CODE_SHAPE = re.compile(r"(?<![A-Za-z0-9_.,:/-])(?P<value>\d{3} \d{3}|\d{2} \d{2} \d{2}|(?:[A-Z]-)?\d{6})(?![A-Za-z0-9_-]|[.,:/]\d| \d)")
 _UNIT_AFTER = re.compile(r"(?i)\s*(?:%|元|块|次|个|分钟|秒|位|字)|\s*(?:dollars|usd|eur|rmb|yuan|digits?|times|seconds?|minutes?|ms|kb|mb|gb)\b")
 _CODE_WINDOW = 40
 
@@ -181,7 +181,7 @@ def find_window_codes(text: str) -> list[Span]:
 
 # "ak/sk：AKLT... / TVRV...", "AK/SK 分别是 X 和 Y", "key/secret: X, Y": a pair's joint label, then both values.
 _PAIR_LABEL = re.compile(
-    r"(?i)(?<![A-Za-z])(?:ak\s*/\s*sk|access[ _-]?key(?:[ _-]?id)?\s*/\s*secret(?:[ _-]?(?:access[ _-]?)?key)?|(?:app[ _-]?)?(?:key|id)\s*/\s*(?:app[ _-]?)?secret)"
+    r"(?i)(?<![A-Za-z])(?:ak\s*/\s*sk|access[ _-]?key(?:[ _-]?id)?\s*/\s*secret(?:[ _-]?(?:access[ _-]?)?key)?|(?:app[ _-]?)?(?:key|id)\s*/\s*(?:app[ _-]?)?secret|(?:api[ _-]?)?key[ _-]?pair|credential[ _-]?pair|密钥对|秘钥对|(?:一|那|这)对\s*(?:密钥|秘钥|凭证|凭据|(?:api[ _-]?)?key))"
     r"(?![A-Za-z])(?:\s+for\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2})?(?:[^\n.。;；A-Za-z0-9]|\b(?:is|are)\b){1,12}"
 )
 _PAIR_TOKEN = r"(?=[A-Za-z0-9+/=_-]*\d)[A-Za-z0-9+/_-]{12,96}=*"
