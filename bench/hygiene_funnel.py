@@ -184,9 +184,10 @@ def main() -> int:
     parser.add_argument("--same-fact-dir", type=Path, help="judge each round with the same-fact score fitted without "
                         "it (same_fact_without_<round>.npz from bench/hygiene_same_fact.py loro --write-dir)")
     parser.add_argument("--no-same-fact", action="store_true", help="without the same-fact score (main's judge)")
-    parser.add_argument("--plain-dir", type=Path, help="judge each round with the plain same-fact score fitted "
-                        "without it (same_fact_plain_without_<round>.npz from bench/hygiene_same_fact.py loro --plain)")
-    parser.add_argument("--no-plain", action="store_true", help="without the plain same-fact score")
+    parser.add_argument("--guarded-dir", type=Path, help="judge each round with the guarded same-fact score fitted "
+                        "without it (same_fact_guarded_without_<round>.npz from bench/hygiene_same_fact.py loro "
+                        "--guarded)")
+    parser.add_argument("--no-guarded", action="store_true", help="without the guarded same-fact score (main's judge)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -211,11 +212,12 @@ def main() -> int:
                 raise SystemExit(f"{rnd}: no same-fact score in {args.same_fact_dir}")
             same_fact.shipped = lambda s=score: s  # type: ignore[assignment]
             judge.same_fact_score = same_fact.shipped  # type: ignore[attr-defined]
-        if args.plain_dir or args.no_plain:
-            plain = None if args.no_plain else same_fact.SameFact.load(args.plain_dir / f"same_fact_plain_without_{rnd}.npz")
-            if plain is None and not args.no_plain:
-                raise SystemExit(f"{rnd}: no plain same-fact score in {args.plain_dir}")
-            judge.plain_fact_score = lambda s=plain: s  # type: ignore[attr-defined]
+        if args.guarded_dir or args.no_guarded:
+            guarded = None if args.no_guarded else same_fact.SameFact.load(
+                args.guarded_dir / f"same_fact_guarded_without_{rnd}.npz")
+            if guarded is None and not args.no_guarded:
+                raise SystemExit(f"{rnd}: no guarded same-fact score in {args.guarded_dir}")
+            judge.guarded_fact_score = lambda s=guarded: s  # type: ignore[attr-defined]
         tmp = Path(tempfile.mkdtemp())
         eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
         report[rnd] = run_round(eng, emb, rnd, only)

@@ -4,11 +4,10 @@
     PYTHONPATH=src python bench/hygiene_same_fact.py loro /tmp/hygiene13/rows.json FUNNEL_MAIN.json \
         [--write-dir DIR]                       # per held-out round: fitted on the others, threshold chosen there
     PYTHONPATH=src python bench/hygiene_same_fact.py cost src/hindsight/data/hygiene_same_fact.npz   # write cost
-    PYTHONPATH=src python bench/hygiene_same_fact.py loro ROWS FUNNEL_MAIN.json --plain [--write-dir DIR]
-                                            # the plain score (round 14): pairs with no value on either side
-    PYTHONPATH=src python bench/hygiene_same_fact.py regate ROWS --out ROWS2   # the plain gate read again (no encoder)
+    PYTHONPATH=src python bench/hygiene_same_fact.py loro ROWS FUNNEL_MAIN.json --guarded [--write-dir DIR]
+                                            # the guarded score (round 15): values agree, a rewording guard shut
     PYTHONPATH=src python bench/hygiene_same_fact.py fires ROWS DIR --margin 0.03 --out PAIRS.json
-                                            # held-out pairs within MARGIN of their fold's plain threshold
+                                            # held-out pairs within MARGIN of their fold's guarded threshold
     PYTHONPATH=src python bench/hygiene_same_fact.py combine FUNNEL_MAIN.json FUNNEL_BRANCH.json --out ENGINE.json
                                             # main's engine outcome, the branch's where the branch run judged
 
@@ -19,6 +18,9 @@ held-out round, fits the score on the pairs of the other rounds whose values agr
 lowest threshold whose added wrong merges on those rounds stay within the budget (distinct, supplement and change
 pairs merged, others touched: each at most `BUDGET` of its pairs), then applies both to the held-out round.
 Model rows are written as DIR/same_fact_without_<round>.npz (and DIR/same_fact_all.npz, fitted on every round).
+`--guarded` (round 15): the rows whose values agree but a rewording guard shut the values gate, the guards as
+features; its budget (set before its run) is `BUDGET` for distinct pairs and none for supplement and change pairs
+and others: a merge the training rounds show wrong for any of them stops the threshold.
 """
 from __future__ import annotations
 
@@ -37,6 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1", "r9", "r9T1", "r10", "r10T1", "r11", "r11T1", "r13", "r15", "r16")
 #: Added wrong merges allowed on the training rounds, as a share of each kind's pairs there (set before the run).
 BUDGET = 0.0025
+#: The guarded score's budgets (round 15), by kind.
+GUARDED_BUDGET = {"distinct": 0.001, "supplement": 0.0, "change": 0.0, "others": 0.0}
 FLOOR = 0.80  # judge.CUE_FLOOR: the score is asked only where the pair model is
 C = 1.0
 
@@ -100,12 +104,12 @@ def dump(out: Path, cache: Path | None) -> None:
             cos, qcos = cosines(old, new)
             o, n = written_alike(old, new)
             gate = same_fact.gate(o, n)
+            guarded = same_fact.guarded_gate(o, n)
             rows.append({"round": rnd, "i": i, "kind": kind, "j": j, "label": r["label"], "lang": r["lang"],
                          "cos": cos, "qcos": qcos, "gate": gate,
-                         "x": same_fact.features(o, n, cos, qcos).tolist(),
-                         "pgate": same_fact.plain_gate(o, n),
-                         "px": same_fact.plain_features(o, n, cos, qcos).tolist(),
-                         "pm": _model_p(o, n, cos, qcos) if cos >= FLOOR else [0.0, 0.0]})
+                         "x": same_fact.features(o, n, cos, qcos).tolist(), "ggate": guarded,
+                         "gx": (same_fact.guarded_features(o, n, cos, qcos).tolist()[:-2] if guarded else []),
+                         "pm": _model_p(o, n, cos, qcos) if guarded and cos >= FLOOR else [0.0, 0.0]})
         print(rnd, len(pairs), flush=True)
     save()
     out.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -161,29 +165,31 @@ def tally(rows: list[dict[str, Any]], main: dict[tuple[str, int], dict[str, Any]
 
 
 def choose(P: np.ndarray, rows: list[dict[str, Any]], main: dict[tuple[str, int], dict[str, Any]],
-           idx: list[int]) -> float:
-    """The lowest threshold whose added wrong merges on rows `idx` stay within `BUDGET` of each kind."""
+           idx: list[int], budget: dict[str, float] | None = None) -> float:
+    """The lowest threshold whose added wrong merges on rows `idx` stay within the budget of each kind (`BUDGET`
+    for every kind unless `budget` says otherwise)."""
+    budget = budget or {}
     best = 1.01
     for t in np.round(np.arange(0.99, 0.29, -0.01), 2):
         fires = {k for k in idx if P[k] >= t}
         c = tally([rows[k] for k in idx], main, {n for n, k in enumerate(idx) if k in fires})
-        if any(c[f"add_{kind}"] > BUDGET * max(c[f"n_{kind}"], 1) for kind in ("distinct", "supplement", "change")) \
-                or c["add_others"] > BUDGET * max(c["n_others"], 1):
+        if any(c[f"add_{kind}"] > budget.get(kind, BUDGET) * max(c[f"n_{kind}"], 1)
+               for kind in ("distinct", "supplement", "change", "others")):
             break
         best = float(t)
     return best
 
 
-def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None, plain: bool = False, lexical: bool = False) -> None:
+def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None, guarded: bool = False) -> None:
     rows = json.loads(rows_path.read_text(encoding="utf-8"))
     main = outcome(json.loads(funnel_path.read_text(encoding="utf-8")))
     rows = [r for r in rows if r["round"] in {rnd for rnd, _ in main}]
-    names, stem = (same_fact.PLAIN_FEATURES, "same_fact_plain") if plain else (same_fact.FEATURES, "same_fact")
-    if plain and lexical:  # the plain score without the pair model's p(merge), p(change) (tried, not kept)
-        names = names[:-2]
-    X = np.array([r["px"] + r["pm"] if plain else r["x"] for r in rows])[:, :len(names)]
+    names, stem = (same_fact.GUARDED_FEATURES, "same_fact_guarded") if guarded else (same_fact.FEATURES, "same_fact")
+    width = len(names)
+    X = np.array([(r["gx"] + r["pm"] if r["ggate"] else [0.0] * width) if guarded else r["x"] for r in rows])
     y = np.array([r["kind"] == "existing" and r["label"] == "restatement" for r in rows], dtype=np.float64)
-    eligible = np.array([r["pgate" if plain else "gate"] and r["cos"] >= FLOOR for r in rows])
+    eligible = np.array([r["ggate" if guarded else "gate"] and r["cos"] >= FLOOR for r in rows])
+    budget = GUARDED_BUDGET if guarded else None
     report: dict[str, Any] = {}
     pooled: Counter[str] = Counter()
     for held in (*sorted({r["round"] for r in rows}, key=ROUNDS.index), "all"):
@@ -191,7 +197,7 @@ def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None, plain: bool
         mean, scale, w, b = fit(X[train], y[train])
         P = 1.0 / (1.0 + np.exp(-(((X - mean) / scale) @ w + b)))
         P[~eligible] = 0.0
-        t = choose(P, rows, main, [k for k, r in enumerate(rows) if r["round"] != held])
+        t = choose(P, rows, main, [k for k, r in enumerate(rows) if r["round"] != held], budget)
         if write_dir is not None:
             write_dir.mkdir(parents=True, exist_ok=True)
             np.savez(write_dir / f"{stem}_{'all' if held == 'all' else 'without_' + held}.npz",
@@ -210,7 +216,7 @@ def loro(rows_path: Path, funnel_path: Path, write_dir: Path | None, plain: bool
     report["pooled_held_out"] = _rates(pooled)
     print("pooled held out", json.dumps(report["pooled_held_out"]))
     print("own split (all rounds, one fit)", json.dumps(_rates(Counter(report["own_split"]))), report["all"])
-    (rows_path.parent / f"loro{'_plain' if plain else ''}.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    (rows_path.parent / f"loro{'_guarded' if guarded else ''}.json").write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
 
 
 def _rates(c: Counter[str]) -> dict[str, Any]:
@@ -262,25 +268,14 @@ def _old_text(sets: dict[str, list[dict[str, Any]]], r: dict[str, Any]) -> tuple
     return (src["existing"] if r["kind"] == "existing" else src["others"][r["j"]]), src["new"]
 
 
-def regate(rows_path: Path, out: Path) -> None:
-    """The rows with `pgate` read again by the current `plain_gate` (a stricter gate: only open rows are read)."""
-    rows, sets = json.loads(rows_path.read_text(encoding="utf-8")), {}
-    before = sum(r["pgate"] for r in rows)
-    for r in rows:
-        if r["pgate"]:
-            r["pgate"] = same_fact.plain_gate(*written_alike(*_old_text(sets, r)))
-    print("plain gate open", before, "->", sum(r["pgate"] for r in rows))
-    out.write_text(json.dumps(rows, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
 def fires(rows_path: Path, model_dir: Path, margin: float, out: Path) -> None:
-    """'round:index' of every pair with a row within `margin` of its held-out fold's plain threshold."""
+    """'round:index' of every pair with a row within `margin` of its held-out fold's guarded threshold."""
     pairs, sets = set(), {}
     for r in json.loads(rows_path.read_text(encoding="utf-8")):
-        s = same_fact.SameFact.load(model_dir / f"same_fact_plain_without_{r['round']}.npz")
-        if not (r["pgate"] and r["cos"] >= FLOOR) or s is None:
+        s = same_fact.SameFact.load(model_dir / f"same_fact_guarded_without_{r['round']}.npz")
+        if not (r["ggate"] and r["cos"] >= FLOOR) or s is None:
             continue
-        p = s.probability(np.array(r["px"] + r["pm"]))
+        p = s.probability(np.array(r["gx"] + r["pm"]))
         if p >= s.threshold - margin:
             pairs.add(f"{r['round']}:{r['i']}")
         if p >= s.threshold:
@@ -338,14 +333,10 @@ def main() -> int:
     lo.add_argument("rows", type=Path)
     lo.add_argument("funnel", type=Path)
     lo.add_argument("--write-dir", type=Path)
-    lo.add_argument("--plain", action="store_true", help="the plain score (no value on either side, `plain_gate`)")
-    lo.add_argument("--lexical", action="store_true", help="the plain score without the pair model's p")
+    lo.add_argument("--guarded", action="store_true", help="the guarded score (values agree, a rewording guard shut)")
     co = sub.add_parser("cost")
     co.add_argument("model", type=Path)
     co.add_argument("--rounds", default="r11,r13")
-    rg = sub.add_parser("regate")
-    rg.add_argument("rows", type=Path)
-    rg.add_argument("--out", type=Path, required=True)
     fi = sub.add_parser("fires")
     fi.add_argument("rows", type=Path)
     fi.add_argument("model_dir", type=Path)
@@ -356,9 +347,7 @@ def main() -> int:
     cb.add_argument("branch", type=Path)
     cb.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    if args.cmd == "regate":
-        regate(args.rows, args.out)
-    elif args.cmd == "fires":
+    if args.cmd == "fires":
         fires(args.rows, args.model_dir, args.margin, args.out)
     elif args.cmd == "combine":
         combine(args.main, args.branch, args.out)
@@ -367,7 +356,7 @@ def main() -> int:
     elif args.cmd == "cost":
         cost(args.rounds.split(","), args.model)
     else:
-        loro(args.rows, args.funnel, args.write_dir, args.plain, args.lexical)
+        loro(args.rows, args.funnel, args.write_dir, args.guarded)
     return 0
 
 

