@@ -46,7 +46,7 @@ from hindsight.model import (
 )
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever
-from hindsight.review.separation import refuse_own_release
+from hindsight.review.separation import held_writers, refuse_own_release
 from hindsight.safety import WriteGuard, flag_directive, redactor
 from hindsight.safety.normalize import encoded_payloads
 from hindsight.security.claims import bind_changes, bind_inputs, lowering_note
@@ -297,7 +297,8 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         if current is None or current.namespace != namespace or current.status != Status.quarantined:
             raise MemoryNotFoundError(memory_id, f"{namespace} (quarantine)")
         note = self.writer.clean_note(note, "note")
-        refuse_own_release(memory_id, current.created_by, actor, self.settings.review_self_approval)
+        writers = held_writers(current.created_by, self.store.history(memory_id))
+        refuse_own_release(memory_id, writers, actor, self.settings.review_self_approval)
         released = current.model_copy(update={"status": Status.active, "status_reason": "", "updated_at": self.clock()})
         self.writer.apply_change(released, actor=actor, action="release", note=note or current.status_reason,
                                  base=current)

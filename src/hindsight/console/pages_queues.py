@@ -20,7 +20,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError
 from hindsight.model import MemoryRecord
 from hindsight.review.queue import Proposal
-from hindsight.review.separation import console_reviewer, may_approve, may_release
+from hindsight.review.separation import console_reviewer, held_writers, may_approve, may_release
 from hindsight.review.service import ReviewService
 from hindsight.review.version import memory_version
 from hindsight.security.principal import Scope
@@ -77,7 +77,7 @@ def _quarantine_card(ctx: Ctx, engine: MemoryEngine, record: MemoryRecord, self_
     change = field_changes(previous, record.model_dump(mode="json")) if previous else word_diff("", record.content)
     base = f"/console/quarantine/{escape(record.id)}/"
     ns = f"<input type='hidden' name='ns' value='{escape(record.namespace)}'>"
-    own = not may_release(record.created_by, console_reviewer(ctx.who), self_approval)
+    own = not may_release(held_writers(record.created_by, history), console_reviewer(ctx.who), self_approval)
     forms = ((f"<p class='muted own-proposal'>{ctx.t('own_write')}</p>" if own else
               ctx.form(base + "release", ns + f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
                                               f"<button class='approve'>{ctx.t('release')}</button>"))
