@@ -30,6 +30,7 @@ from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MAX_OFFSET, MemoryType, Source, Status
 from hindsight.review.separation import changes_directly
 from hindsight.review.service import ReviewService
+from hindsight.review.version import memory_version
 from hindsight.safety.withhold import withhold, withhold_history
 from hindsight.security.principal import Actor, Scope
 
@@ -267,6 +268,7 @@ def _actions(ctx: Ctx, record: Any) -> str:
         # the guard's reason is shown above; release it here as on the queues page (kept: leave it as it is)
         buttons.append(ctx.form(f"/console/quarantine/{escape(record.id)}/release", ns + (
             "<input type='hidden' name='back' value='memory'>"
+            f"<input type='hidden' name='version' value='{escape(memory_version(record))}'>"
             f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
             f"<button class='approve' id='release'>{ctx.t('release')}</button>")))
     return (f"<h2>{ctx.t('edit')}</h2>{edit}<div class='actions'>{''.join(buttons)}</div>")

@@ -78,8 +78,10 @@ def _quarantine_card(ctx: Ctx, engine: MemoryEngine, record: MemoryRecord, self_
     base = f"/console/quarantine/{escape(record.id)}/"
     ns = f"<input type='hidden' name='ns' value='{escape(record.namespace)}'>"
     own = not may_release(held_writers(record.created_by, history), console_reviewer(ctx.who), self_approval)
+    # the version shown: a release over a text its writer changed after this page was rendered is a version_conflict
+    version = f"<input type='hidden' name='version' value='{escape(memory_version(record))}'>"
     forms = ((f"<p class='muted own-proposal'>{ctx.t('own_write')}</p>" if own else
-              ctx.form(base + "release", ns + f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
+              ctx.form(base + "release", ns + version + f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
                                               f"<button class='approve'>{ctx.t('release')}</button>"))
              + ctx.form(base + "discard", ns + f"<button class='reject'>{ctx.t('discard')}</button>"))
     return (f"<div class='card quarantined' data-id='{escape(record.id)}'><div><b>{escape(record.namespace)}</b> · "
@@ -139,7 +141,8 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
             return app.error(ctx, ctx.t("not_allowed"), 403)
         try:
             if action == "release":
-                engine.release(memory_id, ns, console_reviewer(ctx.who), fields.get("note", "")[:1000])
+                engine.release(memory_id, ns, console_reviewer(ctx.who), fields.get("note", "")[:1000],
+                               expected_version=fields.get("version") or None)
             elif action == "discard":
                 record = engine.get(memory_id, ns, record_access=False)
                 if record.status.value != "quarantined":
