@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
-from mcp_helpers import create_tokens, http_server, mcp_session
+from mcp_helpers import create_tokens, http_server, mcp_session, run_cli
 from starlette.testclient import TestClient
 
 from hindsight.config import HindsightSettings
@@ -162,3 +163,43 @@ def test_the_consoles_release_only_the_version_they_showed(ops_engine: MemoryEng
                              follow_redirects=False)
         assert answer.status_code == 409 and "version_conflict" in answer.text, answer.text[:300]
     assert ops_engine.store.get(memory_id).status == Status.quarantined
+
+
+# ------------------------------------------------- JSON-lines backups of a PostgreSQL store
+def test_a_postgres_store_is_backed_up_as_json_lines_and_restored(tmp_path: Path, pg_url: str,
+                                                                  embedder: Embedder) -> None:
+    """`hindsight backup FILE.jsonl --db postgresql://...` (the README's store-agnostic format) ended in a
+    NotImplementedError traceback: only the SQLite store could list its whole history and edges."""
+    from hindsight.storage.base import Edge
+    from hindsight.storage.factory import open_store
+
+    engine = MemoryEngine.open(pg_url, HindsightSettings(db=pg_url, hygiene=False), embedder)
+    kept = engine.store_memory({"content": FACTS["zh"], "namespace": "ops"}).memory_id
+    other = engine.store_memory({"content": "The ledger backups are kept for 30 days.", "namespace": "ops"}).memory_id
+    gone = engine.store_memory({"content": FACTS["en"], "namespace": "ops"}).memory_id
+    engine.update(kept, {"tags": ["backup"]}, "ops")
+    engine.store.add_edge(Edge(kept, other, "supplements", 0.5))
+    engine.delete(gone, "ops")  # its history (a tombstone) stays and is backed up too
+    history = {m: [(e.action, e.actor) for e in engine.store.history(m)] for m in (kept, other, gone)}
+    engine.close()
+    backup = tmp_path / "pg.jsonl"
+    done = run_cli("backup", str(backup), db=pg_url)  # type: ignore[arg-type]
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-600:]
+    import psycopg
+
+    with psycopg.connect(pg_url, autocommit=True) as conn:  # a second, empty database on the same server
+        conn.execute(f"CREATE DATABASE {urlsplit(pg_url).path.strip('/')}_copy")
+    copy_url = pg_url.replace("?", "_copy?", 1)
+    for target in (tmp_path / "copy.db", copy_url):
+        restored = run_cli("restore", str(backup), db=target)  # type: ignore[arg-type]
+        assert restored.returncode == 0, restored.stderr[-600:]
+        store = open_store(target)
+        try:
+            assert {r.id: r.content for r in store.iter_all("ops")} == {kept: FACTS["zh"],
+                                                                      other: "The ledger backups are kept for 30 days."}
+            assert {m: [(e.action, e.actor) for e in store.history(m)] for m in history} == history
+            assert [(e.src, e.dst, e.kind, e.weight) for e in store.all_edges()] == [(kept, other, "supplements", 0.5)]
+        finally:
+            store.close()
+        again = run_cli("restore", str(backup), db=target)  # type: ignore[arg-type]  # never over a store
+        assert again.returncode != 0 and "empty" in again.stderr
