@@ -203,3 +203,20 @@ def test_a_postgres_store_is_backed_up_as_json_lines_and_restored(tmp_path: Path
             store.close()
         again = run_cli("restore", str(backup), db=target)  # type: ignore[arg-type]  # never over a store
         assert again.returncode != 0 and "empty" in again.stderr
+
+
+def test_the_owners_cli_release_takes_the_version_too(ops_engine: MemoryEngine) -> None:
+    """`hindsight quarantine list --json` shows current_version and `release --expected-version` refuses a text
+    changed since (the owner's door, the same rule as the MCP tool and the consoles)."""
+    import json
+
+    writer = _token("wr", "write")
+    memory_id = ops_engine.store_memory({"content": HELD["en"], "namespace": "ops"}, actor=writer).memory_id
+    db = Path(str(ops_engine.settings.db))
+    listed = run_cli("quarantine", "list", "--json", "-n", "ops", db=db)
+    (shown,) = json.loads(listed.stdout)["memories"]
+    ops_engine.update(memory_id, {"content": ORDERS["en"]}, "ops", writer)
+    refused = run_cli("quarantine", "release", memory_id, "-n", "ops", "--expected-version",
+                      shown["current_version"], db=db)
+    assert refused.returncode != 0 and "version_conflict" in refused.stderr, refused.stderr[-400:]
+    assert ops_engine.store.get(memory_id).status == Status.quarantined

@@ -301,7 +301,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         current = self.store.get(memory_id)
         if current is None or current.namespace != namespace or current.status != Status.quarantined:
             raise MemoryNotFoundError(memory_id, f"{namespace} (quarantine)")
-        check_version(current, expected_version)
+        check_version(current, expected_version, "it", "it is still quarantined")
         note = self.writer.clean_note(note, "note")
         writers = held_writers(current.created_by, self.store.history(memory_id))
         refuse_own_release(memory_id, writers, actor, self.settings.review_self_approval)
