@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from console_helpers import release_on_queue_page
 from mcp_helpers import create_tokens, http_server, mcp_session, run_cli
 from starlette.testclient import TestClient
 
@@ -100,16 +101,8 @@ def test_the_queue_page_offers_no_release_to_the_writer_of_the_held_update(ops_e
     ops_engine.update(memory_id, {"content": ORDERS["en"]}, "ops", _token("adm1", "admin"))
     with TestClient(build_server(ops_engine, tokens=tokens).http_app(), base_url="http://127.0.0.1") as client:
         for who, own in (("adm1", True), ("adm2", False)):
-            client.cookies.clear()
-            assert client.post("/console/login", data={"token": made[who]}, follow_redirects=False).status_code == 303
-            html = client.get("/console/queues?ns=ops").text
-            held_part = html.split("id='quarantine'")[1]
-            assert ("class='approve'" not in held_part) is own, who
-            csrf = re.search(r"name='csrf' value='([0-9a-f]+)'", html)
-            assert csrf
-            answer = client.post(f"/console/quarantine/{memory_id}/release",
-                                 data={"ns": "ops", "note": "fine", "csrf": csrf.group(1)}, follow_redirects=False)
-            assert answer.status_code == (409 if own else 303), (who, answer.text[:300])
+            offered, code = release_on_queue_page(client, made[who], memory_id, "ops", "/console/queues?ns=ops")
+            assert offered is not own and code == (409 if own else 303), who
     assert ops_engine.store.get(memory_id).status == Status.active
 
 
