@@ -213,3 +213,17 @@ def test_the_owners_cli_release_takes_the_version_too(ops_engine: MemoryEngine) 
                       shown["current_version"], db=db)
     assert refused.returncode != 0 and "version_conflict" in refused.stderr, refused.stderr[-400:]
     assert ops_engine.store.get(memory_id).status == Status.quarantined
+
+
+def test_the_memory_page_offers_no_release_to_a_writer_of_the_held_version(ops_engine: MemoryEngine) -> None:
+    """Left by the round-15 lead: the memory page showed Release on one's own held write (the post was refused)."""
+    tokens = TokenStore(ops_engine.store)
+    made = {name: tokens.create(name, ["admin", "write"], ["ops"])[0] for name in ("adm1", "adm2")}
+    memory_id = ops_engine.store_memory({"content": ORDERS["zh"], "namespace": "ops"},
+                                        actor=_token("adm1", "admin", "write")).memory_id
+    with TestClient(build_server(ops_engine, tokens=tokens).http_app(), base_url="http://127.0.0.1") as client:
+        for who, own in (("adm1", True), ("adm2", False)):
+            client.cookies.clear()
+            assert client.post("/console/login", data={"token": made[who]}, follow_redirects=False).status_code == 303
+            html = client.get(f"/console/memory/{memory_id}?ns=ops").text
+            assert ("id='release'" in html) is not own and ("own-proposal" in html) is own, who
