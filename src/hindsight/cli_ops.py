@@ -145,7 +145,10 @@ def quarantine_list(db: DbOption = None, namespace: NsOption = "default", as_jso
     with open_engine(db) as engine:
         records, total = engine.quarantined(namespace, limit=500)
     if as_json:
-        print_json({"total": total, "memories": [r.model_dump(mode="json") for r in records]})
+        from hindsight.review.version import memory_version
+
+        print_json({"total": total, "memories": [{**r.model_dump(mode="json"), "current_version": memory_version(r)}
+                                                 for r in records]})
         return
     table = Table("id", "written", "by", "content", "why", title=f"{total} quarantined in {show(namespace)}")
     table.columns[0].no_wrap = True
@@ -157,12 +160,15 @@ def quarantine_list(db: DbOption = None, namespace: NsOption = "default", as_jso
 
 @quarantine_app.command("release")
 def quarantine_release(memory_id: str, note: Annotated[str, typer.Option(help="Why it is legitimate.")] = "",
-                       db: DbOption = None, namespace: NsOption = "default") -> None:
+                       db: DbOption = None, namespace: NsOption = "default",
+                       expected_version: Annotated[str | None, typer.Option(
+                           help="The current_version `quarantine list --json` showed: refused if the memory changed "
+                                "since.")] = None) -> None:
     """Release a quarantined write into normal use (kept in history). The owner's door: an agent's own write is
     released here or by another admin, never by the agent's MCP door (docs/security.md)."""
     with open_engine(db) as engine:
         try:
-            record = engine.release(memory_id, namespace, "local", note)
+            record = engine.release(memory_id, namespace, "local", note, expected_version)
         except HindsightError as exc:
             fail(f"{exc.code}: {exc}")
             return

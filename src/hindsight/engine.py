@@ -46,7 +46,8 @@ from hindsight.model import (
 )
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever
-from hindsight.review.separation import refuse_own_release
+from hindsight.review.separation import held_writers, refuse_own_release
+from hindsight.review.version import check_version
 from hindsight.safety import WriteGuard, flag_directive, redactor
 from hindsight.safety.normalize import encoded_payloads
 from hindsight.security.claims import bind_changes, bind_inputs, lowering_note
@@ -288,16 +289,22 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         return consolidator.run(namespace, progress)
 
     # ------------------------------------------------------------- quarantine
-    def release(self, memory_id: str, namespace: str = "default", actor: str = "local", note: str = "") -> MemoryRecord:
-        """An admin judged a quarantined memory legitimate: make it active (the decision is in history)."""
-        return retry_stale(lambda: self._release_once(memory_id, namespace, actor, note), memory_id)
+    def release(self, memory_id: str, namespace: str = "default", actor: str = "local", note: str = "",
+                expected_version: str | None = None) -> MemoryRecord:
+        """An admin judged a quarantined memory legitimate: make it active (the decision is in history).
+        `expected_version`: the version the admin was shown (review/version.py); a memory changed since (its writer
+        swapped the held text, attack round 15) is a `version_conflict` and stays quarantined."""
+        return retry_stale(lambda: self._release_once(memory_id, namespace, actor, note, expected_version), memory_id)
 
-    def _release_once(self, memory_id: str, namespace: str, actor: str, note: str) -> MemoryRecord:
+    def _release_once(self, memory_id: str, namespace: str, actor: str, note: str,
+                      expected_version: str | None) -> MemoryRecord:
         current = self.store.get(memory_id)
         if current is None or current.namespace != namespace or current.status != Status.quarantined:
             raise MemoryNotFoundError(memory_id, f"{namespace} (quarantine)")
+        check_version(current, expected_version, "it", "it is still quarantined")
         note = self.writer.clean_note(note, "note")
-        refuse_own_release(memory_id, current.created_by, actor, self.settings.review_self_approval)
+        writers = held_writers(current.created_by, self.store.history(memory_id))
+        refuse_own_release(memory_id, writers, actor, self.settings.review_self_approval)
         released = current.model_copy(update={"status": Status.active, "status_reason": "", "updated_at": self.clock()})
         self.writer.apply_change(released, actor=actor, action="release", note=note or current.status_reason,
                                  base=current)

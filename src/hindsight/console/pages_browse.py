@@ -31,8 +31,9 @@ from hindsight.console.views import (
 from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, InvalidInputError
 from hindsight.model import MemoryType, Source, Status
-from hindsight.review.separation import console_reviewer, may_release
+from hindsight.review.separation import console_reviewer, held_writers, may_release
 from hindsight.review.service import ReviewService
+from hindsight.review.version import memory_version
 from hindsight.safety.withhold import withhold, withhold_history
 from hindsight.security.principal import Actor, Scope
 
@@ -127,6 +128,9 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                 related = [(edge, withhold(other)) for edge, other in related]
         except HindsightError as exc:
             return app.error(ctx, str(exc), 404)
+        # no Release for one who wrote the held version (review/separation.py; the post would be refused)
+        releasable = may_release(held_writers(record.created_by, history), console_reviewer(ctx.who),
+                                 engine.settings.review_self_approval)
         prov = (f"{ctx.t('source')}: {escape(ctx.word(record.source.value))} · {ctx.t('credibility')} {record.credibility:.2f} · "
                 f"{ctx.t('created')} {when(record.created_at)} {ctx.t('by')} {escape(record.created_by)} · "
                 f"{ctx.t('updated')} {when(record.updated_at)}"
@@ -139,7 +143,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                 + (f" · <span class='tag' id='private'>{ctx.t('private')}</span>" if record.encrypted else "") + "</p>"
                 + (f"<p class='muted'>{escape(record.status_reason)}</p>" if record.status_reason else "")
                 + f"<h2>{ctx.t('provenance')}</h2><p class='muted'>{prov}</p>"
-                + _actions(ctx, record, review is not None and review.self_approval) + f"<h2>{ctx.t('edges')}</h2>" + _edges(ctx, record, related)
+                + _actions(ctx, record, releasable) + f"<h2>{ctx.t('edges')}</h2>" + _edges(ctx, record, related)
                 + f"<h2>{ctx.t('history')}</h2><ol class='history'>"
                 + "".join(history_entry(ctx, e, _revert_form(ctx, record, i, e)) for i, e in reversed(list(enumerate(history))))
                 + "</ol>")
@@ -189,7 +193,7 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
     app.post("/console/memory/{memory_id}/{action}", memory_action)
 
 
-def _actions(ctx: Ctx, record: Any, self_approval: bool = False) -> str:
+def _actions(ctx: Ctx, record: Any, releasable: bool) -> str:
     if not ctx.can(Scope.write, record.namespace):
         return f"<p class='muted'>{ctx.t('read_only')}</p>"
     base = f"/console/memory/{escape(record.id)}/"
@@ -210,14 +214,13 @@ def _actions(ctx: Ctx, record: Any, self_approval: bool = False) -> str:
                                 f" <button class='danger' id='forget'>{ctx.t('forget')}</button>"))
     elif record.status in (Status.deprecated, Status.forgotten):
         buttons.append(ctx.form(base + "restore", ns + f"<button class='approve' id='restore'>{ctx.t('restore')}</button>"))
-    elif record.status == Status.quarantined and not may_release(record.created_by, console_reviewer(ctx.who),
-                                                                 self_approval) and ctx.can(Scope.admin, record.namespace):
-        # its writer does not release it (the post is refused): say who does, as /console/queues does
+    elif record.status == Status.quarantined and ctx.can(Scope.admin, record.namespace) and not releasable:
         buttons.append(f"<p class='muted own-proposal'>{ctx.t('own_write')}</p>")
     elif record.status == Status.quarantined and ctx.can(Scope.admin, record.namespace):
         # the guard's reason is shown above; release it here as on the queues page (kept: leave it as it is)
         buttons.append(ctx.form(f"/console/quarantine/{escape(record.id)}/release", ns + (
             "<input type='hidden' name='back' value='memory'>"
+            f"<input type='hidden' name='version' value='{escape(memory_version(record))}'>"
             f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
             f"<button class='approve' id='release'>{ctx.t('release')}</button>")))
     return (f"<h2>{ctx.t('edit')}</h2>{edit}<div class='actions'>{''.join(buttons)}</div>")

@@ -20,7 +20,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, PermissionDeniedError
 from hindsight.model import MemoryRecord
 from hindsight.review.queue import Proposal
-from hindsight.review.separation import console_reviewer, may_approve, may_release, refuse_own_discard
+from hindsight.review.separation import console_reviewer, held_writers, may_approve, may_release, refuse_own_discard
 from hindsight.review.service import ReviewService
 from hindsight.review.version import memory_version
 from hindsight.security.principal import Scope
@@ -77,10 +77,12 @@ def _quarantine_card(ctx: Ctx, engine: MemoryEngine, record: MemoryRecord, self_
     change = field_changes(previous, record.model_dump(mode="json")) if previous else word_diff("", record.content)
     base = f"/console/quarantine/{escape(record.id)}/"
     ns = f"<input type='hidden' name='ns' value='{escape(record.namespace)}'>"
-    own = not may_release(record.created_by, console_reviewer(ctx.who), self_approval)
-    # its writer neither releases nor discards it (review/separation.py): both are the second look's to take
+    own = not may_release(held_writers(record.created_by, history), console_reviewer(ctx.who), self_approval)
+    # its writer neither releases nor discards it (review/separation.py): both are the second look's to take;
+    # the version shown: a release over a text its writer changed after this page was rendered is a version_conflict
+    version = f"<input type='hidden' name='version' value='{escape(memory_version(record))}'>"
     forms = (f"<p class='muted own-proposal'>{ctx.t('own_write')}</p>" if own else
-             ctx.form(base + "release", ns + f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
+             ctx.form(base + "release", ns + version + f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
                                              f"<button class='approve'>{ctx.t('release')}</button>")
              + ctx.form(base + "discard", ns + f"<button class='reject'>{ctx.t('discard')}</button>"))
     return (f"<div class='card quarantined' data-id='{escape(record.id)}'><div><b>{escape(record.namespace)}</b> · "
@@ -140,12 +142,14 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
             return app.error(ctx, ctx.t("not_allowed"), 403)
         try:
             if action == "release":
-                engine.release(memory_id, ns, console_reviewer(ctx.who), fields.get("note", "")[:1000])
+                engine.release(memory_id, ns, console_reviewer(ctx.who), fields.get("note", "")[:1000],
+                               expected_version=fields.get("version") or None)
             elif action == "discard":
                 record = engine.get(memory_id, ns, record_access=False)
                 if record.status.value != "quarantined":
                     return app.error(ctx, "only quarantined memories are discarded here", 409)
-                refuse_own_discard(memory_id, record.created_by, console_reviewer(ctx.who), review.self_approval)
+                refuse_own_discard(memory_id, held_writers(record.created_by, engine.history(memory_id, ns)),
+                                   console_reviewer(ctx.who), review.self_approval)
                 engine.delete(memory_id, ns, ctx.who.name, "discarded from quarantine")
             else:
                 return app.error(ctx, f"unknown action '{action}'", 400)

@@ -29,7 +29,11 @@ once.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from hindsight.errors import PermissionDeniedError
+from hindsight.model import HistoryEntry
 from hindsight.review.queue import Proposal
 from hindsight.security.principal import LOCAL_OWNER, Actor, Principal, Scope
 
@@ -44,36 +48,69 @@ def refuse_own_approval(proposal: Proposal, reviewer: str, allowed: bool) -> Non
     raise PermissionDeniedError(f"decision: {reviewer} proposed '{proposal.id}' and may not approve it; {RULE}")
 
 
-def refuse_own_release(memory_id: str, created_by: str, releaser: str, allowed: bool) -> None:
+def refuse_own_release(memory_id: str, writers: frozenset[str], releaser: str, allowed: bool) -> None:
     """Raise when `releaser` (an `Actor`: a token, or the agent's MCP door) wrote the quarantined memory itself.
 
     The guard's hold is the second look at a write; the writer lifting it alone is the self-approval by another
-    door (over stdio the agent that was steered into storing an attack could release it at once). Someone else
+    door (over stdio the agent that was steered into storing an attack could release it at once). `writers`
+    (`held_writers`) names everyone who wrote the held version: its creator, and whoever's change put it into
+    quarantine or changed it while held (attack round 15: an admin's update that turned another's memory into an
+    order, or a proposal approved and then held, was released by the admin or proposer that wrote it). Someone else
     releases it, or the owner by its own doors (the CLI, the Python API, the console without tokens), or any admin
     where `HINDSIGHT_REVIEW_SELF_APPROVAL=true`."""
-    if may_release(created_by, releaser, allowed):
+    if may_release(writers, releaser, allowed):
         return
     raise PermissionDeniedError(f"memory_id: {releaser} wrote '{memory_id}' and may not release it from quarantine; "
                                 "rule: a quarantined write is released by someone other than its writer (a "
                                 "single-reviewer deployment sets HINDSIGHT_REVIEW_SELF_APPROVAL=true)")
 
 
-def refuse_own_discard(memory_id: str, created_by: str, discarder: str, allowed: bool) -> None:
+def refuse_own_discard(memory_id: str, writers: frozenset[str], discarder: str, allowed: bool) -> None:
     """Raise when `discarder` (an `Actor`) wrote the quarantined memory it would hard-delete (console round 15).
 
     Discarding a held write erases the attack's text for good; its writer doing so alone (an agent that was
     steered into storing it, or a token that wrote it) removes the evidence no one else has seen. The same rule as
     a release: someone else discards it, or the owner by its own doors, or anyone where self-approval is allowed."""
-    if may_release(created_by, discarder, allowed):
+    if may_release(writers, discarder, allowed):
         return
     raise PermissionDeniedError(f"memory_id: {discarder} wrote '{memory_id}' and may not discard it from quarantine; "
                                 "rule: a quarantined write is discarded by someone other than its writer (a "
                                 "single-reviewer deployment sets HINDSIGHT_REVIEW_SELF_APPROVAL=true)")
 
 
-def may_release(created_by: str, releaser: str, allowed: bool) -> bool:
-    """Whether `releaser` may release a quarantined memory `created_by` wrote (the pages hide Release where not)."""
-    return allowed or not isinstance(releaser, Actor) or str(releaser) != created_by
+def may_release(writers: frozenset[str], releaser: str, allowed: bool) -> bool:
+    """Whether `releaser` may release a quarantined memory that `writers` wrote (the pages hide Release where not)."""
+    return allowed or not isinstance(releaser, Actor) or str(releaser) not in writers
+
+
+_APPROVED = re.compile(r"^(?P<proposer>.+?) \((?P<edited>edited and )?approved by (?P<reviewer>.+)\)$", re.DOTALL)
+
+
+def writers_of(actor: str) -> frozenset[str]:
+    """The principals who wrote a change history records as `actor`: an approved proposal
+    ("token:P (approved by token:R)") is the proposer's text, an edited-and-approved one the reviewer's too."""
+    match = _APPROVED.match(actor)
+    if match is None:
+        return frozenset({actor})
+    if match["edited"]:
+        return frozenset({match["proposer"], match["reviewer"]})
+    return frozenset({match["proposer"]})
+
+
+def held_writers(created_by: str, history: Iterable[HistoryEntry]) -> frozenset[str]:
+    """Who wrote a quarantined memory's held version: its creator, the principal whose change put it into
+    quarantine (the last time it went in) and everyone who changed it while held."""
+    held: set[str] = set()
+    for entry in history:
+        before = (entry.before or {}).get("status")
+        after = (entry.after or {}).get("status")
+        if after != "quarantined":
+            held.clear()  # released (or erased): an earlier hold says nothing about the present one
+        elif before == "quarantined":
+            held |= writers_of(entry.actor)  # changed while held
+        else:
+            held = set(writers_of(entry.actor))  # this change put it into quarantine
+    return writers_of(created_by) | held
 
 
 def may_approve(proposal: Proposal, reviewer: str, allowed: bool) -> bool:

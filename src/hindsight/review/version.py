@@ -28,13 +28,15 @@ def memory_version(record: MemoryRecord) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def check_version(record: MemoryRecord, expected: str | None) -> None:
-    """Refuse when `expected` is given and the memory is no longer at that version."""
+def check_version(record: MemoryRecord, expected: str | None, shown: str = "the proposal",
+                  pending: str = "the proposal is still pending") -> None:
+    """Refuse when `expected` is given and the memory is no longer at that version (`shown`: what the decider
+    was shown; `pending`: what stays as it was)."""
     if expected is None:
         return
     now = memory_version(record)
     if expected.strip() != now:
         raise VersionConflictError(
-            f"expected_version: the memory {record.id} changed after the proposal was shown (shown at version "
+            f"expected_version: the memory {record.id} changed after {shown} was shown (shown at version "
             f"'{expected.strip()[:32]}', now '{now}'); rule: a decision applies only to the version it was made "
-            "against - reload and decide again (the proposal is still pending)")
+            f"against - reload and decide again ({pending})")

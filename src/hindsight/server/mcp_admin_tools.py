@@ -11,6 +11,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.model import MAX_OFFSET
 from hindsight.present import memory_view
 from hindsight.review.service import ReviewService
+from hindsight.review.version import memory_version
 from hindsight.security.principal import Scope
 from hindsight.server.mcp_common import Gate, MemoryId, Namespace, _call
 
@@ -27,17 +28,22 @@ def register_admin_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
         """Admin: writes the guard held back (instruction injection, privilege escalation, exfiltration), with why."""
         gate(Scope.admin, namespace, "quarantine_list")
         records, total = _call(engine.quarantined, namespace, limit, offset)
-        return {"total": total, "memories": [memory_view(r) for r in records]}
+        # current_version: pass it back to memory_quarantine_release, so a text changed since is not released
+        return {"total": total, "memories": [{**memory_view(r), "current_version": memory_version(r)} for r in records]}
 
     @mcp.tool
     def memory_quarantine_release(
         memory_id: MemoryId,
         note: Annotated[str, Field(max_length=1000, description="Why it is legitimate.")] = "",
         namespace: Namespace = "default",
+        expected_version: Annotated[str | None, Field(
+            min_length=1, max_length=64, description="The current_version memory_quarantine_list showed: the "
+            "release is refused (version_conflict) if the memory changed since")] = None,
     ) -> dict[str, Any]:
-        """Admin: release a quarantined memory into normal use (recorded in history and the audit log)."""
+        """Admin: release a quarantined memory into normal use (recorded in history and the audit log). Its writer
+        may not release it (permission_denied)."""
         actor = gate(Scope.admin, namespace, "quarantine_release", memory_id)
-        record = _call(engine.release, memory_id, namespace, actor, note)
+        record = _call(engine.release, memory_id, namespace, actor, note, expected_version)
         return {"memory_id": record.id, "status": record.status.value}
 
     # -------------------------------------------------------- review
