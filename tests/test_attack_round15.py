@@ -102,7 +102,7 @@ def test_the_queue_page_offers_no_release_to_the_writer_of_the_held_update(ops_e
     with TestClient(build_server(ops_engine, tokens=tokens).http_app(), base_url="http://127.0.0.1") as client:
         for who, own in (("adm1", True), ("adm2", False)):
             offered, code = release_on_queue_page(client, made[who], memory_id, "ops", "/console/queues?ns=ops")
-            assert offered is not own and code == (409 if own else 303), who
+            assert offered is not own and code == (403 if own else 303), who
     assert ops_engine.store.get(memory_id).status == Status.active
 
 
