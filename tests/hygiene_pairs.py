@@ -13,3 +13,13 @@ def pair(eng: MemoryEngine, old: str, new: str) -> tuple[str, Status]:
     record = eng.store.get(first.memory_id)
     assert record is not None
     return second.action, record.status
+
+
+def pair_among(eng: MemoryEngine, old: str, new: str, before: list[str]) -> tuple[str, Status, str]:
+    """Store the unrelated `before` notes, then `old`, then `new` (namespace "n"); the last write's action, the status of
+    `old` and the write's reason."""
+    for text in before:
+        eng.store_memory({"content": text, "namespace": "n", "type": "semantic"})
+    first = eng.store_memory({"content": old, "namespace": "n", "type": "semantic"})
+    out = eng.store_memory({"content": new, "namespace": "n", "type": "semantic"})
+    return out.action, eng.get(first.memory_id, "n", record_access=False).status, out.reason

@@ -34,6 +34,7 @@ from hindsight.write.analysis import (
     content_diff,
     units,
 )
+from hindsight.write.endings import ends_anew
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
 from hindsight.write.name_reading import common_word
 from hindsight.write.slots import (
@@ -164,13 +165,18 @@ def _read_as_name(u: Unit) -> bool:
     return u.entity and not u.number and not (u.cjk and common_word(u.text))
 
 
-def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]] = (_END_EN, _END_ZH)) -> str | None:
-    """A cue in the new text (absent from the old one) that the old state ended."""
-    for pattern, a, b in ((patterns[0], old.lower(), new.lower()), (patterns[1], old, new)):
+def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]] | None = None) -> str | None:
+    """A cue in the new text (absent from the old one) that the old state ended: by default the passive end
+    cues above ("was cancelled", 下线) or the ending family (`endings`: "passed away", "sold the car", 退掉了);
+    with `patterns` (English, Chinese), only those."""
+    en, zh = patterns or (_END_EN, _END_ZH)
+    for pattern, a, b in ((en, old.lower(), new.lower()), (zh, old, new)):
         found = pattern.search(b)
         if found and not pattern.search(a):
             return found.group(0).strip()
-    return None
+    if patterns or en.search(old.lower()) or zh.search(old):
+        return None  # the old text states an ending already ("was cancelled" / "had been scrapped"): no new one
+    return ends_anew(old, new)
 
 
 #: the longest replaced stretch still read as one slot: English words, Han characters

@@ -254,7 +254,7 @@ _CONTRAST_OLD = re.compile(r"\b(not|instead of|rather than|never)\b|n't|(不要|
 
 _ZH_NEGATION_CHARS = "不没未别无非"
 _ZH_NOT_NEGATION = ("不错", "不同", "不少", "不断", "不过", "不仅", "不久", "不管", "无论", "别人", "别的", "无线",
-                    "非常", "除非", "并非", "不得不", "没准", "差不多", "不一定", "无法估量",
+                    "非常", "除非", "不得不", "没准", "差不多", "不一定", "无法估量",
                     # a negation character inside a word that does not negate (especially, respectively, difference,
                     # villa, the future ...): read as "not" they flipped a clause's polarity
                     "特别", "分别", "区别", "差别", "类别", "级别", "性别", "个别", "告别", "识别", "辨别", "鉴别",

@@ -30,6 +30,7 @@ from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.script import script_of
 from hindsight.text.tokenize import query_terms
 from hindsight.write.conflict import Verdict
+from hindsight.write.endings import ending
 from hindsight.write.evidence import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
 from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH
 from hindsight.write.pair_features import anchor_terms
@@ -68,7 +69,7 @@ def explicit_change(text: str) -> bool:
     """Whether `text` carries a switch, end or change-of-state cue of the hygiene lexicons (EN/ZH)."""
     lowered = text.lower()
     return any(p.search(lowered) for p in (_STRONG_EN, _END_EN, _SWITCH_EN)) or any(
-        p.search(text) for p in (_STRONG_ZH, _END_ZH, _SWITCH_ZH))
+        p.search(text) for p in (_STRONG_ZH, _END_ZH, _SWITCH_ZH)) or ending(text) is not None
 
 
 def wide_candidates(store: MemoryStore, scope: Scope, embedding: np.ndarray, text: str, seen: set[str],

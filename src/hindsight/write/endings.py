@@ -1,0 +1,73 @@
+"""The ending family: a new memory that says a thing or a relation the old one states has ended (issue 10).
+
+"Biscuit passed away", "sold the car", "scrapped the route", "cancelled the membership", "closed the account",
+"no longer needed", 去世了, 卖掉了, 报废了, 退掉了, 注销了, 撤了, 关停, 不用了: the old memory (the dog, the car, the
+membership, the account) no longer holds, and the new text names no new value to put in its place. The switch cues
+(`lexicon` strong, `evidence` switch) want a new value beside the cue, so such a change had no evidence of its own;
+`evidence.end_cue` reads this family beside its passive "was cancelled" / 下线 list, as an end of the old state.
+
+The forms are general, by what ends: a life (passed away, died, 去世, 过世), ownership of an object (sold, scrapped,
+gave away, got rid of, 卖掉, 报废, 扔了, 送人), a service, account, contract or membership (cancelled, closed,
+terminated, unsubscribed, let it lapse, 退掉, 退订, 注销, 销户, 解约, 撤了, 关停, 停运, 倒闭), a relation (broke up,
+divorced, 分手, 离婚), a need (no longer needed, 用不上了, 不需要了, 不用了). An ending that is negated, asked about or
+only planned ("didn't cancel", "plans to sell", 没退掉, 打算卖掉, 要不要注销) is no ending: `ending` skips a match
+with such a word just before it.
+"""
+
+from __future__ import annotations
+
+import re
+
+ENDING_EN = re.compile(
+    r"\b(passed away|passed on|died|has died|(?:was|were|got|had (?:him|her|it)) put (?:down|to sleep)"
+    r"|sold (?:off |it|them|the|his|her|my|our|their|that|this|its)|scrapped|junked|written off|wrote (?:it|\w+) off"
+    r"|got rid of|gave (?:it |them )?away|given away|donated (?:it|them|the|his|her|my|our|their)"
+    r"|traded (?:it |them )?in|threw (?:it |them )?(?:out|away)|thrown (?:out|away)"
+    r"|cancell?ed (?:it|them|the|his|her|my|our|their|that|this|its)|terminated|unsubscribed|opted out"
+    r"|closed (?:down|for good|it|them|the|his|her|my|our|their|that|this|its)|shut (?:down|for good)"
+    r"|let (?:it|them|(?:the|his|her|my|our|their)(?: \w+){1,3}) (?:lapse|expire)|lapsed"
+    r"|out of business|out of service|broke up|split up|divorced"
+    r"|no longer (?:needed|used|required|necessary|in use|valid|active|available|exists?|open|running)"
+    r"|not needed any ?more|(?:is|are|was|were) (?:gone|over) now|(?:has |have |had )?expired)\b"
+)
+ENDING_ZH = re.compile(
+    r"(去世|过世|离世|逝世|病逝|安乐死|"
+    r"卖掉|卖了|转卖|出手了|报废|扔掉|扔了|丢掉了|送人|送走了|处理掉|捐掉|捐了|"
+    r"退掉|退了|退订|退租|退卡|退会|退保|退群|注销|销户|销号|解约|解除了|终止了|撤了|撤掉|撤走|撤销|"
+    r"关停|停运|停办|停业|倒闭|关门了|过期了|到期了|不续(?:约|费|租|订|签)?了?|停掉|"
+    r"分手|离婚|"
+    r"用不上了|用不着了|不需要了|不用了|不要了)"
+)
+#: Words just before a match that make it no ending: negated ("didn't", 没), asked or only planned ("plans to", 打算).
+_NOT_ENDED_EN = re.compile(
+    r"(?:\b(?:not|never|n't|didn't|don't|doesn't|won't|wasn't|weren't|isn't|haven't|hasn't|if|whether|might|may|"
+    r"will|would|could|should|plan(?:s|ned|ning)? to|going to|want(?:s|ed)? to|thinking of|considering|about to|"
+    r"to be|to get|to have)\s+(?:\w+\s+){0,1})$|n't\s+(?:\w+\s+)?$"
+)
+#: In Chinese the object may stand between a negation and the verb (还没把年卡退掉): anywhere in the clause before it.
+#: Right after a time of day or a date, 关门 / 停运 is a schedule (晚上9点关门, 周日停运), not an end.
+_NOT_ENDED_ZH = re.compile(r"没|未|别|不要|不想|不打算|打算|准备|想|考虑|计划|可能|也许|如果|要不要|是否|会不会|"
+                           r"(?:不|要|点|点半|点钟|\d:\d\d|号|日|周[一二三四五六日天]|每天|每晚)$")
+#: 退了 / 卖了 before an amount is money back or a part sold (退了1,860元, 卖了200股), not the end of the thing.
+_REFUND = re.compile(r"\s*[\d一二两三四五六七八九十百千万几]")
+_CLAUSE_END = re.compile(r"[，。；！？,.;!?：:\n]")
+
+
+def ending(text: str) -> str | None:
+    """The first ending form of `text` that is not negated, asked or only planned; None if there is none."""
+    lowered = text.lower()
+    for found in ENDING_EN.finditer(lowered):
+        if not _NOT_ENDED_EN.search(lowered[max(0, found.start() - 30) : found.start()]):
+            return found.group(0)
+    for found in ENDING_ZH.finditer(text):
+        clause = _CLAUSE_END.split(text[: found.start()])[-1]
+        if not _NOT_ENDED_ZH.search(clause) and not _REFUND.match(text, found.end()):
+            return found.group(0)
+    return None
+
+
+def ends_anew(old: str, new: str) -> str | None:
+    """An ending form of the new text when the old text has none (two texts about an ending state no change)."""
+    if ending(old):
+        return None
+    return ending(new)
