@@ -46,7 +46,7 @@ from hindsight.text.tokenize import warm_up
 
 def filled_store(folder: Path, size: int, embedder: Any, settings: HindsightSettings) -> Path:
     """A store of `size` synthetic memories (made once, then reused)."""
-    key = embedder.vector_key.replace(":", "_").replace("/", "_")
+    key = str(getattr(embedder, "vector_key", embedder.name)).replace(":", "_").replace("/", "_")
     path = folder / f"growth-{size}-{key}.db"
     if path.exists():
         return path
@@ -136,7 +136,8 @@ def main() -> None:
         ratios.append({f"{s}/{sizes[0]}": round(measured[s] / measured[sizes[0]], 3) for s in sizes[1:]})
     result: dict[str, Any] = {
         "machine": f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at end",
-        "embedder": embedder.vector_key, "backend": args.backend, "writes": args.writes, "rounds": args.rounds,
+        "embedder": getattr(embedder, "vector_key", embedder.name), "backend": args.backend,
+        "writes": args.writes, "rounds": args.rounds,
         "ratio_per_round": ratios,
         "median_ratio": {k: round(statistics.median(x[k] for x in ratios), 3) for k in ratios[0]} if ratios else {},
     }
