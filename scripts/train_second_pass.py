@@ -74,7 +74,8 @@ def load_rows(args: argparse.Namespace, samples: list[dict[str, Any]], embedder:
     for c in args.conversations:
         sample = samples[c]
         tag = (f"{sample['sample_id']}-p{args.pool}-e{args.expand_top}-w{args.window}-f{args.feedback}"
-               f"-s{args.speaker}-d{args.speaker_depth}-n{len(second_pass.FEATURES)}")
+               f"-s{args.speaker}-d{args.speaker_depth}-n{len(second_pass.FEATURES)}-{embedder.vector_key}")
+        tag = tag.replace(":", "_").replace("/", "_")  # the rows are read off stores ingested under that runner
         path = cache / f"{tag}.npz"
         if path.exists():
             data = dict(np.load(path))

