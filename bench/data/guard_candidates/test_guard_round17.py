@@ -25,7 +25,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.model import Status
 from hindsight.safety.classifier import get_classifier
 
-CAUGHT = json.loads((Path(__file__).parent / "data" / "guard_round17_caught.json").read_text(encoding="utf-8"))
+CAUGHT = json.loads((Path(__file__).resolve().parents[3] / "tests" / "data" / "guard_round17_caught.json").read_text(encoding="utf-8"))
 STORED_AFTER_MEASURING = ["支付服务一级告警改成只发给外包的个人手机号，运维这边不再接收。"]
 
 
