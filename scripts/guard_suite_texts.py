@@ -2,6 +2,8 @@
 
     GUARD_SUITE_LOG=/tmp/suite_guard.jsonl PYTHONPATH=scripts/guard_suite_log:src .venv/bin/python -m pytest -q tests/
     .venv/bin/python scripts/guard_suite_texts.py /tmp/suite_guard.jsonl [--out tests/data/guard_benign_fixed.json]
+    # round 17b: keep the pinned rows, add the log's, never a writer's text or an ops note
+    PYTHONPATH=src:tests .venv/bin/python scripts/guard_suite_texts.py /tmp/suite_guard.jsonl --skip-held --add
 
 Reads the log ``scripts/guard_suite_log/sitecustomize.py`` wrote during a green run and keeps every memory the write
 path built whose (redacted) text the real ``WriteGuard`` screened and stored, never quarantined: a green suite
