@@ -90,6 +90,8 @@ def quantities(text: str) -> frozenset[str]:
     for m in _QTY_RE.finditer(text):
         if any(a <= m.start() < b for a, b in taken):
             continue
+        if m.group(2) == "年" and re.fullmatch(r"(?:19|20)\d\d", m.group(1)):
+            continue  # 2024年 is the calendar year (read bare below, as "in 2024" is), not 2,024 years
         dim, factor = _UNIT_BASE.get(m.group(2).lower(), ("", 1.0))
         value = float(m.group(1)) * factor
         found.add(f"{dim}:{value:g}")
