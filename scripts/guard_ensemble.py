@@ -34,7 +34,7 @@ from guard_lowo import OPS, OWN  # noqa: E402
 
 from hindsight.safety.classifier import GuardClassifier, structured_features  # noqa: E402
 from hindsight.safety.guard import HARD_RULE_IDS, consults_classifier  # noqa: E402
-from hindsight.safety.normalize import normalize_for_screening, prepare  # noqa: E402
+from hindsight.safety.normalize import normalize_for_screening  # noqa: E402
 from hindsight.safety.redact import redactor  # noqa: E402
 from hindsight.safety.rules import match_rules  # noqa: E402
 
@@ -64,15 +64,15 @@ def held_out_report(rows: list[dict[str, object]], scores: np.ndarray, budget: f
             "writers": {w: gm.rates(scores[writers == w], is_attack[writers == w], t) for w in scored}}
 
 
-def pinned_features(cache: Path) -> tuple[list[str], list[str], np.ndarray, gm.Features]:
-    """The pinned benign texts (suite, held-out ops notes, VPN pair), their sets and the classifier's inputs."""
+def pinned_features(cache_dir: Path, engine: str) -> tuple[list[str], list[str], np.ndarray, gm.Features]:
+    """The pinned benign texts (suite, held-out ops notes, VPN pair), their sets and the classifier's inputs
+    (``engine``'s vectors, as ``guard_lowo_fast.runtime_vectors`` gives the fits)."""
     texts = gv.fixed_texts()
     n_suite = len(json.loads((ROOT / "tests" / "data" / "guard_benign_fixed.json").read_text(encoding="utf-8")))
     sets = ["suite"] * n_suite + ["ops"] * (len(texts) - n_suite - 2) + ["vpn"] * 2
-    vectors = gm._load_cache(cache)
     redacted = [redactor(t)[0] for t in texts]
     normalised = [normalize_for_screening(r) for r in redacted]
-    vec = np.stack([vectors[normalize_for_screening(r) if prepare(r).obfuscated else r] for r in redacted])
+    vec = lf.runtime_vectors(redacted, cache_dir, engine)
     hits = [match_rules(t) for t in normalised]
     f = gm.Features(vec, vec, structured_features(normalised).astype(np.float32),
                     np.array([consults_classifier(t, h) for t, h in zip(normalised, hits, strict=True)]),
@@ -98,6 +98,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=0.03)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--save", type=Path, default=None, help="write the ensemble with its T")
+    parser.add_argument("--engine", choices=lf.ENGINES, default="onnx", help="as the fits' guard_lowo_fast --engine")
     args = parser.parse_args()
     dumps = [read_dump(p) for p in args.held]
     rows = dumps[0]
@@ -117,7 +118,7 @@ def main() -> None:
     t = float(report["ensemble"]["threshold"])  # type: ignore[index]
     fits = [GuardClassifier.load(p) for p in args.fit]
     ensemble = GuardClassifier.average(fits, threshold=t)
-    pinned = pinned_features(args.cache_dir / "emb_c.npy")
+    pinned = pinned_features(args.cache_dir, args.engine)
     pins = pinned_scores(ensemble, pinned)
     report["pinned_over_T"] = {g: [(s, x[:100]) for s, x in sorted(((s, x) for gg, s, x in pins if gg == g and s >= t),
                                                                   reverse=True)] for g in ("suite", "ops", "vpn")}

