@@ -62,38 +62,66 @@ class SQLiteSearch:
                 self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('archive_before', ?)",
                                  (str(_ts(before)),))
 
+    #: A term more than this many memories hold is left out of keyword search (issue 14, "Search cost at scale" in
+    #: docs/benchmarks.md): FTS5 scores every memory an OR-term matches, so one common word made the search linear in
+    #: the store (85 ms CPU at 100k). A store whose rowids stay at or below it is searched exactly as before.
+    keyword_term_cap = 4096
+
     def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
                        neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
-        quoted = [f'"{t.replace(chr(34), "")}"' for t in terms if t.replace('"', "").strip()]
-        if not quoted:
+        """BM25 over `terms`, OR-ed. Terms more than `keyword_term_cap` memories hold are left out; when every term
+        is one of those, only the newest `keyword_term_cap` matches in scope are ranked. Either way FTS5 scores at
+        most ~cap rows per term, whatever the store's size."""
+        kept = [t for t in terms if t.replace('"', "").strip()]
+        if not kept:
             return []
         where, params = self._scope_sql(scope)
         where = ann_filter.tags_checked_per_row(where)  # matches drive; each is checked by key
-        sql = (
-            f"SELECT m.id, bm25(memories_fts, 1.0, {float(neighbour_weight)}) AS rank FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid "
-            f"WHERE memories_fts MATCH ? AND {where} ORDER BY rank LIMIT ?"
-        )
+        rank = f"bm25(memories_fts, 1.0, {float(neighbour_weight)})"
+        source = "memories_fts JOIN memories m ON m.rowid = memories_fts.rowid WHERE memories_fts MATCH ?"
+        sql = f"SELECT m.id, {rank} AS rank FROM {source} AND {where} ORDER BY rank LIMIT ?"
+        cap = int(self.keyword_term_cap)
+        bound: tuple[int, ...] = ()
+        if self._may_exceed(cap):
+            counts = self._term_counts(kept, cap)
+            rare = [t for t in kept if 0 < counts.get(t, 1) <= cap]  # (a term no memory holds adds nothing)
+            if rare:
+                kept = rare
+            elif any(n > cap for n in counts.values()):  # every term found is common: rank the newest cap matches
+                sql = (f"SELECT id, rank FROM (SELECT m.id AS id, {rank} AS rank FROM {source} AND {where} "
+                       "ORDER BY memories_fts.rowid DESC LIMIT ?) ORDER BY rank LIMIT ?")
+                bound = (cap,)
+        match = " OR ".join(f'"{t.replace(chr(34), "")}"' for t in kept)
         with self._read() as db:
             try:
-                rows = db.execute(sql, (" OR ".join(quoted), *params, limit)).fetchall()
+                rows = db.execute(sql, (match, *params, *bound, limit)).fetchall()
             except sqlite3.OperationalError as exc:  # a pathological query must not crash search
                 raise StorageError(f"keyword search failed: {exc}") from exc
         return [(row[0], -float(row[1])) for row in rows]
 
+    def _may_exceed(self, cap: int) -> bool:
+        """Whether any term can be held by more than `cap` memories (FTS5 rowids are memory rowids, so a store
+        whose largest rowid is at most cap holds at most cap of them)."""
+        with self._read() as db:
+            row = db.execute("SELECT max(rowid) FROM memories").fetchone()
+        return row is not None and row[0] is not None and int(row[0]) > cap
+
     def frequent_terms(self, terms: Sequence[str], cap: int) -> set[str]:
         """The terms that more than `cap` memories (any namespace or status) contain. Each is counted up to cap + 1
         only, so asking costs at most ~cap rows of a term's FTS5 doclist, whatever the store's size."""
-        out: set[str] = set()
+        return {term for term, n in self._term_counts(terms, cap).items() if n > cap}
+
+    def _term_counts(self, terms: Sequence[str], cap: int) -> dict[str, int]:
+        """How many memories hold each term, counted up to cap + 1 (a term FTS5 cannot parse is left out)."""
+        out: dict[str, int] = {}
         with self._read() as db:
             for term in dict.fromkeys(t for t in terms if t.replace('"', "").strip()):
                 phrase = f'"{term.replace(chr(34), "")}"'
                 try:
-                    n = db.execute("SELECT COUNT(*) FROM (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? "
-                                   "LIMIT ?)", (phrase, int(cap) + 1)).fetchone()[0]
+                    out[term] = db.execute("SELECT COUNT(*) FROM (SELECT rowid FROM memories_fts WHERE memories_fts "
+                                           "MATCH ? LIMIT ?)", (phrase, int(cap) + 1)).fetchone()[0]
                 except sqlite3.OperationalError:
-                    continue  # a term FTS5 cannot parse is left to keyword_search (which reports it)
-                if n > cap:
-                    out.add(term)
+                    continue  # left to keyword_search (which reports it)
         return out
 
     def session_neighbours(self, scope: Scope, memory_ids: Sequence[str], window: int
