@@ -3,7 +3,7 @@ dense pool.
 
 The multilingual model scores English memories above Chinese ones for an English question, as it scores Chinese
 above English for a Chinese one: in the released rounds' English -> Chinese misses the right Chinese memory was the
-first to fifth Chinese memory but sat at raw dense rank 53-116, below the 50-deep pool, so it never reached the
+first to fifth Chinese memory but sat at raw dense rank 52-99, below the 50-deep pool, so it never reached the
 cross-lingual lane. The search used to deepen the pool for a Chinese question only; an English question's
 cross-lingual and gloss lanes now read a pool twice as deep (its dense channel still ranks the usual 50). A small
 deterministic embedder sets each text's cosine to the question (the pool logic is what is tested, not the model);
