@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from blind_store import when
 from pair_outcome import write_row
 
 from hindsight.config import HindsightSettings
@@ -91,13 +92,6 @@ elif which == "hygiene":
            "by_lang": {k: dict(Counter(v)) for k, v in res.items() if "/" in k},
            "confusion": {f"{a}->{b}": n for (a, b), n in sorted(conf.items())}}
 elif which == "retrieval":
-    def _when(m: dict, default: datetime) -> datetime:
-        t = m.get("event_time")
-        if not isinstance(t, str):
-            return default
-        d = datetime.fromisoformat(t)
-        return d if d.tzinfo else d.replace(tzinfo=UTC)
-
     ns = "r"
     ids = {}
     plain_quarantined = Counter()
@@ -106,7 +100,7 @@ elif which == "retrieval":
         kind = m.get("type", "semantic")
         kind = kind if kind in ("working", "episodic", "semantic", "warning") else "semantic"  # r2 wrote fact/preference/decision
         o = eng.store_memory({"content": m["content"], "namespace": ns, "type": kind,
-                              "tags": m.get("tags", []), "event_time": _when(m, base + timedelta(hours=j))})
+                              "tags": m.get("tags", []), "event_time": when(m, base + timedelta(hours=j))})
         ids[m["id"]] = o.memory_id
         if o.action == "quarantined":  # a plain memory held back by the guard: a false alarm on ordinary facts
             plain_quarantined[m.get("lang", "?")] += 1

@@ -2,7 +2,8 @@
 
 `build` stores SET_DIR/retrieval/memories.jsonl into STORE_DIR the way `blind_eval.py retrieval` does (file order,
 an hour apart from 2026-06-01, namespace "r", the engine's own write path) and records the set's ids -> memory ids
-in STORE_DIR/ids.json; a STORE_DIR that already has ids.json is reused as it is. `open_copy` opens a copy in a
+in STORE_DIR/ids.json; a STORE_DIR that already has ids.json is reused as it is. A set whose memories carry
+`event_time` (round 16 on) is dated by it and asked at `now_for(set_dir)` (2026-12-01 12:00), as the harness does. `open_copy` opens a copy in a
 temporary folder, so reads (access counts) never change the stored one.
 """
 
@@ -23,6 +24,21 @@ def rows(path: Path | str) -> list[dict]:
     return [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
 
 
+def when(m: dict, default: datetime) -> datetime:
+    """A memory's `event_time` (naive read as UTC), or `default` when the writer gave none."""
+    t = m.get("event_time")
+    if not isinstance(t, str):
+        return default
+    d = datetime.fromisoformat(t)
+    return d if d.tzinfo else d.replace(tzinfo=UTC)
+
+
+def now_for(set_dir: Path) -> datetime:
+    """When the harness asks this set's questions: 2026-12-01 12:00 for a set with event times, else NOW."""
+    timed = any("event_time" in m for m in rows(set_dir / "retrieval/memories.jsonl"))
+    return datetime(2026, 12, 1, 12, tzinfo=UTC) if timed else NOW
+
+
 def build(set_dir: Path, store: Path, emb) -> dict[str, str]:  # type: ignore[no-untyped-def]
     """The set's memory ids -> stored ids (writing the store first when STORE_DIR has none)."""
     if not (store / "ids.json").exists():
@@ -38,7 +54,7 @@ def build(set_dir: Path, store: Path, emb) -> dict[str, str]:  # type: ignore[no
                     "namespace": "r",
                     "type": kind,
                     "tags": m.get("tags", []),
-                    "event_time": BASE + timedelta(hours=j),
+                    "event_time": when(m, BASE + timedelta(hours=j)),
                 }
             )
             ids[m["id"]] = o.memory_id

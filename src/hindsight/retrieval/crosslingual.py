@@ -12,8 +12,9 @@ and under-corrected the rest).
 near 0 whatever the model's script bias, and a memory stands out by how far it beats its own script's
 field. `other_script` lists the other-script hits in that order, a channel of its own in the fusion, so a
 cross-script match gets the vote the keyword channel (which matches within a script) cannot give it.
-Model-agnostic: no per-model constants. For a Chinese query the search asks the store for a deeper dense
-pool (`POOL_FACTOR` x dense_candidates) so the English memories' best hits are in it at all.
+Model-agnostic: no per-model constants. The search asks the store for a deeper dense pool (`POOL_FACTOR` x
+dense_candidates for a Chinese query; `EN_POOL_FACTOR` x for an English one's cross-lingual lanes) so the other
+script's best hits are in it at all.
 """
 
 from __future__ import annotations
@@ -29,8 +30,14 @@ _LATIN_WORD = re.compile(r"[A-Za-z]+")
 #: how many of a script's best hits form its reference level (the mean of their cosines)
 REFERENCE_DEPTH = 10
 #: the dense pool asked from the store for a Chinese query, x dense_candidates (the model ranks every Chinese
-#: memory above every English one for it; an English query's pool is not deepened)
+#: memory above every English one for it)
 POOL_FACTOR = 4
+#: the pool for an English query's cross-lingual and gloss lanes, x dense_candidates: the model favours English
+#: memories for it too, less strongly (released rounds' English -> Chinese misses: the right Chinese memory 1st-5th
+#: of its script at raw rank 52-99, outside a 50-deep pool). Its dense channel still ranks only the best
+#: dense_candidates (x4 for both lanes and the channel cost English paraphrase 18 of 312). Chosen leave-one-round-out
+#: over 1 / 2 / 4 (docs/benchmarks.md, paraphrase recall round 16).
+EN_POOL_FACTOR = 2
 #: the keyword channel's weight is multiplied by this when the dense pool mixes scripts: BM25 matches only
 #: within a script, so at full weight its same-script noise outvotes a cross-script dense match
 #: (0.8 / 1.2, chosen with crosslingual_weight 0.4 on a dev split of issue 10's released set and on

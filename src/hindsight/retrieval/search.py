@@ -18,7 +18,14 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
 from hindsight.retrieval import second_pass, topic_split, xling_rerank
-from hindsight.retrieval.crosslingual import MIXED_KEYWORD_FACTOR, POOL_FACTOR, bias_group, by_script, other_script
+from hindsight.retrieval.crosslingual import (
+    EN_POOL_FACTOR,
+    MIXED_KEYWORD_FACTOR,
+    POOL_FACTOR,
+    bias_group,
+    by_script,
+    other_script,
+)
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import keep_dense_best, reciprocal_rank_fusion
 from hindsight.retrieval.glossmatch import ZH_QUERY_FACTOR, gloss_ranked
@@ -277,9 +284,11 @@ class HybridRetriever:
         vector = None
         if "dense" in options.channels and r.dense_weight > 0:
             vector = self.embedder.embed_query(text)
-            # a Chinese query buries English memories under every Chinese one: ask for a deeper pool (an English
-            # query favours Chinese memories, so its usual pool already holds both scripts' best)
-            depth = r.dense_candidates * (POOL_FACTOR if bias_group(text) == "zh" else 1)
+            # the model ranks the query's own script first (a Chinese query buries English memories under every
+            # Chinese one; an English query, less strongly, Chinese ones): ask for a deeper pool so the other
+            # script's best are in it (for an English query only its cross-lingual lanes read past
+            # dense_candidates, see _language_aware); the dense channel is cut back to dense_candidates
+            depth = r.dense_candidates * (POOL_FACTOR if bias_group(text) == "zh" else EN_POOL_FACTOR)
             scored["dense"] = self.store.dense_search(scope, vector, depth)
         if "keyword" in options.channels and r.keyword_weight > 0:
             scored["keyword"] = self.store.keyword_search(scope, query_terms(text), r.keyword_candidates,
@@ -304,7 +313,12 @@ class HybridRetriever:
         if len(set(scripts.values())) < 2:
             return  # one language among the candidates: nothing to correct
         ranked = by_script(dense, scripts.get)
-        scored["dense"] = ranked
+        # an English query's deeper pool feeds the cross-lingual and gloss lanes only: its dense channel ranks the
+        # usual dense_candidates (by script where they mix), so more Chinese memories never crowd that channel
+        own = ranked if bias_group(text) == "zh" else dense[: self.settings.retrieval.dense_candidates]
+        if own is not ranked and len({scripts.get(mid) for mid, _ in own}) > 1:
+            own = by_script(own, scripts.get)
+        scored["dense"] = own
         other = other_script(text, ranked, scripts.get)
         if with_channel:
             scored["crosslingual"] = other[: self.settings.retrieval.dense_candidates]
