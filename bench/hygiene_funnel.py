@@ -168,7 +168,7 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str, only: set[str] | None = Non
     nonchange = [x for lab in ("restatement", "distinct", "supplement") for x in res[lab]]
     return {"distinct_kept_apart": share("distinct", "kept"), "restatements_merged": share("restatement", "merged"),
             "changes_deprecate_old": share("change", "change"),
-            "wrong_deprecations": round(sum(x == "change" for x in nonchange) / len(nonchange), 3),
+            "wrong_deprecations": round(sum(x == "change" for x in nonchange) / len(nonchange), 3) if nonchange else None,
             "others_untouched": round(sum(others_ok) / len(others_ok), 3) if others_ok else None,
             "confusion": dict(sorted(Counter(f"{lab}->{x}" for lab, xs in res.items() for x in xs).items())),
             "funnel": dict(sorted(funnel.items(), key=lambda kv: -kv[1])), "errors": examples,

@@ -43,6 +43,9 @@ _CODE = re.compile(r"[a-z0-9._+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"
                    r"|(?<![a-z0-9.-])(?:[a-z0-9-]+\.)+[a-z]{2,}(?![a-z0-9])(?:/[a-z0-9._~-]+)*"
                    r"|(?<![a-z0-9-])(?=[a-z-]*\d)(?=[\d-]*[a-z])[a-z0-9-]{2,}(?![a-z0-9])")
 _DIGITS = re.compile(r"\d+")
+#: A short label: one letter and one digit (v5, b5, Q3, M2, G7): too short for a code (`_codes`), read as its digit by
+#: the number reading - so "cache volume v5" / "build image b5" agreed on 5 (hygiene round 16).
+_LABEL = re.compile(r"(?<![a-z0-9-])[a-z]\d(?![a-z0-9])")
 _EXPONENT = re.compile(r"\de[+-]\d")
 #: "1" is read from "a"/"one"/一 as often as from a value ("once a quarter", 一次): never evidence on its own.
 _WEAK = frozenset({"1"})
@@ -126,6 +129,9 @@ def agreement(old: str, new: str) -> Agreement:
                 matched += 1
             else:
                 unmatched += 1
+    labels_old, labels_new = set(_LABEL.findall(lo)), set(_LABEL.findall(ln))
+    if labels_old and labels_new:  # short labels on both sides: another one is another value (v5 / b5, Q2 / Q3)
+        unmatched += len(labels_old ^ labels_new)
     for mine, squashed in ((old_codes, sq_new), (new_codes, sq_old)):
         for code in mine:
             if code in squashed:
@@ -158,9 +164,10 @@ def _reworded(old: str, new: str) -> bool:
 
 
 def gate(old: str, new: str) -> bool:
-    """Whether the values score may be asked: one script, the values agree (`Agreement.agrees`), and the pair is
-    a rewording (`_reworded`)."""
-    if script_of(old) != script_of(new) or not agreement(old, new).agrees:
+    """Whether the values score may be asked: one script, the values agree (`Agreement.agrees`), the pair is a
+    rewording (`_reworded`), and the new text does not say it adds something (`currency.ADDITIVE`: "the team also
+    agreed ...", as `guarded_gate`; hygiene round 16)."""
+    if script_of(old) != script_of(new) or ADDITIVE.search(new) or not agreement(old, new).agrees:
         return False
     return _reworded(old, new)
 
