@@ -81,8 +81,12 @@ def test_the_sets_are_what_the_check_claims() -> None:
     assert {"en", "zh"} <= langs
 
 
-def test_the_memories_the_suite_stores_stay_within_the_budget(engine: MemoryEngine) -> None:
-    held = _quarantined(engine, SUITE, "suite")
+def test_the_memories_the_suite_stores_stay_within_the_budget(engine: MemoryEngine,
+                                                             request: pytest.FixtureRequest) -> None:
+    # the runtime's two runners (C, ONNX) read every text; numpy, the fallback where neither loads and within float
+    # rounding of C, reads every eighth (the whole set on all three costs the suite ~6 minutes)
+    texts = SUITE[::8] if request.node.callspec.params["engine"] == "numpy" else SUITE
+    held = _quarantined(engine, texts, "suite")
     assert len(held) <= SUITE_BUDGET, held
 
 
