@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -22,6 +23,23 @@ from hindsight.write.text_rules import check_text
 MAX_FIELD_SCREENS = 32
 #: characters of the joined tags / metadata text the guard reads (the limits on tags and metadata bound it anyway)
 MAX_JOINED_CHARS = 8_000
+
+
+_MEMORY_ID = re.compile(r"mem_([0-9a-f]{32})")
+
+
+def is_memory_id(value: str) -> bool:
+    """A memory id (`mem_` + a random uuid4 in hex), not words in disguise: its 16 bytes do not read as text.
+
+    Consolidation writes the ids it promoted or merged into `metadata.consolidated_from` / `merged_from`; the
+    guard's classifier scored three random ids joined as one text up to 0.66 (>= T since round 18), quarantining
+    a promoted lesson by chance. An id whose hex decodes to mostly printable ASCII (an order hidden in the id's
+    shape) is screened like any value."""
+    match = _MEMORY_ID.fullmatch(value.strip())
+    if match is None:
+        return False
+    raw = bytes.fromhex(match.group(1))
+    return sum(32 <= b < 127 for b in raw) < 12
 
 
 class Verdict(Protocol):
@@ -43,7 +61,7 @@ class FieldVerdict:
 def screen_fields(screener: Callable[[str], Verdict], tags: Sequence[str], metadata: dict[str, Any],
                   labels: Sequence[str] = ()) -> FieldVerdict | None:
     """The first suspicious verdict on the tags, labels (session/task ids) and metadata, else None."""
-    values = strings_in(metadata)
+    values = [v for v in strings_in(metadata) if not is_memory_id(v)]
     extras = [*tags, *labels, *values]
     unique = list(dict.fromkeys(e for e in extras if e.strip()))
     pieces = unique[:MAX_FIELD_SCREENS - 1] + ["\n".join(unique[MAX_FIELD_SCREENS - 1:])]
