@@ -48,7 +48,8 @@ def refuse_own_approval(proposal: Proposal, reviewer: str, allowed: bool) -> Non
     raise PermissionDeniedError(f"decision: {reviewer} proposed '{proposal.id}' and may not approve it; {RULE}")
 
 
-def refuse_own_release(memory_id: str, writers: frozenset[str], releaser: str, allowed: bool) -> None:
+def refuse_own_release(memory_id: str, writers: frozenset[str], releaser: str, allowed: bool,
+                       action: str = "release") -> None:
     """Raise when `releaser` (an `Actor`: a token, or the agent's MCP door) wrote the quarantined memory itself.
 
     The guard's hold is the second look at a write; the writer lifting it alone is the self-approval by another
@@ -57,24 +58,13 @@ def refuse_own_release(memory_id: str, writers: frozenset[str], releaser: str, a
     quarantine or changed it while held (attack round 15: an admin's update that turned another's memory into an
     order, or a proposal approved and then held, was released by the admin or proposer that wrote it). Someone else
     releases it, or the owner by its own doors (the CLI, the Python API, the console without tokens), or any admin
-    where `HINDSIGHT_REVIEW_SELF_APPROVAL=true`."""
+    where `HINDSIGHT_REVIEW_SELF_APPROVAL=true`. `action="discard"` (console round 15): a writer erasing its own held
+    write alone removes the evidence no one else has seen; the same rule."""
     if may_release(writers, releaser, allowed):
         return
-    raise PermissionDeniedError(f"memory_id: {releaser} wrote '{memory_id}' and may not release it from quarantine; "
-                                "rule: a quarantined write is released by someone other than its writer (a "
-                                "single-reviewer deployment sets HINDSIGHT_REVIEW_SELF_APPROVAL=true)")
-
-
-def refuse_own_discard(memory_id: str, writers: frozenset[str], discarder: str, allowed: bool) -> None:
-    """Raise when `discarder` (an `Actor`) wrote the quarantined memory it would hard-delete (console round 15).
-
-    Discarding a held write erases the attack's text for good; its writer doing so alone (an agent that was
-    steered into storing it, or a token that wrote it) removes the evidence no one else has seen. The same rule as
-    a release: someone else discards it, or the owner by its own doors, or anyone where self-approval is allowed."""
-    if may_release(writers, discarder, allowed):
-        return
-    raise PermissionDeniedError(f"memory_id: {discarder} wrote '{memory_id}' and may not discard it from quarantine; "
-                                "rule: a quarantined write is discarded by someone other than its writer (a "
+    done = "released" if action == "release" else "discarded"
+    raise PermissionDeniedError(f"memory_id: {releaser} wrote '{memory_id}' and may not {action} it from quarantine; "
+                                f"rule: a quarantined write is {done} by someone other than its writer (a "
                                 "single-reviewer deployment sets HINDSIGHT_REVIEW_SELF_APPROVAL=true)")
 
 
