@@ -1,7 +1,7 @@
 """Redaction before/after on every released PII set and every non-PII text, rules alone and with the shipped tagger.
 
     PYTHONPATH=src .venv/bin/python bench/redaction_diff.py dump OUT.json          # this checkout's src
-    .venv/bin/python bench/redaction_diff.py compare BEFORE.json AFTER.json       # per set, and every output that differs
+    .venv/bin/python bench/redaction_diff.py compare BEFORE.json AFTER.json [OWN ...]   # per set, pooled, every output that differs
 
 A rule change that does not retrain the tagger is measured here: each PII set's score (PII removed with the fact kept
 / look-alikes untouched, as bench/redaction_loro.py scores them) before and after, and the non-PII texts of the
@@ -55,13 +55,33 @@ def dump(path: str) -> None:
     print(len(texts), "non-PII texts;", {n: len(r) for n, r in sets.items()})
 
 
-def _score(rows: list[dict[str, Any]], outs: list[str]) -> str:
+def _oks(rows: list[dict[str, Any]], outs: list[str]) -> tuple[list[bool], list[bool]]:
     pii = [not any(s in o for s in r["secrets"]) and all(k in o for k in r["keep"]) for r, o in zip(rows, outs, strict=True) if r["kind"] == "pii"]
     look = [o == r["text"] for r, o in zip(rows, outs, strict=True) if r["kind"] != "pii"]
+    return pii, look
+
+
+def _rates(pii: list[bool], look: list[bool]) -> str:
     return f"{sum(pii) / len(pii):.3f} / " + (f"{sum(look) / len(look):.3f}" if look else "-")
 
 
-def compare(before_path: str, after_path: str) -> None:
+def _score(rows: list[dict[str, Any]], outs: list[str]) -> str:
+    return _rates(*_oks(rows, outs))
+
+
+def _pooled(dump: dict[str, Any], mode: str, names: list[str]) -> str:
+    sets = _pii_sets()
+    pii: list[bool] = []
+    look: list[bool] = []
+    for name in names:
+        p, lk = _oks(sets[name], dump["pii"][mode][name])
+        pii += p
+        look += lk
+    return f"{_rates(pii, look)} ({sum(pii)}/{len(pii)}, {sum(look)}/{len(look)})"
+
+
+def compare(before_path: str, after_path: str, own: list[str]) -> None:
+    """``own``: the sets the change was written from; every other set is pooled as held out."""
     with open(before_path, encoding="utf-8") as fa, open(after_path, encoding="utf-8") as fb:
         a, b = json.load(fa), json.load(fb)
     for name, rows in _pii_sets().items():
@@ -71,6 +91,11 @@ def compare(before_path: str, after_path: str) -> None:
             for row, x, y in zip(rows, a["pii"][mode][name], b["pii"][mode][name], strict=True):
                 if x != y:
                     print(f"    [{mode}] {row['kind']} {row['category']}\n      before: {x}\n      after:  {y}")
+    held = [n for n in _pii_sets() if n not in own]
+    for mode in ("tagger", "rules"):
+        print(f"pooled held out ({len(held)} sets, {mode}): {_pooled(a, mode, held)} -> {_pooled(b, mode, held)}")
+        if own:
+            print(f"pooled own split {' '.join(own)} ({mode}): {_pooled(a, mode, own)} -> {_pooled(b, mode, own)}")
     for mode in ("rules", "tagger"):
         diff = [(x, b["nonpii"][mode].get(t)) for t, x in a["nonpii"][mode].items() if x != b["nonpii"][mode].get(t)]
         print(f"non-PII, {mode}: {len(a['nonpii'][mode])} texts, {len(diff)} outputs differ")
@@ -81,7 +106,7 @@ def compare(before_path: str, after_path: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["dump"] and len(sys.argv) == 3:
         dump(sys.argv[2])
-    elif sys.argv[1:2] == ["compare"] and len(sys.argv) == 4:
-        compare(sys.argv[2], sys.argv[3])
+    elif sys.argv[1:2] == ["compare"] and len(sys.argv) >= 4:
+        compare(sys.argv[2], sys.argv[3], sys.argv[4:])
     else:
         sys.exit(__doc__)

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
+from hindsight.safety.redact_brackets import bracketed_findings
 from hindsight.safety.redact_clause import find_clause_passwords, find_contact_phones, find_labelled_addresses
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts
 from hindsight.safety.redact_context import find_card_combo, find_context_secrets
@@ -285,7 +286,7 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     wanted = set(kinds) if kinds is not None else set(KINDS)
     # Public contacts (an organisation's hotline, mailbox or address) stay, and the tagger never sees them.
     raw = _run_finders(text)
-    spans, public = vet(text, raw + spelled_findings(text, _run_finders))
+    spans, public = vet(text, raw + spelled_findings(text, _run_finders) + bracketed_findings(text, _run_finders))
     found = {s[0] for s in spans}
     # Context across the whole text: an expiry date only next to a card, an IP address only in a credential note.
     if found & {"card", "cvv"} or "bank_account" in found and _CARD_WORD.search(text):  # 银联卡 622848 ...: a card

@@ -15,8 +15,8 @@ from hindsight.safety.validators import card_valid, cn_id_valid
 Span = tuple[str, int, int]
 
 _CVV = re.compile(
-    r"(?i)(?:(?<![A-Za-z0-9])(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code|(?:three|four|3|4)[- ]digits?(?: code)? (?:on|at|from) the back"
-    r"(?: of (?:the|her|his|my|your|our) card)?(?: (?:are|is|reads?))?|(?:code|number|digits) on the back(?: of (?:the|her|his|my|your|our) card)?(?: (?:are|is|reads?))?)|安全码|校验码|(?:卡背面?|卡背后|背面|背后)(?:的)?(?:三位|3位|末三位)(?:数|数字|码)?|cvv码)"
+    r"(?i)(?:(?<![A-Za-z0-9])(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code|(?:three|four|3|4)[- ](?:digits?|numbers?)(?: code)? (?:on|at|from) the back"
+    r"(?: of (?:the|her|his|my|your|our) card)?(?: (?:are|is|reads?))?|(?:code|number|digits) on the back(?: of (?:the|her|his|my|your|our) card)?(?: (?:are|is|reads?))?)|安全码|校验码|(?:卡背面?|卡背后|背面|背后)(?:的)?(?:最?后|末)?(?:三|3|四|4)位(?:数|数字|码)?|cvv码)"
     r"\s*(?:code|number)?(?:\s+(?:on|at|from|printed on)\s+(?:the\s+)?\w+)?\s*(?:[:=：]|is|是|为)?\s*(?P<value>\d{3,4})(?!\d)"
 )
 # A card number after a card word: test numbers and made-up ones fail Luhn, but the sentence says what it is.
@@ -51,6 +51,7 @@ _ROLE_MAILBOX = re.compile(
     r"recruitment|hiring|talent|zhaopin|jianli|postmaster|webmaster|hostmaster|editors?|editorial|submissions?|tougao|fapiao|"
     r"orders?|bookings?|reservations?|returns|refunds?|complaints|claims|warranty|repairs|rma|shipping|ir|investors|events|conference|registration|tickets|membership|"
     r"donations?|volunteers?|community|newsletter|admissions|alumni|library|"
+    r"noc|soc|netops|network-?ops|sre|oncall|on-call|outages?|itsupport|it-?help|"
     r"board|committee|council|admin-team|noreply|no-reply|donotreply|do-not-reply|notifications?|alerts?|feedback|team|office|reception)"
     # A suffix after "-", "_" or "+" names a desk or a copy (support-eu, hr_archive); after "." only a number or a
     # region code does ("sales.jenny" is a person in sales).

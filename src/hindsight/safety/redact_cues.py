@@ -14,6 +14,7 @@ import re
 
 from hindsight.safety.validators import (
     card_valid,
+    iban_shape,
     iban_valid,
     ssn_valid,
 )
@@ -49,7 +50,7 @@ _SENT_CODE = re.compile(
 _SUPPLIED_CODE = re.compile(
     r"(?i)(?:\b(?:otp|2fa|mfa|one[- ]time\s+(?:code|passcode|password)|verification\s+code|sms\s+code|auth(?:entication)?\s+code)\b|"
     r"验证码|动态码|校验码)[^\n.。!?！？]{0,40}?(?:\b(?:supplied|provided|entered|gave|typed|keyed\s+in|read\s+out|submitted)|"
-    r"输入了?|提供了?|报了)\s*(?:the\s+code\s+|code\s+|验证码\s*)?(?P<value>\d{4,8})(?![\w-]|[.,]\d)"
+    r"输入了?|提供了?|报了)\s*(?:the\s+code\s+|code\s+|验证码\s*)?(?P<value>\d{4,8}|\d{3,4}[- ]\d{3,4})(?![\w-]|[.,]\d)"
 )
 # "the code off his authenticator - 602 118", "验证码我念给你：三七一九零二": where the code came from, a separator, the value
 # (digits, or spelled in Chinese numerals).
@@ -94,7 +95,7 @@ _OTP_FIRST = re.compile(
 )
 
 
-def _otp_ok(text: str, value: str, end: int) -> bool:
+def _otp_ok(text: str, value: str, end: int, cued: bool = False) -> bool:
     if re.fullmatch(r"(\d)\1{3,}|0?123456(?:78?9?)?|1234", value.replace(" ", "")):
         return False  # "000000", "123456": a test fixture or a placeholder, not somebody's code
     digits = sum(ch.isdigit() for ch in value)
@@ -103,6 +104,8 @@ def _otp_ok(text: str, value: str, end: int) -> bool:
     grouped = "-" in value and digits >= 1 and letters and len(value) >= 6  # "QXR-7KP"
     # A four-character mixed code ("4Q9K") only as it stands after its cue: two digits and two capitals.
     mixed = digits >= 2 and letters and (len(value) >= 5 or (len(value) == 4 and value.isupper()))
+    # Right after its cue ("Steam Guard code was K7PXQ"), a capitals code of five or more with one digit is a code too.
+    mixed = mixed or cued and digits == 1 and len(value) >= 5 and value.isupper()
     if not (4 <= digits <= 10 or mixed or grouped) or _UNIT_AFTER.match(text, end):
         return False
     return not (value.isdigit() and len(value) == 4 and value.startswith(("19", "20")) and text[end : end + 1] in "年-/")
@@ -111,7 +114,8 @@ def _otp_ok(text: str, value: str, end: int) -> bool:
 def find_otp(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _OTP.finditer(text):
-        if not _otp_ok(text, m.group("value"), m.end()):
+        # A booking's confirmation code ("Southwest confirmation code is K7QPZR") is a reference, not a login.
+        if not _otp_ok(text, m.group("value"), m.end(), cued="confirm" not in m.group(0).lower()):
             continue
         out.append(("otp", *m.span("value")))
         pos = m.end()
@@ -157,7 +161,7 @@ _DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?|\s+(?:for|of)\s
                   + r"(?P<value>(?-i:[A-Z]{0,3}\d[A-Z0-9]{4,14}|[A-Z]{0,2}\d{2,5}(?:[ -]\d{2,6}){1,4}(?: ?[A-Z0-9])?|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
 # "Kids' passports: Mia #548201937, Leo #548201938", "护照：爸爸 E12345678，妈妈 E87654321": after a document cue and a
 # colon, a list whose items are a name (or a relation) and a number.
-_DOC_LIST = re.compile(_DOC_CUE + r"[^\d\n:：]{0,16}[:：]")
+_DOC_LIST = re.compile(_DOC_CUE + r"(?:[^\d\n:：]{0,16}[:：]|s?\s+(?:for|of)\s+[^\d\n:：.。;；—–]{1,32}?\s*(?:[:：—–]|\s-\s))")
 _DOC_ITEM = re.compile(r"\s*(?:[,，、;；]|\band\b|和)?\s*(?:[A-Z][a-z]{1,15}|[\u4e00-\u9fff]{1,4})\s*(?:[:：#]|'s)?\s*"
                        r"(?P<value>(?-i:[A-Z]{0,2}\d{6,12}))(?![A-Za-z0-9])")
 _CN_ID_CUE = re.compile(r"(?i)(?:身份证|身份号码|证件号|公民身份|\bID\b|identity|\bresident\b)[^\n。；;]{0,16}$")
@@ -200,6 +204,10 @@ _ACCOUNT_CUE = (
 )
 _BANK_CONTEXT = re.compile(r"(?i)\b(?:bank|banking|routing|sort\s+code|BSB|IBAN|SWIFT|BIC|wire|transfer|deposit|payee|payroll|"
                            r"checking|savings|credit\s+union|building\s+society|Chase|Barclays|HSBC|Wells\s+Fargo|Citi|Santander|Lloyds|NatWest|Monzo|Revolut)\b|银行|信用社|开户|转账|汇款|收款|户名")
+# Money moving to or from an account: a refund, a payment, rent or fees (with _BANK_CONTEXT, the sentence an IBAN-shaped
+# value failing its mod-97 check must stand in).
+_PAYMENT_CONTEXT = re.compile(r"(?i)\b(?:refund|reimburs|pay(?:s|ment|ments|ing|out|able)?\b|paid\b|rent\b|tuition|salary|wages|invoice|"
+                              r"fees?\b|remit|beneficiar|lands?\s+in\b|send\s+(?:money|funds)|funds\b)|退款|付款|支付|汇|打款|学费|房租|工资|报销")
 # "acct # at Ally is 2081577340", "account with Chase: ...": the bank may be named between the cue and the value.
 _AT_BANK = r"(?:\s*#)?(?:\s+(?:at|with|@)\s+(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2}))?"
 _LOOSE_ACCOUNT = re.compile(r"(?i)\b(?:account|acct|acc|a/c)\.?(?:\s+(?:no\.?|number|#))?" + _AT_BANK + _SEP
@@ -220,6 +228,7 @@ TEST_CARD = re.compile(r"(?i)\btest(?:ing)?\s+(?:card|visa|mastercard|number)|\b
 
 def find_bank_accounts(text: str) -> list[Span]:
     out: list[Span] = []
+    paid = _BANK_CONTEXT.search(text) or _PAYMENT_CONTEXT.search(text)
     for m in _IBAN.finditer(text):
         value = m.group(0)
         # A spaced IBAN may run into a following capitalised word: drop trailing groups until it checks.
@@ -228,6 +237,10 @@ def find_bank_accounts(text: str) -> list[Span]:
                 value = ""
                 break
             value = value.rsplit(" ", 1)[0]
+        if not value and paid:  # a failing mod-97 check in a bank or payment sentence: still written as an account
+            value = m.group(0)
+            while value and not iban_shape(value):
+                value = value.rsplit(" ", 1)[0] if " " in value else ""
         if value:
             out.append(("bank_account", m.start(), m.start() + len(value)))
     for m in _SORT_CODE.finditer(text):

@@ -34,6 +34,11 @@ _SENTENCE_END = re.compile(r"[.!?。！？]\s|\n|[。！？]")
 _EXPIRY_KEY = re.compile(r"(?i)^(?:card[_ ]?)?(?:exp|expiry|expiration|expires|exp[_ ]?date|expiry[_ ]?date|expiration[_ ]?date|"
                          r"valid[_ ]?(?:thru|through|until)|mm[_/]?yy)$|^(?:卡)?有效期(?:至)?$|^到期(?:日|时间)?$")
 _EXPIRY_VALUE = re.compile(r"(?:0?[1-9]|1[0-2])\s?[/-]\s?(?:20)?\d{2}|20\d{2}\s?[/-]\s?(?:0?[1-9]|1[0-2])|20\d{2}\s?年\s?\d{1,2}\s?月")
+# An expiry split over two keys ("exp_month=11&exp_year=2026", expiryYear, 有效期月份): each half under its own key.
+_EXPIRY_PART_KEY = re.compile(r"(?i)^(?:card[_ ]?)?(?:exp|expiry|expiration|expires)[_ ]?(?:(?P<m>month|mon|mm)|year|yr|yy(?:yy)?)$|"
+                              r"^(?:卡)?(?:有效期|到期|过期)(?:(?P<zm>月份?)|年份?)$")
+_MONTH_VALUE = re.compile(r"0?[1-9]|1[0-2]")
+_YEAR_VALUE = re.compile(r"(?:20)?\d{2}")
 _POSTCODE_KEY = re.compile(r"(?i)^(?:post[_ ]?code|postal[_ ]?code|zip(?:[_ ]?code)?|邮编|邮政编码)$")
 _POSTCODE_VALUE = re.compile(r"(?i)[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|\d{5}(?:-\d{4})?|\d{6}|[A-Z]\d[A-Z]\s?\d[A-Z]\d|\d{4}")
 _SECRET_KEY = re.compile(r"(?i)^(?:\w*[_-])?(?:sk|secret|app[_-]?secret|secret[_-]?(?:access[_-]?)?key|access[_-]?key[_-]?secret)$")
@@ -153,8 +158,12 @@ def _record_neighbours(text: str, spans: list[Span]) -> list[Span]:
         value = text[a:b].strip()
         if not value or taken.overlaps(a, b):
             continue
+        part = _EXPIRY_PART_KEY.match(key) if want_expiry else None
         if want_expiry and _EXPIRY_KEY.match(key) and _EXPIRY_VALUE.fullmatch(value):
             out.append(("card_expiry", a, b))
+        elif part and (_MONTH_VALUE if part.group("m") or part.group("zm") else _YEAR_VALUE).fullmatch(head := value.split()[0]):
+            start = a + text[a:b].index(head)  # the record's last item may run on into prose: "exp_year=29 leaked ..."
+            out.append(("card_expiry", start, start + len(head)))
         elif want_postcode and _POSTCODE_KEY.match(key) and _POSTCODE_VALUE.fullmatch(value):
             out.append(("address", a, b))
         elif secret_record and _ACCESS_KEY.match(key) and _ACCESS_VALUE.fullmatch(value) and re.search(r"\d", value):

@@ -32,7 +32,7 @@ _VIN = re.compile(r"(?<![A-Za-z0-9])(?=[A-Z]*\d)[A-HJ-NPR-Z0-9]{17}(?![A-Za-z0-9
 _VIN_CUE = re.compile(r"(?i)(?:\bVIN\b|vehicle\s+identification\s+number|车架号|车辆识别(?:代)?码)[^\n:：]{0,30}?[:：]?\s*$")
 _MRN = re.compile(
     r"(?i)(?:\bMRN\b|medical\s+record\s+(?:number|no\.?|#)|patient\s+(?:id|number|no\.?)|\bNHS\s+(?:number|no\.?)|"
-    r"病历号|病案号|住院号|门诊号|就诊卡号|医保卡号)" + _SEP + r"(?P<value>(?=[A-Z0-9 -]*\d{4})[A-Z0-9](?:[A-Z0-9]|[ -](?=\d)){4,14})(?![A-Za-z0-9])"
+    r"病历号|病案号|住院号|门诊号|就诊卡号|医保卡号)" + _SEP + r"[(（]?(?P<value>(?=[A-Z0-9 -]*\d{4})[A-Z0-9](?:[A-Z0-9]|[ -](?=\d)){4,14})(?![A-Za-z0-9])"
 )
 _AADHAAR = re.compile(r"(?<![\d-])[2-9]\d{3}[ -]?\d{4}[ -]?\d{4}(?![\d-])")
 _AADHAAR_CUE = re.compile(r"(?i)(?:\baadhaar|\bUIDAI|\bUID\b|आधार)[^\n\d]{0,24}$")

@@ -45,13 +45,22 @@ _LABELLED_PAIR = re.compile(r"[：:]\s*[\w.+-]{2,40}\s+/\s+(?P<value>[^\s/\"'`,;
 _EMAIL_SLASH_PASS = re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]+(?:\.[\w-]+)+\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})")
 _PASSWORD_ZH = re.compile(
     r"(?i)(?:密码|口令|登录密码|支付密码|开机密码|wifi ?密码|(?-i:PIN)码?|取款密码)(?:我|他|她|已经|已|被|都|也|现在|就|还|仍然|一直|其实|应该|默认|统一|暂时|先|又){0,2}(?P<sep>\s*(?:是|为|:|：|=|改成了?|改为|设置为|设置成|设成了?|设为|"
-    r"换成了?|更新为|更新成了?|修改为|修改成了?|重置为|重置成了?|变成了?|变为|是：|是:)\s*(?:[\u4e00-\u9fff]{1,6}的\s*)?|\s+|(?<=[码令])(?=[!-~]))(?:" + _QUOTED + r"|[\"'“]?(?P<value>[!-~]{3,64}))"
+    r"换成了?|更新为|更新成了?|修改为|修改成了?|重置为|重置成了?|变成了?|变为|是：|是:)\s*(?:[\u4e00-\u9fff]{1,6}?(?:的|那个|这个|那串|这串|那组)\s*)?|\s+|(?<=[码令])(?=[!-~]))(?:" + _QUOTED + r"|[\"'“]?(?P<value>[!-~]{3,64}))"
+)
+# "reads creds from auth.txt, which has two lines:\nr.hendricks\nWinterM00n$tack": after a credential word, a line holding
+# only a login and the next line holding only a password-shaped value (OpenVPN's auth-user-pass file, a .netrc-like note).
+_LINE_PAIR = re.compile(
+    r"(?i)(?:\b(?:creds|credentials|login|log-?in\s+details|username\s+and\s+password|auth-user-pass)\b|账号密码|用户名和密码|登录信息|凭据|凭证)"
+    r"[^\n]{0,80}\n[ \t]*[\w.@+-]{2,40}[ \t]*\n[ \t]*(?P<value>[^\s\"'`]{6,64})[ \t]*(?=\n|$)"
 )
 # scheme://user:password@host: the password runs to the *last* "@" before the host, so one with an
 # unescaped "@" inside ("p@ss@db") is still removed whole; %-escapes are part of it.
 _URL_CREDENTIALS = re.compile(
     r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^/\s:@?#]*:([^/\s?]{3,200})@(?=[\w.\[-])"
 )
+# ";databaseName=Payroll;user=svc": JDBC / ADO.NET parameters after the host; the password key among them is read by the
+# labelled readers, and an "@" in its value is no user-info separator.
+_PARAMETER_LIST = re.compile(r";\s*[A-Za-z_][\w.-]*=")
 # A DSN without a scheme: Go's "user:pass@tcp(host:3306)/db", "user:pass@10.0.0.5:6379", "u:p@db.internal:5432".
 _DSN_CREDENTIALS = re.compile(
     r"(?<![\w.:/@-])[\w.-]{1,64}:(?P<value>[^\s/:@\"'`]{3,200})@(?=(?:tcp|udp|unix)\(|(?:\d{1,3}\.){3}\d{1,3}(?::\d{2,5})?(?![\w.])|"
@@ -120,9 +129,15 @@ def find_passwords(text: str) -> list[Span]:
             if pattern is _PASSWORD_SHORT and m.group("ssep").isspace() and not _STRONG.search(value):
                 continue  # "pw" and a bare space: only a value shaped like a password
             out.append(("password", *group_span(m, "value")))
+    for m in _LINE_PAIR.finditer(text):
+        value = m.group("value")
+        if _STRONG.search(value) and re.search(r"[a-z]", value) and not PLACEHOLDER_VALUE.match(value):
+            out.append(("password", *m.span("value")))
     for m in _URL_CREDENTIALS.finditer(text):
         if PLACEHOLDER_VALUE.match(m.group(1)) or m.group(1).lower() in ("password", "passwd", "pass", "pwd", "secret", "pw"):
             continue  # "postgres://USER:PASSWORD@HOST/DB" documents the format
+        if _PARAMETER_LIST.search(m.group(1)):
+            continue  # "jdbc:sqlserver://host:1433;user=u;password=p@ss": a "@" inside a parameter list, not user info
         out.append(("password", *m.span(1)))
     for m in _DSN_CREDENTIALS.finditer(text):
         value = m.group("value")

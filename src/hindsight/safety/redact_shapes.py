@@ -210,7 +210,7 @@ _WALLET_SEED_CUE = re.compile(r"(?i)\b(?:wallet|ledger|trezor|metamask|keystone)
 _PROSE_WORD = re.compile(r"(?i)\b(?:the|and|for|with|that|this|you|your|are|was|were|have|has|from|not|but|will|into|then|than|"
                          r"they|them|there|what|when|which|would|should|could|our|his|her|its|she|him|who|how|why|because)\b")
 _SEED_WORDS = re.compile(
-    r"(?P<value>(?:(?:\d{1,2}[.)]\s*)?[a-z]{3,8}[ ,]+){11,23}(?:\d{1,2}[.)]\s*)?[a-z]{3,8}"
+    r"(?P<value>(?:(?:\(?\d{1,2}[.):]\s*|#\d{1,2}\s+)?[a-z]{3,8}[ ,]+){11,23}(?:\(?\d{1,2}[.):]\s*|#\d{1,2}\s+)?[a-z]{3,8}"
     r"|(?:[\u4e00-\u9fff][ 　,，、]+){11,23}[\u4e00-\u9fff])(?![a-z\u4e00-\u9fff])"
 )
 

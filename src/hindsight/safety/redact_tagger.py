@@ -92,6 +92,10 @@ _PUBLIC_BEFORE = re.compile(r"(?i)(?:public[ _-]?key|pubkey|公钥)[^\n。;；]{
 _UNIT_AFTER = re.compile(r"(?i)\s*(?:%|ms\b|s\b|secs?\b|seconds?\b|min(?:ute)?s?\b|h(?:ou)?rs?\b|days?\b|weeks?\b|years?\b|[kmgt]i?b\b|"
                          r"px\b|rpm\b|qps\b|x\b|秒|毫秒|分钟|小时|天|周|年|个月|次|倍|元|块|人|台|行|条|张)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+# A record's key, not its value: an identifier followed by ":" or "=" and a quoted value ('s3.secretKey: "h7Gs..."',
+# '"db.password": "..."'); the value after it is the candidate.
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*")
+_KEY_AFTER = re.compile(r"[\"']?\s*(?:=>|[:=])\s*[\"'`\[{]")
 _SPLIT_NAME = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 # Cue lexicon, EN and ZH: what a value near these words tends to be. Classes, not keywords: the model weighs them.
@@ -165,6 +169,8 @@ def candidates(text: str, skip: Iterable[tuple[int, int]] = ()) -> list[Candidat
             continue
         if (text[start - 1 : start], text[end : end + 1]) in (("<", ">"), ("{", "}")):
             continue  # <base64-encoded>, <your-token>, ${API_TOKEN}, {{ secret }}
+        if _IDENTIFIER.fullmatch(value) and _KEY_AFTER.match(text, end):
+            continue  # a record key ("s3.secretKey": "...")
         if (_SINGLE_CASE_HEX.fullmatch(value) or _OWNED_BEFORE.search(text, max(0, start - 28), start)
                 or _PUBLIC_BEFORE.search(text, max(0, start - 60), start) or _OBJECT_ID.match(value)
                 or _REQUEST_ID_BEFORE.search(text, max(0, start - 60), start)):

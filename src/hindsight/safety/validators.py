@@ -52,6 +52,16 @@ _IBAN_LENGTHS = {
 }
 
 
+def iban_shape(value: str) -> bool:
+    """A registered country's IBAN length and form, the mod-97 check not asked: a typo or a made-up check pair is still
+    written as somebody's account (the caller asks for a bank or payment word around it)."""
+    iban = re.sub(r"[\s-]", "", value).upper()
+    if not (re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", iban) and _IBAN_LENGTHS.get(iban[:2]) == len(iban)):
+        return False
+    # Check digits run 02-98 in every issued IBAN; "DE00 0000 ..." and a run of one digit are a form's placeholder.
+    return 2 <= int(iban[2:4]) <= 98 and len(set(iban[4:])) >= 4
+
+
 def iban_valid(value: str) -> bool:
     """ISO 13616 IBAN: country code, length, and the ISO 7064 mod-97 check (remainder 1)."""
     iban = re.sub(r"[\s-]", "", value).upper()
