@@ -1,9 +1,9 @@
 """A value in brackets read as a quoted one: "门锁临时密码【739104】", "Steam Guard code was [K7PXQ]".
 
 Writers fence a value with brackets as often as with quotes - 【】, [], 「」, 〔〕, (), （） - and the cue readers know
-quotes. Each bracket pair around one token (no space inside, 3-64 characters, a digit or mixed case: value-shaped) is
-rewritten as a pair of ASCII double quotes, one character for one, and every finder runs once more on the rewritten
-text. Offsets do not move, so a finding maps back as it is; only findings on a rewritten token count (the rest of the
+quotes. Each bracket pair around one token (3-64 printable ASCII characters, no space, bracket or quote; a digit or
+mixed case: value-shaped; "（至少8位）" is prose) is rewritten as a pair of ASCII double quotes, one character for one,
+and every finder runs once more on the rewritten text. Offsets do not move, so a finding maps back as it is; only findings on a rewritten token count (the rest of the
 text was read already). A placeholder (``[REDACTED:...]``, ``[YOUR_KEY]``), a footnote (``[12]``) and a link text are
 left as they are.
 """
@@ -16,7 +16,7 @@ from collections.abc import Callable
 Span = tuple[str, int, int]
 
 _PAIRS = {"【": "】", "[": "]", "「": "」", "〔": "〕", "(": ")", "（": "）", "『": "』"}
-_BRACKETED = re.compile(r"(?P<open>[【\[「〔(（『])(?P<value>[^\s\[\]【】「」〔〕()（）『』\"'“”]{3,64})(?P<close>[】\]」〕)）』])")
+_BRACKETED = re.compile(r"(?P<open>[【\[「〔(（『])(?P<value>[!#-&*-Z\\^-~]{3,64})(?P<close>[】\]」〕)）』])")
 _VALUE_SHAPED = re.compile(r"(?=.*\d)|(?=.*[a-z])(?=.*[A-Z])")
 _NOT_A_VALUE = re.compile(r"(?i)^(?:redacted|your|example|placeholder|\d{1,3}$|[A-Z_]+$)|^\w+\(|"
                          r"^\d{1,2}:\d{2}(?::\d{2})?$|^(?:\d{1,4}[-/.年月日]){1,2}\d{0,4}[日号]?(?:\s?\d{1,2}:\d{2})?$")  # a time, a date
