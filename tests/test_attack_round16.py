@@ -218,3 +218,18 @@ def test_the_cli_restore_names_the_line_and_changes_nothing(tmp_path: Path, back
     assert "Traceback" not in refused.stderr
     listed = run_cli("list", "--json", "-n", "ops", db=target)
     assert listed.returncode == 0 and "Tuesdays" not in listed.stdout
+
+
+def test_a_crafted_line_restores_nothing_into_postgresql(pg_url: str, embedder: Embedder,
+                                                         backup_lines: list[str]) -> None:
+    """NUL is the character PostgreSQL cannot store: before this round it failed there as an untyped storage error
+    mid-restore; now the line is named before anything is written, and the untouched file restores."""
+    lines, number = _edit(backup_lines, "memory", _set("content", "Deploys\x00 go out"), nth=2)
+    engine = MemoryEngine.open(pg_url, HindsightSettings(db=pg_url, hygiene=False), embedder)
+    try:
+        with pytest.raises(BackupLineError, match=f"line {number}: memory.content: .*NUL"):
+            restore_jsonl(engine, iter(lines), TokenStore(engine.store))
+        assert sum(1 for _ in engine.store.iter_all()) == 0 and not list(engine.store.all_history())
+        assert restore_jsonl(engine, iter(backup_lines))["memories"] == 3
+    finally:
+        engine.close()
