@@ -13,13 +13,14 @@ import asyncio
 import base64
 import io
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from fastmcp import Client
-from mcp_helpers import run_cli
+from mcp_helpers import child_env, hindsight_argv, run_cli
 
 from hindsight.backup import restore_jsonl, write_jsonl
 from hindsight.backup_check import BackupLineError
@@ -233,3 +234,37 @@ def test_a_crafted_line_restores_nothing_into_postgresql(pg_url: str, embedder: 
         assert restore_jsonl(engine, iter(backup_lines))["memories"] == 3
     finally:
         engine.close()
+
+
+# ------------------------------------------------------------------ 3. path tricks in export / backup / restore
+def test_an_export_or_backup_never_overwrites_the_store_or_its_key(tmp_path: Path) -> None:
+    """main: `hindsight export memory.db --db memory.db` replaced the database with a JSON file (every memory gone,
+    'file is not a database' on the next open); a hard link, `x/../memory.db`, the -wal file and the key file too."""
+    db = tmp_path / "memory.db"
+    assert run_cli("add", "The ops runner uses image ubuntu-24.04.", db=db).returncode == 0
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "hard.db").hardlink_to(db)
+    key = tmp_path / "key.txt"
+    key.write_text("not really a key\n")
+    for target in (db, tmp_path / "sub" / ".." / "memory.db", tmp_path / "hard.db", Path(f"{db}-wal"), key):
+        for command in ("export", "backup"):
+            refused = subprocess.run([*hindsight_argv(command, str(target)), "--db", str(db)], capture_output=True,
+                                     text=True, env=child_env(HINDSIGHT_KEY_FILE=str(key)), timeout=120)
+            assert refused.returncode == 2 and "FILE:" in refused.stderr and "never overwrites" in refused.stderr, \
+                (command, target, refused.stderr[-400:])
+    assert key.read_text() == "not really a key\n"
+    listed = run_cli("list", "--json", db=db)
+    assert listed.returncode == 0 and "ubuntu-24.04" in listed.stdout, listed.stderr[-400:]
+
+
+def test_restoring_a_binary_file_or_a_directory_is_a_typed_error(tmp_path: Path) -> None:
+    """main: a UnicodeDecodeError / IsADirectoryError traceback from `hindsight restore` (and `import` of a
+    directory)."""
+    binary = tmp_path / "b.jsonl"
+    binary.write_bytes(b'{"format": "hindsight-backup", "version": 1}\n\xc2\x8b\xff\n')
+    for source, rule in ((binary, "line 2: file must be UTF-8"), (tmp_path, "is not a regular file")):
+        refused = run_cli("restore", str(source), db=tmp_path / "new.db")
+        assert refused.returncode == 2 and rule in refused.stderr and "Traceback" not in refused.stderr, \
+            refused.stderr[-400:]
+    refused = run_cli("import", str(tmp_path), db=tmp_path / "new.db")
+    assert refused.returncode == 2 and "a directory" in refused.stderr and "Traceback" not in refused.stderr

@@ -110,7 +110,7 @@ def backup_sqlite(engine: MemoryEngine, target: Path, with_tokens: bool) -> None
             copy.close()
 
 
-def _read_jsonl(lines: Iterator[str]) -> Iterator[tuple[int, str, Any]]:
+def _read_jsonl(lines: Iterator[str] | Iterator[bytes]) -> Iterator[tuple[int, str, Any]]:
     header_seen = False
     for number, item in json_objects(lines):
         if not header_seen:
@@ -135,7 +135,7 @@ def _read_jsonl(lines: Iterator[str]) -> Iterator[tuple[int, str, Any]]:
         yield number, kind, item
 
 
-def restore_jsonl(engine: MemoryEngine, lines: Iterator[str], tokens: TokenStore | None = None) -> dict[str, int]:
+def restore_jsonl(engine: MemoryEngine, lines: Iterator[str] | Iterator[bytes], tokens: TokenStore | None = None) -> dict[str, int]:
     """Load a JSONL backup into the engine's empty store. Every line is checked first (backup_check.py: a line that
     breaks a rule is a `BackupLineError` naming the line, the field and the rule); only then is anything written,
     memories, history and edges in one transaction, and tokens after them."""
@@ -184,8 +184,10 @@ def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None =
     """
     if not source.exists():
         raise InvalidInputError(f"FILE: no such file: {source}")
+    if not source.is_file():  # a directory was an IsADirectoryError; a FIFO or /dev/zero never ended
+        raise InvalidInputError(f"FILE: '{source}' is not a regular file")
     if not is_sqlite_file(source):
-        with source.open(encoding="utf-8") as handle:
+        with source.open("rb") as handle:  # bytes: a line that is not UTF-8 is named, not a traceback
             return restore_jsonl(engine, iter(handle), tokens if keep_tokens else None)
     restore_from = getattr(engine.store, "restore_from", None)
     if restore_from is not None:

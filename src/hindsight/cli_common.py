@@ -93,6 +93,21 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def refuse_store_target(target: Path, db: str | Path | None) -> None:
+    """An export or backup written over the store it reads (`hindsight export memory.db`, `./x/../memory.db`, a
+    hard link, its -wal file, a file in its index directory) or over the key file replaced the database with a
+    JSON file (attack round 16: every memory gone); refused before anything is read or written."""
+    import os
+
+    from hindsight.private_files import overwrites, store_files
+
+    protected = store_files(db if db is not None else HindsightSettings().db, os.environ.get("HINDSIGHT_KEY_FILE"))
+    hit = overwrites(target, protected)
+    if hit is not None:
+        fail(f"FILE: '{target}' is '{hit}', a file of the store or its key; an export or backup never overwrites "
+             "them (name another file)")
+
+
 def human_time(value: float | datetime | str | None, now: datetime | None = None) -> str:
     """'2026-12-02 10:04 UTC (3h ago)': an absolute UTC time a person can read, and how long ago it was."""
     if value is None or value == "":

@@ -25,6 +25,7 @@ from hindsight.cli_common import (
     open_engine,
     open_store_only,
     print_json,
+    refuse_store_target,
     show,
 )
 from hindsight.errors import HindsightError
@@ -202,6 +203,7 @@ def backup(
     from hindsight.backup import backup_sqlite, is_sqlite_file, write_jsonl
     from hindsight.security.tokens import TokenStore
 
+    refuse_store_target(file, db)
     if file.exists():
         fail(f"{file} exists; a backup never overwrites a file")
     with open_engine(db) as engine:
