@@ -72,7 +72,7 @@ TOKEN_COLUMNS = frozenset({"id", "name", "token_hash", "scopes", "namespaces", "
 MAX_ACCESS_COUNT = 10**12
 #: bounds of the free strings beside a memory (a principal's name, a reason, a history note)
 MAX_LABEL_CHARS = 1_000
-MAX_NOTE_CHARS = 4_000
+MAX_NOTE_CHARS = 20_000
 #: nonce (12 bytes) and GCM tag (16 bytes): the least a sealed value holds
 _SEALED_MIN_BYTES = 28
 
