@@ -239,7 +239,8 @@ def test_a_crafted_line_restores_nothing_into_postgresql(pg_url: str, embedder: 
 # ------------------------------------------------------------------ 3. path tricks in export / backup / restore
 def test_an_export_or_backup_never_overwrites_the_store_or_its_key(tmp_path: Path) -> None:
     """main: `hindsight export memory.db --db memory.db` replaced the database with a JSON file (every memory gone,
-    'file is not a database' on the next open); a hard link, `x/../memory.db`, the -wal file and the key file too."""
+    'file is not a database' on the next open); a hard link, `x/../memory.db`, the -wal file and the key file too;
+    a directory or a missing directory as the target was a traceback."""
     db = tmp_path / "memory.db"
     assert run_cli("add", "The ops runner uses image ubuntu-24.04.", db=db).returncode == 0
     (tmp_path / "sub").mkdir()
@@ -253,6 +254,11 @@ def test_an_export_or_backup_never_overwrites_the_store_or_its_key(tmp_path: Pat
             assert refused.returncode == 2 and "FILE:" in refused.stderr and "never overwrites" in refused.stderr, \
                 (command, target, refused.stderr[-400:])
     assert key.read_text() == "not really a key\n"
+    for target, rule in ((tmp_path / "sub", "is a directory"), (tmp_path / "missing" / "x.jsonl", "does not exist")):
+        for command in ("export", "backup"):  # main: IsADirectoryError / FileNotFoundError tracebacks
+            refused = run_cli(command, str(target), db=db)
+            assert refused.returncode == 2 and rule in refused.stderr and "Traceback" not in refused.stderr, \
+                (command, target, refused.stderr[-400:])
     listed = run_cli("list", "--json", db=db)
     assert listed.returncode == 0 and "ubuntu-24.04" in listed.stdout, listed.stderr[-400:]
 

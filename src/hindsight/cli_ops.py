@@ -18,6 +18,7 @@ from hindsight.cli_common import (
     DbOption,
     JsonOption,
     NsOption,
+    check_output_file,
     console,
     err,
     fail,
@@ -25,7 +26,6 @@ from hindsight.cli_common import (
     open_engine,
     open_store_only,
     print_json,
-    refuse_store_target,
     show,
 )
 from hindsight.errors import HindsightError
@@ -203,7 +203,7 @@ def backup(
     from hindsight.backup import backup_sqlite, is_sqlite_file, write_jsonl
     from hindsight.security.tokens import TokenStore
 
-    refuse_store_target(file, db)
+    check_output_file(file, db)
     if file.exists():
         fail(f"{file} exists; a backup never overwrites a file")
     with open_engine(db) as engine:

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from hindsight.cli_common import DbOption, NsOption, console, err, open_engine, print_json, refuse_store_target, show
+from hindsight.cli_common import DbOption, NsOption, check_output_file, console, err, open_engine, print_json, show
 from hindsight.errors import HindsightError
 from hindsight.private_files import write_private_text
 
@@ -44,7 +44,7 @@ def export_(out: Annotated[Path, typer.Argument(help="JSONL file to write ('-' f
             namespace: Annotated[str | None, typer.Option("--namespace", "-n")] = None) -> None:
     """Export memories as JSON lines."""
     if str(out) != "-":
-        refuse_store_target(out, db)
+        check_output_file(out, db)
     with open_engine(db) as engine:
         if str(out) == "-":
             count = engine.export_jsonl(sys.stdout, namespace)
