@@ -10,7 +10,9 @@ Two formats, chosen by the file name:
 Restore needs an *empty* store. A SQLite backup is copied back page for page (`SQLiteStore.restore_from`: review
 proposals and the audit log too); JSON lines go through `MemoryStore.restore_raw`. Either way ids, timestamps,
 statuses and every history entry come back exactly; nothing is re-screened or re-deduplicated (it is a copy of
-data that already passed the write path). JSONL export/import stays the way to move memories between stores.
+data that already passed the write path). Every JSON line is checked first (`backup_check.py`, attack round 16): a
+line that breaks a rule of a stored row is refused naming the line, the field and the rule, and nothing is written.
+JSONL export/import stays the way to move memories between stores.
 """
 
 from __future__ import annotations
@@ -20,13 +22,21 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import asdict
-from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 
 from hindsight._version import __version__
+from hindsight.backup_check import (
+    BackupLineError,
+    check_edge,
+    check_edge_ends,
+    check_history,
+    check_memory,
+    check_token,
+    check_unique,
+)
 from hindsight.engine import MemoryEngine
 from hindsight.errors import InvalidInputError, StorageError
 from hindsight.jsonl import json_objects
@@ -100,57 +110,67 @@ def backup_sqlite(engine: MemoryEngine, target: Path, with_tokens: bool) -> None
             copy.close()
 
 
-def _read_jsonl(lines: Iterator[str]) -> Iterator[tuple[str, Any]]:
+def _read_jsonl(lines: Iterator[str] | Iterator[bytes]) -> Iterator[tuple[int, str, Any]]:
     header_seen = False
     for number, item in json_objects(lines):
         if not header_seen:
             if item.get("format") != FORMAT:
                 raise InvalidInputError("FILE: not a hindsight backup (its first line has no "
                                         f"\"format\": \"{FORMAT}\"; use `hindsight import` for export files)")
-            if int(item.get("version", 0)) > FORMAT_VERSION:
-                raise InvalidInputError(f"FILE: backup format {item.get('version')} is newer than this hindsight")
+            version = item.get("version", 0)
+            if isinstance(version, bool) or not isinstance(version, int):
+                raise BackupLineError(number, "version", "must be a whole number (the backup format's version)")
+            if version > FORMAT_VERSION:
+                raise InvalidInputError(f"FILE: backup format {version} is newer than this hindsight")
+            model = item.get("embedding_model")
+            if model is not None and not isinstance(model, str):
+                raise BackupLineError(number, "embedding_model", "must be a model name or null")
             header_seen = True
-            yield "header", item
+            yield number, "header", item
             continue
-        if len(item) not in (1, 2):
-            raise InvalidInputError(f"line {number}: expected one memory, history, edge or token object")
-        yield next(iter(item)), item
+        kind = next((k for k in ("memory", "history", "edge", "token") if k in item), None)
+        if kind is None or len(item) > (2 if kind == "memory" else 1):
+            raise BackupLineError(number, ", ".join(sorted(item))[:80] or "line",
+                                  "expected one memory (with its vector), history, edge or token object")
+        yield number, kind, item
 
 
-def restore_jsonl(engine: MemoryEngine, lines: Iterator[str], tokens: TokenStore | None = None) -> dict[str, int]:
-    """Load a JSONL backup into the engine's empty store; every line is validated before anything is written."""
+def restore_jsonl(engine: MemoryEngine, lines: Iterator[str] | Iterator[bytes], tokens: TokenStore | None = None) -> dict[str, int]:
+    """Load a JSONL backup into the engine's empty store. Every line is checked first (backup_check.py: a line that
+    breaks a rule is a `BackupLineError` naming the line, the field and the rule); only then is anything written,
+    memories, history and edges in one transaction, and tokens after them."""
     records: list[tuple[MemoryRecord, np.ndarray | None]] = []
     history: list[HistoryEntry] = []
-    edges: list[Edge] = []
+    edges: list[tuple[int, Edge]] = []
     token_rows: list[dict[str, Any]] = []
     model = None
-    for kind, item in _read_jsonl(lines):
-        try:
-            if kind == "header":
-                model = item.get("embedding_model")
-            elif kind == "memory":
-                raw = item.get("vector")
-                vector = np.frombuffer(base64.b64decode(raw), dtype=np.float32) if raw else None
-                records.append((MemoryRecord.model_validate(item["memory"]), vector))
-            elif kind == "history":
-                history.append(HistoryEntry.model_validate(item["history"]))
-            elif kind == "edge":
-                e = item["edge"]
-                edges.append(Edge(e["src"], e["dst"], e["kind"], float(e.get("weight", 1.0)),
-                                  datetime.fromisoformat(e["created_at"]) if e.get("created_at") else None))
-            elif kind == "token":
-                token_rows.append(dict(item["token"]))
-            else:
-                raise InvalidInputError(f"unknown backup line kind '{kind}'")
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InvalidInputError(f"backup {kind} line is malformed: {exc}") from exc
+    ids: set[str] = set()
+    token_keys: set[str] = set()
+    for number, kind, item in _read_jsonl(lines):
+        if kind == "header":
+            model = item.get("embedding_model")
+        elif kind == "memory":
+            dim = engine.embedder.dim if model in (None, engine.embedder.name) else None
+            record, vector = check_memory(number, item, dim)
+            check_unique(number, ids, record.id, "memory.id")
+            records.append((record, vector))
+        elif kind == "history":
+            history.append(check_history(number, item))
+        elif kind == "edge":
+            edges.append((number, check_edge(number, item)))
+        else:
+            row = check_token(number, item)
+            check_unique(number, token_keys, f"id {row['id']}", "token.id")
+            check_unique(number, token_keys, f"hash {row['token_hash']}", "token.token_hash")
+            token_rows.append(row)
+    check_edge_ends(edges, {record.id: record.namespace for record, _ in records})
     if model is not None and model != engine.embedder.name:
         # vectors of another model are useless here: embed the content again with this engine's embedder
         texts = [record.embedding_text for record, _ in records]
         if texts:
             fresh = engine.embedder.embed_documents(texts)
             records = [(record, fresh[i]) for i, (record, _) in enumerate(records)]
-    engine.store.restore_raw(records, history, edges)
+    engine.store.restore_raw(records, history, [edge for _, edge in edges])
     restored = tokens.import_rows(token_rows) if tokens is not None and token_rows else 0
     return {"memories": len(records), "history": len(history), "edges": len(edges), "tokens": restored}
 
@@ -164,8 +184,10 @@ def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None =
     """
     if not source.exists():
         raise InvalidInputError(f"FILE: no such file: {source}")
+    if not source.is_file():  # a directory was an IsADirectoryError; a FIFO or /dev/zero never ended
+        raise InvalidInputError(f"FILE: '{source}' is not a regular file")
     if not is_sqlite_file(source):
-        with source.open(encoding="utf-8") as handle:
+        with source.open("rb") as handle:  # bytes: a line that is not UTF-8 is named, not a traceback
             return restore_jsonl(engine, iter(handle), tokens if keep_tokens else None)
     restore_from = getattr(engine.store, "restore_from", None)
     if restore_from is not None:

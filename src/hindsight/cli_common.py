@@ -93,6 +93,26 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def check_output_file(target: Path, db: str | Path | None) -> None:
+    """Where an export or backup may be written: a file in an existing directory (a missing directory or a
+    directory as the target was a traceback), never the store it reads (`hindsight export memory.db`,
+    `./x/../memory.db`, a hard link, its -wal file, a file in its index directory) nor the key file: those replaced
+    the database with a JSON file (attack round 16: every memory gone). Refused before anything is read or written."""
+    import os
+
+    from hindsight.private_files import overwrites, store_files
+
+    if target.is_dir():
+        fail(f"FILE: '{target}' is a directory; name a file")
+    if not target.expanduser().parent.is_dir():
+        fail(f"FILE: the directory of '{target}' does not exist")
+    protected = store_files(db if db is not None else HindsightSettings().db, os.environ.get("HINDSIGHT_KEY_FILE"))
+    hit = overwrites(target, protected)
+    if hit is not None:
+        fail(f"FILE: '{target}' is '{hit}', a file of the store or its key; an export or backup never overwrites "
+             "them (name another file)")
+
+
 def human_time(value: float | datetime | str | None, now: datetime | None = None) -> str:
     """'2026-12-02 10:04 UTC (3h ago)': an absolute UTC time a person can read, and how long ago it was."""
     if value is None or value == "":

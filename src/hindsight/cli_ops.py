@@ -18,6 +18,7 @@ from hindsight.cli_common import (
     DbOption,
     JsonOption,
     NsOption,
+    check_output_file,
     console,
     err,
     fail,
@@ -202,6 +203,7 @@ def backup(
     from hindsight.backup import backup_sqlite, is_sqlite_file, write_jsonl
     from hindsight.security.tokens import TokenStore
 
+    check_output_file(file, db)
     if file.exists():
         fail(f"{file} exists; a backup never overwrites a file")
     with open_engine(db) as engine:

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from hindsight.cli_common import DbOption, NsOption, console, err, open_engine, print_json, show
+from hindsight.cli_common import DbOption, NsOption, check_output_file, console, err, open_engine, print_json, show
 from hindsight.errors import HindsightError
 from hindsight.private_files import write_private_text
 
@@ -43,6 +43,8 @@ def archive(before: Annotated[datetime | None, typer.Option(
 def export_(out: Annotated[Path, typer.Argument(help="JSONL file to write ('-' for stdout).")], db: DbOption = None,
             namespace: Annotated[str | None, typer.Option("--namespace", "-n")] = None) -> None:
     """Export memories as JSON lines."""
+    if str(out) != "-":
+        check_output_file(out, db)
     with open_engine(db) as engine:
         if str(out) == "-":
             count = engine.export_jsonl(sys.stdout, namespace)
@@ -55,8 +57,9 @@ def export_(out: Annotated[Path, typer.Argument(help="JSONL file to write ('-' f
 def import_(src: Annotated[Path, typer.Argument(help="JSONL file from `export`.")], db: DbOption = None,
             namespace: Annotated[str | None, typer.Option("--namespace", "-n")] = None) -> None:
     """Import JSON lines through the full write path (guard, redaction, dedup)."""
-    if not src.exists():
-        err.print(f"[red]error:[/red] no such file: {show(str(src))}")
+    if not src.exists() or src.is_dir():  # a directory was an IsADirectoryError traceback (attack round 16)
+        err.print(f"[red]error:[/red] {'a directory, not a file' if src.exists() else 'no such file'}: "
+                  f"{show(str(src))}")
         raise typer.Exit(2)
     with open_engine(db) as engine, src.open("rb") as handle:  # bytes: a non-UTF-8 line is named, not a traceback
         report = engine.import_report(handle, namespace=namespace)

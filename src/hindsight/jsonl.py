@@ -21,9 +21,22 @@ def parse_json(text: str | bytes, where: str) -> Any:
         raise InvalidInputError(f"{where}: JSON nested too deeply to read") from exc
 
 
-def json_objects(lines: Iterable[str]) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for each non-blank line; a line that is not a JSON object raises InvalidInputError."""
+def decoded(line: str | bytes, number: int, suffix: str = "") -> str:
+    """A line read as bytes, as text; not UTF-8 is InvalidInputError naming the line, the byte and its offset."""
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(f"line {number}: file must be UTF-8 (invalid byte 0x{line[exc.start]:02x} "
+                                f"at offset {exc.start}){suffix}") from exc
+
+
+def json_objects(lines: Iterable[str | bytes]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each non-blank line; a line that is not UTF-8 (bytes) or not a JSON object raises
+    InvalidInputError naming it (attack round 16: `hindsight restore` of a binary file was a UnicodeDecodeError)."""
     for number, line in enumerate(lines, start=1):
+        line = decoded(line, number)
         if not line.strip():
             continue
         item = parse_json(line, f"line {number}")

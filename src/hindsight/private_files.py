@@ -108,3 +108,38 @@ def write_private_text(path: Path) -> Iterator[IO[str]]:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def store_files(db: str | Path | None, key_file: str | Path | None = None) -> list[Path]:
+    """What an export or backup must never be written over: a SQLite store's file, its -wal/-shm/-journal and
+    index directories, and the key file that opens its private memories (none for a PostgreSQL URL)."""
+    paths: list[Path] = []
+    text = str(db) if db is not None else ""
+    if text and not text.startswith(("postgres://", "postgresql://")) and text != ":memory:":
+        base = Path(text.removeprefix("sqlite:///")).expanduser()
+        paths += [Path(f"{base}{suffix}") for suffix in STORE_FILE_SUFFIXES + STORE_DIR_SUFFIXES]
+    if key_file:
+        paths.append(Path(key_file).expanduser())
+    return paths
+
+
+def overwrites(target: Path, protected: list[Path]) -> Path | None:
+    """The protected path `target` would overwrite or write into (the same path after `..` and links are
+    resolved, the same file by another name, or a file inside an index directory), else None."""
+    try:
+        where = target.expanduser().resolve()
+    except (OSError, RuntimeError):
+        return None
+    for path in protected:
+        try:
+            resolved = path.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if where == resolved or resolved in where.parents:
+            return path
+        try:
+            if target.exists() and path.exists() and os.path.samefile(target, path):
+                return path  # a hard link to the store is the store
+        except OSError:
+            continue
+    return None

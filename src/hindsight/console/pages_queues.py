@@ -20,7 +20,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, PermissionDeniedError
 from hindsight.model import MemoryRecord
 from hindsight.review.queue import Proposal
-from hindsight.review.separation import console_reviewer, held_writers, may_approve, may_release, refuse_own_release
+from hindsight.review.separation import console_reviewer, held_writers, may_approve, may_release
 from hindsight.review.service import ReviewService
 from hindsight.review.version import memory_version
 from hindsight.security.principal import Scope
@@ -148,9 +148,8 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
                 record = engine.get(memory_id, ns, record_access=False)
                 if record.status.value != "quarantined":
                     return app.error(ctx, "only quarantined memories are discarded here", 409)
-                refuse_own_release(memory_id, held_writers(record.created_by, engine.history(memory_id, ns)),
-                                   console_reviewer(ctx.who), review.self_approval, action="discard")
-                engine.delete(memory_id, ns, ctx.who.name, "discarded from quarantine")
+                # the engine refuses the held memory's writer (review/separation.py), as it does on every skin
+                engine.delete(memory_id, ns, console_reviewer(ctx.who), "discarded from quarantine")
             else:
                 return app.error(ctx, f"unknown action '{action}'", 400)
         except PermissionDeniedError as exc:

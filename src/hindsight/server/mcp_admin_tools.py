@@ -43,7 +43,8 @@ def register_admin_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
         """Admin: release a quarantined memory into normal use (recorded in history and the audit log). Its writer
         may not release it (permission_denied)."""
         actor = gate(Scope.admin, namespace, "quarantine_release", memory_id)
-        record = _call(engine.release, memory_id, namespace, actor, note, expected_version)
+        record = gate.run(actor, "quarantine_release", namespace, memory_id, engine.release, memory_id, namespace,
+                          actor, note, expected_version)
         return {"memory_id": record.id, "status": record.status.value}
 
     # -------------------------------------------------------- review
@@ -75,5 +76,6 @@ def register_admin_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
         the proposer of a change may reject (withdraw) it but not approve it (permission_denied)."""
         actor = gate(Scope.admin, namespace, "review_decide")
         if decision == "approve":
-            return _call(review.approve, proposal_id, actor, note, namespace, expected_version=expected_version)
+            return gate.run(actor, "review_decide", namespace, None, lambda: review.approve(
+                proposal_id, actor, note, namespace, expected_version=expected_version))
         return _call(review.reject, proposal_id, actor, note, namespace)

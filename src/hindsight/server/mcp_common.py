@@ -15,7 +15,13 @@ from fastmcp.exceptions import ToolError
 from fastmcp.server.dependencies import get_access_token, get_http_request
 from pydantic import Field, ValidationError
 
-from hindsight.errors import HindsightError, InvalidInputError, StorageBusyError, format_validation_error
+from hindsight.errors import (
+    HindsightError,
+    InvalidInputError,
+    PermissionDeniedError,
+    StorageBusyError,
+    format_validation_error,
+)
 from hindsight.security.audit import AuditLog
 from hindsight.security.http_auth import principal_from_access_token
 from hindsight.security.http_guard import PRINCIPAL_KEY
@@ -98,3 +104,15 @@ class Gate:
         if self.audit is not None:
             self.audit.record(who.name, action, "denied", namespace, memory_id, detail)
         raise ToolError(f"permission_denied: {who.name} {detail}")
+
+    def run(self, actor: str, action: str, namespace: str, memory_id: str | None, fn: Callable[..., T],
+            *args: Any) -> T:
+        """`_call(fn, *args)` for a caller the scope check let through, writing a refusal the engine decided (the
+        writer of a held memory releasing or erasing it, a proposer approving its own change) to the audit log
+        like the gate's own denials (attack round 16: those refusals left no trace)."""
+        try:
+            return _call(fn, *args)
+        except ToolError as exc:
+            if str(exc).startswith(PermissionDeniedError.code) and self.audit is not None:
+                self.audit.record(str(actor), action, "denied", namespace, memory_id, str(exc)[:500])
+            raise

@@ -183,7 +183,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         if not confirm:
             raise ToolError("invalid_input: set confirm=true to hard-delete; use memory_forget to soft-forget")
         actor = gate(Scope.admin, namespace, "delete", memory_id)
-        record = _call(engine.delete, memory_id, namespace, actor, reason)
+        record = gate.run(actor, "delete", namespace, memory_id, engine.delete, memory_id, namespace, actor, reason)
         return {"memory_id": record.id, "status": "deleted"}
 
     @mcp.tool

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pydantic import ValidationError
 
 from hindsight.errors import InvalidInputError, format_validation_error
-from hindsight.jsonl import parse_json
+from hindsight.jsonl import decoded, parse_json
 from hindsight.model import RESERVED_METADATA_KEYS, MemoryInput, Status
 from hindsight.storage.base import MemoryStore
 from hindsight.storage.encrypted import LOCKED
@@ -60,12 +60,7 @@ def parse_lines(lines: Iterable[str | bytes], namespace: str | None) -> list[Imp
     allowed = set(MemoryInput.model_fields)
     parsed: list[ImportLine] = []
     for number, line in enumerate(lines, start=1):
-        if isinstance(line, bytes):
-            try:
-                line = line.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InvalidInputError(f"line {number}: file must be UTF-8 (invalid byte 0x{line[exc.start]:02x} "
-                                        f"at offset {exc.start}); nothing was imported") from exc
+        line = decoded(line, number, "; nothing was imported")
         if not line.strip():
             continue
         raw = parse_json(line, f"line {number}")
