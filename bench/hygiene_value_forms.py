@@ -40,11 +40,18 @@ def _state(old: str, new: str) -> tuple[bool, bool, tuple[int, int, int]]:
     return same_fact.gate(o, n), same_fact.guarded_gate(o, n), (g.matched, g.unmatched, g.codes)
 
 
+def _main_reading() -> None:
+    """The agreement as main reads it: no value forms, no span clashes."""
+    same_fact.read_values = lambda text: text  # type: ignore[assignment]
+    same_fact.span_clashes = lambda old, new: 0  # type: ignore[assignment]
+    same_fact.agreement.cache_clear()
+
+
 def states(with_forms: bool) -> dict[tuple[str, int, int], tuple[bool, bool, tuple[int, int, int]]]:
     """(round, row, -1 for the existing memory or the other's index) -> (gate, guarded gate, agreement)."""
-    reader = same_fact.read_values
+    reader, clashes = same_fact.read_values, same_fact.span_clashes
     if not with_forms:
-        same_fact.read_values = lambda text: text  # type: ignore[assignment]
+        _main_reading()
     same_fact.agreement.cache_clear()
     out = {}
     try:
@@ -53,7 +60,7 @@ def states(with_forms: bool) -> dict[tuple[str, int, int], tuple[bool, bool, tup
                 for k, old in [(-1, r["existing"]), *enumerate(r.get("others") or [])]:
                     out[(rnd, i, k)] = _state(old, r["new"])
     finally:
-        same_fact.read_values = reader  # type: ignore[assignment]
+        same_fact.read_values, same_fact.span_clashes = reader, clashes  # type: ignore[assignment]
         same_fact.agreement.cache_clear()
     return out
 
@@ -74,7 +81,7 @@ def _evidence(old: str, new: str) -> str:
 
 def lost(main_path: Path) -> None:
     """Every restatement main does not merge, by the stage that decided it and what its values say."""
-    same_fact.read_values = lambda text: text  # type: ignore[assignment]  # main's reading
+    _main_reading()
     by: Counter[tuple[str, str]] = Counter()
     langs: Counter[tuple[str, str]] = Counter()
     total = merged = 0

@@ -40,6 +40,12 @@ from tests.hygiene_pairs import pair
     ("No calls on Saturdays or Sundays.", "No calls on weekends."),
     ("周六周日不加班", "周末不加班"),
     ("每周二、四晚上", "每周二、周四晚上"),
+    ("Tues meeting", "Tuesday meeting"),
+    ("half a year of rent", "6 months of rent"),
+    ("奖金是两个半月工资", "奖金是2.5个月工资"),
+    ("密码三个月一换", "密码每季度一换"),
+    ("spun up a pair of gateways", "spun up 2 gateways"),
+    ("烧到39度2", "烧到39.2度"),
 ])
 def test_forms_are_read(text: str, read: str) -> None:
     assert read_values(text) == read
@@ -47,7 +53,8 @@ def test_forms_are_read(text: str, read: str) -> None:
 
 @pytest.mark.parametrize("text", ["He sat down at 9.", "Sat down with Ana.", "The Sun newspaper", "I won one game.",
                                   "Fees: $1,500 a term.", "Sun protection: SPF 50.", "Runs on c6i.2xlarge.",
-                                  "The second floor.", "他一直一个人住。"])
+                                  "The second floor.", "他一直一个人住。", "Sun damage", "大半年没见了",
+                                  "Mon–Thu at 9:30", "我俩"])
 def test_words_that_only_look_like_forms_stay(text: str) -> None:
     assert read_values(text) == text
 
@@ -68,6 +75,8 @@ def _agrees(old: str, new: str) -> bool:
     ("Redis 最大内存 16G，淘汰策略 allkeys-lru。", "Redis maxmemory 设成 16GB，按 allkeys-lru 淘汰。"),
     ("Book club meets the first Thursday of every month at 7 pm.", "Book club — 1st Thu monthly, 19:00."),
     ("孩子的网课是每周一、三晚上八点。", "周一和周三晚八点，孩子上网课。"),
+    ("The reserve should cover six months of costs, about $18k.", "Keep ~$18,000 in reserve: half a year of costs."),
+    ("年终奖按 2.5 个月工资发。", "年底奖金是两个半月的薪水。"),
 ])
 def test_values_in_other_forms_agree(old: str, new: str) -> None:
     assert _agrees(old, new)
@@ -78,6 +87,8 @@ def test_values_in_other_forms_agree(old: str, new: str) -> None:
     ("The office dog policy allows dogs on Fridays only.", "Dogs are welcome Monday through Friday now."),
     ("The after-hours vet line is 01632 960881.", "The routine vet line is 01632 960800."),  # another number
     ("女儿的钢琴课每次一个半小时。", "儿子的游泳课每次两小时。"),  # another duration
+    ("Build logs are kept for 30-day periods.", "Audit logs are kept for 30 months."),  # one number, two spans
+    ("试用期 3 个月。", "实习期 3 周。"),
 ])
 def test_other_values_still_disagree(old: str, new: str) -> None:
     assert not _agrees(old, new)

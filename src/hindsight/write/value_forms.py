@@ -14,11 +14,18 @@ the released restatements whose values are the same and read as differing or as 
 * a phone number in Chinese digits (一三九零一二三四五六七), a number glued to its unit ("16GB", "500mg": no code),
   ordinals in words ("the fourteenth"), Saturday and Sunday together as the weekend (周六周日 / 周末), a Chinese
   list of weekdays under one 周 (每周一、三 = 周一、周三);
-* a comma between digits that is no thousands separator ("确认号 88321,7 月 2 日") separates two values.
+* half a year = 6 months (半年 = 6个月), 两个半月 = 2.5 个月, 一年半 = 1.5 年, 三个月一次 = 每季度
+  ("a pair of" = 2, 39度2 = 39.2度);
+* a comma between digits that is no thousands separator ("确认号 88321,7 月 2 日") separates two values;
+* and one number as a span of time in two units is two values (`span_clashes`: "15-day retention" / "retained for
+  15 months").
 
-Only the agreement reads these (the gate of the same-fact scores: positive evidence that the values are one),
-so a reading can open a gate and never close one a pair passed before, nor change the rules' reading of a
-change. Readings are of forms, not of a domain: no word list beyond numbers, weekdays and units of time.
+Only the agreement reads these (the gate of the same-fact scores: positive evidence that the values are one); the
+rules' reading of a change or a merge blocker is untouched. A reading opens a gate where both sides now agree and
+shuts one where a value is now read on one side only ("3月2日 补了磨牙" / "3月2日 还建议半年后洗牙": 6 months is
+another value; "Tue/Thu 6pm" / "Mon/Wed 6pm"). A range of days other than Monday to Friday is read as neither
+("Mon–Thu" / "daily except Fridays"). Readings are of forms, not of a domain: no word list beyond numbers,
+weekdays and units of time.
 """
 
 from __future__ import annotations
@@ -36,11 +43,14 @@ _WEEKDAYS = {"mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wedne
              "sun": "Sunday"}
 #: capitalised (or upper-case) abbreviations only, before a digit, punctuation, "and"/"or", a part of the day or
 #: "monthly"/"weekly", or after "on"/"last"/"next"/"every"/"this": "Sun" and "Sat" as words ("the Sun newspaper",
-#: "Sat down with Ana") are not days
+#: "Sat down with Ana") are not days; Tue, Wed, Thu and Fri also before a lowercase word ("Tues meeting")
 _WD = r"(?-i:Mon|Tues?|Weds?|Thu(?:rs?)?|Fri|Sat|Sun|MON|TUES?|WEDS?|THU(?:RS?)?|FRI|SAT|SUN)"
 _WEEKDAY = re.compile(rf"(?P<pre>\b(?:[Oo]n|[Ll]ast|[Nn]ext|[Ee]very|[Tt]his)\s+)(?P<a>{_WD})\b\.?"
                       rf"|\b(?P<b>{_WD})\b\.?(?=\s*(?:\d|[,/&:;.)!?\-–—]|and\b|or\b|$)"
-                      r"|\s+(?:morning|afternoon|evening|night|monthly|weekly)s?\b)")
+                      r"|\s+(?:morning|afternoon|evening|night|monthly|weekly)s?\b)"
+                      r"|\b(?P<c>(?-i:Tues?|Weds?|Thu(?:rs?)?|Fri))\b\.?(?=\s+[a-z])")
+_RANGE_END = re.compile(rf"\b{_WD}\.?\s*(?:-|–|—|to|through|thru)$")
+_RANGE_START = re.compile(rf"(?:-|–|—|to\b|through\b|thru\b)\s*{_WD}\b")
 #: a run of days from Monday to Friday is the working week, however named: "Mon–Fri", "Monday to Friday",
 #: 周一到周五 / 周一至周五 read as "weekdays" / 工作日 (a day-by-day reading would leave 1 and 5 unmatched against
 #: "every weekday")
@@ -78,8 +88,24 @@ _EN_HALF_HOUR = re.compile(r"\bhalf\s+an\s+hour\b", re.IGNORECASE)
 _EN_HOUR_AND_HALF = re.compile(r"\b(?:an|one)\s+hour\s+and\s+a\s+half\b|\bone\s+and\s+a\s+half\s+hours?\b", re.IGNORECASE)
 _EN_N_AND_HALF = re.compile(r"\b(\d+)\s+and\s+a\s+half\s+hours?\b", re.IGNORECASE)
 _FORTNIGHT = re.compile(r"\ba\s+fortnight\b", re.IGNORECASE)
+_EN_HALF_YEAR = re.compile(r"\b(?:half\s+a|a\s+half[-\s])\s*year\b", re.IGNORECASE)
+_EN_PAIR = re.compile(r"\ba\s+pair\s+of\b", re.IGNORECASE)
+_ZH_HALF_YEAR = re.compile(r"(?<![一二两三四五六七八九十\d个大多])半年")
+_ZH_HALF_UNIT = re.compile(rf"([{_ZH_NUM}]|\d+)\s*个半月|([{_ZH_NUM}]|\d+)\s*年半")
+_ZH_QUARTERLY = re.compile(r"(?:每)?(?:3|三)个月(?=一[次换结发交])")
+_ZH_TENTHS_DIGIT = re.compile(r"(\d+)\s*度\s*(\d)(?![\d.])")
+
 _NUMBER_HYPHEN_WORD = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)-(?=[A-Za-z]+(?:-[A-Za-z]+)*\b)")
 _NOT_THOUSANDS = re.compile(r"(?<=\d)[,，](?=\d)(?!\d{3}(?!\d))")
+
+
+def _weekday(m: re.Match[str]) -> str:
+    """A weekday abbreviation in full, unless it ends a range of days other than Monday to Friday ("Mon–Thu": the
+    other side says "daily except Fridays" as often as it names the days; read as neither)."""
+    before, after = m.string[:m.start()].rstrip(), m.string[m.end():].lstrip()
+    if _RANGE_END.search(before) or _RANGE_START.match(after):
+        return m.group(0)
+    return (m.group("pre") or "") + _WEEKDAYS[(m.group("a") or m.group("b") or m.group("c")).lower()]
 
 
 def _zh_day_list(m: re.Match[str]) -> str:
@@ -91,6 +117,12 @@ def _ordinal(m: re.Match[str]) -> str:
     if m.group(3):
         return f"{_ORDINALS[m.group(3).lower()]}th"
     return f"{(20 if m.group(1).lower() == 'twenty' else 30) + _ORDINAL_TAIL[m.group(2).lower()]}th"
+
+
+def _zh_half_unit(m: re.Match[str]) -> str:
+    if m.group(1):
+        return f"{_zh_count(m.group(1))}.5个月"
+    return f"{_zh_count(m.group(2))}.5年"
 
 
 def _zh_count(token: str) -> int:
@@ -106,7 +138,7 @@ def read_values(text: str) -> str:
     text = _ORDINAL.sub(_ordinal, text)
     text = _SPELLED.sub(lambda m: "".join(_DIGIT_WORDS[w.lower()] for w in re.split(r"[-\s]", m.group(0))), text)
     text = _ZH_WORKWEEK.sub("工作日", _EN_WORKWEEK.sub("weekdays", text))
-    text = _WEEKDAY.sub(lambda m: (m.group("pre") or "") + _WEEKDAYS[(m.group("a") or m.group("b")).lower()], text)
+    text = _WEEKDAY.sub(_weekday, text)
     text = _ZH_DAY_LIST.sub(_zh_day_list, text)
     text = _ZH_WEEKEND.sub("周末", _EN_WEEKEND.sub("weekends", text))
     text = _ZH_HALF_HOURS.sub(lambda m: f"{_zh_count(m.group(1)) * 60 + 30}分钟", text)
@@ -116,4 +148,32 @@ def read_values(text: str) -> str:
     text = _EN_HOUR_AND_HALF.sub("90 minutes", _EN_HALF_HOUR.sub("30 minutes", text))
     text = _EN_N_AND_HALF.sub(lambda m: f"{int(m.group(1)) * 60 + 30} minutes", text)
     text = _FORTNIGHT.sub("14 days", text)
+    text = _EN_PAIR.sub("2", _EN_HALF_YEAR.sub("6 months", text))
+    text = _ZH_HALF_UNIT.sub(_zh_half_unit, text)
+    text = _ZH_QUARTERLY.sub("每季度", _ZH_HALF_YEAR.sub("6个月", text))
+    text = _ZH_TENTHS_DIGIT.sub(r"\1.\2度", text)
     return _NUMBER_HYPHEN_WORD.sub(r"\1 ", text)
+
+
+_EN_SPAN = re.compile(r"(\d+(?:\.\d+)?)\s*-?\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|"
+                      r"years?|yrs?)\b")
+_ZH_SPAN = re.compile(r"(\d+(?:\.\d+)?)\s*个?\s*(秒钟?|分钟|小时|天|周|星期|个月)")
+_ZH_SPAN_UNIT = {"秒": "s", "秒钟": "s", "分钟": "mi", "小时": "h", "天": "d", "周": "w", "星期": "w", "个月": "mo"}
+
+
+def _spans(text: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for m in _EN_SPAN.finditer(text):
+        unit = m.group(2).lower()  # seconds, minutes, hours, days, weeks, months, years: s, mi, h, d, w, mo, y
+        out.setdefault(m.group(1), set()).add(unit[:2] if unit[:2] in ("mi", "mo") else unit[0])
+    for m in _ZH_SPAN.finditer(text):
+        out.setdefault(m.group(1), set()).add(_ZH_SPAN_UNIT[m.group(2)])
+    return out
+
+
+def span_clashes(old: str, new: str) -> int:
+    """How many numbers both texts give as a span of time in units that differ on every mention: "15-day
+    retention" / "retained for 15 months" agree on 15 and are two values (texts as `lexicon.normalise_numbers`
+    writes them)."""
+    a, b = _spans(old), _spans(new)
+    return sum(1 for v in a.keys() & b.keys() if not a[v] & b[v])
