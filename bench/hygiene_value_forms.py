@@ -3,6 +3,7 @@
     PYTHONPATH=src:bench python bench/hygiene_value_forms.py --out /tmp/x/flips.json --pairs /tmp/x/pairs.json
     PYTHONPATH=src:bench python bench/hygiene_value_forms.py --lost MAIN.json            # where restatements stop
     PYTHONPATH=src:bench python bench/hygiene_value_forms.py --combine MAIN.json BRANCH.json --out /tmp/x/engine.json
+    PYTHONPATH=src:bench python bench/hygiene_value_forms.py --cost            # the agreement + guarded score, ms a pair
 
 The forms are read only by `same_fact.agreement`, the gate of the two same-fact scores. For every pair of every
 released round - (existing, new) and each (other, new) - the gates and the agreement are read twice, without the
@@ -127,13 +128,53 @@ def rates(ds: list[dict[str, Any]]) -> dict[str, Any]:
             "confusion": dict(sorted(conf.items()))}
 
 
+def cost(rounds: tuple[str, ...] = ("r11", "r13")) -> None:
+    """CPU time of the guarded score's gate and score a judged pair, main's reading first, then the forms'. Cold:
+    every cache of the lexical analysis and of the readings cleared; warm: the judge has analysed the pair."""
+    import time
+
+    import numpy as np
+
+    import hindsight.write.value_forms as value_forms
+    from hindsight.write.analysis import analyse, units
+    score = same_fact.shipped_guarded()
+    assert score is not None
+    pairs = [written_alike(r["existing"], r["new"]) for rnd in rounds for r in _rows(rnd)]
+    reading = same_fact.read_values, same_fact.span_clashes
+    for label in ("main", "forms"):
+        if label == "main":
+            _main_reading()
+        else:
+            same_fact.read_values, same_fact.span_clashes = reading  # type: ignore[assignment]
+        out: dict[str, list[float]] = {"cold": [], "warm": []}
+        for o, n in pairs:
+            for mode in ("cold", "warm"):
+                if mode == "cold":
+                    analyse.cache_clear()
+                    units.cache_clear()
+                    value_forms.read_values.cache_clear()
+                else:
+                    analyse(o, n)
+                same_fact.agreement.cache_clear()
+                t0 = time.process_time()
+                score.merges(o, n, 0.9, 0.9)
+                out[mode].append((time.process_time() - t0) * 1000)
+        for mode, xs in out.items():
+            a = np.array(xs)
+            print(f"{label} {mode}: {len(a)} pairs, median {np.median(a):.3f} ms, p99 {np.percentile(a, 99):.3f} ms")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path)
     parser.add_argument("--lost", type=Path, help="a bench/hygiene_funnel.py result: where its restatements stop")
     parser.add_argument("--combine", type=Path, nargs=2, metavar=("MAIN", "BRANCH"))
+    parser.add_argument("--cost", action="store_true")
     args = parser.parse_args()
+    if args.cost:
+        cost()
+        return 0
     if args.lost:
         lost(args.lost)
         return 0
