@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -281,13 +282,16 @@ def fires(rows_path: Path, model_dir: Path, margin: float, out: Path) -> None:
     print(len(pairs), "pairs")
 
 
-def combine(main_path: Path, branch_path: Path, out: Path) -> None:
-    """Per round and pooled: main's engine outcome of every pair, the branch's for the pairs its run judged."""
+def combine(main_path: Path, branch_path: Path, out: Path,
+            rates: Callable[[list[dict[str, Any]]], dict[str, Any]] | None = None) -> None:
+    """Per round and pooled: main's engine outcome of every pair, the branch's for the pairs its run judged.
+    `rates`: what to report of a list of pairs (default: the shares below; `hygiene_value_forms` adds the confusion
+    matrix)."""
     def decided(path: Path) -> dict[str, dict[str, Any]]:
         f = json.loads(path.read_text(encoding="utf-8"))
         return {rnd: {d["pair"]: d for d in e["decided"]} for rnd, e in f.items() if isinstance(e, dict) and "decided" in e}
 
-    def rates(ds: list[dict[str, Any]]) -> dict[str, Any]:
+    def shares(ds: list[dict[str, Any]]) -> dict[str, Any]:
         c: Counter[str] = Counter()
         for d in ds:
             c["n_" + d["label"]] += 1
@@ -301,6 +305,7 @@ def combine(main_path: Path, branch_path: Path, out: Path) -> None:
                 "wrong_dep": round(wrong / max(c["n_restatement"] + c["n_distinct"] + c["n_supplement"], 1), 4),
                 "counts": {k: c[k] for k in ("restatement_merged", "n_restatement", "distinct_kept", "n_distinct",
                                              "others_ok", "n_others")}}
+    rates = rates or shares
     m, b = decided(main_path), decided(branch_path)
     report: dict[str, Any] = {}
     pooled: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
@@ -311,11 +316,11 @@ def combine(main_path: Path, branch_path: Path, out: Path) -> None:
         moved = [[k, d["label"], d["actual"], a["actual"], d["others_ok"], a["others_ok"]] for (k, d), a in
                  zip(ds.items(), after) if (d["actual"], d["others_ok"]) != (a["actual"], a["others_ok"])]
         report[rnd] = {"main": rates(list(ds.values())), "branch": rates(after), "moved": moved}
-        print(rnd, json.dumps(report[rnd]["main"]), "->", json.dumps(report[rnd]["branch"]))
+        print(rnd, json.dumps(report[rnd]["main"].get("counts")), "->", json.dumps(report[rnd]["branch"].get("counts")))
         for x in moved:
-            print("   ", x)
+            print("   ", json.dumps(x, ensure_ascii=False))
     report["pooled"] = {"main": rates(pooled[0]), "branch": rates(pooled[1])}
-    print("POOLED", json.dumps(report["pooled"]))
+    print("POOLED", json.dumps(report["pooled"], ensure_ascii=False))
     out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

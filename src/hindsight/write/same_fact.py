@@ -33,9 +33,11 @@ from hindsight.retrieval.currency import ADDITIVE
 from hindsight.text.script import script_of
 from hindsight.write.amounts import quantities_differ
 from hindsight.write.analysis import analyse
+from hindsight.write.conversions import written_alike
 from hindsight.write.evidence import DETAIL_KEPT, DETAIL_UNITS, Slots, single_substitution
 from hindsight.write.lexicon import normalise_numbers
 from hindsight.write.slots import appended_detail, other_entity, slot_conflict
+from hindsight.write.value_forms import read_values, span_clashes
 
 #: A code: a token with a letter and a digit (c6i.2xlarge, INC-2291, 京A7K2P3), an e-mail address or a domain with its
 #: path (github.com/kite/web-client: one value, not the domain alone).
@@ -106,7 +108,11 @@ def _months(text: str) -> set[str]:
 
 @lru_cache(maxsize=4096)
 def agreement(old: str, new: str) -> Agreement:
-    """The values of `old` and `new` (already written alike by `conversions.written_alike`) matched both ways."""
+    """The values of `old` and `new` (already written alike by `conversions.written_alike`) matched both ways,
+    after the forms `value_forms.read_values` reads (spelled digits, weekday abbreviations, half hours; round 17)."""
+    read_old, read_new = read_values(old), read_values(new)
+    if (read_old, read_new) != (old, new):
+        old, new = written_alike(read_old, read_new)
     a = analyse(old, new)
     lo, ln = (normalise_numbers(unicodedata.normalize("NFKC", t)).lower() for t in (old, new))
     if _EXPONENT.search(lo) or _EXPONENT.search(ln):  # 200万 is read 2e+06 (`numbers._wan`): two tokens, not one value
@@ -115,7 +121,7 @@ def agreement(old: str, new: str) -> Agreement:
     sq_old, sq_new = _squash(lo), _squash(ln)
     code_digits = {d for c in old_codes | new_codes for d in _DIGITS.findall(c)}
     digits_old, digits_new = "".join(_DIGITS.findall(lo)), "".join(_DIGITS.findall(ln))
-    matched = unmatched = codes = 0
+    matched, unmatched, codes = 0, span_clashes(lo, ln), 0
     months_old, months_new = _months(unicodedata.normalize("NFKC", old)), _months(unicodedata.normalize("NFKC", new))
     for mine_m, theirs_m, numbers in ((months_old, months_new, a.new_numbers), (months_new, months_old, a.old_numbers)):
         # a month the other side names otherwise, or not at all ("May 6" / "June 6"; "Oct 2" / "10/2" agree)
