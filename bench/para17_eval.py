@@ -1,12 +1,12 @@
 """One variant's hits on released retrieval rounds, with the re-ranker's feature rows (issue 10, round 17).
 
-    python bench/para17_eval.py STORES VARIANT OUT_DIR r17 r16 ...      # STORES/store_rN from blind_store.build
+    python bench/para17_eval.py STORES VARIANT OUT_DIR r17 r16 ...      # STORES/store_rN: blind_store.build
     PARA17_MODEL=DIR python bench/para17_eval.py ...     # the mixed-pool order from DIR/wo_rN.json (held out)
     PARA17_SETTINGS='{"retrieval": {...}}' python bench/para17_eval.py ...
     PARA17_POOL=30 python bench/para17_eval.py ...      # the learned order re-ranks this many (xling_rerank.POOL)
 
-Each round is searched on a fresh copy of its store in file order with the harness's access pattern (top 5,
-`now_for`). Writes OUT_DIR/VARIANT_rN.jsonl: one row per query ({"kind": "q", line, category, hit} as
+A missing STORES/store_rN is written first (`blind_store.build`, by the engine on PYTHONPATH). Each round is
+searched on a fresh copy of its store in file order with the harness's access pattern (top 5, `now_for`). Writes OUT_DIR/VARIANT_rN.jsonl: one row per query ({"kind": "q", line, category, hit} as
 `para16_loro.py` reads it) plus what `xling_rerank` saw (`ids`, feature rows `x`: the dump `para17_fit.py` fits
 on), the ids returned, and the search's wall time in ms (the query vector is cached first: the encoder's cost
 is the same for every variant).
@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from blind_store import now_for, open_copy, rows
+from blind_store import build, now_for, open_copy, rows
 
 from hindsight.embeddings.factory import create_embedder
 from hindsight.retrieval import xling_rerank
@@ -34,7 +34,7 @@ for rnd in sys.argv[4:]:
     if model_dir:
         xling_rerank.MODEL_FILE = Path(model_dir) / f"wo_{rnd}.json"
         xling_rerank.model.cache_clear()
-    ids = json.loads((stores / f"store_{rnd}" / "ids.json").read_text())
+    ids = build(set_dir, stores / f"store_{rnd}", emb)
     inv = {v: k for k, v in ids.items()}
     eng = open_copy(stores / f"store_{rnd}", emb, json.loads(os.environ.get("PARA17_SETTINGS", "{}")))
     now = now_for(set_dir)

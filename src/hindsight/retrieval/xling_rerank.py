@@ -5,9 +5,10 @@ cross-lingual and gloss channels) leaves the right memory at rank 6-20 for a qua
 cross-language questions of the released blind rounds: each channel votes by rank only, so a strong dense
 match in the other script and a weak BM25 echo in the query's own script count alike. This step describes
 each of the best `POOL` candidates with what the search already knows (every channel's rank and score, the
-raw query cosine, the script pair) plus three cheap overlaps (the query's content words, its Latin tokens and
-numbers, its dictionary glosses across scripts) and orders them by a logistic model fitted on the released
-rounds (`bench/xling_rerank_fit.py`, leave-one-round-out; coefficients in data/xling_rerank.json).
+raw query cosine, the script pair) plus cheap overlaps (the query's content words, its Han characters and
+character pairs, its Latin tokens and numbers, its dictionary glosses across scripts) and orders them by a
+logistic model fitted on the 14 released retrieval rounds (`bench/para17_fit.py`, chosen leave-one-round-out
+through the real path; coefficients in data/xling_rerank.json).
 
 It runs only where it was fitted: the dense pool spans both scripts. An English-only store (LoCoMo) never
 sees it. No encoder call; the features cost a tokenisation of the query and of `POOL` memory texts.
