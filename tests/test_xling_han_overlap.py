@@ -2,7 +2,7 @@
 memory, not only the jieba words.
 
 A Chinese paraphrase often shares characters but no segmented word with its memory ("抽风的机器" / "排风扇",
-"航站楼那个铺子" / "机场店"): the words overlap was 0 for those pairs and the model had nothing in the text to
+r17/89): the words overlap was 0 for those pairs and the model had nothing in the text to
 prefer them by. `han_chars` (the question's content characters found in the memory) and `han_bigrams` (its
 adjacent character pairs) are read for same-script pairs only; an English pair and a cross-script pair read 0.
 """
