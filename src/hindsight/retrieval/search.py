@@ -138,7 +138,9 @@ class HybridRetriever:
         text = parsed.residual if parsed else query
         narrowed = self._narrow(scope, parsed)
         scored, vector = self._channels(text, narrowed, options)
-        widened = narrowed != scope and sum(len(hits) for hits in scored.values()) < top_k
+        # "too little" counts distinct memories, not channel entries: three memories found by two channels each
+        # are still three (a count of entries widened at top_k 10 but not at 5, issue 10 r17/81)
+        widened = narrowed != scope and len({mid for hits in scored.values() for mid, _ in hits}) < top_k
         if widened:
             # The parsed filter matched too little in this store: search the full scope (boosts still apply)
             # and say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.

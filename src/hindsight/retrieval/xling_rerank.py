@@ -5,9 +5,10 @@ cross-lingual and gloss channels) leaves the right memory at rank 6-20 for a qua
 cross-language questions of the released blind rounds: each channel votes by rank only, so a strong dense
 match in the other script and a weak BM25 echo in the query's own script count alike. This step describes
 each of the best `POOL` candidates with what the search already knows (every channel's rank and score, the
-raw query cosine, the script pair) plus three cheap overlaps (the query's content words, its Latin tokens and
-numbers, its dictionary glosses across scripts) and orders them by a logistic model fitted on the released
-rounds (`bench/xling_rerank_fit.py`, leave-one-round-out; coefficients in data/xling_rerank.json).
+raw query cosine, the script pair) plus cheap overlaps (the query's content words, its Han characters and
+character pairs, its Latin tokens and numbers, its dictionary glosses across scripts) and orders them by a
+logistic model fitted on the 14 released retrieval rounds (`bench/para17_fit.py`, chosen leave-one-round-out
+through the real path; coefficients in data/xling_rerank.json).
 
 It runs only where it was fitted: the dense pool spans both scripts. An English-only store (LoCoMo) never
 sees it. No encoder call; the features cost a tokenisation of the query and of `POOL` memory texts.
@@ -37,7 +38,7 @@ POOL = 20
 FEATURES = (
     "zh_query", "same_script", "order_rrank", "dense_rrank", "dense_score", "cos", "keyword_rrank",
     "keyword_log", "cross_rrank", "gloss_rrank", "fused", "words_same", "words_same_x", "tokens",
-    "gloss_shared", "gloss_shared_x",
+    "gloss_shared", "gloss_shared_x", "han_chars", "han_bigrams",
 )
 #: the Explanation fields a candidate dict carries
 EXPLANATION_FIELDS = {"dense_rank", "dense_score", "keyword_rank", "keyword_score", "crosslingual_rank", "gloss_rank",
@@ -47,6 +48,8 @@ DERIVED = ("dense_gap", "cos_gap", "dense_rrank_same", "dense_rrank_other", "key
            "cos_gap_same")
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*[A-Za-z0-9]|\d+(?:\.\d+)?")
 _HAN = re.compile(f"[{HAN_EXTENDED}]")  # one Han character (the shared range in text/script.py)
+#: characters that carry grammar or the question's form, not its topic (left out of `_han_chars`)
+_HAN_FUNCTION = frozenset("的了是在有和就都也要我们你他她它这那个吗呢吧啊么什怎哪谁几多少还能会到说")
 
 
 def _rr(rank: int | None) -> float:
@@ -65,6 +68,18 @@ def _tokens(text: str) -> frozenset[str]:
     return frozenset(t.lower() for t in _TOKEN.findall(text))
 
 
+@lru_cache(maxsize=4096)
+def _han_chars(text: str) -> frozenset[str]:
+    """Han characters of `text` other than function characters."""
+    return frozenset(c for c in _HAN.findall(text) if c not in _HAN_FUNCTION)
+
+
+@lru_cache(maxsize=4096)
+def _han_bigrams(text: str) -> frozenset[str]:
+    """Adjacent Han character pairs of `text`."""
+    return frozenset(a + b for a, b in zip(text, text[1:]) if _HAN.fullmatch(a) and _HAN.fullmatch(b))
+
+
 def _share(wanted: frozenset[str], found: frozenset[str]) -> float:
     return len(wanted & found) / len(wanted) if wanted else 0.0
 
@@ -77,6 +92,9 @@ def features_of(query: str, query_group: str, cand: Mapping[str, Any], order: in
     same = cand["group"] == query_group
     text = cand["text"]
     words = _share(_words(query), _words(text)) if same else 0.0
+    # a Chinese paraphrase often shares characters but no jieba word with its memory (排风扇 / 抽风的机器)
+    chars = _share(_han_chars(query), _han_chars(text)) if same else 0.0
+    bigrams = _share(_han_bigrams(query), _han_bigrams(text)) if same else 0.0
     gloss = 0.0
     if not same:
         glossed = english_words(query) if zh else english_side(query)
@@ -86,7 +104,7 @@ def features_of(query: str, query_group: str, cand: Mapping[str, Any], order: in
         float(zh), float(same), 1.0 / order, _rr(cand.get("dense_rank")), cand.get("dense_score") or 0.0,
         cand.get("cos") or 0.0, _rr(cand.get("keyword_rank")), math.log1p(max(keyword or 0.0, 0.0)),
         _rr(cand.get("crosslingual_rank")), _rr(cand.get("gloss_rank")), cand.get("fused") or 0.0,
-        words, words * float(zh), _share(_tokens(query), _tokens(text)), gloss, gloss * float(zh),
+        words, words * float(zh), _share(_tokens(query), _tokens(text)), gloss, gloss * float(zh), chars, bigrams,
     ]
 
 
