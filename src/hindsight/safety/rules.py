@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 Category = Literal["injection", "privilege_escalation", "exfiltration"]
@@ -755,9 +756,20 @@ class RuleHit:
 
 
 def match_rules(normalized: str, rules: Iterable[Rule] = RULES) -> list[RuleHit]:
-    """Every rule that fires on ``normalized`` (output of ``normalize_for_screening``)."""
+    """Every rule that fires on ``normalized`` (output of ``normalize_for_screening``).
+
+    With the shipped rules the answer is kept for the last texts read (`_shipped_hits`): one write reads its text
+    three times (the guard's decision, the classifier's rule votes, the directive flag), ~1 ms a pass."""
+    if rules is RULES:
+        return list(_shipped_hits(normalized))
     windows = Windows(normalized)
     return [RuleHit(rule.id, rule.category) for rule in rules if rule.matches(normalized, windows)]
+
+
+@lru_cache(maxsize=256)
+def _shipped_hits(normalized: str) -> tuple[RuleHit, ...]:
+    windows = Windows(normalized)
+    return tuple(RuleHit(rule.id, rule.category) for rule in RULES if rule.matches(normalized, windows))
 
 
 def match_hidden_directive(hidden_texts: Iterable[str]) -> bool:
