@@ -71,6 +71,7 @@ def configs(reranker_available: bool) -> list[Config]:
         Config("- topic split (topic_slots=0)", SearchOptions(channels=both), {"topic_slots": 0}),
         Config("- time filter padding (0 days)", SearchOptions(channels=both),
                {"time_filter_pad_after_days": 0.0, "time_filter_pad_before_days": 0.0}),
+        Config("- told time (time_filter_told_depth=0)", SearchOptions(channels=both), {"time_filter_told_depth": 0}),
         Config("+ per-speaker topic split (topic_each=2)", SearchOptions(channels=both), {"topic_each": 2}),
         Config("second pass without neighbours", SearchOptions(channels=both), {"second_pass_window": 0}),
         Config("second pass + feedback 20", SearchOptions(channels=both), {"second_pass_feedback": 20}),

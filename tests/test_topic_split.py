@@ -129,6 +129,9 @@ def test_a_time_filter_reaches_memories_told_shortly_after_its_window(tmp_path: 
         assert by_id[told.memory_id].why.in_time_filter is False, "outside the window the expression names"
         engine.settings.retrieval.time_filter_pad_after_days = 0.0
         strict = {h.memory.id for h in engine.search("Where was John in March 2026?", top_k=10, now=NOW)}
+        assert told.memory_id in strict, "its text names March: admitted by what it tells (tests/test_event_time.py)"
+        engine.settings.retrieval.time_filter_told_depth = 0
+        strict = {h.memory.id for h in engine.search("Where was John in March 2026?", top_k=10, now=NOW)}
         assert told.memory_id not in strict, "without padding the filter stops at the window's end"
     finally:
         engine.close()

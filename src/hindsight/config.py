@@ -60,6 +60,11 @@ class RetrievalSettings(BaseSettings):
     time_filter_pad_before_days: float = Field(
         default=3.0, ge=0.0, le=3650.0,
         description="... and up to this many days before it (plans told ahead)")
+    time_filter_told_depth: int = Field(
+        default=20, ge=0, le=1000,
+        description="with a time filter, the channels also run without it and, of each one's best this many, a "
+                    "memory written outside the filter joins when its own text names a time in the query's window "
+                    "('last month', written in April, is March: retrieval/event_time.py); 0 turns this off")
     second_pass: bool = Field(default=True, description="second retrieval step: add session neighbours of the best "
                               "hits, re-rank the pool with the learned model (retrieval/second_pass.py); on since it "
                               "won on LoCoMo dev (docs/benchmarks.md)")

@@ -17,7 +17,7 @@ import numpy as np
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
-from hindsight.retrieval import second_pass, topic_split, xling_rerank
+from hindsight.retrieval import event_time, second_pass, topic_split, xling_rerank
 from hindsight.retrieval.crosslingual import (
     EN_POOL_FACTOR,
     MIXED_KEYWORD_FACTOR,
@@ -145,6 +145,8 @@ class HybridRetriever:
             # The parsed filter matched too little in this store: search the full scope (boosts still apply)
             # and say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
             scored, vector = self._channels(text, scope, options)
+        elif self.settings.retrieval.time_filter_told_depth > 0 and event_time.applies(parsed, scope, narrowed):
+            scored = self._told(text, scope, narrowed, parsed, scored, options)
         ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
         weights = self._weights(mixed="crosslingual" in scored, query_group=bias_group(text))
         fused = reciprocal_rank_fusion(ranked, weights, k=self.settings.retrieval.rrf_k)
@@ -152,6 +154,16 @@ class HybridRetriever:
         first = FirstPass({mid: s for mid, s in fused.items() if mid in records}, records, scored, vector, parsed,
                           scope if widened else narrowed)
         return first, narrowed, widened
+
+    def _told(self, text: str, scope: Scope, narrowed: Scope, parsed: ParsedQuery | None,
+              scored: dict[str, list[tuple[str, float]]], options: SearchOptions) -> dict[str, list[tuple[str, float]]]:
+        """The channels again without the time filter; hits written outside it whose text tells of the query's
+        window join their channel (see `event_time`). The query vector is cached, so this encodes nothing."""
+        assert parsed is not None
+        wide, _ = self._channels(text, scope, options)
+        admitted = event_time.admit(parsed, narrowed, wide, lambda ids: self.store.get_many(list(ids)),
+                                    self.settings.retrieval.time_filter_told_depth)
+        return event_time.merge(scored, wide, admitted)
 
     def _second_pass(self, first: FirstPass, options: SearchOptions) -> second_pass.Reranked | None:
         """Widen and re-order the first pass (see `second_pass`) when it is on, a model is fitted, the first pass
