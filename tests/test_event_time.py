@@ -73,7 +73,11 @@ def test_a_time_filter_admits_a_memory_that_tells_of_the_window_months_later(tmp
     try:
         march = datetime(2026, 3, 10, tzinfo=UTC)
         filler = ["I love the color blue.", "Work has been busy lately.", "My coffee machine broke today.",
-                  "I think it will rain tomorrow.", "My phone battery keeps dying.", "I need to renew my passport."]
+                  "I think it will rain tomorrow.", "My phone battery keeps dying.", "I need to renew my passport.",
+                  "The bakery on 5th street closed.", "My sister adopted a kitten.", "I started learning the guitar.",
+                  "Our landlord fixed the heater.", "I finished a long novel.", "The gym changed its hours."]
+        # twelve memories inside March: the narrowed scope holds more distinct memories than top_k, so the filter
+        # is not widened (widening counts distinct memories since para17)
         engine.store_many([{"content": f"John: {text}", "event_time": march.isoformat()} for text in filler])
         told = engine.store_memory({"content": "John: My colleagues and I went to a tech convention last month!",
                                     "event_time": APRIL_18.isoformat()})
