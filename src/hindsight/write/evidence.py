@@ -31,6 +31,7 @@ from hindsight.write.analysis import (
     PairAnalysis,
     Unit,
     _same_frame,
+    analyse,
     content_diff,
     units,
 )
@@ -78,6 +79,10 @@ _DEPARTURE = re.compile(r"\b(from|instead of|rather|than|not|no longer|any ?more
 #: Words that say whose memory it is, not what it is about: sharing only these anchors no change.
 WHO_WORDS = frozenset({"user", "users", "the user", "用户", "team", "团队", "we", "我们", "公司", "company",
                        "he", "she", "他", "她", "i", "我"})
+#: Words of an ending's clause that name no thing of their own (times, places of the speaker): no anchor.
+ENDED_STOP = frozenset({"today", "yesterday", "week", "month", "year", "now", "home", "live", "family", "fami",
+                        "今天", "昨天", "上周", "今年", "现在", "家里", "已经", "那边", "这边", "东西", "事情",
+                        "下个月", "上个月", "这个月", "月底", "下周", "本周"})
 #: An old memory with at most this many content words states one slot: a cue about its subject is about it.
 SHORT_FACT = 7
 #: Share of each side's content the other must keep before a swapped slot counts as "the same frame".
@@ -89,6 +94,9 @@ DETAIL_KEPT = 0.85
 #: are a paraphrase only when the restatement model is this sure.
 SWAP_MERGE_P = 0.6
 DETAIL_UNITS = 2
+#: What of the old text an ending's clause must name to anchor a change (`ended_here`; round 16 of issue 10):
+#: "noun" any content word, "name" a name or a word of the old subject, "off" none.
+ENDING_ANCHOR = "noun"
 
 
 @dataclass(frozen=True)
@@ -177,6 +185,73 @@ def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]
     if patterns or en.search(old.lower()) or zh.search(old):
         return None  # the old text states an ending already ("was cancelled" / "had been scrapped"): no new one
     return ends_anew(old, new)
+
+
+#: Clause breaks of a new text: the ending's clause is what the ending is said of.
+_CLAUSE = re.compile(r"[，。；！？,.;!?：:—–()（）\n]|\s-\s")
+#: Endings whose object follows them ("sold the", "cancelled our", "got rid of"): what ended is after the cue.
+_TRANSITIVE_EN = re.compile(r"\b(?:the|it|them|his|her|my|our|their|that|this|its|rid of|gave away|traded in|"
+                            r"threw (?:out|away)|sold off)$")
+#: An owner before the thing owned (陈静的 / "Maya's"), and a speaker before what is said (物业说).
+_OWNER = re.compile(r"[的说]|['’]s\b|\bsaid\b|\bsays\b")
+#: A modal or a duty before an ending, or a condition right after it: a rule, not news that something ended.
+_RULE_BEFORE = re.compile(r"会|要|需|须|得|负责|应该|可以|一律|统一|每|\b(?:must|should|has to|have to|needs? to|every|"
+                          r"whenever|when|once|after|if)\b")
+_RULE_AFTER = re.compile(r"\s*(?:了)?\s*(?:后|之后|以后|时|的时候|的话)")
+#: Words after a transitive ending read as what ended.
+ENDED_WORDS = 4
+
+
+def ended_thing(text: str, cue: str) -> str:
+    """The words of `text` that say what ended at the ending `cue`: what follows a transitive ending ("sold the
+    Civic", "cancelled our recurring 1:1", what stands after 把 in 把年卡退掉), else what comes before it in its
+    clause ("Juno passed away", 雅阁卖了, 那台群晖上周处理掉了) - not the agent of a transitive ending ("Maya" in
+    "Maya cancelled the Singapore trip", 小王 in 小王把健身房的年卡退掉了)."""
+    at = text.lower().find(cue.lower())
+    if at < 0:
+        return ""
+    start = max((m.end() for m in _CLAUSE.finditer(text, 0, at)), default=0)
+    stop = _CLAUSE.search(text, at + len(cue))
+    before, after = text[start:at], text[at + len(cue) : stop.start() if stop else len(text)]
+    if _TRANSITIVE_EN.search(cue.lower()):
+        return " ".join(after.split()[:ENDED_WORDS])
+    if "把" in before:
+        before = before[before.rindex("把") + 1 :]
+    before = _OWNER.split(before)[-1]  # 陈静的港澳通行证 / "Maya's passport": the thing, not its owner
+    return before if [u for u in units(before) if not u.stop] else after
+
+
+def _as_a_rule(text: str, cue: str) -> bool:
+    """The ending is a rule or a habit, not news: a modal or a duty before it in its clause (会, 要, 负责, must, has
+    to: "过期的东西会被直接扔掉", "Priya负责把GitHub权限撤掉") or a condition after it (注销后 90 天内, "when ... closed")."""
+    at = text.lower().find(cue.lower())
+    start = max((m.end() for m in _CLAUSE.finditer(text, 0, max(at, 0))), default=0)
+    return bool(_RULE_BEFORE.search(text[start:max(at, 0)].lower()) or _RULE_AFTER.match(text, at + len(cue)))
+
+
+def ended_here(old: str, new: str) -> str | None:
+    """An ending of the new text (`endings`, as `end_cue` reads it) said of a thing the old text names: what ended
+    (`ended_thing`) holds a content word of the old text that is neither a number nor a verb nor a whose-memory
+    word ("Juno passed away" of "Our cat Juno is on methimazole", 那台群晖上周处理掉了 of 公司那台群晖 DS920+ 放在前台
+    下面, 雅阁卖了 of 车是 2018 年的本田雅阁). The old memory's subject read as its first words (每晚, 公司, "Our cat")
+    misses these; the thing that ended is the anchor, never only the person who ended it ("Maya cancelled the
+    Singapore trip" is not about Maya's allergy)."""
+    cue = ends_anew(old, new) if ENDING_ANCHOR != "off" else None
+    if not cue or _END_EN.search(old.lower()) or _END_ZH.search(old) or _as_a_rule(new, cue):
+        return None
+    old_units = [u for u in units(old) if not u.stop]
+    if ENDING_ANCHOR == "name":
+        subject = Slots.of(analyse(old, new)).subject
+        old_units = [u for u in old_units if u.entity or u in subject]
+    old_words = {u.text for u in old_units}
+    for u in units(ended_thing(new, cue)):
+        if u.stop or u.number or u.verb or u.text in WHO_WORDS or u.text in ENDED_STOP:
+            continue
+        if u.cjk and len(u.text) < 2:
+            continue  # one Han character (月, 假) names nothing by itself
+        if u.text in old_words or (u.cjk and any(u.text in w for w in old_words)):
+            return cue
+    return None
 
 
 #: the longest replaced stretch still read as one slot: English words, Han characters
@@ -284,14 +359,16 @@ def weak_anchor(a: PairAnalysis, s: Slots | None = None) -> bool:
 def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None) -> str | None:
     """What says the new text replaces the old one (same subject and attribute, another value), or None."""
     s = s or Slots.of(a)
-    anchored = s.subject_kept() or max(a.containment, a.coverage) >= 0.34 or subject_shared(old, new)
+    ended_of_it = ended_here(old, new)  # the ending names a thing of the old text
+    anchored = (s.subject_kept() or max(a.containment, a.coverage) >= 0.34 or subject_shared(old, new)
+                or bool(ended_of_it))
     same_statement = max(a.containment, a.coverage) >= 0.5
     if not anchored or other_entity(old, new):
         return None
     # across scripts the words cannot overlap; there the judge asks for a shared anchor term instead
     about_the_same = _about_the_same(a, s) or bool(_CJK_RE.search(old)) != bool(_CJK_RE.search(new))
     ended = end_cue(old, new)
-    if ended and not a.old_has_contrast and about_the_same:
+    if ended and not a.old_has_contrast and (about_the_same or ended_of_it):
         return f"the new memory says '{ended}'"
     old_tells_switch = bool(_STRONG_EN.search(old.lower()) or _STRONG_ZH.search(old)
                             or _SWITCH_EN.search(old.lower()) or _SWITCH_ZH.search(old))

@@ -16,7 +16,7 @@ from hindsight.text.script import script_of
 from hindsight.write.analysis import PairAnalysis, analyse
 from hindsight.write.conflict import ADDS_DETAIL, Label, Verdict, heuristic
 from hindsight.write.conversions import written_alike
-from hindsight.write.evidence import Slots, change_evidence, end_cue, merge_blocker, weak_anchor
+from hindsight.write.evidence import Slots, change_evidence, end_cue, ended_here, merge_blocker, weak_anchor
 from hindsight.write.pair_features import anchor_terms, pair_features
 from hindsight.write.pair_model import CHANGE, KEEP, MERGE
 from hindsight.write.restatement import pair_features as restatement_features
@@ -244,7 +244,9 @@ def _cued_change_below_band(old_text: str, new_text: str, similarity: float) -> 
     """Under the band, only an explicit switch/removal cue about the same subject retires the old memory."""
     analysis = analyse(old_text, new_text)
     slots = Slots.of(analysis)
-    if not (analysis.strong_cue or end_cue(old_text, new_text)) or not slots.subject_kept():
+    if not (analysis.strong_cue or end_cue(old_text, new_text)):
         return None
+    if not (slots.subject_kept() or ended_here(old_text, new_text)):
+        return None  # the old subject, or the thing an ending is said of (`evidence.ended_here`), must be the old one's
     change = change_evidence(old_text, new_text, analysis, slots)
     return Verdict("override", f"{change} (cosine {similarity:.3f}, under the band)") if change else None

