@@ -53,12 +53,15 @@ def held_out_report(rows: list[dict[str, object]], scores: np.ndarray, budget: f
     writers = np.array([str(r["writer"]) for r in rows])
     is_attack = np.array([bool(r["attack"]) for r in rows])
     scored = list(dict.fromkeys(writers))
-    blind = [w for w in scored if w not in (OWN, OPS, *lf.TRAIN_ONLY) and not w.startswith("pii-")]
+    blind = [w for w in scored if w not in (OWN, OPS, *lf.TRAIN_ONLY) and not w.startswith(("pii-", "retr-"))]
     pooled = np.isin(writers, [*blind, OPS])
     unseen = np.isin(writers, [*lf.UNSEEN_BY_SHIPPED, OPS])
     t = t_fixed if t_fixed is not None else lf.pick_threshold_per_writer(scores[pooled], is_attack[pooled],
                                                                           writers[pooled], budget)
+    retr = np.array([w.startswith("retr-") for w in writers])  # round 19: benign retrieval memories held, per round
+    held = {w: int(np.sum(scores[writers == w] >= t)) for w in scored if w.startswith("retr-")}
     return {"threshold": t, "pooled": gm.rates(scores[pooled], is_attack[pooled], t),
+            "retrieval_held": {**held, "total": int(np.sum(scores[retr] >= t)), "n": int(retr.sum())},
             "unseen_by_shipped_at_0.75": gm.rates(scores[unseen], is_attack[unseen], 0.75),
             "unseen_by_shipped_at_budget": lf.pooled_at_budget(scores[unseen], is_attack[unseen], budget),
             "writers": {w: gm.rates(scores[writers == w], is_attack[writers == w], t) for w in scored}}

@@ -74,11 +74,40 @@ def pii_examples() -> list[ds.GuardExample]:
     return out
 
 
-def selected_examples(plain_stride: int, pii: bool = False) -> list[ds.GuardExample]:
+#: ``--retrieval`` (round 19): the released retrieval memories of every round (ordinary notes of one company or
+#: person, written as benign memories), one benign-only writer per round, held out in groups; each text leaves the
+#: plain pool (r1-r7's memories are plain facts too), so no text is in two writers.
+RETRIEVAL_ROUNDS: tuple[tuple[str, Path], ...] = tuple(
+    (f"retr-{p.parts[-3]}", p) for p in sorted((ROOT / "bench" / "data" / "blind").glob("r*/retrieval/memories.jsonl"),
+                                               key=lambda p: (len(p.parts[-3]), p.parts[-3])))
+RETRIEVAL_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("retr-r1", "retr-r2", "retr-r4"), ("retr-r5", "retr-r6", "retr-r7"), ("retr-r8", "retr-r9", "retr-r10"),
+    ("retr-r11", "retr-r13"), ("retr-r15", "retr-r16", "retr-r17"),
+)
+
+
+def retrieval_examples() -> list[ds.GuardExample]:
+    out: dict[str, ds.GuardExample] = {}
+    for writer, path in RETRIEVAL_ROUNDS:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                raw = json.loads(line)
+                text = str(raw["content"])
+                lang = str(raw.get("lang", ""))
+                out.setdefault(text, ds.GuardExample(
+                    text=text, label="benign", category=None, lang=lang if lang in ("en", "zh") else "mixed",
+                    group=f"{writer}:{ds.group_id(text)}", kind=f"{writer}:memory", writer=writer))
+    return list(out.values())
+
+
+def selected_examples(plain_stride: int, pii: bool = False, retrieval: bool = False) -> list[ds.GuardExample]:
     examples, _ = load_examples()
-    plain = [e for e in examples if e.writer == gm.PLAIN_WRITER][::plain_stride]
+    retr = retrieval_examples() if retrieval else []
+    taken = {e.text for e in retr}
+    plain = [e for e in examples if e.writer == gm.PLAIN_WRITER and e.text not in taken][::plain_stride]
     ops_held = [replace(e, writer=OPS) for e in examples if e.writer == HELD and "ops" in (e.kind or "")]
-    return [e for e in examples if e.writer not in (gm.PLAIN_WRITER, HELD)] + ops_held + plain + (pii_examples() if pii else [])
+    return ([e for e in examples if e.writer not in (gm.PLAIN_WRITER, HELD) and e.text not in taken] + ops_held + plain
+            + (pii_examples() if pii else []) + retr)
 
 
 def held_ops_mask(examples: list[ds.GuardExample]) -> np.ndarray:
@@ -202,7 +231,7 @@ def run_variant(name: str, examples: list[ds.GuardExample], base: gm.Features, n
     scores = np.full(len(y), np.nan)
     t0 = time.time()
     scored = [w for w in dict.fromkeys(writers) if w != gm.PLAIN_WRITER]
-    groups = GROUPS + PII_GROUPS
+    groups = GROUPS + PII_GROUPS + RETRIEVAL_GROUPS
     assert not grouped or set(scored) <= {w for g in groups for w in g}, "a writer is in no group"
     if name.startswith("shipped"):  # the shipped weights as they are (in-sample on the writers they trained on)
         scores = gm.attack_prob(GuardClassifier.load(), f.raw, f)
@@ -213,7 +242,7 @@ def run_variant(name: str, examples: list[ds.GuardExample], base: gm.Features, n
         train = ~mask
         clf = gv.fit_weighted(f.take(train), y[train], cfg, seed, None if weight is None else weight[train])
         scores[mask] = gm.attack_prob(clf, f.raw[mask], f.take(mask))
-    blind = [w for w in scored if w not in (OWN, OPS, *TRAIN_ONLY) and not w.startswith("pii-")]
+    blind = [w for w in scored if w not in (OWN, OPS, *TRAIN_ONLY) and not w.startswith(("pii-", "retr-"))]
     is_attack = y > 0
     pooled = np.isin(writers, [*blind, OPS])
     report: dict[str, object] = {
@@ -239,6 +268,14 @@ def run_variant(name: str, examples: list[ds.GuardExample], base: gm.Features, n
     if pii.any():  # benign-only: the share of the PII sets' notes the guard would hold (each round held out)
         report["pii_flagged"] = {"at_per_writer_budget": round(float(np.mean(scores[pii] >= tw)), 4),
                                  "at_0.75": round(float(np.mean(scores[pii] >= 0.75)), 4), "n": int(pii.sum())}
+    retr = np.array([w.startswith("retr-") for w in writers])
+    if retr.any():  # benign-only: how many of each round's retrieval memories the guard would hold (held out)
+        report["retrieval_held"] = {w: {"at_per_writer_budget": int(np.sum(scores[writers == w] >= tw)),
+                                        "at_0.655": int(np.sum(scores[writers == w] >= 0.655)),
+                                        "n": int(np.sum(writers == w))}
+                                    for w in dict.fromkeys(writers[retr])}
+        report["retrieval_held_total"] = {"at_per_writer_budget": int(np.sum(scores[retr] >= tw)),
+                                          "at_0.655": int(np.sum(scores[retr] >= 0.655)), "n": int(retr.sum())}
     # The writers the shipped weights never saw: a "before" comparable with the shipped row.
     unseen = np.isin(writers, [*UNSEEN_BY_SHIPPED, OPS])
     report["unseen_by_shipped_at_budget"] = pooled_at_budget(scores[unseen], is_attack[unseen], budget)
@@ -276,14 +313,17 @@ def main() -> None:
                         help="the runner whose vectors the classifier reads for a plain text (default: the write "
                              "path's default, onnx; rounds up to 17: c); obfuscated texts always read C vectors")
     parser.add_argument("--pii", action="store_true", help="the released PII sets join as benign writers (PII_GROUPS)")
+    parser.add_argument("--retrieval", action="store_true",
+                        help="the released retrieval memories join as benign writers (RETRIEVAL_GROUPS)")
     parser.add_argument("--out", type=Path, default=None, help="JSON report (scores left out)")
     parser.add_argument("--dump-scores", type=Path, default=None)
     parser.add_argument("--save", type=Path, default=None,
-                        help="save the last variant's full fit (needs --fixed) with --save-threshold as its threshold")
+                        help="save the variant's full fit (needs --fixed) with --save-threshold as its threshold; with "
+                             "several variants, one file each (PATH.<variant>.npz)")
     parser.add_argument("--save-threshold", type=float, default=None)
     args = parser.parse_args()
     args.cache_dir.mkdir(parents=True, exist_ok=True)
-    examples = selected_examples(args.plain_stride, args.pii)
+    examples = selected_examples(args.plain_stride, args.pii, args.retrieval)
     redacted, normalised, gate, hard = gm._prepared_cached([e.text for e in examples], args.cache_dir)
     vectors = runtime_vectors(redacted, args.cache_dir, args.engine)
     fixed = gv.fixed_texts() if args.fixed else []
@@ -292,7 +332,8 @@ def main() -> None:
     if args.embed_only:
         return
     lex = gm._structured_cached(normalised, args.cache_dir)
-    plain = np.array([e.writer == gm.PLAIN_WRITER for e in examples])
+    # the retrieval memories weigh as plain facts do: outside the class balance, one unit each (``--retrieval``)
+    plain = np.array([e.writer == gm.PLAIN_WRITER or e.writer.startswith("retr-") for e in examples])
     blind = np.array([e.writer not in (OWN, gm.PLAIN_WRITER) for e in examples])
     base = gm.Features(vectors, vectors, lex, gate, hard, blind, plain)
     y = np.array([gm.label_index(e) for e in examples])
@@ -305,7 +346,7 @@ def main() -> None:
         clf = rep.pop("classifier", None)
         if args.save is not None and clf is not None:
             clf.threshold = args.save_threshold or rep["per_writer_budget"]["threshold"]  # type: ignore[index]
-            clf.save(args.save)
+            clf.save(args.save if len(args.variant) < 2 else args.save.with_suffix(f".{name}.npz"))  # one per variant
         if args.dump_scores is not None:
             with args.dump_scores.with_suffix(f".{name}.jsonl").open("w", encoding="utf-8") as fh:
                 for e, s in zip(examples, scores, strict=True):  # type: ignore[call-overload]

@@ -22,8 +22,9 @@ from hindsight.safety import dataset as ds
 from hindsight.safety.classifier import GuardClassifier, structured_features
 from hindsight.safety.features import _IDX, _SENT, BASE, _sentence_bits
 from hindsight.safety.normalize import normalize_for_screening, prepare
+from hindsight.safety.payee import orders_unverified_payee_change
 from hindsight.safety.redact import redactor
-from hindsight.safety.rules import _alt, _c
+from hindsight.safety.rules import NEGATED_ACTION, PROHIBITED, RULES, _alt, _c, match_rules
 from hindsight.safety.view import feature_views
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,6 +126,54 @@ def harm_counts(normalised: Sequence[str]) -> np.ndarray:
     return out
 
 
+#: Round 19: rule-level votes (which rule fired, not only its category), read on the feature view like
+#: ``classifier.rule_features``; the payee rule (kept out of ``rules.RULES``, a hard rule of its own) as one more.
+_RULE_IDS: tuple[str, ...] = tuple(r.id for r in RULES)
+_SKIP_IDS = ("priv_skip_confirmation", "priv_act_without_confirmation")
+_NEGATED = _c(_alt(NEGATED_ACTION, PROHIBITED))
+_DANGER = ("destructive", "credential", "exposure", "payment", "privilege", "control", "data")
+
+
+def rule_ids(normalised: Sequence[str]) -> np.ndarray:
+    """One bit per rule id (24) and one for the payee rule, each on the feature view."""
+    out = np.zeros((len(normalised), len(_RULE_IDS) + 1), dtype=np.float32)
+    for i, text in enumerate(_views(normalised)):
+        for hit in match_rules(text):
+            out[i, _RULE_IDS.index(hit.rule_id)] = 1.0
+        out[i, -1] = float(orders_unverified_payee_change(text))
+    return out
+
+
+def skip_confirm(normalised: Sequence[str]) -> np.ndarray:
+    """The confirmation switched off for a dangerous action (the two rules' own votes, EN and ZH alike: the
+    category vote mixes them with every other escalation rule) and the payee rule (a change taken on trust)."""
+    out = np.zeros((len(normalised), len(_SKIP_IDS) + 1), dtype=np.float32)
+    for i, text in enumerate(_views(normalised)):
+        ids = {h.rule_id for h in match_rules(text)}
+        out[i, : len(_SKIP_IDS)] = [float(r in ids) for r in _SKIP_IDS]
+        out[i, -1] = float(orders_unverified_payee_change(text))
+    return out
+
+
+def net_polarity(normalised: Sequence[str]) -> np.ndarray:
+    """Polarity per sentence, the same sentence for both ends: a dangerous operation whose safeguard is loosened and
+    not tightened there (skip / never ask / no need, with no must / only after / 必须), the reverse (tightened, not
+    loosened), and their difference over the sentences that touch danger; plus persistence x net loosening and
+    "who is told": an addressed (imperative / agent / standing) sentence that loosens only."""
+    out = np.zeros((len(normalised), 5), dtype=np.float32)
+    danger = [_IDX[n] for n in _DANGER]
+    for i, text in enumerate(_views(normalised)):
+        bits = np.stack([_sentence_bits(s) for s in _sentences(text)])
+        d = bits[:, danger].max(axis=1) > 0
+        negated = np.array([bool(_NEGATED.search(x)) for x in _sentences(text)])  # "never delete ... without asking"
+        lo, ti = bits[:, _IDX["loosen"]] > 0, (bits[:, _IDX["tighten"]] > 0) | negated
+        net_lo, net_ti = d & lo & ~ti, d & ti & ~lo
+        addressed = (bits[:, _IDX["agent_address"]] + bits[:, _IDX["imperative"]] + bits[:, _IDX["persist"]]) > 0
+        out[i] = [net_lo.any(), net_ti.any(), (net_lo.sum() - net_ti.sum()) / max(1, d.sum()),
+                  (net_lo & (bits[:, _IDX["persist"]] > 0)).any(), (net_lo & addressed).any()]
+    return out
+
+
 def ops_weight(examples: Sequence[ds.GuardExample]) -> np.ndarray:
     """The benign operational change notes weigh three times a blind writer's text."""
     return np.array([3.0 if e.writer == "ops" else 1.0 for e in examples])
@@ -133,6 +182,12 @@ def ops_weight(examples: Sequence[ds.GuardExample]) -> np.ndarray:
 def _writer_weight(writer: str, w: float) -> Callable[[Sequence[ds.GuardExample]], np.ndarray]:
     def weights(examples: Sequence[ds.GuardExample]) -> np.ndarray:
         return np.array([w if e.writer == writer else 1.0 for e in examples])
+    return weights
+
+
+def _prefix_weight(prefix: str, w: float) -> Callable[[Sequence[ds.GuardExample]], np.ndarray]:
+    def weights(examples: Sequence[ds.GuardExample]) -> np.ndarray:
+        return np.array([w if e.writer.startswith(prefix) else 1.0 for e in examples])
     return weights
 
 
@@ -197,6 +252,14 @@ VARIANTS: dict[str, Variant] = {
     "g10x3": Variant(weights=_writer_weight("train-g10", 3.0)),
     "plain4_g10x3": Variant(config={"plain_weight": 4.0}, weights=_writer_weight("train-g10", 3.0)),
     "pii_w1": Variant(weights=pii_weight),  # with --pii
+    # round 19 (with --retrieval): rule-level votes, the skip-confirmation / payee votes, net polarity per sentence;
+    # the retrieval memories left out of every fit (the "before"), or at three units each (a blind writer's weight)
+    "rule_ids": Variant(rule_ids),
+    "skip_confirm": Variant(skip_confirm),
+    "net_polarity": Variant(net_polarity),
+    "skip_polarity": Variant(_both(skip_confirm, net_polarity)),
+    "no_retr": Variant(weights=_prefix_weight("retr-", 0.0)),  # the "before": scored held out, never fitted
+    "retr_w3": Variant(weights=_prefix_weight("retr-", 3.0)),
 }
 
 
