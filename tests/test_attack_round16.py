@@ -95,6 +95,25 @@ def test_no_writer_of_the_held_version_erases_it_another_admin_does(tmp_path: Pa
     engine.close()
 
 
+def test_the_held_check_reads_the_memory_inside_the_delete_transaction(tmp_path: Path, embedder: Embedder,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer racing its own update into quarantine: the status the delete decides on is read inside the write
+    transaction, not before it (on 512b845 the engine read it first, so a stale read of "active" erased the held
+    version)."""
+    engine = _open(tmp_path / "race.db", embedder)
+    writer = _token("writer", "write")
+    memory_id = engine.store_memory({"content": "Deploys need two approvals.", "namespace": "ops"},
+                                    actor=writer).memory_id
+    before = engine.get(memory_id, "ops", record_access=False)  # what a racing delete read: active
+    held = engine.update(memory_id, {"content": ORDER}, "ops", writer)  # then the update lands, held
+    assert before.status == Status.active and held.status == Status.quarantined
+    monkeypatch.setattr(engine, "get", lambda *args, **kwargs: before)  # the delete's own read is the stale one
+    with pytest.raises(PermissionDeniedError, match="may not discard it"):
+        engine.delete(memory_id, "ops", writer, "cleanup")
+    assert engine.store.get(memory_id) is not None and engine.store.get(memory_id).status == Status.quarantined
+    engine.close()
+
+
 def test_an_active_memory_and_a_single_reviewer_deployment_delete_as_before(tmp_path: Path,
                                                                             embedder: Embedder) -> None:
     engine = _open(tmp_path / "s.db", embedder, review_self_approval=True)

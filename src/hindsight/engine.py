@@ -271,11 +271,15 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         keeps that it existed. A quarantined memory is the evidence its reviewer judges: its writer does not erase
         it (attack round 16; the same rule as a release or a console discard, review/separation.py), another admin
         or the owner's own doors do."""
-        current = self.get(memory_id, namespace, record_access=False)
-        if current.status == Status.quarantined:
-            refuse_own_release(memory_id, held_writers(current.created_by, self.store.history(memory_id)), actor,
-                               self.settings.review_self_approval, action="discard")
-        deleted = self.writer.remove(memory_id, namespace, actor=actor, note=self.writer.clean_note(reason, "reason"))
+        self.get(memory_id, namespace, record_access=False)  # not found: a typed error before any write
+
+        def not_own_held(current: MemoryRecord) -> None:  # read inside the write transaction: no race with an update
+            if current.status == Status.quarantined:
+                refuse_own_release(memory_id, held_writers(current.created_by, self.store.history(memory_id)),
+                                   actor, self.settings.review_self_approval, action="discard")
+
+        deleted = self.writer.remove(memory_id, namespace, actor=actor, note=self.writer.clean_note(reason, "reason"),
+                                     check=not_own_held)
         if deleted is None:
             raise MemoryNotFoundError(memory_id, namespace)
         return deleted

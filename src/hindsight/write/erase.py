@@ -23,6 +23,7 @@ PostgreSQL keeps dead row versions until VACUUM (autovacuum) reclaims them; see 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from hindsight.model import SESSION_CONTEXT_KEY, MemoryRecord, MemoryType, Status
@@ -51,10 +52,19 @@ def tombstone(record: MemoryRecord | dict[str, Any]) -> dict[str, Any]:
             "created_at": data.get("created_at"), "erased": True}
 
 
-def erase(writer: Writer, memory_id: str, namespace: str, *, actor: str, note: str = "") -> MemoryRecord | None:
-    """Hard-delete the memory and every copy of its text; returns it as it was, or None when it does not exist."""
+def erase(writer: Writer, memory_id: str, namespace: str, *, actor: str, note: str = "",
+          check: Callable[[MemoryRecord], None] | None = None) -> MemoryRecord | None:
+    """Hard-delete the memory and every copy of its text; returns it as it was, or None when it does not exist.
+
+    `check` sees the memory as it is inside the namespace's write transaction and may refuse by raising: a
+    decision read before it (its status, say) cannot be changed by another writer in between (attack round 16:
+    a writer racing its own update into quarantine)."""
     store = writer.store
     with store.transaction(namespace):
+        if check is not None:
+            current = store.get(memory_id)
+            if current is not None and current.namespace == namespace:
+                check(current)
         deleted = store.delete(memory_id, actor=actor, note=note)
         if deleted is None:
             return None

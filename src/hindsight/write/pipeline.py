@@ -323,9 +323,11 @@ class WritePipeline:
                 check_current(self.store.get(record.id), base)
             return self.store.replace(record, vector, actor=actor, action=action, note=note)
 
-    def remove(self, memory_id: str, namespace: str, *, actor: str, note: str = "") -> MemoryRecord | None:
-        """Hard delete that erases every copy of the text; history keeps that it existed (write/erase.py)."""
-        return erase(self, memory_id, namespace, actor=actor, note=note)
+    def remove(self, memory_id: str, namespace: str, *, actor: str, note: str = "",
+               check: Callable[[MemoryRecord], None] | None = None) -> MemoryRecord | None:
+        """Hard delete that erases every copy of the text; history keeps that it existed (write/erase.py); `check`
+        may refuse on the memory as it is inside the write transaction."""
+        return erase(self, memory_id, namespace, actor=actor, note=note, check=check)
 
     def _persist(
         self, record: MemoryRecord, vector: np.ndarray, verdict: ScreenResult | None, found: list[str], actor: str
