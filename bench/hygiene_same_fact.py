@@ -232,28 +232,34 @@ def _rates(c: Counter[str]) -> dict[str, Any]:
             "added": {k[4:]: v for k, v in c.items() if k.startswith("add_")}}
 
 
-def cost(rounds: list[str], model_path: Path) -> None:
-    """CPU time of the added stage per judged pair: the value agreement, the gate and the score. Cold: every
-    cache of the lexical analysis cleared first (the judge has usually filled it: warm)."""
+def time_pairs(score: Any, pairs: list[tuple[str, str]], *caches: Any) -> dict[str, list[float]]:
+    """CPU ms of `score.merges` on each pair, cold (every cache of the lexical analysis and `caches` cleared first)
+    and warm (the judge has analysed the pair); the value agreement is read again in both."""
     import time
 
     from hindsight.write.analysis import analyse, units
-    score = same_fact.SameFact.load(model_path)
-    assert score is not None, model_path
-    pairs = [written_alike(r["existing"], r["new"]) for rnd in rounds for r in _rows_of(rnd)]
     out: dict[str, list[float]] = {"cold": [], "warm": []}
     for o, n in pairs:
-        for mode in ("cold", "warm"):
+        for mode in out:
             if mode == "cold":
-                analyse.cache_clear()
-                units.cache_clear()
-                same_fact.agreement.cache_clear()
+                for cache in (analyse, units, *caches):
+                    cache.cache_clear()
             else:
-                same_fact.agreement.cache_clear()  # the judge has analysed the pair, not read its values
                 analyse(o, n)
+            same_fact.agreement.cache_clear()  # the judge has analysed the pair, not read its values
             t0 = time.process_time()
             score.merges(o, n, 0.9, 0.9)
             out[mode].append((time.process_time() - t0) * 1000)
+    return out
+
+
+def cost(rounds: list[str], model_path: Path) -> None:
+    """CPU time of the added stage per judged pair: the value agreement, the gate and the score. Cold: every
+    cache of the lexical analysis cleared first (the judge has usually filled it: warm)."""
+    score = same_fact.SameFact.load(model_path)
+    assert score is not None, model_path
+    pairs = [written_alike(r["existing"], r["new"]) for rnd in rounds for r in _rows_of(rnd)]
+    out = time_pairs(score, pairs)
     for mode, xs in out.items():
         a = np.array(xs)
         print(f"{mode}: {len(a)} pairs, median {np.median(a):.3f} ms, p90 {np.percentile(a, 90):.3f} ms, "

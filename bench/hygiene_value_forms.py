@@ -131,12 +131,9 @@ def rates(ds: list[dict[str, Any]]) -> dict[str, Any]:
 def cost(rounds: tuple[str, ...] = ("r11", "r13")) -> None:
     """CPU time of the guarded score's gate and score a judged pair, main's reading first, then the forms'. Cold:
     every cache of the lexical analysis and of the readings cleared; warm: the judge has analysed the pair."""
-    import time
-
     import numpy as np
 
     import hindsight.write.value_forms as value_forms
-    from hindsight.write.analysis import analyse, units
     score = same_fact.shipped_guarded()
     assert score is not None
     pairs = [written_alike(r["existing"], r["new"]) for rnd in rounds for r in _rows(rnd)]
@@ -146,19 +143,7 @@ def cost(rounds: tuple[str, ...] = ("r11", "r13")) -> None:
             _main_reading()
         else:
             same_fact.read_values, same_fact.span_clashes = reading  # type: ignore[assignment]
-        out: dict[str, list[float]] = {"cold": [], "warm": []}
-        for o, n in pairs:
-            for mode in ("cold", "warm"):
-                if mode == "cold":
-                    analyse.cache_clear()
-                    units.cache_clear()
-                    value_forms.read_values.cache_clear()
-                else:
-                    analyse(o, n)
-                same_fact.agreement.cache_clear()
-                t0 = time.process_time()
-                score.merges(o, n, 0.9, 0.9)
-                out[mode].append((time.process_time() - t0) * 1000)
+        out = hygiene_same_fact.time_pairs(score, pairs, value_forms.read_values)
         for mode, xs in out.items():
             a = np.array(xs)
             print(f"{label} {mode}: {len(a)} pairs, median {np.median(a):.3f} ms, p99 {np.percentile(a, 99):.3f} ms")
