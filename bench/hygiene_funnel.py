@@ -149,6 +149,7 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str, only: set[str] | None = Non
         mine = next((v for (o, _), v in seen.items() if o == old.content), None)
         decided.append({"pair": f"{rnd}:{i}", "label": r["label"], "lang": r["lang"], "actual": actual,
                         "others_ok": others_ok[len(others_ok) - len(prior):], "decider": decider(mine),
+                        "final": (mine or {}).get("final"), "rules": (mine or {}).get("rules"),
                         "converted": converted(old.content, r["new"])})
         if actual != expected:
             got = next((v for (o, _), v in seen.items() if o == old.content), None)
@@ -188,6 +189,9 @@ def main() -> int:
                         "without it (same_fact_guarded_without_<round>.npz from bench/hygiene_same_fact.py loro "
                         "--guarded)")
     parser.add_argument("--no-guarded", action="store_true", help="without the guarded same-fact score (main's judge)")
+    parser.add_argument("--supplement", type=Path, help="judge each round with its held-out fold's thresholds of "
+                        "`judge.supplement_yields` (the report of bench/hygiene_supplement.py loro: round -> merge_p, "
+                        "change_p)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -218,6 +222,9 @@ def main() -> int:
             if guarded is None and not args.no_guarded:
                 raise SystemExit(f"{rnd}: no guarded same-fact score in {args.guarded_dir}")
             judge.guarded_fact_score = lambda s=guarded: s  # type: ignore[attr-defined]
+        if args.supplement:
+            fold = json.loads(args.supplement.read_text(encoding="utf-8"))[rnd]
+            judge.SUPPLEMENT_MERGE_P, judge.SUPPLEMENT_CHANGE_P = fold["merge_p"], fold["change_p"]  # type: ignore[attr-defined]
         tmp = Path(tempfile.mkdtemp())
         eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
         report[rnd] = run_round(eng, emb, rnd, only)

@@ -88,14 +88,20 @@ def _model_p(old: str, new: str, cos: float, qcos: float) -> list[float]:
     return [float(p[MERGE]), float(p[CHANGE])]
 
 
+def judged_pairs(rnd: str) -> list[tuple[int, str, int, str, str, dict[str, Any]]]:
+    """Every pair of a round the write path judges: (index, 'existing' or 'other', other's index, old, new, row)."""
+    pairs: list[tuple[int, str, int, str, str, dict[str, Any]]] = []
+    for i, r in enumerate(_rows_of(rnd)):
+        pairs.append((i, "existing", 0, r["existing"], r["new"], r))
+        pairs += [(i, "other", j, t, r["new"], r) for j, t in enumerate(r.get("others") or [])]
+    return pairs
+
+
 def dump(out: Path, cache: Path | None) -> None:
     encode, cosines, save = _cosines(cache)
     rows: list[dict[str, Any]] = []
     for rnd in ROUNDS:
-        pairs = []
-        for i, r in enumerate(_rows_of(rnd)):
-            pairs.append((i, "existing", 0, r["existing"], r["new"], r))
-            pairs += [(i, "other", j, t, r["new"], r) for j, t in enumerate(r.get("others") or [])]
+        pairs = judged_pairs(rnd)
         encode(sorted({t for p in pairs for t in (p[3], p[4])}))
         for i, kind, j, old, new, r in pairs:
             cos, qcos = cosines(old, new)

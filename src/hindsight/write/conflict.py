@@ -53,6 +53,7 @@ from hindsight.write.analysis import (
 Label = Literal["duplicate", "override", "supplement", "unrelated"]
 LABELS: tuple[Label, ...] = ("duplicate", "override", "supplement", "unrelated")
 ADDS_DETAIL = "adds detail"  # a supplement with no conflict signal at all: a restatement at very high similarity
+SHARES_SUBJECT = "shares the subject, adds or changes"  # a supplement with a new number, name or conflict signal
 
 
 class Verdict(NamedTuple):
@@ -143,6 +144,6 @@ def heuristic(old: str, new: str, params: HeuristicParams = HeuristicParams()) -
     if anchored or a.jaccard > 0:
         if not (conflicting or new_numbers or lost_names):
             return "supplement", f"{ADDS_DETAIL} ({_names(novel)[:80]})", a
-        return "supplement", f"shares the subject, adds or changes ({_names(novel)[:80]})", a
+        return "supplement", f"{SHARES_SUBJECT} ({_names(novel)[:80]})", a
     return "unrelated", "no shared words", a
 

@@ -77,6 +77,7 @@ class HygieneDecision:
     supersedes: list[str] = field(default_factory=list)
     supplements: list[str] = field(default_factory=list)
     reason: str = ""
+    adopt_text: bool = False  # the duplicate's new text says more: it becomes the memory's text (the old in history)
 
 
 class Hygiene(Protocol):
@@ -84,6 +85,8 @@ class Hygiene(Protocol):
 
     def check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision: ...
 
-    def apply(self, record: MemoryRecord, decision: HygieneDecision, actor: str) -> None:
-        """Refresh the duplicate, or deprecate/link the older memories, after the decision."""
+    def apply(self, record: MemoryRecord, decision: HygieneDecision, actor: str,
+              vector: np.ndarray | None = None) -> None:
+        """Refresh the duplicate, or deprecate/link the older memories, after the decision (`vector`: the new
+        record's, for a duplicate that takes the new text)."""
         ...

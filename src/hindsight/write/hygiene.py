@@ -39,7 +39,7 @@ from hindsight.model import MAX_TAGS, MemoryRecord, MemoryType, Status, utcnow
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
-from hindsight.write.judge import CUE_FLOOR, classify
+from hindsight.write.judge import CUE_FLOOR, classify, says_more
 from hindsight.write.slot_change import nearest_other
 from hindsight.write.slot_change import overrides as slot_overrides
 from hindsight.write.supersede import (
@@ -302,6 +302,7 @@ class HygieneChecker:
         if label == "duplicate":
             if old.type == new.type and decision.duplicate_of is None:
                 decision.duplicate_of = old.id
+                decision.adopt_text = says_more(old.content, new.content) and not (old.encrypted or new.encrypted)
                 reasons.append(f"duplicate of {old.id}: {verdict.reason}")
                 return
             label = "supplement"  # a restatement across types (or a second copy) is linked, not merged
@@ -328,23 +329,33 @@ class HygieneChecker:
             reasons.append(f"supplements {old.id}: {verdict.reason}")
 
     # ------------------------------------------------------------------ apply
-    def apply(self, record: MemoryRecord, decision: HygieneDecision, actor: str) -> None:
-        """Refresh the duplicate, or deprecate/link the older memories (the new one is stored by then)."""
+    def apply(self, record: MemoryRecord, decision: HygieneDecision, actor: str,
+              vector: np.ndarray | None = None) -> None:
+        """Refresh the duplicate, or deprecate/link the older memories (the new one is stored by then).
+
+        A duplicate whose new text says more (`HygieneDecision.adopt_text`, with the new record's `vector`) takes
+        that text and vector; history keeps the version it replaces."""
         now = self.clock()
         winner = decision.duplicate_of or record.id
         if decision.duplicate_of is not None:
-            self._refresh(decision.duplicate_of, record, decision.reason, actor, now)
+            adopt = vector if decision.adopt_text else None
+            self._refresh(decision.duplicate_of, record, decision.reason, actor, now, adopt)
         for old_id in decision.supersedes:
             self._deprecate(old_id, winner, decision.reason, actor, now)
         if decision.duplicate_of is None:
             for old_id in decision.supplements:
                 self.store.add_edge(Edge(record.id, old_id, "supplements", created_at=now))
 
-    def _refresh(self, memory_id: str, record: MemoryRecord, reason: str, actor: str, now: datetime) -> None:
+    def _refresh(self, memory_id: str, record: MemoryRecord, reason: str, actor: str, now: datetime,
+                 vector: np.ndarray | None = None) -> None:
         existing = self.store.get(memory_id)
         if existing is None:
             return
         metadata = dict(existing.metadata)
+        update: dict[str, Any] = {}
+        if vector is not None and record.content != existing.content:  # the new text says more: it is current
+            update["content"] = record.content
+            metadata["restated_from"] = existing.content[:500]
         metadata["restated_count"] = int(metadata.get("restated_count", 0)) + 1
         metadata["last_restated_at"] = now.isoformat()
         tags = list(dict.fromkeys(existing.tags + record.tags))[:MAX_TAGS]
@@ -360,9 +371,10 @@ class HygieneChecker:
             "credibility": max(existing.credibility, record.credibility),
             "tags": tags,
             "metadata": metadata,
+            **update,
         })
-        self.store.replace(MemoryRecord.model_validate(refreshed.model_dump()), None, actor=actor,
-                           action="dedup_refresh", note=reason[:500])
+        self.store.replace(MemoryRecord.model_validate(refreshed.model_dump()), vector if update else None,
+                           actor=actor, action="dedup_refresh", note=reason[:500])
 
     def _deprecate(self, old_id: str, new_id: str, reason: str, actor: str, now: datetime) -> None:
         deprecate(self.store, old_id, new_id, reason, actor, now)

@@ -350,7 +350,7 @@ class WritePipeline:
                actor: str) -> WriteOutcome:
         if decision.duplicate_of is not None:
             assert self.hygiene is not None
-            self.hygiene.apply(record, decision, actor)
+            self.hygiene.apply(record, decision, actor, vector)
             return WriteOutcome(decision.duplicate_of, "duplicate", Status.active, decision.reason, redactions=found)
         self.store.insert(record, vector, actor=actor, note="redacted: " + ", ".join(found) if found else "")
         if self.hygiene is not None and (decision.supersedes or decision.supplements):
