@@ -1,8 +1,8 @@
 """Calibrated relevance: the estimated probability that a search hit is relevant to the query.
 
 Scores from fusion are relative (an unrelated memory can score 0.95 when it is the only
-candidate); `relevance` is absolute. It is a label, never a ranker: it is computed on the final
-order and changes no hit's place. A logistic model over features that mean the same in any store
+candidate); `relevance` is absolute. It is a label, never a ranker: it is set on the hits in the
+search's order and changes no hit's place. A logistic model over features that mean the same in any store
 (cosine, BM25, ranks, margins, channel agreement, the share of the query's terms the memory holds,
 the names it mentions, the parse's filters) followed by an isotonic map is fitted by
 scripts/calibrate_relevance.py on the LoCoMo dev split: positives are a question's evidence turns
@@ -73,11 +73,18 @@ def features(why: Explanation, rank: int, top_dense: float | None, names: list[s
     ]
 
 
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> frozenset[str]:
+    """The text's token set (cached per text: a search scores a pool of ~90 memories, and the same memories
+    come back across searches, as `currency`'s per-text term sets do; docs/security.md "Process memory")."""
+    return frozenset(tokenize(text))
+
+
 def _overlap(terms: set[str], text: str) -> float:
     """Share of the query's terms (EN words, ZH jieba words; stopwords out) among the text's tokens."""
     if not terms:
         return 0.0
-    return len(terms & set(tokenize(text))) / len(terms)
+    return len(terms & _tokens(text)) / len(terms)
 
 
 def hit_features(hits: Sequence[SearchHit], query: str, parsed: ParsedQuery | None, top_dense: float | None,
