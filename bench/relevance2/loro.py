@@ -84,7 +84,7 @@ def main() -> None:
     if "--forward" in sys.argv:  # only the selection path
         print(json.dumps(forward(rows, learnable, 1.0, 16)))
         return
-    out: dict = {"questions": len(rows), "shipped (main's model; in-sample on dev 0-1)": summary(rows, probabilities(rows, None))}
+    out: dict = {"questions": len(rows), "as collected (the model active when the rows were collected: main's, in-sample on dev 0-1, for out/loro_dev.json)": summary(rows, probabilities(rows, None))}
     configs = [("first 8 inputs, refit", FEATURES, 1.0, False), ("first 8 inputs + isotonic", FEATURES, 1.0, True),
                ("all learnable", learnable, 1.0, False), ("all learnable + isotonic", learnable, 1.0, True),
                ("all learnable, C 0.1", learnable, 0.1, False), ("chosen + isotonic", CHOSEN, 1.0, True),
