@@ -10,7 +10,7 @@ from conftest import FIXED_NOW
 from hindsight import InvalidInputError
 from hindsight.engine import MemoryEngine
 from hindsight.present import hit_view
-from hindsight.retrieval.relevance import FEATURES, model_for
+from hindsight.retrieval.relevance import ALL_FEATURES, model_for
 
 DEPLOY = [
     "Deploy failed because the staging token expired; refresh the token before make release.",
@@ -64,7 +64,7 @@ def test_relevance_is_a_probability_and_min_relevance_filters(old_deploy: Memory
 
 def test_calibration_ships_for_the_default_embedder(engine: MemoryEngine) -> None:
     model = model_for(engine.embedder.name)
-    assert model is not None and len(model.coef) == len(FEATURES)
+    assert model is not None and len(model.coef) == len(model.names) and set(model.names) <= set(ALL_FEATURES)
 
 
 def test_an_unrelated_store_returns_nothing_above_one_half(engine: MemoryEngine) -> None:
@@ -86,3 +86,46 @@ def test_the_matching_memory_is_far_more_relevant_than_the_rest(engine: MemoryEn
     hits = sorted(engine.search(query, top_k=5, now=FIXED_NOW), key=lambda h: -h.relevance)
     assert hits[0].memory.content == expected
     assert hits[0].relevance >= 5 * hits[1].relevance, [(h.memory.content, h.relevance) for h in hits]
+
+
+TURNS = [
+    "Caroline: I went to the LGBTQ support group yesterday and it was so powerful.",
+    "Melanie: That's great! I took the kids to the museum last weekend.",
+    "Caroline: I'm thinking about a career in counseling now.",
+    "Melanie: I painted a lake at sunrise last year, it's my favourite.",
+    "Caroline: My friends gave me a hand-made bowl for my birthday.",
+    "Melanie: We went camping in the mountains with the family.",
+    "Caroline: I've been reading a lot about adoption agencies.",
+    "Melanie: Pottery class is my way to relax after work.",
+    "Caroline: The parade last month was amazing, so many people.",
+    "Melanie: My son loves dinosaurs, we visited the natural history museum.",
+]
+
+
+@pytest.mark.parametrize(("query", "answer"), [("Where did Melanie take the kids last weekend?", TURNS[1]),
+                                               ("What is Caroline thinking about as a career?", TURNS[2]),
+                                               ("What did Caroline's friends give her for her birthday?", TURNS[4]),
+                                               ("How does Melanie relax after work?", TURNS[7])])
+def test_a_turn_that_answers_a_question_about_its_speaker_is_likely_relevant(engine: MemoryEngine, query: str,
+                                                                            answer: str) -> None:
+    """Among turns of the same two speakers, the one that holds the question's words is over 0.5 (main's model,
+    which read no word overlap, gave it 0.14-0.38) and the others stay low; asked of a person the store never
+    mentions, nothing reaches 0.5."""
+    engine.store_many([{"content": t, "event_time": FIXED_NOW - timedelta(days=30 - i)} for i, t in enumerate(TURNS)])
+    hits = engine.search(query, top_k=5, now=FIXED_NOW)
+    assert hits[0].memory.content == answer and hits[0].relevance >= 0.5, [(h.memory.content, h.relevance) for h in hits]
+    assert all(h.relevance < 0.2 for h in hits[1:]), [(h.memory.content, h.relevance) for h in hits]
+    stranger = query.replace("Melanie", "Jonathan").replace("Caroline", "Jonathan")
+    assert all(h.relevance < 0.5 for h in engine.search(stranger, top_k=5, now=FIXED_NOW))
+
+
+def test_relevance_is_a_label_not_a_ranker(engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The calibrated model changes no hit's place: the order is the one the search makes without it."""
+    from hindsight.retrieval import search as search_module
+
+    engine.store_many([{"content": c} for c in COOKING + DEPLOY + TURNS])
+    queries = ("why did the deploy fail", "How does Melanie relax after work?", "部署为什么失败")
+    with_model = [[h.memory.id for h in engine.search(q, top_k=8, now=FIXED_NOW, record_access=False)] for q in queries]
+    monkeypatch.setattr(search_module, "model_for", lambda name: None)
+    without = [[h.memory.id for h in engine.search(q, top_k=8, now=FIXED_NOW, record_access=False)] for q in queries]
+    assert with_model == without

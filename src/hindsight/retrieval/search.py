@@ -31,8 +31,7 @@ from hindsight.retrieval.fusion import keep_dense_best, reciprocal_rank_fusion
 from hindsight.retrieval.glossmatch import ZH_QUERY_FACTOR, gloss_ranked
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
-from hindsight.retrieval.relevance import features as relevance_features
-from hindsight.retrieval.relevance import model_for
+from hindsight.retrieval.relevance import hit_features, model_for
 from hindsight.retrieval.rerank import Reranker
 from hindsight.retrieval.scoring import (
     SUNK,
@@ -118,7 +117,7 @@ class HybridRetriever:
         hits.sort(key=lambda hit: -hit.score)
         if step is not None and parsed is not None:
             hits = self._topic_split(parsed, first, hits, records, fused, now, options)
-        self._relevance(hits, scored, parsed.names if parsed else [])
+        self._relevance(hits, scored, query, parsed, now)
         self._filter_notes(hits, scope, narrowed, parsed, widened)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
         if "crosslingual" in scored and options.xling_rerank and len(hits) >= xling_rerank.POOL:
@@ -237,17 +236,21 @@ class HybridRetriever:
         records = self.store.get_many([mid for mid, score in found if score > floor])
         return [(mid, records[mid].content if mid in records else "", score) for mid, score in found]
 
-    def _relevance(self, hits: list[SearchHit], scored: dict[str, list[tuple[str, float]]], names: list[str]) -> None:
-        """Each hit's calibrated probability of being relevant (see hindsight.retrieval.relevance)."""
+    def _relevance(self, hits: list[SearchHit], scored: dict[str, list[tuple[str, float]]], query: str,
+                   parsed: ParsedQuery | None, now: datetime) -> None:
+        """Each hit's calibrated probability of being relevant (see hindsight.retrieval.relevance); a label
+        only: no hit changes place."""
+        if not hits:
+            return
         model = model_for(self.embedder.name)
-        dense = scored.get("dense") or []
-        top_dense = dense[0][1] if dense else None
-        for rank, hit in enumerate(hits, start=1):
-            if model is not None:
-                values = relevance_features(hit.why, rank, top_dense, names, hit.memory.embedding_text)
-                hit.relevance = round(model.probability(values), 4)
-            else:  # no calibration file: the fused share of the best hit, relative only
+        if model is None:  # no calibration file: the fused share of the best hit, relative only
+            for hit in hits:
                 hit.relevance = round(min(1.0, hit.why.fused / max(hits[0].why.fused, 1e-9)), 4)
+            return
+        dense = scored.get("dense") or []
+        rows = hit_features(hits, query, parsed, dense[0][1] if dense else None, now)
+        for hit, row in zip(hits, rows, strict=True):
+            hit.relevance = round(min(1.0, max(0.0, model.of(row))), 4)
 
     @staticmethod
     def _filter_notes(hits: list[SearchHit], scope: Scope, narrowed: Scope, parsed: ParsedQuery | None,
