@@ -1,0 +1,160 @@
+"""Attack round 17 (docs/security.md "Attack round 17"): the MCP layer's schema refusals are the project's typed
+error, and a private memory's vector is never made from its sealed text.
+
+Each test failed on main at c798f27 (see the docstrings for how).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fastmcp import Client
+
+from hindsight.backup import restore_jsonl, write_jsonl
+from hindsight.config import HindsightSettings
+from hindsight.embeddings.base import Embedder
+from hindsight.engine import MemoryEngine
+from hindsight.errors import EncryptionUnavailableError
+from hindsight.security.crypto import PREFIX, generate_key
+from hindsight.server.mcp_server import build_server
+
+SECRET = "The vault recovery phrase lives in the red binder"
+SECRET_ZH = "保险库恢复短语放在红色文件夹里"
+
+
+class Recording(Embedder):
+    """A deterministic fake under a chosen name that keeps every text it was asked to embed."""
+
+    dim = 8
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.seen: list[str] = []
+
+    def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
+        self.seen.extend(texts)
+        return np.asarray([[len(t) + 1, *(ord(c) % 97 for c in (t + "        ")[:7])] for t in texts],
+                          dtype=np.float32)
+
+
+def _plain_engine(url: str | Path, embedder: Embedder) -> MemoryEngine:
+    settings = HindsightSettings(db=url, guard="off", hygiene=False)
+    return MemoryEngine.open(url, settings, embedder)
+
+
+# ------------------------------------------------------------------ 1. schema refusals are typed errors
+def test_schema_refusals_are_invalid_input_naming_the_field_never_the_value(tmp_path: Path,
+                                                                           embedder: Embedder) -> None:
+    """On main a wrong type, a missing or unknown field came back as pydantic's dump ("1 validation error for
+    call[memory_store]" ... "input_value='<what was sent>'") and an unknown tool as its whole name: no code a
+    client could act on, and the value echoed."""
+    engine = MemoryEngine.open(tmp_path / "s.db", HindsightSettings(db=tmp_path / "s.db"), embedder)
+    calls = [
+        ("memory_store", {}, "content: Missing required argument"),
+        ("memory_store", {"content": [SECRET]}, "content: Input should be a valid string"),
+        ("memory_store", {"content": "ok", "diary": SECRET}, "diary: Unexpected keyword argument"),
+        ("memory_update", {"memory_id": "mem_x", "updates": {"contnet": SECRET}}, "updates.contnet: Extra inputs"),
+        ("memory_search", {"query": "x", "filters": {"tags": SECRET}}, "filters.tags: Input should be a valid list"),
+        ("memory_task_completed", {"task": {"goal": 5}}, "task.goal: Input should be a valid string"),
+        ("memory_delete", {"memory_id": "mem_x", "confirm": SECRET}, "confirm: Input should be a valid boolean"),
+        ("memory_" + "x" * 100_000, {}, "name: no tool is called"),
+    ]
+
+    async def run() -> list[str]:
+        async with Client(build_server(engine)) as client:
+            answers = [await client.call_tool(tool, args, raise_on_error=False) for tool, args, _ in calls]
+            assert (await client.call_tool("memory_stats", {})).data["total"] == 0  # nothing stored
+            return [str(answer.content[0].text) for answer in answers if answer.is_error]
+
+    texts = asyncio.run(run())
+    assert len(texts) == len(calls)
+    for text, (_, _, expect) in zip(texts, calls, strict=True):
+        assert text.startswith(f"invalid_input: {expect}"), text
+        assert SECRET not in text and "input_value" not in text and len(text) < 300, text
+    engine.close()
+
+
+# ------------------------------------------------------------------ 2. a private memory's vector is its text's
+def _backup_with_private(tmp_path: Path, key: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, list[str]]:
+    """A JSON-lines backup, written under model 'model-a', of one public and two private memories (EN, ZH)."""
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", key)
+    source = _plain_engine(tmp_path / "a.db", Recording("model-a"))
+    ids = [source.store_memory({"content": text, "private": True, "context": "home office"}).memory_id
+           for text in (SECRET, SECRET_ZH)]
+    source.store_memory({"content": "The payments service retries webhooks three times"})
+    out = io.StringIO()
+    write_jsonl(source.store, out)
+    source.close()
+    return out.getvalue(), ids
+
+
+def _restore_under_model_b(url: str | Path, backup: str, key: str | None,
+                           monkeypatch: pytest.MonkeyPatch) -> tuple[MemoryEngine, Recording]:
+    if key is None:
+        monkeypatch.delenv("HINDSIGHT_ENCRYPTION_KEY", raising=False)
+    else:
+        monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", key)
+    other = Recording("model-b")
+    target = _plain_engine(url, other)
+    other.seen.clear()
+    return target, other
+
+
+def _check_restore_across_models(url: str | Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    key = generate_key()
+    backup, ids = _backup_with_private(tmp_path, key, monkeypatch)
+    assert SECRET not in backup and PREFIX in backup
+    # without the key: refused before anything is written (main embedded the ciphertext as the vector)
+    target, other = _restore_under_model_b(url, backup, None, monkeypatch)
+    with pytest.raises(EncryptionUnavailableError, match="embedding_model.*2 private memories"):
+        restore_jsonl(target, iter(io.StringIO(backup)))
+    assert target.stats().total == 0 and not other.seen
+    target.close()
+    # with the key: the vectors are the plaintexts', never the sealed text's
+    target, other = _restore_under_model_b(url, backup, key, monkeypatch)
+    restored = restore_jsonl(target, iter(io.StringIO(backup)))
+    assert restored["memories"] == 3
+    assert not any(PREFIX in text for text in other.seen), other.seen
+    assert f"{SECRET}\nhome office" in other.seen and f"{SECRET_ZH}\nhome office" in other.seen
+    vectors = target.store.get_embeddings(ids)
+    expected = Recording("model-b").embed_documents([f"{SECRET}\nhome office", f"{SECRET_ZH}\nhome office"])
+    np.testing.assert_allclose(np.vstack([vectors[i] for i in ids]), expected, rtol=1e-6)
+    assert target.get(ids[0]).content == SECRET
+    target.close()
+
+
+def test_a_restore_across_models_embeds_private_text_only_with_the_key_sqlite(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On main the restore embedded `record.embedding_text` of the rows as stored: the ciphertext."""
+    _check_restore_across_models(tmp_path / "b.db", tmp_path, monkeypatch)
+
+
+def test_a_restore_across_models_embeds_private_text_only_with_the_key_postgres(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pg_url: str) -> None:
+    _check_restore_across_models(pg_url, tmp_path, monkeypatch)
+
+
+def test_opening_a_store_with_another_model_never_embeds_the_placeholder(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same on open: a store written under model-a opened under model-b re-embeds every memory; on main,
+    without the key, the private ones got the vector of "[encrypted: set HINDSIGHT_ENCRYPTION_KEY to read]"."""
+    key = generate_key()
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", key)
+    db = tmp_path / "m.db"
+    first = _plain_engine(db, Recording("model-a"))
+    first.store_memory({"content": SECRET, "private": True})
+    first.close()
+    monkeypatch.delenv("HINDSIGHT_ENCRYPTION_KEY")
+    other = Recording("model-b")
+    with pytest.raises(EncryptionUnavailableError, match="model-a to model-b: 1 private memory"):
+        _plain_engine(db, other)
+    assert not other.seen
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", key)
+    engine = _plain_engine(db, other)  # with the key: the plaintext's vector
+    assert other.seen == [SECRET] and engine.store.embedding_model == "model-b"
+    engine.close()
