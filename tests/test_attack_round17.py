@@ -8,18 +8,23 @@ from __future__ import annotations
 
 import asyncio
 import io
+import sqlite3
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from fastmcp import Client
 
 from hindsight.backup import restore_jsonl, write_jsonl
+from hindsight.client import ResilientClient
+from hindsight.client.queue import WriteQueue
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
-from hindsight.errors import EncryptionUnavailableError
+from hindsight.errors import EncryptionUnavailableError, InvalidInputError
 from hindsight.security.crypto import PREFIX, generate_key
 from hindsight.server.mcp_server import build_server
 
@@ -158,3 +163,60 @@ def test_opening_a_store_with_another_model_never_embeds_the_placeholder(tmp_pat
     engine = _plain_engine(db, other)  # with the key: the plaintext's vector
     assert other.seen == [SECRET] and engine.store.embedding_model == "model-b"
     engine.close()
+
+
+# ------------------------------------------------------------------ 3. the client's queue file, damaged
+def _damaged_copy(tmp_path: Path) -> Path:
+    """A queue file of 300 queued writes with 8 KB of garbage written over its middle pages (a torn copy)."""
+    path = tmp_path / "queue.db"
+    queue = WriteQueue(path)
+    for i in range(300):
+        queue.add("memory_store", {"content": f"note {i} " + "x" * 500, "idempotency_key": f"k{i}"})
+    queue.close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with path.open("r+b") as handle:
+        handle.seek(path.stat().st_size // 2)
+        handle.write(b"\xff" * 8192)
+    return path
+
+
+def test_a_damaged_queue_file_is_refused_when_the_client_opens_it(tmp_path: Path) -> None:
+    """On main the file opened (its first page was whole); the flush worker died at its first read ("Task
+    exception was never retrieved") and `store()` / `status()` raised a raw sqlite3.DatabaseError."""
+    path = _damaged_copy(tmp_path)
+    with pytest.raises(InvalidInputError, match="(?s)queue_path: .*(damaged|malformed)"):
+        ResilientClient("http://127.0.0.1:9/mcp", path, timeout=1)
+
+
+class _Failing:
+    """A connection whose file went bad under it (another process cut or overwrote it)."""
+
+    def execute(self, *args: Any) -> Any:
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_queue_file_damaged_in_use_is_a_typed_refusal_and_the_worker_lives(tmp_path: Path) -> None:
+    """On main the worker's `len(queue)` / `head()` sat outside its guard: the first failure ended it for good, and
+    the caller got a raw sqlite3.DatabaseError."""
+    client = ResilientClient("http://127.0.0.1:9/mcp", tmp_path / "q.db", timeout=1, backoff_base=0.01,
+                             backoff_max=0.05)
+    healthy = client._async.queue._db
+    client._async.queue._db = _Failing()  # type: ignore[assignment]
+    try:
+        with pytest.raises(InvalidInputError, match="queue_path: .*damaged.*move it aside"):
+            client.store("The payments service retries webhooks three times")
+        client._async._nudge()
+        worker = client._async._worker
+        assert worker is not None
+        for _ in range(40):  # the worker met the damaged file at least once (bounded wait, no timing assertion)
+            if "damaged" in client._async._last_error:
+                break
+            threading.Event().wait(0.05)
+        assert "damaged" in client._async._last_error and not worker.done()
+    finally:
+        client._async.queue._db = healthy
+        client.close()
