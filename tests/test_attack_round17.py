@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.errors import EncryptionUnavailableError, InvalidInputError
+from hindsight.model import SearchFilters
 from hindsight.security.crypto import PREFIX, generate_key
 from hindsight.server.mcp_server import build_server
 
@@ -220,3 +222,56 @@ def test_a_queue_file_damaged_in_use_is_a_typed_refusal_and_the_worker_lives(tmp
     finally:
         client._async.queue._db = healthy
         client.close()
+
+
+# ------------------------------------------------------------------ 4. look-alike tags
+def test_tags_are_nfkc_and_a_word_mixing_scripts_is_refused(engine: MemoryEngine) -> None:
+    """On main `ｐａｙｍｅｎｔｓ` (full width) and `payments` were two tags (a filter for one missed the other), and
+    `раyments` (Cyrillic р, а) was stored: it reads as `payments` in the console and no filter for it matches."""
+    stored = engine.store_memory({"content": "The billing job runs nightly at 02:00.", "namespace": "ops",
+                                  "tags": ["ｐａｙｍｅｎｔｓ", "ﬁnance", "сервер", "支付", "ＣＩ-runner"]})
+    record = engine.get(stored.memory_id, "ops")
+    assert record.tags == ["payments", "finance", "сервер", "支付", "ci-runner"]
+    for wanted in (["payments"], ["ｐａｙｍｅｎｔｓ"], ["PAYMENTS"]):
+        records, total = engine.list("ops", SearchFilters(tags=wanted), 10, 0)
+        assert total == 1 and records[0].id == stored.memory_id, wanted
+    before = engine.stats("ops").total
+    for tags in (["раyments"], ["ops", "deploy-αpi"]):
+        with pytest.raises(InvalidInputError, match="tag .* mixes .* letters in one word; rule:"):
+            engine.store_memory({"content": "Another note about billing.", "namespace": "ops", "tags": tags})
+        with pytest.raises(InvalidInputError, match="mixes"):
+            engine.update(stored.memory_id, {"tags": tags}, "ops")
+    assert engine.stats("ops").total == before and engine.get(stored.memory_id, "ops").tags == record.tags
+
+
+def test_two_clients_sharing_a_queue_file_give_an_old_write_one_key(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write an older client queued without an idempotency key gets one when it is next read. On main two clients
+    sharing the file could both read it keyless and each write its own key over the row: the same write sent
+    under two keys is stored twice."""
+    import hindsight.client.queue as queue_module
+
+    path = tmp_path / "shared.db"
+    first, second = WriteQueue(path), WriteQueue(path)
+    with sqlite3.connect(path) as db:  # as an older client left it: no key
+        db.execute("INSERT INTO queue(tool, arguments, queued_at) VALUES ('memory_store', ?, 0)",
+                   (json.dumps({"content": "Runner 5 uses build image b5."}),))
+    keys = iter(["hs-first", "hs-second", "hs-third"])
+    seen_by_second: list[str] = []
+
+    def interleaved() -> str:
+        key = next(keys)
+        if key == "hs-first":  # the second client reads and keys the row between the first's read and its write
+            item = second.head()
+            assert item is not None
+            seen_by_second.append(item.arguments["idempotency_key"])
+        return key
+
+    monkeypatch.setattr(queue_module, "new_key", interleaved)
+    item = first.head()
+    assert item is not None and seen_by_second == ["hs-second"]
+    assert item.arguments["idempotency_key"] == "hs-second"  # one key for the one write
+    again = second.head()
+    assert again is not None and again.arguments["idempotency_key"] == "hs-second"
+    first.close()
+    second.close()

@@ -166,8 +166,12 @@ class WriteQueue:
                 else:
                     if not arguments.get("idempotency_key"):
                         arguments["idempotency_key"] = new_key()
-                        self._db.execute("UPDATE queue SET arguments = ? WHERE id = ?",
-                                         (self._pack(str(row[1]), arguments), row[0]))
+                        # only over the row as read: a second client sharing this file may have given it a key
+                        # meanwhile, and two keys would store the write twice (attack round 17); then read it again
+                        given = self._db.execute("UPDATE queue SET arguments = ? WHERE id = ? AND arguments = ?",
+                                                 (self._pack(str(row[1]), arguments), row[0], row[2]))
+                        if given.rowcount == 0:
+                            continue
                     return QueuedWrite(int(row[0]), str(row[1]), arguments, int(row[3]), float(row[4]), int(row[5]))
             self.dead_letter(int(row[0]), unreadable)
 
