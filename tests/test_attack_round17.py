@@ -1,7 +1,7 @@
 """Attack round 17 (docs/security.md "Attack round 17"): the MCP layer's schema refusals are the project's typed
 error, and a private memory's vector is never made from its sealed text.
 
-Each test failed on main at c798f27 (see the docstrings for how).
+Each test but the last pin failed on main at c798f27 (see the docstrings for how).
 """
 
 from __future__ import annotations
@@ -275,3 +275,16 @@ def test_two_clients_sharing_a_queue_file_give_an_old_write_one_key(tmp_path: Pa
     assert again is not None and again.arguments["idempotency_key"] == "hs-second"
     first.close()
     second.close()
+
+
+def test_a_filter_still_finds_a_tag_stored_before_tags_were_nfkc(engine: MemoryEngine) -> None:
+    """A pin (passes on main): a filter matches a tag as written or in NFKC, so an older row's full-width tag is
+    still found by the same full-width filter."""
+    memory_id = engine.store_memory({"content": "The billing job runs nightly at 02:00.", "namespace": "ops",
+                                     "tags": ["payments"]}).memory_id
+    raw = engine.store.inner._db  # type: ignore[attr-defined]  # as an older hindsight stored it: full width
+    raw.execute("UPDATE tags SET tag = ? WHERE memory_rowid = (SELECT rowid FROM memories WHERE id = ?)",
+                ("ｐａｙｍｅｎｔｓ", memory_id))
+    for wanted in (["ｐａｙｍｅｎｔｓ"], ["payments"]):
+        records, total = engine.list("ops", SearchFilters(tags=wanted), 10, 0)
+        assert [r.id for r in records] == ([memory_id] if wanted == ["ｐａｙｍｅｎｔｓ"] else []), wanted

@@ -403,7 +403,10 @@ class SearchFilters(BaseModel):
     @field_validator("tags")
     @classmethod
     def _tags(cls, tags: list[str] | None) -> list[str] | None:
-        return None if tags is None else _clean_tags(tags, tag_form)
+        if tags is None:
+            return None
+        # any of the tags as written or in NFKC: a write stores NFKC since attack round 17, older rows as they came
+        return list(dict.fromkeys(_clean_tags(tags) + _clean_tags(tags, tag_form)))
 
     @field_validator("time_from", "time_to")
     @classmethod
