@@ -70,6 +70,8 @@ def test_schema_refusals_are_invalid_input_naming_the_field_never_the_value(tmp_
         ("memory_task_completed", {"task": {"goal": 5}}, "task.goal: Input should be a valid string"),
         ("memory_delete", {"memory_id": "mem_x", "confirm": SECRET}, "confirm: Input should be a valid boolean"),
         ("memory_" + "x" * 100_000, {}, "name: no tool is called"),
+        # 40,000 wrong items: on main one refusal of more than 1 MB (the streamable HTTP client's event limit)
+        ("memory_store", {"content": "ok", "tags": [7] * 40_000}, "tags.0: Input should be a valid string"),
     ]
 
     async def run() -> list[str]:
@@ -82,7 +84,8 @@ def test_schema_refusals_are_invalid_input_naming_the_field_never_the_value(tmp_
     assert len(texts) == len(calls)
     for text, (_, _, expect) in zip(texts, calls, strict=True):
         assert text.startswith(f"invalid_input: {expect}"), text
-        assert SECRET not in text and "input_value" not in text and len(text) < 300, text
+        assert SECRET not in text and "input_value" not in text and len(text) < 400, text
+    assert texts[-1].endswith("; and 39995 more errors of this kind or others"), texts[-1][-200:]
     engine.close()
 
 
