@@ -43,6 +43,7 @@ from hindsight.jsonl import json_objects
 from hindsight.model import HistoryEntry, MemoryRecord, utcnow
 from hindsight.security.tokens import TokenStore
 from hindsight.storage.base import Edge, MemoryStore
+from hindsight.storage.encrypted import texts_to_embed
 
 FORMAT = "hindsight-backup"
 FORMAT_VERSION = 1
@@ -165,8 +166,11 @@ def restore_jsonl(engine: MemoryEngine, lines: Iterator[str] | Iterator[bytes], 
             token_rows.append(row)
     check_edge_ends(edges, {record.id: record.namespace for record, _ in records})
     if model is not None and model != engine.embedder.name:
-        # vectors of another model are useless here: embed the content again with this engine's embedder
-        texts = [record.embedding_text for record, _ in records]
+        # vectors of another model are useless here: embed the text again with this engine's embedder (a private
+        # memory's opened text, with the store's key; without it the restore is refused before anything is written)
+        texts = texts_to_embed(engine.store, [record for record, _ in records],
+                               f"embedding_model: the backup's vectors are {model}'s, this store embeds with "
+                               f"{engine.embedder.name}")
         if texts:
             fresh = engine.embedder.embed_documents(texts)
             records = [(record, fresh[i]) for i, (record, _) in enumerate(records)]

@@ -52,6 +52,7 @@ from hindsight.safety import WriteGuard, flag_directive, redactor
 from hindsight.safety.normalize import encoded_payloads
 from hindsight.security.claims import bind_changes, bind_inputs, lowering_note
 from hindsight.storage.base import MemoryStore
+from hindsight.storage.encrypted import texts_to_embed
 from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer
 from hindsight.working import WorkingMemory
@@ -149,8 +150,9 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         stored = self.store.embedding_model
         if stored == self.embedder.name:
             return
-        records = list(self.store.iter_all())
-        vectors = self.embedder.embed_documents([r.embedding_text for r in records])
+        records = list(getattr(self.store, "iter_sealed", self.store.iter_all)())
+        texts = texts_to_embed(self.store, records, f"the embedding model changed from {stored} to {self.embedder.name}")
+        vectors = self.embedder.embed_documents(texts)
         self.store.reset_embeddings(self.embedder.name, {r.id: v for r, v in zip(records, vectors)})
 
     def close(self) -> None:

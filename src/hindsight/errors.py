@@ -124,13 +124,21 @@ def error_kind(code: str) -> str:
     return "transient" if code in RETRYABLE_CODES else "ambiguous"
 
 
+#: how many of a refusal's field errors are spelled out (attack round 17: 40,000 wrong tags made one refusal of more
+#: than 1 MB, past the MCP client's event limit, so the caller got a transport failure instead of the refusal)
+SHOWN_ERRORS = 5
+
+
 def format_validation_error(exc: Any, prefix: str = "") -> str:
-    """'field: rule' lines a person can act on, from a pydantic ValidationError, instead of its full dump."""
+    """'field: rule' lines a person can act on, from a pydantic ValidationError, instead of its full dump (the first
+    SHOWN_ERRORS of them, then how many more)."""
+    errors = exc.errors()
     parts = []
-    for error in exc.errors():
+    for error in errors[:SHOWN_ERRORS]:
         location = ".".join(str(p) for p in error["loc"]) or "input"
         parts.append(f"{prefix}{location}: {error['msg']}")
-    return "; ".join(parts)
+    more = len(errors) - SHOWN_ERRORS
+    return "; ".join(parts) + (f"; and {more} more error{'s' if more > 1 else ''} of this kind or others" if more > 0 else "")
 
 
 def validated(model: Any, data: Any, what: str) -> Any:

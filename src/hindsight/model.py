@@ -10,13 +10,20 @@ from __future__ import annotations
 import json
 import unicodedata
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from hindsight.security.namespace_names import MAX_NAMESPACE_CHARS, NAMESPACE_PATTERN, check_namespace
+from hindsight.security.namespace_names import (
+    MAX_NAMESPACE_CHARS,
+    NAMESPACE_PATTERN,
+    check_namespace,
+    new_tag,
+    tag_form,
+)
 from hindsight.write.text_rules import check_fields, check_identifiers
 
 MAX_CONTENT_CHARS = 20_000
@@ -89,12 +96,14 @@ def new_memory_id() -> str:
     return "mem_" + uuid.uuid4().hex
 
 
-def _clean_tags(tags: list[str]) -> list[str]:
+def _clean_tags(tags: list[str], form: Callable[[str], str] = str) -> list[str]:
+    """Tags trimmed, lower-cased, once each; `form` first: `new_tag` for what a write stores, `tag_form` for a
+    filter (a stored record's tags are read as they are)."""
     seen: dict[str, None] = {}
     for tag in tags:
         if not isinstance(tag, str):
             raise ValueError("each tag must be a string")
-        cleaned = tag.strip().lower()
+        cleaned = form(tag).strip().lower()
         if not cleaned:
             continue
         if len(cleaned) > MAX_TAG_CHARS:
@@ -297,7 +306,7 @@ class MemoryInput(BaseModel):
     @field_validator("tags")
     @classmethod
     def _tags(cls, tags: list[str]) -> list[str]:
-        return _clean_tags(tags)
+        return _clean_tags(tags, new_tag)
 
     @field_validator("event_time")
     @classmethod
@@ -347,7 +356,7 @@ class MemoryPatch(BaseModel):
     @field_validator("tags")
     @classmethod
     def _tags(cls, tags: list[str] | None) -> list[str] | None:
-        return None if tags is None else _clean_tags(tags)
+        return None if tags is None else _clean_tags(tags, new_tag)
 
     @field_validator("event_time")
     @classmethod
@@ -394,7 +403,10 @@ class SearchFilters(BaseModel):
     @field_validator("tags")
     @classmethod
     def _tags(cls, tags: list[str] | None) -> list[str] | None:
-        return None if tags is None else _clean_tags(tags)
+        if tags is None:
+            return None
+        # any of the tags as written or in NFKC: a write stores NFKC since attack round 17, older rows as they came
+        return list(dict.fromkeys(_clean_tags(tags) + _clean_tags(tags, tag_form)))
 
     @field_validator("time_from", "time_to")
     @classmethod

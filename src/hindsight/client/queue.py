@@ -24,6 +24,8 @@ import sqlite3
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,10 +45,10 @@ _QUEUE_COLUMNS = {"attempts": "INTEGER NOT NULL DEFAULT 0", "last_error": "TEXT 
                   "next_attempt_at": "REAL NOT NULL DEFAULT 0", "refusals": "INTEGER NOT NULL DEFAULT 0"}
 
 
-def _unusable(path: str | Path, why: object) -> InvalidInputError:
+def _unusable(path: str | Path, why: object, outcome: str = "nothing was queued") -> InvalidInputError:
     """A queue path the client cannot use (attack round 8: sqlite3.DatabaseError escaped the constructor)."""
     return InvalidInputError(f"queue_path: '{path}' cannot be the client's queue file (a SQLite database only the "
-                             f"client writes; a new path is created): {why}; nothing was queued")
+                             f"client writes; a new path is created): {why}; {outcome}")
 
 
 @dataclass
@@ -65,6 +67,7 @@ class WriteQueue:
     def __init__(self, path: str | Path, cipher: MemoryCipher | None = None) -> None:
         self._cipher = cipher
         self._lock = threading.Lock()
+        self.path = path
         if str(path) != ":memory:":  # queued writes are the caller's text as sent (not yet redacted by any server)
             create_private_file(Path(path), parents=False)
         try:
@@ -84,6 +87,11 @@ class WriteQueue:
         foreign = sorted(tables - {"queue", "dead_letters", "sqlite_sequence"})
         if foreign:  # a hindsight store or any other database: its tables are not the client's to change
             raise _unusable(path, f"it is another database (tables {', '.join(foreign[:5])})")
+        # damage past the first page (a torn copy, a disk error) opened fine and failed at the first read, in the
+        # flush worker, which died of it (attack round 17): the whole file is checked before it is used
+        verdict = str(self._db.execute("PRAGMA quick_check").fetchone()[0])
+        if verdict != "ok":
+            raise _unusable(path, f"it is damaged ({verdict[:200]})")
         self._db.execute("PRAGMA journal_mode=WAL")
         for statement in filter(str.strip, _SCHEMA.split(";")):
             self._db.execute(statement)
@@ -91,6 +99,19 @@ class WriteQueue:
         for column, declaration in _QUEUE_COLUMNS.items():  # queue files from before the retry columns
             if column not in present:
                 self._db.execute(f"ALTER TABLE queue ADD COLUMN {column} {declaration}")
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The queue's lock; the file damaged while in use (another process cut or overwrote it) is a typed refusal
+        naming queue_path, not a raw sqlite3.DatabaseError (a busy or locked file stays an OperationalError)."""
+        with self._lock:
+            try:
+                yield
+            except sqlite3.DatabaseError as exc:
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise
+                raise _unusable(self.path, f"it is damaged ({exc})", "move it aside and give the client a new path "
+                                "(`hindsight client-queue dead|replay --queue FILE` read what is left)") from exc
 
     def _pack(self, tool: str, arguments: dict[str, Any]) -> str:
         text = json.dumps(arguments, default=str)
@@ -120,7 +141,7 @@ class WriteQueue:
 
     def add(self, tool: str, arguments: dict[str, Any], error: str = "") -> int:
         packed = self._pack(tool, arguments)
-        with self._lock:
+        with self._locked():
             cursor = self._db.execute("INSERT INTO queue(tool, arguments, queued_at, last_error) VALUES (?, ?, ?, ?)",
                                       (tool, packed, time.time(), error[:2000]))
         return int(cursor.lastrowid or 0)
@@ -133,7 +154,7 @@ class WriteQueue:
         key is set, `replay` sends it (attack round 7: it used to stop the worker and every later write).
         """
         while True:
-            with self._lock:
+            with self._locked():
                 row = self._db.execute("SELECT id, tool, arguments, attempts, next_attempt_at, refusals FROM queue "
                                        "ORDER BY id LIMIT 1").fetchone()
                 if row is None:
@@ -145,25 +166,29 @@ class WriteQueue:
                 else:
                     if not arguments.get("idempotency_key"):
                         arguments["idempotency_key"] = new_key()
-                        self._db.execute("UPDATE queue SET arguments = ? WHERE id = ?",
-                                         (self._pack(str(row[1]), arguments), row[0]))
+                        # only over the row as read: a second client sharing this file may have given it a key
+                        # meanwhile, and two keys would store the write twice (attack round 17); then read it again
+                        given = self._db.execute("UPDATE queue SET arguments = ? WHERE id = ? AND arguments = ?",
+                                                 (self._pack(str(row[1]), arguments), row[0], row[2]))
+                        if given.rowcount == 0:
+                            continue
                     return QueuedWrite(int(row[0]), str(row[1]), arguments, int(row[3]), float(row[4]), int(row[5]))
             self.dead_letter(int(row[0]), unreadable)
 
     def done(self, item_id: int) -> None:
-        with self._lock:
+        with self._locked():
             self._db.execute("DELETE FROM queue WHERE id = ?", (item_id,))
 
     def failed(self, item_id: int, error: str, next_attempt_at: float, refused: bool = False) -> None:
         """One more failed try; `refused`: the server answered with an ambiguous error (counted in `refusals`)."""
-        with self._lock:
+        with self._locked():
             self._db.execute("UPDATE queue SET attempts = attempts + 1, refusals = refusals + ?, last_error = ?, "
                              "next_attempt_at = ? WHERE id = ?", (int(refused), error[:2000], next_attempt_at, item_id))
 
     def replay(self, dead_id: int) -> int:
         """Move dead letter `dead_id` back to the end of the queue, arguments (idempotency key, sealing) unchanged,
         tries reset, in one transaction; returns its new queue id. A dead letter replays once."""
-        with self._lock:
+        with self._locked():
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 row = self._db.execute("SELECT tool, arguments, queued_at, error FROM dead_letters WHERE id = ?",
@@ -181,7 +206,7 @@ class WriteQueue:
 
     def dead_letter(self, item_id: int, error: str) -> None:
         """Move a refused write out of the queue into dead_letters, in one transaction."""
-        with self._lock:
+        with self._locked():
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.execute("INSERT INTO dead_letters(queue_id, tool, arguments, queued_at, failed_at, attempts, "
@@ -194,12 +219,12 @@ class WriteQueue:
                 raise
 
     def __len__(self) -> int:
-        with self._lock:
+        with self._locked():
             return int(self._db.execute("SELECT COUNT(*) FROM queue").fetchone()[0])
 
     def dead_letters(self) -> list[dict[str, Any]]:
         """Writes the server refused for good, oldest first, with its message."""
-        with self._lock:
+        with self._locked():
             rows = self._db.execute("SELECT id, queue_id, tool, arguments, queued_at, failed_at, attempts, error "
                                     "FROM dead_letters ORDER BY id").fetchall()
         keys = ("id", "queue_id", "tool", "arguments", "queued_at", "failed_at", "attempts", "error")
@@ -207,14 +232,14 @@ class WriteQueue:
 
     def queued(self) -> list[dict[str, Any]]:
         """The writes still waiting, in delivery order, with their attempts and last error."""
-        with self._lock:
+        with self._locked():
             rows = self._db.execute("SELECT id, tool, arguments, queued_at, attempts, last_error, next_attempt_at, "
                                     "refusals FROM queue ORDER BY id").fetchall()
         keys = ("id", "tool", "arguments", "queued_at", "attempts", "last_error", "next_attempt_at", "refusals")
         return [{**dict(zip(keys, row)), "arguments": self._shown(str(row[1]), str(row[2]))} for row in rows]
 
     def close(self) -> None:
-        with self._lock:
+        with self._locked():
             self._db.close()
 
 

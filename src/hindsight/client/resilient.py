@@ -274,12 +274,14 @@ class AsyncResilientClient:
     async def _run_worker(self) -> None:
         assert self._wake is not None
         while True:
-            if len(self.queue):
-                try:
+            try:
+                if len(self.queue):
                     await self.flush(attempts=1, wait=False)
-                except Exception as exc:  # noqa: BLE001 - the worker must outlive any one failure; status() says it
-                    self._unreachable(exc)
-            head = self.queue.head()
+                head = self.queue.head()
+            except Exception as exc:  # noqa: BLE001 - the worker must outlive any one failure; status() says it
+                # (attack round 17: a damaged queue file's first read, outside this guard, ended the worker)
+                self._unreachable(exc)
+                head = None
             delay = self.backoff_max if head is None else max(0.05, head.next_attempt_at - time.time())
             self._next_retry = None if head is None else time.monotonic() + delay
             self._wake.clear()

@@ -1,4 +1,4 @@
-"""Look-alike namespace names (attack round 11).
+"""Look-alike namespace names (attack round 11) and tags (attack round 17: `new_tag`, `tag_form`).
 
 A namespace is a hard boundary and a token names the namespaces it may reach, so a name that *looks* like another
 (``аlice`` with a Cyrillic ``а``, ``ａｌｉｃｅ`` in full width) lets a write land where an operator reading the list
@@ -70,3 +70,26 @@ def grant_problem(name: str) -> str | None:
                 "letters, digits and _ . - : / @; one --namespace per name, '*' for all); rule: a token is granted "
                 "names a memory can have")
     return namespace_problem(name)
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def tag_form(tag: str) -> str:
+    """A tag as a filter compares it: NFKC (full-width letters, ligatures and no-break spaces read as their plain
+    forms), so ``ｐａｙｍｅｎｔｓ`` and ``payments`` are one tag (attack round 17: they were two)."""
+    return unicodedata.normalize("NFKC", tag)
+
+
+def new_tag(tag: str) -> str:
+    """A tag as a write stores it (`tag_form`), or ValueError when one of its words mixes the letters of Latin,
+    Cyrillic and Greek (``раyments`` with a Cyrillic ``р`` and ``а`` reads as ``payments`` in the console and
+    matches no filter for it; attack round 17). Words in one script, any script, are kept: tags are not names."""
+    form = tag_form(tag)
+    for word in _WORD.findall(form):
+        scripts = {s for s in map(_script, word) if s}
+        if len(scripts) > 1:
+            raise ValueError(f"tag '{ascii(form)[1:-1][:40]}' mixes {' and '.join(sorted(s.title() for s in scripts))} "
+                             "letters in one word; rule: a tag's words use the letters of one script (look-alike "
+                             "tags are refused)")
+    return form

@@ -44,6 +44,7 @@ from hindsight.server.mcp_admin_tools import register_admin_tools
 from hindsight.server.mcp_common import INSTRUCTIONS, Gate, IdempotencyKey, MemoryId, Namespace, _call
 from hindsight.server.mcp_event_tools import register_event_tools
 from hindsight.server.observability import RequestObserver, mount_operations
+from hindsight.server.schema_errors import TypedArgumentErrors
 
 __all__ = ["Gate", "build_server", "serve"]
 
@@ -64,7 +65,9 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     review = review or ReviewService(engine, ReviewQueue(engine.store),
                                      engine.settings.reviewed_namespaces)
     observer = RequestObserver(engine, review, engine.settings.log_json if log_json is None else log_json)
-    mcp = FastMCP(name, instructions=INSTRUCTIONS, auth=auth, version=__version__, middleware=[observer])
+    # the observer is outermost, so it counts and logs the typed refusal TypedArgumentErrors makes of a schema one
+    mcp = FastMCP(name, instructions=INSTRUCTIONS, auth=auth, version=__version__,
+                  middleware=[observer, TypedArgumentErrors()])
     # the pages ask the same per-request question as the MCP endpoint (HTTPGuard's policy) when there is one
     page_tokens, required = (policy.tokens, policy.required) if policy is not None else (tokens, None)
     mount_console(mcp, review, page_tokens, required=required)

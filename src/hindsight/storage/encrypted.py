@@ -112,6 +112,14 @@ class EncryptedStore(MemoryStore):
         """The record is already as stored (sealed): it passes through untouched."""
         self.inner.restore(record, embedding, history)
 
+    def readable(self, record: MemoryRecord) -> MemoryRecord:
+        """`record` as stored with its sealed text opened (what its vector is made of); without the key
+        EncryptionUnavailableError, never the placeholder."""
+        if record.encrypted and self._cipher is None:
+            raise EncryptionUnavailableError("private memories need the key that sealed them: set "
+                                             "HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE")
+        return self._open(record)
+
     def iter_sealed(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
         """Records as stored (private ones still ciphertext): what `hindsight migrate` copies."""
         return self.inner.iter_all(namespace)
@@ -225,3 +233,18 @@ class EncryptedStore(MemoryStore):
 
     def _aux_exec(self, sql: str, params: tuple[Any, ...] = ()) -> int:
         return self.inner._aux_exec(sql, params)
+
+
+def texts_to_embed(store: MemoryStore, records: Sequence[MemoryRecord], why: str) -> list[str]:
+    """What to embed for `records` (as stored) under a new embedding model: a private memory's opened text, never
+    its ciphertext or the locked placeholder (attack round 17: a restore across models and an open with another
+    model embedded the sealed text, or the placeholder, as the private memories' vectors). Without the key (or a
+    store that cannot open them) EncryptionUnavailableError, naming `why`, before anything changes."""
+    sealed = sum(1 for record in records if record.encrypted)
+    if sealed and not getattr(store, "supports_encryption", False):
+        raise EncryptionUnavailableError(
+            f"{why}: {sealed} private memor{'y needs its vector' if sealed == 1 else 'ies need their vectors'} made "
+            "again from the text, which needs the key that sealed it: set HINDSIGHT_ENCRYPTION_KEY or "
+            "HINDSIGHT_KEY_FILE (or keep the embedding model the store was written with); nothing was changed")
+    opened = store.readable if isinstance(store, EncryptedStore) else (lambda record: record)
+    return [opened(record).embedding_text for record in records]
