@@ -1,7 +1,8 @@
 """Postal addresses, English/European and Chinese, as spans to redact.
 
 English: a house number, up to five capitalised words and a street type ("1427 Maple Ave"), or a
-street type first as in French, Italian, Spanish ("16 Rue de Lille"), or a German "Hauptstraße 5";
+street type first as in French, Italian, Spanish ("16 Rue de Lille"), or a type suffix as in German, Nordic, Dutch
+("Hauptstraße 5", "Hagagatan 14, lgh 1102", "Prinsengracht 263");
 then optional unit, city, state/postcode. Chinese: an optional province/city/district prefix and
 either a road with a house number (中山路57号) or a named estate or building (翠苑小区, 华星大厦)
 followed by building / unit / floor / room parts (3栋2单元502室, 5栋702). Words of the sentence
