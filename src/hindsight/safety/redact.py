@@ -174,7 +174,7 @@ _AUTH_HEADER = re.compile(
 _BEARER = re.compile(r"\b[Bb]earer\s+([A-Za-z0-9._~+/-]{16,}=*)")
 _KEYED_SECRET = re.compile(
     r"(?i)(?<![A-Za-z0-9_-])(?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret(?:[_-]?(?:access[_-]?)?key)?|"
-    r"client[_-]?secret|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|app[_-]?secret|signing[_-]?key|"
+    r"client[_-]?secret|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|app[_-]?secret|app[_-]?key|signing[_-]?key|"
     r"webhook[_-]?secret|salt|signature|cookie|session(?:[_-]?id)?|credentials?|account[_-]?key|passkey|sas)s?[\"']?\s*(?:[:=]|=>|\bis\b|:=|是|为)\s*[\"']?([A-Za-z0-9_\-./+=~]{12,})"
 )
 # "with key SG.x", "令牌 ghx...": a bare key word and a long random value, whatever its shape.

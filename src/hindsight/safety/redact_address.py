@@ -1,7 +1,8 @@
 """Postal addresses, English/European and Chinese, as spans to redact.
 
 English: a house number, up to five capitalised words and a street type ("1427 Maple Ave"), or a
-street type first as in French, Italian, Spanish ("16 Rue de Lille"), or a German "Hauptstraße 5";
+street type first as in French, Italian, Spanish ("16 Rue de Lille"), or a type suffix as in German, Nordic, Dutch
+("Hauptstraße 5", "Hagagatan 14, lgh 1102", "Prinsengracht 263");
 then optional unit, city, state/postcode. Chinese: an optional province/city/district prefix and
 either a road with a house number (中山路57号) or a named estate or building (翠苑小区, 华星大厦)
 followed by building / unit / floor / room parts (3栋2单元502室, 5栋702). Words of the sentence
@@ -49,9 +50,15 @@ _STREET_FIRST = re.compile(
     r"\d{1,5}[A-Za-z]?(?![\d.,]\d)(?:,?\s*\d{1,2}\s?[ºª°](?:\s*(?:izq(?:da)?|dcha|der|dto|centro|[A-H])\.?)?)?"
     r"(?:,?\s*(?P<post>\d{4,5})\s+[A-ZÀ-Ý][\wà-ÿ'-]+)?"
 )
+# The street name carries its type as a suffix and the number follows: German "Hauptstraße 5"; round 17: Nordic
+# ("Hagagatan 14, lgh 1102", "Nørregade 7", "Storgata 12"), Dutch ("Keizersgracht 123") and Finnish ("Mannerheimintie" is
+# left out: "-tie" ends English words) streets too, a flat after the number (lgh / leil. / Whg. / Top / bus / app.), and a
+# postcode before the town (4-5 digits, Swedish "113 48"): the postcode goes, the town stays, as in English.
 _DE_ADDRESS = re.compile(
-    r"\b[A-Z][a-zäöüß-]+(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer)\s+\d{1,4}[a-z]?"
-    r"(?:,\s*\d{4,5}\s+[A-Z][a-zäöüß-]+)?"
+    r"\b[A-ZÅÄÖØÆ][a-zäöüßåæø-]+(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer|chaussee|"
+    r"gatan|gata|gaten|vägen|väg|gränd|torget|stigen|gade|vej|stræde|torv|veien|vegen|katu|kuja|straat|laan|gracht|plein|kade|singel|dijk)"
+    r"\s+\d{1,4}[a-zA-Z]?(?:,?\s*(?:lgh|lägenhet|leil(?:ighet)?\.?|Whg\.?|Wohnung|Top|bus|app\.?|as\.|asunto)\s*\d{1,5}[A-Za-z]?)?"
+    r"(?:,\s*(?P<post>\d{4,5}|\d{3}\s\d{2})\s+[A-ZÅÄÖØÆ][a-zäöüßåæø-]+)?"
 )
 _PO_BOX = re.compile(r"(?i)\bP\.?\s*O\.?\s*Box\s+\d{1,6}\b")
 

@@ -214,9 +214,28 @@ def find_credentials(text: str) -> list[Span]:
 # "keyID 0052..."): redacted only in a note that also carries a credential (see redact.find_sensitive), where it
 # names which key leaked. Alone, a key ID is an identifier and stays.
 _KEY_ID = re.compile(
-    r"(?i)(?:access[ _-]?key(?:[ _-]?id)?|access[ _-]?id|accesskeyid|\bkey[ _-]?id|secret[ _-]?id|(?-i:\bAK\b)|account[ _-]?sid|(?-i:\bAppKey\b)|client[ _-]?id|\bapp[ _-]?id)"
+    # Round 17: a label glued to Chinese ("报关平台开放接口给的appId=", "小程序AppID wx...") has no \b before it (Han
+    # characters are word characters), so the label's edges are ASCII look-arounds.
+    r"(?i)(?:access[ _-]?key(?:[ _-]?id)?|access[ _-]?id|accesskeyid|(?<![A-Za-z0-9_])key[ _-]?id|secret[ _-]?id|(?-i:(?<![A-Za-z0-9_])AK(?![A-Za-z0-9_]))|"
+    r"account[ _-]?sid|(?-i:(?<![A-Za-z0-9_])AppKey(?![A-Za-z0-9_]))|client[ _-]?id|(?<![A-Za-z0-9_])app[ _-]?id)"
     r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>[A-Za-z0-9_-]{12,64})(?![A-Za-z0-9_-])"
 )
+# Round 17: the ID half of a pair of settings that share a stem ("MINIO_ROOT_USER=... MINIO_ROOT_PASSWORD=...",
+# "FOO_ACCESS_KEY=... FOO_SECRET_KEY=..."): the user / access-key setting whose sibling password or secret setting is in
+# the same note. Only a generated value goes (letters mixed with digits, 8+ characters, no word-joined name): a database
+# login such as DB_USER=billing_rw names an account and stays, as the writers keep it.
+_STEM_ID = re.compile(
+    r"(?<![A-Za-z0-9_])(?P<stem>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*?)_(?:USER(?:NAME)?|ACCESS_KEY(?:_ID)?|KEY_ID|CLIENT_ID|APP_ID)"
+    r"\s*[=:]\s*[\"']?(?P<value>[A-Za-z0-9_.-]{8,64})(?![A-Za-z0-9_.-])"
+)
+_STEM_SECRET = r"_(?:PASSWORD|PASSWD|PASS|PWD|SECRET(?:_ACCESS)?(?:_KEY)?|CLIENT_SECRET|APP_SECRET)\s*[=:]"
+
+
+def _generated(value: str) -> bool:
+    """Letters and digits mixed in one run ("seqadm5rAa", "labadmin7731x"), not words joined by "_" / "-" ("billing_rw")."""
+    parts = [p for p in re.split(r"[-_.]+", value) if p]
+    mixed = [p for p in parts if re.search(r"\d", p) and re.search(r"[A-Za-z]", p)]
+    return bool(mixed) and sum(map(len, mixed)) >= 0.6 * sum(map(len, parts)) and shannon_entropy(value) >= 3.0
 
 
 # A hex secret after a compound credential label ("Auth Token 9c4e...", "app secret: 5f1a..."): hex alone is a hash,
@@ -266,6 +285,10 @@ def find_key_ids(text: str) -> list[Span]:
     for m in _KEY_ID.finditer(text):
         value = m.group("value")
         if value[:2].lower() != "0x" and re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and shannon_entropy(value) >= 3.0:
+            out.append(("api_key", *m.span("value")))
+    for m in _STEM_ID.finditer(text):
+        sibling = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(m.group("stem")) + _STEM_SECRET)
+        if _generated(m.group("value")) and sibling.search(text):
             out.append(("api_key", *m.span("value")))
     return out
 

@@ -154,16 +154,29 @@ _SSN_NOT = re.compile(r"(?i)(?:order|ticket|invoice|case|ref|isbn|tel|phone|fax|
 _DOC_CUE = (
     r"(?i)(?:\bpassport|\bdriver'?s?\s+licen[cs]e|\bdriving\s+licen[cs]e|\bnational\s+insurance|\bNINO\b|\btax\s+(?:id|number)|"
     r"\bTIN\b|\bSIN\b|\bTFN\b|\btax\s+file\s+number|\bmedicare\s+(?:card\s+)?(?:no\.?|number)|\bhealth\s+card|\baadhaar|\bPAN\b|\bresident\s+(?:id|permit)|\bID\s+(?:card\s+)?(?:no\.?|number|#)|\bidentity\s+(?:card\s+)?number|"
-    r"\bpersonalausweis|\breisepass|\bcarte\s+d'identit[ée]|\bDNI\b|\bNIE\b|\bcodice\s+fiscale|\bmy\s+number\b|マイナンバー|护照|港澳通行证|台胞证|通行证|驾驶证|驾照|社保卡?|医保卡?|居住证|证件|军官证)"
+    r"\bpersonalausweis|\breisepass|\bcarte\s+d'identit[ée]|\bDNI\b|\bNIE\b|\bcodice\s+fiscale|\bmy\s+number\b|マイナンバー|护照|港澳通行证|台胞证|通行证|驾驶证|驾照|社保卡?|医保卡?|居住证|证件|军官证|"
+    # round 17: a national identity number by its generic name, whatever the country ("national ID 7803...", "citizen ID",
+    # "personal identity code", "identity document"), and the national names that are not common words
+    r"\bnational\s+id(?:entity|entification)?\b|\bcitizen(?:ship)?\s+(?:id|number|card)\b|\bpersonal\s+id(?:entity|entification)?\s+(?:code|number)\b|"
+    r"\bidentity\s+document\b|\bpersonnummer|\bf(?:ø|o)dselsnummer|\bhenkil(?:ö|o)tunnus|\bPESEL\b|\bemirates\s+id\b|\bc[ée]dula\b|"
+    r"(?-i:\bBSN\b|\bCURP\b|\bRUT\b|\bNIN\b)|주민등록번호|身份号码?|公民号码)"
 )
 # Between the document's name and its number: a few words ("number on file"), or what it is for ("for the Tokyo trip:").
 _DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?|\s+(?:for|of)\s+[^\d\n,.;，。；:：]{1,32}?(?=\s*(?:[:：]|\b(?:is|was)\b)))" + _SEP
-                  + r"(?P<value>(?-i:[A-Z]{0,3}\d[A-Z0-9]{4,14}|[A-Z]{0,2}\d{2,5}(?:[ -]\d{2,6}){1,4}(?: ?[A-Z0-9])?|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
+                  + r"(?P<value>(?-i:\d{6,8}[-+A]\d{3}[0-9A-Z]|[A-Z]{0,3}\d[A-Z0-9]{4,16}|[A-Z]{0,2}\d{2,5}(?:[ -]\d{2,6}){1,4}(?: ?[A-Z0-9])?|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
 # "Kids' passports: Mia #548201937, Leo #548201938", "护照：爸爸 E12345678，妈妈 E87654321": after a document cue and a
 # colon, a list whose items are a name (or a relation) and a number.
 _DOC_LIST = re.compile(_DOC_CUE + r"(?:[^\d\n:：]{0,16}[:：]|s?\s+(?:for|of)\s+[^\d\n:：.。;；—–]{1,32}?\s*(?:[:：—–]|\s-\s))")
 _DOC_ITEM = re.compile(r"\s*(?:[,，、;；]|\band\b|和)?\s*(?:[A-Z][a-z]{1,15}|[\u4e00-\u9fff]{1,4})\s*(?:[:：#]|'s)?\s*"
                        r"(?P<value>(?-i:[A-Z]{0,2}\d{6,12}))(?![A-Za-z0-9])")
+# Round 17: a document's other number, named by its own label later in the sentence that names the document ("驾驶证号就是
+# 身份证号 ...，档案编号 5101...", "passport ..., file number ..."): the licence's file number is the same person's record.
+_DOC_SECOND = re.compile(
+    r"(?i)(?:档案编?号码?|证件?编号|证号|\b(?:file|document|record|dossier)\s+(?:no\.?|number|#))" + _SEP
+    + r"(?P<value>(?-i:[A-Z]{0,3}\d[A-Z0-9]{4,14}|\d{2,6}(?:[ -]\d{2,6}){1,4}))(?![A-Za-z0-9])"
+)
+_SENTENCE_END = re.compile(r"[。！？；;\n]|[.!?](?:\s|$)")
+_DOC_NAMED = re.compile(_DOC_CUE)
 _CN_ID_CUE = re.compile(r"(?i)(?:身份证|身份号码|证件号|公民身份|\bID\b|identity|\bresident\b)[^\n。；;]{0,16}$")
 # The pre-1999 15-digit resident ID (no check character): only after a cue, with a real birth date.
 _CN_ID_15 = re.compile(r"(?<![0-9A-Za-z])\d{6}(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{3}(?![0-9A-Za-z])")
@@ -180,6 +193,11 @@ def find_national_ids(text: str) -> list[Span]:
     for m in _DOC.finditer(text):
         value = m.group("value")
         if sum(ch.isdigit() for ch in value) >= 5 or (sum(ch.isdigit() for ch in value) >= 3 and len(value) >= 8):
+            out.append(("national_id", *m.span("value")))
+    for m in _DOC_SECOND.finditer(text):  # the rare label first, then the document named before it in its sentence
+        lo = max(0, m.start() - 80)  # a bounded window: many labels in one long sentence stay linear
+        ends = [e.end() for e in _SENTENCE_END.finditer(text, lo, m.start())]
+        if sum(ch.isdigit() for ch in m.group("value")) >= 6 and _DOC_NAMED.search(text, ends[-1] if ends else lo, m.start()):
             out.append(("national_id", *m.span("value")))
     for m in _DOC_LIST.finditer(text):
         pos = m.end()
@@ -210,8 +228,10 @@ _PAYMENT_CONTEXT = re.compile(r"(?i)\b(?:refund|reimburs|pay(?:s|ment|ments|ing|
                               r"fees?\b|remit|beneficiar|lands?\s+in\b|send\s+(?:money|funds)|funds\b)|退款|付款|支付|汇|打款|学费|房租|工资|报销")
 # "acct # at Ally is 2081577340", "account with Chase: ...": the bank may be named between the cue and the value.
 _AT_BANK = r"(?:\s*#)?(?:\s+(?:at|with|@)\s+(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,2}))?"
+# Round 17: other countries' grouped formats may open with a two- or three-digit group - a bank and branch before the
+# account and its suffix (New Zealand 12-3456-7890123-00, a transit-institution prefix 00123-004-...).
 _LOOSE_ACCOUNT = re.compile(r"(?i)\b(?:account|acct|acc|a/c)\.?(?:\s+(?:no\.?|number|#))?" + _AT_BANK + _SEP
-                            + r"(?P<value>\d{4}[ -]?\d{2,4}(?:[ -]?\d{2,5}){0,3})(?![\d-])")
+                            + r"(?P<value>\d{4}[ -]?\d{2,4}(?:[ -]?\d{2,5}){0,3}|\d{2,3}[ -]\d{3,4}[ -]\d{4,8}(?:[ -]\d{2,3})?)(?![\d-])")
 _SORT_CODE = re.compile(r"(?i)\b(?:sort\s+code|BSB)" + _SEP + r"(?P<value>\d{2}[- ]?\d{2}[- ]?\d{2}|\d{3}[- ]\d{3})(?![\d-])")
 _ACCOUNT = re.compile(_ACCOUNT_CUE + _SEP + r"(?P<value>\d(?:[ -]?\d){7,29})(?![\d-])")
 _CLOUD_ACCOUNT = re.compile(r"(?i)aws|gcp|azure|阿里云|腾讯云|华为云|云|project|tenant|租户|项目")
@@ -245,7 +265,7 @@ def find_bank_accounts(text: str) -> list[Span]:
             out.append(("bank_account", m.start(), m.start() + len(value)))
     for m in _SORT_CODE.finditer(text):
         out.append(("bank_account", *m.span("value")))
-    if _BANK_CONTEXT.search(text):
+    if paid:  # round 17: money moving names a bank account as well as a bank word does ("pay rent into acc ...")
         for m in _LOOSE_ACCOUNT.finditer(text):
             if 6 <= len(re.sub(r"\D", "", m.group("value"))) <= 17 and not _CLOUD_ACCOUNT.search(text, max(0, m.start() - 12), m.end()):
                 out.append(("bank_account", *m.span("value")))

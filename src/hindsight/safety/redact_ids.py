@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from hindsight.safety.redact_cues import declared_invalid
-from hindsight.safety.validators import cn_id_shape, itin_valid, verhoeff_valid, vin_valid
+from hindsight.safety.validators import cn_id_shape, itin_valid, looks_random, verhoeff_valid, vin_valid
 
 Span = tuple[str, int, int]
 
@@ -34,6 +34,23 @@ _MRN = re.compile(
     r"(?i)(?:\bMRN\b|medical\s+record\s+(?:number|no\.?|#)|patient\s+(?:id|number|no\.?)|\bNHS\s+(?:number|no\.?)|"
     r"病历号|病案号|住院号|门诊号|就诊卡号|医保卡号)" + _SEP + r"[(（]?(?P<value>(?=[A-Z0-9 -]*\d{4})[A-Z0-9](?:[A-Z0-9]|[ -](?=\d)){4,14})(?![A-Za-z0-9])"
 )
+# Round 17: a record number of an animal patient (a vet clinic's chart for a dog or a cat) is not a person's: the
+# sentence around it names a pet, an animal or a vet (ZH names dogs and cats by breed: 金毛, 柯基, 布偶 ...).
+_ANIMAL = re.compile(
+    r"(?i)\b(?:pets?|dogs?|cats?|pupp(?:y|ies)|kittens?|vets?|veterinar(?:y|ian)|canine|feline|horses?|pony|rabbits?|hamsters?|"
+    r"parrots?|spay(?:ed)?|neuter(?:ed)?)\b|宠物|[猫狗犬]|兽医|动物医院|金毛|泰迪|柯基|哈士奇|拉布拉多|萨摩|柴犬|比熊|边牧|德牧|"
+    r"布偶|英短|美短|鹦鹉|兔子|仓鼠"
+)
+_RECORD_SENTENCE = re.compile(r"[。！？；;\n]|[.!?]\s")
+
+
+def _animal_record(text: str, start: int, end: int) -> bool:
+    """The sentence around a record number (60 characters each side at most) names an animal patient."""
+    before = _RECORD_SENTENCE.split(text[max(0, start - 60) : start])[-1]
+    after = _RECORD_SENTENCE.split(text[end : end + 60])[0]
+    return bool(_ANIMAL.search(before) or _ANIMAL.search(after))
+
+
 _AADHAAR = re.compile(r"(?<![\d-])[2-9]\d{3}[ -]?\d{4}[ -]?\d{4}(?![\d-])")
 _AADHAAR_CUE = re.compile(r"(?i)(?:\baadhaar|\bUIDAI|\bUID\b|आधार)[^\n\d]{0,24}$")
 _ITIN = re.compile(r"(?i)\bITIN" + _SEP + r"(?P<value>9\d{2}[- ]?\d{2}[- ]?\d{4})(?![\d-])")
@@ -48,6 +65,24 @@ _WEBHOOK = re.compile(
     r"(?i)(?:open\.(?:feishu\.cn|larksuite\.com)/open-apis/bot/v2/hook/|oapi\.dingtalk\.com/robot/send\?access_token=|"
     r"qyapi\.weixin\.qq\.com/cgi-bin/webhook/send\?key=)(?P<value>[A-Za-z0-9-]{20,})"
 )
+# Round 17: any incoming-webhook URL, whoever hosts it - the token is the URL's path segment after a hook segment
+# ("https://open.example.com/open-apis/bot/v2/hook/<uuid>", "/api/webhooks/<id>/<token>", "/webhook/<uuid>") or its
+# key / token parameter: a UUID or a random run of 20 or more characters ("/hooks/invoice", "/webhook/garage-door" name a route).
+_ANY_WEBHOOK = re.compile(
+    # bounded host, segments and query: a text of many "https://" starts costs linear time
+    r"(?i)https?://[^\s/\"'<>]{1,100}(?:/[^\s/?#\"'<>]{1,64}){0,8}?/(?:web)?hooks?/(?:\d{6,20}/)?(?P<value>[A-Za-z0-9_-]{20,128})(?![A-Za-z0-9_-])|"
+    r"https?://[^\s\"'<>?]{0,160}?(?:hook|robot|bot)[^\s\"'<>?]{0,160}\?(?:[^\s\"'<>#&]{0,160}&){0,6}(?:access_token|token|key)="
+    r"(?P<v2>[A-Za-z0-9_-]{20,128})(?![A-Za-z0-9_-])"
+)
+_UUID = re.compile(r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _route_words(value: str) -> bool:
+    """A route named in words ("garage-door-opener-main", "invoice-sync-handler-v2"), not a generated token: most of
+    its characters are lower-case words or short version parts."""
+    parts = [p for p in re.split(r"[-_]+", value) if p]
+    plain = sum(len(p) for p in parts if (p.isalpha() and p.islower()) or re.fullmatch(r"v?\d{1,3}", p))
+    return plain >= 0.6 * sum(len(p) for p in parts)
 # A DER private key in base64 without its PEM armour: PKCS#8 ("MIIEvQIBADAN...") or PKCS#1 ("MIIEowIBAAKC...").
 # A public key ("MIIBIjANBgkq...AAOCAQ8A") has no version INTEGER 0 and stays.
 _DER_KEY = re.compile(r"(?<![A-Za-z0-9+/])MII[A-Za-z0-9+/]{1,3}(?:AgEA|IBA[AD])[A-Za-z0-9+/]{40,}+={0,2}")
@@ -94,7 +129,8 @@ def find_ids(text: str) -> list[Span]:
         if vin_valid(m.group(0)) or _VIN_CUE.search(text, max(0, m.start() - 48), m.start()):
             out.append(("other_id", m.start(), m.end()))
     for m in _MRN.finditer(text):
-        out.append(("other_id", *m.span("value")))
+        if not _animal_record(text, *m.span("value")):
+            out.append(("other_id", *m.span("value")))
     for m in _AADHAAR.finditer(text):
         # The cue is required: one random 12-digit number in ten passes Verhoeff.
         if _AADHAAR_CUE.search(text, max(0, m.start() - 40), m.start()) and (
@@ -123,6 +159,11 @@ def find_ids(text: str) -> list[Span]:
             out.append(("api_key", *m.span("value")))
     for m in _WEBHOOK.finditer(text):
         out.append(("api_key", *m.span("value")))
+    for m in _ANY_WEBHOOK.finditer(text):
+        group = "value" if m.group("value") else "v2"
+        value = m.group(group)
+        if _UUID.fullmatch(value) or (looks_random(value, 20) and not _route_words(value)):
+            out.append(("api_key", *m.span(group)))
     for m in _DER_KEY.finditer(text):
         out.append(("private_key", m.start(), m.end()))
     for m in _HEX_PRIVATE.finditer(text):

@@ -42,7 +42,10 @@ _PUBLIC_PHONE_BEFORE = re.compile(
     r"(?:google|maps|business)\s+listing|listings?|non-emergency(?:\s+(?:line|number))?|reception(?:\s+(?:line|desk|number))?|"
     r"front\s+desk|visitor\s+(?:line|desk|cent(?:er|re))|(?:box|ticket)\s+office|ticketing(?:\s+(?:line|desk))?|information\s+desk)\b|"
     r"售票处|票务|问讯处|咨询台|客服|热线|服务电话|咨询电话|投诉电话|报修电话|售后电话|预约电话|订票电话|订餐电话|服务台|前台|接待处|总机|官方|官网|公开|对外|"
-    r"联系我们|营业厅|服务中心|政务|市民)"
+    r"联系我们|营业厅|服务中心|政务|市民|"
+    # round 17: a line open round the clock or for emergencies is a service's, not a person's ("宠物医院24小时急诊电话",
+    # "the 24-hour emergency line"); "24小时内" (within a day) is a deadline, not a line
+    r"(?:24|二十四)\s*小时(?!内)|全天候|(?:急诊|急救|救援)热?(?:电话|专线)|(?<![A-Za-z])(?:24/7|24[- ]hour|round[- ]the[- ]clock|emergency\s+(?:line|number|hotline))(?![A-Za-z]))"
 )
 _SWITCHBOARD = re.compile(r"(?i)\b(?:switchboard|main\s+(?:line|number)|hotline|customer\s+service)\b|总机|热线|客服")
 # A public line named right after the number ("400-820-6688 服务热线", "12345 市民服务热线", "(customer service)").
@@ -105,7 +108,10 @@ ZH_REGION_BEFORE = re.compile(r"(?:(?:(?![是为在到址：位于])[\u4e00-\u9f
 # A published contact, said after it in its clause: "as the venue page says", "listed on their site", "官网上有".
 _PUBLISHED_AFTER = re.compile(
     r"(?i)\b(?:website|web\s?site|web\s?page|(?:venue|contact|media|press|support|help|returns|careers|pricing|status)\s+page|footer|"
-    r"listed\s+(?:on|in)|published\s+(?:on|in)|press\s+kit|security\.txt|help\s+cent(?:re|er)|faq)\b|官网|公布|公开的|网站上"
+    r"listed\s+(?:on|in)|published\s+(?:on|in)|press\s+kit|security\.txt|help\s+cent(?:re|er)|faq|"
+    # round 17: posted where passers-by read it - a sign, the door, the shopfront ("挂在门口招牌上", "on the sign outside")
+    r"(?:sign(?:board)?|shop\s?front|storefront|noticeboard|notice\s+board)s?|posted\s+(?:on|at|outside)|on\s+the\s+(?:door|window|van))\b|"
+    r"官网|公布|公开的|网站上|招牌|门头|告示|公告栏|(?:挂|贴|印|写)在(?:门口|门上|店门|橱窗|车身|招牌)"
 )
 # A venue named right after the address: "3 Pine Road conference centre", "88 High St library".
 _VENUE_AFTER = re.compile(

@@ -200,3 +200,16 @@ def group_span(match: re.Match[str], group: int | str = 1) -> tuple[int, int]:
     value = match.group(group)
     stripped = value.rstrip(".,;:)]}>\"'”。，；")
     return start, end - (len(value) - len(stripped))
+
+# Round 17: a value written from filler words ("test-key-000", "dummy_token_1234", "fake-secret"): a fixture's or a
+# template's stand-in, not a credential. Every part is a filler word or a trivial digit run, and one part says so.
+_FILLER_MARK = frozenset({"test", "testing", "dummy", "fake", "sample", "demo", "example", "placeholder", "changeme", "foo", "mock"})
+_FILLER = _FILLER_MARK | frozenset({"key", "token", "secret", "password", "pass", "pwd", "api", "app", "user", "local", "dev", "my",
+                                    "your", "abc", "xyz", "bar", "baz", "value", "string", "here"})
+
+
+def placeholder_words(value: str) -> bool:
+    parts = [p.lower() for p in re.split(r"[-_.]+", value) if p]
+    if len(parts) < 2 or not any(p in _FILLER_MARK for p in parts):
+        return False
+    return all(p in _FILLER or (p.isdigit() and (len(set(p)) == 1 or p in "1234567890")) for p in parts)
