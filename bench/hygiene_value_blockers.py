@@ -24,35 +24,14 @@ from typing import Any
 from hygiene_same_fact import ROUNDS, judged_pairs
 from hygiene_supplement import _main
 
-from hindsight.write import judge, name_forms, value_read
-from hindsight.write.analysis import analyse
+from hindsight.write import judge, value_read
 from hindsight.write.conversions import written_alike
-from hindsight.write.evidence import merge_blocker
 from hindsight.write.thresholds import HygieneThresholds
 
-#: Settings replayed: the value blockers' lifts (`value_read.LIFTS`), the name blocker's (`name_forms.LIFTS`).
-SETTINGS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "none": (frozenset(), frozenset()),
-    "amounts": (frozenset({"amounts"}), frozenset()),
-    "numbers": (frozenset({"numbers"}), frozenset()),
-    "both": (frozenset({"amounts", "numbers"}), frozenset()),
-    "both+acronym": (frozenset({"amounts", "numbers"}), frozenset({"acronym"})),
-    "both+address": (frozenset({"amounts", "numbers"}), frozenset({"address"})),
-    "both+names": (frozenset({"amounts", "numbers"}), frozenset({"acronym", "address"})),
-}
+BLOCKERS = ("amounts differ", "numbers differ")
+SETTINGS: dict[str, frozenset[str]] = {"none": frozenset(), "amounts": frozenset({"amounts"}),
+                                       "numbers": frozenset({"numbers"}), "both": frozenset({"amounts", "numbers"})}
 OUTCOME = {"duplicate": "merged", "override": "change"}
-
-
-def _set(setting: str) -> None:
-    value_read.LIFTS, name_forms.LIFTS = SETTINGS[setting]
-    value_read.amounts_read_alike.cache_clear()
-    value_read.numbers_read_alike.cache_clear()
-
-
-def _blocker(old: str, new: str, setting: str) -> str | None:
-    _set(setting)
-    o, n = written_alike(old, new)  # as `judge.classify` reads them
-    return merge_blocker(analyse(o, n), None, o, n)
 
 
 def rows(rows_file: Path, funnel: Path, out: Path) -> None:
@@ -63,22 +42,27 @@ def rows(rows_file: Path, funnel: Path, out: Path) -> None:
     for rnd in ROUNDS:
         for i, kind, j, old, new, _r in judged_pairs(rnd):
             row = dumped[(rnd, i, kind, j)]
-            if "final" not in row or _blocker(old, new, "none") == _blocker(old, new, "both+names"):
-                continue  # no setting lifts a blocker: every verdict is main's
+            if judge.blocker_kind(row.get("blocker")) not in BLOCKERS:
+                continue
             d = main[(rnd, i)]
             if kind == "existing":
                 main_outcome = d["actual"]
             else:
                 main_outcome = "kept" if (d["others_ok"][j] if j < len(d["others_ok"]) else True) else "touched"
+            value_read.LIFTS = SETTINGS["both"]
+            o, n = written_alike(old, new)  # as `judge.classify` reads them
+            if not (value_read.amounts_read_alike(o, n) or value_read.numbers_read_alike(o, n)):
+                continue  # no setting lifts the blocker: every verdict is main's
             got = {}
-            for name in SETTINGS:
-                _set(name)
+            for name, lifts in SETTINGS.items():
+                value_read.LIFTS = lifts
+                value_read.amounts_read_alike.cache_clear()
+                value_read.numbers_read_alike.cache_clear()
                 got[name] = judge.classify(old, new, row["cos"], t, None, row["qcos"]).label
             moved.append({"round": rnd, "i": i, "kind": kind, "j": j, "label": row["label"] if kind == "existing"
                           else "other", "blocker": row["blocker"], "main": main_outcome, "verdicts": got,
                           "old": old, "new": new})
         print(rnd, flush=True)
-    _set("both")
     out.write_text(json.dumps(moved, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
 
 
@@ -109,8 +93,8 @@ def loro(moves_file: Path, out: Path | None, pairs: Path | None) -> None:
     moved: list[str] = []
     for rnd in ROUNDS:
         train = [r for r in rs if r["round"] != rnd]
-        ok = [(tally(train, s)["restatement_merged"], s) for s in SETTINGS if not wrong(tally(train, s))]
-        setting = max(ok)[1] if ok else "none"
+        ok = [(tally(train, s)["restatement_merged"], -n, s) for n, s in enumerate(SETTINGS) if not wrong(tally(train, s))]
+        setting = max(ok)[2] if ok else "none"  # a tie goes to the setting that lifts less (listed first)
         held = tally([r for r in rs if r["round"] == rnd], setting)
         pooled.update(held)
         moved += [f"{rnd}:{r['i']}" for r in rs if r["round"] == rnd and moves(r, setting)]

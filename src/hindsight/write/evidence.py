@@ -37,7 +37,6 @@ from hindsight.write.analysis import (
 )
 from hindsight.write.endings import ends_anew
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
-from hindsight.write.name_forms import addressed_alike, spelled_by_words
 from hindsight.write.name_reading import common_word
 from hindsight.write.slots import (
     _abbreviates,
@@ -163,8 +162,7 @@ def _uncovered_names(units: list[Unit], other: str, own: str = "") -> list[Unit]
     for u in units:
         key = _squash(u.text)
         if len(key) >= 2 and (key in squashed or key in initials or spelled_out
-                              or any(_abbreviates(key, w) or _abbreviates(w, key) for w in words)
-                              or spelled_by_words(key, other) or addressed_alike(u.text, other)):
+                              or any(_abbreviates(key, w) or _abbreviates(w, key) for w in words)):
             continue
         out.append(u)
     return out
