@@ -10,8 +10,8 @@ re-judges, with each setting of `value_read.LIFTS`, the pairs blocked by "amount
 (`judge.classify` as `dump` calls it), keeping main's engine outcome of the pair from a `hygiene_funnel.py` run.
 `loro` chooses, for each held-out round, the setting with the most restatements merged on the other rounds and no
 added wrong outcome there (a distinct, supplement or change pair merged or retired, a restatement retired, an other
-touched), applies it to the held-out round, and lists the moved pairs ('round:index') to replay through the engine
-with `hygiene_funnel.py --pairs` (the branch's code: set `LIFTS` as chosen).
+touched), applies it to the held-out round, and lists every pair a lift reaches ('round:index', `--pairs`) to replay
+through the engine with `hygiene_funnel.py --pairs` (the branch's code, `LIFTS` as shipped).
 """
 from __future__ import annotations
 
@@ -106,8 +106,9 @@ def loro(moves_file: Path, out: Path | None, pairs: Path | None) -> None:
     print("every setting, all rounds:", report["every_setting"])
     if out:
         out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-    if pairs:
-        pairs.write_text(json.dumps(sorted(set(moved))) + "\n", encoding="utf-8")
+    if pairs:  # every pair a lift reaches (moved offline or not): the engine may read it otherwise
+        pairs.write_text(json.dumps(sorted({f"{r['round']}:{r['i']}" for r in rs})) + "\n", encoding="utf-8")
+    print("moved offline:", sorted(set(moved)))
 
 
 def _cli() -> None:
