@@ -49,6 +49,7 @@ from hindsight.write.slots import (
     structural_change_ok,
     subject_shared,
 )
+from hindsight.write.value_read import amounts_read_alike, numbers_read_alike
 
 #: Attributes that hold one value at a time: a new value there replaces the old one.
 _SINGLE_VALUED = re.compile(
@@ -298,13 +299,13 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
     """Why the two texts may NOT be merged, or None when each side's slots are covered by the other."""
     s = s or Slots.of(a)
     if old and new:
-        if quantities_differ(old, new):
+        if quantities_differ(old, new) and not amounts_read_alike(old, new):
             return f"amounts differ ({', '.join(sorted(quantities(old) ^ quantities(new)))})"
         other = other_fact(old, new, attribute=False) or slot_conflict(old, new) or appended_detail(old, new)
         if other:
             return other
     differ = _numbers_differ(a)
-    if differ and not (old and new and quantities(old) == quantities(new)):
+    if differ and not (old and new and (quantities(old) == quantities(new) or numbers_read_alike(old, new))):
         return f"numbers differ ({', '.join(sorted(differ))})"
     names = (_uncovered_names([u for u in s.lost if _read_as_name(u)], new, old)
              + _uncovered_names([u for u in s.novel if _read_as_name(u)], old, new))

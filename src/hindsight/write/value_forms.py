@@ -20,8 +20,9 @@ the released restatements whose values are the same and read as differing or as 
 * and one number as a span of time in two units is two values (`span_clashes`: "15-day retention" / "retained for
   15 months").
 
-Only the agreement reads these (the gate of the same-fact scores: positive evidence that the values are one); the
-rules' reading of a change or a merge blocker is untouched. A reading opens a gate where both sides now agree and
+The agreement reads these (the gate of the same-fact scores: positive evidence that the values are one), and so,
+since round 19, does `value_read` before "amounts differ" / "numbers differ" block a merge; the rules' reading of a
+change is untouched. A reading opens a gate where both sides now agree and
 shuts one where a value is now read on one side only ("3月2日 补了磨牙" / "3月2日 还建议半年后洗牙": 6 months is
 another value; "Tue/Thu 6pm" / "Mon/Wed 6pm"). A range of days other than Monday to Friday is read as neither
 ("Mon–Thu" / "daily except Fridays"). Readings are of forms, not of a domain: no word list beyond numbers,
