@@ -13,15 +13,12 @@ model was fitted on real cosines, which these are not.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
-import numpy as np
 import pytest
+from xling_store import SetCosine, open_mixed
 
-from hindsight.config import HindsightSettings
-from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.retrieval.search import SearchOptions
 
@@ -36,33 +33,10 @@ ZH = {ANSWER_ZH: 0.79, **{f"第{i}号文件柜的钥匙在行政处。": 0.74 - 
 COS = {**EN, **ZH}
 
 
-class _Cosine(Embedder):
-    """Unit vectors at a set cosine to every question (and to each other's question only through that)."""
-
-    name = "cosine-test"
-    dim = 4
-
-    def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            if text in QUERIES:
-                out[row, 0] = 1.0
-                continue
-            c = COS.get(text, 0.1)
-            out[row, 0], out[row, 1 + len(text) % 3] = c, math.sqrt(1 - c * c)
-        return out
-
-
 @pytest.fixture(scope="module")
 def english_heavy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[MemoryEngine, dict[str, str]]]:
     db = tmp_path_factory.mktemp("enpool") / "e.db"
-    settings = HindsightSettings(db=db)
-    settings.retrieval.record_access = False
-    engine = MemoryEngine.open(db, settings=settings, embedder=_Cosine())
-    engine.writer.hygiene = None
-    ids = {}
-    for i, text in enumerate([*EN, *ZH]):
-        ids[text] = engine.store_memory({"content": text, "event_time": T0 + timedelta(hours=i)}).memory_id
+    engine, ids, settings = open_mixed(db, SetCosine(QUERIES, COS), [*EN, *ZH], T0)
     assert len(EN) > settings.retrieval.dense_candidates  # English alone fill a 50-deep pool
     yield engine, ids
     engine.close()

@@ -38,6 +38,10 @@ class RetrievalSettings(BaseSettings):
         default=0.4, ge=0.0,
         description="RRF weight of the other-script dense hits that share dictionary meaning or a name with the query "
                     "(retrieval/glossmatch.py; a Chinese query's votes weigh half of it)")
+    translated_weight: float = Field(
+        default=0.4, ge=0.0,
+        description="RRF weight of the English memories that BM25 finds for a Chinese query's words glossed into "
+                    "English by CC-CEDICT, in a store that mixes scripts (retrieval/glossmatch.translated_ranked)")
     neighbour_weight: float = Field(default=0.35, ge=0.0, le=1.0,
                                     description="BM25 weight of a match in the preceding turn vs in the memory")
     rerank_candidates_per_result: int = Field(default=3, ge=1, le=20)

@@ -17,13 +17,20 @@ over the store. This channel keeps the dictionary but turns it around and narrow
   Han characters, without tones, `bilingual.pinyin`).
 
 The list it returns is fused by RRF like the other channels (weight `gloss_weight`).
+
+`translated_ranked` is the one place the dictionary does bring memories in: a Chinese question's words glossed into
+English (`bilingual.english_words`, CC-CEDICT's first senses) and searched by BM25 over the whole scope, English
+memories only (weight `translated_weight`). The embedder leaves a Chinese question's English answer outside its pool
+or far down the cross-lingual lane for a fifth of the released rounds' ZH -> EN misses while its words, glossed, are
+the answer's own words (培训的录像 -> "train", "videotape"; docs/benchmarks.md, paraphrase round 18). An English
+question is never translated (English -> Chinese glosses are too broad: round 3).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
 from hindsight.retrieval.bilingual import english_words, name_keys, stem
@@ -36,6 +43,14 @@ from hindsight.text.tokenize import EN_STOPWORDS, query_terms
 #: Chinese queries cost ZH paraphrase 2 of 27 on r2, 0.2 with two words kept it and gained ZH -> EN.
 ZH_QUERY_MIN_SHARED = 2
 ZH_QUERY_FACTOR = 1 / 2
+#: a translated hit must hold this many of the query's glossed words (English side, stemmed): one glossed word is
+#: often a broad sense of a Chinese word ("机器" -> "machine") that half the English memories hold
+TRANSLATED_MIN_SHARED = 1
+#: the translated channel runs only when the dense pool holds at least this many memories (the learned order's pool,
+#: `xling_rerank.POOL`): its weight was chosen on 300-memory stores, where the answer it brings is one of hundreds;
+#: in a store of a handful every memory is in every lane already, and an English twin of a Chinese memory would only
+#: gain a vote over the exact Chinese match (tests/test_relevance.py)
+TRANSLATED_MIN_POOL = 20
 
 _EN_WORD = re.compile(r"[a-z][a-z'\-]*[a-z]")
 #: query words that say what kind of question (or of fact) it is, not what it is about: question words and
@@ -82,3 +97,23 @@ def gloss_ranked(query: str, candidates: list[tuple[str, float]], content_of: Ma
     scored = [(mid, sum(math.log(1 + n / df[w]) for w in shared[mid])) for mid, _ in candidates if shared.get(mid)]
     order = {mid: i for i, (mid, _) in enumerate(candidates)}
     return sorted(scored, key=lambda item: (-item[1], order[item[0]]))
+
+
+def translated_terms(query: str) -> list[str]:
+    """A Chinese query's words as English search terms: the stemmed content words of their dictionary senses,
+    minus question words (sorted, so the same query always asks the same)."""
+    return sorted(english_words(query) - _QUESTION_WORDS)
+
+
+def translated_ranked(query: str, search: Callable[[list[str]], Sequence[tuple[str, float]]],
+                      content_of: Callable[[list[str]], Mapping[str, str]]) -> list[tuple[str, float]]:
+    """The English memories a BM25 `search` over a Chinese `query`'s translated terms finds, best first; [] for an
+    English query or one without dictionary words. `content_of`: ids -> their texts (unreadable ids are left out)."""
+    if bias_group(query) != "zh":
+        return []
+    terms = translated_terms(query)
+    hits = list(search(terms)) if terms else []
+    texts = content_of([mid for mid, _ in hits]) if hits else {}
+    wanted = frozenset(terms)
+    return [(mid, score) for mid, score in hits if mid in texts and bias_group(texts[mid]) == "en"
+            and (TRANSLATED_MIN_SHARED <= 1 or len(wanted & english_side(texts[mid])) >= TRANSLATED_MIN_SHARED)]

@@ -28,7 +28,7 @@ from hindsight.retrieval.crosslingual import (
 )
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import keep_dense_best, reciprocal_rank_fusion
-from hindsight.retrieval.glossmatch import ZH_QUERY_FACTOR, gloss_ranked
+from hindsight.retrieval.glossmatch import TRANSLATED_MIN_POOL, ZH_QUERY_FACTOR, gloss_ranked, translated_ranked
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.relevance import hit_features, model_for
@@ -46,7 +46,7 @@ from hindsight.retrieval.supersession import order_superseded
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.tokenize import query_terms
 
-ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual", "gloss"})
+ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual", "gloss", "translated"})
 
 # Boosts for query understanding: modest, so they reorder near-ties rather than override relevance.
 SOFT_TIME_BOOST = 1.15
@@ -291,7 +291,7 @@ class HybridRetriever:
         keyword = r.keyword_weight * (MIXED_KEYWORD_FACTOR if mixed else 1.0)
         gloss = r.gloss_weight * (ZH_QUERY_FACTOR if query_group == "zh" else 1.0)
         return {"dense": r.dense_weight, "keyword": keyword, "graph": r.graph_weight,
-                "crosslingual": r.crosslingual_weight, "gloss": gloss}
+                "crosslingual": r.crosslingual_weight, "gloss": gloss, "translated": r.translated_weight}
 
     def _channels(self, text: str, scope: Scope, options: SearchOptions
                   ) -> tuple[dict[str, list[tuple[str, float]]], np.ndarray | None]:
@@ -311,24 +311,29 @@ class HybridRetriever:
             scored["keyword"] = self.store.keyword_search(scope, query_terms(text), r.keyword_candidates,
                                                           r.neighbour_weight)
         if "dense" in scored:
-            self._language_aware(text, scored, "crosslingual" in options.channels and r.crosslingual_weight > 0,
-                                 "gloss" in options.channels and r.gloss_weight > 0)
+            pool = len(scored["dense"])
+            mixed = self._language_aware(text, scored, "crosslingual" in options.channels and r.crosslingual_weight > 0,
+                                         "gloss" in options.channels and r.gloss_weight > 0)
             scored["dense"] = scored["dense"][: r.dense_candidates]
+            if mixed and pool >= TRANSLATED_MIN_POOL and "translated" in options.channels and r.translated_weight > 0:
+                scored["translated"] = translated_ranked(
+                    text, lambda terms: self.store.keyword_search(scope, terms, r.keyword_candidates, r.neighbour_weight),
+                    lambda ids: {mid: rec.content for mid, rec in self.store.get_many(ids).items()})
         if "graph" in options.channels and r.graph_weight > 0:
             scored["graph"] = self._graph_neighbours(scored, scope)
         return scored, vector
 
     def _language_aware(self, text: str, scored: dict[str, list[tuple[str, float]]], with_channel: bool,
-                        with_gloss: bool = False) -> None:
+                        with_gloss: bool = False) -> bool:
         """Rank the dense pool within each script and add the cross-lingual channel (see `crosslingual`) and
-        the gloss channel over its hits (see `glossmatch`)."""
+        the gloss channel over its hits (see `glossmatch`); whether the pool mixes scripts."""
         dense = scored.get("dense") or []
         if not dense:
-            return
+            return False
         records = self.store.get_many([mid for mid, _ in dense])
         scripts = {mid: bias_group(r.content) for mid, r in records.items()}
         if len(set(scripts.values())) < 2:
-            return  # one language among the candidates: nothing to correct
+            return False  # one language among the candidates: nothing to correct
         ranked = by_script(dense, scripts.get)
         # an English query's deeper pool feeds the cross-lingual and gloss lanes only: its dense channel ranks the
         # usual dense_candidates (by script where they mix), so more Chinese memories never crowd that channel
@@ -341,6 +346,7 @@ class HybridRetriever:
             scored["crosslingual"] = other[: self.settings.retrieval.dense_candidates]
         if with_gloss:
             scored["gloss"] = gloss_ranked(text, other, {mid: rec.content for mid, rec in records.items()})
+        return True
 
     def _graph_neighbours(self, scored: dict[str, list[tuple[str, float]]], scope: Scope) -> list[tuple[str, float]]:
         """Neighbours of the strongest hits, scored by how many strong hits point at them."""
