@@ -275,7 +275,8 @@ def _same_frame(old: list[Unit], lost: list[Unit], new: list[Unit], novel: list[
     """
 
     def split(units: list[Unit], gone: list[Unit]) -> tuple[list[str], list[str]] | None:
-        marks = [u in gone for u in units]
+        gone_set = set(gone)  # Units are frozen: set membership is list membership, without a scan per unit
+        marks = [u in gone_set for u in units]
         if True not in marks:
             return None
         first = marks.index(True)
@@ -304,13 +305,22 @@ def content_diff(a: PairAnalysis) -> tuple[list[Unit], list[Unit], list[Unit], l
     keeps only 文). A word is a name in both texts if it is one in either ("Mia is ..."
     starts a sentence, "... named Mia").
     """
-    old_content, new_content = _content(a.old_units), _content(a.new_units)
+    old_content, new_content, lost, novel = _content_diff(a.old_units, a.new_units)
+    return list(old_content), list(new_content), list(lost), list(novel)  # the caller's own lists
+
+
+@lru_cache(maxsize=4096)
+def _content_diff(old_units: tuple[Unit, ...], new_units: tuple[Unit, ...]) -> tuple[
+        tuple[Unit, ...], tuple[Unit, ...], tuple[Unit, ...], tuple[Unit, ...]]:
+    """`content_diff` of the two sides' units, kept: the judge reads one pair's diff four to five times (the
+    heuristic, the slots of the evidence, the pair model's row, the restatement model's row)."""
+    old_content, new_content = _content(old_units), _content(new_units)
     named = {u.text for u in old_content + new_content if u.entity}
     old_content = [replace(u, entity=True) if u.text in named else u for u in old_content]
     new_content = [replace(u, entity=True) if u.text in named else u for u in new_content]
-    old_atoms = {x for u in a.old_units for x in u.atoms()}
-    new_atoms = {x for u in a.new_units for x in u.atoms()}
+    old_atoms = {x for u in old_units for x in u.atoms()}
+    new_atoms = {x for u in new_units for x in u.atoms()}
     lost = [u for u in old_content if _share(u, new_atoms) <= 0.5]
     novel = [u for u in new_content if _share(u, old_atoms) <= 0.5]
-    return old_content, new_content, lost, novel
+    return tuple(old_content), tuple(new_content), tuple(lost), tuple(novel)
 

@@ -25,6 +25,7 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hindsight.write.amounts import quantities, quantities_differ
 from hindsight.write.analysis import (
@@ -151,18 +152,31 @@ def _acronyms(text: str) -> set[str]:
     return {w.lower() for w in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", text)}
 
 
+@lru_cache(maxsize=4096)
+def _name_forms(text: str) -> tuple[str, dict[str, tuple[str, ...]], str, frozenset[str]]:
+    """What `_uncovered_names` reads of a text, once per text: its letters squashed, its words of two characters
+    and more (lowercased) by first character, its initials and its acronyms. `_abbreviates` holds only for two
+    words with the same first character, so a name is compared with those words alone (the same answer)."""
+    by_first: dict[str, list[str]] = {}
+    for word in {w.lower() for w in re.findall(r"[A-Za-z0-9]+", text) if len(w) >= 2}:
+        by_first.setdefault(word[0], []).append(word)
+    return (_squash(text), {k: tuple(v) for k, v in by_first.items()}, _initials(text),
+            frozenset(_acronyms(text)))
+
+
 def _uncovered_names(units: list[Unit], other: str, own: str = "") -> list[Unit]:
     """Names absent from the other text, also as a run of letters (Wi-Fi / wifi), an abbreviation either
     way (PG / PostgreSQL) or initials either way (AWS / Amazon Web Services)."""
-    squashed = _squash(other)
-    words = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", other) if len(w) >= 2}
-    initials = _initials(other)
-    spelled_out = any(a in _initials(own) for a in _acronyms(other))  # the other side's acronym spells ours
+    if not units:
+        return []
+    squashed, words, initials, acronyms = _name_forms(other)
+    own_initials = _name_forms(own)[2]
+    spelled_out = any(a in own_initials for a in acronyms)  # the other side's acronym spells ours
     out = []
     for u in units:
         key = _squash(u.text)
         if len(key) >= 2 and (key in squashed or key in initials or spelled_out
-                              or any(_abbreviates(key, w) or _abbreviates(w, key) for w in words)):
+                              or any(_abbreviates(key, w) or _abbreviates(w, key) for w in words.get(key[0], ()))):
             continue
         out.append(u)
     return out

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 import numpy as np
 
@@ -42,10 +43,12 @@ _ANCHOR = re.compile(r"[A-Za-z][A-Za-z0-9_.+#-]*[A-Za-z0-9+#]|\d+(?:[.:]\d+)*")
 _NOT_ANCHORS = frozenset({"the", "a", "an", "and", "or", "of", "to", "in", "on", "is", "are", "was", "it", "for"})
 
 
-def anchor_terms(text: str) -> set[str]:
+@lru_cache(maxsize=8192)
+def anchor_terms(text: str) -> frozenset[str]:
     """Latin-script words and numbers of a text, lower-cased: what a Chinese and an English sentence about the same
-    thing usually share (names, products, versions, amounts)."""
-    return {t.lower() for t in _ANCHOR.findall(text)} - _NOT_ANCHORS
+    thing usually share (names, products, versions, amounts). Kept per text: a write's text meets every
+    candidate, and a stored text the writes after it."""
+    return frozenset({t.lower() for t in _ANCHOR.findall(text)} - _NOT_ANCHORS)
 
 
 #: Merge blockers (`evidence.merge_blocker`) by the start of their reason.
@@ -89,13 +92,15 @@ FEATURES: tuple[str, ...] = (*BASE_FEATURES, *(f"zh_{n}" for n in BASE_FEATURES)
                              *(f"cross_{n}" for n in BASE_FEATURES), "zh", "cross")
 
 
+@lru_cache(maxsize=8192)
 def _squash(text: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKC", text).lower() if ch.isalnum())
 
 
-def _bigrams(text: str) -> set[str]:
+@lru_cache(maxsize=8192)
+def _bigrams(text: str) -> frozenset[str]:
     chars = _squash(text)
-    return {chars[i : i + 2] for i in range(len(chars) - 1)}
+    return frozenset(chars[i : i + 2] for i in range(len(chars) - 1))
 
 
 def _kind(reason: str | None, kinds: tuple[tuple[str, str], ...]) -> list[float]:

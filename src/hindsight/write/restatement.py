@@ -29,6 +29,7 @@ uncalibrated embedder) keeps the heuristic's decision.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -62,9 +63,10 @@ BASE_FEATURES: tuple[str, ...] = (
 FEATURES: tuple[str, ...] = (*BASE_FEATURES, *(f"zh_{name}" for name in BASE_FEATURES), "zh")
 
 
-def _bigrams(text: str) -> set[str]:
+@lru_cache(maxsize=8192)
+def _bigrams(text: str) -> frozenset[str]:
     chars = "".join(ch for ch in text.lower() if ch.isalnum())
-    return {chars[i : i + 2] for i in range(len(chars) - 1)}
+    return frozenset(chars[i : i + 2] for i in range(len(chars) - 1))
 
 
 def pair_features(

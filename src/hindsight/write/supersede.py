@@ -20,6 +20,7 @@ at most one memory (`HygieneChecker._fold`). A write without a cue costs one reg
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 
@@ -116,8 +117,10 @@ def shared_terms(a: str, b: str) -> int:
     return shared + len(shared_meaning(chinese, english))
 
 
-def _content_words(text: str) -> set[str]:
-    return {t for t in query_terms(text) if len(t) > 1 and not _NUMBER.fullmatch(t)}
+@lru_cache(maxsize=4096)
+def _content_words(text: str) -> frozenset[str]:
+    """Kept per text: a write's text is compared with every candidate of the wide search and the retarget."""
+    return frozenset(t for t in query_terms(text) if len(t) > 1 and not _NUMBER.fullmatch(t))
 
 
 def shortlist(text: str, candidates: list[tuple[str, float]], contents: dict[str, str]) -> list[tuple[str, float]]:
