@@ -28,7 +28,8 @@ TOPIC = _c(_alt(
 #: An explicit endorsement of what is quoted: the note adopts it as practice.
 ENDORSE = _c(_alt(
     r"how we (?:work|do (?:it|things))", r"(?:is|are) (?:our|the) (?:rule|policy|practice|way)", r"\b(?:do|apply|follow) (?:it|this|that)\b",
-    r"\bas (?:it|this) says\b", r"from now on", r"going forward", r"照(?:此|着)(?:做|办|执行)", r"就这么(?:做|办)", r"按(?:这|此)(?:执行|办)",
+    r"\bas (?:it|this) says\b", r"from now on", r"going forward", r"(?:for|to) the (?:agent|assistant|ai|bot|model)\b",
+    r"(?:给|对)(?:助手|智能体|ai|模型)", r"照(?:此|着)(?:做|办|执行)", r"就这么(?:做|办)", r"按(?:这|此)(?:执行|办)",
     r"以后(?:都|就)?照", r"我们(?:就是)?这么(?:做|办)",
 ))
 _QUOTED = re.compile(r'"[^"\n]{2,300}"|\'[^\'\n]{2,300}\'|`[^`\n]{2,300}`|「[^」\n]{2,300}」|“[^”\n]{2,300}”|‘[^’\n]{2,300}’')
