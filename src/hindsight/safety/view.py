@@ -169,7 +169,14 @@ def _is_harmful(sentence: str) -> bool:
                 or PAYMENT.search(sentence) or CREDENTIAL.search(sentence))
 
 
+#: A quoted *statement*: three words or four Han characters. A quoted identifier (`os.environ['DB_PASSWORD']`, a
+#: config key, `'API_TOKEN'`) names a thing; it orders nothing, and nothing around it can endorse it (round 20).
+_STATEMENT = re.compile(r"\S+\s+\S+\s+\S|[\u3400-\u9fff]{4}")
+
+
 def _quote_is_harmful(quotation: str) -> bool:
+    if not _STATEMENT.search(quotation):
+        return False
     return _is_harmful(quotation) or bool(_DANGER.search(quotation))
 
 
