@@ -3,6 +3,8 @@
     PYTHONPATH=src:bench python bench/retr19_eval.py STORES OUT.json r1 r2 ...   # STORES/rN: blind_store.build
     ... --rows ROWS.jsonl      # one row per query: hit, the answer's rank in a top-50 search, the stale ids in the top 5
     ... --prefix               # also whether each top_k=5 result is the head of the top_k=10 one (no access counted)
+    python bench/retr19_eval.py --loro A.json B.json ...  # leave-one-round-out: each round scored by the setting whose
+                                                          # hit@5 (all categories) is best over the other rounds
 
 Each round's store is written once by `blind_store.build` (the harness's protocol and the write path on PYTHONPATH)
 and searched on a fresh copy in file order with `top_k=5`, access counted as in the harness, so every number equals
@@ -12,6 +14,7 @@ environment. OUT.json: per round and pooled (query counts summed over rounds), b
 
 import argparse
 import json
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -91,7 +94,22 @@ def pooled(per: dict[str, dict]) -> dict:
     return out
 
 
+def loro(files: list[str]) -> None:
+    """Each round held out: the setting (one OUT.json each) with the most hits over the other rounds scores it."""
+    runs = {f: json.load(open(f))["rounds"] for f in files}
+    total = lambda r: sum(a for a, _ in r["hits"].values())  # noqa: E731
+    held: dict[str, dict] = {}
+    for rnd in runs[files[0]]:
+        best = max(files, key=lambda f: (sum(total(v) for k, v in runs[f].items() if k != rnd), -files.index(f)))
+        held[rnd] = runs[best][rnd]
+        print(rnd, "chose", best)
+    p = pooled(held)
+    print("held out pooled", {c: p["hits"].get(c) for c in CATS}, "stale", p["stale_as_current"])
+
+
 def main() -> None:
+    if sys.argv[1] == "--loro":
+        return loro(sys.argv[2:])
     ap = argparse.ArgumentParser()
     ap.add_argument("stores")
     ap.add_argument("out")

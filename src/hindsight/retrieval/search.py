@@ -127,8 +127,8 @@ class HybridRetriever:
         if "crosslingual" in scored and options.xling_rerank and len(hits) >= xling_rerank.POOL:
             hits = self._xling_reorder(parsed.residual if parsed else query, hits, first.vector)
         hits = keep_dense_best(hits, r.dense_slot_head, r.dense_slot)
-        hits = mark_outdated(order_superseded(hits), depth, self._embeddings,
-                             lambda vector, depth, floor: self._neighbours(scope, vector, depth, floor))
+        hits = mark_outdated(order_superseded(hits), top_k, self._embeddings,
+                             lambda vector, n, floor: self._neighbours(scope, vector, n, floor), depth=depth)
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions
