@@ -97,6 +97,13 @@ class RetrievalSettings(BaseSettings):
                             "no word with its memory loses to keyword-only echoes otherwise (retrieval/fusion.py "
                             "`keep_dense_best`; chosen leave-one-round-out, docs/benchmarks.md 'Paraphrase recall, "
                             "round 10'; 0 turns it off)")
+    dense_slot_head: int = Field(default=5, ge=1, le=100, description="the places `dense_slot` moves the dense "
+                                 "channel's best into the end of, whatever top_k asks for (a fixed head, so a "
+                                 "top_k=5 result is the first five of a top_k=10 one; issue 10, round 19)")
+    result_depth: int = Field(default=10, ge=1, le=100, description="every stage that reads how many results "
+                              "are wanted (the filter widening, the rerank pool, the currency window) reads "
+                              "max(top_k, result_depth), and the list is cut to top_k last: for every top_k up "
+                              "to this depth a result is the head of a longer one (issue 10, round 19)")
 
 
 class DecaySettings(BaseSettings):

@@ -251,12 +251,15 @@ RULE = SlotRule()
 
 def mark_outdated(hits: list[SearchHit], top_k: int,
                   embeddings_of: Callable[[list[str]], Mapping[str, np.ndarray]],
-                  neighbours_of: Neighbours | None = None, rule: SlotRule | None = None) -> list[SearchHit]:
-    """Flag and re-rank older active hits restated by a newer hit among the best 2 x top_k, at most
-    `MAX_WINDOW` (see module doc); the pairwise checks stay cheap whatever top_k asks for. Without
-    `neighbours_of`, rivals are looked for among the window's hits only; without `rule`, `RULE`."""
+                  neighbours_of: Neighbours | None = None, rule: SlotRule | None = None,
+                  depth: int | None = None) -> list[SearchHit]:
+    """Flag and re-rank older active hits restated by a newer hit among the best 2 x top_k (or the best `depth`
+    when given: the search's one internal depth), at most `MAX_WINDOW` (see module doc); the pairwise checks stay
+    cheap whatever top_k asks for. Without `neighbours_of`, rivals are looked for among the window's hits only;
+    without `rule`, `RULE`."""
     rule = RULE if rule is None else rule
-    window = [h for h in hits[: min(2 * top_k, MAX_WINDOW)] if h.memory.status == Status.active]
+    size = min(2 * top_k if depth is None else depth, MAX_WINDOW)
+    window = [h for h in hits[:size] if h.memory.status == Status.active]
     cue = {h.memory.id: states_change(h.memory.content) for h in window}
     if len(window) < 2 or not (any(cue.values()) or rule.restated):
         return hits

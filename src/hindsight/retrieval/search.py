@@ -94,7 +94,10 @@ class HybridRetriever:
         options: SearchOptions | None = None,
     ) -> list[SearchHit]:
         options = options or SearchOptions()
-        first, narrowed, widened = self.first_pass(query, scope, top_k, now, options)
+        r = self.settings.retrieval
+        # one internal depth for every top_k up to result_depth, cut last: top_k=5 is the head of top_k=10
+        depth = max(top_k, r.result_depth)
+        first, narrowed, widened = self.first_pass(query, scope, depth, now, options)
         if not first.fused:
             return []
         step = self._second_pass(first, options)
@@ -103,7 +106,7 @@ class HybridRetriever:
         scored = first.scored
         ordered = sorted((mid for mid in fused if mid in records), key=lambda mid: -fused[mid])
 
-        rerank_scores = self._rerank(query, ordered, records, top_k) if options.rerank else {}
+        rerank_scores = self._rerank(query, ordered, records, depth) if options.rerank else {}
         hits = [
             self._hit(records[mid], scored, fused[mid], rerank_scores.get(mid), parsed, now, options)
             for mid in ordered
@@ -122,9 +125,9 @@ class HybridRetriever:
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
         if "crosslingual" in scored and options.xling_rerank and len(hits) >= xling_rerank.POOL:
             hits = self._xling_reorder(parsed.residual if parsed else query, hits, first.vector)
-        hits = keep_dense_best(hits, top_k, self.settings.retrieval.dense_slot)
+        hits = keep_dense_best(hits, r.dense_slot_head, r.dense_slot)
         hits = mark_outdated(order_superseded(hits), top_k, self._embeddings,
-                             lambda vector, depth, floor: self._neighbours(scope, vector, depth, floor))
+                             lambda vector, n, floor: self._neighbours(scope, vector, n, floor), depth=depth)
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions
