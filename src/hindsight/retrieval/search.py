@@ -97,7 +97,9 @@ class HybridRetriever:
         r = self.settings.retrieval
         # one internal depth for every top_k up to result_depth, cut last: top_k=5 is the head of top_k=10
         depth = max(top_k, r.result_depth)
-        first, narrowed, widened = self.first_pass(query, scope, depth, now, options)
+        # except the widening test: a filter widens when it holds fewer distinct memories than the caller asked
+        # for (tests/test_widen_distinct.py), so a narrow window of 3 for top_k=2 is not searched store-wide
+        first, narrowed, widened = self.first_pass(query, scope, top_k, now, options)
         if not first.fused:
             return []
         step = self._second_pass(first, options)
