@@ -5,7 +5,9 @@
 1. **Promote.** Active episodic memories are clustered (cosine >= the
    calibrated per-script `cluster` threshold *and* the pair judged a
    restatement or a supplement by `conflict.classify`: overrides and
-   same-topic different facts never join a cluster), by average-linkage
+   same-topic different facts never join a cluster; and, where a linked group
+   is several topics told in one template, the pair sharing content words
+   beyond that frame, `consolidate_frame.py`), by average-linkage
    agglomeration over that link graph. Every cluster of >= 2 episodes - a
    recurring experience - yields one semantic memory, linked
    Edge(new, source, "derived_from") to each source. Sources stay episodic and
@@ -41,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from hindsight.consolidate_frame import about_the_same
 from hindsight.embeddings.base import Embedder
 from hindsight.llm import LLMClient
 from hindsight.model import (
@@ -232,6 +235,9 @@ class Consolidator:
         for sim, a, b in pairs:
             if linked(records[a], records[b], sim):
                 edges.add((a, b))
+        # a template many records share is not what they are about (attack round 17, consolidate_frame.py)
+        edges = about_the_same([r.content for r in records], edges, vectors,
+                               lambda texts: self.embedder.embed_documents(texts), {(a, b) for _s, a, b in pairs})
         parent = list(range(len(records)))
         members: dict[int, list[int]] = {i: [i] for i in range(len(records))}
 

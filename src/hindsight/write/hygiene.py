@@ -78,6 +78,16 @@ DEPRECATED_IMPORTANCE = 0.1
 #: Metadata keys listing memories a new one was built from (consolidation): hygiene never
 #: dedups or deprecates against its own sources.
 SOURCE_KEYS = ("consolidated_from", "merged_from")
+
+
+def _consolidation_keeps(old: MemoryRecord, verdict: Verdict | None = None) -> bool:
+    """Whether a consolidation output leaves `old` alone: an episode always; another output when the verdict would
+    retire it (a restatement still deduplicates into it)."""
+    if old.type == MemoryType.episodic:
+        return True
+    return verdict is not None and verdict.label == "override" and any(old.metadata.get(k) for k in SOURCE_KEYS)
+
+
 _CROSS_TYPE_OVERRIDE = {MemoryType.episodic, MemoryType.semantic}
 
 
@@ -220,6 +230,10 @@ class HygieneChecker:
         self._prefetch_query_vectors(record, [existing[mid] for mid, _ in hits + wide
                                               if mid in existing and not _separate_events(existing[mid], record)])
         excluded = {str(x) for key in SOURCE_KEYS for x in (record.metadata.get(key) or [])}
+        # consolidation's output generalises episodes; it never retires one (its own sources or any other), nor
+        # another consolidation output - the merge pass judges those, frame-aware (consolidate_frame.py): a
+        # same-template memory of another topic read as "changed" by it was lost
+        consolidated = bool(excluded)
         decision = HygieneDecision()
         reasons: list[str] = []
         judged: list[tuple[MemoryRecord, Verdict, int]] = []
@@ -227,23 +241,26 @@ class HygieneChecker:
         for mid, sim in hits:
             old = existing.get(mid)
             if (old is None or old.id in excluded or old.namespace != record.namespace or old.encrypted
-                    or old.status != Status.active or old.type == MemoryType.working):
+                    or old.status != Status.active or old.type == MemoryType.working
+                    or (consolidated and _consolidation_keeps(old))):
                 continue
             verdict = self.judge(old, record, sim)
             if mid == nearest and verdict.label in ("supplement", "unrelated") and self.wide:
                 # the judge kept the nearest neighbour: the same slot with a change cue still retires it
                 why = slot_overrides(old, record, sim, partial(nearest_other, self.store, scope, mid))
                 verdict = Verdict("override", f"{why} (judge: {verdict.reason})", 0.5) if why else verdict
+            if consolidated and _consolidation_keeps(old, verdict):
+                continue
             # a plan changed across days needs the evidence of a far candidate (`supersede.retarget`)
             judged.append((old, verdict, EARLIER_EVENT if _two_events(old, record) else NEAR))
         for mid, sim in wide:  # further back: only a change counts (never merged into or linked from afar)
             old = existing.get(mid)
             if (old is None or old.id in excluded or old.namespace != record.namespace or old.encrypted
                     or old.status != Status.active or old.type == MemoryType.working
-                    or _separate_events(old, record)):
+                    or (consolidated and _consolidation_keeps(old)) or _separate_events(old, record)):
                 continue
             verdict = self.judge(old, record, sim)
-            if verdict.label == "override":
+            if verdict.label == "override" and not (consolidated and _consolidation_keeps(old, verdict)):
                 judged.append((old, verdict, WIDE))
         # one write merges into, or supersedes, at most one memory, and it should be the right one: the one that
         # holds the value the new text leaves, then the surest (the pair model's probability) (`supersede.retarget`)
