@@ -23,3 +23,14 @@ def pair_among(eng: MemoryEngine, old: str, new: str, before: list[str]) -> tupl
     first = eng.store_memory({"content": old, "namespace": "n", "type": "semantic"})
     out = eng.store_memory({"content": new, "namespace": "n", "type": "semantic"})
     return out.action, eng.get(first.memory_id, "n", record_access=False).status, out.reason
+
+
+def assert_retires_among(eng: MemoryEngine, old: str, new: str, others: list[str]) -> None:
+    """Store `old`, the unrelated `others`, then `new` (namespace "n"): the new write supersedes `old`, which is
+    deprecated, and every other memory stays active."""
+    first = eng.store_memory({"content": old, "namespace": "n", "type": "semantic"})
+    kept = [eng.store_memory({"content": c, "namespace": "n", "type": "semantic"}).memory_id for c in others]
+    out = eng.store_memory({"content": new, "namespace": "n", "type": "semantic"})
+    assert out.action == "superseded"
+    assert eng.get(first.memory_id, "n", record_access=False).status == Status.deprecated
+    assert all(eng.get(mid, "n", record_access=False).status == Status.active for mid in kept)

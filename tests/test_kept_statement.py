@@ -10,10 +10,11 @@ about another subject or attribute drops the old one's word for it (metoprolol /
 from __future__ import annotations
 
 import pytest
+from hygiene_pairs import assert_retires_among
 
 import hindsight.write.slot_change as slot_change
 from hindsight.engine import MemoryEngine
-from hindsight.model import MemoryRecord, Status
+from hindsight.model import MemoryRecord
 from hindsight.write.slot_change import overrides
 
 CHANGES = [
@@ -76,9 +77,4 @@ OTHERS = [
 def test_a_new_value_of_the_kept_statement_retires_the_old_one(engine: MemoryEngine, old: str, new: str) -> None:
     """Failed on main: the judge read different numbers about another subject and kept both versions active (the
     pairs above other tiers already retire through the engine at their real cosines)."""
-    first = engine.store_memory({"content": old, "namespace": "n", "type": "semantic"})
-    others = [engine.store_memory({"content": c, "namespace": "n", "type": "semantic"}).memory_id for c in OTHERS]
-    out = engine.store_memory({"content": new, "namespace": "n", "type": "semantic"})
-    assert out.action == "superseded"
-    assert engine.get(first.memory_id, "n", record_access=False).status == Status.deprecated
-    assert all(engine.get(mid, "n", record_access=False).status == Status.active for mid in others)
+    assert_retires_among(engine, old, new, OTHERS)

@@ -10,6 +10,7 @@ read the clause alignment alone (no vectors); the engine tests use the real nano
 from __future__ import annotations
 
 import pytest
+from hygiene_pairs import assert_retires_among
 
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryRecord, MemoryType, Status
@@ -98,12 +99,7 @@ OTHERS = [
 def test_a_new_value_without_a_change_word_retires_the_older_memory(engine: MemoryEngine, old: str,
                                                                     new: str) -> None:
     """Failed on main: the judge kept both active ("different numbers about a different subject")."""
-    first = engine.store_memory({"content": old, "namespace": "n", "type": "semantic"})
-    others = [engine.store_memory({"content": c, "namespace": "n", "type": "semantic"}).memory_id for c in OTHERS]
-    out = engine.store_memory({"content": new, "namespace": "n", "type": "semantic"})
-    assert out.action == "superseded"
-    assert engine.get(first.memory_id, "n", record_access=False).status == Status.deprecated
-    assert all(engine.get(mid, "n", record_access=False).status == Status.active for mid in others)
+    assert_retires_among(engine, old, new, OTHERS)
 
 
 @pytest.mark.parametrize(("old", "new"), OTHER_FACTS)

@@ -76,6 +76,7 @@ from hindsight.safety.rules import (
     _alt,
     _c,
 )
+from hindsight.text.script import HAN_EXTENDED
 
 AUTHORITY_ROLES = ("system", "developer", "dev", "系统", "开发者")
 ASSISTANT_ROLES = ("assistant", "ai", "bot", "agent", "model", "gpt", "chatgpt", "claude", "助手", "ai助手", "机器人", "客服")
@@ -171,7 +172,7 @@ def _is_harmful(sentence: str) -> bool:
 
 #: A quoted *statement*: three words or four Han characters. A quoted identifier (`os.environ['DB_PASSWORD']`, a
 #: config key, `'API_TOKEN'`) names a thing; it orders nothing, and nothing around it can endorse it (round 20).
-_STATEMENT = re.compile(r"\S+\s+\S+\s+\S|[\u3400-\u9fff]{4}")
+_STATEMENT = re.compile(rf"\S+\s+\S+\s+\S|[{HAN_EXTENDED}]{{4}}")
 
 
 def _quote_is_harmful(quotation: str) -> bool:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from hindsight.text.script import script_of
+from hindsight.text.script import HAN, script_of
 from hindsight.write.analysis import PairAnalysis, analyse, content_diff
 from hindsight.write.conflict import ADDS_DETAIL, SHARES_SUBJECT, Label, Verdict, heuristic
 from hindsight.write.conversions import written_alike
@@ -40,7 +40,7 @@ STRICT_VETO = 0.97
 #: An old text this long or longer (a Han character counts 2) is a note, not one short statement (chosen
 #: leave-one-round-out, docs/benchmarks.md "Retrieval, round 19").
 NOTE_SIZE = 40
-_HAN = re.compile(r"[\u4e00-\u9fff]")
+_HAN = re.compile(f"[{HAN}]")
 
 
 def note_size(text: str) -> int:
