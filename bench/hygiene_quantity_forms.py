@@ -3,6 +3,7 @@ choice of reading families, and the pairs to replay.
 
     PYTHONPATH=src:bench python bench/hygiene_quantity_forms.py rows ROWS.json FUNNEL_MAIN.json --out MOVES.json
     PYTHONPATH=src:bench python bench/hygiene_quantity_forms.py loro MOVES.json [--out REPORT.json] [--pairs PAIRS.json]
+    PYTHONPATH=src:bench python bench/hygiene_quantity_forms.py cost
 
 `rows` takes `hygiene_supplement.py dump`'s rows (every pair the write path judges, with main's verdict, dumped on
 main's code) and, for every pair whose new text `align_forms` rewrites with all families on, re-judges it
@@ -15,14 +16,15 @@ with that set, and lists every pair a reading reaches ('round:index', `--pairs`)
 """
 from __future__ import annotations
 
-import argparse
 import json
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from hygiene_same_fact import ROUNDS, judged_pairs
 from hygiene_supplement import _main
+from hygiene_value_blockers import rows_loro_parser
 
 from hindsight.write import conversions, judge, quantity_forms, same_fact, value_read
 from hindsight.write.thresholds import HygieneThresholds
@@ -147,19 +149,30 @@ def _rejudge(rs: list[dict[str, Any]], families: frozenset[str]) -> None:
     _use(ALL)
 
 
+def cost(rounds: tuple[str, ...] = ("r11", "r13")) -> None:
+    """CPU time of `written_alike` per judged pair with and without `align_forms` (every cache cleared before each
+    call: a write judges at most 5 neighbours, each a pair never seen before)."""
+    pairs = [(old, new) for rnd in rounds for _i, _k, _j, old, new, _r in judged_pairs(rnd)]
+    times: dict[str, list[float]] = {"main": [], "branch": []}
+    for old, new in pairs * 2:  # the first pass warms the imports and the regexes
+        for name, on in (("main", False), ("branch", True)):
+            conversions.ALIGN_FORMS = on
+            _use(quantity_forms.FAMILIES)
+            start = time.process_time()
+            conversions.written_alike(old, new)
+            times[name].append((time.process_time() - start) * 1000)
+    for name, ts in times.items():
+        ts = sorted(ts[len(pairs):])
+        print(f"{name}: {len(ts)} pairs, median {ts[len(ts) // 2]:.3f} ms, p99 {ts[int(len(ts) * 0.99)]:.3f} ms")
+
+
 def _cli() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("rows")
-    r.add_argument("rows_file", type=Path)
-    r.add_argument("funnel", type=Path, nargs="?")
-    r.add_argument("--out", type=Path, required=True)
-    lo = sub.add_parser("loro")
-    lo.add_argument("moves_file", type=Path)
-    lo.add_argument("--out", type=Path)
-    lo.add_argument("--pairs", type=Path)
+    ap, sub = rows_loro_parser(__doc__, funnel_optional=True)
+    sub.add_parser("cost")
     a = ap.parse_args()
-    if a.cmd == "rows":
+    if a.cmd == "cost":
+        cost()
+    elif a.cmd == "rows":
         rows(a.rows_file, a.funnel, a.out)
     else:
         loro(a.moves_file, a.out, a.pairs)
