@@ -111,17 +111,23 @@ def loro(moves_file: Path, out: Path | None, pairs: Path | None) -> None:
     print("moved offline:", sorted(set(moved)))
 
 
-def _cli() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
+def rows_loro_parser(doc: str | None, funnel_optional: bool = False) -> tuple[argparse.ArgumentParser, Any]:
+    """The `rows` / `loro` command line these replays share (also `hygiene_quantity_forms.py`)."""
+    ap = argparse.ArgumentParser(description=doc)
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("rows")
     r.add_argument("rows_file", type=Path)
-    r.add_argument("funnel", type=Path)
+    r.add_argument("funnel", type=Path, nargs="?" if funnel_optional else None)
     r.add_argument("--out", type=Path, required=True)
     lo = sub.add_parser("loro")
     lo.add_argument("moves_file", type=Path)
     lo.add_argument("--out", type=Path)
     lo.add_argument("--pairs", type=Path)
+    return ap, sub
+
+
+def _cli() -> None:
+    ap, _ = rows_loro_parser(__doc__)
     a = ap.parse_args()
     if a.cmd == "rows":
         rows(a.rows_file, a.funnel, a.out)

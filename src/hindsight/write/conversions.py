@@ -33,6 +33,11 @@ from functools import lru_cache
 from hindsight.text.script import script_of
 from hindsight.write.analysis import units
 from hindsight.write.numbers import ZH_DIGITS, read_numbers, zh_numeral
+from hindsight.write.quantity_forms import align_forms
+
+#: Whether `written_alike` first writes the new text's quantities in the old text's forms (`quantity_forms`); a
+#: switch so main's reading can be replayed (hygiene round 20).
+ALIGN_FORMS = True
 
 _DAY = 86400.0
 _WEEK, _MONTH, _YEAR = 7 * _DAY, 30 * _DAY, 365 * _DAY
@@ -307,9 +312,12 @@ def _unit_words(text: str) -> list[str]:
 @lru_cache(maxsize=4096)
 def written_alike(old: str, new: str) -> tuple[str, str]:
     """(old, new) with each amount of `new` that states an amount of `old` in another unit written as in `old`;
-    both texts read (`normalised`) when anything was rewritten, else returned as given. Texts in one script only."""
+    both texts read (`normalised`) when anything was rewritten, else returned as given (`new` with its quantities
+    in the old text's forms, `quantity_forms.align_forms`). Texts in one script only."""
     if script_of(old) != script_of(new):
         return old, new  # across languages the judge asks for a shared anchor instead; its words are not aligned
+    if ALIGN_FORMS:
+        new = align_forms(old, new)  # a number, time, date or amount of the old text in another written form
     o, n = normalised(old), normalised(new)
     ours, theirs = amounts(o), amounts(n)
     if not ours or not theirs:

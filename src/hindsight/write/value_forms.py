@@ -39,6 +39,7 @@ _DIGIT_WORDS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "f
 _DIGIT_WORD = "|".join(_DIGIT_WORDS)
 #: three or more digit words in a row, joined by hyphens or single spaces: a number read out digit by digit
 _SPELLED = re.compile(rf"\b(?:{_DIGIT_WORD})(?:(?:-|\s)(?:{_DIGIT_WORD})){{2,}}\b", re.IGNORECASE)
+SPELLED_DIGITS = _SPELLED
 _WEEKDAYS = {"mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday", "weds": "Wednesday",
              "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "sat": "Saturday",
              "sun": "Sunday"}
@@ -100,6 +101,13 @@ _NUMBER_HYPHEN_WORD = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)-(?=[A-Za-z]+(?:-[A
 _NOT_THOUSANDS = re.compile(r"(?<=\d)[,，](?=\d)(?!\d{3}(?!\d))")
 
 
+def spelled_digits(text: str) -> str | None:
+    """A number read out digit by digit ("two-one-four", "oh-one-six") as its digits; None when `text` is not one."""
+    if not _SPELLED.fullmatch(text.strip()):
+        return None
+    return "".join(_DIGIT_WORDS[w.lower()] for w in re.split(r"[-\s]+", text.strip()))
+
+
 def _weekday(m: re.Match[str]) -> str:
     """A weekday abbreviation in full, unless it ends a range of days other than Monday to Friday ("Mon–Thu": the
     other side says "daily except Fridays" as often as it names the days; read as neither)."""
@@ -137,7 +145,7 @@ def read_values(text: str) -> str:
     text = _ZH_DIGIT_RUN.sub(lambda m: "".join(_ZH_DIGIT[c] for c in m.group(0)), text)
     text = _GLUED_UNIT.sub(r"\1 ", text)
     text = _ORDINAL.sub(_ordinal, text)
-    text = _SPELLED.sub(lambda m: "".join(_DIGIT_WORDS[w.lower()] for w in re.split(r"[-\s]", m.group(0))), text)
+    text = _SPELLED.sub(lambda m: spelled_digits(m.group(0)) or m.group(0), text)
     text = _ZH_WORKWEEK.sub("工作日", _EN_WORKWEEK.sub("weekdays", text))
     text = _WEEKDAY.sub(_weekday, text)
     text = _ZH_DAY_LIST.sub(_zh_day_list, text)
