@@ -1,6 +1,7 @@
 """Command line: mirrors the Python API (`hindsight add` = `Memory.add`, ...), plus `serve` and `demo`.
 
-Errors print one readable line and exit with code 2 (bad input) or 1 (other);
+Errors print one readable line and exit with code 2 (bad input, the CLI's own argument errors too: cli_errors.py)
+or 1 (other);
 never a stack trace for a problem the user can fix. Ids are shown whole, and every command that takes a memory
 id (get, update, forget, delete, history) or a proposal id (review) also accepts any unique prefix of it.
 Store-wide commands (stats, archive, export/import, ingest, consolidate, demo, migrate) live in cli_store.py,
@@ -30,6 +31,7 @@ from hindsight.cli_common import (
     print_json,
     show,
 )
+from hindsight.cli_errors import TypedErrorsGroup
 from hindsight.cli_ops import register
 from hindsight.cli_queue import register as register_queue
 from hindsight.cli_store import register as register_store
@@ -38,7 +40,7 @@ from hindsight.model import MemoryType, Source
 from hindsight.present import hit_view, memory_view
 
 app = typer.Typer(help="hindsight: long-term memory for LLM agents (MCP server, CLI, Python API).",
-                  no_args_is_help=True, pretty_exceptions_enable=False)
+                  no_args_is_help=True, pretty_exceptions_enable=False, cls=TypedErrorsGroup)
 
 
 def _version(value: bool) -> None:

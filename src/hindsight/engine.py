@@ -46,7 +46,7 @@ from hindsight.model import (
 )
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever
-from hindsight.review.separation import held_writers, refuse_own_release
+from hindsight.review.separation import held_writers, refuse_decided_hold, refuse_own_release
 from hindsight.review.version import check_version
 from hindsight.safety import WriteGuard, flag_directive, redactor
 from hindsight.safety.normalize import encoded_payloads
@@ -246,7 +246,10 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             updated = MemoryRecord.model_validate({**current.model_dump(), **changes, "updated_at": self.clock()})
         except ValidationError as exc:
             raise InvalidInputError(f"invalid updates: {format_validation_error(exc)}") from exc
-        note = ", ".join(sorted(changes)) + (f"; {lowered}" if lowered else "")
+        # the fields this update changed (attack round 18: the note listed every field it set, so a tags-only update
+        # read "content, context, importance, tags" in history and `hindsight audit`)
+        note = ", ".join(sorted(k for k, v in changes.items() if getattr(current, k, None) != v)) + (
+            f"; {lowered}" if lowered else "")
         self.writer.apply_change(updated, actor=actor, action="update", note=note, reembed=text_changed, base=current)
         return updated
 
@@ -268,14 +271,18 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
                                  note="; ".join(part for part in (reason, lowered) if part))
         return updated
 
-    def delete(self, memory_id: str, namespace: str = "default", actor: str = "local", reason: str = "") -> MemoryRecord:
+    def delete(self, memory_id: str, namespace: str = "default", actor: str = "local", reason: str = "",
+               held_only: bool = False) -> MemoryRecord:
         """Hard delete (explicit, separate from forget): every copy of the text goes (write/erase.py); history
         keeps that it existed. A quarantined memory is the evidence its reviewer judges: its writer does not erase
         it (attack round 16; the same rule as a release or a console discard, review/separation.py), another admin
-        or the owner's own doors do."""
+        or the owner's own doors do. `held_only` (a discard from quarantine): a memory another admin released
+        meanwhile is `already_decided` and stays (attack round 18)."""
         self.get(memory_id, namespace, record_access=False)  # not found: a typed error before any write
 
         def not_own_held(current: MemoryRecord) -> None:  # read inside the write transaction: no race with an update
+            if held_only:
+                refuse_decided_hold(current, self.store.history(memory_id), action="discard")
             if current.status == Status.quarantined:
                 refuse_own_release(memory_id, held_writers(current.created_by, self.store.history(memory_id)),
                                    actor, self.settings.review_self_approval, action="discard")
@@ -310,6 +317,8 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
     def _release_once(self, memory_id: str, namespace: str, actor: str, note: str,
                       expected_version: str | None) -> MemoryRecord:
         current = self.store.get(memory_id)
+        if current is not None and current.namespace == namespace:
+            refuse_decided_hold(current, self.store.history(memory_id))  # another admin released it first
         if current is None or current.namespace != namespace or current.status != Status.quarantined:
             raise MemoryNotFoundError(memory_id, f"{namespace} (quarantine)")
         check_version(current, expected_version, "it", "it is still quarantined")

@@ -5,7 +5,8 @@ message written here is what a person reads everywhere. Over MCP a tool error's
 text starts with the code and a colon (``invalid_input: content: ...``), so a
 client can tell a final refusal from a transient failure without parsing prose:
 
-* final (retrying the same request cannot succeed): ``invalid_input``, ``idempotency_conflict``;
+* final (retrying the same request cannot succeed): ``invalid_input``, ``idempotency_conflict``,
+  ``version_conflict``, ``already_decided`` (another reviewer decided it first);
 * transient (the same request succeeds once the server or the database is back, nothing about the request is
   wrong): ``storage_busy``, ``storage_unavailable``, ``unavailable``, ``provider_unavailable``, ``timeout``;
 * ambiguous (the server answered, but it may be this request: a generic ``storage_error``, and the refusals a
@@ -110,8 +111,17 @@ class VersionConflictError(HindsightError):
     code = "version_conflict"
 
 
+class AlreadyDecidedError(HindsightError):
+    """A review decision lost a race: another reviewer decided the same proposal (or quarantined memory) first, or
+    is applying its decision now (attack round 18: the loser read `invalid_input` although its request was well
+    formed). The message names the proposal and its memory and what became of it; nothing changed."""
+
+    code = "already_decided"
+
+
 #: codes of errors after which the same request can never succeed (a client drops it to a dead-letter list)
-FINAL_CODES = frozenset({InvalidInputError.code, IdempotencyConflictError.code, VersionConflictError.code})
+FINAL_CODES = frozenset({InvalidInputError.code, IdempotencyConflictError.code, VersionConflictError.code,
+                         AlreadyDecidedError.code})
 #: codes of errors after which the same request succeeds later unchanged (a client keeps it queued, retries forever)
 RETRYABLE_CODES = frozenset({StorageBusyError.code, StorageUnavailableError.code, ProviderUnavailableError.code,
                              BudgetExceededError.code, "unavailable"})

@@ -149,7 +149,8 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
                 if record.status.value != "quarantined":
                     return app.error(ctx, "only quarantined memories are discarded here", 409)
                 # the engine refuses the held memory's writer (review/separation.py), as it does on every skin
-                engine.delete(memory_id, ns, console_reviewer(ctx.who), "discarded from quarantine")
+                # held_only: checked again inside the erase, so a release that came first is not undone by erasing
+                engine.delete(memory_id, ns, console_reviewer(ctx.who), "discarded from quarantine", held_only=True)
             else:
                 return app.error(ctx, f"unknown action '{action}'", 400)
         except PermissionDeniedError as exc:

@@ -61,6 +61,13 @@ input[type=text]{width:60%}.tag{font-size:.8rem;border:1px solid #999;border-rad
 def _when(ts: float | None) -> str:
     return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%d %H:%M UTC") if ts else ""
 
+#: what every /review page carries (attack round 18: only no-store and X-Frame-Options, no CSP): the page runs no
+#: script at all and its style is inline, so the policy allows inline style only; forms post to this origin only
+REVIEW_HEADERS = {"Cache-Control": "no-store", "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
+                  "Referrer-Policy": "same-origin",
+                  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+                                             "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"}
+
 
 def _pre(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, indent=2, default=str)
@@ -73,7 +80,7 @@ def _page(title: str, body: str, status: int = 200, lang: str = "en") -> HTMLRes
     return HTMLResponse(
         f"<!doctype html><html lang='{'zh-CN' if lang == 'zh' else 'en'}'><head><meta charset='utf-8'><title>"
         f"{html.escape(title)}</title><link rel='icon' href='data:,'><style>{_STYLE}</style></head><body>{toggle}{body}</body></html>",
-        status_code=status, headers={"Cache-Control": "no-store", "X-Frame-Options": "DENY"})
+        status_code=status, headers=REVIEW_HEADERS)
 
 
 def _login(key: str, status: int, lang: str = "en") -> HTMLResponse:

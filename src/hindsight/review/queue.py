@@ -16,7 +16,7 @@ import uuid
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from hindsight.errors import HindsightError, InvalidInputError
+from hindsight.errors import AlreadyDecidedError, HindsightError, InvalidInputError
 from hindsight.storage.client import StoreClient
 
 Action = Literal["store", "update", "forget", "consolidate"]
@@ -37,8 +37,9 @@ class ProposalNotFoundError(HindsightError, KeyError):
         return str(self.args[0])
 
 
-class ProposalDecidedError(InvalidInputError):
-    """The proposal was already approved or rejected; a decision is final."""
+class ProposalDecidedError(AlreadyDecidedError):
+    """The proposal was already approved or rejected, or another reviewer is applying it: a decision is final, and
+    the one that lost the race changed nothing (`already_decided`, naming the proposal and its memory)."""
 
 
 @dataclass(frozen=True)
@@ -143,11 +144,12 @@ class ReviewQueue(StoreClient):
         self._transition(proposal_id, "applying", "pending")
 
     def decide(self, proposal_id: str, decision: Decision, reviewer: str, note: str = "",
-               result_memory_id: str | None = None, lease_s: float | None = None) -> Proposal:
-        """Record the final decision: approve a claimed proposal, or reject a pending one."""
-        if decision == "rejected":
+               result_memory_id: str | None = None, lease_s: float | None = None, claimed: bool = False) -> Proposal:
+        """Record the final decision: approve a claimed proposal, or reject a pending one (`claimed`: one this
+        reviewer claimed first, so that what it queued beside the rejection is queued by the race's winner only)."""
+        if decision == "rejected" and not claimed:
             self.release_stale(lease_s, proposal_id=proposal_id)
-        self._transition(proposal_id, "applying" if decision == "approved" else "pending", decision,
+        self._transition(proposal_id, "applying" if decision == "approved" or claimed else "pending", decision,
                          reviewer=reviewer, note=note, result_memory_id=result_memory_id)
         return self.get(proposal_id)
 
@@ -156,8 +158,7 @@ class ReviewQueue(StoreClient):
         changed = self._store.proposal_transition(proposal_id, expected, new, reviewer=reviewer, at=time.time(),
                                                   note=note, result_memory_id=result_memory_id)
         if not changed:
-            current = self.get(proposal_id)
-            raise ProposalDecidedError(f"proposal '{proposal_id}' is {current.status}, not {expected}")
+            raise ProposalDecidedError(lost_race(self.get(proposal_id), expected))
 
     def _proposal(self, row: dict[str, Any]) -> Proposal:
         opened = self._store.open_text(str(row["payload"]), row["id"])
@@ -166,6 +167,22 @@ class ReviewQueue(StoreClient):
         except json.JSONDecodeError:  # sealed, and this process has no key: nothing can apply it
             payload = {"sealed": opened}
         return _proposal(row, payload)
+
+
+def lost_race(current: Proposal, expected: str) -> str:
+    """What a decision that found the proposal no longer `expected` says: the proposal, its memory, what became of it
+    and who decided it (attack round 18: it said only "is approved, not pending", as `invalid_input`)."""
+    memory_id = current.result_memory_id or current.memory_id
+    what = (f"{current.action} of memory '{memory_id}'" if memory_id
+            else f"{current.action} of a new memory in namespace '{current.namespace}'")
+    if current.status in ("approved", "rejected"):
+        by = f" by {current.reviewed_by}" if current.reviewed_by else ""
+        return (f"proposal '{current.id}' ({what}) was already {current.status}{by}: a decision is final; "
+                "nothing changed")
+    if current.status == "applying":
+        return (f"proposal '{current.id}' ({what}) is being applied by another reviewer's decision; nothing changed "
+                "(list the queue again: it is pending again only if that apply fails)")
+    return f"proposal '{current.id}' ({what}) is {current.status}, not {expected}; nothing changed"
 
 
 def _proposal(row: dict[str, Any], payload: dict[str, Any]) -> Proposal:

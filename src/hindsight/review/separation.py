@@ -32,8 +32,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from hindsight.errors import PermissionDeniedError
-from hindsight.model import HistoryEntry
+from hindsight.errors import AlreadyDecidedError, PermissionDeniedError
+from hindsight.model import HistoryEntry, MemoryRecord, Status
 from hindsight.review.queue import Proposal
 from hindsight.security.principal import LOCAL_OWNER, Actor, Principal, Scope
 
@@ -66,6 +66,21 @@ def refuse_own_release(memory_id: str, writers: frozenset[str], releaser: str, a
     raise PermissionDeniedError(f"memory_id: {releaser} wrote '{memory_id}' and may not {action} it from quarantine; "
                                 f"rule: a quarantined write is {done} by someone other than its writer (a "
                                 "single-reviewer deployment sets HINDSIGHT_REVIEW_SELF_APPROVAL=true)")
+
+
+def refuse_decided_hold(current: MemoryRecord, history: Iterable[HistoryEntry], action: str = "release") -> None:
+    """Raise `already_decided` when a release or discard finds the memory no longer held because another admin
+    released it (attack round 18: the second of two releases read `not_found`, and a console discard that lost the
+    race to a release erased the memory just made active). A memory never released is left to the caller's own
+    refusal (`not_found` from the quarantine)."""
+    if current.status == Status.quarantined:
+        return
+    released = [entry for entry in history if entry.action == "release"]
+    if not released and action == "release":
+        return
+    by = f": released by {released[-1].actor} at {released[-1].at:%Y-%m-%d %H:%M:%S}" if released else ""
+    raise AlreadyDecidedError(f"memory_id: '{current.id}' is no longer quarantined (it is {current.status.value}"
+                              f"{by}); another decision came first, the {action} changed nothing")
 
 
 def may_release(writers: frozenset[str], releaser: str, allowed: bool) -> bool:

@@ -236,11 +236,17 @@ class ReviewService:
         is queued as the reviewer's proposal, for someone else to decide, and the original is rejected naming it."""
         private = bool(proposal.payload.get("private")) or (proposal.memory_id is not None and self.engine.get(
             proposal.memory_id, proposal.namespace, record_access=False).encrypted)
-        edited = self.queue.add(proposal.namespace, proposal.action, self._redacted({**proposal.payload, **edits}),
-                                reviewer, proposal.memory_id, f"{reviewer} edited proposal {proposal.id}",
-                                private=private)
+        # claimed first (attack round 18): a reviewer who loses the race for the original queues no edited copy
+        self.queue.claim(proposal.id)
+        try:
+            edited = self.queue.add(proposal.namespace, proposal.action,
+                                    self._redacted({**proposal.payload, **edits}), reviewer, proposal.memory_id,
+                                    f"{reviewer} edited proposal {proposal.id}", private=private)
+        except Exception:
+            self.queue.release(proposal.id)
+            raise
         rejected = self.queue.decide(proposal.id, "rejected", reviewer,
-                                     note or f"replaced by the edited proposal {edited.id}")
+                                     note or f"replaced by the edited proposal {edited.id}", claimed=True)
         return {"proposal": rejected.as_dict(), "result": self._pending(edited)}
 
     def reject(self, proposal_id: str, reviewer: str, note: str = "", namespace: str | None = None) -> dict[str, Any]:

@@ -3,6 +3,10 @@
 One ASGI middleware wraps every route of the HTTP transport (the MCP endpoint, the /review console and
 anything added later), so no route can be reached before these checks:
 
+0. A header these checks read (``Host``, ``Origin``, ``Authorization``, ``Sec-Fetch-Site``, ``Content-Length``)
+   may come once: two of them are 400 (attack round 18: this guard read the last ``Authorization`` and the last
+   ``Origin`` while the pages read the first, so a request with two tokens was judged on one and could be served
+   as the other, and ``Origin: evil, Origin: good`` passed the allow-list).
 1. ``Host`` must name an allowed host (default: the loopback names and the bind address), else 421;
    a browser page on ``evil.example`` that rebinds its name to 127.0.0.1 still sends ``Host: evil.example``.
 2. ``Origin``, when present, must be http(s) on an allowed host, else 403 (a cross-site page cannot drive
@@ -29,6 +33,8 @@ from hindsight.security.tokens import TokenStore
 AuthMode = Literal["auto", "required", "off"]
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 PRINCIPAL_KEY = "hindsight.principal"
+#: headers a request may carry once (step 0): the checks below read them, and so do the pages and the MCP layer
+SINGLE_HEADERS = (b"host", b"origin", b"authorization", b"sec-fetch-site", b"content-length")
 #: The largest body a page's form (console, /review) may post; a memory edit with 20,000 CJK characters and full
 #: metadata is under 300 KB encoded. The MCP endpoint has its own limit (the MCP SDK's, 413 past it).
 MAX_FORM_BYTES = 1 << 20
@@ -101,6 +107,11 @@ class HTTPGuard:
         if scope["type"] != "http":  # lifespan (no other kind of route is served)
             await self.app(scope, receive, send)
             return
+        repeated = _repeated(scope.get("headers", []))
+        if repeated is not None:
+            await _refuse(send, 400, "invalid_request", f"the request carries more than one {repeated} header; "
+                                                        "send it once")
+            return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         host = headers.get("host", "")
         if not host or _hostname(host) not in self.allowed:
@@ -148,6 +159,18 @@ class HTTPGuard:
         if not header.lower().startswith("bearer "):
             return None
         return self.policy.tokens.verify(header[7:].strip())
+
+
+def _repeated(raw: Iterable[tuple[bytes, bytes]]) -> str | None:
+    """The name of the first header of SINGLE_HEADERS the request carries twice, else None."""
+    seen: set[bytes] = set()
+    for key, _ in raw:
+        name = key.lower()
+        if name in SINGLE_HEADERS:
+            if name in seen:
+                return name.decode().title()
+            seen.add(name)
+    return None
 
 
 def _same_origin(headers: dict[str, str], host: str) -> bool:

@@ -19,18 +19,22 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from pydantic import ValidationError
 
 from hindsight.errors import InvalidInputError, format_validation_error
 from hindsight.jsonl import decoded, parse_json
 from hindsight.model import RESERVED_METADATA_KEYS, MemoryInput, Status
+from hindsight.security.crypto import PREFIX
 from hindsight.storage.base import MemoryStore
 from hindsight.storage.encrypted import LOCKED
 from hindsight.write.pipeline import Restore, WriteOutcome, WritePipeline
 
 #: metadata key that records which exported line a memory came from (set by the importer only).
 IMPORT_KEY = "imported_from"
+#: the longest exported `id` a line may carry (a memory's id is 36 characters; another system's may be longer)
+MAX_EXPORTED_ID = 200
 #: lines embedded together; each line is still its own insert.
 CHUNK = 16
 
@@ -72,11 +76,16 @@ def parse_lines(lines: Iterable[str | bytes], namespace: str | None) -> list[Imp
                                 if k not in RESERVED_METADATA_KEYS and k != IMPORT_KEY}
         if namespace:
             data["namespace"] = namespace
+        check_line_fields(raw, number)
         if raw.get("encrypted") is True:  # an exported private memory stays private (sealed again on the way in)
             if raw.get("content") == LOCKED:
                 raise InvalidInputError(f"line {number}: a private memory exported without the encryption key "
                                         "(its text is not in the file); export again with HINDSIGHT_ENCRYPTION_KEY "
                                         "set, or use `hindsight backup`; nothing was imported")
+            if str(raw.get("content", "")).startswith(PREFIX):
+                raise InvalidInputError(f"line {number}: content: a private memory's text is sealed ({PREFIX}...), "
+                                        "not the text an export carries (a backup's line, or a memory sealed under "
+                                        "another key): use `hindsight restore` with that key; nothing was imported")
             data["private"] = True
         try:
             item = MemoryInput.model_validate(data)
@@ -90,9 +99,28 @@ def parse_lines(lines: Iterable[str | bytes], namespace: str | None) -> list[Imp
         exported_id = raw.get("id")
         by_content = not (isinstance(exported_id, str) and exported_id.strip())
         key = content_key(item.namespace, item.content) if by_content else str(exported_id)
-        reason = str(raw.get("status_reason", ""))[:2000]
+        reason = str(raw.get("status_reason") or "")[:2000]
         parsed.append(ImportLine(number, item, Restore(status, reason, {IMPORT_KEY: key}), key, by_content))
     return parsed
+
+
+def check_line_fields(raw: dict[str, Any], number: int) -> None:
+    """The fields of an exported line that are not a memory's input but steer the import (attack round 18: a 5 MB
+    `id` was stored whole in `metadata.imported_from` and copied into every history entry; an `id` object, an
+    `encrypted: "true"` string or a `status_reason` object were taken silently, as a line without an id, a public
+    memory, the object's repr)."""
+    exported_id = raw.get("id")
+    if exported_id is not None:
+        if not isinstance(exported_id, str):
+            raise InvalidInputError(f"line {number}: id: must be a string (the exported memory's id); "
+                                    "nothing was imported")
+        if len(exported_id) > MAX_EXPORTED_ID or any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in exported_id):
+            raise InvalidInputError(f"line {number}: id: at most {MAX_EXPORTED_ID} characters, no control "
+                                    "characters; nothing was imported")
+    if "encrypted" in raw and not isinstance(raw["encrypted"], bool):
+        raise InvalidInputError(f"line {number}: encrypted: must be true or false; nothing was imported")
+    if raw.get("status_reason") is not None and not isinstance(raw["status_reason"], str):
+        raise InvalidInputError(f"line {number}: status_reason: must be a string; nothing was imported")
 
 
 def first_private_line(lines: list[ImportLine]) -> int | None:
