@@ -25,5 +25,6 @@ class FixedScore:
         return self.score, "exfiltration"
 
 
-def fixed_score_guard(score: float, carry_threshold: float | None = None) -> WriteGuard:
-    return WriteGuard(classifier=cast(GuardClassifier, FixedScore(score)), carry_threshold=carry_threshold)
+def fixed_score_guard(score: float, carry_threshold: float | None = None, fact_threshold: float | None = None) -> WriteGuard:
+    return WriteGuard(classifier=cast(GuardClassifier, FixedScore(score)), carry_threshold=carry_threshold,
+                      fact_threshold=fact_threshold)

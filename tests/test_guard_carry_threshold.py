@@ -16,7 +16,8 @@ from tests.guard_stubs import fixed_score_guard
 
 
 def _guard(score: float) -> WriteGuard:
-    return fixed_score_guard(score)
+    # the carry threshold alone: round 18's carried-fact threshold (tests/test_guard_carried_fact.py) switched off
+    return fixed_score_guard(score, fact_threshold=0.0)
 
 
 def test_the_carry_threshold_sits_above_the_shipped_one() -> None:
@@ -45,7 +46,7 @@ def test_a_moved_secret_or_a_text_without_one_keeps_the_shipped_threshold(text: 
 def test_an_explicit_carry_threshold_never_lowers_the_guard() -> None:
     text = "Guest Wi-Fi: network Loft-Guest, password [REDACTED:password]."
     assert _guard(0.8).screen(text, embedding=_VEC).suspicious is False
-    assert fixed_score_guard(0.8, carry_threshold=0.5).screen(text, embedding=_VEC).suspicious
+    assert fixed_score_guard(0.8, carry_threshold=0.5, fact_threshold=0.0).screen(text, embedding=_VEC).suspicious
 
 
 @pytest.mark.parametrize(("text", "secret"), [

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from hindsight.safety.appended import appended_order
+from hindsight.safety.carried import carried_fact
 from hindsight.safety.classifier import (
     EMBED_DIM,
     GuardClassifier,
@@ -50,6 +51,7 @@ from hindsight.safety.evasion import teaches_evasion
 from hindsight.safety.features import framing_gate
 from hindsight.safety.mention import mentions_attack, references_secret
 from hindsight.safety.normalize import ScreeningText, prepare
+from hindsight.safety.outward import sends_outward
 from hindsight.safety.payee import orders_unverified_payee_change
 from hindsight.safety.rules import (
     CATEGORY_PRIORITY,
@@ -95,6 +97,16 @@ VOUCHED_THRESHOLD = 0.3
 #: Only the threshold differs (score and weights unchanged); chosen leave-one-round-out over the released rounds
 #: (``scripts/guard_carry_loro.py``, docs/benchmarks.md "Guard, round 11b").
 CARRY_THRESHOLD = 0.85
+
+
+#: The classifier threshold for a note whose only payload is a carried value (``carried.carried_fact``: a redacted
+#: account, email, address or key, or a secret named by a stand-in value, and nothing an attack that carries one says:
+#: no standing order, address to the agent, loosening, change of payee or destination, secrecy, outward or bulk data)
+#: that no narrower reading sends outward (``outward.sends_outward``), when no hard rule fired. Round 18: 13 of blind
+#: round 19's 25 PII failures were such notes held at 0.655 or 0.85 ("payment to [IBAN] for invoice ...", "send the
+#: 1099s there"). Chosen leave-one-round-out over the released guard and PII rounds (``bench/carry_decision.py``,
+#: docs/benchmarks.md "Redaction, round 18").
+FACT_THRESHOLD = 0.97
 
 
 def carries_secret(view: FeatureView) -> bool:
@@ -168,11 +180,13 @@ class WriteGuard:
         classifier_threshold: float | None = None,
         classifier: GuardClassifier | None = None,
         carry_threshold: float | None = None,
+        fact_threshold: float | None = None,
     ) -> None:
         self.use_classifier = use_classifier
         self._classifier = classifier
         self._threshold_override = classifier_threshold
         self.carry_threshold = CARRY_THRESHOLD if carry_threshold is None else carry_threshold
+        self.fact_threshold = FACT_THRESHOLD if fact_threshold is None else fact_threshold
 
     @property
     def classifier(self) -> GuardClassifier | None:
@@ -195,6 +209,8 @@ class WriteGuard:
         :data:`VOUCHED_THRESHOLD` (never higher) for a safeguard loosened on a claimed authority's word."""
         carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
         threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
+        if normalised and self.fact_threshold > threshold and carried_fact(normalised) and not sends_outward(normalised):
+            threshold = self.fact_threshold  # a fact that carries a redacted value: only its payload looked like an attack
         return min(threshold, VOUCHED_THRESHOLD) if normalised and vouched_loosening(normalised) else threshold
 
     @staticmethod

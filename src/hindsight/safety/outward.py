@@ -109,6 +109,13 @@ _SELF = _c(_alt(
     r"(?:我|我自己|自己|本人|用户本人)的?(?:手机|邮箱|号码|电话)", r"\bvault\b", r"secrets? manager", r"keychain", r"1password",
     r"key ?vault", r"\bkms\b", r"\bsops\b", r"密钥管理", r"保险库",
 ))
+# Round 18: a move whose destination is where the writer keeps its own secrets ("放到服务器环境变量里", "put it in the
+# CI secrets", "moved both to 1Password"): the value is stored, not sent (read right after the move word).
+_STORE = _c(_alt(
+    r"环境变量", r"配置(?:文件|中心)", r"密钥管理", r"保险库", r"\benv(?:ironment)?[ _-]?var", r"\.env\b", r"\bsecrets? (?:store|manager)",
+    r"\b(?:ci|ci/cd|repo(?:sitory)?|actions|pipeline|github|gitlab) (?:secrets?|variables?)", r"\bvault\b", r"keychain", r"1password",
+    r"bitwarden", r"\bkms\b", r"\bsops\b",
+))
 # The value sits where a credential is used: a request header, a login option or user:password pair, a URL query
 # key, a connection-string / config field.
 _PH = r"['\"]?\[pii-(?:pw|key|card|id|x)\]"
@@ -148,6 +155,8 @@ def sends_outward(normalised: str) -> bool:
             return True
         slot = bool(_AUTH_SLOT.search(sentence))
         for start in starts:
+            if _STORE.search(sentence, start, start + 24):
+                continue  # stored where the writer keeps its secrets, not sent
             clause = max(sentence.rfind(c, 0, start) for c in _CLAUSE) + 1
             rest = _SELF.sub(" ", sentence[clause:])
             if _STRONG.search(rest):

@@ -165,6 +165,8 @@ _TOKEN_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?<![A-Za-z0-9])xapp-\d-[A-Za-z0-9-]{20,}"),  # Slack app token
     re.compile(r"(?<![A-Za-z0-9])whsec_[A-Za-z0-9+/=]{20,}"),  # webhook signing secret
     re.compile(r"(?<![A-Za-z0-9])dapi[0-9a-f]{32}(?![0-9a-f])"),  # Databricks
+    # DeepL's API key: a UUID with the free plan's ":fx" (a bare UUID is an identifier and needs a label)
+    re.compile(r"(?i)(?<![A-Za-z0-9-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:fx(?![A-Za-z0-9])"),
 )
 # Whatever follows an Authorization header's scheme is a credential ("Authorization: Token 9944b0...").
 _AUTH_HEADER = re.compile(

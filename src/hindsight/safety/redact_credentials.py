@@ -231,6 +231,23 @@ _STEM_ID = re.compile(
 _STEM_SECRET = r"_(?:PASSWORD|PASSWD|PASS|PWD|SECRET(?:_ACCESS)?(?:_KEY)?|CLIENT_SECRET|APP_SECRET)\s*[=:]"
 
 
+# Round 18: a pair written "ID / secret" after a pair word ("Old pair DLR-3K1P-06MM / xY7#cF2hJ9pS is revoked", "旧密钥对
+# AK7731QX / Zp9!rT2m 已停用"): in a credential note both halves go (a revoked pair still names what leaked).
+_SLASH_PAIR = re.compile(
+    r"(?i)(?:(?<![A-Za-z])(?:pair|keys?|creds?|credentials?)(?![A-Za-z])|密钥对|密钥|凭据|凭证)[^\n.;。；:：]{0,24}?(?<![A-Za-z0-9_-])"
+    r"(?P<id>[A-Za-z0-9_-]{8,64})\s*/\s*(?P<secret>[^\s/,;，。；\u4e00-\u9fff]{8,64})(?![^\s/,;，。；\u4e00-\u9fff])"
+)
+
+
+def _slash_pairs(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _SLASH_PAIR.finditer(text):
+        ident, secret = m.group("id"), m.group("secret").rstrip(".,)")
+        if _generated(ident) and re.search(r"\d", secret) and re.search(r"[A-Za-z]", secret) and shannon_entropy(secret) >= 3.0:
+            out += [("api_key", *m.span("id")), ("password", m.start("secret"), m.start("secret") + len(secret))]
+    return out
+
+
 def _generated(value: str) -> bool:
     """Letters and digits mixed in one run ("seqadm5rAa", "labadmin7731x"), not words joined by "_" / "-" ("billing_rw")."""
     parts = [p for p in re.split(r"[-_.]+", value) if p]
@@ -290,15 +307,17 @@ def find_key_ids(text: str) -> list[Span]:
         sibling = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(m.group("stem")) + _STEM_SECRET)
         if _generated(m.group("value")) and sibling.search(text):
             out.append(("api_key", *m.span("value")))
-    return out
+    return out + _slash_pairs(text)
 
 
-# Command lines: "mysql -uroot -pS3cret", "sshpass -p S3cret", "redis-cli -a S3cret".
+# Command lines: "mysql -uroot -pS3cret", "sshpass -p S3cret", "redis-cli -a S3cret". Round 18: the command's left edge
+# is an ASCII look-around, so a command glued to Chinese ("脚本里写死了curl -u ...") is still read (Han characters are
+# word characters: \w and \b never see the edge).
 _CLI_PASSWORD = re.compile(
-    r"(?<![\w-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?:'(?P<v7>[^'\n]{3,64})'|\"(?P<v8>[^\"\n]{3,64})\"|(?P<v1>[^\s'\"，。；、]{3,64}))|"
+    r"(?<![A-Za-z0-9_-])(?:(?:mysql|mysqldump|mysqladmin)\b[^\n|;]{0,60}?\s-p(?:'(?P<v7>[^'\n]{3,64})'|\"(?P<v8>[^\"\n]{3,64})\"|(?P<v1>[^\s'\"，。；、]{3,64}))|"
     r"sshpass\s+-p\s*(?P<v2>\S{3,64})|"
     r"redis-cli\b[^\n|;]{0,60}?\s-a\s+(?P<v3>\S{3,64})|"
-    r"curl\b[^\n|;]{0,80}?\s(?:-u|--user)\s*[\"']?[^\s:\"']{1,40}:(?P<v4>[^\s\"']{3,64})|"
+    r"curl\b[^\n|;]{0,80}?\s(?:-u|--user)\s*[\"']?[^\s:\"']{1,40}:(?P<v4>[^\s\"'，。；、\u4e00-\u9fff]{3,64})|"
     r"(?i:identified\s+by(?:\s+password)?)\s+['\"](?P<v5>[^'\"\n]{3,64})['\"]|"
     r"jdbc:oracle:[a-z]+:[\w$.-]{1,40}/(?P<v6>[^\s@/]{3,64})@)"
 )
@@ -307,9 +326,9 @@ _CLI_PASSWORD = re.compile(
 # "我用 elastic:Es9pQ2xLm7 直接 curl 了 ...": a bare user:password pair in a clause that uses it against a service
 # (never an image tag such as python:3.12-Slim, a hex digest or a host:port).
 _CLIENT_PAIR = re.compile(
-    r"(?<![\w/.@:-])[a-z][\w.-]{1,31}:(?P<value>(?=[^\s:@/]*\d)(?=[^\s:@/]*[A-Z])(?=[^\s:@/]*[a-z])[^\s:@/\"'`,;，。；()（）]{6,64})(?![\w/@:.-])"
+    r"(?<![\w/.@:-])[a-z][\w.-]{1,31}:(?P<value>(?=[^\s:@/]*\d)(?=[^\s:@/]*[A-Z])(?=[^\s:@/]*[a-z])[^\s:@/\"'`,;，。；()（）\u4e00-\u9fff]{6,64})(?![A-Za-z0-9_/@:.-])"
 )
-_CLIENT_CUE = re.compile(r"(?i)\b(?:curl|wget|httpie|postman|basic|auth|login|log\s+in|sign\s+in|credentials?|ssh|ftp|mysql|psql|redis-cli)\b|"
+_CLIENT_CUE = re.compile(r"(?i)(?<![A-Za-z0-9_])(?:curl|wget|httpie|postman|basic|auth|login|log\s+in|sign\s+in|credentials?|ssh|ftp|mysql|psql|redis-cli)(?![A-Za-z0-9_])|"
                          r"https?://|登录|登陆|认证|账号|凭据|用户名")
 
 

@@ -159,7 +159,9 @@ _DOC_CUE = (
     # "personal identity code", "identity document"), and the national names that are not common words
     r"\bnational\s+id(?:entity|entification)?\b|\bcitizen(?:ship)?\s+(?:id|number|card)\b|\bpersonal\s+id(?:entity|entification)?\s+(?:code|number)\b|"
     r"\bidentity\s+document\b|\bpersonnummer|\bf(?:ø|o)dselsnummer|\bhenkil(?:ö|o)tunnus|\bPESEL\b|\bemirates\s+id\b|\bc[ée]dula\b|"
-    r"(?-i:\bBSN\b|\bCURP\b|\bRUT\b|\bNIN\b)|주민등록번호|身份号码?|公民号码)"
+    r"(?-i:\bBSN\b|\bCURP\b|\bRUT\b|\bNIN\b)|주민등록번호|身份号码?|公民号码|"
+    # round 18: civil-status documents, a person's from birth (出生医学证明, 出生证, 户口本, 结婚证, birth certificate)
+    r"出生(?:医学)?证明?|户口[本簿]|结婚证|离婚证|\bbirth\s+certificate|\bmarriage\s+certificate)"
 )
 # Between the document's name and its number: a few words ("number on file"), or what it is for ("for the Tokyo trip:").
 _DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?|\s+(?:for|of)\s+[^\d\n,.;，。；:：]{1,32}?(?=\s*(?:[:：]|\b(?:is|was)\b)))" + _SEP
@@ -218,7 +220,9 @@ _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: ?[A-Z0-
 _ACCOUNT_CUE = (
     r"(?i)(?:\bacct\.?|\baccount\s+(?:no\.?|number|#)|\bbank\s+account|\b(?:checking|savings)\s+account|\brouting\s+(?:no\.?|number)|"
     r"\bsort\s+code|\bA/C|\bNUBAN\b|\bBSB\b|\bwire\s+(?:it\s+)?to|银行卡号?|卡号|储蓄卡|借记卡|信用卡|银行账[号户]|对公账[号户]|收款账[号户]|开户账号|"
-    r"账[号户]|帐[号户]|户口|这张卡|这个卡|的卡)"
+    r"账[号户]|帐[号户]|户口|这张卡|这个卡|的卡|"
+    # round 18: a company's accounts by their type (基本存款账户 "基本户", 一般户, 专用户, 临时户 ...), one after another
+    r"(?:基本|一般|专用|临时|结算|外汇|外币)(?:存款)?户)"
 )
 _BANK_CONTEXT = re.compile(r"(?i)\b(?:bank|banking|routing|sort\s+code|BSB|IBAN|SWIFT|BIC|wire|transfer|deposit|payee|payroll|"
                            r"checking|savings|credit\s+union|building\s+society|Chase|Barclays|HSBC|Wells\s+Fargo|Citi|Santander|Lloyds|NatWest|Monzo|Revolut)\b|银行|信用社|开户|转账|汇款|收款|户名")
@@ -292,9 +296,11 @@ _EXPIRY = re.compile(
 )
 
 
-# In a card note: "2027 年 3 月到期", "过期 10/26", or a bare "05/30" next to the number.
+# In a card note: "2027 年 3 月到期", "过期 10/26", or a bare "05/30" next to the number. Round 18: a bare month and a
+# four-digit year ("4465 ..., 09/2026, security code ...") too: in a note that carries a card, MM/YYYY is its expiry.
 _EXPIRY_AFTER = re.compile(r"(?P<value>20\d{2}\s?年\s?\d{1,2}\s?月)(?:份)?\s?(?:到期|过期|失效)")
-_EXPIRY_BARE = re.compile(r"(?:过期|失效)\s*(?P<value>(?:0[1-9]|1[0-2])/\d{2})(?![\d/])|(?<![\d/.:-])(?P<bare>(?:0[1-9]|1[0-2])/\d{2})(?![\d/.:])")
+_EXPIRY_BARE = re.compile(r"(?:过期|失效)\s*(?P<value>(?:0[1-9]|1[0-2])/\d{2})(?![\d/])|"
+                          r"(?<![\d/.:-])(?P<bare>(?:0[1-9]|1[0-2])/(?:20)?\d{2})(?![\d/.:])")
 
 
 def find_card_expiry(text: str) -> list[Span]:

@@ -42,13 +42,24 @@ _ANIMAL = re.compile(
     r"布偶|英短|美短|鹦鹉|兔子|仓鼠"
 )
 _RECORD_SENTENCE = re.compile(r"[。！？；;\n]|[.!?]\s")
+# Round 18: a vehicle in a dealer's stock (its stock number, the lot, a listing, 库存, 在售) is nobody's car yet: its VIN
+# is printed on the windscreen and the listing, an identifier of the stock, not of a person.
+_STOCK = re.compile(
+    r"(?i)\b(?:stock\s*(?:#|no\.?|number)?|inventory|on\s+the\s+lot|(?:front|back)\s+row|for\s+sale|listing|showroom|"
+    r"auction\s+lot|dealer\s+stock)\b|库存|在售|待售|展厅|车源|上架|寄售"
+)
+
+
+def _in_sentence(cue: re.Pattern[str], text: str, start: int, end: int) -> bool:
+    """The sentence around a value (60 characters each side at most) holds ``cue``."""
+    before = _RECORD_SENTENCE.split(text[max(0, start - 60) : start])[-1]
+    after = _RECORD_SENTENCE.split(text[end : end + 60])[0]
+    return bool(cue.search(before) or cue.search(after))
 
 
 def _animal_record(text: str, start: int, end: int) -> bool:
-    """The sentence around a record number (60 characters each side at most) names an animal patient."""
-    before = _RECORD_SENTENCE.split(text[max(0, start - 60) : start])[-1]
-    after = _RECORD_SENTENCE.split(text[end : end + 60])[0]
-    return bool(_ANIMAL.search(before) or _ANIMAL.search(after))
+    """The sentence around a record number names an animal patient."""
+    return _in_sentence(_ANIMAL, text, start, end)
 
 
 _AADHAAR = re.compile(r"(?<![\d-])[2-9]\d{3}[ -]?\d{4}[ -]?\d{4}(?![\d-])")
@@ -127,7 +138,8 @@ def find_ids(text: str) -> list[Span]:
         out.append(("other_id", *m.span("value")))
     for m in _VIN.finditer(text):
         if vin_valid(m.group(0)) or _VIN_CUE.search(text, max(0, m.start() - 48), m.start()):
-            out.append(("other_id", m.start(), m.end()))
+            # a stock vehicle's VIN is public: kept out of every finding and of the tagger (redact_vet)
+            out.append(("public" if _in_sentence(_STOCK, text, m.start(), m.end()) else "other_id", m.start(), m.end()))
     for m in _MRN.finditer(text):
         if not _animal_record(text, *m.span("value")):
             out.append(("other_id", *m.span("value")))

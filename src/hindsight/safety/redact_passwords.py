@@ -34,7 +34,7 @@ _PASSWORD_EN = re.compile(
 )
 # "pass: x", "pw=x", "login admin / x": short labels only count with an explicit separator.
 _PASSWORD_SHORT = re.compile(
-    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:pass|pw|pwd|passwort|mot de passe)(?P<ssep>\s*(?:[:=]|：)|(?<!pass)\s+is|(?<=pw)\s+|(?<=pwd)\s+|\s+(?=[`\"']))\s*[\"'`]?(?P<value>[^\s\"'`,;，。；]{3,64})"
+    r"(?i)(?<![A-Za-z0-9_])(?:[A-Za-z0-9]+_)*(?:pass|pw|pwd|passwort|mot de passe)(?P<ssep>\s*(?:[:=]|：)|(?<!pass)\s+(?:is|was)(?:\s+(?:changed|set|reset|updated)\s+to)?(?=\s)|(?<=pw)\s+|(?<=pwd)\s+|\s+(?=[`\"']))\s*[\"'`]?(?P<value>[^\s\"'`,;，。；]{3,64})"
 )
 _USER_SLASH_PASS = re.compile(
     r"(?i)(?:\b(?:login|account|credentials|creds|user(?:name)?)|账号|帐号|登录)\s*[:：]?\s*[\w.@+-]{2,40}\s*(?:/|\s\|\s)\s*(?P<value>[^\s/\"'`,;，。；]{4,64})"

@@ -110,7 +110,9 @@ _PUBLISHED_AFTER = re.compile(
     r"(?i)\b(?:website|web\s?site|web\s?page|(?:venue|contact|media|press|support|help|returns|careers|pricing|status)\s+page|footer|"
     r"listed\s+(?:on|in)|published\s+(?:on|in)|press\s+kit|security\.txt|help\s+cent(?:re|er)|faq|"
     # round 17: posted where passers-by read it - a sign, the door, the shopfront ("挂在门口招牌上", "on the sign outside")
-    r"(?:sign(?:board)?|shop\s?front|storefront|noticeboard|notice\s+board)s?|posted\s+(?:on|at|outside)|on\s+the\s+(?:door|window|van))\b|"
+    r"(?:sign(?:board)?|shop\s?front|storefront|noticeboard|notice\s+board)s?|posted\s+(?:on|at|outside)|on\s+the\s+(?:door|window|van)|"
+    # round 18: printed on what an organisation sends out (notices, letters, letterhead, packaging, receipts)
+    r"printed\s+(?:on|in)|印在[^，。；,;\n]{0,10}?(?:上|里|背面|封面))\b|"
     r"官网|公布|公开的|网站上|招牌|门头|告示|公告栏|(?:挂|贴|印|写)在(?:门口|门上|店门|橱窗|车身|招牌)"
 )
 # A venue named right after the address: "3 Pine Road conference centre", "88 High St library".

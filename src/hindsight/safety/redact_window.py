@@ -84,7 +84,11 @@ _PARTNER = re.compile(
 
 
 # The secret half's own label right before it: "secret", "SK", "sk=", "密钥", "secret key".
-_SECRET_LABEL = re.compile(r"(?i)(?:(?<![A-Za-z])(?:secret(?:[ _-]?(?:access[ _-]?)?key)?|sk)(?![A-Za-z])|密钥|秘钥)\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?$")
+# Round 18: also joined to the pair's own prefix ("accessKeySecret", "access_key_secret", "appSecret", "clientSecret").
+_SECRET_LABEL = re.compile(
+    r"(?i)(?:(?<![A-Za-z])(?:(?:access[ _-]?key|app|client|api)[ _-]?)?(?:secret(?:[ _-]?(?:access[ _-]?)?key)?|sk)(?![A-Za-z])|密钥|秘钥)"
+    r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?$"
+)
 
 
 def find_pair_partners(text: str, secrets: list[tuple[int, int]]) -> list[Span]:
