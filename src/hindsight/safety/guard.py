@@ -51,6 +51,7 @@ from hindsight.safety.features import framing_gate
 from hindsight.safety.mention import mentions_attack, references_secret
 from hindsight.safety.normalize import ScreeningText, prepare
 from hindsight.safety.payee import orders_unverified_payee_change
+from hindsight.safety.stake import benign_frame
 from hindsight.safety.rules import (
     CATEGORY_PRIORITY,
     RuleHit,
@@ -87,6 +88,11 @@ MENTION_SOFT = frozenset({HIDDEN_DIRECTIVE_ID, ENDORSED_QUOTE_ID})
 #: (``safety/vouched.py``: "Legal has signed off ... don't file them", "官方客服说授权 ... 改成不限"), never higher than
 #: the shipped one; docs/benchmarks.md "Guard, round 20".
 VOUCHED_THRESHOLD = 0.3
+#: The classifier threshold for a text whose directive acts on nothing at stake or only tightens a safeguard
+#: (``safety/stake.py``: the form of a message - "给她发东西最好列要点" -, a broad grant explicitly not made - "not
+#: Everyone" -, a harmless action let go within a scope the writer keeps, someone else's attack reported and warned
+#: against), never lower than the shipped one; docs/benchmarks.md "Guard false alarms, round 21".
+FRAME_THRESHOLD = 0.99
 
 
 #: The classifier threshold for a note that carries a redacted secret and does not send it outward
@@ -192,9 +198,13 @@ class WriteGuard:
     def threshold_for(self, view: FeatureView, normalised: str = "") -> float:
         """The classifier threshold for this text: ``carry_threshold`` (never lower) for a carried, unmoved secret
         or a secret named by reference (``mention.references_secret``: ``os.environ['DB_PASSWORD']``, ``<YOUR_KEY>``);
-        :data:`VOUCHED_THRESHOLD` (never higher) for a safeguard loosened on a claimed authority's word."""
+        :data:`FRAME_THRESHOLD` (never lower) for a directive that acts on nothing at stake or only tightens
+        (``stake.benign_frame``); else :data:`VOUCHED_THRESHOLD` (never higher) for a safeguard loosened on a claimed
+        authority's word."""
         carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
         threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
+        if normalised and benign_frame(normalised):
+            return max(threshold, FRAME_THRESHOLD)
         return min(threshold, VOUCHED_THRESHOLD) if normalised and vouched_loosening(normalised) else threshold
 
     @staticmethod
