@@ -51,7 +51,6 @@ from hindsight.safety.features import framing_gate
 from hindsight.safety.mention import mentions_attack, references_secret
 from hindsight.safety.normalize import ScreeningText, prepare
 from hindsight.safety.payee import orders_unverified_payee_change
-from hindsight.safety.stake import benign_frame
 from hindsight.safety.rules import (
     CATEGORY_PRIORITY,
     RuleHit,
@@ -59,6 +58,7 @@ from hindsight.safety.rules import (
     match_rules,
     touches_sensitive_topic,
 )
+from hindsight.safety.stake import benign_frame
 from hindsight.safety.view import FeatureView, feature_view
 from hindsight.safety.vouched import vouched_loosening
 

@@ -48,7 +48,7 @@ REPORTED = _c(_alt(
 #: What the note does with it: a warning, a report, a refusal - the attack is not acted on.
 HANDLED = _c(_alt(
     r"\bnothing (?:for us )?to do\b", r"\bnothing was (?:executed|run|done|sent|changed)", r"\b(?:forwarded|reported|escalated|sent) (?:it )?to (?:security|it|the)",
-    r"\b(?:account|it|they|this) (?:was )?(?:reported|blocked|removed|banned)", r"\bdon'?t (?:act|click|reply|pay|engage)", r"\bdo not (?:act|click|reply|pay)",
+    r"\b(?:account|it|they|this) (?:was )?(?:reported|blocked|removed|banned)", r"\bwe (?:reported|blocked|flagged|ignored|deleted)\b", r"\bdon'?t (?:act|click|reply|pay|engage)", r"\bdo not (?:act|click|reply|pay)",
     r"\bignore (?:it|them|these|such)", r"\bescalate\b", r"\bthe (?:check|rule|policy|control|limit) stays\b", r"\brule stands\b", r"\bcall (?:the|a) (?:number|known)", r"\bcall (?:them |it )?back",
     r"\bbefore paying\b", r"\bbe (?:aware|careful|alert)", r"\bwatch out",
     r"别当真", r"不要当真", r"别理", r"不要理", r"别信", r"不要信", r"别直接", r"不要直接", r"回拨", r"核实", r"认识一下", r"提醒", r"警惕", r"小心", r"注意",

@@ -37,7 +37,7 @@ from hindsight.safety.mention import reports_handled_attack
 from hindsight.safety.rules import _alt, _c
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
-_CLAUSE = re.compile(r"(?<=[.!?;,])\s+|[。！？；，\n]+")
+_CLAUSE = re.compile(r"(?<=[.!?;,])\s+|[。！？；，\n]+|(?<=[\u3400-\u9fff]),|,(?=[\u3400-\u9fff])")
 
 #: Objects whose handling matters beyond the message itself: the framing lexicons of a dangerous operation
 #: (:mod:`features`) and what a lesson can endanger (a dose, a child, a lock, a permit, a signature, a release).
@@ -45,7 +45,7 @@ _HARMFUL = _c(_alt(
     r"\bdos(?:e|age)", r"medic", r"prescri", r"\bdrug", r"\binsulin", r"\bbaby", r"\binfant", r"\bchild", r"\bkids?\b", r"\block\b",
     r"\bdoor", r"alarm", r"\bgas\b", r"electric", r"\bladder", r"harness", r"\bfire\b", r"\bpermit", r"signatur", r"\bsign(?:ed)? (?:it|them|for|in)",
     r"in (?:his|her|their|my) name", r"\brelease", r"\bcustoms", r"\brefund", r"\bwire", r"\bbudget", r"\bapprov", r"\bconfirm", r"\bverif",
-    r"\bcheck", r"\breview", r"\bticket", r"\bdelete", r"\bclose", r"\bcancel", r"\bsend (?:it|them|the) (?:to|over)", r"\bforward",
+    r"\bcheck(?!out)", r"\breview", r"\bticket", r"\bdelete", r"\bclose", r"\bcancel", r"\bsend (?:it|them|the) (?:to|over)", r"\bforward",
     r"\bshare", r"\bexport", r"\bupload", r"\baccess", r"\bpermission", r"\badmin", r"\baccount", r"\blogin", r"\blog in",
     r"剂量", r"药", r"处方", r"宝宝", r"婴儿", r"孩子", r"小孩", r"门锁", r"开门", r"报警", r"燃气", r"断电", r"电闸", r"接线", r"安全绳",
     r"消防", r"烟火", r"爆破", r"签名", r"签字", r"名义", r"放行", r"海关", r"退款", r"申报", r"预算", r"审批", r"确认", r"核实", r"核对",
@@ -70,7 +70,7 @@ FORM = _c(_alt(
     r"\bin (?:english|chinese|mandarin|cantonese|plain language)\b", r"\bfirst name", r"\bdear\b", r"\bvoice (?:note|message)s?\b",
     r"语气", r"口吻", r"称呼", r"客气", r"敬语", r"落款", r"抬头", r"署名", r"格式", r"排版", r"字体", r"字号", r"要点", r"分点", r"列点",
     r"篇幅", r"简短", r"简洁", r"长段", r"啰嗦", r"开门见山", r"第一行", r"开头", r"结论", r"表情", r"感叹号", r"标题", r"语音", r"中文", r"英文",
-    r"全称", r"简称", r"正式一点", r"随意一点", r"直接说事", r"别绕", r"先(?:看|写|说|放)(?:数字|结论|重点|要点)", r"加.{0,2}您", r"用您", r"叫(?:他|她)",
+    r"全称", r"简称", r"正式一点", r"随意一点", r"直接说事", r"别绕", r"尊敬的", r"先(?:看|写|说|放)(?:数字|结论|重点|要点)", r"加.{0,2}您", r"用您", r"叫(?:他|她)",
 ))
 #: An order or a standing preference addressed to the reader.
 DIRECTIVE = _c(_alt(
@@ -100,7 +100,8 @@ LOOSENED = _c(_alt(
 #: The writer keeps the decision for everything outside the scope: "anything else, ask me", "new customers still come to
 #: me first", "其他的先问我".
 KEPT = _c(_alt(
-    r"\b(?:ask|check with|call|ping|tell) me (?:first|before)\b", r"\b(?:anything|everything|all) (?:else|other|that|bigger|larger|beyond)[^.;]{0,60}\b(?:ask|check with|come to|run (?:it )?by) me\b",
+    r"(?<!n't\x20)(?<!not\x20)(?<!never\x20)\b(?:ask|check with|call|ping|tell) me (?:first|before)\b",
+    r"\b(?:anything|everything|all) [^.;]{0,60}(?<!n't\x20)(?<!not\x20)(?<!never\x20)\b(?:ask|check with|come to|run (?:it )?by) me\b",
     r"\b(?:still|must|should) (?:come|go|be brought|be run) (?:to|by) me\b", r"\b(?:ask|check with) me\.?$",
     r"(?:其他|其余|别的|超过|以外)[^。；]{0,20}(?:先|还是|都|要)?(?:问我|找我|跟我确认|让我定|我来定)", r"还是(?:先)?(?:问我|找我|跟我说)",
 ))
@@ -120,7 +121,7 @@ def form_only(normalised: str) -> bool:
     if not sentences or any(_at_stake(s) for s in sentences):
         return False
     directives = [s for s in sentences if DIRECTIVE.search(s)]
-    return bool(directives) and all(FORM.search(s) for s in directives)
+    return any(FORM.search(s) for s in directives) and all(FORM.search(s) or not LOOSENED.search(s) for s in directives)
 
 
 def tightened_only(normalised: str) -> bool:
@@ -134,10 +135,10 @@ def tightened_only(normalised: str) -> bool:
 def scoped_with_check_kept(normalised: str) -> bool:
     """Is a harmless action let go within a scope while the writer keeps the rest ("same day: just do it; anything that
     changes the day, ask me"), with nothing at stake loosened anywhere?"""
-    sentences = _sentences(normalised)
-    kept = [s for s in sentences if KEPT.search(s)]
-    loosened = [s for s in sentences if LOOSENED.search(s) and not KEPT.search(s)]
-    return bool(kept) and bool(loosened) and not any(_at_stake(s) for s in loosened)
+    clauses = _sentences(normalised, _CLAUSE)
+    if any(_at_stake(c) for c in clauses):
+        return False
+    return any(KEPT.search(c) for c in clauses) and any(LOOSENED.search(c) and not KEPT.search(c) for c in clauses)
 
 
 def benign_frame(normalised: str) -> bool:
