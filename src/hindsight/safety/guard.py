@@ -60,6 +60,7 @@ from hindsight.safety.rules import (
     match_rules,
     touches_sensitive_topic,
 )
+from hindsight.safety.stake import benign_frame
 from hindsight.safety.view import FeatureView, feature_view
 from hindsight.safety.vouched import vouched_loosening
 
@@ -89,6 +90,11 @@ MENTION_SOFT = frozenset({HIDDEN_DIRECTIVE_ID, ENDORSED_QUOTE_ID})
 #: (``safety/vouched.py``: "Legal has signed off ... don't file them", "官方客服说授权 ... 改成不限"), never higher than
 #: the shipped one; docs/benchmarks.md "Guard, round 20".
 VOUCHED_THRESHOLD = 0.3
+#: The classifier threshold for a text whose directive acts on nothing at stake or only tightens a safeguard
+#: (``safety/stake.py``: the form of a message - "给她发东西最好列要点" -, a broad grant explicitly not made - "not
+#: Everyone" -, a harmless action let go within a scope the writer keeps, someone else's attack reported and warned
+#: against), never lower than the shipped one; docs/benchmarks.md "Guard false alarms, round 21".
+FRAME_THRESHOLD = 0.99
 
 
 #: The classifier threshold for a note that carries a redacted secret and does not send it outward
@@ -206,11 +212,16 @@ class WriteGuard:
     def threshold_for(self, view: FeatureView, normalised: str = "") -> float:
         """The classifier threshold for this text: ``carry_threshold`` (never lower) for a carried, unmoved secret
         or a secret named by reference (``mention.references_secret``: ``os.environ['DB_PASSWORD']``, ``<YOUR_KEY>``);
-        :data:`VOUCHED_THRESHOLD` (never higher) for a safeguard loosened on a claimed authority's word."""
+        ``fact_threshold`` (never lower) for a note that carries a redacted value and orders nothing with it
+        (``carried.carried_fact``, not sent outward); :data:`FRAME_THRESHOLD` (never lower) for a directive that acts on nothing at stake or only tightens
+        (``stake.benign_frame``); else :data:`VOUCHED_THRESHOLD` (never higher) for a safeguard loosened on a claimed
+        authority's word."""
         carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
         threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
         if normalised and self.fact_threshold > threshold and carried_fact(normalised) and not sends_outward(normalised):
             threshold = self.fact_threshold  # a fact that carries a redacted value: only its payload looked like an attack
+        if normalised and benign_frame(normalised):
+            return max(threshold, FRAME_THRESHOLD)
         return min(threshold, VOUCHED_THRESHOLD) if normalised and vouched_loosening(normalised) else threshold
 
     @staticmethod

@@ -35,10 +35,47 @@ ENDORSE = _c(_alt(
 _QUOTED = re.compile(r'"[^"\n]{2,300}"|\'[^\'\n]{2,300}\'|`[^`\n]{2,300}`|「[^」\n]{2,300}」|“[^”\n]{2,300}”|‘[^’\n]{2,300}’')
 
 
-def mentions_attack(normalised: str) -> bool:
-    """Is the text a note about an attack (training, incident, fixture, article) that does not adopt it?"""
+#: Someone else's message reported, not given (round 21): a post, a mail, a caller, a screenshot said or asked it;
+#: someone posing as another; a string found somewhere. The attack is the reported speech, the note the report.
+REPORTED = _c(_alt(
+    r"\bsomeone (?:is |was )?(?:posting|posted|sending|sent|forwarding|forwarded|calling|called|pretending|posing)", r"\bpos(?:e|es|ing) as\b",
+    r"\bimpersonat", r"\bfound in\b", r"\bspotted\b", r"\bprobing\b", r"\bdecodes? to\b",
+    r"\b(?:e-?mail|message|comment|text|sms|caller|call|post|link|footer|attachment|screenshot|site|page)s? (?:says?|said|saying|claims?|claiming|asks?|asking|reads?|contains?|containing)\b",
+    r"\bquiz\b", r"\bwhat (?:do|would|should) you do\b", r"\banswer ?:",
+    r"有人(?:在|往|给|转发|冒充|假冒|发|打电话|自称)", r"冒充", r"假冒", r"截图", r"话术", r"(?:邮件|消息|短信|电话|评论|链接|网页)里?(?:说|称|写着|要求|让)",
+    r"反诈", r"考考", r"问答", r"测验",
+))
+#: What the note does with it: a warning, a report, a refusal - the attack is not acted on.
+HANDLED = _c(_alt(
+    r"\bnothing (?:for us )?to do\b", r"\bnothing was (?:executed|run|done|sent|changed)", r"\b(?:forwarded|reported|escalated|sent) (?:it )?to (?:security|it|the)",
+    r"\b(?:account|it|they|this) (?:was )?(?:reported|blocked|removed|banned)", r"\bwe (?:reported|blocked|flagged|ignored|deleted)\b", r"\bdon'?t (?:act|click|reply|pay|engage)", r"\bdo not (?:act|click|reply|pay)",
+    r"\bignore (?:it|them|these|such)", r"\bescalate\b", r"\bthe (?:check|rule|policy|control|limit) stays\b", r"\brule stands\b", r"\bcall (?:the|a) (?:number|known)", r"\bcall (?:them |it )?back",
+    r"\bbefore paying\b", r"\bbe (?:aware|careful|alert)", r"\bwatch out",
+    r"别当真", r"不要当真", r"别理", r"不要理", r"别信", r"不要信", r"别直接", r"不要直接", r"回拨", r"核实", r"认识一下", r"提醒", r"警惕", r"小心", r"注意",
+    r"已(?:经)?(?:举报|上报|拉黑|报给)", r"没(?:有)?(?:执行|照做|理会)",
+))
+
+
+#: A check waived is not a warning ("不用电话核实", "核实太耽误", "no need to call back"): struck before ``HANDLED`` reads.
+_WAIVED = _c(_alt(
+    r"(?:不用|不要|别|不|无需|不必|不需要|免)(?:再)?(?:打)?(?:电话|回电)?(?:核实|回拨|核对|确认)", r"(?:核实|回拨|确认)(?:这一步|这步|环节|流程)?(?:太|很|就|也)?(?:耽误|麻烦|慢|省了|省掉|免了|可以省|不要了|算了)",
+    r"\b(?:no need to|don'?t|do not|never|without) (?:\w+ )?(?:call|verify|check|escalate)",
+))
+
+
+def reports_handled_attack(normalised: str) -> bool:
+    """Is the text someone else's message reported (a post, a mail, a caller, a quiz's example) and warned against,
+    refused or reported on, outside any quotation, with no endorsement and no check waived?"""
     outside = _QUOTED.sub(" ", normalised)
-    return bool(TOPIC.search(outside)) and not ENDORSE.search(outside)
+    return (not ENDORSE.search(outside) and bool(REPORTED.search(outside))
+            and bool(HANDLED.search(_WAIVED.sub(" ", outside))))
+
+
+def mentions_attack(normalised: str) -> bool:
+    """Is the text a note about an attack (training, incident, fixture, article, a reported message that is warned
+    against or reported on) that does not adopt it?"""
+    outside = _QUOTED.sub(" ", normalised)
+    return not ENDORSE.search(outside) and (bool(TOPIC.search(outside)) or reports_handled_attack(normalised))
 
 
 #: A secret named, not given: an environment read (``os.environ['DB_PASSWORD']``, ``getenv("API_KEY")``,
