@@ -42,6 +42,10 @@ class RetrievalSettings(BaseSettings):
         default=0.4, ge=0.0,
         description="RRF weight of the English memories that BM25 finds for a Chinese query's words glossed into "
                     "English by CC-CEDICT, in a store that mixes scripts (retrieval/glossmatch.translated_ranked)")
+    reverse_translated_weight: float = Field(
+        default=0.0, ge=0.0,
+        description="RRF weight of the Chinese memories that BM25 finds for an English query's words rendered in "
+                    "Chinese by CC-CEDICT, in a store that mixes scripts (retrieval/glossmatch.reverse_ranked)")
     neighbour_weight: float = Field(default=0.35, ge=0.0, le=1.0,
                                     description="BM25 weight of a match in the preceding turn vs in the memory")
     rerank_candidates_per_result: int = Field(default=3, ge=1, le=20)
@@ -69,6 +73,11 @@ class RetrievalSettings(BaseSettings):
         description="with a time filter, the channels also run without it and, of each one's best this many, a "
                     "memory written outside the filter joins when its own text names a time in the query's window "
                     "('last month', written in April, is March: retrieval/event_time.py); 0 turns this off")
+    time_filter_strong: int = Field(
+        default=3, ge=0, le=100,
+        description="a parsed time filter boosts instead of filtering (and every hit says so) when none of the best "
+                    "this many memories of the search without it lies inside it: it would remove every strong text "
+                    "match (retrieval/time_window.py); 0 keeps every parsed filter hard")
     second_pass: bool = Field(default=True, description="second retrieval step: add session neighbours of the best "
                               "hits, re-rank the pool with the learned model (retrieval/second_pass.py); on since it "
                               "won on LoCoMo dev (docs/benchmarks.md)")
