@@ -1,10 +1,10 @@
 """Issue 10 / 14, round 20 (branch retr20): the read side of retrieval.
 
-* A time window parsed from the question that holds none of the strong text matches lets them in, and says so (round 19: "a photo day during the second week of December" kept only the five newest memories and
+* A time window parsed from the question that holds none of the strong text matches lets the best in, and says so (round 19: "a photo day during the second week of December" kept only the five newest memories and
   dropped the answer written in July; `retrieval/time_window.py`).
-* The head of a result does not depend on `top_k`: a window that holds fewer memories than asked for keeps its own
-  memories first, in the order the window alone gives them (round 19: three answers ranked 1-3 with `top_k=50` and
-  were absent with `top_k=5`: the widening test read `top_k`).
+* The head of a result does not depend on `top_k` (round 19: three answers ranked 1-3 with `top_k=50` and were
+  absent with `top_k=5`: the widening test read `top_k`): whether a window widens depends on the internal depth, and
+  a window with enough for the depth but fewer than `top_k` keeps its own memories first, in their own order.
 * CC-CEDICT read the other way round for an English question (`bilingual.parse_reverse`, `glossmatch.reverse_ranked`).
 
 A deterministic bag-of-words embedder: the filter logic is what is tested, not the model.
@@ -12,15 +12,13 @@ A deterministic bag-of-words embedder: the filter logic is what is tested, not t
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
-import numpy as np
 import pytest
+from bag_embedder import BagEmbedder
 
 from hindsight.config import HindsightSettings
-from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.retrieval import bilingual, time_window
 from hindsight.retrieval.glossmatch import reverse_ranked
@@ -28,9 +26,9 @@ from hindsight.storage.base import Scope
 
 NOW = datetime(2026, 12, 1, 12, tzinfo=UTC)
 ANSWER = "Maya teaches an avalanche course at Rogers Pass Dec 5-12, so no photo shoots with our ski mountaineer that week."
-TOPIC = [
-    "Whistler photo shoot with our ski mountaineer went well; the hero shot is on the drive.",
-    "Our ski mountaineer signed for another season of photo days.",
+TOPIC = [  # older, and weaker matches than the answer
+    "The Whistler hero shot from the summer is on the shared drive.",
+    "Signed another season with the Squamish climbing team.",
 ]
 NEWEST = [  # written in the last days before the question: inside a padded December window
     "Warehouse count for the year-end audit is booked.",
@@ -39,22 +37,13 @@ NEWEST = [  # written in the last days before the question: inside a padded Dece
     "New hangtag stock arrived from the print shop.",
     "The team lunch moved to the noodle place downstairs.",
     "Year-end invoices go out on the fifteenth.",
+    "The loading dock closes at four on Fridays.",
+    "Sample sale leftovers went to the Vancouver food bank.",
+    "The label printer needs a new ribbon.",
+    "Payroll runs a day early because of the holiday.",
+    "The shop floor heater was serviced.",
 ]
 QUESTION = "Could we get our ski mountaineer for a photo day during the second week of December?"
-
-
-class _Words(Embedder):
-    """Deterministic bag-of-words vectors (hashing lower-cased words into 256 buckets)."""
-
-    name = "words-test"
-    dim = 256
-
-    def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
-        out = np.full((len(texts), self.dim), 1e-3, dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"[a-z]+", text.lower()):
-                out[row, sum(map(ord, word)) % self.dim] += 1.0
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
 @pytest.fixture
@@ -62,7 +51,7 @@ def studio(tmp_path) -> Iterator[tuple[MemoryEngine, str]]:  # type: ignore[no-u
     db = tmp_path / "t.db"
     settings = HindsightSettings(db=db)
     settings.retrieval.record_access = False
-    engine = MemoryEngine.open(db, settings=settings, embedder=_Words())
+    engine = MemoryEngine.open(db, settings=settings, embedder=BagEmbedder(words=True, dim=256))
     engine.writer.hygiene = None
     answer = engine.store_memory({"content": ANSWER, "event_time": datetime(2026, 7, 26, tzinfo=UTC)}).memory_id
     for i, text in enumerate(TOPIC):
@@ -84,22 +73,32 @@ def test_a_window_without_the_strong_matches_lets_them_in(studio: tuple[MemoryEn
     assert all(h.why.time_filter_widened is False for h in hard)
 
 
-@pytest.mark.parametrize("strong", [3, 0])
+@pytest.mark.parametrize("strong", [1, 3, 0])
 def test_the_head_of_a_result_does_not_depend_on_top_k(studio: tuple[MemoryEngine, str], strong: int) -> None:
     engine, _ = studio
     engine.settings.retrieval.time_filter_strong = strong
     longest = [h.memory.id for h in engine.search(QUESTION, top_k=50, now=NOW)]
-    for k in (2, 5, 8, 10, 20):
+    for k in (2, 5, 8, 10, 11, 12, 20):
         assert [h.memory.id for h in engine.search(QUESTION, top_k=k, now=NOW)] == longest[:k], k
 
 
-def test_a_widened_window_keeps_its_own_memories_first(studio: tuple[MemoryEngine, str]) -> None:
+def test_a_window_with_enough_for_the_depth_keeps_its_memories_first(studio: tuple[MemoryEngine, str]) -> None:
     engine, answer = studio
-    engine.settings.retrieval.time_filter_strong = 0  # the window filters: six memories, fewer than ten asked for
-    hits = engine.search(QUESTION, top_k=10, now=NOW)
-    assert {h.memory.content for h in hits[:6]} == set(NEWEST), "the padded window's six memories first"
-    assert answer in [h.memory.id for h in hits[6:]]
+    engine.settings.retrieval.time_filter_strong = 0  # the window filters: eleven memories, fewer than 20 asked for
+    assert all(h.why.time_filter_widened is False for h in engine.search(QUESTION, top_k=10, now=NOW))
+    hits = engine.search(QUESTION, top_k=20, now=NOW)
+    assert {h.memory.content for h in hits[:11]} == set(NEWEST), "the padded window's eleven memories first"
+    assert answer in [h.memory.id for h in hits[11:]]
     assert all(h.why.time_filter_widened is True for h in hits)
+
+
+def test_a_window_under_the_depth_widens_whatever_top_k(studio: tuple[MemoryEngine, str]) -> None:
+    engine, answer = studio
+    engine.settings.retrieval.time_filter_strong = 0
+    engine.settings.retrieval.result_depth = 12  # eleven memories in the window: fewer than the depth
+    for k in (2, 5, 12):
+        hits = engine.search(QUESTION, top_k=k, now=NOW)
+        assert all(h.why.time_filter_widened is True for h in hits), k
 
 
 def test_strong_outside_reads_the_best_unfiltered_memories() -> None:
@@ -131,8 +130,10 @@ def test_fill_keeps_window_ranks_and_appends_the_rest() -> None:
     scored, held = time_window.fill(narrow, wide)
     assert held == {"a", "b"}
     assert scored == {"dense": [("a", 0.9), ("b", 0.5), ("x", 0.95)], "keyword": [("b", 3.0), ("y", 4.0)]}
-    assert time_window.window_first(["x", "a", "y", "b"], held, str) == ["a", "b", "x", "y"]
-    assert time_window.window_first(["x", "a"], None, str) == ["x", "a"]
+    assert time_window.split(["x", "a", "y", "b"], held, str) == (["a", "b"], ["x", "y"])
+    assert time_window.split(["x", "a"], None, str) == (["x", "a"], [])
+    fused = time_window.below({"a": 0.6, "b": 0.2}, {"x": 1.0, "a": 0.9, "y": 0.5})
+    assert sorted(fused, key=lambda mid: -fused[mid]) == ["a", "b", "x", "y"] and fused["a"] == 0.6
 
 
 CEDICT = """# a few CC-CEDICT lines

@@ -103,8 +103,8 @@ class HybridRetriever:
         r = self.settings.retrieval
         # one internal depth for every top_k up to result_depth, cut last: top_k=5 is the head of top_k=10
         depth = max(top_k, r.result_depth)
-        # except the widening test: a filter widens when it holds fewer distinct memories than the caller asked
-        # for (tests/test_widen_distinct.py), so a narrow window of 3 for top_k=2 is not searched store-wide
+        # a parsed filter widens when it holds fewer distinct memories than result_depth (test_widen_distinct.py);
+        # one that holds enough for the depth but fewer than top_k keeps its memories first (retrieval/time_window.py)
         first, narrowed, widened = self.first_pass(query, scope, top_k, now, options)
         if not first.fused:
             return []
@@ -131,12 +131,15 @@ class HybridRetriever:
         self._relevance(hits, scored, query, parsed, now)
         self._filter_notes(hits, scope, narrowed, parsed, widened, first.scope)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
+        # a widened window's memories are ordered as the window alone orders them, the rest of the scope after them
+        hits, rest = time_window.split(hits, first.held, lambda hit: hit.memory.id)
         if "crosslingual" in scored and options.xling_rerank and len(hits) >= xling_rerank.POOL:
             hits = self._xling_reorder(parsed.residual if parsed else query, hits, first.vector)
-        hits = keep_dense_best(hits, r.dense_slot_head, r.dense_slot)
-        hits = time_window.window_first(hits, first.held, lambda hit: hit.memory.id)
+        hits = keep_dense_best(hits, r.dense_slot_head, r.dense_slot) + rest
+        # the currency window is the fixed depth whatever top_k asks for: a flag moves an older hit below the newer
+        # one, so a wider window for a larger top_k would reorder the head (issue 10, round 20)
         hits = mark_outdated(order_superseded(hits), top_k, self._embeddings,
-                             lambda vector, n, floor: self._neighbours(scope, vector, n, floor), depth=depth)
+                             lambda vector, n, floor: self._neighbours(scope, vector, n, floor), depth=r.result_depth)
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions
@@ -165,19 +168,27 @@ class HybridRetriever:
                                                 r.time_filter_strong)
             if strong:  # the window holds none of the strong text matches: they join it, and the result says so
                 scored = time_window.admit(scored, wide, strong)
-        widened = bool(strong)
-        # "too little" counts distinct memories, not channel entries: three memories found by two channels each
-        # are still three (a count of entries widened at top_k 10 but not at 5, issue 10 r17/81)
-        if narrowed != scope and len({mid for hits in scored.values() for mid, _ in hits}) < top_k:
-            # The parsed filter matched too little in this store: the rest of the scope follows the window's
-            # memories (boosts still apply), and every hit says so (`why.time_filter_widened`, `in_time_filter`).
-            widened = True
-            scored, held = time_window.fill(scored, wide if wide is not None else self._channels(text, scope,
-                                                                                                 options)[0])
-            searched = scope
-        if not held and admitted and wide is not None:
+        if admitted and wide is not None:
             scored = event_time.merge(scored, wide, admitted)
+        widened = bool(strong)
         fused = self._fuse(scored, text)
+        # "too little" counts distinct memories, not channel entries: three memories found by two channels each
+        # are still three (a count of entries widened at top_k 10 but not at 5, issue 10 r17/81). The bar is the
+        # internal depth, not top_k, so whether a window widens does not depend on how many results are asked for.
+        if narrowed != scope and len(fused) < r.result_depth:
+            # The parsed filter matched too little in this store: search the full scope (boosts still apply) and
+            # say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
+            widened = True
+            scored = wide if wide is not None else self._channels(text, scope, options)[0]
+            fused, searched = self._fuse(scored, text), scope
+        elif narrowed != scope and len(fused) < top_k:
+            # enough for the depth, fewer than asked for: the rest of the scope follows the window's memories, which
+            # keep the order the window alone gives them, so the result starts with the shorter one
+            widened = True
+            wide = wide if wide is not None else self._channels(text, scope, options)[0]
+            scored, held = time_window.fill(scored, wide)
+            fused = time_window.below(fused, self._fuse(wide, text))
+            searched = scope
         records = self.store.get_many(list(fused)) if fused else {}
         first = FirstPass({mid: s for mid, s in fused.items() if mid in records}, records, scored, vector, parsed,
                           searched, held)
@@ -196,7 +207,7 @@ class HybridRetriever:
         found a full pool and the step applies; None when the first pass stands."""
         r = self.settings.retrieval
         model = second_pass.model_for(self.embedder.name) if options.second_pass and r.second_pass else None
-        if (model is None or not second_pass.full_pool(first, r.second_pass_min_candidates)
+        if (model is None or first.held is not None or not second_pass.full_pool(first, r.second_pass_min_candidates)
                 or not second_pass.applies(first, r.second_pass_expand_top)):
             return None
         return second_pass.rerank(first, self.store, model, r.second_pass_pool, r.second_pass_expand_top,

@@ -12,12 +12,16 @@ rounds:
   memories of the same channels run over the whole scope lies inside the window (or was admitted by what it
   tells, `event_time`), the filter would remove every strong text match, so those join the window's memories in
   each channel, by score (`admit`); every hit says so (`why.time_filter_widened`; `why.in_time_filter` tells
-  which lie outside). Reading such a window as a boost over the whole scope instead was measured and lost
-  more than it gained (docs/benchmarks.md, "Retrieval, round 20").
-* **The head depended on `top_k`.** A window that held fewer memories than asked for widened to the whole scope
-  and the whole order changed: the same question ranked its answer 3rd with `top_k=10` and not at all with
-  `top_k=5`. A widened search now keeps the window's memories first, in the order the window alone gives them
-  (`fill`, `window_first`), and the rest of the scope after them, so a longer result starts with a shorter one.
+  which lie outside). `time_filter_strong` 1 (the best memory only): on the released rounds it gained three
+  round-19 questions and lost one of round 16, and LoCoMo dev R@10 +0.005; reading such a window as a boost over
+  the whole scope instead lost four of round 16 (docs/benchmarks.md, "Retrieval, round 20").
+* **The head depended on `top_k`.** A window widened to the whole scope when it held fewer memories than asked
+  for, and the whole order changed: the same question ranked its answer 3rd with `top_k=10` and not at all with
+  `top_k=5`. Whether a window widens now depends on the internal depth (`result_depth`, 10), not on `top_k`; a
+  window that holds enough for the depth but fewer than a larger `top_k` keeps its memories first, in the order the
+  window alone gives them, and the rest of the scope follows (`fill`, `below`, `split`), so a longer result starts
+  with a shorter one. Keeping a small window's memories first at every depth instead was measured and lost more
+  than it gained (docs/benchmarks.md, "Retrieval, round 20").
 """
 
 from __future__ import annotations
@@ -80,8 +84,17 @@ def fill(narrow: Scored, wide: Scored) -> tuple[Scored, frozenset[str]]:
     return out, held
 
 
-def window_first(hits: list[T], held: frozenset[str] | None, id_of: Callable[[T], str]) -> list[T]:
-    """`hits` with the window's memories first, each part in its order (no change when `held` is None)."""
+def below(own: Mapping[str, float], wide: Mapping[str, float]) -> dict[str, float]:
+    """The window's fused scores as they are, and the other memories' unfiltered ones scaled under the lowest of them
+    (order kept within each part)."""
+    floor = min(own.values(), default=1.0)
+    top = max((score for mid, score in wide.items() if mid not in own), default=0.0)
+    scale = 0.5 * floor / top if top > 0 else 0.0
+    return {**{mid: score * scale for mid, score in wide.items() if mid not in own}, **own}
+
+
+def split(hits: list[T], held: frozenset[str] | None, id_of: Callable[[T], str]) -> tuple[list[T], list[T]]:
+    """The window's memories and the rest, each in its order (all of `hits` and none when `held` is None)."""
     if held is None:
-        return hits
-    return [h for h in hits if id_of(h) in held] + [h for h in hits if id_of(h) not in held]
+        return hits, []
+    return [h for h in hits if id_of(h) in held], [h for h in hits if id_of(h) not in held]
