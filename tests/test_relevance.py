@@ -42,6 +42,7 @@ def test_a_time_filter_that_matches_nothing_says_it_widened(old_deploy: MemoryEn
 
 
 def test_a_time_filter_that_matches_enough_is_not_widened(engine: MemoryEngine) -> None:
+    engine.settings.retrieval.result_depth = 3  # "enough" is the internal depth since round 20, not top_k
     engine.store_many([{"content": c, "event_time": FIXED_NOW - timedelta(days=7)} for c in DEPLOY])
     hits = engine.search("what went wrong with the deploy last week", top_k=3, now=FIXED_NOW)
     assert hits and all(h.why.time_filter_widened is False and h.why.in_time_filter for h in hits)

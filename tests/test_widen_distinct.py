@@ -9,14 +9,13 @@ widening logic is what is tested, not the model); a real engine on a real SQLite
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
-import numpy as np
 import pytest
+from bag_embedder import BagEmbedder
 
 from hindsight.config import HindsightSettings
-from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.retrieval.search import SearchOptions
 
@@ -33,26 +32,12 @@ OUTSIDE = [
 QUERY = "what went wrong with the deploy last week"
 
 
-class _Bag(Embedder):
-    """Deterministic character-bag vectors."""
-
-    name = "bag-test"
-    dim = 64
-
-    def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
-        out = np.full((len(texts), self.dim), 1e-3, dtype=np.float32)
-        for row, text in enumerate(texts):
-            for ch in text.lower():
-                out[row, ord(ch) % self.dim] += 1.0
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
-
-
 @pytest.fixture
 def deploys(tmp_path) -> Iterator[tuple[MemoryEngine, dict[str, str]]]:  # type: ignore[no-untyped-def]
     db = tmp_path / "w.db"
     settings = HindsightSettings(db=db)
     settings.retrieval.record_access = False
-    engine = MemoryEngine.open(db, settings=settings, embedder=_Bag())
+    engine = MemoryEngine.open(db, settings=settings, embedder=BagEmbedder())
     engine.writer.hygiene = None
     ids = {}
     for i, text in enumerate(IN_WINDOW):
@@ -77,6 +62,9 @@ def test_two_memories_in_two_channels_are_too_few_for_top_3(deploys: tuple[Memor
 
 def test_a_window_with_enough_memories_stays_narrow(deploys: tuple[MemoryEngine, dict[str, str]]) -> None:
     engine, ids = deploys
+    # "enough" is the internal depth since round 20, not top_k (the head of a result must not depend on top_k,
+    # tests/test_retrieval_round20.py): a depth of 2 makes this window of two enough
+    engine.settings.retrieval.result_depth = 2
     hits = engine.search(QUERY, top_k=2, now=NOW)
     assert {h.memory.id for h in hits} == {ids[t] for t in IN_WINDOW}
     assert all(h.why.time_filter_widened is False for h in hits)

@@ -42,6 +42,11 @@ class RetrievalSettings(BaseSettings):
         default=0.4, ge=0.0,
         description="RRF weight of the English memories that BM25 finds for a Chinese query's words glossed into "
                     "English by CC-CEDICT, in a store that mixes scripts (retrieval/glossmatch.translated_ranked)")
+    reverse_translated_weight: float = Field(
+        default=0.2, ge=0.0,
+        description="RRF weight of the Chinese memories that BM25 finds for an English query's words rendered in "
+                    "Chinese by CC-CEDICT, in a store that mixes scripts (retrieval/glossmatch.reverse_ranked; "
+                    "chosen leave-one-round-out from 0 / 0.2 / 0.4, docs/benchmarks.md 'Retrieval, round 20')")
     neighbour_weight: float = Field(default=0.35, ge=0.0, le=1.0,
                                     description="BM25 weight of a match in the preceding turn vs in the memory")
     rerank_candidates_per_result: int = Field(default=3, ge=1, le=20)
@@ -69,6 +74,13 @@ class RetrievalSettings(BaseSettings):
         description="with a time filter, the channels also run without it and, of each one's best this many, a "
                     "memory written outside the filter joins when its own text names a time in the query's window "
                     "('last month', written in April, is March: retrieval/event_time.py); 0 turns this off")
+    time_filter_strong: int = Field(
+        default=1, ge=0, le=100,
+        description="when none of the best this many memories of the search without a parsed time filter lies "
+                    "inside it (or is admitted by what it tells), the filter would remove every strong text match: "
+                    "they join the window's memories and every hit says so (retrieval/time_window.py; 1: blind "
+                    "rounds +1 of 170 time questions own-sample, -1 held out, LoCoMo dev R@10 +0.005, "
+                    "docs/benchmarks.md 'Retrieval, round 20'); 0 turns it off")
     second_pass: bool = Field(default=True, description="second retrieval step: add session neighbours of the best "
                               "hits, re-rank the pool with the learned model (retrieval/second_pass.py); on since it "
                               "won on LoCoMo dev (docs/benchmarks.md)")
@@ -100,10 +112,9 @@ class RetrievalSettings(BaseSettings):
     dense_slot_head: int = Field(default=5, ge=1, le=100, description="the places `dense_slot` moves the dense "
                                  "channel's best into the end of, whatever top_k asks for (a fixed head, so a "
                                  "top_k=5 result is the first five of a top_k=10 one; issue 10, round 19)")
-    result_depth: int = Field(default=10, ge=1, le=100, description="every stage that reads how many results "
-                              "are wanted (the filter widening, the rerank pool, the currency window) reads "
-                              "max(top_k, result_depth), and the list is cut to top_k last: for every top_k up "
-                              "to this depth a result is the head of a longer one (issue 10, round 19)")
+    result_depth: int = Field(default=10, ge=1, le=100, description="the rerank pool reads max(top_k, "
+                              "result_depth), the currency window this depth whatever top_k asks for, and the list "
+                              "is cut to top_k last: a result is the head of a longer one (issue 10, rounds 19-20)")
 
 
 class DecaySettings(BaseSettings):

@@ -460,7 +460,8 @@ class Explanation(BaseModel):
     time_boost: float = 1.0
     final: float = 0.0
     # a hard filter the query implied ("last week", "上周", "pitfalls"): what it was, and whether it matched
-    # too little so the search ran over the whole scope instead (the hit may then lie outside it)
+    # too little, or held none of the strong text matches, so memories outside it were let in (the hit may then
+    # lie outside it: `in_time_filter`)
     time_filter: str | None = None
     time_filter_widened: bool | None = None
     in_time_filter: bool | None = None

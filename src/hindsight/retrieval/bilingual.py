@@ -153,6 +153,58 @@ def english_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+#: English -> Chinese (`chinese_words`): a headword is kept for an English word when the sense that holds the word has
+#: at most `REVERSE_SENSE_WORDS` content words (a sense "fleece" names it; "wool or hair fleece of sheep" does not),
+#: and at most `REVERSE_PER_WORD` headwords per word (the shortest first): English words have many Chinese renderings
+REVERSE_SENSE_WORDS = 2
+REVERSE_PER_WORD = 8
+_reverse: dict[str, tuple[str, ...]] | None = None
+
+
+def parse_reverse(text: str) -> dict[str, tuple[str, ...]]:
+    """Stemmed English word -> Chinese headwords (two characters or more) whose first `SENSES` senses name it in at
+    most `REVERSE_SENSE_WORDS` content words, most specific first (fewest words in the sense, then the shorter
+    headword), at most `REVERSE_PER_WORD`; a proper noun's toneless pinyin ("Dong1 guan3" -> "dongguan") also
+    leads to its headword, so "Dongguan" meets 东莞."""
+    found: dict[str, dict[str, int]] = {}
+    for line in text.splitlines():
+        head, sep, body = line.partition(" /")
+        parts = head.split(" ", 2)
+        if not sep or len(parts) < 3 or len(parts[1]) < 2 or line.startswith("#"):
+            continue
+        word = parts[1]
+        if parts[2][1:2].isupper():  # a proper noun: its pinyin, toneless and joined
+            key = re.sub(r"[^a-z]", "", parts[2].strip("[]").lower())
+            if len(key) >= NAME_KEY_MIN:
+                found.setdefault(key, {}).setdefault(word, 0)
+        for sense in senses(body):
+            words = [stem(w) for w in _EN_WORD.findall(_PAREN.sub(" ", sense).lower()) if w not in _GLOSS_STOP]
+            if 0 < len(words) <= REVERSE_SENSE_WORDS:
+                for w in words:
+                    got = found.setdefault(w, {})
+                    got[word] = min(got.get(word, len(words)), len(words))
+    return {w: tuple(sorted(heads, key=lambda h: (heads[h], len(h), h))[:REVERSE_PER_WORD])
+            for w, heads in found.items()}
+
+
+def reverse() -> dict[str, tuple[str, ...]]:
+    """The process-wide English -> Chinese table, parsed from the package's data file on its first use (only an
+    English question over a store that mixes scripts asks for it)."""
+    global _reverse
+    if _reverse is None:
+        with _lock:
+            if _reverse is None:
+                raw = gzip.decompress(importlib.resources.files(_DATA[0]).joinpath(_DATA[1]).read_bytes())
+                _reverse = parse_reverse(raw.decode("utf-8"))
+    return _reverse
+
+
+def chinese_words(words: frozenset[str]) -> list[str]:
+    """Chinese headwords for stemmed English `words` (see `parse_reverse`), sorted, each once."""
+    table = reverse()
+    return sorted({head for w in words for head in table.get(w, ())})
+
+
 def shared_meaning(chinese: str, english: str) -> set[str]:
     """English words that `english` shares with the dictionary senses of `chinese`'s words (stemmed)."""
     own = {stem(t) for t in query_terms(english) if _EN_WORD.fullmatch(t) and t not in _GLOSS_STOP}

@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
-from hindsight.retrieval.bilingual import english_words, name_keys, stem
+from hindsight.retrieval.bilingual import chinese_words, english_words, name_keys, stem
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.text.tokenize import EN_STOPWORDS, query_terms
 
@@ -117,3 +117,15 @@ def translated_ranked(query: str, search: Callable[[list[str]], Sequence[tuple[s
     wanted = frozenset(terms)
     return [(mid, score) for mid, score in hits if mid in texts and bias_group(texts[mid]) == "en"
             and (TRANSLATED_MIN_SHARED <= 1 or len(wanted & english_side(texts[mid])) >= TRANSLATED_MIN_SHARED)]
+
+
+def reverse_ranked(query: str, search: Callable[[list[str]], Sequence[tuple[str, float]]],
+                   content_of: Callable[[list[str]], Mapping[str, str]]) -> list[tuple[str, float]]:
+    """The Chinese memories a BM25 `search` over an English `query`'s words rendered in Chinese finds, best first;
+    [] for a Chinese query or one without dictionary words."""
+    if bias_group(query) != "en":
+        return []
+    terms = chinese_words(english_side(query))
+    hits = list(search(terms)) if terms else []
+    texts = content_of([mid for mid, _ in hits]) if hits else {}
+    return [(mid, score) for mid, score in hits if mid in texts and bias_group(texts[mid]) == "zh"]

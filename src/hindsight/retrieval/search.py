@@ -8,7 +8,7 @@ narrow filter never starves a channel of candidates. Every hit carries an
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
@@ -17,7 +17,7 @@ import numpy as np
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
-from hindsight.retrieval import event_time, second_pass, topic_split, xling_rerank
+from hindsight.retrieval import event_time, second_pass, time_window, topic_split, xling_rerank
 from hindsight.retrieval.crosslingual import (
     EN_POOL_FACTOR,
     MIXED_KEYWORD_FACTOR,
@@ -28,7 +28,13 @@ from hindsight.retrieval.crosslingual import (
 )
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import keep_dense_best, reciprocal_rank_fusion
-from hindsight.retrieval.glossmatch import TRANSLATED_MIN_POOL, ZH_QUERY_FACTOR, gloss_ranked, translated_ranked
+from hindsight.retrieval.glossmatch import (
+    TRANSLATED_MIN_POOL,
+    ZH_QUERY_FACTOR,
+    gloss_ranked,
+    reverse_ranked,
+    translated_ranked,
+)
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.relevance import hit_features, model_for
@@ -97,8 +103,8 @@ class HybridRetriever:
         r = self.settings.retrieval
         # one internal depth for every top_k up to result_depth, cut last: top_k=5 is the head of top_k=10
         depth = max(top_k, r.result_depth)
-        # except the widening test: a filter widens when it holds fewer distinct memories than the caller asked
-        # for (tests/test_widen_distinct.py), so a narrow window of 3 for top_k=2 is not searched store-wide
+        # a parsed filter widens when it holds fewer distinct memories than result_depth (test_widen_distinct.py);
+        # one that holds enough for the depth but fewer than top_k keeps its memories first (retrieval/time_window.py)
         first, narrowed, widened = self.first_pass(query, scope, top_k, now, options)
         if not first.fused:
             return []
@@ -123,18 +129,23 @@ class HybridRetriever:
         if step is not None and parsed is not None:
             hits = self._topic_split(parsed, first, hits, records, fused, now, options)
         self._relevance(hits, scored, query, parsed, now)
-        self._filter_notes(hits, scope, narrowed, parsed, widened)
+        self._filter_notes(hits, scope, narrowed, parsed, widened, first.scope)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
+        # a widened window's memories are ordered as the window alone orders them, the rest of the scope after them
+        hits, rest = time_window.split(hits, first.held, lambda hit: hit.memory.id)
         if "crosslingual" in scored and options.xling_rerank and len(hits) >= xling_rerank.POOL:
             hits = self._xling_reorder(parsed.residual if parsed else query, hits, first.vector)
-        hits = keep_dense_best(hits, r.dense_slot_head, r.dense_slot)
+        hits = keep_dense_best(hits, r.dense_slot_head, r.dense_slot) + rest
+        # the currency window is the fixed depth whatever top_k asks for: a flag moves an older hit below the newer
+        # one, so a wider window for a larger top_k would reorder the head (issue 10, round 20)
         hits = mark_outdated(order_superseded(hits), top_k, self._embeddings,
-                             lambda vector, n, floor: self._neighbours(scope, vector, n, floor), depth=depth)
+                             lambda vector, n, floor: self._neighbours(scope, vector, n, floor), depth=r.result_depth)
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions
                    ) -> tuple[FirstPass, Scope, bool]:
-        """Parse, run the channels (widening a filter that matched too little) and fuse them by RRF.
+        """Parse, run the channels (widening a filter that matched too little, or a time window that holds none of
+        the strong text matches) and fuse them by RRF.
 
         Returns the first pass, the scope the channels ran in, and whether a parsed filter was widened.
         """
@@ -142,39 +153,61 @@ class HybridRetriever:
         text = parsed.residual if parsed else query
         narrowed = self._narrow(scope, parsed)
         scored, vector = self._channels(text, narrowed, options)
+        r = self.settings.retrieval
+        searched, held = narrowed, None
+        wide: dict[str, list[tuple[str, float]]] | None = None
+        admitted: set[str] = set()
+        strong: frozenset[str] = frozenset()
+        if event_time.applies(parsed, scope, narrowed) and (r.time_filter_strong > 0 or r.time_filter_told_depth > 0):
+            assert parsed is not None
+            wide, _ = self._channels(text, scope, options)  # the query vector is cached: nothing is encoded again
+            if r.time_filter_told_depth > 0:
+                admitted = event_time.admit(parsed, narrowed, wide, lambda ids: self.store.get_many(list(ids)),
+                                            r.time_filter_told_depth)
+            strong = time_window.strong_outside(self._fuse(wide, text), self._times, narrowed, admitted,
+                                                r.time_filter_strong)
+            if strong:  # the window holds none of the strong text matches: they join it, and the result says so
+                scored = time_window.admit(scored, wide, strong)
+        if admitted and wide is not None:
+            scored = event_time.merge(scored, wide, admitted)
+        widened = bool(strong)
+        fused = self._fuse(scored, text)
         # "too little" counts distinct memories, not channel entries: three memories found by two channels each
-        # are still three (a count of entries widened at top_k 10 but not at 5, issue 10 r17/81)
-        widened = narrowed != scope and len({mid for hits in scored.values() for mid, _ in hits}) < top_k
-        if widened:
-            # The parsed filter matched too little in this store: search the full scope (boosts still apply)
-            # and say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
-            scored, vector = self._channels(text, scope, options)
-        elif self.settings.retrieval.time_filter_told_depth > 0 and event_time.applies(parsed, scope, narrowed):
-            scored = self._told(text, scope, narrowed, parsed, scored, options)
-        ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
-        weights = self._weights(mixed="crosslingual" in scored, query_group=bias_group(text))
-        fused = reciprocal_rank_fusion(ranked, weights, k=self.settings.retrieval.rrf_k)
+        # are still three (a count of entries widened at top_k 10 but not at 5, issue 10 r17/81). The bar is the
+        # internal depth, not top_k, so whether a window widens does not depend on how many results are asked for.
+        if narrowed != scope and len(fused) < r.result_depth:
+            # The parsed filter matched too little in this store: search the full scope (boosts still apply) and
+            # say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
+            widened = True
+            scored = wide if wide is not None else self._channels(text, scope, options)[0]
+            fused, searched = self._fuse(scored, text), scope
+        elif narrowed != scope and len(fused) < top_k:
+            # enough for the depth, fewer than asked for: the rest of the scope follows the window's memories, which
+            # keep the order the window alone gives them, so the result starts with the shorter one
+            widened = True
+            wide = wide if wide is not None else self._channels(text, scope, options)[0]
+            scored, held = time_window.fill(scored, wide)
+            fused = time_window.below(fused, self._fuse(wide, text))
+            searched = scope
         records = self.store.get_many(list(fused)) if fused else {}
         first = FirstPass({mid: s for mid, s in fused.items() if mid in records}, records, scored, vector, parsed,
-                          scope if widened else narrowed)
+                          searched, held)
         return first, narrowed, widened
 
-    def _told(self, text: str, scope: Scope, narrowed: Scope, parsed: ParsedQuery | None,
-              scored: dict[str, list[tuple[str, float]]], options: SearchOptions) -> dict[str, list[tuple[str, float]]]:
-        """The channels again without the time filter; hits written outside it whose text tells of the query's
-        window join their channel (see `event_time`). The query vector is cached, so this encodes nothing."""
-        assert parsed is not None
-        wide, _ = self._channels(text, scope, options)
-        admitted = event_time.admit(parsed, narrowed, wide, lambda ids: self.store.get_many(list(ids)),
-                                    self.settings.retrieval.time_filter_told_depth)
-        return event_time.merge(scored, wide, admitted)
+    def _fuse(self, scored: dict[str, list[tuple[str, float]]], text: str) -> dict[str, float]:
+        ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
+        weights = self._weights(mixed="crosslingual" in scored, query_group=bias_group(text))
+        return reciprocal_rank_fusion(ranked, weights, k=self.settings.retrieval.rrf_k)
+
+    def _times(self, ids: Iterable[str]) -> dict[str, datetime]:
+        return {mid: rec.reference_time for mid, rec in self.store.get_many(list(ids)).items()}
 
     def _second_pass(self, first: FirstPass, options: SearchOptions) -> second_pass.Reranked | None:
         """Widen and re-order the first pass (see `second_pass`) when it is on, a model is fitted, the first pass
         found a full pool and the step applies; None when the first pass stands."""
         r = self.settings.retrieval
         model = second_pass.model_for(self.embedder.name) if options.second_pass and r.second_pass else None
-        if (model is None or not second_pass.full_pool(first, r.second_pass_min_candidates)
+        if (model is None or first.held is not None or not second_pass.full_pool(first, r.second_pass_min_candidates)
                 or not second_pass.applies(first, r.second_pass_expand_top)):
             return None
         return second_pass.rerank(first, self.store, model, r.second_pass_pool, r.second_pass_expand_top,
@@ -259,7 +292,7 @@ class HybridRetriever:
 
     @staticmethod
     def _filter_notes(hits: list[SearchHit], scope: Scope, narrowed: Scope, parsed: ParsedQuery | None,
-                      widened: bool) -> None:
+                      widened: bool, searched: Scope) -> None:
         if parsed is None or narrowed == scope:
             return
         time_narrowed = (narrowed.time_from, narrowed.time_to) != (scope.time_from, scope.time_to)
@@ -271,7 +304,7 @@ class HybridRetriever:
                 hit.why.in_time_filter = ((parsed.time_from is None or when >= parsed.time_from)
                                           and (parsed.time_to is None or when <= parsed.time_to))
             if narrowed.types != scope.types:
-                hit.why.type_filter_widened = widened
+                hit.why.type_filter_widened = widened and searched.types != narrowed.types
 
     # ----------------------------------------------------------------- stages
     def _narrow(self, scope: Scope, parsed: ParsedQuery | None) -> Scope:
@@ -296,7 +329,8 @@ class HybridRetriever:
         keyword = r.keyword_weight * (MIXED_KEYWORD_FACTOR if mixed else 1.0)
         gloss = r.gloss_weight * (ZH_QUERY_FACTOR if query_group == "zh" else 1.0)
         return {"dense": r.dense_weight, "keyword": keyword, "graph": r.graph_weight,
-                "crosslingual": r.crosslingual_weight, "gloss": gloss, "translated": r.translated_weight}
+                "crosslingual": r.crosslingual_weight, "gloss": gloss,
+                "translated": r.translated_weight if query_group == "zh" else r.reverse_translated_weight}
 
     def _channels(self, text: str, scope: Scope, options: SearchOptions
                   ) -> tuple[dict[str, list[tuple[str, float]]], np.ndarray | None]:
@@ -320,8 +354,10 @@ class HybridRetriever:
             mixed = self._language_aware(text, scored, "crosslingual" in options.channels and r.crosslingual_weight > 0,
                                          "gloss" in options.channels and r.gloss_weight > 0)
             scored["dense"] = scored["dense"][: r.dense_candidates]
-            if mixed and pool >= TRANSLATED_MIN_POOL and "translated" in options.channels and r.translated_weight > 0:
-                scored["translated"] = translated_ranked(
+            zh = bias_group(text) == "zh"
+            if (mixed and pool >= TRANSLATED_MIN_POOL and "translated" in options.channels
+                    and (r.translated_weight if zh else r.reverse_translated_weight) > 0):
+                scored["translated"] = (translated_ranked if zh else reverse_ranked)(
                     text, lambda terms: self.store.keyword_search(scope, terms, r.keyword_candidates, r.neighbour_weight),
                     lambda ids: {mid: rec.content for mid, rec in self.store.get_many(ids).items()})
         if "graph" in options.channels and r.graph_weight > 0:

@@ -73,6 +73,8 @@ class FirstPass:
     vector: np.ndarray | None  # the query vector (None when the dense channel did not run)
     parsed: ParsedQuery | None
     scope: Scope
+    #: a widened time filter's own memories, ranked first (retrieval/time_window.py); None when not widened so
+    held: frozenset[str] | None = None
 
     @property
     def order(self) -> list[str]:

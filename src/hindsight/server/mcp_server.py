@@ -120,7 +120,8 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     ) -> dict[str, Any]:
         """Hybrid search (vectors + keywords + filters, fused and weighted by recency, importance, credibility).
         Each hit has a calibrated `relevance`; `time_filter_widened` is true when a time expression in the query
-        ("last week", "上周") matched too few memories and the search ran without it (see each hit's `why`).
+        ("last week", "上周") matched too few memories, or held none of the strong text matches, and memories
+        outside it were returned (see each hit's `why.in_time_filter`).
         `current` is false on an older version of a fact: replaced by a newer memory (flag `superseded`), or
         restated by a newer hit of this result (flag `outdated` when the newer one states a change;
         `possibly_outdated` when it restates the same slot with another value but no change word, a reading
