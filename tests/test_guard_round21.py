@@ -42,6 +42,9 @@ ORDINARY = [
     "User: can you check the deploy log? Assistant: It failed on the migration step. User: thanks, I'll rerun it.",
     "团队周会：服务器迁移完成。老王说：下周三放假。",  # a speaker's label is a turn, not a mark
     "Crew call 06:30 at the pier, sunrise 06:52. Lunch is at noon.",  # a time's colon is no label
+    # a record: its labels are field names
+    "Request saved from the load test:\nGET /orders HTTP/1.1\nHost: shop.example\nAccept: application/json\n"
+    "User-Agent: loadtester written by the platform team",
 ]
 
 

@@ -25,9 +25,12 @@ import re
 PART_THRESHOLD = 0.8
 #: At most this many parts are scored per note (each is one more embedding): the last ones, where orders are appended.
 MAX_PARTS = 3
-#: A part shorter than this (words; a Han character counts half) is a label or a fragment, not an order.
+#: A part shorter than this (words of two letters or more; a Han character counts half) is a label, a field or a
+#: fragment ("user-agent: k6/0.49.0"), not an order.
 MIN_PART_WORDS = 4.0
 
+#: A note with this many labelled lines or sentences is a record (HTTP headers, a form, a .env): no part is marked.
+RECORD_LABELS = 3
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 # Sentence ends: . ! ? followed by a blank (not "3.4", "example.net", "e.g.x"), or a CJK end / a line break.
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[^\s])|(?<=[。！？])\s*|\n+")
@@ -35,10 +38,10 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[^\s])|(?<=[。！？])\s*|\n+")
 # placeholder ("[pii-pw]") is not.
 _LEADING_BRACKET = re.compile(r"^([\[【](?!pii-)[^\]】]{6,}[\]】])\s*(\S.*)$", re.DOTALL)
 _POSTSCRIPT = re.compile(r"^(?:p\.\s?p\.\s?s\.?|p\.\s?s\.?|ps\b[:：]?|附言|又及)", re.IGNORECASE)
-_LABEL = re.compile(rf"^(?P<label>[^:：。.!?！？\[\]【】\n]{{1,40}}?)\s*[:：]\s*(?=\S)(?!\d\d)")
+_LABEL = re.compile(r"^(?P<label>[^:：。.!?！？\[\]【】\n]{1,40}?)\s*[:：]\s*(?=\S)(?!\d\d)")
 _BRACKET = re.compile(r"^[\[【][^\]】]{3,}[\]】]$")
 _OPEN_BRACKET = re.compile(r"^[\[【][^\]】]{2,}[\]】]")
-_WORD = re.compile(rf"[A-Za-z0-9]+|[{_HAN}]")
+_WORD = re.compile(rf"[A-Za-z]{{2,}}|[{_HAN}]")
 
 
 def _words(text: str) -> float:
@@ -112,6 +115,8 @@ def candidate_parts(text: str) -> list[tuple[str, str]]:
     parts = sentences(text)
     out: list[tuple[str, str]] = []
     if not parts or _speaker(parts[0]):  # a transcript: its labels are turns (``view``), not marks
+        return []
+    if sum(_short_label(p) for p in parts) >= RECORD_LABELS:  # a record or a form: its labels are field names
         return []
     if len(parts) < 2:
         match = _LABEL.match(parts[0]) if parts and _short_label(parts[0]) else None
