@@ -44,6 +44,7 @@ from hindsight.write.contracts import (
     WriteAction,
     WriteOutcome,
 )
+from hindsight.write.dialogue import dialogue_body
 from hindsight.write.erase import erase
 from hindsight.write.fields import redact_value
 from hindsight.write.screening import clean_note, screen_fields
@@ -177,6 +178,8 @@ class WritePipeline:
         if reuse:
             prepared = [self._screen_with(record, fact, found, self._lost_payloads(item.content, record.content))
                         for (record, _, found), fact, item in zip(prepared, own, items)]
+        prepared = [self._dialogue_turn(entry, previous.get(entry[0].id, ()), item)
+                    for entry, item in zip(prepared, items)]
         for (record, _, _), back in zip(prepared, restore or []):
             if back is not None:
                 record.metadata = {**record.metadata, **back.metadata}
@@ -203,8 +206,7 @@ class WritePipeline:
         # `fact`: the vector of the fact text, already encoded (None when it was not); it is the screened text's
         # own only when no context was written with the content (session turns are not part of the fact text).
         embedding = fact if fact is not None and record.fact_text == record.content else None
-        own = {k: v for k, v in record.metadata.items() if k not in RESERVED_METADATA_KEYS}
-        labels = [x for x in (record.session_id, record.source_task_id) if x]
+        own, labels = _screened_fields(record)
         verdict = self.screen(record.content, record.context, record.tags, own, embedding=embedding, labels=labels,
                               decoded=decoded)
         if verdict is None:
@@ -213,6 +215,26 @@ class WritePipeline:
             record.status, record.status_reason = Status.quarantined, verdict.reason
         return record, verdict, found
 
+
+    def _dialogue_turn(self, entry: tuple[MemoryRecord, ScreenResult | None, list[str]], previous: Sequence[str],
+                       item: MemoryInput) -> tuple[MemoryRecord, ScreenResult | None, list[str]]:
+        """A dialogue turn the classifier alone quarantined is screened again without its speaker label
+        (`write/dialogue.py`): it stays quarantined only when its words are flagged too. A rule, a hidden text, a
+        decoded blob or a flagged tag / metadata value keeps it quarantined as it was."""
+        record, verdict, found = entry
+        reasons = getattr(verdict, "reasons", None)
+        if (record.status != Status.quarantined or not reasons
+                or not all(str(r).startswith("classifier:") for r in reasons)):
+            return entry
+        body = dialogue_body(record.content, previous)
+        if body is None or self._lost_payloads(item.content, record.content):
+            return entry
+        own, labels = _screened_fields(record)
+        again = self.screen(body, record.context, record.tags, own, labels=labels)
+        if again is None or again.suspicious:
+            return entry
+        record.status, record.status_reason = Status.active, ""
+        return record, again, found
 
     def _embed(self, records: list[MemoryRecord]) -> tuple[np.ndarray, list[np.ndarray | None]]:
         """One encoder call for the batch: what is indexed, plus the fact texts hygiene will compare.
@@ -358,6 +380,12 @@ class WritePipeline:
         action: WriteAction = "superseded" if decision.supersedes else "supplemented" if decision.supplements else "created"
         return WriteOutcome(record.id, action, record.status, decision.reason,
                             related_ids=decision.supersedes + decision.supplements, redactions=found)
+
+
+def _screened_fields(record: MemoryRecord) -> tuple[dict[str, Any], list[str]]:
+    """What the guard reads of a record besides its text: the caller's metadata and its session / task labels."""
+    own = {k: v for k, v in record.metadata.items() if k not in RESERVED_METADATA_KEYS}
+    return own, [x for x in (record.session_id, record.source_task_id) if x]
 
 
 def _length_weight(text: str) -> float:
