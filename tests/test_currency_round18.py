@@ -45,6 +45,7 @@ NOT_STATE_CHANGES = [
     "Cancelled Friday's call with the printer.",  # a day after "cancelled": not a name
     "国庆带爸妈去了西湖，我爸走了一会儿就累了。",
     "下周出差改成 6 号走了。",
+    "小区门口那辆共享单车被人骑走了。",  # taken away by someone: not a state of the one named
     "昨晚小区停了两个小时电。",
     "我打算辞了这份工作。",
 ]

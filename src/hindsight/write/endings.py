@@ -51,7 +51,7 @@ STATE_EN = re.compile(
     r"sending|accepting)|resumed|(?:is|are|was|were) back on\b|back on (?:the )?(?:schedule|track|calendar|books)|"
     r"started \w+ing(?: \w+){0,2} again)\b"
 )
-STATE_ZH = re.compile(r"(辞了|辞掉|停了|调走了|走了|不用再.{1,8}?了|恢复了|重新开始|又开始)")
+STATE_ZH = re.compile(r"(辞了|辞掉|停了|调走了|(?<![顺拿带偷抢借搬开赶接送领牵叫骑抱运被])走了|不用再.{1,8}?了|恢复了|重新开始|又开始)")
 #: "Cancelled CoreFit", at the head of a clause and before a name (a capital, not a day or a month): cased text.
 CANCELLED_NAME = re.compile(
     r"(?:^|(?<=[.;!?—–:]\s))[Cc]ancell?ed (?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|"
