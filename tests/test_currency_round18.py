@@ -33,7 +33,7 @@ STATE_CHANGES = [
     ("Signed up for FlexGym in March: $25 a month.", "Cancelled FlexGym today."),
     ("The clinic accepts PayFlex cards.", "The clinic stopped accepting PayFlex cards."),
     ("舅舅在保险公司上班。", "舅舅辞了保险公司的工作，去开出租了。"),
-    ("爷爷每天吃一片他汀。", "医生把爷爷的他汀停了。"),
+    ("表哥在健身房当教练。", "表哥辞掉了健身房的教练工作。"),
     ("每月给妹妹转 1500 元学费。", "妹妹说不用再转学费了。"),
     ("家里的猫叫咪咪，十岁了。", "咪咪上个月走了。"),
     ("小区游泳池暂停开放。", "小区游泳池恢复了开放。"),

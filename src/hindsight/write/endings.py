@@ -14,10 +14,11 @@ only planned ("didn't cancel", "plans to sell", 没退掉, 打算卖掉, 要不�
 with such a word just before it.
 
 A state given up or taken up again is an ending of the old state too (round 18 of currency, issue 10): a course or a
-treatment stopped ("discharged", "came off the daily fluticasone", "stopped taking CareCredit", 阿司匹林停了, 辞了银行的
+treatment stopped ("discharged", "came off the daily fluticasone", "stopped taking CareCredit", 辞了银行的
 工作, 不用再转生活费了, 调走了, 旺财前几天走了), a plan or a rule called off ("called off their engagement", "abolished
 overdue fines", "Cancelled CoreFit" at the head of a clause), and a paused or given-up state resumed ("is back on the
-schedule", "resumed", "started eating meat again", 恢复了, 重新开始). `STATE_CHANGES` turns these readings off.
+schedule", "resumed", "started eating meat again", 恢复了, 重新开始). 停了 is not read so: work stopped by rain
+(施工停了) resumes, and the lexicon's cue already reads it as a change. `STATE_CHANGES` turns these readings off.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ STATE_EN = re.compile(
     r"sending|accepting)|resumed|(?:is|are|was|were) back on\b|back on (?:the )?(?:schedule|track|calendar|books)|"
     r"started \w+ing(?: \w+){0,2} again)\b"
 )
-STATE_ZH = re.compile(r"(辞了|辞掉|停了|调走了|(?<![顺拿带偷抢借搬开赶接送领牵叫骑抱运被])走了|不用再.{1,8}?了|恢复了|重新开始|又开始)")
+STATE_ZH = re.compile(r"(辞了|辞掉|调走了|(?<![顺拿带偷抢借搬开赶接送领牵叫骑抱运被])走了|不用再.{1,8}?了|恢复了|重新开始|又开始)")
 #: "Cancelled CoreFit", at the head of a clause and before a name (a capital, not a day or a month): cased text.
 CANCELLED_NAME = re.compile(
     r"(?:^|(?<=[.;!?—–:]\s))[Cc]ancell?ed (?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|"
