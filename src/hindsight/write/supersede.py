@@ -204,13 +204,15 @@ _REDACTED = re.compile(r"\[redacted:", re.IGNORECASE)
 
 
 def may_hold(old_text: str, departed: frozenset[str]) -> bool:
-    """Whether the older text may hold a value set aside in a form `departed_in` does not read: a short form or a
-    spelled-out one (Mon / Monday, JS / JavaScript: `slots._abbreviates`), or a redacted value it cannot read."""
+    """Whether the older text may hold a value set aside in a form `departed_in` does not read: a word of it (mid-March
+    / March 15), a short form or a spelled-out one (Mon / Monday, JS / JavaScript: `slots._abbreviates`), or a redacted
+    value it cannot read."""
     if _REDACTED.search(old_text):
         return True
     words = set(re.findall(r"[a-z0-9]+", old_text.lower()))
-    return any(_abbreviates(a, b) or _abbreviates(b, a) for term in departed if term.isascii()
-               for a, b in ((term, w) for w in words))
+    parts = {p for term in departed if term.isascii() for p in re.findall(r"[a-z0-9]+", term)}
+    return (any(len(p) > 2 and p in words for p in parts)
+            or any(_abbreviates(p, w) or _abbreviates(w, p) for p in parts for w in words))
 
 
 #: How far a judged candidate is (`retarget`): one of the near neighbours, a near neighbour that is an event a
