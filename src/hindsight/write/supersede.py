@@ -35,6 +35,7 @@ from hindsight.write.endings import ending
 from hindsight.write.evidence import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
 from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH
 from hindsight.write.pair_features import anchor_terms
+from hindsight.write.slots import _abbreviates
 from hindsight.write.value_align import labelled_apart
 
 #: Nearest active memories looked at when the new text signals a change (the regular search looks at 5).
@@ -188,6 +189,32 @@ def _term_pattern(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z0-9]){re.escape(term)}(?:s|es)?(?![a-z0-9])")
 
 
+#: A contrast that names the value set aside: "X, not Y", "rather (A) than Y", "instead of Y", 而不是 Y, 不是 Y 而是 X.
+CONTRAST = re.compile(r"[,;，；]\s*not\b|\brather\b|\binstead of\b|而不是|不是.{1,20}而是")
+#: Whether a contrast of the new text retires only a candidate that holds the value it sets aside (round 18)
+CONTRAST_HELD = True
+
+
+def contrasted(text: str) -> bool:
+    """The text sets a value aside by contrast (`CONTRAST`)."""
+    return CONTRAST.search(text.lower()) is not None
+
+
+_REDACTED = re.compile(r"\[redacted:", re.IGNORECASE)
+
+
+def may_hold(old_text: str, departed: frozenset[str]) -> bool:
+    """Whether the older text may hold a value set aside in a form `departed_in` does not read: a word of it (mid-March
+    / March 15), a short form or a spelled-out one (Mon / Monday, JS / JavaScript: `slots._abbreviates`), or a redacted
+    value it cannot read."""
+    if _REDACTED.search(old_text):
+        return True
+    words = set(re.findall(r"[a-z0-9]+", old_text.lower()))
+    parts = {p for term in departed if term.isascii() for p in re.findall(r"[a-z0-9]+", term)}
+    return (any(len(p) > 2 and p in words for p in parts)
+            or any(_abbreviates(p, w) or _abbreviates(w, p) for p in parts for w in words))
+
+
 #: How far a judged candidate is (`retarget`): one of the near neighbours, a near neighbour that is an event a
 #: day or more earlier (a plan that may have changed), or a candidate of the wide search.
 NEAR, EARLIER_EVENT, WIDE = 0, 1, 2
@@ -203,7 +230,10 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
     * when the new text names the value it leaves ("from WireGuard", "不再用舒利迭", `departed_terms`) and a
       candidate holds it, that candidate is the older version; a change candidate that does not hold it is
       linked, not retired (a near neighbour keeps its change when no candidate holds it: the extraction is a
-      pattern, not a parse);
+      pattern, not a parse) - unless the new text says it by contrast ("email, not Slack", "rather than Y",
+      "instead of Y", 而不是: `CONTRAST`): a contrast names the value it sets aside, so a candidate that does not hold
+      it states another fact ("Harlow Foods wants invoices as PDF attachments" / "... status updates by email, not
+      Slack"), near or far (round 18);
     * two numbered things ("note 1" / "note 2", "Ticket #41" / "#42", 第三章 / 第四章: `value_align.labelled_apart`)
       are not one fact changed: the change is linked, not retired (a label is not a value of an attribute), unless
       the new text states a change in words the older one does not use (`currency.states_new_change`:
@@ -219,6 +249,7 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
     departed = departed_terms(new_text)
     holds = {old.id: departed_in(old.content, departed) for old, v, _ in judged if v.label == "override"}
     targeted = any(holds.values())
+    contrast = CONTRAST_HELD and contrasted(new_text)
     out: list[tuple[tuple[float, ...], MemoryRecord, Verdict]] = []
     for old, verdict, far in judged:
         shared = shared_terms(old.content, new_text)
@@ -228,7 +259,8 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
             why = "" if states_new_change(old.content, new_text) else labelled_apart(old.content, new_text)
             if not why and far != NEAR and not holds[old.id] and shared < FAR_SHARED:
                 why = "far back and no shared name or value left"
-            elif not why and departed and not holds[old.id] and (targeted or far != NEAR):
+            elif not why and departed and not holds[old.id] and (
+                    targeted or far != NEAR or (contrast and not may_hold(old.content, departed))):
                 why = f"the new memory leaves {', '.join(sorted(departed))}, which this one does not hold"
             if why and far == WIDE:
                 continue
