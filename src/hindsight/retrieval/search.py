@@ -20,6 +20,7 @@ from hindsight.retrieval import channels, second_pass, time_window, topic_split,
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import keep_dense_best
+from hindsight.retrieval.pass_features import FirstPass
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.relevance import hit_features, model_for
@@ -32,7 +33,6 @@ from hindsight.retrieval.scoring import (
     status_factor,
     time_decay,
 )
-from hindsight.retrieval.second_pass import FirstPass
 from hindsight.retrieval.supersession import order_superseded
 from hindsight.storage.base import MemoryStore, Scope
 
