@@ -1,40 +1,26 @@
 """The search path: parse -> channels (dense, keyword, graph) -> RRF -> rerank -> priors.
 
-Each channel applies the structured filters itself (through `Scope`), so a
-narrow filter never starves a channel of candidates. Every hit carries an
-`Explanation` with each factor of its score.
+The channels and their fusion are `channels`; the time-window steps of the first pass are `window_steps`.
+Every hit carries an `Explanation` with each factor of its score.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from datetime import datetime
 
 import numpy as np
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import Explanation, MemoryRecord, SearchHit
-from hindsight.retrieval import event_time, second_pass, time_window, topic_split, xling_rerank
-from hindsight.retrieval.crosslingual import (
-    EN_POOL_FACTOR,
-    MIXED_KEYWORD_FACTOR,
-    POOL_FACTOR,
-    bias_group,
-    by_script,
-    other_script,
-)
+from hindsight.retrieval import channels, second_pass, time_window, topic_split, window_steps, xling_rerank
+from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
-from hindsight.retrieval.fusion import keep_dense_best, reciprocal_rank_fusion
-from hindsight.retrieval.glossmatch import (
-    TRANSLATED_MIN_POOL,
-    ZH_QUERY_FACTOR,
-    gloss_ranked,
-    reverse_ranked,
-    translated_ranked,
-)
+from hindsight.retrieval.fusion import keep_dense_best
+from hindsight.retrieval.pass_features import FirstPass
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.relevance import hit_features, model_for
@@ -47,10 +33,8 @@ from hindsight.retrieval.scoring import (
     status_factor,
     time_decay,
 )
-from hindsight.retrieval.second_pass import FirstPass
 from hindsight.retrieval.supersession import order_superseded
 from hindsight.storage.base import MemoryStore, Scope
-from hindsight.text.tokenize import query_terms
 
 ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual", "gloss", "translated"})
 
@@ -129,7 +113,7 @@ class HybridRetriever:
         if step is not None and parsed is not None:
             hits = self._topic_split(parsed, first, hits, records, fused, now, options)
         self._relevance(hits, scored, query, parsed, now)
-        self._filter_notes(hits, scope, narrowed, parsed, widened, first.scope)
+        window_steps.filter_notes(hits, scope, narrowed, parsed, widened, first.scope)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
         # a widened window's memories are ordered as the window alone orders them, the rest of the scope after them
         hits, rest = time_window.split(hits, first.held, lambda hit: hit.memory.id)
@@ -151,56 +135,18 @@ class HybridRetriever:
         """
         parsed = parse_query(query, now) if options.understand_query else None
         text = parsed.residual if parsed else query
-        narrowed = self._narrow(scope, parsed)
+        narrowed = window_steps.narrow(scope, parsed, self.settings.retrieval)
         scored, vector = self._channels(text, narrowed, options)
-        r = self.settings.retrieval
-        searched, held = narrowed, None
-        wide: dict[str, list[tuple[str, float]]] | None = None
-        admitted: set[str] = set()
-        strong: frozenset[str] = frozenset()
-        if event_time.applies(parsed, scope, narrowed) and (r.time_filter_strong > 0 or r.time_filter_told_depth > 0):
-            assert parsed is not None
-            wide, _ = self._channels(text, scope, options)  # the query vector is cached: nothing is encoded again
-            if r.time_filter_told_depth > 0:
-                admitted = event_time.admit(parsed, narrowed, wide, lambda ids: self.store.get_many(list(ids)),
-                                            r.time_filter_told_depth)
-            strong = time_window.strong_outside(self._fuse(wide, text), self._times, narrowed, admitted,
-                                                r.time_filter_strong)
-            if strong:  # the window holds none of the strong text matches: they join it, and the result says so
-                scored = time_window.admit(scored, wide, strong)
-        if admitted and wide is not None:
-            scored = event_time.merge(scored, wide, admitted)
-        widened = bool(strong)
-        fused = self._fuse(scored, text)
-        # "too little" counts distinct memories, not channel entries: three memories found by two channels each
-        # are still three (a count of entries widened at top_k 10 but not at 5, issue 10 r17/81). The bar is the
-        # internal depth, not top_k, so whether a window widens does not depend on how many results are asked for.
-        if narrowed != scope and len(fused) < r.result_depth:
-            # The parsed filter matched too little in this store: search the full scope (boosts still apply) and
-            # say so on every hit (`why.time_filter_widened`, `in_time_filter`), never silently.
-            widened = True
-            scored = wide if wide is not None else self._channels(text, scope, options)[0]
-            fused, searched = self._fuse(scored, text), scope
-        elif narrowed != scope and len(fused) < top_k:
-            # enough for the depth, fewer than asked for: the rest of the scope follows the window's memories, which
-            # keep the order the window alone gives them, so the result starts with the shorter one
-            widened = True
-            wide = wide if wide is not None else self._channels(text, scope, options)[0]
-            scored, held = time_window.fill(scored, wide)
-            fused = time_window.below(fused, self._fuse(wide, text))
-            searched = scope
-        records = self.store.get_many(list(fused)) if fused else {}
-        first = FirstPass({mid: s for mid, s in fused.items() if mid in records}, records, scored, vector, parsed,
-                          searched, held)
-        return first, narrowed, widened
+        step = window_steps.widen(parsed, scope, narrowed, scored, top_k, self.settings.retrieval,
+                                  lambda wider: self._channels(text, wider, options)[0],
+                                  lambda lists: self._fuse(lists, text), self.store.get_many)
+        records = self.store.get_many(list(step.fused)) if step.fused else {}
+        first = FirstPass({mid: s for mid, s in step.fused.items() if mid in records}, records, step.scored, vector,
+                          parsed, step.searched, step.held)
+        return first, narrowed, step.widened
 
     def _fuse(self, scored: dict[str, list[tuple[str, float]]], text: str) -> dict[str, float]:
-        ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
-        weights = self._weights(mixed="crosslingual" in scored, query_group=bias_group(text))
-        return reciprocal_rank_fusion(ranked, weights, k=self.settings.retrieval.rrf_k)
-
-    def _times(self, ids: Iterable[str]) -> dict[str, datetime]:
-        return {mid: rec.reference_time for mid, rec in self.store.get_many(list(ids)).items()}
+        return channels.fuse(scored, text, self.settings.retrieval)
 
     def _second_pass(self, first: FirstPass, options: SearchOptions) -> second_pass.Reranked | None:
         """Widen and re-order the first pass (see `second_pass`) when it is on, a model is fitted, the first pass
@@ -290,118 +236,11 @@ class HybridRetriever:
         for hit, row in zip(hits, rows, strict=True):
             hit.relevance = round(min(1.0, max(0.0, model.of(row))), 4)
 
-    @staticmethod
-    def _filter_notes(hits: list[SearchHit], scope: Scope, narrowed: Scope, parsed: ParsedQuery | None,
-                      widened: bool, searched: Scope) -> None:
-        if parsed is None or narrowed == scope:
-            return
-        time_narrowed = (narrowed.time_from, narrowed.time_to) != (scope.time_from, scope.time_to)
-        for hit in hits:
-            if time_narrowed:
-                hit.why.time_filter = parsed.time_expression or "time"
-                hit.why.time_filter_widened = widened
-                when = hit.memory.reference_time  # inside the window the expression names (not its padding)
-                hit.why.in_time_filter = ((parsed.time_from is None or when >= parsed.time_from)
-                                          and (parsed.time_to is None or when <= parsed.time_to))
-            if narrowed.types != scope.types:
-                hit.why.type_filter_widened = widened and searched.types != narrowed.types
-
     # ----------------------------------------------------------------- stages
-    def _narrow(self, scope: Scope, parsed: ParsedQuery | None) -> Scope:
-        """Turn hard time/type expressions into filters unless the caller already set them."""
-        if parsed is None:
-            return scope
-        narrowed = scope
-        if parsed.time_is_hard and scope.time_from is None and scope.time_to is None:
-            # a memory is written when it is told, which is often after the event ("last Friday I ...") and
-            # sometimes before it (a plan): the filter reaches a few days past either end of the named window
-            r = self.settings.retrieval
-            narrowed = replace(narrowed, time_from=_shift(parsed.time_from, -r.time_filter_pad_before_days),
-                               time_to=_shift(parsed.time_to, r.time_filter_pad_after_days))
-        if parsed.type_is_hard and parsed.types and scope.types is None:
-            narrowed = replace(narrowed, types=tuple(parsed.types))
-        return narrowed
-
-    def _weights(self, mixed: bool = False, query_group: str = "en") -> dict[str, float]:
-        """Channel weights; `mixed`: the dense pool spans both scripts (see crosslingual.MIXED_KEYWORD_FACTOR);
-        `query_group`: the query's script group (a Chinese query's gloss votes weigh less, see glossmatch)."""
-        r = self.settings.retrieval
-        keyword = r.keyword_weight * (MIXED_KEYWORD_FACTOR if mixed else 1.0)
-        gloss = r.gloss_weight * (ZH_QUERY_FACTOR if query_group == "zh" else 1.0)
-        return {"dense": r.dense_weight, "keyword": keyword, "graph": r.graph_weight,
-                "crosslingual": r.crosslingual_weight, "gloss": gloss,
-                "translated": r.translated_weight if query_group == "zh" else r.reverse_translated_weight}
-
     def _channels(self, text: str, scope: Scope, options: SearchOptions
                   ) -> tuple[dict[str, list[tuple[str, float]]], np.ndarray | None]:
-        """Each enabled channel's (id, score) list, best first, and the query vector (None without dense)."""
-        r = self.settings.retrieval
-        scored: dict[str, list[tuple[str, float]]] = {}
-        vector = None
-        if "dense" in options.channels and r.dense_weight > 0:
-            vector = self.embedder.embed_query(text)
-            # the model ranks the query's own script first (a Chinese query buries English memories under every
-            # Chinese one; an English query, less strongly, Chinese ones): ask for a deeper pool so the other
-            # script's best are in it (for an English query only its cross-lingual lanes read past
-            # dense_candidates, see _language_aware); the dense channel is cut back to dense_candidates
-            depth = r.dense_candidates * (POOL_FACTOR if bias_group(text) == "zh" else EN_POOL_FACTOR)
-            scored["dense"] = self.store.dense_search(scope, vector, depth)
-        if "keyword" in options.channels and r.keyword_weight > 0:
-            scored["keyword"] = self.store.keyword_search(scope, query_terms(text), r.keyword_candidates,
-                                                          r.neighbour_weight)
-        if "dense" in scored:
-            pool = len(scored["dense"])
-            mixed = self._language_aware(text, scored, "crosslingual" in options.channels and r.crosslingual_weight > 0,
-                                         "gloss" in options.channels and r.gloss_weight > 0)
-            scored["dense"] = scored["dense"][: r.dense_candidates]
-            zh = bias_group(text) == "zh"
-            if (mixed and pool >= TRANSLATED_MIN_POOL and "translated" in options.channels
-                    and (r.translated_weight if zh else r.reverse_translated_weight) > 0):
-                scored["translated"] = (translated_ranked if zh else reverse_ranked)(
-                    text, lambda terms: self.store.keyword_search(scope, terms, r.keyword_candidates, r.neighbour_weight),
-                    lambda ids: {mid: rec.content for mid, rec in self.store.get_many(ids).items()})
-        if "graph" in options.channels and r.graph_weight > 0:
-            scored["graph"] = self._graph_neighbours(scored, scope)
-        return scored, vector
-
-    def _language_aware(self, text: str, scored: dict[str, list[tuple[str, float]]], with_channel: bool,
-                        with_gloss: bool = False) -> bool:
-        """Rank the dense pool within each script and add the cross-lingual channel (see `crosslingual`) and
-        the gloss channel over its hits (see `glossmatch`); whether the pool mixes scripts."""
-        dense = scored.get("dense") or []
-        if not dense:
-            return False
-        records = self.store.get_many([mid for mid, _ in dense])
-        scripts = {mid: bias_group(r.content) for mid, r in records.items()}
-        if len(set(scripts.values())) < 2:
-            return False  # one language among the candidates: nothing to correct
-        ranked = by_script(dense, scripts.get)
-        # an English query's deeper pool feeds the cross-lingual and gloss lanes only: its dense channel ranks the
-        # usual dense_candidates (by script where they mix), so more Chinese memories never crowd that channel
-        own = ranked if bias_group(text) == "zh" else dense[: self.settings.retrieval.dense_candidates]
-        if own is not ranked and len({scripts.get(mid) for mid, _ in own}) > 1:
-            own = by_script(own, scripts.get)
-        scored["dense"] = own
-        other = other_script(text, ranked, scripts.get)
-        if with_channel:
-            scored["crosslingual"] = other[: self.settings.retrieval.dense_candidates]
-        if with_gloss:
-            scored["gloss"] = gloss_ranked(text, other, {mid: rec.content for mid, rec in records.items()})
-        return True
-
-    def _graph_neighbours(self, scored: dict[str, list[tuple[str, float]]], scope: Scope) -> list[tuple[str, float]]:
-        """Neighbours of the strongest hits, scored by how many strong hits point at them."""
-        seeds = list(dict.fromkeys(mid for hits in scored.values() for mid, _ in hits[:5]))
-        votes: dict[str, int] = {}
-        for edge in self.store.edges(seeds):
-            for node in (edge.src, edge.dst):
-                if node not in seeds:
-                    votes[node] = votes.get(node, 0) + 1
-        if not votes:
-            return []
-        visible = self.store.get_many(list(votes))
-        allowed = {mid for mid, rec in visible.items() if rec.namespace == scope.namespace and rec.status in scope.statuses}
-        return sorted(((mid, float(votes[mid])) for mid in votes if mid in allowed), key=lambda item: -item[1])
+        """Each enabled channel's (id, score) list, best first, and the query vector (see `channels.run`)."""
+        return channels.run(self.store, self.embedder, self.settings.retrieval, text, scope, options.channels)
 
     def _rerank(self, query: str, ordered: list[str], records: dict[str, MemoryRecord], top_k: int) -> dict[str, float]:
         if self.reranker is None:
@@ -466,7 +305,3 @@ class HybridRetriever:
                 boost *= PHRASE_BOOST
         return boost
 
-
-def _shift(when: datetime | None, days: float) -> datetime | None:
-    """`when` moved by `days` (None stays None: an open end of a window stays open)."""
-    return when + timedelta(days=days) if when is not None else None

@@ -1,7 +1,7 @@
 """How a time window parsed from a question applies to a search (issue 10 / 14, round 20).
 
 A question's hard time expression ("in July", "上周", "second week of December") becomes a filter on when memories
-were written, padded a few days either side (`search._narrow`). Two things went wrong with it on the released blind
+were written, padded a few days either side (`window_steps.narrow`). Two things went wrong with it on the released blind
 rounds:
 
 * **The window drops the answer.** A question names the time of what it asks about, and the memory that answers
