@@ -61,8 +61,8 @@ from hindsight.safety.rules import (
     match_rules,
     touches_sensitive_topic,
 )
-from hindsight.safety.stake import benign_frame
 from hindsight.safety.segments import PART_THRESHOLD, marked_parts
+from hindsight.safety.stake import benign_frame
 from hindsight.safety.trusted import transfers_trust
 from hindsight.safety.view import FeatureView, feature_view
 from hindsight.safety.vouched import vouched_loosening
