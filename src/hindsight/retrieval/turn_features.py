@@ -70,7 +70,7 @@ def rows(contents: Mapping[str, str], ids: Sequence[str], query: str, question: 
     """
     own = {mid: own_text(contents[mid]) for mid in ids}
     words = {mid: stems(text) for mid, text in own.items()}
-    wanted = stems(query)
+    wanted = sorted(stems(query))  # a fixed order: sums over a set would follow the string hash seed
     n = max(1, len(ids))
     weight = {w: math.log1p(n / (1 + sum(1 for mid in ids if w in words[mid]))) for w in wanted}
     total = sum(weight.values())
