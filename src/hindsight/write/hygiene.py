@@ -40,6 +40,7 @@ from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.fact_vectors import FactVectorCache, fact_vectors, query_similarity, query_vectors
 from hindsight.write.judge import CUE_FLOOR, classify, says_more
+from hindsight.write.occurrences import distinct_occurrences
 from hindsight.write.slot_change import nearest_other
 from hindsight.write.slot_change import overrides as slot_overrides
 from hindsight.write.supersede import (
@@ -103,7 +104,11 @@ def _separate_events(old: MemoryRecord, new: MemoryRecord) -> bool:
     """`_two_events`, unless two standalone records (no session: not conversation turns) a day or more apart and
     the new one says in so many words that the older one changed ("moved to April 17", "the trip is cancelled",
     "改签", "推迟到"): a rescheduled or called-off plan is a change of that plan, not a second event
-    (`supersede.explicit_change`). Turns of conversations stay events, only ever linked."""
+    (`supersede.explicit_change`). Turns of conversations stay events, only ever linked.
+    Two occurrences of one kind (two failures, the fifth report of a recurring incident, two runs of a job:
+    `occurrences.distinct_occurrences`) are separate too."""
+    if distinct_occurrences(old, new):
+        return True
     if not _two_events(old, new):
         return False
     return bool(old.session_id or new.session_id) or not explicit_change(new.content)
