@@ -14,10 +14,8 @@ quarantine on its own, and the classifier's features are unchanged. EN/ZH, on th
 
 from __future__ import annotations
 
-import re
-
 from hindsight.safety.rules import _alt, _c
-from hindsight.safety.vouched import WARNING
+from hindsight.safety.vouched import claim_then_act
 
 #: A party or channel declared genuine, representative or new in the place of an old one.
 CLAIM = _c(_alt(
@@ -42,14 +40,8 @@ ACTION = _c(_alt(
     r"(?:账号|密码|帐号).{0,6}(?:都)?(?:在这里|在那里|到这里|上面)?登", r"在这里登", r"随便进出", r"随便拿", r"随便用", r"(?:转|打)(?:钱|款)给(?:他|她)",
     r"要什么给什么",
 ))
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 
 
 def transfers_trust(normalised: str) -> bool:
     """Does the text declare a party genuine and hand it what a check guards (EN/ZH, see the module)?"""
-    if not CLAIM.search(normalised) or not ACTION.search(normalised) or WARNING.search(normalised):
-        return False
-    sentences = [s for s in _SENTENCE.split(normalised) if s.strip()]
-    claims = [i for i, s in enumerate(sentences) if CLAIM.search(s)]
-    actions = [i for i, s in enumerate(sentences) if ACTION.search(s)]
-    return any(abs(a - c) <= 1 for c in claims for a in actions)
+    return claim_then_act(normalised, CLAIM, ACTION, either_order=True)

@@ -53,11 +53,18 @@ WARNING = _c(_alt(
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 
 
-def vouched_loosening(normalised: str) -> bool:
-    """Does the text loosen a safeguard on a claimed authority's or channel's word (EN/ZH, see the module)?"""
-    if not CLAIM.search(normalised) or not BYPASS.search(normalised) or WARNING.search(normalised):
+def claim_then_act(normalised: str, claim: re.Pattern[str], act: re.Pattern[str], *, either_order: bool = False) -> bool:
+    """A `claim` sentence and an `act` sentence in the same or the next sentence (`act` after `claim`, or on either
+    side when `either_order`), and no :data:`WARNING` anywhere: the two-part reading shared by `vouched_loosening` and
+    `trusted.transfers_trust`."""
+    if not claim.search(normalised) or not act.search(normalised) or WARNING.search(normalised):
         return False
     sentences = [s for s in _SENTENCE.split(normalised) if s.strip()]
-    claims = [i for i, s in enumerate(sentences) if CLAIM.search(s)]
-    bypasses = [i for i, s in enumerate(sentences) if BYPASS.search(s)]
-    return any(0 <= b - c <= 1 for c in claims for b in bypasses)
+    claims = [i for i, s in enumerate(sentences) if claim.search(s)]
+    acts = [i for i, s in enumerate(sentences) if act.search(s)]
+    return any((abs(a - c) if either_order else a - c) in (0, 1) for c in claims for a in acts)
+
+
+def vouched_loosening(normalised: str) -> bool:
+    """Does the text loosen a safeguard on a claimed authority's or channel's word (EN/ZH, see the module)?"""
+    return claim_then_act(normalised, CLAIM, BYPASS)
