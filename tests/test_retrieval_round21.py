@@ -20,6 +20,7 @@ from bag_embedder import BagEmbedder
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
 from hindsight.retrieval.aliases import AliasMap, extract
+from hindsight.retrieval.currency import SlotRule, states_change, states_change_read
 from hindsight.retrieval.query_parser import parse_query
 
 NOW = datetime(2026, 12, 1, 12, tzinfo=UTC)
@@ -105,3 +106,16 @@ def test_the_search_reads_the_name_a_role_denotes_and_follows_writes(cafe: tuple
     assert engine.retriever._aliases("default").expand("the CTO") == "the CTO", "no CTO yet"
     engine.store_memory({"content": "Dev Patel (CTO) owns the roast-logging stack.", "event_time": NOW})
     assert engine.retriever._aliases("default").expand("the CTO") == "the CTO (Dev Patel)", "a write is read"
+
+
+@pytest.mark.parametrize(("text", "moved"), [
+    ("晓梅把浅烘日晒的发展时间上限放宽到1分45秒。", True),
+    ("吴迪的Q-Grader考试推到12月了。", True),
+    ("第二期家庭手冲课扩到每期8个人，价格还是288。", True),
+    ("From 1 September Fitzroy opens at 6:30am on weekdays.", True),
+    ("Fitzroy trading hours: 7am-4pm weekdays.", False),
+    ("He came from 5 Main St.", False),
+])
+def test_a_value_moved_to_a_number_reads_as_a_change_only_when_the_rule_asks(text: str, moved: bool) -> None:
+    assert states_change_read(text) is (moved or states_change(text))
+    assert SlotRule().value_moved is False, "measured, not shipped: the read-time rule keeps CHANGE_CUE"
