@@ -9,11 +9,12 @@
 Each round's store is written once by `blind_store.build` (the harness's protocol and the write path on PYTHONPATH)
 and searched on a fresh copy in file order with `top_k=5`, access counted as in the harness, so every number equals
 `blind_eval.py retrieval SET_DIR`'s for a store written by the same code. Settings: HINDSIGHT_SEARCH_* in the
-environment. OUT.json: per round and pooled (query counts summed over rounds), by category.
+environment (CURRENCY_VALUE_MOVED=1: `currency.SlotRule.value_moved`). OUT.json: per round and pooled (query counts summed over rounds), by category.
 """
 
 import argparse
 import json
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -21,6 +22,10 @@ from pathlib import Path
 from blind_store import build, now_for, open_copy, rows
 
 from hindsight.embeddings.factory import create_embedder
+from hindsight.retrieval import currency
+
+if os.environ.get("CURRENCY_VALUE_MOVED") == "1":  # round 21: the read-time rule also reads a value moved to a number
+    currency.RULE = currency.SlotRule(value_moved=True)
 
 CATS = ("zh_paraphrase", "en_paraphrase", "zh_to_en", "en_to_zh", "superseded")
 

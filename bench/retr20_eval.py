@@ -5,11 +5,14 @@
                        head of the top_k=10 one (a value -1 leaves the setting as the code has it)
                en / zh / all - the questions of that script group (all questions)
     python bench/retr20_eval.py --loro OUT.json    # each round scored by the value best on the other rounds
+    ONLY=r20/84,r9/120 ... OUT.json - 0 all r9 r20   # only these questions; SETTING "-": the code as it stands
 
 Each round's store is `blind_store.build`'s (STORES, default /tmp/retr20/st); every variant searches one fresh copy
 with record_access off, one variant after another per question, so the variants differ only by the setting (the
 harness's own protocol, `retr19_eval.py`, counts access in file order). For `reverse_translated_weight`, a question
-whose reverse channel finds nothing is searched once (every value gives the same result).
+whose reverse channel finds nothing is searched once (every value gives the same result); for `alias_expansion`
+(round 21) a question is searched once per distinct rewritten text, and its row says whether any value rewrote it
+(`expanded`).
 """
 
 import json
@@ -26,12 +29,22 @@ from hindsight.retrieval.glossmatch import reverse_ranked
 from hindsight.retrieval.query_parser import parse_query
 
 STORES = Path(os.environ.get("STORES", "/tmp/retr20/st"))
+ONLY = set(filter(None, os.environ.get("ONLY", "").split(",")))
 
 
 def reverse_finds(eng, text: str) -> bool:  # type: ignore[no-untyped-def]
     scope = eng._scope("r", None)
     return bool(reverse_ranked(text, lambda t: eng.store.keyword_search(scope, t, 50, 0.35),
                                lambda i: {m: rec.content for m, rec in eng.store.get_many(i).items()}))
+
+
+def variant_key(eng, name: str, v: float, residual: str, once: bool) -> str:  # type: ignore[no-untyped-def]
+    """Values with one key give one search: the rewritten question for `alias_expansion`, else the value."""
+    if once:
+        return "once"
+    if name == "alias_expansion":
+        return eng.retriever._aliases("r").expand(residual, int(v)) if v > 0 else residual
+    return str(v)
 
 
 def run(out: Path, name: str, values: list[float], scope: str, rounds: list[str]) -> None:
@@ -42,25 +55,32 @@ def run(out: Path, name: str, values: list[float], scope: str, rounds: list[str]
         now = now_for(set_dir)
         ids = build(set_dir, STORES / rnd, emb)
         eng = open_copy(STORES / rnd, emb)
-        base = getattr(eng.settings.retrieval, name)
+        base = getattr(eng.settings.retrieval, name) if name != "-" else 0
         for i, q in enumerate(rows(set_dir / "retrieval/queries.jsonl")):
+            if ONLY and f"{rnd}/{i}" not in ONLY:
+                continue
             parsed = parse_query(q["query"], now)
             if (scope == "time" and not parsed.time_is_hard) or (scope in ("en", "zh") and bias_group(q["query"]) != scope):
                 continue
             rel = {ids[x] for x in q["relevant"] if x in ids}
             row: dict = {"cat": q["category"]}
             once = name == "reverse_translated_weight" and not reverse_finds(eng, parsed.residual)
+            done: dict[str, list] = {}
             for v in values:
-                if once and v != values[0]:
-                    row[str(v)] = row[str(values[0])]
+                key = variant_key(eng, name, v, parsed.residual, once)
+                if key in done:
+                    row[str(v)] = done[key]
                     continue
-                setattr(eng.settings.retrieval, name, base if v < 0 else type(base)(v))
+                if name != "-":
+                    setattr(eng.settings.retrieval, name, base if v < 0 else type(base)(v))
                 five = [h.memory.id for h in eng.search(q["query"], namespace="r", top_k=5, now=now, record_access=False)]
                 row[str(v)] = [bool(rel & set(five))]
                 if scope == "time":
                     ten = [h.memory.id for h in eng.search(q["query"], namespace="r", top_k=10, now=now,
                                                            record_access=False)]
                     row[str(v)].append(ten[:5] == five)
+                done[key] = row[str(v)]
+            row["expanded"] = len(done) > 1
             res[f"{rnd}/{i}"] = row
             print(rnd, i, json.dumps(row), flush=True)
         eng.close()
@@ -69,7 +89,7 @@ def run(out: Path, name: str, values: list[float], scope: str, rounds: list[str]
 
 def loro(path: Path) -> None:
     res = json.loads(path.read_text())
-    values = [k for k in next(iter(res.values())) if k != "cat"]
+    values = [k for k in next(iter(res.values())) if k not in ("cat", "expanded")]
     rounds = sorted({k.split("/")[0] for k in res}, key=lambda r: int(r[1:]))
 
     def hits(v: str, among: list[str] | None = None, cat: str | None = None) -> int:

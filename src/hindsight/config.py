@@ -112,6 +112,10 @@ class RetrievalSettings(BaseSettings):
     dense_slot_head: int = Field(default=5, ge=1, le=100, description="the places `dense_slot` moves the dense "
                                  "channel's best into the end of, whatever top_k asks for (a fixed head, so a "
                                  "top_k=5 result is the first five of a top_k=10 one; issue 10, round 19)")
+    alias_expansion: int = Field(default=0, ge=0, le=3, description="a question's role words followed by the "
+                                 "names other memories give them (retrieval/aliases.py, issue 10 round 21): 0 off, "
+                                 "1 appositions and copulas ('Maya Thornton (GM)'), 2 also a name's role after it, "
+                                 "3 also the one name a rare word's memories mostly mention")
     result_depth: int = Field(default=10, ge=1, le=100, description="the rerank pool reads max(top_k, "
                               "result_depth), the currency window this depth whatever top_k asks for, and the list "
                               "is cut to top_k last: a result is the head of a longer one (issue 10, rounds 19-20)")

@@ -174,6 +174,22 @@ def states_change(text: str) -> bool:
     return CHANGE_CUE.search(text) is not None
 
 
+#: read time only, when `SlotRule.value_moved` (round 21, off; the write side keeps `CHANGE_CUE`): a value moved to
+#: a number - a Chinese verb and 到 before a number or 每 (放宽到1分45秒, 推到12月, 扩到每期8个人) - or a date from which it holds ("From 1 September
+#: Fitzroy opens at 6:30am"; `CHANGE_CUE` reads "from September", not a day before the month)
+VALUE_MOVED = re.compile(
+    r"[\u4e00-\u9fff]到\s*(?:每.{0,2})?[\d一二两三四五六七八九十百]"
+    r"|\bfrom (?:\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2}(?:st|nd|rd|th)?)\b",
+    re.IGNORECASE,
+)
+
+
+def states_change_read(text: str) -> bool:
+    """A change the read-time rule takes: `CHANGE_CUE`, or a value moved to a number or from a day (`VALUE_MOVED`)."""
+    return states_change(text) or VALUE_MOVED.search(text) is not None
+
+
 def states_new_change(old: str, new: str) -> bool:
     """`new` states a change (`CHANGE_CUE`) in words `old` does not use: a cue both share is part of their common
     topic ("code changes to", "the flight was delayed", 提前一天报备), not news of a change."""
@@ -233,6 +249,9 @@ class SlotRule:
     restated: Mapping[frozenset[str], float] = field(default_factory=dict)
     restated_anchors: int = SAME_SCRIPT_ANCHORS
     replan_overlap: float = REPLAN_OVERLAP
+    #: round 21: a value moved to a number or from a day also reads as a change (`VALUE_MOVED`); off: measured on
+    #: 17 released stores, held out -1 stale memory read as current against +3 false flags (docs/benchmarks.md)
+    value_moved: bool = False
 
     def bar(self, groups: frozenset[str], cue: bool) -> tuple[float, int] | None:
         """(least cosine, least shared anchors) for a pair of these script groups, None when never."""
@@ -260,7 +279,8 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
     rule = RULE if rule is None else rule
     size = min(2 * top_k if depth is None else depth, MAX_WINDOW)
     window = [h for h in hits[:size] if h.memory.status == Status.active]
-    cue = {h.memory.id: states_change(h.memory.content) for h in window}
+    moved = states_change_read if rule.value_moved else states_change
+    cue = {h.memory.id: moved(h.memory.content) for h in window}
     if len(window) < 2 or not (any(cue.values()) or rule.restated):
         return hits
     vectors = embeddings_of([h.memory.id for h in window])

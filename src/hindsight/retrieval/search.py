@@ -15,8 +15,9 @@ import numpy as np
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
-from hindsight.model import Explanation, MemoryRecord, SearchHit
+from hindsight.model import Explanation, MemoryRecord, SearchHit, Status
 from hindsight.retrieval import channels, second_pass, time_window, topic_split, window_steps, xling_rerank
+from hindsight.retrieval.aliases import AliasMap
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import keep_dense_best
@@ -73,6 +74,7 @@ class HybridRetriever:
         self.embedder = embedder
         self.settings = settings
         self.reranker = reranker
+        self._alias_maps: dict[str, tuple[tuple[int, ...], AliasMap]] = {}
 
     # ------------------------------------------------------------------ public
     def search(
@@ -135,6 +137,8 @@ class HybridRetriever:
         """
         parsed = parse_query(query, now) if options.understand_query else None
         text = parsed.residual if parsed else query
+        if self.settings.retrieval.alias_expansion:  # role words followed by the names they denote (aliases.py)
+            text = self._aliases(scope.namespace).expand(text, self.settings.retrieval.alias_expansion)
         narrowed = window_steps.narrow(scope, parsed, self.settings.retrieval)
         scored, vector = self._channels(text, narrowed, options)
         step = window_steps.widen(parsed, scope, narrowed, scored, top_k, self.settings.retrieval,
@@ -144,6 +148,15 @@ class HybridRetriever:
         first = FirstPass({mid: s for mid, s in step.fused.items() if mid in records}, records, step.scored, vector,
                           parsed, step.searched, step.held)
         return first, narrowed, step.widened
+
+    def _aliases(self, namespace: str) -> AliasMap:
+        """The namespace's alias map, read again when its memory counts change (a write, a status change)."""
+        key = tuple(self.store.count(Scope(namespace=namespace, statuses=(status,))) for status in Status)
+        cached = self._alias_maps.get(namespace)
+        if cached is None or cached[0] != key:
+            texts = (rec.content for rec in self.store.iter_all(namespace) if rec.status == Status.active)
+            cached = self._alias_maps[namespace] = (key, AliasMap.build(texts))
+        return cached[1]
 
     def _fuse(self, scored: dict[str, list[tuple[str, float]]], text: str) -> dict[str, float]:
         return channels.fuse(scored, text, self.settings.retrieval)

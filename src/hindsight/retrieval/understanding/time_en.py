@@ -35,6 +35,7 @@ from hindsight.retrieval.understanding.dates import (
     _weekend,
     _year_ok,
 )
+from hindsight.retrieval.understanding.recurring import habitual_en
 from hindsight.retrieval.understanding.registry import _rule
 
 # --- future (blockers) -------------------------------------------------------
@@ -111,6 +112,8 @@ def _en_before_last(m: re.Match[str], ctx: _Ctx) -> _HandlerResult:
 @_rule(r"\b(?:(last|this(?:\s+past)?|past)\s+weekend|(?:over|on|during|at)\s+the\s+weekend)\b")
 def _en_weekend(m: re.Match[str], ctx: _Ctx) -> _HandlerResult:
     which = (m.group(1) or "").lower()
+    if not which and habitual_en(m):  # "open on the weekend": every weekend (understanding/recurring.py)
+        return _REJECT
     if which == "this":
         return _weekend(ctx, "this")
     if which == "last":
@@ -260,6 +263,8 @@ def _en_weekday(m: re.Match[str], ctx: _Ctx) -> _HandlerResult:
     prefix = (m.group(1) or "").lower()
     wd = _WEEKDAYS[(m.group(2) or m.group(4)).lower()[:3]]
     week = (m.group(3) or m.group(5) or "").lower()
+    if prefix == "on" and not week and habitual_en(m):  # "on Saturday mornings": every Saturday
+        return _REJECT
     t = ctx.today
     monday = t - timedelta(days=t.weekday())
     if week == "last":

@@ -31,6 +31,7 @@ from hindsight.retrieval.understanding.dates import (
     _Window,
     _year_ok,
 )
+from hindsight.retrieval.understanding.recurring import habitual_zh
 from hindsight.retrieval.understanding.registry import _rule
 from hindsight.retrieval.understanding.time_en import _SEASONS, _season
 from hindsight.text.numerals import zh_count, zh_int
@@ -61,6 +62,8 @@ def _zh_just_now(m: re.Match[str], ctx: _Ctx) -> _HandlerResult:
 def _zh_period(m: re.Match[str], ctx: _Ctx) -> _HandlerResult:
     """本周/这周/这个星期, 上周/上个星期/上上周, 本月/这个月, 上个月/上月, 本季度; 周末 variants."""
     prefix, unit = m.group(1), m.group(2)
+    if unit == "周末" and habitual_zh(m, anchored=True):  # 碰上周末: a weekend, not last weekend
+        return _REJECT
     back = 2 if prefix.startswith("上上") else 1 if prefix.startswith("上") else 0
     t = ctx.today
     if unit == "周末":
@@ -79,6 +82,8 @@ def _zh_period(m: re.Match[str], ctx: _Ctx) -> _HandlerResult:
 
 @_rule(r"(?<![之以])周末", 0)
 def _zh_bare_weekend(m: re.Match[str], ctx: _Ctx) -> _HandlerResult:
+    if habitual_zh(m, anchored=False):  # 周末兼职: every weekend (understanding/recurring.py)
+        return _REJECT
     return _weekend(ctx, "recent")
 
 
@@ -201,6 +206,8 @@ def _zh_season(m: re.Match[str], ctx: _Ctx) -> _HandlerResult:
 def _zh_weekday(m: re.Match[str], ctx: _Ctx) -> _HandlerResult:
     """上周一 = Monday of last week; 这周三/本周三 = this week's; bare 周三 = the most recent one."""
     prefix = m.group(1) or ""
+    if habitual_zh(m, anchored=bool(prefix)):  # 周六上午能联系上吗: every Saturday (understanding/recurring.py)
+        return _REJECT
     wd = _ZH_WEEKDAYS[m.group(2)]
     t = ctx.today
     monday = t - timedelta(days=t.weekday())
