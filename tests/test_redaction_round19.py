@@ -53,6 +53,10 @@ PII = [
     ("Drop the box at Blk 214 Bedok North Ave 1, #07-112 for Mr. Tan.", "#07-112"),
     ("Courier to Flat 14, Lotus Residency, Baner, Pune for Priya.", "Flat 14, Lotus Residency"),
     ("Mi tía vive en Carrera 15 #85-32, Bogotá.", "Carrera 15 #85-32"),
+    ("Grandpa's bitcoin paper backup, taped in the album: 1 ribbon 2 walnut 3 cactus 4 meadow 5 oyster 6 debris 7 lizard "
+     "8 glove 9 prism 10 tunnel 11 frost 12 crane", "ribbon 2 walnut"),
+    ("钱包助记词：1.春 2.夏 3.秋 4.冬 5.东 6.南 7.西 8.北 9.金 10.木 11.水 12.火", "1.春 2.夏"),
+    ("The guest Wi-Fi got changed late last night - it's now Harbor&View77 for the weekend.", "Harbor&View77"),
     ("jump host key:\nPuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: ops\nPublic-Lines: 2\n"
      "AAAAC3NzaC1lZDI1NTE5AAAAIHx8Kq\nPrivate-Lines: 1\nAAAAIBc9xK2mQ7vL0pR4tY8wZ3nB6dF1gH5jS2aE7uI9oP3q\n"
      "Private-MAC: 5f2a9c8e1b7d3f6a0e4c2b8d9f1a3e5c7b0d2f4a", "AAAAIBc9xK2mQ7vL0pR4tY8wZ3nB6dF1gH5jS2aE7uI9oP3q"),
@@ -69,6 +73,8 @@ KEEP = [
     ("The guest wifi changed, it's now ACME-Guest-5G on the new router.", "ACME-Guest-5G"),
     ("Export: https://files.example.com/a.zip?expires=1718000000&format=zip", "expires=1718000000"),
     ("后台改成了 V2.3.11_build 版本，重启过。", "V2.3.11_build"),
+    ("Test key copied from the Stripe docs: sk_test_51Zq8Lm2Rt7Vx9Nc4Wb3Kp6", "sk_test_51Zq8Lm2Rt7Vx9Nc4Wb3Kp6"),
+    ("The town museum is open late on Fridays and its street address is 12 Castle Hill, York YO1 7HX.", "12 Castle Hill"),
     ("Match report: the game in Tokyo ended 2-1-0 after extra time.", "2-1-0"),
 ]
 

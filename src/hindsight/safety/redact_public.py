@@ -158,14 +158,17 @@ _ORG = (r"(?:clinic|hospital|practice|surgery|school|college|university|library|
         r"dentist|utility|airline|airport|office)")
 _ORG_OWNED = re.compile(
     r"(?i)(?:\b" + _ORG + r"(?:['’]s)?\s+(?:[a-z][\w-]*\s+){0,2}?(?:number|phone|line|address|location)(?:\s+for\s+[a-z]+)?"
-    r"(?:\s+(?:is|was))?|(?:医院|诊所|卫生院|门诊|学校|幼儿园|图书馆|博物馆|派出所|车管所|营业厅|驿站|银行|药店|药房|餐厅|饭店|酒店|宾馆|门店)"
+    r"(?:\s+(?:is|was))?|\bits\s+(?:[a-z][\w-]*\s+)?(?:number|phone|line|address|location)(?:\s+(?:is|was))?|(?:医院|诊所|卫生院|门诊|学校|幼儿园|图书馆|博物馆|派出所|车管所|营业厅|驿站|银行|药店|药房|餐厅|饭店|酒店|宾馆|门店)"
     r"(?:的)?[\u4e00-\u9fff]{0,3}?(?:电话|热线|地址)(?:是|为)?)\s*[:：]?\s*$"
 )
 
 
 def _org_owned(text: str, start: int, home: bool) -> bool:
     clause = _clause_before(text, start, 70)
-    if not _ORG_OWNED.search(clause) or _PERSONAL.search(clause) or _NOT.search(clause):
+    owned = _ORG_OWNED.search(clause)  # "its address is" needs the organisation named earlier in the clause
+    if not owned or owned.group(0).lower().startswith("its") and not re.search(r"(?i)\b" + _ORG + r"\b", clause[: owned.start()]):
+        return False
+    if _PERSONAL.search(clause) or _NOT.search(clause):
         return False
     return not (home and _HOME.search(clause + _clause_after(text, start, 60)))
 

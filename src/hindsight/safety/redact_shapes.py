@@ -121,7 +121,7 @@ _ACCESS_CHANGED = re.compile(
     r"(?i)(?:\bwi-?fi\b|\bwlan\b|\bwireless\b|\bhotspot\b|\brouter\b|\b(?:door|gate|lock|safe|locker|alarm)\s+code\b|"
     r"(?<![A-Za-z])(?:wifi|WiFi)|无线|热点|路由器?|门锁|密码锁|保险柜|保险箱|门禁)[^\n。.;；!?！？]{0,40}?"
     r"(?:又?(?:换了|改了|变了|更新了|重置了)|\b(?:was\s+|has\s+been\s+|got\s+)?(?:changed|reset|updated|rotated|switched(?:\s+over)?)\b)"
-    r"(?:\s+again)?[^\n。.;；]{0,8}?\s*[，,;；:：—–-]\s*(?:现在是|现在为|新的是|改成了?|换成了?|now\s+(?:it'?s|it\s+is)|it'?s\s+now|it'?s|"
+    r"(?:\s+again)?[^\n。.;；]{0,16}?\s*[，,;；:：—–-]\s*(?:现在是|现在为|新的是|改成了?|换成了?|now\s+(?:it'?s|it\s+is)|it'?s\s+now|it'?s|"
     r"(?:the\s+)?new\s+one\s+is|now\s*:?)\s*(?P<value>[!-~]{6,32}?)(?=[\s，。；、,;!?！？)）]|[.]\s|[.]?$)"
 )
 # ... or said in a free ZH sentence with no password word: "我邮箱登录用的是 huang1988Qq!", "路由器后台改成了 Zhang_home2024"
@@ -233,7 +233,7 @@ _HASH_CUE = re.compile(r"(?i)\b(?:sha-?\d*|md5|hash|checksum|digest|commit|tx|tx
 _SEED_CUE = re.compile(r"(?i)(?:seed|recovery|mnemonic|backup|secret|wallet)\s+(?:phrase|words?)|\bseed\b|mnemonic|助记词|恢复短语|种子短语|恢复词")
 # A wallet named without "seed phrase" ("Ledger backup, wallet 'cold-2': orbit velvet ..."): the words must read as a
 # mnemonic, not prose - none of the function words that fill an English sentence and no BIP39 list has.
-_WALLET_SEED_CUE = re.compile(r"(?i)\b(?:wallet|ledger|trezor|metamask|keystone)\b|钱包")
+_WALLET_SEED_CUE = re.compile(r"(?i)\b(?:wallet|ledger|trezor|metamask|keystone|crypto|bitcoin|ethereum)\b|钱包")
 _PROSE_WORD = re.compile(r"(?i)\b(?:the|and|for|with|that|this|you|your|are|was|were|have|has|from|not|but|will|into|then|than|"
                          r"they|them|there|what|when|which|would|should|could|our|his|her|its|she|him|who|how|why|because)\b")
 # Round 19: a number may stand before each word with only a space ("1 walnut 2 prism ..."), the words may run one a
@@ -241,7 +241,8 @@ _PROSE_WORD = re.compile(r"(?i)\b(?:the|and|for|with|that|this|you|your|are|was|
 _SEED_NUM = r"(?:\(?\d{1,2}[.):]?\s*|#\d{1,2}\s+)"
 _SEED_WORDS = re.compile(
     r"(?P<value>(?:" + _SEED_NUM + r"?[a-z]{3,8}(?:[ ,]+|\s*\n\s*)){11,23}" + _SEED_NUM + r"?[a-z]{3,8}"
-    r"|(?:[\u4e00-\u9fff][ 　,，、]+){11,23}[\u4e00-\u9fff]|(?:[\u4e00-\u9fff]{1,2}[ 　]+){11,23}[\u4e00-\u9fff]{1,2})(?![a-z\u4e00-\u9fff])"
+    r"|(?:(?:\d{1,2}[.、)]\s*)?[\u4e00-\u9fff][ 　,，、]+){11,23}(?:\d{1,2}[.、)]\s*)?[\u4e00-\u9fff]"
+    r"|(?:[\u4e00-\u9fff]{1,2}[ 　]+){11,23}[\u4e00-\u9fff]{1,2})(?![a-z\u4e00-\u9fff])"
 )
 
 
