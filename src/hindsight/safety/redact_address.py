@@ -61,6 +61,34 @@ _DE_ADDRESS = re.compile(
     r"(?:,\s*(?P<post>\d{4,5}|\d{3}\s\d{2})\s+[A-ZÅÄÖØÆ][a-zäöüßåæø-]+)?"
 )
 _PO_BOX = re.compile(r"(?i)\bP\.?\s*O\.?\s*Box\s+\d{1,6}\b")
+# Round 19, other countries' forms. Japan in romaji: a block-lot-house number and the district ("5-12-3 Kichijoji Honcho",
+# "Kitazawa 2-14-7"), told apart from a date or a score by a Japanese place after it (a -ku / -shi / -cho / -gun, a
+# prefecture city, Japan) or a 〒 / NNN-NNNN postcode; the ward and the city stay, the postcode goes.
+_JP_PLACE = (r"(?:[A-Z][a-z]+-(?:ku|shi|cho|machi|gun|ken)\b|\b(?:Tokyo|Osaka|Kyoto|Yokohama|Nagoya|Sapporo|Kobe|Fukuoka|Kawasaki|Saitama|"
+             r"Hiroshima|Sendai|Chiba|Okinawa|Nara|Kanagawa|Hokkaido|Japan)\b|\d{3}-\d{4}\b)")
+_JP_ADDRESS = re.compile(
+    r"(?:\b\d{1,2}(?:-chome)?-\d{1,3}-\d{1,4}\s+[A-Z][a-z]+(?:[- ][A-Z][a-z]+){0,2}(?=,\s*(?:[A-Z][\w-]*,?\s+){0,2}" + _JP_PLACE + r")|"
+    r"(?:(?<=-ku, )|(?<=-shi, )|(?<=-cho, ))[A-Z][a-z]+(?:[- ][A-Z][a-z]+){0,2}\s+\d{1,2}(?:-chome)?-\d{1,3}-\d{1,4}\b)"
+    r"(?:(?P<between>[^\n.;]{0,60}?)\b(?P<post>\d{3}-\d{4})\b)?"
+)
+# Japan in its own script, or written in Chinese: after the ward / city / town (which stay), the district and
+# 丁目-番地-号 or a dash triple ("東京都渋谷区渋谷2-21-1", "东京都世田谷区北泽2-14-7", "大阪市北区梅田3丁目1番3号").
+_JP_KANJI = re.compile(
+    r"(?<=[市区區町村郡])[\u4e00-\u9fff\u3040-\u30ff]{1,8}?\d{1,2}(?:丁目|[-－])\d{1,4}(?:番地?|[-－])\d{1,4}(?:号|號)?(?![\d-])"
+)
+_JP_POSTMARK = re.compile(r"〒\s?\d{3}-\d{4}")
+# Korea: a road name ending 로 / 길 and the building number, then an optional 동 / 호 flat ("테헤란로 123, 101동 1502호").
+_KR_ADDRESS = re.compile(r"[\uac00-\ud7a3]{1,10}(?:로|길)\s?\d{1,4}(?:-\d{1,4})?(?:번?길\s?\d{1,4})?(?:,?\s*\d{1,4}동)?(?:\s*\d{1,5}호)?")
+# India: a flat or house number and the building or colony ("Flat 302, Sai Residency", "H.No. 12-3-45, Gandhi Nagar").
+_IN_ADDRESS = re.compile(
+    r"\b(?:Flat|Apt\.?|House|H\.\s?No\.?|Door\s+No\.?|Plot(?:\s+No\.?)?)\s*#?\s*[\w/-]{1,8},\s+(?:[A-Z][\w'-]*\s+){0,3}"
+    r"(?:Residency|Apartments?|Towers?|Heights|Enclave|Nagar|Colony|Society|Complex|Villas?|Residences?|Mansions?|Layout|Vihar|Niwas|Bhavan)\b"
+)
+# Colombia's grid: "Calle 93 #11-26", "Carrera 7 No. 71-21".
+_GRID_ADDRESS = re.compile(r"\b(?:Calle|Carrera|Cra\.?|Avenida|Transversal|Diagonal)\s+\d{1,3}[A-Z]?(?:\s?bis)?\s*(?:#|No\.?|N°)\s*\d{1,3}[A-Z]?\s?-\s?\d{1,3}\b")
+# Singapore HDB flats: "Blk 123 Ang Mo Kio Ave 3, #05-67" (the unit "#05-67" is a home's).
+_SG_ADDRESS = re.compile(r"\b(?:Blk|Block)\s+\d{1,4}[A-Z]?\s+(?:[A-Z][a-z]+\s+){1,4}(?:Ave|Avenue|St|Street|Rd|Road|Dr|Drive|Cres|Crescent|Ring|Link)"
+                         r"(?:\s+\d{1,2})?(?:,?\s*#\d{1,2}-\d{1,5})?|#\d{2}-\d{2,5}(?=,?\s*Singapore\s+\d{6})|\d{1,4}[A-Z]?座\s*#\d{1,2}-\d{1,5}")
 
 _HAN = r"[\u4e00-\u9fff]"
 _NUM = r"[\dA-Za-z一二三四五六七八九十两]{1,5}"
@@ -158,11 +186,13 @@ def region_head(span: str) -> int:
 def _find_addresses(text: str) -> list[list[Span]]:
     """Each address as its spans: a street line and, when it has one, its postcode (the town between stays)."""
     out: list[list[Span]] = []
-    for pattern in (_EN_ADDRESS, _EU_ADDRESS, _STREET_FIRST, _DE_ADDRESS, _PO_BOX):
+    for pattern in (_EN_ADDRESS, _EU_ADDRESS, _STREET_FIRST, _DE_ADDRESS, _PO_BOX, _JP_ADDRESS, _JP_KANJI, _KR_ADDRESS, _SG_ADDRESS, _JP_POSTMARK,
+                    _IN_ADDRESS, _GRID_ADDRESS):
         for m in pattern.finditer(text):
             group: list[Span]
             if "post" in pattern.groupindex and m.group("post"):  # "..., 28028 Madrid": the town stays, as in English
-                street_end = m.start() + len(text[m.start() : m.start("post")].rstrip(", "))
+                cut = m.start("between") if "between" in pattern.groupindex else m.start("post")
+                street_end = m.start() + len(text[m.start() : cut].rstrip(", "))
                 out.append([("address", m.start(), street_end), ("address", *m.span("post"))])
                 continue
             group = [("address", m.start(), m.end())]
@@ -180,8 +210,12 @@ def _find_addresses(text: str) -> list[list[Span]]:
         # marker that comes before the first place suffix.
         span = m.group(0)
         first_place = _ZH_PLACE.search(span)
-        head = span[: first_place.start()] if first_place else ""
-        leads = list(_ZH_ADDRESS_LEAD.finditer(head))
+        if first_place:
+            leads = list(_ZH_ADDRESS_LEAD.finditer(span[: first_place.start()]))
+        else:  # round 19: a building named with no place suffix ("办公地点是学校官网写的工程楼B座417"): cut after the last
+            # lead-in or "的" before the building's number, so a published cue stays in the clause before the address
+            number = re.search(r"[\dA-Za-z一二三四五六七八九十两]", span)
+            leads = list(re.finditer(_ZH_ADDRESS_LEAD.pattern + "|的", span[: number.start() if number else 0]))
         # The province / city / district names a town, not a home: the span starts at the road or estate.
         start = max(m.start() + (leads[-1].end() if leads else 0), m.end("region"))
         out.append([("address", start + region_head(text[start : m.end()]), m.end())])

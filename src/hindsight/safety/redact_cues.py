@@ -218,7 +218,7 @@ def find_national_ids(text: str) -> list[Span]:
 
 _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[A-Z0-9]{11,30}|(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)(?![A-Za-z0-9])")
 _ACCOUNT_CUE = (
-    r"(?i)(?:\bacct\.?|\baccount\s+(?:no\.?|number|#)|\bbank\s+account|\b(?:checking|savings)\s+account|\brouting\s+(?:no\.?|number)|"
+    r"(?i)(?:\bacct\.?|\baccount\s+(?:no\.?|number|#)|\bbank\s+account|\b(?:checking|savings)(?:\s+account|\s*#)|\brouting\s+(?:no\.?|number)|"
     r"\bsort\s+code|\bA/C|\bNUBAN\b|\bBSB\b|\bwire\s+(?:it\s+)?to|银行卡号?|卡号|储蓄卡|借记卡|信用卡|银行账[号户]|对公账[号户]|收款账[号户]|开户账号|"
     r"账[号户]|帐[号户]|户口|这张卡|这个卡|的卡|"
     # round 18: a company's accounts by their type (基本存款账户 "基本户", 一般户, 专用户, 临时户 ...), one after another
@@ -237,6 +237,8 @@ _AT_BANK = r"(?:\s*#)?(?:\s+(?:at|with|@)\s+(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'
 _LOOSE_ACCOUNT = re.compile(r"(?i)\b(?:account|acct|acc|a/c)\.?(?:\s+(?:no\.?|number|#))?" + _AT_BANK + _SEP
                             + r"(?P<value>\d{4}[ -]?\d{2,4}(?:[ -]?\d{2,5}){0,3}|\d{2,3}[ -]\d{3,4}[ -]\d{4,8}(?:[ -]\d{2,3})?)(?![\d-])")
 _SORT_CODE = re.compile(r"(?i)\b(?:sort\s+code|BSB)" + _SEP + r"(?P<value>\d{2}[- ]?\d{2}[- ]?\d{2}|\d{3}[- ]\d{3})(?![\d-])")
+# Round 19: a US routing number (ABA checksum) goes like a sort code: three fresh writers running list it as a secret.
+_ROUTING = re.compile(r"(?i)\b(?:routing|ABA|RTN)(?:\s+(?:no\.?|number|#))?" + _SEP + r"(?P<value>\d{9})(?![\d-])")
 _ACCOUNT = re.compile(_ACCOUNT_CUE + _SEP + r"(?P<value>\d(?:[ -]?\d){7,29})(?![\d-])")
 _CLOUD_ACCOUNT = re.compile(r"(?i)aws|gcp|azure|阿里云|腾讯云|华为云|云|project|tenant|租户|项目")
 _CARD_WORD = re.compile(r"(?i)卡|card")
@@ -269,6 +271,10 @@ def find_bank_accounts(text: str) -> list[Span]:
             out.append(("bank_account", m.start(), m.start() + len(value)))
     for m in _SORT_CODE.finditer(text):
         out.append(("bank_account", *m.span("value")))
+    for m in _ROUTING.finditer(text):
+        d = [int(c) for c in m.group("value")]
+        if (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + d[2] + d[5] + d[8]) % 10 == 0:
+            out.append(("bank_account", *m.span("value")))
     if paid:  # round 17: money moving names a bank account as well as a bank word does ("pay rent into acc ...")
         for m in _LOOSE_ACCOUNT.finditer(text):
             if 6 <= len(re.sub(r"\D", "", m.group("value"))) <= 17 and not _CLOUD_ACCOUNT.search(text, max(0, m.start() - 12), m.end()):

@@ -67,9 +67,12 @@ _AADHAAR_CUE = re.compile(r"(?i)(?:\baadhaar|\bUIDAI|\bUID\b|आधार)[^\n\d
 _ITIN = re.compile(r"(?i)\bITIN" + _SEP + r"(?P<value>9\d{2}[- ]?\d{2}[- ]?\d{4})(?![\d-])")
 _IBAN_CUE = re.compile(r"(?i)\biban[\"']?\s*(?:[:=：]|is)?\s*[\"']?(?P<value>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?)(?![A-Za-z0-9])")
 # "地图 Web 服务 key 是 <32 hex>", "app_key: <32 hex>": hex is a hash elsewhere, but after an API/app key label it is the key.
+# Round 19: a UUID after such a label is the key too ("AppKey 4e6c1f8a-92bd-..."; a bare UUID is an identifier), the
+# separator may be a space, and the label may be glued to Chinese ("快递鸟AppKey", where "\b" never fires).
 _HEX_API_KEY = re.compile(
-    r"(?i)(?:\b(?:api|app|application|access|secret|developer|web)[ _-]?key|\bappkey|\bappsecret|(?:服务|开发者|应用)\s*key)s?[\"']?"
-    r"\s*(?:[:=：]|\bis\b|是|为)\s*[\"'“]?(?P<value>[0-9a-f]{32,64}|[0-9A-F]{32,64})(?![0-9A-Za-z])"
+    r"(?i)(?:(?<![A-Za-z0-9_])(?:api|app|application|access|secret|developer|web)[ _-]?key|(?<![A-Za-z0-9_])app[ _-]?secret|(?:服务|开发者|应用)\s*key)s?[\"']?"
+    r"\s*(?:[:=：]|\bis\b|是|为)?\s*[\"'“]?(?P<value>[0-9a-f]{32,64}|[0-9A-F]{32,64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    r"|[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12})(?![0-9A-Za-z-])"
 )
 # Incoming-webhook URLs of chat bots (Feishu/Lark, DingTalk, WeCom): whoever holds the token posts to the group.
 _WEBHOOK = re.compile(

@@ -78,7 +78,7 @@ _PUBLIC_MAILBOX_BEFORE = re.compile(
 
 # An organisation's or public venue's address, said before it ("营业执照上的注册地址是", "the museum is at").
 _PUBLIC_ADDRESS_BEFORE = re.compile(
-    r"(?i)(?:\b(?:registered\s+(?:office|address)|head\s+office|headquarters|hq|office\s+address|company\s+address|"
+    r"(?i)(?:\b(?:(?:listed|published|public|official|advertised)\s+(?:street\s+)?(?:address|location)(?:\s+is)?|registered\s+(?:office|address)|head\s+office|headquarters|hq|office\s+address|company\s+address|"
     r"business\s+address|store|shop|branch|showroom|museum|library|gallery|stadium|venue|embassy|consulate|city\s+hall|"
     r"town\s+hall|station|airport|hospital|clinic|campus|university|school)(?:'s)?(?:\s+(?:address|is|are|located|at|on|in)){0,3}"
     r"(?:\s+for\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are))?|"
@@ -100,7 +100,7 @@ _PUBLIC_ADDRESS_AFTER = re.compile(
 # website footer:", "售后服务中心地址（官网可查）：".
 _PUBLISHED_BEFORE = re.compile(
     r"(?i)\b(?:from|on|in|per)\s+(?:the\s+|their\s+|its\s+|our\s+)?(?:company(?:'s)?\s+|official\s+|corporate\s+)?"
-    r"(?:website|web\s?site|site|footer|contact\s+page|google\s+maps|letterhead)\b|官网|网站上|可查"
+    r"(?:website|web\s?site|site|footer|contact\s+page|google\s+maps|letterhead)\b|官网|网站上|可查|主页上?|网页上|公布的|公示的"
 )
 _NEGATED = re.compile(r"(?i)\b(?:not|isn't|never|unlisted|private)\b|不|没|未|别")
 # A province / city / district right before the street: the cue comes before the region.
@@ -147,6 +147,32 @@ def is_mobile(value: str) -> bool:
     return bool(_MOBILE.search(value.strip()))
 
 
+# Round 19: the contact is named as an organisation's or a public place's own line or address, the owner right before
+# the contact word ("The animal hospital's after-hours number is ...", "The school office phone is ...", "The lab's
+# mailing address for samples is ...", "医院挂号电话 ...", "餐厅的订座电话是 ..."). An organisation merely named in the
+# clause is not enough ("The pharmacy said to call back at ...", "Contact number for school pickup": the writers' PII),
+# and the clause must carry no personal cue at all (not only since its last comma) and, for an address, no home word.
+_ORG = (r"(?:clinic|hospital|practice|surgery|school|college|university|library|church|temple|mosque|pharmacy|restaurant|"
+        r"caf[eé]|bakery|museum|gallery|dmv|council|court(?:house)?|department|agency|bureau|embassy|consulate|shelter|charity|"
+        r"station|depot|warehouse|branch|store|shop|showroom|dealership|hotel|hostel|motel|gym|salon|lab|laboratory|vet|"
+        r"dentist|utility|airline|airport|office)")
+_ORG_OWNED = re.compile(
+    r"(?i)(?:\b" + _ORG + r"(?:['’]s)?\s+(?:[a-z][\w-]*\s+){0,2}?(?:number|phone|line|address|location)(?:\s+for\s+[a-z]+)?"
+    r"(?:\s+(?:is|was))?|\bits\s+(?:[a-z][\w-]*\s+)?(?:number|phone|line|address|location)(?:\s+(?:is|was))?|(?:医院|诊所|卫生院|门诊|学校|幼儿园|图书馆|博物馆|派出所|车管所|营业厅|驿站|银行|药店|药房|餐厅|饭店|酒店|宾馆|门店)"
+    r"(?:的)?[\u4e00-\u9fff]{0,3}?(?:电话|热线|地址)(?:是|为)?)\s*[:：]?\s*$"
+)
+
+
+def _org_owned(text: str, start: int, home: bool) -> bool:
+    clause = _clause_before(text, start, 70)
+    owned = _ORG_OWNED.search(clause)  # "its address is" needs the organisation named earlier in the clause
+    if not owned or owned.group(0).lower().startswith("its") and not re.search(r"(?i)\b" + _ORG + r"\b", clause[: owned.start()]):
+        return False
+    if _PERSONAL.search(clause) or _NOT.search(clause):
+        return False
+    return not (home and _HOME.search(clause + _clause_after(text, start, 60)))
+
+
 def public_phone(text: str, start: int, end: int) -> bool:
     """A landline or service number introduced as an organisation's public line, and no person's cue near it."""
     value = text[start:end]
@@ -160,7 +186,8 @@ def public_phone(text: str, start: int, end: int) -> bool:
     cues = list(_PUBLIC_PHONE_BEFORE.finditer(clause))
     if cues and _PERSONAL.search(clause, cues[-1].end()):
         return False  # "Front desk said to reach the manager on his own phone, ...": a person named after the public cue
-    return bool(cues or _beside_role_mailbox(clause) or _PUBLIC_PHONE_AFTER.match(text, end) or _published_after(text, end))
+    return bool(cues or _beside_role_mailbox(clause) or _PUBLIC_PHONE_AFTER.match(text, end) or _published_after(text, end)
+                or _org_owned(text, start, False))
 
 
 _MAILBOX = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -239,7 +266,7 @@ def public_address(text: str, start: int, end: int) -> bool:
         return True
     if _ADDRESS_LABEL_END.search(clause) and _ORG_NAMED.search(clause) and not _PERSONAL.search(clause):
         return True
-    if _VENUE_AFTER.match(text, end) and not _HOME.search(clause):
+    if _VENUE_AFTER.match(text, end) and not _HOME.search(clause) or _org_owned(text, start, True):
         return True
     after = _clause_after(text, end, 100)
     cue = _PUBLIC_ADDRESS_AFTER.search(after)

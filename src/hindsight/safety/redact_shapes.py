@@ -114,6 +114,21 @@ _PW_CHANGED = re.compile(
     r"(?:changed|reset|updated|rotated))[^\n。.;；]{0,8}?\s*[，,;；-]\s*(?:现在是|现在为|新的是|改成|now\s+(?:it'?s|it\s+is)|it'?s\s+now|"
     r"(?:the\s+)?new\s+one\s+is|now\s*:)\s*(?P<value>[!-~]{4,32}?)(?=[\s，。；、,;!?！？)）]|[.]\s|[.]?$)"
 )
+# Round 19: a network or a lock changed, its new value in the next clause, no password word ("Guest Wi-Fi changed
+# again - it's now Linden#24!", "店里的WiFi改了，现在是 Cafe@8866x"): the value must mix letters with digits and a symbol or
+# two cases, so a new network name ("it's now ACME-Guest") stays.
+_ACCESS_CHANGED = re.compile(
+    r"(?i)(?:\bwi-?fi\b|\bwlan\b|\bwireless\b|\bhotspot\b|\brouter\b|\b(?:door|gate|lock|safe|locker|alarm)\s+code\b|"
+    r"(?<![A-Za-z])(?:wifi|WiFi)|无线|热点|路由器?|门锁|密码锁|保险柜|保险箱|门禁)[^\n。.;；!?！？]{0,40}?"
+    r"(?:又?(?:换了|改了|变了|更新了|重置了)|\b(?:was\s+|has\s+been\s+|got\s+)?(?:changed|reset|updated|rotated|switched(?:\s+over)?)\b)"
+    r"(?:\s+again)?[^\n。.;；]{0,16}?\s*[，,;；:：—–-]\s*(?:现在是|现在为|新的是|改成了?|换成了?|now\s+(?:it'?s|it\s+is)|it'?s\s+now|it'?s|"
+    r"(?:the\s+)?new\s+one\s+is|now\s*:?)\s*(?P<value>[!-~]{6,32}?)(?=[\s，。；、,;!?！？)）]|[.]\s|[.]?$)"
+)
+# ... or said in a free ZH sentence with no password word: "我邮箱登录用的是 huang1988Qq!", "路由器后台改成了 Zhang_home2024"
+# (an account or mailbox changed to a new name is left: 账号 / 邮箱 改成了 names the login, not its secret).
+_ACCESS_ZH = re.compile(r"(?P<cue>登录|登陆|开机|解锁|锁屏|后台|管理员|路由器?|无线|连接|连网|联网|(?<![A-Za-z])(?:wifi|WiFi|WIFI|Wi-Fi)|"
+                        r"(?P<lock>保险箱|保险柜|门锁|密码锁|密码箱))[\u4e00-\u9fff]{0,6}?"
+                        r"(?:用的是|用的|的是|用|改成了?|换成了?|设成了?|设置成了?|设的是|设为|改为|要?输入?)\s*(?P<value>[!-~]{4,32}?)(?=[\s，。；、,;!?！？)）]|$|[\u4e00-\u9fff])")
 _HAN_UNIT = re.compile(r"\d\s*(?:位|个|次|年|月|天|日|号|小时|分钟|秒|以上|以内|字符|字节|岁|元|块)|^[\u4e00-\u9fff]*(?:位|个|至少|不少于|大于|小于)")
 # A SIM or card PIN/PUK with only a space before it: "SIM PIN 4417, PUK 83920175" (upper-case PIN: "pin" is a verb).
 _PIN_BARE = re.compile(r"(?:\bPIN2?|\b(?i:puk2?))(?:\s+(?:code|number))?\s+(?P<value>\d{4,8})(?![\d.,:/-]|\s*(?:digits?|位))")
@@ -152,6 +167,18 @@ def find_cued_passwords(text: str) -> list[Span]:
     for m in _PW_CHANGED.finditer(text):  # a door or lock code ends in "#" or "*" ("592817#")
         if secret_shaped(m.group("value"), 6, 4) or re.fullmatch(r"\d{4,12}[#*]", m.group("value")):
             out.append(("password", *m.span("value")))
+    for m in _ACCESS_ZH.finditer(text):  # the verb says a secret is typed or set: letters with digits, or a lock's code
+        value = m.group("value")
+        if (re.fullmatch(r"\d{6,12}[#*]?|\d{4,12}[#*]", value) if m.group("lock") else
+                len(value) >= 6 and re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and secret_shaped(value, 6)
+                and not re.match(r"(?i)v?\d+(?:\.\d+)+", value)):
+            out.append(("password", *m.span("value")))
+    for m in _ACCESS_CHANGED.finditer(text):
+        value, (start, end) = m.group("value"), m.span("value")
+        mixed = value != value.lower() and len(re.findall(r"\d", value)) >= 3
+        if (re.search(r"\d", value) and re.search(r"[A-Za-z]", value) and (re.search(r"[^\w-]|_", value) or mixed)
+                and secret_shaped(value, 6) and not re.match(r"(?i)v?\d+(?:\.\d+)+", value)):  # not a version "V2.3.11_b2"
+            out.append(("password", start, end + (text[end : end + 1] == "!")))  # "Linden#2024!": the "!" is the value's
     for m in _PIN_BARE.finditer(text):
         out.append(("password", *m.span("value")))
     for m in _APP_PASSWORD.finditer(text):
@@ -194,7 +221,7 @@ def find_card_security_codes(text: str) -> list[Span]:
 _OPENSSH_BODY = re.compile(r"b3BlbnNzaC1rZXktdjE[A-Za-z0-9+/=\s\\n]{8,}?(?=-----|[^A-Za-z0-9+/=\s\\]|$)")
 _KEY_PREFIXED = re.compile(
     r"(?<![A-Za-z0-9])(?:AGE-SECRET-KEY-1[0-9A-Z]{50,}|[xyzt]prv[1-9A-HJ-NP-Za-km-z]{100,112}|nsec1[02-9ac-hj-np-z]{50,}|"
-    r"PuTTY-User-Key-File-\d[^\n]*|suiprivkey1[02-9ac-hj-np-z]{50,})"
+    r"PuTTY-User-Key-File-\d(?:[^\n]*\n){1,40}?Private-MAC:[^\n]*|PuTTY-User-Key-File-\d[^\n]*|suiprivkey1[02-9ac-hj-np-z]{50,})"
 )
 # A keypair as a byte array (Solana's id.json, a 32/64-byte seed): 32 to 64 numbers 0-255 after a key cue.
 _BYTE_ARRAY = re.compile(r"\[\s*(?P<value>\d{1,3}(?:\s*,\s*\d{1,3}){31,63})\s*\]")
@@ -206,12 +233,16 @@ _HASH_CUE = re.compile(r"(?i)\b(?:sha-?\d*|md5|hash|checksum|digest|commit|tx|tx
 _SEED_CUE = re.compile(r"(?i)(?:seed|recovery|mnemonic|backup|secret|wallet)\s+(?:phrase|words?)|\bseed\b|mnemonic|助记词|恢复短语|种子短语|恢复词")
 # A wallet named without "seed phrase" ("Ledger backup, wallet 'cold-2': orbit velvet ..."): the words must read as a
 # mnemonic, not prose - none of the function words that fill an English sentence and no BIP39 list has.
-_WALLET_SEED_CUE = re.compile(r"(?i)\b(?:wallet|ledger|trezor|metamask|keystone)\b|钱包")
+_WALLET_SEED_CUE = re.compile(r"(?i)\b(?:wallet|ledger|trezor|metamask|keystone|crypto|bitcoin|ethereum)\b|钱包")
 _PROSE_WORD = re.compile(r"(?i)\b(?:the|and|for|with|that|this|you|your|are|was|were|have|has|from|not|but|will|into|then|than|"
                          r"they|them|there|what|when|which|would|should|could|our|his|her|its|she|him|who|how|why|because)\b")
+# Round 19: a number may stand before each word with only a space ("1 walnut 2 prism ..."), the words may run one a
+# line, and a ZH note may write a phrase in words of one or two characters, spaced ("助记词：苹果 钢琴 海洋 ...").
+_SEED_NUM = r"(?:\(?\d{1,2}[.):]?\s*|#\d{1,2}\s+)"
 _SEED_WORDS = re.compile(
-    r"(?P<value>(?:(?:\(?\d{1,2}[.):]\s*|#\d{1,2}\s+)?[a-z]{3,8}[ ,]+){11,23}(?:\(?\d{1,2}[.):]\s*|#\d{1,2}\s+)?[a-z]{3,8}"
-    r"|(?:[\u4e00-\u9fff][ 　,，、]+){11,23}[\u4e00-\u9fff])(?![a-z\u4e00-\u9fff])"
+    r"(?P<value>(?:" + _SEED_NUM + r"?[a-z]{3,8}(?:[ ,]+|\s*\n\s*)){11,23}" + _SEED_NUM + r"?[a-z]{3,8}"
+    r"|(?:(?:\d{1,2}[.、)]\s*)?[\u4e00-\u9fff][ 　,，、]+){11,23}(?:\d{1,2}[.、)]\s*)?[\u4e00-\u9fff]"
+    r"|(?:[\u4e00-\u9fff]{1,2}[ 　]+){11,23}[\u4e00-\u9fff]{1,2})(?![a-z\u4e00-\u9fff])"
 )
 
 
@@ -221,6 +252,12 @@ def _sentence(text: str, start: int, end: int) -> str:
     left = max(left, dot + 2 if dot >= 0 else 0)
     right = min((i for i in (text.find(c, end) for c in "。！？\n") if i >= 0), default=len(text))
     return text[max(left, start - 120) : start] + " " + text[end : min(right, end + 80)]
+
+
+def _gap(text: str, start: int, end: int) -> str:
+    """The text between a cue and its words; a list that opens on a new line after a colon starts at the colon."""
+    gap = text[start:end]
+    return re.sub(r"[:：][ \t]*\n\s*$", ":", gap)
 
 
 def find_key_material(text: str) -> list[Span]:
@@ -238,11 +275,11 @@ def find_key_material(text: str) -> list[Span]:
             out.append(("private_key", *m.span("value")))
     for cue in _SEED_CUE.finditer(text):
         words = _SEED_WORDS.search(text, cue.end(), min(len(text), cue.end() + 60 + 24 * 9))
-        if words and not re.search(r"[\n。.;；]", text[cue.end() : words.start()]) and words.start() - cue.end() <= 60:
+        if words and not re.search(r"[\n。.;；]", _gap(text, cue.end(), words.start())) and words.start() - cue.end() <= 60:
             out.append(("private_key", *words.span("value")))
     for cue in _WALLET_SEED_CUE.finditer(text):
         words = _SEED_WORDS.search(text, cue.end(), min(len(text), cue.end() + 40 + 24 * 9))
-        if (words and words.start() - cue.end() <= 40 and not re.search(r"[\n。.;；]", text[cue.end() : words.start()])
+        if (words and words.start() - cue.end() <= 40 and not re.search(r"[\n。.;；]", _gap(text, cue.end(), words.start()))
                 and re.search(r"[:：]\s*$", text[cue.end() : words.start()]) and not _PROSE_WORD.search(words.group("value"))):
             out.append(("private_key", *words.span("value")))
     return out

@@ -80,6 +80,11 @@ _EXAMPLE_BEFORE = re.compile(
     # a ticket / case / build / release number, named with its "number" / "ID" / "#" right before it
     r"\b(?:ticket|case|incident|request|build|release|version|ref(?:erence)?)\s*(?:no\.?|number|#|id)\s*(?:[:：=#]|\bis\b)?\s*$"
 )
+# Round 19: a value quoted from a vendor's documentation ("Sample Stripe key from their docs: sk_test_...").
+_FROM_DOCS_BEFORE = re.compile(
+    r"(?i)\b(?:from|in|per)\s+(?:the|their|its)\s+(?:[\w.-]+\s+)?(?:api\s+)?(?:docs|documentation|readme|quickstart|tutorial)\s*[:：,，]?\s*$|"
+    r"文档里的?(?:示例|例子)?[:：]?\s*$"
+)
 _SHAPE_KINDS = frozenset({"api_key", "password", "other_id", "otp"})
 
 
@@ -93,7 +98,7 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
     if placeholder_words(text[start:end]):  # round 17: "api_key='test-key-000'" in a fixture
         return True
     return bool(_DECLARED_DIGEST.match(text, end) or _DIGEST_BEFORE.search(text, max(0, start - 40), start)
-                or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start))
+                or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start) or _FROM_DOCS_BEFORE.search(text, max(0, start - 40), start))
 
 
 def vet(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:
