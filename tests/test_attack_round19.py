@@ -72,6 +72,9 @@ LOOSE = [
                  id="store-private-string"),
     pytest.param("memory_store", {"content": "Deploys use the blue cluster.", "event_time": 0}, "event_time",
                  id="store-event_time-number"),
+    pytest.param("memory_store", {"content": "Deploys use the blue cluster.", "event_time": "1700000000"},
+                 "event_time", id="store-event_time-number-string"),
+    pytest.param("memory_search", {"query": "deploys", "now": 0}, "now", id="search-now-number"),
     pytest.param("memory_update", {"memory_id": "{seed}", "updates": {"importance": True}}, "updates.importance",
                  id="update-importance-true"),
     pytest.param("memory_working_get", {"session_id": "s1", "last_n": True}, "last_n", id="working-last_n-true"),
@@ -171,3 +174,93 @@ def test_a_rejection_after_a_store_was_applied_is_already_decided(
     assert review.engine.get(memory.id, "kb").status.value == "active"
     recorded = review.approve(proposed["proposal_id"], "token:rev2", namespace="kb")
     assert recorded["proposal"]["status"] == "approved" and recorded["result"]["memory_id"] == memory.id
+
+
+# ---------------------------------------------------------------- work a reader or an agent's text can cost the server
+def _long_text(seed: int, words: int = 3300) -> str:
+    """~20,000 characters of five repeated words: the worst case of a quadratic diff, many one-word sentences."""
+    import random
+
+    rng = random.Random(seed)
+    return " ".join(rng.choice(["alpha", "beta.", "gamma", "delta.", "epsilon"]) for _ in range(words))[:19_990]
+
+
+def test_a_console_word_diff_compares_a_bounded_number_of_token_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memory page diffs every version on the event loop: 55 s for one pair of such texts froze the server."""
+    import difflib
+    import re
+
+    from hindsight.console import views
+
+    real = difflib.SequenceMatcher
+
+    def bounded(junk: Any, a: list[str], b: list[str], autojunk: bool = True) -> difflib.SequenceMatcher[str]:
+        assert len(a) * len(b) <= 1_000_000, f"a diff of {len(a)} x {len(b)} tokens"
+        return real(junk, a, b, autojunk=autojunk)
+
+    monkeypatch.setattr(views.difflib, "SequenceMatcher", bounded)
+    old, new = _long_text(1), _long_text(2)
+    shown = views.word_diff(old, new)
+    strip = lambda html: re.sub(r"<[^>]+>", "", html)  # noqa: E731
+    assert strip(re.sub(r"<ins>.*?</ins>", "", shown, flags=re.DOTALL)) == old, "every old word is shown"
+    assert strip(re.sub(r"<del>.*?</del>", "", shown, flags=re.DOTALL)) == new, "every new word is shown"
+    small = views.word_diff("The cat sat on the mat.", "The dog sat on the mat.")
+    assert "<del>cat</del><ins>dog</ins> sat on the mat." in small, "a short text keeps its word diff"
+
+
+class _CountingBag(BagEmbedder):
+    def __init__(self) -> None:
+        super().__init__(words=True)
+        self.texts: list[str] = []
+
+    def _embed(self, texts: Any, is_query: bool) -> Any:
+        self.texts.extend(texts)
+        return super()._embed(texts, is_query)
+
+
+def test_an_extractive_summary_ranks_a_bounded_number_of_sentences() -> None:
+    """A read token's memory_summarize of 20 such memories embedded 5,600 sentences (223 s on the live server)."""
+    from hindsight.model import MemoryRecord
+    from hindsight.summarize import Summarizer
+
+    embedder = _CountingBag()
+    records = [MemoryRecord(content=f"Note {i} says the deploy moved. " + _long_text(i)) for i in range(20)]
+    summary = Summarizer(embedder).extractive(records, "brief")
+    assert summary and len(embedder.texts) <= 64 and max(map(len, embedder.texts)) <= 400, len(embedder.texts)
+
+    embedder.texts.clear()
+    short = [MemoryRecord(content="The deploy runs at noon. It uses the blue cluster."),
+             MemoryRecord(content="Rollbacks need the on-call lead.")]
+    Summarizer(embedder).extractive(short, "detailed")
+    assert len(embedder.texts) == 3, "a short set of memories is ranked whole, as before"
+
+
+def test_a_slow_console_page_does_not_hold_the_servers_other_requests(bag_engine: MemoryEngine,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Console pages ran their engine work on the server's event loop: while one page worked (55 s of diffs on the
+    live server), /healthz and every MCP call of the process waited. A page now works on a worker thread."""
+    import threading
+
+    from starlette.testclient import TestClient
+
+    bag_engine.store_memory({"content": "The staging database listens on port 5433."})
+    page_working, other_answered = threading.Event(), threading.Event()
+    seen: dict[str, bool] = {}
+    real_list = bag_engine.list
+
+    def slow_list(*args: Any, **kwargs: Any) -> Any:  # the browse page's engine call, held until /healthz answers
+        page_working.set()
+        seen["other_answered_meanwhile"] = other_answered.wait(timeout=20)
+        return real_list(*args, **kwargs)
+
+    monkeypatch.setattr(bag_engine, "list", slow_list)
+    with TestClient(build_server(bag_engine).http_app(), base_url="http://127.0.0.1") as client:
+        page: dict[str, int] = {}
+        browsing = threading.Thread(target=lambda: page.update(status=client.get("/console").status_code))
+        browsing.start()
+        assert page_working.wait(timeout=60), "the console page never reached its engine call"
+        if client.get("/healthz").status_code == 200:
+            other_answered.set()
+        browsing.join(timeout=60)
+    assert page.get("status") == 200
+    assert seen.get("other_answered_meanwhile") is True, "/healthz waited for the console page"

@@ -6,8 +6,9 @@ true` was taken as 1, `importance: true` as 1.0, `private: 1` or `private: "true
 a value that means something else than it says (a flag read as a count, a count read as a flag) should be refused,
 not guessed. `type_problem` compares each argument's JSON type with the types the tool's published input schema
 allows (following `$ref`, `anyOf` / `oneOf`, `items`, `properties` and `additionalProperties`), before pydantic
-sees it; a schema node that names no type (free metadata) allows anything. An integer is a number; a float with no
-fraction is an integer, as JSON Schema says.
+sees it, and refuses a value of another type that lax mode would convert (`_converted`); one pydantic refuses
+anyway keeps pydantic's words. A schema node that names no type (free metadata) allows anything. An integer is a
+number; a float with no fraction is an integer, as JSON Schema says.
 """
 
 from __future__ import annotations
@@ -74,6 +75,31 @@ def _enum_allows(node: dict[str, Any], kind: str) -> bool:
     return any(json_type(v) == kind for v in values) if isinstance(values, list) else True
 
 
+_BOOLEAN_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "t", "f", "y", "n", "0", "1"})
+
+
+def _converted(value: Any, kind: str, node: dict[str, Any]) -> bool:
+    """True when pydantic's lax mode would turn `value` into the type `node` names (instead of refusing it)."""
+    declared = node.get("type")
+    types = set(declared) if isinstance(declared, list) else {declared}
+    if kind == "boolean":
+        return bool(types & {"integer", "number", "string"})  # true -> 1, 1.0 (a string field refuses it anyway)
+    if "boolean" in types and (value in (0, 1) if kind in ("integer", "number")
+                               else kind == "string" and value.strip().lower() in _BOOLEAN_WORDS):
+        return True
+    if kind == "string" and types & {"integer", "number"}:
+        return _number(value)
+    return kind in ("integer", "number") and "string" in types and node.get("format") in ("date-time", "date")
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _expected(branches: list[dict[str, Any]]) -> str:
     kinds: list[str] = []
     for node in branches:
@@ -94,8 +120,14 @@ def type_problem(value: Any, node: Any, root: dict[str, Any], path: str = "", de
     branches = _branches(_resolve(node, root), root)
     matching = [b for b in branches if _allows(b, kind)]
     if not matching:
-        return (f"{path or 'arguments'}: must be {_expected(branches)}, not {_article(kind)} (rule: arguments keep "
-                "their JSON types; a boolean is not a number and a number or a string is not a boolean)")
+        if not any(_converted(value, kind, b) for b in branches):
+            return None  # pydantic refuses it with its own words (`TypedArgumentErrors`), as before
+        return (f"{path or 'arguments'}: must be {_expected(branches)}, not {_article(kind)} (rule: an argument "
+                "has the JSON type the tool's schema gives it; a boolean is not a number, nor a number or a string "
+                "a boolean)")
+    if kind == "string" and all(b.get("format") in ("date-time", "date") for b in matching) and _number(value):
+        return (f"{path or 'arguments'}: must be an ISO 8601 time, not a number in a string (rule: a time is "
+                "written as ISO 8601; a bare number would be read as seconds since 1970)")
     if kind == "array":
         for node_ in matching:
             items = node_.get("items")
