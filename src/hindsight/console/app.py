@@ -15,6 +15,7 @@ over the engine and the review service.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
@@ -25,6 +26,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, quote, urlencode
 
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
@@ -34,6 +36,15 @@ from hindsight.security.audit import AuditLog
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.sessions import SessionStore
 from hindsight.security.tokens import TokenStore
+
+
+def _run_apart(handler: Callable[[Request, Ctx], Awaitable[Response]], request: Request, ctx: Ctx) -> Response:
+    """Run a page handler to its end on an event loop of this worker thread (its awaits read no more input)."""
+    async def run() -> Response:
+        return await handler(request, ctx)
+
+    return asyncio.run(run())
+
 
 COOKIE = "hindsight_console"
 LANG_COOKIE = "hindsight_lang"
@@ -183,7 +194,11 @@ class ConsoleApp:
                 ctx.notes.append(ctx.t("done"))
             if "proposed" in request.query_params:
                 ctx.notes.append(ctx.t("proposed_note"))
-            return await handler(request, ctx)
+            if request.method == "POST":
+                await request.form()  # read here, on the server's loop; Starlette keeps it for the handler
+            # the page's engine work (a search, a history of diffs) runs on a worker thread: on the server's event
+            # loop a slow page held every other request of the process, /mcp included (attack round 19)
+            return await anyio.to_thread.run_sync(_run_apart, handler, request, ctx)
 
         self.mcp.custom_route(path, methods=methods, include_in_schema=False)(endpoint)
 

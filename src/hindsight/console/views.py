@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from html import escape
 from typing import Any
@@ -28,11 +29,32 @@ def when(value: datetime | float | str | None) -> str:
     return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+#: token pairs a word diff compares at most: SequenceMatcher is quadratic, and two 20,000-character texts of a few
+#: repeated words took 55 s of the event loop on one console page, the whole server frozen (attack round 19)
+MAX_DIFF_PAIRS = 1_000_000
+
+
+def _diff_ops(a: list[str], b: list[str]) -> Sequence[tuple[str, int, int, int, int]]:
+    """SequenceMatcher's opcodes, or, past MAX_DIFF_PAIRS, the common start and end kept and the middle shown as
+    deleted and inserted whole (linear; every word of both texts is still shown)."""
+    if len(a) * len(b) <= MAX_DIFF_PAIRS:
+        return difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    ops: list[tuple[str, int, int, int, int]] = [("equal", 0, start, 0, start)] if start else []
+    ops.append(("replace", start, len(a) - end, start, len(b) - end))
+    return ops + ([("equal", len(a) - end, len(a), len(b) - end, len(b))] if end else [])
+
+
 def word_diff(old: str, new: str) -> str:
     """Old and new text as one escaped string with <del>/<ins> marks (words; single characters for Chinese)."""
     a, b = _TOKENS.findall(old or ""), _TOKENS.findall(new or "")
     out = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    for op, i1, i2, j1, j2 in _diff_ops(a, b):
         if op == "equal":
             out.append(shown("".join(a[i1:i2])))
             continue

@@ -23,9 +23,10 @@ from dataclasses import replace
 from typing import Any
 
 from hindsight.engine import MemoryEngine, refuse_leaving_quarantine, validated, without_sent_back
-from hindsight.errors import HindsightError, InvalidInputError
+from hindsight.errors import AlreadyDecidedError, HindsightError, InvalidInputError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
+from hindsight.review.apply_once import landed, store_once
 from hindsight.review.claims import proposer_actor
 from hindsight.review.queue import Proposal, ProposalNotFoundError, ReviewQueue, keyed_proposal_id
 from hindsight.review.separation import refuse_own_approval, second_look_needed
@@ -251,12 +252,18 @@ class ReviewService:
 
     def reject(self, proposal_id: str, reviewer: str, note: str = "", namespace: str | None = None) -> dict[str, Any]:
         note = self.engine.writer.clean_note(note, "note")
-        self.queue.get(proposal_id, namespace)
+        proposal = self.queue.get(proposal_id, namespace)
+        applied = landed(self.engine, proposal.id) if proposal.action == "store" else None
+        if applied is not None:  # its approval was applied by a server that died before recording it (round 19)
+            raise AlreadyDecidedError(
+                f"proposal '{proposal.id}' (store in namespace '{proposal.namespace}') was already applied as memory "
+                f"'{applied.id}' by an approval whose server stopped before recording it; nothing changed: approve "
+                "it to record that, then forget the memory if it should not stay")
         return {"proposal": self.queue.decide(proposal_id, "rejected", reviewer, note).as_dict()}
 
     def _apply(self, proposal: Proposal, actor: str, expected_version: str | None = None) -> dict[str, Any]:
-        if proposal.action == "store":
-            return self.engine.store_memory(proposal.payload, actor).as_dict()
+        if proposal.action == "store":  # once, also after a server died applying it (review/apply_once.py)
+            return store_once(self.engine, validated(MemoryInput, proposal.payload, "memory"), actor, proposal.id)
         if proposal.action == "consolidate":
             return self.engine.consolidate(proposal.namespace, actor).as_dict()
         assert proposal.memory_id is not None

@@ -1,10 +1,12 @@
-"""Look-alike namespace names (attack round 11) and tags (attack round 17: `new_tag`, `tag_form`).
+r"""Look-alike namespace names (attack round 11) and tags (attack round 17: `new_tag`, `tag_form`).
 
 A namespace is a hard boundary and a token names the namespaces it may reach, so a name that *looks* like another
 (``аlice`` with a Cyrillic ``а``, ``ａｌｉｃｅ`` in full width) lets a write land where an operator reading the list
 believes it did not, or a token be granted for the wrong one. A new name is therefore refused, as an
 ``invalid_input`` naming ``namespace`` and the rule, when it:
 
+* holds an invisible character (a zero-width joiner or non-joiner, a variation selector, the combining grapheme
+  joiner, any format or control character: attack round 19, the schema's `\w` lets the joiners through);
 * is not in NFKC form (full-width letters, ligatures, compatibility characters);
 * mixes letters of Latin, Cyrillic and Greek (one script's letters per name; digits, punctuation and Han,
   kana or Hangul may join any of them, so ``团队-kb`` and ``kb/研发`` stay valid);
@@ -39,8 +41,25 @@ def _script(ch: str) -> str | None:
     return next((s for s in _SCRIPTS if name.startswith(s)), None)
 
 
+#: categories of characters that show nothing (format: zero-width joiners, bidi marks; control; unassigned ...)
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+#: marks that show nothing on their own: the combining grapheme joiner, variation selectors, Mongolian selectors
+_INVISIBLE_MARKS = re.compile("[\u034f\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+
+
+def _hidden(name: str) -> str | None:
+    for i, ch in enumerate(name):
+        if unicodedata.category(ch) in _HIDDEN_CATEGORIES or _INVISIBLE_MARKS.match(ch):
+            return f"U+{ord(ch):04X} at position {i}"
+    return None
+
+
 def namespace_problem(name: str) -> str | None:
     """Why ``name`` may not be created as a namespace, or None when it may."""
+    hidden = _hidden(name)
+    if hidden:  # attack round 19: the schema's pattern (pydantic's regex) lets a zero-width joiner through as \w
+        return (f"'{ascii(name)[1:-1]}' holds an invisible character ({hidden}); rule: a namespace name may not hold "
+                "invisible, format or control characters (it would look like another name)")
     if unicodedata.normalize("NFKC", name) != name:
         return (f"'{ascii(name)[1:-1]}' is not in NFKC form (it would read as "
                 f"'{unicodedata.normalize('NFKC', name)}'); rule: namespace names are NFKC-normalised")
