@@ -12,6 +12,12 @@ role such as "System" or "Assistant", which `safety.view` reads) and a colon, an
 include a turn of the same speaker and one of another. A lone "Preference: ..." or "Remember: ..." is never a
 speaker's turn, so its label stays part of what the guard reads. `WritePipeline` re-screens the words after the
 label when the classifier alone quarantined such a turn: it stays quarantined only if they are flagged too.
+
+What a turn ends with in brackets ("... [shares a photo: a dog on a beach]": what the speaker showed, not what they
+said) is screened as a part of its own (`parts`): the two joined read as neither (LoCoMo, the round-20 guard: 25 of
+the 48 turns it still held carry a caption; 18 of the 42 with a dialogue context pass once speech and caption are
+read apart, docs/benchmarks.md "LoCoMo, round 21"). Each part must pass on its own, so an order hidden in the
+caption is still read as one.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from hindsight.safety.view import ASSISTANT_ROLES, AUTHORITY_ROLES, USER_ROLES
 _NAME = r"[A-Z][a-z][A-Za-z'’-]*"
 _LABEL = re.compile(rf"^\s*({_NAME}(?: {_NAME})?)\s*:\s*(?=\S)")
 _ROLES = frozenset(AUTHORITY_ROLES + ASSISTANT_ROLES + USER_ROLES)
+_SHOWN = re.compile(r"\s*\[([^\[\]]*\S[^\[\]]*)\]\s*$")
 
 
 def speaker(text: str) -> re.Match[str] | None:
@@ -44,3 +51,12 @@ def dialogue_body(content: str, previous: Sequence[str]) -> str | None:
     if own.group(1) not in earlier or not earlier - {own.group(1)}:
         return None
     return content[own.end():]
+
+
+def parts(body: str) -> list[str]:
+    """A dialogue turn's words read apart: what was said, then what it ends with in brackets (a shared photo's
+    caption), when both hold words. Else the body alone."""
+    shown = _SHOWN.search(body)
+    if shown is None or not body[: shown.start()].strip():
+        return [body]
+    return [body[: shown.start()], shown.group(1)]

@@ -44,7 +44,7 @@ from hindsight.write.contracts import (
     WriteAction,
     WriteOutcome,
 )
-from hindsight.write.dialogue import dialogue_body
+from hindsight.write.dialogue import dialogue_body, parts
 from hindsight.write.erase import erase
 from hindsight.write.fields import redact_value
 from hindsight.write.screening import clean_note, screen_fields
@@ -230,9 +230,15 @@ class WritePipeline:
         if body is None or self._lost_payloads(item.content, record.content):
             return entry
         own, labels = _screened_fields(record)
-        again = self.screen(body, record.context, record.tags, own, labels=labels)
-        if again is None or again.suspicious:
-            return entry
+        pieces = parts(body)
+        # the guard's classifier reads the write path's passage vectors: hand it those of the parts (one encoder call)
+        vectors = (list(self.embedder.embed_documents(pieces))
+                   if self._reuses_document_embedding() and not record.context.strip() else [None] * len(pieces))
+        again = None
+        for piece, vector in zip(pieces, vectors):
+            again = self.screen(piece, record.context, record.tags, own, embedding=vector, labels=labels)
+            if again is None or again.suspicious:
+                return entry
         record.status, record.status_reason = Status.active, ""
         return record, again, found
 
