@@ -6,7 +6,10 @@ Like ``scripts/guard_parts_eval.py`` (every text of ``guard_lowo_fast.selected_e
 retrieval memories and ``tests/data/guard_benign_fixed.json``, redacted, screened by ``WriteGuard.screen`` with the
 ONNX vector the write path hands it), but each row also keeps the whole text's classifier score, every marked part's
 score and the redacted text, so ``bench/guard22_readings.py`` can apply a threshold reading offline (readings read the
-text; the scores do not change with them).
+text; the scores do not change with them). ``guard_lowo_fast`` puts this checkout's ``src`` first on the path, so
+``flag`` / ``reasons`` are this checkout's verdict whatever ``PYTHONPATH`` says (and a part is scored only when the
+whole did not flag); main's verdicts come from ``bench/guard22_main_screen.py``. ``--only``: the texts where a reading
+fires (the other texts' thresholds are main's by construction).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/guard22"))
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--only", type=Path, default=None,
+                        help="screen only the texts of this JSON-lines file (a 'text' per line): the rows a reading can move")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "scripts"))
     sys.path.insert(1, str(ROOT / "bench"))
@@ -38,6 +43,9 @@ def main() -> None:
     examples = lf.selected_examples(4, pii=True, retrieval=True)
     rows = [(e.writer, e.is_attack, e.text, e.kind or "") for e in examples]
     rows += [("fixed", False, str(item["content"]), "fixed") for item in json.loads(FIXED.read_text(encoding="utf-8"))]
+    if args.only:
+        wanted = {json.loads(x)["text"] for x in args.only.read_text(encoding="utf-8").splitlines() if x.strip()}
+        rows = [r for r in rows if r[2] in wanted]
     redacted, _, _, _ = gm._prepared_cached([r[2] for r in rows], args.cache_dir)
     vectors = lf.runtime_vectors(redacted, args.cache_dir, "onnx")
     guard = WriteGuard()
