@@ -97,6 +97,8 @@ NOT_HIDDEN = [
     "周一 开会 讨论 预算，周二 出差。",
     "The U.S. office sends the Q3 numbers on Friday.",
     "张伟 (Zhang Wei) 明天到上海，李娜负责接机。",
+    "和 Chen Jie、Zhou Min 约了周四上午核对库存，Liu Yang 负责打印清单。",
+    "欧拉公式写成 e^(iπ) + 1 = 0，课上再推导一遍。",
     "用 git pull 更新以后再跑 npm install 就行。",
 ]
 

@@ -13,8 +13,8 @@ its marks on the raw text (not by what the decoded text says):
 - letters spelled out one at a time: a run of five or more single letters joined by one separator, or two runs of
   three or more ("d i s a b l e", "i.g.n.o.r.e", "w-i-r-e");
 - Han characters split one by one: four or more in a row, each followed by one space or symbol;
-- Chinese words written as pinyin inside Chinese text: two or more runs of at least two pinyin syllables between Han
-  characters ("zhen dong 保护 ke yi 先 duan jie").
+- Chinese words written as pinyin inside Chinese text: two or more lower-case runs of at least two pinyin syllables
+  between Han characters ("zhen dong 保护 ke yi 先 duan jie"; romanised names are capitalised).
 
 A note *about* such tricks (a test fixture, an article, a training example quoting "tui kuan bu yong he dui":
 ``mention.mentions_attack``), or one whose only hidden piece is inside a quotation, shows the hiding, it does not hide. What the guard does with a text that hides:
@@ -29,11 +29,14 @@ import unicodedata
 
 from hindsight.safety.decode import _is_pinyin_token
 from hindsight.safety.mention import mentions_attack
-from hindsight.safety.normalize import ScreeningText, prepare
+from hindsight.safety.normalize import _HOMOGLYPH_FROM, ScreeningText, prepare
 
 #: ``prepare``'s hidden kinds that are places, not encodings: every HTML note has stripped tags.
 NOT_HIDING = frozenset({"html_stripped"})
-_MIXED_SCRIPT = re.compile(r"[a-zA-Z][\u0370-\u03ff\u0400-\u04ff]|[\u0370-\u03ff\u0400-\u04ff][a-zA-Z]")
+#: A Latin letter beside a Cyrillic or Greek look-alike that ``normalize`` folds (а, е, о, р, ο, ι ...): "Аlwаys"; not
+#: "e^(iπ)", whose π folds to nothing.
+_LOOKALIKE = "".join(ch for ch in _HOMOGLYPH_FROM if "\u0370" <= ch <= "\u04ff")
+_MIXED_SCRIPT = re.compile(f"[a-zA-Z][{_LOOKALIKE}]|[{_LOOKALIKE}][a-zA-Z]")
 _SPELLED = re.compile(r"(?<![^\W\d_])(?:[^\W\d_](?: |[.\-_*·] ?)){2,}[^\W\d_](?![^\W\d_])")
 #: A Han character and one separator, four or more times: a space, ASCII joiner, arrow, box, dingbat or star - not the
 #: general or CJK punctuation a sentence uses (quotes, dashes, commas).
@@ -63,9 +66,8 @@ def hiding_signs(raw: str, prepared: ScreeningText) -> list[str]:
         signs.append("spelled")
     if _SPLIT_HAN.search(text):
         signs.append("split_han")
-    lowered = text.lower()
-    if _HAN.search(lowered):
-        runs = [m.group(1).split() for m in _PINYIN_RUN.finditer(lowered)]
+    if _HAN.search(text):  # lower-case runs only: "Zhang Wei、Li Na" are romanised names, not hidden words
+        runs = [m.group(1).split() for m in _PINYIN_RUN.finditer(text)]
         if sum(len(r) >= 2 and all(_is_pinyin_token(t) for t in r) for r in runs) >= 2:
             signs.append("pinyin")
     return signs
