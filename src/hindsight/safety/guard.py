@@ -50,10 +50,13 @@ from hindsight.safety.directive_flag import (
 )
 from hindsight.safety.evasion import teaches_evasion
 from hindsight.safety.features import framing_gate
+from hindsight.safety.hiding import hides_wording
+from hindsight.safety.lowered import reading_threshold
 from hindsight.safety.mention import mentions_attack, references_secret
 from hindsight.safety.normalize import ScreeningText, fold, prepare
 from hindsight.safety.outward import sends_outward
 from hindsight.safety.payee import orders_unverified_payee_change
+from hindsight.safety.polarity import adds_check
 from hindsight.safety.rules import (
     CATEGORY_PRIORITY,
     RuleHit,
@@ -214,22 +217,26 @@ class WriteGuard:
         clf = self.classifier
         return clf.threshold if clf is not None else 1.0
 
-    def threshold_for(self, view: FeatureView, normalised: str = "") -> float:
+    def threshold_for(self, view: FeatureView, normalised: str = "", hidden: bool = False) -> float:
         """The classifier threshold for this text: ``carry_threshold`` (never lower) for a carried, unmoved secret
         or a secret named by reference (``mention.references_secret``: ``os.environ['DB_PASSWORD']``, ``<YOUR_KEY>``);
         ``fact_threshold`` (never lower) for a note that carries a redacted value and orders nothing with it
         (``carried.carried_fact``, not sent outward); :data:`FRAME_THRESHOLD` (never lower) for a directive that acts
         on nothing at stake or only tightens (``stake.benign_frame``); else :data:`VOUCHED_THRESHOLD` (never higher)
         for a safeguard loosened on a claimed authority's word, or (round 21, ``trusted.py``) a party declared genuine
-        and handed what a check guards."""
+        and handed what a check guards. Round 22: a rule that adds a check (``polarity.adds_check``) is a frame; a
+        round-22 reading (``lowered.reading_threshold``: a check waived on a spoken word, an appended order that acts,
+        wording hidden on purpose - ``hidden``) lowers the threshold (never raises it)."""
         carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
         threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
         if normalised and self.fact_threshold > threshold and carried_fact(normalised) and not sends_outward(normalised):
             threshold = self.fact_threshold  # a fact that carries a redacted value: only its payload looked like an attack
-        if normalised and benign_frame(normalised):
+        if normalised and (benign_frame(normalised) or adds_check(normalised)):
             return max(threshold, FRAME_THRESHOLD)
         vouched = bool(normalised) and (vouched_loosening(normalised) or transfers_trust(normalised))
-        return min(threshold, VOUCHED_THRESHOLD) if vouched else threshold
+        threshold = min(threshold, VOUCHED_THRESHOLD) if vouched else threshold
+        lowered = reading_threshold(normalised, hidden) if normalised else None
+        return threshold if lowered is None else min(threshold, lowered)
 
     @staticmethod
     def _rule_hits(prepared: ScreeningText, view: FeatureView | None = None) -> list[RuleHit]:
@@ -302,7 +309,7 @@ class WriteGuard:
             score, label = max(scored, key=lambda pair: pair[0])
         else:
             score, label = clf.attack_score(vector, prepared.text)
-        if score >= self.threshold_for(view, prepared.text):
+        if score >= self.threshold_for(view, prepared.text, hidden=hides_wording(text, prepared)):
             return GuardVerdict(True, rule_category or label, rule_ids + [f"classifier:{score:.2f}"] + hidden_reasons, score)
         part_score, part_label = self._part_score(clf, text) if self.parts else (0.0, None)
         if part_score > 0.0:  # one marked part alone reads as an order (round 21)

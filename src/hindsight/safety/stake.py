@@ -124,12 +124,16 @@ def form_only(normalised: str) -> bool:
     return any(FORM.search(s) for s in directives) and all(FORM.search(s) or not LOOSENED.search(s) for s in directives)
 
 
+def loosens_stake(normalised: str) -> bool:
+    """Does a sentence of the text loosen something at stake (a stake named and a loosening word in one sentence)?"""
+    return any(_at_stake(s) and LOOSENED.search(s) for s in _sentences(normalised))
+
+
 def tightened_only(normalised: str) -> bool:
     """Does the text narrow a safeguard (a broad grant not made, a secret never asked for) and loosen none at stake?"""
     if not NARROWED.search(normalised):
         return False
-    rest = NARROWED.sub(" ", normalised)
-    return not any(_at_stake(s) and LOOSENED.search(s) for s in _sentences(rest))
+    return not loosens_stake(NARROWED.sub(" ", normalised))
 
 
 def scoped_with_check_kept(normalised: str) -> bool:
