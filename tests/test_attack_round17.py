@@ -26,7 +26,7 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.errors import EncryptionUnavailableError, InvalidInputError
-from hindsight.model import SearchFilters
+from hindsight.read_model import SearchFilters
 from hindsight.security.crypto import PREFIX, generate_key
 from hindsight.server.mcp_server import build_server
 

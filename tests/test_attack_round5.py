@@ -225,7 +225,7 @@ def test_the_resilient_client_is_refused_a_nul_write_for_good(server: dict[str, 
     client = ResilientClient(server["url"], tmp_path / "queue.db", token=server["tokens"]["agent"], timeout=30,
                              auto_flush=False)
     try:
-        with pytest.raises(ToolError, match=r"^invalid_input: .*content must not contain NUL"):
+        with pytest.raises(ToolError, match=r"^invalid_input: .*content: must not contain NUL"):
             client.store("tool output with a stray \x00 byte", namespace="alice")
         assert client.status().queue_length == 0  # refused for good: never queued, nothing waits behind it
         stored = client.store("The user prefers pnpm over npm", namespace="alice")

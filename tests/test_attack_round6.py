@@ -47,8 +47,8 @@ HIDDEN = [
     ("tags", {"content": "The deploy target is the prod cluster", "tags": ["pro\u200bd"]}),
     ("tags", {"content": "The deploy target is the prod cluster", "tags": ["\u202eprod"]}),
     ("tags", {"content": "The deploy target is the prod cluster", "tags": ["\ufeffprod"]}),
-    ("metadata key", {"content": "The deploy target is the prod cluster", "metadata": {"\u202eyek": "v"}}),
-    ("metadata.team key", {"content": "The deploy target is the prod cluster", "metadata": {"team": {"ow\u200bner": 1}}}),
+    ("metadata: a key", {"content": "The deploy target is the prod cluster", "metadata": {"\u202eyek": "v"}}),
+    ("metadata.team: a key", {"content": "The deploy target is the prod cluster", "metadata": {"team": {"ow\u200bner": 1}}}),
     ("session_id", {"content": "The deploy target is the prod cluster", "session_id": "\u202esess-42"}),
     ("source_task_id", {"content": "The deploy target is the prod cluster", "source_task_id": "task\u2028two"}),
 ]

@@ -17,7 +17,8 @@ import pytest
 from hindsight.consolidate import Consolidator
 from hindsight.consolidate_frame import FRAME_MIN, Frame, about_the_same
 from hindsight.embeddings.base import Embedder
-from hindsight.model import MemoryInput, MemoryType, Status, utcnow
+from hindsight.field_rules import utcnow
+from hindsight.model import MemoryInput, MemoryType, Status
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.write.pipeline import WritePipeline
 

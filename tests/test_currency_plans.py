@@ -23,7 +23,8 @@ from xling_store import open_mixed
 
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
-from hindsight.model import Explanation, MemoryRecord, MemoryType, SearchHit
+from hindsight.model import MemoryRecord, MemoryType
+from hindsight.read_model import Explanation, SearchHit
 from hindsight.retrieval.currency import OUTDATED, mark_outdated, overlap, replans
 
 T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)

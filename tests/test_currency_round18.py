@@ -17,8 +17,9 @@ from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.write.analysis import analyse
 from hindsight.write.conflict import Verdict
+from hindsight.write.end_cues import end_cue
 from hindsight.write.endings import ending, ends_anew
-from hindsight.write.evidence import change_evidence, end_cue
+from hindsight.write.evidence import change_evidence
 from hindsight.write.slot_change import overrides
 from hindsight.write.supersede import NEAR, retarget
 

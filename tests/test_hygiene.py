@@ -325,7 +325,8 @@ def test_fact_vectors_reuse_cached_texts_and_skip_stored_fact_vectors() -> None:
     """Turns are re-embedded without their neighbours once; a record without session context keeps its vector."""
     import numpy as np
 
-    from hindsight.model import SESSION_CONTEXT_KEY, MemoryRecord
+    from hindsight.field_rules import SESSION_CONTEXT_KEY
+    from hindsight.model import MemoryRecord
     from hindsight.write.hygiene import FactVectorCache, fact_vectors
 
     class CountingEmbedder:

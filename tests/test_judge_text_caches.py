@@ -13,8 +13,9 @@ import pytest
 
 from hindsight.write import analysis, evidence
 from hindsight.write.analysis import Unit, analyse, content_diff
-from hindsight.write.evidence import _abbreviates, _squash, _uncovered_names
+from hindsight.write.evidence import _squash, _uncovered_names
 from hindsight.write.pair_features import anchor_terms
+from hindsight.write.slot_align import _abbreviates
 from hindsight.write.supersede import shared_terms
 
 

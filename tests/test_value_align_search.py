@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hindsight.write import value_align
-from hindsight.write.slots import align
+from hindsight.write.slot_align import align
 from hindsight.write.value_align import best_clauses, spans, value_change
 
 PAIRS = [

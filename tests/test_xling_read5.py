@@ -18,7 +18,8 @@ from xling_store import open_mixed
 
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
-from hindsight.model import Explanation, MemoryRecord, MemoryType, SearchHit
+from hindsight.model import MemoryRecord, MemoryType
+from hindsight.read_model import Explanation, SearchHit
 from hindsight.retrieval.bilingual import name_keys
 from hindsight.retrieval.currency import OUTDATED, anchors, lasting, mark_outdated, states_change
 from hindsight.retrieval.glossmatch import gloss_ranked

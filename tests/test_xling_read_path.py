@@ -21,8 +21,9 @@ from xling_store import open_mixed
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
-from hindsight.model import Explanation, MemoryRecord, SearchHit
+from hindsight.model import MemoryRecord
 from hindsight.present import hit_view
+from hindsight.read_model import Explanation, SearchHit
 from hindsight.retrieval.crosslingual import bias_group, by_script, other_script
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hindsight.write.renumber import number_replaced
-from hindsight.write.slots import _atoms
+from hindsight.write.slot_align import _atoms
 from hindsight.write.value_align import number_kind
 
 

@@ -17,7 +17,8 @@ from hindsight.errors import (
     StorageBusyError,
     StorageError,
 )
-from hindsight.model import MemoryInput, MemoryPatch, MemoryRecord, MemoryType, SearchFilters, SearchHit, Source, Status
+from hindsight.model import MemoryInput, MemoryPatch, MemoryRecord, MemoryType, Source, Status
+from hindsight.read_model import SearchFilters, SearchHit
 from hindsight.write.pipeline import WriteOutcome
 
 __all__ = [

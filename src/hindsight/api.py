@@ -11,7 +11,8 @@ from typing import IO, Any
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
-from hindsight.model import HistoryEntry, MemoryRecord, SearchFilters, SearchHit
+from hindsight.model import MemoryRecord
+from hindsight.read_model import HistoryEntry, SearchFilters, SearchHit
 from hindsight.retrieval.search import SearchOptions
 from hindsight.storage.base import StoreStats
 from hindsight.summarize import SummaryStyle

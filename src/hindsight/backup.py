@@ -39,8 +39,10 @@ from hindsight.backup_check import (
 )
 from hindsight.engine import MemoryEngine
 from hindsight.errors import InvalidInputError, StorageError
+from hindsight.field_rules import utcnow
 from hindsight.jsonl import json_objects
-from hindsight.model import HistoryEntry, MemoryRecord, utcnow
+from hindsight.model import MemoryRecord
+from hindsight.read_model import HistoryEntry
 from hindsight.security.tokens import TokenStore
 from hindsight.storage.base import Edge, MemoryStore
 from hindsight.storage.encrypted import texts_to_embed

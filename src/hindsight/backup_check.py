@@ -45,18 +45,9 @@ import numpy as np
 from pydantic import ValidationError
 
 from hindsight.errors import InvalidInputError, format_validation_error
-from hindsight.model import (
-    MAX_CONTENT_CHARS,
-    MAX_CONTEXT_CHARS,
-    SEALED_METADATA_KEYS,
-    HistoryEntry,
-    MemoryRecord,
-    MemoryType,
-    Status,
-    check_metadata,
-    check_time,
-    has_visible_text,
-)
+from hindsight.field_rules import SEALED_METADATA_KEYS, check_metadata, check_time, has_visible_text
+from hindsight.model import MAX_CONTENT_CHARS, MAX_CONTEXT_CHARS, MemoryRecord, MemoryType, Status
+from hindsight.read_model import HistoryEntry
 from hindsight.security.crypto import PREFIX
 from hindsight.security.namespace_names import MAX_NAMESPACE_CHARS, NAMESPACE_PATTERN
 from hindsight.security.principal import ALL_NAMESPACES, Scope
@@ -105,7 +96,7 @@ def _label(line: int, value: Any, field: str, limit: int = MAX_LABEL_CHARS, iden
     try:
         check_identifier(value, field) if identifier else check_value(value, field)
     except InvalidInputError as exc:
-        raise _fail(line, field, str(exc).removeprefix(f"{field} ")) from exc
+        raise _fail(line, field, str(exc).removeprefix(f"{field}: ")) from exc
 
 
 def _id(line: int, value: Any, field: str) -> str:
@@ -211,9 +202,9 @@ def check_memory(line: int, item: dict[str, Any], dim: int | None) -> tuple[Memo
         check_metadata(record.metadata, reserved_ok=True)
         check_value(record.metadata, "metadata")
         for key in record.metadata:
-            check_identifier(str(key), "metadata key")
+            check_identifier(str(key), "metadata", "a key ")
     except (ValueError, InvalidInputError) as exc:
-        raise _fail(line, "memory.metadata", str(exc).removeprefix("metadata ")) from exc
+        raise _fail(line, "memory.metadata", str(exc).removeprefix("metadata: ")) from exc
     return record, _vector(line, item.get("vector"), dim)
 
 
@@ -230,7 +221,7 @@ def _snapshot(line: int, value: Any, field: str) -> None:
     try:
         check_value(snapshot, field)
     except InvalidInputError as exc:
-        raise _fail(line, field, str(exc).removeprefix(f"{field} ")) from exc
+        raise _fail(line, field, str(exc).removeprefix(f"{field}: ")) from exc
 
 
 def check_history(line: int, item: dict[str, Any]) -> HistoryEntry:

@@ -45,16 +45,9 @@ import numpy as np
 
 from hindsight.consolidate_frame import about_the_same
 from hindsight.embeddings.base import Embedder
+from hindsight.field_rules import MAX_TAGS, utcnow
 from hindsight.llm import LLMClient
-from hindsight.model import (
-    DEFAULT_CREDIBILITY,
-    MAX_TAGS,
-    MemoryInput,
-    MemoryRecord,
-    MemoryType,
-    Status,
-    utcnow,
-)
+from hindsight.model import DEFAULT_CREDIBILITY, MemoryInput, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.summarize import split_sentences
 from hindsight.write.analysis import analyse

@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hindsight.errors import InvalidInputError
-from hindsight.model import MAX_CONTEXT_CHARS, MemoryInput, MemoryRecord, has_visible_text
+from hindsight.field_rules import has_visible_text
+from hindsight.model import MAX_CONTEXT_CHARS, MemoryInput, MemoryRecord
 from hindsight.working import Turn
 from hindsight.write import events, ingest
 from hindsight.write.importance import compute_importance
@@ -84,8 +85,10 @@ class ConversationsMixin:
     # --------------------------------------------------------- working memory
     def working_append(self, session_id: str, role: str, content: str, namespace: str = "default") -> int:
         """Append a turn to the session's working memory; returns the number of turns held."""
-        if not session_id.strip() or not has_visible_text(content):
-            raise InvalidInputError("session_id must be non-empty and content must contain visible text")
+        if not session_id.strip():
+            raise InvalidInputError("session_id: must be non-empty")
+        if not has_visible_text(content):
+            raise InvalidInputError("content: must contain visible text")
         check_identifier(session_id, "session_id")
         check_text(content, "content")
         return self.working.append(namespace, session_id, role, guarded_turn(self.writer.screener, self.writer.redactor, content), self.clock())
@@ -103,7 +106,7 @@ class ConversationsMixin:
         """
         turns = self.working.recent(namespace, session_id)
         if not turns:
-            raise InvalidInputError(f"session '{session_id}' has no working memory to end")
+            raise InvalidInputError(f"session_id: session '{session_id}' has no working memory to end")
         transcript = [MemoryRecord(content=f"{t.role.capitalize()} said: {t.content}", namespace=namespace) for t in turns]
         summary, method = self.summarizer.summarize(transcript, "structured")
         items: builtins.list[dict[str, Any]] = [{

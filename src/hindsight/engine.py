@@ -34,16 +34,9 @@ from hindsight.errors import (
     format_validation_error,
     validated,
 )
+from hindsight.field_rules import RESERVED_METADATA_KEYS, unchanged_reserved, utcnow
 from hindsight.llm import LLMClient, create_llm
-from hindsight.model import (
-    RESERVED_METADATA_KEYS,
-    MemoryInput,
-    MemoryPatch,
-    MemoryRecord,
-    Status,
-    unchanged_reserved,
-    utcnow,
-)
+from hindsight.model import MemoryInput, MemoryPatch, MemoryRecord, Status
 from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever
 from hindsight.review.separation import held_writers, refuse_decided_hold, refuse_own_release
@@ -84,7 +77,7 @@ def without_sent_back(changes: dict[str, Any], current: MemoryRecord) -> dict[st
     try:
         return {**changes, "metadata": unchanged_reserved(changes["metadata"], current.metadata)}
     except ValueError as exc:
-        raise InvalidInputError(f"invalid updates: {exc}") from exc
+        raise InvalidInputError(str(exc)) from exc
 
 
 class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
@@ -166,7 +159,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         With `idempotency_key`, one memory per key and namespace: a repeat answers the first result
         (see write/idempotency.py).
         """
-        item = validated(MemoryInput, data, "memory")
+        item = validated(MemoryInput, data, "memory", top=True)
         if idempotency_key is None:
             return self.store_many([item], actor)[0]
         return outcome_from_dict(self.idempotent(
@@ -195,7 +188,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         """Store several memories with batched embedding. All are validated before any is written.
 
         `relayed`: the items are what the server derived from an agent's report (see `admit`)."""
-        inputs = self.admit([validated(MemoryInput, item, "memory") for item in items], actor, relayed)
+        inputs = self.admit([validated(MemoryInput, item, "memory", top=True) for item in items], actor, relayed)
         if any(item.private for item in inputs) and not getattr(self.store, "supports_encryption", False):
             raise EncryptionUnavailableError(
                 "private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY (see `hindsight keygen`) "
@@ -245,7 +238,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         try:
             updated = MemoryRecord.model_validate({**current.model_dump(), **changes, "updated_at": self.clock()})
         except ValidationError as exc:
-            raise InvalidInputError(f"invalid updates: {format_validation_error(exc)}") from exc
+            raise InvalidInputError(format_validation_error(exc, "updates.")) from exc
         # the fields this update changed (attack round 18: the note listed every field it set, so a tags-only update
         # read "content, context, importance, tags" in history and `hindsight audit`)
         note = ", ".join(sorted(k for k, v in changes.items() if getattr(current, k, None) != v)) + (

@@ -14,16 +14,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from hindsight.errors import InvalidInputError, MemoryNotFoundError, validated
-from hindsight.model import (
-    MAX_OFFSET,
-    HistoryEntry,
-    MemoryRecord,
-    SearchFilters,
-    SearchHit,
-    Status,
-    check_time,
-    has_visible_text,
-)
+from hindsight.field_rules import MAX_OFFSET, check_time, has_visible_text
+from hindsight.model import MemoryRecord, Status
+from hindsight.read_model import HistoryEntry, SearchFilters, SearchHit
 from hindsight.retrieval.read_guard import DIRECTIVE
 from hindsight.retrieval.search import SearchOptions
 from hindsight.safety import flag_directive
@@ -59,7 +52,7 @@ class ReadMixin:
     def get(self, memory_id: str, namespace: str = "default", record_access: bool = True) -> MemoryRecord:
         """One memory by id, within the namespace."""
         if not isinstance(memory_id, str) or not memory_id.strip():
-            raise InvalidInputError("memory_id must be a non-empty string")
+            raise InvalidInputError("memory_id: must be a non-empty string")
         record = self.store.get(memory_id.strip())
         if record is None or record.namespace != namespace:
             raise MemoryNotFoundError(memory_id, namespace)
@@ -75,7 +68,7 @@ class ReadMixin:
         """
         wanted = memory_id.strip() if isinstance(memory_id, str) else ""
         if not wanted:
-            raise InvalidInputError("memory_id must be a non-empty string")
+            raise InvalidInputError("memory_id: must be a non-empty string")
         found = self.store.get(wanted)
         if found is not None and found.namespace == namespace:
             return wanted
@@ -90,9 +83,9 @@ class ReadMixin:
              limit: int = 20, offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:
         """A page of memories (newest first) and the total matching count."""
         if not 1 <= limit <= MAX_PAGE:
-            raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE}")
+            raise InvalidInputError(f"limit: must be between 1 and {MAX_PAGE}")
         if not 0 <= offset <= MAX_OFFSET:
-            raise InvalidInputError(f"offset must be between 0 and {MAX_OFFSET}")
+            raise InvalidInputError(f"offset: must be between 0 and {MAX_OFFSET}")
         scope = self._scope(namespace, filters, list_all=True)
         return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
 
@@ -114,17 +107,17 @@ class ReadMixin:
         `record_access=False`: the read does not count towards the hits' access factor (a read-only caller's).
         """
         if not isinstance(query, str) or not query.strip():
-            raise InvalidInputError("query must contain non-whitespace text")
+            raise InvalidInputError("query: must contain non-whitespace text")
         check_text(query, "query")
         if not has_visible_text(query):
-            raise InvalidInputError("query must contain visible text (not only control or zero-width characters)")
+            raise InvalidInputError("query: must contain visible text (not only control or zero-width characters)")
         if len(query) > MAX_QUERY_CHARS:
-            raise InvalidInputError(f"query is longer than {MAX_QUERY_CHARS} characters")
+            raise InvalidInputError(f"query: must be at most {MAX_QUERY_CHARS} characters")
         if not 1 <= top_k <= MAX_TOP_K:
-            raise InvalidInputError(f"top_k must be between 1 and {MAX_TOP_K}")
+            raise InvalidInputError(f"top_k: must be between 1 and {MAX_TOP_K}")
         if min_relevance is not None:
             if not isinstance(min_relevance, int | float) or not 0.0 <= min_relevance <= 1.0:
-                raise InvalidInputError("min_relevance must be a number between 0 and 1")
+                raise InvalidInputError("min_relevance: must be a number between 0 and 1")
             options = replace(options or SearchOptions(), min_relevance=float(min_relevance))
         try:
             reference = check_time(now, "now") if now else self.clock()
@@ -140,9 +133,9 @@ class ReadMixin:
                   namespace: str = "default", reveal_quarantined: bool = True) -> dict[str, Any]:
         """Summary of the given memories (all must exist in the namespace)."""
         if not memory_ids:
-            raise InvalidInputError("memory_ids must list at least one id")
+            raise InvalidInputError("memory_ids: must list at least one id")
         if style not in ("brief", "detailed", "structured"):
-            raise InvalidInputError("style must be one of: brief, detailed, structured")
+            raise InvalidInputError("style: must be one of brief, detailed, structured")
         records = [self.get(mid, namespace, record_access=False) for mid in dict.fromkeys(memory_ids)]
         records = records if reveal_quarantined else [withhold(r) for r in records]  # safety/withhold.py
         summary, method = self.summarizer.summarize(records, style)
@@ -191,8 +184,10 @@ class ReadMixin:
                     filters: SearchFilters | dict[str, Any] | None = None) -> tuple[builtins.list[MemoryRecord], int]:
         """Writes the guard held back, newest first, with the reason and rule/score in `status_reason`; `filters`
         (type, tags, time, source, ...; not statuses) narrow them as they narrow `list`."""
-        if not 1 <= limit <= MAX_PAGE or not 0 <= offset <= MAX_OFFSET:
-            raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE}, offset between 0 and {MAX_OFFSET}")
+        if not 1 <= limit <= MAX_PAGE:
+            raise InvalidInputError(f"limit: must be between 1 and {MAX_PAGE}")
+        if not 0 <= offset <= MAX_OFFSET:
+            raise InvalidInputError(f"offset: must be between 0 and {MAX_OFFSET}")
         scope = replace(self._scope(namespace, filters), statuses=(Status.quarantined,))
         return self.store.list(scope, limit=limit, offset=offset), self.store.count(scope)
 

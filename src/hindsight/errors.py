@@ -19,6 +19,7 @@ client can tell a final refusal from a transient failure without parsing prose:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -139,27 +140,60 @@ def error_kind(code: str) -> str:
 SHOWN_ERRORS = 5
 
 
+#: a field path as a refusal names it: `content`, `updates.metadata`, `messages[0].content`, `filters.time_from`
+FIELD_PATH = re.compile(r"[A-Za-z_][\w.\[\]-]*")
+
+
+def names_field(message: str) -> bool:
+    """True when a rule's message opens with the field it is about (`content: must not ...`)."""
+    named, sep, _ = message.removeprefix("Value error, ").partition(": ")
+    return bool(sep) and FIELD_PATH.fullmatch(named) is not None
+
+
+def field_rule(location: str, message: str, whole: str = "input") -> str:
+    """`FIELD: RULE` for one error at `location`: a message that already names a field (`content: must not ...`,
+    a check shared with callers that have no location) keeps its own name; pydantic's `Value error, ` goes; an
+    error of the whole object (no location, no name) is `whole`'s."""
+    rule = message.removeprefix("Value error, ")
+    if names_field(rule):
+        named, _, rest = rule.partition(": ")
+        if not location:
+            return rule
+        if location == named or location.endswith("." + named) or location.startswith(named + "."):
+            return f"{location}: {rest}"  # the field itself, or an item of it (`tags.0`)
+        if named.startswith(location + "."):
+            return rule
+        return f"{location}.{named}: {rest}"  # an object's own rule naming one of its fields (`filters.time_from`)
+    return f"{location or whole}: {rule}"
+
+
 def format_validation_error(exc: Any, prefix: str = "") -> str:
     """'field: rule' lines a person can act on, from a pydantic ValidationError, instead of its full dump (the first
-    SHOWN_ERRORS of them, then how many more)."""
+    SHOWN_ERRORS of them, then how many more). `prefix` (`updates.`) is where the model's fields sit in the request;
+    an error of the whole object there is named by it (`updates: must name at least one field`)."""
     errors = exc.errors()
     parts = []
     for error in errors[:SHOWN_ERRORS]:
-        location = ".".join(str(p) for p in error["loc"]) or "input"
-        parts.append(f"{prefix}{location}: {error['msg']}")
+        location = ".".join(str(p) for p in error["loc"])
+        if prefix and not location and not names_field(error["msg"]):
+            parts.append(field_rule("", error["msg"], prefix.rstrip(".")))
+        else:
+            parts.append(prefix + field_rule(location, error["msg"]))
     more = len(errors) - SHOWN_ERRORS
     return "; ".join(parts) + (f"; and {more} more error{'s' if more > 1 else ''} of this kind or others" if more > 0 else "")
 
 
-def validated(model: Any, data: Any, what: str) -> Any:
-    """Validate `data` into the pydantic `model`, raising InvalidInputError that names the field and rule."""
+def validated(model: Any, data: Any, what: str, top: bool = False) -> Any:
+    """Validate `data` into the pydantic `model`, raising InvalidInputError that names the field and rule: the model's
+    fields sit under `what` in the request (`updates.content`), or at its top with `top` (a memory's `content`)."""
     from pydantic import ValidationError
 
     if isinstance(data, model):
         return data
     if data is not None and not isinstance(data, dict):
-        raise InvalidInputError(f"{what} must be an object, got {type(data).__name__}")
+        raise InvalidInputError(f"{what}: must be an object, got {type(data).__name__}")
     try:
         return model.model_validate(data or {})
     except ValidationError as exc:
-        raise InvalidInputError(f"invalid {what}: {format_validation_error(exc)}") from exc
+        prefix = "" if top else f"{what}."
+        raise InvalidInputError(format_validation_error(exc, prefix)) from exc

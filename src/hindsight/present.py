@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hindsight.model import MemoryRecord, SearchHit
+from hindsight.model import MemoryRecord
+from hindsight.read_model import SearchHit
 from hindsight.safety.withhold import withhold
 
 

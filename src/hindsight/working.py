@@ -16,7 +16,7 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass
 from datetime import datetime
 
-from hindsight.model import utcnow
+from hindsight.field_rules import utcnow
 
 #: sessions one namespace may hold at once
 MAX_SESSIONS_PER_NAMESPACE = 1000

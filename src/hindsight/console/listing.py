@@ -17,7 +17,9 @@ from hindsight.console.app import Ctx
 from hindsight.engine import MemoryEngine
 from hindsight.engine_read import MAX_PAGE, MAX_TOP_K
 from hindsight.errors import InvalidInputError, PermissionDeniedError
-from hindsight.model import MAX_OFFSET, MemoryRecord, SearchHit, Status
+from hindsight.field_rules import MAX_OFFSET
+from hindsight.model import MemoryRecord, Status
+from hindsight.read_model import SearchHit
 from hindsight.security.principal import Scope
 
 LISTED_STATUSES = (Status.active, Status.deprecated, Status.forgotten)

@@ -13,7 +13,8 @@ from hindsight.console.app import Ctx, memory_href
 from hindsight.console.safe import shown
 from hindsight.console.svg import score_bars
 from hindsight.errors import HindsightError
-from hindsight.model import HistoryEntry, MemoryRecord, SearchHit
+from hindsight.model import MemoryRecord
+from hindsight.read_model import HistoryEntry, SearchHit
 
 _TOKENS = re.compile(r"\s+|[\u3400-\u9fff]|[^\s\u3400-\u9fff]+")
 _BOOKKEEPING = {"updated_at", "last_accessed_at", "access_count"}

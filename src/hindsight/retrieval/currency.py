@@ -51,7 +51,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from hindsight.model import MemoryType, SearchHit, Status
+from hindsight.model import MemoryType, Status
+from hindsight.read_model import SearchHit
 from hindsight.retrieval.bilingual import name_keys, shared_meaning, stem
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.text.tokenize import query_terms

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
-from hindsight.model import SearchHit
+from hindsight.read_model import SearchHit
 
 Hit = TypeVar("Hit", bound=SearchHit)
 

@@ -42,8 +42,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import pairwise
 
-from hindsight.model import MAX_TIME, MIN_TIME, MemoryType
-from hindsight.retrieval.understanding import time_en, time_zh  # noqa: F401  (importing registers their rules)
+from hindsight.field_rules import MAX_TIME, MIN_TIME
+from hindsight.model import MemoryType
+from hindsight.retrieval.understanding import time_en, time_en_dates, time_zh  # noqa: F401  (importing registers their rules, in this order)
 from hindsight.retrieval.understanding.cues import _types
 from hindsight.retrieval.understanding.dates import _REJECT, _Ctx, _Range
 from hindsight.retrieval.understanding.modifiers import _apply_modifier, _modifier

@@ -8,7 +8,7 @@ disagreement instead of silently following the most similar memory.
 
 from __future__ import annotations
 
-from hindsight.model import SearchHit
+from hindsight.read_model import SearchHit
 from hindsight.safety.directive_flag import mentions_permission_topic
 from hindsight.write.pipeline import DIRECTIVE_KEY
 

@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hindsight.model import Explanation, SearchHit
+from hindsight.read_model import Explanation, SearchHit
 from hindsight.text.tokenize import query_terms, tokenize
 
 if TYPE_CHECKING:

@@ -15,7 +15,8 @@ import numpy as np
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
-from hindsight.model import Explanation, MemoryRecord, SearchHit, Status
+from hindsight.model import MemoryRecord, Status
+from hindsight.read_model import Explanation, SearchHit
 from hindsight.retrieval import channels, second_pass, time_window, topic_split, window_steps, xling_rerank
 from hindsight.retrieval.aliases import AliasMap
 from hindsight.retrieval.crosslingual import bias_group

@@ -8,7 +8,8 @@ makes the rule exact: a deprecated memory never ranks above the memory that supe
 
 from __future__ import annotations
 
-from hindsight.model import SearchHit, Status
+from hindsight.model import Status
+from hindsight.read_model import SearchHit
 
 #: Search-hit flag of a memory that a newer one replaced.
 SUPERSEDED = "superseded"

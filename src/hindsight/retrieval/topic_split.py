@@ -27,7 +27,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from hindsight.model import MemoryRecord, SearchHit
+from hindsight.model import MemoryRecord
+from hindsight.read_model import SearchHit
 from hindsight.retrieval.speaker_pool import speaker_of
 from hindsight.storage.base import MemoryStore, Scope
 

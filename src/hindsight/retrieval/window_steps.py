@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from hindsight.config import RetrievalSettings
-from hindsight.model import MemoryRecord, SearchHit
+from hindsight.model import MemoryRecord
+from hindsight.read_model import SearchHit
 from hindsight.retrieval import event_time, time_window
 from hindsight.retrieval.query_parser import ParsedQuery
 from hindsight.storage.base import Scope

@@ -96,9 +96,9 @@ class ReviewQueue(StoreClient):
         (the same request queued meanwhile by another server of the store), that one is returned and nothing is
         added (attack round 12: one key sent to two servers at once queued two proposals)."""
         if action not in ACTIONS:
-            raise InvalidInputError(f"unknown proposal action '{action}': use one of {', '.join(ACTIONS)}")
+            raise InvalidInputError(f"action: unknown proposal action '{action}': use one of {', '.join(ACTIONS)}")
         if action in ("update", "forget") and not memory_id:
-            raise InvalidInputError(f"a '{action}' proposal needs the memory_id it changes")
+            raise InvalidInputError(f"memory_id: a '{action}' proposal needs the memory_id it changes")
         proposal = Proposal(id=proposal_id or f"prop_{uuid.uuid4().hex}", namespace=namespace, action=action,  # type: ignore[arg-type]
                             memory_id=memory_id, payload=payload, reason=reason, proposed_by=proposed_by,
                             proposed_at=time.time())

@@ -33,7 +33,8 @@ import re
 from collections.abc import Iterable
 
 from hindsight.errors import AlreadyDecidedError, PermissionDeniedError
-from hindsight.model import HistoryEntry, MemoryRecord, Status
+from hindsight.model import MemoryRecord, Status
+from hindsight.read_model import HistoryEntry
 from hindsight.review.queue import Proposal
 from hindsight.security.principal import LOCAL_OWNER, Actor, Principal, Scope
 

@@ -68,7 +68,7 @@ class ReviewService:
         `relayed`: the server derived it from the agent's report (an event, a conversation), see security/claims.py.
         `request`: what the key stands for (default: the memory itself; an ingest passes its conversation).
         """
-        item = self.engine.admit([validated(MemoryInput, data, "memory")], actor, relayed)[0]
+        item = self.engine.admit([validated(MemoryInput, data, "memory", top=True)], actor, relayed)[0]
 
         def write(memory_id: str | None) -> dict[str, Any]:
             if not self.is_reviewed(item.namespace):
@@ -113,7 +113,7 @@ class ReviewService:
     def store_many(self, items: list[dict[str, Any]], actor: str, reason: str = "",
                    relayed: bool = False) -> list[dict[str, Any]]:
         """Several stores through the same door (session end); validated together before any is written."""
-        inputs = self.engine.admit([validated(MemoryInput, item, "memory") for item in items], actor, relayed)
+        inputs = self.engine.admit([validated(MemoryInput, item, "memory", top=True) for item in items], actor, relayed)
         direct = [i for i in inputs if not self.is_reviewed(i.namespace)]
         written = iter([o.as_dict() for o in self.engine.store_many(direct, actor)] if direct else [])
         return [next(written) if not self.is_reviewed(i.namespace) else
@@ -174,7 +174,7 @@ class ReviewService:
         """A whole proposal id, or the one proposal whose id starts with it; several matches are an error."""
         wanted = proposal_id.strip()
         if not wanted:
-            raise InvalidInputError("proposal_id must be a non-empty string")
+            raise InvalidInputError("proposal_id: must be a non-empty string")
         matches: list[str] = []
         offset = 0
         while True:

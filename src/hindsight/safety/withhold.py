@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hindsight.model import HistoryEntry, MemoryRecord, Status
+from hindsight.model import MemoryRecord, Status
+from hindsight.read_model import HistoryEntry
 
 WITHHELD = "[withheld: quarantined by the write guard; an admin of the namespace can review it]"
 

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from hindsight.errors import HindsightError, StorageError
-from hindsight.model import SEALED_METADATA_KEYS
+from hindsight.field_rules import SEALED_METADATA_KEYS
 from hindsight.security.crypto import PREFIX, MemoryCipher
 
 

@@ -43,16 +43,16 @@ class TokenStore(StoreClient):
     def create(self, name: str, scopes: list[str], namespaces: list[str]) -> tuple[str, TokenInfo]:
         """Returns (plaintext token, info). The plaintext is not stored and cannot be shown again."""
         if not name.strip():
-            raise InvalidInputError("token name must not be empty")
+            raise InvalidInputError("name: a token name must not be empty")
         try:
             parsed = sorted({Scope(s).value for s in scopes})
         except ValueError as exc:
             raise InvalidInputError(f"scope: unknown scope in {scopes}: use {', '.join(s.value for s in Scope)}") from exc
         if not parsed:
-            raise InvalidInputError("a token needs at least one scope")
+            raise InvalidInputError("scope: a token needs at least one scope")
         spaces = sorted({n.strip() for n in namespaces if n.strip()})
         if not spaces:
-            raise InvalidInputError(f"a token needs at least one namespace (or '{ALL_NAMESPACES}')")
+            raise InvalidInputError(f"namespace: a token needs at least one namespace (or '{ALL_NAMESPACES}')")
         problems = [grant_problem(n) for n in spaces if n != ALL_NAMESPACES]
         if any(problems):
             raise InvalidInputError(f"namespace: {next(p for p in problems if p)}")

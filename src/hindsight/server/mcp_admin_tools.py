@@ -8,7 +8,7 @@ from fastmcp import FastMCP
 from pydantic import Field
 
 from hindsight.engine import MemoryEngine
-from hindsight.model import MAX_OFFSET
+from hindsight.field_rules import MAX_OFFSET
 from hindsight.present import memory_view
 from hindsight.review.service import ReviewService
 from hindsight.review.version import memory_version

@@ -20,16 +20,10 @@ from pydantic import Field, StrictBool
 from hindsight._version import __version__
 from hindsight.console import mount_web_console
 from hindsight.engine import DEFAULT_MIN_RELEVANCE, MemoryEngine
-from hindsight.model import (
-    MAX_CONTENT_CHARS,
-    MAX_OFFSET,
-    RELEVANCE_MEANING,
-    MemoryPatch,
-    MemoryType,
-    SearchFilters,
-    Source,
-)
+from hindsight.field_rules import MAX_OFFSET
+from hindsight.model import MAX_CONTENT_CHARS, MemoryPatch, MemoryType, Source
 from hindsight.present import hit_view, memory_view
+from hindsight.read_model import RELEVANCE_MEANING, SearchFilters
 from hindsight.review.console import mount_console
 from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
@@ -185,7 +179,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     ) -> dict[str, Any]:
         """Erase a memory for good (the history keeps a record that it existed)."""
         if not confirm:
-            raise ToolError("invalid_input: set confirm=true to hard-delete; use memory_forget to soft-forget")
+            raise ToolError("invalid_input: confirm: must be true to hard-delete; use memory_forget to soft-forget")
         actor = gate(Scope.admin, namespace, "delete", memory_id)
         record = gate.run(actor, "delete", namespace, memory_id, engine.delete, memory_id, namespace, actor, reason)
         return {"memory_id": record.id, "status": "deleted"}

@@ -19,14 +19,8 @@ from datetime import UTC, datetime
 import numpy as np
 
 from hindsight.errors import ProviderUnavailableError, StorageError
-from hindsight.model import (
-    HistoryEntry,
-    MemoryRecord,
-    MemoryType,
-    SearchFilters,
-    Source,
-    Status,
-)
+from hindsight.model import MemoryRecord, MemoryType, Source, Status
+from hindsight.read_model import HistoryEntry, SearchFilters
 from hindsight.storage.aux_tables import AuxTables
 
 

@@ -19,7 +19,9 @@ from typing import Any
 import numpy as np
 
 from hindsight.errors import EncryptionUnavailableError
-from hindsight.model import SEALED_METADATA_KEYS, HistoryEntry, MemoryRecord
+from hindsight.field_rules import SEALED_METADATA_KEYS
+from hindsight.model import MemoryRecord
+from hindsight.read_model import HistoryEntry
 from hindsight.security.crypto import PREFIX, MemoryCipher
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 

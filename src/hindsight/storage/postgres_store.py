@@ -9,7 +9,7 @@ porter tokenizer does). Every filter is SQL inside each channel.
 Concurrency: each store call borrows a pooled connection; `transaction(namespace)` pins one connection
 to the calling thread and takes `pg_advisory_xact_lock` on the namespace, so two servers cannot both
 decide that a fact is new (or both supersede one). The store caches nothing between calls: every read
-sees what any server committed.
+sees what any server committed. The read channels and the scope filter are `pg_search.py`'s (a mixin).
 """
 
 from __future__ import annotations
@@ -25,11 +25,13 @@ from urllib.parse import urlsplit, urlunsplit
 import numpy as np
 
 from hindsight.errors import ProviderUnavailableError, StorageError, StorageUnavailableError
-from hindsight.model import HistoryEntry, MemoryRecord, utcnow
-from hindsight.storage import pg_neighbours
-from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
+from hindsight.field_rules import utcnow
+from hindsight.model import MemoryRecord
+from hindsight.read_model import HistoryEntry
+from hindsight.storage.base import Edge, MemoryStore, StoreStats
 from hindsight.storage.pg_erase import vacuum_erased
 from hindsight.storage.pg_migrations import SCHEMA_LOCK, migrate
+from hindsight.storage.pg_search import _SELECT, PostgresSearch
 from hindsight.storage.records import (
     COLUMNS,
     at_ts,
@@ -44,7 +46,6 @@ from hindsight.storage.records import (
 #: postgres at 100k: 100 -> recall@10 0.934, 200 -> 0.974, 400 -> 0.990 (docs/benchmarks.md).
 EF_SEARCH = 200
 _FTS = "setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B')"
-_SELECT = f"SELECT {COLUMNS}, tags FROM memories"
 
 
 def redacted(url: str) -> str:
@@ -56,12 +57,7 @@ def redacted(url: str) -> str:
     return urlunsplit(parts)
 
 
-def _array(value: Any) -> np.ndarray:
-    """pgvector returns numpy arrays or its `Vector` type, depending on the version."""
-    return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
-
-
-class PostgresStore(MemoryStore):
+class PostgresStore(PostgresSearch, MemoryStore):
     """`MemoryStore` on PostgreSQL (psycopg 3 pool, pgvector); safe to share across threads and servers."""
 
     def __init__(self, url: str, pool_size: int = 8) -> None:
@@ -173,33 +169,6 @@ class PostgresStore(MemoryStore):
     def _vector(embedding: np.ndarray | None) -> np.ndarray | None:
         return None if embedding is None else np.asarray(embedding, dtype=np.float32).reshape(-1)
 
-    # ------------------------------------------------------------------ scope
-    @staticmethod
-    def _scope_sql(scope: Scope) -> tuple[str, builtins.list[Any]]:
-        clauses = ["m.namespace = %s", "m.status = ANY(%s)"]
-        params: builtins.list[Any] = [scope.namespace, [s.value for s in scope.statuses]]
-        for column, values in (("type", scope.types), ("source", scope.sources)):
-            if values:
-                clauses.append(f"m.{column} = ANY(%s)")
-                params.append([v.value for v in values])
-        if scope.tags:
-            clauses.append("m.tags && %s::text[]")
-            params.append(list(scope.tags))
-        if scope.time_from is not None:
-            clauses.append("COALESCE(m.event_time, m.created_at) >= %s")
-            params.append(to_ts(scope.time_from))
-        if scope.time_to is not None:
-            clauses.append("COALESCE(m.event_time, m.created_at) <= %s")
-            params.append(to_ts(scope.time_to))
-        if scope.min_importance is not None:
-            clauses.append("m.importance >= %s")
-            params.append(scope.min_importance)
-        for column, value in (("source_task_id", scope.source_task_id), ("session_id", scope.session_id)):
-            if value is not None:
-                clauses.append(f"m.{column} = %s")
-                params.append(value)
-        return " AND ".join(clauses), params
-
     def _records(self, rows: builtins.list[dict[str, Any]]) -> builtins.list[MemoryRecord]:
         return [row_to_record(row, list(row["tags"])) for row in rows]
 
@@ -282,56 +251,6 @@ class PostgresStore(MemoryStore):
         if not ids:
             return {}
         return {r.id: r for r in self._records(self._rows(f"{_SELECT} WHERE id = ANY(%s)", (ids,)))}
-
-    def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> builtins.list[MemoryRecord]:
-        where, params = self._scope_sql(scope)
-        order = "DESC" if newest_first else "ASC"
-        return self._records(self._rows(f"{_SELECT} m WHERE {where} ORDER BY m.created_at {order}, m.seq {order} "
-                                        "LIMIT %s OFFSET %s", (*params, limit, offset)))
-
-    def count(self, scope: Scope) -> int:
-        where, params = self._scope_sql(scope)
-        return int(self._rows(f"SELECT COUNT(*) AS n FROM memories m WHERE {where}", params)[0]["n"])
-
-    def dense_search(self, scope: Scope, vector: np.ndarray, limit: int) -> builtins.list[tuple[str, float]]:
-        """HNSW first; when the filter leaves the index short of `limit` hits, the exact scan of the scope."""
-        if limit <= 0:
-            return []
-        query = self._vector(vector)
-        where, params = self._scope_sql(scope)
-        sql = (f"SELECT m.id, 1 - (m.embedding <=> %s) AS score FROM memories m WHERE {where} "
-               "AND m.embedding IS NOT NULL ORDER BY {order} LIMIT %s")
-        with self._conn() as conn:
-            rows = conn.execute(sql.format(order="m.embedding <=> %s"), (query, *params, query, limit)).fetchall()
-            if len(rows) < limit:
-                rows = conn.execute(sql.format(order="(m.embedding <=> %s) + 0"), (query, *params, query, limit)).fetchall()
-        return [(row["id"], float(row["score"])) for row in rows]
-
-    def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
-                       neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
-        words = [t for t in terms if t.strip()]
-        if not words:
-            return []
-        where, params = self._scope_sql(scope)
-        tsquery = " || ".join(["plainto_tsquery('english', %s)"] * len(words))
-        sql = (f"SELECT m.id, ts_rank(%s::float4[], m.fts, q.q, 1) AS rank FROM memories m, (SELECT {tsquery} AS q) q "
-               f"WHERE m.fts @@ q.q AND {where} ORDER BY rank DESC, m.seq LIMIT %s")
-        weights = [0.0, 0.0, float(neighbour_weight), 1.0]  # D, C, B (neighbours), A (the memory itself)
-        try:
-            rows = self._rows(sql, (weights, *words, *params, limit))
-        except self._psycopg.Error as exc:  # a pathological query must not crash search
-            raise StorageError(f"keyword search failed: {exc}") from exc
-        return [(row["id"], float(row["rank"])) for row in rows]
-
-    def session_neighbours(self, scope: Scope, memory_ids: Sequence[str], window: int
-                           ) -> dict[str, builtins.list[tuple[str, int]]]:
-        where, params = self._scope_sql(scope)
-        return pg_neighbours.session_neighbours(self._rows, where, params, scope.namespace, memory_ids, window)
-
-    def get_embeddings(self, memory_ids: Sequence[str]) -> dict[str, np.ndarray]:
-        ids = list(dict.fromkeys(memory_ids))
-        rows = self._rows("SELECT id, embedding FROM memories WHERE id = ANY(%s) AND embedding IS NOT NULL", (ids,))
-        return {row["id"]: _array(row["embedding"]) for row in rows}
 
     def record_access(self, memory_ids: Sequence[str], at: datetime) -> None:
         """Rows another server is writing right now are skipped: an access count is not worth a wait."""

@@ -10,7 +10,8 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from hindsight.model import SESSION_CONTEXT_KEY, MemoryRecord
+from hindsight.field_rules import SESSION_CONTEXT_KEY
+from hindsight.model import MemoryRecord
 from hindsight.text.tokenize import tokenize
 
 COLUMNS = (

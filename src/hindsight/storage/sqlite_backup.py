@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hindsight.errors import StorageError
-from hindsight.model import HistoryEntry, MemoryRecord, utcnow
+from hindsight.field_rules import utcnow
+from hindsight.model import MemoryRecord
 from hindsight.private_files import create_private_file
+from hindsight.read_model import HistoryEntry
 from hindsight.storage import ann_sync
 from hindsight.storage.base import Edge
 from hindsight.storage.migrations import migrate

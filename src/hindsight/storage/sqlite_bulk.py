@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hindsight.errors import StorageError
-from hindsight.model import HistoryEntry, MemoryRecord, utcnow
+from hindsight.field_rules import utcnow
+from hindsight.model import MemoryRecord
+from hindsight.read_model import HistoryEntry
 from hindsight.storage.records import COLUMNS, index_text, record_values, to_ts
 
 _INSERT = f"INSERT INTO memories(rowid, {COLUMNS}) VALUES ({','.join('?' * 21)})"

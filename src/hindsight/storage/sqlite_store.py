@@ -21,8 +21,10 @@ from typing import Any
 import numpy as np
 
 from hindsight.errors import StorageError
-from hindsight.model import HistoryEntry, MemoryRecord, utcnow
+from hindsight.field_rules import utcnow
+from hindsight.model import MemoryRecord
 from hindsight.private_files import create_private_file, tighten_store_files
+from hindsight.read_model import HistoryEntry
 from hindsight.storage import ann_sync
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate

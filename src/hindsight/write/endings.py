@@ -4,7 +4,7 @@
 "no longer needed", 去世了, 卖掉了, 报废了, 退掉了, 注销了, 撤了, 关停, 不用了: the old memory (the dog, the car, the
 membership, the account) no longer holds, and the new text names no new value to put in its place. The switch cues
 (`lexicon` strong, `evidence` switch) want a new value beside the cue, so such a change had no evidence of its own;
-`evidence.end_cue` reads this family beside its passive "was cancelled" / 下线 list, as an end of the old state.
+`end_cues.end_cue` reads this family beside its passive "was cancelled" / 下线 list, as an end of the old state.
 
 The forms are general, by what ends: a life (passed away, died, 去世, 过世), ownership of an object (sold, scrapped,
 gave away, got rid of, 卖掉, 报废, 扔了, 送人), a service, account, contract or membership (cancelled, closed,

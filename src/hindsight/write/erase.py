@@ -26,7 +26,8 @@ import json
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from hindsight.model import SESSION_CONTEXT_KEY, MemoryRecord, MemoryType, Status
+from hindsight.field_rules import SESSION_CONTEXT_KEY
+from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
 
 

@@ -33,8 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from hindsight.field_rules import MAX_TAGS, utcnow
 from hindsight.llm import LLMClient
-from hindsight.model import MAX_TAGS, MemoryRecord, MemoryType, Status, utcnow
+from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision

@@ -46,12 +46,12 @@ MAX_KEY_CHARS = 200
 def check_key(key: object) -> str:
     """A usable key: 1-200 visible characters; anything else is an InvalidInputError naming the field."""
     if not isinstance(key, str):
-        raise InvalidInputError(f"idempotency_key must be a string, got {type(key).__name__}")
+        raise InvalidInputError(f"idempotency_key: must be a string, got {type(key).__name__}")
     key = key.strip()
     if not key or len(key) > MAX_KEY_CHARS:
-        raise InvalidInputError(f"idempotency_key must have 1 to {MAX_KEY_CHARS} non-blank characters")
+        raise InvalidInputError(f"idempotency_key: must have 1 to {MAX_KEY_CHARS} non-blank characters")
     if any(unicodedata.category(ch)[0] == "C" for ch in key):
-        raise InvalidInputError("idempotency_key must not contain control or invisible characters")
+        raise InvalidInputError("idempotency_key: must not contain control or invisible characters")
     return key
 
 

@@ -24,8 +24,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from hindsight.errors import InvalidInputError, format_validation_error
+from hindsight.field_rules import RESERVED_METADATA_KEYS
 from hindsight.jsonl import decoded, parse_json
-from hindsight.model import RESERVED_METADATA_KEYS, MemoryInput, Status
+from hindsight.model import MemoryInput, Status
 from hindsight.security.crypto import PREFIX
 from hindsight.storage.base import MemoryStore
 from hindsight.storage.encrypted import LOCKED

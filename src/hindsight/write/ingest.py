@@ -24,12 +24,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from hindsight.errors import InvalidInputError
+from hindsight.errors import InvalidInputError, format_validation_error
+from hindsight.field_rules import check_future, check_time
 from hindsight.jsonl import parse_json
 from hindsight.llm import LLMClient
-from hindsight.model import MAX_CONTENT_CHARS, MemoryInput, MemoryType, Source, check_future, check_time
+from hindsight.model import MAX_CONTENT_CHARS, MemoryInput, MemoryType, Source
 from hindsight.write.events import states_general_rule
 from hindsight.write.importance import compute_importance
+from hindsight.write.text_rules import check_text
 
 MAX_MESSAGES = 500
 MAX_EXTRACTED = 50
@@ -52,8 +54,10 @@ class ChatMessage(BaseModel):
     @classmethod
     def _text(cls, content: str) -> str:
         if not content.strip():
-            raise ValueError("content must contain non-whitespace text")
-        return content.strip()
+            raise ValueError("content: must contain non-whitespace text")
+        # a NUL refused here names the message; it failed later as an untyped ValidationError of the memory the
+        # turn became (mend22), and on PostgreSQL it cannot be stored at all (write/text_rules.py)
+        return check_text(content.strip(), "content")
 
     @field_validator("at")
     @classmethod
@@ -122,7 +126,7 @@ Return [] if nothing is worth keeping."""
 
 def validate_messages(messages: object) -> list[ChatMessage]:
     if not isinstance(messages, list) or not messages:
-        raise InvalidInputError("messages must be a non-empty list of {role, content} objects")
+        raise InvalidInputError("messages: must be a non-empty list of {role, content} objects")
     if len(messages) > MAX_MESSAGES:
         raise InvalidInputError(f"messages: at most {MAX_MESSAGES} messages per call")
     parsed = []
@@ -130,8 +134,7 @@ def validate_messages(messages: object) -> list[ChatMessage]:
         try:
             parsed.append(raw if isinstance(raw, ChatMessage) else ChatMessage.model_validate(raw))
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'message'}: {e['msg']}" for e in exc.errors())
-            raise InvalidInputError(f"messages[{number}]: {problems}") from exc
+            raise InvalidInputError(format_validation_error(exc, f"messages[{number}].")) from exc
     total = sum(len(message.content) for message in parsed)
     if total > MAX_INGEST_CHARS:
         raise InvalidInputError(
@@ -143,7 +146,7 @@ def validate_messages(messages: object) -> list[ChatMessage]:
 def plan(messages: Sequence[ChatMessage], session_id: str, namespace: str, llm: LLMClient | None) -> IngestPlan:
     """What to keep from the conversation (nothing is written here)."""
     if not session_id.strip() or len(session_id) > 200:
-        raise InvalidInputError("session_id must have 1 to 200 non-blank characters")
+        raise InvalidInputError("session_id: must have 1 to 200 non-blank characters")
     if llm is not None:
         extracted = _extract_with_llm(messages, llm)
         if extracted is not None:

@@ -16,7 +16,8 @@ from hindsight.text.script import HAN, script_of
 from hindsight.write.analysis import PairAnalysis, analyse, content_diff
 from hindsight.write.conflict import ADDS_DETAIL, SHARES_SUBJECT, Label, Verdict, heuristic
 from hindsight.write.conversions import written_alike
-from hindsight.write.evidence import Slots, change_evidence, end_cue, ended_here, merge_blocker, weak_anchor
+from hindsight.write.end_cues import end_cue
+from hindsight.write.evidence import Slots, change_evidence, ended_here, merge_blocker, weak_anchor
 from hindsight.write.pair_features import anchor_terms, pair_features
 from hindsight.write.pair_model import CHANGE, KEEP, MERGE
 from hindsight.write.restatement import pair_features as restatement_features

@@ -25,18 +25,8 @@ from hindsight.text.tokenize import EN_STOPWORDS
 from hindsight.write.amounts import quantities
 from hindsight.write.analysis import PairAnalysis, analyse, content_diff
 from hindsight.write.conflict import LABELS, heuristic
-from hindsight.write.evidence import (
-    _END_EN,
-    _END_ZH,
-    _SWITCH_EN,
-    _SWITCH_ZH,
-    Slots,
-    _uncovered_names,
-    change_evidence,
-    end_cue,
-    merge_blocker,
-    single_substitution,
-)
+from hindsight.write.end_cues import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH, end_cue
+from hindsight.write.evidence import Slots, _uncovered_names, change_evidence, merge_blocker, single_substitution
 from hindsight.write.slots import other_entity, subject_shared
 
 _ANCHOR = re.compile(r"[A-Za-z][A-Za-z0-9_.+#-]*[A-Za-z0-9+#]|\d+(?:[.:]\d+)*")

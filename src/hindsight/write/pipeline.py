@@ -24,15 +24,8 @@ import numpy as np
 
 from hindsight.embeddings.base import Embedder
 from hindsight.errors import BudgetExceededError
-from hindsight.model import (
-    DEFAULT_CREDIBILITY,
-    RESERVED_METADATA_KEYS,
-    SESSION_CONTEXT_KEY,
-    MemoryInput,
-    MemoryRecord,
-    MemoryType,
-    Status,
-)
+from hindsight.field_rules import RESERVED_METADATA_KEYS, SESSION_CONTEXT_KEY
+from hindsight.model import DEFAULT_CREDIBILITY, MemoryInput, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.contracts import (
     Hygiene,

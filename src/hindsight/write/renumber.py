@@ -21,7 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from hindsight.write.numbers import same_value
-from hindsight.write.slots import _atoms
+from hindsight.write.slot_align import _atoms
 from hindsight.write.value_align import clauses, label_numbers, number_kind
 
 __all__ = ["EVERY", "number_replaced"]

@@ -31,11 +31,11 @@ from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.script import script_of
 from hindsight.text.tokenize import query_terms
 from hindsight.write.conflict import Verdict
+from hindsight.write.end_cues import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
 from hindsight.write.endings import ending
-from hindsight.write.evidence import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
 from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH
 from hindsight.write.pair_features import anchor_terms
-from hindsight.write.slots import _abbreviates
+from hindsight.write.slot_align import _abbreviates
 from hindsight.write.value_align import labelled_apart
 
 #: Nearest active memories looked at when the new text signals a change (the regular search looks at 5).
@@ -205,7 +205,7 @@ _REDACTED = re.compile(r"\[redacted:", re.IGNORECASE)
 
 def may_hold(old_text: str, departed: frozenset[str]) -> bool:
     """Whether the older text may hold a value set aside in a form `departed_in` does not read: a word of it (mid-March
-    / March 15), a short form or a spelled-out one (Mon / Monday, JS / JavaScript: `slots._abbreviates`), or a redacted
+    / March 15), a short form or a spelled-out one (Mon / Monday, JS / JavaScript: `slot_align._abbreviates`), or a redacted
     value it cannot read."""
     if _REDACTED.search(old_text):
         return True

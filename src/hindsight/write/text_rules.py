@@ -25,15 +25,16 @@ HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 _JOINERS = frozenset({"\u200c", "\u200d"})
 
 
-def check_identifier(text: str, field: str) -> str:
-    """`text` unchanged, or InvalidInputError naming `field` and the first hidden character's code point."""
-    check_text(text, field)
+def check_identifier(text: str, field: str, part: str = "") -> str:
+    """`text` unchanged, or InvalidInputError naming `field` and the first hidden character's code point (`part`:
+    which part of the field the text is, `a key `)."""
+    check_text(text, field, part)
     for i, ch in enumerate(text):
         if unicodedata.category(ch) not in HIDDEN_CATEGORIES:
             continue
         if ch in _JOINERS and 0 < i < len(text) - 1 and not text[i - 1].isascii() and not text[i + 1].isascii():
             continue
-        raise InvalidInputError(f"{field} must not contain invisible, control or bidi characters (U+{ord(ch):04X} "
+        raise InvalidInputError(f"{field}: {part}must not contain invisible, control or bidi characters (U+{ord(ch):04X} "
                                 f"at position {i}): it would look like another value")
     return text
 
@@ -63,17 +64,17 @@ def check_identifiers(model: Any, fields: tuple[str, ...]) -> None:
 def _check_keys(value: Any, where: str) -> None:
     if isinstance(value, dict):
         for key, item in value.items():
-            check_identifier(str(key), f"{where} key")
+            check_identifier(str(key), where, "a key ")
             _check_keys(item, f"{where}.{key}"[:120])
     elif isinstance(value, list):
         for item in value:
             _check_keys(item, where)
 
 
-def check_text(text: str, field: str) -> str:
+def check_text(text: str, field: str, part: str = "") -> str:
     """`text` unchanged, or InvalidInputError naming `field` when it holds a NUL character."""
     if NUL in text:
-        raise InvalidInputError(f"{field} must not contain NUL (\\x00) characters")
+        raise InvalidInputError(f"{field}: {part}must not contain NUL (\\x00) characters")
     return text
 
 
@@ -83,7 +84,7 @@ def check_value(value: Any, field: str) -> Any:
         check_text(value, field)
     elif isinstance(value, dict):
         for key, item in value.items():
-            check_text(str(key), f"{field} key")
+            check_text(str(key), field, "a key ")
             check_value(item, f"{field}.{key}"[:120])
     elif isinstance(value, list):
         for i, item in enumerate(value):

@@ -4,7 +4,7 @@ The hand-written judge reads a pair whole. A change worded with extra clauses ("
 October 6; the lineage view needs one more sprint") or none of the change words ("bring Tom's Q3 number down to
 $380k", "now 4 days a week") reads to it as new detail about the subject, and the older version stays active.
 Here both texts are cut into clauses (`clauses`), every old clause is lined up with every new clause on their
-normalised words (`slots.align`), and the best-aligned pair is read for what differs:
+normalised words (`slot_align.align`), and the best-aligned pair is read for what differs:
 
 * the old clause's subject is named by the new one, the same attribute words stand in the same order (the clause
   frame, `Rule.frame`, and at least `Rule.shared` words in common), no other subject
@@ -45,16 +45,8 @@ from hindsight.write.analysis import units
 from hindsight.write.conversions import amounts
 from hindsight.write.lexicon import _EN_VERBS
 from hindsight.write.numbers import read_numbers, same_value, zh_numeral
-from hindsight.write.slots import (
-    Alignment,
-    Atom,
-    Region,
-    _atoms,
-    _slot_filler,
-    align,
-    relation_mismatch,
-    subject_shared,
-)
+from hindsight.write.slot_align import Alignment, Atom, Region, _atoms, _slot_filler, align
+from hindsight.write.slots import relation_mismatch, subject_shared
 
 #: Where a clause ends: sentence and clause punctuation (a full stop before a space or the end only: not in 2.0,
 #: Node.js or example.com; no comma between digits: 8,436; never a time's colon), a dash between

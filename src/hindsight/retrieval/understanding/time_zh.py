@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta
 
+from hindsight.retrieval.understanding import time_en_dates  # noqa: F401  (English rules register first)
 from hindsight.retrieval.understanding.counts import (
     _ZH_DAY_NUM,
     _ZH_MONTH_NUM,

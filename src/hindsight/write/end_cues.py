@@ -1,0 +1,92 @@
+"""Cues in a new memory that an old state ended or switched, and the thing that ended (read by `evidence.py`).
+
+* end cues: removal, shutdown, stepping down ("was cancelled", "no longer", 下线, 离职), evidence on their own, and
+  the ending family of `endings.py` ("passed away", "sold the car", 退掉了) - `end_cue`;
+* switch cues ("moved to", "switched", 改用, 迁移到), evidence only with a new value (`evidence.change_evidence`);
+* `ended_thing`: the words of the new text an ending is said of (what follows a transitive ending, else what
+  precedes it in its clause, not its owner or its agent); `_as_a_rule`: an ending that is a rule or a habit
+  ("过期的东西会被直接扔掉", "when ... closed"), not news.
+
+Lexical only; no vectors.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.write.analysis import units
+from hindsight.write.endings import ends_anew
+
+#: Cues that the old state ended (removal, shutdown, stepping down): evidence on their own.
+_END_EN = re.compile(
+    r"\b(was|were|has been|have been|got|is|are) (removed|deleted|dropped|disabled|retired|decommissioned|"
+    r"shut down|turned off|sunset|deprecated|cancell?ed|closed|taken down)\b"
+    r"|\b(no longer|not any ?more|stepped down|quit|gave up)\b"
+)
+_END_ZH = re.compile(r"(不再|别再|下线|停用|关闭|关掉|禁用|废弃|弃用|取消|卸任|离职|辞职|已经不|没有了|戒了|戒掉)")
+#: Cues of a switch to another value: evidence only together with a new value in the new text.
+_SWITCH_EN = re.compile(
+    r"\b(these days|nowadays|from now on|handed (?:it )?over|left \w+|joined|switched|relocated|replaced|"
+    r"renamed|migrated|moved (?:to|into|over)|now (?:is|are|uses?|runs?|lives?|works?)|is now|are now|"
+    r"new \w+ is|rather \w+(?: \w+){0,5} than)\b|, not\b|\bnot \w+(?: \w+)?\.?$"
+)
+_SWITCH_ZH = re.compile(
+    r"(改用|改成|改为|跳槽|改到|改在|换成|换了|已迁移|迁移到|迁到|搬到|搬去|移交|交给|接手|加入了|新领导|新上级|新负责人|"
+    r"不是|不用|而不是|改名|更名|推迟|提前到|扩容|缩容|减少到|增加到|提高到|降低到|调成|调到|调整为|升级到|降级到)"
+)
+
+
+def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]] | None = None) -> str | None:
+    """A cue in the new text (absent from the old one) that the old state ended: by default the passive end
+    cues above ("was cancelled", 下线) or the ending family (`endings`: "passed away", "sold the car", 退掉了);
+    with `patterns` (English, Chinese), only those."""
+    en, zh = patterns or (_END_EN, _END_ZH)
+    for pattern, a, b in ((en, old.lower(), new.lower()), (zh, old, new)):
+        found = pattern.search(b)
+        if found and not pattern.search(a):
+            return found.group(0).strip()
+    if patterns or en.search(old.lower()) or zh.search(old):
+        return None  # the old text states an ending already ("was cancelled" / "had been scrapped"): no new one
+    return ends_anew(old, new)
+
+
+#: Clause breaks of a new text: the ending's clause is what the ending is said of.
+_CLAUSE = re.compile(r"[，。；！？,.;!?：:—–()（）\n]|\s-\s")
+#: Endings whose object follows them ("sold the", "cancelled our", "got rid of"): what ended is after the cue.
+_TRANSITIVE_EN = re.compile(r"\b(?:the|it|them|his|her|my|our|their|that|this|its|rid of|gave away|traded in|"
+                            r"threw (?:out|away)|sold off)$")
+#: An owner before the thing owned (陈静的 / "Maya's"), and a speaker before what is said (物业说).
+_OWNER = re.compile(r"[的说]|['’]s\b|\bsaid\b|\bsays\b")
+#: A modal or a duty before an ending, or a condition right after it: a rule, not news that something ended.
+_RULE_BEFORE = re.compile(r"会|要|需|须|得|负责|应该|可以|一律|统一|每|\b(?:must|should|has to|have to|needs? to|every|"
+                          r"whenever|when|once|after|if)\b")
+_RULE_AFTER = re.compile(r"\s*(?:了)?\s*(?:后|之后|以后|时|的时候|的话)")
+#: Words after a transitive ending read as what ended.
+ENDED_WORDS = 4
+
+
+def ended_thing(text: str, cue: str) -> str:
+    """The words of `text` that say what ended at the ending `cue`: what follows a transitive ending ("sold the
+    Civic", "cancelled our recurring 1:1", what stands after 把 in 把年卡退掉), else what comes before it in its
+    clause ("Juno passed away", 雅阁卖了, 那台群晖上周处理掉了) - not the agent of a transitive ending ("Maya" in
+    "Maya cancelled the Singapore trip", 小王 in 小王把健身房的年卡退掉了)."""
+    at = text.lower().find(cue.lower())
+    if at < 0:
+        return ""
+    start = max((m.end() for m in _CLAUSE.finditer(text, 0, at)), default=0)
+    stop = _CLAUSE.search(text, at + len(cue))
+    before, after = text[start:at], text[at + len(cue) : stop.start() if stop else len(text)]
+    if _TRANSITIVE_EN.search(cue.lower()):
+        return " ".join(after.split()[:ENDED_WORDS])
+    if "把" in before:
+        before = before[before.rindex("把") + 1 :]
+    before = _OWNER.split(before)[-1]  # 陈静的港澳通行证 / "Maya's passport": the thing, not its owner
+    return before if [u for u in units(before) if not u.stop] else after
+
+
+def _as_a_rule(text: str, cue: str) -> bool:
+    """The ending is a rule or a habit, not news: a modal or a duty before it in its clause (会, 要, 负责, must, has
+    to: "过期的东西会被直接扔掉", "Priya负责把GitHub权限撤掉") or a condition after it (注销后 90 天内, "when ... closed")."""
+    at = text.lower().find(cue.lower())
+    start = max((m.end() for m in _CLAUSE.finditer(text, 0, max(at, 0))), default=0)
+    return bool(_RULE_BEFORE.search(text[start:max(at, 0)].lower()) or _RULE_AFTER.match(text, at + len(cue)))
