@@ -32,13 +32,14 @@ import hindsight.write.hygiene as hygiene
 import hindsight.write.judge as judge
 import hindsight.write.pair_head as pair_head
 import hindsight.write.pair_model as pair_model
+import hindsight.write.pair_stack as pair_stack
 import hindsight.write.same_fact as same_fact
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 
 ROOT = Path(__file__).resolve().parent.parent
-ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1", "r9", "r9T1", "r10", "r10T1", "r11", "r11T1", "r13", "r15", "r16", "r17", "r18", "r19", "r20")
+ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1", "r9", "r9T1", "r10", "r10T1", "r11", "r11T1", "r13", "r15", "r16", "r17", "r18", "r19", "r20", "r21T1", "r21T2")
 OUTCOME = {"duplicate": "merged", "override": "change", "supplement": "kept", "unrelated": "kept"}
 EXPECTED = {"restatement": "merged", "change": "change", "distinct": "kept", "supplement": "kept"}
 
@@ -192,6 +193,8 @@ def main() -> int:
     parser.add_argument("--supplement", type=Path, help="judge each round with its held-out fold's thresholds of "
                         "`judge.supplement_yields` (the report of bench/hygiene_supplement.py loro: round -> merge_p, "
                         "change_p)")
+    parser.add_argument("--stack-dir", type=Path, help="judge each round with the stacked model fitted without it "
+                        "(stack_without_<round>.npz from bench/hygiene_stack.py loro --write-dir)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -222,6 +225,11 @@ def main() -> int:
             if guarded is None and not args.no_guarded:
                 raise SystemExit(f"{rnd}: no guarded same-fact score in {args.guarded_dir}")
             judge.guarded_fact_score = lambda s=guarded: s  # type: ignore[attr-defined]
+        if args.stack_dir:
+            stack = pair_stack.PairStack.load(args.stack_dir / f"stack_without_{rnd}.npz")
+            if stack is None:
+                raise SystemExit(f"{rnd}: no stacked model in {args.stack_dir}")
+            pair_stack.shipped_stack = lambda s=stack: s  # type: ignore[assignment]
         if args.supplement:
             fold = json.loads(args.supplement.read_text(encoding="utf-8"))[rnd]
             judge.SUPPLEMENT_MERGE_P, judge.SUPPLEMENT_CHANGE_P = fold["merge_p"], fold["change_p"]  # type: ignore[attr-defined]

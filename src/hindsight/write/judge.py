@@ -20,6 +20,7 @@ from hindsight.write.end_cues import end_cue
 from hindsight.write.evidence import Slots, change_evidence, ended_here, merge_blocker, weak_anchor
 from hindsight.write.pair_features import anchor_terms, pair_features
 from hindsight.write.pair_model import CHANGE, KEEP, MERGE
+from hindsight.write.pair_stack import stack_row, stage_of
 from hindsight.write.restatement import pair_features as restatement_features
 from hindsight.write.restatement import settle, visible_change
 from hindsight.write.same_fact import shipped as same_fact_score
@@ -120,6 +121,7 @@ def classify(
     """
     if thresholds is None:
         thresholds = HygieneThresholds.default()
+    raw = (old_text, new_text)
     old_text, new_text = written_alike(old_text, new_text)  # 2 weeks / 14 days: one amount, written as the old text has it
     model, head = thresholds.pair_model, thresholds.pair_head
     rules = classify_rules(old_text, new_text, similarity, thresholds, llm, query_similarity)
@@ -161,6 +163,17 @@ def classify(
     yielded = supplement_yields(old_text, new_text, rules, p)
     if yielded is not None:
         return Verdict(yielded[0], f"{yielded[1]} ({probs}; rules: {rules.reason})", yielded[2])
+    stack = thresholds.pair_stack
+    if stack is not None:  # the stacked model (`write.pair_stack`) may turn this keep into a merge or a change
+        row = stack_row(features, rules.label, rules.reason, p, stage_of(rules.label, "supplement"),
+                        raw != (old_text, new_text))
+        moved, q = stack.decide(row)
+        if moved == MERGE:
+            return Verdict("duplicate", f"restates the existing memory, the stacked model over the judge's keep "
+                                        f"(stack p={q[MERGE]:.2f}; {probs}; rules: {rules.reason})", float(q[MERGE]))
+        if moved == CHANGE:
+            return Verdict("override", f"changes the existing memory, the stacked model over the judge's keep "
+                                       f"(stack p={q[CHANGE]:.2f}; {probs}; rules: {rules.reason})", float(q[CHANGE]))
     if rules.label in ("supplement", "unrelated"):
         return Verdict(rules.label, f"{rules.reason}; {probs}")
     return Verdict("supplement", f"kept and linked, not sure enough ({probs}; rules: {rules.reason})")

@@ -18,6 +18,7 @@ from hindsight.write.analysis import pair_script
 from hindsight.write.conflict import HeuristicParams
 from hindsight.write.pair_head import PairHead, head_for
 from hindsight.write.pair_model import PairModel, model_for
+from hindsight.write.pair_stack import PairStack, stack_for
 from hindsight.write.restatement import RestatementModel
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -66,6 +67,7 @@ class HygieneThresholds:
     restatement: RestatementModel | None = None  # the learned dedup judge fitted for this model, if any
     pair_model: PairModel | None = None  # the trained keep/merge/change classifier for this embedder, if any
     pair_head: PairHead | None = None  # the same decision read from the texts' vectors too, if trained
+    pair_stack: PairStack | None = None  # the stacked model over the judge's readings (`write.pair_stack`), if fitted
 
     # the seed's values, for embedders with a wider cosine scale (bge-m3 and the like)
     FALLBACK_DEDUP = 0.9
@@ -123,7 +125,7 @@ class HygieneThresholds:
                                     if k in Band.__dataclass_fields__ and k != "params"}, params=params)
         restatement = RestatementModel.from_dict(entry["restatement"]) if entry.get("restatement") else None
         return cls(model=model, en=bands["en"], zh=bands["zh"], calibrated=True, restatement=restatement,
-                   pair_model=model_for(model), pair_head=head_for(model))
+                   pair_model=model_for(model), pair_head=head_for(model), pair_stack=stack_for(model))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"en": asdict(self.en), "zh": asdict(self.zh)}
