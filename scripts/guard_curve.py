@@ -73,8 +73,12 @@ class Data:
         self.y = np.array([gm.label_index(e) for e in self.examples])
         self.cache_dir, self.engine = cache_dir, engine
 
+    #: ``--unseen-only``: only the folds of r17 - r20b (half the fits)
+    unseen_only = False
+
     def folds(self) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-        return list(zip(EVAL_GROUPS, lf.RETRIEVAL_GROUPS, strict=True))
+        pairs = list(zip(EVAL_GROUPS, lf.RETRIEVAL_GROUPS, strict=True))
+        return [p for p in pairs if not self.unseen_only or set(p[0]) <= set(UNSEEN)]
 
 
 def standardised(v: np.ndarray, scale: float) -> np.ndarray:
@@ -177,7 +181,7 @@ def run(d: Data, lex: np.ndarray, cfg: gm.ModelConfig, weight: np.ndarray | None
 
 
 def report(d: Data, scores: np.ndarray, t_fixed: float = SHIPPED_T, budget: float = 0.03) -> dict[str, object]:
-    guard = np.isin(d.writers, [w for g in EVAL_GROUPS for w in g])
+    guard = np.isin(d.writers, [w for g in EVAL_GROUPS for w in g]) & ~np.isnan(scores)
     is_attack = d.y > 0
     t_budget = gm.pick_threshold(scores[guard], is_attack[guard], budget)
     unseen = np.isin(d.writers, UNSEEN)
@@ -191,7 +195,7 @@ def report(d: Data, scores: np.ndarray, t_fixed: float = SHIPPED_T, budget: floa
         "retrieval_flagged": {"at_shipped_T": int(np.sum(scores[retr] >= t_fixed)),
                               "at_budget_T": int(np.sum(scores[retr] >= t_budget)), "n": int(retr.sum())},
         "writers_at_shipped_T": {w: gm.rates(scores[d.writers == w], is_attack[d.writers == w], t_fixed)
-                                 for g in EVAL_GROUPS for w in g},
+                                 for g in EVAL_GROUPS for w in g if not np.isnan(scores[d.writers == w]).any()},
     }
     kinds: dict[str, list[bool]] = {}
     for i in np.flatnonzero(guard):
@@ -202,7 +206,7 @@ def report(d: Data, scores: np.ndarray, t_fixed: float = SHIPPED_T, budget: floa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("curve", "variants", "shipped", "prepare", "candidate"))
+    parser.add_argument("mode", choices=("curve", "variants", "shipped", "prepare", "candidate", "pinned"))
     parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/guard_curve"))
     parser.add_argument("--plain-stride", type=int, default=4)
     parser.add_argument("--engine", choices=lf.ENGINES, default="onnx")
@@ -214,13 +218,30 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=False)
     parser.add_argument("--dump", type=Path, default=None, help="held-out scores per run (npz)")
     parser.add_argument("--save", type=Path, default=None, help="candidate: the full fit (an ensemble of --members)")
+    parser.add_argument("--weights", type=Path, action="append", default=[], help="pinned: weights files to read")
+    parser.add_argument("--unseen-only", action="store_true", help="only the folds of r17 - r20b (half the fits)")
     parser.add_argument("--members", type=int, default=3, help="candidate: fits (seeds) whose probabilities average")
     args = parser.parse_args()
     args.cache_dir.mkdir(parents=True, exist_ok=True)
+    results: list[dict[str, object]] = []
+    if args.mode == "pinned":  # the pinned benign texts (suite, held-out ops notes, VPN pair) under each weights file
+        import guard_ensemble as ge
+        pinned = ge.pinned_features(args.cache_dir, args.engine)
+        for path in args.weights:
+            clf = GuardClassifier.load(path)
+            rows = ge.pinned_scores(clf, pinned)
+            over = {g: sum(1 for r in rows if r[0] == g and r[1] >= clf.threshold) for g in ("suite", "ops", "vpn")}
+            top = sorted(rows, key=lambda r: -r[1])[:6]
+            results.append({"weights": str(path), "threshold": clf.threshold, "flagged": over,
+                            "top": [(g, v, t[:90]) for g, v, t in top]})
+            print(json.dumps(results[-1], ensure_ascii=False), flush=True)
+        if args.out:
+            args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        return
     d = Data(args.cache_dir, args.plain_stride, args.engine)
+    d.unseen_only = args.unseen_only
     cfg = replace(CONFIGS[0], bag=args.bag)
     print(f"{len(d.y)} texts, {d.f.lex.shape[1]} structured; {cfg.label()}", flush=True)
-    results: list[dict[str, object]] = []
     dumps: dict[str, np.ndarray] = {}
     if args.mode == "prepare":
         for name in args.variant:
@@ -236,7 +257,7 @@ def main() -> None:
     elif args.mode == "candidate":  # held out on the eight folds, T by the per-writer point, then the full fit
         t0 = time.time()
         s = run(d, d.f.lex, cfg, None, args.members, 1.0, 0, args.seed)
-        guard = np.isin(d.writers, [w for g in EVAL_GROUPS for w in g])
+        guard = np.isin(d.writers, [w for g in EVAL_GROUPS for w in g]) & ~np.isnan(s)
         t = lf.pick_threshold_per_writer(s[guard], d.y[guard] > 0, d.writers[guard], 0.03)
         rep = {"run": f"candidate {args.members} x {cfg.label()}", "per_writer_T": t, "at_per_writer_T": report(d, s, t),
                **report(d, s), "seconds": round(time.time() - t0)}
