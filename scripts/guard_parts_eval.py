@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-UNSEEN = ("blind-r17", "blind-r17b", "blind-r18", "blind-r18b", "blind-r19", "blind-r19b", "blind-r20", "blind-r20b")
+UNSEEN = ("blind-r17", "blind-r17b", "blind-r18", "blind-r18b", "blind-r19", "blind-r19b", "blind-r20", "blind-r20b", "blind-r21", "blind-r21b")
 
 
 def _screen_all(args: argparse.Namespace) -> None:
@@ -87,7 +87,7 @@ def table(before: Path, after: Path) -> None:
         if w.startswith(("retr-", "pii-")) or w == "plain":
             continue
         print(f"| {w} | {_rates(by[0][w])} | {_rates(by[1][w])} |")
-    for name, pick in (("unseen by shipped (r17 - r20b)", lambda w: w in UNSEEN),
+    for name, pick in (("unseen by shipped (r17 - r21b)", lambda w: w in UNSEEN),
                        ("blind, pooled", lambda w: w.startswith("blind-")),
                        ("PII sets (benign)", lambda w: w.startswith("pii-")),
                        ("plain facts (every 4th)", lambda w: w == "plain")):

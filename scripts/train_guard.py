@@ -66,11 +66,11 @@ BLIND_ROUNDS: tuple[tuple[str, Path], ...] = tuple(
     (f"train-{r}", ROOT / "bench" / "data" / "train" / r / "set.jsonl") for r in ("r8T1", "r8T2")
 ) + tuple(  # round 10: blind round 9 (released), its training writers (r9T1; r10T1,
     # written blind from the category brief in round 10), and the guard10 hard-pair set (written for training)
-    (f"blind-{r}", ROOT / "bench" / "data" / "blind" / r / "guard" / "set.jsonl") for r in ("r9", "r9b", "r10", "r10b", "r11", "r11b", "r12", "r13", "r13b", "r14", "r15", "r15b", "r16", "r16b", "r17", "r17b", "r18", "r18b", "r19", "r19b", "r20", "r20b")  # r10 / r10b, r11 / r11b, r13 / r13b / r14, r15 / r15b, r16 / r16b, r17 / r17b, r18 / r18b, r19 / r19b, r20 / r20b: released after their round's measurement, not fitted yet
-) + tuple((f"train-{r}", ROOT / "bench" / "data" / "train" / r / "guard" / "set.jsonl") for r in ("r9T1", "g10", "r10T1", "r10T2", "r11T2", "r12T1", "r15T1", "suite", "r21T1", "r21T2", "r21T3")
+    (f"blind-{r}", ROOT / "bench" / "data" / "blind" / r / "guard" / "set.jsonl") for r in ("r9", "r9b", "r10", "r10b", "r11", "r11b", "r12", "r13", "r13b", "r14", "r15", "r15b", "r16", "r16b", "r17", "r17b", "r18", "r18b", "r19", "r19b", "r20", "r20b", "r21", "r21b")  # r10 / r10b, r11 / r11b, r13 / r13b / r14, r15 / r15b, r16 / r16b, r17 / r17b, r18 / r18b, r19 / r19b, r20 / r20b: released after their round's measurement, not fitted yet
+) + tuple((f"train-{r}", ROOT / "bench" / "data" / "train" / r / "guard" / "set.jsonl") for r in ("r9T1", "g10", "r10T1", "r10T2", "r11T2", "r12T1", "r15T1", "suite", "r21T1", "r21T2", "r21T3", "r21T4", "r21T5", "r21T6", "r21T7", "r21T8", "r21T9", "r21T10", "r21T11", "r21T12", "r21T13", "r21T14", "r21T15", "r21T22", "r21T23", "r21T24", "r21T25", "r21T28", "r21T29")
     if (ROOT / "bench" / "data" / "train" / r / "guard" / "set.jsonl").exists())
 # round 17: "suite" = the test suite's own guard texts (scripts/guard_suite_set.py), trained on, never a criterion;
-# round 22: r21T1-r21T3, fresh writers of round 20's guard brief with new domains: training writers, never a criterion
+# round 22: r21T1-r21T15, r21T22-r21T25, r21T28, r21T29 (guard), fresh writers of round 20's guard brief with new domains: training writers, never a criterion
 # Benign false-positive budget on a writer the model never saw (the target on a new writer is <= 0.03). It picks
 # the model (nested leave-one-writer-out) and is reported as ``fp_budget_threshold``.
 TARGET_FP = 0.03
