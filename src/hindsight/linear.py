@@ -9,6 +9,8 @@ a seed. Keeping it in numpy keeps scikit-learn out of the runtime.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 
@@ -57,3 +59,21 @@ def train_softmax(
         W -= step * m_w / (np.sqrt(v_w) + eps)
         b -= step * m_b / (np.sqrt(v_b) + eps)
     return W.astype(np.float32), b.astype(np.float32)
+
+
+def save_standardised(path: Path, features: tuple[str, ...], mean: np.ndarray, scale: np.ndarray,
+                      weights: np.ndarray, bias: np.ndarray, thresholds: tuple[float, ...]) -> None:
+    """Store a standardise-then-linear model with its feature names and decision thresholds (one ``.npz``)."""
+    np.savez(path, features=np.array(features), mean=mean, scale=scale, weights=weights, bias=bias,
+             thresholds=np.array(thresholds))
+
+
+def load_standardised(path: Path) -> tuple[tuple[str, ...], dict[str, np.ndarray], tuple[float, ...]] | None:
+    """(feature names, float64 mean / scale / weights / bias, thresholds) of a stored model; None when missing or
+    unreadable. The caller checks the names against the features it computes."""
+    try:
+        raw = np.load(path)
+    except (OSError, ValueError):
+        return None
+    arrays = {k: raw[k].astype(np.float64) for k in ("mean", "scale", "weights", "bias")}
+    return tuple(str(x) for x in raw["features"]), arrays, tuple(float(x) for x in raw["thresholds"])

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hindsight.linear import load_standardised, save_standardised
 from hindsight.write.pair_features import FEATURES
 from hindsight.write.token_align import ALIGN_FEATURES
 
@@ -83,23 +84,17 @@ class PairModel:
         return int(self.decide_many(p, self.t_merge, self.t_change, codes)[0]), p[0]
 
     def save(self, path: Path) -> None:
-        np.savez(path, features=np.array(self.feature_names), mean=self.mean, scale=self.scale, weights=self.weights,
-                 bias=self.bias, thresholds=np.array([self.t_merge, self.t_change]))
+        save_standardised(path, self.feature_names, self.mean, self.scale, self.weights, self.bias,
+                          (self.t_merge, self.t_change))
 
     @classmethod
     def load(cls, path: Path = MODEL_FILE) -> PairModel | None:
         """The stored model, or None when it is missing or was fitted on another feature set."""
-        try:
-            raw = np.load(path)
-        except (OSError, ValueError):
+        stored = load_standardised(path)
+        if stored is None or stored[0] not in (FEATURES, (*FEATURES, *ALIGN_FEATURES)):
             return None
-        names = tuple(str(x) for x in raw["features"])
-        if names not in (FEATURES, (*FEATURES, *ALIGN_FEATURES)):
-            return None
-        t = raw["thresholds"]
-        return cls(mean=raw["mean"].astype(np.float64), scale=raw["scale"].astype(np.float64),
-                   weights=raw["weights"].astype(np.float64), bias=raw["bias"].astype(np.float64),
-                   t_merge=float(t[0]), t_change=float(t[1]), aligned=names != FEATURES)
+        names, arrays, t = stored
+        return cls(**arrays, t_merge=t[0], t_change=t[1], aligned=names != FEATURES)
 
 
 @lru_cache(maxsize=1)

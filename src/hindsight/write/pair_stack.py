@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hindsight.linear import load_standardised, save_standardised, softmax
 from hindsight.write.pair_features import FEATURES
 from hindsight.write.pair_model import of_family
 
@@ -114,10 +115,7 @@ class PairStack:
 
     def probabilities(self, X: np.ndarray) -> np.ndarray:
         Z = (np.atleast_2d(np.asarray(X, dtype=np.float64)) - self.mean) / self.scale
-        logits = Z @ self.weights + self.bias
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        return e / e.sum(axis=1, keepdims=True)
+        return softmax(Z @ self.weights + self.bias)
 
     def decide(self, row: np.ndarray) -> tuple[int, np.ndarray]:
         """(class, probabilities) for a pair the judge keeps: CHANGE, MERGE or KEEP."""
@@ -129,22 +127,17 @@ class PairStack:
         return KEEP, q
 
     def save(self, path: Path) -> None:
-        np.savez(path, features=np.array(STACK_FEATURES), mean=self.mean, scale=self.scale, weights=self.weights,
-                 bias=self.bias, thresholds=np.array([self.t_merge, self.t_change]))
+        save_standardised(path, STACK_FEATURES, self.mean, self.scale, self.weights, self.bias,
+                          (self.t_merge, self.t_change))
 
     @classmethod
     def load(cls, path: Path = STACK_FILE) -> PairStack | None:
         """The stored model, or None when it is missing or was fitted on another feature set."""
-        try:
-            raw = np.load(path)
-        except (OSError, ValueError):
+        stored = load_standardised(path)
+        if stored is None or stored[0] != STACK_FEATURES:
             return None
-        if tuple(str(x) for x in raw["features"]) != STACK_FEATURES:
-            return None
-        t = raw["thresholds"]
-        return cls(mean=raw["mean"].astype(np.float64), scale=raw["scale"].astype(np.float64),
-                   weights=raw["weights"].astype(np.float64), bias=raw["bias"].astype(np.float64),
-                   t_merge=float(t[0]), t_change=float(t[1]))
+        _, arrays, t = stored
+        return cls(**arrays, t_merge=t[0], t_change=t[1])
 
 
 @lru_cache(maxsize=1)
