@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hindsight.linear import load_standardised, save_standardised
+from hindsight.linear import load_standardised, save_standardised, softmax
 from hindsight.write.pair_features import FEATURES
 from hindsight.write.token_align import ALIGN_FEATURES
 
@@ -40,8 +40,9 @@ RULES_MERGE_MIN = 0.5
 
 
 @dataclass(frozen=True)
-class PairModel:
-    """Standardise, then softmax over (keep, merge, change); two thresholds."""
+class StandardisedSoftmax:
+    """Standardise, then softmax over (keep, merge, change), with a merge and a change threshold: the shape both
+    learned pair readings share (this pair model and `pair_stack.PairStack`)."""
 
     mean: np.ndarray
     scale: np.ndarray
@@ -49,19 +50,22 @@ class PairModel:
     bias: np.ndarray  # (3,)
     t_merge: float
     t_change: float
+
+    def probabilities(self, X: np.ndarray) -> np.ndarray:
+        """(n, 3) probabilities of keep, merge, change for feature rows."""
+        Z = (np.atleast_2d(np.asarray(X, dtype=np.float64)) - self.mean) / self.scale
+        return softmax(Z @ self.weights + self.bias)
+
+
+@dataclass(frozen=True)
+class PairModel(StandardisedSoftmax):
+    """The pair model over `pair_features` rows; two thresholds."""
+
     aligned: bool = False  # rows are FEATURES + token_align.ALIGN_FEATURES (`feature_names`)
 
     @property
     def feature_names(self) -> tuple[str, ...]:
         return (*FEATURES, *ALIGN_FEATURES) if self.aligned else FEATURES
-
-    def probabilities(self, X: np.ndarray) -> np.ndarray:
-        """(n, 3) probabilities of keep, merge, change for rows from `pair_features`."""
-        Z = (np.atleast_2d(np.asarray(X, dtype=np.float64)) - self.mean) / self.scale
-        logits = Z @ self.weights + self.bias
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        return e / e.sum(axis=1, keepdims=True)
 
     @staticmethod
     def decide_many(P: np.ndarray, t_merge: float, t_change: float, rules: np.ndarray | None = None) -> np.ndarray:

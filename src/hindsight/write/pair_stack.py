@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from hindsight.linear import load_standardised, save_standardised, softmax
+from hindsight.linear import load_standardised, save_standardised
 from hindsight.write.pair_features import FEATURES
-from hindsight.write.pair_model import of_family
+from hindsight.write.pair_model import StandardisedSoftmax, of_family
 
 KEEP, MERGE, CHANGE = 0, 1, 2
 STACK_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_pair_stack.npz"
@@ -102,20 +102,9 @@ def stack_row(features: np.ndarray, rules_label: str, rules_reason: str, p: np.n
 
 
 @dataclass(frozen=True)
-class PairStack:
-    """Standardise, then softmax over (keep, restatement, change); a merge from `t_merge`, a change from
+class PairStack(StandardisedSoftmax):
+    """Softmax over (keep, restatement, change) of the stacked rows; a merge from `t_merge`, a change from
     `t_change` (checked first), only where the judge keeps."""
-
-    mean: np.ndarray
-    scale: np.ndarray
-    weights: np.ndarray  # (n_features, 3)
-    bias: np.ndarray  # (3,)
-    t_merge: float
-    t_change: float
-
-    def probabilities(self, X: np.ndarray) -> np.ndarray:
-        Z = (np.atleast_2d(np.asarray(X, dtype=np.float64)) - self.mean) / self.scale
-        return softmax(Z @ self.weights + self.bias)
 
     def decide(self, row: np.ndarray) -> tuple[int, np.ndarray]:
         """(class, probabilities) for a pair the judge keeps: CHANGE, MERGE or KEEP."""
