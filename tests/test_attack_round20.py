@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Iterator
@@ -219,3 +220,68 @@ def test_a_rejection_without_a_landed_change_still_rejects(bag_engine: MemoryEng
     review.queue.claim(pid)
     review.queue.release_stale(lease_s=0.0, proposal_id=pid)
     assert review.reject(pid, "token:alice")["proposal"]["status"] == "rejected"
+
+
+# --- an oversized write and the client's queue -------------------------------------------------------------------
+
+#: the MCP endpoint's body limit (the MCP SDK's)
+MAX_MCP_BYTES = 4 * 1024 * 1024
+
+
+def test_an_mcp_body_past_the_limit_is_a_json_rpc_invalid_input(bag_engine: MemoryEngine) -> None:
+    """The MCP SDK's own 413 was plain text, which MCP clients surface as "Server returned an error response"."""
+    from starlette.middleware import Middleware
+    from starlette.testclient import TestClient
+
+    from hindsight.security.http_guard import AuthPolicy, HTTPGuard, default_allowed_hosts
+
+    tokens = TokenStore(bag_engine.store)
+    secret = tokens.create("writer", ["write"], ["ops"])[0]
+    policy = AuthPolicy(tokens)  # the front door as `hindsight serve --transport http` runs it
+    guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=default_allowed_hosts("127.0.0.1"))
+    app = build_server(bag_engine, tokens=tokens, policy=policy).http_app(middleware=[guard])
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                       "params": {"name": "memory_store", "arguments": {"content": "x" * (MAX_MCP_BYTES + 10)}}})
+    headers = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        assert client.post("/mcp", content=body, headers=headers).status_code == 401, "no token: 401 first"
+        answer = client.post("/mcp", content=body, headers={**headers, "authorization": f"Bearer {secret}"})
+    assert answer.status_code == 413
+    error = answer.json()["error"]
+    assert error["code"] == -32600 and error["message"].startswith("invalid_input: request: ")
+    assert "x" * 20 not in error["message"]
+    assert bag_engine.stats().total == 0
+
+
+def test_an_oversized_write_is_refused_at_once_and_never_blocks_the_queue(tmp_path: Path) -> None:
+    """A real server and the resilient client: a write past the body limit was queued as "no answer" and retried
+    for ever (25 tries on the live server, 0 refusals counted), and every later write waited behind it."""
+    import subprocess
+
+    from mcp.shared.exceptions import MCPError
+    from mcp_helpers import ROOT, child_env, free_port, serve_argv, stop_process, wait_for_port
+
+    from hindsight.client import ResilientClient
+
+    db, log, port = tmp_path / "memory.db", tmp_path / "server.log", free_port()
+    client = ResilientClient(f"http://127.0.0.1:{port}/mcp", tmp_path / "queue.db", timeout=30, backoff_base=0.05,
+                             backoff_max=0.3, auto_flush=False)
+    huge = "deploy note " * (MAX_MCP_BYTES // 12 + 10)
+    server = None
+    try:
+        assert client.store(huge)["queued"] is True  # the server is not there yet: queued as unconfirmed
+        assert client.store("The ops runbook lives in the wiki.")["queued"] is True
+        server = subprocess.Popen(serve_argv(db, "http", port), stdin=subprocess.DEVNULL, stdout=log.open("ab"),
+                                  stderr=subprocess.STDOUT, env=child_env(HINDSIGHT_HYGIENE="false"), cwd=str(ROOT))
+        wait_for_port(port, server, log)
+        assert client.flush(attempts=2) == 1, "the write behind the oversized one was delivered"
+        dead = client.dead_letters()
+        assert len(dead) == 1 and "invalid_input: request:" in dead[0]["error"]
+        with pytest.raises(MCPError, match="invalid_input: request:"):  # sent now: refused, not queued
+            client.store(huge)
+        assert client.status().queue_length == 0
+        assert client.store("Rollbacks need the on-call lead.")["action"] == "created"
+    finally:
+        client.close()
+        if server is not None:
+            stop_process(server)

@@ -34,6 +34,7 @@ from typing import Any, Self, TypeVar
 
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
 
 from hindsight.client.degraded import degraded_results
 from hindsight.client.queue import WriteQueue, new_key
@@ -60,6 +61,8 @@ def is_final(error: BaseException) -> bool:
 
     Final: `invalid_input:`, `idempotency_conflict:` and schema refusals (hindsight.errors.error_kind).
     """
+    if isinstance(error, MCPError):  # a refusal of the request itself (attack round 20: a body past the server's
+        return error_kind(error_code(error)) == "final"  # limit), never one a transport made up
     if not isinstance(error, ToolError):
         return False
     message = str(error).strip()
@@ -136,7 +139,7 @@ class AsyncResilientClient:
 
         try:
             answer = await asyncio.wait_for(run(), self.timeout)
-        except ToolError as exc:
+        except (ToolError, MCPError) as exc:
             if is_final(exc):
                 self._reached()
                 raise
@@ -223,7 +226,7 @@ class AsyncResilientClient:
                         await asyncio.sleep(delay)
                     try:
                         await self.call(item.tool, item.arguments)
-                    except ToolError as exc:  # final (call() turns the others into Unreachable)
+                    except (ToolError, MCPError) as exc:  # final (call() turns the others into Unreachable)
                         self.queue.dead_letter(item.id, _describe(exc))
                         break
                     except Unreachable as exc:
