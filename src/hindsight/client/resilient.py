@@ -6,8 +6,8 @@ server) can be retried without a twin: the server stores one memory per key.
 Writes that cannot be confirmed go to a local SQLite queue (durable across
 restarts); a background worker replays them in order (nothing overtakes a
 queued write) with exponential backoff and jitter. Errors are typed (hindsight.errors.error_kind): a refusal of
-the request itself (`invalid_input:`, `idempotency_conflict:`, a schema error) is final: that write moves to a
-dead-letter table at once; no answer, busy, timeouts and other transient codes stay queued without limit; an
+the request itself (`invalid_input:`, `idempotency_conflict:`, a schema error; also the front door's JSON-RPC refusal
+of a body past its limit, attack round 20) is final: that write moves to a dead-letter table at once; no answer, busy, timeouts and other transient codes stay queued without limit; an
 ambiguous answer (a generic `storage_error`, `permission_denied`, `not_found`, `encryption_unavailable`, an
 unknown code) is retried `max_refusals` times with backoff, then set aside as a dead letter, so one poison write
 does not block the writes behind it. Dead letters can be listed and replayed (`replay`, `hindsight client-queue`)
