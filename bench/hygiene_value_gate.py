@@ -1,0 +1,136 @@
+"""Hygiene round 22: the canonical value reading as positive evidence for a merge, and the slot-difference reading.
+
+    PYTHONPATH=src:bench python bench/hygiene_value_gate.py table ROWS.json [ROWS2.json ...] --out TABLE.json
+    PYTHONPATH=src:bench python bench/hygiene_value_gate.py loro TABLE.json --out REPORT.json [--score p_merge|cos]
+    PYTHONPATH=src:bench python bench/hygiene_value_gate.py veto TABLE.json
+
+ROWS are `bench/hygiene_stack.py run` outputs (every pair the judge reads while a row's new memory is written through
+`MemoryEngine`, with main's outcomes). `table` reads each judged pair (cosine >= the judge's floor) as the judge does
+(`conversions.written_alike`) and keeps what the gate reads: the canonical value match (`write.value_canon`), the
+slot difference (`write.phrase_swap`), the pair model's p(merge), the cosine, and whether main's judge kept it.
+`loro`: for each held-out round, the lowest threshold on the score (0.99 down) at which the gate adds no wrong outcome
+on the other rounds (a distinct, supplement or change pair merged, an other touched: `hygiene_stack_fit.outcomes`),
+applied to the held-out round (a moved pair takes the merge, every other pair main's engine outcome); pooled
+confusion before -> after. `veto`: what the slot-difference reading would do to the pairs main merges.
+docs/benchmarks.md "Hygiene, round 22".
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from hygiene_funnel import ROUNDS
+from hygiene_stack_fit import outcomes, rates
+
+from hindsight.write.conversions import written_alike
+from hindsight.write.judge import CUE_FLOOR
+from hindsight.write.pair_model import MERGE
+from hindsight.write.phrase_swap import one_phrase_apart
+from hindsight.write.value_canon import value_match
+from hindsight.write.value_gate import gate_reason
+
+GRID = np.round(np.arange(0.99, -0.005, -0.01), 2)
+
+
+def table(paths: list[Path], out: Path) -> None:
+    report: dict[str, Any] = {}
+    for p in paths:
+        report.update(json.loads(p.read_text(encoding="utf-8")))
+    rows: list[dict[str, Any]] = []
+    for rnd in ROUNDS:
+        if rnd not in report:
+            continue
+        done: set[tuple[int, str, int]] = set()
+        for e in report[rnd]["judged"]:
+            key = (e["i"], e["kind"], e["j"])
+            if "p" not in e or e["kind"] == "unknown" or key in done or e["cos"] < CUE_FLOOR:
+                continue
+            done.add(key)
+            o, n = written_alike(e["old"], e["new"])
+            m = value_match(o, n)
+            rows.append({"round": rnd, "i": e["i"], "kind": e["kind"], "j": e["j"], "label": e["label"],
+                         "old": e["old"], "new": e["new"], "final": e["final"][0], "rules": e["rules"][0],
+                         "reason": e["rules"][1][:100], "p_merge": e["p"][MERGE], "cos": e["cos"],
+                         "values": [m.paired, m.old_left, m.new_left], "swap": one_phrase_apart(o, n),
+                         "gate": gate_reason(o, n)})
+    decided = {rnd: {"decided": report[rnd]["decided"]} for rnd in ROUNDS if rnd in report}
+    out.write_text(json.dumps({"rows": rows, "report": decided}, ensure_ascii=False) + "\n", encoding="utf-8")
+    c = Counter((r["label"] if r["kind"] == "existing" else "other", r["gate"] is None) for r in rows
+                if r["final"] in ("supplement", "unrelated"))
+    print(len(rows), "judged pairs;", "kept by main, gate open:",
+          {k[0]: v for k, v in sorted(c.items()) if k[1]})
+
+
+def _moves(rows: list[dict[str, Any]], rounds: set[str], score: str, t: float) -> dict[tuple[str, int, str, int], str]:
+    return {(r["round"], r["i"], r["kind"], r["j"]): "merged" for r in rows
+            if r["round"] in rounds and r["final"] in ("supplement", "unrelated") and r["rules"] != "override"
+            and r["gate"] is None and r[score] >= t}
+
+
+def loro(path: Path, out: Path, score: str) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    rows, report = data["rows"], data["report"]
+    rounds = [r for r in ROUNDS if r in report]
+    result: dict[str, Any] = {"score": score}
+    before, after = Counter[str](), Counter[str]()
+    moved_all: list[str] = []
+    for held in rounds:
+        train = [r for r in rounds if r != held]
+        t = 1.01
+        for g in GRID:
+            if outcomes(report, train, _moves(rows, set(train), score, float(g)))["harm"] > 0:
+                break
+            t = float(g)
+        moved = _moves(rows, {held}, score, t)
+        b, a = outcomes(report, [held], {}), outcomes(report, [held], moved)
+        before.update(b)
+        after.update(a)
+        moved_all += [f"{k[0]}:{k[1]}:{k[2]}:{k[3]}" for k in moved]
+        result[held] = {"t": t, "moved": len(moved), "main": rates(b), "gate": rates(a)}
+        print(held, t, len(moved), json.dumps({k: v for k, v in rates(a).items() if k != "confusion"}), flush=True)
+    t_all = 1.01
+    for g in GRID:
+        if outcomes(report, rounds, _moves(rows, set(rounds), score, float(g)))["harm"] > 0:
+            break
+        t_all = float(g)
+    result["pooled"] = {"main": rates(before), "gate": rates(after)}
+    result["moved"] = moved_all
+    result["replay"] = sorted({":".join(k.split(":")[:2]) for k in moved_all})
+    result["all"] = {"t": t_all, "in_sample": rates(outcomes(report, rounds, _moves(rows, set(rounds), score, t_all)))}
+    print(json.dumps(result["pooled"], indent=1), "\nall rounds:", t_all)
+    out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def veto(path: Path) -> None:
+    rows = json.loads(path.read_text(encoding="utf-8"))["rows"]
+    c: Counter[str] = Counter()
+    for r in rows:
+        if r["final"] == "duplicate" and r["swap"] is not None:
+            label = r["label"] if r["kind"] == "existing" else "other"
+            c[label] += 1
+            print(label, r["round"], r["i"], r["swap"], "|", r["old"][:70], "||", r["new"][:70])
+    print("main's merges one noun phrase apart:", dict(c))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("cmd", choices=["table", "loro", "veto"])
+    ap.add_argument("paths", nargs="+", type=Path)
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--score", default="p_merge", choices=["p_merge", "cos"])
+    a = ap.parse_args()
+    if a.cmd == "table":
+        table(a.paths, a.out)
+    elif a.cmd == "loro":
+        loro(a.paths[0], a.out, a.score)
+    else:
+        veto(a.paths[0])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
