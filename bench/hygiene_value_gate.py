@@ -3,6 +3,7 @@
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py table ROWS.json [ROWS2.json ...] --out TABLE.json
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py loro TABLE.json --out REPORT.json [--score p_merge|cos]
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py veto TABLE.json
+    PYTHONPATH=src:bench python bench/hygiene_value_gate.py pairs --out PAIRS.json   # rows the gate can reach
 
 ROWS are `bench/hygiene_stack.py run` outputs (every pair the judge reads while a row's new memory is written through
 `MemoryEngine`, with main's outcomes). `table` reads each judged pair (cosine >= the judge's floor) as the judge does
@@ -11,7 +12,9 @@ slot difference (`write.phrase_swap`), the pair model's p(merge), the cosine, an
 `loro`: for each held-out round, the lowest threshold on the score (0.99 down) at which the gate adds no wrong outcome
 on the other rounds (a distinct, supplement or change pair merged, an other touched: `hygiene_stack_fit.outcomes`),
 applied to the held-out round (a moved pair takes the merge, every other pair main's engine outcome); pooled
-confusion before -> after. `veto`: what the slot-difference reading would do to the pairs main merges.
+confusion before -> after. `veto`: what the slot-difference reading would do to the pairs main merges. `pairs`: every row of the released
+rounds where the gate opens on some two of its texts (others, existing, new, in the order they are stored), whatever
+p(merge): the rows the gate can move, for `hygiene_funnel.py --pairs` (every other row is judged as on main).
 docs/benchmarks.md "Hygiene, round 22".
 """
 from __future__ import annotations
@@ -116,15 +119,30 @@ def veto(path: Path) -> None:
     print("main's merges one noun phrase apart:", dict(c))
 
 
+def pairs(out: Path) -> None:
+    from hygiene_stack import _set_rows
+    found: list[str] = []
+    for rnd in ROUNDS:
+        for i, row in enumerate(_set_rows(rnd)):
+            texts = [*row.get("others", []), row["existing"], row["new"]]
+            if any(gate_reason(*written_alike(texts[x], texts[y])) is None
+                   for y in range(1, len(texts)) for x in range(y)):
+                found.append(f"{rnd}:{i}")
+    out.write_text(json.dumps(found) + "\n", encoding="utf-8")
+    print(len(found), "rows the gate can reach")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=["table", "loro", "veto"])
-    ap.add_argument("paths", nargs="+", type=Path)
+    ap.add_argument("cmd", choices=["table", "loro", "veto", "pairs"])
+    ap.add_argument("paths", nargs="*", type=Path)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--score", default="p_merge", choices=["p_merge", "cos"])
     a = ap.parse_args()
     if a.cmd == "table":
         table(a.paths, a.out)
+    elif a.cmd == "pairs":
+        pairs(a.out)
     elif a.cmd == "loro":
         loro(a.paths[0], a.out, a.score)
     else:

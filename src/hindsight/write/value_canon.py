@@ -36,7 +36,7 @@ _WD_ZH = {c: i + 1 for i, c in enumerate("一二三四五六")} | {"日": 7, "�
 _UNIT_WORDS = {"day": 86400, "week": 604800, "month": 2592000, "year": 31536000}
 _RELATIVE = {"上上": "before-last", "下下": "after-next", "本": "this", "这": "this", "this": "this", "下": "next", "next": "next", "上": "last", "last": "last"}
 #: a part of the day, and the hours of a time of day it may be said of (`_explained`)
-_PART = {"上午": "morning", "早上": "morning", "早晨": "morning", "清晨": "morning", "凌晨": "night", "中午": "noon",
+_PART = {"一大早": "morning", "一早": "morning", "上午": "morning", "早上": "morning", "早晨": "morning", "清晨": "morning", "凌晨": "night", "中午": "noon",
          "midday": "noon", "下午": "afternoon", "傍晚": "evening", "晚上": "evening", "夜里": "night", "白天": "day",
          "tonight": "evening", "overnight": "night"}
 _PART_HOURS = {"morning": range(4, 12), "noon": range(11, 14), "afternoon": range(12, 19), "evening": range(17, 24),
@@ -70,7 +70,7 @@ _LATE: list[tuple[str, re.Pattern[str]]] = [
     ("plain", re.compile(r"(?<![A-Za-z0-9.,])\d+(?:[.,]\d+)*(?![A-Za-z0-9]|[.,]\d)")),
     ("relative", re.compile(r"(上上|下下|[本这下上])(?=个?(?:周|星期|礼拜|月))|\b(this|next|last)\s+(?=week|month|year|mon|tue|wed|thu|"
                             r"fri|sat|sun)", re.IGNORECASE)),
-    ("day_part", re.compile(r"上午|下午|早上|早晨|清晨|中午|傍晚|晚上|夜里|凌晨|白天|"
+    ("day_part", re.compile(r"上午|下午|早上|早晨|清晨|一大早|一早|中午|傍晚|晚上|夜里|凌晨|白天|"
                             r"\b(?:morning|afternoon|evening|night|noon|midday|overnight|tonight)s?\b", re.IGNORECASE)),
     ("weekday", re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])|\b(?-i:(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*)\b\.?")),
 ]
