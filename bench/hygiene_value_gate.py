@@ -4,6 +4,7 @@
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py loro TABLE.json --out REPORT.json [--score p_merge|cos]
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py veto TABLE.json
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py pairs --out PAIRS.json   # rows the gate can reach
+    PYTHONPATH=src:bench python bench/hygiene_value_gate.py compare TABLE.json MAIN.json BRANCH.json --out ENGINE.json
 
 ROWS are `bench/hygiene_stack.py run` outputs (every pair the judge reads while a row's new memory is written through
 `MemoryEngine`, with main's outcomes). `table` reads each judged pair (cosine >= the judge's floor) as the judge does
@@ -15,6 +16,8 @@ applied to the held-out round (a moved pair takes the merge, every other pair ma
 confusion before -> after. `veto`: what the slot-difference reading would do to the pairs main merges. `pairs`: every row of the released
 rounds where the gate opens on some two of its texts (others, existing, new, in the order they are stored), whatever
 p(merge): the rows the gate can move, for `hygiene_funnel.py --pairs` (every other row is judged as on main).
+`compare`: main's and the branch's `hygiene_funnel.py --pairs` runs over those rows, each row's outcome and others
+side by side, on top of main's engine outcomes of every other row (TABLE's): the pooled confusion before -> after.
 docs/benchmarks.md "Hygiene, round 22".
 """
 from __future__ import annotations
@@ -132,15 +135,48 @@ def pairs(out: Path) -> None:
     print(len(found), "rows the gate can reach")
 
 
+def compare(table_path: Path, main_path: Path, branch_path: Path, out: Path) -> None:
+    base = json.loads(table_path.read_text(encoding="utf-8"))["report"]
+    runs = [json.loads(p.read_text(encoding="utf-8")) for p in (main_path, branch_path)]
+    before, after = Counter[str](), Counter[str]()
+    moved: list[dict[str, Any]] = []
+    per_round: dict[str, Any] = {}
+    for rnd in ROUNDS:
+        if rnd not in base:
+            continue
+        replayed = [{d["pair"]: d for d in run.get(rnd, {}).get("decided", [])} for run in runs]
+        b_r, a_r = Counter[str](), Counter[str]()
+        for d in base[rnd]["decided"]:
+            m, b = replayed[0].get(d["pair"], d), replayed[1].get(d["pair"], d)
+            for c, x in ((b_r, m), (a_r, b)):
+                c[f"{x['label']}->{x['actual']}"] += 1
+                c["others"] += len(x["others_ok"])
+                c["others_ok"] += sum(x["others_ok"])
+            if (m["actual"], list(m["others_ok"])) != (b["actual"], list(b["others_ok"])):
+                moved.append({"pair": d["pair"], "label": d["label"], "main": m["actual"], "branch": b["actual"],
+                              "others_main": m["others_ok"], "others_branch": b["others_ok"]})
+        before.update(b_r)
+        after.update(a_r)
+        per_round[rnd] = {"main": rates(b_r), "branch": rates(a_r)}
+    result = {"pooled": {"main": rates(before), "branch": rates(after)}, "moved": moved, "rounds": per_round}
+    out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    for m in moved:
+        print(m["pair"], m["label"], m["main"], "->", m["branch"], "others", m["others_main"], "->", m["others_branch"])
+    print(json.dumps({k: {x: y for x, y in v.items() if x != "confusion"} for k, v in result["pooled"].items()}))
+    print(json.dumps({k: v["confusion"] for k, v in result["pooled"].items()}))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=["table", "loro", "veto", "pairs"])
+    ap.add_argument("cmd", choices=["table", "loro", "veto", "pairs", "compare"])
     ap.add_argument("paths", nargs="*", type=Path)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--score", default="p_merge", choices=["p_merge", "cos"])
     a = ap.parse_args()
     if a.cmd == "table":
         table(a.paths, a.out)
+    elif a.cmd == "compare":
+        compare(a.paths[0], a.paths[1], a.paths[2], a.out)
     elif a.cmd == "pairs":
         pairs(a.out)
     elif a.cmd == "loro":

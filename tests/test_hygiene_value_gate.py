@@ -45,6 +45,8 @@ APART = [
     ("主库在 10.10.3.15。", "主库在 10.10.3.16。"),
     ("Garbage pickup is Thursday mornings.", "Garbage pickup is every other Thursday morning."),
     ("The drive takes half an hour.", "The drive takes an hour."),
+    ("Expense reports over $500 need sign-off.", "Expense reports under $500 can be approved by a manager."),
+    ("需求变更 2 人日以内的,项目经理可以直接批。", "超过 2 人日的变更要客户书面确认。"),
 ]
 
 
@@ -56,6 +58,10 @@ def test_one_value_in_two_forms_reads_as_one_multiset(old: str, new: str) -> Non
 @pytest.mark.parametrize(("old", "new"), APART, ids=[f"apart-{i}" for i in range(len(APART))])
 def test_two_values_stay_two_whatever_their_forms(old: str, new: str) -> None:
     assert not value_match(old, new).equal
+
+
+def test_a_bound_on_one_side_only_is_no_conflict() -> None:
+    assert value_match("The team lunch budget is $40 per person.", "Team lunches: up to forty dollars a head.").equal
 
 
 def test_no_value_is_no_evidence() -> None:

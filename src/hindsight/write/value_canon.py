@@ -41,6 +41,12 @@ _PART = {"一大早": "morning", "一早": "morning", "上午": "morning", "早�
          "tonight": "evening", "overnight": "night"}
 _PART_HOURS = {"morning": range(4, 12), "noon": range(11, 14), "afternoon": range(12, 19), "evening": range(17, 24),
                "night": (*range(19, 24), *range(0, 6)), "day": range(6, 20)}
+#: which way a bound points ("over $500" / "under $500", 以内 / 超过): two texts that bound a value in opposite ways state
+#: two rules, whatever their values (`value_match`); a bound on one side only is read as no bound
+_BOUNDS = (("more", re.compile(r"\b(?:over|above|more than|longer than|greater than|exceed(?:s|ing)?|at least|minimum|or more)\b"
+                              r"|以上|超过|多于|大于|高于|起码|至少|不少于", re.IGNORECASE)),
+           ("less", re.compile(r"\b(?:under|below|less than|shorter than|within|up to|at most|max(?:imum)?|capped|or less|or fewer)\b"
+                              r"|以内|以下|之内|不到|少于|小于|低于|最多|不超过", re.IGNORECASE)))
 _AMOUNT = re.compile(r"\d+(?:[.,]\d+)*-?(?:k|m|bn|[kmgt]i?b|[kmgt]bps|ml|mg|kg|g|km|cm|mm|m|am|pm|st|nd|rd|th|s|h|hrs?|"
                      r"mins?|secs?|d|x|day|week|month|year|hour|minute)s?", re.IGNORECASE)
 _HALF_YEAR = frozenset({"dur:15552000", "dur:15768000"})  # six months of 30 days, half of 365 days
@@ -207,7 +213,8 @@ def _explained(part: frozenset[str], side: tuple[frozenset[str], ...]) -> bool:
 def value_match(old: str, new: str) -> Match:
     """The value mentions of `old` and `new` paired one to one where they may name one value (a maximum bipartite
     matching, augmenting paths): how many paired, how many left over on each side (a part of the day left over is
-    not, where a time of day beside it on its side says it)."""
+    not, where a time of day beside it on its side says it; both sides bounding their values in opposite ways -
+    "over" / "under", 超过 / 以内 - leave one over on each)."""
     a, b = canonical_values(old), canonical_values(new)
     owner: dict[int, int] = {}
 
@@ -222,6 +229,9 @@ def value_match(old: str, new: str) -> Match:
         return False
 
     paired = sum(place(i, set()) for i in range(len(a)))
+    bounds = [{kind for kind, pattern in _BOUNDS if pattern.search(unicodedata.normalize("NFKC", t))} for t in (old, new)]
+    if bounds[0] and bounds[1] and not bounds[0] & bounds[1]:
+        return Match(paired, len(a) - paired + 1, len(b) - paired + 1)  # bounded the other way: another rule
     placed = set(owner.values())
     old_left = sum(i not in placed and not _explained(v, a) for i, v in enumerate(a))
     new_left = sum(j not in owner and not _explained(v, b) for j, v in enumerate(b))
