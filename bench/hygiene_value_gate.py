@@ -5,6 +5,7 @@
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py veto TABLE.json
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py pairs --out PAIRS.json   # rows the gate can reach
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py compare TABLE.json MAIN.json BRANCH.json --out ENGINE.json
+    PYTHONPATH=src:bench python bench/hygiene_value_gate.py cost TABLE.json   # gate_reason per judged pair, CPU
 
 ROWS are `bench/hygiene_stack.py run` outputs (every pair the judge reads while a row's new memory is written through
 `MemoryEngine`, with main's outcomes). `table` reads each judged pair (cosine >= the judge's floor) as the judge does
@@ -166,15 +167,40 @@ def compare(table_path: Path, main_path: Path, branch_path: Path, out: Path) -> 
     print(json.dumps({k: v["confusion"] for k, v in result["pooled"].items()}))
 
 
+def cost(table_path: Path, rounds: tuple[str, ...] = ("r11", "r13", "r21"), n: int = 1500) -> None:
+    import statistics
+    import time
+
+    import hindsight.write.quantity_forms as quantity_forms
+    from hindsight.write import phrase_swap, value_canon, value_gate
+    rows = [r for r in json.loads(table_path.read_text(encoding="utf-8"))["rows"] if r["round"] in rounds][:n]
+    pairs = [written_alike(r["old"], r["new"]) for r in rows]
+    for o, n_ in pairs[:50]:
+        gate_reason(o, n_)  # imports and tables loaded once (jieba, cn2an, text2num)
+    times = []
+    for o, n_ in pairs:
+        for f in (value_gate.gate_reason, value_canon.value_match, value_canon._read, phrase_swap.one_phrase_apart,
+                  quantity_forms.mentions):
+            f.cache_clear()
+        t = time.process_time()
+        gate_reason(o, n_)
+        times.append((time.process_time() - t) * 1000)
+    times.sort()
+    print(f"{len(times)} judged pairs: gate_reason median {statistics.median(times):.3f} ms, "
+          f"p90 {times[int(0.9 * len(times))]:.3f}, p99 {times[int(0.99 * len(times))]:.3f} (CPU, caches cleared)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=["table", "loro", "veto", "pairs", "compare"])
+    ap.add_argument("cmd", choices=["table", "loro", "veto", "pairs", "compare", "cost"])
     ap.add_argument("paths", nargs="*", type=Path)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--score", default="p_merge", choices=["p_merge", "cos"])
     a = ap.parse_args()
     if a.cmd == "table":
         table(a.paths, a.out)
+    elif a.cmd == "cost":
+        cost(a.paths[0])
     elif a.cmd == "compare":
         compare(a.paths[0], a.paths[1], a.paths[2], a.out)
     elif a.cmd == "pairs":
