@@ -100,6 +100,8 @@ def test_the_gate_opens_on_the_same_values_in_other_words() -> None:
     ("The pool opens at 7 am.", "The pool no longer opens at 7 am.", ("negation", "change cue")),
     ("The pool opens at 7 am.", "The pool opens at 8 am.", ("values differ",)),
     ("Team sync is at 10:00.", "团队同步会在 10:00。", ("another script",)),
+    ("The staging database runs PostgreSQL 15.", "The staging database runs PostgreSQL 15 with the pgvector extension "
+     "installed.", ("adds a clause",)),
 ])
 def test_the_gate_stays_shut_where_something_says_another_fact(old: str, new: str, why: tuple[str, ...]) -> None:
     reason = gate_reason(old, new) or ""

@@ -3,9 +3,10 @@
 Where the judge keeps a pair, `gate_reason(old, new)` says whether the pair is a restatement candidate that the
 wording rules must not veto: both texts state values and their canonical multisets are equal
 (`value_canon.value_match`: 3 pm / 15:00, 两千 / 2000, Q3 / 第三季度, 8.3k / $8,300), one script, no negation or
-antonym flipped, no change cue (`analysis`: "moved to", 改成; `end_cues.end_cue`), no "also" (`currency.ADDITIVE`:
-another fact beside the old one), and the two are not one noun phrase apart (`phrase_swap.one_phrase_apart`: the same
-values said of another thing). `judge.classify` then merges it from the pair model's p(merge) `VALUES_MERGE_P`
+antonym flipped, no change cue (`analysis`: "moved to", 改成; `end_cues.end_cue`), no "also" (`currency.ADDITIVE`,
+and "another", "too", 还, 也, 又 where the old text lacks them: another fact beside the old one), and the two are not one noun phrase apart (`phrase_swap.one_phrase_apart`: the same
+values said of another thing), nor does the new text keep the old one whole and add a clause (`slots.appended_detail`:
+kept and linked, as `evidence.merge_blocker` does). `judge.classify` then merges it from the pair model's p(merge) `VALUES_MERGE_P`
 (chosen leave-one-round-out: no distinct fact, change or other memory lost on the training rounds). None: open;
 otherwise the reason it is shut.
 """
@@ -20,6 +21,7 @@ from hindsight.text.script import script_of
 from hindsight.write.analysis import analyse
 from hindsight.write.end_cues import end_cue
 from hindsight.write.phrase_swap import one_phrase_apart
+from hindsight.write.slots import appended_detail
 from hindsight.write.value_canon import value_match
 
 #: Words that say the new text tells one more thing beside the old one (one more item, the same occasion again), read
@@ -51,6 +53,8 @@ def gate_reason(old: str, new: str) -> str | None:
         return "negation or antonym"
     if a.strong_cue or end_cue(old, new):
         return "a change cue"
+    if appended_detail(old, new):
+        return "adds a clause"  # the old text whole and more: kept and linked, as the merge blocker does
     swap = one_phrase_apart(old, new)
     if swap is not None:
         return f"one noun phrase apart ({swap[0]} / {swap[1]})"
