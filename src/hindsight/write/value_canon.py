@@ -6,13 +6,16 @@ hour" / 30 minutes, 2.5k / 2,500, Q3 / 第三季度), and the wording rules keep
 as the set of typed canonical values it may name - `quantity_forms.mentions` with every family of readings
 (numbers in words by `text2num`, Chinese numerals by `text.numerals`, times of day, dates, durations, shares, money,
 weights, mega / giga), plus the forms no reader here takes yet: a number scaled by k / 万 / 亿 ("8.3k", 一千二百万), a
-Chinese count before its classifier (五楼, 四台), 一毛 (0.1 元), quarters (Q3 / 第三季度 / "third quarter"), a half
-year, "twenty to eleven", "one-year", weekdays (Thu / 礼拜四 = `wd:4`), and codes (e-mail addresses, domains, tokens
-with a letter and a digit: `code:...`). `value_match(old, new)` pairs the mentions of both sides (one mention per
-mention, a pair when they may name one value; a bare hour meets a time of day at that hour, a bare day of the month a
-date on that day) and counts what is left over: the multisets are equal when nothing is left on either side.
+Chinese count before its classifier (五楼, 四台) or with a place unit (三千九百六), 一毛 (0.1 元), quarters (Q3 / 第三季度 /
+"third quarter"), a half year, "twenty to eleven", "ten percent", "one-year", weekdays (Thu / 礼拜四 = `wd:4`), this /
+next / last week (本周 / 下周), parts of the day (上午 / 下午 / morning), every other week, a number glued to Han text
+(版本是1.27), and codes (e-mail addresses, domains, IPs, tokens with a letter and a digit: `code:...`).
+`value_match(old, new)` pairs the mentions of both sides (one mention per mention, a pair when they may name one value; a bare hour meets a time of day at that hour, a bare day of the month a
+date on that day; a part of the day said of a time of day beside it is read with it) and counts what is left over:
+the multisets are equal when nothing is left on either side. Two texts that bound their values in opposite ways
+("over" / "under", 超过 / 以内) leave one over on each.
 
-Lexical only, no model; what the judge does with it is `restatement_gate.value_restatement`.
+Lexical only, no model; what the judge does with it is `value_gate.gate_reason`.
 """
 
 from __future__ import annotations
