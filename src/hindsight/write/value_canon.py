@@ -12,8 +12,9 @@ next / last week (本周 / 下周), parts of the day (上午 / 下午 / morning)
 (版本是1.27), and codes (e-mail addresses, domains, IPs, tokens with a letter and a digit: `code:...`).
 `value_match(old, new)` pairs the mentions of both sides (one mention per mention, a pair when they may name one
 value; a bare hour meets a time of day at that hour, a bare day of the month a date on that day; a part of the day
-said of a time of day beside it is read with it) and counts what is left over: the multisets are equal when nothing is left on either side. Two texts that bound their values in opposite ways
-("over" / "under", 超过 / 以内) leave one over on each.
+said of a time of day beside it is read with it) and counts what is left over: the multisets are equal when nothing
+is left on either side. Two texts that bound their values in opposite ways ("over" / "under", 超过 / 以内) leave one
+over on each.
 
 Lexical only, no model; what the judge does with it is `value_gate.gate_reason`.
 """
