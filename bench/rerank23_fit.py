@@ -1,6 +1,8 @@
 """Leave-one-round-out refits of the mixed-pool order over `bench/rerank23_eval.py` dumps (issue 10, round 23).
 
     python bench/rerank23_fit.py DIR VARIANT SET[,SET...] [--C 0.1] [--write MODEL_DIR] [--all FILE]
+        [--pairwise]   # a linear RankNet: each relevant candidate above each other one of its question
+        [--split]      # every column twice, for a Chinese question and for an English one
 
 Reads DIR/VARIANT_ROUND.jsonl (the candidates `xling_rerank.reorder` saw, per question) and computes each feature
 set's columns from them with the code's own `features_of` / `expand`. SET: `main` (the shipped model's columns),
