@@ -134,7 +134,8 @@ def test_features_compare_a_candidate_with_its_pool() -> None:
 
 def test_a_model_file_for_other_features_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     stale = tmp_path / "xling_rerank.json"
-    stale.write_text('{"features": ["zh_query"], "coef": [1.0], "intercept": 0.0, "mean": [0.0], "scale": [1.0]}')
+    # a column this code does not compute (since round 23 a file naming a subset of the known columns is read)
+    stale.write_text('{"features": ["zh_query_v0"], "coef": [1.0], "intercept": 0.0, "mean": [0.0], "scale": [1.0]}')
     monkeypatch.setattr(xling_rerank, "MODEL_FILE", stale)
     xling_rerank.model.cache_clear()
     try:

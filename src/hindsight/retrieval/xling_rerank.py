@@ -7,8 +7,9 @@ match in the other script and a weak BM25 echo in the query's own script count a
 each of the best `POOL` candidates with what the search already knows (every channel's rank and score, the
 raw query cosine, the script pair) plus cheap overlaps (the query's content words, its Han characters and
 character pairs, its Latin tokens and numbers, its dictionary glosses across scripts) and orders them by a
-logistic model fitted on the 14 released retrieval rounds (`bench/para17_fit.py`, chosen leave-one-round-out
-through the real path; coefficients in data/xling_rerank.json).
+logistic model fitted on the 18 released retrieval rounds and two training stores (`bench/rerank23_fit.py`,
+measured leave-one-round-out through the real path; coefficients in data/xling_rerank.json). Round 23 added the
+dictionary (`translated`) channel's rank, which the round-17 fit predates; a model file names the columns it reads.
 
 It runs only where it was fitted: the dense pool spans both scripts. An English-only store (LoCoMo) never
 sees it. No encoder call; the features cost a tokenisation of the query and of `POOL` memory texts.
@@ -38,14 +39,14 @@ POOL = 20
 FEATURES = (
     "zh_query", "same_script", "order_rrank", "dense_rrank", "dense_score", "cos", "keyword_rrank",
     "keyword_log", "cross_rrank", "gloss_rrank", "fused", "words_same", "words_same_x", "tokens",
-    "gloss_shared", "gloss_shared_x", "han_chars", "han_bigrams",
+    "gloss_shared", "gloss_shared_x", "han_chars", "han_bigrams", "translated_rrank",
 )
 #: the Explanation fields a candidate dict carries
 EXPLANATION_FIELDS = {"dense_rank", "dense_score", "keyword_rank", "keyword_score", "crosslingual_rank", "gloss_rank",
-                      "fused"}
+                      "translated_rank", "fused"}
 #: columns `expand` adds: gaps to the pool's best, and the channel ranks split by the script pair
 DERIVED = ("dense_gap", "cos_gap", "dense_rrank_same", "dense_rrank_other", "keyword_rrank_zh", "cross_rrank_zh",
-           "cos_gap_same")
+           "cos_gap_same", "translated_rrank_zh")
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*[A-Za-z0-9]|\d+(?:\.\d+)?")
 _HAN = re.compile(f"[{HAN_EXTENDED}]")  # one Han character (the shared range in text/script.py)
 #: characters that carry grammar or the question's form, not its topic (left out of `_han_chars`)
@@ -105,6 +106,7 @@ def features_of(query: str, query_group: str, cand: Mapping[str, Any], order: in
         cand.get("cos") or 0.0, _rr(cand.get("keyword_rank")), math.log1p(max(keyword or 0.0, 0.0)),
         _rr(cand.get("crosslingual_rank")), _rr(cand.get("gloss_rank")), cand.get("fused") or 0.0,
         words, words * float(zh), _share(_tokens(query), _tokens(text)), gloss, gloss * float(zh), chars, bigrams,
+        _rr(cand.get("translated_rank")),
     ]
 
 
@@ -120,32 +122,41 @@ def expand(rows: list[list[float]]) -> list[list[float]]:
         cos_gap = row[i["cos"]] - best_cos[same]
         out.append([*row, row[i["dense_score"]] - best_dense, cos_gap, same * row[i["dense_rrank"]],
                     (1 - same) * row[i["dense_rrank"]], zh * row[i["keyword_rrank"]], zh * row[i["cross_rrank"]],
-                    same * cos_gap])
+                    same * cos_gap, zh * row[i["translated_rrank"]]])
     return out
 
 
 @dataclass(frozen=True)
 class XlingModel:
-    """Logistic regression over standardised features: z = b + w . (x - mean) / scale."""
+    """Logistic regression over standardised features: z = b + w . (x - mean) / scale, over the columns of an
+    `expand` row named by `index` (a model fitted before a feature existed keeps reading the columns it names)."""
 
     coef: tuple[float, ...]
     intercept: float
     mean: tuple[float, ...]
     scale: tuple[float, ...]
+    index: tuple[int, ...] = ()
 
     def score(self, values: list[float]) -> float:
-        return self.intercept + sum(c * (v - m) / s for c, v, m, s in zip(self.coef, values, self.mean, self.scale))
+        picked = [values[i] for i in self.index] if self.index else values
+        return self.intercept + sum(c * (v - m) / s for c, v, m, s in zip(self.coef, picked, self.mean, self.scale))
+
+
+def load(path: Path) -> XlingModel | None:
+    """The model in `path`, or None when it names a column this code does not compute."""
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    columns = [*FEATURES, *DERIVED]
+    if not set(entry["features"]) <= set(columns):
+        return None
+    index = tuple(columns.index(name) for name in entry["features"])
+    return XlingModel(tuple(entry["coef"]), float(entry["intercept"]), tuple(entry["mean"]), tuple(entry["scale"]),
+                      index)
 
 
 @lru_cache(maxsize=1)
 def model() -> XlingModel | None:
-    """The fitted model, or None without a file whose features match this code."""
-    if not MODEL_FILE.exists():
-        return None
-    entry = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
-    if list(entry["features"]) != [*FEATURES, *DERIVED]:
-        return None
-    return XlingModel(tuple(entry["coef"]), float(entry["intercept"]), tuple(entry["mean"]), tuple(entry["scale"]))
+    """The fitted model, or None without a file whose features this code computes."""
+    return load(MODEL_FILE) if MODEL_FILE.exists() else None
 
 
 #: set by bench/xling_dump.py to a list: every call of `reorder` appends (query, ids, feature rows) to it
