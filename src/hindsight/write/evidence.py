@@ -40,6 +40,7 @@ from hindsight.write.analysis import (
 from hindsight.write.end_cues import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH, _as_a_rule, end_cue, ended_thing
 from hindsight.write.endings import ends_anew
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
+from hindsight.write.name_alias import unify
 from hindsight.write.name_reading import common_word
 from hindsight.write.slot_align import _abbreviates
 from hindsight.write.slots import (
@@ -240,6 +241,10 @@ def _all_verbs(text: str) -> bool:
 def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: str = "",
                   restatement_p: float | None = None) -> str | None:
     """Why the two texts may NOT be merged, or None when each side's slots are covered by the other."""
+    if old and new:
+        unified = unify(old, new)  # one person or thing named two ways reads as one name (`name_alias`)
+        if unified != new:
+            return merge_blocker(analyse(old, unified), None, old, unified, restatement_p)
     s = s or Slots.of(a)
     if old and new:
         if quantities_differ(old, new) and not amounts_read_alike(old, new):

@@ -88,6 +88,11 @@ def common_word(text: str) -> bool:
     return _split_common(text, table)
 
 
+def named(word: str) -> bool:
+    """A Chinese word with a proper-noun entry in CC-CEDICT (桂林, 微信): a place or brand of its own."""
+    return _dictionary().get(word, (False, False))[1]
+
+
 def _split_common(text: str, table: dict[str, tuple[bool, bool]]) -> bool:
     """`text` splits into dictionary words that are all common, one of them (two characters or more)
     covering at least half of it: longest common word first at each position."""
