@@ -3,7 +3,7 @@
     PYTHONPATH=src:bench python bench/hygiene_alias.py pairs --out PAIRS.json   # rows where the reading fires
     PYTHONPATH=src:bench python bench/hygiene_alias.py compare MAIN.json BRANCH.json --out REPORT.json
 
-`pairs`: every row of the released hygiene rounds (`hygiene_funnel.ROUNDS` and the round-22 training sets) where
+`pairs`: every row of the released hygiene rounds (`hygiene_funnel.ROUNDS` and the round-22 training sets r22T41, r22T42, r22T46) where
 `name_alias.aliases` reads a name of one text as another text's form of it, for some two of its texts (others,
 existing, new, in the order they are stored); every other row is judged as on main (the reading returns the new text
 unchanged there), so running only these rows through `hygiene_funnel.py --pairs` on main and on the branch gives the
@@ -24,7 +24,7 @@ from hygiene_stack import _set_rows
 
 from hindsight.write.name_alias import aliases
 
-ALL_ROUNDS = (*ROUNDS, "r22T41", "r22T42")
+ALL_ROUNDS = (*ROUNDS, "r22T41", "r22T42", "r22T46")
 TRAINING = frozenset(r for r in ALL_ROUNDS if "T" in r)
 
 

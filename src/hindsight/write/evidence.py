@@ -239,12 +239,18 @@ def _all_verbs(text: str) -> bool:
 
 
 def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: str = "",
-                  restatement_p: float | None = None) -> str | None:
-    """Why the two texts may NOT be merged, or None when each side's slots are covered by the other."""
-    if old and new:
-        unified = unify(old, new)  # one person or thing named two ways reads as one name (`name_alias`)
-        if unified != new:
-            return merge_blocker(analyse(old, unified), None, old, unified, restatement_p)
+                  restatement_p: float | None = None, aliases: bool = True) -> str | None:
+    """Why the two texts may NOT be merged, or None when each side's slots are covered by the other. A pair
+    blocked as written is read again with one person or thing named two ways written one way (`name_alias.unify`:
+    Jen / Jennifer, 黄工 / 黄建国); the reading only ever lifts a blocker (`aliases` False: as written only)."""
+    blocker = _merge_blocker(a, s, old, new, restatement_p)
+    if not (blocker and aliases and old and new):
+        return blocker
+    unified = unify(old, new)
+    return blocker if unified == new else _merge_blocker(analyse(old, unified), None, old, unified, restatement_p)
+
+
+def _merge_blocker(a: PairAnalysis, s: Slots | None, old: str, new: str, restatement_p: float | None) -> str | None:
     s = s or Slots.of(a)
     if old and new:
         if quantities_differ(old, new) and not amounts_read_alike(old, new):

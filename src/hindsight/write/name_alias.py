@@ -19,7 +19,8 @@ The forms read as one referent (only a form of one side that the other side does
 * kinship words of one relative (`KIN`): 爸 / 老爸 / 我爸 / 父亲 / 爸爸, 妈 / 老妈 / 母亲, dad / father.
 * an organisation's full name and its head (恒信会计事务所 / 恒信): the head, two Han characters or more, followed
   in the other text by an organisation word (`ORG_TAIL`).
-* an acronym and its expansion (JK / junior kindergarten): the capitals are the initials of the other text's words.
+* an acronym and its expansion (JK / junior kindergarten): the capitals are the initials of the other text's words,
+  one space or hyphen apart, none a function word, a weekday or a capitalised given name (EM / every Monday, ML / Met Leah: no).
 
 Lexical only; no vectors. Read by `evidence.merge_blocker` alone.
 """
@@ -61,8 +62,10 @@ ORG_TAIL = re.compile("(会计师事务所|会计事务所|律师事务所|事�
                       "幼儿园|小学|中学|大学|学校|研究所|研究院|中心|工作室|科技|网络|物流|酒店|餐厅|超市|药房|保险)")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 #: English function words never spell out an acronym ("CI" is not "cache is")
+#: nor a word of a day or a repeat ("EM" is not "every Monday"); nor a given name ("ML" is not "Met Leah")
 _FUNCTION = frozenset(["the", "a", "an", "is", "are", "was", "were", "be", "to", "in", "on", "at", "and", "or", "it",
-                       "its", "as", "by", "if", "so", "we", "i", "he", "she", "they", "has", "have"])
+                       "its", "as", "by", "if", "so", "we", "i", "he", "she", "they", "has", "have", "every", "each",
+                       "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"])
 
 _lock = threading.Lock()
 _nick: dict[str, frozenset[str]] | None = None
@@ -173,19 +176,14 @@ def _orgs(old: str, new: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def _initials(words: list[str]) -> str:
-    return "".join(w[0] for w in words).upper()
-
-
 def _acronyms(old: str, new: str) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
-    old_words = _WORD.findall(old)
-    for acro in set(re.findall(r"\b[A-Z]{2,5}\b", new)) - set(re.findall(r"\b[A-Z]{2,5}\b", old)):
-        n = len(acro)
-        for i in range(len(old_words) - n + 1):
-            span = old_words[i:i + n]
-            if _initials(span) == acro and all(len(w) > 1 and w.lower() not in _FUNCTION for w in span):
-                pairs.append((acro, " ".join(span)))
+    for acro in sorted(set(re.findall(r"\b[A-Z]{2,5}\b", new)) - set(re.findall(r"\b[A-Z]{2,5}\b", old))):
+        spelled = r"[ -]".join(rf"{c}[a-z]+" for c in acro)  # the words, one space or hyphen apart
+        for m in re.finditer(rf"(?<![A-Za-z]){spelled}(?![A-Za-z-])", old, flags=re.IGNORECASE):
+            span = re.split(r"[ -]", m.group(0))
+            if all(w.lower() not in _FUNCTION and not (w[0].isupper() and w.lower() in _nicknames()) for w in span):
+                pairs.append((acro, m.group(0)))
                 break
     return pairs
 
