@@ -34,6 +34,7 @@ import hindsight.write.pair_head as pair_head
 import hindsight.write.pair_model as pair_model
 import hindsight.write.pair_stack as pair_stack
 import hindsight.write.same_fact as same_fact
+import hindsight.write.value_gate as value_gate
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
@@ -195,6 +196,8 @@ def main() -> int:
                         "change_p)")
     parser.add_argument("--stack-dir", type=Path, help="judge each round with the stacked model fitted without it "
                         "(stack_without_<round>.npz from bench/hygiene_stack.py loro --write-dir)")
+    parser.add_argument("--values-loro", type=Path, help="judge each round with its held-out fold's p(merge) of the "
+                        "value gate (bench/hygiene_value_gate.py loro's report; round 22)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -233,6 +236,8 @@ def main() -> int:
         if args.supplement:
             fold = json.loads(args.supplement.read_text(encoding="utf-8"))[rnd]
             judge.SUPPLEMENT_MERGE_P, judge.SUPPLEMENT_CHANGE_P = fold["merge_p"], fold["change_p"]  # type: ignore[attr-defined]
+        if args.values_loro:
+            value_gate.VALUES_MERGE_P = json.loads(args.values_loro.read_text(encoding="utf-8"))[rnd]["t"]
         tmp = Path(tempfile.mkdtemp())
         eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
         report[rnd] = run_round(eng, emb, rnd, only)

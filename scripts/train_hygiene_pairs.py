@@ -325,8 +325,16 @@ def main() -> int:
                         "(model_without_<round>.npz), for bench/blind_eval_model.py")
     parser.add_argument("--held", help="comma-separated held-out rounds to fit and report (default: every round)")
     parser.add_argument("--no-final", action="store_true", help="skip the fit on every round (--out is not written)")
+    parser.add_argument("--rounds", help="comma-separated released rounds to train on (default: ROUNDS; round 22 measured "
+                        "every released hygiene set, bench/hygiene_funnel.ROUNDS)")
+    parser.add_argument("--shipped", type=Path, help="also report this model's decisions on each held-out round "
+                        "(the shipped pair model, fitted without the rounds it did not see)")
     args = parser.parse_args()
     CACHE[0] = args.cache
+    if args.rounds:
+        global ROUNDS
+        ROUNDS = tuple(args.rounds.split(","))
+    shipped = PairModel.load(args.shipped) if args.shipped else None
     if args.l2 is not None:
         global L2_GRID
         L2_GRID = (args.l2,)
@@ -350,6 +358,9 @@ def main() -> int:
         pred = judged(model.probabilities(X[~train_rows]), test_rows, model.t_merge, model.t_change)
         entry = {"chosen_on_other_rounds": chosen, "new": rates(pred, test_rows),
                  "old": rates(np.where(cos >= FLOOR, [r["rules"] for r in test_rows], KEEP), test_rows)}
+        if shipped is not None:
+            entry["shipped"] = rates(judged(shipped.probabilities(X[~train_rows]), test_rows, shipped.t_merge,
+                                            shipped.t_change), test_rows)
         report["held_out"][held] = entry
         print(held, json.dumps(entry), file=sys.stderr)
     if not args.no_final:

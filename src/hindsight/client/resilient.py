@@ -6,8 +6,8 @@ server) can be retried without a twin: the server stores one memory per key.
 Writes that cannot be confirmed go to a local SQLite queue (durable across
 restarts); a background worker replays them in order (nothing overtakes a
 queued write) with exponential backoff and jitter. Errors are typed (hindsight.errors.error_kind): a refusal of
-the request itself (`invalid_input:`, `idempotency_conflict:`, a schema error) is final: that write moves to a
-dead-letter table at once; no answer, busy, timeouts and other transient codes stay queued without limit; an
+the request itself (`invalid_input:`, `idempotency_conflict:`, a schema error; also the front door's JSON-RPC refusal
+of a body past its limit, attack round 20) is final: that write moves to a dead-letter table at once; no answer, busy, timeouts and other transient codes stay queued without limit; an
 ambiguous answer (a generic `storage_error`, `permission_denied`, `not_found`, `encryption_unavailable`, an
 unknown code) is retried `max_refusals` times with backoff, then set aside as a dead letter, so one poison write
 does not block the writes behind it. Dead letters can be listed and replayed (`replay`, `hindsight client-queue`)
@@ -34,6 +34,7 @@ from typing import Any, Self, TypeVar
 
 from fastmcp import Client
 from fastmcp.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
 
 from hindsight.client.degraded import degraded_results
 from hindsight.client.queue import WriteQueue, new_key
@@ -60,6 +61,8 @@ def is_final(error: BaseException) -> bool:
 
     Final: `invalid_input:`, `idempotency_conflict:` and schema refusals (hindsight.errors.error_kind).
     """
+    if isinstance(error, MCPError):  # a refusal of the request itself (attack round 20: a body past the server's
+        return error_kind(error_code(error)) == "final"  # limit), never one a transport made up
     if not isinstance(error, ToolError):
         return False
     message = str(error).strip()
@@ -136,7 +139,7 @@ class AsyncResilientClient:
 
         try:
             answer = await asyncio.wait_for(run(), self.timeout)
-        except ToolError as exc:
+        except (ToolError, MCPError) as exc:
             if is_final(exc):
                 self._reached()
                 raise
@@ -223,7 +226,7 @@ class AsyncResilientClient:
                         await asyncio.sleep(delay)
                     try:
                         await self.call(item.tool, item.arguments)
-                    except ToolError as exc:  # final (call() turns the others into Unreachable)
+                    except (ToolError, MCPError) as exc:  # final (call() turns the others into Unreachable)
                         self.queue.dead_letter(item.id, _describe(exc))
                         break
                     except Unreachable as exc:

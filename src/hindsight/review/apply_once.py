@@ -22,6 +22,7 @@ from typing import Any
 from hindsight.engine import MemoryEngine
 from hindsight.errors import StorageError
 from hindsight.model import MemoryInput, MemoryRecord
+from hindsight.review.queue import Proposal, ReviewQueue
 
 
 def applied_memory_id(proposal_id: str) -> str:
@@ -51,3 +52,32 @@ def store_once(engine: MemoryEngine, item: MemoryInput, actor: str, proposal_id:
         if earlier is None:
             raise
         return _found(earlier)
+
+
+def _approved_of(actor: str, proposer: str) -> bool:
+    return actor.startswith(f"{proposer} (approved by ") or actor.startswith(f"{proposer} (edited and approved by ")
+
+
+def _is_kind(action: str, kind: str) -> bool:
+    return action == "forget" if kind == "forget" else action not in ("create", "forget")
+
+
+def change_landed(engine: MemoryEngine, queue: ReviewQueue, proposal: Proposal) -> str | None:
+    """The memory an update or forget proposal changed, when an approval of it was applied but never recorded
+    (attack round 20: the round-19 case for the other actions; a rejection then left the change under a rejected
+    proposal). History holds one entry per applied approval, named "PROPOSER (approved by REVIEWER)"; when the
+    memory holds more such entries of this kind than this proposer has approved proposals of it, one applied
+    approval went unrecorded, and this pending proposal of the same proposer is taken to be it. No clock is
+    compared (a proposal's time and the engine's may be different clocks)."""
+    if proposal.action not in ("update", "forget") or proposal.memory_id is None:
+        return None
+    entries = sum(1 for entry in engine.store.history(proposal.memory_id)
+                  if _is_kind(entry.action, proposal.action) and _approved_of(entry.actor, proposal.proposed_by))
+    if not entries:
+        return None
+    recorded = 0
+    for other_id in engine.store.proposals_naming(proposal.memory_id):  # this one too, when it is recorded
+        other = queue.get(other_id)
+        recorded += (other.status == "approved" and other.action == proposal.action
+                     and other.proposed_by == proposal.proposed_by)
+    return proposal.memory_id if entries > recorded else None

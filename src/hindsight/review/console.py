@@ -30,6 +30,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
@@ -187,6 +188,11 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
 
     @mcp.custom_route("/review", methods=["GET"], include_in_schema=False)
     async def review_page(request: Request) -> Response:
+        # on a worker thread, as /console's pages (attack round 20: on the server's loop a long proposal list held
+        # every other request of the process, /mcp included)
+        return await anyio.to_thread.run_sync(_review_page, request)
+
+    def _review_page(request: Request) -> Response:
         lang = review_lang(request)
         who = reviewer(request)
         if who is None:
@@ -246,6 +252,13 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
             return _page(t(lang, "rv_title"), f"<p>{t(lang, 'rv_stale')}</p>", 403, lang)
         note = str(form.get("note", ""))[:1000]
         version = str(form.get("version", "")).strip()[:64] or None
+        # the decision applies the change through the engine (screening, embedding, hygiene; a consolidation): on a
+        # worker thread, so it does not hold the server's other requests (attack round 20: 3 s per approval of a
+        # 20,000-character store, every /mcp call and /healthz waiting behind it)
+        return await anyio.to_thread.run_sync(_decide, who, proposal_id, decision, note, version, lang)
+
+    def _decide(who: Principal, proposal_id: str, decision: str, note: str, version: str | None,
+                lang: str) -> Response:
         try:
             proposal = review.queue.get(proposal_id)
             if not who.allows(Scope.admin, proposal.namespace):

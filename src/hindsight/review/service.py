@@ -26,7 +26,7 @@ from hindsight.engine import MemoryEngine, refuse_leaving_quarantine, validated,
 from hindsight.errors import AlreadyDecidedError, HindsightError, InvalidInputError
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
-from hindsight.review.apply_once import landed, store_once
+from hindsight.review.apply_once import change_landed, landed, store_once
 from hindsight.review.claims import proposer_actor
 from hindsight.review.queue import Proposal, ProposalNotFoundError, ReviewQueue, keyed_proposal_id
 from hindsight.review.separation import refuse_own_approval, second_look_needed
@@ -259,6 +259,13 @@ class ReviewService:
                 f"proposal '{proposal.id}' (store in namespace '{proposal.namespace}') was already applied as memory "
                 f"'{applied.id}' by an approval whose server stopped before recording it; nothing changed: approve "
                 "it to record that, then forget the memory if it should not stay")
+        changed = change_landed(self.engine, self.queue, proposal)
+        if changed is not None:  # the same for an update or a forget (attack round 20)
+            raise AlreadyDecidedError(
+                f"proposal '{proposal.id}' ({proposal.action} of memory '{changed}' in namespace "
+                f"'{proposal.namespace}') was already applied by an approval whose server stopped before recording it "
+                "(the memory's history names it); nothing changed: approve it to record that, then change the memory "
+                "again if it should not stay")
         return {"proposal": self.queue.decide(proposal_id, "rejected", reviewer, note).as_dict()}
 
     def _apply(self, proposal: Proposal, actor: str, expected_version: str | None = None) -> dict[str, Any]:

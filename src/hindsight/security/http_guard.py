@@ -38,6 +38,11 @@ SINGLE_HEADERS = (b"host", b"origin", b"authorization", b"sec-fetch-site", b"con
 #: The largest body a page's form (console, /review) may post; a memory edit with 20,000 CJK characters and full
 #: metadata is under 300 KB encoded. The MCP endpoint has its own limit (the MCP SDK's, 413 past it).
 MAX_FORM_BYTES = 1 << 20
+#: The largest body `/mcp` takes: the MCP SDK's own limit (`mcp.server.transport_security`), refused here first as a
+#: JSON-RPC error a client can read (attack round 20: the SDK's plain-text 413 reached clients as "Server returned
+#: an error response", which the resilient client took for no answer and retried for ever, holding every later
+#: write of its queue behind it).
+MAX_MCP_BYTES = 4 * 1024 * 1024
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -147,6 +152,11 @@ class HTTPGuard:
                               [(b"www-authenticate", b'Bearer error="invalid_token"')])
                 return
             scope[PRINCIPAL_KEY] = principal
+            length = headers.get("content-length", "")
+            if length.isdigit() and int(length) > MAX_MCP_BYTES:
+                await _refuse_rpc(send, 413, f"invalid_input: request: the body is {length[:20]} bytes; rule: an MCP "
+                                             f"request carries at most {MAX_MCP_BYTES} bytes (send less content)")
+                return
         await self.app(scope, receive, send)
 
     def _origin_ok(self, origin: str) -> bool:
@@ -190,6 +200,15 @@ async def _refuse(send: Send, status: int, error: str, message: str,
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             *(extra or [])]})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _refuse_rpc(send: Send, status: int, message: str) -> None:
+    """A refusal of an MCP request as a JSON-RPC error (`id` null: the body was not read), which MCP clients surface
+    as the error's message; the code -32600 is JSON-RPC's "invalid request"."""
+    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
 
 

@@ -22,6 +22,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Annotated
+
+from pydantic import StringConstraints, TypeAdapter, ValidationError
 
 #: the shape of a namespace name (MemoryInput and the MCP tools' `namespace` argument)
 NAMESPACE_PATTERN = r"^[\w.\-:/@]+$"
@@ -82,9 +85,24 @@ def check_namespace(name: str) -> str:
     return name
 
 
+#: the namespace pattern as pydantic's regex engine reads it (`MemoryInput`, the tools' `namespace` argument): its
+#: `\w` holds every mark and connector punctuation and no `No` number, Python's the other way round, so a token was
+#: refused `हिंदी` or `عَرَبِيّ` that memories had (attack round 20). Invisible marks are `namespace_problem`'s.
+_NAME_SHAPE = TypeAdapter(Annotated[str, StringConstraints(pattern=NAMESPACE_PATTERN, min_length=1,
+                                                           max_length=MAX_NAMESPACE_CHARS)])
+
+
+def _has_name_shape(name: str) -> bool:
+    try:
+        _NAME_SHAPE.validate_python(name)
+    except ValidationError:
+        return False
+    return True
+
+
 def grant_problem(name: str) -> str | None:
     """Why a token may not be granted ``name`` (a name no memory can have, or a look-alike), or None."""
-    if len(name) > MAX_NAMESPACE_CHARS or not re.fullmatch(NAMESPACE_PATTERN, name):
+    if not _has_name_shape(name):
         return (f"'{ascii(name[:MAX_NAMESPACE_CHARS])[1:-1]}' is no namespace name (at most {MAX_NAMESPACE_CHARS} "
                 "letters, digits and _ . - : / @; one --namespace per name, '*' for all); rule: a token is granted "
                 "names a memory can have")

@@ -299,6 +299,14 @@ class PostgresStore(PostgresSearch, MemoryStore):
             last = rows[-1]["seq"]
             yield from self._records(rows)
 
+    def ids_with_prefix(self, prefix: str, namespace: str, limit: int = 2) -> builtins.list[str]:
+        """In the database (attack round 20: the generic walk shipped every memory of the namespace to Python on each
+        id that matched nothing, ~1 s per `memory_get` of a read token at 20,000 memories); `starts_with` compares
+        the text as given, so `_`, `%` and `\\` in a prefix are no wildcards."""
+        rows = self._rows("SELECT id FROM memories WHERE namespace = %s AND starts_with(id, %s) ORDER BY id LIMIT %s",
+                          (namespace, prefix, limit))
+        return [str(r["id"]) for r in rows]
+
     def stats(self, namespace: str | None = None) -> StoreStats:
         where, params = ("WHERE namespace = %s", [namespace]) if namespace else ("", [])
         counts = {col: {r["k"]: int(r["n"]) for r in self._rows(

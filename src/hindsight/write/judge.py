@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from hindsight.text.script import HAN, script_of
+from hindsight.write import value_gate
 from hindsight.write.analysis import PairAnalysis, analyse, content_diff
 from hindsight.write.conflict import ADDS_DETAIL, SHARES_SUBJECT, Label, Verdict, heuristic
 from hindsight.write.conversions import written_alike
@@ -156,6 +157,11 @@ def classify(
     if p_guarded is not None:  # the values agree, a guard read a slot differently, and the guarded score is sure
         return Verdict("duplicate", f"the same fact in other words, its values agree (guarded same-fact "
                                     f"p={p_guarded:.2f}; {probs})", p_guarded)
+    if asked and p[MERGE] >= value_gate.VALUES_MERGE_P and value_gate.gate_reason(old_text, new_text) is None:
+        # the same values in other forms (`write.value_canon`), nothing says another thing: the wording rules' keep
+        # does not stand against a sure model
+        return Verdict("duplicate", f"restates the existing memory, its values are the same in other forms "
+                                    f"(value gate; {probs}; rules: {rules.reason})", float(p[MERGE]))
     if label == MERGE:
         return Verdict("duplicate", f"restates the existing memory ({probs})", float(p[MERGE]))
     if label == CHANGE:

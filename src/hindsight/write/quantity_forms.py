@@ -62,8 +62,10 @@ class Mention:
 
 
 @lru_cache(maxsize=8192)
-def mentions(text: str) -> tuple[Mention, ...]:
-    """The quantities of `text` (NFKC) with the values each may name; first found first kept where spans overlap."""
+def mentions(text: str, families: frozenset[str] | None = None) -> tuple[Mention, ...]:
+    """The quantities of `text` (NFKC) with the values each may name; first found first kept where spans overlap.
+    `families`: the families read (default `FAMILIES`, those `align_forms` rewrites; `value_canon` reads them all)."""
+    families = FAMILIES if families is None else families
     found: list[Mention] = []
 
     def add(start: int, end: int, values: frozenset[str], plain: bool = False) -> None:
@@ -71,11 +73,11 @@ def mentions(text: str) -> tuple[Mention, ...]:
             found.append(Mention(start, end, values, plain))
 
     for kind, pattern in PATTERNS:
-        if _FAMILY[kind] not in FAMILIES:
+        if _FAMILY[kind] not in families:
             continue
         for m in pattern.finditer(text):
             add(m.start(), m.end(), read_kind(kind, m))
-    if "words" in FAMILIES:  # numbers in words, and digits read one by one
+    if "words" in families:  # numbers in words, and digits read one by one
         for m in SPELLED_DIGITS.finditer(text):
             digits = spelled_digits(m.group(0)) or ""
             add(m.start(), m.end(), frozenset({f"digits:{digits}", f"num:{digits}"}))
