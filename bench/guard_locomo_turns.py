@@ -36,6 +36,9 @@ from hindsight.write.dialogue import dialogue_body  # noqa: E402
 
 def sessions(split: str) -> list[list[str]]:
     """Each session's turns as stored: label, text, the photo caption."""
+    if not DATA.exists():
+        raise FileNotFoundError(f"LoCoMo data not found: {DATA} (put locomo10.json in ../shared/data beside the "
+                                "checkout; the guard's dialogue turns are read from it)")
     data = json.loads(DATA.read_text(encoding="utf-8"))
     out = []
     for number in SPLITS[split]:

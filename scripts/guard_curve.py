@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import guard_lowo_fast as lf  # noqa: E402
 import guard_model as gm  # noqa: E402
+from guard_chat_writers import source_of  # noqa: E402
 from train_guard import CONFIGS  # noqa: E402
 
 from hindsight.safety.classifier import GuardClassifier  # noqa: E402
@@ -66,9 +67,10 @@ class Data:
     def __init__(self, cache_dir: Path, plain_stride: int, engine: str) -> None:
         self.examples = lf.selected_examples(plain_stride, False, True)
         self.redacted, self.normalised, gate, hard = gm._prepared_cached([e.text for e in self.examples], cache_dir)
-        vectors = lf.runtime_vectors(self.redacted, cache_dir, engine)
+        vectors = lf.runtime_vectors(self.redacted, cache_dir, engine, lf.guard_embeds(self.examples))
         lex = gm._structured_cached(self.normalised, cache_dir)
         self.writers = np.array([e.writer for e in self.examples])
+        self.sources = np.array([source_of(e) for e in self.examples])  # a transcript's source writer (round 23)
         plain = np.array([e.writer == gm.PLAIN_WRITER or e.writer.startswith("retr-") for e in self.examples])
         blind = np.array([e.writer not in (lf.OWN, gm.PLAIN_WRITER) for e in self.examples])
         self.f = gm.Features(vectors, vectors, lex, gate, hard, blind, plain)
@@ -176,7 +178,8 @@ def run(d: Data, lex: np.ndarray, cfg: gm.ModelConfig, weight: np.ndarray | None
         pool = sorted({w for w in d.writers if other_writer(w) and w not in held})
         rng = np.random.default_rng(1000 * draw + k)
         keep = set(pool) if fraction >= 1 else set(rng.choice(pool, max(1, round(fraction * len(pool))), replace=False))
-        train = ~out & np.array([not other_writer(w) or w in keep for w in d.writers])
+        sources = getattr(d, "sources", d.writers)  # a transcript trains only with its source writer
+        train = ~out & np.array([not other_writer(w) or w in keep for w in sources])
         models = fit_members(f.take(train), d.y[train], cfg, seed, None if weight is None else weight[train], members)
         scores[out] = score(models, f.take(out))
     return scores

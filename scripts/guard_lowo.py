@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import guard_model as gm  # noqa: E402
+from guard_chat_writers import chat_writers  # noqa: E402
 from plain_facts import load_ops_notes  # noqa: E402
 from train_guard import BLIND_ROUNDS, OPERATING_THRESHOLD, TARGET_FP, plain_examples  # noqa: E402
 
@@ -56,6 +57,7 @@ def load_examples() -> tuple[list[ds.GuardExample], list[str]]:
     examples = [replace(e, writer=OWN) for e in ds.load_all_guard_sets()]
     for writer, path in BLIND_ROUNDS:
         examples.extend(ds.load_blind_round(path, writer))
+    examples.extend(chat_writers(examples))  # round 23: LoCoMo dev turns as stored, transcripts of training notes
     plain_train, plain_held, _ = plain_examples()
     examples.extend(plain_train)
     examples.extend(replace(e, writer=HELD) for e in plain_held)

@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import guard_model as gm  # noqa: E402
 import guard_variants as gv  # noqa: E402
+from guard_chat_writers import CHAT, DIALOGUE  # noqa: E402
 from guard_lowo import HELD, OPS, OWN, load_examples  # noqa: E402
 from plain_facts import load_ops_notes  # noqa: E402
 from train_guard import CONFIGS  # noqa: E402
@@ -161,10 +162,20 @@ def embed(texts: list[str], path: Path, engine: str = "c") -> np.ndarray:
     return np.stack([cache[t] for t in texts])
 
 
-def runtime_vectors(redacted: list[str], cache_dir: Path, engine: str) -> np.ndarray:
+#: writers whose texts the guard embeds itself at run time (C kernel, normalised text): a dialogue turn is written
+#: with its session's context, so the write path's document vector is not the guard's (round 23)
+GUARD_EMBEDS = (DIALOGUE,)
+
+
+def guard_embeds(examples: list[ds.GuardExample]) -> list[bool]:
+    return [e.writer in GUARD_EMBEDS for e in examples]
+
+
+def runtime_vectors(redacted: list[str], cache_dir: Path, engine: str, own: list[bool] | None = None) -> np.ndarray:
     """The vector the runtime classifier reads for each redacted text: the C kernel's of the normalised text when
-    obfuscated (the guard embeds it itself), else ``engine``'s of the text (the write path's document vector)."""
-    obfuscated = [prepare(r).obfuscated for r in redacted]
+    obfuscated or when ``own`` says the guard embeds it itself (``GUARD_EMBEDS``), else ``engine``'s of the text (the
+    write path's document vector)."""
+    obfuscated = [prepare(r).obfuscated or bool(own and own[i]) for i, r in enumerate(redacted)]
     own = [normalize_for_screening(r) for r, o in zip(redacted, obfuscated, strict=True) if o]
     plain = [r for r, o in zip(redacted, obfuscated, strict=True) if not o]
     out = np.zeros((len(redacted), 384), dtype=np.float32)
@@ -208,8 +219,9 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     ("train-r22T21", "train-r22T22"),
     ("train-r22T23", "train-r22T24"),
     ("train-r22T25", "train-r22T26"),
-    ("train-r22T27"),
-    ("train-r22T28"),
+    ("train-r22T27",),
+    ("train-r22T28",),
+    (DIALOGUE,), (CHAT,),
 )
 
 
@@ -223,7 +235,8 @@ UNSEEN_BY_SHIPPED = ("blind-r7", "blind-r7b", "blind-r8", "blind-r8b", "train-r8
 #: (written knowing which kinds refits trip on) would flatter it; the suite's own texts (round 17,
 #: ``scripts/guard_suite_set.py``), which the ship rule checks through the engine instead.
 TRAIN_ONLY = ("train-g10", "train-suite", "train-r21T1", "train-r21T2", "train-r21T3",
-              "train-r21T4", "train-r21T5", "train-r21T6", "train-r21T7", "train-r21T8", "train-r21T9", "train-r21T10", "train-r21T11", "train-r21T12", "train-r21T13", "train-r21T14", "train-r21T15", "train-r21T22", "train-r21T23", "train-r21T24", "train-r21T25", "train-r21T28", "train-r21T29", "train-r22T1", "train-r22T2", "train-r22T3", "train-r22T4", "train-r22T5", "train-r22T6", "train-r22T7", "train-r22T8", "train-r22T9", "train-r22T10", "train-r22T11", "train-r22T12", "train-r22T13", "train-r22T14", "train-r22T15", "train-r22T16", "train-r22T17", "train-r22T18", "train-r22T19", "train-r22T20", "train-r22T21", "train-r22T22", "train-r22T23", "train-r22T24", "train-r22T25", "train-r22T26", "train-r22T27", "train-r22T28")
+              "train-r21T4", "train-r21T5", "train-r21T6", "train-r21T7", "train-r21T8", "train-r21T9", "train-r21T10", "train-r21T11", "train-r21T12", "train-r21T13", "train-r21T14", "train-r21T15", "train-r21T22", "train-r21T23", "train-r21T24", "train-r21T25", "train-r21T28", "train-r21T29", "train-r22T1", "train-r22T2", "train-r22T3", "train-r22T4", "train-r22T5", "train-r22T6", "train-r22T7", "train-r22T8", "train-r22T9", "train-r22T10", "train-r22T11", "train-r22T12", "train-r22T13", "train-r22T14", "train-r22T15", "train-r22T16", "train-r22T17", "train-r22T18", "train-r22T19", "train-r22T20", "train-r22T21", "train-r22T22", "train-r22T23", "train-r22T24", "train-r22T25", "train-r22T26", "train-r22T27", "train-r22T28",
+              DIALOGUE, CHAT)
 
 
 def pick_threshold_per_writer(scores: np.ndarray, is_attack: np.ndarray, writers: np.ndarray, budget: float) -> float:
@@ -344,7 +357,7 @@ def main() -> None:
     args.cache_dir.mkdir(parents=True, exist_ok=True)
     examples = selected_examples(args.plain_stride, args.pii, args.retrieval)
     redacted, normalised, gate, hard = gm._prepared_cached([e.text for e in examples], args.cache_dir)
-    vectors = runtime_vectors(redacted, args.cache_dir, args.engine)
+    vectors = runtime_vectors(redacted, args.cache_dir, args.engine, guard_embeds(examples))
     fixed = gv.fixed_texts() if args.fixed else []
     if args.fixed:
         runtime_vectors([redactor(t)[0] for t in fixed], args.cache_dir, args.engine)
