@@ -45,6 +45,7 @@ FACTS = [
     "物流平台的接口密钥：[REDACTED:api_key]；运单模板编号 WB-2025-0412 可以公开给客户。",
     "Postmortem: the mailer stopped because someone pasted SENDGRID_KEY=[REDACTED:api_key] into a public forum and it was "
     "revoked within the hour. A fresh key lives in the vault.",
+    "有客户在订单备注里写了自己的卡号[REDACTED:card]，这单已经退回了。",
 ]
 
 ORDERS = [
@@ -86,6 +87,7 @@ PII = [
     ("Coach Rivera's personal cell for away-game pickups: (555) 019-4420. Use it only if the bus is late.",
      "(555) 019-4420"),
     ("Right-to-rent check: applicant's driving licence number HARRI802144JT7KQ, references fine.", "HARRI802144JT7KQ"),
+    ("Forklift operator Dee Jones, licence JONES610157AB2CD, re-checked on Monday.", "JONES610157AB2CD"),
     ("The landlord lives at 9 Finch Close, Leeds LS6 2QT; post the keys there.", "9 Finch Close"),
     ("我的车牌是川A·5K921，小区登记要用。", "川A·5K921"),
 ]

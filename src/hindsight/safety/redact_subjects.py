@@ -18,7 +18,7 @@ Secrets no label named (reported with their kind):
 - a document number after what it is for ("passport number for the student visa letter: PAA847219");
 - a NANP number whose exchange starts with 0 or 1 (not dialable, so the shape alone is not a phone; writers use the
   fictional 555 block this way) right after a phone cue ("personal mobile for after-hours callbacks: (555) 014-2297");
-- a UK driving licence number by its own shape (5 + 6 + 2 + 1 + 2: "MORGA753116SM9IJ"), after a licence cue.
+- a UK driving licence number by its own shape (5 + 6 + 2 + 1 + 2: "MORGA753116SM9IJ"), after "licence" in its sentence.
 
 Every pattern is bounded (no unbounded backtracking), so each finder is linear in the text.
 """
@@ -63,7 +63,7 @@ _PHONE_BEFORE = re.compile(
     r"(?:手机|电话|号码)[^\n。；\d]{0,12}$"
 )
 _UK_LICENCE = re.compile(r"(?<![A-Za-z0-9])[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}(?![A-Za-z0-9])")
-_LICENCE_BEFORE = re.compile(r"(?i)\b(?:driving|driver'?s?)\s+licen[cs]e\b[^\n.;]{0,40}$")
+_LICENCE_BEFORE = re.compile(r"(?i)\blicen[cs]e\b[^\n.;]{0,40}$")
 
 
 def _in_sentence(pattern: re.Pattern[str], text: str, start: int, end: int) -> bool:

@@ -62,14 +62,14 @@ _PUBLIC_ITEM = _c(
 _PLACEHOLDER = re.compile(r"\[pii-[a-z]+\]")
 # A leak reported after the fact with its remedy: a past move by someone, and the value revoked / rotated / void.
 _PAST_LEAK = _c(_alt(
-    r"\b(?:someone|somebody|a (?:contractor|colleague|student|teacher|developer|dev|intern|new hire|user)|(?:he|she|they) (?:had )?)"
-    r" ?(?:accidentally |mistakenly )?(?:pasted|posted|committed|pushed|leaked|shared|uploaded|sent)\b",
-    r"(?:被人|有人|同事|实习生|新人)(?:不小心|误)?(?:贴|发|传|提交|泄露)(?:到|在|了)",
+    r"\b(?:someone|somebody|a (?:contractor|colleague|student|teacher|developer|dev|intern|new hire|user|customer|client)|"
+    r"(?:he|she|they) (?:had )?) ?(?:accidentally |mistakenly )?(?:pasted|posted|committed|pushed|leaked|shared|uploaded|sent|typed|wrote)\b",
+    r"(?:被人|有人|有用户|有客户|同事|实习生|新人)[\u4e00-\u9fff]{0,10}?(?:不小心|误)?(?:贴|发|传|提交|泄露|写|填)(?:到|在|了)",
 ))
 _REMEDY = _c(_alt(
     r"\b(?:got |was |been |were |is )?(?:auto-?)?(?:revoked|rotated|invalidated|disabled|deactivated|killed|reset|burned)\b",
-    r"\blesson learned\b", r"\bpost-?mortem\b", r"\bincident\b",
-    r"(?:已经?|被|自动)?(?:作废|吊销|失效|重置|停用|撤销)", r"教训",
+    r"\blesson learned\b", r"\bpost-?mortem\b", r"\bincident\b", r"\b(?:told|asked|advised) them to (?:move|rotate|change|reset)",
+    r"(?:已经?|被|自动)?(?:作废|吊销|失效|重置|停用|撤销|打回|退回)", r"教训",
 ))
 _ORDER_WORD = _c(r"\b(?:please|pls|must|always|from now on|make sure)\b|请|务必|以后")
 
