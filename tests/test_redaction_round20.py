@@ -30,6 +30,7 @@ from hindsight.safety.normalize import prepare
 from hindsight.safety.redact import redact
 from hindsight.safety.view import feature_view
 from tests.guard_stubs import VEC, fixed_score_guard
+from tests.linear_cost import assert_not_superlinear
 
 FACTS = [
     "Mrs. Okafor asked that her annual tax pack go to her personal email [REDACTED:email] from now on.",
@@ -126,3 +127,9 @@ def test_a_dialable_nanp_number_needs_no_cue_and_an_undialable_one_does() -> Non
                                   "mobile for x: (555) 014-2297. ", "司机车号川A·7M302，"])
 def test_round20_readers_are_linear(unit: str) -> None:
     assert_linear_cost(unit)
+
+
+@pytest.mark.parametrize("unit", ["wrote in from [REDACTED:email] again, ", "提醒他以后别告诉别人，", "his private inbox [REDACTED:email]. ",
+                                  "someone pasted [REDACTED:api_key] and it was revoked. ", "模板编号 A-1 可以公开给客户；"])
+def test_round20_guard_readings_are_linear(unit: str) -> None:
+    assert_not_superlinear(lambda t: carried_value_fact(prepare(t).text), unit * 40, unit * 400)

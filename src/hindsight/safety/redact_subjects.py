@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import re
 
+from hindsight.safety.redact_ids import _CN_PLATE, _in_sentence
+
 Span = tuple[str, int, int]
 
 _STREET = (r"(?:Row|Street|St|Lane|Ln|Road|Rd|Close|Avenue|Ave|Drive|Dr|Way|Court|Ct|Place|Pl|Crescent|Terrace|Gardens|"
@@ -42,12 +44,8 @@ _PROPERTY_ADDRESS = re.compile(
 # A personal cue in the words before the cue: the address is where someone lives or receives mail after all.
 _PERSONAL_BEFORE = re.compile(r"(?i)\b(?:lives?|living|home|current\s+address|moved\s+to|his|her|their|my|ship|deliver|mail)\b[^.;\n]{0,40}$")
 
-_CN_PLATE = re.compile(
-    r"[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼][A-HJ-NP-Z][·•．. ]?(?=[A-HJ-NP-Z]*\d)[A-HJ-NP-Z0-9]{5,6}(?![A-Za-z0-9])"
-)
 _FLEET = re.compile(r"司机|货车|卡车|车队|货运|物流|运输|跑[\u4e00-\u9fff]{1,8}线|线路|(?i:\b(?:truck|lorry|van|fleet|driver|haulage|route)\b)")
 _OWN_CAR = re.compile(r"我的|我家|我们家|老婆|老公|爱人|太太|先生的|(?i:\b(?:my|our)\s+(?:car|plate|vehicle)\b)")
-_SENTENCE = re.compile(r"[。！？\n]|[.!?](?:\s|$)")
 
 _CODE_APPOSED = re.compile(
     r"(?i)\b(?:sms|text|verification|one[- ]time|login|sign[- ]?in|security|auth(?:entication)?|2fa|mfa|otp|reset)\s+"
@@ -64,12 +62,6 @@ _PHONE_BEFORE = re.compile(
 )
 _UK_LICENCE = re.compile(r"(?<![A-Za-z0-9])[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}(?![A-Za-z0-9])")
 _LICENCE_BEFORE = re.compile(r"(?i)\blicen[cs]e\b[^\n.;]{0,40}$")
-
-
-def _in_sentence(pattern: re.Pattern[str], text: str, start: int, end: int) -> bool:
-    before = _SENTENCE.split(text[max(0, start - 60) : start])[-1]
-    after = _SENTENCE.split(text[end : end + 60])[0]
-    return bool(pattern.search(before) or pattern.search(after))
 
 
 def find_subject_values(text: str) -> list[Span]:

@@ -74,27 +74,34 @@ _REMEDY = _c(_alt(
 _ORDER_WORD = _c(r"\b(?:please|pls|must|always|from now on|make sure)\b|请|务必|以后")
 
 
-def _mask(text: str, start: int, end: int) -> str:
-    return text[:start] + " " * (end - start) + text[end:]
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with ``spans`` replaced by spaces, lengths kept (one pass, however many spans)."""
+    if not spans:
+        return text
+    out, cursor = [], 0
+    for start, end in sorted(spans):
+        start = max(start, cursor)
+        if end > start:
+            out += [text[cursor:start], " " * (end - start)]
+            cursor = end
+    return "".join(out) + text[cursor:]
 
 
 def neutral_spans(normalised: str) -> str:
     """The text with the spans that say where a value is or was (not where to send it) blanked, lengths kept."""
-    out = normalised
-    for pattern in (_ACCOUNT_OF_SECRET, _WARNING, _INBOUND):
-        for m in pattern.finditer(normalised):
-            out = _mask(out, m.start(), m.end())
+    spans = [m.span() for pattern in (_ACCOUNT_OF_SECRET, _WARNING, _INBOUND) for m in pattern.finditer(normalised)]
+    remedy = bool(_REMEDY.search(normalised))
     pos = 0
     for sentence in _SENT.split(normalised):
         start = normalised.find(sentence, pos)
-        pos = start + len(sentence)
-        if not sentence.strip() or start < 0:
+        if start < 0 or not sentence.strip():
             continue
+        pos = start + len(sentence)
         shareable = not _PLACEHOLDER.search(sentence) and _PUBLIC_ITEM.search(sentence)
-        leak = _PAST_LEAK.search(sentence) and _REMEDY.search(normalised) and not _ORDER_WORD.search(sentence)
+        leak = remedy and _PAST_LEAK.search(sentence) and not _ORDER_WORD.search(sentence)
         if shareable or leak:
-            out = _mask(out, start, pos)
-    return out
+            spans.append((start, pos))
+    return _blank(normalised, spans)
 
 
 # The contact's owner: a possessive before the contact word ("his private address", "the buyer's personal inbox",
