@@ -4,7 +4,7 @@
     PYTHONPATH=src .venv/bin/python bench/carry_decision.py replay /tmp/carry18 /tmp/carry18/main.json
     PYTHONPATH=src .venv/bin/python bench/carry_decision.py compare /tmp/carry18 /tmp/carry18/main.json /tmp/carry18/branch.json
     PYTHONPATH=src .venv/bin/python bench/carry_decision.py thresholds /tmp/carry18 /tmp/carry18/ts.json
-    PYTHONPATH=src .venv/bin/python bench/carry_decision.py loro /tmp/carry18 /tmp/carry18/ts.json
+    PYTHONPATH=src .venv/bin/python bench/carry_decision.py loro /tmp/carry18 /tmp/carry18/ts.json [/tmp/carry18/main.json]
 
 ``score`` runs each text as the engine's write path does (redact; the document vector of the redacted content from
 the write path's embedder, ONNX q4; ``WriteGuard.screen(content + "\\n")``, the text and what removed blobs decoded
