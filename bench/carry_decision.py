@@ -4,7 +4,7 @@
     PYTHONPATH=src .venv/bin/python bench/carry_decision.py replay /tmp/carry18 /tmp/carry18/main.json
     PYTHONPATH=src .venv/bin/python bench/carry_decision.py compare /tmp/carry18 /tmp/carry18/main.json /tmp/carry18/branch.json
     PYTHONPATH=src .venv/bin/python bench/carry_decision.py thresholds /tmp/carry18 /tmp/carry18/ts.json
-    PYTHONPATH=src .venv/bin/python bench/carry_decision.py loro /tmp/carry18 /tmp/carry18/ts.json
+    PYTHONPATH=src .venv/bin/python bench/carry_decision.py loro /tmp/carry18 /tmp/carry18/ts.json [/tmp/carry18/main.json]
 
 ``score`` runs each text as the engine's write path does (redact; the document vector of the redacted content from
 the write path's embedder, ONNX q4; ``WriteGuard.screen(content + "\\n")``, the text and what removed blobs decoded
@@ -120,20 +120,26 @@ def _held_at(rows: list[dict], ts: list[list[float]], t: float) -> list[bool]:
 
 
 def _gain(rows: list[dict], base: list[bool], held: list[bool]) -> tuple[int, int]:
-    """(PII notes and look-alikes newly stored right, attacks newly released) against `base`."""
-    good = sum(r["set"] == "pii" and r["redaction_ok"] and b and not h for r, b, h in zip(rows, base, held, strict=True))
-    lost = sum(r["set"] == "guard" and r["attack"] and b and not h for r, b, h in zip(rows, base, held, strict=True))
+    """(PII notes and look-alikes newly stored right, less those newly held; attacks newly released) against `base`.
+    Round 20: the net count (a threshold under the shipped one holds carried facts that `base` stores)."""
+    zipped = list(zip(rows, base, held, strict=True))
+    good = sum(r["set"] == "pii" and r["redaction_ok"] and b and not h for r, b, h in zipped)
+    good -= sum(r["set"] == "pii" and r["redaction_ok"] and not b and h for r, b, h in zipped)
+    lost = sum(r["set"] == "guard" and r["attack"] and b and not h for r, b, h in zipped)
     return good, lost
 
 
-def loro(cache: Path, ts_path: Path) -> None:
+def loro(cache: Path, ts_path: Path, replayed: Path | None = None) -> None:
     """FACT_THRESHOLD chosen leave-one-round-out: on the other rounds, the grid value that stores the most PII notes and
-    look-alikes right while releasing no attack (ties: the lowest); scored on the held-out round against main."""
+    look-alikes right while releasing no attack (ties: the lowest); scored on the held-out round against main.
+    ``replayed`` (round 20): main's ``replay`` output; a row the scored run held and main's replay does not was held by
+    a marked part (``WriteGuard._part_score``, which the replay does not run) and stays held at every grid value."""
     rows = [json.loads(x) for x in (cache / "rows.jsonl").read_text(encoding="utf-8").splitlines()]
     ts = json.loads(ts_path.read_text())
     main = [bool(r["held"]) for r in rows]
+    by_part = [m and not h for m, h in zip(main, json.loads(replayed.read_text()), strict=True)] if replayed else [False] * len(rows)
     rounds = sorted({_round(r["writer"]) for r in rows})
-    held_by_t = {t: _held_at(rows, ts, t) for t in GRID}
+    held_by_t = {t: [h or p for h, p in zip(_held_at(rows, ts, t), by_part, strict=True)] for t in GRID}
     for k in rounds:
         train = [i for i, r in enumerate(rows) if _round(r["writer"]) != k]
         best, best_good = GRID[0], -1
@@ -200,6 +206,6 @@ if __name__ == "__main__":
     elif step == "thresholds":
         thresholds(cache, Path(sys.argv[3]))
     elif step == "loro":
-        loro(cache, Path(sys.argv[3]))
+        loro(cache, Path(sys.argv[3]), Path(sys.argv[4]) if len(sys.argv) > 4 else None)
     else:
         compare(cache, Path(sys.argv[3]), Path(sys.argv[4]))

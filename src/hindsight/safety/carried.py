@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 
 from hindsight.safety.features import AGENT_ADDRESS, LOOSEN, PERSIST, RECUR
+from hindsight.safety.outward import sends_outward
+from hindsight.safety.routed import neutral_spans, routes_to_owner
 from hindsight.safety.rules import ANYONE, _alt, _c
 
 _PLACEHOLDER = re.compile(r"\[pii-[a-z]+\]")
@@ -79,8 +81,11 @@ _LATER = _c(_alt(
 _DATA_OUT = _c(_alt(r"全文", r"聊天记录", r"\bmemor(?:y|ies)\b", r"记忆", r"(?:people|users|customers|everyone)'?s (?:\w+ )?(?:passwords?|codes?|data)", r"client list", r"customer list", r"\bscans?\b[^.;。；]{0,40}\bto\b", r"扫描件[^。；]{0,20}(?:发|转)"))
 # The agent named (not "you": notes address their reader as "you" all the time).
 _AGENT = _c(_alt(r"assistant", r"\bai\b", r"\bagent\b", r"\bllm\b", r"chatbot", r"\bbot\b", r"\bgpt\b", r"助手", r"机器人", r"智能体", r"\bai助手"))
-_ORDER = (_AGENT, _c(ANYONE), AGENT_ADDRESS, PERSIST, RECUR, LOOSEN, _CHANGE, _SECRECY, _OUTWARD, _BULK, _CREDENTIAL_MOVED, _TRUST,
-          _OVERRIDE, _PRIVILEGE, _LATER, _DATA_OUT)
+#: What a person choosing where their own mail goes says too ("from now on", "quarterly", "instead of", "personal
+#: inbox", "starting next month"): not an order when the note routes the value to its owner (``routed.routes_to_owner``).
+_ROUTING = (PERSIST, RECUR, _CHANGE, _OUTWARD, _LATER)
+_BEYOND_ROUTING = (_AGENT, _c(ANYONE), AGENT_ADDRESS, LOOSEN, _SECRECY, _BULK, _CREDENTIAL_MOVED, _TRUST, _OVERRIDE, _PRIVILEGE, _DATA_OUT)
+_ORDER = _BEYOND_ROUTING + _ROUTING
 
 
 def carries_value(normalised: str) -> bool:
@@ -94,5 +99,19 @@ def orders_with_value(normalised: str) -> bool:
 
 
 def carried_fact(normalised: str) -> bool:
-    """A note whose only payload is a carried value: it carries one and orders nothing with it."""
-    return carries_value(normalised) and not orders_with_value(normalised)
+    """A note whose only payload is a carried value: it carries one and orders nothing with it. Round 20: read past
+    the spans that say where a value is or was (``routed.neutral_spans``: the account a secret opens, a warning to its
+    owner, a public item declared shareable, a leak reported with its remedy)."""
+    return carries_value(normalised) and not orders_with_value(neutral_spans(normalised))
+
+
+def routed_fact(normalised: str) -> bool:
+    """Round 20: a contact routed to its own owner (``routed.routes_to_owner``) that says nothing else an attack that
+    carries a value says - persistence, recurrence, "instead of" and "personal inbox" are the owner's choice here."""
+    return routes_to_owner(normalised) and not any(p.search(neutral_spans(normalised)) for p in _BEYOND_ROUTING)
+
+
+def carried_value_fact(normalised: str) -> bool:
+    """What the guard's fact threshold reads (``guard.FACT_THRESHOLD``): a carried fact that no narrower reading sends
+    outward (``outward.sends_outward``, read past ``routed.neutral_spans`` too), or a contact routed to its owner."""
+    return (carried_fact(normalised) and not sends_outward(neutral_spans(normalised))) or routed_fact(normalised)

@@ -36,7 +36,7 @@ import numpy as np
 
 from hindsight.safety import classifier as classifier_module
 from hindsight.safety.appended import appended_order
-from hindsight.safety.carried import carried_fact
+from hindsight.safety.carried import carried_value_fact
 from hindsight.safety.classifier import (
     EMBED_DIM,
     GuardClassifier,
@@ -54,7 +54,6 @@ from hindsight.safety.hiding import hides_wording
 from hindsight.safety.lowered import reading_threshold
 from hindsight.safety.mention import mentions_attack, references_secret
 from hindsight.safety.normalize import ScreeningText, fold, prepare
-from hindsight.safety.outward import sends_outward
 from hindsight.safety.payee import orders_unverified_payee_change
 from hindsight.safety.polarity import adds_check
 from hindsight.safety.rules import (
@@ -229,7 +228,7 @@ class WriteGuard:
         wording hidden on purpose - ``hidden``) lowers the threshold (never raises it)."""
         carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
         threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
-        if normalised and self.fact_threshold > threshold and carried_fact(normalised) and not sends_outward(normalised):
+        if normalised and self.fact_threshold > threshold and carried_value_fact(normalised):
             threshold = self.fact_threshold  # a fact that carries a redacted value: only its payload looked like an attack
         if normalised and (benign_frame(normalised) or adds_check(normalised)):
             return max(threshold, FRAME_THRESHOLD)

@@ -71,7 +71,9 @@ _SEGMENT_END = re.compile(r"[，,、(（]|\bor\b|\band\b|或|和|[\w.+-]+@[\w.-]
 _PUBLIC_MAILBOX_BEFORE = re.compile(
     r"(?i)(?:(?:\b(?:shared|team|group|role|department(?:al)?|general|public|official|company|corporate)\s+(?:inbox|mailbox|address|email|e-mail)|"
     r"(?:press|media|support|sales|careers?|jobs|recruiting|enquiries|inquiries|help\s?desk|customer\s+service)\s+(?:inbox|mailbox|email|e-mail|address)|"
-    r"general\s+(?:enquiries|inquiries)|contact\s+us|(?:mailing|mail|discussion|developer|user)\s+list)\b|邮件列表|邮件组|"
+    r"general\s+(?:enquiries|inquiries)|contact\s+us|(?:mailing|mail|discussion|developer|user)\s+list|"
+    # round 20: a newsroom's tip line, and what is printed on everything an organisation publishes
+    r"(?:news\s?)?tips?\s+(?:line|inbox|desk|address)|printed\s+(?:on|in|under|below|at\s+the\s+(?:foot|bottom)\s+of)\s+(?:every|each|all)\s+\w+)\b|邮件列表|邮件组|"
     r"(?:招聘|投稿|商务合作|商务|合作|客服|官方|公共|公用|部门|对外|投诉|售后|财务共享|人事|市场|媒体|新闻|招生|"
     r"[\u4e00-\u9fff]{1,6}(?:办|(?<![外内全局])部|处|中心|办公室|委员会|协会|学院|学校|公司|团队|平台|编辑部))(?:的)?(?:邮箱|信箱|邮件地址))"
 )

@@ -1,0 +1,148 @@
+"""Where does a carried (redacted) contact or key go? Readings used only by the guard's carried-value threshold
+(``guard.WriteGuard.threshold_for``; round 20 of redaction, issue 10: "redact, then judge intent on the redacted text").
+
+Blind round 21 quarantined 12 PII notes whose redaction was right: notes that carry a contact or a key and say where
+it goes. A note like that is a fact to store redacted unless it orders data *out to an outsider*. Two readings:
+
+- :func:`neutral_spans` masks the spans that name where a value is or was, not where the agent should send it, so the
+  order and outward readings (:mod:`carried`, :mod:`outward`) judge the rest:
+  - the account a secret belongs to ("他私人邮箱的密码", "her personal Gmail password"): the private mailbox is
+    what the password opens, not a destination;
+  - a warning given to the value's owner ("我已经提醒她以后验证码别告诉任何人", "told him never to share it"): it
+    tightens, it orders nothing;
+  - something else declared shareable - a public half or an identifier - in a sentence that carries no value
+    ("Its public fingerprint ... is fine to share with the bank", "模板编号 TPL-2024-0087 可以公开给客户");
+  - a leak reported after the fact, with its remedy ("someone pasted OPENAI_API_KEY=[key] into a public Slack channel
+    and it got auto-revoked", "密钥被人贴到群里，已经作废"): an incident, not an instruction.
+- :func:`routes_to_owner`: the contact belongs to a person the note names, and what goes there is routed to that person
+  at their own request or as their own ("Mr. Aldridge asked that quarterly statements go to his private address [e]
+  from now on", "she wants her payslips sent to [e] instead of the portal", "客户要求以后月报发到 [e]", "司机老陈的私人
+  邮箱 [e]，行车记录导出来以后发给他"). A person choosing where their own mail goes says "from now on", "instead of",
+  "personal inbox" - the words that mark an order elsewhere - so this reading names the owner instead. It fails when
+  the note says anything else an attack that carries a value says (agent address, secrecy, loosening, bulk data,
+  trust, override, credentials moved; :mod:`carried`).
+
+It reads the normalised text (lower case, placeholders as ``[pii-...]``). Every pattern is linear (bounded windows).
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.safety.rules import _alt, _c
+
+_SENT = re.compile(r"(?<=[.!?])\s+|[;。！？；\n]+")
+
+# The account a secret opens: "私人邮箱的密码", "个人网盘的登录密码", "personal email password", "private gmail login".
+_ACCOUNT_OF_SECRET = _c(_alt(
+    r"(?:私人|个人)(?=(?:邮箱|账号|账户|网盘|微信|手机)(?:的)?(?:登录)?(?:密码|口令|验证码|pin))",
+    r"\b(?:personal|private)(?= (?:e-?mail|gmail|inbox|account|mailbox|icloud|outlook) (?:account )?(?:password|passcode|login|pin|2fa|code)\b)",
+))
+# A warning to the value's owner not to pass it on: the verb that warns, a person, then a negated give / tell, to the
+# end of the clause.
+_WARNING = _c(_alt(
+    r"(?:提醒|叮嘱|嘱咐|告诫|劝|交代)(?:了|过)?[\u4e00-\u9fff]{0,10}?(?:别|不要|不能|切勿|不可以)[^,;。，；!?！？\n]{0,30}",
+    r"\b(?:reminded|told|warned|asked|advised|cautioned) (?:her|him|them|the (?:client|customer|parent|driver|user|caller|tenant))"
+    r" (?:to |that (?:she|he|they) should )?(?:never|not to|not|don'?t)\b[^,;.!?\n]{0,40}",
+))
+# Where a message came from: "emailed from [e]", "wrote in from [e]", "用 [e] 发来的", "来自 [e]".
+_INBOUND = _c(_alt(
+    r"\b(?:e-?mailed|wrote|writes|messaged|texted|called|rang|replied|reached out|got in touch|sent (?:it|this|that|them|us|me)?)"
+    r"(?: (?:in|us|me|again))? from \[pii-[ep]\]",
+    r"(?:用|从)\s*\[pii-[ep]\]\s*(?:发来|来信|打来|发过来|寄来)", r"来自\s*\[pii-[ep]\]",
+))
+# Something other than the carried value declared shareable: a public half or an identifier, then "fine to share",
+# "can be shared", 可以公开 ... (read only in a sentence that carries no placeholder).
+_PUBLIC_ITEM = _c(
+    r"(?:\bpublic (?:fingerprint|key|half|cert(?:ificate)?)|\bfingerprint|\bpubkey|\.pub\b|公钥|指纹|证书|模板(?:编号|id)?|编号|"
+    r"\btemplate (?:id|number|no)|\blisting id|\bpublic id|\bcase (?:id|number))[^;。；\n]{0,80}?"
+    r"(?:\b(?:is|are) (?:fine|ok|okay|safe) to (?:share|send|publish|give)|\bcan be (?:shared|published|given)|"
+    r"可以(?:公开|分享|发|给)|可(?:公开|分享))"
+)
+_PLACEHOLDER = re.compile(r"\[pii-[a-z]+\]")
+# A leak reported after the fact with its remedy: a past move by someone, and the value revoked / rotated / void.
+_PAST_LEAK = _c(_alt(
+    r"\b(?:someone|somebody|a (?:contractor|colleague|student|teacher|developer|dev|intern|new hire|user|customer|client)|"
+    r"(?:he|she|they) (?:had )?) ?(?:accidentally |mistakenly )?(?:pasted|posted|committed|pushed|leaked|shared|uploaded|sent|typed|wrote)\b",
+    r"(?:被人|有人|有用户|有客户|同事|实习生|新人)[\u4e00-\u9fff]{0,10}?(?:不小心|误)?(?:贴|发|传|提交|泄露|写|填)(?:到|在|了)",
+))
+_REMEDY = _c(_alt(
+    r"\b(?:got |was |been |were |is )?(?:auto-?)?(?:revoked|rotated|invalidated|disabled|deactivated|killed|reset|burned)\b",
+    r"\blesson learned\b", r"\bpost-?mortem\b", r"\bincident\b", r"\b(?:told|asked|advised) them to (?:move|rotate|change|reset)",
+    r"(?:已经?|被|自动)?(?:作废|吊销|失效|重置|停用|撤销|打回|退回)", r"教训",
+))
+_ORDER_WORD = _c(r"\b(?:please|pls|must|always|from now on|make sure)\b|请|务必|以后")
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with ``spans`` replaced by spaces, lengths kept (one pass, however many spans)."""
+    if not spans:
+        return text
+    out, cursor = [], 0
+    for start, end in sorted(spans):
+        start = max(start, cursor)
+        if end > start:
+            out += [text[cursor:start], " " * (end - start)]
+            cursor = end
+    return "".join(out) + text[cursor:]
+
+
+def neutral_spans(normalised: str) -> str:
+    """The text with the spans that say where a value is or was (not where to send it) blanked, lengths kept."""
+    spans = [m.span() for pattern in (_ACCOUNT_OF_SECRET, _WARNING, _INBOUND) for m in pattern.finditer(normalised)]
+    remedy = bool(_REMEDY.search(normalised))
+    pos = 0
+    for sentence in _SENT.split(normalised):
+        start = normalised.find(sentence, pos)
+        if start < 0 or not sentence.strip():
+            continue
+        pos = start + len(sentence)
+        shareable = not _PLACEHOLDER.search(sentence) and _PUBLIC_ITEM.search(sentence)
+        leak = remedy and _PAST_LEAK.search(sentence) and not _ORDER_WORD.search(sentence)
+        if shareable or leak:
+            spans.append((start, pos))
+    return _blank(normalised, spans)
+
+
+# The contact's owner: a possessive before the contact word ("his private address", "the buyer's personal inbox",
+# "客户的邮箱", "司机老陈的私人邮箱") or a third person who asks for it ("Mr. Aldridge asked that ...", "she wants
+# her payslips sent to", "客户 ... 要求 ... 发到").
+_CONTACT = r"(?:(?:personal|private|home|own|work|new|usual) )?(?:e-?mail(?: address)?|inbox|address|mailbox|mobile|number|phone)"
+_OWNED = _c(_alt(
+    r"\b(?:his|her|their)(?: own)? " + _CONTACT,
+    r"\b(?:the )?(?:[a-z]+ ){0,2}?[a-z]+'s (?:own )?" + _CONTACT,
+    r"[\u4e00-\u9fff a-z]{1,8}的(?:私人|个人|常用|家庭|私用)?(?:邮箱|邮件地址|地址|手机|电话)",
+))
+_REQUEST = _c(_alt(
+    r"\b(?:he|she|they|mr\.? [a-z]+|mrs\.? [a-z]+|ms\.? [a-z]+|dr\.? [a-z]+|the (?:client|customer|buyer|seller|tenant|"
+    r"landlord|employee|member|patient|parent|driver|owner|applicant)) (?:has )?(?:asked|requested|wants|wanted|would like|prefers|"
+    r"asks|requests|needs)\b",
+    r"(?:客户|他|她|业主|租客|买家|卖家|家长|患者|员工|司机|会员)[\u4e00-\u9fff a-z]{0,8}?(?:要求|希望|想要|让我们|请我们|申请)",
+))
+# The destination is the owner: "to him / her", "发给他 / 她", "抄送他太太", or their own material ("her payslips").
+_TO_OWNER = _c(_alt(
+    r"\b(?:to|for|cc) (?:him|her|them)\b", r"\bto (?:his|her|their|the (?:[a-z]+ ){0,2}?[a-z]+'s) (?:own )?" + _CONTACT, r"(?:发|寄|转|抄送)(?:给)?(?:他|她)(?!们的?(?:同事|朋友))",
+    r"\b(?:his|her|their) (?:own )?(?:statements?|payslips?|pay ?stubs?|invoices?|bills?|reports?|documents?|records?|"
+    r"results?|letters?|lease|contract|copy|copies|tax forms?)\b",
+))
+# Material named only by its kind ("月报发到 ..."): the owner's only when the owner asked for it.
+_MATERIAL_TO = _c(r"(?:月报|报表|对账单|账单|合同|发票|工资条|记录|报告)[^,;。，；]{0,6}(?:发到|寄到|发给|转到)")
+_CONTACT_PLACEHOLDER = re.compile(r"\[pii-(?:e|p|addr)\]")
+_SECRET_PLACEHOLDER = re.compile(r"\[pii-(?:pw|key|card|id|x)\]")
+
+
+# An outsider named as the contact's owner or the destination: then it is data ordered out, whoever asked.
+_OUTSIDER = _c(_alt(
+    r"\bexternal\b", r"\boutside\b", r"third[- ]part", r"\bconsultant", r"\bvendor", r"\bcontractor", r"\bagency\b",
+    r"\bcompetitor", r"外部", r"外网", r"第三方", r"顾问", r"供应商", r"外包", r"中介", r"对方",
+))
+
+
+def routes_to_owner(normalised: str) -> bool:
+    """A contact placeholder that belongs to a person the note names, with what goes there routed to that person at
+    their request or as their own; never when an outsider is named."""
+    if not _CONTACT_PLACEHOLDER.search(normalised) or _SECRET_PLACEHOLDER.search(normalised) or _OUTSIDER.search(normalised):
+        return False
+    owned = bool(_OWNED.search(normalised))
+    asked = bool(_REQUEST.search(normalised))
+    return (owned or asked) and bool(_TO_OWNER.search(normalised)) or asked and bool(_MATERIAL_TO.search(normalised))
