@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,25 +28,33 @@ STACK_INDEX = {name: k for k, name in enumerate(STACK_FEATURES)}
 KEEP_ONLY = False  # train on the pairs the judge keeps only (where the model is consulted)
 
 
-def table(report: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, list[dict[str, Any]]]:
-    """Every judged pair with the pair model's readings (cosine >= the judge's floor), once: (X, y, meta)."""
-    X: list[np.ndarray] = []
-    meta: list[dict[str, Any]] = []
+def judged_once(report: dict[str, Any], field: str,
+                keep: Callable[[dict[str, Any]], bool] = lambda e: True) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(round, entry) for each judged pair of the report's rounds (in `ROUNDS` order) that has `field`, a known kind
+    and passes `keep`, once per (i, kind, j): a later entry of a pair already taken is passed over."""
     for rnd in ROUNDS:
         if rnd not in report:
             continue
         done: set[tuple[int, str, int]] = set()
         for e in report[rnd]["judged"]:
             key = (e["i"], e["kind"], e["j"])
-            if "x" not in e or e["kind"] == "unknown" or key in done:
+            if field not in e or e["kind"] == "unknown" or key in done or not keep(e):
                 continue
             done.add(key)
-            stage = stage_of(e["rules"][0], e["final"][0])
-            X.append(stack_row(np.asarray(e["x"]), e["rules"][0], e["rules"][1], np.asarray(e["p"]), stage,
-                               e["rewritten"]))
-            y = Y[e["label"]] if e["kind"] == "existing" else KEEP
-            meta.append({"round": rnd, "i": e["i"], "kind": e["kind"], "j": e["j"], "y": y, "label": e["label"],
-                         "keep": e["final"][0] in ("supplement", "unrelated"), "final": e["final"][0], "rules": e["rules"][1][:80]})
+            yield rnd, e
+
+
+def table(report: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, list[dict[str, Any]]]:
+    """Every judged pair with the pair model's readings (cosine >= the judge's floor), once: (X, y, meta)."""
+    X: list[np.ndarray] = []
+    meta: list[dict[str, Any]] = []
+    for rnd, e in judged_once(report, "x"):
+        stage = stage_of(e["rules"][0], e["final"][0])
+        X.append(stack_row(np.asarray(e["x"]), e["rules"][0], e["rules"][1], np.asarray(e["p"]), stage,
+                           e["rewritten"]))
+        y = Y[e["label"]] if e["kind"] == "existing" else KEEP
+        meta.append({"round": rnd, "i": e["i"], "kind": e["kind"], "j": e["j"], "y": y, "label": e["label"],
+                     "keep": e["final"][0] in ("supplement", "unrelated"), "final": e["final"][0], "rules": e["rules"][1][:80]})
     return np.vstack(X), np.array([m["y"] for m in meta]), meta
 
 

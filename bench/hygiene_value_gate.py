@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 from hygiene_funnel import ROUNDS
-from hygiene_stack_fit import outcomes, rates
+from hygiene_stack_fit import judged_once, outcomes, rates
 
 from hindsight.write.conversions import written_alike
 from hindsight.write.judge import CUE_FLOOR
@@ -48,22 +48,14 @@ def table(paths: list[Path], out: Path) -> None:
     for p in paths:
         report.update(json.loads(p.read_text(encoding="utf-8")))
     rows: list[dict[str, Any]] = []
-    for rnd in ROUNDS:
-        if rnd not in report:
-            continue
-        done: set[tuple[int, str, int]] = set()
-        for e in report[rnd]["judged"]:
-            key = (e["i"], e["kind"], e["j"])
-            if "p" not in e or e["kind"] == "unknown" or key in done or e["cos"] < CUE_FLOOR:
-                continue
-            done.add(key)
-            o, n = written_alike(e["old"], e["new"])
-            m = value_match(o, n)
-            rows.append({"round": rnd, "i": e["i"], "kind": e["kind"], "j": e["j"], "label": e["label"],
-                         "old": e["old"], "new": e["new"], "final": e["final"][0], "rules": e["rules"][0],
-                         "reason": e["rules"][1][:100], "p_merge": e["p"][MERGE], "cos": e["cos"],
-                         "values": [m.paired, m.old_left, m.new_left], "swap": one_phrase_apart(o, n),
-                         "gate": gate_reason(o, n)})
+    for rnd, e in judged_once(report, "p", lambda e: e["cos"] >= CUE_FLOOR):
+        o, n = written_alike(e["old"], e["new"])
+        m = value_match(o, n)
+        rows.append({"round": rnd, "i": e["i"], "kind": e["kind"], "j": e["j"], "label": e["label"],
+                     "old": e["old"], "new": e["new"], "final": e["final"][0], "rules": e["rules"][0],
+                     "reason": e["rules"][1][:100], "p_merge": e["p"][MERGE], "cos": e["cos"],
+                     "values": [m.paired, m.old_left, m.new_left], "swap": one_phrase_apart(o, n),
+                     "gate": gate_reason(o, n)})
     decided = {rnd: {"decided": report[rnd]["decided"]} for rnd in ROUNDS if rnd in report}
     out.write_text(json.dumps({"rows": rows, "report": decided}, ensure_ascii=False) + "\n", encoding="utf-8")
     c = Counter((r["label"] if r["kind"] == "existing" else "other", r["gate"] is None) for r in rows

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from bag_embedder import BagEmbedder
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
@@ -32,6 +33,15 @@ def embedder() -> Embedder:
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "memory.db"
+
+
+@pytest.fixture
+def bag_engine(tmp_path: Path) -> Iterator[MemoryEngine]:
+    """A store without hygiene on the fake word-bag embedder (the attack rounds' server tests)."""
+    settings = HindsightSettings(db=tmp_path / "m.db", hygiene=False)
+    engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
+    yield engine
+    engine.close()
 
 
 @pytest.fixture

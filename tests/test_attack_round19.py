@@ -32,14 +32,6 @@ from hindsight.security.crypto import generate_key
 from hindsight.server.mcp_server import build_server
 
 
-@pytest.fixture
-def bag_engine(tmp_path: Path) -> Iterator[MemoryEngine]:
-    settings = HindsightSettings(db=tmp_path / "m.db", hygiene=False)
-    engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
-    yield engine
-    engine.close()
-
-
 def _calls(engine: MemoryEngine, calls: list[tuple[str, dict[str, Any]]]) -> list[tuple[bool, str]]:
     """Each call's (refused, text) through a real MCP client on the server's own middleware (the local owner)."""
     async def run() -> list[tuple[bool, str]]:

@@ -17,16 +17,13 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from bag_embedder import BagEmbedder
 from pydantic import ValidationError
 
-from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
 from hindsight.errors import AlreadyDecidedError
 from hindsight.model import MemoryInput, MemoryRecord
@@ -36,15 +33,6 @@ from hindsight.review.service import ReviewService
 from hindsight.security.namespace_names import grant_problem
 from hindsight.security.tokens import TokenStore
 from hindsight.server.mcp_server import build_server
-
-
-@pytest.fixture
-def bag_engine(tmp_path: Path) -> Iterator[MemoryEngine]:
-    settings = HindsightSettings(db=tmp_path / "m.db", hygiene=False)
-    engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
-    yield engine
-    engine.close()
-
 
 # --- a prefix lookup on PostgreSQL -------------------------------------------------------------------------------
 
@@ -95,22 +83,30 @@ def _held_while(client: Any, started: threading.Event, answered: threading.Event
     return out.get("status", 0)
 
 
+def _slowed(monkeypatch: pytest.MonkeyPatch, review: ReviewService,
+            method: str) -> tuple[threading.Event, threading.Event, dict[str, bool]]:
+    """`review.METHOD` made to wait (up to 20 s) until /healthz has answered: (started, answered, seen), where
+    seen["other_answered_meanwhile"] says whether it answered while the call was held."""
+    started, answered = threading.Event(), threading.Event()
+    seen: dict[str, bool] = {}
+    real = getattr(review, method)
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        seen["other_answered_meanwhile"] = answered.wait(timeout=20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(review, method, slow)
+    return started, answered, seen
+
+
 def test_a_review_decision_does_not_hold_the_servers_other_requests(bag_engine: MemoryEngine,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """An approval on /review applied its change on the server's loop: /healthz and every MCP call waited."""
     client, review = _review_server(bag_engine)
     pid = review.store({"content": "The staging database listens on port 5433.", "namespace": "kb"},
                        "token:agent")["proposal_id"]
-    started, answered = threading.Event(), threading.Event()
-    seen: dict[str, bool] = {}
-    real_approve = review.approve
-
-    def slow_approve(*args: Any, **kwargs: Any) -> Any:
-        started.set()
-        seen["other_answered_meanwhile"] = answered.wait(timeout=20)
-        return real_approve(*args, **kwargs)
-
-    monkeypatch.setattr(review, "approve", slow_approve)
+    started, answered, seen = _slowed(monkeypatch, review, "approve")
     with client:
         page = client.get("/review")
         csrf = re.findall(r"name='csrf' value='([0-9a-f]+)'", page.text)[0]
@@ -126,16 +122,7 @@ def test_the_review_page_does_not_hold_the_servers_other_requests(bag_engine: Me
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     client, review = _review_server(bag_engine)
     review.store({"content": "The staging database listens on port 5433.", "namespace": "kb"}, "token:agent")
-    started, answered = threading.Event(), threading.Event()
-    seen: dict[str, bool] = {}
-    real_pending = review.pending
-
-    def slow_pending(*args: Any, **kwargs: Any) -> Any:
-        started.set()
-        seen["other_answered_meanwhile"] = answered.wait(timeout=20)
-        return real_pending(*args, **kwargs)
-
-    monkeypatch.setattr(review, "pending", slow_pending)
+    started, answered, seen = _slowed(monkeypatch, review, "pending")
     with client:
         assert _held_while(client, started, answered, lambda: client.get("/review")) == 200
     assert seen.get("other_answered_meanwhile") is True, "/healthz waited for the review page"

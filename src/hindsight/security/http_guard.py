@@ -36,7 +36,7 @@ PRINCIPAL_KEY = "hindsight.principal"
 #: headers a request may carry once (step 0): the checks below read them, and so do the pages and the MCP layer
 SINGLE_HEADERS = (b"host", b"origin", b"authorization", b"sec-fetch-site", b"content-length")
 #: The largest body a page's form (console, /review) may post; a memory edit with 20,000 CJK characters and full
-#: metadata is under 300 KB encoded. The MCP endpoint has its own limit (the MCP SDK's, 413 past it).
+#: metadata is under 300 KB encoded. The MCP endpoint has its own limit (`MAX_MCP_BYTES`).
 MAX_FORM_BYTES = 1 << 20
 #: The largest body `/mcp` takes: the MCP SDK's own limit (`mcp.server.transport_security`), refused here first as a
 #: JSON-RPC error a client can read (attack round 20: the SDK's plain-text 413 reached clients as "Server returned
