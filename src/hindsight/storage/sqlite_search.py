@@ -78,9 +78,9 @@ class SQLiteSearch:
         if not kept:
             return []
         where, params = self._scope_sql(scope)
-        where = ann_filter.tags_checked_per_row(where)  # matches drive; each is checked by key
+        where = ann_filter.tags_checked_per_row(where)  # matches drive (CROSS JOIN); each is checked by key
         sql = ("SELECT m.rowid, m.id, memories_fts.body, memories_fts.neighbours FROM memories_fts "
-               f"JOIN memories m ON m.rowid = memories_fts.rowid WHERE memories_fts MATCH ? AND {where}")
+               f"CROSS JOIN memories m ON m.rowid = memories_fts.rowid WHERE memories_fts MATCH ? AND {where}")
         cap = int(self.keyword_term_cap)
         bound: tuple[int, ...] = ()
         if self._may_exceed(cap):
