@@ -65,7 +65,8 @@ def test_totals_follow_inserts_replaces_and_deletes(tmp_path: Path) -> None:
     docs, tokens = keyword_stats.totals(store._db, "a")
     assert docs == len(TEXTS) and tokens == sum(
         len(body) + len(neighbours) for body, neighbours in keyword_stats.tokenize(
-            store._db.execute("SELECT body, neighbours FROM memories_fts").fetchall()))
+            store._db.execute("SELECT body, neighbours FROM memories_fts JOIN memories m ON m.rowid = "
+                              "memories_fts.rowid WHERE m.namespace = 'a'").fetchall()))
     store.close()
 
 
@@ -88,6 +89,6 @@ def test_a_store_written_before_v10_gets_its_statistics_on_open(tmp_path: Path) 
 
 
 def test_phrases_count_consecutive_tokens() -> None:
-    assert keyword_stats.occurrences(["a", "b", "a", "b", "c"], ("a", "b")) == 2
-    assert keyword_stats.occurrences(["a", "b"], ("b", "a")) == 0
+    sizes, counts = keyword_stats.phrase_counts([("a b a b c", "b a"), ("c", "")], [("a", "b"), ("b", "a"), ("c",)])
+    assert sizes == [7, 1] and counts == [[(2, 0), (1, 1), (1, 0)], [(0, 0), (0, 0), (1, 0)]]
     assert keyword_stats.tokenize([("Running Café don't", "x")]) == [(["run", "cafe", "don", "t"], ["x"])]

@@ -11,7 +11,8 @@ formula of FTS5's bm25 (k1 = 1.2, b = 0.75, column weights, idf floored at 1e-6)
 * a term's document frequency in the namespace is counted at search time through FTS5 (the term's matches, each
   looked up by rowid), so it costs what matching the term costs, not the namespace's size;
 * a term's frequency in a candidate and the candidate's length come from tokenizing the candidate's indexed text
-  with the very same FTS5 tokenizer (an in-memory FTS5 table and its `fts5vocab` instance view).
+  with the very same FTS5 tokenizer (an in-memory FTS5 table and its `fts5vocab` instance view; only the query's
+  own tokens are read back into Python).
 
 A single-namespace store scores exactly as FTS5 did (tests/test_keyword_stats.py).
 """
@@ -20,7 +21,10 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 #: The FTS5 tokenizer of `memories_fts` (storage/migrations.py); the scratch table must tokenize the same way.
 TOKENIZER = "porter unicode61 remove_diacritics 2 tokenchars '._-'"
@@ -31,27 +35,85 @@ IDF_FLOOR = 1e-6
 _BUILT = "keyword_stats_built"
 
 Tokens = tuple[list[str], list[str]]  # (the memory's own text, its neighbours), as FTS5 tokenizes them
+Counts = tuple[int, int]  # a phrase's instances in (the memory's own text, its neighbours)
+
+
+_local = threading.local()
+
+
+@contextmanager
+def _scratch(rows: Sequence[tuple[str, str]]) -> Iterator[sqlite3.Connection]:
+    """An in-memory contentless FTS5 table of this thread holding `rows` (rowids 1..n) with `memories_fts`'s
+    tokenizer, `v` its fts5vocab instance view (doc, col, offset, term); emptied again on the way out."""
+    scratch = getattr(_local, "db", None)
+    if scratch is None:
+        scratch = sqlite3.connect(":memory:", check_same_thread=False)
+        scratch.execute(f"CREATE VIRTUAL TABLE s USING fts5(body, neighbours, content = '', tokenize = \"{TOKENIZER}\")")
+        scratch.execute("CREATE VIRTUAL TABLE v USING fts5vocab(s, instance)")
+        _local.db = scratch
+    scratch.executemany("INSERT INTO s(rowid, body, neighbours) VALUES (?, ?, ?)",
+                        [(i + 1, body or "", neighbours or "") for i, (body, neighbours) in enumerate(rows)])
+    try:
+        yield scratch
+    finally:
+        scratch.execute("INSERT INTO s(s) VALUES ('delete-all')")
 
 
 def tokenize(rows: Sequence[tuple[str, str]]) -> list[Tokens]:
-    """Each (body, neighbours) as FTS5's tokens, in order, through a throw-away in-memory FTS5 table."""
-    out: list[Tokens] = [([], []) for _ in rows]
-    if not rows:
-        return out
-    scratch = sqlite3.connect(":memory:")
-    try:
-        scratch.execute(f'CREATE VIRTUAL TABLE s USING fts5(body, neighbours, tokenize = "{TOKENIZER}")')
-        scratch.execute("CREATE VIRTUAL TABLE v USING fts5vocab(s, instance)")
-        scratch.executemany("INSERT INTO s(rowid, body, neighbours) VALUES (?, ?, ?)",
-                            [(i + 1, body or "", neighbours or "") for i, (body, neighbours) in enumerate(rows)])
-        placed: list[tuple[dict[int, str], dict[int, str]]] = [({}, {}) for _ in rows]
-        for doc, col, offset, term in scratch.execute("SELECT doc, col, offset, term FROM v"):
-            placed[doc - 1][0 if col == "body" else 1][offset] = term
-    finally:
-        scratch.close()
-    for i, (body, neighbours) in enumerate(placed):
-        out[i] = ([body[k] for k in sorted(body)], [neighbours[k] for k in sorted(neighbours)])
+    """Each (body, neighbours) as FTS5's tokens, in order."""
+    placed: list[tuple[dict[int, str], dict[int, str]]] = [({}, {}) for _ in rows]
+    if rows:
+        with _scratch(rows) as scratch:
+            for doc, col, offset, term in scratch.execute("SELECT doc, col, offset, term FROM v"):
+                placed[doc - 1][0 if col == "body" else 1][offset] = term
+    return [([body[k] for k in sorted(body)], [nb[k] for k in sorted(nb)]) for body, nb in placed]
+
+
+def _varints(blob: bytes) -> list[int]:
+    """FTS5's docsize record: one varint per column (the column's token count)."""
+    out: list[int] = []
+    value = 0
+    for byte in blob:
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            out.append(value)
+            value = 0
     return out
+
+
+def lengths(rows: Sequence[tuple[str, str]]) -> list[int]:
+    """How many FTS5 tokens each (body, neighbours) holds (both columns)."""
+    out = [0] * len(rows)
+    if rows:
+        with _scratch(rows) as scratch:
+            for doc, size in scratch.execute("SELECT id, sz FROM s_docsize"):
+                out[doc - 1] = sum(_varints(size))
+    return out
+
+
+def phrase_counts(rows: Sequence[tuple[str, str]], phrases: Sequence[tuple[str, ...]]
+                  ) -> tuple[list[int], list[list[Counts]]]:
+    """Each row's length in tokens and each phrase's instances in it, as FTS5 counts them (consecutive tokens of
+    one column); only the phrases' own tokens are read back, so the cost is tokenizing the rows (in C)."""
+    sizes = [0] * len(rows)
+    counts = [[(0, 0)] * len(phrases) for _ in rows]
+    if not rows:
+        return sizes, counts
+    at: dict[tuple[int, int], dict[int, str]] = {}  # (doc, column) -> offset -> one of the phrases' tokens
+    with _scratch(rows) as scratch:
+        for doc, n in scratch.execute("SELECT id, sz FROM s_docsize"):
+            sizes[doc - 1] = sum(_varints(n))
+        for term in {t for phrase in phrases for t in phrase}:
+            for doc, col, offset in scratch.execute("SELECT doc, col, offset FROM v WHERE term = ?", (term,)):
+                at.setdefault((doc - 1, 0 if col == "body" else 1), {})[offset] = term
+    for (doc, col), terms in at.items():
+        for p, phrase in enumerate(phrases):
+            n = sum(1 for o, t in terms.items() if t == phrase[0]
+                    and all(terms.get(o + j) == phrase[j] for j in range(1, len(phrase))))
+            if n:
+                body, neighbours = counts[doc][p]
+                counts[doc][p] = (body + n, neighbours) if col == 0 else (body, neighbours + n)
+    return sizes, counts
 
 
 # ------------------------------------------------------------------ the per-namespace totals (write side)
@@ -61,7 +123,7 @@ def change(db: sqlite3.Connection, namespace: str, rows: Sequence[tuple[str, str
     write transaction in which the FTS rows change."""
     if not rows:
         return
-    tokens = sum(len(body) + len(neighbours) for body, neighbours in tokenize(rows))
+    tokens = sum(lengths(rows))
     db.execute("INSERT INTO keyword_stats(namespace, docs, tokens) VALUES (?, ?, ?) ON CONFLICT(namespace) DO "
                "UPDATE SET docs = docs + excluded.docs, tokens = tokens + excluded.tokens",
                (namespace, sign * len(rows), sign * tokens))
@@ -122,30 +184,41 @@ def namespace_hits(db: sqlite3.Connection, phrase: str, namespace: str) -> int:
                           "WHERE memories_fts MATCH ? AND m.namespace = ?", (phrase, namespace)).fetchone()[0])
 
 
-def occurrences(tokens: list[str], phrase: tuple[str, ...]) -> int:
-    """How many times `phrase` (FTS5 tokens) occurs in `tokens`, as FTS5 counts phrase instances."""
-    if len(phrase) == 1:
-        return tokens.count(phrase[0])
-    k = len(phrase)
-    return sum(1 for j in range(len(tokens) - k + 1) if tuple(tokens[j : j + k]) == phrase)
-
-
 def idf(hits: int, docs: int) -> float:
     """FTS5's idf: log((N - n + 0.5) / (n + 0.5)), floored at IDF_FLOOR."""
     value = math.log((docs - hits + 0.5) / (hits + 0.5)) if docs > 0 else 0.0
     return value if value > 0 else IDF_FLOOR
 
 
-def bm25(candidates: Sequence[Tokens], phrases: Sequence[tuple[str, ...]], idfs: Sequence[float],
-         avgdl: float, neighbour_weight: float) -> list[float]:
-    """FTS5's bm25 (positive: higher is better) of each candidate, with column weights (1, neighbour_weight)."""
+def bm25(sizes: Sequence[int], counts: Sequence[Sequence[Counts]], idfs: Sequence[float], avgdl: float,
+         neighbour_weight: float) -> list[float]:
+    """FTS5's bm25 (positive: higher is better) of each candidate from its length and its phrase counts
+    (`phrase_counts`), with column weights (1, neighbour_weight)."""
     scores: list[float] = []
-    for body, neighbours in candidates:
-        length = len(body) + len(neighbours)
+    for length, row in zip(sizes, counts):
         norm = K1 * (1 - B + B * length / avgdl)
         total = 0.0
-        for phrase, weight in zip(phrases, idfs):
-            freq = occurrences(body, phrase) + neighbour_weight * occurrences(neighbours, phrase)
+        for (body, neighbours), weight in zip(row, idfs):
+            freq = body + neighbour_weight * neighbours
             total += weight * (freq * (K1 + 1)) / (freq + norm)
         scores.append(total)
     return scores
+
+
+def rank(rows: Sequence[tuple[Any, ...]], terms: Sequence[str], hits: Sequence[int] | None, totals: tuple[int, int],
+         neighbour_weight: float, limit: int) -> list[tuple[str, float]]:
+    """The best `limit` of the matched (rowid, id, body, neighbours) rows for the query `terms` (the MATCH phrases'
+    text): BM25 with `hits[i]`, the namespace's memories holding term i, and its (memories, tokens) `totals`;
+    `hits` None (only common terms, the newest matches ranked): every term weighs 1. Ties: older memory first."""
+    if not rows:
+        return []
+    parsed = tokenize([(text, "") for text in terms])
+    keep = [i for i, (body, _) in enumerate(parsed) if body]  # a term FTS5 splits into nothing matches nothing
+    docs, tokens = totals
+    idfs = [1.0 if hits is None else idf(hits[i], docs) for i in keep]
+    avgdl = tokens / docs if docs > 0 and tokens > 0 else 1.0
+    sizes, counts = phrase_counts([(row[2], row[3]) for row in rows], [tuple(parsed[i][0]) for i in keep])
+    scores = bm25(sizes, counts, idfs, avgdl, neighbour_weight)
+    ranked = sorted(zip(scores, (int(row[0]) for row in rows), (str(row[1]) for row in rows)),
+                    key=lambda item: (-item[0], item[1]))
+    return [(mid, score) for score, _, mid in ranked[:limit]]

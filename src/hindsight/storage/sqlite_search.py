@@ -97,21 +97,12 @@ class SQLiteSearch:
             try:
                 rows = db.execute(sql, (" OR ".join(phrases), *params, *bound)).fetchall()
                 docs, tokens = keyword_stats.totals(db, scope.namespace)
-                hits = [1] * len(phrases) if bound or not rows else \
+                hits = [] if bound or not rows else \
                     [keyword_stats.namespace_hits(db, p, scope.namespace) for p in phrases]
             except sqlite3.OperationalError as exc:  # a pathological query must not crash search
                 raise StorageError(f"keyword search failed: {exc}") from exc
-        if not rows:
-            return []
-        parsed = keyword_stats.tokenize([(text, "") for text in texts])
-        keep = [i for i, (body, _) in enumerate(parsed) if body]  # a term FTS5 splits into nothing matches nothing
-        idfs = [1.0 if bound else keyword_stats.idf(hits[i], docs) for i in keep]
-        avgdl = tokens / docs if docs > 0 and tokens > 0 else 1.0
-        scores = keyword_stats.bm25(keyword_stats.tokenize([(row[2], row[3]) for row in rows]),
-                                    [tuple(parsed[i][0]) for i in keep], idfs, avgdl, float(neighbour_weight))
-        ranked = sorted(zip(scores, (int(row[0]) for row in rows), (str(row[1]) for row in rows)),
-                        key=lambda item: (-item[0], item[1]))
-        return [(mid, score) for score, _, mid in ranked[:limit]]
+        return keyword_stats.rank([tuple(row) for row in rows], texts, None if bound else hits, (docs, tokens),
+                                  float(neighbour_weight), limit)
 
     def _may_exceed(self, cap: int) -> bool:
         """Whether any term can be held by more than `cap` memories (FTS5 rowids are memory rowids, so a store
