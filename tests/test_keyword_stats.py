@@ -92,3 +92,16 @@ def test_phrases_count_consecutive_tokens() -> None:
     sizes, counts = keyword_stats.phrase_counts([("a b a b c", "b a"), ("c", "")], [("a", "b"), ("b", "a"), ("c",)])
     assert sizes == [7, 1] and counts == [[(2, 0), (1, 1), (1, 0)], [(0, 0), (0, 0), (1, 0)]]
     assert keyword_stats.tokenize([("Running Café don't", "x")]) == [(["run", "cafe", "don", "t"], ["x"])]
+
+
+def test_common_terms_rank_the_newest_matches_with_the_namespaces_own_lengths(tmp_path: Path) -> None:
+    """Every query term over the cost cap: the newest cap matches are ranked, each term weighing 1, with the
+    namespace's own average length, so another namespace's writes still move nothing."""
+    store = SQLiteStore(tmp_path / "k.db")
+    store.keyword_term_cap = 2
+    _fill(store, "bob")
+    want = store.keyword_search(Scope("bob"), ["migration"], 2)
+    assert len(want) == 2 and all(score > 0 for _, score in want)
+    store.insert_many([(MemoryRecord(content="migration " * 40, namespace="ops"), None) for _ in range(5)], actor="t")
+    assert store.keyword_search(Scope("bob"), ["migration"], 2) == want
+    store.close()
