@@ -140,10 +140,11 @@ def change_many(db: sqlite3.Connection, rows: Iterable[tuple[str, str, str]], si
         change(db, namespace, texts, sign)
 
 
-def indexed(db: sqlite3.Connection, rowid: int) -> tuple[str, str] | None:
-    """The (body, neighbours) FTS5 holds for a memory (before it is replaced or deleted)."""
+def forget(db: sqlite3.Connection, rowid: int, namespace: str) -> None:
+    """Take a memory's indexed text out of its namespace's totals, before its FTS row is replaced or deleted."""
     row = db.execute("SELECT body, neighbours FROM memories_fts WHERE rowid = ?", (rowid,)).fetchone()
-    return None if row is None else (str(row[0] or ""), str(row[1] or ""))
+    if row is not None:
+        change(db, namespace, [(str(row[0] or ""), str(row[1] or ""))], -1)
 
 
 def ensure(db: sqlite3.Connection) -> None:

@@ -146,9 +146,7 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
             "INSERT INTO tags(memory_rowid, tag, position) VALUES (?, ?, ?)",
             [(rowid, tag, i) for i, tag in enumerate(record.tags)],
         )
-        old = keyword_stats.indexed(self._db, rowid)
-        if old is not None:
-            keyword_stats.change(self._db, before.namespace, [old], -1)
+        keyword_stats.forget(self._db, rowid, before.namespace)
         self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
         text = _index_text(record)
         self._db.execute("INSERT INTO memories_fts(rowid, body, neighbours) VALUES (?, ?, ?)", (rowid, *text))
@@ -227,9 +225,7 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
             rowid = self._rowid(memory_id)
             if before is None or rowid is None:
                 return None
-            old = keyword_stats.indexed(self._db, rowid)
-            if old is not None:
-                keyword_stats.change(self._db, before.namespace, [old], -1)
+            keyword_stats.forget(self._db, rowid, before.namespace)
             self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
             self._db.execute("DELETE FROM vectors WHERE memory_rowid = ?", (rowid,))
             self._db.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
