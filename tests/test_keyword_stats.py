@@ -79,7 +79,7 @@ def test_a_store_written_before_v10_gets_its_statistics_on_open(tmp_path: Path) 
     totals = keyword_stats.totals(store._db, "bob")
     store.close()
     db = sqlite3.connect(path)  # as hindsight before v10 left it
-    db.executescript("DROP TABLE keyword_stats; DELETE FROM meta WHERE key = 'keyword_stats_built'; "
+    db.executescript("DROP TABLE keyword_stats; DROP TABLE memories_fts_v; DELETE FROM meta WHERE key = 'keyword_stats_built'; "
                      "PRAGMA user_version = 9;")
     db.close()
     store = SQLiteStore(path)

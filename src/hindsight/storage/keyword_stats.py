@@ -10,9 +10,9 @@ formula of FTS5's bm25 (k1 = 1.2, b = 0.75, column weights, idf floored at 1e-6)
   FTS rows are written or deleted) and rebuilt on open when missing (`ensure`: a store written before v10);
 * a term's document frequency in the namespace is counted at search time through FTS5 (the term's matches, each
   looked up by rowid), so it costs what matching the term costs, not the namespace's size;
-* a term's frequency in a candidate and the candidate's length come from tokenizing the candidate's indexed text
-  with the very same FTS5 tokenizer (an in-memory FTS5 table and its `fts5vocab` instance view; only the query's
-  own tokens are read back into Python).
+* a term's frequency in a candidate and the candidate's length come from FTS5's own index (`memories_fts_v`, its
+  fts5vocab instance view, and its docsize table); when every term is over the cost cap, from tokenizing the
+  newest matches' indexed text with the same tokenizer in an in-memory FTS5 table instead.
 
 A single-namespace store scores exactly as FTS5 did (tests/test_keyword_stats.py).
 """
@@ -96,24 +96,50 @@ def phrase_counts(rows: Sequence[tuple[str, str]], phrases: Sequence[tuple[str, 
     """Each row's length in tokens and each phrase's instances in it, as FTS5 counts them (consecutive tokens of
     one column); only the phrases' own tokens are read back, so the cost is tokenizing the rows (in C)."""
     sizes = [0] * len(rows)
-    counts = [[(0, 0)] * len(phrases) for _ in rows]
     if not rows:
-        return sizes, counts
+        return sizes, []
     at: dict[tuple[int, int], dict[int, str]] = {}  # (doc, column) -> offset -> one of the phrases' tokens
     with _scratch(rows) as scratch:
-        for doc, n in scratch.execute("SELECT id, sz FROM s_docsize"):
-            sizes[doc - 1] = sum(_varints(n))
+        for doc, size in scratch.execute("SELECT id, sz FROM s_docsize"):
+            sizes[doc - 1] = sum(_varints(size))
         for term in {t for phrase in phrases for t in phrase}:
             for doc, col, offset in scratch.execute("SELECT doc, col, offset FROM v WHERE term = ?", (term,)):
                 at.setdefault((doc - 1, 0 if col == "body" else 1), {})[offset] = term
+    return sizes, _count(at, phrases, len(rows))
+
+
+def indexed_counts(db: sqlite3.Connection, rowids: Sequence[int], phrases: Sequence[tuple[str, ...]]
+                   ) -> tuple[list[int], list[list[Counts]]]:
+    """`phrase_counts` of stored memories read from `memories_fts` itself: lengths from its docsize, the phrases'
+    token positions from `memories_fts_v` (its fts5vocab instance view: each token's postings across the store,
+    which the keyword term cap bounds)."""
+    where = {rowid: i for i, rowid in enumerate(rowids)}
+    sizes = [0] * len(rowids)
+    for start in range(0, len(rowids), 900):
+        chunk = list(rowids[start : start + 900])
+        for doc, size in db.execute(f"SELECT id, sz FROM memories_fts_docsize WHERE id IN ({','.join('?' * len(chunk))})",
+                                    chunk):
+            sizes[where[doc]] = sum(_varints(size))
+    at: dict[tuple[int, int], dict[int, str]] = {}
+    for term in {t for phrase in phrases for t in phrase}:
+        for doc, col, offset in db.execute("SELECT doc, col, offset FROM memories_fts_v WHERE term = ?", (term,)):
+            if doc in where:
+                at.setdefault((where[doc], 0 if col == "body" else 1), {})[offset] = term
+    return sizes, _count(at, phrases, len(rowids))
+
+
+def _count(at: dict[tuple[int, int], dict[int, str]], phrases: Sequence[tuple[str, ...]], n: int
+           ) -> list[list[Counts]]:
+    """Each phrase's instances per row from (row, column) -> offset -> token."""
+    counts = [[(0, 0)] * len(phrases) for _ in range(n)]
     for (doc, col), terms in at.items():
         for p, phrase in enumerate(phrases):
-            n = sum(1 for o, t in terms.items() if t == phrase[0]
-                    and all(terms.get(o + j) == phrase[j] for j in range(1, len(phrase))))
-            if n:
+            found = sum(1 for o, t in terms.items() if t == phrase[0]
+                        and all(terms.get(o + j) == phrase[j] for j in range(1, len(phrase))))
+            if found:
                 body, neighbours = counts[doc][p]
-                counts[doc][p] = (body + n, neighbours) if col == 0 else (body, neighbours + n)
-    return sizes, counts
+                counts[doc][p] = (body + found, neighbours) if col == 0 else (body, neighbours + found)
+    return counts
 
 
 # ------------------------------------------------------------------ the per-namespace totals (write side)
@@ -206,11 +232,12 @@ def bm25(sizes: Sequence[int], counts: Sequence[Sequence[Counts]], idfs: Sequenc
     return scores
 
 
-def rank(rows: Sequence[tuple[Any, ...]], terms: Sequence[str], hits: Sequence[int] | None, totals: tuple[int, int],
-         neighbour_weight: float, limit: int) -> list[tuple[str, float]]:
+def rank(db: sqlite3.Connection, rows: Sequence[tuple[Any, ...]], terms: Sequence[str], hits: Sequence[int] | None,
+         totals: tuple[int, int], neighbour_weight: float, limit: int) -> list[tuple[str, float]]:
     """The best `limit` of the matched (rowid, id, body, neighbours) rows for the query `terms` (the MATCH phrases'
     text): BM25 with `hits[i]`, the namespace's memories holding term i, and its (memories, tokens) `totals`;
-    `hits` None (only common terms, the newest matches ranked): every term weighs 1. Ties: older memory first."""
+    `hits` None (only common terms, the newest matches ranked): every term weighs 1, and the rows' text is
+    tokenized here (the terms' postings are what the cap avoids reading). Ties: older memory first."""
     if not rows:
         return []
     parsed = tokenize([(text, "") for text in terms])
@@ -218,7 +245,9 @@ def rank(rows: Sequence[tuple[Any, ...]], terms: Sequence[str], hits: Sequence[i
     docs, tokens = totals
     idfs = [1.0 if hits is None else idf(hits[i], docs) for i in keep]
     avgdl = tokens / docs if docs > 0 and tokens > 0 else 1.0
-    sizes, counts = phrase_counts([(row[2], row[3]) for row in rows], [tuple(parsed[i][0]) for i in keep])
+    phrases = [tuple(parsed[i][0]) for i in keep]
+    sizes, counts = phrase_counts([(row[2], row[3]) for row in rows], phrases) if hits is None else \
+        indexed_counts(db, [int(row[0]) for row in rows], phrases)
     scores = bm25(sizes, counts, idfs, avgdl, neighbour_weight)
     ranked = sorted(zip(scores, (int(row[0]) for row in rows), (str(row[1]) for row in rows)),
                     key=lambda item: (-item[0], item[1]))

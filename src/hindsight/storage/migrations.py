@@ -213,7 +213,8 @@ CREATE TABLE IF NOT EXISTS keyword_stats (
     namespace TEXT PRIMARY KEY,
     docs INTEGER NOT NULL,
     tokens INTEGER NOT NULL
-)
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts_v USING fts5vocab(memories_fts, instance)
 """
 
 #: MIGRATIONS[i] upgrades a database from version i to i + 1.
@@ -232,7 +233,8 @@ CREATE TABLE IF NOT EXISTS keyword_stats (
 #: V9: `console_sessions`, the sign-ins of the web console and /review: the SHA-256 of an opaque session id (the
 #: cookie holds the id, never the bearer token) and the hash of the token it was opened with (security/sessions.py).
 #: V10: `keyword_stats`, per namespace the memories and FTS tokens BM25 reads (storage/keyword_stats.py), so a
-#: keyword score reads no other namespace's statistics; filled on open from the FTS index (`keyword_stats.ensure`).
+#: keyword score reads no other namespace's statistics; filled on open from the FTS index (`keyword_stats.ensure`);
+#: `memories_fts_v`, FTS5's instance view, where BM25 reads a query token's positions.
 MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10]
 
 

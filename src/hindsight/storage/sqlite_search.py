@@ -79,7 +79,7 @@ class SQLiteSearch:
             return []
         where, params = self._scope_sql(scope)
         where = ann_filter.tags_checked_per_row(where)  # matches drive (CROSS JOIN); each is checked by key
-        sql = ("SELECT m.rowid, m.id, memories_fts.body, memories_fts.neighbours FROM memories_fts "
+        sql = ("SELECT m.rowid, m.id, {text} FROM memories_fts "
                f"CROSS JOIN memories m ON m.rowid = memories_fts.rowid WHERE memories_fts MATCH ? AND {where}")
         cap = int(self.keyword_term_cap)
         bound: tuple[int, ...] = ()
@@ -95,14 +95,14 @@ class SQLiteSearch:
         phrases = [f'"{t}"' for t in texts]
         with self._read() as db:
             try:
-                rows = db.execute(sql, (" OR ".join(phrases), *params, *bound)).fetchall()
+                text = "memories_fts.body, memories_fts.neighbours" if bound else "'', ''"  # (read from the index)
+                rows = db.execute(sql.replace("{text}", text), (" OR ".join(phrases), *params, *bound)).fetchall()
                 docs, tokens = keyword_stats.totals(db, scope.namespace)
-                hits = [] if bound or not rows else \
-                    [keyword_stats.namespace_hits(db, p, scope.namespace) for p in phrases]
+                hits = None if bound else [keyword_stats.namespace_hits(db, p, scope.namespace) for p in phrases]
+                return keyword_stats.rank(db, [tuple(row) for row in rows], texts, hits, (docs, tokens),
+                                          float(neighbour_weight), limit)
             except sqlite3.OperationalError as exc:  # a pathological query must not crash search
                 raise StorageError(f"keyword search failed: {exc}") from exc
-        return keyword_stats.rank([tuple(row) for row in rows], texts, None if bound else hits, (docs, tokens),
-                                  float(neighbour_weight), limit)
 
     def _may_exceed(self, cap: int) -> bool:
         """Whether any term can be held by more than `cap` memories (FTS5 rowids are memory rowids, so a store
