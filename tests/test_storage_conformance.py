@@ -398,3 +398,33 @@ def test_unreachable_postgres_is_a_typed_error() -> None:
     with pytest.raises(StorageError, match=r"cannot open database 'postgresql://hs:\*\*\*@127\.0\.0\.1:1/x\?") as info:
         PostgresStore("postgresql://hs:secret@127.0.0.1:1/x?connect_timeout=2")
     assert "secret" not in str(info.value)
+
+
+def test_keyword_scores_do_not_count_other_namespaces_words(store: MemoryStore) -> None:
+    """Attack round 20: a keyword score is BM25 over the searched namespace's statistics only, so what another
+    namespace stores, replaces or deletes never moves a score or a ranking (a token could count another tenant's
+    memories holding a word it guesses). A token allowed several namespaces searches each one on its own."""
+    mine = [_record("Kestrel is the code name of the migration project", namespace="bob"),
+            _record("the kestrel kestrel falcon nests near the tower", namespace="bob"),
+            _record("lunch with the migration team on friday", namespace="bob")]
+    for i, rec in enumerate(mine):
+        store.insert(rec, _vec(i), actor="t")
+    queries = [query_terms(q) for q in ("Kestrel", "kestrel migration", "migration project falcon")]
+
+    def seen() -> list[list[tuple[str, float]]]:
+        return [store.keyword_search(Scope("bob"), terms, 10) for terms in queries]
+
+    before = seen()
+    assert [h[0] for h in before[0]] and all(score > 0 for hits in before for _, score in hits)
+    theirs = [_record(f"the Kestrel acquisition, note {i}: migration", namespace="ops") for i in range(6)]
+    store.insert(theirs[0], _vec(10), actor="t")
+    assert seen() == before
+    store.insert_many([(rec, _vec(11 + i)) for i, rec in enumerate(theirs[1:])], actor="t")
+    assert seen() == before
+    store.replace(theirs[0].model_copy(update={"content": "Kestrel Kestrel project falcon, much longer " * 5}),
+                  _vec(20), actor="t", action="update")
+    store.delete(theirs[1].id, actor="t")
+    assert seen() == before
+    # the searcher's own namespace does move its statistics (they are not frozen or global)
+    store.insert(_record("another kestrel note", namespace="bob"), _vec(30), actor="t")
+    assert seen()[0] != before[0]

@@ -208,6 +208,15 @@ CREATE TABLE IF NOT EXISTS console_sessions (
 CREATE INDEX IF NOT EXISTS idx_console_sessions_expiry ON console_sessions(expires_at)
 """
 
+_V10 = """
+CREATE TABLE IF NOT EXISTS keyword_stats (
+    namespace TEXT PRIMARY KEY,
+    docs INTEGER NOT NULL,
+    tokens INTEGER NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts_v USING fts5vocab(memories_fts, instance)
+"""
+
 #: MIGRATIONS[i] upgrades a database from version i to i + 1.
 #: V5: vectors keyed by `vkey`, a number SQLite never hands out twice (AUTOINCREMENT), instead of the memory's
 #: reusable rowid; `vector_log` is the change counter every vector index catches up from (filled by triggers, so
@@ -223,7 +232,10 @@ CREATE INDEX IF NOT EXISTS idx_console_sessions_expiry ON console_sessions(expir
 #: writer and process keeps it in step), so a tag filter reads exactly the tagged rows in scope.
 #: V9: `console_sessions`, the sign-ins of the web console and /review: the SHA-256 of an opaque session id (the
 #: cookie holds the id, never the bearer token) and the hash of the token it was opened with (security/sessions.py).
-MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9]
+#: V10: `keyword_stats`, per namespace the memories and FTS tokens BM25 reads (storage/keyword_stats.py), so a
+#: keyword score reads no other namespace's statistics; filled on open from the FTS index (`keyword_stats.ensure`);
+#: `memories_fts_v`, FTS5's instance view, where BM25 reads a query token's positions.
+MIGRATIONS: list[str] = [_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10]
 
 
 def _statements(script: str) -> list[str]:

@@ -18,7 +18,7 @@ from hindsight.field_rules import utcnow
 from hindsight.model import MemoryRecord
 from hindsight.private_files import create_private_file
 from hindsight.read_model import HistoryEntry
-from hindsight.storage import ann_sync
+from hindsight.storage import ann_sync, keyword_stats
 from hindsight.storage.base import Edge
 from hindsight.storage.migrations import migrate
 from hindsight.storage.records import at_ts
@@ -84,6 +84,7 @@ class SQLiteBackupMixin:
                     raise StorageError(f"restore needs an empty database; '{self.path}' already holds memories")
                 origin.backup(self._db)
                 migrate(self._db)  # a backup from an older hindsight is upgraded in place
+                keyword_stats.ensure(self._db)
         except sqlite3.DatabaseError as exc:
             raise StorageError(f"'{source}' is not a usable hindsight backup ({exc})") from exc
         finally:

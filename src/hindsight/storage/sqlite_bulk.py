@@ -1,7 +1,7 @@
 """The SQLite store's one insert path, for one memory or many (a mixin of `SQLiteStore`).
 
 `insert` is `insert_many` of one. A batch is one transaction: every row of every table is written with one
-`executemany` per table (memories, tags, FTS5, vectors, history) instead of five statements per memory, and the
+`executemany` per table (memories, tags, FTS5 and its per-namespace BM25 totals, vectors, history) instead of five statements per memory, and the
 vector index catches up once, after the commit, from `vector_log` (the triggers log each vector in the same
 transaction, so the crash guarantees of storage.ann_sync are unchanged: the graph is derived and replayed).
 An HNSW index then adds the batch's vectors in one multi-threaded call. `hindsight migrate` (`restore_many`)
@@ -25,6 +25,7 @@ from hindsight.errors import StorageError
 from hindsight.field_rules import utcnow
 from hindsight.model import MemoryRecord
 from hindsight.read_model import HistoryEntry
+from hindsight.storage import keyword_stats
 from hindsight.storage.records import COLUMNS, index_text, record_values, to_ts
 
 _INSERT = f"INSERT INTO memories(rowid, {COLUMNS}) VALUES ({','.join('?' * 21)})"
@@ -100,8 +101,10 @@ class SQLiteBulkMixin:
         self._db.executemany("INSERT INTO tags(memory_rowid, tag, position) VALUES (?, ?, ?)",
                              [(rowid, tag, i) for rowid, (r, _) in zip(rowids, items)
                               for i, tag in enumerate(r.tags)])
+        texts = [index_text(r) for r, _ in items]
         self._db.executemany("INSERT INTO memories_fts(rowid, body, neighbours) VALUES (?, ?, ?)",
-                             [(rowid, *index_text(r)) for rowid, (r, _) in zip(rowids, items)])
+                             [(rowid, *text) for rowid, text in zip(rowids, texts)])
+        keyword_stats.change_many(self._db, [(r.namespace, *text) for (r, _), text in zip(items, texts)], 1)
         self._db.executemany("INSERT INTO vectors(memory_rowid, vector) VALUES (?, ?)",
                              [(rowid, np.asarray(v, dtype=np.float32).reshape(-1).tobytes())
                               for rowid, (_, v) in zip(rowids, items) if v is not None])

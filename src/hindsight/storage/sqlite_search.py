@@ -1,5 +1,5 @@
 """The SQLite store's search side: dense search within a scope (through the vector index, recent/archive
-partitions), BM25 keyword search over FTS5, stored vectors by id (a mixin of `SQLiteStore`)."""
+partitions), BM25 keyword search over FTS5 with per-namespace statistics (storage.keyword_stats), stored vectors by id (a mixin of `SQLiteStore`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hindsight.errors import StorageError
-from hindsight.storage import ann_filter, ann_partition, ann_sync
+from hindsight.storage import ann_filter, ann_partition, ann_sync, keyword_stats
 from hindsight.storage.base import Scope
 from hindsight.storage.records import from_ts as _dt
 from hindsight.storage.records import to_ts as _ts
@@ -69,17 +69,18 @@ class SQLiteSearch:
 
     def keyword_search(self, scope: Scope, terms: Sequence[str], limit: int,
                        neighbour_weight: float = 0.5) -> builtins.list[tuple[str, float]]:
-        """BM25 over `terms`, OR-ed. Terms more than `keyword_term_cap` memories hold are left out; when every term
-        is one of those, only the newest `keyword_term_cap` matches in scope are ranked. Either way FTS5 scores at
-        most ~cap rows per term, whatever the store's size."""
+        """BM25 over `terms`, OR-ed, from the statistics of `scope.namespace` alone (storage.keyword_stats: what
+        other namespaces hold never moves a score). Terms more than `keyword_term_cap` memories hold are left out;
+        when every term is one of those, only the newest `keyword_term_cap` matches in scope are ranked (each term
+        then weighs 1: counting its memories would cost what the cap avoids). Either way at most ~cap rows per
+        term are matched and scored, whatever the store's size."""
         kept = [t for t in terms if t.replace('"', "").strip()]
         if not kept:
             return []
         where, params = self._scope_sql(scope)
-        where = ann_filter.tags_checked_per_row(where)  # matches drive; each is checked by key
-        rank = f"bm25(memories_fts, 1.0, {float(neighbour_weight)})"
-        source = "memories_fts JOIN memories m ON m.rowid = memories_fts.rowid WHERE memories_fts MATCH ?"
-        sql = f"SELECT m.id, {rank} AS rank FROM {source} AND {where} ORDER BY rank LIMIT ?"
+        where = ann_filter.tags_checked_per_row(where)  # matches drive (CROSS JOIN); each is checked by key
+        sql = ("SELECT m.rowid, m.id, {text} FROM memories_fts "
+               f"CROSS JOIN memories m ON m.rowid = memories_fts.rowid WHERE memories_fts MATCH ? AND {where}")
         cap = int(self.keyword_term_cap)
         bound: tuple[int, ...] = ()
         if self._may_exceed(cap):
@@ -88,16 +89,20 @@ class SQLiteSearch:
             if rare:
                 kept = rare
             elif any(n > cap for n in counts.values()):  # every term found is common: rank the newest cap matches
-                sql = (f"SELECT id, rank FROM (SELECT m.id AS id, {rank} AS rank FROM {source} AND {where} "
-                       "ORDER BY memories_fts.rowid DESC LIMIT ?) ORDER BY rank LIMIT ?")
+                sql += " ORDER BY memories_fts.rowid DESC LIMIT ?"
                 bound = (cap,)
-        match = " OR ".join(f'"{t.replace(chr(34), "")}"' for t in kept)
+        texts = list(dict.fromkeys(t.replace('"', "") for t in kept))
+        phrases = [f'"{t}"' for t in texts]
         with self._read() as db:
             try:
-                rows = db.execute(sql, (match, *params, *bound, limit)).fetchall()
+                text = "memories_fts.body, memories_fts.neighbours" if bound else "'', ''"  # (read from the index)
+                rows = db.execute(sql.replace("{text}", text), (" OR ".join(phrases), *params, *bound)).fetchall()
+                docs, tokens = keyword_stats.totals(db, scope.namespace)
+                hits = None if bound else [keyword_stats.namespace_hits(db, p, scope.namespace) for p in phrases]
+                return keyword_stats.rank(db, [tuple(row) for row in rows], texts, hits, (docs, tokens),
+                                          float(neighbour_weight), limit)
             except sqlite3.OperationalError as exc:  # a pathological query must not crash search
                 raise StorageError(f"keyword search failed: {exc}") from exc
-        return [(row[0], -float(row[1])) for row in rows]
 
     def _may_exceed(self, cap: int) -> bool:
         """Whether any term can be held by more than `cap` memories (FTS5 rowids are memory rowids, so a store

@@ -25,7 +25,7 @@ from hindsight.field_rules import utcnow
 from hindsight.model import MemoryRecord
 from hindsight.private_files import create_private_file, tighten_store_files
 from hindsight.read_model import HistoryEntry
-from hindsight.storage import ann_sync
+from hindsight.storage import ann_sync, keyword_stats
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 from hindsight.storage.migrations import migrate
 from hindsight.storage.records import COLUMNS as _COLUMNS
@@ -79,6 +79,7 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
                 self._db.execute("PRAGMA foreign_keys=ON")
                 self._db.execute("PRAGMA secure_delete=ON")  # freed pages are zeroed: erased text leaves the file
                 migrate(self._db)
+                keyword_stats.ensure(self._db)  # a store written before v10 gets its BM25 statistics
         except sqlite3.OperationalError as exc:
             self._db.close()
             if is_busy(exc):
@@ -138,15 +139,18 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
                 tags[tag_row[0]].append(tag_row[1])
         return [row_to_record(row, tags[row["rowid"]]) for row in rows]
 
-    def _write_side_tables(self, rowid: int, record: MemoryRecord, embedding: np.ndarray | None) -> None:
+    def _write_side_tables(self, rowid: int, record: MemoryRecord, embedding: np.ndarray | None,
+                           before: MemoryRecord) -> None:
         self._db.execute("DELETE FROM tags WHERE memory_rowid = ?", (rowid,))
         self._db.executemany(
             "INSERT INTO tags(memory_rowid, tag, position) VALUES (?, ?, ?)",
             [(rowid, tag, i) for i, tag in enumerate(record.tags)],
         )
+        keyword_stats.forget(self._db, rowid, before.namespace)
         self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
-        self._db.execute("INSERT INTO memories_fts(rowid, body, neighbours) VALUES (?, ?, ?)",
-                         (rowid, *_index_text(record)))
+        text = _index_text(record)
+        self._db.execute("INSERT INTO memories_fts(rowid, body, neighbours) VALUES (?, ?, ?)", (rowid, *text))
+        keyword_stats.change(self._db, record.namespace, [text], 1)
         if embedding is not None:  # a new vector gets a new vkey: index keys are never reused or rewritten
             vector = np.asarray(embedding, dtype=np.float32).reshape(-1)
             self._db.execute("DELETE FROM vectors WHERE memory_rowid = ?", (rowid,))
@@ -210,7 +214,7 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
                 raise StorageError(f"memory '{record.id}' does not exist")
             assignments = ", ".join(f"{col.strip()} = ?" for col in _COLUMNS.split(","))
             self._db.execute(f"UPDATE memories SET {assignments} WHERE rowid = ?", (*record_values(record), rowid))
-            self._write_side_tables(rowid, record, embedding)
+            self._write_side_tables(rowid, record, embedding, before)
             self._history(record.id, action, actor, before, record, note)
         self._sync_index()
         return before
@@ -221,6 +225,7 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
             rowid = self._rowid(memory_id)
             if before is None or rowid is None:
                 return None
+            keyword_stats.forget(self._db, rowid, before.namespace)
             self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
             self._db.execute("DELETE FROM vectors WHERE memory_rowid = ?", (rowid,))
             self._db.execute("DELETE FROM memories WHERE rowid = ?", (rowid,))
