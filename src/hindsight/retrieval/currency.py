@@ -56,6 +56,7 @@ from hindsight.read_model import SearchHit
 from hindsight.retrieval.bilingual import name_keys, shared_meaning, stem
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.text.tokenize import query_terms
+from hindsight.write.renumber import number_replaced
 
 #: Search-hit flag of an active memory that a newer hit in the same result restates with another value.
 OUTDATED = "outdated"
@@ -253,6 +254,10 @@ class SlotRule:
     #: round 21: a value moved to a number or from a day also reads as a change (`VALUE_MOVED`); off: measured on
     #: 17 released stores, held out -1 stale memory read as current against +3 false flags (docs/benchmarks.md)
     value_moved: bool = False
+    #: round 19 (currency): a newer hit without a change word that gives a number of one kind in place of the older
+    #: one's (`renumber.number_replaced`, one gone) is read as a change under the change tier's bars ("grow the demo
+    #: fleet to 18 bikes" after "12 bikes in total", 新租金每月 19,500 元 after 租金每月 18,000 元)
+    values: bool = True
 
     def bar(self, groups: frozenset[str], cue: bool) -> tuple[float, int] | None:
         """(least cosine, least shared anchors) for a pair of these script groups, None when never."""
@@ -282,7 +287,7 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
     window = [h for h in hits[:size] if h.memory.status == Status.active]
     moved = states_change_read if rule.value_moved else states_change
     cue = {h.memory.id: moved(h.memory.content) for h in window}
-    if len(window) < 2 or not (any(cue.values()) or rule.restated):
+    if len(window) < 2 or not (any(cue.values()) or rule.restated or rule.values):
         return hits
     vectors = embeddings_of([h.memory.id for h in window])
     if neighbours_of is not None:
@@ -298,8 +303,12 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
         for old in window:
             if old is new or not old.current or old.memory.reference_time >= new.memory.reference_time:
                 continue
-            bar = rule.bar(frozenset({group[old.memory.id], group[new.memory.id]}), changed)
-            if bar is None or float(np.dot(vectors[old.memory.id], vectors[new.memory.id])) < bar[0]:
+            groups = frozenset({group[old.memory.id], group[new.memory.id]})
+            cos = float(np.dot(vectors[old.memory.id], vectors[new.memory.id]))
+            valued = not changed and rule.values and _new_value(old.memory.content, new.memory.content, cos,
+                                                                rule.bar(groups, True))
+            bar = rule.bar(groups, changed or valued)
+            if bar is None or cos < bar[0]:
                 continue  # the vectors first: most pairs end here, before any text is read
             if not changed and (other_owners(old.memory.content, new.memory.content)
                                 or not subject_kept(old.memory.content, new.memory.content)):
@@ -311,9 +320,9 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
                 continue
             old.current = False
             old.why.outdated_by = new.memory.id
-            old.why.outdated_change = changed
+            old.why.outdated_change = changed or valued
             outdated.add(old.memory.id)
-            flag = OUTDATED if changed else POSSIBLY_OUTDATED
+            flag = OUTDATED if changed or valued else POSSIBLY_OUTDATED
             if flag not in old.flags:
                 old.flags.append(flag)
             i, j = out.index(old), out.index(new)
@@ -322,6 +331,35 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
                 out.insert(i, new)
                 new.score = new.why.final = max(new.score, old.score)
     return out
+
+
+def _new_value(old: str, new: str, cos: float, bar: tuple[float, int] | None) -> bool:
+    """The newer text gives a number of one kind in place of the older one's (`renumber.number_replaced`, one of them
+    gone), the pair already close enough for the change tier (`bar`); read only then, so most pairs read no text."""
+    return (bar is not None and cos >= bar[0] and bool(number_replaced(old, new, every=False))
+            and _same_unit(old, new))
+
+
+#: a number and the word right after it (its unit or the thing counted: "12 bikes", "18,000 元", "1分45秒", "7am")
+_NUMBER_NEXT = re.compile(r"(\d[\d,.:]*)\s*([A-Za-z]+|[\u4e00-\u9fff])")
+#: words beside a number that name no thing ("is 4" / "is 3", "at 10" / "at 11")
+_NOT_A_UNIT = frozenset(["i", "is", "are", "was", "were", "be", "at", "to", "of", "on", "in", "for", "by", "about",
+                         "around", "the", "a", "an", "from", "until", "till", "and", "or", "only", "now", "it", "its",
+                         "than", "over", "under", "up", "down", "after", "before", "with", "per", "x", "是", "在",
+                         "为", "到", "和", "或", "约", "共", "第"])
+
+
+def _same_unit(old: str, new: str) -> bool:
+    """A number of the older text the newer one lacks and a number of the newer one the older lacks share the word
+    right after them: the same thing counted or measured ("12 bikes" / "18 bikes", 600公斤 / 450公斤, 7am / 6:30am),
+    not another figure of the same topic ("before 10:00 on Sundays" / "24 hours before any call"; a currency or a
+    month before two numbers is no such word: "CAD 249" / "CAD 219" were two products)."""
+    def marks(text: str) -> set[tuple[str, str]]:
+        return {(m.group(1).replace(",", ""), m.group(2).lower().rstrip("s")) for m in _NUMBER_NEXT.finditer(text)}
+    a, b = marks(old), marks(new)
+    gone = {w for n, w in a if n not in {x for x, _ in b}}
+    came = {w for n, w in b if n not in {x for x, _ in a}}
+    return bool((gone & came) - _NOT_A_UNIT)
 
 
 def _same_slot(old: SearchHit, new: SearchHit, window: list[SearchHit], vectors: Mapping[str, np.ndarray],

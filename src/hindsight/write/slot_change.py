@@ -55,6 +55,11 @@ before it names an attribute that takes one value: a label and its colon ("Prefe
 记账用的 App：随手记 / 钱迹), a Chinese copula (销售顾问是小马 / 小孙) or a first choice (首选全季 / 亚朵, 偏好汉庭 /
 全季). A swap after an ordinary verb stays two facts ("allergic to penicillin" / "shellfish", 不要辣 / 不要葱, 每月
 25 号交房租 / 发工资); the same mutual-nearest, `ADDITIVE` and dated-episode checks apply ("Currency, round 18").
+
+A sixth tier (round 19) reads one slot given a new value with no change word and any rewording around it
+(`slot_value.replaced_value`: every word of the older text that is not a value kept, its values replaced by others of
+the same kinds, no other owner, item or attribute); besides the same mutual-nearest and dated-episode checks, the
+newer memory must not tell of an earlier time than the older one (`_later`) ("Currency, round 19").
 """
 
 from __future__ import annotations
@@ -72,6 +77,7 @@ from hindsight.write.analysis import analyse, content_diff
 from hindsight.write.conversions import written_alike
 from hindsight.write.evidence import single_substitution
 from hindsight.write.renumber import number_replaced
+from hindsight.write.slot_value import replaced_value
 from hindsight.write.value_align import value_change
 
 #: the least cosine of the new memory and its nearest neighbour, per script group of the
@@ -105,6 +111,8 @@ KEPT_LOST: int | None = 0
 #: one value of an attribute - a label's colon, a Chinese copula (one Han character may follow it: 是小马, 是老王),
 #: a first choice or preference. False turns the tier off
 SWAP_TIER = True
+#: the replaced-value tier (round 19, `slot_value.replaced_value`). False turns it off
+VALUE_TIER = True
 ATTRIBUTE_END = re.compile(r"(?:[:：]|是|首选|偏好|\bpreferred(?: \w+)?|\bprefers)\s*[\"'“‘「『《]?[\u4e00-\u9fff]?$",
                            re.IGNORECASE)
 #: inflections of change words `currency.CHANGE_CUE` does not list ("is slipping to", "standup moves to", 调到),
@@ -127,7 +135,7 @@ def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_o
     group = frozenset({bias_group(old.content), bias_group(new.content)})
     why = (_cued(old.content, new.content, cosine, group) or _valued(old.content, new.content, cosine, group)
            or _numbered(old.content, new.content, cosine, group) or _kept_statement(old.content, new.content)
-           or _swapped_value(old.content, new.content))
+           or _swapped_value(old.content, new.content) or _replaced(old, new))
     if not why:
         return ""
     if lasting(old.type, old.content) and not replans(old.content, new.content):
@@ -206,6 +214,22 @@ def _swapped_value(old: str, new: str) -> str:
     if not ATTRIBUTE_END.search(old_end[0]):
         return ""
     return f"one value swapped at the end of the same statement ({found[0]} -> {found[1]}; nearest neighbours both ways)"
+
+
+def _replaced(old: MemoryRecord, new: MemoryRecord) -> str:
+    """The replaced-value tier (round 19): the older statement kept, its value replaced (`slot_value`), and the newer
+    memory not about an earlier time (its event time, when both have one, not before the older one's)."""
+    if not VALUE_TIER or max(len(old.content), len(new.content)) > VALUE_MAX_CHARS or not _later(old, new):
+        return ""
+    found = replaced_value(old.content, new.content)
+    return f"the same attribute given another value ({found}; nearest neighbours both ways)" if found else ""
+
+
+def _later(old: MemoryRecord, new: MemoryRecord) -> bool:
+    """`new` is the later version: written after `old`, and not telling of an earlier time when both name one."""
+    if old.event_time is not None and new.event_time is not None and new.event_time < old.event_time:
+        return False
+    return new.created_at >= old.created_at
 
 
 #: Han characters of the value's word that may follow the swapped stretch (东航 / 国航: the swap is 东 / 国)
