@@ -27,8 +27,8 @@ from hindsight.safety.normalize import prepare
 from hindsight.safety.segments import MAX_PARTS
 
 STEPS = " ".join(f"Step {i}: rotate the key of shard {i} and restart its worker." for i in range(120))
-ONCALL = " ".join(["The on-call rotation for the payments team now changes every Wednesday at noon instead of "
-                   "Monday morning."] * 20)
+ONCALL = ("The on-call rotation for the payments team now changes every Wednesday at noon, after the standup. "
+          * 20).strip()  # tests/test_attack_round8.py's update
 RECAP = ("Stand-up recap for the billing team, Tuesday. Priya finished the invoice export and it is in review. "
          "Marco is still chasing the flaky payment webhook test; it fails about one run in twenty. "
          "The staging database was refreshed from last week's snapshot. Lena will pair with the new hire on the "
