@@ -33,7 +33,7 @@ from functools import lru_cache
 from hindsight.text.script import script_of
 from hindsight.write.analysis import units
 from hindsight.write.numbers import ZH_DIGITS, read_numbers, zh_numeral
-from hindsight.write.quantity_forms import align_forms
+from hindsight.write.quantity_forms import align_forms, mask_long_runs
 
 #: Whether `written_alike` first writes the new text's quantities in the old text's forms (`quantity_forms`); a
 #: switch so main's reading can be replayed (hygiene round 20).
@@ -281,8 +281,9 @@ def _read(kind: str, m: re.Match[str], text: str) -> Amount | None:  # one readi
 def amounts(text: str) -> tuple[Amount, ...]:
     """The amounts of a text (already normalised: `normalised`), first found first kept where spans overlap."""
     found: list[Amount] = []
+    scan = mask_long_runs(text)  # no amount starts inside a 33-digit run (the patterns are quadratic on one)
     for kind, pattern in _PATTERNS:
-        for m in pattern.finditer(text):
+        for m in pattern.finditer(scan):
             if any(a.start < m.end() and m.start() < a.end for a in found):
                 continue
             amount = _read(kind, m, text)

@@ -61,11 +61,22 @@ class Mention:
 
 
 
+#: a run of digits or Chinese numerals longer than any quantity: the unit patterns start a match at every digit and
+#: scan the rest of the run (quadratic: 20,000 digits cost minutes, attack round 7's crafted memory); masked with
+#: "#" of the same length, so offsets hold and no reading starts inside it
+_LONG_RUN = re.compile(r"\d{33,}|[零〇一二两三四五六七八九十百千万亿]{33,}")
+
+
+def mask_long_runs(text: str) -> str:
+    return _LONG_RUN.sub(lambda m: "#" * len(m.group(0)), text)
+
+
 @lru_cache(maxsize=8192)
 def mentions(text: str, families: frozenset[str] | None = None) -> tuple[Mention, ...]:
     """The quantities of `text` (NFKC) with the values each may name; first found first kept where spans overlap.
     `families`: the families read (default `FAMILIES`, those `align_forms` rewrites; `value_canon` reads them all)."""
     families = FAMILIES if families is None else families
+    text = mask_long_runs(text)
     found: list[Mention] = []
 
     def add(start: int, end: int, values: frozenset[str], plain: bool = False) -> None:

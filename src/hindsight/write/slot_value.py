@@ -113,11 +113,15 @@ def _other_attribute(new_units: tuple[Unit, ...], novel: list[Unit]) -> bool:
         new_word(u) for u in after)
 
 
+#: longer than any one-slot statement of the released hygiene sets: such a pair is not read here
+MAX_CHARS = 2_000
+
+
 @lru_cache(maxsize=4096)
 def replaced_value(old: str, new: str) -> str:
     """Why `new` gives the attribute `old` states another value ("<old values> -> <new values>"), or "" (module doc)."""
-    if bias_group(old) != bias_group(new) or ADDITIVE.search(new):
-        return ""
+    if len(old) > MAX_CHARS or len(new) > MAX_CHARS or bias_group(old) != bias_group(new) or ADDITIVE.search(new):
+        return ""  # a statement of one slot is short; a long text is never one (and the readings are not linear in it)
     o, n = written_alike(old, new)
     pair = analyse(o, n)
     old_content, _, lost, novel = content_diff(pair)
