@@ -326,9 +326,12 @@ def train(X: np.ndarray, y: np.ndarray, rows: list[dict[str, Any]]) -> tuple[Pai
     return model, {"l2": l2, "t_merge": tm, "t_change": tc, "oof_score": round(float(best[0]), 3)}
 
 
-def old_judge(rows: list[dict[str, Any]]) -> np.ndarray:
+def old_judge(rows: list[dict[str, Any]], cache: Path | None = None) -> np.ndarray:
     """The hand-written judge (`judge.classify_rules`: bands, heuristic, restatement model, slot evidence) on the
-    same cosines: the judge before this model, and an input of its decision."""
+    same cosines: the judge before this model, and an input of its decision. Rows `featurise` has read carry it
+    already (cached per round; `cache` is no longer read: callers of the earlier signature keep working)."""
+    if rows and all("rules" in r for r in rows):
+        return np.array([r["rules"] for r in rows], dtype=np.int64)
     from hindsight.write.judge import classify_rules
     from hindsight.write.thresholds import HygieneThresholds
 
