@@ -20,6 +20,7 @@ scripts/train_hygiene_pairs.py --loro-dir): held-out numbers through the engine.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import tempfile
 from collections import Counter, defaultdict
@@ -28,6 +29,7 @@ from typing import Any
 
 from pair_outcome import pair_outcome
 
+import hindsight.write.gate_model as gate_model
 import hindsight.write.hygiene as hygiene
 import hindsight.write.judge as judge
 import hindsight.write.pair_head as pair_head
@@ -198,6 +200,10 @@ def main() -> int:
                         "(stack_without_<round>.npz from bench/hygiene_stack.py loro --write-dir)")
     parser.add_argument("--values-loro", type=Path, help="judge each round with its held-out fold's p(merge) of the "
                         "value gate (bench/hygiene_value_gate.py loro's report; round 22)")
+    parser.add_argument("--gate-dir", type=Path, help="the value gate also reads the pair model refitted on its "
+                        "readings without each round (model_without_<round>.npz from scripts/train_hygiene_pairs.py "
+                        "--readings --loro-dir) at the fold's threshold in --gate-loro (round 24, `write.gate_model`)")
+    parser.add_argument("--gate-loro", type=Path, help="bench/hygiene_value_gate.py loro --score q_merge's report")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -238,6 +244,14 @@ def main() -> int:
             judge.SUPPLEMENT_MERGE_P, judge.SUPPLEMENT_CHANGE_P = fold["merge_p"], fold["change_p"]  # type: ignore[attr-defined]
         if args.values_loro:
             value_gate.VALUES_MERGE_P = json.loads(args.values_loro.read_text(encoding="utf-8"))[rnd]["t"]
+        if args.gate_dir:
+            fold_gate = pair_model.PairModel.load(args.gate_dir / f"model_without_{rnd}.npz")
+            if fold_gate is None or not fold_gate.readings:
+                raise SystemExit(f"{rnd}: no pair model with the readings in {args.gate_dir}")
+            t_gate = json.loads(args.gate_loro.read_text(encoding="utf-8"))[rnd]["t"]
+            fold_gate = dataclasses.replace(fold_gate, t_merge=t_gate)
+            gate_model.shipped_gate = lambda g=fold_gate: g  # type: ignore[assignment]
+            judge.shipped_gate = gate_model.shipped_gate  # type: ignore[attr-defined]
         tmp = Path(tempfile.mkdtemp())
         eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
         report[rnd] = run_round(eng, emb, rnd, only)

@@ -1,7 +1,7 @@
 """Hygiene round 22: the canonical value reading as positive evidence for a merge, and the slot-difference reading.
 
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py table ROWS.json [ROWS2.json ...] --out TABLE.json
-    PYTHONPATH=src:bench python bench/hygiene_value_gate.py loro TABLE.json --out REPORT.json [--score p_merge|cos]
+    PYTHONPATH=src:bench python bench/hygiene_value_gate.py loro TABLE.json --out REPORT.json [--score p_merge|cos|q_merge]
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py veto TABLE.json
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py pairs --out PAIRS.json   # rows the gate can reach
     PYTHONPATH=src:bench python bench/hygiene_value_gate.py compare TABLE.json MAIN.json BRANCH.json --out ENGINE.json
@@ -34,8 +34,10 @@ from hygiene_funnel import ROUNDS
 from hygiene_stack_fit import judged_once, outcomes, rates
 
 from hindsight.write.conversions import written_alike
+from hindsight.write.gate_model import other_relative
 from hindsight.write.judge import CUE_FLOOR
-from hindsight.write.pair_model import MERGE
+from hindsight.write.pair_model import MERGE, PairModel
+from hindsight.write.pair_readings import reading_features
 from hindsight.write.phrase_swap import one_phrase_apart
 from hindsight.write.value_canon import value_match
 from hindsight.write.value_gate import gate_reason
@@ -43,10 +45,13 @@ from hindsight.write.value_gate import gate_reason
 GRID = np.round(np.arange(0.99, -0.005, -0.01), 2)
 
 
-def table(paths: list[Path], out: Path) -> None:
+def table(paths: list[Path], out: Path, loro_dir: Path | None = None) -> None:
+    """With `loro_dir` (scripts/train_hygiene_pairs.py --readings --loro-dir): each pair's `q_merge`, p(merge) of the
+    pair model refitted on the readings without the pair's round (hygiene round 24)."""
     report: dict[str, Any] = {}
     for p in paths:
         report.update(json.loads(p.read_text(encoding="utf-8")))
+    folds: dict[str, PairModel | None] = {}
     rows: list[dict[str, Any]] = []
     for rnd, e in judged_once(report, "p", lambda e: e["cos"] >= CUE_FLOOR):
         o, n = written_alike(e["old"], e["new"])
@@ -56,6 +61,14 @@ def table(paths: list[Path], out: Path) -> None:
                      "reason": e["rules"][1][:100], "p_merge": e["p"][MERGE], "cos": e["cos"],
                      "values": [m.paired, m.old_left, m.new_left], "swap": one_phrase_apart(o, n),
                      "gate": gate_reason(o, n)})
+        if loro_dir is not None:
+            if rnd not in folds:
+                folds[rnd] = PairModel.load(loro_dir / f"model_without_{rnd}.npz")
+            fold = folds[rnd]
+            if fold is None or not fold.readings:
+                raise SystemExit(f"{rnd}: no pair model with the readings in {loro_dir}")
+            x = np.concatenate([np.asarray(e["x"]), reading_features(o, n)])  # x: pair_features as the run read them
+            rows[-1]["q_merge"] = float(fold.probabilities(x)[0, MERGE])
     decided = {rnd: {"decided": report[rnd]["decided"]} for rnd in ROUNDS if rnd in report}
     out.write_text(json.dumps({"rows": rows, "report": decided}, ensure_ascii=False) + "\n", encoding="utf-8")
     c = Counter((r["label"] if r["kind"] == "existing" else "other", r["gate"] is None) for r in rows
@@ -64,42 +77,57 @@ def table(paths: list[Path], out: Path) -> None:
           {k[0]: v for k, v in sorted(c.items()) if k[1]})
 
 
-def _moves(rows: list[dict[str, Any]], rounds: set[str], score: str, t: float) -> dict[tuple[str, int, str, int], str]:
+#: Round 24: the gate model's p(merge) sits near 1 on every open pair; its thresholds are read on a finer grid.
+FINE = np.round(np.arange(0.9995, 0.8999, -0.0005), 4)
+
+
+def _moves(rows: list[dict[str, Any]], rounds: set[str], score: str, t: float,
+           base_p: float = 1.01) -> dict[tuple[str, int, str, int], str]:
+    """The open pairs main kept that merge at `t` on `score` (or, with `base_p`, at the scalar p(merge) `base_p`:
+    round 22's shipped gate, which rows of an older main did not have yet)."""
     return {(r["round"], r["i"], r["kind"], r["j"]): "merged" for r in rows
             if r["round"] in rounds and r["final"] in ("supplement", "unrelated") and r["rules"] != "override"
-            and r["gate"] is None and r[score] >= t}
+            and r["gate"] is None and (r["p_merge"] >= base_p or (r[score] >= t and not (
+                base_p <= 1 and other_relative(r["old"], r["new"]))))}
 
 
-def loro(path: Path, out: Path, score: str) -> None:
+def loro(path: Path, out: Path, score: str, base_p: float = 1.01) -> None:
+    """With `base_p` (round 24): before = the shipped gate (scalar p(merge) >= base_p), after = that or `score` >= t,
+    t chosen on the finer grid, no wrong outcome added on the training rounds beyond the shipped gate's."""
     data = json.loads(path.read_text(encoding="utf-8"))
     rows, report = data["rows"], data["report"]
     rounds = [r for r in ROUNDS if r in report]
-    result: dict[str, Any] = {"score": score}
+    result: dict[str, Any] = {"score": score, "base_p": base_p}
     before, after = Counter[str](), Counter[str]()
     moved_all: list[str] = []
+    grid = FINE if base_p <= 1 else GRID
     for held in rounds:
         train = [r for r in rounds if r != held]
         t = 1.01
-        for g in GRID:
-            if outcomes(report, train, _moves(rows, set(train), score, float(g)))["harm"] > 0:
+        floor = outcomes(report, train, _moves(rows, set(train), score, 1.01, base_p))["harm"]
+        for g in grid:
+            if outcomes(report, train, _moves(rows, set(train), score, float(g), base_p))["harm"] > floor:
                 break
             t = float(g)
-        moved = _moves(rows, {held}, score, t)
-        b, a = outcomes(report, [held], {}), outcomes(report, [held], moved)
+        moved = _moves(rows, {held}, score, t, base_p)
+        b = outcomes(report, [held], _moves(rows, {held}, score, 1.01, base_p))
+        a = outcomes(report, [held], moved)
         before.update(b)
         after.update(a)
         moved_all += [f"{k[0]}:{k[1]}:{k[2]}:{k[3]}" for k in moved]
         result[held] = {"t": t, "moved": len(moved), "main": rates(b), "gate": rates(a)}
         print(held, t, len(moved), json.dumps({k: v for k, v in rates(a).items() if k != "confusion"}), flush=True)
     t_all = 1.01
-    for g in GRID:
-        if outcomes(report, rounds, _moves(rows, set(rounds), score, float(g)))["harm"] > 0:
+    floor = outcomes(report, rounds, _moves(rows, set(rounds), score, 1.01, base_p))["harm"]
+    for g in grid:
+        if outcomes(report, rounds, _moves(rows, set(rounds), score, float(g), base_p))["harm"] > floor:
             break
         t_all = float(g)
     result["pooled"] = {"main": rates(before), "gate": rates(after)}
     result["moved"] = moved_all
     result["replay"] = sorted({":".join(k.split(":")[:2]) for k in moved_all})
-    result["all"] = {"t": t_all, "in_sample": rates(outcomes(report, rounds, _moves(rows, set(rounds), score, t_all)))}
+    result["all"] = {"t": t_all, "in_sample": rates(outcomes(report, rounds, _moves(rows, set(rounds), score, t_all,
+                                                                                     base_p)))}
     print(json.dumps(result["pooled"], indent=1), "\nall rounds:", t_all)
     out.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
@@ -187,10 +215,14 @@ def main() -> int:
     ap.add_argument("cmd", choices=["table", "loro", "veto", "pairs", "compare", "cost"])
     ap.add_argument("paths", nargs="*", type=Path)
     ap.add_argument("--out", type=Path)
-    ap.add_argument("--score", default="p_merge", choices=["p_merge", "cos"])
+    ap.add_argument("--score", default="p_merge", choices=["p_merge", "cos", "q_merge"])
+    ap.add_argument("--base-p", type=float, default=1.01, help="loro: the shipped gate's scalar p(merge) stays on "
+                    "(before and after; round 24 reads --score q_merge beside it)")
+    ap.add_argument("--loro-dir", type=Path, help="table: add q_merge, the refitted pair model's p(merge) without "
+                    "the pair's round (model_without_<round>.npz; hygiene round 24)")
     a = ap.parse_args()
     if a.cmd == "table":
-        table(a.paths, a.out)
+        table(a.paths, a.out, a.loro_dir)
     elif a.cmd == "cost":
         cost(a.paths[0])
     elif a.cmd == "compare":
@@ -198,7 +230,7 @@ def main() -> int:
     elif a.cmd == "pairs":
         pairs(a.out)
     elif a.cmd == "loro":
-        loro(a.paths[0], a.out, a.score)
+        loro(a.paths[0], a.out, a.score, a.base_p)
     else:
         veto(a.paths[0])
     return 0

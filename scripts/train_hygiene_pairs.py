@@ -44,7 +44,8 @@ from hindsight.embeddings import vector_file
 from hindsight.embeddings.factory import create_embedder
 from hindsight.linear import train_softmax
 from hindsight.write.pair_features import FEATURES, pair_features
-from hindsight.write.pair_model import CHANGE, KEEP, MERGE, PairModel
+from hindsight.write.pair_model import CHANGE, KEEP, MERGE, PairModel, feature_set
+from hindsight.write.pair_readings import READING_FEATURES, reading_features
 from hindsight.write.token_align import ALIGN_FEATURES, shared_states
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +74,8 @@ WRONG_CEIL = 0.05  # wrong deprecations there (the target)
 OTHERS_FLOOR = 0.94  # others untouched there (target 1.00; the rules alone reach 0.94 on r4 pairs: no worse)
 L2_GRID = (0.01, 0.1)
 GRID = tuple(round(x, 2) for x in np.arange(0.30, 0.96, 0.02))
+#: (t_merge, t_change) given on the command line (--thresholds): no out-of-fold threshold search
+FIXED: list[float] = []
 SEED = 0
 
 
@@ -156,19 +159,43 @@ def vectors(texts: list[str], cache: Path) -> dict[str, tuple[np.ndarray, np.nda
     return {t: (unit(stored["d" + key(t)]), unit(stored["q" + key(t)])) for t in texts}
 
 
-def featurise(rows: list[dict[str, Any]], cache: Path) -> np.ndarray:
-    """Feature rows (cached beside the vectors, keyed by the feature names and the pairs)."""
+def featurise(rows: list[dict[str, Any]], cache: Path, readings: bool = False) -> np.ndarray:
+    """Feature rows (`pair_features`, then `pair_readings` with `readings`); sets each row's "rules" (the
+    hand-written judge's class, `old_judge`). Computed once per round and kept beside the vector cache (one file per
+    round, keyed by the feature names and the pairs: a run stopped half way resumes at the next round)."""
     vec = vectors([t for r in rows for t in (r["old"], r["new"])], cache)
     for r in rows:
         (do, qo), (dn, qn) = vec[r["old"]], vec[r["new"]]
         r["cosine"], r["query_cosine"] = float(do @ dn), float(qo @ qn)
-    digest = hashlib.sha1(json.dumps([FEATURES, [(r["old"], r["new"]) for r in rows]]).encode()).hexdigest()
-    saved = cache.with_suffix(f".{digest[:12]}.features.npy")
+    groups: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        groups.setdefault(r["round"], []).append(i)
+    blocks = []
+    for rnd, idx in groups.items():
+        part = [rows[i] for i in idx]
+        X, R, codes = round_features(rnd, part, cache)
+        blocks.append((idx, np.hstack([X, R]) if readings else X))
+        for r, code in zip(part, codes):
+            r["rules"] = int(code)
+    out = np.zeros((len(rows), blocks[0][1].shape[1]))
+    for idx, X in blocks:
+        out[idx] = X
+    return out
+
+
+def round_features(rnd: str, rows: list[dict[str, Any]], cache: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(pair_features, reading_features, the rules' classes) of one round's rows, cached."""
+    key = json.dumps([FEATURES, READING_FEATURES, [(r["old"], r["new"], r["cosine"], r["query_cosine"]) for r in rows]])
+    saved = cache.with_suffix(f".{rnd}.{hashlib.sha1(key.encode()).hexdigest()[:12]}.pairs.npz")
     if saved.exists():
-        return np.load(saved)
+        stored = np.load(saved)
+        return stored["features"], stored["readings"], stored["rules"]
     X = np.vstack([pair_features(r["old"], r["new"], r["cosine"], r["query_cosine"]) for r in rows])
-    np.save(saved, X)
-    return X
+    R = np.vstack([reading_features(r["old"], r["new"]) for r in rows])
+    codes = old_judge(rows)
+    np.savez(saved, features=X, readings=R, rules=codes)
+    print(f"features of {rnd}: {len(rows)} pairs", file=sys.stderr, flush=True)
+    return X, R, codes
 
 
 def align_matrix(rows: list[dict[str, Any]], cache: Path) -> np.ndarray:
@@ -191,7 +218,11 @@ def fit(X: np.ndarray, y: np.ndarray, l2: float, t_merge: float = 0.5, t_change:
     weight = counts.sum() / (3 * np.maximum(counts, 1))
     W, b = train_softmax((X - mean) / scale, y, 3, l2=l2, epochs=800, lr=0.05, class_weight=weight, seed=SEED)
     return PairModel(mean=mean, scale=scale, weights=W.astype(np.float64), bias=b.astype(np.float64),
-                     t_merge=t_merge, t_change=t_change, aligned=X.shape[1] == len(FEATURES) + len(ALIGN_FEATURES))
+                     t_merge=t_merge, t_change=t_change, **SHAPES[X.shape[1]])
+
+
+#: A row's length -> which blocks it carries after FEATURES (`pair_model.feature_set`).
+SHAPES = {len(feature_set(r, a)): {"readings": r, "aligned": a} for r in (False, True) for a in (False, True)}
 
 
 def rates(pred: np.ndarray, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -279,6 +310,8 @@ def train(X: np.ndarray, y: np.ndarray, rows: list[dict[str, Any]]) -> tuple[Pai
     judged_rows = np.array([r["cosine"] >= FLOOR for r in rows])
     Xj, yj = X[judged_rows], y[judged_rows]
     rj = [r for r, keep in zip(rows, judged_rows) if keep]
+    if FIXED and len(L2_GRID) == 1:  # thresholds given: one fit, no out-of-fold search
+        return fit(Xj, yj, L2_GRID[0], *FIXED), {"l2": L2_GRID[0], "t_merge": FIXED[0], "t_change": FIXED[1]}
     best = None
     for l2 in L2_GRID:
         P = out_of_fold(Xj, yj, rj, l2)
@@ -293,22 +326,19 @@ def train(X: np.ndarray, y: np.ndarray, rows: list[dict[str, Any]]) -> tuple[Pai
     return model, {"l2": l2, "t_merge": tm, "t_change": tc, "oof_score": round(float(best[0]), 3)}
 
 
-def old_judge(rows: list[dict[str, Any]], cache: Path) -> np.ndarray:
+def old_judge(rows: list[dict[str, Any]], cache: Path | None = None) -> np.ndarray:
     """The hand-written judge (`judge.classify_rules`: bands, heuristic, restatement model, slot evidence) on the
-    same cosines: the judge before this model, and an input of its decision. Cached like the features."""
-    digest = hashlib.sha1(json.dumps([(r["old"], r["new"], r["cosine"]) for r in rows]).encode()).hexdigest()
-    saved = cache.with_suffix(f".{digest[:12]}.rules.npy")
-    if saved.exists():
-        return np.load(saved)
+    same cosines: the judge before this model, and an input of its decision. Rows `featurise` has read carry it
+    already (cached per round; `cache` is no longer read: callers of the earlier signature keep working)."""
+    if rows and all("rules" in r for r in rows):
+        return np.array([r["rules"] for r in rows], dtype=np.int64)
     from hindsight.write.judge import classify_rules
     from hindsight.write.thresholds import HygieneThresholds
 
     thresholds = HygieneThresholds.default()
     code = {"duplicate": MERGE, "override": CHANGE, "supplement": KEEP, "unrelated": KEEP}
-    out = np.array([code[classify_rules(r["old"], r["new"], r["cosine"], thresholds,
-                                        query_similarity=r["query_cosine"]).label] for r in rows])
-    np.save(saved, out)
-    return out
+    return np.array([code[classify_rules(r["old"], r["new"], r["cosine"], thresholds,
+                                         query_similarity=r["query_cosine"]).label] for r in rows], dtype=np.int64)
 
 
 def main() -> int:
@@ -323,14 +353,23 @@ def main() -> int:
                         "(0.01 was chosen in 3 of 4 earlier runs; halves the fits on a loaded host)")
     parser.add_argument("--loro-dir", type=Path, help="also save each held-out round's model here "
                         "(model_without_<round>.npz), for bench/blind_eval_model.py")
-    parser.add_argument("--held", help="comma-separated held-out rounds to fit and report (default: every round)")
+    parser.add_argument("--held", help="comma-separated held-out rounds to fit and report (default: every round); "
+                        "r1+r9 holds both out of one fit (model_without_r1.npz and model_without_r9.npz are that fit)")
     parser.add_argument("--no-final", action="store_true", help="skip the fit on every round (--out is not written)")
     parser.add_argument("--rounds", help="comma-separated released rounds to train on (default: ROUNDS; round 22 measured "
                         "every released hygiene set, bench/hygiene_funnel.ROUNDS)")
     parser.add_argument("--shipped", type=Path, help="also report this model's decisions on each held-out round "
                         "(the shipped pair model, fitted without the rounds it did not see)")
+    parser.add_argument("--readings", action="store_true", help="append the value gate's readings "
+                        "(write.pair_readings; hygiene round 24)")
+    parser.add_argument("--cache-only", action="store_true", help="compute and cache the vectors, features and rules "
+                        "of every round, then stop (resumable: one file per round)")
+    parser.add_argument("--thresholds", help="t_merge,t_change fixed instead of chosen out of fold (with --l2: one "
+                        "fit per held-out round; every fit since round 8 chose 0.99,0.99)")
     args = parser.parse_args()
     CACHE[0] = args.cache
+    if args.thresholds:
+        FIXED[:] = [float(x) for x in args.thresholds.split(",")]
     if args.rounds:
         global ROUNDS
         ROUNDS = tuple(args.rounds.split(","))
@@ -339,27 +378,29 @@ def main() -> int:
         global L2_GRID
         L2_GRID = (args.l2,)
     rows = pairs()
-    X = featurise(rows, args.cache)
+    X = featurise(rows, args.cache, args.readings)
+    if args.cache_only:
+        return 0
     if args.token_align:
         X = np.hstack([X, align_matrix(rows, args.cache)])
-    for r, code in zip(rows, old_judge(rows, args.cache)):
-        r["rules"] = int(code)
     y = np.array([r["y"] for r in rows])
     rnd = np.array([r["round"] for r in rows])
     report: dict[str, Any] = {"features": X.shape[1], "rows": dict(Counter(rnd.tolist())), "held_out": {}}
     for held in args.held.split(",") if args.held else ROUNDS:
-        train_rows = rnd != held
+        train_rows = ~np.isin(rnd, held.split("+"))  # r1+r9: one fit without both (grouped folds on a busy host)
         model, chosen = train(X[train_rows], y[train_rows], [r for r, k in zip(rows, train_rows) if k])
         if args.loro_dir:
             args.loro_dir.mkdir(parents=True, exist_ok=True)
-            model.save(args.loro_dir / f"model_without_{held}.npz")
+            for one in held.split("+"):
+                model.save(args.loro_dir / f"model_without_{one}.npz")
         test_rows = [r for r, k in zip(rows, ~train_rows) if k]
         cos = np.array([r["cosine"] for r in test_rows])
         pred = judged(model.probabilities(X[~train_rows]), test_rows, model.t_merge, model.t_change)
         entry = {"chosen_on_other_rounds": chosen, "new": rates(pred, test_rows),
                  "old": rates(np.where(cos >= FLOOR, [r["rules"] for r in test_rows], KEEP), test_rows)}
         if shipped is not None:
-            entry["shipped"] = rates(judged(shipped.probabilities(X[~train_rows]), test_rows, shipped.t_merge,
+            Xs = X[~train_rows][:, : len(shipped.feature_names)]  # its own blocks (FEATURES come first)
+            entry["shipped"] = rates(judged(shipped.probabilities(Xs), test_rows, shipped.t_merge,
                                             shipped.t_change), test_rows)
         report["held_out"][held] = entry
         print(held, json.dumps(entry), file=sys.stderr)

@@ -19,8 +19,10 @@ from hindsight.write.conflict import ADDS_DETAIL, SHARES_SUBJECT, Label, Verdict
 from hindsight.write.conversions import written_alike
 from hindsight.write.end_cues import end_cue
 from hindsight.write.evidence import Slots, change_evidence, ended_here, merge_blocker, weak_anchor
+from hindsight.write.gate_model import gate_merge, shipped_gate
 from hindsight.write.pair_features import anchor_terms, pair_features
 from hindsight.write.pair_model import CHANGE, KEEP, MERGE
+from hindsight.write.pair_readings import reading_features
 from hindsight.write.pair_stack import stack_row, stage_of
 from hindsight.write.restatement import pair_features as restatement_features
 from hindsight.write.restatement import settle, visible_change
@@ -131,8 +133,10 @@ def classify(
     features = pair_features(old_text, new_text, similarity, query_similarity)
     rules_class = RULE_CLASS[rules.label]
     model_features = features
+    if model.readings:  # the value gate's readings (`write.pair_readings`), where the model was fitted on them
+        model_features = np.concatenate([model_features, reading_features(old_text, new_text)])
     if model.aligned:  # token alignment of the two texts (`write.token_align`): two short forward passes
-        model_features = np.concatenate([features, shared_states().features(old_text, new_text)])
+        model_features = np.concatenate([model_features, shared_states().features(old_text, new_text)])
     label, p = model.decide(model_features, rules_class)
     if (label != CHANGE and rules_class == CHANGE and p[KEEP] < STRICT_VETO
             and (note_size(old_text) < NOTE_SIZE or ended_here(old_text, new_text))):
@@ -157,11 +161,14 @@ def classify(
     if p_guarded is not None:  # the values agree, a guard read a slot differently, and the guarded score is sure
         return Verdict("duplicate", f"the same fact in other words, its values agree (guarded same-fact "
                                     f"p={p_guarded:.2f}; {probs})", p_guarded)
-    if asked and p[MERGE] >= value_gate.VALUES_MERGE_P and value_gate.gate_reason(old_text, new_text) is None:
+    gated = (gate_merge(features, old_text, new_text, float(p[MERGE]), value_gate.VALUES_MERGE_P)
+             if asked and (p[MERGE] >= value_gate.VALUES_MERGE_P or shipped_gate() is not None)
+             and value_gate.gate_reason(old_text, new_text) is None else (False, 0.0))
+    if gated[0]:
         # the same values in other forms (`write.value_canon`), nothing says another thing: the wording rules' keep
-        # does not stand against a sure model
+        # does not stand against a sure model (the gate's own model, `write.gate_model`, where one is shipped)
         return Verdict("duplicate", f"restates the existing memory, its values are the same in other forms "
-                                    f"(value gate; {probs}; rules: {rules.reason})", float(p[MERGE]))
+                                    f"(value gate p={gated[1]:.2f}; {probs}; rules: {rules.reason})", gated[1])
     if label == MERGE:
         return Verdict("duplicate", f"restates the existing memory ({probs})", float(p[MERGE]))
     if label == CHANGE:

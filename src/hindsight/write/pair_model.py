@@ -23,6 +23,7 @@ import numpy as np
 
 from hindsight.linear import load_standardised, save_standardised, softmax
 from hindsight.write.pair_features import FEATURES
+from hindsight.write.pair_readings import READING_FEATURES
 from hindsight.write.token_align import ALIGN_FEATURES
 
 KEEP, MERGE, CHANGE = 0, 1, 2
@@ -61,11 +62,12 @@ class StandardisedSoftmax:
 class PairModel(StandardisedSoftmax):
     """The pair model over `pair_features` rows; two thresholds."""
 
-    aligned: bool = False  # rows are FEATURES + token_align.ALIGN_FEATURES (`feature_names`)
+    aligned: bool = False  # rows end with token_align.ALIGN_FEATURES (`feature_names`)
+    readings: bool = False  # rows have pair_readings.READING_FEATURES after FEATURES (hygiene round 24)
 
     @property
     def feature_names(self) -> tuple[str, ...]:
-        return (*FEATURES, *ALIGN_FEATURES) if self.aligned else FEATURES
+        return feature_set(self.readings, self.aligned)
 
     @staticmethod
     def decide_many(P: np.ndarray, t_merge: float, t_change: float, rules: np.ndarray | None = None) -> np.ndarray:
@@ -95,10 +97,19 @@ class PairModel(StandardisedSoftmax):
     def load(cls, path: Path = MODEL_FILE) -> PairModel | None:
         """The stored model, or None when it is missing or was fitted on another feature set."""
         stored = load_standardised(path)
-        if stored is None or stored[0] not in (FEATURES, (*FEATURES, *ALIGN_FEATURES)):
+        if stored is None:
             return None
         names, arrays, t = stored
-        return cls(**arrays, t_merge=t[0], t_change=t[1], aligned=names != FEATURES)
+        for readings in (False, True):
+            for aligned in (False, True):
+                if names == feature_set(readings, aligned):
+                    return cls(**arrays, t_merge=t[0], t_change=t[1], aligned=aligned, readings=readings)
+        return None
+
+
+def feature_set(readings: bool = False, aligned: bool = False) -> tuple[str, ...]:
+    """The names of a pair model's row: FEATURES, then the readings block, then the token alignment block."""
+    return (*FEATURES, *(READING_FEATURES if readings else ()), *(ALIGN_FEATURES if aligned else ()))
 
 
 @lru_cache(maxsize=1)
