@@ -33,7 +33,8 @@ CATS = ("en_paraphrase", "zh_paraphrase", "zh_to_en", "en_to_zh", "superseded")
 def sets() -> dict[str, list[str]]:
     shipped = json.loads(xling_rerank.MODEL_FILE.read_text(encoding="utf-8"))["features"]
     main = [c for c in shipped if c in COLUMNS and not c.startswith("translated")]
-    return {"main": main, "tr": [*main, "translated_rrank", "translated_rrank_zh"], "all": COLUMNS}
+    tr = [*main, "translated_rrank", "translated_rrank_zh"]
+    return {"main": main, "tr": tr, "rd": [*tr, "rendered_rrank", "rendered_rrank_zh"], "all": COLUMNS}
 
 
 SPLIT = False

@@ -47,6 +47,18 @@ class RetrievalSettings(BaseSettings):
         description="RRF weight of the Chinese memories that BM25 finds for an English query's words rendered in "
                     "Chinese by CC-CEDICT, in a store that mixes scripts (retrieval/glossmatch.reverse_ranked; "
                     "chosen leave-one-round-out from 0 / 0.2 / 0.4, docs/benchmarks.md 'Retrieval, round 20')")
+    rendered_weight: float = Field(
+        default=0.0, ge=0.0,
+        description="RRF weight of the English memories nearest a Chinese query's dictionary rendering, searched "
+                    "densely, in a store that mixes scripts (retrieval/rendered.py)")
+    reverse_rendered_weight: float = Field(
+        default=0.0, ge=0.0,
+        description="the same for an English query: the Chinese memories nearest its words rendered in Chinese")
+    crosslingual_pool_en: int = Field(
+        default=2, ge=1, le=20,
+        description="an English query's cross-lingual and gloss lanes read a dense pool of this many x "
+                    "dense_candidates (retrieval/crosslingual.py EN_POOL_FACTOR; its dense channel keeps "
+                    "dense_candidates)")
     neighbour_weight: float = Field(default=0.35, ge=0.0, le=1.0,
                                     description="BM25 weight of a match in the preceding turn vs in the memory")
     rerank_candidates_per_result: int = Field(default=3, ge=1, le=20)

@@ -72,6 +72,7 @@ class Explanation(BaseModel):
     crosslingual_rank: int | None = None  # rank among the dense hits in the other language than the query
     gloss_rank: int | None = None  # rank among those sharing dictionary meaning or a name with the query
     translated_rank: int | None = None  # rank in BM25 over a Chinese query's dictionary English (glossmatch)
+    rendered_rank: int | None = None  # rank in a dense search with the query's dictionary rendering (rendered.py)
     fused: float = 0.0
     second_pass: float | None = None  # the second step's learned score (retrieval/second_pass.py), when it ran
     expanded_from: str | None = None  # found as a session neighbour of this hit by the second step

@@ -15,7 +15,6 @@ import numpy as np
 from hindsight.config import RetrievalSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.retrieval.crosslingual import (
-    EN_POOL_FACTOR,
     MIXED_KEYWORD_FACTOR,
     POOL_FACTOR,
     bias_group,
@@ -30,6 +29,7 @@ from hindsight.retrieval.glossmatch import (
     reverse_ranked,
     translated_ranked,
 )
+from hindsight.retrieval.rendered import rendered_ranked
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.tokenize import query_terms
 
@@ -43,7 +43,8 @@ def weights(r: RetrievalSettings, mixed: bool = False, query_group: str = "en") 
     gloss = r.gloss_weight * (ZH_QUERY_FACTOR if query_group == "zh" else 1.0)
     return {"dense": r.dense_weight, "keyword": keyword, "graph": r.graph_weight,
             "crosslingual": r.crosslingual_weight, "gloss": gloss,
-            "translated": r.translated_weight if query_group == "zh" else r.reverse_translated_weight}
+            "translated": r.translated_weight if query_group == "zh" else r.reverse_translated_weight,
+            "rendered": r.rendered_weight if query_group == "zh" else r.reverse_rendered_weight}
 
 
 def fuse(scored: Scored, text: str, r: RetrievalSettings) -> dict[str, float]:
@@ -64,7 +65,7 @@ def run(store: MemoryStore, embedder: Embedder, r: RetrievalSettings, text: str,
         # Chinese one; an English query, less strongly, Chinese ones): ask for a deeper pool so the other
         # script's best are in it (for an English query only its cross-lingual lanes read past
         # dense_candidates, see _language_aware); the dense channel is cut back to dense_candidates
-        depth = r.dense_candidates * (POOL_FACTOR if bias_group(text) == "zh" else EN_POOL_FACTOR)
+        depth = r.dense_candidates * (POOL_FACTOR if bias_group(text) == "zh" else r.crosslingual_pool_en)
         scored["dense"] = store.dense_search(scope, vector, depth)
     if "keyword" in enabled and r.keyword_weight > 0:
         scored["keyword"] = store.keyword_search(scope, query_terms(text), r.keyword_candidates, r.neighbour_weight)
@@ -78,6 +79,11 @@ def run(store: MemoryStore, embedder: Embedder, r: RetrievalSettings, text: str,
                 and (r.translated_weight if zh else r.reverse_translated_weight) > 0):
             scored["translated"] = (translated_ranked if zh else reverse_ranked)(
                 text, lambda terms: store.keyword_search(scope, terms, r.keyword_candidates, r.neighbour_weight),
+                lambda ids: {mid: rec.content for mid, rec in store.get_many(ids).items()})
+        if mixed and pool >= TRANSLATED_MIN_POOL and "rendered" in enabled and weights(r, True, bias_group(text))[
+                "rendered"] > 0:
+            scored["rendered"] = rendered_ranked(
+                text, embedder.embed_query, lambda v: store.dense_search(scope, v, r.dense_candidates),
                 lambda ids: {mid: rec.content for mid, rec in store.get_many(ids).items()})
     if "graph" in enabled and r.graph_weight > 0:
         scored["graph"] = _graph_neighbours(store, scored, scope)

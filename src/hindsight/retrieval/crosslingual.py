@@ -37,6 +37,7 @@ POOL_FACTOR = 4
 #: of its script at raw rank 52-99, outside a 50-deep pool). Its dense channel still ranks only the best
 #: dense_candidates (x4 for both lanes and the channel cost English paraphrase 18 of 312). Chosen leave-one-round-out
 #: over 1 / 2 / 4 (docs/benchmarks.md, paraphrase recall round 16).
+#: The search reads the setting `crosslingual_pool_en` (default this value; x4 measured again in round 24, not kept).
 EN_POOL_FACTOR = 2
 #: the keyword channel's weight is multiplied by this when the dense pool mixes scripts: BM25 matches only
 #: within a script, so at full weight its same-script noise outvotes a cross-script dense match

@@ -38,7 +38,7 @@ from hindsight.retrieval.scoring import (
 from hindsight.retrieval.supersession import order_superseded
 from hindsight.storage.base import MemoryStore, Scope
 
-ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual", "gloss", "translated"})
+ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual", "gloss", "translated", "rendered"})
 
 # Boosts for query understanding: modest, so they reorder near-ties rather than override relevance.
 SOFT_TIME_BOOST = 1.15

@@ -39,14 +39,14 @@ POOL = 20
 FEATURES = (
     "zh_query", "same_script", "order_rrank", "dense_rrank", "dense_score", "cos", "keyword_rrank",
     "keyword_log", "cross_rrank", "gloss_rrank", "fused", "words_same", "words_same_x", "tokens",
-    "gloss_shared", "gloss_shared_x", "han_chars", "han_bigrams", "translated_rrank",
+    "gloss_shared", "gloss_shared_x", "han_chars", "han_bigrams", "translated_rrank", "rendered_rrank",
 )
 #: the Explanation fields a candidate dict carries
 EXPLANATION_FIELDS = {"dense_rank", "dense_score", "keyword_rank", "keyword_score", "crosslingual_rank", "gloss_rank",
-                      "translated_rank", "fused"}
+                      "translated_rank", "rendered_rank", "fused"}
 #: columns `expand` adds: gaps to the pool's best, and the channel ranks split by the script pair
 DERIVED = ("dense_gap", "cos_gap", "dense_rrank_same", "dense_rrank_other", "keyword_rrank_zh", "cross_rrank_zh",
-           "cos_gap_same", "translated_rrank_zh")
+           "cos_gap_same", "translated_rrank_zh", "rendered_rrank_zh")
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*[A-Za-z0-9]|\d+(?:\.\d+)?")
 _HAN = re.compile(f"[{HAN_EXTENDED}]")  # one Han character (the shared range in text/script.py)
 #: characters that carry grammar or the question's form, not its topic (left out of `_han_chars`)
@@ -106,7 +106,7 @@ def features_of(query: str, query_group: str, cand: Mapping[str, Any], order: in
         cand.get("cos") or 0.0, _rr(cand.get("keyword_rank")), math.log1p(max(keyword or 0.0, 0.0)),
         _rr(cand.get("crosslingual_rank")), _rr(cand.get("gloss_rank")), cand.get("fused") or 0.0,
         words, words * float(zh), _share(_tokens(query), _tokens(text)), gloss, gloss * float(zh), chars, bigrams,
-        _rr(cand.get("translated_rank")),
+        _rr(cand.get("translated_rank")), _rr(cand.get("rendered_rank")),
     ]
 
 
@@ -122,7 +122,7 @@ def expand(rows: list[list[float]]) -> list[list[float]]:
         cos_gap = row[i["cos"]] - best_cos[same]
         out.append([*row, row[i["dense_score"]] - best_dense, cos_gap, same * row[i["dense_rrank"]],
                     (1 - same) * row[i["dense_rrank"]], zh * row[i["keyword_rrank"]], zh * row[i["cross_rrank"]],
-                    same * cos_gap, zh * row[i["translated_rrank"]]])
+                    same * cos_gap, zh * row[i["translated_rrank"]], zh * row[i["rendered_rrank"]]])
     return out
 
 
