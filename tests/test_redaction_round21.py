@@ -103,4 +103,6 @@ def test_an_order_that_moves_a_value_keeps_its_threshold(text: str) -> None:
 @pytest.mark.parametrize("unit", ["his personal email is [REDACTED:email], ", "别直接发给他，", "needs a signed authorisation first. ",
                                   "客户个人邮箱[REDACTED:email]，发这里。", "authorization: basic [REDACTED:password] "])
 def test_round21_guard_readings_are_linear(unit: str) -> None:
-    assert_not_superlinear(lambda t: carried_value_fact(prepare(t).text), unit * 40, unit * 400)
+    """The readings alone (normalisation is timed by its own tests), prepared outside the timing; 200 units and up, past
+    the sizes where constant costs dominate."""
+    assert_not_superlinear(carried_value_fact, prepare(unit * 200).text, prepare(unit * 2000).text)

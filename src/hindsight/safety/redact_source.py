@@ -33,20 +33,28 @@ _SOURCE = re.compile(
     r"官网|官方网站|网站上|网页上|主页上|大众点评|美团|高德|百度地图|地图上|营业执照|公众号|黄页|说明书|包装上|公布|公示|对外(?:联系|公开|电话|地址|邮箱|办公)?"
 )
 # A negation right before the cue: "not listed on", "isn't on the website", "没有公布", "不对外".
-_NEGATED_BEFORE = re.compile(r"(?i)(?:\b(?:not|never|no\s+longer|isn't|aren't|wasn't|un)\s*(?:\w+\s+)?|(?:不|没有?|未|别|非))\s*$")
+_NEGATED_BEFORE = re.compile(r"(?i)(?:\b(?:not|never|no\s+longer|isn't|aren't|wasn't)\s+(?:\w+\s+){0,3}|(?:不|没有?|未|别|非))\s*$")
+# A login: a contact beside a password or a sign-in is an account's name, not a published contact ("公众号后台：[e] / [pw]").
+_LOGIN = re.compile(r"(?i)\b(?:log\s?in|sign[\s-]?in|passwords?|passcodes?|credentials?|username)\b|后台|登录|登陆|账号|密码|口令")
+# A move between the source and the contact: the source names what moves, the contact is where it goes ("Lead forms from
+# the clinic site should also go to [e]", "via the website form, which emails [e]").
+_MOVE = re.compile(
+    r"(?i)\b(?:go(?:es)?\s+to|sen[dt]s?|forward(?:s|ed)?|e-?mails?|mail(?:s|ed)?|cc|copy|copied|deliver(?:s|ed)?|route[sd]?)\b|"
+    r"发到|发给|转到|转给|转发|抄送|寄到"
+)
 # A period ends a sentence only before a capital, a Han character or the end ("No. 9 Xinmei Road" is one sentence).
 _SENTENCE_END = re.compile(r"[。！？；;!?\n]|\.(?=\s+[A-Z\u4e00-\u9fff]|\s*$)")
 
 
-def _sentence(text: str, start: int, end: int) -> str:
-    """The sentence holding ``text[start:end]``, at most 160 characters either side, the value itself left out."""
+def _sentence(text: str, start: int, end: int) -> tuple[str, str]:
+    """The sentence holding ``text[start:end]``, at most 160 characters either side: the parts before and after it."""
     lo = max(0, start - 160)
     before = text[lo:end]  # the value too: a period's lookahead reads what follows it
     stops = [m for m in _SENTENCE_END.finditer(before) if m.start() < start - lo]
     head = before[stops[-1].end() : start - lo] if stops else before[: start - lo]
     after = text[end : end + 160]
     stop = _SENTENCE_END.search(after)
-    return head + " " + (after[: stop.start()] if stop else after)
+    return head, after[: stop.start()] if stop else after
 
 
 def in_url(text: str, start: int) -> bool:
@@ -59,10 +67,12 @@ def published_source(text: str, start: int, end: int, personal: re.Pattern[str])
     """Does the sentence holding the contact name a public source for it, with no person's cue (``personal``) in it?"""
     if in_url(text, start):
         return False
-    sentence = _sentence(text, start, end)
-    if personal.search(sentence):
+    head, tail = _sentence(text, start, end)
+    sentence, at = head + " " + tail, len(head)  # the value left out: ``at`` is where it stood
+    if personal.search(sentence) or _LOGIN.search(sentence):
         return False
     for cue in _SOURCE.finditer(sentence):
-        if not _NEGATED_BEFORE.search(sentence[max(0, cue.start() - 16) : cue.start()]):
+        between = sentence[cue.end() : at] if cue.end() <= at else sentence[at : cue.start()]
+        if not _NEGATED_BEFORE.search(sentence[max(0, cue.start() - 32) : cue.start()]) and not _MOVE.search(between):
             return True
     return False
