@@ -13,6 +13,11 @@ forbidden ("别直接发给他", "never forward it") and a check required ("need
 HTTP header's name ("Authorization: Basic") is no grant; a contact owned without 的 ("客户个人邮箱") and "发这里" (to the
 contact just named) route to its owner. Each such fact is judged at ``guard.FACT_THRESHOLD`` (a fixed-score classifier
 here); orders that carry a value keep the threshold they had.
+
+A key named by reference, not given, is read at the carry threshold (``mention.SECRET_REFERENCE``; round 22's code
+look-alikes): a variable named for an access-key half (``$OSS_SK``), a Chinese or mixed template placeholder
+(``<填你自己的令牌>``), a templating engine's or secret store's read (``{{ env_var(...) }}``, ``get_secret(...)``,
+``$(op read token)``), a quoted instruction in the value's place (``"换成你的密钥"``).
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ import pytest
 from redaction_helpers import assert_linear_cost, assert_value_gone_or_kept, value_cases
 
 from hindsight.safety.carried import carried_value_fact
-from hindsight.safety.guard import FACT_THRESHOLD
+from hindsight.safety.guard import CARRY_THRESHOLD, FACT_THRESHOLD
+from hindsight.safety.mention import references_secret
 from hindsight.safety.normalize import prepare
 from tests.guard_stubs import threshold_of
 from tests.linear_cost import assert_not_superlinear
@@ -33,6 +39,7 @@ PII = [
     ("官网没有公布这个电话，是店长的私人号码 021-5555 6612。", "021-5555 6612"),
     ("后台登录地址https://admin:Qz7_Lm2025@shop.example.cn/manage，官网改版后还能用。", "Qz7_Lm2025"),
     ("He said the password is hunter2x9 and the backup site is fine.", "hunter2x9"),
+    ("这个邮箱官网查不到：lina.w@partner.example.cn，月底前要联系上。", "lina.w@partner.example.cn"),
 ]
 
 KEEP = [
@@ -106,3 +113,21 @@ def test_round21_guard_readings_are_linear(unit: str) -> None:
     """The readings alone (normalisation is timed by its own tests), prepared outside the timing; 200 units and up, past
     the sizes where constant costs dominate."""
     assert_not_superlinear(carried_value_fact, prepare(unit * 200).text, prepare(unit * 2000).text)
+
+
+REFERENCES = [
+    "CI 里写的是 export OSS_AK=$OSS_AK && export OSS_SK=$OSS_SK，真值放在 GitLab 的 CI 变量里。",
+    "config.sample.toml 里 token = <填你自己的令牌>，别提交真的。",
+    "The sample request is curl -u <账号>:<密码> https://api.example.org/v1/ping.",
+    "dbt profile: password: \"{{ env_var('WAREHOUSE_PASS') }}\" - the value stays in the runner's env.",
+    "The deploy script now does key = get_secret(\"payments/stripe\") instead of a literal.",
+    "Release job: export NPM_TOKEN=$(op read token) before publishing.",
+    "模板里 secret: \"换成你的密钥\"，不要改别的字段。",
+]
+
+
+@pytest.mark.parametrize("text", REFERENCES)
+def test_a_key_named_by_reference_is_read_at_the_carry_threshold(text: str) -> None:
+    assert references_secret(prepare(text).text), text
+    assert threshold_of(text) >= CARRY_THRESHOLD
+

@@ -34,6 +34,8 @@ _SOURCE = re.compile(
 )
 # A negation right before the cue: "not listed on", "isn't on the website", "没有公布", "不对外".
 _NEGATED_BEFORE = re.compile(r"(?i)(?:\b(?:not|never|no\s+longer|isn't|aren't|wasn't)\s+(?:\w+\s+){0,3}|(?:不|没有?|未|别|非))\s*$")
+# ... or right after it: "官网查不到", "the site doesn't list it".
+_NEGATED_AFTER = re.compile(r"(?i)\s*(?:上|里)?(?:查不到|找不到|搜不到|没有|没|不|未)|\s*(?:doesn't|does\s+not|don't|won't|never)\b")
 # A login: a contact beside a password or a sign-in is an account's name, not a published contact ("公众号后台：[e] / [pw]").
 _LOGIN = re.compile(r"(?i)\b(?:log\s?in|sign[\s-]?in|passwords?|passcodes?|credentials?|username)\b|后台|登录|登陆|账号|密码|口令")
 # A move between the source and the contact: the source names what moves, the contact is where it goes ("Lead forms from
@@ -73,6 +75,7 @@ def published_source(text: str, start: int, end: int, personal: re.Pattern[str])
         return False
     for cue in _SOURCE.finditer(sentence):
         between = sentence[cue.end() : at] if cue.end() <= at else sentence[at : cue.start()]
-        if not _NEGATED_BEFORE.search(sentence[max(0, cue.start() - 32) : cue.start()]) and not _MOVE.search(between):
+        negated = _NEGATED_BEFORE.search(sentence[max(0, cue.start() - 32) : cue.start()]) or _NEGATED_AFTER.match(sentence, cue.end())
+        if not negated and not _MOVE.search(between):
             return True
     return False
