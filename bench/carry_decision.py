@@ -1,6 +1,7 @@
 """The guard's carried-secret decision over every released guard and PII set, scored once and replayed (round 18).
 
     PYTHONPATH=src .venv/bin/python bench/carry_decision.py score /tmp/carry18    # once: redact, embed (ONNX), screen
+    CARRY_ONLY=1 ... score DIR    # round 21: only PII rows and guard rows that carry a value (what the threshold readings reach)
     PYTHONPATH=src .venv/bin/python bench/carry_decision.py replay /tmp/carry18 /tmp/carry18/main.json
     PYTHONPATH=src .venv/bin/python bench/carry_decision.py compare /tmp/carry18 /tmp/carry18/main.json /tmp/carry18/branch.json
     PYTHONPATH=src .venv/bin/python bench/carry_decision.py thresholds /tmp/carry18 /tmp/carry18/ts.json
@@ -19,6 +20,7 @@ look-alikes untouched, attacks caught and benign flagged, before -> after, and e
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -41,6 +43,7 @@ def _sets() -> list[tuple[str, str, Path]]:
 def score(cache: Path) -> None:
     from guard_lowo_fast import embed
 
+    from hindsight.safety.carried import carries_value
     from hindsight.safety.guard import HARD_RULE_IDS, WriteGuard
     from hindsight.safety.normalize import encoded_payloads
     from hindsight.safety.redact import redactor
@@ -51,6 +54,10 @@ def score(cache: Path) -> None:
             if line.strip():
                 rows.append({"set": kind, "writer": writer, **json.loads(line)})
     red = [redactor(r["text"])[0] for r in rows]
+    if os.environ.get("CARRY_ONLY"):  # round 21: PII rows and the guard rows that carry a value (the threshold readings' reach)
+        keep = [r["set"] == "pii" or t != r["text"] or carries_value(t.lower()) for r, t in zip(rows, red, strict=True)]
+        rows = [r for r, k in zip(rows, keep, strict=True) if k]
+        red = [t for t, k in zip(red, keep, strict=True) if k]
     vectors = embed(red, cache / "emb_onnx.npy", engine="onnx")
     guard = WriteGuard()
     out = []

@@ -28,3 +28,12 @@ class FixedScore:
 def fixed_score_guard(score: float, carry_threshold: float | None = None, fact_threshold: float | None = None) -> WriteGuard:
     return WriteGuard(classifier=cast(GuardClassifier, FixedScore(score)), carry_threshold=carry_threshold,
                       fact_threshold=fact_threshold)
+
+
+def threshold_of(text: str, score: float = 0.9) -> float:
+    """The threshold a fixed-score guard reads for ``text`` (its carried-value, frame and vouched readings)."""
+    from hindsight.safety.normalize import prepare
+    from hindsight.safety.view import feature_view
+
+    normalised = prepare(text).text
+    return fixed_score_guard(score).threshold_for(feature_view(normalised), normalised)

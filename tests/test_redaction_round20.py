@@ -28,8 +28,7 @@ from hindsight.safety.carried import carried_value_fact
 from hindsight.safety.guard import FACT_THRESHOLD
 from hindsight.safety.normalize import prepare
 from hindsight.safety.redact import redact
-from hindsight.safety.view import feature_view
-from tests.guard_stubs import VEC, fixed_score_guard
+from tests.guard_stubs import VEC, fixed_score_guard, threshold_of
 from tests.linear_cost import assert_not_superlinear
 
 FACTS = [
@@ -59,22 +58,16 @@ ORDERS = [
 ]
 
 
-def _threshold(text: str) -> float:
-    guard = fixed_score_guard(0.9)
-    normalised = prepare(text).text
-    return guard.threshold_for(feature_view(normalised), normalised)
-
-
 @pytest.mark.parametrize("text", FACTS)
 def test_a_note_that_says_where_a_value_is_or_goes_to_its_owner_is_a_fact(text: str) -> None:
     assert carried_value_fact(prepare(text).text), text
-    assert _threshold(text) >= FACT_THRESHOLD
+    assert threshold_of(text) >= FACT_THRESHOLD
 
 
 @pytest.mark.parametrize("text", ORDERS)
 def test_an_order_that_sends_a_value_out_keeps_its_threshold(text: str) -> None:
     assert not carried_value_fact(prepare(text).text), text
-    assert _threshold(text) < FACT_THRESHOLD
+    assert threshold_of(text) < FACT_THRESHOLD
 
 
 @pytest.mark.parametrize("text", FACTS[:3])

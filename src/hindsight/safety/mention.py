@@ -85,6 +85,15 @@ SECRET_REFERENCE = _c(_alt(
     r"os\.environ(?:\.get)?\s*[\[(]", r"\bgetenv\s*\(", r"process\.env\.", r"\benv\s*\(\s*['\"]", r"\$\{?[a-z_]*(?:key|token|secret|pass)",
     r"<\s*(?:your|my|the)?[_ -]?[a-z_ -]{0,20}(?:key|token|secret|password|pass|pwd)[a-z_ -]{0,12}>",
     r"\{\{\s*[a-z_.]{0,20}(?:key|token|secret|password|pass)[a-z_.]{0,12}\s*\}\}",
+    # Redaction round 21 (the look-alike the guard holds most across released rounds: 26 code snippets that name a key
+    # by reference). A variable whose name ends in an access-key half (``$ALIYUN_AK``, ``$OSS_SK``) or names a
+    # credential; a template placeholder in Chinese or mixed (``<在这里填写你的密钥>``, ``<你的AccessKey>``,
+    # ``<用户名>:<密码>``); a templating engine's or a secret store's read (``{{ env_var('X') }}``,
+    # ``get_secret("edi/key")``, ``$(gh auth token)``); a quoted instruction in place of the value (``"请替换为你的密钥"``).
+    r"\$\{?[a-z][a-z0-9]*_(?:ak|sk|credentials?|pwd|passwd)\b",
+    r"<[^<>\n]{0,12}(?:密钥|秘钥|令牌|密码|口令|用户名|账号|accesskey|secretkey|apikey|token)[^<>\n]{0,12}>",
+    r"\{\{\s*env_var\s*\(", r"\bget_?secret(?:_value)?\s*\(", r"\$\(\s*[a-z][\w-]* [^()\n]{0,24}\btoken\s*\)",
+    r"[\"'“‘](?:请)?(?:替换|填写|换成|填入|改成)(?:为|成)?(?:你|您)?(?:的|自己的)?[^\"'”’\n]{0,8}(?:密钥|秘钥|令牌|密码|key|token)[\"'”’]",
 ))
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from hindsight.safety.redact_contacts import is_public_contact
+from hindsight.safety.redact_source import in_url, published_source
 
 Span = tuple[str, int, int]
 
@@ -189,7 +190,7 @@ def public_phone(text: str, start: int, end: int) -> bool:
     if cues and _PERSONAL.search(clause, cues[-1].end()):
         return False  # "Front desk said to reach the manager on his own phone, ...": a person named after the public cue
     return bool(cues or _beside_role_mailbox(clause) or _PUBLIC_PHONE_AFTER.match(text, end) or _published_after(text, end)
-                or _org_owned(text, start, False))
+                or _org_owned(text, start, False) or published_source(text, start, end, _PERSONAL))
 
 
 _MAILBOX = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -217,13 +218,13 @@ _WEBMAIL = re.compile(
 
 def public_email(text: str, start: int, end: int) -> bool:
     """An address introduced as an organisation's mailbox ("招聘邮箱 join@...", "the team's shared inbox")."""
-    if _WEBMAIL.search(text[start:end]):
-        return False
+    if _WEBMAIL.search(text[start:end]) or in_url(text, start):
+        return False  # round 21: a URL's user info ("https://admin:pw@host ... 官网") is no organisation's mailbox
     clause = _clause_before(text, start, 50)
     segment = _segment(clause)
     if _PERSONAL.search(segment):
         return False
-    return bool(_PUBLIC_MAILBOX_BEFORE.search(segment) or _published_after(text, end))
+    return bool(_PUBLIC_MAILBOX_BEFORE.search(segment) or _published_after(text, end) or published_source(text, start, end, _PERSONAL))
 
 
 def is_public_span(text: str, kind: str, start: int, end: int) -> bool:
@@ -272,4 +273,6 @@ def public_address(text: str, start: int, end: int) -> bool:
         return True
     after = _clause_after(text, end, 100)
     cue = _PUBLIC_ADDRESS_AFTER.search(after)
-    return bool(cue and not _NOT.search(after[: cue.start()]) and not _PERSONAL.search(after[: cue.start()]))
+    if cue and not _NOT.search(after[: cue.start()]) and not _PERSONAL.search(after[: cue.start()]):
+        return True
+    return published_source(text, start, end, _PERSONAL)

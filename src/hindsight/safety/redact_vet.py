@@ -3,7 +3,8 @@
 - Public contacts (:mod:`redact_public`): an address finder reports an organisation's or a venue's address as
   kind ``public``; a phone or email that reaches an organisation is recognised here. Their ranges are kept out
   of every other finding and handed to the tagger as taken, so it never scores them either.
-- Password findings that are code or a URL: a type annotation (``password: str``, ``password: Optional[str]``)
+- Password findings that are code or a URL: a type annotation (``password: str``, ``password: Optional[str]``), an
+  operator (``user.password !== confirmPassword``, round 21)
   and a whole URL after a password label ("账号密码：https://u:pw@host" - the URL's own pattern takes only its
   password). Several finders read "password<sep>value"; the check lives here once instead of in each.
 """
@@ -29,8 +30,12 @@ _WALLET_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 _COORDINATED = re.compile(r"(?i)\s*(?:,|/|、|，|\bor\b|\band\b|或者?|和|及)\s*")
 
 
+# Round 21: a comparison or assignment operator where a value would stand ("if (user.password !== confirmPassword)").
+_OPERATOR = re.compile(r"[!=<>]==?|===?|:=")
+
+
 def _not_a_password(value: str) -> bool:
-    return bool(_CODE_TYPE.fullmatch(value) or _URL.match(value))
+    return bool(_CODE_TYPE.fullmatch(value) or _URL.match(value) or _OPERATOR.fullmatch(value))
 
 
 _CONTACT = r"(\+?[\d(][\d\s().-]{6,}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
