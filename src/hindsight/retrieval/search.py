@@ -22,6 +22,7 @@ from hindsight.retrieval.aliases import AliasMap
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import keep_dense_best
+from hindsight.retrieval.note_change import mark_note_changes
 from hindsight.retrieval.pass_features import FirstPass
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
@@ -125,8 +126,9 @@ class HybridRetriever:
         hits = keep_dense_best(hits, r.dense_slot_head, r.dense_slot) + rest
         # the currency window is the fixed depth whatever top_k asks for: a flag moves an older hit below the newer
         # one, so a wider window for a larger top_k would reorder the head (issue 10, round 20)
-        hits = mark_outdated(order_superseded(hits), top_k, self._embeddings,
-                             lambda vector, n, floor: self._neighbours(scope, vector, n, floor), depth=r.result_depth)
+        neighbours = lambda vector, n, floor: self._neighbours(scope, vector, n, floor)  # noqa: E731
+        hits = mark_outdated(order_superseded(hits), top_k, self._embeddings, neighbours, depth=r.result_depth)
+        hits = mark_note_changes(hits, self._embeddings, neighbours, r.result_depth)  # a change told in a note
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions

@@ -71,7 +71,16 @@ import numpy as np
 
 from hindsight.model import MemoryRecord
 from hindsight.retrieval.crosslingual import bias_group
-from hindsight.retrieval.currency import ADDITIVE, PLAN_CHANGE, anchors, lasting, replans, states_new_change
+from hindsight.retrieval.currency import (
+    ADDITIVE,
+    PLAN_CHANGE,
+    anchors,
+    lasting,
+    other_owners,
+    replans,
+    states_new_change,
+)
+from hindsight.retrieval.note_change import states_note_change
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.analysis import analyse, content_diff
 from hindsight.write.conversions import written_alike
@@ -113,6 +122,8 @@ KEPT_LOST: int | None = 0
 SWAP_TIER = True
 #: the replaced-value tier (round 19, `slot_value.replaced_value`). False turns it off
 VALUE_TIER = True
+#: the note tier (round 24, `_noted`): the change told in a note's own form. False turns it off
+NOTE_TIER = True
 ATTRIBUTE_END = re.compile(r"(?:[:：]|是|首选|偏好|\bpreferred(?: \w+)?|\bprefers)\s*[\"'“‘「『《]?[\u4e00-\u9fff]?$",
                            re.IGNORECASE)
 #: inflections of change words `currency.CHANGE_CUE` does not list ("is slipping to", "standup moves to", 调到),
@@ -133,7 +144,8 @@ def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_o
     `old` is the new memory's nearest active neighbour; `old_nearest_other` gives the cosine of the older memory
     to its own nearest active neighbour other than itself (0.0 when it has none), asked last (a vector lookup)."""
     group = frozenset({bias_group(old.content), bias_group(new.content)})
-    why = (_cued(old.content, new.content, cosine, group) or _valued(old.content, new.content, cosine, group)
+    why = (_cued(old.content, new.content, cosine, group) or _noted(old.content, new.content, cosine, group)
+           or _valued(old.content, new.content, cosine, group)
            or _numbered(old.content, new.content, cosine, group) or _kept_statement(old.content, new.content)
            or _swapped_value(old.content, new.content) or _replaced(old, new))
     if not why:
@@ -156,6 +168,22 @@ def _cued(old: str, new: str, cosine: float, group: frozenset[str]) -> str:
     if len(shared) < SLOT_ANCHORS:
         return ""
     return (f"states the same slot with a change (nearest neighbours both ways, cosine {cosine:.3f}, "
+            f"shares {', '.join(sorted(shared)[:4])})")
+
+
+def _noted(old: str, new: str, cosine: float, group: frozenset[str]) -> str:
+    """The note tier (round 24): the change tier's bars, the change told in a note's own form
+    (`note_change.states_note_change`: a date from which it holds, the former state named, a setting revised, a
+    holder given up or taken up) rather than a change word of `currency.CHANGE_CUE`."""
+    bar = SLOT_COS.get(group)
+    if not NOTE_TIER or bar is None or cosine < bar or ADDITIVE.search(new):
+        return ""
+    if not states_note_change(old, new):
+        return ""
+    shared = anchors(old, new)
+    if len(shared) < SLOT_ANCHORS or other_owners(old, new):
+        return ""
+    return (f"tells of a change of the same slot in a note (nearest neighbours both ways, cosine {cosine:.3f}, "
             f"shares {', '.join(sorted(shared)[:4])})")
 
 
