@@ -2,6 +2,7 @@
 them, per setting of the read-side note reading (`retrieval/note_change.py`), and each replaced pair explained.
 
     PYTHONPATH=src:bench python bench/supersede24_read.py measure STORE_ROOT OUT.json r22 r21 ...   # off / on
+    PYTHONPATH=src:bench python bench/supersede24_read.py measure0 STORE_ROOT OUT.json r22 r21 ...  # off only
     PYTHONPATH=src:bench python bench/supersede24_read.py --loro OUT.json
     PYTHONPATH=src:bench python bench/supersede24_read.py pairs STORE_ROOT OUT.json r22 r21 ...     # task 1
 
@@ -183,7 +184,7 @@ if __name__ == "__main__":
         if cmd == "pairs":
             res[rnd] = pairs(rnd, root / rnd, emb)
         else:
-            res[rnd] = {str(p): measure(rnd, root / rnd, emb, p) for p in SETTINGS}
+            res[rnd] = {str(p): measure(rnd, root / rnd, emb, p) for p in (SETTINGS if cmd == "measure" else (0,))}
             print(rnd, {p: (v["stale_as_current_flag"], v["false_flag_memories"], sum(v["hit@5"].values()))
                         for p, v in res[rnd].items()}, flush=True)
         outp.write_text(json.dumps(res, indent=1, ensure_ascii=False))

@@ -7,14 +7,13 @@ Melbourne's bookkeeping is on Xero ... the old MYOB file is archived". The read 
 words shared - was read as current. `NOTE_CUE` reads four kinds of telling that a slot changed, general forms rather
 than one round's words:
 
-* a date from which the new state holds: "from 15 August", "from Monday", "starting 3 March", "effective 1 May",
-  "going forward", 10月1日起 / 从下周一起 / 自9月起;
-* the former state named as former: "the old ratio", "the previous contact" (not a period: "the previous 12
-  months"), 原来的 / 之前那款 / 以前的;
+* a date from which the new state holds: "from 15 August", "From Monday, ...", "starting 3 March", "effective 1 May",
+  "going forward", 10月1日起 / 从下周一起 / 自9月起 (not a span: "from 25 Dec to 1 Jan");
+* the former state named as former: "the old ratio", "the former supplier", 原来的 / 之前那款 / 以前的;
 * a setting revised in a direction: "staying open longer", "tightened", "relaxed", "extended to", 收紧 / 放宽 /
-  涨价 / 降价 / 推到;
+  涨价 / 降价;
 * a holder or plan given up or taken up again: "we're moving to", "goes to", "change to", "not going ahead",
-  "新价 / 新地址 / 新的联系人", 不买了 / 不做了, 又开始, 恢复.
+  "新价 / 新地址 / 新的联系人", 又开始.
 
 `states_note_change(old, new)` asks for such a form in `new` that `old` does not use (a form both share is their
 common topic). `RULE.on` switches the read-time reading (`mark_note_changes`, called after `currency.mark_outdated`)
@@ -42,26 +41,31 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
 _DAYNAME = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 
 NOTE_CUE = re.compile(
-    # a date from which it holds
+    # a date from which it holds - not a span ("from 25 Dec to 1 Jan"); a weekday only opening a sentence ("From
+    # Monday, ..."): "Pieter's takeaway from Tuesday" names a source
     rf"\b(?:from|starting|effective|beginning|as from)\s+(?:(?:the|this|next|mid-?|early|late)\s+)?"
-    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?|{_DAYNAME}|tomorrow|"
+    rf"(?:\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH}(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?|tomorrow|"
     rf"\d{{4}}-\d{{1,2}}-\d{{1,2}}|the \w+ (?:shipment|batch|order|term|season|quarter|cycle|release))\b"
+    rf"(?!\s*(?:to|until|till|through|[-–—])\s*\d)(?!\s+(?:to|until|till|through)\b)"
+    rf"|(?:^|[.!?;:]\s+)(?:from|starting)\s+(?:next\s+)?{_DAYNAME}\b"
     r"|\b(?:going forward|from now on|with effect from|until further notice)\b"
-    # the former state named as former
-    r"|\b(?:the|our|her|his|their) (?:old|previous|former|earlier) [a-z]+|\bnot any more\b"
+    # the former state named as former ("the old ratio", "the former supplier"; "the previous build" was a rollback
+    # restated, so not "previous")
+    r"|\b(?:the|our|her|his|their) (?:old|former) [a-z]+|\bnot any more\b"
     # a setting revised in a direction
     r"|\b(?:staying|stays|open|opens|closing|closes) (?:longer|later|earlier)\b"
     r"|\b(?:tightened|loosened|relaxed|stricter|extended to|shortened to|raised to|lowered to|brought forward)\b"
     # a holder or plan given up or taken up: "we're moving to", "change to", "not going ahead"
     r"|\b(?:(?:are|is|'re|'s) moving to|change to|changes to|not going ahead|dropped|scrapped|reworked|"
     r"handed over|hands over|takes over|replacing)\b"
-    # Chinese: 起 after a date, the former state, a direction, a new holder, given up / taken up again
+    # Chinese: 起 after a date, the former state, a direction, a new holder, taken up again (not 推到: alerts are
+    # 推到 a group; not 恢复: a connection 恢复正常 is restated; not 不X了: 不排了 restated 不做)
     r"|(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*[日号]起|从[^，。；,;]{1,10}?起|自[^，。；,;]{1,10}?起"
     r"|原来的|原先的|之前的|之前那|以前的|旧的|不再是"
-    r"|收紧|放宽|加严|涨价|降价|涨了|降了|推到|延到|提前到"
+    r"|收紧|放宽|加严|涨价|降价|涨了|降了|提前到"
     r"|新的|新价|新地址|新电话|新号码|新联系人|新标准|新规定|新流程|新负责人"
-    r"|不[\u4e00-\u9fff]了|又开始|恢复",
-    re.IGNORECASE,
+    r"|又开始",
+    re.IGNORECASE | re.MULTILINE,
 )
 
 
