@@ -2,12 +2,12 @@
 them, per setting of the read-side note reading (`retrieval/note_change.py`), and each replaced pair explained.
 
     PYTHONPATH=src:bench python bench/supersede24_read.py measure STORE_ROOT OUT.json r22 r21 ...   # off / on
-    PYTHONPATH=src:bench python bench/supersede24_read.py measure0 STORE_ROOT OUT.json r22 r21 ...  # off only
     PYTHONPATH=src:bench python bench/supersede24_read.py --loro OUT.json
     PYTHONPATH=src:bench python bench/supersede24_read.py pairs STORE_ROOT OUT.json r22 r21 ...     # task 1
 
-Stores: `supersede24_stores.py` (written once, with the write log). `measure` searches a fresh copy per setting
-(`top_k=5`, asked when `blind_eval.py` asks, file order, access counted as in the harness) and counts per round:
+Stores: `supersede24_stores.py` (written once, with the write log). `measure` searches one fresh copy (`top_k=5`, asked when
+`blind_eval.py` asks, file order, access counted as in the harness) and reads both settings from each search: the
+hits before the note reading (off: main's read) and after it (on); per round and setting it counts:
 hit@5 per category, superseded queries whose stale memory reads as current (the harness's measure, and the read-flag
 variant: active and not flagged, or ranked above the current one), false-flag memories (hits flagged not current
 whose memory the writer did not replace), replaced memories deprecated on write and kept ones retired. LORO: each
@@ -45,39 +45,58 @@ def _replaced(sd: Path) -> dict[str, list[str]]:
     return out
 
 
-def measure(rnd: str, store: Path, emb, setting: int) -> dict:  # type: ignore[no-untyped-def]
-    note_change.RULE = dataclasses.replace(note_change.NoteRule(), on=bool(setting))
+def _capture() -> list:
+    """Wrap the search's note reading so one search gives both settings: the hits before it (off) are kept in the
+    returned list's place 0, the search returns the hits after it (on)."""
+    import hindsight.retrieval.search as search_module
+    seen: list = []
+    original = note_change.mark_note_changes
+
+    def both(hits, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.clear()
+        seen.append([h.model_copy(deep=True) for h in hits])
+        return original(hits, *args, **kwargs)
+    search_module.mark_note_changes = both  # type: ignore[assignment]
+    return seen
+
+
+def measure(rnd: str, store: Path, emb) -> dict:  # type: ignore[no-untyped-def]
+    """Both settings from one search per question (`_capture`): "0" the hits before the note reading, "1" after."""
+    note_change.RULE = dataclasses.replace(note_change.NoteRule(), on=True)
+    seen = _capture()
     sd = set_dir(rnd)
     ids = build(sd, store, emb)
     inv = {v: k for k, v in ids.items()}
     replaced = _replaced(sd)
     eng = open_copy(store, emb)
     status = {k: eng.get(v, "r", record_access=False).status.value for k, v in ids.items()}
-    hits: dict[str, list[bool]] = defaultdict(list)
-    stale, stale_flag, false_flags = [], [], set()
-    fails = []
+    acc = {p: {"hits": defaultdict(list), "stale": [], "flag": [], "ff": set(), "fails": []} for p in SETTINGS}
     for q in rows(sd / "retrieval/queries.jsonl"):
-        hs = eng.search(q["query"], namespace="r", top_k=5, now=now_for(sd))
+        on = eng.search(q["query"], namespace="r", top_k=5, now=now_for(sd))
+        off = seen[0][:5] if seen else on
         rel = {ids[x] for x in q["relevant"] if x in ids}
-        hits[q["category"]].append(bool(rel & {h.memory.id for h in hs}))
-        false_flags |= {inv.get(h.memory.id) for h in hs if not h.current and inv.get(h.memory.id) not in replaced}
-        if q.get("stale"):
-            st = {ids[x] for x in q["stale"] if x in ids} - rel
-            ranks = {h.memory.id: (k, h.memory.status.value, h.current) for k, h in enumerate(hs)}
-            best = min([ranks[x][0] for x in rel if x in ranks], default=99)
-            stale.append(any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best) for x in st))
-            bad = any(x in ranks and ((ranks[x][1] == "active" and ranks[x][2]) or ranks[x][0] < best) for x in st)
-            stale_flag.append(bad)
-            if bad:
-                fails.append(q["query"])
+        for p, hs in ((0, off), (1, on)):
+            a = acc[p]
+            a["hits"][q["category"]].append(bool(rel & {h.memory.id for h in hs}))
+            a["ff"] |= {inv.get(h.memory.id) for h in hs if not h.current and inv.get(h.memory.id) not in replaced}
+            if q.get("stale"):
+                st = {ids[x] for x in q["stale"] if x in ids} - rel
+                ranks = {h.memory.id: (k, h.memory.status.value, h.current) for k, h in enumerate(hs)}
+                best = min([ranks[x][0] for x in rel if x in ranks], default=99)
+                a["stale"].append(any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best) for x in st))
+                bad = any(x in ranks and ((ranks[x][1] == "active" and ranks[x][2]) or ranks[x][0] < best) for x in st)
+                a["flag"].append(bad)
+                if bad:
+                    a["fails"].append(q["query"])
     eng.close()
-    return {"hit@5": {k: sum(v) for k, v in hits.items()}, "n": {k: len(v) for k, v in hits.items()},
-            "stale_as_current": sum(stale), "stale_as_current_flag": sum(stale_flag), "stale_queries": len(stale),
-            "false_flag_memories": len(false_flags), "false_flags": sorted(x for x in false_flags if x),
-            "replaced_deprecated": sum(status.get(x) == "deprecated" for x in replaced),
-            "replaced": len(replaced),
-            "kept_retired": sum(v == "deprecated" for k, v in status.items() if k not in replaced),
-            "fails": fails}
+    return {str(p): {"hit@5": {k: sum(v) for k, v in a["hits"].items()}, "n": {k: len(v) for k, v in a["hits"].items()},
+                     "stale_as_current": sum(a["stale"]), "stale_as_current_flag": sum(a["flag"]),
+                     "stale_queries": len(a["stale"]), "false_flag_memories": len(a["ff"]),
+                     "false_flags": sorted(x for x in a["ff"] if x),
+                     "replaced_deprecated": sum(status.get(x) == "deprecated" for x in replaced),
+                     "replaced": len(replaced),
+                     "kept_retired": sum(v == "deprecated" for k, v in status.items() if k not in replaced),
+                     "fails": a["fails"]} for p, a in acc.items()}
 
 
 def score(d: dict, base: dict) -> int:
@@ -184,7 +203,7 @@ if __name__ == "__main__":
         if cmd == "pairs":
             res[rnd] = pairs(rnd, root / rnd, emb)
         else:
-            res[rnd] = {str(p): measure(rnd, root / rnd, emb, p) for p in (SETTINGS if cmd == "measure" else (0,))}
+            res[rnd] = measure(rnd, root / rnd, emb)
             print(rnd, {p: (v["stale_as_current_flag"], v["false_flag_memories"], sum(v["hit@5"].values()))
                         for p, v in res[rnd].items()}, flush=True)
         outp.write_text(json.dumps(res, indent=1, ensure_ascii=False))
