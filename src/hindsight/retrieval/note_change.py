@@ -13,7 +13,7 @@ than one round's words:
 * a setting revised in a direction: "staying open longer", "tightened", "relaxed", "extended to", 收紧 / 放宽 /
   涨价 / 降价, 推到12月;
 * a holder or plan given up or taken up again: "we're moving to", "goes to", "change to", "not going ahead",
-  "新价 / 新地址 / 新的联系人", 又开始.
+  "新价 / 新地址 / 新的联系人", 又开始, 恢复 (not 恢复正常).
 
 `states_note_change(old, new)` asks for such a form in `new` that `old` does not use (a form both share is their
 common topic). `RULE.on` switches the read-time reading (`mark_note_changes`, called after `currency.mark_outdated`)
@@ -59,12 +59,13 @@ NOTE_CUE = re.compile(
     r"|\b(?:(?:are|is|'re|'s) moving to|change to|changes to|not going ahead|dropped|scrapped|reworked|"
     r"handed over|hands over|takes over|replacing)\b"
     # Chinese: 起 after a date, the former state, a direction (推到 / 延到 only before a time: alerts are 推到 a
-    # group), a new holder, taken up again (not 恢复: a connection 恢复正常 is restated; not 不X了: 不排了 restated 不做)
+    # group), a new holder, taken up again (恢复 not before 正常: a connection 恢复正常 is restated; not 不X了:
+    # 不排了 restated 不做)
     r"|(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*[日号]起|从[^，。；,;]{1,10}?起|自[^，。；,;]{1,10}?起"
     r"|原来的|原先的|之前的|之前那|以前的|旧的|不再是"
     r"|收紧|放宽|加严|涨价|降价|涨了|降了|提前到|(?:推|延)到(?=\s*[\d一二三四五六七八九十下明后])"
     r"|新的|新价|新地址|新电话|新号码|新联系人|新标准|新规定|新流程|新负责人"
-    r"|又开始",
+    r"|又开始|恢复(?!正常)",
     re.IGNORECASE | re.MULTILINE,
 )
 
