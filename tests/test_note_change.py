@@ -138,3 +138,25 @@ def test_the_read_switch_and_a_far_pair() -> None:
         assert _search(old, new)["old"].current
     finally:
         VECTORS.update(saved)
+
+
+def test_a_note_already_applied_to_a_closer_memory_outdates_no_second_one() -> None:
+    """The write retired the note's true older version (closer to the note than the hit is): that retired memory,
+    reached by the store look-up, is a rival, so the next-nearest hit stays current."""
+    old, new = NOTES[0]
+    texts = {"old": old, "new": new, "retired": "Riverside clinic front desk: open 8:00-17:00 weekdays."}
+    vectors = {"old": _unit(1, 0.3, 0), "new": _unit(1, 0, 0.2), "retired": _unit(1, 0, 0.1)}
+
+    def embeddings(ids: list[str]) -> dict[str, np.ndarray]:
+        return {m: vectors[m] for m in ids if m in vectors}
+
+    def neighbours(vector: np.ndarray, depth: int, floor: float) -> list[tuple[str, str, float]]:
+        return sorted(((m, texts[m], float(v @ vector)) for m, v in vectors.items()), key=lambda x: -x[2])[:depth]
+    hits = mark_note_changes([_hit("old", old, 0), _hit("new", new, 5)], embeddings, neighbours, 10)
+    assert all(h.current for h in hits)
+
+
+def test_a_note_across_scripts_is_not_read() -> None:
+    got = _search("仓库收货时间：每天早上8点到下午5点，周日不收货。",
+                  "From 1 April the warehouse takes deliveries 7:00 to 18:00, still not on Sundays.")
+    assert got["old"].current

@@ -17,9 +17,9 @@ than one round's words:
 
 `states_note_change(old, new)` asks for such a form in `new` that `old` does not use (a form both share is their
 common topic). `RULE.on` switches the read-time reading (`mark_note_changes`, called after `currency.mark_outdated`)
-- the same bars as the change tier of `currency` (cosine for the script pair, shared anchors, each the other's nearest
-neighbour among the window's hits and the store's memories, no other owner, a dated episode only when the newer note
-replans it); the write side reads the same forms in `write/slot_change.py`'s note tier. Positive evidence only: a pair
+- the same bars as the change tier of `currency` (one script, cosine, shared anchors, each the other's nearest neighbour
+among the window's hits and the store's memories - retired ones included, so a note the write already applied to a
+closer memory outdates no second one -, no other owner, a dated episode only when the newer note replans it); the write side reads the same forms in `write/slot_change.py`'s note tier. Positive evidence only: a pair
 that misses one bar stays as it is.
 """
 
@@ -93,8 +93,10 @@ def mark_note_changes(hits: list[SearchHit], embeddings_of: Callable[[list[str]]
                       neighbours_of: currency.Neighbours | None, depth: int, rule: NoteRule | None = None
                       ) -> list[SearchHit]:
     """Flag an older active hit `outdated` (`current: false`, `why.outdated_by`) when a newer hit among the best
-    `depth` tells of a change in note form (`states_note_change`) and the pair passes the change tier's bars of
-    `currency.RULE`; the newer hit then ranks right above it. Hits another reading flagged are left as they are."""
+    `depth` tells of a change in note form (`states_note_change`) and the pair, in one script (as the write tier),
+    passes the change tier's bars of `currency.RULE`; the newer hit then ranks right above it. Hits another reading
+    flagged are left as they are. `neighbours_of` should reach retired memories too: a note whose change the write
+    already applied to a closer memory (now deprecated) is no evidence against the next one."""
     rule = RULE if rule is None else rule
     window = [h for h in hits[:min(depth, currency.MAX_WINDOW)] if h.memory.status == Status.active]
     if not rule.on or len(window) < 2:
@@ -114,8 +116,9 @@ def mark_note_changes(hits: list[SearchHit], embeddings_of: Callable[[list[str]]
                 continue
             if not states_note_change(old.memory.content, new.memory.content):
                 continue
-            bar = currency.RULE.bar(frozenset({group[old.memory.id], group[new.memory.id]}), True)
-            if bar is None or float(np.dot(vectors[old.memory.id], vectors[new.memory.id])) < bar[0]:
+            groups = frozenset({group[old.memory.id], group[new.memory.id]})
+            bar = currency.RULE.bar(groups, True)
+            if len(groups) > 1 or bar is None or float(np.dot(vectors[old.memory.id], vectors[new.memory.id])) < bar[0]:
                 continue
             if currency.other_owners(old.memory.content, new.memory.content):
                 continue
