@@ -16,7 +16,7 @@ than one round's words:
   "新价 / 新地址 / 新的联系人", 又开始, 恢复 (not 恢复正常).
 
 `states_note_change(old, new)` asks for such a form in `new` that `old` does not use (a form both share is their
-common topic). `RULE.on` switches the read-time reading (`mark_note_changes`, called after `currency.mark_outdated`)
+common topic). `RULE.on` (off: measured, not chosen held out) switches the read-time reading (`mark_note_changes`, called after `currency.mark_outdated`)
 - the same bars as the change tier of `currency` (one script, cosine, shared anchors, each the other's nearest neighbour
 among the window's hits and the store's memories - retired ones included, so a note the write already applied to a
 closer memory outdates no second one -, no other owner, a dated episode only when the newer note replans it); the write side reads the same forms in `write/slot_change.py`'s note tier. Positive evidence only: a pair
@@ -81,9 +81,11 @@ def states_note_change(old: str, new: str) -> bool:
 
 @dataclass(frozen=True)
 class NoteRule:
-    """The read-time note reading: `on` switches it (the bars are `currency.RULE`'s change tier)."""
+    """The read-time note reading: `on` switches it (the bars are `currency.RULE`'s change tier). Off: measured
+    leave-one-round-out over the 23 released retrieval stores written by the branch, every fold chose off (pooled 2
+    fewer stale memories read as current for 2 more false-flag memories; docs/benchmarks.md, "Currency, round 24")."""
 
-    on: bool = True
+    on: bool = False
 
 
 RULE = NoteRule()
