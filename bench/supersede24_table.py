@@ -22,7 +22,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for r in on:
         b = (off.get(r) or on[r])["0"]
-        a = on[r]["1"]
+        a = on[r][sys.argv[3] if len(sys.argv) > 3 else "0"]
         if "T" not in r:
             for name, d in (("before", b), ("after", a)):
                 tot[name].update({k: d[k] for k in keys})
