@@ -4,6 +4,11 @@
   `memory_summarize` calls of a `read` token against an endpoint that answered only at its timeout held another
   principal's `memory_get` 22 s (every worker thread waited on the endpoint). An endpoint that sent its reply a byte
   at a time was read for as long as it kept sending (the timeout is per read), and a 50 MB reply was read whole.
+- `memory_summarize` with an LLM configured sent every text asked for to the endpoint: a read token's call of 200
+  memories of 20,000 characters was a 4 MB prompt to a (paid) endpoint, and a private memory's text - sealed at
+  rest, kept out of the keyword index - left for the endpoint in clear.
+- Two pending updates of one memory, approved one after the other without a version (MCP, CLI): the second, written
+  against the text before the first, silently put back what the first had changed (a lost update).
 """
 
 from __future__ import annotations
@@ -14,12 +19,27 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bag_embedder import BagEmbedder
+from local_http import json_endpoint
 
 import hindsight.llm as llm_module
+import hindsight.summarize as summarize_module
+from hindsight.config import HindsightSettings
+from hindsight.engine import MemoryEngine
+from hindsight.errors import VersionConflictError
 from hindsight.llm import LLMClient
+from hindsight.review.queue import ReviewQueue
+from hindsight.review.service import ReviewService
+from hindsight.review.version import memory_version
+from hindsight.security.crypto import generate_key
 
 #: the slots of one client (4; read so that the test also runs, and fails, where the bound does not exist)
 MAX_CONCURRENT_CALLS = getattr(llm_module, "MAX_CONCURRENT_CALLS", 4)
+MAX_LLM_CHARS = getattr(summarize_module, "MAX_LLM_CHARS", 24_000)
 
 # --- the LLM endpoint: slots, deadline, byte bound ----------------------------------------------------------------
 
@@ -106,3 +126,88 @@ def test_a_reply_past_the_byte_bound_is_not_read_whole() -> None:
         assert LLMClient(url, "scripted", timeout=10).complete("s", "u") is None
     with _endpoint(lambda h: _send(h, _reply("a short summary"))) as url:
         assert LLMClient(url, "scripted", timeout=10).complete("s", "u") == "a short summary"
+
+
+# --- what memory_summarize sends to the LLM ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def llm_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[MemoryEngine, list[str]]]:
+    """An engine with a key and an LLM endpoint that records the user message of every request."""
+    sent: list[str] = []
+
+    def respond(body: dict[str, Any], path: str) -> tuple[int, dict[str, Any] | None]:
+        sent.append(body["messages"][1]["content"])
+        return 200, {"choices": [{"message": {"role": "assistant", "content": "a summary"}}]}
+
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", generate_key())
+    with json_endpoint(respond) as url:
+        settings = HindsightSettings(db=tmp_path / "s.db", hygiene=False, llm_url=url, llm_model="scripted")
+        engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
+        yield engine, sent
+        engine.close()
+
+
+def test_a_summary_sends_a_bounded_prompt_to_the_llm(llm_engine: tuple[MemoryEngine, list[str]]) -> None:
+    engine, sent = llm_engine
+    ids = [engine.store_memory({"content": f"Runbook step {i}: " + " ".join(["check the replica lag"] * 500),
+                                "namespace": "ops"}).memory_id for i in range(4)]
+    result = engine.summarize(ids, "brief", "ops")
+    assert result["method"] == "llm" and len(sent) == 1 and len(ids) == 4
+    assert len(sent[0]) <= MAX_LLM_CHARS + len(ids), f"{len(sent[0])} characters sent for one summary"
+    assert all(f"Runbook step {i}:" in sent[0] for i in range(4)), "every memory is still read, in a share"
+
+
+def test_a_private_memorys_text_is_never_sent_to_the_llm(llm_engine: tuple[MemoryEngine, list[str]]) -> None:
+    engine, sent = llm_engine
+    secret = engine.store_memory({"content": "The vault recovery phrase is kept in the grey safe, shelf three.",
+                                  "namespace": "ops", "private": True}).memory_id
+    public = engine.store_memory({"content": "The grey safe is in room 4.", "namespace": "ops"}).memory_id
+    result = engine.summarize([secret, public], "brief", "ops")
+    assert result["method"] == "extractive" and result["summary"]
+    assert not any("recovery phrase" in text for text in sent), "a private memory's text left for the endpoint"
+    assert engine.summarize([public], "brief", "ops")["method"] == "llm", "public memories still go to the LLM"
+
+
+# --- two pending proposals on one memory --------------------------------------------------------------------------
+
+BASE = "Deploys happen on Fridays and the primary database listens on port 5432."
+
+
+def test_the_second_of_two_pending_updates_does_not_undo_the_first(bag_engine: MemoryEngine) -> None:
+    review = ReviewService(bag_engine, ReviewQueue(bag_engine.store), "kb")
+    memory_id = bag_engine.store_memory({"content": BASE, "namespace": "kb"}).memory_id
+    first = review.update(memory_id, {"content": BASE.replace("Fridays", "Mondays")}, "kb", "token:agent")
+    second = review.update(memory_id, {"content": BASE.replace("5432", "6000")}, "kb", "token:agent")
+    review.approve(first["proposal_id"], "token:alice")
+    before = bag_engine.history(memory_id, "kb")
+    with pytest.raises(VersionConflictError, match=r"expected_version: .*changed after proposal .*update by "
+                                                   r"token:agent \(approved by token:alice\)"):
+        review.approve(second["proposal_id"], "token:bob")
+    assert "Mondays" in bag_engine.get(memory_id, "kb").content, "the first approval stands"
+    assert bag_engine.history(memory_id, "kb") == before and review.queue.get(second["proposal_id"]).status == "pending"
+    # a reviewer who read the memory as it is now applies it knowingly
+    shown = memory_version(bag_engine.get(memory_id, "kb"))
+    review.approve(second["proposal_id"], "token:bob", expected_version=shown)
+    assert bag_engine.get(memory_id, "kb").content == BASE.replace("5432", "6000")
+
+
+def test_a_forget_proposed_before_an_edit_waits_for_a_reviewer_who_saw_the_edit(bag_engine: MemoryEngine) -> None:
+    review = ReviewService(bag_engine, ReviewQueue(bag_engine.store), "kb")
+    memory_id = bag_engine.store_memory({"content": BASE, "namespace": "kb"}).memory_id
+    forget = review.forget(memory_id, "outdated", "kb", "token:agent")
+    bag_engine.update(memory_id, {"content": BASE.replace("Fridays", "Tuesdays")}, "kb", "local")  # the owner's edit
+    with pytest.raises(VersionConflictError, match="changed after proposal"):
+        review.approve(forget["proposal_id"], "token:alice")
+    assert bag_engine.get(memory_id, "kb").status.value == "active"
+
+
+def test_two_proposals_on_an_unchanged_memory_still_apply_in_turn(bag_engine: MemoryEngine) -> None:
+    """Pin: proposals whose memory did not change since they were made apply without a version, as before."""
+    review = ReviewService(bag_engine, ReviewQueue(bag_engine.store), "kb")
+    memory_id = bag_engine.store_memory({"content": BASE, "namespace": "kb"}).memory_id
+    tags = review.update(memory_id, {"tags": ["deploy"]}, "kb", "token:agent")
+    review.approve(tags["proposal_id"], "token:alice")
+    later = review.update(memory_id, {"importance": 0.9}, "kb", "token:agent")
+    assert review.approve(later["proposal_id"], "token:bob")["proposal"]["status"] == "approved"
+    assert bag_engine.get(memory_id, "kb").importance == 0.9
