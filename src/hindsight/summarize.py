@@ -39,6 +39,9 @@ STRUCTURED_PROMPT = (
 #: 200 ids of one-word sentences would have been hours)
 MAX_SENTENCES_RANKED = 64
 MAX_SENTENCE_CHARS_EMBEDDED = 400
+#: characters of the records an LLM summary is sent at most (attack round 21: a read token's call sent every text
+#: asked for, 200 memories of 20,000 characters, 4 MB, to a paid endpoint); each record gets an even share
+MAX_LLM_CHARS = 24_000
 
 
 def split_sentences(text: str) -> list[str]:
@@ -60,6 +63,13 @@ def candidate_sentences(records: Sequence[MemoryRecord]) -> list[str]:
     return [split[i][j] for i, j in sorted(taken[:MAX_SENTENCES_RANKED])]
 
 
+def llm_body(records: Sequence[MemoryRecord]) -> str:
+    """The records as the LLM reads them: one line each, each clipped to an even share of MAX_LLM_CHARS."""
+    share = max(1, MAX_LLM_CHARS // max(1, len(records)))
+    lines = [f"- {r.content}" + (f" (context: {r.context})" if r.context else "") for r in records]
+    return "\n".join(line if len(line) <= share else _clip(line, share) for line in lines)
+
+
 class Summarizer:
     """Summarises memories; `llm` None means extractive only."""
 
@@ -69,8 +79,10 @@ class Summarizer:
 
     def summarize(self, records: Sequence[MemoryRecord], style: SummaryStyle = "brief") -> tuple[str, str]:
         """Return (summary, method) where method is 'llm' or 'extractive'."""
-        if self.llm is not None:
-            body = "\n".join(f"- {r.content}" + (f" (context: {r.context})" if r.context else "") for r in records)
+        # a private memory's text never leaves for the endpoint (attack round 21): it is sealed at rest, kept out of
+        # the keyword index and of other memories, so it is summarised here
+        if self.llm is not None and not any(r.encrypted for r in records):
+            body = llm_body(records)
             prompt = STRUCTURED_PROMPT if style == "structured" else f"Summarise in at most {_BUDGET[style]} characters."
             answer = self.llm.complete(prompt, body)
             if answer:

@@ -30,7 +30,7 @@ from hindsight.review.apply_once import change_landed, landed, store_once
 from hindsight.review.claims import proposer_actor
 from hindsight.review.queue import Proposal, ProposalNotFoundError, ReviewQueue, keyed_proposal_id
 from hindsight.review.separation import refuse_own_approval, second_look_needed
-from hindsight.review.version import check_version, memory_version
+from hindsight.review.version import check_unchanged_since, check_version, memory_version
 from hindsight.security.claims import bind_changes
 from hindsight.security.principal import Scope, principal_of
 from hindsight.write import events
@@ -275,6 +275,10 @@ class ReviewService:
             return self.engine.consolidate(proposal.namespace, actor).as_dict()
         assert proposal.memory_id is not None
         current = self.engine.get(proposal.memory_id, proposal.namespace, record_access=False)  # erased: not_found
+        if expected_version is None and change_landed(self.engine, self.queue, proposal) is None:
+            # no version named: the one the proposal was made against (attack round 21); a change of its own that
+            # landed unrecorded (a server died applying it, round 20) is no later change
+            check_unchanged_since(current, self.engine.store.history(current.id), proposal.proposed_at, proposal.id)
         check_version(current, expected_version)
         if proposal.action == "update":
             record = self.engine.update(proposal.memory_id, proposal.payload, proposal.namespace, actor)

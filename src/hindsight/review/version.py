@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 
 from hindsight.errors import VersionConflictError
 from hindsight.model import MemoryRecord
+from hindsight.read_model import HistoryEntry
 
 _READ_BOOKKEEPING = {"last_accessed_at", "access_count"}
 
@@ -40,3 +42,26 @@ def check_version(record: MemoryRecord, expected: str | None, shown: str = "the 
             f"expected_version: the memory {record.id} changed after {shown} was shown (shown at version "
             f"'{expected.strip()[:32]}', now '{now}'); rule: a decision applies only to the version it was made "
             f"against - reload and decide again ({pending})")
+
+
+
+#: history actions that change no field a proposal is decided on: another writer restating the fact (a refresh of
+#: its counts and times, attack round 14's case) leaves a pending proposal's base as it was
+_BOOKKEEPING_ACTIONS = frozenset({"dedup_refresh"})
+
+
+def check_unchanged_since(record: MemoryRecord, history: Sequence[HistoryEntry], proposed_at: float,
+                          proposal_id: str) -> None:
+    """A decision that names no version applies only to the memory the proposal was made against (attack round 21:
+    two pending updates of one memory, approved one after the other over MCP, and the second - written against the
+    text before the first - silently put back what the first had changed). Refused when the memory's history holds
+    a change after the proposal was made; naming the memory's `current_version` applies it over that change
+    knowingly. Both times are this deployment's clock (the proposal's and the change's)."""
+    later = [e for e in history if e.at.timestamp() > proposed_at and e.action not in _BOOKKEEPING_ACTIONS]
+    if later:
+        last = later[-1]
+        raise VersionConflictError(
+            f"expected_version: the memory {record.id} changed after proposal '{proposal_id}' was made ({last.action} "
+            f"by {last.actor} at {last.at.isoformat(timespec='seconds')}; version now '{memory_version(record)}'); "
+            "rule: a proposal applies to the memory it was made against - read the memory, then approve naming that "
+            "version as expected_version to apply it over the change, or reject it (the proposal is still pending)")

@@ -29,7 +29,7 @@ import unicodedata
 
 from hindsight.safety.decode import _is_pinyin_token
 from hindsight.safety.mention import mentions_attack
-from hindsight.safety.normalize import _HOMOGLYPH_FROM, ScreeningText, prepare
+from hindsight.safety.normalize import _HOMOGLYPH_FROM, INVISIBLE_CHARS, ScreeningText, prepare
 
 #: ``prepare``'s hidden kinds that are places, not encodings: every HTML note has stripped tags.
 NOT_HIDING = frozenset({"html_stripped"})
@@ -46,7 +46,7 @@ _HAN = re.compile(r"[\u3400-\u9fff]")
 #: A quotation: a quote mark that opens after a non-letter and closes before one (an apostrophe in "studio's" or
 #: "don't" neither opens nor closes one).
 _QUOTED = re.compile(r"(?<![^\W\d_])[\"'“‘「『][^\"'“”‘’「」『』]{4,}?[\"'”’」』](?![^\W\d_])")
-_INVISIBLE_IN_WORD = re.compile(r"(?<=\w)[\u00ad\u200b-\u200f\u2060-\u2064\ufeff](?=\w)")
+_INVISIBLE_IN_WORD = re.compile(rf"(?<=\w)[{INVISIBLE_CHARS}](?=\w)")  # every character that renders as nothing
 
 
 def _letters(run: str) -> int:

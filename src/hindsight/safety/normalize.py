@@ -24,9 +24,16 @@ from urllib.parse import unquote_plus
 
 from hindsight.safety.decode import decode_all
 
-# Zero-width and invisible formatting characters: ZWSP..RLM, word joiner and
-# friends, BOM, soft hyphen, Mongolian vowel separator, bidi embeddings/isolates.
-_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Characters that render as nothing: Unicode's Default_Ignorable_Code_Point set - ZWSP..RLM, word joiner and
+# friends, BOM, soft hyphen, Mongolian vowel separator and free variation selectors, bidi embeddings / isolates and
+# the Arabic letter mark, Hangul fillers (U+3164, U+FFA0, U+115F-1160), combining grapheme joiner, Khmer inherent
+# vowels, variation selectors, tag characters, shorthand and musical format controls. Attack round 21: the round-9
+# set missed the Hangul filler, tags, variation selectors and the rest, so "dis\u3164able" split a word the rules
+# read, and the guard read two words.
+INVISIBLE_CHARS = ("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+                   "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+                   "\U000e0000-\U000e0fff")
+_INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]")
 
 # Cyrillic / Greek / other letters that render like Latin ones. NFKC already folds
 # mathematical alphanumerics and full-width forms, so only true homoglyphs are here.
