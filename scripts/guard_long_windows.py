@@ -20,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 import guard_lowo_fast as lf
 import guard_model as gm
+import numpy as np
+
 from hindsight.safety.classifier import GuardClassifier
 from hindsight.safety.long_text import is_long, windows
 from hindsight.safety.normalize import normalize_for_screening
