@@ -247,6 +247,8 @@ def main() -> None:
     parser.add_argument("--weights", type=Path, action="append", default=[], help="pinned: weights files to read")
     parser.add_argument("--unseen-only", action="store_true", help="only the folds of r17 - r20b (half the fits)")
     parser.add_argument("--members", type=int, default=3, help="candidate: fits (seeds) whose probabilities average")
+    parser.add_argument("--full-only", type=float, default=None, metavar="T",
+                        help="candidate: only the full fit, saved (--save) with this T for reading scores (a probe)")
     args = parser.parse_args()
     args.cache_dir.mkdir(parents=True, exist_ok=True)
     results: list[dict[str, object]] = []
@@ -286,6 +288,14 @@ def main() -> None:
         s[~np.isin(d.writers, [w for g in EVAL_GROUPS for w in g] + [w for g in lf.RETRIEVAL_GROUPS for w in g])] = np.nan
         results.append({"run": "shipped", **report(d, s)})
         dumps["shipped"] = s
+    elif args.mode == "candidate" and args.full_only is not None:  # the full fit alone (round 24's capacity probe):
+        # no held-out scores, so no T of its own; --full-only's T is written for reading scores, never to ship
+        keep = ~lf.held_ops_mask(d.examples)
+        fit_rows, f_fit = d.rows.take_texts(keep, for_fit=True)
+        fits = fit_members(f_fit, d.y[d.rows.owner][fit_rows], cfg, args.seed, row_weight(d.rows, fit_rows, None),
+                           args.members)
+        GuardClassifier.average(fits, args.full_only).save(args.save)
+        return
     elif args.mode == "candidate":  # held out on the eight folds, T by the per-writer point, then the full fit
         t0 = time.time()
         s = run(d, d.f.lex, cfg, None, args.members, 1.0, 0, args.seed)
