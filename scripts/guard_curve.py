@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import guard_long_windows as lw  # noqa: E402
 import guard_lowo_fast as lf  # noqa: E402
 import guard_model as gm  # noqa: E402
 from guard_chat_writers import source_of  # noqa: E402
@@ -47,6 +48,8 @@ from train_guard import CONFIGS  # noqa: E402
 
 from hindsight.safety.classifier import GuardClassifier  # noqa: E402
 from hindsight.safety.features import _SENT  # noqa: E402
+from hindsight.safety.normalize import normalize_for_screening  # noqa: E402
+from hindsight.safety.redact import redactor  # noqa: E402
 
 EVAL_GROUPS: tuple[tuple[str, ...], ...] = (
     ("blind-r13", "blind-r13b"), ("blind-r14",), ("blind-r15", "blind-r15b"), ("blind-r16", "blind-r16b"),
@@ -76,6 +79,8 @@ class Data:
         self.f = gm.Features(vectors, vectors, lex, gate, hard, blind, plain)
         self.y = np.array([gm.label_index(e) for e in self.examples])
         self.cache_dir, self.engine = cache_dir, engine
+        # a long text is fitted and scored on the windows the runtime reads (round 24, ``guard_long_windows``)
+        self.rows = lw.expand(self.redacted, self.normalised, self.f, self.y, cache_dir)
 
     #: ``--unseen-only``: only the folds of r17 - r20b (half the fits)
     unseen_only = False
@@ -170,8 +175,10 @@ def score(models: list[GuardClassifier], f: gm.Features) -> np.ndarray:
 
 def run(d: Data, lex: np.ndarray, cfg: gm.ModelConfig, weight: np.ndarray | None, members: int, fraction: float,
         draw: int, seed: int) -> np.ndarray:
-    """Held-out scores of every text of the eight folds (NaN elsewhere)."""
-    f = replace(d.f, lex=lex)
+    """Held-out scores of every text of the folds (NaN elsewhere); a long text is fitted and scored on its windows
+    (``guard_long_windows``: the highest window's score is the text's)."""
+    rows = text_rows(d, lex)
+    y_rows = d.y[rows.owner]
     scores = np.full(len(d.y), np.nan)
     for k, (held, retr) in enumerate(d.folds()):
         out = np.isin(d.writers, held + retr)
@@ -180,9 +187,23 @@ def run(d: Data, lex: np.ndarray, cfg: gm.ModelConfig, weight: np.ndarray | None
         keep = set(pool) if fraction >= 1 else set(rng.choice(pool, max(1, round(fraction * len(pool))), replace=False))
         sources = getattr(d, "sources", d.writers)  # a transcript trains only with its source writer
         train = ~out & np.array([not other_writer(w) or w in keep for w in sources])
-        models = fit_members(f.take(train), d.y[train], cfg, seed, None if weight is None else weight[train], members)
-        scores[out] = score(models, f.take(out))
+        fit_rows, f_fit = rows.take_texts(train, for_fit=True)
+        models = fit_members(f_fit, y_rows[fit_rows], cfg, seed, row_weight(rows, fit_rows, weight), members)
+        out_rows, f_out = rows.take_texts(out, for_fit=False)
+        scores[out] = lw.text_scores(score(models, f_out), rows.owner[out_rows], len(d.y))[out]
     return scores
+
+
+def text_rows(d: Data, lex: np.ndarray) -> lw.Rows:
+    """``d``'s rows (one per text, or one per window of a long text) with the structured matrix ``lex``."""
+    rows = getattr(d, "rows", None) or lw.one_row_each(d.f)
+    return rows if lex is d.f.lex else lw.with_lex(rows, lex, d.f.lex.shape[1])
+
+
+def row_weight(rows: lw.Rows, mask: np.ndarray, weight: np.ndarray | None) -> np.ndarray | None:
+    """Each fitted row's weight: a window's share of its text times the text's own weight (None: all one)."""
+    w = rows.weight[mask] * (1.0 if weight is None else weight[rows.owner[mask]])
+    return None if np.all(w == 1.0) else w
 
 
 def report(d: Data, scores: np.ndarray, t_fixed: float = SHIPPED_T, budget: float = 0.03) -> dict[str, object]:
@@ -226,15 +247,22 @@ def main() -> None:
     parser.add_argument("--weights", type=Path, action="append", default=[], help="pinned: weights files to read")
     parser.add_argument("--unseen-only", action="store_true", help="only the folds of r17 - r20b (half the fits)")
     parser.add_argument("--members", type=int, default=3, help="candidate: fits (seeds) whose probabilities average")
+    parser.add_argument("--full-only", type=float, default=None, metavar="T",
+                        help="candidate: only the full fit, saved (--save) with this T for reading scores (a probe)")
     args = parser.parse_args()
     args.cache_dir.mkdir(parents=True, exist_ok=True)
     results: list[dict[str, object]] = []
     if args.mode == "pinned":  # the pinned benign texts (suite, held-out ops notes, VPN pair) under each weights file
         import guard_ensemble as ge
         pinned = ge.pinned_features(args.cache_dir, args.engine)
+        sets, texts, _, f = pinned
+        redacted = [redactor(t)[0] for t in texts]
+        pinned_rows = lw.expand(redacted, [normalize_for_screening(r) for r in redacted], f,
+                                np.zeros(len(texts), dtype=np.int64), args.cache_dir)  # long texts: windows
         for path in args.weights:
             clf = GuardClassifier.load(path)
-            rows = ge.pinned_scores(clf, pinned)
+            s = lw.text_scores(gm.attack_prob(clf, pinned_rows.f.raw, pinned_rows.f), pinned_rows.owner, len(texts))
+            rows = [(g, round(float(v), 4), t) for g, v, t in zip(sets, s, texts, strict=True)]
             over = {g: sum(1 for r in rows if r[0] == g and r[1] >= clf.threshold) for g in ("suite", "ops", "vpn")}
             top = sorted(rows, key=lambda r: -r[1])[:6]
             results.append({"weights": str(path), "threshold": clf.threshold, "flagged": over,
@@ -246,7 +274,8 @@ def main() -> None:
     d = Data(args.cache_dir, args.plain_stride, args.engine)
     d.unseen_only = args.unseen_only
     cfg = replace(CONFIGS[0], bag=args.bag)
-    print(f"{len(d.y)} texts, {d.f.lex.shape[1]} structured; {cfg.label()}", flush=True)
+    print(f"{len(d.y)} texts (long, read as windows: {d.rows.long_texts()}), "
+          f"{d.f.lex.shape[1]} structured; {cfg.label()}", flush=True)
     dumps: dict[str, np.ndarray] = {}
     if args.mode == "prepare":
         for name in args.variant:
@@ -255,10 +284,18 @@ def main() -> None:
                 print(name, extra(d).shape, flush=True)
         return
     if args.mode == "shipped":  # the shipped ensemble as it is (in-sample on r13-r16b, unseen on r17-r20b)
-        s = gm.attack_prob(GuardClassifier.load(), d.f.raw, d.f)
+        s = lw.text_scores(gm.attack_prob(GuardClassifier.load(), d.rows.f.raw, d.rows.f), d.rows.owner, len(d.y))
         s[~np.isin(d.writers, [w for g in EVAL_GROUPS for w in g] + [w for g in lf.RETRIEVAL_GROUPS for w in g])] = np.nan
         results.append({"run": "shipped", **report(d, s)})
         dumps["shipped"] = s
+    elif args.mode == "candidate" and args.full_only is not None:  # the full fit alone (round 24's capacity probe):
+        # no held-out scores, so no T of its own; --full-only's T is written for reading scores, never to ship
+        keep = ~lf.held_ops_mask(d.examples)
+        fit_rows, f_fit = d.rows.take_texts(keep, for_fit=True)
+        fits = fit_members(f_fit, d.y[d.rows.owner][fit_rows], cfg, args.seed, row_weight(d.rows, fit_rows, None),
+                           args.members)
+        GuardClassifier.average(fits, args.full_only).save(args.save)
+        return
     elif args.mode == "candidate":  # held out on the eight folds, T by the per-writer point, then the full fit
         t0 = time.time()
         s = run(d, d.f.lex, cfg, None, args.members, 1.0, 0, args.seed)
@@ -267,7 +304,9 @@ def main() -> None:
         rep = {"run": f"candidate {args.members} x {cfg.label()}", "per_writer_T": t, "at_per_writer_T": report(d, s, t),
                **report(d, s), "seconds": round(time.time() - t0)}
         keep = ~lf.held_ops_mask(d.examples)  # the pinned ops notes are never fitted (tests/test_guard_benign_fixed)
-        fits = fit_members(d.f.take(keep), d.y[keep], cfg, args.seed, None, args.members)
+        fit_rows, f_fit = d.rows.take_texts(keep, for_fit=True)
+        fits = fit_members(f_fit, d.y[d.rows.owner][fit_rows], cfg, args.seed, row_weight(d.rows, fit_rows, None),
+                           args.members)
         model = GuardClassifier.average(fits, t) if len(fits) > 1 else replace(fits[0], threshold=t)
         if args.save:
             model.save(args.save)

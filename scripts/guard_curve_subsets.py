@@ -4,7 +4,8 @@
 
 For each dumped run: the pooled benign-0.03 threshold over the held-out guard writers (``EVAL_GROUPS``) and the
 per-writer one (``guard_lowo_fast.pick_threshold_per_writer``), then caught / flagged at those and at 0.655 on all
-held-out writers, on the unseen r17 - r20b (guardfit22's eight), on r17 - r21b and on r21 / r21b alone. The dumps
+held-out writers, on the unseen r17 - r20b (guardfit22's eight), on r17 - r21b, on r21 / r21b alone, on r17 - r22b
+(round 24's twelve) and on r22 / r22b alone. The dumps
 must come from the same examples (``guard_lowo_fast.selected_examples(4, retrieval=True)``, the curve's order).
 """
 
@@ -37,7 +38,8 @@ def main() -> None:
     attack = np.array([e.is_attack for e in examples])
     guard = np.isin(writers, [w for g in gc.EVAL_GROUPS for w in g])
     subsets = {"held_out": guard, "unseen_r17_r20b": np.isin(writers, gc.UNSEEN[:8]),
-               "unseen_r17_r21b": np.isin(writers, gc.UNSEEN), "r21_r21b": np.isin(writers, ["blind-r21", "blind-r21b"])}
+               "unseen_r17_r21b": np.isin(writers, gc.UNSEEN[:10]), "r21_r21b": np.isin(writers, ["blind-r21", "blind-r21b"]),
+               "unseen_r17_r22b": np.isin(writers, gc.UNSEEN), "r22_r22b": np.isin(writers, ["blind-r22", "blind-r22b"])}
     out: dict[str, object] = {}
     for path in args.dumps:
         dump = np.load(path)
