@@ -24,7 +24,7 @@ from hygiene_stack import _set_rows
 
 from hindsight.write.name_alias import aliases
 
-ALL_ROUNDS = (*ROUNDS, "r22T41", "r22T42", "r22T46")
+ALL_ROUNDS = tuple(dict.fromkeys((*ROUNDS, "r22T41", "r22T42", "r22T46")))
 TRAINING = frozenset(r for r in ALL_ROUNDS if "T" in r)
 
 

@@ -2,7 +2,9 @@
 
 * end cues: removal, shutdown, stepping down ("was cancelled", "no longer", 下线, 离职), evidence on their own, and
   the ending family of `endings.py` ("passed away", "sold the car", 退掉了) - `end_cue`;
-* switch cues ("moved to", "switched", 改用, 迁移到), evidence only with a new value (`evidence.change_evidence`);
+* switch cues ("moved to", "switched", 改用, 迁移到, 调去, 现在由), evidence only with a new value
+  (`evidence.change_evidence`); a value moved ("slipped to", 延到, 放宽到: `moved_value`), evidence only where the
+  old text states a value of the kind it moved to (round 24b);
 * `ended_thing`: the words of the new text an ending is said of (what follows a transitive ending, else what
   precedes it in its clause, not its owner or its agent); `_as_a_rule`: an ending that is a rule or a habit
   ("过期的东西会被直接扔掉", "when ... closed"), not news.
@@ -16,24 +18,47 @@ import re
 
 from hindsight.write.analysis import units
 from hindsight.write.endings import ends_anew
+from hindsight.write.value_canon import canonical_values
 
 #: Cues that the old state ended (removal, shutdown, stepping down): evidence on their own.
 _END_EN = re.compile(
     r"\b(was|were|has been|have been|got|is|are) (removed|deleted|dropped|disabled|retired|decommissioned|"
     r"shut down|turned off|sunset|deprecated|cancell?ed|closed|taken down)\b"
-    r"|\b(no longer|not any ?more|stepped down|quit|gave up)\b"
+    r"|\b(no longer|not any ?more|stepped down|quit|gave up|retired|(?:is|are|'s|'re|was|were) done with)\b"
 )
-_END_ZH = re.compile(r"(不再|别再|下线|停用|关闭|关掉|禁用|废弃|弃用|取消|卸任|离职|辞职|已经不|没有了|戒了|戒掉)")
+_END_ZH = re.compile(r"(不再|别再|下线|停用|关闭|关掉|禁用|废弃|弃用|取消|卸任|离职|辞职|已经不|没有了|戒了|戒掉|退休了|已经退休|已退休|"
+                     r"刚退休|先停了|停掉了|不学了|不上了)")
 #: Cues of a switch to another value: evidence only together with a new value in the new text.
 _SWITCH_EN = re.compile(
     r"\b(these days|nowadays|from now on|handed (?:it )?over|left \w+|joined|switched|relocated|replaced|"
     r"renamed|migrated|moved (?:to|into|over)|now (?:is|are|uses?|runs?|lives?|works?)|is now|are now|"
+    r"transferred to|reassigned to|"
     r"new \w+ is|rather \w+(?: \w+){0,5} than)\b|, not\b|\bnot \w+(?: \w+)?\.?$"
 )
 _SWITCH_ZH = re.compile(
     r"(改用|改成|改为|跳槽|改到|改在|换成|换了|已迁移|迁移到|迁到|搬到|搬去|移交|交给|接手|加入了|新领导|新上级|新负责人|"
-    r"不是|不用|而不是|改名|更名|推迟|提前到|扩容|缩容|减少到|增加到|提高到|降低到|调成|调到|调整为|升级到|降级到)"
+    r"不是|不用|而不是|改名|更名|推迟|提前到|扩容|缩容|减少到|增加到|提高到|降低到|调成|调到|调整为|升级到|降级到|"
+    r"调去|调往|调任|改由|现在由|现由|现在是\w{1,4}在管)"
 )
+
+#: A value moved to another of its kind: the verb, and the value it moved to right after it (read by `moved_value`).
+_MOVED = re.compile(r"\b(?:slipped|slid|pushed(?: back| out)?|delayed|postponed|moved back|bumped(?: up)?|raised|lowered|"
+                    r"relaxed|tightened|extended|cut) to\b"
+                    r"|(?<![递顺])延到|延期到|延后到|推迟到|放宽到|收紧到|缩短到|延长到|涨到|降到|升到")
+
+
+def moved_value(old: str, new: str) -> str | None:
+    """A verb of the new text that moves a value to another ("slipped to 2 June", 放宽到 2 米, 延到 22:30) where the old
+    text states a value of the kind the new one moves to (a date for a date, a time for a time, an amount for an
+    amount: `value_canon` kinds) and does not say the verb itself: the old memory's value, moved. Positive evidence
+    only: "the bakery order slipped to 2 June" says nothing of a price."""
+    found = _MOVED.search(new.lower())
+    if not found or _MOVED.search(old.lower()):
+        return None
+    after = new[found.end():found.end() + 24]
+    moved_to = {v.split(":")[0] for mention in canonical_values(after)[:1] for v in mention}
+    had = {v.split(":")[0] for mention in canonical_values(old) for v in mention}
+    return found.group(0) if moved_to & had else None
 
 
 def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]] | None = None) -> str | None:

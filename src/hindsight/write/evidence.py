@@ -37,7 +37,16 @@ from hindsight.write.analysis import (
     content_diff,
     units,
 )
-from hindsight.write.end_cues import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH, _as_a_rule, end_cue, ended_thing
+from hindsight.write.end_cues import (
+    _END_EN,
+    _END_ZH,
+    _SWITCH_EN,
+    _SWITCH_ZH,
+    _as_a_rule,
+    end_cue,
+    ended_thing,
+    moved_value,
+)
 from hindsight.write.endings import ends_anew
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
 from hindsight.write.name_alias import unify
@@ -327,7 +336,8 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
         return f"the new memory says '{ended}'"
     old_tells_switch = bool(_STRONG_EN.search(old.lower()) or _STRONG_ZH.search(old)
                             or _SWITCH_EN.search(old.lower()) or _SWITCH_ZH.search(old))
-    switch = None if old_tells_switch else (a.strong_cue or end_cue(old, new, (_SWITCH_EN, _SWITCH_ZH)))
+    switch = None if old_tells_switch else (a.strong_cue or end_cue(old, new, (_SWITCH_EN, _SWITCH_ZH))
+                                            or moved_value(old, new))
     new_value = s.nouns(s.novel) or [u for u in s.novel if u.number]
     stays = kept_whole(old, new) and not a.polarity_flip and not _DEPARTURE.search(new.lower())
     if switch and new_value and not a.old_has_contrast and not stays and about_the_same:

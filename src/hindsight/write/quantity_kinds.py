@@ -289,10 +289,14 @@ def word_values(run: str) -> frozenset[str]:
 
 
 def zh_digit_groups(text: str) -> list[tuple[int, int, frozenset[str]]]:
-    """Chinese digits read one by one in groups (五五五-零一六八): (start, end, the digit string's values)."""
-    table = {c: str(i) for i, c in enumerate("零一二三四五六七八九")} | {"〇": "0"}
+    """Chinese digits read one by one in groups (五五五-零一六八), five or more in a row, or three or four with a 零 /
+    幺 among them where no other numeral stands beside (四零零, 三零二路; 幺 is 一 said in a number): (start, end,
+    the digit string's values). Two digits in a row are a range (三四个), never read here."""
+    table = {c: str(i) for i, c in enumerate("零一二三四五六七八九")} | {"〇": "0", "幺": "1"}
     out = []
-    for m in re.finditer(r"[零〇一二三四五六七八九]{2,}(?:[-\s][零〇一二三四五六七八九]{2,})+|[零〇一二三四五六七八九]{5,}", text):
+    d = "零〇幺一二三四五六七八九"
+    for m in re.finditer(rf"[{d}]{{2,}}(?:[-\s][{d}]{{2,}})+|[{d}]{{5,}}"
+                         rf"|(?<![周期拜第十百千万亿两{d}])(?=[{d}]{{0,3}}[零〇幺])[{d}]{{3,4}}(?![十百千万亿两{d}])", text):
         digits = "".join(table.get(c, "") for c in m.group(0))
         out.append((m.start(), m.end(), frozenset({f"digits:{digits}", f"num:{digits}"})))
     return out

@@ -29,9 +29,10 @@ from functools import lru_cache
 from hindsight.text.numerals import zh_int
 from hindsight.write.quantity_forms import EVERY_FAMILY, mentions
 from hindsight.write.quantity_kinds import EN_RUN, fmt, word_values
+from hindsight.write.value_spoken import EARLY, read
 
 _ZN = "零〇一二两三四五六七八九十百千"
-_SCALE = {"k": 1e3, "K": 1e3, "万": 1e4, "亿": 1e8}
+_SCALE = {"k": 1e3, "K": 1e3, "w": 1e4, "千": 1e3, "万": 1e4, "亿": 1e8}
 _MINUTE_WORDS = {"five": 5, "ten": 10, "twenty": 20, "twenty-five": 25, "twenty five": 25}
 _HOURS = {w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())}
 _ORDINAL_Q = {"first": 1, "second": 2, "third": 3, "fourth": 4, "一": 1, "二": 2, "三": 3, "四": 4}
@@ -51,7 +52,7 @@ _BOUNDS = (("more", re.compile(r"\b(?:over|above|more than|longer than|greater t
                               r"|以上|超过|多于|大于|高于|起码|至少|不少于", re.IGNORECASE)),
            ("less", re.compile(r"\b(?:under|below|less than|shorter than|within|up to|at most|max(?:imum)?|capped|or less|or fewer)\b"
                               r"|以内|以下|之内|不到|少于|小于|低于|最多|不超过", re.IGNORECASE)))
-_AMOUNT = re.compile(r"\d+(?:[.,]\d+)*-?(?:k|m|bn|[kmgt]i?b|[kmgt]bps|ml|mg|kg|g|km|cm|mm|m|am|pm|st|nd|rd|th|s|h|hrs?|"
+_AMOUNT = re.compile(r"\d+(?:[.,]\d+)*-?(?:k|w|m|bn|[kmgt]i?b|[kmgt]bps|ml|mg|kg|g|km|cm|mm|m|am|pm|st|nd|rd|th|s|h|hrs?|"
                      r"mins?|secs?|d|x|day|week|month|year|hour|minute)s?", re.IGNORECASE)
 _HALF_YEAR = frozenset({"dur:15552000", "dur:15768000"})  # six months of 30 days, half of 365 days
 
@@ -67,11 +68,15 @@ _EXTRA: list[tuple[str, re.Pattern[str]]] = [
     ("half_year", re.compile(r"\bhalf[-\s]year\b|(?<![一二两三四五六七八九十\d个大多])半年")),
     ("unit_words", re.compile(r"\b(one)[-\s](day|week|month|year)\b(?!\s+(?:ago|later|before|after))", re.IGNORECASE)),
     ("share_words", re.compile(rf"\b({EN_RUN.pattern[2:-2]})\s+per\s?cent\b", re.IGNORECASE)),
-    ("scaled", re.compile(rf"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(k|K|万|亿)(?![A-Za-z])|([{_ZN}]+)(万|亿)")),
+    *EARLY,
+    # 8.3k, 15w / 5千 (万 / 千 after digits, w only in Chinese text; 千克 / 千米 are units), 一千二百万
+    ("scaled", re.compile(rf"(?<![A-Za-z0-9_.])(\d[\d,]*(?:\.\d+)?)\s*(k|K|w(?=[\u4e00-\u9fff]|\s*$|[^\w])|万|亿|千(?![克米瓦卡字帕焦赫伏兆]))"
+                          rf"(?![A-Za-z])|([{_ZN}]+)(万|亿)")),
     ("dime", re.compile(r"([一二两三四五六七八九])\s*毛(?:钱)?")),
     ("every_other", re.compile(r"\bevery\s+(?:other|second)\s+(?=\w)|\b(?:bi-?weekly|fortnightly)\b|隔周|每隔一周|双周",
                                re.IGNORECASE)),
 ]
+_SPOKEN = frozenset(kind for kind, _ in EARLY)
 #: read after `quantity_forms.mentions`: a Chinese count or numeral where no reading of a kind took it (一个月 is a
 #: duration, 三千九百六 a number)
 _LATE: list[tuple[str, re.Pattern[str]]] = [
@@ -127,7 +132,11 @@ def _extra(kind: str, m: re.Match[str]) -> frozenset[str]:  # noqa: C901 - one b
         if g(2).lower() == "year":
             values.add(f"dur:{12 * _UNIT_WORDS['month']}")
         return frozenset(values)
+    if kind in _SPOKEN:
+        return read(kind, m)
     if kind == "scaled":
+        if g(2) == "w" and not re.search(r"[\u4e00-\u9fff]", m.string):
+            return frozenset()  # 15w in English text: watts, not 万
         raw = g(1) or g(3)
         number = float(raw.replace(",", "")) if g(1) else zh_int(raw)
         if number is None:

@@ -37,8 +37,10 @@ from functools import lru_cache
 _DIGIT_WORDS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                 "seven": "7", "eight": "8", "nine": "9"}
 _DIGIT_WORD = "|".join(_DIGIT_WORDS)
-#: three or more digit words in a row, joined by hyphens or single spaces: a number read out digit by digit
-_SPELLED = re.compile(rf"\b(?:{_DIGIT_WORD})(?:(?:-|\s)(?:{_DIGIT_WORD})){{2,}}\b", re.IGNORECASE)
+#: three or more digit words in a row, joined by hyphens or single spaces: a number read out digit by digit; a comma
+#: may stand before a hyphenated group ("five-five-five, oh-one-eight-seven"), never in a plain list ("one, two, three")
+_SPELLED = re.compile(rf"\b(?:{_DIGIT_WORD})(?:(?:-|\s|,\s(?=(?:{_DIGIT_WORD})-))"
+                      rf"(?:{_DIGIT_WORD})){{2,}}\b", re.IGNORECASE)
 SPELLED_DIGITS = _SPELLED
 _WEEKDAYS = {"mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday", "weds": "Wednesday",
              "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday", "sat": "Saturday",
@@ -105,7 +107,7 @@ def spelled_digits(text: str) -> str | None:
     """A number read out digit by digit ("two-one-four", "oh-one-six") as its digits; None when `text` is not one."""
     if not _SPELLED.fullmatch(text.strip()):
         return None
-    return "".join(_DIGIT_WORDS[w.lower()] for w in re.split(r"[-\s]+", text.strip()))
+    return "".join(_DIGIT_WORDS[w.lower()] for w in re.split(r"[-,\s]+", text.strip()))
 
 
 def _weekday(m: re.Match[str]) -> str:
@@ -138,6 +140,12 @@ def _zh_count(token: str) -> int:
     return int(token) if token.isdigit() else _ZH_SMALL[token]
 
 
+def _spelled_written(m: re.Match[str]) -> str:
+    """A number read out digit by digit as it is written: groups a comma parts joined by a hyphen, as a phone number
+    is written ("five-five-five, oh-one-four-two" -> 555-0142)."""
+    return "-".join(spelled_digits(group) or group for group in m.group(0).split(", "))
+
+
 @lru_cache(maxsize=8192)
 def read_values(text: str) -> str:
     """`text` with the forms above written as the number reading reads them elsewhere."""
@@ -145,7 +153,7 @@ def read_values(text: str) -> str:
     text = _ZH_DIGIT_RUN.sub(lambda m: "".join(_ZH_DIGIT[c] for c in m.group(0)), text)
     text = _GLUED_UNIT.sub(r"\1 ", text)
     text = _ORDINAL.sub(_ordinal, text)
-    text = _SPELLED.sub(lambda m: spelled_digits(m.group(0)) or m.group(0), text)
+    text = _SPELLED.sub(_spelled_written, text)
     text = _ZH_WORKWEEK.sub("工作日", _EN_WORKWEEK.sub("weekdays", text))
     text = _WEEKDAY.sub(_weekday, text)
     text = _ZH_DAY_LIST.sub(_zh_day_list, text)
