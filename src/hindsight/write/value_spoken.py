@@ -43,11 +43,11 @@ EARLY: list[tuple[str, re.Pattern[str]]] = [
                                r"|valentine's\s+day|(?:the\s+)?end\s+of\s+(?:the\s+)?year|year[-\s]end)\b"
                                r"(?<!fiscal year end)(?<!fiscal year-end)", re.IGNORECASE)),
     ("calendar_zh", re.compile(rf"元旦|劳动节|国庆(?:节)?|圣诞(?:节)?|平安夜|情人节|万圣节|儿童节"
-                               rf"|(?<![{_ZN_NEAR}\d])(?:五一|六一)(?![{_ZN_NEAR}\d点号日月路])"
+                               rf"|(?<![{_ZN_NEAR}\d周期拜])(?:五一|六一)(?![{_ZN_NEAR}\d点号日月路早])"
                                rf"|(?<![{_ZN_NEAR}\d])十一(?=小?长假|假期|黄金周|期间|放假)"
                                r"|(?<![财学会务半])年(?:底|末)")),
-    # 半分钟, 半小时 are read elsewhere; 半天 / 半个月 / 半周 and 一分半钟
-    ("zh_half", re.compile(r"(?<![一二两三四五六七八九十\d个大多])半(个月|个星期|个礼拜|周|天|分钟|秒钟?)"
+    # 半小时 is read elsewhere; 半个月 / 半周 / 半分钟 and 一分半钟 (not 半天: as often "a long while" as half a day)
+    ("zh_half", re.compile(r"(?<![一二两三四五六七八九十\d个大多])半(个月|个星期|个礼拜|周|分钟|秒钟?)"
                            r"|([一二两三四五六七八九十\d]+)分半(?:钟)?")),
 ]
 def _count(raw: str) -> float | None:
