@@ -1,7 +1,7 @@
 """Long texts in the guard harness, read as the runtime reads them (issue 10, round 24).
 
 Since round 23 (``hindsight.safety.long_text``) ``WriteGuard.screen`` reads a text of more than ``LONG_WORDS`` words
-(its normalised form) as at most ``MAX_WINDOWS`` sentence-aligned windows of at most ``WINDOW_WORDS`` words: each
+(its normalised form) as the runtime's sentence-aligned windows (``guard.long_text_windows``) of at most ``WINDOW_WORDS`` words: each
 window is embedded alone (``classifier.embed_for_screening``: the C kernel's vector of the window's normalised text)
 and featurised alone, and the text's score is its highest window's; the gate and the hard rules still read the whole
 text. The harness fitted and scored one whole-text vector per text, so a candidate was fitted and measured on vectors
@@ -24,8 +24,9 @@ import guard_lowo_fast as lf
 import guard_model as gm
 import numpy as np
 
+from hindsight.safety import guard as gm_guard
 from hindsight.safety.classifier import GuardClassifier
-from hindsight.safety.long_text import is_long, windows
+from hindsight.safety.long_text import is_long
 from hindsight.safety.normalize import normalize_for_screening
 
 
@@ -54,7 +55,7 @@ def expand(redacted: list[str], normalised: list[str], f: gm.Features, y: np.nda
            pick: GuardClassifier | None = None) -> Rows:
     """Rows of ``f`` (one per text, as the harness built it) with every long text replaced by its windows."""
     long = [i for i, n in enumerate(normalised) if is_long(n)]
-    parts = {i: windows(redacted[i]) for i in long}
+    parts = {i: gm_guard.long_text_windows(redacted[i]) for i in long}
     owner = np.concatenate([np.array([i]) if i not in parts else np.full(len(parts[i]), i)
                             for i in range(len(redacted))]).astype(np.int64) if redacted else np.zeros(0, np.int64)
     rows = gm.Features(f.raw[owner].copy(), f.norm[owner].copy(), f.lex[owner].copy(), f.gate[owner], f.hard[owner],

@@ -20,7 +20,8 @@ import guard_lowo_fast as lf  # noqa: E402
 import guard_model as gm  # noqa: E402
 from train_guard import CONFIGS  # noqa: E402
 
-from hindsight.safety.long_text import MAX_WINDOWS, windows  # noqa: E402
+from hindsight.safety.guard import long_text_windows  # noqa: E402
+from hindsight.safety.long_text import MAX_SCORED  # noqa: E402
 from hindsight.safety.normalize import normalize_for_screening  # noqa: E402
 
 LONG = " ".join(f"Step {i}: rotate the key of shard {i} and restart its worker." for i in range(40))
@@ -55,8 +56,8 @@ def test_a_long_text_becomes_the_runtimes_windows_embedded_by_the_guards_own_ker
     texts = [SHORT, LONG, SHORT]
     rows = lw.expand(texts, [normalize_for_screening(t) for t in texts], _features(3), np.zeros(3, np.int64),
                      tmp_path, pick=object())  # type: ignore[arg-type]
-    parts = windows(LONG)
-    assert 1 < len(parts) <= MAX_WINDOWS
+    parts = long_text_windows(LONG)
+    assert 1 < len(parts) <= MAX_SCORED
     assert rows.owner.tolist() == [0] + [1] * len(parts) + [2]
     assert fake == [("c", tuple(normalize_for_screening(p) for p in parts))]  # embed_for_screening's vectors
     mine = rows.owner == 1

@@ -141,6 +141,18 @@ def _words(normalised: str) -> float:
     return sum(0.5 if len(w) == 1 and w >= "\u3400" else 1.0 for w in _WORD.findall(normalised))
 
 
+def _window_gate(normalised: str) -> bool:
+    """Is a window of a long text worth its own score beyond the evenly spaced ones (attack round 21)? The cheap
+    text gate of ``consults_classifier`` without its length clause (every window has a sentence's worth of words)."""
+    return touches_sensitive_topic(normalised) or framing_gate(normalised)
+
+
+def long_text_windows(text: str) -> list[str]:
+    """The windows the guard scores of a long text (``long_text.windows`` with ``_window_gate``): what the runtime
+    reads, for the training harness (``scripts/guard_long_windows.py``) to read the same."""
+    return windows(text, lambda window: _window_gate(prepare(window).text))
+
+
 def consults_classifier(normalised: str, hits: list[RuleHit]) -> bool:
     """Is there anything for the classifier to judge? A rule vote, a sensitive topic, or a sentence's worth of text.
 
@@ -281,7 +293,7 @@ class WriteGuard:
     def _window_score(clf: GuardClassifier, text: str) -> tuple[float, str | None]:
         """The highest score of a long text's windows (``long_text.windows``), each scored as if written alone:
         its own embedding and its own features, as the short notes the classifier was trained on."""
-        parts = windows(text)
+        parts = long_text_windows(text)
         vectors = classifier_module.embed_for_screening(parts)
         scored = [clf.attack_score(v, prepare(part).text) for part, v in zip(parts, vectors, strict=True)]
         return max(scored, key=lambda pair: pair[0])

@@ -8,15 +8,18 @@ over many topics - is out of that distribution: a 7,219-character benign "Step N
 
 A text over :data:`LONG_WORDS` words is therefore scored window by window: whole sentences
 (``segments.sentences``, the parts reading's own splitter) packed up to :data:`WINDOW_WORDS` words, each window
-overlapping the next by one sentence, at most :data:`MAX_WINDOWS` of them (the first, the last - where an order is
-appended to a recap - and evenly spaced ones between). The guard keeps the highest window score. Shorter texts are
-read whole, exactly as before. Text only: nothing here embeds or scores.
+overlapping the next by one sentence. The guard scores the first, the last (where an order is appended to a recap),
+evenly spaced ones between (:data:`MAX_WINDOWS` in all) and - attack round 21: an order put in a window that was not
+sampled passed inside long benign padding - every other window the caller's cheap text gate marks (a sensitive topic,
+a framing cue), up to :data:`MAX_SCORED` windows, so a write's cost stays bounded whatever its length. The guard keeps
+the highest window score. Shorter texts are read whole, exactly as before. Text only: nothing here embeds or scores.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 
 from hindsight.safety.segments import sentences
 
@@ -25,8 +28,11 @@ from hindsight.safety.segments import sentences
 LONG_WORDS = 80
 #: A window holds whole sentences up to this many words (the training texts' 99th percentile is 39).
 WINDOW_WORDS = 40
-#: The cost bound: at most this many windows (embeddings) per long text, whatever its length.
+#: Windows always read of a long text: the first, the last and evenly spaced ones between.
 MAX_WINDOWS = 8
+#: The cost bound: at most this many windows (embeddings) per long text, whatever its length - the evenly spaced
+#: ones plus the windows the caller's gate marks (evenly thinned when more are marked).
+MAX_SCORED = 32
 
 _WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]", re.IGNORECASE)
 
@@ -61,9 +67,18 @@ def _pieces(sentence: str) -> list[str]:
     return out
 
 
-def windows(text: str) -> list[str]:
+def _spread(indices: list[int], count: int) -> list[int]:
+    """``count`` of ``indices`` evenly spaced, the first and the last kept."""
+    if len(indices) <= count:
+        return indices
+    last = len(indices) - 1
+    return [indices[round(i * last / (count - 1))] for i in range(count)]
+
+
+def windows(text: str, marked: Callable[[str], bool] | None = None) -> list[str]:
     """``text`` as overlapping sentence-aligned windows of at most :data:`WINDOW_WORDS` words (one sentence shared
-    between neighbours), at most :data:`MAX_WINDOWS`: the first, the last and evenly spaced ones between."""
+    between neighbours), in text order: :data:`MAX_WINDOWS` evenly spaced ones (the first and the last among them)
+    and every window ``marked`` accepts, at most :data:`MAX_SCORED` in all."""
     units = [p for s in sentences(text) for p in _pieces(s)]
     if not units:
         return [text]
@@ -78,7 +93,10 @@ def windows(text: str) -> list[str]:
         if end >= len(units):
             break
         start = max(start + 1, end - 1)  # the next window opens on this one's last sentence
-    if len(out) > MAX_WINDOWS:
-        last = len(out) - 1
-        out = [out[round(i * last / (MAX_WINDOWS - 1))] for i in range(MAX_WINDOWS)]
-    return out
+    every = list(range(len(out)))
+    base = _spread(every, MAX_WINDOWS)
+    if marked is None or len(out) <= MAX_WINDOWS:
+        return [out[i] for i in base]
+    extra = [i for i in every if i not in set(base) and marked(out[i])]
+    chosen = sorted(set(base) | set(_spread(extra, MAX_SCORED - len(base))))
+    return [out[i] for i in chosen]
