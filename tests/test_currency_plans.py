@@ -25,7 +25,8 @@ from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryRecord, MemoryType
 from hindsight.read_model import Explanation, SearchHit
-from hindsight.retrieval.currency import OUTDATED, mark_outdated, overlap, replans
+from hindsight.retrieval.currency import OUTDATED, mark_outdated
+from hindsight.retrieval.slot_cues import overlap, replans
 
 T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
 

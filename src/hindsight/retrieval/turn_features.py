@@ -37,7 +37,7 @@ _TIME = re.compile(r"\b(yesterday|today|tonight|tomorrow|ago|last (night|week|we
                    r"this (week|weekend|month|year|summer|past)|recently|since|(jan|febr)uary|march|april|may|june|july|"
                    r"august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
                    r"(19|20)\d\d|weeks?|months?|years?)\b|昨天|今天|明天|前天|后天|上周|下周|本周|这周|上个月|下个月|"
-                   r"这个月|去年|今年|明年|[一二三四五六七八九十\d]+月|周[一二三四五六日末]|星期|[天周年]前|个月前", re.I)
+                   r"这个月|去年|今年|明年|(?<![一二三四五六七八九十\d])[一二三四五六七八九十\d]+月|周[一二三四五六日末]|星期|[天周年]前|个月前", re.I)
 
 
 def asks_when(question: str) -> bool:

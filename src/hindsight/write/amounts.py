@@ -11,6 +11,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from hindsight.text.spans import Taken
 from hindsight.write.lexicon import normalise_numbers
 from hindsight.write.numbers import reconcile
 
@@ -65,16 +66,16 @@ def quantities(text: str) -> frozenset[str]:
     and the bare numbers that carry no unit."""
     text = normalise_numbers(unicodedata.normalize("NFKC", text))
     found: set[str] = set()
-    taken: list[tuple[int, int]] = []
     text = _dates(text)
+    taken = Taken(len(text))
     for m in _DATE_TOKEN.finditer(text):
         found.add("date:" + m.group(0))
-        taken.append(m.span())
+        taken.add(*m.span())
     for m in _CLOCK_RE.finditer(text):
         found.add("clock:" + _clock(int(m.group(1)), int(m.group(2) or 0), m.group(3).lower().startswith("p")))
-        taken.append(m.span())
+        taken.add(*m.span())
     for m in _ZH_CLOCK_RE.finditer(text):
-        if any(a <= m.start(2) < b for a, b in taken):
+        if taken.holds(m.start(2)):
             continue
         minute = 30 if m.group(3) == "半" else int(m.group(4) or m.group(5) or 0)  # 3点5 is 3.5, 3点5分 a time
         hour = int(m.group(2))
@@ -82,22 +83,22 @@ def quantities(text: str) -> frozenset[str]:
             found.add(f"clock:12:{minute:02d}")  # no day part: 12点 is noon, not midnight
         else:
             found.add("clock:" + _clock(hour, minute, m.group(1) in _ZH_PM))
-        taken.append(m.span())
+        taken.add(*m.span())
     for m in re.finditer(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])", text):
-        if not any(a <= m.start() < b for a, b in taken):
+        if not taken.holds(m.start()):
             found.add(f"clock:{int(m.group(1)):02d}:{m.group(2)}")
-            taken.append(m.span())
+            taken.add(*m.span())
     for m in _QTY_RE.finditer(text):
-        if any(a <= m.start() < b for a, b in taken):
+        if taken.holds(m.start()):
             continue
         if m.group(2) == "年" and re.fullmatch(r"(?:19|20)\d\d", m.group(1)):
             continue  # 2024年 is the calendar year (read bare below, as "in 2024" is), not 2,024 years
         dim, factor = _UNIT_BASE.get(m.group(2).lower(), ("", 1.0))
         value = float(m.group(1)) * factor
         found.add(f"{dim}:{value:g}")
-        taken.append(m.span())
+        taken.add(*m.span())
     for m in re.finditer(r"(?<![A-Za-z0-9_.:])\d+(?:\.\d+)*(?![A-Za-z0-9_:])", text):  # 90人 and 3楼 count too
-        if not any(a <= m.start() < b for a, b in taken) and m.group(0) != "1":
+        if not taken.holds(m.start()) and m.group(0) != "1":
             found.add(m.group(0))  # a bare "one" is mostly an article (一次, "a single")
     return frozenset(found)
 

@@ -30,10 +30,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from hindsight.text.runs import mask_long_runs
 from hindsight.text.script import script_of
+from hindsight.text.spans import Taken
 from hindsight.write.analysis import units
 from hindsight.write.numbers import ZH_DIGITS, read_numbers, zh_numeral
-from hindsight.write.quantity_forms import align_forms, mask_long_runs
+from hindsight.write.quantity_forms import align_forms
 
 #: Whether `written_alike` first writes the new text's quantities in the old text's forms (`quantity_forms`); a
 #: switch so main's reading can be replayed (hygiene round 20).
@@ -281,14 +283,16 @@ def _read(kind: str, m: re.Match[str], text: str) -> Amount | None:  # one readi
 def amounts(text: str) -> tuple[Amount, ...]:
     """The amounts of a text (already normalised: `normalised`), first found first kept where spans overlap."""
     found: list[Amount] = []
+    taken = Taken(len(text))
     scan = mask_long_runs(text)  # no amount starts inside a 33-digit run (the patterns are quadratic on one)
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(scan):
-            if any(a.start < m.end() and m.start() < a.end for a in found):
+            if taken.overlaps(m.start(), m.end()):
                 continue
             amount = _read(kind, m, text)
             if amount is not None:
                 found.append(amount)
+                taken.add(amount.start, amount.end)
     return tuple(sorted(found, key=lambda a: a.start))
 
 

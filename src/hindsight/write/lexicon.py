@@ -33,7 +33,7 @@ _ZH_NUM_CHARS = ZH_NUM_CHARS
 _ZH_MEASURE = "个次天周月年点台人位杯分秒时号日岁倍层条份元块区遍名家辆套张本只项核级版期轮届"
 _ZH_NUM_RE = re.compile(
     rf"(?:(?<=[第东西南北])|(?<=周)|(?<=星期)|(?<=礼拜))[{_ZH_NUM_CHARS}日天]+"
-    rf"|[{_ZH_NUM_CHARS}]+(?=[{_ZH_MEASURE}]|小时|公里|公斤|厘米|毫升|毫克)"
+    rf"|(?<![{_ZH_NUM_CHARS}])[{_ZH_NUM_CHARS}]+(?=[{_ZH_MEASURE}]|小时|公里|公斤|厘米|毫升|毫克)"
 )
 
 

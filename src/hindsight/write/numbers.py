@@ -42,7 +42,7 @@ _ZH_COMPOUND = re.compile(
 # `same_value` reads as 8:00 or 20:00; marking it kept released restatements apart: "Currency, round 14b").
 _DAY_PARTS = "上午|早上|早晨|清晨|凌晨|半夜|深夜|早|中午|下午|傍晚|晚上|夜里|今晚|明晚|昨晚|每晚|晚"
 _ZH_HOUR = re.compile(rf"(?:({_DAY_PARTS})\s*)?(?<![\d.:])(\d{{1,2}})\s*点(钟)?(?!\s*[\d半零〇一二两三四五六七八九十])")
-_ZH_TENTHS = re.compile(rf"(\d+)\s*度\s*([{ZH_NUM_CHARS[:-4]}])(?![{ZH_NUM_CHARS}])")
+_ZH_TENTHS = re.compile(rf"(?<!\d)(\d+)\s*度\s*([{ZH_NUM_CHARS[:-4]}])(?![{ZH_NUM_CHARS}])")
 _SPOKEN_TAIL = {"万": 1000, "千": 100, "百": 10}
 # digits before 万 (1.2万, 3万): the whole amount
 _WAN = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*万(?![一二三四五六七八九])")
@@ -114,7 +114,7 @@ def read_numbers(text: str) -> str:
 # 12k, $1.2M, 120 thousand, five grand -> 12000, 1200000, 120000, 5000 (M upper-case only: 5m is minutes or metres)
 _SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:((?i:k|thousand|grand|million|bn|billion))\b|(M)(?![A-Za-z]))")
 _SCALE = {"k": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:per\s*cent|percent)\b", re.IGNORECASE)
+_PERCENT = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*(?:per\s*cent|percent)\b", re.IGNORECASE)
 # 百分之六 / 百分之一点七五 / 百分之20 -> 6% / 1.75% / 20%
 _ZH_PERCENT = re.compile(rf"百分之([{ZH_NUM_CHARS}]+|\d+)(?:点([{ZH_NUM_CHARS[:12]}]+|\d+))?")
 _QUARTER = re.compile(r"\b(?:a\s+)?quarter\s+(past|after|to|till)\s+(\d{1,2})\b", re.IGNORECASE)

@@ -35,6 +35,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from hindsight.text.runs import mask_long_runs
+from hindsight.text.spans import Taken
 from hindsight.write.amounts import quantities, quantities_differ
 from hindsight.write.lexicon import normalise_numbers
 from hindsight.write.quantity_kinds import EN_RUN, PATTERNS, fmt, read_kind, word_values, zh_digit_groups
@@ -61,27 +63,19 @@ class Mention:
 
 
 
-#: a run of digits or Chinese numerals longer than any quantity: the unit patterns start a match at every digit and
-#: scan the rest of the run (quadratic: 20,000 digits cost minutes, attack round 7's crafted memory); masked with
-#: "#" of the same length, so offsets hold and no reading starts inside it
-_LONG_RUN = re.compile(r"\d{33,}|[零〇一二两三四五六七八九十百千万亿]{33,}")
-
-
-def mask_long_runs(text: str) -> str:
-    return _LONG_RUN.sub(lambda m: "#" * len(m.group(0)), text)
-
-
 @lru_cache(maxsize=8192)
 def mentions(text: str, families: frozenset[str] | None = None) -> tuple[Mention, ...]:
     """The quantities of `text` (NFKC) with the values each may name; first found first kept where spans overlap.
     `families`: the families read (default `FAMILIES`, those `align_forms` rewrites; `value_canon` reads them all)."""
     families = FAMILIES if families is None else families
-    text = mask_long_runs(text)
+    text = mask_long_runs(text)  # no reading starts inside a run of 33+ digits (`text.runs`)
     found: list[Mention] = []
+    taken = Taken(len(text))
 
     def add(start: int, end: int, values: frozenset[str], plain: bool = False) -> None:
-        if values and not any(f.start < end and start < f.end for f in found):
+        if values and not taken.overlaps(start, end):
             found.append(Mention(start, end, values, plain))
+            taken.add(start, end)
 
     for kind, pattern in PATTERNS:
         if _FAMILY[kind] not in families:

@@ -23,6 +23,9 @@ _EN_WORDS = ("zero one two three four five six seven eight nine ten eleven twelv
 _EN_WORD = "|".join(sorted(_EN_WORDS, key=len, reverse=True))
 #: a run of English number words ("twenty-one fifty", "one point two million"); "second" alone is a unit of time
 EN_RUN = re.compile(rf"\b(?:{_EN_WORD})(?:(?:\s*-\s*|\s+(?:and\s+|point\s+)?)(?:{_EN_WORD}))*\b", re.IGNORECASE)
+#: the same run, of at most 32 words, for a pattern that needs a word after it (a currency, a unit, "per cent"): an
+#: unbounded run would be scanned to its end from each of its words (quadratic in a crafted run "one one one ...")
+WORD_RUN = rf"(?:{_EN_WORD})(?:(?:\s*-\s*|\s+(?:and\s+|point\s+)?)(?:{_EN_WORD})){{0,31}}"
 _HOUR_WORDS = {w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())}
 
 
@@ -86,9 +89,9 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                         rf"\s*(?:[日号]|(?![\d{_ZN}个天人元块%多万年月周次岁分点号日]))|([底末]))", re.IGNORECASE)),
     ("money_zh", re.compile(rf"([{_ZN}]+|\d+)\s*(?:块|元)\s*([一二三四五六七八九]|\d)\s*(?:毛|角)?"
                             rf"(?:\s*([一二三四五六七八九]|\d)\s*分)?(?![\d个人次天件份张位本只条斤])")),
-    ("money", re.compile(rf"(us\$|\$|£|€|¥)\s?(\d[\d,]*(?:\.\d+)?)(?:\s*(k|m|mn|bn|million|billion|thousand|grand)\b)?"
-                         rf"|(\d[\d,]*(?:\.\d+)?)\s*(k|million|billion|thousand|grand|万|亿)?\s*({_CURRENCY_WORD})"
-                         rf"|\b((?:{_EN_WORD})(?:(?:\s*-\s*|\s+(?:and\s+|point\s+)?)(?:{_EN_WORD}))*)\s+({_CURRENCY_WORD})",
+    ("money", re.compile(rf"(us\$|\$|£|€|¥)\s?(\d[\d,]{{0,39}}(?:\.\d+)?)(?:\s*(k|m|mn|bn|million|billion|thousand|grand)\b)?"
+                         rf"|(\d[\d,]{{0,39}}(?:\.\d+)?)\s*(k|million|billion|thousand|grand|万|亿)?\s*({_CURRENCY_WORD})"
+                         rf"|\b({WORD_RUN})\s+({_CURRENCY_WORD})",
                          re.IGNORECASE)),
     ("clock", re.compile(rf"(?<![\d:.])(\d{{1,2}})(?::(\d{{2}}))?\s*([ap])\.?\s?m\b\.?"
                          rf"|(?:({_ZH_PART})\s*)?(?<![\d:.])(\d{{1,2}}):(\d{{2}})(?![\d:])"
@@ -101,7 +104,7 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                             rf"|(?<![\d.])(\d+(?:\.\d+)?)\s*-?\s*{_EN_UNIT}"
                             rf"|(?<![\d.{_ZN}])(\d+(?:\.\d+)?|[{_ZN}]+)\s*({_ZH_UNIT})(?!级|代|前|后|底|初|内|月|[一二三四五六日天1-7])",
                             re.IGNORECASE)),
-    ("duration_words", re.compile(rf"\b((?:{_EN_WORD})(?:[\s-](?:{_EN_WORD}))*)\s+{_EN_UNIT}", re.IGNORECASE)),
+    ("duration_words", re.compile(rf"\b((?:{_EN_WORD})(?:[\s-](?:{_EN_WORD})){{0,31}})\s+{_EN_UNIT}", re.IGNORECASE)),
     ("share", re.compile(rf"(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)|百分之\s*([{_ZN}]+|\d+)"
                          rf"|([{_ZN}]+|\d+)\s*分之\s*([{_ZN}]+|\d+)"
                          rf"|(?<![{_ZN}])([一二三四五六七八九])成([一二三四五六七八九])?(?![是会要在就能得不])"

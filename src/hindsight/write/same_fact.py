@@ -41,7 +41,7 @@ from hindsight.write.value_forms import read_values, span_clashes
 
 #: A code: a token with a letter and a digit (c6i.2xlarge, INC-2291, 京A7K2P3), an e-mail address or a domain with its
 #: path (github.com/kite/web-client: one value, not the domain alone).
-_CODE = re.compile(r"[a-z0-9._+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"
+_CODE = re.compile(r"[a-z0-9._+-]{1,64}@[a-z0-9-]+(?:\.[a-z0-9-]+)+"
                    r"|(?<![a-z0-9.-])(?:[a-z0-9-]+\.)+[a-z]{2,}(?![a-z0-9])(?:/[a-z0-9._~-]+)*"
                    r"|(?<![a-z0-9-])(?=[a-z-]*\d)(?=[\d-]*[a-z])[a-z0-9-]{2,}(?![a-z0-9])")
 _DIGITS = re.compile(r"\d+")

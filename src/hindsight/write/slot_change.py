@@ -71,7 +71,8 @@ import numpy as np
 
 from hindsight.model import MemoryRecord
 from hindsight.retrieval.crosslingual import bias_group
-from hindsight.retrieval.currency import (
+from hindsight.retrieval.note_change import states_note_change
+from hindsight.retrieval.slot_cues import (
     ADDITIVE,
     PLAN_CHANGE,
     anchors,
@@ -80,7 +81,6 @@ from hindsight.retrieval.currency import (
     replans,
     states_new_change,
 )
-from hindsight.retrieval.note_change import states_note_change
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.analysis import analyse, content_diff
 from hindsight.write.conversions import written_alike

@@ -39,7 +39,7 @@ import re
 from functools import lru_cache
 
 from hindsight.retrieval.crosslingual import bias_group
-from hindsight.retrieval.currency import _OWNER, ADDITIVE, CHANGE_CUE, other_owners
+from hindsight.retrieval.slot_cues import _OWNER, ADDITIVE, CHANGE_CUE, other_owners
 from hindsight.write.analysis import Unit, analyse, content_diff
 from hindsight.write.conversions import written_alike
 from hindsight.write.slots import other_entity
@@ -113,15 +113,11 @@ def _other_attribute(new_units: tuple[Unit, ...], novel: list[Unit]) -> bool:
         new_word(u) for u in after)
 
 
-#: longer than any one-slot statement of the released hygiene sets: such a pair is not read here
-MAX_CHARS = 2_000
-
-
 @lru_cache(maxsize=4096)
 def replaced_value(old: str, new: str) -> str:
     """Why `new` gives the attribute `old` states another value ("<old values> -> <new values>"), or "" (module doc)."""
-    if len(old) > MAX_CHARS or len(new) > MAX_CHARS or bias_group(old) != bias_group(new) or ADDITIVE.search(new):
-        return ""  # a statement of one slot is short; a long text is never one (and the readings are not linear in it)
+    if bias_group(old) != bias_group(new) or ADDITIVE.search(new):
+        return ""
     o, n = written_alike(old, new)
     pair = analyse(o, n)
     old_content, _, lost, novel = content_diff(pair)

@@ -26,7 +26,7 @@ import numpy as np
 
 from hindsight.model import MemoryRecord
 from hindsight.retrieval.bilingual import name_keys, shared_meaning
-from hindsight.retrieval.currency import states_new_change
+from hindsight.retrieval.slot_cues import states_new_change
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.script import script_of
 from hindsight.text.tokenize import query_terms
@@ -144,9 +144,12 @@ _LEFT_EN = re.compile(
     r"switched away from|moved (?:off|away from)|left|quit|cancell?ed|retired|decommissioned)\s+"
     r"((?:(?!(?:to|into|and|with|in|on|at|for|since|because|after|last|this|next)\b)[\w.@:/+#-]+[ ]?){1,3})"
 )
-_FROM_TO_EN = re.compile(r"\bfrom\s+((?:(?!(?:to|into)\b)[\w.@:/+#$€£%-]+[ ]?){1,3})\s*(?:to|into|->|→)")
+#: (up to three words, a space between two: a word split in pieces, as `(?:word[ ]?){1,3}` allowed, reaches no other
+#: end, and the backtracking over those splits was cubic in a long word after "from")
+_FROM_TO_EN = re.compile(r"\bfrom\s+((?!(?:to|into)\b)[\w.@:/+#$€£%-]+(?:[ ](?!(?:to|into)\b)[\w.@:/+#$€£%-]+){0,2}[ ]?)"
+                         r"\s*(?:to|into|->|→)")
 _LEFT_BEFORE_EN = re.compile(
-    r"((?:[\w.@:/+#-]+\s+){1,3})(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:gone|retired|removed|"
+    r"((?:[\w.@:/+#-]{1,64}\s+){1,3})(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:gone|retired|removed|"
     r"decommissioned|cancell?ed|shut down|turned off|deprecated|off|over|dropped|closed)\b"
 )
 _LEFT_ZH = re.compile(

@@ -161,7 +161,7 @@ _MARKED_LABEL = re.compile(
     r"month|year|time|hour|minute|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*"
     r"\b)(?P<cw>[a-z]+)"
     r"|第\s*(?P<d>[\d一二三四五六七八九十百零两]+)\s*(?!季|周|星期|礼拜|天|日|年|月|个月|小时|分钟|学期|期间)(?P<dw>[\u4e00-\u9fff])"
-    r"|(?P<e>[\d一二三四五六七八九十]+)\s*号\s*(?P<ew>楼|会议室|房|线|床|窗口|门|厅|馆|桌|柜|机|工位|教室|宿舍|病房|站台|车厢|展位|码头|航站楼)",
+    r"|(?<![\d一二三四五六七八九十])(?P<e>[\d一二三四五六七八九十]+)\s*号\s*(?P<ew>楼|会议室|房|线|床|窗口|门|厅|馆|桌|柜|机|工位|教室|宿舍|病房|站台|车厢|展位|码头|航站楼)",
     re.IGNORECASE,
 )
 #: Words after which a marked number is the clause's value, not a label: "is #3", "moved to No. 5", 排名第3, 是第二.

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hindsight.text.numerals import zh_int
+from hindsight.text.spans import Taken
 from hindsight.write.quantity_forms import EVERY_FAMILY, mentions
-from hindsight.write.quantity_kinds import EN_RUN, fmt, word_values
+from hindsight.write.quantity_kinds import WORD_RUN, fmt, word_values
 from hindsight.write.value_spoken import EARLY, read
 
 _ZN = "零〇一二两三四五六七八九十百千"
@@ -58,7 +59,7 @@ _HALF_YEAR = frozenset({"dur:15552000", "dur:15768000"})  # six months of 30 day
 
 #: (kind, pattern) of the forms `quantity_forms.mentions` does not read; earlier kinds win where spans overlap
 _EXTRA: list[tuple[str, re.Pattern[str]]] = [
-    ("code", re.compile(r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])|[A-Za-z0-9._+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
+    ("code", re.compile(r"(?<![\d.])\d+(?:\.\d+){2,}(?![\d.])|[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+"
                         r"|(?<![A-Za-z0-9.-])(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?![A-Za-z0-9])(?:/[A-Za-z0-9._~-]+)*"
                         r"|(?<![A-Za-z0-9-])(?=[A-Za-z-]*\d)(?=[\d-]*[A-Za-z])[A-Za-z0-9-]{3,}(?![A-Za-z0-9])")),
     ("quarter", re.compile(r"\bQ([1-4])\b|第\s*([一二三四1-4])\s*(?:个)?季度|\b(first|second|third|fourth)\s+quarter\b",
@@ -67,11 +68,12 @@ _EXTRA: list[tuple[str, re.Pattern[str]]] = [
                                + r"|\d{1,2})\b", re.IGNORECASE)),
     ("half_year", re.compile(r"\bhalf[-\s]year\b|(?<![一二两三四五六七八九十\d个大多])半年")),
     ("unit_words", re.compile(r"\b(one)[-\s](day|week|month|year)\b(?!\s+(?:ago|later|before|after))", re.IGNORECASE)),
-    ("share_words", re.compile(rf"\b({EN_RUN.pattern[2:-2]})\s+per\s?cent\b", re.IGNORECASE)),
+    ("share_words", re.compile(rf"\b({WORD_RUN})\s+per\s?cent\b", re.IGNORECASE)),
     *EARLY,
-    # 8.3k, 15w / 5千 (万 / 千 after digits, w only in Chinese text; 千克 / 千米 are units), 一千二百万
-    ("scaled", re.compile(rf"(?<![A-Za-z0-9_.])(\d[\d,]*(?:\.\d+)?)\s*(k|K|w(?=[\u4e00-\u9fff]|\s*$|[^\w])|万|亿|千(?![克米瓦卡字帕焦赫伏兆]))"
-                          rf"(?![A-Za-z])|([{_ZN}]+)(万|亿)")),
+    # 8.3k, 15w / 5千 (万 / 千 after digits, w only in Chinese text; 千克 / 千米 are units), 一千二百万; a digit run of at
+    # most 40 characters and no numeral run started inside another (numlin24: linear on a crafted run)
+    ("scaled", re.compile(rf"(?<![A-Za-z0-9_.])(\d[\d,]{{0,39}}(?:\.\d+)?)\s*(k|K|w(?=[\u4e00-\u9fff]|\s*$|[^\w])|万|亿|千(?![克米瓦卡字帕焦赫伏兆]))"
+                          rf"(?![A-Za-z])|(?<![{_ZN}])([{_ZN}]+)(万|亿)")),
     ("dime", re.compile(r"([一二两三四五六七八九])\s*毛(?:钱)?")),
     ("every_other", re.compile(r"\bevery\s+(?:other|second)\s+(?=\w)|\b(?:bi-?weekly|fortnightly)\b|隔周|每隔一周|双周",
                                re.IGNORECASE)),
@@ -80,8 +82,8 @@ _SPOKEN = frozenset(kind for kind, _ in EARLY)
 #: read after `quantity_forms.mentions`: a Chinese count or numeral where no reading of a kind took it (一个月 is a
 #: duration, 三千九百六 a number)
 _LATE: list[tuple[str, re.Pattern[str]]] = [
-    ("zh_count", re.compile(rf"([{_ZN}]+)\s*(?=[个台条楼层次本张位名件份只辆家所间栋座套把颗]|口人)")),
-    ("zh_number", re.compile(r"[一二两三四五六七八九]+[百千][零〇一二两三四五六七八九十百千]*")),
+    ("zh_count", re.compile(rf"(?<![{_ZN}])([{_ZN}]+)\s*(?=[个台条楼层次本张位名件份只辆家所间栋座套把颗]|口人)")),
+    ("zh_number", re.compile(r"(?<![一二两三四五六七八九])[一二两三四五六七八九]+[百千][零〇一二两三四五六七八九十百千]*")),
     ("plain", re.compile(r"(?<![A-Za-z0-9.,])\d+(?:[.,]\d+)*(?![A-Za-z0-9]|[.,]\d)")),
     ("relative", re.compile(r"(上上|下下|[本这下上])(?=个?(?:周|星期|礼拜|月))|\b(this|next|last)\s+(?=week|month|year|mon|tue|wed|thu|"
                             r"fri|sat|sun)", re.IGNORECASE)),
@@ -172,10 +174,12 @@ def _extra(kind: str, m: re.Match[str]) -> frozenset[str]:  # noqa: C901 - one b
 def _read(text: str) -> tuple[tuple[int, int, frozenset[str]], ...]:
     """(start, end, values) of every value mention of `text` (NFKC), in text order."""
     spans: list[tuple[int, int, frozenset[str]]] = []
+    taken = Taken(len(text))
 
     def add(start: int, end: int, values: frozenset[str]) -> None:
-        if values and not any(s < end and start < e for s, e, _ in spans):
+        if values and not taken.overlaps(start, end):
             spans.append((start, end, values))
+            taken.add(start, end)
 
     for kind, pattern in _EXTRA:  # codes first (INC-2291 is one value), then forms the shared readers lack ("Q3")
         for m in pattern.finditer(text):

@@ -34,6 +34,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from hindsight.text.runs import sub_outside_long_runs
+
 _DIGIT_WORDS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
                 "seven": "7", "eight": "8", "nine": "9"}
 _DIGIT_WORD = "|".join(_DIGIT_WORDS)
@@ -84,7 +86,7 @@ _ORDINAL = re.compile(r"\b(?:(twenty|thirty)[-\s](" + "|".join(_ORDINAL_TAIL) + 
                       re.IGNORECASE)
 _ZH_NUM = "一二两三四五六七八九十"
 _ZH_SMALL = {c: i for i, c in enumerate("零一二三四五六七八九十")} | {"两": 2}
-_ZH_HALF_HOURS = re.compile(rf"([{_ZH_NUM}]|\d+)\s*个半(?:小时|钟头|钟)")
+_ZH_HALF_HOURS = re.compile(rf"([{_ZH_NUM}]|(?<!\d)\d+)\s*个半(?:小时|钟头|钟)")
 _ZH_HALF_HOUR = re.compile(r"(?<![一二两三四五六七八九十\d个])半(?:个)?(?:小时|钟头|钟(?!点))")
 _ZH_QUARTERS = re.compile(r"([一三])刻钟")
 _ZH_CLOCK_HOURS = re.compile(rf"(?<=[{_ZH_NUM}\d个])\s*钟头")
@@ -95,9 +97,9 @@ _FORTNIGHT = re.compile(r"\ba\s+fortnight\b", re.IGNORECASE)
 _EN_HALF_YEAR = re.compile(r"\b(?:half\s+a|a\s+half[-\s])\s*year\b", re.IGNORECASE)
 _EN_PAIR = re.compile(r"\ba\s+pair\s+of\b", re.IGNORECASE)
 _ZH_HALF_YEAR = re.compile(r"(?<![一二两三四五六七八九十\d个大多])半年")
-_ZH_HALF_UNIT = re.compile(rf"([{_ZH_NUM}]|\d+)\s*个半月|([{_ZH_NUM}]|\d+)\s*年半")
+_ZH_HALF_UNIT = re.compile(rf"([{_ZH_NUM}]|(?<!\d)\d+)\s*个半月|([{_ZH_NUM}]|(?<!\d)\d+)\s*年半")
 _ZH_QUARTERLY = re.compile(r"(?:每)?(?:3|三)个月(?=一[次换结发交])")
-_ZH_TENTHS_DIGIT = re.compile(r"(\d+)\s*度\s*(\d)(?![\d.])")
+_ZH_TENTHS_DIGIT = re.compile(r"(?<!\d)(\d+)\s*度\s*(\d)(?![\d.])")
 
 _NUMBER_HYPHEN_WORD = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)-(?=[A-Za-z]+(?:-[A-Za-z]+)*\b)")
 _NOT_THOUSANDS = re.compile(r"(?<=\d)[,，](?=\d)(?!\d{3}(?!\d))")
@@ -151,7 +153,7 @@ def read_values(text: str) -> str:
     """`text` with the forms above written as the number reading reads them elsewhere."""
     text = _NOT_THOUSANDS.sub(", ", text)
     text = _ZH_DIGIT_RUN.sub(lambda m: "".join(_ZH_DIGIT[c] for c in m.group(0)), text)
-    text = _GLUED_UNIT.sub(r"\1 ", text)
+    text = sub_outside_long_runs(_GLUED_UNIT, r"\1 ", text)  # (fullwidth digits pass its ASCII lookbehind)
     text = _ORDINAL.sub(_ordinal, text)
     text = _SPELLED.sub(_spelled_written, text)
     text = _ZH_WORKWEEK.sub("工作日", _EN_WORKWEEK.sub("weekdays", text))
@@ -172,9 +174,9 @@ def read_values(text: str) -> str:
     return _NUMBER_HYPHEN_WORD.sub(r"\1 ", text)
 
 
-_EN_SPAN = re.compile(r"(\d+(?:\.\d+)?)\s*-?\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|"
+_EN_SPAN = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*-?\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|months?|"
                       r"years?|yrs?)\b")
-_ZH_SPAN = re.compile(r"(\d+(?:\.\d+)?)\s*个?\s*(秒钟?|分钟|小时|天|周|星期|个月)")
+_ZH_SPAN = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*个?\s*(秒钟?|分钟|小时|天|周|星期|个月)")
 _ZH_SPAN_UNIT = {"秒": "s", "秒钟": "s", "分钟": "mi", "小时": "h", "天": "d", "周": "w", "星期": "w", "个月": "mo"}
 
 
