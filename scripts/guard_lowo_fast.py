@@ -224,6 +224,11 @@ GROUPS: tuple[tuple[str, ...], ...] = (
     (DIALOGUE,), (CHAT,),
     ("train-r22T30", "train-r22T31",),
     ("train-r22T29",),
+    ("train-r23T1", "train-r23T2"),
+    ("train-r23T3", "train-r23T4"),
+    ("train-r23T5", "train-r23T6"),
+    ("train-r23T7", "train-r23T8"),
+    ("train-r23T9",),
 )
 
 
@@ -238,7 +243,7 @@ UNSEEN_BY_SHIPPED = ("blind-r7", "blind-r7b", "blind-r8", "blind-r8b", "train-r8
 #: ``scripts/guard_suite_set.py``), which the ship rule checks through the engine instead.
 TRAIN_ONLY = ("train-g10", "train-suite", "train-r21T1", "train-r21T2", "train-r21T3",
               "train-r21T4", "train-r21T5", "train-r21T6", "train-r21T7", "train-r21T8", "train-r21T9", "train-r21T10", "train-r21T11", "train-r21T12", "train-r21T13", "train-r21T14", "train-r21T15", "train-r21T22", "train-r21T23", "train-r21T24", "train-r21T25", "train-r21T28", "train-r21T29", "train-r22T1", "train-r22T2", "train-r22T3", "train-r22T4", "train-r22T5", "train-r22T6", "train-r22T7", "train-r22T8", "train-r22T9", "train-r22T10", "train-r22T11", "train-r22T12", "train-r22T13", "train-r22T14", "train-r22T15", "train-r22T16", "train-r22T17", "train-r22T18", "train-r22T19", "train-r22T20", "train-r22T21", "train-r22T22", "train-r22T23", "train-r22T24", "train-r22T25", "train-r22T26", "train-r22T27", "train-r22T28",
-              DIALOGUE, CHAT, "train-r22T30", "train-r22T31", "train-r22T29")
+              DIALOGUE, CHAT, "train-r22T30", "train-r22T31", "train-r22T29", "train-r23T1", "train-r23T2", "train-r23T3", "train-r23T4", "train-r23T5", "train-r23T6", "train-r23T7", "train-r23T8", "train-r23T9")
 
 
 def pick_threshold_per_writer(scores: np.ndarray, is_attack: np.ndarray, writers: np.ndarray, budget: float) -> float:

@@ -49,7 +49,7 @@ def load_jsonl(path: Path) -> list[dict[str, Any]]:
 # r21T26 / r21T27 (round 21's two PII training writers) and r22T43 / r22T44 (round 22's): registered so --hold and
 # bench/redaction_tagger_rounds.py --extra can read them; not in the shipped weights (held out, adding them cost more sets
 # than it helped: docs/benchmarks.md, "Redaction, round 20" and "Redaction, round 21").
-TRAIN_SETS = ("r8T1", "r9T1", "r10T1", "r21T26", "r21T27", "r22T43", "r22T44")  # r10T1: scored only (EVAL_ONLY)
+TRAIN_SETS = ("r8T1", "r9T1", "r10T1", "r21T26", "r21T27", "r22T43", "r22T44", "r23T43", "r23T44")  # r10T1: scored only (EVAL_ONLY)
 
 
 def round_rows(name: str) -> list[dict[str, Any]]:
