@@ -48,7 +48,7 @@ EARLY: list[tuple[str, re.Pattern[str]]] = [
                                r"|(?<![财学会务半])年(?:底|末)")),
     # 半小时 is read elsewhere; 半个月 / 半周 / 半分钟 and 一分半钟 (not 半天: as often "a long while" as half a day)
     ("zh_half", re.compile(r"(?<![一二两三四五六七八九十\d个大多])半(个月|个星期|个礼拜|周|分钟|秒钟?)"
-                           r"|([一二两三四五六七八九十\d]+)分半(?:钟)?")),
+                           r"|(?<![一二两三四五六七八九十\d])([一二两三四五六七八九十\d]+)分半(?:钟)?")),
 ]
 def _count(raw: str) -> float | None:
     if raw.isdigit():
