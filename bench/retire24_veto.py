@@ -37,10 +37,18 @@ def events(root: Path) -> list[dict]:
             r = m.get("replaces")
             for x in [r] if isinstance(r, str) else r or []:
                 repl.setdefault(x, set()).add(m["id"])
-        for new, e in json.loads((store / "write_log.json").read_text()).items():
+        # the log names a stored memory by the last set memory written into it (a later duplicate merged into an
+        # earlier one takes its name): name it by the first, the one whose text it holds
+        ids = json.loads((store / "ids.json").read_text())
+        first: dict[str, str] = {}
+        for k, v in ids.items():
+            first.setdefault(v, k)
+        name = {k: first[v] for k, v in ids.items()}.get
+        for logged, e in json.loads((store / "write_log.json").read_text()).items():
+            new = name(logged, logged)
             parts = [p for p in re.split(r"; (?=supersedes|supplements|also close)", e["reason"])
                      if p.startswith("supersedes")]
-            for old, part in zip(e["supersedes"], parts + [""] * len(e["supersedes"])):
+            for old, part in zip([name(x, x) for x in e["supersedes"]], parts + [""] * len(e["supersedes"])):
                 kind = "correct" if new in repl.get(old, ()) else "other" if old in repl else "kept"
                 rule = re.sub(r"\s*\(.*", "", re.sub(r"^supersedes mem_\w+: ", "", part))[:60] or "(reason cut in the log)"
                 out.append({"round": store.name, "old": old, "new": new, "kind": kind, "rule": rule,
