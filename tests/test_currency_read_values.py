@@ -10,30 +10,15 @@ another thing ("24 hours before") or with the older figure kept stay current. Fi
 from __future__ import annotations
 
 import dataclasses
-from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
+from currency_hits import VECTORS
+from currency_hits import hit as _hit
 
 import hindsight.retrieval.currency as currency
-from hindsight.model import MemoryRecord, MemoryType
-from hindsight.read_model import Explanation, SearchHit
+from hindsight.read_model import SearchHit
 from hindsight.retrieval.currency import OUTDATED, mark_outdated
-
-T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
-
-
-def _hit(mid: str, content: str, hours: int) -> SearchHit:
-    record = MemoryRecord(id=mid, content=content, type=MemoryType.semantic, event_time=T0 + timedelta(hours=hours))
-    return SearchHit(memory=record, score=1.0 - hours / 100, why=Explanation())
-
-
-def _unit(*xs: float) -> np.ndarray:
-    v = np.array(xs, dtype=np.float32)
-    return v / np.linalg.norm(v)
-
-
-VECTORS = {"old": _unit(1, 0.2, 0), "new": _unit(1, 0, 0.2), "far": _unit(0, 0, 1)}
 
 
 def _search(old: str, new: str) -> dict[str, SearchHit]:

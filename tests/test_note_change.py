@@ -9,15 +9,14 @@ Texts written for these tests (not from any evaluation set). Main read none of t
 from __future__ import annotations
 
 import dataclasses
-from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
 
 import hindsight.retrieval.note_change as note_change
 import hindsight.write.slot_change as slot_change
-from hindsight.model import MemoryRecord, MemoryType
-from hindsight.read_model import Explanation, SearchHit
+from hindsight.model import MemoryRecord
+from hindsight.read_model import SearchHit
 from hindsight.retrieval.currency import OUTDATED, mark_outdated, states_change
 from hindsight.retrieval.note_change import mark_note_changes, states_note_change
 from hindsight.write.slot_change import overrides
@@ -83,21 +82,9 @@ def test_the_note_tier_keeps_its_bars(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # ------------------------------------------------------------------ read: mark_note_changes
-T0 = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
-
-
-def _hit(mid: str, content: str, hours: int) -> SearchHit:
-    record = MemoryRecord(id=mid, content=content, type=MemoryType.semantic, event_time=T0 + timedelta(hours=hours))
-    return SearchHit(memory=record, score=1.0 - hours / 100, why=Explanation())
-
-
-def _unit(*xs: float) -> np.ndarray:
-    v = np.array(xs, dtype=np.float32)
-    return v / np.linalg.norm(v)
-
-
-VECTORS = {"old": _unit(1, 0.2, 0), "new": _unit(1, 0, 0.2), "far": _unit(0, 0, 1)}
-
+from currency_hits import VECTORS
+from currency_hits import hit as _hit
+from currency_hits import unit as _unit
 
 ON = note_change.NoteRule(on=True)
 
