@@ -12,6 +12,9 @@ import dataclasses
 
 import numpy as np
 import pytest
+from currency_hits import VECTORS
+from currency_hits import hit as _hit
+from currency_hits import unit as _unit
 
 import hindsight.retrieval.note_change as note_change
 import hindsight.write.slot_change as slot_change
@@ -82,9 +85,6 @@ def test_the_note_tier_keeps_its_bars(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # ------------------------------------------------------------------ read: mark_note_changes
-from currency_hits import VECTORS
-from currency_hits import hit as _hit
-from currency_hits import unit as _unit
 
 ON = note_change.NoteRule(on=True)
 
