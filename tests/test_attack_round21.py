@@ -14,8 +14,8 @@
 
 An order put inside long benign padding where no sampled window of the guard's long-text read covers it passed (18 of
 22 classifier-only round-22 attacks at 0.03): fixed at the merge (long_text scores every window the cheap text gate
-marks, up to MAX_SCORED). Seen and left (xfail, for its owner): one invisible character inside an email or a card
-number keeps it out of redaction.
+marks, up to MAX_SCORED). One invisible character inside an email or a card number kept it out of redaction
+(fixed: redaction reads through default-ignorable characters, tests/test_redaction_invisible.py).
 """
 
 from __future__ import annotations
@@ -275,8 +275,6 @@ def test_an_order_in_an_unsampled_window_of_long_padding_is_held(order: str) -> 
  long_text also scores every window the cheap topic / framing gate marks)"
 
 
-@pytest.mark.xfail(reason="redaction reads the raw text: an invisible character inside a value hides it (for the "
-                          "redaction owner)", strict=False)
 @pytest.mark.parametrize("mark", ["\u200b", "\u3164"], ids=["zero-width-space", "hangul-filler"])
 def test_an_invisible_character_inside_an_email_or_card_does_not_keep_it_in_clear(bag_engine: MemoryEngine,
                                                                                  mark: str) -> None:

@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from hindsight.safety.normalize import INVISIBLE_CHARS
 from hindsight.safety.redact_address import find_addresses
 from hindsight.safety.redact_brackets import bracketed_findings
 from hindsight.safety.redact_clause import find_clause_passwords, find_contact_phones, find_labelled_addresses
@@ -99,6 +100,7 @@ _CREDENTIAL_KINDS = frozenset({"private_key", "api_key", "password", "otp"})
 _CARD_WORD = re.compile(r"(?i)\bcards?\b|卡")
 # Lower number wins when two findings overlap.
 _PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
+_INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]+")  # the guard's fold: Unicode's default-ignorable characters
 
 
 @dataclass(frozen=True)
@@ -287,7 +289,26 @@ def _partners(text: str, spans: list[Span]) -> list[Span]:
 
 def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: TaggerModel | bool = True) -> list[Finding]:
     """Non-overlapping findings, left to right; on overlap the higher-priority kind (then the longer span) wins.
-    ``tagger``: the learned second opinion over what the rules left (True: shipped weights, False: rules only)."""
+    ``tagger``: the learned second opinion over what the rules left (True: shipped weights, False: rules only).
+
+    Characters that render as nothing (``alice\u200b.smith@...``) are read through: the finders see the text
+    without them and each span maps back to the stored text, covering the invisible characters inside it."""
+    if not _INVISIBLE.search(text):
+        return _find_visible(text, kinds, tagger)
+    kept: list[int] = []  # kept[i]: the stored offset of the folded text's i-th character
+    cursor = 0
+    for m in _INVISIBLE.finditer(text):
+        kept.extend(range(cursor, m.start()))
+        cursor = m.end()
+    kept.extend(range(cursor, len(text)))
+    folded = "".join(text[i] for i in kept)
+    if not folded:
+        return []
+    return [Finding(f.kind, kept[f.start], kept[f.end - 1] + 1) for f in _find_visible(folded, kinds, tagger)
+            if f.end > f.start]
+
+
+def _find_visible(text: str, kinds: Iterable[str] | None, tagger: TaggerModel | bool) -> list[Finding]:
     wanted = set(kinds) if kinds is not None else set(KINDS)
     # Public contacts (an organisation's hotline, mailbox or address) stay, and the tagger never sees them.
     raw = _run_finders(text)
