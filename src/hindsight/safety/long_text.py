@@ -97,6 +97,7 @@ def windows(text: str, marked: Callable[[str], bool] | None = None) -> list[str]
     base = _spread(every, MAX_WINDOWS)
     if marked is None or len(out) <= MAX_WINDOWS:
         return [out[i] for i in base]
-    extra = [i for i in every if i not in set(base) and marked(out[i])]
-    chosen = sorted(set(base) | set(_spread(extra, MAX_SCORED - len(base))))
+    sampled = set(base)
+    extra = [i for i in every if i not in sampled and marked(out[i])]
+    chosen = sorted(sampled | set(_spread(extra, MAX_SCORED - len(base))))
     return [out[i] for i in chosen]
