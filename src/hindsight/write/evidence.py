@@ -62,6 +62,7 @@ from hindsight.write.slots import (
     structural_change_ok,
     subject_shared,
 )
+from hindsight.write.state_change import state_change
 from hindsight.write.value_read import amounts_read_alike, numbers_read_alike
 
 #: Attributes that hold one value at a time: a new value there replaces the old one.
@@ -343,6 +344,9 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
     if switch and new_value and not a.old_has_contrast and not stays and about_the_same:
         return f"the new memory says '{switch}' ({_text(new_value)})"  # (a new text that keeps all of the
         # old one says it still holds: "uses a standing desk and switches to sitting after lunch")
+    told = state_change(old, new)  # a change told in a form no cue list has (round 25b, `state_change`)
+    if told and not a.old_has_contrast:
+        return told
     if other_fact(old, new) or not structural_change_ok(old, new):
         return None  # without a cue, a change replaces one value of the same statement
     if a.antonym and not a.polarity_flip:
