@@ -46,3 +46,20 @@ def test_no_reading_without_its_evidence(old: str, new: str) -> None:
     from hindsight.write.state_change import state_change
 
     assert state_change(old, new) is None
+
+
+def test_a_pending_state_of_another_person_is_no_change() -> None:
+    old, new = "小宇的流感疫苗还没打。", "朵朵的流感针上周六打完了。"
+    assert change_evidence(old, new, analyse(old, new)) is None
+
+
+def test_a_time_word_where_the_subject_stands_is_no_other_subject() -> None:
+    old, new = "阿福还没做体检。", "阿福上周做完体检了，一切正常。"   # 没 / 上周 read as two subjects on main
+    assert "做完" in (change_evidence(old, new, analyse(old, new)) or "")
+
+
+def test_a_name_the_new_text_leaves_out_is_another_subject() -> None:
+    from hindsight.write.state_change import completed, unnamed_subject_swap
+
+    assert completed("The vet says Ava is still on antibiotics.", "The vet says Leo finished his antibiotics.") is None
+    assert not unnamed_subject_swap("小宇的流感疫苗还没打。", "朵朵的流感针上周六打完了。")

@@ -16,7 +16,9 @@ lists has. Three readings, each positive evidence, each asking the old text for 
   "now leaves at", 调整到, 改签到), where the old text states a value of the kind the new one moves to and the new
   text leaves it (`value_canon` kinds; "the launch dropped to 20 May" says nothing of a price).
 
-Lexical only; no vectors and no fitted parameter.
+A told change whose "other subject" (`slots.other_entity`) is a stretch without a name (`unnamed_subject_swap`: 没 /
+上周, monthly / refinance) is still read by `evidence.change_evidence`. Lexical only; no vectors and no fitted
+parameter.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from __future__ import annotations
 import re
 
 from hindsight.write.analysis import analyse, content_diff, units
+from hindsight.write.name_reading import common_word
+from hindsight.write.slot_align import FRAME_MIN, align
+from hindsight.write.slots import relation_mismatch
 from hindsight.write.value_canon import canonical_values, value_match
 
 #: A state still pending or planned, in the old text.
@@ -76,9 +81,33 @@ def completed(old: str, new: str) -> str | None:
         return None  # the old text tells an ending already, or the new one still waits
     if _NOT_DONE.search(new[: done.start()].lower()) or _TARGET.search(new.lower()):
         return None
-    if not _shared_thing(old, new):
+    if not _shared_thing(old, new) or _names_differ(old, new, (pending.group(0), done.group(0))):
         return None
     return f"{pending.group(0)} -> {done.group(0)}"
+
+
+#: A run of capitalised words inside a sentence (a sentence's first word is capitalised anyway: "Violin #42 is ...").
+_CAPITALISED = re.compile(r"(?<=[\w,;:'’)]\s)[A-Z][a-z]+(?:\s[A-Z][a-z]+)*")
+
+
+def _names_differ(old: str, new: str, cues: tuple[str, ...]) -> bool:
+    """A name inside a sentence of the old text that the new one does not name ("the vet says Ava is still on
+    antibiotics" / "Leo finished his course"): a run of capitalised words none of which the new text has (not a
+    function word, a word of when - April, Monday - or a cue). A name that opens a sentence is not told from a
+    capitalised first word here; Han names are left to `slots.other_entity`."""
+    said, other = " ".join(cues).lower(), new.lower()
+    for run in _CAPITALISED.findall(old):
+        words = [w.lower() for w in run.split()]
+        if any(w in other for w in words):
+            continue
+        if all(w in said or w[:3] in _MONTHS_DAYS or all(u.stop for u in units(w)) for w in words):
+            continue
+        return True
+    return False
+
+
+_MONTHS_DAYS = frozenset({"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec", "mon",
+                          "tue", "wed", "thu", "fri", "sat", "sun"})
 
 
 def _shared_thing(old: str, new: str) -> bool:
@@ -130,6 +159,27 @@ def moved_to(old: str, new: str) -> str | None:
     if any(mention & old_mention for mention in after for old_mention in had):
         return None  # the value it moved to is the old one
     return found.group(0).strip()
+
+
+def unnamed_subject_swap(old: str, new: str) -> bool:
+    """Whether what `slots.other_entity` reads as another subject is a stretch of ordinary words on both sides and
+    no other relative: a time word or an adverb where the subject would stand (团子还没做绝育 / 团子上周做完: 没 /
+    上周). A Han word must be a common word (`name_reading.common_word`: not 小宇 / 朵朵), a Latin one written in
+    lower case somewhere in the pair (not "Ava" / "Leo", nor a sentence's capitalised first word)."""
+    if relation_mismatch(old, new):
+        return False
+    al = align(old, new)
+    region = al.subject_replaced() if al.frame >= FRAME_MIN else None
+    if region is None:
+        return False
+    both = f"{old} {new}"
+    for atoms in (region.old, region.new):
+        han = "".join(a.text for a in atoms if not a.text.isascii())
+        if han and not all(common_word(u.text) for u in units(han) if not u.stop):
+            return False
+        if any(not re.search(rf"(?<![\w'’]){re.escape(a.text)}(?![\w'’])", both) for a in atoms if a.text.isascii()):
+            return False
+    return True
 
 
 def state_change(old: str, new: str) -> str | None:
