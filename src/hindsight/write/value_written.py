@@ -4,11 +4,13 @@ Blind round 23's missed restatements held values `value_canon` read as different
 (docs/benchmarks.md "Hygiene, round 25"): a Chinese number with two scale words read as two numbers (一亿八千万 as
 1亿 and 8千万, 三万五千 as 30000 and 5000; 1亿8000万), a Chinese numeral before a unit of measure (二十公斤, 一米二 = 1.2
 米), a year and month in Chinese digits (二一年九月 read as a duration, 二零二一年九月 as the bare number 2021), a
-version after "v" (v1.29), a time under a minute (0.8 s / 800 milliseconds), a day written as a month and an ordinal
+time under a minute (0.8 s / 800 milliseconds), a day written as a month and an ordinal
 word ("March third" / 3 March), and an ordinal of tens in words ("ninetieth" / 90th). Each is read here as the typed
 canonical values `value_canon` gives the written form, so the one matcher there pairs them; this module only widens
 what a mention may be. Lexical only, positive forms only: 三万五 (a spoken 35,000 or 30,005) is left to the readers
-that had it, 一米 alone stays a count, "second" / "third" alone are not ordinals here.
+that had it (一万八千六 is not 18,000), 六斤八两 / 十二公斤半 / 五点二公斤 / 周一升旗 stay theirs, "second" / "third"
+alone are not ordinals here, and a version (v2, v1.29) is not read as a number: "v2 adds X" / "v2 adds Y" would
+then state one value and open the value gate for two facts.
 """
 
 from __future__ import annotations
@@ -36,20 +38,19 @@ _ORD_ANY = (rf"(?:(?:{'|'.join(_TENS)})[-\s](?:{'|'.join(_ORD_UNITS)})|{'|'.join
             rf"|{'|'.join(_ORD_UNITS)})")
 #: a Chinese unit of measure after a Chinese numeral: mass as `value_canon` types it (kg), the others as the number
 _MASS = {"公斤": 1.0, "千克": 1.0, "斤": 0.5}
-_MEASURE = "公斤|千克|斤|公里|千米|厘米|毫米|米|毫升|升|吨"
+_MEASURE = "公斤|千克|斤|公里|千米|厘米|毫米|米|毫升|吨"
 
 #: (kind, pattern) read before `quantity_forms.mentions` (`value_canon._EXTRA`, ahead of its scaled numbers)
 FORMS: list[tuple[str, re.Pattern[str]]] = [
     # 一亿八千万, 三万五千, 一万零五百 (the part after the scale word ends on a unit or holds 零); 1亿8000万
-    ("zh_compound", re.compile(rf"(?<![{_ZN}万亿\d])([{_ZN}]+[万亿][{_ZN}万]*[千百十万])"
+    ("zh_compound", re.compile(rf"(?<![{_ZN}万亿\d])([{_ZN}]+[万亿][{_ZN}万]*[千百十万])(?![{_ZN}])"
                                r"|(?<![\d.])(\d+(?:\.\d+)?)\s*亿\s*(\d+)\s*万")),
     # 二一年九月, 二零二一年九月 (not when a day follows: 二零二一年九月三号 is a date read elsewhere)
     ("zh_year_month", re.compile(rf"(?<![{_ZN}\d])([{_ZD}]{{2}}|[{_ZD}]{{4}})\s*年\s*(十[一二]?|[一二三四五六七八九])\s*月"
                                  rf"(?!\s*[{_ZN}\d]+\s*[号日])")),
     # 一米二 (1.2 m), 二十公斤, 两公里
     ("zh_metre", re.compile(r"(?<![零〇一二两三四五六七八九十百千\d])([一二两三四五六七八九])米([一二三四五六七八九])(?![零〇一二两三四五六七八九十百千\d])")),
-    ("zh_measure", re.compile(rf"(?<![{_ZN}\d.])([{_ZN}]+)\s*({_MEASURE})")),
-    ("version", re.compile(r"(?<![A-Za-z0-9.])[vV](\d+(?:\.\d+)?)(?![\d.]*\d|[A-Za-z])")),
+    ("zh_measure", re.compile(rf"(?<![{_ZN}\d.点周期拜])([{_ZN}]+)\s*({_MEASURE})(?!\s*[{_ZN}半])")),
     ("subsecond", re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?(ms|msec|milliseconds?|s|secs?)\b(?!['’]\w)", re.IGNORECASE)),
     ("month_ordinal", re.compile(rf"\b{_MONTH_RE}\.?\s+(?:the\s+)?({_ORD_ANY})\b|\b(?:the\s+)?({_ORD_ANY})\s+of\s+"
                                  rf"{_MONTH_RE}\b", re.IGNORECASE)),
@@ -93,8 +94,6 @@ def read(kind: str, m: re.Match[str]) -> frozenset[str]:  # noqa: C901 - one bra
         if g(2) in _MASS:
             return frozenset({f"mass:{fmt(value * _MASS[g(2)])}"})
         return frozenset({f"num:{fmt(float(value))}", f"digits:{value}"})
-    if kind == "version":
-        return frozenset({f"num:{fmt(float(g(1)))}", f"digits:{g(1)}"})
     if kind == "subsecond":
         number = float(g(1))
         unit = g(2).lower()
