@@ -1,0 +1,41 @@
+"""A negation said the other way round, read where two texts state the same values (hygiene round 25).
+
+The value gate (`value_gate.gate_reason`) stayed shut on every pair whose negation words differ in parity
+(`analysis.polarity_flip`): over the released hygiene sets that shut it on 96 restatements whose values are the same
+and 39 other pairs (27 of them changes, which a change cue shuts anyway). A rule is told both ways: "by 11am" / "no
+later than 11:00", 8000元以内 / 不超过八千块, "frozen from Friday 15:00" / "no releases over the weekend", 周日休息 /
+周日不开门, "tabs, width 4" / "tabs, no spaces". `restated_negation(old, new)` reads such a flip as the same fact
+said another way, so the gate's other guards and the pair model's p(merge) decide, except where the flip says more
+than wording: an antonym (`analysis.antonym`), something not yet done on one side only (还没收到 / 到账了: it
+happened since), a plan one side cannot keep ("can't make it"), or a liking on both sides (can't stand / loves:
+two opinions, each about its own thing). Lexical only, EN/ZH.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.write.analysis import analyse
+
+#: something not done yet: said on one side only, the other side may report that it happened since
+_NOT_YET = re.compile(r"还没|尚未|还未|未到|\bnot\s+yet\b|\bstill\s+(?:hasn't|haven't|isn't|aren't|not)\b|\bpending\b|\byet\s+to\b",
+                      re.IGNORECASE)
+#: a plan or arrangement one side cannot keep
+_CANNOT_KEEP = re.compile(r"\b(?:can't|cannot|can not|won't be able to)\s+make\s+it\b|来不了|去不了|赶不上", re.IGNORECASE)
+#: a liking or disliking: a flip between two texts that both hold one is two opinions, not one fact twice
+_LIKING = re.compile(r"\b(?:love[sd]?|like[sd]?|hate[sd]?|enjoy(?:s|ed)?|adore[sd]?|can't stand|couldn't stand|"
+                     r"dislike[sd]?|prefer(?:s|red)?|fond of|into)\b|喜欢|讨厌|爱喝|爱吃|受不了|不爱|偏爱|反感",
+                     re.IGNORECASE)
+
+
+def restated_negation(old: str, new: str) -> bool:
+    """Whether the negation words of `old` and `new` differ in parity only as wording: a parity flip, no antonym,
+    no "not yet" on one side only, no plan one side cannot keep, not a liking on both sides."""
+    a = analyse(old, new)
+    if not a.polarity_flip or a.antonym is not None:
+        return False
+    if bool(_NOT_YET.search(old)) != bool(_NOT_YET.search(new)):
+        return False
+    if _CANNOT_KEEP.search(old) or _CANNOT_KEEP.search(new):
+        return False
+    return not (_LIKING.search(old) and _LIKING.search(new))
