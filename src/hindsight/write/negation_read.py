@@ -6,7 +6,8 @@ and 39 other pairs (27 of them changes, which a change cue shuts anyway). A rule
 later than 11:00", 8000元以内 / 不超过八千块, "frozen from Friday 15:00" / "no releases over the weekend", 周日休息 /
 周日不开门, "tabs, width 4" / "tabs, no spaces". `restated_negation(old, new)` reads such a flip as the same fact
 said another way, so the gate's other guards and the pair model's p(merge) decide, except where the flip says more
-than wording: an antonym (`analysis.antonym`), something not yet done on one side only (还没收到 / 到账了: it
+than wording: an antonym (`analysis.antonym`), one text negating a predicate the other states ("is not open" / "is
+open", 不开放 / 开放), something not yet done on one side only (还没收到 / 到账了: it
 happened since), a plan one side cannot keep ("can't make it"), or a liking on both sides (can't stand / loves:
 two opinions, each about its own thing). Lexical only, EN/ZH.
 """
@@ -28,11 +29,33 @@ _LIKING = re.compile(r"\b(?:love[sd]?|like[sd]?|hate[sd]?|enjoy(?:s|ed)?|adore[s
                      re.IGNORECASE)
 
 
+#: a predicate negated in English (not / n't / never, a copula or auxiliary skipped) - "no X" and "nobody" quantify
+_EN_NEGATED = re.compile(r"\b(?:not|never)\s+(?:(?:be|been|is|are|was|were|being|a|an|the|to|any|have|has|do|does|get|"
+                         r"got)\s+)*([A-Za-z]{3,})|n't\s+(?:(?:be|been|a|an|the|to|any|have|do|get)\s+)*([A-Za-z]{3,})",
+                         re.IGNORECASE)
+#: a predicate negated in Chinese: the two characters after 不 / 没 / 别 / 未 / 无, a modal or 有 skipped
+_ZH_NEGATED = re.compile(r"(?:不|没有?|别|未|无)(?:[能可要会得该准许让再]|可以|应该|需要)?([\u4e00-\u9fff]{2})")
+
+
+def _denied_there(one: str, other: str) -> bool:
+    """Whether `one` negates a predicate that `other` states: the word after the negation is written in `other`
+    ("is not open" / "is open", 不开放 / 开放)."""
+    low = other.lower()
+    for m in _EN_NEGATED.finditer(one):
+        word = (m.group(1) or m.group(2)).lower()
+        if re.search(rf"\b{re.escape(word[:max(4, len(word) - 2)])}", low):
+            return True
+    return any(m.group(1) in other for m in _ZH_NEGATED.finditer(one))
+
+
 def restated_negation(old: str, new: str) -> bool:
     """Whether the negation words of `old` and `new` differ in parity only as wording: a parity flip, no antonym,
-    no "not yet" on one side only, no plan one side cannot keep, not a liking on both sides."""
+    neither text negating a predicate the other states, no "not yet" on one side only, no plan one side cannot keep,
+    not a liking on both sides."""
     a = analyse(old, new)
     if not a.polarity_flip or a.antonym is not None:
+        return False
+    if _denied_there(old, new) or _denied_there(new, old):
         return False
     if bool(_NOT_YET.search(old)) != bool(_NOT_YET.search(new)):
         return False
