@@ -11,10 +11,11 @@ from hindsight.write.value_gate import gate_reason
 
 #: one rule or fact, its negation words differing in parity: the gate opens
 OPEN = [
-    ("Be at the ferry terminal by 8am.", "Arrive at the ferry terminal no later than 08:00."),
+    ("Need to be at the port by 11am for boarding.", "Boarding: arrive at the port no later than 11:00."),
     ("每月餐饮预算控制在3000元以内。", "每个月吃饭的开销不超过三千块。"),
-    ("药房每周一休息。", "药房周一不开门。"),
-    ("Merges to main are frozen from Thursday 18:00.", "No merges to main after 6 pm on Thursday."),
+    ("上传文件大小限制为 20MB。", "单个上传文件不能超过 20 兆。"),
+    ("Deploys to prod are blocked on Fridays after 3pm.", "No production releases Friday afternoons from 15:00 on."),
+    ("我每天晚上11点前上床睡觉。", "一般不到十一点我就已经躺下了。"),
 ]
 
 #: the flip says more than wording: the gate stays shut
