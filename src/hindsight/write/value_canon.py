@@ -28,9 +28,9 @@ from functools import lru_cache
 
 from hindsight.text.numerals import zh_int
 from hindsight.text.spans import Taken
+from hindsight.write import value_written
 from hindsight.write.quantity_forms import EVERY_FAMILY, mentions
 from hindsight.write.quantity_kinds import WORD_RUN, fmt, word_values
-from hindsight.write import value_written
 from hindsight.write.value_spoken import EARLY, read
 
 _ZN = "零〇一二两三四五六七八九十百千"
