@@ -8,8 +8,9 @@ later than 11:00", 8000元以内 / 不超过八千块, "frozen from Friday 15:00
 said another way, so the gate's other guards and the pair model's p(merge) decide, except where the flip says more
 than wording: an antonym (`analysis.antonym`), one text negating a predicate the other states ("is not open" / "is
 open", 不开放 / 开放), something not yet done on one side only (还没收到 / 到账了: it
-happened since), a plan one side cannot keep ("can't make it"), or a liking on both sides (can't stand / loves:
-two opinions, each about its own thing). Lexical only, EN/ZH.
+happened since), a plan one side cannot keep ("can't make it"), or a liking on either side ("he loves sake" / "she
+doesn't drink at all": an opinion's sign, often of another person or thing - r11T1:185 merged at p 0.96 when only a
+liking on both sides kept the gate shut). Lexical only, EN/ZH.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ _NOT_YET = re.compile(r"还没|尚未|还未|未到|\bnot\s+yet\b|\bstill\s+(?:h
                       re.IGNORECASE)
 #: a plan or arrangement one side cannot keep
 _CANNOT_KEEP = re.compile(r"\b(?:can't|cannot|can not|won't be able to)\s+make\s+it\b|来不了|去不了|赶不上", re.IGNORECASE)
-#: a liking or disliking: a flip between two texts that both hold one is two opinions, not one fact twice
+#: a liking or disliking: a flip beside one is an opinion's sign, not wording
 _LIKING = re.compile(r"\b(?:love[sd]?|like[sd]?|hate[sd]?|enjoy(?:s|ed)?|adore[sd]?|can't stand|couldn't stand|"
                      r"dislike[sd]?|prefer(?:s|red)?|fond of|into)\b|喜欢|讨厌|爱喝|爱吃|受不了|不爱|偏爱|反感",
                      re.IGNORECASE)
@@ -51,7 +52,7 @@ def _denied_there(one: str, other: str) -> bool:
 def restated_negation(old: str, new: str) -> bool:
     """Whether the negation words of `old` and `new` differ in parity only as wording: a parity flip, no antonym,
     neither text negating a predicate the other states, no "not yet" on one side only, no plan one side cannot keep,
-    not a liking on both sides."""
+    no liking on either side."""
     a = analyse(old, new)
     if not a.polarity_flip or a.antonym is not None:
         return False
@@ -61,4 +62,4 @@ def restated_negation(old: str, new: str) -> bool:
         return False
     if _CANNOT_KEEP.search(old) or _CANNOT_KEEP.search(new):
         return False
-    return not (_LIKING.search(old) and _LIKING.search(new))
+    return not (_LIKING.search(old) or _LIKING.search(new))
