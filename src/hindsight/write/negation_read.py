@@ -25,8 +25,8 @@ _NOT_YET = re.compile(r"还没|尚未|还未|未到|\bnot\s+yet\b|\bstill\s+(?:h
 #: a plan or arrangement one side cannot keep
 _CANNOT_KEEP = re.compile(r"\b(?:can't|cannot|can not|won't be able to)\s+make\s+it\b|来不了|去不了|赶不上", re.IGNORECASE)
 #: a liking or disliking: a flip beside one is an opinion's sign, not wording
-_LIKING = re.compile(r"\b(?:love[sd]?|like[sd]?|hate[sd]?|enjoy(?:s|ed)?|adore[sd]?|can't stand|couldn't stand|"
-                     r"dislike[sd]?|prefer(?:s|red)?|fond of|into)\b|喜欢|讨厌|爱喝|爱吃|受不了|不爱|偏爱|反感",
+_LIKING = re.compile(r"\b(?:love[sd]?|like[sd]|hate[sd]?|enjoy(?:s|ed)?|adore[sd]?|can't stand|couldn't stand|"
+                     r"dislike[sd]?|prefer(?:s|red)?|fond of)\b|喜欢|讨厌|爱喝|爱吃|受不了|不爱|偏爱|反感",
                      re.IGNORECASE)
 
 
