@@ -66,16 +66,21 @@ def test_look_alikes_outside_any_value_are_kept_as_written() -> None:
         assert redact(text).text == text
 
 
-def test_a_look_alike_value_is_not_stored_in_clear_through_the_engine(bag_engine: MemoryEngine) -> None:
-    result = bag_engine.store_memory({"content": "Paid the invoice with my card 4111\u00a01111\u00a01111\u00a01111 today.",
+def test_a_look_alike_value_is_not_stored_in_clear_through_the_engine(tmp_path: Path) -> None:
+    settings = HindsightSettings(db=tmp_path / "m.db", guard="off", hygiene=False)  # redaction alone
+    engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
+    try:
+        result = engine.store_memory({"content": "Paid the invoice with my card 4111\u00a01111\u00a01111\u00a01111 today.",
                                       "tags": ["billing"], "metadata": {"card": "４１１１１１１１１１１１１１１１"}})
-    memory = bag_engine.get(result.memory_id)
-    assert "1111" not in memory.content and "１１１１" not in str(memory.metadata), (memory.content, memory.metadata)
+        memory = engine.get(result.memory_id)
+        assert "1111" not in memory.content and "１１１１" not in str(memory.metadata), (memory.content, memory.metadata)
+    finally:
+        engine.close()
 
 
 def test_folding_stays_linear() -> None:
     unit = "Card ４１１１ １１１１ １１１１ １１１１ or 555\u2011867\u20115309, ｌｉｎａ＠ｑｑ．ｃｏｍ\u00a0ok. "
-    assert_not_superlinear(lambda t: redact(t, tagger=False), unit * 10, unit * 100)
+    assert_not_superlinear(lambda t: redact(t, tagger=False), unit * 4, unit * 40)
 
 
 # --- two processes on one SQLite file: one decision at a time per namespace -----------------------------------------
