@@ -5,8 +5,9 @@ Look-alikes: a template's stand-in is not a secret, whichever finder took it (``
 ``*_HERE``, ``xxxx-xxxx``, an all-capitals name with a credential word, 请替换 / 示例 ...); a CRC, a file's check code or a
 hash named right before a value makes it a digest, not a one-time code (``redact_vet._DIGEST_BEFORE``); a Chinese
 landline with a four-digit area code (0411 ...) is not an Australian mobile, so its published cue counts; an amount of
-money is a quantity, not a code. PII: a password still at a device's quoted default, a routing number in a bank
-sentence whatever its checksum, a Chinese bank's interbank code (联行号), phones listed with a found phone.
+money is a quantity, not a code; what follows a label inside a placeholder's brackets ("<密码>@host") is no password. PII: a password still at a device's quoted default, a routing number in a bank
+sentence whatever its checksum, a Chinese bank's interbank code (联行号), phones listed with a found phone, a UK mobile
+at the end of a sentence.
 
 The guard side (redact, then judge intent on the redacted text; ``routed.neutral_spans``): a job title ending in "agent"
 is a person, a send reported as a mistake and corrected is a past event, a channel the contact's owner accepts
@@ -34,6 +35,7 @@ PII = [
     ("Roster numbers: Ana +1-555-0162, Bo 555.0178 and Cy 555 0199 for the late shift.", "555.0178"),
     ("Roster numbers: Ana +1-555-0162, Bo 555.0178 and Cy 555 0199 for the late shift.", "555 0199"),
     ("Tom's mobile is 0412 345 678, call after five.", "0412 345 678"),
+    ("After six, call the caretaker on his mobile 07700 900318.", "07700 900318"),
 ]
 
 KEEP = [
@@ -45,6 +47,7 @@ KEEP = [
     ("固件安装包的校验码是 A91C44F0，刷机前先核对。", "A91C44F0"),
     ("地铁服务中心问询电话 0411-8888 0123 是对外公布的，乘客可以直接打。", "0411-8888 0123"),
     ("Deposit refund of £480 goes to sort code 20-31-77, account 41239876.", "£480"),
+    ("文档里的连接串示例是 mysql://app:<密码>@10.0.0.8:3306/shop，换成你自己的。", "<密码>@10.0.0.8"),
 ]
 
 CASES = value_cases(PII, KEEP)

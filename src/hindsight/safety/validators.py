@@ -221,10 +221,11 @@ def placeholder_words(value: str) -> bool:
 
 
 # Round 25: a template's stand-in in any finder's hands ("Bearer YOUR_ACCESS_TOKEN", "API_KEY_HERE", "xxxx-xxxx",
-# "<token>", "[your key]", "示例密钥", "请替换为你的密钥"): a name of where a secret goes, not a secret. An all-capitals
+# "<token>", "[your key]", "示例密钥", "请替换为你的密钥"; what follows a label inside a placeholder's brackets, "<密码>@host"):
+# a name of where a secret goes, not a secret. An all-capitals
 # name counts only with no digit and a credential word in it (``ACCESS_TOKEN``; "BLUE_SKY_RIVER" may be a passphrase).
 _STAND_IN = re.compile(
-    r"(?i)^(?:.*[_-](?:here|goes[_-]here)|(?:insert|replace|put|paste|enter|add)[_-].*|\[[^\]]*\]|[x*•●#]{2,}(?:[-_ .][x*•●#]{2,})+|[x*•●]{4,}|…+|"
+    r"(?i)^(?:[>\]}）」】].*|.*[_-](?:here|goes[_-]here)|(?:insert|replace|put|paste|enter|add)[_-].*|\[[^\]]*\]|[x*•●#]{2,}(?:[-_ .][x*•●#]{2,})+|[x*•●]{4,}|…+|"
     r"(?:你的|您的|自己的|示例|样例|替换|请替换|请填写|填写|待填|此处|这里填)[\s\S]*)$"
 )
 _CAPS_NAME = re.compile(r"[A-Z]+(?:_[A-Z]+)+")
