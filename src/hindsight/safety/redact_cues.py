@@ -274,12 +274,6 @@ def find_bank_accounts(text: str) -> list[Span]:
             out.append(("bank_account", m.start(), m.start() + len(value)))
     for m in _SORT_CODE.finditer(text):
         out.append(("bank_account", *m.span("value")))
-    for m in _ROUTING.finditer(text):
-        d = [int(c) for c in m.group("value")]
-        # Round 25: like an IBAN, a failing checksum in a bank or payment sentence is still written as a routing number
-        # (4 fresh writers' made-up routing numbers fail ABA and were listed as secrets; none kept)
-        if (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + d[2] + d[5] + d[8]) % 10 == 0 or paid:
-            out.append(("bank_account", *m.span("value")))
     for m in _CN_BANK_CODE.finditer(text):
         out.append(("bank_account", *m.span("value")))
     if paid:  # round 17: money moving names a bank account as well as a bank word does ("pay rent into acc ...")
@@ -298,6 +292,16 @@ def find_bank_accounts(text: str) -> list[Span]:
                 out.append(("card", *m.span("value")))
             continue
         out.append(("bank_account", *m.span("value")))
+    accounts = bool(out)
+    for m in _ROUTING.finditer(text):
+        d = [int(c) for c in m.group("value")]
+        # Round 25: like an IBAN, a failing checksum is still written as a routing number next to an account or in a
+        # bank or payment sentence - other than the cue's own word (4 fresh writers' made-up routing numbers fail ABA
+        # and were listed as secrets; none kept); "Routing 123456789 trucks through the north gate" stays.
+        rest = text[: m.start()] + text[m.end() :]
+        if ((3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + d[2] + d[5] + d[8]) % 10 == 0 or accounts
+                or _BANK_CONTEXT.search(rest) or _PAYMENT_CONTEXT.search(rest)):
+            out.append(("bank_account", *m.span("value")))
     return out
 
 
