@@ -2,19 +2,22 @@
 branch, at a cost the shared 2-core machine allows.
 
     PYTHONPATH=<src> .venv/bin/python bench/redaction25.py redact OUT/<name>.json      # each checkout: its redactions
+    PYTHONPATH=<src> .venv/bin/python bench/redaction25.py thresholds OUT <name>.json main.json branch.json  # each checkout
     PYTHONPATH=src .venv/bin/python bench/redaction25.py embed OUT main.json branch.json  # the texts to screen, embedded once
-    PYTHONPATH=<src> .venv/bin/python bench/redaction25.py screen OUT <name>.json        # each checkout: its guard verdicts
+    PYTHONPATH=<src> .venv/bin/python bench/redaction25.py screen OUT <name>.json main.json branch.json  # each checkout
     .venv/bin/python bench/redaction25.py compare OUT main.json branch.json [OWN ...]    # per set, pooled, rows that moved
 
 ``redact``: every PII row (rules + shipped tagger, as the write path runs); every non-PII text (guard, hygiene,
 retrieval, training: bench/redaction_diff.py's list) that holds one of the forms this round's rules read (``TRIGGER``:
-a text without one redacts the same on main and branch, so it is skipped - the union of what every changed rule needs
-to see); every guard row whose lower-cased text the carried-value readings (``routed.neutral_spans``) blank differently
-is listed by its blanked form, so ``embed`` can screen those rows in both checkouts. ``embed``: the write path's
-document vector (ONNX, ``scripts/guard_lowo_fast.embed``, cached by text) of every text either checkout screens.
-``screen``: ``WriteGuard.screen(content + "\\n", embedding)`` as ``bench/carry_decision.py score`` runs it, with this
-checkout's code. ``compare``: PII removed with the fact kept (stored, no secret left, every keep), look-alikes untouched
-(stored, byte for byte), notes quarantined, per set and pooled, and each row that moved.
+a text without one redacts the same on main and branch, so it is skipped); each guard row's lower-cased text as the
+carried-value readings (``routed.neutral_spans``) blank it. ``thresholds``: this checkout's guard threshold
+(``WriteGuard.threshold_for``) of every PII row's redacted text, and of each guard row whose redaction or blanked form
+differs between the checkouts. ``embed`` / ``screen``: only the rows whose verdict *can* differ - a PII row whose
+redaction or threshold differs, such a guard row - get the write path's document vector (ONNX, cached by text) and
+``WriteGuard.screen(content + "\n", embedding)`` in each checkout (embedding all 7,400 PII rows takes over an hour on
+the loaded 2-core machine; a row with the same text and threshold gets the same verdict). ``compare``: per set,
+redaction alone (PII removed with the fact kept, look-alikes untouched) and the notes the guard releases or newly holds;
+pooled own split / held out; each row that moved; each non-PII text whose redaction differs.
 """
 
 from __future__ import annotations
@@ -61,18 +64,44 @@ def redact_step(dest: Path) -> None:
     print(len(out["nonpii"]), "non-PII texts triggered", flush=True)
 
 
-def _to_screen(out: Path, names: list[str]) -> dict[str, list[str]]:
-    """Per checkout: the redacted PII texts and the guard rows either checkout may decide differently."""
+def thresholds_step(out: Path, name: str, names: list[str]) -> None:
+    """This checkout's guard threshold for each PII row's redacted text, and for each guard row whose redaction or
+    carried-value reading (``neutral``) differs between the checkouts (redacted here again: a few rows)."""
+    from hindsight.safety.guard import WriteGuard
+    from hindsight.safety.normalize import prepare
+    from hindsight.safety.redact import redact
+    from hindsight.safety.view import feature_view
+
+    guard = WriteGuard()
+
+    def thr(text: str) -> float:
+        n = prepare(text + "\n").text
+        return guard.threshold_for(feature_view(n), n)
+
     dumps = {n: json.loads((out / n).read_text(encoding="utf-8")) for n in names}
-    guard = _guard_rows()
-    moved = set()
-    for i, (_, r) in enumerate(guard):
-        if len({d["neutral"][i] for d in dumps.values() if "neutral" in d}) > 1 or TRIGGER.search(r["text"]):
-            moved.add(i)
-    texts = {}
-    for n, d in dumps.items():
-        red = [d["nonpii"].get(guard[i][1]["text"], guard[i][1]["text"]) if "nonpii" in d else None for i in sorted(moved)]
-        texts[n] = [t for rows in d["pii"].values() for t in rows] + [t for t in red if t is not None]
+    mine = dumps[name]
+    rows = _guard_rows()
+    moved = [i for i, (_, r) in enumerate(rows) if len({d["neutral"][i] for d in dumps.values()}) > 1
+             or len({d["nonpii"].get(r["text"]) for d in dumps.values()}) > 1]
+    res = {"pii": {s: [thr(t) for t in ts] for s, ts in mine["pii"].items()},
+           "guard": {str(i): [(red := redact(rows[i][1]["text"]).text), thr(red)] for i in moved}}
+    (out / f"thr_{name}").write_text(json.dumps(res, ensure_ascii=False), encoding="utf-8")
+    print(len(moved), "guard rows to screen")
+
+
+def _to_screen(out: Path, names: list[str]) -> dict[str, list[str]]:
+    """Per checkout: the redacted texts whose verdict may differ between the checkouts - a PII row whose redaction or
+    threshold differs, a guard row whose redaction or carried-value reading differs."""
+    dumps = {n: json.loads((out / n).read_text(encoding="utf-8")) for n in names}
+    thrs = {n: json.loads((out / f"thr_{n}").read_text(encoding="utf-8")) for n in names}
+    texts: dict[str, list[str]] = {n: [] for n in names}
+    for s in dumps[names[0]]["pii"]:
+        for i in range(len(dumps[names[0]]["pii"][s])):
+            if len({dumps[n]["pii"][s][i] for n in names}) > 1 or len({thrs[n]["pii"][s][i] for n in names}) > 1:
+                for n in names:
+                    texts[n].append(dumps[n]["pii"][s][i])
+    for n in names:
+        texts[n] += [red for red, _ in thrs[n]["guard"].values()]
     return texts
 
 
@@ -102,53 +131,55 @@ def screen_step(out: Path, name: str, names: list[str]) -> None:
 
 
 def compare_step(out: Path, names: list[str], own: list[str]) -> None:
+    """Per set: redaction alone (PII removed with the fact kept / look-alikes untouched), and the guard's verdict on
+    every row it may decide differently (screened in both checkouts); pooled own split and held out; rows that moved."""
     sets = _pii_sets()
     dumps = {n: json.loads((out / n).read_text(encoding="utf-8")) for n in names}
     held = {n: json.loads((out / f"screen_{n}").read_text(encoding="utf-8")) for n in names}
     a, b = names
-    pools = {"own": {n: [0, 0, 0, 0, 0, 0] for n in names}, "held out": {n: [0, 0, 0, 0, 0, 0] for n in names}}
+    pools = {k: {n: [0] * 6 for n in names} for k in ("own", "held out")}
     moved = []
     for s, rows in sets.items():
         cells = {}
         for n in names:
-            c = [0, 0, 0, 0, 0, 0]  # pii ok, pii n, look ok, look n, pii held, look held
-            for r, t in zip(rows, dumps[n]["pii"][s], strict=True):
-                h = held[n].get(t + "\n", [False])[0]
+            c = [0] * 6  # PII right, PII rows, look-alikes right, look-alike rows, held notes, released notes
+            for i, (r, t) in enumerate(zip(rows, dumps[n]["pii"][s], strict=True)):
                 pii = r["kind"] == "pii"
                 good = (not any(x in t for x in r["secrets"]) and all(k in t for k in r["keep"])) if pii else t == r["text"]
                 k = 0 if pii else 2
-                c[k] += good and not h
+                c[k] += good
                 c[k + 1] += 1
-                c[4 + (not pii)] += h and good
+                other = dumps[b if n == a else a]["pii"][s][i]
+                if t + "\n" in held[n] and other + "\n" in held[b if n == a else a]:
+                    mine, theirs = held[n][t + "\n"][0], held[b if n == a else a][other + "\n"][0]
+                    if mine != theirs and n == b:
+                        c[4 + (not mine)] += 1
+                        moved.append(f"  {s} {r['kind']}/{r['category']}: {'held' if theirs else 'stored'} -> "
+                                     f"{'held' if mine else 'stored'}: {t[:160]!r}")
             cells[n] = c
-            pool = pools["own" if s in own else "held out"][n]
-            for i in range(6):
-                pool[i] += c[i]
+            for j in range(6):
+                pools["own" if s in own else "held out"][n][j] += c[j]
+        ca, cb = cells[a], cells[b]
+        print(f"{s:>7}: redaction alone PII {ca[0]}/{ca[1]} -> {cb[0]}/{cb[1]}, look-alikes {ca[2]}/{ca[3]} -> {cb[2]}/{cb[3]}; "
+              f"guard: {cb[5]} notes released, {cb[4]} newly held")
         for i, r in enumerate(rows):
             ta, tb = dumps[a]["pii"][s][i], dumps[b]["pii"][s][i]
-            ha, hb = held[a].get(ta + "\n", [False])[0], held[b].get(tb + "\n", [False])[0]
-            if ta != tb or ha != hb:
-                moved.append(f"  {s} {r['kind']}/{r['category']}: {'held' if ha else 'stored'} -> {'held' if hb else 'stored'}"
-                             f"\n    {a}: {ta[:200]!r}\n    {b}: {tb[:200]!r}")
-        ca, cb = cells[a], cells[b]
-        print(f"{s:>7}: PII {ca[0]}/{ca[1]} -> {cb[0]}/{cb[1]}  look-alikes {ca[2]}/{ca[3]} -> {cb[2]}/{cb[3]}  "
-              f"quarantined (redaction right) {ca[4]}+{ca[5]} -> {cb[4]}+{cb[5]}")
+            if ta != tb:
+                moved.append(f"  {s} {r['kind']}/{r['category']} redaction:\n    {a}: {ta[:160]!r}\n    {b}: {tb[:160]!r}")
     for k, pool in pools.items():
         pa, pb = pool[a], pool[b]
         if pa[1]:
-            print(f"{k} pooled: PII {pa[0]}/{pa[1]} ({pa[0] / pa[1]:.3f}) -> {pb[0]}/{pb[1]} ({pb[0] / pb[1]:.3f})  look-alikes "
-                  f"{pa[2]}/{pa[3]} ({pa[2] / pa[3]:.3f}) -> {pb[2]}/{pb[3]} ({pb[2] / pb[3]:.3f})  quarantined {pa[4]}+{pa[5]} -> {pb[4]}+{pb[5]}")
+            print(f"{k} pooled: PII {pa[0]}/{pa[1]} ({pa[0] / pa[1]:.3f}) -> {pb[0]}/{pb[1]} ({pb[0] / pb[1]:.3f}), look-alikes "
+                  f"{pa[2]}/{pa[3]} ({pa[2] / pa[3]:.3f}) -> {pb[2]}/{pb[3]} ({pb[2] / pb[3]:.3f}); guard {pb[5]} released, {pb[4]} newly held")
     print("\n".join(moved))
+    thrs = {n: json.loads((out / f"thr_{n}").read_text(encoding="utf-8")) for n in names}
     guard = _guard_rows()
-    changed = 0
-    for s, r in guard:
-        ta = dumps[a]["nonpii"].get(r["text"], r["text"])
-        tb = dumps[b]["nonpii"].get(r["text"], r["text"])
-        va, vb = held[a].get(ta + "\n"), held[b].get(tb + "\n")
-        if va is not None and vb is not None and va[0] != vb[0]:
-            changed += 1
-            print(f"  guard {s} {r['label']}/{r.get('category')}: {'held' if va[0] else 'stored'} -> {'held' if vb[0] else 'stored'}: {tb[:160]!r}")
-    print(f"guard rows whose verdict moved: {changed} (screened: rows the readings or the triggered rules may change)")
+    for i, (red_b, _) in thrs[b]["guard"].items():
+        red_a = thrs[a]["guard"][i][0]
+        va, vb = held[a].get(red_a + "\n"), held[b].get(red_b + "\n")
+        s, r = guard[int(i)]
+        print(f"  guard {s} {r['label']}/{r.get('category')}: {'held' if va and va[0] else 'stored'} -> "
+              f"{'held' if vb and vb[0] else 'stored'} ({vb[2] if vb else 0:.2f}): {red_b[:140]!r}")
     diff = [t for t in dumps[a]["nonpii"] if dumps[a]["nonpii"][t] != dumps[b]["nonpii"].get(t)]
     print(f"non-PII texts whose redaction differs: {len(diff)} of {len(dumps[a]['nonpii'])} triggered")
     for t in diff:
@@ -160,6 +191,8 @@ if __name__ == "__main__":
     if step == "redact":
         path.parent.mkdir(parents=True, exist_ok=True)
         redact_step(path)
+    elif step == "thresholds":
+        thresholds_step(path, sys.argv[3], sys.argv[4:])
     elif step == "embed":
         embed_step(path, sys.argv[3:])
     elif step == "screen":

@@ -16,7 +16,7 @@ import re
 
 from hindsight.safety.redact_contacts import is_public_contact
 from hindsight.safety.redact_public import is_public_span
-from hindsight.safety.validators import stand_in_value
+from hindsight.safety.validators import placeholder_words, stand_in_value
 
 Span = tuple[str, int, int]
 
@@ -103,8 +103,9 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
         return True
     if start is None or kind not in _SHAPE_KINDS:
         return False
-    if stand_in_value(text[start:end]):  # round 17: "api_key='test-key-000'" in a fixture; round 25: "Bearer YOUR_TOKEN"
-        return True
+    value = text[start:end]
+    if placeholder_words(value) or kind != "other_id" and stand_in_value(value):
+        return True  # round 17: "api_key='test-key-000'" in a fixture; round 25: a credential's stand-in, "Bearer YOUR_TOKEN"
     return bool(_DECLARED_DIGEST.match(text, end) or _DIGEST_BEFORE.search(text, max(0, start - 40), start)
                 or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start) or _FROM_DOCS_BEFORE.search(text, max(0, start - 40), start))
 
