@@ -35,7 +35,7 @@ TRIGGER = re.compile(
     r"(?i)your|my[_-]|here|insert|replace|put|paste|enter|add|xx|\*\*|••|●●|##|…|\[|[A-Z]+_[A-Z]+|你的|您的|自己的|示例|样例|替换|"
     r"填写|待填|此处|这里填|test|dummy|fake|sample|demo|example|placeholder|changeme|foo|mock|<|\$|\{|%|\.\.\.|redacted|null|none|"
     r"undefined|true|false|todo|tbd|env|secrets\.|settings\.|crc|hash|etag|校验码|散列|04\d\d|61[\s-]?4|[£€¥￥₹₩]|usd|eur|gbp|rmb|"
-    r"cny|jpy|hkd|aud|cad|chf|inr|sgd|routing|aba|rtn|行号|cnaps|default|默认|出厂|\d{3,4}[ .-]\d{4}|问询|问讯"
+    r"cny|jpy|hkd|aud|cad|chf|inr|sgd|routing|aba|rtn|行号|cnaps|default|默认|出厂|\d{3,4}[ .-]\d{4}|问询|问讯|07\d{3}|[>）」】]"
 )
 
 
