@@ -60,9 +60,9 @@ def test_secret_gone_and_look_alike_kept(text: str, value: str, secret: bool, ta
     assert_value_gone_or_kept(text, value, secret, tagger)
 
 
-@pytest.mark.parametrize("unit", ["Bearer YOUR_API_TOKEN, ", "CRC32校验码是5B2E91D0，", "password is still the default 'Ab12cd34', ",
-                                  "Ana +1-555-0162, Bo 555.0178 and ", "routing 734912058, 联行号 105100000017，", "£480, "])
+@pytest.mark.parametrize("unit", ["Bearer YOUR_TOKEN, CRC32校验码是5B2E91D0，", "password is the default 'Ab12cd34', ", "Bo 555.0178, Cy 555-0162 and "])
 def test_round25_readers_are_linear(unit: str) -> None:
+    """The readers with a bounded window or a per-phone scan (routing, 联行号 and money are single bounded patterns)."""
     assert_linear_cost(unit)
 
 
@@ -96,8 +96,8 @@ def test_an_order_that_carries_a_value_keeps_its_threshold(text: str) -> None:
     assert threshold_of(text) < FACT_THRESHOLD
 
 
-@pytest.mark.parametrize("unit", ["the ramp agent's file [REDACTED:address], ", "sent it to [REDACTED:email] by mistake, ",
-                                  "texts are fine, ", "$12 per ride, two rides a week, ", "有人把机器人webhook贴到了群里，请去后台重置，"])
+@pytest.mark.parametrize("unit", ["ramp agent's, sent to [REDACTED:email] by mistake, ",
+                                  "texts are fine, $12 per ride, two rides a week, 有人把机器人webhook贴到了群里，请去后台重置，"])
 def test_round25_guard_readings_are_linear(unit: str) -> None:
     """The readings alone, prepared outside the timing; 200 units and up."""
     assert_not_superlinear(carried_value_fact, prepare(unit * 200).text, prepare(unit * 2000).text)
