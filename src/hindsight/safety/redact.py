@@ -314,7 +314,7 @@ def _find_visible(text: str, kinds: Iterable[str] | None, tagger: TaggerModel | 
         spans += find_card_expiry(text) + spelled_findings(text, find_card_expiry)
         spans += find_card_combo(text, [(s[1], s[2]) for s in spans if s[0] == "card"])
     # Values a found value vouches for: restated aloud, a sibling account, its record's expiry / postcode / key ID.
-    spans += find_echoes(text, spans)
+    spans += find_echoes(text, spans, public)
     if found & _CREDENTIAL_KINDS:
         spans += find_key_ids(text) + _partners(text, spans)
     if tagger is not False:
