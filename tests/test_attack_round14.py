@@ -38,26 +38,39 @@ def _actor(name: str, *scopes: str, namespace: str = "kb") -> Actor:
 
 
 # ---------------------------------------------------------------- 1. the proposer never approves its own change
+@pytest.fixture(scope="module")
+def reviewed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+    """One HTTP server for both languages (a server start is ~10 s of CPU): each language proposes in a reviewed
+    namespace of its own (kb_en, kb_zh), so neither sees the other's proposal or memory."""
+    folder = tmp_path_factory.mktemp("review_mcp")
+    db = folder / "memory.db"
+    tokens = create_tokens(db, {"ops": (["admin", "write"], ["kb_en", "kb_zh"]),
+                                "lead": (["admin"], ["kb_en", "kb_zh"])})
+    with http_server(db, folder / "server.log", env={"HINDSIGHT_REVIEWED_NAMESPACES": "kb_en,kb_zh"}) as url:
+        yield url, tokens
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_an_admin_token_cannot_approve_its_own_proposal_over_mcp(tmp_path: Path, lang: str) -> None:
+def test_an_admin_token_cannot_approve_its_own_proposal_over_mcp(reviewed_server: tuple[str, dict[str, str]],
+                                                                 lang: str) -> None:
     """Attack round 13 left it: a token with admin and write on a reviewed namespace proposed a memory and approved
     it itself with memory_review_decide; the change took effect with nobody else looking."""
-    db = tmp_path / "memory.db"
-    tokens = create_tokens(db, {"ops": (["admin", "write"], ["kb"]), "lead": (["admin"], ["kb"])})
-    with http_server(db, tmp_path / "server.log", env={"HINDSIGHT_REVIEWED_NAMESPACES": "kb"}) as url, \
-            mcp_session(url, auth=tokens["ops"]) as ops, mcp_session(url, auth=tokens["lead"]) as lead:
-        proposal = ops.call("memory_store", content=TEXTS[lang], namespace="kb", type="semantic")
+    url, tokens = reviewed_server
+    kb = f"kb_{lang}"
+    with mcp_session(url, auth=tokens["ops"]) as ops, mcp_session(url, auth=tokens["lead"]) as lead:
+        assert ops.call("memory_list", namespace=kb)["total"] == 0  # a namespace of its own: empty before
+        proposal = ops.call("memory_store", content=TEXTS[lang], namespace=kb, type="semantic")
         assert proposal["status"] == "pending_review"
         refused = ops.error("memory_review_decide", {"proposal_id": proposal["proposal_id"], "decision": "approve",
-                                                     "namespace": "kb"})
+                                                     "namespace": kb})
         assert refused.startswith("permission_denied") and "decision" in refused and "proposer" in refused
-        assert ops.call("memory_list", namespace="kb")["total"] == 0  # nothing stored
-        pending = lead.call("memory_review_list", namespace="kb")["proposals"]
+        assert ops.call("memory_list", namespace=kb)["total"] == 0  # nothing stored
+        pending = lead.call("memory_review_list", namespace=kb)["proposals"]
         assert [p["id"] for p in pending] == [proposal["proposal_id"]]  # still waiting, for someone else
         approved = lead.call("memory_review_decide", proposal_id=proposal["proposal_id"], decision="approve",
-                             namespace="kb")
+                             namespace=kb)
         assert approved["proposal"]["reviewed_by"] == "token:lead"
-        assert lead.call("memory_get", memory_id=approved["result"]["memory_id"], namespace="kb")["content"] \
+        assert lead.call("memory_get", memory_id=approved["result"]["memory_id"], namespace=kb)["content"] \
             == TEXTS[lang]
 
 

@@ -13,6 +13,7 @@ import asyncio
 import base64
 import io
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,11 @@ import numpy as np
 import pytest
 from fastmcp import Client
 from mcp_helpers import child_env, hindsight_argv, run_cli
+from typer.testing import CliRunner
 
 from hindsight.backup import restore_jsonl, write_jsonl
 from hindsight.backup_check import BackupLineError
+from hindsight.cli import app
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
@@ -256,30 +259,47 @@ def test_a_crafted_line_restores_nothing_into_postgresql(pg_url: str, embedder: 
 
 
 # ------------------------------------------------------------------ 3. path tricks in export / backup / restore
-def test_an_export_or_backup_never_overwrites_the_store_or_its_key(tmp_path: Path) -> None:
+def test_an_export_or_backup_never_overwrites_the_store_or_its_key(tmp_path: Path, embedder: Embedder) -> None:
     """main: `hindsight export memory.db --db memory.db` replaced the database with a JSON file (every memory gone,
     'file is not a database' on the next open); a hard link, `x/../memory.db`, the -wal file and the key file too;
-    a directory or a missing directory as the target was a traceback."""
+    a directory or a missing directory as the target was a traceback.
+
+    Each refusal comes before the store is opened (`check_output_file`): the first target is refused by real
+    processes, every other by the same command in this process (a process each cost ~4 s of CPU, 13 of them)."""
     db = tmp_path / "memory.db"
-    assert run_cli("add", "The ops runner uses image ubuntu-24.04.", db=db).returncode == 0
+    engine = _open(db, embedder)
+    engine.store_memory({"content": "The ops runner uses image ubuntu-24.04."})
+    engine.close()
     (tmp_path / "sub").mkdir()
     (tmp_path / "hard.db").hardlink_to(db)
     key = tmp_path / "key.txt"
     key.write_text("not really a key\n")
-    for target in (db, tmp_path / "sub" / ".." / "memory.db", tmp_path / "hard.db", Path(f"{db}-wal"), key):
+    for command in ("export", "backup"):  # a real process: exit code 2 and the rule on its stderr
+        refused = subprocess.run([*hindsight_argv(command, str(db)), "--db", str(db)], capture_output=True,
+                                 text=True, env=child_env(HINDSIGHT_KEY_FILE=str(key)), timeout=120)
+        assert refused.returncode == 2 and "FILE:" in refused.stderr and "never overwrites" in refused.stderr, \
+            (command, refused.stderr[-400:])
+    for target in (tmp_path / "sub" / ".." / "memory.db", tmp_path / "hard.db", Path(f"{db}-wal"), key):
         for command in ("export", "backup"):
-            refused = subprocess.run([*hindsight_argv(command, str(target)), "--db", str(db)], capture_output=True,
-                                     text=True, env=child_env(HINDSIGHT_KEY_FILE=str(key)), timeout=120)
-            assert refused.returncode == 2 and "FILE:" in refused.stderr and "never overwrites" in refused.stderr, \
-                (command, target, refused.stderr[-400:])
+            result = _cli_in_process(command, str(target), "--db", str(db), HINDSIGHT_KEY_FILE=str(key))
+            assert result.exit_code == 2 and "FILE:" in result.stderr and "never overwrites" in result.stderr, \
+                (command, target, result.stderr[-400:])
     assert key.read_text() == "not really a key\n"
     for target, rule in ((tmp_path / "sub", "is a directory"), (tmp_path / "missing" / "x.jsonl", "does not exist")):
         for command in ("export", "backup"):  # main: IsADirectoryError / FileNotFoundError tracebacks
-            refused = run_cli(command, str(target), db=db)
-            assert refused.returncode == 2 and rule in refused.stderr and "Traceback" not in refused.stderr, \
-                (command, target, refused.stderr[-400:])
+            result = _cli_in_process(command, str(target), "--db", str(db))
+            assert result.exit_code == 2 and rule in result.stderr, (command, target, result.stderr[-400:])
     listed = run_cli("list", "--json", db=db)
     assert listed.returncode == 0 and "ubuntu-24.04" in listed.stdout, listed.stderr[-400:]
+
+
+def _cli_in_process(*args: str, **env: str) -> Any:
+    """`hindsight ARGS` in this process (typer's runner), with the child's environment: no HINDSIGHT_* setting
+    but `env`; an exception other than the CLI's own exit (a traceback in a real process) fails the test."""
+    unset: dict[str, str | None] = {k: None for k in os.environ if k.startswith("HINDSIGHT_")}
+    result = CliRunner().invoke(app, list(args), env={**unset, "COLUMNS": "200", **env})
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
 
 
 def test_restoring_a_binary_file_or_a_directory_is_a_typed_error(tmp_path: Path) -> None:

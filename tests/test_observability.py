@@ -97,29 +97,37 @@ def test_json_request_log_lines(served: tuple[str, Path], mcp: SyncMCPClient) ->
     assert any(e["tool"] == "memory_get" and e["outcome"] == "error" for e in lines)
 
 
-def test_metrics_need_a_token_when_auth_is_on(tmp_path: Path) -> None:
-    db = tmp_path / "memory.db"
+@pytest.fixture(scope="module")
+def tokened(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, dict[str, str]]]:
+    """One server with tokens (auth=auto: a token exists, so tokens are required) and JSON request logs, for the
+    two tests below (a server start is ~10 s of CPU)."""
+    folder = tmp_path_factory.mktemp("tokened")
+    db = folder / "memory.db"
     tokens = TokenStore.open(db)
-    secret, _ = tokens.create("prometheus", ["metrics"], ["*"])
-    reader, _ = tokens.create("reader", ["read"], ["*"])
+    secrets = {"prometheus": tokens.create("prometheus", ["metrics"], ["*"])[0],
+               "reader": tokens.create("reader", ["read"], ["*"])[0],
+               "ci": tokens.create("ci", ["write"], ["ops"])[0]}
     tokens.close()
-    with http_server(db, tmp_path / "server.log") as url:  # auth=auto: a token exists, so tokens are required
-        base = url.removesuffix("/mcp")
-        assert httpx.get(base + "/metrics", timeout=30).status_code == 401
-        assert httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {reader}"}, timeout=30).status_code == 403
-        scraped = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {secret}"}, timeout=30)
-        assert scraped.status_code == 200 and "hindsight_tool_requests" in scraped.text
-        assert httpx.get(base + "/healthz", timeout=30).json()["status"] == "ok"
+    log = folder / "server.log"
+    with http_server(db, log, env={"HINDSIGHT_LOG_JSON": "1"}) as url:
+        yield url, log, secrets
 
 
-def test_json_request_log_names_the_token_principal(tmp_path: Path) -> None:
+def test_metrics_need_a_token_when_auth_is_on(tokened: tuple[str, Path, dict[str, str]]) -> None:
+    url, _, secrets = tokened
+    base = url.removesuffix("/mcp")
+    assert httpx.get(base + "/metrics", timeout=30).status_code == 401
+    assert httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {secrets['reader']}"},
+                     timeout=30).status_code == 403
+    scraped = httpx.get(base + "/metrics", headers={"Authorization": f"Bearer {secrets['prometheus']}"}, timeout=30)
+    assert scraped.status_code == 200 and "hindsight_tool_requests" in scraped.text
+    assert httpx.get(base + "/healthz", timeout=30).json()["status"] == "ok"
+
+
+def test_json_request_log_names_the_token_principal(tokened: tuple[str, Path, dict[str, str]]) -> None:
     """Attack finding C: over HTTP with bearer tokens every log line said "principal": "local"."""
-    db = tmp_path / "memory.db"
-    tokens = TokenStore.open(db)
-    secret, _ = tokens.create("ci", ["write"], ["ops"])
-    tokens.close()
-    log = tmp_path / "server.log"
-    with http_server(db, log, env={"HINDSIGHT_LOG_JSON": "1"}) as url, mcp_session(url, auth=secret) as client:
+    url, log, secrets = tokened
+    with mcp_session(url, auth=secrets["ci"]) as client:
         client.call("memory_list", namespace="ops")
         deadline = time.monotonic() + 10
         lines: list[dict[str, object]] = []

@@ -23,22 +23,36 @@ def _cli_add(db: Any, text: str, namespace: str) -> str:
 
 
 # ------------------------------------------------------------------ 2. reviewed namespaces
-@pytest.mark.parametrize("text", ["The kb wiki is hosted at wiki.example.org", "知识库的维基托管在 wiki.example.org"],
-                         ids=["en", "zh"])
-def test_an_approved_forget_by_an_agent_carries_the_agents_source(tmp_path: Path, text: str) -> None:
+FORGOTTEN = {"en": "The kb wiki is hosted at wiki.example.org", "zh": "知识库的维基托管在 wiki.example.org"}
+
+
+@pytest.fixture(scope="module")
+def reviewed_kb(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One store and one HTTP server for both languages (a server start is ~10 s of CPU): each text is added by the
+    owner's CLI, as `user`, into a reviewed namespace of its own (kb_en, kb_zh) before the server starts."""
+    folder = tmp_path_factory.mktemp("reviewed_kb")
+    db = folder / "memory.db"
+    spaces = [f"kb_{lang}" for lang in FORGOTTEN]
+    tokens = create_tokens(db, {"kb_agent": (["write"], spaces), "kb_admin": (["admin"], spaces)})
+    ids = {lang: _cli_add(db, text, f"kb_{lang}") for lang, text in FORGOTTEN.items()}
+    with http_server(db, folder / "server.log", env={"HINDSIGHT_REVIEWED_NAMESPACES": ",".join(spaces)}) as url:
+        yield url, tokens, ids
+
+
+@pytest.mark.parametrize("lang", list(FORGOTTEN))
+def test_an_approved_forget_by_an_agent_carries_the_agents_source(reviewed_kb: Any, lang: str) -> None:
     """An agent's forget of a `user` memory, approved by an admin, kept `source: user` / 1.0 (applied as the
     local owner); it is the agent's assertion: `agent` with at most 0.7, the reviewer named in history."""
-    db = tmp_path / "memory.db"
-    tokens = create_tokens(db, {"kb_agent": (["write"], ["kb"]), "kb_admin": (["admin"], ["kb"])})
-    memory_id = _cli_add(db, text, "kb")
-    with http_server(db, tmp_path / "server.log", env={"HINDSIGHT_REVIEWED_NAMESPACES": "kb"}) as url, \
-            mcp_session(url, auth=tokens["kb_agent"]) as agent, mcp_session(url, auth=tokens["kb_admin"]) as admin:
-        proposal = agent.call("memory_forget", memory_id=memory_id, reason="obsolete", namespace="kb")
+    url, tokens, ids = reviewed_kb
+    memory_id, kb = ids[lang], f"kb_{lang}"
+    with mcp_session(url, auth=tokens["kb_agent"]) as agent, mcp_session(url, auth=tokens["kb_admin"]) as admin:
+        proposal = agent.call("memory_forget", memory_id=memory_id, reason="obsolete", namespace=kb)
         assert proposal["status"] == "pending_review"
-        assert admin.call("memory_get", memory_id=memory_id, namespace="kb")["provenance"]["source"] == "user"
-        admin.call("memory_review_decide", proposal_id=proposal["proposal_id"], decision="approve", namespace="kb")
-        memory = admin.call("memory_get", memory_id=memory_id, namespace="kb")
-        history = admin.call("memory_history", memory_id=memory_id, namespace="kb")["history"]
+        assert admin.call("memory_get", memory_id=memory_id, namespace=kb)["provenance"]["source"] == "user"
+        admin.call("memory_review_decide", proposal_id=proposal["proposal_id"], decision="approve", namespace=kb)
+        memory = admin.call("memory_get", memory_id=memory_id, namespace=kb)
+        history = admin.call("memory_history", memory_id=memory_id, namespace=kb)["history"]
+    assert memory["content"] == FORGOTTEN[lang]
     assert memory["status"] == "forgotten"
     assert memory["provenance"]["source"] == "agent" and memory["provenance"]["credibility"] <= 0.7
     last = history[-1]
