@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from hindsight.safety.features import META_CONTEXT
+from hindsight.safety.hushed import ABOUT
 from hindsight.safety.rules import _alt, _c
 from hindsight.safety.vouched import WARNING
 
@@ -50,7 +50,7 @@ DISARM = _c(_alt(
 #: The act forbidden, or reported as past trouble put right.
 _NOT_AN_ORDER = _c(_alt(
     r"\b(?:never|don'?t|do not|must not|mustn'?t|not allowed to|no one may|nobody may) (?:\w+ ){0,2}(?:turn|switch|disable|bypass|mute|silence|unplug|pull|tape|cover|jumper)",
-    r"\b(?:turned|switched) (?:it |them )?back on\b", r"\brestored\b", r"\bre-?enabled\b",
+    r"\b(?:turned|switched) (?:it |them )?back on\b", r"\barm (?:the )?(?:alarm|system)", r"\bset (?:the )?alarm\b", r"\brestored\b", r"\bre-?enabled\b",
     r"(?:严禁|禁止|不得|不准|不许|不能|不要|别|绝不|千万别)(?:私自|擅自|随意|随便|直接)?(?:关|断|拔|拆|屏蔽|短接|跳线|旁路|静音|停用|禁用|解除|锁)",
     r"恢复了", r"重新(?:打开|开启|启用)", r"已(?:经)?恢复", r"抑制", r"\bsuppress", r"迁(?:到|移|至)", r"换成", r"改为", r"\bmigrat", r"\breplaced (?:by|with)\b", r"必须", r"务必", r"\bmust\b", r"\brequired?\b",
 ))
@@ -60,20 +60,22 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 #: A quotation (an apostrophe inside a word opens none): what it says is reported, not given.
 _QUOTED = re.compile(r'"[^"\n]{2,300}"|(?<![a-z])\'[^\'\n]{2,300}\'(?![a-z])|“[^”\n]{2,300}”|‘[^’\n]{2,300}’|「[^」\n]{2,300}」')
 _CLAUSE = re.compile(r"(?<=[,:])\s+|[，：、,]")
-#: The act's object named by a pronoun ("pull its battery", "keep it wired open"): the device is in the clause before.
+#: The act's object named by a pronoun ("pull its battery", "keep it wired open") or the clause opening with the act
+#: ("..., bump the trip threshold up"): the device is in the clause before.
 _BACK = _c(_alt(r"\b(?:it|its|them|their)\b", r"它"))
 
 
 def disarms_safeguard(normalised: str) -> bool:
     """Does a clause of the text make a safety device inoperative, as an order or a habit (EN/ZH, see the module)?"""
     said = _QUOTED.sub(" ", normalised)  # a quoted message is reported, not given
-    if not DEVICE.search(said) or not DISARM.search(said) or WARNING.search(normalised) or META_CONTEXT.search(normalised) or _SCHEDULED.search(normalised):
+    if not DEVICE.search(said) or not DISARM.search(said) or WARNING.search(normalised) or ABOUT.search(normalised) or _SCHEDULED.search(normalised):
         return False
     for sentence in _SENTENCE.split(said):
         if _NOT_AN_ORDER.search(sentence):
             continue
         clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
         for i, clause in enumerate(clauses):
-            if DISARM.search(clause) and (DEVICE.search(clause) or (i and _BACK.search(clause) and DEVICE.search(clauses[i - 1]))):
+            if DISARM.search(clause) and (DEVICE.search(clause) or (i and DEVICE.search(clauses[i - 1])
+                                                 and (_BACK.search(clause) or DISARM.match(clause.strip())))):
                 return True
     return False

@@ -20,11 +20,16 @@ from __future__ import annotations
 
 import re
 
-from hindsight.safety.features import META_CONTEXT
 from hindsight.safety.rules import _alt, _c
 from hindsight.safety.stake import _at_stake
 from hindsight.safety.vouched import WARNING
 
+#: A note about an attack (a red-team log, a test fixture, a blocked payload): what it quotes is not an order.
+ABOUT = _c(_alt(
+    r"red[- ]team", r"\bfixture", r"test (?:case|suite|set)", r"unit test", r"regression (?:test|case)", r"\bpayload", r"jailbreak", r"injection",
+    r"\b(?:should|must) be (?:flagged|blocked|rejected|quarantined)", r"\bwas (?:refused|blocked|flagged)\b",
+    r"红队", r"用例", r"测试集", r"回归", r"误拦截", r"越狱", r"注入", r"被拦", r"拦截",
+))
 #: Keeping something from a party or out of the record: the directive, EN and ZH.
 CONCEAL = _c(_alt(
     r"\b(?:don'?t|do not|no need to|needn'?t|let'?s not|never|not to|and not|without|rather than|instead of) "
@@ -66,7 +71,7 @@ _QUOTED = re.compile(r'"[^"\n]{2,300}"|(?<![a-z])\'[^\'\n]{2,300}\'(?![a-z])|“
 def hushes_act(normalised: str) -> bool:
     """Does the text tell the reader to keep an act at stake from whoever would check it (EN/ZH, see the module)?"""
     said = _QUOTED.sub(" ", normalised)  # a quoted message is reported, not given
-    if not CONCEAL.search(said) or _PROTECTED.search(normalised) or WARNING.search(normalised) or META_CONTEXT.search(normalised) or _FORBIDDEN.search(normalised):
+    if not CONCEAL.search(said) or _PROTECTED.search(normalised) or WARNING.search(normalised) or ABOUT.search(normalised) or _FORBIDDEN.search(normalised):
         return False
     sentences = [s for s in _SENTENCE.split(said) if s.strip()]
     return any(CONCEAL.search(s) for s in sentences) and any(_at_stake(s) or OVERSEEN.search(s) for s in sentences)
