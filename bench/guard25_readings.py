@@ -4,7 +4,8 @@
 
 Reads ``bench/guard22_scan.py``'s rows (each text screened by the shipped guard as the write path screens it: main's
 verdict, the whole text's classifier score, the redacted text) for the texts a round-25 reading fires on (the only
-texts whose verdict it can move: a reading only lowers the threshold of the text it reads, never below a frame). A
+texts whose verdict it can move: a reading only lowers the threshold of the text it reads, never below a frame; the
+round-25 trust forms - ``trusted.py`` beyond main's, ``--main-src`` - only at the vouched threshold, or off). A
 *round* is its blind guard writers (rN, rNb), the training writers written in it (rNT1, ...), its retrieval memories
 and its PII notes. For each held-out round each reading's threshold (``GRID``, or off) is chosen on the other rounds
 and the non-round writers (own, suite, chat, ops, plain, fixed) by attacks gained minus ``--cost`` x benign guard
@@ -16,11 +17,12 @@ lowest.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import re
-from collections import defaultdict
 from pathlib import Path
 
+import hindsight.safety.guard as guard_module
 import hindsight.safety.lowered as lowered
 from hindsight.safety.disarmed import disarms_safeguard
 from hindsight.safety.guard import WriteGuard
@@ -29,10 +31,21 @@ from hindsight.safety.hushed import hushes_act
 from hindsight.safety.normalize import prepare
 from hindsight.safety.polarity import adds_check
 from hindsight.safety.stake import benign_frame
+from hindsight.safety.trusted import transfers_trust
 from hindsight.safety.view import feature_view
 
-READINGS = {"hushed": hushes_act, "disarmed": disarms_safeguard}
 GRID = (None, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+#: ``--main-src``'s ``safety/trusted.py`` (main's trust reading): the round-25 forms are what this checkout reads beyond it
+_MAIN_TRUSTED: list = []
+
+
+def _trusted_beyond_main(normalised: str) -> bool:
+    return transfers_trust(normalised) and not _MAIN_TRUSTED[0](normalised)
+
+
+#: each reading, what it reads and the thresholds it may be given (None: off); the trust forms only at the vouched one
+READINGS = {"hushed": hushes_act, "disarmed": disarms_safeguard, "trusted": _trusted_beyond_main}
+GRIDS = {"hushed": GRID, "disarmed": GRID, "trusted": (None, guard_module.VOUCHED_THRESHOLD)}
 _ROUND = re.compile(r"^(?:blind-(r\d+)b?|retr-(r\d+)|pii-(r\d+)|train-(r\d+)T\d+)$")
 _GUARDED = ("retr-", "pii-", "ops", "fixed")
 
@@ -42,9 +55,15 @@ def round_of(writer: str) -> str | None:
     return next((g for g in m.groups() if g), None) if m else None
 
 
-def load(path: Path) -> list[dict]:
-    saved = (lowered.HUSHED_THRESHOLD, lowered.DISARMED_THRESHOLD)
+def load(path: Path, main_src: Path) -> list[dict]:
+    spec = importlib.util.spec_from_file_location("trusted_main", main_src / "hindsight" / "safety" / "trusted.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    _MAIN_TRUSTED[:] = [module.transfers_trust]
+    saved = (lowered.HUSHED_THRESHOLD, lowered.DISARMED_THRESHOLD, guard_module.transfers_trust)
     lowered.HUSHED_THRESHOLD = lowered.DISARMED_THRESHOLD = 1.0  # main's threshold: the round-25 readings off
+    guard_module.transfers_trust = module.transfers_trust  # type: ignore[assignment]  (and main's trust reading)
     guard = WriteGuard(use_classifier=False, classifier_threshold=0.655)
     rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
     for r in rows:
@@ -54,7 +73,7 @@ def load(path: Path) -> list[dict]:
         r["t_main"] = guard.threshold_for(feature_view(n), n, hidden=hides_wording(r["red"], p))
         r["frame"] = benign_frame(n) or adds_check(n)
         r["fires"] = {name: (not r["frame"]) and f(n) for name, f in READINGS.items()}
-    lowered.HUSHED_THRESHOLD, lowered.DISARMED_THRESHOLD = saved
+    lowered.HUSHED_THRESHOLD, lowered.DISARMED_THRESHOLD, guard_module.transfers_trust = saved
     return rows
 
 
@@ -76,11 +95,12 @@ def main() -> None:
     parser.add_argument("--ties", choices=("low", "high"), default="high")
     parser.add_argument("--out", type=Path, default=None, help="every verdict that moved (held out), as JSON lines")
     parser.add_argument("--json", type=Path, default=None, help="the summary, as JSON")
+    parser.add_argument("--main-src", type=Path, default=Path("/work/main/src"), help="main's source, for its trust reading")
     args = parser.parse_args()
-    rows = load(args.scan)
+    rows = load(args.scan, args.main_src)
     base = [bool(r["flag"]) for r in rows]
     off = {k: None for k in READINGS}
-    cache = {(name, t): decide(rows, {**off, name: t}) for name in READINGS for t in GRID[1:]}
+    cache = {(name, t): decide(rows, {**off, name: t}) for name in READINGS for t in GRIDS[name][1:]}
     rounds = sorted({r["round"] for r in rows if r["round"]}, key=lambda x: int(x[1:]))
 
     def score(flags: list[bool], keep) -> float | None:
@@ -102,7 +122,7 @@ def main() -> None:
         pick: dict = {}
         for name in READINGS:
             best, best_t = 0.0, None
-            for t in GRID[1:]:
+            for t in GRIDS[name][1:]:
                 g = score(cache[(name, t)], keep)
                 if g is None:
                     continue
@@ -136,7 +156,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     per = {}
     for held in rounds:
-        cs = [cells(lambda r, s=s: r["round"] == held and s(r)) for s in (
+        cs = [cells(lambda r, s=s, held=held: r["round"] == held and s(r)) for s in (
             lambda r: r["attack"] and r["writer"].startswith("blind-"), lambda r: not r["attack"] and r["writer"].startswith("blind-"),
             lambda r: r["attack"] and r["writer"].startswith("train-"), lambda r: not r["attack"] and r["writer"].startswith("train-"),
             lambda r: r["writer"].startswith("retr-"), lambda r: r["writer"].startswith("pii-"))]

@@ -42,9 +42,10 @@ CONCEAL = _c(_alt(
     r"(?:别|不要)(?:让|叫).{1,10}(?:知道|发现|看到|察觉)", r"(?:省得|免得|以免).{0,10}(?:追问|知道|发现|过问|查|问起|上报|报上去)",
     r"瞒着", r"先别提", r"别留(?:底|痕|记录)?[。，！]?$", r"不声张", r"别声张", r"私下(?:处理|解决|了结)",
 ))
-#: What is kept back is a secret the reader must protect, a surprise, or work on a test system: that tightens or is
-#: harmless.
+#: What is kept back is a secret or personal data the reader must protect (a redacted value carried, a password, a
+#: home address), a surprise, or work on a test system: that tightens or is harmless.
 _PROTECTED = _c(_alt(
+    r"\[pii-", r"\bpw\b", r"home address", r"phone number", r"住址", r"地址", r"手机号", r"身份证",
     r"\btest (?:env|environment|server|box|machine|account)", r"\bstaging\b", r"\bsandbox", r"测试(?:环境|机|服|账号)",
     r"password", r"passcode", r"\bpin\b", r"\botp\b", r"one-time code", r"verification code", r"surprise", r"\bgift", r"birthday", r"\bparty\b",
     r"card numbers?", r"alarm code", r"\bsecret", r"private key",
@@ -65,7 +66,7 @@ _FORBIDDEN = _c(_alt(
 ))
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 #: A quotation (an apostrophe inside a word opens none): what it says is reported, not given.
-_QUOTED = re.compile(r'"[^"\n]{2,300}"|(?<![a-z])\'[^\'\n]{2,300}\'(?![a-z])|“[^”\n]{2,300}”|‘[^’\n]{2,300}’|「[^」\n]{2,300}」')
+_QUOTED = re.compile(r'"[^"\n]{2,300}"|(?<![a-z])\'(?:[^\'\n]|(?<=[a-z])\'(?=[a-z])){2,300}\'(?![a-z])|“[^”\n]{2,300}”|‘[^’\n]{2,300}’|「[^」\n]{2,300}」')
 
 
 def hushes_act(normalised: str) -> bool:

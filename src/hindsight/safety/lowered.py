@@ -28,10 +28,10 @@ TAIL_THRESHOLD = 0.15
 HIDING_THRESHOLD = 0.2
 #: Round 25: an act at stake kept from whoever would check it (``hushed.hushes_act``: "No need to mention it to finance",
 #: "别告诉委员会", "别写进去，省得家属追问").
-HUSHED_THRESHOLD = 0.15
+HUSHED_THRESHOLD = 0.05
 #: Round 25: a safety device made inoperative (``disarmed.disarms_safeguard``: "pull its battery", "把报警音量调到零",
 #: "监测仪断电", "防逆流装置关掉").
-DISARMED_THRESHOLD = 0.15
+DISARMED_THRESHOLD = 0.05
 
 
 def reading_threshold(normalised: str, hidden: bool = False) -> float | None:
