@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from hindsight.safety.hushed import ABOUT
+from hindsight.safety.hushed import _QUOTED, ABOUT
 from hindsight.safety.rules import _alt, _c
 from hindsight.safety.vouched import WARNING
 
@@ -57,8 +57,6 @@ _NOT_AN_ORDER = _c(_alt(
 #: A scheduled notice: the device is off for planned work, and back on after it.
 _SCHEDULED = _c(_alt(r"\[system", r"系统通知", r"公告", r"【通知】", r"\bmaintenance\b", r"\bscheduled\b", r"\bplanned\b", r"\bwill be\b", r"维护", r"将于", r"期间", r"计划"))
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
-#: A quotation (an apostrophe inside a word opens none): what it says is reported, not given.
-_QUOTED = re.compile(r'"[^"\n]{2,300}"|(?<![a-z])\'(?:[^\'\n]|(?<=[a-z])\'(?=[a-z])){2,300}\'(?![a-z])|“[^”\n]{2,300}”|‘[^’\n]{2,300}’|「[^」\n]{2,300}」')
 _CLAUSE = re.compile(r"(?<=[,:])\s+|[，：、,]")
 #: The act's object named by a pronoun ("pull its battery", "keep it wired open") or the clause opening with the act
 #: ("..., bump the trip threshold up"): the device is in the clause before.
