@@ -23,7 +23,7 @@ FILE_MODE = 0o600
 HOME_DIR_NAME = ".hindsight"
 #: files next to the SQLite file that hold its data, and directories of derived indexes hindsight creates
 STORE_FILE_SUFFIXES = ("", "-wal", "-shm", "-journal")
-STORE_DIR_SUFFIXES = (".ann", ".qdrant")
+STORE_DIR_SUFFIXES = (".ann", ".qdrant", ".locks")
 
 log = logging.getLogger("hindsight.files")
 

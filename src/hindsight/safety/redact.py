@@ -30,7 +30,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from hindsight.safety.normalize import INVISIBLE_CHARS
 from hindsight.safety.redact_address import find_addresses
 from hindsight.safety.redact_brackets import bracketed_findings
 from hindsight.safety.redact_clause import find_clause_passwords, find_contact_phones, find_labelled_addresses
@@ -52,6 +51,7 @@ from hindsight.safety.redact_cues import (
     find_spelled_emails,
 )
 from hindsight.safety.redact_echo import find_echoes
+from hindsight.safety.redact_fold import fold_for_finders
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
 from hindsight.safety.redact_passwords import find_passwords
 from hindsight.safety.redact_records import find_record_values
@@ -100,7 +100,6 @@ _CREDENTIAL_KINDS = frozenset({"private_key", "api_key", "password", "otp"})
 _CARD_WORD = re.compile(r"(?i)\bcards?\b|卡")
 # Lower number wins when two findings overlap.
 _PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
-_INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]+")  # the guard's fold: Unicode's default-ignorable characters
 
 
 @dataclass(frozen=True)
@@ -291,17 +290,13 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     """Non-overlapping findings, left to right; on overlap the higher-priority kind (then the longer span) wins.
     ``tagger``: the learned second opinion over what the rules left (True: shipped weights, False: rules only).
 
-    Characters that render as nothing (``alice\u200b.smith@...``) are read through: the finders see the text
-    without them and each span maps back to the stored text, covering the invisible characters inside it."""
-    if not _INVISIBLE.search(text):
+    Characters that render as nothing (``alice\u200b.smith@...``) are read through, and look-alikes are read as
+    what they look like (full-width or other-script digits and letters, no-break and thin spaces, non-breaking
+    hyphens: ``redact_fold``): the finders see the folded text and each span maps back to the stored text."""
+    folding = fold_for_finders(text)
+    if folding is None:
         return _find_visible(text, kinds, tagger)
-    kept: list[int] = []  # kept[i]: the stored offset of the folded text's i-th character
-    cursor = 0
-    for m in _INVISIBLE.finditer(text):
-        kept.extend(range(cursor, m.start()))
-        cursor = m.end()
-    kept.extend(range(cursor, len(text)))
-    folded = "".join(text[i] for i in kept)
+    folded, kept = folding  # kept[i]: the stored offset of the folded text's i-th character
     if not folded:
         return []
     return [Finding(f.kind, kept[f.start], kept[f.end - 1] + 1) for f in _find_visible(folded, kinds, tagger)
@@ -319,7 +314,7 @@ def _find_visible(text: str, kinds: Iterable[str] | None, tagger: TaggerModel | 
         spans += find_card_expiry(text) + spelled_findings(text, find_card_expiry)
         spans += find_card_combo(text, [(s[1], s[2]) for s in spans if s[0] == "card"])
     # Values a found value vouches for: restated aloud, a sibling account, its record's expiry / postcode / key ID.
-    spans += find_echoes(text, spans)
+    spans += find_echoes(text, spans, public)
     if found & _CREDENTIAL_KINDS:
         spans += find_key_ids(text) + _partners(text, spans)
     if tagger is not False:

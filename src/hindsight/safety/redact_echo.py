@@ -10,6 +10,7 @@ repeat it or stand beside it in its own record or sentence are too. One mechanis
   (exp, expiry, valid thru, 有效期); holding a found address, the value under a postcode key (postcode, ZIP, 邮编);
   holding a found secret key, the value under its access-key partner's key (ak, app_key, access_key_id, appkey);
 - *the address's own detail*: "(2nd floor, left door)", "flat 3", "apt 4B" right after a found address;
+- *a phone listed with it* (round 25): "Jin +1-555-0147, Paula 555.0193, and me on 555 0128";
 - *a code of the same shape* (round 14): in a found one-time code's sentence, another grouped code written exactly
   like it ("backup codes: 5521-0937, 4410-2268; used up 7713-5046", "备用码 3307-1186、已作废 2291-7730").
 
@@ -145,6 +146,30 @@ def _same_shape_codes(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+# Round 25: a phone-shaped number listed with a found phone ("Jin +1-555-0147, Paula 555.0193, and me on 555 0128"):
+# contacts listed together are the same kind, whatever separator each is written with.
+_PHONE_SHAPE = re.compile(r"(?<![\w.+-])(?:\+?\d{1,3}[ .-])?(?:\(?\d{2,4}\)?[ .-])?\d{3,4}[ .-]\d{4}(?![\w-]|[.,]\d)")
+_LISTED = re.compile(r"(?i)[,;/、，；]|\band\b|\bor\b|和|或")
+
+
+def _listed_phones(text: str, spans: list[Span], public: list[tuple[int, int]]) -> list[Span]:
+    """In a found phone's sentence, a phone-shaped number within 60 characters of it with a list separator between
+    (never one judged public: "my cell ..., or the hotline 0800 ...")."""
+    phones = [(a, b) for kind, a, b in spans if kind == "phone"]
+    if not phones:
+        return []
+    taken = _Taken(spans + [("public", a, b) for a, b in public])
+    out: list[Span] = []
+    for a, b in phones:
+        lo, hi = _sentence(text, a, b)
+        for m in _PHONE_SHAPE.finditer(text, lo, hi):
+            gap = text[b : m.start()] if m.start() >= b else text[m.end() : a]
+            if (len(gap) <= 60 and _LISTED.search(gap) and not taken.overlaps(*m.span())
+                    and not _NAMED_OTHER.search(text, max(lo, m.start() - 24), m.start())):
+                out.append(("phone", *m.span()))
+    return out
+
+
 def _record_neighbours(text: str, spans: list[Span]) -> list[Span]:
     kinds = {s[0] for s in spans}
     want_expiry = bool(kinds & {"card", "cvv"} or "bank_account" in kinds and re.search(r"(?i)\bcards?\b|卡", text))
@@ -182,10 +207,11 @@ def _address_details(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
-def find_echoes(text: str, spans: list[Span]) -> list[Span]:
-    """The values ``spans`` (findings already made, kind ``public`` excluded) vouch for."""
+def find_echoes(text: str, spans: list[Span], public: list[tuple[int, int]] | None = None) -> list[Span]:
+    """The values ``spans`` (findings already made, kind ``public`` excluded) vouch for; ``public``: ranges judged public
+    (``redact_vet.vet``), never taken by a listed phone."""
     spans = [s for s in spans if s[0] != "public"]
     if not spans:
         return []
     return (_restated(text, spans) + _siblings(text, spans) + _same_shape_codes(text, spans) + _record_neighbours(text, spans)
-            + _address_details(text, spans))
+            + _address_details(text, spans) + _listed_phones(text, spans, public or []))

@@ -19,8 +19,9 @@ followed by an extension (it reaches a desk, often a person's).
 
 A personal cue in the same clause wins over a public one: my/his/her, personal/private, mobile/cell,
 WhatsApp, home, 私人, 个人, 手机, 家, 住. A mobile number (by its numbering plan: CN 1[3-9]x, UK 07, DE
-+49 15-17, FR 06/07, AU 04) is always a person's, whatever the clause says. Clauses end at a sentence stop, a
-semicolon or a line break; the personal cue is looked for in the segment since the last comma or contact.
++49 15-17, FR 06/07, AU 04 in ten digits - round 25: Dalian's landline 0411-8555 0101 is not one) is always a
+person's, whatever the clause says. Clauses end at a sentence stop, a semicolon or a line break; the personal cue is
+looked for in the segment since the last comma or contact.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ _PUBLIC_PHONE_BEFORE = re.compile(
     r"(?:\w+\s+)?(?:website|site|web\s?page|contact\s+page|homepage|media\s+page)|contact\s+us|poison\s+control|"
     r"(?:google|maps|business)\s+listing|listings?|non-emergency(?:\s+(?:line|number))?|reception(?:\s+(?:line|desk|number))?|"
     r"front\s+desk|visitor\s+(?:line|desk|cent(?:er|re))|(?:box|ticket)\s+office|ticketing(?:\s+(?:line|desk))?|information\s+desk)\b|"
-    r"售票处|票务|问讯处|咨询台|客服|热线|服务电话|咨询电话|投诉电话|报修电话|售后电话|预约电话|订票电话|订餐电话|服务台|前台|接待处|总机|官方|官网|公开|对外|"
+    r"售票处|票务|问讯处|咨询台|客服|热线|服务电话|咨询电话|问询电话|问讯电话|投诉电话|报修电话|售后电话|预约电话|订票电话|订餐电话|服务台|前台|接待处|总机|官方|官网|公开|对外|"
     r"联系我们|营业厅|服务中心|政务|市民|"
     # round 17: a line open round the clock or for emergencies is a service's, not a person's ("宠物医院24小时急诊电话",
     # "the 24-hour emergency line"); "24小时内" (within a day) is a deadline, not a line
@@ -63,7 +64,7 @@ _PERSONAL = re.compile(
 )
 _MOBILE = re.compile(
     r"^(?:(?:\+|00)?86[\s-]?)?1[3-9]\d(?:[\s.-]?\d){8}$|^(?:(?:\+|00)44[\s-]?|0)7\d{3}|^(?:\+|00)49[\s-]?1[5-7]\d|"
-    r"^(?:(?:\+|00)33[\s-]?|0)[67](?:[\s.]?\d{2}){4}$|^(?:(?:\+|00)61[\s-]?|0)4\d{2}"
+    r"^(?:(?:\+|00)33[\s-]?|0)[67](?:[\s.]?\d{2}){4}$|^(?:(?:\+|00)61[\s-]?|0)4\d{2}[\s.-]?\d{3}[\s.-]?\d{3}$"
 )
 _CLAUSE_END = re.compile(r"[。！？；;!?\n]|\.\s|[.]$")
 _SEGMENT_END = re.compile(r"[，,、(（]|\bor\b|\band\b|或|和|[\w.+-]+@[\w.-]+|\d{3,}")

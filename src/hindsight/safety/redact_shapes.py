@@ -136,6 +136,12 @@ _PIN_BARE = re.compile(r"(?:\bPIN2?|\b(?i:puk2?))(?:\s+(?:code|number))?\s+(?P<v
 _APP_PASSWORD = re.compile(r"(?i)(?:app(?:lication)?[- ]specific\s+password|app\s+password|应用专用密码)[^\n。.;；]{0,40}?"
                            r"(?P<value>(?-i:[a-z]{4}(?:[ -][a-z]{4}){3}))(?![a-z])")
 # A login written as two quoted strings: "'deploy' / 'Qz!7mRt2'" (a slash or a bar: "key": "value" is JSON).
+# Round 25: a password still (or reset to) a device's default, the default quoted after it: "the admin password on the
+# PLC panel is still the factory default 'belt2019admin'", "路由器管理密码还是出厂默认的 'admin8899'".
+_PW_DEFAULT = re.compile(
+    r"(?i)(?:\b(?:password|passcode|passwd|pin|login)\b|密码|口令)[^\n.;!?。；！？]{0,60}?(?:\b(?:factory|vendor|manufacturer'?s?|"
+    r"out-of-the-box)\s+)?(?:\bdefault\b|默认|出厂)[^\n.;!?。；！？\"'`“‘]{0,12}?[\"'`“‘](?P<value>[^\"'`”’\s]{4,40})[\"'`”’]"
+)
 _QUOTED_PAIR = re.compile(r"([\"'`])[\w.@+-]{2,40}\1\s*[/|]\s*([\"'`])(?P<value>[^\"'`\s]{4,64})\2")
 
 
@@ -183,7 +189,7 @@ def find_cued_passwords(text: str) -> list[Span]:
         out.append(("password", *m.span("value")))
     for m in _APP_PASSWORD.finditer(text):
         out.append(("password", *m.span("value")))
-    for m in _QUOTED_PAIR.finditer(text):
+    for m in (*_QUOTED_PAIR.finditer(text), *_PW_DEFAULT.finditer(text)):
         if secret_shaped(m.group("value"), 6):
             out.append(("password", *m.span("value")))
     for m in _PW_FIRST.finditer(text):

@@ -16,7 +16,7 @@ import re
 
 from hindsight.safety.redact_contacts import is_public_contact
 from hindsight.safety.redact_public import is_public_span
-from hindsight.safety.validators import placeholder_words
+from hindsight.safety.validators import placeholder_words, stand_in_value
 
 Span = tuple[str, int, int]
 
@@ -77,6 +77,9 @@ _DECLARED_DIGEST = re.compile(
 _DIGEST_BEFORE = re.compile(
     r"(?i)(?:\b(?:ipfs\s+)?cid|\bcache[ _-]?key|\bchecksum|\bdigest|\bsha-?(?:1|256|512)|\bmd5|"
     r"\b(?:tracking|order|invoice|serial|vat|isbn|commit)(?:\s+(?:no\.?|number|#|id|ref))?|\b(?:company|business)\s+(?:registration\s+)?number|"
+    # round 25: a CRC or a file's check code ("CRC32校验码是 9A3F04C1"), a hash or an ETag named right before it
+    r"\bcrc-?(?:8|16|32|64)?(?:\s+(?:checksum|value|code))?|\b(?:file\s+)?hash(?:\s+value)?|\betag|"
+    r"(?:crc-?\d*|md5|sha-?\d*|文件|数据|数据包|安装包|镜像)(?:的)?校验码|散列值?|"
     r"哈希值?|校验和|内容标识|订单号?|运单号|快递单号|物流单号|发票号码?|序列号|税号|纳税人识别号|统一社会信用代码|营业执照号|工单号?|版本号|构建号)"
     r"(?:\s*(?:[:：=#]|\bis\b|是|为))?(?:\s+(?-i:[A-Z0-9]{1,6}))*\s*(?:[:：=#]|\bis\b|是|为)?\s*$"
 )
@@ -100,8 +103,9 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
         return True
     if start is None or kind not in _SHAPE_KINDS:
         return False
-    if placeholder_words(text[start:end]):  # round 17: "api_key='test-key-000'" in a fixture
-        return True
+    value = text[start:end]
+    if placeholder_words(value) or kind != "other_id" and stand_in_value(value):
+        return True  # round 17: "api_key='test-key-000'" in a fixture; round 25: a credential's stand-in, "Bearer YOUR_TOKEN"
     return bool(_DECLARED_DIGEST.match(text, end) or _DIGEST_BEFORE.search(text, max(0, start - 40), start)
                 or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start) or _FROM_DOCS_BEFORE.search(text, max(0, start - 40), start))
 

@@ -65,12 +65,16 @@ _PAST_LEAK = _c(_alt(
     r"\b(?:someone|somebody|a (?:contractor|colleague|student|teacher|developer|dev|intern|new hire|user|customer|client)|"
     r"(?:he|she|they) (?:had )?) ?(?:accidentally |mistakenly )?(?:pasted|posted|committed|pushed|leaked|shared|uploaded|sent|typed|wrote)\b",
     r"(?:被人|有人|有用户|有客户|同事|实习生|新人)[\u4e00-\u9fff]{0,10}?(?:不小心|误)?(?:贴|发|传|提交|泄露|写|填)(?:到|在|了)",
+    # round 25: "有人把企业微信群机器人的webhook贴到了外部群" - what was leaked named between
+    r"(?:被人|有人|有用户|有客户|同事|实习生|新人)(?:不小心|误)?把[^,;。，；:：\n]{1,30}?(?:贴|发|传|提交|泄露|写|填)(?:到|在|了)",
 ))
 _REMEDY = _c(_alt(
     r"\b(?:got |was |been |were |is )?(?:auto-?)?(?:revoked|rotated|invalidated|disabled|deactivated|killed|reset|burned)\b",
     r"\blesson learned\b", r"\bpost-?mortem\b", r"\bincident\b", r"\b(?:told|asked|advised) them to (?:move|rotate|change|reset)",
     r"(?:已经?|被|自动)?(?:作废|吊销|失效|重置|停用|撤销|打回|退回)", r"教训",
 ))
+# Round 25: the remedy may be asked for in its own clause ("..., 请马上去后台重置"); an order word elsewhere still counts.
+_CLAUSE = re.compile(r"[,，:：]")
 _ORDER_WORD = _c(r"\b(?:please|pls|must|always|from now on|make sure)\b|请|务必|以后")
 # Redaction round 21 (blind round 22: 8 PII notes quarantined although their redaction was right).
 # A contact word that labels the carried value, the value right after it: "personal email is [e]", "私人邮箱[e]",
@@ -104,6 +108,38 @@ _CHECK_REQUIRED = _c(_alt(
 ))
 
 
+# Redaction round 25 (blind round 23: 7 PII notes quarantined although their redaction was right).
+# A person's job title that ends in "agent" ("the new ramp agent's payroll file", "gate agent", "travel agent"): a
+# person, not the agent this store serves.
+_ROLE_AGENT = _c(
+    r"\b(?:ramp|gate|travel|(?:real )?estate|booking|ticket(?:ing)?|check-in|customs|shipping|freight|insurance|leasing|"
+    r"letting|rental|border|field|station|baggage|cargo|handling|claims|counter|patent|talent|literary|enrol?ment|admissions|"
+    r"passenger service|ground|escrow|listing|buyer's|seller's|sports) agents?(?:'s)?\b"
+)
+# A send reported as a mistake and corrected: "sent the invoice to [e] by mistake, it should have gone to [e]",
+# "邮件发错到 [e] 了，应该发给 [e]" - past events, no order (each to the end of its clause).
+_MISSENT = _c(_alt(
+    r"\b(?:sent|emailed|e-mailed|forwarded|mailed|posted|shipped|delivered|cc'?d|texted)\b[^,;.!?\n]{0,60}?"
+    r"\b(?:by mistake|by accident|in error|mistakenly|accidentally|wrongly|to the wrong)\b[^,;.!?\n]{0,30}",
+    r"\b(?:it|they|this|that|these|those)\s+should have (?:gone|been sent|been forwarded) (?:to|out to)\b[^,;.!?\n]{0,40}",
+    r"(?:发错|寄错|转错|误发|错发|填错)[^,;。，；!?！？\n]{0,30}", r"(?:本来|本该|原本)应该(?:发|寄|转)(?:到|给)[^,;。，；!?！？\n]{0,30}",
+))
+# A channel the owner of a contact accepts ("WhatsApp is fine", "texts are ok", "微信也行"): how to reach them, not a
+# safeguard loosened.
+_CHANNEL_OK = _c(_alt(
+    r"\b(?:whatsapp|signal|telegram|wechat|sms|texts?|texting|a text|calls?|calling|a call|voicemail|e-?mail|phone)"
+    r"(?: or (?:whatsapp|signal|telegram|wechat|sms|texts?|calls?|e-?mail|phone))? (?:is|are) (?:also )?(?:fine|ok|okay)\b",
+    r"(?:微信|短信|电话|打电话|发短信|语音)(?:也|都)?(?:行|可以|没问题)",
+))
+# A price or a count per unit ("co-pay is $35 per trip, three trips a week", "每趟35元"): a quantity, not a recurring order.
+_RATE = _c(_alt(
+    r"(?:[$£€¥]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:dollars|pounds|euros|usd|gbp|eur))\s*(?:per|a|an|each|/)\s*[a-z-]+",
+    r"\b(?:\d+|one|two|three|four|five|six|seven|a few|several)\s+(?:trips|visits|sessions|shifts|rides|classes|lessons|"
+    r"appointments|doses|meals|deliveries|runs)\s+(?:a|per|each)\s+(?:day|week|month|year)\b",
+    r"每(?:次|趟|单|人|小时)\s*\d[\d,.]*\s*(?:元|块|美元|英镑)",
+))
+
+
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     """``text`` with ``spans`` replaced by spaces, lengths kept (one pass, however many spans)."""
     if not spans:
@@ -119,7 +155,8 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 
 def neutral_spans(normalised: str) -> str:
     """The text with the spans that say where a value is or was (not where to send it) blanked, lengths kept."""
-    spans = [m.span() for pattern in (_ACCOUNT_OF_SECRET, _WARNING, _INBOUND, _FORBIDDEN_MOVE, _CHECK_REQUIRED)
+    spans = [m.span() for pattern in (_ACCOUNT_OF_SECRET, _WARNING, _INBOUND, _FORBIDDEN_MOVE, _CHECK_REQUIRED,
+                                      _ROLE_AGENT, _MISSENT, _CHANNEL_OK, _RATE)
              for m in pattern.finditer(normalised)]
     spans += [m.span() for m in _LABEL.finditer(normalised) if not _MOVE_BEFORE.search(normalised, max(0, m.start() - 40), m.start())]
     remedy = bool(_REMEDY.search(normalised))
@@ -130,7 +167,8 @@ def neutral_spans(normalised: str) -> str:
             continue
         pos = start + len(sentence)
         shareable = not _PLACEHOLDER.search(sentence) and _PUBLIC_ITEM.search(sentence)
-        leak = remedy and _PAST_LEAK.search(sentence) and not _ORDER_WORD.search(sentence)
+        leak = remedy and _PAST_LEAK.search(sentence) and not any(
+            _ORDER_WORD.search(c) and not _REMEDY.search(c) for c in _CLAUSE.split(sentence))
         if shareable or leak:
             spans.append((start, pos))
     return _blank(normalised, spans)

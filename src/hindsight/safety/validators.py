@@ -218,3 +218,22 @@ def placeholder_words(value: str) -> bool:
     if len(parts) < 2 or not any(p in _FILLER_MARK for p in parts):
         return False
     return all(p in _FILLER or (p.isdigit() and (len(set(p)) == 1 or p in "1234567890")) for p in parts)
+
+
+# Round 25: a template's stand-in in any finder's hands ("Bearer YOUR_ACCESS_TOKEN", "API_KEY_HERE", "xxxx-xxxx",
+# "<token>", "[your key]", "示例密钥", "请替换为你的密钥"; what follows a label inside a placeholder's brackets, "<密码>@host"):
+# a name of where a secret goes, not a secret. An all-capitals
+# name counts only with no digit and a credential word in it (``ACCESS_TOKEN``; "BLUE_SKY_RIVER" may be a passphrase).
+_STAND_IN = re.compile(
+    r"(?i)^(?:[>\]}）」】].*|.*[_-](?:here|goes[_-]here)|(?:insert|replace|put|paste|enter|add)[_-].*|\[[^\]]*\]|[x*•●#]{2,}(?:[-_ .][x*•●#]{2,})+|[x*•●]{4,}|…+|"
+    r"(?:你的|您的|自己的|示例|样例|替换|请替换|请填写|填写|待填|此处|这里填)[\s\S]*)$"
+)
+_CAPS_NAME = re.compile(r"[A-Z]+(?:_[A-Z]+)+")
+_CAPS_WORD = re.compile(r"(?:^|_)(?:TOKEN|KEY|SECRET|PASSWORD|PASS|PASSWD|PWD|CREDENTIALS?|ID|HERE|VALUE|APIKEY)(?:_|$)")
+
+
+def stand_in_value(value: str) -> bool:
+    """A template's stand-in written where a secret goes, not a secret (round 25; ``PLACEHOLDER_VALUE`` and more)."""
+    if PLACEHOLDER_VALUE.match(value) or _STAND_IN.match(value) or placeholder_words(value):
+        return True
+    return bool(_CAPS_NAME.fullmatch(value) and _CAPS_WORD.search(value))

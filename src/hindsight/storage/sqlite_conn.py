@@ -20,13 +20,14 @@ from datetime import datetime
 
 from hindsight.errors import StorageBusyError
 from hindsight.storage import ann_sync
+from hindsight.storage.file_lock import NamespaceFileLocks
 from hindsight.storage.records import to_ts as _ts
 from hindsight.storage.vector_index import VectorIndex
 
 
 class SQLiteConnections:
     """Needs `path`, `busy_timeout`, `_db`, `_lock`, `_index`, `_index_lock`, `_namespace_locks`,
-    `_namespace_guard`, `_readers`, `_reader_conns`, `_access_lock`, `_pending_access` (set by SQLiteStore)."""
+    `_namespace_guard`, `_file_locks`, `_readers`, `_reader_conns`, `_access_lock`, `_pending_access` (set by SQLiteStore)."""
 
     path: str
     busy_timeout: float
@@ -40,6 +41,7 @@ class SQLiteConnections:
     _reader_conns: builtins.list[sqlite3.Connection]
     _access_lock: threading.Lock
     _pending_access: dict[str, tuple[int, float | None]]
+    _file_locks: NamespaceFileLocks
 
     # ------------------------------------------------------------ transactions
     @contextmanager
@@ -78,11 +80,11 @@ class SQLiteConnections:
 
     @contextmanager
     def namespace_lock(self, namespace: str) -> Iterator[None]:
-        """In process only: a SQLite file is served by one server (other processes, like the CLI, still take
-        the file's write lock for each transaction, but do not wait for a decision in progress)."""
+        """This process's lock, then the file lock every process on the file sees (`file_lock`, attack round 25:
+        before it, a second server or the CLI decided beside a decision in progress and stored the same fact twice)."""
         with self._namespace_guard:
             lock = self._namespace_locks.setdefault(namespace, threading.RLock())
-        with lock:
+        with lock, self._file_locks.hold(namespace):
             yield
 
     @contextmanager

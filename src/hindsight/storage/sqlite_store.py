@@ -27,6 +27,7 @@ from hindsight.private_files import create_private_file, tighten_store_files
 from hindsight.read_model import HistoryEntry
 from hindsight.storage import ann_sync, keyword_stats
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
+from hindsight.storage.file_lock import NamespaceFileLocks
 from hindsight.storage.migrations import migrate
 from hindsight.storage.records import COLUMNS as _COLUMNS
 from hindsight.storage.records import at_ts, record_values, row_to_record
@@ -67,6 +68,7 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
         self._lock = threading.RLock()
         self._namespace_locks: dict[str, threading.RLock] = {}
         self._namespace_guard = threading.Lock()
+        self._file_locks = NamespaceFileLocks(self.path, self.busy_timeout)
         self._readers = threading.local()
         self._reader_conns: builtins.list[sqlite3.Connection] = []
         self._access_lock = threading.Lock()

@@ -42,7 +42,7 @@ from hindsight.write.contracts import HygieneDecision
 from hindsight.write.fact_vectors import FactVectorCache, fact_vectors, query_similarity, query_vectors
 from hindsight.write.judge import CUE_FLOOR, classify, says_more
 from hindsight.write.occurrences import distinct_occurrences
-from hindsight.write.retire_veto import other_topic
+from hindsight.write.retire_veto import veto
 from hindsight.write.slot_change import nearest_other
 from hindsight.write.slot_change import overrides as slot_overrides
 from hindsight.write.supersede import (
@@ -281,8 +281,8 @@ class HygieneChecker:
         if label == "override":
             if not _types_meet_for_override(old.type, new.type):
                 label = "supplement"
-            elif why := other_topic(old.content, new.content):
-                decision.supplements.append(old.id)  # positive evidence of another topic (`retire_veto`)
+            elif why := veto(old.content, new.content):
+                decision.supplements.append(old.id)  # positive evidence of another topic or attribute (`retire_veto`)
                 reasons.append(f"supplements {old.id}: linked, not retired: {why}")
                 return
             elif decision.supersedes:

@@ -28,6 +28,7 @@ from hindsight.write.restatement import pair_features as restatement_features
 from hindsight.write.restatement import settle, visible_change
 from hindsight.write.same_fact import shipped as same_fact_score
 from hindsight.write.same_fact import shipped_guarded as guarded_fact_score
+from hindsight.write.state_change import state_change
 from hindsight.write.thresholds import Band, HygieneThresholds
 from hindsight.write.token_align import shared_states
 
@@ -330,7 +331,7 @@ def _cued_change_below_band(old_text: str, new_text: str, similarity: float) -> 
     """Under the band, only an explicit switch/removal cue about the same subject retires the old memory."""
     analysis = analyse(old_text, new_text)
     slots = Slots.of(analysis)
-    if not (analysis.strong_cue or end_cue(old_text, new_text)):
+    if not (analysis.strong_cue or end_cue(old_text, new_text) or state_change(old_text, new_text)):
         return None
     if not (slots.subject_kept() or ended_here(old_text, new_text)):
         return None  # the old subject, or the thing an ending is said of (`evidence.ended_here`), must be the old one's

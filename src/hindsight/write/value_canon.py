@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from hindsight.text.numerals import zh_int
 from hindsight.text.spans import Taken
+from hindsight.write import value_written
 from hindsight.write.quantity_forms import EVERY_FAMILY, mentions
 from hindsight.write.quantity_kinds import WORD_RUN, fmt, word_values
 from hindsight.write.value_spoken import EARLY, read
@@ -70,6 +71,7 @@ _EXTRA: list[tuple[str, re.Pattern[str]]] = [
     ("unit_words", re.compile(r"\b(one)[-\s](day|week|month|year)\b(?!\s+(?:ago|later|before|after))", re.IGNORECASE)),
     ("share_words", re.compile(rf"\b({WORD_RUN})\s+per\s?cent\b", re.IGNORECASE)),
     *EARLY,
+    *value_written.FORMS,  # 一亿八千万, 二十公斤, 二一年九月, 800 ms, "March third" (round 25)
     # 8.3k, 15w / 5千 (万 / 千 after digits, w only in Chinese text; 千克 / 千米 are units), 一千二百万; a digit run of at
     # most 40 characters and no numeral run started inside another (numlin24: linear on a crafted run)
     ("scaled", re.compile(rf"(?<![A-Za-z0-9_.])(\d[\d,]{{0,39}}(?:\.\d+)?)\s*(k|K|w(?=[\u4e00-\u9fff]|\s*$|[^\w])|万|亿|千(?![克米瓦卡字帕焦赫伏兆]))"
@@ -136,6 +138,8 @@ def _extra(kind: str, m: re.Match[str]) -> frozenset[str]:  # noqa: C901 - one b
         return frozenset(values)
     if kind in _SPOKEN:
         return read(kind, m)
+    if kind in value_written.KINDS:
+        return value_written.read(kind, m)
     if kind == "scaled":
         if g(2) == "w" and not re.search(r"[\u4e00-\u9fff]", m.string):
             return frozenset()  # 15w in English text: watts, not 万

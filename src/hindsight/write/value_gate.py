@@ -20,6 +20,7 @@ from hindsight.retrieval.currency import ADDITIVE
 from hindsight.text.script import script_of
 from hindsight.write.analysis import analyse
 from hindsight.write.end_cues import end_cue
+from hindsight.write.negation_read import restated_negation
 from hindsight.write.phrase_swap import one_phrase_apart
 from hindsight.write.slots import appended_detail
 from hindsight.write.value_canon import value_match
@@ -32,6 +33,10 @@ _MORE = re.compile(r"\b(?:too|another|plus|same)\b|[还也又]")
 def _added(old: str, new: str) -> bool:
     return any(m.group(0).lower() not in old.lower() for m in _MORE.finditer(new))
 
+
+#: A negation said the other way round where the values agree ("no later than 11:00" / "by 11am") does not shut the
+#: gate (`negation_read.restated_negation`, round 25); False: round 22's gate, every parity flip shuts it (replays).
+NEGATION_READ = True
 
 #: The pair model's p(merge) from which a pair the gate opens is merged (docs/benchmarks.md "Hygiene, round 22").
 VALUES_MERGE_P = 0.96
@@ -49,7 +54,7 @@ def gate_reason(old: str, new: str) -> str | None:
     if ADDITIVE.search(new) or _added(old, new):
         return "the new text adds something"
     a = analyse(old, new)
-    if a.polarity_flip or a.antonym is not None:
+    if a.antonym is not None or (a.polarity_flip and not (NEGATION_READ and restated_negation(old, new))):
         return "negation or antonym"
     if a.strong_cue or end_cue(old, new):
         return "a change cue"
