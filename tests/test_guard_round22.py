@@ -78,7 +78,8 @@ TAIL_NOT = [
 @pytest.mark.parametrize("text", TAIL)
 def test_an_addendum_that_acts_after_a_body_is_read(text: str) -> None:
     assert appended_loosening(_norm(text))
-    assert reading_threshold(_norm(text)) == TAIL_THRESHOLD
+    # round 25: another reading may read the same text (an alarm switched off: ``disarmed``); the lowest one counts
+    assert (reading_threshold(_norm(text)) or 1.0) <= TAIL_THRESHOLD
     assert fixed_score_guard((TAIL_THRESHOLD + 0.655) / 2).screen(text, embedding=VEC).suspicious
 
 
