@@ -131,6 +131,10 @@ class RetrievalSettings(BaseSettings):
     result_depth: int = Field(default=10, ge=1, le=100, description="the rerank pool reads max(top_k, "
                               "result_depth), the currency window this depth whatever top_k asks for, and the list "
                               "is cut to top_k last: a result is the head of a longer one (issue 10, rounds 19-20)")
+    successor_within: int = Field(default=0, ge=0, le=50, description="a retired memory whose cosine with the "
+                                  "query would rank among this many best active memories brings its current "
+                                  "successor into the result at that place (retrieval/successors.py, issue 10 "
+                                  "round 26); 0 off")
 
 
 class DecaySettings(BaseSettings):

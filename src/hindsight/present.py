@@ -34,5 +34,11 @@ def hit_view(hit: SearchHit, reveal_quarantined: bool = True) -> dict[str, Any]:
     # which version of a fact is current: a deprecated memory names the one that replaced it; an active one
     # that a newer hit restates (read-time, hindsight.retrieval.currency) names it in why.outdated_by
     view["current"] = hit.current and hit.memory.status.value == "active"
-    view["superseded_by"] = hit.memory.metadata.get("superseded_by")
+    # the newer memory whichever reading found it: replaced on write (metadata) or restated in this result (read time)
+    view["superseded_by"] = hit.memory.metadata.get("superseded_by") or (None if hit.current else hit.why.outdated_by)
+    if not view["current"]:  # why this hit is not the current fact, at the top level (issue 10, round 26)
+        view["not_current_because"] = (
+            "replaced on write by a newer memory (superseded_by)" if hit.memory.status.value == "deprecated"
+            else "a newer hit in this result states a change of the same fact (superseded_by)"
+            if hit.why.outdated_by else "not active")
     return view

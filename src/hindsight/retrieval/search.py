@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import numpy as np
@@ -19,6 +19,7 @@ from hindsight.model import MemoryRecord, Status
 from hindsight.read_model import Explanation, SearchHit
 from hindsight.retrieval import channels, second_pass, time_window, topic_split, window_steps, xling_rerank
 from hindsight.retrieval.aliases import AliasMap
+from hindsight.retrieval.asked_current import mark_asked_current
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import keep_dense_best
@@ -28,6 +29,7 @@ from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.relevance import hit_features, model_for
 from hindsight.retrieval.rerank import Reranker
+from hindsight.retrieval.successors import pull_successors
 from hindsight.retrieval.scoring import (
     SUNK,
     access_factor,
@@ -124,10 +126,12 @@ class HybridRetriever:
         if "crosslingual" in scored and options.xling_rerank and len(hits) >= xling_rerank.POOL:
             hits = self._xling_reorder(parsed.residual if parsed else query, hits, first.vector)
         hits = keep_dense_best(hits, r.dense_slot_head, r.dense_slot) + rest
+        hits = self._successors(first, hits, top_k, now, options)  # a retired memory's match goes to its successor
         # the currency window is the fixed depth whatever top_k asks for: a flag moves an older hit below the newer
         # one, so a wider window for a larger top_k would reorder the head (issue 10, round 20)
         neighbours = lambda vector, n, floor: self._neighbours(scope, vector, n, floor)  # noqa: E731
         hits = mark_outdated(order_superseded(hits), top_k, self._embeddings, neighbours, depth=r.result_depth)
+        hits = mark_asked_current(query, hits, self._embeddings)  # the slot a question about the present names
         # a change told in a note; its nearest-neighbour check reaches retired memories (a note applied on write)
         retired_too = Scope(namespace=scope.namespace, statuses=(Status.active, Status.deprecated))
         hits = mark_note_changes(hits, self._embeddings, lambda vector, n, floor: self._neighbours(
@@ -227,6 +231,21 @@ class HybridRetriever:
         for i, hit in enumerate(pool):
             hit.why.xling_score = round(scores[i], 4)
         return [pool[i] for i in order] + hits[len(pool):]
+
+    def _successors(self, first: FirstPass, hits: list[SearchHit], top_k: int, now: datetime,
+                    options: SearchOptions) -> list[SearchHit]:
+        """The current version of each retired memory the question matches among the best active ones joins the
+        head at that place (`successors`); only a search of active memories alone."""
+        within = self.settings.retrieval.successor_within
+        if within <= 0 or first.vector is None or Status.deprecated in first.scope.statuses:
+            return hits
+        retired = self.store.dense_search(replace(first.scope, statuses=(Status.deprecated,)), first.vector, within)
+        if not retired:
+            return hits
+        active = self.store.dense_search(first.scope, first.vector, within)
+        return pull_successors(hits, top_k, active, retired, within, self.store.get_many,
+                               lambda record, score: self._hit(record, first.scored, score, None, first.parsed, now,
+                                                               options))
 
     def _embeddings(self, ids: list[str]) -> dict[str, np.ndarray]:
         """Stored vectors of these memories, unit length (for comparing two hits with each other)."""
