@@ -42,7 +42,7 @@ def test_the_older_answer_to_a_present_question_is_flagged_below_the_newer() -> 
 def test_no_flag_without_a_present_question_or_when_off() -> None:
     for question, rule in (("What's Dana's extension?", ON), ("What's Dana's extension now?", AskedRule())):
         hits, vectors = _pair("Dana's desk phone is extension 4417.", "Dana moved desks: her extension is 4452 now.")
-        out = mark_asked_current(question, hits, lambda ids: vectors, rule)
+        out = mark_asked_current(question, hits, lambda ids, v=vectors: v, rule)
         assert all(h.current for h in out) and [h.memory.id for h in out] == ["old", "new", "far"]
 
 

@@ -135,6 +135,8 @@ class RetrievalSettings(BaseSettings):
                                   "query would rank among this many best active memories brings its current "
                                   "successor into the result at that place (retrieval/successors.py, issue 10 "
                                   "round 26); 0 off")
+    successor_asked: bool = Field(default=True, description="successor_within reads only a question about the "
+                                  "present ('now', 'these days', 现在: retrieval/asked_current.asks_current)")
 
 
 class DecaySettings(BaseSettings):

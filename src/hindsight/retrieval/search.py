@@ -19,7 +19,7 @@ from hindsight.model import MemoryRecord, Status
 from hindsight.read_model import Explanation, SearchHit
 from hindsight.retrieval import channels, second_pass, time_window, topic_split, window_steps, xling_rerank
 from hindsight.retrieval.aliases import AliasMap
-from hindsight.retrieval.asked_current import mark_asked_current
+from hindsight.retrieval.asked_current import asks_current, mark_asked_current
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import keep_dense_best
@@ -29,7 +29,6 @@ from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.relevance import hit_features, model_for
 from hindsight.retrieval.rerank import Reranker
-from hindsight.retrieval.successors import pull_successors
 from hindsight.retrieval.scoring import (
     SUNK,
     access_factor,
@@ -38,6 +37,7 @@ from hindsight.retrieval.scoring import (
     status_factor,
     time_decay,
 )
+from hindsight.retrieval.successors import pull_successors
 from hindsight.retrieval.supersession import order_superseded
 from hindsight.storage.base import MemoryStore, Scope
 
@@ -126,7 +126,7 @@ class HybridRetriever:
         if "crosslingual" in scored and options.xling_rerank and len(hits) >= xling_rerank.POOL:
             hits = self._xling_reorder(parsed.residual if parsed else query, hits, first.vector)
         hits = keep_dense_best(hits, r.dense_slot_head, r.dense_slot) + rest
-        hits = self._successors(first, hits, top_k, now, options)  # a retired memory's match goes to its successor
+        hits = self._successors(query, first, hits, top_k, now, options)  # a retired version's match: its successor
         # the currency window is the fixed depth whatever top_k asks for: a flag moves an older hit below the newer
         # one, so a wider window for a larger top_k would reorder the head (issue 10, round 20)
         neighbours = lambda vector, n, floor: self._neighbours(scope, vector, n, floor)  # noqa: E731
@@ -232,12 +232,15 @@ class HybridRetriever:
             hit.why.xling_score = round(scores[i], 4)
         return [pool[i] for i in order] + hits[len(pool):]
 
-    def _successors(self, first: FirstPass, hits: list[SearchHit], top_k: int, now: datetime,
+    def _successors(self, query: str, first: FirstPass, hits: list[SearchHit], top_k: int, now: datetime,
                     options: SearchOptions) -> list[SearchHit]:
         """The current version of each retired memory the question matches among the best active ones joins the
-        head at that place (`successors`); only a search of active memories alone."""
-        within = self.settings.retrieval.successor_within
-        if within <= 0 or first.vector is None or Status.deprecated in first.scope.statuses:
+        head at that place (`successors`); only a search of active memories alone (and, with `successor_asked`,
+        a question about the present)."""
+        r = self.settings.retrieval
+        within = r.successor_within
+        if (within <= 0 or first.vector is None or Status.deprecated in first.scope.statuses
+                or (r.successor_asked and not asks_current(query))):
             return hits
         retired = self.store.dense_search(replace(first.scope, statuses=(Status.deprecated,)), first.vector, within)
         if not retired:
