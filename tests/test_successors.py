@@ -65,11 +65,15 @@ def test_search_finds_the_current_version_through_the_retired_wording(tmp_path: 
                      "The fit-out budget is fixed.", "Information packs go out on Fridays."):
             engine.store_memory({"content": text})
         assert deprecate(engine.store, old, new, "changed", "test", NOW)
-        hits = engine.search("who gets requests for information on the clinic fit-out", top_k=3, now=NOW)
+        hits = engine.search("who gets requests for information on the clinic fit-out now", top_k=3, now=NOW)
         assert hits[0].memory.id == new and hits[0].why.found_via == old
+        # a question not about the present (successor_asked), or the setting off (0, the default): the old wording
+        # finds no successor
+        plain = engine.search("who gets requests for information on the clinic fit-out", top_k=3, now=NOW)
+        assert new not in [h.memory.id for h in plain]
         settings.retrieval.successor_within = 0
         assert new not in [h.memory.id for h in engine.search("who gets requests for information on the clinic "
-                                                               "fit-out", top_k=3, now=NOW)]
+                                                               "fit-out now", top_k=3, now=NOW)]
     finally:
         engine.close()
 
