@@ -15,6 +15,7 @@ false-flag memories + hits lost against main, net of hits gained; ties to the ea
 
 import copy
 import json
+import os
 import pickle
 import sys
 from collections import defaultdict
@@ -32,15 +33,21 @@ from hindsight.retrieval.successors import pull_successors
 from hindsight.storage.base import Scope
 
 #: (`successor_within`, `successor_asked`) replayed ((0, True) = main)
-WITHIN = ((0, True), (3, True), (5, True), (10, True), (3, False), (5, False))
+WITHIN = ((0, True),) if os.environ.get("RETR26_STORE_NEAREST") else (
+    (0, True), (3, True), (5, True), (10, True), (3, False), (5, False))
 
 
 def variants() -> dict[str, asked_current.AskedRule]:
     out = {"off": asked_current.AskedRule(on=False)}
-    for en, head, change, gated in product((0.88, 0.85), (5, 10), (True, False), (True, False)):
+    if os.environ.get("RETR26_STORE_NEAREST"):  # the second grid: the store-wide nearest check kept
+        grid = product((0.88, 0.86, 0.84), (10,), (True, False), (True,), (True,))
+    else:
+        grid = product((0.88, 0.85), (5, 10), (True, False), (True, False), (False,))
+    for en, head, change, gated, nearest in grid:
         bars = {frozenset({"en"}): en, frozenset({"zh"}): round(en + 0.05, 2), frozenset({"zh", "en"}): round(en - 0.07, 2)}
-        name = f"en{en}_h{head}_{'chg' if change else 'any'}_{'gate' if gated else 'all'}"
-        out[name] = asked_current.AskedRule(on=True, same_slot=bars, head=head, need_change=change, gated=gated)
+        name = f"en{en}_h{head}_{'chg' if change else 'any'}_{'gate' if gated else 'all'}{'_nn' if nearest else ''}"
+        out[name] = asked_current.AskedRule(on=True, same_slot=bars, head=head, need_change=change, gated=gated,
+                                            store_nearest=nearest)
     return out
 
 
@@ -110,7 +117,7 @@ def main() -> None:
                 for name, rule in rules.items():
                     idle = not rule.on or (rule.gated and not asks)  # the reading returns `base` untouched
                     hits = base if idle else asked_current.mark_asked_current(q["query"], copy.deepcopy(base),
-                                                                               ret._embeddings, rule)
+                                                                               ret._embeddings, rule, neighbours)
                     per[f"w{within}{'' if gated else 'all'}_{name}"][rnd].append({"round": rnd, **score(q, hits[:5], inv, replaced)})
         eng.close()
         done.write_text(json.dumps({name: per[name][rnd] for name in names}))

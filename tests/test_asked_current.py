@@ -59,3 +59,16 @@ def test_a_newer_text_without_a_change_needs_the_rule_that_allows_it() -> None:
     loose = AskedRule(on=True, need_change=False)
     assert not next(h for h in mark_asked_current("When does the gym open now?", hits, lambda ids: vectors, loose)
                     if h.memory.id == "old").current
+
+
+def test_the_store_wide_nearest_check_when_asked_for() -> None:
+    hits, vectors = _pair("Dana's desk phone is extension 4417.", "Dana moved desks: her extension is 4452 now.")
+    rival = [("rival", "Dana's mobile is 0400 111 222.", 0.999)]  # a closer stored memory of the same script
+
+    def neighbours(vector, depth, floor):  # type: ignore[no-untyped-def]
+        return rival
+    strict = AskedRule(on=True, store_nearest=True)
+    assert all(h.current for h in mark_asked_current("What's Dana's extension now?", hits, lambda ids: vectors, strict,
+                                                     neighbours))
+    assert not all(h.current for h in mark_asked_current("What's Dana's extension now?", hits, lambda ids: vectors,
+                                                         ON, neighbours))

@@ -134,7 +134,8 @@ class RetrievalSettings(BaseSettings):
     successor_within: int = Field(default=0, ge=0, le=50, description="a retired memory whose cosine with the "
                                   "query would rank among this many best active memories brings its current "
                                   "successor into the result at that place (retrieval/successors.py, issue 10 "
-                                  "round 26); 0 off")
+                                  "round 26); 0 off (measured, not shipped: docs/benchmarks.md 'Retrieval, "
+                                  "round 26')")
     successor_asked: bool = Field(default=True, description="successor_within reads only a question about the "
                                   "present ('now', 'these days', 现在: retrieval/asked_current.asks_current)")
 

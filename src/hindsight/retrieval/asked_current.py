@@ -34,6 +34,7 @@ import numpy as np
 from hindsight.model import Status
 from hindsight.read_model import SearchHit
 from hindsight.retrieval.crosslingual import bias_group
+from hindsight.retrieval.currency import Neighbours, _nearest_in_store
 from hindsight.retrieval.slot_cues import ADDITIVE, anchors, lasting, new_value, other_owners, replans, states_change
 
 #: a question about the state now or in the end, not about history: EN adverbs of the present, "still", "latest",
@@ -60,6 +61,8 @@ class AskedRule:
     need_change: bool = True
     #: False: read every question, not only those `asks_current` accepts (measured, see docs)
     gated: bool = True
+    #: also each the other's nearest memory of its script in the store (`currency`'s check), when given neighbours
+    store_nearest: bool = False
 
 
 #: the shipped setting (docs/benchmarks.md, "Retrieval, round 26")
@@ -68,7 +71,7 @@ RULE = AskedRule()
 
 def mark_asked_current(question: str, hits: list[SearchHit],
                        embeddings_of: Callable[[list[str]], Mapping[str, np.ndarray]],
-                       rule: AskedRule | None = None) -> list[SearchHit]:
+                       rule: AskedRule | None = None, neighbours_of: Neighbours | None = None) -> list[SearchHit]:
     """Flag an older active hit that a newer one replaces in the slot the question asks about (module doc)."""
     rule = RULE if rule is None else rule
     if not rule.on or (rule.gated and not asks_current(question)):
@@ -99,6 +102,10 @@ def mark_asked_current(question: str, hits: list[SearchHit],
                 continue
             changed = states_change(b) or new_value(a, b, cos, (0.0, 0))
             if rule.need_change and not changed:
+                continue
+            if rule.store_nearest and neighbours_of is not None and not all(
+                    _nearest_in_store(vectors[x], (old.memory.id, new.memory.id), group[y], cos, neighbours_of)
+                    for x, y in ((old.memory.id, new.memory.id), (new.memory.id, old.memory.id))):
                 continue
             _flag(out, old, new)
     return out

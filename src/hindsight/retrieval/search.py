@@ -131,7 +131,7 @@ class HybridRetriever:
         # one, so a wider window for a larger top_k would reorder the head (issue 10, round 20)
         neighbours = lambda vector, n, floor: self._neighbours(scope, vector, n, floor)  # noqa: E731
         hits = mark_outdated(order_superseded(hits), top_k, self._embeddings, neighbours, depth=r.result_depth)
-        hits = mark_asked_current(query, hits, self._embeddings)  # the slot a question about the present names
+        hits = mark_asked_current(query, hits, self._embeddings, neighbours_of=neighbours)  # a present-tense question
         # a change told in a note; its nearest-neighbour check reaches retired memories (a note applied on write)
         retired_too = Scope(namespace=scope.namespace, statuses=(Status.active, Status.deprecated))
         hits = mark_note_changes(hits, self._embeddings, lambda vector, n, floor: self._neighbours(
