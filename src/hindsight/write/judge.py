@@ -20,6 +20,7 @@ from hindsight.write.conversions import written_alike
 from hindsight.write.end_cues import end_cue
 from hindsight.write.evidence import Slots, change_evidence, ended_here, merge_blocker, weak_anchor
 from hindsight.write.gate_model import gate_merge, shipped_gate
+from hindsight.write.measured_value import merge_p
 from hindsight.write.pair_features import anchor_terms, pair_features
 from hindsight.write.pair_model import CHANGE, KEEP, MERGE
 from hindsight.write.pair_readings import reading_features
@@ -162,8 +163,9 @@ def classify(
     if p_guarded is not None:  # the values agree, a guard read a slot differently, and the guarded score is sure
         return Verdict("duplicate", f"the same fact in other words, its values agree (guarded same-fact "
                                     f"p={p_guarded:.2f}; {probs})", p_guarded)
-    gated = (gate_merge(features, old_text, new_text, float(p[MERGE]), value_gate.VALUES_MERGE_P)
-             if asked and (p[MERGE] >= value_gate.VALUES_MERGE_P or shipped_gate() is not None)
+    gate_p = merge_p(old_text, new_text, value_gate.VALUES_MERGE_P)  # lower where a specific value is shared
+    gated = (gate_merge(features, old_text, new_text, float(p[MERGE]), gate_p)
+             if asked and (p[MERGE] >= gate_p or shipped_gate() is not None)
              and value_gate.gate_reason(old_text, new_text) is None else (False, 0.0))
     if gated[0]:
         # the same values in other forms (`write.value_canon`), nothing says another thing: the wording rules' keep

@@ -29,6 +29,7 @@ from hindsight.write.analysis import analyse, content_diff, units
 from hindsight.write.name_reading import common_word
 from hindsight.write.slot_align import FRAME_MIN, align
 from hindsight.write.slots import relation_mismatch
+from hindsight.write.unrealised import unrealised
 from hindsight.write.value_canon import canonical_values, value_match
 
 #: A state still pending or planned, in the old text.
@@ -47,8 +48,6 @@ _DONE_EN = re.compile(
 )
 _DONE_ZH = re.compile(r"做完|打完|考完|装完|完成了|已完成|办完|办好了|弄好了|修好了|拿到了|收到了|已经到了|到货了|寄到了|送到了|批下来|"
                       r"出院|结束了|不去了|去不了|砍掉|黄了|作罢|康复|痊愈")
-#: A negation or a modal right before the ending ("hasn't arrived", 还没做完, 要完成): not news that it ended.
-_NOT_DONE = re.compile(r"(?:\bnot|n't|\bnever|\bwill|\bto be|\bshould|没|未|要|会|将|需|得)\s*(?:\w+\s*){0,1}$")
 #: A target rather than news (目标 ... 之前搞定, "to be finished by").
 _TARGET = re.compile(r"目标|截止|之前|以前|\bby\b|\bdeadline\b|\btarget\b")
 
@@ -79,7 +78,7 @@ def completed(old: str, new: str) -> str | None:
         return None
     if _DONE_EN.search(old.lower()) or _DONE_ZH.search(old) or _PENDING_EN.search(new.lower()) or _PENDING_ZH.search(new):
         return None  # the old text tells an ending already, or the new one still waits
-    if _NOT_DONE.search(new[: done.start()].lower()) or _TARGET.search(new.lower()):
+    if unrealised(new, done.start()) or _TARGET.search(new.lower()):  # "hasn't arrived", 还没做完, 要完成
         return None
     if not _shared_thing(old, new) or _names_differ(old, new, (pending.group(0), done.group(0))):
         return None
