@@ -249,7 +249,11 @@ def main() -> None:
     parser.add_argument("--members", type=int, default=3, help="candidate: fits (seeds) whose probabilities average")
     parser.add_argument("--full-only", type=float, default=None, metavar="T",
                         help="candidate: only the full fit, saved (--save) with this T for reading scores (a probe)")
+    parser.add_argument("--parity26", action="store_true", help="the round-26 EN/ZH lexicon additions (guard_parity26)")
     args = parser.parse_args()
+    if args.parity26:
+        import guard_parity26
+        guard_parity26.patch()
     args.cache_dir.mkdir(parents=True, exist_ok=True)
     results: list[dict[str, object]] = []
     if args.mode == "pinned":  # the pinned benign texts (suite, held-out ops notes, VPN pair) under each weights file
