@@ -60,7 +60,12 @@ def main() -> None:
     parser.add_argument("--weights", type=Path, action="append", required=True)
     parser.add_argument("--split", choices=sorted(SPLITS), default="test")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--parity26", action="store_true", help="the round-26 EN/ZH lexicon additions (guard_parity26)")
     args = parser.parse_args()
+    if args.parity26:
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import guard_parity26
+        guard_parity26.patch()
     cache: dict[str, np.ndarray] = {}
     embed = classifier.embed_for_screening
 

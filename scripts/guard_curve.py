@@ -54,7 +54,7 @@ from hindsight.safety.redact import redactor  # noqa: E402
 EVAL_GROUPS: tuple[tuple[str, ...], ...] = (
     ("blind-r13", "blind-r13b"), ("blind-r14",), ("blind-r15", "blind-r15b"), ("blind-r16", "blind-r16b"),
     ("blind-r17", "blind-r17b"), ("blind-r18", "blind-r18b"), ("blind-r19", "blind-r19b"), ("blind-r20", "blind-r20b"),
-    ("blind-r21", "blind-r21b"), ("blind-r22", "blind-r22b"), ("blind-r23", "blind-r23b", "blind-r24", "blind-r24b"), ("blind-r24", "blind-r24b"),
+    ("blind-r21", "blind-r21b"), ("blind-r22", "blind-r22b"), ("blind-r23", "blind-r23b"), ("blind-r24", "blind-r24b"),
 )
 UNSEEN = ("blind-r17", "blind-r17b", "blind-r18", "blind-r18b", "blind-r19", "blind-r19b", "blind-r20", "blind-r20b",
           "blind-r21", "blind-r21b", "blind-r22", "blind-r22b", "blind-r23", "blind-r23b", "blind-r24", "blind-r24b")
@@ -249,7 +249,11 @@ def main() -> None:
     parser.add_argument("--members", type=int, default=3, help="candidate: fits (seeds) whose probabilities average")
     parser.add_argument("--full-only", type=float, default=None, metavar="T",
                         help="candidate: only the full fit, saved (--save) with this T for reading scores (a probe)")
+    parser.add_argument("--parity26", action="store_true", help="the round-26 EN/ZH lexicon additions (guard_parity26)")
     args = parser.parse_args()
+    if args.parity26:
+        import guard_parity26
+        guard_parity26.patch()
     args.cache_dir.mkdir(parents=True, exist_ok=True)
     results: list[dict[str, object]] = []
     if args.mode == "pinned":  # the pinned benign texts (suite, held-out ops notes, VPN pair) under each weights file

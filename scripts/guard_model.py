@@ -148,6 +148,10 @@ def _embed_cached(texts: list[str], cache: dict[str, np.ndarray], path: Path, mo
     return np.stack([cache[t] for t in texts])
 
 
+#: set by an in-process lexicon patch (``guard_parity26.patch``): the source digests no longer name the rows
+DIGEST_SALT = ""
+
+
 def _structured_cached(normalised: list[str], cache_dir: Path) -> np.ndarray:
     """``structured_features`` with a cache keyed by the source of the modules that compute them."""
     import hashlib
@@ -155,7 +159,7 @@ def _structured_cached(normalised: list[str], cache_dir: Path) -> np.ndarray:
     import hindsight.safety as safety
 
     src = Path(safety.__file__).parent
-    digest = hashlib.sha1(b"".join((src / n).read_bytes() for n in sorted(
+    digest = hashlib.sha1(DIGEST_SALT.encode() + b"".join((src / n).read_bytes() for n in sorted(
         ("features.py", "view.py", "rules.py", "classifier.py", "normalize.py", "decode.py")))).hexdigest()[:12]
     path = cache_dir / f"structured_{digest}.npy"
     cache = _load_cache(path)
@@ -174,7 +178,7 @@ def _prepared_cached(texts: list[str], cache_dir: Path) -> tuple[list[str], list
     import hindsight.safety as safety
 
     src = Path(safety.__file__).parent
-    digest = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(src.glob("*.py")))).hexdigest()[:12]
+    digest = hashlib.sha1(DIGEST_SALT.encode() + b"".join(p.read_bytes() for p in sorted(src.glob("*.py")))).hexdigest()[:12]
     path = cache_dir / f"prepared_{digest}.json"
     cache: dict[str, list[object]] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     todo = [t for t in dict.fromkeys(texts) if t not in cache]

