@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from hindsight.config import HindsightSettings
+from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, InvalidInputError
 
@@ -51,9 +52,11 @@ def show(text: str) -> str:
 
 @contextmanager
 def open_engine(db: str | Path | None) -> Iterator[MemoryEngine]:
-    """Open the engine and translate engine errors into one line on stderr."""
+    """Open the engine and translate engine errors into one line on stderr. The embedding model loads on first use:
+    a command that never embeds (list, get, export, backup, review list...) does not pay for it."""
     try:
-        engine = MemoryEngine.open(db, HindsightSettings())
+        settings = HindsightSettings()
+        engine = MemoryEngine.open(db, settings, embedder=create_embedder(settings.embedder, lazy=True))
     except HindsightError as exc:
         err.print(f"[red]error:[/red] {show(str(exc))}")
         raise typer.Exit(1) from exc

