@@ -277,3 +277,27 @@ def public_address(text: str, start: int, end: int) -> bool:
     if cue and not _NOT.search(after[: cue.start()]) and not _PERSONAL.search(after[: cue.start()]):
         return True
     return published_source(text, start, end, _PERSONAL)
+
+
+# Round 26: a place's contacts travel together. A landline or a mailbox in the sentence of an address (or a line) already
+# judged the organisation's ("公司展厅地址：...，电话 021-...", "Our restaurant's published address: ..., phone 0532-...")
+# is the same place's, unless a person is named between them or the number is a mobile / the mailbox consumer webmail.
+_SENTENCE_STOP = re.compile(r"[。！？\n]|[.!?](?=\s)")
+
+
+def same_place(text: str, kind: str, start: int, end: int, public: list[tuple[int, int]]) -> bool:
+    """Does a public range share this phone's or email's sentence, with no person's cue between them?"""
+    if kind not in ("phone", "email") or (kind == "phone" and is_mobile(text[start:end])):
+        return False
+    if kind == "email" and (_WEBMAIL.search(text[start:end]) or in_url(text, start)):
+        return False
+    for a, b in public:
+        lo, hi = (b, start) if b <= start else (end, a) if a >= end else (start, start)
+        if hi - lo > 120 or hi < lo:
+            continue
+        between = text[lo:hi]
+        if _SENTENCE_STOP.search(between) or _PERSONAL.search(between) or _NOT.search(between):
+            continue
+        return True
+    return False
+
