@@ -49,14 +49,15 @@ _KEY_NOUN = (r"(?i)(?:\b(?:app|api|merchant|webhook|secret|signing|sdk|partner|c
 _ID_HALF_NOUN = r"(?i)(?:\bkey\s?id\b|\baccess\s?key(?:\s?id)?\b|公钥|\bpublic\s+key\b|\b(?:live|merchant|app)\s+key\b)"
 _SECRET_HALF = re.compile(r"(?i)\bsecret\b|secret(?:key)?\b|(?<=[a-z])Secret|applicationKey|私钥|密钥|\bSK\b")
 # An assignment: whatever says "the value of the noun is the following" (EN / ZH).
-_ASSIGN = (r"(?:\b(?:is|was|are|were|be|becomes?|became)(?:\s+(?:now|still|currently|just|set\s+to|changed\s+to))?\b|"
+_ASSIGN = (r"(?:\b(?:is|was|are|were|be|becomes?|became|has\s+been|have\s+been)(?:\s+(?:now|still|currently|just))?"
+           r"(?:\s+(?:re)?(?:set|changed|updated|rotated|switched|moved)\s+to)?\b|"
            r"\bnow\s+(?:uses?|reads?)\b|\buses?\b|\b(?:changed|set|reset|updated|rotated|switched|moved|changing|setting)\s+(?:it\s+)?to\b|"
            r"\bcame\s+(?:through|in|back)\s+as\b|\b(?:reads?|says|shows?|showed|got|gave)\b|->|→|=|[:：]|"
            r"(?:已经|已)?(?:是|为|设置成了?|设置为|设成了?|设为|改成了?|改为|改了?成|更新成了?|更新为|重置成了?|重置为|换成了?|变成了?|用的是|收到了?|显示(?:的)?是?|"
            r"发来了?|报了?))")
 # Between the noun and the assignment: a few words about whose it is (no sentence end, no other value).
-# (a comma ends the bridge: what follows it is another clause).
-_BRIDGE_EN = r"(?:\s+(?![\"'“‘])[^\s\n.,，;!?。；！？:：=\"'“‘]{1,24}){0,7}?"
+# (a comma only in a bridge without a number: "code 7264, valid 10:00" is another clause, "codes for X, the first two are" is not).
+_BRIDGE_EN = r"(?:\s+(?![\"'“‘])[^\s\n.，;!?。；！？:：=\"“‘]{1,24}){0,9}?"
 _BRIDGE_ZH = r"[^\n.,，;!?。；！？:：=\"'“‘\s]{0,12}?"
 _QUOTED = r"[\"'“‘`「](?P<q>[^\"'”’`」\n]{4,48})[\"'”’`」]"
 # A value ends at a space, a Han character, full-width punctuation, a bracket, a pipe or a query string's "&".
@@ -64,7 +65,12 @@ _TOKEN = r"(?P<v>(?![=:])[^\s\u4e00-\u9fff\u3000-\u303f\uff00-\uffef,;()\[\]{}<>
 
 
 def _noun_value(noun: str, value: str = _TOKEN) -> re.Pattern[str]:
-    return re.compile(noun + r"(?:" + _BRIDGE_EN + r"\s*|" + _BRIDGE_ZH + r")" + _ASSIGN + r"\s*(?:" + _QUOTED + "|" + value + ")")
+    return re.compile(noun + r"(?P<b>" + _BRIDGE_EN + r"\s*|" + _BRIDGE_ZH + r")" + _ASSIGN + r"\s*(?:" + _QUOTED + "|" + value + ")")
+
+
+def _crosses_clause(m: re.Match[str]) -> bool:
+    bridge = m.group("b")
+    return "," in bridge and any(c.isdigit() for c in bridge)
 
 
 _PASSWORD_VALUE = _noun_value(_PASSWORD_NOUN)
@@ -123,6 +129,7 @@ def _key_shaped(value: str) -> bool:
 
 
 _SENTENCE = re.compile(r"[。！？；\n]|[.;!?](?:\s|$)")  # "Dbx2025!，" ends no sentence
+_FULL_STOP = re.compile(r"[。！？\n]|[.!?](?:\s|$)")
 
 
 def _sentence_before(text: str, start: int, reach: int = 120) -> str:
@@ -158,10 +165,14 @@ _PASSWORD_WORD = re.compile(_PASSWORD_NOUN)
 def _assigned(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _PASSWORD_VALUE.finditer(text):
+        if _crosses_clause(m):
+            continue
         value, start, end = _value_span(m)
         if password_shaped(value) and not _HASH_NEAR.search(text, m.start(), start):
             out.append(("password", start, end))
     for m in _CODE_VALUE.finditer(text):
+        if _crosses_clause(m):
+            continue
         value, start, end = _value_span(m)
         cut = _CODE_VALUE_AT.match(text, start)  # "55 03 91." / "8826，输完": the code's own characters
         if cut is None or _UNIT_AFTER.match(text, cut.end("v")) or not _code_shaped(cut.group("v")):
@@ -173,7 +184,7 @@ def _assigned(text: str) -> list[Span]:
     for pattern in pairs:
         for m in pattern.finditer(text):
             value, start, end = _value_span(m)
-            if (_key_shaped(value) and not _HASH_NEAR.search(text, m.start(), start) and not _pagination(text, m.start())
+            if not _crosses_clause(m) and (_key_shaped(value) and not _HASH_NEAR.search(text, m.start(), start) and not _pagination(text, m.start())
                     and not _SEED_NEAR.search(text, max(0, m.start() - 24), start)):
                 out.append(("api_key", start, end))
     return out
@@ -202,10 +213,10 @@ def _former(text: str) -> list[Span]:
         value, start, end = _value_span(m)
         if not password_shaped(value):
             continue
-        lo = max(0, m.start() - 80)
-        ends = [e.end() for e in _SENTENCE.finditer(text, lo, m.start())]
+        lo = max(0, m.start() - 80)  # a semicolon joins the clause of the new value and the clause of the old one
+        ends = [e.end() for e in _FULL_STOP.finditer(text, lo, m.start())]
         sentence_start = ends[-1] if ends else lo
-        sentence_end = _SENTENCE.search(text, end)
+        sentence_end = _FULL_STOP.search(text, end)
         window = text[sentence_start : sentence_end.start() if sentence_end else min(len(text), end + 80)]
         if _PASSWORD_WORD.search(window):
             out.append(("password", start, end))
