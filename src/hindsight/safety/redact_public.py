@@ -282,6 +282,8 @@ def public_address(text: str, start: int, end: int) -> bool:
 # Round 26: a place's contacts travel together. A landline or a mailbox in the sentence of an address (or a line) already
 # judged the organisation's ("公司展厅地址：...，电话 021-...", "Our restaurant's published address: ..., phone 0532-...")
 # is the same place's, unless a person is named between them or the number is a mobile / the mailbox consumer webmail.
+_PLACE_CONTACT = re.compile(r"(?i)@|\d[\d\s()-]{6,}\d|\d.*\b(?:road|rd|street|st|lane|ln|avenue|ave|way|drive|dr|square|place|"
+                            r"parkway|pkwy|boulevard|blvd|terrace|court|ct|highway|hwy)\b|[路街道巷弄]|\d+号")
 _SENTENCE_STOP = re.compile(r"[。！？；;\n]|[.!?](?=\s)")
 
 
@@ -294,6 +296,8 @@ def same_place(text: str, kind: str, start: int, end: int, public: list[tuple[in
     if _PERSONAL.search(_clause_before(text, start, 40)):
         return False  # "text her personal number ..., or the clinic's line ...": labelled as a person's own
     for a, b in public:
+        if not _PLACE_CONTACT.search(text, a, b) or text[a : a + 1] in "{$<%":
+            continue  # a public range that is no contact or address (a template's "{{all_memories}}", a subject)
         lo, hi = (b, start) if b <= start else (end, a) if a >= end else (start, start)
         if hi - lo > 120 or hi < lo:
             continue

@@ -92,7 +92,7 @@ _UNIT_AFTER = re.compile(r"\s*(?:位|个|次|分钟|秒|小时|天|年|元|块|�
                          r"minutes?\b|mins?\b|seconds?\b|hours?\b|days?\b|years?\b|litres?\b|liters?\b|kg\b|km\b|employees\b|people\b|"
                          r"items\b|rows\b|users\b|attempts?\b|tries\b|lines?\b|words?\b|bytes?\b|pages?\b|steps?\b|[KMG]B\b|ms\b)", re.IGNORECASE)
 _CODE_SHAPE = re.compile(r"\d{4,8}|\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?:[ #*]\d){3,7}|(?=[A-Za-z-]*\d)(?=[\dA-Za-z-]*[A-Za-z])[A-Za-z0-9]{3,5}(?:-[A-Za-z0-9]{3,5}){1,5}")
-_CODE_VALUE_AT = re.compile(r"[\"'“‘`「(（]?(?P<v>\d(?:[ #*-]?\d){3,7}|(?=[A-Za-z-]*\d)(?=[\dA-Za-z-]*[A-Za-z])[A-Za-z0-9]{3,5}(?:-[A-Za-z0-9]{3,5}){1,5})"
+_CODE_VALUE_AT = re.compile(r"[\"'“‘`「(（]?(?P<v>\d(?:[ #*-]?\d){3,7}#?|(?=[A-Za-z-]*\d)(?=[\dA-Za-z-]*[A-Za-z])[A-Za-z0-9]{3,5}(?:-[A-Za-z0-9]{3,5}){1,5})"
                             r"(?![\w-]|[.,]\d|[ -]\d)")
 
 
@@ -123,8 +123,11 @@ def _code_shaped(value: str) -> bool:
     return not (len(digits) == 4 and digits.startswith(("19", "20")) and value.isdigit())  # a year
 
 
+_EXAMPLE_PART = re.compile(r"(?i)(?:^|[-_.])(?:example|sample|dummy|placeholder)(?:$|[-_.])")
+
+
 def _key_shaped(value: str) -> bool:
-    return (len(value) >= 8 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+    return (len(value) >= 8 and not _EXAMPLE_PART.search(value) and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
             and not _NOT_A_VALUE.match(value) and not stand_in_value(value) and not value.startswith("[REDACTED"))
 
 
@@ -174,8 +177,8 @@ def _assigned(text: str) -> list[Span]:
         if _crosses_clause(m):
             continue
         value, start, end = _value_span(m)
-        cut = _CODE_VALUE_AT.match(text, start)  # "55 03 91." / "8826，输完": the code's own characters
-        if cut is None or _UNIT_AFTER.match(text, cut.end("v")) or not _code_shaped(cut.group("v")):
+        cut = _CODE_VALUE_AT.match(text, start)  # "55 03 91." / "8826，输完" / "4417#": the code's own characters
+        if cut is None or _UNIT_AFTER.match(text, cut.end("v")) or not _code_shaped(cut.group("v").rstrip("#")):
             continue
         if _HASH_NEAR.search(text, max(0, m.start() - 12), start) or _not_secret_code(text, m.start()):
             continue  # a CRC / a file's 校验码 is a checksum; an error / zip / promo code is no secret
@@ -184,6 +187,8 @@ def _assigned(text: str) -> list[Span]:
     for pattern in pairs:
         for m in pattern.finditer(text):
             value, start, end = _value_span(m)
+            if _PASSWORD_WORD.search(m.group("b")):
+                continue  # "私钥的口令是 X": the passphrase of a key is a password (the password reading takes it)
             if not _crosses_clause(m) and (_key_shaped(value) and not _HASH_NEAR.search(text, m.start(), start) and not _pagination(text, m.start())
                     and not _SEED_NEAR.search(text, max(0, m.start() - 24), start)):
                 out.append(("api_key", start, end))
