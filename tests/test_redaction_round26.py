@@ -13,7 +13,11 @@ password field's name inside a URL template, a person's own number beside an org
 from __future__ import annotations
 
 import pytest
-from redaction_helpers import assert_linear_cost, assert_value_gone_or_kept, value_cases
+from linear_cost import assert_not_superlinear
+from redaction_helpers import assert_value_gone_or_kept, value_cases
+
+from hindsight.safety.redact_roles import find_role_values
+from hindsight.safety.redact_vet import vet
 
 PII = [
     ("The staff Wi-Fi password now uses 'lantern-Fig-73' since the router swap.", "lantern-Fig-73"),
@@ -79,9 +83,20 @@ def test_personal_number_beside_a_public_line_stays_redacted() -> None:
     "a: code pls\nb: 4821\n",
     "Backup codes:\n4410-2291\n",
     "ID card YK72210QD, passport 48TR22719, ",
-    "The shop address is 14 Mill Lane, Bath BA1 1AA, phone 01225 480 112. ",
-    "next_token: QUFBQmNkZWZnaGlqa2xtbm9w ",
 ])
 def test_round26_readers_are_linear(unit: str) -> None:
     """Every reading is a bounded pattern or a bounded scan: ten times the text costs about ten times as much."""
-    assert_linear_cost(unit)
+    assert_not_superlinear(find_role_values, unit * 40, unit * 400, slack=0.02)
+
+
+def test_same_place_is_linear() -> None:
+    """Each phone looks only at the public ranges within reach of it (bisection), not at every one in the text."""
+    unit = "Shop address 14 Mill Lane, phone 01225 480 112. "
+
+    def run(text: str) -> object:
+        spans = []
+        for i in range(0, len(text), len(unit)):
+            spans += [("public", i + 13, i + 25), ("phone", i + 33, i + 46)]
+        return vet(text, spans)
+
+    assert_not_superlinear(run, unit * 20, unit * 200, slack=0.02)

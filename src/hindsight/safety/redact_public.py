@@ -26,6 +26,7 @@ looked for in the segment since the last comma or contact.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from hindsight.safety.redact_contacts import is_public_contact
@@ -288,14 +289,18 @@ _SENTENCE_STOP = re.compile(r"[。！？；;\n]|[.!?](?=\s)")
 
 
 def same_place(text: str, kind: str, start: int, end: int, public: list[tuple[int, int]]) -> bool:
-    """Does a public range share this phone's or email's sentence, with no person's cue between them?"""
+    """Does a public range (``public``: sorted by start) share this phone's or email's sentence, with no person's cue
+    between them?"""
     if kind not in ("phone", "email") or (kind == "phone" and is_mobile(text[start:end])):
         return False
     if kind == "email" and (_WEBMAIL.search(text[start:end]) or in_url(text, start)):
         return False
     if _PERSONAL.search(_clause_before(text, start, 40)):
         return False  # "text her personal number ..., or the clinic's line ...": labelled as a person's own
-    for a, b in public:
+    # Only the ranges within reach of the span (``public`` sorted by start): linear however many contacts the text has.
+    lo_i = bisect.bisect_left(public, (start - 400, -1))
+    hi_i = bisect.bisect_right(public, (end + 120, len(text) + 1))
+    for a, b in public[lo_i:hi_i]:
         if not _PLACE_CONTACT.search(text, a, b) or text[a : a + 1] in "{$<%":
             continue  # a public range that is no contact or address (a template's "{{all_memories}}", a subject)
         lo, hi = (b, start) if b <= start else (end, a) if a >= end else (start, start)

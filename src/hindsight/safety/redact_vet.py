@@ -124,7 +124,8 @@ def vet(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]
              and not _WALLET_ADDRESS.fullmatch(text, s[1], s[2])]
     public = [(s[1], s[2]) for s in spans if s[0] == "public" or is_public_span(text, *s) or declared_public(text, s[2])]
     public += [(s[1], s[2]) for s in spans if (s[1], s[2]) not in public and _coordinated(text, s, public)]
-    public += [(s[1], s[2]) for s in spans if (s[1], s[2]) not in public and same_place(text, s[0], s[1], s[2], public)]
+    ranges = sorted(public)
+    public += [(s[1], s[2]) for s in spans if s[0] in ("phone", "email") and same_place(text, s[0], s[1], s[2], ranges)]
     if not public:
         return spans, []
     # Overlap test by bisection over the merged public ranges: linear-logarithmic however many findings there are.
