@@ -55,6 +55,7 @@ from hindsight.safety.redact_fold import fold_for_finders
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
 from hindsight.safety.redact_passwords import find_passwords
 from hindsight.safety.redact_records import find_record_values
+from hindsight.safety.redact_roles import find_role_values
 from hindsight.safety.redact_shapes import (
     find_card_security_codes,
     find_cued_passwords,
@@ -260,7 +261,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_structured_secrets, find_context_secrets, find_window_keys, find_card_numbers, find_unionpay_accounts,
     find_cards_by_what_follows, find_window_codes, find_labelled_pairs, find_otp_seeds,
     find_record_values, find_contact_phones, find_clause_passwords, find_labelled_addresses, find_url_secrets,
-    find_subject_values, find_unlabelled_values,
+    find_subject_values, find_unlabelled_values, find_role_values,
 )
 
 

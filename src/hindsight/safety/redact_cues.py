@@ -61,7 +61,7 @@ _SOURCE_CODE = re.compile(
 )
 _USE_CODE = re.compile(r"(?i)\b(?:use|enter|type|input|punch in|key in)\s+(?:the\s+)?(?:code|pin|passcode)\s+(?P<value>\d{4,8})(?![\w-]|[.,]\d)")
 _OTP_MORE = re.compile(r"(?i)\s*(?:[,，、;；/]|\band\b|和|及)\s*(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
-_UNIT_AFTER = re.compile(r"\s*(?:分钟|秒|小时|位|次|天|个|minutes?|mins?|seconds?|secs?|hours?|digits?|characters?|chars?|times|days?)\b|\s*(?:分钟|秒|小时|位|次|天|个)")
+_UNIT_AFTER = re.compile(r"\s*(?:分钟|秒|小时|位|次|天|个|minutes?|mins?|seconds?|secs?|hours?|digits?|characters?|chars?|times|days?|lines?)\b|\s*(?:分钟|秒|小时|位|次|天|个)")
 # A TOTP seed: base32 after an authenticator cue.
 _TOTP_SEED = re.compile(
     r"(?i)(?:totp|2fa|mfa|otp|authenticator|two[- ]factor|谷歌验证器|身份验证器)[^\n.。]{0,30}?(?:seed|secret|key|密钥|种子|秘钥)"

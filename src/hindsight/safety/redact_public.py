@@ -26,6 +26,7 @@ looked for in the segment since the last comma or contact.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from hindsight.safety.redact_contacts import is_public_contact
@@ -60,7 +61,7 @@ _PERSONAL = re.compile(
     r"(?i)(?:\b(?:my|me|mine|his|her|hers|personal|private|mobile|cell(?:phone)?|whatsapp|signal|telegram|wechat|home|"
     r"direct(?:\s+(?:line|dial|number))?|ext(?:ension)?|landlord|wife|husband|mom|mum|dad|mother|father|sister|brother|"
     r"son|daughter|friend|babysitter|nanny|driver|tenant|lives?|living|dr|mr|mrs|ms|prof)\b|"
-    r"私人|个人|手机|我(?!们)|他(?!们)|她(?!们)|(?<![厂商店国大专卖买行东])家|住(?!证|院)|本人|师傅|阿姨|老师|先生|女士|小姐|老婆|老公|妈|爸|朋友|同事)"
+    r"私人|个人|手机|我(?!们)|他(?!们)|她(?!们)|(?<![厂商店国大专卖买行东])家(?![具电])|住(?!证|院)|本人|师傅|阿姨|老师|先生|女士|小姐|老婆|老公|妈|爸|朋友|同事)"
 )
 _MOBILE = re.compile(
     r"^(?:(?:\+|00)?86[\s-]?)?1[3-9]\d(?:[\s.-]?\d){8}$|^(?:(?:\+|00)44[\s-]?|0)7\d{3}|^(?:\+|00)49[\s-]?1[5-7]\d|"
@@ -277,3 +278,37 @@ def public_address(text: str, start: int, end: int) -> bool:
     if cue and not _NOT.search(after[: cue.start()]) and not _PERSONAL.search(after[: cue.start()]):
         return True
     return published_source(text, start, end, _PERSONAL)
+
+
+# Round 26: a place's contacts travel together. A landline or a mailbox in the sentence of an address (or a line) already
+# judged the organisation's ("公司展厅地址：...，电话 021-...", "Our restaurant's published address: ..., phone 0532-...")
+# is the same place's, unless a person is named between them or the number is a mobile / the mailbox consumer webmail.
+_PLACE_CONTACT = re.compile(r"(?i)@|\d[\d\s()-]{6,}\d|\d.*\b(?:road|rd|street|st|lane|ln|avenue|ave|way|drive|dr|square|place|"
+                            r"parkway|pkwy|boulevard|blvd|terrace|court|ct|highway|hwy)\b|[路街道巷弄]|\d+号")
+_SENTENCE_STOP = re.compile(r"[。！？；;\n]|[.!?](?=\s)")
+
+
+def same_place(text: str, kind: str, start: int, end: int, public: list[tuple[int, int]]) -> bool:
+    """Does a public range (``public``: sorted by start) share this phone's or email's sentence, with no person's cue
+    between them?"""
+    if kind not in ("phone", "email") or (kind == "phone" and is_mobile(text[start:end])):
+        return False
+    if kind == "email" and (_WEBMAIL.search(text[start:end]) or in_url(text, start)):
+        return False
+    if _PERSONAL.search(_clause_before(text, start, 40)):
+        return False  # "text her personal number ..., or the clinic's line ...": labelled as a person's own
+    # Only the ranges within reach of the span (``public`` sorted by start): linear however many contacts the text has.
+    lo_i = bisect.bisect_left(public, (start - 400, -1))
+    hi_i = bisect.bisect_right(public, (end + 120, len(text) + 1))
+    for a, b in public[lo_i:hi_i]:
+        if not _PLACE_CONTACT.search(text, a, b) or text[a : a + 1] in "{$<%":
+            continue  # a public range that is no contact or address (a template's "{{all_memories}}", a subject)
+        lo, hi = (b, start) if b <= start else (end, a) if a >= end else (start, start)
+        if hi - lo > 120 or hi < lo:
+            continue
+        between = text[lo:hi]
+        if _SENTENCE_STOP.search(between) or _PERSONAL.search(between) or _NOT.search(between):
+            continue
+        return True
+    return False
+

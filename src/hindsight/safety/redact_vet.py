@@ -15,7 +15,7 @@ import bisect
 import re
 
 from hindsight.safety.redact_contacts import is_public_contact
-from hindsight.safety.redact_public import is_public_span
+from hindsight.safety.redact_public import is_public_span, same_place
 from hindsight.safety.validators import placeholder_words, stand_in_value
 
 Span = tuple[str, int, int]
@@ -93,6 +93,12 @@ _FROM_DOCS_BEFORE = re.compile(
     r"(?i)\b(?:from|in|per)\s+(?:the|their|its)\s+(?:[\w.-]+\s+)?(?:api\s+)?(?:docs|documentation|readme|quickstart|tutorial)\s*[:：,，]?\s*$|"
     r"文档里的?(?:示例|例子)?[:：]?\s*$"
 )
+# Round 26: a pagination or sync cursor ("next_token:", "pageToken=", "continuation token", "游标") opens the next page of
+# a listing, not an account: an API hands it to whoever asked for the first page.
+_CURSOR_BEFORE = re.compile(
+    r"(?i)(?:\b(?:next|page|pagination|continuation|sync|resume)[ _-]?(?:token|cursor|marker|key)|\bnextPageToken|\bcursor|"
+    r"\b(?:next|continuation)\s+(?:page\s+)?token|分页(?:令牌|游标|token)|游标|下一页(?:的)?(?:token|令牌))[\"']?\s*(?:[:：=]|\bis\b|是|为)?\s*[\"']?$"
+)
 _SHAPE_KINDS = frozenset({"api_key", "password", "other_id", "otp"})
 
 
@@ -107,7 +113,8 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
     if placeholder_words(value) or kind != "other_id" and stand_in_value(value):
         return True  # round 17: "api_key='test-key-000'" in a fixture; round 25: a credential's stand-in, "Bearer YOUR_TOKEN"
     return bool(_DECLARED_DIGEST.match(text, end) or _DIGEST_BEFORE.search(text, max(0, start - 40), start)
-                or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start) or _FROM_DOCS_BEFORE.search(text, max(0, start - 40), start))
+                or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start) or _FROM_DOCS_BEFORE.search(text, max(0, start - 40), start)
+                or kind == "api_key" and bool(_CURSOR_BEFORE.search(text, max(0, start - 30), start)))
 
 
 def vet(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:
@@ -117,6 +124,8 @@ def vet(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]
              and not _WALLET_ADDRESS.fullmatch(text, s[1], s[2])]
     public = [(s[1], s[2]) for s in spans if s[0] == "public" or is_public_span(text, *s) or declared_public(text, s[2])]
     public += [(s[1], s[2]) for s in spans if (s[1], s[2]) not in public and _coordinated(text, s, public)]
+    ranges = sorted(public)
+    public += [(s[1], s[2]) for s in spans if s[0] in ("phone", "email") and same_place(text, s[0], s[1], s[2], ranges)]
     if not public:
         return spans, []
     # Overlap test by bisection over the merged public ranges: linear-logarithmic however many findings there are.
