@@ -2,6 +2,7 @@
 
 - Two namespaces of one lock bucket in one process waited on the bucket's `flock` with the busy timeout meant for
   another process: a consolidation pass longer than it made a same-bucket writer fail with `storage_busy`.
+- `importance: NaN` was refused as "Input should be less than or equal to 1"; now "a finite number".
 """
 
 from __future__ import annotations
@@ -9,7 +10,12 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from hindsight.engine import MemoryEngine
+from hindsight.server.mcp_server import build_server
 from hindsight.storage.file_lock import NamespaceFileLocks
 
 
@@ -43,3 +49,42 @@ def test_a_thread_waiting_for_its_own_process_on_a_bucket_waits_past_the_busy_ti
     first.join(5)
     second.join(5)
     assert errors == [] and done.is_set(), errors
+
+
+# --- a NaN or infinite number names the rule it breaks ----------------------------------------------------------------
+
+
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+MCP_HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+
+def _raw_calls(engine: MemoryEngine, calls: list[tuple[str, str]]) -> list[str]:
+    """Each tool call's answer text over HTTP, its arguments sent as raw JSON (a `NaN` literal, as Python's json
+    and JavaScript clients write it)."""
+    from starlette.testclient import TestClient
+
+    out = []
+    with TestClient(build_server(engine).http_app(), base_url="http://127.0.0.1") as client:
+        opened = client.post("/mcp", json=INIT, headers=MCP_HEADERS)
+        headers = {**MCP_HEADERS, "mcp-session-id": opened.headers["mcp-session-id"]}
+        client.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+        for number, (tool, arguments) in enumerate(calls, start=2):
+            body = ('{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "%s", "arguments": %s}}'
+                    % (number, tool, arguments))
+            out.append(client.post("/mcp", content=body, headers=headers).text)
+    return out
+
+
+def test_a_number_that_is_not_finite_is_refused_as_not_finite(bag_engine: MemoryEngine) -> None:
+    stored = bag_engine.store_memory({"content": "The deploy window is Tuesday.", "namespace": "default"}).memory_id
+    answers = _raw_calls(bag_engine, [
+        ("memory_store", '{"content": "The deploy window is Friday.", "importance": NaN}'),
+        ("memory_store", '{"content": "The deploy window is Monday.", "importance": Infinity}'),
+        ("memory_search", '{"query": "deploy window", "min_relevance": NaN}'),
+        ("memory_search", '{"query": "deploy window", "filters": {"min_importance": NaN}}'),
+        ("memory_update", '{"memory_id": "%s", "updates": {"importance": NaN, "credibility": -Infinity}}' % stored),
+    ])
+    for text in answers:
+        assert '"isError":true' in text and "invalid_input" in text and "finite number" in text, text
+    assert bag_engine.list("default")[1] == 1 and bag_engine.get(stored).importance == 0.5
