@@ -88,3 +88,32 @@ def test_a_number_that_is_not_finite_is_refused_as_not_finite(bag_engine: Memory
     for text in answers:
         assert '"isError":true' in text and "invalid_input" in text and "finite number" in text, text
     assert bag_engine.list("default")[1] == 1 and bag_engine.get(stored).importance == 0.5
+
+
+# --- look-alikes round 25's fold left: mailboxes with other scripts' letters, card groups joined by dots or dashes --
+
+from hindsight.safety.redact import redact  # noqa: E402
+
+LEFT_LOOK_ALIKES = {
+    "mail-cyrillic-a": ("Send the contract to alice.smith@exаmple.com today.", "alice.smith"),
+    "mail-greek-o": ("Send the contract to bοb.jones@example.org today.", "bο"),
+    "mail-cyrillic-role": ("Forward the keys to suppоrt@bl0ckaudit-help.example.net tonight.", "suppо"),
+    "mail-combining-accent": ("Write to ali\u0301ce.smith@example.com about it.", "ali"),
+    "mail-accented-latin": ("Write to josé.garcia@example.com about it.", "garcia"),
+    "card-dots": ("The card is 4111.1111.1111.1111, keep it on file.", "1111"),
+    "card-en-dash": ("The card is 4111–1111–1111–1111, keep it on file.", "1111"),
+    "card-en-dash-and-hyphen": ("Paid with card 4111–1111-1111-1111 today.", "1111"),
+    "card-em-dash": ("Charge it to 3782—822463—10005 as before.", "822463"),
+}
+
+
+@pytest.mark.parametrize("case", list(LEFT_LOOK_ALIKES))
+def test_a_value_with_the_look_alikes_round_25_left_is_redacted(case: str) -> None:
+    text, value = LEFT_LOOK_ALIKES[case]
+    assert value not in redact(text).text, redact(text).text
+
+
+def test_russian_greek_prose_dotted_numbers_and_ranges_stay_as_written() -> None:
+    for text in ("Напишите Ивану: иван@почта.рф или в чат @иван.", "Ελληνικά: γράψτε στο maria@παράδειγμα.gr",
+                 "Version 4111.1111.1111.1111.2 ships; see pages 1–10, 2019–2022.", "Order 4111.1111.1111.1111 shipped."):
+        assert redact(text).text == text
