@@ -117,3 +117,49 @@ def test_russian_greek_prose_dotted_numbers_and_ranges_stay_as_written() -> None
     for text in ("Напишите Ивану: иван@почта.рф или в чат @иван.", "Ελληνικά: γράψτε στο maria@παράδειγμα.gr",
                  "Version 4111.1111.1111.1111.2 ships; see pages 1–10, 2019–2022.", "Order 4111.1111.1111.1111 shipped."):
         assert redact(text).text == text
+
+
+# --- a private memory's forget reason is sealed like its text --------------------------------------------------------
+
+
+def _raw(db: Path) -> str:
+    return b"".join(p.read_bytes() for p in (db, Path(f"{db}-wal")) if p.exists()).decode("utf-8", "replace")
+
+
+def test_a_private_memorys_forget_reason_is_sealed_and_rotates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bag_embedder import BagEmbedder
+
+    from hindsight.config import HindsightSettings
+    from hindsight.security.audit import AuditLog
+    from hindsight.security.crypto import cipher_from_text, generate_key
+    from hindsight.security.rotate import rotate_key
+
+    key = generate_key()
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", key)
+    db = tmp_path / "m.db"
+    settings = HindsightSettings(db=db, hygiene=False, guard="off")
+    engine = MemoryEngine.open(db, settings=settings, embedder=BagEmbedder(words=True))
+    try:
+        private = engine.store_memory({"content": "Diagnosis noted for the patient.", "private": True}).memory_id
+        public = engine.store_memory({"content": "The clinic opens at nine."}).memory_id
+        engine.forget(private, reason="ZEBRA9PRIVATE the diagnosis was wrong")
+        engine.forget(public, reason="PLAINREASON7 moved to a new clinic")
+        assert engine.get(private).status_reason == "ZEBRA9PRIVATE the diagnosis was wrong"  # opened for readers
+        assert "ZEBRA9PRIVATE" in engine.history(private)[-1].note
+        raw = _raw(db)
+        assert "ZEBRA9PRIVATE" not in raw, "the reason of a private memory is in the file in clear"
+        assert "PLAINREASON7" in raw  # a public memory's reason stays as it was
+        assert not any("ZEBRA9PRIVATE" in e.detail for e in AuditLog(engine.store).entries())
+
+        new = generate_key()
+        report = rotate_key(engine.store, cipher_from_text(key, "old"), cipher_from_text(new, "new"))
+        assert report.memories == 1
+    finally:
+        engine.close()
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", new)
+    engine = MemoryEngine.open(db, settings=settings, embedder=BagEmbedder(words=True))
+    try:  # under the new key the reason and the note still open
+        assert engine.get(private).status_reason == "ZEBRA9PRIVATE the diagnosis was wrong"
+        assert "ZEBRA9PRIVATE" in engine.history(private)[-1].note
+    finally:
+        engine.close()

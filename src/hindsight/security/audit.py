@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from hindsight.security.crypto import PREFIX
 from hindsight.storage.client import StoreClient
 
 
@@ -33,4 +34,5 @@ class AuditLog(StoreClient):
 
     def entries(self, limit: int = 100) -> list[AuditEntry]:
         """Newest first: denials and security events, plus every change from `history` (actor = principal)."""
-        return [AuditEntry(*row) for row in self._store.audit_rows(limit)]
+        return [AuditEntry(*row[:6], "[private]" if str(row[6] or "").startswith(PREFIX) else row[6])
+                for row in self._store.audit_rows(limit)]  # a private memory's sealed note (attack round 26)
