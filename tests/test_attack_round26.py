@@ -163,3 +163,31 @@ def test_a_private_memorys_forget_reason_is_sealed_and_rotates(tmp_path: Path, m
         assert "ZEBRA9PRIVATE" in engine.history(private)[-1].note
     finally:
         engine.close()
+
+
+def test_a_private_memorys_forget_reason_waits_for_review_sealed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Live: in a reviewed namespace the forget of a private memory waited in `proposals` with its reason in clear
+    (the payload and the reason column); approved, it was stored in clear too."""
+    from bag_embedder import BagEmbedder
+
+    from hindsight.config import HindsightSettings
+    from hindsight.review.queue import ReviewQueue
+    from hindsight.review.service import ReviewService
+    from hindsight.security.crypto import generate_key
+
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", generate_key())
+    db = tmp_path / "m.db"
+    settings = HindsightSettings(db=db, hygiene=False, guard="off")
+    engine = MemoryEngine.open(db, settings=settings, embedder=BagEmbedder(words=True))
+    try:
+        private = engine.store_memory({"content": "Diagnosis noted.", "private": True, "namespace": "kb"}).memory_id
+        review = ReviewService(engine, ReviewQueue(engine.store), "kb")
+        pending = review.forget(private, "ZEBRA9PRIVATE the diagnosis was wrong", "kb", "token:writer")
+        assert "ZEBRA9PRIVATE" not in _raw(db), "the proposal holds the reason in clear"
+        [proposal] = review.pending("kb")
+        assert proposal.reason == "ZEBRA9PRIVATE the diagnosis was wrong"  # the reviewer reads it
+        review.approve(pending["proposal_id"], "token:admin", namespace="kb")
+        assert engine.get(private, "kb").status_reason == "ZEBRA9PRIVATE the diagnosis was wrong"
+        assert "ZEBRA9PRIVATE" not in _raw(db)
+    finally:
+        engine.close()

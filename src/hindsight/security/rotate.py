@@ -97,10 +97,11 @@ def rotate_key(store: Any, old: MemoryCipher, new: MemoryCipher) -> RotationRepo
                               (changed[0], changed[1], reseal.value(note, memory_id), seq))
             report.history += 1
         # private content kept outside the memory rows: proposals (bound to their id), request fingerprints
-        for proposal_id, payload in backend._aux_rows("SELECT id, payload FROM proposals WHERE payload LIKE ?",
-                                                      (f"{PREFIX}%",)):
-            backend._aux_exec("UPDATE proposals SET payload = ? WHERE id = ?",
-                              (reseal.value(payload, proposal_id), proposal_id))
+        for proposal_id, payload, reason in backend._aux_rows(
+                "SELECT id, payload, reason FROM proposals WHERE payload LIKE ? OR reason LIKE ?",
+                (f"{PREFIX}%", f"{PREFIX}%")):
+            backend._aux_exec("UPDATE proposals SET payload = ?, reason = ? WHERE id = ?",
+                              (reseal.value(payload, proposal_id), reseal.value(reason, proposal_id), proposal_id))
             report.proposals += 1
         for namespace, key, fingerprint in backend._aux_rows(
                 "SELECT namespace, key, request_hash FROM idempotency WHERE request_hash LIKE ?", (f"{PREFIX}%",)):
@@ -119,15 +120,16 @@ def _seal_left_in_clear(backend: Any, new: MemoryCipher, report: RotationReport)
     from hindsight.write.idempotency import memory_id_for
 
     private_ids = {str(r[0]) for r in backend._aux_rows("SELECT id FROM memories WHERE encrypted = 1")}
-    for proposal_id, action, memory_id, payload in backend._aux_rows(
-            "SELECT id, action, memory_id, payload FROM proposals WHERE payload NOT LIKE ?", (f"{PREFIX}%",)):
+    for proposal_id, action, memory_id, payload, reason in backend._aux_rows(
+            "SELECT id, action, memory_id, payload, reason FROM proposals WHERE payload NOT LIKE ?", (f"{PREFIX}%",)):
         try:
             stored_private = action == "store" and json.loads(payload).get("private") is True
         except (ValueError, AttributeError):
             stored_private = False
-        if stored_private or (action == "update" and memory_id in private_ids):
-            backend._aux_exec("UPDATE proposals SET payload = ? WHERE id = ?",
-                              (new.encrypt(payload, proposal_id), proposal_id))
+        if stored_private or (action in ("update", "forget") and memory_id in private_ids):
+            sealed_reason = new.encrypt(reason, proposal_id) if reason and not reason.startswith(PREFIX) else reason
+            backend._aux_exec("UPDATE proposals SET payload = ?, reason = ? WHERE id = ?",
+                              (new.encrypt(payload, proposal_id), sealed_reason, proposal_id))
             report.sealed_now += 1
     for namespace, key, fingerprint in backend._aux_rows(
             "SELECT namespace, key, request_hash FROM idempotency WHERE request_hash <> '' AND request_hash NOT LIKE ?",
