@@ -191,3 +191,24 @@ def test_a_private_memorys_forget_reason_waits_for_review_sealed(tmp_path: Path,
         assert "ZEBRA9PRIVATE" not in _raw(db)
     finally:
         engine.close()
+
+
+# --- a session id holding a mailbox: stored under a keyed pseudonym, sessions stay apart, filters still find them ----
+
+
+def test_a_session_id_holding_a_mailbox_is_stored_under_a_pseudonym(bag_engine: MemoryEngine) -> None:
+    alice, bob = "alice.smith@example.com", "chat:bob.jones@example.org"
+    for session, text in ((alice, "Alice prefers the window seat."), (alice, "Alice flies on Tuesday."),
+                          (bob, "Bob prefers the aisle."), ("chat-42", "The team lunch is Friday.")):
+        bag_engine.store_memory({"content": text, "session_id": session})
+    records = bag_engine.list("default")[0]
+    stored = {r.content: r.session_id for r in records}
+    assert not any("alice" in str(s) or "bob.jones" in str(s) for s in stored.values()), stored
+    assert stored["Alice prefers the window seat."] == stored["Alice flies on Tuesday."]  # one session
+    assert stored["Bob prefers the aisle."] != stored["Alice flies on Tuesday."]
+    assert stored["Bob prefers the aisle."].startswith("chat:[REDACTED:email:")
+    assert stored["The team lunch is Friday."] == "chat-42"  # nothing personal: kept as written
+    found = bag_engine.list("default", {"session_id": alice})[0]  # the filter names the clear value
+    assert sorted(r.content for r in found) == ["Alice flies on Tuesday.", "Alice prefers the window seat."]
+    hits = bag_engine.search("seat", namespace="default", filters={"session_id": alice}, top_k=5)
+    assert hits and {h.memory.content for h in hits} <= {"Alice prefers the window seat.", "Alice flies on Tuesday."}
