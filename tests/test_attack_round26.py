@@ -212,3 +212,13 @@ def test_a_session_id_holding_a_mailbox_is_stored_under_a_pseudonym(bag_engine: 
     assert sorted(r.content for r in found) == ["Alice flies on Tuesday.", "Alice prefers the window seat."]
     hits = bag_engine.search("seat", namespace="default", filters={"session_id": alice}, top_k=5)
     assert hits and {h.memory.content for h in hits} <= {"Alice prefers the window seat.", "Alice flies on Tuesday."}
+
+
+def test_a_session_id_with_hidden_characters_is_refused_on_read_and_end(bag_engine: MemoryEngine) -> None:
+    """Live: `memory_working_get` took "a\\u0000b\\u202e" and echoed it back, `memory_session_end` repeated it in its
+    refusal; `memory_working_append` refuses it (a typed error naming the field)."""
+    from hindsight.errors import InvalidInputError
+
+    for call in (lambda: bag_engine.working_get("a\x00b\u202e"), lambda: bag_engine.end_session("a\x00b\u202e")):
+        with pytest.raises(InvalidInputError, match="session_id"):
+            call()
