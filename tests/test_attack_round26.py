@@ -150,6 +150,9 @@ def test_a_private_memorys_forget_reason_is_sealed_and_rotates(tmp_path: Path, m
         assert "ZEBRA9PRIVATE" not in raw, "the reason of a private memory is in the file in clear"
         assert "PLAINREASON7" in raw  # a public memory's reason stays as it was
         assert not any("ZEBRA9PRIVATE" in e.detail for e in AuditLog(engine.store).entries())
+        doomed = engine.store_memory({"content": "Second diagnosis noted.", "private": True}).memory_id
+        engine.delete(doomed, reason="ERASED5PRIVATE wrong patient")
+        assert "ERASED5PRIVATE" not in _raw(db) and "ERASED5PRIVATE" in engine.history(doomed)[-1].note
 
         new = generate_key()
         report = rotate_key(engine.store, cipher_from_text(key, "old"), cipher_from_text(new, "new"))

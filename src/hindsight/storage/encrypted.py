@@ -97,6 +97,9 @@ class EncryptedStore(MemoryStore):
                                              note=self._seal_note(record, note)))
 
     def delete(self, memory_id: str, *, actor: str, note: str = "") -> MemoryRecord | None:
+        if note:  # a hard delete's reason of a private memory: sealed like its forget reason
+            current = self.inner.get(memory_id)
+            note = self._seal_note(current, note) if current is not None else note
         before = self.inner.delete(memory_id, actor=actor, note=note)
         return None if before is None else self._open(before)
 
