@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -70,8 +69,8 @@ def _raw_calls(engine: MemoryEngine, calls: list[tuple[str, str]]) -> list[str]:
         headers = {**MCP_HEADERS, "mcp-session-id": opened.headers["mcp-session-id"]}
         client.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
         for number, (tool, arguments) in enumerate(calls, start=2):
-            body = ('{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "%s", "arguments": %s}}'
-                    % (number, tool, arguments))
+            body = ('{"jsonrpc": "2.0", "id": ' + str(number) + ', "method": "tools/call", "params": {"name": "'
+                    + tool + '", "arguments": ' + arguments + "}}")
             out.append(client.post("/mcp", content=body, headers=headers).text)
     return out
 
@@ -83,7 +82,7 @@ def test_a_number_that_is_not_finite_is_refused_as_not_finite(bag_engine: Memory
         ("memory_store", '{"content": "The deploy window is Monday.", "importance": Infinity}'),
         ("memory_search", '{"query": "deploy window", "min_relevance": NaN}'),
         ("memory_search", '{"query": "deploy window", "filters": {"min_importance": NaN}}'),
-        ("memory_update", '{"memory_id": "%s", "updates": {"importance": NaN, "credibility": -Infinity}}' % stored),
+        ("memory_update", '{"memory_id": "' + stored + '", "updates": {"importance": NaN, "credibility": -Infinity}}'),
     ])
     for text in answers:
         assert '"isError":true' in text and "invalid_input" in text and "finite number" in text, text
