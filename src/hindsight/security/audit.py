@@ -34,5 +34,8 @@ class AuditLog(StoreClient):
 
     def entries(self, limit: int = 100) -> list[AuditEntry]:
         """Newest first: denials and security events, plus every change from `history` (actor = principal)."""
-        return [AuditEntry(*row[:6], "[private]" if str(row[6] or "").startswith(PREFIX) else row[6])
-                for row in self._store.audit_rows(limit)]  # a private memory's sealed note (attack round 26)
+        entries = []
+        for at, principal, action, namespace, memory_id, outcome, detail in self._store.audit_rows(limit):
+            shown = "[private]" if str(detail or "").startswith(PREFIX) else detail  # a private memory's sealed note
+            entries.append(AuditEntry(at, principal, action, namespace, memory_id, outcome, shown))
+        return entries
