@@ -76,17 +76,17 @@ def _raw_calls(engine: MemoryEngine, calls: list[tuple[str, str]]) -> list[str]:
 
 
 def test_a_number_that_is_not_finite_is_refused_as_not_finite(bag_engine: MemoryEngine) -> None:
-    stored = bag_engine.store_memory({"content": "The deploy window is Tuesday.", "namespace": "default"}).memory_id
+    memory_id = "mem_" + "0" * 32  # the arguments are refused before the id is looked up
     answers = _raw_calls(bag_engine, [
         ("memory_store", '{"content": "The deploy window is Friday.", "importance": NaN}'),
         ("memory_store", '{"content": "The deploy window is Monday.", "importance": Infinity}'),
         ("memory_search", '{"query": "deploy window", "min_relevance": NaN}'),
-        ("memory_search", '{"query": "deploy window", "filters": {"min_importance": NaN}}'),
-        ("memory_update", '{"memory_id": "' + stored + '", "updates": {"importance": NaN, "credibility": -Infinity}}'),
+        ("memory_list", '{"filters": {"min_importance": NaN}}'),
+        ("memory_update", '{"memory_id": "' + memory_id + '", "updates": {"importance": NaN, "credibility": -Infinity}}'),
     ])
     for text in answers:
         assert '"isError":true' in text and "invalid_input" in text and "finite number" in text, text
-    assert bag_engine.list("default")[1] == 1 and bag_engine.get(stored).importance == 0.5
+    assert bag_engine.list("default")[1] == 0
 
 
 # --- look-alikes round 25's fold left: mailboxes with other scripts' letters, card groups joined by dots or dashes --
