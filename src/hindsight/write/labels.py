@@ -5,7 +5,7 @@ was stored and returned as written (search results, `memory_get`, exports, every
 the content is redacted. Redacting it to a bare `[REDACTED:email]` would merge every such session into one and
 break session filters; refusing it would break those clients. So each value the redaction finders see in a
 session id is replaced by `[REDACTED:<kind>:<pseudonym>]`, the pseudonym an HMAC-SHA-256 of the value under a
-secret kept once per store (`kept_secret("label_secret")`, copied by `hindsight migrate` and every backup): one
+secret kept once per store (`kept_secret("label_secret")`, copied by `hindsight migrate` and a `.db` backup): one
 user's sessions stay one session and two users' stay two, a filter naming the clear value finds them (the filter is
 mapped the same way, `engine_read`), and nobody without the store's file can confirm a guessed mailbox against a
 stored pseudonym (a bare hash of a mailbox could be). A session id holding no such value is kept as written.
