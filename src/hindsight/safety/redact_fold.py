@@ -34,7 +34,8 @@ _FOLDABLE = re.compile(f"[{INVISIBLE_CHARS}{_SPACES}{_HYPHENS}{_JOINERS}\uff10-\
                        r"\U0001d400-\U0001d7ff]|(?![0-9])\d")
 _DROP = re.compile(f"[{INVISIBLE_CHARS}]")
 _MAIL_LOOKALIKE = re.compile("[\u00c0-\u024f\u0300-\u036f\u0370-\u04ff\u0500-\u052f]")  # accents, Greek, Cyrillic
-_MAIL_RUN = re.compile(r"[^\s<>()\[\]{},;:\"'，。：；（）《》、]*[@＠][^\s<>()\[\]{},;:\"'，。：；（）《》、]+")
+# a run of characters no mailbox holds a delimiter of; found run by run, so the scan stays linear
+_MAIL_RUN = re.compile(r"[^\s<>()\[\]{},;:\"'，。：；（）《》、]+")
 _LATIN = dict(zip(_HOMOGLYPH_FROM, _HOMOGLYPH_TO, strict=True))
 _SPACE = re.compile(f"[{_SPACES}]")
 _HYPHEN = re.compile(f"[{_HYPHENS}]")
@@ -83,8 +84,8 @@ def _mail_spans(text: str) -> list[tuple[int, int]]:
     """The runs around an `@` holding a Latin letter and a look-alike one (folded letter by letter)."""
     if "@" not in text and "＠" not in text or not _MAIL_LOOKALIKE.search(text):
         return []
-    return [m.span() for m in _MAIL_RUN.finditer(text)
-            if _MAIL_LOOKALIKE.search(m.group(0)) and re.search("[A-Za-z\uff21-\uff3a\uff41-\uff5a]", m.group(0))]
+    return [m.span() for m in _MAIL_RUN.finditer(text) if ("@" in m.group(0) or "＠" in m.group(0))
+            and _MAIL_LOOKALIKE.search(m.group(0)) and re.search("[A-Za-z\uff21-\uff3a\uff41-\uff5a]", m.group(0))]
 
 
 def fold_for_finders(text: str) -> tuple[str, list[int]] | None:
