@@ -3,6 +3,11 @@
 - Two namespaces of one lock bucket in one process waited on the bucket's `flock` with the busy timeout meant for
   another process: a consolidation pass longer than it made a same-bucket writer fail with `storage_busy`.
 - `importance: NaN` was refused as "Input should be less than or equal to 1"; now "a finite number".
+- Look-alikes round 25's fold left: Cyrillic / Greek letters or accents in a mailbox, card groups joined by dots or
+  en / em dashes.
+- A private memory's forget reason (and a hard delete's) was stored in clear, also while waiting for review.
+- A session id holding a mailbox was stored as written; now under a keyed pseudonym.
+- `memory_working_get` / `memory_session_end` took a session id with NUL and a bidi override and echoed it back.
 """
 
 from __future__ import annotations
