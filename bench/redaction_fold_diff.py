@@ -14,25 +14,31 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 
 from redaction_diff import _nonpii_texts, _pii_sets
 
 
-def _selected() -> dict[str, list[str]]:
+def _foldable(text: str) -> bool:
     from hindsight.safety.redact_fold import _FOLDABLE
 
-    pii = [r["text"] for rows in _pii_sets().values() for r in rows if _FOLDABLE.search(r["text"])]
-    return {"pii": pii, "nonpii": [t for t in _nonpii_texts() if _FOLDABLE.search(t)]}
+    return bool(_FOLDABLE.search(text))
 
 
-def dump(path: str, texts_from: str | None) -> None:
+def selected(readable: Callable[[str], bool]) -> dict[str, list[str]]:
+    """Every released PII row and non-PII text `readable` says the change can read differently."""
+    pii = [r["text"] for rows in _pii_sets().values() for r in rows if readable(r["text"])]
+    return {"pii": pii, "nonpii": [t for t in _nonpii_texts() if readable(t)]}
+
+
+def dump(path: str, texts_from: str | None, readable: Callable[[str], bool] = _foldable) -> None:
     from hindsight.safety.redact import redact
 
     if texts_from:
         with open(texts_from, encoding="utf-8") as fh:
             texts = json.load(fh)["texts"]
     else:
-        texts = _selected()
+        texts = selected(readable)
     out = {"texts": texts, "rules": {}, "tagger": {}}
     for mode in ("rules", "tagger"):
         out[mode] = {k: [redact(t, tagger=mode == "tagger").text for t in v] for k, v in texts.items()}
@@ -53,10 +59,14 @@ def compare(before_path: str, after_path: str) -> None:
                 print(f"    before: {x[:300]}\n    after:  {y[:300]}")
 
 
-if __name__ == "__main__":
+def main(readable: Callable[[str], bool], usage: str | None) -> None:
     if sys.argv[1:2] == ["dump"] and len(sys.argv) in (3, 4):
-        dump(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None)
+        dump(sys.argv[2], sys.argv[3] if len(sys.argv) == 4 else None, readable)
     elif sys.argv[1:2] == ["compare"] and len(sys.argv) == 4:
         compare(sys.argv[2], sys.argv[3])
     else:
-        sys.exit(__doc__)
+        sys.exit(usage)
+
+
+if __name__ == "__main__":
+    main(_foldable, __doc__)

@@ -28,16 +28,20 @@ def cli(key: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def sealed_values(db: Path) -> list[tuple[str, str]]:
-    """(memory id, ciphertext) for every sealed value in the raw file: memory rows and history snapshots."""
+    """(memory id, ciphertext) for every sealed value in the raw file: memory rows, history snapshots and (attack
+    round 26) a private memory's status reason and history notes."""
     found = []
     with sqlite3.connect(db) as raw:
-        for mid, content, context in raw.execute("SELECT id, content, context FROM memories WHERE encrypted = 1"):
+        for mid, content, context, reason in raw.execute(
+                "SELECT id, content, context, status_reason FROM memories WHERE encrypted = 1"):
             found += [(mid, v) for v in (content, context) if v]
-        for mid, before, after in raw.execute("SELECT memory_id, before, after FROM history"):
+            found += [(mid, reason)] if reason.startswith(PREFIX) else []
+        for mid, before, after, note in raw.execute("SELECT memory_id, before, after, note FROM history"):
             for snap in (before, after):
                 data = json.loads(snap) if snap else {}
-                found += [(mid, v) for v in (data.get("content"), data.get("context"))
+                found += [(mid, v) for v in (data.get("content"), data.get("context"), data.get("status_reason"))
                           if isinstance(v, str) and v.startswith(PREFIX)]
+            found += [(mid, note)] if note.startswith(PREFIX) else []
     return found
 
 

@@ -94,6 +94,7 @@ class ConversationsMixin:
         return self.working.append(namespace, session_id, role, guarded_turn(self.writer.screener, self.writer.redactor, content), self.clock())
 
     def working_get(self, session_id: str, last_n: int | None = None, namespace: str = "default") -> builtins.list[Turn]:
+        check_identifier(session_id, "session_id")  # as append: never echoed back holding NUL or a bidi override
         return self.working.recent(namespace, session_id, last_n)
 
     def end_session(self, session_id: str, namespace: str = "default", actor: str = "local",
@@ -104,6 +105,7 @@ class ConversationsMixin:
         What generalises, without an LLM: user turns that state a preference or a standing rule
         ("I prefer...", "always...", "以后...", "我喜欢..."); they still pass the write guard.
         """
+        check_identifier(session_id, "session_id")  # the refusal below repeats it (attack round 26)
         turns = self.working.recent(namespace, session_id)
         if not turns:
             raise InvalidInputError(f"session_id: session '{session_id}' has no working memory to end")

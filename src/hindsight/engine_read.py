@@ -23,6 +23,7 @@ from hindsight.safety import flag_directive
 from hindsight.safety.withhold import withhold
 from hindsight.storage.base import Edge, Scope, StoreStats
 from hindsight.summarize import SummaryStyle
+from hindsight.write.labels import session_label
 from hindsight.write.pipeline import DIRECTIVE_KEY
 from hindsight.write.text_rules import check_text
 
@@ -194,5 +195,7 @@ class ReadMixin:
     # ---------------------------------------------------------------- helpers
     def _scope(self, namespace: str, filters: SearchFilters | dict[str, Any] | None, list_all: bool = False) -> Scope:
         parsed = validated(SearchFilters, filters, "filters")
+        if parsed is not None and parsed.session_id:  # stored under its pseudonym when it holds a mailbox
+            parsed = parsed.model_copy(update={"session_id": session_label(self.store, parsed.session_id)})
         default = (Status.active, Status.deprecated, Status.forgotten) if list_all else (Status.active,)
         return Scope.from_filters(namespace, parsed, default)

@@ -77,7 +77,7 @@ def new_memory_id() -> str:
 class MemoryRecord(BaseModel):
     """One stored memory, exactly as the store keeps it."""
 
-    model_config = ConfigDict(use_enum_values=False, validate_assignment=True)
+    model_config = ConfigDict(use_enum_values=False, validate_assignment=True, allow_inf_nan=False)
 
     id: str = Field(default_factory=new_memory_id)
     namespace: str = "default"
@@ -141,7 +141,7 @@ class MemoryRecord(BaseModel):
 class MemoryInput(BaseModel):
     """What a caller may supply when storing a memory (validated at every edge)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     content: str = Field(min_length=1, max_length=MAX_CONTENT_CHARS)
     type: MemoryType = MemoryType.episodic
@@ -195,7 +195,7 @@ class MemoryInput(BaseModel):
 class MemoryPatch(BaseModel):
     """Fields `memory_update` may change; anything else is rejected by name."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     content: str | None = Field(default=None, min_length=1, max_length=MAX_CONTENT_CHARS)
     type: MemoryType | None = None

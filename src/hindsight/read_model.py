@@ -19,7 +19,7 @@ from hindsight.write.text_rules import check_identifiers
 class SearchFilters(BaseModel):
     """Structured filters applied inside every retrieval channel."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     types: list[MemoryType] | None = None
     tags: list[str] | None = Field(default=None, description="memories carrying any of these tags")

@@ -90,7 +90,8 @@ class ReviewQueue(StoreClient):
             memory_id: str | None = None, reason: str = "", private: bool = False,
             proposal_id: str | None = None) -> Proposal:
         """Record a pending proposal. `private`: the payload holds a private memory's text, so it is kept sealed
-        under the store's key (bound to the proposal id) like the memory itself; without a key it is refused.
+        under the store's key (bound to the proposal id) like the memory itself, and so is the reason (a forget's
+        reason: attack round 26); without a key it is refused.
 
         `proposal_id` (see `keyed_proposal_id`): a keyed request's own id; when a proposal with it exists already
         (the same request queued meanwhile by another server of the store), that one is returned and nothing is
@@ -103,9 +104,12 @@ class ReviewQueue(StoreClient):
                             memory_id=memory_id, payload=payload, reason=reason, proposed_by=proposed_by,
                             proposed_at=time.time())
         stored = json.dumps(payload, ensure_ascii=False, default=str)
+        sealed_reason = reason
         if private:
             stored = self._store.seal_text(stored, proposal.id)
-        added = self._store.proposal_add({**proposal.as_dict(), "payload": stored}, keep_existing=bool(proposal_id))
+            sealed_reason = self._store.seal_text(reason, proposal.id) if reason else ""
+        added = self._store.proposal_add({**proposal.as_dict(), "payload": stored, "reason": sealed_reason},
+                                         keep_existing=bool(proposal_id))
         return proposal if added else self.get(proposal.id, namespace)
 
     def get(self, proposal_id: str, namespace: str | None = None) -> Proposal:
@@ -166,7 +170,7 @@ class ReviewQueue(StoreClient):
             payload = json.loads(opened)
         except json.JSONDecodeError:  # sealed, and this process has no key: nothing can apply it
             payload = {"sealed": opened}
-        return _proposal(row, payload)
+        return _proposal({**row, "reason": self._store.open_text(str(row["reason"] or ""), row["id"])}, payload)
 
 
 def lost_race(current: Proposal, expected: str) -> str:

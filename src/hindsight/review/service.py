@@ -148,9 +148,11 @@ class ReviewService:
         if not self.is_reviewed(namespace):
             record = self.engine.forget(memory_id, reason, namespace, actor)
             return {"memory_id": record.id, "status": record.status.value, "reason": record.status_reason}
-        refuse_leaving_quarantine(self.engine.get(memory_id, namespace, record_access=False), "memory_id")
+        current = self.engine.get(memory_id, namespace, record_access=False)
+        refuse_leaving_quarantine(current, "memory_id")
         reason = self.engine.writer.clean_note(reason, "reason")
-        return self._pending(self.queue.add(namespace, "forget", {"reason": reason}, actor, memory_id, reason))
+        return self._pending(self.queue.add(namespace, "forget", {"reason": reason}, actor, memory_id, reason,
+                                            private=current.encrypted))  # a private memory's reason waits sealed
 
     def _redacted(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Secrets never wait in the queue: a proposal keeps its text redacted as it would be stored (a rejected one

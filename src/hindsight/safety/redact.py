@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from hindsight.safety.redact_address import find_addresses
 from hindsight.safety.redact_brackets import bracketed_findings
 from hindsight.safety.redact_clause import find_clause_passwords, find_contact_phones, find_labelled_addresses
-from hindsight.safety.redact_contacts import find_card_codes, find_contacts
+from hindsight.safety.redact_contacts import find_card_codes, find_contacts, find_mailboxes
 from hindsight.safety.redact_context import find_card_combo, find_context_secrets
 from hindsight.safety.redact_credentials import (
     code_expression,
@@ -51,7 +51,7 @@ from hindsight.safety.redact_cues import (
     find_spelled_emails,
 )
 from hindsight.safety.redact_echo import find_echoes
-from hindsight.safety.redact_fold import fold_for_finders
+from hindsight.safety.redact_fold import fold_for_finders, imitates_latin
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
 from hindsight.safety.redact_passwords import find_passwords
 from hindsight.safety.redact_records import find_record_values
@@ -300,8 +300,18 @@ def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: Tagger
     folded, kept = folding  # kept[i]: the stored offset of the folded text's i-th character
     if not folded:
         return []
-    return [Finding(f.kind, kept[f.start], kept[f.end - 1] + 1) for f in _find_visible(folded, kinds, tagger)
-            if f.end > f.start]
+    found = [Finding(f.kind, kept[f.start], kept[f.end - 1] + 1) for f in _find_visible(folded, kinds, tagger)
+             if f.end > f.start]
+    if kinds is not None and "email" not in kinds:
+        return found
+    # A mailbox spelled with another script's look-alike letters imitates the one it renders as: never a public
+    # role mailbox (`support@`), whatever it imitates (attack round 26).
+    imitated = [(kept[s], kept[e - 1] + 1) for s, e in find_mailboxes(folded)]
+    imitated = [(s, e) for s, e in imitated if imitates_latin(text[s:e])]
+    if not imitated:
+        return found
+    kept_findings = [f for f in found if not any(f.start < e and s < f.end for s, e in imitated)]
+    return sorted(kept_findings + [Finding("email", s, e) for s, e in imitated], key=lambda f: f.start)
 
 
 def _find_visible(text: str, kinds: Iterable[str] | None, tagger: TaggerModel | bool) -> list[Finding]:

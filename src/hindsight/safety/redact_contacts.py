@@ -35,6 +35,10 @@ _CN_ID = re.compile(
     r"(?<![0-9A-Za-z])[1-9]\d{5} ?(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]) ?\d{3}[\dXx](?![0-9A-Za-z])"
 )
 _CARD = re.compile(r"(?<![\d.,/:-])\d(?:[ -]?\d){12,18}(?![\d-]|[.,]\d)")
+# Card groups joined by dots or en / em dashes (attack round 26: `4111.1111.1111.1111`, `4111–1111–1111–1111` were kept
+# in clear). Only a card's own grouping (a first group of 4, groups of 3-6) with one kind of joiner: a dotted version
+# or a page range is no 13-19 digit Luhn-valid card number with an issuer prefix.
+_CARD_JOINED = re.compile(r"(?<![\d.,/:\u2013\u2014-])\d{4}(?:[.\u2013\u2014-]\d{3,6}){2,4}(?!\d|[.,\u2013\u2014-]\d)")
 _CN_MOBILE = re.compile(r"(?<![\d+])(?:(?:\+|00)86[\s-]?)?1[3-9]\d(?:[\s-]?\d{4}){2}(?![\d])")
 _CN_MOBILE_PAREN = re.compile(r"\(\s*\+?86\s*\)\s*1[3-9]\d(?:[\s-]?\d{4}){2}(?!\d)")
 _CN_LANDLINE = re.compile(r"(?<![\d-])0\d{2,3}-\d{7,8}(?![\d-])")
@@ -76,6 +80,11 @@ def is_public_contact(value: str) -> bool:
     return bool(_SERVICE_PHONE.search(value.strip()))
 
 
+def find_mailboxes(text: str) -> list[tuple[int, int]]:
+    """Every mailbox's span, public ones too."""
+    return [m.span() for m in _EMAIL.finditer(text)]
+
+
 def find_contacts(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _EMAIL.finditer(text):
@@ -100,6 +109,7 @@ def find_contacts(text: str) -> list[Span]:
         if len(groups) > 1 and (any(len(g) < 3 for g in groups) or len(set(re.findall(r"[ -]", raw))) > 1):
             continue  # "1 2345 6789 ..." or mixed separators: a list of numbers, not a card
         out.append(("card", m.start(), m.end()))
+    out += _joined_cards(text)
     for pattern in (_CN_MOBILE_PAREN, _CN_MOBILE):
         for m in pattern.finditer(text):
             if not is_quantity(text, m.start(), m.end()):
@@ -114,6 +124,22 @@ def find_contacts(text: str) -> list[Span]:
         digits = re.sub(r"\D", "", m.group(0))[-10:]
         if digits[0] in "23456789" and digits[3] in "23456789":
             out.append(("phone", m.start(), m.end()))
+    return out
+
+
+def _joined_cards(text: str) -> list[Span]:
+    out: list[Span] = []
+    for m in _CARD_JOINED.finditer(text):
+        joiners = set(re.findall(r"[.\u2013\u2014-]", m.group(0)))
+        if joiners <= {"-"} or ("." in joiners and len(joiners) > 1):
+            continue  # hyphens alone are _CARD's; dots mixed with dashes are no card's grouping
+        digits = re.sub(r"\D", "", m.group(0))
+        if not 13 <= len(digits) <= 19 or not card_valid(digits):
+            continue
+        if (_NOT_CARD_BEFORE.search(text, max(0, m.start() - 20), m.start()) or _TEST_CARD.search(text, max(0, m.start() - 40), m.start())
+                or NOT_PAYMENT_CARD.search(text, max(0, m.start() - 20), m.start())):
+            continue
+        out.append(("card", m.start(), m.end()))
     return out
 
 

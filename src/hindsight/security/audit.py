@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from hindsight.security.crypto import PREFIX
 from hindsight.storage.client import StoreClient
 
 
@@ -33,4 +34,8 @@ class AuditLog(StoreClient):
 
     def entries(self, limit: int = 100) -> list[AuditEntry]:
         """Newest first: denials and security events, plus every change from `history` (actor = principal)."""
-        return [AuditEntry(*row) for row in self._store.audit_rows(limit)]
+        entries = []
+        for at, principal, action, namespace, memory_id, outcome, detail in self._store.audit_rows(limit):
+            shown = "[private]" if str(detail or "").startswith(PREFIX) else detail  # a private memory's sealed note
+            entries.append(AuditEntry(at, principal, action, namespace, memory_id, outcome, shown))
+        return entries

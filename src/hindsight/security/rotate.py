@@ -60,6 +60,8 @@ class Resealer:
             return data
         out = {**data, "content": self.value(data.get("content"), memory_id),
                "context": self.value(data.get("context"), memory_id)}
+        if "status_reason" in data:  # sealed since attack round 26 (a forget's reason)
+            out["status_reason"] = self.value(data["status_reason"], memory_id)
         metadata = data.get("metadata")
         if isinstance(metadata, dict):
             out["metadata"] = {key: self.value(value, memory_id) if key in SEALED_METADATA_KEYS else value
@@ -73,30 +75,33 @@ def rotate_key(store: Any, old: MemoryCipher, new: MemoryCipher) -> RotationRepo
     report = RotationReport()
     reseal = Resealer(old, new, report)
     with backend.transaction():
-        rows = backend._aux_rows("SELECT id, content, context, metadata FROM memories WHERE encrypted = 1")
-        for memory_id, content, context, metadata in rows:
-            fields = reseal.fields({"content": content, "context": context, "metadata": json.loads(metadata or "{}")},
-                                   memory_id)
-            backend._aux_exec("UPDATE memories SET content = ?, context = ?, metadata = ? WHERE id = ?",
+        rows = backend._aux_rows("SELECT id, content, context, metadata, status_reason FROM memories WHERE encrypted = 1")
+        for memory_id, content, context, metadata, reason in rows:
+            fields = reseal.fields({"content": content, "context": context, "metadata": json.loads(metadata or "{}"),
+                                    "status_reason": reason}, memory_id)
+            backend._aux_exec("UPDATE memories SET content = ?, context = ?, metadata = ?, status_reason = ? WHERE id = ?",
                               (fields["content"], fields["context"],
-                               json.dumps(fields["metadata"], ensure_ascii=False, default=str), memory_id))
+                               json.dumps(fields["metadata"], ensure_ascii=False, default=str), fields["status_reason"],
+                               memory_id))
             report.memories += 1
         # snapshots of private memories (also of hard-deleted ones, whose row is gone) hold their ciphertext
-        snapshots = backend._aux_rows("SELECT seq, memory_id, before, after FROM history WHERE before LIKE ? "
+        snapshots = backend._aux_rows("SELECT seq, memory_id, before, after, note FROM history WHERE before LIKE ? "
                                       "OR after LIKE ?", (f"%{PREFIX}%", f"%{PREFIX}%"))
-        for seq, memory_id, before, after in snapshots:
+        for seq, memory_id, before, after, note in snapshots:
             parsed = [None if raw is None else json.loads(raw) for raw in (before, after)]
             if not any(snap and snap.get("encrypted") for snap in parsed):
                 continue  # a plain memory whose text only looks like ciphertext
             changed = [None if snap is None else json.dumps(reseal.fields(snap, memory_id), ensure_ascii=False,
                                                             default=str) for snap in parsed]
-            backend._aux_exec("UPDATE history SET before = ?, after = ? WHERE seq = ?", (changed[0], changed[1], seq))
+            backend._aux_exec("UPDATE history SET before = ?, after = ?, note = ? WHERE seq = ?",
+                              (changed[0], changed[1], reseal.value(note, memory_id), seq))
             report.history += 1
         # private content kept outside the memory rows: proposals (bound to their id), request fingerprints
-        for proposal_id, payload in backend._aux_rows("SELECT id, payload FROM proposals WHERE payload LIKE ?",
-                                                      (f"{PREFIX}%",)):
-            backend._aux_exec("UPDATE proposals SET payload = ? WHERE id = ?",
-                              (reseal.value(payload, proposal_id), proposal_id))
+        for proposal_id, payload, reason in backend._aux_rows(
+                "SELECT id, payload, reason FROM proposals WHERE payload LIKE ? OR reason LIKE ?",
+                (f"{PREFIX}%", f"{PREFIX}%")):
+            backend._aux_exec("UPDATE proposals SET payload = ?, reason = ? WHERE id = ?",
+                              (reseal.value(payload, proposal_id), reseal.value(reason, proposal_id), proposal_id))
             report.proposals += 1
         for namespace, key, fingerprint in backend._aux_rows(
                 "SELECT namespace, key, request_hash FROM idempotency WHERE request_hash LIKE ?", (f"{PREFIX}%",)):
@@ -115,15 +120,16 @@ def _seal_left_in_clear(backend: Any, new: MemoryCipher, report: RotationReport)
     from hindsight.write.idempotency import memory_id_for
 
     private_ids = {str(r[0]) for r in backend._aux_rows("SELECT id FROM memories WHERE encrypted = 1")}
-    for proposal_id, action, memory_id, payload in backend._aux_rows(
-            "SELECT id, action, memory_id, payload FROM proposals WHERE payload NOT LIKE ?", (f"{PREFIX}%",)):
+    for proposal_id, action, memory_id, payload, reason in backend._aux_rows(
+            "SELECT id, action, memory_id, payload, reason FROM proposals WHERE payload NOT LIKE ?", (f"{PREFIX}%",)):
         try:
             stored_private = action == "store" and json.loads(payload).get("private") is True
         except (ValueError, AttributeError):
             stored_private = False
-        if stored_private or (action == "update" and memory_id in private_ids):
-            backend._aux_exec("UPDATE proposals SET payload = ? WHERE id = ?",
-                              (new.encrypt(payload, proposal_id), proposal_id))
+        if stored_private or (action in ("update", "forget") and memory_id in private_ids):
+            sealed_reason = new.encrypt(reason, proposal_id) if reason and not reason.startswith(PREFIX) else reason
+            backend._aux_exec("UPDATE proposals SET payload = ?, reason = ? WHERE id = ?",
+                              (new.encrypt(payload, proposal_id), sealed_reason, proposal_id))
             report.sealed_now += 1
     for namespace, key, fingerprint in backend._aux_rows(
             "SELECT namespace, key, request_hash FROM idempotency WHERE request_hash <> '' AND request_hash NOT LIKE ?",

@@ -77,7 +77,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         tags: Annotated[list[str] | None, Field(description="Keywords for filtering, e.g. ['database', 'postgresql'].")] = None,
         context: Annotated[str, Field(description="When this memory applies (conditions, project, environment).",
                                       max_length=4000)] = "",
-        importance: Annotated[float | None, Field(ge=0, le=1, description="0-1; default 0.5.")] = None,
+        importance: Annotated[float | None, Field(ge=0, le=1, allow_inf_nan=False, description="0-1; default 0.5.")] = None,
         source: Annotated[Source, Field(description="Who asserted it: user (credibility 1.0; a token needs the "
                                                     "user_source grant or admin), agent (0.7), external document "
                                                     "(0.5).")] = Source.agent,
@@ -107,7 +107,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         top_k: Annotated[int, Field(ge=1, le=100, description="How many memories to return.")] = 5,
         namespace: Namespace = "default",
         now: Annotated[datetime | None, Field(description="Reference time for decay and relative dates; default now.")] = None,
-        min_relevance: Annotated[float, Field(ge=0.0, le=1.0, description=(
+        min_relevance: Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False, description=(
             "Drop hits whose `relevance` (the " + RELEVANCE_MEANING + ") is below this. Default "
             f"{DEFAULT_MIN_RELEVANCE}: every hit is returned; 0.5 returns only likely matches, so an empty "
             "result means nothing relevant is stored."))] = DEFAULT_MIN_RELEVANCE,

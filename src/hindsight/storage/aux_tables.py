@@ -24,9 +24,10 @@ COPY_TABLES: dict[str, tuple[str, ...]] = {
     "idempotency": ("namespace", "key", "result", "created_at", "request_hash"),
     "audit": ("at", "principal", "action", "namespace", "memory_id", "outcome", "detail"),
 }
-#: The per-store secrets in the meta table (`kept_secret`): the console's CSRF key. `hindsight migrate` copies
-#: them, so forms and sessions of the old store keep working on the new one.
-KEPT_SECRETS: tuple[str, ...] = ("console_secret",)
+#: The per-store secrets in the meta table (`kept_secret`): the console's CSRF key, the key of session-id pseudonyms
+#: (write/labels.py). `hindsight migrate` copies them, so forms, sessions and session filters of the old store keep
+#: working on the new one.
+KEPT_SECRETS: tuple[str, ...] = ("console_secret", "label_secret")
 
 
 class AuxTables:

@@ -2,9 +2,10 @@
 
 The backend (SQLite, PostgreSQL) stores and indexes whatever record it gets; for a record marked
 `encrypted` it indexes only the tags (storage/records.py), so the keyword index never holds plaintext.
-This wrapper seals content, context and the metadata that carries text (the session context, the import key:
-`SEALED_METADATA_KEYS`) on the way in (so
-history snapshots are ciphertext too) and opens them on the way out. Without a key, private writes are
+This wrapper seals content, context, the status reason (a forget's reason: attack round 26) and the metadata that
+carries text (the session context, the import key: `SEALED_METADATA_KEYS`) on the way in (so history snapshots are
+ciphertext too), and the note of each history entry of a private memory (the forget's reason again), and opens them
+on the way out. Without a key, private writes are
 refused and private memories read as a placeholder.
 """
 
@@ -49,8 +50,15 @@ class EncryptedStore(MemoryStore):
         return record.model_copy(update={
             "content": self._cipher.encrypt(record.content, record.id),
             "context": self._cipher.encrypt(record.context, record.id) if record.context else "",
+            "status_reason": self._seal_note(record, record.status_reason),
             "metadata": metadata,
         })
+
+    def _seal_note(self, record: MemoryRecord, note: str) -> str:
+        """A private memory's reason or history note sealed; a public one's, and an empty one, as it is."""
+        if not note or not record.encrypted or self._cipher is None or note.startswith(PREFIX):
+            return note
+        return self._cipher.encrypt(note, record.id)
 
     def seal_text(self, text: str, bound: str) -> str:
         if self._cipher is None:
@@ -75,17 +83,23 @@ class EncryptedStore(MemoryStore):
             if key in metadata:
                 metadata[key] = self._open_text(record.id, str(metadata[key]))
         return record.model_copy(update={"content": self._open_text(record.id, record.content),
-                                         "context": self._open_text(record.id, record.context), "metadata": metadata})
+                                         "context": self._open_text(record.id, record.context),
+                                         "status_reason": self.open_text(record.status_reason, record.id),
+                                         "metadata": metadata})
 
     # ------------------------------------------------------------- record paths
     def insert(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, note: str = "") -> None:
-        self.inner.insert(self._seal(record), embedding, actor=actor, note=note)
+        self.inner.insert(self._seal(record), embedding, actor=actor, note=self._seal_note(record, note))
 
     def replace(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, action: str,
                 note: str = "") -> MemoryRecord:
-        return self._open(self.inner.replace(self._seal(record), embedding, actor=actor, action=action, note=note))
+        return self._open(self.inner.replace(self._seal(record), embedding, actor=actor, action=action,
+                                             note=self._seal_note(record, note)))
 
     def delete(self, memory_id: str, *, actor: str, note: str = "") -> MemoryRecord | None:
+        if note:  # a hard delete's reason of a private memory: sealed like its forget reason
+            current = self.inner.get(memory_id)
+            note = self._seal_note(current, note) if current is not None else note
         before = self.inner.delete(memory_id, actor=actor, note=note)
         return None if before is None else self._open(before)
 
@@ -104,6 +118,10 @@ class EncryptedStore(MemoryStore):
 
     def insert_many(self, items: Sequence[tuple[MemoryRecord, np.ndarray | None]], *, actor: str,
                     note: str = "") -> None:
+        if note and any(r.encrypted for r, _ in items):
+            for record, vector in items:
+                self.insert(record, vector, actor=actor, note=note)  # each private memory's note sealed to its id
+            return
         self.inner.insert_many([(self._seal(r), v) for r, v in items], actor=actor, note=note)
 
     def restore_many(self, items: Sequence[tuple[MemoryRecord, np.ndarray | None, Sequence[HistoryEntry]]]) -> None:
@@ -157,13 +175,14 @@ class EncryptedStore(MemoryStore):
         """A private memory's snapshots opened like the record itself (they stay sealed at rest, in backups and
         through `all_history`); without a key they read as the placeholder."""
         return [e.model_copy(update={"before": self._open_snapshot(memory_id, e.before),
-                                     "after": self._open_snapshot(memory_id, e.after)}) for e in self.inner.history(memory_id)]
+                                     "after": self._open_snapshot(memory_id, e.after),
+                                     "note": self.open_text(e.note, memory_id)}) for e in self.inner.history(memory_id)]
 
     def _open_snapshot(self, memory_id: str, snapshot: dict[str, Any] | None) -> dict[str, Any] | None:
         if not snapshot or not snapshot.get("encrypted"):
             return snapshot
         opened = dict(snapshot)
-        for key in ("content", "context"):
+        for key in ("content", "context", "status_reason"):
             if isinstance(opened.get(key), str):
                 opened[key] = self.open_text(opened[key], memory_id)
         if isinstance(opened.get("metadata"), dict):

@@ -15,6 +15,12 @@ process exclude each other too; a process that dies releases it. Two namespaces 
 `BUCKETS`), which costs parallelism, never correctness. A lock another process holds past `busy_timeout`
 is `StorageBusyError` (retryable), as a held write lock is. Where `fcntl` does not exist (Windows) the lock stays
 in-process.
+
+Within one store the threads of a bucket first take the bucket's in-process lock (attack round 26): a thread waiting
+for another thread of its own process is a plain wait, as it is for the namespace lock, never the busy timeout meant
+for another process (before, a consolidation pass of one namespace longer than `busy_timeout` made a writer of
+another namespace of its bucket fail with a retryable `storage_busy`). No holder takes two buckets (a decision
+holds one namespace), so the plain wait cannot deadlock.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ class NamespaceFileLocks:
         self.busy_timeout = busy_timeout
         self.directory = None if db_path == ":memory:" or fcntl is None else Path(f"{db_path}{SUFFIX}")
         self._held = threading.local()  # bucket -> (fd, depth) for this thread
+        self._buckets = [threading.Lock() for _ in range(BUCKETS)]  # this store's threads of a bucket: in turn
 
     def _bucket(self, namespace: str) -> int:
         return int.from_bytes(hashlib.sha256(namespace.encode("utf-8")).digest()[:4], "big") % BUCKETS
@@ -84,14 +91,15 @@ class NamespaceFileLocks:
             finally:
                 held[bucket][1] -= 1
             return
-        fd = self._open(bucket)
-        try:
-            self._acquire(fd, namespace)
-            held[bucket] = [fd, 1]
+        with self._buckets[bucket]:  # another thread of this store: wait for it plainly
+            fd = self._open(bucket)
             try:
-                yield
+                self._acquire(fd, namespace)
+                held[bucket] = [fd, 1]
+                try:
+                    yield
+                finally:
+                    del held[bucket]
+                    fcntl.flock(fd, fcntl.LOCK_UN)
             finally:
-                del held[bucket]
-                fcntl.flock(fd, fcntl.LOCK_UN)
-        finally:
-            os.close(fd)
+                os.close(fd)

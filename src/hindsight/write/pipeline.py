@@ -40,6 +40,7 @@ from hindsight.write.contracts import (
 from hindsight.write.dialogue import dialogue_body, parts
 from hindsight.write.erase import erase
 from hindsight.write.fields import redact_value
+from hindsight.write.labels import session_label
 from hindsight.write.screening import clean_note, screen_fields
 from hindsight.write.stale import check_current
 
@@ -140,7 +141,7 @@ class WritePipeline:
             updated_at=now,
             event_time=item.event_time,
             source_task_id=item.source_task_id,
-            session_id=item.session_id,
+            session_id=session_label(self.store, item.session_id),  # a mailbox in it: a keyed pseudonym
             created_by=actor,
             encrypted=item.private,
             metadata=metadata,
