@@ -104,6 +104,9 @@ elif which == "retrieval":
         ids[m["id"]] = o.memory_id
         if o.action == "quarantined":  # a plain memory held back by the guard: a false alarm on ordinary facts
             plain_quarantined[m.get("lang", "?")] += 1
+            if FAILS:  # BLIND_FAILS=1: each plain memory the guard held back, with the guard's reason
+                print(json.dumps({"why": "quarantined", "id": m["id"], "text": m["content"], "reason": o.reason},
+                                 ensure_ascii=False), file=sys.stderr)
     # write-time deprecations against the writer's `replaces`: a replaced memory left active, a kept one retired
     replaced = {x for m in rows(BLIND / "retrieval/memories.jsonl")
                 for x in ([m["replaces"]] if isinstance(m.get("replaces"), str) else m.get("replaces") or [])}
