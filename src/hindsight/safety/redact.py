@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
+from hindsight.safety.redact_bound import find_bound_values
 from hindsight.safety.redact_brackets import bracketed_findings
 from hindsight.safety.redact_clause import find_clause_passwords, find_contact_phones, find_labelled_addresses
 from hindsight.safety.redact_contacts import find_card_codes, find_contacts, find_mailboxes
@@ -261,7 +262,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_structured_secrets, find_context_secrets, find_window_keys, find_card_numbers, find_unionpay_accounts,
     find_cards_by_what_follows, find_window_codes, find_labelled_pairs, find_otp_seeds,
     find_record_values, find_contact_phones, find_clause_passwords, find_labelled_addresses, find_url_secrets,
-    find_subject_values, find_unlabelled_values, find_role_values,
+    find_subject_values, find_unlabelled_values, find_role_values, find_bound_values,
 )
 
 

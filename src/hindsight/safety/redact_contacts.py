@@ -59,7 +59,11 @@ _ROLE_MAILBOX = re.compile(
     r"board|committee|council|admin-team|noreply|no-reply|donotreply|do-not-reply|notifications?|alerts?|feedback|team|office|reception)"
     # A suffix after "-", "_" or "+" names a desk or a copy (support-eu, hr_archive); after "." only a number or a
     # region code does ("sales.jenny" is a person in sales).
-    r"(?:[_+-][a-z0-9]+|\.(?:\d+|[a-z]{2}|apac|emea|amer|latam|intl|global))?"
+    r"(?:[_+-][a-z0-9]+|\.(?:\d+|[a-z]{2}|apac|emea|amer|latam|intl|global))?|"
+    # Round 27: a mailbox named for the things it receives, after a qualifier ("le-requests", "group_bookings"), or for a
+    # public desk ("boxoffice", "front-desk"): a plural of what arrives is no person's name.
+    r"(?:[a-z0-9]+[_-]){1,2}(?:requests|enquiries|inquiries|bookings|orders|reservations|returns|tickets|submissions|applications|"
+    r"complaints|claims|referrals|appointments|reports)|box-?office|ticket-?office|ticketing|front-?desk|visitors?|requests|enquiry"
 )
 _SERVICE_DOMAIN = re.compile(r"(?i)\.(?:iam\.gserviceaccount\.com|users\.noreply\.github\.com)$"
 )

@@ -190,7 +190,8 @@ def find_ids(text: str) -> list[Span]:
 # one — Margarita#77", "the PDF is encrypted; open it with Q3-taxes-Ferris!"): a token shaped like a password
 # (upper and lower case, a digit and a symbol) in the same sentence as a password word.
 _PROSE_CUE = re.compile(r"(?i)\b(?:password|passphrase|passcode|passwd|encrypted|decrypt|unlock)\b|密码|口令|加密|解密")
-_TOKEN = re.compile(r"[^\s\"'`“”‘’()（）,，;；。<>\[\]{}]{10,64}")  # 10+: "Build#42" is a build name
+# 10+: "Build#42" is a build name; round 27: a token ends at a Han character ("...重置成了Kyc2024!Shen" is the value after 了)
+_TOKEN = re.compile(r"[^\s\"'`“”‘’()（）,，;；。<>\[\]{}\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]{10,64}")
 _PW_SYMBOL = re.compile(r"[!@#$%^&*?~]")
 
 

@@ -58,7 +58,7 @@ _PUBLIC_PHONE_AFTER = re.compile(
 )
 # A person's number: possessives, personal words, mobile words, relations (the clause's own segment only).
 _PERSONAL = re.compile(
-    r"(?i)(?:\b(?:my|me|mine|his|her|hers|personal|private|mobile|cell(?:phone)?|whatsapp|signal|telegram|wechat|home|"
+    r"(?i)(?:\b(?:my|me|mine|his|her|hers|personal|private|mobile|cell(?:phone)?|whatsapp(?!\s+business)|signal|telegram|wechat|home|"
     r"direct(?:\s+(?:line|dial|number))?|ext(?:ension)?|landlord|wife|husband|mom|mum|dad|mother|father|sister|brother|"
     r"son|daughter|friend|babysitter|nanny|driver|tenant|lives?|living|dr|mr|mrs|ms|prof)\b|"
     r"私人|个人|手机|我(?!们)|他(?!们)|她(?!们)|(?<![厂商店国大专卖买行东])家(?![具电])|住(?!证|院)|本人|师傅|阿姨|老师|先生|女士|小姐|老婆|老公|妈|爸|朋友|同事)"
@@ -235,7 +235,23 @@ def is_public_span(text: str, kind: str, start: int, end: int) -> bool:
         return is_public_contact(text[start:end]) or public_phone(text, start, end)
     if kind == "email":
         return is_public_contact(text[start:end]) or public_email(text, start, end)
+    if kind == "other_id":
+        return service_handle(text, start, end)
     return False
+
+
+# Round 27: a messaging handle named as an organisation's service account ("公众号客服微信号 X，官网首页也挂着", "the
+# shop's official WeChat: X") is its public contact; a person's cue in the clause wins ("客服小王的私人微信").
+_SERVICE_HANDLE_BEFORE = re.compile(
+    r"(?i)(?:客服|官方|公众号|服务号|企业|门店|店铺|前台|售后)[\u4e00-\u9fff]{0,3}?(?:微信|企业微信|wechat|whatsapp|line|telegram|qq)(?:号|账号|id)?\s*(?:是|为|[:：])?\s*$|"
+    r"\b(?:official|customer[- ]service|support|business|shop'?s?|store'?s?)\s+(?:wechat|whatsapp(?:\s+business)?|line|telegram)(?:\s+(?:id|account|handle))?\s*(?:is|[:：])?\s*$"
+)
+
+
+def service_handle(text: str, start: int, end: int) -> bool:
+    """A messaging handle named right before it as an organisation's service account, no person's cue in its clause."""
+    clause = _clause_before(text, start, 40)
+    return bool(_SERVICE_HANDLE_BEFORE.search(clause)) and not _PERSONAL.search(clause + _clause_after(text, end, 40))
 
 
 # An organisation or a public place named, then (its own name and) its address (round 13): "Orchard Lane Ltd, Unit 5
@@ -288,6 +304,17 @@ _PLACE_CONTACT = re.compile(r"(?i)@|\d[\d\s()-]{6,}\d|\d.*\b(?:road|rd|street|st
 _SENTENCE_STOP = re.compile(r"[。！？；;\n]|[.!?](?=\s)")
 
 
+# Round 27: a listing goes on past a full stop with a verbless field ("...address: 21 Donghai West Road, Qingdao. Open
+# 11:00-22:00, phone ..."): the next sentence opens with opening hours or a contact field and holds nothing else.
+_RECORD_FIELD = re.compile(r"(?i)^\s*(?:(?:open(?:ing)?|business|office)?\s*hours?\b|open\b|tel\b|phone\b|fax\b|e-?mail\b|"
+                           r"营业时间|电话|传真|邮箱)[^.!?。！？;；\n]{0,48}$")
+
+
+def _record_goes_on(between: str) -> bool:
+    stops = list(_SENTENCE_STOP.finditer(between))
+    return len(stops) == 1 and bool(_RECORD_FIELD.match(between[stops[0].end() :]))
+
+
 def same_place(text: str, kind: str, start: int, end: int, public: list[tuple[int, int]]) -> bool:
     """Does a public range (``public``: sorted by start) share this phone's or email's sentence, with no person's cue
     between them?"""
@@ -307,7 +334,7 @@ def same_place(text: str, kind: str, start: int, end: int, public: list[tuple[in
         if hi - lo > 120 or hi < lo:
             continue
         between = text[lo:hi]
-        if _SENTENCE_STOP.search(between) or _PERSONAL.search(between) or _NOT.search(between):
+        if _SENTENCE_STOP.search(between) and not _record_goes_on(between) or _PERSONAL.search(between) or _NOT.search(between):
             continue
         return True
     return False

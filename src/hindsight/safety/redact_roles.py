@@ -39,7 +39,7 @@ _NOT_THE_VALUE = (r"(?!\s*(?:manager|policy|policies|reset|resets|hash|hashes|fi
                   r"change|vault|protected|less|store|list|file|spray|generator|hint)\b|策略|管理|规则|长度|强度|提示|重置链接|哈希|字段|框)")
 # Not inside a URL or a template ("postgres://user:password@host", "<密码>"); "pin" only as a PIN ("pin numpy==1.26" pins a version).
 _PASSWORD_NOUN = (r"(?i)(?:(?<![\w:/<-])(?:pass(?:word|phrase|code)?s?|passwd|pwd|pw|(?-i:PIN)(?:\s+code)?|pin\s+(?:code|number)|login\s+pin|"
-                  r"wi-?fi\s+key)\b(?![@>])|(?<![<])(?:密码|口令)(?![>]))" + _NOT_THE_VALUE)
+                  r"wi-?fi\s+key|plain-?text|clear-?text)\b(?![@>])|(?<![<])(?:密码|口令|明文)(?![>]))" + _NOT_THE_VALUE)
 _CODE_NOUN = (r"(?i)(?:\b(?:(?:one[- ]time|verification|login|sign-?in|sms|text|2fa|mfa|otp|totp|recovery|backup|door|gate|entry|"
               r"check-?in|access|security|token|auth(?:entication)?|confirmation|unlock|keypad|lockbox|alarm)\s+(?:codes?|pins?)|"
               r"otp|totp|2fa\s+code|codes?)\b|验证码|短信码|校验码|动态码|动态口令|开门码|门禁码|恢复码|备用码|取件码|一次性码|短信里的码)")
@@ -114,7 +114,8 @@ def password_shaped(value: str) -> bool:
     return (digit and alpha) or (symbol and (digit or alpha) and len(value) >= 6) or (mixed and len(value) >= 8)
 
 
-def _code_shaped(value: str) -> bool:
+def code_shaped(value: str) -> bool:
+    """A one-time code's shape: 4-8 digits (grouped or spaced) or letter-digit groups, not a fixture or a year."""
     digits = re.sub(r"\D", "", value)
     if not _CODE_SHAPE.fullmatch(value):
         return False
@@ -178,9 +179,9 @@ def _assigned(text: str) -> list[Span]:
             continue
         value, start, end = _value_span(m)
         cut = _CODE_VALUE_AT.match(text, start)  # "55 03 91." / "8826，输完" / "4417#": the code's own characters
-        if cut is None or _UNIT_AFTER.match(text, cut.end("v")) or not _code_shaped(cut.group("v").rstrip("#")):
+        if cut is None or _UNIT_AFTER.match(text, cut.end("v")) or not code_shaped(cut.group("v").rstrip("#")):
             continue
-        if _HASH_NEAR.search(text, max(0, m.start() - 12), start) or _not_secret_code(text, m.start()):
+        if _HASH_NEAR.search(text, max(0, m.start() - 12), start) or not_secret_code(text, m.start()):
             continue  # a CRC / a file's 校验码 is a checksum; an error / zip / promo code is no secret
         out.append(("otp", *cut.span("v")))
     pairs = (_KEY_VALUE, _ID_HALF_VALUE) if _SECRET_HALF.search(text) else (_KEY_VALUE,)
@@ -198,10 +199,16 @@ def _assigned(text: str) -> list[Span]:
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)\s*$")
 
 
-def _not_secret_code(text: str, start: int) -> bool:
+def not_secret_code(text: str, start: int) -> bool:
+    """A code noun at ``start`` that names no secret: an error / zip / promo code, code review, a code base."""
     word = _WORD_BEFORE.search(text, max(0, start - 16), start)
     return bool(word and word.group(1).lower() in NOT_SECRET_CODE) or text[start : start + 4].lower() == "code" and bool(
         re.match(r"(?i)codes?\s+(?:review|base|freeze|owner|name|path|change|style|block|snippet)", text[start:]))
+
+
+def code_noun_pattern() -> str:
+    """The pattern of a one-time / door / recovery code's noun (EN / ZH), for readings of a code's role elsewhere."""
+    return _CODE_NOUN
 
 
 _PAGINATION = re.compile(r"(?i)(?:next|page|pagination|continuation|cursor|sync|marker|start)[_ -]?$")
@@ -231,8 +238,10 @@ def _former(text: str) -> list[Span]:
 # A chat turn: an optional time stamp, a speaker and a colon.
 _TURN = re.compile(r"^\s*(?:\[[^\]\n]{1,20}\]\s*)?(?P<who>[\w\u4e00-\u9fff][\w\u4e00-\u9fff .'-]{0,20})\s*[:：]\s*(?P<say>.*)$")
 _ASKS_CODE = re.compile(_CODE_NOUN + r"|\b(?:pin|passcode)\b")
-_BARE_CODE_TURN = re.compile(r"^(?:(?:it'?s|is|here|here'?s\s+it|ok|好的?|是|给)\s*[:：,，]?\s*)?[\"'“‘]?(?P<v>\d(?:[ #*-]?\d){3,7})[\"'”’]?"
-                             r"\s*(?:[.!。！]|\s*(?:thx|thanks|ty|谢谢)\W*)?$", re.IGNORECASE)
+# Round 27: a code of capitals and digits ("7F3K9Q") and a remark in brackets after it ("(the email one, not SMS)").
+_BARE_CODE_TURN = re.compile(r"^(?:(?:it'?s|is|here|here'?s\s+it|ok|好的?|是|给)\s*[:：,，]?\s*)?[\"'“‘]?(?P<v>\d(?:[ #*-]?\d){3,7}|"
+                             r"(?-i:(?=(?:[A-Z]*\d){2})(?=\d*[A-Z])[A-Z0-9]{5,8}))[\"'”’]?"
+                             r"\s*(?:[(（][^()（）\n]{1,60}[)）])?\s*(?:[.!。！]|\s*(?:thx|thanks|ty|谢谢)\W*)?$", re.IGNORECASE)
 
 
 def _chat_codes(text: str) -> list[Span]:
@@ -251,7 +260,8 @@ def _chat_codes(text: str) -> list[Span]:
         say = turn.group("say")
         if i - asked_at <= 2:
             bare = _BARE_CODE_TURN.match(say)
-            if bare and _code_shaped(bare.group("v").replace("#", "").replace("*", "")) or bare and re.fullmatch(r"\d(?:[ #*]\d){3,7}", bare.group("v")):
+            if bare and (code_shaped(bare.group("v").replace("#", "").replace("*", "")) or re.fullmatch(r"\d(?:[ #*]\d){3,7}", bare.group("v"))
+                         or re.search(r"[A-Z]", bare.group("v"))):
                 base = offsets[i] + turn.start("say")
                 out.append(("otp", base + bare.start("v"), base + bare.end("v")))
                 continue
@@ -271,17 +281,17 @@ _CODE_PRONOUN = re.compile(_CODE_NOUN + r"[^\n.。!?！？]{0,80}?\b(?:it|which|
 def _code_lists(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _CODE_HEADER.finditer(text):
-        if _not_secret_code(text, m.start()) or _HASH_NEAR.search(m.group(0)):
+        if not_secret_code(text, m.start()) or _HASH_NEAR.search(m.group(0)):
             continue
         pos = m.end() + 1
         for _ in range(32):  # a bounded list
             line = _CODE_LINE.match(text, pos)
-            if line is None or not _code_shaped(line.group("v").replace("#", "")):
+            if line is None or not code_shaped(line.group("v").replace("#", "")):
                 break
             out.append(("otp", *line.span("v")))
             pos = line.end()
     for m in _CODE_PRONOUN.finditer(text):
-        if not _UNIT_AFTER.match(text, m.end("v")) and _code_shaped(m.group("v")):
+        if not _UNIT_AFTER.match(text, m.end("v")) and code_shaped(m.group("v")):
             out.append(("otp", *m.span("v")))
     return out
 
@@ -294,7 +304,8 @@ def _shape(value: str) -> str:
     return re.sub(r"[A-Za-z]", "a", re.sub(r"\d", "9", value))
 
 
-def _listed(text: str, spans: list[Span]) -> list[Span]:
+def listed(text: str, spans: list[Span]) -> list[Span]:
+    """After each found value, the next ones joined to it by a list word with the same shape (at most eight)."""
     out: list[Span] = []
     for kind, start, end in spans:
         shape = _shape(text[start:end])
@@ -357,6 +368,6 @@ def find_role_values(text: str) -> list[Span]:
     """Values read by their role: assigned to a secret-bearing noun, the value a password replaced, a code said in chat,
     the rest of a list of such values, an identifier after its document word."""
     found = _assigned(text) + _former(text) + _chat_codes(text) + _code_lists(text)
-    found += _listed(text, [s for s in found if s[0] == "otp"])
+    found += listed(text, [s for s in found if s[0] == "otp"])
     docs = _documents(text)
-    return found + docs + _listed(text, docs)
+    return found + docs + listed(text, docs)

@@ -29,8 +29,12 @@ _SOURCE = re.compile(
     r"\b(?:listed|published|printed|advertised|posted)\s+(?:on|in|at|under|as|by)\b|\bpublished\b|"
     r"\bpublic\s+(?:[\w-]+\s+){0,2}?(?:office|address|number|line|phone|email|e-mail|inbox|mailbox|contact|page|listing|record|location)s?\b|"
     r"[(（]\s*public\s*(?:number|line|address|email|contact)?\s*[)）]|"
-    r"\blists\s+(?:the|our|their|its)\b)|"
-    r"官网|官方网站|网站上|网页上|主页上|大众点评|美团|高德|百度地图|地图上|营业执照|公众号|黄页|说明书|包装上|公布|公示|对外(?:联系|公开|电话|地址|邮箱|办公)?"
+    r"\blists\s+(?:the|our|their|its)\b|"
+    # round 27: a place open to anyone, a sign anyone reads ("open to the public at", "Storefront sign:", "signposted from")
+    r"\bopen\s+to\s+(?:the\s+)?(?:public|everyone|walk-?ins|visitors)\b|\b(?:storefront|shop\s?front|shop|store|door|window|street)\s+sign(?:age|board)?s?\b|"
+    r"\bsign-?posted\b)|"
+    r"官网|官方网站|网站上|网页上|主页上|大众点评|美团|高德|百度地图|地图上|营业执照|公众号|黄页|说明书|包装上|公布|公示|对外(?:联系|公开|电话|地址|邮箱|办公)?|"
+    r"向公众开放|对公众开放|门头|招牌|指示牌"
 )
 # A negation right before the cue: "not listed on", "isn't on the website", "没有公布", "不对外".
 _NEGATED_BEFORE = re.compile(r"(?i)(?:\b(?:not|never|no\s+longer|isn't|aren't|wasn't)\s+(?:\w+\s+){0,3}|(?:不|没有?|未|别|非))\s*$")
@@ -45,7 +49,8 @@ _MOVE = re.compile(
     r"发到|发给|转到|转给|转发|抄送|寄到"
 )
 # A period ends a sentence only before a capital, a Han character or the end ("No. 9 Xinmei Road" is one sentence).
-_SENTENCE_END = re.compile(r"[。！？；;!?\n]|\.(?=\s+[A-Z\u4e00-\u9fff]|\s*$)")
+# Round 27: a semicolon before a record's next field ("...: Room 204, 1200 College Ave; phone ...") joins its record.
+_SENTENCE_END = re.compile(r"[。！？!?\n]|[；;](?!\s*(?i:phone|tel|fax|e-?mail|mail|whatsapp|wechat|电话|邮箱|传真|微信)\b)|\.(?=\s+[A-Z\u4e00-\u9fff]|\s*$)")
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[str, str]:
