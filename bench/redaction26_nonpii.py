@@ -1,15 +1,18 @@
-"""Redact every non-PII text of released sets (r24 excluded) and dump outputs. usage: nonpii.py OUT.json"""
+"""Redact every non-PII text of released sets (r24 excluded) and dump outputs. usage: nonpii.py OUT.json [HELD ...]
+
+HELD: the held-out rounds whose texts are left out (default r24; redaction round 27 passes r25 r25b)."""
 import glob
 import json
 import sys
 
 from hindsight.safety.redact import redact
 
+held = [f"/{h}/" for h in sys.argv[2:]] or ["/r24"]
 texts = []
 for f in sorted(glob.glob("bench/data/blind/*/guard/set.jsonl") + glob.glob("bench/data/train/*/guard/set.jsonl")
                 + glob.glob("bench/data/blind/*/hygiene/set.jsonl") + glob.glob("bench/data/train/*/hygiene/set.jsonl")
                 + glob.glob("bench/data/blind/*/retrieval/memories.jsonl")):
-    if "/r24" in f:
+    if any(h in f for h in held):
         continue
     for line in open(f, encoding="utf-8"):
         if not line.strip():

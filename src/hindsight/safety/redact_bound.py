@@ -41,7 +41,7 @@ _NOUN = re.compile(code_noun_pattern() + "|" + _DEVICE[4:])
 _ROLE_MARK = re.compile(
     r"(?i)(?:\b(?:got|gets|received|receives|entered|enters|typed|types|keyed\s+in|punched\s+in|showed|shows|shown|showing|displayed|"
     r"displays|reads|read|says|said|came\s+(?:through|in|back)\s+as|arrived\s+as|is|was|are|were|one\s+(?:is|was)|the\s+other|first|second|"
-    r"then|and)\b|收到了?|发来了?|发过来了?|输入了?|输了|填了?|显示(?:的)?(?:是)?|跳出|弹出|是|为|(?:另)?一条|一个|第[一二三]个|还有)"
+    r"then|and)\b|[:：=]|收到了?|发来了?|发过来了?|输入了?|输了|填了?|显示(?:的)?(?:是)?|跳出|弹出|是|为|(?:另)?一条|一个|第[一二三]个|还有)"
     r"\s*[:：,，]?\s*[\"'“‘`「(（]?$"
 )
 # A number with its own label is not the code: an order, a room, a phone, a flight, "ending 4521", 订单, 尾号, 工单.
@@ -50,6 +50,7 @@ _OWN_LABEL = re.compile(
     r"ending(?:\s+in)?|last\s+(?:four|4)|account|acct|card|unit|suite|gate|bay|floor|line|version|build|pr|issue|step|page|id)\s*[:#]?\s*"
     r"|[#+$€£¥]\s*|订单号?|单号|房间?号?|航班号?|电话|手机号|尾号|末四位|工单号?|编号|账号|卡号|金额|版本号?|分机)$"
 )
+_RIGHT_AFTER = re.compile(r"\s*(?:[:：,，=]|[-–—]|is)?\s*[\"'“‘`「(（]?\s*|\s*[(（][^()（）\n]{0,60}[)）]\s*[:：]\s*[\"'“‘]?")
 _SENTENCE_STOP = re.compile(r"[。！？；\n]|[.;!?](?=\s|$)")
 _BRACKETED = re.compile(r"[(（][^()（）\n]{0,60}[)）]")
 _VALUE = re.compile(r"(?P<v>(?<![A-Za-z0-9_-])\d(?:[ #*-]?\d){3,7}#?|(?=[A-Za-z-]*\d)(?=[\dA-Za-z-]*[A-Za-z])[A-Za-z0-9]{3,5}(?:-[A-Za-z0-9]{3,5}){1,5})"
@@ -87,9 +88,10 @@ def _received_codes(text: str) -> list[Span]:
             before = text[max(noun.end(), m.start() - 16) : m.start()]
             if _OWN_LABEL.search(before):
                 continue
-            glued = m.start() == noun.end() or (text[noun.end() : m.start()].strip() in ("", ":", "：") and not text[noun.end() : m.start()].isspace())
-            colon_after_bracket = bool(re.search(r"[)）]\s*[:：]\s*$", text[noun.end() : m.start()]))
-            if glued or colon_after_bracket or _ROLE_MARK.search(text, max(noun.end(), m.start() - 24), m.start()):
+            # Right after its noun: glued, spaced, after a colon, a comma or a dash of apposition, in brackets, or after a
+            # parenthesis and a colon ("code for the flat (valid from 14:00 today only): 90317").
+            right_after = _RIGHT_AFTER.fullmatch(text, noun.end(), m.start()) and noun.group(0).lower() not in ("code", "codes")
+            if right_after or _ROLE_MARK.search(text, max(noun.end(), m.start() - 24), m.start()):
                 out.append(("otp", m.start(), m.start() + len(value)))
                 break
     return out

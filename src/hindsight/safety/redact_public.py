@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from hindsight.safety.redact_contacts import is_public_contact
+from hindsight.safety.redact_contacts import WEBMAIL, is_public_contact
 from hindsight.safety.redact_source import in_url, published_source
 
 Span = tuple[str, int, int]
@@ -211,11 +211,8 @@ def _published_after(text: str, end: int) -> bool:
     return bool(cue and not _NOT.search(after[: cue.start()]) and not _PERSONAL.search(after[: cue.start()]))
 
 
-# Consumer webmail: a non-role mailbox there is a person's, whatever the sentence calls it ("客服邮箱 lina@163.com").
-_WEBMAIL = re.compile(
-    r"(?i)[@＠](?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|icloud|me|mac|aol|proton(?:mail)?|pm|gmx|web|mail|yandex|"
-    r"zoho|qq|vip\.qq|foxmail|163|126|yeah|sina|sohu|aliyun|139|189|tom|21cn)\.[a-z.]{2,9}$"
-)
+# Consumer webmail: a non-role mailbox there is a person's, whatever the sentence calls it (``redact_contacts.WEBMAIL``).
+_WEBMAIL = WEBMAIL
 
 
 def public_email(text: str, start: int, end: int) -> bool:

@@ -316,7 +316,7 @@ def listed(text: str, spans: list[Span]) -> list[Span]:
                 break
             nxt = text[join.end() : join.end() + len(shape)]
             after = text[join.end() + len(shape) : join.end() + len(shape) + 1]
-            if _shape(nxt) != shape or (after and (after.isalnum() or after in "-_")):
+            if _shape(nxt) != shape or (after and (after.isascii() and after.isalnum() or after in "-_")):
                 break
             out.append((kind, join.end(), join.end() + len(shape)))
             pos = join.end() + len(shape)
