@@ -27,7 +27,7 @@ import base64
 import binascii
 import re
 
-from hindsight.safety.redact_roles import code_noun_pattern, code_shaped, listed, not_secret_code, password_shaped
+from hindsight.safety.redact_roles import NOT_THE_VALUE, code_noun_pattern, code_shaped, listed, not_secret_code, password_shaped
 
 Span = tuple[str, int, int]
 
@@ -41,7 +41,8 @@ _NOUN = re.compile(code_noun_pattern() + "|" + _DEVICE[4:])
 _ROLE_MARK = re.compile(
     r"(?i)(?:\b(?:got|gets|received|receives|entered|enters|typed|types|keyed\s+in|punched\s+in|showed|shows|shown|showing|displayed|"
     r"displays|reads|read|says|said|came\s+(?:through|in|back)\s+as|arrived\s+as|is|was|are|were|one\s+(?:is|was)|the\s+other|first|second|"
-    r"then|and)\b|[:：=]|收到了?|发来了?|发过来了?|输入了?|输了|填了?|显示(?:的)?(?:是)?|跳出|弹出|是|为|(?:另)?一条|一个|第[一二三]个|还有)"
+    r"then|and|gave(?:\s+(?:him|her|them|it))?|told\s+(?:him|her|them)|read\s+(?:out|back)|texted\s+(?:me|us)|sent\s+(?:me|us))\b|[:：=]|"
+    r"报给[\u4e00-\u9fff]{0,3}|告诉[\u4e00-\u9fff]{0,3}|给了[\u4e00-\u9fff]{0,3}|收到了?|发来了?|发过来了?|输入了?|输了|填了?|显示(?:的)?(?:是)?|跳出|弹出|是|为|(?:另)?一条|一个|第[一二三]个|还有)"
     r"\s*[:：,，]?\s*[\"'“‘`「(（]?$"
 )
 # A number with its own label is not the code: an order, a room, a phone, a flight, "ending 4521", 订单, 尾号, 工单.
@@ -51,6 +52,7 @@ _OWN_LABEL = re.compile(
     r"|[#+$€£¥]\s*|订单号?|单号|房间?号?|航班号?|电话|手机号|尾号|末四位|工单号?|编号|账号|卡号|金额|版本号?|分机)$"
 )
 _RIGHT_AFTER = re.compile(r"\s*(?:[:：,，=]|[-–—]|is)?\s*[\"'“‘`「(（]?\s*|\s*[(（][^()（）\n]{0,60}[)）]\s*[:：]\s*[\"'“‘]?")
+_VALID_FOR = re.compile(r"(?i)\s*[,，(（]?\s*(?:valid|expires?|expiring|good\s+(?:for|until)|only\s+works|有效|过期|失效)")
 _SENTENCE_STOP = re.compile(r"[。！？；\n]|[.;!?](?=\s|$)")
 _BRACKETED = re.compile(r"[(（][^()（）\n]{0,60}[)）]")
 _VALUE = re.compile(r"(?P<v>(?<![A-Za-z0-9_-])\d(?:[ #*-]?\d){3,7}#?|(?=[A-Za-z-]*\d)(?=[\dA-Za-z-]*[A-Za-z])[A-Za-z0-9]{3,5}(?:-[A-Za-z0-9]{3,5}){1,5})"
@@ -90,7 +92,8 @@ def _received_codes(text: str) -> list[Span]:
                 continue
             # Right after its noun: glued, spaced, after a colon, a comma or a dash of apposition, in brackets, or after a
             # parenthesis and a colon ("code for the flat (valid from 14:00 today only): 90317").
-            right_after = _RIGHT_AFTER.fullmatch(text, noun.end(), m.start()) and noun.group(0).lower() not in ("code", "codes")
+            right_after = _RIGHT_AFTER.fullmatch(text, noun.end(), m.start()) and (
+                noun.group(0).lower() not in ("code", "codes") or _VALID_FOR.match(text, m.end()))  # "Code 448213 valid for 10 min"
             if right_after or _ROLE_MARK.search(text, max(noun.end(), m.start() - 24), m.start()):
                 out.append(("otp", m.start(), m.start() + len(value)))
                 break
@@ -134,6 +137,37 @@ def _account_passwords(text: str) -> list[Span]:
             continue
         start = m.start(group)
         out.append(("password", start, start + len(value)))
+    return out
+
+
+# --------------------------------------------------------------------------- a password named after its value, or asked for
+
+_PW_NOUN = r"(?:pass(?:word|phrase|code)|passwd|(?-i:PIN)|pin\s+code|wi-?fi\s+key|密码|口令)"
+_BARE_VALUE = r"(?P<v>(?<![^\s\u4e00-\u9fff\"'“‘`「:：,，(（])[^\s\u4e00-\u9fff\u3000-\u303f\uff00-\uffef,;()\[\]{}<>|\"'”’`]{4,48})"
+_VALUE_BEFORE = _BARE_VALUE.replace(":：,，", "")  # a value named by the noun after it starts a word, not inside "user:pass@host"
+# "用 kaola2024 这个密码", "kaola2024 就是新的 Wi-Fi 密码", "'mint4417' is the guest password": the value, then its noun.
+_VALUE_THEN_NOUN = re.compile(
+    r"(?i)" + _VALUE_BEFORE + r"[\"'”’`」]?[ \t]*(?:(?:这个|这串|那个|那串)|(?:就是|也是|是|作为|当)\s*(?:新的|现在的|以后的|我们的|他的|她的)?|"
+    r"(?:is|was|will\s+be|becomes?)\s+(?:now\s+|still\s+)?(?:the|our|my|his|her|their|its|your)\s+(?:new\s+|current\s+|temporary\s+|guest\s+|admin\s+)?)"
+    r"[\w\u4e00-\u9fff -]{0,12}?" + _PW_NOUN + NOT_THE_VALUE
+)
+# A question that names a password or a PIN, answered in the next words: "Password for the label printer? It's mint4417.",
+# "Her passcode? 9921.", "门禁密码呢？是 4417。"
+_ASKED_THEN_TOLD = re.compile(
+    r"(?i)" + _PW_NOUN + r"[^\n?？。.!！]{0,40}[?？]\s*(?:(?:it'?s|it\s+is|that'?s|is|was|就是|是|[:：])\s*)?[\"'“‘`「]?" + _BARE_VALUE
+)
+# A wireless network named in the sentence, then its key ("network ClinicGuest, key sunflower82").
+_NETWORK_KEY = re.compile(r"(?i)\b(?:wi-?fi|wlan|ssid|network|hotspot)\b[^\n.。;；!?]{0,60}?\bkey\s*(?:[:：=]|is)?\s*[\"'“]?" + _BARE_VALUE)
+
+
+def _named_passwords(text: str) -> list[Span]:
+    out: list[Span] = []
+    for pattern in (_VALUE_THEN_NOUN, _ASKED_THEN_TOLD, _NETWORK_KEY):
+        for m in pattern.finditer(text):
+            value = m.group("v").rstrip(".,;:!?)")
+            pin = pattern is _ASKED_THEN_TOLD and re.search(r"(?i)pin|code|码", m.group(0)[:12]) and re.fullmatch(r"\d{4,8}", value)
+            if password_shaped(value) or pin:
+                out.append(("password", m.start("v"), m.start("v") + len(value)))
     return out
 
 
@@ -187,4 +221,4 @@ def find_bound_values(text: str) -> list[Span]:
     credential's password written out."""
     codes = _received_codes(text)
     codes += listed(text, codes)
-    return codes + _repeated(text, codes) + _account_passwords(text) + _typed_logins(text) + _decoded_basic(text)
+    return codes + _repeated(text, codes) + _account_passwords(text) + _named_passwords(text) + _typed_logins(text) + _decoded_basic(text)

@@ -34,12 +34,12 @@ Span = tuple[str, int, int]
 
 # --------------------------------------------------------------------------- nouns that bear a secret
 
-# A password's noun, not a thing named after it ("password manager", "密码策略", "1Password").
-_NOT_THE_VALUE = (r"(?!\s*(?:manager|policy|policies|reset|resets|hash|hashes|field|length|rules?|requirements?|prompt|strength|expiry|"
-                  r"change|vault|protected|less|store|list|file|spray|generator|hint)\b|策略|管理|规则|长度|强度|提示|重置链接|哈希|字段|框)")
+# A password's noun, not a thing named after it ("password manager", "密码策略", "1Password"); also read by ``redact_bound``.
+NOT_THE_VALUE = (r"(?!\s*(?:manager|policy|policies|reset|resets|hash|hashes|field|length|rules?|requirements?|prompt|strength|expiry|"
+                  r"change|vault|protected|less|store|list|file|spray|generator|hint|rotation|expiration|complexity|history|form|screen|page)\b|策略|管理|规则|长度|强度|提示|重置链接|哈希|字段|框)")
 # Not inside a URL or a template ("postgres://user:password@host", "<密码>"); "pin" only as a PIN ("pin numpy==1.26" pins a version).
 _PASSWORD_NOUN = (r"(?i)(?:(?<![\w:/<-])(?:pass(?:word|phrase|code)?s?|passwd|pwd|pw|(?-i:PIN)(?:\s+code)?|pin\s+(?:code|number)|login\s+pin|"
-                  r"wi-?fi\s+key|plain-?text|clear-?text)\b(?![@>])|(?<![<])(?:密码|口令|明文)(?![>]))" + _NOT_THE_VALUE)
+                  r"wi-?fi\s+key|plain-?text|clear-?text)\b(?![@>])|(?<![<])(?:密码|口令|明文)(?![>]))" + NOT_THE_VALUE)
 _CODE_NOUN = (r"(?i)(?:\b(?:(?:one[- ]time|verification|login|sign-?in|sms|text|2fa|mfa|otp|totp|recovery|backup|door|gate|entry|"
               r"check-?in|access|security|token|auth(?:entication)?|confirmation|unlock|keypad|lockbox|alarm)\s+(?:codes?|pins?)|"
               r"otp|totp|2fa\s+code|codes?)\b|验证码|短信码|校验码|动态码|动态口令|开门码|门禁码|恢复码|备用码|取件码|一次性码|短信里的码)")
