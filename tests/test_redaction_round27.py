@@ -4,7 +4,8 @@ our own (none copied from a released set).
 PII: a code that arrived, was entered or is shown, later in the sentence that names it ("收到 / 输了 / showed /
 displays"), glued to its noun ("取件码52810") or after a parenthesis and a colon; the other codes of a counted list
 ("一条 ... 一条 ...") and a code said again; a code of capitals and digits said alone in chat after a request; a password
-an account now uses or was changed to (no password word); a plaintext (明文) after a hash; a login typed in as
+an account now uses or was changed to (no password word); a password named after its value ("用 X 这个密码", "X is the
+new guest password"), asked for and told ("Locker PIN? It's 4190"), a network's key; a plaintext (明文) after a hash; a login typed in as
 ``user / password``; a Basic credential's password written out; a password glued to Chinese prose (only the value goes).
 Look-alikes: a number with its own label in a code's sentence (尾号, order), a quantity, an account's plan name, a place
 open to the public, a sign's numbers, a record's next field after a full stop, a mailbox named for what it receives, an
@@ -37,6 +38,11 @@ PII = [
     ("Log in with ops-admin / Harbor!42 on the staging box.", "Harbor!42"),
     ("登录时输入 zhanghu01 / Mima@2025 就行。", "Mima@2025"),
     ("Proxy sends Authorization: Basic YmFja3VwOlRpZGUjNzcxOQ== on each call; decoded that is backup:Tide#7719.", "Tide#7719"),
+    ("用 huangshan88 这个密码就能登进报税后台。", "huangshan88"),
+    ("pelican42 is the new guest password at the front desk.", "pelican42"),
+    ("Locker PIN? It's 4190, don't share it.", "4190"),
+    ("Kennel Wi-Fi: network VetGuest, key otter2290.", "otter2290"),
+    ("Code 552019 valid for ten minutes, the bank said.", "552019"),
 ]
 
 KEEP = [
@@ -54,6 +60,7 @@ KEEP = [
     ("Wholesale enquiries go to bulk-orders@driedfruit.example.com, not to Ahmed.", "bulk-orders@driedfruit.example.com"),
     ("官方客服微信号 tianshan_kefu，门店收银台也贴着。", "tianshan_kefu"),
     ("Visitor car park is at 90 Depot Lane, Riverton - signposted from the ring road.", "90 Depot Lane"),
+    ("Helm values:\n  url: \"postgresql://app:Pw!9x@db.svc:5432/app\"\n这个库密码下周换。", "db.svc:5432/app"),
 ]
 
 CASES = value_cases(PII, KEEP)
