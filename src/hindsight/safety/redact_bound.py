@@ -27,7 +27,14 @@ import base64
 import binascii
 import re
 
-from hindsight.safety.redact_roles import NOT_THE_VALUE, code_noun_pattern, code_shaped, listed, not_secret_code, password_shaped
+from hindsight.safety.redact_roles import (
+    NOT_THE_VALUE,
+    code_noun_pattern,
+    code_shaped,
+    listed,
+    not_secret_code,
+    password_shaped,
+)
 
 Span = tuple[str, int, int]
 
