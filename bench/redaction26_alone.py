@@ -2,36 +2,19 @@
 
     PYTHONPATH=<src> .venv/bin/python bench/redaction26_alone.py OUT.json
 
-Dumps each row's output and whether it passes (secrets gone, keep words kept); prints per set and pooled.
+Dumps each row's output and whether it passes (secrets gone, keep words kept); prints per set and pooled. Since round
+27 the loop is ``redaction27_alone.run`` (there with the held-out round as an argument).
 """
-import glob
 import json
 import sys
 
-from hindsight.safety.redact import redact
+from redaction27_alone import run, tally
 
-out = {}
-files = sorted(glob.glob("bench/data/blind/*/pii/set.jsonl") + glob.glob("bench/data/train/*/pii/set.jsonl"))
-for f in files:
-    name = f.split("/")[3]
-    if name.startswith("r24"):
-        continue
-    rows = [json.loads(line) for line in open(f, encoding="utf-8") if line.strip()]
-    res = []
-    for r in rows:
-        red = redact(r["text"]).text
-        ok = all(s not in red for s in r["secrets"]) and all(k in red for k in r["keep"])
-        res.append({"ok": ok, "kind": r["kind"], "cat": r["category"], "lang": r.get("lang"), "text": r["text"], "out": red,
-                    "secrets": r["secrets"], "keep": r["keep"]})
-    out[name] = res
+out = run({"r24"})
 json.dump(out, open(sys.argv[1], "w"), ensure_ascii=False)
 tp = tl = np_ = nl = 0
 for name, res in out.items():
-    p = [x["ok"] for x in res if x["kind"] == "pii"]
-    look = [x["ok"] for x in res if x["kind"] != "pii"]
-    tp += sum(p)
-    np_ += len(p)
-    tl += sum(look)
-    nl += len(look)
-    print(name, f"{sum(p)}/{len(p)}", f"{sum(look)}/{len(look)}")
+    a, b, c, d = tally(res)
+    tp, np_, tl, nl = tp + a, np_ + b, tl + c, nl + d
+    print(name, f"{a}/{b}", f"{c}/{d}")
 print("pooled", f"{tp}/{np_} {tp/np_:.4f}", f"{tl}/{nl} {tl/nl:.4f}")
