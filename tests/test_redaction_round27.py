@@ -8,8 +8,8 @@ an account now uses or was changed to (no password word); a password named after
 new guest password"), asked for and told ("Locker PIN? It's 4190"), a network's key; a plaintext (明文) after a hash; a login typed in as
 ``user / password``; a Basic credential's password written out; a password glued to Chinese prose (only the value goes).
 Look-alikes: a number with its own label in a code's sentence (尾号, order), a quantity, an account's plan name, a place
-open to the public, a sign's numbers, a record's next field after a full stop, a mailbox named for what it receives, an
-organisation's service handle; a person's mailbox at webmail stays redacted.
+open to the public, a sign's numbers, a record's next field after a full stop, an organisation's service handle, an
+encoding or a web address a setting was changed to; a person's desk mailbox, WeChat Work or desk handle stays redacted.
 """
 
 from __future__ import annotations
@@ -57,8 +57,9 @@ KEEP = [
     ("店铺招牌上写着：电话 0571-8765 4321。", "0571-8765 4321"),
     ("Harbour Museum (per the city directory): Pier 4, 1 Quay Street; phone (555) 010-3300.", "(555) 010-3300"),
     ("The ferry office's published address: 5 Wharf Road, Zhuhai. Open 8:00-20:00, phone 0756-5550-1200.", "0756-5550-1200"),
-    ("Wholesale enquiries go to bulk-orders@driedfruit.example.com, not to Ahmed.", "bulk-orders@driedfruit.example.com"),
     ("官方客服微信号 tianshan_kefu，门店收银台也贴着。", "tianshan_kefu"),
+    ("排班系统导出乱码，把编码从 GBK 改成 UTF-8 就好了。", "UTF-8"),
+    ("公司邮箱的登录地址换成 mail-corp-login.cn 了。", "mail-corp-login.cn"),
     ("Visitor car park is at 90 Depot Lane, Riverton - signposted from the ring road.", "90 Depot Lane"),
     ("Helm values:\n  url: \"postgresql://app:Pw!9x@db.svc:5432/app\"\n这个库密码下周换。", "db.svc:5432/app"),
 ]
@@ -74,12 +75,15 @@ def test_secret_gone_and_look_alike_kept(text: str, value: str, secret: bool, ta
 
 
 @pytest.mark.parametrize(("text", "value"), [
-    ("Send the scans to anna-orders@gmail.com, her own inbox.", "anna-orders@gmail.com"),
+    ("For the front desk, contact Lin at frontdesk-lin@clinic.example.com.", "frontdesk-lin@clinic.example.com"),
+    ("运维组长老周的企业微信号是 zhou_ops2。", "zhou_ops2"),
+    ("前台小王的微信号是 xw_desk88。", "xw_desk88"),
     ("Her personal mobile is 0412 555 908, she is open to the public speaking gig.", "0412 555 908"),
     ("My WhatsApp is +44 7700 900123, ping me there.", "+44 7700 900123"),
 ])
 def test_a_persons_contact_stays_redacted(text: str, value: str) -> None:
-    """A function's mailbox at consumer webmail, a mobile beside an "open to the public", a plain WhatsApp: a person's."""
+    """A desk's mailbox named for a person, a person's WeChat Work or desk handle, a mobile beside an "open to the public",
+    a plain WhatsApp: a person's."""
     assert value not in redact(text).text
 
 

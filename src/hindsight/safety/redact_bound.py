@@ -131,6 +131,7 @@ _CHANGE = (r"(?:\b(?:now\s+uses?|uses?\s+(?:the\s+)?(?:password|passphrase|passc
 _BRIDGE = r"[^\n。！？.!?;；]{0,60}?"
 _QUOTED_OR_TOKEN = (r"\s*(?:[\"'“‘`「](?P<q>[^\"'”’`」\n]{4,48})[\"'”’`」]|(?P<v>[^\s\u4e00-\u9fff\u3000-\u303f\uff00-\uffef,;()\[\]{}<>|\"'”’`]{4,64}))")
 _ACCOUNT_PASSWORD = re.compile(_HOLDER + _BRIDGE + _CHANGE + _QUOTED_OR_TOKEN)
+_DOMAIN_END = re.compile(r"(?i)\.[a-z]{2,6}$")
 _STRONGISH = re.compile(r"(?=.*\d)(?=.*[^\w\s])|(?=.*\d)(?=.*[A-Z])(?=.*[a-z])")
 
 
@@ -139,8 +140,9 @@ def _account_passwords(text: str) -> list[Span]:
     for m in _ACCOUNT_PASSWORD.finditer(text):
         group = "q" if m.group("q") is not None else "v"
         value = m.group(group).rstrip(".,;:!?")
-        # A quoted value needs a password's shape; a bare one needs a digit and a symbol or mixed case ("v2" is a plan).
-        if not password_shaped(value) or (group == "v" and not _STRONGISH.search(value)):
+        # A quoted value needs a password's shape; a bare one also a digit and a symbol or mixed case ("v2" is a plan),
+        # eight characters ("UTF-8" is an encoding) and no domain's ending ("mail-login.cn" is an address).
+        if not password_shaped(value) or (group == "v" and (not _STRONGISH.search(value) or len(value) < 8 or _DOMAIN_END.search(value))):
             continue
         start = m.start(group)
         out.append(("password", start, start + len(value)))

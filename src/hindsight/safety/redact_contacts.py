@@ -61,18 +61,6 @@ _ROLE_MAILBOX = re.compile(
     # region code does ("sales.jenny" is a person in sales).
     r"(?:[_+-][a-z0-9]+|\.(?:\d+|[a-z]{2}|apac|emea|amer|latam|intl|global))?"
 )
-# Round 27: a mailbox named for the things it receives, after a qualifier ("le-requests", "group_bookings"), or for a
-# public desk ("boxoffice", "front-desk"): a plural of what arrives is no person's name - except at consumer webmail.
-_FUNCTION_MAILBOX = re.compile(
-    r"(?:[a-z0-9]+[_-]){1,2}(?:requests|enquiries|inquiries|bookings|orders|reservations|returns|tickets|submissions|applications|"
-    r"complaints|claims|referrals|appointments|reports)|box-?office|ticket-?office|ticketing|front-?desk|visitors?|requests|enquiry"
-)
-# Consumer webmail: a non-role mailbox there is a person's, whatever the sentence calls it ("客服邮箱 lina@163.com").
-WEBMAIL = re.compile(
-    r"(?i)[@＠](?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|icloud|me|mac|aol|proton(?:mail)?|pm|gmx|web|mail|yandex|"
-    r"zoho|qq|vip\.qq|foxmail|163|126|yeah|sina|sohu|aliyun|139|189|tom|21cn)\.[a-z.]{2,9}$"
-)
-
 _SERVICE_DOMAIN = re.compile(r"(?i)\.(?:iam\.gserviceaccount\.com|users\.noreply\.github\.com)$"
 )
 # A template address in documentation: a placeholder name at an RFC 2606 / 6761 reserved domain ("you@example.com",
@@ -88,8 +76,7 @@ def is_public_contact(value: str) -> bool:
     """A role mailbox (support@, security@), a service account, or a toll-free / 400 service number."""
     if "@" in value:
         local, _, domain = value.partition("@")
-        return bool(_ROLE_MAILBOX.fullmatch(local.lower()) or _SERVICE_DOMAIN.search("." + domain) or _TEMPLATE_MAILBOX.fullmatch(value)
-                    or _FUNCTION_MAILBOX.fullmatch(local.lower()) and not WEBMAIL.search(value))
+        return bool(_ROLE_MAILBOX.fullmatch(local.lower()) or _SERVICE_DOMAIN.search("." + domain) or _TEMPLATE_MAILBOX.fullmatch(value))
     return bool(_SERVICE_PHONE.search(value.strip()))
 
 

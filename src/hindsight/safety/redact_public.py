@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from hindsight.safety.redact_contacts import WEBMAIL, is_public_contact
+from hindsight.safety.redact_contacts import is_public_contact
 from hindsight.safety.redact_source import in_url, published_source
 
 Span = tuple[str, int, int]
@@ -211,8 +211,11 @@ def _published_after(text: str, end: int) -> bool:
     return bool(cue and not _NOT.search(after[: cue.start()]) and not _PERSONAL.search(after[: cue.start()]))
 
 
-# Consumer webmail: a non-role mailbox there is a person's, whatever the sentence calls it (``redact_contacts.WEBMAIL``).
-_WEBMAIL = WEBMAIL
+# Consumer webmail: a non-role mailbox there is a person's, whatever the sentence calls it ("客服邮箱 lina@163.com").
+_WEBMAIL = re.compile(
+    r"(?i)[@＠](?:gmail|googlemail|outlook|hotmail|live|msn|yahoo|ymail|icloud|me|mac|aol|proton(?:mail)?|pm|gmx|web|mail|yandex|"
+    r"zoho|qq|vip\.qq|foxmail|163|126|yeah|sina|sohu|aliyun|139|189|tom|21cn)\.[a-z.]{2,9}$"
+)
 
 
 def public_email(text: str, start: int, end: int) -> bool:
@@ -240,9 +243,10 @@ def is_public_span(text: str, kind: str, start: int, end: int) -> bool:
 # Round 27: a messaging handle named as an organisation's service account ("公众号客服微信号 X，官网首页也挂着", "the
 # shop's official WeChat: X") is its public contact; a person's cue in the clause wins ("客服小王的私人微信").
 _SERVICE_HANDLE_BEFORE = re.compile(
-    r"(?i)(?:客服|官方|公众号|服务号|企业|门店|店铺|前台|售后)[\u4e00-\u9fff]{0,3}?(?:微信|企业微信|wechat|whatsapp|line|telegram|qq)(?:号|账号|id)?\s*(?:是|为|[:：])?\s*$|"
-    r"\b(?:official|customer[- ]service|support|business|shop'?s?|store'?s?)\s+(?:wechat|whatsapp(?:\s+business)?|line|telegram)(?:\s+(?:id|account|handle))?\s*(?:is|[:：])?\s*$"
+    r"(?i)(?:客服|官方|公众号|服务号)(?:的)?(?:微信|wechat|whatsapp|line|telegram|qq)(?:号|账号|id)?\s*(?:是|为|[:：])?\s*$|"
+    r"\b(?:official|customer[- ]service)\s+(?:wechat|whatsapp(?:\s+business)?|line|telegram)(?:\s+(?:id|account|handle))?\s*(?:is|[:：])?\s*$"
 )
+# (the label right before the handle: "前台小美的微信号" is a person's, 企业微信 is a product, "官方客服改用微信号 X" a claim)
 
 
 def service_handle(text: str, start: int, end: int) -> bool:
