@@ -8,7 +8,8 @@ membership, the account) no longer holds, and the new text names no new value to
 
 The forms are general, by what ends: a life (passed away, died, 去世, 过世), ownership of an object (sold, scrapped,
 gave away, got rid of, 卖掉, 报废, 扔了, 送人), a service, account, contract or membership (cancelled, closed,
-terminated, unsubscribed, let it lapse, 退掉, 退订, 注销, 销户, 解约, 撤了, 关停, 停运, 倒闭), a relation (broke up,
+terminated, unsubscribed, let it lapse, disconnected, discontinued, 退掉, 退订, 注销, 销户, 解约, 撤了, 关停, 停运, 倒闭,
+已停机 / 停机了, 已作废 / 作废了: a bare 停机 is downtime, "停机 40 分钟", and a bare 作废 a rule, "过期作废"), a relation (broke up,
 divorced, 分手, 离婚), a need (no longer needed, 用不上了, 不需要了, 不用了). An ending that is negated, asked about or
 only planned ("didn't cancel", "plans to sell", 没退掉, 打算卖掉, 要不要注销) is no ending: `ending` skips a match
 with such a word just before it.
@@ -35,7 +36,7 @@ ENDING_EN = re.compile(
     r"|cancell?ed (?:it|them|the|his|her|my|our|their|that|this|its)|terminated|unsubscribed|opted out"
     r"|closed (?:down|for good|it|them|the|his|her|my|our|their|that|this|its)|shut (?:down|for good)"
     r"|let (?:it|them|(?:the|his|her|my|our|their)(?: \w+){1,3}) (?:lapse|expire)|lapsed"
-    r"|out of business|out of service|broke up|split up|divorced"
+    r"|out of business|out of service|disconnected(?! from)|deactivated|discontinued|broke up|split up|divorced"
     r"|no longer (?:needed|used|required|necessary|in use|valid|active|available|exists?|open|running)"
     r"|not needed any ?more|(?:is|are|was|were) (?:gone|over) now|(?:has |have |had )?expired)\b"
 )
@@ -43,7 +44,7 @@ ENDING_ZH = re.compile(
     r"(去世|过世|离世|逝世|病逝|安乐死|"
     r"卖掉|卖了|转卖|出手了|报废|扔掉|扔了|丢掉了|送人|送走了|处理掉|捐掉|捐了|"
     r"退掉|退了|退订|退租|退卡|退会|退保|退群|注销|销户|销号|解约|解除了|终止了|撤了|撤掉|撤走|撤销|"
-    r"关停|停运|停办|停业|倒闭|关门了|过期了|到期了|不续(?:约|费|租|订|签)?了?|停掉|"
+    r"关停|停运|停办|停业|倒闭|关门了|过期了|到期了|不续(?:约|费|租|订|签)?了?|停掉|已经?停机|停机了|已经?作废|作废了|"
     r"分手|离婚|"
     r"用不上了|用不着了|不需要了|不用了|不要了)"
 )
@@ -62,9 +63,10 @@ CANCELLED_NAME = re.compile(
 )
 #: Whether the readings of a state given up or taken up again are on (off: main's family before round 18).
 STATE_CHANGES = True
-#: Right after a time of day or a date, 关门 / 停运 is a schedule (晚上9点关门, 周日停运), not an end. Negated, asked or
-#: planned endings are `unrealised`'s (one reading with `state_change.completed`, round 26).
-_SCHEDULE_ZH = re.compile(r"(?:点|点半|点钟|\d:\d\d|号|日|周[一二三四五六日天]|每天|每晚)$")
+#: Right after a time of day or a date, 关门 / 停运 is a schedule (晚上9点关门, 周日停运, 5号停运), not an end; 号 after no
+#: numeral is a number or an account (旧号停机了, 账号注销了: round 27). Negated, asked or planned endings are
+#: `unrealised`'s (one reading with `state_change.completed`, round 26).
+_SCHEDULE_ZH = re.compile(r"(?:点|点半|点钟|\d:\d\d|[\d〇一二两三四五六七八九十]\s*[号日]|周[一二三四五六日天]|每天|每晚)\s*$")
 #: 退了 / 卖了 before an amount is money back or a part sold (退了1,860元, 卖了200股), not the end of the thing.
 _REFUND = re.compile(r"\s*[\d一二两三四五六七八九十百千万几]")
 

@@ -11,13 +11,31 @@ lower p(merge) may suffice: `SPECIFIC_MERGE_P`, measured leave-one-round-out and
 "Hygiene, round 26"). Codes (e-mail addresses, IPs, ticket and order numbers) are not read so: `value_canon` squashes
 them (PL-2291 and an address look alike), and a ticket number is shared by every fact about that ticket. Lexical
 only.
+
+Round 27 (issue 10) reads two things before the tier lowers p(merge), each one the engine already has:
+
+* a change or an ending in the new text (`change_read`): a shared value does not make a text that says the value's
+  fact ended, switched or moved a restatement of it ("Tomasz's 555-0129 number is disconnected" of "Tomasz is on
+  WhatsApp at 555-0129", r24T41:13 merged at p 0.72 in round 26) - `end_cues.end_cue` (end cues and the ending family
+  of `endings`), its switch cues, `end_cues.moved_value`, `state_change.state_change` and the analysis' strong cue;
+* a time of day said alike on both sides (`_said_alike`): a bare hour (7点, 7:30) names a morning and an evening time,
+  so "食堂早餐7点开始供应" shares 19:00 with "食堂晚餐供应到晚上7点" only by its evening reading (r6:118's other, merged
+  into by the existing memory in round 26). The time counts where both mentions read the same times (8:15 / "a
+  quarter past eight") or each side says it as one time: a mention that reads it alone (早上7点, 7 pm, 16:00), the
+  time written on the 24-hour clock with a leading zero (02:00), or a part of the day said on its side that holds its
+  hour ("half past nine in the morning", 十点前 ... 早上).
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from functools import lru_cache
 
-from hindsight.write.value_canon import canonical_values
+from hindsight.write.analysis import analyse
+from hindsight.write.end_cues import _SWITCH_EN, _SWITCH_ZH, end_cue, moved_value
+from hindsight.write.state_change import state_change
+from hindsight.write.value_canon import canonical_values, part_hours
 
 #: Value kinds (`value_canon`'s prefixes) that are an amount with a unit or a time of day.
 MEASURED_KINDS = frozenset({"money", "clock", "mass", "Mbps", "MB", "M", "G", "GB", "Gbps", "freq"})
@@ -32,9 +50,12 @@ SPECIFIC_MERGE_P: float | None = None
 def specific_value(old: str, new: str) -> str | None:
     """The kind of the first value both texts state that two facts of one subject rarely share by chance
     ("money", "clock", ..., "phone"); None if they share none."""
-    shared = {v for vs in canonical_values(old) for v in vs} & {v for vs in canonical_values(new) for v in vs}
+    a, b = canonical_values(old), canonical_values(new)
+    shared = {v for vs in a for v in vs} & {v for vs in b for v in vs}
     for value in sorted(shared):
         kind, _, rest = value.partition(":")
+        if kind == "clock" and not _said_alike(old, a, new, b, value):
+            continue  # a bare hour read as one of its two times: maybe not the time its text means
         if kind in MEASURED_KINDS:
             return kind
         if kind == "digits" and len(rest) >= 7:
@@ -42,9 +63,39 @@ def specific_value(old: str, new: str) -> str | None:
     return None
 
 
+def _said_alike(old: str, a: tuple[frozenset[str], ...], new: str, b: tuple[frozenset[str], ...], value: str) -> bool:
+    """Whether both texts say the time of day `value` alike: mentions of it that read the same times on both sides
+    (8:15 / "a quarter past eight": both bare), or one time on each side (`_one_time`)."""
+    if any(x == y for x in a if value in x for y in b if value in y):
+        return True
+    return _one_time(old, a, value) and _one_time(new, b, value)
+
+
+def _one_time(text: str, mentions: tuple[frozenset[str], ...], value: str) -> bool:
+    """Whether `text` says the time of day `value` ("clock:07:00") as one time: a mention that reads it alone, the time
+    written on the 24-hour clock with a leading zero, or a part of the day said on its side that holds its hour."""
+    if frozenset({value}) in mentions:
+        return True
+    hhmm = value.removeprefix("clock:")
+    if hhmm.startswith("0") and re.search(rf"(?<![\d:]){hhmm}(?!\d)", unicodedata.normalize("NFKC", text)):
+        return True
+    return int(hhmm[:2]) in part_hours(mentions)
+
+
+def change_read(old: str, new: str) -> str | None:
+    """A change or an ending of the old text's fact that the engine reads in the new one (the cue), or None: an end
+    cue or an ending (`end_cues.end_cue`), a switch cue, a value moved (`end_cues.moved_value`), a change told
+    without a cue (`state_change`), the analysis' strong cue."""
+    return (analyse(old, new).strong_cue or end_cue(old, new) or end_cue(old, new, (_SWITCH_EN, _SWITCH_ZH))
+            or moved_value(old, new) or state_change(old, new))
+
+
 def merge_p(old: str, new: str, base: float) -> float:
     """The p(merge) from which a pair the value gate opens is merged: `SPECIFIC_MERGE_P` where the texts share a
-    specific value and it is lower than `base`, else `base`."""
+    specific value, the new text reads no change of the old one (`change_read`) and it is lower than `base`, else
+    `base`."""
     if SPECIFIC_MERGE_P is None or SPECIFIC_MERGE_P >= base or specific_value(old, new) is None:
+        return base
+    if change_read(old, new):
         return base
     return SPECIFIC_MERGE_P
