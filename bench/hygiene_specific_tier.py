@@ -10,8 +10,8 @@ cosines): verdict and p(merge). `--stored` (round 27) adds the pairs a row's mem
 other against the others before it, the existing text against the others: label "stored", where any merge touches
 an other); `--specific` judges only the pairs that share a specific value (the only ones the tier can move);
 `--rounds` a subset of the rounds. `loro`: for each round held out, the lowest p in GRID at which no non-restatement
-pair of the other rounds that main does not merge, that shares a specific value (`measured_value.specific_value`) and
-whose new text reads no change (`measured_value.change_read`, round 27) would merge; the held-out round's pairs at that p. `--rows` writes the rows to replay through the engine
+pair of the other rounds that main does not merge and that the tier reads (`measured_value.tier_reads`: a specific
+value shared, and from round 27 no change read in the new text and one thing named by both) would merge; the held-out round's pairs at that p. `--rows` writes the rows to replay through the engine
 (`hygiene_funnel.py --pairs ... --specific-p`).
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ import numpy as np
 from hindsight.embeddings.factory import create_embedder
 from hindsight.write.conversions import written_alike
 from hindsight.write.judge import classify
-from hindsight.write.measured_value import change_read, specific_value
+from hindsight.write.measured_value import specific_value, tier_reads
 from hindsight.write.thresholds import HygieneThresholds
 from hindsight.write.value_gate import gate_reason
 
@@ -78,7 +78,7 @@ def table(rounds: tuple[str, ...] = funnel.ROUNDS, stored: bool = False, specifi
 
 def loro(rows: list[dict]) -> dict:
     cand = [x for x in rows if x["verdict"] != "duplicate" and x["p_merge"] is not None
-            and specific_value(*written_alike(x["old"], x["new"])) and not change_read(*written_alike(x["old"], x["new"]))]
+            and tier_reads(*written_alike(x["old"], x["new"]))]
     folds = {}
     for rnd in funnel.ROUNDS:
         t = GRID[0]

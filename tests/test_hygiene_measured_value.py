@@ -88,3 +88,18 @@ def test_a_phone_said_disconnected_is_a_change() -> None:
 ])
 def test_a_time_of_day_counts_only_said_alike(old: str, new: str, kind: str | None) -> None:
     assert specific_value(old, new) == kind
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("Monthly rent on the flat is $1,640.", "The security deposit came to $1,640."),  # two attributes, equal
+    ("周末停车费 30 元。", "洗一次车 30 元。"),
+])
+def test_a_shared_value_and_no_other_shared_word_is_not_read(old: str, new: str) -> None:
+    assert specific_value(old, new) is not None
+    assert not measured_value.one_thing(old, new)
+    assert not measured_value.tier_reads(old, new)
+
+
+def test_the_tier_reads_a_shared_value_of_one_thing() -> None:
+    for old, new in RESTATED:
+        assert measured_value.tier_reads(old, new)

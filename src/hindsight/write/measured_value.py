@@ -23,7 +23,13 @@ Round 27 (issue 10) reads two things before the tier lowers p(merge), each one t
   into by the existing memory in round 26). The time counts where both mentions read the same times (8:15 / "a
   quarter past eight") or each side says it as one time: a mention that reads it alone (早上7点, 7 pm, 16:00), the
   time written on the 24-hour clock with a leading zero (02:00), or a part of the day said on its side that holds its
-  hour ("half past nine in the morning", 十点前 ... 早上).
+  hour ("half past nine in the morning", 十点前 ... 早上);
+* one thing named by both besides the value (`one_thing`): the tier's premise is one subject, and two texts that share
+  the amount and no other word may state two attributes that happen to be equal (a security deposit of one month's
+  rent: "Rent is $2,150 and due on the 1st" / "Security deposit was $2,150", stored one after the other in r15:41,
+  r7:231, r10T1:51).
+
+`tier_reads(old, new)` is the three together with `specific_value`.
 """
 
 from __future__ import annotations
@@ -32,10 +38,11 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from hindsight.write.analysis import analyse
+from hindsight.write.analysis import analyse, content_diff
 from hindsight.write.end_cues import _SWITCH_EN, _SWITCH_ZH, end_cue, moved_value
+from hindsight.write.evidence import WHO_WORDS
 from hindsight.write.state_change import state_change
-from hindsight.write.value_canon import canonical_values, part_hours
+from hindsight.write.value_canon import canonical_values, part_hours, value_spans
 
 #: Value kinds (`value_canon`'s prefixes) that are an amount with a unit or a time of day.
 MEASURED_KINDS = frozenset({"money", "clock", "mass", "Mbps", "MB", "M", "G", "GB", "Gbps", "freq"})
@@ -90,12 +97,31 @@ def change_read(old: str, new: str) -> str | None:
             or moved_value(old, new) or state_change(old, new))
 
 
+def _without_values(text: str) -> str:
+    """`text` (NFKC) with its value mentions (`value_canon.value_spans`: "$1,640", "30 元", 五五五 零一二六) blanked."""
+    text = unicodedata.normalize("NFKC", text)
+    for start, end in sorted(value_spans(text), reverse=True):
+        text = f"{text[:start]} {text[end:]}"
+    return text
+
+
+def one_thing(old: str, new: str) -> bool:
+    """Whether the texts name one thing besides their values: a content word of the old text outside its value
+    mentions, not a number nor a whose-memory word (`evidence.WHO_WORDS`: user, 用户, team), that the new text keeps."""
+    old_content, _, lost, _ = content_diff(analyse(_without_values(old), _without_values(new)))
+    return any(not u.number and u.text not in WHO_WORDS for u in old_content if u not in lost)
+
+
+def tier_reads(old: str, new: str) -> bool:
+    """Whether the tier may lower p(merge) for the pair: a specific value shared, no change read in the new text
+    (`change_read`), one thing named by both (`one_thing`: "Rent is $2,150" / "Security deposit was $2,150" share the
+    amount and nothing else - two attributes that happen to be equal)."""
+    return specific_value(old, new) is not None and not change_read(old, new) and one_thing(old, new)
+
+
 def merge_p(old: str, new: str, base: float) -> float:
-    """The p(merge) from which a pair the value gate opens is merged: `SPECIFIC_MERGE_P` where the texts share a
-    specific value, the new text reads no change of the old one (`change_read`) and it is lower than `base`, else
-    `base`."""
-    if SPECIFIC_MERGE_P is None or SPECIFIC_MERGE_P >= base or specific_value(old, new) is None:
-        return base
-    if change_read(old, new):
+    """The p(merge) from which a pair the value gate opens is merged: `SPECIFIC_MERGE_P` where the tier reads the pair
+    (`tier_reads`) and it is lower than `base`, else `base`."""
+    if SPECIFIC_MERGE_P is None or SPECIFIC_MERGE_P >= base or not tier_reads(old, new):
         return base
     return SPECIFIC_MERGE_P
