@@ -40,6 +40,7 @@ from functools import lru_cache
 
 from hindsight.write.analysis import analyse, content_diff
 from hindsight.write.end_cues import _SWITCH_EN, _SWITCH_ZH, end_cue, moved_value
+from hindsight.write.endings import voided
 from hindsight.write.evidence import WHO_WORDS
 from hindsight.write.state_change import state_change
 from hindsight.write.value_canon import canonical_values, part_hours, value_spans
@@ -92,9 +93,9 @@ def _one_time(text: str, mentions: tuple[frozenset[str], ...], value: str) -> bo
 def change_read(old: str, new: str) -> str | None:
     """A change or an ending of the old text's fact that the engine reads in the new one (the cue), or None: an end
     cue or an ending (`end_cues.end_cue`), a switch cue, a value moved (`end_cues.moved_value`), a change told
-    without a cue (`state_change`), the analysis' strong cue."""
+    without a cue (`state_change`), the analysis' strong cue, a line or record voided (`endings.voided`)."""
     return (analyse(old, new).strong_cue or end_cue(old, new) or end_cue(old, new, (_SWITCH_EN, _SWITCH_ZH))
-            or moved_value(old, new) or state_change(old, new))
+            or moved_value(old, new) or state_change(old, new) or (None if voided(old) else voided(new)))
 
 
 def _without_values(text: str) -> str:
