@@ -34,7 +34,7 @@ def test_counts_dates_durations_shares_codes_and_unequal_values_are_not(old: str
 
 
 def test_merge_p_lowers_the_gate_threshold_only_for_a_specific_value(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert measured_value.SPECIFIC_MERGE_P is None  # shipped off: the held-out measurement merged a change
+    monkeypatch.setattr(measured_value, "SPECIFIC_MERGE_P", None)
     assert merge_p("The deposit is $2,400.", "A 2400 dollar deposit.", 0.96) == 0.96
     monkeypatch.setattr(measured_value, "SPECIFIC_MERGE_P", 0.75)
     assert merge_p("The deposit is $2,400.", "A 2400 dollar deposit.", 0.96) == 0.75
