@@ -224,9 +224,14 @@ def _meet(a: frozenset[str], b: frozenset[str]) -> bool:
     return False
 
 
+def part_hours(mentions: tuple[frozenset[str], ...]) -> set[int]:
+    """The hours the parts of the day among `mentions` may hold (morning: 4 - 11, 下午: 12 - 18, ...)."""
+    return {h for part in mentions for v in part if v.startswith("part:") for h in _PART_HOURS.get(v[5:], ())}
+
+
 def _explained(part: frozenset[str], side: tuple[frozenset[str], ...]) -> bool:
     """A part of the day said of a time of day on the same side ("half nine in the morning", 下午 3:00): read with it."""
-    hours = {h for v in part if v.startswith("part:") for h in _PART_HOURS.get(v[5:], ())}
+    hours = part_hours((part,))
     return any(v.startswith("clock:") and int(v[6:8]) in hours for mention in side for v in mention)
 
 
