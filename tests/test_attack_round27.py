@@ -113,7 +113,8 @@ def test_a_pseudonym_passing_twice_is_not_wrapped_again(bag_engine: MemoryEngine
     from hindsight.write.labels import session_label
 
     many = " ".join(f"user{i}.name@example.com" for i in range(8))
-    for label in (ALICE, many, f"chat:{ALICE}"):
+    longs = [" ".join(f"user{i}.{j}@example.com" for i in range(8)) for j in range(6)]  # on main, 4 in 5 were wrapped
+    for label in (ALICE, many, f"chat:{ALICE}", *longs):
         once = session_label(bag_engine.store, label)
         assert once != label and session_label(bag_engine.store, once) == once, once
     out = io.StringIO()
