@@ -277,3 +277,24 @@ def test_a_migrated_private_proposal_left_in_clear_is_sealed_on_the_targets_open
         assert "ZEBRA9REASON" not in _proposal_rows(reopened)
     finally:
         reopened.close()
+
+
+def test_a_wrong_key_seals_nothing_on_open(keyed: tuple[MemoryEngine, Path, str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key that does not open the store's private memories (a wrong key in a config) must not seal the leftovers
+    under itself: the right key could never open them again."""
+    from hindsight.review.queue import ReviewQueue
+
+    engine, db, key = keyed
+    private = engine.store_memory({"content": "Diagnosis noted.", "private": True, "namespace": "kb"}).memory_id
+    proposal_id = _age(engine, private)
+    engine.close()
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", generate_key())
+    _open(db).close()
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", key)
+    reopened = _open(db)
+    try:
+        assert "ZEBRA9REASON" not in _proposal_rows(reopened)
+        assert ReviewQueue(reopened.store).get(proposal_id).reason == "ZEBRA9REASON wrong diagnosis"
+    finally:
+        reopened.close()

@@ -111,7 +111,7 @@ def adopt_secrets(store: MemoryStore, secrets: dict[str, str]) -> int:
     from a `.jsonl` backup on another machine made a new label secret, and a session filter naming the clear
     mailbox no longer found the memories stored under the old pseudonym). Returns how many it kept."""
     with store.transaction():
-        for name, value in secrets.items():
+        for name in secrets:
             store._aux_exec(f"DELETE FROM {store._meta_table()} WHERE key = ?", (name,))
         store.keep_secrets(secrets)
     return len(secrets)

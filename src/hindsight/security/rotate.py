@@ -171,6 +171,11 @@ def seal_once_on_open(backend: Any, cipher: MemoryCipher | None) -> int:
     table = backend._meta_table()
     if backend._aux_rows(f"SELECT value FROM {table} WHERE key = ?", (SEALED_ON_OPEN,)):
         return 0
+    for memory_id, content in backend._aux_rows("SELECT id, content FROM memories WHERE encrypted = 1 LIMIT 1"):
+        try:  # a key that does not open the store's own private memories seals nothing (a wrong key in a config)
+            cipher.decrypt(content, memory_id)
+        except (HindsightError, ValueError):
+            return 0
     try:
         with backend.transaction():
             sealed = seal_left_in_clear(backend, cipher)

@@ -13,8 +13,8 @@ from pathlib import Path
 from hindsight.config import HindsightSettings
 from hindsight.native_order import before_usearch
 from hindsight.security.crypto import MemoryCipher, load_cipher
-from hindsight.storage.base import MemoryStore
 from hindsight.security.rotate import seal_once_on_open
+from hindsight.storage.base import MemoryStore
 from hindsight.storage.encrypted import EncryptedStore
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
 

@@ -29,7 +29,7 @@ MAX_LABEL_CHARS = 200
 #: hex characters of the pseudonym (64 bits: no two users of one store meet by chance)
 PSEUDONYM_CHARS = 16
 #: a pseudonym this module wrote: kept as it is when the id passes again
-_WRITTEN = re.compile(r"\[REDACTED:[a-z_]+:[0-9a-f]{%d}\]" % PSEUDONYM_CHARS)
+_WRITTEN = re.compile(r"\[REDACTED:[a-z_]+:[0-9a-f]{" + str(PSEUDONYM_CHARS) + r"}\]")
 
 
 def _pseudonym(secret: bytes, value: str) -> str:
