@@ -298,3 +298,53 @@ def test_a_wrong_key_seals_nothing_on_open(keyed: tuple[MemoryEngine, Path, str]
         assert ReviewQueue(reopened.store).get(proposal_id).reason == "ZEBRA9REASON wrong diagnosis"
     finally:
         reopened.close()
+
+
+# --- found by the outside attacker ---------------------------------------------------------------------------------
+
+
+def test_a_private_memorys_own_metadata_is_sealed_and_rotates(keyed: tuple[MemoryEngine, Path, str],
+                                                             monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Live: `{"diagnosis": "HIVPOSITIVE7 confirmed"}` on a private memory sat in clear in the file and every backup
+    (content, context and the session context were sealed). The write path's keys stay readable."""
+    from hindsight.backup import restore_jsonl, write_jsonl
+    from hindsight.security.crypto import cipher_from_text
+    from hindsight.security.rotate import rotate_key
+
+    engine, db, key = keyed
+    meta = {"diagnosis": "HIVPOSITIVE7 confirmed", "dose": {"mg": 500, "notes": ["OKAPI4DOSE"]}, "n": 3}
+    private = engine.store_memory({"content": "Visit noted.", "private": True, "metadata": meta}).memory_id
+    public = engine.store_memory({"content": "The clinic opens at nine.", "metadata": {"room": "PLAINROOM7"}}).memory_id
+    engine.update(private, {"content": "Visit noted, follow-up booked."})
+    assert engine.get(private).metadata == meta and engine.get(public).metadata == {"room": "PLAINROOM7"}
+    assert any(e.after and e.after["metadata"] == meta for e in engine.history(private))
+    raw = _raw(db)
+    assert "HIVPOSITIVE7" not in raw and "OKAPI4DOSE" not in raw, "a private memory's metadata is in clear"
+    assert "PLAINROOM7" in raw
+    out = io.StringIO()
+    write_jsonl(engine.store, out)
+    assert "HIVPOSITIVE7" not in out.getvalue()
+    target = _open(tmp_path / "other.db")
+    try:
+        restore_jsonl(target, iter(out.getvalue().splitlines()))
+        assert target.get(private).metadata == meta
+    finally:
+        target.close()
+    new = generate_key()
+    rotate_key(engine.store, cipher_from_text(key, "old"), cipher_from_text(new, "new"))
+    engine.close()
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", new)
+    reopened = _open(db)
+    try:
+        assert reopened.get(private).metadata == meta
+    finally:
+        reopened.close()
+
+
+def test_a_private_memorys_metadata_an_older_version_kept_in_clear_still_reads(
+        keyed: tuple[MemoryEngine, Path, str]) -> None:
+    engine, _, _ = keyed
+    private = engine.store_memory({"content": "Visit noted.", "private": True}).memory_id
+    old = {"diagnosis": "as an older version kept it", "odd": "enc:v1:not-really-sealed", "b64": "enc:v1:" + "A" * 48}
+    engine.store._aux_exec("UPDATE memories SET metadata = ? WHERE id = ?", (json.dumps(old), private))
+    assert engine.get(private).metadata == old

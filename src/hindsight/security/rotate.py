@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from hindsight.errors import HindsightError, StorageBusyError, StorageError
-from hindsight.field_rules import SEALED_METADATA_KEYS
+from hindsight.field_rules import SEALED_METADATA_KEYS, caller_keys
 from hindsight.security.crypto import PREFIX, MemoryCipher
 
 
@@ -64,7 +64,8 @@ class Resealer:
             out["status_reason"] = self.value(data["status_reason"], memory_id)
         metadata = data.get("metadata")
         if isinstance(metadata, dict):
-            out["metadata"] = {key: self.value(value, memory_id) if key in SEALED_METADATA_KEYS else value
+            sealed = {*SEALED_METADATA_KEYS, *caller_keys(metadata)}  # the caller's values too (attack round 27)
+            out["metadata"] = {key: self.value(value, memory_id) if key in sealed else value
                                for key, value in metadata.items()}
         return out
 
