@@ -348,3 +348,64 @@ def test_a_private_memorys_metadata_an_older_version_kept_in_clear_still_reads(
     old = {"diagnosis": "as an older version kept it", "odd": "enc:v1:not-really-sealed", "b64": "enc:v1:" + "A" * 48}
     engine.store._aux_exec("UPDATE memories SET metadata = ? WHERE id = ?", (json.dumps(old), private))
     assert engine.get(private).metadata == old
+
+
+def test_one_token_cannot_hold_sessions_without_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Live: a metrics-only token opened MCP sessions in a loop; the SDK kept each (about 38 KB) for 30 idle minutes,
+    with no limit. Now a token at HINDSIGHT_MAX_SESSIONS_PER_TOKEN is refused a new one (429, a JSON-RPC error);
+    another token is not affected; ending one (DELETE) makes room; a session answered 404 to another token's
+    request still counts for its owner."""
+    from starlette.middleware import Middleware
+    from starlette.testclient import TestClient
+
+    from hindsight.security.http_guard import AuthPolicy, HTTPGuard, default_allowed_hosts
+    from hindsight.security.tokens import TokenStore
+    from hindsight.server.mcp_server import build_server
+
+    monkeypatch.setenv("HINDSIGHT_MAX_SESSIONS_PER_TOKEN", "3")
+    engine = _open(tmp_path / "m.db")
+    tokens = TokenStore.open(tmp_path / "m.db")
+    scraper, agent = tokens.create("scraper", ["metrics"], ["*"])[0], tokens.create("agent", ["read"], ["ops"])[0]
+    policy = AuthPolicy(tokens)
+    guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=default_allowed_hosts("127.0.0.1"))
+    app = build_server(engine, tokens=tokens, policy=policy).http_app(middleware=[guard])
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    base = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+    def bearer(token: str, session: str | None = None) -> dict[str, str]:
+        return {**base, "authorization": f"Bearer {token}", **({"mcp-session-id": session} if session else {})}
+
+    try:
+        with TestClient(app, base_url="http://127.0.0.1") as client:
+            opened = [client.post("/mcp", json=init, headers=bearer(scraper)) for _ in range(3)]
+            assert [r.status_code for r in opened] == [200, 200, 200]
+            refused = client.post("/mcp", json=init, headers=bearer(scraper))
+            assert refused.status_code == 429 and "too_many_sessions" in refused.json()["error"]["message"]
+            assert client.post("/mcp", json=init, headers=bearer(agent)).status_code == 200  # another token
+            first = opened[0].headers["mcp-session-id"]
+            stolen = client.post("/mcp", json={"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                                 headers=bearer(agent, first))
+            assert stolen.status_code == 404  # the SDK's own check: a session is its opener's
+            assert client.post("/mcp", json=init, headers=bearer(scraper)).status_code == 429  # still counted
+            assert client.delete("/mcp", headers=bearer(scraper, first)).status_code < 400
+            assert client.post("/mcp", json=init, headers=bearer(scraper)).status_code == 200  # room again
+    finally:
+        tokens.close()
+        engine.close()
+
+
+def test_a_session_idle_past_the_sdks_timeout_is_no_longer_counted() -> None:
+    from hindsight.security.session_cap import SESSION_IDLE_S, SessionCap
+
+    now = [0.0]
+    cap = SessionCap(limit=2, clock=lambda: now[0])
+    cap.opened("token:a", "s1")
+    now[0] = 10.0
+    cap.opened("token:a", "s2")
+    assert not cap.admit("token:a")
+    now[0] = SESSION_IDLE_S + 5.0  # s1 idle past the timeout, s2 not yet
+    assert cap.admit("token:a") and cap.held("token:a") == 1
+    cap.seen("s2")
+    now[0] = SESSION_IDLE_S + 12.0
+    assert cap.held("token:a") == 1 and cap.admit("token:a")
