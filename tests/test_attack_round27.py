@@ -351,10 +351,10 @@ def test_a_private_memorys_metadata_an_older_version_kept_in_clear_still_reads(
 
 
 def test_one_token_cannot_hold_sessions_without_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Live: a metrics-only token opened MCP sessions in a loop; the SDK kept each (about 38 KB) for 30 idle minutes,
-    with no limit. Now a token at HINDSIGHT_MAX_SESSIONS_PER_TOKEN is refused a new one (429, a JSON-RPC error);
-    another token is not affected; ending one (DELETE) makes room; a session answered 404 to another token's
-    request still counts for its owner."""
+    """Live: a metrics-only token opened 2,000 MCP sessions; the SDK kept each (about 36 KB) for 30 idle minutes, with
+    no limit. Now a token at HINDSIGHT_MAX_SESSIONS_PER_TOKEN is refused a new one (429, a JSON-RPC error); another
+    token is not affected; ending one (DELETE) makes room. Live too: as `serve` builds the app (no FastMCP auth) any
+    token could use or end another token's session by its id; now 404, and the session lives on."""
     from starlette.middleware import Middleware
     from starlette.testclient import TestClient
 
@@ -368,7 +368,7 @@ def test_one_token_cannot_hold_sessions_without_bound(tmp_path: Path, monkeypatc
     scraper, agent = tokens.create("scraper", ["metrics"], ["*"])[0], tokens.create("agent", ["read"], ["ops"])[0]
     policy = AuthPolicy(tokens)
     guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=default_allowed_hosts("127.0.0.1"))
-    app = build_server(engine, tokens=tokens, policy=policy).http_app(middleware=[guard])
+    app = build_server(engine, policy=policy).http_app(middleware=[guard])  # as `serve` builds it
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
     base = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
@@ -384,10 +384,13 @@ def test_one_token_cannot_hold_sessions_without_bound(tmp_path: Path, monkeypatc
             assert refused.status_code == 429 and "too_many_sessions" in refused.json()["error"]["message"]
             assert client.post("/mcp", json=init, headers=bearer(agent)).status_code == 200  # another token
             first = opened[0].headers["mcp-session-id"]
-            stolen = client.post("/mcp", json={"jsonrpc": "2.0", "id": 2, "method": "ping"},
-                                 headers=bearer(agent, first))
-            assert stolen.status_code == 404  # the SDK's own check: a session is its opener's
+            for stolen in (client.post("/mcp", json={"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                                       headers=bearer(agent, first)),
+                           client.delete("/mcp", headers=bearer(agent, first))):
+                assert stolen.status_code == 404  # live on main: 200, and the DELETE ended the scraper's session
             assert client.post("/mcp", json=init, headers=bearer(scraper)).status_code == 429  # still counted
+            ping = client.post("/mcp", json={"jsonrpc": "2.0", "id": 3, "method": "ping"}, headers=bearer(scraper, first))
+            assert ping.status_code == 200  # the opener's session lives on
             assert client.delete("/mcp", headers=bearer(scraper, first)).status_code < 400
             assert client.post("/mcp", json=init, headers=bearer(scraper)).status_code == 200  # room again
     finally:

@@ -18,7 +18,9 @@ anything added later), so no route can be reached before these checks:
 4. A form post to any other route must declare a ``Content-Length`` of at most ``MAX_FORM_BYTES`` (411 / 413),
    before the page reads it (the sign-in form is read before anyone is signed in).
 5. A principal holding ``HINDSIGHT_MAX_SESSIONS_PER_TOKEN`` open MCP sessions is refused a new one (429,
-   ``security/session_cap.py``; attack round 27: the SDK kept every session a token opened for 30 idle minutes).
+   ``security/session_cap.py``; attack round 27: the SDK kept every session a token opened for 30 idle minutes), and
+   a session is served to the principal that opened it only (404 to another: as `serve` runs, FastMCP has no auth of
+   its own, so the SDK's check of a session's owner was off and any token could use or end another's session).
 """
 
 from __future__ import annotations
@@ -168,6 +170,10 @@ class HTTPGuard:
     async def _counted(self, scope: Scope, receive: Receive, send: Send, who: str, session_id: str | None) -> None:
         """Serve an MCP request, counting the sessions `who` holds open (security/session_cap.py, step 5)."""
         method = scope.get("method", "GET")
+        owner = self.sessions.owner(session_id) if session_id is not None else None
+        if owner is not None and owner != who:  # as the SDK answers it when its own auth is on (serve runs this
+            await _refuse_rpc(send, 404, "Session not found")  # guard instead): a session is its opener's
+            return
         if session_id is None and method == "POST" and not self.sessions.admit(who):
             await _refuse_rpc(send, 429, f"too_many_sessions: {who} holds {self.sessions.held(who)} open MCP "
                                          "sessions, the most one token may hold (HINDSIGHT_MAX_SESSIONS_PER_TOKEN); "
