@@ -7,6 +7,8 @@
 - A reviewer's note on a private memory's proposal was stored in clear; now sealed like the proposal.
 - A private proposal an older version left in clear stayed so until `rotate-key`; now sealed the first time the store
   is opened with its key (and after `hindsight migrate`, on the target's next open).
+- Found live: a private memory's own metadata values were stored in clear; one token could hold MCP sessions
+  without bound; any token could use or end another token's session by its id.
 """
 
 from __future__ import annotations

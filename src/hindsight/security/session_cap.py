@@ -2,8 +2,9 @@
 
 Every `initialize` on `/mcp` opens a stateful session the MCP SDK keeps in memory until the client ends it
 (`DELETE /mcp`) or it has been idle for the SDK's idle timeout (30 minutes); the SDK sets no limit by default. Live,
-one token of the lowest scope (a metrics scraper's) opened sessions in a loop at about 70 a second, each holding
-about 38 KB of the server's memory for half an hour: some 10 GB an hour from one token, and no tool call needed.
+one token of the lowest scope (a metrics scraper's) opened 2,000 sessions in a loop, 16 a second on a loaded 2-core
+machine, each holding about 36 KB of the server's memory for half an hour: some 1 GB held per token at that rate,
+and no tool call needed.
 `SessionCap` counts the sessions each principal opened (by the `mcp-session-id` the server answered with), forgets
 one when it is ended, answered `404` (the SDK reaped it) or idle past the SDK's timeout, and a principal at its cap is
 refused a new session (`429`) until it ends or reuses one; other tokens are not affected.
