@@ -37,6 +37,18 @@ def _open(db: Path, hygiene: bool = False) -> MemoryEngine:
     return MemoryEngine.open(db, settings=settings, embedder=BagEmbedder(words=True))
 
 
+def _rotated(engine: MemoryEngine, db: Path, key: str, monkeypatch: pytest.MonkeyPatch) -> MemoryEngine:
+    """`rotate-key` to a new key, then the store opened again under it (the caller closes it)."""
+    from hindsight.security.crypto import cipher_from_text
+    from hindsight.security.rotate import rotate_key
+
+    new = generate_key()
+    rotate_key(engine.store, cipher_from_text(key, "old"), cipher_from_text(new, "new"))
+    engine.close()
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", new)
+    return _open(db)
+
+
 @pytest.fixture
 def keyed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[MemoryEngine, Path, str]]:
     key = generate_key()
@@ -188,8 +200,6 @@ def test_a_reviewers_note_on_a_private_proposal_is_sealed_and_rotates(keyed: tup
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     from hindsight.review.queue import ReviewQueue
     from hindsight.review.service import ReviewService
-    from hindsight.security.crypto import cipher_from_text
-    from hindsight.security.rotate import rotate_key
 
     engine, db, key = keyed
     review = ReviewService(engine, ReviewQueue(engine.store), "kb")
@@ -204,11 +214,7 @@ def test_a_reviewers_note_on_a_private_proposal_is_sealed_and_rotates(keyed: tup
     assert "PLAINNOTE7" in raw  # a public proposal's note stays as it was
     notes = {p.review_note for p in review.decided("kb")}
     assert {"ZEBRA9NOTE matches the lab report", "OKAPI4NOTE wrong patient"} <= notes  # the reviewer reads them
-    new = generate_key()
-    rotate_key(engine.store, cipher_from_text(key, "old"), cipher_from_text(new, "new"))
-    engine.close()
-    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", new)
-    reopened = _open(db)
+    reopened = _rotated(engine, db, key, monkeypatch)
     try:
         notes = {p.review_note for p in ReviewService(reopened, ReviewQueue(reopened.store), "kb").decided("kb")}
         assert "ZEBRA9NOTE matches the lab report" in notes
@@ -310,8 +316,6 @@ def test_a_private_memorys_own_metadata_is_sealed_and_rotates(keyed: tuple[Memor
     """Live: `{"diagnosis": "HIVPOSITIVE7 confirmed"}` on a private memory sat in clear in the file and every backup
     (content, context and the session context were sealed). The write path's keys stay readable."""
     from hindsight.backup import restore_jsonl, write_jsonl
-    from hindsight.security.crypto import cipher_from_text
-    from hindsight.security.rotate import rotate_key
 
     engine, db, key = keyed
     meta = {"diagnosis": "HIVPOSITIVE7 confirmed", "dose": {"mg": 500, "notes": ["OKAPI4DOSE"]}, "n": 3}
@@ -332,11 +336,7 @@ def test_a_private_memorys_own_metadata_is_sealed_and_rotates(keyed: tuple[Memor
         assert target.get(private).metadata == meta
     finally:
         target.close()
-    new = generate_key()
-    rotate_key(engine.store, cipher_from_text(key, "old"), cipher_from_text(new, "new"))
-    engine.close()
-    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", new)
-    reopened = _open(db)
+    reopened = _rotated(engine, db, key, monkeypatch)
     try:
         assert reopened.get(private).metadata == meta
     finally:
