@@ -38,12 +38,14 @@ from hindsight.backup_check import (
     check_unique,
 )
 from hindsight.engine import MemoryEngine
-from hindsight.errors import InvalidInputError, StorageError
+from hindsight.errors import HindsightError, InvalidInputError, StorageError
 from hindsight.field_rules import utcnow
 from hindsight.jsonl import json_objects
 from hindsight.model import MemoryRecord
 from hindsight.read_model import HistoryEntry
+from hindsight.security.crypto import PREFIX
 from hindsight.security.tokens import TokenStore
+from hindsight.storage.aux_tables import KEPT_SECRETS
 from hindsight.storage.base import Edge, MemoryStore
 from hindsight.storage.encrypted import texts_to_embed
 
@@ -63,8 +65,12 @@ def _vector_text(vector: np.ndarray | None) -> str | None:
 def write_jsonl(store: MemoryStore, out: IO[str], tokens: TokenStore | None = None) -> dict[str, int]:
     """Write the whole store as backup lines; returns counts by kind."""
     counts = {"memories": 0, "history": 0, "edges": 0, "tokens": 0}
-    out.write(json.dumps({"format": FORMAT, "version": FORMAT_VERSION, "hindsight": __version__,
-                          "created_at": utcnow().isoformat(), "embedding_model": store.embedding_model}) + "\n")
+    header: dict[str, Any] = {"format": FORMAT, "version": FORMAT_VERSION, "hindsight": __version__,
+                              "created_at": utcnow().isoformat(), "embedding_model": store.embedding_model}
+    if getattr(store, "supports_encryption", False):  # the per-store secrets, sealed under the store's key
+        header["secrets"] = {name: store.seal_text(value, _secret_bound(name)) for name, value in
+                             store.kept_secrets().items()}
+    out.write(json.dumps(header) + "\n")
     batch: list[MemoryRecord] = []
 
     def flush() -> None:
@@ -93,6 +99,33 @@ def write_jsonl(store: MemoryStore, out: IO[str], tokens: TokenStore | None = No
         out.write(json.dumps({"token": row}) + "\n")
         counts["tokens"] += 1
     return counts
+
+
+def _secret_bound(name: str) -> str:
+    return f"kept_secret\x00{name}"
+
+
+def adopt_secrets(store: MemoryStore, secrets: dict[str, str]) -> int:
+    """Keep the backed-up store's per-store secrets (the key of session-id pseudonyms, write/labels.py; the
+    console's CSRF key) in the restored one, replacing any its empty store made (attack round 27: a store restored
+    from a `.jsonl` backup on another machine made a new label secret, and a session filter naming the clear
+    mailbox no longer found the memories stored under the old pseudonym). Returns how many it kept."""
+    with store.transaction():
+        for name in secrets:
+            store._aux_exec(f"DELETE FROM {store._meta_table()} WHERE key = ?", (name,))
+        store.keep_secrets(secrets)
+    return len(secrets)
+
+
+def _opened_secrets(store: MemoryStore, sealed: dict[str, str]) -> dict[str, str]:
+    """A backup header's sealed secrets opened with the store's key; none without it (a restore without the key
+    keeps the memories sealed and the pseudonyms as they are, but cannot map a filter's clear value to them)."""
+    if not getattr(store, "supports_encryption", False):
+        return {}
+    try:
+        return {name: store.open_text(value, _secret_bound(name)) for name, value in sealed.items()}
+    except (HindsightError, ValueError):  # another key: the memories' text will not open either
+        return {}
 
 
 def backup_sqlite(engine: MemoryEngine, target: Path, with_tokens: bool) -> None:
@@ -128,6 +161,10 @@ def _read_jsonl(lines: Iterator[str] | Iterator[bytes]) -> Iterator[tuple[int, s
             model = item.get("embedding_model")
             if model is not None and not isinstance(model, str):
                 raise BackupLineError(number, "embedding_model", "must be a model name or null")
+            secrets = item.get("secrets", {})
+            if not isinstance(secrets, dict) or not all(
+                    k in KEPT_SECRETS and isinstance(v, str) and v.startswith(PREFIX) for k, v in secrets.items()):
+                raise BackupLineError(number, "secrets", f"must map {' / '.join(KEPT_SECRETS)} to sealed values")
             header_seen = True
             yield number, "header", item
             continue
@@ -147,11 +184,13 @@ def restore_jsonl(engine: MemoryEngine, lines: Iterator[str] | Iterator[bytes], 
     edges: list[tuple[int, Edge]] = []
     token_rows: list[dict[str, Any]] = []
     model = None
+    secrets: dict[str, str] = {}
     ids: set[str] = set()
     token_keys: set[str] = set()
     for number, kind, item in _read_jsonl(lines):
         if kind == "header":
             model = item.get("embedding_model")
+            secrets = _opened_secrets(engine.store, item.get("secrets", {}))
         elif kind == "memory":
             dim = engine.embedder.dim if model in (None, engine.embedder.name) else None
             record, vector = check_memory(number, item, dim)
@@ -177,8 +216,10 @@ def restore_jsonl(engine: MemoryEngine, lines: Iterator[str] | Iterator[bytes], 
             fresh = engine.embedder.embed_documents(texts)
             records = [(record, fresh[i]) for i, (record, _) in enumerate(records)]
     engine.store.restore_raw(records, history, [edge for _, edge in edges])
+    kept = adopt_secrets(engine.store, secrets) if secrets else 0
     restored = tokens.import_rows(token_rows) if tokens is not None and token_rows else 0
-    return {"memories": len(records), "history": len(history), "edges": len(edges), "tokens": restored}
+    return {"memories": len(records), "history": len(history), "edges": len(edges), "tokens": restored,
+            "secrets": kept}
 
 
 def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None = None,
@@ -214,7 +255,9 @@ def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None =
     buffer = StringIO()
     try:
         write_jsonl(origin, buffer, TokenStore(origin) if keep_tokens else None)
+        secrets = origin.kept_secrets()
     finally:
         origin.close()
     buffer.seek(0)
-    return restore_jsonl(engine, iter(buffer), tokens if keep_tokens else None)
+    counts = restore_jsonl(engine, iter(buffer), tokens if keep_tokens else None)
+    return {**counts, "secrets": adopt_secrets(engine.store, secrets)}

@@ -45,7 +45,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from hindsight.errors import InvalidInputError, format_validation_error
-from hindsight.field_rules import SEALED_METADATA_KEYS, check_metadata, check_time, has_visible_text
+from hindsight.field_rules import SEALED_METADATA_KEYS, caller_keys, check_metadata, check_time, has_visible_text
 from hindsight.model import MAX_CONTENT_CHARS, MAX_CONTEXT_CHARS, MemoryRecord, MemoryType, Status
 from hindsight.read_model import HistoryEntry
 from hindsight.security.crypto import PREFIX
@@ -189,6 +189,9 @@ def check_memory(line: int, item: dict[str, Any], dim: int | None) -> tuple[Memo
         for key in SEALED_METADATA_KEYS:
             if key in record.metadata:
                 _sealed(line, record.metadata[key], f"memory.metadata.{key}")
+        for key in caller_keys(record.metadata):  # sealed since attack round 27 (an older backup: plain JSON)
+            if isinstance(record.metadata[key], str) and record.metadata[key].startswith(PREFIX):
+                _sealed(line, record.metadata[key], f"memory.metadata.{key}")
     else:
         _plain_text(line, record.content, "memory.content", MAX_CONTENT_CHARS, required=True)
         _plain_text(line, record.context, "memory.context", MAX_CONTEXT_CHARS, required=False)
@@ -198,8 +201,10 @@ def check_memory(line: int, item: dict[str, Any], dim: int | None) -> tuple[Memo
         _label(line, getattr(record, field), f"memory.{field}", 200)
     _label(line, record.created_by, "memory.created_by")
     _label(line, record.status_reason, "memory.status_reason", MAX_NOTE_CHARS, identifier=False)
+    plain = record.metadata if not record.encrypted else {  # a sealed value is measured as what it seals, bounded
+        k: "" if isinstance(v, str) and v.startswith(PREFIX) else v for k, v in record.metadata.items()}
     try:
-        check_metadata(record.metadata, reserved_ok=True)
+        check_metadata(plain, reserved_ok=True)
         check_value(record.metadata, "metadata")
         for key in record.metadata:
             check_identifier(str(key), "metadata", "a key ")

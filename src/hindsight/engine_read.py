@@ -195,7 +195,9 @@ class ReadMixin:
     # ---------------------------------------------------------------- helpers
     def _scope(self, namespace: str, filters: SearchFilters | dict[str, Any] | None, list_all: bool = False) -> Scope:
         parsed = validated(SearchFilters, filters, "filters")
-        if parsed is not None and parsed.session_id:  # stored under its pseudonym when it holds a mailbox
-            parsed = parsed.model_copy(update={"session_id": session_label(self.store, parsed.session_id)})
+        if parsed is not None and (parsed.session_id or parsed.source_task_id):  # stored under their pseudonyms
+            parsed = parsed.model_copy(update={  # when they hold a mailbox (write/labels.py)
+                "session_id": session_label(self.store, parsed.session_id),
+                "source_task_id": session_label(self.store, parsed.source_task_id, "task")})
         default = (Status.active, Status.deprecated, Status.forgotten) if list_all else (Status.active,)
         return Scope.from_filters(namespace, parsed, default)

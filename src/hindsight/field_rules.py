@@ -35,6 +35,12 @@ RESERVED_METADATA_KEYS = frozenset({SESSION_CONTEXT_KEY, "safety_directive", *WR
 SEALED_METADATA_KEYS = (SESSION_CONTEXT_KEY, "imported_from")
 
 
+def caller_keys(metadata: dict[str, Any]) -> list[str]:
+    """The keys of a memory's metadata its writer chose (not the write path's): a private memory keeps their values
+    sealed (storage/encrypted.py, attack round 27: `{"diagnosis": ...}` of a private memory sat in clear)."""
+    return [key for key in metadata if key not in RESERVED_METADATA_KEYS]
+
+
 def utcnow() -> datetime:
     """Timezone-aware now; every stored time is UTC."""
     return datetime.now(UTC)

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from hindsight.errors import AlreadyDecidedError, HindsightError, InvalidInputError
+from hindsight.security.crypto import PREFIX
 from hindsight.storage.client import StoreClient
 
 Action = Literal["store", "update", "forget", "consolidate"]
@@ -90,8 +91,8 @@ class ReviewQueue(StoreClient):
             memory_id: str | None = None, reason: str = "", private: bool = False,
             proposal_id: str | None = None) -> Proposal:
         """Record a pending proposal. `private`: the payload holds a private memory's text, so it is kept sealed
-        under the store's key (bound to the proposal id) like the memory itself, and so is the reason (a forget's
-        reason: attack round 26); without a key it is refused.
+        under the store's key (bound to the proposal id) like the memory itself, and so are the reason (a forget's
+        reason: attack round 26) and, once decided, the reviewer's note (round 27); without a key it is refused.
 
         `proposal_id` (see `keyed_proposal_id`): a keyed request's own id; when a proposal with it exists already
         (the same request queued meanwhile by another server of the store), that one is returned and nothing is
@@ -153,6 +154,8 @@ class ReviewQueue(StoreClient):
         reviewer claimed first, so that what it queued beside the rejection is queued by the race's winner only)."""
         if decision == "rejected" and not claimed:
             self.release_stale(lease_s, proposal_id=proposal_id)
+        if note and self._sealed(proposal_id):  # a private proposal's note is sealed like its payload (round 27)
+            note = self._store.seal_text(note, proposal_id)
         self._transition(proposal_id, "applying" if decision == "approved" or claimed else "pending", decision,
                          reviewer=reviewer, note=note, result_memory_id=result_memory_id)
         return self.get(proposal_id)
@@ -164,13 +167,19 @@ class ReviewQueue(StoreClient):
         if not changed:
             raise ProposalDecidedError(lost_race(self.get(proposal_id), expected))
 
+    def _sealed(self, proposal_id: str) -> bool:
+        """Whether the proposal holds a private memory's text (its payload was sealed when it was queued)."""
+        rows = self._store.proposal_rows(proposal_id=proposal_id, limit=1)
+        return bool(rows) and str(rows[0]["payload"]).startswith(PREFIX)
+
     def _proposal(self, row: dict[str, Any]) -> Proposal:
         opened = self._store.open_text(str(row["payload"]), row["id"])
         try:
             payload = json.loads(opened)
         except json.JSONDecodeError:  # sealed, and this process has no key: nothing can apply it
             payload = {"sealed": opened}
-        return _proposal({**row, "reason": self._store.open_text(str(row["reason"] or ""), row["id"])}, payload)
+        return _proposal({**row, "reason": self._store.open_text(str(row["reason"] or ""), row["id"]),
+                          "review_note": self._store.open_text(str(row["review_note"] or ""), row["id"])}, payload)
 
 
 def lost_race(current: Proposal, expected: str) -> str:

@@ -34,6 +34,7 @@ from hindsight.review.version import check_unchanged_since, check_version, memor
 from hindsight.security.claims import bind_changes
 from hindsight.security.principal import Scope, principal_of
 from hindsight.write import events
+from hindsight.write.labels import session_label
 from hindsight.write.screening import redact_payload
 
 PENDING_MESSAGE = ("namespace '{namespace}' is reviewed: the change waits for a person to approve it "
@@ -156,8 +157,13 @@ class ReviewService:
 
     def _redacted(self, payload: dict[str, Any]) -> dict[str, Any]:
         """Secrets never wait in the queue: a proposal keeps its text redacted as it would be stored (a rejected one
-        is kept for good); the guard still judges it when it is applied."""
-        return redact_payload(payload, self.engine.writer.redactor)
+        is kept for good); the guard still judges it when it is applied. A session or task id holding a mailbox
+        waits under the pseudonym it will be stored under (write/labels.py; attack round 27)."""
+        out = redact_payload(payload, self.engine.writer.redactor)
+        for key, field in (("session_id", "session"), ("source_task_id", "task")):
+            if isinstance(out.get(key), str):
+                out[key] = session_label(self.engine.store, out[key], field)
+        return out
 
     @staticmethod
     def _pending(proposal: Proposal) -> dict[str, Any]:

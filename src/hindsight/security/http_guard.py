@@ -17,6 +17,10 @@ anything added later), so no route can be reached before these checks:
    The principal is put in the ASGI scope (``PRINCIPAL_KEY``) where the tool gate reads it.
 4. A form post to any other route must declare a ``Content-Length`` of at most ``MAX_FORM_BYTES`` (411 / 413),
    before the page reads it (the sign-in form is read before anyone is signed in).
+5. A principal holding ``HINDSIGHT_MAX_SESSIONS_PER_TOKEN`` open MCP sessions is refused a new one (429,
+   ``security/session_cap.py``; attack round 27: the SDK kept every session a token opened for 30 idle minutes), and
+   a session is served to the principal that opened it only (404 to another: as `serve` runs, FastMCP has no auth of
+   its own, so the SDK's check of a session's owner was off and any token could use or end another's session).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from hindsight.security.principal import LOCAL_OWNER, Principal
+from hindsight.security.session_cap import SessionCap
 from hindsight.security.tokens import TokenStore
 
 AuthMode = Literal["auto", "required", "off"]
@@ -102,11 +107,12 @@ class HTTPGuard:
     """ASGI middleware: Host/Origin allow-list on every route, the auth decision on the MCP endpoint."""
 
     def __init__(self, app: ASGIApp, policy: AuthPolicy, allowed_hosts: Iterable[str],
-                 mcp_path: str = "/mcp") -> None:
+                 mcp_path: str = "/mcp", sessions: SessionCap | None = None) -> None:
         self.app = app
         self.policy = policy
         self.allowed = frozenset(_hostname(h) for h in allowed_hosts)
         self.mcp_path = mcp_path.rstrip("/")
+        self.sessions = sessions if sessions is not None else SessionCap()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # lifespan (no other kind of route is served)
@@ -157,7 +163,40 @@ class HTTPGuard:
                 await _refuse_rpc(send, 413, f"invalid_input: request: the body is {length[:20]} bytes; rule: an MCP "
                                              f"request carries at most {MAX_MCP_BYTES} bytes (send less content)")
                 return
+            await self._counted(scope, receive, send, principal.name, headers.get("mcp-session-id"))
+            return
         await self.app(scope, receive, send)
+
+    async def _counted(self, scope: Scope, receive: Receive, send: Send, who: str, session_id: str | None) -> None:
+        """Serve an MCP request, counting the sessions `who` holds open (security/session_cap.py, step 5)."""
+        method = scope.get("method", "GET")
+        owner = self.sessions.owner(session_id) if session_id is not None else None
+        if owner is not None and owner != who:  # as the SDK answers it when its own auth is on (serve runs this
+            await _refuse_rpc(send, 404, "Session not found")  # guard instead): a session is its opener's
+            return
+        if session_id is None and method == "POST" and not self.sessions.admit(who):
+            await _refuse_rpc(send, 429, f"too_many_sessions: {who} holds {self.sessions.held(who)} open MCP "
+                                         "sessions, the most one token may hold (HINDSIGHT_MAX_SESSIONS_PER_TOKEN); "
+                                         "reuse one (its mcp-session-id) or end one (DELETE /mcp), or wait until one "
+                                         "has been idle for 30 minutes")
+            return
+
+        async def watched(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+                answered = next((v.decode("latin-1") for k, v in message.get("headers", [])
+                                 if k.lower() == b"mcp-session-id"), None)
+                if session_id is None and answered is not None and status < 400:
+                    self.sessions.opened(who, answered)
+                elif (session_id is not None and self.sessions.owner(session_id) == who
+                      and (status == 404 or (method == "DELETE" and status < 400))):
+                    self.sessions.closed(session_id)  # ended, or the SDK no longer has it (only its owner's
+                    # request says so: another token is answered 404 for a session that lives on)
+                elif session_id is not None:
+                    self.sessions.seen(session_id)
+            await send(message)
+
+        await self.app(scope, receive, watched)
 
     def _origin_ok(self, origin: str) -> bool:
         parts = urlsplit(origin)

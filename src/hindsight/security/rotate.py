@@ -16,8 +16,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from hindsight.errors import HindsightError, StorageError
-from hindsight.field_rules import SEALED_METADATA_KEYS
+from hindsight.errors import HindsightError, StorageBusyError, StorageError
+from hindsight.field_rules import SEALED_METADATA_KEYS, caller_keys
 from hindsight.security.crypto import PREFIX, MemoryCipher
 
 
@@ -64,7 +64,8 @@ class Resealer:
             out["status_reason"] = self.value(data["status_reason"], memory_id)
         metadata = data.get("metadata")
         if isinstance(metadata, dict):
-            out["metadata"] = {key: self.value(value, memory_id) if key in SEALED_METADATA_KEYS else value
+            sealed = {*SEALED_METADATA_KEYS, *caller_keys(metadata)}  # the caller's values too (attack round 27)
+            out["metadata"] = {key: self.value(value, memory_id) if key in sealed else value
                                for key, value in metadata.items()}
         return out
 
@@ -97,40 +98,56 @@ def rotate_key(store: Any, old: MemoryCipher, new: MemoryCipher) -> RotationRepo
                               (changed[0], changed[1], reseal.value(note, memory_id), seq))
             report.history += 1
         # private content kept outside the memory rows: proposals (bound to their id), request fingerprints
-        for proposal_id, payload, reason in backend._aux_rows(
-                "SELECT id, payload, reason FROM proposals WHERE payload LIKE ? OR reason LIKE ?",
+        for proposal_id, payload, reason, note in backend._aux_rows(
+                "SELECT id, payload, reason, review_note FROM proposals WHERE payload LIKE ? OR reason LIKE ?",
                 (f"{PREFIX}%", f"{PREFIX}%")):
-            backend._aux_exec("UPDATE proposals SET payload = ?, reason = ? WHERE id = ?",
-                              (reseal.value(payload, proposal_id), reseal.value(reason, proposal_id), proposal_id))
+            backend._aux_exec("UPDATE proposals SET payload = ?, reason = ?, review_note = ? WHERE id = ?",
+                              (reseal.value(payload, proposal_id), reseal.value(reason, proposal_id),
+                               reseal.value(note, proposal_id), proposal_id))
             report.proposals += 1
         for namespace, key, fingerprint in backend._aux_rows(
                 "SELECT namespace, key, request_hash FROM idempotency WHERE request_hash LIKE ?", (f"{PREFIX}%",)):
             backend._aux_exec("UPDATE idempotency SET request_hash = ? WHERE namespace = ? AND key = ?",
                               (reseal.value(fingerprint, f"idempotency\x00{namespace}\x00{key}"), namespace, key))
             report.idempotency += 1
-        _seal_left_in_clear(backend, new, report)
+        seal_left_in_clear(backend, new, report)
     return report
 
 
-def _seal_left_in_clear(backend: Any, new: MemoryCipher, report: RotationReport) -> None:
-    """An older hindsight kept a private memory's proposal and request fingerprint in clear: seal them now.
+def _sealed(new: MemoryCipher, text: str | None, bound: str) -> str | None:
+    return new.encrypt(text, bound) if text and not text.startswith(PREFIX) else text
 
-    A proposal is private when it stores a `private` memory or updates a private one; a fingerprint when its key
-    wrote a private memory (the memory id derives from the key)."""
+
+def seal_left_in_clear(backend: Any, new: MemoryCipher, report: RotationReport | None = None) -> int:
+    """An older hindsight kept a private memory's proposal (its payload, its reason, the reviewer's note) and
+    request fingerprint in clear: seal them now under `new`; returns how many rows it sealed. Run by every rotation
+    and, once per store, when a store is opened with its key (`seal_once_on_open`).
+
+    A proposal is private when it stores a `private` memory or updates or forgets a private one; a fingerprint when
+    its key wrote a private memory (the memory id derives from the key)."""
     from hindsight.write.idempotency import memory_id_for
 
+    report = report if report is not None else RotationReport()
+    before = report.sealed_now
     private_ids = {str(r[0]) for r in backend._aux_rows("SELECT id FROM memories WHERE encrypted = 1")}
-    for proposal_id, action, memory_id, payload, reason in backend._aux_rows(
-            "SELECT id, action, memory_id, payload, reason FROM proposals WHERE payload NOT LIKE ?", (f"{PREFIX}%",)):
+    for proposal_id, action, memory_id, payload, reason, note in backend._aux_rows(
+            "SELECT id, action, memory_id, payload, reason, review_note FROM proposals WHERE payload NOT LIKE ?",
+            (f"{PREFIX}%",)):
         try:
             stored_private = action == "store" and json.loads(payload).get("private") is True
         except (ValueError, AttributeError):
             stored_private = False
         if stored_private or (action in ("update", "forget") and memory_id in private_ids):
-            sealed_reason = new.encrypt(reason, proposal_id) if reason and not reason.startswith(PREFIX) else reason
-            backend._aux_exec("UPDATE proposals SET payload = ?, reason = ? WHERE id = ?",
-                              (new.encrypt(payload, proposal_id), sealed_reason, proposal_id))
+            backend._aux_exec("UPDATE proposals SET payload = ?, reason = ?, review_note = ? WHERE id = ?",
+                              (new.encrypt(payload, proposal_id), _sealed(new, reason, proposal_id),
+                               _sealed(new, note, proposal_id), proposal_id))
             report.sealed_now += 1
+    for proposal_id, note in backend._aux_rows(  # decided by a version that kept the reviewer's note in clear
+            "SELECT id, review_note FROM proposals WHERE payload LIKE ? AND review_note <> '' AND review_note NOT LIKE ?",
+            (f"{PREFIX}%", f"{PREFIX}%")):
+        backend._aux_exec("UPDATE proposals SET review_note = ? WHERE id = ?", (_sealed(new, note, proposal_id),
+                                                                                proposal_id))
+        report.sealed_now += 1
     for namespace, key, fingerprint in backend._aux_rows(
             "SELECT namespace, key, request_hash FROM idempotency WHERE request_hash <> '' AND request_hash NOT LIKE ?",
             (f"{PREFIX}%",)):
@@ -138,3 +155,33 @@ def _seal_left_in_clear(backend: Any, new: MemoryCipher, report: RotationReport)
             backend._aux_exec("UPDATE idempotency SET request_hash = ? WHERE namespace = ? AND key = ?",
                               (new.encrypt(fingerprint, f"idempotency\x00{namespace}\x00{key}"), namespace, key))
             report.sealed_now += 1
+    return report.sealed_now - before
+
+
+#: the meta key that says a store's clear private leftovers were sealed on open (`seal_once_on_open`)
+SEALED_ON_OPEN = "clear_leftovers_sealed"
+
+
+def seal_once_on_open(backend: Any, cipher: MemoryCipher | None) -> int:
+    """Seal what an older version left in clear (`seal_left_in_clear`) the first time the store is opened with its
+    key (attack round 27: a forget proposal queued before round 26 kept its reason in clear until `rotate-key`).
+    Marked done in the meta table, so later opens read one row; `hindsight migrate` clears the mark on its target
+    (rows it copies from an older store are sealed on the target's next open). Returns how many rows it sealed."""
+    if cipher is None or not hasattr(backend, "_aux_rows"):
+        return 0
+    table = backend._meta_table()
+    if backend._aux_rows(f"SELECT value FROM {table} WHERE key = ?", (SEALED_ON_OPEN,)):
+        return 0
+    for memory_id, content in backend._aux_rows("SELECT id, content FROM memories WHERE encrypted = 1 LIMIT 1"):
+        try:  # a key that does not open the store's own private memories seals nothing (a wrong key in a config)
+            cipher.decrypt(content, memory_id)
+        except (HindsightError, ValueError):
+            return 0
+    try:
+        with backend.transaction():
+            sealed = seal_left_in_clear(backend, cipher)
+            backend._aux_exec(f"INSERT INTO {table}(key, value) VALUES (?, '1') ON CONFLICT (key) DO NOTHING",
+                              (SEALED_ON_OPEN,))
+    except StorageBusyError:  # another process holds the write lock: the next open seals them
+        return 0
+    return sealed

@@ -2,8 +2,9 @@
 
 The backend (SQLite, PostgreSQL) stores and indexes whatever record it gets; for a record marked
 `encrypted` it indexes only the tags (storage/records.py), so the keyword index never holds plaintext.
-This wrapper seals content, context, the status reason (a forget's reason: attack round 26) and the metadata that
-carries text (the session context, the import key: `SEALED_METADATA_KEYS`) on the way in (so history snapshots are
+This wrapper seals content, context, the status reason (a forget's reason: attack round 26), the metadata that
+carries text (the session context, the import key: `SEALED_METADATA_KEYS`) and each value of the caller's own metadata
+(as JSON: attack round 27; the write path's keys stay readable) on the way in (so history snapshots are
 ciphertext too), and the note of each history entry of a private memory (the forget's reason again), and opens them
 on the way out. Without a key, private writes are
 refused and private memories read as a placeholder.
@@ -12,6 +13,7 @@ refused and private memories read as a placeholder.
 from __future__ import annotations
 
 import builtins
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -19,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from hindsight.errors import EncryptionUnavailableError
-from hindsight.field_rules import SEALED_METADATA_KEYS
+from hindsight.errors import EncryptionUnavailableError, HindsightError
+from hindsight.field_rules import SEALED_METADATA_KEYS, caller_keys
 from hindsight.model import MemoryRecord
 from hindsight.read_model import HistoryEntry
 from hindsight.security.crypto import PREFIX, MemoryCipher
@@ -47,6 +49,8 @@ class EncryptedStore(MemoryStore):
         for key in SEALED_METADATA_KEYS:
             if key in metadata:
                 metadata[key] = self._cipher.encrypt(str(metadata[key]), record.id)
+        for key in caller_keys(metadata):  # the caller's own metadata: a value as JSON, sealed (attack round 27)
+            metadata[key] = self._cipher.encrypt(json.dumps(metadata[key], ensure_ascii=False), record.id)
         return record.model_copy(update={
             "content": self._cipher.encrypt(record.content, record.id),
             "context": self._cipher.encrypt(record.context, record.id) if record.context else "",
@@ -75,6 +79,18 @@ class EncryptedStore(MemoryStore):
             return text
         return LOCKED if self._cipher is None else self._cipher.decrypt(text, memory_id)
 
+    def _open_value(self, memory_id: str, value: Any) -> Any:
+        """A caller's metadata value of a private memory as written: sealed JSON opened; a value an older version
+        stored in clear as it is."""
+        if not isinstance(value, str) or not value.startswith(PREFIX):
+            return value
+        if self._cipher is None:
+            return LOCKED
+        try:
+            return json.loads(self._cipher.decrypt(value, memory_id))
+        except (ValueError, HindsightError):  # a clear value that only looks sealed (an older version; the content
+            return value  # tells a wrong key)
+
     def _open(self, record: MemoryRecord) -> MemoryRecord:
         if not record.encrypted:
             return record
@@ -82,6 +98,8 @@ class EncryptedStore(MemoryStore):
         for key in SEALED_METADATA_KEYS:
             if key in metadata:
                 metadata[key] = self._open_text(record.id, str(metadata[key]))
+        for key in caller_keys(metadata):
+            metadata[key] = self._open_value(record.id, metadata[key])
         return record.model_copy(update={"content": self._open_text(record.id, record.content),
                                          "context": self._open_text(record.id, record.context),
                                          "status_reason": self.open_text(record.status_reason, record.id),
@@ -186,7 +204,9 @@ class EncryptedStore(MemoryStore):
             if isinstance(opened.get(key), str):
                 opened[key] = self.open_text(opened[key], memory_id)
         if isinstance(opened.get("metadata"), dict):
-            opened["metadata"] = {k: self.open_text(str(v), memory_id) if k in SEALED_METADATA_KEYS else v
+            callers = set(caller_keys(opened["metadata"]))
+            opened["metadata"] = {k: self.open_text(str(v), memory_id) if k in SEALED_METADATA_KEYS
+                                  else self._open_value(memory_id, v) if k in callers else v
                                   for k, v in opened["metadata"].items()}
         return opened
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from hindsight.config import HindsightSettings
 from hindsight.native_order import before_usearch
 from hindsight.security.crypto import MemoryCipher, load_cipher
+from hindsight.security.rotate import seal_once_on_open
 from hindsight.storage.base import MemoryStore
 from hindsight.storage.encrypted import EncryptedStore
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
@@ -85,7 +86,9 @@ def open_store(url: str | Path | None = None, settings: HindsightSettings | None
     settings = settings or HindsightSettings()
     inner = open_raw_store(url if url is not None else settings.db, settings)
     try:
-        return EncryptedStore(inner, cipher if cipher is not None else load_cipher())
+        key = cipher if cipher is not None else load_cipher()
+        seal_once_on_open(inner, key)  # what an older version left in clear (attack round 27)
+        return EncryptedStore(inner, key)
     except Exception:
         inner.close()
         raise

@@ -16,6 +16,7 @@ from typing import Any
 
 from hindsight.errors import StorageError
 from hindsight.model import MemoryRecord
+from hindsight.security.rotate import SEALED_ON_OPEN
 from hindsight.storage.base import MemoryStore
 
 BATCH = 200
@@ -84,6 +85,9 @@ def migrate_store(src: MemoryStore, dst: MemoryStore,
     for table in ("tokens", "proposals", "idempotency"):
         dst.load_rows(table, src.table_rows(table)[1])
     dst.keep_secrets(src.kept_secrets())  # the console's CSRF key: the moved store is the same store to its forms
+    # rows copied from an older store may hold a private proposal in clear: the target's next open with the key
+    # seals them (security/rotate.py `seal_once_on_open`)
+    dst._aux_exec(f"DELETE FROM {dst._meta_table()} WHERE key = ?", (SEALED_ON_OPEN,))
     if target_was_empty["audit"] == 0:
         with dst.transaction():  # no key to skip on: all at once, so a rerun after a kill copies it again whole
             dst.load_rows("audit", src.table_rows("audit")[1])

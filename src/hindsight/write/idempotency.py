@@ -38,6 +38,7 @@ from hindsight.errors import IdempotencyConflictError, InvalidInputError, Memory
 from hindsight.model import Status
 from hindsight.storage.base import MemoryStore
 from hindsight.write.fields import redact_value
+from hindsight.write.labels import session_label
 from hindsight.write.pipeline import WriteOutcome
 
 MAX_KEY_CHARS = 200
@@ -91,6 +92,16 @@ def fingerprint_of(request: object, redactor: Callable[[str], tuple[str, list[st
     return Fingerprint(request_hash(redact_value(request, redactor)[0]), private, legacy=plain)
 
 
+def stored_key(store: MemoryStore, namespace: str, key: str) -> str:
+    """The key as the table keeps it: a mailbox or phone in it under its keyed pseudonym (write/labels.py; attack
+    round 27: `alice.smith@example.com#3` sat in the table and in every backup, and the memory id is a bare hash of
+    it). A key an older version recorded as sent is still found as sent, so its retry replays."""
+    label = session_label(store, key, "key") or key
+    if label != key and store.get_idempotent(namespace, label) is None and store.get_idempotent(namespace, key):
+        return key
+    return label
+
+
 def _conflict(namespace: str, key: str) -> IdempotencyConflictError:
     return IdempotencyConflictError(
         f"idempotency_key: '{key}' was already used in namespace '{namespace}' for a different request; a key "
@@ -107,7 +118,7 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
     """
     if key is None:
         return write(None)
-    key = check_key(key)
+    key = stored_key(store, namespace, check_key(key))
     taken = request if isinstance(request, Fingerprint) else fingerprint_of(request, None)
     fingerprint = taken.digest
     # a private memory's fingerprint is kept sealed: a bare hash of a short text can be confirmed by guessing

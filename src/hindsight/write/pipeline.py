@@ -140,8 +140,8 @@ class WritePipeline:
             created_at=now,
             updated_at=now,
             event_time=item.event_time,
-            source_task_id=item.source_task_id,
-            session_id=session_label(self.store, item.session_id),  # a mailbox in it: a keyed pseudonym
+            source_task_id=session_label(self.store, item.source_task_id, "task"),  # a mailbox in it: a keyed
+            session_id=session_label(self.store, item.session_id),  # pseudonym (write/labels.py)
             created_by=actor,
             encrypted=item.private,
             metadata=metadata,
