@@ -125,6 +125,37 @@ def test_a_short_text_keeps_the_supplied_vector_and_a_long_one_ignores_it() -> N
         assert MAX_WINDOWS <= sum(calls) <= MAX_SCORED
 
 
+class Kernel:
+    """A stand-in for the guard's C kernel: each text's vector is a function of the text; records every batch."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+
+    def passage(self, texts: Sequence[str]) -> np.ndarray:
+        self.batches.append(list(texts))
+        out = np.zeros((len(texts), EMBED_DIM), dtype=np.float32)
+        for i, text in enumerate(texts):
+            out[i, sum(map(ord, text)) % EMBED_DIM] = len(text)
+        return out
+
+
+def test_a_repetitive_long_text_encodes_each_distinct_window_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ONCALL is one sentence twenty times: its windows are the same text, encoded once; every window still gets
+    its own text's vector (what encoding it again would give: the kernel encodes text by text)."""
+    kernel = Kernel()
+    monkeypatch.setattr(classifier_module, "_embedder", kernel)
+    parts = windows(ONCALL, lambda window: guard_module._window_gate(prepare(window).text))
+    assert len(parts) > len(set(parts)) >= 1
+    clf = Counting()
+    WriteGuard(classifier=cast(GuardClassifier, clf), parts=False).screen(ONCALL)
+    encoded = [text for batch in kernel.batches for text in batch]
+    assert len(encoded) == len(set(encoded)) < len(parts) and len(clf.seen) == len(parts)
+    mixed = ["b", "a", "b", "c", "a"]
+    vectors = classifier_module.embed_for_screening(mixed)
+    assert kernel.batches[-1] == ["b", "a", "c"]
+    assert all((vectors[i] == Kernel().passage([text])[0]).all() for i, text in enumerate(mixed))
+
+
 # The real classifier (shipped weights).
 
 def _window_max(text: str) -> float:
