@@ -9,13 +9,14 @@ texts".
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import cast
 from unittest import mock
 
 import numpy as np
 import pytest
+from guard_kernel import RememberingKernel, remembered_kernel
 from guard_stubs import FixedScore
 
 from hindsight.safety import classifier as classifier_module
@@ -35,6 +36,14 @@ RECAP = ("Stand-up recap for the billing team, Tuesday. Priya finished the invoi
          "refund flow this afternoon. The retro moved to Thursday at three because of the all-hands. "
          "Design review for the tax module is booked for next Monday. Nobody is blocked right now. ")
 ZH_STEPS = "".join(f"第{i}步：下线节点{i}，升级内核后重启。" for i in range(80))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def kernel() -> Iterator[RememberingKernel]:
+    """The guard's C kernel, each text encoded once for the module (tests/guard_kernel.py): the real-classifier
+    tests read the same windows again (the guard's score, `_window_max`, each window alone)."""
+    with remembered_kernel() as shared:
+        yield shared
 
 
 def test_only_texts_longer_than_any_training_text_are_windowed() -> None:
