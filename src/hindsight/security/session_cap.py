@@ -17,8 +17,10 @@ import time
 from collections.abc import Callable
 
 #: sessions one principal may hold open at once (`HINDSIGHT_MAX_SESSIONS_PER_TOKEN`): an agent holds one per
-#: connection, so this leaves room for a fleet of agents sharing a token
-DEFAULT_MAX_SESSIONS = 256
+#: connection, and a client that opens a session per call without `DELETE` (a load or evaluation harness, a server
+#: run without auth where every caller is one principal) holds one per call for 30 idle minutes - so the default
+#: leaves room for thousands (about 36 KB each: ~150 MB at the cap) while still bounding what one token can hold
+DEFAULT_MAX_SESSIONS = 4096
 #: the MCP SDK's idle timeout of a stateful session (`mcp.server.streamable_http_manager`): idle longer, it is gone
 SESSION_IDLE_S = 30 * 60.0
 
