@@ -2,9 +2,11 @@
 
     PYTHONPATH=src:bench DURLOG=out.tsv .venv/bin/python -m pytest -q -p no:cacheprovider -p suite_cost FILES...
 
-One line per test: ``T<TAB>nodeid<TAB>wall<TAB>cpu of the process<TAB>cpu of reaped children`` (a server or CLI
-process counts in the test that stopped it); one ``C`` line per module collected (its import). Lines are written as
-the tests run, so a run stopped early still says where its time went.
+One line per test: ``T<TAB>nodeid<TAB>wall<TAB>cpu of the process<TAB>cpu of reaped children<TAB>worker`` (a server
+or CLI process counts in the test that stopped it); one ``C`` line per module collected (its import); one ``S`` line
+when a process's session ends: ``S<TAB>worker<TAB>wall<TAB>cpu<TAB>children cpu`` since the process started. The
+worker is pytest-xdist's (gw0, gw1, ...; ``main`` without xdist); under xdist every process appends to the same file
+(a line is one write). Lines are written as the tests run, so a run stopped early still says where its time went.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 
 import pytest
 
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+_START = time.monotonic()
 _OUT = open(os.environ.get("DURLOG", "suite_cost.tsv"), "a", buffering=1, encoding="utf-8")  # noqa: SIM115
 
 
@@ -30,8 +34,13 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     wall, (own, children) = time.monotonic(), _cpu()
     result = yield
     own2, children2 = _cpu()
-    _OUT.write(f"T\t{item.nodeid}\t{time.monotonic() - wall:.3f}\t{own2 - own:.3f}\t{children2 - children:.3f}\n")
+    _OUT.write(f"T\t{item.nodeid}\t{time.monotonic() - wall:.3f}\t{own2 - own:.3f}\t{children2 - children:.3f}\t{_WORKER}\n")
     return result
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    own, children = _cpu()
+    _OUT.write(f"S\t{_WORKER}\t{time.monotonic() - _START:.3f}\t{own:.3f}\t{children:.3f}\n")
 
 
 @pytest.hookimpl(wrapper=True)

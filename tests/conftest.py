@@ -8,6 +8,7 @@ if importlib.util.find_spec("onnxruntime") is not None:  # before anything loads
     import onnxruntime  # noqa: F401
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -61,6 +62,30 @@ def reviewed(tmp_path: Path, embedder: Embedder) -> Iterator[ReviewService]:
     engine.close()
 
 
+@contextmanager
+def _pgserver_start_lock() -> Iterator[None]:
+    """One pgserver start at a time on this machine (pytest-xdist runs a session, and so a server, per worker).
+
+    As root, pgserver creates its system user with `useradd` before taking its own lock: on a fresh machine two
+    workers starting at once both run it and the second fails ("user already exists"), erroring every PostgreSQL
+    test of that worker. Its data folders, sockets and servers are per worker already.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: pgserver's own lock is all there is
+        yield
+        return
+    import os
+    import tempfile
+
+    with open(Path(tempfile.gettempdir()) / f"hindsight-tests-pgserver-{os.getuid()}.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[str]:
     """A real PostgreSQL 16 with pgvector (the `pgserver` wheel), started once per test session.
@@ -74,7 +99,8 @@ def pg_server() -> Iterator[str]:
 
     # not under pytest's 0700 tmp tree: pgserver runs PostgreSQL as its own user, which must reach the folder
     folder = tempfile.mkdtemp(prefix="hs-pg-")
-    server = pgserver.get_server(folder, cleanup_mode="stop")
+    with _pgserver_start_lock():
+        server = pgserver.get_server(folder, cleanup_mode="stop")
     yield server.get_uri()
     server.cleanup()
     shutil.rmtree(folder, ignore_errors=True)

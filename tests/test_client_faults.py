@@ -31,7 +31,11 @@ def _start(db: Path, port: int, log: Path) -> subprocess.Popen:
     handle = log.open("ab")
     proc = subprocess.Popen(serve_argv(db, "http", port), stdin=subprocess.DEVNULL, stdout=handle,
                             stderr=subprocess.STDOUT, env=child_env(**SERVER_ENV), cwd=str(ROOT))
-    wait_for_port(port, proc, log)
+    try:
+        wait_for_port(port, proc, log)
+    except BaseException:  # a server that did not listen in time must not outlive the test
+        stop_process(proc)
+        raise
     return proc
 
 

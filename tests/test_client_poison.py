@@ -29,7 +29,11 @@ PRIVATE = "My therapist appointment is every Thursday at 17:00."
 def _start(db: Path, port: int, log: Path, **env: str) -> subprocess.Popen:
     proc = subprocess.Popen(serve_argv(db, "http", port), stdin=subprocess.DEVNULL, stdout=log.open("ab"),
                             stderr=subprocess.STDOUT, env=child_env(HINDSIGHT_HYGIENE="false", **env), cwd=str(ROOT))
-    wait_for_port(port, proc, log)
+    try:
+        wait_for_port(port, proc, log)
+    except BaseException:  # a server that did not listen in time must not outlive the test
+        stop_process(proc)
+        raise
     return proc
 
 

@@ -16,10 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp_helpers import ROOT, child_env, http_server, serve_argv
+from mcp_helpers import ROOT, START_TIMEOUT_S, child_env, http_server, serve_argv
 
 INSPECTOR = Path(os.environ.get("HINDSIGHT_INSPECTOR", ROOT / ".tools/inspector/node_modules/.bin/mcp-inspector"))
-TIMEOUT_S = 120
+# the server's start is bounded as everywhere in the suite (START_TIMEOUT_S, was 60 s here): under load
+# (two pytest-xdist workers on CI's two cores, a shared host) a fresh stdio server took longer than 60 s
+CONNECT_TIMEOUT_MS = int(START_TIMEOUT_S * 1000)
+TIMEOUT_S = START_TIMEOUT_S + 60
 
 _MISSING = not INSPECTOR.exists() or shutil.which("node") is None
 # In CI (scripts/test.sh installs it) a missing Inspector is a failure, not a silent skip.
@@ -48,7 +51,7 @@ def run_inspector(workdir: Path, target: list[str], *method_args: str,
     # the Inspector hands its stdio child a filtered environment; pass what the server needs explicitly
     forwarded = ("PYTHONPATH", "OMP_WAIT_POLICY")
     server_env = [arg for key in forwarded if env.get(key) for arg in ("-e", f"{key}={env[key]}")]
-    argv = [str(INSPECTOR), "--cli", "--format", "json", "--quiet", "--connect-timeout", "60000",
+    argv = [str(INSPECTOR), "--cli", "--format", "json", "--quiet", "--connect-timeout", str(CONNECT_TIMEOUT_MS),
             "--cwd", str(ROOT), *server_env, *target, *method_args]
     proc = subprocess.run(argv, capture_output=True, text=True, encoding="utf-8", env=env, cwd=str(workdir),
                           timeout=TIMEOUT_S)

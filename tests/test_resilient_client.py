@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from fastmcp.exceptions import ToolError
-from mcp_helpers import ROOT, child_env, free_port, serve_argv, stop_process, wait_for_port
+from mcp_helpers import CALL_TIMEOUT_S, ROOT, child_env, free_port, serve_argv, stop_process, wait_for_port
 
 from hindsight.client import ResilientClient
 
@@ -17,13 +17,17 @@ def _start(db: Path, port: int, log: Path, **env: str) -> subprocess.Popen:
     handle = log.open("ab")
     proc = subprocess.Popen(serve_argv(db, "http", port), stdin=subprocess.DEVNULL, stdout=handle,
                             stderr=subprocess.STDOUT, env=child_env(**env), cwd=str(ROOT))
-    wait_for_port(port, proc, log)
+    try:
+        wait_for_port(port, proc, log)
+    except BaseException:  # a server that did not listen in time must not outlive the test
+        stop_process(proc)
+        raise
     return proc
 
 
 def test_queue_when_down_flush_when_back(tmp_path: Path) -> None:
     db, log, port = tmp_path / "memory.db", tmp_path / "server.log", free_port()
-    client = ResilientClient(f"http://127.0.0.1:{port}/mcp", tmp_path / "queue.db", timeout=20, auto_flush=False)
+    client = ResilientClient(f"http://127.0.0.1:{port}/mcp", tmp_path / "queue.db", timeout=CALL_TIMEOUT_S, auto_flush=False)
     server = _start(db, port, log)
     try:
         stored = client.store("The user prefers concise answers.", type="semantic", source="user")
@@ -53,7 +57,7 @@ def test_queue_when_down_flush_when_back(tmp_path: Path) -> None:
 def test_a_locked_database_loses_nothing_and_a_refused_write_is_a_dead_letter(tmp_path: Path) -> None:
     """Issue 9 item 1: a transient server error keeps the write queued; only a validation refusal is final."""
     db, log, port = tmp_path / "memory.db", tmp_path / "server.log", free_port()
-    client = ResilientClient(f"http://127.0.0.1:{port}/mcp", tmp_path / "queue.db", timeout=30, backoff_base=0.1,
+    client = ResilientClient(f"http://127.0.0.1:{port}/mcp", tmp_path / "queue.db", timeout=CALL_TIMEOUT_S, backoff_base=0.1,
                              auto_flush=False)
     facts = [f"Build cache number {i} lives in /var/cache/build-{i}." for i in range(4)]
     for fact in facts[:2]:
@@ -93,8 +97,8 @@ def test_degraded_search_answers_only_from_the_namespace_and_filters_asked_for(t
 
     db, log, port = tmp_path / "memory.db", tmp_path / "server.log", free_port()
     url = f"http://127.0.0.1:{port}/mcp"
-    client = ResilientClient(url, tmp_path / "queue.db", timeout=20, auto_flush=False)
-    aclient = AsyncResilientClient(url, tmp_path / "aqueue.db", timeout=20)
+    client = ResilientClient(url, tmp_path / "queue.db", timeout=CALL_TIMEOUT_S, auto_flush=False)
+    aclient = AsyncResilientClient(url, tmp_path / "aqueue.db", timeout=CALL_TIMEOUT_S)
     server = _start(db, port, log)
     try:
         client.store("The vault code owner is Dana.", type="semantic", namespace="crash", tags=["vault"])
