@@ -174,3 +174,53 @@ def test_a_session_with_an_open_stream_stays_counted_past_the_idle_timeout() -> 
         return during, after
 
     assert asyncio.run(scenario()) == (429, 200)  # main: (200, 200)
+
+
+def test_a_different_request_under_a_key_in_flight_is_refused_not_told_created(bag_engine: MemoryEngine) -> None:
+    """Two requests under one idempotency key at once (two servers, two threads): the second arrived after the
+    first's memory was written and before its result was recorded. On main the second was told `created` for the
+    first's memory (its own text stored nowhere: a lost acknowledged write), and the first, whose memory was stored,
+    was told `idempotency_conflict` "nothing was stored". Now the key is claimed before the write: the second is the
+    conflict, and nothing of it is stored."""
+    from hindsight.errors import IdempotencyConflictError
+    from hindsight.review.queue import ReviewQueue
+    from hindsight.review.service import ReviewService
+
+    service = ReviewService(bag_engine, ReviewQueue(bag_engine.store))
+    store_many, answers = bag_engine.store_many, []
+
+    def second_arrives(*args: Any, **kwargs: Any) -> Any:
+        written = store_many(*args, **kwargs)
+        if not answers:
+            answers.append("second")
+            try:
+                answers.append(service.store({"content": "The deploy port of billing is 7000"}, "local",
+                                             idempotency_key="k-1"))
+            except IdempotencyConflictError as exc:
+                answers.append(exc)
+        return written
+
+    bag_engine.store_many = second_arrives  # type: ignore[method-assign]
+    first = service.store({"content": "The office wifi password rotates monthly"}, "local", idempotency_key="k-1")
+    bag_engine.store_many = store_many  # type: ignore[method-assign]
+    assert first["action"] == "created"  # main: IdempotencyConflictError, though its memory was stored
+    assert isinstance(answers[1], IdempotencyConflictError)  # main: {"action": "created", ...} for the first's memory
+    memory = bag_engine.get(first["memory_id"], "default")
+    assert memory.content == "The office wifi password rotates monthly"
+    assert [m.content for m in bag_engine.list(namespace="default")[0]] == [memory.content]
+    again = service.store({"content": "The office wifi password rotates monthly"}, "local", idempotency_key="k-1")
+    assert again["replayed"] and again["memory_id"] == first["memory_id"]
+
+
+def test_a_keyed_write_that_fails_leaves_its_key_free(bag_engine: MemoryEngine) -> None:
+    """A claimed key whose write fails (here a private memory on a store without a key) is released: the client may
+    send a corrected request under the same key."""
+    from hindsight.errors import EncryptionUnavailableError
+    from hindsight.review.queue import ReviewQueue
+    from hindsight.review.service import ReviewService
+
+    service = ReviewService(bag_engine, ReviewQueue(bag_engine.store))
+    with pytest.raises(EncryptionUnavailableError):
+        service.store({"content": "The lab result came back fine", "private": True}, "local", idempotency_key="k-2")
+    stored = service.store({"content": "The lab result came back fine"}, "local", idempotency_key="k-2")
+    assert stored["action"] == "created" and not stored.get("replayed")
