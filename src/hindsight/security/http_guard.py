@@ -21,6 +21,9 @@ anything added later), so no route can be reached before these checks:
    ``security/session_cap.py``; attack round 27: the SDK kept every session a token opened for 30 idle minutes), and
    a session is served to the principal that opened it only (404 to another: as `serve` runs, FastMCP has no auth of
    its own, so the SDK's check of a session's owner was off and any token could use or end another's session).
+   When the server holds the SDK's limit of sessions (which the SDK enforces with a 503 to everyone), a new one ends
+   the least recently used session of the token holding the most (attack round 28: three tokens at the per-token
+   cap starved every other token).
 """
 
 from __future__ import annotations
@@ -174,12 +177,25 @@ class HTTPGuard:
         if owner is not None and owner != who:  # as the SDK answers it when its own auth is on (serve runs this
             await _refuse_rpc(send, 404, "Session not found")  # guard instead): a session is its opener's
             return
-        if session_id is None and method == "POST" and not self.sessions.admit(who):
+        opening = session_id is None and method == "POST"
+        if opening and not self.sessions.admit(who):
             await _refuse_rpc(send, 429, f"too_many_sessions: {who} holds {self.sessions.held(who)} open MCP "
                                          "sessions, the most one token may hold (HINDSIGHT_MAX_SESSIONS_PER_TOKEN); "
                                          "reuse one (its mcp-session-id) or end one (DELETE /mcp), or wait until one "
                                          "has been idle for 30 minutes")
             return
+        victim = None
+        if opening and self.sessions.full():  # the SDK would refuse everyone (503): the biggest holder makes room
+            victim = self.sessions.victim(who)
+            if victim is None:
+                await _refuse_rpc(send, 429, f"too_many_sessions: the server holds its most open MCP sessions "
+                                             f"({self.sessions.server_limit}) and {who} holds as many as any other "
+                                             "token; reuse one (its mcp-session-id) or end one (DELETE /mcp)")
+                return
+        if opening:
+            self.sessions.reserve(who)  # counted now: concurrent initialize calls cannot pass the cap together
+        elif session_id is not None:
+            self.sessions.enter(session_id)  # a request in flight (an open GET stream) keeps its session alive
 
         async def watched(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
@@ -196,7 +212,30 @@ class HTTPGuard:
                     self.sessions.seen(session_id)
             await send(message)
 
-        await self.app(scope, receive, watched)
+        try:
+            if victim is not None:
+                await self._end_session(scope, victim)
+            await self.app(scope, receive, watched)
+        finally:
+            if opening:
+                self.sessions.release(who)
+            elif session_id is not None:
+                self.sessions.leave(session_id)
+
+    async def _end_session(self, scope: Scope, session_id: str) -> None:
+        """End a session in the SDK as its client would (`DELETE /mcp` with its id), answered to no one."""
+        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() == b"host"]
+        ending = {**scope, "method": "DELETE", "headers": [*headers, (b"mcp-session-id", session_id.encode())],
+                  "query_string": b"", "state": {}}
+        ending.pop(PRINCIPAL_KEY, None)
+
+        async def nothing() -> MutableMapping[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def dropped(message: MutableMapping[str, Any]) -> None:
+            return None
+
+        await self.app(ending, nothing, dropped)
 
     def _origin_ok(self, origin: str) -> bool:
         parts = urlsplit(origin)

@@ -8,6 +8,14 @@ and no tool call needed.
 `SessionCap` counts the sessions each principal opened (by the `mcp-session-id` the server answered with), forgets
 one when it is ended, answered `404` (the SDK reaped it) or idle past the SDK's timeout, and a principal at its cap is
 refused a new session (`429`) until it ends or reuses one; other tokens are not affected.
+
+Attack round 28: the SDK also caps the sessions of the whole server (10,000 by default) and refuses any new one past
+it (`503`) for everyone, so three tokens at the per-token cap (3 x 4096) starved every other token for half an hour.
+The cap now also counts the server's sessions (`server_limit`, the SDK's): a new session that would pass it ends the
+least recently used session of the principal holding the most (when that holds more than the newcomer), so a hog
+pays for its own hoard and a token holding few sessions can always open one. A session with a request in flight (an
+open GET stream) is never idle: the SDK keeps it past 30 minutes, so it stays counted; and a new session is counted
+from the moment it is admitted (a reservation), so concurrent `initialize` calls cannot pass the cap together.
 """
 
 from __future__ import annotations
@@ -25,6 +33,16 @@ DEFAULT_MAX_SESSIONS = 4096
 SESSION_IDLE_S = 30 * 60.0
 
 
+def sdk_max_sessions() -> int:
+    """The MCP SDK's limit on a server's open sessions (`StreamableHTTPSessionManager(max_sessions=...)`, which FastMCP
+    leaves at its default); 10,000 where the SDK does not name it."""
+    try:
+        from mcp.server import streamable_http_manager
+    except ImportError:  # pragma: no cover - the SDK is a dependency
+        return 10_000
+    return int(getattr(streamable_http_manager, "DEFAULT_MAX_SESSIONS", 10_000) or 10_000)
+
+
 def max_sessions_per_token() -> int:
     """`HINDSIGHT_MAX_SESSIONS_PER_TOKEN`, a whole number of at least 1 (anything else: the default)."""
     raw = os.environ.get("HINDSIGHT_MAX_SESSIONS_PER_TOKEN", "")
@@ -35,19 +53,74 @@ class SessionCap:
     """Open sessions per principal; `admit` before a new session, `opened` / `seen` / `closed` after answers."""
 
     def __init__(self, limit: int | None = None, idle_s: float = SESSION_IDLE_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, server_limit: int | None = None) -> None:
         self.limit = limit if limit is not None else max_sessions_per_token()
+        self.server_limit = server_limit if server_limit is not None else sdk_max_sessions()
         self.idle_s, self.clock = idle_s, clock
         self._open: dict[str, dict[str, float]] = {}  # principal -> session id -> last used
         self._owner: dict[str, str] = {}  # session id -> principal
+        self._busy: dict[str, int] = {}  # session id -> requests in flight (an open GET stream keeps it alive)
+        self._pending: dict[str, int] = {}  # principal -> new sessions admitted, not yet answered
+
+    def _sweep(self, principal: str) -> None:
+        """Forget `principal`'s sessions idle past the SDK's timeout (none with a request in flight)."""
+        cutoff = self.clock() - self.idle_s
+        sessions = self._open.get(principal, {})
+        for session_id in [s for s, used in sessions.items() if used < cutoff and not self._busy.get(s)]:
+            self.closed(session_id)
 
     def admit(self, principal: str) -> bool:
         """Whether `principal` may open one more session now (its idle ones are forgotten first)."""
-        sessions = self._open.get(principal, {})
-        cutoff = self.clock() - self.idle_s
-        for session_id in [s for s, used in sessions.items() if used < cutoff]:
-            self.closed(session_id)
-        return len(self._open.get(principal, {})) < self.limit
+        self._sweep(principal)
+        return self.held(principal) < self.limit
+
+    def full(self) -> bool:
+        """Whether one more session would pass the server's limit (every principal's idle ones forgotten first)."""
+        if self.total() < self.server_limit:
+            return False
+        for principal in list(self._open):
+            self._sweep(principal)
+        return self.total() >= self.server_limit
+
+    def total(self) -> int:
+        return len(self._owner) + sum(self._pending.values())
+
+    def victim(self, principal: str) -> str | None:
+        """The session to end so that `principal` may open one on a full server: the least recently used idle one
+        of the principal holding the most, when that holds more than `principal` (else None: `principal` is the
+        hog, or all hold as few). It is forgotten here, before anyone awaits, so two newcomers never pick one."""
+        held = {p: len(s) for p, s in self._open.items() if p != principal}
+        hog = max(held, key=lambda p: held[p], default=None)
+        if hog is None or held[hog] <= self.held(principal):
+            return None
+        idle = [(used, s) for s, used in self._open[hog].items() if not self._busy.get(s)]
+        if not idle:
+            return None
+        session_id = min(idle)[1]
+        self.closed(session_id)
+        return session_id
+
+    def reserve(self, principal: str) -> None:
+        self._pending[principal] = self._pending.get(principal, 0) + 1
+
+    def release(self, principal: str) -> None:
+        left = self._pending.get(principal, 0) - 1
+        if left > 0:
+            self._pending[principal] = left
+        else:
+            self._pending.pop(principal, None)
+
+    def enter(self, session_id: str) -> None:
+        if session_id in self._owner:
+            self._busy[session_id] = self._busy.get(session_id, 0) + 1
+
+    def leave(self, session_id: str) -> None:
+        left = self._busy.get(session_id, 0) - 1
+        if left > 0:
+            self._busy[session_id] = left
+        else:
+            self._busy.pop(session_id, None)
+        self.seen(session_id)
 
     def opened(self, principal: str, session_id: str) -> None:
         self._open.setdefault(principal, {})[session_id] = self.clock()
@@ -70,4 +143,5 @@ class SessionCap:
                 del self._open[principal]
 
     def held(self, principal: str) -> int:
-        return len(self._open.get(principal, {}))
+        """Sessions `principal` holds open, counting those admitted and not yet answered."""
+        return len(self._open.get(principal, {})) + self._pending.get(principal, 0)

@@ -260,3 +260,16 @@ class AuxTables:
                        "VALUES (?, ?, ?, ?, ?) ON CONFLICT (namespace, key) DO NOTHING",
                        (namespace, key, result_json, at, request_hash))
         return self.get_idempotent(namespace, key) or (result_json, request_hash)
+
+    def idempotency_settle(self, namespace: str, key: str, pending: str, result_json: str,
+                           request_hash: str) -> tuple[str, str]:
+        """A claimed key's result (write/idempotency.py): the row still pending under this fingerprint takes it;
+        returns the recorded (result, request hash), which another identical request may have settled first."""
+        self._aux_exec("UPDATE idempotency SET result = ? WHERE namespace = ? AND key = ? AND result = ? "
+                       "AND request_hash = ?", (result_json, namespace, key, pending, request_hash))
+        return self.get_idempotent(namespace, key) or (result_json, request_hash)
+
+    def idempotency_release(self, namespace: str, key: str, pending: str, request_hash: str) -> int:
+        """A claimed key whose write failed is free again (only while still pending under this fingerprint)."""
+        return self._aux_exec("DELETE FROM idempotency WHERE namespace = ? AND key = ? AND result = ? "
+                              "AND request_hash = ?", (namespace, key, pending, request_hash))

@@ -42,6 +42,8 @@ from hindsight.write.labels import session_label
 from hindsight.write.pipeline import WriteOutcome
 
 MAX_KEY_CHARS = 200
+#: the result a claimed key holds while its request is being written (never returned: its request writes)
+PENDING = '{"pending": true}'
 
 
 def check_key(key: object) -> str:
@@ -120,30 +122,39 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
         return write(None)
     key = stored_key(store, namespace, check_key(key))
     taken = request if isinstance(request, Fingerprint) else fingerprint_of(request, None)
-    fingerprint = taken.digest
-    # a private memory's fingerprint is kept sealed: a bare hash of a short text can be confirmed by guessing
-    private = taken.private
     bound = f"idempotency\x00{namespace}\x00{key}"
-    prior = store.get_idempotent(namespace, key)
-    if prior is not None:
-        if prior[1] and not taken.matches(store.open_text(prior[1], bound)):
-            raise _conflict(namespace, key)
-        return {**json.loads(prior[0]), "replayed": True}
+    # the key is claimed for this request before anything is written (attack round 28): a different request under
+    # the same key in flight at once was told `created` for the first one's memory (its own text stored nowhere)
+    # while the first, whose memory was stored, was told `idempotency_conflict` "nothing was stored"
+    claimed = store.get_idempotent(namespace, key)
+    if claimed is None:
+        if taken.private and not getattr(store, "supports_encryption", False):
+            return write(memory_id_for(namespace, key))  # refused there: a private memory needs a key
+        # a private memory's fingerprint is kept sealed: a bare hash of a short text can be confirmed by guessing
+        kept = store.seal_text(taken.digest, bound) if taken.private else taken.digest
+        claimed = store.put_idempotent(namespace, key, PENDING, time.time(), kept)
+    if claimed[1] and not taken.matches(store.open_text(claimed[1], bound)):
+        raise _conflict(namespace, key)
+    if claimed[0] != PENDING:
+        return {**json.loads(claimed[0]), "replayed": True}
+    # pending under this request's fingerprint: ours, an identical request's in flight, or one a crash left (its
+    # retry writes now: the memory id derives from the key, so a memory already written is found, not doubled)
     memory_id = memory_id_for(namespace, key)
     try:
         result = write(memory_id)
     except StorageError:
         existing = store.get(memory_id)
         if existing is None:
+            store.idempotency_release(namespace, key, PENDING, claimed[1])
             raise
-        # the same write landed before (another server, or a crash before its result was recorded)
+        # the same request landed before (another server, or a crash before its result was recorded)
         result = {"memory_id": memory_id, "action": "created", "status": existing.status.value, "reason": "",
                   "related_ids": [], "redactions": []}
+    except BaseException:
+        store.idempotency_release(namespace, key, PENDING, claimed[1])  # nothing written: the key is free again
+        raise
     recorded = json.dumps(result, default=str)
-    kept = store.seal_text(fingerprint, bound) if private else fingerprint
-    first, first_hash = store.put_idempotent(namespace, key, recorded, time.time(), kept)
-    if first_hash and not taken.matches(store.open_text(first_hash, bound)):  # another request with the key won a race
-        raise _conflict(namespace, key)
+    first, _ = store.idempotency_settle(namespace, key, PENDING, recorded, claimed[1])
     answer: dict[str, Any] = json.loads(first)
     return answer if first == recorded else {**answer, "replayed": True}
 
