@@ -203,11 +203,17 @@ def main() -> None:
     parser.add_argument("--after", type=Path)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--only", type=Path, default=None,
+                        help="scan only the texts of this JSON-lines file (a 'text' per line): the rows a change can move")
     parser.add_argument("--rounds", default="", help="round numbers to read, e.g. 24,25,26 (default: every round)")
     args = parser.parse_args()
     if args.mode == "scan":
         rounds = {int(x) for x in args.rounds.split(",") if x.strip()} or None
-        _screen_rows(load_rows(rounds), args.cache_dir, args.out)
+        rows = load_rows(rounds)
+        if args.only:
+            wanted = {json.loads(x)["text"] for x in args.only.read_text(encoding="utf-8").splitlines() if x.strip()}
+            rows = [r for r in rows if r["text"] in wanted]
+        _screen_rows(rows, args.cache_dir, args.out)
     elif args.mode == "rescreen":
         before = [json.loads(x) for x in args.scan.read_text(encoding="utf-8").splitlines() if x.strip()]
         keep = ("round", "set", "attack", "kind", "lang", "text")

@@ -148,13 +148,14 @@ _RATE = _c(_alt(
 # *made from* it on a schedule, the recurrence describes the account, not an order to the agent: "pays rent from
 # [account] - standing order on the 1st of each month", "billing uses this to decrypt the remittance files every
 # Tuesday", "代扣账户是[卡号]，每月15号扣款". A third person's verb or a debit word, then the recurrence (to the end of
-# the clause); an imperative ("pay [account] every month") is not read.
+# the clause); in Chinese the recurrence right before the debit verb ("每年3月自动扣款", not "每周把 ... 缴费明细导出来");
+# an imperative ("pay [account] every month") is not read.
 _SCHEDULE = _c(_alt(
     r"\b(?:pays|paid|is (?:paid|debited|charged)|gets (?:paid|debited)|debits?|debited|standing orders?|direct debits?|"
-    r"auto-?pay(?:ment)?s?|uses (?:this|it|them|the (?:key|card|account))|is used)\b[^,;.!?\n]{0,60}?"
+    r"auto-?pay(?:ment)?s?|uses (?:this|it|them|the (?:key|card|account))|is used)\b(?:[^,;.!?\n]|(?<=\d)[,.](?=\d)){0,60}?"
     r"(?:\b(?:each|every|per|a|once a|twice a) (?:day|week|month|quarter|year|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday)\b|\b(?:monthly|weekly|quarterly|nightly|daily|annually)\b)",
-    r"每(?:天|日|周|星期|月|季度?|年)[^,;。，；]{0,8}?(?:扣款|扣费|代扣|划扣|自动扣|还款|缴费|缴纳|交租|付租)",
+    r"每(?:天|日|周|星期|月|季度?|年)(?:\d{1,2}(?:号|日|月))?(?:自动)?(?:扣款|扣费|代扣|划扣|自动扣|扣)",
 ))
 # A contact's owner at ease with it: "[e] 就行", "发这个就好" right after the contact (the owner's convenience, said in
 # a note that routes to the owner; :func:`routes_to_owner` still has to hold).
