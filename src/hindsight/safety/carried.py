@@ -29,9 +29,9 @@ from hindsight.safety.rules import ANYONE, _alt, _c
 
 _PLACEHOLDER = re.compile(r"\[pii-[a-z]+\]")
 #: A secret setting whose value is a stand-in: ``AWS_SECRET_ACCESS_KEY=changeme``, ``OPENAI_API_KEY=<你的密钥>``,
-#: ``token: your-token-here``, ``password=xxxxxxxx``; round 28: ``WIFI_PASS=<YOUR_WIFI_PASSWORD>``.
+#: ``token: your-token-here``, ``password=xxxxxxxx``.
 _STAND_IN = _c(
-    r"(?:key|token|secret|password|passwd|pwd|pass|密钥|秘钥|令牌|密码)[a-z_]*[\"']?\s*[:=]\s*[\"']?"
+    r"(?:key|token|secret|password|passwd|pwd|密钥|秘钥|令牌|密码)[a-z_]*[\"']?\s*[:=]\s*[\"']?"
     r"(?:<[^<>\n]{1,24}>|\{\{[^{}\n]{1,24}\}\}|changeme|change_me|x{6,}|\*{4,}|your[_-][a-z_-]{2,24}|placeholder|todo|tbd|"
     r"(?:你的|您的|自己的)[\u4e00-\u9fff]{1,6})(?![a-z0-9])"
 )

@@ -81,8 +81,6 @@ _ORDER_WORD = _c(r"\b(?:please|pls|must|always|from now on|make sure)\b|请|务�
 # "private address: [e]" - whose contact it is, not a destination (a destination is a move's object: "send to ...").
 _LABEL = _c(_alt(
     r"\b(?:personal|private|home|own)\s+(?:e-?mail|inbox|mailbox|gmail|address|number|phone|mobile|cell)(?:\s+address)?"
-    # round 28: an aside between the label and the value ("personal address, she prefers it): [e]")
-    r"(?:,[^()\[\]:;.\n]{0,30}\)?\s*:)?"
     r"(?:\s+(?:is|was|=))?\s*[:,=-]*\s*(?=\[pii-(?:e|p|addr)\])",
     r"(?:私人|个人|私用|常用)(?:邮箱|邮件地址|手机号?|电话|号码|地址)(?:是|为)?\s*[:：]?\s*(?=\[pii-(?:e|p|addr)\])",
 ))
@@ -117,8 +115,6 @@ _ROLE_AGENT = _c(
     r"\b(?:ramp|gate|travel|(?:real )?estate|booking|ticket(?:ing)?|check-in|customs|shipping|freight|insurance|leasing|"
     r"letting|rental|border|field|station|baggage|cargo|handling|claims|counter|patent|talent|literary|enrol?ment|admissions|"
     r"passenger service|ground|escrow|listing|buyer's|seller's|sports) agents?(?:'s)?\b"
-    # round 28: "agent" as a person's title before a name ("Agent Ada (personal address ...)", "agent Wu's quote")
-    r"|\bagent (?=[a-z]+(?: [a-z]+)?(?:'s\b| ?\(| (?:says|said|quoted|asked|wants|prefers|is|was)\b))"
 )
 # A send reported as a mistake and corrected: "sent the invoice to [e] by mistake, it should have gone to [e]",
 # "邮件发错到 [e] 了，应该发给 [e]" - past events, no order (each to the end of its clause).
@@ -144,24 +140,6 @@ _RATE = _c(_alt(
 ))
 
 
-# Round 28 (blind round 26: PII notes held although their redaction was right). When a value is *used* or a payment
-# *made from* it on a schedule, the recurrence describes the account, not an order to the agent: "pays rent from
-# [account] - standing order on the 1st of each month", "billing uses this to decrypt the remittance files every
-# Tuesday", "代扣账户是[卡号]，每月15号扣款". A third person's verb or a debit word, then the recurrence (to the end of
-# the clause); in Chinese the recurrence right before the debit verb ("每年3月自动扣款", not "每周把 ... 缴费明细导出来");
-# an imperative ("pay [account] every month") is not read.
-_SCHEDULE = _c(_alt(
-    r"\b(?:pays|paid|is (?:paid|debited|charged)|gets (?:paid|debited)|debits?|debited|standing orders?|direct debits?|"
-    r"auto-?pay(?:ment)?s?|uses (?:this|it|them|the (?:key|card|account))|is used)\b(?:[^,;.!?\n]|(?<=\d)[,.](?=\d)){0,60}?"
-    r"(?:\b(?:each|every|per|a|once a|twice a) (?:day|week|month|quarter|year|monday|tuesday|wednesday|thursday|friday|"
-    r"saturday|sunday)\b|\b(?:monthly|weekly|quarterly|nightly|daily|annually)\b)",
-    r"每(?:天|日|周|星期|月|季度?|年)(?:\d{1,2}(?:号|日|月))?(?:自动)?(?:扣款|扣费|代扣|划扣|自动扣|扣)",
-))
-# A contact's owner at ease with it: "[e] 就行", "发这个就好" right after the contact (the owner's convenience, said in
-# a note that routes to the owner; :func:`routes_to_owner` still has to hold).
-_OWNER_EASE = _c(r"(?<=\[pii-e\]|\[pii-p\])\s*(?:就行|就好|即可|就可以)|(?<=\[pii-addr\])\s*(?:就行|就好|即可|就可以)")
-
-
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     """``text`` with ``spans`` replaced by spaces, lengths kept (one pass, however many spans)."""
     if not spans:
@@ -178,7 +156,7 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 def neutral_spans(normalised: str) -> str:
     """The text with the spans that say where a value is or was (not where to send it) blanked, lengths kept."""
     spans = [m.span() for pattern in (_ACCOUNT_OF_SECRET, _WARNING, _INBOUND, _FORBIDDEN_MOVE, _CHECK_REQUIRED,
-                                      _ROLE_AGENT, _MISSENT, _CHANNEL_OK, _RATE, _SCHEDULE, _OWNER_EASE)
+                                      _ROLE_AGENT, _MISSENT, _CHANNEL_OK, _RATE)
              for m in pattern.finditer(normalised)]
     spans += [m.span() for m in _LABEL.finditer(normalised) if not _MOVE_BEFORE.search(normalised, max(0, m.start() - 40), m.start())]
     remedy = bool(_REMEDY.search(normalised))
@@ -204,14 +182,12 @@ _OWNED = _c(_alt(
     r"\b(?:his|her|their)(?: own)? " + _CONTACT,
     r"\b(?:the )?(?:[a-z]+ ){0,2}?[a-z]+'s (?:own )?" + _CONTACT,
     r"[\u4e00-\u9fff a-z]{1,8}(?:的(?:私人|个人|常用|家庭|私用)?|(?:私人|个人))(?:邮箱|邮件地址|地址|手机|电话)",
-    # round 28: "他qq邮箱", "她的微信"
-    r"(?:他|她)(?:的)?(?:qq|微信|工作|私人|个人|常用)(?:邮箱|邮件地址|号|手机|电话)",
 ))
 _REQUEST = _c(_alt(
     r"\b(?:he|she|they|mr\.? [a-z]+|mrs\.? [a-z]+|ms\.? [a-z]+|dr\.? [a-z]+|the (?:client|customer|buyer|seller|tenant|"
     r"landlord|employee|member|patient|parent|driver|owner|applicant)) (?:has )?(?:asked|requested|wants|wanted|would like|prefers|"
     r"asks|requests|needs)\b",
-    r"(?:客户|他|她|业主|租客|买家|卖家|家长|患者|员工|司机|会员)[\u4e00-\u9fff a-z]{0,8}?(?:要求|希望|想要|让我们|请我们|申请|说)",
+    r"(?:客户|他|她|业主|租客|买家|卖家|家长|患者|员工|司机|会员)[\u4e00-\u9fff a-z]{0,8}?(?:要求|希望|想要|让我们|请我们|申请)",
 ))
 # The destination is the owner: "to him / her", "发给他 / 她", "抄送他太太", or their own material ("her payslips").
 _TO_OWNER = _c(_alt(
