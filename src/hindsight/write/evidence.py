@@ -64,6 +64,7 @@ from hindsight.write.slots import (
     subject_shared,
 )
 from hindsight.write.state_change import state_change, unnamed_subject_swap
+from hindsight.write.value_align import labelled_apart
 from hindsight.write.value_read import amounts_read_alike, numbers_read_alike
 
 #: Attributes that hold one value at a time: a new value there replaces the old one.
@@ -197,7 +198,8 @@ def ended_here(old: str, new: str) -> str | None:
     Singapore trip" is not about Maya's allergy)."""
     if ENDING_ANCHOR == "off" or _END_EN.search(old.lower()) or _END_ZH.search(old):
         return None
-    cues = [ends_anew(old, new)] + ([thing_ended(old, new)] if THING_ENDS else [])
+    thing = thing_ended(old, new) if THING_ENDS and not labelled_apart(old, new) else None  # not "Phase 1" / "Phase 2"
+    cues = [ends_anew(old, new), thing]
     cues = [c for c in dict.fromkeys(cues) if c and not _as_a_rule(new, c)]
     if not cues:
         return None
