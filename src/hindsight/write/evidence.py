@@ -198,7 +198,9 @@ def ended_here(old: str, new: str) -> str | None:
     Singapore trip" is not about Maya's allergy)."""
     if ENDING_ANCHOR == "off" or _END_EN.search(old.lower()) or _END_ZH.search(old):
         return None
-    thing = thing_ended(old, new) if THING_ENDS and not labelled_apart(old, new) else None  # not "Phase 1" / "Phase 2"
+    thing = thing_ended(old, new) if THING_ENDS else None
+    if thing and labelled_apart(old, new):
+        thing = None  # "Phase 2 is cancelled" says nothing of Phase 1
     cues = [ends_anew(old, new), thing]
     cues = [c for c in dict.fromkeys(cues) if c and not _as_a_rule(new, c)]
     if not cues:
