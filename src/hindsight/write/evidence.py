@@ -201,8 +201,7 @@ def ended_here(old: str, new: str) -> str | None:
     thing = thing_ended(old, new) if THING_ENDS else None
     if thing and labelled_apart(old, new):
         thing = None  # "Phase 2 is cancelled" says nothing of Phase 1
-    cues = [ends_anew(old, new), thing]
-    cues = [c for c in dict.fromkeys(cues) if c and not _as_a_rule(new, c)]
+    cues = [c for c in dict.fromkeys((ends_anew(old, new), thing)) if c is not None and not _as_a_rule(new, c)]
     if not cues:
         return None
     old_units = [u for u in units(old) if not u.stop]
