@@ -28,6 +28,12 @@ _END_EN = re.compile(
 )
 _END_ZH = re.compile(r"(不再|别再|下线|停用|关闭|关掉|禁用|废弃|弃用|取消|卸任|离职|辞职|已经不|没有了|戒了|戒掉|退休了|已经退休|已退休|"
                      r"刚退休|先停了|停掉了|不学了|不上了)")
+#: The end cues said of a thing, not of a person (quit, retired, 离职, 退休): a cancellation or a decommissioning -
+#: "the pollinator garden is cancelled", 周例会取消了 (round 28). `ended_here` reads what such a cue is said of as it
+#: reads the ending family's. Not closed / 关闭 (a schedule: "is closed Mondays", 11 点以后关闭), nor removed / deleted /
+#: disabled (a condition: "unless the crusts are removed"): measured through the engine, each retired another memory.
+THING_END_EN = re.compile(r"\b(was|were|has been|have been|got|is|are) (cancell?ed|decommissioned)\b")
+THING_END_ZH = re.compile(r"(取消|下线|停用|废弃|弃用)")
 #: Cues of a switch to another value: evidence only together with a new value in the new text.
 _SWITCH_EN = re.compile(
     r"\b(these days|nowadays|from now on|handed (?:it )?over|left \w+|joined|switched|relocated|replaced|"
@@ -38,13 +44,13 @@ _SWITCH_EN = re.compile(
 _SWITCH_ZH = re.compile(
     r"(改用|改成|改为|跳槽|改到|改在|换成|换了|已迁移|迁移到|迁到|搬到|搬去|移交|交给|接手|加入了|新领导|新上级|新负责人|"
     r"不是|不用|而不是|改名|更名|推迟|提前到|扩容|缩容|减少到|增加到|提高到|降低到|调成|调到|调整为|升级到|降级到|"
-    r"调去|调往|调任|改由|现在由|现由|现在是\w{1,4}在管)"
+    r"调去|调往|调任|改由|现在由|现由|现在是\w{1,4}在管|搬来)"
 )
 
 #: A value moved to another of its kind: the verb, and the value it moved to right after it (read by `moved_value`).
 _MOVED = re.compile(r"\b(?:slipped|slid|pushed(?: back| out)?|delayed|postponed|moved back|bumped(?: up)?|raised|lowered|"
                     r"relaxed|tightened|extended|cut) to\b"
-                    r"|(?<![递顺])延到|延期到|延后到|推迟到|放宽到|收紧到|缩短到|延长到|涨到|降到|升到")
+                    r"|(?<![递顺])延到|延期到|延后到|推迟到|放宽到|收紧到|缩短到|延长到|涨到|降到|升到|砍到|减到")
 
 
 def moved_value(old: str, new: str) -> str | None:
@@ -73,6 +79,13 @@ def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]
     if patterns or en.search(old.lower()) or zh.search(old):
         return None  # the old text states an ending already ("was cancelled" / "had been scrapped"): no new one
     return ends_anew(old, new)
+
+
+def thing_ended(old: str, new: str) -> str | None:
+    """An end cue said of a thing (`THING_END_EN`, `THING_END_ZH`: "was cancelled", 取消, 下线) in the new text and
+    not in the old one: besides the ending family's (`endings.ends_anew`), a cue `evidence.ended_here` reads what
+    was ended at."""
+    return end_cue(old, new, (THING_END_EN, THING_END_ZH))
 
 
 #: Clause breaks of a new text: the ending's clause is what the ending is said of.

@@ -46,6 +46,7 @@ from hindsight.write.end_cues import (
     end_cue,
     ended_thing,
     moved_value,
+    thing_ended,
 )
 from hindsight.write.endings import ends_anew
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
@@ -63,6 +64,7 @@ from hindsight.write.slots import (
     subject_shared,
 )
 from hindsight.write.state_change import state_change, unnamed_subject_swap
+from hindsight.write.value_align import labelled_apart
 from hindsight.write.value_read import amounts_read_alike, numbers_read_alike
 
 #: Attributes that hold one value at a time: a new value there replaces the old one.
@@ -95,6 +97,9 @@ DETAIL_UNITS = 2
 #: What of the old text an ending's clause must name to anchor a change (`ended_here`; round 16 of issue 10):
 #: "noun" any content word, "name" a name or a word of the old subject, "off" none.
 ENDING_ANCHOR = "noun"
+#: Round 28: `ended_here` also reads the end cues said of a thing ("the pollinator garden is cancelled", 周例会取消了;
+#: `end_cues.thing_ended`), not only the ending family ("passed away", 卖掉了).
+THING_ENDS = True
 
 
 @dataclass(frozen=True)
@@ -191,21 +196,27 @@ def ended_here(old: str, new: str) -> str | None:
     下面, 雅阁卖了 of 车是 2018 年的本田雅阁). The old memory's subject read as its first words (每晚, 公司, "Our cat")
     misses these; the thing that ended is the anchor, never only the person who ended it ("Maya cancelled the
     Singapore trip" is not about Maya's allergy)."""
-    cue = ends_anew(old, new) if ENDING_ANCHOR != "off" else None
-    if not cue or _END_EN.search(old.lower()) or _END_ZH.search(old) or _as_a_rule(new, cue):
+    if ENDING_ANCHOR == "off" or _END_EN.search(old.lower()) or _END_ZH.search(old):
+        return None
+    thing = thing_ended(old, new) if THING_ENDS else None
+    if thing and labelled_apart(old, new):
+        thing = None  # "Phase 2 is cancelled" says nothing of Phase 1
+    cues = [c for c in dict.fromkeys((ends_anew(old, new), thing)) if c is not None and not _as_a_rule(new, c)]
+    if not cues:
         return None
     old_units = [u for u in units(old) if not u.stop]
     if ENDING_ANCHOR == "name":
         subject = Slots.of(analyse(old, new)).subject
         old_units = [u for u in old_units if u.entity or u in subject]
     old_words = {u.text for u in old_units}
-    for u in units(ended_thing(new, cue)):
-        if u.stop or u.number or u.verb or u.text in WHO_WORDS or u.text in ENDED_STOP:
-            continue
-        if u.cjk and len(u.text) < 2:
-            continue  # one Han character (月, 假) names nothing by itself
-        if u.text in old_words or (u.cjk and any(u.text in w for w in old_words)):
-            return cue
+    for cue in cues:
+        for u in units(ended_thing(new, cue)):
+            if u.stop or u.number or u.verb or u.text in WHO_WORDS or u.text in ENDED_STOP:
+                continue
+            if u.cjk and len(u.text) < 2:
+                continue  # one Han character (月, 假) names nothing by itself
+            if u.text in old_words or (u.cjk and any(u.text in w for w in old_words)):
+                return cue
     return None
 
 
