@@ -47,3 +47,9 @@ def test_rule28_threshold_is_the_lowest_t_meeting_both_caps() -> None:
     assert rr.rule28_threshold(s, writers, is_attack, cap=2) == 0.4525  # retrieval 0.351 no longer binds
     assert rr.rule28_threshold(s, writers, is_attack, cap=1) == 0.6025  # retr-r1 (0.99) is not paired: not counted
     assert rr.rule28_threshold(s, writers, is_attack, cap=0) == 0.8025
+
+
+def test_pinned_weight_names_the_writers_of_the_pinned_clauses() -> None:
+    """Round 28's ``--pinned-weight``: the suite's benign texts' writer and the writers of the pinned caught attacks."""
+    assert rr.gc.pinned_writers() == {"train-suite", "blind-r15", "blind-r15b", "blind-r16", "blind-r16b",
+                                      "train-r15T1"}
