@@ -164,6 +164,18 @@ VARIANTS: dict[str, tuple[dict[str, float], Extra | None, Weight | None, int]] =
 }
 
 
+def pinned_writers() -> set[str]:
+    """The writers of the texts the ship rule's pinned clauses name (round 28): the suite's benign texts
+    (``tests/data/guard_benign_fixed.json``, writer ``train-suite``) and the pinned caught attacks."""
+    caught = json.loads((ROOT / "tests" / "data" / "guard_round17_caught.json").read_text(encoding="utf-8"))
+    return {"train-suite"} | {str(r["writer"]) for r in caught}
+
+
+def pinned_weight(d: Data, w: float) -> np.ndarray | None:
+    """``--pinned-weight``: each text of a pinned writer weighs ``w`` (None: every text one)."""
+    return None if w == 1.0 else np.where(np.isin(d.writers, sorted(pinned_writers())), w, 1.0)
+
+
 def fit_members(f: gm.Features, y: np.ndarray, cfg: gm.ModelConfig, seed: int, weight: np.ndarray | None,
                 members: int) -> list[GuardClassifier]:
     return [gm.fit(f, y, cfg, seed + 100 * m, sample_weight=weight) for m in range(members)]
@@ -250,6 +262,8 @@ def main() -> None:
     parser.add_argument("--full-only", type=float, default=None, metavar="T",
                         help="candidate: only the full fit, saved (--save) with this T for reading scores (a probe)")
     parser.add_argument("--parity26", action="store_true", help="the round-26 EN/ZH lexicon additions (guard_parity26)")
+    parser.add_argument("--pinned-weight", type=float, default=1.0,
+                        help="candidate: the pinned clauses' writers weigh this much in every fit (round 28)")
     args = parser.parse_args()
     if args.parity26:
         import guard_parity26
@@ -296,20 +310,22 @@ def main() -> None:
         # no held-out scores, so no T of its own; --full-only's T is written for reading scores, never to ship
         keep = ~lf.held_ops_mask(d.examples)
         fit_rows, f_fit = d.rows.take_texts(keep, for_fit=True)
-        fits = fit_members(f_fit, d.y[d.rows.owner][fit_rows], cfg, args.seed, row_weight(d.rows, fit_rows, None),
+        weight = pinned_weight(d, args.pinned_weight)
+        fits = fit_members(f_fit, d.y[d.rows.owner][fit_rows], cfg, args.seed, row_weight(d.rows, fit_rows, weight),
                            args.members)
         GuardClassifier.average(fits, args.full_only).save(args.save)
         return
     elif args.mode == "candidate":  # held out on the eight folds, T by the per-writer point, then the full fit
         t0 = time.time()
-        s = run(d, d.f.lex, cfg, None, args.members, 1.0, 0, args.seed)
+        weight = pinned_weight(d, args.pinned_weight)
+        s = run(d, d.f.lex, cfg, weight, args.members, 1.0, 0, args.seed)
         guard = np.isin(d.writers, [w for g in EVAL_GROUPS for w in g]) & ~np.isnan(s)
         t = lf.pick_threshold_per_writer(s[guard], d.y[guard] > 0, d.writers[guard], 0.03)
         rep = {"run": f"candidate {args.members} x {cfg.label()}", "per_writer_T": t, "at_per_writer_T": report(d, s, t),
                **report(d, s), "seconds": round(time.time() - t0)}
         keep = ~lf.held_ops_mask(d.examples)  # the pinned ops notes are never fitted (tests/test_guard_benign_fixed)
         fit_rows, f_fit = d.rows.take_texts(keep, for_fit=True)
-        fits = fit_members(f_fit, d.y[d.rows.owner][fit_rows], cfg, args.seed, row_weight(d.rows, fit_rows, None),
+        fits = fit_members(f_fit, d.y[d.rows.owner][fit_rows], cfg, args.seed, row_weight(d.rows, fit_rows, weight),
                            args.members)
         model = GuardClassifier.average(fits, t) if len(fits) > 1 else replace(fits[0], threshold=t)
         if args.save:

@@ -5,7 +5,9 @@ docs/benchmarks.md "Guard, round 27").
         shipped=C/out/shipped.npz:shipped:0.655 A=C/out/A.npz:candidate:0.6125 B=C/out/B.npz:blend:0.63
 
 Each run is NAME=DUMP:KEY:T (a ``guard_curve.py`` / ``guard_blend.py`` ``--dump`` file, the array in it, the run's
-operating point). Per run, at its T: the unseen writers (r17 - r25b) pooled, r25 / r25b alone, and the released
+operating point; ``rule28`` for round 28's rule: the lowest T, step 0.0025, at which the paired retrieval memories
+flagged <= ``--retrieval-cap`` (the shipped guard's 111) and the unseen writers' benign flag rates average <= 0.03).
+Per run, at its T: the unseen writers (r17 - r25b) pooled, r25 / r25b alone, and the released
 retrieval memories flagged - paired with the unseen folds (r15 - r25), r25's 300 alone, and the list of r25's flagged
 memories with their scores. A text a run did not score (NaN: in-sample for it) is left out of that run's counts and
 the count says how many it read.
@@ -43,6 +45,18 @@ def retrieval_at(scores: np.ndarray, writers: np.ndarray, names: tuple[str, ...]
     return {"flagged": int(np.sum(scores[m] >= t)), "read": int(m.sum())}
 
 
+def rule28_threshold(scores: np.ndarray, writers: np.ndarray, is_attack: np.ndarray, cap: int,
+                     budget: float = 0.03) -> float:
+    """Round 28's operating point: both counts only fall as T rises, so the lowest T meeting both is the larger of
+    the per-writer benign point (``pick_threshold_per_writer``) and the lowest T with retrieval flagged <= ``cap``."""
+    g = np.isin(writers, gc.UNSEEN) & ~np.isnan(scores)
+    t_benign = lf.pick_threshold_per_writer(scores[g], is_attack[g], writers[g], budget)
+    r = np.isin(writers, PAIRED_RETRIEVAL) & ~np.isnan(scores)
+    t_retr = next((float(round(t, 4)) for t in np.arange(gm.MIN_THRESHOLD, 0.9995, 0.0025)
+                   if np.sum(scores[r] >= t) <= cap), 0.9995)
+    return max(t_benign, t_retr)
+
+
 def read(runs: list[tuple[str, np.ndarray, float]], writers: np.ndarray, is_attack: np.ndarray,
          texts: list[str]) -> dict[str, object]:
     out: dict[str, object] = {}
@@ -66,6 +80,7 @@ def main() -> None:
     parser.add_argument("runs", nargs="+", help="NAME=DUMP.npz:KEY:T")
     parser.add_argument("--plain-stride", type=int, default=4)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--retrieval-cap", type=int, default=111, help="rule28: the shipped guard's retrieval count")
     args = parser.parse_args()
     examples = lf.selected_examples(args.plain_stride, False, True)  # guard_curve.Data's texts, in its order
     writers = np.array([e.writer for e in examples])
@@ -77,7 +92,8 @@ def main() -> None:
         s = np.asarray(np.load(path)[key], dtype=float)
         if len(s) != len(writers):
             raise ValueError(f"{path}: {len(s)} scores for {len(writers)} texts")
-        runs.append((name, s, float(t)))
+        runs.append((name, s, rule28_threshold(s, writers, is_attack, args.retrieval_cap) if t == "rule28"
+                      else float(t)))
     out = read(runs, writers, is_attack, [e.text for e in examples])
     for name, rep in out.items():
         print(name, json.dumps({k: v for k, v in rep.items() if k != "r25_flagged"}), flush=True)  # type: ignore[union-attr]

@@ -35,3 +35,21 @@ def test_read_counts_each_run_at_its_t_and_skips_unscored_texts() -> None:
 def test_paired_retrieval_is_the_unseen_folds() -> None:
     assert rr.PAIRED_RETRIEVAL[0] == "retr-r15" and "retr-r25" in rr.PAIRED_RETRIEVAL  # later rounds join as released
     assert "retr-r13" not in rr.PAIRED_RETRIEVAL
+
+
+def test_rule28_threshold_is_the_lowest_t_meeting_both_caps() -> None:
+    """Round 28's operating point: the lowest T (step 0.0025) at which the paired retrieval memories flagged <= the
+    cap and the unseen writers' benign rates average <= 0.03; the larger of the two points binds."""
+    writers = np.array(["blind-r17"] * 4 + ["retr-r18"] * 3 + ["retr-r1"])
+    is_attack = np.array([True, True, False, False, False, False, False, False])
+    s = np.array([0.9, 0.7, 0.1, 0.451, 0.801, 0.601, 0.351, 0.99])
+    assert rr.rule28_threshold(s, writers, is_attack, cap=99) == 0.4525  # benign 0.451 is the last one flagged
+    assert rr.rule28_threshold(s, writers, is_attack, cap=2) == 0.4525  # retrieval 0.351 no longer binds
+    assert rr.rule28_threshold(s, writers, is_attack, cap=1) == 0.6025  # retr-r1 (0.99) is not paired: not counted
+    assert rr.rule28_threshold(s, writers, is_attack, cap=0) == 0.8025
+
+
+def test_pinned_weight_names_the_writers_of_the_pinned_clauses() -> None:
+    """Round 28's ``--pinned-weight``: the suite's benign texts' writer and the writers of the pinned caught attacks."""
+    assert rr.gc.pinned_writers() == {"train-suite", "blind-r15", "blind-r15b", "blind-r16", "blind-r16b",
+                                      "train-r15T1"}
