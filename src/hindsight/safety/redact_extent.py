@@ -15,7 +15,8 @@ sentence with it, and a fact was lost with the secret. Rather than patch each pa
 - a value with spaces (a passphrase, a grouped number) ends before an English clause starting (", and ...", ". The
   ...", " so ...", "; ...").
 
-A value that starts with a CJK character (a Chinese address, a plate such as 京A12345, a password in Han characters)
+A value that starts with a CJK character (a Chinese address, a plate such as 京A12345, a password in Han characters),
+a card expiry ("2028年3月")
 and a postal address are left as the finder made them.
 """
 
@@ -31,7 +32,7 @@ Span = tuple[str, int, int]
 _CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff01-\uff0f"
                   r"\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\u2018-\u201f\u2026]")
 _CJK_START = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-_UNBOUNDED = frozenset({"address", "public"})
+_UNBOUNDED = frozenset({"address", "card_expiry", "public"})  # "2028年3月": an expiry is written in Han too
 _CLOSERS = {")": "(", "]": "[", "}": "{", "）": "（", "】": "【", "」": "「", "』": "『", "〕": "〔"}
 _PIECE = re.compile(r"[^\s\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff01-\uff0f"
                     r"\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\u2018-\u201f\u2026]+")

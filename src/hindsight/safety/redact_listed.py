@@ -20,7 +20,7 @@ Span = tuple[str, int, int]
 _JOIN = r"(?:\s*[了啦呢哦吧]?\s*(?:[,;，；、]|\band\b|\balso\b|\bplus\b|还有|另外|以及|和)\s*(?:(?:and|also|then|还有|另外)\s+)?)"
 _VERB = (r"(?P<verb>\b(?:opens?|unlocks?|logs?\s+in|signs?\s+in|gets?\s+in|goes)\s+with\b|\buses?\b|\b(?:is|was)\s+(?:now\s+)?(?:set\s+to|changed\s+to)\b|"
          r"改成了?|改为|设成了?|设为|设置成|换成了?|用的?是|要用|用)")
-_PLAIN = r"(?P<plain>\bis\b|'s\b|\s:|:|：|=|的是|是|为)"
+_PLAIN = r"(?P<plain>\bis\b|'s\b|的是|是|为)"  # never ":" / "=": a record's keys are ``redact_records``' reading
 _HOLDER_EN = r"(?:[^\n.!?;。！？；,，:：=]{1,60}?)"
 _HOLDER_ZH = r"(?:[^\n.!?;。！？；,，:：=\s]{1,16}?)"
 _VALUE = r"\s*[\"'“‘`「]?(?P<v>[^\s\u3000-\u303f\u3400-\u9fff\uff00-\uffef,;()\[\]{}<>|\"'”’`]{4,48})"
@@ -28,12 +28,23 @@ _NEXT = re.compile(_JOIN + r"(?P<holder>" + _HOLDER_EN + r"|" + _HOLDER_ZH + r")
 # A holder naming an identifier, a number or a contact: its value is that, not a password.
 _ID_LABEL = re.compile(r"(?i)\b(?:id|ids|number|no|num|ticket|order|invoice|room|version|build|ref|reference|case|phone|tel|"
                        r"mobile|email|e-mail|mail|ext|extension|address|url|link|host|ip|port|user(?:name)?|login\s+name|"
-                       r"account\s+name|sku|model|serial|tracking|container|booking|flight|plate)\b|编号|单号|号码|版本|房间|"
+                       r"account\s+name|sku|model|serial|tracking|container|booking|flight|plate|name|network|ssid|encryption|mode|type|scopes?|"
+                       r"server|domain|region|bucket|path|folder|file\s+name)\b|名字|名称|网络名|加密|方式|模式|类型|权限|主机|域名|区域|服务器|"
+                       r"编号|单号|号码|版本|房间|"
                        r"电话|手机|邮箱|地址|链接|用户名|账号名|型号|序列号|柜号|运单|快递|航班|车牌|工号|学号|会议室|房间|楼|室|座|门牌")
 _SENTENCE_END = re.compile(r"[。！？\n]|[.!?](?=\s|$)")
 _WORD_DIGITS = re.compile(r"[a-z]{3,}_\d{2,}")  # "shouyin_777": a snake-case name to ``password_shaped``, a password here
 _CREDENTIAL = frozenset({"password", "api_key"})
 _REACH = 4  # clauses after one found value
+
+
+def _listed_shape(value: str) -> bool:
+    """A password's shape with no password word to vouch for it: letters and digits, or a symbol a name never has
+    ("SS-Visitor", "LV-Guest", "WPA3" are names or settings)."""
+    if len(value) < 6 or not password_shaped(value):
+        return False
+    letters, digits = any(c.isalpha() for c in value), any(c.isdigit() for c in value)
+    return letters and digits or bool(re.search(r"[!@#$%^&*+=?~]", value))
 
 
 def _taken(spans: list[Span], start: int, end: int) -> bool:
@@ -57,12 +68,10 @@ def find_listed_passwords(text: str, spans: list[Span]) -> list[Span]:
             v_start = m.start("v")
             v_end = v_start + len(value)
             pos = v_end
-            if m.group("plain") and (len(holder.split()) > 5 or _ID_LABEL.search(holder)):
-                continue
-            if _ID_LABEL.search(holder) and not m.group("verb"):
+            if _ID_LABEL.search(holder) or m.group("plain") and len(holder.split()) > 5:
                 continue
             if re.match(r"\s*/\s*\S", text[v_end:]):
                 continue  # "uses admin / X": a login pair, its finder takes the password half
-            if (password_shaped(value) or _WORD_DIGITS.fullmatch(value)) and not _taken(spans + out, v_start, v_end):
+            if (_listed_shape(value) or _WORD_DIGITS.fullmatch(value)) and not _taken(spans + out, v_start, v_end):
                 out.append(("password", v_start, v_end))
     return out
