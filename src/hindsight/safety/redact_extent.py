@@ -13,7 +13,7 @@ sentence with it, and a fact was lost with the secret. Rather than patch each pa
 - a closing bracket the value never opened ends it when the sentence opened that bracket before the value ("(pw
   X)", "（密码 X）"): a password that merely ends with ")" keeps it;
 - a value with spaces (a passphrase, a grouped number) ends before an English clause starting (", and ...", ". The
-  ...", " so ..."); a comma alone ends nothing (a seed phrase is words and commas) and key material is never cut.
+  ...", "; so ..."); a comma alone ends nothing (a seed phrase is words and commas), a quoted value and key material are never cut.
 
 A value that starts with a CJK character (a Chinese address, a plate such as 京A12345, a password in Han characters),
 a card expiry ("2028年3月")
@@ -37,8 +37,8 @@ _CLOSERS = {")": "(", "]": "[", "}": "{", "）": "（", "】": "【", "」": "�
 _PIECE = re.compile(r"[^\s\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff01-\uff0f"
                     r"\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65\u2018-\u201f\u2026]+")
 # An English clause after a value with spaces: a comma / semicolon / full stop and a word, or a joining word.
-_CLAUSE = re.compile(r"(?:\.\s+(?=[A-Z][a-z])|[,;]?\s+(?=(?:and|but|so|then|which|because|until|before|after|since|"
-                     r"while|the|it|it's|she|he|they|we|please|ask|call)\s))")  # never a bare comma: a seed phrase's words
+_CLAUSE = re.compile(r"(?:\.\s+(?=[A-Z][a-z])|[,;]\s+(?=(?:and|but|so|then|which|because|until|before|after|since|while)\s))")
+_QUOTES = frozenset("\"'“”‘’`「」")
 _SENTENCE_START = re.compile(r"[。！？\n]|[.!?]\s")
 
 
@@ -89,7 +89,8 @@ def bound(text: str, span: Span) -> Span:
             end = start + i
             value = value[:i]
             break
-    if " " in value.strip() and kind != "private_key":
+    quoted = text[start - 1 : start] in _QUOTES and text[end : end + 1] in _QUOTES
+    if " " in value.strip() and kind != "private_key" and not quoted:
         m = _CLAUSE.search(value)
         if m and m.start() > 0:
             end = start + m.start()

@@ -234,8 +234,8 @@ def public_email(text: str, start: int, end: int) -> bool:
 # "pathology-lab@"): it reaches whoever staffs the unit, not a person. Never beside a login (a shared mailbox's
 # password makes it an account) and never a name's mailbox ("li.unit@": the unit word after a dot or a name alone).
 _UNIT_LOCAL = re.compile(
-    r"(?i)[a-z0-9]{2,}(?:[-_.][a-z0-9]+)*[-_](?:unit|ward|dept|department|clinic|lab|laboratory|pharmacy|theatres?|nursing|icu|"
-    r"nicu|ed|er|radiology|pathology|outpatients|admissions|rota|roster|duty)|"
+    r"(?i)[a-z0-9]{2,}(?:[-_.][a-z0-9]+)*[-_](?:unit|ward|clinic|lab|laboratory|pharmacy|theatres?|nursing|icu|nicu|radiology|"
+    r"pathology|outpatients)|"
     r"(?:ward|unit)[-_.]?\d{1,3}[a-z]?(?:[-_.][a-z]+)?"
 )
 _LOGIN_NEAR = re.compile(r"(?i)\b(?:log\s?in|sign[\s-]?in|passwords?|passcodes?|pwd|pw|credentials?|username)\b|登录|登陆|密码|口令|账号")

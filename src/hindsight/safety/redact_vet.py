@@ -69,8 +69,6 @@ _DECLARED_DIGEST = re.compile(
 )
 # Round 14: an order, invoice, commit, serial, VAT / company registration number or ISBN named right before it
 # ("Order # 7Q2-99K1", "VAT number is GB 123 4567 89", "订单号 ...", "税号：...", "统一社会信用代码 ...").
-# Round 28: a shipment's numbers (container, B/L, booking, waybill; 柜号, 箱号, 提单号, 订舱号) - the tagger read a
-# container number after a one-time code as a password.
 # Round 17: the groups between the cue and the value are the number's own (capitals and digits, case-sensitive): a word
 # ("freight tracking page: AIza...") ends the cue, so a key after "tracking page" is not a tracking number.
 # Round 15: 工单号 / 版本号 / 构建号 too, and (_EXAMPLE_BEFORE) a value given as an example right after "e.g.", "for
@@ -81,13 +79,19 @@ _DIGEST_BEFORE = re.compile(
     r"\b(?:tracking|order|invoice|serial|vat|isbn|commit)(?:\s+(?:no\.?|number|#|id|ref))?|\b(?:company|business)\s+(?:registration\s+)?number|"
     # round 25: a CRC or a file's check code ("CRC32校验码是 9A3F04C1"), a hash or an ETag named right before it
     r"\bcrc-?(?:8|16|32|64)?(?:\s+(?:checksum|value|code))?|\b(?:file\s+)?hash(?:\s+value)?|\betag|"
-    # round 28: a shipment's own numbers - a container, a bill of lading, a booking, an air waybill - beside a code
-    r"\b(?:container|cntr|bill\s+of\s+lading|b/l|bol|booking|awb|air\s*waybill|waybill|consignment|shipment|parcel)"
-    r"(?:\s+(?:no\.?|number|#|id|ref))?|集装箱号?|柜号|箱号|提单号|提运单号|订舱号|报关单号|包裹号|物流号|"
     r"(?:crc-?\d*|md5|sha-?\d*|文件|数据|数据包|安装包|镜像)(?:的)?校验码|散列值?|"
     r"哈希值?|校验和|内容标识|订单号?|运单号|快递单号|物流单号|发票号码?|序列号|税号|纳税人识别号|统一社会信用代码|营业执照号|工单号?|版本号|构建号)"
     r"(?:\s*(?:[:：=#]|\bis\b|是|为))?(?:\s+(?-i:[A-Z0-9]{1,6}))*\s*(?:[:：=#]|\bis\b|是|为)?\s*$"
 )
+# Round 28: a shipment's own number right after its label - a container, a bill of lading, a booking, an air waybill;
+# 柜号, 箱号, 提单号, 订舱号 - in a shipment number's shape (ISO 6346 "TGHU7734412", capitals and digits, a long number):
+# the tagger read a container number after a one-time code as a password. No "is" between ("the container is 4719"
+# names a door code's container) and no word ("booking API: sk_...").
+_SHIPMENT_BEFORE = re.compile(
+    r"(?i)(?:\b(?:container|cntr|bill\s+of\s+lading|b/l|bol|booking|awb|air\s*waybill|waybill|consignment)(?:\s+(?:no\.?|number|#|id|ref))?|"
+    r"集装箱号?|柜号|箱号|提单号|提运单号|订舱号|报关单号|包裹号)\s*(?:[:：#]|是|为)?\s*$"
+)
+_SHIPMENT_VALUE = re.compile(r"[A-Z]{4}\d{6,7}|(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9-]{8,20}|\d{9,14}")
 _EXAMPLE_BEFORE = re.compile(
     r"(?i)(?:\be\.g\.|\bfor\s+(?:example|instance)|\bsuch\s+as|\bexample\s*:|例如|比如|举例|示例|样例|范例)\s*[:：,，]?\s*$|"
     # a ticket / case / build / release number, named with its "number" / "ID" / "#" right before it
@@ -118,7 +122,8 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
     if placeholder_words(value) or kind != "other_id" and stand_in_value(value):
         return True  # round 17: "api_key='test-key-000'" in a fixture; round 25: a credential's stand-in, "Bearer YOUR_TOKEN"
     return bool(_DECLARED_DIGEST.match(text, end) or _DIGEST_BEFORE.search(text, max(0, start - 40), start)
-                or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start) or _FROM_DOCS_BEFORE.search(text, max(0, start - 40), start)
+                or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start)
+                or bool(_SHIPMENT_VALUE.fullmatch(value)) and bool(_SHIPMENT_BEFORE.search(text, max(0, start - 30), start)) or _FROM_DOCS_BEFORE.search(text, max(0, start - 40), start)
                 or kind == "api_key" and bool(_CURSOR_BEFORE.search(text, max(0, start - 30), start)))
 
 
