@@ -74,7 +74,8 @@ def test_still_redacted(text: str, value: str) -> None:
 @pytest.mark.parametrize(("text", "span", "expected"), [
     ("密码是Ab12cd34!下周改", ("password", 3, 14), "Ab12cd34!"),
     ("(pw Ab12cd34) ok", ("password", 4, 13), "Ab12cd34"),
-    ("secret 'blue whale 42, and more'", ("password", 8, 31), "blue whale 42"),
+    ("pass: blue whale 42, and Bob knows", ("password", 6, 34), "blue whale 42"),
+    ("passphrase 'blue whale 42, and more'", ("password", 12, 35), "blue whale 42, and more"),  # quoted: never cut
     ("上海市静安区 XX 路 1 号", ("address", 0, 15), "上海市静安区 XX 路 1 号"),
     ("京A12345 停在楼下", ("other_id", 0, 7), "京A12345"),
     ("key=Zp4Qw8Rt2Yx6", ("api_key", 3, 16), "Zp4Qw8Rt2Yx6"),
