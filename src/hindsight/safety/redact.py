@@ -52,6 +52,7 @@ from hindsight.safety.redact_cues import (
     find_spelled_emails,
 )
 from hindsight.safety.redact_echo import find_echoes
+from hindsight.safety.redact_extent import bound, bound_all
 from hindsight.safety.redact_fold import fold_for_finders, imitates_latin
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
 from hindsight.safety.redact_passwords import find_passwords
@@ -281,7 +282,9 @@ def _markup_or_call(text: str, span: Span) -> bool:
 
 
 def _run_finders(text: str) -> list[Span]:
-    return [s for finder in _FINDERS for s in finder(text) if s[2] > s[1] and not _markup_or_call(text, s)]
+    # Every finder's span is ended where its value ends (``redact_extent``): a Latin value glued to the Chinese or the
+    # bracket after it never takes them along.
+    return [bound(text, s) for finder in _FINDERS for s in finder(text) if s[2] > s[1] and not _markup_or_call(text, s)]
 
 
 def _partners(text: str, spans: list[Span]) -> list[Span]:
@@ -333,7 +336,7 @@ def _find_visible(text: str, kinds: Iterable[str] | None, tagger: TaggerModel | 
         tagged = find_tagged(text, [(s[1], s[2]) for s in spans] + public, None if tagger is True else tagger)
         if not found & _CREDENTIAL_KINDS and {s[0] for s in tagged} & _CREDENTIAL_KINDS:
             spans += find_key_ids(text) + _partners(text, tagged)
-        spans += tagged
+        spans += bound_all(text, tagged)
     # A value declared public where it stands stays, whichever finder (a pair's partner, the tagger) took it.
     spans = [s for s in spans if s[0] in wanted and not declared_public(text, s[2], s[1], s[0])]
     spans.sort(key=lambda s: (_PRIORITY[s[0]], -(s[2] - s[1]), s[1]))

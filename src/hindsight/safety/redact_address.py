@@ -30,9 +30,9 @@ _EN_ADDRESS = re.compile(
 )
 # After the street line: the city and the state stay (they name a town and a region, not a home: "Columbus, OH",
 # "Malvern VIC"); the US ZIP, Canadian or Australian postcode after the state / province, a UK postcode or a bare 4-6 digit postcode is
-# redacted too.
+# redacted too. Round 28: up to three place names between ("Didsbury, Manchester M20 6RT": a district and a town).
 _EN_POSTCODE = re.compile(
-    r",?\s*(?:[A-Z][a-z][A-Za-z.-]*(?:\s+[A-Z][a-z][A-Za-z.-]*){0,2})?,?\s*"
+    r"(?:,?\s*[A-Z][a-z][A-Za-z.-]*(?:\s+[A-Z][a-z][A-Za-z.-]*){0,2}){0,3},?\s*"
     r"(?:(?:NSW|VIC|QLD|TAS|ACT|SA|WA|NT)\s+(?P<au>\d{4})(?!\d|[.,]\d)|[A-Z]{2}\s+(?P<zip>\d{5}(?:-\d{4})?)|[A-Z]{2}\s+(?P<ca>[A-Z]\d[A-Z]\s?\d[A-Z]\d)(?![A-Za-z0-9])|"
     r"(?P<post>[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d.,])))"
 )

@@ -11,6 +11,8 @@ repeat it or stand beside it in its own record or sentence are too. One mechanis
   holding a found secret key, the value under its access-key partner's key (ak, app_key, access_key_id, appkey);
 - *the address's own detail*: "(2nd floor, left door)", "flat 3", "apt 4B" right after a found address;
 - *a phone listed with it* (round 25): "Jin +1-555-0147, Paula 555.0193, and me on 555 0128";
+- *a password listed after it* (round 28, ``redact_listed``): "login tashi / X, and the spreadsheet opens with Y",
+  "电脑密码改成 X 了，收银系统的是 Y";
 - *a code of the same shape* (round 14): in a found one-time code's sentence, another grouped code written exactly
   like it ("backup codes: 5521-0937, 4410-2268; used up 7713-5046", "备用码 3307-1186、已作废 2291-7730").
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from hindsight.safety.redact_listed import find_listed_passwords
 from hindsight.safety.redact_records import record_pairs
 from hindsight.safety.redact_spelled import spoken_runs
 
@@ -214,4 +217,4 @@ def find_echoes(text: str, spans: list[Span], public: list[tuple[int, int]] | No
     if not spans:
         return []
     return (_restated(text, spans) + _siblings(text, spans) + _same_shape_codes(text, spans) + _record_neighbours(text, spans)
-            + _address_details(text, spans) + _listed_phones(text, spans, public or []))
+            + _address_details(text, spans) + _listed_phones(text, spans, public or []) + find_listed_passwords(text, spans))

@@ -226,7 +226,24 @@ def public_email(text: str, start: int, end: int) -> bool:
     segment = _segment(clause)
     if _PERSONAL.search(segment):
         return False
-    return bool(_PUBLIC_MAILBOX_BEFORE.search(segment) or _published_after(text, end) or published_source(text, start, end, _PERSONAL))
+    return bool(_PUBLIC_MAILBOX_BEFORE.search(segment) or _published_after(text, end) or published_source(text, start, end, _PERSONAL)
+                or _unit_mailbox(text, start, end))
+
+
+# Round 28: a unit's or a ward's shared mailbox, named so by its local part ("renal-unit@", "ward7b.nursing@",
+# "pathology-lab@"): it reaches whoever staffs the unit, not a person. Never beside a login (a shared mailbox's
+# password makes it an account) and never a name's mailbox ("li.unit@": the unit word after a dot or a name alone).
+_UNIT_LOCAL = re.compile(
+    r"(?i)[a-z0-9]{2,}(?:[-_.][a-z0-9]+)*[-_](?:unit|ward|clinic|lab|laboratory|pharmacy|theatres?|nursing|icu|nicu|radiology|"
+    r"pathology|outpatients)|"
+    r"(?:ward|unit)[-_.]?\d{1,3}[a-z]?(?:[-_.][a-z]+)?"
+)
+_LOGIN_NEAR = re.compile(r"(?i)\b(?:log\s?in|sign[\s-]?in|passwords?|passcodes?|pwd|pw|credentials?|username)\b|登录|登陆|密码|口令|账号")
+
+
+def _unit_mailbox(text: str, start: int, end: int) -> bool:
+    local = text[start:end].split("@", 1)[0]
+    return bool(_UNIT_LOCAL.fullmatch(local)) and not _LOGIN_NEAR.search(text, max(0, start - 80), min(len(text), end + 80))
 
 
 def is_public_span(text: str, kind: str, start: int, end: int) -> bool:

@@ -49,8 +49,12 @@ _MOVE = re.compile(
     r"发到|发给|转到|转给|转发|抄送|寄到"
 )
 # A period ends a sentence only before a capital, a Han character or the end ("No. 9 Xinmei Road" is one sentence).
+# Round 28: a semicolon before a clause that points back at the contact ("; it's on the public listing", "; both on their
+# site", "；都挂在官网上") joins it too: the source is named in that clause.
 # Round 27: a semicolon before a record's next field ("...: Room 204, 1200 College Ave; phone ...") joins its record.
-_SENTENCE_END = re.compile(r"[。！？!?\n]|[；;](?!\s*(?i:phone|tel|fax|e-?mail|mail|whatsapp|wechat|电话|邮箱|传真|微信)\b)|\.(?=\s+[A-Z\u4e00-\u9fff]|\s*$)")
+_SENTENCE_END = re.compile(r"[。！？!?\n]|[；;](?!\s*(?i:phone|tel|fax|e-?mail|mail|whatsapp|wechat|电话|邮箱|传真|微信)\b|"
+                           r"\s*(?i:it'?s|it\s+is|that'?s|that\s+is|both(?:\s+are)?|they'?re|they\s+are|all|listed|published|as\s+(?:listed|published))\s|"
+                           r"\s*(?:都|这个|这是|均)[^。！？\n]{0,4}(?:在|是|印|挂|公布|公开|登))|\.(?=\s+[A-Z\u4e00-\u9fff]|\s*$)")
 
 
 def _sentence(text: str, start: int, end: int) -> tuple[str, str]:

@@ -83,6 +83,15 @@ _DIGEST_BEFORE = re.compile(
     r"哈希值?|校验和|内容标识|订单号?|运单号|快递单号|物流单号|发票号码?|序列号|税号|纳税人识别号|统一社会信用代码|营业执照号|工单号?|版本号|构建号)"
     r"(?:\s*(?:[:：=#]|\bis\b|是|为))?(?:\s+(?-i:[A-Z0-9]{1,6}))*\s*(?:[:：=#]|\bis\b|是|为)?\s*$"
 )
+# Round 28: a shipment's own number right after its label - a container, a bill of lading, a booking, an air waybill;
+# 柜号, 箱号, 提单号, 订舱号 - in a shipment number's shape (ISO 6346 "TGHU7734412", capitals and digits, a long number):
+# the tagger read a container number after a one-time code as a password. No "is" between ("the container is 4719"
+# names a door code's container) and no word ("booking API: sk_...").
+_SHIPMENT_BEFORE = re.compile(
+    r"(?i)(?:\b(?:container|cntr|bill\s+of\s+lading|b/l|bol|booking|awb|air\s*waybill|waybill|consignment)(?:\s+(?:no\.?|number|#|id|ref))?|"
+    r"集装箱号?|柜号|箱号|提单号|提运单号|订舱号|报关单号|包裹号)\s*(?:[:：#]|是|为)?\s*$"
+)
+_SHIPMENT_VALUE = re.compile(r"[A-Z]{4}\d{6,7}|(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9-]{8,20}|\d{9,14}")
 _EXAMPLE_BEFORE = re.compile(
     r"(?i)(?:\be\.g\.|\bfor\s+(?:example|instance)|\bsuch\s+as|\bexample\s*:|例如|比如|举例|示例|样例|范例)\s*[:：,，]?\s*$|"
     # a ticket / case / build / release number, named with its "number" / "ID" / "#" right before it
@@ -113,7 +122,8 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
     if placeholder_words(value) or kind != "other_id" and stand_in_value(value):
         return True  # round 17: "api_key='test-key-000'" in a fixture; round 25: a credential's stand-in, "Bearer YOUR_TOKEN"
     return bool(_DECLARED_DIGEST.match(text, end) or _DIGEST_BEFORE.search(text, max(0, start - 40), start)
-                or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start) or _FROM_DOCS_BEFORE.search(text, max(0, start - 40), start)
+                or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start)
+                or bool(_SHIPMENT_VALUE.fullmatch(value)) and bool(_SHIPMENT_BEFORE.search(text, max(0, start - 30), start)) or _FROM_DOCS_BEFORE.search(text, max(0, start - 40), start)
                 or kind == "api_key" and bool(_CURSOR_BEFORE.search(text, max(0, start - 30), start)))
 
 
