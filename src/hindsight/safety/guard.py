@@ -57,6 +57,7 @@ from hindsight.safety.mention import mentions_attack, references_secret
 from hindsight.safety.normalize import ScreeningText, fold, prepare
 from hindsight.safety.payee import orders_unverified_payee_change
 from hindsight.safety.polarity import adds_check
+from hindsight.safety.preference import states_preference
 from hindsight.safety.rules import (
     CATEGORY_PRIORITY,
     RuleHit,
@@ -233,7 +234,8 @@ class WriteGuard:
         """The classifier threshold for this text: ``carry_threshold`` (never lower) for a carried, unmoved secret
         or a secret named by reference (``mention.references_secret``: ``os.environ['DB_PASSWORD']``, ``<YOUR_KEY>``);
         ``fact_threshold`` (never lower) for a note that carries a redacted value and orders nothing with it
-        (``carried.carried_fact``, not sent outward); :data:`FRAME_THRESHOLD` (never lower) for a directive that acts
+        (``carried.carried_fact``, not sent outward) or that states a named person's working preference with nothing
+        at stake ordered (``preference.states_preference``, round 28); :data:`FRAME_THRESHOLD` (never lower) for a directive that acts
         on nothing at stake or only tightens (``stake.benign_frame``); else :data:`VOUCHED_THRESHOLD` (never higher)
         for a safeguard loosened on a claimed authority's word, or (round 21, ``trusted.py``) a party declared genuine
         and handed what a check guards. Round 22: a rule that adds a check (``polarity.adds_check``) is a frame; a
@@ -241,8 +243,8 @@ class WriteGuard:
         wording hidden on purpose - ``hidden``) lowers the threshold (never raises it)."""
         carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
         threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
-        if normalised and self.fact_threshold > threshold and carried_value_fact(normalised):
-            threshold = self.fact_threshold  # a fact that carries a redacted value: only its payload looked like an attack
+        if normalised and self.fact_threshold > threshold and (carried_value_fact(normalised) or states_preference(normalised)):
+            threshold = self.fact_threshold  # a fact that carries a redacted value, or (round 28) a named person's preference
         if normalised and (benign_frame(normalised) or adds_check(normalised)):
             return max(threshold, FRAME_THRESHOLD)
         vouched = bool(normalised) and (vouched_loosening(normalised) or transfers_trust(normalised))
