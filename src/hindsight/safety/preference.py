@@ -20,7 +20,16 @@ from __future__ import annotations
 import re
 
 from hindsight.safety.features import (
-    AGENT_ADDRESS, APPROVAL, CREDENTIAL, DESTRUCTIVE, EXPOSURE, IMPERATIVE_START, LOOSEN, PAYMENT, PRIVILEGE, TRUST,
+    AGENT_ADDRESS,
+    APPROVAL,
+    CREDENTIAL,
+    DESTRUCTIVE,
+    EXPOSURE,
+    IMPERATIVE_START,
+    LOOSEN,
+    PAYMENT,
+    PRIVILEGE,
+    TRUST,
 )
 from hindsight.safety.rules import ANYONE, _alt, _c
 
