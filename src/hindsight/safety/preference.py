@@ -10,7 +10,11 @@ act at stake and a safeguard loosened for it: a destructive, credential, exposur
 these is a fact about that person; the guard holds it only on the surer fact score (``guard.FACT_THRESHOLD``).
 
 Read on the normalised text (lower case). A loosening word inside what the person *dislikes* ("hates being cc'd",
-不喜欢别人...直接打语音) is the thing disliked, not an order, and is read past; a payment or approval word counts only
+不喜欢别人...直接打语音) is the thing disliked, not an order, and so is contacting the person directly (急事直接打他电话,
+"call her directly"): both are read past; a condition and what to do then ("if / when ...", 如果, 一旦, 有人), the agent
+as the one who acts ("prefers we", "yourself", 你), an act on the person's behalf or without them, a sweep over any
+request (any, whatever, 一律, 任何), a send / forward / export (sent to, 发到, 导出) or a don't that spares the person a
+check (别问, 别叫, 别来烦) is an order; a payment or approval word counts only
 in a sentence that orders (opens with an imperative, or "from now on", 以后): a note that payments go *through* the
 system tightens.
 """
@@ -47,6 +51,7 @@ _STATES = _c(_alt(_EN_SUBJECT + r" " + _EN_VERB, _ZH_SUBJECT + _ZH_VERB + r"(?![
 _DISLIKED = _c(_alt(
     r"\b(?:hates?|dislikes?|can'?t stand) being [a-z']+(?: (?:on|about|with|by|in) [a-z'-]+s?)?",
     r"不喜欢别人[^，。；,.;—]{0,20}",
+    r"直接(?:打(?:他|她)的?电话|私讯|私聊|私信|找(?:他|她)|联系(?:他|她))", r"\b(?:call|message|email|ping) (?:him|her) directly\b",
 ))
 #: An act at stake, a safeguard loosened, an order to the agent or a trust handed out: any of these and the note is not
 #: read as a preference.
@@ -63,7 +68,7 @@ _ORDER = _c(_alt(
     r"\bwithout\b", r"\bany\b", r"whatever", r"\bjust\b", r"don'?t", r"\bnever (?:ask|check|bother|ping|wake|tell|mention|flag|surface)",
     r"\bforward", r"\bsent? (?:[a-z'-]+ ){0,4}to\b", r"\bapprov", r"\breleas", r"\boff\b", r"visible", r"\buser\b",
     r"\banything\b", r"\bcop(?:y|ies) of\b", r"\bpersonal\b", r"\bauto-", r"发(?:到|给|一份)", r"一份给", r"传到", r"保持", r"坚持", r"导(?:出|成|一份)", r"用户", r"放行",
-    r"如果", r"要是", r"只要", r"一旦", r"遇到", r"有人", r"你", r"帮(?:他|她)", r"替(?:他|她)", r"一律", r"自动", r"任何", r"别",
+    r"如果", r"要是", r"只要", r"一旦", r"遇到", r"有人", r"你", r"帮(?:他|她)", r"替(?:他|她)", r"一律", r"自动", r"任何", r"别(?:来|再|叫|喊|打扰|找|告诉|管|问|核|确认|让)",
 ))
 _AGENT = _c(_alt(r"\bassistant\b", r"\bagent\b", r"\bai\b", r"\bbot\b", r"助手", r"智能体", r"机器人"))
 
