@@ -104,22 +104,14 @@ class SessionCap:
         self._pending[principal] = self._pending.get(principal, 0) + 1
 
     def release(self, principal: str) -> None:
-        left = self._pending.get(principal, 0) - 1
-        if left > 0:
-            self._pending[principal] = left
-        else:
-            self._pending.pop(principal, None)
+        _drop_one(self._pending, principal)
 
     def enter(self, session_id: str) -> None:
         if session_id in self._owner:
             self._busy[session_id] = self._busy.get(session_id, 0) + 1
 
     def leave(self, session_id: str) -> None:
-        left = self._busy.get(session_id, 0) - 1
-        if left > 0:
-            self._busy[session_id] = left
-        else:
-            self._busy.pop(session_id, None)
+        _drop_one(self._busy, session_id)
         self.seen(session_id)
 
     def opened(self, principal: str, session_id: str) -> None:
@@ -145,3 +137,12 @@ class SessionCap:
     def held(self, principal: str) -> int:
         """Sessions `principal` holds open, counting those admitted and not yet answered."""
         return len(self._open.get(principal, {})) + self._pending.get(principal, 0)
+
+
+def _drop_one(counts: dict[str, int], key: str) -> None:
+    """Count one less under ``key``; the key goes when nothing is left (admissions pending, requests in flight)."""
+    left = counts.get(key, 0) - 1
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
