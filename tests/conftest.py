@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+
+# A pytest-xdist worker starts with COLUMNS (and LINES) set to 80 x 24; the CLI's rich consoles read COLUMNS once, when
+# hindsight.cli_common is imported, so every table a CLI test renders would be cut at 80 columns in a worker and not in
+# one process. Tests that need a width pass COLUMNS to the command they run.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
 
 if importlib.util.find_spec("onnxruntime") is not None:  # before anything loads usearch: hindsight/native_order.py
     import onnxruntime  # noqa: F401
