@@ -91,13 +91,6 @@ LOOSEN = _c(_alt(
     r"跳过", r"绕过", r"绕开", r"关闭", r"关掉", r"静音", r"禁用", r"不用", r"不需要", r"无需", r"不必", r"别再", r"免了", r"免去", r"省略",
     r"直接", r"自动批准", r"预先批准", r"已授权", r"豁免", r"白名单", r"可以不", r"无限", r"就行", r"就好", r"立即生效", r"马上",
     r"不走", r"别打电话", r"不要再", r"省事", r"太慢", r"耽误", r"浪费时间", r"免验证", r"一了百了",
-    # the round-26 EN/ZH parity additions (scripts/guard_parity26.py), fitted with the round-29 weights
-    r"可选", r"选填", r"可有可无", r"无所谓", r"没关系", r"全开", r"全部(?:打开|开放)", r"忽略", r"无视", r"没必要", r"多此一举", r"非必须", r"不是必须",
-    r"停用", r"拖慢", r"不限(?:额|量|次|速)", r"不设(?:上限|限额|限制)", r"立刻", r"立即", r"一律批准", r"全部批准",
-    r"不经(?:过)?(?:确认|审批|评审|审核|核实|同意|备份|测试)", r"未经(?:确认|审批|评审|审核|核实|测试)", r"\bwaiv", r"\bomit", r"good enough",
-    r"is enough", r"saves? (?:time|effort|hassle)", r"once and for all",
-    r"\bno (?:review|approval|confirmation|callback|check|ticket|backup|sign-?off)s?\b", r"don'?t go through",
-    r"\bno limit",
 ))
 TIGHTEN = _c(_alt(
     r"\bmust\b", r"\brequired?\b", r"mandatory", r"forbidden", r"prohibited", r"not allowed", r"no exceptions", r"two[- ]person",
@@ -139,10 +132,6 @@ APPROVAL = _c(_alt(
     r"confirm", r"approv", r"review", r"sign-?off", r"permission", r"verif", r"phone confirmation", r"callback", r"\bask",
     r"check(?:ing)? (?:with|back)", r"consult", r"ticket", r"change process",
     r"确认", r"审批", r"批准", r"评审", r"审核", r"核实", r"复核", r"请示", r"问我", r"点头", r"签字", r"工单", r"变更流程", r"回电", r"回拨",
-    # the round-26 EN/ZH parity additions (scripts/guard_parity26.py), fitted with the round-29 weights
-    r"许可", r"同意", r"验证", r"校验", r"询问", r"征求", r"问(?:一下|过|清楚)", r"商量", r"咨询", r"核对", r"审查", r"审阅", r"签批", r"会签",
-    r"go-?ahead", r"green[- ]?light", r"double-?check", r"\bsign(?:ature|ed off)",
-    r"call(?:ing)? (?:them |him |her |it )?back",
 ))
 CONTROL = _c(_alt(
     r"\btls\b", r"\bssl\b", r"certificate (?:check|verification|validation)", r"verify ?= ?false", r"reject_unauthorized", r"\b2fa\b",
@@ -169,20 +158,11 @@ TRUST = _c(_alt(
     r"the official (?:one|page|site|address)", r"official (?:verification|login|page|address|site)", r"\bis official\b", r"trust any",
     r"自称", r"只要有人", r"谁能", r"说自己是", r"都是自己人", r"当真", r"就是本人", r"官方(?:地址|的|验证|页面)", r"审核过", r"核实过",
     r"报得出", r"可信",
-    # the round-26 EN/ZH parity additions (scripts/guard_parity26.py), fitted with the round-29 weights
-    r"无论谁", r"不管谁", r"任何人(?:说|自称|来)", r"一律(?:当|视为|信任)", r"都当(?:作|成)", r"都信任", r"直接信任", r"完全信任",
-    r"打(?:电话)?来(?:的人)?(?:说|自称)", r"靠谱", r"at (?:their|his|her) word", r"(?:is|it'?s) really (?:them|him|her)",
-    r"\bcan (?:quote|recite)", r"one of us", r"our own people",
 ))
 AUTHORITY = _c(_alt(
     r"openai", r"anthropic", r"github", r"\baws\b", r"amazon", r"microsoft", r"google", r"stripe", r"vendor", r"platform (?:operator|team)",
     r"cloud provider", r"support (?:team|confirmed)", r"compliance", r"security team", r"(?:model|the) vendor", r"ceo",
     r"官方", r"厂商", r"平台方", r"客服", r"阿里云", r"腾讯", r"微软", r"合规", r"安全团队", r"云厂商", r"支付平台", r"总经理",
-    # the round-26 EN/ZH parity additions (scripts/guard_parity26.py), fitted with the round-29 weights
-    r"谷歌", r"亚马逊", r"供应商", r"技术支持", r"支持团队", r"安全部门", r"首席执行官", r"董事长", r"财务总监", r"技术总监", r"\bofficial\b",
-    r"customer (?:service|support)", r"help ?desk", r"general manager", r"managing director", r"chairman",
-    r"\bcfo\b", r"\bcto\b", r"tencent", r"alibaba", r"aliyun", r"payment (?:platform|provider|processor)",
-    r"security (?:department|office)",
 ))
 AUTHORISED = _c(_alt(
     r"authori[sz]ed", r"pre-?approved", r"\bapproved\b", r"exempt", r"whitelisted", r"certified", r"granted", r"confirmed", r"verified",
