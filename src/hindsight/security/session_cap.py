@@ -88,15 +88,18 @@ class SessionCap:
     def victim(self, principal: str) -> str | None:
         """The session to end so that `principal` may open one on a full server: the least recently used idle one
         of the principal holding the most, when that holds more than `principal` (else None: `principal` is the
-        hog, or all hold as few). It is forgotten here, before anyone awaits, so two newcomers never pick one."""
+        hog, or all hold as few); when every session of that principal has a request in flight, its least recently
+        used one. It is forgotten here, before anyone awaits, so two newcomers never pick one."""
         held = {p: len(s) for p, s in self._open.items() if p != principal}
         hog = max(held, key=lambda p: held[p], default=None)
         if hog is None or held[hog] <= self.held(principal):
             return None
-        idle = [(used, s) for s, used in self._open[hog].items() if not self._busy.get(s)]
-        if not idle:
-            return None
-        session_id = min(idle)[1]
+        sessions = self._open[hog]
+        idle = [(used, s) for s, used in sessions.items() if not self._busy.get(s)]
+        # attack round 29: a hog whose every session holds a request in flight (a GET stream each, which also keeps
+        # it from the idle sweep) was never made to pay, so principals enough to fill the server held it for good;
+        # then its least recently used session ends, stream and all (its client opens one again, as after a 404)
+        session_id = min(idle or [(used, s) for s, used in sessions.items()])[1]
         self.closed(session_id)
         return session_id
 

@@ -1,0 +1,100 @@
+"""Attack round 29 (docs/security.md "Attack round 29"): an outside attacker with the README and docs/security.md.
+
+- Round 28's server-wide session limit ends the least recently used *idle* session of the biggest holder; a holder
+  whose every session kept a GET stream open (no session idle, none ever swept) was never made to pay, so tokens
+  enough to fill the server held every other token out for as long as their streams stayed open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import MutableMapping
+from typing import Any
+
+from hindsight.security.principal import Principal, Scope
+
+
+class _Tokens:
+    """A token store where every bearer token is a read principal of `ops` named as the token."""
+
+    def any_created(self) -> bool:
+        return True
+
+    def verify(self, token: str) -> Principal:
+        return Principal(token, frozenset({Scope.read}), frozenset({"ops"}))
+
+
+class _StreamingMCP:
+    """An MCP endpoint: a POST without a session opens one; a GET holds its session's stream open until the session
+    is ended (`DELETE`), as the SDK's transport does."""
+
+    def __init__(self) -> None:
+        self.streams: dict[str, asyncio.Event] = {}
+        self.ended: list[str] = []
+
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        session = dict(scope["headers"]).get(b"mcp-session-id", b"").decode() or None
+        headers = [(b"content-type", b"application/json")]
+        if scope["method"] == "POST" and session is None:
+            session = uuid.uuid4().hex
+            self.streams[session] = asyncio.Event()
+            headers.append((b"mcp-session-id", session.encode()))
+        elif scope["method"] == "DELETE" and session in self.streams:
+            self.ended.append(session)
+            self.streams.pop(session).set()
+        elif scope["method"] == "GET" and session in self.streams:
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await self.streams[session].wait()
+            await send({"type": "http.response.body", "body": b""})
+            return
+        elif session is not None and session not in self.streams:
+            await send({"type": "http.response.start", "status": 404, "headers": headers})
+            await send({"type": "http.response.body", "body": b"{}"})
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+
+async def _call(guard: Any, token: str, method: str, session: str | None = None) -> dict[str, Any]:
+    headers = [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode())]
+    headers += [(b"mcp-session-id", session.encode())] if session else []
+    scope = {"type": "http", "method": method, "path": "/mcp", "headers": headers}
+    answer: dict[str, Any] = {}
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+            answer["session"] = dict(message["headers"]).get(b"mcp-session-id", b"").decode()
+
+    await guard(scope, receive, send)
+    return answer
+
+
+def test_sessions_kept_busy_by_open_streams_cannot_pin_a_full_server() -> None:
+    """Scaled down: per-token cap 2, the server's limit 4. Two tokens open their 2 sessions each and hold a GET
+    stream open on every one (no session idle). On main a third token's `initialize` was refused 429 for as long as
+    the streams lasted (the biggest holder had no idle session to give up); now the biggest holder's least recently
+    used session ends, stream and all, and the newcomer is served."""
+    from hindsight.security.http_guard import AuthPolicy, HTTPGuard
+    from hindsight.security.session_cap import SessionCap
+
+    async def scenario() -> tuple[int, list[str], list[str]]:
+        mcp = _StreamingMCP()
+        guard = HTTPGuard(mcp, AuthPolicy(_Tokens(), "required"), ["127.0.0.1"],  # type: ignore[arg-type]
+                          sessions=SessionCap(limit=2, server_limit=4))
+        held = {t: [(await _call(guard, t, "POST"))["session"] for _ in range(2)] for t in ("hog1", "hog2")}
+        streams = [asyncio.ensure_future(_call(guard, t, "GET", s)) for t, ss in held.items() for s in ss]
+        await asyncio.sleep(0.01)
+        newcomer = await _call(guard, "agent", "POST")
+        for event in list(mcp.streams.values()):
+            event.set()
+        await asyncio.gather(*streams)
+        return newcomer["status"], mcp.ended, held["hog1"]
+
+    status, ended, hog1 = asyncio.run(scenario())
+    assert status == 200  # main: 429 "too_many_sessions: the server holds its most open MCP sessions"
+    assert ended == [hog1[0]]  # the biggest holder's least recently used session, nobody else's
