@@ -6,6 +6,8 @@
 - A held write told its writer (and every reader of its status and history) the guard's score, `classifier:0.92`:
   a gauge to reword a poison against until it scores under the threshold. Below admin the reason keeps its category
   and rules, not the number.
+- A keyed write that failed after its memory was stored released its idempotency key, so a different request under
+  the key was told `created` for that memory (round 28's lost write, by another door).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
+import pytest
 from bag_embedder import BagEmbedder
 
 from hindsight.config import HindsightSettings
@@ -165,4 +168,36 @@ def test_a_held_write_does_not_tell_a_writer_the_guards_score(tmp_path: Path) ->
             assert "classifier:0.93" in tool(boss, "memory_get", {"memory_id": "mem_" + memory_id, "namespace": "ops"})
     finally:
         tokens.close()
+        engine.close()
+
+
+def test_a_keyed_write_that_fails_after_its_memory_was_stored_keeps_its_key(tmp_path: Path) -> None:
+    """A keyed write whose memory was stored before the call failed (an error past the commit) released its key on
+    main; a different request under the key then collided with that memory and was told `created` for it - its own
+    text stored nowhere (round 28's lost write, by another door). Now the claim stays bound to the first request:
+    the different one is the conflict, the first's retry is answered with its memory."""
+    from hindsight.errors import IdempotencyConflictError
+    from hindsight.review.queue import ReviewQueue
+    from hindsight.review.service import ReviewService
+
+    settings = HindsightSettings(db=tmp_path / "m.db", hygiene=False, guard="off")
+    engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
+    try:
+        service = ReviewService(engine, ReviewQueue(engine.store))
+        store_many = engine.store_many
+
+        def stored_then_failed(*args: Any, **kwargs: Any) -> Any:
+            store_many(*args, **kwargs)
+            raise RuntimeError("the connection dropped after the commit")
+
+        engine.store_many = stored_then_failed  # type: ignore[method-assign]
+        with pytest.raises(RuntimeError):
+            service.store({"content": "The billing deploy port is 6001"}, "local", idempotency_key="k-9")
+        engine.store_many = store_many  # type: ignore[method-assign]
+        with pytest.raises(IdempotencyConflictError):  # main: {"action": "created"} naming the first's memory
+            service.store({"content": "The billing deploy port is 7000"}, "local", idempotency_key="k-9")
+        retry = service.store({"content": "The billing deploy port is 6001"}, "local", idempotency_key="k-9")
+        assert retry["action"] == "created"
+        assert engine.get(retry["memory_id"], "default").content == "The billing deploy port is 6001"
+    finally:
         engine.close()
