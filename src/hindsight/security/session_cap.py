@@ -16,6 +16,8 @@ least recently used session of the principal holding the most (when that holds m
 pays for its own hoard and a token holding few sessions can always open one. A session with a request in flight (an
 open GET stream) is never idle: the SDK keeps it past 30 minutes, so it stays counted; and a new session is counted
 from the moment it is admitted (a reservation), so concurrent `initialize` calls cannot pass the cap together.
+Attack round 29: a hog whose every session held a request in flight was never made to pay (none idle), so streams
+held open pinned a full server; then its least recently used session ends all the same.
 """
 
 from __future__ import annotations
