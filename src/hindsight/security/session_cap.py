@@ -16,6 +16,8 @@ least recently used session of the principal holding the most (when that holds m
 pays for its own hoard and a token holding few sessions can always open one. A session with a request in flight (an
 open GET stream) is never idle: the SDK keeps it past 30 minutes, so it stays counted; and a new session is counted
 from the moment it is admitted (a reservation), so concurrent `initialize` calls cannot pass the cap together.
+Attack round 29: a hog whose every session held a request in flight was never made to pay (none idle), so streams
+held open pinned a full server; then its least recently used session ends all the same.
 """
 
 from __future__ import annotations
@@ -88,15 +90,18 @@ class SessionCap:
     def victim(self, principal: str) -> str | None:
         """The session to end so that `principal` may open one on a full server: the least recently used idle one
         of the principal holding the most, when that holds more than `principal` (else None: `principal` is the
-        hog, or all hold as few). It is forgotten here, before anyone awaits, so two newcomers never pick one."""
+        hog, or all hold as few); when every session of that principal has a request in flight, its least recently
+        used one. It is forgotten here, before anyone awaits, so two newcomers never pick one."""
         held = {p: len(s) for p, s in self._open.items() if p != principal}
         hog = max(held, key=lambda p: held[p], default=None)
         if hog is None or held[hog] <= self.held(principal):
             return None
-        idle = [(used, s) for s, used in self._open[hog].items() if not self._busy.get(s)]
-        if not idle:
-            return None
-        session_id = min(idle)[1]
+        sessions = self._open[hog]
+        idle = [(used, s) for s, used in sessions.items() if not self._busy.get(s)]
+        # attack round 29: a hog whose every session holds a request in flight (a GET stream each, which also keeps
+        # it from the idle sweep) was never made to pay, so principals enough to fill the server held it for good;
+        # then its least recently used session ends, stream and all (its client opens one again, as after a 404)
+        session_id = min(idle or [(used, s) for s, used in sessions.items()])[1]
         self.closed(session_id)
         return session_id
 

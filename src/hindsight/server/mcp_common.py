@@ -22,11 +22,12 @@ from hindsight.errors import (
     StorageBusyError,
     format_validation_error,
 )
+from hindsight.safety.withhold import unscored_answer
 from hindsight.security.audit import AuditLog
 from hindsight.security.http_auth import principal_from_access_token
 from hindsight.security.http_guard import PRINCIPAL_KEY
 from hindsight.security.namespace_names import MAX_NAMESPACE_CHARS, NAMESPACE_PATTERN
-from hindsight.security.principal import LOCAL_OWNER, Actor, Principal, Scope
+from hindsight.security.principal import LOCAL_OWNER, Actor, Principal, Scope, principal_of
 
 T = TypeVar("T")
 
@@ -61,6 +62,13 @@ def _call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
             raise ToolError(f"{StorageBusyError.code}: the database is busy (another process holds its write lock); "
                             "nothing was written, retry later") from exc
         raise ToolError(f"unavailable: storage failed ({text}); retry later") from exc
+
+
+def told(actor: str, namespace: str | None, answer: T) -> T:
+    """A write tool's answer as its caller may read it: below admin of the namespace, every reason without the
+    guard's scores (`safety/withhold.unscored`, attack round 29: a held write's `classifier:0.92` was a gauge to
+    reword a poison against)."""
+    return answer if principal_of(actor).allows(Scope.admin, namespace) else unscored_answer(answer)
 
 
 def _principal_from_http_guard() -> Principal | None:

@@ -12,7 +12,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.model import MAX_CONTENT_CHARS
 from hindsight.review.service import ReviewService
 from hindsight.security.principal import Scope
-from hindsight.server.mcp_common import Gate, IdempotencyKey, Namespace, _call
+from hindsight.server.mcp_common import Gate, IdempotencyKey, Namespace, _call, told
 from hindsight.write.events import (
     TaskCompleted,
     TaskFailed,
@@ -29,23 +29,27 @@ def register_event_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
     def memory_task_completed(task: TaskCompleted, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
         """Record a finished task as one episodic memory (goal, up to 3 key steps, problems and fixes, outcome,
         context). Importance = 0.4*success + 0.4*user_feedback."""
-        return _call(review.record_event, task, gate(Scope.write, task.namespace, "event"), idempotency_key)
+        actor = gate(Scope.write, task.namespace, "event")
+        return told(actor, task.namespace, _call(review.record_event, task, actor, idempotency_key))
 
     @mcp.tool
     def memory_task_failed(task: TaskFailed, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
         """Record a failed task as a `warning` memory (lower importance: its value is avoidance)."""
-        return _call(review.record_event, task, gate(Scope.write, task.namespace, "event"), idempotency_key)
+        actor = gate(Scope.write, task.namespace, "event")
+        return told(actor, task.namespace, _call(review.record_event, task, actor, idempotency_key))
 
     @mcp.tool
     def memory_user_correction(correction: UserCorrection, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
         """Record a user correction at once, as high-importance semantic knowledge; an older conflicting memory
         is deprecated (kept in history)."""
-        return _call(review.record_event, correction, gate(Scope.write, correction.namespace, "event"), idempotency_key)
+        actor = gate(Scope.write, correction.namespace, "event")
+        return told(actor, correction.namespace, _call(review.record_event, correction, actor, idempotency_key))
 
     @mcp.tool
     def memory_tool_retry(pitfall: ToolRetrySucceeded, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
         """Record a tool call that failed and then succeeded after a fix (a pitfall to avoid next time)."""
-        return _call(review.record_event, pitfall, gate(Scope.write, pitfall.namespace, "event"), idempotency_key)
+        actor = gate(Scope.write, pitfall.namespace, "event")
+        return told(actor, pitfall.namespace, _call(review.record_event, pitfall, actor, idempotency_key))
 
     @mcp.tool
     def memory_ingest(
@@ -60,7 +64,7 @@ def register_event_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
         their context when an LLM is configured; otherwise turns as episodes plus stated preferences, corrections
         and decisions) and reports what it kept and why. Everything passes the guard, redaction and hygiene."""
         actor = gate(Scope.write, namespace, "ingest")
-        return _call(review.ingest, messages, session_id, namespace, actor, idempotency_key)
+        return told(actor, namespace, _call(review.ingest, messages, session_id, namespace, actor, idempotency_key))
 
     # ---------------------------------------------------- working memory
     @mcp.tool
@@ -95,5 +99,5 @@ def register_event_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
         """End a session: summarise it into an episodic memory, keep stated preferences/rules as semantic
         memories, and clear its working memory."""
         actor = gate(Scope.write, namespace, "session_end")
-        return _call(engine.end_session, session_id, namespace, actor,
-                     write=lambda items: review.store_many(items, actor, relayed=True))
+        return told(actor, namespace, _call(engine.end_session, session_id, namespace, actor,
+                                            write=lambda items: review.store_many(items, actor, relayed=True)))

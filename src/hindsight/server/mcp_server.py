@@ -35,7 +35,7 @@ from hindsight.security.principal import Scope
 from hindsight.security.tokens import TokenStore
 from hindsight.server.access_log import keep_queries_out_of_the_access_log
 from hindsight.server.mcp_admin_tools import register_admin_tools
-from hindsight.server.mcp_common import INSTRUCTIONS, Gate, IdempotencyKey, MemoryId, Namespace, _call
+from hindsight.server.mcp_common import INSTRUCTIONS, Gate, IdempotencyKey, MemoryId, Namespace, _call, told
 from hindsight.server.mcp_event_tools import register_event_tools
 from hindsight.server.observability import RequestObserver, mount_operations
 from hindsight.server.schema_errors import TypedArgumentErrors
@@ -92,11 +92,11 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         """Store one memory. Returns its memory_id and what happened (created, duplicate, quarantined...);
         in a reviewed namespace the change waits for approval (status pending_review, with a proposal_id)."""
         actor = gate(Scope.write, namespace, "store")
-        return _call(review.store, {
+        return told(actor, namespace, _call(review.store, {
             "content": content, "type": type, "tags": tags or [], "context": context, "importance": importance,
             "source": source, "event_time": event_time, "metadata": metadata or {}, "namespace": namespace,
             "source_task_id": source_task_id, "session_id": session_id, "private": private,
-        }, actor, idempotency_key=idempotency_key)
+        }, actor, idempotency_key=idempotency_key))
 
     @mcp.tool
     def memory_search(
@@ -157,7 +157,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         """Update content (re-embedded) or weights of a memory; the previous version stays in history.
         In a reviewed namespace the change waits for approval (status pending_review)."""
         actor = gate(Scope.write, namespace, "update", memory_id)
-        return _call(review.update, memory_id, updates, namespace, actor)
+        return told(actor, namespace, _call(review.update, memory_id, updates, namespace, actor))
 
     @mcp.tool
     def memory_forget(
@@ -168,7 +168,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         """Soft-forget: the memory sinks out of search but stays in history (use memory_delete to erase).
         In a reviewed namespace the change waits for approval (status pending_review)."""
         actor = gate(Scope.write, namespace, "forget", memory_id)
-        return _call(review.forget, memory_id, reason, namespace, actor)
+        return told(actor, namespace, _call(review.forget, memory_id, reason, namespace, actor))
 
     @mcp.tool
     def memory_delete(
@@ -216,7 +216,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         """Hindsight pass: promote what recurs across episodic memories to semantic memories (linked derived_from
         their sources) and merge near-duplicate semantic memories. Idempotent; safe to run periodically."""
         actor = gate(Scope.write, namespace, "consolidate")
-        return _call(review.consolidate, namespace, actor)
+        return told(actor, namespace, _call(review.consolidate, namespace, actor))
 
     register_admin_tools(mcp, engine, review, gate)
     register_event_tools(mcp, engine, review, gate)

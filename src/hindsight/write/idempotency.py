@@ -151,7 +151,11 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
         result = {"memory_id": memory_id, "action": "created", "status": existing.status.value, "reason": "",
                   "related_ids": [], "redactions": []}
     except BaseException:
-        store.idempotency_release(namespace, key, PENDING, claimed[1])  # nothing written: the key is free again
+        # nothing written: the key is free again. A write that failed after its memory was stored (an error past the
+        # commit, a lost commit acknowledgement) keeps its claim, as a crash does (attack round 29): released, the
+        # next request under the key, a different one, collided with that memory and was told `created` for it
+        if store.get(memory_id) is None:
+            store.idempotency_release(namespace, key, PENDING, claimed[1])
         raise
     recorded = json.dumps(result, default=str)
     first, _ = store.idempotency_settle(namespace, key, PENDING, recorded, claimed[1])
