@@ -258,11 +258,66 @@ def _judge(kind: str, value: str) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------- a nested record's parent key
+
+# Round 29: a nested object's generic key ("number", "no", "value") names nothing alone; the key that holds the object
+# says what it is ("bank_account": {"bsb": ..., "number": "10482736"}; YAML "card:" then an indented "number:").
+_GENERIC_KEYS = {"number", "no", "num", "nr", "value", "digits"}
+_JSON_PARENT = re.compile(rf"[\"']?(?P<key>[A-Za-z{_HAN}][\w{_HAN}.-]{{0,39}})[\"']?[ \t]*[:=][ \t]*$")
+_YAML_PARENT = re.compile(rf"(?m)^(?P<indent>[ \t]*)(?:- )?(?P<key>[A-Za-z{_HAN}][\w{_HAN}.-]{{0,39}}):[ \t]*$")
+
+
+def _parent_ranges(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, parent key) of every JSON object that is a keyed value and every YAML block under a bare key."""
+    out: list[tuple[int, int, str]] = []
+    stack: list[tuple[int, str | None]] = []
+    quoted = False
+    for i, ch in enumerate(text):
+        if ch == '"' and (i == 0 or text[i - 1] != "\\"):
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch == "{":
+            m = _JSON_PARENT.search(text, max(0, i - 48), i)
+            stack.append((i, m.group("key") if m else None))
+        elif ch == "}" and stack:
+            start, key = stack.pop()
+            if key:
+                out.append((start, i, key))
+    for m in _YAML_PARENT.finditer(text):
+        indent, end = len(m.group("indent")), m.end()
+        for line in re.finditer(r"\n(?P<lead>[ \t]*)[^\n]*", text[m.end() :]):
+            if len(line.group("lead")) <= indent and line.group(0).strip():
+                break
+            end = m.end() + line.end()
+        if end > m.end():
+            out.append((m.end(), end, m.group("key")))
+    return sorted(out)
+
+
+def _with_parents(text: str, pairs: list[Pair]) -> list[Pair]:
+    """Each generic key joined to the key of the object that holds it ("bank_account number"); other keys unchanged.
+    One sweep: the ranges nest, so the innermost open one is on top of the stack."""
+    if not any(k.lower() in _GENERIC_KEYS for k, _, _ in pairs):
+        return pairs
+    ranges = _parent_ranges(text)
+    out, stack, j = [], [], 0
+    for key, start, end in sorted(pairs, key=lambda p: p[1]):
+        while j < len(ranges) and ranges[j][0] <= start:
+            stack.append(ranges[j])
+            j += 1
+        while stack and stack[-1][1] <= start:
+            stack.pop()
+        nested = key.lower() in _GENERIC_KEYS and stack and stack[-1][0] <= start < stack[-1][1]
+        out.append((f"{stack[-1][2]} {key}" if nested else key, start, end))
+    return out
+
+
 def find_record_values(text: str) -> list[Span]:
     """Secrets named by their key, and (kind ``public``) values a public or non-secret key keeps."""
     out: list[Span] = []
     bank: bool | None = None
-    pairs = list(record_pairs(text))
+    pairs = _with_parents(text, list(record_pairs(text)))
     support = any(_words(k) <= _CONTACT_WORDS and _words(k) & {"support", "hotline", "helpdesk"} or _PUBLIC_HAN.search(k)
                   and re.search(r"客服|热线|售后", k) for k, _, _ in pairs)
     for key, start, end in pairs:
