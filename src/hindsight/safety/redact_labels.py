@@ -52,11 +52,18 @@ def identifier_label(text: str, start: int) -> bool:
 _TLD = (r"com|net|org|io|dev|app|cloud|co|cn|uk|de|fr|jp|kr|hk|sg|au|in|us|eu|info|biz|ai|gov|edu|local|internal|"
         r"example|test|invalid|localhost|corp|lan")
 _HOST = re.compile(
-    rf"(?:https?://)?(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+(?:{_TLD})(?::\d{{1,5}})?(?:/[A-Za-z0-9._~%-]*)*/?"
+    rf"(?P<scheme>https?://)?(?P<host>(?:[a-z0-9](?:[a-z0-9-]{{0,61}}[a-z0-9])?\.)+(?:{_TLD}))(?P<port>:\d{{1,5}})?"
+    r"(?P<path>(?:/[a-z0-9._~%-]{0,40})*/?)"
 )
+# A path segment that looks generated (a webhook's token, a signed link's secret) makes the URL a credential itself.
+_GENERATED_SEGMENT = re.compile(r"(?=[^/]*\d)[a-z0-9]{16,}")
 
 
 def host_shaped(value: str) -> bool:
-    """A lower-case host name with a known top-level domain, a port or a path after it ("api.example.com/v2/shipments",
-    "https://pay.internal:8443/"): where a credential goes, not the credential."""
-    return bool(_HOST.fullmatch(value.rstrip(".,;")))
+    """A lower-case host name with a known top-level domain and two dots, a scheme, a port or a plain path after it
+    ("api.example.com/v2/shipments", "https://pay.internal:8443/"): where a credential goes, not the credential. A
+    path segment that looks generated ("hooks.slack.com/services/T04.../Ju7zus...") is no plain path."""
+    m = _HOST.fullmatch(value.rstrip(".,;"))
+    if m is None or _GENERATED_SEGMENT.search(m.group("path")):
+        return False
+    return bool(m.group("scheme") or m.group("port") or m.group("path") or m.group("host").count(".") >= 2)

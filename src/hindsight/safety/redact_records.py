@@ -264,34 +264,43 @@ def _judge(kind: str, value: str) -> str | None:
 # says what it is ("bank_account": {"bsb": ..., "number": "10482736"}; YAML "card:" then an indented "number:").
 _GENERIC_KEYS = {"number", "no", "num", "nr", "value", "digits"}
 _JSON_PARENT = re.compile(rf"[\"']?(?P<key>[A-Za-z{_HAN}][\w{_HAN}.-]{{0,39}})[\"']?[ \t]*[:=][ \t]*$")
-_YAML_PARENT = re.compile(rf"(?m)^(?P<indent>[ \t]*)(?:- )?(?P<key>[A-Za-z{_HAN}][\w{_HAN}.-]{{0,39}}):[ \t]*$")
+_YAML_PARENT = re.compile(rf"(?:- )?(?P<key>[A-Za-z{_HAN}][\w{_HAN}.-]{{0,39}}):[ \t]*")
+_LINE = re.compile(r"(?m)^(?P<lead>[ \t]*)(?P<body>[^\n]*)")
+_BRACE = re.compile(r'["{}]')
 
 
 def _parent_ranges(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, parent key) of every JSON object that is a keyed value and every YAML block under a bare key."""
+    """(start, end, parent key) of every JSON object that is a keyed value and every YAML block under a bare key.
+    One pass over the quotes and braces, one over the lines (an indentation stack): linear in the text."""
     out: list[tuple[int, int, str]] = []
     stack: list[tuple[int, str | None]] = []
     quoted = False
-    for i, ch in enumerate(text):
-        if ch == '"' and (i == 0 or text[i - 1] != "\\"):
-            quoted = not quoted
+    for m in _BRACE.finditer(text):
+        i, ch = m.start(), m.group(0)
+        if ch == '"':
+            if i == 0 or text[i - 1] != "\\":  # an escaped quote inside a string changes nothing
+                quoted = not quoted
         elif quoted:
             continue
         elif ch == "{":
-            m = _JSON_PARENT.search(text, max(0, i - 48), i)
-            stack.append((i, m.group("key") if m else None))
-        elif ch == "}" and stack:
-            start, key = stack.pop()
-            if key:
-                out.append((start, i, key))
-    for m in _YAML_PARENT.finditer(text):
-        indent, end = len(m.group("indent")), m.end()
-        for line in re.finditer(r"\n(?P<lead>[ \t]*)[^\n]*", text[m.end() :]):
-            if len(line.group("lead")) <= indent and line.group(0).strip():
-                break
-            end = m.end() + line.end()
-        if end > m.end():
-            out.append((m.end(), end, m.group("key")))
+            key = _JSON_PARENT.search(text, max(0, i - 48), i)
+            stack.append((i, key.group("key") if key else None))
+        elif stack:
+            start, name = stack.pop()
+            if name:
+                out.append((start, i, name))
+    blocks: list[tuple[int, int, str]] = []  # (indent, start, key) of the YAML blocks still open
+    for line in _LINE.finditer(text):
+        if not line.group("body").strip():
+            continue
+        indent = len(line.group("lead"))
+        while blocks and blocks[-1][0] >= indent:
+            _, start, name = blocks.pop()
+            out.append((start, line.start(), name))
+        bare = _YAML_PARENT.fullmatch(line.group("body"))
+        if bare:
+            blocks.append((indent, line.end(), bare.group("key")))
+    out += [(start, len(text), name) for _, start, name in blocks]
     return sorted(out)
 
 
