@@ -36,6 +36,8 @@ KEEP = [
 GONE = [
     ("驾驶证号210203198812045517，下周到期要换。", "210203198812045517", "下周到期"),
     ("司机老王的驾照号码：330106198507214412，车队登记用。", "330106198507214412", "车队登记用"),
+    ("Learner driver Tom Ash, provisional licence number ASHTO 812033 TA7KX. Test on 3 May.", "ASHTO 812033 TA7KX", "Test on 3 May"),
+    ("Intake: Mrs. Ruiz, Medicare number 7QW2-KD9-LM41, prefers afternoons.", "7QW2-KD9-LM41", "prefers afternoons"),
     ("KYC for the new tenant: resident ID 110105199003078816, lease starts in June.", "110105199003078816", "lease starts"),
     ("Refund the deposit to her account 7731-48-220915-3 at Nordbank before Friday.", "7731-48-220915-3", "Nordbank"),
     ("Wire the balance to account 4402 1187 3300 9912 045 (Bank of Lanzhou), ref PO-2231.", "4402 1187 3300 9912 045", "PO-2231"),
