@@ -335,7 +335,7 @@ _DOC_WORD = re.compile(
 )
 _DOC_BRIDGE = re.compile(r"[^\n\d.;!?。；！？]{0,20}?(?:[,，:：]|\bis\b|\bwas\b|是|为|\bno\.?|#)?\s*")
 _DOC_ID = re.compile(r"(?P<v>(?=[A-Z]*\d)[A-Z0-9]{6,20}(?:\s?[(（][0-9A-Z][)）])?|\d{2,6}(?:[ -]\d{1,6}){1,4})(?![A-Za-z0-9*•●＊-]|[.,]\d)")  # "110105****": masked
-_DOC_GROUPED = re.compile(r"(?P<v>(?=[A-Z0-9 -]{0,40}\d)[A-Z0-9]{2,8}(?:[ -][A-Z0-9]{2,8}){1,3})(?![A-Za-z0-9*•●＊-])")
+_DOC_GROUPED = re.compile(r"(?P<v>(?=[A-Z0-9 -]{0,40}\d)[A-Z0-9]{3,8}(?:[ -][A-Z0-9]{2,8}){1,3})(?![A-Za-z0-9*•●＊-])")
 _LABEL_ONLY = re.compile(r"(?i)\s*(?:[,，:：#]|\bis\b|\bwas\b|是|为|\bno\.?)?\s*")
 _NOT_DOC_BETWEEN = re.compile(r"(?i)\b(?:claim|order|booking|ticket|case|ref(?:erence)?|invoice|policy|tracking|phone|tel|mobile|fax|"
                               r"photo|fee|expir\w*|issued|valid|renewal\s+fee|appointment)\b|订单|工单|快递|电话|手机|有效期|办理费|费用|照片")
