@@ -235,7 +235,8 @@ _AT_BANK = r"(?:\s*#)?(?:\s+(?:at|with|@)\s+(?-i:[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'
 # Round 17: other countries' grouped formats may open with a two- or three-digit group - a bank and branch before the
 # account and its suffix (New Zealand 12-3456-7890123-00, a transit-institution prefix 00123-004-...).
 _LOOSE_ACCOUNT = re.compile(r"(?i)\b(?:account|acct|acc|a/c)\.?(?:\s+(?:no\.?|number|#))?" + _AT_BANK + _SEP
-                            + r"(?P<value>\d{4}[ -]?\d{2,4}(?:[ -]?\d{2,5}){0,3}|\d{2,3}[ -]\d{3,4}[ -]\d{4,8}(?:[ -]\d{2,3})?)(?![\d-])")
+                            + r"(?P<value>\d{4}[ -]?\d{2,4}(?:[ -]?\d{2,5}){0,4}|\d{2,6}(?:[ -]\d{1,8}){1,4})(?![\d-])")  # round 29: any grouping
+_DATE = re.compile(r"(?:19|20)\d{2}[ -]\d{1,2}[ -]\d{1,2}|\d{1,2}[ -]\d{1,2}[ -](?:19|20)\d{2}")
 _SORT_CODE = re.compile(r"(?i)\b(?:sort\s+code|BSB)" + _SEP + r"(?P<value>\d{2}[- ]?\d{2}[- ]?\d{2}|\d{3}[- ]\d{3})(?![\d-])")
 # Round 19: a US routing number (ABA checksum) goes like a sort code: three fresh writers running list it as a secret.
 _ROUTING = re.compile(r"(?i)\b(?:routing|ABA|RTN)(?:\s+(?:no\.?|number|#))?" + _SEP + r"(?P<value>\d{9})(?![\d-])")
@@ -278,7 +279,7 @@ def find_bank_accounts(text: str) -> list[Span]:
         out.append(("bank_account", *m.span("value")))
     if paid:  # round 17: money moving names a bank account as well as a bank word does ("pay rent into acc ...")
         for m in _LOOSE_ACCOUNT.finditer(text):
-            if 6 <= len(re.sub(r"\D", "", m.group("value"))) <= 17 and not _CLOUD_ACCOUNT.search(text, max(0, m.start() - 12), m.end()):
+            if 6 <= len(re.sub(r"\D", "", m.group("value"))) <= 20 and not _DATE.fullmatch(m.group("value")) and not _CLOUD_ACCOUNT.search(text, max(0, m.start() - 12), m.end()):
                 out.append(("bank_account", *m.span("value")))
     for m in _ACCOUNT.finditer(text):
         if _CLOUD_ACCOUNT.search(text, max(0, m.start() - 12), m.start("value")):

@@ -258,11 +258,75 @@ def _judge(kind: str, value: str) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------- a nested record's parent key
+
+# Round 29: a nested object's generic key ("number", "no", "value") names nothing alone; the key that holds the object
+# says what it is ("bank_account": {"bsb": ..., "number": "10482736"}; YAML "card:" then an indented "number:").
+_GENERIC_KEYS = {"number", "no", "num", "nr", "value", "digits"}
+_JSON_PARENT = re.compile(rf"[\"']?(?P<key>[A-Za-z{_HAN}][\w{_HAN}.-]{{0,39}})[\"']?[ \t]*[:=][ \t]*$")
+_YAML_PARENT = re.compile(rf"(?:- )?(?P<key>[A-Za-z{_HAN}][\w{_HAN}.-]{{0,39}}):[ \t]*")
+_LINE = re.compile(r"(?m)^(?P<lead>[ \t]*)(?P<body>[^\n]*)")
+_BRACE = re.compile(r'["{}]')
+
+
+def _parent_ranges(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, parent key) of every JSON object that is a keyed value and every YAML block under a bare key.
+    One pass over the quotes and braces, one over the lines (an indentation stack): linear in the text."""
+    out: list[tuple[int, int, str]] = []
+    stack: list[tuple[int, str | None]] = []
+    quoted = False
+    for m in _BRACE.finditer(text):
+        i, ch = m.start(), m.group(0)
+        if ch == '"':
+            if i == 0 or text[i - 1] != "\\":  # an escaped quote inside a string changes nothing
+                quoted = not quoted
+        elif quoted:
+            continue
+        elif ch == "{":
+            key = _JSON_PARENT.search(text, max(0, i - 48), i)
+            stack.append((i, key.group("key") if key else None))
+        elif stack:
+            start, name = stack.pop()
+            if name:
+                out.append((start, i, name))
+    blocks: list[tuple[int, int, str]] = []  # (indent, start, key) of the YAML blocks still open
+    for line in _LINE.finditer(text):
+        if not line.group("body").strip():
+            continue
+        indent = len(line.group("lead"))
+        while blocks and blocks[-1][0] >= indent:
+            _, start, name = blocks.pop()
+            out.append((start, line.start(), name))
+        bare = _YAML_PARENT.fullmatch(line.group("body"))
+        if bare:
+            blocks.append((indent, line.end(), bare.group("key")))
+    out += [(start, len(text), name) for _, start, name in blocks]
+    return sorted(out)
+
+
+def _with_parents(text: str, pairs: list[Pair]) -> list[Pair]:
+    """Each generic key joined to the key of the object that holds it ("bank_account number"); other keys unchanged.
+    One sweep: the ranges nest, so the innermost open one is on top of the stack."""
+    if not any(k.lower() in _GENERIC_KEYS for k, _, _ in pairs):
+        return pairs
+    ranges = _parent_ranges(text)
+    out, stack, j = [], [], 0
+    for key, start, end in sorted(pairs, key=lambda p: p[1]):
+        while j < len(ranges) and ranges[j][0] <= start:
+            stack.append(ranges[j])
+            j += 1
+        while stack and stack[-1][1] <= start:
+            stack.pop()
+        nested = key.lower() in _GENERIC_KEYS and stack and stack[-1][0] <= start < stack[-1][1]
+        out.append((f"{stack[-1][2]} {key}" if nested else key, start, end))
+    return out
+
+
 def find_record_values(text: str) -> list[Span]:
     """Secrets named by their key, and (kind ``public``) values a public or non-secret key keeps."""
     out: list[Span] = []
     bank: bool | None = None
-    pairs = list(record_pairs(text))
+    pairs = _with_parents(text, list(record_pairs(text)))
     support = any(_words(k) <= _CONTACT_WORDS and _words(k) & {"support", "hotline", "helpdesk"} or _PUBLIC_HAN.search(k)
                   and re.search(r"客服|热线|售后", k) for k, _, _ in pairs)
     for key, start, end in pairs:

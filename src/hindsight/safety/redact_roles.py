@@ -327,14 +327,16 @@ def listed(text: str, spans: list[Span]) -> list[Span]:
 
 _DOC_WORD = re.compile(
     r"(?i)(?:\bpassport(?:\s+(?:no\.?|number|#))?|\b(?:national\s+|personal\s+|resident\s+|citizen\s+)?(?:id|identity)\s+(?:card|document)(?:\s+(?:no\.?|number|#))?|"
-    r"\bPPS(?:N|\s+(?:no\.?|number))?|\bmedicare(?:\s+(?:card\s+)?(?:no\.?|number))?|\b(?:driver'?s?|driving)\s+licen[cs]e(?:\s+(?:no\.?|number|#))?|"
-    r"\b(?:residence|work|resident)\s+permit(?:\s+(?:no\.?|number|#))?|\bvisa\s+(?:no\.?|number|#)|\bnational\s+insurance(?:\s+(?:no\.?|number))?|"
+    r"\bPPS(?:N|\s+(?:no\.?|number))?|\bmedicare(?:\s+(?:card\s+)?(?:no\.?|number))?|\b(?:driver'?s?|driving|provisional|learner'?s?)\s+licen[cs]e(?:\s+(?:no\.?|number|#))?|"
+    r"\b(?:national|resident|citizen)\s+ID\b(?:\s+(?:no\.?|number|#))?|\b(?:residence|work|resident)\s+permit(?:\s+(?:no\.?|number|#))?|\bvisa\s+(?:no\.?|number|#)|\bnational\s+insurance(?:\s+(?:no\.?|number))?|"
     r"\b(?:social\s+insurance|health\s+insurance|tax\s+file|personal\s+public\s+service)\s+number|"
-    r"(?:居民)?身份证(?:号码?)?|护照(?:号码?)?|回乡证|港澳(?:台)?(?:居民)?(?:来往)?(?:内地)?通行证|台胞证|居留许可|居住证|驾驶证(?:号)?|驾照(?:号)?|"
+    r"(?:居民)?身份证(?:号码?)?|护照(?:号码?)?|回乡证|港澳(?:台)?(?:居民)?(?:来往)?(?:内地)?通行证|台胞证|居留许可|居住证|驾驶证(?:号码?)?|驾照(?:号码?)?|"
     r"社保(?:卡)?号|医保(?:卡)?号|证件号(?:码)?)"
 )
 _DOC_BRIDGE = re.compile(r"[^\n\d.;!?。；！？]{0,20}?(?:[,，:：]|\bis\b|\bwas\b|是|为|\bno\.?|#)?\s*")
 _DOC_ID = re.compile(r"(?P<v>(?=[A-Z]*\d)[A-Z0-9]{6,20}(?:\s?[(（][0-9A-Z][)）])?|\d{2,6}(?:[ -]\d{1,6}){1,4})(?![A-Za-z0-9*•●＊-]|[.,]\d)")  # "110105****": masked
+_DOC_GROUPED = re.compile(r"(?P<v>(?=[A-Z0-9 -]{0,40}\d)[A-Z0-9]{3,8}(?:[ -][A-Z0-9]{2,8}){1,3})(?![A-Za-z0-9*•●＊-])")
+_LABEL_ONLY = re.compile(r"(?i)\s*(?:[,，:：#]|\bis\b|\bwas\b|是|为|\bno\.?)?\s*")
 _NOT_DOC_BETWEEN = re.compile(r"(?i)\b(?:claim|order|booking|ticket|case|ref(?:erence)?|invoice|policy|tracking|phone|tel|mobile|fax|"
                               r"photo|fee|expir\w*|issued|valid|renewal\s+fee|appointment)\b|订单|工单|快递|电话|手机|有效期|办理费|费用|照片")
 
@@ -349,6 +351,8 @@ def _documents(text: str) -> list[Span]:
         if _NOT_DOC_BETWEEN.search(between):
             continue
         ident = _DOC_ID.match(text, bridge.end())
+        if ident is None and _LABEL_ONLY.fullmatch(between):  # round 29: right after its label, any grouping of capitals
+            ident = _DOC_GROUPED.match(text, bridge.end())  # and digits ("licence number BELL9 905142 MJ9AB")
         if ident is None:
             continue
         value = ident.group("v")
@@ -358,8 +362,9 @@ def _documents(text: str) -> list[Span]:
             continue
         if re.fullmatch(r"(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:[0-2]\d|3[01])", value) or declared_invalid(text, *ident.span("v")):
             continue  # a date written YYYYMMDD; "校验位不对", "sample data"
-        if re.fullmatch(r"\d{17}[\dX]", value) and not cn_id_valid(value):
-            continue  # a resident ID's shape with a wrong check character is a sample or a typo (redact.py's policy)
+        if re.fullmatch(r"\d{17}[\dX]", value) and not cn_id_valid(value) and not _LABEL_ONLY.fullmatch(between):
+            continue  # a resident ID's shape with a wrong check character far from its label is a sample or a typo
+            # (redact.py's policy); round 29: right after its label ("驾驶证号2102..."), the label decides, not the checksum
         out.append(("national_id", *ident.span("v")))
     return out
 

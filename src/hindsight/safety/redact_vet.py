@@ -15,6 +15,7 @@ import bisect
 import re
 
 from hindsight.safety.redact_contacts import is_public_contact
+from hindsight.safety.redact_labels import host_shaped, identifier_label
 from hindsight.safety.redact_public import is_public_span, same_place
 from hindsight.safety.validators import placeholder_words, stand_in_value
 
@@ -109,6 +110,9 @@ _CURSOR_BEFORE = re.compile(
     r"\b(?:next|continuation)\s+(?:page\s+)?token|分页(?:令牌|游标|token)|游标|下一页(?:的)?(?:token|令牌))[\"']?\s*(?:[:：=]|\bis\b|是|为)?\s*[\"']?$"
 )
 _SHAPE_KINDS = frozenset({"api_key", "password", "other_id", "otp"})
+# Round 29: kinds read from a value's shape that a record's label in front of it overrules (``redact_labels``): an
+# application's number read as a phone, a customs entry's grouped number read as a password.
+_LABELLED_KINDS = _SHAPE_KINDS | {"phone", "bank_account", "card", "national_id", "cn_id", "cvv", "card_expiry"}
 
 
 def declared_public(text: str, end: int, start: int | None = None, kind: str = "") -> bool:
@@ -116,7 +120,11 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
     kind, also: is a key-, password- or ID-shaped value named a digest or a public identifier ("(hash of ...)", "CID 是")?"""
     if _DECLARED_PUBLIC.match(text, end):
         return True
-    if start is None or kind not in _SHAPE_KINDS:
+    if start is None or kind not in _LABELLED_KINDS:
+        return False
+    if identifier_label(text, start) or kind in ("api_key", "password", "other_id") and host_shaped(text[start:end]):
+        return True  # round 29: "申请单号2024...", "Entry number 552-...": a record's number; a host is where a key goes
+    if kind not in _SHAPE_KINDS:
         return False
     value = text[start:end]
     if placeholder_words(value) or kind != "other_id" and stand_in_value(value):
