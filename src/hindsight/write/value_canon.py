@@ -235,6 +235,13 @@ def _explained(part: frozenset[str], side: tuple[frozenset[str], ...]) -> bool:
     return any(v.startswith("clock:") and int(v[6:8]) in hours for mention in side for v in mention)
 
 
+def bounded_apart(old: str, new: str) -> bool:
+    """Both texts bound their values, in opposite ways ("flights under 6 hours" / "flights over 6 hours", 以内 / 超过):
+    two rules, whatever their values; a bound on one side only is read as no bound."""
+    bounds = [{kind for kind, pattern in _BOUNDS if pattern.search(unicodedata.normalize("NFKC", t))} for t in (old, new)]
+    return bool(bounds[0] and bounds[1] and not bounds[0] & bounds[1])
+
+
 @lru_cache(maxsize=4096)
 def value_match(old: str, new: str) -> Match:
     """The value mentions of `old` and `new` paired one to one where they may name one value (a maximum bipartite
@@ -255,8 +262,7 @@ def value_match(old: str, new: str) -> Match:
         return False
 
     paired = sum(place(i, set()) for i in range(len(a)))
-    bounds = [{kind for kind, pattern in _BOUNDS if pattern.search(unicodedata.normalize("NFKC", t))} for t in (old, new)]
-    if bounds[0] and bounds[1] and not bounds[0] & bounds[1]:
+    if bounded_apart(old, new):
         return Match(paired, len(a) - paired + 1, len(b) - paired + 1)  # bounded the other way: another rule
     placed = set(owner.values())
     old_left = sum(i not in placed and not _explained(v, a) for i, v in enumerate(a))

@@ -1,0 +1,93 @@
+"""Hygiene round 29 (issue 10): which released hygiene rows the round's readings can move, and main against the branch.
+
+    PYTHONPATH=src:bench python bench/hygiene_round29.py rows OUT.json       # rows where a reading fires on some pair
+    python bench/hygiene_round29.py compare MAIN_REPLAY.json BRANCH_REPLAY.json OUT.json
+
+`rows`: every ordered pair of a row's texts (others, existing, new: each earlier one against each later one, as written
+and as `conversions.written_alike` rewrites them) is read by the round's three readings - `said_of.said_of_another`
+(a switch or contrast said of another part of one owner or under another condition), `said_of.other_period` (two
+readings at two times) and `value_canon.bounded_apart` (one value bounded the other way); a row where none fires on any
+pair is judged as on main by construction (each reading only ever takes a change or a merge away where it fires). The
+replays are `hygiene_funnel.py --pairs` on main and on the branch; `compare` prints the moved rows, the cells, and the
+leave-one-round-out of the round's rule, fixed before the replay (docs/benchmarks.md "Hygiene, round 29"): a fold
+ships the readings if, on the other sets, restatements merged rise or distinct pairs lost (merged or deprecated) fall,
+no distinct or supplement pair is newly merged or deprecated, changes do not fall, wrong deprecations (restatement /
+distinct / supplement -> change) do not rise and others untouched do not fall.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+LOST = ("merged", "change", "merged_elsewhere")
+
+
+def rows(out: str) -> None:
+    from hygiene_round28 import _rows, _texts
+
+    from hindsight.write.conversions import written_alike
+    from hindsight.write.said_of import other_period, said_of_another
+    from hindsight.write.value_canon import bounded_apart
+
+    found: dict[str, list[str]] = {}
+    for rnd, i, r in _rows():
+        texts = _texts(r)
+        fired: set[str] = set()
+        for j in range(1, len(texts)):
+            for k in range(j):
+                for o, n in {(texts[k], texts[j]), written_alike(texts[k], texts[j])}:
+                    for name, read in (("said_of", said_of_another), ("period", other_period), ("bounds", bounded_apart)):
+                        if read(o, n):
+                            fired.add(name)
+        if fired:
+            found[f"{rnd}:{i}"] = sorted(fired)
+    Path(out).write_text(json.dumps(found, indent=0), encoding="utf-8")
+    print(len(found), Counter(x for v in found.values() for x in v))
+
+
+def _cells(rows: dict[str, dict[str, Any]], keys: list[str]) -> Counter[str]:
+    from hygiene_round28 import _cells as cells
+
+    return cells(rows, keys)
+
+
+def passes(m: Counter[str], b: Counter[str]) -> bool:
+    """The round's rule on one fold's training sets (main's cells `m`, the branch's `b`)."""
+    gained = b["restatement->merged"] > m["restatement->merged"] or (
+        sum(b[f"distinct->{a}"] for a in LOST) < sum(m[f"distinct->{a}"] for a in LOST))
+    newly_lost = any(b[f"{lab}->{a}"] > m[f"{lab}->{a}"] for lab in ("distinct", "supplement") for a in LOST)
+    wrong = sum(b[f"{lab}->change"] - m[f"{lab}->change"] for lab in ("restatement", "distinct", "supplement"))
+    return (gained and not newly_lost and b["change->change"] >= m["change->change"] and wrong <= 0
+            and b["others_ok"] >= m["others_ok"])
+
+
+def compare(main_path: str, branch_path: str, out: str) -> None:
+    from hygiene_round28 import _decided
+
+    m, b = _decided(main_path), _decided(branch_path)
+    keys = sorted(set(m) & set(b))
+    by_round: dict[str, list[str]] = defaultdict(list)
+    for k in keys:
+        by_round[k.split(":")[0]].append(k)
+    moved = {k: [m[k]["label"], m[k]["lang"], m[k]["actual"], b[k]["actual"], m[k]["others_ok"], b[k]["others_ok"]]
+             for k in keys if (m[k]["actual"], m[k]["others_ok"]) != (b[k]["actual"], b[k]["others_ok"])}
+    folds, held = {}, Counter()
+    for rnd, own in sorted(by_round.items()):
+        rest = [k for k in keys if k.split(":")[0] != rnd]
+        folds[rnd] = passes(_cells(m, rest), _cells(b, rest))
+        held += _cells(b if folds[rnd] else m, own)
+    report = {"rows": len(keys), "main": _cells(m, keys), "branch": _cells(b, keys), "held_out": held,
+              "folds_on": folds, "moved": moved}
+    Path(out).write_text(json.dumps(report, indent=1), encoding="utf-8")
+    for k, v in moved.items():
+        print(k, *v)
+    print({k: v for k, v in report.items() if k != "moved"})
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT / "bench"))
+    {"rows": rows, "compare": compare}[sys.argv[1]](*sys.argv[2:])
