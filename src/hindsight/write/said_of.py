@@ -38,15 +38,17 @@ _CLAUSE = re.compile(r"[，。；！？,.;!?：:—–()（）\n]|\s-\s")
 _OWNED_EN = re.compile(r"^\W*(?:the |our |my |their |his |her )?(?P<owner>[^,;:]{2,40}?)['’]s "
                        r"(?P<thing>[^,;:]{2,40}?) (?:is|are|was|were|has|have|will|can|lives?|sits?|goes|go)\b",
                        re.IGNORECASE)
-_OWNED_ZH = re.compile(r"^(?P<owner>[^，。；：的]{1,12}?)\s*的\s*(?P<thing>[^，。；：的\s]{1,8}?)(?:用的是|现在是|是|用|在|由|改|换)")
+_OWNED_ZH = re.compile(r"^(?P<owner>[^，。；：,.;:的]{1,12}?)\s*的\s*(?P<thing>[^，。；：,.;:的\s]{1,8}?)(?:用的是|现在是|是|用|在|由|改|换)")
 #: A scope a statement is said under, at its start: "For X, ...", "For X I'd ...", 对于 X，, X 的话，.
 _SCOPE_EN = re.compile(r"^\W*(?:for|when it comes to|as for|with) (?P<scope>[^,;:]{2,40}?)"
                        r"(?:,|\s+(?=(?:i|i'd|i'm|we|we'd|she|he|they|you|wants?|prefers?)\b))", re.IGNORECASE)
-_SCOPE_ZH = re.compile(r"^(?:对于|至于|关于)(?P<scope>[^，。；：]{1,10}?)(?:来说|方面|的话)?，|^(?P<scope2>[^，。；：]{1,8}?)的话，")
+_SCOPE_ZH = re.compile(r"^(?:对于|至于|关于)(?P<scope>[^，。；：,.;:]{1,10}?)(?:来说|方面|的话)?[，,]"
+                       r"|^(?P<scope2>[^，。；：,.;:]{1,8}?)的话[，,]")
 
 
 def _content(text: str) -> list[str]:
-    return [u.text for u in units(text) if not u.stop and not u.number]
+    """Content words of a stretch; one Han character (事, 层) names nothing by itself."""
+    return [u.text for u in units(text) if not u.stop and not u.number and not (u.cjk and len(u.text) < 2)]
 
 
 def _named_in(words: list[str], old: str) -> list[str]:
