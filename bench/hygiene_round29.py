@@ -7,7 +7,8 @@
 and as `conversions.written_alike` rewrites them) is read by the round's three readings - `said_of.said_of_another`
 (a switch or contrast said of another part of one owner or under another condition), `said_of.other_period` (two
 readings at two times) and `value_canon.bounded_apart` (one value bounded the other way); a row where none fires on any
-pair is judged as on main by construction (each reading only ever takes a change or a merge away where it fires). The
+pair is judged as on main by construction (each reading only ever takes a change or a merge away where it fires: the
+first two where main's `change_evidence` reads a change, the third where `same_fact.agreement` agrees). The
 replays are `hygiene_funnel.py --pairs` on main and on the branch; `compare` prints the moved rows, the cells, and the
 leave-one-round-out of the round's rule, fixed before the replay (docs/benchmarks.md "Hygiene, round 29"): a fold
 ships the readings if, on the other sets, restatements merged rise or distinct pairs lost (merged or deprecated) fall,
@@ -29,9 +30,19 @@ LOST = ("merged", "change", "merged_elsewhere")
 def rows(out: str) -> None:
     from hygiene_round28 import _rows, _texts
 
+    from hindsight.write import said_of
+    from hindsight.write.analysis import analyse
     from hindsight.write.conversions import written_alike
-    from hindsight.write.said_of import other_period, said_of_another
+    from hindsight.write.evidence import change_evidence
+    from hindsight.write.same_fact import agreement
     from hindsight.write.value_canon import bounded_apart
+
+    def main_change(o: str, n: str) -> bool:  # main's change evidence: the readings off
+        said_of.ON = said_of.PERIODS = False
+        try:
+            return change_evidence(o, n, analyse(o, n)) is not None
+        finally:
+            said_of.ON = said_of.PERIODS = True
 
     found: dict[str, list[str]] = {}
     for rnd, i, r in _rows():
@@ -40,9 +51,13 @@ def rows(out: str) -> None:
         for j in range(1, len(texts)):
             for k in range(j):
                 for o, n in {(texts[k], texts[j]), written_alike(texts[k], texts[j])}:
-                    for name, read in (("said_of", said_of_another), ("period", other_period), ("bounds", bounded_apart)):
-                        if read(o, n):
-                            fired.add(name)
+                    # a reading moves a pair only where main reads a change (the first two) or the values agree
+                    if said_of.said_of_another(o, n) and main_change(o, n):
+                        fired.add("said_of")
+                    if said_of.other_period(o, n) and main_change(o, n):
+                        fired.add("period")
+                    if bounded_apart(o, n) and agreement(o, n).agrees:
+                        fired.add("bounds")
         if fired:
             found[f"{rnd}:{i}"] = sorted(fired)
     Path(out).write_text(json.dumps(found, indent=0), encoding="utf-8")

@@ -354,7 +354,8 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
                                             or moved_value(old, new))
     new_value = s.nouns(s.novel) or [u for u in s.novel if u.number]
     stays = kept_whole(old, new) and not a.polarity_flip and not _DEPARTURE.search(new.lower())
-    if switch and new_value and not a.old_has_contrast and not stays and about_the_same and not said_of_another(old, new):
+    if (switch and new_value and not a.old_has_contrast and not stays and about_the_same
+            and not said_of_another(old, new, switch)):  # a contrast said of another part or condition (round 29)
         return f"the new memory says '{switch}' ({_text(new_value)})"  # (a new text that keeps all of the
         # old one says it still holds: "uses a standing desk and switches to sitting after lunch")
     if told and not a.old_has_contrast:

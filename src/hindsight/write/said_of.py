@@ -1,7 +1,7 @@
 """What a switch or contrast cue of a new memory is said of (hygiene round 29, issue 10).
 
-A contrast or switch ("X, not Y", "rather ... than Y", "prefers X over Y", 不是 Y) retires the old memory only when
-it is said of what the old memory states. Two readings give positive evidence that it is said of something else,
+A contrast ("X, not Y", "rather ... than Y", "prefers X over Y", 不是 Y) retires the old memory only when it is said
+of what the old memory states. Two readings give positive evidence that it is said of something else,
 so the pair is kept and linked (`evidence.change_evidence` reads them on its switch path only):
 
 * `other_part` - the new statement is about a part or an attribute of an owner the old text names, a part the old
@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from hindsight.text.script import script_of
 from hindsight.write.analysis import units
 
 ON = True
@@ -61,6 +62,7 @@ def other_part(old: str, new: str) -> str | None:
     """The new text's first clause is about a thing of an owner the old text names, a thing the old text does not
     name (no content word of it in the old text)."""
     text = unicodedata.normalize("NFKC", new).strip()
+    text = _CLAUSE.split(text, maxsplit=1)[0]  # the first clause: "Typo earlier — Jess's email is ..." names no part
     found = _OWNED_EN.match(text) or _OWNED_ZH.match(text)
     if found is None:
         return None
@@ -87,10 +89,18 @@ def other_condition(old: str, new: str) -> str | None:
 _NOW = re.compile(r"\b(?:now|these days|nowadays|from now on|any ?more|no longer)\b|现在|如今|目前|以后|不再|改[用成为]", re.IGNORECASE)
 
 
-def said_of_another(old: str, new: str) -> str | None:
-    """Positive evidence that the new text's switch or contrast is said of another thing than the old text states
-    (not where the new text says the state changed now: "Orion 的数据库现在是 MySQL，不是 PostgreSQL")."""
-    if not ON or _NOW.search(new):
+#: The switch cues that contrast two things rather than say one changed (`end_cues._SWITCH_EN` / `_SWITCH_ZH`, the
+#: strong cues): ", not", "rather ... than", "prefers X over", 不是, 而不是. A switch verb (换成, "moved to") says a change.
+CONTRAST = re.compile(r",\s*not\b|\bnot\b|\brather\b|\bthan\b|\bover\b|\binstead\b|不是|而非", re.IGNORECASE)
+
+
+def said_of_another(old: str, new: str, cue: str | None = None) -> str | None:
+    """Positive evidence that the new text's contrast (`cue`, when given, must be one: `CONTRAST`) is said of another
+    thing than the old text states; one script (across scripts the words cannot be compared), and not where the new
+    text says the state changed now ("Orion 的数据库现在是 MySQL，不是 PostgreSQL")."""
+    if not ON or _NOW.search(new) or (cue is not None and not CONTRAST.search(cue)):
+        return None
+    if script_of(old) != script_of(new):
         return None
     return other_part(old, new) or other_condition(old, new)
 
