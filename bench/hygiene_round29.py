@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 LOST = ("merged", "change", "merged_elsewhere")
@@ -64,12 +63,6 @@ def rows(out: str) -> None:
     print(len(found), Counter(x for v in found.values() for x in v))
 
 
-def _cells(rows: dict[str, dict[str, Any]], keys: list[str]) -> Counter[str]:
-    from hygiene_round28 import _cells as cells
-
-    return cells(rows, keys)
-
-
 def passes(m: Counter[str], b: Counter[str]) -> bool:
     """The round's rule on one fold's training sets (main's cells `m`, the branch's `b`)."""
     gained = b["restatement->merged"] > m["restatement->merged"] or (
@@ -81,26 +74,9 @@ def passes(m: Counter[str], b: Counter[str]) -> bool:
 
 
 def compare(main_path: str, branch_path: str, out: str) -> None:
-    from hygiene_round28 import _decided
+    from hygiene_round28 import compare as compare28
 
-    m, b = _decided(main_path), _decided(branch_path)
-    keys = sorted(set(m) & set(b))
-    by_round: dict[str, list[str]] = defaultdict(list)
-    for k in keys:
-        by_round[k.split(":")[0]].append(k)
-    moved = {k: [m[k]["label"], m[k]["lang"], m[k]["actual"], b[k]["actual"], m[k]["others_ok"], b[k]["others_ok"]]
-             for k in keys if (m[k]["actual"], m[k]["others_ok"]) != (b[k]["actual"], b[k]["others_ok"])}
-    folds, held = {}, Counter()
-    for rnd, own in sorted(by_round.items()):
-        rest = [k for k in keys if k.split(":")[0] != rnd]
-        folds[rnd] = passes(_cells(m, rest), _cells(b, rest))
-        held += _cells(b if folds[rnd] else m, own)
-    report = {"rows": len(keys), "main": _cells(m, keys), "branch": _cells(b, keys), "held_out": held,
-              "folds_on": folds, "moved": moved}
-    Path(out).write_text(json.dumps(report, indent=1), encoding="utf-8")
-    for k, v in moved.items():
-        print(k, *v)
-    print({k: v for k, v in report.items() if k != "moved"})
+    compare28(main_path, branch_path, out, passes)
 
 
 if __name__ == "__main__":
