@@ -6,9 +6,10 @@
 `rows`: every ordered pair of a row's texts (others, existing, new: each earlier one against each later one, as written
 and as `conversions.written_alike` rewrites them) is read by the round's three readings - `said_of.said_of_another`
 (a switch or contrast said of another part of one owner or under another condition), `said_of.other_period` (two
-readings at two times) and `value_canon.bounded_apart` (one value bounded the other way); a row where none fires on any
+readings at two times) and `value_canon.bounded_apart` (one value bounded the other way, a negated bound turned round:
+`NEGATED_BOUNDS`); a row where none fires on any
 pair is judged as on main by construction (each reading only ever takes a change or a merge away where it fires: the
-first two where main's `change_evidence` reads a change, the third where `same_fact.agreement` agrees). The
+first two where main's `change_evidence` reads a change, the third where `same_fact.agreement` agrees or main's bound reading differs). The
 replays are `hygiene_funnel.py --pairs` on main and on the branch; `compare` prints the moved rows, the cells, and the
 leave-one-round-out of the round's rule, fixed before the replay (docs/benchmarks.md "Hygiene, round 29"): a fold
 ships the readings if, on the other sets, restatements merged rise or distinct pairs lost (merged or deprecated) fall,
@@ -29,7 +30,7 @@ LOST = ("merged", "change", "merged_elsewhere")
 def rows(out: str) -> None:
     from hygiene_round28 import _rows, _texts
 
-    from hindsight.write import said_of
+    from hindsight.write import said_of, value_canon
     from hindsight.write.analysis import analyse
     from hindsight.write.conversions import written_alike
     from hindsight.write.evidence import change_evidence
@@ -57,6 +58,11 @@ def rows(out: str) -> None:
                         fired.add("period")
                     if bounded_apart(o, n) and agreement(o, n).agrees:
                         fired.add("bounds")
+                    value_canon.NEGATED_BOUNDS = False  # main's bound reading, read by the value gate too
+                    main_bounds = bounded_apart(o, n)
+                    value_canon.NEGATED_BOUNDS = True
+                    if main_bounds != bounded_apart(o, n):
+                        fired.add("negated bound")
         if fired:
             found[f"{rnd}:{i}"] = sorted(fired)
     Path(out).write_text(json.dumps(found, indent=0), encoding="utf-8")

@@ -108,7 +108,7 @@ def said_of_another(old: str, new: str, cue: str | None = None) -> str | None:
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
 #: A period a statement is dated to: a month, a year, a quarter, a relative month / year / quarter; ZH N月(份), N年.
-_PERIOD_EN = re.compile(r"\b(?:(?P<month>january|february|march|april|may|june|july|august|september|october|november|"
+_PERIOD_EN = re.compile(r"(?<!\d)(?<!\d\s)(?<!\d(?:st|nd|rd|th)\s)\b(?:(?P<month>january|february|march|april|may|june|july|august|september|october|november|"
                         r"december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b(?!\s*\d)"
                         r"|(?P<year>(?:19|20)\d\d)\b|(?P<q>q[1-4])\b|(?P<rel>(?:last|this|next) (?:month|year|quarter)))",
                         re.IGNORECASE)
@@ -134,7 +134,7 @@ def _periods(text: str) -> tuple[set[str], str]:
 
 def other_period(old: str, new: str) -> str | None:
     """Both texts are dated to periods, different ones, and each states a number besides, the numbers differ: two
-    readings at two times. Not a date of the month ("March 3": a day, maybe the value itself)."""
+    readings at two times. Not a date of the month ("March 3", "19 Nov": a day, maybe the value itself)."""
     if not PERIODS:
         return None
     (a, a_rest), (b, b_rest) = _periods(old), _periods(new)
