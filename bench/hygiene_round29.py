@@ -3,6 +3,7 @@
     PYTHONPATH=src:bench python bench/hygiene_round29.py rows OUT.json       # rows where a reading fires on some pair
     PYTHONPATH=src:bench python bench/hygiene_round29.py scan OUT.json LABELS ROUNDS   # the judge on each row's pair
     python bench/hygiene_round29.py compare MAIN_REPLAY.json BRANCH_REPLAY.json OUT.json
+    python bench/hygiene_round29.py lever OUT.json SCAN.json [SCAN.json ...]   # the pair model's p(merge) on kept pairs
 
 `rows`: every ordered pair of a row's texts (others, existing, new: each earlier one against each later one, as written
 and as `conversions.written_alike` rewrites them) is read by the round's three readings - `said_of.said_of_another`
@@ -23,6 +24,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 LOST = ("merged", "change", "merged_elsewhere")
@@ -103,6 +105,35 @@ def scan(out: str, labels: str, rounds: str) -> None:
     Path(out).write_text(json.dumps(found, ensure_ascii=False, indent=0), encoding="utf-8")
 
 
+#: thresholds a fold may choose for the p(merge) lever, highest first
+LEVER_GRID = tuple(round(0.99 - 0.01 * k, 2) for k in range(20))
+
+
+def lever(out: str, *scans: str) -> None:
+    """Pair level, leave-one-round-out: a pair main keeps merges where the pair model's p(merge) reaches the fold's
+    threshold - the lowest of `LEVER_GRID` at which no distinct, supplement or change pair main keeps on the other sets
+    would merge (none at all: the fold stays shut). Held-out restatements gained and wrong pairs merged, per set."""
+    import re
+
+    kept: dict[str, list[tuple[float, str]]] = {}
+    for path in scans:
+        for key, v in json.loads(Path(path).read_text(encoding="utf-8")).items():
+            found = re.search(r"p\(merge\)=([0-9.]+)", v["final"][1])
+            if v["final"][0] in ("supplement", "unrelated") and found:
+                kept.setdefault(key.split(":")[0], []).append((float(found.group(1)), v["label"]))
+    report: dict[str, Any] = {}
+    for rnd in sorted(kept):
+        wrong_p = [p for r, xs in kept.items() if r != rnd for p, lab in xs if lab != "restatement"]
+        top = max(wrong_p, default=0.0)
+        t = min((g for g in LEVER_GRID if g > top), default=None)
+        own = kept[rnd] if t is not None else []
+        report[rnd] = {"t": t, "restatements": sum(p >= t for p, lab in own if lab == "restatement") if t else 0,
+                       "wrong": sum(p >= t for p, lab in own if lab != "restatement") if t else 0}
+    report["pooled"] = {k: sum(v[k] for v in report.values()) for k in ("restatements", "wrong")}
+    Path(out).write_text(json.dumps(report, indent=1), encoding="utf-8")
+    print(report["pooled"], {r: v["t"] for r, v in report.items() if r != "pooled"})
+
+
 def passes(m: Counter[str], b: Counter[str]) -> bool:
     """The round's rule on one fold's training sets (main's cells `m`, the branch's `b`)."""
     gained = b["restatement->merged"] > m["restatement->merged"] or (
@@ -121,4 +152,4 @@ def compare(main_path: str, branch_path: str, out: str) -> None:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT / "bench"))
-    {"rows": rows, "scan": scan, "compare": compare}[sys.argv[1]](*sys.argv[2:])
+    {"rows": rows, "scan": scan, "compare": compare, "lever": lever}[sys.argv[1]](*sys.argv[2:])
