@@ -107,7 +107,10 @@ def _passes(m: Counter[str], b: Counter[str]) -> bool:
     return b["change->change"] > m["change->change"] and wrong <= 0 and not lost and b["others_ok"] >= m["others_ok"]
 
 
-def compare(main_path: str, branch_path: str, out: str) -> None:
+def compare(main_path: str, branch_path: str, out: str, rule: Any = None) -> None:
+    """The moved rows, the cells, and the leave-one-round-out of `rule` (main's cells, the branch's -> ships; default
+    this round's `_passes`; round 29 passes its own)."""
+    rule = rule or _passes
     m, b = _decided(main_path), _decided(branch_path)
     keys = sorted(set(m) & set(b))
     by_round: dict[str, list[str]] = defaultdict(list)
@@ -118,7 +121,7 @@ def compare(main_path: str, branch_path: str, out: str) -> None:
     folds, held = {}, Counter()
     for rnd, own in sorted(by_round.items()):
         rest = [k for k in keys if k.split(":")[0] != rnd]
-        folds[rnd] = _passes(_cells(m, rest), _cells(b, rest))
+        folds[rnd] = rule(_cells(m, rest), _cells(b, rest))
         held += _cells(b if folds[rnd] else m, own)
     report = {"rows": len(keys), "main": _cells(m, keys), "branch": _cells(b, keys), "held_out": held,
               "folds_on": folds, "moved": moved}

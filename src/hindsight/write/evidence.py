@@ -52,6 +52,7 @@ from hindsight.write.endings import ends_anew
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
 from hindsight.write.name_alias import unify
 from hindsight.write.name_reading import common_word
+from hindsight.write.said_of import other_period, said_of_another
 from hindsight.write.slot_align import _abbreviates
 from hindsight.write.slots import (
     appended_detail,
@@ -353,7 +354,8 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
                                             or moved_value(old, new))
     new_value = s.nouns(s.novel) or [u for u in s.novel if u.number]
     stays = kept_whole(old, new) and not a.polarity_flip and not _DEPARTURE.search(new.lower())
-    if switch and new_value and not a.old_has_contrast and not stays and about_the_same:
+    if (switch and new_value and not a.old_has_contrast and not stays and about_the_same
+            and not said_of_another(old, new, switch)):  # a contrast said of another part or condition (round 29)
         return f"the new memory says '{switch}' ({_text(new_value)})"  # (a new text that keeps all of the
         # old one says it still holds: "uses a standing desk and switches to sitting after lunch")
     if told and not a.old_has_contrast:
@@ -364,6 +366,8 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
         return f"polarity changed ({a.antonym})"
     if a.polarity_flip and not a.antonym and same_statement and len(s.novel) <= 1:
         return "one memory negates the other"
+    if other_period(old, new):
+        return None  # two readings at two times ("glucose in January: 104" / "in July: 97"), not a value replaced
     numbers = numeric_change(old, new)
     if numbers:
         return numbers

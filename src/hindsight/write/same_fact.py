@@ -37,6 +37,7 @@ from hindsight.write.conversions import written_alike
 from hindsight.write.evidence import DETAIL_KEPT, DETAIL_UNITS, Slots, single_substitution
 from hindsight.write.lexicon import normalise_numbers
 from hindsight.write.slots import appended_detail, other_entity, slot_conflict
+from hindsight.write.value_canon import bounded_apart
 from hindsight.write.value_forms import read_values, span_clashes
 
 #: A code: a token with a letter and a digit (c6i.2xlarge, INC-2291, 京A7K2P3), an e-mail address or a domain with its
@@ -163,6 +164,12 @@ def guards(old: str, new: str) -> tuple[bool, ...]:
             slot_conflict(old, new) is not None, other_entity(old, new) is not None)
 
 
+#: Round 29: two texts that bound one value in opposite ways ("economy for flights under 6 hours" / "flights over 6
+#: hours may be premium economy", 以内 / 超过; `value_canon.bounded_apart`) are two rules: neither gate opens, as the value
+#: gate's `value_match` already reads them. False: round 28's gates (replays).
+BOUNDS_APART = True
+
+
 def _reworded(old: str, new: str) -> bool:
     """No rewording guard fired (`guards`): where the frame is shared the slot alignment tells the slots apart and
     its reading stands; the values score reads rewordings."""
@@ -175,6 +182,8 @@ def gate(old: str, new: str) -> bool:
     agreed ...", as `guarded_gate`; hygiene round 16)."""
     if script_of(old) != script_of(new) or ADDITIVE.search(new) or not agreement(old, new).agrees:
         return False
+    if BOUNDS_APART and bounded_apart(old, new):
+        return False  # "under 6 hours" / "over 6 hours": one value, two rules (hygiene round 29)
     return _reworded(old, new)
 
 
@@ -203,6 +212,8 @@ def guarded_gate(old: str, new: str) -> bool:
     物业办公室电话057188234410: a slot or an amount read as differing where the values agree). Not where the new
     text says it adds something (`currency.ADDITIVE`: also, 另外, 还要): another fact beside the old one."""
     if script_of(old) != script_of(new) or ADDITIVE.search(new) or not agreement(old, new).agrees:
+        return False
+    if BOUNDS_APART and bounded_apart(old, new):
         return False
     return not _reworded(old, new) and not _one_span_swapped(old, new)
 

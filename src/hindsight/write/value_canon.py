@@ -235,6 +235,33 @@ def _explained(part: frozenset[str], side: tuple[frozenset[str], ...]) -> bool:
     return any(v.startswith("clock:") and int(v[6:8]) in hours for mention in side for v in mention)
 
 
+#: A negation right before a bound turns it round: "no more than five" / "max 5", 不能超过 4 小时 / 最多 4 个钟头, 不能少于
+#: 两个半小时 / 至少 150 分钟 (hygiene round 29: round 22's reading read them as opposite bounds). False: round 22's reading.
+NEGATED_BOUNDS = True
+_NEGATED_EN = re.compile(r"(?:\b(?:no|not|never)|n't)\s+$", re.IGNORECASE)
+_NEGATED_ZH = re.compile(r"(?:不能|不得|不可|不要|不许|不|别)$")
+
+
+def _bound_kinds(text: str) -> set[str]:
+    """Which ways the bounds of a text point ("more" / "less"), a negated bound turned round."""
+    text = unicodedata.normalize("NFKC", text)
+    found = set()
+    for kind, pattern in _BOUNDS:
+        for m in pattern.finditer(text):
+            before = text[max(0, m.start() - 8):m.start()]
+            negated = NEGATED_BOUNDS and bool(_NEGATED_EN.search(before) or (
+                not m.group(0).startswith("不") and _NEGATED_ZH.search(before)))
+            found.add(("less" if kind == "more" else "more") if negated else kind)
+    return found
+
+
+def bounded_apart(old: str, new: str) -> bool:
+    """Both texts bound their values, in opposite ways ("flights under 6 hours" / "flights over 6 hours", 以内 / 超过):
+    two rules, whatever their values; a bound on one side only is read as no bound."""
+    bounds = [_bound_kinds(t) for t in (old, new)]
+    return bool(bounds[0] and bounds[1] and not bounds[0] & bounds[1])
+
+
 @lru_cache(maxsize=4096)
 def value_match(old: str, new: str) -> Match:
     """The value mentions of `old` and `new` paired one to one where they may name one value (a maximum bipartite
@@ -255,8 +282,7 @@ def value_match(old: str, new: str) -> Match:
         return False
 
     paired = sum(place(i, set()) for i in range(len(a)))
-    bounds = [{kind for kind, pattern in _BOUNDS if pattern.search(unicodedata.normalize("NFKC", t))} for t in (old, new)]
-    if bounds[0] and bounds[1] and not bounds[0] & bounds[1]:
+    if bounded_apart(old, new):
         return Match(paired, len(a) - paired + 1, len(b) - paired + 1)  # bounded the other way: another rule
     placed = set(owner.values())
     old_left = sum(i not in placed and not _explained(v, a) for i, v in enumerate(a))
