@@ -87,6 +87,11 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 # A variable or attribute named like a secret, passed on in code: password, self.password, cfg.db_pwd.
 _VARIABLE = re.compile(r"(?:[a-z_][a-z0-9_]*\.)*[a-z_]*(?:pass(?:word|wd)?|pwd|secret|token)[a-z0-9_]*\)?")
 _QUERY_REST = re.compile(r"&[A-Za-z_]\w*=.*\Z", re.DOTALL)  # "password=x&useSSL=false": the value ends before the next parameter
+# "password to X" names a value only after a verb that sets one ("set / change / reset the password to X"); after
+# "send / give / forward the password to X", X is where it goes (attack round 29: the recipient was redacted as the
+# password, and the guard then judged an order to send a credential out as a note that merely carries one).
+_SETS_VALUE = re.compile(r"(?i)\b(?:set|sets|setting|change[sd]?|changing|reset|resets|resetting|update[sd]?|updating|rotate[sd]?|"
+                         r"rotating|switch(?:ed|es|ing)?|make|made|put)\b[^.;!?\n]{0,40}\Z")
 
 
 def find_passwords(text: str) -> list[Span]:
@@ -99,6 +104,8 @@ def find_passwords(text: str) -> list[Span]:
             continue  # "Password (optional): ..." annotates the field
         if group == "value" and m.group("sep").isspace() and not re.search(r"[\d\W_]", value):
             continue  # "password manager", "pin the tab": bare word after the label is prose
+        if m.group("sep").strip().lower().rstrip(":").strip() == "to" and not _SETS_VALUE.search(text, 0, m.start()):
+            continue  # "send the password to ops@x": a recipient, not the password
         if m.group(0)[:3].lower() == "pin" and not value.isdigit():
             continue  # a PIN is a number; "pin numpy==1.26.4" pins a version
         if group != "value" and len(value.split()) > (8 if "phrase" in m.group(0).lower() else 4):
