@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asgi_call import asgi_call
 from bag_embedder import BagEmbedder
 
 from hindsight.config import HindsightSettings
@@ -107,23 +108,7 @@ def _fake_mcp(release: asyncio.Event) -> Any:
 
 
 def _call(guard: Any, method: str, session: str | None = None) -> Any:
-    headers = [(b"host", b"127.0.0.1")] + ([(b"mcp-session-id", session.encode())] if session else [])
-    scope = {"type": "http", "method": method, "path": "/mcp", "headers": headers}
-    answer: dict[str, Any] = {}
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        if message["type"] == "http.response.start":
-            answer["status"] = message["status"]
-            answer["session"] = dict(message["headers"]).get(b"mcp-session-id", b"").decode()
-
-    async def run() -> dict[str, Any]:
-        await guard(scope, receive, send)
-        return answer
-
-    return run()
+    return asgi_call(guard, method, session)
 
 
 def _guard(release: asyncio.Event, clock: Any = None, limit: int = 2) -> Any:

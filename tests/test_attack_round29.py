@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asgi_call import asgi_call
 from bag_embedder import BagEmbedder
 
 from hindsight.config import HindsightSettings
@@ -69,21 +70,7 @@ class _StreamingMCP:
 
 
 async def _call(guard: Any, token: str, method: str, session: str | None = None) -> dict[str, Any]:
-    headers = [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {token}".encode())]
-    headers += [(b"mcp-session-id", session.encode())] if session else []
-    scope = {"type": "http", "method": method, "path": "/mcp", "headers": headers}
-    answer: dict[str, Any] = {}
-
-    async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
-
-    async def send(message: MutableMapping[str, Any]) -> None:
-        if message["type"] == "http.response.start":
-            answer["status"] = message["status"]
-            answer["session"] = dict(message["headers"]).get(b"mcp-session-id", b"").decode()
-
-    await guard(scope, receive, send)
-    return answer
+    return await asgi_call(guard, method, session, token)
 
 
 def test_sessions_kept_busy_by_open_streams_cannot_pin_a_full_server() -> None:
