@@ -132,6 +132,11 @@ def _two_events(old: MemoryRecord, new: MemoryRecord) -> bool:
     return bool(old.event_time and new.event_time and abs(old.event_time - new.event_time) > EVENT_GAP)
 
 
+
+#: how much less credible a new memory may be than one it retires (an external page cannot deprecate what the
+#: user said; consolidation's merge keeps the same rule, attack round 30)
+MAX_CREDIBILITY_DROP = 0.3
+
 class HygieneChecker:
     """Dedup and conflict detection against what is stored (the pipeline's `Hygiene`)."""
 
@@ -143,7 +148,7 @@ class HygieneChecker:
         llm: LLMClient | None = None,
         clock: Callable[[], datetime] = utcnow,
         candidates: int = 5,
-        max_credibility_drop: float = 0.3,
+        max_credibility_drop: float = MAX_CREDIBILITY_DROP,
         wide: bool = True,
     ) -> None:
         self.store = store
