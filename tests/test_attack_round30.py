@@ -101,3 +101,34 @@ def test_consolidation_still_merges_copies_within_the_credibility_drop(bag_engin
     bag_engine.store_many([{"content": fact, "type": "semantic", "namespace": "ops"}], agent)
     report = bag_engine.consolidate("ops", agent)
     assert len(report.merge_groups) == 1 and len(report.deprecated_ids) >= 1
+
+
+OLD_FACT = "The team deploys to production on Tuesdays."
+MORE = "The team deploys to production on Tuesdays via Jenkins."  # a restatement that says more (one detail)
+
+
+def test_a_less_credible_restatement_does_not_rewrite_a_user_memory(engine: MemoryEngine) -> None:
+    """Hygiene merges a restatement into the memory it restates and, when it says more, makes its text current. On main
+    an external write (0.5) restating the user's memory with one more detail rewrote it and added its tags, the memory
+    still `user` at 1.0 (every other door lowers a user memory a caller changes to `agent`, security/claims.py). Now
+    it is kept as its own memory at its own credibility, linked; the user's memory is as the user said it."""
+    user = engine.store_many([{"content": OLD_FACT, "type": "semantic", "source": "user", "namespace": "ops"}],
+                             "local")[0].memory_id
+    agent = Actor(Principal("token:agent", frozenset({Scope.write}), frozenset({"ops"})))
+    told = engine.store_many([{"content": MORE, "type": "semantic", "source": "external", "tags": ["vendor"],
+                               "namespace": "ops"}], agent)[0]
+    kept = engine.get(user, "ops")
+    assert (kept.content, kept.tags, kept.source.value, kept.credibility) == (OLD_FACT, [], "user", 1.0)  # main: MORE
+    assert told.memory_id != user and told.action == "supplemented"
+    assert engine.get(told.memory_id, "ops").credibility == 0.5
+
+
+def test_an_as_credible_restatement_still_makes_its_detail_current(engine: MemoryEngine) -> None:
+    """Pin: the owner restating its own memory with more detail still merges into it and the text becomes current."""
+    first = engine.store_many([{"content": OLD_FACT, "type": "semantic", "source": "user", "namespace": "ops"}],
+                              "local")[0].memory_id
+    again = engine.store_many([{"content": MORE, "type": "semantic", "source": "user", "tags": ["ci"],
+                                "namespace": "ops"}], "local")[0]
+    assert again.memory_id == first and again.action == "duplicate"
+    merged = engine.get(first, "ops")
+    assert merged.content == MORE and merged.tags == ["ci"]
