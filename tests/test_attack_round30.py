@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -132,3 +133,38 @@ def test_an_as_credible_restatement_still_makes_its_detail_current(engine: Memor
     assert again.memory_id == first and again.action == "duplicate"
     merged = engine.get(first, "ops")
     assert merged.content == MORE and merged.tags == ["ci"]
+
+
+def test_the_console_shows_no_bidi_override_of_a_stored_text_as_it_displays(bag_engine: MemoryEngine,
+                                                                             tmp_path: Path) -> None:
+    """Round 6 writes a bidi override in a memory's content as a visible marker on the console (`⟦U+202E⟧`), but the
+    memory page's heading and title repeat the content with plain escaping, and its context, a forget reason and
+    history notes were rendered raw: "\\u202etxt.dwssap" reads "password.txt" to a reviewer where it matters most."""
+    from starlette.middleware import Middleware
+    from starlette.testclient import TestClient
+
+    from hindsight.security.http_guard import AuthPolicy, HTTPGuard, default_allowed_hosts
+    from hindsight.security.tokens import TokenStore
+    from hindsight.server.mcp_server import build_server
+
+    bag_engine.writer.screener = _held
+    tokens = TokenStore.open(tmp_path / "m.db")
+    boss = tokens.create("boss", ["admin"], ["ops"])[0]
+    policy = AuthPolicy(tokens)
+    guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=default_allowed_hosts("127.0.0.1"))
+    app = build_server(bag_engine, policy=policy).http_app(middleware=[guard])
+    memory_id = bag_engine.store_many([{"content": "Open \u202etxt.dwssap\u202c first", "namespace": "ops",
+                                        "context": "when \u202etxt.nigol\u202c is asked for"}], "local")[0].memory_id
+    bag_engine.forget(memory_id, "moved to \u202etxt.terces\u202c", "ops")
+    try:
+        with TestClient(app, base_url="http://127.0.0.1") as client:
+            page = client.get(f"/console/memory/{memory_id}", params={"ns": "ops"},
+                              headers={"authorization": f"Bearer {boss}"})
+            assert page.status_code == 200, page.text[:300]
+            assert "⟦U+202E⟧" in page.text
+            # an edit form's fields keep the text as stored, to send it back unchanged (console/safe.py)
+            outside_forms = re.sub(r"<textarea[^>]*>[^<]*</textarea>|value='[^']*'", "", page.text)
+            at = [outside_forms[max(0, m.start() - 60):m.start() + 20] for m in re.finditer("\u202e", outside_forms)]
+            assert not at, at  # main: in <title>, <h1>, the context, the reason and the history note
+    finally:
+        tokens.close()

@@ -116,7 +116,7 @@ def _proposal_card(view: dict[str, Any], csrf: str = "", own: bool = False, lang
         change = f"<p>{t(lang, 'rv_consolidate')}</p>"
     else:
         change = (f"<p>{t(lang, 'rv_forget')}: "
-                  f"{html.escape(str(proposed.get('reason', '')) or t(lang, 'rv_no_reason'))}</p>")
+                  f"{shown(str(proposed.get('reason', '')) or t(lang, 'rv_no_reason'))}</p>")
     current = ""
     if p["action"] in ("update", "forget"):
         memory = p.get("current")
