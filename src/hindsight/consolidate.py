@@ -52,6 +52,7 @@ from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.summarize import split_sentences
 from hindsight.write.analysis import analyse
 from hindsight.write.hygiene import (
+    MAX_CREDIBILITY_DROP,
     HygieneChecker,
     HygieneThresholds,
     deprecate,
@@ -145,7 +146,7 @@ class Consolidator:
         report.clusters = [[r.id for r in c] for c in clusters]
         report.clusters_found = len(clusters)
         semantics = self._active(namespace, MemoryType.semantic)
-        merge_estimate = len(self._cluster(semantics, self._near_duplicate)) if semantics else 0
+        merge_estimate = len(self._merge_groups(semantics)) if semantics else 0
         total = len(clusters) + merge_estimate
         done = 0
         if progress:
@@ -157,7 +158,7 @@ class Consolidator:
                 progress(done, total)
         semantics = self._active(namespace, MemoryType.semantic)
         report.semantic_scanned = len(semantics)
-        groups = self._cluster(semantics, self._near_duplicate)
+        groups = self._merge_groups(semantics)
         total = len(clusters) + len(groups)
         for group in groups:
             self._merge(namespace, group, report)
@@ -202,6 +203,18 @@ class Consolidator:
             return False
         label = self._label(a, b, similarity)
         return label == "duplicate" or (label == "supplement" and similarity >= band.dedup)
+
+    def _merge_groups(self, semantics: list[MemoryRecord]) -> list[list[MemoryRecord]]:
+        """Near-duplicate semantic memories to merge, each group cut to the members within MAX_CREDIBILITY_DROP
+        of its most credible one: a merge is as credible as its least credible member, so a writer's copy of a user
+        memory retired the user's fact for a copy at 0.5 or 0.0, which hygiene refuses any write (attack round 30)."""
+        out = []
+        for group in self._cluster(semantics, self._near_duplicate):
+            top = max(r.credibility for r in group)
+            kept = [r for r in group if r.credibility >= top - MAX_CREDIBILITY_DROP]
+            if len(kept) >= self.min_cluster:
+                out.append(kept)
+        return out
 
     def _cluster(self, records: list[MemoryRecord],
                  linked: Callable[[MemoryRecord, MemoryRecord, float], bool]) -> list[list[MemoryRecord]]:

@@ -32,6 +32,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from hindsight.console.cookies import over_https, set_session_cookie
 from hindsight.console.i18n import LANGS, t, word
+from hindsight.console.safe import shown, visible
 from hindsight.security.audit import AuditLog
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.sessions import SessionStore
@@ -152,12 +153,12 @@ class ConsoleApp:
         sign_out = ("" if not self.auth_on() else ctx.form("/console/logout", f"<button>{ctx.t('sign_out')}</button>"))
         notes = "".join(f"<div class='flash'>{escape(n)}</div>" for n in ctx.notes)
         html = (f"<!doctype html><html lang='{'zh-CN' if ctx.lang == 'zh' else 'en'}'><head><meta charset='utf-8'>"
-                f"<meta name='viewport' content='width=device-width,initial-scale=1'><title>{escape(title)} · "
+                f"<meta name='viewport' content='width=device-width,initial-scale=1'><title>{escape(visible(title))} · "
                 f"{ctx.t('title')}</title><link rel='icon' href='{FAVICON}'><link rel='stylesheet' href='/console/static/console.css'>"
                 "</head><body>"
                 f"<header><span class='brand'>{ctx.t('title')}</span><nav>{nav}</nav><span class='right'>"
                 f"{ctx.t('signed_in_as')} <b>{escape(ctx.who.name)}</b> · <a href='{escape(toggle)}' id='lang'>"
-                f"{ctx.t('lang_other')}</a></span>{sign_out}</header><main><h1>{escape(title)}</h1>{notes}{body}"
+                f"{ctx.t('lang_other')}</a></span>{sign_out}</header><main><h1>{escape(visible(title))}</h1>{notes}{body}"
                 f"<p class='kbd'>{ctx.t('keys')}</p></main><script src='/console/static/console.js'></script>"
                 "</body></html>")
         return HTMLResponse(html, status_code=status, headers=response_headers())
@@ -178,7 +179,7 @@ class ConsoleApp:
             path, _, query = ctx.path.partition("?")
             namespace = parse_qs(query).get("ns", [None])[0]
             self.audit.record(ctx.who.name, f"console {path}", "denied", namespace, None, message[:500])
-        return self.page(ctx, ctx.t("title"), f"<div class='error'>{escape(message)}</div>"
+        return self.page(ctx, ctx.t("title"), f"<div class='error'>{shown(message)}</div>"
                                               f"<p><a href='/console'>{ctx.t('back')}</a></p>", status)
 
     # ------------------------------------------------------------------ routing

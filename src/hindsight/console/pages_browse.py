@@ -138,10 +138,10 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
                 + (f" · {ctx.t('session')} {escape(record.session_id)}" if record.session_id else ""))
         body = (f"<p class='muted'>{escape(record.id)} · {escape(ns)}</p><div class='pre' id='content'>"
                 f"{shown(record.content)}</div>"
-                + (f"<p>{ctx.t('context')}: {escape(record.context)}</p>" if record.context else "")
+                + (f"<p>{ctx.t('context')}: {shown(record.context)}</p>" if record.context else "")
                 + f"<p>{memory_line(ctx, record)} · {ctx.t('importance')} {record.importance:.2f}"
                 + (f" · <span class='tag' id='private'>{ctx.t('private')}</span>" if record.encrypted else "") + "</p>"
-                + (f"<p class='muted'>{escape(record.status_reason)}</p>" if record.status_reason else "")
+                + (f"<p class='muted'>{shown(record.status_reason)}</p>" if record.status_reason else "")
                 + f"<h2>{ctx.t('provenance')}</h2><p class='muted'>{prov}</p>"
                 + _actions(ctx, record, releasable) + f"<h2>{ctx.t('edges')}</h2>" + _edges(ctx, record, related)
                 + f"<h2>{ctx.t('history')}</h2><ol class='history'>"

@@ -39,7 +39,7 @@ def _proposal_card(ctx: Ctx, engine: MemoryEngine, p: Proposal, own: bool = Fals
     current = _current(engine, p)
     payload = p.payload
     if p.action == "forget":
-        change = f"<p>forget: {escape(str(payload.get('reason', '')) or '—')}</p>"
+        change = f"<p>forget: {shown(str(payload.get('reason', '')) or '—')}</p>"
         editable = ""
     else:
         old = current.model_dump(mode="json") if current is not None else {}
@@ -63,7 +63,7 @@ def _proposal_card(ctx: Ctx, engine: MemoryEngine, p: Proposal, own: bool = Fals
     return (f"<div class='card proposal' data-id='{escape(p.id)}'><div><span class='tag'>{escape(ctx.word(p.action))}</span> "
             f"<b>{escape(p.namespace)}</b> · {escape(p.proposed_by)} · <span class='muted'>{when(p.proposed_at)} · "
             f"{escape(p.id)}</span></div>"
-            + (f"<p class='muted'>{escape(p.reason)}</p>" if p.reason else "")
+            + (f"<p class='muted'>{shown(p.reason)}</p>" if p.reason else "")
             + f"<div class='grid2'><div><b>{ctx.t('now')}</b>{memory_block(ctx, current)}</div>"
             f"<div><b>{ctx.t('proposed')}</b>{change}</div></div><div class='actions'>{forms}</div></div>")
 
@@ -88,7 +88,7 @@ def _quarantine_card(ctx: Ctx, engine: MemoryEngine, record: MemoryRecord, self_
     return (f"<div class='card quarantined' data-id='{escape(record.id)}'><div><b>{escape(record.namespace)}</b> · "
             f"{escape(record.created_by)} · <span class='muted'>{when(record.created_at)} · <a href="
             f"'{escape(memory_href(record.id, record.namespace))}'>{escape(record.id)}</a></span>"
-            f"</div><p class='status-quarantined'>{escape(record.status_reason)}</p>"
+            f"</div><p class='status-quarantined'>{shown(record.status_reason)}</p>"
             f"<div class='grid2'><div><b>{ctx.t('now')}</b>{now}</div><div><b>{ctx.t('proposed')}</b>{change}</div>"
             f"</div><div class='actions'>{forms}</div></div>")
 

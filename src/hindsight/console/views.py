@@ -82,8 +82,8 @@ def field_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -
         if key in ("content", "context"):
             parts.append(f"<div><b>{escape(key)}</b>{word_diff(str(old or ''), str(new or ''))}</div>")
         else:
-            parts.append(f"<div><b>{escape(key)}</b>: <del>{escape(_short(old))}</del> → "
-                         f"<ins>{escape(_short(new))}</ins></div>")
+            parts.append(f"<div><b>{escape(key)}</b>: <del>{shown(_short(old))}</del> → "
+                         f"<ins>{shown(_short(new))}</ins></div>")
     return "".join(parts)
 
 
@@ -94,7 +94,7 @@ def _short(value: Any) -> str:
 
 def history_entry(ctx: Ctx, entry: HistoryEntry, action: str = "") -> str:
     """One version; `action`: a form shown with it (the memory page's "restore this version")."""
-    note = f" · <span class='muted'>{escape(entry.note)}</span>" if entry.note else ""
+    note = f" · <span class='muted'>{shown(entry.note)}</span>" if entry.note else ""
     return (f"<li class='version'><b>{escape(ctx.word(entry.action))}</b> · {escape(entry.actor)} · "
             f"<span class='muted'>{when(entry.at)}</span>{note}{field_changes(entry.before, entry.after)}{action}</li>")
 
@@ -139,7 +139,7 @@ def record_card(ctx: Ctx, record: MemoryRecord, extra: str = "", side: str = "",
     return (f"<article class='hit' tabindex='-1' data-id='{escape(record.id)}'><div>{box}"
             f"<a class='open' href='{escape(href)}'>{escape(record.id)}</a> <span class='muted'>{escape(extra)}</span>"
             f"<div class='content'>{shown(record.content)}</div>"
-            + (f"<div class='muted'>{ctx.t('context')}: {escape(record.context)}</div>" if record.context else "")
+            + (f"<div class='muted'>{ctx.t('context')}: {shown(record.context)}</div>" if record.context else "")
             + f"<div class='muted'>{memory_line(ctx, record)}</div></div>"
             f"<div aria-label='{ctx.t('why')}'>{side}</div></article>")
 
@@ -147,4 +147,4 @@ def record_card(ctx: Ctx, record: MemoryRecord, extra: str = "", side: str = "",
 def error_block(ctx: Ctx, exc: HindsightError) -> str:
     """A refusal shown on the page: its code and message (which name the field and the rule), introduced in the
     page's language."""
-    return f"<div class='error' role='alert'>{ctx.t('refused')} {escape(exc.code)}: {escape(str(exc))}</div>"
+    return f"<div class='error' role='alert'>{ctx.t('refused')} {escape(exc.code)}: {shown(str(exc))}</div>"

@@ -116,7 +116,7 @@ def _proposal_card(view: dict[str, Any], csrf: str = "", own: bool = False, lang
         change = f"<p>{t(lang, 'rv_consolidate')}</p>"
     else:
         change = (f"<p>{t(lang, 'rv_forget')}: "
-                  f"{html.escape(str(proposed.get('reason', '')) or t(lang, 'rv_no_reason'))}</p>")
+                  f"{shown(str(proposed.get('reason', '')) or t(lang, 'rv_no_reason'))}</p>")
     current = ""
     if p["action"] in ("update", "forget"):
         memory = p.get("current")
@@ -131,7 +131,7 @@ def _proposal_card(view: dict[str, Any], csrf: str = "", own: bool = False, lang
         f"<div class='card'><div><span class='tag'>{html.escape(word(lang, p['action']))}</span> "
         f"<b>{html.escape(p['namespace'])}</b> · {t(lang, 'rv_proposed_by')} {html.escape(p['proposed_by'])} · "
         f"<span class='muted'>{_when(p['proposed_at'])} · {pid}</span></div>"
-        + (f"<p class='muted'>{t(lang, 'rv_why')}: {html.escape(p['reason'])}</p>" if p["reason"] else "")
+        + (f"<p class='muted'>{t(lang, 'rv_why')}: {shown(p['reason'])}</p>" if p["reason"] else "")
         + f"<div class='grid'>{current}<div><b>{t(lang, 'rv_proposed')}</b>{change}</div></div>"
         + (f"<p class='muted own-proposal'>{t(lang, 'own_proposal')}</p>"
            if own else  # the proposer never approves its own change (review/separation.py)
@@ -148,7 +148,7 @@ def _decided_row(p: Proposal, lang: str = "en") -> str:
     return (f"<li>{html.escape(word(lang, p.status))} · {html.escape(word(lang, p.action))} {t(lang, 'rv_in')} "
             f"<b>{html.escape(p.namespace)}</b> {t(lang, 'rv_by')} "
             f"{html.escape(p.reviewed_by or '')} <span class='muted'>{_when(p.reviewed_at)} · {html.escape(p.id)}"
-            f"{' · ' + html.escape(p.review_note) if p.review_note else ''}</span></li>")
+            f"{' · ' + shown(p.review_note) if p.review_note else ''}</span></li>")
 
 
 def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
@@ -268,7 +268,7 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
             else:
                 review.reject(proposal_id, who.name, note)
         except HindsightError as exc:
-            return _page(t(lang, "rv_title"), f"<p>{html.escape(f'{exc.code}: {exc}')}</p>"
+            return _page(t(lang, "rv_title"), f"<p>{shown(f'{exc.code}: {exc}')}</p>"
                                               f"<p><a href='/review'>{t(lang, 'back')}</a></p>", 409, lang)
         return RedirectResponse("/review", status_code=303)
 

@@ -132,6 +132,11 @@ def _two_events(old: MemoryRecord, new: MemoryRecord) -> bool:
     return bool(old.event_time and new.event_time and abs(old.event_time - new.event_time) > EVENT_GAP)
 
 
+
+#: how much less credible a new memory may be than one it retires (an external page cannot deprecate what the
+#: user said; consolidation's merge keeps the same rule, attack round 30)
+MAX_CREDIBILITY_DROP = 0.3
+
 class HygieneChecker:
     """Dedup and conflict detection against what is stored (the pipeline's `Hygiene`)."""
 
@@ -143,7 +148,7 @@ class HygieneChecker:
         llm: LLMClient | None = None,
         clock: Callable[[], datetime] = utcnow,
         candidates: int = 5,
-        max_credibility_drop: float = 0.3,
+        max_credibility_drop: float = MAX_CREDIBILITY_DROP,
         wide: bool = True,
     ) -> None:
         self.store = store
@@ -273,8 +278,14 @@ class HygieneChecker:
             label = "supplement"
         if label == "duplicate":
             if old.type == new.type and decision.duplicate_of is None:
+                more = says_more(old.content, new.content)
+                if more and _less_credible(new, old):  # its text would become the more credible memory's (round 30)
+                    decision.supplements.append(old.id)
+                    reasons.append(f"restates {old.id} with more detail but has lower credibility "
+                                   f"({new.credibility:.2f} < {old.credibility:.2f}): linked, not merged")
+                    return
                 decision.duplicate_of = old.id
-                decision.adopt_text = says_more(old.content, new.content) and not (old.encrypted or new.encrypted)
+                decision.adopt_text = more and not (old.encrypted or new.encrypted)
                 reasons.append(f"duplicate of {old.id}: {verdict.reason}")
                 return
             label = "supplement"  # a restatement across types (or a second copy) is linked, not merged
@@ -334,7 +345,9 @@ class HygieneChecker:
             metadata["restated_from"] = existing.content[:500]
         metadata["restated_count"] = int(metadata.get("restated_count", 0)) + 1
         metadata["last_restated_at"] = now.isoformat()
-        tags = list(dict.fromkeys(existing.tags + record.tags))[:MAX_TAGS]
+        # a less credible restatement counts, but adds no tags to what a more credible source said (attack round 30)
+        tags = existing.tags if _less_credible(record, existing) else list(dict.fromkeys(existing.tags + record.tags))
+        tags = tags[:MAX_TAGS]
         event_time = existing.event_time
         if record.event_time is not None and (event_time is None or record.event_time > event_time):
             event_time = record.event_time  # re-confirmed later: decay counts from the newer sighting
@@ -354,6 +367,13 @@ class HygieneChecker:
 
     def _deprecate(self, old_id: str, new_id: str, reason: str, actor: str, now: datetime) -> None:
         deprecate(self.store, old_id, new_id, reason, actor, now)
+
+
+def _less_credible(new: MemoryRecord, old: MemoryRecord) -> bool:
+    """Whether `new` is asserted with less credibility than `old`: its words may not become `old`'s. On main an
+    external page (0.5) restating a user's memory (1.0) with one more detail rewrote it and added its tags, the memory
+    still the user's at 1.0 - the change `security/claims.py` lowers to agent on every other door (attack round 30)."""
+    return new.credibility < old.credibility
 
 
 def deprecate(store: MemoryStore, old_id: str, new_id: str, reason: str, actor: str, now: datetime) -> bool:

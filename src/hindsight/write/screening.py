@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hindsight.errors import InvalidInputError
+from hindsight.safety.withhold import unscored
 from hindsight.write.fields import redact_value, strings_in
 from hindsight.write.text_rules import check_text
 
@@ -88,7 +89,8 @@ def clean_note(text: str, field: str, screener: Callable[[str], Verdict] | None,
     if screener is not None:
         verdict = screener(text)
         if verdict.suspicious:
-            raise InvalidInputError(f"{field}: the write guard flagged this text ({verdict.reason}); a note is "
+            # the refusal reaches the caller whatever its scope, so it names rules, not the guard's score (round 30)
+            raise InvalidInputError(f"{field}: the write guard flagged this text ({unscored(verdict.reason)}); a note is "
                                     "stored and shown to readers, so it must not carry orders to agents: "
                                     "rephrase it; nothing was changed")
     return text
@@ -105,7 +107,9 @@ def redact_payload(payload: dict[str, Any], redactor: Callable[[str], tuple[str,
     return out
 
 
-#: what a working-memory turn the guard flags is held as (readers of the session see this, not the text)
+#: what a working-memory turn the guard flags is held as (readers of the session see this, not the text; the reason
+#: without the guard's score, since every reader of the namespace reads it and session end copies it into the
+#: summary memory: attack round 30)
 WITHHELD_TURN = "[withheld: quarantined by the write guard ({reason})]"
 
 
@@ -118,5 +122,5 @@ def guarded_turn(screener: Callable[[str], Verdict] | None, redactor: Callable[[
     if screener is not None:
         verdict = screener(content)
         if verdict.suspicious:
-            return WITHHELD_TURN.format(reason=verdict.reason[:200])
+            return WITHHELD_TURN.format(reason=unscored(verdict.reason)[:200])
     return content
