@@ -24,9 +24,13 @@ from hindsight.write.value_canon import canonical_values
 #: ends there: not "off the table", "off sick", "is off the Amex"), "has been shelved", "was cut from v1", and in
 #: Chinese a thing stopped (褪黑素停了 - the clause ends there: not 停了三十分钟, 停了一次电) or an order to stop
 #: (以后别发钉钉了, 别选汉庭了). Read as end cues and as end cues said of a thing (`THING_END_EN`, `THING_END_ZH`).
-CALLED_OFF_EN = (r"\b(?:is|are|'s|was|were) (?:now )?off(?=\s*(?:[-—–;:.!,]|$|for (?:now|good)\b))"
+CALLED_OFF_EN = (r"\b(?:is|are|'s|was|were) (?:now )?off(?=\s*(?:[—–;:.!,]|\s-\s|$|for (?:now|good)\b))"
                  r"|\b(?:is|are|was|were|has been|have been|got) (?:shelved|cut from)\b")
-CALLED_OFF_ZH = r"停了(?=\s*(?:[，。,.;；！!]|$))|别[^，。,.;；！!\s了]{1,6}了"
+CALLED_OFF_ZH = (r"停了(?=\s*(?:[，。,.;；！!]|$))"
+                 r"|(?<!就)别(?!的|忘|弄|搞|错过|迟到|担心|着急|急)[^，。,.;；！!\s了]{1,6}了")
+_CALLED_OFF = re.compile(CALLED_OFF_EN + "|" + CALLED_OFF_ZH)
+#: A condition before a cue of `CALLED_OFF_*` in its clause: "unless the crusts are off", "when ... his SIM is off".
+_CONDITION = re.compile(r"\b(?:unless|if|when|whenever|once|until)\b|的话|如果|要是")
 #: Cues that the old state ended (removal, shutdown, stepping down): evidence on their own.
 _END_EN = re.compile(
     r"\b(was|were|has been|have been|got|is|are) (removed|deleted|dropped|disabled|retired|decommissioned|"
@@ -82,11 +86,21 @@ def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]
     en, zh = patterns or (_END_EN, _END_ZH)
     for pattern, a, b in ((en, old.lower(), new.lower()), (zh, old, new)):
         found = pattern.search(b)
+        if found and _conditional(b, found):
+            found = None
         if found and not pattern.search(a):
             return found.group(0).strip()
     if patterns or en.search(old.lower()) or zh.search(old):
         return None  # the old text states an ending already ("was cancelled" / "had been scrapped"): no new one
     return ends_anew(old, new)
+
+
+def _conditional(text: str, found: re.Match[str]) -> bool:
+    """A cue of `CALLED_OFF_*` said under a condition in its clause ("unless the crusts are off"): no news."""
+    if not _CALLED_OFF.fullmatch(found.group(0)):
+        return False
+    start = max((m.end() for m in _CLAUSE.finditer(text, 0, found.start())), default=0)
+    return bool(_CONDITION.search(text[start:found.start()]))
 
 
 def thing_ended(old: str, new: str) -> str | None:
