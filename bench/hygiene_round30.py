@@ -6,7 +6,7 @@
     python bench/hygiene_round30.py compare MAIN_REPLAY.json BRANCH_REPLAY.json OUT.json
 
 `rows`: a row where no text holds a word of the round's cues (`end_cues.CALLED_OFF_EN` / `CALLED_OFF_ZH`: "is off",
-"shelved", "cut from", 停了, 别...了; `state_change._MOVED_EN`'s "moves to", "is moving to", "upped ... to") reads as on
+"cut from", 停了, 别...了; `state_change._MOVED_EN`'s "moves to", "is moving to", "upped ... to") reads as on
 main by construction; the others are read by round 28's `sig` on main and on the branch, and the rows whose readings
 differ are replayed through the engine (`hygiene_funnel.py --pairs`) on both. `compare` prints the moved rows, the
 cells, and the leave-one-round-out of the round's rule, fixed before the replay (docs/benchmarks.md "Hygiene, round

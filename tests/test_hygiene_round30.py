@@ -1,7 +1,7 @@
 """Hygiene round 30 (issue 10): changes told by a plan called off, a thing stopped, an order to stop, a moved value.
 
 * `end_cues.CALLED_OFF_EN` / `CALLED_OFF_ZH` (end cues, and end cues said of a thing): "the ... trip is off" (the
-  clause ends there), "has been shelved", "was cut from", 褪黑素停了 (the clause ends there), 以后别发 ... 了; not
+  clause ends there), "was cut from", 褪黑素停了 (the clause ends there), 以后别发 ... 了; not
   "off-limits", "off the table", "off sick", 停了三十分钟, 别的, 别忘了, 别弄混了, 就别 ..., nor under a condition
   ("unless the lid is off", "when the heating is off");
 * `state_change._MOVED_EN`: "moves to", "is moving to", "upped ... to" with a value of the old text's kind after it.
@@ -22,7 +22,7 @@ from hindsight.write.state_change import state_change
 CALLED_OFF = [
     ("Weekend camping trip to the Brecon Beacons, 4-6 October.", "The Brecon Beacons camping trip is off - storm warning."),
     ("The team hackathon is planned for the last Friday of March.", "The hackathon is off; budget went to the launch."),
-    ("Project Heron is in prototyping with three designers.", "Heron has been shelved until next year."),
+    ("The spring fun run is planned for 12 April.", "The fun run is off for good - the park refused the permit."),
     ("Checkout v2 includes gift-card payments.", "Gift-card payments were cut from checkout v2."),
     ("每天早上吃一粒鱼油。", "鱼油已经停了，体检指标正常。"),
     ("奶奶每周去社区做两次理疗。", "奶奶的理疗停了。"),

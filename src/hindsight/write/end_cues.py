@@ -21,11 +21,11 @@ from hindsight.write.endings import ends_anew
 from hindsight.write.value_canon import canonical_values
 
 #: A plan or thing called off, told without the words above (hygiene round 30): "the Berlin trip is off" (the clause
-#: ends there: not "off the table", "off sick", "is off the Amex"), "has been shelved", "was cut from v1", and in
+#: ends there: not "off the table", "off sick", "is off the Amex"), "was cut from v1", and in
 #: Chinese a thing stopped (褪黑素停了 - the clause ends there: not 停了三十分钟, 停了一次电) or an order to stop
 #: (以后别发钉钉了, 别选汉庭了). Read as end cues and as end cues said of a thing (`THING_END_EN`, `THING_END_ZH`).
 CALLED_OFF_EN = (r"\b(?:is|are|'s|was|were) (?:now )?off(?=\s*(?:[—–;:.!,]|\s-\s|$|for (?:now|good)\b))"
-                 r"|\b(?:is|are|was|were|has been|have been|got) (?:shelved|cut from)\b")
+                 r"|\b(?:is|are|was|were|has been|have been|got) cut from\b")
 CALLED_OFF_ZH = (r"停了(?=\s*(?:[，。,.;；！!]|$))"
                  r"|(?<!就)别(?!的|忘|弄|搞|错过|迟到|担心|着急|急)[^，。,.;；！!\s了]{1,6}了")
 _CALLED_OFF = re.compile(CALLED_OFF_EN + "|" + CALLED_OFF_ZH)
