@@ -20,20 +20,32 @@ from hindsight.write.analysis import units
 from hindsight.write.endings import ends_anew
 from hindsight.write.value_canon import canonical_values
 
+#: A plan or thing called off, told without the words above (hygiene round 30): "the Berlin trip is off" (the clause
+#: ends there: not "off the table", "off sick", "is off the Amex"), "was cut from v1", and in
+#: Chinese a thing stopped (褪黑素停了 - the clause ends there: not 停了三十分钟, 停了一次电) or an order to stop
+#: (以后别发钉钉了, 别选汉庭了). Read as end cues and as end cues said of a thing (`THING_END_EN`, `THING_END_ZH`).
+CALLED_OFF_EN = (r"\b(?:is|are|'s|was|were) (?:now )?off(?=\s*(?:[—–;:.!,]|\s-\s|$|for (?:now|good)\b))"
+                 r"|\b(?:is|are|was|were|has been|have been|got) cut from\b")
+CALLED_OFF_ZH = (r"停了(?=\s*(?:[，。,.;；！!]|$))"
+                 r"|(?<!就)别(?!的|忘|弄|搞|错过|迟到|担心|着急|急)[^，。,.;；！!\s了]{1,6}了")
+_CALLED_OFF = re.compile(CALLED_OFF_EN + "|" + CALLED_OFF_ZH)
+#: A condition before a cue of `CALLED_OFF_*` in its clause: "unless the crusts are off", "when ... his SIM is off".
+_CONDITION = re.compile(r"\b(?:unless|if|when|whenever|once|until)\b|的话|如果|要是")
 #: Cues that the old state ended (removal, shutdown, stepping down): evidence on their own.
 _END_EN = re.compile(
     r"\b(was|were|has been|have been|got|is|are) (removed|deleted|dropped|disabled|retired|decommissioned|"
     r"shut down|turned off|sunset|deprecated|cancell?ed|closed|taken down)\b"
     r"|\b(no longer|not any ?more|stepped down|quit|gave up|retired|(?:is|are|'s|'re|was|were) done with)\b"
+    r"|" + CALLED_OFF_EN
 )
 _END_ZH = re.compile(r"(不再|别再|下线|停用|关闭|关掉|禁用|废弃|弃用|取消|卸任|离职|辞职|已经不|没有了|戒了|戒掉|退休了|已经退休|已退休|"
-                     r"刚退休|先停了|停掉了|不学了|不上了)")
+                     r"刚退休|先停了|停掉了|不学了|不上了)|" + CALLED_OFF_ZH)
 #: The end cues said of a thing, not of a person (quit, retired, 离职, 退休): a cancellation or a decommissioning -
 #: "the pollinator garden is cancelled", 周例会取消了 (round 28). `ended_here` reads what such a cue is said of as it
 #: reads the ending family's. Not closed / 关闭 (a schedule: "is closed Mondays", 11 点以后关闭), nor removed / deleted /
 #: disabled (a condition: "unless the crusts are removed"): measured through the engine, each retired another memory.
-THING_END_EN = re.compile(r"\b(was|were|has been|have been|got|is|are) (cancell?ed|decommissioned)\b")
-THING_END_ZH = re.compile(r"(取消|下线|停用|废弃|弃用)")
+THING_END_EN = re.compile(r"\b(was|were|has been|have been|got|is|are) (cancell?ed|decommissioned)\b|" + CALLED_OFF_EN)
+THING_END_ZH = re.compile(r"(取消|下线|停用|废弃|弃用)|" + CALLED_OFF_ZH)
 #: Cues of a switch to another value: evidence only together with a new value in the new text.
 _SWITCH_EN = re.compile(
     r"\b(these days|nowadays|from now on|handed (?:it )?over|left \w+|joined|switched|relocated|replaced|"
@@ -74,11 +86,21 @@ def end_cue(old: str, new: str, patterns: tuple[re.Pattern[str], re.Pattern[str]
     en, zh = patterns or (_END_EN, _END_ZH)
     for pattern, a, b in ((en, old.lower(), new.lower()), (zh, old, new)):
         found = pattern.search(b)
+        if found and _conditional(b, found):
+            found = None
         if found and not pattern.search(a):
             return found.group(0).strip()
     if patterns or en.search(old.lower()) or zh.search(old):
         return None  # the old text states an ending already ("was cancelled" / "had been scrapped"): no new one
     return ends_anew(old, new)
+
+
+def _conditional(text: str, found: re.Match[str]) -> bool:
+    """A cue of `CALLED_OFF_*` said under a condition in its clause ("unless the crusts are off"): no news."""
+    if not _CALLED_OFF.fullmatch(found.group(0)):
+        return False
+    start = max((m.end() for m in _CLAUSE.finditer(text, 0, found.start())), default=0)
+    return bool(_CONDITION.search(text[start:found.start()]))
 
 
 def thing_ended(old: str, new: str) -> str | None:

@@ -64,7 +64,8 @@ TIME_WORDS = frozenset({
 #: Verbs that move a value, beside `end_cues._MOVED` (read only with a value of the old text's kind right after).
 _MOVED_EN = re.compile(
     r"\b(?:dropped|fell|rose|climbed|increased|decreased|reduced|went (?:up|down)|revised(?: \w+)? (?:up|down)|"
-    r"put(?: [\w'’]+){0,4} up|rebooked(?: \w+){0,3}|rescheduled(?: \w+){0,3}|retimed(?: \w+){0,3}) (?:to|for)\b"
+    r"put(?: [\w'’]+){0,4} up|upped(?: [\w'’]+){0,3}|moves|(?:is|are) moving|"
+    r"rebooked(?: \w+){0,3}|rescheduled(?: \w+){0,3}|retimed(?: \w+){0,3}) (?:to|for)\b"
     r"|\bnow (?:leaves|departs|starts|opens|closes|costs|runs) (?:at )?"
 )
 _MOVED_ZH = re.compile(r"调整到|调整为|调到了|改签到|改期到|改约到|降至|涨至|升至|调完是")
