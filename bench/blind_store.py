@@ -67,7 +67,8 @@ def open_copy(store: Path, emb, settings: dict | None = None) -> MemoryEngine:  
     """The engine over a fresh copy of STORE_DIR's database; `settings`: extra HindsightSettings fields."""
     tmp = Path(tempfile.mkdtemp())
     for f in store.glob("m.db*"):
-        shutil.copy(f, tmp / f.name)
+        if f.is_file():  # not the engine's lock folder (m.db.locks)
+            shutil.copy(f, tmp / f.name)
     return MemoryEngine.open(
         tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db", **(settings or {})), embedder=emb
     )

@@ -12,6 +12,7 @@ Settings variants come from the environment (`HINDSIGHT_SEARCH_*`). Writes OUT_D
 """
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from blind_store import build, now_for, open_copy, rows
 
 from hindsight.embeddings.factory import create_embedder
 
+DEEP = os.environ.get("RETR_DEEP", "1") != "0"
 CHANNELS = ("dense", "keyword", "crosslingual", "gloss", "translated")
 
 
@@ -68,7 +70,8 @@ def main() -> None:
                     row["stale_current"] = any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best) for x in st)
                     row["stale_current_flag"] = any(
                         x in ranks and ((ranks[x][1] == "active" and ranks[x][2]) or ranks[x][0] < best) for x in st)
-                row["where"] = readings(deep, q, ids, now)
+                if DEEP:  # RETR_DEEP=0: the harness's readings only (variants, round 30)
+                    row["where"] = readings(deep, q, ids, now)
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")
         eng.close()
         deep.close()

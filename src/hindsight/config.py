@@ -136,6 +136,10 @@ class RetrievalSettings(BaseSettings):
                                   "successor into the result at that place (retrieval/successors.py, issue 10 "
                                   "round 26); 0 off (measured, not shipped: docs/benchmarks.md 'Retrieval, "
                                   "round 26')")
+    bridge_slot: int = Field(default=0, ge=0, le=1, description="an English question's best hits name people it "
+                             "does not: appended to it, the enriched question's nearest memory holding such a name "
+                             "takes the head's last place when closer than the hit there (retrieval/bridge.py, issue "
+                             "10 round 30); 0 off")
     successor_asked: bool = Field(default=True, description="successor_within reads only a question about the "
                                   "present ('now', 'these days', 现在: retrieval/asked_current.asks_current)")
 

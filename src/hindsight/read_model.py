@@ -77,6 +77,7 @@ class Explanation(BaseModel):
     second_pass: float | None = None  # the second step's learned score (retrieval/second_pass.py), when it ran
     expanded_from: str | None = None  # found as a session neighbour of this hit by the second step
     found_via: str | None = None  # a retired memory the query matched, which this one replaced (successors.py)
+    bridged_by: str | None = None  # the hit whose person name led to this one (bridge.py, off by default)
     topic_rank: int | None = None  # placed in the top 10 by the question's topic split (retrieval/topic_split.py)
     rerank_score: float | None = None
     xling_score: float | None = None  # learned score that ordered a mixed-script pool's best hits (xling_rerank)

@@ -17,7 +17,7 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import MemoryRecord, Status
 from hindsight.read_model import Explanation, SearchHit
-from hindsight.retrieval import channels, second_pass, time_window, topic_split, window_steps, xling_rerank
+from hindsight.retrieval import bridge, channels, second_pass, time_window, topic_split, window_steps, xling_rerank
 from hindsight.retrieval.aliases import AliasMap
 from hindsight.retrieval.asked_current import asks_current, mark_asked_current
 from hindsight.retrieval.crosslingual import bias_group
@@ -126,6 +126,7 @@ class HybridRetriever:
         if "crosslingual" in scored and options.xling_rerank and len(hits) >= xling_rerank.POOL:
             hits = self._xling_reorder(parsed.residual if parsed else query, hits, first.vector)
         hits = keep_dense_best(hits, r.dense_slot_head, r.dense_slot) + rest
+        hits = self._bridge(parsed.residual if parsed else query, first, hits, now, options) if r.bridge_slot else hits
         hits = self._successors(query, first, hits, top_k, now, options)  # a retired version's match: its successor
         # the currency window is the fixed depth whatever top_k asks for: a flag moves an older hit below the newer
         # one, so a wider window for a larger top_k would reorder the head (issue 10, round 20)
@@ -231,6 +232,30 @@ class HybridRetriever:
         for i, hit in enumerate(pool):
             hit.why.xling_score = round(scores[i], 4)
         return [pool[i] for i in order] + hits[len(pool):]
+
+    def _bridge(self, query: str, first: FirstPass, hits: list[SearchHit], now: datetime,
+                options: SearchOptions) -> list[SearchHit]:
+        """An English question's best hits name people it does not: the enriched question's nearest memory
+        holding such a name takes the head's last place when closer than the hit there (`bridge`)."""
+        head = self.settings.retrieval.dense_slot_head
+        names = bridge.bridge_names(query, [(h.memory.id, h.memory.content) for h in hits[: bridge.FROM]])
+        if not names or bias_group(query) != "en" or len(hits) < head:
+            return hits
+        vector = self.embedder.embed_query(f"{query} {' '.join(name for name, _ in names)}")
+        vector = vector / (np.linalg.norm(vector) or 1.0)
+        ranked = self.store.dense_search(first.scope, vector, bridge.DEPTH)
+        records = self.store.get_many([mid for mid, _ in ranked])
+        vectors = self._embeddings([hits[head - 1].memory.id])
+
+        def make(mid: str, via: str, found: SearchHit | None) -> SearchHit:
+            made = found or self._hit(records[mid], first.scored, 0.0, None, first.parsed, now, options)
+            made.why.bridged_by = via
+            return made
+
+        def content(mid: str) -> str | None:
+            return records[mid].content if mid in records else None
+
+        return bridge.place(hits, head, ranked, lambda h: h.memory.id, content, names, vector, vectors.get, make)
 
     def _successors(self, query: str, first: FirstPass, hits: list[SearchHit], top_k: int, now: datetime,
                     options: SearchOptions) -> list[SearchHit]:

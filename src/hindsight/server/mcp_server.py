@@ -22,7 +22,7 @@ from hindsight.console import mount_web_console
 from hindsight.engine import DEFAULT_MIN_RELEVANCE, MemoryEngine
 from hindsight.field_rules import MAX_OFFSET
 from hindsight.model import MAX_CONTENT_CHARS, MemoryPatch, MemoryType, Source
-from hindsight.present import hit_view, memory_view
+from hindsight.present import memory_view, result_view
 from hindsight.read_model import RELEVANCE_MEANING, SearchFilters
 from hindsight.review.console import mount_console
 from hindsight.review.queue import ReviewQueue
@@ -120,13 +120,12 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         restated by a newer hit of this result (flag `outdated` when the newer one states a change;
         `possibly_outdated` when it restates the same slot with another value but no change word, a reading
         off by default; `why.outdated_by` names it). Such a hit ranks right below the newer one and is still
-        returned: present the newer one as current, the older one only as history."""
+        returned: present the newer one as current, the older one only as history. The top-level `not_current`
+        lists every such hit (id, `superseded_by`, `because`)."""
         who = gate(Scope.read, namespace, "search").principal
         hits = _call(engine.search, query, namespace=namespace, filters=filters, top_k=top_k, now=now,
                      min_relevance=min_relevance, record_access=who.allows(Scope.write, namespace))
-        admin = who.allows(Scope.admin, namespace)
-        return {"count": len(hits), "results": [hit_view(h, admin) for h in hits],
-                "time_filter_widened": any(bool(h.why.time_filter_widened) for h in hits)}
+        return result_view(hits, who.allows(Scope.admin, namespace))
 
     @mcp.tool
     def memory_get(memory_id: MemoryId, namespace: Namespace = "default") -> dict[str, Any]:
