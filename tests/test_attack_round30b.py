@@ -24,7 +24,7 @@ from bag_embedder import BagEmbedder
 
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
-from hindsight.security.call_cap import CallCap
+from hindsight.security.call_cap import CALL_SLOT_KEY, CallCap
 from hindsight.security.tokens import TokenStore
 
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -74,8 +74,8 @@ class Server:
             try:
                 await app(scope, receive, send)
             finally:
-                if scope["type"] == "http":
-                    self.finished[0] += 1  # an HTTP request's handling has ended
+                if CALL_SLOT_KEY in scope:
+                    self.finished[0] += 1  # the HTTP handling of a counted call has ended
 
         import uvicorn
 
