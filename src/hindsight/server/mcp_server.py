@@ -29,15 +29,15 @@ from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
 from hindsight.safety.withhold import withhold_history
 from hindsight.security.audit import AuditLog
-from hindsight.security.http_auth import HindsightTokenVerifier
 from hindsight.security.call_cap import CallCap
+from hindsight.security.http_auth import HindsightTokenVerifier
 from hindsight.security.http_guard import AuthPolicy, HTTPGuard
 from hindsight.security.principal import Scope
 from hindsight.security.tokens import TokenStore
 from hindsight.server.access_log import keep_queries_out_of_the_access_log
+from hindsight.server.held_calls import HeldCalls
 from hindsight.server.mcp_admin_tools import register_admin_tools
 from hindsight.server.mcp_common import INSTRUCTIONS, Gate, IdempotencyKey, MemoryId, Namespace, _call, told
-from hindsight.server.held_calls import HeldCalls
 from hindsight.server.mcp_event_tools import register_event_tools
 from hindsight.server.observability import RequestObserver, mount_operations
 from hindsight.server.schema_errors import TypedArgumentErrors
