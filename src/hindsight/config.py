@@ -201,6 +201,10 @@ class HindsightSettings(BaseSettings):
     vector_backend: Literal["auto", "exact", "hnsw", "qdrant"] = Field(
         default="auto", description="where dense vectors are searched: exact in process, a persisted HNSW graph "
         "beside the file (usearch), Qdrant; auto = exact below 100k vectors, hnsw from there (if usearch is installed)")
+    max_calls_per_token: int = Field(
+        default=8, ge=1, le=100_000, description="calls one token may have in flight on the HTTP transport (MCP "
+        "requests that do work, console pages); one more is answered 429 with Retry-After (security/call_cap.py: "
+        "a fifth of the 40 shared worker threads, so one token never holds them all)")
     busy_timeout: float = Field(
         default=30.0, gt=0, le=3600, description="seconds a write waits for another process's write lock")
     qdrant_url: str | None = Field(default=None, description="Qdrant server URL; unset = qdrant-client local mode")

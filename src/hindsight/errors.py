@@ -8,7 +8,8 @@ client can tell a final refusal from a transient failure without parsing prose:
 * final (retrying the same request cannot succeed): ``invalid_input``, ``idempotency_conflict``,
   ``version_conflict``, ``already_decided`` (another reviewer decided it first);
 * transient (the same request succeeds once the server or the database is back, nothing about the request is
-  wrong): ``storage_busy``, ``storage_unavailable``, ``unavailable``, ``provider_unavailable``, ``timeout``;
+  wrong): ``storage_busy``, ``storage_unavailable``, ``unavailable``, ``provider_unavailable``, ``timeout``,
+  ``too_many_calls`` (the HTTP front door's 429: the token has its most calls in flight);
 * ambiguous (the server answered, but it may be this request: a generic ``storage_error``, and the refusals a
   person must act on first, ``permission_denied``, ``not_found``, ``encryption_unavailable``, or a code this
   client does not know): a client retries them a few times with backoff, then sets the write aside where the
@@ -125,7 +126,7 @@ FINAL_CODES = frozenset({InvalidInputError.code, IdempotencyConflictError.code, 
                          AlreadyDecidedError.code})
 #: codes of errors after which the same request succeeds later unchanged (a client keeps it queued, retries forever)
 RETRYABLE_CODES = frozenset({StorageBusyError.code, StorageUnavailableError.code, ProviderUnavailableError.code,
-                             BudgetExceededError.code, "unavailable"})
+                             BudgetExceededError.code, "unavailable", "too_many_calls"})
 
 
 def error_kind(code: str) -> str:

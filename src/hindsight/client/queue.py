@@ -139,11 +139,12 @@ class WriteQueue:
         except (ValueError, TypeError):
             return {"unreadable": "[not a JSON object: the queue file was damaged]"}
 
-    def add(self, tool: str, arguments: dict[str, Any], error: str = "") -> int:
+    def add(self, tool: str, arguments: dict[str, Any], error: str = "", not_before: float = 0.0) -> int:
+        """Queue a write; `not_before`: the time it may first be sent (a server's Retry-After), else at once."""
         packed = self._pack(tool, arguments)
         with self._locked():
-            cursor = self._db.execute("INSERT INTO queue(tool, arguments, queued_at, last_error) VALUES (?, ?, ?, ?)",
-                                      (tool, packed, time.time(), error[:2000]))
+            cursor = self._db.execute("INSERT INTO queue(tool, arguments, queued_at, last_error, next_attempt_at) "
+                                      "VALUES (?, ?, ?, ?, ?)", (tool, packed, time.time(), error[:2000], not_before))
         return int(cursor.lastrowid or 0)
 
     def head(self) -> QueuedWrite | None:

@@ -11,7 +11,9 @@ of a body past its limit, attack round 20) is final: that write moves to a dead-
 ambiguous answer (a generic `storage_error`, `permission_denied`, `not_found`, `encryption_unavailable`, an
 unknown code) is retried `max_refusals` times with backoff, then set aside as a dead letter, so one poison write
 does not block the writes behind it. Dead letters can be listed and replayed (`replay`, `hindsight client-queue`)
-with their first idempotency key, so nothing is lost or stored twice. A search that cannot reach the server degrades to the last semantic
+with their first idempotency key, so nothing is lost or stored twice. A call refused because the token has its most
+calls in flight (`too_many_calls`, HTTP 429) is transient: the write stays queued and is sent again no sooner than
+the server's Retry-After (attack round 30b). A search that cannot reach the server degrades to the last semantic
 memories this client saw in the namespace asked for that pass the query's filters (client/degraded.py),
 flagged `degraded` (the seed's "local cache + retry" advice). Timeouts default to 10 s.
 
@@ -79,13 +81,23 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}"[:2000]
 
 
+def retry_after(error: BaseException) -> float:
+    """Seconds the server asked the caller to wait before the same call (`too_many_calls`: the front door's 429
+    carries them in the JSON-RPC error's data, as its `Retry-After` header does); 0 when it named none."""
+    data = getattr(error, "data", None) if isinstance(error, MCPError) else None
+    value = data.get("retry_after") if isinstance(data, dict) else None
+    return min(float(value), 3600.0) if isinstance(value, int | float) and value > 0 else 0.0
+
+
 class Unreachable(Exception):
     """The call did not succeed and may later: no answer (connection refused or dropped, timeout), a transient
-    error, or (`refused`) an ambiguous one the server answered with (a generic storage_error, permission_denied...)."""
+    error, or (`refused`) an ambiguous one the server answered with (a generic storage_error, permission_denied...).
+    `wait`: seconds the server asked for before the same call (its Retry-After), else 0."""
 
-    def __init__(self, message: str, refused: bool = False) -> None:
+    def __init__(self, message: str, refused: bool = False, wait: float = 0.0) -> None:
         super().__init__(message)
         self.refused = refused
+        self.wait = wait
 
 
 @dataclass
@@ -144,7 +156,7 @@ class AsyncResilientClient:
                 self._reached()
                 raise
             self._unreachable(exc)
-            raise Unreachable(_describe(exc), refused=not is_transient(exc)) from exc
+            raise Unreachable(_describe(exc), refused=not is_transient(exc), wait=retry_after(exc)) from exc
         except Exception as exc:  # connection refused/reset, timeout, protocol failure: no answer
             self._unreachable(exc)
             raise Unreachable(_describe(exc)) from exc
@@ -160,10 +172,10 @@ class AsyncResilientClient:
         try:
             return await self.call(tool, arguments)
         except Unreachable as exc:
-            return self._enqueue(tool, arguments, str(exc))
+            return self._enqueue(tool, arguments, str(exc), exc.wait)
 
-    def _enqueue(self, tool: str, arguments: dict[str, Any], reason: str) -> dict[str, Any]:
-        queue_id = self.queue.add(tool, arguments, reason)
+    def _enqueue(self, tool: str, arguments: dict[str, Any], reason: str, wait: float = 0.0) -> dict[str, Any]:
+        queue_id = self.queue.add(tool, arguments, reason, not_before=time.time() + wait if wait else 0.0)
         self._nudge()
         return {"queued": True, "queue_id": queue_id, "idempotency_key": arguments["idempotency_key"],
                 "reason": reason}
@@ -235,7 +247,7 @@ class AsyncResilientClient:
                         if refusals >= self.max_refusals:  # a poison write must not block the queue forever
                             self.queue.dead_letter(item.id, f"refused {refusals} times, set aside: {exc}")
                             break
-                        next_at = time.time() + self.backoff(tried - 1)
+                        next_at = time.time() + max(self.backoff(tried - 1), exc.wait)  # a 429's Retry-After
                         self.queue.failed(item.id, str(exc), next_at, refused=exc.refused)
                         continue
                     self.queue.done(item.id)

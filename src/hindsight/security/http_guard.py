@@ -24,6 +24,10 @@ anything added later), so no route can be reached before these checks:
    When the server holds the SDK's limit of sessions (which the SDK enforces with a 503 to everyone), a new one ends
    the least recently used session of the token holding the most (attack round 28: three tokens at the per-token
    cap starved every other token).
+6. A principal with ``HINDSIGHT_MAX_CALLS_PER_TOKEN`` calls in flight (MCP requests that do work, pages it loads
+   with its token or sign-in) is refused one more before it takes a worker thread: 429 with ``Retry-After`` and a
+   typed ``too_many_calls`` error (``security/call_cap.py``; attack round 30: one token's slow calls held the
+   shared thread pool). Only when a token names the caller: with auth off every caller is the one local owner.
 """
 
 from __future__ import annotations
@@ -34,8 +38,10 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from hindsight.security.call_cap import CALL_SLOT_KEY, RETRY_AFTER_S, CallCap, CallSlot, counts_as_call, read_body
 from hindsight.security.principal import LOCAL_OWNER, Principal
 from hindsight.security.session_cap import SessionCap
+from hindsight.security.sessions import SessionStore
 from hindsight.security.tokens import TokenStore
 
 AuthMode = Literal["auto", "required", "off"]
@@ -110,12 +116,14 @@ class HTTPGuard:
     """ASGI middleware: Host/Origin allow-list on every route, the auth decision on the MCP endpoint."""
 
     def __init__(self, app: ASGIApp, policy: AuthPolicy, allowed_hosts: Iterable[str],
-                 mcp_path: str = "/mcp", sessions: SessionCap | None = None) -> None:
+                 mcp_path: str = "/mcp", sessions: SessionCap | None = None, calls: CallCap | None = None) -> None:
         self.app = app
         self.policy = policy
         self.allowed = frozenset(_hostname(h) for h in allowed_hosts)
         self.mcp_path = mcp_path.rstrip("/")
         self.sessions = sessions if sessions is not None else SessionCap()
+        self.calls = calls if calls is not None else CallCap()
+        self._sign_ins: SessionStore | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":  # lifespan (no other kind of route is served)
@@ -166,9 +174,65 @@ class HTTPGuard:
                 await _refuse_rpc(send, 413, f"invalid_input: request: the body is {length[:20]} bytes; rule: an MCP "
                                              f"request carries at most {MAX_MCP_BYTES} bytes (send less content)")
                 return
+            if scope.get("method") == "POST" and self.policy.required():
+                body, receive = await read_body(receive, MAX_MCP_BYTES)
+                if counts_as_call(body):
+                    slot = self.calls.admit(principal.name)
+                    if slot is None:
+                        await self._too_many_calls(send, principal.name, body)
+                        return
+                    scope[CALL_SLOT_KEY] = slot  # the tool call holds it too (server/held_calls.py)
+                    try:
+                        await self._counted(scope, receive, send, principal.name, headers.get("mcp-session-id"))
+                    finally:
+                        slot.drop()
+                    return
             await self._counted(scope, receive, send, principal.name, headers.get("mcp-session-id"))
             return
-        await self.app(scope, receive, send)
+        caller = self._page_caller(headers) if not path.startswith("/console/static/") else None
+        page_slot: CallSlot | None = None
+        if caller is not None:
+            page_slot = self.calls.admit(caller)
+            if page_slot is None:
+                await _refuse(send, 429, "too_many_calls", self.calls.refusal(caller), _retry_after())
+                return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            if page_slot is not None:
+                page_slot.drop()
+
+    def _page_caller(self, headers: dict[str, str]) -> str | None:
+        """Whom a page request counts against: its bearer token's or sign-in cookie's principal (None with auth off,
+        or for a visitor not signed in, who is shown the sign-in form without a worker thread)."""
+        if not self.policy.required():
+            return None
+        header = headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            verified = self.policy.tokens.verify(header[7:].strip())
+            return verified.name if verified is not None else None
+        cookies = headers.get("cookie", "")
+        if "hss_" not in cookies:
+            return None
+        if self._sign_ins is None:
+            self._sign_ins = SessionStore(self.policy.tokens.store)
+        for part in cookies.split(";"):
+            name, _, value = part.strip().partition("=")
+            if name in ("hindsight_console", "hindsight_review"):
+                who = self._sign_ins.principal(value.strip().strip('"'))
+                if who is not None:
+                    return who.name
+        return None
+
+    async def _too_many_calls(self, send: Send, who: str, body: bytes) -> None:
+        """429 for a call over `who`'s cap: a JSON-RPC error with the request's id, the limit in its data."""
+        try:
+            request_id = json.loads(body).get("id")
+        except (ValueError, AttributeError):
+            request_id = None
+        request_id = request_id if isinstance(request_id, (int, str)) and not isinstance(request_id, bool) else None
+        data = {"retry_after": RETRY_AFTER_S, "limit": self.calls.limit, "in_flight": self.calls.in_flight(who)}
+        await _refuse_rpc(send, 429, self.calls.refusal(who), _retry_after(), data, request_id)
 
     async def _counted(self, scope: Scope, receive: Receive, send: Send, who: str, session_id: str | None) -> None:
         """Serve an MCP request, counting the sessions `who` holds open (security/session_cap.py, step 5)."""
@@ -281,13 +345,20 @@ async def _refuse(send: Send, status: int, error: str, message: str,
     await send({"type": "http.response.body", "body": body})
 
 
-async def _refuse_rpc(send: Send, status: int, message: str) -> None:
-    """A refusal of an MCP request as a JSON-RPC error (`id` null: the body was not read), which MCP clients surface
-    as the error's message; the code -32600 is JSON-RPC's "invalid request"."""
-    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}).encode()
+async def _refuse_rpc(send: Send, status: int, message: str, extra: list[tuple[bytes, bytes]] | None = None,
+                      data: dict[str, Any] | None = None, request_id: Any = None) -> None:
+    """A refusal of an MCP request as a JSON-RPC error (`id` null unless the body was read), which MCP clients
+    surface as the error's message (and `data`); the code -32600 is JSON-RPC's "invalid request"."""
+    error: dict[str, Any] = {"code": -32600, "message": message, **({"data": data} if data is not None else {})}
+    body = json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error}).encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *(extra or [])]})
     await send({"type": "http.response.body", "body": body})
+
+
+def _retry_after() -> list[tuple[bytes, bytes]]:
+    return [(b"retry-after", str(RETRY_AFTER_S).encode())]
 
 
 def default_allowed_hosts(bind_host: str, extra: Iterable[str] = ()) -> frozenset[str]:

@@ -29,11 +29,13 @@ from hindsight.review.queue import ReviewQueue
 from hindsight.review.service import ReviewService
 from hindsight.safety.withhold import withhold_history
 from hindsight.security.audit import AuditLog
+from hindsight.security.call_cap import CallCap
 from hindsight.security.http_auth import HindsightTokenVerifier
 from hindsight.security.http_guard import AuthPolicy, HTTPGuard
 from hindsight.security.principal import Scope
 from hindsight.security.tokens import TokenStore
 from hindsight.server.access_log import keep_queries_out_of_the_access_log
+from hindsight.server.held_calls import HeldCalls
 from hindsight.server.mcp_admin_tools import register_admin_tools
 from hindsight.server.mcp_common import INSTRUCTIONS, Gate, IdempotencyKey, MemoryId, Namespace, _call, told
 from hindsight.server.mcp_event_tools import register_event_tools
@@ -61,7 +63,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     observer = RequestObserver(engine, review, engine.settings.log_json if log_json is None else log_json)
     # the observer is outermost, so it counts and logs the typed refusal TypedArgumentErrors makes of a schema one
     mcp = FastMCP(name, instructions=INSTRUCTIONS, auth=auth, version=__version__,
-                  middleware=[observer, TypedArgumentErrors()])
+                  middleware=[HeldCalls(), observer, TypedArgumentErrors()])
     # the pages ask the same per-request question as the MCP endpoint (HTTPGuard's policy) when there is one
     page_tokens, required = (policy.tokens, policy.required) if policy is not None else (tokens, None)
     mount_console(mcp, review, page_tokens, required=required)
@@ -243,5 +245,6 @@ def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", h
 
         assert policy is not None, "HTTP needs an auth policy"
         keep_queries_out_of_the_access_log()  # console search words stay out of the operator's log
-        guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=allowed_hosts)
+        guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=allowed_hosts,
+                           calls=CallCap(engine.settings.max_calls_per_token))
         server.run(transport="http", host=host, port=port, show_banner=False, middleware=[guard])
