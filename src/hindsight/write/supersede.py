@@ -30,6 +30,7 @@ from hindsight.retrieval.slot_cues import states_new_change
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.script import script_of
 from hindsight.text.tokenize import query_terms
+from hindsight.write.change_scope import names_attribute
 from hindsight.write.conflict import Verdict
 from hindsight.write.end_cues import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
 from hindsight.write.endings import ending
@@ -55,6 +56,8 @@ TERM_BONUS = 0.02
 MAX_TERMS = 3
 #: Shared words that rank change candidates (`retarget`).
 MAX_RANK_TERMS = 8
+#: among change candidates, the one the change sentences share a term with first (round 30b)
+SCOPE_RANK = True
 #: A wide candidate that does not hold the value the new text leaves needs this many shared terms to be retired.
 FAR_SHARED = 2
 
@@ -244,6 +247,9 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
     * a candidate from the wide search or an earlier event must hold the value left, or share `FAR_SHARED`
       names, products or dictionary meanings (`shared_terms`): far back, similarity and a cue alone are not
       evidence of the same fact;
+    * then a candidate the sentences of the change share a term with (`change_scope.names_attribute`: "SkyLedger
+      was down for three hours. Sam set up automatic renewal ..." changes nothing of a note that shares only the
+      first sentence; round 30b),
     * then more shared words (up to `MAX_RANK_TERMS`; the pair model gives most same-topic pairs with a cue a
       change probability near 1, so it cannot tell them apart), then the surer verdict, first.
     A candidate of the wide search that is not retired is dropped (never linked from afar).
@@ -269,7 +275,9 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
                 continue
             if why:
                 verdict = Verdict("supplement", f"kept and linked: {why} ({verdict.reason})")
-        key = (-float(holds.get(old.id, 0)), -float(min(MAX_RANK_TERMS, shared)), -round(verdict.confidence, 2))
+        named = SCOPE_RANK and verdict.label == "override" and names_attribute(old.content, new_text)
+        key = (-float(holds.get(old.id, 0)), -float(named), -float(min(MAX_RANK_TERMS, shared)),
+               -round(verdict.confidence, 2))
         out.append((key, old, verdict))
     out.sort(key=lambda item: item[0])
     return [(old, verdict) for _, old, verdict in out]
