@@ -1,18 +1,13 @@
 """What a change word in a new note is said of (issue 10, hygiene round 30b).
 
-A long note often tells several things of one subject, and its change word is about one of them: "Firmware 3.2.2
-is out. Dealers can push it from the fleet portal, and the field restriction is lifted" changes the restriction,
-not the portal; "T60量产推迟到明年5月。陈总的意思是..." moves the mass-production date, not the first flight. Round 25's
-veto (`retire_veto.other_attribute`) asks two long notes for a shared attribute word anywhere in them; a word shared
-in a sentence that says no change is not evidence that the change is about the old note's attribute.
-
-`cue_sentences(text)` is the sentences of `text` that carry a change word (`slot_cues.CHANGE_CUE`). `off_attribute`
-vetoes a retirement between two long notes (`MIN_TERMS` content terms each) when the new note has sentences both
-with and without a change word and the old note shares attribute words (`shared_attribute.shared`: besides the
-subject's name and dates) only with the sentences without one. `names_attribute` is the same reading as a rank for
-`supersede.retarget`: among candidates read as changed, the one whose attribute the change sentence names first.
-A note of one sentence is never read here (its change word and its words are one statement). Readings only; `ON`
-switches the veto.
+A long note often tells several things of one subject, and its change word sits in one sentence of it: "T60量产推迟到
+明年5月。陈总的意思是宁可晚两个月，也要把低温和沙尘测试做完整。" moves the mass-production date; the second sentence
+shares the most words with the note on the prototype's first flight (陈总, 低温, 沙尘测试), but the change names the
+note that holds 量产 and 明年. `supersede.retarget` retires at most one of the candidates the judge read as changed and
+ranked them by the words each shares with the whole new note; `scope_terms` is the words a candidate shares with
+the sentences of the new note that say a change (a word of `slot_cues.CHANGE_CUE` or of the hygiene lexicons,
+`explicit_change`), read only when the new note also has sentences that say none (a note of one sentence is one
+statement: its words are the change's). A reading only; `supersede.SCOPE_RANK` switches its use.
 """
 
 from __future__ import annotations
@@ -20,49 +15,40 @@ from __future__ import annotations
 import re
 
 from hindsight.retrieval.slot_cues import CHANGE_CUE, anchors
-from hindsight.write.shared_attribute import shared
+from hindsight.write.end_cues import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
+from hindsight.write.endings import ending
+from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH
 
-ON = True
-#: content terms each note needs before its sentences are read apart (round 25's `ATTRIBUTE_MIN_TERMS`)
-MIN_TERMS = 10
 #: a sentence ends at . ! ? before a space (not "3.2.2"), a Chinese full stop, ！ ？, or a line break; not at a
 #: semicolon ("The printer died; replaced it with ..." is one statement)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|[。！？]\s*|\n+")
+
+
+def explicit_change(text: str) -> bool:
+    """Whether `text` carries a switch, end or change-of-state cue of the hygiene lexicons (EN/ZH)."""
+    lowered = text.lower()
+    return any(p.search(lowered) for p in (_STRONG_EN, _END_EN, _SWITCH_EN)) or any(
+        p.search(text) for p in (_STRONG_ZH, _END_ZH, _SWITCH_ZH)) or ending(text) is not None
+
+
+def says_change(sentence: str) -> bool:
+    """A change word of `slot_cues.CHANGE_CUE` or of the hygiene lexicons (`explicit_change`)."""
+    return CHANGE_CUE.search(sentence) is not None or explicit_change(sentence)
 
 
 def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
-def cue_sentences(text: str) -> str:
-    """The sentences of `text` that carry a change word, joined ("" when none does)."""
-    return " \n".join(s for s in sentences(text) if CHANGE_CUE.search(s))
-
-
-def _scoped(new: str) -> str:
-    """The change sentences of `new` when it also has sentences without a change word, else ""."""
-    parts = sentences(new)
-    cued = [s for s in parts if CHANGE_CUE.search(s)]
+def change_sentences(text: str) -> str:
+    """The sentences of `text` that say a change, joined, when it also has sentences that say none; else ""."""
+    parts = sentences(text)
+    cued = [s for s in parts if says_change(s)]
     return " \n".join(cued) if cued and len(cued) < len(parts) else ""
 
 
-def names_attribute(old: str, new: str) -> bool:
-    """The change sentences of `new` share a content term with `old` (True when `new` is not split apart)."""
-    scope = _scoped(new)
-    return not scope or bool(anchors(old, scope))
-
-
-def off_attribute(old: str, new: str) -> str:
-    """Why `new` does not retire `old` ("" when it may): both long, and the sentences of `new` that say a change
-    share no content term with `old` - not its subject's name, not a value of it (module doc)."""
-    if not ON:
-        return ""
-    scope = _scoped(new)
-    if not scope or anchors(old, scope):
-        return ""
-    fewest = min(len(anchors(old, old)), len(anchors(new, new)))
-    if fewest < MIN_TERMS:
-        return ""
-    common = sorted(shared(old, new) or anchors(old, new))[:4]
-    return (f"the change is said of something else: the sentences that say it share no term with this memory "
-            f"(the notes share {', '.join(common) or 'nothing'} elsewhere)")
+def scope_terms(old: str, new: str) -> int:
+    """How many content terms `old` shares with the change sentences of `new` (0 when `new` is not split apart:
+    then every candidate ties here)."""
+    scope = change_sentences(new)
+    return len(anchors(old, scope)) if scope else 0

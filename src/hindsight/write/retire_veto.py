@@ -24,7 +24,6 @@ round 25"); `ATTRIBUTE_ON` switches it.
 from __future__ import annotations
 
 from hindsight.retrieval.currency import anchors, states_change
-from hindsight.write.change_scope import off_attribute
 from hindsight.write.shared_attribute import shared
 
 ON = True
@@ -67,6 +66,5 @@ def other_attribute(old: str, new: str) -> str:
 
 
 def veto(old: str, new: str) -> str:
-    """Why a change verdict does not retire `old` ("" when it may): another topic, another attribute, or a change
-    said only in sentences that share nothing with `old` (round 30b, `change_scope.off_attribute`)."""
-    return other_topic(old, new) or other_attribute(old, new) or off_attribute(old, new)
+    """Why a change verdict does not retire `old` ("" when it may): another topic, or another attribute."""
+    return other_topic(old, new) or other_attribute(old, new)
