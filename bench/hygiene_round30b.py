@@ -1,15 +1,16 @@
-"""Hygiene round 30b (issue 10): the released rows the change-scope veto (`write/change_scope.py`) can move, and the
-wrong retirements of the released retrieval stores it reads.
+"""Hygiene round 30b (issue 10): which memory a change retires - the rows and write logs the change-sentence rank
+(`change_scope.scope_terms` in `supersede.retarget`) can move.
 
-    PYTHONPATH=src:bench python bench/hygiene_round30b.py select ROWS.json    # rows where it fires on an ordered pair
+    PYTHONPATH=src:bench python bench/hygiene_round30b.py select ROWS.json    # hygiene rows it can reorder
     PYTHONPATH=src:bench python bench/hygiene_round30b.py replay ROWS.json off|on OUT.json
     PYTHONPATH=src:bench python bench/supersede24_rows.py compare OFF.json ON.json
-    PYTHONPATH=src:bench python bench/hygiene_round30b.py events STORE_ROOT OUT.json  # kept retirements, by kind
+    PYTHONPATH=src:bench python bench/hygiene_round30b.py events STORE_ROOT OUT.json  # retirements of written stores
 
-A row is selected when `change_scope.off_attribute` fires for one of its ordered pairs (every older / newer text of
-`others`, `existing`, `new` in writing order): a superset of what it can move (it acts only on a change verdict).
-`events` reads `supersede24_stores.py` write logs (`retire24_veto.events`) and says, for each retirement, whether
-the change-scope veto or round 25's veto would fire on it.
+A hygiene row is selected when its new text has sentences that say a change and sentences that say none
+(`change_scope.change_sentences`) and two of its older texts (`others`, `existing`) share a different number of
+terms with the change sentences: a superset of the rows the rank can move (it orders change verdicts only).
+`events` reads `supersede24_stores.py` write logs (`retire24_veto.events`): each retirement, correct / kept (a memory
+no later one replaces) / other (a replaced memory retired by the wrong new one), with the rule that decided.
 """
 import json
 import sys
@@ -18,30 +19,25 @@ from pathlib import Path
 
 from currency14_rows import released_rows
 
-from hindsight.write import change_scope, retire_veto
+from hindsight.write import supersede
+from hindsight.write.change_scope import change_sentences, scope_terms
 
 
 def select(path: str) -> None:
-    sel, labels = [], Counter()
+    sel = []
     for f, i, seq in released_rows():
-        fired = [(a, b) for b in range(1, len(seq)) for a in range(b) if change_scope.off_attribute(seq[a], seq[b])]
-        if fired:
-            label = json.loads(open(f, encoding="utf-8").read().splitlines()[i])["label"]
-            n = len(seq)
-            labels[(label, "existing->new" if (n - 2, n - 1) in fired else "other pair")] += 1
+        new, older = seq[-1], seq[:-1]
+        if len(older) > 1 and change_sentences(new) and len({scope_terms(o, new) for o in older}) > 1:
             sel.append([f, i])
     json.dump(sel, open(path, "w"))
-    print(len(sel), {" ".join(k): v for k, v in sorted(labels.items())}, dict(Counter(f.split("/")[-3] for f, _ in sel)))
+    print(len(sel), dict(Counter(f.split("/")[-3] for f, _ in sel)))
 
 
 def events(root: str, out: str) -> None:
     from retire24_veto import events as read
     rows = read(Path(root))
-    for e in rows:
-        e["scope_veto"] = change_scope.off_attribute(e["old_text"], e["new_text"])[:80]
-        e["r25_veto"] = retire_veto.veto(e["old_text"], e["new_text"])[:80]
     json.dump(rows, open(out, "w"), ensure_ascii=False, indent=1)
-    print(Counter((e["round"], e["kind"], bool(e["scope_veto"])) for e in rows))
+    print(Counter((e["round"], e["kind"]) for e in rows))
 
 
 if __name__ == "__main__":
@@ -51,5 +47,5 @@ if __name__ == "__main__":
         events(sys.argv[2], sys.argv[3])
     else:
         from pair_outcome import replay_rows
-        change_scope.ON = sys.argv[3] == "on"
+        supersede.SCOPE_RANK = sys.argv[3] == "on"
         replay_rows([(f, i) for f, i in json.load(open(sys.argv[2]))], sys.argv[4])
