@@ -27,7 +27,8 @@ def select(path: str) -> None:
     sel = []
     for f, i, seq in released_rows():
         new, older = seq[-1], seq[:-1]
-        if len(older) > 1 and change_sentences(new) and len({scope_terms(o, new) for o in older}) > 1:
+        scope = change_sentences(new)
+        if len(older) > 1 and scope and len({scope_terms(o, scope) for o in older}) > 1:
             sel.append([f, i])
     json.dump(sel, open(path, "w"))
     print(len(sel), dict(Counter(f.split("/")[-3] for f, _ in sel)))

@@ -47,8 +47,7 @@ def change_sentences(text: str) -> str:
     return " \n".join(cued) if cued and len(cued) < len(parts) else ""
 
 
-def scope_terms(old: str, new: str) -> int:
-    """How many content terms `old` shares with the change sentences of `new` (0 when `new` is not split apart:
-    then every candidate ties here)."""
-    scope = change_sentences(new)
+def scope_terms(old: str, scope: str) -> int:
+    """How many content terms `old` shares with `scope`, the change sentences of a new note (`change_sentences`;
+    0 when it is "": the note is not split apart, and every candidate ties here)."""
     return len(anchors(old, scope)) if scope else 0

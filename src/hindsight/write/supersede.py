@@ -30,7 +30,7 @@ from hindsight.retrieval.slot_cues import states_new_change
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.script import script_of
 from hindsight.text.tokenize import query_terms
-from hindsight.write.change_scope import explicit_change, scope_terms
+from hindsight.write.change_scope import change_sentences, explicit_change, scope_terms
 from hindsight.write.conflict import Verdict
 from hindsight.write.pair_features import anchor_terms
 from hindsight.write.slot_align import _abbreviates
@@ -249,6 +249,8 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
     holds = {old.id: departed_in(old.content, departed) for old, v, _ in judged if v.label == "override"}
     targeted = any(holds.values())
     contrast = CONTRAST_HELD and contrasted(new_text)
+    # the change sentences, read only when two candidates are read as changed (one is retired either way)
+    scope = change_sentences(new_text) if SCOPE_RANK and sum(v.label == "override" for _, v, _ in judged) > 1 else ""
     out: list[tuple[tuple[float, ...], MemoryRecord, Verdict]] = []
     for old, verdict, far in judged:
         shared = shared_terms(old.content, new_text)
@@ -265,7 +267,7 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
                 continue
             if why:
                 verdict = Verdict("supplement", f"kept and linked: {why} ({verdict.reason})")
-        named = scope_terms(old.content, new_text) if SCOPE_RANK and verdict.label == "override" else 0
+        named = scope_terms(old.content, scope) if verdict.label == "override" else 0
         key = (-float(holds.get(old.id, 0)), -float(min(MAX_RANK_TERMS, named)), -float(min(MAX_RANK_TERMS, shared)),
                -round(verdict.confidence, 2))
         out.append((key, old, verdict))
