@@ -50,7 +50,19 @@ def test_change_sentences_split_at_sentence_ends_not_at_versions_or_semicolons()
     assert change_sentences(text) == ""  # both sentences say a change (replaced, again): not split apart
     assert change_sentences("Maple Street is a quiet road. The bus stop moved to the corner.") == \
         "The bus stop moved to the corner."
-    assert change_sentences("小区东门是主入口。快递柜已经搬到西门了。") == "快递柜已经搬到西门了"
+    assert change_sentences("小区东门是主入口。快递柜已经搬到西门了。") == "快递柜已经搬到西门了。"
+    # a title or an initial ends no sentence: one statement, not read apart
+    assert change_sentences("Mrs. Okafor asked to be called Ngozi from now on.") == ""
+    assert change_sentences("Ask Prof. Lindqvist. From May the lab meeting moved to Fridays.") == \
+        "From May the lab meeting moved to Fridays."
+
+
+@pytest.mark.parametrize("text", [
+    "Card reader stopped working at the north lobby? Call facilities, they answer around the clock: 555-0142.",
+    "门禁卡不能用了？直接打物业电话，二十四小时有人接。",
+])
+def test_a_question_says_no_change(text: str) -> None:
+    assert change_sentences(text) == ""
 
 
 def test_explicit_change_still_reads_the_lexicons() -> None:

@@ -19,9 +19,11 @@ from hindsight.write.end_cues import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
 from hindsight.write.endings import ending
 from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH
 
-#: a sentence ends at . ! ? before a space (not "3.2.2"), a Chinese full stop, ！ ？, or a line break; not at a
-#: semicolon ("The printer died; replaced it with ..." is one statement)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|[。！？]\s*|\n+")
+#: a sentence ends at . ! ? before a space (not "3.2.2"; not after a title or an initial: "Dr. Whitfield", "J. Lee",
+#: "e.g."), after a Chinese full stop, ！ ？, or at a line break; not at a semicolon ("The printer died; replaced it
+#: with ..." is one statement). The end mark stays with its sentence: a question says no change (`says_change`).
+_SENTENCE = re.compile(r"(?<!\b[A-Z]\.)(?<!\b(?:Dr|Mr|Ms|St|vs)\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\be\.g\.)(?<!\bi\.e\.)"
+                       r"(?<!\betc\.)(?<=[.!?])\s+|(?<=[。！？])\s*|\n+")
 
 
 def explicit_change(text: str) -> bool:
@@ -32,7 +34,10 @@ def explicit_change(text: str) -> bool:
 
 
 def says_change(sentence: str) -> bool:
-    """A change word of `slot_cues.CHANGE_CUE` or of the hygiene lexicons (`explicit_change`)."""
+    """A change word of `slot_cues.CHANGE_CUE` or of the hygiene lexicons (`explicit_change`) in a sentence that
+    is not a question ("Badge stopped working at the east gate? Ring the desk": a condition, no change told)."""
+    if sentence.rstrip().endswith(("?", "？")):
+        return False
     return CHANGE_CUE.search(sentence) is not None or explicit_change(sentence)
 
 
