@@ -1,10 +1,12 @@
 """Hygiene round 30b (issue 10): among candidates read as changed, the one the change sentence names is retired
-(`change_scope.scope_terms` in `supersede.retarget`), not the one that shares more words with another sentence."""
+(`change_scope.scope_terms` in `supersede.retarget`, switched by `supersede.SCOPE_RANK`, shipped off), not the one
+that shares more words with another sentence."""
 from __future__ import annotations
 
 import pytest
 
 from hindsight.model import MemoryRecord, MemoryType
+from hindsight.write import supersede
 from hindsight.write.change_scope import change_sentences, explicit_change, scope_terms
 from hindsight.write.conflict import Verdict
 from hindsight.write.supersede import NEAR, retarget
@@ -29,7 +31,9 @@ PICKS = [
 
 
 @pytest.mark.parametrize(("lang", "named", "other", "new"), PICKS, ids=[p[0] for p in PICKS])
-def test_the_change_sentence_picks_the_memory_it_names(lang: str, named: str, other: str, new: str) -> None:
+def test_the_change_sentence_picks_the_memory_it_names(lang: str, named: str, other: str, new: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(supersede, "SCOPE_RANK", True)  # measured and shipped off: the reading is tested switched on
     a, b = _record(named), _record(other)
     assert scope_terms(named, change_sentences(new)) > scope_terms(other, change_sentences(new))
     # the other note shares more words with the whole new note and has the surer verdict: still the named one first
