@@ -67,8 +67,8 @@ _READ_CODE = re.compile(
     r"(?P<value>\d{3}[ -]\d{3}|\d(?:[ -]\d){3,7}|\d{4,8})(?=\s*(?:[,;.]|$))"
 )
 _LOCK_CODE = re.compile(
-    r"(?i)(?:\bkey\s?safe|\block\s?box|\bkey\s?box|\bkeypad|\bpadlock|\bcombination\s+lock|钥匙盒|钥匙箱|密码箱|密码锁|门锁|保险箱|保险柜|[\u4e00-\u9fff]卡)"
-    r"[^\n.;!?。；！？]{0,40}?(?:\b(?:code|pin|combination|combo)\b|密码|开箱码)\s*(?:[:：=]|\bis\b|是|为)?\s*"
+    r"(?i)(?:\bkey\s?safe|\block\s?box|\bkey\s?box|\bkeypad\s+lock|\bpadlock|\bcombination\s+lock|钥匙盒|钥匙箱|密码箱|密码锁|门锁|保险箱|保险柜|[\u4e00-\u9fff]卡)"
+    r"(?:(?!shows?\b|display|error|fault|显示|故障|报错)[^\n.;!?。；！？]){0,40}?(?:\b(?:code|pin|combination|combo)\b|密码|开箱码)\s*(?:[:：=]|\bis\b|是|为)?\s*"
     r"(?P<value>\d{4,8})(?![\w-]|[.,]\d)"
 )
 _USE_CODE = re.compile(r"(?i)\b(?:use|enter|type|input|punch in|key in)\s+(?:the\s+)?(?:code|pin|passcode)\s+(?P<value>\d{4,8})(?![\w-]|[.,]\d)")
