@@ -23,6 +23,7 @@ from hindsight.safety.validators import placeholder_words
 GONE = [
     ("Embassy wants passport numbers: mine is K48271936 and Mei's is KJ3302918. Due Monday.", "K48271936", "Due Monday"),
     ("Embassy wants passport numbers: mine is K48271936 and Mei's is KJ3302918. Due Monday.", "KJ3302918", "Embassy"),
+    ("Consulate needs passport numbers: mine is K48271936 and Ana Costa's is KJ3302918.", "KJ3302918", "Consulate"),
     ("签证要护照号：我的是E73920184，小王的是EH2207731，周五前交。", "EH2207731", "周五前交"),
     ("Dad read the code out to me over the phone, 482 913, for the bank app.", "482 913", "for the bank app"),
     ("Gran read me the clinic's login code on a bad line, 5-0-3-8-1-6. The refill is due Friday.", "5-0-3-8-1-6",

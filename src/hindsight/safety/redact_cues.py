@@ -181,8 +181,9 @@ _DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?|\s+(?:for|of)\s
 # "Kids' passports: Mia #548201937, Leo #548201938", "护照：爸爸 E12345678，妈妈 E87654321": after a document cue and a
 # colon, a list whose items are a name (or a relation) and a number.
 _DOC_LIST = re.compile(_DOC_CUE + r"(?:[^\d\n:：]{0,16}[:：]|s?\s+(?:for|of)\s+[^\d\n:：.。;；—–]{1,32}?\s*(?:[:：—–]|\s-\s))")
-# Round 30: an item may name its holder by a possessive and a copula ("mine is ..., and Mei's is ...", "我的是...").
-_DOC_ITEM = re.compile(r"\s*(?:[,，、;；]|\band\b|和)?\s*(?:[A-Z][a-z]{1,15}|(?:mine|my\s+\w+|his|hers|ours|theirs)\b|[\u4e00-\u9fff]{1,4})\s*"
+# Round 30: an item may name its holder by a possessive and a copula ("mine is ..., and Mei's is ...", "我的是..."), or
+# by a full name ("Mia Chen's is ...").
+_DOC_ITEM = re.compile(r"\s*(?:[,，、;；]|\band\b|和)?\s*(?:[A-Z][a-z]{1,15}(?:\s[A-Z][a-z]{1,15}){0,2}|(?:mine|my\s+\w+|his|hers|ours|theirs)\b|[\u4e00-\u9fff]{1,4})\s*"
                        r"(?:[:：#]|'s)?\s*(?:(?:is|was)\s+|[是为]\s*)?"
                        r"(?P<value>(?-i:[A-Z]{0,2}\d{6,12}))(?![A-Za-z0-9])")
 # Round 17: a document's other number, named by its own label later in the sentence that names the document ("驾驶证号就是
