@@ -134,7 +134,10 @@ def find_otp(text: str) -> list[Span]:
         while (more := _OTP_MORE.match(text, pos)) and _otp_ok(text, more.group("value"), more.end()):
             out.append(("otp", *more.span("value")))
             pos = more.end()
-    for pattern in (_OTP_FILLER, _USE_CODE, _SENT_CODE, _SUPPLIED_CODE, _READ_CODE, _LOCK_CODE):
+    for m in _LOCK_CODE.finditer(text):  # a lock's 密码 is a password, its code / PIN / combination a code
+        if _otp_ok(text, m.group("value"), m.end()):
+            out.append(("password" if "密码" in m.group(0) else "otp", *m.span("value")))
+    for pattern in (_OTP_FILLER, _USE_CODE, _SENT_CODE, _SUPPLIED_CODE, _READ_CODE):
         for m in pattern.finditer(text):
             if _otp_ok(text, m.group("value"), m.end()):
                 out.append(("otp", *m.span("value")))
