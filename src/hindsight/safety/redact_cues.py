@@ -59,6 +59,18 @@ _SOURCE_CODE = re.compile(
     r"(?:[-–—:：]|\bis\b|\bwas\b|\bsays\b|\bshows\b|\breads\b)\s*(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)|"
     r"(?:验证码|校验码|动态码|短信码)[\u4e00-\u9fff，,]{0,10}?(?:是|为|：|:)\s*(?P<han>[零〇一二三四五六七八九]{4,8})(?![零〇一二三四五六七八九十百千万])"
 )
+# Round 30: "read the code out to me over the phone, 739 204, for her app": a code handed over aloud or by text, then the
+# value set off by commas in its sentence; "key safe by the back door, code 4471", "钥匙盒，密码 3307": a lock named,
+# then its code.
+_READ_CODE = re.compile(
+    r"(?i)\b(?:read|texted|told|gave|sent|recited|spelled)\b[^\n.;!?]{0,30}?\b(?:code|pin|passcode)\b[^\n.;!?,]{0,40}?,\s*"
+    r"(?P<value>\d{3}[ -]\d{3}|\d(?:[ -]\d){3,7}|\d{4,8})(?=\s*(?:[,;.]|$))"
+)
+_LOCK_CODE = re.compile(
+    r"(?i)(?:\bkey\s?safe|\block\s?box|\bkey\s?box|\bkeypad\s+lock|\bpadlock|\bcombination\s+lock|钥匙盒|钥匙箱|密码箱|密码锁|门锁|保险箱|保险柜|[\u4e00-\u9fff]卡)"
+    r"(?:(?!shows?\b|display|error|fault|显示|故障|报错)[^\n.;!?。；！？]){0,40}?(?:\b(?:code|pin|combination|combo)\b|密码|开箱码)\s*(?:[:：=]|\bis\b|是|为)?\s*"
+    r"(?P<value>\d{4,8})(?![\w-]|[.,]\d)"
+)
 _USE_CODE = re.compile(r"(?i)\b(?:use|enter|type|input|punch in|key in)\s+(?:the\s+)?(?:code|pin|passcode)\s+(?P<value>\d{4,8})(?![\w-]|[.,]\d)")
 _OTP_MORE = re.compile(r"(?i)\s*(?:[,，、;；/]|\band\b|和|及)\s*(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
 _UNIT_AFTER = re.compile(r"\s*(?:分钟|秒|小时|位|次|天|个|minutes?|mins?|seconds?|secs?|hours?|digits?|characters?|chars?|times|days?|lines?)\b|\s*(?:分钟|秒|小时|位|次|天|个)")
@@ -122,7 +134,10 @@ def find_otp(text: str) -> list[Span]:
         while (more := _OTP_MORE.match(text, pos)) and _otp_ok(text, more.group("value"), more.end()):
             out.append(("otp", *more.span("value")))
             pos = more.end()
-    for pattern in (_OTP_FILLER, _USE_CODE, _SENT_CODE, _SUPPLIED_CODE):
+    for m in _LOCK_CODE.finditer(text):  # a lock's 密码 is a password, its code / PIN / combination a code
+        if _otp_ok(text, m.group("value"), m.end()):
+            out.append(("password" if "密码" in m.group(0) else "otp", *m.span("value")))
+    for pattern in (_OTP_FILLER, _USE_CODE, _SENT_CODE, _SUPPLIED_CODE, _READ_CODE):
         for m in pattern.finditer(text):
             if _otp_ok(text, m.group("value"), m.end()):
                 out.append(("otp", *m.span("value")))
@@ -169,7 +184,10 @@ _DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?|\s+(?:for|of)\s
 # "Kids' passports: Mia #548201937, Leo #548201938", "护照：爸爸 E12345678，妈妈 E87654321": after a document cue and a
 # colon, a list whose items are a name (or a relation) and a number.
 _DOC_LIST = re.compile(_DOC_CUE + r"(?:[^\d\n:：]{0,16}[:：]|s?\s+(?:for|of)\s+[^\d\n:：.。;；—–]{1,32}?\s*(?:[:：—–]|\s-\s))")
-_DOC_ITEM = re.compile(r"\s*(?:[,，、;；]|\band\b|和)?\s*(?:[A-Z][a-z]{1,15}|[\u4e00-\u9fff]{1,4})\s*(?:[:：#]|'s)?\s*"
+# Round 30: an item may name its holder by a possessive and a copula ("mine is ..., and Mei's is ...", "我的是..."), or
+# by a full name ("Mia Chen's is ...").
+_DOC_ITEM = re.compile(r"\s*(?:[,，、;；]|\band\b|和)?\s*(?:[A-Z][a-z]{1,15}(?:\s[A-Z][a-z]{1,15}){0,2}|(?:mine|my\s+\w+|his|hers|ours|theirs)\b|[\u4e00-\u9fff]{1,4})\s*"
+                       r"(?:[:：#]|'s)?\s*(?:(?:is|was)\s+|[是为]\s*)?"
                        r"(?P<value>(?-i:[A-Z]{0,2}\d{6,12}))(?![A-Za-z0-9])")
 # Round 17: a document's other number, named by its own label later in the sentence that names the document ("驾驶证号就是
 # 身份证号 ...，档案编号 5101...", "passport ..., file number ..."): the licence's file number is the same person's record.

@@ -61,6 +61,12 @@ _DECLARED_PUBLIC = re.compile(
     r"(?i)\s*[(（]\s*(?:这个|它|this(?: one)?|it)?\s*(?:可以公开|是公开的|公开的|不是秘密|不敏感|(?:is )?public|not (?:a )?secret|safe to share)\s*[)）]"
 )
 
+# Round 30: a key- or password-shaped value the sentence calls a stand-in right after it ("...\" 只是占位", "' is just a
+# placeholder", "(dummy)", "- not a real key"): a fixture's value, not a credential.
+_DECLARED_STAND_IN = re.compile(
+    r"(?i)[\"'”’`]?\s*(?:[(（]\s*)?(?:(?:只是|仅是|仅为|就是|是)?(?:占位|假的|示例)|"
+    r"(?:[-–—,]\s*|\bis\s+)?(?:(?:just|only)\s+)?(?:a\s+)?(?:placeholder|dummy|stand-?in|not\s+a\s+real\b))"
+)
 
 # A value the text names as a digest or a public identifier (round 13): after it, "(hash of poetry.lock)", "（文件的
 # 哈希）"; right before it, a content ID, a cache key, a checksum or a parcel's tracking number ("IPFS CID 是 Qm...",
@@ -127,7 +133,7 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
     if kind not in _SHAPE_KINDS:
         return False
     value = text[start:end]
-    if placeholder_words(value) or kind != "other_id" and stand_in_value(value):
+    if placeholder_words(value) or kind != "other_id" and stand_in_value(value) or _DECLARED_STAND_IN.match(text, end):
         return True  # round 17: "api_key='test-key-000'" in a fixture; round 25: a credential's stand-in, "Bearer YOUR_TOKEN"
     return bool(_DECLARED_DIGEST.match(text, end) or _DIGEST_BEFORE.search(text, max(0, start - 40), start)
                 or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start)

@@ -144,7 +144,8 @@ def find_unionpay_accounts(text: str) -> list[Span]:
 _CARD_SHAPE = re.compile(r"(?<![\d-])(?:\d{4}(?:[ -]\d{4}){3}|\d{4}[ -]\d{6}[ -]\d{5}|\d{15,16})(?![\d-])")
 _CARD_AFTER = re.compile(
     r"[^\d\n.。;；]{0,12}?(?:(?i:(?<![A-Za-z])(?:cvv2?|cvc2?|cvn2?|csc|security\s+code|exp(?:iry|ires|iring|iration)?|valid\s+thru)"
-    r"(?![A-Za-z]))|有效期|安全码|背面|"
+    # round 30: a fuel / fleet card's PIN right after its number ("..., PIN 4471", "，密码 8812") names a card too
+    r"(?![A-Za-z]))|(?-i:PIN)\s*[:：]?\s*\d{4,6}(?!\d)|密码\s*[:：]?\s*\d{4,6}(?!\d)|有效期|安全码|背面|"
     # other words for the expiry count only with the date after them ("那笔定期明年二月到期" is a deposit's term)
     r"(?:(?i:(?<![A-Za-z])(?:valid\s+(?:through|until|till)|good\s+(?:thru|through))(?![A-Za-z]))|有效至|过期|到期|失效)"
     r"(?:时间|日期|日)?\s*[:：]?\s*(?:0[1-9]|1[0-2])\s?/\s?(?:20)?\d{2}(?![\d/]))"

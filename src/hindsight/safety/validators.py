@@ -210,7 +210,9 @@ def group_span(match: re.Match[str], group: int | str = 1) -> tuple[int, int]:
 # template's stand-in, not a credential. Every part is a filler word or a trivial digit run, and one part says so.
 _FILLER_MARK = frozenset({"test", "testing", "dummy", "fake", "sample", "demo", "example", "placeholder", "changeme", "foo", "mock"})
 _FILLER = _FILLER_MARK | frozenset({"key", "token", "secret", "password", "pass", "pwd", "api", "app", "user", "local", "dev", "my",
-                                    "your", "abc", "xyz", "bar", "baz", "value", "string", "here"})
+                                    "your", "abc", "xyz", "bar", "baz", "value", "string", "here",
+                                    # round 30: the words that join fillers into a phrase ("dummy-token-for-test")
+                                    "for", "of", "only", "not", "real", "the", "ci", "unit", "use", "in"})
 
 
 def placeholder_words(value: str) -> bool:
