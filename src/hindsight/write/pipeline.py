@@ -81,7 +81,7 @@ class WritePipeline:
         the text; the document vector does not represent it, so the guard embeds the text itself then."""
         if self.screener is None:
             return None
-        text = f"{content}\n{context}"
+        text = screened_text(content, context)
         if decoded:
             text, embedding = f"{text}\n{decoded}", None
         reader = getattr(self.screener, "screen", None)
@@ -236,6 +236,15 @@ class WritePipeline:
         record.status, record.status_reason = Status.active, ""
         return record, again, found
 
+    def _part_texts(self, records: list[MemoryRecord]) -> list[str]:
+        """The guard's marked parts of each record (`WriteGuard.part_texts`), encoded in the write's one batched
+        call so the guard's `part_encoder` (this embedder) finds them in its cache; none when it reads no vector."""
+        reader = getattr(self.screener, "part_texts", None)
+        if not callable(reader) or not self._reuses_document_embedding():
+            return []
+        wanted = [p for r in records for p in reader(screened_text(r.content, r.context))]
+        return list(dict.fromkeys(wanted))
+
     def _embed(self, records: list[MemoryRecord]) -> tuple[np.ndarray, list[np.ndarray | None]]:
         """One encoder call for the batch: what is indexed, plus the fact texts hygiene will compare.
 
@@ -248,7 +257,7 @@ class WritePipeline:
         texts = [record.embedding_text for record in records]
         facts = [r for r in records if r.has_session_context and r.status == Status.active
                  and r.type != MemoryType.working] if self.hygiene is not None else []
-        matrix = self.embedder.embed_documents(texts + [r.fact_text for r in facts])
+        matrix = self.embedder.embed_documents(texts + [r.fact_text for r in facts] + self._part_texts(records))
         row = {r.id: matrix[len(records) + i] for i, r in enumerate(facts)}
         own = [row.get(r.id) if r.has_session_context else matrix[i] for i, r in enumerate(records)]
         return matrix[: len(records)], own
@@ -293,7 +302,7 @@ class WritePipeline:
         """
         facts = [record.fact_text for record in records]
         earlier = list(dict.fromkeys(t for texts in previous.values() for t in texts))
-        matrix = self.embedder.embed_documents(facts + earlier)
+        matrix = self.embedder.embed_documents(facts + earlier + self._part_texts(records))
         row = {text: matrix[len(facts) + i] for i, text in enumerate(earlier)}
         out = np.array(matrix[: len(facts)], dtype=np.float32)
         for i, record in enumerate(records):
@@ -380,6 +389,11 @@ class WritePipeline:
         action: WriteAction = "superseded" if decision.supersedes else "supplemented" if decision.supplements else "created"
         return WriteOutcome(record.id, action, record.status, decision.reason,
                             related_ids=decision.supersedes + decision.supplements, redactions=found)
+
+
+def screened_text(content: str, context: str) -> str:
+    """The text the guard screens for a memory: its content, then its context."""
+    return f"{content}\n{context}"
 
 
 def _screened_fields(record: MemoryRecord) -> tuple[dict[str, Any], list[str]]:
