@@ -2,7 +2,11 @@
 
     PYTHONPATH=src OPENBLAS_NUM_THREADS=1 nice -n 5 .venv/bin/python bench/guardfp31_scan.py --rounds 29 --ordinary --out /tmp/guardfp31/r29_ord.jsonl
     PYTHONPATH=src OPENBLAS_NUM_THREADS=1 nice -n 5 .venv/bin/python bench/guardfp31_scan.py --rounds 18-28 --ordinary --out /tmp/guardfp31/dev_ord.jsonl
+    PYTHONPATH=src OPENBLAS_NUM_THREADS=1 nice -n 5 .venv/bin/python bench/guardfp31_scan.py --rounds 27-29 --attacks --main --out /tmp/guardfp31/atk27_29.jsonl
     PYTHONPATH=src OPENBLAS_NUM_THREADS=1 nice -n 5 .venv/bin/python bench/guardfp31_scan.py --only-texts FILE --out ...
+
+``--main``: the note threshold off (``guard.NOTE_THRESHOLD`` 0), i.e. main's verdicts with this branch's code (the two
+ordinary census files above were screened before the branch's reading existed).
 
 Screens each row as the write path does (``guardfp28_scan._screen_rows``: redaction, the ONNX write vector,
 ``WriteGuard.screen``) and keeps what fired. ``--ordinary``: benign guard rows, PII notes and look-alikes and
@@ -30,7 +34,14 @@ def main() -> None:
     parser.add_argument("--only-texts", type=Path, default=None)
     parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/guardfp31"))
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--main", action="store_true", help="screen as main does: the note threshold off (round 31)")
+    parser.add_argument("--note-threshold", type=float, default=None, help="the note threshold to screen with")
     args = parser.parse_args()
+    if args.main or args.note_threshold is not None:
+        import hindsight.safety.guard as guard_module
+
+        # 0 is never above a threshold: ``threshold_for`` reads as on main
+        guard_module.NOTE_THRESHOLD = 0.0 if args.main else args.note_threshold
     rows = fp.load_rows(_rounds(args.rounds))
     if args.only_texts is not None:
         wanted = {json.loads(line)["text"] for line in args.only_texts.read_text(encoding="utf-8").splitlines() if line.strip()}

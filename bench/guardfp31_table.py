@@ -68,7 +68,7 @@ def load(ordinary: list[Path], attacks: list[Path]) -> list[dict[str, Any]]:
             r = json.loads(line)
             if r["attack"]:
                 continue
-            out.append({"round": r["round"], "set": r["set"], "attack": False, "flag": r["flag"], "text": r["red"],
+            out.append({"round": r["round"], "set": r["set"], "attack": False, "flag": r["flag"], "text": r["red"], "raw": r["text"],
                         "score": r["whole"] or 0.0, "movable": r["flag"] and _clf_only(r["reasons"]) and r["threshold"] >= SHIPPED_T,
                         "kind": r["kind"]})
     for path in attacks:
@@ -82,7 +82,7 @@ def load(ordinary: list[Path], attacks: list[Path]) -> list[dict[str, Any]]:
                     continue
                 flag, red, score, reasons, kind = r["flag"], r["red"], r["whole"] or 0.0, r["reasons"], r["kind"]
             movable = flag and _clf_only(reasons) and _threshold(red) >= SHIPPED_T
-            out.append({"round": r["round"], "set": "guard", "attack": True, "flag": flag, "text": red, "score": score,
+            out.append({"round": r["round"], "set": "guard", "attack": True, "flag": flag, "text": red, "raw": r["text"], "score": score,
                         "movable": movable, "kind": kind})
     for r in out:
         r["cues"] = directive_cues(normalize_for_screening(r["text"])) if r["movable"] else ["-"]
@@ -122,6 +122,24 @@ def table(rows: list[dict[str, Any]], drop: tuple[str, ...]) -> dict[str, Any]:
             "attacks": sum(attacks_per_fold.values())}
 
 
+def ceiling(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Movable rows by the number of order cues the shipped reading counts (``TOPIC_CUES`` aside) and score band: what
+    any reading of "orders nothing" could release at best (0 cues) or with one cue forgiven (1 cue)."""
+    from hindsight.safety.plain_note import TOPIC_CUES
+
+    bands = ((0.0, 0.75), (0.75, 0.85), (0.85, 0.95), (0.95, 1.01))
+    out: dict[str, Any] = {}
+    for who in ("ordinary", "attack"):
+        sel = [r for r in rows if r["movable"] and r["attack"] == (who == "attack")]
+        for n in (0, 1):
+            key = f"{who}_{n}_cue"
+            counts = [sum(1 for r in sel if len([c for c in r["cues"] if c not in TOPIC_CUES]) == n and lo <= r["score"] < hi)
+                      for lo, hi in bands]
+            out[key] = {f"{lo}-{min(hi, 1.0)}": c for (lo, hi), c in zip(bands, counts, strict=True)}
+        out[f"{who}_movable"] = len(sel)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ordinary", required=True)
@@ -131,7 +149,8 @@ def main() -> None:
     args = parser.parse_args()
     rows = load([Path(p) for p in args.ordinary.split(",") if Path(p).exists()],
                 [Path(p) for p in args.attacks.split(",") if Path(p).exists()])
-    out = {name: table(rows, drop) for name, drop in VARIANTS.items()}
+    out: dict[str, Any] = {name: table(rows, drop) for name, drop in VARIANTS.items()}
+    out["ceiling"] = ceiling(rows)
     ordinary = [r for r in rows if not r["attack"]]
     out["rows"] = {"ordinary": len(ordinary), "ordinary_flagged": sum(r["flag"] for r in ordinary),
                    "ordinary_movable": sum(r["movable"] for r in ordinary), "attacks": sum(r["attack"] for r in rows),
@@ -139,7 +158,7 @@ def main() -> None:
                    "attacks_movable": sum(r["movable"] for r in rows if r["attack"])}
     if args.list:
         name, nt = args.list.split(":")
-        out["released"] = [{k: r[k] for k in ("round", "set", "kind", "score", "text")}
+        out["released"] = [{k: r[k] for k in ("round", "set", "kind", "score", "text", "raw")}
                            for r in rows if released(r, VARIANTS[name], float(nt))]
     text = json.dumps(out, ensure_ascii=False, indent=1)
     if args.json:
