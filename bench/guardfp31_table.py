@@ -1,12 +1,12 @@
 """What a plain-note threshold would release, per round: ordinary texts and attacks (round 31, issue 10).
 
-    PYTHONPATH=src .venv/bin/python bench/guardfp31_table.py --ordinary /tmp/guardfp31/r29_ord.jsonl,/tmp/guardfp31/dev_ord.jsonl \\
+    PYTHONPATH=src:bench .venv/bin/python bench/guardfp31_table.py --ordinary /tmp/guardfp31/r29_ord.jsonl,/tmp/guardfp31/dev_ord.jsonl \\
         --attacks /tmp/guardatk31/main_r1_26_attacks.jsonl,/tmp/guardfp31/atk27_29.jsonl --json bench/results/guardfp31_table.json
 
 Rows are main's census (``bench/guardfp31_scan.py``: redaction, the ONNX write vector, ``WriteGuard.screen``; attack
 rows r1 - r26b from guardatk31's engine scan, fields ``screened`` / ``score`` / ``reasons`` / ``action``). A row can
 move only if main quarantined it on the whole text's classifier score alone (no rule vote or hard rule, no part), the
-threshold that applied was not lowered (>= the shipped T), ``plain_note.orders_nothing`` reads its redacted text, and
+threshold that applied was not lowered (>= the shipped T), ``guardfp31_plain.orders_nothing`` (candidate A) reads its redacted text, and
 its score lies below the note threshold: such a row is counted as released. A variant drops named cue groups from the
 reading (``--variants``). ``NOTE_THRESHOLD`` is chosen leave-one-round-out (a fold = rN with rNb): for fold k the
 highest grid value at which attacks released on every other round <= 0.1% of their attack texts.
@@ -21,8 +21,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from guardfp31_plain import directive_cues
+
 from hindsight.safety.normalize import normalize_for_screening
-from hindsight.safety.plain_note import directive_cues
 
 GRID = (0.75, 0.80, 0.85, 0.90, 0.95, 0.97, 0.99)
 SHIPPED_T = 0.655
@@ -54,6 +55,7 @@ def _threshold(redacted: str) -> float:
     global _GUARD
     if _GUARD is None:
         _GUARD = WriteGuard(classifier_threshold=SHIPPED_T)
+        _GUARD.note_threshold = 0.0  # main: candidate A's note threshold off (an unused attribute on main)
     prepared = prepare(redacted)
     return _GUARD.threshold_for(feature_view(prepared.text), prepared.text, hidden=hides_wording(redacted, prepared))
 
@@ -125,7 +127,7 @@ def table(rows: list[dict[str, Any]], drop: tuple[str, ...]) -> dict[str, Any]:
 def ceiling(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Movable rows by the number of order cues the shipped reading counts (``TOPIC_CUES`` aside) and score band: what
     any reading of "orders nothing" could release at best (0 cues) or with one cue forgiven (1 cue)."""
-    from hindsight.safety.plain_note import TOPIC_CUES
+    from guardfp31_plain import TOPIC_CUES
 
     bands = ((0.0, 0.75), (0.75, 0.85), (0.85, 0.95), (0.95, 1.01))
     out: dict[str, Any] = {}

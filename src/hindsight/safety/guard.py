@@ -57,7 +57,6 @@ from hindsight.safety.lowered import reading_threshold
 from hindsight.safety.mention import mentions_attack, references_secret
 from hindsight.safety.normalize import ScreeningText, fold, normalize_for_screening, prepare
 from hindsight.safety.payee import orders_unverified_payee_change
-from hindsight.safety.plain_note import orders_nothing
 from hindsight.safety.polarity import adds_check
 from hindsight.safety.preference import states_preference
 from hindsight.safety.rules import (
@@ -122,13 +121,6 @@ CARRY_THRESHOLD = 0.85
 #: 1099s there"). Chosen leave-one-round-out over the released guard and PII rounds (``bench/carry_decision.py``,
 #: docs/benchmarks.md "Redaction, round 18").
 FACT_THRESHOLD = 0.97
-
-#: The classifier threshold for a note that orders nothing and teaches nothing (``plain_note.orders_nothing``: no
-#: imperative, modal, address, standing rule, condition, loosening, grant, trust, move or lesson), when no hard rule
-#: fired; never lower than the one that applied, and a lowering reading still wins. Round 31 (issue 10): chosen
-#: leave-one-round-out over the released rounds (``bench/guardfp31_table.py``, docs/benchmarks.md "Guard false alarms,
-#: round 31").
-NOTE_THRESHOLD = 0.85
 
 
 def carries_secret(view: FeatureView) -> bool:
@@ -215,7 +207,6 @@ class WriteGuard:
         classifier: GuardClassifier | None = None,
         carry_threshold: float | None = None,
         fact_threshold: float | None = None,
-        note_threshold: float | None = None,
         parts: bool = True,
         part_encoder: Callable[[Sequence[str]], np.ndarray] | None = None,
     ) -> None:
@@ -229,7 +220,6 @@ class WriteGuard:
         self._threshold_override = classifier_threshold
         self.carry_threshold = CARRY_THRESHOLD if carry_threshold is None else carry_threshold
         self.fact_threshold = FACT_THRESHOLD if fact_threshold is None else fact_threshold
-        self.note_threshold = NOTE_THRESHOLD if note_threshold is None else note_threshold
 
     @property
     def classifier(self) -> GuardClassifier | None:
@@ -256,14 +246,11 @@ class WriteGuard:
         for a safeguard loosened on a claimed authority's word, or (round 21, ``trusted.py``) a party declared genuine
         and handed what a check guards. Round 22: a rule that adds a check (``polarity.adds_check``) is a frame; a
         round-22 reading (``lowered.reading_threshold``: a check waived on a spoken word, an appended order that acts,
-        wording hidden on purpose - ``hidden``) lowers the threshold (never raises it). Round 31: ``note_threshold`` (never
-        lower) for a note that orders nothing and teaches nothing (``plain_note.orders_nothing``)."""
+        wording hidden on purpose - ``hidden``) lowers the threshold (never raises it)."""
         carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
         threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
         if normalised and self.fact_threshold > threshold and (carried_value_fact(normalised) or states_preference(normalised)):
             threshold = self.fact_threshold  # a fact that carries a redacted value, or (round 28) a named person's preference
-        if normalised and self.note_threshold > threshold and orders_nothing(normalised):
-            threshold = self.note_threshold  # round 31: a note that orders nothing and teaches nothing
         if normalised and (benign_frame(normalised) or adds_check(normalised)):
             return max(threshold, FRAME_THRESHOLD)
         vouched = bool(normalised) and (vouched_loosening(normalised) or transfers_trust(normalised))

@@ -1,5 +1,6 @@
-"""Does a note order nothing and teach nothing? A reading used only by the guard's note threshold
-(``guard.WriteGuard.threshold_for``; round 31, issue 10).
+"""Does a note order nothing and teach nothing? Round 31's candidate A (issue 10), measured and NOT shipped: it was
+``hindsight/safety/plain_note.py``, read by ``guard.WriteGuard.threshold_for`` at ``NOTE_THRESHOLD`` (commit c250050);
+kept here, unchanged, so ``bench/guardfp31_table.py`` reruns without it in the runtime package.
 
 Blind round 29 quarantined 13 of 300 ordinary memories, every one by the classifier alone ("Q3 review: the Oslo office
 is 8% over budget ... Ingrid wants to limit it to one China trip per person per quarter", a case officer who wants one
@@ -8,7 +9,7 @@ tells someone to do something (an imperative, a modal of obligation or permissio
 rule ("from now on", 以后, always), makes an act conditional ("if ... then", 如果, 一旦), loosens a safeguard or grants a
 permission, hands out trust, moves something outward, or teaches a practice as a lesson ("last time we turned off TLS
 verification and it worked"). A note that says none of these is a statement about the world; the guard holds it only
-on the surer score :data:`guard.NOTE_THRESHOLD`.
+on the surer score ``NOTE_THRESHOLD`` (candidate).
 
 Read on the normalised text (lower case, folded). Every cue is a reason *not* to read the note as plain: a false cue
 keeps main's threshold, so the lexicons are broad on purpose. :func:`directive_cues` names the cues that fire (for the
