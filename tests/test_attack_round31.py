@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -154,6 +155,34 @@ def test_a_restore_still_copies_rows_an_older_version_stored() -> None:
     assert record.content == NOTE + tags(ORDER)
     with pytest.raises(InvalidInputError, match="NUL"):
         check_memory(2, {"memory": {**memory, "content": "a\x00b"}}, None)
+
+
+@pytest.mark.parametrize("mark", ["\ufe0f", "\ufe00", "\U000e0100", "\u034f", "\u180b", "\u17b4", "\u3164"])
+@pytest.mark.parametrize("field", ["tags", "session_id", "source_task_id", "metadata"])
+def test_an_identifier_with_an_invisible_mark_after_a_letter_is_refused(engine: MemoryEngine, mark: str,
+                                                                          field: str) -> None:
+    """Round 6 refused format characters in identifiers, round 19 these marks in namespaces only: on main a tag
+    `prod` + U+FE0F showed as `prod` in the console and the CLI and no `prod` filter found the memory."""
+    value = "prod" + mark
+    item: dict[str, Any] = {"content": NOTE, "namespace": "ops",
+                            field: [value] if field == "tags" else {value: 1} if field == "metadata" else value}
+    with pytest.raises(InvalidInputError) as refused:
+        engine.store_many([item], AGENT)
+    shown = f"U+{ord(unicodedata.normalize('NFKC', mark) if field == 'tags' else mark):04X}"  # a tag is NFKC first
+    assert str(refused.value).startswith(field) and f"{shown} at position 4" in str(refused.value)
+    assert _stored(engine) == 0
+
+
+def test_updates_and_filters_refuse_the_mark_and_emoji_tags_stay(engine: MemoryEngine) -> None:
+    memory_id = engine.store_many([{"content": NOTE, "namespace": "ops", "tags": [
+        "prod", "\u2764\ufe0f", "1\ufe0f\u20e3", "\u845b\U000e0100", "\u1820\u180b"]}], AGENT)[0].memory_id
+    assert engine.get(memory_id, "ops").tags == ["prod", "\u2764\ufe0f", "1\ufe0f\u20e3", "\u845b\U000e0100",
+                                                  "\u1820\u180b"]
+    with pytest.raises(InvalidInputError, match="U\\+FE0F"):
+        engine.update(memory_id, {"tags": ["prod\ufe0f"]}, "ops", AGENT)
+    with pytest.raises(InvalidInputError, match="U\\+FE0F"):
+        engine.list("ops", {"tags": ["prod\ufe0f"]})
+    assert engine.get(memory_id, "ops").tags[0] == "prod"
 
 
 # ------------------------------------------------------------------ over HTTP: the app as `serve` builds it
