@@ -185,6 +185,42 @@ def test_updates_and_filters_refuse_the_mark_and_emoji_tags_stay(engine: MemoryE
     assert engine.get(memory_id, "ops").tags[0] == "prod"
 
 
+def test_the_console_marks_tag_characters_an_older_row_holds(engine: MemoryEngine, tmp_path: Path) -> None:
+    """A memory an older version stored with an order in tags (and an Arabic letter mark, a bidi control round 6's
+    marker set missed): on main the memory page rendered them raw, so a reviewer saw one harmless sentence; now each
+    is a visible marker, and an emoji flag still renders as a flag."""
+    import re
+    import sqlite3
+
+    from starlette.middleware import Middleware
+    from starlette.testclient import TestClient
+
+    from hindsight.security.http_guard import AuthPolicy, HTTPGuard, default_allowed_hosts
+    from hindsight.server.mcp_server import build_server
+
+    memory_id = engine.store_many([{"content": NOTE, "namespace": "ops"}], "local")[0].memory_id
+    flag = "\U0001f3f4" + tags("gbwls") + "\U000e007f"
+    with sqlite3.connect(tmp_path / "m.db") as db:  # as an older version stored it: no write path refuses it now
+        db.execute("UPDATE memories SET content = ?, context = ? WHERE id = ?",
+                   (NOTE + tags(ORDER) + " " + flag, "port 80\u061c-443", memory_id))
+    tokens = TokenStore.open(tmp_path / "m.db")
+    boss = tokens.create("boss", ["admin"], ["ops"])[0]
+    policy = AuthPolicy(tokens)
+    guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=default_allowed_hosts("127.0.0.1"))
+    app = build_server(engine, policy=policy).http_app(middleware=[guard])
+    try:
+        with TestClient(app, base_url="http://127.0.0.1") as client:
+            page = client.get(f"/console/memory/{memory_id}", params={"ns": "ops"},
+                              headers={"authorization": f"Bearer {boss}"})
+            assert page.status_code == 200, page.text[:300]
+            outside_forms = re.sub(r"<textarea[^>]*>[^<]*</textarea>|value='[^']*'", "", page.text)
+            assert "⟦U+E0049⟧" in outside_forms and "⟦U+061C⟧" in outside_forms  # main: neither
+            assert flag in outside_forms
+            assert not re.search("[\u061c\U000e0000-\U000e007f]", outside_forms.replace(flag, ""))
+    finally:
+        tokens.close()
+
+
 # ------------------------------------------------------------------ over HTTP: the app as `serve` builds it
 
 
