@@ -8,9 +8,12 @@ against `hindsight serve --transport http` with a token of each scope.
   letters was quarantined), and a card number and a password written in tags were kept with `redactions: []`.
   Every free text now refuses tag characters outside an emoji flag's tag sequence, and runs of variation selectors
   (`invalid_input` naming the field, nothing stored).
+- **An invisible mark after a letter in an identifier**: a tag `prod` + U+FE0F (or U+034F, U+180B, a Hangul filler ...)
+  showed as `prod` and no `prod` filter found it (round 19 refused these marks in namespaces only).
 - **A JSON body nested deeper than Python's parser goes** (10 KB of brackets) raised RecursionError in the front
   door's call-cap read of `/mcp` bodies: a 500 and a traceback in the server log for every such request by any
   token, where the SDK answers a JSON-RPC parse error.
+- **The console rendered tag characters and the Arabic letter mark as nothing** (an older row's hidden order).
 """
 
 from __future__ import annotations
