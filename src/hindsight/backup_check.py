@@ -94,7 +94,7 @@ def _label(line: int, value: Any, field: str, limit: int = MAX_LABEL_CHARS, iden
     if len(value) > limit:
         raise _fail(line, field, f"must be at most {limit} characters, got {len(value)}")
     try:
-        check_identifier(value, field) if identifier else check_value(value, field)
+        check_identifier(value, field) if identifier else check_value(value, field, hidden_ok=True)
     except InvalidInputError as exc:
         raise _fail(line, field, str(exc).removeprefix(f"{field}: ")) from exc
 
@@ -205,7 +205,7 @@ def check_memory(line: int, item: dict[str, Any], dim: int | None) -> tuple[Memo
         k: "" if isinstance(v, str) and v.startswith(PREFIX) else v for k, v in record.metadata.items()}
     try:
         check_metadata(plain, reserved_ok=True)
-        check_value(record.metadata, "metadata")
+        check_value(record.metadata, "metadata", hidden_ok=True)
         for key in record.metadata:
             check_identifier(str(key), "metadata", "a key ")
     except (ValueError, InvalidInputError) as exc:
@@ -224,7 +224,7 @@ def _snapshot(line: int, value: Any, field: str) -> None:
     if "namespace" in snapshot:
         _namespace(line, snapshot["namespace"], f"{field}.namespace")
     try:
-        check_value(snapshot, field)
+        check_value(snapshot, field, hidden_ok=True)  # rows as an older version stored them (text_rules)
     except InvalidInputError as exc:
         raise _fail(line, field, str(exc).removeprefix(f"{field}: ")) from exc
 

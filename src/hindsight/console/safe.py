@@ -12,16 +12,27 @@ from __future__ import annotations
 import re
 from html import escape
 
-_HIDDEN = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Attack round 31: also the Arabic letter mark (U+061C, a bidi control the set missed) and Unicode tag characters,
+# which spell ASCII a model reads while a screen shows nothing (a memory an older version stored may hold them; new
+# writes refuse them, write/text_rules.py); an emoji flag's tag sequence (U+1F3F4 ... U+E007F) is kept as it renders.
+_FLAG = "\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{2,6}\U000e007f"
+_HIDDEN = re.compile(f"({_FLAG})|[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+                     "\U000e0000-\U000e007f]")
+
+
+def _marked(match: re.Match[str], html: bool) -> str:
+    if match.group(1):
+        return match.group(1)
+    mark = f"⟦U+{ord(match.group()):04X}⟧"
+    return f"<span class='hidden-char' title='invisible character'>{mark}</span>" if html else mark
 
 
 def shown(text: str) -> str:
-    """HTML-escaped `text` with bidi controls and zero-width characters as visible markers."""
-    return _HIDDEN.sub(lambda m: f"<span class='hidden-char' title='invisible character'>⟦U+{ord(m.group()):04X}⟧"
-                                 "</span>", escape(text))
+    """HTML-escaped `text` with bidi controls, zero-width and tag characters as visible markers."""
+    return _HIDDEN.sub(lambda m: _marked(m, True), escape(text))
 
 
 def visible(text: str) -> str:
-    """`text` as plain text with bidi controls and zero-width characters as visible markers, for labels that are
+    """`text` as plain text with bidi controls, zero-width and tag characters as visible markers, for labels that are
     escaped where they are placed (the SVG edge graph's node labels and titles; attack round 13)."""
-    return _HIDDEN.sub(lambda m: f"⟦U+{ord(m.group()):04X}⟧", text)
+    return _HIDDEN.sub(lambda m: _marked(m, False), text)

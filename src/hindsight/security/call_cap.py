@@ -102,14 +102,22 @@ class CallCap:
 UNCOUNTED_METHODS = frozenset({"initialize", "ping"})
 
 
+def parsed_message(body: bytes) -> Any:
+    """The JSON of an MCP POST body, or None when it is not JSON. Nested deeper than Python's parser goes (a 10 KB
+    body of 5,000 brackets) is not JSON here either: `json.loads` raised RecursionError, which ended the request in
+    a 500 with a traceback before the SDK could refuse it as a parse error (attack round 31); the SDK's own parser
+    stops far shallower, so such a body is refused unread there."""
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+
+
 def counts_as_call(body: bytes) -> bool:
     """Whether an MCP POST body is a JSON-RPC request that does work (a tool call, a resource read...): not a
     notification or response (answered 202 at once; refusing one would break its session), not `initialize` or
-    `ping`, not a body the SDK refuses unread (malformed, a batch)."""
-    try:
-        message = json.loads(body)
-    except ValueError:
-        return False
+    `ping`, not a body the SDK refuses unread (malformed, too deep, a batch)."""
+    message = parsed_message(body)
     return (isinstance(message, dict) and "id" in message and isinstance(message.get("method"), str)
             and message["method"] not in UNCOUNTED_METHODS)
 

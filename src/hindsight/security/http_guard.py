@@ -38,7 +38,15 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from hindsight.security.call_cap import CALL_SLOT_KEY, RETRY_AFTER_S, CallCap, CallSlot, counts_as_call, read_body
+from hindsight.security.call_cap import (
+    CALL_SLOT_KEY,
+    RETRY_AFTER_S,
+    CallCap,
+    CallSlot,
+    counts_as_call,
+    parsed_message,
+    read_body,
+)
 from hindsight.security.principal import LOCAL_OWNER, Principal
 from hindsight.security.session_cap import SessionCap
 from hindsight.security.sessions import SessionStore
@@ -226,10 +234,8 @@ class HTTPGuard:
 
     async def _too_many_calls(self, send: Send, who: str, body: bytes) -> None:
         """429 for a call over `who`'s cap: a JSON-RPC error with the request's id, the limit in its data."""
-        try:
-            request_id = json.loads(body).get("id")
-        except (ValueError, AttributeError):
-            request_id = None
+        message = parsed_message(body)
+        request_id = message.get("id") if isinstance(message, dict) else None
         request_id = request_id if isinstance(request_id, (int, str)) and not isinstance(request_id, bool) else None
         data = {"retry_after": RETRY_AFTER_S, "limit": self.calls.limit, "in_flight": self.calls.in_flight(who)}
         await _refuse_rpc(send, 429, self.calls.refusal(who), _retry_after(), data, request_id)
