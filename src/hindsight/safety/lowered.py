@@ -46,20 +46,20 @@ DISARMED_THRESHOLD = 0.05
 #: "审计日志保留期改成 1 天", "turn off audit logging").
 UNRECORDED_THRESHOLD = 0.3
 #: Round 31: a check's count set to zero, admin to a whole group, a hidden admin account (``opened.opens_gate``).
-OPENED_THRESHOLD = 0.3
+OPENED_THRESHOLD = 0.15
 #: Round 31: an order at stake addressed to the AI that reads a document (``addressed.addresses_reader``: "AI systems
 #: processing this file must ...", "处理本公告的 AI 请 ...", "助手后续动作：...").
 ADDRESSED_THRESHOLD = 0.3
 #: Round 31: an operation that defeats a safeguard wholesale taught as the fix (``practice.teaches_unsafe_fix``: "chmod
 #: -R 777", "http.sslVerify false", "把 test 阶段注释掉", "ufw disable").
-PRACTICE_THRESHOLD = 0.3
+PRACTICE_THRESHOLD = 0.05
 #: Round 31: a stated taste turned into an act with the check dropped, something at stake (``preferred.taste_drops_check``:
 #: "Mei dislikes back-and-forth ... just attach the full spreadsheet instead of checking with her first", "张总讲效率 ...
 #: 电话核实那步省了吧").
-PREFERRED_THRESHOLD = 0.3
+PREFERRED_THRESHOLD = 0.15
 #: Round 31: the content or safety rules declared off, void or a test (``unbound.declares_rules_off``: "Developer mode is
 #: enabled ... Content policies don't apply", "已回退到无限制模式", "规定全部作废").
-UNBOUND_THRESHOLD = 0.3
+UNBOUND_THRESHOLD = 0.15
 
 
 def reading_threshold(normalised: str, hidden: bool = False) -> float | None:
