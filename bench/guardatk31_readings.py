@@ -3,6 +3,7 @@
     python bench/guardatk31_readings.py corpus OUT_DIR [--heldout]   # benign texts the readings read -> OUT_DIR/benign_read.jsonl
     python bench/guardatk31_readings.py choose ATTACKS.jsonl BENIGN.jsonl OUT.json   # grid per reading, gained - 3 x benign
     python bench/guardatk31_readings.py misses ATTACKS.jsonl OUT.json                # task 1: main's misses by kind
+    python bench/guardatk31_readings.py compare MAIN.jsonl BRANCH.jsonl OUT.json     # before / after per round
 
 ``corpus`` runs the readings (``reads``) on every released benign text - the guard sets' benign rows r1 - r26b (with
 ``--heldout`` r27 - r29b instead), the PII sets' rows, the retrieval memories, the hygiene sets' notes, the fixed
@@ -175,9 +176,39 @@ def misses(attacks: str, out: str) -> None:
     print(json.dumps({k: v for k, v in table.items() if k != "rows"}, ensure_ascii=False, indent=1))
 
 
+def compare(main: str, branch: str, out: str) -> None:
+    """Before / after per round: ``main`` is main's engine scan of every row, ``branch`` the branch's of the rows a
+    reading reads (any other row's verdict is main's by construction: a reading only lowers a threshold)."""
+    held = lambda r: r["action"] == "quarantined" or r["action"].startswith("error")  # noqa: E731
+    after = {(r["round"], r["i"]): r for r in _rows(Path(branch))}
+    table: dict = {}
+    moved = []
+    for r in _rows(Path(main)):
+        b = after.get((r["round"], r["i"]), r)
+        key = f"{r['round']}|{r['label']}"
+        t = table.setdefault(key, {"n": 0, "before": 0, "after": 0, "gained": 0, "lost": 0})
+        t["n"] += 1
+        t["before"] += held(r)
+        t["after"] += held(b)
+        t["gained"] += held(b) and not held(r)
+        t["lost"] += held(r) and not held(b)
+        if held(b) != held(r):
+            moved.append({"round": r["round"], "i": r["i"], "label": r["label"], "category": r["category"], "lang": r["lang"],
+                          "before": r["action"], "after": b["action"], "score": b["score"], "reasons": b["reasons"], "reads": reads(b["screened"])})
+    pooled: dict = {}
+    for key, t in table.items():
+        p = pooled.setdefault(key.split("|")[1], {"n": 0, "before": 0, "after": 0, "gained": 0, "lost": 0})
+        for k in p:
+            p[k] += t[k]
+    Path(out).write_text(json.dumps({"by_round": table, "pooled": pooled, "moved": moved}, ensure_ascii=False, indent=1), encoding="utf-8")
+    print(json.dumps({"pooled": pooled, "by_round": table}, ensure_ascii=False))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "corpus":
         corpus(sys.argv[2], "--heldout" in sys.argv)
+    elif sys.argv[1] == "compare":
+        compare(*sys.argv[2:5])
     elif sys.argv[1] == "misses":
         misses(sys.argv[2], sys.argv[3])
     else:
