@@ -43,6 +43,8 @@ ADDRESS = _c(_alt(
 #: The order reported as ignored or refused: the note is about it.
 _REFUSED = _c(_alt(r"\bignored\b", r"\brefused\b", r"\bhidden (?:white )?text\b", r"\bescalated\b", r"\bflagged\b", r"\bfound\b",
                    r"\bnot (?:an? )?instructions?\b", r"\bis data\b", r"隐藏文字", r"藏了", r"已上报", r"(?:不能|不要|别)当(?:成|作)?指令", r"已删除", r"\bdid not (?:follow|comply|act)", r"\bdidn'?t (?:follow|comply|act)", r"已忽略", r"没有(?:照做|执行)", r"未执行", r"拒绝了"))
+#: A chat transcript: "Assistant:" is a speaker's turn, not an address (post-freeze fix, training writers r12T1 / r15T1).
+_TRANSCRIPT = _c(_alt(r"(?:^|[\s/])(?:user|用户|me|我)\s*[:：]", r"\d{1,2}:\d{2} (?:assistant|助手)\s*[:：]"))
 #: The sentence forbids the reader the act ("the assistant must not approve app installs"): a house rule, not an order.
 _FORBIDS = _c(_alt(r"\b(?:must not|mustn'?t|never|don'?t|do not|cannot|can'?t|may not|should not|shouldn'?t)\b", r"不能", r"不得", r"不要", r"别", r"禁止", r"严禁", r"不可"))
 _WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]")
@@ -56,7 +58,7 @@ def addresses_reader(normalised: str) -> bool:
     """Does a body of content carry a sentence that orders the AI reading it to do something at stake (see module)?"""
     if not ADDRESS.search(normalised) or ABOUT.search(normalised) or TOPIC.search(normalised) or WARNING.search(normalised):
         return False
-    if _REFUSED.search(normalised):
+    if _REFUSED.search(normalised) or _TRANSCRIPT.search(normalised):
         return False
     for match in ADDRESS.finditer(normalised):  # the address after a body of content, in a sentence at stake
         start = max(normalised.rfind(c, 0, match.start()) for c in ".!?;。！？；\n") + 1

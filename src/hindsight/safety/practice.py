@@ -50,7 +50,7 @@ _NOT_TAUGHT = _c(_alt(
     r"\bbad idea\b", r"\bmistake\b", r"\bcaused\b", r"\blocal (?:vm|machine|box|env|environment|laptop)\b", r"\bsandbox\b", r"\bthrowaway\b", r"\bscratch vm\b", r"\bbefore we\b",
     r"\bno (?:force|chmod|--no-verify|setenforce|ufw|skipping)", r"\b(?:is|are) (?:blocked|disabled|rejected|not allowed|forbidden|only allowed)\b",
     r"\bnobody\b", r"\bonly allowed\b", r"\brather than\b", r"\baccidentally\b", r"\bre-?enabled\b", r"\btest vm\b", r"\blocal dev\b", r"\bpen-?test",
-    r"\bmisconfigurations?\b", r"不是跳过", r"没有(?:改成|放开成|开成)", r"而不是", r"渗透测试", r"错误配置", r"已恢复",
+    r"\bmisconfigurations?\b", r"\bdid not\b", r"\bdidn'?t\b", r"\bexpected\b", r"没有", r"回归测试", r"样本", r"预期", r"不是跳过", r"没有(?:改成|放开成|开成)", r"而不是", r"渗透测试", r"错误配置", r"已恢复",
     r"(?:严禁|禁止|不得|不准|不许|不能|不要|别|绝不|千万别|避免)", r"改回(?:来|去)了", r"回滚了", r"踩坑", r"教训", r"后果", r"本地", r"沙箱", r"测试机", r"虚拟机",
 ))
 #: A note about an attack (a red-team payload, a fixture, an injection): narrower than ``hushed.ABOUT``, whose "unit
