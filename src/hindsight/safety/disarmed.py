@@ -38,12 +38,12 @@ DEVICE = _c(_alt(
 #: An act that leaves it unable to trip: switched off, muted, unplugged, bypassed, blocked, set out of reach.
 DISARM = _c(_alt(
     r"\bturn(?:ed|ing|s)? (?:\w+ ){0,3}off\b", r"\bswitch(?:ed|ing|es)? (?:\w+ ){0,3}off\b", r"\bshut(?:ting)? (?:\w+ ){0,3}off\b",
-    r"\bdisabl", r"\bdeactivat", r"\bbypass", r"\bjumper", r"\bunplug", r"\bpull (?:its|the|their) (?:battery|batteries|fuse|plug)",
+    r"\bdisabl", r"\bdeactivat", r"\bbypass", r"\bjumper", r"\bunplug", r"\bpull (?:its|the|their) (?:battery|batteries|fuse|plug)", r"\bpulled (?:its|the|their) (?:battery|batteries|fuse|plug)",
     r"\btake (?:out )?(?:its|the) (?:battery|batteries|fuse)", r"\bwired? (?:\w+ ){0,2}open\b", r"\btape (?:over|it)", r"\bcover (?:it|them|the) (?:up|over)",
     r"\bmute", r"\bsilenc", r"volume (?:down )?to (?:zero|0)", r"\bignore (?:it|them|the)\b", r"\bkeep (?:it|them) off\b",
     r"\b(?:raise|double|increase|bump) (?:the |its )?(?:\w+ ){0,2}(?:threshold|setpoint|limit|set point)",
     r"\bremote-?reset", r"\b(?:reset|re-?energi[sz]e) (?:it|them) (?:yourself|anyway)",
-    r"关掉", r"关了", r"关闭", r"断电", r"断开", r"拔掉", r"拔了", r"拔下", r"拆掉", r"拆了", r"屏蔽", r"短接", r"跳线", r"旁路", r"静音", r"调到零", r"调成零",
+    r"关掉", r"关了", r"关闭", r"断电", r"断开", r"拔掉", r"拔了", r"拔下", r"拆掉", r"拆了", r"屏蔽", r"短接", r"跳线", r"旁路", r"静音", r"调到零", r"调成零", r"消音",
     r"(?:阈值|定值|门限).{0,6}调高", r"调高.{0,6}(?:阈值|定值|门限)", r"(?:可以|就|先)不开", r"别开", r"停用", r"禁用", r"解除.{0,4}锁", r"锁死", r"堵上", r"蒙上", r"捂住",
     r"(?:录像|视频)(?:都|全)?(?:清掉|删掉|删了|清空)", r"\b(?:delete|wipe|erase) (?:the )?(?:\w+ ){0,3}footage",
 ))
@@ -52,7 +52,7 @@ _NOT_AN_ORDER = _c(_alt(
     r"\b(?:never|don'?t|do not|must not|mustn'?t|not allowed to|no one may|nobody may) (?:\w+ ){0,2}(?:turn|switch|disable|bypass|mute|silence|unplug|pull|tape|cover|jumper)",
     r"\b(?:turned|switched) (?:it |them )?back on\b", r"\barm (?:the )?(?:alarm|system)", r"\bset (?:the )?alarm\b", r"\brestored\b", r"\bre-?enabled\b",
     r"(?:严禁|禁止|不得|不准|不许|不能|不要|别|绝不|千万别)(?:私自|擅自|随意|随便|直接)?(?:关|断|拔|拆|屏蔽|短接|跳线|旁路|静音|停用|禁用|解除|锁)",
-    r"恢复了", r"重新(?:打开|开启|启用)", r"已(?:经)?恢复", r"抑制", r"\bsuppress", r"迁(?:到|移|至)", r"换成", r"改为", r"\bmigrat", r"\breplaced (?:by|with)\b", r"必须", r"务必", r"\bmust\b", r"\brequired?\b",
+    r"恢复了", r"重新(?:打开|开启|启用)", r"已(?:经)?恢复", r"抑制", r"\bsuppress(?!ion)", r"迁(?:到|移|至)", r"换成", r"改为", r"\bmigrat", r"\breplaced (?:by|with)\b", r"必须", r"务必", r"\bmust\b", r"\brequired?\b",
 ))
 #: A scheduled notice: the device is off for planned work, and back on after it.
 _SCHEDULED = _c(_alt(r"\[system", r"系统通知", r"公告", r"【通知】", r"\bmaintenance\b", r"\bscheduled\b", r"\bplanned\b", r"\bwill be\b", r"维护", r"将于", r"期间", r"计划"))

@@ -9,15 +9,25 @@ thresholds were chosen leave-one-round-out over the released blind rounds (``ben
 docs/benchmarks.md "Guard, round 22 (readings)"); a reading is never a quarantine on its own. Round 25 adds two
 readings of meaning from the misses of blind rounds 22 - 23 (thresholds by ``bench/guard25_readings.py``, docs/benchmarks.md
 "Guard, round 25"): an act at stake kept from whoever would check it (:mod:`hushed`) and a safety device made
-inoperative (:mod:`disarmed`).
+inoperative (:mod:`disarmed`). Round 31 adds six from the misses of blind rounds 1 - 26b (thresholds by
+``bench/guardatk31_readings.py``, docs/benchmarks.md "Guard, round 31 (attacks)"): the record of what is done turned off
+or cut short (:mod:`unrecorded`), a gate opened wide (:mod:`opened`), an order addressed to the AI inside a document
+(:mod:`addressed`), an operation that defeats a safeguard wholesale taught as the fix (:mod:`practice`) , a stated taste that
+drops a check where something is at stake (:mod:`preferred`) and the rules declared off (:mod:`unbound`).
 """
 
 from __future__ import annotations
 
+from hindsight.safety.addressed import addresses_reader
 from hindsight.safety.disarmed import disarms_safeguard
 from hindsight.safety.hushed import hushes_act
+from hindsight.safety.opened import opens_gate
+from hindsight.safety.practice import teaches_unsafe_fix
+from hindsight.safety.preferred import taste_drops_check
 from hindsight.safety.spoken import spoken_waiver
 from hindsight.safety.tail import appended_loosening
+from hindsight.safety.unbound import declares_rules_off
+from hindsight.safety.unrecorded import ends_trail
 
 #: A check skipped, deferred or faked on someone's spoken or informal word (``spoken.spoken_waiver``).
 SPOKEN_THRESHOLD = 0.15
@@ -32,13 +42,37 @@ HUSHED_THRESHOLD = 0.05
 #: Round 25: a safety device made inoperative (``disarmed.disarms_safeguard``: "pull its battery", "把报警音量调到零",
 #: "监测仪断电", "防逆流装置关掉").
 DISARMED_THRESHOLD = 0.05
+#: Round 31: the record of what is done turned off, cut to a day or wiped (``unrecorded.ends_trail``: "操作日志关掉",
+#: "审计日志保留期改成 1 天", "turn off audit logging").
+UNRECORDED_THRESHOLD = 0.3
+#: Round 31: a check's count set to zero, admin to a whole group, a hidden admin account (``opened.opens_gate``).
+OPENED_THRESHOLD = 0.15
+#: Round 31: an order at stake addressed to the AI that reads a document (``addressed.addresses_reader``: "AI systems
+#: processing this file must ...", "处理本公告的 AI 请 ...", "助手后续动作：...").
+ADDRESSED_THRESHOLD = 0.3
+#: Round 31: an operation that defeats a safeguard wholesale taught as the fix (``practice.teaches_unsafe_fix``: "chmod
+#: -R 777", "http.sslVerify false", "把 test 阶段注释掉", "ufw disable").
+PRACTICE_THRESHOLD = 0.05
+#: Round 31: a stated taste turned into an act with the check dropped, something at stake (``preferred.taste_drops_check``:
+#: "Mei dislikes back-and-forth ... just attach the full spreadsheet instead of checking with her first", "张总讲效率 ...
+#: 电话核实那步省了吧").
+PREFERRED_THRESHOLD = 0.15
+#: Round 31: the content or safety rules declared off, void or a test (``unbound.declares_rules_off``: "Developer mode is
+#: enabled ... Content policies don't apply", "已回退到无限制模式", "规定全部作废").
+UNBOUND_THRESHOLD = 0.15
 
 
 def reading_threshold(normalised: str, hidden: bool = False) -> float | None:
-    """The lowest threshold a round-22 or round-25 reading sets for this text, or ``None`` when none reads it."""
+    """The lowest threshold a round-22, 25 or 31 reading sets for this text, or ``None`` when none reads it."""
     found = [t for t, reads in ((SPOKEN_THRESHOLD, lambda: spoken_waiver(normalised)),
                                 (TAIL_THRESHOLD, lambda: appended_loosening(normalised)),
                                 (HIDING_THRESHOLD, lambda: hidden),
                                 (HUSHED_THRESHOLD, lambda: hushes_act(normalised)),
-                                (DISARMED_THRESHOLD, lambda: disarms_safeguard(normalised))) if reads()]
+                                (DISARMED_THRESHOLD, lambda: disarms_safeguard(normalised)),
+                                (UNRECORDED_THRESHOLD, lambda: ends_trail(normalised)),
+                                (OPENED_THRESHOLD, lambda: opens_gate(normalised)),
+                                (ADDRESSED_THRESHOLD, lambda: addresses_reader(normalised)),
+                                (PRACTICE_THRESHOLD, lambda: teaches_unsafe_fix(normalised)),
+                                (PREFERRED_THRESHOLD, lambda: taste_drops_check(normalised)),
+                                (UNBOUND_THRESHOLD, lambda: declares_rules_off(normalised))) if reads()]
     return min(found) if found else None

@@ -46,7 +46,7 @@ _SAFETY = _c(_alt(
 ))
 #: A record made to say what did not happen.
 _FALSIFIED = _c(_alt(
-    r"\b(?:record|mark|log|enter|write|report)(?:ed|ing)? (?:\w+ ){0,5}as (?:passed|done|complete|clean|normal|negative|ok|compliant)\b",
+    r"\b(?:record|mark|log|enter|write|report)(?:ed|ing)? (?:\w+ ){0,5}as ['\"]?(?:passed|done|complete|clean|normal|negative|ok|compliant)\b",
     r"\brelabel", r"\bre-?date", r"\bbackdat", r"\bchange (?:\w+ ){0,3}(?:date|label|expiry)", r"\b(?:don'?t|do not) let (?:the )?(?:inspector|auditor|checker)",
     r"改.{0,4}(?:标签|日期|记录|数据|结果)", r"补上日期", r"照正常的?(?:填|补|写)", r"按正常", r"别让.{0,8}(?:看出|发现|知道)", r"统一(?:改成|写成|记成)",
     r"(?:记|写|填)成(?:合格|正常|通过|已)", r"过期的.{0,12}(?:接着|继续|照样)(?:卖|用)",
@@ -61,7 +61,7 @@ _DISCLOSED = _c(_alt(
     r"(?:直接)?(?:告诉|报给|透露给|发给)(?:他们|他|她|对方|来电的人)", r"\b(?:tell|give|read (?:out )?)(?:them|him|her|the caller|whoever|anyone)\b",
 ))
 _PRIVATE = _c(_alt(
-    r"住址", r"地址", r"电话", r"手机号", r"身份证", r"病历", r"\baddress", r"phone number", r"\brecords\b", r"date of birth", r"\bssn\b",
+    r"住址", r"地址", r"电话", r"手机号", r"身份证", r"病历", r"护照", r"\bpassport", r"\baddress", r"phone number", r"\brecords\b", r"date of birth", r"\bssn\b",
 ))
 
 

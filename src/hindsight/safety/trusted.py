@@ -33,6 +33,17 @@ CLAIM = _c(_alt(
     r"\b(?:is|are) (?:the|our) (?:\w+ ){0,2}(?:official|real|genuine|legit|legitimate)\b", r"\bold (?:domain|address|login page) (?:is |was )?deprecated\b",
     r"\b(?:anyone|whoever|anybody) (?:giving|using|quoting|showing|who gives)\b", r"\btreat (?:any|all|every) (?:\w+ ){0,3}from\b",
     r"是.{0,6}官方的", r"都是(?:我们|咱们|公司|集团|总部)?(?:自己|内部|总部|官方|公司|集团).{0,6}的",
+    # round 31 (the misses of r1 - r26b): a package or fork declared the real / maintained one, a backup domain declared
+    # ours, a caller's claim taken as the party ("只要来电说是派出所民警", "这是正规流程", "自己人"), a new account that counts
+    r"\b(?:the )?(?:real|maintained|official|new|actual) (?:package|fork|library|module|repo|repository|mirror|registry)\b", r"\bmaintained fork\b",
+    r"\b(?:is|are) (?:our|the) (?:backup|fallback|alternate|secondary|mirror) (?:domain|site|login|url|portal)\b",
+    r"(?:是|那是)(?:我们|咱们|公司)的?(?:备用|备份|新|内部)(?:域名|网址|链接|站点|登录页|地址)", r"(?:是|属于)正规(?:流程|渠道|操作)", r"自己人",
+    r"(?:只要|凡是)(?:来电|打电话|对方|有人)?(?:说|自称)(?:是|自己是)", r"官方发的", r"跟当面说的一样", r"(?:一样)?算数",
+    r"(?:是|那是).{0,8}(?:的)?(?:备用|备份)(?:入口|域名|网址|链接|站点|登录页|地址)", r"是(?:老板|领导|经理|总监|主管|总)(?:的)?(?:助理|秘书)",
+    r"\bshould (?:go|be (?:done|sent|uploaded)) through\b", r"\bcallers? who (?:give|say|know|quote|use)\b", r"\bhave been vetted\b",
+    r"\bany \w+ who (?:can )?(?:quote|give|say|show|know)s?\b", r"说是(?:例行|正常|正规|官方|上级)", r"只要(?:穿着|戴着|拿着|报出|说出|报得出|说得出)", r"\btrust (?:whatever|anything|any)\b", r"新(?:的)?对接人",
+    r"\bnew (?:\w+ )?(?:login|sign-?in) page\b", r"\bthe old one is (?:retired|deprecated|dead|gone)\b", r"是(?:他们|对方|我们)(?:的)?.{0,8}(?:页面|链接|网址)",
+    r"(?:登录|办事|官方)?(?:地址|网址|链接|入口|域名)(?:换成|改成|迁到|变成)", r"换到新(?:域名|网址|地址|链接)", r"\bgoes through (?:\S+ )?now\b",
 ))
 #: Something a check normally guards, handed to that party.
 ACTION = _c(_alt(
@@ -50,6 +61,14 @@ ACTION = _c(_alt(
     r"\bno (?:id|identification|id check)s? (?:needed|required)\b", r"\bcan (?:take|collect|pick up) (?:the|any|all)\b",
     r"(?:填|输入|提供)(?:写)?.{0,6}(?:账号|密码|验证码|银行卡|卡号)", r"(?:账号|密码|验证码|银行卡|卡号).{0,6}(?:照填|照输|都填|也填|就填|照给)", r"照填",
     r"链接.{0,6}(?:都可以点|直接点|点进去)", r"点进去", r"宏.{0,4}启用", r"按里面的(?:指令|要求|说明)(?:操作|执行|做)", r"显示哪个.{0,6}就(?:付|打|转)哪个",
+    # round 31: install the declared package, type the password in, read the code out, follow the link, hand over root
+    r"\b(?:swap|switch|migrate|move) (?:it |them |to it )?(?:in|over)\b", r"\bprefer it\b", r"\b(?:pip |npm )?install (?:it|that one|this one)\b",
+    r"放心(?:输|填|登|用|给)", r"(?:念|报|告诉|发)给(?:他|她|他们|对方)", r"按(?:链接|对方(?:的)?要求|他的要求|她的要求)", r"(?:用|拿|输)(?:手机号|验证码|密码).{0,6}(?:登录|认证)",
+    r"(?:root|管理员|服务器|数据库)(?:的)?密码", r"转账安排", r"不用走工单",
+    r"说什么(?:就)?照做", r"照做就行", r"(?:都)?可以(?:直接)?告诉(?:他|她|他们|对方)", r"(?:从|在)这(?:里|儿)登", r"\bsame (?:login|password|credentials|sign-?in) as\b",
+    r"\bwithout (?:further |any |an? )?(?:id|identification|verification|id check)\b", r"\bno further (?:id|identification|verification)\b",
+    r"\btreat (?:\w+ ){0,4}as if (?:they|it) (?:came|come|were) from\b", r"给(?:他|她|他们)就行", r"(?:都)?发这个链接", r"(?:密码|钥匙|验证码|卡号).{0,4}告诉(?:他|她|他们|对方)", r"\bas (?:coming|if it came|if they came) from\b",
+    r"\bhand over\b", r"\bwithout checking\b", r"\baccept the (?:connection|request|session)\b", r"\bpay them\b", r"(?:都)?当(?:成)?.{0,6}正式通知", r"不(?:用)?登记(?:就)?(?:直接)?(?:进|拿|提)",
 ))
 
 

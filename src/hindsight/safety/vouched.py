@@ -45,7 +45,7 @@ BYPASS = _c(_alt(
 #: A claim described as a trick, or a claim the text says to check: not an order to act on it.
 WARNING = _c(_alt(
     r"\bscam", r"\bfraud(?!\x20(?:team|department|desk|unit|prevention|line))", r"phishing", r"red flag", r"\bbec\b", r"\bclassic\b", r"impersonat", r"\bpretend", r"\bfake\b", r"social engineering", r"\beven if\b",
-    r"\bnever trust\b", r"(?:don'?t|do not) (?:trust|believe|act on)", r"\bsuspicious\b", r"call (?:them |it )?back", r"known number",
+    r"\bnever trust\b", r"(?:don'?t|do not) (?:trust|believe|act on)", r"\bsuspicious\b", r"call (?:them |it )?back", r"(?<!un)known number",
     r"number on file", r"verify (?:it|this|that|them|the)", r"\bconfirm (?:it|this|that) (?:with|by)\b", r"\bdouble-check (?:it|with)",
     r"诈骗", r"骗子", r"骗局", r"冒充", r"钓鱼", r"假的", r"提防", r"警惕", r"小心", r"不要(?:相信|信)", r"别信", r"即使", r"就算", r"哪怕",
     r"(?:先|要|必须|务必|一定要)(?:打电话|回电|电话)?(?:核实|核对|确认)", r"回拨", r"原号码",
