@@ -218,6 +218,19 @@ def _in_amount(text: str, position: int) -> bool:
     return any(a.start <= position < a.end for a in amounts(text))
 
 
+#: an agent noun before its number ("Runner 10", "Server 12", "Worker 3", "Driver 5"): the stemmer reads its verb
+#: ("run", "serve"), but a word in -er / -or heading a number names a thing (attack round 31: numbered runners written
+#: one after another were read as one runner changing its image)
+_AGENT_NOUN = re.compile(r"^[a-z]{2,}(?:er|or)$")
+#: verbs in -er the verb lexicon does not list (a verb before a number is no label: "Enter 6 digits", "I prefer 24-hour")
+_ER_VERBS = frozenset(["enter", "deliver", "transfer", "register", "gather", "render", "refer", "defer", "differ",
+                       "offer", "wonder", "discover", "recover", "suffer", "lower", "alter", "encounter", "administer",
+                       "bother", "order", "filter", "monitor", "mirror", "tender", "number", "prefer", "remember"])
+
+
+def _agent_noun(word: str) -> bool:
+    """Is `word` a noun in -er / -or that names a thing or a person ("runner", "server", "driver"), not a verb?"""
+    return bool(_AGENT_NOUN.match(word)) and word not in _ER_VERBS and word not in _EN_VERBS
 #: an English word shaped like a verb before its number ("weighs 30", "scored 85", "turned 45"): not a label's head
 _VERB_SHAPED = re.compile(r"^[a-z]+(?:[^su]s|ed)$")
 
@@ -228,7 +241,9 @@ def _noun_label(text: str, m: re.Match[str]) -> bool:
         return False
     if _HEADING.match(rest):
         return ":" not in text[:m.start()]  # "note 2: ...", 笔记1：... (a heading, not a value after one)
-    if any(u.verb or u.stop or u.number for u in units(noun)):
+    # an agent noun inside an address, a file name or a path is no label ("backup.keeper2024@...")
+    agent = _agent_noun(noun) and not (m.start() and text[m.start() - 1] in "@._/\\")
+    if any(u.stop or u.number or (u.verb and not agent) for u in units(noun)):
         return False
     if not rest.strip() or _RATE_OR_UNIT.match(rest) or not _in_subject(text, m.start()):
         return False  # "Rent 1200" (its value), "Rent 1200 per month", "每月300元", after the verb: a value
