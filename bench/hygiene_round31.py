@@ -47,8 +47,8 @@ def _probs(reason: str) -> tuple[float, float] | None:
 
 
 def scan(out_dir: str, rounds: str = "") -> None:
-    import numpy as np
     import hygiene_funnel
+    import numpy as np
     from hygiene_round28 import _rows
 
     from hindsight.embeddings.factory import create_embedder
@@ -163,17 +163,38 @@ def stage_of(v: dict[str, Any]) -> str:
     return "rules: " + why(v["rules"][1])
 
 
+def _coarse(where: str) -> str:
+    if where.startswith("rules (no model"):
+        return "under the cue floor (rules alone)"
+    if "merge blocker" in where:
+        return "rules: a merge blocker"
+    if where.startswith("rules: the new memory says") or where.startswith("rules: value changed"):
+        return "rules: a change cue or value changed"
+    if where.startswith("model"):
+        return "the pair model overruled the rules"
+    for name in ("shares the subject", "adds detail", "different numbers", "close but not", "band",
+                 "same statement about something else", "no shared word", "restatement model"):
+        if name in where:
+            return "rules: " + name
+    return where if not where.startswith("rules:") else "rules: other"
+
+
 def causes(scan_dir: str, out: str, *funnels: str) -> None:
     found = _load(scan_dir)
     missed: dict[str, Counter[str]] = defaultdict(Counter)
     totals: Counter[str] = Counter()
     sets = sorted({k.split(":")[0] for k in found})
+    coarse: dict[str, Counter[str]] = defaultdict(Counter)
     for key, v in found.items():
         got = OUTCOME[v["final"][0]]
         totals[f"{v['label']}->{got}"] += 1
         if got != EXPECTED[v["label"]]:
-            missed[f"{v['label']}->{got}"][f"{stage_of(v)} | {v['lang']}"] += 1
+            where = stage_of(v)
+            missed[f"{v['label']}->{got}"][f"{where} | {v['lang']}"] += 1
+            group = "blind" if not re.search(r"T\d+$", key.split(":")[0]) else "training"
+            coarse[f"{v['label']}->{got}"][f"{_coarse(where)} | {group} {v['lang']}"] += 1
     report: dict[str, Any] = {"sets": sets, "confusion": dict(sorted(totals.items())),
+                              "coarse": {k: dict(sorted(c.items())) for k, c in sorted(coarse.items())},
                               "missed": {k: dict(c.most_common()) for k, c in sorted(missed.items())}}
     others: dict[str, Any] = {}
     for path in funnels:

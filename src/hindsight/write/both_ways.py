@@ -18,8 +18,8 @@ from hindsight.write.conversions import written_alike
 from hindsight.write.pair_features import pair_features
 from hindsight.write.pair_model import MERGE
 from hindsight.write.pair_readings import reading_features
-from hindsight.write.value_canon import bounded_apart
 from hindsight.write.token_align import shared_states
+from hindsight.write.value_canon import bounded_apart
 
 if TYPE_CHECKING:  # pragma: no cover
     from hindsight.write.pair_model import PairModel
