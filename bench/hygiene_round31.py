@@ -239,12 +239,20 @@ def _kept(scan_dir: str) -> dict[str, list[tuple[float, float, float, str, str]]
     return kept
 
 
+def _confusion(found: dict[str, dict[str, Any]], merged: list[str]) -> dict[str, int]:
+    """Pair-level label -> outcome cells of the scanned sets, the pairs in `merged` merged."""
+    moved = set(merged)
+    return dict(sorted(Counter(f"{v['label']}->{'merged' if k in moved else OUTCOME[v['final'][0]]}"
+                               for k, v in found.items()).items()))
+
+
 VIEWS = (("V1_p_merge", 0), ("V2_both_ways", 1), ("V3_both_ways_guarded", 2))
 
 
 def lever(scan_dir: str, out: str) -> None:
     kept = _kept(scan_dir)
-    report: dict[str, Any] = {"sets": sorted(kept)}
+    found = {k: v for k, v in _load(scan_dir).items() if k.split(":")[0] in kept}
+    report: dict[str, Any] = {"sets": sorted(kept), "confusion_main": _confusion(found, [])}
     for view, col in VIEWS:
         folds: dict[str, Any] = {}
         for rnd in sorted(kept):
@@ -263,6 +271,10 @@ def lever(scan_dir: str, out: str) -> None:
                         "tail": {str(g): dict(Counter(lab for p, lab, _ in tail if p >= g))
                                  for g in (0.995, 0.99, 0.985, 0.98, 0.975, 0.97, 0.96, 0.95, 0.9)},
                         "top_wrong": [[round(p, 4), lab, key] for p, lab, key in tail if lab != "restatement"][:12]}
+        moved_held = [k for f in folds.values() for k in f["restatements"]] + [w.split()[0] for f in folds.values()
+                                                                              for w in f["wrong"]]
+        moved_in = [key for p, _, key in tail if chosen and p >= chosen]
+        report[view]["confusion"] = {"held_out": _confusion(found, moved_held), "in_sample": _confusion(found, moved_in)}
         print(view, report[view]["held_out"], report[view]["thresholds_chosen"], report[view]["in_sample_at_most_chosen"])
     report["kept_restatements"] = sum(x[3] == "restatement" for xs in kept.values() for x in xs)
     Path(out).write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
