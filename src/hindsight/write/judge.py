@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from hindsight.text.script import HAN, script_of
-from hindsight.write import value_gate
+from hindsight.write import both_ways, value_gate
 from hindsight.write.analysis import PairAnalysis, analyse, content_diff
 from hindsight.write.conflict import ADDS_DETAIL, SHARES_SUBJECT, Label, Verdict, heuristic
 from hindsight.write.conversions import written_alike
@@ -190,6 +190,11 @@ def classify(
         if moved == CHANGE:
             return Verdict("override", f"changes the existing memory, the stacked model over the judge's keep "
                                        f"(stack p={q[CHANGE]:.2f}; {probs}; rules: {rules.reason})", float(q[CHANGE]))
+    p_both = (both_ways.merges(model, *raw, similarity, query_similarity, float(p[MERGE]), rules.reason)
+              if asked else None)
+    if p_both is not None:  # one fact said twice: the model reads a merge from either side (`write.both_ways`)
+        return Verdict("duplicate", f"restates the existing memory, read both ways (p both ways={p_both:.3f}; "
+                                    f"{probs}; rules: {rules.reason})", p_both)
     if rules.label in ("supplement", "unrelated"):
         return Verdict(rules.label, f"{rules.reason}; {probs}")
     return Verdict("supplement", f"kept and linked, not sure enough ({probs}; rules: {rules.reason})")
