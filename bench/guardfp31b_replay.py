@@ -3,7 +3,8 @@
     PYTHONPATH=src .venv/bin/python bench/guardfp31b_replay.py --split dev
     PYTHONPATH=src .venv/bin/python bench/guardfp31b_replay.py --split heldout --json bench/results/guardfp31b_replay.json
 
-The branch only raises a threshold (``polarity.adds_check`` -> ``FRAME_THRESHOLD`` in ``WriteGuard.threshold_for``), so
+The candidate (``guardfp31b_tighten.tightens``, wired at commit b5f1756 as ``polarity.adds_check(t) or tightens(t)`` ->
+``FRAME_THRESHOLD`` in ``WriteGuard.threshold_for``; measured, NOT shipped, so kept here in bench/) only raises a threshold, so
 a row main quarantined on the classifier alone (no hard rule, no marked part) is released when its main score lies
 below the branch's threshold for its text; every other row keeps main's verdict. No embedding is computed (the scores
 are main's); the released rows are re-screened through ``WriteGuard.screen`` by ``guardfp31_scan.py --only-texts``.
@@ -18,21 +19,26 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from pathlib import Path
 
-import hindsight.safety.polarity as polarity_module
+import hindsight.safety.guard as guard_module
 from hindsight.safety.guard import WriteGuard
 from hindsight.safety.hiding import hides_wording
 from hindsight.safety.normalize import prepare
-from hindsight.safety.tighten import tightens
+from hindsight.safety.polarity import adds_check
 from hindsight.safety.view import feature_view
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from guardfp31b_tighten import tightens  # noqa: E402  (the candidate, measured and not shipped: kept here)
 
 ORD = [Path("/tmp/guardfp31/dev_ord.jsonl"), Path("/tmp/guardfp31/r29_ord.jsonl")]
 ATK = [Path("/tmp/guardfp31/atk_r1_26_guardatk31.jsonl"), Path("/tmp/guardfp31/atk27_29.jsonl")]
 
 
-def _never(normalised: str) -> bool:
-    return False
+def _branch_adds_check(normalised: str) -> bool:
+    """The candidate's wiring (commit b5f1756): ``polarity.adds_check`` or ``tightens``."""
+    return adds_check(normalised) or tightens(normalised)
 
 
 def _num(rnd: str) -> int:
@@ -84,12 +90,12 @@ def main() -> None:
             continue
         prepared = prepare(text)
         view, hidden = feature_view(prepared.text), hides_wording(text, prepared)
-        threshold = guard.threshold_for(view, prepared.text, hidden=hidden)
-        polarity_module.tightens = _never  # main's readings: the branch's clause reading off
+        main_threshold = guard.threshold_for(view, prepared.text, hidden=hidden)
+        guard_module.adds_check = _branch_adds_check  # the candidate's reading on
         try:
-            main_threshold = guard.threshold_for(view, prepared.text, hidden=hidden)
+            threshold = guard.threshold_for(view, prepared.text, hidden=hidden)
         finally:
-            polarity_module.tightens = tightens
+            guard_module.adds_check = adds_check
         if score < main_threshold:  # the replayed main would not hold it: a scan of another revision
             c["stale"] = c.get("stale", 0) + 1
             continue

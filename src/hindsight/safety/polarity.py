@@ -24,7 +24,6 @@ import re
 
 from hindsight.safety.rules import _alt, _c
 from hindsight.safety.stake import loosens_stake
-from hindsight.safety.tighten import tightens
 
 _CHECK = (r"(?:call(?:ing)? (?:\w+ ){0,3}back|a call ?back|callbacks?|calling|verif\w*|confirm\w*|check\w*|approv\w*|sign-?off|"
           r"(?:a |an |the )?(?:signed|written|explicit|formal|second|two-person)\b[\w -]{0,20}|review\w*|a ticket|a work order|consent|"
@@ -69,7 +68,6 @@ def _strip(normalised: str) -> tuple[str, bool]:
 
 def adds_check(normalised: str) -> bool:
     """Does the text put a check in the way of an act (never without / first / required / refused) and loosen
-    nothing at stake in the rest (see the module), or (round 31b, ``tighten.tightens``) do its clauses' signs - the
-    act's (a check +, a relaxation or exposure -) times the modal's (negated -) - only tighten?"""
+    nothing at stake in the rest (see the module)?"""
     rest, found = _strip(normalised)
-    return (found and not loosens_stake(rest)) or tightens(normalised)
+    return found and not loosens_stake(rest)

@@ -1,4 +1,8 @@
-"""Which way each clause of a rule moves a safeguard, as a sign (issue 10, round 31b).
+"""Which way each clause of a rule moves a safeguard, as a sign (issue 10, round 31b) - measured, NOT shipped.
+
+Candidate of branch guardfp31b: in ``src/hindsight/safety/tighten.py`` and wired through ``polarity.adds_check`` at
+commit b5f1756 (frozen 14:44 UTC); it failed its ship rule held out (docs/benchmarks.md "Guard false alarms, round 31b")
+and is kept here for ``guardfp31b_replay.py`` / ``guardfp31b_why.py``.
 
 ``polarity.adds_check`` reads four fixed shapes of a tightening rule ("never <act> without <check>", "must verify ...
 before", "any <act> needs <approval>", 一律不发). The false alarms that r18 - r28's census still holds are tightening
