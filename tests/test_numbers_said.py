@@ -75,3 +75,8 @@ def test_restatement_reads_the_same_numbers(old: str, new: str) -> None:
 )
 def test_a_changed_number_still_differs(old: str, new: str) -> None:
     assert analyse(old, new).number_change
+
+
+def test_upper_case_w_is_watts() -> None:
+    assert "1500000" not in read_numbers("航标灯是150W的LED灯。")
+    assert not analyse("航标灯功率 150 瓦。", "航标灯是150W的LED灯。").number_change

@@ -27,8 +27,8 @@ _MINUTES = {"five": 5, "ten": 10, "quarter": 15, "a quarter": 15, "twenty": 20, 
 
 _DOZEN = re.compile(r"\b(?:(half)\s+a\s+|(a|one|two|three|four|five|six|\d{1,3})\s+)?dozen\b(?!s)", re.IGNORECASE)
 _DOZEN_COUNT = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-# 15w / 1.2w in Chinese text (w = 万); 4w in English text may be four weeks
-_W = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)\s*[wW](?![A-Za-z0-9])")
+# 15w / 1.2w in Chinese text (w = 万); 4w in English text may be four weeks, 150W is watts
+_W = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)\s*w(?![A-Za-z0-9])")  # lower case: 150W is watts
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _PERMILLE = re.compile(rf"千分之([{ZN}]+|\d+(?:\.\d+)?)(?:点([零〇一二三四五六七八九]+))?")
 # 一千五百万, 三百二十亿: a numeral with a unit character before the scale word (a lone digit before 万 is read already)
@@ -43,7 +43,7 @@ _CLOCK_BEFORE = re.compile(r"(?:\b(?:at|around|about|by|until|till|before|after|
 _CLOCK_AFTER = re.compile(r"\s*(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight|this\s+(?:morning|"
                           r"afternoon|evening)|[ap]\.?\s?m\b)", re.IGNORECASE)
 _DIGIT_WORD = "|".join(_DIGIT)
-# a group of at least three digits said one by one; groups joined by ", " or " - "
+# a group of at least three digits said one by one; groups joined by ", " or " - " (two groups at least)
 _SPOKEN_RUN = re.compile(rf"\b(?:{_DIGIT_WORD})(?:[\s-]+(?:{_DIGIT_WORD})){{2,}}"
                          rf"(?:\s*[,-]\s*(?:{_DIGIT_WORD})(?:[\s-]+(?:{_DIGIT_WORD})){{2,}})*\b", re.IGNORECASE)
 # after the words are digits: 4 hours 12 minutes, 2h 50m, 1h58m40s
@@ -103,6 +103,8 @@ def _clock(m: re.Match[str]) -> str:
 
 
 def _spoken(m: re.Match[str]) -> str:
+    if not re.search(r",|\s-\s", m.group(0)):
+        return m.group(0)  # "one two three" is a list, "three-one-eight" is `quantity_forms`'; a number said digit by digit: groups
     groups = re.split(r"\s*[,]\s*|\s+-\s+", m.group(0))
     return " ".join("".join(_DIGIT[w.lower()] for w in re.split(r"[\s-]+", g.strip()) if w) for g in groups)
 
