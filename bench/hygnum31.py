@@ -5,6 +5,7 @@ on main's reading and on the branch's.
     PYTHONPATH=src:bench python bench/hygnum31.py reach OUT.json               # rows whose number reading changes
     PYTHONPATH=src:bench python bench/hygnum31.py judge REACH.json OUT.json [main]   # the judge on each reached pair
     python bench/hygnum31.py compare MAIN.json BRANCH.json OUT.json             # moves, held out (r26 - r29) and in sample
+    python bench/hygnum31.py engine FUNNEL_MAIN.json FUNNEL_BRANCH.json REACH.json OUT.json   # the engine replay, compared
 
 `reach` reads every text of every released row (existing, new, others) with `numbers.read_numbers` on main's
 reading (`numbers.SAID_FORMS = False`) and the branch's: a row is reached where any of its texts reads differently.
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import unicodedata
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -45,7 +47,7 @@ def reach(out: str) -> None:
 
     found = []
     for rnd, i, r in _rows():
-        texts = _texts(r)
+        texts = [form for t in _texts(r) for form in (t, unicodedata.normalize("NFKC", t))]  # as `conversions` reads
         numbers.SAID_FORMS = False
         before = [numbers.read_numbers(t) for t in texts]
         numbers.SAID_FORMS = True
@@ -101,5 +103,34 @@ def compare(main_file: str, branch_file: str, out: str) -> None:
     Path(out).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
+def engine(main_file: str, branch_file: str, reach_file: str, out: str) -> None:
+    """`hygiene_funnel.py --pairs REACH` with `--no-said-forms` (main) and without (branch): outcomes and others."""
+    main = json.loads(Path(main_file).read_text(encoding="utf-8"))
+    branch = json.loads(Path(branch_file).read_text(encoding="utf-8"))
+    keys = set(json.loads(Path(reach_file).read_text(encoding="utf-8")))
+    result: dict[str, Any] = {}
+    for part, inside in (("held_out_r26_r29", True), ("in_sample_r1_r25", False)):
+        cells: dict[str, Counter[str]] = {"main": Counter(), "branch": Counter()}
+        others = {"main": [0, 0], "branch": [0, 0]}
+        moved = []
+        for rnd in (r for r in main if "decided" in main[r] and (r in HELD_OUT) == inside):
+            by = {"main": {d["pair"]: d for d in main[rnd]["decided"]},
+                  "branch": {d["pair"]: d for d in branch[rnd]["decided"]}}
+            for pair in (p for p in by["main"] if p in keys):
+                for side in ("main", "branch"):
+                    d = by[side][pair]
+                    cells[side][f"{d['label']}->{d['actual']}"] += 1
+                    others[side][0] += sum(1 for ok in d["others_ok"] if ok)
+                    others[side][1] += len(d["others_ok"])
+                a, b = by["main"][pair], by["branch"][pair]
+                if a["actual"] != b["actual"] or a["others_ok"] != b["others_ok"]:
+                    moved.append({"pair": pair, "label": a["label"], "main": a["actual"], "branch": b["actual"],
+                                  "others_ok_main": a["others_ok"], "others_ok_branch": b["others_ok"]})
+        result[part] = {side: dict(sorted(cells[side].items())) for side in cells} | {
+            "others_untouched": others, "moved": moved}
+        print(part, result[part]["main"], others["main"], "->", result[part]["branch"], others["branch"])
+    Path(out).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
 if __name__ == "__main__":
-    {"rows": rows, "reach": reach, "judge": judge, "compare": compare}[sys.argv[1]](*sys.argv[2:])
+    {"rows": rows, "reach": reach, "judge": judge, "compare": compare, "engine": engine}[sys.argv[1]](*sys.argv[2:])
