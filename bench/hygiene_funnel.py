@@ -212,7 +212,12 @@ def main() -> int:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
+    parser.add_argument("--no-said-forms", action="store_true", help="main's number reading: without the forms of "
+                        "write/numbers_said.py (hygiene round 31, bench/hygnum31.py)")
     args = parser.parse_args()
+    if args.no_said_forms:
+        import hindsight.write.numbers as numbers
+        numbers.SAID_FORMS = False
     only = set(json.loads(args.pairs.read_text(encoding="utf-8"))) if args.pairs else None
     if args.specific_p is not None:
         import hindsight.write.measured_value as measured_value

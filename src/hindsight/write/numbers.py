@@ -9,6 +9,11 @@ from __future__ import annotations
 
 import re
 
+from hindsight.write.numbers_said import read_after_words, read_before_words
+
+#: Whether the number reading reads the forms of `numbers_said` (hygiene round 31); False replays main's reading.
+SAID_FORMS = True
+
 _SMALL = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
@@ -100,6 +105,8 @@ def _en_values(run: str) -> list[int]:
 
 def read_numbers(text: str) -> str:
     """`text` with numbers written out in words or Chinese numerals (where they are read unambiguously) as digits."""
+    if SAID_FORMS:
+        text = read_before_words(text)  # a dozen, 15w, 千分之六, 一千五百万, "twenty to five", digits said one by one
     text = _ZH_PERCENT.sub(_zh_percent, _THOUSANDS.sub("", text))
     text = _SCALED.sub(_scaled, text)  # "120 thousand" before the words: 120000, not "120 1000"
     text = _EN_RUN.sub(lambda m: " " + " ".join(str(v) for v in _en_values(m.group(0))) + " ", text)
@@ -107,6 +114,8 @@ def read_numbers(text: str) -> str:
     text = _HALF_PAST.sub(lambda m: f"{int(m.group(1))}:30", text)
     text = _QUARTER.sub(_quarter, text)
     text = _AM_PM.sub(_am_pm, text)
+    if SAID_FORMS:
+        text = read_after_words(text)  # 4 hours 12 minutes -> 4:12
     return _WAN.sub(_wan, _ZH_COMPOUND.sub(_zh_compound, text))
 
 
