@@ -29,6 +29,9 @@ from hindsight.write.analysis import analyse, content_diff, units
 from hindsight.write.name_reading import common_word
 from hindsight.write.slot_align import FRAME_MIN, align
 from hindsight.write.slots import relation_mismatch
+from hindsight.write.state_pairs import ACTION_AFTER, ANOTHER, ORDINAL, PAIRS
+from hindsight.write.value_align import labelled_apart
+from hindsight.write import state_pairs
 from hindsight.write.unrealised import unrealised
 from hindsight.write.value_canon import canonical_values, value_match
 
@@ -161,6 +164,33 @@ def moved_to(old: str, new: str) -> str | None:
     return found.group(0).strip()
 
 
+def reversed_state(old: str, new: str) -> str | None:
+    """A state of the old text whose completion or reversal the new text tells (`state_pairs.PAIRS`: 还没收到 / 到账了,
+    停机 / 恢复运行, "can't ride" / "cleared to ride"), a thing of the old text named in both. Not when the old text
+    tells the second side already or the new one still the first, when the second side is negated, asked, planned or
+    a target, or when the action of a "blocked" pair differs ("can't drive" / "can now swim")."""
+    if not state_pairs.REVERSED_STATES:
+        return None
+    lo, ln = old.lower(), new.lower()
+    ordinals = set(ORDINAL.findall(old)), set(ORDINAL.findall(new))
+    if ANOTHER.search(ln) or labelled_apart(old, new) or (all(ordinals) and not ordinals[0] & ordinals[1]):
+        return None  # another thing of the kind ("another keeper", 第 7 / 第 8 张发票): not the old one's state
+    for pair in PAIRS:
+        before, after = pair.before.search(lo), pair.after.search(ln)
+        if not before or not after or pair.after.search(lo) or pair.before.search(ln):
+            continue
+        if unrealised(ln, after.start()) or _TARGET.search(ln):
+            continue
+        if pair.same_action:
+            action = ACTION_AFTER.match(lo, before.end())
+            if not action or action.group(1) not in ln[after.start(): after.end() + 16]:
+                continue
+        if not _shared_thing(old, new) or _names_differ(old, new, (before.group(0), after.group(0))):
+            continue
+        return f"{pair.name}: {before.group(0)} -> {after.group(0)}"
+    return None
+
+
 def unnamed_subject_swap(old: str, new: str) -> bool:
     """Whether what `slots.other_entity` reads as another subject is a stretch of ordinary words on both sides and
     no other relative: a time word or an adverb where the subject would stand (团子还没做绝育 / 团子上周做完: 没 /
@@ -184,7 +214,8 @@ def unnamed_subject_swap(old: str, new: str) -> bool:
 
 def state_change(old: str, new: str) -> str | None:
     """Why the new text says the old state changed, in one of the forms above, or None."""
-    for reading, say in ((completed, "the pending state ended: {}"), (kept_with_time, "{}"),
+    for reading, say in ((completed, "the pending state ended: {}"), (reversed_state, "the state turned: {}"),
+                         (kept_with_time, "{}"),
                          (moved_to, "the new memory says '{}'")):
         found = reading(old, new)
         if found:
