@@ -164,6 +164,12 @@ def moved_to(old: str, new: str) -> str | None:
     return found.group(0).strip()
 
 
+def _outside(pattern: re.Pattern[str], text: str, inside: re.Match[str]) -> bool:
+    """Whether `pattern` matches `text` somewhere not overlapping the match `inside` (a match of the other side in
+    the same text): the text tells that side of its own."""
+    return any(m.end() <= inside.start() or m.start() >= inside.end() for m in pattern.finditer(text))
+
+
 def reversed_state(old: str, new: str) -> str | None:
     """A state of the old text whose completion or reversal the new text tells (`state_pairs.PAIRS`: 还没收到 / 到账了,
     停机 / 恢复运行, "can't ride" / "cleared to ride"), a thing of the old text named in both. Not when the old text
@@ -177,8 +183,8 @@ def reversed_state(old: str, new: str) -> str | None:
         return None  # another thing of the kind ("another keeper", 第 7 / 第 8 张发票): not the old one's state
     for pair in PAIRS:
         before, after = pair.before.search(lo), pair.after.search(ln)
-        if not before or not after or pair.after.search(lo) or pair.before.search(ln):
-            continue
+        if not before or not after or _outside(pair.after, lo, before) or _outside(pair.before, ln, after):
+            continue  # (还没到账 holds 到账: a side inside the other's match does not count)
         if unrealised(ln, after.start()) or _TARGET.search(ln):
             continue
         if pair.same_action:
