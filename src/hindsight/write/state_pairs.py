@@ -13,6 +13,7 @@ The pairs are general, by what turns:
 * `stopped`: a machine, a line or a service down, stopped, tripped -> running, restored, repaired, back in service;
 * `blocked`: barred from an action -> cleared, allowed, able to again (the action itself must be named on both
   sides: `ACTION_AFTER`);
+* `off`: off a thing and back on it, the same thing ("off the ergs" / "back on the erg");
 * `away`: on leave, off sick, in hospital -> back at work, returned, discharged;
 * `open`: a ticket or an issue still open -> closed, resolved, fixed;
 * `ill`: recovering, injured, ill -> healed, recovered, better.
@@ -59,7 +60,7 @@ PAIRS: tuple[StatePair, ...] = (
     ),
     StatePair(
         "stopped",
-        _rx(r"(?:is|are|was|were|'s|went|goes|has been|have been) (?:down|offline|out of (?:service|action|order))|"
+        _rx(r"(?:is|are|was|were|'s|has been|have been) (?:down|offline|out of (?:service|action|order))|"
             r"down for (?:repairs?|maintenance)|broke down|broken down|stopped working|not working|tripped|"
             r"(?:is|are|was|were) (?:shut|switched) off|(?:is|are|was|were) suspended|(?:is|was|put) on hold",
             r"停机|停运|宕机|跳闸|坏了|停摆|停工|停产|停诊|停课|断网|断电|停水|停电|暂停"),
@@ -71,11 +72,17 @@ PAIRS: tuple[StatePair, ...] = (
     StatePair(
         "blocked",
         _rx(r"can't|cannot|can not|(?:isn't|aren't|is not|are not|not) (?:allowed|permitted|cleared) to|"
-            r"(?:is|are|was|were) (?:banned|barred) from|forbidden to",
+            r"(?:is|are|was|were) (?:banned|barred) from|forbidden to|no(?= \w+ing\b)",
             r"不能|不可以|不允许|不准|不让|禁止"),
         _rx(r"cleared (?:\w+ )?to|(?:is|are|'s|'re|was|were) (?:now )?(?:allowed|permitted|cleared|free) to|"
             r"can now|can (?:\w+ ){1,3}again|(?:ban|restriction) (?:was |has been |is )?lifted|okayed (?:\w+ )?to",
             r"可以|能够|允许|解禁|放开了"),
+        same_action=True,
+    ),
+    StatePair(
+        "off",
+        _rx(r"(?:is|are|'s|'re|was|were) off (?:the |his |her |their |my |our )?(?=[a-z])", r"(?!)"),
+        _rx(r"back on (?:the |his |her |their |my |our )?", r"(?!)"),
         same_action=True,
     ),
     StatePair(
