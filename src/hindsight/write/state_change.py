@@ -203,9 +203,6 @@ def reversed_state(old: str, new: str) -> str | None:
     if not state_pairs.REVERSED_STATES:
         return None
     lo, ln = old.lower(), new.lower()
-    ordinals = set(ORDINAL.findall(old)), set(ORDINAL.findall(new))
-    if ANOTHER.search(ln) or labelled_apart(old, new) or (all(ordinals) and not ordinals[0] & ordinals[1]):
-        return None  # another thing of the kind ("another keeper", 第 7 / 第 8 张发票): not the old one's state
     for pair in PAIRS:
         before, after = pair.before.search(lo), pair.after.search(ln)
         if not before or not after or _outside(pair.after, lo, before) or _outside(pair.before, ln, after):
@@ -217,8 +214,18 @@ def reversed_state(old: str, new: str) -> str | None:
                 continue
         if not _shared_thing(old, new) or _names_differ(old, new, (before.group(0), after.group(0))):
             continue
+        if _another_of_the_kind(old, new):
+            return None
         return f"{pair.name}: {before.group(0)} -> {after.group(0)}"
     return None
+
+
+def _another_of_the_kind(old: str, new: str) -> bool:
+    """The new text names another thing of the old one's kind ("another keeper", 另一个门将) or numbers it apart
+    (`value_align.labelled_apart`, 第 7 / 第 8 张发票): not the old one's state."""
+    ordinals = set(ORDINAL.findall(old)), set(ORDINAL.findall(new))
+    return bool(ANOTHER.search(new.lower()) or labelled_apart(old, new)
+                or (all(ordinals) and not ordinals[0] & ordinals[1]))
 
 
 def unnamed_subject_swap(old: str, new: str) -> bool:
