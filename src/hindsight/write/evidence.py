@@ -64,7 +64,7 @@ from hindsight.write.slots import (
     structural_change_ok,
     subject_shared,
 )
-from hindsight.write.state_change import state_change, unnamed_subject_swap
+from hindsight.write.state_change import reversed_state, state_change, unnamed_subject_swap
 from hindsight.write.value_align import labelled_apart
 from hindsight.write.value_read import amounts_read_alike, numbers_read_alike
 
@@ -358,8 +358,8 @@ def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None)
             and not said_of_another(old, new, switch)):  # a contrast said of another part or condition (round 29)
         return f"the new memory says '{switch}' ({_text(new_value)})"  # (a new text that keeps all of the
         # old one says it still holds: "uses a standing desk and switches to sitting after lunch")
-    if told and not a.old_has_contrast:
-        return told
+    if told and (not a.old_has_contrast or reversed_state(old, new)):  # "can't ride" / "cleared to ride": the
+        return told  # old text's negation is the state that turned (round 31b), not a contrast
     if other_fact(old, new) or not structural_change_ok(old, new):
         return None  # without a cue, a change replaces one value of the same statement
     if a.antonym and not a.polarity_flip:

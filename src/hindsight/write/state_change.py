@@ -16,6 +16,10 @@ lists has. Three readings, each positive evidence, each asking the old text for 
   "now leaves at", 调整到, 改签到), where the old text states a value of the kind the new one moves to and the new
   text leaves it (`value_canon` kinds; "the launch dropped to 20 May" says nothing of a price).
 
+* `reversed_state` (round 31b): a state of the old text and its completion or reversal in the new one, one pair of
+  `state_pairs.PAIRS` (还没到账 / 到账了, 停机 / 恢复运行, "can't ride" / "cleared to ride", "on sick leave" / "back at
+  work", "still open" / "closed"), the subject shared; not another thing of the kind ("another", 另一个, 第 7 / 第 8).
+
 A told change whose "other subject" (`slots.other_entity`) is a stretch without a name (`unnamed_subject_swap`: 没 /
 上周, monthly / refinance) is still read by `evidence.change_evidence`. Lexical only; no vectors and no fitted
 parameter.
@@ -25,11 +29,14 @@ from __future__ import annotations
 
 import re
 
+from hindsight.write import state_pairs
 from hindsight.write.analysis import analyse, content_diff, units
 from hindsight.write.name_reading import common_word
 from hindsight.write.slot_align import FRAME_MIN, align
 from hindsight.write.slots import relation_mismatch
+from hindsight.write.state_pairs import ACTION_AFTER, ANOTHER, ORDINAL, PAIRS
 from hindsight.write.unrealised import unrealised
+from hindsight.write.value_align import labelled_apart
 from hindsight.write.value_canon import canonical_values, value_match
 
 #: A state still pending or planned, in the old text.
@@ -161,6 +168,66 @@ def moved_to(old: str, new: str) -> str | None:
     return found.group(0).strip()
 
 
+#: A target rather than news, for `reversed_state`: `_TARGET` but "by" only before a time ("by Friday", "by the end
+#: of May", not "cleared by the physio").
+_TARGET_WHEN = re.compile(r"目标|截止|之前|以前|\bdeadline\b|\btarget\b|\bby (?:the )?(?:end|next|mon|tue|wed|thu|fri|sat|"
+                          r"sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|tomorrow|tonight|noon|eod|\d)")
+
+
+def _same_action(old: str, before: re.Match[str], new: str, after: re.Match[str]) -> bool:
+    """Whether the action named right after the old side ("can't ride", "no running", 不能吃辣) is named in or right
+    after the new side ("cleared him to ride", "cleared me to run", 可以吃辣了), read by stems (ride / riding)."""
+    action = ACTION_AFTER.match(old, before.end())
+    if not action:
+        return False
+    window = new[after.start(): after.end() + 16]
+    if action.group(1) in window:
+        return True
+    if not action.group(1).isascii():
+        return False  # a Han action is matched whole (申请年假 / 申请病假 are two actions)
+    stems = [u.text for u in units(action.group(1)) if not u.stop]
+    return bool(stems) and stems[0] in {u.text for u in units(window)}
+
+
+def _outside(pattern: re.Pattern[str], text: str, inside: re.Match[str]) -> bool:
+    """Whether `pattern` matches `text` somewhere not overlapping the match `inside` (a match of the other side in
+    the same text): the text tells that side of its own."""
+    return any(m.end() <= inside.start() or m.start() >= inside.end() for m in pattern.finditer(text))
+
+
+def reversed_state(old: str, new: str) -> str | None:
+    """A state of the old text whose completion or reversal the new text tells (`state_pairs.PAIRS`: 还没收到 / 到账了,
+    停机 / 恢复运行, "can't ride" / "cleared to ride"), a thing of the old text named in both. Not when the old text
+    tells the second side already or the new one still the first, when the second side is negated, asked, planned or
+    a target, or when the action of a "blocked" pair differs ("can't drive" / "can now swim")."""
+    if not state_pairs.REVERSED_STATES:
+        return None
+    lo, ln = old.lower(), new.lower()
+    for pair in PAIRS:
+        before, after = pair.before.search(lo), pair.after.search(ln)
+        if not before or not after or _outside(pair.after, lo, before) or _outside(pair.before, ln, after):
+            continue  # (还没到账 holds 到账: a side inside the other's match does not count)
+        if unrealised(ln, after.start()) or _TARGET_WHEN.search(ln):
+            continue
+        if pair.same_action:
+            if not _same_action(lo, before, ln, after):
+                continue
+        if not _shared_thing(old, new) or _names_differ(old, new, (before.group(0), after.group(0))):
+            continue
+        if _another_of_the_kind(old, new):
+            return None
+        return f"{pair.name}: {before.group(0)} -> {after.group(0)}"
+    return None
+
+
+def _another_of_the_kind(old: str, new: str) -> bool:
+    """The new text names another thing of the old one's kind ("another keeper", 另一个门将) or numbers it apart
+    (`value_align.labelled_apart`, 第 7 / 第 8 张发票): not the old one's state."""
+    ordinals = set(ORDINAL.findall(old)), set(ORDINAL.findall(new))
+    return bool(ANOTHER.search(new.lower()) or labelled_apart(old, new)
+                or (all(ordinals) and not ordinals[0] & ordinals[1]))
+
+
 def unnamed_subject_swap(old: str, new: str) -> bool:
     """Whether what `slots.other_entity` reads as another subject is a stretch of ordinary words on both sides and
     no other relative: a time word or an adverb where the subject would stand (团子还没做绝育 / 团子上周做完: 没 /
@@ -184,7 +251,8 @@ def unnamed_subject_swap(old: str, new: str) -> bool:
 
 def state_change(old: str, new: str) -> str | None:
     """Why the new text says the old state changed, in one of the forms above, or None."""
-    for reading, say in ((completed, "the pending state ended: {}"), (kept_with_time, "{}"),
+    for reading, say in ((completed, "the pending state ended: {}"), (reversed_state, "the state turned: {}"),
+                         (kept_with_time, "{}"),
                          (moved_to, "the new memory says '{}'")):
         found = reading(old, new)
         if found:
