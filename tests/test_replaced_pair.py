@@ -86,6 +86,20 @@ def _hits_flagged() -> list[SearchHit]:
     return hits
 
 
+def test_a_dated_episode_and_a_conversation_turn_are_never_read() -> None:
+    """What happened on a day stays (`slot_cues.lasting`); a session's turns are not the notes the model knows."""
+    p = lambda r: 0.95 if r["cos"] > 0.8 else 0.0  # noqa: E731
+    hits = _hits()
+    hits[0].memory.type = rp.MemoryType.episodic
+    hits[0].memory.content = "Power cut at the Leeds dock on 24 June; we lost two pallets of chilled stock."
+    got = rp.mark_replaced(hits, _embeddings, _neighbours, _times(hits), 10, probability=p)
+    assert [h.memory.id for h in got][0] == "old" and got[0].current
+    hits = _hits()
+    hits[0].memory.session_id = "s1"
+    got = rp.mark_replaced(hits, _embeddings, _neighbours, _times(hits), 10, probability=p)
+    assert [h.memory.id for h in got][0] == "old" and got[0].current
+
+
 def test_a_pair_beyond_the_newer_ones_earlier_neighbours_is_not_read() -> None:
     """The model was fitted on pairs whose older memory is among the newer one's K nearest earlier memories."""
     saved = dict(VECTORS)

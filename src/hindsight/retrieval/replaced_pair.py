@@ -16,7 +16,9 @@ on the writers' `replaces` labels of every released retrieval set (`bench/retr31
   note cues, additive wording, other owners, the subject kept, a number of one kind replaced, a lasting episode,
   both lengths, and how many stored memories lie closer to each side than the other (store-wide ranks).
 
-Only standalone notes are read (a memory with a `session_id`, a conversation's turn, never: the models never saw
+A warning or a dated episode is never read as replaced (`slot_cues.lasting`, as `currency` does), unless the newer
+one says the plan moved (`replans`): "Power cut at Sheung Wan on 24 June ... lost 18 L of cold brew" is not made
+outdated by "Sheung Wan switchboard replaced on 2 August". Only standalone notes are read (a memory with a `session_id`, a conversation's turn, never: the models never saw
 one, and LoCoMo's turns are all such). A pair is read only when the older memory is among the newer one's `K` nearest earlier memories in the store (what
 the model was fitted on). At p >= `RULE.threshold` the older hit is flagged `outdated` (`current: false`,
 `why.outdated_by`); every hit flagged so, and every hit another reading flagged whose pair the model is as sure of,
@@ -46,6 +48,7 @@ from hindsight.retrieval.slot_cues import (
     lasting,
     new_value,
     other_owners,
+    replans,
     states_change,
     states_new_change,
     subject_kept,
@@ -151,6 +154,8 @@ def mark_replaced(hits: list[SearchHit], embeddings_of: Callable[[list[str]], Ma
         for old in window:
             if old is new or when(old) >= when(new):
                 continue
+            if lasting(old.memory.type, old.memory.content) and not replans(old.memory.content, new.memory.content):
+                continue  # what happened on a day stays (`slot_cues.lasting`), unless a plan moved
             a, b = old.memory.id, new.memory.id
             cos = float(np.dot(vectors[a], vectors[b]))
             closer_new = [mid for mid, _, s in near[b] if s > cos and mid not in (a, b)]
