@@ -34,7 +34,7 @@ if __name__ == "__main__":
         tr = fam != family(rnd)
         u = LogisticRegression(C=1.0, max_iter=3000).fit(x[tr], y[tr])
         m, mu, sd = fit([p for p in ps if family(p["round"]) != family(rnd)])
-        w = rp.Weights(np.asarray(u.coef_[0], dtype=np.float32), float(u.intercept_[0]), tuple(rp.weights().features),
+        w = rp.Weights(rp.weights().model, np.asarray(u.coef_[0], dtype=np.float32), float(u.intercept_[0]), tuple(rp.weights().features),
                        np.asarray(m.coef_[0]), float(m.intercept_[0]), np.asarray(mu), np.asarray(sd))
         rp.weights = lambda w=w: w  # type: ignore[assignment]
         capture(rnd, stores, out, emb)

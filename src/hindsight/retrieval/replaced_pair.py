@@ -82,6 +82,7 @@ RULE = ReplacedRule()
 
 @dataclass(frozen=True)
 class Weights:
+    model: str  # the embedder whose vectors the update model reads (`Embedder.name`)
     update_w: np.ndarray
     update_b: float
     features: tuple[str, ...]
@@ -95,7 +96,7 @@ class Weights:
 def weights() -> Weights:
     data = json.loads((Path(__file__).with_name("replaced_pair_weights.json")).read_text(encoding="utf-8"))
     u, p = data["update"], data["pair"]
-    return Weights(np.asarray(u["w"], dtype=np.float32), float(u["b"]), tuple(p["features"]),
+    return Weights(str(data["model"]), np.asarray(u["w"], dtype=np.float32), float(u["b"]), tuple(p["features"]),
                    np.asarray(p["coef"]), float(p["intercept"]), np.asarray(p["mu"]), np.asarray(p["sd"]))
 
 
@@ -134,10 +135,14 @@ def pair_probability(readings: Mapping[str, float], w: Weights | None = None) ->
 
 def mark_replaced(hits: list[SearchHit], embeddings_of: Callable[[list[str]], Mapping[str, np.ndarray]],
                   neighbours_of: Neighbours, times_of: Times, depth: int, rule: ReplacedRule | None = None,
-                  probability: Callable[[Mapping[str, float]], float] | None = None) -> list[SearchHit]:
+                  probability: Callable[[Mapping[str, float]], float] | None = None,
+                  model: str | None = None) -> list[SearchHit]:
     """Flag and demote older active hits of the best `depth` that a newer one replaces (module doc).
-    `probability`: the pair model (default: the shipped weights)."""
+    `probability`: the pair model (default: the shipped weights, read only when `model`, the search's embedder,
+    is the one they were fitted on: another embedder's vectors mean nothing to the update model)."""
     rule = RULE if rule is None else rule
+    if probability is None and model != weights().model:
+        return hits
     # standalone notes only: the models were fitted on them; a conversation's turns (a session) stay as they are
     window = [h for h in hits[:depth] if h.memory.status == Status.active and not h.memory.session_id]
     if not rule.on or len(window) < 2:

@@ -24,11 +24,11 @@ from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.fusion import keep_dense_best
 from hindsight.retrieval.note_change import mark_note_changes
-from hindsight.retrieval.replaced_pair import mark_replaced
 from hindsight.retrieval.pass_features import FirstPass
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.relevance import hit_features, model_for
+from hindsight.retrieval.replaced_pair import mark_replaced
 from hindsight.retrieval.rerank import Reranker
 from hindsight.retrieval.scoring import (
     SUNK,
@@ -140,7 +140,7 @@ class HybridRetriever:
             retired_too, vector, n, floor), r.result_depth)
         # a newer hit the fitted pair model reads as replacing an older one: the older one leaves the head (round 31)
         hits = mark_replaced(hits, self._embeddings, lambda vector, n, floor: self._neighbours(
-            retired_too, vector, n, floor), self._times, r.result_depth)
+            retired_too, vector, n, floor), self._times, r.result_depth, model=self.embedder.name)
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions
