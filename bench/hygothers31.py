@@ -13,7 +13,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from hygiene_funnel import ROUNDS, ROOT
+from hygiene_funnel import ROOT, ROUNDS
+
 from hindsight.write.target_apart import target_apart
 
 
