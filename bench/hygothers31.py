@@ -15,10 +15,12 @@ from pathlib import Path
 
 from hygiene_funnel import ROOT, ROUNDS
 
+import hindsight.write.target_apart as reading
 from hindsight.write.target_apart import target_apart
 
 
 def rows(out: Path) -> None:
+    reading.ON = True  # the reading as it would be switched on (it ships OFF)
     hit: list[str] = []
     for rnd in ROUNDS:
         base = ROOT / "bench" / "data" / ("blind" if (ROOT / "bench/data/blind" / rnd).exists() else "train") / rnd
