@@ -34,18 +34,17 @@ _CONDITION = re.compile(r"\b(?:unless|if|when|whenever|once|until)\b|的话|如�
 #: Cues that the old state ended (removal, shutdown, stepping down): evidence on their own.
 _END_EN = re.compile(
     r"\b(was|were|has been|have been|got|is|are) (removed|deleted|dropped|disabled|retired|decommissioned|"
-    r"shut down|turned off|sunset|deprecated|cancell?ed|closed|taken down|shelved|axed)\b"
+    r"shut down|turned off|sunset|deprecated|cancell?ed|closed|taken down)\b"
     r"|\b(no longer|not any ?more|stepped down|quit|gave up|retired|(?:is|are|'s|'re|was|were) done with)\b"
     r"|" + CALLED_OFF_EN
 )
 _END_ZH = re.compile(r"(不再|别再|下线|停用|关闭|关掉|禁用|废弃|弃用|取消|卸任|离职|辞职|已经不|没有了|戒了|戒掉|退休了|已经退休|已退休|"
-                     r"刚退休|先停了|停掉了|不学了|不上了|不做了|不搞了|不办了|搁置了|砍掉了)|" + CALLED_OFF_ZH)
+                     r"刚退休|先停了|停掉了|不学了|不上了|不做了|不搞了|不办了|搁置了)|" + CALLED_OFF_ZH)
 #: The end cues said of a thing, not of a person (quit, retired, 离职, 退休): a cancellation or a decommissioning -
 #: "the pollinator garden is cancelled", 周例会取消了 (round 28). `ended_here` reads what such a cue is said of as it
 #: reads the ending family's. Not closed / 关闭 (a schedule: "is closed Mondays", 11 点以后关闭), nor removed / deleted /
 #: disabled (a condition: "unless the crusts are removed"): measured through the engine, each retired another memory.
-THING_END_EN = re.compile(r"\b(was|were|has been|have been|got|is|are) (cancell?ed|decommissioned|shelved|axed)\b|"
-                          + CALLED_OFF_EN)
+THING_END_EN = re.compile(r"\b(was|were|has been|have been|got|is|are) (cancell?ed|decommissioned)\b|" + CALLED_OFF_EN)
 THING_END_ZH = re.compile(r"(取消|下线|停用|废弃|弃用)|" + CALLED_OFF_ZH)
 #: Cues of a switch to another value: evidence only together with a new value in the new text.
 _SWITCH_EN = re.compile(
@@ -61,10 +60,10 @@ _SWITCH_ZH = re.compile(
 )
 
 #: A value moved to another of its kind: the verb, and the value it moved to right after it (read by `moved_value`);
-#: a plan moved either way ("moved up to", "brought forward to", 推到, 挪到, 提前到: round 31d).
+#: a plan moved either way ("moved up to", "brought forward to", 挪到, 提前到: round 31d; not 推到, measured).
 _MOVED = re.compile(r"\b(?:slipped|slid|pushed(?: back| out)?|delayed|postponed|moved (?:back|up|forward|out)|"
                     r"brought forward|bumped(?: up)?|raised|lowered|relaxed|tightened|extended|cut) to\b"
-                    r"|(?<![递顺])延到|延期到|延后到|推迟到|(?<![一])推到|挪到|提前到|放宽到|收紧到|缩短到|延长到|涨到|降到|"
+                    r"|(?<![递顺])延到|延期到|延后到|推迟到|挪到|提前到|放宽到|收紧到|缩短到|延长到|涨到|降到|"
                     r"升到|砍到|减到")
 
 
