@@ -39,7 +39,7 @@ _END_EN = re.compile(
     r"|" + CALLED_OFF_EN
 )
 _END_ZH = re.compile(r"(不再|别再|下线|停用|关闭|关掉|禁用|废弃|弃用|取消|卸任|离职|辞职|已经不|没有了|戒了|戒掉|退休了|已经退休|已退休|"
-                     r"刚退休|先停了|停掉了|不学了|不上了)|" + CALLED_OFF_ZH)
+                     r"刚退休|先停了|停掉了|不学了|不上了|不做了|不搞了|不办了|搁置了)|" + CALLED_OFF_ZH)
 #: The end cues said of a thing, not of a person (quit, retired, 离职, 退休): a cancellation or a decommissioning -
 #: "the pollinator garden is cancelled", 周例会取消了 (round 28). `ended_here` reads what such a cue is said of as it
 #: reads the ending family's. Not closed / 关闭 (a schedule: "is closed Mondays", 11 点以后关闭), nor removed / deleted /
@@ -59,10 +59,12 @@ _SWITCH_ZH = re.compile(
     r"调去|调往|调任|改由|现在由|现由|现在是\w{1,4}在管|搬来)"
 )
 
-#: A value moved to another of its kind: the verb, and the value it moved to right after it (read by `moved_value`).
-_MOVED = re.compile(r"\b(?:slipped|slid|pushed(?: back| out)?|delayed|postponed|moved back|bumped(?: up)?|raised|lowered|"
-                    r"relaxed|tightened|extended|cut) to\b"
-                    r"|(?<![递顺])延到|延期到|延后到|推迟到|放宽到|收紧到|缩短到|延长到|涨到|降到|升到|砍到|减到")
+#: A value moved to another of its kind: the verb, and the value it moved to right after it (read by `moved_value`);
+#: a plan moved either way ("moved up to", "brought forward to", 挪到, 提前到: round 31d; not 推到, measured).
+_MOVED = re.compile(r"\b(?:slipped|slid|pushed(?: back| out)?|delayed|postponed|moved (?:back|up|forward|out)|"
+                    r"brought forward|bumped(?: up)?|raised|lowered|relaxed|tightened|extended|cut) to\b"
+                    r"|(?<![递顺])延到|延期到|延后到|推迟到|挪到|提前到|放宽到|收紧到|缩短到|延长到|涨到|降到|"
+                    r"升到|砍到|减到")
 
 
 def moved_value(old: str, new: str) -> str | None:

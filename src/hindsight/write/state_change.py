@@ -51,10 +51,10 @@ _PENDING_ZH = re.compile(r"还没|还在|尚未|正在|在等|等着|等待|审�
 _DONE_EN = re.compile(
     r"\b(?:finished|completed|arrived|came (?:in|through|back)|got (?:[\w'’]+ ){0,3}back|discharged|wrapped up|"
     r"(?:is|are|was|were|'s) (?:done|over|finished|complete|approved|granted|issued|fitted|fixed|repaired|ready)|"
-    r"fell through|called off|scrapped|came home|went home|got (?:approved|the go-ahead)|recovered|healed)\b"
+    r"fell through|called off|scrapped|shelved|axed|came home|went home|got (?:approved|the go-ahead)|recovered|healed)\b"
 )
 _DONE_ZH = re.compile(r"做完|打完|考完|装完|完成了|已完成|办完|办好了|弄好了|修好了|拿到了|收到了|已经到了|到货了|寄到了|送到了|批下来|"
-                      r"出院|结束了|不去了|去不了|砍掉|黄了|作罢|康复|痊愈")
+                      r"出院|结束了|不去了|去不了|砍掉|黄了|作罢|不做了|不搞了|不办了|搁置|撤了|康复|痊愈")
 #: A target rather than news (目标 ... 之前搞定, "to be finished by").
 _TARGET = re.compile(r"目标|截止|之前|以前|\bby\b|\bdeadline\b|\btarget\b")
 
