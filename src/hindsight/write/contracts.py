@@ -78,6 +78,7 @@ class HygieneDecision:
     supplements: list[str] = field(default_factory=list)
     reason: str = ""
     adopt_text: bool = False  # the duplicate's new text says more: it becomes the memory's text (the old in history)
+    held_by: str | None = None  # a vetoed change candidate that keeps the write's one supersede (hygiene round 31d)
 
 
 class Hygiene(Protocol):

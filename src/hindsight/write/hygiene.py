@@ -61,6 +61,8 @@ from hindsight.write.thresholds import (
     HygieneThresholds,
 )
 
+#: a veto that keeps the write's change candidate also keeps its one supersede: lower candidates are linked (round 31d)
+VETO_HOLDS = True
 #: texts longer than this are compared whole (exact duplicate or kept apart), not judged by the lexical analysis
 MAX_JUDGED_CHARS = 4_000
 
@@ -295,12 +297,17 @@ class HygieneChecker:
             elif why := veto(old.content, new.content):
                 decision.supplements.append(old.id)  # positive evidence of another topic or attribute (`retire_veto`)
                 reasons.append(f"supplements {old.id}: linked, not retired: {why}")
+                if VETO_HOLDS:
+                    decision.held_by = decision.held_by or old.id
                 return
-            elif decision.supersedes:
+            elif decision.supersedes or decision.held_by:
+                # the write's one change was read on a closer candidate that a veto protected (round 31d): the
+                # change cue belongs to that pair, so a lower candidate is linked, not retired in its place
                 # one write changes one fact: the closest match is superseded, a further candidate only linked
                 # (a change cue says *something* changed, not that every similar memory did)
                 decision.supplements.append(old.id)
-                reasons.append(f"also close to {old.id}, linked: one write supersedes one memory")
+                reasons.append(f"also close to {old.id}, linked: one write supersedes one memory"
+                               + (f" (held by the vetoed {decision.held_by})" if decision.held_by else ""))
                 return
             elif new.credibility < old.credibility - self.max_credibility_drop:
                 decision.supplements.append(old.id)
