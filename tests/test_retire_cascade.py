@@ -1,4 +1,4 @@
-"""Hygiene round 31d (issue 10): a vetoed change candidate keeps the write's one supersede. When the closest
+"""Hygiene round 31e (issue 10): a vetoed change candidate keeps the write's one supersede. When the closest
 candidate read as a change is protected by `retire_veto.veto`, the change cue belonged to that pair: a lower
 candidate read as a change is linked, not retired in its place (main retired it: the cascade of round 31c). Own
 texts; the verdicts are given, so no embedder is needed."""

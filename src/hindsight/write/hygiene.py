@@ -61,7 +61,7 @@ from hindsight.write.thresholds import (
     HygieneThresholds,
 )
 
-#: a veto that keeps the write's change candidate also keeps its one supersede: lower candidates are linked (round 31d)
+#: a veto that keeps the write's change candidate also keeps its one supersede: lower candidates are linked (round 31e)
 VETO_HOLDS = True
 #: texts longer than this are compared whole (exact duplicate or kept apart), not judged by the lexical analysis
 MAX_JUDGED_CHARS = 4_000
@@ -301,7 +301,7 @@ class HygieneChecker:
                     decision.held_by = decision.held_by or old.id
                 return
             elif decision.supersedes or decision.held_by:
-                # the write's one change was read on a closer candidate that a veto protected (round 31d): the
+                # the write's one change was read on a closer candidate that a veto protected (round 31e): the
                 # change cue belongs to that pair, so a lower candidate is linked, not retired in its place
                 # one write changes one fact: the closest match is superseded, a further candidate only linked
                 # (a change cue says *something* changed, not that every similar memory did)
