@@ -7,6 +7,7 @@ promotion was quarantined. Failed on 03af13b (the stub screener below flags any 
 
 from __future__ import annotations
 
+import random
 import uuid
 from dataclasses import dataclass
 
@@ -23,8 +24,13 @@ def _flags_ids(text: str) -> _Verdict:
     return _Verdict("mem_" in text or "ignore" in text, "stub")
 
 
+#: seeded: about one uuid4 in a few hundred has 12 of its 16 bytes printable by chance and is screened like any value
+#: (by design), which made this file fail at random (seen in a fresh-clone run, session 42)
+_RNG = random.Random(42)
+
+
 def _id() -> str:
-    return "mem_" + uuid.uuid4().hex
+    return "mem_" + uuid.UUID(int=_RNG.getrandbits(128), version=4).hex
 
 
 def test_consolidation_ids_are_not_screened_as_text() -> None:

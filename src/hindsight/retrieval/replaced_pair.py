@@ -76,9 +76,13 @@ Times = Callable[[list[str]], Mapping[str, datetime]]
 @dataclass(frozen=True)
 class ReplacedRule:
     """`on` switches the reading; `threshold`: the least p(replaced) that flags and demotes (chosen leave-one-round-
-    out over the released stores: docs/benchmarks.md, "Retrieval, round 31")."""
+    out over the released stores: docs/benchmarks.md, "Retrieval, round 31"). Shipped OFF (session 42, after blind
+    round 30's measurement, where it moved nothing): in a three-memory store it read "The API base URL is
+    http://localhost:8000" as replacing "用户喜欢简洁的回答" (p >= 0.8, the pair's cosine over the cross-script floor)
+    and moved the user's preference out of the head (tests/test_mcp_stdio.py); its store-wide rank features were
+    fitted on 300-memory stores only."""
 
-    on: bool = True
+    on: bool = False
     threshold: float = 0.8
 
 
