@@ -124,11 +124,6 @@ _CUED_ID = re.compile(
 )
 
 
-# Round 31 (blind r30): an 18-character PRC ID after a bare "ID" a few words earlier ("Guardian ID for the kid's file:
-# 4501..."; "resident ID", "PRC ID"), its check character wrong: the province and birth date must still hold.
-_BARE_ID_CUE = re.compile(r"(?<![A-Za-z])ID\b[^\n\d]{0,30}?(?P<value>\d{17}[\dXx])(?![A-Za-z0-9])")
-
-
 # A personal messaging account after its cue: "微信号 zhang_wei88", "QQ 号 123456789", "WeChat ID: lina-0921".
 _IM_ACCOUNT = re.compile(
     r"(?i)(?:微信号|微信\s*id|\bwechat\s+id|\bweixin\s+id|\bQQ\s*号?(?:码)?|\bline\s+id|\bkakao(?:talk)?\s+id|"
@@ -169,9 +164,6 @@ def find_ids(text: str) -> list[Span]:
         if (len(value) == 18 and value[:17].isdigit() and not cn_id_shape(value)) or declared_invalid(text, *m.span("value")):
             continue  # 18 digits after a cue must still carry a province and a birth date
         out.append(("national_id", *m.span("value")))
-    for m in _BARE_ID_CUE.finditer(text):
-        if cn_id_shape(m.group("value")) and not declared_invalid(text, *m.span("value")):
-            out.append(("national_id", *m.span("value")))
     for m in _ITIN.finditer(text):
         if itin_valid(m.group("value")):
             out.append(("national_id", *m.span("value")))
