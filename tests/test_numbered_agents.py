@@ -54,3 +54,31 @@ def test_agent_nouns_label_and_verbs_do_not(clause: str, labels: set[tuple[str, 
 def test_labelled_apart_names_the_two_servers() -> None:
     assert labelled_apart("Server 12 hosts the billing API.", "Server 13 hosts the search API.") == \
         "two numbered things (server 12 / server 13)"
+
+
+#: a label both notes share beside the one that numbers them (attack round 32: "Kill round 32 item N: ..." written 30
+#: times in a row left 1 active and 29 retired on main b1a43c9, each read as a change, p(change) 0.92-0.95)
+NESTED = [
+    ("Kill round 32 item 1: the spare disks are on shelf 1.", "Kill round 32 item 2: the spare disks are on shelf 2."),
+    ("Sprint 14 task 3: migrate the billing tables.", "Sprint 14 task 4: rotate the search index keys."),
+    ("第32轮第1项：备用硬盘在1号架子上。", "第32轮第2项：备用硬盘在2号架子上。"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), NESTED)
+def test_a_shared_outer_label_does_not_join_two_numbered_things(old: str, new: str) -> None:
+    """Failed on main (b1a43c9): the shared ("round", "32") / ("sprint", "14") label made the pair not apart."""
+    assert labelled_apart(old, new).startswith("two numbered things")
+
+
+def test_two_items_of_one_round_both_stay_active(engine: MemoryEngine) -> None:
+    """Failed on main (b1a43c9): the second item superseded the first."""
+    old, new = NESTED[0]
+    first = engine.store_memory({"content": old, "namespace": "ops", "type": "semantic"})
+    out = engine.store_memory({"content": new, "namespace": "ops", "type": "semantic"})
+    assert out.action != "superseded", out.reason
+    assert engine.get(first.memory_id, "ops", record_access=False).status == Status.active
+
+
+def test_the_same_item_with_a_new_shelf_is_still_not_apart() -> None:
+    assert labelled_apart("Round 32 item 1: the disks are on shelf 1.", "Round 32 item 1: the disks are on shelf 4.") == ""

@@ -171,7 +171,7 @@ _VALUE_BEFORE = re.compile(r"(?:\b(?:is|are|was|were|be|to|at|ranked|ranks|finis
 #: 14 demo" (in the clause's subject), 笔记1：. Not a longer number (a date, range or phone: "Sept 5-12", 136 5521).
 _NOUN_NUMBER = re.compile(
     r"(?P<noun>\b[a-z][a-z'-]*|[\u4e00-\u9fff])\s*(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)"
-    r"(?![\d.,/%]|:\d|\s*[-–~]\s*\d|\s+\d)\b(?P<rest>.{0,24})",
+    r"(?![\d.,/%]|:\d|\s*[-–~]\s*\d|\s+\d)\b(?=(?P<rest>.{0,24}))",  # a look: "round 32 item 1" reads both
     re.IGNORECASE,
 )
 #: Words that are no label's head: function words, quantifiers, currencies, months and weekdays ("about 300", "per
@@ -284,14 +284,19 @@ def label_numbers(clause: str) -> frozenset[str]:
 
 def labelled_apart(old: str, new: str) -> str:
     """Why `old` and `new` are two numbered things ("" when they are not): both label what they state with the same
-    word and another number (`clause_labels`, over their clauses), and share no label - "note 1" / "note 2",
-    "Ticket #41" / "Ticket #42", "Sprint 14 demo" / "Sprint 15 demo", 第三章 / 第四章. Such a pair is never a change
-    of one fact, whichever decider read it as one."""
+    word and numbers that have none in common - "note 1" / "note 2", "Ticket #41" / "Ticket #42", "Sprint 14 demo" /
+    "Sprint 15 demo", 第三章 / 第四章; a label both share beside it does not join them ("Round 32 item 1" / "Round 32
+    item 2": two items of one round - attack round 32 wrote 30 such notes and 29 were retired). Such a pair is never
+    a change of one fact, whichever decider read it as one."""
     left = frozenset().union(*(clause_labels(c) for c in clauses(old)))
     right = frozenset().union(*(clause_labels(c) for c in clauses(new)))
-    if left & right:
-        return ""
-    words = {w for w, _ in left} & {w for w, _ in right}
+    numbers_left: dict[str, set[str]] = {}
+    numbers_right: dict[str, set[str]] = {}
+    for word, number in left:
+        numbers_left.setdefault(word, set()).add(number)
+    for word, number in right:
+        numbers_right.setdefault(word, set()).add(number)
+    words = {w for w in numbers_left.keys() & numbers_right.keys() if not numbers_left[w] & numbers_right[w]}
     if not words:
         return ""
     shown = sorted(f"{w} {n}" for w, n in left | right if w in words)
