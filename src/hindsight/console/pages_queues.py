@@ -98,7 +98,7 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
         spaces = namespaces_for(ctx, engine, Scope.admin)
         if not spaces and not ctx.can(Scope.admin, None):
             return app.page(ctx, ctx.t("nav_queues"), f"<p>{ctx.t('admin_only')}</p>")
-        pending = [p for p in review.pending(limit=200) if ctx.can(Scope.admin, p.namespace)]
+        pending = review.reviewed_by(ctx.who, "pending", 200)
         held: list[MemoryRecord] = []
         for ns in spaces:
             held += engine.quarantined(ns, limit=100)[0]
