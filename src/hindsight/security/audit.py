@@ -6,7 +6,7 @@ actor; this log adds what history cannot show: who was refused, and when.
 
 Denials are coalesced (attack round 32: a token that kept being refused added a row per call, ~50 rows a second per
 connection, without bound): the same denial (principal, action, namespace, memory, detail) again within
-`DENIAL_WINDOW_S` of its row's first is counted on that row (its detail ends "[N times, the last at TIME]"); a
+`DENIAL_WINDOW_S` of its row's first is counted on that row (its detail starts "[N times, the last at TIME]"); a
 principal adds at most `DENIAL_ROWS_PER_WINDOW` distinct denial rows per window, and what it is refused beyond them
 (ids or namespaces varied per call) is counted on one row per window (`action` `DENIED_MORE`). Every refusal is still
 counted; what is bounded is the rows: at most `DENIAL_ROWS_PER_WINDOW + 1` per principal per window. Anything that is
@@ -67,8 +67,9 @@ def _clock_text(at: float) -> str:
 
 
 def counted(detail: str, count: int, last: float) -> str:
-    """A coalesced row's detail: the first denial's, then how many times and when the last one was."""
-    return f"{detail} [{count} times, the last at {_clock_text(last)}]" if count > 1 else detail
+    """A coalesced row's detail: how many times and when the last one was (first, so `hindsight audit`'s cut of a
+    long detail keeps it), then the denial's own detail."""
+    return f"[{count} times, the last at {_clock_text(last)}] {detail}" if count > 1 else detail
 
 
 class AuditLog(StoreClient):
