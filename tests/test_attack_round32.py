@@ -8,6 +8,10 @@ against `hindsight serve --transport http` with a token of each scope.
 - **One reviewed namespace's writer hid another's proposals from its reviewers**: `/review` and `/console/queues` read
   the store's oldest 200 pending proposals and kept those the reviewer administers, so a writer of `rev2` who queued
   200 proposals pushed every later proposal of `rev` off both pages (MCP `memory_review_list` still listed it).
+- **A refused caller's own words reached `hindsight audit` as markup and terminal codes**: the audit view printed a
+  denial's memory id and action (a console path) raw, so a `read` token's `memory_forget(memory_id="[/bold]")` made
+  the command fail for every later run that lists the row (Rich markup), `[link=...]` rewrote what it showed, and an
+  ESC sequence reached the operator's terminal (clear the screen, recolour, hide rows).
 - **`/review` recorded no refusal**: a reviewer deciding a proposal of a namespace it does not administer (or posting
   a stale form) was refused with no audit row; `/console` and the MCP gate record theirs.
 """
@@ -57,6 +61,7 @@ class Server:
 
         settings = HindsightSettings(db=tmp_path / "m.db", hygiene=False, guard="off", reviewed_namespaces=reviewed)
         self.engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
+        self.db = tmp_path / "m.db"
         self.tokens = TokenStore.open(tmp_path / "m.db")
         self.writer = self.tokens.create("w", ["write"], ["ops"])[0]
         self.reader = self.tokens.create("r", ["read"], ["ops"])[0]
@@ -238,3 +243,29 @@ def test_a_review_decision_outside_the_reviewers_namespaces_is_audited(reviewed:
     assert len(rows) == 1, rows  # main: none
     assert rows[0].action == "review approve" and rows[0].namespace == "rev2" and proposal in rows[0].detail
     assert reviewed.engine.list("rev2", None, limit=10)[1] == 0
+
+
+# ------------------------------------------------------------------ 2. the audit view prints a refused caller's words
+
+
+def test_the_audit_view_prints_a_refused_callers_words_as_text(server: Server) -> None:
+    """A `read` token's refused calls with hostile ids and a refused console path, then `hindsight audit`: on main the
+    command failed on the markup (MarkupError) and wrote the ESC sequence raw; now every row shows them as text."""
+    from typer.testing import CliRunner
+
+    from hindsight.cli import app
+
+    headers = server.session(server.reader)
+    hostile = ["[/bold]", "mem_\x1b[2J\x1b[31mHIDDEN",
+               "[link=https://evil.example]mem_ok[/link]"]
+    for memory_id in hostile:
+        assert "permission_denied" in server.call(headers, "memory_forget", {"memory_id": memory_id, "namespace": "ops"})
+    page = httpx.get(f"{server.base}/console/memory/%1b%5b2Jmem%5bred%5d", params={"ns": "bob"}, timeout=BOUND_S,
+                     headers={"authorization": f"Bearer {server.reader}"})
+    assert page.status_code == 403
+    result = CliRunner().invoke(app, ["audit", "--db", str(server.db), "--limit", "20"],
+                                env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output[-400:]  # main: MarkupError
+    assert "\x1b" not in result.output  # main: the ESC sequence raw
+    assert "\\x1b[2Jmem[red]" in result.output and "\\x1b[2J\\x1b[31mHIDDEN" in result.output
+    assert "[/bold]" in result.output and "[link=https://evil.example]" in result.output
