@@ -12,6 +12,9 @@ against `hindsight serve --transport http` with a token of each scope.
   denial's memory id and action (a console path) raw, so a `read` token's `memory_forget(memory_id="[/bold]")` made
   the command fail for every later run that lists the row (Rich markup), `[link=...]` rewrote what it showed, and an
   ESC sequence reached the operator's terminal (clear the screen, recolour, hide rows).
+- **The front door passed every non-HTTP scope on unchecked**: a WebSocket handshake reached the app with no Host,
+  Origin or token check (today no route speaks WebSocket, so Starlette refused it; a route added later would have been
+  served past every check). The guard now closes the handshake itself.
 - **`/review` recorded no refusal**: a reviewer deciding a proposal of a namespace it does not administer (or posting
   a stale form) was refused with no audit row; `/console` and the MCP gate record theirs.
 """
@@ -269,3 +272,39 @@ def test_the_audit_view_prints_a_refused_callers_words_as_text(server: Server) -
     assert "\x1b" not in result.output  # main: the ESC sequence raw
     assert "\\x1b[2Jmem[red]" in result.output and "\\x1b[2J\\x1b[31mHIDDEN" in result.output
     assert "[/bold]" in result.output and "[link=https://evil.example]" in result.output
+
+
+# ------------------------------------------------------------------ 3. the front door closes WebSocket handshakes
+
+
+def test_a_websocket_handshake_is_closed_by_the_front_door_before_any_route() -> None:
+    """An app with a WebSocket route behind HTTPGuard, a handshake from a rebinding page with no token: on main the
+    guard passed the scope on and the route accepted it; now the guard closes it (1008) and the route never runs."""
+    import asyncio
+
+    from hindsight.security.http_guard import AuthPolicy, HTTPGuard
+
+    reached: list[str] = []
+
+    async def app(scope: dict[str, object], receive: object, send: object) -> None:
+        reached.append(str(scope["type"]))
+        await send({"type": "websocket.accept"})  # type: ignore[operator]
+
+    class Tokens:
+        def verify(self, token: str) -> None:
+            return None
+
+    sent: list[dict[str, object]] = []
+
+    async def receive() -> dict[str, object]:
+        return {"type": "websocket.connect"}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    guard = HTTPGuard(app, policy=AuthPolicy(Tokens(), mode="required"), allowed_hosts=["127.0.0.1"])  # type: ignore[arg-type]
+    scope = {"type": "websocket", "path": "/mcp", "headers": [(b"host", b"evil.example"),
+                                                              (b"origin", b"http://evil.example")]}
+    asyncio.run(guard(scope, receive, send))  # type: ignore[arg-type]
+    assert reached == []  # main: ["websocket"]
+    assert sent == [{"type": "websocket.close", "code": 1008}]

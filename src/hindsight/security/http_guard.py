@@ -1,7 +1,8 @@
 """The HTTP front door: Host/Origin allow-list (DNS rebinding) and the bearer-token decision, per request.
 
 One ASGI middleware wraps every route of the HTTP transport (the MCP endpoint, the /review console and
-anything added later), so no route can be reached before these checks:
+anything added later), so no route can be reached before these checks (a WebSocket handshake is closed here: no
+route speaks it, and one added later would otherwise be served past every check below):
 
 0. A header these checks read (``Host``, ``Origin``, ``Authorization``, ``Sec-Fetch-Site``, ``Content-Length``)
    may come once: two of them are 400 (attack round 18: this guard read the last ``Authorization`` and the last
@@ -134,7 +135,10 @@ class HTTPGuard:
         self._sign_ins: SessionStore | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":  # lifespan (no other kind of route is served)
+        if scope["type"] == "websocket":  # no route speaks it, and none may be reached past these checks (attack
+            await send({"type": "websocket.close", "code": 1008})  # round 32: the guard passed it on unchecked)
+            return
+        if scope["type"] != "http":  # lifespan
             await self.app(scope, receive, send)
             return
         repeated = _repeated(scope.get("headers", []))
