@@ -15,6 +15,10 @@ against `hindsight serve --transport http` with a token of each scope.
 - **The front door passed every non-HTTP scope on unchecked**: a WebSocket handshake reached the app with no Host,
   Origin or token check (today no route speaks WebSocket, so Starlette refused it; a route added later would have been
   served past every check). The guard now closes the handshake itself.
+- **The call cap read the sign-in cookie another way than the pages**: with two sessions in one `Cookie` header the
+  front door charged the first live one of either console's cookie, while the page (Starlette) served the last of its
+  own name: a page served to one principal counted against another's cap (round 18's class: two readers of one
+  header).
 - **`/review` recorded no refusal**: a reviewer deciding a proposal of a namespace it does not administer (or posting
   a stale form) was refused with no audit row; `/console` and the MCP gate record theirs.
 """
@@ -308,3 +312,50 @@ def test_a_websocket_handshake_is_closed_by_the_front_door_before_any_route() ->
     asyncio.run(guard(scope, receive, send))  # type: ignore[arg-type]
     assert reached == []  # main: ["websocket"]
     assert sent == [{"type": "websocket.close", "code": 1008}]
+
+
+# ------------------------------------------------------------------ 4. the call cap reads the cookie as the page does
+
+
+@pytest.mark.parametrize("cookie", ["hindsight_console={w}; hindsight_console={r}",
+                                    "hindsight_review={w}; hindsight_console={r}"])
+def test_a_page_counts_against_the_principal_it_is_served_to(tmp_path: Path, cookie: str) -> None:
+    """Sessions of `w` and `r` in one Cookie header on a /console page: the page (Starlette) is `r`'s, so the call is
+    counted against `r`; on main against `w` (the first live session of either cookie name)."""
+    import asyncio
+
+    from starlette.requests import Request
+
+    from hindsight.security.call_cap import CallCap
+    from hindsight.security.http_guard import AuthPolicy, HTTPGuard
+    from hindsight.security.sessions import SessionStore
+
+    tokens = TokenStore.open(tmp_path / "m.db")
+    try:
+        w, r = tokens.create("w", ["write"], ["ops"])[0], tokens.create("r", ["read"], ["ops"])[0]
+        sessions = SessionStore(tokens.store)
+        header = cookie.format(w=sessions.start(w), r=sessions.start(r))
+        calls = CallCap(8)
+        seen: dict[str, object] = {}
+
+        async def page(scope: dict[str, object], receive: object, send: object) -> None:
+            request = Request(scope)  # type: ignore[arg-type]
+            seen["served"] = getattr(sessions.principal(request.cookies.get("hindsight_console", "")), "name", None)
+            seen["counted"] = {who: calls.in_flight(who) for who in ("token:w", "token:r")}
+            await send({"type": "http.response.start", "status": 200, "headers": []})  # type: ignore[operator]
+            await send({"type": "http.response.body", "body": b""})  # type: ignore[operator]
+
+        async def receive() -> dict[str, object]:
+            return {"type": "http.request", "body": b""}
+
+        async def send(message: dict[str, object]) -> None:
+            pass
+
+        guard = HTTPGuard(page, policy=AuthPolicy(tokens, mode="required"), allowed_hosts=["127.0.0.1"], calls=calls)
+        scope = {"type": "http", "method": "GET", "path": "/console", "query_string": b"",
+                 "headers": [(b"host", b"127.0.0.1"), (b"cookie", header.encode())]}
+        asyncio.run(guard(scope, receive, send))  # type: ignore[arg-type]
+        assert seen["served"] == "token:r"
+        assert seen["counted"] == {"token:w": 0, "token:r": 1}  # main: {"token:w": 1, "token:r": 0}
+    finally:
+        tokens.close()

@@ -39,6 +39,8 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from starlette.requests import cookie_parser
+
 from hindsight.security.call_cap import (
     CALL_SLOT_KEY,
     RETRY_AFTER_S,
@@ -201,7 +203,7 @@ class HTTPGuard:
                     return
             await self._counted(scope, receive, send, principal.name, headers.get("mcp-session-id"))
             return
-        caller = self._page_caller(headers) if not path.startswith("/console/static/") else None
+        caller = self._page_caller(headers, path) if not path.startswith("/console/static/") else None
         page_slot: CallSlot | None = None
         if caller is not None:
             page_slot = self.calls.admit(caller)
@@ -214,9 +216,12 @@ class HTTPGuard:
             if page_slot is not None:
                 page_slot.drop()
 
-    def _page_caller(self, headers: dict[str, str]) -> str | None:
+    def _page_caller(self, headers: dict[str, str], path: str) -> str | None:
         """Whom a page request counts against: its bearer token's or sign-in cookie's principal (None with auth off,
-        or for a visitor not signed in, who is shown the sign-in form without a worker thread)."""
+        or for a visitor not signed in, who is shown the sign-in form without a worker thread). The cookie is read
+        as the page reads it (attack round 32: this took the first live session of either console's cookie while
+        the page, Starlette, takes the last of its own name, so a page served to one principal counted against
+        another's cap)."""
         if not self.policy.required():
             return None
         header = headers.get("authorization", "")
@@ -228,13 +233,10 @@ class HTTPGuard:
             return None
         if self._sign_ins is None:
             self._sign_ins = SessionStore(self.policy.tokens.store)
-        for part in cookies.split(";"):
-            name, _, value = part.strip().partition("=")
-            if name in ("hindsight_console", "hindsight_review"):
-                who = self._sign_ins.principal(value.strip().strip('"'))
-                if who is not None:
-                    return who.name
-        return None
+        name = "hindsight_review" if path == "/review" or path.startswith("/review/") else "hindsight_console"
+        session = cookie_parser(cookies).get(name, "")
+        who = self._sign_ins.principal(session) if session else None
+        return who.name if who is not None else None
 
     async def _too_many_calls(self, send: Send, who: str, body: bytes) -> None:
         """429 for a call over `who`'s cap: a JSON-RPC error with the request's id, the limit in its data."""
