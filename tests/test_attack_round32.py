@@ -250,6 +250,10 @@ def test_a_review_decision_outside_the_reviewers_namespaces_is_audited(reviewed:
     assert len(rows) == 1, rows  # main: none
     assert rows[0].action == "review approve" and rows[0].namespace == "rev2" and proposal in rows[0].detail
     assert reviewed.engine.list("rev2", None, limit=10)[1] == 0
+    signed = httpx.post(f"{reviewed.base}/review/login", data={"token": reviewed.reader}, timeout=BOUND_S,
+                        headers={"origin": reviewed.base})
+    assert signed.status_code == 403
+    assert [e.action for e in reviewed.audit.entries(100) if e.principal == "token:r"] == ["review sign-in"]
 
 
 # ------------------------------------------------------------------ 2. the audit view prints a refused caller's words

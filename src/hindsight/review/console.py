@@ -157,7 +157,8 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
     """Register the console's routes on a FastMCP server (they only answer over the HTTP transport).
 
     `required` decides per request whether a token is needed (default: whenever `tokens` is given). A signed-in
-    reviewer's refusal (a decision outside its namespaces, a stale form) is written to `audit`, as /console's and
+    reviewer's refusal (a decision outside its namespaces, a stale form, a live token without admin signing in) is
+    written to `audit`, as /console's and
     the MCP gate's are (attack round 32: /review recorded none).
     """
     sessions = SessionStore(tokens.store) if tokens is not None else None
@@ -225,6 +226,8 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         token = str(form.get("token", "")).strip()
         who = tokens.verify(token) if tokens is not None and needs_token() else LOCAL_OWNER
         if who is None or not any(s == Scope.admin for s in who.scopes):
+            if who is not None and audit is not None:  # a live token without admin: whose refusal is known
+                audit.record(who.name, "review sign-in", "denied", None, None, "needs 'admin' on a namespace")
             return _login("rv_bad_token", 403, review_lang(request))
         response = RedirectResponse("/review", status_code=303)
         if sessions is not None and needs_token():
