@@ -363,3 +363,12 @@ def test_a_page_counts_against_the_principal_it_is_served_to(tmp_path: Path, coo
         assert seen["counted"] == {"token:w": 0, "token:r": 1}  # main: {"token:w": 1, "token:r": 0}
     finally:
         tokens.close()
+
+
+def test_a_refused_console_path_is_cut_to_a_rows_size(server: Server) -> None:
+    """A signed-in reader's refused page with a 12 KB path and `ns`: on main the row kept both whole (24 KB)."""
+    page = httpx.get(f"{server.base}/console/memory/{'m' * 6000}", params={"ns": "b" * 6000}, timeout=BOUND_S,
+                     headers={"authorization": f"Bearer {server.reader}"})
+    assert page.status_code == 403
+    row = next(e for e in server.audit.entries(10) if e.principal == "token:r")
+    assert len(row.action) <= 200 and len(row.namespace or "") <= 128  # main: 6,023 and 6,000

@@ -32,6 +32,8 @@ DENIAL_ROWS_PER_WINDOW = 20
 #: The action of the row that counts a principal's denials past `DENIAL_ROWS_PER_WINDOW` in one window.
 DENIED_MORE = "denied (more)"
 _ACTIONS_NAMED = 5  # how many of the counted actions the `DENIED_MORE` row names
+#: The most of each caller-given field a row keeps (a memory id and a namespace: what the tools accept).
+MAX_ACTION_CHARS, MAX_DETAIL_CHARS, MAX_NAMESPACE_CHARS, MAX_ID_CHARS = 200, 1000, 128, 100
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,11 @@ class AuditLog(StoreClient):
 
     def record(self, principal: str, action: str, outcome: str, namespace: str | None = None,
                memory_id: str | None = None, detail: str = "") -> None:
+        # a refused caller's own words are cut to a row's size (a console path or `ns` parameter came whole: a
+        # 16 KB request line made a 32 KB row)
+        action, detail = action[:MAX_ACTION_CHARS], detail[:MAX_DETAIL_CHARS]
+        namespace = namespace[:MAX_NAMESPACE_CHARS] if namespace is not None else None
+        memory_id = memory_id[:MAX_ID_CHARS] if memory_id is not None else None
         if outcome == "denied":
             self._denied(principal, action, namespace, memory_id, detail)
             return
