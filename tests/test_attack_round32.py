@@ -245,7 +245,7 @@ def test_a_review_decision_outside_the_reviewers_namespaces_is_audited(reviewed:
     assert csrf
     answer = httpx.post(f"{reviewed.base}/review/{proposal}/approve", headers={**bearer, "origin": reviewed.base},
                         data={"csrf": csrf.group(1)}, timeout=BOUND_S)
-    assert answer.status_code == 403
+    assert answer.status_code in (403, 409) and "approved" not in answer.text  # refused (how: the next test)
     rows = [e for e in reviewed.audit.entries(100) if e.principal == "token:rv" and e.outcome == "denied"]
     assert len(rows) == 1, rows  # main: none
     assert rows[0].action == "review approve" and rows[0].namespace == "rev2" and proposal in rows[0].detail
@@ -372,3 +372,38 @@ def test_a_refused_console_path_is_cut_to_a_rows_size(server: Server) -> None:
     assert page.status_code == 403
     row = next(e for e in server.audit.entries(10) if e.principal == "token:r")
     assert len(row.action) <= 200 and len(row.namespace or "") <= 128  # main: 6,023 and 6,000
+
+
+def test_a_proposal_outside_the_reviewers_namespaces_is_answered_as_a_missing_one(reviewed: Server) -> None:
+    """A keyed proposal's id derives from its namespace and idempotency key, so an admin of any namespace can compute
+    it: on main `/review` and `/console/queue` answered 403 for a proposal of another namespace and 409 `not_found` for
+    none, telling whether `rev2`'s writer used a key. Now both are the same `not_found`; the refusal is still audited."""
+    import re
+
+    from hindsight.review.queue import ReviewQueue, keyed_proposal_id
+    from hindsight.review.service import ReviewService
+    from hindsight.security.principal import Actor, Principal, Scope
+    from hindsight.write.idempotency import memory_id_for
+
+    review = ReviewService(reviewed.engine, ReviewQueue(reviewed.engine.store), "rev,rev2")
+    writer = Actor(Principal("token:w2", frozenset({Scope.write}), frozenset({"rev2"})))
+    review.store({"content": "Runner 9 of the second team uses build image img-9.", "namespace": "rev2"}, writer,
+                 idempotency_key="deploy-2026-12-06")
+    guessed, missing = (keyed_proposal_id(memory_id_for("rev2", key)) for key in ("deploy-2026-12-06", "deploy-x"))
+    assert review.queue.get(guessed).namespace == "rev2"
+    admin = reviewed.tokens.create("rv", ["admin"], ["rev"])[0]
+    bearer = {"authorization": f"Bearer {admin}", "origin": reviewed.base}
+    answers = {}
+    for page, action in (("/review", "/review/{}/reject"), ("/console/queues", "/console/queue/{}/reject")):
+        csrf = re.search(r"name='csrf' value='([0-9a-f]+)'",
+                         httpx.get(reviewed.base + page, headers=bearer, timeout=BOUND_S).text)
+        assert csrf
+        for name, pid in (("exists", guessed), ("missing", missing)):
+            answer = httpx.post(reviewed.base + action.format(pid), headers=bearer, data={"csrf": csrf.group(1)},
+                                timeout=BOUND_S)
+            answers[page, name] = (answer.status_code, answer.text.replace(pid, "<id>"))
+        assert answers[page, "exists"] == answers[page, "missing"], page  # main: 403 against 409
+        assert answers[page, "exists"][0] == 409 and "not_found" in answers[page, "exists"][1]
+    assert review.queue.get(guessed).status == "pending"
+    denied = [e for e in reviewed.audit.entries(100) if e.principal == "token:rv" and e.outcome == "denied"]
+    assert len(denied) == 2 and {e.namespace for e in denied} == {"rev2"}

@@ -38,7 +38,7 @@ from hindsight.console.cookies import over_https, set_session_cookie
 from hindsight.console.i18n import LANGS, t, word
 from hindsight.console.safe import shown
 from hindsight.errors import HindsightError
-from hindsight.review.queue import Proposal
+from hindsight.review.queue import Proposal, ProposalNotFoundError
 from hindsight.review.separation import console_reviewer, may_approve
 from hindsight.review.service import ReviewService
 from hindsight.security.audit import AuditLog
@@ -273,7 +273,7 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
             if not who.allows(Scope.admin, proposal.namespace):
                 refused(who, proposal_id, decision, f"needs 'admin' on namespace '{proposal.namespace}'",
                         proposal.namespace)
-                return _page(t(lang, "rv_title"), f"<p>{t(lang, 'rv_not_admin')}</p>", 403, lang)
+                raise ProposalNotFoundError(proposal_id)  # as a missing one: its existence is not the caller's to learn
             if decision == "approve":
                 review.approve(proposal_id, console_reviewer(who), note, expected_version=version)
             else:
