@@ -158,8 +158,7 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
 
     `required` decides per request whether a token is needed (default: whenever `tokens` is given). A signed-in
     reviewer's refusal (a decision outside its namespaces, a stale form, a live token without admin signing in) is
-    written to `audit`, as /console's and
-    the MCP gate's are (attack round 32: /review recorded none).
+    written to `audit`, as /console's and the MCP gate's are (attack round 32: /review recorded none).
     """
     sessions = SessionStore(tokens.store) if tokens is not None else None
     # every form carries an HMAC of the session (or bearer token) under the store's kept console key, as on
