@@ -183,10 +183,12 @@ class ReviewService:
         32: the consoles read the store's oldest 200 and kept the caller's, so one reviewed namespace's writer who
         queued 200 proposals hid every later proposal of every other namespace from its reviewers). Pending ones
         oldest first, decided ones newest first; `who` over '*' reads the store's."""
+        def page(namespace: str | None) -> list[Proposal]:
+            return self.pending(namespace, limit) if status == "pending" else self.queue.list(namespace, status, limit)
+
         if who.allows(Scope.admin, None):
-            return self.queue.list(None, status, limit)
-        found = [p for ns in sorted(who.namespaces) if who.allows(Scope.admin, ns)
-                 for p in self.queue.list(ns, status, limit)]
+            return page(None)
+        found = [p for ns in sorted(who.namespaces) if who.allows(Scope.admin, ns) for p in page(ns)]
         if status == "pending":
             return sorted(found, key=lambda p: (p.proposed_at, p.id))[:limit]
         return sorted(found, key=lambda p: (-(p.reviewed_at or p.proposed_at), p.id))[:limit]
