@@ -312,6 +312,10 @@ def test_tokens_audit_proposals_idempotency_live_in_the_store(store: MemoryStore
     rows = store.audit_rows(10)
     assert rows[0][1:6] == ("token:other", "memory_get", "ns", rec.id, "denied")
     assert rows[1][1:6] == ("token:agent", "create", "ns", rec.id, "ok")
+    # a coalesced denial rewrites its own row's detail only (attack round 32: security/audit.py)
+    store.audit_add(9e9 + 1, "token:other", "memory_get", "denied", "ns", rec.id, "no grant")
+    assert store.audit_count(9e9 + 1, "token:other", "memory_get", "[2 times] no grant") == 1
+    assert [r[6] for r in store.audit_rows(10)[:2]] == ["[2 times] no grant", "no grant"]
     store.proposal_add({"id": "prop_1", "namespace": "ns", "action": "store", "memory_id": None, "payload": "{}",
                         "reason": "", "proposed_by": "agent", "proposed_at": 5.0})
     assert store.proposal_count("ns", "pending") == 1

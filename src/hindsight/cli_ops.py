@@ -189,8 +189,11 @@ def audit(limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50, db: DbOpt
     table = Table("when", "principal", "action", "outcome", "namespace", "memory", "detail")
     table.columns[5].no_wrap = True
     for e in entries:
-        table.add_row(human_time(e.at), show(e.principal), e.action, e.outcome, show(e.namespace or ""),
-                      e.memory_id or "", show(e.detail[:80]))
+        # every column as text, never markup or terminal codes: a refused call's action (a console path) and memory id
+        # are the caller's own words (attack round 32: a read token's id "[/bold]" made this command fail, an ESC
+        # sequence cleared the operator's screen)
+        table.add_row(human_time(e.at), show(e.principal), show(e.action), show(e.outcome), show(e.namespace or ""),
+                      show(e.memory_id or ""), show(e.detail[:80]))
     console.print(table)
 
 

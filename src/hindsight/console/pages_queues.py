@@ -19,7 +19,7 @@ from hindsight.console.views import field_changes, memory_block, when, word_diff
 from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, PermissionDeniedError
 from hindsight.model import MemoryRecord
-from hindsight.review.queue import Proposal
+from hindsight.review.queue import Proposal, ProposalNotFoundError
 from hindsight.review.separation import console_reviewer, held_writers, may_approve, may_release
 from hindsight.review.service import ReviewService
 from hindsight.review.version import memory_version
@@ -98,7 +98,7 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
         spaces = namespaces_for(ctx, engine, Scope.admin)
         if not spaces and not ctx.can(Scope.admin, None):
             return app.page(ctx, ctx.t("nav_queues"), f"<p>{ctx.t('admin_only')}</p>")
-        pending = [p for p in review.pending(limit=200) if ctx.can(Scope.admin, p.namespace)]
+        pending = review.reviewed_by(ctx.who, "pending", 200)
         held: list[MemoryRecord] = []
         for ns in spaces:
             held += engine.quarantined(ns, limit=100)[0]
@@ -117,7 +117,12 @@ def mount_queues(app: ConsoleApp, engine: MemoryEngine, review: ReviewService) -
         try:
             proposal = review.queue.get(proposal_id)
             if not ctx.can(Scope.admin, proposal.namespace):
-                return app.error(ctx, ctx.t("not_allowed"), 403)
+                # answered as a proposal that does not exist (attack round 32: 403 here and 409 for a missing one told
+                # an admin of any namespace which ids exist elsewhere; a keyed proposal's id derives from its key)
+                if app.audit is not None:
+                    app.audit.record(ctx.who.name, "console /console/queue", "denied", proposal.namespace, None,
+                                     f"proposal '{proposal_id[:100]}': needs 'admin' on namespace '{proposal.namespace}'")
+                raise ProposalNotFoundError(proposal_id)
             note = fields.get("note", "")[:1000]
             if decision == "approve":
                 edits: dict[str, Any] = {}

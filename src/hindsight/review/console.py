@@ -38,9 +38,10 @@ from hindsight.console.cookies import over_https, set_session_cookie
 from hindsight.console.i18n import LANGS, t, word
 from hindsight.console.safe import shown
 from hindsight.errors import HindsightError
-from hindsight.review.queue import Proposal
+from hindsight.review.queue import Proposal, ProposalNotFoundError
 from hindsight.review.separation import console_reviewer, may_approve
 from hindsight.review.service import ReviewService
+from hindsight.security.audit import AuditLog
 from hindsight.security.principal import LOCAL_OWNER, Principal, Scope
 from hindsight.security.sessions import SessionStore
 from hindsight.security.tokens import TokenStore
@@ -152,10 +153,12 @@ def _decided_row(p: Proposal, lang: str = "en") -> str:
 
 
 def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
-                  required: Callable[[], bool] | None = None) -> None:
+                  required: Callable[[], bool] | None = None, audit: AuditLog | None = None) -> None:
     """Register the console's routes on a FastMCP server (they only answer over the HTTP transport).
 
-    `required` decides per request whether a token is needed (default: whenever `tokens` is given).
+    `required` decides per request whether a token is needed (default: whenever `tokens` is given). A signed-in
+    reviewer's refusal (a decision outside its namespaces, a stale form, a live token without admin signing in) is
+    written to `audit`, as /console's and the MCP gate's are (attack round 32: /review recorded none).
     """
     sessions = SessionStore(tokens.store) if tokens is not None else None
     # every form carries an HMAC of the session (or bearer token) under the store's kept console key, as on
@@ -183,8 +186,10 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         session = request.cookies.get(COOKIE, "")  # an opaque session id, never the token (security/sessions.py)
         return sessions.principal(session) if session and sessions is not None else None
 
-    def visible(who: Principal, proposals: list[Proposal]) -> list[Proposal]:
-        return [p for p in proposals if who.allows(Scope.admin, p.namespace)]
+    def refused(who: Principal, proposal_id: str, decision: str, why: str, namespace: str | None = None) -> None:
+        if audit is not None:
+            audit.record(who.name, f"review {decision}", "denied", namespace, None,
+                         f"proposal '{proposal_id[:100]}': {why}")
 
     @mcp.custom_route("/review", methods=["GET"], include_in_schema=False)
     async def review_page(request: Request) -> Response:
@@ -197,8 +202,8 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         who = reviewer(request)
         if who is None:
             return _remember(request, _login("rv_sign_in", 401, lang), lang)
-        pending = visible(who, review.pending(limit=200))
-        decided = visible(who, review.decided(limit=20))
+        pending = review.reviewed_by(who, "pending", 200)
+        decided = [p for status in ("approved", "rejected") for p in review.reviewed_by(who, status, 20)]
         # only the reviewed namespaces this principal reviews: the list is not shown to every token holder
         watched = (", ".join(sorted(n for n in review.namespaces if who.allows(Scope.admin, n)))
                    or t(lang, "rv_none"))
@@ -220,6 +225,8 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         token = str(form.get("token", "")).strip()
         who = tokens.verify(token) if tokens is not None and needs_token() else LOCAL_OWNER
         if who is None or not any(s == Scope.admin for s in who.scopes):
+            if who is not None and audit is not None:  # a live token without admin: whose refusal is known
+                audit.record(who.name, "review sign-in", "denied", None, None, "needs 'admin' on a namespace")
             return _login("rv_bad_token", 403, review_lang(request))
         response = RedirectResponse("/review", status_code=303)
         if sessions is not None and needs_token():
@@ -249,6 +256,7 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
             return _page(t(lang, "rv_title"), f"<p>{t(lang, 'rv_bad_decision')}</p>", 400, lang)
         form = await request.form()
         if not csrf_ok(request, form):
+            refused(who, proposal_id, decision, "the form's CSRF field is missing or wrong")
             return _page(t(lang, "rv_title"), f"<p>{t(lang, 'rv_stale')}</p>", 403, lang)
         note = str(form.get("note", ""))[:1000]
         version = str(form.get("version", "")).strip()[:64] or None
@@ -262,7 +270,9 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         try:
             proposal = review.queue.get(proposal_id)
             if not who.allows(Scope.admin, proposal.namespace):
-                return _page(t(lang, "rv_title"), f"<p>{t(lang, 'rv_not_admin')}</p>", 403, lang)
+                refused(who, proposal_id, decision, f"needs 'admin' on namespace '{proposal.namespace}'",
+                        proposal.namespace)
+                raise ProposalNotFoundError(proposal_id)  # as a missing one: its existence is not the caller's to learn
             if decision == "approve":
                 review.approve(proposal_id, console_reviewer(who), note, expected_version=version)
             else:

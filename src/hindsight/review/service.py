@@ -32,7 +32,7 @@ from hindsight.review.queue import Proposal, ProposalNotFoundError, ReviewQueue,
 from hindsight.review.separation import refuse_own_approval, second_look_needed
 from hindsight.review.version import check_unchanged_since, check_version, memory_version
 from hindsight.security.claims import bind_changes
-from hindsight.security.principal import Scope, principal_of
+from hindsight.security.principal import Principal, Scope, principal_of
 from hindsight.write import events
 from hindsight.write.labels import session_label
 from hindsight.write.screening import redact_payload
@@ -177,6 +177,21 @@ class ReviewService:
 
     def decided(self, namespace: str | None = None, limit: int = 20) -> list[Proposal]:
         return [p for status in ("approved", "rejected") for p in self.queue.list(namespace, status, limit)]
+
+    def reviewed_by(self, who: Principal, status: str = "pending", limit: int = 200) -> list[Proposal]:
+        """The proposals of `status` in the namespaces `who` administers, read namespace by namespace (attack round
+        32: the consoles read the store's oldest 200 and kept the caller's, so one reviewed namespace's writer who
+        queued 200 proposals hid every later proposal of every other namespace from its reviewers). Pending ones
+        oldest first, decided ones newest first; `who` over '*' reads the store's."""
+        def page(namespace: str | None) -> list[Proposal]:
+            return self.pending(namespace, limit) if status == "pending" else self.queue.list(namespace, status, limit)
+
+        if who.allows(Scope.admin, None):
+            return page(None)
+        found = [p for ns in sorted(who.namespaces) if who.allows(Scope.admin, ns) for p in page(ns)]
+        if status == "pending":
+            return sorted(found, key=lambda p: (p.proposed_at, p.id))[:limit]
+        return sorted(found, key=lambda p: (-(p.reviewed_at or p.proposed_at), p.id))[:limit]
 
     def resolve_id(self, proposal_id: str) -> str:
         """A whole proposal id, or the one proposal whose id starts with it; several matches are an error."""

@@ -1,7 +1,8 @@
 """The HTTP front door: Host/Origin allow-list (DNS rebinding) and the bearer-token decision, per request.
 
 One ASGI middleware wraps every route of the HTTP transport (the MCP endpoint, the /review console and
-anything added later), so no route can be reached before these checks:
+anything added later), so no route can be reached before these checks (a WebSocket handshake is closed here: no
+route speaks it, and one added later would otherwise be served past every check below):
 
 0. A header these checks read (``Host``, ``Origin``, ``Authorization``, ``Sec-Fetch-Site``, ``Content-Length``)
    may come once: two of them are 400 (attack round 18: this guard read the last ``Authorization`` and the last
@@ -37,6 +38,8 @@ import json
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any, Literal
 from urllib.parse import urlsplit
+
+from starlette.requests import cookie_parser
 
 from hindsight.security.call_cap import (
     CALL_SLOT_KEY,
@@ -134,7 +137,10 @@ class HTTPGuard:
         self._sign_ins: SessionStore | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":  # lifespan (no other kind of route is served)
+        if scope["type"] == "websocket":  # no route speaks it, and none may be reached past these checks (attack
+            await send({"type": "websocket.close", "code": 1008})  # round 32: the guard passed it on unchecked)
+            return
+        if scope["type"] != "http":  # lifespan
             await self.app(scope, receive, send)
             return
         repeated = _repeated(scope.get("headers", []))
@@ -197,7 +203,7 @@ class HTTPGuard:
                     return
             await self._counted(scope, receive, send, principal.name, headers.get("mcp-session-id"))
             return
-        caller = self._page_caller(headers) if not path.startswith("/console/static/") else None
+        caller = self._page_caller(headers, path) if not path.startswith("/console/static/") else None
         page_slot: CallSlot | None = None
         if caller is not None:
             page_slot = self.calls.admit(caller)
@@ -210,9 +216,12 @@ class HTTPGuard:
             if page_slot is not None:
                 page_slot.drop()
 
-    def _page_caller(self, headers: dict[str, str]) -> str | None:
+    def _page_caller(self, headers: dict[str, str], path: str) -> str | None:
         """Whom a page request counts against: its bearer token's or sign-in cookie's principal (None with auth off,
-        or for a visitor not signed in, who is shown the sign-in form without a worker thread)."""
+        or for a visitor not signed in, who is shown the sign-in form without a worker thread). The cookie is read
+        as the page reads it (attack round 32: this took the first live session of either console's cookie while
+        the page, Starlette, takes the last of its own name, so a page served to one principal counted against
+        another's cap)."""
         if not self.policy.required():
             return None
         header = headers.get("authorization", "")
@@ -224,13 +233,10 @@ class HTTPGuard:
             return None
         if self._sign_ins is None:
             self._sign_ins = SessionStore(self.policy.tokens.store)
-        for part in cookies.split(";"):
-            name, _, value = part.strip().partition("=")
-            if name in ("hindsight_console", "hindsight_review"):
-                who = self._sign_ins.principal(value.strip().strip('"'))
-                if who is not None:
-                    return who.name
-        return None
+        name = "hindsight_review" if path == "/review" or path.startswith("/review/") else "hindsight_console"
+        session = cookie_parser(cookies).get(name, "")
+        who = self._sign_ins.principal(session) if session else None
+        return who.name if who is not None else None
 
     async def _too_many_calls(self, send: Send, who: str, body: bytes) -> None:
         """429 for a call over `who`'s cap: a JSON-RPC error with the request's id, the limit in its data."""

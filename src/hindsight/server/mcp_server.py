@@ -66,7 +66,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
                   middleware=[HeldCalls(), observer, TypedArgumentErrors()])
     # the pages ask the same per-request question as the MCP endpoint (HTTPGuard's policy) when there is one
     page_tokens, required = (policy.tokens, policy.required) if policy is not None else (tokens, None)
-    mount_console(mcp, review, page_tokens, required=required)
+    mount_console(mcp, review, page_tokens, required=required, audit=gate.audit)
     mount_operations(mcp, engine, observer, page_tokens, __version__, required=required)
     mount_web_console(mcp, engine, review, page_tokens, observer, required=required, audit=gate.audit)
 

@@ -122,6 +122,11 @@ class AuxTables:
         self._aux_exec("INSERT INTO audit(at, principal, action, namespace, memory_id, outcome, detail) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)", (at, principal, action, namespace, memory_id, outcome, detail))
 
+    def audit_count(self, at: float, principal: str, action: str, detail: str) -> int:
+        """Rewrite the detail of the denial row written at `at` by `principal` for `action` (a coalesced count)."""
+        return self._aux_exec("UPDATE audit SET detail = ? WHERE at = ? AND principal = ? AND action = ? "
+                              "AND outcome = 'denied'", (detail, at, principal, action))
+
     def audit_rows(self, limit: int) -> builtins.list[tuple[Any, ...]]:
         """Newest first: audit entries and every history entry, as (at, principal, action, namespace,
         memory_id, outcome, detail)."""
