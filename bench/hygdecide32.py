@@ -106,5 +106,116 @@ def features(scan_dirs: str, out: str) -> None:
     np.savez_compressed(out, X=np.asarray(X), meta=np.asarray([json.dumps(m, ensure_ascii=False) for m in meta]))
 
 
+#: The model and the costs, fixed before any fit (bench/results/hygdecide32_rule.md).
+HGB = {"max_iter": 100, "learning_rate": 0.1, "max_leaf_nodes": 15, "min_samples_leaf": 20,
+       "l2_regularization": 1.0, "random_state": 0}
+CLASS = {"distinct": 0, "supplement": 0, "restatement": 1, "change": 2}
+#: COST[true class][action]: actions keep 0, merge 1, change 2 (true keep = a distinct or supplement pair).
+COST = ((0.0, 12.0, 8.0), (1.0, 0.0, 8.0), (1.0, 4.0, 0.0))
+GRID = (*(round(0.30 + 0.01 * k, 2) for k in range(70)), 1.01)
+INNER = 3
+
+
+def fit(X: Any, y: Any) -> Any:
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    return HistGradientBoostingClassifier(**HGB).fit(X, y)
+
+
+def actions(P: Any, t_merge: float, t_change: float) -> Any:
+    import numpy as np
+
+    return np.where(P[:, 2] >= t_change, 2, np.where(P[:, 1] >= t_merge, 1, 0))
+
+
+def operating_point(P: Any, y: Any) -> tuple[float, float, float]:
+    """(t_merge, t_change, cost) of least summed cost on the grid."""
+    import numpy as np
+
+    cost = np.asarray(COST)
+    best = (1.01, 1.01, float(cost[y, 0].sum()))
+    for tc in GRID:
+        for tm in GRID:
+            c = float(cost[y, actions(P, tm, tc)].sum())
+            if c < best[2] - 1e-9:
+                best = (tm, tc, c)
+    return best
+
+
+def inner_point(X: Any, y: Any, sets: Any) -> tuple[float, float, float]:
+    """The operating point from out-of-fold probabilities over `INNER` folds of the given rows' sets."""
+    import numpy as np
+
+    names = sorted(set(sets))
+    group = {s: k % INNER for k, s in enumerate(names)}
+    g = np.asarray([group[s] for s in sets])
+    P = np.zeros((len(y), 3))
+    for k in range(INNER):
+        test = g == k
+        P[test] = fit(X[~test], y[~test]).predict_proba(X[test])
+    return operating_point(P, y)
+
+
+def _load_features(path: str) -> tuple[Any, Any, list[dict[str, Any]], Any]:
+    import numpy as np
+
+    z = np.load(path)
+    meta = [json.loads(m) for m in z["meta"]]
+    y = np.asarray([CLASS[m["label"]] for m in meta])
+    sets = np.asarray([m["key"].split(":")[0] for m in meta])
+    return z["X"], y, meta, sets
+
+
+def export(model: Any, t_merge: float, t_change: float) -> Any:
+    """The fitted classifier as `keep_decision.TreeEnsemble` (flat node arrays, evaluated with numpy)."""
+    import numpy as np
+
+    from hindsight.write.keep_decision import TreeEnsemble
+
+    parts: dict[str, list[Any]] = {k: [] for k in ("feature", "threshold", "left", "right", "leaf", "missing", "value")}
+    roots, classes, offset = [], [], 0
+    for trees in model._predictors:
+        for k, tree in enumerate(trees):
+            nodes = tree.nodes
+            if nodes["is_categorical"].any():
+                raise ValueError("categorical splits are not exported")
+            roots.append(offset)
+            classes.append(k)
+            parts["feature"].append(nodes["feature_idx"])
+            parts["threshold"].append(nodes["num_threshold"])
+            parts["left"].append(nodes["left"].astype(np.int64) + offset)
+            parts["right"].append(nodes["right"].astype(np.int64) + offset)
+            parts["leaf"].append(nodes["is_leaf"].astype(bool))
+            parts["missing"].append(nodes["missing_go_to_left"].astype(bool))
+            parts["value"].append(nodes["value"])
+            offset += len(nodes)
+    cat = {k: np.concatenate(v) for k, v in parts.items()}
+    return TreeEnsemble(cat["feature"].astype(np.int64), cat["threshold"].astype(np.float64), cat["left"],
+                        cat["right"], cat["leaf"], cat["missing"], cat["value"].astype(np.float64),
+                        np.asarray(roots, dtype=np.int64), np.asarray(classes, dtype=np.int64),
+                        np.asarray(model._baseline_prediction, dtype=np.float64).ravel(), t_merge, t_change)
+
+
+def loro(feature_file: str, out: str, only: str = "") -> None:
+    """Leave one set out: fit on the other sets, the operating point from their inner folds, the held-out actions."""
+    import numpy as np
+
+    X, y, meta, sets = _load_features(feature_file)
+    found: dict[str, Any] = json.loads(Path(out).read_text(encoding="utf-8")) if Path(out).exists() else {}
+    for rnd in (only.split(",") if only else sorted(set(sets))):
+        if rnd in found:
+            continue
+        test = sets == rnd
+        tm, tc, c = inner_point(X[~test], y[~test], sets[~test])
+        P = fit(X[~test], y[~test]).predict_proba(X[test])
+        act = actions(P, tm, tc)
+        found[rnd] = {"t_merge": tm, "t_change": tc, "inner_cost": c,
+                      "rows": {meta[i]["key"]: [int(a), round(float(P[j, 1]), 4), round(float(P[j, 2]), 4)]
+                               for j, (i, a) in enumerate(zip(np.flatnonzero(test), act))}}
+        Path(out).write_text(json.dumps(found, indent=0), encoding="utf-8")
+        moved = [int(a) for a in act]
+        print(rnd, tm, tc, {"merge": moved.count(1), "change": moved.count(2)}, flush=True)
+
+
 if __name__ == "__main__":
-    {"scan": scan, "features": features}[sys.argv[1]](*sys.argv[2:])
+    {"scan": scan, "features": features, "loro": loro}[sys.argv[1]](*sys.argv[2:])

@@ -26,13 +26,15 @@ import numpy as np
 
 from hindsight.linear import softmax
 from hindsight.write.analysis import analyse, content_diff
+from hindsight.write.both_ways import back_merge_p
+from hindsight.write.conflict import Verdict
 from hindsight.write.pair_features import BASE_FEATURES, script_pair
 from hindsight.write.pair_readings import READING_FEATURES, reading_features
 from hindsight.write.same_fact import agreement
 from hindsight.write.value_canon import bounded_apart, value_match
 
 if TYPE_CHECKING:  # pragma: no cover
-    from hindsight.write.conflict import Verdict
+    from hindsight.write.pair_model import PairModel
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_keep_decision.npz"
 #: The switch: False leaves every verdict of the judge as it was.
@@ -98,7 +100,8 @@ def decision_features(old: str, new: str, pair_row: np.ndarray, rules: Verdict, 
     agree = agreement(old, new)
     script = script_pair(old, new)
     found = _RESTATEMENT_P.search(rules.reason)
-    pk, pm, pc = (round(float(x), 2) for x in p)
+    pm, pc = round(float(p[1]), 2), round(float(p[2]), 2)
+    pk = round(max(0.0, 1.0 - pm - pc), 2)
     pb = round(float(p_back), 2)
     readings = reading_features(old, new)[: len(READING_FEATURES) // 2]
     values_old, values_new = match.paired + match.old_left, match.paired + match.new_left
@@ -188,3 +191,24 @@ class TreeEnsemble:
 def shipped() -> TreeEnsemble | None:
     """The shipped ensemble (None: no file)."""
     return TreeEnsemble.load()
+
+
+def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row: np.ndarray, rules: Verdict,
+           p: np.ndarray, similarity: float, query_similarity: float | None) -> Verdict | None:
+    """The decision on a pair the judge keeps (`raw`: the texts as given, `old` / `new` written alike, `pair_row` and
+    `p` the pair model's row and reading): a merge or a change where the shipped ensemble reaches its operating
+    point, else None (the keep stands). Only where the rules' own verdict is a keep, `ON` and an ensemble is shipped."""
+    if not ON or rules.label not in ("supplement", "unrelated"):
+        return None
+    ensemble = shipped()
+    if ensemble is None:
+        return None
+    p_back = back_merge_p(model, *raw, similarity, query_similarity)
+    action, q = ensemble.decide(decision_features(old, new, pair_row, rules, p, p_back))
+    if action == "merge":
+        return Verdict("duplicate", f"restates the existing memory, the keep decision over the rules' keep "
+                                    f"(decision p={q[1]:.2f}; rules: {rules.reason})", float(q[1]))
+    if action == "change":
+        return Verdict("override", f"changes the existing memory, the keep decision over the rules' keep "
+                                   f"(decision p={q[2]:.2f}; rules: {rules.reason})", float(q[2]))
+    return None
