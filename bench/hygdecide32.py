@@ -168,32 +168,9 @@ def _load_features(path: str) -> tuple[Any, Any, list[dict[str, Any]], Any]:
 
 def export(model: Any, t_merge: float, t_change: float) -> Any:
     """The fitted classifier as `keep_decision.TreeEnsemble` (flat node arrays, evaluated with numpy)."""
-    import numpy as np
-
     from hindsight.write.keep_decision import TreeEnsemble
 
-    parts: dict[str, list[Any]] = {k: [] for k in ("feature", "threshold", "left", "right", "leaf", "missing", "value")}
-    roots, classes, offset = [], [], 0
-    for trees in model._predictors:
-        for k, tree in enumerate(trees):
-            nodes = tree.nodes
-            if nodes["is_categorical"].any():
-                raise ValueError("categorical splits are not exported")
-            roots.append(offset)
-            classes.append(k)
-            parts["feature"].append(nodes["feature_idx"])
-            parts["threshold"].append(nodes["num_threshold"])
-            parts["left"].append(nodes["left"].astype(np.int64) + offset)
-            parts["right"].append(nodes["right"].astype(np.int64) + offset)
-            parts["leaf"].append(nodes["is_leaf"].astype(bool))
-            parts["missing"].append(nodes["missing_go_to_left"].astype(bool))
-            parts["value"].append(nodes["value"])
-            offset += len(nodes)
-    cat = {k: np.concatenate(v) for k, v in parts.items()}
-    return TreeEnsemble(cat["feature"].astype(np.int64), cat["threshold"].astype(np.float64), cat["left"],
-                        cat["right"], cat["leaf"], cat["missing"], cat["value"].astype(np.float64),
-                        np.asarray(roots, dtype=np.int64), np.asarray(classes, dtype=np.int64),
-                        np.asarray(model._baseline_prediction, dtype=np.float64).ravel(), t_merge, t_change)
+    return TreeEnsemble.from_hgb(model, t_merge, t_change)
 
 
 def loro(feature_file: str, out: str, only: str = "") -> None:
@@ -217,5 +194,91 @@ def loro(feature_file: str, out: str, only: str = "") -> None:
         print(rnd, tm, tc, {"merge": moved.count(1), "change": moved.count(2)}, flush=True)
 
 
+def export_fold(feature_file: str, out_dir: str, rounds: str) -> None:
+    """The fold models of `rounds` (fitted without each, its inner-fold operating point) as keep_without_<round>.npz
+    for `hygiene_funnel.py --keep-decision-dir`; `rounds` "all": the all-sets fit as keep_all.npz."""
+    X, y, meta, sets = _load_features(feature_file)
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    for rnd in rounds.split(","):
+        train = sets != rnd
+        tm, tc, c = inner_point(X[train], y[train], sets[train])
+        export(fit(X[train], y[train]), tm, tc).save(Path(out_dir) / (f"keep_without_{rnd}.npz" if rnd != "all"
+                                                                       else "keep_all.npz"))
+        print(rnd, tm, tc, c, flush=True)
+
+
+def insample(feature_file: str, out: str) -> None:
+    """The all-sets fit applied to its own rows (its operating point from inner folds over all sets), in the shape
+    of a loro file."""
+    import numpy as np
+
+    X, y, meta, sets = _load_features(feature_file)
+    tm, tc, c = inner_point(X, y, sets)
+    P = fit(X, y).predict_proba(X)
+    act = actions(P, tm, tc)
+    rows = {m["key"]: [int(a), round(float(P[j, 1]), 4), round(float(P[j, 2]), 4)] for j, (m, a) in enumerate(zip(meta, act))}
+    Path(out).write_text(json.dumps({"all": {"t_merge": tm, "t_change": tc, "inner_cost": c, "rows": rows}}, indent=0),
+                         encoding="utf-8")
+    print(tm, tc, {"merge": int(np.sum(act == 1)), "change": int(np.sum(act == 2))})
+
+
+OUTCOME = {"duplicate": "merged", "override": "change", "supplement": "kept", "unrelated": "kept"}
+ACTION = ("kept", "merged", "change")
+
+
+def _group(key: str) -> str:
+    return "training" if re.search(r"T\d+$", key.split(":")[0]) else "blind"
+
+
+def report(scan_dirs: str, out: str, *decisions: str) -> None:
+    """Pooled confusion of every labelled row: the judge alone and the judge + the decision (`decisions`: loro
+    output files, or an in-sample file of the same shape), overall, by language, blind / training, r30 apart."""
+    from collections import Counter
+
+    found: dict[str, dict[str, Any]] = {}
+    for folder in scan_dirs.split(","):
+        for path in sorted(Path(folder).glob("*.json")):
+            rows = json.loads(path.read_text(encoding="utf-8"))
+            found = {k: v for k, v in found.items() if k.split(":")[0] != path.stem} | rows
+    acts: dict[str, int] = {}
+    points: dict[str, Any] = {}
+    for path in decisions:
+        for rnd, fold in json.loads(Path(path).read_text(encoding="utf-8")).items():
+            points[rnd] = [fold["t_merge"], fold["t_change"]]
+            acts.update({k: v[0] for k, v in fold["rows"].items()})
+    cells: dict[str, Counter[str]] = {}
+    moved: list[dict[str, Any]] = []
+    for key, v in found.items():
+        main = OUTCOME[v["final"][0]]
+        mine = ACTION[acts[key]] if acts.get(key) else main
+        for view in ("all", f"lang {v['lang']}", _group(key), "r30" if key.startswith("r30:") else "44 sets"):
+            for arm, got in (("main", main), ("decision", mine)):
+                cells.setdefault(f"{view} | {arm}", Counter())[f"{v['label']}->{got}"] += 1
+        if mine != main:
+            moved.append({"key": key, "label": v["label"], "lang": v["lang"], "main": main, "decision": mine,
+                          "rules": v["rules"][1][:100], "existing": v["existing"], "new": v["new"]})
+    summary = {view: _rates(c) for view, c in sorted(cells.items())}
+    result = {"points": points, "summary": summary, "cells": {k: dict(sorted(c.items())) for k, c in sorted(cells.items())},
+              "moved": sorted(moved, key=lambda m: (m["label"], m["key"]))}
+    Path(out).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+    for view, rates in summary.items():
+        print(view, rates)
+    print(Counter(f"{m['label']}: {m['main']} -> {m['decision']}" for m in moved))
+
+
+def _rates(c: Any) -> dict[str, Any]:
+    def n(label: str, got: str | None = None) -> int:
+        return sum(x for k, x in c.items() if k.split("->")[0] == label and (got is None or k.endswith("->" + got)))
+    wrong = sum(n(lab, "change") for lab in ("restatement", "distinct", "supplement"))
+    return {"restatements_merged": [n("restatement", "merged"), n("restatement")],
+            "changes_deprecated": [n("change", "change"), n("change")],
+            "changes_merged": n("change", "merged"),
+            "distinct_kept": [n("distinct", "kept"), n("distinct")],
+            "distinct_merged": n("distinct", "merged"), "distinct_changed": n("distinct", "change"),
+            "supplement_kept": [n("supplement", "kept"), n("supplement")],
+            "wrong_deprecations": [wrong, n("restatement") + n("distinct") + n("supplement")]}
+
+
 if __name__ == "__main__":
-    {"scan": scan, "features": features, "loro": loro}[sys.argv[1]](*sys.argv[2:])
+    {"scan": scan, "features": features, "loro": loro, "export_fold": export_fold, "report": report,
+     "insample": insample}[sys.argv[1]](*sys.argv[2:])

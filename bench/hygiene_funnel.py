@@ -209,6 +209,8 @@ def main() -> int:
                         "round 26); a negative value turns the tier off")
     parser.add_argument("--both-ways", type=float, help="the p(merge) both readings of a kept pair must reach for it "
                         "to merge (`both_ways.BOTH_WAYS_MERGE_P`, round 31); a negative value turns it off")
+    parser.add_argument("--keep-decision-dir", type=Path, help="switch on write/keep_decision.py, each round judged by "
+                        "DIR/keep_without_<round>.npz (bench/hygdecide32.py export_fold; hygiene round 32)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -260,6 +262,13 @@ def main() -> int:
             if guarded is None and not args.no_guarded:
                 raise SystemExit(f"{rnd}: no guarded same-fact score in {args.guarded_dir}")
             judge.guarded_fact_score = lambda s=guarded: s  # type: ignore[attr-defined]
+        if args.keep_decision_dir:
+            import hindsight.write.keep_decision as keep_decision
+            ensemble = keep_decision.TreeEnsemble.load(args.keep_decision_dir / f"keep_without_{rnd}.npz")
+            if ensemble is None:
+                raise SystemExit(f"{rnd}: no keep decision in {args.keep_decision_dir}")
+            keep_decision.ON = True
+            keep_decision.shipped = lambda e=ensemble: e  # type: ignore[assignment]
         if args.stack_dir:
             stack = pair_stack.PairStack.load(args.stack_dir / f"stack_without_{rnd}.npz")
             if stack is None:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -173,6 +173,32 @@ class TreeEnsemble:
                             leaf=self.leaf, missing_left=self.missing_left, value=self.value, roots=self.roots,
                             tree_class=self.tree_class, baseline=self.baseline,
                             t=np.asarray([self.t_merge, self.t_change]), names=np.asarray(FEATURES))
+
+    @classmethod
+    def from_hgb(cls, model: Any, t_merge: float, t_change: float) -> TreeEnsemble:
+        """A fitted scikit-learn `HistGradientBoostingClassifier` (numeric splits only) as flat node arrays."""
+        parts: dict[str, list[np.ndarray]] = {k: [] for k in ("feature", "threshold", "left", "right", "leaf",
+                                                                "missing", "value")}
+        roots, classes, offset = [], [], 0
+        for trees in model._predictors:
+            for k, tree in enumerate(trees):
+                nodes = tree.nodes
+                if nodes["is_categorical"].any():
+                    raise ValueError("model: categorical splits are not supported (numeric features only)")
+                roots.append(offset)
+                classes.append(k)
+                parts["feature"].append(nodes["feature_idx"].astype(np.int64))
+                parts["threshold"].append(nodes["num_threshold"].astype(np.float64))
+                parts["left"].append(nodes["left"].astype(np.int64) + offset)
+                parts["right"].append(nodes["right"].astype(np.int64) + offset)
+                parts["leaf"].append(nodes["is_leaf"].astype(bool))
+                parts["missing"].append(nodes["missing_go_to_left"].astype(bool))
+                parts["value"].append(nodes["value"].astype(np.float64))
+                offset += len(nodes)
+        cat = {k: np.concatenate(v) for k, v in parts.items()}
+        return cls(cat["feature"], cat["threshold"], cat["left"], cat["right"], cat["leaf"], cat["missing"],
+                   cat["value"], np.asarray(roots, dtype=np.int64), np.asarray(classes, dtype=np.int64),
+                   np.asarray(model._baseline_prediction, dtype=np.float64).ravel(), t_merge, t_change)
 
     @classmethod
     def load(cls, path: Path = MODEL_FILE) -> TreeEnsemble | None:
