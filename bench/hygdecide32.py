@@ -279,6 +279,45 @@ def _rates(c: Any) -> dict[str, Any]:
             "wrong_deprecations": [wrong, n("restatement") + n("distinct") + n("supplement")]}
 
 
+def engine(on_file: str, off_fired_file: str, out: str) -> None:
+    """The engine replay, switch on (every row) against off: a row where the decision never gave a verdict is judged
+    as off by construction (`decide` returned None on every pair), so off = the on run with the rows it fired on
+    replaced by their off replay (`hygiene_funnel.py --pairs`). Cells per round and pooled, and the moved rows."""
+    from collections import Counter
+
+    on, off_fired = (json.loads(Path(f).read_text(encoding="utf-8")) for f in (on_file, off_fired_file))
+    result: dict[str, Any] = {}
+    pooled = {"on": Counter(), "off": Counter(), "others_on": [0, 0], "others_off": [0, 0]}
+    moved = []
+    for rnd in (r for r in on if not r.startswith("pooled")):
+        replayed = {x["pair"]: x for x in off_fired.get(rnd, {}).get("decided", [])}
+        cells = {"on": Counter(), "off": Counter()}
+        others = {"on": [0, 0], "off": [0, 0]}
+        for row in on[rnd]["decided"]:
+            off = replayed.get(row["pair"], row) if row["keep_decision"] else row
+            if row["keep_decision"] and row["pair"] not in replayed:
+                raise SystemExit(f"{row['pair']}: fired but not replayed off")
+            for arm, got in (("on", row), ("off", off)):
+                cells[arm][f"{row['label']}->{got['actual']}"] += 1
+                others[arm][0] += sum(got["others_ok"])
+                others[arm][1] += len(got["others_ok"])
+            if (row["actual"], row["others_ok"]) != (off["actual"], off["others_ok"]):
+                moved.append({"pair": row["pair"], "label": row["label"], "lang": row["lang"], "off": off["actual"],
+                              "on": row["actual"], "others_off": off["others_ok"], "others_on": row["others_ok"],
+                              "fired": row["keep_decision"]})
+        result[rnd] = {arm: {**_rates(cells[arm]), "others_untouched": others[arm],
+                             "confusion": dict(sorted(cells[arm].items()))} for arm in ("off", "on")}
+        for arm in ("on", "off"):
+            pooled[arm] += cells[arm]
+            pooled[f"others_{arm}"] = [a + b for a, b in zip(pooled[f"others_{arm}"], others[arm])]
+        print(rnd, {arm: {k: v for k, v in result[rnd][arm].items() if k != "confusion"} for arm in ("off", "on")})
+    result["pooled"] = {arm: {**_rates(pooled[arm]), "others_untouched": pooled[f"others_{arm}"]} for arm in ("off", "on")}
+    result["moved"] = moved
+    Path(out).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+    print("pooled", result["pooled"])
+    print(Counter(f"{m['label']}: {m['off']} -> {m['on']}" for m in moved))
+
+
 if __name__ == "__main__":
     {"scan": scan, "features": features, "loro": loro, "export_fold": export_fold, "report": report,
-     "insample": insample}[sys.argv[1]](*sys.argv[2:])
+     "insample": insample, "engine": engine}[sys.argv[1]](*sys.argv[2:])

@@ -100,3 +100,26 @@ def test_the_export_reads_as_scikit_learn_does() -> None:
     X[rs.rand(*X.shape) < 0.05] = np.nan  # a missing value follows the side the fit chose
     ensemble = TreeEnsemble.from_hgb(fitted, 0.5, 0.5)
     assert np.allclose(ensemble.probabilities(X), fitted.predict_proba(X))
+
+
+#: the all-sets fit of round 32 (measured, not shipped: bench/results/hygdecide32_keep_all.npz)
+FITTED = Path(__file__).resolve().parent.parent / "bench" / "results" / "hygdecide32_keep_all.npz"
+#: one rule said twice in other words; the rules keep it ("shares the subject, adds or changes")
+RULE_TWICE = ("Interns may not push directly to the main branch.",
+              "Direct pushes to main are off-limits for anyone on an internship.")
+#: the same owner, the same day, another activity: two facts
+SAME_SUBJECT = ("Nora's swimming lessons are on Tuesdays at the leisure centre.",
+                "Nora's piano lessons are on Tuesdays at the music school.")
+
+
+def test_the_fitted_decision_merges_a_kept_restatement(switched, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(keep_decision, "ON", False)
+    assert _classify(RULE_TWICE, 0.95).label == "supplement"
+    switched(TreeEnsemble.load(FITTED))
+    assert _classify(RULE_TWICE, 0.95).label == "duplicate"
+
+
+def test_the_fitted_decision_keeps_a_distinct_pair_of_one_subject(switched) -> None:  # type: ignore[no-untyped-def]
+    switched(TreeEnsemble.load(FITTED))
+    got = _classify(SAME_SUBJECT, 0.95)
+    assert got.label in ("supplement", "unrelated") and "keep decision" not in got.reason
