@@ -48,6 +48,7 @@ EXPECTED = {"restatement": "merged", "change": "change", "distinct": "kept", "su
 
 seen: dict[tuple[str, str], dict[str, Any]] = {}  # the judge's verdicts, by the stored (redacted) texts
 current: list[tuple[str, str]] = []  # the pair hygiene is asking about (the judge may read it rewritten)
+fired: list[str] = []  # the verdicts `write.keep_decision` gave while the current row was written (--keep-decision-dir)
 
 
 def _record_rules(inner: Any) -> Any:
@@ -138,6 +139,7 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str, only: set[str] | None = Non
         if only is not None and f"{rnd}:{i}" not in only:
             continue
         ns = f"{rnd}-{i}"
+        fired.clear()
         kind = r.get("type", "semantic")
         prior = [eng.store_memory({"content": t, "namespace": ns, "type": kind}) for t in r.get("others") or []]
         a = eng.store_memory({"content": r["existing"], "namespace": ns, "type": kind})
@@ -154,7 +156,7 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str, only: set[str] | None = Non
         decided.append({"pair": f"{rnd}:{i}", "label": r["label"], "lang": r["lang"], "actual": actual,
                         "others_ok": others_ok[len(others_ok) - len(prior):], "decider": decider(mine),
                         "final": (mine or {}).get("final"), "rules": (mine or {}).get("rules"),
-                        "converted": converted(old.content, r["new"])})
+                        "converted": converted(old.content, r["new"]), "keep_decision": list(fired)})
         if actual != expected:
             got = next((v for (o, _), v in seen.items() if o == old.content), None)
             where = stage(expected, actual, got)
@@ -178,6 +180,17 @@ def run_round(eng: MemoryEngine, emb: Any, rnd: str, only: set[str] | None = Non
             "confusion": dict(sorted(Counter(f"{lab}->{x}" for lab, xs in res.items() for x in xs).items())),
             "funnel": dict(sorted(funnel.items(), key=lambda kv: -kv[1])), "errors": examples,
             "decided": decided}
+
+
+def _recorded(decide: Any) -> Any:
+    """`keep_decision.decide`, each verdict it gives noted in `fired` (the rows it moved can then be replayed off)."""
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        verdict = decide(*args, **kwargs)
+        if verdict is not None:
+            fired.append(verdict.label)
+        return verdict
+    wrapped.recorded = True  # type: ignore[attr-defined]
+    return wrapped
 
 
 def main() -> int:
@@ -209,6 +222,10 @@ def main() -> int:
                         "round 26); a negative value turns the tier off")
     parser.add_argument("--both-ways", type=float, help="the p(merge) both readings of a kept pair must reach for it "
                         "to merge (`both_ways.BOTH_WAYS_MERGE_P`, round 31); a negative value turns it off")
+    parser.add_argument("--keep-decision-dir", type=Path, help="switch on write/keep_decision.py, each round judged by "
+                        "DIR/keep_without_<round>.npz (bench/hygdecide32.py export_fold; hygiene round 32)")
+    parser.add_argument("--keep-decision-no-change", action="store_true", help="with --keep-decision-dir: the "
+                        "decision's change off (merges only; an exploratory view of hygiene round 32, not its rule)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -260,6 +277,17 @@ def main() -> int:
             if guarded is None and not args.no_guarded:
                 raise SystemExit(f"{rnd}: no guarded same-fact score in {args.guarded_dir}")
             judge.guarded_fact_score = lambda s=guarded: s  # type: ignore[attr-defined]
+        if args.keep_decision_dir:
+            import hindsight.write.keep_decision as keep_decision
+            ensemble = keep_decision.TreeEnsemble.load(args.keep_decision_dir / f"keep_without_{rnd}.npz")
+            if ensemble is None:
+                raise SystemExit(f"{rnd}: no keep decision in {args.keep_decision_dir}")
+            if args.keep_decision_no_change:
+                ensemble = dataclasses.replace(ensemble, t_change=1.01)
+            keep_decision.ON = True
+            keep_decision.shipped = lambda e=ensemble: e  # type: ignore[assignment]
+            if not getattr(keep_decision.decide, "recorded", False):
+                keep_decision.decide = _recorded(keep_decision.decide)  # type: ignore[assignment]
         if args.stack_dir:
             stack = pair_stack.PairStack.load(args.stack_dir / f"stack_without_{rnd}.npz")
             if stack is None:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from hindsight.text.script import HAN, script_of
-from hindsight.write import both_ways, value_gate
+from hindsight.write import both_ways, keep_decision, value_gate
 from hindsight.write.analysis import PairAnalysis, analyse, content_diff
 from hindsight.write.conflict import ADDS_DETAIL, SHARES_SUBJECT, Label, Verdict, heuristic
 from hindsight.write.conversions import written_alike
@@ -195,6 +195,10 @@ def classify(
     if p_both is not None:  # one fact said twice: the model reads a merge from either side (`write.both_ways`)
         return Verdict("duplicate", f"restates the existing memory, read both ways (p both ways={p_both:.3f}; "
                                     f"{probs}; rules: {rules.reason})", p_both)
+    decided = keep_decision.decide(model, raw, old_text, new_text, features, rules, p, similarity,
+                                   query_similarity) if asked else None
+    if decided is not None:  # a learned decision where the rules keep (`write.keep_decision`; off unless shipped)
+        return decided
     if rules.label in ("supplement", "unrelated"):
         return Verdict(rules.label, f"{rules.reason}; {probs}")
     return Verdict("supplement", f"kept and linked, not sure enough ({probs}; rules: {rules.reason})")
