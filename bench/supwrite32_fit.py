@@ -2,7 +2,7 @@
 of the released retrieval stores, leave-one-round-out, and read it on the hygiene rows' logs (the second view).
 
     PYTHONPATH=src:bench python bench/supwrite32_fit.py loro OUT.json LOGROOT... [--hyg HYGDIR]
-    PYTHONPATH=src:bench python bench/supwrite32_fit.py export WEIGHTS.json LOGROOT...
+    PYTHONPATH=src:bench python bench/supwrite32_fit.py export WEIGHTS.json LOGROOT... [--without ROUND]
 
 A LOGROOT holds ROUND/write_log.json (`supersede24_stores.py`, this tree's or an earlier one's write path); a
 round found under several roots is read from the last. Each write's judged candidates are read with
@@ -16,6 +16,7 @@ left active. Offline replay: one write's retirement does not change later writes
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import defaultdict
 from datetime import UTC, datetime, timedelta
@@ -68,6 +69,22 @@ def load_round(rnd: str, log_path: Path) -> dict:
         writes.append((wid, cands, retired, e.get("duplicate_of")))
     replaced = {x for v in replaces.values() for x in v}
     return {"writes": writes, "replaced": replaced, "n": len(mems)}
+
+
+def cached_round(rnd: str, log_path: Path) -> dict:
+    """`load_round`, kept beside the log (ROUND/supwrite32_features.pkl) for the readings of this tree."""
+    import hashlib
+    import inspect
+    import pickle
+    src = inspect.getsource(rp.features) + inspect.getsource(rp.eligible) + str(rp.FEATURES) + str(log_path.stat().st_mtime)
+    key = hashlib.sha1(src.encode()).hexdigest()[:12]
+    path = Path(os.environ.get("SUPWRITE32_CACHE", "/tmp/supwrite32/cache")) / f"{rnd}_{key}.pkl"
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    out = load_round(rnd, log_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps(out))
+    return out
 
 
 def matrix(rounds: dict, names: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -132,14 +149,19 @@ def main() -> None:
     if "--hyg" in args:
         k = args.index("--hyg")
         hyg, args = Path(args[k + 1]), args[:k] + args[k + 2:]
+    without = None
+    if "--without" in args:
+        k = args.index("--without")
+        without, args = args[k + 1], args[:k] + args[k + 2:]
     logs = {}
     for root in args:
         for f in sorted(Path(root).glob("*/write_log.json")):
             logs[f.parent.name] = f
-    rounds = {r: load_round(r, f) for r, f in sorted(logs.items())}
+    rounds = {r: cached_round(r, f) for r, f in sorted(logs.items())}
     names = sorted(rounds)
     print("rounds", names, file=sys.stderr)
-    if mode == "export":
+    if mode == "export":  # --without R: a fold's weights (every round but R), for the engine run of R
+        names = [n for n in names if n != without]
         model = fit(rounds, names)
         t = choose_t(rounds, names)
         Path(out).write_text(json.dumps({"features": list(rp.FEATURES), "weights": list(model.weights),

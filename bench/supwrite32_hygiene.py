@@ -7,19 +7,20 @@ OUT_DIR/ROUND.json: one entry per row: label, lang, outcome (`pair_outcome`), ot
 existing, new) its role and its log (`supersede24_stores` format, candidates named by role: existing / other<i>).
 """
 import json
-from difflib import SequenceMatcher
 import sys
 import tempfile
+from difflib import SequenceMatcher
 from pathlib import Path
 
 from currency19_read import set_dir
 from pair_outcome import pair_outcome
 from supersede24_stores import LOG, _wrap
 
+import hindsight.write.hygiene as hygiene
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
-import hindsight.write.hygiene as hygiene
+
 
 def _closest(text: str, by_text: dict[str, str]) -> str:
     """The role of the row's text most like `text` (the stored text may be redacted or normalised)."""

@@ -159,13 +159,15 @@ def scores(new: MemoryRecord, candidates: list[Candidate], retired: set[str], mo
     return out
 
 
-def pick(new: MemoryRecord, candidates: list[Candidate], decision: HygieneDecision,
-         model: Model | None = None) -> HygieneDecision:
+def pick(new: MemoryRecord, judged: list[tuple[MemoryRecord, Verdict, int]], similarity: dict[str, float],
+         decision: HygieneDecision, model: Model | None = None) -> HygieneDecision:
     """`decision` with its retirement chosen by the model: the best eligible candidate at or above the operating point,
-    or none; a candidate the rules retired and the model does not is linked (a supplement). A merge is left alone."""
-    if not ON or decision.duplicate_of is not None or not candidates:
+    or none; a candidate the rules retired and the model does not is linked (a supplement). A merge is left alone.
+    `judged`: the write path's judged candidates (record, verdict, how far); `similarity`: their cosines by id."""
+    if not ON or decision.duplicate_of is not None or not judged:
         return decision
     model = model or shipped()
+    candidates = [Candidate(old, similarity.get(old.id, 0.0), verdict) for old, verdict, _ in judged]
     got = scores(new, candidates, set(decision.supersedes), model)
     best = max(got, key=lambda mid: got[mid], default=None)
     chosen = [best] if best is not None and got[best] >= model.threshold else []
