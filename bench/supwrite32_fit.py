@@ -1,4 +1,4 @@
-"""supwrite32 (issue 10): fit and measure the write-time retire pick (`hindsight.write.retire_pick`) on the write logs
+"""supwrite32 (issue 10): fit and measure the write-time retire pick (`supwrite32_pick`: measured, not shipped) on the write logs
 of the released retrieval stores, leave-one-round-out, and read it on the hygiene rows' logs (the second view).
 
     PYTHONPATH=src:bench python bench/supwrite32_fit.py loro OUT.json LOGROOT... [--hyg HYGDIR]
@@ -6,7 +6,7 @@ of the released retrieval stores, leave-one-round-out, and read it on the hygien
 
 A LOGROOT holds ROUND/write_log.json (`supersede24_stores.py`, this tree's or an earlier one's write path); a
 round found under several roots is read from the last. Each write's judged candidates are read with
-`retire_pick.features` (records rebuilt from the set: content, type, the harness's event time); the label is the
+`supwrite32_pick.features` (records rebuilt from the set: content, type, the harness's event time); the label is the
 writer's `replaces`. The rules' retirement per write is the log's `supersedes`.
 
 Held out: each round's writes scored by a model fitted on the other rounds; its operating point chosen on those
@@ -23,12 +23,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
+import supwrite32_pick as rp
 from blind_store import rows, when
 from currency19_read import set_dir
 from sklearn.linear_model import LogisticRegression
 
 from hindsight.model import MemoryRecord, MemoryType
-from hindsight.write import retire_pick as rp
 from hindsight.write.conflict import Verdict
 
 BASE = datetime(2026, 6, 1, tzinfo=UTC)

@@ -12,8 +12,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+import supwrite32_pick as rp
+
 from hindsight.model import MemoryRecord, MemoryType
-from hindsight.write import retire_pick as rp
 from hindsight.write.conflict import Verdict
 
 

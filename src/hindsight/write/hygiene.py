@@ -37,7 +37,6 @@ from hindsight.field_rules import MAX_TAGS, utcnow
 from hindsight.llm import LLMClient
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
-from hindsight.write import retire_pick
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.fact_vectors import FactVectorCache, fact_vectors, query_similarity, query_vectors
@@ -230,7 +229,7 @@ class HygieneChecker:
         for old, verdict in retarget(record.content, judged):
             self._fold(decision, reasons, old, record, verdict)
         decision.reason = "; ".join(reasons)
-        return retire_pick.pick(record, judged, dict(hits + wide), decision)  # which one it retires (round 32)
+        return decision
 
     def _fact_similarities(self, record: MemoryRecord, embedding: np.ndarray, hits: list[tuple[str, float]],
                            existing: dict[str, MemoryRecord]) -> list[tuple[str, float]]:

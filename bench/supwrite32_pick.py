@@ -1,29 +1,27 @@
-"""Which candidate a write retires, read on the pair alone (issue 10, round 32: `docs/benchmarks.md`, "supwrite32").
+"""supwrite32 (issue 10, round 32): which candidate a write retires, read on the pair alone - measured, NOT shipped
+(docs/benchmarks.md "Hygiene, round 32: the write-time retire pick"; the declared rule in
+bench/results/supwrite32_rule.md).
 
 Every superseded memory a search returned as current was one the update's write left active (retr31: 50 of 50 over
 seven rounds). The write path already holds the candidates (`HygieneChecker.check`: the near neighbours over the
 judge's floor and the wide search's); the rules then pick at most one to retire (`supersede.retarget`,
 `HygieneChecker._fold`). This module re-reads that pick with a logistic model fitted on the released retrieval
-stores (`bench/supwrite32_fit.py`; label: the candidate is the memory the writer said the new one `replaces`),
+stores' write logs (`supwrite32_fit.py`; label: the candidate is the memory the writer said the new one `replaces`),
 on readings of the pair's own - cosine, the pair model's p(change) / p(merge) as the judge gave them, the rules'
 own pick, the value the new text leaves, shared words and numbers, change cues, types, times, scripts (not tags:
-the benchmark writers tag every memory, most writes carry none) -
-never the store's size or a candidate's rank, so a three-memory store is read as a three-hundred-memory one.
+the benchmark writers tag every memory, most writes carry none) - never the store's size or a candidate's rank.
 
-`pick` returns the decision with at most one memory retired: the best-scored eligible candidate when its score
-reaches the fitted operating point, else none (a candidate the rules retired below it is linked instead). Eligible:
-what the write path itself may retire (types that meet, not two events or occurrences, not a conversation turn, not
-a more credible memory). A write merged into a memory is left as it is. `ON` switches it; the weights and the
-operating point are package data (`hindsight/data/retire_pick.json`).
+`pick` is how it would act at the end of `HygieneChecker.check` (`retire_pick.pick(record, judged, dict(hits + wide),
+decision)`): at most one memory retired, the best-scored eligible candidate when its score reaches the operating
+point, else none (a candidate the rules retired below it is linked instead). Eligible: what the write path itself
+may retire (types that meet, not two events or occurrences, not a conversation turn, not a more credible memory).
+A write merged into a memory is left as it is.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from functools import lru_cache
-from importlib import resources
 from typing import NamedTuple
 
 from hindsight.model import MemoryRecord, MemoryType
@@ -37,9 +35,6 @@ from hindsight.write.retire_veto import veto
 from hindsight.write.supersede import change_signalled, departed_in, departed_terms, shared_terms
 from hindsight.write.value_align import labelled_apart
 
-#: whether the write's retirement is the fitted pick's (False: the rules' pick as before)
-ON = True
-WEIGHTS = "retire_pick.json"
 #: how much less credible a new memory may be than one it retires (as `hygiene.MAX_CREDIBILITY_DROP`)
 MAX_CREDIBILITY_DROP = 0.3
 EVENT_GAP_DAYS = 1.0
@@ -130,23 +125,18 @@ def model_from(data: dict[str, object]) -> Model:
     """A `Model` from the weights file's fields (bad input: a ValueError naming the field)."""
     names = data.get("features")
     if names != list(FEATURES):
-        raise ValueError("retire_pick weights: field 'features' must list FEATURES in order")
+        raise ValueError("supwrite32_pick weights: field 'features' must list FEATURES in order")
     out = []
     for key in ("weights", "mean", "scale"):
         values = data.get(key)
         if not isinstance(values, list) or len(values) != len(FEATURES):
-            raise ValueError(f"retire_pick weights: field '{key}' must hold {len(FEATURES)} numbers")
+            raise ValueError(f"supwrite32_pick weights: field '{key}' must hold {len(FEATURES)} numbers")
         out.append(tuple(float(v) for v in values))
     bias, threshold = data.get("bias"), data.get("threshold")
     if not isinstance(bias, (int, float)) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
-        raise ValueError("retire_pick weights: fields 'bias' (a number) and 'threshold' (0..1) are required")
+        raise ValueError("supwrite32_pick weights: fields 'bias' (a number) and 'threshold' (0..1) are required")
     return Model(out[0], float(bias), out[1], tuple(max(1e-6, s) for s in out[2]), float(threshold))
 
-
-@lru_cache(maxsize=1)
-def shipped() -> Model:
-    text = resources.files("hindsight.data").joinpath(WEIGHTS).read_text(encoding="utf-8")
-    return model_from(json.loads(text))
 
 
 def scores(new: MemoryRecord, candidates: list[Candidate], retired: set[str], model: Model) -> dict[str, float]:
@@ -160,13 +150,12 @@ def scores(new: MemoryRecord, candidates: list[Candidate], retired: set[str], mo
 
 
 def pick(new: MemoryRecord, judged: list[tuple[MemoryRecord, Verdict, int]], similarity: dict[str, float],
-         decision: HygieneDecision, model: Model | None = None) -> HygieneDecision:
+         decision: HygieneDecision, model: Model) -> HygieneDecision:
     """`decision` with its retirement chosen by the model: the best eligible candidate at or above the operating point,
     or none; a candidate the rules retired and the model does not is linked (a supplement). A merge is left alone.
     `judged`: the write path's judged candidates (record, verdict, how far); `similarity`: their cosines by id."""
-    if not ON or decision.duplicate_of is not None or not judged:
+    if decision.duplicate_of is not None or not judged:
         return decision
-    model = model or shipped()
     candidates = [Candidate(old, similarity.get(old.id, 0.0), verdict) for old, verdict, _ in judged]
     got = scores(new, candidates, set(decision.supersedes), model)
     best = max(got, key=lambda mid: got[mid], default=None)
