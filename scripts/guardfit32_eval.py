@@ -1,0 +1,219 @@
+"""Round 32 guard refit: the readings as inputs, the census's false alarms as weighted benign rows, held out on the
+last five blind rounds (issue 10; docs/benchmarks.md "Guard, round 32").
+
+    H="env PYTHONPATH=src OPENBLAS_NUM_THREADS=1 nice -n 5 .venv/bin/python scripts/guardfit32_eval.py --cache-dir C"
+    $H folds --recipe A --out A.npz        # five folds (r26 - r30, each with its b writer and retrieval memories)
+    $H folds --recipe B --out B.npz        # the gradient-boosted head over the shipped score (cheap)
+    $H full --recipe A --save A_full.npz   # every text (the held-out ops notes excepted): the weights to ship
+    $H read --dump A.npz --dump B.npz --out result.json   # T by the rule, the verdicts, the table
+
+The harness is ``guard_curve.Data`` (ONNX document vectors, long texts as windows); the verdict is
+``guardfit32_verdict`` (hard rules, gate, ``threshold_for``). Ship rule: docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+for sub in ("src", "scripts", "bench"):
+    sys.path.insert(0, str(ROOT / sub))
+
+import guard_curve as gc  # noqa: E402
+import guard_long_windows as lw  # noqa: E402
+import guard_lowo_fast as lf  # noqa: E402
+import guard_model as gm  # noqa: E402
+import guardfit32_verdict as gv32  # noqa: E402
+from train_guard import CONFIGS  # noqa: E402
+
+from hindsight.safety import dataset as ds  # noqa: E402
+from hindsight.safety import guard as guard_module  # noqa: E402
+from hindsight.safety.classifier import GuardClassifier  # noqa: E402
+from hindsight.safety.normalize import normalize_for_screening  # noqa: E402
+from hindsight.safety.reading_features import reading_features  # noqa: E402
+
+ROUNDS = ("r26", "r27", "r28", "r29", "r30")
+CENSUS = ROOT / "bench" / "results" / "guardfp31_census_flagged.json"
+CENSUS_WEIGHT = 3.0
+PINNED_WEIGHT = 5.0
+SHIPPED_T = 0.655
+
+
+def census_rows() -> list[dict[str, str]]:
+    return list(json.loads(CENSUS.read_text(encoding="utf-8"))["rows"])
+
+
+def census_examples() -> list[ds.GuardExample]:
+    """The census's PII notes (not harness writers otherwise) as benign rows of writer ``census-<round>``."""
+    out = []
+    for r in census_rows():
+        if r["set"] == "pii":
+            rnd = str(r["round"]).rstrip("b")
+            out.append(ds.GuardExample(text=r["red"], label="benign", category=None, lang=r["lang"],
+                                       group=f"census-{rnd}:{ds.group_id(r['red'])}", kind="census:pii",
+                                       writer=f"census-{rnd}"))
+    return out
+
+
+_select = lf.selected_examples
+lf.selected_examples = lambda stride, pii=False, retrieval=False: _select(stride, pii, retrieval) + census_examples()
+
+
+def round_of(writer: str) -> str | None:
+    """The blind round a writer belongs to (blind-r27b -> r27, retr-r27 -> r27, census-r27 -> r27)."""
+    for prefix in ("blind-", "retr-", "census-"):
+        if writer.startswith(prefix):
+            return writer[len(prefix):].rstrip("b")
+    return None
+
+
+class Harness:
+    def __init__(self, cache_dir: Path) -> None:
+        self.d = gc.Data(cache_dir, 4, "onnx")
+        d = self.d
+        self.n = len(d.y)
+        self.rounds = np.array([round_of(w) or "" for w in d.writers])
+        self.source_rounds = np.array([round_of(s) or "" for s in d.sources])
+        self.lang = np.array([e.lang for e in d.examples])
+        self.attack = d.y > 0
+        red = {r["red"] for r in census_rows()}
+        self.census = np.array([t in red for t in d.redacted]) | np.array([w.startswith("census-") for w in d.writers])
+        pinned = np.isin(d.writers, sorted(gc.pinned_writers()))
+        self.weight = np.where(pinned, PINNED_WEIGHT, 1.0) * np.where(self.census, CENSUS_WEIGHT, 1.0)
+        self.row_texts = self._row_texts()
+        self.readings = reading_features(self.row_texts)
+        self.lex_plus = np.hstack([d.rows.f.lex, self.readings]).astype(np.float32)
+
+    def _row_texts(self) -> list[str]:
+        """The normalised text of each row: a short text's own, a long text's windows (as ``lw.expand``)."""
+        d = self.d
+        counts = np.bincount(d.rows.owner, minlength=self.n)
+        out: list[str] = []
+        for i in range(self.n):
+            if counts[i] == 1:
+                out.append(d.normalised[i])
+            else:
+                out.extend(normalize_for_screening(p) for p in guard_module.long_text_windows(d.redacted[i]))
+        assert len(out) == len(d.rows.owner), (len(out), len(d.rows.owner))
+        return out
+
+    def held(self, rnd: str) -> np.ndarray:
+        """The texts of round ``rnd``'s fold (its guard writers, retrieval memories, census rows)."""
+        return (self.rounds == rnd) | (self.source_rounds == rnd)
+
+    def rows_with(self, lex: np.ndarray) -> lw.Rows:
+        r = self.d.rows
+        f = gm.Features(r.f.raw, r.f.norm, lex, r.f.gate, r.f.hard, r.f.blind, r.f.plain)
+        return lw.Rows(r.owner, f, r.fit, r.weight)
+
+
+def probs(clfs: list[GuardClassifier], f: gm.Features) -> np.ndarray:
+    """P(attack) without the gate (the verdict applies it), mean over the ensemble's fits."""
+    return np.mean([1.0 - c.probabilities_from(c.combine(f.raw, f.lex))[:, 0] for c in clfs], axis=0)
+
+
+def fit_mlp(h: Harness, rows: lw.Rows, train: np.ndarray, members: int, seed: int) -> list[GuardClassifier]:
+    cfg = replace(CONFIGS[0], bag=2)
+    fit_rows, f_fit = rows.take_texts(train, for_fit=True)
+    w = rows.weight[fit_rows] * h.weight[rows.owner[fit_rows]]
+    y = h.d.y[rows.owner[fit_rows]]
+    return [gm.fit(f_fit, y, cfg, seed + 100 * m, sample_weight=w) for m in range(members)]
+
+
+def text_probs(rows: lw.Rows, mask: np.ndarray, row_p: np.ndarray, n: int) -> np.ndarray:
+    out_rows, _ = rows.take_texts(mask, for_fit=False)
+    return lw.text_scores(row_p, rows.owner[out_rows], n)
+
+
+#: B: texts the shipped ensemble (round 18) never fitted, so its score is an out-of-sample input
+def unseen_by_shipped(w: str) -> bool:
+    if w.startswith(("blind-r", "retr-r", "census-r")):
+        return int((round_of(w) or "r0")[1:]) >= (8 if w.startswith("retr-") else 17)
+    return w.startswith(("train-r21T", "train-r22T", "train-r23T"))
+
+
+def head_inputs(h: Harness, shipped_row_p: np.ndarray) -> np.ndarray:
+    return np.hstack([shipped_row_p[:, None], h.readings, h.d.rows.f.lex]).astype(np.float32)
+
+
+def fit_head(h: Harness, X: np.ndarray, train: np.ndarray, seed: int):  # type: ignore[no-untyped-def]
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    rows = h.d.rows
+    fit_rows = train[rows.owner] & rows.fit
+    y = h.attack[rows.owner[fit_rows]]
+    w = rows.weight[fit_rows] * h.weight[rows.owner[fit_rows]]
+    w = w * np.where(y, 0.5 / w[y].sum(), 0.5 / w[~y].sum()) * len(w)  # the two classes weigh the same
+    head = HistGradientBoostingClassifier(max_iter=300, learning_rate=0.05, max_leaf_nodes=15, min_samples_leaf=20,
+                                          l2_regularization=1.0, random_state=seed)
+    return head.fit(X[fit_rows], y, sample_weight=w)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=("folds", "full", "read", "prepare"))
+    parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/gf32/cache"))
+    parser.add_argument("--recipe", choices=("A", "A0", "B"), default="A")
+    parser.add_argument("--rounds", default=",".join(ROUNDS))
+    parser.add_argument("--members", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--save", type=Path)
+    parser.add_argument("--save-threshold", type=float, default=SHIPPED_T)
+    parser.add_argument("--dump", type=Path, action="append", default=[])
+    args = parser.parse_args()
+    h = Harness(args.cache_dir)
+    print(f"{h.n} texts, {len(h.d.rows.owner)} rows, census {int(h.census.sum())}, readings "
+          f"{h.readings.sum(0).astype(int).tolist()}", flush=True)
+    if args.mode == "prepare":
+        return
+    if args.mode == "read":
+        import guardfit32_read
+        guardfit32_read.read(h, args.dump, args.out)
+        return
+    a0 = args.recipe == "A0"
+    if a0:  # without the reading inputs and the census weights
+        h.weight = np.where(np.isin(h.d.writers, sorted(gc.pinned_writers())), PINNED_WEIGHT, 1.0)
+    rows = h.rows_with(h.d.rows.f.lex if a0 else h.lex_plus)
+    if args.mode == "full":
+        keep = ~lf.held_ops_mask(h.d.examples)
+        fits = fit_mlp(h, rows, keep, args.members, args.seed)
+        model = GuardClassifier.average(fits, args.save_threshold)
+        model.save(args.save)
+        p = text_probs(rows, np.ones(h.n, bool), probs([model], rows.f), h.n)
+        np.savez_compressed(args.save.with_suffix(".scores.npz"), full=p)
+        print("saved", args.save, flush=True)
+        return
+    scores = np.full(h.n, np.nan)
+    shipped = GuardClassifier.load()
+    base_rows = h.rows_with(h.d.rows.f.lex)
+    shipped_row_p = probs([shipped], base_rows.f)
+    if args.recipe == "B":
+        X = head_inputs(h, shipped_row_p)
+        unseen = np.array([unseen_by_shipped(w) for w in h.d.writers])
+    for rnd in args.rounds.split(","):
+        out = h.held(rnd)
+        if args.recipe == "B":
+            head = fit_head(h, X, unseen & ~out, args.seed)
+            row_p = head.predict_proba(X)[:, 1]
+            scores[out] = lw.text_scores(row_p, h.d.rows.owner, h.n)[out]
+        else:
+            fits = fit_mlp(h, rows, ~out, args.members, args.seed)
+            out_rows, f_out = rows.take_texts(out, for_fit=False)
+            scores[out] = lw.text_scores(probs(fits, f_out), rows.owner[out_rows], h.n)[out]
+        g = out & np.array([w.startswith("blind-") for w in h.d.writers])
+        print(f"fold {rnd}: {int(out.sum())} texts; at 0.655 caught {np.mean(scores[g & h.attack] >= 0.655):.3f} "
+              f"flagged {np.mean(scores[g & ~h.attack] >= 0.655):.3f} (classifier alone)", flush=True)
+        np.savez_compressed(args.out, scores=scores, recipe=args.recipe)
+    shipped_p = lw.text_scores(shipped_row_p, h.d.rows.owner, h.n)
+    np.savez_compressed(args.out, scores=scores, recipe=args.recipe, shipped=shipped_p)
+
+
+if __name__ == "__main__":
+    main()
