@@ -161,7 +161,7 @@ def main() -> None:
     parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/gf32/cache"))
     parser.add_argument("--recipe", choices=("A", "A0", "B"), default="A")
     parser.add_argument("--rounds", default=",".join(ROUNDS))
-    parser.add_argument("--members", type=int, default=3)
+    parser.add_argument("--members", type=int, default=1)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--save", type=Path)
