@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -29,14 +31,14 @@ import guard_curve as gc  # noqa: E402
 import guard_long_windows as lw  # noqa: E402
 import guard_lowo_fast as lf  # noqa: E402
 import guard_model as gm  # noqa: E402
-import guardfit32_verdict as gv32  # noqa: E402
 from train_guard import CONFIGS  # noqa: E402
 
 from hindsight.safety import dataset as ds  # noqa: E402
 from hindsight.safety import guard as guard_module  # noqa: E402
-from hindsight.safety.classifier import GuardClassifier  # noqa: E402
-from hindsight.safety.normalize import normalize_for_screening  # noqa: E402
-from hindsight.safety.reading_features import reading_features  # noqa: E402
+from hindsight.safety.classifier import STRUCTURED_NAMES, GuardClassifier  # noqa: E402
+from hindsight.safety.long_text import is_long  # noqa: E402
+from hindsight.safety.normalize import normalize_for_screening, prepare  # noqa: E402
+from hindsight.safety.reading_features import READING_NAMES, reading_features  # noqa: E402
 
 ROUNDS = ("r26", "r27", "r28", "r29", "r30")
 CENSUS = ROOT / "bench" / "results" / "guardfp31_census_flagged.json"
@@ -62,7 +64,51 @@ def census_examples() -> list[ds.GuardExample]:
 
 
 _select = lf.selected_examples
-lf.selected_examples = lambda stride, pii=False, retrieval=False: _select(stride, pii, retrieval) + census_examples()
+#: ``Harness(only_encoded=True)``: the selection keeps the texts whose vectors the caches hold (``guardfit32_embed``)
+KEEP: list[Callable[[list[ds.GuardExample]], list[ds.GuardExample]]] = []
+
+
+def _selected(stride: int, pii: bool = False, retrieval: bool = False) -> list[ds.GuardExample]:
+    examples = _select(stride, pii, retrieval) + census_examples()
+    return KEEP[0](examples) if KEEP else examples
+
+
+lf.selected_examples = _selected
+
+
+def encoded_only(cache_dir: Path) -> Callable[[list[ds.GuardExample]], list[ds.GuardExample]]:
+    """A filter keeping the examples whose runtime vectors (and long texts' window vectors) are cached."""
+    caches = {e: set(json.loads(lf.cache_path(cache_dir, e).with_suffix(".json").read_text(encoding="utf-8")))
+              for e in ("onnx", "c")}
+
+    def keep(examples: list[ds.GuardExample]) -> list[ds.GuardExample]:
+        redacted, normalised, _, _ = gm._prepared_cached([e.text for e in examples], cache_dir)
+        own = lf.guard_embeds(examples)
+        out, left = [], Counter()
+        for i, e in enumerate(examples):
+            if prepare(redacted[i]).obfuscated or own[i]:
+                ok = normalize_for_screening(redacted[i]) in caches["c"]
+            else:
+                ok = redacted[i] in caches["onnx"]
+            if ok and is_long(normalised[i]):
+                ok = all(normalize_for_screening(p) in caches["c"] for p in guard_module.long_text_windows(redacted[i]))
+            if ok:
+                out.append(e)
+            else:
+                left[group_of(e.writer)] += 1
+        LEFT_OUT.clear()
+        LEFT_OUT.update(left)
+        print(f"kept {len(out)} of {len(examples)}; left out {dict(left)}", flush=True)
+        return out
+
+    return keep
+
+
+LEFT_OUT: Counter[str] = Counter()
+
+
+def group_of(writer: str) -> str:
+    return "blind" if writer.startswith("blind-") else writer.split("-")[0]
 
 
 def round_of(writer: str) -> str | None:
@@ -73,8 +119,36 @@ def round_of(writer: str) -> str | None:
     return None
 
 
+def readings_cached(normalised: list[str], cache_dir: Path) -> np.ndarray:
+    """``reading_features`` with a cache keyed by the text (the readings' source is this branch's, fixed)."""
+    path = cache_dir / "readings32.npy"
+    cache = gm._load_cache(path)
+    todo = sorted({t for t in normalised if t not in cache})
+    for i in range(0, len(todo), 2000):
+        chunk = todo[i:i + 2000]
+        cache.update(zip(chunk, reading_features(chunk), strict=True))
+        gm._save_cache(cache, path)
+    if not normalised:
+        return np.zeros((0, len(READING_NAMES)), np.float32)
+    return np.stack([cache[t] for t in normalised]).astype(np.float32)
+
+
+def features_only(cache_dir: Path) -> None:
+    """Fill the structured and reading caches of every text and long-text window (no vector needed)."""
+    examples = lf.selected_examples(4, False, True)
+    redacted, normalised, _, _ = gm._prepared_cached([e.text for e in examples], cache_dir)
+    windows = [normalize_for_screening(p) for r, n in zip(redacted, normalised, strict=True) if is_long(n)
+               for p in guard_module.long_text_windows(r)]
+    print(f"{len(normalised)} texts, {len(windows)} windows", flush=True)
+    gm._structured_cached(normalised + windows, cache_dir)
+    print("structured done", flush=True)
+    readings_cached(normalised + windows, cache_dir)
+    print("readings done", flush=True)
+
+
 class Harness:
     def __init__(self, cache_dir: Path) -> None:
+        KEEP[:] = [encoded_only(cache_dir)]
         self.d = gc.Data(cache_dir, 4, "onnx")
         d = self.d
         self.n = len(d.y)
@@ -87,7 +161,7 @@ class Harness:
         pinned = np.isin(d.writers, sorted(gc.pinned_writers()))
         self.weight = np.where(pinned, PINNED_WEIGHT, 1.0) * np.where(self.census, CENSUS_WEIGHT, 1.0)
         self.row_texts = self._row_texts()
-        self.readings = reading_features(self.row_texts)
+        self.readings = readings_cached(self.row_texts, cache_dir)
         self.lex_plus = np.hstack([d.rows.f.lex, self.readings]).astype(np.float32)
 
     def _row_texts(self) -> list[str]:
@@ -157,7 +231,7 @@ def fit_head(h: Harness, X: np.ndarray, train: np.ndarray, seed: int):  # type: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("folds", "full", "read", "prepare"))
+    parser.add_argument("mode", choices=("folds", "full", "read", "prepare", "features"))
     parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/gf32/cache"))
     parser.add_argument("--recipe", choices=("A", "A0", "B"), default="A")
     parser.add_argument("--rounds", default=",".join(ROUNDS))
@@ -168,6 +242,9 @@ def main() -> None:
     parser.add_argument("--save-threshold", type=float, default=SHIPPED_T)
     parser.add_argument("--dump", type=Path, action="append", default=[])
     args = parser.parse_args()
+    if args.mode == "features":
+        features_only(args.cache_dir)
+        return
     h = Harness(args.cache_dir)
     print(f"{h.n} texts, {len(h.d.rows.owner)} rows, census {int(h.census.sum())}, readings "
           f"{h.readings.sum(0).astype(int).tolist()}", flush=True)
@@ -185,6 +262,9 @@ def main() -> None:
         keep = ~lf.held_ops_mask(h.d.examples)
         fits = fit_mlp(h, rows, keep, args.members, args.seed)
         model = GuardClassifier.average(fits, args.save_threshold)
+        if not a0:  # the inputs as the runtime names them once wired (classifier.STRUCTURED_NAMES + READING_NAMES)
+            base = tuple(n for n in STRUCTURED_NAMES if not n.startswith("reading:"))
+            model = replace(model, lexicons=base + READING_NAMES)
         model.save(args.save)
         p = text_probs(rows, np.ones(h.n, bool), probs([model], rows.f), h.n)
         np.savez_compressed(args.save.with_suffix(".scores.npz"), full=p)

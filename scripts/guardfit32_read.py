@@ -69,14 +69,18 @@ def read(h: Any, dumps: list[Path], out: Path | None) -> None:
             shipped_p = z["shipped"][idx]
         if "full" in z.files:
             full[path.stem.split(".")[0]] = z["full"][idx]
-        else:
-            cands[str(z["recipe"])] = z["scores"][idx]
+        else:  # one file per fold or one for all: the folds' scores merge
+            name, part = str(z["recipe"]), z["scores"][idx]
+            if name in cands:
+                part = np.where(np.isnan(part), cands[name], part)
+            cands[name] = part
     assert shipped_p is not None
     q0 = verdicts(r, shipped_p, SHIPPED_T)
     base = table(q0, attack, rounds, lang, g, rt)
     report["shipped_T0.655"] = base
     report["shipped_classifier_alone_T0.655"] = rates((shipped_p >= SHIPPED_T)[g], attack[g])
     for name, s in cands.items():
+        assert not np.isnan(s[g | rt]).any(), f"{name}: a fold is missing"
         q = np.zeros(len(idx), bool)
         ts: dict[str, float] = {}
         for rd in ("r26", "r27", "r28", "r29", "r30"):
