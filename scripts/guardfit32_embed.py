@@ -80,13 +80,52 @@ def needed(cache_dir: Path) -> list[tuple[int, str, str]]:
     return out
 
 
+def flags(cache_dir: Path) -> None:
+    """Save each redacted text's obfuscation flag (``prepare(...).obfuscated``: the runtime then reads the C vector of
+    the normalised text), so the harness's processes do not each recompute it."""
+    examples = lf.selected_examples(4, False, True)
+    redacted, _, _, _ = gm._prepared_cached([e.text for e in examples], cache_dir)
+    out = {r: bool(prepare(r).obfuscated) for r in dict.fromkeys(redacted)}
+    (cache_dir / "obfuscated32.json").write_text(json.dumps(out, ensure_ascii=False), encoding="utf-8")
+    print("flags", len(out), sum(out.values()), flush=True)
+
+
+def features(cache_dir: Path) -> None:
+    """The structured and reading features of every text and long-text window, in the priority order (chunks)."""
+    examples = lf.selected_examples(4, False, True)
+    redacted, normalised, _, _ = gm._prepared_cached([e.text for e in examples], cache_dir)
+    rng = np.random.default_rng(32)
+    shuffle = rng.permutation(len(examples))
+    order = sorted(range(len(examples)), key=lambda i: (rank(examples[i].writer), shuffle[i]))
+    texts: list[str] = []
+    for i in order:
+        texts.append(normalised[i])
+        if is_long(normalised[i]):
+            texts += [normalize_for_screening(p) for p in guard_module.long_text_windows(redacted[i])]
+    texts = list(dict.fromkeys(texts))
+    for start in range(0, len(texts), 1500):
+        chunk = texts[start:start + 1500]
+        gm._structured_cached(chunk, cache_dir)
+        ge.readings_cached(chunk, cache_dir)
+        print(f"  features {start + len(chunk)}/{len(texts)} (rank {rank(examples[order[min(start, len(order) - 1)]].writer)})",
+              flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/gf32/cache"))
     parser.add_argument("--part", default="0/1")
     parser.add_argument("--until", default="23:59", help="HH:MM UTC: stop encoding then")
     parser.add_argument("--merge", action="store_true")
+    parser.add_argument("--flags", action="store_true")
+    parser.add_argument("--features", action="store_true")
     args = parser.parse_args()
+    if args.flags:
+        flags(args.cache_dir)
+        return
+    if args.features:
+        features(args.cache_dir)
+        return
     if args.merge:
         for engine in ("onnx", "c"):
             path = lf.cache_path(args.cache_dir, engine)

@@ -86,7 +86,7 @@ def encoded_only(cache_dir: Path) -> Callable[[list[ds.GuardExample]], list[ds.G
         own = lf.guard_embeds(examples)
         out, left = [], Counter()
         for i, e in enumerate(examples):
-            if prepare(redacted[i]).obfuscated or own[i]:
+            if obfuscated(redacted[i]) or own[i]:
                 ok = normalize_for_screening(redacted[i]) in caches["c"]
             else:
                 ok = redacted[i] in caches["onnx"]
@@ -105,6 +105,26 @@ def encoded_only(cache_dir: Path) -> Callable[[list[ds.GuardExample]], list[ds.G
 
 
 LEFT_OUT: Counter[str] = Counter()
+#: ``guardfit32_embed --flags``: each redacted text's ``prepare(...).obfuscated`` (computed once for every process)
+FLAGS: dict[str, bool] = {}
+
+
+def obfuscated(redacted: str) -> bool:
+    flag = FLAGS.get(redacted)
+    return bool(prepare(redacted).obfuscated) if flag is None else flag
+
+
+def runtime_vectors(redacted: list[str], cache_dir: Path, engine: str, own: list[bool] | None = None) -> np.ndarray:
+    """``guard_lowo_fast.runtime_vectors`` with the cached obfuscation flags."""
+    ob = [obfuscated(r) or bool(own and own[i]) for i, r in enumerate(redacted)]
+    mine = [normalize_for_screening(r) for r, o in zip(redacted, ob, strict=True) if o]
+    plain = [r for r, o in zip(redacted, ob, strict=True) if not o]
+    out = np.zeros((len(redacted), 384), dtype=np.float32)
+    if mine:
+        out[np.array(ob)] = lf.embed(mine, lf.cache_path(cache_dir, "c"), "c")
+    if plain:
+        out[~np.array(ob)] = lf.embed(plain, lf.cache_path(cache_dir, engine), engine)
+    return out
 
 
 def group_of(writer: str) -> str:
@@ -148,6 +168,10 @@ def features_only(cache_dir: Path) -> None:
 
 class Harness:
     def __init__(self, cache_dir: Path) -> None:
+        flags = cache_dir / "obfuscated32.json"
+        if flags.exists():
+            FLAGS.update(json.loads(flags.read_text(encoding="utf-8")))
+        lf.runtime_vectors = runtime_vectors
         KEEP[:] = [encoded_only(cache_dir)]
         self.d = gc.Data(cache_dir, 4, "onnx")
         d = self.d
