@@ -54,9 +54,9 @@ def rank(writer: str) -> int:
     return 6
 
 
-def needed(cache_dir: Path) -> list[tuple[int, str, str]]:
-    """(rank, engine, text to encode) in priority order, each once."""
-    examples = lf.selected_examples(4, False, True)
+def needed(cache_dir: Path, min_rank: int = 1) -> list[tuple[int, str, str]]:
+    """(rank, engine, text to encode) in priority order, each once (``min_rank``: only texts of that rank on)."""
+    examples = [e for e in lf.selected_examples(4, False, True) if rank(e.writer) >= min_rank]
     redacted, normalised, _, _ = gm._prepared_cached([e.text for e in examples], cache_dir)
     own = lf.guard_embeds(examples)
     rng = np.random.default_rng(32)
@@ -118,6 +118,8 @@ def main() -> None:
     parser.add_argument("--until", default="23:59", help="HH:MM UTC: stop encoding then")
     parser.add_argument("--merge", action="store_true")
     parser.add_argument("--flags", action="store_true")
+    parser.add_argument("--min-rank", type=int, default=1)
+    parser.add_argument("--name", default=None, help="this process's cache files: emb_<engine>_<name> (default p<k>)")
     parser.add_argument("--features", action="store_true")
     args = parser.parse_args()
     if args.flags:
@@ -137,7 +139,7 @@ def main() -> None:
         return
     k, m = (int(x) for x in args.part.split("/"))
     caches = {e: gm._load_cache(lf.cache_path(args.cache_dir, e)) for e in ("onnx", "c")}
-    todo = [t for j, t in enumerate(x for x in needed(args.cache_dir) if x[2] not in caches[x[1]]) if j % m == k]
+    todo = [t for j, t in enumerate(x for x in needed(args.cache_dir, args.min_rank) if x[2] not in caches[x[1]]) if j % m == k]
     print(f"part {k}/{m}: {len(todo)} to encode; by rank {np.bincount([t[0] for t in todo]).tolist()}", flush=True)
     hh, mm = (int(x) for x in args.until.split(":"))
     stop = time.time() + ((hh * 60 + mm) - (time.gmtime().tm_hour * 60 + time.gmtime().tm_min)) * 60
@@ -149,7 +151,7 @@ def main() -> None:
         for engine in ("onnx", "c"):
             texts = [t for _, e, t in chunk if e == engine]
             if texts:
-                lf.embed(texts, args.cache_dir / f"emb_{engine}_p{k}.npy", engine)
+                lf.embed(texts, args.cache_dir / f"emb_{engine}_{args.name or f'p{k}'}.npy", engine)
                 done[engine] += len(texts)
         print(f"  {start + len(chunk)}/{len(todo)} (rank {chunk[-1][0]}) {json.dumps(done)}", flush=True)
     print("stopped", json.dumps(done), flush=True)
