@@ -255,7 +255,7 @@ def fit_head(h: Harness, X: np.ndarray, train: np.ndarray, seed: int):  # type: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("folds", "full", "read", "prepare", "features"))
+    parser.add_argument("mode", choices=("folds", "full", "read", "prepare", "features", "verdicts"))
     parser.add_argument("--cache-dir", type=Path, default=Path("/tmp/gf32/cache"))
     parser.add_argument("--recipe", choices=("A", "A0", "B"), default="A")
     parser.add_argument("--rounds", default=",".join(ROUNDS))
@@ -268,6 +268,15 @@ def main() -> None:
     args = parser.parse_args()
     if args.mode == "features":
         features_only(args.cache_dir)
+        return
+    if args.mode == "verdicts":  # the verdict readings of the held-out rounds' texts, ahead of the fits
+        import guardfit32_read
+        examples = lf.selected_examples(4, False, True)
+        redacted, _, _, _ = gm._prepared_cached([e.text for e in examples], args.cache_dir)
+        ev = [r for e, r in zip(examples, redacted, strict=True)
+              if e.writer.startswith(("blind-", "retr-")) and round_of(e.writer) in ROUNDS]
+        guardfit32_read.cached_reading(ev, args.cache_dir)
+        print("verdict readings", len(ev), flush=True)
         return
     h = Harness(args.cache_dir)
     print(f"{h.n} texts, {len(h.d.rows.owner)} rows, census {int(h.census.sum())}, readings "

@@ -25,6 +25,23 @@ def pick_t(r: Reading, scores: np.ndarray, benign: np.ndarray, budget: int) -> f
     return float(GRID[-1])
 
 
+FIELDS = ("hard", "gate", "carried", "fact", "frame", "vouched", "lowered")
+
+
+def cached_reading(redacted: list[str], cache_dir: Path) -> Reading:
+    """``read_texts`` with a cache keyed by the text (``guardfit32_eval.py verdicts`` fills it ahead)."""
+    path = cache_dir / "verdict32.json"
+    cache: dict[str, list[float]] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    todo = [t for t in dict.fromkeys(redacted) if t not in cache]
+    if todo:
+        got = read_texts(todo)
+        for j, t in enumerate(todo):
+            cache[t] = [float(getattr(got, k)[j]) for k in FIELDS]
+        path.write_text(json.dumps(cache, ensure_ascii=False), encoding="utf-8")
+    rows = np.array([cache[t] for t in redacted], dtype=np.float64).reshape(len(redacted), len(FIELDS))
+    return Reading(*(rows[:, j] if k == "lowered" else rows[:, j].astype(bool) for j, k in enumerate(FIELDS)))
+
+
 def table(q: np.ndarray, attack: np.ndarray, rounds: np.ndarray, lang: np.ndarray, guard: np.ndarray,
           retr: np.ndarray) -> dict[str, Any]:
     return {"pooled": rates(q[guard], attack[guard]),
@@ -55,7 +72,7 @@ def read(h: Any, dumps: list[Path], out: Path | None) -> None:
     retr = np.array([w.startswith("retr-") for w in writers]) & np.isin(h.rounds, ["r26", "r27", "r28", "r29", "r30"])
     ev = guard | retr
     idx = np.flatnonzero(ev)
-    r = read_texts([h.d.redacted[i] for i in idx])
+    r = cached_reading([h.d.redacted[i] for i in idx], h.d.cache_dir)
     attack, rounds, lang = h.attack[idx], h.rounds[idx], h.lang[idx]
     g, rt = guard[idx], retr[idx]
     report: dict[str, Any] = {"n": {"guard_attacks": int((g & attack).sum()), "guard_benign": int((g & ~attack).sum()),
