@@ -80,6 +80,8 @@ def encoded_only(cache_dir: Path) -> Callable[[list[ds.GuardExample]], list[ds.G
     """A filter keeping the examples whose runtime vectors (and long texts' window vectors) are cached."""
     caches = {e: set(json.loads(lf.cache_path(cache_dir, e).with_suffix(".json").read_text(encoding="utf-8")))
               for e in ("onnx", "c")}
+    featured = set(json.loads(structured_path(cache_dir).with_suffix(".json").read_text(encoding="utf-8")))
+    featured &= set(json.loads((cache_dir / "readings32.json").read_text(encoding="utf-8")))
 
     def keep(examples: list[ds.GuardExample]) -> list[ds.GuardExample]:
         redacted, normalised, _, _ = gm._prepared_cached([e.text for e in examples], cache_dir)
@@ -90,8 +92,10 @@ def encoded_only(cache_dir: Path) -> Callable[[list[ds.GuardExample]], list[ds.G
                 ok = normalize_for_screening(redacted[i]) in caches["c"]
             else:
                 ok = redacted[i] in caches["onnx"]
+            ok = ok and normalised[i] in featured
             if ok and is_long(normalised[i]):
-                ok = all(normalize_for_screening(p) in caches["c"] for p in guard_module.long_text_windows(redacted[i]))
+                windows = [normalize_for_screening(p) for p in guard_module.long_text_windows(redacted[i])]
+                ok = all(w in caches["c"] and w in featured for w in windows)
             if ok:
                 out.append(e)
             else:
@@ -137,6 +141,18 @@ def round_of(writer: str) -> str | None:
         if writer.startswith(prefix):
             return writer[len(prefix):].rstrip("b")
     return None
+
+
+def structured_path(cache_dir: Path) -> Path:
+    """The file ``guard_model._structured_cached`` reads (keyed by the source of the feature modules)."""
+    import hashlib
+
+    import hindsight.safety as safety
+
+    src = Path(safety.__file__).parent
+    digest = hashlib.sha1(gm.DIGEST_SALT.encode() + b"".join((src / n).read_bytes() for n in sorted(
+        ("features.py", "view.py", "rules.py", "classifier.py", "normalize.py", "decode.py")))).hexdigest()[:12]
+    return cache_dir / f"structured_{digest}.npy"
 
 
 def readings_cached(normalised: list[str], cache_dir: Path) -> np.ndarray:
@@ -265,6 +281,7 @@ def main() -> None:
     parser.add_argument("--save", type=Path)
     parser.add_argument("--save-threshold", type=float, default=SHIPPED_T)
     parser.add_argument("--dump", type=Path, action="append", default=[])
+    parser.add_argument("--snapshot", type=Path, default=None, help="a pickled harness (written by prepare)")
     args = parser.parse_args()
     if args.mode == "features":
         features_only(args.cache_dir)
@@ -278,7 +295,17 @@ def main() -> None:
         guardfit32_read.cached_reading(ev, args.cache_dir)
         print("verdict readings", len(ev), flush=True)
         return
-    h = Harness(args.cache_dir)
+    if args.snapshot is not None and args.snapshot.exists() and args.mode != "prepare":
+        import pickle  # the harness as built once (``prepare --snapshot``): every fold process reads the same rows
+        with args.snapshot.open("rb") as fh:
+            h = pickle.load(fh)
+    else:
+        h = Harness(args.cache_dir)
+        if args.snapshot is not None:
+            import pickle
+            with args.snapshot.open("wb") as fh:
+                pickle.dump(h, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        print(f"left out (no vector or features by the cutoff): {dict(LEFT_OUT)}", flush=True)
     print(f"{h.n} texts, {len(h.d.rows.owner)} rows, census {int(h.census.sum())}, readings "
           f"{h.readings.sum(0).astype(int).tolist()}", flush=True)
     if args.mode == "prepare":
