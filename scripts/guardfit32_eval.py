@@ -190,6 +190,7 @@ class Harness:
         lf.runtime_vectors = runtime_vectors
         KEEP[:] = [encoded_only(cache_dir)]
         self.d = gc.Data(cache_dir, 4, "onnx")
+        self.left_out = dict(LEFT_OUT)
         d = self.d
         self.n = len(d.y)
         self.rounds = np.array([round_of(w) or "" for w in d.writers])
