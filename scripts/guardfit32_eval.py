@@ -354,6 +354,11 @@ def main() -> None:
         np.savez_compressed(args.out, scores=scores, recipe=args.recipe)
     shipped_p = lw.text_scores(shipped_row_p, h.d.rows.owner, h.n)
     np.savez_compressed(args.out, scores=scores, recipe=args.recipe, shipped=shipped_p)
+    if args.recipe == "B":  # in sample: the head fitted on every unseen text, the held-out rounds included
+        head = fit_head(h, X, unseen, args.seed)
+        full = lw.text_scores(head.predict_proba(X)[:, 1], h.d.rows.owner, h.n)
+        np.savez_compressed(args.out.with_name("B_full.scores.npz"), full=full)
+        print("B in sample saved", flush=True)
 
 
 if __name__ == "__main__":
