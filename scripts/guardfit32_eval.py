@@ -31,6 +31,7 @@ import guard_curve as gc  # noqa: E402
 import guard_long_windows as lw  # noqa: E402
 import guard_lowo_fast as lf  # noqa: E402
 import guard_model as gm  # noqa: E402
+from guard_reading_inputs import READING_NAMES, reading_features  # noqa: E402
 from train_guard import CONFIGS  # noqa: E402
 
 from hindsight.safety import dataset as ds  # noqa: E402
@@ -38,7 +39,6 @@ from hindsight.safety import guard as guard_module  # noqa: E402
 from hindsight.safety.classifier import STRUCTURED_NAMES, GuardClassifier  # noqa: E402
 from hindsight.safety.long_text import is_long  # noqa: E402
 from hindsight.safety.normalize import normalize_for_screening, prepare  # noqa: E402
-from hindsight.safety.reading_features import READING_NAMES, reading_features  # noqa: E402
 
 ROUNDS = ("r26", "r27", "r28", "r29", "r30")
 CENSUS = ROOT / "bench" / "results" / "guardfp31_census_flagged.json"

@@ -14,12 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import guardfit32_verdict as gv32  # noqa: E402
+from guard_reading_inputs import READING_NAMES, READINGS, reading_features  # noqa: E402
 
 from hindsight.safety.guard import WriteGuard  # noqa: E402
 from hindsight.safety.hiding import hides_wording  # noqa: E402
 from hindsight.safety.lowered import reading_threshold  # noqa: E402
 from hindsight.safety.normalize import prepare  # noqa: E402
-from hindsight.safety.reading_features import READING_NAMES, READINGS, reading_features  # noqa: E402
 from hindsight.safety.view import feature_view  # noqa: E402
 
 TEXTS = [

@@ -1,4 +1,7 @@
-"""What the guard's readings know, as classifier inputs (issue 10, round 32).
+"""What the guard's readings know, as classifier inputs (issue 10, round 32; a harness module: not wired into the
+runtime - round 32 measured it and did not ship it, docs/benchmarks.md "Guard, round 32". To ship weights fitted
+with it, move it under ``hindsight.safety`` and append ``READING_NAMES`` / ``reading_features`` to
+``classifier.STRUCTURED_NAMES`` / ``structured_features``, as ``bench/results/guardfit32/A_full_T050.npz`` expects).
 
 Since round 20 the guard's structural readings act only as *threshold cuts* in ``WriteGuard.threshold_for``: a reading
 of a waiver, a hidden order or a safeguard switched off lowers the classifier's threshold for that text (``lowered``,
