@@ -106,7 +106,7 @@ def main() -> None:
                 cos.append(cosine(d, v))
             W = fit(list(data.values()), lam, prior)
             rows.append({"variant": f"ridge toward {prior}, lambda {lam:g}",
-                         "dense_r10_in_sample": pooled(lambda c, d: mapped(d, W)),
+                         "dense_r10_in_sample": pooled(lambda c, d, W=W: mapped(d, W)),
                          "dense_r10_held_out": round(float(np.mean(held)), 4),
                          "cos_to_joined_held_out": round(float(np.mean(cos)), 4)})
             print(rows[-1], flush=True)

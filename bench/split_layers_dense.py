@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from locomo import DATA, questions, turns  # noqa: E402
 from one_pass_dense import with_context  # noqa: E402
+from split_layers import SplitEncoder  # noqa: E402
 
 from hindsight.embeddings.e5_numpy import bundled_model_path  # noqa: E402
 from hindsight.embeddings.e5_onnx import OnnxE5  # noqa: E402
-from split_layers import SplitEncoder  # noqa: E402
 
 
 def recall_at(query: np.ndarray, vectors: np.ndarray, dia: list[str], asked: list[dict], k: int = 10) -> list[float]:
