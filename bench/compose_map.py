@@ -86,16 +86,25 @@ def main() -> None:
     parser.add_argument("--vectors", type=Path, required=True)
     parser.add_argument("--conversations", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--lams", type=float, nargs="+", default=[0.1, 0.3, 1, 3, 10, 30, 100, 300])
+    parser.add_argument("--test", type=int, nargs="*", default=[], help="test conversations: maps fitted on all dev")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     data = {c: load(args.vectors, c) for c in args.conversations}
+    tests = {c: load(args.vectors, c) for c in args.test}
+
+    def on_test(fn) -> float | None:  # type: ignore[no-untyped-def]
+        values = [r for c, d in tests.items() for r in recall(d, fn(c, d))]
+        return round(float(np.mean(values)), 4) if values else None
 
     def pooled(fn) -> float:  # type: ignore[no-untyped-def]
         return round(float(np.mean([r for c, d in data.items() for r in recall(d, fn(c, d))])), 4)
 
-    rows = [{"variant": "joined (today's encode)", "dense_r10": pooled(lambda c, d: d["joined"])},
-            {"variant": "turn alone", "dense_r10": pooled(lambda c, d: d["alone"])},
-            {"variant": "compose (today's option: own x2, length-weighted)", "dense_r10": pooled(lambda c, d: compose_today(d))}]
+    rows = [{"variant": "joined (today's encode)", "dense_r10": pooled(lambda c, d: d["joined"]),
+             "dense_r10_test": on_test(lambda c, d: d["joined"])},
+            {"variant": "turn alone", "dense_r10": pooled(lambda c, d: d["alone"]),
+             "dense_r10_test": on_test(lambda c, d: d["alone"])},
+            {"variant": "compose (today's option: own x2, length-weighted)", "dense_r10": pooled(lambda c, d: compose_today(d)),
+             "dense_r10_test": on_test(lambda c, d: compose_today(d))}]
     for prior in ("zero", "mix"):
         for lam in args.lams:
             held, cos = [], []
@@ -108,11 +117,13 @@ def main() -> None:
             rows.append({"variant": f"ridge toward {prior}, lambda {lam:g}",
                          "dense_r10_in_sample": pooled(lambda c, d, W=W: mapped(d, W)),
                          "dense_r10_held_out": round(float(np.mean(held)), 4),
+                         "dense_r10_test": on_test(lambda c, d, W=W: mapped(d, W)),
                          "cos_to_joined_held_out": round(float(np.mean(cos)), 4)})
             print(rows[-1], flush=True)
     print(json.dumps(rows[:3]))
     if args.out:
-        args.out.write_text(json.dumps({"conversations": args.conversations, "rows": rows}, indent=1) + "\n")
+        args.out.write_text(json.dumps({"conversations": args.conversations, "test": args.test, "rows": rows},
+                                       indent=1) + "\n")
 
 
 if __name__ == "__main__":
