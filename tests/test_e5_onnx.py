@@ -87,6 +87,24 @@ def test_a_batch_equals_its_texts_one_at_a_time(cache: Path) -> None:
     assert (1 - _cos(batched, single)).max() < 1e-5
 
 
+def test_graphs_of_two_layer_ranges_chained_give_the_whole_graphs_vectors(cache: Path) -> None:
+    """`_graph(layers=)` (bench/split_layers.py, docs/benchmarks.md "Write cost, round 32"): layers 0-8 then 9-11,
+    each its own session, reproduce the whole graph's vectors (not bit for bit: two sessions)."""
+    onnx, ort = e5_onnx._require()
+    model = _model(cache, "q4")
+    whole = model.encode(TEXTS)
+    lower, upper = (ort.InferenceSession(model._graph(onnx, 4, layers=r).SerializeToString(),
+                                         providers=["CPUExecutionProvider"]) for r in (range(0, 9), range(9, model.NL)))
+
+    class Chained:
+        def run(self, names: list[str], feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+            middle = lower.run(names, feeds)[0]
+            return upper.run(names, {"x": middle, "bias": feeds["bias"]})
+
+    model.session = Chained()
+    assert np.abs(model.encode(TEXTS) - whole).max() < 1e-6
+
+
 def test_the_attention_wall_of_encode_heads_matches_numpy(cache: Path, numpy_model: NumpyE5) -> None:
     model = _model(cache, "fp32")
     content = [model.content_ids(t, False) for t in TEXTS[:4]]

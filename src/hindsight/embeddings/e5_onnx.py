@@ -121,8 +121,9 @@ class OnnxE5(NumpyE5):
                                  weight_type=QuantType.QInt8)
             os.replace(Path(scratch) / "out.onnx", target)  # atomic: a reader sees the old file or the whole new one
 
-    def _graph(self, onnx: Any, nbits: int) -> Any:
-        """The layers as an ONNX graph: inputs x [B, L, H] (embedded, normalised) and bias [B, 1, Q, L]."""
+    def _graph(self, onnx: Any, nbits: int, layers: range | None = None) -> Any:
+        """The layers as an ONNX graph: inputs x [B, L, H] (embedded, normalised) and bias [B, 1, Q, L]. `layers`:
+        those layers only, x being the states their first layer reads (bench/split_layers.py)."""
         from onnx import TensorProto, helper, numpy_helper
 
         H, NH, FF = self.H, self.NH, self.FF
@@ -170,7 +171,7 @@ class OnnxE5(NumpyE5):
         merge_shape = const("shape.merge", np.array([0, 0, H], dtype=np.int64))
         scale = const("scale", np.array(1.0 / np.sqrt(hd), dtype=np.float32))
         x = "x"
-        for layer in range(self.NL):
+        for layer in layers if layers is not None else range(self.NL):
             p = f"l{layer}."
             qkv = linear(x, p + "qkv", [p + "q", p + "k", p + "v"], H, H)
             heads = node("Transpose", [node("Reshape", [qkv, split_shape], p + "split")], p + "heads",
