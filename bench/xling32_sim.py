@@ -1,0 +1,154 @@
+"""Offline fusion variants over `xling32_dump.py` dumps (issue 10, round 32).
+
+    python bench/xling32_sim.py DUMP_DIR VARIANTS.json r1 r2 ... > table.json
+
+Re-runs, for each question of a mixed-script pool, the language-aware lanes (`channels._language_aware`: the dense
+channel by script, the cross-lingual and gloss lanes), the weighted rank fusion, the order after fusion (each hit's
+captured multiplier: priors, status, boosts), the learned mixed-pool order and the dense slot, with each variant's
+settings; the keyword and dictionary (`translated`) lists are the dump's. The later steps of the real path (currency
+flags, which move an older version below its newer one) are not replayed, nor a question whose parsed filter
+narrowed or widened the search: those keep the dump's own result. `main` (no settings) must reproduce the dump's hits
+(`agree` counts the questions whose simulated top 5 is the dump's, as a set).
+
+A variant (VARIANTS.json: name -> settings) may set:
+  zh_dense       "pool" (main: a Chinese question's dense channel ranks its whole pool by script) or "head" (as an
+                 English question's: the raw top dense_candidates, by script only where they mix)
+  zh_level       for a Chinese question, the share of the gap between the other script's reference level and its
+                 own that `by_script` takes off an English hit (1: each script's best sit level)
+  w_<channel>    the RRF weight of a channel for a Chinese question (main: the settings' weights)
+  en_w_<channel> the same for an English question
+"""
+
+import json
+import math
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from hindsight.config import RetrievalSettings
+from hindsight.retrieval import xling_rerank
+from hindsight.retrieval.channels import weights
+from hindsight.retrieval.crosslingual import REFERENCE_DEPTH, bias_group
+from hindsight.retrieval.fusion import reciprocal_rank_fusion
+from hindsight.retrieval.glossmatch import gloss_ranked
+
+R = RetrievalSettings()
+CATS = ("en_paraphrase", "zh_paraphrase", "zh_to_en", "en_to_zh", "superseded")
+
+
+def by_script(dense: list, script: dict, own: str, share: float = 1.0) -> list:
+    """`crosslingual.by_script`; with `share` < 1 a hit of the other script than `own` (the question's) loses only
+    that share of the gap between its script's reference level and the question's script's."""
+    per: dict = {}
+    for mid, s in dense:
+        per.setdefault(script.get(mid), []).append(s)
+    level = {k: sum(v[:REFERENCE_DEPTH]) / len(v[:REFERENCE_DEPTH]) for k, v in per.items()}
+    base = level.get(own, 0.0)
+    shifted = {k: (x if k == own or own not in level else share * x + (1 - share) * base) for k, x in level.items()}
+    return sorted(((mid, s - shifted[script.get(mid)]) for mid, s in dense), key=lambda x: -x[1])
+
+
+def lanes(q: dict, script: dict, texts: dict, v: dict) -> dict | None:
+    """The channel lists of a mixed-script pool under variant `v`; None when the pool is one script."""
+    raw = [(mid, s) for mid, s in q["raw"] if mid is not None]
+    if len({script.get(mid) for mid, _ in raw}) < 2:
+        return None
+    zh = bias_group(q["text"]) == "zh"
+    group = "zh" if zh else "en"
+    share = v.get("zh_level", 1.0) if zh else 1.0
+    ranked = by_script(raw, script, group, share)
+    if zh and v.get("zh_dense", "pool") == "pool":
+        own = ranked
+    else:
+        own = raw[: R.dense_candidates]
+        if len({script.get(mid) for mid, _ in own}) > 1:
+            own = by_script(own, script, group, share)
+    other = [(mid, s) for mid, s in ranked if script.get(mid) not in (None, group)]
+    out = {"dense": own[: R.dense_candidates], "crosslingual": other[: R.dense_candidates],
+           "gloss": gloss_ranked(q["text"], other, texts)}
+    for name in ("keyword", "translated"):
+        if name in q["scored"]:
+            out[name] = [(mid, s) for mid, s in q["scored"][name]]
+    return out
+
+
+def simulate(q: dict, script: dict, texts: dict, vec: dict, qv: np.ndarray, v: dict) -> list[str] | None:
+    """The simulated top 5 (set ids) of question `q`, or None when it is not simulated (see the docstring)."""
+    if q["narrowed"] or q["widened"] or q["held"] or "crosslingual" not in q["scored"] or not q["factor"]:
+        return None
+    lists = lanes(q, script, texts, v)
+    if lists is None:
+        return None
+    zh = bias_group(q["text"]) == "zh"
+    w = weights(R, mixed=True, query_group="zh" if zh else "en")
+    prefix = "w_" if zh else "en_w_"
+    w.update({k[len(prefix):]: float(x) for k, x in v.items() if k.startswith(prefix)})
+    fused = reciprocal_rank_fusion({c: [m for m, _ in hits] for c, hits in lists.items()}, w, k=R.rrf_k)
+    default = statistics.median(q["factor"].values())
+    score = {mid: f * q["factor"].get(mid, default) for mid, f in fused.items() if mid in texts}
+    order = sorted(score, key=lambda mid: -score[mid])
+    rank = {c: {mid: k for k, (mid, _) in enumerate(hits, start=1)} for c, hits in lists.items()}
+    value = {c: dict(hits) for c, hits in lists.items()}
+    if len(order) >= xling_rerank.POOL and xling_rerank.model() is not None:
+        cands = []
+        for mid in order[: xling_rerank.POOL]:
+            stored = vec.get(mid)
+            cos = float(np.dot(qv, stored) / (np.linalg.norm(stored) or 1.0)) if stored is not None else None
+            cands.append({"id": mid, "group": script[mid], "text": texts[mid], "cos": cos,
+                          "dense_rank": rank["dense"].get(mid),
+                          "dense_score": round(value["dense"][mid], 6) if mid in value["dense"] else None,
+                          "keyword_rank": rank.get("keyword", {}).get(mid),
+                          "keyword_score": round(value["keyword"][mid], 6) if mid in value.get("keyword", {}) else None,
+                          "crosslingual_rank": rank["crosslingual"].get(mid), "gloss_rank": rank["gloss"].get(mid),
+                          "translated_rank": rank.get("translated", {}).get(mid), "rendered_rank": None,
+                          "fused": round(fused[mid], 6)})
+        got = xling_rerank.reorder(q["text"], "zh" if zh else "en", cands)
+        if got is not None:
+            order = [cands[i]["id"] for i in got[0]] + order[xling_rerank.POOL:]
+    # the dense slot (fusion.keep_dense_best with dense_slot 1, head 5)
+    if len(order) > 5 and R.dense_slot > 0:
+        late = [mid for mid in order[5:] if rank["dense"].get(mid, math.inf) <= R.dense_slot][:4]
+        if late:
+            head = order[: 5 - len(late)]
+            order = head + late + [mid for mid in order if mid not in head and mid not in late]
+    return order[:5]
+
+
+def load(dump: Path, rnd: str) -> tuple[dict, list[dict], dict, np.ndarray]:
+    lines = [json.loads(line) for line in open(dump / f"{rnd}.jsonl", encoding="utf-8")]
+    data = np.load(dump / f"{rnd}.npz")
+    vec = dict(zip(data["ids"].tolist(), data["vectors"], strict=True))
+    return lines[0]["memories"], lines[1:], vec, data["queries"]
+
+
+def main() -> None:
+    dump, variants = Path(sys.argv[1]), json.loads(Path(sys.argv[2]).read_text())
+    variants = {"main": {}, **variants}
+    table: dict = {name: {"hits": {}, "agree": 0, "simulated": 0} for name in variants}
+    per_round: dict = {name: {} for name in variants}
+    for rnd in sys.argv[3:]:
+        mems, qs, vec, qvs = load(dump, rnd)
+        texts = {sid: m["text"] for sid, m in mems.items() if m["status"] == "active"}
+        script = {sid: bias_group(t) for sid, t in texts.items()}
+        for name, v in variants.items():
+            hits: Counter = Counter()
+            for q, qv in zip(qs, qvs, strict=True):
+                top = simulate(q, script, texts, vec, qv, v)
+                if top is None:
+                    hit = q["hit"]
+                else:
+                    hit = bool(set(top) & set(q["relevant"]))
+                    table[name]["simulated"] += 1
+                    table[name]["agree"] += set(top) == set(q["returned"])
+                hits[q["cat"]] += hit
+            per_round[name][rnd] = dict(hits)
+    for name in variants:
+        table[name]["hits"] = {c: sum(r.get(c, 0) for r in per_round[name].values()) for c in CATS}
+    print(json.dumps({"pooled": table, "per_round": per_round}, ensure_ascii=False, indent=1))
+
+
+if __name__ == "__main__":
+    main()
