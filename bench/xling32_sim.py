@@ -1,6 +1,7 @@
 """Offline fusion variants over `xling32_dump.py` dumps (issue 10, round 32).
 
     python bench/xling32_sim.py DUMP_DIR VARIANTS.json r1 r2 ... > table.json
+    python bench/xling32_sim.py DUMP_DIR --grid r1 r2 ... > loro.json   # the declared grid, leave-one-round-out
 
 Re-runs, for each question of a mixed-script pool, the language-aware lanes (`channels._language_aware`: the dense
 channel by script, the cross-lingual and gloss lanes), the weighted rank fusion, the order after fusion (each hit's
@@ -125,6 +126,10 @@ def load(dump: Path, rnd: str) -> tuple[dict, list[dict], dict, np.ndarray]:
 
 
 def main() -> None:
+    if sys.argv[2] == "--grid":  # the declared grid, leave-one-round-out
+        hits = grid_hits(Path(sys.argv[1]), sys.argv[3:])
+        print(json.dumps({"loro": loro(hits), "grid": points(), "hits": hits}, ensure_ascii=False, indent=1))
+        return
     dump, variants = Path(sys.argv[1]), json.loads(Path(sys.argv[2]).read_text())
     variants = {"main": {}, **variants}
     table: dict = {name: {"hits": {}, "agree": 0, "simulated": 0} for name in variants}
@@ -148,6 +153,128 @@ def main() -> None:
     for name in variants:
         table[name]["hits"] = {c: sum(r.get(c, 0) for r in per_round[name].values()) for c in CATS}
     print(json.dumps({"pooled": table, "per_round": per_round}, ensure_ascii=False, indent=1))
+
+
+# ------------------------------------------------------------------ the declared grid, leave-one-round-out
+GRID = {"zh_level": (0.8, 0.9, 1.0, 1.1, 1.2), "w_crosslingual": (0.2, 0.4, 0.6), "w_translated": (0.2, 0.4, 0.6),
+        "w_keyword": (0.8, 1.0), "pool": (20, 30)}
+MAIN = {"zh_level": 1.0, "w_crosslingual": 0.4, "w_translated": 0.4, "w_keyword": 0.8, "pool": 20}
+
+
+def points() -> list[dict]:
+    out = [{}]
+    for key, values in GRID.items():
+        out = [{**p, key: x} for p in out for x in values]
+    return out
+
+
+def fast_top5(q: dict, lists: dict, script: dict, texts: dict, vec: dict, qv: np.ndarray, w: dict, pool: int,
+              feats: dict) -> list[str]:
+    """`simulate`'s top 5 for one weight setting over precomputed `lists`; `feats` caches each candidate's feature
+    row (the order and fused columns are set per setting)."""
+    fused = reciprocal_rank_fusion({c: [m for m, _ in hits] for c, hits in lists.items()}, w, k=R.rrf_k)
+    default = statistics.median(q["factor"].values())
+    score = {mid: f * q["factor"].get(mid, default) for mid, f in fused.items() if mid in texts}
+    order = sorted(score, key=lambda mid: -score[mid])
+    rank = feats["__rank__"]
+    model = xling_rerank.model()
+    if len(order) >= xling_rerank.POOL and model is not None:
+        zh = bias_group(q["text"]) == "zh"
+        rows = []
+        for k, mid in enumerate(order[:pool], start=1):
+            if mid not in feats:
+                stored = vec.get(mid)
+                cos = float(np.dot(qv, stored) / (np.linalg.norm(stored) or 1.0)) if stored is not None else None
+                value = feats["__value__"]
+                cand = {"group": script[mid], "text": texts[mid], "cos": cos, "dense_rank": rank["dense"].get(mid),
+                        "dense_score": round(value["dense"][mid], 6) if mid in value["dense"] else None,
+                        "keyword_rank": rank.get("keyword", {}).get(mid),
+                        "keyword_score": round(value["keyword"][mid], 6) if mid in value.get("keyword", {}) else None,
+                        "crosslingual_rank": rank["crosslingual"].get(mid), "gloss_rank": rank["gloss"].get(mid),
+                        "translated_rank": rank.get("translated", {}).get(mid), "rendered_rank": None, "fused": 0.0}
+                feats[mid] = xling_rerank.features_of(q["text"], "zh" if zh else "en", cand, 1)
+            row = list(feats[mid])
+            row[2], row[10] = 1.0 / k, round(fused[mid], 6)
+            rows.append(row)
+        scores = [model.score(r) for r in xling_rerank.expand(rows)]
+        top = sorted(range(len(rows)), key=lambda i: -scores[i])
+        order = [order[i] for i in top] + order[pool:]
+    if len(order) > 5 and R.dense_slot > 0:
+        late = [mid for mid in order[5:] if rank["dense"].get(mid, math.inf) <= R.dense_slot][:4]
+        if late:
+            head = order[: 5 - len(late)]
+            order = head + late + [mid for mid in order if mid not in head and mid not in late]
+    return order[:5]
+
+
+def grid_hits(dump: Path, rounds: list[str]) -> dict:
+    """round -> point index -> category -> hits, over the declared grid (English questions keep the dump's hit)."""
+    grid = points()
+    out: dict = {}
+    for rnd in rounds:
+        kept = dump / f"grid_{rnd}.json"  # one round's grid hits, computed once
+        if kept.exists():
+            out[rnd] = json.loads(kept.read_text())
+            continue
+        mems, qs, vec, qvs = load(dump, rnd)
+        texts = {sid: m["text"] for sid, m in mems.items() if m["status"] == "active"}
+        script = {sid: bias_group(t) for sid, t in texts.items()}
+        table = [Counter() for _ in grid]
+        for q, qv in zip(qs, qvs, strict=True):
+            zh = q["text"] is not None and bias_group(q["text"]) == "zh"
+            live = zh and simulate(q, script, texts, vec, qv, {}) is not None
+            if not live:
+                for t in table:
+                    t[q["cat"]] += q["hit"]
+                continue
+            by_level: dict = {}
+            for i, p in enumerate(grid):
+                level = p["zh_level"]
+                if level not in by_level:
+                    lists = lanes(q, script, texts, {"zh_level": level})
+                    assert lists is not None
+                    feats = {"__rank__": {c: {m: k for k, (m, _) in enumerate(h, start=1)} for c, h in lists.items()},
+                             "__value__": {c: dict(h) for c, h in lists.items()}}
+                    by_level[level] = (lists, feats)
+                lists, feats = by_level[level]
+                w = weights(R, mixed=True, query_group="zh")
+                w.update({"crosslingual": p["w_crosslingual"], "translated": p["w_translated"], "keyword": p["w_keyword"]})
+                top = fast_top5(q, lists, script, texts, vec, qv, w, p["pool"], feats)
+                table[i][q["cat"]] += bool(set(top) & set(q["relevant"]))
+        out[rnd] = [dict(t) for t in table]
+        kept.write_text(json.dumps(out[rnd]))
+        print(rnd, file=sys.stderr, flush=True)
+    return out
+
+
+def distance(p: dict) -> float:
+    return sum(abs(p[k] - MAIN[k]) / (max(GRID[k]) - min(GRID[k])) for k in GRID)
+
+
+def loro(hits: dict) -> dict:
+    """Each round read by the grid point with the most hits on the other rounds (ties: nearest main)."""
+    grid = points()
+    rounds = list(hits)
+    main_i = grid.index(MAIN)
+    total = [sum(sum(hits[r][i].values()) for r in rounds) for i in range(len(grid))]
+    chosen, held, base = {}, Counter(), Counter()
+    per_round = {}
+    for r in rounds:
+        others = [total[i] - sum(hits[r][i].values()) for i in range(len(grid))]
+        best = max(range(len(grid)), key=lambda i: (others[i], -distance(grid[i])))
+        chosen[r] = grid[best]
+        held.update(hits[r][best])
+        base.update(hits[r][main_i])
+        per_round[r] = {c: hits[r][best].get(c, 0) - hits[r][main_i].get(c, 0) for c in CATS}
+    best_all = max(range(len(grid)), key=lambda i: (total[i], -distance(grid[i])))
+    in_sample = Counter()
+    for r in rounds:
+        in_sample.update(hits[r][best_all])
+    return {"main": {c: base[c] for c in CATS}, "held_out": {c: held[c] for c in CATS},
+            "held_out_minus_main_per_round": per_round, "chosen": chosen,
+            "in_sample_point": grid[best_all], "in_sample": {c: in_sample[c] for c in CATS},
+            "top_points": sorted(({"point": grid[i], "hits": total[i]} for i in range(len(grid))),
+                                 key=lambda x: -x["hits"])[:10], "main_total": total[main_i]}
 
 
 if __name__ == "__main__":
