@@ -2,6 +2,7 @@
 
     python bench/xling32_sim.py DUMP_DIR VARIANTS.json r1 r2 ... > table.json
     python bench/xling32_sim.py DUMP_DIR --grid r1 r2 ... > loro.json   # the declared grid, leave-one-round-out
+    python bench/xling32_sim.py DUMP_DIR --cands 20 OUT_DIR r1 r2 ...  # rerank23_fit.py's rows from the dumps
 
 Re-runs, for each question of a mixed-script pool, the language-aware lanes (`channels._language_aware`: the dense
 channel by script, the cross-lingual and gloss lanes), the weighted rank fusion, the order after fusion (each hit's
@@ -76,8 +77,10 @@ def lanes(q: dict, script: dict, texts: dict, v: dict) -> dict | None:
     return out
 
 
-def simulate(q: dict, script: dict, texts: dict, vec: dict, qv: np.ndarray, v: dict) -> list[str] | None:
-    """The simulated top 5 (set ids) of question `q`, or None when it is not simulated (see the docstring)."""
+def simulate(q: dict, script: dict, texts: dict, vec: dict, qv: np.ndarray, v: dict,
+             pool_out: list | None = None) -> list[str] | None:
+    """The simulated top 5 (set ids) of question `q`, or None when it is not simulated (see the docstring);
+    `pool_out`: filled with the candidates the learned order reads (`v["pool"]` of them, 20 by default)."""
     if q["narrowed"] or q["widened"] or q["held"] or "crosslingual" not in q["scored"] or not q["factor"]:
         return None
     lists = lanes(q, script, texts, v)
@@ -95,7 +98,7 @@ def simulate(q: dict, script: dict, texts: dict, vec: dict, qv: np.ndarray, v: d
     value = {c: dict(hits) for c, hits in lists.items()}
     if len(order) >= xling_rerank.POOL and xling_rerank.model() is not None:
         cands = []
-        for mid in order[: xling_rerank.POOL]:
+        for mid in order[: max(xling_rerank.POOL, v.get("pool", xling_rerank.POOL))]:
             stored = vec.get(mid)
             cos = float(np.dot(qv, stored) / (np.linalg.norm(stored) or 1.0)) if stored is not None else None
             cands.append({"id": mid, "group": script[mid], "text": texts[mid], "cos": cos,
@@ -106,6 +109,9 @@ def simulate(q: dict, script: dict, texts: dict, vec: dict, qv: np.ndarray, v: d
                           "crosslingual_rank": rank["crosslingual"].get(mid), "gloss_rank": rank["gloss"].get(mid),
                           "translated_rank": rank.get("translated", {}).get(mid), "rendered_rank": None,
                           "fused": round(fused[mid], 6)})
+        if pool_out is not None:
+            pool_out.extend(dict(c) for c in cands)
+        cands = cands[: v.get("pool", xling_rerank.POOL)]
         got = xling_rerank.reorder(q["text"], "zh" if zh else "en", cands)
         if got is not None:
             order = [cands[i]["id"] for i in got[0]] + order[xling_rerank.POOL:]
@@ -125,7 +131,29 @@ def load(dump: Path, rnd: str) -> tuple[dict, list[dict], dict, np.ndarray]:
     return lines[0]["memories"], lines[1:], vec, data["queries"]
 
 
+def write_cands(dump: Path, out: Path, pool: int, rounds: list[str]) -> None:
+    """`rerank23_eval.py`'s rows (OUT/main_ROUND.jsonl) from the dumps: each question's `pool` best candidates through
+    the main fusion (none where the question is not simulated: `rerank23_fit.py` keeps its hit)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for rnd in rounds:
+        mems, qs, vec, qvs = load(dump, rnd)
+        texts = {sid: m["text"] for sid, m in mems.items() if m["status"] == "active"}
+        script = {sid: bias_group(t) for sid, t in texts.items()}
+        with open(out / f"main_{rnd}.jsonl", "w", encoding="utf-8") as f:
+            for q, qv in zip(qs, qvs, strict=True):
+                cands: list = []
+                top = simulate(q, script, texts, vec, qv, {"pool": pool}, cands)
+                text = q["text"] or q["query"]
+                f.write(json.dumps({"round": rnd, "line": q["line"], "cat": q["cat"], "hit": q["hit"],
+                                    "relevant": q["relevant"], "returned": q["returned"], "text": text,
+                                    "group": bias_group(text), "cands": cands if top is not None else []},
+                                   ensure_ascii=False) + "\n")
+
+
 def main() -> None:
+    if sys.argv[2] == "--cands":  # DUMP --cands POOL OUT r1 r2 ...
+        write_cands(Path(sys.argv[1]), Path(sys.argv[4]), int(sys.argv[3]), sys.argv[5:])
+        return
     if sys.argv[2] == "--grid":  # the declared grid, leave-one-round-out
         hits = grid_hits(Path(sys.argv[1]), sys.argv[3:])
         print(json.dumps({"loro": loro(hits), "grid": points(), "hits": hits}, ensure_ascii=False, indent=1))
