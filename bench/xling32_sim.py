@@ -78,7 +78,7 @@ def lanes(q: dict, script: dict, texts: dict, v: dict) -> dict | None:
 
 
 def simulate(q: dict, script: dict, texts: dict, vec: dict, qv: np.ndarray, v: dict,
-             pool_out: list | None = None) -> list[str] | None:
+             pool_out: list | None = None, order_out: list | None = None) -> list[str] | None:
     """The simulated top 5 (set ids) of question `q`, or None when it is not simulated (see the docstring);
     `pool_out`: filled with the candidates the learned order reads (`v["pool"]` of them, 20 by default)."""
     if q["narrowed"] or q["widened"] or q["held"] or "crosslingual" not in q["scored"] or not q["factor"]:
@@ -121,7 +121,51 @@ def simulate(q: dict, script: dict, texts: dict, vec: dict, qv: np.ndarray, v: d
         if late:
             head = order[: 5 - len(late)]
             order = head + late + [mid for mid in order if mid not in head and mid not in late]
+    if order_out is not None:
+        order_out.extend(order[: xling_rerank.POOL])
     return order[:5]
+
+
+def script_quota(order: list[str], script: dict, q: int, head: int = 5, depth: int = 20) -> list[str]:
+    """`order` with at least `q` memories of each script in its first `head` where the first `depth` hold them: the
+    best one of a short script below the head takes the lowest place the other script holds beyond its own `q`."""
+    top = list(order[:head])
+    for s in ("zh", "en"):
+        while sum(script.get(m) == s for m in top) < q:
+            others = [m for m in top if script.get(m) != s]
+            cand = next((m for m in order[head:depth] if script.get(m) == s and m not in top), None)
+            if cand is None or len(others) <= q:
+                break
+            top.remove(others[-1])
+            top.append(cand)
+    return top + [m for m in order if m not in top]
+
+
+QUOTAS = {"off": (0, False), "zh1": (1, False), "zh2": (2, False), "all1": (1, True), "all2": (2, True)}
+
+
+def quota_hits(dump: Path, rounds: list[str]) -> dict:
+    """round -> option -> category -> hits (simulated order; a question not simulated keeps the dump's hit)."""
+    out: dict = {}
+    for rnd in rounds:
+        mems, qs, vec, qvs = load(dump, rnd)
+        texts = {sid: m["text"] for sid, m in mems.items() if m["status"] == "active"}
+        script = {sid: bias_group(t) for sid, t in texts.items()}
+        table = {name: Counter() for name in QUOTAS}
+        for q, qv in zip(qs, qvs, strict=True):
+            order: list = []
+            top = simulate(q, script, texts, vec, qv, {}, order_out=order)
+            zh = q["text"] is not None and bias_group(q["text"]) == "zh"
+            for name, (n, every) in QUOTAS.items():
+                if top is None:
+                    hit = q["hit"]
+                else:
+                    head = script_quota(order, script, n)[:5] if n and (zh or every) else top
+                    hit = bool(set(head) & set(q["relevant"]))
+                table[name][q["cat"]] += hit
+        out[rnd] = {name: dict(c) for name, c in table.items()}
+        print(rnd, file=sys.stderr, flush=True)
+    return out
 
 
 def load(dump: Path, rnd: str) -> tuple[dict, list[dict], dict, np.ndarray]:
@@ -151,6 +195,9 @@ def write_cands(dump: Path, out: Path, pool: int, rounds: list[str]) -> None:
 
 
 def main() -> None:
+    if sys.argv[2] == "--quota":  # DUMP --quota r1 r2 ...: the script quota options per round
+        print(json.dumps(quota_hits(Path(sys.argv[1]), sys.argv[3:]), indent=1))
+        return
     if sys.argv[2] == "--cands":  # DUMP --cands POOL OUT r1 r2 ...
         write_cands(Path(sys.argv[1]), Path(sys.argv[4]), int(sys.argv[3]), sys.argv[5:])
         return
