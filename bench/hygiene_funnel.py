@@ -235,8 +235,8 @@ def main() -> int:
                         "not keep the write's one supersede (hygiene round 31d, bench/cascade31.py)")
     args = parser.parse_args()
     if args.no_veto_holds:
-        import hindsight.write.hygiene as hygiene
-        hygiene.VETO_HOLDS = False
+        import hindsight.write.verdict_fold as verdict_fold
+        verdict_fold.VETO_HOLDS = False
     if args.no_said_forms:
         import hindsight.write.numbers as numbers
         numbers.SAID_FORMS = False
