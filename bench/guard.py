@@ -25,8 +25,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "scripts"))  # guard_dataset
 LOCOMO = ROOT.parent / "shared" / "data" / "locomo10.json"
 
+import guard_dataset as ds
 from write_path import (
     grouped,
     latency,
@@ -37,7 +39,6 @@ from write_path import (
     write_json,
 )
 
-from hindsight.safety import dataset as ds
 from hindsight.safety.classifier import get_embedder
 from hindsight.safety.guard import WriteGuard
 from hindsight.safety.redact import redactor

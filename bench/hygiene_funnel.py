@@ -231,17 +231,12 @@ def main() -> int:
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
     parser.add_argument("--no-said-forms", action="store_true", help="main's number reading: without the forms of "
                         "write/numbers_said.py (hygiene round 31, bench/hygnum31.py)")
-    parser.add_argument("--target-apart", action="store_true", help="switch on the veto of write/target_apart.py "
-                        "(a target beside a current value; shipped OFF; hygiene round 31c, bench/hygothers31.py)")
     parser.add_argument("--no-veto-holds", action="store_true", help="main's fold: a vetoed change candidate does "
                         "not keep the write's one supersede (hygiene round 31d, bench/cascade31.py)")
     args = parser.parse_args()
     if args.no_veto_holds:
-        import hindsight.write.hygiene as hygiene
-        hygiene.VETO_HOLDS = False
-    if args.target_apart:
-        import hindsight.write.target_apart as target_apart
-        target_apart.ON = True
+        import hindsight.write.verdict_fold as verdict_fold
+        verdict_fold.VETO_HOLDS = False
     if args.no_said_forms:
         import hindsight.write.numbers as numbers
         numbers.SAID_FORMS = False

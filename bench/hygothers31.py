@@ -1,10 +1,10 @@
-"""Hygiene round 31c (issue 10, branch hygothers31): the rows `write.target_apart` reaches, and the engine replay.
+"""Hygiene round 31c (issue 10, branch hygothers31): the engine replay's comparison (also `bench/cascade31.py`'s).
 
-    PYTHONPATH=src:bench python bench/hygothers31.py rows OUT.json          # rows where the reading fires on a pair
     python bench/hygothers31.py compare MAIN.json BRANCH.json OUT.json       # hygiene_funnel --pairs outputs, main vs branch
 
-A row is reached when `target_apart` fires on any ordered pair of its texts (an other and the existing or new
-memory, the existing and the new one): only there can the veto move an outcome.
+The reading this round measured, `write/target_apart.py` (shipped OFF), was removed in round 32; its `rows` mode (the
+rows where the reading fires on a pair) and `hygiene_funnel.py --target-apart` need a commit before round 32 (e.g.
+70e5f75).
 """
 from __future__ import annotations
 
@@ -12,27 +12,6 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-
-from hygiene_funnel import ROOT, ROUNDS
-
-import hindsight.write.target_apart as reading
-from hindsight.write.target_apart import target_apart
-
-
-def rows(out: Path) -> None:
-    reading.ON = True  # the reading as it would be switched on (it ships OFF)
-    hit: list[str] = []
-    for rnd in ROUNDS:
-        base = ROOT / "bench" / "data" / ("blind" if (ROOT / "bench/data/blind" / rnd).exists() else "train") / rnd
-        for i, line in enumerate((base / "hygiene" / "set.jsonl").read_text(encoding="utf-8").splitlines()):
-            if not line.strip():
-                continue
-            r = json.loads(line)
-            texts = [*(r.get("others") or []), r["existing"], r["new"]]
-            if any(target_apart(a, b) for a in texts for b in texts if a is not b):
-                hit.append(f"{rnd}:{i}")
-    out.write_text(json.dumps(hit, indent=1))
-    print(len(hit), "rows reached")
 
 
 def _cells(res: dict) -> dict:
@@ -61,7 +40,6 @@ def compare(main: Path, branch: Path, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "rows":
-        rows(Path(sys.argv[2]))
-    else:
-        compare(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]))
+    if sys.argv[1] != "compare":
+        sys.exit("usage: hygothers31.py compare MAIN.json BRANCH.json OUT.json (rows: a commit before round 32)")
+    compare(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]))

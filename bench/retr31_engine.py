@@ -5,6 +5,8 @@ each round's questions are asked with weights fitted without that round's family
 
 Writes OUT_DIR/ROUND.json in `retr31_capture.py`'s format (replay it with `retr31_replay.py OUT_DIR demote ...`:
 its "main" columns are then this branch's search).
+
+Needs a commit before round 32 (e.g. 70e5f75): `retrieval/replaced_pair.py` (shipped off) was removed in round 32.
 """
 import json
 import sys

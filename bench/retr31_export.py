@@ -4,6 +4,8 @@ the runtime's data table `src/hindsight/retrieval/replaced_pair_weights.json` (`
     RETR31_STORE_RANKS_ONLY=1 PYTHONPATH=src:bench python bench/retr31_export.py PAIRS.jsonl
 
 The same fits `retr31_read.py` measures held out (there each round's models are fitted without its round family).
+
+Needs a commit before round 32 (e.g. 70e5f75): `retrieval/replaced_pair.py` (shipped off) was removed in round 32.
 """
 import json
 import os

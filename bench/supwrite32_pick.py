@@ -27,12 +27,11 @@ from typing import NamedTuple
 from hindsight.model import MemoryRecord, MemoryType
 from hindsight.retrieval.slot_cues import states_new_change
 from hindsight.text.script import script_of
-from hindsight.write.change_scope import explicit_change
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.occurrences import distinct_occurrences
 from hindsight.write.retire_veto import veto
-from hindsight.write.supersede import change_signalled, departed_in, departed_terms, shared_terms
+from hindsight.write.supersede import change_signalled, departed_in, departed_terms, explicit_change, shared_terms
 from hindsight.write.value_align import labelled_apart
 
 #: how much less credible a new memory may be than one it retires (as `hygiene.MAX_CREDIBILITY_DROP`)

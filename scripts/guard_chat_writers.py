@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from hindsight.safety import dataset as ds  # noqa: E402
+import guard_dataset as ds  # noqa: E402
 
 DIALOGUE = "train-locomo"
 CHAT = "train-chat"

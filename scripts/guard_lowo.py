@@ -31,12 +31,12 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import guard_dataset as ds  # noqa: E402
 import guard_model as gm  # noqa: E402
 from guard_chat_writers import chat_writers  # noqa: E402
 from plain_facts import load_ops_notes  # noqa: E402
 from train_guard import BLIND_ROUNDS, OPERATING_THRESHOLD, TARGET_FP, plain_examples  # noqa: E402
 
-from hindsight.safety import dataset as ds  # noqa: E402
 from hindsight.safety.classifier import CLASSES, STRUCTURED_NAMES, GuardClassifier  # noqa: E402
 
 DATA = ROOT / "src" / "hindsight" / "safety" / "data"

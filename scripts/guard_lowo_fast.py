@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import guard_dataset as ds  # noqa: E402
 import guard_model as gm  # noqa: E402
 import guard_variants as gv  # noqa: E402
 from guard_chat_writers import CHAT, DIALOGUE  # noqa: E402
@@ -48,7 +49,6 @@ from guard_lowo import HELD, OPS, OWN, load_examples  # noqa: E402
 from plain_facts import load_ops_notes  # noqa: E402
 from train_guard import CONFIGS  # noqa: E402
 
-from hindsight.safety import dataset as ds  # noqa: E402
 from hindsight.safety.classifier import GuardClassifier, structured_features  # noqa: E402
 from hindsight.safety.normalize import normalize_for_screening, prepare  # noqa: E402
 from hindsight.safety.redact import redactor  # noqa: E402

@@ -20,10 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import guard_dataset as ds
 import numpy as np
 
 from hindsight.linear import softmax, train_softmax
-from hindsight.safety import dataset as ds
 from hindsight.safety.classifier import CLASSES, EMBED_DIM, GuardClassifier, get_embedder, structured_features
 from hindsight.safety.guard import HARD_RULE_IDS, consults_classifier
 from hindsight.safety.normalize import normalize_for_screening

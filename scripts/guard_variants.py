@@ -13,12 +13,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import guard_dataset as ds
 import guard_model as gm
 import numpy as np
 from guard_loosen import loosen_at_stake
 from guard_transcript import transcript_view
 
-from hindsight.safety import dataset as ds
 from hindsight.safety.classifier import GuardClassifier, structured_features
 from hindsight.safety.features import _IDX, _SENT, BASE, _sentence_bits
 from hindsight.safety.normalize import normalize_for_screening, prepare

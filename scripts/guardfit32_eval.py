@@ -28,13 +28,13 @@ for sub in ("src", "scripts", "bench"):
     sys.path.insert(0, str(ROOT / sub))
 
 import guard_curve as gc  # noqa: E402
+import guard_dataset as ds  # noqa: E402
 import guard_long_windows as lw  # noqa: E402
 import guard_lowo_fast as lf  # noqa: E402
 import guard_model as gm  # noqa: E402
 from guard_reading_inputs import READING_NAMES, reading_features  # noqa: E402
 from train_guard import CONFIGS  # noqa: E402
 
-from hindsight.safety import dataset as ds  # noqa: E402
 from hindsight.safety import guard as guard_module  # noqa: E402
 from hindsight.safety.classifier import STRUCTURED_NAMES, GuardClassifier  # noqa: E402
 from hindsight.safety.long_text import is_long  # noqa: E402

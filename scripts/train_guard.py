@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import guard_dataset as ds  # noqa: E402
 from guard_model import (  # noqa: E402
     CACHE,
     EXTRA_CACHES,
@@ -55,7 +56,6 @@ from guard_model import (  # noqa: E402
 from plain_facts import is_held_out as plain_held_out  # noqa: E402
 from plain_facts import load_plain_facts, load_secret_notes, locomo_turns  # noqa: E402
 
-from hindsight.safety import dataset as ds  # noqa: E402
 from hindsight.safety.classifier import CLASSES, STRUCTURED_NAMES, GuardClassifier  # noqa: E402
 
 DATA = ROOT / "src" / "hindsight" / "safety" / "data"

@@ -129,8 +129,7 @@ def test_the_new_plan_ranks_first_and_the_old_one_is_not_current(plans: tuple[Me
                                                                  old: int, new: int) -> None:
     """Fails before: the booked flight / the first outing date came back current, for the Chinese question first."""
     engine, ids = plans
-    # the whole depth: since round 31 an older version the pair model is sure of leaves the head (`replaced_pair`)
-    # for the end of the depth; it stays below the newer plan and not current
+    # the whole depth: the older version stays below the newer plan and not current
     hits = engine.search(query, top_k=10, now=T0 + timedelta(days=3))
     order = [h.memory.id for h in hits]
     assert ids[new] in order and ids[old] in order

@@ -17,12 +17,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import guard_chat_writers as cw  # noqa: E402
 import guard_curve as gc  # noqa: E402
+import guard_dataset as ds  # noqa: E402
 import guard_lowo_fast as lf  # noqa: E402
 import guard_model as gm  # noqa: E402
 from guard_locomo_turns import DATA, sessions  # noqa: E402
 from train_guard import CONFIGS  # noqa: E402
-
-from hindsight.safety import dataset as ds  # noqa: E402
 
 needs_locomo = pytest.mark.skipif(not DATA.exists(), reason="../shared/data/locomo10.json is not here")
 

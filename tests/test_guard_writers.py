@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-from hindsight.safety import dataset as ds
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))  # the guard set lives with the scripts
+import guard_dataset as ds  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUNDS = {"blind-r1": ROOT / "bench/data/blind/r1/guard/set.jsonl", "blind-r2": ROOT / "bench/data/blind/r2/guard/set.jsonl"}

@@ -12,7 +12,7 @@ import pytest
 
 from hindsight.model import MemoryRecord
 from hindsight.storage.sqlite_store import SQLiteStore
-from hindsight.write import hygiene
+from hindsight.write import verdict_fold
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
@@ -64,7 +64,7 @@ def test_a_vetoed_closest_candidate_keeps_the_one_supersede(checker: HygieneChec
 @pytest.mark.parametrize(("closest", "lower", "new"), CASCADE)
 def test_off_the_lower_candidate_is_retired_as_before(checker: HygieneChecker, monkeypatch: pytest.MonkeyPatch,
                                                       closest: str, lower: str, new: str) -> None:
-    monkeypatch.setattr(hygiene, "VETO_HOLDS", False)
+    monkeypatch.setattr(verdict_fold, "VETO_HOLDS", False)
     decision, _, _, b = _fold_both(checker, closest, lower, new)
     assert decision.supersedes == [b.id]
 

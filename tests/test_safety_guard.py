@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import base64
 import random
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from hindsight.safety import dataset as ds
 from hindsight.safety.classifier import get_classifier, get_embedder
 from hindsight.safety.guard import GuardVerdict, WriteGuard, flag_directive
 from hindsight.safety.normalize import normalize_for_screening, prepare
 from hindsight.safety.rules import CATEGORIES, RULES, match_rules
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))  # the guard set lives with the scripts
+import guard_dataset as ds  # noqa: E402
 
 
 @pytest.fixture(scope="module")

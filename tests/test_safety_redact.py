@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
-from hindsight.safety import dataset as ds
 from hindsight.safety.redact import (
     KINDS,
     RedactionResult,
@@ -15,6 +17,9 @@ from hindsight.safety.redact import (
     redact,
     redactor,
 )
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))  # the guard set lives with the scripts
+import guard_dataset as ds  # noqa: E402
 
 
 def _assert_redacted(text: str, value: str, kind: str) -> RedactionResult:

@@ -28,7 +28,6 @@ from hindsight.retrieval.pass_features import FirstPass
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.relevance import hit_features, model_for
-from hindsight.retrieval.replaced_pair import mark_replaced
 from hindsight.retrieval.rerank import Reranker
 from hindsight.retrieval.scoring import (
     SUNK,
@@ -138,9 +137,6 @@ class HybridRetriever:
         retired_too = Scope(namespace=scope.namespace, statuses=(Status.active, Status.deprecated))
         hits = mark_note_changes(hits, self._embeddings, lambda vector, n, floor: self._neighbours(
             retired_too, vector, n, floor), r.result_depth)
-        # a newer hit the fitted pair model reads as replacing an older one: the older one leaves the head (round 31)
-        hits = mark_replaced(hits, self._embeddings, lambda vector, n, floor: self._neighbours(
-            retired_too, vector, n, floor), self._times, r.result_depth, model=self.embedder.name)
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions
@@ -260,10 +256,6 @@ class HybridRetriever:
             return records[mid].content if mid in records else None
 
         return bridge.place(hits, head, ranked, lambda h: h.memory.id, content, names, vector, vectors.get, make)
-
-    def _times(self, ids: list[str]) -> dict[str, datetime]:
-        """Reference times of stored memories (`replaced_pair`'s earlier neighbours)."""
-        return {mid: rec.reference_time for mid, rec in self.store.get_many(ids).items()}
 
     def _successors(self, query: str, first: FirstPass, hits: list[SearchHit], top_k: int, now: datetime,
                     options: SearchOptions) -> list[SearchHit]:

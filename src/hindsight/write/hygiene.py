@@ -40,9 +40,8 @@ from hindsight.storage.base import Edge, MemoryStore, Scope
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.fact_vectors import FactVectorCache, fact_vectors, query_similarity, query_vectors
-from hindsight.write.judge import CUE_FLOOR, classify, says_more
+from hindsight.write.judge import CUE_FLOOR, classify
 from hindsight.write.occurrences import distinct_occurrences
-from hindsight.write.retire_veto import veto
 from hindsight.write.slot_change import nearest_other
 from hindsight.write.slot_change import overrides as slot_overrides
 from hindsight.write.supersede import (
@@ -60,9 +59,8 @@ from hindsight.write.thresholds import (
     Band,
     HygieneThresholds,
 )
+from hindsight.write.verdict_fold import fold, less_credible
 
-#: a veto that keeps the write's change candidate also keeps its one supersede: lower candidates are linked (round 31e)
-VETO_HOLDS = True
 #: texts longer than this are compared whole (exact duplicate or kept apart), not judged by the lexical analysis
 MAX_JUDGED_CHARS = 4_000
 
@@ -91,14 +89,6 @@ def _consolidation_keeps(old: MemoryRecord, verdict: Verdict | None = None) -> b
     if old.type == MemoryType.episodic:
         return True
     return verdict is not None and verdict.label == "override" and any(old.metadata.get(k) for k in SOURCE_KEYS)
-
-
-_CROSS_TYPE_OVERRIDE = {MemoryType.episodic, MemoryType.semantic}
-
-
-
-def _types_meet_for_override(old: MemoryType, new: MemoryType) -> bool:
-    return old == new or (old in _CROSS_TYPE_OVERRIDE and new in _CROSS_TYPE_OVERRIDE)
 
 
 EVENT_GAP = timedelta(days=1)
@@ -275,52 +265,7 @@ class HygieneChecker:
 
     def _fold(self, decision: HygieneDecision, reasons: list[str], old: MemoryRecord, new: MemoryRecord,
               verdict: Verdict) -> None:
-        label = verdict.label
-        if label in ("duplicate", "override") and _separate_events(old, new):
-            label = "supplement"
-        if label == "duplicate":
-            if old.type == new.type and decision.duplicate_of is None:
-                more = says_more(old.content, new.content)
-                if more and _less_credible(new, old):  # its text would become the more credible memory's (round 30)
-                    decision.supplements.append(old.id)
-                    reasons.append(f"restates {old.id} with more detail but has lower credibility "
-                                   f"({new.credibility:.2f} < {old.credibility:.2f}): linked, not merged")
-                    return
-                decision.duplicate_of = old.id
-                decision.adopt_text = more and not (old.encrypted or new.encrypted)
-                reasons.append(f"duplicate of {old.id}: {verdict.reason}")
-                return
-            label = "supplement"  # a restatement across types (or a second copy) is linked, not merged
-        if label == "override":
-            if not _types_meet_for_override(old.type, new.type):
-                label = "supplement"
-            elif why := veto(old.content, new.content):
-                decision.supplements.append(old.id)  # positive evidence of another topic or attribute (`retire_veto`)
-                reasons.append(f"supplements {old.id}: linked, not retired: {why}")
-                if VETO_HOLDS:
-                    decision.held_by = decision.held_by or old.id
-                return
-            elif decision.supersedes or decision.held_by:
-                # the write's one change was read on a closer candidate that a veto protected (round 31e): the
-                # change cue belongs to that pair, so a lower candidate is linked, not retired in its place
-                # one write changes one fact: the closest match is superseded, a further candidate only linked
-                # (a change cue says *something* changed, not that every similar memory did)
-                decision.supplements.append(old.id)
-                reasons.append(f"also close to {old.id}, linked: one write supersedes one memory"
-                               + (f" (held by the vetoed {decision.held_by})" if decision.held_by else ""))
-                return
-            elif new.credibility < old.credibility - self.max_credibility_drop:
-                decision.supplements.append(old.id)
-                reasons.append(f"contradicts {old.id} but has lower credibility "
-                               f"({new.credibility:.2f} < {old.credibility:.2f}): linked, not deprecated")
-                return
-            else:
-                decision.supersedes.append(old.id)
-                reasons.append(f"supersedes {old.id}: {verdict.reason}")
-                return
-        if label == "supplement":
-            decision.supplements.append(old.id)
-            reasons.append(f"supplements {old.id}: {verdict.reason}")
+        fold(decision, reasons, old, new, verdict, _separate_events, self.max_credibility_drop)
 
     # ------------------------------------------------------------------ apply
     def apply(self, record: MemoryRecord, decision: HygieneDecision, actor: str,
@@ -353,7 +298,7 @@ class HygieneChecker:
         metadata["restated_count"] = int(metadata.get("restated_count", 0)) + 1
         metadata["last_restated_at"] = now.isoformat()
         # a less credible restatement counts, but adds no tags to what a more credible source said (attack round 30)
-        tags = existing.tags if _less_credible(record, existing) else list(dict.fromkeys(existing.tags + record.tags))
+        tags = existing.tags if less_credible(record, existing) else list(dict.fromkeys(existing.tags + record.tags))
         tags = tags[:MAX_TAGS]
         event_time = existing.event_time
         if record.event_time is not None and (event_time is None or record.event_time > event_time):
@@ -374,13 +319,6 @@ class HygieneChecker:
 
     def _deprecate(self, old_id: str, new_id: str, reason: str, actor: str, now: datetime) -> None:
         deprecate(self.store, old_id, new_id, reason, actor, now)
-
-
-def _less_credible(new: MemoryRecord, old: MemoryRecord) -> bool:
-    """Whether `new` is asserted with less credibility than `old`: its words may not become `old`'s. On main an
-    external page (0.5) restating a user's memory (1.0) with one more detail rewrote it and added its tags, the memory
-    still the user's at 1.0 - the change `security/claims.py` lowers to agent on every other door (attack round 30)."""
-    return new.credibility < old.credibility
 
 
 def deprecate(store: MemoryStore, old_id: str, new_id: str, reason: str, actor: str, now: datetime) -> bool:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from hindsight.retrieval.currency import anchors, states_change
 from hindsight.write.shared_attribute import shared
-from hindsight.write.target_apart import target_apart
 
 ON = True
 MIN_TERMS = 8
@@ -67,6 +66,5 @@ def other_attribute(old: str, new: str) -> str:
 
 
 def veto(old: str, new: str) -> str:
-    """Why a change verdict does not retire `old` ("" when it may): another topic, or another attribute (a target
-    beside a current value: `target_apart`)."""
-    return other_topic(old, new) or other_attribute(old, new) or target_apart(old, new)
+    """Why a change verdict does not retire `old` ("" when it may): another topic, or another attribute."""
+    return other_topic(old, new) or other_attribute(old, new)

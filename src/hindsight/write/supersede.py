@@ -30,8 +30,10 @@ from hindsight.retrieval.slot_cues import states_new_change
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.script import script_of
 from hindsight.text.tokenize import query_terms
-from hindsight.write.change_scope import change_sentences, explicit_change, scope_terms
 from hindsight.write.conflict import Verdict
+from hindsight.write.end_cues import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
+from hindsight.write.endings import ending
+from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH
 from hindsight.write.pair_features import anchor_terms
 from hindsight.write.slot_align import _abbreviates
 from hindsight.write.value_align import labelled_apart
@@ -53,9 +55,6 @@ TERM_BONUS = 0.02
 MAX_TERMS = 3
 #: Shared words that rank change candidates (`retarget`).
 MAX_RANK_TERMS = 8
-#: among change candidates, more words shared with the new text's change sentences first (round 30b: measured, off -
-#: it moved one retirement, in sample only; docs/benchmarks.md "Hygiene, round 30b")
-SCOPE_RANK = False
 #: A wide candidate that does not hold the value the new text leaves needs this many shared terms to be retired.
 FAR_SHARED = 2
 
@@ -66,6 +65,13 @@ _ANNOUNCED_EN = re.compile(
     r"called off|instead|renewed|ended|over now|out now|no more|now|new)\b"
 )
 _ANNOUNCED_ZH = re.compile(r"(改|换|调整|变更|更新|推迟|延期|取消|结束|下架|下线|到期|续约|现在|目前|如今|已经|不再|新的|最新)")
+
+
+def explicit_change(text: str) -> bool:
+    """Whether `text` carries a switch, end or change-of-state cue of the hygiene lexicons (EN/ZH)."""
+    lowered = text.lower()
+    return any(p.search(lowered) for p in (_STRONG_EN, _END_EN, _SWITCH_EN)) or any(
+        p.search(text) for p in (_STRONG_ZH, _END_ZH, _SWITCH_ZH)) or ending(text) is not None
 
 
 def change_signalled(text: str) -> bool:
@@ -238,9 +244,6 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
     * a candidate from the wide search or an earlier event must hold the value left, or share `FAR_SHARED`
       names, products or dictionary meanings (`shared_terms`): far back, similarity and a cue alone are not
       evidence of the same fact;
-    * then more words shared with the sentences of the new text that say the change, when it also has sentences
-      that say none (`change_scope.scope_terms`, up to `MAX_RANK_TERMS`: "T60量产推迟到明年5月。陈总的意思是 ... 低温和
-      沙尘测试" retires the note that holds 量产, not the one that shares the second sentence; round 30b),
     * then more shared words (up to `MAX_RANK_TERMS`; the pair model gives most same-topic pairs with a cue a
       change probability near 1, so it cannot tell them apart), then the surer verdict, first.
     A candidate of the wide search that is not retired is dropped (never linked from afar).
@@ -250,8 +253,6 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
     holds = {old.id: departed_in(old.content, departed) for old, v, _ in judged if v.label == "override"}
     targeted = any(holds.values())
     contrast = CONTRAST_HELD and contrasted(new_text)
-    # the change sentences, read only when two candidates are read as changed (one is retired either way)
-    scope = change_sentences(new_text) if SCOPE_RANK and sum(v.label == "override" for _, v, _ in judged) > 1 else ""
     out: list[tuple[tuple[float, ...], MemoryRecord, Verdict]] = []
     for old, verdict, far in judged:
         shared = shared_terms(old.content, new_text)
@@ -268,9 +269,7 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
                 continue
             if why:
                 verdict = Verdict("supplement", f"kept and linked: {why} ({verdict.reason})")
-        named = scope_terms(old.content, scope) if verdict.label == "override" else 0
-        key = (-float(holds.get(old.id, 0)), -float(min(MAX_RANK_TERMS, named)), -float(min(MAX_RANK_TERMS, shared)),
-               -round(verdict.confidence, 2))
+        key = (-float(holds.get(old.id, 0)), -float(min(MAX_RANK_TERMS, shared)), -round(verdict.confidence, 2))
         out.append((key, old, verdict))
     out.sort(key=lambda item: item[0])
     return [(old, verdict) for _, old, verdict in out]

@@ -17,7 +17,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-DATA_DIR = Path(__file__).parent / "data"
+#: the package's safety data (this module moved here from `hindsight/safety/dataset.py` in round 32: calibration code
+#: lives with the scripts that train and measure the guard)
+DATA_DIR = Path(__file__).resolve().parents[1] / "src" / "hindsight" / "safety" / "data"
 GUARD_SET = DATA_DIR / "guard_labelled.jsonl"
 PII_SET = DATA_DIR / "pii_labelled.jsonl"
 # Development rounds written for the failure kinds of issue 10 (one record per text, with its ``kind``).
