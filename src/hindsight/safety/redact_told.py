@@ -33,7 +33,9 @@ _NOW = (
     r"\bis\s+now\b|\bnow\s+(?:reads|opens\s+(?:on|with)|is)\b|\b(?:(?:re)?set|changed|switched|updated)\s+(?:it\s+)?to\b|"
     r"(?:密码)?(?:现在|目前)?(?:已经)?(?:改成了?|改为|换成了?|重置为|重置成|设成了?|设为|设置为|更新为|现在是|目前是))"
 )
-_LOCK_NOW = re.compile(_LOCK + r"[^\n.;!?。；！？\d]{0,12}?" + _NOW + r"\s*[:：]?\s*[\"'“]?(?P<value>\d{4,8}|\d{3}[ -]\d{3})(?![\w-]|[.,]\d)")
+# Between the lock and its state a few words, never a schedule's ("门禁时间改成了 2230", "the gate's hours are now 0700").
+_NOT_CODE = r"(?!时间|时段|开放|关门|几点|\bhours?\b|\btimes?\b|\bschedule|\bopening|\bclosing)"
+_LOCK_NOW = re.compile(_LOCK + r"(?:" + _NOT_CODE + r"[^\n.;!?。；！？\d]){0,12}?" + _NOW + r"\s*[:：]?\s*[\"'“]?(?P<value>\d{4,8}|\d{3}[ -]\d{3})(?![\w-]|[.,]\d)")
 # A device that shows one-time codes, then a verb that says it showed one.
 _DEVICE = (
     r"(?i)(?:\b(?:google\s+|microsoft\s+|ms\s+|duo\s+|okta\s+)?authenticator(?:\s+app)?|\b(?:hardware|rsa|securid|security|soft|otp|2fa|mfa|totp)\s+token|"
@@ -60,12 +62,21 @@ _BACK = (
 _BACK_CODE = re.compile(_CODE_NAMED + _BACK + r"(?P<value>" + OTP_VALUE + r")" + _END)
 
 
+# A year, not a code: "门禁改成了 2025 年的新系统", "the safe is now 2019 vintage" is read by ``otp_ok`` only when 年 is glued.
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+_YEAR_AFTER = re.compile(r"\s*(?:年|\b(?:model|vintage|edition|version)\b)")
+
+
 def find_told_codes(text: str) -> list[Span]:
-    """A lock's code told as its new state (a password), a code a device showed and a code given by a back reference
-    (one-time codes); see the module."""
+    """A lock's code told as its new state, a code a device showed and a code given by a back reference; see the
+    module."""
     out: list[Span] = []
-    for kind, pattern in (("password", _LOCK_NOW), ("otp", _DEVICE_CODE), ("otp", _BACK_CODE)):
+    for pattern in (_LOCK_NOW, _DEVICE_CODE, _BACK_CODE):
         for m in pattern.finditer(text):
-            if otp_ok(text, m.group("value"), m.end("value")) and not declared_invalid(text, *m.span("value")):
-                out.append((kind, *m.span("value")))
+            value = m.group("value")
+            if _YEAR.fullmatch(value) and _YEAR_AFTER.match(text, m.end("value")):
+                continue
+            if otp_ok(text, value, m.end("value")) and not declared_invalid(text, *m.span("value")):
+                # as ``redact_cues``' lock reading: a lock's 密码 is a password, a code / PIN / combination a code
+                out.append(("password" if "密码" in m.group(0) else "otp", *m.span("value")))
     return out
