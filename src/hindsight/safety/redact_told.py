@@ -67,16 +67,35 @@ _YEAR = re.compile(r"(?:19|20)\d{2}")
 _YEAR_AFTER = re.compile(r"\s*(?:年|\b(?:model|vintage|edition|version)\b)")
 
 
+# A digit value in a code's shape: the lock and device readings look back from each one over a bounded window (a scan of
+# the whole text with their long alternations cost ten times more on ordinary prose).
+_DIGITS = re.compile(r"(?<![\w-])(?:\d{4,8}|\d{3}[ -]\d{3}|\d{2}[ -]\d{2}[ -]\d{2}|\d{4}[ -]\d{4})(?![\w-]|[.,]\d|[ -]\d)")
+_LOOK_BACK = 96
+# A cheap first look at the window: a lock's or a device's word somewhere in it (most numbers in prose have neither).
+_HINTS = (re.compile(r"(?i)pad|safe|lock|box|门|锁|柜|箱"), re.compile(r"(?i)authenticator|token|fob|app\b|验证器|令牌|口令"))
+
+
+def _kept(text: str, value: str, end: int) -> bool:
+    if _YEAR.fullmatch(value) and _YEAR_AFTER.match(text, end):
+        return False
+    return otp_ok(text, value, end) and not declared_invalid(text, end - len(value), end)
+
+
 def find_told_codes(text: str) -> list[Span]:
     """A lock's code told as its new state, a code a device showed and a code given by a back reference; see the
     module."""
     out: list[Span] = []
-    for pattern in (_LOCK_NOW, _DEVICE_CODE, _BACK_CODE):
-        for m in pattern.finditer(text):
-            value = m.group("value")
-            if _YEAR.fullmatch(value) and _YEAR_AFTER.match(text, m.end("value")):
+    for d in _DIGITS.finditer(text):
+        lo = max(0, d.start() - _LOOK_BACK)
+        for hint, pattern in zip(_HINTS, (_LOCK_NOW, _DEVICE_CODE), strict=True):
+            if not hint.search(text, lo, d.start()):
                 continue
-            if otp_ok(text, value, m.end("value")) and not declared_invalid(text, *m.span("value")):
+            m = next((m for m in pattern.finditer(text, lo, d.end()) if m.end("value") == d.end()), None)
+            if m is not None and _kept(text, m.group("value"), d.end()):
                 # as ``redact_cues``' lock reading: a lock's 密码 is a password, a code / PIN / combination a code
                 out.append(("password" if "密码" in m.group(0) else "otp", *m.span("value")))
+                break
+    for m in _BACK_CODE.finditer(text):
+        if _kept(text, m.group("value"), m.end("value")):
+            out.append(("otp", *m.span("value")))
     return out
