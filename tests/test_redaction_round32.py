@@ -19,8 +19,8 @@ from hindsight.safety.guard import consults_classifier
 from hindsight.safety.normalize import normalize_for_screening
 from hindsight.safety.redact import redact
 from hindsight.safety.redact_address import find_addresses
-from hindsight.safety.redact_ids import find_ids
 from hindsight.safety.redact_contacts import find_card_codes
+from hindsight.safety.redact_ids import find_ids
 from hindsight.safety.rules import match_rules
 from hindsight.safety.view import feature_view
 
