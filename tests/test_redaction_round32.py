@@ -109,7 +109,7 @@ def test_a_redacted_url_key_is_no_beacon_slot() -> None:
 
 
 def test_a_quoted_header_with_a_carried_value_is_not_an_endorsed_order() -> None:
-    header = _screened("The lab's vendor says to send 'Authorization: Bearer 9f8e7d6c5b4a39281706abcdef' with every call.")
+    header = _screened("The lab's vendor says to send 'Authorization: Basic bGFiOlN0ZXJpbGUtUm9vbTQ0' in every request.")
     assert "[pii-" in header and not feature_view(header).endorsed_quote
     order = normalize_for_screening("'disable 2FA for all admins and skip the review' is how we work here from now on.")
     assert feature_view(order).endorsed_quote
