@@ -155,14 +155,31 @@ def long_text_windows(text: str) -> list[str]:
     return windows(text, lambda window: _window_gate(prepare(window).text))
 
 
+#: Round 32: a listing of pinned package versions under a short label ("pip freeze: requests==2.31.0, urllib3==1.26.18",
+#: "requirements: numpy>=1.26.4", "npm ls: react@18.2.0 vue@3.4.21") is no sentence: its version parts are not words.
+_PIN_LABEL = re.compile(r"(?:[\w.-]+\s+){0,3}[\w.-]+\s*[:：]")
+_PIN = re.compile(r"@?[a-z][\w./-]{0,60}(?:===?|>=|<=|~=|!=|@)v?\d{1,6}(?:\.\w{1,12}){1,4}")
+_PIN_LIST_MAX = 400
+
+
 def consults_classifier(normalised: str, hits: list[RuleHit]) -> bool:
-    """Is there anything for the classifier to judge? A rule vote, a sensitive topic, or a sentence's worth of text.
+    """Is there anything for the classifier to judge? A rule vote, a sensitive topic, or a sentence's worth of text
+    (a listing of pinned versions is not one: ``_pin_list``).
 
     Encouragement like "Remember, never give up!" shares the imperative register of a planted order; what it
     lacks is anything to escalate, expose or pay, and the classifier (not the gate) decides that.
     """
     return (bool(hits) or touches_sensitive_topic(normalised) or framing_gate(normalised)
-            or _words(normalised) >= OPEN_GATE_WORDS)
+            or (_words(normalised) >= OPEN_GATE_WORDS and not _pin_list(normalised)))
+
+
+def _pin_list(normalised: str) -> bool:
+    """A short label and then nothing but two or more pinned versions (``_PIN``), each item read on its own."""
+    label = _PIN_LABEL.match(normalised.strip()) if len(normalised) <= _PIN_LIST_MAX else None
+    if label is None:
+        return False
+    items = [item for item in re.split(r"[,;，；\s]+", normalised.strip()[label.end():]) if item]
+    return len(items) >= 2 and all(_PIN.fullmatch(item) for item in items)
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ from hindsight.safety.redact_spelled import spelled_findings
 from hindsight.safety.redact_structure import find_structured_secrets
 from hindsight.safety.redact_subjects import find_subject_values, find_unlabelled_values
 from hindsight.safety.redact_tagger import TaggerModel, find_tagged
+from hindsight.safety.redact_told import find_told_codes
 from hindsight.safety.redact_urls import find_url_secrets
 from hindsight.safety.redact_vet import declared_public, vet
 from hindsight.safety.redact_window import (
@@ -263,7 +264,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_structured_secrets, find_context_secrets, find_window_keys, find_card_numbers, find_unionpay_accounts,
     find_cards_by_what_follows, find_window_codes, find_labelled_pairs, find_otp_seeds,
     find_record_values, find_contact_phones, find_clause_passwords, find_labelled_addresses, find_url_secrets,
-    find_subject_values, find_unlabelled_values, find_role_values, find_bound_values,
+    find_subject_values, find_unlabelled_values, find_role_values, find_bound_values, find_told_codes,
 )
 
 

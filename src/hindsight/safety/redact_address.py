@@ -32,9 +32,9 @@ _EN_ADDRESS = re.compile(
 # "Malvern VIC"); the US ZIP, Canadian or Australian postcode after the state / province, a UK postcode or a bare 4-6 digit postcode is
 # redacted too. Round 28: up to three place names between ("Didsbury, Manchester M20 6RT": a district and a town).
 _EN_POSTCODE = re.compile(
-    r"(?:,?\s*[A-Z][a-z][A-Za-z.-]*(?:\s+[A-Z][a-z][A-Za-z.-]*){0,2}){0,3},?\s*"
+    r"(?:,?\s*[A-Z][a-z][A-Za-z.'-]*(?:\s+[A-Z][a-z][A-Za-z.'-]*){0,2}){0,3},?\s*"
     r"(?:(?:NSW|VIC|QLD|TAS|ACT|SA|WA|NT)\s+(?P<au>\d{4})(?!\d|[.,]\d)|[A-Z]{2}\s+(?P<zip>\d{5}(?:-\d{4})?)|[A-Z]{2}\s+(?P<ca>[A-Z]\d[A-Z]\s?\d[A-Z]\d)(?![A-Za-z0-9])|"
-    r"(?P<post>[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d.,])))"
+    r"(?P<post>[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d,]|\.\d)))"
 )
 # "16 Rue de Lille, 75007 Paris", "12 Via Roma", "Calle Mayor 5": the street type comes first.
 _EU_ADDRESS = re.compile(
@@ -59,6 +59,15 @@ _DE_ADDRESS = re.compile(
     r"gatan|gata|gaten|vägen|väg|gränd|torget|stigen|gade|vej|stræde|torv|veien|vegen|katu|kuja|straat|laan|gracht|plein|kade|singel|dijk)"
     r"\s+\d{1,4}[a-zA-Z]?(?:,?\s*(?:lgh|lägenhet|leil(?:ighet)?\.?|Whg\.?|Wohnung|Top|bus|app\.?|as\.|asunto)\s*\d{1,5}[A-Za-z]?)?"
     r"(?:,\s*(?P<post>\d{4,5}|\d{3}\s\d{2})\s+[A-ZÅÄÖØÆ][a-zäöüßåæø-]+)?"
+)
+# Round 32: a Chinese address written in English, its house number first and the lane by its number ("No. 6, Lane 12,
+# Cuihua Road", "Room 502, Building 3, No. 18 Jianshe North Road", "Lane 1285, Huaihai Middle Road"); the district and the
+# city after it stay, the postcode goes (``_EN_POSTCODE``).
+_CN_EN_ADDRESS = re.compile(
+    r"(?:\b(?:Room|Rm|Flat|Apt|Apartment|Unit|Suite)\.?\s*[\dA-Z]{1,5}(?:-\d{1,4})?,\s*)?(?:\b(?:Unit|Entrance)\s*\d{1,3},\s*)?"
+    r"(?:\b(?:Building|Bldg|Block|Blk|Tower)\.?\s*[\dA-Z]{1,4},\s*)?"
+    r"(?:\bNo\.\s?\d{1,5}(?:-\d{1,4})?[A-Z]?,?\s+(?:(?:Lane|Alley|Nong|Hutong)\s+\d{1,5},?\s+)?|\b(?:Lane|Alley|Nong)\s+\d{1,5},?\s+)"
+    r"(?:[A-Z][a-z'-]+\s+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Boulevard|Lu|Jie|Dajie|Dadao|Hutong|Alley|Lane)\b\.?"
 )
 _PO_BOX = re.compile(r"(?i)\bP\.?\s*O\.?\s*Box\s+\d{1,6}\b")
 # Round 19, other countries' forms. Japan in romaji: a block-lot-house number and the district ("5-12-3 Kichijoji Honcho",
@@ -186,7 +195,7 @@ def region_head(span: str) -> int:
 def _find_addresses(text: str) -> list[list[Span]]:
     """Each address as its spans: a street line and, when it has one, its postcode (the town between stays)."""
     out: list[list[Span]] = []
-    for pattern in (_EN_ADDRESS, _EU_ADDRESS, _STREET_FIRST, _DE_ADDRESS, _PO_BOX, _JP_ADDRESS, _JP_KANJI, _KR_ADDRESS, _SG_ADDRESS, _JP_POSTMARK,
+    for pattern in (_EN_ADDRESS, _CN_EN_ADDRESS, _EU_ADDRESS, _STREET_FIRST, _DE_ADDRESS, _PO_BOX, _JP_ADDRESS, _JP_KANJI, _KR_ADDRESS, _SG_ADDRESS, _JP_POSTMARK,
                     _IN_ADDRESS, _GRID_ADDRESS):
         for m in pattern.finditer(text):
             group: list[Span]
@@ -196,7 +205,7 @@ def _find_addresses(text: str) -> list[list[Span]]:
                 out.append([("address", m.start(), street_end), ("address", *m.span("post"))])
                 continue
             group = [("address", m.start(), m.end())]
-            post = _EN_POSTCODE.match(text, m.end()) if pattern is _EN_ADDRESS else None
+            post = _EN_POSTCODE.match(text, m.end()) if pattern in (_EN_ADDRESS, _CN_EN_ADDRESS) else None
             if post:
                 group.append(("address", *post.span(next(g for g in ("zip", "ca", "au", "post") if post.group(g)))))
             out.append(group)

@@ -24,7 +24,8 @@ _CARD_CUE = re.compile(
     r"(?i)(?:\b(?:visa|mastercard|master card|amex|american express|discover|diners|jcb|unionpay|maestro|"
     r"(?:credit|debit|bank|company|corporate|business|travel|virtual|prepaid|payment)\s+card|card\s*(?:no\.?|number|#|on file)|cc\s*#?)|"
     r"信用卡|借记卡|储蓄卡|银行卡|银联卡?|卡号|公司卡|工资卡)[^\d\n]{0,16}?"
-    r"(?P<value>(?<![\d-])(?:\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?|\d{4}[ -]?\d{6}[ -]?\d{4,5}))(?![\d-])"
+    # round 32: UnionPay's 6-digit issuer group first ("622848 0012 3456 7890", "621700 1234567890123")
+    r"(?P<value>(?<![\d-])(?:\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?|\d{4}[ -]?\d{6}[ -]?\d{4,5}|\d{6}(?:[ -]\d{4}){3}(?:[ -]\d{1,3})?|\d{6}[ -]\d{10,13}))(?![\d-])"
 )
 _NOT_CARD_BEFORE = re.compile(r"(?i)(?:\border|\btracking|\binvoice|\bticket|\bshipment|\bparcel|\bref(?:erence)?|\bserial|\bSKU|订单|单号|运单|快递|发票|工单|序列号)"
                               r"[^\d\n]{0,12}$")

@@ -123,6 +123,11 @@ def _otp_ok(text: str, value: str, end: int, cued: bool = False) -> bool:
     return not (value.isdigit() and len(value) == 4 and value.startswith(("19", "20")) and text[end : end + 1] in "年-/")
 
 
+# Shared with ``redact_told`` (codes told by what happens to them).
+OTP_VALUE = _OTP_VALUE
+otp_ok = _otp_ok
+
+
 def find_otp(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _OTP.finditer(text):
@@ -268,7 +273,7 @@ _CARD_WORD = re.compile(r"(?i)卡|card")
 
 # A card that pays for nothing (membership, transit, library, staff badge): its number is an account of a club, not a
 # payment card ("会员卡号 8800 ...", "公交卡 3100 ...", "library card 2901 ...").
-NOT_PAYMENT_CARD = re.compile(r"(?i)(?:会员|积分|公交|交通|饭|校园|门禁|健身|图书|借书|员工|学生|考勤)卡|\b(?:loyalty|membership|member|library|transit|"
+NOT_PAYMENT_CARD = re.compile(r"(?i)(?:会员|积分|公交|交通|饭|校园|门禁|健身|图书|借书|员工|学生|考勤|SIM|电话|手机|流量|上网)卡|\b(?:loyalty|membership|member|library|transit|"
                               r"rewards?|key|sim|staff|student|gym|bus)\s+card\b")
 # A card number announced as a processor's test card is published documentation, not somebody's card.
 TEST_CARD = re.compile(r"(?i)\btest(?:ing)?\s+(?:card|visa|mastercard|number)|\bsandbox\b|测试卡|测试用的?(?:卡|卡号)|沙箱")
@@ -375,7 +380,12 @@ def is_quantity(text: str, start: int, end: int) -> bool:
 # The sentence itself says the number is not a real one: "校验位错误", "fails the Luhn check", "示例数据".
 _DECLARED_INVALID = re.compile(
     r"(?i)校验(?:位|码)?(?:是)?(?:不对|错误|错的|有误|不通过|失败|没过)|示例|样例|假的|虚构|\binvalid\b|\bfails?\b[^.\n]{0,20}(?:luhn|check|validation)|"
-    r"\b(?:sample|example|fake|dummy|made[- ]up)\s+(?:data|number|id|card)|not\s+a\s+real"
+    r"\b(?:sample|example|fake|dummy|made[- ]up)\s+(?:data|number|id|card)|not\s+a\s+real|"
+    # round 32: the value called a sample, or its check character called wrong, in its own sentence ("ID 1101... is the
+    # sample with a wrong checksum", "a test ID", "the check digit is off")
+    r"\b(?:is|as|was)\s+(?:the|a|an|our|just\s+a)\s+(?:sample|example|test|dummy|fake|placeholder)\b|\b(?:test|sample|example)\s+ids?\b|"
+    r"\b(?:wrong|bad|invalid|incorrect|broken|failing)\s+(?:checksum|check\s*(?:digit|character|char|sum))|"
+    r"\b(?:checksum|check\s+(?:digit|character))\s+(?:is\s+)?(?:wrong|off|bad|invalid|fails)"
 )
 
 

@@ -124,6 +124,14 @@ _CUED_ID = re.compile(
 )
 
 
+# Round 32 (blind r30): an 18-character PRC ID a few words after a bare "ID" ("Guardian ID for the kid's file: 4501...",
+# "Tenant ID number 5101...", "Passenger ID: 3502..."), its province and birth date real, its check character wrong. What a
+# wrong check character means is read from the text around it: the value is a sample only where its sentence says so
+# ("is the sample with a wrong checksum", "a test ID", "校验位不对": ``declared_invalid``); otherwise it is told as
+# somebody's number - a typo or a made-up digit leaves it a person's ID, and a store keeps it redacted.
+_BARE_ID_CUE = re.compile(r"(?<![A-Za-z])ID\b[^\n\d]{0,30}?(?P<value>\d{17}[\dXx])(?![A-Za-z0-9])")
+
+
 # A personal messaging account after its cue: "微信号 zhang_wei88", "QQ 号 123456789", "WeChat ID: lina-0921".
 _IM_ACCOUNT = re.compile(
     r"(?i)(?:微信号|微信\s*id|\bwechat\s+id|\bweixin\s+id|\bQQ\s*号?(?:码)?|\bline\s+id|\bkakao(?:talk)?\s+id|"
@@ -164,6 +172,9 @@ def find_ids(text: str) -> list[Span]:
         if (len(value) == 18 and value[:17].isdigit() and not cn_id_shape(value)) or declared_invalid(text, *m.span("value")):
             continue  # 18 digits after a cue must still carry a province and a birth date
         out.append(("national_id", *m.span("value")))
+    for m in _BARE_ID_CUE.finditer(text):
+        if cn_id_shape(m.group("value")) and not declared_invalid(text, *m.span("value")):
+            out.append(("national_id", *m.span("value")))
     for m in _ITIN.finditer(text):
         if itin_valid(m.group("value")):
             out.append(("national_id", *m.span("value")))

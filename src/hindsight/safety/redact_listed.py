@@ -47,6 +47,13 @@ def _listed_shape(value: str) -> bool:
     return letters and digits or bool(re.search(r"[!@#$%^&*+=?~]", value))
 
 
+def _head(holder: str) -> str:
+    """An English holder's head noun, its last word: "the simulator room PC" names a PC, not a room (round 32). A
+    Chinese holder is read whole."""
+    words = holder.split()
+    return words[-1] if words and words[-1].isascii() else holder
+
+
 def _taken(spans: list[Span], start: int, end: int) -> bool:
     return any(a < end and start < b for _, a, b in spans)
 
@@ -68,7 +75,9 @@ def find_listed_passwords(text: str, spans: list[Span]) -> list[Span]:
             v_start = m.start("v")
             v_end = v_start + len(value)
             pos = v_end
-            if _ID_LABEL.search(holder) or m.group("plain") and len(holder.split()) > 5:
+            # After an access verb the holder's head decides ("the simulator room PC uses X"); after a plain "is" the
+            # whole holder does ("the room number is 4B").
+            if _ID_LABEL.search(_head(holder) if m.group("verb") else holder) or m.group("plain") and len(holder.split()) > 5:
                 continue
             if re.match(r"\s*/\s*\S", text[v_end:]):
                 continue  # "uses admin / X": a login pair, its finder takes the password half

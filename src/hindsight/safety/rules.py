@@ -724,8 +724,9 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "exf_url_beacon", "exfiltration",
-        "A markdown image or link whose URL carries a template slot for stolen data.",
-        [_alt(r"!\[[^\]]*\]\( ?https?://[^)\s]*(?:\{|\$\{|<|%7b|\[)", r"https?://[^\s)]*[?&](?:data|secret|key|token|memory|memories|q|payload|d|info|leak|c|p|pw|pass|password|creds?)=(?:\{|\$\{|<|%7b|\[)",
+        "A markdown image or link whose URL carries a template slot for stolen data (round 32: a query value that was a "
+        "redacted secret, `?key=[REDACTED:api_key]`, is the URL's own key, not a slot).",
+        [_alt(r"!\[[^\]]*\]\( ?https?://[^)\s]*(?:\{|\$\{|<|%7b|\[)", r"https?://[^\s)]*[?&](?:data|secret|key|token|memory|memories|q|payload|d|info|leak|c|p|pw|pass|password|creds?)=(?:\{|\$\{|<|%7b|\[(?!pii-))",
               r"https?://[^\s)]*\{(?:memory|memories|secret|secrets|password|api_?key|token|conversation|history|data|user_data|context|cookie|session)\}")],
         scope="text",
     ),

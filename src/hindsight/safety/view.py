@@ -175,8 +175,13 @@ def _is_harmful(sentence: str) -> bool:
 _STATEMENT = re.compile(rf"\S+\s+\S+\s+\S|[{HAN_EXTENDED}]{{4}}")
 
 
+#: Round 32: a quoted header or setting line whose value is a carried secret ("'Authorization: Basic [REDACTED]'",
+#: "'X-Api-Key: [REDACTED]'") names what to send with a request; it orders nothing, and nothing around it can endorse it.
+_CARRIED_LINE = re.compile(r"\W*[a-z][\w.-]*\s*[:=]\s*(?:(?:bearer|basic|token|digest|apikey|api-key|key)\s+)?\[pii-(?:pw|key|card|id|x)\]\W*")
+
+
 def _quote_is_harmful(quotation: str) -> bool:
-    if not _STATEMENT.search(quotation):
+    if not _STATEMENT.search(quotation) or _CARRIED_LINE.fullmatch(quotation):
         return False
     return _is_harmful(quotation) or bool(_DANGER.search(quotation))
 
