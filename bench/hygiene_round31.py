@@ -31,8 +31,8 @@ import json
 import re
 import sys
 from collections import Counter, defaultdict
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
