@@ -4,6 +4,8 @@ sets r26 - r31 read by each round's fold model.
 
     PYTHONPATH=src:bench python bench/veto33_fit.py loro OUT.json --hyg HYGDIR LOGROOT...
     PYTHONPATH=src:bench python bench/veto33_fit.py export B WEIGHTS.json --hyg HYGDIR LOGROOT... [--without R]
+    PYTHONPATH=src:bench python bench/veto33_fit.py curve OUT.json --hyg HYGDIR LOGROOT...    # post hoc
+    PYTHONPATH=src:bench python bench/veto33_fit.py causes OUT.json LOGROOT...                # the wrong retirements
 
 A retirement the rules made (the log's `supersedes`) stands unless the retired memory is eligible
 (`supwrite32_pick.eligible`) and its score is under the point t; a merge is never touched. Variants:
@@ -231,8 +233,34 @@ def curve(out: str, args: list[str]) -> None:
         Path(out).write_text(json.dumps(res, indent=1) + "\n")
 
 
+def causes(out: str, args: list[str]) -> None:
+    """The rules' wrong retirements (a kept memory retired) by what the write replaces: nothing at all, a memory among
+    its judged candidates (the pick's error), or one outside them."""
+    from blind_store import rows
+    stores, _, names = load_all(args)
+    count: Counter = Counter()
+    by_round: dict = {}
+    for r in names:
+        mems = {m["id"]: m for m in rows(set_dir(r) / "retrieval/memories.jsonl")}
+        here: Counter = Counter()
+        for wid, cands, retired, _ in stores[r]["writes"]:
+            replaces = mems[wid].get("replaces")
+            for _m in retired - stores[r]["replaced"]:
+                if any(y for _, _, y, _, _ in cands):
+                    here["the replaced memory is a judged candidate (the pick)"] += 1
+                elif replaces:
+                    here["the write replaces a memory outside its candidates"] += 1
+                else:
+                    here["the write replaces nothing"] += 1
+        by_round[r] = dict(here)
+        count.update(here)
+    Path(out).write_text(json.dumps({"pooled": dict(count), "rounds": by_round}, indent=1) + "\n")
+
+
 if __name__ == "__main__":
-    if sys.argv[1] == "loro":
+    if sys.argv[1] == "causes":
+        causes(sys.argv[2], sys.argv[3:])
+    elif sys.argv[1] == "loro":
         loro(sys.argv[2], sys.argv[3:])
     elif sys.argv[1] == "curve":
         curve(sys.argv[2], sys.argv[3:])
