@@ -39,3 +39,22 @@ def test_value_helpers() -> None:
     assert not PLACEHOLDER_VALUE.match("Hx9!pq77")
     m = re.search(r"is (\S+)", "the code is Hx9pq77.")
     assert m is not None and "the code is Hx9pq77."[slice(*group_span(m))] == "Hx9pq77"
+
+
+def test_round33_splits_keep_their_names() -> None:
+    """write/batch_vectors.py, consolidate_text.py and storage/sqlite_read.py (round 33): the names callers import
+    from the old modules are the moved objects, and the SQLite store takes its reads from the new mixin."""
+    import hindsight.consolidate as consolidate
+    import hindsight.consolidate_text as consolidate_text
+    import hindsight.write.batch_vectors as batch_vectors
+    from hindsight.storage.sqlite_read import SQLiteReads
+    from hindsight.storage.sqlite_store import SQLiteStore
+
+    assert pipeline.COMPOSE_OWN_WEIGHT is batch_vectors.COMPOSE_OWN_WEIGHT
+    assert pipeline._length_weight is batch_vectors.length_weight
+    for name in ("PROMOTE_PROMPT", "MERGE_PROMPT", "PROMOTE_BUDGET", "MERGE_BUDGET"):
+        assert getattr(consolidate, name) is getattr(consolidate_text, name), name
+    for name in ("get", "get_many", "list", "count", "history", "edges", "ids_with_prefix", "iter_all", "stats",
+                 "get_idempotent", "_records", "_scope_sql"):
+        assert getattr(SQLiteStore, name) is getattr(SQLiteReads, name), name
+    assert not SQLiteStore.__abstractmethods__

@@ -1,6 +1,6 @@
 """One forward pass per write (`session_vector = "isolated"` / `"late"`, numpy runner): a session turn's fact
 vector taken from the joined text's pass instead of a second encode (embeddings/e5_numpy.py `encode_heads`,
-write/pipeline.py `_embed_late`)."""
+write/batch_vectors.py `embed_one_pass`)."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@
 Text of a new memory: the LLM when configured (and answering), else a
 deterministic extractive merge: the cluster's medoid (the member closest to
 all others) followed by the sentences of other members that add detail,
-within a character budget.
+within a character budget (`consolidate_text.py`).
 
 New memories go through a writer callable (`write(list[dict]) ->
 list[WriteOutcome]`) so that the engine can route them through the guarded
@@ -44,13 +44,12 @@ from typing import Any
 import numpy as np
 
 from hindsight.consolidate_frame import about_the_same
+from hindsight.consolidate_text import MERGE_BUDGET, MERGE_PROMPT, PROMOTE_BUDGET, PROMOTE_PROMPT, compose, new_memory
 from hindsight.embeddings.base import Embedder
-from hindsight.field_rules import MAX_TAGS, utcnow
+from hindsight.field_rules import utcnow
 from hindsight.llm import LLMClient
-from hindsight.model import DEFAULT_CREDIBILITY, MemoryInput, MemoryRecord, MemoryType, Status
+from hindsight.model import MemoryInput, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
-from hindsight.summarize import split_sentences
-from hindsight.write.analysis import analyse
 from hindsight.write.hygiene import (
     MAX_CREDIBILITY_DROP,
     HygieneChecker,
@@ -61,24 +60,10 @@ from hindsight.write.hygiene import (
 )
 from hindsight.write.judge import classify_rules
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
-from hindsight.write.text_rules import is_clean_identifier
 
 Writer = Callable[[list[dict[str, Any]]], list[WriteOutcome]]
 Progress = Callable[[int, int], None]
 
-PROMOTE_PROMPT = (
-    "The records below are recurring experiences of an AI agent with one user or project. Write ONE lasting, "
-    "general fact or rule that they support, in at most 200 characters, in the language of the records. "
-    "Output only that fact.\n"
-    "以下是智能体反复遇到的经历。请概括成一条长期有效的事实或规则（不超过200字，使用记录的语言），只输出这条事实。"
-)
-MERGE_PROMPT = (
-    "The memories below state nearly the same thing. Merge them into ONE memory that keeps every distinct "
-    "detail, in at most 300 characters, in the language of the memories. Output only the merged memory.\n"
-    "以下记忆内容几乎相同。请合并为一条记忆，保留所有不同的细节（不超过300字，使用原记忆的语言），只输出合并后的记忆。"
-)
-PROMOTE_BUDGET = 240
-MERGE_BUDGET = 400
 PAGE = 500
 
 
@@ -268,57 +253,6 @@ class Consolidator:
         groups.sort(key=lambda g: (-len(g), g[0]))
         return [[records[i] for i in g] for g in groups]
 
-    # ------------------------------------------------------------------ text
-    def _compose(self, records: list[MemoryRecord], prompt: str, budget: int) -> tuple[str, str]:
-        """(text, method): LLM answer when available, else the medoid plus member sentences that add a
-        name or number it lacks (without contradicting it), within `budget` characters; a sentence that
-        keeps all of the text and adds to it replaces the text instead of repeating it."""
-        if self.llm is not None:
-            body = "\n".join(f"- {r.content}" for r in records)
-            answer = self.llm.complete(prompt, body)
-            if answer:
-                return answer.strip()[: budget * 2], "llm"
-        vectors = self._vectors(records)
-        centrality = (vectors @ vectors.T).sum(axis=1)
-        order = sorted(range(len(records)), key=lambda i: (-float(centrality[i]), records[i].created_at, i))
-        medoid = records[order[0]]
-        text = medoid.content.strip()
-        for index in order[1:]:
-            for sentence in split_sentences(records[index].content):
-                if sentence in text or len(text) + len(sentence) + 1 > budget:
-                    continue
-                # keep a sentence only when it brings a name or number the text lacks, without contradicting it
-                analysis = analyse(text, sentence)
-                if analysis.strong_cue or analysis.number_change or analysis.polarity_flip:
-                    continue
-                if analysis.containment >= 0.999 and analysis.novel_units:
-                    text = sentence  # says everything the text says and more: it replaces the text
-                    continue
-                if not [e for e in analysis.novel_entities if e != "1"]:
-                    continue
-                joiner = "" if text.endswith(("。", "！", "？", "；")) else " "
-                text = f"{text}{joiner}{sentence}"
-        return text, "extractive"
-
-    def _item(self, records: list[MemoryRecord], text: str, method: str, key: str, namespace: str) -> dict[str, Any]:
-        # the least-trusted input decides: a memory built from an agent's words is the agent's, however many
-        # user memories it was consolidated with (attack round 5: a tie favoured the user)
-        source = min((r.source for r in records), key=lambda s: DEFAULT_CREDIBILITY[s])
-        # a tag an older version stored with hidden characters is dropped, not copied (write/text_rules.py)
-        tags = list(dict.fromkeys(t for r in records for t in r.tags if is_clean_identifier(t)))[:MAX_TAGS]
-        return {
-            "content": text,
-            "type": MemoryType.semantic.value,
-            "namespace": namespace,
-            "tags": tags,
-            "importance": round(min(1.0, max(r.importance for r in records) + (0.1 if key == "consolidated_from"
-                                                                               else 0.0)), 4),
-            "source": source.value,
-            "credibility": round(min(r.credibility for r in records), 4),
-            "metadata": {key: [r.id for r in records],
-                         "consolidation": "promote" if key == "consolidated_from" else "merge", "method": method},
-        }
-
     # ------------------------------------------------------------------ promote
     def _existing_target(self, ids: list[str], namespace: str) -> tuple[str | None, set[str]]:
         """The active semantic memory already derived from any of `ids`, and the ids it covers."""
@@ -365,9 +299,9 @@ class Consolidator:
                     self.store.add_edge(Edge(target, source_id, "derived_from", created_at=now))
                 report.extended.setdefault(target, []).extend(fresh)
             return
-        text, method = self._compose(cluster, PROMOTE_PROMPT, PROMOTE_BUDGET)
+        text, method = compose(cluster, PROMOTE_PROMPT, PROMOTE_BUDGET, self.llm, self._vectors)
         report.method = method if method == "llm" else report.method
-        outcome = self.write([self._item(cluster, text, method, "consolidated_from", namespace)])[0]
+        outcome = self.write([new_memory(cluster, text, method, "consolidated_from", namespace)])[0]
         if outcome.action == "quarantined":
             report.quarantined.append(outcome.memory_id)
             return
@@ -387,8 +321,8 @@ class Consolidator:
     def _merge_locked(self, namespace: str, group: list[MemoryRecord], report: ConsolidationReport) -> None:
         ids = [r.id for r in group]
         report.merge_groups.append(ids)
-        text, method = self._compose(group, MERGE_PROMPT, MERGE_BUDGET)
-        outcome = self.write([self._item(group, text, method, "merged_from", namespace)])[0]
+        text, method = compose(group, MERGE_PROMPT, MERGE_BUDGET, self.llm, self._vectors)
+        outcome = self.write([new_memory(group, text, method, "merged_from", namespace)])[0]
         if outcome.action == "quarantined":
             report.quarantined.append(outcome.memory_id)
             return

