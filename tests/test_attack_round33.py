@@ -1,0 +1,138 @@
+"""Attack round 33 (docs/security.md "Attack round 33"): an outside attacker with the README and docs/security.md
+against `hindsight serve --transport http` (SQLite and two servers on one PostgreSQL) with a token of each scope.
+
+- **A refused flood still cost a store write per call** (left by round 32): the audit coalesced repeated denials
+  into one row but rewrote that row's count on every refused call, so a token that kept being refused still bought
+  one write transaction per call. The count is now kept in memory and written at the window's end, every
+  `DENIAL_FLUSH_EVERY` repeats, before the log is read and on shutdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_attack_round32 import FakeClock, Server
+
+from hindsight.security import audit as audit_module
+from hindsight.security.audit import DENIAL_FLUSH_EVERY, DENIAL_WINDOW_S, AuditLog
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path)
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+class Writes:
+    """Counts the audit log's writes to the store (the insert of a row, the rewrite of its count)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, store: Any) -> None:
+        self.calls: list[str] = []
+        for name in ("audit_add", "audit_count"):
+            monkeypatch.setattr(store, name, self._counting(name, getattr(store, name)))
+
+    def _counting(self, name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append(name)
+            return method(*args, **kwargs)
+        return counted
+
+
+def _denials(audit: AuditLog, principal: str) -> list[str]:
+    return [e.detail for e in audit.entries(10_000) if e.principal == principal and e.outcome == "denied"]
+
+
+# ------------------------------------------------------------------ 0. a repeated denial costs no store write
+
+
+def test_a_refused_flood_costs_one_store_write_not_one_per_call(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `read` token refused 60 times on the real server: on main 60 writes (one insert, 59 rewrites of the
+    count); now the insert only, and the row still says 60 times once the log is read."""
+    writes = Writes(monkeypatch, server.engine.store)
+    headers = server.session(server.reader)
+    for _ in range(60):
+        assert "permission_denied" in server.call(headers, "memory_forget", {"memory_id": "mem_x", "namespace": "ops"})
+    assert writes.calls == ["audit_add"]  # main: 60
+    rows = _denials(server.audit, "token:r")
+    assert len(rows) == 1 and rows[0].startswith("[60 times, the last at ")
+    assert writes.calls == ["audit_add", "audit_count"]  # reading wrote the count once
+
+
+def test_the_count_reaches_the_store_at_the_windows_end_every_n_and_on_close(tmp_path: Path) -> None:
+    """Another reader of the store (`hindsight audit`, a second server) sees the count: written when the next
+    denial finds the window over, every DENIAL_FLUSH_EVERY repeats, and when the log is closed."""
+    from hindsight.storage.factory import open_store
+
+    store = open_store(tmp_path / "m.db")
+    try:
+        audit = AuditLog(store)
+        audit.clock = clock = FakeClock()
+
+        def stored() -> list[str]:  # what another process reads: the rows as stored, no flush
+            return sorted(str(row[6]) for row in store.audit_rows(100))
+
+        for _ in range(5):
+            audit.record("token:r", "memory_get", "denied", "ops", "mem_a", "needs 'read'")
+        assert stored() == ["needs 'read'"]
+        clock.now += DENIAL_WINDOW_S + 1
+        audit.record("token:r", "memory_get", "denied", "ops", "mem_b", "needs 'read'")
+        assert stored()[0].startswith("[5 times, the last at ") and stored()[1] == "needs 'read'"
+        for _ in range(DENIAL_FLUSH_EVERY):
+            audit.record("token:r", "memory_get", "denied", "ops", "mem_b", "needs 'read'")
+        assert any(d.startswith(f"[{DENIAL_FLUSH_EVERY + 1} times") for d in stored())
+        for _ in range(3):
+            audit.record("token:r", "memory_get", "denied", "ops", "mem_b", "needs 'read'")
+        audit.close()
+        assert any(d.startswith(f"[{DENIAL_FLUSH_EVERY + 4} times") for d in stored())
+    finally:
+        store.close()
+
+
+def test_the_window_timer_writes_the_count_of_an_idle_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A flood that stops, and nothing else happens: the window's timer writes the count (the timer is fired by the
+    test, not waited for)."""
+    from hindsight.storage.factory import open_store
+
+    timers: list[Any] = []
+
+    class Timer:
+        def __init__(self, interval: float, function: Callable[[], None]) -> None:
+            self.interval, self.function, self.daemon = interval, function, False
+            timers.append(self)
+
+        def start(self) -> None: ...
+
+        def cancel(self) -> None: ...
+
+    monkeypatch.setattr(audit_module.threading, "Timer", Timer)
+    store = open_store(tmp_path / "m.db")
+    try:
+        audit = AuditLog(store)
+        audit.clock = FakeClock()
+        for _ in range(4):
+            audit.record("token:r", "memory_forget", "denied", "ops", "mem_a", "needs 'write'")
+        assert len(timers) == 1 and timers[0].interval == DENIAL_WINDOW_S and timers[0].daemon
+        timers[0].function()
+        assert [str(row[6])[:9] for row in store.audit_rows(10)] == ["[4 times,"]
+    finally:
+        store.close()
+
+
+def test_allowed_rows_are_still_written_one_each_at_once(tmp_path: Path) -> None:
+    """Pin: what is not a denial (an allowed export) is one row each, in the store at once."""
+    from hindsight.storage.factory import open_store
+
+    store = open_store(tmp_path / "m.db")
+    try:
+        audit = AuditLog(store)
+        for n in range(3):
+            audit.record("token:a", "console /console/export", "ok", "ops", None, f"{n} memories")
+        assert sorted(str(row[6]) for row in store.audit_rows(10)) == ["0 memories", "1 memories", "2 memories"]
+    finally:
+        store.close()
