@@ -136,3 +136,25 @@ def test_allowed_rows_are_still_written_one_each_at_once(tmp_path: Path) -> None
         assert sorted(str(row[6]) for row in store.audit_rows(10)) == ["0 memories", "1 memories", "2 memories"]
     finally:
         store.close()
+
+
+# ------------------------------------------------------------------ 1. a PostgreSQL password in the URL's query
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://u@/hs?host=/nonexistent-hs-dir&password=S3CRETPW&connect_timeout=2",
+    "postgresql://u@/hs?host=/nonexistent-hs-dir&pass%77ord=S3CRETPW&connect_timeout=2",
+    "postgresql://u:pw@/hs?host=/nonexistent-hs-dir&sslpassword=S3CRETPW&connect_timeout=2",
+])
+def test_a_password_in_the_query_is_masked_where_the_url_is_shown(url: str) -> None:
+    """libpq takes `?password=` as well as `user:pw@`; only the second was masked, so the first reached the
+    `serve` startup line, `hindsight stats` and the "cannot open database" error in clear (main: 'S3CRETPW')."""
+    pytest.importorskip("psycopg")
+    from hindsight.errors import StorageError
+    from hindsight.storage.factory import describe, open_store
+
+    shown = describe(url)
+    assert "S3CRETPW" not in shown and "password=***" in shown and "host=/nonexistent-hs-dir" in shown
+    with pytest.raises(StorageError) as refused:
+        open_store(url)
+    assert "S3CRETPW" not in str(refused.value) and "password=***" in str(refused.value)
