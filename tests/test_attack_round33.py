@@ -158,3 +158,58 @@ def test_a_password_in_the_query_is_masked_where_the_url_is_shown(url: str) -> N
     with pytest.raises(StorageError) as refused:
         open_store(url)
     assert "S3CRETPW" not in str(refused.value) and "password=***" in str(refused.value)
+
+
+# ------------------------------------------------------------------ 2. a merge racing an update
+
+
+@pytest.fixture
+def quiet_engine(tmp_path: Path) -> Iterator[Any]:
+    """No hygiene (two copies of a fact stay two memories), the word-bag embedder, no guard model."""
+    from bag_embedder import BagEmbedder
+
+    from hindsight.config import HindsightSettings
+    from hindsight.engine import MemoryEngine
+
+    settings = HindsightSettings(db=tmp_path / "m.db", hygiene=False, guard="off")
+    engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
+    yield engine
+    engine.close()
+
+
+@pytest.mark.parametrize("change", ["update", "forget"])
+def test_a_merge_does_not_retire_a_member_changed_since_the_scan(quiet_engine: Any, monkeypatch: pytest.MonkeyPatch,
+                                                                  change: str) -> None:
+    """`memory_consolidate` reads the namespace's semantic memories, then merges each near-duplicate group under the
+    namespace lock. A writer (another request, another server) corrects one member in between: on main the merge
+    wrote the stale text as the merged memory and deprecated the corrected one (its correction lost from search, a
+    stale fact active again); a member forgotten meanwhile was merged back into use. Now a group whose member changed
+    since the scan is left for the next run, and nothing is written."""
+    from hindsight.consolidate import Consolidator
+    from hindsight.model import Status
+
+    engine = quiet_engine
+    fact = "The team deploys to production on Tuesdays."
+    first, second = (engine.store_many([{"content": fact, "type": "semantic", "namespace": "ops"}], "local")[0].memory_id
+                     for _ in range(2))
+    merge = Consolidator._merge
+
+    def racing(self: Consolidator, namespace: str, group: list[Any], report: Any) -> None:
+        if change == "update":
+            engine.update(second, {"content": "The team deploys to production on Thursdays, since the freeze."},
+                          "ops", actor="token:w2")
+        else:
+            engine.forget(second, "wrong", "ops", actor="token:w2")
+        merge(self, namespace, group, report)
+
+    monkeypatch.setattr(Consolidator, "_merge", racing)
+    report = engine.consolidate("ops", "token:w")
+    assert report.merged_ids == [] and report.deprecated_ids == []  # main: one merged, both deprecated
+    assert len(report.changed) == 1 and sorted(report.changed[0]) == sorted([first, second])
+    assert engine.get(first, "ops").status == Status.active
+    kept = engine.get(second, "ops")
+    assert kept.status == (Status.active if change == "update" else Status.forgotten)
+    assert engine.stats("ops").total == 2  # no merged memory written
+    monkeypatch.setattr(Consolidator, "_merge", merge)
+    if change == "forget":  # the next run judges the namespace as it is: nothing left to merge
+        assert engine.consolidate("ops", "token:w").merged_ids == []

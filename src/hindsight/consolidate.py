@@ -98,6 +98,7 @@ class ConsolidationReport:
     merged_ids: list[str] = field(default_factory=list)  # new merged semantic memories
     deprecated_ids: list[str] = field(default_factory=list)  # semantic originals superseded by a merge
     quarantined: list[str] = field(default_factory=list)  # outputs the write guard held back
+    changed: list[list[str]] = field(default_factory=list)  # merge groups left: a member changed since the scan
     method: str = "extractive"
 
     def as_dict(self) -> dict[str, Any]:
@@ -386,6 +387,12 @@ class Consolidator:
 
     def _merge_locked(self, namespace: str, group: list[MemoryRecord], report: ConsolidationReport) -> None:
         ids = [r.id for r in group]
+        # read again under the lock (attack round 33): a member updated, forgotten or deprecated since the scan
+        # (another caller, another server) would be retired for a merge of the text it no longer has
+        if any(now is None or now.updated_at != r.updated_at or now.status != r.status
+               for r, now in zip(group, (self.store.get(i) for i in ids), strict=True)):
+            report.changed.append(ids)  # the next run judges the group as it is then
+            return
         report.merge_groups.append(ids)
         text, method = self._compose(group, MERGE_PROMPT, MERGE_BUDGET)
         outcome = self.write([self._item(group, text, method, "merged_from", namespace)])[0]
