@@ -213,3 +213,38 @@ def test_a_merge_does_not_retire_a_member_changed_since_the_scan(quiet_engine: A
     monkeypatch.setattr(Consolidator, "_merge", merge)
     if change == "forget":  # the next run judges the namespace as it is: nothing left to merge
         assert engine.consolidate("ops", "token:w").merged_ids == []
+
+
+class EchoLLM:
+    """A configured LLM that answers a consolidation with its inputs, one per line (what a summary keeps)."""
+
+    def complete(self, system: str, user: str, max_tokens: int = 400) -> str | None:
+        return " ".join(line.removeprefix("- ") for line in user.splitlines())
+
+
+def test_an_episode_erased_since_the_scan_is_not_promoted_into_a_new_memory(quiet_engine: Any,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The promote step has the same gap: an episode erased (`memory_delete`: every copy of its text goes) between
+    the scan and its cluster's promotion was still one of the promotion's inputs, so with an LLM configured its text
+    was written into a new semantic memory on main (derived_from the erased id), the erasure undone. Now the cluster
+    is left for the next run; nothing holds the erased text."""
+    from hindsight.consolidate import Consolidator
+
+    engine = quiet_engine
+    engine.llm = EchoLLM()
+    episode = "Deploying to staging failed because the VPN was not connected."
+    ids = [engine.store_many([{"content": episode, "type": "episodic", "namespace": "ops"}], "local")[0].memory_id
+           for _ in range(3)]
+    engine.update(ids[0], {"content": episode + " Mallory Quint reset the gateway at 04:10."}, "ops")
+    promote = Consolidator._promote
+
+    def racing(self: Consolidator, namespace: str, cluster: list[Any], report: Any) -> None:
+        engine.delete(ids[0], "ops", actor="token:w2", reason="erase what Mallory did")
+        promote(self, namespace, cluster, report)
+
+    monkeypatch.setattr(Consolidator, "_promote", racing)
+    report = engine.consolidate("ops", "token:w")
+    assert report.clusters_found == 1
+    leaked = [r.id for r in engine.list(namespace="ops", limit=50)[0] if "Mallory" in r.content]
+    assert leaked == []  # main: the promoted memory
+    assert report.promoted_ids == [] and len(report.changed) == 1
