@@ -64,6 +64,48 @@ def test_a_refused_flood_costs_one_store_write_not_one_per_call(server: Server, 
     assert writes.calls == ["audit_add", "audit_count"]  # reading wrote the count once
 
 
+class ServedAsServe(Server):
+    """Round 32's server with the middleware `serve` gives the HTTP transport (`http_middleware`)."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        from hindsight.server import mcp_server
+
+        built = mcp_server.build_server
+
+        def with_servers_middleware(engine: Any, audit: AuditLog, policy: Any) -> Any:
+            server = built(engine, audit=audit, policy=policy)
+            http_app = server.http_app
+            hosts = frozenset({"127.0.0.1", "localhost"})
+            server.http_app = lambda middleware: http_app(
+                middleware=mcp_server.http_middleware(engine, policy, hosts, audit))
+            return server
+
+        mcp_server.build_server = with_servers_middleware
+        try:
+            super().__init__(tmp_path)
+        finally:
+            mcp_server.build_server = built
+
+
+def test_the_servers_shutdown_writes_the_counts_it_holds(tmp_path: Path) -> None:
+    """uvicorn's shutdown (what SIGTERM starts; uvicorn then raises the signal again, so nothing after `run` runs,
+    and FastMCP's own lifespan is exited only after that) ends the app's lifespan, and `FlushOnShutdown` writes the
+    counts still in memory there: another process reads `[7 times ...]`."""
+    server = ServedAsServe(tmp_path)
+    try:
+        headers = server.session(server.reader)
+        for _ in range(7):
+            server.call(headers, "memory_forget", {"memory_id": "mem_x", "namespace": "ops"})
+        stored = server.engine.store.audit_rows
+        assert [str(row[6]) for row in stored(10) if row[1] == "token:r"] == ["needs 'write' on namespace 'ops'"]
+        server.server.should_exit = True
+        server.thread.join(60)
+        assert not server.thread.is_alive()
+        assert [str(row[6])[:9] for row in stored(10) if row[1] == "token:r"] == ["[7 times,"]
+    finally:
+        server.close()
+
+
 def test_the_count_reaches_the_store_at_the_windows_end_every_n_and_on_close(tmp_path: Path) -> None:
     """Another reader of the store (`hindsight audit`, a second server) sees the count: written when the next
     denial finds the window over, every DENIAL_FLUSH_EVERY repeats, and when the log is closed."""
