@@ -9,12 +9,14 @@ application's lifespan shutdown ends, before uvicorn reports it complete.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from hindsight.security.audit import AuditLog
 
 Message = MutableMapping[str, Any]
+log = logging.getLogger(__name__)
 ASGIApp = Callable[[Message, Callable[[], Awaitable[Message]], Callable[[Message], Awaitable[None]]], Awaitable[None]]
 
 
@@ -32,7 +34,10 @@ class FlushOnShutdown:
 
         async def flushing_send(message: Message) -> None:
             if message["type"] in ("lifespan.shutdown.complete", "lifespan.shutdown.failed"):
-                self.audit.flush()
+                try:
+                    self.audit.flush()
+                except Exception as exc:  # the shutdown goes on; what was lost is said once
+                    log.warning("audit: the denial counts held in memory were not written: %s", type(exc).__name__)
             await send(message)
 
         await self.app(scope, receive, flushing_send)
