@@ -83,6 +83,7 @@ class ConsolidationReport:
     merged_ids: list[str] = field(default_factory=list)  # new merged semantic memories
     deprecated_ids: list[str] = field(default_factory=list)  # semantic originals superseded by a merge
     quarantined: list[str] = field(default_factory=list)  # outputs the write guard held back
+    changed: list[list[str]] = field(default_factory=list)  # groups left: a member changed since the scan
     method: str = "extractive"
 
     def as_dict(self) -> dict[str, Any]:
@@ -287,8 +288,20 @@ class Consolidator:
         with self.store.namespace_lock(namespace), self.store.transaction(namespace):
             self._promote_locked(namespace, cluster, report)
 
+    def _changed(self, group: list[MemoryRecord], report: ConsolidationReport) -> bool:
+        """Whether a member was updated, forgotten, deprecated or erased since the scan (read again under the lock;
+        attack round 33: another caller or server in between had its correction retired for a merge of the stale
+        text, and an erased episode's text written into a new memory); such a group is left for the next run."""
+        if all((now := self.store.get(r.id)) is not None and now.updated_at == r.updated_at and now.status == r.status
+               for r in group):
+            return False
+        report.changed.append([r.id for r in group])
+        return True
+
     def _promote_locked(self, namespace: str, cluster: list[MemoryRecord], report: ConsolidationReport) -> None:
         ids = [r.id for r in cluster]
+        if self._changed(cluster, report):
+            return
         target, covered = self._existing_target(ids, namespace)
         now = self.clock()
         if target is not None:
@@ -320,6 +333,8 @@ class Consolidator:
 
     def _merge_locked(self, namespace: str, group: list[MemoryRecord], report: ConsolidationReport) -> None:
         ids = [r.id for r in group]
+        if self._changed(group, report):
+            return
         report.merge_groups.append(ids)
         text, method = compose(group, MERGE_PROMPT, MERGE_BUDGET, self.llm, self._vectors)
         outcome = self.write([new_memory(group, text, method, "merged_from", namespace)])[0]

@@ -224,6 +224,19 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     return mcp
 
 
+def http_middleware(engine: MemoryEngine, policy: AuthPolicy, allowed_hosts: frozenset[str],
+                    audit: AuditLog | None) -> list[Any]:
+    """The HTTP transport's middleware, outermost first: the front door (`HTTPGuard`: Host/Origin, token, call cap),
+    and, with an audit log, `FlushOnShutdown` (the denial counts it holds reach the store when uvicorn shuts down)."""
+    from starlette.middleware import Middleware
+
+    from hindsight.server.shutdown import FlushOnShutdown
+
+    guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=allowed_hosts,
+                       calls=CallCap(engine.settings.max_calls_per_token))
+    return [guard] if audit is None else [guard, Middleware(FlushOnShutdown, audit=audit)]
+
+
 def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", host: str = "127.0.0.1",
           port: int = 8765, audit: AuditLog | None = None, policy: AuthPolicy | None = None,
           allowed_hosts: frozenset[str] = frozenset(), log_json: bool | None = None) -> None:
@@ -238,13 +251,14 @@ def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", h
 
     warm_tokenizer()  # load jieba and the date parsers now, not on the first request
     warm_query_parser()
-    if transport == "stdio":
-        server.run(transport="stdio", show_banner=False)
-    else:
-        from starlette.middleware import Middleware
-
-        assert policy is not None, "HTTP needs an auth policy"
-        keep_queries_out_of_the_access_log()  # console search words stay out of the operator's log
-        guard = Middleware(HTTPGuard, policy=policy, allowed_hosts=allowed_hosts,
-                           calls=CallCap(engine.settings.max_calls_per_token))
-        server.run(transport="http", host=host, port=port, show_banner=False, middleware=[guard])
+    try:
+        if transport == "stdio":
+            server.run(transport="stdio", show_banner=False)
+        else:
+            assert policy is not None, "HTTP needs an auth policy"
+            keep_queries_out_of_the_access_log()  # console search words stay out of the operator's log
+            server.run(transport="http", host=host, port=port, show_banner=False,
+                       middleware=http_middleware(engine, policy, allowed_hosts, audit))
+    finally:
+        if audit is not None:  # the denial counts still held in memory reach their rows (attack round 33)
+            audit.close()

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import numpy as np
 
@@ -48,12 +48,21 @@ EF_SEARCH = 200
 _FTS = "setweight(to_tsvector('english', %s), 'A') || setweight(to_tsvector('english', %s), 'B')"
 
 
+#: libpq parameters a URL's query may carry that are secrets (`?password=...` is as valid as `user:pw@`)
+_SECRET_PARAMS = frozenset({"password", "sslpassword"})
+
+
 def redacted(url: str) -> str:
-    """The URL with its password masked."""
+    """The URL with its password masked, in the user part and in the query (attack round 33: a password given as
+    `?password=` reached the startup line, `stats` and every "cannot open database" error in clear)."""
     parts = urlsplit(url)
     if parts.password:
         host = parts.netloc.rsplit("@", 1)[-1]
         parts = parts._replace(netloc=f"{parts.username}:***@{host}")
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    if any(name.strip().lower() in _SECRET_PARAMS for name, _ in pairs):
+        masked = [(name, "***" if name.strip().lower() in _SECRET_PARAMS else value) for name, value in pairs]
+        parts = parts._replace(query=urlencode(masked, safe="*/:"))
     return urlunsplit(parts)
 
 
