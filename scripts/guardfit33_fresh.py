@@ -1,4 +1,4 @@
-"""Round 33: the fresh set (``tests/data/guard_round33_fresh.json``, written before any fit) screened by each weights
+"""Round 33: the fresh set (``bench/results/guardfit33/fresh_set.json``, written before any fit) screened by each weights
 file through ``WriteGuard.screen`` with the write path's vectors (issue 10; docs/benchmarks.md "Guard, round 33").
 
     PYTHONPATH=src:scripts .venv/bin/python scripts/guardfit33_fresh.py --out fresh.json guard_lr.npz full.npz
@@ -21,7 +21,7 @@ from hindsight.safety.classifier import GuardClassifier  # noqa: E402
 from hindsight.safety.guard import WriteGuard  # noqa: E402
 from hindsight.safety.redact import redactor  # noqa: E402
 
-FRESH = ROOT / "tests" / "data" / "guard_round33_fresh.json"
+FRESH = ROOT / "bench" / "results" / "guardfit33" / "fresh_set.json"
 
 
 def main() -> None:

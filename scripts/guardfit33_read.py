@@ -125,6 +125,7 @@ def main() -> None:
     parser.add_argument("--pinned", type=Path, default=None)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
+    sys.modules["__main__"].Harness = guardfit33_eval.Harness  # type: ignore[attr-defined]  (pickled by its __main__)
     with args.snapshot.open("rb") as fh:
         h = pickle.load(fh)
     report = read(h, args.dump, args.full, args.pinned)
