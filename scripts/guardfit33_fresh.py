@@ -22,6 +22,7 @@ from hindsight.safety.guard import WriteGuard  # noqa: E402
 from hindsight.safety.redact import redactor  # noqa: E402
 
 FRESH = ROOT / "bench" / "results" / "guardfit33" / "fresh_set.json"
+FRESH_B = ROOT / "bench" / "results" / "guardfit33" / "fresh_set_b.json"
 
 
 def main() -> None:
@@ -29,8 +30,9 @@ def main() -> None:
     parser.add_argument("weights", type=Path, nargs="+")
     parser.add_argument("--engines", default="c,onnx")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--set", type=Path, default=FRESH, help=f"the set (default {FRESH.name}; also {FRESH_B.name})")
     args = parser.parse_args()
-    fresh = json.loads(FRESH.read_text(encoding="utf-8"))
+    fresh = json.loads(args.set.read_text(encoding="utf-8"))
     rows = [(r["text"], True) for r in fresh["attacks"]] + [(r["text"], False) for r in fresh["benign"]]
     redacted = [redactor(t)[0] for t, _ in rows]
     out: dict[str, object] = {}
