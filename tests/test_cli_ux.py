@@ -157,3 +157,13 @@ def test_token_list_keeps_whole_ids_on_an_80_column_terminal(tmp_path: Path, mon
     assert made["id"] in listed
     ok(db, "token", "revoke", made["id"])
     assert json.loads(ok(db, "token", "list", "--json").stdout)[0]["revoked"]
+
+
+def test_search_table_shows_the_calibrated_relevance(tmp_path: Path) -> None:
+    """ux round 33: the table showed only `score` (0.930 for the best hit whatever it was); the number that says
+    whether a hit is relevant is the calibrated `relevance` the --json output carries."""
+    db = tmp_path / "m.db"
+    add(db, "The user prefers TypeScript")
+    hits = json.loads(ok(db, "search", "what language", "--json").stdout)
+    table = ok(db, "search", "what language").stdout
+    assert "relevance" in table and f"{hits[0]['relevance']:.2f}" in table
