@@ -72,3 +72,13 @@ def test_readme_names_relevance_in_the_search_row() -> None:
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     row = next(line for line in readme.splitlines() if line.startswith("| `memory_search`"))
     assert "`relevance`" in row
+
+
+def test_every_search_filter_says_what_it_keeps(tools: dict[str, Any]) -> None:
+    """time_from / time_to said nothing (inclusive? of event_time or of the time stored?), nor min_importance,
+    session_id, source_task_id, types or sources."""
+    filters = next(option for option in tools["memory_search"]["schema"]["properties"]["filters"]["anyOf"]
+                   if option.get("type") == "object")
+    undescribed = [name for name, field in filters["properties"].items() if not field.get("description")]
+    assert undescribed == []
+    assert "event_time" in filters["properties"]["time_from"]["description"]
