@@ -82,3 +82,11 @@ def test_every_search_filter_says_what_it_keeps(tools: dict[str, Any]) -> None:
     undescribed = [name for name, field in filters["properties"].items() if not field.get("description")]
     assert undescribed == []
     assert "event_time" in filters["properties"]["time_from"]["description"]
+
+
+def test_min_relevance_does_not_promise_an_empty_result_means_nothing_stored(tools: dict[str, Any]) -> None:
+    """bench/ux_first_hour.py (round 33): on a four-memory store, min_relevance=0.5 returned nothing for 5 of 6
+    queries whose memory was stored (3 of them ranked it first: relevance 0.08 - 0.38); the description told the
+    agent that an empty result means nothing relevant is stored."""
+    text = tools["memory_search"]["schema"]["properties"]["min_relevance"]["description"]
+    assert "means nothing relevant is stored" not in text and "not proof" in text
