@@ -5,7 +5,8 @@
 
 A scripted chat model stands in for the LLM (swap in ChatOpenAI or any chat model); the memory is the in-process
 `hindsight.Memory`, or a running server with `--url http://127.0.0.1:8765/mcp` (through ResilientClient).
-Needs: pip install "hindsight[langgraph]".
+Needs the langgraph extra, from the checkout: scripts/setup.sh langgraph (or .venv/bin/pip install -e ".[langgraph]";
+hindsight is not on PyPI, and the PyPI package named "hindsight" is another project).
 """
 
 from __future__ import annotations

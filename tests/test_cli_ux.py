@@ -144,3 +144,26 @@ def test_terminal_escapes_in_content_are_shown_not_run(tmp_path: Path) -> None:
     assert listed["content"] == hostile + " (edited)"
     raw_json = ok(db, "list", "--json").stdout
     assert "\u202e" not in raw_json and "\x1b" not in raw_json
+
+
+def test_token_list_keeps_whole_ids_on_an_80_column_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ux round 33: at 80 columns the table cut the id to `tok_d7fdb35a…`, and `token revoke` takes only a whole id
+    (no live token with id tok_d7fdb35a3), so the id a user copied from the table revoked nothing."""
+    monkeypatch.setenv("COLUMNS", "80")
+    db = tmp_path / "m.db"
+    made = json.loads(ok(db, "token", "create", "a-rather-long-agent-name", "-s", "read", "-s", "write",
+                         "-n", "team-alpha", "-n", "team-beta").stdout)
+    listed = ok(db, "token", "list").stdout
+    assert made["id"] in listed
+    ok(db, "token", "revoke", made["id"])
+    assert json.loads(ok(db, "token", "list", "--json").stdout)[0]["revoked"]
+
+
+def test_search_table_shows_the_calibrated_relevance(tmp_path: Path) -> None:
+    """ux round 33: the table showed only `score` (0.930 for the best hit whatever it was); the number that says
+    whether a hit is relevant is the calibrated `relevance` the --json output carries."""
+    db = tmp_path / "m.db"
+    add(db, "The user prefers TypeScript")
+    hits = json.loads(ok(db, "search", "what language", "--json").stdout)
+    table = ok(db, "search", "what language").stdout
+    assert "relevance" in table and f"{hits[0]['relevance']:.2f}" in table

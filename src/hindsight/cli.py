@@ -168,11 +168,12 @@ def search(
     if as_json:
         print_json([hit_view(h) for h in hits])
         return
-    table = Table("score", "id", "type", "content", "why")
-    table.columns[1].no_wrap = True
+    # relevance beside the score: the score only orders this result (the best hit scores high when nothing matches)
+    table = Table("score", "relevance", "id", "type", "content", "why")
+    table.columns[2].no_wrap = True
     for hit in hits:
         w = hit.why
-        table.add_row(f"{hit.score:.3f}", hit.memory.id, hit.memory.type.value, show(hit.memory.content[:80]),
+        table.add_row(f"{hit.score:.3f}", f"{hit.relevance:.2f}", hit.memory.id, hit.memory.type.value, show(hit.memory.content[:80]),
                       f"dense#{w.dense_rank} kw#{w.keyword_rank} decay {w.decay:.2f}")
     console.print(table)
 

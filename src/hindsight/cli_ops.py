@@ -70,6 +70,7 @@ def token_list(db: DbOption = None, as_json: JsonOption = False) -> None:
         print_json([t.__dict__ for t in tokens])
         return
     table = Table("id", "name", "scopes", "namespaces", "created", "state", title=f"{len(tokens)} tokens")
+    table.columns[0].no_wrap = True  # `token revoke` takes the whole id: never cut it
     for t in tokens:
         table.add_row(t.id, show(t.name), ", ".join(t.scopes), show(", ".join(t.namespaces)),
                       human_time(t.created_at), "revoked" if t.revoked else "live")

@@ -37,9 +37,7 @@ MAX_CONTEXT_CHARS = 4_000
 
 
 class MemoryType(str, Enum):
-    """The tiers of the seed design.
-
-    working: the current session's last turns; episodic: one task or session;
+    """Which kind of memory: working: the current session's last turns; episodic: one task or session;
     semantic: generalised knowledge; warning: what failed, kept for avoidance.
     """
 

@@ -21,17 +21,19 @@ class SearchFilters(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    types: list[MemoryType] | None = None
+    types: list[MemoryType] | None = Field(default=None, description="memories of any of these types")
     tags: list[str] | None = Field(default=None, description="memories carrying any of these tags")
     statuses: list[Status] | None = Field(
         default=None, description="default: active only; deprecated/forgotten sink when included"
     )
-    time_from: datetime | None = None
-    time_to: datetime | None = None
-    min_importance: float | None = Field(default=None, ge=0.0, le=1.0)
-    source_task_id: str | None = None
-    session_id: str | None = None
-    sources: list[Source] | None = None
+    time_from: datetime | None = Field(default=None, description=(
+        "ISO 8601; memories whose event_time (else the time they were stored) is at or after it"))
+    time_to: datetime | None = Field(default=None, description=(
+        "ISO 8601; memories whose event_time (else the time they were stored) is at or before it"))
+    min_importance: float | None = Field(default=None, ge=0.0, le=1.0, description="importance at least this (0-1)")
+    source_task_id: str | None = Field(default=None, description="memories written with this source_task_id")
+    session_id: str | None = Field(default=None, description="memories written with this session_id")
+    sources: list[Source] | None = Field(default=None, description="memories asserted by any of these sources")
 
     @field_validator("tags")
     @classmethod

@@ -29,6 +29,7 @@ TEXT: dict[str, dict[str, str]] = {
     "memories": {"en": "memories", "zh": "条记忆"},
     "no_results": {"en": "Nothing matches.", "zh": "没有匹配的记忆。"},
     "score": {"en": "score", "zh": "得分"},
+    "relevance": {"en": "relevance", "zh": "相关概率"},
     "why": {"en": "score breakdown", "zh": "得分构成"},
     "content": {"en": "Content", "zh": "内容"},
     "context": {"en": "Context", "zh": "适用条件"},

@@ -122,13 +122,16 @@ def hit_card(ctx: Ctx, hit: SearchHit, top_final: float, top_keyword: float, pic
         ("dense", w.dense_score or 0.0, 1.0),
         ("keyword", w.keyword_score or 0.0, top_keyword),
         ("graph", 1.0 / w.graph_rank if w.graph_rank else 0.0, 1.0),
-        ("relevance", w.relevance, 1.0),
+        ("match", w.relevance, 1.0),  # the text-match share of the score (why.relevance), not the probability
         ("decay", w.decay, 1.0),
         ("importance", w.importance, 1.0),
         ("credibility", w.credibility, 1.0),
         ("final", hit.score, top_final),
     ])
-    return record_card(ctx, hit.memory, f"{ctx.t('score')} {hit.score:.3f}", bars, pick)
+    # the calibrated probability beside the score: the score only orders this page (ux round 33: an unrelated
+    # memory showed score 0.876 and a full "relevance" bar that was the fused match, while its relevance was 0.02)
+    return record_card(ctx, hit.memory, f"{ctx.t('score')} {hit.score:.3f} · {ctx.t('relevance')} {hit.relevance:.2f}",
+                       bars, pick)
 
 
 def record_card(ctx: Ctx, record: MemoryRecord, extra: str = "", side: str = "", pick: bool = False) -> str:

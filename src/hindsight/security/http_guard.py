@@ -119,8 +119,9 @@ class AuthPolicy:
             return "bearer tokens required"
         if self.mode == "off":
             return "no auth (loopback only)"
-        now = "tokens required now" if self.required() else "open now (no token exists yet)"
-        return f"auth auto, decided per request: {now}; the first token created closes it at once"
+        if self.required():  # the banner said "the first token created closes it" when tokens already had
+            return "auth auto: tokens required (this store has tokens; revoking them never reopens it)"
+        return "auth auto, decided per request: open now (no token exists yet); the first token created closes it at once"
 
 
 class HTTPGuard:

@@ -32,6 +32,7 @@ from hindsight.security.audit import AuditLog
 from hindsight.security.call_cap import CallCap
 from hindsight.security.http_auth import HindsightTokenVerifier
 from hindsight.security.http_guard import AuthPolicy, HTTPGuard
+from hindsight.security.namespace_names import MAX_NAMESPACE_CHARS, NAMESPACE_PATTERN
 from hindsight.security.principal import Scope
 from hindsight.security.tokens import TokenStore
 from hindsight.server.access_log import keep_queries_out_of_the_access_log
@@ -111,11 +112,16 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         now: Annotated[datetime | None, Field(description="Reference time for decay and relative dates; default now.")] = None,
         min_relevance: Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False, description=(
             "Drop hits whose `relevance` (the " + RELEVANCE_MEANING + ") is below this. Default "
-            f"{DEFAULT_MIN_RELEVANCE}: every hit is returned; 0.5 returns only likely matches, so an empty "
-            "result means nothing relevant is stored."))] = DEFAULT_MIN_RELEVANCE,
+            f"{DEFAULT_MIN_RELEVANCE}: every hit is returned; 0.5 returns only likely matches. An empty result "
+            "is not proof that nothing relevant is stored: on a small store, or across English and Chinese, a "
+            "memory that answers the query can score under 0.5 (read the hits of a search without it)."
+            ))] = DEFAULT_MIN_RELEVANCE,
     ) -> dict[str, Any]:
         """Hybrid search (vectors + keywords + filters, fused and weighted by recency, importance, credibility).
-        Each hit has a calibrated `relevance`; `time_filter_widened` is true when a time expression in the query
+        Hits come best first by `score`, which only orders this result (it is high for the best hit even when
+        nothing matches, and is not comparable across queries). Whether a hit is relevant is its calibrated
+        `relevance` (a probability; or pass min_relevance); `why.relevance` is the text-match share of the
+        score, not that probability. `time_filter_widened` is true when a time expression in the query
         ("last week", "上周") matched too few memories, or held none of the strong text matches, and memories
         outside it were returned (see each hit's `why.in_time_filter`).
         `current` is false on an older version of a fact: replaced by a newer memory (flag `superseded`), or
@@ -152,7 +158,10 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     def memory_update(
         memory_id: MemoryId,
         updates: Annotated[MemoryPatch, Field(description="Fields to change: content, type, tags, context, "
-                                                          "importance, credibility, status, event_time, metadata.")],
+                                                          "importance, credibility, status, event_time, metadata. "
+                                                          "Each field given replaces the old value whole (tags: "
+                                                          "send the full list; metadata: the full object); "
+                                                          "fields left out stay as they are.")],
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Update content (re-embedded) or weights of a memory; the previous version stays in history.
@@ -178,7 +187,8 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         reason: Annotated[str, Field(max_length=1000)] = "",
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
-        """Erase a memory for good (the history keeps a record that it existed)."""
+        """Erase a memory for good (the history keeps a record that it existed). Needs the `admin` scope on the
+        namespace; an agent with `write` uses memory_forget (soft, reversible) instead."""
         if not confirm:
             raise ToolError("invalid_input: confirm: must be true to hard-delete; use memory_forget to soft-forget")
         actor = gate(Scope.admin, namespace, "delete", memory_id)
@@ -189,7 +199,8 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
     def memory_summarize(
         memory_ids: Annotated[list[str], Field(min_length=1, max_length=200, description="Ids to summarise.")],
         style: Annotated[Literal["brief", "detailed", "structured"], Field(
-            description="brief (~150 chars), detailed, or structured (goal, steps, problem/fix, when it applies)")] = "brief",
+            description="brief (~150 chars), detailed, or structured (goal, steps, problem/fix, when it applies; "
+                        "with an LLM configured - extractive, it adds the memories' contexts)")] = "brief",
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Summarise memories (LLM when configured, extractive otherwise)."""
@@ -205,7 +216,12 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         return {"memory_id": memory_id, "history": [e.model_dump(mode="json") for e in entries]}
 
     @mcp.tool
-    def memory_stats(namespace: Namespace | None = None) -> dict[str, Any]:
+    def memory_stats(
+        namespace: Annotated[str | None, Field(
+            description="The namespace to count (needs `read` on it). Left out: every namespace, which needs "
+                        "`admin` over '*'.", min_length=1, max_length=MAX_NAMESPACE_CHARS,
+            pattern=NAMESPACE_PATTERN)] = None,
+    ) -> dict[str, Any]:
         """Counts by status and type, and the embedding model in use."""
         gate(Scope.read if namespace else Scope.admin, namespace, "stats")
         stats = _call(engine.stats, namespace)
