@@ -48,7 +48,6 @@ from hindsight.safety.redact_cues import (
     find_card_expiry,
     find_national_ids,
     find_otp,
-    find_phones,
     find_spelled_emails,
 )
 from hindsight.safety.redact_echo import find_echoes
@@ -56,6 +55,7 @@ from hindsight.safety.redact_extent import bound, bound_all
 from hindsight.safety.redact_fold import fold_for_finders, imitates_latin
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
 from hindsight.safety.redact_passwords import find_passwords
+from hindsight.safety.redact_phones import find_phones
 from hindsight.safety.redact_records import find_record_values
 from hindsight.safety.redact_roles import find_role_values
 from hindsight.safety.redact_shapes import (
