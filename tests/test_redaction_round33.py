@@ -117,3 +117,42 @@ def test_lookalike_kept(text: str, values: list[str], tagger: bool) -> None:
 @pytest.mark.parametrize(("text", "value"), PERSONAL)
 def test_a_persons_address_near_an_ad_goes(text: str, value: str) -> None:
     assert value not in redact(text).text
+
+
+def _public_address(text: str) -> object:
+    from hindsight.safety.redact_address import find_addresses
+
+    return find_addresses(text)
+
+
+def _replaced(text: str) -> object:
+    from hindsight.safety.redact_replaced import find_replaced_values  # round 33's modules (absent on main)
+
+    return find_replaced_values(text)
+
+
+def _respective(text: str) -> object:
+    from hindsight.safety.redact_respective import find_respective_values
+
+    return find_respective_values(text)
+
+
+def _turns(text: str) -> object:
+    from hindsight.safety.redact_turns import find_turn_codes
+
+    return find_turn_codes(text)
+
+
+@pytest.mark.parametrize(("run", "unit", "n"), [
+    (_replaced, "the password is new; the old one (felix_cat99) is revoked, rotated from quartz_Moon17 to Delta#5580pine; "
+                "旧的（panda_1987）作废。", 60),
+    (_replaced, "old (", 400),
+    (_respective, "AccessKey和SecretKey分别是QS8K2M7P4X9T1L6R和Zr4mQ9x2Lp7Vt3Kw8Ny1Hd6Bs5Jf0Gc，the PIN and PUK are 4827 and 7301 "
+                  "respectively. ", 60),
+    (_respective, "pin and pin, respectively: 4827 and ", 200),
+    (_turns, "A: what's the code?\nB: it's 4 0 9 1 7 3, hurry\n", 100),
+    (_public_address, 'Bakery flyer: "Fresh bread daily at 42 Harbour Road, open 7am-7pm." ad: ad: ', 60),
+], ids=["replaced", "replaced-adversarial", "respective", "respective-adversarial", "turns", "advert"])
+def test_linear_cost(run: object, unit: str, n: int) -> None:
+    """Ten times the text costs about ten times as much (the readings alone)."""
+    assert_not_superlinear(run, unit * n, unit * 10 * n, slack=0.05)  # type: ignore[arg-type]
