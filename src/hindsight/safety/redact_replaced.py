@@ -4,12 +4,14 @@ A password that was changed is still somebody's password: people reuse them, and
 other accounts and the logs written under it. ``redact_roles`` reads the old value after an "old" cue and a comma or
 "was" ("the old password, X, ..."); people also put it in brackets or name both ends of the change:
 
-- the old one in brackets: "the old one (X) is revoked", "its previous passcode (X) expired", "旧的（X）已作废",
-  "之前那个（X）不能再用了", "原来的密码（X）已停用";
+- the old one in brackets or set off by commas: "the old one (X) is revoked", "its previous passcode (X) expired",
+  "the old password, X, was revoked", "旧的（X）已作废", "之前那个（X）不能再用了", "原来的密码（X）已停用";
 - the change from one value to another: "rotated the SFTP password from X to Y", "VPN密码从X改为Y" (both go).
 
 The sentence must name a password (or a PIN / passcode / 密码 / 口令): an old version, ticket or room in brackets stays.
-A value must look like a password (``redact_roles.password_shaped``) or, after a PIN's or a code's noun, be 4-8 digits.
+A value must look like a password (``redact_roles.password_shaped``, or words joined by underscores with a digit, not in
+capitals: "felix_cat99" - the general reading takes those for a constant's name), or, after a PIN's or a code's noun,
+be 4-8 digits.
 Every pattern is anchored with bounded gaps, so the cost stays linear in the text.
 """
 
@@ -28,7 +30,7 @@ _OLD_BRACKETED = re.compile(
     r"(?i)(?:\b(?:the\s+|its\s+|their\s+|his\s+|her\s+|our\s+|my\s+)?(?:old|previous|former|prior|earlier|last)"
     r"(?:\s+(?:one|password|passcode|passphrase|pin|code|login))?|"
     r"(?:旧|原来|之前|以前|老|上一个|上次)(?:的|那个|这个|一个)?(?:密码|口令|登录密码)?)"
-    r"\s*[(（]\s*[\"'“]?" + _VALUE + r"[\"'”]?\s*[)）]"
+    r"\s*(?:[(（]\s*[\"'“]?" + _VALUE + r"[\"'”]?\s*[)）]|[,，]\s*[\"'“]?" + _VALUE.replace("<v>", "<c>") + r"[\"'”]?\s*[,，])"
 )
 _FROM_TO = re.compile(
     r"(?i)\bfrom\s+[\"'“]?(?P<old>[^\s,;()\[\]{}<>|\"'”’`]{4,64})[\"'”]?\s+(?:to|into)\s+[\"'“]?(?P<new>[^\s,;()\[\]{}<>|\"'”’`]{4,64})|"
@@ -53,11 +55,19 @@ def _sentence(text: str, start: int, end: int) -> str:
     return text[ends[-1] if ends else lo : stop.start() if stop else min(len(text), end + _REACH)]
 
 
+_SNAKE_WITH_DIGIT = re.compile(r"(?=[^_]*_)(?=\D*\d)[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+")
+
+
+def written_password(value: str) -> bool:
+    """A password's shape where a password's noun names the value (also read by ``redact_respective``)."""
+    return password_shaped(value) or bool(_SNAKE_WITH_DIGIT.fullmatch(value)) and not value.isupper()
+
+
 def _value_ok(value: str, sentence: str) -> bool:
     value = value.rstrip(".,;:!?")
     if value.isdigit():
         return 4 <= len(value) <= 8 and bool(_DIGIT_NOUN.search(sentence))
-    return password_shaped(value)
+    return written_password(value)
 
 
 def find_replaced_values(text: str) -> list[Span]:
@@ -65,8 +75,9 @@ def find_replaced_values(text: str) -> list[Span]:
     out: list[Span] = []
     for m in _OLD_BRACKETED.finditer(text):
         sentence = _sentence(text, m.start(), m.end())
-        if _PASSWORD_NOUN.search(sentence) and _value_ok(m.group("v"), sentence):
-            out.append(("password", *m.span("v")))
+        group = "v" if m.group("v") is not None else "c"
+        if _PASSWORD_NOUN.search(sentence) and _value_ok(m.group(group), sentence):
+            out.append(("password", *m.span(group)))
     for m in _FROM_TO.finditer(text):
         old, new = ("old", "new") if m.group("old") is not None else ("old_zh", "new_zh")
         sentence = _sentence(text, m.start(), m.end())

@@ -7,7 +7,8 @@ the first value was read as the second label's (or not at all). Here the labels 
 words (and / , / & / 和 / 、 / 及 / 与) and paired from the end of the label list (the words before it are the
 sentence's, not labels), and each value takes its own label's verdict:
 
-- a password's label (password, passcode, PIN, PUK, 密码, 口令): a password-shaped value or 4-12 digits is a password;
+- a password's label (password, passcode, PIN, PUK, 密码, 口令): a password-shaped value (``redact_replaced.written_password``)
+  or 4-12 digits is a password;
 - a key's label (access / secret / API / app key, secret, token, AK / SK, 密钥, 令牌): a value of eight characters or more
   with letters and digits is a key;
 - a one-time code's label (verification / SMS / one-time code, 验证码, 动态码): a code-shaped value is a code;
@@ -23,7 +24,8 @@ from __future__ import annotations
 
 import re
 
-from hindsight.safety.redact_roles import code_shaped, password_shaped
+from hindsight.safety.redact_replaced import written_password
+from hindsight.safety.redact_roles import code_shaped
 
 Span = tuple[str, int, int]
 
@@ -82,7 +84,7 @@ def _values(text: str, start: int, end: int, zh: bool) -> list[tuple[int, int]]:
 
 def _shaped(kind: str, value: str) -> bool:
     if kind == "password":
-        return password_shaped(value) or value.isdigit() and 4 <= len(value) <= 12
+        return written_password(value) or value.isdigit() and 4 <= len(value) <= 12
     if kind == "api_key":
         return len(value) >= 8 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value) and not value.startswith("[REDACTED")
     if kind == "otp":

@@ -80,11 +80,9 @@ _ID_HALF_VALUE = _noun_value(_ID_HALF_NOUN)
 
 # --------------------------------------------------------------------------- what a value of each kind looks like
 
-# Round 33: a constant's name is in capitals (DB_PASSWORD) and an identifier's words are joined without digits
-# (user_name); a lower-case word with digits after an underscore ("felix_cat99") is a password, not a reference.
 _NOT_A_VALUE = re.compile(
     r"(?i)^(?:v?\d+(?:\.\d+)+[\w.+-]*|\d{1,4}[-/.年]\d{1,2}(?:[-/.月]\d{1,4})?日?|\d{1,2}:\d{2}(?::\d{2})?|https?://.*|www\..*|[\w.+-]+@[\w-]+\.[\w.]+|"
-    r"[~./\\].*|.*[/\\].*[/\\].*|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+|.*(?:\(|\)|\[|\]|\{|\}|\$).*|(?-i:[A-Z]+(?:_[A-Z0-9]+)+)|[a-z]+(?:_[a-z]+)+|\d+(?:%|px|ms|s|x)|"
+    r"[~./\\].*|.*[/\\].*[/\\].*|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+|.*(?:\(|\)|\[|\]|\{|\}|\$).*|[A-Z]+(?:_[A-Z0-9]+)+|\d+(?:%|px|ms|s|x)|"
     r"(?:the|a|an|same|different|new|old|one|set|not|no|in|on|at|to|it|this|that|required|reset|changed|expired|blank|empty|"
     r"shared|stored|saved|written|managed|rotated|wrong|right|correct|incorrect|weak|strong|long|short|unknown|hidden)\b.*)$")
 _HASH_NEAR = re.compile(r"(?i)hash|digest|checksum|fingerprint|sha-?\d|md5|bcrypt|crc|哈希|散列|摘要|校验和|指纹")
