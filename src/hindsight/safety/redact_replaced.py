@@ -43,6 +43,7 @@ _PASSWORD_NOUN = re.compile(
     r"(?!\s*(?:manager|policy|hash|field|length|rules?|hint|generator|strength|history|requirements?)\b)|"
     r"(?:密码|口令)(?!策略|管理|规则|长度|强度|提示|哈希|字段)"
 )
+_CHANGE = re.compile(r"(?i)\b(?:chang|rotat|reset|updat|switch|swapp|swap|mov|flipp|set)\w*\b")
 _DIGIT_NOUN = re.compile(r"(?i)\b(?-i:PIN)s?\b|\bpin\s+(?:code|number)|\bpasscode|\bcodes?\b|密码|口令|码")
 _SENTENCE_END = re.compile(r"[。！？\n]|[.!?](?:\s|$)")
 _REACH = 160  # how far a sentence is looked for either side of a value: bounded, so the cost stays linear
@@ -81,8 +82,11 @@ def find_replaced_values(text: str) -> list[Span]:
     for m in _FROM_TO.finditer(text):
         old, new = ("old", "new") if m.group("old") is not None else ("old_zh", "new_zh")
         sentence = _sentence(text, m.start(), m.end())
-        # the noun before the change: "rotated the password from X to Y", "VPN密码从X改为Y"
-        if not _PASSWORD_NOUN.search(text, max(0, m.start() - 48), m.start()):
+        # a password's noun (one password, not "passwords from LastPass to ...": a migration names tools) and, in English,
+        # a verb of change before the change: "rotated the password from X to Y", "VPN密码从X改为Y"
+        before = text[max(0, m.start() - 48) : m.start()]
+        noun = _PASSWORD_NOUN.search(before)
+        if noun is None or old == "old" and (noun.group(0).lower().endswith("s") or not _CHANGE.search(before)):
             continue
         for group in (old, new):
             value = m.group(group).rstrip(".,;:!?")
