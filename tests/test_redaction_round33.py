@@ -156,3 +156,15 @@ def _turns(text: str) -> object:
 def test_linear_cost(run: object, unit: str, n: int) -> None:
     """Ten times the text costs about ten times as much (the readings alone)."""
     assert_not_superlinear(run, unit * n, unit * 10 * n, slack=0.05)  # type: ignore[arg-type]
+
+
+def test_an_ad_hoc_meeting_is_no_advertisement() -> None:
+    """"ad hoc" introduces no ad's text; "Ad:" does."""
+    import re
+
+    from hindsight.safety.redact_advert import advertised
+
+    nobody = re.compile(r"(?!x)x")
+    for text, public in (("Ad hoc meeting: 14 Birch Road, 6pm.", False), ("Ad: Birch Bakery, 14 Birch Road, 6am-6pm.", True)):
+        start = text.index("14 Birch Road")
+        assert advertised(text, start, start + len("14 Birch Road"), nobody, address=True) is public, text

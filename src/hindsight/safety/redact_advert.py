@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 _AD = re.compile(
-    r"(?:(?<![A-Za-z])(?-i:ad|Ad|ads|Ads)(?![A-Za-z])|(?i:\b(?:advert|advertisement|(?:tv|radio)\s+commercial|classified\s+ad|flyer|flier|"
+    r"(?:(?<![A-Za-z])(?-i:ad|Ad|ads|Ads)(?![A-Za-z])(?!\s*-?\s*(?i:hoc|nauseam|infinitum|lib|interim|valorem|block))|(?i:\b(?:advert|advertisement|(?:tv|radio)\s+commercial|classified\s+ad|flyer|flier|"
     r"leaflet|poster|billboard|banner|brochure|placard|handbill)s?\b|\bclassifieds\b)|广告牌?|传单|海报|宣传单页?|宣传页|宣传册|横幅|灯箱|招贴)"
 )
 # What introduces the ad's own text: a colon, a verb that gives it, or an opening quotation mark.
