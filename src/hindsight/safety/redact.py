@@ -48,7 +48,6 @@ from hindsight.safety.redact_cues import (
     find_card_expiry,
     find_national_ids,
     find_otp,
-    find_phones,
     find_spelled_emails,
 )
 from hindsight.safety.redact_echo import find_echoes
@@ -56,7 +55,10 @@ from hindsight.safety.redact_extent import bound, bound_all
 from hindsight.safety.redact_fold import fold_for_finders, imitates_latin
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
 from hindsight.safety.redact_passwords import find_passwords
+from hindsight.safety.redact_phones import find_phones
 from hindsight.safety.redact_records import find_record_values
+from hindsight.safety.redact_replaced import find_replaced_values
+from hindsight.safety.redact_respective import find_respective_values
 from hindsight.safety.redact_roles import find_role_values
 from hindsight.safety.redact_shapes import (
     find_card_security_codes,
@@ -70,6 +72,7 @@ from hindsight.safety.redact_structure import find_structured_secrets
 from hindsight.safety.redact_subjects import find_subject_values, find_unlabelled_values
 from hindsight.safety.redact_tagger import TaggerModel, find_tagged
 from hindsight.safety.redact_told import find_told_codes
+from hindsight.safety.redact_turns import find_turn_codes
 from hindsight.safety.redact_urls import find_url_secrets
 from hindsight.safety.redact_vet import declared_public, vet
 from hindsight.safety.redact_window import (
@@ -265,6 +268,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_cards_by_what_follows, find_window_codes, find_labelled_pairs, find_otp_seeds,
     find_record_values, find_contact_phones, find_clause_passwords, find_labelled_addresses, find_url_secrets,
     find_subject_values, find_unlabelled_values, find_role_values, find_bound_values, find_told_codes,
+    find_replaced_values, find_respective_values, find_turn_codes,
 )
 
 

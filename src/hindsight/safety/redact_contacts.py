@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
-from hindsight.safety.redact_cues import NOT_PAYMENT_CARD, declared_invalid, is_quantity
+from hindsight.safety.redact_cues import NOT_PAYMENT_CARD, declared_invalid
 from hindsight.safety.redact_cues import TEST_CARD as _TEST_CARD
+from hindsight.safety.redact_phones import is_quantity
 from hindsight.safety.validators import card_valid, cn_id_valid
 
 Span = tuple[str, int, int]

@@ -1,4 +1,4 @@
-"""Findings that need a context cue: one-time codes, national IDs, bank accounts, card expiry, phones.
+"""Findings that need a context cue: one-time codes, national IDs, bank accounts, card expiry (phones: ``redact_phones``).
 
 A bare six-digit number is a price, a port or a build number; after "verification code" or
 "验证码" it is a secret. Each finder here pairs a *cue* (EN and ZH words that announce the value)
@@ -23,6 +23,7 @@ Span = tuple[str, int, int]
 
 # What may stand between a cue and its value: "is", "was", ":", "=", "是", "为", "#", "no.".
 _SEP = r"(?:\s*(?:[:：=#]|\bis\b|\bwas\b|\bare\b|\bof\b|是|为|号码|号|no\.?|number|:)\s*){0,3}\s*"
+CUE_SEP = _SEP  # also read by ``redact_phones``
 
 # --------------------------------------------------------------------------- one-time codes
 
@@ -351,32 +352,6 @@ def find_card_expiry(text: str) -> list[Span]:
     return out
 
 
-# --------------------------------------------------------------------------- phones announced by a cue
-
-_PHONE_CUE = re.compile(
-    r"(?i)(?:\b(?:phone|tel|telephone|mobile|cell|cellphone|call|text|whatsapp|wechat|signal|telegram|fax|contact\s+number|"
-    r"hotline|reach(?:\s+(?:me|him|her|them|us))?|ring|(?:phone|mobile|cell|contact)\s+number|(?<=['’]s)\s+(?:number|cell|mobile))\b(?:\s+(?:me|us|him|her|them|back|number|no\.?))?(?:\s+(?:at|on|via|to))?|"
-    r"(?:电话|手机号?码?|联系方式|联系电话|(?<![票单递流序列型编批照证卡])号码|座机|传真|微信(?!支付|商户|小程序|公众|群|开放)|致电|打给|拨打)[\u4e00-\u9fff]{0,4}?)"
-    + _SEP + r"(?P<value>\+?\(?\d[\d ().-]{5,20}\d)(?![\d.-])"
-)
-_CN_MOBILE_DOTTED = re.compile(r"(?<![\d.])1[3-9]\d\.\d{4}\.\d{4}(?![\d.]|\.\d)")
-# UK mobiles (07700 900123, 07700 900 123) and French mobiles (06 12 34 56 78).
-# Round 25: a full stop after the number ends the sentence ("on his mobile 07700 900461."); only ".5" is a decimal.
-_UK_MOBILE = re.compile(r"(?<![\d+])(?:07\d{3}\s?\d{3}\s?\d{3}|0[67](?:[ .]\d{2}){4})(?!\d|\.\d|\s\d)")
-# A count, not a phone: "total events: 13872645019", "共执行 18612345678 次".
-_QUANTITY_AFTER = re.compile(r"\s*(?:次|个|条|笔|行|元|件|人|words?\b|times\b|events\b|requests\b|ops\b|rows\b|bytes\b|records\b|"
-                             r"hashes\b|items\b|users\b|calls\b|tokens\b|lines\b)", re.IGNORECASE)
-_QUANTITY_BEFORE = re.compile(r"(?i)(?:total|count|sum|events|requests|共|总计|合计|累计|执行|处理)[^\n\d]{0,12}$"
-                              r"|(?:part\s+(?:no\.?|number)|\bSKU|model\s+(?:no\.?|number)|编码|编号|料号|货号|型号|条码)[^\n\d]{0,4}$"
-                              # round 25: an amount of money ("£250", "USD 1200") is a quantity, not a code
-                              r"|[$£€¥￥₹₩]\s?$|\b(?:usd|eur|gbp|rmb|cny|jpy|hkd|aud|cad|chf|inr|sgd)\s?$")
-
-
-def is_quantity(text: str, start: int, end: int) -> bool:
-    """The number is followed by a unit or announced as a total: a quantity, whatever its shape."""
-    return bool(_QUANTITY_AFTER.match(text, end) or _QUANTITY_BEFORE.search(text, max(0, start - 24), start))
-
-
 # The sentence itself says the number is not a real one: "校验位错误", "fails the Luhn check", "示例数据".
 _DECLARED_INVALID = re.compile(
     r"(?i)校验(?:位|码)?(?:是)?(?:不对|错误|错的|有误|不通过|失败|没过)|示例|样例|假的|虚构|\binvalid\b|\bfails?\b[^.\n]{0,20}(?:luhn|check|validation)|"
@@ -392,33 +367,6 @@ _DECLARED_INVALID = re.compile(
 def declared_invalid(text: str, start: int, end: int) -> bool:
     """The sentence around ``text[start:end]`` calls the value invalid or made up."""
     return bool(_DECLARED_INVALID.search(text, max(0, start - 30), min(len(text), end + 40)))
-
-
-_NANP_SPACED = re.compile(r"(?<![\w(])\(\d{3}\)\s?\d{3}\s\d{4}(?![\d-])")
-_LANDLINE = re.compile(r"(?<![\d(-])(?<!\d )(?:\(0[1-9]\d{1,2}\)\s?|0[1-9]\d{1,2}[\s-])\d{3,4}[\s-]?\d{4}(?![\d-])")
-_CN_MOBILE_SPACED = re.compile(r"(?<![\d+*])(?:(?:\+|00)86[\s-]?)?1[3-9]\d(?:[\s-]?\d){8}(?![\d*])")
-
-
-def find_phones(text: str) -> list[Span]:
-    out: list[Span] = []
-    for m in _PHONE_CUE.finditer(text):
-        value = m.group("value")
-        digits = re.sub(r"\D", "", value)
-        if 7 <= len(digits) <= 15 and not re.search(r"\d\.\d+\.\d", value) and not re.fullmatch(r"\d{1,2}:\d{2}", value):
-            out.append(("phone", *m.span("value")))
-    for m in _LANDLINE.finditer(text):
-        out.append(("phone", m.start(), m.end()))
-    for m in _NANP_SPACED.finditer(text):
-        out.append(("phone", m.start(), m.end()))
-    for m in _CN_MOBILE_DOTTED.finditer(text):
-        out.append(("phone", m.start(), m.end()))
-    for m in _UK_MOBILE.finditer(text):
-        out.append(("phone", m.start(), m.end()))
-    for m in _CN_MOBILE_SPACED.finditer(text):
-        groups = re.split(r"[\s-]+", m.group(0))
-        if (all(len(g) >= 3 for g in groups[1:]) or len(groups) == 1) and not is_quantity(text, m.start(), m.end()):
-            out.append(("phone", m.start(), m.end()))
-    return out
 
 
 # "wei.zhang [at] example [dot] com", "lina＠163.com": an address spelled to dodge scrapers.

@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from hindsight.safety.redact_advert import advertised
 from hindsight.safety.redact_contacts import is_public_contact
 from hindsight.safety.redact_source import in_url, published_source
 
@@ -192,7 +193,7 @@ def public_phone(text: str, start: int, end: int) -> bool:
     if cues and _PERSONAL.search(clause, cues[-1].end()):
         return False  # "Front desk said to reach the manager on his own phone, ...": a person named after the public cue
     return bool(cues or _beside_role_mailbox(clause) or _PUBLIC_PHONE_AFTER.match(text, end) or _published_after(text, end)
-                or _org_owned(text, start, False) or published_source(text, start, end, _PERSONAL))
+                or _org_owned(text, start, False) or published_source(text, start, end, _PERSONAL) or advertised(text, start, end, _PERSONAL))
 
 
 _MAILBOX = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -227,7 +228,7 @@ def public_email(text: str, start: int, end: int) -> bool:
     if _PERSONAL.search(segment):
         return False
     return bool(_PUBLIC_MAILBOX_BEFORE.search(segment) or _published_after(text, end) or published_source(text, start, end, _PERSONAL)
-                or _unit_mailbox(text, start, end))
+                or _unit_mailbox(text, start, end) or advertised(text, start, end, _PERSONAL))
 
 
 # Round 28: a unit's or a ward's shared mailbox, named so by its local part ("renal-unit@", "ward7b.nursing@",
@@ -311,7 +312,7 @@ def public_address(text: str, start: int, end: int) -> bool:
     cue = _PUBLIC_ADDRESS_AFTER.search(after)
     if cue and not _NOT.search(after[: cue.start()]) and not _PERSONAL.search(after[: cue.start()]):
         return True
-    return published_source(text, start, end, _PERSONAL)
+    return published_source(text, start, end, _PERSONAL) or advertised(text, start, end, _PERSONAL, address=True)  # round 33: an ad's text
 
 
 # Round 26: a place's contacts travel together. A landline or a mailbox in the sentence of an address (or a line) already

@@ -271,7 +271,8 @@ def _chat_codes(text: str) -> list[Span]:
                 base = offsets[i] + turn.start("say")
                 out.append(("otp", base + bare.start("v"), base + bare.end("v")))
                 continue
-        if _ASKS_CODE.search(say):
+        asks = _ASKS_CODE.search(say)
+        if asks and not not_secret_code(say, asks.start()):  # round 33: "what's the zip code?" asks for no secret
             asked_at = i
     return out
 

@@ -28,7 +28,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from hindsight.safety.redact_contacts import is_public_contact
-from hindsight.safety.redact_cues import NOT_SECRET_CODE, is_quantity
+from hindsight.safety.redact_cues import NOT_SECRET_CODE
+from hindsight.safety.redact_phones import is_quantity
 from hindsight.safety.validators import cn_id_valid, iban_valid, looks_random, luhn_valid, shannon_entropy
 
 Span = tuple[str, int, int]

@@ -1,0 +1,57 @@
+"""A code given in the dialogue turn that answers a request for it (redaction round 33, issue 10).
+
+``redact_roles`` reads a chat turn that is only a number after a turn that names a code. People answer with more than
+the number: "shop: it's 4 0 9 1 7 3, hurry", "Amy: 7-3-9-0-1-4, it expires in a minute", "- Sure: 5 8 1 3. Don't save
+it.", "店员：是 6 0 4 8 1 2，别告诉别人", "B：就是 2 7 5 0 9 3". Here a turn - a line, after an optional time stamp and
+a speaker's label or a dash - that opens with the code (after at most two short leads: it's / here / sure / 是 / 就是)
+and then ends or goes on after a clause break (a comma, a full stop, a dash) is a code, when one of the two turns before
+it names a one-time code, a PIN or a passcode ("the app wants a code", "验证码多少？"). A code read digit by digit
+("4 0 9 1 7 3", "7-3-9-0-1-4") counts as its digits; a fixture (123456, 000000), a year or a number with a unit after it
+is no code; an error / zip / promo code asked for names no secret. Linear: one pass over the lines, each match anchored.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.safety.redact_roles import code_noun_pattern, code_shaped, not_secret_code
+
+Span = tuple[str, int, int]
+
+_ASKS = re.compile(code_noun_pattern() + r"|(?i:\b(?:pin|passcode)\b)")
+# A turn's head: a time stamp, then a speaker's label and a colon, or a dash / bullet.
+_HEAD = re.compile(r"\s*(?:\[[^\]\n]{1,20}\]\s*)?(?:[\w\u4e00-\u9fff][\w\u4e00-\u9fff .'-]{0,20}\s*[:：]|[-–—*•>])?\s*")
+_LEAD = r"(?:(?:it'?s|it\s+is|that'?s|here(?:'s|\s+is)?(?:\s+it)?|sure|ok(?:ay)?|yes|yep|the\s+code\s+is|code\s+is|是|就是|给你|好的?|嗯)\s*[:：,，]?\s*){0,2}"
+_ANSWER = re.compile(r"(?i)" + _LEAD + r"[\"'“]?(?P<v>\d(?:[ -]\d){3,7}|\d{3}[ -]\d{3}|\d{4,8})[\"'”]?"
+                     r"(?=\s*(?:$|[,，.。!！;；]|\s[-–—]\s))")
+_UNIT_AFTER = re.compile(r"(?i)\s*(?:位|个|次|分钟|秒|小时|天|年|元|号|%|digits?\b|minutes?\b|mins?\b|seconds?\b|hours?\b|days?\b|"
+                         r"people\b|items\b|times\b|reps\b)")
+
+
+def _names_code(text: str, start: int, end: int) -> bool:
+    m = _ASKS.search(text, start, end)
+    return m is not None and not not_secret_code(text, m.start())
+
+
+def find_turn_codes(text: str) -> list[Span]:
+    """Codes that open the turn answering a request for one."""
+    if "\n" not in text:
+        return []
+    out: list[Span] = []
+    asked_at = -10
+    pos = 0
+    for i, line in enumerate(text.split("\n")):
+        start, end = pos, pos + len(line)
+        pos = end + 1
+        head = _HEAD.match(text, start, end)
+        say = head.end() if head else start
+        if 0 < i - asked_at <= 2:
+            m = _ANSWER.match(text, say, end)
+            if m is not None:
+                digits = re.sub(r"\D", "", m.group("v"))
+                if code_shaped(digits) and not _UNIT_AFTER.match(text, m.end("v")):
+                    out.append(("otp", *m.span("v")))
+                    continue
+        if _names_code(text, say, end):
+            asked_at = i
+    return out
