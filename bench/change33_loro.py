@@ -143,6 +143,11 @@ def scores(model: tuple, x: np.ndarray) -> np.ndarray:
     return lr.predict_proba((x - mean) / scale)[:, 1]
 
 
+def below(s: np.ndarray, t: float) -> Callable[[int], bool]:
+    """Retirement k is kept when its score is under t."""
+    return below(s, t)
+
+
 def choose_t(d: Data, names: list[str]) -> float:
     groups = [names[i::5] for i in range(5) if names[i::5]]
     costs = np.zeros(len(GRID))
@@ -151,7 +156,7 @@ def choose_t(d: Data, names: list[str]) -> float:
         for n in g:
             s = scores(model, d.x[n])
             for k, t in enumerate(GRID):
-                costs[k] += cost(d.replay(n, lambda i, s=s, t=t: bool(s[i] < t)))
+                costs[k] += cost(d.replay(n, below(s, t)))
     return GRID[int(np.argmin(costs))]
 
 
@@ -180,7 +185,7 @@ def curve(out: str, args: list[str]) -> None:
     for h in d.names:
         s = scores(fit(d, [n for n in d.names if n != h]), d.x[h])
         for t in POINTS:
-            _add(table[t], d.replay(h, lambda k, t=t: bool(s[k] < t)))
+            _add(table[t], d.replay(h, below(s, t)))
     for t, pool in table.items():
         res[f"M {t}"] = pool
     for k, v in res.items():
@@ -213,8 +218,8 @@ def main() -> None:
         cells = {"main": d.replay(h, lambda k: False),
                  "G_held_out": d.replay(h, gate_keep(d, h, g)),
                  "G_in_sample": d.replay(h, gate_keep(d, h, full_gate)),
-                 "M_held_out": d.replay(h, lambda k: bool(s[k] < t)),
-                 "M_in_sample": d.replay(h, lambda k: bool(s_full[k] < t))}
+                 "M_held_out": d.replay(h, below(s, t)),
+                 "M_in_sample": d.replay(h, below(s_full, t))}
         per[h] = {"gate": None if g is None else g.name, "t": t, **cells}
         for k, v in cells.items():
             _add(pooled[k], v)

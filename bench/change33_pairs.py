@@ -21,7 +21,6 @@ from currency19_read import set_dir
 from supwrite32_hyg_read import _records
 
 
-
 def _logs(args: list[str]) -> tuple[dict[str, Path], Path | None]:
     hyg = None
     if "--hyg" in args:
