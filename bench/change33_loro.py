@@ -3,6 +3,7 @@ leave-one-round-out over the released retrieval stores' retirements on write and
 
     PYTHONPATH=src:bench python bench/change33_loro.py OUT.json --hyg HYGDIR LOGROOT...
     PYTHONPATH=src:bench python bench/change33_loro.py --curve OUT.json --hyg HYGDIR LOGROOT...   # post hoc
+    PYTHONPATH=src:bench python bench/change33_loro.py --embed CACHE.pkl OUT.json --hyg HYGDIR LOGROOT...  # variant E
 
 Variants: G - a reading, one of `change33_gate.VARIANTS` or off, chosen per fold on the training rounds by cost;
 M - a logistic model over size-free pair readings (`features`), kept when its score < t, t on the training rounds'
@@ -52,7 +53,7 @@ def features(old: str, new: str, p: float | None) -> list[float]:
 class Data:
     """Every retirement of a round (store and hygiene set), its label and readings, and how to replay it."""
 
-    def __init__(self, args: list[str]) -> None:
+    def __init__(self, args: list[str], embed: Path | None = None) -> None:
         stores, hygs = load(args)
         self.names = sorted(stores)
         self.stores = stores
@@ -77,6 +78,13 @@ class Data:
                         texts.append((row["texts"][m], row["texts"][role]))
             self.keys[r], self.x[r], self.y[r], self.texts[r] = keys, np.array(xs), np.array(ys, dtype=int), texts
             print(r, len(keys), file=sys.stderr, flush=True)
+        if embed is not None:  # variant E: M's readings and three cosines (`change33_embed`)
+            from change33_embed import Vectors
+            vectors = Vectors(embed)
+            vectors.need([t for r in self.names for t in self.texts[r]])
+            for r in self.names:
+                extra = np.array([vectors.features(o, n) for o, n in self.texts[r]]).reshape(len(self.texts[r]), 3)
+                self.x[r] = np.hstack([self.x[r], extra])
 
     def replay(self, r: str, keep: Callable[[int], bool]) -> dict:
         """Round r's store cells and hygiene confusion when retirement k stands unless keep(k)."""
@@ -145,7 +153,7 @@ def scores(model: tuple, x: np.ndarray) -> np.ndarray:
 
 def below(s: np.ndarray, t: float) -> Callable[[int], bool]:
     """Retirement k is kept when its score is under t."""
-    return below(s, t)
+    return lambda k: bool(s[k] < t)
 
 
 def choose_t(d: Data, names: list[str]) -> float:
@@ -200,8 +208,11 @@ def main() -> None:
     if sys.argv[1] == "--curve":
         curve(sys.argv[2], sys.argv[3:])
         return
+    embed = None
+    if sys.argv[1] == "--embed":
+        embed, sys.argv = Path(sys.argv[2]), sys.argv[:1] + sys.argv[3:]
     out, args = sys.argv[1], sys.argv[2:]
-    d = Data(args)
+    d = Data(args, embed)
     names = d.names
     res: dict = {"rounds": names, "hygiene_sets": sorted(d.hygs), "features": FEATURES}
     full_gate = choose_gate(d, names)
@@ -230,7 +241,8 @@ def main() -> None:
                          for k, v in pooled.items()}
         Path(out).write_text(json.dumps(res, indent=1) + "\n")
     lr, _, _ = full_model
-    res["M_full_weights"] = dict(zip(FEATURES, [round(float(w), 3) for w in lr.coef_[0]], strict=True))
+    names_ = FEATURES + (("cos_whole", "cos_cue_span", "cos_any_span") if embed else ())
+    res["M_full_weights"] = dict(zip(names_, [round(float(w), 3) for w in lr.coef_[0]], strict=True))
     Path(out).write_text(json.dumps(res, indent=1) + "\n")
 
 
