@@ -3,7 +3,7 @@ leave-one-round-out over the released retrieval stores' retirements on write and
 
     PYTHONPATH=src:bench python bench/change33_loro.py OUT.json --hyg HYGDIR LOGROOT...
     PYTHONPATH=src:bench python bench/change33_loro.py --curve OUT.json --hyg HYGDIR LOGROOT...   # post hoc
-    PYTHONPATH=src:bench python bench/change33_loro.py --embed CACHE.pkl OUT.json --hyg HYGDIR LOGROOT...  # variant E
+    PYTHONPATH=src:bench python bench/change33_loro.py --embed CACHE.pkl [--curve] OUT.json --hyg HYGDIR LOGROOT...  # E
 
 Variants: G - a reading, one of `change33_gate.VARIANTS` or off, chosen per fold on the training rounds by cost;
 M - a logistic model over size-free pair readings (`features`), kept when its score < t, t on the training rounds'
@@ -179,10 +179,10 @@ def _add(pool: dict, cells: dict) -> None:
 POINTS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]
 
 
-def curve(out: str, args: list[str]) -> None:
+def curve(out: str, args: list[str], embed: Path | None = None) -> None:
     """Post hoc (after the rule's run, not a ship decision): every G setting over all rounds (no fit: held out and
     in sample are one), and M's fold models at fixed points, pooled held out."""
-    d = Data(args)
+    d = Data(args, embed)
     res: dict = {}
     for g in [None, *cg.VARIANTS]:
         pool: dict = {}
@@ -205,12 +205,12 @@ def curve(out: str, args: list[str]) -> None:
 
 
 def main() -> None:
-    if sys.argv[1] == "--curve":
-        curve(sys.argv[2], sys.argv[3:])
-        return
     embed = None
     if sys.argv[1] == "--embed":
         embed, sys.argv = Path(sys.argv[2]), sys.argv[:1] + sys.argv[3:]
+    if sys.argv[1] == "--curve":
+        curve(sys.argv[2], sys.argv[3:], embed)
+        return
     out, args = sys.argv[1], sys.argv[2:]
     d = Data(args, embed)
     names = d.names
