@@ -71,3 +71,35 @@ def test_a_distinct_fact_with_one_sided_content_stays_apart(decision_on: None, e
                                                             new: str) -> None:
     action, status = pair(engine, old, new)
     assert action != "duplicate" and status == Status.active
+
+
+# ------------------------------------------------------------------ shipped ON, merges only (round 33's rule met)
+def test_the_fit_ships_on_with_the_change_side_off() -> None:
+    import numpy as np
+
+    assert keep_decision.ON and not keep_decision.CHANGES
+    with np.load(keep_decision.MODEL_FILE, allow_pickle=False) as shipped, np.load(FITTED, allow_pickle=False) as fit:
+        assert sorted(shipped.files) == sorted(fit.files)
+        assert all(np.array_equal(shipped[k], fit[k]) for k in shipped.files)
+
+
+@pytest.mark.parametrize("kind", ["missing", "other features", "not an archive"])
+def test_a_missing_or_mismatched_file_leaves_the_decision_off(kind: str, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import numpy as np
+
+    path = tmp_path / "keep.npz"
+    if kind == "other features":
+        with np.load(FITTED, allow_pickle=False) as z:
+            fields = {k: z[k] for k in z.files}
+        fields["names"] = np.asarray([*keep_decision.FEATURES[:-1], "something_else"])
+        np.savez(path, **fields)
+    elif kind == "not an archive":
+        path.write_text("not numpy", encoding="utf-8")
+    monkeypatch.setattr(keep_decision, "MODEL_FILE", path)
+    keep_decision.shipped.cache_clear()
+    try:
+        assert keep_decision.shipped() is None
+    finally:
+        monkeypatch.undo()
+        keep_decision.shipped.cache_clear()

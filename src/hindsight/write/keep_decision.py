@@ -11,12 +11,21 @@ merged costs most, then a wrong deprecation, then a missed restatement or change
 
 The rules' merges and changes stand: the judge asks `decide` only after every other reading kept the pair, and only
 where the rules' own verdict is a keep. The ensemble ships as `data/hygiene_keep_decision.npz` (trees as flat node
-arrays, evaluated here with numpy: no scikit-learn at run time); `ON` False or no file: the judge is unchanged.
+arrays, evaluated here with numpy: no scikit-learn at run time); `ON` False, no file or a file for other features:
+the judge is unchanged.
+
+Round 33 (branch keepmerge33): the features end with one-sided content read both ways (`write.one_sided`), the
+operating point is merges only by costs (a distinct pair merged 20, a change merged 4, a restatement kept 1), and it
+ships ON with its change side off (`CHANGES = False`: the decision only ever turns a keep into a merge): held out over
+46 released sets restatements merged +13.3 points, distinct merged +0.18 points, nothing deprecated; the engine on
+r29 - r31 (each round's fold model) moved restatements only (docs/benchmarks.md "Hygiene, round 33").
 """
 
 from __future__ import annotations
 
+import logging
 import re
+import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -39,8 +48,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from hindsight.write.pair_model import PairModel
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_keep_decision.npz"
-#: The switch: False leaves every verdict of the judge as it was.
-ON = False
+#: The switch: False leaves every verdict of the judge as it was (ON since round 33, merges only).
+ON = True
 #: The change side: False - the decision never deprecates, it only turns a keep into a merge (held out in round 32
 #: its changes cost distinct pairs and wrong deprecations; round 33 measured merges only).
 CHANGES = False
@@ -69,6 +78,7 @@ REASON_KINDS: tuple[tuple[str, str], ...] = (
 #: The base pair features that read the query-side cosine (left out: the decision reads the passage cosine only).
 _QUERY = frozenset({"cosine_query", "cosine_gap", "cosine_query_hi"})
 _BASE_KEPT = tuple(i for i, name in enumerate(BASE_FEATURES) if name not in _QUERY)
+_log = logging.getLogger(__name__)
 _RESTATEMENT_P = re.compile(r"restatement p=([0-9.]+)")
 
 FEATURES: tuple[str, ...] = (
@@ -222,8 +232,13 @@ class TreeEnsemble:
 
 @lru_cache(maxsize=1)
 def shipped() -> TreeEnsemble | None:
-    """The shipped ensemble (None: no file)."""
-    return TreeEnsemble.load()
+    """The shipped ensemble (None: no file, or a file that does not read as one for these `FEATURES`: the judge is
+    then unchanged, and the refusal is logged)."""
+    try:
+        return TreeEnsemble.load(MODEL_FILE)
+    except (ValueError, KeyError, IndexError, OSError, zipfile.BadZipFile) as error:
+        _log.warning("keep decision off: %s does not load (%s)", MODEL_FILE.name, error)
+        return None
 
 
 def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row: np.ndarray, rules: Verdict,
