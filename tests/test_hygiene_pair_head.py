@@ -149,13 +149,14 @@ def head_engine(monkeypatch: pytest.MonkeyPatch, db_path: Path, embedder: Embedd
     eng.close()
 
 
-@pytest.mark.parametrize(("old", "new", "action"), [(*HEAD_RESTATEMENTS[0], "supplemented"),
+@pytest.mark.parametrize(("old", "new", "action"), [(*HEAD_RESTATEMENTS[0], "duplicate"),
                                                     (*HEAD_RESTATEMENTS[1], "duplicate")], ids=["zh-diet", "zh-backup"])
 def test_main_links_what_the_head_merges(db_path: Path, embedder: Embedder, old: str, new: str, action: str) -> None:
     eng = MemoryEngine.open(db_path, settings=HindsightSettings(db=db_path), embedder=embedder)
     try:
-        # main, no head: both stored and linked; since hygiene round 22 the value gate merges zh-backup (周日 /
-        # 星期天 and 晚上 are the same values, p(merge) over 0.96)
+        # main, no head: since hygiene round 22 the value gate merges zh-backup (周日 / 星期天 and 晚上 are the same
+        # values, p(merge) over 0.96); since hygiene round 33 the keep decision (`write.keep_decision`, merges only)
+        # merges zh-diet, a restatement the rules keep (before it: stored and linked, "supplemented")
         assert pair(eng, old, new) == (action, Status.active)
     finally:
         eng.close()

