@@ -21,7 +21,7 @@ from hindsight.retrieval.crosslingual import (
     by_script,
     other_script,
 )
-from hindsight.retrieval.fusion import reciprocal_rank_fusion
+from hindsight.retrieval.fusion import one_signal, reciprocal_rank_fusion
 from hindsight.retrieval.glossmatch import (
     TRANSLATED_MIN_POOL,
     ZH_QUERY_FACTOR,
@@ -34,6 +34,12 @@ from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.tokenize import query_terms
 
 Scored = dict[str, list[tuple[str, float]]]
+
+#: a keyword hit scoring at most this matched only terms more than half the scope's memories hold (BM25's idf is
+#: floored at keyword_stats.IDF_FLOOR, 1e-6, for them), yet rank fusion gives it a full vote by rank: on a small
+#: mixed store "the user" echoes outvoted the dense channel's first choice (round 33). Read where the pool mixes
+#: scripts only (the single-language path is unchanged).
+KEYWORD_FLOOR = 1e-4
 
 
 def weights(r: RetrievalSettings, mixed: bool = False, query_group: str = "en") -> dict[str, float]:
@@ -50,8 +56,8 @@ def weights(r: RetrievalSettings, mixed: bool = False, query_group: str = "en") 
 def fuse(scored: Scored, text: str, r: RetrievalSettings) -> dict[str, float]:
     """The channels' weighted reciprocal-rank fusion, id -> score."""
     ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
-    return reciprocal_rank_fusion(ranked, weights(r, mixed="crosslingual" in scored, query_group=bias_group(text)),
-                                  k=r.rrf_k)
+    w = weights(r, mixed="crosslingual" in scored, query_group=bias_group(text))
+    return reciprocal_rank_fusion(one_signal(ranked, w, ("dense", "crosslingual"), r.rrf_k), w, k=r.rrf_k)
 
 
 def run(store: MemoryStore, embedder: Embedder, r: RetrievalSettings, text: str, scope: Scope,
@@ -74,6 +80,8 @@ def run(store: MemoryStore, embedder: Embedder, r: RetrievalSettings, text: str,
         mixed = _language_aware(store, r, text, scored, "crosslingual" in enabled and r.crosslingual_weight > 0,
                                 "gloss" in enabled and r.gloss_weight > 0)
         scored["dense"] = scored["dense"][: r.dense_candidates]
+        if mixed and "keyword" in scored:  # a hit matched only by terms most of the scope holds is no keyword vote
+            scored["keyword"] = [(mid, score) for mid, score in scored["keyword"] if score > KEYWORD_FLOOR]
         zh = bias_group(text) == "zh"
         if (mixed and pool >= TRANSLATED_MIN_POOL and "translated" in enabled
                 and (r.translated_weight if zh else r.reverse_translated_weight) > 0):
@@ -101,12 +109,12 @@ def _language_aware(store: MemoryStore, r: RetrievalSettings, text: str, scored:
     scripts = {mid: bias_group(rec.content) for mid, rec in records.items()}
     if len(set(scripts.values())) < 2:
         return False  # one language among the candidates: nothing to correct
-    ranked = by_script(dense, scripts.get)
+    ranked = by_script(dense, scripts.get, favoured=bias_group(text))
     # an English query's deeper pool feeds the cross-lingual and gloss lanes only: its dense channel ranks the
     # usual dense_candidates (by script where they mix), so more Chinese memories never crowd that channel
     own = ranked if bias_group(text) == "zh" else dense[: r.dense_candidates]
     if own is not ranked and len({scripts.get(mid) for mid, _ in own}) > 1:
-        own = by_script(own, scripts.get)
+        own = by_script(own, scripts.get, favoured=bias_group(text))
     scored["dense"] = own
     other = other_script(text, ranked, scripts.get)
     if with_channel:
