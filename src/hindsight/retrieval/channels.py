@@ -17,11 +17,12 @@ from hindsight.embeddings.base import Embedder
 from hindsight.retrieval.crosslingual import (
     MIXED_KEYWORD_FACTOR,
     POOL_FACTOR,
+    REFERENCE_DEPTH,
     bias_group,
     by_script,
     other_script,
 )
-from hindsight.retrieval.fusion import one_signal, reciprocal_rank_fusion
+from hindsight.retrieval.fusion import reciprocal_rank_fusion
 from hindsight.retrieval.glossmatch import (
     TRANSLATED_MIN_POOL,
     ZH_QUERY_FACTOR,
@@ -56,8 +57,8 @@ def weights(r: RetrievalSettings, mixed: bool = False, query_group: str = "en") 
 def fuse(scored: Scored, text: str, r: RetrievalSettings) -> dict[str, float]:
     """The channels' weighted reciprocal-rank fusion, id -> score."""
     ranked = {name: [mid for mid, _ in hits] for name, hits in scored.items()}
-    w = weights(r, mixed="crosslingual" in scored, query_group=bias_group(text))
-    return reciprocal_rank_fusion(one_signal(ranked, w, ("dense", "crosslingual"), r.rrf_k), w, k=r.rrf_k)
+    return reciprocal_rank_fusion(ranked, weights(r, mixed="crosslingual" in scored, query_group=bias_group(text)),
+                                  k=r.rrf_k)
 
 
 def run(store: MemoryStore, embedder: Embedder, r: RetrievalSettings, text: str, scope: Scope,
@@ -118,10 +119,27 @@ def _language_aware(store: MemoryStore, r: RetrievalSettings, text: str, scored:
     scored["dense"] = own
     other = other_script(text, ranked, scripts.get)
     if with_channel:
-        scored["crosslingual"] = other[: r.dense_candidates]
+        scored["crosslingual"] = _thin_gate(text, ranked, other, scripts)[: r.dense_candidates]
     if with_gloss:
         scored["gloss"] = gloss_ranked(text, other, {mid: rec.content for mid, rec in records.items()})
     return True
+
+
+def _thin_gate(text: str, ranked: list[tuple[str, float]], other: list[tuple[str, float]],
+               scripts: dict[str, str]) -> list[tuple[str, float]]:
+    """The cross-lingual lane's hits; where the pool holds fewer than REFERENCE_DEPTH of the query's own script (a
+    small store: its level padded, see `by_script`), only those calibrated above the query script's best.
+
+    The lane is the dense cosine again, read for the other script: it votes for every other-script memory by rank,
+    where the keyword channel votes for an own-script memory only when words match. In a large pool that vote is
+    what lets a cross-script answer through; in a small one it lifted every other-script memory over a lone
+    own-script answer nothing else voted for (round 33: "which package manager should I use?" ranked the pnpm
+    memory last of 4 under three unrelated Chinese memories, each counted by both lanes)."""
+    group = bias_group(text)
+    own = [score for mid, score in ranked if scripts.get(mid) == group]
+    if not own or len(own) >= REFERENCE_DEPTH:
+        return other
+    return [(mid, score) for mid, score in other if score > max(own)]
 
 
 def _graph_neighbours(store: MemoryStore, scored: Scored, scope: Scope) -> list[tuple[str, float]]:

@@ -31,28 +31,6 @@ def reciprocal_rank_fusion(
     return fused
 
 
-def one_signal(channels: Mapping[str, Sequence[str]], weights: Mapping[str, float], lanes: tuple[str, str],
-               k: int) -> dict[str, Sequence[str]]:
-    """`channels` with two lanes of one signal folded into the first: each memory ranked by the better of its two
-    votes (weight / (k + rank)), the second lane dropped, so a memory both lanes list is counted once.
-
-    The cross-lingual lane is the dense cosine again, calibrated and read for the other script only: summed with
-    the dense channel it gave every other-script memory two votes from one cosine and the query's script one
-    (round 33: on a four-memory EN/ZH store the English answer ranked last of 4 under three unrelated Chinese
-    memories). Unchanged when the second lane is absent."""
-    first, second = lanes
-    if second not in channels:
-        return dict(channels)
-    best: dict[str, float] = {}
-    for name in lanes:
-        weight = weights.get(name, 1.0)
-        for rank, memory_id in enumerate(channels.get(name, ()), start=1):
-            best[memory_id] = max(best.get(memory_id, 0.0), weight / (k + rank) if weight > 0 else 0.0)
-    folded = {name: ids for name, ids in channels.items() if name != second}
-    folded[first] = sorted(best, key=lambda memory_id: -best[memory_id])
-    return folded
-
-
 def keep_dense_best(hits: list[Hit], top_k: int, depth: int) -> list[Hit]:
     """`hits` with the dense channel's best (`why.dense_rank` <= `depth`) moved up to the last places of the first
     `top_k` when fusion left them below it; everything else keeps its order. The fused first hit always stays
