@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hindsight.engine import MemoryEngine
+from hindsight.retrieval.channels import _thin_gate
 from hindsight.retrieval.crosslingual import by_script
-from hindsight.retrieval.fusion import one_signal, reciprocal_rank_fusion
 from tests.conftest import FIXED_NOW
 
 UX33 = ["The user prefers pnpm over npm for every JavaScript project", "生产环境的数据库每天凌晨三点自动备份，保留十四天",
@@ -25,7 +25,7 @@ def _first(engine: MemoryEngine, texts: list[str], query: str) -> str:
 
 
 def test_english_answer_first_among_chinese_memories(engine: MemoryEngine) -> None:
-    # main: the pnpm memory 4th of 4, under three unrelated Chinese memories each counted by two dense lanes
+    # main: the pnpm memory 4th of 4, under three unrelated Chinese memories each voted for by two dense lanes
     assert _first(engine, UX33, "which package manager should I use?") == UX33[0]
 
 
@@ -36,14 +36,17 @@ def test_user_echo_does_not_outvote_the_answer(engine: MemoryEngine, query: str,
     assert _first(engine, TRAVEL, query) == TRAVEL[want]
 
 
-def test_one_signal_counts_a_memory_once() -> None:
-    lanes = {"dense": ["zh1", "zh2", "en", "zh3"], "crosslingual": ["zh1", "zh2", "zh3"], "keyword": ["en"]}
-    weights = {"dense": 1.0, "crosslingual": 0.4, "keyword": 0.8}
-    folded = one_signal(lanes, weights, ("dense", "crosslingual"), k=10)
-    assert set(folded) == {"dense", "keyword"} and folded["dense"] == ["zh1", "zh2", "en", "zh3"]
-    fused = reciprocal_rank_fusion(folded, weights, k=10)
-    assert fused["en"] > fused["zh1"]  # dense 3rd + keyword 1st beats dense 1st alone
-    assert one_signal({"dense": ["a"]}, weights, ("dense", "crosslingual"), k=10) == {"dense": ["a"]}
+def test_thin_own_script_gates_the_cross_lingual_lane() -> None:
+    ranked = [("en", 0.0133), ("zh1", 0.0117), ("zh2", 0.0027), ("zh3", -0.0143)]
+    scripts = {"en": "en", "zh1": "zh", "zh2": "zh", "zh3": "zh"}
+    other = [item for item in ranked if scripts[item[0]] == "zh"]
+    assert _thin_gate("which package manager should I use?", ranked, other, scripts) == []
+    # above the lone English memory: still voted for (an English question's Chinese answer in a small store)
+    assert _thin_gate("which package manager?", [("zh1", 0.02), *ranked], [("zh1", 0.02)], scripts) == [("zh1", 0.02)]
+    # ten or more of the query's script in the pool: the lane as before
+    many = [(f"e{i}", -i / 100) for i in range(10)] + [("zh9", -0.5)]
+    assert _thin_gate("which package manager?", many, [("zh9", -0.5)], {**{f"e{i}": "en" for i in range(10)},
+                                                                       "zh9": "zh"}) == [("zh9", -0.5)]
 
 
 def test_lone_memory_of_the_query_script_is_not_calibrated_against_itself() -> None:
