@@ -1,4 +1,4 @@
-"""Small mixed EN/ZH stores (3 - 12 memories): where does each probe's wanted memory rank? (round 33, small33)
+"""Small mixed EN/ZH stores (2 - 12 memories): where does each probe's wanted memory rank? (round 33, small33)
 
     PYTHONPATH=src .venv/bin/python bench/small_stores.py > bench/results/small33_small_stores.json
 
