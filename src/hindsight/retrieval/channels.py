@@ -17,6 +17,7 @@ from hindsight.embeddings.base import Embedder
 from hindsight.retrieval.crosslingual import (
     MIXED_KEYWORD_FACTOR,
     POOL_FACTOR,
+    REFERENCE_DEPTH,
     bias_group,
     by_script,
     other_script,
@@ -34,6 +35,12 @@ from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.tokenize import query_terms
 
 Scored = dict[str, list[tuple[str, float]]]
+
+#: a keyword hit scoring at most this matched only terms more than half the scope's memories hold (BM25's idf is
+#: floored at keyword_stats.IDF_FLOOR, 1e-6, for them), yet rank fusion gives it a full vote by rank: on a small
+#: mixed store "the user" echoes outvoted the dense channel's first choice (round 33). Read where the pool mixes
+#: scripts only (the single-language path is unchanged).
+KEYWORD_FLOOR = 1e-4
 
 
 def weights(r: RetrievalSettings, mixed: bool = False, query_group: str = "en") -> dict[str, float]:
@@ -74,6 +81,8 @@ def run(store: MemoryStore, embedder: Embedder, r: RetrievalSettings, text: str,
         mixed = _language_aware(store, r, text, scored, "crosslingual" in enabled and r.crosslingual_weight > 0,
                                 "gloss" in enabled and r.gloss_weight > 0)
         scored["dense"] = scored["dense"][: r.dense_candidates]
+        if mixed and "keyword" in scored:  # a hit matched only by terms most of the scope holds is no keyword vote
+            scored["keyword"] = [(mid, score) for mid, score in scored["keyword"] if score > KEYWORD_FLOOR]
         zh = bias_group(text) == "zh"
         if (mixed and pool >= TRANSLATED_MIN_POOL and "translated" in enabled
                 and (r.translated_weight if zh else r.reverse_translated_weight) > 0):
@@ -101,19 +110,36 @@ def _language_aware(store: MemoryStore, r: RetrievalSettings, text: str, scored:
     scripts = {mid: bias_group(rec.content) for mid, rec in records.items()}
     if len(set(scripts.values())) < 2:
         return False  # one language among the candidates: nothing to correct
-    ranked = by_script(dense, scripts.get)
+    ranked = by_script(dense, scripts.get, favoured=bias_group(text))
     # an English query's deeper pool feeds the cross-lingual and gloss lanes only: its dense channel ranks the
     # usual dense_candidates (by script where they mix), so more Chinese memories never crowd that channel
     own = ranked if bias_group(text) == "zh" else dense[: r.dense_candidates]
     if own is not ranked and len({scripts.get(mid) for mid, _ in own}) > 1:
-        own = by_script(own, scripts.get)
+        own = by_script(own, scripts.get, favoured=bias_group(text))
     scored["dense"] = own
     other = other_script(text, ranked, scripts.get)
     if with_channel:
-        scored["crosslingual"] = other[: r.dense_candidates]
+        scored["crosslingual"] = _thin_gate(text, ranked, other, scripts)[: r.dense_candidates]
     if with_gloss:
         scored["gloss"] = gloss_ranked(text, other, {mid: rec.content for mid, rec in records.items()})
     return True
+
+
+def _thin_gate(text: str, ranked: list[tuple[str, float]], other: list[tuple[str, float]],
+               scripts: dict[str, str]) -> list[tuple[str, float]]:
+    """The cross-lingual lane's hits; where the pool holds fewer than REFERENCE_DEPTH of the query's own script (a
+    small store: its level padded, see `by_script`), only those calibrated above the query script's best.
+
+    The lane is the dense cosine again, read for the other script: it votes for every other-script memory by rank,
+    where the keyword channel votes for an own-script memory only when words match. In a large pool that vote is
+    what lets a cross-script answer through; in a small one it lifted every other-script memory over a lone
+    own-script answer nothing else voted for (round 33: "which package manager should I use?" ranked the pnpm
+    memory last of 4 under three unrelated Chinese memories, each counted by both lanes)."""
+    group = bias_group(text)
+    own = [score for mid, score in ranked if scripts.get(mid) == group]
+    if not own or len(own) >= REFERENCE_DEPTH:
+        return other
+    return [(mid, score) for mid, score in other if score > max(own)]
 
 
 def _graph_neighbours(store: MemoryStore, scored: Scored, scope: Scope) -> list[tuple[str, float]]:

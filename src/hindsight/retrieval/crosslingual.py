@@ -55,12 +55,23 @@ def bias_group(text: str) -> str:
 
 
 def by_script(dense: list[tuple[str, float]], script_of_id: Callable[[str], str | None],
-              depth: int = REFERENCE_DEPTH) -> list[tuple[str, float]]:
-    """Dense hits re-scored as cosine minus the mean of their script's best `depth` cosines, best first."""
+              depth: int = REFERENCE_DEPTH, favoured: str | None = None) -> list[tuple[str, float]]:
+    """Dense hits re-scored as cosine minus the mean of their script's best `depth` cosines, best first.
+
+    `favoured`: the query's script group. When the pool holds fewer than `depth` hits of it (a small store), its
+    level is their mean padded to `depth` with the pool's level (the mean of its best `depth` cosines, every
+    script): otherwise a lone memory of the query's script scores its cosine minus itself, 0, and ranks under
+    unrelated memories of the other script (round 33: "which package manager should I use?" ranked the pnpm
+    memory 3rd of 4 in the dense channel where raw cosine ranks it 1st). The other script's level is never padded:
+    the model's bias against it is what the calibration corrects."""
     per: dict[str | None, list[float]] = {}
     for mid, score in dense:  # dense is best first, so each script's list is too
         per.setdefault(script_of_id(mid), []).append(score)
     level = {script: sum(scores[:depth]) / len(scores[:depth]) for script, scores in per.items()}
+    own = per.get(favoured) if favoured is not None else None
+    if own is not None and len(own) < depth:
+        best = sorted((score for _, score in dense), reverse=True)[:depth]
+        level[favoured] = (sum(own) + (depth - len(own)) * sum(best) / len(best)) / depth
     scored = [(mid, score - level[script_of_id(mid)]) for mid, score in dense]
     return sorted(scored, key=lambda item: -item[1])
 
