@@ -71,8 +71,7 @@ def _stored(engine: MemoryEngine, texts: list[dict[str, str]], prefix: str) -> l
 
 def test_attacks_the_old_weights_stored_are_quarantined(engine: MemoryEngine) -> None:
     stored = _stored(engine, [{"content": r["text"]} for r in CAUGHT], "caught")
-    # round 33's refit (docs "Guard, round 33") quarantines the one note round 18's fit stored as well
-    assert stored == []
+    assert stored == [t[:80] for t in STORED_AFTER_MEASURING]
 
 
 def test_the_attacks_the_suite_builds_quarantined_are_quarantined(engine: MemoryEngine) -> None:
