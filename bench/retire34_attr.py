@@ -3,7 +3,7 @@ measured as a veto on the write path's retirements and as a retirement the engin
 "Hygiene, round 34").
 
 Rule-based over the project's readings: subjects are codes (IP-500, HW-20, E45), names (`understanding.names`)
-and the Han lead; slots are attribute classes of a hand-written lexicon (`SLOTS`, EN regex / ZH substrings,
+and the Han lead; slots are attribute classes of a hand-written lexicon (`SLOTS`, EN and ZH regexes,
 written reading only the pairs of r26 - r32); the changed slot of the new text is the slots of its clauses that
 carry a change cue (`supersede.change_signalled`; the whole text when none does); values are `value_canon`.
 No package beyond the project's: an off-the-shelf parser (spaCy, HanLP, LTP) gives heads and arguments but not
