@@ -30,11 +30,11 @@ GONE = [
     ("物流开放平台：客户代码 WL-20931（对外可见），clientKey 8d2f6b1a9e4c7053，clientSecret 1c7e4a9f2b6d8053e4a1c9f7b2d5e806。",
      ["8d2f6b1a9e4c7053", "1c7e4a9f2b6d8053e4a1c9f7b2d5e806"], ["WL-20931"]),
     # a wallet key in its own sentence; a public address or a hash word in the next sentence is another value's
-    ("Hot wallet private key for the raffle: 0x3c9e5f1a7b2d4068e1c9a7f3b5d2e4068c1a9e7f3b5d2406e8c1a7f9b3d5e2041. "
+    ("Hot wallet private key for the raffle: 0x3c9e5f1a7b2d4068e1c9a7f3b5d2e4068c1a9e7f3b5d2406e8c1a7f9b3d5e204. "
      "The token's contract address 0x71C7656EC7ab88b098defB751B7401B5f6d8976F is on the website.",
-     ["3c9e5f1a7b2d4068e1c9a7f3b5d2e4068c1a9e7f3b5d2406e8c1a7f9b3d5e2041"], ["0x71C7656EC7ab88b098defB751B7401B5f6d8976F"]),
-    ("MetaMask export for the test shop: 9f2b7d4e1a6c3058b9e2d7f4a1c6e3058d9b2f7a4e1c6d3085b2e9f7a4d1c6e305. "
-     "Its last transaction hash is in the ticket.", ["9f2b7d4e1a6c3058b9e2d7f4a1c6e3058d9b2f7a4e1c6d3085b2e9f7a4d1c6e305"],
+     ["3c9e5f1a7b2d4068e1c9a7f3b5d2e4068c1a9e7f3b5d2406e8c1a7f9b3d5e204"], ["0x71C7656EC7ab88b098defB751B7401B5f6d8976F"]),
+    ("MetaMask export for the test shop: 9f2b7d4e1a6c3058b9e2d7f4a1c6e3058d9b2f7a4e1c6d3085b2e9f7a4d1c6e3. "
+     "Its last transaction hash is in the ticket.", ["9f2b7d4e1a6c3058b9e2d7f4a1c6e3058d9b2f7a4e1c6d3085b2e9f7a4d1c6e3"],
      ["transaction hash"]),
     # a lock's code: "lock code", or keyed with the keypad's "#"
     ("Sent the dog walker the smart-lock code 6284 for next week.", ["6284"], ["dog walker"]),
@@ -109,3 +109,33 @@ def test_lookalike_kept(text: str, values: list[str], tagger: bool) -> None:
 @pytest.mark.parametrize(("text", "value"), PERSONAL)
 def test_a_persons_address_near_hours_goes(text: str, value: str) -> None:
     assert value not in redact(text).text
+
+
+def _keyed(text: str) -> object:
+    from hindsight.safety.redact_keypad import find_keyed_codes  # round 34's modules (absent on main)
+
+    return find_keyed_codes(text)
+
+
+def _banked(text: str) -> object:
+    from hindsight.safety.redact_banked import find_banked_accounts
+
+    return find_banked_accounts(text)
+
+
+def _listed(text: str) -> object:
+    from hindsight.safety.redact_listing import listed_with_hours
+
+    return [listed_with_hours(text, i, i + 10) for i in range(0, len(text), 97)]
+
+
+@pytest.mark.parametrize(("run", "unit", "n"), [
+    (_keyed, "Front door keypad: 7720#, then 单元门禁输入 8812# 就能开 ", 100),
+    (_keyed, "1234#", 400),
+    (_banked, "send to my account, 7719 0043 2218 5560 at Bank of Yunnan, the euro account is 0457228199305601; ", 60),
+    (_banked, "the other one is 1234567890 ", 200),
+    (_listed, "Corner Books - 77 King Street, Bristol, opening hours Mon-Sat 9:00-17:30. ", 60),
+], ids=["keyed", "keyed-adversarial", "banked", "banked-adversarial", "listing"])
+def test_linear_cost(run: object, unit: str, n: int) -> None:
+    """Ten times the text costs about ten times as much (the readings alone)."""
+    assert_not_superlinear(run, unit * n, unit * 10 * n, slack=0.05)  # type: ignore[arg-type]
