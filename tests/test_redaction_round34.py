@@ -139,3 +139,12 @@ def _listed(text: str) -> object:
 def test_linear_cost(run: object, unit: str, n: int) -> None:
     """Ten times the text costs about ten times as much (the readings alone)."""
     assert_not_superlinear(run, unit * n, unit * 10 * n, slack=0.05)  # type: ignore[arg-type]
+
+
+def test_a_caller_claiming_to_be_the_bank_is_no_account() -> None:
+    """A service line before "说是银行" is a phone, and a clause before 银行 is no bank's name."""
+    from hindsight.safety.redact_banked import find_banked_accounts
+
+    assert find_banked_accounts("有人从 400-820-1234 打来说是银行客服，让我转账到安全账户。") == []
+    assert find_banked_accounts("Got a call from 800-555-0143 at First City Bank about my account.") == []
+    assert find_banked_accounts("退款打到我卡上，6214 8301 2345 6789，招商银行") != []

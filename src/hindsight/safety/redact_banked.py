@@ -23,7 +23,8 @@ _BANK_NAME = (
     r"(?:Bank|Credit\s+Union|Building\s+Society|Savings\s+Bank))|"
     r"\b(?:Chase|HSBC|Barclays|Wells\s+Fargo|Citi(?:bank)?|Santander|Lloyds|NatWest|Monzo|Revolut|DBS|OCBC|UOB|ICBC|BOC|CCB|ABC|"
     r"Maybank|ING|Rabobank|Deutsche\s+Bank|BNP\s+Paribas|Standard\s+Chartered|Hang\s+Seng)\b|"
-    r"[\u4e00-\u9fff]{0,8}(?:银行|信用社|信用合作社)|[农工建中交招浦兴]行|邮储)"
+    # a bank's own name before 银行, never a clause ("打来说是银行风控的": a caller's claim)
+    r"(?:(?![说是打来的到给转在从把让叫称])[\u4e00-\u9fff]){0,8}(?:银行|信用社|信用合作社)|[农工建中交招浦兴]行|邮储)"
 )
 _BANK_AFTER = re.compile(_NUMBER + r"\s*[,，、(（]?\s*(?:(?i:at|with|in|@)\s+)?" + _BANK_NAME)
 _MONEY_OR_ACCOUNT = re.compile(
@@ -46,6 +47,8 @@ _ONE_LABEL = re.compile(
 )
 _FIRST_ACCOUNT = re.compile(r"(?i)\b(?:account|acct|a/c|IBAN)\b|账[号户]|帐[号户]|户口|卡号|(?<![A-Za-z])\d(?:[ -]?\d){9,29}(?!\d)")
 _NUMBER_RE = re.compile(_NUMBER)
+# A phone's shape: a service line (400 / 800), a CN mobile, a 3-3-4 or 3-4-4 grouping with hyphens.
+_PHONE_SHAPE = re.compile(r"(?:400|800)\d{7}|1[3-9]\d{9}|\d{3}-\d{3,4}-\d{4}")
 
 
 def _turn(text: str, pos: int) -> tuple[int, int]:
@@ -61,7 +64,8 @@ def find_banked_accounts(text: str) -> list[Span]:
         lo, hi = _turn(text, m.start())
         if lo not in money:
             money[lo] = bool(_MONEY_OR_ACCOUNT.search(text, lo, hi))
-        if money[lo] and not _NOT_ACCOUNT.search(text, max(lo, m.start() - 20), m.start()):
+        if (money[lo] and not _NOT_ACCOUNT.search(text, max(lo, m.start() - 20), m.start())
+                and not _PHONE_SHAPE.fullmatch(m.group("value").replace(" ", "") if "-" not in m.group("value") else m.group("value"))):
             out.append(("bank_account", *m.span("value")))
     for m in _NUMBER_RE.finditer(text):
         before = text[max(0, m.start() - 40) : m.start()]
