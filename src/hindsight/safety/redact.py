@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
+from hindsight.safety.redact_banked import find_banked_accounts
 from hindsight.safety.redact_bound import find_bound_values
 from hindsight.safety.redact_brackets import bracketed_findings
 from hindsight.safety.redact_clause import find_clause_passwords, find_contact_phones, find_labelled_addresses
@@ -54,6 +55,7 @@ from hindsight.safety.redact_echo import find_echoes
 from hindsight.safety.redact_extent import bound, bound_all
 from hindsight.safety.redact_fold import fold_for_finders, imitates_latin
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
+from hindsight.safety.redact_keypad import find_keyed_codes
 from hindsight.safety.redact_passwords import find_passwords
 from hindsight.safety.redact_phones import find_phones
 from hindsight.safety.redact_records import find_record_values
@@ -268,7 +270,8 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_cards_by_what_follows, find_window_codes, find_labelled_pairs, find_otp_seeds,
     find_record_values, find_contact_phones, find_clause_passwords, find_labelled_addresses, find_url_secrets,
     find_subject_values, find_unlabelled_values, find_role_values, find_bound_values, find_told_codes,
-    find_replaced_values, find_respective_values, find_turn_codes,
+    find_replaced_values, find_respective_values, find_turn_codes, find_keyed_codes,
+    find_banked_accounts,
 )
 
 

@@ -29,7 +29,7 @@ CUE_SEP = _SEP  # also read by ``redact_phones``
 
 _OTP_CUE = (
     r"(?i)(?:\b(?:digicode|keycode)\b|\b(?:verification|verify|confirmation|login|log-in|sign-?in|security|access|auth(?:entication|orization)?|"
-    r"one[- ]time|2fa|mfa|otp|sms|text|backup|recovery|reset|pairing|unlock|door|gate|entry|alarm|safe|activation|"
+    r"one[- ]time|2fa|mfa|otp|sms|text|backup|recovery|reset|pairing|unlock|lock|door|gate|entry|alarm|safe|activation|"
     r"two[- ]factor|lockbox|keypad|garage|padlock|locker|building|guard|magic)\s+(?:codes?|pins?|passcodes?|keys?|combination)\b|"
     r"\bcode\s+(?:to|for)\s+the\s+(?:door|gate|lockbox|key\s?box|safe|alarm|garage|building|front\s+door|padlock|locker)\b|\b(?:otp|totp|2fa|mfa)\b(?:\s+codes?)?|"
     r"\bone[- ]time\s+(?:pass(?:code|word)|pin)\b|\byour\s+code\b|\btwo[- ]factor\b|\b2-step\b|"

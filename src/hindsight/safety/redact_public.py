@@ -31,6 +31,7 @@ import re
 
 from hindsight.safety.redact_advert import advertised
 from hindsight.safety.redact_contacts import is_public_contact
+from hindsight.safety.redact_listing import listed_with_hours
 from hindsight.safety.redact_source import in_url, published_source
 
 Span = tuple[str, int, int]
@@ -312,7 +313,8 @@ def public_address(text: str, start: int, end: int) -> bool:
     cue = _PUBLIC_ADDRESS_AFTER.search(after)
     if cue and not _NOT.search(after[: cue.start()]) and not _PERSONAL.search(after[: cue.start()]):
         return True
-    return published_source(text, start, end, _PERSONAL) or advertised(text, start, end, _PERSONAL, address=True)  # round 33: an ad's text
+    return (published_source(text, start, end, _PERSONAL) or advertised(text, start, end, _PERSONAL, address=True)  # round 33: an ad's text
+            or listed_with_hours(text, start, end))  # round 34: a business listing with its opening hours
 
 
 # Round 26: a place's contacts travel together. A landline or a mailbox in the sentence of an address (or a line) already

@@ -256,7 +256,9 @@ def _sentence(text: str, start: int, end: int) -> str:
     left = max(text.rfind(c, 0, start) for c in "。！？\n") + 1
     dot = text.rfind(". ", 0, start)
     left = max(left, dot + 2 if dot >= 0 else 0)
-    right = min((i for i in (text.find(c, end) for c in "。！？\n") if i >= 0), default=len(text))
+    # round 34: an English full stop ends it on the right as on the left (a contract address or a hash word in the next
+    # sentence is another value's)
+    right = min((i for i in (text.find(c, end) for c in ("。", "！", "？", "\n", ". ")) if i >= 0), default=len(text))
     return text[max(left, start - 120) : start] + " " + text[end : min(right, end + 80)]
 
 

@@ -78,7 +78,9 @@ def find_window_keys(text: str) -> list[Span]:
 
 # The ID half of a pair: an ID-ish label (round 11: a bare "access", 账号), a separator, a value of 8-64 token characters with a digit.
 _PARTNER = re.compile(
-    r"(?i)(?:(?<![A-Za-z])(?:access(?:[ _-]?key)?(?:[ _-]?id)?|key[ _-]?id|key|app[ _-]?id|appid|client[ _-]?id|id|ak)(?![A-Za-z])|访问账号|账号)"
+    # round 34: a key named by its pair's prefix, glued or spaced ("appKey", "api_key", "clientKey", "consumer key")
+    r"(?i)(?:(?<![A-Za-z])(?:access(?:[ _-]?key)?(?:[ _-]?id)?|key[ _-]?id|key|(?:app|api|client|consumer)[ _-]?key|app[ _-]?id|appid|"
+    r"client[ _-]?id|id|ak)(?![A-Za-z])|访问账号|账号)"
     r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{8,64})(?![A-Za-z0-9_-])"
 )
 
