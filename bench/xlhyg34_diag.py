@@ -1,13 +1,16 @@
-import json, sys
+import json
+import sys
 from pathlib import Path
+
 import numpy as np
+
 sys.path[:0] = ["src", "bench"]
 from blind_store import rows
 from currency19_read import set_dir
+
 from hindsight.storage.sqlite_store import SQLiteStore
-from hindsight.write.supersede import change_signalled, shared_terms
 from hindsight.text.script import script_of
-from hindsight.text.tokenize import query_terms
+from hindsight.write.supersede import change_signalled, shared_terms
 
 roots = ["/tmp/retr31/st", "/tmp/supwrite32/st", "/tmp/veto33/st", "/tmp/retire34/st"]
 logs = {}
@@ -36,7 +39,8 @@ for rnd in rounds:
             w = m["id"]
             e = log.get(w)
             if e is None:
-                print(rnd, w, o, "NO LOG (quarantined?)"); continue
+                print(rnd, w, o, "NO LOG (the new memory quarantined)")
+                continue
             if o in e["supersedes"]:
                 continue
             judged = {j["old"]: j for j in e["judged"]}
@@ -52,4 +56,5 @@ for rnd in rounds:
                   "cue" if change_signalled(text[w]) else "NOCUE", "shared", shared_terms(text[o], text[w]),
                   "retired_before" if o in retired_by and pos[retired_by[o]] < pos[w] else "",
                   "| top5", [round(s,3) for s, _ in sims[:5]])
-            print("   OLD:", text[o][:150]); print("   NEW:", text[w][:150])
+            print("   OLD:", text[o][:150])
+            print("   NEW:", text[w][:150])
