@@ -15,13 +15,16 @@ import sys
 import time
 from pathlib import Path
 
+import xlhyg34_lane
 from blind_store import open_copy, rows
 from currency19_read import set_dir
 
+import hindsight.write.hygiene as hygiene
 from hindsight.model import MemoryRecord
-from hindsight.write import cross_script
 from hindsight.write.hygiene import HygieneChecker
 from hindsight.write.supersede import change_signalled
+
+MAIN_WIDE = hygiene.wide_candidates
 
 
 def main() -> None:
@@ -40,7 +43,7 @@ def main() -> None:
         record = MemoryRecord(content=text, namespace="r")
         cued.append(change_signalled(text))
         for on in ((False, True) if i % 2 == 0 else (True, False)):
-            cross_script.ON = on
+            hygiene.wide_candidates = xlhyg34_lane.wide_candidates if on else MAIN_WIDE  # type: ignore[assignment]
             clear = getattr(emb, "clear", None)
             if callable(clear):
                 clear()  # every check encodes its query-side texts afresh

@@ -1,4 +1,4 @@
-"""xlhyg34 (issue 10): the wide search's cross-script lane (`write.cross_script`) replayed offline over the write logs
+"""xlhyg34 (issue 10): the wide search's cross-script lane (`xlhyg34_lane`) replayed offline over the write logs
 of the released retrieval stores, under the rule declared first (bench/results/xlhyg34_rule.md).
 
     PYTHONPATH=src:bench python bench/xlhyg34_replay.py OUT.json LOGROOT...
@@ -20,13 +20,13 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import xlhyg34_lane as cross_script
 from blind_store import rows
 from change33_pairs import _logs
 from currency19_read import set_dir
 
 from hindsight.embeddings.factory import create_embedder
 from hindsight.storage.sqlite_store import SQLiteStore
-from hindsight.write import cross_script
 from hindsight.write.conflict import Verdict
 from hindsight.write.hygiene import HygieneChecker, _separate_events
 from hindsight.write.supersede import NEAR, WIDE, WIDE_DENSE, change_signalled, retarget
@@ -125,6 +125,7 @@ def main() -> None:
             tot[name].update(c[name])
         verdicts.update(f"{a['label']}:{'replaced' if a['replaces'] else 'kept'}" for a in c["added"])
         print(rnd, c["main"], c["X"], len(c["added"]), len(c["moved"]), file=sys.stderr, flush=True)
+        Path(out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n")  # each round as it is done
     res["pooled"] = {k: dict(v) for k, v in tot.items()}
     res["pooled"]["added_by_verdict"] = dict(sorted(verdicts.items()))
     Path(out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n")

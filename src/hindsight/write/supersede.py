@@ -10,9 +10,7 @@ So when the new text itself *says* something changed (a switch, end or change cu
 
 * dense: the `WIDE_DENSE` nearest active memories of the namespace;
 * keyword: BM25 over the new text's terms (`WIDE_KEYWORD`), which finds a memory that shares a rare name, a
-  product or a number (`SQ833`, `WireGuard`, `Marco`) whatever language the rest of it is in;
-* cross-script: the best `cross_script.WIDE_XL` memories of the other language in a deeper dense pool, by their
-  cosine minus their script's level (`write.cross_script`): the model scores same-script memories higher.
+  product or a number (`SQ833`, `WireGuard`, `Marco`) whatever language the rest of it is in.
 
 Every candidate still needs the judge's cosine floor and its *change* verdict (the same classifier and evidence as
 for the near neighbours); a wide candidate is never merged or linked, only superseded, and one write supersedes
@@ -32,7 +30,6 @@ from hindsight.retrieval.slot_cues import states_new_change
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.script import script_of
 from hindsight.text.tokenize import query_terms
-from hindsight.write import cross_script
 from hindsight.write.conflict import Verdict
 from hindsight.write.end_cues import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
 from hindsight.write.endings import ending
@@ -86,9 +83,7 @@ def wide_candidates(store: MemoryStore, scope: Scope, embedding: np.ndarray, tex
                     floor: float) -> list[tuple[str, float]]:
     """(id, cosine to `embedding`) of at most `WIDE_JUDGED` active memories in `scope` beyond `seen`, from the dense
     and keyword channels, at or above `floor`, in the order of `shortlist`."""
-    pool = [(mid, float(sim)) for mid, sim in store.dense_search(
-        scope, embedding, WIDE_DENSE * (cross_script.DEPTH if cross_script.ON else 1))]
-    dense = {mid: sim for mid, sim in pool[:WIDE_DENSE] if mid not in seen}
+    dense = {mid: float(sim) for mid, sim in store.dense_search(scope, embedding, WIDE_DENSE) if mid not in seen}
     terms = query_terms(text)
     frequent = getattr(store, "frequent_terms", None)
     if terms and callable(frequent):
@@ -104,15 +99,10 @@ def wide_candidates(store: MemoryStore, scope: Scope, embedding: np.ndarray, tex
             v = np.asarray(vector, dtype=np.float32)
             dense[mid] = float(v @ query) / max(1e-9, float(np.linalg.norm(v)))
     close = {mid: sim for mid, sim in dense.items() if sim >= floor}
-    deep = [(mid, sim) for mid, sim in pool if sim >= floor] if cross_script.ON else []
-    if not close and not any(mid not in seen for mid, _ in deep):
+    if not close:
         return []
-    contents = {mid: r.content for mid, r in store.get_many([*close, *(mid for mid, _ in deep)]).items()}
-    short = shortlist(text, [(mid, sim) for mid, sim in close.items() if mid in contents], contents)
-    if not deep:
-        return short
-    # the other language's best, by its own script's level (`write.cross_script`): judged too
-    return short + cross_script.lane(text, deep, contents, seen | {mid for mid, _ in short}, floor)
+    contents = {mid: r.content for mid, r in store.get_many(list(close)).items()}
+    return shortlist(text, [(mid, sim) for mid, sim in close.items() if mid in contents], contents)
 
 
 def shared_terms(a: str, b: str) -> int:
