@@ -2,7 +2,8 @@
 
 `fold` turns the verdict on one (older, new) pair - in the order `supersede.retarget` gives - into the decision's
 duplicate, supersede or supplement link: two separate events are only linked; a restatement of the same type merges
-(a less credible one with more detail is linked, not merged: its text would become the more credible memory's); an
+(a less credible one with more detail is linked, not merged: its text would become the more credible memory's), and so
+does the same text written as episodic over semantic or the reverse (`same_text_across_types`, round 34); an
 override needs types that meet (episodic <-> semantic cross, warnings only meet warnings), no veto
 (`retire_veto.veto`: positive evidence of another topic or attribute; a vetoed closest candidate holds the write's
 one supersede, `VETO_HOLDS`), no earlier supersede (one write retires one memory) and a credibility drop within
@@ -28,6 +29,15 @@ def types_meet_for_override(old: MemoryType, new: MemoryType) -> bool:
     return old == new or (old in _CROSS_TYPE_OVERRIDE and new in _CROSS_TYPE_OVERRIDE)
 
 
+def same_text_across_types(old: MemoryRecord, new: MemoryRecord) -> bool:
+    """An exact copy (white space aside) of an episodic memory written as semantic, or the reverse: a duplicate, not
+    a generalisation (a semantic memory that generalises an episode says it in other words and stays apart). On main
+    it was linked as a supplement with the reason "restates the existing memory" (ux33's finding 15). Warnings meet
+    only warnings."""
+    return (old.type != new.type and old.type in _CROSS_TYPE_OVERRIDE and new.type in _CROSS_TYPE_OVERRIDE
+            and " ".join(old.content.split()) == " ".join(new.content.split()))
+
+
 def less_credible(new: MemoryRecord, old: MemoryRecord) -> bool:
     """Whether `new` is asserted with less credibility than `old`: its words may not become `old`'s. On main an
     external page (0.5) restating a user's memory (1.0) with one more detail rewrote it and added its tags, the memory
@@ -43,7 +53,13 @@ def fold(decision: HygieneDecision, reasons: list[str], old: MemoryRecord, new: 
     if label in ("duplicate", "override") and separate_events(old, new):
         label = "supplement"
     if label == "duplicate":
-        if old.type == new.type and decision.duplicate_of is None:
+        copy = same_text_across_types(old, new)
+        if (old.type == new.type or copy) and decision.duplicate_of is None:
+            if copy:  # the text written again under the other type: the memory already holds it (ux33, round 34)
+                decision.duplicate_of = old.id
+                reasons.append(f"duplicate of {old.id}: the same text, kept as {old.type.value} "
+                               f"(written as {new.type.value})")
+                return
             more = says_more(old.content, new.content)
             if more and less_credible(new, old):  # its text would become the more credible memory's (round 30)
                 decision.supplements.append(old.id)
