@@ -39,12 +39,17 @@ from collections import Counter
 from dataclasses import dataclass
 
 from hindsight.write.amounts import quantities_differ
-from hindsight.write.clause_split import spans
+from hindsight.write.clause_split import clauses, spans
 from hindsight.write.lexicon import _EN_VERBS
-from hindsight.write.number_labels import label_numbers
+from hindsight.write.number_labels import clause_labels, label_numbers, labelled_apart
 from hindsight.write.numbers import read_numbers, same_value
 from hindsight.write.slot_align import Alignment, Atom, Region, _atoms, _slot_filler, align
 from hindsight.write.slots import relation_mismatch, subject_shared
+
+# the clause cut and the label reading moved out in round 34 (`clause_split`, `number_labels`); their names still
+# resolve here for callers written against this module
+__all__ = ["RULE", "Rule", "best_clauses", "clause_labels", "clauses", "label_numbers", "labelled_apart", "number_kind",
+           "spans", "value_change"]
 
 
 @dataclass(frozen=True)
