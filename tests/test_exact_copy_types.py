@@ -1,9 +1,11 @@
-"""The same text written again under the other type is a duplicate (ux33's finding 15, round 34).
+"""A semantic memory's text written again as an episode is a duplicate (ux33's finding 15, round 34).
 
 An exact restatement stored as `episodic` (the default) of a `semantic` memory answered `supplemented` with the
 reason "restates the existing memory": a second copy, and an action that disagreed with its own reason. README
-documents a restatement as `duplicate` (the existing memory refreshed, its id answered); the same text is now that
-across episodic and semantic. A semantic memory in other words than an episode, and warnings, are unchanged."""
+documents a restatement as `duplicate` (the existing memory refreshed, its id answered); such a copy is now that.
+The reverse - an episode's text written again as semantic - stays a memory of its own, linked
+(`test_hygiene.py::test_restatement_in_another_type_is_linked_not_swallowed`), and its reason now says why. A
+semantic memory in other words than an episode, and warnings, are unchanged."""
 
 from __future__ import annotations
 
@@ -28,14 +30,20 @@ def _record(content: str, kind: MemoryType) -> MemoryRecord:
     return MemoryRecord(content=content, type=kind)
 
 
-def test_an_exact_copy_under_the_other_type_folds_into_the_existing_memory() -> None:
-    """Failed on main: the copy was a supplement link."""
-    for old_type, new_type in ((MemoryType.semantic, MemoryType.episodic), (MemoryType.episodic, MemoryType.semantic)):
-        old = _record(TEXT, old_type)
-        decision, reasons = _fold(old, _record("  The billing service deploys every Tuesday\nat 10am. ", new_type))
-        assert decision.duplicate_of == old.id and decision.supplements == [] and not decision.adopt_text
-        assert reasons == [f"duplicate of {old.id}: the same text, kept as {old_type.value} "
-                           f"(written as {new_type.value})"]
+def test_a_facts_text_written_as_an_episode_folds_into_the_fact() -> None:
+    """Failed on main: the copy was a supplement link whose reason said it restates the memory."""
+    old = _record(TEXT, MemoryType.semantic)
+    decision, reasons = _fold(old, _record("  The billing service deploys every Tuesday\nat 10am. ", MemoryType.episodic))
+    assert decision.duplicate_of == old.id and decision.supplements == [] and not decision.adopt_text
+    assert reasons == [f"duplicate of {old.id}: the same text, kept as semantic (written as episodic)"]
+
+
+def test_an_episodes_text_written_as_a_fact_is_linked_and_says_why() -> None:
+    """Failed on main (the reason): "restates the existing memory" beside `supplemented`."""
+    old = _record(TEXT, MemoryType.episodic)
+    decision, reasons = _fold(old, _record(TEXT, MemoryType.semantic))
+    assert decision.duplicate_of is None and decision.supplements == [old.id]
+    assert "kept as a semantic memory of its own and linked" in reasons[0]
 
 
 def test_other_words_and_warnings_stay_apart() -> None:
