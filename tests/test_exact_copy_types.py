@@ -5,7 +5,7 @@ reason "restates the existing memory": a second copy, and an action that disagre
 documents a restatement as `duplicate` (the existing memory refreshed, its id answered); such a copy is now that.
 The reverse - an episode's text written again as semantic - stays a memory of its own, linked
 (`test_hygiene.py::test_restatement_in_another_type_is_linked_not_swallowed`), and its reason now says why. A
-semantic memory in other words than an episode, and warnings, are unchanged."""
+semantic memory in other words than an episode, warnings and a session's turns are unchanged."""
 
 from __future__ import annotations
 
@@ -46,12 +46,15 @@ def test_an_episodes_text_written_as_a_fact_is_linked_and_says_why() -> None:
     assert "kept as a semantic memory of its own and linked" in reasons[0]
 
 
-def test_other_words_and_warnings_stay_apart() -> None:
+def test_other_words_warnings_and_turns_stay_apart() -> None:
     old = _record(TEXT, MemoryType.semantic)
     reworded, _ = _fold(old, _record("Billing deploys on Tuesdays at 10am.", MemoryType.episodic))
     assert reworded.duplicate_of is None and reworded.supplements == [old.id]  # a generalisation is not swallowed
     warning, _ = _fold(old, _record(TEXT, MemoryType.warning))
     assert warning.duplicate_of is None and warning.supplements == [old.id]  # a warning meets only warnings
+    turn = MemoryRecord(content=TEXT, type=MemoryType.episodic, session_id="s1")
+    said, _ = _fold(old, turn)
+    assert said.duplicate_of is None and said.supplements == [old.id]  # a dialogue's turn stays in its place
 
 
 def test_the_engine_answers_duplicate_with_the_existing_id(engine: MemoryEngine) -> None:

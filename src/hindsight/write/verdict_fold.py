@@ -38,8 +38,10 @@ def episode_copies_fact(old: MemoryRecord, new: MemoryRecord) -> bool:
     """`new` is the text of the semantic memory `old` written again as an episode (the default type): it says nothing
     the fact does not, so it is a duplicate. On main it was linked as a supplement with the reason "restates the
     existing memory" (ux33's finding 15). The reverse - an episode's text written again as semantic - stays a memory
-    of its own, linked: it makes the event a lasting fact, and merging it would leave it an episode."""
-    return old.type == MemoryType.semantic and new.type == MemoryType.episodic and same_text(old, new)
+    of its own, linked: it makes the event a lasting fact, and merging it would leave it an episode. A turn of a
+    session (`session_id`) is a thing said in a dialogue, kept in its place there."""
+    return (old.type == MemoryType.semantic and new.type == MemoryType.episodic and not new.session_id
+            and same_text(old, new))
 
 
 def less_credible(new: MemoryRecord, old: MemoryRecord) -> bool:
