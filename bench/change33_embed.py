@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from hindsight.write.clause_split import spans
 from hindsight.write.supersede import change_signalled
-from hindsight.write.value_align import spans
 
 NAMES = ("cos_whole", "cos_cue_span", "cos_any_span")
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hindsight.retrieval.currency import states_change
+from hindsight.write.clause_split import clauses, spans
 from hindsight.write.shared_attribute import shared
 from hindsight.write.supersede import change_signalled, departed_in, departed_terms, explicit_change
-from hindsight.write.value_align import clauses, spans
 
 CUES: dict[str, Callable[[str], bool]] = {"signalled": change_signalled, "explicit": explicit_change,
                                           "states": states_change}

@@ -25,9 +25,9 @@ from sklearn.linear_model import LogisticRegression
 
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import anchors
+from hindsight.write.clause_split import clauses, spans
 from hindsight.write.shared_attribute import shared
 from hindsight.write.supersede import change_signalled, departed_in, departed_terms, shared_terms
-from hindsight.write.value_align import clauses, spans
 
 COST_WRONG, COST_MISSED = 1.0, 3.0
 GRID = [round(x, 3) for x in np.arange(0.05, 0.951, 0.025)]

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from hindsight.retrieval.crosslingual import bias_group
-from hindsight.write import analysis, slot_align, value_align
+from hindsight.write import analysis, clause_split, slot_align
 from hindsight.write.slot_change import VALUE_COS, _valued
 
 ap = argparse.ArgumentParser()
@@ -32,7 +32,7 @@ for warm in (("The warm-up fee is $10 on March 3 at 9am.", "Warm-up fee: $12 on 
     _valued(*warm, 0.99, frozenset({"en" if warm[0].isascii() else "zh"}))
 times: list[float] = []
 for c in calls:
-    for cache in (value_align.clauses, slot_align.align, slot_align._atoms, analysis.units):
+    for cache in (clause_split.clauses, slot_align.align, slot_align._atoms, analysis.units):
         cache.cache_clear()
     group = frozenset({bias_group(c["old"]), bias_group(c["new"])})
     t0 = time.perf_counter()

@@ -14,14 +14,14 @@ from pathlib import Path
 
 from hindsight.retrieval import currency
 from hindsight.retrieval.crosslingual import bias_group
-from hindsight.write import renumber, slot_change, value_align
+from hindsight.write import clause_split, number_labels, renumber, slot_change
 
 ap = argparse.ArgumentParser()
 ap.add_argument("root")
 ap.add_argument("--rounds", default="r1,r2,r4,r5,r6,r7,r8,r9,r10,r11,r13,r15,r8T1")
 args = ap.parse_args()
 rows = lambda p: [json.loads(line) for line in open(p, encoding="utf-8") if line.strip()]  # noqa: E731
-caches = [renumber._values, value_align.clauses, value_align.clause_labels, currency.anchors, currency._terms]
+caches = [renumber._values, clause_split.clauses, number_labels.clause_labels, currency.anchors, currency._terms]
 per_call: list[float] = []
 read: list[float] = []  # the calls over the tier's cosine bar: the texts are read
 writes = 0

@@ -1,4 +1,4 @@
-"""Which released texts / hygiene pairs a change to `value_align`'s label reading moves (no model, no store).
+"""Which released texts / hygiene pairs a change to the label reading (`number_labels`) moves (no model, no store).
 
     PYTHONPATH=src python bench/labels_agent_diff.py pairs OUT.json    # labelled_apart of every released pair
     PYTHONPATH=src python bench/labels_agent_diff.py texts OUT.json    # clause_labels of every released text
@@ -8,7 +8,12 @@ import glob
 import json
 import sys
 
-from hindsight.write import value_align as v
+try:  # round 34: the label reading lives in number_labels, the clause cut in clause_split
+    from hindsight.write import number_labels as v
+    from hindsight.write.clause_split import clauses
+except ImportError:  # an older src (both in value_align)
+    from hindsight.write import value_align as v  # type: ignore[no-redef]
+    clauses = v.clauses
 
 
 def released_pairs() -> list[list]:
@@ -39,7 +44,7 @@ def released_texts() -> dict[str, list]:
             r = json.loads(line)
             texts.update(r[k] for k in ("existing", "new", "text", "content") if isinstance(r.get(k), str))
             texts.update(o if isinstance(o, str) else o.get("content", "") for o in r.get("others", []) or [])
-    return {t: sorted(map(list, frozenset().union(*(v.clause_labels(c) for c in v.clauses(t))))) for t in sorted(texts)}
+    return {t: sorted(map(list, frozenset().union(*(v.clause_labels(c) for c in clauses(t))))) for t in sorted(texts)}
 
 
 if __name__ == "__main__":

@@ -29,10 +29,10 @@ from hindsight.retrieval.slot_cues import states_new_change
 from hindsight.text.script import script_of
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
+from hindsight.write.number_labels import labelled_apart
 from hindsight.write.occurrences import distinct_occurrences
 from hindsight.write.retire_veto import veto
 from hindsight.write.supersede import change_signalled, departed_in, departed_terms, explicit_change, shared_terms
-from hindsight.write.value_align import labelled_apart
 
 #: how much less credible a new memory may be than one it retires (as `hygiene.MAX_CREDIBILITY_DROP`)
 MAX_CREDIBILITY_DROP = 0.3

@@ -28,9 +28,11 @@ def pick_t(r: Reading, scores: np.ndarray, benign: np.ndarray, budget: int) -> f
 FIELDS = ("hard", "gate", "carried", "fact", "frame", "vouched", "lowered")
 
 
-def cached_reading(redacted: list[str], cache_dir: Path) -> Reading:
-    """``read_texts`` with a cache keyed by the text (``guardfit32_eval.py verdicts`` fills it ahead)."""
-    path = cache_dir / "verdict32.json"
+def cached_reading(redacted: list[str], cache_dir: Path, name: str = "verdict32.json") -> Reading:
+    """``read_texts`` with a cache keyed by the text, in ``cache_dir / name`` (``verdict32.json``: round 32's, filled
+    ahead by ``guardfit32_eval.py verdicts``; ``verdict33.json``: round 33's, read at main's source then -
+    ``guardfit33_read.VERDICTS``)."""
+    path = cache_dir / name
     cache: dict[str, list[float]] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     todo = [t for t in dict.fromkeys(redacted) if t not in cache]
     if todo:

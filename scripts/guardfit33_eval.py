@@ -138,7 +138,7 @@ def main() -> None:
         redacted, _, _, _ = gm._prepared_cached([e.text for e in examples], args.cache_dir)
         ev = [r for e, r in zip(examples, redacted, strict=True)
               if e.writer.startswith(("blind-", "retr-")) and ge.round_of(e.writer) in ROUNDS]
-        guardfit33_read.cached_reading(ev, args.cache_dir)
+        guardfit33_read.cached_reading(ev, args.cache_dir, guardfit33_read.VERDICTS)
         print("verdict readings", len(ev), flush=True)
         return
     if args.mode == "prepare":

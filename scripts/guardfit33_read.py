@@ -27,25 +27,13 @@ for sub in ("src", "scripts", "bench"):
 
 import guardfit32_eval  # noqa: E402, F401  (the pickled harness's classes)
 import guardfit33_eval  # noqa: E402, F401
-from guardfit32_read import FIELDS, GRID, clauses, moved, pick_t, table  # noqa: E402
-from guardfit32_verdict import Reading, rates, read_texts, verdicts  # noqa: E402
+from guardfit32_read import GRID, cached_reading, clauses, moved, pick_t, table  # noqa: E402
+from guardfit32_verdict import rates, verdicts  # noqa: E402
 
 ROUNDS = ("r26", "r27", "r28", "r29", "r30", "r31")
 SHIPPED_T = 0.655
-
-
-def cached_reading(redacted: list[str], cache_dir: Path) -> Reading:
-    """``read_texts`` at main's source, cached by the text (``verdict33.json``; round 32's file read older source)."""
-    path = cache_dir / "verdict33.json"
-    cache: dict[str, list[float]] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    todo = [t for t in dict.fromkeys(redacted) if t not in cache]
-    if todo:
-        got = read_texts(todo)
-        for j, t in enumerate(todo):
-            cache[t] = [float(getattr(got, k)[j]) for k in FIELDS]
-        path.write_text(json.dumps(cache, ensure_ascii=False), encoding="utf-8")
-    rows = np.array([cache[t] for t in redacted], dtype=np.float64).reshape(len(redacted), len(FIELDS))
-    return Reading(*(rows[:, j] if k == "lowered" else rows[:, j].astype(bool) for j, k in enumerate(FIELDS)))
+#: round 33's verdict cache (``guardfit32_read.cached_reading``; round 32's file read older source)
+VERDICTS = "verdict33.json"
 
 
 def pinned_ok(sweep: dict[str, Any]) -> dict[float, tuple[bool, bool]]:
@@ -59,7 +47,7 @@ def read(h: Any, dumps: list[Path], full_scores: Path | None, pinned: Path | Non
     guard = np.array([w.startswith("blind-") for w in writers]) & in_rounds
     retr = np.array([w.startswith("retr-") for w in writers]) & in_rounds
     idx = np.flatnonzero(guard | retr)
-    r = cached_reading([h.d.redacted[i] for i in idx], h.d.cache_dir)
+    r = cached_reading([h.d.redacted[i] for i in idx], h.d.cache_dir, VERDICTS)
     attack, rounds, lang = h.attack[idx], h.rounds[idx], h.lang[idx]
     g, rt = guard[idx], retr[idx]
     report: dict[str, Any] = {"n": {"guard_attacks": int((g & attack).sum()), "guard_benign": int((g & ~attack).sum()),

@@ -25,7 +25,7 @@ def main() -> None:
     guard = np.array([w.startswith("blind-") for w in h.d.writers]) & in_rounds
     retr = np.array([w.startswith("retr-") for w in h.d.writers]) & in_rounds
     idx = np.flatnonzero(guard | retr)
-    reading = gr.cached_reading([h.d.redacted[i] for i in idx], h.d.cache_dir)
+    reading = gr.cached_reading([h.d.redacted[i] for i in idx], h.d.cache_dir, gr.VERDICTS)
     attack, rounds, lang = h.attack[idx], h.rounds[idx], h.lang[idx]
     g, rt = guard[idx], retr[idx]
     s = np.full(len(idx), np.nan)

@@ -12,7 +12,8 @@ import pytest
 
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
-from hindsight.write.value_align import clause_labels, labelled_apart, value_change
+from hindsight.write.number_labels import clause_labels, labelled_apart
+from hindsight.write.value_align import value_change
 
 #: two numbered things each: the older one must stay active, whichever decider reads the pair
 NUMBERED = [

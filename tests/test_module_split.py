@@ -58,3 +58,17 @@ def test_round33_splits_keep_their_names() -> None:
                  "get_idempotent", "_records", "_scope_sql"):
         assert getattr(SQLiteStore, name) is getattr(SQLiteReads, name), name
     assert not SQLiteStore.__abstractmethods__
+
+
+def test_round34_split_keeps_its_names() -> None:
+    """write/clause_split.py and write/number_labels.py (round 34): the names callers imported from value_align are
+    the moved objects (their lru caches included)."""
+    import hindsight.write.clause_split as clause_split
+    import hindsight.write.number_labels as number_labels
+    import hindsight.write.value_align as value_align
+
+    for name in ("clauses", "spans"):
+        assert getattr(value_align, name) is getattr(clause_split, name), name
+    for name in ("clause_labels", "label_numbers", "labelled_apart"):
+        assert getattr(value_align, name) is getattr(number_labels, name), name
+    assert set(value_align.__all__) >= {"value_change", "best_clauses", "number_kind", "Rule", "RULE"}

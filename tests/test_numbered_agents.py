@@ -12,7 +12,7 @@ import pytest
 
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
-from hindsight.write.value_align import clause_labels, labelled_apart
+from hindsight.write.number_labels import clause_labels, labelled_apart
 
 #: two numbered machines / people: the older note must stay active
 SIBLINGS = [

@@ -14,8 +14,9 @@ from hygiene_pairs import assert_retires_among
 
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryRecord, MemoryType, Status
+from hindsight.write.clause_split import clauses
 from hindsight.write.slot_change import overrides
-from hindsight.write.value_align import clauses, value_change
+from hindsight.write.value_align import value_change
 
 CHANGES = [
     ("The design team's monthly cloud bill is about $4,200.",

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from hindsight.write import value_align
+from hindsight.write.clause_split import spans
 from hindsight.write.slot_align import align
-from hindsight.write.value_align import best_clauses, spans, value_change
+from hindsight.write.value_align import best_clauses, value_change
 
 PAIRS = [
     ("The standup is at 9:30 on Mondays. Alice runs it, and Bob takes notes.",

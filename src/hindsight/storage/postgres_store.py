@@ -26,6 +26,7 @@ import numpy as np
 
 from hindsight.errors import ProviderUnavailableError, StorageError, StorageUnavailableError
 from hindsight.field_rules import utcnow
+from hindsight.install_hint import extra_hint
 from hindsight.model import MemoryRecord
 from hindsight.read_model import HistoryEntry
 from hindsight.storage.base import Edge, MemoryStore, StoreStats
@@ -77,7 +78,7 @@ class PostgresStore(PostgresSearch, MemoryStore):
             from psycopg_pool import ConnectionPool
         except ImportError as exc:
             raise ProviderUnavailableError(
-                "the PostgreSQL backend needs psycopg, psycopg_pool and pgvector: pip install 'hindsight-memory[postgres]'"
+                "the PostgreSQL backend needs psycopg, psycopg_pool and pgvector: " + extra_hint("postgres")
             ) from exc
         self.url = url
         self._psycopg = psycopg

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from hindsight.errors import ProviderUnavailableError
+from hindsight.install_hint import extra_hint
 from hindsight.storage.base import Scope
 from hindsight.storage.vector_index import Payload
 
@@ -37,7 +38,7 @@ def _client(url: str | None, path: str | None, api_key: str | None) -> Any:
         from qdrant_client import QdrantClient
     except ImportError as exc:
         raise ProviderUnavailableError(
-            "the qdrant vector backend needs qdrant-client: pip install 'hindsight-memory[qdrant]'") from exc
+            "the qdrant vector backend needs qdrant-client: " + extra_hint("qdrant")) from exc
     if url:
         return QdrantClient(url=url, api_key=api_key)
     return QdrantClient(path=path) if path and path != ":memory:" else QdrantClient(":memory:")

@@ -52,6 +52,7 @@ from hindsight.write.endings import ends_anew
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
 from hindsight.write.name_alias import unify
 from hindsight.write.name_reading import common_word
+from hindsight.write.number_labels import labelled_apart
 from hindsight.write.said_of import other_period, said_of_another
 from hindsight.write.slot_align import _abbreviates
 from hindsight.write.slots import (
@@ -65,7 +66,6 @@ from hindsight.write.slots import (
     subject_shared,
 )
 from hindsight.write.state_change import reversed_state, state_change, unnamed_subject_swap
-from hindsight.write.value_align import labelled_apart
 from hindsight.write.value_read import amounts_read_alike, numbers_read_alike
 
 #: Attributes that hold one value at a time: a new value there replaces the old one.

@@ -15,7 +15,8 @@
 
 Which memory types meet: working memory takes no part (it is the live
 session, not a fact base). A duplicate needs the same type (a semantic memory
-that generalises an episode must not be swallowed by that episode). An
+that generalises an episode must not be swallowed by that episode), except
+a semantic memory's very text written again as an episode (round 34). An
 override may cross episodic <-> semantic (a semantic correction retires an
 episodic fact and vice versa) but warnings only meet warnings. A new memory
 may not retire one asserted with clearly more credibility (an external

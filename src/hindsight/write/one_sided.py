@@ -12,7 +12,7 @@ another value, another subject, another action). `features` reads, for (old, new
 * the clauses of each side whose content the other side mostly lacks (an added clause states an added fact);
 * whether the first content unit of each side (usually the subject) is unmatched on the other side;
 * a related person on one side only or different ones (`slots.relation_mismatch`), two numbered things
-  (`value_align.labelled_apart`), and a replaced subject where the texts share a frame (`slots.other_entity`).
+  (`number_labels.labelled_apart`), and a replaced subject where the texts share a frame (`slots.other_entity`).
 
 Lexical only (no encoder call), a few milliseconds a pair; `keep_decision` appends the row to its features.
 """
@@ -24,8 +24,9 @@ import re
 import numpy as np
 
 from hindsight.write.analysis import Unit, analyse, content_diff
+from hindsight.write.clause_split import clauses
+from hindsight.write.number_labels import labelled_apart
 from hindsight.write.slots import other_entity, relation_mismatch, relations
-from hindsight.write.value_align import clauses, labelled_apart
 
 KINDS: tuple[str, ...] = ("number", "name", "date", "person", "condition", "negation", "verb")
 

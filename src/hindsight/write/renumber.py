@@ -12,7 +12,7 @@ place of the old one is of the same kind: a date for a date, a clock time for a 
 that kind the old text states is gone from the new text (`numbers.same_value`: "9:30" / "9:30 am" is one value),
 and the new text states another one (with `EVERY` off: one of them is gone - "调到10点，7点那班取消了" repeats the old
 value in its reason). Numbers that label a thing ("Ticket #41", 第一条, "Phase 2":
-`value_align.label_numbers`) are no values. Whether the pair is one slot at all (close, mutual nearest neighbours,
+`number_labels.label_numbers`) are no values. Whether the pair is one slot at all (close, mutual nearest neighbours,
 shared anchors, a change word the older text does not use) is the caller's part (`slot_change`).
 """
 
@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from hindsight.write.clause_split import clauses
+from hindsight.write.number_labels import label_numbers
 from hindsight.write.numbers import same_value
 from hindsight.write.slot_align import _atoms
-from hindsight.write.value_align import clauses, label_numbers, number_kind
+from hindsight.write.value_align import number_kind
 
 __all__ = ["EVERY", "number_replaced"]
 

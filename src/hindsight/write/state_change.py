@@ -32,11 +32,11 @@ import re
 from hindsight.write import state_pairs
 from hindsight.write.analysis import analyse, content_diff, units
 from hindsight.write.name_reading import common_word
+from hindsight.write.number_labels import labelled_apart
 from hindsight.write.slot_align import FRAME_MIN, align
 from hindsight.write.slots import relation_mismatch
 from hindsight.write.state_pairs import ACTION_AFTER, ANOTHER, ORDINAL, PAIRS
 from hindsight.write.unrealised import unrealised
-from hindsight.write.value_align import labelled_apart
 from hindsight.write.value_canon import canonical_values, value_match
 
 #: A state still pending or planned, in the old text.
@@ -222,7 +222,7 @@ def reversed_state(old: str, new: str) -> str | None:
 
 def _another_of_the_kind(old: str, new: str) -> bool:
     """The new text names another thing of the old one's kind ("another keeper", 另一个门将) or numbers it apart
-    (`value_align.labelled_apart`, 第 7 / 第 8 张发票): not the old one's state."""
+    (`number_labels.labelled_apart`, 第 7 / 第 8 张发票): not the old one's state."""
     ordinals = set(ORDINAL.findall(old)), set(ORDINAL.findall(new))
     return bool(ANOTHER.search(new.lower()) or labelled_apart(old, new)
                 or (all(ordinals) and not ordinals[0] & ordinals[1]))

@@ -34,9 +34,9 @@ from hindsight.write.conflict import Verdict
 from hindsight.write.end_cues import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH
 from hindsight.write.endings import ending
 from hindsight.write.lexicon import _STRONG_EN, _STRONG_ZH
+from hindsight.write.number_labels import labelled_apart
 from hindsight.write.pair_features import anchor_terms
 from hindsight.write.slot_align import _abbreviates
-from hindsight.write.value_align import labelled_apart
 
 #: Nearest active memories looked at when the new text signals a change (the regular search looks at 5).
 WIDE_DENSE = 40
@@ -237,7 +237,7 @@ def retarget(new_text: str, judged: list[tuple[MemoryRecord, Verdict, int]]) -> 
       "instead of Y", 而不是: `CONTRAST`): a contrast names the value it sets aside, so a candidate that does not hold
       it states another fact ("Harlow Foods wants invoices as PDF attachments" / "... status updates by email, not
       Slack"), near or far (round 18);
-    * two numbered things ("note 1" / "note 2", "Ticket #41" / "#42", 第三章 / 第四章: `value_align.labelled_apart`)
+    * two numbered things ("note 1" / "note 2", "Ticket #41" / "#42", 第三章 / 第四章: `number_labels.labelled_apart`)
       are not one fact changed: the change is linked, not retired (a label is not a value of an attribute), unless
       the new text states a change in words the older one does not use (`currency.states_new_change`:
       "db-analytics-02 is the primary now");
