@@ -48,6 +48,7 @@ from hindsight.storage.base import MemoryStore
 from hindsight.storage.encrypted import texts_to_embed
 from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer
+from hindsight.url_secrets import scrubbed
 from hindsight.working import WorkingMemory
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.idempotency import Fingerprint, fingerprint_of, outcome_from_dict, run_idempotent
@@ -153,6 +154,9 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         """First open records the model; a different model re-embeds every memory once."""
         stored = self.store.embedding_model
         if stored == self.embedder.name:
+            return
+        if stored is not None and scrubbed(stored) == self.embedder.name:  # recorded with an endpoint's credentials
+            self.store.set_embedding_model(self.embedder.name)  # by an older version (round 34): the same model
             return
         records = list(getattr(self.store, "iter_sealed", self.store.iter_all)())
         texts = texts_to_embed(self.store, records, f"the embedding model changed from {stored} to {self.embedder.name}")
