@@ -190,3 +190,34 @@ def test_a_queue_file_that_cannot_grow_is_a_typed_error_naming_the_queue(tmp_pat
     head = queue.head()
     assert head is not None and head.arguments["content"] == "first"  # what it held is still there
     queue.close()
+
+
+# ------------------------------------------------------------------ 4. a CSRF field that is not ASCII
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Any]:
+    from test_attack_round32 import Server
+
+    running = Server(tmp_path, reviewed="rev")
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+@pytest.mark.parametrize("path", ["/console/bulk", "/console/logout", "/console/memory/mem_x/forget", "/review/logout",
+                                  "/review/prop_x/approve"])
+def test_a_csrf_field_that_is_not_ascii_is_a_refused_form_not_a_500(server: Any, path: str) -> None:
+    """`hmac.compare_digest` refuses str with non-ASCII characters (TypeError): on main `csrf=é` posted by any
+    signed-in caller (anyone on loopback with auth off) was `500 Internal Server Error` with a traceback in the log,
+    on every form of `/console` and `/review`. Now the form is refused as a wrong CSRF field is (403)."""
+    import httpx
+
+    token = server.admin if path.startswith("/review") else server.reader
+    headers = {"authorization": f"Bearer {token}", "content-type": "application/x-www-form-urlencoded"}
+    for _ in range(10):  # more than the call cap's 8 slots: a refused form holds none
+        answer = httpx.post(f"{server.base}{path}", content="csrf=%C3%A9&ns=ops&id=mem_x".encode(), headers=headers,
+                            timeout=60)
+        assert answer.status_code == 403, answer.text[:200]
+    assert httpx.get(f"{server.base}/console?ns=ops", headers=headers, timeout=60).status_code == 200
