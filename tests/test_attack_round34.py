@@ -217,7 +217,34 @@ def test_a_csrf_field_that_is_not_ascii_is_a_refused_form_not_a_500(server: Any,
     token = server.admin if path.startswith("/review") else server.reader
     headers = {"authorization": f"Bearer {token}", "content-type": "application/x-www-form-urlencoded"}
     for _ in range(10):  # more than the call cap's 8 slots: a refused form holds none
-        answer = httpx.post(f"{server.base}{path}", content="csrf=%C3%A9&ns=ops&id=mem_x".encode(), headers=headers,
+        answer = httpx.post(f"{server.base}{path}", content=b"csrf=%C3%A9&ns=ops&id=mem_x", headers=headers,
                             timeout=60)
         assert answer.status_code == 403, answer.text[:200]
     assert httpx.get(f"{server.base}/console?ns=ops", headers=headers, timeout=60).status_code == 200
+
+
+# ------------------------------------------------------------------ 5. working memory across every namespace
+
+
+def test_working_memory_is_bounded_across_namespaces_and_a_hog_pays_first() -> None:
+    """Each namespace's quota (round 5) bounded one namespace; a token over `*` names as many namespaces as it likes,
+    each with its own 1,000 sessions and 2,000,000 characters, so on main what the process held grew with every new
+    namespace (here: 300 namespaces past a server-wide bound of 100 sessions, all kept). Now the process holds at
+    most its server-wide bounds, and what goes first is the namespace holding the most, least recently used."""
+    from hindsight import working as working_module
+    from hindsight.working import WorkingMemory
+
+    if not hasattr(working_module, "MAX_SESSIONS_TOTAL"):
+        pytest.fail("no server-wide bound: every new namespace adds its own quota")
+    memory = WorkingMemory(turns_per_session=500, max_sessions=1000, max_chars=100_000)
+    memory.max_sessions_total, memory.max_chars_total = 100, 50_000
+    memory.append("team", "live", "user", "The release train leaves at noon.")
+    for i in range(300):
+        memory.append(f"hog{i}", "s", "user", "x" * 100)
+        memory.append("team", "live", "user", "Still here.")  # the team keeps using its session
+    assert memory.sessions_held() <= 100 and memory.chars_held() <= 50_000
+    assert [t.content for t in memory.recent("team", "live")][0] == "The release train leaves at noon."
+    for i in range(60):  # one namespace flooding characters goes before the others
+        memory.append("hog-big", f"s{i}", "user", "y" * 2_000)
+    assert memory.chars_held() <= 50_000 and memory.recent("team", "live")
+    assert memory.recent("hog-big", "s59")  # the turn just appended is kept
