@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from bag_embedder import BagEmbedder
 from local_http import json_endpoint
 
 from hindsight.client.queue import WriteQueue
@@ -248,3 +249,47 @@ def test_working_memory_is_bounded_across_namespaces_and_a_hog_pays_first() -> N
         memory.append("hog-big", f"s{i}", "user", "y" * 2_000)
     assert memory.chars_held() <= 50_000 and memory.recent("team", "live")
     assert memory.recent("hog-big", "s59")  # the turn just appended is kept
+
+
+# ------------------------------------------------------------------ 6. the embedding cache across namespaces
+
+
+class _Counting(BagEmbedder):
+    """BagEmbedder that records every text it really embeds (a cache hit never reaches it)."""
+
+    def __init__(self) -> None:
+        super().__init__(words=True)
+        self.embedded: list[str] = []
+
+    def _embed(self, texts: Any, is_query: bool) -> np.ndarray:
+        self.embedded.extend(texts)
+        return super()._embed(texts, is_query)
+
+
+def test_another_namespaces_cached_query_is_no_hit(tmp_path: Path) -> None:
+    """One `CachedEmbedder` served every namespace: a search whose exact text another tenant had just searched was
+    a cache hit and answered in about half the time (the default embedder: 219 ms against 394 ms, 40 of 40 pairs
+    told apart), so a reader of `a` could confirm a guess of `b`'s recent query. On main the second search below
+    embedded nothing; now each namespace's searches and writes hit its own entries only."""
+    from hindsight.embeddings.base import CachedEmbedder
+
+    inner = _Counting()
+    settings = HindsightSettings(db=tmp_path / "c.db", hygiene=False, guard="off")
+    engine = MemoryEngine.open(settings.db, settings=settings, embedder=CachedEmbedder(inner))
+    try:
+        engine.store_memory({"content": "Ward 4 rounds start at eight.", "namespace": "a"})
+        engine.store_memory({"content": "Follow-up visits are on Thursdays.", "namespace": "b"})
+        guess = "does patient Ines Duarte have a confirmed diagnosis"
+        engine.search(guess, namespace="b")  # the victim's query
+        before = inner.embedded.count(guess)
+        engine.search(guess, namespace="a")  # the attacker's probe in its own namespace
+        assert inner.embedded.count(guess) == before + 1, "a's search was answered from b's cached vector"
+        engine.search(guess, namespace="a")  # a's own repeat is still a hit
+        assert inner.embedded.count(guess) == before + 1
+        note = "The locker code changed on Monday."
+        engine.store_memory({"content": note, "namespace": "b"})
+        stored_before = sum(note in t for t in inner.embedded)
+        engine.store_memory({"content": note, "namespace": "a"})
+        assert sum(note in t for t in inner.embedded) > stored_before, "a's write was answered from b's cache"
+    finally:
+        engine.close()
