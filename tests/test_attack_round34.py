@@ -138,6 +138,47 @@ def test_a_store_that_recorded_the_unmasked_name_is_not_embedded_again(tmp_path:
         engine.close()
 
 
+def test_a_backup_of_a_store_an_older_version_opened_holds_no_credentials(tmp_path: Path) -> None:
+    """A store whose meta an older version wrote with the secret (opened raw, as `hindsight backup` of a JSON-lines
+    file reads it): the backup's header shows the masked name, and restoring an older backup whose header holds the
+    secret takes its vectors as the same model's (no second embedding)."""
+    import io
+
+    from hindsight.backup import restore_jsonl, write_jsonl
+
+    settings = HindsightSettings(db=tmp_path / "o.db", hygiene=False, guard="off")
+    engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
+    engine.store_memory({"content": "The staging proxy rotates its certificate monthly.", "namespace": "ops"})
+    unmasked = f"openai:m@http://proxyuser:{SECRET}@127.0.0.1:9/v1"
+    engine.store.set_embedding_model(unmasked)
+    out = io.StringIO()
+    write_jsonl(engine.store, out)
+    engine.close()
+    assert SECRET not in out.getvalue()
+    old_backup = out.getvalue().replace("proxyuser:***@", f"proxyuser:{SECRET}@")
+    assert SECRET in old_backup
+
+    class Named(BagEmbedder):
+        def __init__(self) -> None:
+            super().__init__(words=True)
+            self.name = "openai:m@http://proxyuser:***@127.0.0.1:9/v1"
+            self.embedded = 0
+
+        def _embed(self, texts: Any, is_query: bool) -> np.ndarray:
+            self.embedded += len(texts)
+            return super()._embed(texts, is_query)
+
+    named = Named()
+    settings = HindsightSettings(db=tmp_path / "n.db", hygiene=False, guard="off")
+    target = MemoryEngine.open(settings.db, settings=settings, embedder=named)
+    try:
+        before = named.embedded
+        restore_jsonl(target, iter(old_backup.splitlines()))
+        assert named.embedded == before, "the backup's vectors were embedded again for a name with the secret"
+    finally:
+        target.close()
+
+
 def test_the_llm_client_logs_its_endpoint_without_the_credentials(caplog: pytest.LogCaptureFixture) -> None:
     """On main every failed call logged `LLM call to http://proxyuser:s3cretPW9@.../chat/completions failed`."""
     with json_endpoint(lambda body, path: (500, {"error": "down"})) as url:
