@@ -48,6 +48,7 @@ from hindsight.security.tokens import TokenStore
 from hindsight.storage.aux_tables import KEPT_SECRETS
 from hindsight.storage.base import Edge, MemoryStore
 from hindsight.storage.encrypted import texts_to_embed
+from hindsight.url_secrets import scrubbed
 
 FORMAT = "hindsight-backup"
 FORMAT_VERSION = 1
@@ -66,7 +67,7 @@ def write_jsonl(store: MemoryStore, out: IO[str], tokens: TokenStore | None = No
     """Write the whole store as backup lines; returns counts by kind."""
     counts = {"memories": 0, "history": 0, "edges": 0, "tokens": 0}
     header: dict[str, Any] = {"format": FORMAT, "version": FORMAT_VERSION, "hindsight": __version__,
-                              "created_at": utcnow().isoformat(), "embedding_model": store.embedding_model}
+                              "created_at": utcnow().isoformat(), "embedding_model": scrubbed(store.embedding_model) if store.embedding_model else None}
     if getattr(store, "supports_encryption", False):  # the per-store secrets, sealed under the store's key
         header["secrets"] = {name: store.seal_text(value, _secret_bound(name)) for name, value in
                              store.kept_secrets().items()}
@@ -190,6 +191,7 @@ def restore_jsonl(engine: MemoryEngine, lines: Iterator[str] | Iterator[bytes], 
     for number, kind, item in _read_jsonl(lines):
         if kind == "header":
             model = item.get("embedding_model")
+            model = scrubbed(model) if isinstance(model, str) else model  # an older backup's endpoint credentials
             secrets = _opened_secrets(engine.store, item.get("secrets", {}))
         elif kind == "memory":
             dim = engine.embedder.dim if model in (None, engine.embedder.name) else None

@@ -10,6 +10,7 @@ import builtins
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from hindsight.embeddings.cache_scope import cache_scope
 from hindsight.errors import InvalidInputError
 from hindsight.field_rules import has_visible_text
 from hindsight.model import MAX_CONTEXT_CHARS, MemoryInput, MemoryRecord
@@ -91,7 +92,9 @@ class ConversationsMixin:
             raise InvalidInputError("content: must contain visible text")
         check_identifier(session_id, "session_id")
         check_text(content, "content")
-        return self.working.append(namespace, session_id, role, guarded_turn(self.writer.screener, self.writer.redactor, content), self.clock())
+        with cache_scope(namespace):  # the guard's vectors: this namespace's own cache (round 34)
+            turn = guarded_turn(self.writer.screener, self.writer.redactor, content)
+        return self.working.append(namespace, session_id, role, turn, self.clock())
 
     def working_get(self, session_id: str, last_n: int | None = None, namespace: str = "default") -> builtins.list[Turn]:
         check_identifier(session_id, "session_id")  # as append: never echoed back holding NUL or a bidi override

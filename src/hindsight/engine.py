@@ -23,6 +23,7 @@ from hindsight.config import HindsightSettings
 from hindsight.consolidate import ConsolidationReport, Consolidator
 from hindsight.conversations import ConversationsMixin
 from hindsight.embeddings.base import Embedder
+from hindsight.embeddings.cache_scope import cache_scope
 from hindsight.embeddings.factory import create_embedder
 from hindsight.engine_io import TransferMixin
 from hindsight.engine_read import DEFAULT_MIN_RELEVANCE, MAX_PAGE, MAX_QUERY_CHARS, MAX_TOP_K, ReadMixin
@@ -48,6 +49,7 @@ from hindsight.storage.base import MemoryStore
 from hindsight.storage.encrypted import texts_to_embed
 from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer
+from hindsight.url_secrets import scrubbed
 from hindsight.working import WorkingMemory
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.idempotency import Fingerprint, fingerprint_of, outcome_from_dict, run_idempotent
@@ -154,6 +156,9 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         stored = self.store.embedding_model
         if stored == self.embedder.name:
             return
+        if stored is not None and scrubbed(stored) == self.embedder.name:  # recorded with an endpoint's credentials
+            self.store.set_embedding_model(self.embedder.name)  # by an older version (round 34): the same model
+            return
         records = list(getattr(self.store, "iter_sealed", self.store.iter_all)())
         texts = texts_to_embed(self.store, records, f"the embedding model changed from {stored} to {self.embedder.name}")
         vectors = self.embedder.embed_documents(texts)
@@ -204,14 +209,16 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             raise EncryptionUnavailableError(
                 "private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY (see `hindsight keygen`) "
                 "or HINDSIGHT_KEY_FILE; nothing was stored")
-        return self.writer.write_many(inputs, actor, ids=ids)
+        with cache_scope(item.namespace for item in inputs):  # cached vectors: this namespace's own (round 34)
+            return self.writer.write_many(inputs, actor, ids=ids)
 
     def update(self, memory_id: str, updates: MemoryPatch | dict[str, Any], namespace: str = "default",
                actor: str = "local") -> MemoryRecord:
         """Change content or weights; new content is re-screened, re-redacted and re-embedded."""
         patch = validated(MemoryPatch, updates, "updates")
         # computed from the stored version and written only over that version (write/stale.py)
-        return retry_stale(lambda: self._update_once(memory_id, patch, namespace, actor), memory_id)
+        with cache_scope(namespace):
+            return retry_stale(lambda: self._update_once(memory_id, patch, namespace, actor), memory_id)
 
     def _update_once(self, memory_id: str, patch: MemoryPatch, namespace: str, actor: str) -> MemoryRecord:
         current = self.get(memory_id, namespace, record_access=False)

@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from hindsight.embeddings.cache_scope import cache_scope
 from hindsight.errors import InvalidInputError, MemoryNotFoundError, validated
 from hindsight.field_rules import MAX_OFFSET, check_time, has_visible_text
 from hindsight.model import MemoryRecord, Status
@@ -125,7 +126,8 @@ class ReadMixin:
         except ValueError as exc:
             raise InvalidInputError(str(exc)) from exc
         assert reference is not None
-        hits = self.retriever.search(query.strip(), self._scope(namespace, filters), top_k, reference, options)
+        with cache_scope(namespace):  # another namespace's cached query vectors are no hit (round 34)
+            hits = self.retriever.search(query.strip(), self._scope(namespace, filters), top_k, reference, options)
         if self.settings.retrieval.record_access and record_access and hits:
             self.store.record_access([h.memory.id for h in hits], self.clock())
         return hits

@@ -20,6 +20,8 @@ import time
 
 import httpx
 
+from hindsight.url_secrets import scrubbed, shown_url
+
 log = logging.getLogger(__name__)
 
 #: calls of one client waiting on the endpoint at once; a further call falls back without waiting
@@ -53,13 +55,13 @@ class LLMClient:
             "max_tokens": max_tokens,
         }
         if not self._slots.acquire(blocking=False):
-            log.warning("LLM endpoint %s busy (%d calls waiting on it), using the fallback", self._url,
+            log.warning("LLM endpoint %s busy (%d calls waiting on it), using the fallback", shown_url(self._url),
                         MAX_CONCURRENT_CALLS)
             return None
         try:
             text = json.loads(self._post(payload))["choices"][0]["message"]["content"]
         except (httpx.HTTPError, _ReplyRefused, KeyError, IndexError, ValueError, TypeError) as exc:
-            log.warning("LLM call to %s failed, using the fallback: %s", self._url, exc)
+            log.warning("LLM call to %s failed, using the fallback: %s", shown_url(self._url), scrubbed(str(exc)))
             return None
         finally:
             self._slots.release()

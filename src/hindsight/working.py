@@ -7,6 +7,12 @@ is extracted at session end (see MemoryEngine.end_session).
 Each namespace has its own quota (sessions and characters held); when it is full, that namespace's least
 recently used session goes. One namespace's writer can no longer evict another's live sessions, and what one
 namespace holds is bounded (attack round 5: 1,000 sessions shared by all namespaces, ~400 MB per token).
+
+The process holds at most `MAX_SESSIONS_TOTAL` sessions and `MAX_CHARS_TOTAL` characters over every namespace
+(attack round 34: a token over `*` named as many namespaces as it liked, each with its own quota, so the process
+held more with every namespace named). Past either, the namespace holding the most (sessions, or characters), the
+least recently used of equals, gives up its least recently used session: the namespaces a hog fills pay first, and
+the turn just appended is never the one that goes.
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ from hindsight.field_rules import utcnow
 MAX_SESSIONS_PER_NAMESPACE = 1000
 #: characters of turn text one namespace may hold at once (about 8 MB of Python strings at most)
 MAX_CHARS_PER_NAMESPACE = 2_000_000
+#: sessions and characters the process holds over every namespace (a few hundred MB at most)
+MAX_SESSIONS_TOTAL = 20_000
+MAX_CHARS_TOTAL = 40_000_000
 
 
 @dataclass(frozen=True)
@@ -49,13 +58,15 @@ class WorkingMemory:
         self.turns_per_session = turns_per_session
         self.max_sessions = max_sessions
         self.max_chars = max_chars
-        self._spaces: dict[str, _Namespace] = {}
+        self.max_sessions_total, self.max_chars_total = MAX_SESSIONS_TOTAL, MAX_CHARS_TOTAL
+        self._spaces: OrderedDict[str, _Namespace] = OrderedDict()  # least recently appended to first
         self._lock = threading.Lock()
 
     def append(self, namespace: str, session_id: str, role: str, content: str, at: datetime | None = None) -> int:
         """Add a turn; returns how many turns the session now holds (at most turns_per_session)."""
         with self._lock:
             space = self._spaces.setdefault(namespace, _Namespace())
+            self._spaces.move_to_end(namespace)
             turns = space.sessions.get(session_id)
             if turns is None:
                 turns = deque(maxlen=self.turns_per_session)
@@ -68,7 +79,36 @@ class WorkingMemory:
             while len(space.sessions) > 1 and (len(space.sessions) > self.max_sessions or space.chars > self.max_chars):
                 _, dropped = space.sessions.popitem(last=False)
                 space.chars -= sum(len(t.content) for t in dropped)
+            self._bound_total(space)
             return len(turns)
+
+    def _bound_total(self, current: _Namespace) -> None:
+        """Past a server-wide bound, the namespace holding the most gives up its least recently used session."""
+        while True:
+            sessions = sum(len(s.sessions) for s in self._spaces.values())
+            if sessions > self.max_sessions_total:
+                size = lambda s: len(s.sessions)  # noqa: E731 - the measure the bound is past
+            elif sum(s.chars for s in self._spaces.values()) > self.max_chars_total:
+                size = lambda s: s.chars  # noqa: E731
+            else:
+                return
+            # the just-appended session is the current namespace's most recent: it goes only with others left there
+            candidates = [(name, s) for name, s in self._spaces.items() if s is not current or len(s.sessions) > 1]
+            if not candidates:
+                return
+            name, victim = max(candidates, key=lambda item: size(item[1]))  # max keeps the first (LRU) of equals
+            _, dropped = victim.sessions.popitem(last=False)
+            victim.chars -= sum(len(t.content) for t in dropped)
+            if not victim.sessions:
+                del self._spaces[name]
+
+    def sessions_held(self) -> int:
+        with self._lock:
+            return sum(len(s.sessions) for s in self._spaces.values())
+
+    def chars_held(self) -> int:
+        with self._lock:
+            return sum(s.chars for s in self._spaces.values())
 
     def recent(self, namespace: str, session_id: str, last_n: int | None = None) -> list[Turn]:
         """The session's turns, oldest first (the last `last_n` when given)."""

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hindsight.errors import InvalidInputError, ProviderUnavailableError
+from hindsight.errors import InvalidInputError, ProviderUnavailableError, StorageUnavailableError
 from hindsight.private_files import STORE_FILE_SUFFIXES, create_private_file, tighten
 from hindsight.security.crypto import PREFIX, MemoryCipher
 
@@ -115,7 +115,7 @@ class WriteQueue:
 
     def _pack(self, tool: str, arguments: dict[str, Any]) -> str:
         text = json.dumps(arguments, default=str)
-        if arguments.get("private") is not True:
+        if not marked_private(arguments.get("private")):
             return text
         if self._cipher is None:
             raise ProviderUnavailableError(
@@ -143,8 +143,16 @@ class WriteQueue:
         """Queue a write; `not_before`: the time it may first be sent (a server's Retry-After), else at once."""
         packed = self._pack(tool, arguments)
         with self._locked():
-            cursor = self._db.execute("INSERT INTO queue(tool, arguments, queued_at, last_error, next_attempt_at) "
-                                      "VALUES (?, ?, ?, ?, ?)", (tool, packed, time.time(), error[:2000], not_before))
+            try:
+                cursor = self._db.execute("INSERT INTO queue(tool, arguments, queued_at, last_error, "
+                                          "next_attempt_at) VALUES (?, ?, ?, ?, ?)",
+                                          (tool, packed, time.time(), error[:2000], not_before))
+            except sqlite3.OperationalError as exc:  # a full disk (SQLITE_FULL) or a read-only file (round 34: raw)
+                if not _cannot_grow(exc):
+                    raise
+                raise StorageUnavailableError(
+                    f"queue_path: '{self.path}' cannot hold the write ({exc}): {tool} was not confirmed by the "
+                    "server and is not queued; free space (or make the file writable) and send it again") from exc
         return int(cursor.lastrowid or 0)
 
     def head(self) -> QueuedWrite | None:
@@ -242,6 +250,28 @@ class WriteQueue:
     def close(self) -> None:
         with self._locked():
             self._db.close()
+
+
+def marked_private(value: object) -> bool:
+    """Whether a write's `private` argument asks for privacy: anything but absent, null, false or a value the
+    server's lax reading takes as false (round 34: `private=1`, `"true"`, numpy's `True_` were queued in clear
+    because only `True` itself was sealed). When in doubt, sealed."""
+    if value is None or value is False:
+        return False
+    if isinstance(value, str):
+        return value.strip().lower() not in _FALSE_WORDS
+    try:
+        return bool(value)
+    except (TypeError, ValueError):
+        return True
+
+
+_FALSE_WORDS = frozenset({"", "0", "false", "f", "no", "n", "off"})
+
+
+def _cannot_grow(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "full" in text or "readonly" in text or "read-only" in text
 
 
 def queue_bound(tool: str) -> str:

@@ -30,7 +30,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from hindsight.console.cookies import over_https, set_session_cookie
+from hindsight.console.cookies import csrf_matches, over_https, set_session_cookie
 from hindsight.console.i18n import LANGS, t, word
 from hindsight.console.safe import shown, visible
 from hindsight.security.audit import AuditLog
@@ -139,7 +139,7 @@ class ConsoleApp:
         """The posted fields, or None when the CSRF field is missing or wrong."""
         form = await request.form()
         fields = {k: str(v) for k, v in form.items()}
-        if not hmac.compare_digest(fields.get("csrf", ""), ctx.csrf):
+        if not csrf_matches(fields.get("csrf", ""), ctx.csrf):
             return None
         return fields
 

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from hindsight.embeddings.cache_scope import cache_key
+
 
 class Embedder(ABC):
     """Maps text to L2-normalised float32 vectors of a fixed dimension."""
@@ -161,7 +163,7 @@ class CachedEmbedder(Embedder):
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         missing: dict[str, list[int]] = {}
         for i, text in enumerate(texts):
-            hit = cache.get(text)
+            hit = cache.get(cache_key(text))  # this namespace's own traffic only (embeddings/cache_scope.py)
             if hit is None:
                 missing.setdefault(text, []).append(i)
             else:
@@ -173,7 +175,7 @@ class CachedEmbedder(Embedder):
             fresh = encode(list(missing))
             for (text, rows), vector in zip(missing.items(), fresh):
                 out[rows] = vector
-                cache.put(text, np.array(vector, dtype=np.float32))
+                cache.put(cache_key(text), np.array(vector, dtype=np.float32))
         return out
 
     def embed_documents(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
@@ -190,9 +192,9 @@ class CachedEmbedder(Embedder):
         matrix, pooled = self.inner.embed_documents_with_heads(texts, heads, isolate)
         for text, head, vector, own in zip(texts, heads, matrix, pooled):
             if own is None or not isolate:
-                self._documents.put(text, np.array(vector, dtype=np.float32))
+                self._documents.put(cache_key(text), np.array(vector, dtype=np.float32))
             else:
-                self._documents.put(head, np.array(own, dtype=np.float32))
+                self._documents.put(cache_key(head), np.array(own, dtype=np.float32))
         with self._lock:
             self.misses += len(texts)
         return matrix, pooled
@@ -203,13 +205,14 @@ class CachedEmbedder(Embedder):
         return self._cached(self._queries, texts, lambda t: self.inner.embed_queries(t, batch_size))
 
     def embed_query(self, text: str) -> np.ndarray:
-        cached = self._queries.get(text)
+        key = cache_key(text)
+        cached = self._queries.get(key)
         if cached is not None:
             with self._lock:
                 self.hits += 1
             return cached
         vector = self.inner.embed_query(text)
-        self._queries.put(text, vector)
+        self._queries.put(key, vector)
         with self._lock:
             self.misses += 1
         return vector

@@ -12,6 +12,7 @@ import numpy as np
 
 from hindsight.embeddings.base import Embedder
 from hindsight.errors import ProviderUnavailableError
+from hindsight.url_secrets import scrubbed, shown_url
 
 
 class OpenAIEmbedder(Embedder):
@@ -27,7 +28,8 @@ class OpenAIEmbedder(Embedder):
         query_prefix: str = "",
         document_prefix: str = "",
     ) -> None:
-        self.name = f"openai:{model}@{base_url}"
+        # the name is recorded in the store and returned by memory_stats: never the URL's credentials (round 34)
+        self.name = f"openai:{model}@{shown_url(base_url)}"
         self._model = model
         self._url = base_url.rstrip("/") + "/embeddings"
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
@@ -41,7 +43,7 @@ class OpenAIEmbedder(Embedder):
             response.raise_for_status()
             data = sorted(response.json()["data"], key=lambda item: item["index"])
         except (httpx.HTTPError, KeyError, ValueError) as exc:
-            raise ProviderUnavailableError(f"embedding endpoint {self._url} failed: {exc}") from exc
+            raise ProviderUnavailableError(f"embedding endpoint {shown_url(self._url)} failed: {scrubbed(str(exc))}") from exc
         return np.asarray([item["embedding"] for item in data], dtype=np.float32)
 
     def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:

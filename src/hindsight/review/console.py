@@ -34,7 +34,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from hindsight.console.cookies import over_https, set_session_cookie
+from hindsight.console.cookies import csrf_matches, over_https, set_session_cookie
 from hindsight.console.i18n import LANGS, t, word
 from hindsight.console.safe import shown
 from hindsight.errors import HindsightError
@@ -172,7 +172,7 @@ def mount_console(mcp: Any, review: ReviewService, tokens: TokenStore | None,
         return hmac.new(secret, b"review:" + session.encode(), hashlib.sha256).hexdigest()[:40]
 
     def csrf_ok(request: Request, form: Any) -> bool:
-        return hmac.compare_digest(str(form.get("csrf", "")), csrf_for(request))
+        return csrf_matches(form.get("csrf", ""), csrf_for(request))
 
     def needs_token() -> bool:
         return tokens is not None and (required is None or required())

@@ -18,6 +18,7 @@ from hindsight.errors import StorageError
 from hindsight.model import MemoryRecord
 from hindsight.security.rotate import SEALED_ON_OPEN
 from hindsight.storage.base import MemoryStore
+from hindsight.url_secrets import scrubbed
 
 BATCH = 200
 #: Tables whose row counts are compared after a migration.
@@ -57,7 +58,7 @@ def _id_batches(store: MemoryStore) -> list[list[str]]:
 def migrate_store(src: MemoryStore, dst: MemoryStore,
                   progress: Callable[[int, int], None] | None = None) -> MigrationReport:
     """Copy `src` into `dst` (both raw backends, not the encryption wrapper) and verify the counts."""
-    model = src.embedding_model
+    model = scrubbed(src.embedding_model) if src.embedding_model else None  # never an endpoint's credentials
     if model and dst.embedding_model not in (None, model):
         raise StorageError(f"the target holds vectors of '{dst.embedding_model}', the source of '{model}'")
     target_was_empty = counts(dst)
