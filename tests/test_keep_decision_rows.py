@@ -65,3 +65,26 @@ def test_one_row_reads_as_scikit_learn_does() -> None:
     expected = fitted.predict_proba(X)
     for i in range(0, len(X), 7):
         assert np.allclose(ensemble.probabilities(X[i]), expected[i : i + 1])
+
+
+#: two notes of several clauses each (written for this test)
+OLD = "The team meets on Tuesdays at ten, and the notes go to Priya after the call."
+NEW = "Our weekly sync is Tuesday 10am; afterwards the notes are sent to Priya, unless she is away."
+PAIRS = [(OLD, NEW), (NEW, OLD), ("我们每周二上午十点开会，会后把纪要发给小李。", "周二10点的例会改到周三了，纪要还是发小李"),
+         ("Mia's cat is named Pepper.", "mia has a cat called pepper, who is 3"), ("", "x"), ("PG 16 on db-2", "PostgreSQL 16, db-2")]
+
+
+@pytest.mark.parametrize(("old", "new"), PAIRS)
+def test_text_diff_is_the_pairs_content_diff(old: str, new: str) -> None:
+    from hindsight.write.analysis import analyse, content_diff, text_diff
+
+    assert text_diff(old, new) == content_diff(analyse(old, new))
+
+
+def test_one_sided_clauses_are_diffed_without_a_pair_analysis_each() -> None:
+    from hindsight.write import one_sided
+    from hindsight.write.analysis import analyse
+
+    analyse.cache_clear()
+    one_sided.features(OLD, NEW)
+    assert analyse.cache_info().misses == 1  # the pair itself; main: one more per clause of either side (6)
