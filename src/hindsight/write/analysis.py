@@ -309,6 +309,14 @@ def content_diff(a: PairAnalysis) -> tuple[list[Unit], list[Unit], list[Unit], l
     return list(old_content), list(new_content), list(lost), list(novel)  # the caller's own lists
 
 
+def text_diff(old: str, new: str) -> tuple[list[Unit], list[Unit], list[Unit], list[Unit]]:
+    """`content_diff(analyse(old, new))` without the rest of the pair's analysis: the diff reads only the two texts'
+    units (`PairAnalysis.old_units` / `new_units` are `units(old)` / `units(new)`), so the same lists, for a pair
+    whose cues, shares and numbers nobody reads (`one_sided`'s clauses against the other text)."""
+    old_content, new_content, lost, novel = _content_diff(units(old), units(new))
+    return list(old_content), list(new_content), list(lost), list(novel)
+
+
 @lru_cache(maxsize=4096)
 def _content_diff(old_units: tuple[Unit, ...], new_units: tuple[Unit, ...]) -> tuple[
         tuple[Unit, ...], tuple[Unit, ...], tuple[Unit, ...], tuple[Unit, ...]]:

@@ -27,7 +27,7 @@ import logging
 import re
 import zipfile
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -158,9 +158,13 @@ class TreeEnsemble:
     t_change: float
 
     def probabilities(self, X: np.ndarray) -> np.ndarray:
-        """(n, 3) probabilities of keep, merge, change."""
+        """(n, 3) probabilities of keep, merge, change. One row (the judge's case) is walked node by node in plain
+        Python (`row_scores`); several rows tree by tree over all rows at once. Both add the leaf values to the
+        baseline in tree order in float64, so they give the same bits."""
         X = np.atleast_2d(np.asarray(X, dtype=np.float64))
         n = X.shape[0]
+        if n == 1:
+            return softmax(np.asarray([self.row_scores(X[0])], dtype=np.float64))
         raw = np.tile(self.baseline, (n, 1)).astype(np.float64)
         rows = np.arange(n)
         for root, k in zip(self.roots, self.tree_class, strict=True):
@@ -174,6 +178,29 @@ class TreeEnsemble:
                 node = np.where(inner, np.where(go_left, self.left[node], self.right[node]), node)
             raw[:, k] += self.value[node]
         return softmax(raw)
+
+    @cached_property
+    def _nodes(self) -> tuple[list[int], list[float], list[int], list[int], list[bool], list[bool], list[float],
+                              list[tuple[int, int]], list[float]]:
+        """The node arrays as Python lists (read once; a frozen dataclass still takes a cached property)."""
+        return (self.feature.tolist(), self.threshold.tolist(), self.left.tolist(), self.right.tolist(),
+                self.leaf.tolist(), self.missing_left.tolist(), self.value.tolist(),
+                list(zip(self.roots.tolist(), self.tree_class.tolist(), strict=True)),
+                np.asarray(self.baseline, dtype=np.float64).tolist())
+
+    def row_scores(self, x: np.ndarray) -> list[float]:
+        """The raw class scores of one feature row: each tree walked from its root to a leaf (NaN follows
+        `missing_left`, else x <= threshold goes left) and its leaf value added to its class, in tree order."""
+        feature, threshold, left, right, leaf, missing_left, value, trees, baseline = self._nodes
+        row = np.asarray(x, dtype=np.float64).tolist()
+        raw = list(baseline)
+        for node, k in trees:
+            while not leaf[node]:
+                v = row[feature[node]]
+                go_left = missing_left[node] if v != v else v <= threshold[node]
+                node = left[node] if go_left else right[node]
+            raw[k] += value[node]
+        return raw
 
     def decide(self, row: np.ndarray, changes: bool = True) -> tuple[str, np.ndarray]:
         """'change' from `t_change` (only with `changes`), else 'merge' from `t_merge`, else 'keep'; and the
