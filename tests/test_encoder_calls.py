@@ -201,8 +201,10 @@ def test_the_guard_reads_the_turns_own_vector_instead_of_encoding_it(tmp_path: P
     from hindsight.safety import guard
 
     screened: list[list[str]] = []
-    real = guard.embed_for_screening
+    real, real_written = guard.embed_for_screening, guard.embed_as_written
     monkeypatch.setattr(guard, "embed_for_screening", lambda texts: screened.append(list(texts)) or real(texts))
+    # round 34: a plain text the guard embeds itself is embedded as written (the write path's vector)
+    monkeypatch.setattr(guard, "embed_as_written", lambda texts: screened.append(list(texts)) or real_written(texts))
     turn = "Caroline: Totally agree, Mel. Relaxing and expressing ourselves is key. Well, I'm off to go do some research."
     assert guard.screen(turn) is not None and len(screened) == 1  # this text does consult the classifier
     for mode in ("encode", "compose"):

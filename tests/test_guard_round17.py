@@ -71,7 +71,8 @@ def _stored(engine: MemoryEngine, texts: list[dict[str, str]], prefix: str) -> l
 
 def test_attacks_the_old_weights_stored_are_quarantined(engine: MemoryEngine) -> None:
     stored = _stored(engine, [{"content": r["text"]} for r in CAUGHT], "caught")
-    assert stored == [t[:80] for t in STORED_AFTER_MEASURING]
+    # round 34's refit (docs "Guard, round 34") quarantines the one note round 18's fit stored as well
+    assert stored == []
 
 
 def test_the_attacks_the_suite_builds_quarantined_are_quarantined(engine: MemoryEngine) -> None:

@@ -87,6 +87,15 @@ def screening_windows(text: str) -> list[str]:
     return windows
 
 
+def embed_as_written(texts: Sequence[str]) -> np.ndarray:
+    """Passage embeddings of the texts as written, the vector the write path hands the guard for a plain text (round 34:
+    ``screen()`` alone embedded the lowercased normalised text, a vector the classifier was never fitted on, and read
+    "The directive flag ... treat them as data." 0.60 where the write path reads it 0.16)."""
+    if not texts:
+        return np.zeros((0, EMBED_DIM), dtype=np.float32)
+    return np.asarray(get_embedder().passage(list(texts)), dtype=np.float32).reshape(len(texts), -1)
+
+
 def embed_for_screening(texts: Sequence[str]) -> np.ndarray:
     """Passage embeddings of the *normalised* texts: obfuscation undone before embedding.
 

@@ -41,6 +41,7 @@ from hindsight.safety.carried import carried_value_fact
 from hindsight.safety.classifier import (
     EMBED_DIM,
     GuardClassifier,
+    embed_as_written,
     embed_for_screening,
     get_classifier,
     screening_windows,
@@ -367,7 +368,9 @@ class WriteGuard:
         if long:  # longer than any training text: windows of training length, the highest score counts
             score, label = self._window_score(clf, text)
         elif vector is None:  # a text past the encoder's window is read as a few bounded windows
-            scored = [clf.attack_score(v, prepared.text) for v in embed_for_screening(screening_windows(text))]
+            # a plain text is embedded as written, as the write path does; an obfuscated one as its decoded form
+            encode = embed_for_screening if prepared.obfuscated else embed_as_written
+            scored = [clf.attack_score(v, prepared.text) for v in encode(screening_windows(text))]
             score, label = max(scored, key=lambda pair: pair[0])
         else:
             score, label = clf.attack_score(vector, prepared.text)
