@@ -74,6 +74,33 @@ def _decide(new, cands: list) -> HygieneDecision:
     return decision
 
 
+def _state(x: dict, s: tuple) -> tuple[str, float]:
+    """The band state and threshold a setting reads a re-judged pair at."""
+    low = s[0] <= x["sim"] < EN_LOW and (not s[1] or x["shares"]) and ("low", 0.99) in x["per"]
+    return ("low" if low else "main", s[2])
+
+
+def _read(x: dict, s: tuple) -> Verdict:
+    """A re-judged pair's verdict under setting `s` (the value reading x over a keep)."""
+    v = x["per"][_state(x, s)]
+    if s[3] and x["x"] and v.label in ("supplement", "unrelated"):
+        return Verdict("override", f"{x['x']} (judge: {v.reason})", 0.5)
+    return v
+
+
+def _cands(s: tuple, logged: list, recs: dict, ids: dict, new, near: set, verdicts: dict, retired: list) -> list:
+    """The write's judged candidates (record, verdict, kind) under setting `s`."""
+    out = []
+    for j in logged:
+        old = recs[ids[j["old"]]]
+        kind = EARLIER_EVENT if _two_events(old, new) else (NEAR if j["old"] in near else WIDE)
+        v = _read(verdicts[j["old"]], s) if j["old"] in verdicts else _logged(j)
+        if j["old"] in retired and v.label != "override" and j["label"] != "override":
+            v = Verdict("override", "slot reading of the nearest (logged)", 0.5)
+        out.append((old, v, kind))
+    return out
+
+
 def replay_store(rnd: str, log_path: Path, hc: HygieneChecker) -> dict:
     mems = rows(set_dir(rnd) / "retrieval/memories.jsonl")
     rep = {m["id"]: set([m["replaces"]] if isinstance(m.get("replaces"), str) else m.get("replaces") or [])
@@ -129,41 +156,18 @@ def replay_store(rnd: str, log_path: Path, hc: HygieneChecker) -> dict:
                           "reason_main": per[("main", 0.99)].reason[:200],
                           "reason_low": per.get(("low", 0.99), per[("main", 0.99)]).reason[:200]})
 
-        def state(o: str, s: tuple) -> tuple[str, float]:
-            x = verdicts[o]
-            low = s[0] <= x["sim"] < EN_LOW and (not s[1] or x["shares"]) and ("low", 0.99) in x["per"]
-            return ("low" if low else "main", s[2])
-
-        def read(o: str, s: tuple) -> Verdict:
-            v = verdicts[o]["per"][state(o, s)]
-            if s[3] and verdicts[o]["x"] and v.label in ("supplement", "unrelated"):
-                return Verdict("override", f"{verdicts[o]['x']} (judge: {v.reason})", 0.5)
-            return v
-
-        def cands(s: tuple) -> list:
-            out = []
-            for j in logged:
-                old = recs[ids[j["old"]]]
-                kind = EARLIER_EVENT if _two_events(old, new) else (NEAR if j["old"] in near else WIDE)
-                if j["old"] in verdicts:
-                    v = read(j["old"], s)
-                else:
-                    v = _logged(j)
-                if j["old"] in e["supersedes"] and v.label != "override" and j["label"] != "override":
-                    v = Verdict("override", "slot reading of the nearest (logged)", 0.5)
-                out.append((old, v, kind))
-            return out
-
         inv = {ids[k]: k for k in ids}
         same_as_log = all(verdicts[j["old"]]["per"][("main", 0.99)].label == j["label"] for j in xs)
-        base = list(e["supersedes"]) if same_as_log else [inv.get(x, x) for x in _decide(new, cands(MAIN)).supersedes]
+        base = list(e["supersedes"]) if same_as_log else [inv.get(x, x) for x in _decide(new, _cands(MAIN, logged, recs, ids, new, near, verdicts,
+                                                                                   e["supersedes"])).supersedes]
         drift += base != list(e["supersedes"])
         base_outcome[w] = base
         main_labels = {o: x["per"][("main", 0.99)].label for o, x in verdicts.items()}
         for s in SETTINGS:
-            labels = {o: read(o, s).label for o in verdicts}
+            labels = {o: _read(x, s).label for o, x in verdicts.items()}
             outcome[key(s)][w] = base if labels == main_labels else [
-                inv.get(x, x) for x in _decide(new, cands(s)).supersedes]
+                inv.get(x, x) for x in _decide(new, _cands(s, logged, recs, ids, new, near, verdicts,
+                                                           e["supersedes"])).supersedes]
     cells = {}
     log_pairs = [(w, o) for w in order if w in log for o in log[w]["supersedes"]]
     for name, moved in [("log", {}), ("main", base_outcome)] + [(k, v) for k, v in outcome.items()]:
