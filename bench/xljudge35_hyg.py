@@ -30,13 +30,16 @@ from hindsight.write.hygiene import HygieneChecker
 def _verdicts(hc: HygieneChecker, old: str, new: str, sim: float) -> dict[str, str]:
     a = MemoryRecord(content=old, type=MemoryType.semantic)
     b = MemoryRecord(content=new, type=MemoryType.semantic)
-    out = {}
+    out, seen = {}, {}
     for s in SETTINGS:
         low = s[0] <= sim < EN_LOW and (not s[1] or cross_band.shares_value(old, new))
+        if (low, s[2], s[3]) in seen:
+            out[key(s)] = seen[(low, s[2], s[3])]
+            continue
         cross_band.CONFLICT_LOW = cross_band.LOWEST if low else None
         cross_band.NEEDS_VALUE, cross_band.CHANGE_P, cross_band.VALUE_CHANGE = False, s[2], s[3]
         try:
-            out[key(s)] = hc.judge(a, b, sim).label
+            out[key(s)] = seen[(low, s[2], s[3])] = hc.judge(a, b, sim).label
         finally:
             cross_band.CONFLICT_LOW, cross_band.NEEDS_VALUE = None, True
             cross_band.CHANGE_P, cross_band.VALUE_CHANGE = None, False
