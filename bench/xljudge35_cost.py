@@ -1,5 +1,5 @@
 """xljudge35 (issue 10): what the cross-script judge adds to a write - the judge over the replayed cross-script pairs,
-main and a setting alternating, and the lexical readings alone (`cross_band.shares_value`, `value_change`).
+main and a setting alternating, and the lexical readings alone (`xljudge35_cross.shares_value`, `value_change`).
 
     PYTHONPATH=src:bench python bench/xljudge35_cost.py OUT.json REPLAY.json LOGROOT... [--setting t/e/c/x] [--n N]
 """
@@ -11,23 +11,30 @@ import time
 from pathlib import Path
 
 import numpy as np
+import xljudge35_cross as cross
 from change33_pairs import _logs
 
 from hindsight.embeddings.factory import create_embedder
 from hindsight.storage.sqlite_store import SQLiteStore
-from hindsight.write import cross_band
 from hindsight.write.hygiene import HygieneChecker
 
 
-def _set(setting: str | None) -> None:
+def _judge(hc: HygieneChecker, old, new, sim: float, setting: str | None) -> str:
+    """The verdict as main (None) or at `setting` (t/e/c/x)."""
     if setting is None:
-        cross_band.CONFLICT_LOW, cross_band.NEEDS_VALUE, cross_band.CHANGE_P, cross_band.VALUE_CHANGE = (
-            None, True, None, False)
-        return
+        return hc.judge(old, new, sim).label
     t, e, c, x = setting.split("/")
+    base = hc.thresholds
     low = float(t[1:])
-    cross_band.CONFLICT_LOW = low if low < 0.84 else None
-    cross_band.NEEDS_VALUE, cross_band.CHANGE_P, cross_band.VALUE_CHANGE = e == "e", float(c[1:]), x == "x"
+    th = cross.cross_thresholds(base, low, e == "e") if low < 0.84 else base
+    hc.thresholds = cross.with_change_p(th, float(c[1:]))
+    try:
+        label = hc.judge(old, new, sim).label
+    finally:
+        hc.thresholds = base
+    if x == "x" and label in ("supplement", "unrelated") and cross.value_change(old.content, new.content):
+        label = "override"
+    return label
 
 
 def main() -> None:
@@ -53,8 +60,8 @@ def main() -> None:
     lexical = []
     for old, new, _ in pairs:
         t0 = time.perf_counter()
-        cross_band.shares_value(old.content, new.content)
-        cross_band.value_change(old.content, new.content)
+        cross.shares_value(old.content, new.content)
+        cross.value_change(old.content, new.content)
         lexical.append(time.perf_counter() - t0)
     step = max(1, len(pairs) // n)
     sample = pairs[::step][:n]
@@ -63,11 +70,9 @@ def main() -> None:
     times: dict[str, list[float]] = {"main": [], setting: []}
     for i, (old, new, sim) in enumerate(sample):
         for name in (("main", setting) if i % 2 == 0 else (setting, "main")):
-            _set(None if name == "main" else setting)
             t0 = time.perf_counter()
-            hc.judge(old, new, sim)
+            _judge(hc, old, new, sim, None if name == "main" else setting)
             times[name].append(time.perf_counter() - t0)
-            _set(None)
     res = {"pairs": len(pairs), "lexical_ms": {"median": 1e3 * float(np.median(lexical)),
                                                "p90": 1e3 * float(np.quantile(lexical, 0.9))},
            "judge_ms_median": {k: 1e3 * float(np.median(v)) for k, v in times.items()}, "sample": len(sample)}

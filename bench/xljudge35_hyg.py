@@ -1,4 +1,4 @@
-"""xljudge35 (issue 10): the hygiene sets' view of the cross-script judge (`write.cross_band`).
+"""xljudge35 (issue 10): the hygiene sets' view of the cross-script judge (`xljudge35_cross`).
 
     PYTHONPATH=src:bench python bench/xljudge35_hyg.py OUT.json HYGLOG.json...     # supwrite32_hygiene.py's logs
 
@@ -15,6 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
+import xljudge35_cross as cross
 from blind_store import rows
 from currency19_read import set_dir
 from xljudge35_replay import EN_LOW, MAIN, SETTINGS, key
@@ -23,7 +24,6 @@ from hindsight.embeddings.factory import create_embedder
 from hindsight.model import MemoryRecord, MemoryType
 from hindsight.storage.sqlite_store import SQLiteStore
 from hindsight.text.script import script_of
-from hindsight.write import cross_band
 from hindsight.write.hygiene import HygieneChecker
 
 
@@ -31,18 +31,20 @@ def _verdicts(hc: HygieneChecker, old: str, new: str, sim: float) -> dict[str, s
     a = MemoryRecord(content=old, type=MemoryType.semantic)
     b = MemoryRecord(content=new, type=MemoryType.semantic)
     out, seen = {}, {}
+    base = hc.thresholds
     for s in SETTINGS:
-        low = s[0] <= sim < EN_LOW and (not s[1] or cross_band.shares_value(old, new))
-        if (low, s[2], s[3]) in seen:
-            out[key(s)] = seen[(low, s[2], s[3])]
-            continue
-        cross_band.CONFLICT_LOW = cross_band.LOWEST if low else None
-        cross_band.NEEDS_VALUE, cross_band.CHANGE_P, cross_band.VALUE_CHANGE = False, s[2], s[3]
-        try:
-            out[key(s)] = seen[(low, s[2], s[3])] = hc.judge(a, b, sim).label
-        finally:
-            cross_band.CONFLICT_LOW, cross_band.NEEDS_VALUE = None, True
-            cross_band.CHANGE_P, cross_band.VALUE_CHANGE = None, False
+        low = s[0] <= sim < EN_LOW and (not s[1] or cross.shares_value(old, new))
+        if (low, s[2], s[3]) not in seen:
+            t = cross.cross_thresholds(base, cross.LOWEST, False) if low else base
+            hc.thresholds = cross.with_change_p(t, s[2])
+            try:
+                label = hc.judge(a, b, sim).label
+            finally:
+                hc.thresholds = base
+            if s[3] and label in ("supplement", "unrelated") and cross.value_change(old, new):
+                label = "override"
+            seen[(low, s[2], s[3])] = label
+        out[key(s)] = seen[(low, s[2], s[3])]
     return out
 
 

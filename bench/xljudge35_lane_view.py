@@ -1,6 +1,6 @@
 """xljudge35 (issue 10), post hoc: the write's own replaced memories that xlhyg34's cross-script lane brought before
 the judge (bench/results/xlhyg34_replay.json), judged again by this tree as main, with the cross band at 0.80, and with
-the value reading (`write.cross_band`). A view, not the rule's measurement (the lane is combined only if the judge's
+the value reading (`xljudge35_cross`). A view, not the rule's measurement (the lane is combined only if the judge's
 rule passes; it did not).
 
     PYTHONPATH=src:bench python bench/xljudge35_lane_view.py OUT.json XLHYG34_REPLAY.json LOGROOT...
@@ -12,13 +12,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import xljudge35_cross as cross
 from blind_store import rows
 from change33_pairs import _logs
 from currency19_read import set_dir
 
 from hindsight.embeddings.factory import create_embedder
 from hindsight.storage.sqlite_store import SQLiteStore
-from hindsight.write import cross_band
+from hindsight.write.conflict import Verdict
 from hindsight.write.hygiene import HygieneChecker
 
 STATES = {"main": (None, False), "band 0.80": (0.80, False), "value reading": (None, True),
@@ -46,11 +47,15 @@ def main() -> None:
             row = {"round": rnd, "write": a["write"], "old": a["old"], "sim": a["sim"], "xlhyg34": a["label"],
                    "old_text": old.content[:120], "new_text": new.content[:120]}
             for name, (low, x) in STATES.items():
-                cross_band.CONFLICT_LOW, cross_band.NEEDS_VALUE, cross_band.VALUE_CHANGE = low, False, x
+                base = hc.thresholds
+                hc.thresholds = cross.cross_thresholds(base, low, False) if low else base
                 try:
                     verdict = hc.judge(old, new, a["sim"])
                 finally:
-                    cross_band.CONFLICT_LOW, cross_band.NEEDS_VALUE, cross_band.VALUE_CHANGE = None, True, False
+                    hc.thresholds = base
+                why = cross.value_change(old.content, new.content) if x else None
+                if why and verdict.label in ("supplement", "unrelated"):
+                    verdict = Verdict("override", f"{why} (judge: {verdict.reason})", 0.5)
                 row[name] = verdict.label
                 row[f"{name} reason"] = verdict.reason[:160]
                 tally[f"{name}:{verdict.label}"] += 1

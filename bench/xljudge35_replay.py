@@ -1,10 +1,10 @@
-"""xljudge35 (issue 10): the judge's cross-script band and change threshold (`write.cross_band`) replayed offline over
+"""xljudge35 (issue 10): the judge's cross-script band and change threshold (`xljudge35_cross`) replayed offline over
 the write logs of the released retrieval stores, under the rule declared first (bench/results/xljudge35_rule.md).
 
     PYTHONPATH=src:bench python bench/xljudge35_replay.py OUT.json LOGROOT...
 
 Every logged candidate whose text is in another script than the write's is judged again by this tree's
-`HygieneChecker.judge`: as main (band state "main"), with the band lowered to `cross_band.LOWEST` (state "low", only
+`HygieneChecker.judge`: as main (band state "main"), with the band lowered to `cross.LOWEST` (state "low", only
 where its cosine lies under the English band) and, where a verdict is a change, at each cross change threshold. A
 setting (t, e, c) then reads each pair: "low" where t <= cosine < the English band and (e off, or the texts share a
 value), else "main"; at threshold c. Same-script candidates keep the logged verdict (a logged retirement of a candidate
@@ -24,13 +24,13 @@ import time
 from pathlib import Path
 
 import numpy as np
+import xljudge35_cross as cross
 from blind_store import rows
 from change33_pairs import _logs
 from currency19_read import set_dir
 
 from hindsight.embeddings.factory import create_embedder
 from hindsight.storage.sqlite_store import SQLiteStore
-from hindsight.write import cross_band
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.hygiene import MAX_CREDIBILITY_DROP, HygieneChecker, _separate_events, _two_events
@@ -52,13 +52,14 @@ def key(s: tuple) -> str:
 
 
 def _judge(hc: HygieneChecker, old, new, sim: float, low: bool, c: float | None) -> Verdict:
-    cross_band.CONFLICT_LOW = cross_band.LOWEST if low else None
-    cross_band.NEEDS_VALUE = False
-    cross_band.CHANGE_P = c
+    """The judge's verdict with the cross-script band at `cross.LOWEST` (low) and the model's change threshold c."""
+    base = hc.thresholds
+    t = cross.cross_thresholds(base, cross.LOWEST, False) if low else base
+    hc.thresholds = cross.with_change_p(t, c) if c is not None else t
     try:
         return hc.judge(old, new, sim)
     finally:
-        cross_band.CONFLICT_LOW, cross_band.NEEDS_VALUE, cross_band.CHANGE_P = None, True, None
+        hc.thresholds = base
 
 
 def _logged(j: dict) -> Verdict:
@@ -129,7 +130,7 @@ def replay_store(rnd: str, log_path: Path, hc: HygieneChecker) -> dict:
             continue
         new = recs[ids[w]]
         logged = [j for j in e["judged"] if j["old"] in ids and ids[j["old"]] in recs]
-        xs = [j for j in logged if cross_band.crosses(recs[ids[j["old"]]].content, new.content)]
+        xs = [j for j in logged if cross.crosses(recs[ids[j["old"]]].content, new.content)]
         if not xs:
             continue
         active = [k for k in stored if pos[k] < i and not (k in retired_at and retired_at[k] < i)]
@@ -140,15 +141,15 @@ def replay_store(rnd: str, log_path: Path, hc: HygieneChecker) -> dict:
         verdicts: dict[str, dict] = {}
         for j in xs:
             old = recs[ids[j["old"]]]
-            states = ("main", "low") if cross_band.LOWEST <= j["sim"] < EN_LOW else ("main",)
+            states = ("main", "low") if cross.LOWEST <= j["sim"] < EN_LOW else ("main",)
             per = {}
             for st in states:
                 v = _judge(hc, old, new, j["sim"], st == "low", None)
                 per[(st, 0.99)] = v
                 for c in CS[1:]:
                     per[(st, c)] = _judge(hc, old, new, j["sim"], st == "low", c) if v.label == "override" else v
-            shares = cross_band.shares_value(old.content, new.content)
-            xr = cross_band.value_change(old.content, new.content)
+            shares = cross.shares_value(old.content, new.content)
+            xr = cross.value_change(old.content, new.content)
             verdicts[j["old"]] = {"per": per, "shares": shares, "sim": j["sim"], "x": xr}
             pairs.append({"write": w, "old": j["old"], "sim": j["sim"], "replaced": j["old"] in rep.get(w, set()),
                           "logged": j["label"], "shares": shares, "x": xr, "retired_log": j["old"] in e["supersedes"],

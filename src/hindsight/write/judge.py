@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from hindsight.text.script import HAN, script_of
-from hindsight.write import both_ways, cross_band, keep_decision, value_gate
+from hindsight.write import both_ways, keep_decision, value_gate
 from hindsight.write.analysis import PairAnalysis, analyse, content_diff
 from hindsight.write.conflict import ADDS_DETAIL, SHARES_SUBJECT, Label, Verdict, heuristic
 from hindsight.write.conversions import written_alike
@@ -112,25 +112,6 @@ def classify(
     query_similarity: float | None = None,
     query_vectors: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Verdict:
-    """`_classify`'s verdict; a cross-script pair it keeps is a change where `cross_band.value_change` reads one (with
-    `cross_band.VALUE_CHANGE` on, no LLM, from `CUE_FLOOR`)."""
-    verdict = _classify(old_text, new_text, similarity, thresholds, llm, query_similarity, query_vectors)
-    if (cross_band.VALUE_CHANGE and llm is None and similarity >= CUE_FLOOR
-            and verdict.label in ("supplement", "unrelated")
-            and (why := cross_band.value_change(old_text, new_text))):
-        return Verdict("override", f"{why} (cosine {similarity:.3f}; judge: {verdict.reason})", 0.5)
-    return verdict
-
-
-def _classify(
-    old_text: str,
-    new_text: str,
-    similarity: float,
-    thresholds: HygieneThresholds | None = None,
-    llm: LLMClient | None = None,
-    query_similarity: float | None = None,
-    query_vectors: tuple[np.ndarray, np.ndarray] | None = None,
-) -> Verdict:
     """Label the relation of `new_text` to the stored `old_text` (cosine `similarity` between them).
 
     With an LLM, or without a trained pair model for the thresholds' embedder, `classify_rules` decides.
@@ -159,8 +140,6 @@ def _classify(
     if model.aligned:  # token alignment of the two texts (`write.token_align`): two short forward passes
         model_features = np.concatenate([model_features, shared_states().features(old_text, new_text)])
     label, p = model.decide(model_features, rules_class)
-    if label == CHANGE and rules_class != CHANGE and not cross_band.model_change_holds(old_text, new_text, p[CHANGE]):
-        label = KEEP  # across scripts the model alone changes only from `cross_band.CHANGE_P`
     if (label != CHANGE and rules_class == CHANGE and p[KEEP] < STRICT_VETO
             and (note_size(old_text) < NOTE_SIZE or ended_here(old_text, new_text))):
         label = CHANGE  # one short statement, or an ending of the thing it names: only a sure model keeps it
@@ -303,7 +282,7 @@ def _classify_rules(
     """
     if thresholds is None:
         thresholds = HygieneThresholds.default()
-    band = cross_band.band_for(old_text, new_text, thresholds)  # a cross-script pair: its own floor, where set
+    band = thresholds.for_pair(old_text, new_text)
     if similarity < band.conflict_low:
         if similarity >= min(CUE_FLOOR, band.conflict_low):
             return _cued_change_below_band(old_text, new_text, similarity) or decide("unrelated", "", 0.0, similarity, band)
