@@ -17,8 +17,9 @@ import re
 Span = tuple[str, int, int]
 
 _ASCII = r"[A-Za-z0-9!@#$%^&*._+~-]"
-# Han characters, then an ASCII run; or an ASCII run, Han characters and an ASCII run ("love猫咪2024").
-_VALUE = (rf"(?P<value>[\u4e00-\u9fff]{{1,6}}{_ASCII}{{3,24}}(?:[\u4e00-\u9fff]{{1,4}}{_ASCII}{{1,24}})?|"
+# Han characters, then an ASCII run; or an ASCII run, Han characters and an ASCII run ("love猫咪2024"). A particle is the
+# sentence's, not the value's ("改成了Abc123": the value is "Abc123", another reader's).
+_VALUE = (rf"(?![了啦吧呢哦的])(?P<value>[\u4e00-\u9fff]{{1,6}}{_ASCII}{{3,24}}(?:[\u4e00-\u9fff]{{1,4}}{_ASCII}{{1,24}})?|"
           rf"{_ASCII}{{2,24}}[\u4e00-\u9fff]{{1,4}}{_ASCII}{{2,24}})(?![A-Za-z0-9])")
 _VERB_ZH = (r"(?:是|为|：|:|=|改成了?|改为|换成了?|设成了?|设为|设置成了?|设置为|更新为|更新成了?|修改为|修改成了?|重置为|重置成了?|"
             r"变成了?|变为|现在是)")
