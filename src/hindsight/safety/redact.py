@@ -52,10 +52,14 @@ from hindsight.safety.redact_cues import (
     find_spelled_emails,
 )
 from hindsight.safety.redact_echo import find_echoes
+from hindsight.safety.redact_estate import find_estate_addresses
 from hindsight.safety.redact_extent import bound, bound_all
 from hindsight.safety.redact_fold import fold_for_finders, imitates_latin
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
 from hindsight.safety.redact_keypad import find_keyed_codes
+from hindsight.safety.redact_lines import find_line_partners
+from hindsight.safety.redact_mixed import find_mixed_passwords
+from hindsight.safety.redact_named import find_named_ids
 from hindsight.safety.redact_passwords import find_passwords
 from hindsight.safety.redact_phones import find_phones
 from hindsight.safety.redact_records import find_record_values
@@ -77,6 +81,7 @@ from hindsight.safety.redact_told import find_told_codes
 from hindsight.safety.redact_turns import find_turn_codes
 from hindsight.safety.redact_urls import find_url_secrets
 from hindsight.safety.redact_vet import declared_public, vet
+from hindsight.safety.redact_wifi import find_wifi_passwords
 from hindsight.safety.redact_window import (
     find_card_numbers,
     find_cards_by_what_follows,
@@ -271,7 +276,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_record_values, find_contact_phones, find_clause_passwords, find_labelled_addresses, find_url_secrets,
     find_subject_values, find_unlabelled_values, find_role_values, find_bound_values, find_told_codes,
     find_replaced_values, find_respective_values, find_turn_codes, find_keyed_codes,
-    find_banked_accounts,
+    find_banked_accounts, find_mixed_passwords, find_named_ids, find_estate_addresses, find_wifi_passwords,
 )
 
 
@@ -296,7 +301,8 @@ def _run_finders(text: str) -> list[Span]:
 
 
 def _partners(text: str, spans: list[Span]) -> list[Span]:
-    return find_pair_partners(text, [(s[1], s[2]) for s in spans if s[0] in _CREDENTIAL_KINDS])
+    secrets = [(s[1], s[2]) for s in spans if s[0] in _CREDENTIAL_KINDS]
+    return find_pair_partners(text, secrets) + find_line_partners(text, secrets)  # round 35: "key = value" lines too
 
 
 def find_sensitive(text: str, kinds: Iterable[str] | None = None, tagger: TaggerModel | bool = True) -> list[Finding]:

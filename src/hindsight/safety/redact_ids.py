@@ -46,7 +46,10 @@ _RECORD_SENTENCE = re.compile(r"[。！？；;\n]|[.!?]\s")
 # is printed on the windscreen and the listing, an identifier of the stock, not of a person.
 _STOCK = re.compile(
     r"(?i)\b(?:stock\s*(?:#|no\.?|number)?|inventory|on\s+the\s+lot|(?:front|back)\s+row|for\s+sale|listing|showroom|"
-    r"auction\s+lot|dealer\s+stock)\b|库存|在售|待售|展厅|车源|上架|寄售"
+    r"auction\s+lot|dealer\s+stock|"
+    # round 35: a vehicle's sale listing - its title, its owners, its asking price
+    r"(?:clean|salvage|rebuilt)\s+title|(?:one|single)[\s-]owner|carfax|asking\s+(?:price|[$€£¥]|\d)|obo|sold\s+as[\s-]is)\b|"
+    r"库存|在售|待售|展厅|车源|上架|寄售|一手车|售价|转让|出售"
 )
 
 
