@@ -30,9 +30,10 @@ class ProposalNotFoundError(HindsightError, KeyError):
 
     code = "not_found"
 
-    def __init__(self, proposal_id: str, namespace: str | None = None) -> None:
+    def __init__(self, proposal_id: str, namespace: str | None = None, field: str | None = None) -> None:
         where = f" in namespace '{namespace}'" if namespace else ""
-        super().__init__(f"no proposal '{proposal_id}'{where}")
+        super().__init__(f"{field}: no proposal{where} has the id or id prefix '{proposal_id}'" if field
+                         else f"no proposal '{proposal_id}'{where}")
 
     def __str__(self) -> str:
         return str(self.args[0])
