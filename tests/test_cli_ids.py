@@ -93,7 +93,7 @@ def test_resolve_among_names_the_field() -> None:
     assert resolve_among(" tok_aaaa2222 ", ids, "token_id", "token") == "tok_aaaa2222"
     with pytest.raises(InvalidInputError, match=r"^token_id: prefix 'tok_aaaa' matches several tokens"):
         resolve_among("tok_aaaa", ids, "token_id", "token")
-    with pytest.raises(InvalidInputError, match=r"^token_id: no token has the id or id prefix 'tok_b'"):
+    with pytest.raises(InvalidInputError, match=r"^token_id: 'tok_b' was not found \(neither a token's id nor the start of one\)"):
         resolve_among("tok_b", ids, "token_id", "token")
     with pytest.raises(InvalidInputError, match=r"^token_id: must be a non-empty string"):
         resolve_among("  ", ids, "token_id", "token")
@@ -186,7 +186,7 @@ def test_a_prefix_that_names_nothing_is_a_not_found_naming_memory_id(tmp_path: P
                     ["delete", "mem_zz", "--yes"], ["history", "mem_zz"], ["quarantine", "release", "mem_zz"]):
         result = run(db, *command)
         assert result.exit_code in (1, 2), command
-        assert "memory_id: no memory in namespace 'default' has the id or id prefix 'mem_zz'" in result.stderr, (
+        assert "memory_id: 'mem_zz' was not found in namespace 'default' (neither a memory's id nor the start of one)" in result.stderr, (
             command, result.stderr)
 
 
@@ -225,7 +225,7 @@ def test_review_approve_of_an_unknown_prefix_names_proposal_id(tmp_path: Path) -
     db = tmp_path / "m.db"
     result = run(db, "review", "approve", "prop_zz")
     assert result.exit_code == 1
-    assert "proposal_id: no proposal has the id or id prefix 'prop_zz'" in result.stderr
+    assert "proposal_id: 'prop_zz' was not found (neither a proposal's id nor the start of one)" in result.stderr
 
 
 def test_history_of_a_hard_deleted_memory_still_answers_by_its_whole_id(tmp_path: Path) -> None:
@@ -235,4 +235,4 @@ def test_history_of_a_hard_deleted_memory_still_answers_by_its_whole_id(tmp_path
     entries = json.loads(ok(db, "history", mid, "--json").stdout)
     assert [e["action"] for e in entries][-1] == "delete"
     gone = run(db, "history", mid[:12])  # a prefix resolves among stored memories only
-    assert gone.exit_code == 1 and "memory_id: no memory" in gone.stderr
+    assert gone.exit_code == 1 and "memory_id: '" in gone.stderr and "was not found" in gone.stderr

@@ -25,6 +25,7 @@ from hindsight.cli_common import (
     JsonOption,
     NsOption,
     changed_fields,
+    clip,
     console,
     err,
     human_time,
@@ -177,9 +178,14 @@ def search(
         for hit in hits:
             w = hit.why
             table.add_row(f"{hit.score:.3f}", f"{hit.relevance:.2f}", _shown(engine, hit.memory.id, namespace),
-                          hit.memory.type.value, show(hit.memory.content[:80]),
-                          f"dense#{w.dense_rank} kw#{w.keyword_rank} decay {w.decay:.2f}")
+                          hit.memory.type.value, show(clip(hit.memory.content, 80)),
+                          f"dense#{_rank(w.dense_rank)} kw#{_rank(w.keyword_rank)} decay {w.decay:.2f}")
     console.print(table)
+
+
+def _rank(rank: int | None) -> str:
+    """A retriever's rank for the `why` column: '-' when that retriever did not find the hit (it read 'kw#None')."""
+    return "-" if rank is None else str(rank)
 
 
 def _shown(engine: MemoryEngine, memory_id: str, namespace: str) -> str:
@@ -239,7 +245,7 @@ def list_(
         table.columns[0].no_wrap = True
         for r in records:
             table.add_row(_shown(engine, r.id, namespace), r.status.value, r.type.value,
-                          r.created_at.strftime("%Y-%m-%d %H:%M"), show(r.content[:80]))
+                          r.created_at.strftime("%Y-%m-%d %H:%M"), show(clip(r.content, 80)))
     console.print(table)
 
 
@@ -292,7 +298,7 @@ def history(memory_id: str, db: DbOption = None, namespace: NsOption = "default"
         fields = changed_fields(e.before, e.after)
         detail = ", ".join(fields) if fields else ("created" if e.before is None else "removed" if e.after is None else "")
         if "content" in fields and e.after is not None:
-            detail += f": {e.after.get('content', '')[:60]!s}"
+            detail += f": {clip(str(e.after.get('content', '')), 60)}"
         table.add_row(human_time(e.at), e.action, show(e.actor), show(detail), show(e.note))
     console.print(table)
 

@@ -74,6 +74,6 @@ def resolve_among(given: str, ids: Iterable[str], field: str, kind: str) -> str:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise InvalidInputError(f"{field}: no {kind} has the id or id prefix '{wanted}'")
+        raise InvalidInputError(f"{field}: '{wanted}' was not found (neither a {kind}'s id nor the start of one)")
     shown = ", ".join(found[:2]) + (", ..." if len(found) > 2 else "")
     raise InvalidInputError(f"{field}: prefix '{wanted}' matches several {kind}s ({shown}); type more characters")

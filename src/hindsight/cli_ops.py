@@ -19,6 +19,7 @@ from hindsight.cli_common import (
     JsonOption,
     NsOption,
     check_output_file,
+    clip,
     console,
     err,
     fail,
@@ -131,7 +132,7 @@ def review_list(
             if memory:
                 memory = shown_id(memory, lambda p, ns=v["namespace"]: store.ids_with_prefix(p, ns, limit=2), console)
             table.add_row(shown_id(v["id"], proposals, console), v["action"], show(v["namespace"]), show(memory),
-                          human_time(v["proposed_at"]), show(v["proposed_by"]), show(str(change)[:80]))
+                          human_time(v["proposed_at"]), show(v["proposed_by"]), show(clip(str(change), 80)))
     console.print(table)
 
 
@@ -179,8 +180,8 @@ def quarantine_list(db: DbOption = None, namespace: NsOption = "default", as_jso
         table.columns[0].no_wrap = True
         for r in records:
             shown = shown_id(r.id, lambda p: engine.store.ids_with_prefix(p, namespace, limit=2), console)
-            table.add_row(shown, human_time(r.created_at), show(r.created_by), show(r.content[:80]),
-                          show(r.status_reason[:60]))
+            table.add_row(shown, human_time(r.created_at), show(r.created_by), show(clip(r.content, 80)),
+                          show(clip(r.status_reason, 60)))
     console.print(table)
 
 
@@ -221,7 +222,7 @@ def audit(limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50, db: DbOpt
             if memory and e.namespace:
                 memory = shown_id(memory, lambda p, ns=e.namespace: store.ids_with_prefix(p, ns, limit=2), console)
             table.add_row(human_time(e.at), show(e.principal), show(e.action), show(e.outcome), show(e.namespace or ""),
-                          show(memory), show(e.detail[:80]))
+                          show(memory), show(clip(e.detail, 80)))
     console.print(table)
 
 

@@ -46,7 +46,7 @@ class MemoryNotFoundError(HindsightError, KeyError):
     def __init__(self, memory_id: str, namespace: str | None = None, field: str | None = None) -> None:
         where = f" in namespace '{namespace}'" if namespace else ""
         # `field`: the id was typed by a person (the CLI), maybe as a prefix - the message names the argument
-        super().__init__(f"{field}: no memory{where} has the id or id prefix '{memory_id}'" if field
+        super().__init__(f"{field}: '{memory_id}' was not found{where} (neither a memory's id nor the start of one)" if field
                          else f"memory '{memory_id}' was not found{where}")
         self.memory_id = memory_id
 

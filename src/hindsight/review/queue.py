@@ -32,7 +32,7 @@ class ProposalNotFoundError(HindsightError, KeyError):
 
     def __init__(self, proposal_id: str, namespace: str | None = None, field: str | None = None) -> None:
         where = f" in namespace '{namespace}'" if namespace else ""
-        super().__init__(f"{field}: no proposal{where} has the id or id prefix '{proposal_id}'" if field
+        super().__init__(f"{field}: '{proposal_id}' was not found{where} (neither a proposal's id nor the start of one)" if field
                          else f"no proposal '{proposal_id}'{where}")
 
     def __str__(self) -> str:
