@@ -70,3 +70,22 @@ def test_the_demo_marks_its_cut_texts(tmp_path: Path) -> None:
     text = console.export_text()
     assert "Database migration to v42 ran on staging; the orders table needed a ba…" in text
     assert "needed a ba " not in text and "needed a ba│" not in text
+
+
+def test_deciding_a_proposal_in_another_namespace_says_to_pass_it(tmp_path: Path) -> None:
+    """ux round 35: `memory_review_decide` with a kb proposal's id and no namespace (it defaults to 'default', and
+    README's table did not list it) answered "no proposal 'prop_…' in namespace 'default'", as if it were gone."""
+    from hindsight.engine import MemoryEngine
+    from hindsight.review.queue import ProposalNotFoundError, ReviewQueue
+
+    engine = MemoryEngine.open(tmp_path / "m.db", embedder=BagEmbedder(words=True))
+    try:
+        queue = ReviewQueue(engine.store)
+        proposal = queue.add("kb", "store", {"content": "Release notes live in the wiki", "namespace": "kb"},
+                             "token:agent")
+        with pytest.raises(ProposalNotFoundError,
+                           match=r"in namespace 'default' \(pass the namespace it was proposed in\)$"):
+            queue.get(proposal.id, "default")
+        assert queue.get(proposal.id, "kb").id == proposal.id
+    finally:
+        engine.close()
