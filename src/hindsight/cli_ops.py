@@ -29,7 +29,7 @@ from hindsight.cli_common import (
     print_json,
     show,
 )
-from hindsight.cli_ids import among, resolve_among, shown_id
+from hindsight.cli_ids import abbreviate, among, resolve_among, shown_id
 from hindsight.errors import HindsightError
 from hindsight.private_files import write_private_text
 
@@ -124,7 +124,8 @@ def review_list(
         table = Table("id", "action", "namespace", "memory", "proposed", "by", "change", title=f"{len(views)} {status}")
         table.columns[0].no_wrap = True
         table.columns[3].no_wrap = True
-        proposals = among(p.id for p in _every_proposal(review))  # what `review approve PREFIX` resolves among
+        # what `review approve PREFIX` resolves among (read only when the table shows prefixes)
+        proposals = among(p.id for p in _every_proposal(review)) if abbreviate(console) else among(())
         store = review.engine.store
         for v in views:
             change = v["payload"].get("content") or ", ".join(f"{k}={v['payload'][k]}" for k in v["payload"])
