@@ -29,7 +29,7 @@ from hindsight.cli_common import (
     print_json,
     show,
 )
-from hindsight.cli_ids import abbreviate, among, resolve_among, shown_id
+from hindsight.cli_ids import Matches, abbreviate, among, resolve_among, shown_id
 from hindsight.errors import HindsightError
 from hindsight.private_files import write_private_text
 
@@ -131,10 +131,15 @@ def review_list(
             change = v["payload"].get("content") or ", ".join(f"{k}={v['payload'][k]}" for k in v["payload"])
             memory = v.get("memory_id") or ""
             if memory:
-                memory = shown_id(memory, lambda p, ns=v["namespace"]: store.ids_with_prefix(p, ns, limit=2), console)
+                memory = shown_id(memory, _memories_of(store, v["namespace"]), console)
             table.add_row(shown_id(v["id"], proposals, console), v["action"], show(v["namespace"]), show(memory),
                           human_time(v["proposed_at"]), show(v["proposed_by"]), show(clip(str(change), 80)))
     console.print(table)
+
+
+def _memories_of(store: Any, namespace: str) -> Matches:
+    """`matches` over the memories of one namespace (what `get -n NAMESPACE PREFIX` resolves among)."""
+    return lambda prefix: store.ids_with_prefix(prefix, namespace, limit=2)
 
 
 def _every_proposal(review: Any) -> Iterator[Any]:
@@ -221,7 +226,7 @@ def audit(limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50, db: DbOpt
             # ESC sequence cleared the operator's screen); an id that names no memory of its namespace stays whole
             memory = e.memory_id or ""
             if memory and e.namespace:
-                memory = shown_id(memory, lambda p, ns=e.namespace: store.ids_with_prefix(p, ns, limit=2), console)
+                memory = shown_id(memory, _memories_of(store, e.namespace), console)
             table.add_row(human_time(e.at), show(e.principal), show(e.action), show(e.outcome), show(e.namespace or ""),
                           show(memory), show(clip(e.detail, 80)))
     console.print(table)
