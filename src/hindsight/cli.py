@@ -2,8 +2,9 @@
 
 Errors print one readable line and exit with code 2 (bad input, the CLI's own argument errors too: cli_errors.py)
 or 1 (other);
-never a stack trace for a problem the user can fix. Ids are shown whole, and every command that takes a memory
-id (get, update, forget, delete, history) or a proposal id (review) also accepts any unique prefix of it.
+never a stack trace for a problem the user can fix. Tables show whole ids on a wide terminal and each id's shortest
+unique prefix on a narrow one (cli_ids.py); every command that takes a memory id (get, update, forget, delete,
+history, quarantine release), a proposal id (review) or a token id (token revoke) accepts any unique prefix of it.
 Store-wide commands (stats, archive, export/import, ingest, consolidate, demo, migrate) live in cli_store.py,
 administration (tokens, review, audit, backup/restore, rotate-key) in cli_ops.py.
 """
@@ -24,6 +25,7 @@ from hindsight.cli_common import (
     JsonOption,
     NsOption,
     changed_fields,
+    clip,
     console,
     err,
     human_time,
@@ -32,10 +34,12 @@ from hindsight.cli_common import (
     show,
 )
 from hindsight.cli_errors import TypedErrorsGroup
+from hindsight.cli_ids import shown_id
 from hindsight.cli_ops import register
 from hindsight.cli_queue import register as register_queue
 from hindsight.cli_store import register as register_store
 from hindsight.engine import MemoryEngine
+from hindsight.errors import MemoryNotFoundError
 from hindsight.model import MemoryType, Source
 from hindsight.present import hit_view, memory_view
 
@@ -165,17 +169,28 @@ def search(
         filters["tags"] = tag
     with open_engine(db) as engine:
         hits = engine.search(query, namespace, filters or None, top_k)
-    if as_json:
-        print_json([hit_view(h) for h in hits])
-        return
-    # relevance beside the score: the score only orders this result (the best hit scores high when nothing matches)
-    table = Table("score", "relevance", "id", "type", "content", "why")
-    table.columns[2].no_wrap = True
-    for hit in hits:
-        w = hit.why
-        table.add_row(f"{hit.score:.3f}", f"{hit.relevance:.2f}", hit.memory.id, hit.memory.type.value, show(hit.memory.content[:80]),
-                      f"dense#{w.dense_rank} kw#{w.keyword_rank} decay {w.decay:.2f}")
+        if as_json:
+            print_json([hit_view(h) for h in hits])
+            return
+        # relevance beside the score: the score only orders this result (the best hit scores high when nothing matches)
+        table = Table("score", "relevance", "id", "type", "content", "why")
+        table.columns[2].no_wrap = True
+        for hit in hits:
+            w = hit.why
+            table.add_row(f"{hit.score:.3f}", f"{hit.relevance:.2f}", _shown(engine, hit.memory.id, namespace),
+                          hit.memory.type.value, show(clip(hit.memory.content, 80)),
+                          f"dense#{_rank(w.dense_rank)} kw#{_rank(w.keyword_rank)} decay {w.decay:.2f}")
     console.print(table)
+
+
+def _rank(rank: int | None) -> str:
+    """A retriever's rank for the `why` column: '-' when that retriever did not find the hit (it read 'kw#None')."""
+    return "-" if rank is None else str(rank)
+
+
+def _shown(engine: MemoryEngine, memory_id: str, namespace: str) -> str:
+    """A memory id as a table cell: whole on a wide terminal, its unique prefix in `namespace` on a narrow one."""
+    return shown_id(memory_id, lambda prefix: engine.store.ids_with_prefix(prefix, namespace, limit=2), console)
 
 
 def _record_command(action: Callable[[MemoryEngine], Any], as_json: bool, db: str | None) -> None:
@@ -223,13 +238,14 @@ def list_(
     """Page through memories, newest first."""
     with open_engine(db) as engine:
         records, total = engine.list(namespace, None, limit, offset)
-    if as_json:
-        print_json({"total": total, "memories": [memory_view(r) for r in records]})
-        return
-    table = Table("id", "status", "type", "created", "content", title=f"{total} memories")
-    table.columns[0].no_wrap = True
-    for r in records:
-        table.add_row(r.id, r.status.value, r.type.value, r.created_at.strftime("%Y-%m-%d %H:%M"), show(r.content[:80]))
+        if as_json:
+            print_json({"total": total, "memories": [memory_view(r) for r in records]})
+            return
+        table = Table("id", "status", "type", "created", "content", title=f"{total} memories")
+        table.columns[0].no_wrap = True
+        for r in records:
+            table.add_row(_shown(engine, r.id, namespace), r.status.value, r.type.value,
+                          r.created_at.strftime("%Y-%m-%d %H:%M"), show(clip(r.content, 80)))
     console.print(table)
 
 
@@ -265,7 +281,15 @@ def delete(memory_id: str, yes: Annotated[bool, typer.Option("--yes", help="Conf
 def history(memory_id: str, db: DbOption = None, namespace: NsOption = "default", as_json: JsonOption = False) -> None:
     """Every change to a memory: when, who, what (a unique id prefix is enough)."""
     with open_engine(db) as engine:
-        entries = engine.history(engine.resolve_id(memory_id, namespace), namespace)
+        try:
+            full_id = engine.resolve_id(memory_id, namespace)
+        except MemoryNotFoundError as unknown:  # a hard-deleted memory: its history is read by its whole id
+            try:
+                entries = engine.history(memory_id.strip(), namespace)
+            except MemoryNotFoundError:
+                raise unknown from None
+        else:
+            entries = engine.history(full_id, namespace)
     if as_json:
         print_json([e.model_dump(mode="json") for e in entries])
         return
@@ -274,7 +298,7 @@ def history(memory_id: str, db: DbOption = None, namespace: NsOption = "default"
         fields = changed_fields(e.before, e.after)
         detail = ", ".join(fields) if fields else ("created" if e.before is None else "removed" if e.after is None else "")
         if "content" in fields and e.after is not None:
-            detail += f": {e.after.get('content', '')[:60]!s}"
+            detail += f": {clip(str(e.after.get('content', '')), 60)}"
         table.add_row(human_time(e.at), e.action, show(e.actor), show(detail), show(e.note))
     console.print(table)
 

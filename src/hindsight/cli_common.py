@@ -50,6 +50,12 @@ def show(text: str) -> str:
     return escape(visible(str(text)))
 
 
+def clip(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters for a table cell, with '…' where it was cut (a cut read as the whole text:
+    "failed twice because the staging token e")."""
+    return text if len(text) <= limit else text[:limit].rstrip() + "…"
+
+
 @contextmanager
 def open_engine(db: str | Path | None) -> Iterator[MemoryEngine]:
     """Open the engine and translate engine errors into one line on stderr. The embedding model loads on first use:

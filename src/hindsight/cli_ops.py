@@ -1,7 +1,7 @@
 """Administration commands: tokens, the review queue, the audit timeline, backup and restore.
 
-Tables with human times for people, `--json` for machines; ids are shown whole and proposal ids may be
-given as any unique prefix.
+Tables with human times for people, `--json` for machines; ids are shown whole on a wide terminal and as unique
+prefixes on a narrow one, and every id (proposal, memory, token) may be given as any unique prefix (cli_ids.py).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from hindsight.cli_common import (
     JsonOption,
     NsOption,
     check_output_file,
+    clip,
     console,
     err,
     fail,
@@ -28,6 +29,7 @@ from hindsight.cli_common import (
     print_json,
     show,
 )
+from hindsight.cli_ids import Matches, abbreviate, among, resolve_among, shown_id
 from hindsight.errors import HindsightError
 from hindsight.private_files import write_private_text
 
@@ -83,10 +85,16 @@ def token_revoke(token_id: str, db: DbOption = None) -> None:
     from hindsight.security.tokens import TokenStore
 
     with open_store_only(db) as store:
-        revoked = TokenStore(store).revoke(token_id)
+        tokens = TokenStore(store)
+        try:
+            full_id = resolve_among(token_id, (t.id for t in tokens.list()), "token_id", "token")
+        except HindsightError as exc:
+            fail(str(exc))
+            return
+        revoked = tokens.revoke(full_id)
     if not revoked:
-        fail(f"no live token with id {token_id}")
-    err.print(f"revoked {token_id}")
+        fail(f"token_id: {full_id} is already revoked")
+    err.print(f"revoked {full_id}")
 
 
 @contextmanager
@@ -110,16 +118,38 @@ def review_list(
         fail("--status must be pending, approved or rejected")
     with _review(db) as review:
         views = [review.view(p) for p in review.queue.list(namespace, status, limit=500)]
-    if as_json:
-        print_json(views)
-        return
-    table = Table("id", "action", "namespace", "memory", "proposed", "by", "change", title=f"{len(views)} {status}")
-    table.columns[0].no_wrap = True
-    for v in views:
-        change = v["payload"].get("content") or ", ".join(f"{k}={v['payload'][k]}" for k in v["payload"])
-        table.add_row(v["id"], v["action"], show(v["namespace"]), v.get("memory_id") or "",
-                      human_time(v["proposed_at"]), show(v["proposed_by"]), show(str(change)[:80]))
+        if as_json:
+            print_json(views)
+            return
+        table = Table("id", "action", "namespace", "memory", "proposed", "by", "change", title=f"{len(views)} {status}")
+        table.columns[0].no_wrap = True
+        table.columns[3].no_wrap = True
+        # what `review approve PREFIX` resolves among (read only when the table shows prefixes)
+        proposals = among(p.id for p in _every_proposal(review)) if abbreviate(console) else among(())
+        store = review.engine.store
+        for v in views:
+            change = v["payload"].get("content") or ", ".join(f"{k}={v['payload'][k]}" for k in v["payload"])
+            memory = v.get("memory_id") or ""
+            if memory:
+                memory = shown_id(memory, _memories_of(store, v["namespace"]), console)
+            table.add_row(shown_id(v["id"], proposals, console), v["action"], show(v["namespace"]), show(memory),
+                          human_time(v["proposed_at"]), show(v["proposed_by"]), show(clip(str(change), 80)))
     console.print(table)
+
+
+def _memories_of(store: Any, namespace: str) -> Matches:
+    """`matches` over the memories of one namespace (what `get -n NAMESPACE PREFIX` resolves among)."""
+    return lambda prefix: store.ids_with_prefix(prefix, namespace, limit=2)
+
+
+def _every_proposal(review: Any) -> Iterator[Any]:
+    offset = 0
+    while True:
+        page = review.queue.list(None, None, 500, offset)
+        yield from page
+        if len(page) < 500:
+            return
+        offset += 500
 
 
 @review_app.command("approve")
@@ -146,17 +176,18 @@ def quarantine_list(db: DbOption = None, namespace: NsOption = "default", as_jso
     """Quarantined writes, newest first, with the guard's reason (same as memory_quarantine_list)."""
     with open_engine(db) as engine:
         records, total = engine.quarantined(namespace, limit=500)
-    if as_json:
-        from hindsight.review.version import memory_version
+        if as_json:
+            from hindsight.review.version import memory_version
 
-        print_json({"total": total, "memories": [{**r.model_dump(mode="json"), "current_version": memory_version(r)}
-                                                 for r in records]})
-        return
-    table = Table("id", "written", "by", "content", "why", title=f"{total} quarantined in {show(namespace)}")
-    table.columns[0].no_wrap = True
-    for r in records:
-        table.add_row(r.id, human_time(r.created_at), show(r.created_by), show(r.content[:80]),
-                      show(r.status_reason[:60]))
+            print_json({"total": total, "memories": [{**r.model_dump(mode="json"), "current_version": memory_version(r)}
+                                                     for r in records]})
+            return
+        table = Table("id", "written", "by", "content", "why", title=f"{total} quarantined in {show(namespace)}")
+        table.columns[0].no_wrap = True
+        for r in records:
+            shown = shown_id(r.id, lambda p: engine.store.ids_with_prefix(p, namespace, limit=2), console)
+            table.add_row(shown, human_time(r.created_at), show(r.created_by), show(clip(r.content, 80)),
+                          show(clip(r.status_reason, 60)))
     console.print(table)
 
 
@@ -170,7 +201,7 @@ def quarantine_release(memory_id: str, note: Annotated[str, typer.Option(help="W
     released here or by another admin, never by the agent's MCP door (docs/security.md)."""
     with open_engine(db) as engine:
         try:
-            record = engine.release(memory_id, namespace, "local", note, expected_version)
+            record = engine.release(engine.resolve_id(memory_id, namespace), namespace, "local", note, expected_version)
         except HindsightError as exc:
             fail(f"{exc.code}: {exc}")
             return
@@ -184,17 +215,20 @@ def audit(limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50, db: DbOpt
 
     with open_store_only(db) as store:
         entries = AuditLog(store).entries(limit)
-    if as_json:
-        print_json([e.__dict__ for e in entries])
-        return
-    table = Table("when", "principal", "action", "outcome", "namespace", "memory", "detail")
-    table.columns[5].no_wrap = True
-    for e in entries:
-        # every column as text, never markup or terminal codes: a refused call's action (a console path) and memory id
-        # are the caller's own words (attack round 32: a read token's id "[/bold]" made this command fail, an ESC
-        # sequence cleared the operator's screen)
-        table.add_row(human_time(e.at), show(e.principal), show(e.action), show(e.outcome), show(e.namespace or ""),
-                      show(e.memory_id or ""), show(e.detail[:80]))
+        if as_json:
+            print_json([e.__dict__ for e in entries])
+            return
+        table = Table("when", "principal", "action", "outcome", "namespace", "memory", "detail")
+        table.columns[5].no_wrap = True
+        for e in entries:
+            # every column as text, never markup or terminal codes: a refused call's action (a console path) and memory
+            # id are the caller's own words (attack round 32: a read token's id "[/bold]" made this command fail, an
+            # ESC sequence cleared the operator's screen); an id that names no memory of its namespace stays whole
+            memory = e.memory_id or ""
+            if memory and e.namespace:
+                memory = shown_id(memory, _memories_of(store, e.namespace), console)
+            table.add_row(human_time(e.at), show(e.principal), show(e.action), show(e.outcome), show(e.namespace or ""),
+                          show(memory), show(clip(e.detail, 80)))
     console.print(table)
 
 

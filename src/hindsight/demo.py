@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from hindsight.cli_common import clip
 from hindsight.engine import MemoryEngine
 
 DEMO_NAMESPACE = "demo"
@@ -48,6 +49,6 @@ def run_demo(engine: MemoryEngine, console: Console) -> None:
     for query in DEMO_QUERIES:
         table = Table("score", "type", "content", "dense#", "kw#", title=f"search: {query}")
         for hit in engine.search(query, DEMO_NAMESPACE, top_k=3):
-            table.add_row(f"{hit.score:.3f}", hit.memory.type.value, escape(hit.memory.content[:70]),
+            table.add_row(f"{hit.score:.3f}", hit.memory.type.value, escape(clip(hit.memory.content, 70)),
                           str(hit.why.dense_rank or "-"), str(hit.why.keyword_rank or "-"))
         console.print(table)

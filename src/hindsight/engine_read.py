@@ -65,8 +65,8 @@ class ReadMixin:
     def resolve_id(self, memory_id: str, namespace: str = "default") -> str:
         """A whole id, or the one memory in the namespace whose id starts with `memory_id` (as people type ids).
 
-        Several matches raise InvalidInputError naming them; no match returns the input, so the caller's own
-        lookup reports not_found (history of a hard-deleted memory still works with its whole id).
+        Several matches raise InvalidInputError naming them; no match raises MemoryNotFoundError naming the field
+        `memory_id` (the CLI's `history` still reads a hard-deleted memory by its whole id: cli.py).
         """
         wanted = memory_id.strip() if isinstance(memory_id, str) else ""
         if not wanted:
@@ -79,7 +79,9 @@ class ReadMixin:
             shown = ", ".join(matches[:2]) + (", ..." if len(matches) > 2 else "")
             raise InvalidInputError(f"memory_id: prefix '{wanted}' matches several memories ({shown}); "
                                     "type more characters")
-        return matches[0] if matches else wanted
+        if not matches:
+            raise MemoryNotFoundError(wanted, namespace, field="memory_id")
+        return matches[0]
 
     def list(self, namespace: str = "default", filters: SearchFilters | dict[str, Any] | None = None,
              limit: int = 20, offset: int = 0) -> tuple[builtins.list[MemoryRecord], int]:

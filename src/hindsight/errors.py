@@ -43,9 +43,11 @@ class MemoryNotFoundError(HindsightError, KeyError):
 
     code = "not_found"
 
-    def __init__(self, memory_id: str, namespace: str | None = None) -> None:
+    def __init__(self, memory_id: str, namespace: str | None = None, field: str | None = None) -> None:
         where = f" in namespace '{namespace}'" if namespace else ""
-        super().__init__(f"memory '{memory_id}' was not found{where}")
+        # `field`: the id was typed by a person (the CLI), maybe as a prefix - the message names the argument
+        super().__init__(f"{field}: '{memory_id}' was not found{where} (neither a memory's id nor the start of one)" if field
+                         else f"memory '{memory_id}' was not found{where}")
         self.memory_id = memory_id
 
     def __str__(self) -> str:  # KeyError would otherwise quote the message

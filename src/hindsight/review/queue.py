@@ -30,9 +30,13 @@ class ProposalNotFoundError(HindsightError, KeyError):
 
     code = "not_found"
 
-    def __init__(self, proposal_id: str, namespace: str | None = None) -> None:
+    def __init__(self, proposal_id: str, namespace: str | None = None, field: str | None = None) -> None:
         where = f" in namespace '{namespace}'" if namespace else ""
-        super().__init__(f"no proposal '{proposal_id}'{where}")
+        # a proposal is decided in its own namespace: the MCP tool's `namespace` defaults to 'default' (ux round 35:
+        # deciding a proposal of 'kb' without it read as if the proposal were gone)
+        hint = " (pass the namespace it was proposed in)" if namespace and namespace != "*" else ""
+        super().__init__(f"{field}: '{proposal_id}' was not found{where} (neither a proposal's id nor the start of one)" if field
+                         else f"no proposal '{proposal_id}'{where}{hint}")
 
     def __str__(self) -> str:
         return str(self.args[0])

@@ -194,7 +194,8 @@ class ReviewService:
         return sorted(found, key=lambda p: (-(p.reviewed_at or p.proposed_at), p.id))[:limit]
 
     def resolve_id(self, proposal_id: str) -> str:
-        """A whole proposal id, or the one proposal whose id starts with it; several matches are an error."""
+        """A whole proposal id, or the one proposal whose id starts with it; several matches or none are an error
+        naming the field `proposal_id`."""
         wanted = proposal_id.strip()
         if not wanted:
             raise InvalidInputError("proposal_id: must be a non-empty string")
@@ -206,7 +207,9 @@ class ReviewService:
             if wanted in matches or len(page) < 500:
                 break
             offset += 500
-        if wanted in matches or not matches:
+        if not matches:
+            raise ProposalNotFoundError(wanted, field="proposal_id")
+        if wanted in matches:
             return wanted
         if len(matches) > 1:
             raise InvalidInputError(f"proposal_id: prefix '{wanted}' matches several proposals "
