@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hindsight.retrieval.xling_rerank import FEATURES, features_of
 
-I = {n: k for k, n in enumerate(FEATURES)}
+COL = {n: k for k, n in enumerate(FEATURES)}
 out: dict = defaultdict(Counter)
 examples: dict = defaultdict(list)
 for folder in sys.argv[1:]:
@@ -30,17 +30,17 @@ for folder in sys.argv[1:]:
             ans, head = rows[k], rows[:5]
             row = out[q["cat"]]
             row["reachable"] += 1
-            below = sum(h[I["cos"]] > ans[I["cos"]] for h in head)
+            below = sum(h[COL["cos"]] > ans[COL["cos"]] for h in head)
             row[f"cos_below_{below}_of_head"] += 1
-            row["answer_keyword_hit"] += ans[I["keyword_rrank"]] > 0
-            row["answer_word_overlap>0"] += (ans[I["words_same"]] + ans[I["han_chars"]] + ans[I["gloss_shared"]]
-                                             + ans[I["tokens"]]) > 0
-            row["answer_same_script"] += ans[I["same_script"]] == 1.0
+            row["answer_keyword_hit"] += ans[COL["keyword_rrank"]] > 0
+            row["answer_word_overlap>0"] += (ans[COL["words_same"]] + ans[COL["han_chars"]] + ans[COL["gloss_shared"]]
+                                             + ans[COL["tokens"]]) > 0
+            row["answer_same_script"] += ans[COL["same_script"]] == 1.0
             if len(examples[q["cat"]]) < 6:
                 examples[q["cat"]].append({"round": q["round"], "line": q["line"], "query": q["text"], "place": k + 1,
                                            "answer": q["cands"][k]["text"][:120],
                                            "first": q["cands"][0]["text"][:120],
-                                           "answer_cos": round(ans[I["cos"]], 3),
-                                           "head_cos": [round(h[I["cos"]], 3) for h in head]})
+                                           "answer_cos": round(ans[COL["cos"]], 3),
+                                           "head_cos": [round(h[COL["cos"]], 3) for h in head]})
 print(json.dumps({"counts": {k: dict(sorted(v.items())) for k, v in out.items()}, "examples": examples},
                  ensure_ascii=False, indent=1))

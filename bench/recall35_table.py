@@ -17,7 +17,7 @@ for name, t in p.items():
     cells = [f"{t[c]} / {t['n_' + c]} ({t[c] / t['n_' + c]:.3f})" for c in CATS]
     print(f"| {name} | " + " | ".join(cells) + f" | {t['stale_current']} |")
 print()
-print(f"| round | " + " | ".join(f"{c}: dump / {var} in / out" for c in CATS) + " | stale: shipped offline / in / out |")
+print("| round | " + " | ".join(f"{c}: dump / {var} in / out" for c in CATS) + " | stale: shipped offline / in / out |")
 print("|---|" + "---|" * (len(CATS) + 1))
 for rnd in res["rounds"]:
     row = res["per_round"][rnd]
