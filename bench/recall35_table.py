@@ -27,3 +27,11 @@ for rnd in res["rounds"]:
              for c in CATS]
     print(f"| {rnd} | " + " | ".join(cells) + f" | {row['shipped_offline']['stale_current']} / "
           f"{row[var + '_in']['stale_current']} / {row[var + '_out']['stale_current']} |")
+print()
+print(f"| {var} held out vs the dump | gained | lost |")
+print("|---|---|---|")
+for c in CATS:
+    qs = [q for q in res["questions"].values() if q["cat"] == c and f"{var}_out" in q]
+    gained = sum(q[f"{var}_out"] and not q["dump"] for q in qs)
+    lost = sum(q["dump"] and not q[f"{var}_out"] for q in qs)
+    print(f"| {c} | {gained} | {lost} |")
