@@ -149,7 +149,7 @@ def write(out: Path, res: dict, rounds: list[str]) -> None:
             tot.update({f"n_{c}": row["n"].get(c, 0) for c in CATS})
         pooled[name] = dict(tot)
     res["pooled"] = pooled
-    out.write_text(json.dumps(res, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    out.write_text(json.dumps(res, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     for name, tot in pooled.items():
         cells = "  ".join(f"{c[:6]} {tot[c]}/{tot['n_' + c]} ({tot[c] / tot['n_' + c]:.3f})" for c in CATS)
         print(f"{name:18s} {cells}  stale {tot['stale_current']}", flush=True)
