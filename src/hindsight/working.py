@@ -60,6 +60,10 @@ class WorkingMemory:
         self.max_chars = max_chars
         self.max_sessions_total, self.max_chars_total = MAX_SESSIONS_TOTAL, MAX_CHARS_TOTAL
         self._spaces: OrderedDict[str, _Namespace] = OrderedDict()  # least recently appended to first
+        # running totals over every namespace, kept with each change, so the server-wide bound is read without a
+        # pass over the namespaces on each append (round 35: one append cost grew with the namespaces held)
+        self._sessions_total = 0
+        self._chars_total = 0
         self._lock = threading.Lock()
 
     def append(self, namespace: str, session_id: str, role: str, content: str, at: datetime | None = None) -> int:
@@ -71,24 +75,33 @@ class WorkingMemory:
             if turns is None:
                 turns = deque(maxlen=self.turns_per_session)
                 space.sessions[session_id] = turns
+                self._sessions_total += 1
             space.sessions.move_to_end(session_id)
             if len(turns) == turns.maxlen:
-                space.chars -= len(turns[0].content)
+                self._add_chars(space, -len(turns[0].content))
             turns.append(Turn(role, content, at or utcnow()))
-            space.chars += len(content)
+            self._add_chars(space, len(content))
             while len(space.sessions) > 1 and (len(space.sessions) > self.max_sessions or space.chars > self.max_chars):
-                _, dropped = space.sessions.popitem(last=False)
-                space.chars -= sum(len(t.content) for t in dropped)
+                self._drop_oldest(space)
             self._bound_total(space)
             return len(turns)
+
+    def _add_chars(self, space: _Namespace, delta: int) -> None:
+        space.chars += delta
+        self._chars_total += delta
+
+    def _drop_oldest(self, space: _Namespace) -> None:
+        """The namespace's least recently used session goes, and the totals with it."""
+        _, dropped = space.sessions.popitem(last=False)
+        self._sessions_total -= 1
+        self._add_chars(space, -sum(len(t.content) for t in dropped))
 
     def _bound_total(self, current: _Namespace) -> None:
         """Past a server-wide bound, the namespace holding the most gives up its least recently used session."""
         while True:
-            sessions = sum(len(s.sessions) for s in self._spaces.values())
-            if sessions > self.max_sessions_total:
+            if self._sessions_total > self.max_sessions_total:
                 size = lambda s: len(s.sessions)  # noqa: E731 - the measure the bound is past
-            elif sum(s.chars for s in self._spaces.values()) > self.max_chars_total:
+            elif self._chars_total > self.max_chars_total:
                 size = lambda s: s.chars  # noqa: E731
             else:
                 return
@@ -97,18 +110,17 @@ class WorkingMemory:
             if not candidates:
                 return
             name, victim = max(candidates, key=lambda item: size(item[1]))  # max keeps the first (LRU) of equals
-            _, dropped = victim.sessions.popitem(last=False)
-            victim.chars -= sum(len(t.content) for t in dropped)
+            self._drop_oldest(victim)
             if not victim.sessions:
                 del self._spaces[name]
 
     def sessions_held(self) -> int:
         with self._lock:
-            return sum(len(s.sessions) for s in self._spaces.values())
+            return self._sessions_total
 
     def chars_held(self) -> int:
         with self._lock:
-            return sum(s.chars for s in self._spaces.values())
+            return self._chars_total
 
     def recent(self, namespace: str, session_id: str, last_n: int | None = None) -> list[Turn]:
         """The session's turns, oldest first (the last `last_n` when given)."""
@@ -121,9 +133,12 @@ class WorkingMemory:
         """Drop the session and return what it held."""
         with self._lock:
             space = self._spaces.get(namespace)
-            dropped = list(space.sessions.pop(session_id, ())) if space is not None else []
+            held = space.sessions.pop(session_id, None) if space is not None else None
+            dropped = list(held) if held is not None else []
             if space is not None:
-                space.chars -= sum(len(t.content) for t in dropped)
+                if held is not None:
+                    self._sessions_total -= 1
+                self._add_chars(space, -sum(len(t.content) for t in dropped))
                 if not space.sessions:
                     del self._spaces[namespace]
         return dropped
