@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from hindsight.working import WorkingMemory
 
-AT = datetime(2026, 12, 7, tzinfo=timezone.utc)
+AT = datetime(2026, 12, 7, tzinfo=UTC)
 
 
 def _filled(n: int) -> WorkingMemory:

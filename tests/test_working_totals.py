@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from hindsight.working import WorkingMemory, _Namespace
 
-AT = datetime(2026, 12, 7, tzinfo=timezone.utc)
+AT = datetime(2026, 12, 7, tzinfo=UTC)
 
 
 class _SummingReference(WorkingMemory):
