@@ -1,4 +1,4 @@
-"""The judge's pair-level readings are computed once per pair (issue 14, write cost round 35).
+"""The judge's pair-level readings are computed once per pair (issue 14, write cost round 35; `write.pair_kept`).
 
 `judge.classify` reads a pair's heuristic, change evidence and merge blocker in the rules (`settle_on_evidence`)
 and again in the pair model's row (`pair_features`), with the same inputs; they are now kept per pair (the
@@ -18,7 +18,8 @@ import pytest
 from hindsight.write import analysis, conflict, evidence
 from hindsight.write.analysis import Unit, analyse, content_diff
 from hindsight.write.conflict import HeuristicParams, heuristic
-from hindsight.write.evidence import SWAP_MERGE_P, Slots, change_evidence, merge_blocker
+from hindsight.write.evidence import SWAP_MERGE_P, Slots
+from hindsight.write.pair_kept import change_evidence, merge_blocker
 
 OLD = "The billing job runs at 02:00 on the reporting replica (round 35)."
 NEW = "The billing job now runs at 03:30 on the reporting replica, says Dana (round 35)."

@@ -262,7 +262,7 @@ def lexical_similarity(old: str, new: str) -> float:
     return analyse(old, new).jaccard
 
 
-def _share(unit: Unit, atoms: set[str]) -> float:
+def _share(unit: Unit, atoms: set[str] | frozenset[str]) -> float:
     parts = unit.atoms()
     return sum(1 for x in parts if x in atoms) / len(parts)
 

@@ -264,21 +264,7 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
                   restatement_p: float | None = None, aliases: bool = True) -> str | None:
     """Why the two texts may NOT be merged, or None when each side's slots are covered by the other. A pair
     blocked as written is read again with one person or thing named two ways written one way (`name_alias.unify`:
-    Jen / Jennifer, 黄工 / 黄建国); the reading only ever lifts a blocker (`aliases` False: as written only).
-    `s`, when given, is `Slots.of(a)`. Kept per pair where `a` is the pair's own analysis (round 35: the rules and
-    the pair model's row both ask); `restatement_p` counts only as reaching `SWAP_MERGE_P` or not."""
-    if old and new and a is analyse(old, new):
-        return _pair_merge_blocker(old, new, restatement_p is not None and restatement_p >= SWAP_MERGE_P, aliases)
-    return _read_merge_blocker(a, s, old, new, restatement_p, aliases)
-
-
-@lru_cache(maxsize=4096)
-def _pair_merge_blocker(old: str, new: str, swap_sure: bool, aliases: bool) -> str | None:
-    return _read_merge_blocker(analyse(old, new), None, old, new, SWAP_MERGE_P if swap_sure else None, aliases)
-
-
-def _read_merge_blocker(a: PairAnalysis, s: Slots | None, old: str, new: str, restatement_p: float | None,
-                        aliases: bool) -> str | None:
+    Jen / Jennifer, 黄工 / 黄建国); the reading only ever lifts a blocker (`aliases` False: as written only)."""
     blocker = _merge_blocker(a, s, old, new, restatement_p)
     if not (blocker and aliases and old and new):
         return blocker
@@ -348,20 +334,7 @@ def weak_anchor(a: PairAnalysis, s: Slots | None = None) -> bool:
 
 
 def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None) -> str | None:
-    """What says the new text replaces the old one (same subject and attribute, another value), or None. `s`, when
-    given, is `Slots.of(a)`; kept per pair where `a` is the pair's own analysis (round 35: the rules and the pair
-    model's row both ask)."""
-    if a is analyse(old, new):
-        return _pair_change_evidence(old, new)
-    return _change_evidence(old, new, a, s)
-
-
-@lru_cache(maxsize=4096)
-def _pair_change_evidence(old: str, new: str) -> str | None:
-    return _change_evidence(old, new, analyse(old, new), None)
-
-
-def _change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None) -> str | None:
+    """What says the new text replaces the old one (same subject and attribute, another value), or None."""
     s = s or Slots.of(a)
     ended_of_it = ended_here(old, new)  # the ending names a thing of the old text
     anchored = (s.subject_kept() or max(a.containment, a.coverage) >= 0.34 or subject_shared(old, new)
