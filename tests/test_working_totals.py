@@ -13,6 +13,8 @@ from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from hindsight.working import WorkingMemory, _Namespace
 
 AT = datetime(2026, 12, 7, tzinfo=UTC)
@@ -45,18 +47,22 @@ def _state(memory: WorkingMemory) -> list[tuple[str, int, list[tuple[str, list[s
             for name, space in memory._spaces.items()]
 
 
-def _small(cls: type[WorkingMemory]) -> WorkingMemory:
+def _small(cls: type[WorkingMemory], sessions: int = 15, chars: int = 900) -> WorkingMemory:
     memory = cls(turns_per_session=3, max_sessions=6, max_chars=400)
-    memory.max_sessions_total, memory.max_chars_total = 15, 900
+    memory.max_sessions_total, memory.max_chars_total = sessions, chars
     return memory
 
 
-def test_the_bound_evicts_exactly_as_the_summing_bound_did() -> None:
-    rng = random.Random(35)
-    for _ in range(20):
-        kept, reference = _small(WorkingMemory), _small(_SummingReference)
+@pytest.mark.parametrize(("spaces", "sessions", "chars"), [(8, 15, 900), (30, 12, 100_000), (4, 1_000, 500),
+                                                            (60, 40, 3_000)])
+def test_the_bound_evicts_exactly_as_the_summing_bound_did(spaces: int, sessions: int, chars: int) -> None:
+    """Random appends and clears under small bounds (the session bound, the character bound, both): the same
+    sessions go in the same order as under main's summing bound (`_SummingReference`)."""
+    rng = random.Random(35 + spaces)
+    for _ in range(12):
+        kept, reference = _small(WorkingMemory, sessions, chars), _small(_SummingReference, sessions, chars)
         for _ in range(400):
-            namespace, session = f"ns{rng.randrange(8)}", f"s{rng.randrange(10)}"
+            namespace, session = f"ns{rng.randrange(spaces)}", f"s{rng.randrange(10)}"
             if rng.random() < 0.1:
                 assert kept.clear(namespace, session) == reference.clear(namespace, session)
             else:
@@ -66,7 +72,7 @@ def test_the_bound_evicts_exactly_as_the_summing_bound_did() -> None:
             assert _state(kept) == _state(reference)
             assert kept.sessions_held() == sum(len(s.sessions) for s in kept._spaces.values())
             assert kept.chars_held() == sum(s.chars for s in kept._spaces.values())
-            assert kept.sessions_held() <= 15 and kept.chars_held() <= 900 + 300
+            assert kept.sessions_held() <= sessions and kept.chars_held() <= chars + 300
 
 
 class _CountingSpaces(OrderedDict[str, Any]):
@@ -91,3 +97,20 @@ def test_an_append_below_the_bound_makes_no_pass_over_the_namespaces() -> None:
         memory.append(f"ns{i}", "s", "user", "a turn", AT)
     assert _CountingSpaces.passes == 0
     assert memory.sessions_held() == 1000 and memory.chars_held() == 6000
+
+
+def test_an_append_at_the_bound_finds_its_victim_without_a_pass_over_the_namespaces() -> None:
+    """At the server-wide session bound each new namespace's session makes one go: the victim (the namespace
+    holding the most, least recently used of equals) was found by a pass over every namespace (main: 1,000 passes
+    for 500 appends here); it is now the top of a heap kept with each change."""
+    memory = WorkingMemory()
+    memory.max_sessions_total = 500
+    for i in range(500):
+        memory.append(f"ns{i}", "s", "user", "a turn", AT)
+    memory._spaces = _CountingSpaces(memory._spaces)
+    _CountingSpaces.passes = 0
+    for i in range(500):
+        memory.append(f"new{i}", "s", "user", "a turn", AT)
+    assert memory.sessions_held() == 500
+    assert _CountingSpaces.passes <= 5  # the heap's rebuilds when stale entries pile up, not one pass per append
+    assert memory.recent("ns0", "s") == [] and memory.recent("new499", "s")
