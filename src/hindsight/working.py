@@ -17,8 +17,10 @@ the turn just appended is never the one that goes.
 
 from __future__ import annotations
 
+import heapq
 import threading
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -48,6 +50,7 @@ class _Namespace:
     def __init__(self) -> None:
         self.sessions: OrderedDict[str, deque[Turn]] = OrderedDict()
         self.chars = 0
+        self.stamp = 0  # when it was last appended to: the order of `WorkingMemory._spaces`
 
 
 class WorkingMemory:
@@ -60,6 +63,15 @@ class WorkingMemory:
         self.max_chars = max_chars
         self.max_sessions_total, self.max_chars_total = MAX_SESSIONS_TOTAL, MAX_CHARS_TOTAL
         self._spaces: OrderedDict[str, _Namespace] = OrderedDict()  # least recently appended to first
+        # running totals over every namespace, kept with each change, so the server-wide bound is read without a
+        # pass over the namespaces on each append (round 35: one append cost grew with the namespaces held)
+        self._sessions_total = 0
+        self._chars_total = 0
+        # the bound's victim, found without a pass over the namespaces: (-size, stamp, name) per measure, an entry
+        # stale once its namespace's size or stamp moved on (pushed again then, dropped when met, rebuilt when long)
+        self._clock = 0
+        self._by_sessions: list[tuple[int, int, str]] = []
+        self._by_chars: list[tuple[int, int, str]] = []
         self._lock = threading.Lock()
 
     def append(self, namespace: str, session_id: str, role: str, content: str, at: datetime | None = None) -> int:
@@ -67,48 +79,89 @@ class WorkingMemory:
         with self._lock:
             space = self._spaces.setdefault(namespace, _Namespace())
             self._spaces.move_to_end(namespace)
+            self._clock += 1
+            space.stamp = self._clock
             turns = space.sessions.get(session_id)
             if turns is None:
                 turns = deque(maxlen=self.turns_per_session)
                 space.sessions[session_id] = turns
+                self._sessions_total += 1
             space.sessions.move_to_end(session_id)
             if len(turns) == turns.maxlen:
-                space.chars -= len(turns[0].content)
+                self._add_chars(space, -len(turns[0].content))
             turns.append(Turn(role, content, at or utcnow()))
-            space.chars += len(content)
+            self._add_chars(space, len(content))
             while len(space.sessions) > 1 and (len(space.sessions) > self.max_sessions or space.chars > self.max_chars):
-                _, dropped = space.sessions.popitem(last=False)
-                space.chars -= sum(len(t.content) for t in dropped)
+                self._drop_oldest(namespace, space)
+            self._mark(namespace, space)
             self._bound_total(space)
             return len(turns)
+
+    def _add_chars(self, space: _Namespace, delta: int) -> None:
+        space.chars += delta
+        self._chars_total += delta
+
+    def _drop_oldest(self, name: str, space: _Namespace) -> None:
+        """The namespace's least recently used session goes, and the totals with it."""
+        _, dropped = space.sessions.popitem(last=False)
+        self._sessions_total -= 1
+        self._add_chars(space, -sum(len(t.content) for t in dropped))
+        self._mark(name, space)
+
+    def _mark(self, name: str, space: _Namespace) -> None:
+        """The namespace's sizes as they are now, for the bound's victim (older entries of it turn stale)."""
+        if len(self._by_sessions) > 2 * len(self._spaces) + 64:  # stale entries past the live ones: rebuild
+            self._by_sessions = [(-len(s.sessions), s.stamp, n) for n, s in self._spaces.items()]
+            self._by_chars = [(-s.chars, s.stamp, n) for n, s in self._spaces.items()]
+            heapq.heapify(self._by_sessions)
+            heapq.heapify(self._by_chars)
+        heapq.heappush(self._by_sessions, (-len(space.sessions), space.stamp, name))
+        heapq.heappush(self._by_chars, (-space.chars, space.stamp, name))
+
+    def _largest(self, heap: list[tuple[int, int, str]], size: Callable[[_Namespace], int],
+                 current: _Namespace) -> str | None:
+        """The namespace holding the most by `size`, the least recently appended to of equals (the order of
+        `_spaces`), not `current` while it holds one session only; None: no such namespace."""
+        kept: list[tuple[int, int, str]] = []
+        found = None
+        while heap:
+            negative, stamp, name = heap[0]
+            space = self._spaces.get(name)
+            if space is None or space.stamp != stamp or size(space) != -negative:
+                heapq.heappop(heap)  # stale
+            elif space is current and len(space.sessions) <= 1:
+                kept.append(heapq.heappop(heap))
+            else:
+                found = name
+                break
+        for entry in kept:
+            heapq.heappush(heap, entry)
+        return found
 
     def _bound_total(self, current: _Namespace) -> None:
         """Past a server-wide bound, the namespace holding the most gives up its least recently used session."""
         while True:
-            sessions = sum(len(s.sessions) for s in self._spaces.values())
-            if sessions > self.max_sessions_total:
-                size = lambda s: len(s.sessions)  # noqa: E731 - the measure the bound is past
-            elif sum(s.chars for s in self._spaces.values()) > self.max_chars_total:
-                size = lambda s: s.chars  # noqa: E731
+            if self._sessions_total > self.max_sessions_total:
+                name = self._largest(self._by_sessions, lambda s: len(s.sessions), current)
+            elif self._chars_total > self.max_chars_total:
+                name = self._largest(self._by_chars, lambda s: s.chars, current)
             else:
                 return
             # the just-appended session is the current namespace's most recent: it goes only with others left there
-            candidates = [(name, s) for name, s in self._spaces.items() if s is not current or len(s.sessions) > 1]
-            if not candidates:
+            if name is None:
                 return
-            name, victim = max(candidates, key=lambda item: size(item[1]))  # max keeps the first (LRU) of equals
-            _, dropped = victim.sessions.popitem(last=False)
-            victim.chars -= sum(len(t.content) for t in dropped)
+            victim = self._spaces[name]
+            self._drop_oldest(name, victim)
             if not victim.sessions:
                 del self._spaces[name]
 
     def sessions_held(self) -> int:
         with self._lock:
-            return sum(len(s.sessions) for s in self._spaces.values())
+            return self._sessions_total
 
     def chars_held(self) -> int:
         with self._lock:
-            return sum(s.chars for s in self._spaces.values())
+            return self._chars_total
 
     def recent(self, namespace: str, session_id: str, last_n: int | None = None) -> list[Turn]:
         """The session's turns, oldest first (the last `last_n` when given)."""
@@ -121,9 +174,13 @@ class WorkingMemory:
         """Drop the session and return what it held."""
         with self._lock:
             space = self._spaces.get(namespace)
-            dropped = list(space.sessions.pop(session_id, ())) if space is not None else []
+            held = space.sessions.pop(session_id, None) if space is not None else None
+            dropped = list(held) if held is not None else []
             if space is not None:
-                space.chars -= sum(len(t.content) for t in dropped)
+                if held is not None:
+                    self._sessions_total -= 1
+                self._add_chars(space, -sum(len(t.content) for t in dropped))
+                self._mark(namespace, space)
                 if not space.sessions:
                     del self._spaces[namespace]
         return dropped
