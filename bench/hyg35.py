@@ -3,6 +3,8 @@
     PYTHONPATH=src:bench python bench/hyg35.py choose FEAT.npz LORO.json OUT.json      # per-fold t_change (the rule)
     PYTHONPATH=src:bench python bench/hyg35.py curve FEAT.npz LORO.json OUT.json       # post hoc: one t for all folds
     PYTHONPATH=src:bench python bench/hyg35.py fold_dir SRC_DIR DST_DIR CHOSEN.json R,R  # fold models with t_change
+    PYTHONPATH=src:bench python bench/hyg35.py fired ON.json PAIRS.json                 # rows the change side read
+    PYTHONPATH=src:bench python bench/hyg35.py engine ON1.json,ON2.json OFF1.json,OFF2.json OUT.json
 
 The rule (`bench/results/hyg35_rule.md`, declared first): a pair the rules and the judge keep becomes a change where
 the keep decision's p(change) >= t_change; t_change(s) for a held-out set s is the grid point of least summed cost
@@ -102,5 +104,55 @@ def fold_dir(src: str, dst: str, chosen: str, rounds: str) -> None:
         print(rnd, ensemble.t_merge, t)
 
 
+def fired(on_file: str, out: str) -> None:
+    """The pairs of a `hygiene_funnel.py --keep-decision-changes` run where the decision read a change."""
+    on = json.loads(Path(on_file).read_text(encoding="utf-8"))
+    pairs = [x["pair"] for r, e in on.items() if not r.startswith("pooled") for x in e["decided"]
+             if "override" in x["keep_decision"]]
+    Path(out).write_text(json.dumps(pairs), encoding="utf-8")
+    print(len(pairs), pairs)
+
+
+def engine(on_files: str, off_files: str, out: str) -> None:
+    """Switch on (every row) against off: a row where the decision read no change is judged alike (its merges are
+    the same fold's), so off = on with the `fired` rows replaced by their replay without the change side."""
+    from collections import Counter
+
+    def load(files: str) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for f in filter(None, files.split(",")):
+            found |= {k: v for k, v in json.loads(Path(f).read_text(encoding="utf-8")).items() if not k.startswith("pooled")}
+        return found
+    on, off = load(on_files), load(off_files)
+    result: dict[str, Any] = {}
+    pooled: dict[str, Counter[str]] = {"on": Counter(), "off": Counter()}
+    others_pooled = {"on": [0, 0], "off": [0, 0]}
+    moved = []
+    for rnd, entry in on.items():
+        replayed = {x["pair"]: x for x in off.get(rnd, {}).get("decided", [])}
+        cells: dict[str, Counter[str]] = {"on": Counter(), "off": Counter()}
+        others = {"on": [0, 0], "off": [0, 0]}
+        for row in entry["decided"]:
+            read = "override" in row["keep_decision"]
+            if read and row["pair"] not in replayed:
+                raise SystemExit(f"{row['pair']}: read as a change but not replayed off")
+            other = replayed[row["pair"]] if read else row
+            for arm, got in (("on", row), ("off", other)):
+                cells[arm][f"{row['label']}->{got['actual']}"] += 1
+                others[arm] = [others[arm][0] + sum(got["others_ok"]), others[arm][1] + len(got["others_ok"])]
+            if (row["actual"], row["others_ok"]) != (other["actual"], other["others_ok"]):
+                moved.append({"pair": row["pair"], "label": row["label"], "lang": row["lang"], "off": other["actual"],
+                              "on": row["actual"], "others_off": other["others_ok"], "others_on": row["others_ok"]})
+        result[rnd] = {arm: {"confusion": dict(sorted(cells[arm].items())), "others": others[arm]} for arm in cells}
+        for arm in cells:
+            pooled[arm] += cells[arm]
+            others_pooled[arm] = [a + b for a, b in zip(others_pooled[arm], others[arm])]
+        print(rnd, json.dumps(result[rnd]))
+    result["pooled"] = {arm: {"confusion": dict(sorted(pooled[arm].items())), "others": others_pooled[arm]} for arm in pooled}
+    result["moved"] = moved
+    Path(out).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+    print("pooled", json.dumps(result["pooled"]))
+
+
 if __name__ == "__main__":
-    {"choose": choose, "curve": curve, "fold_dir": fold_dir}[sys.argv[1]](*sys.argv[2:])
+    {"choose": choose, "curve": curve, "fold_dir": fold_dir, "fired": fired, "engine": engine}[sys.argv[1]](*sys.argv[2:])
