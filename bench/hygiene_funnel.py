@@ -226,6 +226,8 @@ def main() -> int:
                         "DIR/keep_without_<round>.npz (bench/hygdecide32.py export_fold; hygiene round 32)")
     parser.add_argument("--keep-decision-no-change", action="store_true", help="with --keep-decision-dir: the "
                         "decision's change off (merges only; an exploratory view of hygiene round 32, not its rule)")
+    parser.add_argument("--keep-decision-changes", action="store_true", help="with --keep-decision-dir: the "
+                        "decision's change side on at the ensemble's own t_change (`keep_decision.CHANGES`; round 35)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -280,6 +282,7 @@ def main() -> int:
             if args.keep_decision_no_change:
                 ensemble = dataclasses.replace(ensemble, t_change=1.01)
             keep_decision.ON = True
+            keep_decision.CHANGES = bool(args.keep_decision_changes)
             keep_decision.shipped = lambda e=ensemble: e  # type: ignore[assignment]
             if not getattr(keep_decision.decide, "recorded", False):
                 keep_decision.decide = _recorded(keep_decision.decide)  # type: ignore[assignment]
