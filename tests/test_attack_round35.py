@@ -5,6 +5,9 @@ encryption key, resource use and crashes.
   that does not open the store's private memories opened without a word; every search of a namespace holding a
   private memory failed, and every private write it took was sealed under the wrong key, so after a restart with the
   right key the searches kept failing on the row the wrong key wrote, and `rotate-key` refused the store.
+- **An approval overwrote a change made after its version check**: `ReviewService.approve` checked the memory was
+  unchanged since the proposal, then the engine read it again to apply the proposal; a correction another server
+  (or request) made in between was overwritten, and the proposal recorded as approved.
 """
 
 from __future__ import annotations
@@ -12,13 +15,16 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bag_embedder import BagEmbedder
 
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
-from hindsight.errors import EncryptionUnavailableError
+from hindsight.errors import EncryptionUnavailableError, VersionConflictError
+from hindsight.review.queue import ReviewQueue
+from hindsight.review.service import ReviewService
 from hindsight.security.crypto import generate_key
 
 
@@ -88,3 +94,52 @@ def test_a_store_without_private_memories_takes_any_key(tmp_path: Path, monkeypa
         assert engine.store_memory({"content": "Secret plan", "private": True}).memory_id
     finally:
         engine.close()
+
+
+# ------------------------------------------------------------------ 2. an approval racing another server's change
+
+
+@pytest.fixture
+def review_service(tmp_path: Path) -> Iterator[ReviewService]:
+    settings = HindsightSettings(db=tmp_path / "kb.db", hygiene=False)
+    engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
+    yield ReviewService(engine, ReviewQueue(engine.store), "kb")
+    engine.close()
+
+
+@pytest.mark.parametrize("action", ["update", "forget"])
+def test_an_approval_does_not_overwrite_a_change_made_after_its_check(review_service: ReviewService,
+                                                                      monkeypatch: pytest.MonkeyPatch,
+                                                                      action: str) -> None:
+    """`approve` checked that the memory had not changed since the proposal (round 21), then wrote the proposal
+    through `engine.update` / `engine.forget`, which read the memory again: a correction another server made between
+    the two (here: run from inside the check) was overwritten on main, the proposal recorded as approved."""
+    import hindsight.review.service as service
+
+    engine = review_service.engine
+    memory_id = engine.store_memory({"content": "The backup runs at 2 am", "namespace": "kb"}).memory_id
+    if action == "update":
+        proposed = review_service.update(memory_id, {"content": "The backup runs at 4 am"}, "kb", "token:writer")
+    else:
+        proposed = review_service.forget(memory_id, "no longer true", "kb", "token:writer")
+    real_check = service.check_version
+    raced: list[str] = []
+
+    def check_then_race(record: Any, expected: str | None, *args: Any) -> None:
+        real_check(record, expected, *args)
+        if not raced:  # the other server's correction lands right after the check passed
+            raced.append(engine.update(memory_id, {"content": "The backup runs at 3 am"}, "kb", "token:other").id)
+
+    monkeypatch.setattr(service, "check_version", check_then_race)
+    with pytest.raises(VersionConflictError, match="expected_version"):
+        review_service.approve(proposed["proposal_id"], "token:admin", namespace="kb")
+    assert raced
+    current = engine.get(memory_id, "kb", record_access=False)
+    assert current.content == "The backup runs at 3 am" and current.status.value == "active"
+    assert review_service.queue.get(proposed["proposal_id"]).status == "pending"
+    monkeypatch.setattr(service, "check_version", real_check)
+    # the reviewer reads the memory as it is now and applies the proposal over it knowingly
+    version = review_service.view(review_service.queue.get(proposed["proposal_id"]))["current_version"]
+    review_service.approve(proposed["proposal_id"], "token:admin", namespace="kb", expected_version=version)
+    after = engine.get(memory_id, "kb", record_access=False)
+    assert (after.content == "The backup runs at 4 am") if action == "update" else (after.status.value == "forgotten")
