@@ -65,7 +65,7 @@ def test_a_key_that_does_not_open_the_stores_private_memories_is_refused_at_open
                                  "private": True})
         finally:
             engine.close()
-    assert "rotate-key" in str(refused.value) and key not in str(refused.value)
+    assert "wrong key" in str(refused.value) and key not in str(refused.value)
     assert _rows(db) == before  # nothing written
     engine = _engine(db, key, monkeypatch)
     try:
@@ -84,6 +84,49 @@ def test_the_store_only_commands_still_open_with_any_key(keyed_store: tuple[Path
     monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", generate_key())
     with open_store_only(db) as store:
         assert store.get_many([]) == {}  # opened
+
+
+def test_a_store_left_under_two_keys_opens_with_either(keyed_store: tuple[Path, str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """After `rotate-key` while a server kept writing with the old key, both keys open the store, so the documented
+    remedy (run `rotate-key` again) and the servers keep working; a third key is refused, and after the second run
+    the old key too."""
+    from hindsight.security.crypto import cipher_from_text
+    from hindsight.security.rotate import rotate_key
+    from hindsight.storage.factory import open_store
+
+    db, old = keyed_store
+    new = generate_key()
+    settings = HindsightSettings(db=db, hygiene=False)
+
+    def rotate() -> None:
+        store = open_store(db, settings, cipher=cipher_from_text(old, "old"), verify_key=False)
+        try:
+            rotate_key(store, cipher_from_text(old, "old"), cipher_from_text(new, "new"))
+        finally:
+            store.close()
+
+    rotate()
+    with pytest.raises(EncryptionUnavailableError):
+        _engine(db, old, monkeypatch).close()  # rotated: the old key opens nothing any more
+    # a server that kept the old key (opened before the rotation) writes one more private memory
+    stale = MemoryEngine(open_store(db, settings, cipher=cipher_from_text(old, "old"), verify_key=False),
+                         BagEmbedder(words=True), settings)
+    stale.store_memory({"content": "Locker 7 holds the blue binder", "namespace": "ops", "private": True})
+    stale.close()
+    for key in (old, new):
+        _engine(db, key, monkeypatch).close()
+    with pytest.raises(EncryptionUnavailableError):
+        _engine(db, generate_key(), monkeypatch).close()
+    rotate()  # the second run finishes the job
+    with pytest.raises(EncryptionUnavailableError):
+        _engine(db, old, monkeypatch).close()
+    engine = _engine(db, new, monkeypatch)
+    try:
+        assert [h.memory.content for h in engine.search("Locker blue binder", namespace="ops")][:1] == [
+            "Locker 7 holds the blue binder"]
+    finally:
+        engine.close()
 
 
 def test_a_store_without_private_memories_takes_any_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
