@@ -94,12 +94,12 @@ def test_rotate_key_reseals_everything_and_backups_follow(tmp_path: Path, embedd
         assert engine.search("server room door code")[0].memory.id == kept
     finally:
         engine.close()
-    engine = engine_with(old_key, db, embedder, monkeypatch)
-    try:
-        with pytest.raises(ProviderUnavailableError):
+    with pytest.raises(ProviderUnavailableError):  # the old key: refused at open since attack round 35
+        engine = engine_with(old_key, db, embedder, monkeypatch)
+        try:
             engine.get(kept)
-    finally:
-        engine.close()
+        finally:
+            engine.close()
 
     # a second run finds everything already under the new key and changes nothing
     again = cli(old_key, "rotate-key", "--new-key-file", str(key_file), "--db", str(db))
@@ -126,7 +126,13 @@ def test_a_value_neither_key_opens_stops_the_rotation_before_anything_changes(tm
     engine = engine_with(old_key, db, embedder, monkeypatch)
     kept = engine.store_memory({"content": SECRET, "private": True}).memory_id
     engine.close()
-    engine = engine_with(stray_key, db, embedder, monkeypatch)  # a server started with the wrong key wrote one
+    # a server started with the wrong key wrote one (refused at open since attack round 35: security/key_check.py;
+    # a store an older version split that way is what rotation must still refuse)
+    from hindsight.storage.factory import open_store
+
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", stray_key)
+    settings = HindsightSettings(db=db, hygiene=False)
+    engine = MemoryEngine(open_store(db, settings, verify_key=False), embedder, settings)
     stray = engine.store_memory({"content": OTHER, "private": True}).memory_id
     engine.close()
     before = sealed_values(db)

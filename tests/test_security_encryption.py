@@ -10,7 +10,7 @@ import pytest
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
-from hindsight.errors import HindsightError
+from hindsight.errors import EncryptionUnavailableError, HindsightError
 from hindsight.security.crypto import generate_key
 
 SECRET_TEXT = "我的体检报告显示血压偏高 blood pressure 150/95"
@@ -57,8 +57,14 @@ def test_wrong_key_does_not_decrypt(tmp_path: Path, embedder: Embedder, monkeypa
     mid = engine.store_memory({"content": "private note", "private": True}).memory_id
     engine.close()
     monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", generate_key())
-    other = _open(db, embedder)
-    with pytest.raises(Exception) as info:
-        other.get(mid)
-    assert "decrypt" in str(info.value)
-    other.close()
+    with pytest.raises(EncryptionUnavailableError, match="HINDSIGHT_ENCRYPTION_KEY"):  # refused at open (round 35)
+        _open(db, embedder).close()
+    from hindsight.storage.factory import open_store
+
+    other = open_store(db, verify_key=False)  # opened past the check, the key still opens nothing
+    try:
+        with pytest.raises(Exception) as info:
+            other.get(mid)
+        assert "decrypt" in str(info.value)
+    finally:
+        other.close()

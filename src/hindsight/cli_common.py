@@ -77,11 +77,12 @@ def open_engine(db: str | Path | None) -> Iterator[MemoryEngine]:
 
 @contextmanager
 def open_store_only(db: str | Path | None) -> Iterator[Any]:
-    """The store alone (no embedder): for tokens and the audit log."""
+    """The store alone (no embedder): for tokens, the audit log and `rotate-key` (which checks every sealed value
+    itself, so its key is not refused on open: security/key_check.py)."""
     from hindsight.storage.factory import open_store
 
     try:
-        store = open_store(db)
+        store = open_store(db, verify_key=False)
     except HindsightError as exc:
         err.print(f"[red]error:[/red] {show(str(exc))}")
         raise typer.Exit(1) from exc

@@ -213,15 +213,20 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             return self.writer.write_many(inputs, actor, ids=ids)
 
     def update(self, memory_id: str, updates: MemoryPatch | dict[str, Any], namespace: str = "default",
-               actor: str = "local") -> MemoryRecord:
-        """Change content or weights; new content is re-screened, re-redacted and re-embedded."""
+               actor: str = "local", expected_version: str | None = None) -> MemoryRecord:
+        """Change content or weights; new content is re-screened, re-redacted and re-embedded.
+        `expected_version` (review/version.py): applied only over that version of the memory, checked on the version
+        the change is computed from (a reviewer's approval: attack round 35)."""
         patch = validated(MemoryPatch, updates, "updates")
         # computed from the stored version and written only over that version (write/stale.py)
         with cache_scope(namespace):
-            return retry_stale(lambda: self._update_once(memory_id, patch, namespace, actor), memory_id)
+            return retry_stale(lambda: self._update_once(memory_id, patch, namespace, actor, expected_version),
+                               memory_id)
 
-    def _update_once(self, memory_id: str, patch: MemoryPatch, namespace: str, actor: str) -> MemoryRecord:
+    def _update_once(self, memory_id: str, patch: MemoryPatch, namespace: str, actor: str,
+                     expected_version: str | None = None) -> MemoryRecord:
         current = self.get(memory_id, namespace, record_access=False)
+        check_version(current, expected_version, "the approval checked it")
         changes = without_sent_back(patch.model_dump(exclude_unset=True), current)
         status_change = "status" in changes and changes["status"] != current.status
         if status_change:  # the old reason (a forget's) does not outlive the status it explained
@@ -264,12 +269,17 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         self.writer.apply_change(updated, actor=actor, action="update", note=note, reembed=text_changed, base=current)
         return updated
 
-    def forget(self, memory_id: str, reason: str = "", namespace: str = "default", actor: str = "local") -> MemoryRecord:
-        """Soft delete: status 'forgotten' with the reason; it sinks in search and stays in history."""
-        return retry_stale(lambda: self._forget_once(memory_id, reason, namespace, actor), memory_id)
+    def forget(self, memory_id: str, reason: str = "", namespace: str = "default", actor: str = "local",
+               expected_version: str | None = None) -> MemoryRecord:
+        """Soft delete: status 'forgotten' with the reason; it sinks in search and stays in history.
+        `expected_version`: as for `update`."""
+        return retry_stale(lambda: self._forget_once(memory_id, reason, namespace, actor, expected_version),
+                           memory_id)
 
-    def _forget_once(self, memory_id: str, reason: str, namespace: str, actor: str) -> MemoryRecord:
+    def _forget_once(self, memory_id: str, reason: str, namespace: str, actor: str,
+                     expected_version: str | None = None) -> MemoryRecord:
         current = self.get(memory_id, namespace, record_access=False)
+        check_version(current, expected_version, "the approval checked it")
         refuse_leaving_quarantine(current, "memory_id")
         reason = self.writer.clean_note(reason, "reason")  # shown to readers: redacted and screened
         # a status change like any other: by one who may not claim the memory's source, it becomes theirs

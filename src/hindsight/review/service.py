@@ -306,9 +306,12 @@ class ReviewService:
             # landed unrecorded (a server died applying it, round 20) is no later change
             check_unchanged_since(current, self.engine.store.history(current.id), proposal.proposed_at, proposal.id)
         check_version(current, expected_version)
+        # applied only over the version just checked (attack round 35: a change another server made between this check
+        # and the write was overwritten; the engine checks it again on the version it computes the change from)
+        checked = memory_version(current)
         if proposal.action == "update":
-            record = self.engine.update(proposal.memory_id, proposal.payload, proposal.namespace, actor)
+            record = self.engine.update(proposal.memory_id, proposal.payload, proposal.namespace, actor, checked)
             return {"memory_id": record.id, "status": "updated"}
         record = self.engine.forget(proposal.memory_id, str(proposal.payload.get("reason", "")),
-                                    proposal.namespace, actor)
+                                    proposal.namespace, actor, checked)
         return {"memory_id": record.id, "status": record.status.value}

@@ -13,6 +13,7 @@ from pathlib import Path
 from hindsight.config import HindsightSettings
 from hindsight.native_order import before_usearch
 from hindsight.security.crypto import MemoryCipher, load_cipher
+from hindsight.security.key_check import refuse_wrong_key
 from hindsight.security.rotate import seal_once_on_open
 from hindsight.storage.base import MemoryStore
 from hindsight.storage.encrypted import EncryptedStore
@@ -80,13 +81,16 @@ def open_raw_store(url: str | Path, settings: HindsightSettings | None = None) -
 
 
 def open_store(url: str | Path | None = None, settings: HindsightSettings | None = None,
-               cipher: MemoryCipher | None = None) -> EncryptedStore:
+               cipher: MemoryCipher | None = None, verify_key: bool = True) -> EncryptedStore:
     """The store `url` (default: the settings' `db`) names, sealing private memories with `cipher`
-    (default: the key from HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE, if any)."""
+    (default: the key from HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE, if any). `verify_key`: refuse a key that
+    does not open the store's private memories (security/key_check.py); off for the store-only commands."""
     settings = settings or HindsightSettings()
     inner = open_raw_store(url if url is not None else settings.db, settings)
     try:
         key = cipher if cipher is not None else load_cipher()
+        if verify_key:
+            refuse_wrong_key(inner, key)  # a wrong key would split the store (attack round 35)
         seal_once_on_open(inner, key)  # what an older version left in clear (attack round 27)
         return EncryptedStore(inner, key)
     except Exception:
