@@ -29,7 +29,7 @@ for sub in ("src", "scripts", "bench"):
 import guardfit32_eval  # noqa: E402, F401  (the pickled harness's classes)
 import guardfit33_eval  # noqa: E402
 from guardfit32_read import GRID, cached_reading, moved, table  # noqa: E402
-from guardfit32_verdict import rates, verdicts  # noqa: E402
+from guardfit32_verdict import verdicts  # noqa: E402
 
 ROUNDS = ("r26", "r27", "r28", "r29", "r30", "r31", "r32", "r33")
 OLD = ("r26", "r27", "r28", "r29", "r30", "r31")
