@@ -262,7 +262,7 @@ def lexical_similarity(old: str, new: str) -> float:
     return analyse(old, new).jaccard
 
 
-def _share(unit: Unit, atoms: set[str] | frozenset[str]) -> float:
+def _share(unit: Unit, atoms: set[str]) -> float:
     parts = unit.atoms()
     return sum(1 for x in parts if x in atoms) / len(parts)
 
@@ -305,7 +305,7 @@ def content_diff(a: PairAnalysis) -> tuple[list[Unit], list[Unit], list[Unit], l
     keeps only 文). A word is a name in both texts if it is one in either ("Mia is ..."
     starts a sentence, "... named Mia").
     """
-    old_content, new_content, lost, novel = _content_diff_of(_Same(a.old_units), _Same(a.new_units))
+    old_content, new_content, lost, novel = _content_diff(a.old_units, a.new_units)
     return list(old_content), list(new_content), list(lost), list(novel)  # the caller's own lists
 
 
@@ -313,45 +313,8 @@ def text_diff(old: str, new: str) -> tuple[list[Unit], list[Unit], list[Unit], l
     """`content_diff(analyse(old, new))` without the rest of the pair's analysis: the diff reads only the two texts'
     units (`PairAnalysis.old_units` / `new_units` are `units(old)` / `units(new)`), so the same lists, for a pair
     whose cues, shares and numbers nobody reads (`one_sided`'s clauses against the other text)."""
-    old_content, new_content, lost, novel = _content_diff_of(_Same(units(old)), _Same(units(new)))
+    old_content, new_content, lost, novel = _content_diff(units(old), units(new))
     return list(old_content), list(new_content), list(lost), list(novel)
-
-
-def atom_set(text: str) -> frozenset[str]:
-    """Every atom of `text`'s units, function words too: what `content_diff` matches a unit of the other side on."""
-    return frozenset(x for u in units(text) for x in u.atoms())
-
-
-def lost_count(text: str, other_atoms: frozenset[str]) -> tuple[int, int]:
-    """(content units of `text`, those the other text mostly lacks): `len(old content)` and `len(lost)` of
-    `text_diff(text, other)` with `other_atoms = atom_set(other)`, without the rest of the diff (round 35: the
-    names marked on both sides and the other side's novel units, which only a whole diff reads)."""
-    content = _content(units(text))
-    return len(content), sum(1 for u in content if _share(u, other_atoms) <= 0.5)
-
-
-class _Same:
-    """A tuple of units as a cache key by identity: `units(text)` hands out one kept tuple per text, so a pair's two
-    tuples are found again without hashing every `Unit` in them (round 35: ~145k dataclass hashes per 40 writes). The
-    key holds its tuple, so the id cannot be reused while the entry lives."""
-
-    __slots__ = ("units",)
-
-    def __init__(self, units: tuple[Unit, ...]) -> None:
-        self.units = units
-
-    def __hash__(self) -> int:
-        return id(self.units)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.units is self.units
-
-
-@lru_cache(maxsize=4096)
-def _content_diff_of(old_units: _Same, new_units: _Same) -> tuple[
-        tuple[Unit, ...], tuple[Unit, ...], tuple[Unit, ...], tuple[Unit, ...]]:
-    """`_content_diff` of two tuples found by identity (a miss falls through to the tuples compared by value)."""
-    return _content_diff(old_units.units, new_units.units)
 
 
 @lru_cache(maxsize=4096)

@@ -40,7 +40,6 @@ inside the band; when it fails or answers something else, the heuristic decides.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from hindsight.write.analysis import (
@@ -80,17 +79,6 @@ class HeuristicParams:
 
 
 def heuristic(old: str, new: str, params: HeuristicParams = HeuristicParams()) -> tuple[Label, str, PairAnalysis]:
-    """`_heuristic`, kept per pair and parameters (round 35: the judge's rules and the pair model's row both read
-    it, with the band's parameters and the defaults, which are equal for the shipped bands)."""
-    return _kept(old, new, params)
-
-
-@lru_cache(maxsize=4096)
-def _kept(old: str, new: str, params: HeuristicParams) -> tuple[Label, str, PairAnalysis]:
-    return _heuristic(old, new, params)
-
-
-def _heuristic(old: str, new: str, params: HeuristicParams) -> tuple[Label, str, PairAnalysis]:
     """The no-LLM decision *given that the pair is already similar*: the band is the caller's job.
 
     Works on what each side has that the other lacks entirely: `lost` (old content

@@ -18,11 +18,10 @@ from hindsight.write.analysis import PairAnalysis, analyse, content_diff
 from hindsight.write.conflict import ADDS_DETAIL, SHARES_SUBJECT, Label, Verdict, heuristic
 from hindsight.write.conversions import written_alike
 from hindsight.write.end_cues import end_cue
-from hindsight.write.evidence import Slots, ended_here, weak_anchor
+from hindsight.write.evidence import Slots, change_evidence, ended_here, merge_blocker, weak_anchor
 from hindsight.write.gate_model import gate_merge, shipped_gate
 from hindsight.write.measured_value import merge_p
 from hindsight.write.pair_features import anchor_terms, pair_features
-from hindsight.write.pair_kept import change_evidence, merge_blocker
 from hindsight.write.pair_model import CHANGE, KEEP, MERGE
 from hindsight.write.pair_readings import reading_features
 from hindsight.write.pair_stack import stack_row, stage_of
