@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from rich.console import Console
 
-from hindsight.errors import InvalidInputError
+from hindsight.errors import InvalidInputError, ambiguous_prefix
 
 #: at this width and over, tables show whole ids
 WHOLE_IDS_FROM = 120
@@ -75,5 +75,4 @@ def resolve_among(given: str, ids: Iterable[str], field: str, kind: str) -> str:
         return found[0]
     if not found:
         raise InvalidInputError(f"{field}: '{wanted}' was not found (neither a {kind}'s id nor the start of one)")
-    shown = ", ".join(found[:2]) + (", ..." if len(found) > 2 else "")
-    raise InvalidInputError(f"{field}: prefix '{wanted}' matches several {kind}s ({shown}); type more characters")
+    raise ambiguous_prefix(field, wanted, found, f"{kind}s")

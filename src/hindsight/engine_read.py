@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from hindsight.embeddings.cache_scope import cache_scope
-from hindsight.errors import InvalidInputError, MemoryNotFoundError, validated
+from hindsight.errors import InvalidInputError, MemoryNotFoundError, ambiguous_prefix, validated
 from hindsight.field_rules import MAX_OFFSET, check_time, has_visible_text
 from hindsight.model import MemoryRecord, Status
 from hindsight.read_model import HistoryEntry, SearchFilters, SearchHit
@@ -76,9 +76,7 @@ class ReadMixin:
             return wanted
         matches = self.store.ids_with_prefix(wanted, namespace, limit=3)
         if len(matches) > 1:
-            shown = ", ".join(matches[:2]) + (", ..." if len(matches) > 2 else "")
-            raise InvalidInputError(f"memory_id: prefix '{wanted}' matches several memories ({shown}); "
-                                    "type more characters")
+            raise ambiguous_prefix("memory_id", wanted, matches, "memories")
         if not matches:
             raise MemoryNotFoundError(wanted, namespace, field="memory_id")
         return matches[0]

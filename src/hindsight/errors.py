@@ -200,3 +200,10 @@ def validated(model: Any, data: Any, what: str, top: bool = False) -> Any:
     except ValidationError as exc:
         prefix = "" if top else f"{what}."
         raise InvalidInputError(format_validation_error(exc, prefix)) from exc
+
+
+def ambiguous_prefix(field: str, wanted: str, matches: list[str], kind: str) -> InvalidInputError:
+    """The error for an id prefix that names several `kind`s (memories, proposals, tokens), showing two of them: one
+    wording for the engine, the review queue and the CLI."""
+    shown = ", ".join(matches[:2]) + (", ..." if len(matches) > 2 else "")
+    return InvalidInputError(f"{field}: prefix '{wanted}' matches several {kind} ({shown}); type more characters")

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from hindsight.engine import MemoryEngine, refuse_leaving_quarantine, validated, without_sent_back
-from hindsight.errors import AlreadyDecidedError, HindsightError, InvalidInputError
+from hindsight.errors import AlreadyDecidedError, HindsightError, InvalidInputError, ambiguous_prefix
 from hindsight.model import MemoryInput, MemoryPatch
 from hindsight.present import memory_view
 from hindsight.review.apply_once import change_landed, landed, store_once
@@ -212,8 +212,7 @@ class ReviewService:
         if wanted in matches:
             return wanted
         if len(matches) > 1:
-            raise InvalidInputError(f"proposal_id: prefix '{wanted}' matches several proposals "
-                                    f"({', '.join(matches[:2])}...); type more characters")
+            raise ambiguous_prefix("proposal_id", wanted, matches, "proposals")
         return matches[0]
 
     def view(self, proposal: Proposal) -> dict[str, Any]:
