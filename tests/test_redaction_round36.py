@@ -27,6 +27,8 @@ GONE = [
     ("店长：后台管理员密码多少？\n店员：我查一下\n店员：Shop2024go，记得改。", ["Shop2024go"], ["记得改", "我查一下"]),
     ("Ana: can you tell me the router admin password?\nBen: it's 7hillsCafe. lowercase c\nAna: got it",
      ["7hillsCafe"], ["lowercase c"]),
+    ("[10:02] 王姐：保险柜密码？\n[10:03] 小周：kq7741mm\n[10:03] 王姐：好", ["kq7741mm"], ["王姐：好"]),
+    ("- What's the PIN for the alarm panel?\n- 7391, then press the tick\n- thanks", ["7391"], ["press the tick"]),
     # a passport / driving licence number answering a request for it
     ("Clerk: I need your passport number for the booking\nGuest: E48217730, Chinese passport\nClerk: done, room 1204",
      ["E48217730"], ["Chinese passport", "room 1204"]),
@@ -69,6 +71,8 @@ KEEP = [
     ("老板：保险柜密码多少？\n店员：2019年换过一次，我也不记得了", ["2019年"]),
     ("A: 密码多少位？\nB: 12位，字母加数字", ["12位"]),
     ("Agent: passport number please\nGuest: I'll bring it tomorrow, flight CA1832\nAgent: fine", ["CA1832"]),
+    ("前台：护照号多少？\n客人：护照还在办，房号 8032\n前台：好的", ["8032"]),
+    ("Tech: which PIN pad is broken?\nMe: 3, the left one", ["3, the left one"]),
     ("客服：CVV呢？\n顾客：不用CVV，刷脸付的，共3件", ["共3件"]),
     # an order, tracking or ticket number answering "which one?"
     ("Rep: which order is it?\nCustomer: A55102937, the blue kettle\nRep: refund issued", ["A55102937"]),
