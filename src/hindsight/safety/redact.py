@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hindsight.safety.redact_address import find_addresses
+from hindsight.safety.redact_answers import find_answered_values, find_sent_values
 from hindsight.safety.redact_banked import find_banked_accounts
 from hindsight.safety.redact_bound import find_bound_values
 from hindsight.safety.redact_brackets import bracketed_findings
@@ -277,6 +278,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_subject_values, find_unlabelled_values, find_role_values, find_bound_values, find_told_codes,
     find_replaced_values, find_respective_values, find_turn_codes, find_keyed_codes,
     find_banked_accounts, find_mixed_passwords, find_named_ids, find_estate_addresses, find_wifi_passwords,
+    find_answered_values, find_sent_values,
 )
 
 

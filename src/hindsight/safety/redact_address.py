@@ -15,6 +15,7 @@ import re
 
 from hindsight.safety.redact_public import ZH_REGION_BEFORE as _ZH_REGION_BEFORE
 from hindsight.safety.redact_public import public_address
+from hindsight.safety.redact_vehicle import model_year
 
 Span = tuple[str, int, int]
 
@@ -204,6 +205,8 @@ def _find_addresses(text: str) -> list[list[Span]]:
                 street_end = m.start() + len(text[m.start() : cut].rstrip(", "))
                 out.append([("address", m.start(), street_end), ("address", *m.span("post"))])
                 continue
+            if pattern is _EN_ADDRESS and model_year(text, m.start(), m.end()):
+                continue  # round 36: "the 2018 Triumph Street Triple" is a motorcycle
             group = [("address", m.start(), m.end())]
             post = _EN_POSTCODE.match(text, m.end()) if pattern in (_EN_ADDRESS, _CN_EN_ADDRESS) else None
             if post:
