@@ -29,19 +29,17 @@ def is_punct(piece: str) -> bool:
     return not core or all(unicodedata.category(ch)[0] in "PSZ" for ch in core)
 
 
-def texts_of(dirs: list[Path]) -> tuple[list[str], list[str]]:
-    queries: dict[str, None] = {}
-    memories: dict[str, None] = {}
-    for folder in dirs:
-        for p in sorted(folder.glob("main_r*.jsonl")):
-            for line in open(p, encoding="utf-8"):
-                q = json.loads(line)
-                if not q["cands"]:
-                    continue
-                queries[q["text"]] = None
-                for c in q["cands"][:30]:
-                    memories[c["text"]] = None
-    return list(queries), list(memories)
+def texts_of(dirs: list[Path]) -> list[tuple[str, bool]]:
+    """(text, is a question) round by round (r1, r2, ...): a partial run holds whole rounds."""
+    files = sorted((p for folder in dirs for p in folder.glob("main_r*.jsonl")), key=lambda p: int(p.stem[6:]))
+    todo: dict[tuple[str, bool], None] = {}
+    for p in files:
+        for line in open(p, encoding="utf-8"):
+            q = json.loads(line)
+            if q["cands"]:
+                todo[(q["text"], True)] = None
+                todo.update({(c["text"], False): None for c in q["cands"][:30]})
+    return list(todo)
 
 
 def encode(model: OnnxE5, text: str, is_query: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -57,16 +55,15 @@ def encode(model: OnnxE5, text: str, is_query: bool) -> tuple[np.ndarray, np.nda
 
 def main() -> None:
     out = Path(sys.argv[1])
-    queries, memories = texts_of([Path(d) for d in sys.argv[2:]])
+    every = texts_of([Path(d) for d in sys.argv[2:]])
     done: dict = pickle.loads(out.read_bytes()) if out.exists() else {"query": {}, "passage": {}}
     model = OnnxE5(bundled_model_path())
-    todo = [(t, True) for t in queries if t not in done["query"]] + [
-        (t, False) for t in memories if t not in done["passage"]]
-    print(f"{len(queries)} questions, {len(memories)} memories, {len(todo)} to encode", flush=True)
+    todo = [(t, q) for t, q in every if t not in done["query" if q else "passage"]]
+    print(f"{len(every)} texts, {len(todo)} to encode", flush=True)
     start = time.time()
     for n, (text, is_query) in enumerate(todo, start=1):
         done["query" if is_query else "passage"][text] = encode(model, text, is_query)
-        if n % 500 == 0 or n == len(todo):
+        if n % 1000 == 0 or n == len(todo):
             tmp = out.with_suffix(".tmp")
             tmp.write_bytes(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
             tmp.replace(out)
