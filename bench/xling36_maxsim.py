@@ -139,8 +139,18 @@ def main() -> None:
             res["questions"].setdefault(f"{rnd}:{q['line']}", {"cat": q["cat"]})[name] = h
         res["per_round"][rnd][name] = {**{c: hits[c] for c in CATS}, "stale_current": stale, "n": dict(n)}
 
+    curve: dict = {}
+
     def total(rnds: list[str], base: str, v: str, w: float) -> int:
-        return sum(result(q, blend(q, base, v, w) if q["cands"] else None)[0] for r in rnds for q in data[r])
+        """Hits@5 of the blend over `rnds`; per category and stale kept in `curve` (the in-sample view per point)."""
+        cell = curve.setdefault(base, {}).setdefault(f"{v}@{w}", Counter())
+        hits = 0
+        for q in (q for r in rnds for q in data[r]):
+            h, st = result(q, blend(q, base, v, w) if q["cands"] else None)
+            hits += h
+            cell[q["cat"]] += h
+            cell["stale_current"] += st
+        return hits
 
     for rnd in rounds:
         tally("dump", rnd, lambda q: None)
@@ -160,6 +170,7 @@ def main() -> None:
             res["chosen"][f"{base}_out_{rnd}"] = list(pick)
             tally(f"blend_{base}_out", rnd, lambda q, p=pick, b=base: blend(q, b, *p))
             tally(f"blend_{base}_in", rnd, lambda q, p=best_in, b=base: blend(q, b, *p))
+    res["curve"] = {b: {k: dict(c) for k, c in d.items()} for b, d in curve.items()}
     res["cost"] = {"maxsim_ms_per_candidate_all5": 1000 * timing["seconds"] / max(timing["candidates"], 1),
                    "candidates": timing["candidates"]}
     tokens = [len(k) for k in (e[1] for e in states["passage"].values())]
