@@ -178,6 +178,8 @@ def main() -> None:
     res["cost"].update({"memory_positions_mean": float(np.mean(tokens)), "memory_text_tokens_mean": float(np.mean(own)),
                         "bytes_per_memory_fp16_text_tokens": float(np.mean(own)) * 384 * 2,
                         "bytes_per_memory_fp16_all_positions": float(np.mean(tokens)) * 384 * 2})
+    keep = {"cat", "dump", "pipe", "alone_QDP", "aloneS_QDP"} | {n for n in res["per_round"][rounds[0]] if "blend" in n}
+    res["questions"] = {k: {n: h for n, h in v.items() if n in keep} for k, v in res["questions"].items()}
     r35.write(out, res, rounds)
     print(json.dumps(res["chosen"]), json.dumps(res["cost"]), flush=True)
 
