@@ -24,7 +24,8 @@ import difflib
 import re
 import unicodedata
 
-from hindsight.write.analysis import analyse, content_diff
+from hindsight.write.analysis import Unit, analyse, content_diff
+from hindsight.write.evidence import Slots
 
 #: A new state said in the new text (checked where the old text lacks the same marker).
 _NOW_EN = re.compile(
@@ -50,6 +51,8 @@ _ENDS = re.compile(r"no longer|any ?more|gone|stopp|quit|finished|ended|dead|dis
 _TOKEN = re.compile(r"[\u3400-\u9fff]|[^\W_]+|[:：]")
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 _COPULA = frozenset({"is", "are", "was", "were", ":", "：", "是", "为", "用", "在"})
+#: Heads of a document an owner often holds two of (`_qualifier_swap`).
+_DOCUMENT = re.compile(r"通行证|护照|签证|驾照|证件|身份证|^passport|^visa|^licen[cs]|^permit")
 #: Addition: the new text adds a thing or another value beside the old one.
 _ADD_EN = re.compile(r"\b(also|too(?=\s*(?:[.,;:!?)—-]|$))|as well|another|second|separate|additional|extra|"
                      r"besides|in addition|other|each|one more|plus)\b")
@@ -91,7 +94,36 @@ def addition(old: str, new: str) -> str | None:
         only_new = [w for w in kind if _has(n, w) and not _has(o, w)]
         if only_old and only_new:
             return f"another of one kind ({only_old[0]} / {only_new[0]})"
+    return _qualifier_swap(old, new)
+
+
+def _qualifier_swap(old: str, new: str) -> str | None:
+    """A document named on both sides with another word before it on each (港澳 / 台湾 通行证, Irish / British
+    passport): two documents of one owner, not one value replaced. (Other heads are left to the change marker:
+    阳光 / 实验 幼儿园 after 转园 is one slot's new value.)"""
+    a = analyse(old, new)
+    old_content, new_content, lost, novel = content_diff(a)
+    lost_ids, novel_ids = {id(u) for u in lost}, {id(u) for u in novel}
+    kept = {u.text for u in old_content if id(u) not in lost_ids}
+
+    def pairs(units: list[Unit], side: set[int]) -> dict[str, str]:
+        return {units[i + 1].text: units[i].text for i in range(len(units) - 1)
+                if id(units[i]) in side and units[i + 1].text in kept and not units[i].number and not units[i].verb}
+
+    before_old, before_new = pairs(old_content, lost_ids), pairs(new_content, novel_ids)
+    for head, qualifier in before_old.items():
+        if head in before_new and before_new[head] != qualifier and _DOCUMENT.search(head):
+            return f"another of one kind ({qualifier} {head} / {before_new[head]} {head})"
     return None
+
+
+def _same_attribute(old: str, new: str) -> bool:
+    """The new text keeps a content word of the old one beyond its subject (the attribute or the value itself):
+    "骑行俱乐部：夜骑必须开前后灯" / "俱乐部规定遇到雨天，活动一律取消" share only the club."""
+    s = Slots.of(analyse(old, new))
+    lost_ids, subject_ids = {id(u) for u in s.lost}, {id(u) for u in s.subject}
+    first = id(s.old_content[0]) if s.old_content else 0
+    return any(id(u) not in lost_ids and id(u) not in subject_ids and id(u) != first for u in s.old_content)
 
 
 def _has(text: str, word: str) -> bool:
