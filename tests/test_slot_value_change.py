@@ -32,6 +32,9 @@ ADDITIONS = [
     ("陈医生在村里开兽医站快二十年了。", "陈医生的儿子也学了兽医，现在在县畜牧局上班。"),
     ("港澳通行证还剩两次签注。", "台湾通行证已经过期了。"),
     ("Ana's Irish passport is valid until 2031.", "Ana's British passport has now expired."),
+    # another attribute of the same subject: only the subject is kept (v3)
+    ("新房预算二十万。", "新房进度：水电已经做完了。"),
+    ("The book club meets for two hours at most.", "Book club moved to Thursdays from now on."),
 ]
 
 
