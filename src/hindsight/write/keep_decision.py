@@ -58,7 +58,8 @@ CHANGES = False
 #: `slot_value_change` finds a new value of the same slot (no addition, a change marker, the old value gone) and the
 #: ensemble's p(change) reaches `SLOT_T` (the point of least cost over the 46 released sets' held-out probabilities,
 #: a wrong deprecation costing 50 changes; bench/hyg36.py: 0.73 for the reading as it stands, post hoc). Off: measured,
-#: NOT shipped (held out +135 changes for +3 wrong deprecations; docs/benchmarks.md "Hygiene, round 36").
+#: NOT shipped (held out +135 changes for +3 wrong deprecations, the stores +3 kept memories retired; docs/benchmarks.md
+#: "Hygiene, round 36").
 SLOT_CHANGES = False
 SLOT_T = 0.73
 #: The embedder family whose cosines the shipped ensemble was fitted on.
