@@ -15,6 +15,9 @@ of that keep (EN and ZH) and answers the change's evidence, or None:
   "second", "separate", "as well", 也, 另, 又, 还有, 第二, 其他, 额外, 同时 -, or a person or document of the same
   kind appears on one side only (sister / brother, 儿子 / 女儿, 手机 / 座机, passport / visa, 前端 / 后端).
 
+* (round 36 v3, post hoc) a marker's change also keeps an old content word beyond the old subject
+  (`attribute_kept`): sharing the subject alone is another attribute of it.
+
 When unsure the answer is None: both memories are kept. The reading only looks at texts, never at vectors.
 """
 
