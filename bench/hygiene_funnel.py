@@ -228,6 +228,8 @@ def main() -> int:
                         "decision's change off (merges only; an exploratory view of hygiene round 32, not its rule)")
     parser.add_argument("--keep-decision-changes", action="store_true", help="with --keep-decision-dir: the "
                         "decision's change side on at the ensemble's own t_change (`keep_decision.CHANGES`; round 35)")
+    parser.add_argument("--slot-changes", type=float, help="switch on the round-36 change side inside the rules' "
+                        "shares-the-subject keep (`keep_decision.SLOT_CHANGES`) at this p(change) (`SLOT_T`)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -236,6 +238,11 @@ def main() -> int:
     parser.add_argument("--no-veto-holds", action="store_true", help="main's fold: a vetoed change candidate does "
                         "not keep the write's one supersede (hygiene round 31d, bench/cascade31.py)")
     args = parser.parse_args()
+    if args.slot_changes is not None:
+        import hindsight.write.keep_decision as keep_decision
+        keep_decision.SLOT_CHANGES, keep_decision.SLOT_T = True, args.slot_changes
+        if not getattr(keep_decision.decide, "recorded", False):
+            keep_decision.decide = _recorded(keep_decision.decide)  # type: ignore[assignment]
     if args.no_veto_holds:
         import hindsight.write.verdict_fold as verdict_fold
         verdict_fold.VETO_HOLDS = False

