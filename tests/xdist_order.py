@@ -43,9 +43,12 @@ def make_scheduler(config: Any, log: Any) -> Any:
         ordered = False
 
         def _assign_work_unit(self, node: Any) -> None:
-            if not self.ordered:  # schedule() has built the whole queue by the first hand-out
-                self.workqueue = OrderedDict((n, self.workqueue[n]) for n in heavy_first(self.workqueue, self.costs))
-                self.ordered = True
+            queue = getattr(self, "workqueue", None)
+            # schedule() has built the whole queue by the first hand-out; an xdist whose internals differ keeps its
+            # own order rather than failing the run
+            if not self.ordered and isinstance(queue, OrderedDict):
+                self.workqueue = OrderedDict((n, queue[n]) for n in heavy_first(queue, self.costs))
+            self.ordered = True
             super()._assign_work_unit(node)
 
     return HeavyFirstFileScheduling(config, log)
