@@ -266,13 +266,11 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
     """Why the two texts may NOT be merged, or None when each side's slots are covered by the other. A pair
     blocked as written is read again with one person or thing named two ways written one way (`name_alias.unify`:
     Jen / Jennifer, 黄工 / 黄建国); the reading only ever lifts a blocker (`aliases` False: as written only).
-    Without `s` (then `Slots.of(a)`) and inside a `pair_memo.scope`, the answer is kept for that scope by the texts,
-    the analysis (by identity), whether `restatement_p` reaches `SWAP_MERGE_P` (the only way it is read) and
-    `aliases`."""
+    Without `s` (`Slots.of(a)`), kept for a `pair_memo.scope` (`restatement_p` is read only against `SWAP_MERGE_P`)."""
     if s is None and pair_memo.active():
-        sure = restatement_p is not None and restatement_p >= SWAP_MERGE_P
-        return pair_memo.kept(("merge_blocker", old, new, id(a), sure, SWAP_MERGE_P, aliases),
-                              lambda: _blocker_read(a, None, old, new, restatement_p, aliases), a)
+        key = ("merge_blocker", old, new, id(a), restatement_p is not None and restatement_p >= SWAP_MERGE_P,
+               SWAP_MERGE_P, aliases)
+        return pair_memo.kept(key, lambda: _blocker_read(a, None, old, new, restatement_p, aliases), a)
     return _blocker_read(a, s, old, new, restatement_p, aliases)
 
 
@@ -347,8 +345,8 @@ def weak_anchor(a: PairAnalysis, s: Slots | None = None) -> bool:
 
 
 def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None) -> str | None:
-    """What says the new text replaces the old one (same subject and attribute, another value), or None. Without
-    `s` (then `Slots.of(a)`) and inside a `pair_memo.scope`, kept for that scope by the texts and the analysis."""
+    """What says the new text replaces the old one (same subject and attribute, another value), or None; without
+    `s` (`Slots.of(a)`), kept for a `pair_memo.scope`."""
     if s is None and pair_memo.active():
         return pair_memo.kept(("change_evidence", old, new, id(a)), lambda: _evidence_read(old, new, a, None), a)
     return _evidence_read(old, new, a, s)
