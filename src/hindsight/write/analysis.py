@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
 from hindsight.text.script import script_of
 from hindsight.text.tokenize import jieba_module as _jieba
+from hindsight.write import pair_memo
 from hindsight.write.amounts import quantities
 from hindsight.write.lexicon import (
     _ANTONYMS,
@@ -262,7 +264,7 @@ def lexical_similarity(old: str, new: str) -> float:
     return analyse(old, new).jaccard
 
 
-def _share(unit: Unit, atoms: set[str]) -> float:
+def _share(unit: Unit, atoms: AbstractSet[str]) -> float:
     parts = unit.atoms()
     return sum(1 for x in parts if x in atoms) / len(parts)
 
@@ -305,7 +307,7 @@ def content_diff(a: PairAnalysis) -> tuple[list[Unit], list[Unit], list[Unit], l
     keeps only 文). A word is a name in both texts if it is one in either ("Mia is ..."
     starts a sentence, "... named Mia").
     """
-    old_content, new_content, lost, novel = _content_diff(a.old_units, a.new_units)
+    old_content, new_content, lost, novel = _kept_diff(a.old_units, a.new_units)
     return list(old_content), list(new_content), list(lost), list(novel)  # the caller's own lists
 
 
@@ -313,8 +315,28 @@ def text_diff(old: str, new: str) -> tuple[list[Unit], list[Unit], list[Unit], l
     """`content_diff(analyse(old, new))` without the rest of the pair's analysis: the diff reads only the two texts'
     units (`PairAnalysis.old_units` / `new_units` are `units(old)` / `units(new)`), so the same lists, for a pair
     whose cues, shares and numbers nobody reads (`one_sided`'s clauses against the other text)."""
-    old_content, new_content, lost, novel = _content_diff(units(old), units(new))
+    old_content, new_content, lost, novel = _kept_diff(units(old), units(new))
     return list(old_content), list(new_content), list(lost), list(novel)
+
+
+def lost_count(text: str, other: str) -> tuple[int, int]:
+    """(content units of `text`, those `other` lacks): the lengths of `text_diff(text, other)`'s content and lost
+    lists, without building the rest (the named-on-both-sides marking does not change a unit's atoms, so not
+    which units are lost)."""
+    content = _content(units(text))
+    atoms: frozenset[str] = pair_memo.kept(("atoms", other),
+                                           lambda: frozenset(x for u in units(other) for x in u.atoms()))
+    return len(content), len([u for u in content if _share(u, atoms) <= 0.5])
+
+
+def _kept_diff(old_units: tuple[Unit, ...], new_units: tuple[Unit, ...]) -> tuple[
+        tuple[Unit, ...], tuple[Unit, ...], tuple[Unit, ...], tuple[Unit, ...]]:
+    """`_content_diff`, found by the identity of the two unit tuples inside a `pair_memo.scope` (a write reads one
+    pair's diff four to five times; the cache below hashes every unit of both tuples on each look-up)."""
+    if not pair_memo.active():
+        return _content_diff(old_units, new_units)
+    return pair_memo.kept(("content_diff", id(old_units), id(new_units)),
+                          lambda: _content_diff(old_units, new_units), (old_units, new_units))
 
 
 @lru_cache(maxsize=4096)

@@ -28,6 +28,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from hindsight.write import pair_memo
 from hindsight.write.amounts import quantities, quantities_differ
 from hindsight.write.analysis import (
     PairAnalysis,
@@ -264,7 +265,17 @@ def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: s
                   restatement_p: float | None = None, aliases: bool = True) -> str | None:
     """Why the two texts may NOT be merged, or None when each side's slots are covered by the other. A pair
     blocked as written is read again with one person or thing named two ways written one way (`name_alias.unify`:
-    Jen / Jennifer, 黄工 / 黄建国); the reading only ever lifts a blocker (`aliases` False: as written only)."""
+    Jen / Jennifer, 黄工 / 黄建国); the reading only ever lifts a blocker (`aliases` False: as written only).
+    Without `s` (`Slots.of(a)`), kept for a `pair_memo.scope` (`restatement_p` is read only against `SWAP_MERGE_P`)."""
+    if s is None and pair_memo.active():
+        key = ("merge_blocker", old, new, id(a), restatement_p is not None and restatement_p >= SWAP_MERGE_P,
+               SWAP_MERGE_P, aliases)
+        return pair_memo.kept(key, lambda: _blocker_read(a, None, old, new, restatement_p, aliases), a)
+    return _blocker_read(a, s, old, new, restatement_p, aliases)
+
+
+def _blocker_read(a: PairAnalysis, s: Slots | None, old: str, new: str, restatement_p: float | None,
+                  aliases: bool) -> str | None:
     blocker = _merge_blocker(a, s, old, new, restatement_p)
     if not (blocker and aliases and old and new):
         return blocker
@@ -334,7 +345,14 @@ def weak_anchor(a: PairAnalysis, s: Slots | None = None) -> bool:
 
 
 def change_evidence(old: str, new: str, a: PairAnalysis, s: Slots | None = None) -> str | None:
-    """What says the new text replaces the old one (same subject and attribute, another value), or None."""
+    """What says the new text replaces the old one (same subject and attribute, another value), or None; without
+    `s` (`Slots.of(a)`), kept for a `pair_memo.scope`."""
+    if s is None and pair_memo.active():
+        return pair_memo.kept(("change_evidence", old, new, id(a)), lambda: _evidence_read(old, new, a, None), a)
+    return _evidence_read(old, new, a, s)
+
+
+def _evidence_read(old: str, new: str, a: PairAnalysis, s: Slots | None) -> str | None:
     s = s or Slots.of(a)
     ended_of_it = ended_here(old, new)  # the ending names a thing of the old text
     anchored = (s.subject_kept() or max(a.containment, a.coverage) >= 0.34 or subject_shared(old, new)

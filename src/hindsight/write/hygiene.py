@@ -38,6 +38,7 @@ from hindsight.field_rules import MAX_TAGS, utcnow
 from hindsight.llm import LLMClient
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
+from hindsight.write import pair_memo
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.fact_vectors import FactVectorCache, fact_vectors, query_similarity, query_vectors
@@ -163,7 +164,12 @@ class HygieneChecker:
 
     # ------------------------------------------------------------------ check
     def check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision:
-        """Compare a new (not yet stored) record with its nearest active neighbours."""
+        """Compare a new (not yet stored) record with its nearest active neighbours. The judge's readings of the
+        write's pairs are kept for this write and dropped when it is decided (`write.pair_memo`)."""
+        with pair_memo.scope():
+            return self._check(record, embedding)
+
+    def _check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision:
         if record.type == MemoryType.working or record.status != Status.active or record.encrypted:
             return HygieneDecision()  # private memories are never merged with (or into) plain ones
         scope = Scope(namespace=record.namespace, statuses=(Status.active,),

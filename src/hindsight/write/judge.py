@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from hindsight.text.script import HAN, script_of
-from hindsight.write import both_ways, keep_decision, value_gate
+from hindsight.write import both_ways, keep_decision, pair_memo, value_gate
 from hindsight.write.analysis import PairAnalysis, analyse, content_diff
 from hindsight.write.conflict import ADDS_DETAIL, SHARES_SUBJECT, Label, Verdict, heuristic
 from hindsight.write.conversions import written_alike
@@ -123,7 +123,23 @@ def classify(
     of both sides agree and the same-fact score (`write.same_fact`) is sure, or the values agree, a rewording guard
     shut that score's gate and the guarded score (the guards as its features) is sure, which merges a pair kept
     that way.
+
+    Readings the call makes twice (the rules' and the row's slot evidence of one pair, ...) are kept for the call
+    and dropped when it returns (`write.pair_memo`; inside a write's own scope, for the write).
     """
+    with pair_memo.scope():
+        return _classify(old_text, new_text, similarity, thresholds, llm, query_similarity, query_vectors)
+
+
+def _classify(
+    old_text: str,
+    new_text: str,
+    similarity: float,
+    thresholds: HygieneThresholds | None,
+    llm: LLMClient | None,
+    query_similarity: float | None,
+    query_vectors: tuple[np.ndarray, np.ndarray] | None,
+) -> Verdict:
     if thresholds is None:
         thresholds = HygieneThresholds.default()
     raw = (old_text, new_text)
@@ -321,11 +337,10 @@ def settle_on_evidence(old_text: str, new_text: str, analysis: PairAnalysis, ver
     is merged from `MERGE_P` (the restatement model's probability) on - the slot check, not the model,
     is what keeps distinct facts apart; anything else is kept and linked.
     """
-    slots = Slots.of(analysis)
-    change = change_evidence(old_text, new_text, analysis, slots)
+    change = change_evidence(old_text, new_text, analysis)  # (slots: `Slots.of(analysis)`; kept for the call)
     if change:
         return Verdict("override", f"{change} (cosine {similarity:.3f})")
-    blocker = merge_blocker(analysis, slots, old_text, new_text, restatement_p)
+    blocker = merge_blocker(analysis, None, old_text, new_text, restatement_p)
     if blocker:
         if verdict.label in ("duplicate", "override"):
             return Verdict("supplement", f"kept and linked, not a restatement: {blocker} (cosine {similarity:.3f})")

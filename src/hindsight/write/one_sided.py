@@ -23,7 +23,7 @@ import re
 
 import numpy as np
 
-from hindsight.write.analysis import Unit, analyse, content_diff, text_diff
+from hindsight.write.analysis import Unit, analyse, content_diff, lost_count
 from hindsight.write.clause_split import clauses
 from hindsight.write.number_labels import labelled_apart
 from hindsight.write.slots import other_entity, relation_mismatch, relations
@@ -77,8 +77,8 @@ def _clauses_alone(text: str, other: str) -> tuple[int, int]:
     parts = clauses(text)
     alone = 0
     for part in parts:
-        content, _, lost, _ = text_diff(part, other)  # the diff alone: nothing else of the pair is read
-        if content and len(lost) > len(content) / 2:
+        content, lost = lost_count(part, other)  # `text_diff`'s two counts: nothing else of the pair is read
+        if content and lost > content / 2:
             alone += 1
     return len(parts), alone
 

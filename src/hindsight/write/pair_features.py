@@ -159,8 +159,8 @@ def pair_features(old: str, new: str, cosine: float, query_cosine: float | None,
         float(a.polarity_flip), float(bool(a.antonym)), float(single_substitution(old, new) is not None),
         float(bool(other_entity(old, new))), float(subject_shared(old, new)),
         float(bool(subject) and slots.subject_kept()),
-        *_kind(merge_blocker(a, slots, old, new), BLOCKER_KINDS),
-        *_kind(change_evidence(old, new, a, slots), CHANGE_KINDS),
+        *_kind(merge_blocker(a, None, old, new), BLOCKER_KINDS),  # (slots: `Slots.of(a)`, as read by the rules:
+        *_kind(change_evidence(old, new, a), CHANGE_KINDS),  # kept for one `judge.classify` call, `pair_memo`)
         *(float(label == name) for name in LABELS),
     ]
     row = np.asarray(base, dtype=np.float64)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from hindsight.write import pair_memo
 from hindsight.write.amounts import quantities_differ
 from hindsight.write.slot_align import _LIGHT, FRAME_MIN, _atoms, align
 
@@ -46,6 +47,12 @@ _FOLD_RELATIONS = {"mom": "mother", "mum": "mother", "dad": "father", "kid": "ch
                    "老公": "丈夫", "先生": "丈夫", "闺女": "女儿", "neighbor": "neighbour"}
 
 def relations(text: str) -> frozenset[str]:
+    """The related persons `text` names, folded (mom -> mother); kept for a `pair_memo.scope` (read about a
+    dozen times per judged pair)."""
+    return pair_memo.kept(("relations", text), lambda: _relations(text))
+
+
+def _relations(text: str) -> frozenset[str]:
     found = {m.group(1) for m in _RELATIONS_EN.finditer(text.lower())} | set(_RELATIONS_ZH.findall(text))
     return frozenset(_FOLD_RELATIONS.get(w, w) for w in found)
 
