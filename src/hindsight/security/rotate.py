@@ -112,9 +112,11 @@ def rotate_key(store: Any, old: MemoryCipher, new: MemoryCipher) -> RotationRepo
                               (reseal.value(fingerprint, f"idempotency\x00{namespace}\x00{key}"), namespace, key))
             report.idempotency += 1
         canary = stored_canary(backend)  # the store's key canary (security/key_check.py) names the new key
-        if canary is not None:
+        if canary is not None:  # no private value: not counted in the report
+            counted = report.already_rotated
             backend._aux_exec(f"UPDATE {backend._meta_table()} SET value = ? WHERE key = ?",
                               (reseal.value(canary, CANARY_BOUND), CANARY_KEY))
+            report.already_rotated = counted
         seal_left_in_clear(backend, new, report)
     return report
 

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -54,10 +55,15 @@ class ImportLine:
     by_content: bool = False  # no exported id: the key is a hash of the content (taken after redaction)
 
 
-def line_memory_id(namespace: str, key: str) -> str:
-    """The id an imported line's memory takes: the same for every run of the same line into the same namespace
-    (the shape of a random id, `mem_` + 32 hex; apart from `write/idempotency.memory_id_for`'s by its prefix)."""
-    return "mem_" + hashlib.sha256(f"import\x00{namespace}\x00{key}".encode()).hexdigest()[:32]
+def line_memory_id(store: Any, namespace: str, key: str) -> str:
+    """The id an imported line's memory takes: the same for every run of the same line into the same store and
+    namespace (the shape of a random id, `mem_` + 32 hex). Keyed with the store's `label_secret` (write/labels.py):
+    the key of a line without an exported id is a hash of its text, and ids are shown to every reader, so a bare hash
+    would let anyone confirm a guess of a private line's text against its id (the reason `imported_from` is sealed)."""
+    keep = getattr(store, "kept_secret", None)
+    secret = str(keep("label_secret")).encode() if keep is not None else b""
+    message = f"import\x00{namespace}\x00{key}".encode()
+    return "mem_" + hmac.new(secret, message, hashlib.sha256).hexdigest()[:32]
 
 
 def content_key(namespace: str, content: str) -> str:
@@ -168,7 +174,7 @@ def run_import(writer: WritePipeline, store: MemoryStore, lines: list[ImportLine
             todo.append(line)
     for start in range(0, len(todo), CHUNK):
         chunk = todo[start:start + CHUNK]
-        ids = [line_memory_id(line.item.namespace, line.key) for line in chunk]
+        ids = [line_memory_id(store, line.item.namespace, line.key) for line in chunk]
         outcomes = writer.write_many([line.item for line in chunk], actor, [line.restore for line in chunk],
                                      ids=ids, once=True)
         for outcome, memory_id in zip(outcomes, ids):
