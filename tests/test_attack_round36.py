@@ -6,6 +6,10 @@ round 35 added (the key check at open, `expected_version`, id prefixes) and the 
   namespace and key and the write path stores it only if that id is not in the store, checked under the namespace
   lock every process and server sees: two processes on one SQLite file, two servers on one PostgreSQL, and an
   importer killed with SIGKILL mid-file beside another each leave every line stored once.
+- **Two processes opening a new file at once: one failed to start** (`trigger vectors_added already exists`):
+  `migrate` read the schema version before taking the write lock.
+- **Two keys could split a store with no private memory yet**: round 35's check at open had nothing to tell a key
+  by; the first value sealed now claims the store for its key (a canary in the meta table).
 """
 
 from __future__ import annotations
@@ -24,10 +28,9 @@ from typing import Any
 import pytest
 from bag_embedder import BagEmbedder
 
+import hindsight
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
-
-import hindsight
 
 TESTS = Path(__file__).resolve().parent
 SRC = Path(hindsight.__file__).resolve().parent.parent  # the hindsight this test runs (a child imports the same)
@@ -307,48 +310,62 @@ def test_a_private_write_waiting_for_review_binds_the_store_to_its_key(tmp_path:
         engine.close()
 
 
-def test_key_rotation_moves_the_canary_and_an_interrupted_one_leaves_the_old_key(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`rotate-key` re-seals the canary with everything else in its one transaction: killed before the commit
-    (here: a failure on its last statement), the old key opens the store and the new one does not; run to the end,
-    the other way round."""
-    from hindsight.errors import EncryptionUnavailableError
+#: one `rotate-key` that stops for good just before its commit (`<flag>` says it got there), to be killed
+ROTATOR = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    sys.path[:0] = [sys.argv[1]]
+    from hindsight.config import HindsightSettings
     from hindsight.security import rotate
+    from hindsight.security.crypto import cipher_from_text
+    from hindsight.storage.factory import open_store
+    db, old, new, flag = sys.argv[2:]
+    def stall(*args, **kwargs):
+        Path(flag).touch()
+        time.sleep(3600)
+    rotate.seal_left_in_clear = stall
+    store = open_store(Path(db), HindsightSettings(db=Path(db)), cipher=cipher_from_text(old, "old"), verify_key=False)
+    rotate.rotate_key(store, cipher_from_text(old, "old"), cipher_from_text(new, "new"))
+""")
+
+
+def test_key_rotation_killed_before_its_commit_leaves_the_old_key_and_moves_the_canary_when_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rotate-key` re-seals the canary with everything else in its one transaction: killed with SIGKILL just before
+    the commit, the old key opens the store (and writes) and the new one does not; run to the end, the other way
+    round (pinned: holds on main, where no canary exists)."""
+    from hindsight.errors import EncryptionUnavailableError
     from hindsight.security.crypto import cipher_from_text, generate_key
+    from hindsight.security.rotate import rotate_key
     from hindsight.storage.factory import open_store
 
     db, old, new = tmp_path / "m.db", generate_key(), generate_key()
     engine = _keyed_engine(db, old, monkeypatch)
     engine.store_memory({"content": "Kingsley had surgery on his knee", "namespace": "ops", "private": True})
     engine.close()
-    settings = HindsightSettings(db=db, hygiene=False)
-
-    def rotate_key(fail: bool) -> None:
-        store = open_store(db, settings, cipher=cipher_from_text(old, "old"), verify_key=False)
-        try:
-            if fail:
-                monkeypatch.setattr(rotate, "seal_left_in_clear", lambda *a, **k: (_ for _ in ()).throw(
-                    KeyboardInterrupt()))
-            with pytest.raises(KeyboardInterrupt) if fail else _nothing():
-                rotate.rotate_key(store, cipher_from_text(old, "old"), cipher_from_text(new, "new"))
-        finally:
-            monkeypatch.undo()
-            store.close()
-
-    rotate_key(fail=True)
-    _keyed_engine(db, old, monkeypatch).close()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HINDSIGHT_")}
+    child = subprocess.Popen([sys.executable, "-c", ROTATOR, str(SRC), str(db), old, new, str(tmp_path / "flag")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    _wait_for(tmp_path / "flag", child)
+    child.send_signal(signal.SIGKILL)
+    child.communicate(timeout=WAIT_S)
+    engine = _keyed_engine(db, old, monkeypatch)
+    try:
+        engine.store_memory({"content": "Locker 7 holds the blue binder", "namespace": "ops", "private": True})
+    finally:
+        engine.close()
     with pytest.raises(EncryptionUnavailableError):
         _keyed_engine(db, new, monkeypatch).close()
-    rotate_key(fail=False)
+    store = open_store(db, HindsightSettings(db=db), cipher=cipher_from_text(old, "old"), verify_key=False)
+    try:
+        assert rotate_key(store, cipher_from_text(old, "old"), cipher_from_text(new, "new")).memories == 2
+    finally:
+        store.close()
     with pytest.raises(EncryptionUnavailableError):
         _keyed_engine(db, old, monkeypatch).close()
     engine = _keyed_engine(db, new, monkeypatch)
     try:
         engine.store_memory({"content": "Vendramin is allergic to penicillin", "namespace": "ops", "private": True})
+        assert len(list(engine.store.iter_all("ops"))) == 3
     finally:
         engine.close()
-
-
-def _nothing() -> Any:
-    from contextlib import nullcontext
-    return nullcontext()
