@@ -188,11 +188,9 @@ def test_an_approval_does_not_overwrite_a_change_made_after_its_check(review_ser
     assert (after.content == "The backup runs at 4 am") if action == "update" else (after.status.value == "forgotten")
 
 
-# ------------------------------------------------------------------ 3. two imports of one file at once (left open)
+# ------------------------------------------------------------------ 3. two imports of one file at once (fixed in round 36)
 
 
-@pytest.mark.xfail(strict=True, reason="found in attack round 35, not fixed: an import reads which lines are done "
-                                        "once, before it writes (docs/security.md 'Attack round 35')")
 def test_two_imports_of_one_file_at_once_store_each_line_once(tmp_path: Path) -> None:
     """A re-run of an import while the first still runs (a job retried after a timeout, two operators): each run
     reads the import keys already in the namespace once, before writing, so both write every line (live: 40 lines,
@@ -207,10 +205,10 @@ def test_two_imports_of_one_file_at_once_store_each_line_once(tmp_path: Path) ->
     write_many = first.writer.write_many
     raced: list[int] = []
 
-    def second_run_meanwhile(items: Any, actor: str, restores: Any) -> Any:
+    def second_run_meanwhile(items: Any, actor: str, restores: Any, **kwargs: Any) -> Any:
         if not raced:  # the second run starts after the first read what was done, before its first chunk lands
             raced.append(len(second.import_jsonl(lines, "import-b")))
-        return write_many(items, actor, restores)
+        return write_many(items, actor, restores, **kwargs)
 
     try:
         first.writer.write_many = second_run_meanwhile  # type: ignore[method-assign]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -212,6 +213,46 @@ def test_failed_insert_changes_nothing(store: MemoryStore) -> None:
         store.insert(rec, _vec(1), actor="t")
     assert store.count(Scope("default")) == 1
     assert [h.action for h in store.history(rec.id)] == ["create"]
+
+
+def test_check_then_insert_under_the_namespace_lock_is_one_writer_across_stores(
+        reopen: Callable[[], MemoryStore]) -> None:
+    """What an import's `once` write relies on (`WritePipeline._persist`, attack round 36): two store objects on one
+    database (two processes, two servers) each `get` an id and `insert` it if absent under `namespace_lock`, at
+    once; the id is inserted once and the other sees it, no integrity error."""
+    first = reopen()
+    try:
+        second = reopen()
+    except Exception as exc:  # noqa: BLE001  (qdrant's local mode: one open client per folder)
+        first.close()
+        pytest.skip(f"this backend opens once per folder: {exc}")
+    record = _record("imported once 只导入一次")
+    barrier = threading.Barrier(2)
+    inserted: list[int] = []
+    errors: list[BaseException] = []
+
+    def write(which: int, backend: MemoryStore) -> None:
+        try:
+            barrier.wait(timeout=60)
+            with backend.namespace_lock("default"):
+                if backend.get(record.id) is None:
+                    with backend.transaction("default"):
+                        backend.insert(record.model_copy(), _vec(1), actor="t")
+                    inserted.append(which)
+        except BaseException as exc:  # noqa: BLE001  (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(n, s)) for n, s in enumerate((first, second))]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        assert errors == [] and len(inserted) == 1
+        assert first.count(Scope("default")) == second.count(Scope("default")) == 1
+    finally:
+        first.close()
+        second.close()
 
 
 def test_insert_many_is_one_batch_in_every_channel(store: MemoryStore) -> None:

@@ -21,6 +21,11 @@ from typing import Any
 from hindsight.errors import EncryptionUnavailableError, HindsightError
 from hindsight.security.crypto import PREFIX, MemoryCipher
 
+#: the meta row holding the canary: a fixed text sealed under the store's key, bound to CANARY_BOUND
+CANARY_KEY = "key_canary"
+CANARY_BOUND = "hindsight\x00key-canary"
+_CANARY_TEXT = "hindsight key canary"
+
 _PRIVATE = "SELECT id, content FROM memories WHERE encrypted = 1 ORDER BY updated_at {order}, id {order} LIMIT 1"
 
 
@@ -29,17 +34,46 @@ def refuse_wrong_key(backend: Any, cipher: MemoryCipher | None) -> None:
     memory of `backend`."""
     if cipher is None or not hasattr(backend, "_aux_rows"):
         return
+    canary = stored_canary(backend)
+    if canary is not None and _opens(cipher, canary, CANARY_BOUND):
+        return
     sample = {row[0]: row[1] for order in ("DESC", "ASC") for row in backend._aux_rows(_PRIVATE.format(order=order))}
     sealed = {mid: text for mid, text in sample.items() if isinstance(text, str) and text.startswith(PREFIX)}
-    if not sealed:
+    if not sealed and canary is None:
         return  # none, or left in clear by an older version: nothing to tell the key by
-    for memory_id, text in sealed.items():
-        try:
-            cipher.decrypt(text, memory_id)
-            return
-        except (HindsightError, ValueError):
-            continue
+    if any(_opens(cipher, text, memory_id) for memory_id, text in sealed.items()):
+        return
+    tried = [*(repr(m) for m in sealed), *(["the store's key canary"] if canary is not None else [])]
     raise EncryptionUnavailableError(
         "HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE: the key opens none of this store's private memories (tried "
-        f"{', '.join(repr(m) for m in sealed)}): a wrong key, or the key before a rotation; nothing was read or "
-        "written")
+        f"{', '.join(tried)}): a wrong key, or the key before a rotation; nothing was read or written")
+
+
+def stored_canary(backend: Any) -> str | None:
+    rows = backend._aux_rows(f"SELECT value FROM {backend._meta_table()} WHERE key = ?", (CANARY_KEY,))
+    return str(rows[0][0]) if rows and rows[0][0] else None
+
+
+def _opens(cipher: MemoryCipher, text: str, bound: str) -> bool:
+    try:
+        cipher.decrypt(text, bound)
+        return True
+    except (HindsightError, ValueError):
+        return False
+
+
+def claim_key(backend: Any, cipher: MemoryCipher) -> None:
+    """Before a store object seals its first value: the store's canary must open with `cipher`; a store without one
+    is claimed for `cipher` (insert if absent: of two servers claiming at once, the first insert wins and the other
+    reads it back). Raises `EncryptionUnavailableError` when the store belongs to another key."""
+    if not hasattr(backend, "_aux_rows") or not hasattr(backend, "keep_secrets"):
+        return
+    canary = stored_canary(backend)
+    if canary is None:
+        backend.keep_secrets({CANARY_KEY: cipher.encrypt(_CANARY_TEXT, CANARY_BOUND)})
+        canary = stored_canary(backend)
+    if canary is not None and not _opens(cipher, canary, CANARY_BOUND):
+        raise EncryptionUnavailableError(
+            "HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE: this store's private memories are sealed under another "
+            "key (another server or process sealed its first private value with it); a value sealed with this key "
+            "could not be read by that one, so nothing was written: start every server of the store with one key")

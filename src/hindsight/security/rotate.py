@@ -19,6 +19,7 @@ from typing import Any
 from hindsight.errors import HindsightError, StorageBusyError, StorageError
 from hindsight.field_rules import SEALED_METADATA_KEYS, caller_keys
 from hindsight.security.crypto import PREFIX, MemoryCipher
+from hindsight.security.key_check import CANARY_BOUND, CANARY_KEY, stored_canary
 
 
 @dataclass
@@ -110,6 +111,12 @@ def rotate_key(store: Any, old: MemoryCipher, new: MemoryCipher) -> RotationRepo
             backend._aux_exec("UPDATE idempotency SET request_hash = ? WHERE namespace = ? AND key = ?",
                               (reseal.value(fingerprint, f"idempotency\x00{namespace}\x00{key}"), namespace, key))
             report.idempotency += 1
+        canary = stored_canary(backend)  # the store's key canary (security/key_check.py) names the new key
+        if canary is not None:  # no private value: not counted in the report
+            counted = report.already_rotated
+            backend._aux_exec(f"UPDATE {backend._meta_table()} SET value = ? WHERE key = ?",
+                              (reseal.value(canary, CANARY_BOUND), CANARY_KEY))
+            report.already_rotated = counted
         seal_left_in_clear(backend, new, report)
     return report
 

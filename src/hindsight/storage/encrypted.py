@@ -26,6 +26,7 @@ from hindsight.field_rules import SEALED_METADATA_KEYS, caller_keys
 from hindsight.model import MemoryRecord
 from hindsight.read_model import HistoryEntry
 from hindsight.security.crypto import PREFIX, MemoryCipher
+from hindsight.security.key_check import claim_key
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 
 LOCKED = "[encrypted: set HINDSIGHT_ENCRYPTION_KEY to read]"
@@ -34,10 +35,17 @@ LOCKED = "[encrypted: set HINDSIGHT_ENCRYPTION_KEY to read]"
 class EncryptedStore(MemoryStore):
     """Delegates to `inner`; private records are sealed before they reach it and opened after."""
 
-    def __init__(self, inner: MemoryStore, cipher: MemoryCipher | None) -> None:
+    def __init__(self, inner: MemoryStore, cipher: MemoryCipher | None, check_key: bool = True) -> None:
         self.inner = inner
         self._cipher = cipher
         self.supports_encryption = cipher is not None
+        # the store's key is claimed / checked before the first value this object seals (security/key_check.py)
+        self._key_checked = not check_key
+
+    def _check_key(self) -> None:
+        if not self._key_checked and self._cipher is not None:
+            claim_key(self.inner, self._cipher)
+            self._key_checked = True
 
     # ------------------------------------------------------------------ sealing
     def _seal(self, record: MemoryRecord) -> MemoryRecord:
@@ -45,6 +53,7 @@ class EncryptedStore(MemoryStore):
             return record
         if self._cipher is None:
             raise EncryptionUnavailableError("private memories need an encryption key: set HINDSIGHT_ENCRYPTION_KEY or HINDSIGHT_KEY_FILE")
+        self._check_key()
         metadata = dict(record.metadata)
         for key in SEALED_METADATA_KEYS:
             if key in metadata:
@@ -67,6 +76,7 @@ class EncryptedStore(MemoryStore):
     def seal_text(self, text: str, bound: str) -> str:
         if self._cipher is None:
             return super().seal_text(text, bound)
+        self._check_key()
         return self._cipher.encrypt(text, bound)
 
     def open_text(self, text: str, bound: str) -> str:

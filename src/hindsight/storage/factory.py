@@ -92,7 +92,7 @@ def open_store(url: str | Path | None = None, settings: HindsightSettings | None
         if verify_key:
             refuse_wrong_key(inner, key)  # a wrong key would split the store (attack round 35)
         seal_once_on_open(inner, key)  # what an older version left in clear (attack round 27)
-        return EncryptedStore(inner, key)
+        return EncryptedStore(inner, key, check_key=verify_key)
     except Exception:
         inner.close()
         raise

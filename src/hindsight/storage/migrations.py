@@ -266,6 +266,12 @@ def migrate(db: sqlite3.Connection) -> int:
     for version in range(current, SCHEMA_VERSION):
         db.execute("BEGIN IMMEDIATE")
         try:
+            # read again under the write lock (attack round 36): two processes opening a new or older file at once
+            # both read the version above, and the second ran the first's migration again after it ("trigger
+            # vectors_added already exists": the second server, or an import beside it, failed to start)
+            if int(db.execute("PRAGMA user_version").fetchone()[0]) > version:
+                db.execute("COMMIT")
+                continue
             for statement in _statements(MIGRATIONS[version]):
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {version + 1}")

@@ -9,6 +9,11 @@
   and a hash of the text as sent let one confirm a redacted password or phone number by trying candidates,
   attack round 12). A re-run, e.g. after the import was killed, skips lines whose key is already in the target
   namespace, so counts come out exact.
+* Each line's memory takes an id derived from its namespace and key (`line_memory_id`), and the write path
+  stores it only if that id is not in the store yet, checked under the namespace's lock (`WritePipeline._persist`
+  with `once`): two imports of one file at once - two processes on one SQLite file, two servers on one
+  PostgreSQL, a retried job beside the first - store each line once (attack round 36; before, each run read the
+  keys already imported once, before writing, and both wrote every line).
 * A line exported as ``"encrypted": true`` (a private memory) comes back private, so it is sealed again; a line
   that carries the locked placeholder (exported without the key by an older hindsight) is refused: its text is
   not in the file.
@@ -17,6 +22,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -47,6 +53,17 @@ class ImportLine:
     restore: Restore
     key: str
     by_content: bool = False  # no exported id: the key is a hash of the content (taken after redaction)
+
+
+def line_memory_id(store: Any, namespace: str, key: str) -> str:
+    """The id an imported line's memory takes: the same for every run of the same line into the same store and
+    namespace (the shape of a random id, `mem_` + 32 hex). Keyed with the store's `label_secret` (write/labels.py):
+    the key of a line without an exported id is a hash of its text, and ids are shown to every reader, so a bare hash
+    would let anyone confirm a guess of a private line's text against its id (the reason `imported_from` is sealed)."""
+    keep = getattr(store, "kept_secret", None)
+    secret = str(keep("label_secret")).encode() if keep is not None else b""
+    message = f"import\x00{namespace}\x00{key}".encode()
+    return "mem_" + hmac.new(secret, message, hashlib.sha256).hexdigest()[:32]
 
 
 def content_key(namespace: str, content: str) -> str:
@@ -157,5 +174,12 @@ def run_import(writer: WritePipeline, store: MemoryStore, lines: list[ImportLine
             todo.append(line)
     for start in range(0, len(todo), CHUNK):
         chunk = todo[start:start + CHUNK]
-        report.outcomes += writer.write_many([line.item for line in chunk], actor, [line.restore for line in chunk])
+        ids = [line_memory_id(store, line.item.namespace, line.key) for line in chunk]
+        outcomes = writer.write_many([line.item for line in chunk], actor, [line.restore for line in chunk],
+                                     ids=ids, once=True)
+        for outcome, memory_id in zip(outcomes, ids):
+            if outcome.action == "duplicate" and outcome.memory_id == memory_id:  # another run stored it meanwhile
+                report.skipped += 1
+            else:
+                report.outcomes.append(outcome)
     return report

@@ -49,6 +49,8 @@ from hindsight.write.stale import check_current
 
 #: metadata key set on memories that read like a (loosening) directive about permissions or safety.
 DIRECTIVE_KEY = "safety_directive"
+#: the reason of a `once` write's outcome when its id was already stored (`_persist`)
+ALREADY_WRITTEN = "already written (same id)"
 
 @dataclass
 class WritePipeline:
@@ -149,12 +151,14 @@ class WritePipeline:
 
     def write_many(self, items: Sequence[MemoryInput], actor: str,
                    restore: Sequence[Restore | None] | None = None,
-                   ids: Sequence[str | None] | None = None) -> list[WriteOutcome]:
+                   ids: Sequence[str | None] | None = None, once: bool = False) -> list[WriteOutcome]:
         """Store several memories with one batched embedding call.
 
         `restore` (import): per item, the lifecycle status and write-path metadata it comes back with, so each
         memory lands whole in one insert (a forgotten one is never active, not even for a moment).
         `ids` (idempotent writes): per item, the id the new memory must take.
+        `once` (import, with `ids`): an item whose id the namespace already holds is not written again; its outcome
+        is `duplicate` naming that id (see `_persist`).
         """
         started = time.monotonic()
         reuse = self._reuses_document_embedding()
@@ -186,8 +190,9 @@ class WritePipeline:
                 f"the write took {elapsed:.0f}s, past its budget of {self.budget_s:g}s per memory (guard and "
                 "embedding); nothing was stored: retry later or shorten the text")
         outcomes: list[WriteOutcome] = []
-        for (record, verdict, found), vector in zip(prepared, vectors):
-            outcomes.append(self._persist(record, vector, verdict, found, actor))
+        fixed = list(ids or ()) + [None] * (len(prepared) - len(ids or ()))
+        for (record, verdict, found), vector, memory_id in zip(prepared, vectors, fixed):
+            outcomes.append(self._persist(record, vector, verdict, found, actor, once=once and bool(memory_id)))
         return outcomes
 
     def _reuses_document_embedding(self) -> bool:
@@ -292,10 +297,21 @@ class WritePipeline:
         return erase(self, memory_id, namespace, actor=actor, note=note, check=check)
 
     def _persist(
-        self, record: MemoryRecord, vector: np.ndarray, verdict: ScreenResult | None, found: list[str], actor: str
+        self, record: MemoryRecord, vector: np.ndarray, verdict: ScreenResult | None, found: list[str], actor: str,
+        once: bool = False,
     ) -> WriteOutcome:
-        """Decide (hygiene) and store under the namespace's lock; the writes commit in one transaction."""
+        """Decide (hygiene) and store under the namespace's lock; the writes commit in one transaction.
+
+        `once`: the record's id is derived from what it is (an imported line's key, `write/importer.py`); if the
+        store already holds that id it was written before - by an earlier run, or by another process or server
+        importing the same file at once (attack round 36) - and nothing is written. The check is made under the
+        namespace's lock, which every process on a SQLite file and every server on a PostgreSQL database sees, and
+        the insert commits before the lock is let go, so of two writers of one line exactly one inserts it."""
         with self.store.namespace_lock(record.namespace):
+            if once:
+                existing = self.store.get(record.id)
+                if existing is not None:
+                    return WriteOutcome(record.id, "duplicate", existing.status, ALREADY_WRITTEN, redactions=found)
             if record.status == Status.quarantined:
                 with self.store.transaction(record.namespace):
                     self.store.insert(record, vector, actor=actor, note=f"quarantined: {record.status_reason}")
