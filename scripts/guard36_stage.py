@@ -97,12 +97,25 @@ def threshold_source(guard, view, normalised: str, hidden: bool) -> tuple[float,
     return t, "+".join(names) or "base"
 
 
-def screen_rows(rows: list[dict[str, object]]) -> None:
+def touched(normalised: str) -> bool:
+    """Could one of round 36's readings move this text? (``--reuse``: the others keep the baseline's verdict.)"""
+    import re
+
+    from hindsight.safety import carried, claimed
+    return bool(claimed.claimed_loosening(normalised) or carried._WIPED.search(normalised)
+                or re.search(r"\b(?:liked|loves|loved|wants)\b", normalised)
+                or re.search(r"要[^。；，,]{0,10}(?:签字|审批|批准|复核)", normalised))
+
+
+def screen_rows(rows: list[dict[str, object]], reuse: list[dict[str, object]] | None = None) -> None:
     import onnxruntime  # noqa: F401  (before anything loads usearch)
+
+    import hindsight  # first: the tree on PYTHONPATH (main's for a baseline), before guard_lowo_fast adds this one's
+    from hindsight.safety.guard import WriteGuard
+    print("hindsight from", hindsight.__file__, flush=True)
     sys.path.insert(0, str(ROOT / "scripts"))
     import guard_lowo_fast as lf
 
-    from hindsight.safety.guard import WriteGuard
     from hindsight.safety.hiding import hides_wording
     from hindsight.safety.normalize import prepare
     from hindsight.safety.redact import redactor
@@ -110,8 +123,21 @@ def screen_rows(rows: list[dict[str, object]]) -> None:
 
     guard = WriteGuard()
     redacted = [redactor(str(r["text"]))[0] for r in rows]
+    if reuse is not None:  # only the texts a round-36 reading reaches are screened again
+        keep = []
+        for r, red, old in zip(rows, redacted, reuse, strict=True):
+            assert r["text"] == old["text"]
+            if touched(prepare(red).text):
+                keep.append((r, red))
+            else:
+                r.update(q=old["q"], score=old["score"], stage=old["stage"])
+        print(f"  {len(keep)} of {len(rows)} texts touched", flush=True)
+        rows = [r for r, _ in keep]
+        redacted = [red for _, red in keep]
     vectors = lf.embed(redacted, CACHE / "emb_onnx.npy", "onnx")
-    for r, red, vec in zip(rows, redacted, vectors, strict=True):
+    for n, (r, red, vec) in enumerate(zip(rows, redacted, vectors, strict=True)):
+        if n % 1000 == 0:
+            print(f"  screened {n}/{len(rows)}", flush=True)
         v = guard.screen(red, np.asarray(vec))
         prepared = prepare(red)
         hard = [x for x in v.reasons if not x.startswith(("classifier:", "part:", "hidden:"))]
@@ -142,10 +168,14 @@ def main() -> None:
     parser.add_argument("--rounds", default="r26-r34")
     parser.add_argument("--no-retrieval", action="store_true")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--reuse", type=Path, default=None, help="the baseline's rows: screen only the touched texts")
     args = parser.parse_args()
     if args.mode == "screen":
         rows = load_rows(rounds(args.rounds), not args.no_retrieval)
-        screen_rows(rows)
+        reuse = None
+        if args.reuse is not None:
+            reuse = [json.loads(x) for x in args.reuse.read_text(encoding="utf-8").splitlines()]
+        screen_rows(rows, reuse)
         args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
         print(json.dumps(table(rows)["all"]), flush=True)
         return
