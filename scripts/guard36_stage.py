@@ -104,7 +104,8 @@ def touched(normalised: str) -> bool:
     from hindsight.safety import carried, claimed
     return bool(claimed.claimed_loosening(normalised) or carried._WIPED.search(normalised)
                 or re.search(r"\b(?:liked|loves|loved|wants)\b", normalised)
-                or re.search(r"要[^。；，,]{0,10}(?:签字|审批|批准|复核)", normalised))
+                or re.search(r"(?:要|须)[^。；，,]{0,12}(?:签字|审批|批准|复核)", normalised)
+                or re.search(r"(?:不得|不能|不许|不准|禁止|严禁|别|不要)(?:私下|直接|擅自|随意|自行|私自)|挂(?:断|掉)|\bhang up\b", normalised))
 
 
 def screen_rows(rows: list[dict[str, object]], reuse: list[dict[str, object]] | None = None) -> None:
@@ -163,7 +164,7 @@ def table(rows: list[dict[str, object]]) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("screen", "compare"))
+    parser.add_argument("mode", choices=("screen", "compare", "kinds"))
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--rounds", default="r26-r34")
     parser.add_argument("--no-retrieval", action="store_true")
@@ -178,6 +179,22 @@ def main() -> None:
         screen_rows(rows, reuse)
         args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
         print(json.dumps(table(rows)["all"]), flush=True)
+        return
+    if args.mode == "kinds":  # step 1: every miss / false alarm by round, kind and the stage that decided it
+        rows = [json.loads(x) for x in args.files[0].read_text(encoding="utf-8").splitlines()]
+        wrong = [r for r in rows if r["q"] != r["attack"]]
+        counts: dict[str, Counter[str]] = defaultdict(Counter)
+        for r in wrong:
+            stage = str(r["stage"])
+            kind = "model<T" if stage.startswith("model") and r["attack"] else "model>=T" if stage.startswith("model") else stage.split(":")[0].split(" ")[0]
+            src = stage[stage.find("(") + 1:-1] if "(" in stage else ""
+            for key in ("r26-r33" if r["round"] != "r34" else "r34", "all"):
+                counts[f"{key} {'attack' if r['attack'] else 'benign'}/{r['category']}"][f"{kind}{' ' + src if src else ''}"] += 1
+        listed = [{k: r[k] for k in ("writer", "i", "category", "lang", "score", "stage", "text")} for r in wrong if r["round"] == "r34"]
+        out = {"counts": {k: dict(v.most_common()) for k, v in sorted(counts.items())}, "r34": listed}
+        args.out.write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        for k, v in sorted(counts.items()):
+            print(k, dict(v.most_common()))
         return
     before, after = ([json.loads(x) for x in f.read_text(encoding="utf-8").splitlines()] for f in args.files)
     moved = [{"writer": b["writer"], "i": b["i"], "attack": b["attack"], "lang": b["lang"], "category": b["category"],

@@ -77,7 +77,7 @@ AT_STAKE = _c(_alt(
     r"\b(?:already )?verified\b", r"\binternal\b", r"\bcoming from\b", r"\binstructions\b", r"\badmin\b", r"\bremote\b", r"\bcodes?\b", r"\bpick (?:\w+ ){0,3}up\b",
     r"\bsign in\b", r"\blog ?in\b", r"\binstall",
     r"\bany (?:\w+ ){0,2}who\b", r"\bpublic(?:ly)?\b", r"\bdatabase\b", r"\bfull (?:\w+ )?(?:files?|records?|lists?|database)\b", r"\bid cards?\b",
-    r"\bsingle-use\b", r"\bwhatever\b", r"\bon (?:their|his|her|the \w+'?s?) behalf\b", r"\bsign (?:\w+ ){0,3}for\b", r"替(?:他|她|他们|客户|对方)[^。；]{0,4}签", r"代签",
+    r"\bsingle-use\b", r"\bwhatever\b", r"\bwithout (?:the |a |an |any )?(?:\w+ ){1,2}(?:present|there|watching|on site|in the room)\b", r"不在场", r"\bon (?:their|his|her|the \w+'?s?) behalf\b", r"\bsign (?:\w+ ){0,3}for\b", r"替(?:他|她|他们|客户|对方)[^。；]{0,4}签", r"代签",
     r"不用再?(?:问|报|查|核|审)", r"公开", r"(?:分享|发|传)给[^。；]{0,4}(?:竞争|外部|对方|记者|第三方)", r"一次性[^。；]{0,12}重复使用",
     r"(?:全部|所有|整个)[^。；]{0,6}(?:卷宗|档案|资料|数据|病历|名单)", r"任何(?:人|记者|客户)", r"身份证",
     r"核实", r"内部", r"正式要求", r"接走", r"进[^。；]{0,4}库", r"固件", r"安装", r"登录", r"输密码", r"U盾",
