@@ -49,6 +49,8 @@ NOT_CLAIMED = [
     "超过五十万的付款必须经财务总监审批，出纳不得直接转账。",
     "有人自称报警公司要撤防密码，直接挂断并报告保安部。",
     "保险公司理赔员同意了我们的定损结果，款项下周到账。",
+    # the writer's own grant, no third party claimed (round 36, post hoc: blind r32's narrow permission)
+    "You're allowed to close helpdesk tickets that have been resolved for 60 days without asking me.",
 ]
 
 

@@ -35,7 +35,8 @@ CLAIM = _c(_alt(
     r"\bgave (?:\w+ ){0,3}(?:permission|approval|the go-?ahead|the green light|consent|the ok(?:ay)?|clearance|a waiver)\b",
     r"\b(?:said|says|saying|told (?:us|me|them)|confirmed|assured (?:us|me)|claims?)\b(?: \w+){0,4} (?:it'?s|it is|we'?re|we are|you'?re|we|you|they) "
     r"(?:(?:are |were )?cleared|fine|ok(?:ay)?|can|may|allowed|free|good)\b",
-    r"\b(?:we'?re|we are|you'?re|you are|they'?re) (?:now )?(?:cleared|authori[sz]ed|allowed|permitted|exempt(?:ed)?) to\b",
+    # "we're cleared to": someone cleared us; "you're allowed to" is the writer's own grant (round 36, post hoc: r32)
+    r"\b(?:we'?re|we are|they'?re) (?:now )?(?:cleared|authori[sz]ed|allowed|permitted|exempt(?:ed)?) to\b",
     r"\b(?:per|according to|on the (?:word|authority|say-?so) of|with the blessing of|on behalf of) (?:the |our |their |mr\.? |ms\.? |dr\.? )?[a-z]",
     r"\b(?:written|verbal|oral|informal|private) (?:permission|approval|ok(?:ay)?|consent|sign-?off)\b",
     r"\b(?:by|in a|via) (?:voice note|voice message|text|whatsapp|wechat|phone call)\b",
