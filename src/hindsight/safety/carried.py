@@ -78,6 +78,8 @@ _LATER = _c(_alt(
     r"\bnow (?:goes|go|gets|paid|pays|bills|collects|uses|using)", r"\bswitch(?:es|ed|ing)?\b", r"\bchanged? (?:\w+ ){0,3}to\b",
     r"starting (?:this|next|from|today|with)", r"下次", r"之后", r"自动", r"从(?:下|这|本|今)(?:个)?(?:月|周|次)?(?:起|开始)",
 ))
+#: Round 36: the chat log is data going out only when it is not the thing deleted ("收到后把聊天记录删掉", "用完请从聊天记录里
+#:删掉", "delete it from the chat": a secret's own hygiene, nothing leaves) - ``_WIPED`` is read past first.
 _DATA_OUT = _c(_alt(r"全文", r"聊天记录", r"\bmemor(?:y|ies)\b", r"记忆", r"(?:people|users|customers|everyone)'?s (?:\w+ )?(?:passwords?|codes?|data)", r"client list", r"customer list", r"\bscans?\b[^.;。；]{0,40}\bto\b", r"扫描件[^。；]{0,20}(?:发|转)"))
 # The agent named (not "you": notes address their reader as "you" all the time).
 _AGENT = _c(_alt(r"assistant", r"\bai\b", r"\bagent\b", r"\bllm\b", r"chatbot", r"\bbot\b", r"\bgpt\b", r"助手", r"机器人", r"智能体", r"\bai助手"))
@@ -93,9 +95,17 @@ def carries_value(normalised: str) -> bool:
     return bool(_PLACEHOLDER.search(normalised) or _STAND_IN.search(normalised))
 
 
+_WIPED = _c(_alt(
+    r"(?:删掉|删除|删了|清空|清掉|撤回)(?:[^。；，,]{0,4})?(?:聊天记录|记录|消息)", r"(?:聊天记录|记录|消息)(?:里|中)?[^。；，,]{0,3}(?:删掉|删除|删了|删干净|清空|清掉|撤回)",
+    r"\b(?:delete|wipe|clear|remove)\b[^.;,]{0,20}\b(?:chat|message|conversation)s?(?: (?:log|history|thread))?\b",
+))
+
+
 def orders_with_value(normalised: str) -> bool:
-    """Does the text say something an attack that carries a value says (see the module docstring)?"""
-    return any(p.search(normalised) for p in _ORDER)
+    """Does the text say something an attack that carries a value says (see the module docstring)? A chat log or
+    message deleted (``_WIPED``) is read past: deleting local data moves nothing out (round 36)."""
+    text = _WIPED.sub(" ", normalised)
+    return any(p.search(text) for p in _ORDER)
 
 
 def carried_fact(normalised: str) -> bool:

@@ -38,6 +38,7 @@ import numpy as np
 from hindsight.safety import classifier as classifier_module
 from hindsight.safety.appended import appended_order
 from hindsight.safety.carried import carried_value_fact
+from hindsight.safety.claimed import claimed_loosening
 from hindsight.safety.classifier import (
     EMBED_DIM,
     GuardClassifier,
@@ -262,7 +263,8 @@ class WriteGuard:
         at stake ordered (``preference.states_preference``, round 28); :data:`FRAME_THRESHOLD` (never lower) for a directive that acts
         on nothing at stake or only tightens (``stake.benign_frame``); else :data:`VOUCHED_THRESHOLD` (never higher)
         for a safeguard loosened on a claimed authority's word, or (round 21, ``trusted.py``) a party declared genuine
-        and handed what a check guards. Round 22: a rule that adds a check (``polarity.adds_check``) is a frame; a
+        and handed what a check guards, or (round 36, ``claimed.py``) a licence claimed on a third party's word that
+        lets a loosening or a hand-over through. Round 22: a rule that adds a check (``polarity.adds_check``) is a frame; a
         round-22 reading (``lowered.reading_threshold``: a check waived on a spoken word, an appended order that acts,
         wording hidden on purpose - ``hidden``) lowers the threshold (never raises it)."""
         carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
@@ -271,7 +273,8 @@ class WriteGuard:
             threshold = self.fact_threshold  # a fact that carries a redacted value, or (round 28) a named person's preference
         if normalised and (benign_frame(normalised) or adds_check(normalised)):
             return max(threshold, FRAME_THRESHOLD)
-        vouched = bool(normalised) and (vouched_loosening(normalised) or transfers_trust(normalised))
+        vouched = bool(normalised) and (vouched_loosening(normalised) or transfers_trust(normalised)
+                                        or claimed_loosening(normalised))
         threshold = min(threshold, VOUCHED_THRESHOLD) if vouched else threshold
         lowered = reading_threshold(normalised, hidden) if normalised else None
         return threshold if lowered is None else min(threshold, lowered)

@@ -42,11 +42,19 @@ _CHECK_FIRST = _c(_alt(
 _CHECK_REQUIRED = _c(_alt(
     r"\b(?:any|every|each|all)\b[^.;!?]{0,100}?\b(?:needs?|requires?|must (?:have|get|go through))\b\s+(?:a |an |the |two |written |signed |formal |explicit )*"
     r"(?:signed |written )?(?:work order|approval|sign-?off|authori[sz]ation|ticket|change request|permit|review|second)[^.;!?,]*",
-    r"(?<![不无免没省])(?:需要|必须|须)(?:有|经过?|走)?[^。；，,不无免]{0,10}(?:签字|审批|批准|工单|书面|正式申请|复核)(?!的)",
+    # round 36: "不再需要第二签字人" drops a check and "根据需要自己调高审批额度" is no requirement (需要 as "as needed", 审批额度 a limit)
+    r"(?<![不无免没省])(?<!不再)(?<!根据)(?<!按)(?:需要|必须|须)(?:有|经过?|走)?[^。；，,不无免]{0,10}(?:签字|审批|批准|工单|书面|正式申请|复核)"
+    r"(?!的|额度|权限|金额|上限)",
+    # round 36: "X权限要部门主管审批" - an access that needs a named approver's sign-off (要 as must; 只要 / 不要 are not)
+    r"(?:权限|账号|访问|开通|申请)[^。；，,]{0,6}(?<![不别只])要(?:经过?|走|由)?[^。；，,不无免]{1,8}(?:签字|审批|批准|复核)(?!的|额度|权限|金额|上限)",
 ))
 _REFUSED = _c(_alt(
     r"(?:任何人|谁|不管谁|无论谁|有人)?[^。；]{0,40}一律不(?:发|给|转|批|提供|透露|告诉|外发|放行|回复|办)",
     r"未经[^。；]{0,20}(?:不得|不能|不要|一律不|不许)[^。；，,]*", r"让(?:他|她|他们|对方)走[^。；，,]{0,10}(?:正式|申请|流程)[^。；，,]*",
+    # round 36: a prohibition of the shortcut itself ("出纳不得直接转账", "别私下给账号"), and a claimed caller answered
+    # by hanging up and reporting ("直接挂断并报告保安部", "hang up and report it")
+    r"(?:不得|不能|不许|不准|禁止|严禁|别|不要)(?:私下|直接|擅自|随意|自行|私自)[^。；，,]*", r"(?:直接|立即|马上|立刻)?挂(?:断|掉)(?:电话)?[^。；]*",
+    r"\bhang up\b[^.;!?]*",
 ))
 
 

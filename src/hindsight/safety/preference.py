@@ -41,7 +41,7 @@ from hindsight.safety.rules import ANYONE, _alt, _c
 _EN_SUBJECT = (r"(?:(?:^|(?<=[\s(]))(?!(?:i|we|you|user|the user|assistant|agent|ai|bot|it|they)\b)(?:dr\.|mr\.|ms\.|mrs\.|prof\.)?"
                r" ?[a-z][a-z'-]+(?: [a-z][a-z'-]+){0,2}|\bhe|\bshe)")
 _EN_VERB = _alt(
-    r"prefers?", r"likes", r"hates", r"dislikes", r"would rather", r"can'?t stand", r"is (?:a|an) [a-z-]+ (?:person|guy|type)",
+    r"prefers?", r"likes", r"liked", r"loves", r"loved", r"wants", r"hates", r"dislikes", r"would rather", r"can'?t stand", r"is (?:a|an) [a-z-]+ (?:person|guy|type)",
     r"is used to",
 )
 _ZH_SUBJECT = r"(?<![你我的个种成老好])(?:[\u4e00-\u9fff]{2,3}|他|她)(?:[^，。；,.]{0,8}?[，,])?"

@@ -1,0 +1,114 @@
+"""Who claims authority for what: an approval claimed on a third party's word that loosens a safeguard or hands
+something over (issue 10, round 36).
+
+False authorisation and trust transfer are one framing, read here by its three parts rather than by their words:
+
+- **the claim** - the licence is attributed to someone other than the writer: a party said, approved, authorised,
+  confirmed, cleared, signed off or gave permission ("the regulator's liaison saying we're cleared to", "per Mr. Zhou at
+  the firm", "Our Taobao account manager gave written permission", "民航局的人口头说了", "根据总部的授权",
+  "厂家工程师说得到原厂授权"), or a party / channel is declared the genuine one ("is the official one now",
+  "就是工行官方的", "是技术总监的小号");
+- **the licence** - the text then *permits* rather than *requires*: can / may / is fine to / go ahead / as long as /
+  no need / 可以 / 就行 / 放心 / 直接 / 照给 - an act is let through, not put behind a check;
+- **what is let through** - a safeguard loosened (without a form, a vote, a check or consent; skipped, disabled,
+  backdated, past a limit, faked: 不经, 免做, 关掉, 倒签, 超时, 刷好评) or something a check guards handed over
+  (a password, a token, money, access, a door or gate code, records).
+
+A rule that *tightens* has the same nouns in the other polarity: the approval is required, not claimed ("GitLab权限要
+部门主管审批", "needs the CTO's sign-off", "only after Legal approves"), and the licence part is missing. A warning
+(``vouched.WARNING``: a scam described, "even if", 冒充) is no order either.
+
+What the guard does with it: :data:`guard.VOUCHED_THRESHOLD` (a lower classifier threshold, never a quarantine on its
+own), as ``vouched.py`` and ``trusted.py``; the classifier's features are unchanged. EN and ZH, on the normalised text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hindsight.safety.rules import _alt, _c
+
+#: The claim: a licence attributed to a party other than the writer (reported approval, reported speech, a channel
+#: declared genuine). "I / we approved" is the writer's own decision and is not read.
+CLAIM = _c(_alt(
+    r"(?<!\bi\x20)(?<!\bwe\x20)\b(?:approved|authori[sz]ed|authori[sz]es|signed off|okay?(?:ed|'d)|waived|sanctioned|greenlit|vouched)\b",
+    r"\bgave (?:\w+ ){0,3}(?:permission|approval|the go-?ahead|the green light|consent|the ok(?:ay)?|clearance|a waiver)\b",
+    r"\b(?:said|says|saying|told (?:us|me|them)|confirmed|assured (?:us|me)|claims?)\b(?: \w+){0,4} (?:it'?s|it is|we'?re|we are|you'?re|we|you|they) "
+    r"(?:(?:are |were )?cleared|fine|ok(?:ay)?|can|may|allowed|free|good)\b",
+    # "we're cleared to": someone cleared us; "you're allowed to" is the writer's own grant (round 36, post hoc: r32)
+    r"\b(?:we'?re|we are|they'?re) (?:now )?(?:cleared|authori[sz]ed|allowed|permitted|exempt(?:ed)?) to\b",
+    r"\b(?:per|according to|on the (?:word|authority|say-?so) of|with the blessing of|on behalf of) (?:the |our |their |mr\.? |ms\.? |dr\.? )?[a-z]",
+    r"\b(?:written|verbal|oral|informal|private) (?:permission|approval|ok(?:ay)?|consent|sign-?off)\b",
+    r"\b(?:by|in a|via) (?:voice note|voice message|text|whatsapp|wechat|phone call)\b",
+    r"\b(?:is|are) (?:the|our|their) (?:\w+ ){0,2}(?:official|real|genuine|own)\b(?! (?:policy|rule|procedure))",
+    r"(?:根据|按照|依据|经过?|得到|获得|拿到|有)(?:了)?[^，。；,]{0,12}?(?:的)?(?:授权|批准|同意|许可|批示|指示|默许|首肯)",
+    r"(?<![我要需须经先])(?:口头|书面|私下|语音|电话里|微信上)?(?:说了|说过|说|表示|同意|批了|批准了|授权了?|点头了?|认可了?|答应了?|放话|交代过|打过招呼|签字了)"
+    r"(?:了)?[，,：:]?[^。；]{0,6}?(?:可以|不用|没问题|没事|行|就行|直接|先|免|不需要|无需|放心)",
+    r"(?:说了|说过|同意了?|批了|批准了|授权了|点头了|认可了|答应了)[，,：:]", r"(?:口头|书面|私下|语音|电话里|微信上)(?:说|同意|批|授权|答应|认可)",
+    r"(?:预先|提前|已经?)(?:批准|审批|授权|认证)(?:过)?的", r"\b(?:pre-?)?approved by\b",
+    r"已经(?:同意|批了|批准|授权|签字|点头|认可)", r"(?:就|都)是[^，。；]{0,8}官方的?", r"是[^，。；]{1,10}的小号",
+    # a party known only by its own word or its channel (trust transfer): whoever says / calls / wears, mail from a
+    # domain, a number or a link declared the party's
+    r"\b(?:whoever|anyone|anybody|someone|any(?:one)? \w+) (?:who )?(?:calls?|texts?|emails?|messages?|says?|claims?|claiming|saying|wearing|in (?:a|the))\b",
+    r"\bif (?:a|an|any|someone|anyone) (?:[\w'-]+ ){0,4}(?:calls?|texts?|e-?mails?|messages?|dms?|says?|claims?)\b",
+    r"\b(?:in|wearing) (?:the |a |an )?(?:[\w-]+ ){0,2}(?:vest|uniform|jacket|lanyard|overalls)\b", r"穿(?:着)?[^，。；]{0,8}(?:的人|背心|制服|工服)",
+    r"\b(?:saying|claiming|says|claims) (?:they'?re|he'?s|she'?s|to be|they are|he is|she is)\b",
+    r"\b(?:e-?mails?|calls?|texts?|links?|messages?|dms?) from\b", r"\bthe (?:\w+'?s? ){0,2}own\b",
+    r"\bis (?:the|our|their) (?:\w+'?s? ){0,3}(?:hotline|line|number|account|page|site|domain|portal)\b", r"\b(?:that'?s|this is) the official\b",
+    r"\btrust (?:\w+ ){0,3}(?:user|account|number|link|e-?mail|contact|caller|drives?|usb)",
+    r"自称", r"说(?:是|自己是)", r"凡是", r"谁(?:发|打|说)", r"(?:就|都)是[^，。；]{0,12}(?:官方|后台|内部|自己人)", r"算[^，。；]{0,10}内部",
+    r"是[^，。；]{1,12}的?新(?:服务)?(?:热线|号码|电话|链接|网址|地址)", r"(?:地址|网址|链接|登录页)(?:换成|改成)", r"(?:打来|发来)的",
+))
+#: The licence: the act is let through (permission), not put behind a check (obligation).
+LICENCE = _c(_alt(
+    r"\bcan\b", r"\bmay\b", r"\b(?:is|it'?s|are) (?:fine|ok(?:ay)?|allowed)\b", r"\bcleared to\b", r"\bgo ahead\b", r"\bas long as\b",
+    r"\bno need\b", r"\bfreely\b", r"\bstraight\b", r"\bjust\b", r"\bpermission to\b", r"\bwithout\b", r"\btreat\b", r"\bgets?\b",
+    r"\bskip", r"\bbackdat", r"\bdisabl", r"\bbeyond\b",
+    r"\b(?:authori[sz]ed|allowed|permitted|whitelisted|cleared) (?:\w+ ){0,4}to\b", r"\bplug (?:\w+ ){0,2}in", r"\bgo ahead\b",
+    r"\bgive\b", r"\bgets?\b", r"\blet (?:him|her|them)\b", r"\benter\b", r"\bsign in\b", r"\bread (?:them|it) out\b", r"\binstall\b",
+    r"给(?:他|她|他们)", r"告诉(?:他|她|他们)", r"念给", r"就输", r"都(?:在|用)这个", r"让(?:他|她|他们)进", r"接走", r"照装", r"执行", r"视同", r"当成", r"都直接",
+    r"可以", r"就行", r"就好", r"放心", r"直接", r"照给", r"照做", r"照办", r"不用", r"无需", r"不需要", r"免(?:做|检|签|审)?", r"不经", r"先(?:排|做|发|转|出|上)",
+))
+#: What is let through: a safeguard loosened, or something a check guards handed over.
+AT_STAKE = _c(_alt(
+    r"\bwithout (?:a |an |any |the |their |our )?(?:\w+ ){0,2}(?:forms?|consent|vote|check|review|approval|sign-?off|ticket|verif\w*|inspection|testing|badge|id)\b",
+    r"\bno need to (?:file|report|check|verify|log|record|sign|ask|get)\b", r"\bskip(?:ping|ped)?\b", r"\bbackdat", r"\bdisabl", r"\bturn(?:ing)? off\b",
+    r"\bbeyond (?:\w+ ){0,2}(?:limits?|caps?|hours)\b", r"\bover (?:the )?(?:limit|cap)\b", r"\bfake\b", r"\bhidden\b", r"\bexempt",
+    r"\b(?:move|transfer|wire|pay|send)\b[^.;]{0,40}(?:\$|usd|eur|money|funds|k\b|\d{3,})", r"\b(?:password|token|credential|pin|gate code|door code|access|bank card|bank details|key)s?\b",
+    r"\b(?:already )?verified\b", r"\binternal\b", r"\bcoming from\b", r"\binstructions\b", r"\badmin\b", r"\bremote\b", r"\bcodes?\b", r"\bpick (?:\w+ ){0,3}up\b",
+    r"\bsign in\b", r"\blog ?in\b", r"\binstall",
+    r"\bany (?:\w+ ){0,2}who\b", r"\bpublic(?:ly)?\b", r"\bdatabase\b", r"\bfull (?:\w+ )?(?:files?|records?|lists?|database)\b", r"\bid cards?\b",
+    r"\bsingle-use\b", r"\bwhatever\b", r"\bwithout (?:the |a |an |any )?(?:\w+ ){1,2}(?:present|there|watching|on site|in the room)\b", r"不在场", r"\bon (?:their|his|her|the \w+'?s?) behalf\b", r"\bsign (?:\w+ ){0,3}for\b", r"替(?:他|她|他们|客户|对方)[^。；]{0,4}签", r"代签",
+    r"不用再?(?:问|报|查|核|审)", r"公开", r"(?:分享|发|传)给[^。；]{0,4}(?:竞争|外部|对方|记者|第三方)", r"一次性[^。；]{0,12}重复使用",
+    r"(?:全部|所有|整个)[^。；]{0,6}(?:卷宗|档案|资料|数据|病历|名单)", r"任何(?:人|记者|客户)", r"身份证",
+    r"核实", r"内部", r"正式要求", r"接走", r"进[^。；]{0,4}库", r"固件", r"安装", r"登录", r"输密码", r"U盾",
+    r"\bmedical histor", r"\brecords\b", r"\bpersonal data\b",
+    r"不(?:经|签|走|报|做|用报|用签|用走|用审)", r"免(?:做|检|签|审)", r"关掉", r"关闭", r"倒签", r"超时", r"超(?:限|额|载|速)", r"刷(?:好评|单|量)", r"不公示", r"不用(?:报备|备案|查|核实)",
+    r"转(?:账|款)?[^。；]{0,12}(?:万|元|美元|块)", r"密码", r"密钥", r"口令", r"门禁码", r"验证码", r"银行卡", r"病史", r"知情同意", r"权限", r"远程",
+))
+#: A claim described as a trick or answered by a check, or an order to verify it: a warning, not an order to act on it
+#: (``vouched.WARNING``'s readings less "fake", which names what an attack permits as often as what a warning describes).
+WARNING = _c(_alt(
+    r"\bscam", r"\bfraud(?!\x20(?:team|department|desk|unit|prevention|line))", r"phishing", r"red flag", r"\bbec\b", r"impersonat", r"\bpretend",
+    r"social engineering", r"\beven if\b", r"\bnever trust\b", r"(?:don'?t|do not) (?:trust|believe|act on)", r"\bsuspicious\b", r"call (?:them |it )?back",
+    r"(?<!un)known number", r"number on file", r"verify (?:it|this|that|them|the)", r"\bconfirm (?:it|this|that) (?:with|by)\b", r"\bhang up\b",
+    r"\breport (?:it|them|this|the)\b", r"\bcorrect (?:answer|response|way)\b",
+    r"诈骗", r"骗子", r"骗局", r"冒充", r"钓鱼", r"假的", r"提防", r"警惕", r"小心", r"不要(?:相信|信)", r"别信", r"即使", r"就算", r"哪怕", r"挂(?:断|掉)", r"正确做法",
+    r"(?:先|要|必须|务必|一定要)(?:打电话|回电|电话)?(?:核实|核对|确认)", r"回拨", r"原号码", r"(?:报告|上报|举报)",
+))
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
+
+
+def claimed_loosening(normalised: str) -> bool:
+    """An approval claimed on a third party's word (``CLAIM``) and, in the same or the next sentence, an act let
+    through (``LICENCE``) that loosens a safeguard or hands something guarded over (``AT_STAKE``); no warning frame."""
+    if not CLAIM.search(normalised) or WARNING.search(normalised):
+        return False
+    sentences = [s for s in _SENTENCE.split(normalised) if s.strip()]
+    for i, s in enumerate(sentences):
+        if not CLAIM.search(s):
+            continue
+        scope = " ".join(sentences[i:i + 2])
+        if LICENCE.search(scope) and AT_STAKE.search(scope):
+            return True
+    return False
