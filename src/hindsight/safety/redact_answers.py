@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from hindsight.safety.redact_roles import code_shaped, password_shaped
+from hindsight.safety.redact_turns import turns
 from hindsight.safety.validators import looks_random
 
 Span = tuple[str, int, int]
@@ -88,12 +89,7 @@ def find_answered_values(text: str) -> list[Span]:
         return []
     out: list[Span] = []
     asked: dict[str, int] = {}
-    pos = 0
-    for i, line in enumerate(text.split("\n")):
-        start, end = pos, pos + len(line)
-        pos = end + 1
-        head = _HEAD.match(text, start, end)
-        say = head.end() if head else start
+    for i, say, end in turns(text, _HEAD):
         live = sorted((k for k, at in asked.items() if 0 < i - at <= 2), key=lambda k: -asked[k])
         if live:
             lead = _LEAD.match(text, say, end)

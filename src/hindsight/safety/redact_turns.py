@@ -13,6 +13,7 @@ is no code; an error / zip / promo code asked for names no secret. Linear: one p
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from hindsight.safety.redact_roles import code_noun_pattern, code_shaped, not_secret_code
 
@@ -28,6 +29,17 @@ _UNIT_AFTER = re.compile(r"(?i)\s*(?:位|个|次|分钟|秒|小时|天|年|元|�
                          r"people\b|items\b|times\b|reps\b)")
 
 
+def turns(text: str, head: re.Pattern[str]) -> Iterator[tuple[int, int, int]]:
+    """Each line of `text` as a dialogue turn: (its index, where what is said starts - after `head`, a time stamp and a
+    speaker's label or a dash - and where the line ends), offsets into `text`."""
+    pos = 0
+    for i, line in enumerate(text.split("\n")):
+        start, end = pos, pos + len(line)
+        pos = end + 1
+        m = head.match(text, start, end)
+        yield i, (m.end() if m else start), end
+
+
 def _names_code(text: str, start: int, end: int) -> bool:
     m = _ASKS.search(text, start, end)
     return m is not None and not not_secret_code(text, m.start())
@@ -39,12 +51,7 @@ def find_turn_codes(text: str) -> list[Span]:
         return []
     out: list[Span] = []
     asked_at = -10
-    pos = 0
-    for i, line in enumerate(text.split("\n")):
-        start, end = pos, pos + len(line)
-        pos = end + 1
-        head = _HEAD.match(text, start, end)
-        say = head.end() if head else start
+    for i, say, end in turns(text, _HEAD):
         if 0 < i - asked_at <= 2:
             m = _ANSWER.match(text, say, end)
             if m is not None:
