@@ -3,6 +3,11 @@ of `bench/results/hyg37_rule.md`.
 
     PYTHONPATH=src:bench python bench/hyg37.py fixed SCANS LORO.json T OUT.json   # arm A at one t for every set
     PYTHONPATH=src:bench python bench/hyg37.py engine MAIN.json ON.json [OUT.json] # funnel cells, main vs on
+    PYTHONPATH=src:bench python bench/hyg37.py arms KEEPS SCANS LORO.json OUT_DIR  # hyg36.arms, KEEPS' gate
+    PYTHONPATH=src:bench python bench/hyg37.py stores KEEPS T OUT.json LOGROOT...  # hyg36_stores, KEEPS' side
+
+KEEPS (the addendum's candidate B): which keeps of the rules the side reads - subject (round 36's), blockers (the
+merge blockers' keep, `both_ways.BLOCKED`) or both.
 
 `fixed` is `hyg36.arms`' arm A with t fixed (the in-sample view beside the held-out one; `hygdecide32.py report`
 tabulates it). `engine` reads two `hygiene_funnel.py` outputs of the same rounds and prints, per round and pooled,
@@ -17,7 +22,46 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import hyg36
 from hyg36 import CLASS, _action, _scans, gate
+
+KEEPS = ("subject", "blockers", "both")
+
+
+def keeps_gate(keeps: str) -> Any:
+    """`hyg36.gate` for the keeps named (`bench/results/hyg37_rule_addendum.md`)."""
+    from hindsight.write.both_ways import BLOCKED
+    from hindsight.write.conflict import SHARES_SUBJECT
+    from hindsight.write.conversions import written_alike
+    from hindsight.write.slot_value_change import same_slot_change
+
+    if keeps not in KEEPS:
+        raise SystemExit(f"KEEPS: must be one of {KEEPS}, not {keeps!r}")
+
+    def read(row: dict[str, Any]) -> bool:
+        reason = row["rules"][1]
+        inside = ((keeps != "blockers" and reason.startswith(SHARES_SUBJECT))
+                  or (keeps != "subject" and BLOCKED in reason))
+        if not inside:
+            return False
+        old, new = written_alike(row.get("old") or row["existing"], row.get("new_r") or row["new"])
+        return same_slot_change(old, new) is not None
+    return read
+
+
+def arms(keeps: str, scan_dirs: str, loro_file: str, out_dir: str) -> None:
+    hyg36.gate = keeps_gate(keeps)  # type: ignore[assignment]
+    hyg36.arms(scan_dirs, loro_file, out_dir)
+
+
+def stores(keeps: str, *args: str) -> None:
+    import hyg36_stores
+
+    import hindsight.write.keep_decision as keep_decision
+    keeps_gate(keeps)  # checks the name
+    keep_decision.SLOT_SUBJECT, keep_decision.SLOT_BLOCKERS = keeps != "blockers", keeps != "subject"
+    sys.argv = ["hyg36_stores.py", *args]
+    hyg36_stores.main()
 
 
 def fixed(scan_dirs: str, loro_file: str, t: str, out: str) -> None:
@@ -68,4 +112,4 @@ def engine(main_file: str, on_file: str, out: str | None = None) -> None:
 
 if __name__ == "__main__":
     command, *rest = sys.argv[1:]
-    {"fixed": fixed, "engine": engine}[command](*rest)
+    {"fixed": fixed, "engine": engine, "arms": arms, "stores": stores}[command](*rest)
