@@ -1,7 +1,7 @@
 """Hygiene round 37 (issue 10): hyg36's same-slot change side with its shared-content floor, measured under the rule
 of `bench/results/hyg37_rule.md`.
 
-    PYTHONPATH=src:bench python bench/hyg37.py fixed SCANS LORO.json T OUT.json   # arm A at one t for every set
+    PYTHONPATH=src:bench python bench/hyg37.py fixed SCANS LORO.json T OUT.json [KEEPS]  # arm A, one t, every set
     PYTHONPATH=src:bench python bench/hyg37.py engine MAIN.json ON.json [OUT.json] # funnel cells, main vs on
     PYTHONPATH=src:bench python bench/hyg37.py arms KEEPS SCANS LORO.json OUT_DIR  # hyg36.arms, KEEPS' gate
     PYTHONPATH=src:bench python bench/hyg37.py stores KEEPS T OUT.json LOGROOT...  # hyg36_stores, KEEPS' side
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import hyg36
-from hyg36 import CLASS, _action, _scans, gate
+from hyg36 import CLASS, _action, _scans
 
 KEEPS = ("subject", "blockers", "both")
 
@@ -64,7 +64,8 @@ def stores(keeps: str, *args: str) -> None:
     hyg36_stores.main()
 
 
-def fixed(scan_dirs: str, loro_file: str, t: str, out: str) -> None:
+def fixed(scan_dirs: str, loro_file: str, t: str, out: str, keeps: str = "subject") -> None:
+    read = keeps_gate(keeps)
     scans = _scans(scan_dirs)
     loro = json.loads(Path(loro_file).read_text(encoding="utf-8"))
     point = float(t)
@@ -73,7 +74,7 @@ def fixed(scan_dirs: str, loro_file: str, t: str, out: str) -> None:
         rows = {}
         for k, r in fold["rows"].items():
             assert scans[k]["label"] in CLASS, k
-            rows[k] = [_action(int(r[0]), float(r[2]), gate(scans[k]), point), r[1], float(r[2])]
+            rows[k] = [_action(int(r[0]), float(r[2]), read(scans[k]), point), r[1], float(r[2])]
         arm[s] = {"t_merge": fold["t_merge"], "t_change": point, "rows": rows}
     Path(out).write_text(json.dumps(arm, indent=0), encoding="utf-8")
 
