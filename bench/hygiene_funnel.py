@@ -230,6 +230,8 @@ def main() -> int:
                         "decision's change side on at the ensemble's own t_change (`keep_decision.CHANGES`; round 35)")
     parser.add_argument("--slot-changes", type=float, help="switch on the round-36 change side inside the rules' "
                         "shares-the-subject keep (`keep_decision.SLOT_CHANGES`) at this p(change) (`SLOT_T`)")
+    parser.add_argument("--slot-keeps", choices=("subject", "blockers", "both"), default="subject", help="with "
+                        "--slot-changes: the rules' keeps the side reads (round 37: `SLOT_SUBJECT`, `SLOT_BLOCKERS`)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -241,6 +243,8 @@ def main() -> int:
     if args.slot_changes is not None:
         import hindsight.write.keep_decision as keep_decision
         keep_decision.SLOT_CHANGES, keep_decision.SLOT_T = True, args.slot_changes
+        keep_decision.SLOT_SUBJECT = args.slot_keeps in ("subject", "both")
+        keep_decision.SLOT_BLOCKERS = args.slot_keeps in ("blockers", "both")
         if not getattr(keep_decision.decide, "recorded", False):
             keep_decision.decide = _recorded(keep_decision.decide)  # type: ignore[assignment]
     if args.no_veto_holds:

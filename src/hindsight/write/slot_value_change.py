@@ -17,6 +17,9 @@ of that keep (EN and ZH) and answers the change's evidence, or None:
 
 * (round 36 v3, post hoc) a marker's change also keeps an old content word beyond the old subject
   (`attribute_kept`): sharing the subject alone is another attribute of it.
+* (round 37, hyg36's floor) the texts share content (`shared_content`): a third of either side's content, or an old
+  subject that is not only a who-word and that the new text keeps. Two store memories that share one word ("用",
+  "已经") are not one slot, whatever a model fitted on the hygiene sets' pairs says of them.
 
 When unsure the answer is None: both memories are kept. The reading only looks at texts, never at vectors.
 """
@@ -28,7 +31,7 @@ import re
 import unicodedata
 
 from hindsight.write.analysis import Unit, analyse, content_diff
-from hindsight.write.evidence import Slots
+from hindsight.write.evidence import WHO_WORDS, Slots
 
 #: A new state said in the new text (checked where the old text lacks the same marker).
 _NOW_EN = re.compile(
@@ -56,6 +59,10 @@ _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 _COPULA = frozenset({"is", "are", "was", "were", ":", "：", "是", "为", "用", "在"})
 #: v3 (post hoc): a marker's change also needs the old attribute kept (`attribute_kept`).
 ATTRIBUTE_KEPT = True
+#: Round 37 (hyg36's floor, declared in bench/results/hyg37_rule.md): the reading needs shared content (`shared_content`).
+SHARED_FLOOR = True
+#: The share of either side's content (`PairAnalysis.containment` / `coverage`) that is shared content by itself.
+SHARED_SHARE = 0.34
 #: Heads of a document an owner often holds two of (`_qualifier_swap`).
 _DOCUMENT = re.compile(r"通行证|护照|签证|驾照|证件|身份证|^passport|^visa|^licen[cs]|^permit")
 #: Addition: the new text adds a thing or another value beside the old one.
@@ -131,6 +138,17 @@ def attribute_kept(old: str, new: str) -> bool:
     return any(id(u) not in lost and id(u) not in subject for u in s.old_content)
 
 
+def shared_content(old: str, new: str) -> bool:
+    """The texts share content beyond one word: a third of either side's content units (`SHARED_SHARE`), or an old
+    subject that is not only a who-word ("the user", 我, 团队) and that the new text keeps whole. "黄博习惯VS Code +
+    PlatformIO，不用Keil" / "办公室WiFi：员工用Ferrule-Staff ..." share one word (用) and no subject (round 36's stores)."""
+    a = analyse(old, new)
+    if max(a.containment, a.coverage) >= SHARED_SHARE:
+        return True
+    s = Slots.of(a)
+    return any(u.text not in WHO_WORDS for u in s.subject) and s.subject_kept()
+
+
 def _has(text: str, word: str) -> bool:
     if re.match(r"[a-z]", word):
         return re.search(rf"\b{re.escape(word)}s?\b", text) is not None
@@ -159,7 +177,7 @@ def value_swapped(old: str, new: str) -> tuple[str, str] | None:
 
 def same_slot_change(old: str, new: str) -> str | None:
     """The evidence that `new` gives the same slot of `old` a new value (see the module doc), or None (keep both)."""
-    if addition(old, new):
+    if addition(old, new) or (SHARED_FLOOR and not shared_content(old, new)):
         return None
     swapped = value_swapped(old, new)
     if swapped:
