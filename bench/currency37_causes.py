@@ -1,6 +1,7 @@
 """Why a stale memory reads as current, per released retrieval round (issue 10, currency round 37).
 
     python bench/currency37_causes.py STORES OUT_DIR r16 r17 ...     # OUT_DIR/rN.json per round, OUT_DIR/total.json
+    python bench/currency37_causes.py STORES OUT_DIR r29 ... --value-on   # the search with `value_slot.RULE.on`
 
 A round whose OUT_DIR/rN.json exists is not asked again (the table is summed from the files).
 

@@ -1,17 +1,18 @@
 """Offline replay of the round-37 read reading (`retrieval/value_slot.py`) on the pools `currency37_causes.py` dumped.
 
-    python bench/currency37_replay.py STORES DUMP_DIR OUT.json r16 ... [--grid]
+    python bench/currency37_replay.py STORES DUMP_DIR OUT.json r16 ... [--only SETTING] [--trace FLAGS.jsonl]
 
 For each question, the search's full hit list before its head is cut (12 hits, main's order, flags and currency) is
 read again by `mark_value_changes` - the module itself, on SearchHit objects rebuilt from the store, vectors and the
 store-wide nearest check from the store's own vectors - and the head of 5 scored as `blind_eval.py retrieval` scores
 it: both stale readings, false-flag memories, hit@5 per category. Settings: main (the dump as it is) and the grid of
-`same_slot` floors x `store_nearest`. `--loro`: each round scored with the setting chosen on the other rounds of
-the training span (the rule in docs/benchmarks.md, "Currency, round 37").
+`same_slot` floors x `store_nearest` x `told`; `--only` one of them. Nothing is fitted: the setting is chosen on the
+development rounds pooled (`gain`), then read once on the held-out ones (docs/benchmarks.md, "Currency, round 37").
 """
 import argparse
 import dataclasses
 import json
+import sqlite3
 from collections import defaultdict
 from pathlib import Path
 
@@ -46,10 +47,14 @@ class Round:
         store = SQLiteStore(stores / rnd / "m.db")
         wanted = {self.ids.get(p["id"], p["id"]) for q in self.pools for p in q["pool"]}
         self.records = store.get_many(sorted(wanted))
-        z = np.load(f"/tmp/cur37/vec/{rnd}.npz")
-        self.vid = [self.ids[k] for k in z["ids"]]
-        self.V = z["V"]
-        self.active = np.array([s == "active" for s in z["status"]])
+        con = sqlite3.connect(f"file:{stores / rnd / 'm.db'}?mode=ro", uri=True)
+        stored = con.execute("select m.id, m.status, v.vector from memories m join vectors v on v.memory_rowid = m.rowid "
+                             "where m.namespace = 'r'").fetchall()
+        con.close()
+        self.vid = [mid for mid, _, _ in stored]
+        v = np.stack([np.frombuffer(b, dtype=np.float32) for _, _, b in stored])
+        self.V = v / np.linalg.norm(v, axis=1, keepdims=True)
+        self.active = np.array([status == "active" for _, status, _ in stored])
         self.row = {mid: i for i, mid in enumerate(self.vid)}
         allrec = store.get_many(self.vid)
         self.content = {mid: allrec[mid].content if mid in allrec else "" for mid in self.vid}

@@ -2,7 +2,8 @@
 telling a change (`retrieval.value_slot`), and a retired memory ranked below every memory of its `superseded_by`
 chain (`retrieval.supersession.order_superseded`).
 
-Texts written for these tests (not from any evaluation set). The value reading ships off (`value_slot.RULE.on`
+Texts written for these tests (not from any evaluation set): a parking bay given a new number, told by a note's own
+form ("From Monday", 原来的) with no word of `CHANGE_CUE`, which the shipped change tier does not read. The value reading ships off (`value_slot.RULE.on`
 False: measured, docs/benchmarks.md "Currency, round 37"); its tests switch it on. Fixed vectors (no model).
 """
 
@@ -18,7 +19,7 @@ from currency_hits import hit as _hit
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.read_model import Explanation, SearchHit
 from hindsight.retrieval import value_slot
-from hindsight.retrieval.currency import OUTDATED
+from hindsight.retrieval.currency import OUTDATED, mark_outdated
 from hindsight.retrieval.supersession import SUPERSEDED, order_superseded
 
 ON = dataclasses.replace(value_slot.RULE, on=True)
@@ -26,7 +27,7 @@ ON = dataclasses.replace(value_slot.RULE, on=True)
 CHANGES = [
     ("Staff parking for Dana: bay 117 on level B2 of the Harbour garage.",
      "From Monday Dana parks in bay 46 on level B2 of the Harbour garage."),
-    ("仓库叉车的租金是每台每月3000元，合同在行政部。", "从下个月起，仓库叉车的租金改成每台每月3500元。"),
+    ("小区车库里，林岚的车位是B3-208号。", "原来的车位收回了，林岚分到B3-071号车位。"),
 ]
 
 KEPT = [
@@ -60,7 +61,8 @@ def _search(old: str, new: str, rule: value_slot.ValueRule = ON) -> dict[str, Se
 
 @pytest.mark.parametrize(("old", "new"), CHANGES)
 def test_a_new_value_of_the_same_attribute_outdates_the_older_hit(old: str, new: str) -> None:
-    """Fails on main: no module (and `currency`'s change tier wants 3 shared anchors, which the EN pair has not)."""
+    """Fails on main: no module; `currency.mark_outdated` leaves both current (no word of `CHANGE_CUE`, and "bay
+    117 on" / "bay 46 on", B3-208号 / B3-071号 share no unit word for its value tier: the test below)."""
     assert value_slot.changed_value(old, new)
     got = _search(old, new)
     assert not got["old"].current and OUTDATED in got["old"].flags and got["old"].why.outdated_by == "new"
@@ -71,6 +73,16 @@ def test_a_new_value_of_the_same_attribute_outdates_the_older_hit(old: str, new:
 def test_another_attribute_period_or_script_stays_current(old: str, new: str) -> None:
     got = _search(old, new)
     assert got["old"].current and got["_first"].memory.id == "old"
+
+
+@pytest.mark.parametrize(("old", "new"), CHANGES)
+def test_the_shipped_change_tier_does_not_read_these_pairs(old: str, new: str) -> None:
+    texts = {"old": old, "new": new, "far": "The clinic's fax number is 555-0100."}
+    hits = mark_outdated([_hit("old", old, 0), _hit("far", texts["far"], 1), _hit("new", new, 5)], 5,
+                         lambda ids: {m: VECTORS[m] for m in ids},
+                         lambda v, d, f: sorted(((m, texts[m], float(x @ v)) for m, x in VECTORS.items()),
+                                                key=lambda t: -t[2])[:d])
+    assert all(h.current for h in hits)
 
 
 def test_a_new_value_told_without_a_change_stays_current() -> None:
