@@ -135,28 +135,24 @@ def mark_value_changes(hits: list[SearchHit], embeddings_of: Callable[[list[str]
     if len(window) < 2:
         return hits
     group = {h.memory.id: bias_group(h.memory.content) for h in window}
-    vectors: Mapping[str, np.ndarray] | None = None
+    vectors = embeddings_of([h.memory.id for h in window])  # the vectors first: most pairs end there, unread
     out = list(hits)
     outdated: set[str] = set()
     for new in sorted(window, key=lambda h: (h.memory.reference_time, h.memory.created_at)):
         for old in window:
+            a, b = old.memory.id, new.memory.id
             if (old is new or not old.current or old.memory.reference_time >= new.memory.reference_time
-                    or group[old.memory.id] != group[new.memory.id]):
+                    or group[a] != group[b] or a not in vectors or b not in vectors):
                 continue
-            reading = changed_value(old.memory.content, new.memory.content)
-            if not reading:
+            cos = float(np.dot(vectors[a], vectors[b]))
+            if cos < rule.same_slot.get(group[a], 2.0):
+                continue
+            if not changed_value(old.memory.content, new.memory.content):
                 continue
             if rule.told and not (states_change_read(new.memory.content)
                                   or states_note_change(old.memory.content, new.memory.content)):
                 continue
             if lasting(old.memory.type, old.memory.content) and not replans(old.memory.content, new.memory.content):
-                continue
-            vectors = vectors if vectors is not None else embeddings_of([h.memory.id for h in window])
-            a, b = old.memory.id, new.memory.id
-            if a not in vectors or b not in vectors:
-                continue
-            cos = float(np.dot(vectors[a], vectors[b]))
-            if cos < rule.same_slot.get(group[a], 2.0):
                 continue
             if not _nearest(a, b, cos, window, vectors, group, neighbours_of if rule.store_nearest else None,
                             outdated):
