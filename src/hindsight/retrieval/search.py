@@ -39,6 +39,7 @@ from hindsight.retrieval.scoring import (
 )
 from hindsight.retrieval.successors import pull_successors
 from hindsight.retrieval.supersession import order_superseded
+from hindsight.retrieval.value_slot import mark_value_changes
 from hindsight.storage.base import MemoryStore, Scope
 
 ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual", "gloss", "translated", "rendered"})
@@ -131,12 +132,14 @@ class HybridRetriever:
         # the currency window is the fixed depth whatever top_k asks for: a flag moves an older hit below the newer
         # one, so a wider window for a larger top_k would reorder the head (issue 10, round 20)
         neighbours = lambda vector, n, floor: self._neighbours(scope, vector, n, floor)  # noqa: E731
-        hits = mark_outdated(order_superseded(hits), top_k, self._embeddings, neighbours, depth=r.result_depth)
+        hits = mark_outdated(order_superseded(hits, self.store.get_many), top_k, self._embeddings, neighbours,
+                             depth=r.result_depth)
         hits = mark_asked_current(query, hits, self._embeddings, neighbours_of=neighbours)  # a present-tense question
         # a change told in a note; its nearest-neighbour check reaches retired memories (a note applied on write)
         retired_too = Scope(namespace=scope.namespace, statuses=(Status.active, Status.deprecated))
         hits = mark_note_changes(hits, self._embeddings, lambda vector, n, floor: self._neighbours(
             retired_too, vector, n, floor), r.result_depth)
+        hits = mark_value_changes(hits, self._embeddings, neighbours, r.result_depth)  # one attribute, a new value
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions
