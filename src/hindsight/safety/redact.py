@@ -55,8 +55,8 @@ from hindsight.safety.redact_cues import (
 from hindsight.safety.redact_echo import find_echoes
 from hindsight.safety.redact_estate import find_estate_addresses
 from hindsight.safety.redact_extent import bound, bound_all
-from hindsight.safety.redact_glued import find_glued_values
 from hindsight.safety.redact_fold import fold_for_finders, imitates_latin
+from hindsight.safety.redact_glued import find_glued_values
 from hindsight.safety.redact_ids import find_ids, find_prose_passwords
 from hindsight.safety.redact_keypad import find_keyed_codes
 from hindsight.safety.redact_lines import find_line_partners
