@@ -40,6 +40,9 @@ GONE = [
     ("支付回调的key更新为 Zr4Nx8Qp2Lm6Tv9W。", ["Zr4Nx8Qp2Lm6Tv9W"], ["支付回调"]),
     ("网关token已改为Tk8mQ2zX9rLp4VwN，要重启服务。", ["Tk8mQ2zX9rLp4VwN"], ["要重启服务"]),
     ("The webhook token was rotated to b7F2kQ9xLm4Rz8Wd.", ["b7F2kQ9xLm4Rz8Wd"], ["webhook token"]),
+    # a password noun glued to Chinese (pii36b's note: the pw / pass reading's lookbehind sees no boundary there)
+    ("服务器的pw改成 Hx7pLm29qz，今晚生效。", ["Hx7pLm29qz"], ["今晚生效"]),
+    ("打印机的pass是Qw8rTy2024，贴在机箱背面。", ["Qw8rTy2024"], ["贴在机箱背面"]),
     # controls: a person's car's VIN, a home address, a customer's address
     ("My car's VIN is 1HGCM82633A004352, insurance renews Friday.", ["1HGCM82633A004352"], ["insurance renews Friday"]),
     ("王阿姨家地址：上海市嘉定区曹安公路4988弄12号502室，周六上午在家。", ["4988弄12号502室"], ["周六上午在家"]),
@@ -72,6 +75,15 @@ KEEP = [
     ("token的过期时间改成 3600 秒。", ["3600"]),
     ("secret改成 SECRET_KEY_V2 这个环境变量名。", ["SECRET_KEY_V2"]),
     ("排序的key改成 created_at_desc 就行。", ["created_at_desc"]),
+    # the new nouns' neighbours: a hint code, a queue number, a payment QR code, a header's pins, durations, formats
+    ("提示码 4012 表示纸张卡住。", ["4012"]),
+    ("排队取号码是 1088，前面还有 20 人。", ["1088"]),
+    ("收款码是 1688 那个二维码。", ["1688"]),
+    ("PIN 1 is GND, PIN 2 is VCC on this header.", ["PIN 1", "PIN 2"]),
+    ("token改成 24 小时过期，refresh token改成 30 天。", ["24 小时", "30 天"]),
+    ("把key改成 sha256 哈希后的值再存。", ["sha256"]),
+    ("token换成了 JWT-v2 格式", ["JWT-v2"]),
+    ("登机牌boarding pass是CA1832航班", ["CA1832"]),
     # a VIN in an auction lot line
     ("Lot 88 - 2016 Honda Accord, VIN 1HGCR2F3XGA123456, reserve not met.", ["1HGCR2F3XGA123456"]),
     ("拍品 032 号：2019款凯美瑞，车架号 LVGBE40K8KG123456，起拍价 8 万。", ["LVGBE40K8KG123456"]),
