@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from hindsight.safety.redact_roles import code_shaped, password_shaped
-from hindsight.safety.redact_turns import turns
+from hindsight.safety.redact_turns import answer_label, turns
 from hindsight.safety.validators import looks_random
 
 Span = tuple[str, int, int]
@@ -92,7 +92,7 @@ def find_answered_values(text: str) -> list[Span]:
     for i, say, end in turns(text, _HEAD):
         live = sorted((k for k, at in asked.items() if 0 < i - at <= 2), key=lambda k: -asked[k])
         if live:
-            lead = _LEAD.match(text, say, end)
+            lead = _LEAD.match(text, answer_label(text, say, end), end)  # round 37: a label may open the answer
             m = _VALUE.match(text, lead.end() if lead else say, end)
             kind = next((k for k in live if m and _fits(k, m.group("v"))), None)
             if m is not None and kind is not None:

@@ -48,8 +48,11 @@ _STOCK = re.compile(
     r"(?i)\b(?:stock\s*(?:#|no\.?|number)?|inventory|on\s+the\s+lot|(?:front|back)\s+row|for\s+sale|listing|showroom|"
     r"auction\s+lot|dealer\s+stock|"
     # round 35: a vehicle's sale listing - its title, its owners, its asking price
-    r"(?:clean|salvage|rebuilt)\s+title|(?:one|single)[\s-]owner|carfax|asking\s+(?:price|[$€£¥]|\d)|obo|sold\s+as[\s-]is)\b|"
-    r"库存|在售|待售|展厅|车源|上架|寄售|一手车|售价|转让|出售"
+    r"(?:clean|salvage|rebuilt)\s+title|(?:one|single)[\s-]owner|carfax|asking\s+(?:price|[$€£¥]|\d)|obo|sold\s+as[\s-]is|"
+    # round 37 (blind r35): an auction's lot line - its lot number, the auction, bidding, the reserve, the hammer
+    r"(?-i:Lot)\s*(?:#|no\.?\s*)?\d+|lot\s*(?:#|no\.?)\s*\d+|auction(?:s|ed)?|bid(?:s|ding)?|reserve\s+(?:price|not\s+met|met)|"
+    r"hammer(?:\s+price)?)\b|"
+    r"库存|在售|待售|展厅|车源|上架|寄售|一手车|售价|转让|出售|拍卖|拍品|起拍|竞拍|流拍|成交价"
 )
 
 

@@ -59,11 +59,12 @@ _PUBLIC_PHONE_AFTER = re.compile(
     r"[\u4e00-\u9fff]{0,4}(?:热线|客服|总机|服务电话|服务台))"
 )
 # A person's number: possessives, personal words, mobile words, relations (the clause's own segment only).
+# (round 37: 这家 / 那家 / 哪家 / 每家 count a shop, "这家眼镜店"; 这家人 is a family)
 _PERSONAL = re.compile(
     r"(?i)(?:\b(?:my|me|mine|his|her|hers|personal|private|mobile|cell(?:phone)?|whatsapp(?!\s+business)|signal|telegram|wechat|home|"
     r"direct(?:\s+(?:line|dial|number))?|ext(?:ension)?|landlord|wife|husband|mom|mum|dad|mother|father|sister|brother|"
     r"son|daughter|friend|babysitter|nanny|driver|tenant|lives?|living|dr|mr|mrs|ms|prof)\b|"
-    r"私人|个人|手机|我(?!们)|他(?!们)|她(?!们)|(?<![厂商店国大专卖买行东])家(?![具电])|住(?!证|院)|本人|师傅|阿姨|老师|先生|女士|小姐|老婆|老公|妈|爸|朋友|同事)"
+    r"私人|个人|手机|我(?!们)|他(?!们)|她(?!们)|(?<![厂商店国大专卖买行东这那哪每])家(?![具电])|(?<=[这那哪每])家(?=人)|住(?!证|院)|本人|师傅|阿姨|老师|先生|女士|小姐|老婆|老公|妈|爸|朋友|同事)"
 )
 _MOBILE = re.compile(
     r"^(?:(?:\+|00)?86[\s-]?)?1[3-9]\d(?:[\s.-]?\d){8}$|^(?:(?:\+|00)44[\s-]?|0)7\d{3}|^(?:\+|00)49[\s-]?1[5-7]\d|"
@@ -87,11 +88,19 @@ _PUBLIC_MAILBOX_BEFORE = re.compile(
 _PUBLIC_ADDRESS_BEFORE = re.compile(
     r"(?i)(?:\b(?:(?:listed|published|public|official|advertised)\s+(?:street\s+)?(?:address|location)(?:\s+is)?|registered\s+(?:office|address)|head\s+office|headquarters|hq|office\s+address|company\s+address|"
     r"business\s+address|store|shop|branch|showroom|museum|library|gallery|stadium|venue|embassy|consulate|city\s+hall|"
-    r"town\s+hall|station|airport|hospital|clinic|campus|university|school)(?:'s)?(?:\s+(?:address|is|are|located|at|on|in)){0,3}"
+    r"town\s+hall|station|airport|hospital|clinic|campus|university|school|"
+    # round 37 (blind r35): more public venues - an auction centre, a market, a theatre, a hotel, an aquarium ...
+    r"(?:auction|community|sports|leisure|visitor|exhibition|convention|shopping|service)\s+(?:cent(?:re|er)|hall|house)|"
+    r"market|mall|theat(?:re|er)|cinema|church|temple|mosque|zoo|aquarium|hotel|restaurant|caf[eé]|pharmacy|post\s+office|"
+    r"depot|terminal|pier|arena|bakery|supermarket)(?:'s)?(?:\s+(?:address|is|are|located|at|on|in)){0,3}"
     r"(?:\s+for\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are))?|"
     r"(?:注册|办公|经营|营业|公司|总部|门店|店铺|分店|分行|支行|营业厅|服务中心|展厅|医院|学校|博物馆|图书馆|体育馆|"
     r"大使馆|领事馆|政务服务中心|派出所|车管所|[\u4e00-\u9fff]{0,4}大厅|官网公布的?|官网上的?|官方|对外[\u4e00-\u9fff]{0,2})(?:前台|总台|展位|会场)?(?:的)?(?:地址|地点|所在地|位于|在)"
     r"(?:填写?|写)?(?:是|为|在|：|:)?|"
+    # round 37 (blind r35): a public venue named by its kind, then its address: "二手车拍卖中心地址：", "高铁站地址：",
+    # "这家眼镜店地址是", "陶艺体验馆的地址在", "拍卖行地址：" (a home's words - 家, 住, 宿舍, 公寓, 小区 - name no venue)
+    r"[\u4e00-\u9fff]{0,6}(?:店|馆|站|中心|厅|剧院|影院|拍卖行|银行|市场|商场|超市|广场|公园|动物园|码头|机场|寺|庙|教堂|酒店|宾馆|"
+    r"景区|营业部|驿站)(?:的)?(?:地址|地点|位置)(?:是|为|在|：|:)?|"
     # A public venue named and then its address after a colon: "去市民中心：...", "办事大厅:", "政务服务网点：".
     r"[\u4e00-\u9fff]{0,6}(?:中心|大厅|医院|政务|办事处|营业厅|派出所|车管所|银行|支行|学校|大学|博物馆|图书馆|体育馆|车站|机场|"
     r"商场|超市|市场|网点|窗口|法院|税务局|社保局|公安局|街道办|居委会|门诊|仓库|仓|物流园|工厂|厂区|总部|分公司|办公室|门店|分店|营业部)(?:的)?\s*[:：])"

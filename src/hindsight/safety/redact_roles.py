@@ -42,7 +42,12 @@ _PASSWORD_NOUN = (r"(?i)(?:(?<![\w:/<-])(?:pass(?:word|phrase|code)?s?|passwd|pw
                   r"wi-?fi\s+key|plain-?text|clear-?text)\b(?![@>])|(?<![<])(?:密码|口令|明文)(?![>]))" + NOT_THE_VALUE)
 _CODE_NOUN = (r"(?i)(?:\b(?:(?:one[- ]time|verification|login|sign-?in|sms|text|2fa|mfa|otp|totp|recovery|backup|door|gate|entry|"
               r"check-?in|access|security|token|auth(?:entication)?|confirmation|unlock|keypad|lockbox|alarm)\s+(?:codes?|pins?)|"
-              r"otp|totp|2fa\s+code|codes?)\b|验证码|短信码|校验码|动态码|动态口令|开门码|门禁码|恢复码|备用码|取件码|一次性码|短信里的码)")
+              r"otp|totp|2fa\s+code|codes?)\b|验证码|短信码|校验码|动态码|动态口令|开门码|门禁码|恢复码|备用码|取件码|一次性码|短信里的码|"
+              # round 37 (blind r35): a PIN said alone ("Delivery PIN for order #55821 is 4096"; ASCII-bounded, so "PIN码"
+              # counts), and the code a parcel, a meal or an order is collected or signed for with (取餐码, 取镜码, 提货码,
+              # 收货码, 签收码, 开柜码 - 取号码 / 取款码 name a queue number and a withdrawal, 提示码 / 提交码 no code)
+              r"(?<![A-Za-z0-9_])(?-i:PINs?)(?![A-Za-z0-9_])|(?:取|提|领)(?![号款消交供示])[\u4e00-\u9fff]?码|"
+              r"(?:收货|签收|寄件|开箱|开柜|存件|存包|核销|自提)码)")
 _KEY_NOUN = (r"(?i)(?:\b(?:app|api|merchant|webhook|secret|signing|sdk|partner|client|application)[ _-]?keys?\b|"
              r"\b(?:app|api|client)[ _-]?secrets?\b|\bappkey\b|\bappsecret\b|(?<=[a-z])(?<!ublic)(?-i:Key|Secret)\b|密钥|秘钥|私钥|(?<=[\u4e00-\u9fff的])key)")
 # The other half of a key pair ("keyID", "公钥", "appKey" beside "appSecret"): only in a text that names the secret half.

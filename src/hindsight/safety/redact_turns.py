@@ -29,6 +29,25 @@ _UNIT_AFTER = re.compile(r"(?i)\s*(?:位|个|次|分钟|秒|小时|天|年|元|�
                          r"people\b|items\b|times\b|reps\b)")
 
 
+# Round 37 (blind r35): an answer that opens with a label before the value - "您的取镜码是 6621", "the gate code's 2691",
+# "Locker 12's code is 5581": a short noun phrase ending in a code's, a PIN's or a password's noun, then "is" / 是 / a
+# colon. The label names no other number (an order, a room, a ticket: "您的订单号是 ...") and no code that is no secret
+# (an error / zip / promo code, a QR code, a barcode, a postcode: 二维码, 条码, 编码).
+_LABEL = re.compile(r"(?i)(?:(?:your|the|my|our|this|您|你|我们)(?:的)?\s*)?(?P<l>[^\n,，。.!?！？:：;；]{0,16}?)"
+                    r"(?P<n>(?<![维条形编邮号源代乱])码|\bcode|(?-i:PIN)|\bpasscode|\bpassword|密码|口令)"
+                    r"(?:'s\b|\s+is\b|\s*(?:是|为|[:：]))\s*")
+_OTHER_NUMBER = re.compile(r"(?i)\b(?:order|room|ticket|tracking|booking|invoice|flight|table|seat|error|zip|postal|post|promo|"
+                           r"discount|coupon|area|country|source|qr|bar)\b|订单|单号|房|票|桌|座|航班|错误|邮|优惠|折扣|区号|二维|条形")
+
+
+def answer_label(text: str, say: int, end: int) -> int:
+    """Where the value starts after a label that opens an answer (``say`` when there is none)."""
+    m = _LABEL.match(text, say, end)
+    if m is None or _OTHER_NUMBER.search(m.group("l")) or not_secret_code(text, m.start("n")):
+        return say
+    return m.end()
+
+
 def turns(text: str, head: re.Pattern[str]) -> Iterator[tuple[int, int, int]]:
     """Each line of `text` as a dialogue turn: (its index, where what is said starts - after `head`, a time stamp and a
     speaker's label or a dash - and where the line ends), offsets into `text`."""
@@ -53,7 +72,7 @@ def find_turn_codes(text: str) -> list[Span]:
     asked_at = -10
     for i, say, end in turns(text, _HEAD):
         if 0 < i - asked_at <= 2:
-            m = _ANSWER.match(text, say, end)
+            m = _ANSWER.match(text, say, end) or _ANSWER.match(text, answer_label(text, say, end), end)
             if m is not None:
                 digits = re.sub(r"\D", "", m.group("v"))
                 if code_shaped(digits) and not _UNIT_AFTER.match(text, m.end("v")):

@@ -88,7 +88,9 @@ _DIGEST_BEFORE = re.compile(
     r"\bcrc-?(?:8|16|32|64)?(?:\s+(?:checksum|value|code))?|\b(?:file\s+)?hash(?:\s+value)?|\betag|"
     r"(?:crc-?\d*|md5|sha-?\d*|文件|数据|数据包|安装包|镜像)(?:的)?校验码|散列值?|"
     r"哈希值?|校验和|内容标识|订单号?|运单号|快递单号|物流单号|发票号码?|序列号|税号|纳税人识别号|统一社会信用代码|营业执照号|工单号?|版本号|构建号)"
-    r"(?:\s*(?:[:：=#]|\bis\b|是|为))?(?:\s+(?-i:[A-Z0-9]{1,6}))*\s*(?:[:：=#]|\bis\b|是|为)?\s*$"
+    # round 37: the number's own groups, or a separator - not both: in "the delivery PIN for order 77310 is 5821" the
+    # order's number is given (77310) and what "is" introduces is the PIN's value
+    r"(?:\s*(?:[:：=#]|\bis\b|是|为))?(?:(?:\s+(?-i:[A-Z0-9]{1,6}))+|\s*(?:[:：=#]|\bis\b|是|为))?\s*$"
 )
 # Round 28: a shipment's own number right after its label - a container, a bill of lading, a booking, an air waybill;
 # 柜号, 箱号, 提单号, 订舱号 - in a shipment number's shape (ISO 6346 "TGHU7734412", capitals and digits, a long number):
@@ -121,6 +123,16 @@ _SHAPE_KINDS = frozenset({"api_key", "password", "other_id", "otp"})
 _LABELLED_KINDS = _SHAPE_KINDS | {"phone", "bank_account", "card", "national_id", "cn_id", "cvv", "card_expiry"}
 
 
+# Round 37: an order or a parcel said of another noun ("the delivery PIN for your order is 4096", "the code of order
+# 7731 is ...") modifies it: the value is the noun's, not the order's number.
+_OF_BEFORE = re.compile(r"(?i)\b(?:for|of)\s+(?:(?:the|your|my|our|his|her|their|this|that|each|every)\s+)?$")
+
+
+def _digest_label(text: str, start: int) -> bool:
+    m = _DIGEST_BEFORE.search(text, max(0, start - 40), start)
+    return m is not None and not _OF_BEFORE.search(text, max(0, m.start() - 24), m.start())
+
+
 def declared_public(text: str, end: int, start: int | None = None, kind: str = "") -> bool:
     """Does the text declare the value ending at `end` public ("（这个可以公开）", "(public)")? Given its start and
     kind, also: is a key-, password- or ID-shaped value named a digest or a public identifier ("(hash of ...)", "CID 是")?"""
@@ -135,7 +147,7 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
     value = text[start:end]
     if placeholder_words(value) or kind != "other_id" and stand_in_value(value) or _DECLARED_STAND_IN.match(text, end):
         return True  # round 17: "api_key='test-key-000'" in a fixture; round 25: a credential's stand-in, "Bearer YOUR_TOKEN"
-    return bool(_DECLARED_DIGEST.match(text, end) or _DIGEST_BEFORE.search(text, max(0, start - 40), start)
+    return bool(_DECLARED_DIGEST.match(text, end) or _digest_label(text, start)
                 or _EXAMPLE_BEFORE.search(text, max(0, start - 20), start)
                 or bool(_SHIPMENT_VALUE.fullmatch(value)) and bool(_SHIPMENT_BEFORE.search(text, max(0, start - 30), start)) or _FROM_DOCS_BEFORE.search(text, max(0, start - 40), start)
                 or kind == "api_key" and bool(_CURSOR_BEFORE.search(text, max(0, start - 30), start)))
