@@ -14,9 +14,8 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import cached_property, lru_cache, partial
+from dataclasses import dataclass
+from functools import lru_cache
 
 from hindsight.write.amounts import _DATE_TOKEN, _dates
 from hindsight.write.analysis import units
@@ -100,20 +99,12 @@ def _slot_filler(atoms: tuple[Atom, ...], verbs: bool = False) -> bool:
 
 @dataclass(frozen=True)
 class Alignment:
-    """Two texts lined up: `shared` and the lengths from the matcher's equal blocks; `regions` (each stretch filled
-    differently, after the slot equivalences) read on first use and kept with the alignment (write cost round 37:
-    most readers stop at `frame` < `FRAME_MIN`, where no region is read)."""
-
+    regions: tuple[Region, ...]
     shared: int  # content atoms both texts have in the same order
     old_len: int
     new_len: int
     old_texts: frozenset[str] = frozenset()
     new_texts: frozenset[str] = frozenset()
-    read_regions: Callable[[], tuple[Region, ...]] = field(default=tuple, repr=False, compare=False)
-
-    @cached_property
-    def regions(self) -> tuple[Region, ...]:
-        return self.read_regions()
 
     @property
     def frame(self) -> float:
@@ -252,18 +243,11 @@ def align(old: str, new: str) -> Alignment:
     b, b_subj = _atoms(new)
     a_texts, b_texts = frozenset(x.text for x in a), frozenset(x.text for x in b)
     matcher = difflib.SequenceMatcher(None, [x.text for x in a], [x.text for x in b], autojunk=False)
-    opcodes = tuple(matcher.get_opcodes())
-    shared = sum(i2 - i1 for tag, i1, i2, _, _ in opcodes if tag == "equal")
-    return Alignment(shared, len(a), len(b), a_texts, b_texts,
-                     partial(_regions, a, b, a_subj, b_subj, a_texts, b_texts, opcodes))
-
-
-def _regions(a: tuple[Atom, ...], b: tuple[Atom, ...], a_subj: int, b_subj: int, a_texts: frozenset[str],
-             b_texts: frozenset[str], opcodes: tuple[tuple[str, int, int, int, int], ...]) -> tuple[Region, ...]:
-    """Each stretch of the matcher's `opcodes` filled differently, but for stretches that say the same."""
     regions = []
-    for tag, i1, i2, j1, j2 in opcodes:
+    shared = 0
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
+            shared += i2 - i1
             continue
         # words found elsewhere in the other text only moved (a reordered sentence): not a different slot
         gone = tuple(x for x in a[i1:i2] if x.text not in b_texts or x.copula)
@@ -276,4 +260,4 @@ def _regions(a: tuple[Atom, ...], b: tuple[Atom, ...], a_subj: int, b_subj: int,
             continue  # (to / from, 从 / 到 are two directions: kept)
         in_subject = i1 < a_subj and j1 < b_subj
         regions.append(Region(gone, came, in_subject, j2 == len(b)))
-    return tuple(regions)
+    return Alignment(tuple(regions), shared, len(a), len(b), a_texts, b_texts)
