@@ -116,7 +116,8 @@ def test_a_pair_the_ensemble_keeps_whatever_is_not_read_back(old: str, new: str,
 
 def test_a_switch_or_operating_point_turned_between_two_calls_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """The bound reads `SLOT_CHANGES`, `SLOT_T`, `CHANGES` and the ensemble's operating points at each call: with
-    any of them opened the same pair is read back again."""
+    any of them opened the same pair is read back again (for the slot side whatever the rules' keep: a bound that
+    never reads which keeps `slot_change` accepts cannot fall behind them)."""
     old, new = UNRELATED[1]
     model = shipped_model()
     assert model is not None
@@ -133,17 +134,17 @@ def test_a_switch_or_operating_point_turned_between_two_calls_is_read(monkeypatc
     monkeypatch.setattr(keep_decision, "SLOT_T", 0.0)
     ask()
     assert len(seen) == 1  # a slot change is possible at SLOT_T 0
-    ask(Verdict("supplement", "adds detail (cosine 0.930)"))
-    assert len(seen) == 1  # ... only inside the rules' "shares the subject" keep
+    ask(Verdict("supplement", "kept and linked, not a restatement: one slot ... (cosine 0.930)"))
+    assert len(seen) == 2  # whatever keep of the rules the slot side reads (hyg37's `SLOT_BLOCKERS`)
     monkeypatch.setattr(keep_decision, "SLOT_CHANGES", False)
     monkeypatch.setattr(keep_decision, "CHANGES", True)
     monkeypatch.setattr(keep_decision, "shipped", lambda: dataclasses.replace(_ensemble(), t_change=0.0))
     ask()
-    assert len(seen) == 2  # a change is possible at t_change 0
+    assert len(seen) == 3  # a change is possible at t_change 0
     monkeypatch.setattr(keep_decision, "CHANGES", False)
     monkeypatch.setattr(keep_decision, "shipped", lambda: dataclasses.replace(_ensemble(), t_merge=0.0))
     verdict = ask()
-    assert len(seen) == 3 and verdict is not None and verdict.label == "duplicate"  # a merge at t_merge 0
+    assert len(seen) == 4 and verdict is not None and verdict.label == "duplicate"  # a merge at t_merge 0
 
 
 @pytest.mark.parametrize("name", ["r34", "r35"])

@@ -351,7 +351,7 @@ def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row:
         return None
     if BACK_WHERE_IT_COUNTS and isinstance(ensemble, TreeEnsemble):
         row = decision_features(old, new, pair_row, rules, p, 0.0)
-        if not _back_can_count(ensemble, row, rules):
+        if not _back_can_count(ensemble, row):
             return None  # every p_back gives a keep: `decide`'s answer without reading the pair back
         row = with_back(row, back_merge_p(model, *raw, similarity, query_similarity))
     else:
@@ -377,18 +377,18 @@ def _share(score: float, *others: float) -> float:
     return 1.0 / (1.0 + sum(math.exp(min(o - score, 700.0)) for o in others))
 
 
-def _back_can_count(ensemble: TreeEnsemble, row: np.ndarray, rules: Verdict) -> bool:
+def _back_can_count(ensemble: TreeEnsemble, row: np.ndarray) -> bool:
     """Can the pair read the other way round change what `decide` returns for this row (its `p_back` column unread)?
     Only if, with `p_back` anywhere in [0, 1] and `p_both` in [0, p_merge], the ensemble's upper bound of p(merge)
-    reaches `t_merge`, or of p(change) reaches `t_change` (`CHANGES`) or `SLOT_T` (`SLOT_CHANGES`, inside the rules'
-    "shares the subject" keep). The switches are read at each call."""
+    reaches `t_merge`, or of p(change) reaches `t_change` (`CHANGES`) or `SLOT_T` (`SLOT_CHANGES`, whatever keep of
+    the rules `slot_change` reads). The switches are read at each call."""
     low, high = ensemble.score_bounds(row, {_BACK: (0.0, 1.0), _BOTH: (0.0, float(row[_MERGE]))})
     if _share(high[1], low[0], low[2]) >= ensemble.t_merge - _BOUND_MARGIN:
         return True
     p_change = _share(high[2], low[0], low[1])
     if CHANGES and p_change >= ensemble.t_change - _BOUND_MARGIN:
         return True
-    return SLOT_CHANGES and rules.reason.startswith(SHARES_SUBJECT) and p_change >= SLOT_T - _BOUND_MARGIN
+    return SLOT_CHANGES and p_change >= SLOT_T - _BOUND_MARGIN
 
 
 def slot_change(old: str, new: str, rules: Verdict, p_change: float) -> str | None:
