@@ -4,8 +4,8 @@ on and off, alternated (issue 14, write cost round 37).
     PYTHONPATH=src:bench nice -n 10 .venv/bin/python bench/write_cost37_ab.py --conversations 0 1 --turns 60 \
         --rounds 6 --warmup --vectors /tmp/speed37/vec.npz --out bench/results/write_cost37_ab.json
 
-"off" is main's work: every pair the judge keeps is read back (`both_ways.back_merge_p`). (This harness at 62fa6de
-also took `--cut regions`, for commit fe5c196's lazy slot-alignment regions, measured and reverted: docs/benchmarks.md
+"off" is main's work: every pair the judge keeps is read back (`both_ways.back_merge_p`). (This harness at d8abbd7
+also took `--cut regions`, for commit ab01cb2's lazy slot-alignment regions, measured and reverted: docs/benchmarks.md
 "Write cost, round 37".)
 
 `bench/write_profile.py`'s replay (LoCoMo turns through the default path, every vector from a cached file, lexical
