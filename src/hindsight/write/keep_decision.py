@@ -106,14 +106,11 @@ FEATURES: tuple[str, ...] = (
     "zh", "cross",
     *ONE_SIDED_FEATURES,
 )
-#: Write cost round 37 (issue 14): the pair read the other way round (`both_ways.back_merge_p`: a second pair-model row,
-#: the dearest reading of a kept pair) is computed only where its value can change what `decide` returns - where the
-#: ensemble, with the row's two columns that read it (`p_back`, `p_both`) left free over every value they can take,
-#: could still reach a merge (or, with `CHANGES` / `SLOT_CHANGES`, a change). Elsewhere every value of it gives the
-#: same None, so skipping it changes no decision (False: always computed, as before round 37).
+#: Write cost round 37 (issue 14): the pair read the other way round (`both_ways.back_merge_p`, a second pair-model
+#: row) is computed only where the ensemble, its two columns (`p_back`, `p_both`) left free, could still reach a merge
+#: (or, with `CHANGES` / `SLOT_CHANGES`, a change); elsewhere every value gives the same None (False: always read).
 BACK_WHERE_IT_COUNTS = True
-#: How far below an operating point the bound must stay before a reading is skipped (far above float rounding).
-_BOUND_MARGIN = 1e-9
+_BOUND_MARGIN = 1e-9  # how far below an operating point the bound must stay (far above float rounding)
 _BACK, _BOTH, _MERGE = FEATURES.index("p_back"), FEATURES.index("p_both"), FEATURES.index("p_merge")
 
 
