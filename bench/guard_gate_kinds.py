@@ -17,7 +17,9 @@ import re
 from collections import Counter
 
 from hindsight.safety import guard as G
+from hindsight.safety.features import framing_gate
 from hindsight.safety.normalize import prepare
+from hindsight.safety.rules import touches_sensitive_topic
 
 RULES_ONLY = G.WriteGuard(use_classifier=False)
 
@@ -26,9 +28,9 @@ def gate(text: str) -> str:
     p = prepare(text)
     if RULES_ONLY._rule_hits(p, G.feature_view(p.text)):
         return "hits"
-    if G.touches_sensitive_topic(p.text):
+    if touches_sensitive_topic(p.text):
         return "sensitive"
-    if G.framing_gate(p.text):
+    if framing_gate(p.text):
         return "framing"
     return "length" if G._words(p.text) >= G.OPEN_GATE_WORDS else "closed"
 

@@ -22,6 +22,7 @@ from guard_carry_loro import ROOT  # noqa: E402
 from guard_lowo_fast import embed, vector_text  # noqa: E402
 
 import hindsight.safety.guard as guard_module  # noqa: E402
+import hindsight.safety.hard_rules as hard_rules  # noqa: E402
 from hindsight.safety.normalize import prepare  # noqa: E402
 from hindsight.safety.payee import orders_unverified_payee_change  # noqa: E402
 from hindsight.safety.redact import redactor  # noqa: E402
@@ -73,7 +74,7 @@ def main() -> None:
     for a in attacks:
         a["carry"] = guard_module.carries_secret(feature_view(prepare(a["red"] + "\n").text))
     todo = [a for a in attacks if a["carry"] or a["hit"]]
-    guard_module.orders_unverified_payee_change = lambda _t: False  # type: ignore[assignment]  # carry11's guard
+    hard_rules.orders_unverified_payee_change = lambda _t: False  # type: ignore[assignment]  # carry11's guard
     vectors = embed([vector_text(a["red"]) for a in todo], cache / "emb_payee.npy")
     screen = guard_module.WriteGuard(carry_threshold=0.75)
     for a, vec in zip(todo, vectors, strict=True):

@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from hindsight.write import analysis, evidence
+from hindsight.write import analysis, name_cover
 from hindsight.write.analysis import Unit, analyse, content_diff
-from hindsight.write.evidence import _squash, _uncovered_names
+from hindsight.write.name_cover import _squash, _uncovered_names
 from hindsight.write.pair_features import anchor_terms
 from hindsight.write.slot_align import _abbreviates
 from hindsight.write.supersede import shared_terms
@@ -23,8 +23,8 @@ def _reference_uncovered(units: list[Unit], other: str, own: str = "") -> list[U
     """main's `_uncovered_names` (c798f27): every name against every word of the other text."""
     squashed = _squash(other)
     words = {w.lower() for w in re.findall(r"[A-Za-z0-9]+", other) if len(w) >= 2}
-    initials = evidence._initials(other)
-    spelled_out = any(a in evidence._initials(own) for a in evidence._acronyms(other))
+    initials = name_cover._initials(other)
+    spelled_out = any(a in name_cover._initials(own) for a in name_cover._acronyms(other))
     out = []
     for u in units:
         key = _squash(u.text)
@@ -63,7 +63,7 @@ def test_a_name_is_compared_with_the_words_that_share_its_first_letter(monkeypat
         calls.append((short, word))
         return _abbreviates(short, word)
 
-    monkeypatch.setattr(evidence, "_abbreviates", counted)
+    monkeypatch.setattr(name_cover, "_abbreviates", counted)
     other = "Alpha beta gamma delta epsilon zeta eta theta iota kappa pgbouncer"
     assert _uncovered_names([Unit("PG", entity=True)], other) == []  # pg abbreviates pgbouncer
     assert _uncovered_names([Unit("Xylophone", entity=True)], other) == [Unit("Xylophone", entity=True)]

@@ -22,11 +22,8 @@ The cues themselves, and what an ending is said of, are read in `end_cues.py`. B
 
 from __future__ import annotations
 
-import difflib
 import re
-import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 
 from hindsight.write import pair_memo
 from hindsight.write.amounts import quantities, quantities_differ
@@ -52,10 +49,11 @@ from hindsight.write.end_cues import (
 from hindsight.write.endings import ends_anew
 from hindsight.write.lexicon import _CJK_RE, _STRONG_EN, _STRONG_ZH
 from hindsight.write.name_alias import unify
-from hindsight.write.name_reading import common_word
+from hindsight.write.name_cover import _read_as_name, _uncovered_names
 from hindsight.write.number_labels import labelled_apart
+from hindsight.write.one_slot import _all_verbs, _same_units
+from hindsight.write.one_slot import single_substitution as single_substitution  # re-exported (moved, round 37)
 from hindsight.write.said_of import other_period, said_of_another
-from hindsight.write.slot_align import _abbreviates
 from hindsight.write.slots import (
     appended_detail,
     kept_whole,
@@ -143,54 +141,6 @@ def _numbers_differ(a: PairAnalysis) -> set[str]:
     return (a.old_numbers ^ a.new_numbers) - {"1"}
 
 
-def _squash(text: str) -> str:
-    return "".join(ch for ch in text.lower() if ch.isalnum())
-
-
-def _initials(text: str) -> str:
-    return "".join(w[0] for w in re.findall(r"[A-Za-z0-9]+", text) if w[:1].isupper()).lower()
-
-
-def _acronyms(text: str) -> set[str]:
-    return {w.lower() for w in re.findall(r"\b[A-Z][A-Z0-9]{1,4}\b", text)}
-
-
-@lru_cache(maxsize=4096)
-def _name_forms(text: str) -> tuple[str, dict[str, tuple[str, ...]], str, frozenset[str]]:
-    """What `_uncovered_names` reads of a text, once per text: its letters squashed, its words of two characters
-    and more (lowercased) by first character, its initials and its acronyms. `_abbreviates` holds only for two
-    words with the same first character, so a name is compared with those words alone (the same answer)."""
-    by_first: dict[str, list[str]] = {}
-    for word in {w.lower() for w in re.findall(r"[A-Za-z0-9]+", text) if len(w) >= 2}:
-        by_first.setdefault(word[0], []).append(word)
-    return (_squash(text), {k: tuple(v) for k, v in by_first.items()}, _initials(text),
-            frozenset(_acronyms(text)))
-
-
-def _uncovered_names(units: list[Unit], other: str, own: str = "") -> list[Unit]:
-    """Names absent from the other text, also as a run of letters (Wi-Fi / wifi), an abbreviation either
-    way (PG / PostgreSQL) or initials either way (AWS / Amazon Web Services)."""
-    if not units:
-        return []
-    squashed, words, initials, acronyms = _name_forms(other)
-    own_initials = _name_forms(own)[2]
-    spelled_out = any(a in own_initials for a in acronyms)  # the other side's acronym spells ours
-    out = []
-    for u in units:
-        key = _squash(u.text)
-        if len(key) >= 2 and (key in squashed or key in initials or spelled_out
-                              or any(_abbreviates(key, w) or _abbreviates(w, key) for w in words.get(key[0], ()))):
-            continue
-        out.append(u)
-    return out
-
-
-def _read_as_name(u: Unit) -> bool:
-    """A unit the name blocker counts: an entity, not a number, not an ordinary Chinese word that jieba
-    tagged as a name (`name_reading.common_word`)."""
-    return u.entity and not u.number and not (u.cjk and common_word(u.text))
-
-
 def ended_here(old: str, new: str) -> str | None:
     """An ending of the new text (`endings`, as `end_cue` reads it) said of a thing the old text names: what ended
     (`ended_thing`) holds a content word of the old text that is neither a number nor a verb nor a whose-memory
@@ -220,45 +170,6 @@ def ended_here(old: str, new: str) -> str | None:
             if u.text in old_words or (u.cjk and any(u.text in w for w in old_words)):
                 return cue
     return None
-
-
-#: the longest replaced stretch still read as one slot: English words, Han characters
-SLOT_WORDS = 2
-SLOT_HAN = 4
-_FRAME_STOP = frozenset(["the", "a", "an", "user", "user's", "users", "is", "are", "was", "were", "of", "to", "in", "on", "for", "and", "的", "是", "了", "在", "用", "户"])
-_TOKEN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]|[^\W_]+")
-
-
-def single_substitution(old: str, new: str) -> tuple[str, str] | None:
-    """(old span, new span) when the two texts are the same sentence with one stretch replaced.
-
-    Compared token by token (English words, Han characters), so it sees 用户的[爱人]是护士 /
-    用户的[姐姐]是护士 even where segmentation or synonym folding blur the units.
-    """
-    a = [t.lower() for t in _TOKEN_RE.findall(unicodedata.normalize("NFKC", old))]
-    b = [t.lower() for t in _TOKEN_RE.findall(unicodedata.normalize("NFKC", new))]
-    ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
-    if len(ops) != 1 or ops[0][0] != "replace":
-        return None
-    _, i1, i2, j1, j2 = ops[0]
-    han = bool(_CJK_RE.match(a[i1]))
-    if max(i2 - i1, j2 - j1) > (SLOT_HAN if han else SLOT_WORDS):
-        return None  # a longer stretch is a rewording, not one slot
-    frame = [t for t in a[:i1] + a[i2:] if t not in _FRAME_STOP]
-    if len(frame) < 2:
-        return None  # "The user ..." alone is no shared sentence
-    joiner = "" if han else " "
-    return joiner.join(a[i1:i2]), joiner.join(b[j1:j2])
-
-
-def _same_units(a: str, b: str) -> bool:
-    """Two stretches that normalise to the same words (住 / 家: both 'live')."""
-    return {u.text for u in units(a) if not u.stop} == {u.text for u in units(b) if not u.stop}
-
-
-def _all_verbs(text: str) -> bool:
-    found = [u for u in units(text) if not u.stop]
-    return bool(found) and all(u.verb for u in found)
 
 
 def merge_blocker(a: PairAnalysis, s: Slots | None = None, old: str = "", new: str = "",

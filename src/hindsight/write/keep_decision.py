@@ -24,6 +24,7 @@ r29 - r31 (each round's fold model) moved restatements only (docs/benchmarks.md 
 from __future__ import annotations
 
 import logging
+import math
 import re
 import zipfile
 from dataclasses import dataclass
@@ -105,6 +106,12 @@ FEATURES: tuple[str, ...] = (
     "zh", "cross",
     *ONE_SIDED_FEATURES,
 )
+#: Write cost round 37 (issue 14): the pair read the other way round (`both_ways.back_merge_p`, a second pair-model
+#: row) is computed only where the ensemble, its two columns (`p_back`, `p_both`) left free, could still reach a merge
+#: (or, with `CHANGES` / `SLOT_CHANGES`, a change); elsewhere every value gives the same None (False: always read).
+BACK_WHERE_IT_COUNTS = True
+_BOUND_MARGIN = 1e-9  # how far below an operating point the bound must stay (far above float rounding)
+_BACK, _BOTH, _MERGE = FEATURES.index("p_back"), FEATURES.index("p_both"), FEATURES.index("p_merge")
 
 
 def reason_kind(reason: str) -> list[float]:
@@ -150,6 +157,15 @@ def decision_features(old: str, new: str, pair_row: np.ndarray, rules: Verdict, 
         float(script == "zh"), float(script == "cross"),
     ]
     return np.concatenate([np.asarray(row, dtype=np.float64), one_sided_features(old, new)])
+
+
+def with_back(row: np.ndarray, p_back: float) -> np.ndarray:
+    """`row` (a `decision_features` row) with `p_back` in its two columns that read it, as `decision_features`
+    writes them (at two decimals; `p_both` the lower of it and the row's `p_merge`)."""
+    pb = round(float(p_back), 2)
+    out = row.copy()
+    out[_BACK], out[_BOTH] = pb, min(float(row[_MERGE]), pb)
+    return out
 
 
 @dataclass(frozen=True)
@@ -214,6 +230,44 @@ class TreeEnsemble:
                 node = left[node] if go_left else right[node]
             raw[k] += value[node]
         return raw
+
+    def score_bounds(self, x: np.ndarray, free: dict[int, tuple[float, float]]) -> tuple[list[float], list[float]]:
+        """The least and the greatest raw class scores of the row `x` over every value of the `free` columns within
+        their closed (low, high) ranges: each tree's least and greatest reachable leaf value, added to its class in
+        tree order as `row_scores` adds them (rounding is monotone, so `row_scores` of any such row lies between).
+        Each column is read as a range, a point for the others (a missing value follows `missing_left`)."""
+        feature, threshold, left, right, leaf, missing_left, value, trees, baseline = self._nodes
+        low_x = np.asarray(x, dtype=np.float64).tolist()
+        high_x = list(low_x)
+        for column, (a, b) in free.items():
+            low_x[column], high_x[column] = a, b
+        low, high = list(baseline), list(baseline)
+        for node, k in trees:
+            pending: list[int] = []
+            least, greatest = math.inf, -math.inf
+            while True:
+                while not leaf[node]:
+                    f, t = feature[node], threshold[node]
+                    if high_x[f] <= t:
+                        node = left[node]
+                    elif low_x[f] > t:
+                        node = right[node]
+                    elif high_x[f] != high_x[f]:  # missing
+                        node = left[node] if missing_left[node] else right[node]
+                    else:  # a free column's range spans the split: both sides reachable
+                        pending.append(right[node])
+                        node = left[node]
+                v = value[node]
+                if v < least:
+                    least = v
+                if v > greatest:
+                    greatest = v
+                if not pending:
+                    break
+                node = pending.pop()
+            low[k] += least
+            high[k] += greatest
+        return low, high
 
     def decide(self, row: np.ndarray, changes: bool = True) -> tuple[str, np.ndarray]:
         """'change' from `t_change` (only with `changes`), else 'merge' from `t_merge`, else 'keep'; and the
@@ -292,8 +346,14 @@ def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row:
     ensemble = shipped()
     if ensemble is None:
         return None
-    p_back = back_merge_p(model, *raw, similarity, query_similarity)
-    action, q = ensemble.decide(decision_features(old, new, pair_row, rules, p, p_back), changes=CHANGES)
+    if BACK_WHERE_IT_COUNTS and isinstance(ensemble, TreeEnsemble):
+        row = decision_features(old, new, pair_row, rules, p, 0.0)
+        if not _back_can_count(ensemble, row):
+            return None  # every p_back gives a keep: `decide`'s answer without reading the pair back
+        row = with_back(row, back_merge_p(model, *raw, similarity, query_similarity))
+    else:
+        row = decision_features(old, new, pair_row, rules, p, back_merge_p(model, *raw, similarity, query_similarity))
+    action, q = ensemble.decide(row, changes=CHANGES)
     if action != "change" and SLOT_CHANGES:
         evidence = slot_change(old, new, rules, float(q[2]))
         if evidence:
@@ -306,6 +366,26 @@ def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row:
         return Verdict("override", f"changes the existing memory, the keep decision over the rules' keep "
                                    f"(decision p={q[2]:.2f}; rules: {rules.reason})", float(q[2]))
     return None
+
+
+def _share(score: float, *others: float) -> float:
+    """softmax's share of the class scored `score` against the `others` (rises with `score`, falls with each other;
+    a gap past 700 is read as 700, which only raises the share: still an upper bound)."""
+    return 1.0 / (1.0 + sum(math.exp(min(o - score, 700.0)) for o in others))
+
+
+def _back_can_count(ensemble: TreeEnsemble, row: np.ndarray) -> bool:
+    """Can the pair read the other way round change what `decide` returns for this row (its `p_back` column unread)?
+    Only if, with `p_back` anywhere in [0, 1] and `p_both` in [0, p_merge], the ensemble's upper bound of p(merge)
+    reaches `t_merge`, or of p(change) reaches `t_change` (`CHANGES`) or `SLOT_T` (`SLOT_CHANGES`, whatever keep of
+    the rules `slot_change` reads). The switches are read at each call."""
+    low, high = ensemble.score_bounds(row, {_BACK: (0.0, 1.0), _BOTH: (0.0, float(row[_MERGE]))})
+    if _share(high[1], low[0], low[2]) >= ensemble.t_merge - _BOUND_MARGIN:
+        return True
+    p_change = _share(high[2], low[0], low[1])
+    if CHANGES and p_change >= ensemble.t_change - _BOUND_MARGIN:
+        return True
+    return SLOT_CHANGES and p_change >= SLOT_T - _BOUND_MARGIN
 
 
 def slot_change(old: str, new: str, rules: Verdict, p_change: float) -> str | None:

@@ -26,7 +26,9 @@ from hindsight.write.amounts import quantities
 from hindsight.write.analysis import PairAnalysis, analyse, content_diff
 from hindsight.write.conflict import LABELS, heuristic
 from hindsight.write.end_cues import _END_EN, _END_ZH, _SWITCH_EN, _SWITCH_ZH, end_cue
-from hindsight.write.evidence import Slots, _uncovered_names, change_evidence, merge_blocker, single_substitution
+from hindsight.write.evidence import Slots, change_evidence, merge_blocker
+from hindsight.write.name_cover import _uncovered_names
+from hindsight.write.one_slot import single_substitution
 from hindsight.write.slots import other_entity, subject_shared
 
 _ANCHOR = re.compile(r"[A-Za-z][A-Za-z0-9_.+#-]*[A-Za-z0-9+#]|\d+(?:[.:]\d+)*")

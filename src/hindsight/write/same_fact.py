@@ -34,8 +34,9 @@ from hindsight.text.script import script_of
 from hindsight.write.amounts import quantities_differ
 from hindsight.write.analysis import analyse
 from hindsight.write.conversions import written_alike
-from hindsight.write.evidence import DETAIL_KEPT, DETAIL_UNITS, Slots, single_substitution
+from hindsight.write.evidence import DETAIL_KEPT, DETAIL_UNITS, Slots
 from hindsight.write.lexicon import normalise_numbers
+from hindsight.write.one_slot import single_substitution
 from hindsight.write.slots import appended_detail, other_entity, slot_conflict
 from hindsight.write.value_canon import bounded_apart
 from hindsight.write.value_forms import read_values, span_clashes

@@ -84,7 +84,7 @@ from hindsight.retrieval.slot_cues import (
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.analysis import analyse, content_diff
 from hindsight.write.conversions import written_alike
-from hindsight.write.evidence import single_substitution
+from hindsight.write.one_slot import single_substitution
 from hindsight.write.renumber import number_replaced
 from hindsight.write.slot_value import replaced_value
 from hindsight.write.value_align import value_change
