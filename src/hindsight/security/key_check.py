@@ -54,6 +54,23 @@ def stored_canary(backend: Any) -> str | None:
     return str(rows[0][0]) if rows and rows[0][0] else None
 
 
+def carry_canary(source: Any, target: Any) -> str | None:
+    """Copy `source`'s key canary to `target` when it has none (`hindsight migrate`, a `.db` restored into another
+    backend: attack round 37). The canary is a sealed value, copied as stored, so no key is needed. Without it a target
+    whose sealed values are only proposals or fingerprints (no private memory row for the check at open to sample)
+    took any key, and the first to seal claimed it (round 36's split, reached through the copy). Returns a mismatch to
+    report when the target holds another canary (it was claimed on its own: its sealed values and the source's open
+    with one key only if both were sealed with the same one), else None."""
+    canary = stored_canary(source)
+    if canary is None:
+        return None
+    target.keep_secrets({CANARY_KEY: canary})  # insert if absent: a canary the target holds stays
+    if stored_canary(target) == canary:
+        return None
+    return ("key_canary: the target was claimed by a key of its own before this copy; the source's private values "
+            "open there only if both stores were sealed with the same key (open it with the source's key to check)")
+
+
 def _opens(cipher: MemoryCipher, text: str, bound: str) -> bool:
     try:
         cipher.decrypt(text, bound)

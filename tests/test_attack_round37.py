@@ -1,0 +1,96 @@
+"""Attack round 37 (docs/security.md "Attack round 37"): an attacker with the docs against the running server and the
+store's own doors, where rounds 32-36 did not go.
+
+- **`hindsight migrate` left the key canary behind**: round 36 binds a store to the first key that seals anything
+  (a canary in the meta table) because a store whose sealed values are only proposals or request fingerprints has
+  no private memory row for the check at open to sample. `migrate` copied those sealed proposals and fingerprints
+  but not the canary, so the target took any key again, and the first to seal claimed it: round 36's split, reached
+  through the copy. Now the canary moves with the sealed values (`key_check.carry_canary`), and a target that was
+  claimed on its own before the copy is reported as a mismatch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bag_embedder import BagEmbedder
+
+from hindsight.config import HindsightSettings
+from hindsight.engine import MemoryEngine
+
+
+def _keyed_engine(db: Path, key: str, monkeypatch: pytest.MonkeyPatch) -> MemoryEngine:
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", key)
+    return MemoryEngine.open(db, settings=HindsightSettings(db=db, hygiene=False), embedder=BagEmbedder(words=True))
+
+
+# ------------------------------------------------------------------ 1. the key canary moves with the sealed values
+
+
+def _propose_private(db: Path, key: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A private memory proposed in a reviewed namespace: a sealed proposal, no memory row."""
+    from hindsight.review.queue import ReviewQueue
+    from hindsight.review.service import ReviewService
+
+    engine = _keyed_engine(db, key, monkeypatch)
+    try:
+        proposed = ReviewService(engine, ReviewQueue(engine.store), "kb").store(
+            {"content": "Kingsley had surgery on his knee", "namespace": "kb", "private": True}, "token:writer")
+    finally:
+        engine.close()
+    assert proposed["status"] == "pending_review"
+    return str(proposed["proposal_id"])
+
+
+def _migrate(source: Path, target: Path) -> dict[str, object]:
+    from hindsight.storage.factory import open_raw_store
+    from hindsight.storage.transfer import migrate_store
+
+    src, dst = open_raw_store(str(source)), open_raw_store(str(target))
+    try:
+        return migrate_store(src, dst).as_dict()
+    finally:
+        src.close()
+        dst.close()
+
+
+def test_a_migrated_store_stays_bound_to_the_key_its_sealed_values_need(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """On main the target of `migrate` held the sealed proposal but no canary: another key opened it (and would have
+    claimed it with its first private write, the reviewer's approval failing). Now that key is refused at open, and
+    the source's key opens the target and approves the proposal."""
+    from hindsight.errors import EncryptionUnavailableError
+    from hindsight.review.queue import ReviewQueue
+    from hindsight.review.service import ReviewService
+    from hindsight.security.crypto import generate_key
+
+    source, target, key = tmp_path / "a.db", tmp_path / "b.db", generate_key()
+    proposal_id = _propose_private(source, key, monkeypatch)
+    report = _migrate(source, target)
+    assert report["verified"], report
+    with pytest.raises(EncryptionUnavailableError, match="key canary"):
+        _keyed_engine(target, generate_key(), monkeypatch).close()
+    engine = _keyed_engine(target, key, monkeypatch)
+    try:
+        review = ReviewService(engine, ReviewQueue(engine.store), "kb")
+        memory_id = review.approve(proposal_id, "token:admin", namespace="kb")["result"]["memory_id"]
+        assert engine.get(memory_id, "kb", record_access=False).content == "Kingsley had surgery on his knee"
+    finally:
+        engine.close()
+
+
+def test_a_target_claimed_by_a_key_of_its_own_is_a_mismatch_and_a_rerun_is_not(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A target that already sealed something under its own key keeps its canary (the first claim wins) and the
+    report says the two may not open with one key; copying into a target that holds the source's canary (a rerun
+    after a kill) reports nothing."""
+    from hindsight.security.crypto import generate_key
+
+    source, claimed, rerun = tmp_path / "a.db", tmp_path / "b.db", tmp_path / "c.db"
+    _propose_private(source, generate_key(), monkeypatch)
+    _propose_private(claimed, generate_key(), monkeypatch)
+    report = _migrate(source, claimed)
+    assert not report["verified"] and any("key_canary" in m for m in report["mismatches"]), report  # type: ignore[union-attr]
+    assert _migrate(source, rerun)["verified"]
+    assert _migrate(source, rerun)["verified"]
