@@ -94,3 +94,36 @@ def test_a_target_claimed_by_a_key_of_its_own_is_a_mismatch_and_a_rerun_is_not(t
     assert not report["verified"] and any("key_canary" in m for m in report["mismatches"]), report  # type: ignore[union-attr]
     assert _migrate(source, rerun)["verified"]
     assert _migrate(source, rerun)["verified"]
+
+
+@pytest.mark.parametrize("tampered", ["garbage", ""])
+def test_a_canary_row_that_holds_no_sealed_value_binds_no_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             tampered: str) -> None:
+    """`decrypt` hands back a text without the sealed prefix as it is, so on main a canary row overwritten with plain
+    text "opened" with every key: a wrong key passed the check at open (the memories it could not open were never
+    sampled) and sealed beside the right one; an emptied row was read as no canary and never claimed again. Now such
+    a row counts as absent: the wrong key is refused by the private memory it cannot open, and the next private write
+    under the right key claims the store again."""
+    import sqlite3
+
+    from hindsight.errors import EncryptionUnavailableError
+    from hindsight.model import MemoryInput
+    from hindsight.security.crypto import PREFIX, cipher_from_text, generate_key
+    from hindsight.security.key_check import CANARY_BOUND, stored_canary
+
+    db, key = tmp_path / "m.db", generate_key()
+    engine = _keyed_engine(db, key, monkeypatch)
+    engine.store_many([MemoryInput(content="Kingsley had surgery on his knee", namespace="kb", private=True)], "local")
+    engine.close()
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("UPDATE meta SET value = ? WHERE key = 'key_canary'", (tampered,)).rowcount == 1
+    with pytest.raises(EncryptionUnavailableError, match="opens none"):
+        _keyed_engine(db, generate_key(), monkeypatch).close()
+    engine = _keyed_engine(db, key, monkeypatch)
+    try:
+        engine.store_many([MemoryInput(content="Kingsley's cast comes off in May", namespace="kb", private=True)], "local")
+        canary = stored_canary(engine.store.inner)
+        assert canary is not None and canary.startswith(PREFIX)
+        assert cipher_from_text(key, "key").decrypt(canary, CANARY_BOUND) == "hindsight key canary"
+    finally:
+        engine.close()

@@ -264,6 +264,6 @@ def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None =
         origin.close()
     buffer.seek(0)
     counts = restore_jsonl(engine, iter(buffer), tokens if keep_tokens else None)
-    if canary is not None:  # the key the copied values are sealed with stays the store's (attack round 37)
+    if canary is not None and canary.startswith(PREFIX):  # the key the copied values are sealed with stays the store's (attack round 37)
         engine.store.keep_secrets({CANARY_KEY: canary})
     return {**counts, "secrets": adopt_secrets(engine.store, secrets)}
