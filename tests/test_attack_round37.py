@@ -127,3 +127,64 @@ def test_a_canary_row_that_holds_no_sealed_value_binds_no_key(tmp_path: Path, mo
         assert cipher_from_text(key, "key").decrypt(canary, CANARY_BOUND) == "hindsight key canary"
     finally:
         engine.close()
+
+
+# ------------------------------------------------------------------ 2. a gap of words in a guard pattern
+
+
+#: (reader, trigger): a pattern of the guard's readers with a gap of words after `trigger`. On main each took
+#: O(n^k) on `trigger` + a run of n letters (k the words of the gap): 0.2 s at 100 letters, 3 s at 200 and 47 s at 400
+#: for `claimed.CLAIM` - and `re` holds the GIL, so a 400-character memory stopped the whole server for minutes.
+GAPS = [("claimed.CLAIM", "the landlord said"), ("claimed.LICENCE", "is allowed"), ("hushed._FORBIDDEN", "never"),
+        ("opened.ZEROED", "approval"), ("spoken.WAIVED", "log"), ("tail._DISABLED", "shut"),
+        ("tail._FALSIFIED", "enter"), ("trusted.ACTION", "enter")]
+
+
+@pytest.mark.parametrize(("reader", "trigger"), GAPS)
+def test_a_long_run_of_letters_after_a_gap_of_words_is_read_in_linear_time(reader: str, trigger: str) -> None:
+    import importlib
+
+    from linear_cost import assert_not_superlinear
+
+    module, name = reader.split(".")
+    pattern = getattr(importlib.import_module(f"hindsight.safety.{module}"), name)
+    assert_not_superlinear(pattern.search, f"{trigger} " + "a" * 24, f"{trigger} " + "a" * 240)
+
+
+def test_the_claimed_authority_reading_of_a_long_run_is_linear() -> None:
+    """The whole reader as the guard calls it (the live case: a writer's 400-character memory)."""
+    from linear_cost import assert_not_superlinear
+
+    from hindsight.safety.claimed import claimed_loosening
+    from hindsight.safety.normalize import prepare
+
+    def read(text: str) -> bool:
+        return claimed_loosening(prepare(text).text)
+
+    assert_not_superlinear(read, "We met the team. The landlord said " + "a" * 24,
+                           "We met the team. The landlord said " + "a" * 240)
+
+
+#: the shapes of a gap of words the guard's patterns use; each with the texts it must match as before
+GAP_SHAPES = [r"\bgave (?:\w+ ){0,3}(?:permission|approval)\b", r"\bsaid\b(?: \w+){0,4} (?:it'?s|we|you) (?:fine|can)\b",
+              r"\bif (?:a|an) (?:[\w'-]+ ){0,4}(?:calls?|texts?)\b", r"\bthe (?:\w+'?s? ){0,2}own\b",
+              r"\b(?:record|log)(?:ed)? (?:\w+ ){1,2}as (?:passed|done)\b",
+              r"(?:dr\.|mr\.)? ?[a-z][a-z'-]+(?: [a-z][a-z'-]+){0,2} (?:prefers?|likes)\b"]
+
+
+@pytest.mark.parametrize("shape", GAP_SHAPES)
+def test_a_rewritten_gap_of_words_matches_the_same_texts(shape: str) -> None:
+    """`_c` rewrites the gap (every word but the last taken whole) and must match exactly what the plain `\\s*` form
+    matched, glued words and a cut inside a word included: random texts over the pattern's own words."""
+    import random
+    import re
+
+    from hindsight.safety.rules import _c
+
+    plain, rewritten = re.compile(shape.replace(" ", r"\s*")), _c(shape)
+    assert plain.pattern != rewritten.pattern
+    words = [*re.findall(r"[a-z]{2,}", shape), "a", "bo", "x'", "it's", "dr.", "ok", "-", "habit", "awe"]
+    rng = random.Random(37)
+    for _ in range(3000):
+        text = "".join(rng.choice(words) + rng.choice(["", " ", "  ", "'", "s "]) for _ in range(rng.randint(1, 9)))
+        assert [m.span() for m in plain.finditer(text)] == [m.span() for m in rewritten.finditer(text)], text
