@@ -135,7 +135,7 @@ def test_a_canary_row_that_holds_no_sealed_value_binds_no_key(tmp_path: Path, mo
 #: (reader, trigger): a pattern of the guard's readers with a gap of words after `trigger`. On main each took
 #: O(n^k) on `trigger` + a run of n letters (k the words of the gap): 0.2 s at 100 letters, 3 s at 200 and 47 s at 400
 #: for `claimed.CLAIM` - and `re` holds the GIL, so a 400-character memory stopped the whole server for minutes.
-GAPS = [("claimed.CLAIM", "the landlord said"), ("claimed.LICENCE", "is allowed"), ("hushed._FORBIDDEN", "never"),
+GAPS = [("claimed.CLAIM", "the landlord said"), ("claimed.LICENCE", "allowed"), ("hushed._FORBIDDEN", "never"),
         ("opened.ZEROED", "approval"), ("spoken.WAIVED", "log"), ("tail._DISABLED", "shut"),
         ("tail._FALSIFIED", "enter"), ("trusted.ACTION", "enter")]
 
