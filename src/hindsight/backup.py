@@ -44,6 +44,7 @@ from hindsight.jsonl import json_objects
 from hindsight.model import MemoryRecord
 from hindsight.read_model import HistoryEntry
 from hindsight.security.crypto import PREFIX
+from hindsight.security.key_check import CANARY_KEY, stored_canary
 from hindsight.security.tokens import TokenStore
 from hindsight.storage.aux_tables import KEPT_SECRETS
 from hindsight.storage.base import Edge, MemoryStore
@@ -258,8 +259,11 @@ def restore_file(engine: MemoryEngine, source: Path, tokens: TokenStore | None =
     try:
         write_jsonl(origin, buffer, TokenStore(origin) if keep_tokens else None)
         secrets = origin.kept_secrets()
+        canary = stored_canary(origin)
     finally:
         origin.close()
     buffer.seek(0)
     counts = restore_jsonl(engine, iter(buffer), tokens if keep_tokens else None)
+    if canary is not None and canary.startswith(PREFIX):  # the key the copied values are sealed with stays the store's (attack round 37)
+        engine.store.keep_secrets({CANARY_KEY: canary})
     return {**counts, "secrets": adopt_secrets(engine.store, secrets)}

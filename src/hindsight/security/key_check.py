@@ -30,12 +30,15 @@ _PRIVATE = "SELECT id, content FROM memories WHERE encrypted = 1 ORDER BY update
 
 
 def refuse_wrong_key(backend: Any, cipher: MemoryCipher | None) -> None:
-    """Raise `EncryptionUnavailableError` when `cipher` opens neither the earliest nor the latest written private
-    memory of `backend`."""
+    """Raise `EncryptionUnavailableError` when `cipher` opens neither the store's key canary nor the earliest or the
+    latest written private memory of `backend`. A canary row that holds no sealed value (emptied or overwritten by
+    hand: no key ever sealed it) tells nothing and counts as absent (attack round 37: it opened with every key)."""
     if cipher is None or not hasattr(backend, "_aux_rows"):
         return
     canary = stored_canary(backend)
-    if canary is not None and _opens(cipher, canary, CANARY_BOUND):
+    if canary is not None and not canary.startswith(PREFIX):
+        canary = None
+    if canary is not None and _opens_canary(cipher, canary):
         return
     sample = {row[0]: row[1] for order in ("DESC", "ASC") for row in backend._aux_rows(_PRIVATE.format(order=order))}
     sealed = {mid: text for mid, text in sample.items() if isinstance(text, str) and text.startswith(PREFIX)}
@@ -50,14 +53,43 @@ def refuse_wrong_key(backend: Any, cipher: MemoryCipher | None) -> None:
 
 
 def stored_canary(backend: Any) -> str | None:
+    """The canary row's value as stored (an empty one too), or None when the store has no canary row."""
     rows = backend._aux_rows(f"SELECT value FROM {backend._meta_table()} WHERE key = ?", (CANARY_KEY,))
-    return str(rows[0][0]) if rows and rows[0][0] else None
+    return str(rows[0][0] or "") if rows else None
+
+
+def carry_canary(source: Any, target: Any) -> str | None:
+    """Copy `source`'s key canary to `target` when it has none (`hindsight migrate`, a `.db` restored into another
+    backend: attack round 37). The canary is a sealed value, copied as stored, so no key is needed. Without it a target
+    whose sealed values are only proposals or fingerprints (no private memory row for the check at open to sample)
+    took any key, and the first to seal claimed it (round 36's split, reached through the copy). Returns a mismatch to
+    report when the target holds another canary (it was claimed on its own: its sealed values and the source's open
+    with one key only if both were sealed with the same one), else None."""
+    canary = stored_canary(source)
+    if canary is None or not canary.startswith(PREFIX):
+        return None
+    target.keep_secrets({CANARY_KEY: canary})  # insert if absent: a canary the target holds stays
+    if stored_canary(target) == canary:
+        return None
+    return ("key_canary: the target was claimed by a key of its own before this copy; the source's private values "
+            "open there only if both stores were sealed with the same key (open it with the source's key to check)")
 
 
 def _opens(cipher: MemoryCipher, text: str, bound: str) -> bool:
     try:
         cipher.decrypt(text, bound)
         return True
+    except (HindsightError, ValueError):
+        return False
+
+
+def _opens_canary(cipher: MemoryCipher, canary: str) -> bool:
+    """The canary is a value `cipher` sealed: `decrypt` hands a text without the sealed prefix back as it is, so a
+    canary overwritten with any plain text "opened" with every key (attack round 37)."""
+    if not canary.startswith(PREFIX):
+        return False
+    try:
+        return cipher.decrypt(canary, CANARY_BOUND) == _CANARY_TEXT
     except (HindsightError, ValueError):
         return False
 
@@ -72,7 +104,11 @@ def claim_key(backend: Any, cipher: MemoryCipher) -> None:
     if canary is None:
         backend.keep_secrets({CANARY_KEY: cipher.encrypt(_CANARY_TEXT, CANARY_BOUND)})
         canary = stored_canary(backend)
-    if canary is not None and not _opens(cipher, canary, CANARY_BOUND):
+    elif not canary.startswith(PREFIX):  # a row no key sealed (emptied or overwritten by hand): claimed as absent,
+        backend._aux_exec(f"UPDATE {backend._meta_table()} SET value = ? WHERE key = ? AND value = ?",  # one writer wins
+                          (cipher.encrypt(_CANARY_TEXT, CANARY_BOUND), CANARY_KEY, canary))
+        canary = stored_canary(backend)
+    if canary is not None and not _opens_canary(cipher, canary):
         raise EncryptionUnavailableError(
             "HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE: this store's private memories are sealed under another "
             "key (another server or process sealed its first private value with it); a value sealed with this key "

@@ -2,8 +2,9 @@
 
 What moves: every memory as stored (private ones stay sealed: the ciphertext is bound to the memory id,
 which is kept), its vector, its history (also the history of hard-deleted memories), edges, tokens,
-proposals, idempotency records, the audit log and the per-store secrets of the meta table (the console's CSRF key;
-console sign-in sessions are not copied: people sign in again). Resumable: each batch of memories lands whole, with
+proposals, idempotency records, the audit log, the per-store secrets of the meta table (the console's CSRF key;
+console sign-in sessions are not copied: people sign in again) and the key canary (security/key_check.py, attack
+round 37: the key the sealed values were sealed with stays the only key that opens the target). Resumable: each batch of memories lands whole, with
 vectors and histories, in one transaction (`restore_many`), and memories already in the target are
 skipped, so a killed run is simply run again. At the end the counts of both stores are compared table by table.
 """
@@ -16,6 +17,7 @@ from typing import Any
 
 from hindsight.errors import StorageError
 from hindsight.model import MemoryRecord
+from hindsight.security.key_check import carry_canary
 from hindsight.security.rotate import SEALED_ON_OPEN
 from hindsight.storage.base import MemoryStore
 from hindsight.url_secrets import scrubbed
@@ -86,6 +88,7 @@ def migrate_store(src: MemoryStore, dst: MemoryStore,
     for table in ("tokens", "proposals", "idempotency"):
         dst.load_rows(table, src.table_rows(table)[1])
     dst.keep_secrets(src.kept_secrets())  # the console's CSRF key: the moved store is the same store to its forms
+    canary_mismatch = carry_canary(src, dst)  # the store's key moves with its sealed values (attack round 37)
     # rows copied from an older store may hold a private proposal in clear: the target's next open with the key
     # seals them (security/rotate.py `seal_once_on_open`)
     dst._aux_exec(f"DELETE FROM {dst._meta_table()} WHERE key = ?", (SEALED_ON_OPEN,))
@@ -98,6 +101,8 @@ def migrate_store(src: MemoryStore, dst: MemoryStore,
         have = report.target.get(table, 0)
         if have < n or (empty and have != n):
             report.mismatches.append(f"{table}: source {n}, target {have}")
+    if canary_mismatch:
+        report.mismatches.append(canary_mismatch)
     return report
 
 
