@@ -184,19 +184,25 @@ def mark_outdated(hits: list[SearchHit], top_k: int,
                 continue
             if not _same_slot(old, new, window, vectors, group, bar, neighbours_of, outdated):
                 continue
-            old.current = False
-            old.why.outdated_by = new.memory.id
-            old.why.outdated_change = changed or valued
-            outdated.add(old.memory.id)
-            flag = OUTDATED if changed or valued else POSSIBLY_OUTDATED
-            if flag not in old.flags:
-                old.flags.append(flag)
-            i, j = out.index(old), out.index(new)
-            if i < j:  # the newer value first, the older one right after it
-                out.remove(new)
-                out.insert(i, new)
-                new.score = new.why.final = max(new.score, old.score)
+            flag_older(out, old, new, changed or valued, outdated)
     return out
+
+
+def flag_older(out: list[SearchHit], old: SearchHit, new: SearchHit, change: bool, outdated: set[str]) -> None:
+    """Flag `old` as outdated by `new` (OUTDATED when a change is read, else POSSIBLY_OUTDATED) and put the newer
+    hit first, the older right after it (shared by the read rules here and retrieval/value_slot.py)."""
+    old.current = False
+    old.why.outdated_by = new.memory.id
+    old.why.outdated_change = change
+    outdated.add(old.memory.id)
+    flag = OUTDATED if change else POSSIBLY_OUTDATED
+    if flag not in old.flags:
+        old.flags.append(flag)
+    i, j = out.index(old), out.index(new)
+    if i < j:  # the newer value first, the older one right after it
+        out.remove(new)
+        out.insert(i, new)
+        new.score = new.why.final = max(new.score, old.score)
 
 
 

@@ -36,7 +36,7 @@ import numpy as np
 from hindsight.model import Status
 from hindsight.read_model import SearchHit
 from hindsight.retrieval.crosslingual import bias_group
-from hindsight.retrieval.currency import OUTDATED, Neighbours, _nearest_in_store
+from hindsight.retrieval.currency import Neighbours, _nearest_in_store, flag_older
 from hindsight.retrieval.note_change import states_note_change
 from hindsight.retrieval.slot_cues import ADDITIVE, lasting, other_owners, replans, states_change_read
 from hindsight.write.analysis import Unit, text_diff, units
@@ -157,17 +157,7 @@ def mark_value_changes(hits: list[SearchHit], embeddings_of: Callable[[list[str]
             if not _nearest(a, b, cos, window, vectors, group, neighbours_of if rule.store_nearest else None,
                             outdated):
                 continue
-            old.current = False
-            old.why.outdated_by = b
-            old.why.outdated_change = True
-            outdated.add(a)
-            if OUTDATED not in old.flags:
-                old.flags.append(OUTDATED)
-            i, j = out.index(old), out.index(new)
-            if i < j:  # the newer value first, the older one right after it
-                out.remove(new)
-                out.insert(i, new)
-                new.score = new.why.final = max(new.score, old.score)
+            flag_older(out, old, new, True, outdated)
     return out
 
 
