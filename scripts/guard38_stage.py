@@ -1,0 +1,82 @@
+"""Round 38: every released blind text (guard sets, PII notes, retrieval memories) screened by ``WriteGuard`` with the
+write path's cached vector, the stage that decided it and the rule votes beside it (issue 10; docs/benchmarks.md
+"Guard, round 38"). Round 36's loader, threshold naming and tables (``guard36_stage``); this one adds a part split (two
+processes side by side, each with its own vector cache), the rule ids a quarantine carried and every row's redacted text.
+
+    PYTHONPATH=/work/main/src:scripts .venv/bin/python scripts/guard38_stage.py screen --rounds r1-r36 --part 0/2 --out a.jsonl
+    PYTHONPATH=src:scripts .venv/bin/python scripts/guard38_stage.py merge a.jsonl b.jsonl --out main.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import guard36_stage as g36  # noqa: E402
+
+CACHE = Path("/tmp/g38/cache")
+
+
+def screen_rows(rows: list[dict[str, object]], cache: Path) -> None:
+    import onnxruntime  # noqa: F401  (before anything loads usearch)
+
+    import hindsight
+    from hindsight.safety.guard import WriteGuard
+    print("hindsight from", hindsight.__file__, flush=True)
+    import guard_lowo_fast as lf
+
+    from hindsight.safety.hiding import hides_wording
+    from hindsight.safety.normalize import prepare
+    from hindsight.safety.redact import redactor
+    from hindsight.safety.view import feature_view
+
+    guard = WriteGuard()
+    redacted = [redactor(str(r["text"]))[0] for r in rows]
+    vectors = lf.embed(redacted, cache, "onnx")
+    for n, (r, red, vec) in enumerate(zip(rows, redacted, vectors, strict=True)):
+        if n % 1000 == 0:
+            print(f"  screened {n}/{len(rows)}", flush=True)
+        v = guard.screen(red, np.asarray(vec))
+        prepared = prepare(red)
+        rules = [x for x in v.reasons if not x.startswith(("classifier:", "part:", "hidden:"))]
+        if v.suspicious and v.score == 1.0 and rules:
+            stage = "hard:" + ",".join(rules)
+        elif not v.suspicious and v.score == 0.0:
+            stage = "gate"
+        else:
+            t, src = g36.threshold_source(guard, feature_view(prepared.text), prepared.text, hides_wording(red, prepared))
+            part = [x for x in v.reasons if x.startswith("part:")]
+            stage = f"part {part[0][5:]}" if part else f"model {v.score:.3f} vs T {t:.3f} ({src})"
+        r.update(q=v.suspicious, score=round(float(v.score), 4), stage=stage, rules=rules, redacted=red,
+                 obfuscated=prepared.obfuscated, long=len(red) > 1500)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=("screen", "merge"))
+    parser.add_argument("files", nargs="*", type=Path)
+    parser.add_argument("--rounds", default="r1-r36")
+    parser.add_argument("--part", default="0/1", help="i/n: this process screens every n-th row from i")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    if args.mode == "screen":
+        i, n = (int(x) for x in args.part.split("/"))
+        rows = g36.load_rows(g36.rounds(args.rounds), True)[i::n]
+        CACHE.mkdir(parents=True, exist_ok=True)
+        screen_rows(rows, CACHE / f"emb_onnx_{i}of{n}.npy")
+        args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        print(json.dumps(g36.table(rows)["all"]), flush=True)
+        return
+    rows = [json.loads(x) for f in args.files for x in f.read_text(encoding="utf-8").splitlines()]
+    rows.sort(key=lambda r: (int(str(r["round"]).lstrip("r")), str(r["writer"]), int(str(r["i"]))))
+    args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    print(json.dumps(g36.table(rows)["all"]), flush=True)
+
+
+if __name__ == "__main__":
+    main()
