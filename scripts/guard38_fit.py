@@ -266,14 +266,43 @@ def summary(rows: list[dict], stored: set[int]) -> dict:
     return {"counts": {k: dict(sorted(v.items())) for k, v in per.items()}, "moved": moved}
 
 
+EVERYDAY = ("直接", "不用", "就行", "就好")
+
+
+def loosen_view(rows: list[dict]) -> dict:
+    """Post hoc, no refit: the shipped weights with ``loosen`` (and its crosses) read as off where every LOOSEN match is
+    an everyday ZH adverb (``EVERYDAY``) - how many model-only quarantines, benign and attack, fall under T."""
+    from hindsight.safety import features as feat
+    from hindsight.safety.classifier import STRUCTURED_NAMES, get_classifier, structured_features
+    from hindsight.safety.view import feature_view
+    clf = get_classifier()
+    assert clf is not None
+    cand = [r for r in rows if model_base(r)]
+    texts = prepared_texts(cand)
+    hit = [k for k, t in enumerate(texts)
+           if (m := [x.group(0) for x in feat.LOOSEN.finditer(feature_view(t).text)]) and all(w in EVERYDAY for w in m)]
+    sub = [cand[k] for k in hit]
+    S = structured_features([texts[k] for k in hit])
+    cols = [j for j, n in enumerate(STRUCTURED_NAMES) if n == "loosen" or n.startswith("loosenx") or n.endswith("xloosen")
+            or "xloosenx" in n]
+    S2 = S.copy()
+    S2[:, cols] = 0.0
+    vecs = vectors_for(sub)
+    after = 1.0 - clf.probabilities_from(clf.combine(vecs, S2))[:, 0]
+    moved = Counter(f"{kind(r)} {'under T' if p < BASE_T else 'still over'}" for r, p in zip(sub, after, strict=True))
+    lost = [{"writer": r["writer"], "category": r["category"], "score": r["score"], "after": round(float(p), 3),
+             "text": str(r["text"])[:160]} for r, p in zip(sub, after, strict=True) if r["attack"] and p < BASE_T]
+    return {"reached": len(sub), "moved": dict(moved), "attacks_under_T": lost}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("causes", "loro"))
+    parser.add_argument("mode", choices=("causes", "loro", "loosen"))
     parser.add_argument("screen", type=Path)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     rows = load(args.screen)
-    out = causes(rows) if args.mode == "causes" else loro(rows)
+    out = causes(rows) if args.mode == "causes" else loro(rows) if args.mode == "loro" else loosen_view(rows)
     args.out.write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(json.dumps({k: v for k, v in out.items() if k not in ("rows", "features", "P", "N", "main", "folds", "keys")}, ensure_ascii=False)[:3000])
 

