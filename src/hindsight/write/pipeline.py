@@ -285,7 +285,9 @@ class WritePipeline:
         `base`: the version the change was computed from; another writer's change since is `StaleChange`.
         """
         vector = self.embedder.embed_documents([record.embedding_text])[0] if reembed else None
-        with self.store.transaction(record.namespace):
+        # the namespace's lock first, as a new write's decision holds it (attack round 38: on SQLite a change took
+        # only the write transaction and landed between another server's decision and its store)
+        with self.store.namespace_lock(record.namespace), self.store.transaction(record.namespace):
             if base is not None:  # write/stale.py: no lost update under the namespace's write lock
                 check_current(self.store.get(record.id), base)
             return self.store.replace(record, vector, actor=actor, action=action, note=note)
