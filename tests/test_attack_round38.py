@@ -7,6 +7,12 @@ tokens across the console, huge and malformed MCP arguments.
   so a second server's forget or hard delete landed between the decision ("the same as X") and the refresh of X:
   the restatement was acknowledged as stored and active, and it was folded into a forgotten memory (history:
   create, forget, dedup_refresh) or into nothing at all (history: create, delete - the acknowledged write gone).
+- **An id holding NUL, a control or a bidi character was no bad input**: `memory_get`, `memory_update`,
+  `memory_forget`, `memory_delete`, `memory_history`, `memory_quarantine_release`, `memory_summarize` and
+  `memory_review_decide` answered `not_found` quoting the id as sent (a right-to-left override turned the rest of
+  the message around in a client's log or UI), where every other identifier is refused by name.
+- **`memory_ingest` with a NUL in `session_id` named the wrong field**: `invalid_input: context: must not contain
+  NUL`, a field the caller never sent (the session id reached the kept memory's context before it was checked).
 """
 
 from __future__ import annotations
@@ -18,9 +24,11 @@ from typing import Any
 
 import pytest
 from bag_embedder import BagEmbedder
+from mcp_helpers import SyncMCPClient, mcp_session
 
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
+from hindsight.server.mcp_server import build_server
 
 FACT = "The build cache of the payments service lives on the shared volume under /var/cache/build"
 
@@ -97,3 +105,43 @@ def test_a_restatement_is_not_acknowledged_into_a_memory_another_server_forgot_o
     else:  # the forget/delete came first: the restatement is a memory of its own, active
         stored = first.get(outcome.memory_id, namespace="ops")
         assert stored.status.value == "active" and stored.content == FACT
+
+
+# ------------------------------------------------------------------ 4. malformed MCP arguments
+
+@pytest.fixture(scope="module")
+def mcp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SyncMCPClient]:
+    db = Path(tmp_path_factory.mktemp("round38")) / "memory.db"
+    engine = MemoryEngine.open(db, settings=HindsightSettings(db=db, hygiene=False), embedder=BagEmbedder())
+    with mcp_session(build_server(engine)) as client:
+        yield client
+    engine.close()
+
+
+HIDDEN = {"nul": ("mem_1\x00", "NUL"), "bidi": ("\u202emem_1", "bidi"), "control": ("mem_\x1b[2J1", "control")}
+ID_CALLS = [
+    ("memory_get", {}, "memory_id"), ("memory_history", {}, "memory_id"),
+    ("memory_update", {"updates": {"importance": 0.2}}, "memory_id"), ("memory_forget", {}, "memory_id"),
+    ("memory_delete", {"confirm": True}, "memory_id"), ("memory_quarantine_release", {}, "memory_id"),
+    ("memory_summarize", {}, "memory_ids"), ("memory_review_decide", {"decision": "reject"}, "proposal_id"),
+]
+
+
+@pytest.mark.parametrize("hidden", sorted(HIDDEN))
+@pytest.mark.parametrize(("tool", "extra", "field"), ID_CALLS, ids=[c[0] for c in ID_CALLS])
+def test_an_id_holding_a_hidden_character_is_refused_by_name_never_quoted(
+        mcp: SyncMCPClient, tool: str, extra: dict[str, Any], field: str, hidden: str) -> None:
+    """On main: `not_found: memory '\u202emem_1' was not found ...` (the id quoted as sent)."""
+    value, rule = HIDDEN[hidden]
+    before = mcp.call("memory_stats")
+    message = mcp.error(tool, {**extra, field: [value] if field == "memory_ids" else value})
+    assert message.startswith(f"invalid_input: {field}"), message
+    assert rule in message and value not in message and value[-2:] not in message, message
+    assert mcp.call("memory_stats") == before
+
+
+def test_a_nul_in_an_ingests_session_id_is_refused_naming_session_id(mcp: SyncMCPClient) -> None:
+    """On main: `invalid_input: context: must not contain NUL` - a field the caller never sent."""
+    message = mcp.error("memory_ingest", {"messages": [{"role": "user", "content": "I prefer tea"}],
+                                          "session_id": "s\x00"})
+    assert message.startswith("invalid_input: session_id: ") and "NUL" in message, message
