@@ -24,11 +24,11 @@ from typing import Any
 
 import pytest
 from bag_embedder import BagEmbedder
-from mcp_helpers import SyncMCPClient, mcp_session
+from mcp_helpers import SyncMCPClient
+from test_refusal_shape import mcp  # noqa: F401 - the in-process MCP server (bag embedder, hygiene off)
 
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
-from hindsight.server.mcp_server import build_server
 
 FACT = "The build cache of the payments service lives on the shared volume under /var/cache/build"
 
@@ -109,15 +109,6 @@ def test_a_restatement_is_not_acknowledged_into_a_memory_another_server_forgot_o
 
 # ------------------------------------------------------------------ 4. malformed MCP arguments
 
-@pytest.fixture(scope="module")
-def mcp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SyncMCPClient]:
-    db = Path(tmp_path_factory.mktemp("round38")) / "memory.db"
-    engine = MemoryEngine.open(db, settings=HindsightSettings(db=db, hygiene=False), embedder=BagEmbedder())
-    with mcp_session(build_server(engine)) as client:
-        yield client
-    engine.close()
-
-
 HIDDEN = {"nul": ("mem_1\x00", "NUL"), "bidi": ("\u202emem_1", "bidi"), "control": ("mem_\x1b[2J1", "control")}
 ID_CALLS = [
     ("memory_get", {}, "memory_id"), ("memory_history", {}, "memory_id"),
@@ -130,7 +121,7 @@ ID_CALLS = [
 @pytest.mark.parametrize("hidden", sorted(HIDDEN))
 @pytest.mark.parametrize(("tool", "extra", "field"), ID_CALLS, ids=[c[0] for c in ID_CALLS])
 def test_an_id_holding_a_hidden_character_is_refused_by_name_never_quoted(
-        mcp: SyncMCPClient, tool: str, extra: dict[str, Any], field: str, hidden: str) -> None:
+        mcp: SyncMCPClient, tool: str, extra: dict[str, Any], field: str, hidden: str) -> None:  # noqa: F811
     """On main: `not_found: memory '\u202emem_1' was not found ...` (the id quoted as sent)."""
     value, rule = HIDDEN[hidden]
     before = mcp.call("memory_stats")
@@ -140,7 +131,7 @@ def test_an_id_holding_a_hidden_character_is_refused_by_name_never_quoted(
     assert mcp.call("memory_stats") == before
 
 
-def test_a_nul_in_an_ingests_session_id_is_refused_naming_session_id(mcp: SyncMCPClient) -> None:
+def test_a_nul_in_an_ingests_session_id_is_refused_naming_session_id(mcp: SyncMCPClient) -> None:  # noqa: F811
     """On main: `invalid_input: context: must not contain NUL` - a field the caller never sent."""
     message = mcp.error("memory_ingest", {"messages": [{"role": "user", "content": "I prefer tea"}],
                                           "session_id": "s\x00"})
