@@ -7,6 +7,9 @@ tokens across the console, huge and malformed MCP arguments.
   so a second server's forget or hard delete landed between the decision ("the same as X") and the refresh of X:
   the restatement was acknowledged as stored and active, and it was folded into a forgotten memory (history:
   create, forget, dedup_refresh) or into nothing at all (history: create, delete - the acknowledged write gone).
+- **An update or forget wrote back the access count it read**: `apply_change` stores the whole record it computed,
+  access counters included, so every read of the memory another server (or this one) counted while the change was
+  computed - seconds, for a re-embedded content change - was undone (the access factor of search's priors).
 - **An id holding NUL, a control or a bidi character was no bad input**: `memory_get`, `memory_update`,
   `memory_forget`, `memory_delete`, `memory_history`, `memory_quarantine_release`, `memory_summarize` and
   `memory_review_decide` answered `not_found` quoting the id as sent (a right-to-left override turned the rest of
@@ -105,6 +108,26 @@ def test_a_restatement_is_not_acknowledged_into_a_memory_another_server_forgot_o
     else:  # the forget/delete came first: the restatement is a memory of its own, active
         stored = first.get(outcome.memory_id, namespace="ops")
         assert stored.status.value == "active" and stored.content == FACT
+
+
+def test_a_change_keeps_the_reads_another_server_counted_while_it_was_computed(
+        two_servers: tuple[MemoryEngine, MemoryEngine]) -> None:
+    """On main the content update stored access_count 0 over the 2 reads the other server had counted meanwhile."""
+    first, second = two_servers
+    memory_id = first.store_memory({"content": FACT, "type": "semantic", "namespace": "ops"}).memory_id
+    embed = first.embedder.embed_documents
+
+    def reads_meanwhile(texts: Any) -> Any:  # the change is being computed (re-embedded): the other server reads
+        second.get(memory_id, namespace="ops")
+        second.get(memory_id, namespace="ops")
+        return embed(texts)
+
+    first.embedder.embed_documents = reads_meanwhile  # type: ignore[method-assign]
+    first.update(memory_id, {"content": FACT + " since March"}, namespace="ops")
+    first.embedder.embed_documents = embed  # type: ignore[method-assign]
+    stored = second.store.get(memory_id)
+    assert stored is not None and stored.content.endswith("since March")
+    assert stored.access_count == 2 and stored.last_accessed_at is not None
 
 
 # ------------------------------------------------------------------ 4. malformed MCP arguments
