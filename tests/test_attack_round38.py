@@ -14,6 +14,8 @@ tokens across the console, huge and malformed MCP arguments.
   `memory_forget`, `memory_delete`, `memory_history`, `memory_quarantine_release`, `memory_summarize` and
   `memory_review_decide` answered `not_found` quoting the id as sent (a right-to-left override turned the rest of
   the message around in a client's log or UI), where every other identifier is refused by name.
+- **`memory_summarize` quoted a 2 MB id back**: `memory_ids` bounded the list, not its items, and `not_found` quoted
+  the id whole.
 - **`memory_ingest` with a NUL in `session_id` named the wrong field**: `invalid_input: context: must not contain
   NUL`, a field the caller never sent (the session id reached the kept memory's context before it was checked).
 """
@@ -152,6 +154,12 @@ def test_an_id_holding_a_hidden_character_is_refused_by_name_never_quoted(
     assert message.startswith(f"invalid_input: {field}"), message
     assert rule in message and value not in message and value[-2:] not in message, message
     assert mcp.call("memory_stats") == before
+
+
+def test_a_huge_id_in_memory_ids_is_refused_by_its_length_not_quoted(mcp: SyncMCPClient) -> None:  # noqa: F811
+    """On main `memory_ids` bounded the list, not its items: a 2 MB id came back whole inside `not_found`."""
+    message = mcp.error("memory_summarize", {"memory_ids": ["mem_" + "a" * 20_000]})
+    assert message.startswith("invalid_input: memory_ids.0: ") and len(message) < 300, message[:300]
 
 
 def test_a_nul_in_an_ingests_session_id_is_refused_naming_session_id(mcp: SyncMCPClient) -> None:  # noqa: F811
