@@ -52,7 +52,7 @@ def _visible_id(field: str) -> AfterValidator:
 
 MemoryId = Annotated[str, Field(description="The id returned by memory_store (e.g. mem_3f2a...).", min_length=1,
                                 max_length=100), _visible_id("memory_id")]
-MemoryIds = Annotated[list[Annotated[str, _visible_id("memory_ids")]],
+MemoryIds = Annotated[list[Annotated[str, Field(min_length=1, max_length=100), _visible_id("memory_ids")]],
                       Field(min_length=1, max_length=200, description="Ids to summarise.")]
 ProposalId = Annotated[str, Field(min_length=1, max_length=100, description="The proposal_id to decide."),
                        _visible_id("proposal_id")]
