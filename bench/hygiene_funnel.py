@@ -232,6 +232,9 @@ def main() -> int:
                         "shares-the-subject keep (`keep_decision.SLOT_CHANGES`) at this p(change) (`SLOT_T`)")
     parser.add_argument("--slot-keeps", choices=("subject", "blockers", "both"), default="subject", help="with "
                         "--slot-changes: the rules' keeps the side reads (round 37: `SLOT_SUBJECT`, `SLOT_BLOCKERS`)")
+    parser.add_argument("--slot-blocker-skip", help="with --slot-keeps blockers|both: the merge blockers whose keep "
+                        "the side does not read, comma-separated reason fragments (`keep_decision.SLOT_BLOCKER_SKIP`; "
+                        "default 'amounts differ' since round 38, '' reads every blocker as round 37's candidate B)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--pairs", type=Path, help="a JSON list of 'round:index': store and judge only these pairs "
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
@@ -245,6 +248,8 @@ def main() -> int:
         keep_decision.SLOT_CHANGES, keep_decision.SLOT_T = True, args.slot_changes
         keep_decision.SLOT_SUBJECT = args.slot_keeps in ("subject", "both")
         keep_decision.SLOT_BLOCKERS = args.slot_keeps in ("blockers", "both")
+        if args.slot_blocker_skip is not None:
+            keep_decision.SLOT_BLOCKER_SKIP = tuple(x for x in args.slot_blocker_skip.split(",") if x)
         if not getattr(keep_decision.decide, "recorded", False):
             keep_decision.decide = _recorded(keep_decision.decide)  # type: ignore[assignment]
     if args.no_veto_holds:

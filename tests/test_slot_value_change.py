@@ -138,3 +138,23 @@ def test_the_merge_blockers_keep_is_read_only_with_slot_blockers(stub_decision) 
     verdict = stub_decision(old, new, blocked, 0.95, on=True, blockers=True)
     assert verdict is not None and verdict.label == "override" and "same slot" in verdict.reason
     assert stub_decision(old, new, blocked, 0.95, on=False, blockers=True) is None  # the switch off: nothing
+
+
+def test_an_amounts_differ_blocker_is_not_read_even_with_slot_blockers(stub_decision) -> None:  # type: ignore[no-untyped-def]
+    # round 38's candidate Bp: hyg37's blockers' side lost "amounts differ" pairs (a first payment, a share, another
+    # phase read as the new value), so that blocker's keep stays whatever the ensemble says; the others are read
+    old, new = "仓库管理员是老孙。", "仓库管理员是小何。"  # a new value of the slot (the reason is the stub's)
+    amounts = "kept and linked, not a restatement: amounts differ (6000 / 6500) (cosine 0.931)"
+    person = "kept and linked, not a restatement: another person (小何) (cosine 0.931)"
+    assert keep_decision.SLOT_BLOCKER_SKIP == ("amounts differ",)
+    assert stub_decision(old, new, amounts, 0.99, on=True, blockers=True) is None
+    verdict = stub_decision(old, new, person, 0.99, on=True, blockers=True)
+    assert verdict is not None and verdict.label == "override"
+
+
+def test_slot_blocker_skip_empty_reads_every_blocker_as_round_37(stub_decision, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(keep_decision, "SLOT_BLOCKER_SKIP", ())
+    old, new = "仓库管理员是老孙。", "仓库管理员是小何。"  # a new value of the slot (the reason is the stub's)
+    amounts = "kept and linked, not a restatement: amounts differ (6000 / 6500) (cosine 0.931)"
+    verdict = stub_decision(old, new, amounts, 0.99, on=True, blockers=True)
+    assert verdict is not None and verdict.label == "override"

@@ -13,7 +13,7 @@ from hindsight.present import memory_view
 from hindsight.review.service import ReviewService
 from hindsight.review.version import memory_version
 from hindsight.security.principal import Scope
-from hindsight.server.mcp_common import Gate, MemoryId, Namespace, _call
+from hindsight.server.mcp_common import Gate, MemoryId, Namespace, ProposalId, _call
 
 
 def register_admin_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewService, gate: Gate) -> None:
@@ -63,7 +63,7 @@ def register_admin_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
 
     @mcp.tool
     def memory_review_decide(
-        proposal_id: Annotated[str, Field(min_length=1, max_length=100, description="The proposal_id to decide.")],
+        proposal_id: ProposalId,
         decision: Annotated[Literal["approve", "reject"], Field(description="approve applies the change; "
                                                                             "reject keeps the memory as it is")],
         note: Annotated[str, Field(max_length=1000, description="Why (kept with the decision).")] = "",

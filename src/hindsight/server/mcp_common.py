@@ -13,7 +13,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastmcp.exceptions import ToolError
 from fastmcp.server.dependencies import get_access_token, get_http_request
-from pydantic import Field, ValidationError
+from pydantic import AfterValidator, Field, ValidationError
 
 from hindsight.errors import (
     HindsightError,
@@ -28,6 +28,7 @@ from hindsight.security.http_auth import principal_from_access_token
 from hindsight.security.http_guard import PRINCIPAL_KEY
 from hindsight.security.namespace_names import MAX_NAMESPACE_CHARS, NAMESPACE_PATTERN
 from hindsight.security.principal import LOCAL_OWNER, Actor, Principal, Scope, principal_of
+from hindsight.write.text_rules import check_identifier
 
 T = TypeVar("T")
 
@@ -40,7 +41,21 @@ IdempotencyKey = Annotated[
                                   "and the same request stores nothing new and answers the first result "
                                   "(replayed: true); the key with a different request is an idempotency_conflict.",
                       min_length=1, max_length=200)]
-MemoryId = Annotated[str, Field(description="The id returned by memory_store (e.g. mem_3f2a...).", min_length=1, max_length=100)]
+
+
+def _visible_id(field: str) -> AfterValidator:
+    """An id is an identifier: no NUL, control, invisible or bidi character (write/text_rules.py), refused by name
+    and never quoted back (attack round 38: `not_found` echoed an id holding a terminal escape or a right-to-left
+    override into the caller's log)."""
+    return AfterValidator(lambda value: check_identifier(value, field))
+
+
+MemoryId = Annotated[str, Field(description="The id returned by memory_store (e.g. mem_3f2a...).", min_length=1,
+                                max_length=100), _visible_id("memory_id")]
+MemoryIds = Annotated[list[Annotated[str, Field(min_length=1, max_length=100), _visible_id("memory_ids")]],
+                      Field(min_length=1, max_length=200, description="Ids to summarise.")]
+ProposalId = Annotated[str, Field(min_length=1, max_length=100, description="The proposal_id to decide."),
+                       _visible_id("proposal_id")]
 
 INSTRUCTIONS = """hindsight is long-term memory. Search it before a task (memory_search), store what is worth
 keeping after one (memory_store: a preference, a fix, a lesson, with the context where it applies),

@@ -38,7 +38,7 @@ from hindsight.security.tokens import TokenStore
 from hindsight.server.access_log import keep_queries_out_of_the_access_log
 from hindsight.server.held_calls import HeldCalls
 from hindsight.server.mcp_admin_tools import register_admin_tools
-from hindsight.server.mcp_common import INSTRUCTIONS, Gate, IdempotencyKey, MemoryId, Namespace, _call, told
+from hindsight.server.mcp_common import INSTRUCTIONS, Gate, IdempotencyKey, MemoryId, MemoryIds, Namespace, _call, told
 from hindsight.server.mcp_event_tools import register_event_tools
 from hindsight.server.observability import RequestObserver, mount_operations
 from hindsight.server.schema_errors import TypedArgumentErrors
@@ -198,7 +198,7 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
 
     @mcp.tool
     def memory_summarize(
-        memory_ids: Annotated[list[str], Field(min_length=1, max_length=200, description="Ids to summarise.")],
+        memory_ids: MemoryIds,
         style: Annotated[Literal["brief", "detailed", "structured"], Field(
             description="brief (~150 chars), detailed, or structured (goal, steps, problem/fix, when it applies; "
                         "with an LLM configured - extractive, it adds the memories' contexts)")] = "brief",

@@ -61,7 +61,7 @@ def erase(writer: Writer, memory_id: str, namespace: str, *, actor: str, note: s
     decision read before it (its status, say) cannot be changed by another writer in between (attack round 16:
     a writer racing its own update into quarantine)."""
     store = writer.store
-    with store.transaction(namespace):
+    with store.namespace_lock(namespace), store.transaction(namespace):  # not inside a decision (round 38)
         if check is not None:
             current = store.get(memory_id)
             if current is not None and current.namespace == namespace:

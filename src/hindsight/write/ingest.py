@@ -31,7 +31,7 @@ from hindsight.llm import LLMClient
 from hindsight.model import MAX_CONTENT_CHARS, MemoryInput, MemoryType, Source
 from hindsight.write.events import states_general_rule
 from hindsight.write.importance import compute_importance
-from hindsight.write.text_rules import check_text
+from hindsight.write.text_rules import check_identifier, check_text
 
 MAX_MESSAGES = 500
 MAX_EXTRACTED = 50
@@ -147,6 +147,7 @@ def plan(messages: Sequence[ChatMessage], session_id: str, namespace: str, llm: 
     """What to keep from the conversation (nothing is written here)."""
     if not session_id.strip() or len(session_id) > 200:
         raise InvalidInputError("session_id: must have 1 to 200 non-blank characters")
+    check_identifier(session_id, "session_id")  # before it reaches a kept memory's context (attack round 38)
     if llm is not None:
         extracted = _extract_with_llm(messages, llm)
         if extracted is not None:

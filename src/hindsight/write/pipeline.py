@@ -45,7 +45,7 @@ from hindsight.write.erase import erase
 from hindsight.write.fields import redact_value
 from hindsight.write.labels import session_label
 from hindsight.write.screening import clean_note, screen_fields
-from hindsight.write.stale import check_current
+from hindsight.write.stale import check_current, with_reads_of
 
 #: metadata key set on memories that read like a (loosening) directive about permissions or safety.
 DIRECTIVE_KEY = "safety_directive"
@@ -285,10 +285,14 @@ class WritePipeline:
         `base`: the version the change was computed from; another writer's change since is `StaleChange`.
         """
         vector = self.embedder.embed_documents([record.embedding_text])[0] if reembed else None
-        with self.store.transaction(record.namespace):
+        # the namespace's lock first, as a new write's decision holds it (attack round 38: on SQLite a change took
+        # only the write transaction and landed between another server's decision and its store)
+        with self.store.namespace_lock(record.namespace), self.store.transaction(record.namespace):
+            stored = self.store.get(record.id)
             if base is not None:  # write/stale.py: no lost update under the namespace's write lock
-                check_current(self.store.get(record.id), base)
-            return self.store.replace(record, vector, actor=actor, action=action, note=note)
+                check_current(stored, base)
+            # the reads counted since the change was computed (any process's) are kept, not written back (round 38)
+            return self.store.replace(with_reads_of(stored, record), vector, actor=actor, action=action, note=note)
 
     def remove(self, memory_id: str, namespace: str, *, actor: str, note: str = "",
                check: Callable[[MemoryRecord], None] | None = None) -> MemoryRecord | None:

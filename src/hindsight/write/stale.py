@@ -42,6 +42,16 @@ def check_current(stored: MemoryRecord | None, base: MemoryRecord) -> None:
         raise StaleChange(base.id)
 
 
+def with_reads_of(stored: MemoryRecord | None, record: MemoryRecord) -> MemoryRecord:
+    """`record` with the access counters of `stored` (read inside the write transaction) where those are further on:
+    the change was computed from an older read, and writing its counters back undid every read counted since."""
+    if stored is None:
+        return record
+    seen = [t for t in (stored.last_accessed_at, record.last_accessed_at) if t is not None]
+    return record.model_copy(update={"access_count": max(stored.access_count, record.access_count),
+                                     "last_accessed_at": max(seen) if seen else None})
+
+
 def retry_stale(change: Callable[[], T], memory_id: str) -> T:
     """Run a read-compute-write of one memory again from its fresh version while another writer keeps winning."""
     for _ in range(ATTEMPTS):
