@@ -97,6 +97,23 @@ def threshold_source(guard, view, normalised: str, hidden: bool) -> tuple[float,
     return t, "+".join(names) or "base"
 
 
+def stage_of(guard, v, red: str) -> str:  # type: ignore[no-untyped-def]
+    """What decided verdict ``v`` of the redacted text ``red``: ``hard:<ids>``, ``gate``, ``part <score>`` or
+    ``model <score> vs T <threshold> (<what set T>)`` (the module docstring)."""
+    from hindsight.safety.hiding import hides_wording
+    from hindsight.safety.normalize import prepare
+    from hindsight.safety.view import feature_view
+    prepared = prepare(red)
+    hard = [x for x in v.reasons if not x.startswith(("classifier:", "part:", "hidden:"))]
+    if v.suspicious and v.score == 1.0 and hard:
+        return "hard:" + ",".join(hard)
+    if not v.suspicious and v.score == 0.0:
+        return "gate"
+    t, src = threshold_source(guard, feature_view(prepared.text), prepared.text, hides_wording(red, prepared))
+    part = [x for x in v.reasons if x.startswith("part:")]
+    return f"part {part[0][5:]}" if part else f"model {v.score:.3f} vs T {t:.3f} ({src})"
+
+
 def touched(normalised: str) -> bool:
     """Could one of round 36's readings move this text? (``--reuse``: the others keep the baseline's verdict.)"""
     import re
@@ -117,10 +134,8 @@ def screen_rows(rows: list[dict[str, object]], reuse: list[dict[str, object]] | 
     sys.path.insert(0, str(ROOT / "scripts"))
     import guard_lowo_fast as lf
 
-    from hindsight.safety.hiding import hides_wording
     from hindsight.safety.normalize import prepare
     from hindsight.safety.redact import redactor
-    from hindsight.safety.view import feature_view
 
     guard = WriteGuard()
     redacted = [redactor(str(r["text"]))[0] for r in rows]
@@ -140,16 +155,7 @@ def screen_rows(rows: list[dict[str, object]], reuse: list[dict[str, object]] | 
         if n % 1000 == 0:
             print(f"  screened {n}/{len(rows)}", flush=True)
         v = guard.screen(red, np.asarray(vec))
-        prepared = prepare(red)
-        hard = [x for x in v.reasons if not x.startswith(("classifier:", "part:", "hidden:"))]
-        if v.suspicious and v.score == 1.0 and hard:
-            stage = "hard:" + ",".join(hard)
-        elif not v.suspicious and v.score == 0.0:
-            stage = "gate"
-        else:
-            t, src = threshold_source(guard, feature_view(prepared.text), prepared.text, hides_wording(red, prepared))
-            part = [x for x in v.reasons if x.startswith("part:")]
-            stage = f"part {part[0][5:]}" if part else f"model {v.score:.3f} vs T {t:.3f} ({src})"
+        stage = stage_of(guard, v, red)
         r.update(q=v.suspicious, score=round(float(v.score), 4), stage=stage)
 
 
