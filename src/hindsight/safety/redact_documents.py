@@ -53,21 +53,22 @@ def document_key(key: str) -> bool:
     return bool(words & _DOCUMENT_WORDS) or any(pair <= words for pair in _DOCUMENT_PAIRS)
 
 
-# The rest of the sentence that names the document (no digit: a number there is the cue reader's), its end, then the
-# next sentence's lead and the number.
-_FOLLOWED = re.compile(
-    r"[^\d\n.!?。！？;；,，—–]{0,48}?(?:[.!?]\s+|[。！？;；,，]\s*|\s*[—–]\s*|\s+-\s+)"
-    r"(?i:it'?s|it\s+is|its|that'?s|that\s+is|mine'?s|mine\s+is|here\s+it\s+is|(?:号码?)?是|就是|号码?为)\s*[:：]?\s*[\"'“]?"
+# A pronoun's lead and a number after it, then (looked for only before such a number) the document named in the
+# sentence or clause before it: its cue, the rest of that sentence (no digit: a number there is the cue reader's), its end.
+_LEAD_NUMBER = re.compile(
+    r"(?<![A-Za-z])(?i:it'?s|it\s+is|its|that'?s|that\s+is|mine'?s|mine\s+is|here\s+it\s+is|(?:号码?)?是|就是|号码?为)\s*[:：]?\s*[\"'“]?"
     r"(?P<value>[A-Z0-9]{6,20})(?![A-Za-z0-9/-])"
 )
-_NAMED = re.compile(DOC_CUE)
+_NAMED_BEFORE = re.compile(
+    DOC_CUE + r"[^\d\n.!?。！？;；,，—–]{0,48}?(?:[.!?]\s+|[。！？;；,，]\s*|\s*[—–]\s*|\s+-\s+)\Z"
+)
+_REACH = 80  # the cue, the rest of its sentence and the break before the lead
 
 
 def find_followed_numbers(text: str) -> list[Span]:
     """A document's number given in the sentence or clause right after the one that names the document."""
     out: list[Span] = []
-    for m in _NAMED.finditer(text):
-        f = _FOLLOWED.match(text, m.end())
-        if f is not None and document_number(f.group("value")):
-            out.append(("national_id", *f.span("value")))
+    for m in _LEAD_NUMBER.finditer(text):
+        if document_number(m.group("value")) and _NAMED_BEFORE.search(text[max(0, m.start() - _REACH) : m.start()]):
+            out.append(("national_id", *m.span("value")))
     return out
