@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from hindsight.safety.redact_documents import document_number
 from hindsight.safety.redact_roles import code_shaped, password_shaped
 from hindsight.safety.redact_turns import answer_label, turns
 from hindsight.safety.validators import looks_random
@@ -66,7 +67,7 @@ def _fits(kind: str, value: str) -> bool:
     if kind == "cvv":
         return value.isdigit() and len(value) in (3, 4)
     if kind == "national_id":
-        return bool(_ID.fullmatch(value)) and 6 <= len(value) <= 24
+        return bool(_ID.fullmatch(value)) and 6 <= len(value) <= 24 or document_number(value)  # round 38: C7XK2P9R4
     if kind == "otp":
         return value.isdigit() and code_shaped(value)
     return password_shaped(value) or (value.isdigit() and 4 <= len(value) <= 8 and code_shaped(value))

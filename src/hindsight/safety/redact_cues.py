@@ -182,11 +182,18 @@ _DOC_CUE = (
     r"\bidentity\s+document\b|\bpersonnummer|\bf(?:ø|o)dselsnummer|\bhenkil(?:ö|o)tunnus|\bPESEL\b|\bemirates\s+id\b|\bc[ée]dula\b|"
     r"(?-i:\bBSN\b|\bCURP\b|\bRUT\b|\bNIN\b)|주민등록번호|身份号码?|公民号码|"
     # round 18: civil-status documents, a person's from birth (出生医学证明, 出生证, 户口本, 结婚证, birth certificate)
-    r"出生(?:医学)?证明?|户口[本簿]|结婚证|离婚证|\bbirth\s+certificate|\bmarriage\s+certificate)"
+    r"出生(?:医学)?证明?|户口[本簿]|结婚证|离婚证|\bbirth\s+certificate|\bmarriage\s+certificate|"
+    # round 38 (blind r36): a permit a person crosses a border or stays with (回乡证 - the Home Return Permit -, 旅行证,
+    # 居留证 / 居留许可, 绿卡; a residence, work, travel, exit-entry or re-entry permit, a green card)
+    r"回乡证|旅行证|居留证|居留许可|永久居留|绿卡|\bhome\s+return\s+permit|\b(?:residence|work|(?:mainland\s+)?travel|exit[\s-]entry|"
+    r"re-?entry)\s+permit|\bgreen\s+card|\bpermanent\s+resident\s+card)"
 )
+# The document cue alone, for readers of the sentences around it (``redact_documents``).
+DOC_CUE = _DOC_CUE
 # Between the document's name and its number: a few words ("number on file"), or what it is for ("for the Tokyo trip:").
+# Round 38: a record's quotes may stand around the number ('"dni": "48291...K"', "'passport_no': 'E4821...'").
 _DOC = re.compile(_DOC_CUE + r"(?:[^\d\n,.;，。；:：]{0,16}?|\s+(?:for|of)\s+[^\d\n,.;，。；:：]{1,32}?(?=\s*(?:[:：]|\b(?:is|was)\b)))" + _SEP
-                  + r"(?P<value>(?-i:\d{6,8}[-+A]\d{3}[0-9A-Z]|[A-Z]{0,3}\d[A-Z0-9]{4,16}|[A-Z]{0,2}\d{2,5}(?:[ -]\d{2,6}){1,4}(?: ?[A-Z0-9])?|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
+                  + r"[\"'“]?(?P<value>(?-i:\d{6,8}[-+A]\d{3}[0-9A-Z]|[A-Z]{0,3}\d[A-Z0-9]{4,16}|[A-Z]{0,2}\d{2,5}(?:[ -]\d{2,6}){1,4}(?: ?[A-Z0-9])?|[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]))(?![A-Za-z0-9])")
 # "Kids' passports: Mia #548201937, Leo #548201938", "护照：爸爸 E12345678，妈妈 E87654321": after a document cue and a
 # colon, a list whose items are a name (or a relation) and a number.
 _DOC_LIST = re.compile(_DOC_CUE + r"(?:[^\d\n:：]{0,16}[:：]|s?\s+(?:for|of)\s+[^\d\n:：.。;；—–]{1,32}?\s*(?:[:：—–]|\s-\s))")
@@ -201,6 +208,7 @@ _DOC_SECOND = re.compile(
     r"(?i)(?:档案编?号码?|证件?编号|证号|\b(?:file|document|record|dossier)\s+(?:no\.?|number|#))" + _SEP
     + r"(?P<value>(?-i:[A-Z]{0,3}\d[A-Z0-9]{4,14}|\d{2,6}(?:[ -]\d{2,6}){1,4}))(?![A-Za-z0-9])"
 )
+_DATE = re.compile(r"(?:19|20)\d{2}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])[-/.](?:0?[1-9]|1[0-2])[-/.](?:19|20)\d{2}")
 _SENTENCE_END = re.compile(r"[。！？；;\n]|[.!?](?:\s|$)")
 _DOC_NAMED = re.compile(_DOC_CUE)
 _CN_ID_CUE = re.compile(r"(?i)(?:身份证|身份号码|证件号|公民身份|\bID\b|identity|\bresident\b)[^\n。；;]{0,16}$")
@@ -218,6 +226,8 @@ def find_national_ids(text: str) -> list[Span]:
             out.append(("national_id", m.start(), m.end()))
     for m in _DOC.finditer(text):
         value = m.group("value")
+        if _DATE.fullmatch(value):
+            continue  # round 38: the document's expiry or issue date ('"passport_expiry": "2031-05-01"'), not its number
         if sum(ch.isdigit() for ch in value) >= 5 or (sum(ch.isdigit() for ch in value) >= 3 and len(value) >= 8):
             out.append(("national_id", *m.span("value")))
     for m in _DOC_SECOND.finditer(text):  # the rare label first, then the document named before it in its sentence

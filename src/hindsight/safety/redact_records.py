@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from hindsight.safety.redact_documents import document_key, document_number
 from hindsight.safety.validators import PLACEHOLDER_VALUE, cn_id_shape, cn_id_valid, iban_valid, luhn_valid, ssn_valid
 
 Span = tuple[str, int, int]
@@ -175,7 +176,7 @@ def _words(key: str) -> set[str]:
 
 def key_class(key: str, bank: bool = False) -> str | None:
     """What a key names: ``public``, ``password``, ``api_key``, ``card``, ``cvv``, ``bank_account``, ``national_id``,
-    or None (nothing either way). ``bank``: the text names a bank, so a bare ``account`` key is a bank account's."""
+    ``document`` (an identity document's number), or None (nothing either way). ``bank``: the text names a bank, so a bare ``account`` key is a bank account's."""
     words = _words(key)
     secret = words & (_PASSWORD_WORDS | _SECRET_WORDS) or any(p <= words for p in _SECRET_PAIRS) \
         or _PASSWORD_HAN.search(key) or _SECRET_HAN.search(key)
@@ -188,6 +189,8 @@ def key_class(key: str, bank: bool = False) -> str | None:
         return None
     if _ID_HAN.search(key) or id_number or words & {"ssn"} or {"social", "security"} <= words:
         return "national_id"
+    if document_key(key):
+        return "document"  # round 38: "dni", "passport_no", "nie", "回乡证" - an identity document's number
     if words & {"cvv", "cvc", "cvn", "cvv2", "cvc2", "csc"}:
         return "cvv"
     if _CARD_HAN.search(key) or "card" in words and (len(words) == 1 or words & {"number", "no", "num"}):
@@ -234,6 +237,8 @@ def _judge(kind: str, value: str) -> str | None:
         if cn_id_shape(up):
             return "cn_id" if cn_id_valid(up) else "national_id"
         return "national_id" if ssn_valid(value) else None
+    if kind == "document":
+        return "national_id" if document_number(value) else None
     if kind == "cvv":
         return "cvv" if re.fullmatch(r"\d{3,4}", value) else None
     if digits.isdigit() and len(re.findall(r"(\d)\1{3}", digits)) >= 2:

@@ -239,16 +239,18 @@ _HASH_CUE = re.compile(r"(?i)\b(?:sha-?\d*|md5|hash|checksum|digest|commit|tx|tx
 _SEED_CUE = re.compile(r"(?i)(?:seed|recovery|mnemonic|backup|secret|wallet)\s+(?:phrase|words?)|\bseed\b|mnemonic|助记词|恢复短语|种子短语|恢复词")
 # A wallet named without "seed phrase" ("Ledger backup, wallet 'cold-2': orbit velvet ..."): the words must read as a
 # mnemonic, not prose - none of the function words that fill an English sentence and no BIP39 list has.
-_WALLET_SEED_CUE = re.compile(r"(?i)\b(?:wallet|ledger|trezor|metamask|keystone|crypto|bitcoin|ethereum)\b|钱包")
+_WALLET_SEED_CUE = re.compile(r"(?i)\b(?:wallet|ledger|trezor|metamask|keystone|coldcard|crypto|bitcoin|ethereum)\b|钱包")
 _PROSE_WORD = re.compile(r"(?i)\b(?:the|and|for|with|that|this|you|your|are|was|were|have|has|from|not|but|will|into|then|than|"
                          r"they|them|there|what|when|which|would|should|could|our|his|her|its|she|him|who|how|why|because)\b")
 # Round 19: a number may stand before each word with only a space ("1 walnut 2 prism ..."), the words may run one a
 # line, and a ZH note may write a phrase in words of one or two characters, spaced ("助记词：苹果 钢琴 海洋 ...").
 _SEED_NUM = r"(?:\(?\d{1,2}[.):]?\s*|#\d{1,2}\s+)"
+# Round 38: a word may carry accents (the Spanish, French, Italian and Czech lists: "ábaco abdomen abeja ...").
+_SEED_LETTERS = "[a-zà-öø-ÿ]{3,8}"
 _SEED_WORDS = re.compile(
-    r"(?P<value>(?:" + _SEED_NUM + r"?[a-z]{3,8}(?:[ ,]+|\s*\n\s*)){11,23}" + _SEED_NUM + r"?[a-z]{3,8}"
+    r"(?P<value>(?:" + _SEED_NUM + r"?" + _SEED_LETTERS + r"(?:[ ,]+|\s*\n\s*)){11,23}" + _SEED_NUM + r"?" + _SEED_LETTERS +
     r"|(?:(?:\d{1,2}[.、)]\s*)?[\u4e00-\u9fff][ 　,，、]+){11,23}(?:\d{1,2}[.、)]\s*)?[\u4e00-\u9fff]"
-    r"|(?:[\u4e00-\u9fff]{1,2}[ 　]+){11,23}[\u4e00-\u9fff]{1,2})(?![a-z\u4e00-\u9fff])"
+    r"|(?:[\u4e00-\u9fff]{1,2}[ 　]+){11,23}[\u4e00-\u9fff]{1,2})(?![a-zà-öø-ÿ\u4e00-\u9fff])"
 )
 
 
@@ -282,15 +284,50 @@ def find_key_material(text: str) -> list[Span]:
         if _WALLET_CUE.search(around) and not _HASH_CUE.search(around) and len(set(m.group("value").lower())) >= 10:
             out.append(("private_key", *m.span("value")))
     for cue in _SEED_CUE.finditer(text):
-        words = _SEED_WORDS.search(text, cue.end(), min(len(text), cue.end() + 60 + 24 * 9))
-        if words and not re.search(r"[\n。.;；]", _gap(text, cue.end(), words.start())) and words.start() - cue.end() <= 60:
-            out.append(("private_key", *words.span("value")))
+        words = _seed_words(text, cue.end(), 60)
+        if (words and not re.search(r"[\n。.;；]", _gap(text, cue.end(), words[0])) and words[0] - cue.end() <= 60
+                and len(_PROSE_WORD.findall(text, *words)) < 3):  # round 38: "wallet words: it was the one with the ..."
+            out.append(("private_key", *words))
     for cue in _WALLET_SEED_CUE.finditer(text):
-        words = _SEED_WORDS.search(text, cue.end(), min(len(text), cue.end() + 40 + 24 * 9))
-        if (words and words.start() - cue.end() <= 40 and not re.search(r"[\n。.;；]", _gap(text, cue.end(), words.start()))
-                and re.search(r"[:：]\s*$", text[cue.end() : words.start()]) and not _PROSE_WORD.search(words.group("value"))):
-            out.append(("private_key", *words.span("value")))
+        words = _seed_words(text, cue.end(), 40)
+        if (words and words[0] - cue.end() <= 40 and not re.search(r"[\n。.;；]", _gap(text, cue.end(), words[0]))
+                and _WALLET_GAP_END.search(text[cue.end() : words[0]]) and not _PROSE_WORD.search(text, *words)):
+            out.append(("private_key", *words))
     return out
+
+
+# Round 38 (blind r36): a cue's own words before the list ("my Ledger words, all 24: glove ...", "recovery words (all
+# 24): ..."): the list starts after the colon that ends them, so "words" and "all" are never read as its first words; a
+# lead ("Seed phrase was lemon ...", "the words are: ...") is no word of the phrase either.
+_SEED_COLON = re.compile(r"[^\n。.;；:：]{0,40}[:：]")
+_SEED_LEAD = re.compile(r"(?i)(?:is|was|are|were|the|these|my|here|all|words?|phrase)\b[ ,]*")
+# The wallet reading's cue ends in a colon, or in "are" / "is" / "=" ("the cold wallet's words are: ...").
+_WALLET_GAP_END = re.compile(r"(?i)(?:[:：=]|\b(?:are|is|were|was))\s*$")
+
+
+_SEED_COUNTS = frozenset({12, 15, 18, 21, 24})
+
+
+def _seed_words(text: str, start: int, reach: int) -> tuple[int, int] | None:
+    """The span of the words after a cue ending at ``start``, read from after the colon that closes the cue's own
+    words; a phrase written with spaces ends at its first comma when a phrase's word count (12, 15 ... 24) stands
+    before it ("Seed phrase was lemon ... alpine, written on the steel plate")."""
+    colon = _SEED_COLON.match(text, start)
+    pos = colon.end() if colon else start
+    limit = min(len(text), start + reach + 25 * 9)
+    words = _SEED_WORDS.search(text, pos, limit)
+    for _ in range(3):
+        lead = _SEED_LEAD.match(text, words.start()) if words else None
+        if words is None or lead is None or words.start() - start > reach:
+            break
+        words = _SEED_WORDS.search(text, lead.end(), limit)
+    if words is None:
+        return None
+    a, b = words.span("value")
+    comma = text.find(",", a, b)
+    if comma > 0 and len(text[a:comma].split()) in _SEED_COUNTS:
+        b = comma
+    return a, b
 
 
 # --------------------------------------------------------------------------- contacts and IDs spelled or spaced

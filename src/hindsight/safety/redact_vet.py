@@ -117,6 +117,17 @@ _CURSOR_BEFORE = re.compile(
     r"(?i)(?:\b(?:next|page|pagination|continuation|sync|resume)[ _-]?(?:token|cursor|marker|key)|\bnextPageToken|\bcursor|"
     r"\b(?:next|continuation)\s+(?:page\s+)?token|分页(?:令牌|游标|token)|游标|下一页(?:的)?(?:token|令牌))[\"']?\s*(?:[:：=]|\bis\b|是|为)?\s*[\"']?$"
 )
+# Round 38 (blind r36): a content identifier is the hash of what it names, public by design - an IPFS CID, v0 ("Qm" and
+# 44 base58 characters) or v1 in base32 ("bafy...", "bafk..."); the tagger read one as a key.
+_CONTENT_ID = re.compile(r"Qm[1-9A-HJ-NP-Za-km-z]{44}|baf[a-z2-7]{56,}")
+# Round 38 (blind r36): a record number its sentence calls internal ("病历号P-2024-...只是诊所内部编号", "MRN ... is just
+# the clinic's internal reference", "跟身份证没关系"): the clinic's own bookkeeping, not a person's identifier.
+_DECLARED_INTERNAL = re.compile(
+    r"内部(?:的)?(?:编号|号码?|流水号|序号|单号|记录号?|参考号)|(?:跟|和|与)身份证(?:号码?)?(?:没关系|没有关系|无关)|"
+    r"(?i:\binternal\s+(?:reference|ref|record|number|id|code)s?\b|\bnothing\s+to\s+do\s+with\s+(?:the|your|his|her|their)\s+"
+    r"(?:id|passport|identity)\b)"
+)
+_SENTENCE_REST = re.compile(r"[^。！？\n]{0,60}?(?=[。！？\n]|[.!?](?:\s|$)|$)")
 _SHAPE_KINDS = frozenset({"api_key", "password", "other_id", "otp"})
 # Round 29: kinds read from a value's shape that a record's label in front of it overrules (``redact_labels``): an
 # application's number read as a phone, a customs entry's grouped number read as a password.
@@ -133,6 +144,12 @@ def _digest_label(text: str, start: int) -> bool:
     return m is not None and not _OF_BEFORE.search(text, max(0, m.start() - 24), m.start())
 
 
+def _internal(text: str, end: int) -> bool:
+    """The rest of the value's sentence (60 characters at most) calls it an internal number."""
+    rest = _SENTENCE_REST.match(text, end)
+    return rest is not None and _DECLARED_INTERNAL.search(rest.group(0)) is not None
+
+
 def declared_public(text: str, end: int, start: int | None = None, kind: str = "") -> bool:
     """Does the text declare the value ending at `end` public ("（这个可以公开）", "(public)")? Given its start and
     kind, also: is a key-, password- or ID-shaped value named a digest or a public identifier ("(hash of ...)", "CID 是")?"""
@@ -145,6 +162,8 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
     if kind not in _SHAPE_KINDS:
         return False
     value = text[start:end]
+    if _CONTENT_ID.fullmatch(value) or kind == "other_id" and _internal(text, end):
+        return True
     if placeholder_words(value) or kind != "other_id" and stand_in_value(value) or _DECLARED_STAND_IN.match(text, end):
         return True  # round 17: "api_key='test-key-000'" in a fixture; round 25: a credential's stand-in, "Bearer YOUR_TOKEN"
     return bool(_DECLARED_DIGEST.match(text, end) or _digest_label(text, start)
