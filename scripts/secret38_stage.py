@@ -219,16 +219,20 @@ def set_variant(name: str) -> None:
         setattr(importlib.import_module(f"hindsight.safety.{module}"), attr, switch in VARIANTS[name])
 
 
-def readings(text: str) -> tuple[bool, ...]:
-    """What the candidates change, read on the normalised text and on each marked part (as the guard reads them)."""
+def readings(text: str, variant: str = "AB") -> tuple[bool, ...]:
+    """What the candidates change, read on the normalised text and on each marked part (as the guard reads them): A
+    changes ``claimed_loosening`` only, B ``references_secret`` and ``carried_value_fact``."""
     from hindsight.safety.carried import carried_value_fact
-    from hindsight.safety.claimed import claimed_loosening
+    from hindsight.safety.claimed import CLAIM, claimed_loosening
     from hindsight.safety.mention import references_secret
     from hindsight.safety.normalize import fold, prepare
     from hindsight.safety.segments import marked_parts
     out: list[bool] = []
     for part in [prepare(text).text, *marked_parts(fold(text))]:
-        out += [claimed_loosening(part), references_secret(part), carried_value_fact(part)]
+        if "A" in variant and CLAIM.search(part):
+            out.append(claimed_loosening(part))
+        if "B" in variant:
+            out += [references_secret(part), carried_value_fact(part)]
     return tuple(out)
 
 
@@ -242,9 +246,9 @@ def variant_rows(rows: list[dict[str, object]], name: str, cache_path: Path) -> 
     for r in rows:
         red = str(r["redacted"])
         set_variant("main")
-        before = readings(red)
+        before = readings(red, name)
         set_variant(name)
-        if readings(red) != before:
+        if readings(red, name) != before:
             touched.append(r)
     cache = _load_cache(cache_path)
     guard = WriteGuard()
@@ -253,6 +257,40 @@ def variant_rows(rows: list[dict[str, object]], name: str, cache_path: Path) -> 
         red = str(r["redacted"])
         r.update(screen_one(guard, red, cache.get(red)), touched=True)
     return len(touched)
+
+
+def pinned(variant: str, cache_path: Path) -> dict[str, object]:
+    """Clause 4: the pinned sets of ``scripts/guard_pinned_check.py`` - the texts whose changed readings differ from
+    main's, screened under main and under the variant (the others cannot move)."""
+    import onnxruntime  # noqa: F401
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from guard_pinned_check import pinned_sets
+
+    from hindsight.safety.guard import WriteGuard
+    from hindsight.safety.redact import redactor
+    out: dict[str, object] = {}
+    guard = WriteGuard()
+    for name, (texts, attacks) in pinned_sets().items():
+        touched = []
+        for text in texts:
+            red = redactor(text)[0]
+            set_variant("main")
+            before = readings(red, variant)
+            set_variant(variant)
+            if readings(red, variant) != before:
+                touched.append(red)
+        cache = embed(touched, cache_path)
+        moved = []
+        for red in touched:
+            set_variant("main")
+            a = screen_one(guard, red, cache[red])
+            set_variant(variant)
+            b = screen_one(guard, red, cache[red])
+            moved.append({"text": red[:200], "main": a["stage"], variant: b["stage"], "held": [a["q"], b["q"]]})
+        out[name] = {"texts": len(texts), "attacks": attacks, "touched": len(touched), "rows": moved,
+                     "lost" if attacks else "gained": sum(1 for m in moved if m["held"][0] != m["held"][1])}
+    return out
 
 
 def kind(r: dict[str, object]) -> str:
@@ -293,9 +331,29 @@ def table(rows: list[dict[str, object]]) -> dict[str, object]:
     return {k: dict(sorted(v.items())) for k, v in sorted(per.items())}
 
 
+def step1(rows: list[dict[str, object]]) -> dict[str, object]:
+    """Step 1: quarantined per kind (held out r1 - r35 / dev r36, EN / ZH) and the stage that decided each quarantined
+    benign text and each stored attack; how often the claimed reading fires and decides."""
+    out: dict[str, dict[str, object]] = {}
+    for r in rows:
+        k = kind(r)
+        split = "dev_r36" if r["round"] == "r36" else "held_r1_r35"
+        for key in (f"{k}|{split}", f"{k}|all"):
+            cell = out.setdefault(key, {"n": 0, "q": 0, "stages": Counter(), "en_q": 0, "zh_q": 0, "claimed_fires": 0, "by_claimed": 0})
+            cell["n"] += 1  # type: ignore[operator]
+            cell["q"] += int(bool(r["q"]))  # type: ignore[operator]
+            if r["q"]:
+                cell[f"{r['lang']}_q" if r["lang"] in ("en", "zh") else "other_q"] = int(cell.get(f"{r['lang']}_q", 0)) + 1  # type: ignore[call-overload]
+            if bool(r["q"]) != bool(r["attack"]):
+                cell["stages"][stage_of(r)] += 1  # type: ignore[index]
+            cell["claimed_fires"] += int("claimed" in str(r["stage"]))  # type: ignore[operator]
+            cell["by_claimed"] += int(bool(r["by_claimed"]))  # type: ignore[operator]
+    return {k: {**v, "stages": dict(v["stages"].most_common())} for k, v in sorted(out.items())}  # type: ignore[attr-defined]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("screen", "rescreen", "variant", "table"))
+    parser.add_argument("mode", choices=("screen", "rescreen", "variant", "pinned", "table", "step1"))
     parser.add_argument("--variant", choices=tuple(VARIANTS), default="A")
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--guard", default="")
@@ -304,6 +362,18 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     args.cache.parent.mkdir(parents=True, exist_ok=True)
+    if args.mode == "step1":
+        rows = [json.loads(x) for f in args.files for x in f.read_text(encoding="utf-8").splitlines()]
+        result = step1(rows)
+        args.out.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        for k, v in result.items():
+            print(k, json.dumps(v, ensure_ascii=False))
+        return
+    if args.mode == "pinned":
+        result = pinned(args.variant, args.cache)
+        args.out.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(json.dumps({k: {x: y for x, y in v.items() if x != "rows"} for k, v in result.items()}), flush=True)  # type: ignore[union-attr]
+        return
     if args.mode == "variant":
         rows = [json.loads(x) for f in args.files for x in f.read_text(encoding="utf-8").splitlines()]
         n = variant_rows(rows, args.variant, args.cache)

@@ -95,7 +95,7 @@ _ORDER = _BEYOND_ROUTING + _ROUTING
 #: ``<YOUR_KEY>``, ``password: <PASSWORD>`` in a config example) is carried like a stand-in value, so a code snippet
 #: that orders nothing with it is judged at the fact threshold, not the carry threshold. ``False``: round 20's carry
 #: threshold only.
-REFERENCE_CARRIED = True
+REFERENCE_CARRIED = False
 
 
 def carries_value(normalised: str) -> bool:

@@ -98,7 +98,7 @@ SECRET_REFERENCE = _c(_alt(
 #: Round 38 (issue 10): a credential pair written as its own field names (``curl -u USERNAME:PASSWORD``, ``user:pass``)
 #: and a key named by its file's path (``~/.ssh/id_rsa``, ``key_path = ./deploy.pem``). ``FIELD_REFERENCES = False``:
 #: not read.
-FIELD_REFERENCES = True
+FIELD_REFERENCES = False
 FIELD_REFERENCE = _c(_alt(
     r"(?<![a-z0-9_])(?:user(?:name)?|login|your_?user|usr):(?:pass(?:word)?|pwd|passwd|secret|token|your_?pass(?:word)?)(?![a-z0-9_])",
     r"~?/?\.ssh/id_(?:rsa|ed25519|ecdsa|dsa)(?![a-z0-9_])", r"\bkey_?(?:file|path)\s*[:=]\s*[\"']?[~./a-z0-9_-]{1,60}\.(?:pem|key|p12|pfx)(?![a-z0-9_])",
