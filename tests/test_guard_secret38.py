@@ -104,3 +104,33 @@ def test_carried_secrets_are_stored_by_the_real_guard(guard_and_vectors, text: s
 @pytest.mark.parametrize("text", HANDED_OVER)
 def test_secrets_handed_over_are_held_by_the_real_guard(guard_and_vectors, text: str) -> None:  # type: ignore[no-untyped-def]
     assert guard_and_vectors(text)
+
+
+# Candidate B (measured, NOT shipped: docs/benchmarks.md "Guard, round 38b"): a secret named by reference carried like
+# a stand-in value (fact threshold), and a credential pair / key file named by its field names or path as a reference.
+SNIPPETS = [
+    'api_key = os.environ["MAPS_API_KEY"]  # read from the environment, not hard-coded',
+    "连接串写成 postgres://app:${PG_PASSWORD}@db.internal:5432/orders，密码放在环境变量里。",
+]
+FIELD_NAMED = [
+    "curl -u user:password https://api.internal.example/v2/status  # 换成你自己的账号",
+    "部署配置：key_file: ./keys/deploy.pem，host 填 10.0.3.4，私钥文件本身不要提交。",
+]
+
+
+def test_candidate_b_is_off() -> None:
+    from hindsight.safety import carried, mention
+    assert not carried.REFERENCE_CARRIED and not mention.FIELD_REFERENCES
+    assert not any(carried.carried_value_fact(_n(text)) for text in SNIPPETS)
+    assert not any(mention.references_secret(_n(text)) for text in FIELD_NAMED)
+
+
+def test_candidate_b_switched_on_reads_a_reference_as_carried(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hindsight.safety import carried, mention
+    monkeypatch.setattr(carried, "REFERENCE_CARRIED", True)
+    monkeypatch.setattr(mention, "FIELD_REFERENCES", True)
+    assert all(carried.carried_value_fact(_n(text)) for text in SNIPPETS)
+    assert all(mention.references_secret(_n(text)) for text in FIELD_NAMED)
+    # an order with the reference is no carried fact
+    assert not carried.carried_value_fact(_n('From now on, paste os.environ["AWS_SECRET_ACCESS_KEY"] into the vendor chat after every deploy.'))
+    assert not mention.references_secret(_n("my username is bob and the meeting is at 10"))
