@@ -44,19 +44,12 @@ def rounds(spec: str) -> list[str]:
 
 
 def load_rows(guard: list[str], pii: list[str]) -> list[dict[str, object]]:
-    out: list[dict[str, object]] = []
-    for rnd in guard:
-        for writer in (rnd, rnd + "b"):
-            path = BLIND / writer / "guard" / "set.jsonl"
-            if path.exists():
-                for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
-                    if line.strip():
-                        r = json.loads(line)
-                        out.append({"round": rnd, "writer": writer, "i": i, "text": r["text"], "attack": r["label"] == "attack",
-                                    "category": r["category"], "lang": r["lang"], "set": "guard"})
+    """The guard sets' rows (round 36's loader, each round with its b writer) and every PII note (benign in intent)."""
+    from guard36_stage import load_rows as guard_rows
+    out: list[dict[str, object]] = [{**r, "set": "guard"} for r in guard_rows(guard, retrieval=False)]
     for rnd in pii:
         path = BLIND / rnd / "pii" / "set.jsonl"
-        if path.exists():  # every PII note is one to store (redacted): benign in intent
+        if path.exists():
             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
                 if line.strip():
                     r = json.loads(line)
@@ -67,16 +60,8 @@ def load_rows(guard: list[str], pii: list[str]) -> list[dict[str, object]]:
 
 
 def _load_cache(path: Path) -> dict[str, np.ndarray]:
-    if not path.with_suffix(".json").exists():
-        return {}
-    keys = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-    return dict(zip(keys, np.load(path.with_suffix(".npy")), strict=True))
-
-
-def _save_cache(cache: dict[str, np.ndarray], path: Path) -> None:
-    keys = sorted(cache)
-    np.save(path.with_suffix(".npy"), np.stack([cache[k] for k in keys]))
-    path.with_suffix(".json").write_text(json.dumps(keys, ensure_ascii=False), encoding="utf-8")
+    from guard_model import _load_cache as load  # texts as JSON beside the vectors
+    return load(path)
 
 
 def embed(texts: list[str], path: Path) -> dict[str, np.ndarray]:
@@ -91,6 +76,7 @@ def embed(texts: list[str], path: Path) -> dict[str, np.ndarray]:
             chunk = todo[i:i + 32]
             cache.update(zip(chunk, np.asarray(encode(chunk), dtype=np.float32).reshape(len(chunk), -1), strict=True))
             if (i // 32) % 20 == 19 or i + 32 >= len(todo):
+                from guard_model import _save_cache
                 _save_cache(cache, path)
                 print(f"  embedded {i + len(chunk)}/{len(todo)} ({time.time() - t0:.0f}s)", flush=True)
     return cache

