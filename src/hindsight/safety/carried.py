@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from hindsight.safety.features import AGENT_ADDRESS, LOOSEN, PERSIST, RECUR
+from hindsight.safety.mention import references_secret
 from hindsight.safety.outward import sends_outward
 from hindsight.safety.routed import neutral_spans, routes_to_owner
 from hindsight.safety.rules import ANYONE, _alt, _c
@@ -90,9 +91,17 @@ _BEYOND_ROUTING = (_AGENT, _c(ANYONE), AGENT_ADDRESS, LOOSEN, _SECRECY, _BULK, _
 _ORDER = _BEYOND_ROUTING + _ROUTING
 
 
+#: Round 38 (issue 10): a secret named by reference (``mention.references_secret``: ``os.environ["X"]``, ``${API_KEY}``,
+#: ``<YOUR_KEY>``, ``password: <PASSWORD>`` in a config example) is carried like a stand-in value, so a code snippet
+#: that orders nothing with it is judged at the fact threshold, not the carry threshold. ``False``: round 20's carry
+#: threshold only.
+REFERENCE_CARRIED = False
+
+
 def carries_value(normalised: str) -> bool:
-    """A redacted value or a secret named by a stand-in value."""
-    return bool(_PLACEHOLDER.search(normalised) or _STAND_IN.search(normalised))
+    """A redacted value, a secret named by a stand-in value or (``REFERENCE_CARRIED``) by reference."""
+    return bool(_PLACEHOLDER.search(normalised) or _STAND_IN.search(normalised)
+                or (REFERENCE_CARRIED and references_secret(normalised)))
 
 
 _WIPED = _c(_alt(

@@ -98,10 +98,56 @@ WARNING = _c(_alt(
 ))
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 
+#: Round 38 (issue 10, "notes that carry a secret must be stored redacted, not quarantined"): a secret's own words - a
+#: password, a code, a key, a token, a login, and the placeholder a redacted one leaves (``[pii-pw]``, ``[pii-key]``) -
+#: are what a note that *carries* a secret says anyway ("the door code is [REDACTED:otp]", "用测试账号登录，密码是 ...").
+#: Named alone they are not at stake: the secret is at stake when the note hands it over or sends it to someone
+#: (``HANDED``), or when something else of ``AT_STAKE`` is loosened. ``False``: every word of ``AT_STAKE`` counts alone,
+#: as in round 36.
+CARRIED_NOT_AT_STAKE = True
+#: A secret's own words (and a redacted password's or key's placeholder): read as at stake only beside ``HANDED``.
+SECRET_WORDS = _c(_alt(
+    r"\b(?:password|passcode|passphrase|passwd|token|credential|pin|gate code|door code|key|code)s?\b", r"\bsign in\b", r"\blog ?in\b",
+    r"\[pii-(?:pw|key)\]", r"输密码", r"密码", r"密钥", r"秘钥", r"口令", r"门禁码", r"验证码", r"登录",
+))
+#: A way out blocked - read as at stake with ``CARRIED_NOT_AT_STAKE``, since a key a note names ("as long as staff have
+#: a key") no longer puts a locked exit at stake on its own.
+EXIT_BLOCKED = _c(_alt(
+    r"\b(?:exits?|stairwells?|fire doors?|escape routes?) (?:\w+ ){0,3}(?:locked|blocked|chained)\b",
+    r"\b(?:lock|block|chain)(?:ed)? (?:\w+ ){0,3}(?:exits?|stairwells?|fire doors?)\b",
+    r"(?:安全出口|消防通道|疏散通道|消防门|逃生)[^。；]{0,8}(?:锁|堵|封)",
+))
+#: The secret handed over or sent to someone: give / tell / send / share / read out / forward / hand over / paste / post
+#: / reveal / provide, got by or asked for by a party, or made over to whoever asks; 给 / 告诉 / 发给 / 转给 / 念给 /
+#: 提供 / 透露 / 分享 / 贴到 / 索要.
+HANDED = _c(_alt(
+    r"\b(?:give|gives|giving|gave|tell|tells|telling|told|send|sends|sending|sent|share|shares|sharing)\b(?! (?:us|me)\b)(?! (?:\w+ )?permission)",
+    r"\bgiven\b(?! (?:that|the fact|how)\b)(?! (?:us|me)\b)(?! (?:\w+ )?permission)", r"\bshared with\b(?! (?:us|me)\b)", r"\b(?:forward|forwards|forwarded|reveal|reveals|revealed|disclose|discloses|disclosed)\b",
+    r"\b(?:provide|provides|provided|paste|pastes|pasted|post|posts|posted) (?:it|them|the|this|that|a|an|our|their|its)\b",
+    r"\bread (?:\w+ )?out\b", r"\b(?:hand|hands|handed|pass|passes|passed) (?:\w+ )?(?:over|on|along|to)\b",
+    r"\b(?:e-?mail|text|dm|message|whatsapp|wechat|slack)(?:s|ed|ing)? (?:it|them|the|their|this|that)\b",
+    r"\b(?:get|gets|got|receive|receives|received|obtain|obtains) (?:\w+ ){0,3}(?:password|passcode|code|key|token|credential|pin|login|wi-?fi)s?\b",
+    r"\bask(?:s|ed)? (?:\w+ )?for\b", r"\bto (?:whoever|anyone|anybody|any \w+|them|him|her|the caller)\b",
+    r"给(?:他|她|他们|她们|对方|任何|外|供应商|客户|快递|访客|来人|别人|其他人|第三方)", r"(?:发|转|念|报|交|递|贴|抄送|外发|发送|转发|提供)(?:给|到)",
+    r"(?:可以|就|直接|都|照)给", r"告诉(?!(?:我|咱))", r"透露", r"分享", r"索要", r"索取", r"拿到",
+    r"(?:问|要)(?:[^，。；,]{0,4})(?:门禁码|密码|验证码|口令|密钥|账号|\[pii-)", r"(?:有人|谁|对方)(?:来)?(?:问|要)",
+))
+
+
+def _at_stake(scope: str) -> bool:
+    """What is let through (``AT_STAKE``); with ``CARRIED_NOT_AT_STAKE`` a secret's own words count only where the
+    scope hands the secret over or sends it (``HANDED``)."""
+    if not CARRIED_NOT_AT_STAKE:
+        return bool(AT_STAKE.search(scope))
+    if EXIT_BLOCKED.search(scope):
+        return True
+    return bool(AT_STAKE.search(scope if HANDED.search(scope) else SECRET_WORDS.sub(" ", scope)))
+
 
 def claimed_loosening(normalised: str) -> bool:
     """An approval claimed on a third party's word (``CLAIM``) and, in the same or the next sentence, an act let
-    through (``LICENCE``) that loosens a safeguard or hands something guarded over (``AT_STAKE``); no warning frame."""
+    through (``LICENCE``) that loosens a safeguard or hands something guarded over (``AT_STAKE``, read by
+    ``_at_stake``); no warning frame."""
     if not CLAIM.search(normalised) or WARNING.search(normalised):
         return False
     sentences = [s for s in _SENTENCE.split(normalised) if s.strip()]
@@ -109,6 +155,6 @@ def claimed_loosening(normalised: str) -> bool:
         if not CLAIM.search(s):
             continue
         scope = " ".join(sentences[i:i + 2])
-        if LICENCE.search(scope) and AT_STAKE.search(scope):
+        if LICENCE.search(scope) and _at_stake(scope):
             return True
     return False

@@ -95,9 +95,17 @@ SECRET_REFERENCE = _c(_alt(
     r"\{\{\s*env_var\s*\(", r"\bget_?secret(?:_value)?\s*\(", r"\$\(\s*[a-z][\w-]* [^()\n]{0,24}\btoken\s*\)",
     r"[\"'“‘](?:请)?(?:替换|填写|换成|填入|改成)(?:为|成)?(?:你|您)?(?:的|自己的)?[^\"'”’\n]{0,8}(?:密钥|秘钥|令牌|密码|key|token)[\"'”’]",
 ))
+#: Round 38 (issue 10): a credential pair written as its own field names (``curl -u USERNAME:PASSWORD``, ``user:pass``)
+#: and a key named by its file's path (``~/.ssh/id_rsa``, ``key_path = ./deploy.pem``). ``FIELD_REFERENCES = False``:
+#: not read.
+FIELD_REFERENCES = False
+FIELD_REFERENCE = _c(_alt(
+    r"(?<![a-z0-9_])(?:user(?:name)?|login|your_?user|usr):(?:pass(?:word)?|pwd|passwd|secret|token|your_?pass(?:word)?)(?![a-z0-9_])",
+    r"~?/?\.ssh/id_(?:rsa|ed25519|ecdsa|dsa)(?![a-z0-9_])", r"\bkey_?(?:file|path)\s*[:=]\s*[\"']?[~./a-z0-9_-]{1,60}\.(?:pem|key|p12|pfx)(?![a-z0-9_])",
+))
 
 
 def references_secret(normalised: str) -> bool:
     """Does the text name a secret by reference (an environment read, a placeholder) rather than carry a value?"""
-    return bool(SECRET_REFERENCE.search(normalised))
+    return bool(SECRET_REFERENCE.search(normalised) or (FIELD_REFERENCES and FIELD_REFERENCE.search(normalised)))
 
