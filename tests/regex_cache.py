@@ -1,0 +1,118 @@
+"""Test-only: the compiled programs of regular expressions, kept for the `hindsight` processes a test run starts.
+
+Every `hindsight` process (a server, a CLI call) compiles ~2,300 regular expressions while it imports the package:
+~0.85 s of the ~1.4 s of CPU a `hindsight --help` takes, paid again by each of the hundreds of processes the suite
+starts. What `re` builds for a pattern - the SRE program, its flags and group names - is a function of the pattern
+string, the flags and the interpreter alone, so the suite builds each one once and hands it on: the pytest process
+records what it compiles into a file (`install`, `save`), and the child processes load the same file through
+`tests/child_site/sitecustomize.py` and build their patterns from the recorded programs. The objects are the ones
+`re` would build (`Pattern.__eq__` compares the program: tests/test_regex_cache.py); a pattern not in the file is
+compiled by `re` itself and added. Nothing in src/ knows of it; a process started without HS_TEST_RE_CACHE compiles as
+usual. CPython 3.11 - 3.13 (`re._compiler`); anything else, or a different interpreter build, reads no entry.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from array import array
+from typing import Any
+
+ENV = "HS_TEST_RE_CACHE"  # not HINDSIGHT_*: mcp_helpers.child_env drops those
+_CODE = "I"  # SRE code words are 4-byte unsigned (_sre.CODESIZE, checked in install)
+_KEY = f"{sys.version}|{sys.executable}"
+_entries: dict[Any, Any] = {}
+_new: dict[Any, Any] = {}
+_installed = False
+original_compile: Any = None  # re's own compile step, once installed (tests/test_regex_cache.py compares with it)
+
+
+def _program(parser: Any, compiler: Any, pattern: str | bytes, flags: int) -> tuple[Any, ...]:
+    """What `re._compiler.compile` hands `_sre.compile` for (pattern, flags): the same steps, kept."""
+    parsed = parser.parse(pattern, flags)
+    code = array(_CODE, compiler._code(parsed, flags)).tobytes()  # one bytes object: cheap to store and to read
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    return int(flags | parsed.state.flags), code, parsed.state.groups - 1, groupindex, tuple(indexgroup)
+
+
+def _read(path: str) -> dict[Any, Any]:
+    try:
+        with open(path, "rb") as handle:
+            stored = marshal.load(handle)
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    if not isinstance(stored, dict) or stored.get("key") != _KEY:
+        return {}
+    return stored.get("entries", {})
+
+
+def install(path: str) -> bool:
+    """Serve `re`'s compiles from the file at `path` (and record new ones); False where this interpreter is not one
+    whose compile steps this module copies."""
+    global _installed, original_compile
+    if _installed:
+        return True
+    if sys.version_info[:2] not in ((3, 11), (3, 12), (3, 13)) or sys.implementation.name != "cpython":
+        return False
+    import _sre
+    import re
+
+    if _sre.CODESIZE != array(_CODE).itemsize:
+        return False
+    from re import _compiler, _parser  # type: ignore[attr-defined]
+
+    original = _compiler.compile
+    skip = re.DEBUG | getattr(re, "TEMPLATE", 0)
+    _entries.update(_read(path))
+
+    def compile(pattern: Any, flags: int = 0) -> Any:
+        if not isinstance(pattern, (str, bytes)) or flags & skip:
+            return original(pattern, flags)
+        key = (isinstance(pattern, bytes), pattern, flags)
+        entry = _entries.get(key)
+        if entry is None:
+            entry = _program(_parser, _compiler, pattern, flags)
+            _entries[key] = _new[key] = entry
+        final_flags, code, groups, groupindex, indexgroup = entry
+        return _sre.compile(pattern, final_flags, array(_CODE, code).tolist(), groups, dict(groupindex), indexgroup)
+
+    probe = r"(?i)(?P<word>[a-z]+)\s*=\s*(?:'[^']*'|\d{2,4})(?!\w)"
+    if compile(probe, 0) != original(probe, 0):  # the copied steps no longer build what re builds
+        _entries.clear()
+        _new.clear()
+        return False
+    _compiler.compile = compile
+    original_compile = original
+    _installed = True
+    return True
+
+
+def read(path: str) -> dict[Any, Any]:
+    """The recorded programs in the file: {(bytes?, pattern, flags): (flags, code, groups, groupindex, indexgroup)}."""
+    return _read(path)
+
+
+def save(path: str) -> None:
+    """Add what this process compiled and the file lacks (merged under a lock; written whole, then renamed)."""
+    if not _new:
+        return
+    try:
+        import fcntl
+    except ImportError:
+        return
+    try:
+        with open(path + ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            merged = _read(path)
+            merged.update(_new)
+            temporary = f"{path}.{os.getpid()}.tmp"
+            with open(temporary, "wb") as handle:
+                marshal.dump({"key": _KEY, "entries": merged}, handle)
+            os.replace(temporary, path)
+    except OSError:
+        return
+    _new.clear()
