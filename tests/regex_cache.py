@@ -91,6 +91,32 @@ def install(path: str) -> bool:
     return True
 
 
+_folder: str | None = None
+
+
+def start(child_site: str) -> bool:
+    """The test process's side: record into a new file and hand it to every child (HS_TEST_RE_CACHE, and `child_site`,
+    the folder of the sitecustomize that loads this module there, first on PYTHONPATH)."""
+    global _folder
+    import tempfile
+
+    _folder = tempfile.mkdtemp(prefix="hs-test-re-")
+    path = os.path.join(_folder, "programs.marshal")
+    if not install(path):
+        return False
+    os.environ[ENV] = path
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (child_site, os.environ.get("PYTHONPATH", "")) if p)
+    return True
+
+
+def stop() -> None:
+    """Remove the file `start` made (the end of the test session)."""
+    if _folder:
+        import shutil
+
+        shutil.rmtree(_folder, ignore_errors=True)
+
+
 def read(path: str) -> dict[Any, Any]:
     """The recorded programs in the file: {(bytes?, pattern, flags): (flags, code, groups, groupindex, indexgroup)}."""
     return _read(path)
@@ -98,7 +124,7 @@ def read(path: str) -> dict[Any, Any]:
 
 def save(path: str) -> None:
     """Add what this process compiled and the file lacks (merged under a lock; written whole, then renamed)."""
-    if not _new:
+    if not _new or not path:
         return
     try:
         import fcntl
