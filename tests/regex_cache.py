@@ -21,7 +21,7 @@ from typing import Any
 
 ENV = "HS_TEST_RE_CACHE"  # not HINDSIGHT_*: mcp_helpers.child_env drops those
 _CODE = "I"  # SRE code words are 4-byte unsigned (_sre.CODESIZE, checked in install)
-_KEY = f"{sys.version}|{sys.executable}"
+_KEY = sys.version  # the interpreter's version and build: what `re` compiles with
 _entries: dict[Any, Any] = {}
 _new: dict[Any, Any] = {}
 _installed = False
@@ -39,15 +39,19 @@ def _program(parser: Any, compiler: Any, pattern: str | bytes, flags: int) -> tu
     return int(flags | parsed.state.flags), code, parsed.state.groups - 1, groupindex, tuple(indexgroup)
 
 
-def _read(path: str) -> dict[Any, Any]:
+def _read_all(path: str) -> dict[str, Any]:
     try:
         with open(path, "rb") as handle:
             stored = marshal.load(handle)
     except (OSError, EOFError, ValueError, TypeError):
         return {}
-    if not isinstance(stored, dict) or stored.get("key") != _KEY:
-        return {}
-    return stored.get("entries", {})
+    return stored if isinstance(stored, dict) else {}
+
+
+def _read(path: str) -> dict[Any, Any]:
+    """This interpreter's entries (a child of another Python - a setup test's venv - keeps its own under its key)."""
+    entries = _read_all(path).get(_KEY)
+    return entries if isinstance(entries, dict) else {}
 
 
 def install(path: str) -> bool:
@@ -133,11 +137,14 @@ def save(path: str) -> None:
     try:
         with open(path + ".lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            merged = _read(path)
+            stored = _read_all(path)
+            merged = stored.get(_KEY)
+            merged = merged if isinstance(merged, dict) else {}
             merged.update(_new)
+            stored[_KEY] = merged
             temporary = f"{path}.{os.getpid()}.tmp"
             with open(temporary, "wb") as handle:
-                marshal.dump({"key": _KEY, "entries": merged}, handle)
+                marshal.dump(stored, handle)
             os.replace(temporary, path)
     except OSError:
         return
