@@ -126,10 +126,21 @@ def read(path: str) -> dict[Any, Any]:
     return _read(path)
 
 
+#: the file stops growing here (~3x what the package's own patterns take): a pattern built from data at run time is
+#: compiled by `re` as usual rather than kept
+MAX_BYTES = 16 << 20
+
+
 def save(path: str) -> None:
     """Add what this process compiled and the file lacks (merged under a lock; written whole, then renamed)."""
     if not _new or not path:
         return
+    try:
+        if os.path.getsize(path) > MAX_BYTES:
+            _new.clear()
+            return
+    except OSError:
+        pass
     try:
         import fcntl
     except ImportError:
