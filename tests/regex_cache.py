@@ -100,10 +100,13 @@ _folder: str | None = None
 
 def start(child_site: str) -> bool:
     """The test process's side: record into a new file and hand it to every child (HS_TEST_RE_CACHE, and `child_site`,
-    the folder of the sitecustomize that loads this module there, first on PYTHONPATH)."""
+    the folder of the sitecustomize that loads this module there, first on PYTHONPATH). In a process the run started
+    (an xdist worker: the controller's conftest started the cache) this is the run's file already: kept, not replaced."""
     global _folder
     import tempfile
 
+    if _installed and os.environ.get(ENV):  # a process of the run (an xdist worker): the run's file, the run's folder
+        return True
     _folder = tempfile.mkdtemp(prefix="hs-test-re-")
     path = os.path.join(_folder, "programs.marshal")
     if not install(path):

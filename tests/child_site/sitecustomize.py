@@ -17,7 +17,7 @@ if _path:
         import sys
 
         _cache = importlib.util.module_from_spec(_spec)
-        sys.modules[_spec.name] = _cache
+        sys.modules[_spec.name] = sys.modules["regex_cache"] = _cache  # one module, should the process import it too
         _spec.loader.exec_module(_cache)
         if _cache.install(_path):
             atexit.register(_cache.save, _path)
