@@ -215,6 +215,23 @@ def test_onnx_after_usearch_without_the_engine_selected_is_a_typed_error(cache: 
     assert done.stdout.startswith("typed:") and "before usearch" in done.stdout, done.stdout
 
 
+_CACHED_CHILD = """
+import sys
+from hindsight.embeddings.e5_numpy import bundled_model_path
+from hindsight.embeddings.e5_onnx import OnnxE5
+print(OnnxE5(bundled_model_path()).encode(["the deploy key moved to vault"]).shape, "onnx" in sys.modules)
+"""
+
+
+def test_a_cached_graph_runs_without_importing_the_onnx_builder(cache: Path) -> None:
+    """The `onnx` package only builds the graph; a process that finds it cached (every CLI call, every server after
+    the first) loads ONNX Runtime alone - `import onnx` (ml_dtypes) cost ~0.8 s of CPU per process."""
+    _model(cache, "q4")  # built (or found) in the cache the child reads
+    env = {**os.environ, "HINDSIGHT_ONNX_CACHE": str(cache)}
+    done = subprocess.run([sys.executable, "-c", _CACHED_CHILD], capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0 and done.stdout.split() == ["(1,", "384)", "False"], (done.stdout, done.stderr[-800:])
+
+
 def test_q8_holds_the_q4_weights_as_8_bit_blocks(cache: Path) -> None:
     q4, q8 = _model(cache, "q4"), _model(cache, "q8")
     assert q8.graph != q4.graph and q8.graph.name.endswith("-q8.onnx")

