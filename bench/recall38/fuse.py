@@ -30,8 +30,12 @@ def load(col: Path, convs: list[int]) -> list[tuple[dict, dict]]:
     for c in convs:
         with open(col / f"conv{c}.pkl", "rb") as fh:
             data = pickle.load(fh)
+        store = data["store"]
         for q in data["questions"]:
-            out.append((q, data["store"]))
+            if q["qv"] is not None and "cos" not in q["lists"]:  # the query's cosine over every stored turn
+                sims = store["matrix"] @ np.asarray(q["qv"], dtype=np.float32)
+                q["lists"]["cos"] = [store["dia"][j] for j in np.argsort(-sims)[:100]]
+            out.append((q, store))
     return out
 
 
@@ -171,14 +175,21 @@ def main() -> None:
     for v in variants(names):
         table[v] = {c: [(q, apply(q, s, v)) for q, s in rows if q["conv"] == c] for c in convs}
     scores = {v: summary([r for c in convs for r in per[c]]) for v, per in table.items()}
-    best = sorted(scores, key=lambda v: -scores[v][0])
-    for v in best[:25]:
-        print(v, fmt(scores[v]))
+    base = summary([(q, q["base"]) for q, _ in rows])
+    # the declared rule: the best pooled R@10 among variants that lower no category (ties: the lighter change)
+    eligible = [v for v in scores if all(not scores[v][1][c] < base[1][c] - 1e-9 for c in CATS)]
+    best = sorted(eligible, key=lambda v: -scores[v][0]) or [None]
+    print("eligible (no category lower):", len(eligible), "of", len(scores))
+    for v in sorted(scores, key=lambda v: -scores[v][0])[:15]:
+        print(v, fmt(scores[v]), "eligible" if v in eligible else "")
     # leave one conversation out: the variant best on the others, scored on the held-out one
     loco = []
     for held in convs:
         others = [c for c in convs if c != held]
-        pick = max(table, key=lambda v: summary([r for c in others for r in table[v][c]])[0])
+        base_o = summary([(q, q["base"]) for q, _ in rows if q["conv"] in others])
+        sc = {v: summary([r for c in others for r in table[v][c]]) for v in table}
+        ok = [v for v in sc if all(not sc[v][1][k] < base_o[1][k] - 1e-9 for k in CATS)] or list(sc)
+        pick = max(ok, key=lambda v: sc[v][0])
         loco += table[pick][held]
         print("LOCO held", held, "pick", pick)
     print("LOCO:", fmt(summary(loco)))
