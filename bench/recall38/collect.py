@@ -108,15 +108,22 @@ def main() -> None:
             lists = row["lists"]
             lists["kw_q"] = [dia.get(m) for m, _ in eng.store.keyword_search(first.scope, sorted(qterms), DEPTH, 0.0)]
             head = [h.memory.id for h in hits]
+            # word rarity two ways: over the whole store (needs a per-term count from the store), and over the
+            # first pass's own candidates (what the search holds already: no store read)
+            pool_df: Counter = Counter()
+            for record in first.records.values():
+                pool_df.update(set(query_terms(own_text(record.content))))
             for k in KS:
                 texts = [own.get(m) or own_text(h.memory.content) for m, h in zip(head[:k], hits[:k], strict=False)]
                 for t in TS:
-                    words = bridge_words(texts, qterms, name_terms, df, len(ids), t)
-                    row.setdefault("words", {})[f"{k}_{t}"] = words
-                    lists[f"exp{k}_{t}"] = [dia.get(m) for m, _ in
-                                            eng.store.keyword_search(first.scope, words, DEPTH, 0.0)] if words else []
-                    lists[f"qexp{k}_{t}"] = [dia.get(m) for m, _ in eng.store.keyword_search(
-                        first.scope, sorted(qterms) + words, DEPTH, 0.0)]
+                    for tag, counts, n in (("", df, len(ids)), ("p", pool_df, len(first.records))):
+                        words = bridge_words(texts, qterms, name_terms, counts, n, t)
+                        row.setdefault("words", {})[f"{tag}{k}_{t}"] = words
+                        lists[f"{tag}exp{k}_{t}"] = [dia.get(m) for m, _ in eng.store.keyword_search(
+                            first.scope, words, DEPTH, 0.0)] if words else []
+                        if not tag:
+                            lists[f"qexp{k}_{t}"] = [dia.get(m) for m, _ in eng.store.keyword_search(
+                                first.scope, sorted(qterms) + words, DEPTH, 0.0)]
             rows.append(row)
         eng.close()
         with open(target, "wb") as fh:
