@@ -4,7 +4,7 @@ for, how its list is fused, and that it is off by default. Logic only: no encode
 from __future__ import annotations
 
 from hindsight.config import RetrievalSettings
-from hindsight.retrieval.expansion import DEPTH, bridge_words, fuse_found
+from hindsight.retrieval.expansion import DEPTH, bridge_words, fuse_found, keep_speakers
 
 POOL = [
     "John: I play basketball every weekend.",
@@ -44,3 +44,10 @@ def test_fuse_found_lifts_a_turn_both_lists_hold_and_keeps_the_tail() -> None:
 
 def test_off_by_default() -> None:
     assert RetrievalSettings().expansion_weight == 0.0
+
+
+def test_keep_speakers_keeps_the_named_speakers_turns_in_order() -> None:
+    from hindsight.model import MemoryRecord
+
+    records = {f"m{i}": MemoryRecord(content=text) for i, text in enumerate(POOL)}
+    assert keep_speakers(["m4", "m1", "m0", "gone"], records, {"john"}) == ["m4", "m0"]

@@ -120,6 +120,8 @@ class RetrievalSettings(BaseSettings):
                                     "docs/benchmarks.md 'Recall, round 38')")
     expansion_hits: int = Field(default=3, ge=1, le=20, description="best hits whose words expansion reads")
     expansion_words: int = Field(default=10, ge=1, le=50, description="words expansion searches for")
+    expansion_speaker: bool = Field(default=False, description="expansion keeps only the turns of the speakers "
+                                    "the question names (and runs only when it names one)")
     second_pass_speaker_depth: int = Field(default=200, ge=0, le=1000, description="nearest memories the "
                                            "speaker's turns are taken from")
     dense_slot: int = Field(default=1, ge=0, le=10, description="the dense channel's best hit (by_script rank 1 "

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
+from hindsight.model import MemoryRecord
+from hindsight.retrieval.speaker_pool import speaker_of
 from hindsight.retrieval.turn_features import own_text
 from hindsight.text.tokenize import query_terms
 
@@ -54,3 +56,8 @@ def fuse_found(ordered: Sequence[str], found: Sequence[str], weight: float) -> l
         score[mid] = score.get(mid, 0.0) + weight / (RRF_K + rank)
     head = sorted(score, key=lambda mid: -score[mid])
     return head + [mid for mid in ordered[DEPTH:] if mid not in score]
+
+
+def keep_speakers(found: Sequence[str], records: Mapping[str, MemoryRecord], speakers: set[str]) -> list[str]:
+    """The ids of `found` whose record is a turn of one of `speakers` (lower-cased names), in order."""
+    return [mid for mid in found if mid in records and speaker_of(records[mid].content) in speakers]

@@ -23,7 +23,7 @@ from hindsight.retrieval.asked_current import asks_current, mark_asked_current
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.expansion import DEPTH as EXPANSION_DEPTH
-from hindsight.retrieval.expansion import bridge_words, fuse_found
+from hindsight.retrieval.expansion import bridge_words, fuse_found, keep_speakers
 from hindsight.retrieval.fusion import keep_dense_best
 from hindsight.retrieval.note_change import mark_note_changes
 from hindsight.retrieval.pass_features import FirstPass
@@ -225,7 +225,8 @@ class HybridRetriever:
         """Fuse in the BM25 list of the words the best hits use and the question lacks (see `expansion`); the hits
         unchanged when `expansion_weight` is 0 or no such word is found."""
         r = self.settings.retrieval
-        if r.expansion_weight <= 0 or not hits:
+        speakers = topic_split.named_speakers(parsed.names, first.records.values()) if r.expansion_speaker else None
+        if r.expansion_weight <= 0 or not hits or speakers == set():
             return hits
         words = bridge_words([hit.memory.content for hit in hits[: r.expansion_hits]], parsed.residual, parsed.names,
                              [record.content for record in first.records.values()], r.expansion_words)
@@ -233,8 +234,10 @@ class HybridRetriever:
             return hits
         found = [mid for mid, _ in self.store.keyword_search(first.scope, words, EXPANSION_DEPTH, 0.0)]
         by_id = {hit.memory.id: hit for hit in hits}
+        read = self.store.get_many([mid for mid in found if mid not in by_id])
+        if speakers:  # only the turns of the speakers the question names
+            found = keep_speakers(found, {**read, **{mid: hit.memory for mid, hit in by_id.items()}}, speakers)
         order = fuse_found(list(by_id), found, r.expansion_weight)
-        read = self.store.get_many([mid for mid in order if mid not in by_id])
         floor = min(fused.values(), default=0.0)
         out = [by_id.get(mid) or self._hit(read[mid], first.scored, floor, None, parsed, now, options)
                for mid in order if mid in by_id or mid in read]
