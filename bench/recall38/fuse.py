@@ -1,7 +1,7 @@
 """Round 38 offline attempts over collected rows (`collect.py`): where the missed evidence is, and every fusion of
 an expansion list into the shipped top 50 (measurement only).
 
-    python bench/recall38/fuse.py COL CONVS... [--where] [--pick FILE] [--apply FILE]
+    python bench/recall38/fuse.py COL CONVS... [--where] [--pick FILE] [--apply FILE] [--out FILE.json]
 
 R@10 all (multi-hop / temporal / open-domain / single-hop). Variants: list x {slot n: the list's best turns not
 already in the first 10-n take places 10-n+1..10; RRF w: 1/(10+base rank) + w/(10+list rank) over both top 50s} x
@@ -169,7 +169,12 @@ def main() -> None:
     names = sorted(rows[0][0]["lists"])
     if "--apply" in sys.argv:
         variant = tuple(json.loads(Path(sys.argv[sys.argv.index("--apply") + 1]).read_text()))
-        print("applied", variant, fmt(summary([(q, apply(q, s, variant)) for q, s in rows])))  # type: ignore[arg-type]
+        applied = summary([(q, apply(q, s, variant)) for q, s in rows])  # type: ignore[arg-type]
+        print("applied", variant, fmt(applied))
+        if "--out" in sys.argv:
+            Path(sys.argv[sys.argv.index("--out") + 1]).write_text(json.dumps({
+                "conversations": convs, "questions": len(rows), "variant": variant,
+                "shipped": summary([(q, q["base"]) for q, _ in rows]), "applied": applied}, indent=1))
         return
     table = {}
     for v in variants(names):
@@ -193,6 +198,12 @@ def main() -> None:
         loco += table[pick][held]
         print("LOCO held", held, "pick", pick)
     print("LOCO:", fmt(summary(loco)))
+    if "--out" in sys.argv:
+        Path(sys.argv[sys.argv.index("--out") + 1]).write_text(json.dumps({
+            "conversations": convs, "questions": len(rows), "shipped": base,
+            "variants": [{"variant": v, "r10": scores[v], "eligible": v in eligible} for v in
+                         sorted(scores, key=lambda v: -scores[v][0])],
+            "loco": summary(loco), "pick": best[0]}, indent=1))
     if "--pick" in sys.argv:
         Path(sys.argv[sys.argv.index("--pick") + 1]).write_text(json.dumps(best[0]))
 
