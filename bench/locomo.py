@@ -75,6 +75,8 @@ def configs(reranker_available: bool) -> list[Config]:
         Config("+ per-speaker topic split (topic_each=2)", SearchOptions(channels=both), {"topic_each": 2}),
         Config("second pass without neighbours", SearchOptions(channels=both), {"second_pass_window": 0}),
         Config("second pass + feedback 20", SearchOptions(channels=both), {"second_pass_feedback": 20}),
+        Config("+ expansion (weight 0.2, 5 hits, 10 words)", SearchOptions(channels=both),
+               {"expansion_weight": 0.2, "expansion_hits": 5, "expansion_words": 10}),
     ]
     if reranker_available:
         rows.append(Config("- rerank", SearchOptions(channels=both, rerank=False)))
