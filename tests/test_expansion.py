@@ -51,3 +51,10 @@ def test_keep_speakers_keeps_the_named_speakers_turns_in_order() -> None:
 
     records = {f"m{i}": MemoryRecord(content=text) for i, text in enumerate(POOL)}
     assert keep_speakers(["m4", "m1", "m0", "gone"], records, {"john"}) == ["m4", "m0"]
+
+
+def test_bridge_words_break_ties_by_first_use() -> None:
+    """Equal rarity: the order the hits use the words in (not a set's order, which changes between processes)."""
+    hits = ["John: zebra mango quartz violin copper"]
+    assert bridge_words(hits, "What does John like?", ["John"], hits, 5) == ["zebra", "mango", "quartz", "violin",
+                                                                              "copper"]

