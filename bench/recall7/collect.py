@@ -13,10 +13,8 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from locomo import CATEGORIES, DATA, questions, store_path, turns  # noqa: E402
+from locomo import CATEGORIES, DATA, questions, store_path, stored_turns, turns  # noqa: E402
 
 from hindsight.config import HindsightSettings  # noqa: E402
 from hindsight.embeddings.factory import create_embedder  # noqa: E402
@@ -46,11 +44,8 @@ for c in [int(x) for x in sys.argv[3:]]:
     items = turns(s)
     now = max(i["event_time"] for i in items) + timedelta(days=1)
     scope = Scope.from_filters("default", None, (Status.active,))
-    recs = eng.store.list(scope, limit=5000)
+    recs, matrix = stored_turns(eng)
     ids = [r.id for r in recs]
-    vecs = eng.store.get_embeddings(ids)
-    matrix = np.vstack([vecs[i] for i in ids]).astype(np.float32)
-    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
     dia = {r.id: r.metadata.get("dia_id") for r in recs}
     store = {"dia": [dia[i] for i in ids], "speaker": [speaker_of(r.content) or "" for r in recs],
              "session": [r.session_id for r in recs], "time": [r.reference_time for r in recs],

@@ -114,6 +114,14 @@ class RetrievalSettings(BaseSettings):
                             "top 10 each one's topic turns get, instead of topic_slots from one list for both "
                             "(retrieval/topic_split.py; 0, the default, keeps one list: measured on LoCoMo dev "
                             "and not shipped, docs/benchmarks.md 'recall7')")
+    expansion_weight: float = Field(default=0.0, ge=0.0, le=5.0, description="weight of the BM25 list of the "
+                                    "words the best hits use and the question lacks, fused into the order where the "
+                                    "second step runs (retrieval/expansion.py; 0 turns it off; measured on LoCoMo, "
+                                    "docs/benchmarks.md 'Recall, round 38')")
+    expansion_hits: int = Field(default=3, ge=1, le=20, description="best hits whose words expansion reads")
+    expansion_words: int = Field(default=10, ge=1, le=50, description="words expansion searches for")
+    expansion_speaker: bool = Field(default=False, description="expansion keeps only the turns of the speakers "
+                                    "the question names (and runs only when it names one)")
     second_pass_speaker_depth: int = Field(default=200, ge=0, le=1000, description="nearest memories the "
                                            "speaker's turns are taken from")
     dense_slot: int = Field(default=1, ge=0, le=10, description="the dense channel's best hit (by_script rank 1 "

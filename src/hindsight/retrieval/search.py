@@ -22,6 +22,8 @@ from hindsight.retrieval.aliases import AliasMap
 from hindsight.retrieval.asked_current import asks_current, mark_asked_current
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
+from hindsight.retrieval.expansion import DEPTH as EXPANSION_DEPTH
+from hindsight.retrieval.expansion import bridge_words, fuse_found, keep_speakers
 from hindsight.retrieval.fusion import keep_dense_best
 from hindsight.retrieval.note_change import mark_note_changes
 from hindsight.retrieval.pass_features import FirstPass
@@ -119,6 +121,7 @@ class HybridRetriever:
         hits.sort(key=lambda hit: -hit.score)
         if step is not None and parsed is not None:
             hits = self._topic_split(parsed, first, hits, records, fused, now, options)
+            hits = self._expand(parsed, first, hits, fused, now, options)
         self._relevance(hits, scored, query, parsed, now)
         window_steps.filter_notes(hits, scope, narrowed, parsed, widened, first.scope)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
@@ -216,6 +219,29 @@ class HybridRetriever:
         if len(each) > 1:
             return topic_split.place_each(hits, lists, r.topic_each, make_hit)
         return topic_split.place(hits, best, slots, make_hit)
+
+    def _expand(self, parsed: ParsedQuery, first: FirstPass, hits: list[SearchHit], fused: dict[str, float],
+                now: datetime, options: SearchOptions) -> list[SearchHit]:
+        """Fuse in the BM25 list of the words the best hits use and the question lacks (see `expansion`); the hits
+        unchanged when `expansion_weight` is 0 or no such word is found."""
+        r = self.settings.retrieval
+        speakers = topic_split.named_speakers(parsed.names, first.records.values()) if r.expansion_speaker else None
+        if r.expansion_weight <= 0 or not hits or speakers == set():
+            return hits
+        words = bridge_words([hit.memory.content for hit in hits[: r.expansion_hits]], parsed.residual, parsed.names,
+                             [record.content for record in first.records.values()], r.expansion_words)
+        if not words:
+            return hits
+        found = [mid for mid, _ in self.store.keyword_search(first.scope, words, EXPANSION_DEPTH, 0.0)]
+        by_id = {hit.memory.id: hit for hit in hits}
+        read = self.store.get_many([mid for mid in found if mid not in by_id])
+        if speakers:  # only the turns of the speakers the question names
+            found = keep_speakers(found, {**read, **{mid: hit.memory for mid, hit in by_id.items()}}, speakers)
+        order = fuse_found(list(by_id), found, r.expansion_weight)
+        floor = min(fused.values(), default=0.0)
+        out = [by_id.get(mid) or self._hit(read[mid], first.scored, floor, None, parsed, now, options)
+               for mid in order if mid in by_id or mid in read]
+        return topic_split.by_place(out)
 
     def _xling_reorder(self, text: str, hits: list[SearchHit], vector: np.ndarray | None) -> list[SearchHit]:
         """Re-order the best hits of a mixed-script pool by the learned model (see `xling_rerank`)."""

@@ -157,8 +157,12 @@ def _splice(hits: list[SearchHit], head: list[SearchHit], chosen: list[SearchHit
     if not chosen:
         return hits
     chosen_ids = {hit.memory.id for hit in chosen}
-    out = head + chosen + [hit for hit in hits[len(head):] if hit.memory.id not in chosen_ids]
-    for hit, score in zip(out, sorted((hit.score for hit in out), reverse=True)):
+    return by_place(head + chosen + [hit for hit in hits[len(head):] if hit.memory.id not in chosen_ids])
+
+
+def by_place(hits: list[SearchHit]) -> list[SearchHit]:
+    """`hits` in their order, scores re-assigned by place (the same values, sorted) so they stay non-increasing."""
+    for hit, score in zip(hits, sorted((hit.score for hit in hits), reverse=True)):
         if hit.score != score:
             hit.score = hit.why.final = score
-    return out
+    return hits
