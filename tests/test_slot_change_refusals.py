@@ -1,4 +1,5 @@
-"""Write cost round 38 (issue 14): `slot_change.overrides` asks its refusals before the tiers that read the most.
+"""Write cost round 38 (issue 14): `slot_change.overrides` may ask its refusals before the tiers that read the most
+(`REFUSALS_FIRST`, measured and OFF).
 
 A kept nearest neighbour that is closer to another memory (or a dated episode not replanned) is never retired, whatever
 a tier reads; on LoCoMo turns 367 of 378 such pairs were, and the value tier alone read ~1.6 ms a pair. The answer must
@@ -67,7 +68,9 @@ def test_the_answer_is_the_tiers_first_order(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_a_neighbour_closer_to_another_memory_reads_no_value_tier(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Failed on main: the value tier read the pair (1 call) before the lookup refused it."""
+    """With the switch on (OFF as shipped); failed on main: the value tier read the pair (1 call) before the lookup
+    refused it."""
+    monkeypatch.setattr(slot_change, "REFUSALS_FIRST", True)
     read: list[tuple[str, str]] = []
     original = slot_change.value_change
 

@@ -141,8 +141,10 @@ VALUE_MAX_CHARS = 4_000
 #: Write cost round 38 (issue 14): the checks that refuse whatever a tier reads - a dated episode not replanned, and the
 #: older memory closer to another one (one vector lookup) - asked before the tiers that read the most (the value, number,
 #: kept-statement, swap and slot-value tiers: ~1.6 ms a pair on LoCoMo turns, where 367 of 378 kept nearest neighbours
-#: were closer to another memory); the same answer in any order (False: the tiers first, main's order before round 38).
-REFUSALS_FIRST = True
+#: were closer to another memory); the same answer in either order. Measured, OFF: the lookup is a dense search that
+#: grows with the store (~2 ms at 10k - 100k) where the tiers grow with the texts, and the lookup stays the last thing
+#: asked (tests/test_slot_change.py); docs/benchmarks.md "Write cost, round 38".
+REFUSALS_FIRST = False
 
 
 def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_other: Callable[[], float]) -> str:
