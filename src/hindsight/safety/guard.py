@@ -252,8 +252,11 @@ class WriteGuard:
             vectors = np.asarray(self.part_encoder([normalize_for_screening(p) for p in parts]), dtype=np.float32)
         for part, vector in zip(parts, vectors, strict=True):
             score, label = clf.attack_score(vector, part)
-            if score > best[0] and self._reaches(score, PART_THRESHOLD,
-                                                 lambda p=part: self.threshold_for(feature_view(p), p)):
+
+            def part_threshold(text: str = part) -> float:
+                return self.threshold_for(feature_view(text), text)
+
+            if score > best[0] and self._reaches(score, PART_THRESHOLD, part_threshold):
                 # counted: a score of at least PART_THRESHOLD is > 0
                 best = (score, label)
         return best
