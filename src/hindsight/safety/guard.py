@@ -28,6 +28,7 @@ the reasons, so a false positive costs a review, not data.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -64,7 +65,7 @@ from hindsight.safety.hard_rules import PAYEE_ID as PAYEE_ID
 from hindsight.safety.hard_rules import hard, rule_hits
 from hindsight.safety.hiding import hides_wording
 from hindsight.safety.long_text import is_long
-from hindsight.safety.lowered import reading_threshold
+from hindsight.safety.lowered import lowest_reading_threshold, reading_threshold
 from hindsight.safety.mention import references_secret
 from hindsight.safety.normalize import ScreeningText, fold, normalize_for_screening, prepare
 from hindsight.safety.polarity import adds_check
@@ -103,6 +104,12 @@ CARRY_THRESHOLD = 0.85
 #: 1099s there"). Chosen leave-one-round-out over the released guard and PII rounds (``bench/carry_decision.py``,
 #: docs/benchmarks.md "Redaction, round 18").
 FACT_THRESHOLD = 0.97
+
+#: Write cost round 38 (issue 14): a text's threshold (``WriteGuard.threshold_for``: seven readings of the text, ~2 ms a
+#: text) is read only where the score reaches the lowest threshold it can return (``WriteGuard.lowest_threshold``), and a
+#: marked part's only where its score reaches ``PART_THRESHOLD``; below, every threshold gives the same "not held".
+#: False: read at every consulted text and part (main's work before round 38; the A/B's "off").
+THRESHOLD_WHERE_IT_COUNTS = True
 
 
 def carries_secret(view: FeatureView) -> bool:
@@ -209,6 +216,18 @@ class WriteGuard:
         lowered = reading_threshold(normalised, hidden) if normalised else None
         return threshold if lowered is None else min(threshold, lowered)
 
+    def lowest_threshold(self) -> float:
+        """No ``threshold_for`` is lower, whatever the text: the shipped (or overridden) threshold, the vouched one and
+        the lowest a reading sets (the carried, fact and frame thresholds only raise it). Read at each call."""
+        return min(self.threshold, VOUCHED_THRESHOLD, lowest_reading_threshold())
+
+    def _reaches(self, score: float, floor: float, threshold: Callable[[], float]) -> bool:
+        """``score >= max(floor, threshold())``, ``threshold`` (the text's) read only where the score reaches
+        ``floor`` and the lowest threshold (``THRESHOLD_WHERE_IT_COUNTS``)."""
+        if THRESHOLD_WHERE_IT_COUNTS and score < max(floor, self.lowest_threshold()):
+            return False
+        return score >= max(floor, threshold())
+
     @staticmethod
     def _rule_hits(prepared: ScreeningText, view: FeatureView | None = None) -> list[RuleHit]:
         return rule_hits(prepared, view)
@@ -233,7 +252,11 @@ class WriteGuard:
             vectors = np.asarray(self.part_encoder([normalize_for_screening(p) for p in parts]), dtype=np.float32)
         for part, vector in zip(parts, vectors, strict=True):
             score, label = clf.attack_score(vector, part)
-            if score >= max(PART_THRESHOLD, self.threshold_for(feature_view(part), part)) and score > best[0]:
+
+            def part_threshold(text: str = part) -> float:
+                return self.threshold_for(feature_view(text), text)
+
+            if score > best[0] and self._reaches(score, PART_THRESHOLD, part_threshold):
                 # counted: a score of at least PART_THRESHOLD is > 0
                 best = (score, label)
         return best
@@ -292,7 +315,8 @@ class WriteGuard:
             score, label = max(scored, key=lambda pair: pair[0])
         else:
             score, label = clf.attack_score(vector, prepared.text)
-        if score >= self.threshold_for(view, prepared.text, hidden=hides_wording(text, prepared)):
+        if self._reaches(score, -math.inf, lambda: self.threshold_for(view, prepared.text,
+                                                                      hidden=hides_wording(text, prepared))):
             return GuardVerdict(True, rule_category or label, rule_ids + [f"classifier:{score:.2f}"] + hidden_reasons, score)
         part_score, part_label = self._part_score(clf, text) if self.parts else (0.0, None)
         if part_score > 0.0:  # one marked part alone reads as an order (round 21)

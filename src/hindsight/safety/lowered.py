@@ -18,6 +18,8 @@ drops a check where something is at stake (:mod:`preferred`) and the rules decla
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hindsight.safety.addressed import addresses_reader
 from hindsight.safety.disarmed import disarms_safeguard
 from hindsight.safety.hushed import hushes_act
@@ -62,17 +64,28 @@ PREFERRED_THRESHOLD = 0.15
 UNBOUND_THRESHOLD = 0.15
 
 
+def _readings(normalised: str, hidden: bool) -> tuple[tuple[float, Callable[[], bool]], ...]:
+    """Each reading's threshold and the test of whether it reads `normalised` (called only when asked)."""
+    return ((SPOKEN_THRESHOLD, lambda: spoken_waiver(normalised)),
+            (TAIL_THRESHOLD, lambda: appended_loosening(normalised)),
+            (HIDING_THRESHOLD, lambda: hidden),
+            (HUSHED_THRESHOLD, lambda: hushes_act(normalised)),
+            (DISARMED_THRESHOLD, lambda: disarms_safeguard(normalised)),
+            (UNRECORDED_THRESHOLD, lambda: ends_trail(normalised)),
+            (OPENED_THRESHOLD, lambda: opens_gate(normalised)),
+            (ADDRESSED_THRESHOLD, lambda: addresses_reader(normalised)),
+            (PRACTICE_THRESHOLD, lambda: teaches_unsafe_fix(normalised)),
+            (PREFERRED_THRESHOLD, lambda: taste_drops_check(normalised)),
+            (UNBOUND_THRESHOLD, lambda: declares_rules_off(normalised)))
+
+
 def reading_threshold(normalised: str, hidden: bool = False) -> float | None:
     """The lowest threshold a round-22, 25 or 31 reading sets for this text, or ``None`` when none reads it."""
-    found = [t for t, reads in ((SPOKEN_THRESHOLD, lambda: spoken_waiver(normalised)),
-                                (TAIL_THRESHOLD, lambda: appended_loosening(normalised)),
-                                (HIDING_THRESHOLD, lambda: hidden),
-                                (HUSHED_THRESHOLD, lambda: hushes_act(normalised)),
-                                (DISARMED_THRESHOLD, lambda: disarms_safeguard(normalised)),
-                                (UNRECORDED_THRESHOLD, lambda: ends_trail(normalised)),
-                                (OPENED_THRESHOLD, lambda: opens_gate(normalised)),
-                                (ADDRESSED_THRESHOLD, lambda: addresses_reader(normalised)),
-                                (PRACTICE_THRESHOLD, lambda: teaches_unsafe_fix(normalised)),
-                                (PREFERRED_THRESHOLD, lambda: taste_drops_check(normalised)),
-                                (UNBOUND_THRESHOLD, lambda: declares_rules_off(normalised))) if reads()]
+    found = [t for t, reads in _readings(normalised, hidden) if reads()]
     return min(found) if found else None
+
+
+def lowest_reading_threshold() -> float:
+    """The lowest threshold any reading can set (`reading_threshold` never returns less), read at each call: a score
+    under it is under every reading's threshold, whatever the text (write cost round 38, ``WriteGuard.lowest_threshold``)."""
+    return min(t for t, _ in _readings("", False))

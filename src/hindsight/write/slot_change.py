@@ -138,21 +138,38 @@ CHANGE_FORMS = re.compile(
 VALUE_MAX_CHARS = 4_000
 
 
+#: Write cost round 38 (issue 14): the checks that refuse whatever a tier reads - a dated episode not replanned, and the
+#: older memory closer to another one (one vector lookup) - asked before the tiers that read the most (the value, number,
+#: kept-statement, swap and slot-value tiers: ~1.6 ms a pair on LoCoMo turns, where 367 of 378 kept nearest neighbours
+#: were closer to another memory); the same answer in either order. Measured, OFF: the lookup is a dense search that
+#: grows with the store (~2 ms at 10k - 100k) where the tiers grow with the texts, and the lookup stays the last thing
+#: asked (tests/test_slot_change.py); docs/benchmarks.md "Write cost, round 38".
+REFUSALS_FIRST = False
+
+
 def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_other: Callable[[], float]) -> str:
     """Why `new` changes the slot `old` states (an empty string when it does not); see the module doc.
 
     `old` is the new memory's nearest active neighbour; `old_nearest_other` gives the cosine of the older memory
-    to its own nearest active neighbour other than itself (0.0 when it has none), asked last (a vector lookup)."""
+    to its own nearest active neighbour other than itself (0.0 when it has none), asked once at most (a vector
+    lookup): after the change-cue and note tiers, before the others (`REFUSALS_FIRST`)."""
     group = frozenset({bias_group(old.content), bias_group(new.content)})
-    why = (_cued(old.content, new.content, cosine, group) or _noted(old.content, new.content, cosine, group)
-           or _valued(old.content, new.content, cosine, group)
-           or _numbered(old.content, new.content, cosine, group) or _kept_statement(old.content, new.content)
-           or _swapped_value(old.content, new.content) or _replaced(old, new))
-    if not why:
-        return ""
-    if lasting(old.type, old.content) and not replans(old.content, new.content):
-        return ""
-    if cosine <= old_nearest_other():
+    nearest: list[float] = []
+
+    def refused() -> bool:
+        if lasting(old.type, old.content) and not replans(old.content, new.content):
+            return True
+        if not nearest:
+            nearest.append(old_nearest_other())
+        return cosine <= nearest[0]
+
+    why = _cued(old.content, new.content, cosine, group) or _noted(old.content, new.content, cosine, group)
+    if not why and REFUSALS_FIRST and refused():
+        return ""  # whatever the other tiers read
+    why = why or (_valued(old.content, new.content, cosine, group)
+                  or _numbered(old.content, new.content, cosine, group) or _kept_statement(old.content, new.content)
+                  or _swapped_value(old.content, new.content) or _replaced(old, new))
+    if not why or refused():
         return ""
     return why
 
