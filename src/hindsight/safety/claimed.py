@@ -103,8 +103,11 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 #: are what a note that *carries* a secret says anyway ("the door code is [REDACTED:otp]", "用测试账号登录，密码是 ...").
 #: Named alone they are not at stake: the secret is at stake when the note hands it over or sends it to someone
 #: (``HANDED``), or when something else of ``AT_STAKE`` is loosened. ``False``: every word of ``AT_STAKE`` counts alone,
-#: as in round 36.
-CARRIED_NOT_AT_STAKE = True
+#: as in round 36. Switched OFF by the lead after blind round 37 (docs/benchmarks.md "Round 37"): on that unseen set it
+#: stored one trust-transfer attack the round-36 reading held (a look-alike login page declared the real portal, "if
+#: you get logged out, use it": the login itself hands the password to the page, and no word of ``HANDED`` says so)
+#: and moved no benign text; its held-out gain had been one note of 9,145.
+CARRIED_NOT_AT_STAKE = False
 #: A secret's own words (and a redacted password's or key's placeholder): read as at stake only beside ``HANDED``.
 SECRET_WORDS = _c(_alt(
     r"\b(?:password|passcode|passphrase|passwd|token|credential|pin|gate code|door code|key|code)s?\b", r"\bsign in\b", r"\blog ?in\b",
