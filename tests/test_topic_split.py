@@ -214,10 +214,17 @@ def test_a_question_naming_two_speakers_gives_each_of_them_places(tmp_path: Path
         hits = engine.search(query, top_k=10, now=NOW)
         assert hits[0].why.second_pass is not None, "a conversation store: the second step ran"
         found = [h.memory.content for h in hits]
-        assert GINA_PAINTED in found and any(text in found for text in JON_PAINTED), "each speaker's painting"
+        # each speaker's own list gives places (which of Gina's turns is nearest the topic - her painting or her
+        # chatter about painting - moves with the CPU's float kernels as with the runner: 2026-12-07, another CPU
+        # model placed her chatter), and Jon's told painting, first in his own list, is among them
+        placed = {h.memory.content.split(":")[0] for h in hits if h.why.topic_rank is not None}
+        assert placed == {"Jon", "Gina"}, "each speaker's own list gives places"
+        told_jon = [text for text in JON_PAINTED if text in found]
+        assert told_jon, "Jon's painting"
         assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
         engine.settings.retrieval.topic_each = 0  # the default: one topic list over both speakers' turns
         one_list = [h.memory.content for h in engine.search(query, top_k=10, now=NOW)]
         assert GINA_PAINTED not in one_list, "the name-laden chatter fills the top 10; one list gives Gina no place"
+        assert not any(text in one_list for text in told_jon), "one list gives Jon's painting no place either"
     finally:
         engine.close()
