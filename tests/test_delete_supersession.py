@@ -72,7 +72,7 @@ def test_deleting_the_replacement_makes_the_older_memory_current_again(engine: M
     last = engine.history(old)[-1]
     assert last.action == "reinstate" and new in last.note and "hard-deleted" in last.note
     assert _ids_named(engine) == set()
-    hits = engine.search("standup meeting room").hits
+    hits = engine.search("standup meeting room")
     assert [h.memory.id for h in hits][:1] == [old] and hits[0].current
 
 
@@ -103,3 +103,30 @@ def test_mcp_delete_then_get_search_and_history_name_no_missing_id(tmp_path: Pat
             assert actions[-2:] == ["deprecate", "reinstate"]
     finally:
         engine.close()
+
+
+def test_the_repair_commits_with_the_delete_or_not_at_all(engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """The link is repaired in the delete's own transaction: a delete that fails leaves the older memory as it was."""
+    old, new = _chain(engine, OLD, NEW)
+
+    def broken(memory_id: str, *, actor: str, note: str = "") -> None:
+        raise RuntimeError("the disk went away")
+
+    monkeypatch.setattr(engine.store, "delete", broken)
+    with pytest.raises(RuntimeError):
+        engine.delete(new, actor="admin")
+    monkeypatch.undo()
+    kept = engine.get(old, record_access=False)
+    assert kept.status == Status.deprecated and kept.metadata["superseded_by"] == new
+    assert engine.history(old)[-1].action == "deprecate"
+
+
+def test_a_soft_forget_keeps_the_link_to_a_readable_memory(engine: MemoryEngine) -> None:
+    """`memory_forget` keeps the row: the older memory stays retired, its link names a memory that can be read (and
+    restored); only a hard delete repairs the link."""
+    old, new = _chain(engine, OLD, NEW)
+    engine.forget(new, reason="not sure about it", actor="admin")
+    kept = engine.get(old, record_access=False)
+    assert kept.status == Status.deprecated and kept.metadata["superseded_by"] == new
+    assert engine.get(new, record_access=False).status == Status.forgotten
