@@ -148,7 +148,7 @@ VALUE_WORDS: dict[str, str] = {
     "working": "工作记忆", "episodic": "情景记忆", "semantic": "语义记忆", "warning": "警示",
     "user": "用户", "agent": "智能体", "external": "外部",
     "create": "创建", "update": "修改", "deprecate": "标记过时", "forget": "遗忘", "release": "放行",
-    "delete": "删除", "merge": "合并", "refresh": "刷新", "store": "新增",
+    "delete": "删除", "reinstate": "恢复为当前", "relink": "改指后继", "unlink": "解除取代", "merge": "合并", "refresh": "刷新", "store": "新增",
     "consolidate": "整理", "approved": "已批准", "rejected": "已拒绝", "pending": "待审核",
     "supersedes": "取代", "supplements": "补充", "derived_from": "派生自",
 }

@@ -189,7 +189,8 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
         """Erase a memory for good (the history keeps a record that it existed). Needs the `admin` scope on the
-        namespace; an agent with `write` uses memory_forget (soft, reversible) instead."""
+        namespace; an agent with `write` uses memory_forget (soft, reversible) instead. A memory the erased one had
+        replaced points at that one's own successor, or is current (active) again when there is none."""
         if not confirm:
             raise ToolError("invalid_input: confirm: must be true to hard-delete; use memory_forget to soft-forget")
         actor = gate(Scope.admin, namespace, "delete", memory_id)

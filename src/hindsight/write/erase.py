@@ -5,7 +5,8 @@ memory_history), the next turns of its session (`metadata.preceding_turn`, their
 session-context vectors), decided proposals, and the SQLite write-ahead log / free pages. `erase` removes every
 copy, in one transaction where the store allows it:
 
-* the memory's row, vector, keyword entry and edges (the store's `delete`);
+* the memory's row, vector, keyword entry and edges (the store's `delete`); a memory it replaced is re-pointed to
+  its own successor or made current again (write/orphans.py: no `superseded_by` names a missing id);
 * its history: every snapshot becomes a tombstone (id, namespace, type, when it was created; `erased: true`),
   every note but the delete's own is emptied;
 * proposals that named it: their payload becomes `{"erased": true}`;
@@ -24,11 +25,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, Protocol
 
 from hindsight.field_rules import SESSION_CONTEXT_KEY
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
+from hindsight.write.orphans import repair_successors
 
 
 class Writer(Protocol):
@@ -38,6 +41,9 @@ class Writer(Protocol):
 
     store: MemoryStore
     session_context_turns: int
+
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
 
     def apply_change(self, record: MemoryRecord, *, actor: str, action: str, note: str = "",
                      reembed: bool = False) -> Any: ...
@@ -66,6 +72,9 @@ def erase(writer: Writer, memory_id: str, namespace: str, *, actor: str, note: s
             current = store.get(memory_id)
             if current is not None and current.namespace == namespace:
                 check(current)
+        target = store.get(memory_id)
+        if target is not None and target.namespace == namespace:  # no superseded_by left naming it (round 39)
+            repair_successors(store, target, actor=actor, now=writer.clock())
         deleted = store.delete(memory_id, actor=actor, note=note)
         if deleted is None:
             return None
