@@ -1,0 +1,40 @@
+"""Redaction round 39 (issue 10): blind round 37's misses and over-redactions by kind, in wordings of our own (none
+copied from a set).
+
+Misses: a card's security code after the card's expiry under a short label ("sec", "sc", "code") or none; a home
+address whose sentence names a workplace only to rule it out ("to my home, not the office: ...", "别寄到公司，寄到家里：").
+Look-alikes that stay: a configuration line whose value is empty ("DB_PASSWORD=") does not take the next line as its
+value; a public desk's mailbox (tours@, visits@, groups@, venue hire) is an organisation's contact.
+"""
+
+from __future__ import annotations
+
+from redaction_round import round_tests
+
+# (text, the values that go, the facts that stay)
+GONE = [
+    # a card's security code after its expiry, under a short label
+    ("Deposit card: 4111 1111 1111 1111, exp 09/28, sec 417. Deposit is 200 EUR.", ["417"], ["200 EUR"]),
+    ("Visa for the hotel hold: 4111 1111 1111 1111, valid thru 2028-11, sc: 9032, billing zip later.", ["9032"],
+     ["hotel hold"]),
+    ("押金卡：4111 1111 1111 1111，有效期 2029-03，sec 558，押金两千。", ["558"], ["押金两千"]),
+    # a home address whose sentence rules the workplace out
+    ("Send the spare keys to my flat, not the office: 17 Rowan Terrace, Flat 2, York YO10 4DB.", ["17 Rowan Terrace"],
+     ["spare keys"]),
+    ("Deliver the parcel to my house rather than the warehouse: 88 Birch Road, Bristol BS7 8AA.", ["88 Birch Road"],
+     ["parcel"]),
+]
+
+KEEP = [
+    # an empty value in a configuration file does not reach into the next line
+    (".env.sample:\nAPI_SECRET=changeme\nADMIN_PASSWORD=\nCACHE_URL=memcached://localhost:11211", ["CACHE_URL=memcached://localhost:11211"]),
+    ("配置模板：\nDB_PASSWORD=\nDB_HOST=127.0.0.1\nDB_PORT=5432", ["DB_HOST=127.0.0.1"]),
+    # a public desk's mailbox
+    ("Museum visits are arranged through visits@harbourmuseum.org or by phone.", ["visits@harbourmuseum.org"]),
+    ("Group tours: write to tours@oldmill-brewery.co.uk, two weeks ahead.", ["tours@oldmill-brewery.co.uk"]),
+    ("场地租借请联系 venue@riversidehall.cn，工作日回复。", ["venue@riversidehall.cn"]),
+    # still kept: the card's expiry alone is no code; a warehouse address announced as the warehouse's stays public
+    ("Card ending 1111, exp 09/28, section 4 of the form is done.", ["section 4"]),
+]
+
+test_secret_gone_fact_kept, test_lookalike_kept = round_tests(GONE, KEEP)
