@@ -17,7 +17,7 @@ GONE = [
     ("Deposit card: 4111 1111 1111 1111, exp 09/28, sec 417. Deposit is 200 EUR.", ["417"], ["200 EUR"]),
     ("Visa for the hotel hold: 4111 1111 1111 1111, valid thru 2028-11, sc: 9032, billing zip later.", ["9032"],
      ["hotel hold"]),
-    ("押金卡：4111 1111 1111 1111，有效期 2029-03，sec 558，押金两千。", ["558"], ["押金两千"]),
+    ("押金用的信用卡：4111 1111 1111 1111，有效期 2029-03，sec 558，押金两千。", ["558"], ["押金两千"]),
     # a home address whose sentence rules the workplace out
     ("Send the spare keys to my flat, not the office: 17 Rowan Terrace, Flat 2, York YO10 4DB.", ["17 Rowan Terrace"],
      ["spare keys"]),
