@@ -1,7 +1,8 @@
 """Redaction round 39 (issue 10): blind round 37's misses and over-redactions by kind, in wordings of our own (none
 copied from a set).
 
-Misses: a card's security code after the card's expiry under a short label ("sec", "sc", "code") or none; a home
+Misses: a one-time code named as texted or emailed to someone and given in the next clause ("texted me a code for the
+reader, it's 550317"); a code whose digits carry a one-capital prefix ("G-582046"); a card's security code after the card's expiry under a short label ("sec", "sc", "code") or none; a home
 address whose sentence names a workplace only to rule it out ("to my home, not the office: ...", "别寄到公司，寄到家里：").
 Look-alikes that stay: a configuration line whose value is empty ("DB_PASSWORD=") does not take the next line as its
 value; a public desk's mailbox (tours@, visits@, groups@, venue hire) is an organisation's contact.
@@ -18,6 +19,14 @@ GONE = [
     ("Visa for the hotel hold: 4111 1111 1111 1111, valid thru 2028-11, sc: 9032, billing zip later.", ["9032"],
      ["hotel hold"]),
     ("押金用的信用卡：4111 1111 1111 1111，有效期 2029-03，sec 558，押金两千。", ["558"], ["押金两千"]),
+    # a code named as texted / emailed to someone, given in the next clause ("it's ...")
+    ("the clinic emailed me a code to confirm the booking, it's 804213, can you read it back to them?", ["804213"],
+     ["confirm the booking"]),
+    ("Dispatch texted us a new PIN for the depot gate; it's 7730. Trucks arrive at noon.", ["7730"], ["Trucks arrive at noon"]),
+    ("刚才银行发了个验证码给我，就是 604715，你帮我输一下。", ["604715"], ["你帮我输一下"]),
+    # a code whose digits carry a one-capital prefix, as a service writes it ("G-582046")
+    ("The approval code from the ferry portal is G-582046; boarding at 9.", ["582046"], ["boarding at 9"]),
+    ("登录审批码是 G-730915，十分钟内有效。", ["730915"], ["十分钟内有效"]),
     # a home address whose sentence rules the workplace out
     ("Send the spare keys to my flat, not the office: 17 Rowan Terrace, Flat 2, York YO10 4DB.", ["17 Rowan Terrace"],
      ["spare keys"]),
