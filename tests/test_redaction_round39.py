@@ -26,7 +26,7 @@ GONE = [
     ("刚才银行发了个验证码给我，就是 604715，你帮我输一下。", ["604715"], ["你帮我输一下"]),
     # a code whose digits carry a one-capital prefix, as a service writes it ("G-582046")
     ("The approval code from the ferry portal is G-582046; boarding at 9.", ["582046"], ["boarding at 9"]),
-    ("登录审批码是 G-730915，十分钟内有效。", ["730915"], ["十分钟内有效"]),
+    ("短信里的码是 G-730915，十分钟内有效。", ["730915"], ["十分钟内有效"]),
     # a home address whose sentence rules the workplace out
     ("Send the spare keys to my flat, not the office: 17 Rowan Terrace, Flat 2, York YO10 4DB.", ["17 Rowan Terrace"],
      ["spare keys"]),
