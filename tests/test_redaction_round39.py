@@ -1,7 +1,7 @@
 """Redaction round 39 (issue 10): blind round 37's misses and over-redactions by kind, in wordings of our own (none
 copied from a set).
 
-Misses: a one-time code named as texted or emailed to someone and given in the next clause ("texted me a code for the
+Misses: a password asked for by its short name ("pw") or answered with a filler word after it ("it's X lol"); a one-time code named as texted or emailed to someone and given in the next clause ("texted me a code for the
 reader, it's 550317"); a code whose digits carry a one-capital prefix ("G-582046"); a card's security code after the card's expiry under a short label ("sec", "sc", "code") or none; a home
 address whose sentence names a workplace only to rule it out ("to my home, not the office: ...", "别寄到公司，寄到家里：").
 Look-alikes that stay: a configuration line whose value is empty ("DB_PASSWORD=") does not take the next line as its
@@ -14,6 +14,12 @@ from redaction_round import round_tests
 
 # (text, the values that go, the facts that stay)
 GONE = [
+    # a password asked for by its short name (pw) or answered with a filler word after it ("lol", "haha", "哈哈")
+    ("jo: what's the shop wifi pw again?\nkai: it's lantern-moth-42, same as last month", ["lantern-moth-42"],
+     ["same as last month"]),
+    ("jo: what's the till password?\nkai: it's Vinyl-Crate-19 lol, keep it off the sticky notes", ["Vinyl-Crate-19"],
+     ["sticky notes"]),
+    ("小周：后台密码多少来着？\n我：是 Moth-Lamp-66 哈哈，别贴在屏幕上", ["Moth-Lamp-66"], ["别贴在屏幕上"]),
     # a card's security code after its expiry, under a short label
     ("Deposit card: 4111 1111 1111 1111, exp 09/28, sec 417. Deposit is 200 EUR.", ["417"], ["200 EUR"]),
     ("Visa for the hotel hold: 4111 1111 1111 1111, valid thru 2028-11, sc: 9032, billing zip later.", ["9032"],
