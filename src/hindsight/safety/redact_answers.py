@@ -17,6 +17,9 @@ leads: it's / here / 是 / 就是) and then ends or goes on after a clause break
   password is none): 4 - 8 digits (Chinese numerals are read as digits by ``redact_spelled``). Such a turn needs no
   question: the code is announced, and the turn after asks for it ("念一下").
 
+Round 39: a password may be asked for by its short name ("pw"), and the answer may end with a filler word before its
+clause break ("it's crate-digger-77 lol, ...", "是 X 哈哈，...").
+
 An order, a tracking number, a ticket or a quantity asked for names no secret, so its answer stays; so does an answer
 with a unit after it ("12位", "2019年换过"). Second, a key, token, secret or password announced as sent privately -
 "AppKey私发你了：VALUE", "密码单独发你了：VALUE", "the staging token, DM'd you: VALUE", "API key, sent privately: VALUE" -
@@ -41,7 +44,7 @@ _ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("national_id", re.compile(r"(?i)\bpassport(?![A-Za-z])|\b(?:driver'?s?|driving)\s+licen[cs]e\s*(?:number|no\b|#)|"
                                r"\bid\s*(?:card\s*)?(?:number|no\b)|(?<![A-Za-z])ssn(?![A-Za-z])|social\s+security\s+number|护照|驾照号|驾驶证号|"
                                r"身份证号|证件号")),
-    ("password", re.compile(r"(?i)(?<![\w-])(?:password|passcode|passwd|pwd|(?-i:PIN))(?![\w-])|密码|口令")),
+    ("password", re.compile(r"(?i)(?<![\w-])(?:password|passcode|passwd|pwd|pw|(?-i:PIN))(?![\w-])|密码|口令")),
 )
 # A code a phone received, named by 码 alone: a QR code (二维码), a barcode (条码), a password (密码) or a postcode is none.
 _RECEIVED_CODE = re.compile(r"(?:收到|来了|发来|到了)[^，。？！?!\n]{0,6}?(?<![维条形密编邮号源代乱])码|"
@@ -55,7 +58,7 @@ _HEAD = re.compile(r"\s*(?:\[[^\]\n]{1,20}\]\s*)?(?:[@\w\u4e00-\u9fff][\w\u4e00-
 _LEAD = re.compile(r"(?i)(?:(?:it'?s|it\s+is|that'?s|here(?:'s|\s+is)?(?:\s+it)?|sure|ok(?:ay)?|yes|yep|是|就是|给你|好的?|嗯|对)"
                    r"\s*[:：,，]?\s*){0,2}")
 _VALUE = re.compile(r"[\"'“‘]?(?P<v>[^\s\"'”’，。,；;！!？?、：:\u4e00-\u9fff]{3,40}?|\d{4}(?:[ -]\d{2,6}){2,4})[\"'”’]?"
-                    r"(?=\s*(?:$|[,，。!！;；]|[.](?:\s|$)|\s[-–—(（]))")
+                    r"(?=(?:\s+(?:lol|lmao|haha+|hehe|btw|tho|xd|哈哈+|嘿嘿))?\s*(?:$|[,，。!！;；]|[.](?:\s|$)|\s[-–—(（]))")
 _CARD = re.compile(r"\d{4}(?:[ -]?\d{2,6}){1,4}")
 _ID = re.compile(r"[A-Z]{0,5}\d{6,18}[A-Z0-9]{0,6}|\d{17}[\dXx]")
 
