@@ -1,7 +1,7 @@
 """Redaction round 39 (issue 10): blind round 37's misses and over-redactions by kind, in wordings of our own (none
 copied from a set).
 
-Misses: a password asked for by its short name ("pw") or answered with a filler word after it ("it's X lol"); a one-time code named as texted or emailed to someone and given in the next clause ("texted me a code for the
+Misses: a health-card number (Medicare, NHS, 医保卡号) asked for in a chat and answered in groups; a password asked for by its short name ("pw") or answered with a filler word after it ("it's X lol"); a one-time code named as texted or emailed to someone and given in the next clause ("texted me a code for the
 reader, it's 550317"); a code whose digits carry a one-capital prefix ("G-582046"); a card's security code after the card's expiry under a short label ("sec", "sc", "code") or none; a home
 address whose sentence names a workplace only to rule it out ("to my home, not the office: ...", "别寄到公司，寄到家里：").
 Look-alikes that stay: a configuration line whose value is empty ("DB_PASSWORD=") does not take the next line as its
@@ -20,6 +20,11 @@ GONE = [
     ("jo: what's the till password?\nkai: it's Vinyl-Crate-19 lol, keep it off the sticky notes", ["Vinyl-Crate-19"],
      ["sticky notes"]),
     ("小周：后台密码多少来着？\n我：是 Moth-Lamp-66 哈哈，别贴在屏幕上", ["Moth-Lamp-66"], ["别贴在屏幕上"]),
+    # a health-card number asked for in a chat and answered in its printed groups
+    ("nurse: can I get his Medicare number?\ndad: 4417 20983 2, he's on my card", ["4417 20983 2"], ["he's on my card"]),
+    ("receptionist: and your NHS number please?\nme: 485 777 3456, I'm registered at Elm Road", ["485 777 3456"],
+     ["registered at Elm Road"]),
+    ("护士：孩子的医保卡号多少？\n我：1024 5567 8890，是他自己的卡", ["1024 5567 8890"], ["是他自己的卡"]),
     # a card's security code after its expiry, under a short label
     ("Deposit card: 4111 1111 1111 1111, exp 09/28, sec 417. Deposit is 200 EUR.", ["417"], ["200 EUR"]),
     ("Visa for the hotel hold: 4111 1111 1111 1111, valid thru 2028-11, sc: 9032, billing zip later.", ["9032"],
