@@ -1,7 +1,8 @@
 """Redaction round 39 (issue 10): blind round 37's misses and over-redactions by kind, in wordings of our own (none
 copied from a set).
 
-Misses: a health-card number (Medicare, NHS, 医保卡号) asked for in a chat and answered in groups; a password asked for by its short name ("pw") or answered with a filler word after it ("it's X lol"); a one-time code named as texted or emailed to someone and given in the next clause ("texted me a code for the
+Misses: a seed phrase quoted whole (12 - 24 words) in a sentence that named the wallet well before it ("the wallet
+words ..., here they are in case it gets lost: '...'"); a health-card number (Medicare, NHS, 医保卡号) asked for in a chat and answered in groups; a password asked for by its short name ("pw") or answered with a filler word after it ("it's X lol"); a one-time code named as texted or emailed to someone and given in the next clause ("texted me a code for the
 reader, it's 550317"); a code whose digits carry a one-capital prefix ("G-582046"); a card's security code after the card's expiry under a short label ("sec", "sc", "code") or none; a home
 address whose sentence names a workplace only to rule it out ("to my home, not the office: ...", "别寄到公司，寄到家里：").
 Look-alikes that stay: a configuration line whose value is empty ("DB_PASSWORD=") does not take the next line as its
@@ -12,8 +13,18 @@ from __future__ import annotations
 
 from redaction_round import round_tests
 
+_WORDS_12 = "velvet orbit canyon mirror lunar bridge tonic harvest pledge quartz ember alpine"
+_WORDS_15 = "glove river fossil anchor bronze timber lyric orbit salad frown pilot ember quarry violin tonic"
+
 # (text, the values that go, the facts that stay)
 GONE = [
+    # a seed phrase quoted whole, its wallet named earlier in the sentence but not right before it
+    (f"mum: the wallet recovery words are in the recipe tin, copying them here just in case: '{_WORDS_12}'\nme: delete this",
+     ["velvet orbit", "ember alpine"], ["recipe tin"]),
+    (f"Backup of the Ledger words from the safe, typed out for the lawyer: \"{_WORDS_15}\" - then shred the paper.",
+     ["glove river", "violin tonic"], ["shred the paper"]),
+    (f"爸：比特币钱包的那张纸找不到了，我之前抄了一份放这里以防万一：“{_WORDS_12}”", ["velvet orbit", "ember alpine"],
+     ["以防万一"]),
     # a password asked for by its short name (pw) or answered with a filler word after it ("lol", "haha", "哈哈")
     ("jo: what's the shop wifi pw again?\nkai: it's lantern-moth-42, same as last month", ["lantern-moth-42"],
      ["same as last month"]),
@@ -46,6 +57,9 @@ GONE = [
 ]
 
 KEEP = [
+    # a quoted line of plain words in a wallet's sentence that is prose, or not a phrase's count, stays
+    ("the wallet ad said: 'store your coins in the safest wallet there is for the whole family'", ["safest wallet"]),
+    ("wallet words game: 'apple river stone cloud'", ["apple river stone cloud"]),
     # an empty value in a configuration file does not reach into the next line
     (".env.sample:\nAPI_SECRET=changeme\nADMIN_PASSWORD=\nCACHE_URL=memcached://localhost:11211", ["CACHE_URL=memcached://localhost:11211"]),
     ("配置模板：\nDB_PASSWORD=\nDB_HOST=127.0.0.1\nDB_PORT=5432", ["DB_HOST=127.0.0.1"]),
