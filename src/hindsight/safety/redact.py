@@ -66,9 +66,9 @@ from hindsight.safety.redact_mixed import find_mixed_passwords
 from hindsight.safety.redact_named import find_named_ids
 from hindsight.safety.redact_passwords import find_passwords
 from hindsight.safety.redact_phones import find_phones
+from hindsight.safety.redact_quoted_seed import find_quoted_seeds
 from hindsight.safety.redact_records import find_record_values
 from hindsight.safety.redact_replaced import find_replaced_values
-from hindsight.safety.redact_quoted_seed import find_quoted_seeds
 from hindsight.safety.redact_respective import find_respective_values
 from hindsight.safety.redact_roles import find_role_values
 from hindsight.safety.redact_shapes import (

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from hindsight.safety.redact_public import ZH_REGION_BEFORE as _ZH_REGION_BEFORE
 from hindsight.safety.redact_public import RULED_OUT as _RULED_OUT
+from hindsight.safety.redact_public import ZH_REGION_BEFORE as _ZH_REGION_BEFORE
 from hindsight.safety.redact_public import public_address
 from hindsight.safety.redact_vehicle import model_year
 
