@@ -55,6 +55,7 @@ from hindsight.safety.redact_cues import (
 from hindsight.safety.redact_documents import find_followed_numbers
 from hindsight.safety.redact_echo import find_echoes
 from hindsight.safety.redact_estate import find_estate_addresses
+from hindsight.safety.redact_expiry_code import find_expiry_codes
 from hindsight.safety.redact_extent import bound, bound_all
 from hindsight.safety.redact_fold import fold_for_finders, imitates_latin
 from hindsight.safety.redact_glued import find_glued_values
@@ -65,6 +66,7 @@ from hindsight.safety.redact_mixed import find_mixed_passwords
 from hindsight.safety.redact_named import find_named_ids
 from hindsight.safety.redact_passwords import find_passwords
 from hindsight.safety.redact_phones import find_phones
+from hindsight.safety.redact_quoted_seed import find_quoted_seeds
 from hindsight.safety.redact_records import find_record_values
 from hindsight.safety.redact_replaced import find_replaced_values
 from hindsight.safety.redact_respective import find_respective_values
@@ -275,10 +277,10 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
     find_cli_passwords, find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
     find_structured_secrets, find_context_secrets, find_window_keys, find_card_numbers, find_unionpay_accounts,
-    find_cards_by_what_follows, find_window_codes, find_labelled_pairs, find_otp_seeds,
+    find_cards_by_what_follows, find_window_codes, find_labelled_pairs, find_otp_seeds, find_expiry_codes,
     find_record_values, find_contact_phones, find_clause_passwords, find_labelled_addresses, find_url_secrets,
     find_subject_values, find_unlabelled_values, find_role_values, find_bound_values, find_told_codes,
-    find_replaced_values, find_respective_values, find_turn_codes, find_keyed_codes,
+    find_replaced_values, find_respective_values, find_turn_codes, find_keyed_codes, find_quoted_seeds,
     find_banked_accounts, find_mixed_passwords, find_named_ids, find_estate_addresses, find_wifi_passwords,
     find_answered_values, find_sent_values, find_glued_values, find_followed_numbers,
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from hindsight.safety.redact_public import RULED_OUT as _RULED_OUT
 from hindsight.safety.redact_public import ZH_REGION_BEFORE as _ZH_REGION_BEFORE
 from hindsight.safety.redact_public import public_address
 from hindsight.safety.redact_vehicle import model_year
@@ -155,6 +156,8 @@ def is_public_address(text: str, start: int) -> bool:
     region = _ZH_REGION_BEFORE.search(before)
     before = before[: region.start()] if region else before
     cue = _ORG_CUE.search(before)
+    if cue is not None and _RULED_OUT.search(before, 0, cue.start()):
+        return False  # round 39: "to my home, not the warehouse: 42 ..." names the workplace to rule it out
     return cue is not None and not _HOME_CUE.search(cue.group(0))
 
 

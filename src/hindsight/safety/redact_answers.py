@@ -11,11 +11,15 @@ leads: it's / here / 是 / 就是) and then ends or goes on after a clause break
   that are no fixture or year;
 - a card number (card number, 卡号): 13 - 19 digits, grouped or not; its CVV (CVV, CVC, security code, 安全码, 背面三位):
   3 - 4 digits;
-- a passport, driving licence or ID number (passport, licence number, ID number, SSN, 护照, 驾照号, 身份证号, 证件号):
-  up to five capitals, 6 - 18 digits, up to six capitals or digits (6 - 24 in all);
+- a passport, driving licence or ID number (passport, licence number, ID number, SSN, 护照, 驾照号, 身份证号, 证件号;
+  round 39: a Medicare, NHS or health-card number, 医保卡号): up to five capitals, 6 - 18 digits, up to six capitals or
+  digits (6 - 24 in all), or 8 - 14 digits in three or four space-separated groups as the card prints them;
 - a one-time code a phone received, named by 码 alone (我手机收到一个码, 短信来了个码, 收到的码; a QR code, a barcode or a
   password is none): 4 - 8 digits (Chinese numerals are read as digits by ``redact_spelled``). Such a turn needs no
   question: the code is announced, and the turn after asks for it ("念一下").
+
+Round 39: a password may be asked for by its short name ("pw"), and the answer may end with a filler word before its
+clause break ("it's crate-digger-77 lol, ...", "是 X 哈哈，...").
 
 An order, a tracking number, a ticket or a quantity asked for names no secret, so its answer stays; so does an answer
 with a unit after it ("12位", "2019年换过"). Second, a key, token, secret or password announced as sent privately -
@@ -40,8 +44,10 @@ _ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("card", re.compile(r"(?i)\bcard\s*(?:number|no\b\.?|num\b|#)|卡号")),
     ("national_id", re.compile(r"(?i)\bpassport(?![A-Za-z])|\b(?:driver'?s?|driving)\s+licen[cs]e\s*(?:number|no\b|#)|"
                                r"\bid\s*(?:card\s*)?(?:number|no\b)|(?<![A-Za-z])ssn(?![A-Za-z])|social\s+security\s+number|护照|驾照号|驾驶证号|"
-                               r"身份证号|证件号")),
-    ("password", re.compile(r"(?i)(?<![\w-])(?:password|passcode|passwd|pwd|(?-i:PIN))(?![\w-])|密码|口令")),
+                               r"身份证号|证件号|"
+                               # round 39: a health card's number
+                               r"\b(?:medicare|medicaid|nhs|health\s+(?:card|insurance|id))\s*(?:card\s*)?(?:number|no\b|#)|医保卡号|社保卡号|医保号")),
+    ("password", re.compile(r"(?i)(?<![\w-])(?:password|passcode|passwd|pwd|pw|(?-i:PIN))(?![\w-])|密码|口令")),
 )
 # A code a phone received, named by 码 alone: a QR code (二维码), a barcode (条码), a password (密码) or a postcode is none.
 _RECEIVED_CODE = re.compile(r"(?:收到|来了|发来|到了)[^，。？！?!\n]{0,6}?(?<![维条形密编邮号源代乱])码|"
@@ -54,9 +60,10 @@ _NOT_SECRET = re.compile(r"(?i)\b(?:order|tracking|ticket|invoice|booking|refere
 _HEAD = re.compile(r"\s*(?:\[[^\]\n]{1,20}\]\s*)?(?:[@\w\u4e00-\u9fff][\w\u4e00-\u9fff .'-]{0,20}\s*[:：]|[-–—*•>])?\s*")
 _LEAD = re.compile(r"(?i)(?:(?:it'?s|it\s+is|that'?s|here(?:'s|\s+is)?(?:\s+it)?|sure|ok(?:ay)?|yes|yep|是|就是|给你|好的?|嗯|对)"
                    r"\s*[:：,，]?\s*){0,2}")
-_VALUE = re.compile(r"[\"'“‘]?(?P<v>[^\s\"'”’，。,；;！!？?、：:\u4e00-\u9fff]{3,40}?|\d{4}(?:[ -]\d{2,6}){2,4})[\"'”’]?"
-                    r"(?=\s*(?:$|[,，。!！;；]|[.](?:\s|$)|\s[-–—(（]))")
+_VALUE = re.compile(r"[\"'“‘]?(?P<v>[^\s\"'”’，。,；;！!？?、：:\u4e00-\u9fff]{3,40}?|\d{4}(?:[ -]\d{2,6}){2,4}|\d{3,4}(?:[ -]\d{1,6}){2,3})[\"'”’]?"
+                    r"(?=(?:\s+(?:lol|lmao|haha+|hehe|btw|tho|xd|哈哈+|嘿嘿))?\s*(?:$|[,，。!！;；]|[.](?:\s|$)|\s[-–—(（]))")
 _CARD = re.compile(r"\d{4}(?:[ -]?\d{2,6}){1,4}")
+_GROUPED_ID = re.compile(r"\d{3,4}(?: \d{1,6}){2,3}")
 _ID = re.compile(r"[A-Z]{0,5}\d{6,18}[A-Z0-9]{0,6}|\d{17}[\dXx]")
 
 
@@ -67,7 +74,8 @@ def _fits(kind: str, value: str) -> bool:
     if kind == "cvv":
         return value.isdigit() and len(value) in (3, 4)
     if kind == "national_id":
-        return bool(_ID.fullmatch(value)) and 6 <= len(value) <= 24 or document_number(value)  # round 38: C7XK2P9R4
+        grouped = bool(_GROUPED_ID.fullmatch(value)) and 8 <= len(digits) <= 14  # round 39: "2953 71840 1", "485 777 3456"
+        return bool(_ID.fullmatch(value)) and 6 <= len(value) <= 24 or document_number(value) or grouped  # round 38: C7XK2P9R4
     if kind == "otp":
         return value.isdigit() and code_shaped(value)
     return password_shaped(value) or (value.isdigit() and 4 <= len(value) <= 8 and code_shaped(value))

@@ -50,7 +50,7 @@ _ROLE_MARK = re.compile(
     r"displays|reads|read|says|said|came\s+(?:through|in|back)\s+as|arrived\s+as|is|was|are|were|one\s+(?:is|was)|the\s+other|first|second|"
     r"then|and|gave(?:\s+(?:him|her|them|it))?|told\s+(?:him|her|them)|read\s+(?:out|back)|texted\s+(?:me|us)|sent\s+(?:me|us))\b|[:：=]|"
     r"报给[\u4e00-\u9fff]{0,3}|告诉[\u4e00-\u9fff]{0,3}|给了[\u4e00-\u9fff]{0,3}|收到了?|发来了?|发过来了?|输入了?|输了|填了?|显示(?:的)?(?:是)?|跳出|弹出|是|为|(?:另)?一条|一个|第[一二三]个|还有)"
-    r"\s*[:：,，]?\s*[\"'“‘`「(（]?$"
+    r"\s*[:：,，]?\s*[\"'“‘`「(（]?(?-i:(?<![\w-])[A-Z]-)?$"  # round 39: a one-capital prefix ("is G-582046")
 )
 # A number with its own label is not the code: an order, a room, a phone, a flight, "ending 4521", 订单, 尾号, 工单.
 _OWN_LABEL = re.compile(
@@ -62,7 +62,7 @@ _RIGHT_AFTER = re.compile(r"\s*(?:[:：,，=]|[-–—]|is)?\s*[\"'“‘`「(�
 _VALID_FOR = re.compile(r"(?i)\s*[,，(（]?\s*(?:valid|expires?|expiring|good\s+(?:for|until)|only\s+works|有效|过期|失效)")
 _SENTENCE_STOP = re.compile(r"[。！？；\n]|[.;!?](?=\s|$)")
 _BRACKETED = re.compile(r"[(（][^()（）\n]{0,60}[)）]")
-_VALUE = re.compile(r"(?P<v>(?<![A-Za-z0-9_-])\d(?:[ #*-]?\d){3,7}#?|(?=[A-Za-z-]*\d)(?=[\dA-Za-z-]*[A-Za-z])[A-Za-z0-9]{3,5}(?:-[A-Za-z0-9]{3,5}){1,5})"
+_VALUE = re.compile(r"(?P<v>(?:(?<![A-Za-z0-9_-])|(?<=(?<![\w-])[A-Z]-))\d(?:[ #*-]?\d){3,7}#?|(?=[A-Za-z-]*\d)(?=[\dA-Za-z-]*[A-Za-z])[A-Za-z0-9]{3,5}(?:-[A-Za-z0-9]{3,5}){1,5})"
                     r"(?![A-Za-z0-9_-]|[.,:/]\d|[ -]\d)")
 _UNIT = re.compile(r"\s*(?:位|个|次|分钟|秒|小时|天|年|元|块|条|笔|人|张|%|[KMG]B\b|(?i:percent|digits?|characters?|chars?|times?|minutes?|mins?|"
                    r"seconds?|secs?|hours?|hrs?|days?|weeks?|years?|lines?|words?|bytes?|pages?|steps?|rows?|users?|items?|people|"

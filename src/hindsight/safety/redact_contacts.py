@@ -57,6 +57,7 @@ _ROLE_MAILBOX = re.compile(
     r"recruitment|hiring|talent|zhaopin|jianli|postmaster|webmaster|hostmaster|editors?|editorial|submissions?|tougao|fapiao|"
     r"orders?|bookings?|reservations?|returns|refunds?|complaints|claims|warranty|repairs|rma|shipping|ir|investors|events|conference|registration|tickets|membership|"
     r"donations?|volunteers?|community|newsletter|admissions|alumni|library|"
+    r"tours?|visits?|visitors|groups|venues?|hire|schools|education|learning|shop|store|"  # round 39: a venue's desks
     r"noc|soc|netops|network-?ops|sre|oncall|on-call|outages?|itsupport|it-?help|"
     r"board|committee|council|admin-team|noreply|no-reply|donotreply|do-not-reply|notifications?|alerts?|feedback|team|office|reception)"
     # A suffix after "-", "_" or "+" names a desk or a copy (support-eu, hr_archive); after "." only a number or a

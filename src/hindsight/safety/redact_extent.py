@@ -15,6 +15,8 @@ sentence with it, and a fact was lost with the secret. Rather than patch each pa
 - a value with spaces (a passphrase, a grouped number) ends before an English clause starting (", and ...", ". The
   ...", "; so ..."); a comma alone ends nothing (a seed phrase is words and commas), a quoted value and key material are never cut.
 
+A one-time code's digits after a one-capital prefix ("G-582046") take the prefix along (round 39).
+
 A value that starts with a CJK character (a Chinese address, a plate such as 京A12345, a password in Han characters),
 a card expiry ("2028年3月")
 and a postal address are left as the finder made them.
@@ -27,6 +29,8 @@ import re
 from hindsight.safety.validators import looks_random
 
 Span = tuple[str, int, int]
+
+_LETTER_PREFIX = re.compile(r"(?<![\w-])[A-Z]-\Z")
 
 # Han (with extensions and compatibility ideographs), kana, Hangul, CJK and full-width punctuation.
 _CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff01-\uff0f"
@@ -100,6 +104,8 @@ def bound(text: str, span: Span) -> Span:
     lead = len(stripped) - len(stripped.lstrip("=:： \t"))  # "密钥=X": the assignment sign is the label's
     if lead and lead < len(stripped):
         start += lead
+    if kind == "otp" and stripped.isdigit() and _LETTER_PREFIX.search(text, max(0, start - 3), start):
+        start -= 2  # round 39: "G-582046": the service's letter goes with the code
     return (kind, start, end) if end > start else span
 
 

@@ -102,6 +102,8 @@ def find_passwords(text: str) -> list[Span]:
         value = _QUERY_REST.sub("", raw).rstrip(".,;:)]}\"'")
         if len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or PLACEHOLDER_VALUE.match(value) or raw.startswith("("):
             continue  # "Password (optional): ..." annotates the field
+        if "=" in m.group("sep") and "\n" in m.group("sep"):
+            continue  # round 39: "DB_PASSWORD=" then a line break: an empty value, the next line is another setting
         if group == "value" and m.group("sep").isspace() and not re.search(r"[\d\W_]", value):
             continue  # "password manager", "pin the tab": bare word after the label is prose
         if m.group("sep").strip().lower().rstrip(":").strip() == "to" and not _SETS_VALUE.search(text, 0, m.start()):

@@ -305,12 +305,19 @@ _ORG_NAMED = re.compile(
 _ADDRESS_LABEL_END = re.compile(r"(?i)(?:\baddress(?:\s+is)?|(?:的)?(?:地址|地点)(?:是|为|在)?)\s*[:：]?\s*$")
 
 
+# A workplace named only to rule it out: "not the warehouse", "rather than the office", "instead of our store", "不是公司".
+RULED_OUT = re.compile(r"(?i)(?:\b(?:not|rather\s+than|instead\s+of)\s+(?:to\s+|at\s+)?(?:the|my|our|your|his|her|their)?\s*|"
+                       r"(?:不是|别寄到?|不要寄到?|而不是)\s*)\Z")
+
+
 def public_address(text: str, start: int, end: int) -> bool:
     """An address announced as an organisation's or a public venue's, before it or after it in its clause."""
     clause = _clause_before(text, start, 60)
     region = ZH_REGION_BEFORE.search(clause)
     clause = clause[: region.start()] if region else clause
-    if (_PUBLIC_ADDRESS_BEFORE.search(clause) or _ORG_BEFORE.search(clause)) and not _PERSONAL.search(_segment(clause)):
+    org = _ORG_BEFORE.search(clause)
+    org = None if org is None or RULED_OUT.search(clause, 0, org.start()) else org  # round 39: "not the warehouse:"
+    if (_PUBLIC_ADDRESS_BEFORE.search(clause) or org) and not _PERSONAL.search(_segment(clause)):
         return True
     if _PUBLISHED_BEFORE.search(clause) and not _PERSONAL.search(clause) and not _NEGATED.search(clause):
         return True

@@ -50,14 +50,17 @@ _DEVICE_CODE = re.compile(_DEVICE + _SHOWED + r"\s*[:：]?\s*[\"'“]?(?P<value>
 # A code named, then the next clause gives it by a back reference ("; today's was", "- the latest one is", "；今天的是").
 _CODE_NAMED = (
     r"(?i)(?:\b(?:sms|text|verification|verify|login|log-in|sign-?in|security|one[- ]time|2fa|mfa|otp|auth(?:entication)?|confirmation|"
-    r"access)\s+(?:codes?|pins?|passcodes?)\b|\b(?:otp|2fa\s+code)\b|验证码|校验码|动态码|短信码|动态密码|一次性密码)"
+    r"access)\s+(?:codes?|pins?|passcodes?)\b|\b(?:otp|2fa\s+code)\b|验证码|校验码|动态码|短信码|动态密码|一次性密码|"
+    # round 39: a code named as sent to someone ("the bank texted me a code for the reader, it's 550317")
+    r"\b(?:texted|sent|emailed|messaged|sms'?d)\s+(?:me|us|him|her|them|you)\s+(?:a|the|another|my|our)\s+(?:new\s+)?"
+    r"(?:codes?|pins?|passcodes?)\b)"
 )
 _BACK = (
     r"[^\n.!?。！？]{0,40}?(?:[;；,，:：]|\s[-–—]|\band\b)\s*(?:(?:and|but|so)\s+)?"
     r"(?:today's|tonight's|yesterday's|this\s+(?:morning|afternoon|evening|week)'s|(?:the\s+)?(?:latest|newest|new|current|last|first|second)"
     r"(?:\s+one)?|(?:the\s+)?one\s+(?:I|we|he|she|they|you)\s+(?:got|received|used|entered|typed)|mine|his|hers|theirs|ours|this\s+one|"
     r"that\s+one|it|今天的|今天那个|今早的|这次的|这回的|刚才的|刚收到的|最新的|新的|我的|他的|她的)"
-    r"\s*(?:\bis\b|\bwas\b|\bwere\b|\bcame\s+as\b|\breads?\b|[:：]|是|为)\s*[\"'“]?"
+    r"\s*(?:\bis\b|\bwas\b|\bwere\b|\bcame\s+as\b|\breads?\b|[:：]|是|为|(?<=\bit)['’]s\b)\s*[\"'“]?"
 )
 _BACK_CODE = re.compile(_CODE_NAMED + _BACK + r"(?P<value>" + OTP_VALUE + r")" + _END)
 
