@@ -18,6 +18,8 @@ _WORDS_15 = "glove river fossil anchor bronze timber lyric orbit salad frown pil
 
 # (text, the values that go, the facts that stay)
 GONE = [
+    # a value that only starts like such a word is still a password
+    ("the POS admin password is again2024?x now", ["again2024?x"], ["POS admin"]),
     # a seed phrase quoted whole, its wallet named earlier in the sentence but not right before it
     (f"mum: the wallet recovery words are in the recipe tin, copying them here just in case: '{_WORDS_12}'\nme: delete this",
      ["velvet orbit", "ember alpine"], ["recipe tin"]),
@@ -57,6 +59,11 @@ GONE = [
 ]
 
 KEEP = [
+    # a word a question or a request puts after the noun is no password (lead, after r37: "again?" was redacted)
+    ("mike: what's the POS admin password again?", ["again?"]),
+    ("What was the guest wifi password again? I lost the card.", ["again?"]),
+    ("Can you send me the vault password please!", ["please!"]),
+    ("pw again? the one on the whiteboard got wiped", ["again?"]),
     # a quoted line of plain words in a wallet's sentence that is prose, or not a phrase's count, stays
     ("the wallet ad said: 'store your coins in the safest wallet there is for the whole family'", ["safest wallet"]),
     ("wallet words game: 'apple river stone cloud'", ["apple river stone cloud"]),

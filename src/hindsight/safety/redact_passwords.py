@@ -21,6 +21,16 @@ _PASSWORD_STOPWORDS = frozenset(
     ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "must", "should", "shall", "will", "would", "can", "could", "may", "might", "need", "needs", "needed", "required", "optional", "mandatory", "reset", "resets", "changed", "change", "expired", "expires", "expiring", "stored", "saved", "hashed", "encrypted", "salted", "set", "not", "too", "very", "incorrect", "wrong", "correct", "invalid", "valid", "weak", "strong", "long", "short", "empty", "missing", "blank", "same", "different", "hidden", "visible", "protected", "case-sensitive", "sensitive", "in", "on", "at", "of", "for", "with", "from", "by", "to", "into", "now", "still", "also", "only", "never", "always", "your", "my", "our", "their", "its", "this", "that", "these", "those", "here", "there", "policy", "policies", "field", "fields", "rules", "requirements", "requirement", "length", "strength", "manager", "managers", "prompt", "prompts", "hint", "hints", "reuse", "reused", "rotation", "rotated", "updated", "update", "generated", "random", "secure", "insecure", "unknown", "forgotten", "forgot", "lost", "locked", "unchanged", "something", "nothing", "anything", "same-as", "shared", "sharing", "auth", "login", "authentication", "based", "less", "free", "protected", "what", "which", "who", "whatever", "how", "when", "where", "why", "it", "he", "she", "they", "we", "you", "i", "me", "him", "her", "them", "us", "yes", "no", "ok", "okay", "sent", "emailed", "texted", "stolen", "leaked", "compromised", "fine", "good", "simple", "easy", "obvious", "known", "public", "available", "literally", "just", "simply", "actually", "currently", "basically", "written", "attached", "below", "above", "printed", "see", "ask", "check", "contact", "none", "n/a", "read", "loaded", "pulled", "fetched", "taken", "kept", "injected", "provided", "supplied", "passed", "managed", "handled", "configured", "defined", "derived", "pulled", "rotating", "masked", "hidden", "filled", "inherited", "mounted", "sourced"]
 )
 
+# Words a question or a request puts right after the noun ("what's the POS admin password again?", "the password
+# please!"): read with a question or exclamation mark at their end stripped, so "again?" is no value.
+_PASSWORD_STOPWORDS = _PASSWORD_STOPWORDS | {"again", "please", "pls", "anyway", "anyways", "then", "later", "today", "tomorrow",
+                                             "yet", "first", "ever", "though", "right", "lol", "haha"}
+
+
+def _stopword(value: str) -> bool:
+    return value.lower().rstrip("?!") in _PASSWORD_STOPWORDS
+
+
 # A quoted value may hold spaces: "passphrase 'blue whale 42'".
 _QUOTED = r"(?:'(?P<q1>[^'\n]{3,64})'|\"(?P<q2>[^\"\n]{3,64})\"|“(?P<q3>[^”\n]{3,64})”|‘(?P<q4>[^’\n]{3,64})’|`(?P<q5>[^`\n]{3,64})`)"
 _PASSWORD_EN = re.compile(
@@ -100,7 +110,7 @@ def find_passwords(text: str) -> list[Span]:
     for m in _PASSWORD_EN.finditer(text):
         raw, group = _password_value(m)
         value = _QUERY_REST.sub("", raw).rstrip(".,;:)]}\"'")
-        if len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or PLACEHOLDER_VALUE.match(value) or raw.startswith("("):
+        if len(value) < 3 or _stopword(value) or PLACEHOLDER_VALUE.match(value) or raw.startswith("("):
             continue  # "Password (optional): ..." annotates the field
         if "=" in m.group("sep") and "\n" in m.group("sep"):
             continue  # round 39: "DB_PASSWORD=" then a line break: an empty value, the next line is another setting
@@ -128,7 +138,7 @@ def find_passwords(text: str) -> list[Span]:
     for pattern in (_PASSWORD_SHORT, _USER_SLASH_PASS, _EMAIL_SLASH_PASS, _LABELLED_PAIR, _ADMIN_PAIR):
         for m in pattern.finditer(text):
             value = m.group("value").rstrip(".,;:)]}\"'")
-            if (len(value) < 3 or value.lower() in _PASSWORD_STOPWORDS or PLACEHOLDER_VALUE.match(value)
+            if (len(value) < 3 or _stopword(value) or PLACEHOLDER_VALUE.match(value)
                     or _VARIABLE.fullmatch(value)):
                 continue
             if pattern is not _PASSWORD_SHORT and not (re.search(r"\d", value) and re.search(r"[A-Za-z]", value)):
@@ -150,7 +160,7 @@ def find_passwords(text: str) -> list[Span]:
         out.append(("password", *m.span(1)))
     for m in _DSN_CREDENTIALS.finditer(text):
         value = m.group("value")
-        if not (PLACEHOLDER_VALUE.match(value) or value.lower() in _PASSWORD_STOPWORDS
+        if not (PLACEHOLDER_VALUE.match(value) or _stopword(value)
                 or value.lower() in ("password", "passwd", "pass", "pwd", "secret", "pw") or value.startswith(("$", "%", "{", "<"))):
             out.append(("password", *m.span("value")))
     return out
