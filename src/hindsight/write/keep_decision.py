@@ -135,20 +135,15 @@ def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row:
         if evidence:
             return Verdict("override", f"changes the existing memory, {evidence} (decision p={q[2]:.2f}; "
                                        f"rules: {rules.reason})", float(q[2]))
-    if action == "keep":
-        over = blocker_head(rules, q)
-        if over == "change":
-            return Verdict("override", f"changes the existing memory, the keep decision sure over a merge blocker "
-                                       f"(decision p={q[2]:.2f}; rules: {rules.reason})", float(q[2]))
-        if over == "merge":
-            return Verdict("duplicate", f"restates the existing memory, the keep decision sure over a merge blocker "
-                                        f"(decision p={q[1]:.2f}; rules: {rules.reason})", float(q[1]))
+    how = "the keep decision over the rules' keep"
+    if action == "keep":  # round 40: a sure reading over a merge blocker's keep (`BLOCKER_T_*`; off: None)
+        action, how = blocker_head(rules, q) or "keep", "the keep decision sure over a merge blocker"
     if action == "merge":
-        return Verdict("duplicate", f"restates the existing memory, the keep decision over the rules' keep "
-                                    f"(decision p={q[1]:.2f}; rules: {rules.reason})", float(q[1]))
+        return Verdict("duplicate", f"restates the existing memory, {how} (decision p={q[1]:.2f}; "
+                                    f"rules: {rules.reason})", float(q[1]))
     if action == "change":
-        return Verdict("override", f"changes the existing memory, the keep decision over the rules' keep "
-                                   f"(decision p={q[2]:.2f}; rules: {rules.reason})", float(q[2]))
+        return Verdict("override", f"changes the existing memory, {how} (decision p={q[2]:.2f}; "
+                                   f"rules: {rules.reason})", float(q[2]))
     return None
 
 
