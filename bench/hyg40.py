@@ -111,16 +111,11 @@ def base(rounds: list[str], out: Path, only: set[str] | None = None) -> dict[str
 
 def fires(call: dict[str, Any], tc: float | None, tm: float | None) -> str | None:
     """What the round-40 side would return on a recorded call (main kept: verdict None)."""
-    q = call["q"]
-    if q is None or call["verdict"] is not None or BLOCKED not in call["reason"]:
+    from hindsight.write.keep_decision import sure_over_blocker
+
+    if call["q"] is None or call["verdict"] is not None or call["rules"] not in ("supplement", "unrelated"):
         return None
-    if call["rules"] not in ("supplement", "unrelated"):
-        return None
-    if tc is not None and q[2] >= tc:
-        return "change"
-    if tm is not None and q[1] >= tm:
-        return "merge"
-    return None
+    return sure_over_blocker(call["reason"], call["q"], tc, tm)
 
 
 def _own(d: dict[str, Any]) -> dict[str, Any] | None:

@@ -97,7 +97,7 @@ _BOUND_MARGIN = 1e-9  # how far below an operating point the bound must stay (fa
 _log = logging.getLogger(__name__)
 #: Read as `keep_decision.<name>` by other modules and scripts (features and ensemble live apart since round 38).
 __all__ = ["FEATURES", "REASON_KINDS", "TreeEnsemble", "decide", "decision_features", "reason_kind", "shipped",
-           "slot_change", "blocker_head", "with_back"]
+           "slot_change", "blocker_head", "sure_over_blocker", "with_back"]
 
 
 @lru_cache(maxsize=1)
@@ -172,10 +172,20 @@ def _back_can_count(ensemble: TreeEnsemble, row: np.ndarray) -> bool:
 
 
 def blocker_head(rules: Verdict, q: np.ndarray) -> str | None:
-    """The round-40 side: 'change' where the rules' keep is a merge blocker's and the ensemble's p(change) reaches
-    `BLOCKER_T_CHANGE`, 'merge' where its p(merge) reaches `BLOCKER_T_MERGE`, else None (both off: None)."""
-    if BLOCKED not in rules.reason:
+    """The round-40 side at its switches' points (`sure_over_blocker`; both off: None)."""
+    return sure_over_blocker(rules.reason, q, BLOCKER_T_CHANGE, BLOCKER_T_MERGE)
+
+
+def sure_over_blocker(reason: str, q: np.ndarray, t_change: float | None, t_merge: float | None) -> str | None:
+    """'change' where the rules' keep `reason` is a merge blocker's and the ensemble's p(change) `q[2]` reaches
+    `t_change`, 'merge' where its p(merge) `q[1]` reaches `t_merge`, else None (a point None: that side off)."""
+    if BLOCKED not in reason:
         return None
+    if t_change is not None and q[2] >= t_change:
+        return "change"
+    if t_merge is not None and q[1] >= t_merge:
+        return "merge"
+    return None
     if BLOCKER_T_CHANGE is not None and q[2] >= BLOCKER_T_CHANGE:
         return "change"
     if BLOCKER_T_MERGE is not None and q[1] >= BLOCKER_T_MERGE:
