@@ -17,7 +17,6 @@ from recall34_causes import CATS, cause
 from xling40_gloss import GlossIndex
 
 
-
 def main() -> None:
     stores, out = Path(sys.argv[1]), Path(sys.argv[2])
     rows, tally = [], Counter()

@@ -15,8 +15,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from hindsight.retrieval.crosslingual import bias_group
 from xling40_gloss import GlossIndex
+
+from hindsight.retrieval.crosslingual import bias_group
 
 GRID = (1.0, 1.1, 1.25, 1.5, 2.0, 3.0, float("inf"))
 CATS = ("en_paraphrase", "zh_paraphrase", "zh_to_en", "en_to_zh", "superseded")
