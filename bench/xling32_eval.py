@@ -100,6 +100,25 @@ def diagnose(eng, q: dict, ids: dict[str, str], now) -> dict:  # type: ignore[no
     return out
 
 
+def read_row(eng, rnd: str, line: int, q: dict, inv: dict[str, str], replaced: set[str], now) -> dict:  # type: ignore[no-untyped-def]
+    """One question read as the harness reads it (top 5, access counted): its hit, the returned set ids, false flags
+    and, for a question with a stale memory, superseded-as-current (strict and by the read flag)."""
+    hs = eng.search(q["query"], namespace="r", top_k=5, now=now)
+    got = [inv.get(h.memory.id) for h in hs]
+    rel = set(q["relevant"])
+    row = {"round": rnd, "line": line, "cat": q["category"], "query": q["query"],
+           "relevant": q["relevant"], "hit": bool(rel & set(got)), "returned": got,
+           "false_flags": [g for g, h in zip(got, hs, strict=True) if not h.current and g not in replaced]}
+    if q.get("stale"):
+        ranks = {g: (k, h.memory.status.value, h.current) for k, (g, h) in enumerate(zip(got, hs, strict=True))}
+        best = min([ranks[x][0] for x in rel if x in ranks], default=99)
+        st = set(q["stale"]) - rel
+        row["stale_current"] = any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best) for x in st)
+        row["stale_current_flag"] = any(
+            x in ranks and ((ranks[x][1] == "active" and ranks[x][2]) or ranks[x][0] < best) for x in st)
+    return row
+
+
 def main() -> None:
     stores, out, variant = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
     out.mkdir(parents=True, exist_ok=True)
@@ -119,19 +138,7 @@ def main() -> None:
                     for x in ([m["replaces"]] if isinstance(m.get("replaces"), str) else m.get("replaces") or [])}
         with open(out / f"{variant}_{rnd}.jsonl", "w", encoding="utf-8") as f:
             for line, q in enumerate(rows(where / "retrieval/queries.jsonl")):
-                hs = eng.search(q["query"], namespace="r", top_k=5, now=now)
-                got = [inv.get(h.memory.id) for h in hs]
-                rel = set(q["relevant"])
-                row = {"round": rnd, "line": line, "cat": q["category"], "query": q["query"],
-                       "relevant": q["relevant"], "hit": bool(rel & set(got)), "returned": got,
-                       "false_flags": [g for g, h in zip(got, hs, strict=True) if not h.current and g not in replaced]}
-                if q.get("stale"):
-                    ranks = {g: (k, h.memory.status.value, h.current) for k, (g, h) in enumerate(zip(got, hs, strict=True))}
-                    best = min([ranks[x][0] for x in rel if x in ranks], default=99)
-                    st = set(q["stale"]) - rel
-                    row["stale_current"] = any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best) for x in st)
-                    row["stale_current_flag"] = any(
-                        x in ranks and ((ranks[x][1] == "active" and ranks[x][2]) or ranks[x][0] < best) for x in st)
+                row = read_row(eng, rnd, line, q, inv, replaced, now)
                 if side is not None and q["category"] in DEEP_CATS and (ALL or not row["hit"]):
                     row["where"] = diagnose(side, q, ids, now)
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -8,7 +8,7 @@ one more fused channel, `glossed`: `GlossIndex` over the namespace's memories (e
 when its record is in the searched scope's statuses) searched with the question, in a pool that mixes scripts,
 at RRF weight W for both an English and a Chinese question (`src/` is not changed: the channel, its weight and the
 explanation's view of it are patched in here). Writes OUT_DIR/gW_ROUND.jsonl (the same rows as
-`xling32_eval.py`, no deep readings).
+`xling32_eval.py`'s `read_row`, no deep readings).
 """
 
 import json
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from blind_store import build, now_for, open_copy, rows
-from xling32_eval import QueryCache
+from xling32_eval import QueryCache, read_row
 from xling40_gloss import GlossIndex
 
 from hindsight.embeddings.factory import create_embedder
@@ -76,17 +76,7 @@ def main() -> None:
                     for x in ([m["replaces"]] if isinstance(m.get("replaces"), str) else m.get("replaces") or [])}
         with open(out / f"g{w}_{rnd}.jsonl", "w", encoding="utf-8") as f:
             for line, q in enumerate(rows(where / "retrieval/queries.jsonl")):
-                hs = eng.search(q["query"], namespace="r", top_k=5, now=now)
-                got = [inv.get(h.memory.id) for h in hs]
-                rel = set(q["relevant"])
-                row = {"round": rnd, "line": line, "cat": q["category"], "query": q["query"],
-                       "relevant": q["relevant"], "hit": bool(rel & set(got)), "returned": got,
-                       "false_flags": [g for g, h in zip(got, hs, strict=True) if not h.current and g not in replaced]}
-                if q.get("stale"):
-                    ranks = {g: (k, h.memory.status.value, h.current) for k, (g, h) in enumerate(zip(got, hs, strict=True))}
-                    best = min([ranks[x][0] for x in rel if x in ranks], default=99)
-                    st = set(q["stale"]) - rel
-                    row["stale_current"] = any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best) for x in st)
+                row = read_row(eng, rnd, line, q, inv, replaced, now)
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")
         eng.close()
         cache.save()
