@@ -16,7 +16,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from blind_store import build, now_for, open_copy, rows
+from blind_store import build, now_for, open_copy, replaced, rows
 from xling32_eval import QueryCache, read_row
 from xling40_gloss import GlossIndex
 
@@ -72,11 +72,10 @@ def main() -> None:
         db.close()
         eng = open_copy(stores / rnd, emb)
         now = now_for(where)
-        replaced = {x for m in rows(where / "retrieval/memories.jsonl")
-                    for x in ([m["replaces"]] if isinstance(m.get("replaces"), str) else m.get("replaces") or [])}
+        gone = replaced(where)
         with open(out / f"g{w}_{rnd}.jsonl", "w", encoding="utf-8") as f:
             for line, q in enumerate(rows(where / "retrieval/queries.jsonl")):
-                row = read_row(eng, rnd, line, q, inv, replaced, now)
+                row = read_row(eng, rnd, line, q, inv, gone, now)
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")
         eng.close()
         cache.save()
