@@ -1,0 +1,329 @@
+"""Round 40: the shipped recipe refitted with the retrieval memories weighed as blind benign text (W) and with the
+narrowed loosen feature (L), against the recipe as shipped (B), held out on four folds of rounds r1 - r37 (issue 10;
+docs/benchmarks.md "Guard, round 40"; the rule: bench/results/guard40/ship_rule.md).
+
+    E="env PYTHONPATH=src:scripts:bench OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python"
+    $E scripts/guard40_eval.py embed --part 0/2 --until 15:40     # and --part 1/2 beside it; then: merge
+    $E scripts/guard40_eval.py prepare                            # the harness (round 35's, with every PII note scored only)
+    $E scripts/guard40_eval.py folds --recipe B --folds 0,1       # (and 2,3; W; L) -> /tmp/g40/out/<recipe>_<folds>.npz
+    $E scripts/guard40_eval.py read --screen /tmp/g38/main.jsonl --screen /tmp/g40/extra.jsonl --out bench/results/guard40/heldout.json
+    $E scripts/guard40_eval.py full --recipe L --save /tmp/g40/out/full_L.npz   # three members, every text
+
+The harness is round 35's (``guardfit33_eval.Harness``: the selection with census rows, pinned writers x5, long texts
+as windows, ONNX write-path vectors, C-kernel vectors of obfuscated texts and windows) plus every released PII note as a
+writer ``piiall-rN`` that no fit reads (scored only). Verdicts: each text's screen by main's ``WriteGuard``
+(``guard38_stage``) with the classifier's score replaced by the recipe's held-out score where the screen's stage was
+"model S vs T x" (quarantined iff score >= x); other stages keep the screen's verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import re
+import shutil
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+for sub in ("src", "scripts", "bench"):
+    sys.path.insert(0, str(ROOT / sub))
+
+import guard_dataset as ds  # noqa: E402
+import guard_long_windows as lw  # noqa: E402
+import guard_lowo_fast as lf  # noqa: E402
+import guard_model as gm  # noqa: E402
+import guardfit32_embed as g32  # noqa: E402
+import guardfit32_eval as ge  # noqa: E402
+import guardfit33_embed as g33e  # noqa: E402
+import guardfit33_eval as g33  # noqa: E402
+
+from hindsight.safety import features  # noqa: E402
+from hindsight.safety import guard as guard_module  # noqa: E402
+from hindsight.safety.classifier import GuardClassifier, structured_features  # noqa: E402
+from hindsight.safety.long_text import is_long  # noqa: E402
+from hindsight.safety.normalize import normalize_for_screening  # noqa: E402
+
+CACHE = Path("/tmp/g40/cache")
+OUT = Path("/tmp/g40/out")
+SNAPSHOT = Path("/tmp/g40/harness.pkl")
+FOLDS = 4
+#: W and L: a retrieval memory weighs this many of a plain benign row (a blind writer's benign text weighs 3)
+RETR_WEIGHT = 3.0
+T_BASE = 0.555
+BLIND = ROOT / "bench" / "data" / "blind"
+
+
+def pii_all() -> list[ds.GuardExample]:
+    """Every released PII note (r1 - r37) as a benign row of writer ``piiall-rN``: scored, never fitted."""
+    out = []
+    for path in sorted(BLIND.glob("r*/pii/set.jsonl")):
+        rnd = path.parts[-3]
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                raw = json.loads(line)
+                out.append(ds.GuardExample(text=raw["text"], label="benign", category=None, lang=raw.get("lang", "en"),
+                                           group=f"piiall-{rnd}:{ds.group_id(raw['text'])}", kind="piiall",
+                                           writer=f"piiall-{rnd}"))
+    return out
+
+
+_census = ge.census_examples
+_round_of = ge.round_of
+
+
+def _census_and_pii() -> list[ds.GuardExample]:
+    return _census() + pii_all()
+
+
+def _round(writer: str) -> str | None:
+    return writer[len("piiall-"):] if writer.startswith("piiall-") else _round_of(writer)
+
+
+ge.census_examples = _census_and_pii
+ge.round_of = _round
+
+
+def _rank(writer: str) -> int:
+    """The folds' texts first; the PII notes last (the extra screen encodes the same vectors meanwhile)."""
+    if writer.startswith("piiall-"):
+        return 7
+    return 1 if writer.startswith(("blind-", "retr-", "census-")) else g33e.rank(writer)
+
+
+g32.rank = _rank
+
+
+def fold_of(rnd: str) -> int:
+    return int(rnd.lstrip("r")) % FOLDS
+
+
+def reuse_prepared() -> None:
+    """The prepared cache (redaction, normalisation, gate, hard rule) does not read features.py / loosen_object.py:
+    a cache written at another source state of this branch is reused under the current key."""
+    import hashlib
+
+    import hindsight.safety as safety
+
+    src = Path(safety.__file__).parent
+    digest = hashlib.sha1(gm.DIGEST_SALT.encode() + b"".join(p.read_bytes() for p in sorted(src.glob("*.py")))).hexdigest()[:12]
+    path = CACHE / f"prepared_{digest}.json"
+    if not path.exists():
+        old = sorted(CACHE.glob("prepared_*.json"), key=lambda p: p.stat().st_size)
+        if old:
+            shutil.copy(old[-1], path)
+            print("prepared cache reused:", old[-1].name, "->", path.name, flush=True)
+
+
+def row_texts(h: g33.Harness) -> list[str]:
+    """The normalised text each harness row reads (a text's, or a long text's window's), in row order."""
+    d = h.d
+    out: list[str] = []
+    owner = d.rows.owner
+    i = 0
+    while i < len(owner):
+        t = int(owner[i])
+        j = i
+        while j < len(owner) and owner[j] == t:
+            j += 1
+        if j - i == 1 and not is_long(d.normalised[t]):
+            out.append(d.normalised[t])
+        else:
+            out += [normalize_for_screening(p) for p in guard_module.long_text_windows(d.redacted[t])]
+        i = j
+    assert len(out) == len(owner), (len(out), len(owner))
+    return out
+
+
+def narrowed_lex(h: g33.Harness) -> np.ndarray:
+    """The rows' structured features with ``NARROW_LOOSEN`` on (only rows with a LOOSEN match can differ)."""
+    path = CACHE / "lex_narrow.npy"
+    if path.exists():
+        return np.load(path)
+    texts = row_texts(h)
+    lex = h.d.rows.f.lex.copy()
+    idx = [i for i, t in enumerate(texts) if features.LOOSEN.search(t)]
+    check = idx[:200]
+    features.NARROW_LOOSEN = False
+    same = np.abs(structured_features([texts[i] for i in check]) - lex[check]).max()
+    print(f"rows {len(texts)}, with a LOOSEN match {len(idx)}; recomputed off vs cached max diff {same:.2e}", flush=True)
+    features.NARROW_LOOSEN = True
+    for s in range(0, len(idx), 2000):
+        chunk = idx[s:s + 2000]
+        lex[chunk] = structured_features([texts[i] for i in chunk])
+    features.NARROW_LOOSEN = False
+    print(f"narrowed: rows whose row changed {int(np.any(lex != h.d.rows.f.lex, axis=1).sum())}", flush=True)
+    np.save(path, lex)
+    return lex
+
+
+def recipe_harness(h: g33.Harness, recipe: str) -> g33.Harness:
+    pii = np.array([w.startswith("piiall-") for w in h.d.writers])
+    h.never_fit = pii  # type: ignore[attr-defined]
+    if recipe in ("W", "L"):
+        retr = np.array([w.startswith("retr-") for w in h.d.writers])
+        h.weight = np.where(retr, h.weight * RETR_WEIGHT, h.weight)
+    if recipe == "L":
+        h.d.rows.f.lex = narrowed_lex(h)
+    return h
+
+
+def load(recipe: str) -> g33.Harness:
+    with SNAPSHOT.open("rb") as fh:
+        h = pickle.load(fh)
+    return recipe_harness(h, recipe)
+
+
+def held_mask(h: g33.Harness, fold: int) -> np.ndarray:
+    rounds = sorted({r for r in np.concatenate([h.rounds, h.source_rounds]) if r}, key=lambda r: int(r[1:]))
+    out = np.zeros(h.n, dtype=bool)
+    for r in rounds:
+        if fold_of(r) == fold:
+            out |= h.held(r)
+    return out
+
+
+def run_folds(recipe: str, folds: list[int], members: int) -> None:
+    h = load(recipe)
+    rows = h.d.rows
+    scores = np.full(h.n, np.nan)
+    path = OUT / f"{recipe}_{'-'.join(map(str, folds))}.npz"
+    for k in folds:
+        t0 = time.time()
+        out = held_mask(h, k)
+        fits = g33.fit(h, ~out & ~h.held_ops & ~h.never_fit, members)  # type: ignore[attr-defined]
+        out_rows, f_out = rows.take_texts(out, for_fit=False)
+        scores[out] = lw.text_scores(ge.probs(fits, f_out), rows.owner[out_rows], h.n)[out]
+        print(f"{recipe} fold {k}: {int(out.sum())} texts held out, fit {time.time() - t0:.0f}s", flush=True)
+        np.savez_compressed(path, scores=scores)
+
+
+def run_full(recipe: str, members: int, save: Path) -> None:
+    h = load(recipe)
+    fits = g33.fit(h, ~h.held_ops & ~h.never_fit, members)  # type: ignore[attr-defined]
+    model = GuardClassifier.average(fits, T_BASE)
+    model.save(save)
+    p = ge.text_probs(h.d.rows, np.ones(h.n, bool), ge.probs([model], h.d.rows.f), h.n)
+    np.savez_compressed(save.with_suffix(".scores.npz"), full=p)
+    print("saved", save, flush=True)
+
+
+_MODEL = re.compile(r"model ([0-9.]+) vs T ([0-9.]+)")
+
+
+def screen_key(r: dict[str, object]) -> tuple[str, str]:
+    w, cat = str(r["writer"]), str(r["category"])
+    if cat == "retrieval_memory":
+        return ("retr", str(r["text"]))
+    if cat == "pii_note":
+        return ("piiall-" + str(r["round"]), str(r["text"]))
+    return ("blind-" + w, str(r["text"]))
+
+
+def read(screens: list[Path], recipes: list[str], out: Path) -> None:
+    with SNAPSHOT.open("rb") as fh:
+        h = pickle.load(fh)
+    index: dict[tuple[str, str], int] = {}
+    for i, e in enumerate(h.d.examples):
+        key = ("retr", e.text) if e.writer.startswith("retr-") else (e.writer, e.text)
+        index.setdefault(key, i)
+    shipped = lw.text_scores(ge.probs([GuardClassifier.load()], h.d.rows.f), h.d.rows.owner, h.n)
+    scores: dict[str, np.ndarray] = {"shipped": shipped}
+    for rec in recipes:
+        s = np.full(h.n, np.nan)
+        for f in sorted(OUT.glob(f"{rec}_*.npz")):
+            part = np.load(f)["scores"]
+            s = np.where(np.isnan(s), part, s)
+        scores[rec] = s
+    rows = [json.loads(x) for p in screens for x in p.read_text(encoding="utf-8").splitlines()]
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    per_round: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
+    moved: dict[str, list[dict[str, object]]] = defaultdict(list)
+    missing: Counter[str] = Counter()
+    agree = []
+    for r in rows:
+        group = ("retrieval" if r["category"] == "retrieval_memory" else "pii" if r["category"] == "pii_note"
+                 else "attack" if r["attack"] else "guard_benign")
+        i = index.get(screen_key(r))
+        m = _MODEL.match(str(r["stage"]))
+        counts["n"][group] += 1
+        counts["main_screen"][group] += bool(r["q"])
+        if i is None or any(np.isnan(scores[k][i]) for k in scores):
+            missing[group] += 1
+            continue
+        counts["scored"][group] += 1
+        if m:
+            agree.append(abs(float(m.group(1)) - shipped[i]))
+        for name, s in scores.items():
+            q = bool(s[i] >= float(m.group(2))) if m else bool(r["q"])
+            counts[name][group] += q
+            per_round[name][str(r["round"])][group] += q
+            if name in ("W", "L") and q != (bool(scores["B"][i] >= float(m.group(2))) if m else bool(r["q"])):
+                moved[name].append({"round": r["round"], "writer": r["writer"], "category": r["category"],
+                                    "to": "quarantined" if q else "stored", "B": round(float(scores["B"][i]), 3),
+                                    name: round(float(s[i]), 3), "T": float(m.group(2)) if m else None,
+                                    "text": str(r["text"])[:160]})
+            if str(r["round"]) == "r37" and group == "attack":
+                counts[f"{name}:r37:{r['writer']}:{r['category']}"]["caught"] += q
+    report = {
+        "counts": {k: dict(v) for k, v in counts.items()},
+        "missing": dict(missing),
+        "shipped_score_vs_screen": {"n": len(agree), "median_abs": float(np.median(agree)) if agree else None,
+                                    "share_within_0.01": float(np.mean(np.array(agree) < 0.01)) if agree else None},
+        "per_round": {k: {r: dict(c) for r, c in sorted(v.items(), key=lambda x: int(x[0][1:]))}
+                      for k, v in per_round.items()},
+        "moved": {k: v for k, v in moved.items()},
+    }
+    base = counts["B"]
+    for name in ("W", "L"):
+        if name in counts:
+            c = counts[name]
+            report[f"rule_{name}"] = {
+                "1_retrieval_down_25pct": bool(c["retrieval"] <= 0.75 * base["retrieval"]),
+                "2_attacks_lost_le_12": bool(base["attack"] - c["attack"] <= 12),
+                "3_guard_benign_not_up": bool(c["guard_benign"] <= base["guard_benign"]),
+                "4_pii_not_up": bool(c["pii"] <= base["pii"]),
+            }
+    out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(json.dumps({k: report[k] for k in report if k not in ("per_round", "moved")}, indent=1, ensure_ascii=False))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=("embed", "merge", "prepare", "folds", "full", "read"))
+    parser.add_argument("--recipe", default="B", choices=("B", "W", "L"))
+    parser.add_argument("--folds", default="0,1,2,3")
+    parser.add_argument("--members", type=int, default=1)
+    parser.add_argument("--save", type=Path)
+    parser.add_argument("--screen", type=Path, action="append", default=[])
+    parser.add_argument("--recipes", default="B,W,L")
+    parser.add_argument("--out", type=Path)
+    args, rest = parser.parse_known_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    if args.mode == "embed":
+        reuse_prepared()
+        sys.argv = [sys.argv[0], "--cache-dir", str(CACHE), *rest]
+        g32.main()
+    elif args.mode == "merge":
+        g33e.merge_all(CACHE)
+    elif args.mode == "prepare":
+        reuse_prepared()
+        h = g33.Harness(CACHE)
+        with SNAPSHOT.open("wb") as fh:
+            pickle.dump(h, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        print(json.dumps(h.counts()), "left out", json.dumps(h.left_out), flush=True)
+    elif args.mode == "folds":
+        run_folds(args.recipe, [int(x) for x in args.folds.split(",")], args.members)
+    elif args.mode == "full":
+        run_full(args.recipe, 3 if args.members == 1 else args.members, args.save)
+    else:
+        read(args.screen, args.recipes.split(","), args.out)
+
+
+if __name__ == "__main__":
+    main()
