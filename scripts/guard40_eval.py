@@ -3,9 +3,10 @@ narrowed loosen feature (L), against the recipe as shipped (B), held out on four
 docs/benchmarks.md "Guard, round 40"; the rule: bench/results/guard40/ship_rule.md).
 
     E="env PYTHONPATH=src:scripts:bench OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python"
-    $E scripts/guard40_eval.py embed --part 0/2 --until 15:40     # and --part 1/2 beside it; then: merge
+    $E scripts/guard40_eval.py prep --screen /tmp/g38/main.jsonl     # the preparation (addendum 2) and vectors
+    $E scripts/guard40_eval.py merge --screen /tmp/g40/scache/emb_onnx_0of1.json   # the extra screen's vectors too
     $E scripts/guard40_eval.py prepare                            # the harness (round 35's, with every PII note scored only)
-    $E scripts/guard40_eval.py folds --recipe B --folds 0,1       # (and 2,3; W; L) -> /tmp/g40/out/<recipe>_<folds>.npz
+    $E scripts/guard40_eval.py folds --recipe B --folds 0         # (and 1; L) -> /tmp/g40/out/<recipe>_<folds>.npz
     $E scripts/guard40_eval.py read --screen /tmp/g38/main.jsonl --screen /tmp/g40/extra.jsonl --out bench/results/guard40/heldout.json
     $E scripts/guard40_eval.py full --recipe L --save /tmp/g40/out/full_L.npz   # three members, every text
 
@@ -22,7 +23,6 @@ import argparse
 import json
 import pickle
 import re
-import shutil
 import sys
 import time
 from collections import Counter, defaultdict
@@ -38,13 +38,10 @@ import guard_dataset as ds  # noqa: E402
 import guard_long_windows as lw  # noqa: E402
 import guard_lowo_fast as lf  # noqa: E402
 import guard_model as gm  # noqa: E402
-import guardfit32_embed as g32  # noqa: E402
 import guardfit32_eval as ge  # noqa: E402
-import guardfit33_embed as g33e  # noqa: E402
 import guardfit33_eval as g33  # noqa: E402
 
 from hindsight.safety import features  # noqa: E402
-from hindsight.safety import guard as guard_module  # noqa: E402
 from hindsight.safety.classifier import GuardClassifier, structured_features  # noqa: E402
 from hindsight.safety.long_text import is_long  # noqa: E402
 from hindsight.safety.normalize import normalize_for_screening  # noqa: E402
@@ -52,7 +49,7 @@ from hindsight.safety.normalize import normalize_for_screening  # noqa: E402
 CACHE = Path("/tmp/g40/cache")
 OUT = Path("/tmp/g40/out")
 SNAPSHOT = Path("/tmp/g40/harness.pkl")
-FOLDS = 4
+FOLDS = 2
 #: W and L: a retrieval memory weighs this many of a plain benign row (a blind writer's benign text weighs 3)
 RETR_WEIGHT = 3.0
 T_BASE = 0.555
@@ -89,76 +86,138 @@ ge.census_examples = _census_and_pii
 ge.round_of = _round
 
 
-def _rank(writer: str) -> int:
-    """The folds' texts first; the PII notes last (the extra screen encodes the same vectors meanwhile)."""
-    if writer.startswith("piiall-"):
-        return 7
-    return 1 if writer.startswith(("blind-", "retr-", "census-")) else g33e.rank(writer)
 
 
-g32.rank = _rank
+PREPARED = CACHE / "prepared40.json"
+_PREP: dict[str, list[object]] = {}
+
+
+def _load_prepared() -> dict[str, list[object]]:
+    if not _PREP and PREPARED.exists():
+        _PREP.update(json.loads(PREPARED.read_text(encoding="utf-8")))
+    return _PREP
+
+
+def _prepared(texts: list[str], cache_dir: Path) -> tuple[list[str], list[str], np.ndarray, np.ndarray]:
+    """Round 40's preparation (addendum 2): [redacted, normalised, gate, hard, obfuscated, long] per text, from the
+    screens where they screened it, else computed once (``prep``)."""
+    cache = _load_prepared()
+    rows = [cache[t] for t in texts]
+    return ([str(r[0]) for r in rows], [str(r[1]) for r in rows], np.array([bool(r[2]) for r in rows]),
+            np.array([bool(r[3]) for r in rows]))
+
+
+def _keep_factory(cache_dir: Path):  # type: ignore[no-untyped-def]
+    """Keep a text prepared here, read by its ONNX write-path vector (not obfuscated, not long, not a dialogue turn
+    the guard embeds itself) and encoded; the rest keep their screen verdict in every recipe."""
+    onnx = set(json.loads(lf.cache_path(cache_dir, "onnx").with_suffix(".json").read_text(encoding="utf-8")))
+
+    def keep(examples: list[ds.GuardExample]) -> list[ds.GuardExample]:
+        cache = _load_prepared()
+        own = lf.guard_embeds(examples)
+        out, left = [], Counter()
+        for i, e in enumerate(examples):
+            r = cache.get(e.text)
+            ok = r is not None and not own[i] and not r[4] and not r[5] and str(r[0]) in onnx
+            if ok:
+                out.append(e)
+            else:
+                left["train-other" if e.writer.startswith("train-") and r is None else ge.group_of(e.writer)] += 1
+        ge.LEFT_OUT.clear()
+        ge.LEFT_OUT.update(left)
+        print(f"kept {len(out)} of {len(examples)}; left out {dict(left)}", flush=True)
+        return out
+
+    return keep
+
+
+gm._prepared_cached = _prepared
+g33.encoded_only = _keep_factory
+
+
+def prep(screens: list[Path]) -> None:
+    """Fill ``prepared40.json``: screened texts from the screens, own / ops / plain / pinned / suite / census texts
+    computed (redaction, normalisation, rules); the other training writers are left out (addendum 2)."""
+    import guard_curve as gc
+
+    from hindsight.safety.guard import HARD_RULE_IDS, consults_classifier
+    from hindsight.safety.normalize import prepare as prep_text
+    from hindsight.safety.redact import redactor
+    from hindsight.safety.rules import match_rules
+
+    cache = _load_prepared()
+    for p in screens:
+        for line in p.read_text(encoding="utf-8").splitlines():
+            r = json.loads(line)
+            red = str(r["redacted"])
+            norm = normalize_for_screening(red)
+            cache[str(r["text"])] = [red, norm, r["stage"] != "gate", str(r["stage"]).startswith("hard:"),
+                                     bool(r["obfuscated"]), is_long(norm)]
+    pinned = gc.pinned_writers()
+    examples = lf.selected_examples(4, False, True)
+    todo = [e.text for e in examples if e.text not in cache and (not e.writer.startswith("train-") or e.writer in pinned)]
+    todo = list(dict.fromkeys(todo))
+    print(f"screened texts {len(cache)}; to prepare {len(todo)}", flush=True)
+    t0 = time.time()
+    for n, text in enumerate(todo):
+        red = redactor(text)[0]
+        norm = normalize_for_screening(red)
+        hits = match_rules(norm)
+        cache[text] = [red, norm, bool(consults_classifier(norm, hits)), any(x.rule_id in HARD_RULE_IDS for x in hits),
+                       bool(prep_text(red).obfuscated), is_long(norm)]
+        if n % 500 == 499:
+            print(f"  prepared {n + 1}/{len(todo)} ({time.time() - t0:.0f}s)", flush=True)
+    PREPARED.write_text(json.dumps(cache, ensure_ascii=False), encoding="utf-8")
+    plain = [str(v[0]) for v in cache.values() if not v[4] and not v[5]]
+    lf.embed(plain, lf.cache_path(CACHE, "onnx"), "onnx")  # every vector not yet cached (one process)
+    print("prepared", len(cache), flush=True)
 
 
 def fold_of(rnd: str) -> int:
     return int(rnd.lstrip("r")) % FOLDS
 
 
-def reuse_prepared() -> None:
-    """The prepared cache (redaction, normalisation, gate, hard rule) does not read features.py / loosen_object.py:
-    a cache written at another source state of this branch is reused under the current key."""
-    import hashlib
-
-    import hindsight.safety as safety
-
-    src = Path(safety.__file__).parent
-    digest = hashlib.sha1(gm.DIGEST_SALT.encode() + b"".join(p.read_bytes() for p in sorted(src.glob("*.py")))).hexdigest()[:12]
-    path = CACHE / f"prepared_{digest}.json"
-    if not path.exists():
-        old = sorted(CACHE.glob("prepared_*.json"), key=lambda p: p.stat().st_size)
-        if old:
-            shutil.copy(old[-1], path)
-            print("prepared cache reused:", old[-1].name, "->", path.name, flush=True)
+NARROW_CACHE = CACHE / "structured_narrow40.npy"
 
 
-def row_texts(h: g33.Harness) -> list[str]:
-    """The normalised text each harness row reads (a text's, or a long text's window's), in row order."""
-    d = h.d
-    out: list[str] = []
-    owner = d.rows.owner
-    i = 0
-    while i < len(owner):
-        t = int(owner[i])
-        j = i
-        while j < len(owner) and owner[j] == t:
-            j += 1
-        if j - i == 1 and not is_long(d.normalised[t]):
-            out.append(d.normalised[t])
-        else:
-            out += [normalize_for_screening(p) for p in guard_module.long_text_windows(d.redacted[t])]
-        i = j
-    assert len(out) == len(owner), (len(out), len(owner))
-    return out
+def narrowed_rows(normalised: list[str]) -> dict[str, np.ndarray]:
+    """Structured rows with ``NARROW_LOOSEN`` on, for the texts with a LOOSEN match (no other row can differ), cached."""
+    cache = gm._load_cache(NARROW_CACHE)
+    todo = sorted({t for t in normalised if t not in cache and features.LOOSEN.search(t)})
+    features.NARROW_LOOSEN = True
+    try:
+        for s in range(0, len(todo), 2000):
+            chunk = todo[s:s + 2000]
+            cache.update(zip(chunk, structured_features(chunk), strict=True))
+            gm._save_cache(cache, NARROW_CACHE)
+            print(f"  narrowed {s + len(chunk)}/{len(todo)}", flush=True)
+    finally:
+        features.NARROW_LOOSEN = False
+    return cache
+
+
+def features_ahead() -> None:
+    """The structured rows (as on main, and narrowed) of every prepared text a harness can keep, ahead of it."""
+    cache = _load_prepared()
+    norm = sorted({str(v[1]) for v in cache.values() if not v[4] and not v[5]})
+    for s in range(0, len(norm), 4000):
+        gm._structured_cached(norm[s:s + 4000], CACHE)
+        print(f"  structured {min(s + 4000, len(norm))}/{len(norm)}", flush=True)
+    narrowed_rows(norm)
 
 
 def narrowed_lex(h: g33.Harness) -> np.ndarray:
-    """The rows' structured features with ``NARROW_LOOSEN`` on (only rows with a LOOSEN match can differ)."""
-    path = CACHE / "lex_narrow.npy"
-    if path.exists():
-        return np.load(path)
-    texts = row_texts(h)
-    lex = h.d.rows.f.lex.copy()
-    idx = [i for i, t in enumerate(texts) if features.LOOSEN.search(t)]
-    check = idx[:200]
-    features.NARROW_LOOSEN = False
-    same = np.abs(structured_features([texts[i] for i in check]) - lex[check]).max()
-    print(f"rows {len(texts)}, with a LOOSEN match {len(idx)}; recomputed off vs cached max diff {same:.2e}", flush=True)
-    features.NARROW_LOOSEN = True
-    for s in range(0, len(idx), 2000):
-        chunk = idx[s:s + 2000]
-        lex[chunk] = structured_features([texts[i] for i in chunk])
-    features.NARROW_LOOSEN = False
-    print(f"narrowed: rows whose row changed {int(np.any(lex != h.d.rows.f.lex, axis=1).sum())}", flush=True)
-    np.save(path, lex)
+    """The rows' structured features with ``NARROW_LOOSEN`` on (no text is read as windows in this harness)."""
+    rows = h.d.rows
+    assert len(rows.owner) == h.n, "a long text kept"
+    texts = [h.d.normalised[int(t)] for t in rows.owner]
+    narrow = narrowed_rows(texts)
+    lex = rows.f.lex.copy()
+    for i, t in enumerate(texts):
+        if t in narrow:
+            lex[i, :narrow[t].shape[0]] = narrow[t]
+    print(f"narrowed: rows whose structured row changed {int(np.any(lex != rows.f.lex, axis=1).sum())} of {len(texts)}",
+          flush=True)
     return lex
 
 
@@ -197,6 +256,7 @@ def run_folds(recipe: str, folds: list[int], members: int) -> None:
         t0 = time.time()
         out = held_mask(h, k)
         fits = g33.fit(h, ~out & ~h.held_ops & ~h.never_fit, members)  # type: ignore[attr-defined]
+        GuardClassifier.average(fits, T_BASE).save(OUT / f"model_{recipe}_fold{k}.npz")
         out_rows, f_out = rows.take_texts(out, for_fit=False)
         scores[out] = lw.text_scores(ge.probs(fits, f_out), rows.owner[out_rows], h.n)[out]
         print(f"{recipe} fold {k}: {int(out.sum())} texts held out, fit {time.time() - t0:.0f}s", flush=True)
@@ -295,7 +355,7 @@ def read(screens: list[Path], recipes: list[str], out: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("embed", "merge", "prepare", "folds", "full", "read"))
+    parser.add_argument("mode", choices=("prep", "features", "merge", "prepare", "folds", "full", "read"))
     parser.add_argument("--recipe", default="B", choices=("B", "W", "L"))
     parser.add_argument("--folds", default="0,1,2,3")
     parser.add_argument("--members", type=int, default=1)
@@ -303,16 +363,19 @@ def main() -> None:
     parser.add_argument("--screen", type=Path, action="append", default=[])
     parser.add_argument("--recipes", default="B,W,L")
     parser.add_argument("--out", type=Path)
-    args, rest = parser.parse_known_args()
+    args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    if args.mode == "embed":
-        reuse_prepared()
-        sys.argv = [sys.argv[0], "--cache-dir", str(CACHE), *rest]
-        g32.main()
-    elif args.mode == "merge":
-        g33e.merge_all(CACHE)
+    if args.mode == "prep":
+        prep(args.screen)
+    elif args.mode == "features":
+        features_ahead()
+    elif args.mode == "merge":  # every vector file of this round into emb_onnx (the screens' caches too)
+        cache = gm._load_cache(lf.cache_path(CACHE, "onnx"))
+        for part in [*CACHE.glob("emb_onnx_*.json"), *args.screen]:
+            cache.update(gm._load_cache(part.with_suffix(".npy")))
+        gm._save_cache(cache, lf.cache_path(CACHE, "onnx"))
+        print("onnx", len(cache), flush=True)
     elif args.mode == "prepare":
-        reuse_prepared()
         h = g33.Harness(CACHE)
         with SNAPSHOT.open("wb") as fh:
             pickle.dump(h, fh, protocol=pickle.HIGHEST_PROTOCOL)
