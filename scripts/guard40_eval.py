@@ -74,8 +74,12 @@ _census = ge.census_examples
 _round_of = ge.round_of
 
 
+#: addendum 3: the PII notes join the harness only when their screen exists (``--with-pii``)
+WITH_PII = "--with-pii" in sys.argv
+
+
 def _census_and_pii() -> list[ds.GuardExample]:
-    return _census() + pii_all()
+    return _census() + (pii_all() if WITH_PII else [])
 
 
 def _round(writer: str) -> str | None:
@@ -199,7 +203,8 @@ def narrowed_rows(normalised: list[str]) -> dict[str, np.ndarray]:
 def features_ahead() -> None:
     """The structured rows (as on main, and narrowed) of every prepared text a harness can keep, ahead of it."""
     cache = _load_prepared()
-    norm = sorted({str(v[1]) for v in cache.values() if not v[4] and not v[5]})
+    pii = set() if WITH_PII else {e.text for e in pii_all()}
+    norm = sorted({str(v[1]) for k, v in cache.items() if not v[4] and not v[5] and k not in pii})
     for s in range(0, len(norm), 4000):
         gm._structured_cached(norm[s:s + 4000], CACHE)
         print(f"  structured {min(s + 4000, len(norm))}/{len(norm)}", flush=True)
@@ -224,10 +229,10 @@ def narrowed_lex(h: g33.Harness) -> np.ndarray:
 def recipe_harness(h: g33.Harness, recipe: str) -> g33.Harness:
     pii = np.array([w.startswith("piiall-") for w in h.d.writers])
     h.never_fit = pii  # type: ignore[attr-defined]
-    if recipe in ("W", "L"):
+    if recipe in ("W", "L"):  # (N: the narrowed reading alone, memories at weight 1 - a view)
         retr = np.array([w.startswith("retr-") for w in h.d.writers])
         h.weight = np.where(retr, h.weight * RETR_WEIGHT, h.weight)
-    if recipe == "L":
+    if recipe in ("L", "N"):
         h.d.rows.f.lex = narrowed_lex(h)
     return h
 
@@ -247,19 +252,20 @@ def held_mask(h: g33.Harness, fold: int) -> np.ndarray:
     return out
 
 
-def run_folds(recipe: str, folds: list[int], members: int) -> None:
+def run_folds(recipe: str, folds: list[int], members: int, seed: int = g33.SEED) -> None:
     h = load(recipe)
     rows = h.d.rows
     scores = np.full(h.n, np.nan)
-    path = OUT / f"{recipe}_{'-'.join(map(str, folds))}.npz"
+    name = recipe if seed == g33.SEED else f"{recipe}s{seed}"
+    path = OUT / f"{name}_{'-'.join(map(str, folds))}.npz"
     for k in folds:
         t0 = time.time()
         out = held_mask(h, k)
-        fits = g33.fit(h, ~out & ~h.held_ops & ~h.never_fit, members)  # type: ignore[attr-defined]
-        GuardClassifier.average(fits, T_BASE).save(OUT / f"model_{recipe}_fold{k}.npz")
+        fits = g33.fit(h, ~out & ~h.held_ops & ~h.never_fit, members, seed)  # type: ignore[attr-defined]
+        GuardClassifier.average(fits, T_BASE).save(OUT / f"model_{name}_fold{k}.npz")
         out_rows, f_out = rows.take_texts(out, for_fit=False)
         scores[out] = lw.text_scores(ge.probs(fits, f_out), rows.owner[out_rows], h.n)[out]
-        print(f"{recipe} fold {k}: {int(out.sum())} texts held out, fit {time.time() - t0:.0f}s", flush=True)
+        print(f"{name} fold {k}: {int(out.sum())} texts held out, fit {time.time() - t0:.0f}s", flush=True)
         np.savez_compressed(path, scores=scores)
 
 
@@ -285,84 +291,101 @@ def screen_key(r: dict[str, object]) -> tuple[str, str]:
     return ("blind-" + w, str(r["text"]))
 
 
-def read(screens: list[Path], recipes: list[str], out: Path) -> None:
+def group_of_row(r: dict[str, object]) -> str:
+    cat = r["category"]
+    return ("retrieval" if cat == "retrieval_memory" else "pii" if cat == "pii_note"
+            else "attack" if r["attack"] else "guard_benign")
+
+
+def read(screens: list[Path], recipes: list[str], folds: list[int], out: Path) -> None:
+    """Each screened row's verdict under the shipped weights (in sample on most rounds), B and the candidates, on the
+    rounds of ``folds``; a text the harness left out (obfuscated, long, ...) keeps its screen verdict in every column."""
     with SNAPSHOT.open("rb") as fh:
         h = pickle.load(fh)
     index: dict[tuple[str, str], int] = {}
     for i, e in enumerate(h.d.examples):
-        key = ("retr", e.text) if e.writer.startswith("retr-") else (e.writer, e.text)
-        index.setdefault(key, i)
-    shipped = lw.text_scores(ge.probs([GuardClassifier.load()], h.d.rows.f), h.d.rows.owner, h.n)
-    scores: dict[str, np.ndarray] = {"shipped": shipped}
+        index.setdefault(("retr", e.text) if e.writer.startswith("retr-") else (e.writer, e.text), i)
+    scores: dict[str, np.ndarray] = {
+        "shipped": lw.text_scores(ge.probs([GuardClassifier.load()], h.d.rows.f), h.d.rows.owner, h.n)}
     for rec in recipes:
         s = np.full(h.n, np.nan)
         for f in sorted(OUT.glob(f"{rec}_*.npz")):
             part = np.load(f)["scores"]
             s = np.where(np.isnan(s), part, s)
         scores[rec] = s
-    rows = [json.loads(x) for p in screens for x in p.read_text(encoding="utf-8").splitlines()]
+    names = ["main_screen", *scores]
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     per_round: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     moved: dict[str, list[dict[str, object]]] = defaultdict(list)
-    missing: Counter[str] = Counter()
-    agree = []
-    for r in rows:
-        group = ("retrieval" if r["category"] == "retrieval_memory" else "pii" if r["category"] == "pii_note"
-                 else "attack" if r["attack"] else "guard_benign")
-        i = index.get(screen_key(r))
-        m = _MODEL.match(str(r["stage"]))
-        counts["n"][group] += 1
-        counts["main_screen"][group] += bool(r["q"])
-        if i is None or any(np.isnan(scores[k][i]) for k in scores):
-            missing[group] += 1
-            continue
-        counts["scored"][group] += 1
-        if m:
-            agree.append(abs(float(m.group(1)) - shipped[i]))
-        for name, s in scores.items():
-            q = bool(s[i] >= float(m.group(2))) if m else bool(r["q"])
-            counts[name][group] += q
-            per_round[name][str(r["round"])][group] += q
-            if name in ("W", "L") and q != (bool(scores["B"][i] >= float(m.group(2))) if m else bool(r["q"])):
-                moved[name].append({"round": r["round"], "writer": r["writer"], "category": r["category"],
-                                    "to": "quarantined" if q else "stored", "B": round(float(scores["B"][i]), 3),
-                                    name: round(float(s[i]), 3), "T": float(m.group(2)) if m else None,
-                                    "text": str(r["text"])[:160]})
-            if str(r["round"]) == "r37" and group == "attack":
-                counts[f"{name}:r37:{r['writer']}:{r['category']}"]["caught"] += q
-    report = {
+    agree: list[float] = []
+    for p in screens:
+        for line in p.read_text(encoding="utf-8").splitlines():
+            r = json.loads(line)
+            rnd = str(r["round"])
+            if fold_of(rnd) not in folds:
+                continue
+            group = group_of_row(r)
+            i = index.get(screen_key(r))
+            m = _MODEL.match(str(r["stage"]))
+            counts["n"][group] += 1
+            counts["in_harness" if i is not None else "screen_verdict_kept"][group] += 1
+            verdict: dict[str, bool] = {"main_screen": bool(r["q"])}
+            for name, s in scores.items():
+                if i is None or not m:
+                    verdict[name] = bool(r["q"])
+                elif np.isnan(s[i]):  # a memory text kept once, under another round's fold
+                    counts["nan_screen_verdict_kept"][name] += 1
+                    verdict[name] = bool(r["q"])
+                else:
+                    verdict[name] = bool(s[i] >= float(m.group(2)))
+            if i is not None and m:
+                agree.append(abs(float(m.group(1)) - float(scores["shipped"][i])))
+            for name in names:
+                counts[name][group] += verdict[name]
+                per_round[name][rnd][group] += verdict[name]
+                if rnd == "r37" and group == "attack":
+                    counts[f"{name} r37 attacks caught"][f"{r['writer']}:{r['category']}"] += verdict[name]
+            for name in recipes:
+                if name != "B" and "B" in verdict and verdict[name] != verdict["B"]:
+                    moved[name].append({"round": rnd, "writer": r["writer"], "group": group,
+                                        "to": "quarantined" if verdict[name] else "stored",
+                                        "B": round(float(scores["B"][i]), 3), name: round(float(scores[name][i]), 3),
+                                        "T": float(m.group(2)) if m else None, "text": str(r["text"])[:200]})
+    base = counts["B"]
+    report: dict[str, object] = {
+        "folds": folds, "rounds_scored": sorted({r for r in per_round["B"]}, key=lambda x: int(x[1:])),
         "counts": {k: dict(v) for k, v in counts.items()},
-        "missing": dict(missing),
         "shipped_score_vs_screen": {"n": len(agree), "median_abs": float(np.median(agree)) if agree else None,
                                     "share_within_0.01": float(np.mean(np.array(agree) < 0.01)) if agree else None},
-        "per_round": {k: {r: dict(c) for r, c in sorted(v.items(), key=lambda x: int(x[0][1:]))}
-                      for k, v in per_round.items()},
-        "moved": {k: v for k, v in moved.items()},
     }
-    base = counts["B"]
-    for name in ("W", "L"):
-        if name in counts:
+    for name in recipes:
+        if name != "B":
             c = counts[name]
             report[f"rule_{name}"] = {
-                "1_retrieval_down_25pct": bool(c["retrieval"] <= 0.75 * base["retrieval"]),
-                "2_attacks_lost_le_12": bool(base["attack"] - c["attack"] <= 12),
-                "3_guard_benign_not_up": bool(c["guard_benign"] <= base["guard_benign"]),
-                "4_pii_not_up": bool(c["pii"] <= base["pii"]),
+                "1_retrieval_down_25pct": f"{base['retrieval']} -> {c['retrieval']}: {c['retrieval'] <= 0.75 * base['retrieval']}",
+                "2_attacks_lost_le_12": f"{base['attack']} -> {c['attack']}: {base['attack'] - c['attack'] <= 12}",
+                "3_guard_benign_not_up": f"{base['guard_benign']} -> {c['guard_benign']}: {c['guard_benign'] <= base['guard_benign']}",
+                "4_pii_not_up": f"{base['pii']} -> {c['pii']} of {counts['n']['pii']} screened: {c['pii'] <= base['pii']}",
             }
+    report["per_round"] = {k: {r: dict(c) for r, c in sorted(v.items(), key=lambda x: int(x[0][1:]))}
+                           for k, v in per_round.items()}
+    report["moved"] = dict(moved)
     out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(json.dumps({k: report[k] for k in report if k not in ("per_round", "moved")}, indent=1, ensure_ascii=False))
+    print(json.dumps({k: v for k, v in report.items() if k not in ("per_round", "moved")}, indent=1, ensure_ascii=False))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=("prep", "features", "merge", "prepare", "folds", "full", "read"))
-    parser.add_argument("--recipe", default="B", choices=("B", "W", "L"))
+    parser.add_argument("--recipe", default="B", choices=("B", "W", "L", "N"))
+    parser.add_argument("--seed", type=int, default=g33.SEED)
     parser.add_argument("--folds", default="0,1,2,3")
     parser.add_argument("--members", type=int, default=1)
     parser.add_argument("--save", type=Path)
     parser.add_argument("--screen", type=Path, action="append", default=[])
     parser.add_argument("--recipes", default="B,W,L")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--with-pii", action="store_true", help="every PII note joins the harness, scored only")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     if args.mode == "prep":
@@ -376,16 +399,17 @@ def main() -> None:
         gm._save_cache(cache, lf.cache_path(CACHE, "onnx"))
         print("onnx", len(cache), flush=True)
     elif args.mode == "prepare":
+        ge.FLAGS.update({str(v[0]): bool(v[4]) for v in _load_prepared().values()})  # no text's normalisation redone
         h = g33.Harness(CACHE)
         with SNAPSHOT.open("wb") as fh:
             pickle.dump(h, fh, protocol=pickle.HIGHEST_PROTOCOL)
         print(json.dumps(h.counts()), "left out", json.dumps(h.left_out), flush=True)
     elif args.mode == "folds":
-        run_folds(args.recipe, [int(x) for x in args.folds.split(",")], args.members)
+        run_folds(args.recipe, [int(x) for x in args.folds.split(",")], args.members, args.seed)
     elif args.mode == "full":
         run_full(args.recipe, 3 if args.members == 1 else args.members, args.save)
     else:
-        read(args.screen, args.recipes.split(","), args.out)
+        read(args.screen, [x for x in args.recipes.split(",") if x], [int(x) for x in args.folds.split(",")], args.out)
 
 
 if __name__ == "__main__":
