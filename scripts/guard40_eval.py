@@ -3,12 +3,15 @@ narrowed loosen feature (L), against the recipe as shipped (B), held out on four
 docs/benchmarks.md "Guard, round 40"; the rule: bench/results/guard40/ship_rule.md).
 
     E="env PYTHONPATH=src:scripts:bench OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python"
-    $E scripts/guard40_eval.py prep --screen /tmp/g38/main.jsonl     # the preparation (addendum 2) and vectors
+    $E scripts/guard40_eval.py keys --screen /tmp/g38/main.jsonl --keys /tmp/g40/keys.json   # r37 / r37b, a third of the PII notes
+    $E scripts/guard40_eval.py screen --keys /tmp/g40/keys.json --out /tmp/g40/extra.jsonl    # main's WriteGuard on them
+    $E scripts/guard40_eval.py prep --screen /tmp/g38/main.jsonl --screen /tmp/g40/extra.jsonl  # preparation, vectors
     $E scripts/guard40_eval.py merge --screen /tmp/g40/scache/emb_onnx_0of1.json   # the extra screen's vectors too
-    $E scripts/guard40_eval.py prepare                            # the harness (round 35's, with every PII note scored only)
-    $E scripts/guard40_eval.py folds --recipe B --folds 0         # (and 1; L) -> /tmp/g40/out/<recipe>_<folds>.npz
-    $E scripts/guard40_eval.py read --screen /tmp/g38/main.jsonl --screen /tmp/g40/extra.jsonl --out bench/results/guard40/heldout.json
-    $E scripts/guard40_eval.py full --recipe L --save /tmp/g40/out/full_L.npz   # three members, every text
+    $E scripts/guard40_eval.py features                           # structured rows, as on main and narrowed
+    $E scripts/guard40_eval.py prepare                            # the harness snapshot
+    $E scripts/guard40_eval.py folds --recipe B --folds 0,1       # and L, W, N; --seed 113; --members 3
+    $E scripts/guard40_eval.py read --recipes B,L,W,N,Bs113,Bm3,Lm3 --folds 0,1 --screen /tmp/g38/main.jsonl \
+        --screen /tmp/g40/extra.jsonl --out bench/results/guard40/heldout.json
 
 The harness is round 35's (``guardfit33_eval.Harness``: the selection with census rows, pinned writers x5, long texts
 as windows, ONNX write-path vectors, C-kernel vectors of obfuscated texts and windows) plus every released PII note as a
@@ -256,7 +259,7 @@ def run_folds(recipe: str, folds: list[int], members: int, seed: int = g33.SEED)
     h = load(recipe)
     rows = h.d.rows
     scores = np.full(h.n, np.nan)
-    name = recipe if seed == g33.SEED else f"{recipe}s{seed}"
+    name = recipe + (f"s{seed}" if seed != g33.SEED else "") + (f"m{members}" if members > 1 else "")
     path = OUT / f"{name}_{'-'.join(map(str, folds))}.npz"
     for k in folds:
         t0 = time.time()
@@ -291,10 +294,89 @@ def screen_key(r: dict[str, object]) -> tuple[str, str]:
     return ("blind-" + w, str(r["text"]))
 
 
+def extra_scores(screens: list[Path], names: list[str]) -> dict[tuple[str, str], dict[str, float]]:
+    """Texts no harness fit reads (the PII notes): scored by the saved fold model of their round (every recipe), on the
+    same inputs (the ONNX write-path vector of the screen's redacted text; the structured row, narrowed for L / N)."""
+    rows = [json.loads(x) for p in screens for x in p.read_text(encoding="utf-8").splitlines()]
+    rows = [r for r in rows if r["category"] == "pii_note" and not r["obfuscated"]
+            and not is_long(normalize_for_screening(str(r["redacted"])))]
+    if not rows:
+        return {}
+    red = [str(r["redacted"]) for r in rows]
+    norm = [normalize_for_screening(t) for t in red]
+    vec = lf.embed(red, lf.cache_path(CACHE, "onnx"), "onnx")
+    base = gm._structured_cached(norm, CACHE)
+    narrow = base.copy()
+    nrows = narrowed_rows(norm)
+    for i, t in enumerate(norm):
+        if t in nrows:
+            narrow[i] = nrows[t]
+    out: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
+    folds = np.array([fold_of(str(r["round"])) for r in rows])
+    for name in names:
+        lex = narrow if name[0] in ("L", "N") else base
+        if name == "shipped":
+            models = dict.fromkeys(range(FOLDS), GuardClassifier.load())
+        else:
+            models = {k: GuardClassifier.load(OUT / f"model_{name}_fold{k}.npz") for k in range(FOLDS)}
+        for k, model in models.items():
+            idx = np.flatnonzero(folds == k)
+            f = gm.Features(vec[idx], vec[idx], lex[idx], np.ones(len(idx), bool), np.zeros(len(idx), bool),
+                            np.zeros(len(idx), bool), np.zeros(len(idx), bool))
+            for i, p in zip(idx, ge.probs([model], f), strict=True):
+                out[("piiall-" + str(rows[i]["round"]), str(rows[i]["text"]))][name] = float(p)
+    return out
+
+
+def screen_keys(main_screen: Path, out: Path, pii_stride: int) -> None:
+    """The rows round 38's screen lacks: r37 / r37b's guard texts and memories, and every ``pii_stride``-th PII note."""
+    import guard36_stage as g36
+
+    have = {(r["writer"], r["category"], r["i"]) for r in map(json.loads, main_screen.read_text(encoding="utf-8").splitlines())}
+    rows = [r for r in g36.load_rows(g36.rounds("r1-r37"), True) if (r["writer"], r["category"], r["i"]) not in have]
+    keys = [[r["writer"], r["category"], r["i"]] for r in rows if r["category"] != "pii_note"]
+    keys += [[r["writer"], r["category"], r["i"]] for r in rows if r["category"] == "pii_note"][::pii_stride]
+    out.write_text(json.dumps(keys), encoding="utf-8")
+    print(len(keys), "rows to screen", flush=True)
+
+
+def screen(keys: Path, out: Path) -> None:
+    """``guard38_stage screen`` (main's ``WriteGuard`` with the write path's vectors) on ``keys``, its cache here."""
+    import guard38_stage as g38
+
+    g38.CACHE = Path("/tmp/g40/scache")
+    sys.argv = [sys.argv[0], "screen", "--rounds", "r1-r37", "--only", str(keys), "--out", str(out)]
+    g38.main()
+
+
 def group_of_row(r: dict[str, object]) -> str:
     cat = r["category"]
     return ("retrieval" if cat == "retrieval_memory" else "pii" if cat == "pii_note"
             else "attack" if r["attack"] else "guard_benign")
+
+
+def shift_curve(table: list[tuple[str, float, list[float], bool]], names: list[str]) -> dict[str, object]:
+    """Post hoc (not the rule): every rescored threshold moved by d alike; per recipe the counts at each d, and for
+    each candidate the d closest to 0 at which it loses at most 12 attacks against B at d = 0."""
+    groups = np.array([t[0] for t in table])
+    x = np.array([t[1] for t in table])
+    fixed = np.array([t[3] for t in table])
+    sc = np.array([t[2] for t in table])
+    out: dict[str, object] = {}
+    grid = [round(float(d), 3) for d in np.arange(-0.15, 0.1501, 0.005)]
+    for j, name in enumerate(names):
+        rows = []
+        for d in grid:
+            q = np.where(np.isnan(x), fixed, sc[:, j] >= x + d)
+            rows.append({"d": d, **{g: int(q[groups == g].sum()) for g in ("attack", "guard_benign", "retrieval")}})
+        out[name] = rows
+    if "B" in names:
+        b0 = next(r for r in out["B"] if r["d"] == 0.0)  # type: ignore[index]
+        for name in names:
+            if name not in ("B", "shipped"):
+                ok = [r for r in out[name] if r["attack"] >= b0["attack"] - 12]  # type: ignore[index, union-attr]
+                out[f"{name}_at_B_attacks"] = max(ok, key=lambda r: r["d"]) if ok else None
+    return out
 
 
 def read(screens: list[Path], recipes: list[str], folds: list[int], out: Path) -> None:
@@ -313,11 +395,29 @@ def read(screens: list[Path], recipes: list[str], folds: list[int], out: Path) -
             part = np.load(f)["scores"]
             s = np.where(np.isnan(s), part, s)
         scores[rec] = s
+    for rec in [r for r in recipes if r in ("B", "L", "W")]:  # in sample: the other fold's model (fitted on this text)
+        f = h.d.rows.f
+        lex = narrowed_lex(h) if rec == "L" else f.lex
+        rnd = np.where(h.rounds != "", h.rounds, h.source_rounds)
+        k_of = np.array([fold_of(r) if r else -1 for r in rnd])
+        s_in = np.full(h.n, np.nan)
+        for k in range(FOLDS):
+            model = GuardClassifier.load(OUT / f"model_{rec}_fold{(k + 1) % FOLDS}.npz")
+            idx = np.flatnonzero(k_of[h.d.rows.owner] == k)
+            fk = gm.Features(f.raw[idx], f.norm[idx], lex[idx], f.gate[idx], f.hard[idx], f.blind[idx], f.plain[idx])
+            s_in[h.d.rows.owner[idx]] = ge.probs([model], fk)
+        scores[f"{rec}_in_sample"] = s_in
+    extra = extra_scores(screens, [n for n in scores if not n.endswith("_in_sample")])
+    extra_at: list[dict[str, float]] = []
+    n_extra = sum(1 for p in screens for x in p.read_text(encoding="utf-8").splitlines() if '"pii_note"' in x)
+    for name in scores:  # room for the PII notes' scores after the harness's texts
+        scores[name] = np.concatenate([scores[name], np.full(n_extra, np.nan)])
     names = ["main_screen", *scores]
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     per_round: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     moved: dict[str, list[dict[str, object]]] = defaultdict(list)
     agree: list[float] = []
+    table: list[tuple[str, float, list[float], bool]] = []
     for p in screens:
         for line in p.read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
@@ -326,6 +426,11 @@ def read(screens: list[Path], recipes: list[str], folds: list[int], out: Path) -
                 continue
             group = group_of_row(r)
             i = index.get(screen_key(r))
+            if i is None and screen_key(r) in extra:  # a PII note: a slot of its own after the harness's texts
+                i = h.n + len(extra_at)
+                extra_at.append(extra[screen_key(r)])
+                for name in scores:
+                    scores[name][i] = extra_at[-1].get(name, np.nan)
             m = _MODEL.match(str(r["stage"]))
             counts["n"][group] += 1
             counts["in_harness" if i is not None else "screen_verdict_kept"][group] += 1
@@ -340,6 +445,8 @@ def read(screens: list[Path], recipes: list[str], folds: list[int], out: Path) -
                     verdict[name] = bool(s[i] >= float(m.group(2)))
             if i is not None and m:
                 agree.append(abs(float(m.group(1)) - float(scores["shipped"][i])))
+            table.append((group, float(m.group(2)) if (i is not None and m) else np.nan,
+                          [float(scores[n][i]) if (i is not None and m) else np.nan for n in scores], bool(r["q"])))
             for name in names:
                 counts[name][group] += verdict[name]
                 per_round[name][rnd][group] += verdict[name]
@@ -347,7 +454,7 @@ def read(screens: list[Path], recipes: list[str], folds: list[int], out: Path) -
                     counts[f"{name} r37 attacks caught"][f"{r['writer']}:{r['category']}"] += verdict[name]
             for name in recipes:
                 if name != "B" and "B" in verdict and verdict[name] != verdict["B"]:
-                    moved[name].append({"round": rnd, "writer": r["writer"], "group": group,
+                    moved[name].append({"round": rnd, "writer": r["writer"], "group": group, "category": r["category"],
                                         "to": "quarantined" if verdict[name] else "stored",
                                         "B": round(float(scores["B"][i]), 3), name: round(float(scores[name][i]), 3),
                                         "T": float(m.group(2)) if m else None, "text": str(r["text"])[:200]})
@@ -367,6 +474,7 @@ def read(screens: list[Path], recipes: list[str], folds: list[int], out: Path) -
                 "3_guard_benign_not_up": f"{base['guard_benign']} -> {c['guard_benign']}: {c['guard_benign'] <= base['guard_benign']}",
                 "4_pii_not_up": f"{base['pii']} -> {c['pii']} of {counts['n']['pii']} screened: {c['pii'] <= base['pii']}",
             }
+    report["shift_post_hoc"] = shift_curve(table, list(scores))
     report["per_round"] = {k: {r: dict(c) for r, c in sorted(v.items(), key=lambda x: int(x[0][1:]))}
                            for k, v in per_round.items()}
     report["moved"] = dict(moved)
@@ -376,7 +484,7 @@ def read(screens: list[Path], recipes: list[str], folds: list[int], out: Path) -
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("prep", "features", "merge", "prepare", "folds", "full", "read"))
+    parser.add_argument("mode", choices=("keys", "screen", "prep", "features", "merge", "prepare", "folds", "full", "read"))
     parser.add_argument("--recipe", default="B", choices=("B", "W", "L", "N"))
     parser.add_argument("--seed", type=int, default=g33.SEED)
     parser.add_argument("--folds", default="0,1,2,3")
@@ -385,10 +493,16 @@ def main() -> None:
     parser.add_argument("--screen", type=Path, action="append", default=[])
     parser.add_argument("--recipes", default="B,W,L")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--keys", type=Path, default=Path("/tmp/g40/keys.json"))
+    parser.add_argument("--pii-stride", type=int, default=3)
     parser.add_argument("--with-pii", action="store_true", help="every PII note joins the harness, scored only")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    if args.mode == "prep":
+    if args.mode == "keys":
+        screen_keys(args.screen[0], args.keys, args.pii_stride)
+    elif args.mode == "screen":
+        screen(args.keys, args.out)
+    elif args.mode == "prep":
         prep(args.screen)
     elif args.mode == "features":
         features_ahead()
