@@ -1,5 +1,5 @@
 """Round 40: the shipped recipe refitted with the retrieval memories weighed as blind benign text (W) and with the
-narrowed loosen feature (L), against the recipe as shipped (B), held out on four folds of rounds r1 - r37 (issue 10;
+narrowed loosen feature (L), against the recipe as shipped (B), held out on two folds of rounds r1 - r37 (issue 10;
 docs/benchmarks.md "Guard, round 40"; the rule: bench/results/guard40/ship_rule.md).
 
     E="env PYTHONPATH=src:scripts:bench OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python"
@@ -13,11 +13,13 @@ docs/benchmarks.md "Guard, round 40"; the rule: bench/results/guard40/ship_rule.
     $E scripts/guard40_eval.py read --recipes B,L,W,N,Bs113,Bm3,Lm3 --folds 0,1 --screen /tmp/g38/main.jsonl \
         --screen /tmp/g40/extra.jsonl --out bench/results/guard40/heldout.json
 
-The harness is round 35's (``guardfit33_eval.Harness``: the selection with census rows, pinned writers x5, long texts
-as windows, ONNX write-path vectors, C-kernel vectors of obfuscated texts and windows) plus every released PII note as a
-writer ``piiall-rN`` that no fit reads (scored only). Verdicts: each text's screen by main's ``WriteGuard``
-(``guard38_stage``) with the classifier's score replaced by the recipe's held-out score where the screen's stage was
-"model S vs T x" (quarantined iff score >= x); other stages keep the screen's verdict.
+The harness is round 35's (``guardfit33_eval.Harness``: the selection with census rows, pinned writers x5, ONNX
+write-path vectors) as the rule's addenda cut it: the preparation taken from the screens where they screened a text,
+the training writers other than the pinned ones left out, and texts the runtime reads by the C kernel (obfuscated,
+long, dialogue turns) left out - they keep their screen verdict in every column. The PII notes are scored by each
+fold's saved model (no fit reads them). Verdicts: each text's screen by main's ``WriteGuard`` (``guard38_stage``) with
+the classifier's score replaced by the recipe's held-out score where the screen's stage was "model S vs T x"
+(quarantined iff score >= x); other stages keep the screen's verdict.
 """
 
 from __future__ import annotations
