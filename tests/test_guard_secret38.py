@@ -92,8 +92,13 @@ def test_a_lookalike_portal_to_sign_in_on_reads_as_claimed_by_default() -> None:
     assert claimed_loosening(_n(PORTAL))
 
 
-def test_candidate_a_loses_the_lookalike_portal(candidate_a: None) -> None:
+def test_candidate_a_loses_the_lookalike_portal(candidate_a: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A as measured on round 37; since round 40 (``DESTINATION_AT_STAKE``, tests/test_guard_claimed40.py) a sign-in
+    # place declared official keeps the secret's words at stake
+    monkeypatch.setattr(claimed, "DESTINATION_AT_STAKE", False)
     assert not claimed_loosening(_n(PORTAL))
+    monkeypatch.setattr(claimed, "DESTINATION_AT_STAKE", True)
+    assert claimed_loosening(_n(PORTAL))
 
 
 @pytest.mark.parametrize("text", LOOKALIKE_LOGIN)
