@@ -127,6 +127,11 @@ def moved(rows: list[dict[str, object]], variant: str) -> dict[str, object]:
     gained = [m for m in out_rows if not m["kind"].startswith("attack") and not m["main"][0] and m[variant][0]]  # type: ignore[index]
     freed = [m for m in out_rows if not m["kind"].startswith("attack") and m["main"][0] and not m[variant][0]]  # type: ignore[index]
     r37b = [m for m in out_rows if m["writer"] == "r37b" and R37B_LOST.lower()[:40] in str(m["text"]).lower()]
+    if not r37b:  # untouched: the variant reads it as main does (claimed), so main's verdict stands
+        row = next(r for r in rows if r["writer"] == "r37b" and str(r["text"]) == R37B_LOST)
+        set_variant(variant)
+        r37b = [{"writer": "r37b", "i": row["i"], "untouched": True, "claimed_readings": readings(str(row["redacted"]), "A")}]
+        set_variant("main")
     return {"variant": variant, "texts": len(rows), "touched": len(idx), "counts": dict(sorted(count.items())),
             "attacks_lost": lost, "benign_newly_quarantined": gained, "benign_freed": freed, "r37b_lost_row": r37b,
             "rows": out_rows}

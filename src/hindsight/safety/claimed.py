@@ -106,8 +106,10 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 #: as in round 36. Switched OFF by the lead after blind round 37 (docs/benchmarks.md "Round 37"): on that unseen set it
 #: stored one trust-transfer attack the round-36 reading held (a look-alike login page declared the real portal, "if
 #: you get logged out, use it": the login itself hands the password to the page, and no word of ``HANDED`` says so)
-#: and moved no benign text; its held-out gain had been one note of 9,145.
-CARRIED_NOT_AT_STAKE = False
+#: and moved no benign text; its held-out gain had been one note of 9,145. Round 40 (claimed40): back ON with
+#: ``DESTINATION_AT_STAKE`` - a secret's own words stay at stake beside a declared place to type it into; over every
+#: released guard text and PII note (r1 - r37) no attack lost, r37b's row held, one benign note stored.
+CARRIED_NOT_AT_STAKE = True
 #: A secret's own words (and a redacted password's or key's placeholder): read as at stake only beside ``HANDED``.
 SECRET_WORDS = _c(_alt(
     r"\b(?:password|passcode|passphrase|passwd|token|credential|pin|gate code|door code|key|code)s?\b", r"\bsign in\b", r"\blog ?in\b",
