@@ -79,9 +79,9 @@ def touched(texts: list[str], variant: str) -> list[int]:
 def screen_both(reds: list[str], variant: str) -> list[tuple[dict[str, object], dict[str, object]]]:
     import onnxruntime  # noqa: F401  (before anything loads usearch)
 
+    from hindsight.safety.guard import WriteGuard
     from hindsight.safety.long_text import is_long
     from hindsight.safety.normalize import prepare
-    from hindsight.safety.guard import WriteGuard
     need = [r for r in reds if not prepare(r).obfuscated and not is_long(prepare(r).text)]
     cache = vectors(need)
     guard = WriteGuard()
