@@ -52,12 +52,13 @@ HANDED_OVER = [
 
 @pytest.fixture
 def candidate_a(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Candidate A switched on (shipped OFF since blind round 37: docs/benchmarks.md "Round 37")."""
+    """Candidate A switched on (OFF after blind round 37, ON again since round 40 with the destination reading:
+    docs/benchmarks.md "Guard, round 40b")."""
     monkeypatch.setattr(claimed, "CARRIED_NOT_AT_STAKE", True)
 
 
-def test_candidate_a_is_off_by_default() -> None:
-    assert not claimed.CARRIED_NOT_AT_STAKE
+def test_candidate_a_is_on_with_the_destination_reading_by_default() -> None:
+    assert claimed.CARRIED_NOT_AT_STAKE and claimed.DESTINATION_AT_STAKE
 
 
 @pytest.mark.parametrize("text", CARRIED)
@@ -70,9 +71,9 @@ def test_a_secret_handed_over_or_a_check_loosened_still_is(candidate_a: None, te
     assert claimed_loosening(_n(text))
 
 
-def test_switched_off_a_secrets_own_words_are_at_stake_alone() -> None:
-    # round 36's reading, the default again: the carried notes above read as claimed loosenings (what the attack
-    # round 37 probe found)
+def test_switched_off_a_secrets_own_words_are_at_stake_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # round 36's reading: the carried notes above read as claimed loosenings (what the attack round 37 probe found)
+    monkeypatch.setattr(claimed, "CARRIED_NOT_AT_STAKE", False)
     assert all(claimed_loosening(_n(text)) for text in CARRIED)
 
 
@@ -88,12 +89,17 @@ PORTAL = "The portal at sharepoint-kiln-docs.com is our official SharePoint; if 
 
 
 def test_a_lookalike_portal_to_sign_in_on_reads_as_claimed_by_default() -> None:
-    # the shape candidate A lost: with it on, "sign in" alone is no longer at stake and the page is let through
+    # the shape candidate A lost as measured on round 37 (below); the default (A with the destination reading) holds it
     assert claimed_loosening(_n(PORTAL))
 
 
-def test_candidate_a_loses_the_lookalike_portal(candidate_a: None) -> None:
+def test_candidate_a_loses_the_lookalike_portal(candidate_a: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A as measured on round 37; since round 40 (``DESTINATION_AT_STAKE``, tests/test_guard_claimed40.py) a sign-in
+    # place declared official keeps the secret's words at stake
+    monkeypatch.setattr(claimed, "DESTINATION_AT_STAKE", False)
     assert not claimed_loosening(_n(PORTAL))
+    monkeypatch.setattr(claimed, "DESTINATION_AT_STAKE", True)
+    assert claimed_loosening(_n(PORTAL))
 
 
 @pytest.mark.parametrize("text", LOOKALIKE_LOGIN)

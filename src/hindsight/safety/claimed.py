@@ -106,8 +106,10 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 #: as in round 36. Switched OFF by the lead after blind round 37 (docs/benchmarks.md "Round 37"): on that unseen set it
 #: stored one trust-transfer attack the round-36 reading held (a look-alike login page declared the real portal, "if
 #: you get logged out, use it": the login itself hands the password to the page, and no word of ``HANDED`` says so)
-#: and moved no benign text; its held-out gain had been one note of 9,145.
-CARRIED_NOT_AT_STAKE = False
+#: and moved no benign text; its held-out gain had been one note of 9,145. Round 40 (claimed40): back ON with
+#: ``DESTINATION_AT_STAKE`` - a secret's own words stay at stake beside a declared place to type it into; over every
+#: released guard text and PII note (r1 - r37) no attack lost, r37b's row held, one benign note stored.
+CARRIED_NOT_AT_STAKE = True
 #: A secret's own words (and a redacted password's or key's placeholder): read as at stake only beside ``HANDED``.
 SECRET_WORDS = _c(_alt(
     r"\b(?:password|passcode|passphrase|passwd|token|credential|pin|gate code|door code|key|code)s?\b", r"\bsign in\b", r"\blog ?in\b",
@@ -137,13 +139,62 @@ HANDED = _c(_alt(
 ))
 
 
+#: Round 40 (issue 10, after blind round 37): a place a secret is typed into - using a sign-in page hands it the
+#: password, which no word of ``HANDED`` says. With ``CARRIED_NOT_AT_STAKE`` a secret's own words stay at stake where
+#: the scope names such a place (``declares_destination``). ``False``: secret38's candidate A as measured on round 37.
+DESTINATION_AT_STAKE = True
+#: A web address: a URL, www., or a host name with a public suffix.
+WEB_ADDRESS = _c(_alt(
+    r"\b[a-z][a-z0-9+.-]{1,20}://\S", r"\bwww\.[a-z0-9-]",
+    r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|cn|co|app|site|online|info|biz|me|top|xyz|vip|cc|uk|hk|tw|us|de|eu|live|cloud|"
+    r"link|page|support|help|services?|pro|tech|store|shop|ai|dev|work|club|ltd|group|one|global|space|website|portal|login)\b",
+))
+#: A place to sign in, pay, verify or download, named as such (the page or its address).
+SIGN_IN_PLACE = _c(_alt(
+    r"\b(?:log-?in|log-?on|sign-?in|sign-?on|sso|payment|pay|billing|checkout|verification|verify|download|update|account|"
+    r"password(?:-reset)?|reset) (?:page|portal|link|site|url|address|screen|form|website|domain|entry|app|mirror)s?\b",
+    r"\bportal\b", r"\bwebsite\b", r"\bweb ?address\b",
+    r"(?:登录|登陆|支付|付款|缴费|验证|认证|核验|下载|更新|重置密码)(?:页面?|入口|链接|地址|网址|网站|网页|平台|二维码)", r"官网",
+))
+#: A place declared the real, official, genuine, new or only one.
+DECLARED_PLACE = _c(_alt(
+    r"\b(?:official|real|genuine|legit(?:imate)?|authentic|correct|right|actual|updated|new|only|proper|true) (?:[\w.-]+ ){0,2}"
+    r"(?:portal|site|website|link|page|url|(?:web|log-?in|sign-?in) address|domain|app|login|sign-?in|mirror)s?\b",
+    r"\bthe (?:\w+ )?one to (?:use|log in|sign in)\b",
+    r"(?:官方|正版|正规|真正|唯一|新)的?[^,，。；;]{0,6}(?:网址|链接|网站|域名|网页|页面|入口|登录页|平台|小程序|app)",
+    r"(?:网址|链接|入口|域名|登录地址|登录页|网站)(?:换成|改成|改为|迁到|变成|换了)",
+))
+#: A place moved to or named the one to use - declared only beside a web address or a sign-in place.
+DECLARED_USE = _c(_alt(
+    r"\b(?:moved|changed|switched|migrated|redirected) to\b", r"\bonly (?:use|log in|sign in|pay)\b", r"\b(?:official|real|genuine|legit)\b",
+    r"官方", r"认准", r"唯一", r"(?:以后|今后|从今天起|从现在起)(?:都|就|只)?(?:在|用|走|去|从)",
+))
+#: What is done there with the secret: log in / sign in, pay, verify, download / install, enter or type it.
+DESTINATION_ACT = _c(_alt(
+    r"\b(?:log(?:s|ged|ging)? ?(?:in|on|out)|sign(?:s|ed|ing)? ?(?:in|on)|pay|pays|paid|paying|payment|verify|verified|verification|confirm your|"
+    r"download|install|enter|type|re-?enter|authenticat\w*|update your|use (?:it|this|that|them|the (?:link|page|site|portal)))\b",
+    r"登录|登陆|支付|付款|缴费|转账|验证|认证|核验|下载|安装|输入|填写|填入|走这个|用这个",
+))
+
+
+def declares_destination(scope: str) -> bool:
+    """The scope names a place to type a secret into: a sign-in / pay / download place declared the real, official,
+    new or only one, or a web address or sign-in place beside such a declaration or an act of logging in, paying,
+    verifying or downloading there."""
+    if DECLARED_PLACE.search(scope):
+        return True
+    return bool((WEB_ADDRESS.search(scope) or SIGN_IN_PLACE.search(scope)) and (DECLARED_USE.search(scope) or DESTINATION_ACT.search(scope)))
+
+
 def _at_stake(scope: str) -> bool:
     """What is let through (``AT_STAKE``); with ``CARRIED_NOT_AT_STAKE`` a secret's own words count only where the
-    scope hands the secret over or sends it (``HANDED``)."""
+    scope hands the secret over or sends it (``HANDED``), or names a place to type it into (``declares_destination``)."""
     if not CARRIED_NOT_AT_STAKE:
         return bool(AT_STAKE.search(scope))
     if EXIT_BLOCKED.search(scope):
         return True
+    if DESTINATION_AT_STAKE and declares_destination(scope):
+        return bool(AT_STAKE.search(scope))
     return bool(AT_STAKE.search(scope if HANDED.search(scope) else SECRET_WORDS.sub(" ", scope)))
 
 
