@@ -188,3 +188,24 @@ def test_a_restored_memory_is_not_relinked_when_its_old_replacement_is_deleted(e
     restored = engine.get(old, record_access=False)
     assert restored.status == Status.active and "superseded_by" not in restored.metadata, restored.metadata
     assert [e.action for e in engine.history(old)][-1] == "update"
+
+
+# ------------------------------------------------------------------ 4. memory ids in metadata are not redacted
+
+#: real ids of a live run: their hex holds an 11-digit run that reads as a Chinese mobile number
+IDS = ["mem_c5c14056976940a28c85c176b7cd6ba0", "mem_7636f7441be14357926308d50d19e1cc"]
+
+
+def test_a_promoted_memorys_source_ids_are_not_redacted_as_phone_numbers(tmp_path: Path) -> None:
+    """Live: kill -9 round on consolidation, 2 of the promoted memories' `consolidated_from` named an id that does
+    not exist (`mem_c5c[REDACTED:phone]a28c85c176b7cd6ba0`); the derived_from edges were right."""
+    eng = MemoryEngine.open(tmp_path / "m.db", settings=HindsightSettings(hygiene=False), embedder=BagEmbedder(words=True))
+    try:
+        meta = {"consolidated_from": IDS, "consolidation": "promote", "method": "extractive", "call": "13812345678"}
+        outcome = eng.store_memory({"content": "Deploys fail when the migration times out", "type": "semantic",
+                                    "metadata": meta})
+        stored = eng.get(outcome.memory_id, record_access=False)
+        assert stored.metadata["consolidated_from"] == IDS, stored.metadata
+        assert "13812345678" not in str(stored.metadata["call"])  # a phone number as a value is still redacted
+    finally:
+        eng.close()
