@@ -209,3 +209,23 @@ def test_a_promoted_memorys_source_ids_are_not_redacted_as_phone_numbers(tmp_pat
         assert "13812345678" not in str(stored.metadata["call"])  # a phone number as a value is still redacted
     finally:
         eng.close()
+
+
+# ------------------------------------------------------------------ 5. local Qdrant held by another process
+
+
+def test_a_local_qdrant_folder_another_process_holds_is_a_typed_error(tmp_path: Path) -> None:
+    """Live: `hindsight add` (or a second server) beside a server with HINDSIGHT_VECTOR_BACKEND=qdrant in local mode
+    died with qdrant-client's RuntimeError traceback; now a `storage_unavailable` naming the folder and the way out."""
+    pytest.importorskip("qdrant_client")
+    from hindsight.errors import StorageUnavailableError
+    from hindsight.storage.qdrant_index import QdrantVectorIndex
+
+    folder = str(tmp_path / "m.db.qdrant")
+    first = QdrantVectorIndex(path=folder)
+    try:
+        with pytest.raises(StorageUnavailableError) as err:
+            QdrantVectorIndex(path=folder)
+        assert folder in str(err.value) and "HINDSIGHT_QDRANT_URL" in str(err.value)
+    finally:
+        first._client.close()
