@@ -24,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import test_delete_supersession as deletes
 from bag_embedder import BagEmbedder
 from conftest import FIXED_NOW
+from test_delete_supersession import LINK_KEYS, NEW, NEWER, OLD, _open
 
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
@@ -35,16 +37,11 @@ from hindsight.read_model import SearchFilters
 from hindsight.storage.base import Scope
 from hindsight.write.hygiene import deprecate
 
+#: the fixture of tests/test_delete_supersession.py: one engine on SQLite, one on PostgreSQL
+engine = deletes.engine
+
 FIRST = "Session turn one: the vendor portal password policy changed to rotate every sixty days"
 SECOND = "Session turn two: we agreed to move the nightly export job to the reporting replica"
-OLD = "The team standup is at nine thirty in the small meeting room"
-NEW = "The team standup moved to ten fifteen in the large meeting room"
-NEWER = "The team standup moved again, to eleven, online only"
-LINK_KEYS = ("superseded_by", "deprecated_at", "importance_before_deprecation")
-
-
-def _open(target: str | Path) -> MemoryEngine:
-    return MemoryEngine.open(target, settings=HindsightSettings(hygiene=False), embedder=BagEmbedder(words=True))
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -86,15 +83,15 @@ def test_a_hard_delete_does_not_put_back_a_follower_another_server_forgot(
         except BaseException as exc:  # noqa: BLE001 - reported to the test
             errors.append(exc)
 
-    def hooked(texts: Any) -> Any:  # the delete is re-embedding the follower's new context: the other server acts
+    def hooked(texts: Any, *args: Any) -> Any:  # the delete is re-embedding the follower's new context: the other server acts
         if not workers:
             worker = threading.Thread(target=forget)
             workers.append(worker)
             worker.start()
             worker.join(timeout=3)  # on main the forget ends here; fixed, it waits for the delete to commit
-        return embed(texts)
+        return embed(texts, *args)
 
-    first.embedder.embed_documents = hooked  # type: ignore[method-assign]
+    first.embedder.embed_documents = hooked  # type: ignore[method-assign, assignment]
     first.delete(turn, namespace="ops")
     first.embedder.embed_documents = embed  # type: ignore[method-assign]
     for worker in workers:
@@ -109,14 +106,6 @@ def test_a_hard_delete_does_not_put_back_a_follower_another_server_forgot(
 # ------------------------------------------------------------------ 2. a crash between the delete and its followers
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryEngine]:
-    target: str | Path = tmp_path / "m.db" if request.param == "sqlite" else request.getfixturevalue("pg_url")
-    eng = _open(target)
-    yield eng
-    eng.close()
-
-
 class Killed(BaseException):
     """The process dies here (a BaseException, as SystemExit: nothing on the way catches it)."""
 
@@ -127,10 +116,10 @@ def test_a_delete_and_its_followers_recompute_commit_together(engine: MemoryEngi
     turn, follower = _session(engine)
     embed = engine.embedder.embed_documents
 
-    def dies(texts: Any) -> Any:
+    def dies(*args: Any, **kwargs: Any) -> Any:
         raise Killed()
 
-    engine.embedder.embed_documents = dies  # type: ignore[method-assign]
+    engine.embedder.embed_documents = dies  # type: ignore[method-assign, assignment]
     with pytest.raises(Killed):
         engine.delete(turn, namespace="ops")
     engine.embedder.embed_documents = embed  # type: ignore[method-assign]
