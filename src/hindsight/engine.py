@@ -53,6 +53,7 @@ from hindsight.url_secrets import scrubbed
 from hindsight.working import WorkingMemory
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.idempotency import Fingerprint, fingerprint_of, outcome_from_dict, run_idempotent
+from hindsight.write.orphans import restored_by_hand
 from hindsight.write.pipeline import WriteOutcome, WritePipeline
 from hindsight.write.stale import retry_stale
 
@@ -256,6 +257,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             verdict = self.writer.screen(current.content, current.context, current.tags, own)
             if verdict is not None and verdict.suspicious:
                 changes["status"], changes["status_reason"] = Status.quarantined, verdict.reason
+        restored = restored_by_hand(current, changes)  # a retired memory put back is current (attack round 40)
         if all(getattr(current, key, None) == value for key, value in changes.items()):
             return current  # the record's own values sent again (a retry, a form saved untouched): not a change
         try:
@@ -264,8 +266,8 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             raise InvalidInputError(format_validation_error(exc, "updates.")) from exc
         # the fields this update changed (attack round 18: the note listed every field it set, so a tags-only update
         # read "content, context, importance, tags" in history and `hindsight audit`)
-        note = ", ".join(sorted(k for k, v in changes.items() if getattr(current, k, None) != v)) + (
-            f"; {lowered}" if lowered else "")
+        note = "; ".join(part for part in (", ".join(sorted(k for k, v in changes.items()
+                                                           if getattr(current, k, None) != v)), restored, lowered) if part)
         self.writer.apply_change(updated, actor=actor, action="update", note=note, reembed=text_changed, base=current)
         return updated
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from hindsight.errors import ProviderUnavailableError
+from hindsight.errors import ProviderUnavailableError, StorageUnavailableError
 from hindsight.install_hint import extra_hint
 from hindsight.storage.base import Scope
 from hindsight.storage.vector_index import Payload
@@ -41,7 +41,17 @@ def _client(url: str | None, path: str | None, api_key: str | None) -> Any:
             "the qdrant vector backend needs qdrant-client: " + extra_hint("qdrant")) from exc
     if url:
         return QdrantClient(url=url, api_key=api_key)
-    return QdrantClient(path=path) if path and path != ":memory:" else QdrantClient(":memory:")
+    if not path or path == ":memory:":
+        return QdrantClient(":memory:")
+    try:
+        return QdrantClient(path=path)
+    except RuntimeError as exc:  # local mode is one process: a running server holds the folder (attack round 40)
+        if "already accessed" not in str(exc):
+            raise
+        raise StorageUnavailableError(
+            f"the local Qdrant folder '{path}' is held by another process (a running server?): local mode serves "
+            "one process only; stop it, or run a Qdrant server and set HINDSIGHT_QDRANT_URL; nothing was written"
+        ) from exc
 
 
 class QdrantVectorIndex:

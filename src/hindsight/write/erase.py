@@ -14,7 +14,9 @@ copy, in one transaction where the store allows it:
   guess of the erased text) is dropped, and its recorded result says the memory was erased, so a late retry with
   the same key answers that instead of "created, active" and does not write it again;
 * the turns of its session that carried it as context: the context is recomputed from the turns that remain,
-  re-indexed and re-embedded, and the context is dropped from their history snapshots;
+  re-indexed and re-embedded, and the context is dropped from their history snapshots - in the delete's own
+  transaction, read under its lock (attack round 40: a kill between the two left the erased text in them, and
+  another server's forget of a follower in between was written over);
 * on SQLite the file is written with `secure_delete` (freed pages are zeroed), then the keyword index is merged
   (`optimize`: deleted terms leave its segments) and the write-ahead log is checkpointed and truncated.
 
@@ -81,8 +83,10 @@ def erase(writer: Writer, memory_id: str, namespace: str, *, actor: str, note: s
         _scrub_history(store, memory_id, keep_last_note=True, snapshot=tombstone)
         _erase_keyed_requests(store, memory_id, namespace)
         store.proposals_erase(memory_id)
-    if deleted.session_id and deleted.type in (MemoryType.episodic, MemoryType.working):
-        _recompute_followers(writer, deleted, actor)
+        # the followers in the same transaction, read under the lock (attack round 40: recomputed after the commit,
+        # a kill in between left the erased text in their context, and another server's forget of one was undone)
+        if deleted.session_id and deleted.type in (MemoryType.episodic, MemoryType.working):
+            _recompute_followers(writer, deleted, actor)
     compact = getattr(getattr(store, "inner", store), "compact_erased", None)
     if callable(compact):
         compact()

@@ -15,11 +15,17 @@ delete's transaction, under the namespace's lock, before B's row and edges go, f
   and only loses the link.
 
 A soft delete (`memory_forget`) keeps B's row, so A's link still names a readable memory: it is left as it is.
+
+A person may also put A back by hand (attack round 40: `memory_update` to active, the console's Restore, a review
+approval): `restored_by_hand` makes that restore read as current - the deprecation fields go, the importance from
+before the deprecation comes back unless the restore sets one, and the history note names the memory A no longer
+defers to. The Edge(B, A, "supersedes") stays: it records that B once replaced A (nothing reads it as currency).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from hindsight.model import MemoryRecord, Status
 from hindsight.storage.base import Edge, MemoryStore
@@ -75,3 +81,19 @@ def _unlink(store: MemoryStore, old: MemoryRecord, gone: str, *, actor: str, now
         action = "reinstate"
     store.replace(MemoryRecord.model_validate(old.model_copy(update=update).model_dump()), None, actor=actor,
                   action=action, note=f"its replacement {gone} was hard-deleted; nothing stored replaces it now")
+
+
+def restored_by_hand(current: MemoryRecord, changes: dict[str, Any]) -> str:
+    """A deprecated memory an update makes active again: drop the deprecation fields from `changes["metadata"]`, bring
+    back the importance it had before the deprecation (unless `changes` sets one); returns the history note's part
+    ("" when `changes` is no such restore). Mutates `changes`."""
+    if current.status != Status.deprecated or changes.get("status") != Status.active:
+        return ""
+    metadata: dict[str, Any] = changes.get("metadata", current.metadata)
+    gone = metadata.get("superseded_by")
+    changes["metadata"] = {k: v for k, v in metadata.items() if k not in DEPRECATION_KEYS}
+    before = current.metadata.get("importance_before_deprecation")
+    if "importance" not in changes and isinstance(before, int | float) and not isinstance(before, bool) \
+            and 0.0 <= before <= 1.0:
+        changes["importance"] = float(before)
+    return f"restored by hand: no longer superseded by {gone}" if gone else "restored by hand"

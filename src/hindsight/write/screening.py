@@ -10,37 +10,19 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hindsight.errors import InvalidInputError
 from hindsight.safety.withhold import unscored
-from hindsight.write.fields import redact_value, strings_in
+from hindsight.write.fields import is_memory_id, redact_value, strings_in
 from hindsight.write.text_rules import check_text
 
 #: tags and metadata strings screened one by one; any beyond are screened together (bounds the cost)
 MAX_FIELD_SCREENS = 32
 #: characters of the joined tags / metadata text the guard reads (the limits on tags and metadata bound it anyway)
 MAX_JOINED_CHARS = 8_000
-
-
-_MEMORY_ID = re.compile(r"mem_([0-9a-f]{32})")
-
-
-def is_memory_id(value: str) -> bool:
-    """A memory id (`mem_` + a random uuid4 in hex), not words in disguise: its 16 bytes do not read as text.
-
-    Consolidation writes the ids it promoted or merged into `metadata.consolidated_from` / `merged_from`; the
-    guard's classifier scored three random ids joined as one text up to 0.66 (>= T since round 18), quarantining
-    a promoted lesson by chance. An id whose hex decodes to mostly printable ASCII (an order hidden in the id's
-    shape) is screened like any value."""
-    match = _MEMORY_ID.fullmatch(value.strip())
-    if match is None:
-        return False
-    raw = bytes.fromhex(match.group(1))
-    return sum(32 <= b < 127 for b in raw) < 12
 
 
 class Verdict(Protocol):
