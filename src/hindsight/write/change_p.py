@@ -10,6 +10,8 @@ it), without the rules' verdict or anything after the model. None without a pair
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -42,3 +44,15 @@ def change_probability(thresholds: HygieneThresholds, embedder: Any | None, old_
         if model.aligned:
             features = np.concatenate([features, shared_states().features(old_text, new_text)])
         return float(model.probabilities(features)[0][CHANGE])
+
+
+@lru_cache(maxsize=8)
+def _thresholds(name: str) -> HygieneThresholds:
+    return HygieneThresholds.for_model(name)
+
+
+def change_reader(embedder: Any) -> Callable[[str, str, float], float | None]:
+    """`change_probability` bound to `embedder` and its calibrated thresholds (loaded once per embedder name)."""
+    def read(old_text: str, new_text: str, similarity: float) -> float | None:
+        return change_probability(_thresholds(embedder.name), embedder, old_text, new_text, similarity)
+    return read
