@@ -29,7 +29,11 @@ GRID = [("main", None)] + [
      PairRule(on=True, t_change=t, same_slot={"en": en, "zh": zh, **({"cross": 0.80} if cross else {})},
               store_nearest=sn))
     for t in (0.5, 0.6, 0.7, 0.8, 0.9) for en in (0.82, 0.85, 0.88) for zh in (0.85, 0.88, 0.91)
-    for cross in (False, True) for sn in (True, False)]
+    for cross in (False, True) for sn in (True, False)] + [
+    # amendment (ship_rule.md, before any of them was read): the flagged older hit leaves the head (`demote`)
+    (f"t{t}/en{en}/zh{zh}/nox/store/demote",
+     PairRule(on=True, t_change=t, same_slot={"en": en, "zh": zh}, store_nearest=True, demote=True))
+    for t in (0.7, 0.8, 0.9) for en in (0.85, 0.88) for zh in (0.88, 0.91)]
 
 
 class PairRound(Round):

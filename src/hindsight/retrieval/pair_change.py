@@ -18,7 +18,7 @@ best `head` that are no conversation turns (a turn of a session is what was said
 * and the model reads a change: P(change) >= `t_change`.
 
 The older hit is then flagged `outdated` (`current: false`, `why.outdated_by`) and ranked right below the newer one
-(`currency.flag_older`); nothing stored changes. `RULE.on` switches it (docs/benchmarks.md, "Currency, round 40").
+(`currency.flag_older`) - or, `demote`, right below the head it was read in; nothing stored changes. `RULE.on` switches it (docs/benchmarks.md, "Currency, round 40").
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ class PairRule:
     same_slot: Mapping[str, float] = field(default_factory=lambda: {"zh": 0.88, "en": 0.85})
     #: each the other's nearest memory of its script in the store, not only among the head's hits
     store_nearest: bool = True
+    #: the flagged older hit leaves the head: it moves right below the best `head` (else right below the newer one)
+    demote: bool = False
 
 
 RULE = PairRule()
@@ -95,5 +97,8 @@ def mark_pair_changes(hits: list[SearchHit], embeddings_of: Callable[[list[str]]
             if p is None or p < rule.t_change:
                 continue
             flag_older(out, old, new, True, outdated)
+            if rule.demote:
+                out.remove(old)
+                out.insert(min(rule.head, len(out)), old)
     return out
 
