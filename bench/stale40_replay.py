@@ -99,9 +99,11 @@ def main() -> None:
     ap.add_argument("out")
     ap.add_argument("rounds", nargs="+")
     ap.add_argument("--only", default=None, help="one setting name of the grid (and main)")
+    ap.add_argument("--match", default=None, help="only the settings whose name holds this (and main)")
     ap.add_argument("--trace", default=None, help="write every flag the reading adds here (JSON lines)")
     args = ap.parse_args()
-    grid = [g for g in GRID if args.only is None or g[0] in ("main", args.only)]
+    grid = [g for g in GRID if (args.only is None or g[0] in ("main", args.only))
+            and (args.match is None or g[0] == "main" or args.match in g[0])]
     if args.only and len(grid) != 2:
         sys.exit(f"no setting {args.only}")
     p_of, save = cached_p(Path(args.dumps) / "pair_p.json")
