@@ -13,13 +13,12 @@ held-out ones (bench/results/stale40/ship_rule.md).
 import argparse
 import json
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 from currency37_replay import Round
 
 from hindsight.embeddings.factory import create_embedder
-from hindsight.read_model import Explanation, SearchHit
+from hindsight.read_model import SearchHit
 from hindsight.retrieval.pair_change import PairRule, mark_pair_changes
 from hindsight.write.change_p import change_probability
 from hindsight.write.thresholds import HygieneThresholds
@@ -41,41 +40,12 @@ class PairRound(Round):
         super().__init__(stores, dumps, rnd)
         self.p_of = p_of
 
-    def score(self, rule, trace: list | None = None) -> dict:  # type: ignore[no-untyped-def, override]
-        hits: dict[str, list[bool]] = defaultdict(list)
-        strict, flag, false_flags = [], [], set()
-        for q in self.pools:
-            pool = [SearchHit(memory=self.records[self.ids.get(p["id"], p["id"])], score=1.0 - k / 100,
-                              why=Explanation(), current=p["current"], flags=list(p["flags"]))
-                    for k, p in enumerate(q["pool"])]
-            before = {h.memory.id: h.current for h in pool}
-            if rule is not None:
-                pool = mark_pair_changes(pool, self.embeddings, self.p_of, self.neighbours, rule)
-            hs = pool[:5]
-            if trace is not None:
-                for h in pool:
-                    if before[h.memory.id] and not h.current:
-                        new = self.records[h.why.outdated_by].content
-                        trace.append({"round": self.rnd, "q": q["q"], "query": q["query"],
-                                      "old": self.inv.get(h.memory.id), "new": self.inv.get(h.why.outdated_by),
-                                      "replaced": self.inv.get(h.memory.id) in self.replaced,
-                                      "stale_here": self.inv.get(h.memory.id) in q["stale"],
-                                      "in_head": h in hs, "old_text": h.memory.content, "new_text": new})
-            rel = {self.ids[x] for x in q["relevant"] if x in self.ids}
-            got = {h.memory.id for h in hs}
-            hits[q["category"]].append(bool(rel & got))
-            false_flags |= {self.inv.get(h.memory.id) for h in hs
-                            if not h.current and self.inv.get(h.memory.id) not in self.replaced}
-            if q["stale"]:
-                st = {self.ids[x] for x in q["stale"] if x in self.ids} - rel
-                ranks = {h.memory.id: (k, h.memory.status.value, h.current) for k, h in enumerate(hs)}
-                best = min([ranks[x][0] for x in rel if x in ranks], default=99)
-                strict.append(any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best) for x in st))
-                flag.append(any(x in ranks and ((ranks[x][1] == "active" and ranks[x][2]) or ranks[x][0] < best)
-                                for x in st))
-        return {"strict": sum(strict), "flag": sum(flag), "stale_queries": len(strict),
-                "false_flag_memories": len(false_flags), "false_flag_ids": sorted(x for x in false_flags if x),
-                "hit@5": {k: sum(v) for k, v in hits.items()}}
+    def read(self, pool: list[SearchHit], rule) -> list[SearchHit]:  # type: ignore[no-untyped-def]
+        return mark_pair_changes(pool, self.embeddings, self.p_of, self.neighbours, rule)
+
+    def why(self, old: str, new: str) -> str:
+        p = self.p_of.memo.get(f"{old}\x1f{new}")  # a flagged pair's, computed when it was read
+        return "" if p is None else f"p(change) {p:.2f}"
 
 
 def cached_p(path: Path):  # type: ignore[no-untyped-def]
@@ -89,6 +59,7 @@ def cached_p(path: Path):  # type: ignore[no-untyped-def]
         if key not in memo:
             memo[key] = change_probability(th, emb, old, new, cos)
         return memo[key]
+    p_of.memo = memo  # type: ignore[attr-defined]
     return p_of, lambda: path.write_text(json.dumps(memo, ensure_ascii=False))
 
 
