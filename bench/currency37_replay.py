@@ -79,7 +79,7 @@ class Round:
                     for k, p in enumerate(q["pool"])]
             before = {h.memory.id: h.current for h in pool}
             if rule is not None:
-                pool = self.read(pool, rule)
+                pool = self.read(pool, rule, q["query"])
             hs = pool[:5]
             if trace is not None:
                 for h in pool:
@@ -107,7 +107,7 @@ class Round:
                 "false_flag_memories": len(false_flags), "false_flag_ids": sorted(x for x in false_flags if x),
                 "hit@5": {k: sum(v) for k, v in hits.items()}}
 
-    def read(self, pool: list[SearchHit], rule) -> list[SearchHit]:  # type: ignore[no-untyped-def]
+    def read(self, pool: list[SearchHit], rule, question: str) -> list[SearchHit]:  # type: ignore[no-untyped-def]
         """The reading replayed on one question's hits (round 37: `value_slot`; round 40 overrides it)."""
         return value_slot.mark_value_changes(pool, self.embeddings, self.neighbours, 10, rule)
 

@@ -32,6 +32,10 @@ GRID = [("main", None)] + [
     # amendment (ship_rule.md, before any of them was read): the flagged older hit leaves the head (`demote`)
     (f"t{t}/en{en}/zh{zh}/nox/store/demote",
      PairRule(on=True, t_change=t, same_slot={"en": en, "zh": zh}, store_nearest=True, demote=True))
+    for t in (0.7, 0.8, 0.9) for en in (0.85, 0.88) for zh in (0.88, 0.91)] + [
+    # amendment 2: demote only under a question about the present (`demote_asked`)
+    (f"t{t}/en{en}/zh{zh}/nox/store/demote_asked",
+     PairRule(on=True, t_change=t, same_slot={"en": en, "zh": zh}, store_nearest=True, demote=True, demote_asked=True))
     for t in (0.7, 0.8, 0.9) for en in (0.85, 0.88) for zh in (0.88, 0.91)]
 
 
@@ -40,8 +44,8 @@ class PairRound(Round):
         super().__init__(stores, dumps, rnd)
         self.p_of = p_of
 
-    def read(self, pool: list[SearchHit], rule) -> list[SearchHit]:  # type: ignore[no-untyped-def]
-        return mark_pair_changes(pool, self.embeddings, self.p_of, self.neighbours, rule)
+    def read(self, pool: list[SearchHit], rule, question: str) -> list[SearchHit]:  # type: ignore[no-untyped-def]
+        return mark_pair_changes(pool, self.embeddings, self.p_of, self.neighbours, rule, question)
 
     def why(self, old: str, new: str) -> str:
         p = self.p_of.memo.get(f"{old}\x1f{new}")  # a flagged pair's, computed when it was read

@@ -54,7 +54,8 @@ def _search(old: str, new: str, p: float | None, rule: pair_change.PairRule = ON
     # the older hit ranks first, as a stale memory does when it answers the question's words better
     hits = pair_change.mark_pair_changes([older, _hit("far", texts["far"], 1), _hit("new", new, 5)],
                                          embeddings, change_p, neighbours, rule)
-    return {h.memory.id: h for h in hits} | {"_first": hits[0], "_asked": asked}  # type: ignore[dict-item]
+    return {h.memory.id: h for h in hits} | {"_first": hits[0], "_asked": asked,  # type: ignore[dict-item]
+                                             "_order": [h.memory.id for h in hits]}
 
 
 def test_a_change_the_model_is_sure_of_outdates_the_older_hit() -> None:
@@ -146,3 +147,14 @@ def test_main_leaves_both_current(tmp_path: Path, embedder: Embedder, monkeypatc
     hits = eng.search(question, top_k=5)
     eng.close()
     assert all(h.current for h in hits if h.memory.content in (old, new))
+
+
+def test_demote_moves_the_older_hit_out_of_the_head() -> None:
+    got = _search(OLD, NEW, 0.99, dataclasses.replace(ON, demote=True))
+    assert not got["old"].current and got["_first"].memory.id == "new"
+    assert got["_order"] == ["new", "far", "old"]  # below the head's hits (flag only: new, old, far)
+
+
+def test_the_reading_ships_off() -> None:
+    assert not pair_change.RULE.on
+    assert _search(OLD, NEW, 0.99, pair_change.RULE)["old"].current

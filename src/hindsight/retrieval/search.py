@@ -146,7 +146,7 @@ class HybridRetriever:
             retired_too, vector, n, floor), r.result_depth)
         hits = mark_value_changes(hits, self._embeddings, neighbours, r.result_depth)  # one attribute, a new value
         # the write side's pair model reads a change between two hits of the head (off: pair_change.RULE)
-        hits = mark_pair_changes(hits, self._embeddings, change_reader(self.embedder), neighbours)
+        hits = mark_pair_changes(hits, self._embeddings, change_reader(self.embedder), neighbours, question=query)
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions
