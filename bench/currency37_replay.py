@@ -123,7 +123,8 @@ def gain(d: dict, base: dict, n: int) -> float:
                                                                              - base["false_flag_memories"])
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """The replay's arguments (shared with bench/stale40_replay.py)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("stores")
     ap.add_argument("dumps")
@@ -131,7 +132,11 @@ def main() -> None:
     ap.add_argument("rounds", nargs="+")
     ap.add_argument("--only", default=None, help="one setting name of the grid (and main)")
     ap.add_argument("--trace", default=None, help="write every flag the reading adds here (JSON lines)")
-    args = ap.parse_args()
+    return ap
+
+
+def main() -> None:
+    args = parser().parse_args()
     grid = [g for g in GRID if args.only is None or g[0] in ("main", args.only)]
     res: dict[str, dict[str, dict]] = {}
     trace: list = []

@@ -10,12 +10,11 @@ retrieval` scores it (`currency37_replay.Round.score`): both stale readings, fal
 Settings: main and the grid below; the setting is chosen on the development rounds pooled, then read once on the
 held-out ones (bench/results/stale40/ship_rule.md).
 """
-import argparse
 import json
 import sys
 from pathlib import Path
 
-from currency37_replay import Round
+from currency37_replay import Round, parser
 
 from hindsight.embeddings.factory import create_embedder
 from hindsight.read_model import SearchHit
@@ -68,14 +67,8 @@ def cached_p(path: Path):  # type: ignore[no-untyped-def]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("stores")
-    ap.add_argument("dumps")
-    ap.add_argument("out")
-    ap.add_argument("rounds", nargs="+")
-    ap.add_argument("--only", default=None, help="one setting name of the grid (and main)")
+    ap = parser()
     ap.add_argument("--match", default=None, help="only the settings whose name holds this (and main)")
-    ap.add_argument("--trace", default=None, help="write every flag the reading adds here (JSON lines)")
     args = ap.parse_args()
     grid = [g for g in GRID if (args.only is None or g[0] in ("main", args.only))
             and (args.match is None or g[0] == "main" or args.match in g[0])]

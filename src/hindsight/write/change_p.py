@@ -14,17 +14,13 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from hindsight.write import pair_memo
+from hindsight.write.both_ways import model_probabilities
 from hindsight.write.conversions import written_alike
 from hindsight.write.fact_vectors import query_vectors
 from hindsight.write.judge import CUE_FLOOR
-from hindsight.write.pair_features import pair_features
 from hindsight.write.pair_model import CHANGE
-from hindsight.write.pair_readings import reading_features
 from hindsight.write.thresholds import HygieneThresholds
-from hindsight.write.token_align import shared_states
 
 
 def change_probability(thresholds: HygieneThresholds, embedder: Any | None, old_text: str, new_text: str,
@@ -37,13 +33,7 @@ def change_probability(thresholds: HygieneThresholds, embedder: Any | None, old_
     vectors = query_vectors(embedder, thresholds, old_text, new_text)
     query_similarity = None if vectors is None else float(vectors[0] @ vectors[1])
     with pair_memo.scope():
-        old_text, new_text = written_alike(old_text, new_text)
-        features = pair_features(old_text, new_text, similarity, query_similarity)
-        if model.readings:
-            features = np.concatenate([features, reading_features(old_text, new_text)])
-        if model.aligned:
-            features = np.concatenate([features, shared_states().features(old_text, new_text)])
-        return float(model.probabilities(features)[0][CHANGE])
+        return float(model_probabilities(model, *written_alike(old_text, new_text), similarity, query_similarity)[CHANGE])
 
 
 @lru_cache(maxsize=8)
