@@ -34,7 +34,7 @@ import re
 
 from hindsight.safety.redact_documents import document_number
 from hindsight.safety.redact_roles import code_shaped, password_shaped
-from hindsight.safety.redact_turns import answer_label, turns
+from hindsight.safety.redact_turns import answer_label, still_open, turns
 from hindsight.safety.validators import looks_random
 
 Span = tuple[str, int, int]
@@ -98,8 +98,10 @@ def find_answered_values(text: str) -> list[Span]:
         return []
     out: list[Span] = []
     asked: dict[str, int] = {}
+    said: list[tuple[int, int]] = []
     for i, say, end in turns(text, _HEAD):
-        live = sorted((k for k, at in asked.items() if 0 < i - at <= 2), key=lambda k: -asked[k])
+        said.append((say, end))
+        live = sorted((k for k, at in asked.items() if still_open(text, said, at, i)), key=lambda k: -asked[k])
         if live:
             lead = _LEAD.match(text, answer_label(text, say, end), end)  # round 37: a label may open the answer
             m = _VALUE.match(text, lead.end() if lead else say, end)
