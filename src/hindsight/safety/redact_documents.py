@@ -72,3 +72,38 @@ def find_followed_numbers(text: str) -> list[Span]:
         if document_number(m.group("value")) and _NAMED_BEFORE.search(text[max(0, m.start() - _REACH) : m.start()]):
             out.append(("national_id", *m.span("value")))
     return out
+
+
+# Round 40: an identity, health or bank document's number named by its local-language noun - Japanese, Korean and
+# European names (在留カード番号, 運転免許証, 保険証, 여권번호, Steuer-ID, numéro de sécurité sociale, tessera sanitaria ...;
+# 口座番号, 계좌번호, Kontonummer, RIB ...) - then, after at most 14 characters with no digit and no clause break
+# ("の記号番号は", " n."), capitals and digits in up to eight groups with six digits or more: no date, no amount.
+_ID_NOUN = (
+    r"在留カード|個人番号|旅券番号|パスポート番号|運転免許証|免許証番号|保険証|被保険者番号|基礎年金番号|외국인등록번호|여권\s?번호|"
+    r"운전면허(?:증)?\s?번호|건강보험증?\s?번호|(?i:\bSteuer-?ID\b|\bSteuer(?:identifikations)?nummer|"
+    r"\b(?:Sozial|Renten|Kranken)versicherungsnummer|\bVersichertennummer|\bF(?:ü|ue)hrerscheinnummer|\bAusweisnummer|"
+    r"\bnum[ée]ro\s+de\s+s[ée]curit[ée]\s+sociale|\bnum[ée]ro\s+fiscal|\bcarte\s+vitale|\bnum[ée]ro\s+de\s+passeport|"
+    r"\bpermis\s+de\s+conduire|\bn[úu]mero\s+de\s+(?:la\s+)?seguridad\s+social|\bn[úu]mero\s+de\s+pasaporte|"
+    r"\btessera\s+sanitaria|\bnumero\s+di\s+passaporto|\bpatente\s+di\s+guida|\bpaspoortnummer|\bburgerservicenummer|"
+    r"\bnumer\s+dowodu)|(?-i:\bNIR\b)"
+)
+_BANK_NOUN = (r"口座(?:番号)?|계좌\s?(?:번호)?|(?i:\bKontonummer|\bnum[ée]ro\s+de\s+compte|\bn[úu]mero\s+de\s+cuenta|"
+              r"\bconto\s+corrente|\bnumero\s+di\s+conto|\brekeningnummer|\bnumer\s+konta)|(?-i:\bRIB\b)")
+_LOCAL = re.compile(r"(?:(?P<id>" + _ID_NOUN + r")|(?P<bank>" + _BANK_NOUN + r"))"
+                    r"(?:[^\d\n,，.。;；、(（]|(?<=\b[nN])\.|(?<=\b[nN][rRoO])\.){0,14}?"
+                    r"(?P<v>[A-Z0-9]{1,20}(?:[ -][A-Z0-9]{1,12}){0,7})(?![A-Za-z0-9])")
+_GROUP_WORD = re.compile(r"[A-Z]{3,}")
+_LOCAL_DATE = re.compile(r"(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-(?:19|20)\d{2}")
+_AMOUNT_AFTER = re.compile(r"\s*(?:円|원|€|EUR\b|yen\b|won\b|年|月|日|歳|살)")
+
+
+def find_local_numbers(text: str) -> list[Span]:
+    """A document's or an account's number after its local-language noun."""
+    out: list[Span] = []
+    for m in _LOCAL.finditer(text):
+        value = m.group("v")
+        if (sum(ch.isdigit() for ch in value) < 6 or any(_GROUP_WORD.fullmatch(g) for g in re.split("[ -]", value))
+                or _LOCAL_DATE.fullmatch(value) or _AMOUNT_AFTER.match(text, m.end("v"))):
+            continue
+        out.append(("national_id" if m.group("id") else "bank_account", *m.span("v")))
+    return out
