@@ -45,6 +45,16 @@ GONE = [
     ("Numéro de sécurité sociale : 1 85 05 78 006 084 36, pour la mutuelle.", ["1 85 05 78 006 084 36"], ["mutuelle"]),
     ("Tessera sanitaria n. 80380000012345678901, scade nel 2027.", ["80380000012345678901"], ["scade nel 2027"]),
     ("健康保険証の記号番号は 1234-5678 です、来院時に提示。", ["1234-5678"], ["来院時に提示"]),
+    # an account named with what it is for or its bank in brackets, then a colon
+    ("Landlord's account for the rent: 12-3456-7890123-00 (ASB), due on the 1st.", ["7890123"], ["due on the 1st"]),
+    ("Supplier's personal HKD account (HSBC): 004-123456-001. Pay by Friday.", ["123456"], ["Pay by Friday"]),
+    ("My account for the refund: 40218836, sort code 20-45-77.", ["40218836"], ["refund"]),
+    # a record's key names the document in a local language
+    ('{"guest": "Ana Ruiz", "pasaporte": "XDA123456", "room": 12}', ["XDA123456"], ['"room": 12']),
+    ("client: {name: 'Luc Martin', passeport: '19AB12345', nuits: 3}", ["19AB12345"], ["nuits: 3"]),
+    # a home address whose sentence rules out a shop or store named as public
+    ("Mail my W-2 home, not to the store: 88 Oak Street, Apt 4, Portland OR 97205.", ["88 Oak Street"], ["W-2"]),
+    ("寄到我家，不是门店：成都市武侯区玉林南路12号4栋2单元501室。", ["玉林南路12号"], ["寄到我家"]),
     # a seed phrase written out without quotes, its wallet named earlier in the line
     (f"dad: I put the bitcoin wallet recovery words on the back of the calendar, here they are in case it gets lost: {_WORDS_12}\nme: please delete",
      ["velvet orbit", "ember alpine"], ["calendar"]),
@@ -67,6 +77,10 @@ KEEP = [
     # a document noun's date, a room number
     ("在留カード番号の更新は 2025-04-01 まで。", ["2025-04-01"]),
     ("Kontonummer siehe Rechnung vom 12.03.2024, danke.", ["12.03.2024"]),
+    # a cloud or a customer account is no bank account; a store's address stays when only the warehouse is ruled out
+    ("AWS account (prod): 123456789012, region us-east-1.", ["123456789012"]),
+    ("Customer account (portal): 4402187734, log in to see invoices.", ["4402187734"]),
+    ("Visit the store, not the warehouse: 12 Dock Road, open 9-5.", ["12 Dock Road"]),
     # a plain sentence of a wallet's line with prose words is no seed phrase
     ("the wallet app says: back up your words now and keep them in a safe place at home", ["back up your words"]),
 ]
