@@ -30,11 +30,14 @@ _NUMBER = re.compile(r"[A-Z]{0,4}\d[A-Z0-9]{4,19}|\d{6}(?:19|20)\d{9}[\dX]")
 _KEY_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # A key's words that name an identity document (one word, or a pair: "driver license", "residence permit").
 _DOCUMENT_WORDS = {"passport", "dni", "nie", "nif", "curp", "cedula", "nric", "hkid", "nino", "pesel", "bsn", "aadhaar",
-                   "personalausweis", "reisepass", "tfn"}
+                   "personalausweis", "reisepass", "tfn",
+                   # round 40: the passport's and the identity card's local names
+                   "pasaporte", "passeport", "passaporto", "paspoort", "paszport", "ausweis", "ausweisnummer", "passnummer"}
 _DOCUMENT_PAIRS = ({"driver", "license"}, {"driver", "licence"}, {"driving", "licence"}, {"driving", "license"},
                    {"residence", "permit"}, {"work", "permit"}, {"travel", "permit"}, {"return", "permit"},
                    {"green", "card"}, {"national", "insurance"}, {"tax", "file"})
-_DOCUMENT_HAN = re.compile(r"护照|回乡证|通行证|台胞证|旅行证|居留证|居留许可|驾驶证|驾照|军官证|绿卡")
+_DOCUMENT_HAN = re.compile(r"护照|回乡证|通行证|台胞证|旅行证|居留证|居留许可|驾驶证|驾照|军官证|绿卡|"
+                           r"パスポート|旅券|在留カード|運転免許|マイナンバー|여권|외국인등록|운전면허|주민등록")  # round 40: JP / KR
 
 
 def document_number(value: str) -> bool:
