@@ -45,6 +45,12 @@ GONE = [
     ("Numéro de sécurité sociale : 1 85 05 78 006 084 36, pour la mutuelle.", ["1 85 05 78 006 084 36"], ["mutuelle"]),
     ("Tessera sanitaria n. 80380000012345678901, scade nel 2027.", ["80380000012345678901"], ["scade nel 2027"]),
     ("健康保険証の記号番号は 1234-5678 です、来院時に提示。", ["1234-5678"], ["来院時に提示"]),
+    # a permit's number right after "号码" (the label decides, not the check character)
+    ("居住证号码 440300199001011234，租房合同要用。", ["440300199001011234"], ["租房合同"]),
+    ("台胞证号码：44030019900101123X，下周来厂里。", ["44030019900101123X"], ["下周来厂里"]),
+    # a keypad code answered with its "#"
+    ("sam: what's the door code again\nkim: why\nsam: locked out lol\nkim: 5519#\nsam: ty", ["5519"], ["locked out"]),
+    ("阿姨：单元门密码多少？\n我：8830#，按完等一下", ["8830"], ["按完等一下"]),
     # an account named with what it is for or its bank in brackets, then a colon
     ("Landlord's account for the rent: 12-3456-7890123-00 (ASB), due on the 1st.", ["7890123"], ["due on the 1st"]),
     ("Supplier's personal HKD account (HSBC): 004-123456-001. Pay by Friday.", ["123456"], ["Pay by Friday"]),
@@ -81,6 +87,10 @@ KEEP = [
     ("AWS account (prod): 123456789012, region us-east-1.", ["123456789012"]),
     ("Customer account (portal): 4402187734, log in to see invoices.", ["4402187734"]),
     ("Visit the store, not the warehouse: 12 Dock Road, open 9-5.", ["12 Dock Road"]),
+    # a local document noun before a date, an amount or a count; NIR as near-infrared
+    ("運転免許証の交付日 20240401、更新は5年後。", ["20240401"]),
+    ("계좌 이체 내역 202411 건수 확인", ["202411"]),
+    ("The NIR sensor model ABC123456 ships in May.", ["ABC123456"]),
     # a plain sentence of a wallet's line with prose words is no seed phrase
     ("the wallet app says: back up your words now and keep them in a safe place at home", ["back up your words"]),
 ]
