@@ -114,9 +114,11 @@ def find_answered_values(text: str) -> list[Span]:
         if live:
             lead = _LEAD.match(text, answer_label(text, say, end), end)  # round 37: a label may open the answer
             m = _VALUE.match(text, lead.end() if lead else say, end)
-            kind = next((k for k in live if m and _fits(k, m.group("v"))), None)
+            value = m.group("v") if m else ""
+            value = value[:-1] if value[-1:] in ("#", "＃") and value[:-1].isdigit() else value  # round 40: "8830#"
+            kind = next((k for k in live if m and _fits(k, value)), None)
             if m is not None and kind is not None:
-                out.append((kind, *m.span("v")))
+                out.append((kind, m.start("v"), m.start("v") + len(value)))
                 del asked[kind]
                 continue
         for kind in _asked(text[say:end], text):

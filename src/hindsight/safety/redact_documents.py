@@ -88,7 +88,7 @@ _ID_NOUN = (
     r"\bnum[ée]ro\s+de\s+s[ée]curit[ée]\s+sociale|\bnum[ée]ro\s+fiscal|\bcarte\s+vitale|\bnum[ée]ro\s+de\s+passeport|"
     r"\bpermis\s+de\s+conduire|\bn[úu]mero\s+de\s+(?:la\s+)?seguridad\s+social|\bn[úu]mero\s+de\s+pasaporte|"
     r"\btessera\s+sanitaria|\bnumero\s+di\s+passaporto|\bpatente\s+di\s+guida|\bpaspoortnummer|\bburgerservicenummer|"
-    r"\bnumer\s+dowodu)|(?-i:\bNIR\b)"
+    r"\bnumer\s+dowodu)"
 )
 _BANK_NOUN = (r"口座(?:番号)?|계좌\s?(?:번호)?|(?i:\bKontonummer|\bnum[ée]ro\s+de\s+compte|\bn[úu]mero\s+de\s+cuenta|"
               r"\bconto\s+corrente|\bnumero\s+di\s+conto|\brekeningnummer|\bnumer\s+konta)|(?-i:\bRIB\b)")
@@ -96,8 +96,8 @@ _LOCAL = re.compile(r"(?:(?P<id>" + _ID_NOUN + r")|(?P<bank>" + _BANK_NOUN + r")
                     r"(?:[^\d\n,，.。;；、(（]|(?<=\b[nN])\.|(?<=\b[nN][rRoO])\.){0,14}?"
                     r"(?P<v>[A-Z0-9]{1,20}(?:[ -][A-Z0-9]{1,12}){0,7})(?![A-Za-z0-9])")
 _GROUP_WORD = re.compile(r"[A-Z]{3,}")
-_LOCAL_DATE = re.compile(r"(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-(?:19|20)\d{2}")
-_AMOUNT_AFTER = re.compile(r"\s*(?:円|원|€|EUR\b|yen\b|won\b|年|月|日|歳|살)")
+_LOCAL_DATE = re.compile(r"(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-(?:19|20)\d{2}|(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
+_AMOUNT_AFTER = re.compile(r"(?i)\s*(?:円|원|€|EUR\b|yen\b|won\b|年|月|日|歳|살|년|개|명|건|件|人|回)")
 
 
 def find_local_numbers(text: str) -> list[Span]:

@@ -24,7 +24,7 @@ _ASKS = re.compile(code_noun_pattern() + r"|(?i:\b(?:pin|passcode)\b)")
 _HEAD = re.compile(r"\s*(?:\[[^\]\n]{1,20}\]\s*)?(?:[\w\u4e00-\u9fff][\w\u4e00-\u9fff .'-]{0,20}\s*[:：]|[-–—*•>])?\s*")
 _LEAD = r"(?:(?:it'?s|it\s+is|that'?s|here(?:'s|\s+is)?(?:\s+it)?|sure|ok(?:ay)?|yes|yep|the\s+code\s+is|code\s+is|是|就是|给你|好的?|嗯)\s*[:：,，]?\s*){0,2}"
 _ANSWER = re.compile(r"(?i)" + _LEAD + r"[\"'“]?(?P<v>\d(?:[ -]\d){3,7}|\d{3}[ -]\d{3}|\d{4,8})[\"'”]?"
-                     r"(?=\s*(?:$|[,，.。!！;；]|\s[-–—]\s))")
+                     r"[#＃]?(?=\s*(?:$|[,，.。!！;；]|\s[-–—]\s))")  # round 40: a keypad's code keyed with "#" ("5519#")
 _UNIT_AFTER = re.compile(r"(?i)\s*(?:位|个|次|分钟|秒|小时|天|年|元|号|%|digits?\b|minutes?\b|mins?\b|seconds?\b|hours?\b|days?\b|"
                          r"people\b|items\b|times\b|reps\b)")
 
