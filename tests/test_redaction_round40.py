@@ -4,10 +4,13 @@ our own (none copied from a set).
 Misses: a secret given as the answer several turns after the question in a chat, the turns between only stalling
 ("one sec", "稍等", "found it" - no number, no new question); a bank account asked for in a chat and answered; an
 identity, health or bank document's number named by a local-language noun (在留カード, 運転免許証番号, 여권번호, 계좌번호,
-口座番号, Steuer-ID, Kontonummer, numéro de sécurité sociale, tessera sanitaria ...); a seed phrase written out without
-quotes after a wallet named earlier in its line.
+口座番号, Steuer-ID, Kontonummer, numéro de sécurité sociale, tessera sanitaria ...) or a record key in a local language
+(pasaporte, passeport); a ZH permit's number after 号码 with a wrong check character; a keypad code answered with "#";
+an account named with what it is for or its bank in brackets; a home address ruling out a store (不是门店); a seed
+phrase written out without quotes after a wallet named earlier in its line or the line before.
 Look-alikes that stay: a turn with a number or a new question between closes the request; the asker's own later turn
-after stalls is no answer; a document noun's date or a room number stays.
+after stalls is no answer; a document noun's date or count, a cloud's or a customer's account, a store's address
+ruling out only a warehouse stay.
 """
 
 from __future__ import annotations
