@@ -24,6 +24,12 @@ def rows(path: Path | str) -> list[dict]:
     return [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
 
 
+def replaced(set_dir: Path) -> set[str]:
+    """The set's memory ids that a later memory of the set names as replaced (`replaces`: one id or a list)."""
+    return {x for m in rows(set_dir / "retrieval/memories.jsonl")
+            for x in ([m["replaces"]] if isinstance(m.get("replaces"), str) else m.get("replaces") or [])}
+
+
 def when(m: dict, default: datetime) -> datetime:
     """A memory's `event_time` (naive read as UTC), or `default` when the writer gave none."""
     t = m.get("event_time")

@@ -16,7 +16,8 @@ import os
 import sys
 from pathlib import Path
 
-from blind_store import build, now_for, open_copy, rows
+from blind_store import build, now_for, open_copy, replaced, rows
+from xling32_eval import read_row
 
 from hindsight.embeddings.factory import create_embedder
 
@@ -52,24 +53,10 @@ def main() -> None:
         inv = {v: k for k, v in ids.items()}
         eng, deep = open_copy(stores / rnd, emb), open_copy(stores / rnd, emb)
         now = now_for(where)
-        replaced = {x for m in rows(where / "retrieval/memories.jsonl")
-                    for x in ([m["replaces"]] if isinstance(m.get("replaces"), str) else m.get("replaces") or [])}
+        gone = replaced(where)
         with open(out / f"{variant}_{rnd}.jsonl", "w", encoding="utf-8") as f:
             for line, q in enumerate(rows(where / "retrieval/queries.jsonl")):
-                hs = eng.search(q["query"], namespace="r", top_k=5, now=now)
-                got = [inv.get(h.memory.id) for h in hs]
-                rel = set(q["relevant"])
-                row = {"round": rnd, "line": line, "cat": q["category"], "query": q["query"],
-                       "hit": bool(rel & set(got)), "returned": got,
-                       "current": [h.current for h in hs], "status": [h.memory.status.value for h in hs],
-                       "false_flags": [g for g, h in zip(got, hs, strict=True) if not h.current and g not in replaced]}
-                if q.get("stale"):
-                    ranks = {g: (k, h.memory.status.value, h.current) for k, (g, h) in enumerate(zip(got, hs, strict=True))}
-                    best = min([ranks[x][0] for x in rel if x in ranks], default=99)
-                    st = set(q["stale"]) - rel
-                    row["stale_current"] = any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best) for x in st)
-                    row["stale_current_flag"] = any(
-                        x in ranks and ((ranks[x][1] == "active" and ranks[x][2]) or ranks[x][0] < best) for x in st)
+                row = read_row(eng, rnd, line, q, inv, gone, now, with_status=True)
                 if DEEP:  # RETR_DEEP=0: the harness's readings only (variants, round 30)
                     row["where"] = readings(deep, q, ids, now)
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")

