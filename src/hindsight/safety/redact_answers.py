@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import re
 
+from hindsight.safety.redact_cues import MONEY_CONTEXT
 from hindsight.safety.redact_documents import document_number
 from hindsight.safety.redact_roles import code_shaped, password_shaped
-from hindsight.safety.redact_turns import answer_label, turns
+from hindsight.safety.redact_turns import answer_label, still_open, turns
 from hindsight.safety.validators import looks_random
 
 Span = tuple[str, int, int]
@@ -47,6 +48,9 @@ _ASKED: tuple[tuple[str, re.Pattern[str]], ...] = (
                                r"身份证号|证件号|"
                                # round 39: a health card's number
                                r"\b(?:medicare|medicaid|nhs|health\s+(?:card|insurance|id))\s*(?:card\s*)?(?:number|no\b|#)|医保卡号|社保卡号|医保号")),
+    # round 40: a bank account asked for, in a text about a bank or money moving (``redact_cues.MONEY_CONTEXT``)
+    ("bank_account", re.compile(r"(?i)\b(?:bank\s+)?account\s*(?:number|no\b|#)|\bacct\b|(?<![A-Za-z])A/C\b|银行卡号|[账帐][号户]|户头|"
+                                r"口座|계좌")),
     ("password", re.compile(r"(?i)(?<![\w-])(?:password|passcode|passwd|pwd|pw|(?-i:PIN))(?![\w-])|密码|口令")),
 )
 # A code a phone received, named by 码 alone: a QR code (二维码), a barcode (条码), a password (密码) or a postcode is none.
@@ -64,6 +68,7 @@ _VALUE = re.compile(r"[\"'“‘]?(?P<v>[^\s\"'”’，。,；;！!？?、：:\
                     r"(?=(?:\s+(?:lol|lmao|haha+|hehe|btw|tho|xd|哈哈+|嘿嘿))?\s*(?:$|[,，。!！;；]|[.](?:\s|$)|\s[-–—(（]))")
 _CARD = re.compile(r"\d{4}(?:[ -]?\d{2,6}){1,4}")
 _GROUPED_ID = re.compile(r"\d{3,4}(?: \d{1,6}){2,3}")
+_ACCOUNT = re.compile(r"\d+(?:[ -]\d+){0,5}")
 _ID = re.compile(r"[A-Z]{0,5}\d{6,18}[A-Z0-9]{0,6}|\d{17}[\dXx]")
 
 
@@ -76,17 +81,21 @@ def _fits(kind: str, value: str) -> bool:
     if kind == "national_id":
         grouped = bool(_GROUPED_ID.fullmatch(value)) and 8 <= len(digits) <= 14  # round 39: "2953 71840 1", "485 777 3456"
         return bool(_ID.fullmatch(value)) and 6 <= len(value) <= 24 or document_number(value) or grouped  # round 38: C7XK2P9R4
+    if kind == "bank_account":
+        return bool(_ACCOUNT.fullmatch(value)) and 6 <= len(digits) <= 20
     if kind == "otp":
         return value.isdigit() and code_shaped(value)
     return password_shaped(value) or (value.isdigit() and 4 <= len(value) <= 8 and code_shaped(value))
 
 
-def _asked(turn: str) -> list[str]:
+def _asked(turn: str, text: str) -> list[str]:
     """The kinds of secret a turn asks for, most specific first."""
     if _NOT_SECRET.search(turn):
         return []
     asking = _ASKING.search(turn) is not None
     kinds = [kind for kind, noun in _ASKED if (m := noun.search(turn)) and (asking or len(turn.strip(" ?？。.")) <= m.end() - m.start() + 4)]
+    if "bank_account" in kinds and not any(c.search(text) for c in MONEY_CONTEXT):
+        kinds.remove("bank_account")
     if _RECEIVED_CODE.search(turn):
         kinds.append("otp")
     return kinds
@@ -98,17 +107,21 @@ def find_answered_values(text: str) -> list[Span]:
         return []
     out: list[Span] = []
     asked: dict[str, int] = {}
+    said: list[tuple[int, int]] = []
     for i, say, end in turns(text, _HEAD):
-        live = sorted((k for k, at in asked.items() if 0 < i - at <= 2), key=lambda k: -asked[k])
+        said.append((say, end))
+        live = sorted((k for k, at in asked.items() if still_open(text, said, at, i)), key=lambda k: -asked[k])
         if live:
             lead = _LEAD.match(text, answer_label(text, say, end), end)  # round 37: a label may open the answer
             m = _VALUE.match(text, lead.end() if lead else say, end)
-            kind = next((k for k in live if m and _fits(k, m.group("v"))), None)
+            value = m.group("v") if m else ""
+            value = value[:-1] if value[-1:] in ("#", "＃") and value[:-1].isdigit() else value  # round 40: "8830#"
+            kind = next((k for k in live if m and _fits(k, value)), None)
             if m is not None and kind is not None:
-                out.append((kind, *m.span("v")))
+                out.append((kind, m.start("v"), m.start("v") + len(value)))
                 del asked[kind]
                 continue
-        for kind in _asked(text[say:end]):
+        for kind in _asked(text[say:end], text):
             asked[kind] = i
     return out
 

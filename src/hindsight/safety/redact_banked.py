@@ -8,12 +8,17 @@
   人民币户是, 港币账户, 外币户, 另一个一般户是) and then the number; "the savings one is" / "另一个是" - an account said
   as "one" - only where the text already names an account number before it.
 
+- *what it is for, or its bank in brackets* (round 40): "account for the rent: ...", "HKD account (HSBC): ...", in a
+  text about a bank or money moving; a cloud's, a customer's or a member's account is none.
+
 A phone's cue right before the number (call, tel, 电话) wins; an order, invoice or tracking number's label does too.
 """
 
 from __future__ import annotations
 
 import re
+
+from hindsight.safety.redact_cues import MONEY_CONTEXT
 
 Span = tuple[str, int, int]
 
@@ -51,6 +56,15 @@ _NUMBER_RE = re.compile(_NUMBER)
 _PHONE_SHAPE = re.compile(r"(?:400|800)\d{7}|1[3-9]\d{9}|\d{3}-\d{3,4}-\d{4}")
 
 
+# Round 40: an account named with what it is for or its bank in brackets, then a colon ("Landlord's account for the rent:
+# 12-3456-...", "personal HKD account (HSBC): 004-...", "my account for the refund: 40218836"), in a text about a bank
+# or money moving (``redact_cues.MONEY_CONTEXT``); a cloud's, a customer's or a member's account is none.
+_NAMED_ACCOUNT = re.compile(r"(?i)\b(?:account|acct|a/c)(?:\s*[(（][^)）\n]{1,30}[)）]|\s+for\s+[^\n\d:：,，.。]{1,24}?)\s*[:：]\s*"
+                            r"(?P<value>\d(?:[ -]?\d){5,29})(?![A-Za-z0-9_-]|[.,]\d)")
+_NOT_BANK = re.compile(r"(?i)\b(?:aws|gcp|azure|cloud|customer|client|portal|member(?:ship)?|loyalty|user|login|game|prod|"
+                       r"staging|project|tenant|service|utility|utilities)\b")
+
+
 def _turn(text: str, pos: int) -> tuple[int, int]:
     lo = text.rfind("\n", 0, pos) + 1
     hi = text.find("\n", pos)
@@ -67,6 +81,10 @@ def find_banked_accounts(text: str) -> list[Span]:
         if (money[lo] and not _NOT_ACCOUNT.search(text, max(lo, m.start() - 20), m.start())
                 and not _PHONE_SHAPE.fullmatch(m.group("value").replace(" ", "") if "-" not in m.group("value") else m.group("value"))):
             out.append(("bank_account", *m.span("value")))
+    if any(c.search(text) for c in MONEY_CONTEXT):
+        for m in _NAMED_ACCOUNT.finditer(text):
+            if not _NOT_BANK.search(text, max(0, m.start() - 24), m.start("value")):
+                out.append(("bank_account", *m.span("value")))
     for m in _NUMBER_RE.finditer(text):
         before = text[max(0, m.start() - 40) : m.start()]
         if _KIND_LABEL.search(before):

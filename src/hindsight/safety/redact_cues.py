@@ -278,6 +278,7 @@ _ROUTING = re.compile(r"(?i)\b(?:routing|ABA|RTN)(?:\s+(?:no\.?|number|#))?" + _
 # writers that wrote one listed it as a secret).
 _CN_BANK_CODE = re.compile(r"(?i)(?:联行号|支付系统行号|大额行号|\bCNAPS(?:\s+(?:code|no\.?|number))?)" + _SEP + r"(?P<value>\d{12})(?!\d)")
 _ACCOUNT = re.compile(_ACCOUNT_CUE + _SEP + r"(?P<value>\d(?:[ -]?\d){7,29})(?![\d-])")
+MONEY_CONTEXT = (_BANK_CONTEXT, _PAYMENT_CONTEXT)  # also read by ``redact_answers`` (an account asked for in a chat)
 _CLOUD_ACCOUNT = re.compile(r"(?i)aws|gcp|azure|阿里云|腾讯云|华为云|云|project|tenant|租户|项目")
 _CARD_WORD = re.compile(r"(?i)卡|card")
 

@@ -30,11 +30,14 @@ _NUMBER = re.compile(r"[A-Z]{0,4}\d[A-Z0-9]{4,19}|\d{6}(?:19|20)\d{9}[\dX]")
 _KEY_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # A key's words that name an identity document (one word, or a pair: "driver license", "residence permit").
 _DOCUMENT_WORDS = {"passport", "dni", "nie", "nif", "curp", "cedula", "nric", "hkid", "nino", "pesel", "bsn", "aadhaar",
-                   "personalausweis", "reisepass", "tfn"}
+                   "personalausweis", "reisepass", "tfn",
+                   # round 40: the passport's and the identity card's local names
+                   "pasaporte", "passeport", "passaporto", "paspoort", "paszport", "ausweis", "ausweisnummer", "passnummer"}
 _DOCUMENT_PAIRS = ({"driver", "license"}, {"driver", "licence"}, {"driving", "licence"}, {"driving", "license"},
                    {"residence", "permit"}, {"work", "permit"}, {"travel", "permit"}, {"return", "permit"},
                    {"green", "card"}, {"national", "insurance"}, {"tax", "file"})
-_DOCUMENT_HAN = re.compile(r"护照|回乡证|通行证|台胞证|旅行证|居留证|居留许可|驾驶证|驾照|军官证|绿卡")
+_DOCUMENT_HAN = re.compile(r"护照|回乡证|通行证|台胞证|旅行证|居留证|居留许可|驾驶证|驾照|军官证|绿卡|"
+                           r"パスポート|旅券|在留カード|運転免許|マイナンバー|여권|외국인등록|운전면허|주민등록")  # round 40: JP / KR
 
 
 def document_number(value: str) -> bool:
@@ -71,4 +74,39 @@ def find_followed_numbers(text: str) -> list[Span]:
     for m in _LEAD_NUMBER.finditer(text):
         if document_number(m.group("value")) and _NAMED_BEFORE.search(text[max(0, m.start() - _REACH) : m.start()]):
             out.append(("national_id", *m.span("value")))
+    return out
+
+
+# Round 40: an identity, health or bank document's number named by its local-language noun - Japanese, Korean and
+# European names (在留カード番号, 運転免許証, 保険証, 여권번호, Steuer-ID, numéro de sécurité sociale, tessera sanitaria ...;
+# 口座番号, 계좌번호, Kontonummer, RIB ...) - then, after at most 14 characters with no digit and no clause break
+# ("の記号番号は", " n."), capitals and digits in up to eight groups with six digits or more: no date, no amount.
+_ID_NOUN = (
+    r"在留カード|個人番号|旅券番号|パスポート番号|運転免許証|免許証番号|保険証|被保険者番号|基礎年金番号|외국인등록번호|여권\s?번호|"
+    r"운전면허(?:증)?\s?번호|건강보험증?\s?번호|(?i:\bSteuer-?ID\b|\bSteuer(?:identifikations)?nummer|"
+    r"\b(?:Sozial|Renten|Kranken)versicherungsnummer|\bVersichertennummer|\bF(?:ü|ue)hrerscheinnummer|\bAusweisnummer|"
+    r"\bnum[ée]ro\s+de\s+s[ée]curit[ée]\s+sociale|\bnum[ée]ro\s+fiscal|\bcarte\s+vitale|\bnum[ée]ro\s+de\s+passeport|"
+    r"\bpermis\s+de\s+conduire|\bn[úu]mero\s+de\s+(?:la\s+)?seguridad\s+social|\bn[úu]mero\s+de\s+pasaporte|"
+    r"\btessera\s+sanitaria|\bnumero\s+di\s+passaporto|\bpatente\s+di\s+guida|\bpaspoortnummer|\bburgerservicenummer|"
+    r"\bnumer\s+dowodu)"
+)
+_BANK_NOUN = (r"口座(?:番号)?|계좌\s?(?:번호)?|(?i:\bKontonummer|\bnum[ée]ro\s+de\s+compte|\bn[úu]mero\s+de\s+cuenta|"
+              r"\bconto\s+corrente|\bnumero\s+di\s+conto|\brekeningnummer|\bnumer\s+konta)|(?-i:\bRIB\b)")
+_LOCAL = re.compile(r"(?:(?P<id>" + _ID_NOUN + r")|(?P<bank>" + _BANK_NOUN + r"))"
+                    r"(?:[^\d\n,，.。;；、(（]|(?<=\b[nN])\.|(?<=\b[nN][rRoO])\.){0,14}?"
+                    r"(?P<v>[A-Z0-9]{1,20}(?:[ -][A-Z0-9]{1,12}){0,7})(?![A-Za-z0-9])")
+_GROUP_WORD = re.compile(r"[A-Z]{3,}")
+_LOCAL_DATE = re.compile(r"(?:19|20)\d{2}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-(?:19|20)\d{2}|(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
+_AMOUNT_AFTER = re.compile(r"(?i)\s*(?:円|원|€|EUR\b|yen\b|won\b|年|月|日|歳|살|년|개|명|건|件|人|回)")
+
+
+def find_local_numbers(text: str) -> list[Span]:
+    """A document's or an account's number after its local-language noun."""
+    out: list[Span] = []
+    for m in _LOCAL.finditer(text):
+        value = m.group("v")
+        if (sum(ch.isdigit() for ch in value) < 6 or any(_GROUP_WORD.fullmatch(g) for g in re.split("[ -]", value))
+                or _LOCAL_DATE.fullmatch(value) or _AMOUNT_AFTER.match(text, m.end("v"))):
+            continue
+        out.append(("national_id" if m.group("id") else "bank_account", *m.span("v")))
     return out

@@ -308,6 +308,7 @@ _ADDRESS_LABEL_END = re.compile(r"(?i)(?:\baddress(?:\s+is)?|(?:的)?(?:地址|�
 # A workplace named only to rule it out: "not the warehouse", "rather than the office", "instead of our store", "不是公司".
 RULED_OUT = re.compile(r"(?i)(?:\b(?:not|rather\s+than|instead\s+of)\s+(?:to\s+|at\s+)?(?:the|my|our|your|his|her|their)?\s*|"
                        r"(?:不是|别寄到?|不要寄到?|而不是)\s*)\Z")
+_RULED_OUT_HAN = re.compile(r"而?不是|别寄到?|不要寄到?")
 
 
 def public_address(text: str, start: int, end: int) -> bool:
@@ -317,7 +318,10 @@ def public_address(text: str, start: int, end: int) -> bool:
     clause = clause[: region.start()] if region else clause
     org = _ORG_BEFORE.search(clause)
     org = None if org is None or RULED_OUT.search(clause, 0, org.start()) else org  # round 39: "not the warehouse:"
-    if (_PUBLIC_ADDRESS_BEFORE.search(clause) or org) and not _PERSONAL.search(_segment(clause)):
+    venue = _PUBLIC_ADDRESS_BEFORE.search(clause)
+    if venue is not None and (RULED_OUT.search(clause, 0, venue.start()) or _RULED_OUT_HAN.match(venue.group(0))):
+        venue = None  # round 40: "home, not the store: ...", "寄到我家，不是门店：..." (the venue's words took 不是 along)
+    if (venue or org) and not _PERSONAL.search(_segment(clause)):
         return True
     if _PUBLISHED_BEFORE.search(clause) and not _PERSONAL.search(clause) and not _NEGATED.search(clause):
         return True

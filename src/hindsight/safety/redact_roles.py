@@ -342,7 +342,8 @@ _DOC_WORD = re.compile(
     r"\bPPS(?:N|\s+(?:no\.?|number))?|\bmedicare(?:\s+(?:card\s+)?(?:no\.?|number))?|\b(?:driver'?s?|driving|provisional|learner'?s?)\s+licen[cs]e(?:\s+(?:no\.?|number|#))?|"
     r"\b(?:national|resident|citizen)\s+ID\b(?:\s+(?:no\.?|number|#))?|\b(?:residence|work|resident)\s+permit(?:\s+(?:no\.?|number|#))?|\bvisa\s+(?:no\.?|number|#)|\bnational\s+insurance(?:\s+(?:no\.?|number))?|"
     r"\b(?:social\s+insurance|health\s+insurance|tax\s+file|personal\s+public\s+service)\s+number|"
-    r"(?:居民)?身份证(?:号码?)?|护照(?:号码?)?|回乡证|港澳(?:台)?(?:居民)?(?:来往)?(?:内地)?通行证|台胞证|居留许可|居住证|驾驶证(?:号码?)?|驾照(?:号码?)?|"
+    # round 40: every document's 号 / 号码 is part of its label (a wrong check character right after it is still the number)
+    r"(?:(?:居民)?身份证|护照|回乡证|港澳(?:台)?(?:居民)?(?:来往)?(?:内地)?通行证|台胞证|居留许可|居住证|驾驶证|驾照)(?:号码?)?|"
     r"社保(?:卡)?号|医保(?:卡)?号|证件号(?:码)?)"
 )
 _DOC_BRIDGE = re.compile(r"[^\n\d.;!?。；！？]{0,20}?(?:[,，:：]|\bis\b|\bwas\b|是|为|\bno\.?|#)?\s*")

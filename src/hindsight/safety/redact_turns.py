@@ -24,7 +24,7 @@ _ASKS = re.compile(code_noun_pattern() + r"|(?i:\b(?:pin|passcode)\b)")
 _HEAD = re.compile(r"\s*(?:\[[^\]\n]{1,20}\]\s*)?(?:[\w\u4e00-\u9fff][\w\u4e00-\u9fff .'-]{0,20}\s*[:：]|[-–—*•>])?\s*")
 _LEAD = r"(?:(?:it'?s|it\s+is|that'?s|here(?:'s|\s+is)?(?:\s+it)?|sure|ok(?:ay)?|yes|yep|the\s+code\s+is|code\s+is|是|就是|给你|好的?|嗯)\s*[:：,，]?\s*){0,2}"
 _ANSWER = re.compile(r"(?i)" + _LEAD + r"[\"'“]?(?P<v>\d(?:[ -]\d){3,7}|\d{3}[ -]\d{3}|\d{4,8})[\"'”]?"
-                     r"(?=\s*(?:$|[,，.。!！;；]|\s[-–—]\s))")
+                     r"[#＃]?(?=\s*(?:$|[,，.。!！;；]|\s[-–—]\s))")  # round 40: a keypad's code keyed with "#" ("5519#")
 _UNIT_AFTER = re.compile(r"(?i)\s*(?:位|个|次|分钟|秒|小时|天|年|元|号|%|digits?\b|minutes?\b|mins?\b|seconds?\b|hours?\b|days?\b|"
                          r"people\b|items\b|times\b|reps\b)")
 
@@ -59,6 +59,33 @@ def turns(text: str, head: re.Pattern[str]) -> Iterator[tuple[int, int, int]]:
         yield i, (m.end() if m else start), end
 
 
+# Round 40: a request stays open past the two turns after it - up to five - while every turn between only stalls ("one
+# sec", "found it", "稍等", "why": short, no digit, no question of its own), and the answer is not the asker's own turn.
+_STALL_REACH = 5
+_STALL_LEN = 60
+_SPEAKER = re.compile(r"\s*(?:\[[^\]\n]{1,20}\]\s*)?(?P<s>[@\w\u4e00-\u9fff][\w\u4e00-\u9fff .'-]{0,20}?)\s*[:：]")
+
+
+def _speaker(text: str, say: int) -> str:
+    start = text.rfind("\n", 0, say) + 1
+    m = _SPEAKER.match(text, start, say)
+    return m.group("s").strip().lower() if m else ""
+
+
+def still_open(text: str, said: list[tuple[int, int]], at: int, i: int) -> bool:
+    """Is the request made in turn `at` still open at turn `i`? `said` holds each turn's (start of what is said, end)
+    up to turn `i`: the next two turns always; up to five when the turns between only stall and another speaker answers."""
+    if not 0 < i - at <= _STALL_REACH:
+        return False
+    if i - at <= 2:
+        return True
+    asker = _speaker(text, said[at][0])
+    if asker and asker == _speaker(text, said[i][0]):
+        return False
+    return all(end - say <= _STALL_LEN and not any(ch.isdigit() or ch in "?？" for ch in text[say:end])
+               for say, end in said[at + 1 : i])
+
+
 def _names_code(text: str, start: int, end: int) -> bool:
     m = _ASKS.search(text, start, end)
     return m is not None and not not_secret_code(text, m.start())
@@ -70,8 +97,10 @@ def find_turn_codes(text: str) -> list[Span]:
         return []
     out: list[Span] = []
     asked_at = -10
+    said: list[tuple[int, int]] = []
     for i, say, end in turns(text, _HEAD):
-        if 0 < i - asked_at <= 2:
+        said.append((say, end))
+        if still_open(text, said, asked_at, i):
             m = _ANSWER.match(text, say, end) or _ANSWER.match(text, answer_label(text, say, end), end)
             if m is not None:
                 digits = re.sub(r"\D", "", m.group("v"))
