@@ -54,8 +54,8 @@ def main() -> None:
     print("shipped top 10:", fmt(base))
     if "--apply" in sys.argv:
         variant = tuple(json.loads(Path(sys.argv[sys.argv.index("--apply") + 1]).read_text()))
-        applied = summary([(q, run(q, s, variant)) for q, s in rows])  # type: ignore[arg-type]
-        changed = sum(1 for q, s in rows if run(q, s, variant)[:10] != q["base"][:10])  # type: ignore[arg-type]
+        applied = summary([(q, run(q, s, variant)) for q, s in rows])
+        changed = sum(1 for q, s in rows if run(q, s, variant)[:10] != q["base"][:10])
         print("applied", variant, fmt(applied), "questions whose top 10 changed:", changed)
         if "--out" in sys.argv:
             Path(sys.argv[sys.argv.index("--out") + 1]).write_text(json.dumps({

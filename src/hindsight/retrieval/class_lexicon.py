@@ -4,7 +4,7 @@ A question about a speaker's *class* of things ("What activities does Melanie pa
 like?", "Nate 养了什么宠物？") is answered by turns that name an *instance* ("I'm off to go swimming with the kids",
 "surfing and riding the waves"), which the encoder places far from the question. This table maps a class word of
 the question to common instance words, English and Chinese, hand-written (no LLM, no download); the words are
-searched by BM25 over the named speaker's turns (`retrieval/instance_list.py`). The FTS index stems English
+searched by BM25 over the named speaker's turns (search step 6d, `expansion.fuse_words`). The FTS index stems English
 (porter), so one form of a word matches its inflections; Chinese words are segmented like the stored text.
 """
 
