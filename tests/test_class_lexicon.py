@@ -1,13 +1,14 @@
 """Class -> instance words for list questions (retrieval/class_lexicon.py, search step 6d; issue 14, round 40):
-which questions ask for a list of a class, which words are searched, that the step is off by default, and that a
-named speaker's turn about an instance reaches the top 10 when it is on."""
+which questions ask for a list of a class, which words are searched, its default, and that a named speaker's
+turn about an instance reaches the top 10 when it is on."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from chat_turns import chat_turns
 from pydantic import ValidationError
 
 from hindsight.config import HindsightSettings, RetrievalSettings
@@ -41,8 +42,8 @@ def test_instance_words_of_the_class_leave_out_the_questions_words() -> None:
     assert "乌龟" in instance_words("Nate 养了哪些宠物？")
 
 
-def test_off_by_default_and_a_bad_weight_names_the_field() -> None:
-    assert RetrievalSettings().instance_weight == 0.0
+def test_on_by_default_and_a_bad_weight_names_the_field() -> None:
+    assert RetrievalSettings().instance_weight == 0.5, "shipped: docs/benchmarks.md 'Recall, round 40'"
     with pytest.raises(ValidationError, match="instance_weight"):
         RetrievalSettings(instance_weight=-0.5)
 
@@ -64,16 +65,10 @@ EVIDENCE = "Melanie: Yep, taking care of ourselves is vital. I'm off to go swimm
 
 
 def test_the_named_speakers_instance_turn_reaches_the_top_ten(tmp_path: Path, embedder: Embedder) -> None:
-    settings = HindsightSettings(db=tmp_path / "chat.db", retrieval=RetrievalSettings(record_access=False,
-                                                                                       topic_slots=0))
+    settings = HindsightSettings(db=tmp_path / "chat.db", retrieval=RetrievalSettings(
+        record_access=False, topic_slots=0, instance_weight=0.0))
     engine = MemoryEngine.open(settings.db, settings=settings, embedder=embedder)
-    turns: list[dict[str, object]] = []
-    for i in range(36):
-        text = f"Caroline: {CAROLINE[i % len(CAROLINE)]}" if i % 2 == 0 else f"Melanie: {MELANIE[i // 2]}"
-        turns.append({"content": text, "event_time": (NOW - timedelta(days=5 + 3 * (i // 6))).isoformat(),
-                      "session_id": f"s{i // 6}"})
-    turns.insert(21, {"content": EVIDENCE, "event_time": (NOW - timedelta(days=14)).isoformat(), "session_id": "s3"})
-    engine.store_many(turns)
+    engine.store_many(chat_turns(CAROLINE, MELANIE, EVIDENCE, NOW))
     query = "What activities does Melanie partake in?"
     try:
         without = [h.memory.content for h in engine.search(query, top_k=10, now=NOW)]

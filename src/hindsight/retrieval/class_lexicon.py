@@ -1,4 +1,4 @@
-"""Class -> instance words for list questions (issue 14, round 40; `instance_weight`, 0 = off).
+"""Class -> instance words for list questions (issue 14, round 40; `instance_weight` 0.5; 0 turns it off).
 
 A question about a speaker's *class* of things ("What activities does Melanie partake in?", "What sports does John
 like?", "Nate 养了什么宠物？") is answered by turns that name an *instance* ("I'm off to go swimming with the kids",
