@@ -77,6 +77,7 @@ def configs(reranker_available: bool) -> list[Config]:
         Config("second pass + feedback 20", SearchOptions(channels=both), {"second_pass_feedback": 20}),
         Config("+ expansion (weight 0.2, 5 hits, 10 words)", SearchOptions(channels=both),
                {"expansion_weight": 0.2, "expansion_hits": 5, "expansion_words": 10}),
+        Config("- class instances (instance_weight=0)", SearchOptions(channels=both), {"instance_weight": 0.0}),
     ]
     if reranker_available:
         rows.append(Config("- rerank", SearchOptions(channels=both, rerank=False)))

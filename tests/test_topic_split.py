@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from chat_turns import chat_turns
 
 from hindsight.config import HindsightSettings, RetrievalSettings
 from hindsight.embeddings.base import Embedder
@@ -83,15 +84,11 @@ EVIDENCE = "Melanie: We roasted marshmallows by the lake and hiked with the kids
 @pytest.fixture
 def chat(tmp_path: Path, embedder: Embedder) -> MemoryEngine:
     """Two speakers over six sessions: Caroline keeps saying Melanie's name, Melanie tells of one family trip."""
-    settings = HindsightSettings(db=tmp_path / "chat.db", retrieval=RetrievalSettings(record_access=False))
+    # step 6d off: "hiked" is an instance of the question's "activities" (test_class_lexicon.py tests that step)
+    settings = HindsightSettings(db=tmp_path / "chat.db", retrieval=RetrievalSettings(record_access=False,
+                                                                                       instance_weight=0.0))
     engine = MemoryEngine.open(settings.db, settings=settings, embedder=embedder)
-    turns: list[dict[str, object]] = []
-    for i in range(36):
-        text = f"Caroline: {CHATTER[i % len(CHATTER)]}" if i % 2 == 0 else f"Melanie: {MELANIE[i // 2]}"
-        turns.append({"content": text, "event_time": (NOW - timedelta(days=5 + 3 * (i // 6))).isoformat(),
-                      "session_id": f"s{i // 6}"})
-    turns.insert(21, {"content": EVIDENCE, "event_time": (NOW - timedelta(days=14)).isoformat(), "session_id": "s3"})
-    engine.store_many(turns)
+    engine.store_many(chat_turns(CHATTER, MELANIE, EVIDENCE, NOW))
     return engine
 
 

@@ -118,6 +118,11 @@ class RetrievalSettings(BaseSettings):
                                     "words the best hits use and the question lacks, fused into the order where the "
                                     "second step runs (retrieval/expansion.py; 0 turns it off; measured on LoCoMo, "
                                     "docs/benchmarks.md 'Recall, round 38')")
+    instance_weight: float = Field(default=0.5, ge=0.0, le=5.0, description="weight of the BM25 list of the "
+                                   "instance words of the class a question asks a list of ('What sports does John "
+                                   "like?' -> swimming, surfing ...), over the named speaker's turns, fused into the "
+                                   "order where the second step runs (retrieval/class_lexicon.py; 0 turns it off; "
+                                   "chosen on LoCoMo dev, held on test: docs/benchmarks.md 'Recall, round 40')")
     expansion_hits: int = Field(default=3, ge=1, le=20, description="best hits whose words expansion reads")
     expansion_words: int = Field(default=10, ge=1, le=50, description="words expansion searches for")
     expansion_speaker: bool = Field(default=False, description="expansion keeps only the turns of the speakers "

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from hindsight.model import MemoryRecord
+from hindsight.read_model import SearchHit
 from hindsight.retrieval.speaker_pool import speaker_of
+from hindsight.retrieval.topic_split import by_place
 from hindsight.retrieval.turn_features import own_text
+from hindsight.storage.base import MemoryStore, Scope
 from hindsight.text.tokenize import query_terms
 
 #: the rank offset of the fusion (the first pass's RRF k) and how deep each list is read
@@ -61,3 +64,19 @@ def fuse_found(ordered: Sequence[str], found: Sequence[str], weight: float) -> l
 def keep_speakers(found: Sequence[str], records: Mapping[str, MemoryRecord], speakers: set[str]) -> list[str]:
     """The ids of `found` whose record is a turn of one of `speakers` (lower-cased names), in order."""
     return [mid for mid in found if mid in records and speaker_of(records[mid].content) in speakers]
+
+
+def fuse_words(store: MemoryStore, scope: Scope, words: Sequence[str], speakers: set[str] | None, weight: float,
+               hits: list[SearchHit], make_hit: Callable[[MemoryRecord], SearchHit]) -> list[SearchHit]:
+    """The BM25 list of `words` over the turns' own text (neighbour weight 0; kept to the turns of `speakers`
+    when given) fused into `hits` by reciprocal rank (`fuse_found`), a turn the hits lack made by `make_hit`;
+    scores re-assigned by place. The hits unchanged when there is no word."""
+    if not words:
+        return hits
+    found = [mid for mid, _ in store.keyword_search(scope, list(words), DEPTH, 0.0)]
+    by_id = {hit.memory.id: hit for hit in hits}
+    read = store.get_many([mid for mid in found if mid not in by_id])
+    if speakers:  # only the turns of the speakers the question names
+        found = keep_speakers(found, {**read, **{mid: hit.memory for mid, hit in by_id.items()}}, speakers)
+    order = fuse_found(list(by_id), found, weight)
+    return by_place([by_id.get(mid) or make_hit(read[mid]) for mid in order if mid in by_id or mid in read])

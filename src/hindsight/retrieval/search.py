@@ -20,10 +20,10 @@ from hindsight.read_model import Explanation, SearchHit
 from hindsight.retrieval import bridge, channels, second_pass, time_window, topic_split, window_steps, xling_rerank
 from hindsight.retrieval.aliases import AliasMap
 from hindsight.retrieval.asked_current import asks_current, mark_asked_current
+from hindsight.retrieval.class_lexicon import asks_list, instance_words
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
-from hindsight.retrieval.expansion import DEPTH as EXPANSION_DEPTH
-from hindsight.retrieval.expansion import bridge_words, fuse_found, keep_speakers
+from hindsight.retrieval.expansion import bridge_words, fuse_words
 from hindsight.retrieval.fusion import keep_dense_best
 from hindsight.retrieval.note_change import mark_note_changes
 from hindsight.retrieval.pair_change import mark_pair_changes
@@ -124,6 +124,7 @@ class HybridRetriever:
         if step is not None and parsed is not None:
             hits = self._topic_split(parsed, first, hits, records, fused, now, options)
             hits = self._expand(parsed, first, hits, fused, now, options)
+            hits = self._instances(parsed, first, hits, fused, now, options)
         self._relevance(hits, scored, query, parsed, now)
         window_steps.filter_notes(hits, scope, narrowed, parsed, widened, first.scope)
         hits = [hit for hit in hits if hit.relevance >= options.min_relevance]
@@ -234,18 +235,29 @@ class HybridRetriever:
             return hits
         words = bridge_words([hit.memory.content for hit in hits[: r.expansion_hits]], parsed.residual, parsed.names,
                              [record.content for record in first.records.values()], r.expansion_words)
-        if not words:
+        return self._fuse_words(words, speakers, r.expansion_weight, parsed, first, hits, fused, now, options)
+
+    def _instances(self, parsed: ParsedQuery, first: FirstPass, hits: list[SearchHit], fused: dict[str, float],
+                   now: datetime, options: SearchOptions) -> list[SearchHit]:
+        """A question asking for a list of a class ("What sports does John like?") gets the BM25 list of the
+        class's instance words over the named speaker's turns fused in (see `class_lexicon`); the hits unchanged
+        when `instance_weight` is 0, it asks for no list of a class or names no speaker."""
+        weight = self.settings.retrieval.instance_weight
+        if weight <= 0 or not hits or not asks_list(parsed.text):
             return hits
-        found = [mid for mid, _ in self.store.keyword_search(first.scope, words, EXPANSION_DEPTH, 0.0)]
-        by_id = {hit.memory.id: hit for hit in hits}
-        read = self.store.get_many([mid for mid in found if mid not in by_id])
-        if speakers:  # only the turns of the speakers the question names
-            found = keep_speakers(found, {**read, **{mid: hit.memory for mid, hit in by_id.items()}}, speakers)
-        order = fuse_found(list(by_id), found, r.expansion_weight)
+        speakers = topic_split.named_speakers(parsed.names, first.records.values())
+        if not speakers:
+            return hits
+        words = instance_words(parsed.text)
+        return self._fuse_words(words, speakers, weight, parsed, first, hits, fused, now, options)
+
+    def _fuse_words(self, words: list[str], speakers: set[str] | None, weight: float, parsed: ParsedQuery,
+                    first: FirstPass, hits: list[SearchHit], fused: dict[str, float], now: datetime,
+                    options: SearchOptions) -> list[SearchHit]:
+        """`expansion.fuse_words`, a turn the hits lack scored at the fused floor."""
         floor = min(fused.values(), default=0.0)
-        out = [by_id.get(mid) or self._hit(read[mid], first.scored, floor, None, parsed, now, options)
-               for mid in order if mid in by_id or mid in read]
-        return topic_split.by_place(out)
+        return fuse_words(self.store, first.scope, words, speakers, weight, hits,
+                          lambda record: self._hit(record, first.scored, floor, None, parsed, now, options))
 
     def _xling_reorder(self, text: str, hits: list[SearchHit], vector: np.ndarray | None) -> list[SearchHit]:
         """Re-order the best hits of a mixed-script pool by the learned model (see `xling_rerank`)."""
