@@ -65,7 +65,7 @@ def events(store: Path, rnd: str) -> list[dict]:
                  if p.startswith(f"supersedes {mid}")]
         part = parts[0] if parts else note
         kind = "correct" if new in repl.get(old, ()) else "other" if old in repl else "kept"
-        out.append({"round": rnd, "old": old, "new": new, "kind": kind, "stage": stage(part),
+        out.append({"round": rnd, "old": old, "new": new, "kind": kind, "write": j, "stage": stage(part),
                     "target": "no target" if new not in replaces_any else "pick",
                     "p_change": num(r"p\(change\)=([\d.]+)", part), "cosine": num(r"cosine ([\d.]+)", part),
                     "status_now": status.get(mid), "reason": part[:400],
