@@ -47,6 +47,11 @@ STRICT_VETO = 0.97
 #: An old text this long or longer (a Han character counts 2) is a note, not one short statement (chosen
 #: leave-one-round-out, docs/benchmarks.md "Retrieval, round 19").
 NOTE_SIZE = 40
+#: The rules' change the pair model does not veto (`pair_model.KEEP_VETO`) retires a memory only while the model's
+#: p(keep) is under this; None: off. Of the 94 memories r27 - r37's writes retired that no writer marked replaced, 65
+#: were such a rules' change (a change word in a later note about the same subject: 换了, "is now", replaced) for 140
+#: right ones; 20 of the 65 had p(keep) >= 0.2, 5 of the 140 (docs/benchmarks.md "Currency, round 40b").
+RULES_CHANGE_KEEP_MAX: float | None = None
 _HAN = re.compile(f"[{HAN}]")
 
 
@@ -156,6 +161,9 @@ def _classify(
     if model.aligned:  # token alignment of the two texts (`write.token_align`): two short forward passes
         model_features = np.concatenate([model_features, shared_states().features(old_text, new_text)])
     label, p = model.decide(model_features, rules_class)
+    if (label == CHANGE and RULES_CHANGE_KEEP_MAX is not None and p[CHANGE] < model.t_change
+            and p[KEEP] >= RULES_CHANGE_KEEP_MAX):
+        label = KEEP  # the rules' change alone, and the model leans to keep: linked, not retired (round 40b)
     if (label != CHANGE and rules_class == CHANGE and p[KEEP] < STRICT_VETO
             and (note_size(old_text) < NOTE_SIZE or ended_here(old_text, new_text))):
         label = CHANGE  # one short statement, or an ending of the thing it names: only a sure model keeps it
