@@ -9,6 +9,7 @@ import pytest
 
 from hindsight.write import keep_decision
 from hindsight.write.conflict import Verdict
+from tests.test_blocker_head import FixedBounds
 
 BLOCKED = "kept and linked, not a restatement: another person (gomez) (cosine 0.902)"
 SEM, EPI = ("semantic", "semantic"), ("episodic", "episodic")
@@ -75,21 +76,14 @@ def test_the_point_per_type_and_the_back_reading_bound(monkeypatch: pytest.Monke
     monkeypatch.setattr(keep_decision, "BLOCKER_T_CHANGE", 0.9)
     assert keep_decision.blocker_t_change(SEM) == 0.77 and keep_decision.blocker_t_change(EPI) == 0.9
     monkeypatch.setattr(keep_decision, "BLOCKER_T_CHANGE", None)
-
-    class Bounds:
-        t_merge, t_change = 0.94, 1.01
-
-        def score_bounds(self, row: np.ndarray, free: dict[int, tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
-            low = np.asarray([0.0, -3.0, 1.5])  # p(change) bounded near 0.80, p(merge) far under t_merge
-            return low, low.copy()
-
+    bounds = FixedBounds(1.5)  # p(change) bounded near 0.80, p(merge) far under t_merge
     row = np.zeros(len(keep_decision.FEATURES))
     monkeypatch.setattr(keep_decision, "SLOT_CHANGES", False)
     monkeypatch.setattr(keep_decision, "BLOCKER_T_MERGE", None)
-    assert keep_decision._back_can_count(Bounds(), row, SEM)  # type: ignore[arg-type]
-    assert not keep_decision._back_can_count(Bounds(), row, EPI)  # type: ignore[arg-type]
+    assert keep_decision._back_can_count(bounds, row, SEM)  # type: ignore[arg-type]
+    assert not keep_decision._back_can_count(bounds, row, EPI)  # type: ignore[arg-type]
     monkeypatch.setattr(keep_decision, "BLOCKER_SEMANTIC_ONLY", False)
-    assert not keep_decision._back_can_count(Bounds(), row, SEM)  # type: ignore[arg-type]
+    assert not keep_decision._back_can_count(bounds, row, SEM)  # type: ignore[arg-type]
 
 
 #: Own texts (none from bench/data): a change told with a second person beside it, which the rules keep behind a
