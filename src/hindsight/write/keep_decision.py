@@ -26,7 +26,8 @@ Round 38: split by job - the feature row in `write.keep_features`, the ensemble'
 Round 40: `BLOCKER_T_CHANGE` / `BLOCKER_T_MERGE` - the ensemble's own sure reading over a merge blocker's keep (off:
 held out on r32 - r37 it gained changes and restatements but failed its declared wrong-deprecation and wrong-merge
 clauses; docs/benchmarks.md "Hygiene, round 40"). Round 40b: `BLOCKER_SEMANTIC_ONLY` - the change side at its fixed
-point only where both memories are semantic (off: declared, to be measured on an unseen round; "Hygiene, round 40b").
+point only where both memories are semantic (off: measured, NOT shipped - over the released retrieval stores r27 - r37 it
+retired one more kept semantic memory, failing its declared store clause; docs/benchmarks.md "Hygiene, round 40b").
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ BLOCKER_T_MERGE: float | None = None
 #: Round 40b: the change side only where BOTH memories are semantic (the write's type and the stored memory's, as
 #: `HygieneChecker.judge` hands them to `judge.classify`; a pair whose types are not given never fires), at round 40's
 #: all-six-rounds point, fixed (no new tuning). hyg40's wrong store retirements were all episodic event-log pairs.
-#: Off: declared before measuring, measured once on an unseen round (bench/results/hygsem40/ship_rule.md).
+#: Off: measured, NOT shipped (its rule, bench/results/hygsem40/ship_rule.md: stores r27 - r37 kept retired 94 -> 95).
 BLOCKER_SEMANTIC_ONLY = False
 BLOCKER_SEMANTIC_T = 0.77
 SEMANTIC = "semantic"
