@@ -26,12 +26,18 @@ class _Ensemble:
         return ("merge" if self.q[1] >= self.t_merge else "keep"), self.q
 
 
-@pytest.fixture()
-def decide(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def unread_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keep decision on, its row and the pair read back stubbed (the ensemble alone decides; also read by
+    tests/test_blocker_semantic.py)."""
     monkeypatch.setattr(keep_decision, "back_merge_p", lambda *a, **k: 0.0)
     monkeypatch.setattr(keep_decision, "decision_features", lambda *a, **k: np.zeros(3))
     monkeypatch.setattr(keep_decision, "ON", True)
     monkeypatch.setattr(keep_decision, "SLOT_CHANGES", False)
+
+
+@pytest.fixture()
+def decide(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    unread_pair(monkeypatch)
 
     def run(reason: str, p_merge: float, p_change: float, t_change: float | None,
             t_merge: float | None) -> Verdict | None:

@@ -9,7 +9,7 @@ import pytest
 
 from hindsight.write import keep_decision
 from hindsight.write.conflict import Verdict
-from tests.test_blocker_head import FixedBounds
+from tests.test_blocker_head import FixedBounds, unread_pair
 
 BLOCKED = "kept and linked, not a restatement: another person (gomez) (cosine 0.902)"
 SEM, EPI = ("semantic", "semantic"), ("episodic", "episodic")
@@ -27,10 +27,7 @@ class _Ensemble:
 
 @pytest.fixture()
 def decide(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(keep_decision, "back_merge_p", lambda *a, **k: 0.0)
-    monkeypatch.setattr(keep_decision, "decision_features", lambda *a, **k: np.zeros(3))
-    monkeypatch.setattr(keep_decision, "ON", True)
-    monkeypatch.setattr(keep_decision, "SLOT_CHANGES", False)
+    unread_pair(monkeypatch)
     monkeypatch.setattr(keep_decision, "BLOCKER_T_CHANGE", None)
     monkeypatch.setattr(keep_decision, "BLOCKER_T_MERGE", None)
 
