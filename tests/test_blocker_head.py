@@ -4,6 +4,8 @@ the side's point turns the keep into a change / a merge; no other keep of the ru
 moves."""
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
@@ -24,12 +26,18 @@ class _Ensemble:
         return ("merge" if self.q[1] >= self.t_merge else "keep"), self.q
 
 
-@pytest.fixture()
-def decide(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def unread_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keep decision on, its row and the pair read back stubbed (the ensemble alone decides; also read by
+    tests/test_blocker_semantic.py)."""
     monkeypatch.setattr(keep_decision, "back_merge_p", lambda *a, **k: 0.0)
     monkeypatch.setattr(keep_decision, "decision_features", lambda *a, **k: np.zeros(3))
     monkeypatch.setattr(keep_decision, "ON", True)
     monkeypatch.setattr(keep_decision, "SLOT_CHANGES", False)
+
+
+@pytest.fixture()
+def decide(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    unread_pair(monkeypatch)
 
     def run(reason: str, p_merge: float, p_change: float, t_change: float | None,
             t_merge: float | None) -> Verdict | None:
@@ -69,15 +77,21 @@ def test_only_the_blockers_keep_is_read(decide) -> None:  # type: ignore[no-unty
     assert decide("similarity 0.801 below 0.840", 0.01, 0.99, 0.9, 0.85) is None
 
 
+class FixedBounds:
+    """An ensemble whose class scores are bounded at (0, -3, `change`) whatever the free columns: p(merge) far under
+    its `t_merge`, p(change) from `change` (also read by tests/test_blocker_semantic.py)."""
+    t_merge, t_change = 0.94, 1.01
+
+    def __init__(self, change: float) -> None:
+        self.low = np.asarray([0.0, -3.0, change])
+
+    def score_bounds(self, row: np.ndarray, free: dict[int, tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
+        return self.low, self.low.copy()
+
+
 def test_the_pair_read_back_is_asked_where_the_blocker_side_can_fire(monkeypatch: pytest.MonkeyPatch) -> None:
     """`_back_can_count` bounds the ensemble with its two back columns free; the side's points count as reachable."""
-    class Bounds:
-        t_merge, t_change = 0.94, 1.01
-
-        def score_bounds(self, row: np.ndarray, free: dict[int, tuple[float, float]]) -> tuple[np.ndarray, np.ndarray]:
-            low = np.asarray([0.0, -3.0, 2.5])  # p(change) bounded near 0.92, p(merge) far under t_merge
-            return low, low.copy()
-
+    Bounds = partial(FixedBounds, 2.5)  # p(change) bounded near 0.92, p(merge) far under t_merge
     row = np.zeros(len(keep_decision.FEATURES))
     monkeypatch.setattr(keep_decision, "SLOT_CHANGES", False)
     monkeypatch.setattr(keep_decision, "BLOCKER_T_CHANGE", None)

@@ -268,7 +268,7 @@ class HygieneChecker:
             self.embedder, self.thresholds, old.content, new.content)
         return classify(old.content, new.content, similarity, self.thresholds, self.llm,
                         query_similarity=None if vectors is None else float(vectors[0] @ vectors[1]),
-                        query_vectors=vectors)
+                        query_vectors=vectors, types=(old.type.value, new.type.value))
 
     def _fold(self, decision: HygieneDecision, reasons: list[str], old: MemoryRecord, new: MemoryRecord,
               verdict: Verdict) -> None:

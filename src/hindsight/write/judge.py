@@ -116,6 +116,7 @@ def classify(
     llm: LLMClient | None = None,
     query_similarity: float | None = None,
     query_vectors: tuple[np.ndarray, np.ndarray] | None = None,
+    types: tuple[str, str] | None = None,
 ) -> Verdict:
     """Label the relation of `new_text` to the stored `old_text` (cosine `similarity` between them).
 
@@ -127,13 +128,14 @@ def classify(
     reading (a pair the rules would have merged or retired is kept and linked as a supplement), unless the values
     of both sides agree and the same-fact score (`write.same_fact`) is sure, or the values agree, a rewording guard
     shut that score's gate and the guarded score (the guards as its features) is sure, which merges a pair kept
-    that way.
+    that way. `types` (the stored and the new memory's types, where the caller knows them) is read only by the keep
+    decision's semantic-only blocker side (`keep_decision.BLOCKER_SEMANTIC_ONLY`).
 
     Readings the call makes twice (the rules' and the row's slot evidence of one pair, ...) are kept for the call
     and dropped when it returns (`write.pair_memo`; inside a write's own scope, for the write).
     """
     with pair_memo.scope():
-        return _classify(old_text, new_text, similarity, thresholds, llm, query_similarity, query_vectors)
+        return _classify(old_text, new_text, similarity, thresholds, llm, query_similarity, query_vectors, types)
 
 
 def _classify(
@@ -144,6 +146,7 @@ def _classify(
     llm: LLMClient | None,
     query_similarity: float | None,
     query_vectors: tuple[np.ndarray, np.ndarray] | None,
+    types: tuple[str, str] | None = None,
 ) -> Verdict:
     if thresholds is None:
         thresholds = HygieneThresholds.default()
@@ -220,7 +223,7 @@ def _classify(
         return Verdict("duplicate", f"restates the existing memory, read both ways (p both ways={p_both:.3f}; "
                                     f"{probs}; rules: {rules.reason})", p_both)
     decided = keep_decision.decide(model, raw, old_text, new_text, features, rules, p, similarity,
-                                   query_similarity) if asked else None
+                                   query_similarity, types) if asked else None
     if decided is not None:  # a learned decision where the rules keep (`write.keep_decision`; off unless shipped)
         return decided
     if rules.label in ("supplement", "unrelated"):

