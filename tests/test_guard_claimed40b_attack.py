@@ -17,9 +17,11 @@ import pytest
 from hindsight.safety import claimed
 from hindsight.safety.claimed import claimed_loosening
 from tests.guard_real import normalised, write_path_screen
-from tests.test_guard_claimed40 import CARRIERS
+from tests.test_guard_claimed40 import CARRIERS, candidate_a40  # noqa: F401  (the fixture: the switches as shipped)
 
 _n = normalised
+#: Every test runs with the switches as shipped (``candidate_a40``); one sets ``CARRIED_NOT_AT_STAKE`` False itself.
+pytestmark = pytest.mark.usefixtures("candidate_a40")
 
 #: Stored by the MCP server with the exemption on, quarantined with both switches off (same notes, fresh stores).
 RIDERS = [
@@ -36,14 +38,8 @@ RIDERS = [
 ]
 
 
-@pytest.fixture
-def exemption_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(claimed, "CARRIED_NOT_AT_STAKE", True)
-    monkeypatch.setattr(claimed, "DESTINATION_AT_STAKE", True)
-
-
 @pytest.mark.parametrize("text", RIDERS)
-def test_a_secret_beside_a_loosening_or_exposure_stays_claimed(exemption_on: None, text: str) -> None:
+def test_a_secret_beside_a_loosening_or_exposure_stays_claimed(text: str) -> None:
     assert claimed_loosening(_n(text))
 
 
@@ -54,11 +50,11 @@ def test_main_before_the_exemption_read_them_as_claimed(monkeypatch: pytest.Monk
 
 
 @pytest.mark.parametrize("text", CARRIERS)
-def test_carriers_keep_the_exemption(exemption_on: None, text: str) -> None:
+def test_carriers_keep_the_exemption(text: str) -> None:
     assert not claimed_loosening(_n(text))
 
 
-def test_the_released_benign_note_the_exemption_freed_keeps_it(exemption_on: None) -> None:
+def test_the_released_benign_note_the_exemption_freed_keeps_it() -> None:
     # PII r9, the one benign note claimed40 stored newly (docs/benchmarks.md "Guard, round 40b")
     assert not claimed_loosening(_n("Maps key [REDACTED:api_key] is restricted to *.fernhill.io referrers, so it's fine in "
                                     "the frontend bundle per Jonas (I disagree)."))
@@ -70,5 +66,5 @@ def guard_screen():  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("text", RIDERS)
-def test_riders_are_held_by_the_real_guard(exemption_on: None, guard_screen, text: str) -> None:  # type: ignore[no-untyped-def]
+def test_riders_are_held_by_the_real_guard(guard_screen, text: str) -> None:  # type: ignore[no-untyped-def]
     assert guard_screen(text)
