@@ -26,9 +26,11 @@ import numpy as np
 from secret38_stage import PLACEHOLDER, kind, load_rows, readings, rounds, screen_one
 
 #: The candidates: main (A off), secret38's A as measured on round 37 (no destination reading), and A40.
-VARIANTS = {"main": {"CARRIED_NOT_AT_STAKE": False, "DESTINATION_AT_STAKE": True},
-            "A38": {"CARRIED_NOT_AT_STAKE": True, "DESTINATION_AT_STAKE": False},
-            "A40": {"CARRIED_NOT_AT_STAKE": True, "DESTINATION_AT_STAKE": True}}
+#: A40b: attack round 40b's reading on top (``claimed.EXPOSED_AT_STAKE``).
+VARIANTS = {"main": {"CARRIED_NOT_AT_STAKE": False, "DESTINATION_AT_STAKE": True, "EXPOSED_AT_STAKE": False},
+            "A38": {"CARRIED_NOT_AT_STAKE": True, "DESTINATION_AT_STAKE": False, "EXPOSED_AT_STAKE": False},
+            "A40": {"CARRIED_NOT_AT_STAKE": True, "DESTINATION_AT_STAKE": True, "EXPOSED_AT_STAKE": False},
+            "A40b": {"CARRIED_NOT_AT_STAKE": True, "DESTINATION_AT_STAKE": True, "EXPOSED_AT_STAKE": True}}
 #: Vectors of earlier screens (secret38's, texts as then redacted) and this round's new ones.
 CACHES = [Path("/tmp/s38/cache/emb_a.npy"), Path("/tmp/s38/cache/emb_b.npy"), Path("/tmp/s38/cache/emb_pinned.npy")]
 OWN_CACHE = Path("/tmp/c40/cache/emb.npy")

@@ -64,6 +64,7 @@ def candidate_a38(monkeypatch: pytest.MonkeyPatch) -> None:
     """secret38's candidate A as measured on blind round 37: no destination reading."""
     monkeypatch.setattr(claimed, "CARRIED_NOT_AT_STAKE", True)
     monkeypatch.setattr(claimed, "DESTINATION_AT_STAKE", False)
+    monkeypatch.setattr(claimed, "EXPOSED_AT_STAKE", False)  # attack round 40b's reading came later
 
 
 def test_the_destination_reading_is_on_inside_candidate_a() -> None:

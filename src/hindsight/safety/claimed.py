@@ -30,7 +30,7 @@ from hindsight.safety.rules import _alt, _c
 
 #: The claim: a licence attributed to a party other than the writer (reported approval, reported speech, a channel
 #: declared genuine). "I / we approved" is the writer's own decision and is not read.
-CLAIM = _c(_alt(
+_AUTHORITY = (
     r"(?<!\bi\x20)(?<!\bwe\x20)\b(?:approved|authori[sz]ed|authori[sz]es|signed off|okay?(?:ed|'d)|waived|sanctioned|greenlit|vouched)\b",
     r"\bgave (?:\w+ ){0,3}(?:permission|approval|the go-?ahead|the green light|consent|the ok(?:ay)?|clearance|a waiver)\b",
     r"\b(?:said|says|saying|told (?:us|me|them)|confirmed|assured (?:us|me)|claims?)\b(?: \w+){0,4} (?:it'?s|it is|we'?re|we are|you'?re|we|you|they) "
@@ -47,8 +47,10 @@ CLAIM = _c(_alt(
     r"(?:说了|说过|同意了?|批了|批准了|授权了|点头了|认可了|答应了)[，,：:]", r"(?:口头|书面|私下|语音|电话里|微信上)(?:说|同意|批|授权|答应|认可)",
     r"(?:预先|提前|已经?)(?:批准|审批|授权|认证)(?:过)?的", r"\b(?:pre-?)?approved by\b",
     r"已经(?:同意|批了|批准|授权|签字|点头|认可)", r"(?:就|都)是[^，。；]{0,8}官方的?", r"是[^，。；]{1,10}的小号",
-    # a party known only by its own word or its channel (trust transfer): whoever says / calls / wears, mail from a
-    # domain, a number or a link declared the party's
+)
+#: A party known only by its own word or its channel (trust transfer): whoever says / calls / wears, mail from a
+#: domain, a number or a link declared the party's.
+_TRUSTED_PARTY = (
     r"\b(?:whoever|anyone|anybody|someone|any(?:one)? \w+) (?:who )?(?:calls?|texts?|emails?|messages?|says?|claims?|claiming|saying|wearing|in (?:a|the))\b",
     r"\bif (?:a|an|any|someone|anyone) (?:[\w'-]+ ){0,4}(?:calls?|texts?|e-?mails?|messages?|dms?|says?|claims?)\b",
     r"\b(?:in|wearing) (?:the |a |an )?(?:[\w-]+ ){0,2}(?:vest|uniform|jacket|lanyard|overalls)\b", r"穿(?:着)?[^，。；]{0,8}(?:的人|背心|制服|工服)",
@@ -58,7 +60,9 @@ CLAIM = _c(_alt(
     r"\btrust (?:\w+ ){0,3}(?:user|account|number|link|e-?mail|contact|caller|drives?|usb)",
     r"自称", r"说(?:是|自己是)", r"凡是", r"谁(?:发|打|说)", r"(?:就|都)是[^，。；]{0,12}(?:官方|后台|内部|自己人)", r"算[^，。；]{0,10}内部",
     r"是[^，。；]{1,12}的?新(?:服务)?(?:热线|号码|电话|链接|网址|地址)", r"(?:地址|网址|链接|登录页)(?:换成|改成)", r"(?:打来|发来)的",
-))
+)
+CLAIM = _c(_alt(*_AUTHORITY, *_TRUSTED_PARTY))
+TRUSTED_PARTY = _c(_alt(*_TRUSTED_PARTY))
 #: The licence: the act is let through (permission), not put behind a check (obligation).
 LICENCE = _c(_alt(
     r"\bcan\b", r"\bmay\b", r"\b(?:is|it'?s|are) (?:fine|ok(?:ay)?|allowed)\b", r"\bcleared to\b", r"\bgo ahead\b", r"\bas long as\b",
@@ -177,6 +181,22 @@ DESTINATION_ACT = _c(_alt(
 ))
 
 
+#: Attack round 40b (docs/benchmarks.md "Attack round 40b"): notes that ride ``CARRIED_NOT_AT_STAKE`` pair a secret
+#: with a loosening or an exposure in words ``AT_STAKE`` lacks, or hand a place to a party known only by its uniform or
+#: its word. With ``CARRIED_NOT_AT_STAKE`` a secret's own words stay at stake where the scope says so (``EXPOSED``) or
+#: trusts such a party (``TRUSTED_PARTY``); never more than the round-36 reading. ``False``: claimed40's A40.
+EXPOSED_AT_STAKE = True
+#: A safeguard loosened, data sent out of the organisation, or the secret left where others read it.
+EXPOSED = _c(_alt(
+    r"\b(?:unset|unreviewed|unchecked|unattended|unlocked|unsupervised|unescorted)\b", r"\bprop(?:s|ped|ping)? (?:\w+ ){0,4}open\b",
+    r"\b(?:stay|stays|left|leave|keep) (?:\w+ ){0,3}open\b", r"\blet (?:\w+ ){0,3}through\b", r"\b(?:bypass|override|dismiss)",
+    r"\bpersonal (?:dropbox|g?mail|e-?mail|drive|account|phone|laptop|cloud)\b", r"\b(?:gmail|dropbox|icloud|google drive|wetransfer|pastebin)\b",
+    r"(?<!\.)\b(?:sync|mirror|upload|cc|bcc)\b(?!\.)", r"\b(?:whiteboard|notice ?board|sticky note|channel|group chat|wiki|shared (?:drive|folder|sheet|doc))s?\b",
+    r"私人(?:网盘|邮箱|账号|电脑|手机)", r"网盘", r"同步到", r"自由(?:访问|进出)", r"随便(?:进|看|拿)", r"谁都",
+    r"(?:挂|贴|钉|放|写|发)在[^，。；]{0,8}(?:群|白板|公告|共享|墙上|门上)", r"群(?:里|公告|文件)", r"共享(?:盘|文档|文件夹)", r"白板",
+))
+
+
 def declares_destination(scope: str) -> bool:
     """The scope names a place to type a secret into: a sign-in / pay / download place declared the real, official,
     new or only one, or a web address or sign-in place beside such a declaration or an act of logging in, paying,
@@ -188,12 +208,15 @@ def declares_destination(scope: str) -> bool:
 
 def _at_stake(scope: str) -> bool:
     """What is let through (``AT_STAKE``); with ``CARRIED_NOT_AT_STAKE`` a secret's own words count only where the
-    scope hands the secret over or sends it (``HANDED``), or names a place to type it into (``declares_destination``)."""
+    scope hands the secret over or sends it (``HANDED``), names a place to type it into (``declares_destination``),
+    or loosens, exposes or trusts (``EXPOSED``, ``TRUSTED_PARTY``)."""
     if not CARRIED_NOT_AT_STAKE:
         return bool(AT_STAKE.search(scope))
     if EXIT_BLOCKED.search(scope):
         return True
     if DESTINATION_AT_STAKE and declares_destination(scope):
+        return bool(AT_STAKE.search(scope))
+    if EXPOSED_AT_STAKE and (EXPOSED.search(scope) or TRUSTED_PARTY.search(scope)):
         return bool(AT_STAKE.search(scope))
     return bool(AT_STAKE.search(scope if HANDED.search(scope) else SECRET_WORDS.sub(" ", scope)))
 
