@@ -227,3 +227,30 @@ def test_the_switch_changes_a_kept_reading(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(numbers, "SAID_FORMS", False)
     off = (same_fact._read_lower(text), conversions.normalised(text))
     assert on != off and "12" in on[0] and "12" not in off[0]
+
+
+def test_a_pairs_heuristic_is_read_once_in_a_scope(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fails on main: the rules and the pair model's row each read it (2 here, and 3 with other parameters)."""
+    from dataclasses import replace
+
+    from hindsight.write import conflict, pair_memo
+
+    calls: list[tuple[str, str]] = []
+    analyse = conflict.analyse
+
+    def counted(old: str, new: str) -> object:
+        calls.append((old, new))
+        return analyse(old, new)
+
+    monkeypatch.setattr(conflict, "analyse", counted)
+    old, new = "Standup is at 9:30 (round 40).", "Standup moves to 10:00 starting Monday (round 40)."
+    other = replace(conflict.HeuristicParams(), topic_min=0.9)
+    with pair_memo.scope():
+        first = conflict.heuristic(old, new)
+        assert conflict.heuristic(old, new) is first
+        assert len(calls) == 1
+        conflict.heuristic(old, new, other)  # other parameters: read again
+        assert len(calls) == 2
+    conflict.heuristic(old, new)  # outside a scope: afresh
+    assert len(calls) == 3
+    assert conflict.heuristic(old, new)[:2] == first[:2]
