@@ -254,3 +254,58 @@ def test_a_pairs_heuristic_is_read_once_in_a_scope(monkeypatch: pytest.MonkeyPat
     conflict.heuristic(old, new)  # outside a scope: afresh
     assert len(calls) == 3
     assert conflict.heuristic(old, new)[:2] == first[:2]
+
+
+BATCH = [
+    "The billing job runs at 02:00 on the reporting replica (round 40).",
+    "The billing job now runs at 03:30 on the reporting replica (round 40).",
+    "The billing job runs nightly on the reporting replica (round 40).",
+    "Standup is at 9:30 in room 4 (round 40).",
+    "Standup moves to 10:00 in room 4 starting Monday (round 40).",
+]
+
+
+def _judged_under(engine: object) -> list[object]:
+    """The memo each hygiene check of `engine` runs under (None: none open before it)."""
+    from hindsight.write import pair_memo
+
+    seen: list[object] = []
+    hygiene = engine.writer.hygiene  # type: ignore[attr-defined]
+    check = hygiene.check
+
+    def recorded(record: object, embedding: object) -> object:
+        seen.append(pair_memo._ACTIVE.get())
+        return check(record, embedding)
+
+    hygiene.check = recorded
+    return seen
+
+
+def test_a_batch_is_judged_under_one_memo(tmp_path: object, embedder: object) -> None:
+    """Fails on main: each write of a batch opened its own memo (none was open before hygiene's check)."""
+    from pathlib import Path
+
+    from hindsight.config import HindsightSettings
+    from hindsight.engine import MemoryEngine
+
+    outcomes = {}
+    for mode in ("batch", "single"):
+        path = Path(str(tmp_path)) / f"{mode}.db"
+        engine = MemoryEngine.open(path, settings=HindsightSettings(db=path), embedder=embedder)  # type: ignore[arg-type]
+        seen = _judged_under(engine)
+        items = [{"content": text} for text in BATCH]
+        if mode == "batch":
+            done = engine.store_many(items, actor="test")
+            assert len(seen) == len(BATCH) and seen[0] is not None and all(m is seen[0] for m in seen)
+        else:
+            done = [o for item in items for o in engine.store_many([item], actor="test")]
+        named = {o.memory_id: f"#{i}" for i, o in enumerate(done)}
+
+        def plain(reason: str, named: dict[str, str] = named) -> str:
+            for memory_id, position in named.items():
+                reason = reason.replace(memory_id, position)
+            return reason
+
+        outcomes[mode] = [(o.action, str(o.status), plain(o.reason)) for o in done]
+        engine.close()
+    assert outcomes["batch"] == outcomes["single"]
