@@ -9,7 +9,7 @@ subprocess under each tree's `src`, the order swapped every round (A B, B A, ...
         throughput --turns 60 --out bench/results/throughput_40_ab.json
 
 `replay`: each subprocess runs `write_profile.py --rounds 2` (a fresh store each pass, lexical caches cleared before
-each); the second pass is the one counted (the first also loads what loads lazily). Reported: CPU ms per write outside
+each; `--batch N`: N turns per `store_many` call); the second pass is the one counted (the first also loads what loads lazily). Reported: CPU ms per write outside
 the encoder per round and tree (mean of the conversations), the medians, the ratio of medians (second tree / first),
 each round's ratio and their spread, and in how many rounds the second tree was cheaper. `throughput`: each
 subprocess runs `throughput.py --sizes --engines onnx --raw-rounds 1`; reported per tree and round: CPU ms per write
@@ -43,7 +43,8 @@ def run(tree: str, args: list[str]) -> dict[str, Any]:
 def replay(tree: str, opts: argparse.Namespace) -> dict[str, Any]:
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         run(tree, [str(ROOT / "bench/write_profile.py"), "--conversations", *map(str, opts.conversations), "--turns",
-                   str(opts.turns), "--rounds", "2", "--vectors", opts.vectors, "--out", out.name])
+                   str(opts.turns), "--rounds", "2", "--batch", str(opts.batch), "--vectors", opts.vectors,
+                   "--out", out.name])
         result = json.loads(Path(out.name).read_text())
     per = [c["cached_cpu_ms_per_write"][-1] for c in result["conversations"].values()]
     return {"cpu_ms_per_write": round(sum(per) / len(per), 2), "per_conversation": per}
@@ -71,6 +72,7 @@ def main() -> None:
     rp.add_argument("--conversations", type=int, nargs="+", default=[0, 1])
     rp.add_argument("--turns", type=int, default=60)
     rp.add_argument("--vectors", required=True)
+    rp.add_argument("--batch", type=int, default=1, help="turns per store_many call (1: single writes)")
     rp.add_argument("--out", default="")
     tp = sub.add_parser("throughput")
     tp.add_argument("--turns", type=int, default=60)

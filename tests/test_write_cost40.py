@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from hindsight.safety import features
-from hindsight.safety.features import BASE, INTERACTIONS, _IDX, _SENT, RECAP, framing_vector
+from hindsight.safety.features import _IDX, _SENT, BASE, INTERACTIONS, RECAP, framing_vector
 from hindsight.safety.normalize import normalize_for_screening
 from hindsight.write import analysis, conversions, numbers, same_fact
 from hindsight.write.analysis import Unit, units

@@ -31,9 +31,9 @@ import numpy as np
 
 from hindsight.retrieval.currency import ADDITIVE
 from hindsight.text.script import script_of
+from hindsight.write import numbers as number_reading
 from hindsight.write.amounts import quantities_differ
 from hindsight.write.analysis import analyse
-from hindsight.write import numbers as number_reading
 from hindsight.write.conversions import written_alike
 from hindsight.write.evidence import DETAIL_KEPT, DETAIL_UNITS, Slots
 from hindsight.write.lexicon import normalise_numbers
