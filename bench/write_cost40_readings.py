@@ -60,7 +60,7 @@ def main() -> None:
                     digest["pairs"].update(json.dumps([label, reason, a.matched, a.unmatched, a.codes],
                                                       ensure_ascii=False).encode())
                     counts["pairs"] += 1
-        out[str(path.relative_to(ROOT))] = {**counts, **{k: d.hexdigest() for k, d in digest.items()}}
+        out[str(path.relative_to(ROOT))] = {**counts, **{f"{k}_sha256": d.hexdigest() for k, d in digest.items()}}
         print(path, counts, file=sys.stderr, flush=True)
     Path(sys.argv[1]).write_text(json.dumps(out, indent=1, sort_keys=True))
     print(sum(v["texts"] for v in out.values()), "texts,", sum(v["pairs"] for v in out.values()), "pairs")
