@@ -111,7 +111,7 @@ def test_a_word_is_read_once_across_texts(monkeypatch: pytest.MonkeyPatch) -> No
 def _reference_framing(normalised: str) -> np.ndarray:
     """main's `features.framing_vector`."""
     sentences = [s.strip() for s in _SENT.split(normalised) if s and s.strip()] or [normalised]
-    bits = np.stack([np.array([1.0 if p.search(s) else 0.0 for _, p in BASE], dtype=np.float32) for s in sentences])
+    bits = np.stack([features._sentence_bits(s) for s in sentences])
     base = bits.max(axis=0)
     inter = np.array(
         [max(float(np.prod([row[_IDX[n]] for n in combo])) for row in bits) for combo in INTERACTIONS], dtype=np.float32
