@@ -1,8 +1,8 @@
 """Write cost round 40 (issue 14): the ONNX runner's forward passes hold windows of one length only.
 
 `MatMulNBits` costs per token row whatever the batch, so a padded row costs what a text's does: with a quarter of
-each pass allowed to be padding, a batch of LoCoMo turns cost 1.02x one call per text; with none, 0.98x (the vectors
-bit-identical). The numpy runner keeps its buckets (its float32 GEMMs are cheaper per row in larger passes).
+each pass allowed to be padding, a batch of LoCoMo turns cost 1.02 - 1.06x one call per text; with none, 0.96 - 1.00x
+(the vectors bit-identical). The numpy runner keeps its buckets (its float32 GEMMs are cheaper per row in larger passes).
 """
 
 from __future__ import annotations
