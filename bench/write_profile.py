@@ -3,8 +3,8 @@
     PYTHONPATH=src:bench .venv/bin/python bench/write_profile.py --conversations 0 --turns 300 \
         [--profile /tmp/write.prof] [--dump /tmp/replay.json] [--rounds 1]
 
-Each conversation's turns are written twice through the default path (one `store_many` call per turn, session id
-and date given, as bench/locomo.py stores them), each time into a fresh store: the first pass fills the embedder's
+Each conversation's turns are written twice through the default path (one `store_many` call per turn - `--batch N`:
+per N turns -, session id and date given, as bench/locomo.py stores them), each time into a fresh store: the first pass fills the embedder's
 document cache (it is not timed), then every lexical cache keyed by text is cleared and the second pass is timed
 (CPU ms per write; `--profile`: under cProfile, with the stats written there). So the timed pass does every part of
 a write except the 12-layer encode: guard, redaction, hygiene's candidate search and judging, persist.
@@ -66,15 +66,15 @@ def clear_lexical_caches() -> int:
 
 
 def replay(folder: Path, name: str, embedder: Any, items: list[dict[str, Any]],
-           profiler: cProfile.Profile | None = None) -> tuple[float, list[Any], MemoryEngine]:
+           profiler: cProfile.Profile | None = None, batch: int = 1) -> tuple[float, list[Any], MemoryEngine]:
     settings = HindsightSettings()
     engine = MemoryEngine(open_store(folder / f"{name}.db", settings), embedder, settings, clock=Clock())
     outcomes = []
     cpu0 = time.process_time()
     if profiler is not None:
         profiler.enable()
-    for item in items:
-        outcomes.extend(engine.store_many([item], actor="bench"))
+    for start in range(0, len(items), batch):
+        outcomes.extend(engine.store_many(items[start : start + batch], actor="bench"))
     if profiler is not None:
         profiler.disable()
     return time.process_time() - cpu0, outcomes, engine
@@ -115,6 +115,7 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, nargs="+", default=[0])
     parser.add_argument("--turns", type=int, default=300, help="turns per conversation (0: all)")
     parser.add_argument("--rounds", type=int, default=1, help="timed passes (fresh store each, caches cleared)")
+    parser.add_argument("--batch", type=int, default=1, help="turns per store_many call (1: single writes)")
     parser.add_argument("--profile", default="", help="write cProfile stats of the first timed pass here")
     parser.add_argument("--dump", default="", help="write outcomes and final stores here")
     parser.add_argument("--out", default="", help="write the timings here (JSON)")
@@ -142,7 +143,7 @@ def main() -> None:
             for r in range(args.rounds):
                 clear_lexical_caches()
                 profiler = cProfile.Profile(time.process_time) if args.profile and r == 0 and c == args.conversations[0] else None
-                cpu_s, outcomes, engine = replay(folder, f"timed-{c}-{r}", embedder, items, profiler)
+                cpu_s, outcomes, engine = replay(folder, f"timed-{c}-{r}", embedder, items, profiler, args.batch)
                 timings.append(round(cpu_s / len(items) * 1000, 2))
                 if profiler is not None:
                     profiler.dump_stats(args.profile)

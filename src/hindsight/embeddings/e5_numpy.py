@@ -68,6 +68,9 @@ def _dequantize(scales: np.ndarray, nibbles: np.ndarray) -> np.ndarray:
 class NumpyE5:
     """The model: `encode(texts, is_query)` returns L2-normalised [n, 384] float32 rows."""
 
+    #: the share of a forward pass's token rows that may be padding when windows of different lengths share it
+    BUCKET_PADDING = 0.25
+
     def __init__(self, path: str | os.PathLike[str], expand_layers: bool = True) -> None:
         self.path = Path(path)
         with open(path, "rb") as handle:  # mapped, not read: the 4-bit word table stays in the page cache
@@ -186,11 +189,12 @@ class NumpyE5:
         while start < len(order):
             longest = len(windows[order[start]]) + 2
             end = start + 1
-            # grow the bucket while the padding stays under a quarter of it and it fits the chunk
+            # grow the bucket while the padding stays within BUCKET_PADDING of it and it fits the chunk
             while end < len(order):
                 length = len(windows[order[end]]) + 2
-                if length * (end - start + 1) > CHUNK_TOKENS or (end - start + 1) * length * 3 > 4 * (
-                        sum(len(windows[order[j]]) + 2 for j in range(start, end + 1))):
+                rows = (end - start + 1) * length
+                if rows > CHUNK_TOKENS or rows - sum(len(windows[order[j]]) + 2 for j in range(start, end + 1)) > (
+                        self.BUCKET_PADDING * rows):
                     break
                 longest = length
                 end += 1

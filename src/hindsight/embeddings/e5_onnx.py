@@ -80,6 +80,11 @@ def _require(builder: bool = True) -> tuple[Any, Any]:
 class OnnxE5(NumpyE5):
     """The model with its layers in an ONNX Runtime session: `encode`, `encode_heads`, `token_states` as NumpyE5."""
 
+    #: a forward pass holds windows of one length only: `MatMulNBits` costs per token row whatever the batch, so a
+    #: padded row costs what a text's does (a batch of LoCoMo turns: 1.02 - 1.06x one call per text with a quarter
+    #: of padding allowed, 0.96 - 1.00x with none; the vectors bit-identical - docs/benchmarks.md "Write cost, round 40")
+    BUCKET_PADDING = 0.0
+
     def __init__(self, path: str | os.PathLike[str], precision: str | None = None,
                  threads: int | None = None) -> None:
         precision = precision or os.environ.get("HINDSIGHT_ONNX_PRECISION", "q4")

@@ -252,6 +252,9 @@ FRAMING_NAMES: tuple[str, ...] = (
 NARROW_LOOSEN = False
 _NARROWED = NarrowedLoosen(LOOSEN)
 
+#: each interaction's BASE columns
+_COMBOS: tuple[tuple[int, ...], ...] = tuple(tuple(_IDX[n] for n in combo) for combo in INTERACTIONS)
+
 
 def _sentence_bits(sentence: str) -> np.ndarray:
     return np.array([1.0 if (_NARROWED if NARROW_LOOSEN and name == "loosen" else p).search(sentence) else 0.0
@@ -263,9 +266,9 @@ def framing_vector(normalised: str) -> np.ndarray:
     sentences = [s.strip() for s in _SENT.split(normalised) if s and s.strip()] or [normalised]
     bits = np.stack([_sentence_bits(s) for s in sentences])
     base = bits.max(axis=0)
-    inter = np.array(
-        [max(float(np.prod([row[_IDX[n]] for n in combo])) for row in bits) for combo in INTERACTIONS], dtype=np.float32
-    )
+    rows = bits.tolist()  # 0.0 / 1.0: a combination is on where one sentence has all its bits (their product is 1)
+    inter = np.array([1.0 if any(all(row[i] for i in combo) for row in rows) else 0.0 for combo in _COMBOS],
+                     dtype=np.float32)
     harmful = (bits[:, _IDX["destructive"]] + bits[:, _IDX["credential"]] + bits[:, _IDX["exposure"]]
                + bits[:, _IDX["loosen"]] + bits[:, _IDX["payment"]]) > 0
     addressed = (bits[:, _IDX["agent_address"]] + bits[:, _IDX["imperative"]]) > 0

@@ -96,6 +96,17 @@ _JOINER_SPLIT = re.compile(r"(?<=[^\W_])[+\-](?=[^\W_])")
 
 
 def _word_units(raw: str, position: int, mixed: bool, out: list[Unit]) -> None:
+    # new Unit objects each time: readings tell two occurrences of one word in a text apart by identity
+    out.extend(Unit(*fields) for fields in _word_unit_fields(raw, position > 0, mixed))
+
+
+@lru_cache(maxsize=16384)
+def _word_unit_fields(raw: str, later: bool, mixed: bool) -> tuple[tuple[str, bool, bool, bool, bool, bool], ...]:
+    """The units of one word of a text as field tuples (`later`: not its first word; `mixed`: a Chinese text). They
+    depend on nothing else and the tables are constants, so they are kept by word (write cost round 40: `units` of
+    the stretches slot alignment normalises met the same words thousands of times)."""
+    out: list[Unit] = []
+    position = 1 if later else 0
     if raw.lower().endswith("'s"):
         raw = raw[:-2]
     raw = raw.replace("'", "")
@@ -117,6 +128,7 @@ def _word_units(raw: str, position: int, mixed: bool, out: list[Unit]) -> None:
             stop = piece in _STOP or canon in _STOP
             out.append(Unit(canon, entity=entity and not stop and canon not in _CANONICAL, stop=stop,
                             verb=canon in _EN_VERBS or canon in _VERB_CANON))
+    return tuple((u.text, u.number, u.entity, u.cjk, u.stop, u.verb) for u in out)
 
 
 @lru_cache(maxsize=16384)

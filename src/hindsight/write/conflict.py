@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from hindsight.write import pair_memo
 from hindsight.write.analysis import (
     PairAnalysis,
     _names,
@@ -79,6 +80,13 @@ class HeuristicParams:
 
 
 def heuristic(old: str, new: str, params: HeuristicParams = HeuristicParams()) -> tuple[Label, str, PairAnalysis]:
+    """The no-LLM decision *given that the pair is already similar*: the band is the caller's job. Inside a
+    `pair_memo` scope it is read once per pair and parameters (the rules and the pair model's row both read it;
+    write cost round 40); see `_heuristic`."""
+    return pair_memo.kept(("heuristic", old, new, params), lambda: _heuristic(old, new, params))
+
+
+def _heuristic(old: str, new: str, params: HeuristicParams) -> tuple[Label, str, PairAnalysis]:
     """The no-LLM decision *given that the pair is already similar*: the band is the caller's job.
 
     Works on what each side has that the other lacks entirely: `lost` (old content

@@ -33,6 +33,7 @@ from functools import lru_cache
 from hindsight.text.runs import mask_long_runs
 from hindsight.text.script import script_of
 from hindsight.text.spans import Taken
+from hindsight.write import numbers as number_reading
 from hindsight.write.analysis import units
 from hindsight.write.numbers import ZH_DIGITS, read_numbers, zh_numeral
 from hindsight.write.quantity_forms import align_forms
@@ -307,6 +308,13 @@ def same_amount(a: Amount, b: Amount) -> bool:
 
 
 def normalised(text: str) -> str:
+    """`text` NFKC-normalised with its numbers read; a text meets many pairs, so the reading is kept, keyed by the
+    number reading's switch too (write cost round 40)."""
+    return _normalised(text, number_reading.SAID_FORMS)
+
+
+@lru_cache(maxsize=8192)
+def _normalised(text: str, said_forms: bool) -> str:  # noqa: ARG001  (`said_forms` keys the switch read inside)
     return read_numbers(unicodedata.normalize("NFKC", text))
 
 

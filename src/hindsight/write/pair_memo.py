@@ -3,9 +3,10 @@
 `judge.classify` reads some of a pair's readings more than once with the same inputs: the rules' slot evidence
 (`evidence.change_evidence`, `evidence.merge_blocker`, in `judge.settle_on_evidence`) and the pair model's row
 (`pair_features`) read both of the same pair and analysis; a text's related persons (`slots.relations`) are read
-a dozen times per pair by the readings that compare them. Inside a `scope()` - one `judge.classify` call, or one
-write's `HygieneChecker.check` around every candidate it judges - such a reading is computed once and kept by every
-input it depends on; outside a scope nothing is kept and every reading is computed afresh.
+a dozen times per pair by the readings that compare them. Inside a `scope()` - one `judge.classify` call, one
+write's `HygieneChecker.check` around every candidate it judges, or (round 40) up to 64 writes of one
+`WritePipeline.write_many` call - such a reading is computed once and kept by every input it depends on; outside a
+scope nothing is kept and every reading is computed afresh.
 
 A memo never outlives its scope: a module switch turned between two writes (or two `classify` calls) is read by
 the next one (round 35's caches across calls, keyed by the texts only, kept a stale answer: docs/benchmarks.md

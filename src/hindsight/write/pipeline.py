@@ -27,6 +27,7 @@ from hindsight.errors import BudgetExceededError
 from hindsight.field_rules import RESERVED_METADATA_KEYS, SESSION_CONTEXT_KEY
 from hindsight.model import DEFAULT_CREDIBILITY, MemoryInput, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
+from hindsight.write import pair_memo
 from hindsight.write.batch_vectors import COMPOSE_OWN_WEIGHT as COMPOSE_OWN_WEIGHT  # re-exported
 from hindsight.write.batch_vectors import compose, embed_apart, embed_one_pass
 from hindsight.write.batch_vectors import length_weight as _length_weight  # noqa: F401  (tests import it here)
@@ -51,6 +52,8 @@ from hindsight.write.stale import check_current, with_reads_of
 DIRECTIVE_KEY = "safety_directive"
 #: the reason of a `once` write's outcome when its id was already stored (`_persist`)
 ALREADY_WRITTEN = "already written (same id)"
+#: writes of one `write_many` call judged under one `pair_memo` scope (the readings kept are the batch's pairs')
+MEMO_BATCH = 64
 
 @dataclass
 class WritePipeline:
@@ -191,8 +194,14 @@ class WritePipeline:
                 "embedding); nothing was stored: retry later or shorten the text")
         outcomes: list[WriteOutcome] = []
         fixed = list(ids or ()) + [None] * (len(prepared) - len(ids or ()))
-        for (record, verdict, found), vector, memory_id in zip(prepared, vectors, fixed):
-            outcomes.append(self._persist(record, vector, verdict, found, actor, once=once and bool(memory_id)))
+        rows = list(zip(prepared, vectors, fixed))
+        for start in range(0, len(rows), MEMO_BATCH):
+            # one judging memo for up to MEMO_BATCH writes of one call: no switch turns inside a call, and a batch's
+            # writes read the same stored texts (`write.pair_memo`; write cost round 40)
+            with pair_memo.scope():
+                for (record, verdict, found), vector, memory_id in rows[start : start + MEMO_BATCH]:
+                    outcomes.append(self._persist(record, vector, verdict, found, actor,
+                                                  once=once and bool(memory_id)))
         return outcomes
 
     def _reuses_document_embedding(self) -> bool:

@@ -31,6 +31,7 @@ import numpy as np
 
 from hindsight.retrieval.currency import ADDITIVE
 from hindsight.text.script import script_of
+from hindsight.write import numbers as number_reading
 from hindsight.write.amounts import quantities_differ
 from hindsight.write.analysis import analyse
 from hindsight.write.conversions import written_alike
@@ -87,7 +88,18 @@ class Agreement:
 
 
 def _squash(text: str) -> str:
-    return "".join(ch for ch in text if ch.isalnum())
+    return "".join(filter(str.isalnum, text))
+
+
+def _read_lower(text: str) -> str:
+    """`text` NFKC-normalised, its numbers read (`normalise_numbers`) and lower-cased: a text meets many pairs, so
+    the reading is kept, keyed by the number reading's switch too (write cost round 40)."""
+    return _read_lower_of(text, number_reading.SAID_FORMS)
+
+
+@lru_cache(maxsize=8192)
+def _read_lower_of(text: str, said_forms: bool) -> str:  # noqa: ARG001  (`said_forms` keys the switch read inside)
+    return normalise_numbers(unicodedata.normalize("NFKC", text)).lower()
 
 
 def _codes(text: str) -> set[str]:
@@ -116,7 +128,7 @@ def agreement(old: str, new: str) -> Agreement:
     if (read_old, read_new) != (old, new):
         old, new = written_alike(read_old, read_new)
     a = analyse(old, new)
-    lo, ln = (normalise_numbers(unicodedata.normalize("NFKC", t)).lower() for t in (old, new))
+    lo, ln = _read_lower(old), _read_lower(new)
     if _EXPONENT.search(lo) or _EXPONENT.search(ln):  # 200万 is read 2e+06 (`numbers._wan`): two tokens, not one value
         return Agreement(0, 1, 0)
     old_codes, new_codes = _codes(lo), _codes(ln)
