@@ -2,6 +2,7 @@
 (no search or write of its own).
 
     PYTHONPATH=src:bench python bench/miss41_rows.py HYG.json XMISSES.json CUR_DIR STORES OUT_DIR > rows.json
+    PYTHONPATH=src:bench python bench/miss41_rows.py redacted HYG.json > redacted.json   # any rounds of `hyg38 misses`
 
 HYG.json: `hyg38.py misses r38`; XMISSES.json: `xling40_misses.py STORES O r38`; CUR_DIR: `currency37_causes.py`'s
 out dir (r38.json); STORES/r38: the harness's store (`blind_store.build`), read for each missed answer's status and
@@ -80,7 +81,33 @@ def retrieval(xmisses: dict, cur: dict, stores: Path, out: Path) -> dict:
             "retired_on_write": kept_retired}
 
 
+def redacted(report: dict) -> dict:
+    """Per label: the pairs with a value the write path redacts (`redactor` on either text) and their outcomes,
+    against all pairs - the value the hygiene judge reads is the stored, redacted one."""
+    from hindsight.safety.redact import redactor
+
+    out: dict = {}
+    for entry in report.values():
+        for d in entry["decided"]:
+            c = out.setdefault(d["label"], {"pairs": 0, "right": 0, "redacted": 0, "redacted_right": 0,
+                                            "redacted_outcomes": {}, "redacted_pairs": []})
+            right = d["actual"] == EXPECTED.get(d["label"], "kept")
+            c["pairs"] += 1
+            c["right"] += right
+            old, new = redactor(d["existing"]), redactor(d["new"])
+            if old[1] or new[1]:
+                c["redacted"] += 1
+                c["redacted_right"] += right
+                c["redacted_outcomes"][d["actual"]] = c["redacted_outcomes"].get(d["actual"], 0) + 1
+                c["redacted_pairs"].append({"pair": d["pair"], "actual": d["actual"], "stored": [old[0], new[0]]})
+    return out
+
+
 def main() -> None:
+    if sys.argv[1] == "redacted":
+        print(json.dumps(redacted(json.loads(Path(sys.argv[2]).read_text(encoding="utf-8"))), ensure_ascii=False,
+                         indent=1))
+        return
     hyg, xm, cur_dir, stores, out = (Path(a) for a in sys.argv[1:6])
     report = json.loads(hyg.read_text(encoding="utf-8"))["r38"]
     result = {"hygiene": hygiene(report),
