@@ -255,19 +255,35 @@ _SEED_WORDS = re.compile(
 
 
 def _sentence(text: str, start: int, end: int) -> str:
+    return " ".join(_sentence_parts(text, start, end))
+
+
+def _sentence_parts(text: str, start: int, end: int) -> tuple[str, str]:
+    """The value's sentence before it (up to 120 characters) and after it (up to 80)."""
     left = max(text.rfind(c, 0, start) for c in "。！？\n") + 1
     dot = text.rfind(". ", 0, start)
     left = max(left, dot + 2 if dot >= 0 else 0)
     # round 34: an English full stop ends it on the right as on the left (a contract address or a hash word in the next
     # sentence is another value's)
     right = min((i for i in (text.find(c, end) for c in ("。", "！", "？", "\n", ". ")) if i >= 0), default=len(text))
-    return text[max(left, start - 120) : start] + " " + text[end : min(right, end + 80)]
+    return text[max(left, start - 120) : start], text[end : min(right, end + 80)]
 
 
 def _gap(text: str, start: int, end: int) -> str:
     """The text between a cue and its words; a list that opens on a new line after a colon starts at the colon."""
     gap = text[start:end]
     return re.sub(r"[:：][ \t]*\n\s*$", ":", gap)
+
+
+# Round 41 (blind r38): "private key for the payout wallet: 0x... (the address itself is public: 0x...)": a hash word
+# after the value (an address, a public key named next) is another value's when its sentence names a private key
+# before it with no hash word between.
+_PRIVATE_BEFORE = re.compile(r"(?i)private[ _-]?key|\bprivkey|私钥")
+
+
+def _hashed(before: str, after: str) -> bool:
+    """A hash word in the value's sentence, unless only after it and a private key is named before it."""
+    return bool(_HASH_CUE.search(before) or _HASH_CUE.search(after) and not _PRIVATE_BEFORE.search(before))
 
 
 def find_key_material(text: str) -> list[Span]:
@@ -280,8 +296,9 @@ def find_key_material(text: str) -> list[Span]:
         if _BYTES_CUE.search(text, max(0, m.start() - 60), m.start()) and all(int(x) < 256 for x in m.group("value").split(",")):
             out.append(("private_key", *m.span("value")))
     for m in _HEX64.finditer(text):
-        around = _sentence(text, m.start(), m.end())
-        if _WALLET_CUE.search(around) and not _HASH_CUE.search(around) and len(set(m.group("value").lower())) >= 10:
+        before, after = _sentence_parts(text, m.start(), m.end())
+        if (_WALLET_CUE.search(before + " " + after) and not _hashed(before, after)
+                and len(set(m.group("value").lower())) >= 10):
             out.append(("private_key", *m.span("value")))
     for cue in _SEED_CUE.finditer(text):
         words = _seed_words(text, cue.end(), 60)
