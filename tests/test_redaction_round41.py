@@ -2,9 +2,10 @@
 
 Misses: a one-time code an authenticator shows written right after a Chinese verb with no space ("显示771 406"); a UK
 mobile written in hyphenated groups ("07123-456-789"); a hex private key whose cue is followed by a few words before its
-colon ("private key for the shop's wallet: 0x..."); a BSB / sort code column of a CSV beside the account column.
-Look-alikes that stay: a transaction hash or a public address after words about a wallet; a hyphenated order number
-that is not a mobile's shape; a BSB-like column of another name.
+colon ("private key for the shop's wallet: 0x..."); an old password voided ("旧的X作废了", "the old one X is dead")
+beside the new one; a BSB / sort code column of a CSV beside the account column.
+Look-alikes that stay: an old model or build voided with no password named; a transaction hash or a public address
+after words about a wallet; a hyphenated order number that is not a mobile's shape; a BSB-like column of another name.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ GONE = [
      ["0x" + _HEX], ["0x71C7656EC7ab88b098defB751B7401B5f6d8976F"]),
     ("钱包私钥：" + _HEX + "，对应的地址是 0x71C7656EC7ab88b098defB751B7401B5f6d8976F", [_HEX], ["0x71C7656EC7ab88b098defB751B7401B5f6d8976F"]),
     ("店里收款钱包的私钥(备份用): 0x" + _HEX + " 别发群里。", ["0x" + _HEX], ["别发群里"]),
+    # an old password voided beside the new one (the old one still opens backups and reused accounts)
+    ("店长:旧的sony7788a作废了,新的是canon_R6_2024,别外传。", ["sony7788a", "canon_R6_2024"], ["别外传"]),
+    ("A: what is the till password?\nB: the old one otter5521 is dead, it's now Heron_9901", ["otter5521", "Heron_9901"],
+     ["till password"]),
+    ("Our old wifi pass bluefin77 no longer works; use Coral-Reef-88 now.", ["bluefin77", "Coral-Reef-88"], ["wifi"]),
+    ("仓库电脑密码?\n之前那个kiwi_2020已经停用了，现在用 mango#2024", ["kiwi_2020", "mango#2024"], ["仓库电脑"]),
     # a BSB / sort code column beside the account column of a CSV
     ("staff.csv:\nname,bsb,account,start\nTom Reyes,083-170,4471 2290,2023-02-01", ["083-170", "4471 2290"], ["Tom Reyes", "2023-02-01"]),
     ("name,sort_code,account_no\nAva Hill,20-45-77,40218836", ["20-45-77", "40218836"], ["Ava Hill"]),
@@ -45,6 +52,9 @@ KEEP = [
     ("屏幕上显示771 406个订单已同步。", ["771 406"]),
     ("Hash of the wallet export: 0x" + _HEX + ", private key stays offline.", ["0x" + _HEX]),
     ("Ref 07845-112-903-22 on the Leeds invoice.", ["07845-112-903-22"]),
+    # an old version or model voided, no password named
+    ("旧的X200v2停产了,新的是X300v3,价格不变。", ["X200v2", "X300v3"]),
+    ("The old build rc7-2291 is dead; now rc8-0012 ships to the shop.", ["rc7-2291", "rc8-0012"]),
     # a column of another name beside an amount
     ("item,code,qty\nLens cap,062-914,12", ["062-914"]),
 ]
