@@ -33,7 +33,7 @@ GONE = [
     ("钱包私钥：" + _HEX + "，对应的地址是 0x71C7656EC7ab88b098defB751B7401B5f6d8976F", [_HEX], ["0x71C7656EC7ab88b098defB751B7401B5f6d8976F"]),
     ("店里收款钱包的私钥(备份用): 0x" + _HEX + " 别发群里。", ["0x" + _HEX], ["别发群里"]),
     # an old password voided beside the new one (the old one still opens backups and reused accounts)
-    ("店长:旧的sony7788a作废了,新的是canon_R6_2024,别外传。", ["sony7788a", "canon_R6_2024"], ["别外传"]),
+    ("店长:收银机密码改了,旧的sony7788a作废了,新的是canon_R6_2024,别外传。", ["sony7788a", "canon_R6_2024"], ["别外传"]),
     ("A: what is the till password?\nB: the old one otter5521 is dead, it's now Heron_9901", ["otter5521", "Heron_9901"],
      ["till password"]),
     ("Our old wifi pass bluefin77 no longer works; use Coral-Reef-88 now.", ["bluefin77", "Coral-Reef-88"], ["wifi"]),
