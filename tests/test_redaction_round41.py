@@ -3,7 +3,8 @@
 Misses: a one-time code an authenticator shows written right after a Chinese verb with no space ("显示771 406"); a UK
 mobile written in hyphenated groups ("07123-456-789"); a hex private key whose cue is followed by a few words before its
 colon ("private key for the shop's wallet: 0x..."); an old password voided ("旧的X作废了", "the old one X is dead")
-beside the new one; a BSB / sort code column of a CSV beside the account column.
+beside the new one; a key pair's short numeric ID ("client id 884213, client secret ..."); a BSB / sort code
+column of a CSV beside the account column.
 Look-alikes that stay: an old model or build voided with no password named; a transaction hash or a public address
 after words about a wallet; a hyphenated order number that is not a mobile's shape; a BSB-like column of another name.
 """
@@ -38,6 +39,11 @@ GONE = [
      ["till password"]),
     ("Our old wifi pass bluefin77 no longer works; use Coral-Reef-88 now.", ["bluefin77", "Coral-Reef-88"], ["wifi"]),
     ("仓库电脑密码?\n之前那个kiwi_2020已经停用了，现在用 mango#2024", ["kiwi_2020", "mango#2024"], ["仓库电脑"]),
+    # a key pair's short numeric ID half beside its secret
+    ("Booking widget: client id 884213, client secret 7d6c5b4a39281706f5e4d3c2b1a0ff9e.", ["884213", "7d6c5b4a39281706f5e4d3c2b1a0ff9e"],
+     ["Booking widget"]),
+    ("外卖平台对接：应用ID 730215，应用密钥 Kx9f8e7d6c5b4a3928170a6f5e4d3c2b1，周五上线。", ["730215", "Kx9f8e7d6c5b4a3928170a6f5e4d3c2b1"],
+     ["周五上线"]),
     # a BSB / sort code column beside the account column of a CSV
     ("staff.csv:\nname,bsb,account,start\nTom Reyes,083-170,4471 2290,2023-02-01", ["083-170", "4471 2290"], ["Tom Reyes", "2023-02-01"]),
     ("name,sort_code,account_no\nAva Hill,20-45-77,40218836", ["20-45-77", "40218836"], ["Ava Hill"]),
@@ -55,6 +61,9 @@ KEEP = [
     # an old version or model voided, no password named
     ("旧的X200v2停产了,新的是X300v3,价格不变。", ["X200v2", "X300v3"]),
     ("The old build rc7-2291 is dead; now rc8-0012 ships to the shop.", ["rc7-2291", "rc8-0012"]),
+    # a short number with no ID label before a secret; an ID far from the secret
+    ("Store 104233 got the new secret 7d6c5b4a39281706f5e4d3c2b1a0ff9e today.", ["104233"]),
+    ("员工ID 730215 负责门店；另外应用密钥 Kx9f8e7d6c5b4a3928170a6f5e4d3c2b1 已轮换。", ["730215"]),
     # a column of another name beside an amount
     ("item,code,qty\nLens cap,062-914,12", ["062-914"]),
 ]
