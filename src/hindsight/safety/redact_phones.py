@@ -25,7 +25,8 @@ _PHONE_CUE = re.compile(
 _CN_MOBILE_DOTTED = re.compile(r"(?<![\d.])1[3-9]\d\.\d{4}\.\d{4}(?![\d.]|\.\d)")
 # UK mobiles (07700 900123, 07700 900 123) and French mobiles (06 12 34 56 78).
 # Round 25: a full stop after the number ends the sentence ("on his mobile 07700 900461."); only ".5" is a decimal.
-_UK_MOBILE = re.compile(r"(?<![\d+])(?:07\d{3}\s?\d{3}\s?\d{3}|0[67](?:[ .]\d{2}){4})(?!\d|\.\d|\s\d)")
+# Round 41 (blind r38): hyphenated groups too ("07123-456-789"), a hyphen both times.
+_UK_MOBILE = re.compile(r"(?<![\d+])(?:07\d{3}(?:\s?\d{3}\s?|-\d{3}-(?=\d{3}(?!-\d)))\d{3}|0[67](?:[ .]\d{2}){4})(?!\d|\.\d|\s\d)")
 # A count, not a phone: "total events: 13872645019", "共执行 18612345678 次".
 _QUANTITY_AFTER = re.compile(r"\s*(?:次|个|条|笔|行|元|件|人|words?\b|times\b|events\b|requests\b|ops\b|rows\b|bytes\b|records\b|"
                              r"hashes\b|items\b|users\b|calls\b|tokens\b|lines\b)", re.IGNORECASE)

@@ -196,7 +196,7 @@ def key_class(key: str, bank: bool = False) -> str | None:
     if _CARD_HAN.search(key) or "card" in words and (len(words) == 1 or words & {"number", "no", "num"}):
         return "card"
     if "iban" in words or {"account", "number"} <= words or words == {"account"} and bank or {"account", "no"} <= words or _ACCOUNT_HAN.search(key) \
-            or words & {"acct", "routing", "sort"} and len(words) <= 2 and not words & {"user", "name"}:
+            or words & {"acct", "routing", "sort", "bsb"} and len(words) <= 2 and not words & {"user", "name"}:
         return "bank_account"
     if words & _PASSWORD_WORDS or _PASSWORD_HAN.search(key):
         return "password"
@@ -216,7 +216,7 @@ _CODE_VALUE = re.compile(r"(?i)^(?:pass(?:word|wd)?|pwd|secret|token|api_?key|(?
 # key's own name (password=password). Kept as public under a secret's key, so no label reader takes it either.
 # Lower-case words only: "qwe.ZJ_1987" is a password and "eyJ...eyJ..." a token, though both are dotted.
 _CALL_VALUE = re.compile(r"(?i)^(?:pass(?:word|wd)?|pwd|secret|token|api_?key|(?-i:[a-z_][a-z_.]{2,}\(.*|[a-z_]+(?:\.[a-z_]+)+))$")
-_BANK = re.compile(r"(?i)\bbank|\biban\b|\bsort[_ ]code|\brouting|银行")
+_BANK = re.compile(r"(?i)\bbank|\biban\b|\bsort[_ ]code|\bbsb\b|\brouting|银行")
 
 
 def _reference(value: str) -> bool:

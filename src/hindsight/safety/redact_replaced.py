@@ -32,6 +32,22 @@ _OLD_BRACKETED = re.compile(
     r"(?:旧|原来|之前|以前|老|上一个|上次)(?:的|那个|这个|一个)?(?:密码|口令|登录密码)?)"
     r"\s*(?:[(（]\s*[\"'“]?" + _VALUE + r"[\"'”]?\s*[)）]|[,，]\s*[\"'“]?" + _VALUE.replace("<v>", "<c>") + r"[\"'”]?\s*[,，])"
 )
+# Round 41 (blind r38): an old value glued to its cue and voided ("旧的X作废了", "之前那个X已经停用了", "the old one X is
+# dead", "our old wifi pass X no longer works"), and the new one given after it in the same sentence ("新的是Y",
+# "现在用 Y", "it's now Y", "use Y now").
+_OLD_VOIDED = re.compile(
+    r"(?i)(?:\b(?:the\s+|its\s+|their\s+|his\s+|her\s+|our\s+|my\s+)?(?:old|previous|former|prior|earlier)"
+    r"(?:\s+one|(?:\s+[a-z][\w-]{1,11})?\s+(?:password|pass|passcode|passphrase|pw|pwd|pin|code|login))|"
+    r"(?:旧|原来|之前|以前|老|上一个|上次)(?:的|那个|这个|一个)?(?:密码|口令|登录密码)?)"
+    r"\s*(?:\bis\b|\bwas\b|是|[:：])?\s*[\"'“]?" + _VALUE + r"[\"'”]?"
+    r"(?P<void>\s*(?:已经?|都|早就?)?(?:作废|失效|停用|不能再?用|没用|不用|过期|废)了?|"
+    r"\s+(?:(?:is|was|has\s+been|got)\s+)?(?:dead|expired|revoked|retired|disabled|deactivated|voided|invalid)\b|"
+    r"\s+(?:no\s+longer\s+works|doesn['’]t\s+work|stopped\s+working))"
+)
+_NEW_AFTER = re.compile(
+    r"(?i)[^\n。！？]{0,24}?(?:\bnew\s+one\s+(?:is\b|[:：])|\bit['’]s\s+now\b|\bit\s+is\s+now\b|\bnow\s+(?:it['’]s|it\s+is)\b|"
+    r"\buse\b|新的(?:是|为|[:：])?|现在(?:是|用|改成了?)?|改成了?|换成了?)\s*[\"'“]?" + _VALUE
+)
 _FROM_TO = re.compile(
     r"(?i)\bfrom\s+[\"'“]?(?P<old>[^\s,;()\[\]{}<>|\"'”’`]{4,64})[\"'”]?\s+(?:to|into)\s+[\"'“]?(?P<new>[^\s,;()\[\]{}<>|\"'”’`]{4,64})|"
     r"从\s*[\"'“]?(?P<old_zh>[^\s\u4e00-\u9fff\u3000-\u303f\uff00-\uffef,;()<>|\"'”’`]{4,64})[\"'”]?\s*"
@@ -79,6 +95,17 @@ def find_replaced_values(text: str) -> list[Span]:
         group = "v" if m.group("v") is not None else "c"
         if _PASSWORD_NOUN.search(sentence) and _value_ok(m.group(group), sentence):
             out.append(("password", *m.span(group)))
+    for m in _OLD_VOIDED.finditer(text):
+        if not (_PASSWORD_NOUN.search(text, max(0, m.start() - _REACH), m.end("v")) or _PASSWORD_NOUN.search(m.group(0))
+                or re.search(r"(?i)\b(?:pass|pw)\b", m.group(0))):
+            continue
+        around = _sentence(text, m.start(), m.end())
+        if not _value_ok(m.group("v"), around):
+            continue
+        out.append(("password", *m.span("v")))
+        new_value = _NEW_AFTER.match(text, m.end("void"))
+        if new_value is not None and written_password(new_value.group("v").rstrip(".,;:!?")):
+            out.append(("password", new_value.start("v"), new_value.start("v") + len(new_value.group("v").rstrip(".,;:!?"))))
     for m in _FROM_TO.finditer(text):
         old, new = ("old", "new") if m.group("old") is not None else ("old_zh", "new_zh")
         sentence = _sentence(text, m.start(), m.end())

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from hindsight.safety.redact_hex_key import find_hex_keys
 from hindsight.safety.validators import looks_random, ssn_valid
 
 Span = tuple[str, int, int]
@@ -232,10 +233,6 @@ _KEY_PREFIXED = re.compile(
 # A keypair as a byte array (Solana's id.json, a 32/64-byte seed): 32 to 64 numbers 0-255 after a key cue.
 _BYTE_ARRAY = re.compile(r"\[\s*(?P<value>\d{1,3}(?:\s*,\s*\d{1,3}){31,63})\s*\]")
 _BYTES_CUE = re.compile(r"(?i)key\s*pair|private[ _-]?key|secret[ _-]?key|\bseed\b|id\.json|私钥|密钥")
-_HEX64 = re.compile(r"(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-fA-F]{64})(?![0-9A-Za-z])")
-_WALLET_CUE = re.compile(r"(?i)private[ _-]?key|\bprivkey|\bwallet\b|metamask|\bexport|\bsecret\b|\bseed\b|私钥|钱包|助记|导出|密钥")
-_HASH_CUE = re.compile(r"(?i)\b(?:sha-?\d*|md5|hash|checksum|digest|commit|tx|txid|txn|transaction|block|oid|etag|integrity|"
-                       r"fingerprint|public[ _-]?key|pubkey|address)\b|哈希|校验|摘要|交易(?!所)|区块|公钥|地址|指纹")
 _SEED_CUE = re.compile(r"(?i)(?:seed|recovery|mnemonic|backup|secret|wallet)\s+(?:phrase|words?)|\bseed\b|mnemonic|助记词|恢复短语|种子短语|恢复词")
 # A wallet named without "seed phrase" ("Ledger backup, wallet 'cold-2': orbit velvet ..."): the words must read as a
 # mnemonic, not prose - none of the function words that fill an English sentence and no BIP39 list has.
@@ -254,16 +251,6 @@ _SEED_WORDS = re.compile(
 )
 
 
-def _sentence(text: str, start: int, end: int) -> str:
-    left = max(text.rfind(c, 0, start) for c in "。！？\n") + 1
-    dot = text.rfind(". ", 0, start)
-    left = max(left, dot + 2 if dot >= 0 else 0)
-    # round 34: an English full stop ends it on the right as on the left (a contract address or a hash word in the next
-    # sentence is another value's)
-    right = min((i for i in (text.find(c, end) for c in ("。", "！", "？", "\n", ". ")) if i >= 0), default=len(text))
-    return text[max(left, start - 120) : start] + " " + text[end : min(right, end + 80)]
-
-
 def _gap(text: str, start: int, end: int) -> str:
     """The text between a cue and its words; a list that opens on a new line after a colon starts at the colon."""
     gap = text[start:end]
@@ -279,10 +266,7 @@ def find_key_material(text: str) -> list[Span]:
     for m in _BYTE_ARRAY.finditer(text):
         if _BYTES_CUE.search(text, max(0, m.start() - 60), m.start()) and all(int(x) < 256 for x in m.group("value").split(",")):
             out.append(("private_key", *m.span("value")))
-    for m in _HEX64.finditer(text):
-        around = _sentence(text, m.start(), m.end())
-        if _WALLET_CUE.search(around) and not _HASH_CUE.search(around) and len(set(m.group("value").lower())) >= 10:
-            out.append(("private_key", *m.span("value")))
+    out += find_hex_keys(text)
     for cue in _SEED_CUE.finditer(text):
         words = _seed_words(text, cue.end(), 60)
         if (words and not re.search(r"[\n。.;；]", _gap(text, cue.end(), words[0])) and words[0] - cue.end() <= 60

@@ -72,7 +72,8 @@ _YEAR_AFTER = re.compile(r"\s*(?:年|\b(?:model|vintage|edition|version)\b)")
 
 # A digit value in a code's shape: the lock and device readings look back from each one over a bounded window (a scan of
 # the whole text with their long alternations cost ten times more on ordinary prose).
-_DIGITS = re.compile(r"(?<![\w-])(?:\d{4,8}|\d{3}[ -]\d{3}|\d{2}[ -]\d{2}[ -]\d{2}|\d{4}[ -]\d{4})(?![\w-]|[.,]\d|[ -]\d)")
+# Round 41 (blind r38): a value glued to a Chinese verb ("显示771 406") is read as after a space.
+_DIGITS = re.compile(r"(?<![A-Za-z0-9_-])(?:\d{4,8}|\d{3}[ -]\d{3}|\d{2}[ -]\d{2}[ -]\d{2}|\d{4}[ -]\d{4})(?![A-Za-z0-9_-]|[.,]\d|[ -]\d)")
 _LOOK_BACK = 96
 # A cheap first look at the window: a lock's or a device's word somewhere in it (most numbers in prose have neither).
 _HINTS = (re.compile(r"(?i)pad|safe|lock|box|门|锁|柜|箱"), re.compile(r"(?i)authenticator|token|fob|app\b|验证器|令牌|口令"))

@@ -76,12 +76,13 @@ def find_window_keys(text: str) -> list[Span]:
     return out
 
 
-# The ID half of a pair: an ID-ish label (round 11: a bare "access", 账号), a separator, a value of 8-64 token characters with a digit.
+# The ID half of a pair: an ID-ish label (round 11: a bare "access", 账号), a separator, a value of 8-64 token characters with a digit
+# (round 41, blind r38: or 6-7 digits - "开发者ID 108472,签名密钥...", "client id 884213, client secret ...").
 _PARTNER = re.compile(
     # round 34: a key named by its pair's prefix, glued or spaced ("appKey", "api_key", "clientKey", "consumer key")
     r"(?i)(?:(?<![A-Za-z])(?:access(?:[ _-]?key)?(?:[ _-]?id)?|key[ _-]?id|key|(?:app|api|client|consumer)[ _-]?key|app[ _-]?id|appid|"
     r"client[ _-]?id|id|ak)(?![A-Za-z])|访问账号|账号)"
-    r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{8,64})(?![A-Za-z0-9_-])"
+    r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?(?P<value>(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{8,64}|\d{6,7})(?![A-Za-z0-9_-])"
 )
 
 
