@@ -12,7 +12,6 @@ Examples are our own (none copied from a set).
 from __future__ import annotations
 
 import pytest
-
 from redaction_round import TAGGER, round_tests
 
 from hindsight.safety.redact import redact
