@@ -42,12 +42,29 @@ def is_quantity(text: str, start: int, end: int) -> bool:
 
 
 _NANP_SPACED = re.compile(r"(?<![\w(])\(\d{3}\)\s?\d{3}\s\d{4}(?![\d-])")
-_LANDLINE = re.compile(r"(?<![\d(-])(?<!\d )(?:\(0[1-9]\d{1,2}\)\s?|0[1-9]\d{1,2}[\s-])\d{3,4}[\s-]?\d{4}(?![\d-])")
+# Round 42: "(010)-62751234" (a hyphen after the brackets) and the 0086 prefix ("0086 472 5318800") too.
+_LANDLINE = re.compile(r"(?<![\d(-])(?<!\d )(?:\(0[1-9]\d{1,2}\)[\s-]?|0[1-9]\d{1,2}[\s-]|0086[\s-]?[1-9]\d{1,2}[\s-])"
+                       r"\d{3,4}[\s-]?\d{4}(?![\d-])")
 _CN_MOBILE_SPACED = re.compile(r"(?<![\d+*])(?:(?:\+|00)86[\s-]?)?1[3-9]\d(?:[\s-]?\d){8}(?![\d*])")
+
+
+# Round 42 (issue 10): a Chinese landline written with full-width brackets ("（0472）5318800") or an en / em /
+# full-width dash between its digit groups ("0472–5318800") reads as its ASCII form does. One character stands for
+# one, so the spans found in the ASCII form are the text's own.
+_WIDE_AREA = re.compile(r"（(0[1-9]\d{1,2}|\+?86)）")
+_DASH = re.compile(r"(?<=\d)[–—－](?=\d)")
+
+
+def ascii_phone_form(text: str) -> str:
+    """`text` with a bracketed area code's full-width brackets and a dash between digits in ASCII, offsets unchanged."""
+    if "（" in text:
+        text = _WIDE_AREA.sub(lambda m: "(" + m.group(1) + ")", text)
+    return _DASH.sub("-", text)
 
 
 def find_phones(text: str) -> list[Span]:
     out: list[Span] = []
+    text = ascii_phone_form(text)
     for m in _PHONE_CUE.finditer(text):
         value = m.group("value")
         digits = re.sub(r"\D", "", value)
