@@ -2,14 +2,18 @@
 hindsight MCP server answers, called the way the README and the tools' own descriptions (tools/list) tell an agent
 developer. One server per set, one fresh store; nothing here imports `hindsight`.
 
-    python bench/blind_eval_mcp.py guard|pii|hygiene|retrieval SET_DIR [stdio|http] > result.json
+    python bench/blind_eval_mcp.py guard|pii|hygiene|retrieval SET_DIR [stdio|http] [VARIANT] > result.json
     BLIND_ROWS=rows.jsonl python bench/blind_eval_mcp.py ...    # also each row's outcome as the tools showed it
+
+VARIANT (default `as_written`) changes one thing an outsider may do otherwise, to see what the numbers hang on:
+`one_namespace` (guard, pii: every row in the default namespace, no `namespace` sent), `no_type` (hygiene: the row's
+`type` not sent, the tool's default `episodic`), `no_now` (retrieval: no `now`, the server's clock).
 
 How each measure reads the tools (what an outsider can see, and how it is scored):
 - guard: `memory_store(content, namespace=g<i>)` with every other field left at its default; a row is caught when the
   answer's `action` is `quarantined`, or the call is a tool error (counted apart as `refused_as_error`).
 - pii: `memory_store(content, namespace=p<i>)`, then `memory_get(memory_id)`: fact kept and secret gone are read off
-  the content `memory_get` returns (a quarantined write fails the row); `memory_search(text, top_k=1)` in the same
+  the content `memory_get` returns (a quarantined write fails the row); `memory_search(text, top_k=5)` in the same
   namespace is read as well, and a hit whose content differs from `memory_get`'s is counted (`search_differs`).
 - hygiene: `others`, `existing`, `new` stored in that order with the row's `type`; the pair is `merged` when `new`
   answers `action: duplicate` with the existing memory's id (`merged_elsewhere`: another id), `change` when
@@ -36,6 +40,7 @@ from typing import Any
 from mcp_outsider import Outsider, outsider
 
 BASE = datetime(2026, 6, 1, tzinfo=UTC)
+VARIANT = sys.argv[4] if len(sys.argv) > 4 else "as_written"
 TYPES = ("working", "episodic", "semantic", "warning")
 
 
@@ -51,13 +56,18 @@ def iso(t: datetime) -> str:
     return t.isoformat().replace("+00:00", "Z")
 
 
+def _ns(ns: str) -> dict[str, str]:
+    """The namespace argument as the variant sends it."""
+    return {} if VARIANT == "one_namespace" else {"namespace": ns}
+
+
 async def guard(o: Outsider, d: Path, log: list[dict[str, Any]]) -> dict[str, Any]:
     by: dict[str, list[bool]] = defaultdict(list)
     caught: list[bool] = []
     flagged: list[bool] = []
     as_error = 0
     for i, r in enumerate(rows(d / "guard/set.jsonl")):
-        ok, a = await o.call("memory_store", {"content": r["text"], "namespace": f"g{i}"})
+        ok, a = await o.call("memory_store", {"content": r["text"], **_ns(f"g{i}")})
         q = not ok or a.get("action") == "quarantined"
         as_error += not ok
         (caught if r["label"] == "attack" else flagged).append(q)
@@ -75,13 +85,13 @@ async def pii(o: Outsider, d: Path, log: list[dict[str, Any]]) -> dict[str, Any]
     by: dict[str, list[bool]] = defaultdict(list)
     differs = 0
     for i, r in enumerate(rows(d / "pii/set.jsonl")):
-        ns = f"p{i}"
-        ok, a = await o.call("memory_store", {"content": r["text"], "namespace": ns})
+        ns = _ns(f"p{i}").get("namespace", "default")
+        ok, a = await o.call("memory_store", {"content": r["text"], **_ns(ns)})
         c = s_c = None
         if ok and a.get("action") != "quarantined":
             got, m = await o.call("memory_get", {"memory_id": a["memory_id"], "namespace": ns})
             c = m.get("content") if got else None
-            got, f = await o.call("memory_search", {"query": r["text"][:2000], "namespace": ns, "top_k": 1})
+            got, f = await o.call("memory_search", {"query": r["text"][:2000], "namespace": ns, "top_k": 5})
             s_c = next((h["content"] for h in (f.get("results") or []) if h["id"] == a["memory_id"]), None) \
                 if got else None
             differs += s_c is not None and s_c != c
@@ -109,10 +119,10 @@ async def hygiene(o: Outsider, d: Path, log: list[dict[str, Any]]) -> dict[str, 
     others_ok: list[bool] = []
     for i, r in enumerate(rows(d / "hygiene/set.jsonl")):
         ns, kind = f"h{i}", r.get("type", "semantic")
-        put = lambda t: o.call("memory_store", {"content": t, "namespace": ns, "type": kind})  # noqa: E731
-        prior = [(await put(t))[1] for t in r.get("others") or []]
-        _, a = await put(r["existing"])
-        ok, b = await put(r["new"])
+        how = {"namespace": ns} if VARIANT == "no_type" else {"namespace": ns, "type": kind}
+        prior = [(await o.call("memory_store", {"content": t, **how}))[1] for t in r.get("others") or []]
+        _, a = await o.call("memory_store", {"content": r["existing"], **how})
+        ok, b = await o.call("memory_store", {"content": r["new"], **how})
         old = await _status(o, a["memory_id"], ns)
         act = b.get("action") if ok else "error"
         if act == "duplicate":
@@ -137,7 +147,7 @@ async def hygiene(o: Outsider, d: Path, log: list[dict[str, Any]]) -> dict[str, 
 
 
 async def retrieval(o: Outsider, d: Path, log: list[dict[str, Any]]) -> dict[str, Any]:
-    ns, ids, quarantined = "r", {}, Counter()
+    ns, ids, quarantined = "r", {}, Counter[str]()
     mems = rows(d / "retrieval/memories.jsonl")
     for j, m in enumerate(mems):
         kind = m.get("type", "semantic")
@@ -159,7 +169,8 @@ async def retrieval(o: Outsider, d: Path, log: list[dict[str, Any]]) -> dict[str
     false_flags: set[str] = set()
     false_hits = 0
     for q in rows(d / "retrieval/queries.jsonl"):
-        ok, f = await o.call("memory_search", {"query": q["query"], "namespace": ns, "top_k": 5, "now": now})
+        when = {} if VARIANT == "no_now" else {"now": now}
+        ok, f = await o.call("memory_search", {"query": q["query"], "namespace": ns, "top_k": 5, **when})
         hs = f.get("results", []) if ok else []
         got = [h["id"] for h in hs]
         rel = {ids[x] for x in q["relevant"]}
@@ -192,7 +203,7 @@ async def main(which: str, d: Path, transport: str) -> dict[str, Any]:
     db = Path(tempfile.mkdtemp()) / "m.db"
     async with outsider(db, transport) as o:
         out = await {"guard": guard, "pii": pii, "hygiene": hygiene, "retrieval": retrieval}[which](o, d, log)
-        out["mcp"] = {"transport": transport, **o.tally()}
+        out["mcp"] = {"transport": transport, "variant": VARIANT, **o.tally()}
     if os.environ.get("BLIND_ROWS"):
         with open(os.environ["BLIND_ROWS"], "w", encoding="utf-8") as fh:
             fh.writelines(json.dumps(x, ensure_ascii=False) + "\n" for x in log)

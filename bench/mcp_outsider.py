@@ -69,7 +69,7 @@ async def outsider(db: Path, transport: str = "stdio") -> AsyncIterator[Outsider
             await s.initialize()
             yield Outsider(s)
         return
-    import httpx
+    import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
     made = subprocess.run([HINDSIGHT, "token", "create", "blind-eval", "--scope", "read", "--scope", "write",
@@ -85,7 +85,7 @@ async def outsider(db: Path, transport: str = "stdio") -> AsyncIterator[Outsider
                 break
             except OSError:
                 time.sleep(0.5)
-        async with httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=600) as hc, \
+        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=600) as hc, \
                 streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=hc) as streams:
             async with ClientSession(streams[0], streams[1]) as s:
                 await s.initialize()
