@@ -18,7 +18,9 @@ How each measure reads the tools (what an outsider can see, and how it is scored
 - hygiene: `others`, `existing`, `new` stored in that order with the row's `type`; the pair is `merged` when `new`
   answers `action: duplicate` with the existing memory's id (`merged_elsewhere`: another id), `change` when
   `memory_get(existing)` then shows `status: deprecated`, else `kept`; an other is untouched when `memory_get` shows it
-  `active` and `new` was not a duplicate of it.
+  `active` and `new` was not a duplicate of it. `confusion_action_only`: the same pairs read from `action` alone
+  (`superseded` as a change, whichever memory it retired); `confusion_answer_only`: read from the store answer's
+  `supersedes` (the ids it retired), where the server sends it.
 - retrieval: memories stored in file order into namespace `r` with `type`, `tags`, and the writer's `event_time` as
   written (an hour apart from 2026-06-01 where none is given); each query is `memory_search(query, top_k=5,
   namespace=r, now=2026-12-01T12:00:00Z)` (30 days after 2026-06-01 for an untimed set), read from `results` (`id`,
@@ -115,6 +117,8 @@ async def _status(o: Outsider, mid: str, ns: str) -> str:
 
 async def hygiene(o: Outsider, d: Path, log: list[dict[str, Any]]) -> dict[str, Any]:
     conf: Counter[tuple[str, str]] = Counter()
+    by_action: Counter[tuple[str, str]] = Counter()
+    by_answer: Counter[tuple[str, str]] = Counter()
     res: dict[str, list[str]] = defaultdict(list)
     others_ok: list[bool] = []
     for i, r in enumerate(rows(d / "hygiene/set.jsonl")):
@@ -133,6 +137,11 @@ async def hygiene(o: Outsider, d: Path, log: list[dict[str, Any]]) -> dict[str, 
                 and not (act == "duplicate" and b["memory_id"] == p["memory_id"]) for p in prior]
         others_ok.extend(kept)
         conf[(r["label"], verdict)] += 1
+        # what an outsider reading only `action` would score (no memory_get): `superseded` read as a change
+        by_action[(r["label"], {"duplicate": verdict, "superseded": "change"}.get(act, "kept"))] += 1
+        if ok and "supersedes" in b:  # the answer's own list of what it retired (mcpeq43): no memory_get needed
+            by_answer[(r["label"], verdict if act == "duplicate" else
+                       "change" if a["memory_id"] in b["supersedes"] else "kept")] += 1
         for k in (r["label"], f"{r['label']}/{r['lang']}") + ((f"{r['label']}/with_others",) if prior else ()):
             res[k].append(verdict)
         log.append({"i": i, "label": r["label"], "verdict": verdict, "others_ok": kept, "new_answer": b,
@@ -143,7 +152,9 @@ async def hygiene(o: Outsider, d: Path, log: list[dict[str, Any]]) -> dict[str, 
             "changes_deprecate_old": f("change", "change"), "wrong_deprecations": rate([x == "change" for x in nonchange]),
             "supplement_kept": f("supplement", "kept"), "others_untouched": rate(others_ok), "n_others": len(others_ok),
             "by_lang": {k: dict(Counter(v)) for k, v in res.items() if "/" in k},
-            "confusion": {f"{a}->{b}": n for (a, b), n in sorted(conf.items())}}
+            "confusion": {f"{a}->{b}": n for (a, b), n in sorted(conf.items())},
+            "confusion_action_only": {f"{a}->{b}": n for (a, b), n in sorted(by_action.items())},
+            "confusion_answer_only": {f"{a}->{b}": n for (a, b), n in sorted(by_answer.items())}}
 
 
 async def retrieval(o: Outsider, d: Path, log: list[dict[str, Any]]) -> dict[str, Any]:
