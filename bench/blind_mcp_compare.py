@@ -42,15 +42,16 @@ def cell(d: dict[str, Any] | None, key: str) -> str:
 
 
 def main(recorded: Path, inproc: Path, mcp: Path, rounds: list[str]) -> str:
-    out = ["| round | measure | cell | recorded | in process now | MCP stdio |", "|---|---|---|---|---|---|"]
-    for r in rounds:
-        for m, keys in CELLS.items():
-            rec, now, via = (load(recorded / f"blind_r{r}_{m}.json"), load(inproc / f"r{r}_{m}.json"),
-                             load(mcp / f"r{r}_{m}.json"))
-            for k in keys:
-                a, b, c = cell(rec, k), cell(now, k), cell(via, k)
-                mark = (lambda x: f"**{x}**") if b != c else (lambda x: x)
-                out.append(f"| r{r} | {m} | {k} | {a} | {mark(b)} | {mark(c)} |")
+    head = "".join(f" r{r} recorded | r{r} in process | r{r} MCP |" for r in rounds)
+    out = ["| measure | cell |" + head, "|---|---|" + "---|" * 3 * len(rounds)]
+    for m, keys in CELLS.items():
+        for k in keys:
+            row = f"| {m} | {k} |"
+            for r in rounds:
+                a, b, c = (cell(load(recorded / f"blind_r{r}_{m}.json"), k), cell(load(inproc / f"r{r}_{m}.json"), k),
+                           cell(load(mcp / f"r{r}_{m}.json"), k))
+                row += f" {a} | {b} | {c} |" if b == c else f" {a} | **{b}** | **{c}** |"
+            out.append(row)
     return "\n".join(out)
 
 
