@@ -149,7 +149,7 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
             raise
         # the same request landed before (another server, or a crash before its result was recorded)
         result = {"memory_id": memory_id, "action": "created", "status": existing.status.value, "reason": "",
-                  "related_ids": [], "redactions": []}
+                  "related_ids": [], "redactions": [], "supersedes": []}
     except BaseException:
         # nothing written: the key is free again. A write that failed after its memory was stored (an error past the
         # commit, a lost commit acknowledgement) keeps its claim, as a crash does (attack round 29): released, the
@@ -173,4 +173,5 @@ def outcome_from_dict(result: dict[str, Any]) -> WriteOutcome:
         raise erased
     return WriteOutcome(memory_id=str(result.get("memory_id", "")), action=result.get("action", "created"),
                         status=Status(result.get("status", "active")), reason=str(result.get("reason", "")),
-                        related_ids=list(result.get("related_ids", [])), redactions=list(result.get("redactions", [])))
+                        related_ids=list(result.get("related_ids", [])), redactions=list(result.get("redactions", [])),
+                        supersedes=list(result.get("supersedes", [])))

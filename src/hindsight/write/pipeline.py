@@ -342,13 +342,15 @@ class WritePipeline:
         if decision.duplicate_of is not None:
             assert self.hygiene is not None
             self.hygiene.apply(record, decision, actor, vector)
-            return WriteOutcome(decision.duplicate_of, "duplicate", Status.active, decision.reason, redactions=found)
+            return WriteOutcome(decision.duplicate_of, "duplicate", Status.active, decision.reason, redactions=found,
+                                supersedes=list(decision.supersedes))
         self.store.insert(record, vector, actor=actor, note="redacted: " + ", ".join(found) if found else "")
         if self.hygiene is not None and (decision.supersedes or decision.supplements):
             self.hygiene.apply(record, decision, actor)
         action: WriteAction = "superseded" if decision.supersedes else "supplemented" if decision.supplements else "created"
         return WriteOutcome(record.id, action, record.status, decision.reason,
-                            related_ids=decision.supersedes + decision.supplements, redactions=found)
+                            related_ids=decision.supersedes + decision.supplements, redactions=found,
+                            supersedes=list(decision.supersedes))
 
 
 def screened_text(content: str, context: str) -> str:
