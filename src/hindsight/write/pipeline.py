@@ -44,6 +44,7 @@ from hindsight.write.contracts import (
 from hindsight.write.dialogue import dialogue_body, parts
 from hindsight.write.erase import erase
 from hindsight.write.fields import redact_value
+from hindsight.write import value_digests
 from hindsight.write.labels import session_label
 from hindsight.write.screening import clean_note, screen_fields
 from hindsight.write.stale import check_current, with_reads_of
@@ -149,6 +150,8 @@ class WritePipeline:
             created_by=actor,
             encrypted=item.private,
             metadata=metadata,
+            # keyed digests of the content's redacted values, for hygiene (a private memory keeps none)
+            value_digests=None if item.private else value_digests.compute(self.store, item.content, content),
         )
         return record, verdict, found
 
