@@ -12,7 +12,8 @@ plaintext is never stored. The digests ride on `MemoryRecord.value_digests`, a f
 metadata column under `field_rules.VALUE_DIGESTS_KEY`, a key callers may not set.
 
 Hygiene (`adjust`, called by `HygieneChecker.judge` after the judge) reads them: the same values of the same kinds
-on both sides and a judge that kept the pair apart -> a duplicate; a kind on both sides whose values all differ and
+on both sides and a judge that kept the pair apart for no merge blocker (not another person, subject, name or
+clause) -> a duplicate; a kind on both sides whose values all differ and
 a judge that merged the pair -> a change when the new text signals one or the texts are the same word for word,
 else kept apart. Digests under another key (a restored store that made a new key: `key_id` differs), a record
 without digests (written before, private, a store without secrets) leave the judge's verdict as it is.
@@ -41,6 +42,9 @@ _COUNTRY = ("1", "7", "20", "27", "30", "31", "32", "33", "34", "36", "39", "40"
             "48", "49", "51", "52", "54", "55", "56", "57", "60", "61", "62", "63", "64", "65", "66", "81", "82", "84",
             "86", "90", "91", "92", "234", "254", "351", "353", "852", "853", "886", "966", "971", "972")
 _SECRET_NAME = "value_secret"
+#: how the judge names a merge blocker (another person or subject, a name on one side, a clause added: the digest
+#: says the value is one, not that the holder or the rest of the fact is; `both_ways.BLOCKED` reads the same words)
+BLOCKED = "not a restatement: "
 _SPACE = re.compile(r"[\s\-./()（）\u2010-\u2015\u30fc\uff0d]+")
 
 
@@ -137,7 +141,7 @@ def adjust(verdict: Any, old: Any, new: Any) -> Any:
     from hindsight.write.conflict import Verdict
     from hindsight.write.supersede import change_signalled
 
-    if seen == "equal" and verdict.label in ("supplement", "unrelated"):
+    if seen == "equal" and verdict.label in ("supplement", "unrelated") and BLOCKED not in verdict.reason:
         return Verdict("duplicate", f"the same redacted value on both sides (keyed digest; judge: {verdict.reason})",
                        verdict.confidence)
     if seen == "changed" and verdict.label == "duplicate":
