@@ -245,7 +245,8 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
                                 context=changes.get("context", current.context), namespace=namespace, type=current.type,
                                 tags=changes.get("tags", current.tags), metadata=changes.get("metadata", {}))
             screened, _, _ = self.writer.build_record(probe, actor)
-            digests = None if current.encrypted else screened.value_digests
+            if changes.get("content", current.content) != current.content:  # new text: its own digests
+                digests = None if current.encrypted else screened.value_digests
             changes["content"], changes["context"], changes["tags"] = screened.content, screened.context, screened.tags
             if "metadata" in changes:  # the keys only the write path sets are kept
                 kept = {k: v for k, v in current.metadata.items() if k in RESERVED_METADATA_KEYS}

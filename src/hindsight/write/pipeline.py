@@ -27,7 +27,7 @@ from hindsight.errors import BudgetExceededError
 from hindsight.field_rules import RESERVED_METADATA_KEYS, SESSION_CONTEXT_KEY
 from hindsight.model import DEFAULT_CREDIBILITY, MemoryInput, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
-from hindsight.write import pair_memo
+from hindsight.write import pair_memo, value_digests
 from hindsight.write.batch_vectors import COMPOSE_OWN_WEIGHT as COMPOSE_OWN_WEIGHT  # re-exported
 from hindsight.write.batch_vectors import compose, embed_apart, embed_one_pass
 from hindsight.write.batch_vectors import length_weight as _length_weight  # noqa: F401  (tests import it here)
@@ -44,7 +44,6 @@ from hindsight.write.contracts import (
 from hindsight.write.dialogue import dialogue_body, parts
 from hindsight.write.erase import erase
 from hindsight.write.fields import redact_value
-from hindsight.write import value_digests
 from hindsight.write.labels import session_label
 from hindsight.write.screening import clean_note, screen_fields
 from hindsight.write.stale import check_current, with_reads_of

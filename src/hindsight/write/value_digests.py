@@ -30,6 +30,10 @@ import re
 import unicodedata
 from typing import Any
 
+from hindsight.safety.redact import redact
+from hindsight.write.conflict import Verdict
+from hindsight.write.supersede import change_signalled
+
 #: whether the write path keeps digests and hygiene reads them
 ON = True
 #: hex characters kept of each HMAC (64 bits: no two values of one store meet by chance; see docs/security.md)
@@ -88,8 +92,6 @@ def compute(store: Any, raw: str, redacted: str) -> dict[str, Any] | None:
     keep = getattr(store, "kept_secret", None)
     if keep is None:
         return None
-    from hindsight.safety.redact import redact  # the write path's own redactor (deterministic)
-
     result = redact(raw)
     if result.text != redacted:
         return None
@@ -97,7 +99,10 @@ def compute(store: Any, raw: str, redacted: str) -> dict[str, Any] | None:
     found = [(kind, value) for kind, value in found if value]
     if not found:
         return None
-    secret = str(keep(_SECRET_NAME)).encode()
+    try:
+        secret = str(keep(_SECRET_NAME)).encode()
+    except Exception:  # a store that cannot keep a secret now (read-only, busy): no digests, today's behaviour
+        return None
     return {"k": key_id(secret), "v": [[kind, _mac(secret, f"{kind}\x00{value}")] for kind, value in found]}
 
 
@@ -131,16 +136,13 @@ def _folded(text: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if ch.isalnum())
 
 
-def adjust(verdict: Any, old: Any, new: Any) -> Any:
+def adjust(verdict: Verdict, old: Any, new: Any) -> Verdict:
     """The judge's verdict on (old, new) read with their digests (see the module doc); the verdict itself otherwise."""
     if not ON:
         return verdict
     seen = relation(getattr(old, "value_digests", None), getattr(new, "value_digests", None))
     if seen is None:
         return verdict
-    from hindsight.write.conflict import Verdict
-    from hindsight.write.supersede import change_signalled
-
     if seen == "equal" and verdict.label in ("supplement", "unrelated") and BLOCKED not in verdict.reason:
         return Verdict("duplicate", f"the same redacted value on both sides (keyed digest; judge: {verdict.reason})",
                        verdict.confidence)
