@@ -3,6 +3,7 @@ engine's outcomes on them with the reading on and off.
 
     PYTHONPATH=src:bench python bench/hygkey43.py rows OUT.json                   # per set: the rows redaction touches
     PYTHONPATH=src:bench python bench/hygkey43.py run on|off ROWS.json OUT.json   # hygiene_funnel on those rows
+        (on2 / on3: the post-hoc variants, in sample - `value_digests.KINDS_APART`, and `CHANGE_ALWAYS` too)
     PYTHONPATH=src:bench python bench/hygkey43.py full on|off r38 OUT.json        # every row of one set
     PYTHONPATH=src:bench python bench/hygkey43.py compare OFF.json ON.json OUT.json [held-out sets: all but r38]
 
@@ -60,7 +61,9 @@ def run(mode: str, src: Path, out: Path, full: str | None = None) -> None:
 
     import hindsight.write.value_digests as vd
 
-    vd.ON = mode == "on"
+    vd.ON = mode != "off"
+    vd.KINDS_APART = mode in ("on2", "on3")  # post hoc variants (in sample): other kinds apart; + a change always
+    vd.CHANGE_ALWAYS = mode == "on3"
     eng, emb = _engine()
     wanted = {full: list(range(len(_rows(full))))} if full else json.loads(src.read_text(encoding="utf-8"))
     report: dict[str, Any] = {}

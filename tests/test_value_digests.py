@@ -30,6 +30,12 @@ from hindsight.server.mcp_server import build_server
 from hindsight.write.conflict import Verdict
 
 
+@pytest.fixture(autouse=True)
+def _reading_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digests as they work when switched on (`value_digests.ON` ships off: measured, not shipped)."""
+    monkeypatch.setattr(vd, "ON", True)
+
+
 class _Secrets:
     """A store double that keeps per-store secrets in a dict (what `AuxTables.kept_secret` does in the meta table)."""
 
@@ -134,6 +140,19 @@ def test_records_without_digests_or_with_a_partial_overlap_keep_the_judges_verdi
     assert vd.adjust(merged, _record({"k": 1, "v": "junk"}), _record(two)) is merged
 
 
+def test_the_post_hoc_variants_stay_off_unless_switched(monkeypatch: pytest.MonkeyPatch) -> None:
+    store = _Secrets()
+    phone, mail = _digests(store, "Reading room: 020 7946 0388."), _digests(store, "Mail archives@citypl.org.")
+    merged = Verdict("duplicate", "restates the existing memory")
+    assert vd.adjust(merged, _record(phone), _record(mail)) is merged
+    monkeypatch.setattr(vd, "KINDS_APART", True)
+    assert vd.adjust(merged, _record(phone), _record(mail)).label == "unrelated"  # a phone is no mailbox
+    other = _digests(store, "Reading room: 020 7946 0301.")
+    assert vd.adjust(merged, _record(other, "a"), _record(phone, "b")).label == "unrelated"
+    monkeypatch.setattr(vd, "CHANGE_ALWAYS", True)
+    assert vd.adjust(merged, _record(other, "a"), _record(phone, "b")).label == "override"
+
+
 # ---------------------------------------------------------------- through the engine: r38's five kinds, anew
 PAIRS = [  # (older, newer, what the older becomes)
     ("The rowing club's secretary, Joanna Pike, answers on 07700 900 461.",
@@ -144,6 +163,7 @@ PAIRS = [  # (older, newer, what the older becomes)
      "Priya changed her email - it's priya@nair-consult.com now.", "superseded"),  # a changed mailbox
     ("My father's phone number is 0471-6234500.",
      "My mother's phone number is 0471-6234500 as well.", "supplemented"),     # two holders of one value
+    ("我爸的座机是0471-6234500。", "我妈的座机也是0471-6234500。", "supplemented"),     # the same, ZH
 ]
 
 
@@ -228,7 +248,7 @@ def test_digests_are_kept_but_never_shown(bag: MemoryEngine, caplog: pytest.LogC
     assert "value_digests" not in record.metadata
     bag.update(written.memory_id, {"content": "Kwame's email is kwame@newclub.org."}, "team")
     moved = bag.get(written.memory_id, "team").value_digests
-    assert moved is not None and vd.relation(record.value_digests, moved) is None  # a new text, its own digests
+    assert moved is not None and vd.relation(record.value_digests, moved) == "changed"  # the new text's own digests
     assert [kind for kind, _ in moved["v"]] == ["email"]
 
 
