@@ -69,15 +69,23 @@ def screen_grid(reds: list[str]) -> list[dict[str, object]]:
     cache = embed([r for r in reds if _needs_vector(r)], CACHE)
     guard = WriteGuard()
     out = []
-    for red in reds:
+    for n, red in enumerate(reds):
         vec = cache.get(red)
         set_reading(None)
         off = screen_one(guard, red, vec)
         row: dict[str, object] = {"off": [off["q"], off["stage"]], "score": off["score"]}
+        # the reading only lowers a threshold: held off -> held at every point; not held at the lowest -> at none
+        set_reading(GRID[0])
+        lowest = off["q"] or screen_one(guard, red, vec)["q"]
         for t in GRID:
-            set_reading(t)
-            row[f"{t:.2f}"] = screen_one(guard, red, vec)["q"]
+            if off["q"] or not lowest or t == GRID[0]:
+                row[f"{t:.2f}"] = lowest
+            else:
+                set_reading(t)
+                row[f"{t:.2f}"] = screen_one(guard, red, vec)["q"]
         out.append(row)
+        if n % 100 == 99:
+            print(f"  screened {n + 1}/{len(reds)}", flush=True)
     set_reading(None)
     return out
 

@@ -32,8 +32,9 @@ from hindsight.safety.hushed import ABOUT
 from hindsight.safety.rules import _alt, _c
 from hindsight.safety.vouched import WARNING
 
-#: The reading is read by the guard (``lowered.reading_threshold``).
-ON = True
+#: The reading is read by the guard (``lowered.reading_threshold``) only when on. Off: measured leave-writers-out, no
+#: fold chose a point (docs/benchmarks.md "Guard, round 43").
+ON = False
 
 # ----------------------------------------------------------------------------------------------- a safeguard relaxed
 _GUARD_EN = _alt(
