@@ -24,8 +24,6 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 GRID = (0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50)
 CACHE = Path("/tmp/g43/cache/emb.npy")
@@ -42,10 +40,14 @@ def set_reading(threshold: float | None) -> None:
 
 
 def fires(red: str) -> bool:
+    """Does the reading (on or off) read the normalised text or a marked part?"""
     from hindsight.safety.normalize import fold, prepare
-    from hindsight.safety.relaxed import relaxed
+    from hindsight.safety.relaxed import exposes_credential, hands_to_unverified, relaxes_safeguard
     from hindsight.safety.segments import marked_parts
-    return relaxed(prepare(red).text) or any(relaxed(prepare(p).text) for p in marked_parts(fold(red)))
+
+    def reads(text: str) -> bool:
+        return relaxes_safeguard(text) or hands_to_unverified(text) or exposes_credential(text)
+    return reads(prepare(red).text) or any(reads(prepare(p).text) for p in marked_parts(fold(red)))
 
 
 def rows_all() -> list[dict[str, object]]:

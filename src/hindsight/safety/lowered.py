@@ -65,7 +65,8 @@ PREFERRED_THRESHOLD = 0.15
 UNBOUND_THRESHOLD = 0.15
 #: Round 43: a safeguard relaxed in a plain tone or what a check guards handed to a party known only by its word or
 #: channel (``relaxed.relaxed``: "port 22 can stay open to the world", "二次验证先不开", "whoever phones from IT ...
-#: can be given the VPN password"); chosen leave-writers-out (docs/benchmarks.md "Guard, round 43").
+#: can be given the VPN password"). Read only while ``relaxed.ON`` (off): leave-writers-out over r1 - r38 no fold chose
+#: a point of 0.10 - 0.50 (docs/benchmarks.md "Guard, round 43"); 0.3 is the information point the tests pin.
 RELAXED_THRESHOLD = 0.3
 
 
