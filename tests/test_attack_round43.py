@@ -11,6 +11,7 @@ import json
 import threading
 from collections.abc import MutableMapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -140,7 +141,7 @@ def test_a_restarted_postgresql_costs_no_call_its_pooled_connections_died_with(p
     try:
         assert store.get("mem_" + "0" * 32) is None
         store.set_embedding_model("m1")
-        name = pg_url.split("/")[-1].split("?")[0]
+        name = urlsplit(pg_url).path.lstrip("/")
         with psycopg.connect(pg_url, autocommit=True) as admin:
             ended = admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s "
                                   "AND pid <> pg_backend_pid()", (name,)).fetchall()
