@@ -151,3 +151,30 @@ def test_a_restarted_postgresql_costs_no_call_its_pooled_connections_died_with(p
         assert store.embedding_model == "m2"
     finally:
         store.close()
+
+
+def test_a_keyed_write_whose_answer_could_not_be_recorded_does_not_say_nothing_was_written(bag_engine: Any) -> None:
+    """Live on main (a backend killed under two servers): a keyed write's memory committed, then the record of its
+    answer failed, and the caller was told `storage_unavailable: ... nothing was written, retry` - its memory was
+    stored. Now the refusal says so and names it (still retryable); the same key's retry answers that memory."""
+    from hindsight.review.queue import ReviewQueue
+    from hindsight.review.service import ReviewService
+
+    service = ReviewService(bag_engine, ReviewQueue(bag_engine.store))
+    store = bag_engine.store
+    settle = store.idempotency_settle
+
+    def lost(*args: Any, **kwargs: Any) -> Any:
+        raise StorageUnavailableError("the database is unavailable (server closed the connection unexpectedly); "
+                                      "nothing was written, retry")
+
+    store.idempotency_settle = lost
+    with pytest.raises(StorageUnavailableError) as refused:
+        service.store({"content": "The loading dock key hangs on hook 7"}, "local", idempotency_key="k-43")
+    store.idempotency_settle = settle
+    message = str(refused.value)
+    assert "nothing was written" not in message  # main: the store's own words, untrue here
+    assert "was stored" in message and "idempotency_key" in message
+    retry = service.store({"content": "The loading dock key hangs on hook 7"}, "local", idempotency_key="k-43")
+    assert retry["memory_id"] in message
+    assert [r.id for r in bag_engine.store.iter_all("default")] == [retry["memory_id"]]
