@@ -158,9 +158,23 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
             store.idempotency_release(namespace, key, PENDING, claimed[1])
         raise
     recorded = json.dumps(result, default=str)
-    first, _ = store.idempotency_settle(namespace, key, PENDING, recorded, claimed[1])
+    try:
+        first, _ = store.idempotency_settle(namespace, key, PENDING, recorded, claimed[1])
+    except StorageError as exc:  # attack round 43: told "nothing was written" while its memory was
+        raise _unrecorded(exc, key, result) from exc
     answer: dict[str, Any] = json.loads(first)
     return answer if first == recorded else {**answer, "replayed": True}
+
+
+def _unrecorded(exc: StorageError, key: str, result: dict[str, Any]) -> StorageError:
+    """The store's error for a write done whose answer could not be recorded (the database went away between the
+    two): the same class (a retryable one stays retryable), the message true - the store's own says "nothing was
+    written" - and naming what was stored."""
+    reason = str(exc).split("; nothing was written", 1)[0]
+    stored = f"memory '{result['memory_id']}'" if result.get("memory_id") else "the request's outcome"
+    error = type(exc)(f"{reason}; the write was done ({stored} was stored) but its answer could not be recorded: "
+                      f"send the same request with the same idempotency_key '{key}' to get it (nothing is stored twice)")
+    return error
 
 
 def outcome_from_dict(result: dict[str, Any]) -> WriteOutcome:
