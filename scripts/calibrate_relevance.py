@@ -95,9 +95,21 @@ def collect(engine: MemoryEngine, now: Any, qs: list[dict[str, Any]], own: bool,
             "features": [seen.rows[h.memory.id] for h in hits],
             "labels": [int(own and h.memory.metadata.get("dia_id") in evidence) for h in hits],
             "session_labels": [int(own and _session(h.memory.metadata.get("dia_id")) in sessions) for h in hits],
+            "passage_labels": [int(own and _near(h.memory.metadata.get("dia_id"), evidence)) for h in hits],
+            "dia_ids": [str(h.memory.metadata.get("dia_id")) for h in hits],
             "shipped": [h.relevance for h in hits],
         })
     return rows
+
+
+def _near(dia_id: Any, evidence: set[str], window: int = 2) -> bool:
+    """Whether a turn is one of the evidence turns or within `window` turns of one in the same session."""
+    session, _, turn = str(dia_id).partition(":")
+    for e in evidence:
+        s, _, t = str(e).partition(":")
+        if s == session and turn.isdigit() and t.isdigit() and abs(int(turn) - int(t)) <= window:
+            return True
+    return False
 
 
 def _session(dia_id: Any) -> str:
