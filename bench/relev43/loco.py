@@ -18,7 +18,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "bench" / "relevance2")]
 
-from calibrate_relevance import CHOSEN  # noqa: E402
+from calibrate_relevance import CHOSEN_ROUND2 as CHOSEN  # noqa: E402
 from loro import UNLEARNABLE, forward, out_of_fold, summary  # noqa: E402
 
 from hindsight.retrieval.relevance import ALL_FEATURES  # noqa: E402
