@@ -112,3 +112,9 @@ def test_pool_inputs_without_dense_candidates_or_terms_are_zero() -> None:
     row, = hit_features(hits, "的", None, None, FIXED_NOW)
     assert row["dense_z"] == row["dense_z_top"] == 0.0
     assert row["pool_terms"] == row["pool_terms_idf"] == row["overlap_idf"] == row["pool_names"] == 0.0
+
+
+def test_the_shipped_model_reads_a_query_level_input() -> None:
+    """Round 43: the fit chose the hit's dense z-score over the dense candidates (bench/relev43/loco.py)."""
+    model = model_for(DEFAULT)
+    assert model is not None and "dense_z" in model.names
