@@ -99,3 +99,16 @@ def test_min_relevance_says_what_its_default_and_one_half_mean(tools: dict[str, 
     assert "every hit is returned" in text
     assert "another conversation's questions" in text and "own questions" in text
     assert "one the query asks for" in text  # what `relevance` is a probability of
+
+
+def test_store_says_how_to_read_its_answer(tools: dict[str, Any]) -> None:
+    """mcpeq43 (blind sets read through MCP): `action: superseded` with `related_ids` [retired, linked] did not say
+    which memory was retired, so an agent reading the answer alone counted a change where the write had retired
+    another memory (r37: 3 distinct pairs). The description must name `supersedes`, what a duplicate's memory_id
+    is, and that a quarantine is an answer, not a tool error; the README row too."""
+    text = tools["memory_store"]["description"]
+    assert "`supersedes`" in text and "deprecated" in text and "`related_ids`" in text
+    assert "folded into the existing memory" in text and "not a tool error" in text
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `memory_store`"))
+    assert "`supersedes`" in row

@@ -238,12 +238,15 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         changes = bind_changes(current, changes, actor)  # any change by one who may not claim the source lowers it
         lowered = lowering_note(current, changes, actor)
         fields_changed = text_changed or any(key in changes for key in ("tags", "metadata"))
+        digests = current.value_digests
         if fields_changed:
             # new caller text (content, context, tags, metadata) is screened and redacted like a new memory
             probe = MemoryInput(content=changes.get("content", current.content),
                                 context=changes.get("context", current.context), namespace=namespace, type=current.type,
                                 tags=changes.get("tags", current.tags), metadata=changes.get("metadata", {}))
             screened, _, _ = self.writer.build_record(probe, actor)
+            if changes.get("content", current.content) != current.content:  # new text: its own digests
+                digests = None if current.encrypted else screened.value_digests
             changes["content"], changes["context"], changes["tags"] = screened.content, screened.context, screened.tags
             if "metadata" in changes:  # the keys only the write path sets are kept
                 kept = {k: v for k, v in current.metadata.items() if k in RESERVED_METADATA_KEYS}
@@ -264,6 +267,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             updated = MemoryRecord.model_validate({**current.model_dump(), **changes, "updated_at": self.clock()})
         except ValidationError as exc:
             raise InvalidInputError(format_validation_error(exc, "updates.")) from exc
+        updated.value_digests = digests  # of the text it now holds (write/value_digests.py)
         # the fields this update changed (attack round 18: the note listed every field it set, so a tags-only update
         # read "content, context, importance, tags" in history and `hindsight audit`)
         note = "; ".join(part for part in (", ".join(sorted(k for k, v in changes.items()

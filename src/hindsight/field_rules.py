@@ -28,8 +28,12 @@ MAX_METADATA_KEY_CHARS = 64
 #: version (`superseded_by`), attack round 13; an update keeps what the write path set.
 WRITE_PATH_METADATA_KEYS = ("imported_from", "superseded_by", "importance_before_deprecation", "deprecated_at",
                             "restated_count", "last_restated_at")
+#: the metadata column's key of a memory's value digests (write/value_digests.py; storage/records.py moves it out of
+#: the metadata a record shows): a caller setting it could plant digests
+VALUE_DIGESTS_KEY = "value_digests"
 #: metadata keys only the write path sets (a caller setting them could plant indexed text or flags).
-RESERVED_METADATA_KEYS = frozenset({SESSION_CONTEXT_KEY, "safety_directive", *WRITE_PATH_METADATA_KEYS})
+RESERVED_METADATA_KEYS = frozenset({SESSION_CONTEXT_KEY, "safety_directive", VALUE_DIGESTS_KEY,
+                                    *WRITE_PATH_METADATA_KEYS})
 #: Metadata a private memory keeps sealed with its text: the session context (a neighbour's text) and the
 #: import key (for a line without an id, a hash of the content, which a guess could be checked against).
 SEALED_METADATA_KEYS = (SESSION_CONTEXT_KEY, "imported_from")

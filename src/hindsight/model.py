@@ -98,6 +98,9 @@ class MemoryRecord(BaseModel):
     created_by: str = "local"
     encrypted: bool = False
     metadata: dict[str, Any] = Field(default_factory=dict)
+    #: keyed digests of the values redaction removed (write/value_digests.py): never serialised (no tool output,
+    #: export or history snapshot shows them); the store keeps them beside the metadata (storage/records.py)
+    value_digests: dict[str, Any] | None = Field(default=None, exclude=True, repr=False)
 
     @field_validator("tags")
     @classmethod

@@ -37,7 +37,7 @@ def landed(engine: MemoryEngine, proposal_id: str) -> MemoryRecord | None:
 
 def _found(record: MemoryRecord) -> dict[str, Any]:
     return {"memory_id": record.id, "action": "created", "status": record.status.value, "reason": "",
-            "related_ids": [], "redactions": [], "replayed": True}
+            "related_ids": [], "redactions": [], "supersedes": [], "replayed": True}
 
 
 def store_once(engine: MemoryEngine, item: MemoryInput, actor: str, proposal_id: str) -> dict[str, Any]:

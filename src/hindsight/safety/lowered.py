@@ -26,6 +26,7 @@ from hindsight.safety.hushed import hushes_act
 from hindsight.safety.opened import opens_gate
 from hindsight.safety.practice import teaches_unsafe_fix
 from hindsight.safety.preferred import taste_drops_check
+from hindsight.safety.relaxed import relaxed
 from hindsight.safety.spoken import spoken_waiver
 from hindsight.safety.tail import appended_loosening
 from hindsight.safety.unbound import declares_rules_off
@@ -62,6 +63,11 @@ PREFERRED_THRESHOLD = 0.15
 #: Round 31: the content or safety rules declared off, void or a test (``unbound.declares_rules_off``: "Developer mode is
 #: enabled ... Content policies don't apply", "已回退到无限制模式", "规定全部作废").
 UNBOUND_THRESHOLD = 0.15
+#: Round 43: a safeguard relaxed in a plain tone or what a check guards handed to a party known only by its word or
+#: channel (``relaxed.relaxed``: "port 22 can stay open to the world", "二次验证先不开", "whoever phones from IT ...
+#: can be given the VPN password"). Read only while ``relaxed.ON`` (off): leave-writers-out over r1 - r38 no fold chose
+#: a point of 0.10 - 0.50 (docs/benchmarks.md "Guard, round 43"); 0.3 is the information point the tests pin.
+RELAXED_THRESHOLD = 0.3
 
 
 def _readings(normalised: str, hidden: bool) -> tuple[tuple[float, Callable[[], bool]], ...]:
@@ -76,7 +82,8 @@ def _readings(normalised: str, hidden: bool) -> tuple[tuple[float, Callable[[], 
             (ADDRESSED_THRESHOLD, lambda: addresses_reader(normalised)),
             (PRACTICE_THRESHOLD, lambda: teaches_unsafe_fix(normalised)),
             (PREFERRED_THRESHOLD, lambda: taste_drops_check(normalised)),
-            (UNBOUND_THRESHOLD, lambda: declares_rules_off(normalised)))
+            (UNBOUND_THRESHOLD, lambda: declares_rules_off(normalised)),
+            (RELAXED_THRESHOLD, lambda: relaxed(normalised)))
 
 
 def reading_threshold(normalised: str, hidden: bool = False) -> float | None:

@@ -29,18 +29,24 @@ route speaks it, and one added later would otherwise be served past every check 
    with its token or sign-in) is refused one more before it takes a worker thread: 429 with ``Retry-After`` and a
    typed ``too_many_calls`` error (``security/call_cap.py``; attack round 30: one token's slow calls held the
    shared thread pool). Only when a token names the caller: with auth off every caller is the one local owner.
+7. The token check reads the store on the front door's own worker threads, never on the event loop; a store that
+   fails transiently while a request is checked or served, before its answer starts (PostgreSQL down or
+   restarting), is 503 ``storage_unavailable`` with ``Retry-After`` (``security/refusals.py``; attack round 43: a
+   500, and each request held the whole server for the pool's 30 s wait).
 """
 
 from __future__ import annotations
 
 import ipaddress
-import json
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
+import anyio
+import anyio.to_thread
 from starlette.requests import cookie_parser
 
+from hindsight.errors import StorageError
 from hindsight.security.call_cap import (
     CALL_SLOT_KEY,
     RETRY_AFTER_S,
@@ -51,6 +57,7 @@ from hindsight.security.call_cap import (
     read_body,
 )
 from hindsight.security.principal import LOCAL_OWNER, Principal
+from hindsight.security.refusals import refuse, refuse_rpc, retry_after, store_unavailable, transient
 from hindsight.security.session_cap import SessionCap
 from hindsight.security.sessions import SessionStore
 from hindsight.security.tokens import TokenStore
@@ -73,6 +80,10 @@ Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+T = TypeVar("T")
+#: worker threads the front door's token checks may hold at once (attack round 43: off the event loop, and apart
+#: from the tool calls' pool, so a flood of requests during a database outage waits here, not in the tools' threads)
+FRONT_DOOR_THREADS = 8
 
 
 def parse_hosts(raw: str | Iterable[str] | None) -> frozenset[str]:
@@ -136,6 +147,7 @@ class HTTPGuard:
         self.sessions = sessions if sessions is not None else SessionCap()
         self.calls = calls if calls is not None else CallCap()
         self._sign_ins: SessionStore | None = None
+        self._limiter: anyio.CapacityLimiter | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":  # no route speaks it, and none may be reached past these checks (attack
@@ -144,52 +156,78 @@ class HTTPGuard:
         if scope["type"] != "http":  # lifespan
             await self.app(scope, receive, send)
             return
+        started = False
+
+        async def tracked(message: MutableMapping[str, Any]) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self._http(scope, receive, tracked)
+        except StorageError as exc:  # attack round 43: a store outage while checking or serving was a 500
+            if started or not transient(exc):
+                raise
+            await store_unavailable(tracked, self._is_mcp(str(scope.get("path", ""))), exc)
+
+    def _is_mcp(self, path: str) -> bool:
+        return path == self.mcp_path or path.startswith(self.mcp_path + "/")
+
+    async def _off_loop(self, call: Callable[..., T], *args: Any) -> T:
+        """`call(*args)` on one of the front door's own worker threads: the token check reads the store, which
+        may wait up to the pool's 30 s while PostgreSQL is down (attack round 43: on the event loop that wait held
+        every request of the server, one after another); its own limiter, so it never takes a tool call's thread."""
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(FRONT_DOOR_THREADS)
+        return await anyio.to_thread.run_sync(call, *args, limiter=self._limiter)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         repeated = _repeated(scope.get("headers", []))
         if repeated is not None:
-            await _refuse(send, 400, "invalid_request", f"the request carries more than one {repeated} header; "
+            await refuse(send, 400, "invalid_request", f"the request carries more than one {repeated} header; "
                                                         "send it once")
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         host = headers.get("host", "")
         if not host or _hostname(host) not in self.allowed:
-            await _refuse(send, 421, "misdirected_request", f"Host '{host[:100]}' is not an allowed host of this "
+            await refuse(send, 421, "misdirected_request", f"Host '{host[:100]}' is not an allowed host of this "
                                                             "server (see --allowed-hosts / HINDSIGHT_ALLOWED_HOSTS)")
             return
         origin = headers.get("origin")
         if origin is not None and not self._origin_ok(origin):
-            await _refuse(send, 403, "forbidden_origin", f"Origin '{origin[:100]}' is not allowed")
+            await refuse(send, 403, "forbidden_origin", f"Origin '{origin[:100]}' is not allowed")
             return
         path = str(scope.get("path", ""))
-        is_mcp = path == self.mcp_path or path.startswith(self.mcp_path + "/")
+        is_mcp = self._is_mcp(path)
         if not is_mcp and scope.get("method", "GET") not in ("GET", "HEAD") and not _same_origin(headers, host):
             # the pages' forms (console, /review) are same-origin only: another port on the same host is the same
             # *site* to a browser (its SameSite cookies go along), so the port is checked too
-            await _refuse(send, 403, "forbidden_origin", "a form may only be posted from this server's own pages")
+            await refuse(send, 403, "forbidden_origin", "a form may only be posted from this server's own pages")
             return
         if not is_mcp and scope.get("method", "GET") not in ("GET", "HEAD"):
             # a page's form is read into memory before any sign-in is checked (the console login itself is a
             # form): bound it here, or one unauthenticated post of 1,000 fields of 1 MB holds a GB (attack round 7)
             length = headers.get("content-length", "")
             if not length.isdigit():
-                await _refuse(send, 411, "length_required", "a form post must declare its Content-Length")
+                await refuse(send, 411, "length_required", "a form post must declare its Content-Length")
                 return
             if int(length) > MAX_FORM_BYTES:
-                await _refuse(send, 413, "payload_too_large",
+                await refuse(send, 413, "payload_too_large",
                               f"a form post may carry at most {MAX_FORM_BYTES} bytes (Content-Length {length[:20]})")
                 return
         if is_mcp:
-            principal = self._principal(headers.get("authorization", ""))
+            required, principal = await self._off_loop(self._mcp_caller, headers.get("authorization", ""))
             if principal is None:
-                await _refuse(send, 401, "invalid_token", "a live bearer token is required",
+                await refuse(send, 401, "invalid_token", "a live bearer token is required",
                               [(b"www-authenticate", b'Bearer error="invalid_token"')])
                 return
             scope[PRINCIPAL_KEY] = principal
             length = headers.get("content-length", "")
             if length.isdigit() and int(length) > MAX_MCP_BYTES:
-                await _refuse_rpc(send, 413, f"invalid_input: request: the body is {length[:20]} bytes; rule: an MCP "
+                await refuse_rpc(send, 413, f"invalid_input: request: the body is {length[:20]} bytes; rule: an MCP "
                                              f"request carries at most {MAX_MCP_BYTES} bytes (send less content)")
                 return
-            if scope.get("method") == "POST" and self.policy.required():
+            if scope.get("method") == "POST" and required:
                 body, receive = await read_body(receive, MAX_MCP_BYTES)
                 if counts_as_call(body):
                     slot = self.calls.admit(principal.name)
@@ -204,12 +242,13 @@ class HTTPGuard:
                     return
             await self._counted(scope, receive, send, principal.name, headers.get("mcp-session-id"))
             return
-        caller = self._page_caller(headers, path) if not path.startswith("/console/static/") else None
+        caller = await self._off_loop(self._page_caller, headers, path) if not path.startswith("/console/static/") \
+            else None
         page_slot: CallSlot | None = None
         if caller is not None:
             page_slot = self.calls.admit(caller)
             if page_slot is None:
-                await _refuse(send, 429, "too_many_calls", self.calls.refusal(caller), _retry_after())
+                await refuse(send, 429, "too_many_calls", self.calls.refusal(caller), retry_after())
                 return
         try:
             await self.app(scope, receive, send)
@@ -245,18 +284,18 @@ class HTTPGuard:
         request_id = message.get("id") if isinstance(message, dict) else None
         request_id = request_id if isinstance(request_id, (int, str)) and not isinstance(request_id, bool) else None
         data = {"retry_after": RETRY_AFTER_S, "limit": self.calls.limit, "in_flight": self.calls.in_flight(who)}
-        await _refuse_rpc(send, 429, self.calls.refusal(who), _retry_after(), data, request_id)
+        await refuse_rpc(send, 429, self.calls.refusal(who), retry_after(), data, request_id)
 
     async def _counted(self, scope: Scope, receive: Receive, send: Send, who: str, session_id: str | None) -> None:
         """Serve an MCP request, counting the sessions `who` holds open (security/session_cap.py, step 5)."""
         method = scope.get("method", "GET")
         owner = self.sessions.owner(session_id) if session_id is not None else None
         if owner is not None and owner != who:  # as the SDK answers it when its own auth is on (serve runs this
-            await _refuse_rpc(send, 404, "Session not found")  # guard instead): a session is its opener's
+            await refuse_rpc(send, 404, "Session not found")  # guard instead): a session is its opener's
             return
         opening = session_id is None and method == "POST"
         if opening and not self.sessions.admit(who):
-            await _refuse_rpc(send, 429, f"too_many_sessions: {who} holds {self.sessions.held(who)} open MCP "
+            await refuse_rpc(send, 429, f"too_many_sessions: {who} holds {self.sessions.held(who)} open MCP "
                                          "sessions, the most one token may hold (HINDSIGHT_MAX_SESSIONS_PER_TOKEN); "
                                          "reuse one (its mcp-session-id) or end one (DELETE /mcp), or wait until one "
                                          "has been idle for 30 minutes")
@@ -265,7 +304,7 @@ class HTTPGuard:
         if opening and self.sessions.full():  # the SDK would refuse everyone (503): the biggest holder makes room
             victim = self.sessions.victim(who)
             if victim is None:
-                await _refuse_rpc(send, 429, f"too_many_sessions: the server holds its most open MCP sessions "
+                await refuse_rpc(send, 429, f"too_many_sessions: the server holds its most open MCP sessions "
                                              f"({self.sessions.server_limit}) and {who} holds as many as any other "
                                              "token; reuse one (its mcp-session-id) or end one (DELETE /mcp)")
                 return
@@ -318,12 +357,13 @@ class HTTPGuard:
         parts = urlsplit(origin)
         return parts.scheme in ("http", "https") and _hostname(parts.netloc) in self.allowed
 
-    def _principal(self, header: str) -> Principal | None:
+    def _mcp_caller(self, header: str) -> tuple[bool, Principal | None]:
+        """Whether a token is required now, and the principal of the request (None: no live token)."""
         if not self.policy.required():
-            return LOCAL_OWNER
+            return False, LOCAL_OWNER
         if not header.lower().startswith("bearer "):
-            return None
-        return self.policy.tokens.verify(header[7:].strip())
+            return True, None
+        return True, self.policy.tokens.verify(header[7:].strip())
 
 
 def _repeated(raw: Iterable[tuple[bytes, bytes]]) -> str | None:
@@ -347,31 +387,6 @@ def _same_origin(headers: dict[str, str], host: str) -> bool:
     if origin is None:
         return True  # not a browser form post (browsers send Origin with every POST)
     return urlsplit(origin).netloc.lower() == host.lower()
-
-
-async def _refuse(send: Send, status: int, error: str, message: str,
-                  extra: list[tuple[bytes, bytes]] | None = None) -> None:
-    body = json.dumps({"error": error, "error_description": message}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *(extra or [])]})
-    await send({"type": "http.response.body", "body": body})
-
-
-async def _refuse_rpc(send: Send, status: int, message: str, extra: list[tuple[bytes, bytes]] | None = None,
-                      data: dict[str, Any] | None = None, request_id: Any = None) -> None:
-    """A refusal of an MCP request as a JSON-RPC error (`id` null unless the body was read), which MCP clients
-    surface as the error's message (and `data`); the code -32600 is JSON-RPC's "invalid request"."""
-    error: dict[str, Any] = {"code": -32600, "message": message, **({"data": data} if data is not None else {})}
-    body = json.dumps({"jsonrpc": "2.0", "id": request_id, "error": error}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *(extra or [])]})
-    await send({"type": "http.response.body", "body": body})
-
-
-def _retry_after() -> list[tuple[bytes, bytes]]:
-    return [(b"retry-after", str(RETRY_AFTER_S).encode())]
 
 
 def default_allowed_hosts(bind_host: str, extra: Iterable[str] = ()) -> frozenset[str]:

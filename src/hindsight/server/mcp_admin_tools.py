@@ -13,7 +13,7 @@ from hindsight.present import memory_view
 from hindsight.review.service import ReviewService
 from hindsight.review.version import memory_version
 from hindsight.security.principal import Scope
-from hindsight.server.mcp_common import Gate, MemoryId, Namespace, ProposalId, _call
+from hindsight.server.mcp_common import ExpectedVersion, Gate, MemoryId, Namespace, ProposalId, _call
 
 
 def register_admin_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewService, gate: Gate) -> None:
@@ -36,8 +36,8 @@ def register_admin_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
         memory_id: MemoryId,
         note: Annotated[str, Field(max_length=1000, description="Why it is legitimate.")] = "",
         namespace: Namespace = "default",
-        expected_version: Annotated[str | None, Field(
-            min_length=1, max_length=64, description="The current_version memory_quarantine_list showed: the "
+        expected_version: Annotated[ExpectedVersion | None, Field(
+            description="The current_version memory_quarantine_list showed: the "
             "release is refused (version_conflict) if the memory changed since")] = None,
     ) -> dict[str, Any]:
         """Admin: release a quarantined memory into normal use (recorded in history and the audit log). Its writer
@@ -68,8 +68,8 @@ def register_admin_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
                                                                             "reject keeps the memory as it is")],
         note: Annotated[str, Field(max_length=1000, description="Why (kept with the decision).")] = "",
         namespace: Namespace = "default",
-        expected_version: Annotated[str | None, Field(
-            min_length=1, max_length=64, description="The current_version memory_review_list showed: approving an "
+        expected_version: Annotated[ExpectedVersion | None, Field(
+            description="The current_version memory_review_list showed: approving an "
             "update or forget is refused (version_conflict) if the memory changed since")] = None,
     ) -> dict[str, Any]:
         """Admin: approve (apply through the normal write path) or reject a proposed change. Decisions are final;

@@ -56,6 +56,9 @@ MemoryIds = Annotated[list[Annotated[str, Field(min_length=1, max_length=100), _
                       Field(min_length=1, max_length=200, description="Ids to summarise.")]
 ProposalId = Annotated[str, Field(min_length=1, max_length=100, description="The proposal_id to decide."),
                        _visible_id("proposal_id")]
+#: a memory's version as a list showed it (attack round 43: NUL, a terminal escape or a bidi override was quoted back
+#: inside `version_conflict`, as round 38's ids were inside `not_found`)
+ExpectedVersion = Annotated[str, Field(min_length=1, max_length=64), _visible_id("expected_version")]
 
 INSTRUCTIONS = """hindsight is long-term memory. Search it before a task (memory_search), store what is worth
 keeping after one (memory_store: a preference, a fix, a lesson, with the context where it applies),

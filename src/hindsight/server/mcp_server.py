@@ -93,8 +93,12 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         namespace: Namespace = "default",
         idempotency_key: IdempotencyKey = None,
     ) -> dict[str, Any]:
-        """Store one memory. Returns its memory_id and what happened (created, duplicate, quarantined...);
-        in a reviewed namespace the change waits for approval (status pending_review, with a proposal_id)."""
+        """Store one memory. Returns its memory_id and what happened (`action`): created; duplicate (a
+        restatement, folded into the existing memory `memory_id`: nothing new is stored); superseded (a changed
+        fact: `supersedes` lists the older memories it retired, now status deprecated); supplemented (linked to
+        the older memories in `related_ids`, all stay active); quarantined (held back by the guard: an answer,
+        not a tool error). `related_ids` names every older memory retired or linked. In a reviewed namespace
+        the change waits for approval (status pending_review, with a proposal_id)."""
         actor = gate(Scope.write, namespace, "store")
         return told(actor, namespace, _call(review.store, {
             "content": content, "type": type, "tags": tags or [], "context": context, "importance": importance,

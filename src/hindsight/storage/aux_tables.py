@@ -25,9 +25,9 @@ COPY_TABLES: dict[str, tuple[str, ...]] = {
     "audit": ("at", "principal", "action", "namespace", "memory_id", "outcome", "detail"),
 }
 #: The per-store secrets in the meta table (`kept_secret`): the console's CSRF key, the key of session-id pseudonyms
-#: (write/labels.py). `hindsight migrate` copies them, so forms, sessions and session filters of the old store keep
-#: working on the new one.
-KEPT_SECRETS: tuple[str, ...] = ("console_secret", "label_secret")
+#: (write/labels.py), the key of redacted values' digests (write/value_digests.py). `hindsight migrate` copies them,
+#: so forms, sessions and session filters of the old store keep working on the new one, and its digests compare.
+KEPT_SECRETS: tuple[str, ...] = ("console_secret", "label_secret", "value_secret")
 
 
 class AuxTables:

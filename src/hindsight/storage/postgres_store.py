@@ -93,7 +93,10 @@ class PostgresStore(PostgresSearch, MemoryStore):
             # candidates the HNSW scan keeps; a query for more (or a filter that leaves fewer) goes exact
             conn.execute(f"SET hnsw.ef_search = {EF_SEARCH}")
 
+        # `check`: a pooled connection is tried before it is lent (attack round 43: after PostgreSQL restarted - a
+        # killed backend makes it end them all - each pooled connection failed one call with storage_unavailable)
         self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True, configure=configure,
+                                    check=ConnectionPool.check_connection,
                                     kwargs={"autocommit": True, "row_factory": dict_row})
         self._local = threading.local()
         self._dim: int | None = None

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hindsight.field_rules import SESSION_CONTEXT_KEY
+from hindsight.field_rules import VALUE_DIGESTS_KEY as DIGESTS_KEY
 from hindsight.model import MemoryRecord
 from hindsight.text.tokenize import tokenize
 
@@ -50,6 +51,8 @@ def index_text(record: MemoryRecord) -> tuple[str, str]:
 
 def row_to_record(row: Any, tags: list[str]) -> MemoryRecord:
     """A record from a row that supports row["column"] (sqlite3.Row, psycopg dict rows)."""
+    metadata = json.loads(row["metadata"])
+    digests = metadata.pop(DIGESTS_KEY, None) if isinstance(metadata, dict) else None
     return MemoryRecord(
         id=row["id"],
         namespace=row["namespace"],
@@ -71,7 +74,8 @@ def row_to_record(row: Any, tags: list[str]) -> MemoryRecord:
         session_id=row["session_id"],
         created_by=row["created_by"],
         encrypted=bool(row["encrypted"]),
-        metadata=json.loads(row["metadata"]),
+        metadata=metadata,
+        value_digests=digests,
     )
 
 
@@ -96,5 +100,13 @@ def record_values(record: MemoryRecord) -> tuple[Any, ...]:
         record.session_id,
         record.created_by,
         int(record.encrypted),
-        json.dumps(record.metadata, ensure_ascii=False, default=str),
+        json.dumps(stored_metadata(record), ensure_ascii=False, default=str),
     )
+
+
+def stored_metadata(record: MemoryRecord) -> dict[str, Any]:
+    """The metadata column's value: the record's metadata and, under `DIGESTS_KEY`, its value digests
+    (write/value_digests.py), which `row_to_record` moves back out of the metadata."""
+    if not record.value_digests:
+        return record.metadata
+    return {**record.metadata, DIGESTS_KEY: record.value_digests}

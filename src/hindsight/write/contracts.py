@@ -18,7 +18,9 @@ WriteAction = Literal["created", "duplicate", "quarantined", "superseded", "supp
 
 @dataclass
 class WriteOutcome:
-    """What happened to one write; `memory_id` is the stored (or matched) memory."""
+    """What happened to one write; `memory_id` is the stored (or matched) memory. `related_ids`: the older memories
+    the write retired or linked; `supersedes`: those of them it retired (now deprecated), so a caller can tell the
+    two apart from the answer alone (mcpeq43)."""
 
     memory_id: str
     action: WriteAction
@@ -26,6 +28,7 @@ class WriteOutcome:
     reason: str = ""
     related_ids: list[str] = field(default_factory=list)
     redactions: list[str] = field(default_factory=list)
+    supersedes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -35,6 +38,7 @@ class WriteOutcome:
             "reason": self.reason,
             "related_ids": self.related_ids,
             "redactions": self.redactions,
+            "supersedes": self.supersedes,
         }
 
 

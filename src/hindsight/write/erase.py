@@ -112,7 +112,7 @@ def _erase_keyed_requests(store: MemoryStore, memory_id: str, namespace: str) ->
             continue
         erased = {"memory_id": memory_id, "action": recorded.get("action", "created"), "status": ERASED_STATUS,
                   "reason": "erased by a hard delete after this request; nothing is written again",
-                  "related_ids": [], "redactions": [], "erased": True}
+                  "related_ids": [], "redactions": [], "supersedes": [], "erased": True}
         store.idempotency_erase(namespace, key, json.dumps(erased))
 
 

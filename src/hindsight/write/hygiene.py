@@ -38,7 +38,7 @@ from hindsight.field_rules import MAX_TAGS, utcnow
 from hindsight.llm import LLMClient
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
-from hindsight.write import pair_memo
+from hindsight.write import pair_memo, value_digests
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.fact_vectors import FactVectorCache, fact_vectors, query_similarity, query_vectors
@@ -266,9 +266,10 @@ class HygieneChecker:
         # them at most), so for them it is not consulted and their texts are not encoded query-side.
         vectors = None if _separate_events(old, new) else query_vectors(
             self.embedder, self.thresholds, old.content, new.content)
-        return classify(old.content, new.content, similarity, self.thresholds, self.llm,
-                        query_similarity=None if vectors is None else float(vectors[0] @ vectors[1]),
-                        query_vectors=vectors, types=(old.type.value, new.type.value))
+        verdict = classify(old.content, new.content, similarity, self.thresholds, self.llm,
+                           query_similarity=None if vectors is None else float(vectors[0] @ vectors[1]),
+                           query_vectors=vectors, types=(old.type.value, new.type.value))
+        return value_digests.adjust(verdict, old, new)  # redacted values equal or changed (keyed digests)
 
     def _fold(self, decision: HygieneDecision, reasons: list[str], old: MemoryRecord, new: MemoryRecord,
               verdict: Verdict) -> None:
@@ -321,8 +322,9 @@ class HygieneChecker:
             "metadata": metadata,
             **update,
         })
-        self.store.replace(MemoryRecord.model_validate(refreshed.model_dump()), vector if update else None,
-                           actor=actor, action="dedup_refresh", note=reason[:500])
+        kept = MemoryRecord.model_validate(refreshed.model_dump())
+        kept.value_digests = record.value_digests if update else existing.value_digests  # the text it holds
+        self.store.replace(kept, vector if update else None, actor=actor, action="dedup_refresh", note=reason[:500])
 
     def _deprecate(self, old_id: str, new_id: str, reason: str, actor: str, now: datetime) -> None:
         deprecate(self.store, old_id, new_id, reason, actor, now)

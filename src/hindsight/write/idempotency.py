@@ -149,7 +149,7 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
             raise
         # the same request landed before (another server, or a crash before its result was recorded)
         result = {"memory_id": memory_id, "action": "created", "status": existing.status.value, "reason": "",
-                  "related_ids": [], "redactions": []}
+                  "related_ids": [], "redactions": [], "supersedes": []}
     except BaseException:
         # nothing written: the key is free again. A write that failed after its memory was stored (an error past the
         # commit, a lost commit acknowledgement) keeps its claim, as a crash does (attack round 29): released, the
@@ -158,9 +158,23 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
             store.idempotency_release(namespace, key, PENDING, claimed[1])
         raise
     recorded = json.dumps(result, default=str)
-    first, _ = store.idempotency_settle(namespace, key, PENDING, recorded, claimed[1])
+    try:
+        first, _ = store.idempotency_settle(namespace, key, PENDING, recorded, claimed[1])
+    except StorageError as exc:  # attack round 43: told "nothing was written" while its memory was
+        raise _unrecorded(exc, key, result) from exc
     answer: dict[str, Any] = json.loads(first)
     return answer if first == recorded else {**answer, "replayed": True}
+
+
+def _unrecorded(exc: StorageError, key: str, result: dict[str, Any]) -> StorageError:
+    """The store's error for a write done whose answer could not be recorded (the database went away between the
+    two): the same class (a retryable one stays retryable), the message true - the store's own says "nothing was
+    written" - and naming what was stored."""
+    reason = str(exc).split("; nothing was written", 1)[0]
+    stored = f"memory '{result['memory_id']}'" if result.get("memory_id") else "the request's outcome"
+    error = type(exc)(f"{reason}; the write was done ({stored} was stored) but its answer could not be recorded: "
+                      f"send the same request with the same idempotency_key '{key}' to get it (nothing is stored twice)")
+    return error
 
 
 def outcome_from_dict(result: dict[str, Any]) -> WriteOutcome:
@@ -173,4 +187,5 @@ def outcome_from_dict(result: dict[str, Any]) -> WriteOutcome:
         raise erased
     return WriteOutcome(memory_id=str(result.get("memory_id", "")), action=result.get("action", "created"),
                         status=Status(result.get("status", "active")), reason=str(result.get("reason", "")),
-                        related_ids=list(result.get("related_ids", [])), redactions=list(result.get("redactions", [])))
+                        related_ids=list(result.get("related_ids", [])), redactions=list(result.get("redactions", [])),
+                        supersedes=list(result.get("supersedes", [])))

@@ -27,7 +27,7 @@ from hindsight.errors import BudgetExceededError
 from hindsight.field_rules import RESERVED_METADATA_KEYS, SESSION_CONTEXT_KEY
 from hindsight.model import DEFAULT_CREDIBILITY, MemoryInput, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
-from hindsight.write import pair_memo
+from hindsight.write import pair_memo, value_digests
 from hindsight.write.batch_vectors import COMPOSE_OWN_WEIGHT as COMPOSE_OWN_WEIGHT  # re-exported
 from hindsight.write.batch_vectors import compose, embed_apart, embed_one_pass
 from hindsight.write.batch_vectors import length_weight as _length_weight  # noqa: F401  (tests import it here)
@@ -149,6 +149,8 @@ class WritePipeline:
             created_by=actor,
             encrypted=item.private,
             metadata=metadata,
+            # keyed digests of the content's redacted values, for hygiene (a private memory keeps none)
+            value_digests=None if item.private else value_digests.compute(self.store, item.content, content),
         )
         return record, verdict, found
 
@@ -342,13 +344,15 @@ class WritePipeline:
         if decision.duplicate_of is not None:
             assert self.hygiene is not None
             self.hygiene.apply(record, decision, actor, vector)
-            return WriteOutcome(decision.duplicate_of, "duplicate", Status.active, decision.reason, redactions=found)
+            return WriteOutcome(decision.duplicate_of, "duplicate", Status.active, decision.reason, redactions=found,
+                                supersedes=list(decision.supersedes))
         self.store.insert(record, vector, actor=actor, note="redacted: " + ", ".join(found) if found else "")
         if self.hygiene is not None and (decision.supersedes or decision.supplements):
             self.hygiene.apply(record, decision, actor)
         action: WriteAction = "superseded" if decision.supersedes else "supplemented" if decision.supplements else "created"
         return WriteOutcome(record.id, action, record.status, decision.reason,
-                            related_ids=decision.supersedes + decision.supplements, redactions=found)
+                            related_ids=decision.supersedes + decision.supplements, redactions=found,
+                            supersedes=list(decision.supersedes))
 
 
 def screened_text(content: str, context: str) -> str:
