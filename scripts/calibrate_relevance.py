@@ -39,10 +39,13 @@ from hindsight.retrieval import search as search_module
 from hindsight.retrieval.relevance import ALL_FEATURES, CALIBRATION_FILE, RelevanceModel, model_for
 
 TOP_K = 10
-#: the shipped model's inputs: greedy forward selection by out-of-fold log loss, leaving one dev conversation out
-#: (bench/relevance2/loro.py --forward; the second step's score and the memory's age and type left out there)
-CHOSEN = ("overlap_own", "rank_reciprocal", "names_found", "keyword_rank_reciprocal", "query_names", "overlap_gap",
-          "dense_rank_reciprocal", "keyword_log", "dense_top_gap", "dense_score", "agree_top10")
+#: the shipped model's inputs: greedy forward selection by out-of-fold log loss, leaving one dev conversation out,
+#: over round 43's pool (bench/relev43/loco.py: the query-level inputs included; the second step's score and the
+#: memory's age and type left out, bench/relevance2/loro.py). Round 2's 11 are `CHOSEN_ROUND2`.
+CHOSEN = ("overlap_own", "rank_reciprocal", "names_found", "keyword_rank_reciprocal", "query_names", "dense_z",
+          "overlap_gap", "next_margin", "score_share")
+CHOSEN_ROUND2 = ("overlap_own", "rank_reciprocal", "names_found", "keyword_rank_reciprocal", "query_names",
+                 "overlap_gap", "dense_rank_reciprocal", "keyword_log", "dense_top_gap", "dense_score", "agree_top10")
 C = 1.0
 #: an isotonic map after the logistic one: off, since out of fold on dev it raised log loss and ECE (loro.py)
 ISOTONIC = False
@@ -95,9 +98,21 @@ def collect(engine: MemoryEngine, now: Any, qs: list[dict[str, Any]], own: bool,
             "features": [seen.rows[h.memory.id] for h in hits],
             "labels": [int(own and h.memory.metadata.get("dia_id") in evidence) for h in hits],
             "session_labels": [int(own and _session(h.memory.metadata.get("dia_id")) in sessions) for h in hits],
+            "passage_labels": [int(own and _near(h.memory.metadata.get("dia_id"), evidence)) for h in hits],
+            "dia_ids": [str(h.memory.metadata.get("dia_id")) for h in hits],
             "shipped": [h.relevance for h in hits],
         })
     return rows
+
+
+def _near(dia_id: Any, evidence: set[str], window: int = 2) -> bool:
+    """Whether a turn is one of the evidence turns or within `window` turns of one in the same session."""
+    session, _, turn = str(dia_id).partition(":")
+    for e in evidence:
+        s, _, t = str(e).partition(":")
+        if s == session and turn.isdigit() and t.isdigit() and abs(int(turn) - int(t)) <= window:
+            return True
+    return False
 
 
 def _session(dia_id: Any) -> str:

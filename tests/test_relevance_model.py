@@ -87,3 +87,34 @@ def test_the_shipped_model_reads_more_than_the_first_calibrations_inputs() -> No
     assert not {"second_pass", "second_pass_missing", "age_log", "type_match"} & set(model.names), \
         "inputs a LoCoMo fit cannot learn stay out (bench/relevance2/loro.py)"
     assert relevance.CALIBRATION_FILE.exists()
+
+
+def test_pool_inputs_say_whether_the_candidates_speak_of_the_question_at_all() -> None:
+    query = "Where did Caroline go hiking last summer?"
+    parsed = parse_query(query, FIXED_NOW)
+    told = [_hit("Caroline: we went hiking in the Rockies last summer", 0.9, 0.86, 4.0, dense_rank=1, keyword_rank=1),
+            _hit("Melanie: I painted a sunset", 0.6, 0.70, None, dense_rank=2)]
+    vague = [_hit("Jon: my dance studio opened last week", 0.9, 0.80, None, dense_rank=1),
+             _hit("Gina: I went to a summer fair", 0.6, 0.78, 1.0, dense_rank=2, keyword_rank=1)]
+    dense = [0.86, 0.70, 0.69, 0.68, 0.66]
+    on, other = hit_features(told, query, parsed, 0.86, FIXED_NOW, dense), hit_features(vague, query, parsed,
+                                                                                          0.80, FIXED_NOW, dense[1:])
+    assert on[0]["pool_names"] == 1.0 and other[0]["pool_names"] == 0.0
+    assert on[0]["pool_terms"] > other[0]["pool_terms"] and on[0]["pool_terms_idf"] > other[0]["pool_terms_idf"]
+    assert on[0]["top_agree"] == 1.0 and other[0]["top_agree"] == 0.0
+    assert on[0]["dense_z_top"] > 1.5 and on[0]["dense_z"] == on[0]["dense_z_top"] and on[1]["dense_z"] < 0.5
+    assert on[0]["overlap_idf"] > on[1]["overlap_idf"] == 0.0
+    assert {r["pool_terms"] for r in on} == {on[0]["pool_terms"]}  # query-level: the same on every hit
+
+
+def test_pool_inputs_without_dense_candidates_or_terms_are_zero() -> None:
+    hits = [_hit("上周部署失败是因为令牌过期了", 0.9, None, 2.0, keyword_rank=1)]
+    row, = hit_features(hits, "的", None, None, FIXED_NOW)
+    assert row["dense_z"] == row["dense_z_top"] == 0.0
+    assert row["pool_terms"] == row["pool_terms_idf"] == row["overlap_idf"] == row["pool_names"] == 0.0
+
+
+def test_the_shipped_model_reads_a_query_level_input() -> None:
+    """Round 43: the fit chose the hit's dense z-score over the dense candidates (bench/relev43/loco.py)."""
+    model = model_for(DEFAULT)
+    assert model is not None and "dense_z" in model.names

@@ -92,6 +92,15 @@ def test_min_relevance_does_not_promise_an_empty_result_means_nothing_stored(too
     assert "means nothing relevant is stored" not in text and "not proof" in text
 
 
+def test_min_relevance_says_what_its_default_and_one_half_mean(tools: dict[str, Any]) -> None:
+    """Issue 14 (round 43): the description names the default (every hit returned) and what 0.5 does on each
+    side - a store asked about something else, and a store that holds the answer."""
+    text = tools["memory_search"]["schema"]["properties"]["min_relevance"]["description"]
+    assert "every hit is returned" in text
+    assert "another conversation's questions" in text and "own questions" in text
+    assert "one the query asks for" in text  # what `relevance` is a probability of
+
+
 def test_store_says_how_to_read_its_answer(tools: dict[str, Any]) -> None:
     """mcpeq43 (blind sets read through MCP): `action: superseded` with `related_ids` [retired, linked] did not say
     which memory was retired, so an agent reading the answer alone counted a change where the write had retired

@@ -17,7 +17,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "scripts")]
 
-from calibrate_relevance import CHOSEN, criteria, fit, matrix, probabilities, sweep  # noqa: E402
+from calibrate_relevance import CHOSEN_ROUND2 as CHOSEN  # noqa: E402
+from calibrate_relevance import criteria, fit, matrix, probabilities, sweep  # noqa: E402
 
 from hindsight.retrieval.relevance import ALL_FEATURES, FEATURES  # noqa: E402
 

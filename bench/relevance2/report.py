@@ -31,10 +31,11 @@ def locomo(rows: list[dict]) -> dict:
     return out
 
 
-def blind(rows: list[dict]) -> dict:
-    """Answers' relevance vs non-answers', per category, and foreign queries' best hit."""
+def blind(rows: list[dict], models: dict | None = None) -> dict:
+    """Answers' relevance vs non-answers', per category, and foreign queries' best hit (`models`: name -> model;
+    main's and the shipped one by default)."""
     out = {}
-    for label, model in (("main", MAIN), ("this branch", model_for(DEFAULT_MODEL))):
+    for label, model in (models or {"main": MAIN, "this branch": model_for(DEFAULT_MODEL)}).items():
         probs = probabilities(rows, model)
         own = [(r, p) for r, p in zip(rows, probs, strict=True) if r["own"]]
         foreign = [p for r, p in zip(rows, probs, strict=True) if not r["own"]]

@@ -107,8 +107,9 @@ class Explanation(BaseModel):
 
 
 #: What `SearchHit.relevance` means (shown in tool descriptions and docs).
-RELEVANCE_MEANING = ("estimated probability that the memory is relevant to the query (calibrated on LoCoMo dev: "
-                     "evidence turns vs other hits and hits from an unrelated store)")
+RELEVANCE_MEANING = ("calibrated probability that the memory is one the query asks for (fitted on LoCoMo dev: a "
+                     "question's evidence turns vs its other hits and the hits of a store about something else); "
+                     "where many memories share the query's topic, even the answer is often under 0.5")
 
 
 class SearchHit(BaseModel):

@@ -41,7 +41,7 @@ ALL_FEATURES = FEATURES + (
     "dense_rank_reciprocal", "keyword_rank_reciprocal", "best_dense", "score_share", "next_margin", "top_margin",
     "channels", "agree_top10", "overlap", "overlap_own", "best_overlap", "overlap_gap", "query_terms_log",
     "second_pass", "second_pass_missing", "hard_window", "in_window", "type_cued", "type_match", "age_log",
-)
+) + ("pool_terms", "pool_terms_idf", "pool_names", "overlap_idf", "dense_z", "dense_z_top", "top_agree")
 _CHANNEL_RANKS = ("dense_rank", "keyword_rank", "graph_rank", "crosslingual_rank", "gloss_rank")
 
 
@@ -88,7 +88,7 @@ def _overlap(terms: set[str], text: str) -> float:
 
 
 def hit_features(hits: Sequence[SearchHit], query: str, parsed: ParsedQuery | None, top_dense: float | None,
-                 now: datetime) -> list[dict[str, float]]:
+                 now: datetime, dense_scores: Sequence[float] = ()) -> list[dict[str, float]]:
     """Every input of `ALL_FEATURES` for each hit, in the hits' order (rank 1 first).
 
     Besides the first calibration's inputs: each channel's rank, the hit's score as a share of the best and its
@@ -96,7 +96,10 @@ def hit_features(hits: Sequence[SearchHit], query: str, parsed: ParsedQuery | No
     whether dense and keyword both rank it in their top 10, the share of the query's terms in the memory's
     indexed text and in its own content (and the best such share among the hits), the second step's learned
     score, whether the query set a hard time window the memory lies in, whether the query cued the memory's
-    type, and the memory's age in days (log).
+    type, and the memory's age in days (log). Whether the store speaks of the question at all (`pool`): the
+    share of the query's terms and names found anywhere in the candidate pool (plain and weighted by rarity in the
+    pool), the hit's rarity-weighted term share, the hit's and the best cosine's z-score over the dense
+    candidates (`dense_scores`), and whether dense and keyword put the same memory first.
     """
     names = parsed.names if parsed else []
     terms = set(query_terms(parsed.residual if parsed else query))
@@ -104,6 +107,8 @@ def hit_features(hits: Sequence[SearchHit], query: str, parsed: ParsedQuery | No
     best_score = max(scores[0], 1e-9) if scores else 1e-9
     overlaps = [_overlap(terms, hit.memory.embedding_text) for hit in hits]
     best_overlap = max(overlaps, default=0.0)
+    pool = pool_features(hits, terms, names, dense_scores)
+    weights = pool.pop("_weights")  # type: ignore[misc]
     out = []
     for i, hit in enumerate(hits):
         why, memory = hit.why, hit.memory
@@ -133,9 +138,50 @@ def hit_features(hits: Sequence[SearchHit], query: str, parsed: ParsedQuery | No
             "type_cued": float(bool(parsed and parsed.types)),
             "type_match": float(bool(parsed and memory.type in parsed.types)),
             "age_log": math.log1p(age),
+            "overlap_idf": _weighted_share(weights, _tokens(memory.embedding_text)),
+            "dense_z": _z(why.dense_score, dense_scores) if why.dense_score is not None else 0.0,
+            **pool,
         })
         out.append(row)
     return out
+
+
+def _z(value: float | None, scores: Sequence[float]) -> float:
+    """`value`'s z-score over `scores` (0 with fewer than three scores or none to compare)."""
+    if value is None or len(scores) < 3:
+        return 0.0
+    mean = sum(scores) / len(scores)
+    sd = math.sqrt(sum((s - mean) ** 2 for s in scores) / len(scores))
+    return (value - mean) / sd if sd > 1e-9 else 0.0
+
+
+def _weighted_share(weights: dict[str, float], tokens: frozenset[str] | set[str]) -> float:
+    """The weighted share of the query's terms among `tokens` (0 without terms)."""
+    total = sum(weights.values())
+    return sum(w for t, w in weights.items() if t in tokens) / total if total > 0 else 0.0
+
+
+def pool_features(hits: Sequence[SearchHit], terms: set[str], names: list[str],
+                  dense_scores: Sequence[float]) -> dict[str, Any]:
+    """Query-level inputs: does the candidate pool (what every channel found) hold the question's terms and names
+    at all, how far the best cosine stands above the dense candidates, do dense and keyword agree on the first
+    memory. A term's weight is its rarity in the pool, log(1 + n / (1 + df)): a term no candidate holds weighs
+    most (the keyword channel finds any memory holding a term, so a term missing from the pool is rarely stored)."""
+    token_sets = [_tokens(hit.memory.embedding_text) for hit in hits]
+    n = len(token_sets)
+    df = {t: sum(1 for tokens in token_sets if t in tokens) for t in terms}
+    weights = {t: math.log1p(n / (1.0 + d)) for t, d in df.items()}
+    found = {t for t, d in df.items() if d}
+    texts = " ".join(hit.memory.embedding_text for hit in hits)
+    firsts = [hit.why for hit in hits if hit.why.dense_rank == 1 or hit.why.keyword_rank == 1]
+    return {
+        "pool_terms": len(found) / len(terms) if terms else 0.0,
+        "pool_terms_idf": _weighted_share(weights, found),
+        "pool_names": names_found(names, texts),
+        "dense_z_top": _z(max(dense_scores), dense_scores) if dense_scores else 0.0,
+        "top_agree": float(any(why.dense_rank == 1 and why.keyword_rank == 1 for why in firsts)),
+        "_weights": weights,
+    }
 
 
 @dataclass(frozen=True)

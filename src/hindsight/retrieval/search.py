@@ -343,7 +343,7 @@ class HybridRetriever:
                 hit.relevance = round(min(1.0, hit.why.fused / max(hits[0].why.fused, 1e-9)), 4)
             return
         dense = scored.get("dense") or []
-        rows = hit_features(hits, query, parsed, dense[0][1] if dense else None, now)
+        rows = hit_features(hits, query, parsed, dense[0][1] if dense else None, now, [s for _, s in dense])
         for hit, row in zip(hits, rows, strict=True):
             hit.relevance = round(min(1.0, max(0.0, model.of(row))), 4)
 

@@ -117,9 +117,12 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         now: Annotated[datetime | None, Field(description="Reference time for decay and relative dates; default now.")] = None,
         min_relevance: Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False, description=(
             "Drop hits whose `relevance` (the " + RELEVANCE_MEANING + ") is below this. Default "
-            f"{DEFAULT_MIN_RELEVANCE}: every hit is returned; 0.5 returns only likely matches. An empty result "
-            "is not proof that nothing relevant is stored: on a small store, or across English and Chinese, a "
-            "memory that answers the query can score under 0.5 (read the hits of a search without it)."
+            f"{DEFAULT_MIN_RELEVANCE}: every hit is returned, each with its relevance. 0.5 returns only likely "
+            "matches: on LoCoMo test conversations a store asked another conversation's questions gave a hit "
+            ">= 0.5 for 0.2% of them, and the answering turn reached 0.5 for 34% of a store's own questions "
+            "(at 0.05: 2.8% and 77%). An empty result is not proof that nothing relevant is stored: on a small "
+            "store, or across English and Chinese, a memory that answers the query can score under 0.5 (read the "
+            "hits of a search without it)."
             ))] = DEFAULT_MIN_RELEVANCE,
     ) -> dict[str, Any]:
         """Hybrid search (vectors + keywords + filters, fused and weighted by recency, importance, credibility).
