@@ -70,9 +70,9 @@ def ascii_phone_form(text: str) -> str:
 # assigned, and a number a quantity or a part number (`is_quantity`) is none.
 _CC = (r"(?:1|7|2[07]|3[0-469]|4[0-9]|5[1-8]|6[0-6]|8[1246]|9[0-58]|35\d|37\d|38[0-9]|42[01]|85[2356]|880|886|"
        r"9[67]\d)")
-_INTL_FORM = re.compile(r"(?<![\w+(])(?:00" + _CC + r"|\(\+?" + _CC + r"\))[\s.-]?(?:\(0\)\s?)?(?:\(\d{1,4}\)|\d{1,4})"
+_INTL_FORM = re.compile(r"(?<![\w+(])(?<!\d[ .-])(?:00" + _CC + r"[\s.-]|\(\+?" + _CC + r"\)[\s.-]?)(?:\(0\)\s?)?(?:\(\d{1,4}\)|\d{1,4})"
                         r"(?:[\s.-]\d{2,4}){1,4}(?![\d-]|\.\d)")
-_CN_NO_PLUS = re.compile(r"(?<![\w+(.-])86([\s-])(?:\(0?(?:10|2\d|[3-9]\d{2})\)|0?(?:10|2\d|[3-9]\d{2}))\1\d{3,4}[\s-]?\d{4}"
+_CN_NO_PLUS = re.compile(r"(?<![\w+(.-])(?<!\d )86([\s-])(?:\(0?(?:10|2\d|[3-9]\d{2})\)|0?(?:10|2\d|[3-9]\d{2}))\1\d{3,4}[\s-]?\d{4}"
                          r"(?![\w-])")
 _NATIONAL_FORM = re.compile(
     r"(?<![\w(/.+-])(?<!\d )(?:"
@@ -85,12 +85,19 @@ _NATIONAL_FORM = re.compile(
 )
 
 
+def _counted(value: str) -> bool:
+    """Groups that count up or down by one step ("01.02.03.04.05", "02 03 04 05 06"): a list, not a number."""
+    groups = [int(g) for g in re.findall(r"\d+", value)]
+    steps = {b - a for a, b in zip(groups, groups[1:], strict=False)}
+    return len(groups) >= 4 and len(steps) == 1
+
+
 def _forms(text: str) -> list[Span]:
     out: list[Span] = []
     for pattern in (_INTL_FORM, _CN_NO_PLUS, _NATIONAL_FORM):
         for m in pattern.finditer(text):
             digits = sum(c.isdigit() for c in m.group(0))
-            if 8 <= digits <= 15 and not is_quantity(text, m.start(), m.end()):
+            if 8 <= digits <= 15 and not _counted(m.group(0)) and not is_quantity(text, m.start(), m.end()):
                 out.append(("phone", m.start(), m.end()))
     return out
 

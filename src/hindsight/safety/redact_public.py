@@ -42,7 +42,7 @@ _PUBLIC_PHONE_BEFORE = re.compile(
     r"customer\s+(?:service|care|support|hotline|line)|call\s+cent(?:er|re)|switchboard|main\s+(?:line|number|office)|"
     r"general\s+(?:line|enquiries|inquiries)|newsroom|press\s+(?:line|office)|media\s+(?:line|relations)|"
     r"reservations?\s+(?:line|desk|number)|booking\s+(?:line|number)|information\s+line|toll[- ]free|freephone|"
-    r"official(?:\s+\w+){0,2}|publi(?:c|shed)(?:\s+\w+){0,2}|listed\s+(?:on|in)|(?:on|from)\s+(?:the|their|its|our)\s+"
+    r"official(?:\s+\w+){0,2}|publi(?:c|shed)(?:\s+\w+){0,2}|listed\s+(?:on|in|(?:phone\s+)?(?:number|line))|(?:on|from)\s+(?:the|their|its|our)\s+"
     r"(?:\w+\s+)?(?:website|site|web\s?page|contact\s+page|homepage|media\s+page)|contact\s+us|poison\s+control|"
     r"(?:google|maps|business)\s+listing|listings?|non-emergency(?:\s+(?:line|number))?|reception(?:\s+(?:line|desk|number))?|"
     r"front\s+desk|visitor\s+(?:line|desk|cent(?:er|re))|(?:box|ticket)\s+office|ticketing(?:\s+(?:line|desk))?|information\s+desk)\b|"
@@ -99,7 +99,7 @@ _PUBLIC_ADDRESS_BEFORE = re.compile(
     r"(?:填写?|写)?(?:是|为|在|：|:)?|"
     # round 37 (blind r35): a public venue named by its kind, then its address: "二手车拍卖中心地址：", "高铁站地址：",
     # "这家眼镜店地址是", "陶艺体验馆的地址在", "拍卖行地址：" (a home's words - 家, 住, 宿舍, 公寓, 小区 - name no venue)
-    r"[\u4e00-\u9fff]{0,6}(?:店|馆|站|中心|厅|剧院|影院|拍卖行|银行|市场|商场|超市|广场|公园|动物园|码头|机场|寺|庙|教堂|酒店|宾馆|"
+    r"[\u4e00-\u9fff]{0,6}(?:店|馆|站|中心|厅|剧院|影院|博物院|研究院|学院|法院|检察院|画院|拍卖行|银行|市场|商场|超市|广场|公园|动物园|码头|机场|寺|庙|教堂|酒店|宾馆|"
     r"景区|营业部|驿站)(?:的)?(?:地址|地点|位置)(?:是|为|在|：|:)?|"
     # A public venue named and then its address after a colon: "去市民中心：...", "办事大厅:", "政务服务网点：".
     r"[\u4e00-\u9fff]{0,6}(?:中心|大厅|医院|政务|办事处|营业厅|派出所|车管所|银行|支行|学校|大学|博物馆|图书馆|体育馆|车站|机场|"
