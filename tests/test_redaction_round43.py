@@ -55,6 +55,9 @@ GONE = [
     # a found address's postcode given after its label in the same sentence, ZH and EN
     ("我爸现在住成都市武侯区玉林北路18号附3号2栋1单元，邮编610041。", ["610041"], ["成都市"]),
     ("I live at 1187 Alder Grove Rd, Eugene, zip code 97401.", ["97401"], ["Eugene"]),
+    # an Irish Eircode and a Dutch postcode (and floor) after a home's street line
+    ("Forward my post to 9 Kerrigan Close, Swords, Co. Dublin K67 X2Y4 while I'm away.", ["9 Kerrigan Close", "K67 X2Y4"], ["Swords"]),
+    ("His home is Keizersgracht 221-III, 1016 DV Amsterdam.", ["Keizersgracht 221", "1016 DV"], ["Amsterdam"]),
     # the forms after a cue too
     ("Call my cousin on 86-10-62751234 after 8pm.", ["86-10-62751234"], ["after 8pm"]),
     ("他家座机 0086 (10) 6275 1234，周末打。", ["6275 1234"], ["周末打"]),
@@ -71,6 +74,7 @@ KEEP = [
     ("故宫博物院地址：北京市东城区景山前街4号。", ["景山前街4号"]),
     ("The harbour office's listed number is +44 1632 960555.", ["+44 1632 960555"]),
     ("邮编610041是成都武侯区的。", ["610041"]),
+    ("Meet at 12 High Street, Oxford at 10 AM today.", ["Oxford at 10 AM"]),
     # numbers of another kind in the new shapes: quantities, part numbers, dates, versions, hex, ranges
     ("共处理 0472 531 88 00 次请求。", ["0472 531 88 00"]),
     ("Part number 030/2847 5519 is back in stock.", ["030/2847 5519"]),
@@ -81,6 +85,11 @@ KEEP = [
     ("Seats 02 03 04 05 06 are free.", ["02 03 04 05 06"]),
     ("Scores 86-10 and 86-12 tonight.", ["86-10", "86-12"]),
     ("订单号 7823 0019 4456 2210 已发货。", ["7823 0019 4456 2210"]),
+    # a model, batch or lot number in a landline's shape, old forms and new
+    ("The replacement part is model 0472-5318800 from the catalogue.", ["0472-5318800"]),
+    ("Batch 86-10-6275-1234 was recalled by the supplier.", ["86-10-6275-1234"]),
+    ("型号(0472)5318800，铭牌上写着。", ["5318800"]),
+    ("Lot no. +44 20 7946 0321 is the odd one.", ["7946 0321"]),
     ("Authy codes refresh every 30 seconds; the app shows 6 digits.", ["30 seconds", "6 digits"]),
     ("验证器现在是最新版本 6.4.1。", ["6.4.1"]),
 ]

@@ -122,10 +122,11 @@ def find_contacts(text: str) -> list[Span]:
             if not is_quantity(text, m.start(), m.end()):
                 out.append(("phone", m.start(), m.end()))
     for m in _CN_LANDLINE.finditer(text):
-        out.append(("phone", m.start(), m.end()))
+        if not is_quantity(text, m.start(), m.end()):  # round 43: "model 0472-5318800" is a part
+            out.append(("phone", m.start(), m.end()))
     for m in _INTL_PHONE.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
-        if 8 <= len(digits) <= 15:
+        if 8 <= len(digits) <= 15 and not is_quantity(text, m.start(), m.end()):
             out.append(("phone", m.start(), m.end()))
     for m in _NANP.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))[-10:]

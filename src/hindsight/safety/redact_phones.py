@@ -32,6 +32,8 @@ _QUANTITY_AFTER = re.compile(r"\s*(?:次|个|条|笔|行|元|件|人|words?\b|ti
                              r"hashes\b|items\b|users\b|calls\b|tokens\b|lines\b)", re.IGNORECASE)
 _QUANTITY_BEFORE = re.compile(r"(?i)(?:total|count|sum|events|requests|共|总计|合计|累计|执行|处理)[^\n\d]{0,12}$"
                               r"|(?:part\s+(?:no\.?|number)|\bSKU|model\s+(?:no\.?|number)|编码|编号|料号|货号|型号|条码)[^\n\d]{0,4}$"
+                              # round 43: a bare model or a batch / lot ("model 0472-5318800", "Batch 86-10-6275-1234")
+                              r"|\b(?:model|batch|lot)\s*(?:no\.?|number|#)?\s*[:#]?\s*$"
                               # round 25: an amount of money ("£250", "USD 1200") is a quantity, not a code
                               r"|[$£€¥￥₹₩]\s?$|\b(?:usd|eur|gbp|rmb|cny|jpy|hkd|aud|cad|chf|inr|sgd)\s?$")
 
@@ -111,10 +113,8 @@ def find_phones(text: str) -> list[Span]:
         digits = re.sub(r"\D", "", value)
         if 7 <= len(digits) <= 15 and not re.search(r"\d\.\d+\.\d", value) and not re.fullmatch(r"\d{1,2}:\d{2}", value):
             out.append(("phone", *m.span("value")))
-    for m in _LANDLINE.finditer(text):
-        out.append(("phone", m.start(), m.end()))
-    for m in _NANP_SPACED.finditer(text):
-        out.append(("phone", m.start(), m.end()))
+    for pattern in (_LANDLINE, _NANP_SPACED):  # round 43: a part or model number in a landline's shape is none
+        out += [("phone", m.start(), m.end()) for m in pattern.finditer(text) if not is_quantity(text, m.start(), m.end())]
     for m in _CN_MOBILE_DOTTED.finditer(text):
         out.append(("phone", m.start(), m.end()))
     for m in _UK_MOBILE.finditer(text):
