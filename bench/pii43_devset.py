@@ -90,7 +90,7 @@ p("password", "zh", "孩子平板的屏幕使用时间密码我设的是 4417，
 p("password", "zh", "工作室打印机后台的登录密码为 printer_Admin9，账号是 admin。", ["printer_Admin9"], ["打印机"])
 p("password", "zh", "邮箱独立密码：qiuyu_1108!，开启了两步验证。", ["qiuyu_1108!"], ["两步验证"])
 # ---- CVV / CVC
-p("cvv", "en", f"Booking the ferry with the Visa ending 3036; the three digits on the back are 418.", ["418"], ["ending 3036"])
+p("cvv", "en", "Booking the ferry with the Visa ending 3036; the three digits on the back are 418.", ["418"], ["ending 3036"])
 p("cvv", "en", "Amex for the conference: the 4-digit CID printed on the front is 7302, expiry 09/28.", ["7302"], ["conference"])
 p("cvv", "en", "Card security value (CVC2) for the company Mastercard: 561. Ask Finance before using it.", ["561"], ["Finance"])
 p("cvv", "en", "He read me the card over the phone: number " + groups(C1) + ", expires 11/27, CVV 092.", ["092", groups(C1)], [])
