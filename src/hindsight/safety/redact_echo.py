@@ -200,8 +200,9 @@ def _record_neighbours(text: str, spans: list[Span]) -> list[Span]:
 
 
 # Round 43: the postcode a found address's sentence goes on to give under its label ("...2栋1单元，邮编610041",
-# "..., Eugene, zip code 97401"), glued or after a colon; only the label's own shape of value.
-_POSTCODE_AFTER = re.compile(r"(?i)[^\n.。!?！？;；]{0,40}?(?:邮编|邮政编码|\bpost(?:al)?\s?code|\bzip(?:\s?code)?\b)\s*[:：]?\s*"
+# "..., Leeds, postcode LS6 2QP"), glued or after a colon; only the label's own shape of value. ("zip" measured, left out:
+# it moved a released non-PII text.)
+_POSTCODE_AFTER = re.compile(r"(?i)[^\n.。!?！？;；]{0,40}?(?:邮编|邮政编码|\bpost(?:al)?\s?code)\s*[:：]?\s*"
                              r"(?P<v>" + _POSTCODE_VALUE.pattern[4:] + r")(?![\w-])")
 
 

@@ -70,7 +70,7 @@ def ascii_phone_form(text: str) -> str:
 # a two-digit area code (Japan "03-5412-8890", Australia "(02) 9876 5432"), a slash after the area code (German
 # "030/2847 5519") and a NANP number after a "1 " trunk prefix ("1 (415) 728 3391"). A country code is one that is
 # assigned, and a number a quantity or a part number (`is_quantity`) is none.
-_CC = (r"(?:1|7|2[07]|3[0-469]|4[0-9]|5[1-8]|6[0-6]|8[1246]|9[0-58]|35\d|37\d|38[0-9]|42[01]|85[2356]|880|886|"
+_CC = (r"(?:1|7|2[07]|3[0-469]|4[013-9]|5[1-8]|6[0-6]|8[1246]|9[0-58]|35\d|37\d|38[0-9]|42[013]|85[2356]|880|886|"
        r"9[67]\d)")
 _INTL_FORM = re.compile(r"(?<![\w+(])(?<!\d[ .-])(?:00" + _CC + r"[\s.-]|\(\+?" + _CC + r"\)[\s.-]?)(?:\(0\)\s?)?(?:\(\d{1,4}\)|\d{1,4})"
                         r"(?:[\s.-]\d{2,4}){1,4}(?![\d-]|\.\d)")

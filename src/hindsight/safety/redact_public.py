@@ -42,7 +42,7 @@ _PUBLIC_PHONE_BEFORE = re.compile(
     r"customer\s+(?:service|care|support|hotline|line)|call\s+cent(?:er|re)|switchboard|main\s+(?:line|number|office)|"
     r"general\s+(?:line|enquiries|inquiries)|newsroom|press\s+(?:line|office)|media\s+(?:line|relations)|"
     r"reservations?\s+(?:line|desk|number)|booking\s+(?:line|number)|information\s+line|toll[- ]free|freephone|"
-    r"official(?:\s+\w+){0,2}|publi(?:c|shed)(?:\s+\w+){0,2}|listed\s+(?:on|in|(?:phone\s+)?(?:number|line))|(?:on|from)\s+(?:the|their|its|our)\s+"
+    r"official(?:\s+\w+){0,2}|publi(?:c|shed)(?:\s+\w+){0,2}|listed\s+(?:on|in)|(?:on|from)\s+(?:the|their|its|our)\s+"
     r"(?:\w+\s+)?(?:website|site|web\s?page|contact\s+page|homepage|media\s+page)|contact\s+us|poison\s+control|"
     r"(?:google|maps|business)\s+listing|listings?|non-emergency(?:\s+(?:line|number))?|reception(?:\s+(?:line|desk|number))?|"
     r"front\s+desk|visitor\s+(?:line|desk|cent(?:er|re))|(?:box|ticket)\s+office|ticketing(?:\s+(?:line|desk))?|information\s+desk)\b|"
@@ -172,30 +172,18 @@ def is_mobile(value: str) -> bool:
 _ORG = (r"(?:clinic|hospital|practice|surgery|school|college|university|library|church|temple|mosque|pharmacy|restaurant|"
         r"caf[eé]|bakery|museum|gallery|dmv|council|court(?:house)?|department|agency|bureau|embassy|consulate|shelter|charity|"
         r"station|depot|warehouse|branch|store|shop|showroom|dealership|hotel|hostel|motel|gym|salon|lab|laboratory|vet|"
-        r"dentist|utility|airline|airport|"
-        # Round 43 (issue 10, docs/security.md): an office's plain phone is a desk's, often a person's, and is redacted
-        # ("the site office phone number is ..."); a public body's office is an organisation ("the tax office's number").
-        r"(?:post|tourist|tourism|tax|passport|visa|admissions?|registry|register|licensing|patent|land|records|box|ticket|"
-        r"press|head|main|district|county|city|town|village|parish|government|consular)\s+office)")
-_ORG_ADDRESS = _ORG[:-1] + r"|office)"  # an office's address is the organisation's ("the office address is ...")
-
-
-def _owned(org: str) -> re.Pattern[str]:
-    return re.compile(
-        r"(?i)(?:\b" + org + r"(?:['’]s)?\s+(?:[a-z][\w-]*\s+){0,2}?(?:number|phone|line|address|location)(?:\s+for\s+[a-z]+)?"
-        r"(?:\s+(?:is|was))?|\bits\s+(?:[a-z][\w-]*\s+)?(?:number|phone|line|address|location)(?:\s+(?:is|was))?|(?:医院|诊所|卫生院|门诊|学校|幼儿园|图书馆|博物馆|派出所|车管所|营业厅|驿站|银行|药店|药房|餐厅|饭店|酒店|宾馆|门店)"
-        r"(?:的)?[\u4e00-\u9fff]{0,3}?(?:电话|热线|地址)(?:是|为)?)\s*[:：]?\s*$"
-    )
-
-
-_ORG_OWNED = {False: _owned(_ORG), True: _owned(_ORG_ADDRESS)}  # keyed by `home`: True for an address
+        r"dentist|utility|airline|airport|office)")
+_ORG_OWNED = re.compile(
+    r"(?i)(?:\b" + _ORG + r"(?:['’]s)?\s+(?:[a-z][\w-]*\s+){0,2}?(?:number|phone|line|address|location)(?:\s+for\s+[a-z]+)?"
+    r"(?:\s+(?:is|was))?|\bits\s+(?:[a-z][\w-]*\s+)?(?:number|phone|line|address|location)(?:\s+(?:is|was))?|(?:医院|诊所|卫生院|门诊|学校|幼儿园|图书馆|博物馆|派出所|车管所|营业厅|驿站|银行|药店|药房|餐厅|饭店|酒店|宾馆|门店)"
+    r"(?:的)?[\u4e00-\u9fff]{0,3}?(?:电话|热线|地址)(?:是|为)?)\s*[:：]?\s*$"
+)
 
 
 def _org_owned(text: str, start: int, home: bool) -> bool:
     clause = _clause_before(text, start, 70)
-    owned = _ORG_OWNED[home].search(clause)  # "its address is" needs the organisation named earlier in the clause
-    org = _ORG_ADDRESS if home else _ORG
-    if not owned or owned.group(0).lower().startswith("its") and not re.search(r"(?i)\b" + org + r"\b", clause[: owned.start()]):
+    owned = _ORG_OWNED.search(clause)  # "its address is" needs the organisation named earlier in the clause
+    if not owned or owned.group(0).lower().startswith("its") and not re.search(r"(?i)\b" + _ORG + r"\b", clause[: owned.start()]):
         return False
     if _PERSONAL.search(clause) or _NOT.search(clause):
         return False
