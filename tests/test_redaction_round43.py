@@ -1,14 +1,18 @@
-"""Redaction round 43 (issue 10): phone forms no reader took, an office's plain phone, authenticator apps by name.
+"""Redaction round 43 (issue 10): phone forms no reader took, an office's line as documented, authenticator apps by name.
 
 - Forms: a country code after 00 or in brackets ("0044 20 7946 0321", "(+86) 10 6275 1234"), China's 86 with no +
   ("86-10-6275-1234"), a subscriber number in pairs after the area code ("0472 531 88 00", French "01 42 68 53 00"),
   a two-digit area code (Japan "03-5412-8890", Australia "(02) 9876 5432"), a German slash ("030/2847 5519") and a
   NANP number after its trunk 1 ("1 (415) 728 3391") were kept in clear, or redacted as a password by the tagger,
   where no cue stood right before them. They are now phones by shape wherever a number is not a quantity.
-- docs/security.md says an office's plain phone without a public cue is redacted; `redact_public` read "office" as an
-  organisation and kept "the safety office phone number is ...". A public body's office (tax, post, tourist, box
-  office) stays an organisation, and an office's address stays the organisation's.
+- docs/security.md said an office's plain phone without a public cue is redacted, while `redact_public` reads "office"
+  as an organisation ("the safety office phone number is ..." kept). Redacting it moved 5 released non-PII texts (a
+  department's and doctors' office lines), so the docs now say what the code does: in English an office's own line
+  named as the office's is the organisation's; a person's office line and, in Chinese, 办公室电话 are redacted.
 - A code an authenticator app shows, the app named ("my Authy says 771-204", "验证器App里现在是330871").
+- From our own dev set (bench/results/pii43/dev_set.jsonl): a CVV under its other names ("Card security value (CVC2)
+  for the company Mastercard: 561"), a home's postcode given after its label (邮编610041), an Eircode and a Dutch
+  postcode, 博物院 as a public venue, a model / batch / lot number in a landline's shape.
 Examples are our own (none copied from a set).
 """
 
@@ -38,11 +42,11 @@ def test_phone_form_redacted_as_a_phone(form: str, sentence: str, tagger: bool) 
 
 
 GONE = [
-    # an office's plain phone (docs/security.md), EN and ZH
-    ("The smelter safety office phone number is 0472-5318800.", ["0472-5318800"], ["smelter safety office"]),
-    ("Our site office phone number is 0161 496 0533; Tom picks up most mornings.", ["0161 496 0533"], ["Tom"]),
-    ("The office line is 020 7946 0877 - it rings on Priya's desk.", ["020 7946 0877"], ["Priya"]),
+    # a person's office line, EN and ZH, and a Chinese office's 办公室电话 (docs/security.md, the round-1 writer's)
+    ("My office phone is (312) 874-2290, my desk is by the window.", ["(312) 874-2290"], ["my desk"]),
+    ("Mr Li's office phone is 0161 496 0533.", ["0161 496 0533"], ["Mr Li"]),
     ("项目部办公室电话 0472-5318800，找刘工。", ["0472-5318800"], ["找刘工"]),
+    ("王经理办公室电话 021-62345781，工作日打。", ["021-62345781"], ["工作日打"]),
     # authenticator apps by name, EN and ZH
     ("My Authy says 771-204 for the exchange login.", ["771-204"], ["exchange login"]),
     ("The Duo app is displaying 550231, type it in quickly.", ["550231"], ["Duo app"]),
@@ -54,7 +58,7 @@ GONE = [
     ("The card verification number for my Visa: 772.", ["772"], ["my Visa"]),
     # a found address's postcode given after its label in the same sentence, ZH and EN
     ("我爸现在住成都市武侯区玉林北路18号附3号2栋1单元，邮编610041。", ["610041"], ["成都市"]),
-    ("I live at 1187 Alder Grove Rd, Eugene, zip code 97401.", ["97401"], ["Eugene"]),
+    ("I live at 27 Marlowe Gardens in Cheltenham, postcode GL50 3PX.", ["GL50 3PX"], ["Cheltenham"]),
     # an Irish Eircode and a Dutch postcode (and floor) after a home's street line
     ("Forward my post to 9 Kerrigan Close, Swords, Co. Dublin K67 X2Y4 while I'm away.", ["9 Kerrigan Close", "K67 X2Y4"], ["Swords"]),
     ("His home is Keizersgracht 221-III, 1016 DV Amsterdam.", ["Keizersgracht 221", "1016 DV"], ["Amsterdam"]),
@@ -63,7 +67,10 @@ GONE = [
     ("他家座机 0086 (10) 6275 1234，周末打。", ["6275 1234"], ["周末打"]),
 ]
 KEEP = [
-    # a public body's office, an office's address, a school office (an organisation by name)
+    # an office's own line named as the office's, in English (docs/security.md: the round-9 / 10 writers keep it), a
+    # doctor's office (a practice), a public body's office, an office's address, a school office
+    ("The smelter safety office phone number is 0472-5318800.", ["0472-5318800"]),
+    ("Dr. Okafor's office number is (312) 874-2290.", ["(312) 874-2290"]),
     ("The tax office's number is 0300 200 3300.", ["0300 200 3300"]),
     ("The post office number is 020 7946 0155.", ["020 7946 0155"]),
     ("The office address is 5 Harbour Way, Leith EH6 6JJ.", ["5 Harbour Way"]),

@@ -14,8 +14,10 @@ rather than a person -
   announced as an organisation's or a public venue's (HQ, registered office, 注册地址, 门店地址, 公司在, "that's
   the HQ address in their website footer", "官网公布的", "3 Pine Road conference centre").
 
-A venue's front desk or an office's plain number without a public-line cue stays redacted, as does any number
-followed by an extension (it reaches a desk, often a person's).
+A Chinese office's plain number (办公室电话, 公司座机) without a public-line cue stays redacted, as does any number
+followed by an extension (it reaches a desk, often a person's); in English an office's own line named as the office's
+("the safety office phone number is") is the organisation's, as a clinic's (``_ORG``; round 43 measured redacting it
+and left that out: docs/security.md).
 
 A personal cue in the same clause wins over a public one: my/his/her, personal/private, mobile/cell,
 WhatsApp, home, 私人, 个人, 手机, 家, 住. A mobile number (by its numbering plan: CN 1[3-9]x, UK 07, DE
