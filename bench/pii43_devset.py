@@ -1,20 +1,15 @@
 """Redaction round 43: writes our own dev set (bench/results/pii43/dev_set.jsonl), EN / ZH, written before the rules
 were read; every checksum-bearing value (Luhn, mod-97, GB 11643, mod-11) is made valid here.
 
-    .venv/bin/python bench/pii43_devset.py
+    PYTHONPATH=src .venv/bin/python bench/pii43_devset.py
 """
 import json
 
+from hindsight.safety.validators import luhn_valid
+
 
 def luhn(body: str) -> str:
-    total = 0
-    for i, ch in enumerate(reversed(body)):
-        d = int(ch)
-        if i % 2 == 0:
-            d *= 2
-            d -= 9 if d > 9 else 0
-        total += d
-    return body + str((10 - total % 10) % 10)
+    return next(body + d for d in "0123456789" if luhn_valid("0" * 12 + body + d))  # leading zeros leave Luhn as it is
 
 
 def iban(country: str, bban: str) -> str:
