@@ -90,6 +90,7 @@ KEEP = [
     ("Dates 01.02.03.04.05 and 12/05/2024 in the log.", ["01.02.03.04.05", "12/05/2024"]),
     ("Version 1.02.42.68.53.00 is out.", ["1.02.42.68.53.00"]),
     ("Seats 02 03 04 05 06 are free.", ["02 03 04 05 06"]),
+    ("Lottery picks: 04 11 19 23 31 42 05 13.", ["04 11 19 23 31 42"]),
     ("Scores 86-10 and 86-12 tonight.", ["86-10", "86-12"]),
     ("订单号 7823 0019 4456 2210 已发货。", ["7823 0019 4456 2210"]),
     # a model, batch or lot number in a landline's shape, old forms and new

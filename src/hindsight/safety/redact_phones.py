@@ -83,7 +83,7 @@ _NATIONAL_FORM = re.compile(
     r"|(?:\(0[1-9]\)\s?\d{4}[\s-]?|0[1-9]([\s-])\d{4}\4)\d{4}"  # two-digit area code: Japan, Australia
     r"|0[1-9]\d{1,3}/\s?\d{3,4}[\s-]?\d{3,4}"  # German slash
     r"|1\s\(\d{3}\)\s?\d{3}[\s.-]\d{4}"  # NANP with its trunk 1
-    r")(?![\w-]|[.,]\d)"
+    r")(?![\w-]|[.,]\d|[ .-]\d)"  # a group more in the same rhythm: a list ("Lottery picks: 04 11 19 23 31 42 05")
 )
 
 
