@@ -36,7 +36,9 @@ _EN_ADDRESS = re.compile(
 _EN_POSTCODE = re.compile(
     r"(?:,?\s*[A-Z][a-z][A-Za-z.'-]*(?:\s+[A-Z][a-z][A-Za-z.'-]*){0,2}){0,3},?\s*"
     r"(?:(?:NSW|VIC|QLD|TAS|ACT|SA|WA|NT)\s+(?P<au>\d{4})(?!\d|[.,]\d)|[A-Z]{2}\s+(?P<zip>\d{5}(?:-\d{4})?)|[A-Z]{2}\s+(?P<ca>[A-Z]\d[A-Z]\s?\d[A-Z]\d)(?![A-Za-z0-9])|"
-    r"(?P<post>[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|\d{4,6}(?![\d,]|\.\d)))"
+    # round 43: an Irish Eircode ("Swords, Co. Dublin K67 X2Y4") and a Dutch postcode ("1016 DV")
+    r"(?P<post>[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}|[AC-FHKNPRTV-Y]\d{2}\s?(?=[0-9AC-FHKNPRTV-Y]*\d)[0-9AC-FHKNPRTV-Y]{4}(?![A-Za-z0-9])|"
+    r"\d{4}\s?[A-Z]{2}(?![A-Za-z0-9])|\d{4,6}(?![\d,]|\.\d)))"
 )
 # "16 Rue de Lille, 75007 Paris", "12 Via Roma", "Calle Mayor 5": the street type comes first.
 _EU_ADDRESS = re.compile(
@@ -60,7 +62,9 @@ _DE_ADDRESS = re.compile(
     r"\b[A-ZÅÄÖØÆ][a-zäöüßåæø-]+(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer|chaussee|"
     r"gatan|gata|gaten|vägen|väg|gränd|torget|stigen|gade|vej|stræde|torv|veien|vegen|katu|kuja|straat|laan|gracht|plein|kade|singel|dijk)"
     r"\s+\d{1,4}[a-zA-Z]?(?:,?\s*(?:lgh|lägenhet|leil(?:ighet)?\.?|Whg\.?|Wohnung|Top|bus|app\.?|as\.|asunto)\s*\d{1,5}[A-Za-z]?)?"
-    r"(?:,\s*(?P<post>\d{4,5}|\d{3}\s\d{2})\s+[A-ZÅÄÖØÆ][a-zäöüßåæø-]+)?"
+    # round 43: a Dutch floor after the number ("Keizersgracht 221-III", "12-hs") and a Dutch postcode ("1016 DV Amsterdam")
+    r"(?:-(?:I{1,3}|IV|hs|bg|\d{1,2})\b)?"
+    r"(?:,\s*(?P<post>\d{4}\s?[A-Z]{2}|\d{4,5}|\d{3}\s\d{2})\s+[A-ZÅÄÖØÆ][a-zäöüßåæø-]+)?"
 )
 # Round 32: a Chinese address written in English, its house number first and the lane by its number ("No. 6, Lane 12,
 # Cuihua Road", "Room 502, Building 3, No. 18 Jianshe North Road", "Lane 1285, Huaihai Middle Road"); the district and the

@@ -16,7 +16,11 @@ from hindsight.safety.validators import card_valid, cn_id_valid
 Span = tuple[str, int, int]
 
 _CVV = re.compile(
-    r"(?i)(?:(?<![A-Za-z0-9])(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code|(?:three|four|3|4)[- ](?:digits?|numbers?)(?: code)? (?:on|at|from) the back"
+    r"(?i)(?:(?<![A-Za-z0-9])(?:cvv2?|cvc2?|cvn2?|cid|csc|card security code|security code|"
+    # round 43: the value's other names, a bracketed abbreviation after them and the card they are for ("Card security
+    # value (CVC2) for the company Mastercard: 561")
+    r"card (?:security|verification) (?:value|number|code)(?: \((?:cvv2?|cvc2?|cvn2?|cid|csc)\))?(?: for (?:[\w'’&-]+ ){0,3}?"
+    r"(?:card|visa|mastercard|amex|discover|unionpay|jcb)\b(?=\s*[:：]))?|(?:three|four|3|4)[- ](?:digits?|numbers?)(?: code)? (?:on|at|from) the back"
     r"(?: of (?:the|her|his|my|your|our) card)?(?: (?:are|is|reads?))?|(?:code|number|digits) on the back(?: of (?:the|her|his|my|your|our) card)?(?: (?:are|is|reads?))?)|安全码|校验码|(?:卡背面?|卡背后|背面|背后)(?:的)?(?:最?后|末)?(?:三|3|四|4)位(?:数|数字|码)?|cvv码)"
     r"\s*(?:code|number)?(?:\s+(?:on|at|from|printed on)\s+(?:the\s+)?\w+)?\s*(?:[:=：]|is|是|为)?\s*(?P<value>\d{3,4})(?!\d)"
 )
@@ -118,10 +122,11 @@ def find_contacts(text: str) -> list[Span]:
             if not is_quantity(text, m.start(), m.end()):
                 out.append(("phone", m.start(), m.end()))
     for m in _CN_LANDLINE.finditer(text):
-        out.append(("phone", m.start(), m.end()))
+        if not is_quantity(text, m.start(), m.end()):  # round 43: "model 0472-5318800" is a part
+            out.append(("phone", m.start(), m.end()))
     for m in _INTL_PHONE.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
-        if 8 <= len(digits) <= 15:
+        if 8 <= len(digits) <= 15 and not is_quantity(text, m.start(), m.end()):
             out.append(("phone", m.start(), m.end()))
     for m in _NANP.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))[-10:]

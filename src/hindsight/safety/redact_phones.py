@@ -32,6 +32,8 @@ _QUANTITY_AFTER = re.compile(r"\s*(?:次|个|条|笔|行|元|件|人|words?\b|ti
                              r"hashes\b|items\b|users\b|calls\b|tokens\b|lines\b)", re.IGNORECASE)
 _QUANTITY_BEFORE = re.compile(r"(?i)(?:total|count|sum|events|requests|共|总计|合计|累计|执行|处理)[^\n\d]{0,12}$"
                               r"|(?:part\s+(?:no\.?|number)|\bSKU|model\s+(?:no\.?|number)|编码|编号|料号|货号|型号|条码)[^\n\d]{0,4}$"
+                              # round 43: a bare model or a batch / lot ("model 0472-5318800", "Batch 86-10-6275-1234")
+                              r"|\b(?:model|batch|lot)\s*(?:no\.?|number|#)?\s*[:#]?\s*$"
                               # round 25: an amount of money ("£250", "USD 1200") is a quantity, not a code
                               r"|[$£€¥￥₹₩]\s?$|\b(?:usd|eur|gbp|rmb|cny|jpy|hkd|aud|cad|chf|inr|sgd)\s?$")
 
@@ -62,18 +64,57 @@ def ascii_phone_form(text: str) -> str:
     return _DASH.sub("-", text)
 
 
+# Round 43 (issue 10): the national and international forms no reader took - a country code after 00 or in brackets
+# ("0044 20 7946 0321", "(+86) 10 6275 1234", "0086 (10) 6275 1234"), China's 86 with no + before an area code
+# ("86-10-6275-1234"), a subscriber number in pairs after the area code ("0472 531 88 00", French "01 42 68 53 00"),
+# a two-digit area code (Japan "03-5412-8890", Australia "(02) 9876 5432"), a slash after the area code (German
+# "030/2847 5519") and a NANP number after a "1 " trunk prefix ("1 (415) 728 3391"). A country code is one that is
+# assigned, and a number a quantity or a part number (`is_quantity`) is none.
+_CC = (r"(?:1|7|2[07]|3[0-469]|4[013-9]|5[1-8]|6[0-6]|8[1246]|9[0-58]|35\d|37\d|38[0-9]|42[013]|85[2356]|880|886|"
+       r"9[67]\d)")
+_INTL_FORM = re.compile(r"(?<![\w+(])(?<!\d[ .-])(?:00" + _CC + r"[\s.-]|\(\+?" + _CC + r"\)[\s.-]?)(?:\(0\)\s?)?(?:\(\d{1,4}\)|\d{1,4})"
+                        r"(?:[\s.-]\d{2,4}){1,4}(?![\d-]|\.\d)")
+_CN_NO_PLUS = re.compile(r"(?<![\w+(.-])(?<!\d )86([\s-])(?:\(0?(?:10|2\d|[3-9]\d{2})\)|0?(?:10|2\d|[3-9]\d{2}))\1\d{3,4}[\s-]?\d{4}"
+                         r"(?![\w-])")
+_NATIONAL_FORM = re.compile(
+    r"(?<![\w(/.+-])(?<!\d )(?:"
+    r"(?:\(0[1-9]\d{1,2}\)\s?|0[1-9]\d{1,2}[\s-])(?:\d{3,4}([\s-])\d{2}\1\d{2}|\d{2}([\s-])\d{2}\2\d{2}\2\d{2})"  # pairs
+    r"|0[1-59]([ .-])\d{2}(?:\3\d{2}){3}"  # French landline pairs
+    r"|(?:\(0[1-9]\)\s?\d{4}[\s-]?|0[1-9]([\s-])\d{4}\4)\d{4}"  # two-digit area code: Japan, Australia
+    r"|0[1-9]\d{1,3}/\s?\d{3,4}[\s-]?\d{3,4}"  # German slash
+    r"|1\s\(\d{3}\)\s?\d{3}[\s.-]\d{4}"  # NANP with its trunk 1
+    r")(?![\w-]|[.,]\d|[ .-]\d)"  # a group more in the same rhythm: a list ("Lottery picks: 04 11 19 23 31 42 05")
+)
+
+
+def _counted(value: str) -> bool:
+    """Groups that count up or down by one step ("01.02.03.04.05", "02 03 04 05 06"): a list, not a number."""
+    groups = [int(g) for g in re.findall(r"\d+", value)]
+    steps = {b - a for a, b in zip(groups, groups[1:], strict=False)}
+    return len(groups) >= 4 and len(steps) == 1
+
+
+def _forms(text: str) -> list[Span]:
+    out: list[Span] = []
+    for pattern in (_INTL_FORM, _CN_NO_PLUS, _NATIONAL_FORM):
+        for m in pattern.finditer(text):
+            digits = sum(c.isdigit() for c in m.group(0))
+            if 8 <= digits <= 15 and not _counted(m.group(0)) and not is_quantity(text, m.start(), m.end()):
+                out.append(("phone", m.start(), m.end()))
+    return out
+
+
 def find_phones(text: str) -> list[Span]:
     out: list[Span] = []
     text = ascii_phone_form(text)
+    out += _forms(text)
     for m in _PHONE_CUE.finditer(text):
         value = m.group("value")
         digits = re.sub(r"\D", "", value)
         if 7 <= len(digits) <= 15 and not re.search(r"\d\.\d+\.\d", value) and not re.fullmatch(r"\d{1,2}:\d{2}", value):
             out.append(("phone", *m.span("value")))
-    for m in _LANDLINE.finditer(text):
-        out.append(("phone", m.start(), m.end()))
-    for m in _NANP_SPACED.finditer(text):
-        out.append(("phone", m.start(), m.end()))
+    for pattern in (_LANDLINE, _NANP_SPACED):  # round 43: a part or model number in a landline's shape is none
+        out += [("phone", m.start(), m.end()) for m in pattern.finditer(text) if not is_quantity(text, m.start(), m.end())]
     for m in _CN_MOBILE_DOTTED.finditer(text):
         out.append(("phone", m.start(), m.end()))
     for m in _UK_MOBILE.finditer(text):

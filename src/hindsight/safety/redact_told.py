@@ -39,12 +39,16 @@ _LOCK_NOW = re.compile(_LOCK + r"(?:" + _NOT_CODE + r"[^\n.;!?。；！？\d]){0
 # A device that shows one-time codes, then a verb that says it showed one.
 _DEVICE = (
     r"(?i)(?:\b(?:google\s+|microsoft\s+|ms\s+|duo\s+|okta\s+)?authenticator(?:\s+app)?|\b(?:hardware|rsa|securid|security|soft|otp|2fa|mfa|totp)\s+token|"
-    r"\b(?:2fa|mfa|otp|totp)\s+app|\bkey\s?fob|(?:谷歌|微软|身份)?验证器|动态令牌|硬件令牌|令牌|动态口令卡?)"
+    r"\b(?:2fa|mfa|otp|totp)\s+app|\bkey\s?fob|(?:谷歌|微软|身份)?验证器|动态令牌|硬件令牌|令牌|动态口令卡?|"
+    # round 43: an authenticator app by its name ("my Authy says 771-204", "Okta Verify gave me 309 118")
+    r"\b(?:authy|okta\s+verify|duo\s+(?:mobile|app)|freeotp|aegis|2fas)\b|\b(?:authentication|auth|verification|security|code)\s+app)"
 )
 _SHOWED = (
     r"[^\n.;!?。；！？\d]{0,24}?(?:\b(?:showed|shows|showing|displayed|displays|displaying|gave|gives|generated|generates|read|reads|said|says|"
     r"spat\s+out|came\s+up\s+with|popped\s+up\s+with)\b(?:\s+(?:me|us|him|her|them))?(?:\s+(?:the|a)?\s*(?:code|number|digits))?|"
-    r"(?:上)?(?:显示|给出|生成)(?:了|的是|着|为)?)"
+    r"(?:上)?(?:显示|给出|生成)(?:了|的是|着|为)?|"
+    # round 43: what the app reads now ("验证器App里现在是330871", "刚刷新，六位数是 812 470")
+    r"(?:里|上)?(?:现在|当前|此刻)(?:的码)?(?:是|为)|(?<=刷新)[^\n。；！？\d]{0,8}?(?:是|为))"
 )
 _DEVICE_CODE = re.compile(_DEVICE + _SHOWED + r"\s*[:：]?\s*[\"'“]?(?P<value>\d{6,8}|\d{3}[ -]\d{3}|\d{2}[ -]\d{2}[ -]\d{2}|\d{4}[ -]\d{4})" + _END)
 # A code named, then the next clause gives it by a back reference ("; today's was", "- the latest one is", "；今天的是").
@@ -76,7 +80,7 @@ _YEAR_AFTER = re.compile(r"\s*(?:年|\b(?:model|vintage|edition|version)\b)")
 _DIGITS = re.compile(r"(?<![A-Za-z0-9_-])(?:\d{4,8}|\d{3}[ -]\d{3}|\d{2}[ -]\d{2}[ -]\d{2}|\d{4}[ -]\d{4})(?![A-Za-z0-9_-]|[.,]\d|[ -]\d)")
 _LOOK_BACK = 96
 # A cheap first look at the window: a lock's or a device's word somewhere in it (most numbers in prose have neither).
-_HINTS = (re.compile(r"(?i)pad|safe|lock|box|门|锁|柜|箱"), re.compile(r"(?i)authenticator|token|fob|app\b|验证器|令牌|口令"))
+_HINTS = (re.compile(r"(?i)pad|safe|lock|box|门|锁|柜|箱"), re.compile(r"(?i)authenticator|token|fob|app\b|authy|verify|duo|freeotp|aegis|2fas|验证器|令牌|口令"))
 
 
 def _kept(text: str, value: str, end: int) -> bool:
