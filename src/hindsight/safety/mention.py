@@ -74,14 +74,14 @@ _WAIVED = _c(_alt(
 def reports_handled_attack(normalised: str) -> bool:
     """Is the text someone else's message reported (a post, a mail, a caller, a quiz's example) and warned against,
     refused or reported on, outside any quotation, with no endorsement and no check waived? Where the text waives a
-    verification (``waived.WAIVED``: "不用跟港务局核实", "回电核实这次就免了", "skip the call-back") and does not do it anyway,
-    a verification word is no longer the warning: only a refusal or report (``HANDLED_REFUSED``) is."""
+    verification (``waived.WAIVED``: "不用跟港务局核实", "回电核实这次就免了", "skip the call-back"), a verification word is no
+    longer the warning: only a refusal or report (``HANDLED_REFUSED``) or the check done anyway (``waived.INSISTED``) is."""
     outside = _QUOTED.sub(" ", normalised)
     if ENDORSE.search(outside) or not REPORTED.search(outside):
         return False
     rest = _WAIVED.sub(" ", outside)
-    if WAIVE_READ and waives_check(outside) and not INSISTED.search(outside):
-        return bool(HANDLED_REFUSED.search(rest))
+    if WAIVE_READ and waives_check(outside):
+        return bool(HANDLED_REFUSED.search(rest) or INSISTED.search(outside))
     return bool(HANDLED.search(rest))
 
 
