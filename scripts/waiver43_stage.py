@@ -106,6 +106,8 @@ def main() -> None:
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
+    import hindsight  # the side on PYTHONPATH, before guard_pinned_check puts this checkout's src first on sys.path
+    print("hindsight from", hindsight.__file__, flush=True)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     load = [json.loads(f.read_text(encoding="utf-8")) for f in args.files] if args.mode != "sig" else []
     result: object

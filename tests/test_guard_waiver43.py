@@ -9,8 +9,10 @@ the brief names are paraphrased, not copied. Logic only: no embedder, no classif
 from __future__ import annotations
 
 import pytest
+from guard_stubs import threshold_of
 
 from hindsight.safety import mention
+from hindsight.safety.guard import FRAME_THRESHOLD
 from hindsight.safety.mention import reports_handled_attack
 from hindsight.safety.normalize import normalize_for_screening
 from hindsight.safety.opened import opens_gate
@@ -94,3 +96,10 @@ def test_self_approval_is_read_in_every_inflection(text: str) -> None:
 ])
 def test_a_prohibited_or_reported_self_approval_is_not(text: str) -> None:
     assert not opens_gate(_norm(text))
+
+
+def test_through_the_guard_a_waived_report_loses_the_frame_threshold() -> None:
+    """A stand-in classifier: the refused report is read at the frame threshold, the waived one below it."""
+    assert threshold_of(REFUSED[1]) == pytest.approx(FRAME_THRESHOLD)
+    for text in WAIVED_ATTACKS[:4]:
+        assert threshold_of(text) < FRAME_THRESHOLD

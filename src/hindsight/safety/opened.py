@@ -14,7 +14,7 @@ speed or convenience:
   变更单"; **blanket approval**: "future discount requests over 50% should just be approved", "今后成绩修改申请一律自动
   通过", a read-only account raised to read-write.
 
-Read per sentence on the normalised text, EN and ZH. Not read: a prohibition (never, 严禁, 不得 ...), a test or
+Read per sentence on the normalised text, EN and ZH. Not read: a prohibition (never, 严禁, 不得, "nobody approves" ...), an incident or post-mortem sentence, a test or
 sandbox scope, an account found and removed (an incident), a warning (``vouched.WARNING``) or a note about an attack
 (``hushed.ABOUT``). What the guard does with it: :data:`lowered.OPENED_THRESHOLD`, a lower classifier threshold;
 never a quarantine on its own, the classifier's features unchanged.
