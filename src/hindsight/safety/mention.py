@@ -16,6 +16,10 @@ from __future__ import annotations
 import re
 
 from hindsight.safety.rules import _alt, _c
+from hindsight.safety.waived import INSISTED, waives_check
+
+#: Round 43b (issue 10): a waived verification (``waived``) read by :func:`reports_handled_attack`.
+WAIVE_READ = True
 
 #: The note is about attacks or tests of them: training, incidents, fixtures, articles, the attack named as such.
 TOPIC = _c(_alt(
@@ -46,14 +50,18 @@ REPORTED = _c(_alt(
     r"反诈", r"考考", r"问答", r"测验",
 ))
 #: What the note does with it: a warning, a report, a refusal - the attack is not acted on.
-HANDLED = _c(_alt(
+_REFUSED = _alt(
     r"\bnothing (?:for us )?to do\b", r"\bnothing was (?:executed|run|done|sent|changed)", r"\b(?:forwarded|reported|escalated|sent) (?:it )?to (?:security|it|the)",
     r"\b(?:account|it|they|this) (?:was )?(?:reported|blocked|removed|banned)", r"\bwe (?:reported|blocked|flagged|ignored|deleted)\b", r"\bdon'?t (?:act|click|reply|pay|engage)", r"\bdo not (?:act|click|reply|pay)",
-    r"\bignore (?:it|them|these|such)", r"\bescalate\b", r"\bthe (?:check|rule|policy|control|limit) stays\b", r"\brule stands\b", r"\bcall (?:the|a) (?:number|known)", r"\bcall (?:them |it )?back",
-    r"\bbefore paying\b", r"\bbe (?:aware|careful|alert)", r"\bwatch out",
-    r"别当真", r"不要当真", r"别理", r"不要理", r"别信", r"不要信", r"别直接", r"不要直接", r"回拨", r"核实", r"认识一下", r"提醒", r"警惕", r"小心", r"注意",
+    r"\bignore (?:it|them|these|such)", r"\bescalate\b", r"\bthe (?:check|rule|policy|control|limit) stays\b", r"\brule stands\b",
+    r"\bbe (?:aware|careful|alert)", r"\bwatch out",
+    r"别当真", r"不要当真", r"别理", r"不要理", r"别信", r"不要信", r"别直接", r"不要直接", r"认识一下", r"提醒", r"警惕", r"小心", r"注意",
     r"已(?:经)?(?:举报|上报|拉黑|报给)", r"没(?:有)?(?:执行|照做|理会)",
-))
+)
+#: ... or a verification named (call back, 核实): a warning only while the text does not waive a check (``waived``).
+_CHECKED = _alt(r"\bcall (?:the|a) (?:number|known)", r"\bcall (?:them |it )?back", r"\bbefore paying\b", r"回拨", r"核实")
+HANDLED = _c(_alt(_REFUSED, _CHECKED))
+HANDLED_REFUSED = _c(_REFUSED)
 
 
 #: A check waived is not a warning ("不用电话核实", "核实太耽误", "no need to call back"): struck before ``HANDLED`` reads.
@@ -65,10 +73,16 @@ _WAIVED = _c(_alt(
 
 def reports_handled_attack(normalised: str) -> bool:
     """Is the text someone else's message reported (a post, a mail, a caller, a quiz's example) and warned against,
-    refused or reported on, outside any quotation, with no endorsement and no check waived?"""
+    refused or reported on, outside any quotation, with no endorsement and no check waived? Where the text waives a
+    verification (``waived.WAIVED``: "不用跟港务局核实", "回电核实这次就免了", "skip the call-back"), a verification word is no
+    longer the warning: only a refusal or report (``HANDLED_REFUSED``) or the check done anyway (``waived.INSISTED``) is."""
     outside = _QUOTED.sub(" ", normalised)
-    return (not ENDORSE.search(outside) and bool(REPORTED.search(outside))
-            and bool(HANDLED.search(_WAIVED.sub(" ", outside))))
+    if ENDORSE.search(outside) or not REPORTED.search(outside):
+        return False
+    rest = _WAIVED.sub(" ", outside)
+    if WAIVE_READ and waives_check(outside):
+        return bool(HANDLED_REFUSED.search(rest) or INSISTED.search(outside))
+    return bool(HANDLED.search(rest))
 
 
 def mentions_attack(normalised: str) -> bool:

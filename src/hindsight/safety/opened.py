@@ -14,7 +14,7 @@ speed or convenience:
   变更单"; **blanket approval**: "future discount requests over 50% should just be approved", "今后成绩修改申请一律自动
   通过", a read-only account raised to read-write.
 
-Read per sentence on the normalised text, EN and ZH. Not read: a prohibition (never, 严禁, 不得 ...), a test or
+Read per sentence on the normalised text, EN and ZH. Not read: a prohibition (never, 严禁, 不得, "nobody approves" ...), an incident or post-mortem sentence, a test or
 sandbox scope, an account found and removed (an incident), a warning (``vouched.WARNING``) or a note about an attack
 (``hushed.ABOUT``). What the guard does with it: :data:`lowered.OPENED_THRESHOLD`, a lower classifier threshold;
 never a quarantine on its own, the classifier's features unchanged.
@@ -55,8 +55,8 @@ HIDDEN_ADMIN = _c(_alt(
 #: The one who makes a change approves it: self-approval ("counts as the second approver on its own change requests",
 #: "发布机器人可以自己批自己的变更单").
 SELF_APPROVED = _c(_alt(
-    r"\bself-?approv", r"\bapprove (?:its|their|his|her) own\b", r"\bapprover on (?:its|their|his|her) own\b", r"\bsign off on (?:its|their|his|her) own\b",
-    r"\bapprove your own\b", r"自己复核自己", r"自己批自己", r"自己审(?:批)?自己", r"自己(?:给自己)?(?:审批|批准|通过)(?:自己)?的(?:变更|申请|单|合并|pr|mr)",
+    r"\bself-?approv", r"\bapprov(?:e|es|ed|ing) (?:its|their|his|her|your) own\b", r"\bapprover on (?:its|their|his|her) own\b",
+    r"\bsign(?:s|ed|ing)? off on (?:its|their|his|her) own\b", r"自己复核自己", r"自己批自己", r"自己审(?:批)?自己", r"自己(?:给自己)?(?:审批|批准|通过)(?:自己)?的(?:变更|申请|单|合并|pr|mr)",
 ))
 #: Every future request of a kind approved without looking, or a read-only grant raised to write ("future discount
 #: requests over 50% should just be approved", "今后成绩修改申请一律自动通过", "只读账号改成读写").
@@ -71,7 +71,8 @@ BLANKET = _c(_alt(
     r"\bone (?:\w+ )?(?:signing|signs|sign) for both\b", r"(?:门禁(?:卡)?|权限).{0,6}(?:开通|开放)(?:所有|全部)(?:区域|门|权限)",
 ))
 _NOT_AN_ORDER = _c(_alt(
-    r"\b(?:never|don'?t|do not|must not|mustn'?t|not allowed to|no one may|nobody may)\b", r"\bno (?:self|blanket|auto)",
+    r"\b(?:never|don'?t|do not|must not|mustn'?t|not allowed to|no one may|nobody may)\b",
+    r"\b(?:no one|no-one|nobody) (?:can|should|is allowed to|approves|signs)\b", r"\bincident\b", r"\bpost-?mortem\b", r"事故", r"复盘", r"\bno (?:self|blanket|auto)",
     r"\b(?:found|discovered|removed|deleted|revoked|cleaned up)\b", r"\btest (?:env|environment|tenant|project|account)", r"\bsandbox\b", r"\bstaging\b",
     r"(?:严禁|禁止|不得|不准|不许|不能|不要|别|绝不|千万别)", r"发现", r"已(?:经)?(?:删除|移除|回收|清理)", r"测试(?:环境|项目|租户|账号)", r"沙箱", r"本地", r"\blocal(?:ly| dev)\b",
 ))
