@@ -1,12 +1,12 @@
 """The search path: parse -> channels (dense, keyword, graph) -> RRF -> rerank -> priors.
 
-The channels and their fusion are `channels`; the time-window steps of the first pass are `window_steps`.
+The channels and their fusion are `channels`; the time-window steps of the first pass are `window_steps`; one hit's
+score and explanation are `hit_score`.
 Every hit carries an `Explanation` with each factor of its score.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -16,7 +16,7 @@ import numpy as np
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.model import MemoryRecord, Status
-from hindsight.read_model import Explanation, SearchHit
+from hindsight.read_model import SearchHit
 from hindsight.retrieval import bridge, channels, second_pass, time_window, topic_split, window_steps, xling_rerank
 from hindsight.retrieval.aliases import AliasMap
 from hindsight.retrieval.asked_current import asks_current, mark_asked_current
@@ -25,6 +25,7 @@ from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
 from hindsight.retrieval.expansion import bridge_words, fuse_words
 from hindsight.retrieval.fusion import keep_dense_best
+from hindsight.retrieval.hit_score import PHRASE_BOOST, SOFT_TIME_BOOST, score_hit
 from hindsight.retrieval.note_change import mark_note_changes
 from hindsight.retrieval.pair_change import mark_pair_changes
 from hindsight.retrieval.pass_features import FirstPass
@@ -32,25 +33,15 @@ from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
 from hindsight.retrieval.relevance import hit_features, model_for
 from hindsight.retrieval.rerank import Reranker
-from hindsight.retrieval.scoring import (
-    SUNK,
-    access_factor,
-    decay_score,
-    is_sunk,
-    status_factor,
-    time_decay,
-)
 from hindsight.retrieval.successors import pull_successors
 from hindsight.retrieval.supersession import order_superseded
 from hindsight.retrieval.value_slot import mark_value_changes
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.change_p import change_reader
 
-ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual", "gloss", "translated", "rendered"})
+__all__ = ["ALL_CHANNELS", "PHRASE_BOOST", "SOFT_TIME_BOOST", "HybridRetriever", "SearchOptions"]
 
-# Boosts for query understanding: modest, so they reorder near-ties rather than override relevance.
-SOFT_TIME_BOOST = 1.15
-PHRASE_BOOST = 1.10
+ALL_CHANNELS = frozenset({"dense", "keyword", "graph", "crosslingual", "gloss", "translated", "rendered"})
 
 
 @dataclass
@@ -360,59 +351,8 @@ class HybridRetriever:
         scores = self.reranker.score(query, [records[mid].content for mid in pool])
         return dict(zip(pool, scores))
 
-    def _hit(
-        self,
-        record: MemoryRecord,
-        scored: dict[str, list[tuple[str, float]]],
-        fused: float,
-        rerank_score: float | None,
-        parsed: ParsedQuery | None,
-        now: datetime,
-        options: SearchOptions,
-    ) -> SearchHit:
-        why = Explanation(fused=round(fused, 6))
-        for channel, hits in scored.items():
-            for rank, (mid, channel_score) in enumerate(hits, start=1):
-                if mid == record.id:
-                    setattr(why, f"{channel}_rank", rank)
-                    if channel in ("dense", "keyword"):
-                        setattr(why, f"{channel}_score", round(channel_score, 6))
-                    break
-        relevance = fused
-        if rerank_score is not None:
-            why.rerank_score = rerank_score
-            relevance = 1.0 / (1.0 + math.exp(-rerank_score))
-        elif self.reranker is not None:
-            relevance *= 0.5  # outside the reranked pool: keep below reranked candidates
-        why.relevance = relevance
-
-        r = self.settings.retrieval
-        why.decay_score = round(decay_score(record, now, self.settings.decay), 6)
-        why.sunk = is_sunk(record, now, self.settings.decay, r.sink_below)
-        why.status_factor = status_factor(record.status, r.sink_factor, why.sunk, r.sunk_factor)
-        why.importance = record.importance
-        why.credibility = record.credibility
-        why.decay = time_decay(record, now, self.settings.decay)
-        why.access_factor = access_factor(record.access_count)
-        prior = why.importance * why.decay * why.access_factor * why.credibility
-        blend = (1.0 - r.prior_weight) + r.prior_weight * prior if options.use_priors else 1.0
-        why.time_boost = self._boost(record, parsed)
-        why.final = relevance * blend * why.status_factor * why.time_boost
-        return SearchHit(memory=record, score=why.final, why=why, flags=[SUNK] if why.sunk else [])
-
-    @staticmethod
-    def _boost(record: MemoryRecord, parsed: ParsedQuery | None) -> float:
-        """Soft boosts from query understanding: in the named time window, or containing a quoted phrase."""
-        if parsed is None:
-            return 1.0
-        boost = 1.0
-        if parsed.time_from is not None or parsed.time_to is not None:
-            when = record.reference_time
-            if (parsed.time_from is None or when >= parsed.time_from) and (parsed.time_to is None or when <= parsed.time_to):
-                boost *= SOFT_TIME_BOOST
-        lowered = record.content.lower()
-        for phrase in [*parsed.phrases, *parsed.names]:
-            if phrase and phrase.lower() in lowered:
-                boost *= PHRASE_BOOST
-        return boost
-
+    def _hit(self, record: MemoryRecord, scored: dict[str, list[tuple[str, float]]], fused: float,
+             rerank_score: float | None, parsed: ParsedQuery | None, now: datetime, options: SearchOptions) -> SearchHit:
+        """One hit with every factor of its score (see `hit_score.score_hit`)."""
+        return score_hit(record, scored, fused, rerank_score, parsed, now, self.settings,
+                         reranked=self.reranker is not None, use_priors=options.use_priors)
