@@ -32,8 +32,18 @@ from hindsight.write.conflict import Verdict
 
 @pytest.fixture(autouse=True)
 def _reading_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The digests as they work when switched on (`value_digests.ON` ships off: measured, not shipped)."""
+    """The digests as shipped (on since blind round 39); tests that read another setting set it themselves."""
     monkeypatch.setattr(vd, "ON", True)
+    monkeypatch.setattr(vd, "KINDS_APART", True)
+    monkeypatch.setattr(vd, "CHANGE_ALWAYS", False)
+
+
+def test_the_shipped_setting_is_on_with_kinds_apart() -> None:
+    """The lead's rule on blind r39 (bench/results/hygkey43/ship_rule_r39.md) held: both switches on, one left off."""
+    import importlib
+
+    fresh = importlib.reload(vd)
+    assert (fresh.ON, fresh.KINDS_APART, fresh.CHANGE_ALWAYS) == (True, True, False)
 
 
 class _Secrets:
@@ -140,7 +150,8 @@ def test_records_without_digests_or_with_a_partial_overlap_keep_the_judges_verdi
     assert vd.adjust(merged, _record({"k": 1, "v": "junk"}), _record(two)) is merged
 
 
-def test_the_post_hoc_variants_stay_off_unless_switched(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_kinds_apart_and_change_always_switches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vd, "KINDS_APART", False)
     store = _Secrets()
     phone, mail = _digests(store, "Reading room: 020 7946 0388."), _digests(store, "Mail archives@citypl.org.")
     merged = Verdict("duplicate", "restates the existing memory")

@@ -19,7 +19,7 @@ else kept apart. Digests under another key (a restored store that made a new key
 without digests (written before, private, a store without secrets) leave the judge's verdict as it is.
 A digest is evidence about the value, not about whose it is: two holders of one phone are not made one fact by it
 beyond what the judge's own keep / merge reading allowed (only the judge's verdict is moved, never a candidate
-added). `ON` False (the shipped setting): nothing is computed or read (today's behaviour).
+added). `ON` False: nothing is computed or read (the behaviour before round 43).
 """
 
 from __future__ import annotations
@@ -34,12 +34,15 @@ from hindsight.safety.redact import redact
 from hindsight.write.conflict import Verdict
 from hindsight.write.supersede import change_signalled
 
-#: whether the write path keeps digests and hygiene reads them. Off: measured, not shipped (round 43: held out over
-#: the released sets' rows redaction touches, restatements +31, changes +14, distinct +1, wrong deprecations equal, but
-#: others untouched -1 - the declared rule allows none; docs/benchmarks.md "Hygiene, round 43")
-ON = False
-#: post hoc (round 43, in sample only): two texts whose redacted values are all of different kinds are not merged
-KINDS_APART = False
+#: whether the write path keeps digests and hygiene reads them. On since blind round 39 (with `KINDS_APART`): round 43
+#: held out over the released sets' rows redaction touches read restatements +31, changes +14, distinct +1, wrong
+#: deprecations equal, others untouched -1 (its own rule failed on that one row); the lead's rule for the two switches
+#: together, declared before blind r39's one reading (bench/results/hygkey43/ship_rule_r39.md), held there:
+#: restatements 61 -> 62 of 90, every other hygiene and retrieval cell equal (docs/benchmarks.md "Round 39")
+ON = True
+#: two texts whose redacted values are all of different kinds are not merged (round 43 wrote it on r34:23, in sample;
+#: r39, unseen, read it with `ON` under the lead's rule)
+KINDS_APART = True
 #: post hoc (round 43, in sample only): a changed value turns a merge into a change without a cue or the same words
 CHANGE_ALWAYS = False
 #: hex characters kept of each HMAC (64 bits: no two values of one store meet by chance; see docs/security.md)
