@@ -105,7 +105,7 @@ def test_a_search_over_crafted_memories_reads_their_values_in_linear_time(tmp_pa
     rule, with no change word), so a search reads each pair for a number given another value (`SlotRule.values`,
     `slot_cues.new_value`), now without the 2,000-character bound that kept such texts out (main without it: ~100x)."""
     def search_cpu(size: int) -> float:
-        settings = HindsightSettings(db=tmp_path / f"m{size}.db", hygiene=False)
+        settings = HindsightSettings(db=tmp_path / f"m{size}.db", hygiene=False, guard="off")
         engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
         try:
             for i, digit in enumerate("179"):
