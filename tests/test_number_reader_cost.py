@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from bag_embedder import BagEmbedder
+from linear_cost import EARLY_SHARE
 
 from hindsight.config import HindsightSettings
 from hindsight.engine import MemoryEngine
@@ -61,24 +62,29 @@ _FRESH = itertools.count()
 
 
 def _cpu(reader: Callable[[str], object], unit: str, size: int) -> float:
-    best = float("inf")
+    text = f"Scratch files note {next(_FRESH)}: " + (unit * size)[:size] + " (end)"  # fresh: no cache answers
+    start = time.process_time()
+    reader(text)
+    return time.process_time() - start
+
+
+def _slow(reader: Callable[[str], object], unit: str) -> tuple[float, float] | None:
+    """Best of two runs of each size, interleaved; the second is skipped once the large run is under half the bound
+    (tests/linear_cost.py says why that cannot pass what the two runs would fail unless the first small run read over
+    twice its best)."""
+    small, big = float("inf"), float("inf")
     for _ in range(2):
-        text = f"Scratch files note {next(_FRESH)}: " + (unit * size)[:size] + " (end)"  # fresh: no cache answers
-        start = time.process_time()
-        reader(text)
-        best = min(best, time.process_time() - start)
-    return best
+        small, big = min(small, _cpu(reader, unit, 400)), min(big, _cpu(reader, unit, 4_000))
+        if big < EARLY_SHARE * (30 * small + 0.02):
+            return None
+    return None if big <= 30 * small + 0.02 else (round(small, 4), round(big, 4))
 
 
 @pytest.mark.parametrize("name", list(READERS))
 def test_a_reader_is_linear_in_every_crafted_run(name: str) -> None:
     reader = READERS[name]
     reader("Scratch files note: 12 (end)")  # lazy tables (cn2an, text2num, jieba) loaded before timing
-    slow = {}
-    for shape, unit in SHAPES.items():
-        small, big = _cpu(reader, unit, 400), _cpu(reader, unit, 4_000)
-        if big > 30 * small + 0.02:
-            slow[shape] = (round(small, 4), round(big, 4))
+    slow = {shape: found for shape, unit in SHAPES.items() if (found := _slow(reader, unit)) is not None}
     assert not slow, slow
 
 
@@ -105,7 +111,7 @@ def test_a_search_over_crafted_memories_reads_their_values_in_linear_time(tmp_pa
     rule, with no change word), so a search reads each pair for a number given another value (`SlotRule.values`,
     `slot_cues.new_value`), now without the 2,000-character bound that kept such texts out (main without it: ~100x)."""
     def search_cpu(size: int) -> float:
-        settings = HindsightSettings(db=tmp_path / f"m{size}.db", hygiene=False)
+        settings = HindsightSettings(db=tmp_path / f"m{size}.db", hygiene=False, guard="off")
         engine = MemoryEngine.open(settings.db, settings=settings, embedder=BagEmbedder(words=True))
         try:
             for i, digit in enumerate("179"):
