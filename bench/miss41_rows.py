@@ -1,13 +1,14 @@
 """Round 41: blind round 38's hygiene and retrieval misses laid out pair by pair, from the existing tools' outputs
 (no search or write of its own).
 
-    PYTHONPATH=src:bench python bench/miss41_rows.py HYG.json XMISSES.json CUR_DIR STORES OUT_DIR > rows.json
+    PYTHONPATH=src:bench python bench/miss41_rows.py HYG.json XMISSES.json CUR_DIR STORES OUT_DIR [ROUND] > rows.json
     PYTHONPATH=src:bench python bench/miss41_rows.py redacted HYG.json > redacted.json   # any rounds of `hyg38 misses`
 
 HYG.json: `hyg38.py misses r38`; XMISSES.json: `xling40_misses.py STORES O r38`; CUR_DIR: `currency37_causes.py`'s
 out dir (r38.json); STORES/r38: the harness's store (`blind_store.build`), read for each missed answer's status and
 the memory that retired it; OUT_DIR/main_r38.jsonl: `xling32_eval.py`'s rows (every missed question of the round); OUT_DIR/sup_r38.jsonl, when
-there: the same run with "superseded" in `DEEP_CATS` (its misses get `recall34_causes.cause` too).
+there: the same run with "superseded" in `DEEP_CATS` (its misses get `recall34_causes.cause` too). ROUND (default r38;
+miss44 read r39) replaces r38 in every name above.
 """
 
 import json
@@ -18,7 +19,7 @@ from pathlib import Path
 from hyg38 import EXPECTED, kind_of, stage_of
 from recall34_causes import cause
 
-BLIND = Path(__file__).resolve().parent / "data" / "blind" / "r38" / "retrieval"
+BLIND = Path(__file__).resolve().parent / "data" / "blind"
 
 
 def hygiene(report: dict) -> dict:
@@ -37,10 +38,10 @@ def hygiene(report: dict) -> dict:
     return {"missed": missed, "disturbed": wrong}
 
 
-def retrieval(xmisses: dict, cur: dict, stores: Path, out: Path) -> dict:
-    ids = json.loads((stores / "r38" / "ids.json").read_text())
+def retrieval(xmisses: dict, cur: dict, stores: Path, out: Path, rnd: str = "r38") -> dict:
+    ids = json.loads((stores / rnd / "ids.json").read_text())
     inv = {v: k for k, v in ids.items()}
-    db = sqlite3.connect(stores / "r38" / "m.db")
+    db = sqlite3.connect(stores / rnd / "m.db")
 
     def memory(sid: str) -> dict:
         status, reason, meta, text = db.execute(
@@ -55,7 +56,7 @@ def retrieval(xmisses: dict, cur: dict, stores: Path, out: Path) -> dict:
         return row
 
     causes = {(m["line"]): m for m in xmisses["misses"]}
-    deep = out / "sup_r38.jsonl"  # the superseded questions' deep readings, when that variant was run
+    deep = out / f"sup_{rnd}.jsonl"  # the superseded questions' deep readings, when that variant was run
     if deep.exists():
         for line in open(deep, encoding="utf-8"):
             r = json.loads(line)
@@ -63,7 +64,7 @@ def retrieval(xmisses: dict, cur: dict, stores: Path, out: Path) -> dict:
                 kind, info = cause(r)
                 causes[r["line"]] = {"cause": kind, **info}
     rows = []
-    for line in open(out / "main_r38.jsonl", encoding="utf-8"):
+    for line in open(out / f"main_{rnd}.jsonl", encoding="utf-8"):
         r = json.loads(line)
         if r["hit"]:
             continue
@@ -73,7 +74,7 @@ def retrieval(xmisses: dict, cur: dict, stores: Path, out: Path) -> dict:
     stale = [{k: v for k, v in s.items() if k != "round"} for s in cur["rows"]]
     quarantined = [memory(s) for s, mid in ids.items()
                    if db.execute("SELECT status FROM memories WHERE id = ?", (mid,)).fetchone()[0] == "quarantined"]
-    mems = [json.loads(x) for x in open(BLIND / "memories.jsonl", encoding="utf-8") if x.strip()]
+    mems = [json.loads(x) for x in open(BLIND / rnd / "retrieval" / "memories.jsonl", encoding="utf-8") if x.strip()]
     replaced = {s for m in mems for s in ([m["replaces"]] if isinstance(m.get("replaces"), str) else m.get("replaces") or [])}
     kept_retired = [{**memory(s), "writer_replaced": s in replaced} for s, mid in ids.items()
                     if db.execute("SELECT status FROM memories WHERE id = ?", (mid,)).fetchone()[0] == "deprecated"]
@@ -109,10 +110,11 @@ def main() -> None:
                          indent=1))
         return
     hyg, xm, cur_dir, stores, out = (Path(a) for a in sys.argv[1:6])
-    report = json.loads(hyg.read_text(encoding="utf-8"))["r38"]
+    rnd = sys.argv[6] if len(sys.argv) > 6 else "r38"
+    report = json.loads(hyg.read_text(encoding="utf-8"))[rnd]
     result = {"hygiene": hygiene(report),
               "retrieval": retrieval(json.loads(xm.read_text(encoding="utf-8")),
-                                     json.loads((cur_dir / "r38.json").read_text(encoding="utf-8")), stores, out)}
+                                     json.loads((cur_dir / f"{rnd}.json").read_text(encoding="utf-8")), stores, out, rnd)}
     print(json.dumps(result, ensure_ascii=False, indent=1))
 
 
