@@ -26,8 +26,8 @@ _QUOTED_WORDS = re.compile(r"(?:'|\"|“|‘|「)(?P<value>[a-z]{3,8}(?: [a-z]{3
 _BARE_WORDS = re.compile(r"(?:[:：]|\b(?:is|are)\b|是|^)[ \t]*(?P<value>[a-z]{3,8}(?: [a-z]{3,8}){11,23})"
                          r"(?=[ \t]*(?:$|[.,;!，。；！]))", re.MULTILINE)
 # Round 44: each word after its number ("1 marble 2 wheat", "1. marble, 2. wheat", "1) marble"); the numbers are checked.
-_NUMBERED_WORDS = re.compile(r"(?<![\w.])(?P<value>1[.):]?[ \t]+[a-z]{3,8}(?:[ \t]*[,;]?[ \t]*\n?[ \t]*\d{1,2}[.):]?[ \t]+[a-z]{3,8}){11,23})"
-                             r"(?![a-z]|[ \t]*\d)")
+_NUMBERED_WORDS = re.compile(r"(?<![\w.])(?P<value>1[.):]?[ \t]+[a-z]{3,8}(?:[ \t]*+(?:[,;][ \t]*+)?(?:\n[ \t]*+)?\d{1,2}[.):]?[ \t]++[a-z]{3,8}+){11,23})"
+                             r"(?![a-z]|[ \t]*+\d)")
 _COUNTS = frozenset({12, 15, 18, 21, 24})
 
 
