@@ -54,6 +54,7 @@ from hindsight.safety.redact_cues import (
 )
 from hindsight.safety.redact_documents import find_followed_numbers, find_local_numbers
 from hindsight.safety.redact_echo import find_echoes
+from hindsight.safety.redact_entered import find_entered_codes
 from hindsight.safety.redact_estate import find_estate_addresses
 from hindsight.safety.redact_expiry_code import find_expiry_codes
 from hindsight.safety.redact_extent import bound, bound_all
@@ -282,7 +283,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_subject_values, find_unlabelled_values, find_role_values, find_bound_values, find_told_codes,
     find_replaced_values, find_respective_values, find_turn_codes, find_keyed_codes, find_quoted_seeds,
     find_banked_accounts, find_mixed_passwords, find_named_ids, find_estate_addresses, find_wifi_passwords,
-    find_answered_values, find_sent_values, find_glued_values, find_followed_numbers, find_local_numbers,
+    find_answered_values, find_sent_values, find_glued_values, find_followed_numbers, find_local_numbers, find_entered_codes,
 )
 
 

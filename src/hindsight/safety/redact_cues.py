@@ -38,8 +38,9 @@ _OTP_CUE = (
 _OTP_VALUE = (r"(?:\d{2,4}(?:[ -]\d{2,4}){1,3}|\d(?: \d){3,7}|(?=[A-Za-z]*\d)[A-Z0-9]{4,10}|[A-Z]-\d{4,8}"
               r"|(?=[A-Za-z-]*\d)[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){1,7}|(?=[a-z-]*\d)[a-z0-9]{4,5}-[a-z0-9]{4,5})")
 _OTP = re.compile(_OTP_CUE + r"(?:\s*\([^)\n]{0,20}\))?(?:\s+(?:for|from|to|on)\s+[^\n:：]{1,48}?[:：])?" + _SEP + r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)")
+# Round 44 (blind r39): a filler word may carry a hyphen ("2FA recovery key for the X-ray vendor portal is ...").
 _OTP_FILLER = re.compile(
-    _OTP_CUE + r"(?:(?:\s+[A-Za-z']{1,12}){1,6}?\s+(?:is|was|are|were|reads?|said)\s*:?|(?:\s+[A-Za-z'-]{1,12}){1,3}\s*:|[\u4e00-\u9fff，,]{1,10}?(?:是|为|：|:))\s*"
+    _OTP_CUE + r"(?:(?:\s+[A-Za-z'](?:[A-Za-z']|-(?=[A-Za-z])){0,11}){1,6}?\s+(?:is|was|are|were|reads?|said)\s*:?|(?:\s+[A-Za-z'-]{1,12}){1,3}\s*:|[\u4e00-\u9fff，,]{1,10}?(?:是|为|：|:))\s*"
     r"[【\[(（「\"“']?(?P<value>" + _OTP_VALUE + r")(?![\w-]|[.,]\d|[ -]\d)"
 )
 # "the code they just texted me is 0 5 7 3 1 8": a code, words that say it was sent, then the value.

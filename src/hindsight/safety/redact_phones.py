@@ -68,7 +68,8 @@ def ascii_phone_form(text: str) -> str:
 # ("0044 20 7946 0321", "(+86) 10 6275 1234", "0086 (10) 6275 1234"), China's 86 with no + before an area code
 # ("86-10-6275-1234"), a subscriber number in pairs after the area code ("0472 531 88 00", French "01 42 68 53 00"),
 # a two-digit area code (Japan "03-5412-8890", Australia "(02) 9876 5432"), a slash after the area code (German
-# "030/2847 5519") and a NANP number after a "1 " trunk prefix ("1 (415) 728 3391"). A country code is one that is
+# "030/2847 5519") and a NANP number after a "1 " trunk prefix ("1 (415) 728 3391"); round 44 (blind r39): an
+# Australian mobile in its 4-3-3 groups ("0433-120-655", "0412 339 870"). A country code is one that is
 # assigned, and a number a quantity or a part number (`is_quantity`) is none.
 _CC = (r"(?:1|7|2[07]|3[0-469]|4[013-9]|5[1-8]|6[0-6]|8[1246]|9[0-58]|35\d|37\d|38[0-9]|42[013]|85[2356]|880|886|"
        r"9[67]\d)")
@@ -83,6 +84,7 @@ _NATIONAL_FORM = re.compile(
     r"|(?:\(0[1-9]\)\s?\d{4}[\s-]?|0[1-9]([\s-])\d{4}\4)\d{4}"  # two-digit area code: Japan, Australia
     r"|0[1-9]\d{1,3}/\s?\d{3,4}[\s-]?\d{3,4}"  # German slash
     r"|1\s\(\d{3}\)\s?\d{3}[\s.-]\d{4}"  # NANP with its trunk 1
+    r"|04\d{2}([ -])\d{3}\5\d{3}"  # round 44: an Australian mobile, spaced or hyphenated ("0433-120-655")
     r")(?![\w-]|[.,]\d|[ .-]\d)"  # a group more in the same rhythm: a list ("Lottery picks: 04 11 19 23 31 42 05")
 )
 

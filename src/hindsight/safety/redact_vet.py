@@ -15,6 +15,7 @@ import bisect
 import re
 
 from hindsight.safety.redact_contacts import is_public_contact
+from hindsight.safety.redact_halves import named_public
 from hindsight.safety.redact_labels import host_shaped, identifier_label
 from hindsight.safety.redact_public import is_public_span, same_place
 from hindsight.safety.validators import placeholder_words, stand_in_value
@@ -162,7 +163,7 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
     if kind not in _SHAPE_KINDS:
         return False
     value = text[start:end]
-    if _CONTENT_ID.fullmatch(value) or kind == "other_id" and _internal(text, end):
+    if _CONTENT_ID.fullmatch(value) or kind == "other_id" and _internal(text, end) or named_public(text, start, end):
         return True
     if placeholder_words(value) or kind != "other_id" and stand_in_value(value) or _DECLARED_STAND_IN.match(text, end):
         return True  # round 17: "api_key='test-key-000'" in a fixture; round 25: a credential's stand-in, "Bearer YOUR_TOKEN"

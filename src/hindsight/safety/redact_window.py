@@ -88,8 +88,9 @@ _PARTNER = re.compile(
 
 # The secret half's own label right before it: "secret", "SK", "sk=", "密钥", "secret key".
 # Round 18: also joined to the pair's own prefix ("accessKeySecret", "access_key_secret", "appSecret", "clientSecret").
+# Round 44 (blind r39): a secret named by what it signs ("key id hk_2f9a71c3 with signing secret whsec_...").
 _SECRET_LABEL = re.compile(
-    r"(?i)(?:(?<![A-Za-z])(?:(?:access[ _-]?key|app|client|api)[ _-]?)?(?:secret(?:[ _-]?(?:access[ _-]?)?key)?|sk)(?![A-Za-z])|密钥|秘钥)"
+    r"(?i)(?:(?<![A-Za-z])(?:(?:access[ _-]?key|app|client|api|signing|webhook|shared|hmac)[ _-]?)?(?:secret(?:[ _-]?(?:access[ _-]?)?key)?|sk)(?![A-Za-z])|密钥|秘钥)"
     r"\s*[\"']?\s*(?:[:=：]|\bis\b|是|为)?\s*[\"']?$"
 )
 
