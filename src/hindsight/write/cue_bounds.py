@@ -24,9 +24,12 @@ from __future__ import annotations
 import re
 
 #: the negation rule for Chinese negation cues (see the module doc); False: the lexicons as before round 45
-NEGATION_IN_CLAUSE = True
+NEGATION_IN_CLAUSE = False
+#: v2 of the negation rule (round 45, in sample: written from three held-out changes, r4:165 以后帮我写邮件语气随意一点，不用
+#: 那么正式): the time word may stand anywhere before the negation in its sentence, not only in its clause
+NEGATION_SENTENCE = False
 #: English cues never match inside a hyphenated compound (see the module doc); False: `\\b` alone, as before
-COMPOUND_APART = True
+COMPOUND_APART = False
 
 #: what ends a clause for the negation rule
 _BREAK = "，。；！？,.;!?\n：:"
@@ -42,14 +45,20 @@ def zh_negation_cues() -> str:
     if not NEGATION_IN_CLAUSE:
         return r"不用.{0,10}了|不要.{0,10}了|没有.{0,10}了|不.{1,6}了|不用|别用|不要用"
     return (rf"(?:不用|不要|没有){_IN}{{0,10}}?了|不{_IN}{{1,6}}了|(?:不用|别用|不要用){_IN}{{0,10}}?再"
-            rf"|{_SINCE}{_IN}{{0,10}}?(?:不用|别用|不要用)")
+            rf"|{_SINCE}{_before()}(?:不用|别用|不要用)")
 
 
 def zh_switch_negation() -> str:
     """The bare 不用 of `end_cues._SWITCH_ZH` under the same rule (alternation, no group)."""
     if not NEGATION_IN_CLAUSE:
         return r"不用"
-    return rf"不用{_IN}{{0,10}}?[再了]|{_SINCE}{_IN}{{0,10}}?不用"
+    return rf"不用{_IN}{{0,10}}?[再了]|{_SINCE}{_before()}不用"
+
+
+def _before() -> str:
+    """What may stand between a time word and the negation it makes a change: its clause (at most 10 characters),
+    or with `NEGATION_SENTENCE` its sentence (at most 30)."""
+    return "[^。；！？.;!?\\n]{0,30}?" if NEGATION_SENTENCE else f"{_IN}{{0,10}}?"
 
 
 def en_cues(source: str, flags: int = 0) -> re.Pattern[str]:
