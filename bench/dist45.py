@@ -2,8 +2,9 @@
 the rows each switch can move, and the engine's outcomes on them with the switch off and on.
 
     PYTHONPATH=SRC:bench python bench/dist45.py dump OUT.json       # every cue pattern's matches on every released text
-        (DIST45_FIXES=neg,compound,episodes,judged,neg2: the switches on; none: all off; SRC=/work/main/src reads main's lexicons)
+        (DIST45_FIXES=neg,compound,episodes,judged,neg2,subject: the switches on; none: all off; SRC=/work/main/src reads main's lexicons)
     PYTHONPATH=src:bench python bench/dist45.py rows A.json B.json EP OUT.json   # rows where A and B differ (+ episodes)
+    PYTHONPATH=src:bench python bench/dist45.py rows_subject OUT.json 0.6              # addendum 2's rows
     PYTHONPATH=src:bench python bench/dist45.py run ROWS.json OUT.json         # hygiene_funnel on those rows
     PYTHONPATH=src:bench python bench/dist45.py compare OFF.json ON.json OUT.json
     PYTHONPATH=src:bench python bench/dist45.py stores OUT.json [r1,r2]       # retrieval stores written, statuses
@@ -41,6 +42,9 @@ if hasattr(_sc, "EPISODES_APART"):
     import hindsight.write.episode_series as _es
 
     _es.JUDGED = "judged" in FIXES  # addendum 1
+    import hindsight.write.evidence as _ev
+
+    _ev.SUBJECT_ONLY_SHARE = 0.6 if "subject" in FIXES else None  # addendum 2
 IN_SAMPLE = ("r38", "r39")
 
 
@@ -90,6 +94,33 @@ def rows(a: Path, b: Path, episodes: bool, out: Path) -> None:
             if moved:
                 touched.append(i)
         report[rnd] = touched
+    out.write_text(json.dumps(report) + "\n", encoding="utf-8")
+    print({k: len(v) for k, v in report.items() if v}, sum(map(len, report.values())))
+
+
+def rows_subject(out: Path, share: float) -> None:
+    """Addendum 2: rows where `evidence.SUBJECT_ONLY_SHARE` can move a verdict - a text and one stored before it (as
+    written, and as `written_alike` rewrites them) whose merge blocker without a restatement p is "words of each side
+    missing from the other" (the blocker the model's p lifts) and whose larger kept share is under `share`."""
+    from hygiene_funnel import ROUNDS
+
+    from hindsight.write.analysis import analyse
+    from hindsight.write.conversions import written_alike
+    from hindsight.write.evidence import merge_blocker
+
+    def moves(old: str, new: str) -> bool:
+        for o, n in {(old, new), written_alike(old, new)}:
+            a = analyse(o, n)
+            if (merge_blocker(a, None, o, n, None) or "").startswith("words of each side missing") \
+                    and max(a.containment, a.coverage) < share:
+                return True
+        return False
+
+    report: dict[str, list[int]] = {}
+    for rnd in ROUNDS:
+        report[rnd] = [i for i, r in enumerate(_rows(rnd))
+                       if any(moves(x, y) for k, y in enumerate(order := [*(r.get("others") or []), r["existing"],
+                                                                           r["new"]]) for x in order[:k])]
     out.write_text(json.dumps(report) + "\n", encoding="utf-8")
     print({k: len(v) for k, v in report.items() if v}, sum(map(len, report.values())))
 
@@ -152,8 +183,7 @@ def stores(out: Path, only: str = "") -> None:
         kept_retired = sum(v == "deprecated" for k, v in status.items() if k not in replaced)
         print(rnd, "replaced retired", sum(status.get(x) == "deprecated" for x in replaced), "of", len(replaced),
               "kept retired", kept_retired, flush=True)
-        eng.close() if hasattr(eng, "close") else None
-    out.write_text(json.dumps(report, ensure_ascii=False) + "\n", encoding="utf-8")
+        out.write_text(json.dumps(report, ensure_ascii=False) + "\n", encoding="utf-8")  # after each round
 
 
 def _cells(decided: list[dict[str, Any]]) -> dict[str, int]:
@@ -198,6 +228,8 @@ if __name__ == "__main__":
         dump(Path(args[0]))
     elif cmd == "rows":
         rows(Path(args[0]), Path(args[1]), args[2] == "episodes", Path(args[3]))
+    elif cmd == "rows_subject":
+        rows_subject(Path(args[0]), float(args[1]))
     elif cmd == "run":
         run(Path(args[0]), Path(args[1]))
     elif cmd == "stores":
