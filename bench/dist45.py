@@ -116,11 +116,11 @@ def rows_subject(out: Path, share: float) -> None:
                 return True
         return False
 
-    report: dict[str, list[int]] = {}
-    for rnd in ROUNDS:
-        report[rnd] = [i for i, r in enumerate(_rows(rnd))
-                       if any(moves(x, y) for k, y in enumerate(order := [*(r.get("others") or []), r["existing"],
-                                                                           r["new"]]) for x in order[:k])]
+    def touched(r: dict[str, Any]) -> bool:
+        order = [*(r.get("others") or []), r["existing"], r["new"]]  # the order the rows are stored in
+        return any(moves(x, y) for k, y in enumerate(order) for x in order[:k])
+
+    report = {rnd: [i for i, r in enumerate(_rows(rnd)) if touched(r)] for rnd in ROUNDS}
     out.write_text(json.dumps(report) + "\n", encoding="utf-8")
     print({k: len(v) for k, v in report.items() if v}, sum(map(len, report.values())))
 
