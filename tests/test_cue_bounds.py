@@ -125,3 +125,10 @@ def test_a_sure_restatement_model_no_longer_lifts_the_blocker_of_two_statements_
     assert evidence.merge_blocker(a, None, old, new, 0.9) is None  # before round 45: the model's p lifted it
     monkeypatch.setattr(evidence, "SUBJECT_ONLY_SHARE", 0.6)
     assert (evidence.merge_blocker(a, None, old, new, 0.9) or "").startswith("words of each side missing")
+
+
+def test_a_version_number_ends_no_clause_in_the_sentence_variant(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cue_bounds, "NEGATION_IN_CLAUSE", True)
+    monkeypatch.setattr(cue_bounds, "NEGATION_SENTENCE", True)
+    assert re.search(cue_bounds.zh_negation_cues(), "网关固件不发v3.1了，和v3.2一起出。")
+    assert re.search(cue_bounds.zh_negation_cues(), "讲课时我喜欢用白板，不用投影仪。") is None

@@ -26,7 +26,8 @@ import re
 #: the negation rule for Chinese negation cues (see the module doc); False: the lexicons as before round 45
 NEGATION_IN_CLAUSE = False
 #: v2 of the negation rule (round 45, in sample: written from three held-out changes, r4:165 以后帮我写邮件语气随意一点，不用
-#: 那么正式): the time word may stand anywhere before the negation in its sentence, not only in its clause
+#: 那么正式): the time word may stand anywhere before the negation in its sentence, not only in its clause; and a '.' or
+#: ':' between letters or digits ends no clause (r39's store: IP300固件不发v2.3了)
 NEGATION_SENTENCE = False
 #: English cues never match inside a hyphenated compound (see the module doc); False: `\\b` alone, as before
 COMPOUND_APART = False
@@ -38,13 +39,22 @@ _IN = f"[^{_BREAK}]"
 _SINCE = r"(?:现在|已经|以后|今后|从此|不再)"
 
 
+def _in() -> str:
+    """One character inside the negation's clause; with `NEGATION_SENTENCE` (v2) a '.' or ':' between two letters or
+    digits is inside it too (不发v2.3了: a version number, not a clause break)."""
+    if not NEGATION_SENTENCE:
+        return _IN
+    return rf"(?:{_IN}|(?<=[0-9A-Za-z])[.:](?=[0-9A-Za-z]))"
+
+
 def zh_negation_cues() -> str:
     """The Chinese negation cues of `lexicon._STRONG_ZH` as a regex alternation (no group): with
     `NEGATION_IN_CLAUSE`, a negation said with 了 / 再 after it or a time word before it, in its clause; else the
     pre-round-45 forms (a bare 不用 / 别用 / 不要用 a cue, 了 anywhere within the reach)."""
     if not NEGATION_IN_CLAUSE:
         return r"不用.{0,10}了|不要.{0,10}了|没有.{0,10}了|不.{1,6}了|不用|别用|不要用"
-    return (rf"(?:不用|不要|没有){_IN}{{0,10}}?了|不{_IN}{{1,6}}了|(?:不用|别用|不要用){_IN}{{0,10}}?再"
+    inside = _in()
+    return (rf"(?:不用|不要|没有){inside}{{0,10}}?了|不{inside}{{1,6}}了|(?:不用|别用|不要用){inside}{{0,10}}?再"
             rf"|{_SINCE}{_before()}(?:不用|别用|不要用)")
 
 
@@ -52,13 +62,13 @@ def zh_switch_negation() -> str:
     """The bare 不用 of `end_cues._SWITCH_ZH` under the same rule (alternation, no group)."""
     if not NEGATION_IN_CLAUSE:
         return r"不用"
-    return rf"不用{_IN}{{0,10}}?[再了]|{_SINCE}{_before()}不用"
+    return rf"不用{_in()}{{0,10}}?[再了]|{_SINCE}{_before()}不用"
 
 
 def _before() -> str:
     """What may stand between a time word and the negation it makes a change: its clause (at most 10 characters),
     or with `NEGATION_SENTENCE` its sentence (at most 30)."""
-    return "[^。；！？.;!?\\n]{0,30}?" if NEGATION_SENTENCE else f"{_IN}{{0,10}}?"
+    return rf"(?:[^。；！？.;!?\n]|(?<=[0-9A-Za-z])\.(?=[0-9A-Za-z])){{0,30}}?" if NEGATION_SENTENCE else f"{_IN}{{0,10}}?"
 
 
 def en_cues(source: str, flags: int = 0) -> re.Pattern[str]:
