@@ -68,7 +68,7 @@ def zh_switch_negation() -> str:
 def _before() -> str:
     """What may stand between a time word and the negation it makes a change: its clause (at most 10 characters),
     or with `NEGATION_SENTENCE` its sentence (at most 30)."""
-    return rf"(?:[^。；！？.;!?\n]|(?<=[0-9A-Za-z])\.(?=[0-9A-Za-z])){{0,30}}?" if NEGATION_SENTENCE else f"{_IN}{{0,10}}?"
+    return r"(?:[^。；！？.;!?\n]|(?<=[0-9A-Za-z])\.(?=[0-9A-Za-z])){0,30}?" if NEGATION_SENTENCE else f"{_IN}{{0,10}}?"
 
 
 def en_cues(source: str, flags: int = 0) -> re.Pattern[str]:
