@@ -2,6 +2,9 @@
 
     python bench/recall45/routes.py COL CONVS... [--pick FILE] [--apply FILE] [--out FILE.json] [--where]
 
+`--where`: how many of the evidence turns today's top 10 misses each list holds (and the named speakers' turns by
+the query's cosine alone, `plain`), and R@10 if today's top 10 / 20 / 50 were ordered perfectly.
+
 COL holds round 40's rows (`bench/recall40/collect.py` over round 38's): per conversation every turn's dia id,
 speaker, session, own text and stored vector; per question round 38's top 50 and the `inst` list. The baseline
 is today's order: round 38's top 50 with round 40's step 6d (`recall40/fuse.run`, its pick) applied.
@@ -136,6 +139,7 @@ def prepare(col: Path, convs: list[int]) -> list[tuple[dict, dict]]:
         if q["conv"] not in cache:
             cache[q["conv"]] = {s: Speaker(store, s) for s in set(store["speaker"]) if s}
         q["routes"] = {n: route(q, cache[q["conv"]], n) for n in LISTS}
+        q["routes"]["plain"] = plain(q, cache[q["conv"]])
     return rows
 
 
@@ -158,9 +162,29 @@ def pick(table: dict, rows: list, convs: list[int]) -> tuple | None:
     return min(ok, key=lambda v: (-round(scores[v][0], 9), v[1])) if ok else None
 
 
+def plain(q: dict, speakers: dict[str, Speaker]) -> list[str] | None:
+    """The named speakers' turns by the query's cosine alone (the reference the route lists are read against)."""
+    named = [speakers[n] for n in q["names"] if n in speakers]
+    if not named or q["qv"] is None:
+        return None
+    qv = np.asarray(q["qv"], dtype=np.float32)
+    qv = qv / (np.linalg.norm(qv) or 1.0)
+    scored = [(sp.dia[j], float(c)) for sp in named for j, c in enumerate(sp.x @ qv)]
+    return [d for d, _ in sorted(scored, key=lambda t: -t[1])][:50]
+
+
+def oracle(rows: list) -> None:
+    """R@10 if today's first `depth` were ordered perfectly (every evidence turn among them first)."""
+    for depth in (10, 20, 50):
+        def best(q: dict) -> list[str]:
+            ev = [d for d in q["today"][:depth] if d in set(q["evidence"])]
+            return ev + [d for d in q["today"] if d not in ev]
+        print(f"perfect order of today's top {depth}:", fmt(summary([(q, best(q)) for q, _ in rows])))
+
+
 def where(rows: list) -> None:
     """Evidence of named-speaker multi-hop / open-domain questions today's top 10 misses: in each list's top 10/20."""
-    for name in LISTS:
+    for name in ["plain", *LISTS]:
         hit10 = hit20 = miss = 0
         for q, _ in rows:
             lst = q["routes"][name]
@@ -184,6 +208,7 @@ def main() -> None:
     out = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else None
     if "--where" in sys.argv:
         where(rows)
+        oracle(rows)
         return
     if "--apply" in sys.argv:
         variant = tuple(json.loads(Path(sys.argv[sys.argv.index("--apply") + 1]).read_text()))
