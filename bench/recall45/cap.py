@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from routes import CATS, asks_list, eligible, fmt, prepare, summary  # noqa: E402
+from routes import asks_list, eligible, fmt, prepare, summary  # noqa: E402
 
 CAPS = (1, 2, 3)
 GATES = ("list", "list-or-two")

@@ -175,11 +175,12 @@ def plain(q: dict, speakers: dict[str, Speaker]) -> list[str] | None:
 
 def oracle(rows: list) -> None:
     """R@10 if today's first `depth` were ordered perfectly (every evidence turn among them first)."""
+    def best(q: dict, depth: int) -> list[str]:
+        ev = [d for d in q["today"][:depth] if d in set(q["evidence"])]
+        return ev + [d for d in q["today"] if d not in ev]
+
     for depth in (10, 20, 50):
-        def best(q: dict) -> list[str]:
-            ev = [d for d in q["today"][:depth] if d in set(q["evidence"])]
-            return ev + [d for d in q["today"] if d not in ev]
-        print(f"perfect order of today's top {depth}:", fmt(summary([(q, best(q)) for q, _ in rows])))
+        print(f"perfect order of today's top {depth}:", fmt(summary([(q, best(q, depth)) for q, _ in rows])))
 
 
 def where(rows: list) -> None:
