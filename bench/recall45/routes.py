@@ -19,7 +19,6 @@ questions only (`class_lexicon.asks_list`).
 """
 from __future__ import annotations
 
-import json
 import math
 import sys
 from pathlib import Path
@@ -28,8 +27,10 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "recall38"))
-from fuse import CATS, fmt, load, summary  # noqa: E402
+sys.path.insert(0, str(HERE))
 from fuse import apply as apply38  # noqa: E402
+from fuse import fmt, load, summary  # noqa: E402
+from harness import evaluate  # noqa: E402
 
 sys.path.insert(0, str(HERE.parents[1] / "src"))
 from hindsight.retrieval.class_lexicon import asks_list  # noqa: E402
@@ -151,17 +152,6 @@ def run(q: dict, variant: tuple) -> list[str]:
     return fuse(q["today"], lst, w)
 
 
-def eligible(score: tuple, base: tuple) -> bool:
-    return all(not score[1][c] < base[1][c] - 1e-9 for c in CATS)
-
-
-def pick(table: dict, rows: list, convs: list[int]) -> tuple | None:
-    base = summary([(q, q["today"]) for q, _ in rows if q["conv"] in convs])
-    scores = {v: summary([r for c in convs for r in table[v][c]]) for v in table}
-    ok = [v for v in scores if eligible(scores[v], base)]
-    return min(ok, key=lambda v: (-round(scores[v][0], 9), v[1])) if ok else None
-
-
 def plain(q: dict, speakers: dict[str, Speaker]) -> list[str] | None:
     """The named speakers' turns by the query's cosine alone (the reference the route lists are read against)."""
     named = [speakers[n] for n in q["names"] if n in speakers]
@@ -204,42 +194,13 @@ def main() -> None:
     col = Path(sys.argv[1])
     convs = [int(x) for x in sys.argv[2:] if x.isdigit()]
     rows = prepare(col, convs)
-    base = summary([(q, q["today"]) for q, _ in rows])
-    print("today's top 10:", fmt(base), "| round 38's:", fmt(summary([(q, q["base"]) for q, _ in rows])))
-    out = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv else None
+    print("today's top 10:", fmt(summary([(q, q["today"]) for q, _ in rows])),
+          "| round 38's:", fmt(summary([(q, q["base"]) for q, _ in rows])))
     if "--where" in sys.argv:
         where(rows)
         oracle(rows)
         return
-    if "--apply" in sys.argv:
-        variant = tuple(json.loads(Path(sys.argv[sys.argv.index("--apply") + 1]).read_text()))
-        applied = summary([(q, run(q, variant)) for q, _ in rows])
-        changed = sum(1 for q, _ in rows if run(q, variant)[:10] != q["today"][:10])
-        print("applied", variant, fmt(applied), "top 10 changed:", changed)
-        if out:
-            Path(out).write_text(json.dumps({"conversations": convs, "questions": len(rows), "variant": variant,
-                                             "today": base, "applied": applied, "top10_changed": changed}, indent=1))
-        return
-    table = {v: {c: [(q, run(q, v)) for q, _ in rows if q["conv"] == c] for c in convs} for v in VARIANTS}
-    scores = {v: summary([r for c in convs for r in table[v][c]]) for v in VARIANTS}
-    for v in sorted(VARIANTS, key=lambda v: -scores[v][0])[:25]:
-        print(v, fmt(scores[v]), "eligible" if eligible(scores[v], base) else "")
-    best = pick(table, rows, convs)
-    print("eligible:", sum(eligible(scores[v], base) for v in VARIANTS), "of", len(VARIANTS), "pick:", best)
-    loco = []
-    for held in convs:
-        p = pick(table, rows, [c for c in convs if c != held])
-        loco += table[p][held] if p else [(q, q["today"]) for q, _ in rows if q["conv"] == held]
-        print("LOCO held", held, "pick", p)
-    print("LOCO:", fmt(summary(loco)))
-    if out:
-        Path(out).write_text(json.dumps({
-            "conversations": convs, "questions": len(rows), "today": base,
-            "variants": [{"variant": v, "r10": scores[v], "eligible": eligible(scores[v], base)} for v in
-                         sorted(VARIANTS, key=lambda v: -scores[v][0])],
-            "loco": summary(loco), "pick": best}, indent=1))
-    if "--pick" in sys.argv:
-        Path(sys.argv[sys.argv.index("--pick") + 1]).write_text(json.dumps(best))
+    evaluate(rows, convs, VARIANTS, lambda q, _store, v: run(q, v), lambda v: v[1], sys.argv)
 
 
 if __name__ == "__main__":
