@@ -1,0 +1,163 @@
+"""Read-time currency from the question's own slot (issue 10, retrieval round 45).
+
+Most superseded memories a search still returns as current sit in the head *with* their replacement, active and
+unflagged, each pair failing another bar of `currency.mark_outdated` (not each other's nearest memory in the store,
+a cosine under the bar, no change word, fewer than three shared anchors: "vegetarian" / "vegan"). Those bars read the
+two memories alone. A question that asks for the present value already names the slot: "Is Hana still working
+remotely from Japan?" over "Hana works remotely from Osaka" (older) and "Hana has relocated to Hangzhou and is in the
+office full-time now" (newer).
+
+`mark_asked_slot` reads two hits of the best `head` as one slot given two values only when every part holds:
+
+* the question asks for the present (`asked_current.asks_current`: now, still, these days, 现在, 目前 ...);
+* both hits are active, current, no conversation turn (a turn is what was said), and both answer the question: each
+  shares an anchor term with it (`slot_cues.anchors`; the "now" words are no anchor);
+* the two are close for their script pair (`same_slot`; two scripts only when given) and each is the other's
+  nearest hit of its script among the head's (the question's result stands in for the store);
+* the newer (event time) tells a change the older does not (`slot_cues.states_new_change`, a note's own form
+  `note_change.states_note_change`, or - `values` - a number of one kind given another value `slot_cues.new_value`);
+* the older holds a term the newer does not repeat (its value: a number, a name, a word), neither names an owner
+  the other lacks, the newer does not say it adds (`ADDITIVE`), the older is no warning or dated episode that stays
+  (`lasting`, unless `replans`).
+
+The older hit is then flagged `outdated` (`current: false`, `why.outdated_by`) and ranked right below the newer one
+(`currency.flag_older`), or - `demote` - moved right below the head. Nothing stored changes. Positive evidence only:
+nothing here reads the store's size, and a store of unrelated notes gives no pair that shares the question's slot,
+is close and tells a change. `RULE.on` switches it (docs/benchmarks.md, "Retrieval, round 45").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hindsight.model import Status
+from hindsight.read_model import SearchHit
+from hindsight.text.tokenize import query_terms
+from hindsight.retrieval.asked_current import ASKS_CURRENT, asks_current
+from hindsight.retrieval.bilingual import stem
+from hindsight.retrieval.crosslingual import bias_group
+from hindsight.retrieval.currency import Neighbours, _nearest_in_store, flag_older
+from hindsight.retrieval.note_change import states_note_change
+from hindsight.retrieval.slot_cues import (
+    ADDITIVE,
+    GENERIC,
+    _terms,
+    anchors,
+    lasting,
+    new_value,
+    other_owners,
+    replans,
+    states_new_change,
+    subject_kept,
+)
+
+
+@dataclass(frozen=True)
+class AskedSlotRule:
+    """The bars of the reading (module doc); `on` False: no hit is read."""
+
+    on: bool = False
+    #: the hits read: the result's best `head`
+    head: int = 5
+    #: least cosine of the two hits per script group ("zh", "en"; "cross" for two scripts, absent: never)
+    same_slot: Mapping[str, float] = field(default_factory=lambda: {"zh": 0.88, "en": 0.84})
+    #: a number of one kind given another value also tells a change (`slot_cues.new_value`)
+    values: bool = True
+    #: both share one anchor term with the question (they answer the same part of it)
+    same_anchor: bool = True
+    #: the term both share with the question is more than the older one's subject (its first content term)
+    slot_term: bool = False
+    #: least anchor terms the two hits share with each other
+    pair_anchors: int = 1
+    #: the older text's subject (its first content term) is named by the newer one (`slot_cues.subject_kept`)
+    subject: bool = True
+    #: each the other's nearest memory of its script in the store too (`currency._nearest_in_store`)
+    store_nearest: bool = False
+    #: the flagged older hit moves right below the head (else right below the newer one)
+    demote: bool = False
+
+
+RULE = AskedSlotRule()
+
+
+def mark_asked_slot(question: str, hits: list[SearchHit],
+                    embeddings_of: Callable[[list[str]], Mapping[str, np.ndarray]],
+                    rule: AskedSlotRule | None = None, neighbours_of: Neighbours | None = None) -> list[SearchHit]:
+    """Flag (and re-rank) an older hit of the head that a newer one replaces in the slot the question asks about."""
+    rule = RULE if rule is None else rule
+    if not rule.on or not asks_current(question):
+        return hits
+    asked = ASKS_CURRENT.sub(" ", question)
+    slot = {h.memory.id: anchors(asked, h.memory.content) for h in hits[:rule.head]}
+    window = [h for h in hits[:rule.head] if h.memory.status == Status.active and h.current
+              and h.memory.session_id is None and slot[h.memory.id]]
+    if len(window) < 2:
+        return hits
+    vectors = embeddings_of([h.memory.id for h in window])
+    window = [h for h in window if h.memory.id in vectors]
+    group = {h.memory.id: bias_group(h.memory.content) for h in window}
+    out = list(hits)
+    outdated: set[str] = set()
+    for new in sorted(window, key=lambda h: (h.memory.reference_time, h.memory.created_at)):
+        b = new.memory.id
+        if ADDITIVE.search(new.memory.content):
+            continue
+        for old in window:
+            a = old.memory.id
+            if old is new or not old.current or old.memory.reference_time >= new.memory.reference_time:
+                continue
+            key = group[a] if group[a] == group[b] else "cross"
+            cos = float(np.dot(vectors[a], vectors[b]))
+            if cos < rule.same_slot.get(key, 2.0) or not _mutual(a, b, cos, window, vectors, group, outdated):
+                continue
+            if rule.same_anchor and not slot[a] & slot[b]:
+                continue  # each answers another part of the question
+            if rule.slot_term and not (slot[a] & slot[b]) - {_subject(old.memory.content)}:
+                continue  # they share the question's subject only, not what it asks of it
+            if len(anchors(old.memory.content, new.memory.content)) < rule.pair_anchors:
+                continue
+            if rule.subject and not subject_kept(old.memory.content, new.memory.content):
+                continue  # the newer one is about another thing of the topic
+            if not replaced_in_slot(old.memory.content, new.memory.content, cos, rule.values, old.memory.type):
+                continue
+            if rule.store_nearest and neighbours_of is not None and not all(
+                    _nearest_in_store(vectors[x], (a, b, *outdated), group[y], cos, neighbours_of)
+                    for x, y in ((a, b), (b, a))):
+                continue  # a closer memory of the store is the other's version
+            flag_older(out, old, new, True, outdated)
+            if rule.demote:
+                out.remove(old)
+                out.insert(min(rule.head, len(out)), old)
+    return out
+
+
+def replaced_in_slot(older: str, newer: str, cos: float, values: bool, kind: object = None) -> bool:
+    """The text side of the reading: the newer tells a change the older does not, the older holds a term the newer
+    does not repeat, one owner, nothing added, no dated episode that stays."""
+    if other_owners(older, newer) or ADDITIVE.search(newer):
+        return False
+    if kind is not None and lasting(kind, older) and not replans(older, newer):  # type: ignore[arg-type]
+        return False
+    if not (_terms(older) - _terms(newer)):
+        return False
+    return (states_new_change(older, newer) or states_note_change(older, newer)
+            or (values and new_value(older, newer, cos, (0.0, 0))))
+
+
+def _subject(text: str) -> str | None:
+    """A text's first content term, stemmed (`slot_cues.subject_kept`'s reading of its subject)."""
+    first = next((t for t in query_terms(text) if len(t) >= 2 and t not in GENERIC and not t.isdigit()), None)
+    return None if first is None else stem(first)
+
+
+def _mutual(a: str, b: str, cos: float, window: list[SearchHit], vectors: Mapping[str, np.ndarray],
+            group: Mapping[str, str], outdated: set[str]) -> bool:
+    """Each is the other's nearest hit of its script group among the window (a hit outdated here is no rival)."""
+    for x, y in ((a, b), (b, a)):
+        if any(float(np.dot(vectors[x], vectors[h.memory.id])) > cos for h in window
+               if h.memory.id not in (a, b, *outdated) and group[h.memory.id] == group[y]):
+            return False
+    return True
