@@ -54,11 +54,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("rounds", nargs="+")
-    ap.add_argument("--only", default=None)
+    ap.add_argument("--only", default=None, help="one setting name of GRID, or several joined by commas (and main)")
     ap.add_argument("--trace", default=None)
     args = ap.parse_args()
-    grid = [g for g in GRID if args.only is None or g[0] in ("main", args.only)]
-    if args.only and len(grid) != 2:
+    only = None if args.only is None else args.only.split(",")  # one setting, or several joined by commas
+    grid = [g for g in GRID if only is None or g[0] == "main" or g[0] in only]
+    if only and len(grid) != len(only) + 1:
         sys.exit(f"no setting {args.only}")
     res: dict[str, dict[str, dict]] = {}
     trace: list = []
@@ -68,7 +69,7 @@ def main() -> None:
         res[r] = {name: rd.score(rule, trace if args.trace and rule is not None and args.only else None)
                   for name, rule in grid}
         base = res[r]["main"]
-        best = max(grid[1:], key=lambda g: gain(res[r][g[0]], base, 2))[0]
+        best = max(grid[1:], key=lambda g: gain(res[r][g[0]], base, 2))[0]  # a round's own best: printed only
         print(r, base["strict"], base["flag"], base["false_flag_memories"], "| best", best, res[r][best]["strict"],
               res[r][best]["flag"], res[r][best]["false_flag_memories"], flush=True)
     Path(args.out).write_text(json.dumps(res, indent=1))

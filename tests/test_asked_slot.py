@@ -21,12 +21,11 @@ from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryType
-from hindsight.read_model import SearchHit
 from hindsight.retrieval import asked_slot
 from hindsight.retrieval.currency import OUTDATED
 
 ON = dataclasses.replace(asked_slot.RULE, on=True)
-LOOSE = dataclasses.replace(ON, same_slot={"en": 0.5, "zh": 0.5})  # the fixed vectors' cosine is ~0.96
+LOOSE = dataclasses.replace(ON, same_slot={"en": 0.5, "zh": 0.5}, demote=False)  # the fixed vectors' cosine ~0.96
 
 OLD = "Hana works remotely from Osaka and joins the stand-up by video."
 NEW = "Hana has relocated to Hangzhou and is in the office full-time now."
@@ -119,6 +118,8 @@ SMALL = [
 @pytest.mark.parametrize(("texts", "question"), SMALL)
 def test_a_small_store_of_unrelated_or_other_attribute_notes_flags_nothing(
         tmp_path: Path, embedder: Embedder, monkeypatch: pytest.MonkeyPatch, texts: list[str], question: str) -> None:
+    """The chosen setting (EN 0.88). The post-hoc setting (EN 0.86, store-wide nearest) flags the Hana store's
+    "leads the QA team" note by "moved the QA stand-up" (cosine 0.861): docs/benchmarks.md, round 45."""
     monkeypatch.setattr(asked_slot, "RULE", ON)
     eng = _store(tmp_path, embedder, texts)
     hits = eng.search(question, top_k=5)
@@ -128,8 +129,8 @@ def test_a_small_store_of_unrelated_or_other_attribute_notes_flags_nothing(
 
 CHANGES = [
     ([OLD, "The clinic's fax number is 555-0100.", NEW], ASKED, OLD, NEW),
-    (["苏晴住在浦东，每天坐地铁二号线来公司，单程一个小时。", "二楼打印机的硒鼓在行政那里领。", "苏晴搬家了，现在住在徐汇，骑车十五分钟就到公司。"],
-     "苏晴现在住在哪儿？", "苏晴住在浦东，每天坐地铁二号线来公司，单程一个小时。", "苏晴搬家了，现在住在徐汇，骑车十五分钟就到公司。"),
+    (["苏晴的家在浦东，每天坐地铁二号线来公司，单程一个小时。", "二楼打印机的硒鼓在行政那里领。", "苏晴搬家了，现在住在徐汇，骑车十五分钟就到公司。"],
+     "苏晴现在住在哪儿？", "苏晴的家在浦东，每天坐地铁二号线来公司，单程一个小时。", "苏晴搬家了，现在住在徐汇，骑车十五分钟就到公司。"),
 ]
 
 
@@ -139,14 +140,10 @@ def test_through_the_search_the_older_version_leaves_the_head(
         old: str, new: str) -> None:
     """Fails on main (no module there; with the switch off both versions stay current in the head)."""
     eng = _store(tmp_path, embedder, texts)
-    monkeypatch.setattr(asked_slot, "RULE", dataclasses.replace(ON, demote=True))
+    monkeypatch.setattr(asked_slot, "RULE", ON)  # the chosen setting demotes
     on = {h.memory.content: h for h in eng.search(question, top_k=2)}
     monkeypatch.setattr(asked_slot, "RULE", dataclasses.replace(ON, on=False))
     off = {h.memory.content: h for h in eng.search(question, top_k=2)}
     eng.close()
     assert new in on and old not in on
     assert new in off and old in off and off[old].current
-
-
-def _hits(hits: list[SearchHit]) -> list[str]:
-    return [h.memory.content for h in hits]

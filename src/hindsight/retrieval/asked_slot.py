@@ -35,15 +35,13 @@ import numpy as np
 
 from hindsight.model import Status
 from hindsight.read_model import SearchHit
-from hindsight.text.tokenize import query_terms
 from hindsight.retrieval.asked_current import ASKS_CURRENT, asks_current
-from hindsight.retrieval.bilingual import stem
 from hindsight.retrieval.crosslingual import bias_group
-from hindsight.retrieval.currency import Neighbours, _nearest_in_store, flag_older
+from hindsight.retrieval.currency import Neighbours, flag_older
 from hindsight.retrieval.note_change import states_note_change
+from hindsight.retrieval.pair_change import demote_below, ordered_pairs
 from hindsight.retrieval.slot_cues import (
     ADDITIVE,
-    GENERIC,
     _terms,
     anchors,
     lasting,
@@ -52,7 +50,9 @@ from hindsight.retrieval.slot_cues import (
     replans,
     states_new_change,
     subject_kept,
+    subject_term,
 )
+from hindsight.retrieval.value_slot import _nearest
 
 
 @dataclass(frozen=True)
@@ -63,9 +63,9 @@ class AskedSlotRule:
     #: the hits read: the result's best `head`
     head: int = 5
     #: least cosine of the two hits per script group ("zh", "en"; "cross" for two scripts, absent: never)
-    same_slot: Mapping[str, float] = field(default_factory=lambda: {"zh": 0.88, "en": 0.84})
+    same_slot: Mapping[str, float] = field(default_factory=lambda: {"zh": 0.89, "en": 0.88})
     #: a number of one kind given another value also tells a change (`slot_cues.new_value`)
-    values: bool = True
+    values: bool = False
     #: both share one anchor term with the question (they answer the same part of it)
     same_anchor: bool = True
     #: the term both share with the question is more than the older one's subject (its first content term)
@@ -77,9 +77,12 @@ class AskedSlotRule:
     #: each the other's nearest memory of its script in the store too (`currency._nearest_in_store`)
     store_nearest: bool = False
     #: the flagged older hit moves right below the head (else right below the newer one)
-    demote: bool = False
+    demote: bool = True
 
 
+#: measured and shipped off (docs/benchmarks.md, "Retrieval, round 45"): the defaults are the development rounds'
+#: choice (r16 - r28: strict 103 -> 95, no hit lost, but 17 memories flagged that no writer replaced against 10 that
+#: were); held out (r29 - r37) strict 61 -> 60 of 234 with 15 wrong flags against 1 right
 RULE = AskedSlotRule()
 
 
@@ -101,36 +104,27 @@ def mark_asked_slot(question: str, hits: list[SearchHit],
     group = {h.memory.id: bias_group(h.memory.content) for h in window}
     out = list(hits)
     outdated: set[str] = set()
-    for new in sorted(window, key=lambda h: (h.memory.reference_time, h.memory.created_at)):
-        b = new.memory.id
-        if ADDITIVE.search(new.memory.content):
+    for old, new, key, cos in ordered_pairs(window, vectors, group):
+        a, b = old.memory.id, new.memory.id
+        if cos < rule.same_slot.get(key, 2.0):
             continue
-        for old in window:
-            a = old.memory.id
-            if old is new or not old.current or old.memory.reference_time >= new.memory.reference_time:
-                continue
-            key = group[a] if group[a] == group[b] else "cross"
-            cos = float(np.dot(vectors[a], vectors[b]))
-            if cos < rule.same_slot.get(key, 2.0) or not _mutual(a, b, cos, window, vectors, group, outdated):
-                continue
-            if rule.same_anchor and not slot[a] & slot[b]:
-                continue  # each answers another part of the question
-            if rule.slot_term and not (slot[a] & slot[b]) - {_subject(old.memory.content)}:
-                continue  # they share the question's subject only, not what it asks of it
-            if len(anchors(old.memory.content, new.memory.content)) < rule.pair_anchors:
-                continue
-            if rule.subject and not subject_kept(old.memory.content, new.memory.content):
-                continue  # the newer one is about another thing of the topic
-            if not replaced_in_slot(old.memory.content, new.memory.content, cos, rule.values, old.memory.type):
-                continue
-            if rule.store_nearest and neighbours_of is not None and not all(
-                    _nearest_in_store(vectors[x], (a, b, *outdated), group[y], cos, neighbours_of)
-                    for x, y in ((a, b), (b, a))):
-                continue  # a closer memory of the store is the other's version
-            flag_older(out, old, new, True, outdated)
-            if rule.demote:
-                out.remove(old)
-                out.insert(min(rule.head, len(out)), old)
+        if rule.same_anchor and not slot[a] & slot[b]:
+            continue  # each answers another part of the question
+        if rule.slot_term and not (slot[a] & slot[b]) - {subject_term(old.memory.content)}:
+            continue  # they share the question's subject only, not what it asks of it
+        if len(anchors(old.memory.content, new.memory.content)) < rule.pair_anchors:
+            continue
+        if rule.subject and not subject_kept(old.memory.content, new.memory.content):
+            continue  # the newer one is about another thing of the topic
+        if not replaced_in_slot(old.memory.content, new.memory.content, cos, rule.values, old.memory.type):
+            continue
+        # each the other's nearest hit of its script in the head (and in the store: `store_nearest`)
+        if not _nearest(a, b, cos, window, vectors, group, neighbours_of if rule.store_nearest else None,
+                        outdated):
+            continue
+        flag_older(out, old, new, True, outdated)
+        if rule.demote:
+            demote_below(out, old, rule.head)
     return out
 
 
@@ -145,19 +139,3 @@ def replaced_in_slot(older: str, newer: str, cos: float, values: bool, kind: obj
         return False
     return (states_new_change(older, newer) or states_note_change(older, newer)
             or (values and new_value(older, newer, cos, (0.0, 0))))
-
-
-def _subject(text: str) -> str | None:
-    """A text's first content term, stemmed (`slot_cues.subject_kept`'s reading of its subject)."""
-    first = next((t for t in query_terms(text) if len(t) >= 2 and t not in GENERIC and not t.isdigit()), None)
-    return None if first is None else stem(first)
-
-
-def _mutual(a: str, b: str, cos: float, window: list[SearchHit], vectors: Mapping[str, np.ndarray],
-            group: Mapping[str, str], outdated: set[str]) -> bool:
-    """Each is the other's nearest hit of its script group among the window (a hit outdated here is no rival)."""
-    for x, y in ((a, b), (b, a)):
-        if any(float(np.dot(vectors[x], vectors[h.memory.id])) > cos for h in window
-               if h.memory.id not in (a, b, *outdated) and group[h.memory.id] == group[y]):
-            return False
-    return True
