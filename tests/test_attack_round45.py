@@ -14,7 +14,7 @@ import pytest
 from hindsight.config import HindsightSettings
 from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
-from hindsight.errors import HindsightError
+from hindsight.errors import HindsightError, MemoryNotFoundError
 from hindsight.security.crypto import MemoryCipher, cipher_from_text, generate_key
 from hindsight.security.rotate import rotate_key
 
@@ -104,3 +104,16 @@ def test_the_cli_delete_the_message_names_erases_it(split_store: tuple[MemoryEng
     reopened = _open(Path(str(db)), str(key), monkeypatch, embedder)
     assert {record.content for record in reopened.list(limit=20)[0]} == {PUBLIC, FIRST, LAST}
     reopened.close()
+
+
+def test_a_memory_the_key_cannot_open_is_not_found_from_another_namespace(
+        split_store: tuple[MemoryEngine, str]) -> None:
+    """The refusal names the memory, so it must not answer a caller of another namespace (that is `not_found`: a
+    memory's existence does not leak across namespaces)."""
+    engine, late = split_store
+    for call in (lambda: engine.get(late, "other"), lambda: engine.resolve_id(late, "other"),
+                 lambda: engine.history(late, "other"), lambda: engine.summarize([late], namespace="other"),
+                 lambda: engine.update(late, {"importance": 0.9}, namespace="other"),
+                 lambda: engine.forget(late, namespace="other"), lambda: engine.delete(late, namespace="other")):
+        with pytest.raises(MemoryNotFoundError):
+            call()
