@@ -24,20 +24,16 @@ LATE = "Late private note: the vault combination changed after the audit"
 LAST = "Last private note: the hiring plan for spring has two roles"
 
 
-def _open(db: Path, key: str, monkeypatch: pytest.MonkeyPatch, embedder: Embedder) -> MemoryEngine:
+def _open(db: Path | str, key: str, monkeypatch: pytest.MonkeyPatch, embedder: Embedder) -> MemoryEngine:
     monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", key)
     settings = HindsightSettings(db=db, hygiene=False)
     return MemoryEngine.open(db, settings=settings, embedder=embedder)
 
 
-@pytest.fixture
-def split_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: Embedder
-                ) -> Iterator[tuple[MemoryEngine, str]]:
+def _split(db: Path | str, monkeypatch: pytest.MonkeyPatch, embedder: Embedder) -> tuple[MemoryEngine, str]:
     """A store one of whose private memories is sealed under a key that is gone: a server kept writing with the old
     key while `rotate-key` ran (docs/security.md: "stop servers first, or rerun"), and the old key was then thrown
-    away. Yields an engine opened with the new key and the id of the memory it cannot open. The real embedder:
-    the CLI test opens the store with the default one."""
-    db = tmp_path / "split.db"
+    away. Returns an engine opened with the new key and the id of the memory it cannot open."""
     old, new = generate_key(), generate_key()
     server = _open(db, old, monkeypatch, embedder)  # the running server, holding the old key
     server.store_memory({"content": PUBLIC, "type": "semantic"})
@@ -47,6 +43,14 @@ def split_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: Embed
     server.close()
     engine = _open(db, new, monkeypatch, embedder)  # restarted with the new key; the old one deleted
     engine.store_memory({"content": LAST, "type": "semantic", "private": True})
+    return engine, late
+
+
+@pytest.fixture
+def split_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, embedder: Embedder
+                ) -> Iterator[tuple[MemoryEngine, str]]:
+    """`_split` on a SQLite file, with the real embedder (the CLI test opens the store with the default one)."""
+    engine, late = _split(tmp_path / "split.db", monkeypatch, embedder)
     yield engine, late
     engine.close()
 
@@ -117,3 +121,15 @@ def test_a_memory_the_key_cannot_open_is_not_found_from_another_namespace(
                  lambda: engine.forget(late, namespace="other"), lambda: engine.delete(late, namespace="other")):
         with pytest.raises(MemoryNotFoundError):
             call()
+
+
+def test_a_memory_the_key_cannot_open_is_named_and_erased_on_postgresql(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch, embedder: Embedder) -> None:
+    engine, late = _split(pg_url, monkeypatch, embedder)
+    try:
+        with pytest.raises(HindsightError, match=late):
+            engine.search("office plants watered", top_k=5)
+        engine.delete(late)
+        assert {record.content for record in engine.list(limit=20)[0]} == {PUBLIC, FIRST, LAST}
+    finally:
+        engine.close()
