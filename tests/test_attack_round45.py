@@ -133,3 +133,20 @@ def test_a_memory_the_key_cannot_open_is_named_and_erased_on_postgresql(
         assert {record.content for record in engine.list(limit=20)[0]} == {PUBLIC, FIRST, LAST}
     finally:
         engine.close()
+
+
+def test_the_console_pages_over_an_unopened_memory_answer_its_refusal_never_a_500(
+        split_store: tuple[MemoryEngine, str]) -> None:
+    """The health page (counts and plots over the namespace's memories) raised the refusal out of the page: a bare
+    `500 Internal Server Error` with a traceback in the log, where browse, search and export show it by name."""
+    from starlette.testclient import TestClient
+
+    from hindsight.server.mcp_server import build_server
+
+    engine, late = split_store
+    with TestClient(build_server(engine).http_app(), base_url="http://127.0.0.1") as client:
+        for page in ("/console/health?ns=default", "/console/health", "/console?ns=default",
+                     "/console?ns=default&q=plants"):
+            answer = client.get(page)
+            assert answer.status_code < 500, page
+            assert late in answer.text and "encryption_unavailable" in answer.text, page
