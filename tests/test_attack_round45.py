@@ -62,7 +62,8 @@ def _cipher(key: str) -> MemoryCipher:
 def test_a_memory_the_key_cannot_open_is_named_where_it_stops_a_read(split_store: tuple[MemoryEngine, str]) -> None:
     engine, late = split_store
     for read in (lambda: engine.search("office plants watered", top_k=5), lambda: engine.list(limit=20),
-                 lambda: engine.get(late)):
+                 lambda: engine.get(late), lambda: engine.history(late), lambda: engine.summarize([late]),
+                 lambda: engine.consolidate()):
         with pytest.raises(HindsightError) as info:
             read()
         assert late in str(info.value)
