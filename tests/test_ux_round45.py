@@ -4,6 +4,7 @@
   never named the memory that replaced it;
 - `memory_search` with `min_relevance` answered an empty result with nothing to say that empty is not "not stored";
   its description said a superseded hit "is still returned" (a default search reads active memories only);
+- `memory_summarize` re-told a forgotten note with nothing to say it was forgotten;
 - `hindsight export` did not say that forgotten memories are exported too;
 - the console: a page asked for with `?lang=zh` (the sign-in page included) fell back to English on the next page;
   a search whose time phrase ("上周") was widened showed the wider hits as if they were in the window; a quarantined
@@ -81,6 +82,15 @@ def test_search_description_says_which_statuses_it_reads(engine: MemoryEngine) -
     text = asyncio.run(described())
     assert "is still returned" not in text
     assert "active memories only" in text and "'deprecated'" in text and "empty_because" in text
+
+
+def test_a_summary_names_the_memories_that_are_not_active(engine: MemoryEngine) -> None:
+    kept = engine.store_memory({"content": "The user now prefers light mode in the editor"}).memory_id
+    gone = engine.store_memory({"content": "The deploy token lives in vault path ops/staging"}).memory_id
+    engine.forget(gone, reason="moved")
+    answer = engine.summarize([kept, gone])
+    assert answer["not_active"] == [{"id": gone, "status": "forgotten"}]
+    assert "not_active" not in engine.summarize([kept])
 
 
 def test_export_help_says_forgotten_memories_are_exported() -> None:

@@ -215,7 +215,8 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
                         "with an LLM configured - extractive, it adds the memories' contexts)")] = "brief",
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
-        """Summarise memories (LLM when configured, extractive otherwise)."""
+        """Summarise memories (LLM when configured, extractive otherwise). `not_active` names any of them that is
+        not active (forgotten, deprecated, quarantined): summarised as asked, but no longer current."""
         admin = gate(Scope.read, namespace, "summarize").principal.allows(Scope.admin, namespace)
         return _call(engine.summarize, memory_ids, style, namespace, admin)
 
