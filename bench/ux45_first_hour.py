@@ -21,7 +21,6 @@ import os
 import shlex
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path

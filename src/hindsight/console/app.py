@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from html import escape
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, quote, urlencode
 
 import anyio.to_thread
@@ -47,6 +47,7 @@ def _run_apart(handler: Callable[[Request, Ctx], Awaitable[Response]], request: 
     return asyncio.run(run())
 
 
+R = TypeVar("R", bound=Response)
 COOKIE = "hindsight_console"
 LANG_COOKIE = "hindsight_lang"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
@@ -128,7 +129,7 @@ class ConsoleApp:
             return wanted
         return "zh" if request.headers.get("accept-language", "").lower().startswith("zh") else "en"
 
-    def remember_lang(self, request: Request, response: Response) -> Response:
+    def remember_lang(self, request: Request, response: R) -> R:
         """A page asked for with ?lang=zh keeps that language on the pages after it (ux round 45: the sign-in
         page and every form's redirect fell back to English), as the toggle does."""
         wanted = request.query_params.get("lang", "")
