@@ -17,18 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import shlex
-import socket
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
-from ux_first_hour import HINDSIGHT, call, localise, over_http, snippet
+from mcp import ClientSession
+from ux_first_hour import HINDSIGHT, call, http_server, over_http, over_stdio, readme_token, server_env
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -88,17 +83,6 @@ async def walk(session: ClientSession, lang: str) -> dict[str, Any]:
     held = await call(session, "memory_store", content=HELD[lang], type="semantic")
     steps["held"] = {k: held.get(k) for k in ("action", "status", "reason", "memory_id")}
     return steps
-
-
-async def over_stdio(home: Path) -> dict[str, Any]:
-    config = json.loads(localise(snippet("claude-desktop"), home))["mcpServers"]["hindsight"]
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}  # a desktop app's bare environment
-    if os.environ.get("PYTHONPATH"):  # a worktree run: the server imports this checkout's code
-        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in os.environ["PYTHONPATH"].split(os.pathsep))
-    params = StdioServerParameters(command=config["command"], args=config["args"], env=env)
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        return {lang: await walk(session, lang) for lang in PREFS}
 
 
 def _walk_both(session: ClientSession) -> Any:
@@ -161,44 +145,17 @@ def console(base: str, admin: str, held: str, kept: str, discarded: str) -> dict
     return seen
 
 
-def _free_port() -> int:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = int(sock.getsockname()[1])
-    sock.close()
-    return port
-
-
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
-        report: dict[str, Any] = {"stdio": asyncio.run(over_stdio(home))}
-        db, port = home / "http.db", _free_port()
-        env = {**os.environ, "HOME": str(home)}
-        if env.get("PYTHONPATH"):
-            env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep))
-        tokens = {}
-        for line in snippet("http-server").splitlines():
-            if " token create " in line:
-                argv = shlex.split(localise(line, home).replace(str(home / ".hindsight/memory.db"), str(db)))
-                tokens["agent"] = json.loads(subprocess.run(argv, env=env, capture_output=True, text=True,
-                                                            check=True).stdout)["token"]
+        report: dict[str, Any] = {"stdio": asyncio.run(over_stdio(home, _walk_both))}
+        db = home / "http.db"
+        env = server_env(home)
+        tokens = {"agent": readme_token(home, db, env)}
         tokens["admin"] = json.loads(subprocess.run(
             [HINDSIGHT, "token", "create", "alice", "-s", "admin", "-n", "*", "--db", str(db)], env=env,
             capture_output=True, text=True, check=True).stdout)["token"]
-        server = subprocess.Popen([HINDSIGHT, "serve", "--transport", "http", "--port", str(port), "--db", str(db)],
-                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            started = time.perf_counter()
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if server.poll() is not None or time.perf_counter() - started > 300:
-                        raise RuntimeError("the server did not start") from None
-                    time.sleep(0.5)
-            url = f"http://127.0.0.1:{port}/mcp"
+        with http_server(db, env) as url:
             report["http_agent_token"] = asyncio.run(over_http(url, tokens["agent"], _walk_both))
             report["http_agent_refusals"] = asyncio.run(over_http(url, tokens["agent"], _refusals))
             exported = subprocess.run([HINDSIGHT, "export", "-", "--db", str(db)], env=env, capture_output=True,
@@ -206,9 +163,6 @@ def main() -> None:
             report["export_statuses"] = sorted({json.loads(line)["status"] for line in exported})
             held = {lang: report["http_agent_token"][lang]["held"]["memory_id"] for lang in PREFS}
             report["console"] = console(url.removesuffix("/mcp"), tokens["admin"], held["en"], held["zh"], held["en"])
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
     print(json.dumps(report, ensure_ascii=False, indent=1))
 
 
