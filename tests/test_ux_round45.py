@@ -51,7 +51,7 @@ def test_the_retired_memorys_history_names_its_successor(engine: MemoryEngine) -
     new = engine.store_memory({"content": "The user now prefers light mode in the editor"}).memory_id
     assert deprecate(engine.store, old, new, f"supersedes {old}: changes the existing memory", "local", WHEN)
     entry = engine.history(old)[-1]
-    assert entry.action == "deprecate" and entry.note.startswith(f"superseded by {new}: ")
+    assert entry.action == "deprecate" and entry.note == f"superseded by {new}: changes the existing memory"
     # a reason that names the successor already (consolidation's "merged into X") is kept as it is
     other = engine.store_memory({"content": "Deploys run on Tuesdays"}).memory_id
     assert deprecate(engine.store, other, new, f"merged into {new} by consolidation", "consolidate", WHEN)
