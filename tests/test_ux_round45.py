@@ -8,7 +8,7 @@
 - `hindsight export` did not say that forgotten memories are exported too;
 - the console: a page asked for with `?lang=zh` (the sign-in page included) fell back to English on the next page;
   a search whose time phrase ("上周") was widened showed the wider hits as if they were in the window; a quarantined
-  memory's page offered Release but not Discard.
+  memory's page offered Release but not Discard; the health page's charts named types and statuses in English.
 """
 
 from __future__ import annotations
@@ -150,3 +150,11 @@ def test_a_quarantined_memorys_page_offers_discard(console: dict[str, Any]) -> N
     assert done.status_code == 303
     assert engine.store.get(held) is None
     assert engine.get(console["plain"]).status == Status.active
+
+
+def test_the_health_page_names_types_and_statuses_in_chinese(console: dict[str, Any]) -> None:
+    client = console["client"]
+    client.post("/console/login", data={"token": console["admin"]})
+    page = client.get("/console/health?lang=zh").text
+    assert "情景记忆" in page and "有效" in page
+    assert ">episodic<" not in page and ">active<" not in page
