@@ -1,6 +1,6 @@
 """An agent developer's first hour, round 45 (ux45): what an agent or a person could not act on.
 
-- the retired memory's history said "supersedes <its own id>" (the new write's reason, seen from the other side) and
+- the new memory's history said nothing of what it replaced, and the retired memory's history said "supersedes <its own id>" (the new write's reason, seen from the other side) and
   never named the memory that replaced it;
 - `memory_search` with `min_relevance` answered an empty result with nothing to say that empty is not "not stored";
   its description said a superseded hit "is still returned" (a default search reads active memories only);
@@ -56,6 +56,18 @@ def test_the_retired_memorys_history_names_its_successor(engine: MemoryEngine) -
     other = engine.store_memory({"content": "Deploys run on Tuesdays"}).memory_id
     assert deprecate(engine.store, other, new, f"merged into {new} by consolidation", "consolidate", WHEN)
     assert engine.history(other)[-1].note == f"merged into {new} by consolidation"
+
+
+def test_the_new_memorys_history_names_what_it_replaced(tmp_path: Path, embedder: Any) -> None:
+    db = tmp_path / "h.db"
+    eng = MemoryEngine.open(db, HindsightSettings(db=db), embedder=embedder)  # hygiene on, the real model
+    try:
+        old = eng.store_memory({"content": "The user prefers dark mode in the editor", "type": "semantic"}).memory_id
+        new = eng.store_memory({"content": "The user now prefers light mode in the editor", "type": "semantic"})
+        assert new.action == "superseded" and new.supersedes == [old]
+        assert eng.history(new.memory_id)[0].note == f"supersedes {old}"
+    finally:
+        eng.close()
 
 
 def test_an_empty_thresholded_search_says_it_is_not_proof(engine: MemoryEngine) -> None:
