@@ -146,8 +146,14 @@ class ReadMixin:
         # pieces joined into one text read as one: the read-time flag search gives a piece is given to the whole,
         # and the joined text is read again (an order split across memories; attack round 8)
         directive = any(r.metadata.get(DIRECTIVE_KEY) for r in records) or flag_directive(summary)
-        return {"summary": summary, "method": method, "memory_ids": [r.id for r in records], "style": style,
-                "flags": [DIRECTIVE] if directive else []}
+        answer: dict[str, Any] = {"summary": summary, "method": method, "memory_ids": [r.id for r in records], "style": style,
+                                  "flags": [DIRECTIVE] if directive else []}
+        # a forgotten or replaced memory is summarised as asked, but said (ux round 45: a summary re-told a
+        # forgotten note with nothing to show it had been forgotten)
+        retired = [{"id": r.id, "status": r.status.value} for r in records if r.status != Status.active]
+        if retired:
+            answer["not_active"] = retired
+        return answer
 
     def history(self, memory_id: str, namespace: str = "default") -> builtins.list[HistoryEntry]:
         """Every change to a memory (also after a hard delete, for the namespace it lived in)."""

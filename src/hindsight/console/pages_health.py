@@ -80,9 +80,9 @@ def mount_health(app: ConsoleApp, engine: MemoryEngine, observer: Any) -> None:
                  f"<tr><th>{ctx.t('index_state')}</th><td id='index-state'>{index_state}</td></tr>"
                  f"<tr><th>{ctx.t('model')}</th><td>{escape(stats.embedding_model or '')}</td></tr></table>")
         body = (picker + "<div class='grid3'>"
-                f"<section><h2>{ctx.t('by_type')}</h2>{bar_plot(sorted(stats.by_type.items()), ctx.t('by_type'))}</section>"
+                f"<section><h2>{ctx.t('by_type')}</h2>{bar_plot(_named(ctx, stats.by_type), ctx.t('by_type'))}</section>"
                 f"<section><h2>{ctx.t('by_status')}</h2>"
-                f"{bar_plot(sorted(stats.by_status.items()), ctx.t('by_status'))}</section>"
+                f"{bar_plot(_named(ctx, stats.by_status), ctx.t('by_status'))}</section>"
                 f"<section><h2>{ctx.t('writes_hour')}</h2>{bar_plot(list(zip(labels, hours)), ctx.t('writes_hour'))}"
                 f"</section><section><h2>{ctx.t('searches_hour')}</h2>"
                 f"{bar_plot(list(zip(labels, searches)), ctx.t('searches_hour')) if wide else '<p>-</p>'}</section>"
@@ -93,3 +93,8 @@ def mount_health(app: ConsoleApp, engine: MemoryEngine, observer: Any) -> None:
 
     app.route("/console/health", ["GET"], health)
 
+
+def _named(ctx: Ctx, counts: dict[str, int]) -> list[tuple[str, float]]:
+    """Counts by type or status, in the stored order, labelled in the page's language (ux round 45: 中文 pages
+    showed `episodic`, `active`)."""
+    return [(ctx.word(key), value) for key, value in sorted(counts.items())]
