@@ -196,7 +196,7 @@ def mcp13(out: Path) -> None:
     texts = [redactor(str(r["text"]))[0] for r in next(iter(runs.values()))["rows"]]  # the write path redacts first
     result: dict[str, object] = {"texts": texts}
     guards = {"shipped": WriteGuard()}
-    for rec in ("B", "A"):
+    for rec in ("B", "A", "B39", "A39"):
         for k in range(g40.FOLDS):
             guards[f"{rec}_fold{k}"] = WriteGuard(classifier=GuardClassifier.load(WORK / "out" / f"model_{rec}_fold{k}.npz"))
     for name, g in guards.items():
