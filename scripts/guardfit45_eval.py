@@ -6,16 +6,16 @@ rule: bench/results/guardfit45/ship_rule.md).
     $E scripts/guardfit45_eval.py extend                     # /tmp/g40/harness.pkl + the two writers -> /tmp/gf45/harness_A.pkl
     $E scripts/guardfit45_eval.py folds --recipe B           # guard40's B refitted on its own snapshot (baseline)
     $E scripts/guardfit45_eval.py folds --recipe A           # the same recipe on the extended snapshot
-    $E scripts/guardfit45_eval.py read --out bench/results/guardfit45/heldout_A.json
     $E scripts/guardfit45_eval.py folds --recipe B --seed 113; ... --recipe A --seed 113        # the seed's noise (a view)
-    $E scripts/guardfit45_eval.py read --recipes B,A,Bs113,As113 --out bench/results/guardfit45/heldout_A_seeds.json
+    $E scripts/guardfit45_eval.py read --recipes B,A,Aw1,Bs113,As113,Aw1s113 --out bench/results/guardfit45/heldout_A.json
     $E scripts/guardfit45_eval.py mcp13 --out bench/results/guardfit45/mcp13_A.json   # the named check, each fold's model
     # r38 / r38b / r39 / r39b: main's screen of them (/tmp/gf45/screen_r38_r39.jsonl), then B39 / A39 as above
     $E scripts/guardfit45_eval.py extend39; $E scripts/guardfit45_eval.py folds --recipe B39   # and A39
     $E scripts/guardfit45_eval.py read39 --recipes B39,A39,B39s113,A39s113 --base B39 --out bench/results/guardfit45/heldout_A39.json
 
 Both recipes are guard40's B (round 35's recipe, one member, seed 13); A differs only by the rows of the two writers,
-which every fold's fit reads and no fold holds out. Obfuscated or long new texts (C kernel in the runtime) are left
+which every fold's fit reads and no fold holds out (``blind`` as every writer but "own": blind_weight 3; ``Aw1``, the
+first run, had the flag unset - a third of that weight). Obfuscated or long new texts (C kernel in the runtime) are left
 out, as the harness leaves out every such text.
 """
 
