@@ -169,8 +169,14 @@ class WritePipeline:
         memory lands whole in one insert (a forgotten one is never active, not even for a moment).
         `ids` (idempotent writes): per item, the id the new memory must take.
         `once` (import, with `ids`): an item whose id the namespace already holds is not written again; its outcome
-        is `duplicate` naming that id (see `_persist`).
+        is `duplicate` naming that id (see `_persist`). Each caller text is redacted once for the call (the blobs
+        redaction removed are read again after screening: `write/redaction.py`).
         """
+        with redaction.scope():
+            return self._write_many(items, actor, restore, ids, once)
+
+    def _write_many(self, items: Sequence[MemoryInput], actor: str, restore: Sequence[Restore | None] | None,
+                    ids: Sequence[str | None] | None, once: bool) -> list[WriteOutcome]:
         started = time.monotonic()
         reuse = self._reuses_document_embedding()
         prepared = [self.build_record(item, actor, screen=not reuse) for item in items]

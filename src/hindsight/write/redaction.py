@@ -4,8 +4,10 @@ The write path's redactor (`contracts.Redactor`, `hindsight.safety.redact.redact
 text and its findings - each value's kind and span in the text given - and the path hands that one reading down:
 the content's findings reach the value digests (`write/value_digests.compute`), which before round 45 ran the
 redactor over the content a second time to learn the spans. Two steps of one request that read the same text apart
-read it once inside a `scope()`: a keyed write's fingerprint and the write itself (`MemoryEngine.idempotent`), an
-import's content keys and its writes (`write/importer.run_import`). Outside a scope every call reads afresh.
+read it once inside a `scope()`: one `WritePipeline.write_many` call (what the blobs redaction removed decode to is
+read after screening and again for a dialogue turn), a keyed write's fingerprint and the write itself
+(`MemoryEngine.idempotent`), an import's content keys and its writes (`write/importer.run_import`). Outside a scope
+every call reads afresh.
 
 A reading never outlives its scope (a switch turned between two requests is read by the next one), and one text
 read twice in a scope is one reading, so two steps of a request cannot see two different redactions of it.
