@@ -7,10 +7,13 @@ Run once per tree, then compare the two dumps:
     PYTHONPATH=/tmp/spans45_base/src .venv/bin/python bench/spans45_equiv.py --out /tmp/spans45_before.jsonl
     PYTHONPATH=src .venv/bin/python bench/spans45_equiv.py --out /tmp/spans45_after.jsonl
     cmp /tmp/spans45_before.jsonl /tmp/spans45_after.jsonl
+    .venv/bin/python bench/spans45_equiv.py --compare /tmp/spans45_before.jsonl /tmp/spans45_after.jsonl \
+        --out bench/results/spans45/equiv.json
 
-Each set file gets a fresh SQLite store (the word-bag test embedder, every other setting the default: redaction,
-guard, hygiene on) whose per-store secrets are one fixed value, so the keyed digests of two runs compare. Writes:
-a hygiene row's `others`, `existing` and `new` as plain writes in the row's own namespace, then `existing` updated to
+Each set file gets a fresh SQLite store (the word-bag test embedder, the guard's rules - its classifier costs ~2 s a
+text on the shared machine and reads only the redacted text -, hygiene off - it reads the digests after they are
+computed and costs ~0.1 s a write -, redaction on) whose per-store secrets are one fixed value, so the keyed
+digests of two runs compare. Writes: a hygiene row's `others`, `existing` and `new` as plain writes in the row's own namespace, then `existing` updated to
 `new`'s text (the update path); a pii row's `text` as a keyed write (fingerprint + write), then every pii text again
 through `import_jsonl` without an exported id (the import's content key). One line per set: each outcome (action,
 status, redaction kinds, reason with memory ids masked) and each stored record (content, context, tags, metadata,
@@ -90,12 +93,36 @@ def run_set(path: Path, limit: int | None) -> dict[str, Any]:
     return {"set": str(path.relative_to(BLIND)), "rows": len(rows), "outcomes": outcomes, "stored": stored}
 
 
+def compare(before: Path, after: Path) -> dict[str, Any]:
+    """Per set: both sides' sha256, whether they are byte-identical, and what the set stored."""
+    a, b = before.read_text(encoding="utf-8").splitlines(), after.read_text(encoding="utf-8").splitlines()
+    sets = []
+    for left, right in zip(a, b):
+        dump = json.loads(right)
+        sets.append({"set": dump["set"], "rows": dump["rows"], "stored": len(dump["stored"]),
+                     "with_digests": sum(1 for r in dump["stored"] if r["digests"]),
+                     "redacted": sum(1 for r in dump["stored"] if "[REDACTED:" in r["content"]),
+                     "sha256_before": hashlib.sha256(left.encode()).hexdigest(),
+                     "sha256_after": hashlib.sha256(right.encode()).hexdigest(), "identical": left == right})
+    total = {key: sum(s[key] for s in sets) for key in ("rows", "stored", "with_digests", "redacted")}
+    return {"sets": len(sets), "lines_before": len(a), "lines_after": len(b),
+            "identical": len(a) == len(b) and all(s["identical"] for s in sets), **total, "per_set": sets}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True)
+    parser.add_argument("--compare", nargs=2, type=Path, default=None, metavar=("BEFORE", "AFTER"),
+                        help="compare two dumps; --out gets the summary JSON")
     parser.add_argument("--limit", type=int, default=None, help="rows per set (default: all)")
     parser.add_argument("--sets", nargs="*", default=None, help="set paths under bench/data/blind (default: all)")
     args = parser.parse_args()
+    if args.compare:
+        summary = compare(*args.compare)
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+        print(json.dumps({k: v for k, v in summary.items() if k != "per_set"}))
+        return
     files = [BLIND / s for s in args.sets] if args.sets else set_files()
     with open(args.out, "w", encoding="utf-8") as out:
         for path in files:
