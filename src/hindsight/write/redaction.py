@@ -15,10 +15,11 @@ read twice in a scope is one reading, so two steps of a request cannot see two d
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
+
+from hindsight.write.pair_memo import scope_of
 
 if TYPE_CHECKING:
     from hindsight.safety.redact import RedactionResult
@@ -28,17 +29,9 @@ _ACTIVE: ContextVar[dict[tuple[int, str], tuple[Redactor, RedactionResult]] | No
     "hindsight_redaction_memo", default=None)
 
 
-@contextmanager
-def scope() -> Iterator[None]:
+def scope() -> AbstractContextManager[None]:
     """Keep each text's reading until the block ends; inside an open scope the outer one serves, and ends with it."""
-    if _ACTIVE.get() is not None:
-        yield
-        return
-    token = _ACTIVE.set({})
-    try:
-        yield
-    finally:
-        _ACTIVE.reset(token)
+    return scope_of(_ACTIVE)
 
 
 def redacted(redactor: Redactor, text: str) -> RedactionResult:
