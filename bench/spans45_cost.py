@@ -1,16 +1,18 @@
 """Spans45: what reading a text once saves per write with a redacted value (docs/benchmarks.md "Cleanup, round 45:
-the redactor's findings reach the value digests").
+the redactor's findings reach the value digests"). Alternate the trees, one process a run:
 
-    PYTHONPATH=src .venv/bin/python bench/spans45_cost.py --out bench/results/spans45/cost.json
-    PYTHONPATH=/tmp/spans45_base/src .venv/bin/python bench/spans45_cost.py --writes-only --label before ...
+    PYTHONPATH=src .venv/bin/python bench/spans45_cost.py --every 20 --out /tmp/spans45_cost/after1.json
+    PYTHONPATH=/tmp/spans45_base/src .venv/bin/python bench/spans45_cost.py --every 20 --label before \
+        --out /tmp/spans45_cost/before1.json
+    (then both again with --writes-only)
 
-The texts: every `n`-th text of the released pii sets (r1 ... r39 and the `b` twins) that redaction changes.
+The texts: every `every`-th text of the released pii sets (r1 ... r39 and the `b` twins) that redaction changes.
 `redact_ms_first`: per text, its first `redact(text)` in the process; `redact_ms_again`: the least of `repeats`
-readings after it (warm) - the call round 45 removed from a plain write (`value_digests.compute` read the content again) and, twice, from a keyed write or an import line (the
-fingerprint's / content key's reading too). `writes`: per text, the mean ms of `store_memory` through the engine,
-of the redactor's readings inside it (`find_sensitive`, timed) and how many readings it made
-(the word-bag test embedder, the guard's rules, hygiene off: the redaction is the point), plain and keyed, on the
-tree on PYTHONPATH; run it on both trees on one quiet machine and compare.
+readings after it (warm) - the reading round 45 removed from a plain write (`value_digests.compute` read the content
+again) and, twice, from a keyed write or an import line (the fingerprint's / content key's reading too). `writes`:
+per text, the mean ms of `store_memory` through the engine, of the redactor's readings inside it (`find_sensitive`,
+timed) and how many readings it made (the word-bag test embedder, the guard's rules, hygiene off: the redaction is
+the point), plain and keyed, on the tree on PYTHONPATH.
 """
 
 from __future__ import annotations
