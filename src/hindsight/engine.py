@@ -46,7 +46,7 @@ from hindsight.safety import WriteGuard, flag_directive, redact
 from hindsight.safety.normalize import encoded_payloads
 from hindsight.security.claims import bind_changes, bind_inputs, lowering_note
 from hindsight.storage.base import MemoryStore
-from hindsight.storage.encrypted import texts_to_embed
+from hindsight.storage.encrypted import erasing, texts_to_embed
 from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer
 from hindsight.url_secrets import scrubbed
@@ -307,6 +307,10 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         it (attack round 16; the same rule as a release or a console discard, review/separation.py), another admin
         or the owner's own doors do. `held_only` (a discard from quarantine): a memory another admin released
         meanwhile is `already_decided` and stays (attack round 18)."""
+        with erasing(memory_id.strip() if isinstance(memory_id, str) else ""):  # a memory the key does not open is erased all the same (attack round 45)
+            return self._delete(memory_id, namespace, actor, reason, held_only)
+
+    def _delete(self, memory_id: str, namespace: str, actor: str, reason: str, held_only: bool) -> MemoryRecord:
         self.get(memory_id, namespace, record_access=False)  # not found: a typed error before any write
 
         def not_own_held(current: MemoryRecord) -> None:  # read inside the write transaction: no race with an update

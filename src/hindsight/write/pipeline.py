@@ -358,7 +358,12 @@ class WritePipeline:
             self.hygiene.apply(record, decision, actor, vector)
             return WriteOutcome(decision.duplicate_of, "duplicate", Status.active, decision.reason, redactions=found,
                                 supersedes=list(decision.supersedes))
-        self.store.insert(record, vector, actor=actor, note="redacted: " + ", ".join(found) if found else "")
+        # the new memory's own history says what it retired or linked (ux round 45: its `create` said nothing, so
+        # memory_history on the current fact could not answer "what did this replace"); ids only, never their words
+        parts = (["redacted: " + ", ".join(found)] if found else []) + [
+            f"{verb} {', '.join(ids)}" for verb, ids in (("supersedes", decision.supersedes),
+                                                         ("supplements", decision.supplements)) if ids]
+        self.store.insert(record, vector, actor=actor, note="; ".join(parts)[:500])
         if self.hygiene is not None and (decision.supersedes or decision.supplements):
             self.hygiene.apply(record, decision, actor)
         action: WriteAction = "superseded" if decision.supersedes else "supplemented" if decision.supplements else "created"
