@@ -42,7 +42,7 @@ from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever
 from hindsight.review.separation import held_writers, refuse_decided_hold, refuse_own_release
 from hindsight.review.version import check_version
-from hindsight.safety import WriteGuard, flag_directive, redactor
+from hindsight.safety import WriteGuard, flag_directive, redact
 from hindsight.safety.normalize import encoded_payloads
 from hindsight.security.claims import bind_changes, bind_inputs, lowering_note
 from hindsight.storage.base import MemoryStore
@@ -51,6 +51,7 @@ from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer
 from hindsight.url_secrets import scrubbed
 from hindsight.working import WorkingMemory
+from hindsight.write import redaction
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.idempotency import Fingerprint, fingerprint_of, outcome_from_dict, run_idempotent
 from hindsight.write.orphans import restored_by_hand
@@ -121,7 +122,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             screener=(WriteGuard(use_classifier=self.settings.guard == "on",
                                  part_encoder=_part_encoder(embedder, self.settings.session_vector))
                       if self.settings.guard != "off" else None),
-            redactor=redactor if self.settings.redact else None,
+            redactor=redact if self.settings.redact else None,
             session_context_turns=self.settings.session_context_turns,
             compose_session_vectors=self.settings.session_vector == "compose",
             one_pass=self.settings.session_vector if self.settings.session_vector in ("late", "isolated") else "",
@@ -194,7 +195,8 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         with a different `request` (what the caller asked for) is an `idempotency_conflict`."""
         if key is None:
             return write(None)
-        return run_idempotent(self.store, namespace, key, write, self.fingerprint(request))
+        with redaction.scope():  # the fingerprint's reading of a text is the write's (write/redaction.py)
+            return run_idempotent(self.store, namespace, key, write, self.fingerprint(request))
 
     def fingerprint(self, request: object) -> Fingerprint:
         """What the idempotency table keeps of a request: its hash after redaction (attack round 12)."""
