@@ -126,7 +126,8 @@ def _qian_tail(m: re.Match[str]) -> str:
 
 # ------------------------------------------------------------------------------------------------ weekday lists
 _WD = {c: i + 1 for i, c in enumerate("一二三四五六")} | {"日": 7}
-_ZH_WEEKDAYS = re.compile(r"(周|星期|礼拜)([一二三四五六日天])((?:\s*[、和及与]?\s*(?:周|星期|礼拜)?[一二三四五六日])+)"
+# one way only to split the blanks around a separator (`\s*[、]?\s*` had k + 1 per blank run: exponential backtracking)
+_ZH_WEEKDAYS = re.compile(r"(周|星期|礼拜)([一二三四五六日天])((?:(?:\s*[、和及与]\s*|\s*)(?:周|星期|礼拜)?[一二三四五六日])+)"
                           rf"(?![{_ZN}百千万\d点时号月分个年天次刻半:：])")
 _ABBR = r"(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
 _EN_WEEKDAYS = re.compile(rf"\b{_ABBR}\b\.?(?:\s*(?:,|/|&|-|\band\b|\bor\b)\s*{_ABBR}\b\.?)+")
