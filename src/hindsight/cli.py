@@ -42,6 +42,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import MemoryNotFoundError
 from hindsight.model import MemoryType, Source
 from hindsight.present import hit_view, memory_view
+from hindsight.storage.encrypted import erasing
 
 app = typer.Typer(help="hindsight: long-term memory for LLM agents (MCP server, CLI, Python API).",
                   no_args_is_help=True, pretty_exceptions_enable=False, cls=TypedErrorsGroup)
@@ -260,9 +261,10 @@ def forget(memory_id: str, reason: Annotated[str, typer.Option()] = "", db: DbOp
 def delete(memory_id: str, yes: Annotated[bool, typer.Option("--yes", help="Confirm the hard delete.")] = False,
            db: DbOption = None, namespace: NsOption = "default", as_json: JsonOption = False) -> None:
     """Erase a memory for good: asks for confirmation unless --yes (use `forget` to soft-forget)."""
-    with open_engine(db) as engine:
+    with open_engine(db) as engine, erasing(memory_id.strip()):  # one the key does not open too (attack round 45)
         full_id = engine.resolve_id(memory_id, namespace)
-        record = engine.get(full_id, namespace, record_access=False)
+        with erasing(full_id):
+            record = engine.get(full_id, namespace, record_access=False)
         if not yes:
             err.print(f"about to erase [bold]{record.id}[/bold] for good: {show(record.content[:120])}", soft_wrap=True)
             err.print("Delete it? History keeps a record that it existed. [y/N] ", end="")

@@ -42,7 +42,8 @@ def archive(before: Annotated[datetime | None, typer.Option(
 
 def export_(out: Annotated[Path, typer.Argument(help="JSONL file to write ('-' for stdout).")], db: DbOption = None,
             namespace: Annotated[str | None, typer.Option("--namespace", "-n")] = None) -> None:
-    """Export memories as JSON lines."""
+    """Export memories as JSON lines: every status, forgotten and deprecated too (`delete` erases one), of
+    every namespace unless --namespace."""
     if str(out) != "-":
         check_output_file(out, db)
     with open_engine(db) as engine:

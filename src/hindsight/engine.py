@@ -42,15 +42,16 @@ from hindsight.retrieval.rerank import Reranker, create_reranker
 from hindsight.retrieval.search import HybridRetriever
 from hindsight.review.separation import held_writers, refuse_decided_hold, refuse_own_release
 from hindsight.review.version import check_version
-from hindsight.safety import WriteGuard, flag_directive, redactor
+from hindsight.safety import WriteGuard, flag_directive, redact
 from hindsight.safety.normalize import encoded_payloads
 from hindsight.security.claims import bind_changes, bind_inputs, lowering_note
 from hindsight.storage.base import MemoryStore
-from hindsight.storage.encrypted import texts_to_embed
+from hindsight.storage.encrypted import erasing, texts_to_embed
 from hindsight.storage.factory import open_store
 from hindsight.summarize import Summarizer
 from hindsight.url_secrets import scrubbed
 from hindsight.working import WorkingMemory
+from hindsight.write import redaction
 from hindsight.write.hygiene import HygieneChecker, HygieneThresholds
 from hindsight.write.idempotency import Fingerprint, fingerprint_of, outcome_from_dict, run_idempotent
 from hindsight.write.orphans import restored_by_hand
@@ -121,7 +122,7 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
             screener=(WriteGuard(use_classifier=self.settings.guard == "on",
                                  part_encoder=_part_encoder(embedder, self.settings.session_vector))
                       if self.settings.guard != "off" else None),
-            redactor=redactor if self.settings.redact else None,
+            redactor=redact if self.settings.redact else None,
             session_context_turns=self.settings.session_context_turns,
             compose_session_vectors=self.settings.session_vector == "compose",
             one_pass=self.settings.session_vector if self.settings.session_vector in ("late", "isolated") else "",
@@ -194,7 +195,8 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         with a different `request` (what the caller asked for) is an `idempotency_conflict`."""
         if key is None:
             return write(None)
-        return run_idempotent(self.store, namespace, key, write, self.fingerprint(request))
+        with redaction.scope():  # the fingerprint's reading of a text is the write's (write/redaction.py)
+            return run_idempotent(self.store, namespace, key, write, self.fingerprint(request))
 
     def fingerprint(self, request: object) -> Fingerprint:
         """What the idempotency table keeps of a request: its hash after redaction (attack round 12)."""
@@ -305,6 +307,10 @@ class MemoryEngine(ReadMixin, TransferMixin, ConversationsMixin):
         it (attack round 16; the same rule as a release or a console discard, review/separation.py), another admin
         or the owner's own doors do. `held_only` (a discard from quarantine): a memory another admin released
         meanwhile is `already_decided` and stays (attack round 18)."""
+        with erasing(memory_id.strip() if isinstance(memory_id, str) else ""):  # a memory the key does not open is erased all the same (attack round 45)
+            return self._delete(memory_id, namespace, actor, reason, held_only)
+
+    def _delete(self, memory_id: str, namespace: str, actor: str, reason: str, held_only: bool) -> MemoryRecord:
         self.get(memory_id, namespace, record_access=False)  # not found: a typed error before any write
 
         def not_own_held(current: MemoryRecord) -> None:  # read inside the write transaction: no race with an update

@@ -23,6 +23,7 @@ from hindsight.retrieval.search import SearchOptions
 from hindsight.safety import flag_directive
 from hindsight.safety.withhold import withhold
 from hindsight.storage.base import Edge, Scope, StoreStats
+from hindsight.storage.encrypted import elsewhere_absent
 from hindsight.summarize import SummaryStyle
 from hindsight.write.labels import session_label
 from hindsight.write.pipeline import DIRECTIVE_KEY
@@ -55,7 +56,7 @@ class ReadMixin:
         """One memory by id, within the namespace."""
         if not isinstance(memory_id, str) or not memory_id.strip():
             raise InvalidInputError("memory_id: must be a non-empty string")
-        record = self.store.get(memory_id.strip())
+        record = elsewhere_absent(lambda: self.store.get(memory_id.strip()), namespace)
         if record is None or record.namespace != namespace:
             raise MemoryNotFoundError(memory_id, namespace)
         if record_access:
@@ -71,7 +72,7 @@ class ReadMixin:
         wanted = memory_id.strip() if isinstance(memory_id, str) else ""
         if not wanted:
             raise InvalidInputError("memory_id: must be a non-empty string")
-        found = self.store.get(wanted)
+        found = elsewhere_absent(lambda: self.store.get(wanted), namespace)
         if found is not None and found.namespace == namespace:
             return wanted
         matches = self.store.ids_with_prefix(wanted, namespace, limit=3)
@@ -145,12 +146,18 @@ class ReadMixin:
         # pieces joined into one text read as one: the read-time flag search gives a piece is given to the whole,
         # and the joined text is read again (an order split across memories; attack round 8)
         directive = any(r.metadata.get(DIRECTIVE_KEY) for r in records) or flag_directive(summary)
-        return {"summary": summary, "method": method, "memory_ids": [r.id for r in records], "style": style,
-                "flags": [DIRECTIVE] if directive else []}
+        answer: dict[str, Any] = {"summary": summary, "method": method, "memory_ids": [r.id for r in records], "style": style,
+                                  "flags": [DIRECTIVE] if directive else []}
+        # a forgotten or replaced memory is summarised as asked, but said (ux round 45: a summary re-told a
+        # forgotten note with nothing to show it had been forgotten)
+        retired = [{"id": r.id, "status": r.status.value} for r in records if r.status != Status.active]
+        if retired:
+            answer["not_active"] = retired
+        return answer
 
     def history(self, memory_id: str, namespace: str = "default") -> builtins.list[HistoryEntry]:
         """Every change to a memory (also after a hard delete, for the namespace it lived in)."""
-        entries = self.store.history(memory_id)
+        entries = elsewhere_absent(lambda: self.store.history(memory_id), namespace) or []
         last = next((e.after or e.before for e in reversed(entries) if (e.after or e.before)), None)
         if not entries or (last or {}).get("namespace") != namespace:
             raise MemoryNotFoundError(memory_id, namespace)

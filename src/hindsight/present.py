@@ -44,13 +44,21 @@ def hit_view(hit: SearchHit, reveal_quarantined: bool = True) -> dict[str, Any]:
     return view
 
 
-def result_view(hits: list[SearchHit], reveal_quarantined: bool = True) -> dict[str, Any]:
+def result_view(hits: list[SearchHit], reveal_quarantined: bool = True, min_relevance: float = 0.0) -> dict[str, Any]:
     """A whole search result as the MCP server returns it: the hits, and at the top level which of them are older
     versions of a fact (`not_current`: each one's id, the memory that replaces it and why - issue 10, round 30), so
     a client that reads only the first hit's text, or the top level, never takes an old version for the current one."""
     views = [hit_view(h, reveal_quarantined) for h in hits]
-    return {"count": len(views), "results": views,
-            "not_current": [{"id": v["id"], "superseded_by": v["superseded_by"], "because": v["not_current_because"]}
-                            for v in views if not v["current"]],
-            "time_filter_widened": any(bool(h.why.time_filter_widened) for h in hits)}
+    result: dict[str, Any] = {
+        "count": len(views), "results": views,
+        "not_current": [{"id": v["id"], "superseded_by": v["superseded_by"], "because": v["not_current_because"]}
+                        for v in views if not v["current"]],
+        "time_filter_widened": any(bool(h.why.time_filter_widened) for h in hits)}
+    if min_relevance > 0 and not views:
+        # an empty answer to a thresholded search read as "nothing is stored" (ux round 45): say what it means
+        result["empty_because"] = (
+            f"no hit reached min_relevance {min_relevance:g}; this is not proof that nothing relevant is stored "
+            "(an answering memory can score under it): search again without min_relevance to read the hits and "
+            "their relevance")
+    return result
 

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from html import escape
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, quote, urlencode
 
 import anyio.to_thread
@@ -47,6 +47,7 @@ def _run_apart(handler: Callable[[Request, Ctx], Awaitable[Response]], request: 
     return asyncio.run(run())
 
 
+R = TypeVar("R", bound=Response)
 COOKIE = "hindsight_console"
 LANG_COOKIE = "hindsight_lang"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
@@ -128,6 +129,15 @@ class ConsoleApp:
             return wanted
         return "zh" if request.headers.get("accept-language", "").lower().startswith("zh") else "en"
 
+    def remember_lang(self, request: Request, response: R) -> R:
+        """A page asked for with ?lang=zh keeps that language on the pages after it (ux round 45: the sign-in
+        page and every form's redirect fell back to English), as the toggle does."""
+        wanted = request.query_params.get("lang", "")
+        if wanted in LANGS and request.cookies.get(LANG_COOKIE) != wanted:
+            response.set_cookie(LANG_COOKIE, wanted, samesite="strict", path="/console", max_age=365 * 86400,
+                                secure=over_https(request))
+        return response
+
     def ctx(self, request: Request) -> Ctx | None:
         who = self.principal(request)
         if who is None:
@@ -172,7 +182,7 @@ class ConsoleApp:
                 "<form method='post' action='/console/login'><input type='password' name='token' id='token' "
                 "autocomplete='off' placeholder='hs_...' size='48' autofocus> "
                 f"<button class='primary'>{t(lang, 'sign_in')}</button></form></main></body></html>")
-        return HTMLResponse(html, status_code=status, headers=response_headers())
+        return self.remember_lang(request, HTMLResponse(html, status_code=status, headers=response_headers()))
 
     def error(self, ctx: Ctx, message: str, status: int) -> HTMLResponse:
         if status == 403 and self.audit is not None:
@@ -199,7 +209,7 @@ class ConsoleApp:
                 await request.form()  # read here, on the server's loop; Starlette keeps it for the handler
             # the page's engine work (a search, a history of diffs) runs on a worker thread: on the server's event
             # loop a slow page held every other request of the process, /mcp included (attack round 19)
-            return await anyio.to_thread.run_sync(_run_apart, handler, request, ctx)
+            return self.remember_lang(request, await anyio.to_thread.run_sync(_run_apart, handler, request, ctx))
 
         self.mcp.custom_route(path, methods=methods, include_in_schema=False)(endpoint)
 

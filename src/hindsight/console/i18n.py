@@ -54,6 +54,10 @@ TEXT: dict[str, dict[str, str]] = {
     "next": {"en": "next →", "zh": "下一页 →"},
     "private": {"en": "private (encrypted at rest)", "zh": "私密（加密存储）"},
     "reason": {"en": "reason", "zh": "原因"},
+    "time_widened": {"en": "The time in the query ({expr}) matched too few memories: memories from outside it are "
+                           "shown too (marked “outside the time”).",
+                     "zh": "查询中的时间（{expr}）匹配的记忆太少：也显示了该时间之外的记忆（标为“不在该时间内”）。"},
+    "outside_time": {"en": "outside the time", "zh": "不在该时间内"},
     "read_only": {"en": "Read-only: your token cannot change this namespace.", "zh": "只读：你的令牌不能修改此命名空间。"},
     "review_queue": {"en": "Review proposals", "zh": "待审核的修改"},
     "quarantine": {"en": "Quarantined writes", "zh": "被隔离的写入"},

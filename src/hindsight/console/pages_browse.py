@@ -105,6 +105,11 @@ def mount_browse(app: ConsoleApp, engine: MemoryEngine, note_search: Any = None,
         export = "/console/export?" + urlencode([("ns", ns)] + [(k, v) for k, v in params.multi_items()
                                                                   if k not in ("offset", "ns", "done", "proposed")])
         count = f"{sel.total}{'+' if sel.more and sel.hits is not None else ''}"  # a search: found so far
+        # a time phrase ("上周", "last Tuesday") that matched too little widens the search: said, as memory_search says
+        # it (`time_filter_widened`); the console showed the wider hits as if they were in the window (ux round 45)
+        widened = next((h.why.time_filter for h in sel.hits or [] if h.why.time_filter_widened), None)
+        if widened is not None:
+            body += f"<p class='flash' id='widened'>{escape(ctx.t('time_widened').format(expr=widened))}</p>"
         body += (f"<p class='muted'>{count} {ctx.t('results' if sel.hits is not None else 'memories')} · "
                  f"<a id='export' href='{escape(export)}' download>{ctx.t('export')}</a></p>"
                  + (bulk_bar(ctx, ns) if pick and sel.records else "")
@@ -223,6 +228,9 @@ def _actions(ctx: Ctx, record: Any, releasable: bool) -> str:
             f"<input type='hidden' name='version' value='{escape(memory_version(record))}'>"
             f"<input type='text' name='note' placeholder='{ctx.t('note')}'> "
             f"<button class='approve' id='release'>{ctx.t('release')}</button>")))
+        # and discard it here too: the queues page offered both, this page only Release (ux round 45)
+        buttons.append(ctx.form(f"/console/quarantine/{escape(record.id)}/discard", ns + (
+            f"<button class='reject' id='discard'>{ctx.t('discard')}</button>")))
     return (f"<h2>{ctx.t('edit')}</h2>{edit}<div class='actions'>{''.join(buttons)}</div>")
 
 

@@ -130,8 +130,9 @@ def hit_card(ctx: Ctx, hit: SearchHit, top_final: float, top_keyword: float, pic
     ])
     # the calibrated probability beside the score: the score only orders this page (ux round 33: an unrelated
     # memory showed score 0.876 and a full "relevance" bar that was the fused match, while its relevance was 0.02)
-    return record_card(ctx, hit.memory, f"{ctx.t('score')} {hit.score:.3f} · {ctx.t('relevance')} {hit.relevance:.2f}",
-                       bars, pick)
+    outside = f" · {ctx.t('outside_time')}" if w.time_filter_widened and w.in_time_filter is False else ""
+    return record_card(ctx, hit.memory, f"{ctx.t('score')} {hit.score:.3f} · {ctx.t('relevance')} {hit.relevance:.2f}"
+                       + outside, bars, pick)
 
 
 def record_card(ctx: Ctx, record: MemoryRecord, extra: str = "", side: str = "", pick: bool = False) -> str:

@@ -24,7 +24,7 @@ about the present); nothing stored changes. `RULE.on` switches it (docs/benchmar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -83,30 +83,41 @@ def mark_pair_changes(hits: list[SearchHit], embeddings_of: Callable[[list[str]]
     group = {h.memory.id: bias_group(h.memory.content) for h in window}
     out = list(hits)
     outdated: set[str] = set()
+    for old, new, key, cos in ordered_pairs(window, vectors, group):
+        a, b = old.memory.id, new.memory.id
+        if cos < rule.same_slot.get(key, 2.0):
+            continue
+        older, newer = old.memory.content, new.memory.content
+        if other_owners(older, newer) or (lasting(old.memory.type, older) and not replans(older, newer)):
+            continue
+        if not _nearest(a, b, cos, window, vectors, group, neighbours_of if rule.store_nearest else None, outdated):
+            continue
+        p = change_p(older, newer, cos)
+        if p is None or p < rule.t_change:
+            continue
+        flag_older(out, old, new, True, outdated)
+        if demote:
+            demote_below(out, old, rule.head)
+    return out
+
+
+def ordered_pairs(window: list[SearchHit], vectors: Mapping[str, np.ndarray], group: Mapping[str, str]
+                  ) -> Iterator[tuple[SearchHit, SearchHit, str, float]]:
+    """(older, newer, script key, cosine) of the window's hits, newer ones oldest first (event time), a newer one
+    that says it adds (`ADDITIVE`) skipped, an older one still current when its pair comes up (a chain of three
+    ends with the newest current); key: the script group, "cross" for two. Shared by `asked_slot`."""
     for new in sorted(window, key=lambda h: (h.memory.reference_time, h.memory.created_at)):
-        b = new.memory.id
         if ADDITIVE.search(new.memory.content):
             continue
         for old in window:
-            a = old.memory.id
             if old is new or not old.current or old.memory.reference_time >= new.memory.reference_time:
                 continue
-            key = group[a] if group[a] == group[b] else "cross"
-            cos = float(np.dot(vectors[a], vectors[b]))
-            if cos < rule.same_slot.get(key, 2.0):
-                continue
-            older, newer = old.memory.content, new.memory.content
-            if other_owners(older, newer) or (lasting(old.memory.type, older) and not replans(older, newer)):
-                continue
-            if not _nearest(a, b, cos, window, vectors, group, neighbours_of if rule.store_nearest else None,
-                            outdated):
-                continue
-            p = change_p(older, newer, cos)
-            if p is None or p < rule.t_change:
-                continue
-            flag_older(out, old, new, True, outdated)
-            if demote:
-                out.remove(old)
-                out.insert(min(rule.head, len(out)), old)
-    return out
+            a, b = old.memory.id, new.memory.id
+            yield old, new, group[a] if group[a] == group[b] else "cross", float(np.dot(vectors[a], vectors[b]))
+
+
+def demote_below(out: list[SearchHit], hit: SearchHit, head: int) -> None:
+    """Move `hit` right below the best `head` of `out`."""
+    out.remove(hit)
+    out.insert(min(head, len(out)), hit)
 

@@ -20,6 +20,7 @@ from hindsight.read_model import SearchHit
 from hindsight.retrieval import bridge, channels, second_pass, time_window, topic_split, window_steps, xling_rerank
 from hindsight.retrieval.aliases import AliasMap
 from hindsight.retrieval.asked_current import asks_current, mark_asked_current
+from hindsight.retrieval.asked_slot import mark_asked_slot
 from hindsight.retrieval.class_lexicon import asks_list, instance_words
 from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import mark_outdated
@@ -139,6 +140,8 @@ class HybridRetriever:
         hits = mark_value_changes(hits, self._embeddings, neighbours, r.result_depth)  # one attribute, a new value
         # the write side's pair model reads a change between two hits of the head (off: pair_change.RULE)
         hits = mark_pair_changes(hits, self._embeddings, change_reader(self.embedder), neighbours, question=query)
+        # the slot a present-tense question asks about, given a new value by a newer hit (off: asked_slot.RULE)
+        hits = mark_asked_slot(query, hits, self._embeddings, neighbours_of=neighbours)
         return annotate(hits[:top_k])
 
     def first_pass(self, query: str, scope: Scope, top_k: int, now: datetime, options: SearchOptions

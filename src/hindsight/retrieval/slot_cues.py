@@ -162,8 +162,14 @@ def subject_kept(old: str, new: str) -> bool:
     """The older text's first content term (its subject: "Tom", 刘洋, "design" of "the design review") is among the
     newer one's terms: without a change word, a newer text that does not name the older one's subject is about
     something else ("the design review" / "the security review", both in room Bern on the billing page)."""
-    first = next((t for t in query_terms(old) if len(t) >= 2 and t not in GENERIC and not t.isdigit()), None)
-    return first is None or stem(first) in _terms(new)
+    first = subject_term(old)
+    return first is None or first in _terms(new)
+
+
+def subject_term(text: str) -> str | None:
+    """A text's first content term, stemmed: what `subject_kept` reads as its subject."""
+    first = next((t for t in query_terms(text) if len(t) >= 2 and t not in GENERIC and not t.isdigit()), None)
+    return None if first is None else stem(first)
 
 
 

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from hindsight.safety import classifier as classifier_module
+from hindsight.safety import opaque
 from hindsight.safety.carried import carried_value_fact
 from hindsight.safety.claimed import claimed_loosening
 from hindsight.safety.classifier import (
@@ -301,20 +302,23 @@ class WriteGuard:
             # Nothing to escalate, expose or steal: the classifier is not consulted (and nothing is embedded).
             return GuardVerdict(False)
         vector = None
-        long = is_long(prepared.text)
-        if embedding is not None and not prepared.obfuscated and not long:
-            candidate = np.asarray(embedding, dtype=np.float32).reshape(-1)
+        # round 45: the model reads an opaque id the redactor left as its type; rules, readings, thresholds as written
+        read, seen = (opaque.model_text(text), None) if opaque.ON and opaque.opaque_tokens(text) else (text, embedding)
+        shown = prepare(read) if read is not text else prepared
+        long = is_long(shown.text)
+        if seen is not None and not shown.obfuscated and not long:
+            candidate = np.asarray(seen, dtype=np.float32).reshape(-1)
             if candidate.shape[0] == EMBED_DIM:
                 vector = candidate
         if long:  # longer than any training text: windows of training length, the highest score counts
-            score, label = self._window_score(clf, text)
+            score, label = self._window_score(clf, read)
         elif vector is None:  # a text past the encoder's window is read as a few bounded windows
             # a plain text is embedded as written, as the write path does; an obfuscated one as its decoded form
-            encode = embed_for_screening if prepared.obfuscated else embed_as_written
-            scored = [clf.attack_score(v, prepared.text) for v in encode(screening_windows(text))]
+            encode = embed_for_screening if shown.obfuscated else embed_as_written
+            scored = [clf.attack_score(v, shown.text) for v in encode(screening_windows(read))]
             score, label = max(scored, key=lambda pair: pair[0])
         else:
-            score, label = clf.attack_score(vector, prepared.text)
+            score, label = clf.attack_score(vector, shown.text)
         if self._reaches(score, -math.inf, lambda: self.threshold_for(view, prepared.text,
                                                                       hidden=hides_wording(text, prepared))):
             return GuardVerdict(True, rule_category or label, rule_ids + [f"classifier:{score:.2f}"] + hidden_reasons, score)

@@ -135,13 +135,16 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
         `current` is false on an older version of a fact: replaced by a newer memory (flag `superseded`), or
         restated by a newer hit of this result (flag `outdated` when the newer one states a change;
         `possibly_outdated` when it restates the same slot with another value but no change word, a reading
-        off by default; `why.outdated_by` names it). Such a hit ranks right below the newer one and is still
-        returned: present the newer one as current, the older one only as history. The top-level `not_current`
-        lists every such hit (id, `superseded_by`, `because`)."""
+        off by default; `why.outdated_by` names it). Such a hit ranks right below the newer one: present the
+        newer one as current, the older one only as history. The top-level `not_current` lists every such hit
+        (id, `superseded_by`, `because`). Search reads active memories only unless filters.statuses says
+        otherwise: a memory replaced on write (deprecated) or forgotten is found with statuses ['active',
+        'deprecated'] (or 'forgotten'); memory_history on it says what replaced it. With min_relevance, an
+        empty result carries `empty_because`."""
         who = gate(Scope.read, namespace, "search").principal
         hits = _call(engine.search, query, namespace=namespace, filters=filters, top_k=top_k, now=now,
                      min_relevance=min_relevance, record_access=who.allows(Scope.write, namespace))
-        return result_view(hits, who.allows(Scope.admin, namespace))
+        return result_view(hits, who.allows(Scope.admin, namespace), min_relevance)
 
     @mcp.tool
     def memory_get(memory_id: MemoryId, namespace: Namespace = "default") -> dict[str, Any]:
@@ -212,7 +215,8 @@ def build_server(engine: MemoryEngine, name: str = "hindsight", tokens: TokenSto
                         "with an LLM configured - extractive, it adds the memories' contexts)")] = "brief",
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
-        """Summarise memories (LLM when configured, extractive otherwise)."""
+        """Summarise memories (LLM when configured, extractive otherwise). `not_active` names any of them that is
+        not active (forgotten, deprecated, quarantined): summarised as asked, but no longer current."""
         admin = gate(Scope.read, namespace, "summarize").principal.allows(Scope.admin, namespace)
         return _call(engine.summarize, memory_ids, style, namespace, admin)
 

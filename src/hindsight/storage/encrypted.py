@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import builtins
 import json
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
-from hindsight.errors import EncryptionUnavailableError, HindsightError
+from hindsight.errors import EncryptionUnavailableError, HindsightError, ProviderUnavailableError
 from hindsight.field_rules import SEALED_METADATA_KEYS, caller_keys
 from hindsight.model import MemoryRecord
 from hindsight.read_model import HistoryEntry
@@ -29,7 +30,48 @@ from hindsight.security.crypto import PREFIX, MemoryCipher
 from hindsight.security.key_check import claim_key
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 
+T = TypeVar("T")
 LOCKED = "[encrypted: set HINDSIGHT_ENCRYPTION_KEY to read]"
+#: a private memory the configured key does not open (sealed under another key: a server kept writing with the old
+#: key while `rotate-key` ran, a restored or migrated row; or tampered). Attack round 45: every search, list, export
+#: and write of its namespace failed with a bare "could not be decrypted" that named nothing, retryable, and the
+#: memory could not even be hard-deleted (the delete read it first)
+UNOPENED = ("private memory '{id}' (namespace '{ns}') could not be decrypted with this key (sealed under another "
+            "key, or tampered): start with the key that sealed it (`hindsight rotate-key` re-seals a store left under "
+            "two keys), or erase it with `hindsight delete {id} --namespace {ns} --yes` (or memory_delete); nothing "
+            "was read or written")
+#: the memory a hard delete is erasing (`erasing`): the one record that reads as the placeholder where the key does
+#: not open it, so it can be erased; any other memory the key does not open still stops the call
+_ERASING: ContextVar[str | None] = ContextVar("hindsight_erasing", default=None)
+
+
+def unopened(memory_id: str, namespace: str) -> EncryptionUnavailableError:
+    """The refusal for a private memory the key does not open; it carries `memory_id` and `namespace`, so a read by id
+    from another namespace answers `not_found` instead (engine_read.py: its existence does not leak)."""
+    error = EncryptionUnavailableError(UNOPENED.format(id=memory_id, ns=namespace))
+    error.memory_id, error.namespace = memory_id, namespace  # type: ignore[attr-defined]
+    return error
+
+
+def elsewhere_absent(read: Callable[[], T], namespace: str) -> T | None:
+    """`read()` (a read by id), or None where it stopped on a private memory the key does not open that lives in
+    another namespace than `namespace`: the caller then answers `not_found`, as for any memory of another namespace."""
+    try:
+        return read()
+    except EncryptionUnavailableError as exc:
+        if getattr(exc, "namespace", namespace) != namespace:
+            return None
+        raise
+
+
+@contextmanager
+def erasing(memory_id: str) -> Iterator[None]:
+    """Inside the block the memory `memory_id` opens as the placeholder when the key does not open it."""
+    token = _ERASING.set(memory_id)
+    try:
+        yield
+    finally:
+        _ERASING.reset(token)
 
 
 class EncryptedStore(MemoryStore):
@@ -104,6 +146,19 @@ class EncryptedStore(MemoryStore):
     def _open(self, record: MemoryRecord) -> MemoryRecord:
         if not record.encrypted:
             return record
+        try:
+            return self._opened(record)
+        except ProviderUnavailableError as exc:
+            if isinstance(exc, EncryptionUnavailableError):
+                raise
+            if _ERASING.get() == record.id:  # a hard delete of it: what it held is not needed to erase it
+                kept = {k: v for k, v in record.metadata.items()
+                        if k not in SEALED_METADATA_KEYS and k not in caller_keys(record.metadata)}
+                return record.model_copy(update={"content": LOCKED, "context": LOCKED if record.context else "",
+                                                 "status_reason": "", "metadata": kept})
+            raise unopened(record.id, record.namespace) from exc
+
+    def _opened(self, record: MemoryRecord) -> MemoryRecord:
         metadata = dict(record.metadata)
         for key in SEALED_METADATA_KEYS:
             if key in metadata:
@@ -202,9 +257,18 @@ class EncryptedStore(MemoryStore):
     def history(self, memory_id: str) -> builtins.list[HistoryEntry]:
         """A private memory's snapshots opened like the record itself (they stay sealed at rest, in backups and
         through `all_history`); without a key they read as the placeholder."""
-        return [e.model_copy(update={"before": self._open_snapshot(memory_id, e.before),
-                                     "after": self._open_snapshot(memory_id, e.after),
-                                     "note": self.open_text(e.note, memory_id)}) for e in self.inner.history(memory_id)]
+        entries = self.inner.history(memory_id)
+        try:
+            return [e.model_copy(update={"before": self._open_snapshot(memory_id, e.before),
+                                         "after": self._open_snapshot(memory_id, e.after),
+                                         "note": self.open_text(e.note, memory_id)}) for e in entries]
+        except ProviderUnavailableError as exc:
+            if isinstance(exc, EncryptionUnavailableError):
+                raise
+            if _ERASING.get() == memory_id:  # a hard delete reads who wrote it, never what it held
+                return entries
+            last = next((e.after or e.before for e in reversed(entries) if (e.after or e.before)), None) or {}
+            raise unopened(memory_id, str(last.get("namespace", ""))) from exc
 
     def _open_snapshot(self, memory_id: str, snapshot: dict[str, Any] | None) -> dict[str, Any] | None:
         if not snapshot or not snapshot.get("encrypted"):

@@ -7,11 +7,14 @@ callers can name these types without the pipeline's machinery; `write.pipeline` 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 
 from hindsight.model import MemoryRecord, Status
+
+if TYPE_CHECKING:
+    from hindsight.safety.redact import RedactionResult
 
 WriteAction = Literal["created", "duplicate", "quarantined", "superseded", "supplemented"]
 
@@ -59,9 +62,11 @@ class Screener(Protocol):
 
 
 class Redactor(Protocol):
-    """Replaces secrets and personal data; returns the new text and the kinds found."""
+    """Replaces secrets and personal data; returns the new text, its findings (each value's kind and span in the
+    text given) and the kinds found (`hindsight.safety.redact.redact` satisfies it). The write path reads a text
+    once and hands the findings down (`write/redaction.py`)."""
 
-    def __call__(self, text: str) -> tuple[str, list[str]]: ...
+    def __call__(self, text: str) -> RedactionResult: ...
 
 
 @dataclass(frozen=True)

@@ -310,11 +310,11 @@ def same_amount(a: Amount, b: Amount) -> bool:
 def normalised(text: str) -> str:
     """`text` NFKC-normalised with its numbers read; a text meets many pairs, so the reading is kept, keyed by the
     number reading's switch too (write cost round 40)."""
-    return _normalised(text, number_reading.SAID_FORMS)
+    return _normalised(text, number_reading.reading_key())
 
 
 @lru_cache(maxsize=8192)
-def _normalised(text: str, said_forms: bool) -> str:  # noqa: ARG001  (`said_forms` keys the switch read inside)
+def _normalised(text: str, said_forms: tuple[bool, bool]) -> str:  # noqa: ARG001  (keys the switches read inside)
     return read_numbers(unicodedata.normalize("NFKC", text))
 
 

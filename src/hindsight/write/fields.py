@@ -5,8 +5,12 @@ and returned verbatim)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from hindsight.write.redaction import redacted
+
+if TYPE_CHECKING:
+    from hindsight.write.contracts import Redactor
 
 _MEMORY_ID = re.compile(r"mem_([0-9a-f]{32})")
 
@@ -37,7 +41,7 @@ def strings_in(value: Any) -> list[str]:
     return []
 
 
-def redact_value(value: Any, redactor: Callable[[str], tuple[str, list[str]]]) -> tuple[Any, list[str]]:
+def redact_value(value: Any, redactor: Redactor) -> tuple[Any, list[str]]:
     """The JSON value with every string (keys included) redacted, and the kinds found; a memory id is no text."""
     found: list[str] = []
 
@@ -45,9 +49,9 @@ def redact_value(value: Any, redactor: Callable[[str], tuple[str, list[str]]]) -
         if isinstance(item, str) and is_memory_id(item):
             return item
         if isinstance(item, str):
-            text, kinds = redactor(item)
-            found.extend(kinds)
-            return text
+            read = redacted(redactor, item)
+            found.extend(read.kinds)
+            return read.text
         if isinstance(item, dict):
             return {walk(k): walk(v) for k, v in item.items()}
         if isinstance(item, list):

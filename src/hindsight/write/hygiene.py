@@ -351,7 +351,10 @@ def deprecate(store: MemoryStore, old_id: str, new_id: str, reason: str, actor: 
         "updated_at": now,
         "metadata": metadata,
     })
+    # the retired memory's own history names its successor first: the write's reason reads "supersedes <this id>"
+    # from the new memory's side, which told an agent reading this history nothing about the newer one (ux round 45)
+    note = reason if new_id in reason else f"superseded by {new_id}: {reason.removeprefix(f'supersedes {old_id}: ')}"
     store.replace(MemoryRecord.model_validate(deprecated.model_dump()), None, actor=actor,
-                  action="deprecate", note=reason[:500])
+                  action="deprecate", note=note[:500])
     store.add_edge(Edge(new_id, old_id, "supersedes", created_at=now))
     return True

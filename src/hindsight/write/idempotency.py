@@ -39,7 +39,7 @@ from hindsight.model import Status
 from hindsight.storage.base import MemoryStore
 from hindsight.write.fields import redact_value
 from hindsight.write.labels import session_label
-from hindsight.write.pipeline import WriteOutcome
+from hindsight.write.pipeline import Redactor, WriteOutcome
 
 MAX_KEY_CHARS = 200
 #: the result a claimed key holds while its request is being written (never returned: its request writes)
@@ -83,7 +83,7 @@ class Fingerprint:
         return recorded in (self.digest, self.legacy) if self.legacy else recorded == self.digest
 
 
-def fingerprint_of(request: object, redactor: Callable[[str], tuple[str, list[str]]] | None) -> Fingerprint:
+def fingerprint_of(request: object, redactor: Redactor | None) -> Fingerprint:
     """The fingerprint of a request: every string redacted, then hashed (see the module docstring)."""
     if isinstance(request, Fingerprint):
         return request

@@ -37,6 +37,7 @@ from hindsight.security.crypto import PREFIX
 from hindsight.storage.base import MemoryStore
 from hindsight.storage.encrypted import LOCKED
 from hindsight.write.pipeline import Restore, WriteOutcome, WritePipeline
+from hindsight.write.redaction import redacted, scope
 
 #: metadata key that records which exported line a memory came from (set by the importer only).
 IMPORT_KEY = "imported_from"
@@ -150,7 +151,13 @@ def run_import(writer: WritePipeline, store: MemoryStore, lines: list[ImportLine
     """Write the lines not imported yet, CHUNK at a time; each line is one insert with its final status.
 
     A line's `status_reason` is caller text search shows to readers: redacted and screened like content before
-    anything is written (a flagged one aborts the import, naming the line)."""
+    anything is written (a flagged one aborts the import, naming the line). A content key's reading of the content
+    is the write's (one `write.redaction.scope` for the import)."""
+    with scope():
+        return _run_import(writer, store, lines, actor)
+
+
+def _run_import(writer: WritePipeline, store: MemoryStore, lines: list[ImportLine], actor: str) -> ImportReport:
     for line in lines:
         try:
             reason = writer.clean_note(line.restore.reason, "status_reason") if line.restore.status != Status.active else ""
@@ -158,7 +165,7 @@ def run_import(writer: WritePipeline, store: MemoryStore, lines: list[ImportLine
             raise InvalidInputError(f"line {line.number}: {exc}; nothing was imported") from exc
         line.restore = replace(line.restore, reason=reason)
         if line.by_content and writer.redactor is not None:  # the key holds no hash of what redaction removes
-            line.key = content_key(line.item.namespace, writer.redactor(line.item.content)[0])
+            line.key = content_key(line.item.namespace, redacted(writer.redactor, line.item.content).text)
             line.restore = replace(line.restore, metadata={**line.restore.metadata, IMPORT_KEY: line.key})
     namespaces = {line.item.namespace for line in lines}
     done = {(record.namespace, str(record.metadata.get(IMPORT_KEY)))

@@ -17,7 +17,7 @@ it keys, so its id cannot be reused while the memo lives.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
@@ -27,17 +27,23 @@ _ACTIVE: ContextVar[dict[Hashable, tuple[Any, Any]] | None] = ContextVar("hindsi
 
 
 @contextmanager
-def scope() -> Iterator[None]:
-    """Keep readings until the block ends; inside an open scope (a write around its `classify` calls) the outer
-    one serves, and ends with it."""
-    if _ACTIVE.get() is not None:
+def scope_of(memo: ContextVar[dict[Any, Any] | None]) -> Iterator[None]:
+    """A memo's scope: an empty dict in `memo` until the block ends; inside an open one the outer one serves, and
+    ends with it (also `write/redaction.py`'s)."""
+    if memo.get() is not None:
         yield
         return
-    token = _ACTIVE.set({})
+    token = memo.set({})
     try:
         yield
     finally:
-        _ACTIVE.reset(token)
+        memo.reset(token)
+
+
+def scope() -> AbstractContextManager[None]:
+    """Keep readings until the block ends; inside an open scope (a write around its `classify` calls) the outer
+    one serves, and ends with it."""
+    return scope_of(_ACTIVE)
 
 
 def active() -> bool:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from hindsight.errors import BudgetExceededError
 from hindsight.field_rules import RESERVED_METADATA_KEYS, SESSION_CONTEXT_KEY
 from hindsight.model import DEFAULT_CREDIBILITY, MemoryInput, MemoryRecord, MemoryType, Status
 from hindsight.storage.base import MemoryStore, Scope
-from hindsight.write import pair_memo, value_digests
+from hindsight.write import pair_memo, redaction, value_digests
 from hindsight.write.batch_vectors import COMPOSE_OWN_WEIGHT as COMPOSE_OWN_WEIGHT  # re-exported
 from hindsight.write.batch_vectors import compose, embed_apart, embed_one_pass
 from hindsight.write.batch_vectors import length_weight as _length_weight  # noqa: F401  (tests import it here)
@@ -47,6 +47,9 @@ from hindsight.write.fields import redact_value
 from hindsight.write.labels import session_label
 from hindsight.write.screening import clean_note, screen_fields
 from hindsight.write.stale import check_current, with_reads_of
+
+if TYPE_CHECKING:
+    from hindsight.safety.redact import Finding
 
 #: metadata key set on memories that read like a (loosening) directive about permissions or safety.
 DIRECTIVE_KEY = "safety_directive"
@@ -100,7 +103,7 @@ class WritePipeline:
             return ""
         kept = set(self.payload_reader(redacted))
         lost = [p for p in self.payload_reader(raw) if p not in kept]
-        return "\n".join(self.redactor(p)[0] if self.redactor else p for p in lost)
+        return "\n".join(redaction.redacted(self.redactor, p).text if self.redactor else p for p in lost)
 
     def clean_note(self, text: str, field: str) -> str:
         """A caller's note (a reason, a review note) redacted and screened like content (write/screening.py)."""
@@ -118,12 +121,15 @@ class WritePipeline:
         `screen=False`: the caller screens later with the document vector (`_screen_with`).
         """
         content, context, tags, metadata, found = item.content, item.context, item.tags, dict(item.metadata), []
+        spans: list[Finding] = []  # the content's findings, read once: the value digests' spans
         if self.redactor:
-            content, found_content = self.redactor(item.content)
-            context, found_context = self.redactor(item.context) if item.context else ("", [])
+            read = redaction.redacted(self.redactor, item.content)
+            content, spans = read.text, read.findings
+            around = redaction.redacted(self.redactor, item.context) if item.context else None
+            context, found_context = (around.text, around.kinds) if around else ("", [])
             tags, found_tags = redact_value(item.tags, self.redactor)
             metadata, found_metadata = redact_value(dict(item.metadata), self.redactor)
-            found = sorted(set(found_content + found_context + found_tags + found_metadata))
+            found = sorted(set(read.kinds + found_context + found_tags + found_metadata))
         labels = [x for x in (item.session_id, item.source_task_id) if x]  # caller strings search returns too
         decoded = self._lost_payloads(item.content, content) if screen else ""
         verdict = self.screen(content, context, tags, metadata, labels=labels, decoded=decoded) if screen else None
@@ -150,7 +156,7 @@ class WritePipeline:
             encrypted=item.private,
             metadata=metadata,
             # keyed digests of the content's redacted values, for hygiene (a private memory keeps none)
-            value_digests=None if item.private else value_digests.compute(self.store, item.content, content),
+            value_digests=None if item.private else value_digests.compute(self.store, item.content, spans),
         )
         return record, verdict, found
 
@@ -163,8 +169,14 @@ class WritePipeline:
         memory lands whole in one insert (a forgotten one is never active, not even for a moment).
         `ids` (idempotent writes): per item, the id the new memory must take.
         `once` (import, with `ids`): an item whose id the namespace already holds is not written again; its outcome
-        is `duplicate` naming that id (see `_persist`).
+        is `duplicate` naming that id (see `_persist`). Each caller text is redacted once for the call (the blobs
+        redaction removed are read again after screening: `write/redaction.py`).
         """
+        with redaction.scope():
+            return self._write_many(items, actor, restore, ids, once)
+
+    def _write_many(self, items: Sequence[MemoryInput], actor: str, restore: Sequence[Restore | None] | None,
+                    ids: Sequence[str | None] | None, once: bool) -> list[WriteOutcome]:
         started = time.monotonic()
         reuse = self._reuses_document_embedding()
         prepared = [self.build_record(item, actor, screen=not reuse) for item in items]
@@ -346,7 +358,12 @@ class WritePipeline:
             self.hygiene.apply(record, decision, actor, vector)
             return WriteOutcome(decision.duplicate_of, "duplicate", Status.active, decision.reason, redactions=found,
                                 supersedes=list(decision.supersedes))
-        self.store.insert(record, vector, actor=actor, note="redacted: " + ", ".join(found) if found else "")
+        # the new memory's own history says what it retired or linked (ux round 45: its `create` said nothing, so
+        # memory_history on the current fact could not answer "what did this replace"); ids only, never their words
+        parts = (["redacted: " + ", ".join(found)] if found else []) + [
+            f"{verb} {', '.join(ids)}" for verb, ids in (("supersedes", decision.supersedes),
+                                                         ("supplements", decision.supplements)) if ids]
+        self.store.insert(record, vector, actor=actor, note="; ".join(parts)[:500])
         if self.hygiene is not None and (decision.supersedes or decision.supplements):
             self.hygiene.apply(record, decision, actor)
         action: WriteAction = "superseded" if decision.supersedes else "supplemented" if decision.supplements else "created"

@@ -94,11 +94,11 @@ def _squash(text: str) -> str:
 def _read_lower(text: str) -> str:
     """`text` NFKC-normalised, its numbers read (`normalise_numbers`) and lower-cased: a text meets many pairs, so
     the reading is kept, keyed by the number reading's switch too (write cost round 40)."""
-    return _read_lower_of(text, number_reading.SAID_FORMS)
+    return _read_lower_of(text, number_reading.reading_key())
 
 
 @lru_cache(maxsize=8192)
-def _read_lower_of(text: str, said_forms: bool) -> str:  # noqa: ARG001  (`said_forms` keys the switch read inside)
+def _read_lower_of(text: str, said_forms: tuple[bool, bool]) -> str:  # noqa: ARG001  (keys the switches read inside)
     return normalise_numbers(unicodedata.normalize("NFKC", text)).lower()
 
 

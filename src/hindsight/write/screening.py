@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hindsight.errors import InvalidInputError
 from hindsight.safety.withhold import unscored
 from hindsight.write.fields import is_memory_id, redact_value, strings_in
+from hindsight.write.redaction import redacted
 from hindsight.write.text_rules import check_text
+
+if TYPE_CHECKING:
+    from hindsight.write.contracts import Redactor
 
 #: tags and metadata strings screened one by one; any beyond are screened together (bounds the cost)
 MAX_FIELD_SCREENS = 32
@@ -61,13 +65,13 @@ def screen_fields(screener: Callable[[str], Verdict], tags: Sequence[str], metad
 
 
 def clean_note(text: str, field: str, screener: Callable[[str], Verdict] | None,
-               redactor: Callable[[str], tuple[str, list[str]]] | None) -> str:
+               redactor: Redactor | None) -> str:
     """A caller's note as it may be stored: checked, redacted, screened (raises InvalidInputError when flagged)."""
     if not text:
         return text
     check_text(text, field)
     if redactor is not None:
-        text, _ = redactor(text)
+        text = redacted(redactor, text).text
     if screener is not None:
         verdict = screener(text)
         if verdict.suspicious:
@@ -78,7 +82,7 @@ def clean_note(text: str, field: str, screener: Callable[[str], Verdict] | None,
     return text
 
 
-def redact_payload(payload: dict[str, Any], redactor: Callable[[str], tuple[str, list[str]]] | None) -> dict[str, Any]:
+def redact_payload(payload: dict[str, Any], redactor: Redactor | None) -> dict[str, Any]:
     """A proposal's payload with every caller string redacted (a rejected proposal is kept, so secrets must not be)."""
     if redactor is None:
         return payload
@@ -95,12 +99,12 @@ def redact_payload(payload: dict[str, Any], redactor: Callable[[str], tuple[str,
 WITHHELD_TURN = "[withheld: quarantined by the write guard ({reason})]"
 
 
-def guarded_turn(screener: Callable[[str], Verdict] | None, redactor: Callable[[str], tuple[str, list[str]]] | None,
+def guarded_turn(screener: Callable[[str], Verdict] | None, redactor: Redactor | None,
                  content: str) -> str:
     """A working-memory turn as it may be held: redacted, and withheld when the guard flags it. Turns are read back
     verbatim by every reader of the namespace (memory_working_get), so they meet the content's rules."""
     if redactor is not None:
-        content, _ = redactor(content)
+        content = redacted(redactor, content).text
     if screener is not None:
         verdict = screener(content)
         if verdict.suspicious:

@@ -3,8 +3,10 @@
 Redaction runs before hygiene, so two notes whose only difference is a redacted value ("安全科值班电话0472-5318800" /
 "...0472-5318866") become the same text, and one value written two ways ("0472-5318800" / "(0472) 531 8800") is
 two placeholders the judge cannot compare. At redaction time each redacted value of a *contact or identifier* kind
-(`KINDS`) is read in a canonical form (`canonical`: a phone's national digits with the country prefix and trunk 0
-folded, an email lower-cased, a card / account / ID's letters and digits) and kept only as an HMAC-SHA-256 under a
+(`KINDS`; read from the write path's own findings, kind and span in the text as sent, handed down by
+`WritePipeline.build_record`, so the text is redacted once: round 45) is read in a canonical form (`canonical`: a
+phone's national digits with the country prefix and trunk 0 folded, an email lower-cased, a card / account / ID's
+letters and digits) and kept only as an HMAC-SHA-256 under a
 per-store random key (`kept_secret("value_secret")`, the meta table's secrets: created once, copied by
 `hindsight migrate` and backups like the session-label key), truncated to `DIGEST_CHARS` hex characters. The
 plaintext is never stored. The digests ride on `MemoryRecord.value_digests`, a field pydantic never serialises
@@ -28,11 +30,14 @@ import hashlib
 import hmac
 import re
 import unicodedata
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from hindsight.safety.redact import redact
 from hindsight.write.conflict import Verdict
 from hindsight.write.supersede import change_signalled
+
+if TYPE_CHECKING:
+    from hindsight.safety.redact import Finding
 
 #: whether the write path keeps digests and hygiene reads them. On since blind round 39 (with `KINDS_APART`): round 43
 #: held out over the released sets' rows redaction touches read restatements +31, changes +14, distinct +1, wrong
@@ -93,18 +98,16 @@ def key_id(secret: bytes) -> str:
     return _mac(secret, "hindsight value digest key id")[:8]
 
 
-def compute(store: Any, raw: str, redacted: str) -> dict[str, Any] | None:
-    """The digests of the values redaction removed from `raw` (stored as `redacted`), or None: nothing of a
-    compared kind, no per-store secret (a test double), or a redaction that does not reproduce `redacted`."""
-    if not ON or raw == redacted:
+def compute(store: Any, raw: str, findings: Sequence[Finding]) -> dict[str, Any] | None:
+    """The digests of the values redaction removed from `raw`, read from the write path's own findings (each
+    value's kind and span in `raw`: the one reading of the text, round 45), or None: nothing of a compared kind,
+    or no per-store secret (a test double)."""
+    if not ON or not findings:
         return None
     keep = getattr(store, "kept_secret", None)
     if keep is None:
         return None
-    result = redact(raw)
-    if result.text != redacted:
-        return None
-    found = [(f.kind, canonical(f.kind, raw[f.start:f.end])) for f in result.findings if f.kind in KINDS]
+    found = [(f.kind, canonical(f.kind, raw[f.start:f.end])) for f in findings if f.kind in KINDS]
     found = [(kind, value) for kind, value in found if value]
     if not found:
         return None
