@@ -57,16 +57,23 @@ def _engine() -> tuple[Any, Any]:
 
 
 def run(mode: str, src: Path, out: Path, full: str | None = None) -> None:
-    import hygiene_funnel as hf
-
     import hindsight.write.value_digests as vd
 
     vd.ON = mode != "off"
     vd.KINDS_APART = mode in ("on2", "on3")  # post hoc variants (in sample): other kinds apart; + a change always
     vd.CHANGE_ALWAYS = mode == "on3"
-    eng, emb = _engine()
     wanted = {full: list(range(len(_rows(full))))} if full else json.loads(src.read_text(encoding="utf-8"))
     report: dict[str, Any] = {}
+    run_rows(wanted, report)
+    out.write_text(json.dumps(report, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+
+
+def run_rows(wanted: dict[str, list[int]], report: dict[str, Any]) -> None:
+    """Store the wanted rows of each set through a fresh engine (`hygiene_funnel.run_round`) and put each set's decided
+    rows (pair, label, outcome, others kept, the judge's final verdict) into `report`."""
+    import hygiene_funnel as hf
+
+    eng, emb = _engine()
     for rnd, idx in wanted.items():
         if not idx:
             continue
@@ -74,7 +81,6 @@ def run(mode: str, src: Path, out: Path, full: str | None = None) -> None:
         report[rnd] = [{"pair": d["pair"], "label": d["label"], "lang": d["lang"], "actual": d["actual"],
                         "others_ok": d["others_ok"], "final": d["final"]} for d in entry["decided"]]
         print(rnd, len(idx), dict(Counter(f"{d['label']}->{d['actual']}" for d in report[rnd])), flush=True)
-    out.write_text(json.dumps(report, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
 
 
 def _cells(decided: list[dict[str, Any]]) -> dict[str, int]:

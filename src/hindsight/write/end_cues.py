@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from hindsight.write.analysis import units
+from hindsight.write.cue_bounds import en_cues, zh_switch_negation
 from hindsight.write.endings import ends_anew
 from hindsight.write.value_canon import canonical_values
 
@@ -32,7 +33,7 @@ _CALLED_OFF = re.compile(CALLED_OFF_EN + "|" + CALLED_OFF_ZH)
 #: A condition before a cue of `CALLED_OFF_*` in its clause: "unless the crusts are off", "when ... his SIM is off".
 _CONDITION = re.compile(r"\b(?:unless|if|when|whenever|once|until)\b|的话|如果|要是")
 #: Cues that the old state ended (removal, shutdown, stepping down): evidence on their own.
-_END_EN = re.compile(
+_END_EN = en_cues(
     r"\b(was|were|has been|have been|got|is|are) (removed|deleted|dropped|disabled|retired|decommissioned|"
     r"shut down|turned off|sunset|deprecated|cancell?ed|closed|taken down)\b"
     r"|\b(no longer|not any ?more|stepped down|quit|gave up|retired|(?:is|are|'s|'re|was|were) done with)\b"
@@ -44,10 +45,10 @@ _END_ZH = re.compile(r"(不再|别再|下线|停用|关闭|关掉|禁用|废弃|
 #: "the pollinator garden is cancelled", 周例会取消了 (round 28). `ended_here` reads what such a cue is said of as it
 #: reads the ending family's. Not closed / 关闭 (a schedule: "is closed Mondays", 11 点以后关闭), nor removed / deleted /
 #: disabled (a condition: "unless the crusts are removed"): measured through the engine, each retired another memory.
-THING_END_EN = re.compile(r"\b(was|were|has been|have been|got|is|are) (cancell?ed|decommissioned)\b|" + CALLED_OFF_EN)
+THING_END_EN = en_cues(r"\b(was|were|has been|have been|got|is|are) (cancell?ed|decommissioned)\b|" + CALLED_OFF_EN)
 THING_END_ZH = re.compile(r"(取消|下线|停用|废弃|弃用)|" + CALLED_OFF_ZH)
 #: Cues of a switch to another value: evidence only together with a new value in the new text.
-_SWITCH_EN = re.compile(
+_SWITCH_EN = en_cues(
     r"\b(these days|nowadays|from now on|handed (?:it )?over|left \w+|joined|switched|relocated|replaced|"
     r"renamed|migrated|moved (?:to|into|over)|now (?:is|are|uses?|runs?|lives?|works?)|is now|are now|"
     r"transferred to|reassigned to|"
@@ -55,13 +56,13 @@ _SWITCH_EN = re.compile(
 )
 _SWITCH_ZH = re.compile(
     r"(改用|改成|改为|跳槽|改到|改在|换成|换了|已迁移|迁移到|迁到|搬到|搬去|移交|交给|接手|加入了|新领导|新上级|新负责人|"
-    r"不是|不用|而不是|改名|更名|推迟|提前到|扩容|缩容|减少到|增加到|提高到|降低到|调成|调到|调整为|升级到|降级到|"
+    r"不是|" + zh_switch_negation() + r"|而不是|改名|更名|推迟|提前到|扩容|缩容|减少到|增加到|提高到|降低到|调成|调到|调整为|升级到|降级到|"
     r"调去|调往|调任|改由|现在由|现由|现在是\w{1,4}在管|搬来)"
 )
 
 #: A value moved to another of its kind: the verb, and the value it moved to right after it (read by `moved_value`);
 #: a plan moved either way ("moved up to", "brought forward to", 挪到, 提前到: round 31d; not 推到, measured).
-_MOVED = re.compile(r"\b(?:slipped|slid|pushed(?: back| out)?|delayed|postponed|moved (?:back|up|forward|out)|"
+_MOVED = en_cues(r"\b(?:slipped|slid|pushed(?: back| out)?|delayed|postponed|moved (?:back|up|forward|out)|"
                     r"brought forward|bumped(?: up)?|raised|lowered|relaxed|tightened|extended|cut) to\b"
                     r"|(?<![递顺])延到|延期到|延后到|推迟到|挪到|提前到|放宽到|收紧到|缩短到|延长到|涨到|降到|"
                     r"升到|砍到|减到")

@@ -93,6 +93,11 @@ DETAIL_KEPT = 0.85
 #: Nouns of each side missing from the other, in a reworded sentence (not one frame with one slot swapped),
 #: are a paraphrase only when the restatement model is this sure.
 SWAP_MERGE_P = 0.6
+#: Hygiene round 45 (issue 10, measured, OFF: docs/benchmarks.md "Hygiene, round 45"): two short statements that share
+#: little beyond their subject (小区不允许养大型犬 / 小区规定遛狗必须牵绳, 周会时长一小时 / 周会我喜欢在周一上午开) kept their
+#: nouns-missing blocker only under `SWAP_MERGE_P`; with this set, a pair whose larger kept share (containment or
+#: coverage) is under it keeps the blocker whatever the restatement model says. None: lifted as before
+SUBJECT_ONLY_SHARE: float | None = None
 DETAIL_UNITS = 2
 #: What of the old text an ending's clause must name to anchor a change (`ended_here`; round 16 of issue 10):
 #: "noun" any content word, "name" a name or a word of the old subject, "off" none.
@@ -224,7 +229,8 @@ def _merge_blocker(a: PairAnalysis, s: Slots | None, old: str, new: str, restate
     if lost_nouns and novel_nouns:
         if _same_frame(s.old_content, s.lost, s.new_content, s.novel):
             return f"one slot of the same sentence filled differently ({_text(s.lost)} / {_text(s.novel)})"
-        if restatement_p is None or restatement_p < SWAP_MERGE_P:
+        if restatement_p is None or restatement_p < SWAP_MERGE_P or (
+                SUBJECT_ONLY_SHARE is not None and max(a.containment, a.coverage) < SUBJECT_ONLY_SHARE):
             return f"words of each side missing from the other ({_text(s.lost)} / {_text(s.novel)})"
     if a.containment >= DETAIL_KEPT and len(s.nouns(s.novel)) >= DETAIL_UNITS:
         return f"adds detail ({_text(s.novel)})"

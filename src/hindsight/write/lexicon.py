@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from hindsight.text.tokenize import EN_STOPWORDS, ZH_STOPWORDS
+from hindsight.write.cue_bounds import en_cues, zh_negation_cues
 from hindsight.write.numbers import ZH_NUM_CHARS, read_numbers, read_zh_clock_parts, zh_digit_string, zh_numeral
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -220,7 +221,7 @@ _VERB_CANON = frozenset({
 
 
 # --------------------------------------------------------------------------- cues
-_STRONG_EN = re.compile(
+_STRONG_EN = en_cues(
     r"\b(no longer|not \w+ any ?more|any ?more|no more|instead of|rather than|switch(?:ed|es|ing)? (?:to|from|over)"
     r"|switched|swapped|moved|migrat(?:ed|es|ing)|moved (?:from|to|out|over|away|into|up)|replac(?:ed|es|ing)"
     r"|changed (?:from|to)|rewr(?:ote|itten)|used to|formerly|previously|stopped|stops|dropped"
@@ -235,14 +236,14 @@ _STRONG_EN = re.compile(
     r"|became|has become|is down to|is up to|come to prefer|came to prefer|(?:prefers?|likes?) \w+(?: \w+)? over|adjusted|revised"
     r"|not \w+ but|correction|actually|resized|relicensed|lifted)\b|[,;] not\b"
 )
-_WEAK_EN = re.compile(
+_WEAK_EN = en_cues(
     r"\b(now|nowadays|these days|lately|recently|from now on|going forward|latest|after|just|only|new|anymore)\b"
 )
 _STRONG_ZH = re.compile(
     r"(不再|别再|跳槽|不是.{0,20}而是|而不是|改成|改为|改用|改到|换成|换为|换用|换了|改了|变成|变为|变了|迁移到|迁到|迁移|迁至|"
-    r"升级到|升级为|升级了|降级|调整为|调整到|调整成|调整了|调到|调成|更新为|更新成|弃用|废弃|取消|停用|停止|不用.{0,10}了|"
-    r"不要.{0,10}了|替换|取代|代替|延长|缩短|提高到|降低到|降到|提到|增加到|减少到|重写|从.{1,20}(?:改|换|迁|转|变|切)|"
-    r"没有.{0,10}了|不.{1,6}了|已经不|关掉了|去掉了|不用|不再用|别用|不要用|"
+    r"升级到|升级为|升级了|降级|调整为|调整到|调整成|调整了|调到|调成|更新为|更新成|弃用|废弃|取消|停用|停止|"
+    + zh_negation_cues() + r"|替换|取代|代替|延长|缩短|提高到|降低到|降到|提到|增加到|减少到|重写|从.{1,20}(?:改|换|迁|转|变|切)|"
+    r"已经不|关掉了|去掉了|不再用|"
     # 状态变化：结束、改期、增减、转移
     r"戒了|戒掉|戒烟|戒酒|戒糖|退了|退出|辞职|离职|停掉|停了|关了|注销|吊销|作废|过期了|到期了|退订|退租|卖掉|卖了|"
     r"改签|改期|推迟|延期|提前到|挪到|挪至|改在|改(?:喝|吃|走|坐|住|去|由|穿|学|玩|听|看|骑|开)|"

@@ -170,3 +170,45 @@ def labelled_apart(old: str, new: str) -> str:
         return ""
     shown = sorted(f"{w} {n}" for w, n in left | right if w in words)
     return f"two numbered things ({' / '.join(shown)})"
+
+
+#: Words that name one episode of a numbered series (hygiene round 45: "Sprint 14 review" / "Sprint 15 review" were
+#: read by `slot_change` as one slot changing on the second note's "now"): a sprint, release, day, round ... of one
+#: series; two of them are two occasions, whatever each says.
+EPISODE_WORDS = frozenset(["sprint", "release", "day", "week", "round", "iteration", "phase", "stage", "session",
+                           "lesson", "episode", "season", "milestone", "cycle", "wave", "batch", "cohort", "leg",
+                           "part", "chapter", "term", "semester", "module", "unit", "workshop", "meetup", "retro",
+                           "retrospective", "standup", "demo", "review", "lecture", "class", "trip", "visit", "run",
+                           "test", "trial", "game", "match", "race", "stop", "series", "line"])
+#: A numbered episode or series in Chinese: 第二天 / 第三轮 / 第二期 (`_MARKED_LABEL` leaves 第N天 out as a period), and
+#: a numbered line or series (一号电解系列 / 二号系列, 2号线): the number and the word it numbers.
+_ZH_EPISODE = re.compile(
+    r"第\s*(?P<n>[\d一二三四五六七八九十百零两]+)\s*(?P<w>天|晚|轮|期|场|站|批|阶段|集|课|讲|次|届|关|局|盘)"
+    r"|(?<![\d一二三四五六七八九十])(?P<m>[\d一二三四五六七八九十]+)\s*号\s*[\u4e00-\u9fff]{0,3}?(?P<v>系列|线|机组|产线|车间|高炉|窑|泊位|机台|工段)"
+)
+
+
+def _episodes(text: str) -> dict[str, set[str]]:
+    """The numbered episodes `text` names: {word: numbers} - a label of `clause_labels` whose word is an
+    `EPISODE_WORDS` word ("Sprint 14 review: ..."), and the Chinese forms of `_ZH_EPISODE`."""
+    out: dict[str, set[str]] = {}
+    for c in clauses(text):
+        for word, number in clause_labels(c):
+            if word in EPISODE_WORDS:
+                out.setdefault(word, set()).add(number)
+    for m in _ZH_EPISODE.finditer(unicodedata.normalize("NFKC", text)):
+        word, number = (m.group("w"), m.group("n")) if m.group("w") else (m.group("v"), m.group("m"))
+        out.setdefault(word, set()).add(_number_text(number))
+    return out
+
+
+def episodes_apart(old: str, new: str) -> str:
+    """Why `old` and `new` tell of two episodes of one numbered series ("" when they do not): each names an episode
+    by the same word and their numbers have none in common - "Sprint 14 review" / "Sprint 15 review", 第一天 / 第二天,
+    一号电解系列 / 二号系列. Two such notes are two entities, not one slot given a new value."""
+    left, right = _episodes(old), _episodes(new)
+    words = sorted(w for w in left.keys() & right.keys() if not left[w] & right[w])
+    if not words:
+        return ""
+    return "two episodes (" + "; ".join(f"{w} {'/'.join(sorted(left[w]))} vs {'/'.join(sorted(right[w]))}"
+                                        for w in words) + ")"

@@ -19,7 +19,8 @@ lookup) and where they retire the older version for good:
 * they share `SLOT_ANCHORS` anchor terms (`currency.anchors`);
 * the new text states a change (`currency.CHANGE_CUE`) with a cue the older one does not use, and does not say
   it adds to what holds (`ADDITIVE`: "she now also signs", 另外, 同时);
-* the older one is not a warning or a dated episode, unless the newer one says that plan moved (`currency.replans`).
+* the older one is not a warning or a dated episode, unless the newer one says that plan moved (`currency.replans`),
+  and the two do not name two episodes of one numbered series (`EPISODES_APART`, round 45).
 
 The thresholds were chosen leave-one-round-out over the released retrieval rounds (docs/benchmarks.md, "Currency,
 round 10").
@@ -84,6 +85,7 @@ from hindsight.retrieval.slot_cues import (
 from hindsight.storage.base import MemoryStore, Scope
 from hindsight.write.analysis import analyse, content_diff
 from hindsight.write.conversions import written_alike
+from hindsight.write.number_labels import episodes_apart
 from hindsight.write.one_slot import single_substitution
 from hindsight.write.renumber import number_replaced
 from hindsight.write.slot_value import replaced_value
@@ -145,6 +147,10 @@ VALUE_MAX_CHARS = 4_000
 #: grows with the store (~2 ms at 10k - 100k) where the tiers grow with the texts, and the lookup stays the last thing
 #: asked (tests/test_slot_change.py); docs/benchmarks.md "Write cost, round 38".
 REFUSALS_FIRST = False
+#: Hygiene round 45: two notes that each name another episode of one numbered series ("Sprint 14 review" / "Sprint 15
+#: review", 第一天 / 第二天, 一号 / 二号系列: `number_labels.episodes_apart`) are two entities, and no tier reads them as
+#: one slot changing. False: read as before
+EPISODES_APART = False
 
 
 def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_other: Callable[[], float]) -> str:
@@ -157,6 +163,8 @@ def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_o
     nearest: list[float] = []
 
     def refused() -> bool:
+        if EPISODES_APART and episodes_apart(old.content, new.content):
+            return True
         if lasting(old.type, old.content) and not replans(old.content, new.content):
             return True
         if not nearest:
