@@ -40,6 +40,7 @@ def test_a_negation_with_le_zai_or_a_time_word_in_its_clause_is_a_change(monkeyp
 def test_the_time_word_of_another_clause_counts_only_with_the_sentence_variant(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "以后写周报简短一点，不用那么详细。"
     monkeypatch.setattr(cue_bounds, "NEGATION_IN_CLAUSE", True)
+    monkeypatch.setattr(cue_bounds, "NEGATION_SENTENCE", False)
     assert re.search(cue_bounds.zh_negation_cues(), text) is None
     monkeypatch.setattr(cue_bounds, "NEGATION_SENTENCE", True)
     assert re.search(cue_bounds.zh_negation_cues(), text)
@@ -132,3 +133,9 @@ def test_a_version_number_ends_no_clause_in_the_sentence_variant(monkeypatch: py
     monkeypatch.setattr(cue_bounds, "NEGATION_SENTENCE", True)
     assert re.search(cue_bounds.zh_negation_cues(), "网关固件不发v3.1了，和v3.2一起出。")
     assert re.search(cue_bounds.zh_negation_cues(), "讲课时我喜欢用白板，不用投影仪。") is None
+
+
+def test_the_shipped_defaults_are_the_setting_blind_r40_read() -> None:
+    # the lead's rule (bench/results/dist45/ship_rule_r40.md) held on blind r40: neg2 + compound + episodes ship on
+    assert cue_bounds.NEGATION_IN_CLAUSE and cue_bounds.NEGATION_SENTENCE and cue_bounds.COMPOUND_APART
+    assert slot_change.EPISODES_APART

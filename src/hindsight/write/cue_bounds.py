@@ -24,13 +24,13 @@ from __future__ import annotations
 import re
 
 #: the negation rule for Chinese negation cues (see the module doc); False: the lexicons as before round 45
-NEGATION_IN_CLAUSE = False
+NEGATION_IN_CLAUSE = True  # on since blind r40 (the lead's rule, bench/results/dist45/ship_rule_r40.md)
 #: v2 of the negation rule (round 45, in sample: written from three held-out changes, r4:165 以后帮我写邮件语气随意一点，不用
 #: 那么正式): the time word may stand anywhere before the negation in its sentence, not only in its clause; and a '.' or
 #: ':' between letters or digits ends no clause (r39's store: IP300固件不发v2.3了)
-NEGATION_SENTENCE = False
+NEGATION_SENTENCE = True
 #: English cues never match inside a hyphenated compound (see the module doc); False: `\\b` alone, as before
-COMPOUND_APART = False
+COMPOUND_APART = True
 
 #: what ends a clause for the negation rule
 _BREAK = "，。；！？,.;!?\n：:"

@@ -150,7 +150,7 @@ REFUSALS_FIRST = False
 #: Hygiene round 45: two notes that each name another episode of one numbered series ("Sprint 14 review" / "Sprint 15
 #: review", 第一天 / 第二天, 一号 / 二号系列: `number_labels.episodes_apart`) are two entities, and no tier reads them as
 #: one slot changing. False: read as before
-EPISODES_APART = False
+EPISODES_APART = True  # on since blind r40 (bench/results/dist45/ship_rule_r40.md)
 
 
 def overrides(old: MemoryRecord, new: MemoryRecord, cosine: float, old_nearest_other: Callable[[], float]) -> str:
