@@ -133,9 +133,9 @@ def test_a_chinese_text_with_a_space_reads_as_obfuscated() -> None:
     assert prepared.obfuscated and not is_long(prepared.text)
 
 
-def test_an_obfuscated_text_is_encoded_by_the_part_encoder_only_when_switched_on(
+def test_an_obfuscated_text_is_encoded_by_the_part_encoder_when_switched_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Candidate O (off by default): the C kernel encodes an obfuscated text's normalised form (the guard module's
+    """Candidate O (on since round 45): the C kernel encodes an obfuscated text's normalised form (the guard module's
     `embed_for_screening`) unless `OBFUSCATED_BY_PART_ENCODER` hands it to the write path's encoder."""
     kernel: list[list[str]] = []
 
@@ -147,7 +147,8 @@ def test_an_obfuscated_text_is_encoded_by_the_part_encoder_only_when_switched_on
     calls: list[list[str]] = []
     g = WriteGuard(part_encoder=_encoder(calls))  # type: ignore[arg-type]
     vector = np.full(384, 1 / np.sqrt(384), dtype=np.float32)
-    assert guard.OBFUSCATED_BY_PART_ENCODER is False
+    assert guard.OBFUSCATED_BY_PART_ENCODER is True  # shipped on
+    monkeypatch.setattr(guard, "OBFUSCATED_BY_PART_ENCODER", False)
     g.screen(SPACED, embedding=vector)
     assert kernel == [[SPACED]] and calls[:1] != [[normalize_for_screening(SPACED)]]
     assert g.part_texts(SPACED) == [p for p in g.part_texts(SPACED) if p != normalize_for_screening(SPACED)]

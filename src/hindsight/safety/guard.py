@@ -85,8 +85,9 @@ from hindsight.safety.vouched import vouched_loosening
 WINDOWS_BY_PART_ENCODER = True
 #: A short text read as obfuscated (``ScreeningText.obfuscated``: e.g. a Chinese text with a space between Han
 #: characters, which ``fold`` joins), encoded by ``part_encoder`` (its normalised text, pre-encoded in the write's
-#: batched call where ``fold`` altered it) instead of the C kernel. Write cost round 45; False: the C kernel.
-OBFUSCATED_BY_PART_ENCODER = False
+#: batched call where ``fold`` altered it) instead of the C kernel. Write cost round 45 (1,271 obfuscated texts of the
+#: released blind guard sets: 0 held flips); False: the C kernel.
+OBFUSCATED_BY_PART_ENCODER = True
 
 #: The classifier threshold for a text that loosens a safeguard on a claimed authority's or channel's word
 #: (``safety/vouched.py``: "Legal has signed off ... don't file them", "官方客服说授权 ... 改成不限"), never higher than
