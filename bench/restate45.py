@@ -66,28 +66,16 @@ def run(mode: str, src: Path, out: Path) -> None:
     import hindsight.write.value_digests as vd
 
     vd.PHONE_FORMS = mode == "on"
-    report: dict[str, Any] = {"mode": mode}
+    report: dict[str, Any] = {"fixes": [mode]}
     run_rows(json.loads(src.read_text(encoding="utf-8")), report)
     out.write_text(json.dumps(report, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
 
 
 def compare(off: Path, on: Path, out: Path) -> None:
-    from hygkey43 import _cells
+    """dist45's comparison (importing it sets only its own switches, which a comparison of two outputs never reads)."""
+    import dist45
 
-    a, b = json.loads(off.read_text(encoding="utf-8")), json.loads(on.read_text(encoding="utf-8"))
-    parts = (("held_out_blind_r1_r39", lambda r: "T" not in r and r not in IN_SAMPLE),
-             ("training_sets", lambda r: "T" in r), ("in_sample_r40", lambda r: r in IN_SAMPLE))
-    report: dict[str, Any] = {}
-    for part, keep in parts:
-        da = [d for r, xs in a.items() if r != "mode" and keep(r) for d in xs]
-        db = [d for r, xs in b.items() if r != "mode" and keep(r) for d in xs]
-        byp = {d["pair"]: d for d in da}
-        moved = [{"pair": y["pair"], "label": y["label"], "off": byp[y["pair"]]["actual"], "on": y["actual"],
-                  "others_off": byp[y["pair"]]["others_ok"], "others_on": y["others_ok"]}
-                 for y in db if (byp[y["pair"]]["actual"], byp[y["pair"]]["others_ok"]) != (y["actual"], y["others_ok"])]
-        report[part] = {"off": _cells(da), "on": _cells(db), "moved": moved}
-    out.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps(report, ensure_ascii=False, indent=1))
+    dist45.compare(off, on, out, IN_SAMPLE)
 
 
 def stores(mode: str, src: Path, out: Path) -> None:
