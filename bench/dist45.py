@@ -171,12 +171,14 @@ def stores(out: Path, only: str = "") -> None:
         out.write_text(json.dumps(report, ensure_ascii=False) + "\n", encoding="utf-8")  # after each round
 
 
-def compare(off: Path, on: Path, out: Path) -> None:
+def compare(off: Path, on: Path, out: Path, in_sample: tuple[str, ...] = IN_SAMPLE) -> None:
+    """Off / on cells of the rows both runs decided, held out, training sets and `in_sample` apart (restate45 reads
+    its runs here too, with r40 in sample)."""
     from hygkey43 import _cells  # the confusion cells of decided rows, as hygkey43 counts them
 
     a, b = json.loads(off.read_text(encoding="utf-8")), json.loads(on.read_text(encoding="utf-8"))
-    parts = (("held_out_blind", lambda r: "T" not in r and r not in IN_SAMPLE),
-             ("training_sets", lambda r: "T" in r), ("in_sample_r38_r39", lambda r: r in IN_SAMPLE))
+    parts = (("held_out_blind", lambda r: "T" not in r and r not in in_sample),
+             ("training_sets", lambda r: "T" in r), ("in_sample_" + "_".join(in_sample), lambda r: r in in_sample))
     report: dict[str, Any] = {}
     for part, keep in parts:
         db = [d for r, xs in b.items() if r != "fixes" and keep(r) for d in xs]

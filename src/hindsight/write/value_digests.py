@@ -50,6 +50,12 @@ ON = True
 KINDS_APART = True
 #: post hoc (round 43, in sample only): a changed value turns a merge into a change without a cue or the same words
 CHANGE_ALWAYS = False
+#: round 45d (blind r40's restatements): a phone's Chinese digit characters read as digits (一三八七七八一二二九零 is
+#: 13877812290) and an area code said just before the number (区号0472，号码5561234) put
+#: in front of it, so one number written two ways gives one digest. False: the form before round 45d, bit for bit.
+#: On: its rule (bench/results/restate45/ship_rule.md, declared first) held - held out (blind r1 - r39, the 8 reached
+#: rows through the engine) restatements merged 4 -> 7 of 8, nothing else moved; no retrieval store reached
+PHONE_FORMS = True
 #: hex characters kept of each HMAC (64 bits: no two values of one store meet by chance; see docs/security.md)
 DIGEST_CHARS = 16
 #: the kinds whose values are compared: contacts and identifiers. Secrets (passwords, keys, codes) are left out:
@@ -63,6 +69,10 @@ _SECRET_NAME = "value_secret"
 #: how the judge names a merge blocker (another person or subject, a name on one side, a clause added: the digest
 #: says the value is one, not that the holder or the rest of the fact is; `both_ways.BLOCKED` reads the same words)
 BLOCKED = "not a restatement: "
+_ZH_DIGITS = str.maketrans("〇零一二三四五六七八九幺", "001234567891")
+#: an area code said just before a number: 区号0472，号码 / 区号：0472 电话 (the code's digits, group 1; EN "area code"
+#: is left out: redaction does not find the number said after it as a phone)
+_AREA = re.compile(r"区号\s*[:：]?\s*\(?(0?\d{2,4})\)?\s*[,，、;；]?\s*(?:号码|电话|座机)?\s*[:：]?\s*$")
 _SPACE = re.compile(r"[\s\-./()（）\u2010-\u2015\u30fc\uff0d]+")
 
 
@@ -77,6 +87,8 @@ def canonical(kind: str, value: str) -> str:
 
 
 def _phone(value: str) -> str:
+    if PHONE_FORMS:
+        value = value.translate(_ZH_DIGITS)
     digits = "".join(ch for ch in value if ch.isdigit())
     international = value.startswith("+") or digits.startswith("00")
     if digits.startswith("00"):
@@ -87,6 +99,22 @@ def _phone(value: str) -> str:
     elif re.match(r"1[\s\-.(]", value) and len(digits) == 11:  # "1-415-555-0190": the NANP prefix written apart
         digits = digits[1:]
     return digits[1:] if digits.startswith("0") else digits  # the trunk 0 of a national form
+
+
+def _with_area(raw: str, start: int, end: int) -> str:
+    """A phone's text as compared: with `PHONE_FORMS`, an area code said just before it is put in front of a number
+    that does not already begin with it (区号0472，号码5561234 -> 0472 5561234)."""
+    value = raw[start:end]
+    if not PHONE_FORMS:
+        return value
+    m = _AREA.search(raw[max(0, start - 24):start])
+    if m is None:
+        return value
+    code = m.group(1)
+    digits = "".join(ch for ch in value.translate(_ZH_DIGITS) if ch.isdigit())
+    if digits.startswith(code) or digits.startswith(code.lstrip("0")) or value.lstrip().startswith("+"):
+        return value
+    return f"{code} {value}"
 
 
 def _mac(secret: bytes, text: str) -> str:
@@ -107,7 +135,8 @@ def compute(store: Any, raw: str, findings: Sequence[Finding]) -> dict[str, Any]
     keep = getattr(store, "kept_secret", None)
     if keep is None:
         return None
-    found = [(f.kind, canonical(f.kind, raw[f.start:f.end])) for f in findings if f.kind in KINDS]
+    found = [(f.kind, canonical(f.kind, _with_area(raw, f.start, f.end) if f.kind == "phone" else raw[f.start:f.end]))
+             for f in findings if f.kind in KINDS]
     found = [(kind, value) for kind, value in found if value]
     if not found:
         return None
