@@ -5,6 +5,8 @@ and the reason the write gave.
     PYTHONPATH=src:bench python bench/miss44_pairs.py keys r39:212,r39:59 OUT.json   # the named pairs
     PYTHONPATH=src:bench python bench/miss44_pairs.py cue 不用 OUT.json              # every released pair whose new
                                                                                       # text has the word, the old not
+    PYTHONPATH=src:bench python bench/miss44_pairs.py first r40:29,r40:77 OUT.json  # the `others`, then `existing`
+                                                                                      # only: what its own write did
 """
 from __future__ import annotations
 
@@ -23,20 +25,23 @@ def _rows(rnd: str) -> list[dict[str, Any]]:
     return [json.loads(x) for x in text.splitlines() if x.strip()]
 
 
-def write_pair(eng_for: Any, key: str, r: dict[str, Any]) -> dict[str, Any]:
-    """One pair through the write path; each stored note's status afterwards ("merged away": no row holds it)."""
+def write_pair(eng_for: Any, key: str, r: dict[str, Any], first: bool = False) -> dict[str, Any]:
+    """One pair through the write path; each stored note's status afterwards ("merged away": no row holds it).
+    `first`: the `others`, then `existing` only - the action and reason are the existing note's own write."""
     tmp = Path(tempfile.mkdtemp())
     eng = eng_for(tmp / "m.db")
     kind = r.get("type", "semantic")
-    for t in [*(r.get("others") or []), r["existing"]]:
+    for t in [*(r.get("others") or []), *([] if first else [r["existing"]])]:
         eng.store_memory({"content": t, "namespace": "n", "type": kind})
-    res = eng.store_memory({"content": r["new"], "namespace": "n", "type": kind})
+    res = eng.store_memory({"content": r["existing"] if first else r["new"], "namespace": "n", "type": kind})
     db = sqlite3.connect(tmp / "m.db")
     status = {t: (row[0] if (row := db.execute("SELECT status FROM memories WHERE content = ?", (t,)).fetchone())
-                  else "merged away") for t in [*(r.get("others") or []), r["existing"], r["new"]]}
-    db.close()
+                  else "merged away") for t in [*(r.get("others") or []), r["existing"], *([] if first else [r["new"]])]}
+    stored = [list(row) for row in db.execute("SELECT content, status FROM memories ORDER BY rowid")]  # as written
+    db.close()  # ("merged away" above is also what a redacted text reads as: `stored` holds the redacted rows)
     return {"pair": key, "label": r["label"], "action": res.action, "reason": getattr(res, "reason", None),
-            "existing": r["existing"], "new": r["new"], "others": r.get("others") or [], "status": status}
+            "existing": r["existing"], "new": r["new"], "others": r.get("others") or [], "status": status,
+            "stored": stored}
 
 
 def main(argv: list[str]) -> int:
@@ -51,7 +56,7 @@ def main(argv: list[str]) -> int:
 
     mode, arg, out = argv
     todo: list[tuple[str, dict[str, Any]]] = []
-    if mode == "keys":
+    if mode in ("keys", "first"):
         for key in arg.split(","):
             rnd, i = key.split(":")
             todo.append((key, _rows(rnd)[int(i)]))
@@ -59,7 +64,7 @@ def main(argv: list[str]) -> int:
         for path in sorted(BLIND.glob("r*/hygiene/set.jsonl")):
             rnd = path.parts[-3]
             todo += [(f"{rnd}:{i}", r) for i, r in enumerate(_rows(rnd)) if arg in r["new"] and arg not in r["existing"]]
-    result = [write_pair(eng_for, key, r) for key, r in todo]
+    result = [write_pair(eng_for, key, r, first=mode == "first") for key, r in todo]
     Path(out).write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return 0
 

@@ -30,7 +30,7 @@ STAGES = (("changes the existing memory", "pair model (p(change))"),
 
 
 def stage(part: str) -> str:
-    body = re.sub(r"^supersedes mem_\w+: ", "", part)
+    body = re.sub(r"^(?:supersedes|superseded by) mem_\w+: ", "", part)  # the note's wording before / after ux45
     return next((name for cue, name in STAGES if body.startswith(cue)), "other: " + body[:40])
 
 
@@ -61,8 +61,8 @@ def events(store: Path, rnd: str) -> list[dict]:
         if action != "deprecate":
             continue
         new, old = mems[j]["id"], first[mid]
-        parts = [p for p in re.split(r"; (?=supersedes|supplements|also close)", note)
-                 if p.startswith(f"supersedes {mid}")]
+        parts = [p for p in re.split(r"; (?=supersedes|superseded by|supplements|also close)", note)
+                 if p.startswith((f"supersedes {mid}", f"superseded by {mid}"))]
         part = parts[0] if parts else note
         kind = "correct" if new in repl.get(old, ()) else "other" if old in repl else "kept"
         out.append({"round": rnd, "old": old, "new": new, "kind": kind, "write": j, "stage": stage(part),
