@@ -86,7 +86,9 @@ def bag_engine(tmp_path: Path) -> Iterator[MemoryEngine]:
 
 @pytest.fixture
 def engine(db_path: Path, embedder: Embedder) -> Iterator[MemoryEngine]:
-    settings = HindsightSettings(db=db_path)
+    # no wall-clock limit in tests: a 120-step text on a loaded 2-core machine can pass the default 60 s write budget
+    # (test_attack_round2's long text did, under load); the budget's own tests set it explicitly
+    settings = HindsightSettings(db=db_path, write_budget_s=3600)
     eng = MemoryEngine.open(db_path, settings=settings, embedder=embedder)
     yield eng
     eng.close()
