@@ -25,6 +25,8 @@ SAME = [
     ("用户偏好编辑器深色模式", "用户现在偏好编辑器浅色模式"),
     ("用户坐飞机喜欢靠过道的座位", "用户坐飞机现在喜欢靠窗座位"),
     ("用户首选汉庭", "用户首选全季"),
+    ("Sam's favourite colour is green.", "Sam's favourite colour is orange these days."),  # the attribute is named
+    ("文档正文字体喜欢用宋体。", "文档字体现在偏好思源黑体，宋体看久了眼睛累。"),  # the new text names the old object
 ]
 DIFFERENT = [
     ("The user now prefers light mode in the editor", "The user prefers tabs over spaces"),
@@ -33,6 +35,7 @@ DIFFERENT = [
     ("用户现在偏好编辑器浅色模式", "用户偏好用制表符而不是空格缩进"),
     ("用户坐飞机喜欢靠窗座位", "用户偏好素食"),
     ("用户偏好深色主题", "用户偏好14号字体"),
+    ("Sam's favourite food is pizza.", "Sam's favourite colour is orange these days."),
 ]
 
 

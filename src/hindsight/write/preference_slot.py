@@ -10,10 +10,12 @@ preferences are of two attributes, read by `retire_veto.veto` (an override betwe
   偏爱, 首选, 倾向于); its object is what follows the verb, up to a scope or a clause break ("in the editor", "on
   flights", 的时候), and a contrast's other side ("over spaces", "rather than", 而不是 ...) is part of what it
   names;
-* the two objects share no word (EN: content words, plural folded; ZH: a two-character stretch), and not the verb
-  that opens a Chinese object (喝拿铁 / 喝美式: both of what one drinks);
+* neither text names a word of the other's object anywhere (EN: content words, plural folded; ZH: a two-character
+  stretch; 偏好思源黑体，宋体看久了眼睛累 speaks of the old 宋体), and the two objects do not open with one verb
+  (喝拿铁 / 喝美式: both of what one drinks);
 * one side's object names its attribute - a head noun after a modifier ("light mode", "font size", "window seats",
-  深色主题, 14号字体) - and the other text does not name that head anywhere.
+  深色主题, 14号字体), or the noun of "favourite / preferred <attribute> is" - and the other text does not name that
+  head anywhere. A time tail ("these days", "now") is not part of an object.
 
 A one-word object ("tea" / "coffee", 汉庭 / 全季) names a value, not the attribute: never read here, so a changed
 drink or a first choice swapped still retires. Lexical; nothing fitted. `ON` switches it.
@@ -29,11 +31,11 @@ ON = True
 
 _VERB_EN = re.compile(r"(?<=\w )(?:prefers|prefer|preferred|likes|loves|enjoys|favou?rs)\s+"
                       r"|\b(?:i|we|they|you|would|'d) (?:really )?(?:like|love|prefer)\s+"
-                      r"|\bfavou?rite (?:\w+ )?(?:is|are)\s+", re.IGNORECASE)
+                      r"|\b(?:favou?rite|preferred) (?P<named>\w+(?: \w+)?) (?:is|are)\s+", re.IGNORECASE)
 _VERB_ZH = re.compile(r"(?:更|比较|最)?(?:偏好|偏爱|喜欢|首选|倾向于)(?:用|于)?")
 #: Where an English object ends: a scope, a clause, a reason.
 _END_EN = re.compile(r"\s+(?:in|on|for|at|during|when|while|with|because|from|by|of|if|as|since|after|before|"
-                     r"and|but|so|unless)\b|[,.;:!?()\-]|$", re.IGNORECASE)
+                     r"and|but|so|unless|these days|nowadays|lately|any ?more|now)\b|[,.;:!?()\-]|$", re.IGNORECASE)
 #: A contrast inside an object: the other side of a preference.
 _OTHER_EN = re.compile(r"\s+(?:over|rather than|instead of|than|to|not)\s+", re.IGNORECASE)
 _OTHER_ZH = re.compile(r"而不是|而非|不是|胜过|多于|比")
@@ -74,7 +76,8 @@ def _en(text: str) -> Preference | None:
     other_words = [_fold(w) for w in re.findall(r"[A-Za-z][A-Za-z'-]*", other) if w.lower() not in _STOP_EN]
     if not core_words:
         return None
-    head = core_words[-1] if len(core_words) >= 2 else ""
+    named = [_fold(w) for w in (found.group("named") or "").split() if w.lower() not in _STOP_EN]
+    head = named[-1] if named else core_words[-1] if len(core_words) >= 2 else ""  # "favourite colour is": colour
     return Preference(frozenset(core_words + other_words), head, "")
 
 
@@ -108,10 +111,10 @@ def preference(text: str) -> Preference | None:
     return _zh(text) if _HAN.search(text) else _en(text)
 
 
-def _names(text: str, head: str) -> bool:
-    if _HAN.search(head):
-        return head in text
-    return head in {_fold(w) for w in re.findall(r"[A-Za-z][A-Za-z'-]*", text)}
+def _names(text: str, word: str) -> bool:
+    if _HAN.search(word) or word.isdigit():
+        return word in text
+    return word in {_fold(w) for w in re.findall(r"[A-Za-z][A-Za-z'-]*", text)}
 
 
 def other_preference(old: str, new: str) -> str:
@@ -122,6 +125,8 @@ def other_preference(old: str, new: str) -> str:
     if a is None or b is None or a.words & b.words or (a.lead and a.lead == b.lead):
         return ""
     old_l, new_l = unicodedata.normalize("NFKC", old).lower(), unicodedata.normalize("NFKC", new).lower()
+    if any(_names(new_l, w) for w in a.words) or any(_names(old_l, w) for w in b.words):
+        return ""  # one text names the other's object ("..., 宋体看久了眼睛累"): it speaks of the same thing
     if a.head and not _names(new_l, a.head):
         return f"a preference about another attribute ({a.head} / {b.head or 'not named'})"
     if b.head and not _names(old_l, b.head):
