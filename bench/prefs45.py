@@ -80,6 +80,37 @@ def funnel(switch: str, argv: list[str]) -> None:
     hygiene_funnel.main()
 
 
+EXPECTED = {"restatement": "merged", "change": "change", "distinct": "kept", "supplement": "kept"}
+
+
+def compare(off_json: Path, on_json: Path, out: Path) -> None:
+    """Two `funnel` runs of the same rows: the cells (rows right by label, wrong deprecations, others untouched) and
+    every row that moved."""
+    off, on = (json.loads(p.read_text(encoding="utf-8")) for p in (off_json, on_json))
+    cells: dict[str, dict[str, int]] = {"off": {}, "on": {}}
+    moved = []
+    for rnd in off:
+        if rnd == "pooled_funnel":
+            continue
+        a = {d["pair"]: d for d in off[rnd]["decided"]}
+        b = {d["pair"]: d for d in on[rnd]["decided"]}
+        for key, row in a.items():
+            for arm, d in (("off", row), ("on", b[key])):
+                c = cells[arm]
+                for name, n in ((f"{d['label']} rows", 1), (f"{d['label']} right", d["actual"] == EXPECTED[d["label"]]),
+                                ("wrong deprecations", d["label"] != "change" and d["actual"] == "change"),
+                                ("others", len(d["others_ok"])), ("others untouched", sum(d["others_ok"]))):
+                    c[name] = c.get(name, 0) + int(n)
+            if row["actual"] != b[key]["actual"] or row["others_ok"] != b[key]["others_ok"]:
+                moved.append({"pair": key, "label": row["label"], "lang": row["lang"], "off": row["actual"],
+                              "on": b[key]["actual"]})
+    out.write_text(json.dumps({"cells": cells, "moved": moved}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    for name in sorted(cells["off"]):
+        print(f"{name:22s} {cells['off'][name]:4d} -> {cells['on'][name]:4d}")
+    for m in moved:
+        print(m)
+
+
 def write_stores(rounds: str, out: Path) -> None:
     """Each released retrieval store written through the engine (`hygsem40.write_store`, blind_eval's protocol) with
     the reading on, each time it vetoed a retirement noted; only a store where it did is written again with it off
@@ -116,6 +147,8 @@ def write_stores(rounds: str, out: Path) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "pairs":
         pairs(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4])
+    elif sys.argv[1] == "compare":
+        compare(Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]))
     elif sys.argv[1] == "write_stores":
         write_stores(sys.argv[2], Path(sys.argv[3]))
     elif sys.argv[1] == "funnel":

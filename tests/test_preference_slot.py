@@ -6,10 +6,16 @@ veto alone; the engine tests write through the real embedder, as the walks (ux45
 """
 from __future__ import annotations
 
+import asyncio
+import json
+from typing import Any
+
 import pytest
+from fastmcp import Client
 
 import hindsight.write.preference_slot as preference_slot
 from hindsight.engine import MemoryEngine
+from hindsight.server.mcp_server import build_server
 from hindsight.write.preference_slot import other_preference, preference
 from hindsight.write.retire_veto import veto
 
@@ -86,3 +92,19 @@ def test_engine_keeps_both_preferences(engine: MemoryEngine, old: str, new: str)
 @pytest.mark.parametrize(("old", "new"), [SAME[0], SAME[4], SAME[9]])
 def test_engine_still_retires_a_changed_preference(engine: MemoryEngine, old: str, new: str) -> None:
     assert _write(engine, old, new, "prefs") == ("superseded", "deprecated")
+
+
+def test_mcp_store_keeps_the_theme_preference(engine: MemoryEngine) -> None:
+    """The walks' reproduction through the MCP tools: the second store answered `superseded` and the theme
+    preference was gone from search."""
+    async def run() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with Client(build_server(engine)) as client:
+            await client.call_tool("memory_store", {"content": DIFFERENT[0][0], "type": "semantic"})
+            second = await client.call_tool("memory_store", {"content": DIFFERENT[0][1], "type": "semantic"})
+            found = await client.call_tool("memory_search", {"query": "editor theme"})
+            assert isinstance(second.structured_content, dict) and isinstance(found.structured_content, dict)
+            return second.structured_content, found.structured_content
+
+    second, found = asyncio.run(run())
+    assert second["action"] == "supplemented"
+    assert "light mode" in json.dumps(found, ensure_ascii=False)
