@@ -24,6 +24,7 @@ round 25"); `ATTRIBUTE_ON` switches it.
 from __future__ import annotations
 
 from hindsight.retrieval.currency import anchors, states_change
+from hindsight.write.preference_slot import other_preference
 from hindsight.write.shared_attribute import shared
 
 ON = True
@@ -66,5 +67,6 @@ def other_attribute(old: str, new: str) -> str:
 
 
 def veto(old: str, new: str) -> str:
-    """Why a change verdict does not retire `old` ("" when it may): another topic, or another attribute."""
-    return other_topic(old, new) or other_attribute(old, new)
+    """Why a change verdict does not retire `old` ("" when it may): another topic, another attribute, or a preference
+    about another attribute (`preference_slot`, prefs45)."""
+    return other_topic(old, new) or other_attribute(old, new) or other_preference(old, new)
