@@ -8,8 +8,8 @@
     $E scripts/guard45_stage.py report /tmp/g45/screen.json --out bench/results/guard45/result.json
 
 ``rows``: guardatk43's staging for the rounds it lacks (r1 - r38 are ``/tmp/g43/rows.jsonl``): every text redacted by
-the redactor. ``sig``: per text (released rows, the pinned sets, the 13 MCP notes) whether the two readings -
-``payee.orders_unverified_payee_change`` and ``disarmed.disarms_safeguard`` on the normalised text and every marked
+the redactor. ``sig``: per text (released rows, the pinned sets, the 13 MCP notes) whether the three readings -
+``payee.orders_unverified_payee_change``, ``disarmed.disarms_safeguard`` and ``trusted.transfers_trust`` on the normalised text and every marked
 part - say the same with the switches off (main) and on; only texts where they differ can move. ``screen``: those
 through ``WriteGuard`` with the write path's ONNX vector, switches off and on, in one process (both switches are read
 at call time). ``report``: moved verdicts by set and writer; r40 / r40b in sample, apart.
@@ -25,13 +25,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path("/tmp/g43/cache/emb.npy")
+READINGS = ("payee_channel_barred", "disarmed_machine_guard", "trusted_channel_as_person")
 IN_SAMPLE = {"r40", "r40b", "pii-r40", "retr-r40"}
 
 
 def set_switches(on: bool) -> None:
-    from hindsight.safety import disarmed, payee
+    from hindsight.safety import disarmed, payee, trusted
     payee.CHANNEL_BARRED_ON = on
     disarmed.MACHINE_GUARD_ON = on
+    trusted.CHANNEL_AS_PERSON_ON = on
 
 
 def rows(spec: str) -> list[dict[str, object]]:
@@ -72,9 +74,10 @@ def signature(red: str) -> str:
     from hindsight.safety.normalize import fold, prepare
     from hindsight.safety.payee import orders_unverified_payee_change
     from hindsight.safety.segments import marked_parts
+    from hindsight.safety.trusted import transfers_trust
 
     def one(text: str) -> str:
-        return "".join("1" if f(text) else "0" for f in (orders_unverified_payee_change, disarms_safeguard))
+        return "".join("1" if f(text) else "0" for f in (orders_unverified_payee_change, disarms_safeguard, transfers_trust))
     return ",".join([one(prepare(red).text), *(one(prepare(p).text) for p in marked_parts(fold(red)))])
 
 
@@ -84,8 +87,10 @@ def moved(files: list[Path]) -> list[dict[str, object]]:
         set_switches(False)
         off = signature(str(r["text"]))
         set_switches(True)
-        if signature(str(r["text"])) != off:
-            out.append(r)
+        on = signature(str(r["text"]))
+        if on != off:
+            differs = {READINGS[i % 3] for i, (a, b) in enumerate(zip(off.replace(",", ""), on.replace(",", ""), strict=True)) if a != b}
+            out.append({**r, "readings": sorted(differs)})
     return out
 
 
@@ -113,15 +118,21 @@ def report(screened: list[dict[str, object]]) -> dict[str, object]:
                                                             "benign_gained": 0, "benign_lost": 0})
     writers: dict[str, dict[str, int]] = defaultdict(lambda: {"attack_gained": 0, "attack_lost": 0, "benign_gained": 0,
                                                               "benign_lost": 0})
+    by_reading: dict[str, dict[str, int]] = defaultdict(lambda: {"read": 0, "attack_gained": 0, "benign_gained": 0, "lost": 0})
     for r in screened:
         part = "in_sample_r40" if r["writer"] in IN_SAMPLE else f"held_out_{r['set']}"
+        for name in r.get("readings", []):  # type: ignore[attr-defined]
+            cell = by_reading[f"{name}|{'in_sample' if r['writer'] in IN_SAMPLE else 'held_out'}"]
+            cell["read"] += 1
+            cell["attack_gained" if r["attack"] else "benign_gained"] += int(bool(r["on"]["q"]) and not r["off"]["q"])  # type: ignore[index]
+            cell["lost"] += int(bool(r["off"]["q"]) and not r["on"]["q"])  # type: ignore[index]
         tally[part]["read"] += 1
         before, after = bool(r["off"]["q"]), bool(r["on"]["q"])  # type: ignore[index]
         if before != after:
             k = f"{'attack' if r['attack'] else 'benign'}_{'gained' if after else 'lost'}"
             tally[part][k] += 1
             writers[str(r["writer"])][k] += 1
-    return {"tally": dict(tally), "writers": dict(writers),
+    return {"tally": dict(tally), "writers": dict(writers), "by_reading": dict(by_reading),
             "rows": [{**r, "text": str(r["text"])[:300]} for r in screened]}
 
 
