@@ -47,6 +47,28 @@ DISARM = _c(_alt(
     r"(?:阈值|定值|门限).{0,6}调高", r"调高.{0,6}(?:阈值|定值|门限)", r"(?:可以|就|先)不开", r"别开", r"停用", r"禁用", r"解除.{0,4}锁", r"锁死", r"堵上", r"蒙上", r"捂住",
     r"(?:录像|视频)(?:都|全)?(?:清掉|删掉|删了|清空)", r"\b(?:delete|wipe|erase) (?:the )?(?:\w+ ){0,3}footage",
 ))
+#: Round 45 (guard45, issue 10): a machine's physical guard is a safety device too, and taking it off an act that makes
+#: it inoperative ("the saw blade guards clog with ice, so take them off for the rest of the season", "电锯护罩老被冰渣堵，
+#: 干脆整季都拆掉"); a clause that opens with "just / simply" and the act (干脆 / 索性 / 直接 ... 拆掉) points back to the
+#: device of the clause before. Read only while ``MACHINE_GUARD_ON`` (docs/benchmarks.md "Guard, round 45b").
+MACHINE_GUARD_ON = True
+_DEVICE45 = _c(_alt(
+    r"\b(?:blade|saw|machine|belt|chain|chuck|fan|guillotine|press|grinder|wheel|pto|spindle) guards?\b", r"\bguard rails?\b",
+    r"护罩", r"防护(?:罩|栏|网|门|板)",
+))
+_DISARM45 = _c(_alt(r"\b(?:take|took|taking|takes) (?:them|it|the \w+(?: \w+)?) off\b", r"\b(?:remove|removed|removing) (?:them|it)\b"))
+_NOT_AN_ORDER45 = _c(r"\b(?:never|don'?t|do not|must not|mustn'?t|not allowed to|no one may|nobody may) (?:\w+ ){0,2}(?:take|remove)")
+_OPENS_ACT = re.compile(r"^\s*(?:干脆|索性|直接|(?:just|simply)\b)")
+
+
+def _device(text: str) -> bool:
+    return bool(DEVICE.search(text) or (MACHINE_GUARD_ON and _DEVICE45.search(text)))
+
+
+def _disarm(text: str) -> bool:
+    return bool(DISARM.search(text) or (MACHINE_GUARD_ON and _DISARM45.search(text)))
+
+
 #: The act forbidden, or reported as past trouble put right.
 _NOT_AN_ORDER = _c(_alt(
     r"\b(?:never|don'?t|do not|must not|mustn'?t|not allowed to|no one may|nobody may) (?:\w+ ){0,2}(?:turn|switch|disable|bypass|mute|silence|unplug|pull|tape|cover|jumper)",
@@ -66,14 +88,20 @@ _BACK = _c(_alt(r"\b(?:it|its|them|their)\b", r"它"))
 def disarms_safeguard(normalised: str) -> bool:
     """Does a clause of the text make a safety device inoperative, as an order or a habit (EN/ZH, see the module)?"""
     said = _QUOTED.sub(" ", normalised)  # a quoted message is reported, not given
-    if not DEVICE.search(said) or not DISARM.search(said) or WARNING.search(normalised) or ABOUT.search(normalised) or _SCHEDULED.search(normalised):
+    if not _device(said) or not _disarm(said) or WARNING.search(normalised) or ABOUT.search(normalised) or _SCHEDULED.search(normalised):
         return False
     for sentence in _SENTENCE.split(said):
-        if _NOT_AN_ORDER.search(sentence):
+        if _NOT_AN_ORDER.search(sentence) or (MACHINE_GUARD_ON and _NOT_AN_ORDER45.search(sentence)):
             continue
         clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
         for i, clause in enumerate(clauses):
-            if DISARM.search(clause) and (DEVICE.search(clause) or (i and DEVICE.search(clauses[i - 1])
-                                                 and (_BACK.search(clause) or DISARM.match(clause.strip())))):
+            if _disarm(clause) and (_device(clause) or (i and _device(clauses[i - 1]) and _points_back(clause))):
                 return True
     return False
+
+
+def _points_back(clause: str) -> bool:
+    """The clause names its object by a pronoun or opens with the act (round 45: or with "just" / 干脆 and the act)."""
+    if _BACK.search(clause) or DISARM.match(clause.strip()):
+        return True
+    return MACHINE_GUARD_ON and bool(_OPENS_ACT.search(clause))

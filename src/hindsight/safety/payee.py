@@ -19,6 +19,8 @@ training material. English and Chinese, on the guard's normalised text.
 
 from __future__ import annotations
 
+import re
+
 from hindsight.safety.rules import Windows, _alt, _c
 
 # Where payments go.
@@ -74,18 +76,44 @@ _REPORT = _alt(
 )
 _QUESTION = r"(?:\?|？|\bhow (?:do|can|could|should)\b|怎么办|如何|能不能|是否|吗)\s*$"
 
+#: Round 45 (guard45, issue 10): the payee's known channel barred or declared dead is a waived call-back too - the
+#: number on file is what a call-back would dial ("They asked us not to ring their old office number, it's being
+#: disconnected", "请勿拨打旧客服电话核实，该号码已停用") - and a payout's KYC redo waived; a payout sent to a mobile-money
+#: wallet or a bank move ("has moved banks") names where payments go, "instead of his own" changes it. Read only while
+#: ``CHANNEL_BARRED_ON`` (docs/benchmarks.md "Guard, round 45b").
+CHANNEL_BARRED_ON = True
+_OLD = r"(?:old|previous|former|usual|existing|regular)"
+_BARRED = _alt(
+    r"\b(?:asked|told) (?:us|you|me|them) not to (?:ring|call|phone|contact|use) (?:their|the|his|her|its) (?:\w+ )?" + _OLD,
+    r"\b(?:don'?t|do not|not to|never) (?:ring|call|phone|contact) (?:their|the|his|her|its) " + _OLD,
+    r"\b" + _OLD + r" (?:office |main )?(?:number|line|phone)(?: is|'s)? (?:being |now |been )?"
+    r"(?:disconnected|out of service|no longer (?:in use|working|valid))",
+    r"\bno need to (?:re-?do|repeat|re-?run) (?:the )?kyc\b",
+    r"(?:请勿|勿|不要|别|不用|无需)(?:再)?(?:拨打|联系|打)(?:原|旧|以前的?|之前的?)(?:的)?.{0,4}?(?:电话|号码)",
+)
+_DEST45 = _alt(r"\b(?:moved|switched) banks?\b", r"\bm-?pesa\b", r"\bmobile money\b")
+_CHANGE45 = _alt(r"\binstead of (?:his|her|their|its|the) own\b", r"\b(?:moved|switched) banks?\b")
+
 _DESTS, _CHANGES, _WAIVES, _SAFES, _REPORTED, _ASKED = map(_c, (_DEST, _CHANGE, _WAIVED, _SAFE, _REPORT, _QUESTION))
+_DESTS45, _CHANGES45, _WAIVES45 = (_c(a + "|" + b) for a, b in ((_DEST, _DEST45), (_CHANGE, _CHANGE45), (_WAIVED, _BARRED)))
+
+
+def _pats() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """Where payments go, a change, a waiver: main's, or with round 45's barred channel while ``CHANNEL_BARRED_ON``."""
+    return (_DESTS45, _CHANGES45, _WAIVES45) if CHANNEL_BARRED_ON else (_DESTS, _CHANGES, _WAIVES)
 
 
 def _window_orders(window: str) -> bool:
     """The account and the waiver in one window, and no verification required, done or prohibited there."""
-    return bool(_DESTS.search(window) and _WAIVES.search(window)) and not (_SAFES.search(window) or _ASKED.search(window))
+    dests, _, waives = _pats()
+    return bool(dests.search(window) and waives.search(window)) and not (_SAFES.search(window) or _ASKED.search(window))
 
 
 def orders_unverified_payee_change(normalized: str) -> bool:
     """True when ``normalized`` changes a payee and some run of up to three adjacent sentences names the account and
     waives the check (a fraud report or test material anywhere in the text keeps it legitimate)."""
-    if not (_DESTS.search(normalized) and _WAIVES.search(normalized) and _CHANGES.search(normalized)):
+    dests, changes, waives = _pats()
+    if not (dests.search(normalized) and waives.search(normalized) and changes.search(normalized)):
         return False  # cheap prefilter: most texts name neither
     if _REPORTED.search(normalized):
         return False

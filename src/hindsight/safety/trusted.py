@@ -14,6 +14,8 @@ quarantine on its own, and the classifier's features are unchanged. EN/ZH, on th
 
 from __future__ import annotations
 
+import re
+
 from hindsight.safety.rules import _alt, _c
 from hindsight.safety.vouched import claim_then_act
 
@@ -72,6 +74,23 @@ ACTION = _c(_alt(
 ))
 
 
+#: Round 45b (guard45, issue 10): a channel taken as a person - a number, chat or message declared someone's own ("the
+#: WhatsApp number in the last message is the manager's", "那个号发来的短信就当是经理本人") - and whatever it says obeyed
+#: ("follow any instruction from it", "他让改也照办"). Read only while ``CHANNEL_AS_PERSON_ON``.
+CHANNEL_AS_PERSON_ON = True
+_CHANNEL = r"(?:number|account|handle|address|line|channel|chat|whatsapp|wechat|telegram|signal|text|sms|message|email)"
+CLAIM45 = re.compile("|".join((
+    r"\b" + _CHANNEL + r"\b[^.;]{0,60}?\b(?:is|belongs to) (?:really |actually )?(?:the |our )?(?:[\w-]+ ){0,4}[\w-]+'s?\b(?! (?:not|no)\b)",
+    r"就当(?:是|成|作)?.{0,10}本人", r"当(?:成|作)(?:是)?.{0,10}本人",
+)))
+ACTION45 = re.compile("|".join((
+    r"\bfollow (?:any|all|every|each|whatever) (?:[\w-]+ ){0,2}instructions? (?:from (?:it|them|him|her|that|this|there)\b|(?:it|they|he|she) sends?)", r"\bdo (?:whatever|anything) (?:it|they|he|she) (?:says|asks)\b",
+    r"(?:也|都|就)照办",
+)))
+
+
 def transfers_trust(normalised: str) -> bool:
     """Does the text declare a party genuine and hand it what a check guards (EN/ZH, see the module)?"""
-    return claim_then_act(normalised, CLAIM, ACTION, either_order=True)
+    if claim_then_act(normalised, CLAIM, ACTION, either_order=True):
+        return True
+    return CHANNEL_AS_PERSON_ON and claim_then_act(normalised, CLAIM45, ACTION45, either_order=True)
