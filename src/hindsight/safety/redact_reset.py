@@ -26,9 +26,9 @@ _RESET = (
 # The rest of the sentence, then a sentence break or a clause break, then the value told as what "it" is now.
 _TOLD = (
     r"[^\n.;!?]{0,80}?(?:[.;!?]\s+|\s*[,—–:]\s*|\s+-\s+|\s+and\s+)(?:(?:so|and|now)\s+)?"
-    r"(?:it'?s|it\s+is|the\s+new\s+one\s+is|new\s+one'?s|new\s+one\s+is)\s+(?:now\s+)?[\"'“]?"
+    r"(?:it'?s|it\s+is|the\s+new\s+one\s+is|new\s+one'?s|new\s+one\s+is)\s+(?:now\s+)?[\"'“(]?"
 )
-_VALUE = r"(?P<value>[^\s\"'”,;]{6,40}?)[\"'”]?(?=(?:\s+now\b)?(?:[\s,;!?)]|[.](?:\s|$)|$))"
+_VALUE = r"(?P<value>[^\s\"'”,;()]{6,40}?)[\"'”)]?(?=(?:\s+now\b)?(?:[\s,;!?)]|[.](?:\s|$)|$))"
 _RESET_TOLD = re.compile(_RESET + _TOLD + _VALUE)
 _RESET_ZH = re.compile(
     r"(?:(?:重置|重设|修改|更新|改|换)了?(?:一下)?[\u4e00-\u9fff]{0,10}?(?:登录|密码|口令)|(?:登录|密码|口令)[\u4e00-\u9fff]{0,6}?"

@@ -177,7 +177,7 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
 # not a password, unless the text gives a password cue before it or writes it as a credential pair ("admin:X",
 # "user / X", "pw=X", "X@host").
 _NAME_NUMBER = re.compile(r"[A-Z][a-z]{2,}[-_.]?\d{2,6}")
-_PASSWORD_CUE = re.compile(r"(?i)\b(?:passwords?|passwd|passcode|passphrase|pass|pw|pwd|pin|creds?|credentials?|secret|auth|"
+_PASSWORD_CUE = re.compile(r"(?i)pass(?:wor|w)ds?\b|\b(?:passcode|passphrase|pass|pw|pwd|pin|creds?|credentials?|secret|auth|"
                            r"reset|changed|rotated)\b|密码|口令|暗号|重置")
 _PAIR_BEFORE = re.compile(r"[:=/：]\s*[\"'`“]?$")
 
