@@ -295,8 +295,10 @@ _CALL_AFTER = re.compile(r"[ \t]+[A-Za-z_][\w.]*\(|\(")
 def code_statement(text: str, start: int, end: int) -> bool:
     """``text[start:end]`` opens a line under a line break and reads as a statement there (a keyword, or a call
     ``raise ValueError(`` / ``print(``): code, not a value the line above announced."""
-    line_start = text.rfind("\n", 0, start) + 1
-    if line_start == 0 or text[line_start:start].strip():
+    i = start
+    while i > 0 and text[i - 1] != "\n" and text[i - 1].isspace():  # only the blanks before it (linear over all findings: the runs are apart)
+        i -= 1
+    if i == 0 or text[i - 1] != "\n":
         return False
     value = text[start:end]
     if value in _STATEMENT_WORDS or re.match(r"[A-Za-z_][\w.]*\(", value):
