@@ -7,13 +7,17 @@ ZH), in our own wordings.
 - "N of M" is a count, never a house number, and an English gerund ("Storing", "During") is no German "-ring" street.
 - A code read out digit by digit after a request to read it ("六位数念给我 ... 2 7 4 8 1 9", "read out the digits").
 - A key's value never crosses a line break into a statement ("if not password:\\n    raise ValueError(...)").
-- A capitalised name and a number ("Tomas-2014") is no password without a password cue before it.
+- A capitalised name and a number ("Tomas-2014") is no password without a password cue before it (measured, OFF:
+  ``redact_vet.NAME_NUMBER_KEPT``; its tests switch it on).
 Examples are our own (none copied from a set); each failed on main f2ad5341.
 """
 
 from __future__ import annotations
 
+import pytest
 from redaction_round import round_tests
+
+from hindsight.safety import redact_vet
 
 GONE = [
     ("Reset the kiosk login this morning. It's Harbor-Lamp-2291 now.", ["Harbor-Lamp-2291"], ["kiosk login"]),
@@ -30,9 +34,6 @@ KEEP = [
     ("During 3 weeks the team met daily.", ["During 3 weeks"]),
     ("if not password:\n    raise ValueError(\"password is required\")", ["raise ValueError"]),
     ("password = request.form.get(\"password\")\nif not password:\n    abort(400)", ["abort(400)"]),
-    ("Her handle is Tomas-2014 on the forum.", ["Tomas-2014"]),
-    ("Sign in as Fatima-10003 to see the refund.", ["Fatima-10003"]),
-    ("账号是 Tomas-2014，登录后改资料。", ["Tomas-2014"]),
     ("I reset the login for the portal. It's working now.", ["working"]),
     ("ak是什么意思？sk是私钥吗", ["ak是什么"]),
 ]
@@ -49,8 +50,20 @@ def test_a_value_on_its_own_line_still_goes() -> None:
     assert not code_statement("Password:\n    Hunter2!x", 14, 23)
 
 
-def test_a_name_and_number_with_a_cue_still_goes() -> None:
+@pytest.mark.parametrize("text", ["Her handle is Tomas-2014 on the forum.", "Sign in as Fatima-10003 to see the refund.",
+                                  "账号是 Tomas-2014，登录后改资料。"])
+def test_a_name_and_number_is_no_password_when_switched_on(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Measured, OFF (``redact_vet.NAME_NUMBER_KEPT``): switched on, a name + number with no cue is kept."""
     from hindsight.safety.redact import redact
+
+    monkeypatch.setattr(redact_vet, "NAME_NUMBER_KEPT", True)
+    assert text == redact(text).text
+
+
+def test_a_name_and_number_with_a_cue_still_goes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hindsight.safety.redact import redact
+
+    monkeypatch.setattr(redact_vet, "NAME_NUMBER_KEPT", True)
 
     assert "Tomas-2014" not in redact("Login for Tomas: password Tomas-2014").text
     assert "Tomas-2014" not in redact("admin:Tomas-2014@10.0.0.5").text
@@ -63,8 +76,10 @@ def test_a_real_ring_street_is_still_an_address() -> None:
     assert "Kaiserring 12" not in redact("Lives at Kaiserring 12, Mannheim.").text
 
 
-def test_the_brackets_around_a_told_value_stay_and_a_passwd_file_is_a_cue() -> None:
+def test_the_brackets_around_a_told_value_stay_and_a_passwd_file_is_a_cue(monkeypatch: pytest.MonkeyPatch) -> None:
     from hindsight.safety.redact import redact
+
+    monkeypatch.setattr(redact_vet, "NAME_NUMBER_KEPT", True)
 
     out = redact("ok changed the gate login, it's (Gt#4410qz) now, SSID stays the same").text
     assert "([REDACTED:password])" in out, out
