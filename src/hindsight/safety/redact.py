@@ -40,6 +40,7 @@ from hindsight.safety.redact_contacts import find_card_codes, find_contacts, fin
 from hindsight.safety.redact_context import find_card_combo, find_context_secrets
 from hindsight.safety.redact_credentials import (
     code_expression,
+    code_statement,
     find_cli_passwords,
     find_credentials,
     find_key_ids,
@@ -68,8 +69,10 @@ from hindsight.safety.redact_named import find_named_ids
 from hindsight.safety.redact_passwords import find_passwords
 from hindsight.safety.redact_phones import find_phones
 from hindsight.safety.redact_quoted_seed import find_quoted_seeds
+from hindsight.safety.redact_read_out import find_read_out_codes
 from hindsight.safety.redact_records import find_record_values
 from hindsight.safety.redact_replaced import find_replaced_values
+from hindsight.safety.redact_reset import find_reset_values
 from hindsight.safety.redact_respective import find_respective_values
 from hindsight.safety.redact_roles import find_role_values
 from hindsight.safety.redact_shapes import (
@@ -79,6 +82,7 @@ from hindsight.safety.redact_shapes import (
     find_spelled_contacts,
     find_structured,
 )
+from hindsight.safety.redact_short_keys import find_short_keys
 from hindsight.safety.redact_spelled import spelled_findings
 from hindsight.safety.redact_structure import find_structured_secrets
 from hindsight.safety.redact_subjects import find_subject_values, find_unlabelled_values
@@ -86,7 +90,7 @@ from hindsight.safety.redact_tagger import TaggerModel, find_tagged
 from hindsight.safety.redact_told import find_told_codes
 from hindsight.safety.redact_turns import find_turn_codes
 from hindsight.safety.redact_urls import find_url_secrets
-from hindsight.safety.redact_vet import declared_public, vet
+from hindsight.safety.redact_vet import declared_public, name_with_number, vet
 from hindsight.safety.redact_wifi import find_wifi_passwords
 from hindsight.safety.redact_window import (
     find_card_numbers,
@@ -284,6 +288,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_replaced_values, find_respective_values, find_turn_codes, find_keyed_codes, find_quoted_seeds,
     find_banked_accounts, find_mixed_passwords, find_named_ids, find_estate_addresses, find_wifi_passwords,
     find_answered_values, find_sent_values, find_glued_values, find_followed_numbers, find_local_numbers, find_entered_codes,
+    find_reset_values, find_short_keys, find_read_out_codes,  # round 45
 )
 
 
@@ -298,7 +303,7 @@ def _markup_or_call(text: str, span: Span) -> bool:
         return False
     value = text[span[1] : span[2]]
     quote_after = text[span[2] : span[2] + 1] in ("\"", "'")
-    return bool((_ATTRIBUTE.fullmatch(value) and quote_after) or _CALL.search(value))
+    return bool((_ATTRIBUTE.fullmatch(value) and quote_after) or _CALL.search(value) or code_statement(text, span[1], span[2]))
 
 
 def _run_finders(text: str) -> list[Span]:
@@ -359,7 +364,8 @@ def _find_visible(text: str, kinds: Iterable[str] | None, tagger: TaggerModel | 
             spans += find_key_ids(text) + _partners(text, tagged)
         spans += bound_all(text, tagged)
     # A value declared public where it stands stays, whichever finder (a pair's partner, the tagger) took it.
-    spans = [s for s in spans if s[0] in wanted and not declared_public(text, s[2], s[1], s[0])]
+    spans = [s for s in spans if s[0] in wanted and not declared_public(text, s[2], s[1], s[0])
+             and not name_with_number(text, *s)]
     spans.sort(key=lambda s: (_PRIORITY[s[0]], -(s[2] - s[1]), s[1]))
     # Taken spans never overlap, so sorted by start their ends are sorted too: one bisect finds the
     # only neighbours a new span could touch (linear-time overall, however many findings).

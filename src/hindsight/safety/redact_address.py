@@ -75,6 +75,10 @@ _CN_EN_ADDRESS = re.compile(
     r"(?:\bNo\.\s?\d{1,5}(?:-\d{1,4})?[A-Z]?,?\s+(?:(?:Lane|Alley|Nong|Hutong)\s+\d{1,5},?\s+)?|\b(?:Lane|Alley|Nong)\s+\d{1,5},?\s+)"
     r"(?:[A-Z][a-z'-]+\s+){1,3}(?:Road|Rd|Street|St|Avenue|Ave|Boulevard|Lu|Jie|Dajie|Dadao|Hutong|Alley|Lane)\b\.?"
 )
+# Round 45 (blind r40): a number counted out of another ("3 of 10", "2 out of 5") is no house number, and an
+# English gerund ("Storing", "During", "Offering": a vowel before "-ring") is no German "-ring" street.
+_COUNT_OF = re.compile(r"\s*(?:of|out\s+of)\s+\d")
+_GERUND = re.compile(r"[A-Z][a-z]*[aeiouy]ring\s")
 _PO_BOX = re.compile(r"(?i)\bP\.?\s*O\.?\s*Box\s+\d{1,6}\b")
 # Round 19, other countries' forms. Japan in romaji: a block-lot-house number and the district ("5-12-3 Kichijoji Honcho",
 # "Kitazawa 2-14-7"), told apart from a date or a score by a Japanese place after it (a -ku / -shi / -cho / -gun, a
@@ -214,6 +218,8 @@ def _find_addresses(text: str) -> list[list[Span]]:
                 continue
             if pattern is _EN_ADDRESS and model_year(text, m.start(), m.end()):
                 continue  # round 36: "the 2018 Triumph Street Triple" is a motorcycle
+            if _COUNT_OF.match(text, m.end()) or pattern is _DE_ADDRESS and _GERUND.match(m.group(0)):
+                continue  # round 45: "Storing 3 of 10 here": a count and an English gerund, not a street and its number
             group = [("address", m.start(), m.end())]
             post = _EN_POSTCODE.match(text, m.end()) if pattern in (_EN_ADDRESS, _CN_EN_ADDRESS) else None
             if post:

@@ -283,6 +283,29 @@ def code_expression(text: str, start: int, end: int) -> bool:
     return bool(_CODE_PATH.fullmatch(value) or (text[end : end + 1] == "(" and re.fullmatch(r"[\w$.]+", value)))
 
 
+# Round 45 (blind r40): a statement keyword of common languages. A value never crosses a line break into code:
+# "if not password:\n    raise ValueError(...)" names no password, its next line is the branch's body.
+_STATEMENT_WORDS = frozenset(
+    "raise return throw if elif else for while print pass break continue def class const let var await assert try except "
+    "catch finally yield import from with del async func fn go defer panic echo exit switch case default".split()
+)
+_CALL_AFTER = re.compile(r"[ \t]+[A-Za-z_][\w.]*\(|\(")
+
+
+def code_statement(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` opens a line under a line break and reads as a statement there (a keyword, or a call
+    ``raise ValueError(`` / ``print(``): code, not a value the line above announced."""
+    i = start
+    while i > 0 and text[i - 1] != "\n" and text[i - 1].isspace():  # only the blanks before it (linear over all findings: the runs are apart)
+        i -= 1
+    if i == 0 or text[i - 1] != "\n":
+        return False
+    value = text[start:end]
+    if value in _STATEMENT_WORDS or re.match(r"[A-Za-z_][\w.]*\(", value):
+        return True  # "raise", "abort(400)"
+    return bool(re.fullmatch(r"[A-Za-z_]\w*", value) and _CALL_AFTER.match(text, end))
+
+
 def looks_like_hash(value: str) -> bool:
     return bool(re.fullmatch(r"[0-9a-fA-F]{16,}", value))
 

@@ -173,6 +173,27 @@ def declared_public(text: str, end: int, start: int | None = None, kind: str = "
                 or kind == "api_key" and bool(_CURSOR_BEFORE.search(text, max(0, start - 30), start)))
 
 
+# Round 45 (attack45): a capitalised name and a number ("Tomas-2014", "Fatima-10003") is a handle, a file or a record,
+# not a password, unless the text gives a password cue before it or writes it as a credential pair ("admin:X",
+# "user / X", "pw=X", "X@host").
+#: Measured, OFF (bench/results/pii45/ship_rule.md): on the held-out non-PII texts it changed 1 of 107,459 ("because it's
+#: Windows-1252" no longer read as a password: fewer redactions, the guard's verdict the same), and the ship rule allows
+#: none. False: every password finding stays as the finders and the tagger read it.
+NAME_NUMBER_KEPT = False
+_NAME_NUMBER = re.compile(r"[A-Z][a-z]{2,}[-_.]?\d{2,6}")
+_PASSWORD_CUE = re.compile(r"(?i)pass(?:wor|w)ds?\b|\b(?:passcode|passphrase|pass|pw|pwd|pin|creds?|credentials?|secret|auth|"
+                           r"reset|changed|rotated)\b|密码|口令|暗号|重置")
+_PAIR_BEFORE = re.compile(r"[:=/：]\s*[\"'`“]?$")
+
+
+def name_with_number(text: str, kind: str, start: int, end: int) -> bool:
+    """A password finding that is only a name and a number, with no password cue before it and no pair around it."""
+    if not NAME_NUMBER_KEPT or kind != "password" or not _NAME_NUMBER.fullmatch(text, start, end):
+        return False
+    before = text[max(0, start - 200) : start]
+    return not (_PASSWORD_CUE.search(before) or _PAIR_BEFORE.search(before) or text[end : end + 1] == "@")
+
+
 def vet(text: str, spans: list[Span]) -> tuple[list[Span], list[tuple[int, int]]]:
     """The findings to redact, and the ranges of public contacts (kind ``public`` or a public phone/email) and of values
     the text declares public."""
