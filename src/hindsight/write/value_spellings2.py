@@ -29,7 +29,7 @@ _EN_FRACTION = re.compile(r"\b(a|one|two|three|four|five|six|seven|eight|nine)(-
                           r"(?=(\s+of\b(?!\s+(?:an?\s+)?(?:hour|mile|inch|century|year|day)))?)", re.IGNORECASE)
 _ZH_D = "一二两三四五六七八九十"
 _ZH_FRACTION = re.compile(rf"(?<![百千万])([{_ZH_D}]{{1,2}})分之([{_ZH_D}]{{1,2}})")
-_ZH_TENTHS = re.compile(r"(?<![\u4e00-\u9fff\d])([一二两三四五六七八九])成([一二三四五六七八九])?"
+_ZH_TENTHS = re.compile(r"(?<![零〇一二两三四五六七八九十百千万\d])([一二两三四五六七八九])成([一二三四五六七八九])?"
                         r"(?=的|左右|以上|以下|上下|多|[，。；、,.;!?！？)）]|$)")
 
 
