@@ -4,6 +4,7 @@ miss - a truly different value - stays different."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -59,9 +60,16 @@ DIFFERENT = [
 ]
 
 
+def _read_values(text: str) -> list[str]:
+    """The values the number reading writes (the slots and the same-fact reading compare these)."""
+    return sorted(re.findall(r"\d+(?:[.:/\-]\d+)*%?", read_numbers(text)))
+
+
 @pytest.mark.parametrize(("old", "new"), SAME)
 def test_one_value_written_two_ways_reads_equal(old: str, new: str) -> None:
     assert not _differ(old, new)
+    a, b = _read_values(old), _read_values(new)
+    assert len(a) == len(b) and all(numbers.same_value(x, y) for x, y in zip(a, b, strict=True))
 
 
 @pytest.mark.parametrize(("old", "new"), DIFFERENT)

@@ -62,7 +62,7 @@ def _zh_tenths(m: re.Match[str]) -> str:
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _EN_MONTH_YEAR = re.compile(r"\b(?-i:(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)(?:[a-z]{0,6}))\.?,?\s+"
                             r"((?:19|20)\d{2})\b(?![/\-.]\d)")
-_NUM_MONTH_YEAR = re.compile(r"(?<![\d/.\-])(0?[1-9]|1[0-2])\s*/\s*((?:19|20)\d{2})(?![\d/.\-])")
+_NUM_MONTH_YEAR = re.compile(r"(?<![\d/.\-])(0?[1-9]|1[0-2])\s*/\s*((?:19|20)\d{2})(?![\d/\-]|\.\d)")
 _ZH_MONTH_YEAR = re.compile(rf"(?<!\d)((?:19|20)\d{{2}})\s*年\s*(\d{{1,2}}|[{_ZH_D}]{{1,2}})\s*月(?!\s*(?:\d|[{_ZH_D}]|底|初|中))")
 _FULL_MONTH = re.compile(r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
                          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
