@@ -46,18 +46,15 @@ def reach(rows_out: Path, stores_out: Path) -> None:
 
 
 def run(mode: str, src: Path, out: Path) -> None:
-    from hygkey43 import run_rows
+    import restate45
 
-    _switch(mode == "on")
-    report: dict[str, object] = {"fixes": [mode]}
-    run_rows(json.loads(src.read_text(encoding="utf-8")), report)
-    out.write_text(json.dumps(report, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    restate45.run(mode, src, out, switch=_switch)  # value_digests.PHONE_FORMS stays as on main
 
 
 def compare(off: Path, on: Path, out: Path) -> None:
-    import dist45
+    import restate45
 
-    dist45.compare(off, on, out, IN_SAMPLE)
+    restate45.compare(off, on, out)  # dist45's comparison, r40 in sample
 
 
 def stores(mode: str, src: Path, out: Path) -> None:
@@ -73,11 +70,5 @@ def stores(mode: str, src: Path, out: Path) -> None:
 
 if __name__ == "__main__":
     cmd, *args = sys.argv[1:]
-    if cmd == "reach":
-        reach(Path(args[0]), Path(args[1]))
-    elif cmd == "run":
-        run(args[0], Path(args[1]), Path(args[2]))
-    elif cmd == "compare":
-        compare(Path(args[0]), Path(args[1]), Path(args[2]))
-    elif cmd == "stores":
-        stores(args[0], Path(args[1]), Path(args[2]))
+    fns = {"reach": reach, "run": run, "compare": compare, "stores": stores}
+    fns[cmd](*[a if a in ("off", "on") else Path(a) for a in args])  # type: ignore[operator]
