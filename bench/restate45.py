@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -60,12 +61,16 @@ def reach(rows_out: Path, stores_out: Path) -> None:
     print(stores, flush=True)
 
 
-def run(mode: str, src: Path, out: Path) -> None:
+def run(mode: str, src: Path, out: Path, switch: Callable[[bool], None] | None = None) -> None:
+    """hygiene_funnel on the rows, `value_digests.PHONE_FORMS` by mode (or `switch(mode == "on")`, values45b)."""
     from hygkey43 import run_rows
 
     import hindsight.write.value_digests as vd
 
-    vd.PHONE_FORMS = mode == "on"
+    if switch is None:
+        vd.PHONE_FORMS = mode == "on"
+    else:
+        switch(mode == "on")
     report: dict[str, Any] = {"fixes": [mode]}
     run_rows(json.loads(src.read_text(encoding="utf-8")), report)
     out.write_text(json.dumps(report, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")

@@ -314,7 +314,7 @@ def normalised(text: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _normalised(text: str, said_forms: tuple[bool, bool]) -> str:  # noqa: ARG001  (keys the switches read inside)
+def _normalised(text: str, said_forms: tuple[bool, ...]) -> str:  # noqa: ARG001  (keys the switches read inside)
     return read_numbers(unicodedata.normalize("NFKC", text))
 
 

@@ -11,17 +11,21 @@ import re
 
 from hindsight.write.numbers_said import read_after_words, read_before_words
 from hindsight.write.value_spellings import read_spellings, read_spellings_after
+from hindsight.write.value_spellings2 import read_spellings2, read_spellings2_after
 
 #: Whether the number reading reads the forms of `numbers_said` (hygiene round 31); False replays main's reading.
 SAID_FORMS = True
 #: Whether it reads the forms of `value_spellings` first (hygiene round 45: 88 年 / 1988, 差一刻九点, 2万5, 周一三五);
 #: False replays the reading before it.
 SPELLINGS = True
+#: Whether it reads the forms of `value_spellings2` (hygiene round 45e: two-fifths / 四成 / 40%, March 2027 /
+#: 03/2027 / 2027年3月, 15千瓦 / 15kW, "half four"); False replays the reading before it.
+SPELLINGS_2 = False
 
 
-def reading_key() -> tuple[bool, bool]:
+def reading_key() -> tuple[bool, bool, bool]:
     """The switches the number reading reads: the key of the readings kept by text (`conversions`, `same_fact`)."""
-    return SAID_FORMS, SPELLINGS
+    return SAID_FORMS, SPELLINGS, SPELLINGS_2
 
 _SMALL = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -116,6 +120,8 @@ def read_numbers(text: str) -> str:
     """`text` with numbers written out in words or Chinese numerals (where they are read unambiguously) as digits."""
     if SPELLINGS:
         text = read_spellings(text)  # 88 年 -> 1988 年, 差一刻九点 -> 8:45, 2万5 -> 25000, 周一三五 -> 周一、周三、周五
+    if SPELLINGS_2:
+        text = read_spellings2(text)  # two-fifths / 四成 -> 40%, March 2027 -> 2027-03, 15千瓦 -> 15kW
     if SAID_FORMS:
         text = read_before_words(text)  # a dozen, 15w, 千分之六, 一千五百万, "twenty to five", digits said one by one
     text = _ZH_PERCENT.sub(_zh_percent, _THOUSANDS.sub("", text))
@@ -129,6 +135,8 @@ def read_numbers(text: str) -> str:
         text = read_after_words(text)  # 4 hours 12 minutes -> 4:12
     if SPELLINGS:
         text = read_spellings_after(text)  # "after 2 in the morning" -> after 02:00
+    if SPELLINGS_2:
+        text = read_spellings2_after(text)  # "half 4" -> 4:30
     return _WAN.sub(_wan, _ZH_COMPOUND.sub(_zh_compound, text))
 
 

@@ -98,7 +98,7 @@ def _read_lower(text: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _read_lower_of(text: str, said_forms: tuple[bool, bool]) -> str:  # noqa: ARG001  (keys the switches read inside)
+def _read_lower_of(text: str, said_forms: tuple[bool, ...]) -> str:  # noqa: ARG001  (keys the switches read inside)
     return normalise_numbers(unicodedata.normalize("NFKC", text)).lower()
 
 
