@@ -45,6 +45,9 @@ _ASKS = (
         re.IGNORECASE)),
 )
 
+#: the kinds read, in the order questions are matched
+KINDS = tuple(kind for kind, _ in _ASKS)
+
 #: a redaction placeholder, bare or with its pseudonym (`write.labels`), and the kinds each kind of value takes
 _PLACEHOLDER = re.compile(r"\[REDACTED:([a-z_]+)(?::[0-9a-f]+)?\]")
 _PLACEHOLDER_KINDS = {"place": {"address", "location", "postcode"},

@@ -33,14 +33,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hindsight.model import Status
 from hindsight.read_model import SearchHit
 from hindsight.retrieval.asked_current import ASKS_CURRENT, asks_current
 from hindsight.retrieval.asked_kind import answers_differently
-from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import Neighbours, flag_older
+from hindsight.retrieval.head_pairs import demote_below, head_window, ordered_pairs
 from hindsight.retrieval.note_change import states_note_change
-from hindsight.retrieval.pair_change import demote_below, ordered_pairs
 from hindsight.retrieval.slot_cues import (
     ADDITIVE,
     _terms,
@@ -103,13 +101,10 @@ def mark_asked_slot(question: str, hits: list[SearchHit],
         return hits
     asked = ASKS_CURRENT.sub(" ", question)
     slot = {h.memory.id: anchors(asked, h.memory.content) for h in hits[:rule.head]}
-    window = [h for h in hits[:rule.head] if h.memory.status == Status.active and h.current
-              and h.memory.session_id is None and slot[h.memory.id]]
-    if len(window) < 2:
+    found = head_window(hits, rule.head, embeddings_of, lambda h: bool(slot[h.memory.id]))
+    if found is None:
         return hits
-    vectors = embeddings_of([h.memory.id for h in window])
-    window = [h for h in window if h.memory.id in vectors]
-    group = {h.memory.id: bias_group(h.memory.content) for h in window}
+    window, vectors, group = found
     out = list(hits)
     outdated: set[str] = set()
     for old, new, key, cos in ordered_pairs(window, vectors, group):
