@@ -20,11 +20,12 @@ LOCATIONS = {**L45, "r40": ("/tmp/miss45/st", "/tmp/miss45/cur")}
 
 GRID = [("main", None)] + [
     (f"en{en}/zh{zh}/{kind}/{'both' if both else 'newer'}/{'demote' if dm else 'flag'}{'/store' if sn else ''}"
-     f"{'' if gated else '/ungated'}{'' if subj else '/nosubj'}",
+     f"{'' if gated else '/ungated'}{'' if subj else '/nosubj'}{'' if units else '/nounits'}",
      AskedSlotRule(on=True, same_slot={"en": en, "zh": zh}, kind=kind, kind_both=both, demote=dm, head=5,
-                   store_nearest=sn, gated=gated, subject=subj))
-    for en in (0.84, 0.88) for zh in (0.86, 0.89) for kind in ("and", "only") for both in (True, False)
-    for dm in (False, True) for sn in (False, True) for gated in (True, False) for subj in (True, False)]
+                   store_nearest=sn, gated=gated, subject=subj, kind_units=units))
+    for en in (0.84, 0.88) for zh in (0.89,) for kind in ("and", "only") for both in (True, False)
+    for dm in (False, True) for sn in (False, True) for gated in (True, False) for subj in (True, False)
+    for units in (True, False)]
 
 
 def main() -> None:

@@ -76,12 +76,13 @@ _NOT_NAME = frozenset(
     "the a an and but or so if from on in at for to of by with as our we i he she they it its this that these those "
     "there here last next new update note from until after before since every each all any some no not now today "
     "tomorrow yesterday mr mrs ms dr prof please also just still then when where who what which how is are was were "
-    "has have had will can may should must do does did let team office".split())
+    "has have had will can may should must do does did let team office call ask send use go see check book contact "
+    "email ring talk meet keep make take get pay bring".split())
 #: a Chinese personal name: a common surname and one or two characters
 _SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗高郑梁谢宋唐韩冯邓曹彭曾肖田董潘袁蔡蒋余于杜叶程魏苏吕丁沈任姚卢傅钟姜崔谭陆范汪廖石金贾夏韦付方邹熊白孟秦邱侯江尹薛闫段雷龙黎史陶贺毛郝顾龚邵万覃武钱严莫孔向常汤康易乔赖文"
 _ZH_PERSON = re.compile(rf"[{_SURNAMES}][\u4e00-\u9fff]{{1,2}}?(?=[总工经老姐哥说的是在和跟负接管会已要去来升任调离走做当，。、：\s]|$)|"
                         r"(?:小|老|阿)[\u4e00-\u9fff](?=[总说的是在和跟负接管会已要去来，。、：\s])")
-_ZH_PLACE = re.compile(r"[\u4e00-\u9fff]{1,6}?(?:路|街|大道|区|市|县|镇|村|省|大厦|广场|园区|小区|花园|中心)(?:\d+号)?|\d+号(?:楼)?")
+_ZH_PLACE = re.compile(r"(?:(?![在到去搬住从往于至是的了和与为把向])[\u4e00-\u9fff]){2,4}?(?:路|街|大道|区|市|县|镇|村|省|大厦|广场|园区|小区|花园|中心)(?:\d+号)?|\d+号(?:楼)?")
 _ADDRESS = re.compile(r"\b\d+[A-Za-z]?\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*\s+(?:St|Street|Rd|Road|Ave|Avenue|Lane|Ln|Dr|Drive|"
                       r"Way|Blvd|Place|Pl|Court|Ct|Terrace|Tce|Parade|Pde)\b")
 
@@ -126,13 +127,52 @@ def values(kind: str, text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def answers_differently(question: str, older: str, newer: str, both: bool = True) -> bool:
+#: what a count question counts: money, a duration, or a unit / noun it names (多少间, 几公斤, "how many rooms")
+_MONEY_ASKED = re.compile(r"钱|价|费|预算|成本|薪|工资|\b(?:cost|costs|price|priced|pay|paid|budget|fee|fees|salary|rate|"
+                          r"spend|charge|charges|worth|costing)\b|\bhow much\b(?! time)", re.IGNORECASE)
+_DURATION_ASKED = re.compile(r"\bhow long\b|多久|多长时间", re.IGNORECASE)
+_UNIT_ASKED = re.compile(r"(?:多少|几)(公斤|公里|小时|分钟|个月|[间件个天人台吨斤次周年位家辆米层栋箱杯克])|"
+                         r"\bhow many ([a-z]{3,})", re.IGNORECASE)
+_MONEY = re.compile(r"(?:[$£€¥]|\b(?:usd|hk\$|r\$|rmb|aud|sgd|eur|gbp)\s?)\s?\d[\d,.]*\s?[kmb万]?|"
+                    r"\d[\d,.]*\s?(?:万元|万|元|块|k\b|dollars?\b|pounds?\b|yuan\b|euros?\b)", re.IGNORECASE)
+_DURATION = re.compile(r"\d[\d,.:]*\s?(?:min(?:ute)?s?|h(?:ou)?rs?|days?|weeks?|months?|years?|分钟|小时|天|周|个月|年)"
+                       r"|[一二两三四五六七八九十半]{1,3}\s?(?:分钟|小时|天|周|个月|年)", re.IGNORECASE)
+
+
+def asked_unit(question: str) -> str | None:
+    """What a count question counts: "money", "duration", a unit or noun it names, or None (any number)."""
+    if _MONEY_ASKED.search(question):
+        return "money"
+    if _DURATION_ASKED.search(question):
+        return "duration"
+    m = _UNIT_ASKED.search(question)
+    return None if m is None else (m.group(1) or m.group(2)[:4]).lower()
+
+
+@lru_cache(maxsize=8192)
+def counted(unit: str, text: str) -> frozenset[str]:
+    """The text's numbers of one unit (`asked_unit`): sums of money, durations, or numbers the unit follows."""
+    if unit == "money":
+        return frozenset(re.sub(r"[\s,]", "", m.group(0).lower()) for m in _MONEY.finditer(text))
+    if unit == "duration":
+        return frozenset(re.sub(r"[\s,]", "", m.group(0).lower()) for m in _DURATION.finditer(text))
+    return frozenset(m.group(1) for m in re.finditer(r"(\d[\d,.]*|[一二两三四五六七八九十百千万]{1,6})\s?" + re.escape(unit),
+                                                    text, re.IGNORECASE))
+
+
+def answers_differently(question: str, older: str, newer: str, both: bool = True, units: bool = True) -> bool:
     """Both texts hold a value of the kind the question asks for, beyond the ones the question names, and the newer
     holds one the older does not - and, `both`, the older one the newer does not (a newer "from 48万 to 55万" repeats
-    the older value). False when the question asks for no kind read here (module doc)."""
+    the older value). `units`: a count question that names what it counts (money, a duration, 多少间, "how many
+    rooms") compares those numbers only (`asked_unit`, `counted`). False when the question asks for no kind read
+    here (module doc)."""
     kind = asked_kind(question)
     if kind is None:
         return False
-    asked = values(kind, question)
-    a, b = values(kind, older) - asked, values(kind, newer) - asked
+    unit = asked_unit(question) if kind == "count" and units else None
+    if unit is not None:  # the numbers of what the question counts, not any number of the texts
+        a, b = counted(unit, older), counted(unit, newer)
+    else:
+        asked = values(kind, question)
+        a, b = values(kind, older) - asked, values(kind, newer) - asked
     return bool(a) and bool(b - a) and (not both or bool(a - b))

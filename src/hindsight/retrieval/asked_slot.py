@@ -82,6 +82,8 @@ class AskedSlotRule:
     kind: str = ""
     #: with `kind`: the older also holds a value the newer does not repeat (else only the newer one a new value)
     kind_both: bool = True
+    #: with `kind`: a count question's numbers of what it counts only (`asked_kind.asked_unit`)
+    kind_units: bool = True
     #: read only under a question about the present (`asked_current.asks_current`); False: every question
     gated: bool = True
 
@@ -119,7 +121,8 @@ def mark_asked_slot(question: str, hits: list[SearchHit],
             continue
         if rule.subject and not subject_kept(old.memory.content, new.memory.content):
             continue  # the newer one is about another thing of the topic
-        if rule.kind and not answers_differently(question, old.memory.content, new.memory.content, rule.kind_both):
+        if rule.kind and not answers_differently(question, old.memory.content, new.memory.content, rule.kind_both,
+                                                     rule.kind_units):
             continue  # the two do not give the question two values of what it asks (round 46)
         if not replaced_in_slot(old.memory.content, new.memory.content, cos, rule.values, old.memory.type,
                                 told=rule.kind != "only"):
