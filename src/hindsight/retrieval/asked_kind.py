@@ -153,7 +153,7 @@ def asked_unit(question: str) -> str | None:
 def counted(unit: str, text: str) -> frozenset[str]:
     """The text's numbers of one unit (`asked_unit`): sums of money, durations, or numbers the unit follows."""
     if unit == "money":
-        return frozenset(re.sub(r"[\s,]", "", m.group(0).lower()) for m in _MONEY.finditer(text))
+        return frozenset(re.sub(r"[\s,元块]", "", m.group(0).lower()) for m in _MONEY.finditer(text))  # 48万元 = 48万
     if unit == "duration":
         return frozenset(re.sub(r"[\s,]", "", m.group(0).lower()) for m in _DURATION.finditer(text))
     return frozenset(m.group(1) for m in re.finditer(r"(\d[\d,.]*|[一二两三四五六七八九十百千万]{1,6})\s?" + re.escape(unit),
