@@ -20,6 +20,13 @@ def pooled(res: dict, name: str) -> dict:
     return tot
 
 
+def gain_lost(base: dict, d: dict) -> tuple[int, dict]:
+    """The pooled gain over `base` and the categories whose hit@5 is lower (shared with bench/stale46_choose.py)."""
+    lost = {k: base["hit@5"][k] - d["hit@5"][k] for k in base["hit@5"] if d["hit@5"][k] < base["hit@5"][k]}
+    return (base["strict"] - d["strict"]) + (base["flag"] - d["flag"]) - 2 * (
+        d["false_flag_memories"] - base["false_flag_memories"]), lost
+
+
 def main() -> None:
     res = json.loads(open(sys.argv[1]).read())
     top = int(sys.argv[sys.argv.index("--top") + 1]) if "--top" in sys.argv else 15
@@ -28,9 +35,7 @@ def main() -> None:
     rows = []
     for n in names:
         d = pooled(res, n)
-        lost = {k: base["hit@5"][k] - d["hit@5"][k] for k in base["hit@5"] if d["hit@5"][k] < base["hit@5"][k]}
-        g = (base["strict"] - d["strict"]) + (base["flag"] - d["flag"]) - 2 * (
-            d["false_flag_memories"] - base["false_flag_memories"])
+        g, lost = gain_lost(base, d)
         rows.append({"setting": n, "gain": None if lost else g, "raw_gain": g, "lost": lost, **{
             k: d[k] for k in ("strict", "flag", "false_flag_memories", "stale_queries")}, "hit@5": dict(d["hit@5"])})
     rows.sort(key=lambda x: (x["gain"] is None, -(x["gain"] or 0), x["false_flag_memories"]))

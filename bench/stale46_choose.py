@@ -6,7 +6,7 @@ memories flagged anywhere that no writer replaced / that one did (clause 2 of be
 import json
 import sys
 
-from stale45_choose import pooled
+from stale45_choose import gain_lost, pooled
 
 
 def main() -> None:
@@ -19,9 +19,7 @@ def main() -> None:
         d = pooled(res, n)
         wrong = sum(len(r[n].get("wrong_flags_all", [])) for r in res.values())
         right = sum(len(r[n].get("right_flags_all", [])) for r in res.values())
-        lost = {k: base["hit@5"][k] - d["hit@5"][k] for k in base["hit@5"] if d["hit@5"][k] < base["hit@5"][k]}
-        g = (base["strict"] - d["strict"]) + (base["flag"] - d["flag"]) - 2 * (
-            d["false_flag_memories"] - base["false_flag_memories"])
+        g, lost = gain_lost(base, d)
         rows.append((None if lost else g, g, d["strict"], d["flag"], d["false_flag_memories"], wrong, right, lost, n))
     rows.sort(key=lambda x: (x[0] is None, -(x[0] or 0), x[4], x[5]))
     print("main strict/flag/false", base["strict"], base["flag"], base["false_flag_memories"], "stale",
