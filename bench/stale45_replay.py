@@ -50,7 +50,10 @@ class SlotRound(Round):
         return ""
 
 
-def main() -> None:
+def main(grid_all: list | None = None, locations: dict | None = None) -> None:
+    """Run the grid (`GRID`, or round 46's) on the rounds named, over `LOCATIONS` (or round 46's)."""
+    grid_all = GRID if grid_all is None else grid_all
+    locations = LOCATIONS if locations is None else locations
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("rounds", nargs="+")
@@ -58,13 +61,13 @@ def main() -> None:
     ap.add_argument("--trace", default=None)
     args = ap.parse_args()
     only = None if args.only is None else args.only.split(",")  # one setting, or several joined by commas
-    grid = [g for g in GRID if only is None or g[0] == "main" or g[0] in only]
+    grid = [g for g in grid_all if only is None or g[0] == "main" or g[0] in only]
     if only and len(grid) != len(only) + 1:
         sys.exit(f"no setting {args.only}")
     res: dict[str, dict[str, dict]] = {}
     trace: list = []
     for r in args.rounds:
-        st, du = LOCATIONS[r]
+        st, du = locations[r]
         rd = SlotRound(Path(st), Path(du), r)
         res[r] = {name: rd.score(rule, trace if args.trace and rule is not None and args.only else None)
                   for name, rule in grid}

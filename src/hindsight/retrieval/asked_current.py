@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hindsight.model import Status
 from hindsight.read_model import SearchHit
-from hindsight.retrieval.crosslingual import bias_group
-from hindsight.retrieval.currency import Neighbours, _nearest_in_store
-from hindsight.retrieval.slot_cues import ADDITIVE, anchors, lasting, new_value, other_owners, replans, states_change
+from hindsight.retrieval.currency import Neighbours, _nearest_in_store, flag_older
+from hindsight.retrieval.head_pairs import head_window, ordered_pairs
+from hindsight.retrieval.slot_cues import anchors, lasting, new_value, other_owners, replans, states_change
+from hindsight.retrieval.value_slot import _nearest
 
 #: a question about the state now or in the end, not about history: EN adverbs of the present, "still", "latest",
 #: "finally" / "end up", and the Chinese ones (现在, 目前, 如今, 眼下, 当前, 最新, 最终, 最后)
@@ -76,61 +76,27 @@ def mark_asked_current(question: str, hits: list[SearchHit],
     rule = RULE if rule is None else rule
     if not rule.on or (rule.gated and not asks_current(question)):
         return hits
-    window = [h for h in hits[:rule.head] if h.memory.status == Status.active and h.current]
-    asked = {h.memory.id for h in window if anchors(question, h.memory.content)}
-    window = [h for h in window if h.memory.id in asked]
-    if len(window) < 2:
+    found = head_window(hits, rule.head, embeddings_of, lambda h: bool(anchors(question, h.memory.content)),
+                        sessions=True)
+    if found is None:
         return hits
-    vectors = embeddings_of([h.memory.id for h in window])
-    window = [h for h in window if h.memory.id in vectors]
-    group = {h.memory.id: bias_group(h.memory.content) for h in window}
+    window, vectors, group = found
     out = list(hits)
-    for new in sorted(window, key=lambda h: (h.memory.reference_time, h.memory.created_at)):
-        if ADDITIVE.search(new.memory.content):
+    for old, new, _, cos in ordered_pairs(window, vectors, group):
+        if not new.current:
             continue
-        for old in window:
-            if old is new or not old.current or not new.current:
-                continue
-            if old.memory.reference_time >= new.memory.reference_time:
-                continue
-            groups = frozenset({group[old.memory.id], group[new.memory.id]})
-            cos = float(np.dot(vectors[old.memory.id], vectors[new.memory.id]))
-            if cos < rule.same_slot.get(groups, 2.0) or not _mutual(old, new, window, vectors, group, cos):
-                continue
-            a, b = old.memory.content, new.memory.content
-            if other_owners(a, b) or (lasting(old.memory.type, a) and not replans(a, b)):
-                continue
-            changed = states_change(b) or new_value(a, b, cos, (0.0, 0))
-            if rule.need_change and not changed:
-                continue
-            if rule.store_nearest and neighbours_of is not None and not all(
-                    _nearest_in_store(vectors[x], (old.memory.id, new.memory.id), group[y], cos, neighbours_of)
-                    for x, y in ((old.memory.id, new.memory.id), (new.memory.id, old.memory.id))):
-                continue
-            _flag(out, old, new)
+        if cos < rule.same_slot.get(frozenset({group[old.memory.id], group[new.memory.id]}), 2.0) or not _nearest(
+                old.memory.id, new.memory.id, cos, window, vectors, group, None, set()):
+            continue
+        a, b = old.memory.content, new.memory.content
+        if other_owners(a, b) or (lasting(old.memory.type, a) and not replans(a, b)):
+            continue
+        changed = states_change(b) or new_value(a, b, cos, (0.0, 0))
+        if rule.need_change and not changed:
+            continue
+        if rule.store_nearest and neighbours_of is not None and not all(
+                _nearest_in_store(vectors[x], (old.memory.id, new.memory.id), group[y], cos, neighbours_of)
+                for x, y in ((old.memory.id, new.memory.id), (new.memory.id, old.memory.id))):
+            continue
+        flag_older(out, old, new, True, set())
     return out
-
-
-def _mutual(old: SearchHit, new: SearchHit, window: list[SearchHit], vectors: Mapping[str, np.ndarray],
-            group: Mapping[str, str], cos: float) -> bool:
-    """Each is the other's nearest hit of its script group among the window."""
-    a, b = old.memory.id, new.memory.id
-    for x, y in ((a, b), (b, a)):
-        if any(float(np.dot(vectors[x], vectors[h.memory.id])) > cos for h in window
-               if h.memory.id not in (a, b) and group[h.memory.id] == group[y]):
-            return False
-    return True
-
-
-def _flag(out: list[SearchHit], old: SearchHit, new: SearchHit) -> None:
-    """`old` not current, named outdated by `new`, which ranks right above it."""
-    old.current = False
-    old.why.outdated_by = new.memory.id
-    old.why.outdated_change = True
-    if "outdated" not in old.flags:
-        old.flags.append("outdated")
-    i, j = out.index(old), out.index(new)
-    if i < j:
-        out.remove(new)
-        out.insert(i, new)
-        new.score = new.why.final = max(new.score, old.score)

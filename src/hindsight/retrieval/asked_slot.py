@@ -33,13 +33,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hindsight.model import Status
 from hindsight.read_model import SearchHit
 from hindsight.retrieval.asked_current import ASKS_CURRENT, asks_current
-from hindsight.retrieval.crosslingual import bias_group
+from hindsight.retrieval.asked_kind import answers_differently
 from hindsight.retrieval.currency import Neighbours, flag_older
+from hindsight.retrieval.head_pairs import demote_below, head_window, ordered_pairs
 from hindsight.retrieval.note_change import states_note_change
-from hindsight.retrieval.pair_change import demote_below, ordered_pairs
 from hindsight.retrieval.slot_cues import (
     ADDITIVE,
     _terms,
@@ -78,6 +77,15 @@ class AskedSlotRule:
     store_nearest: bool = False
     #: the flagged older hit moves right below the head (else right below the newer one)
     demote: bool = True
+    #: round 46, the asked value's kind (`asked_kind.answers_differently`): "" not read; "and" - both hits hold
+    #: different values of the kind the question asks for, besides the change told; "only" - in place of it
+    kind: str = ""
+    #: with `kind`: the older also holds a value the newer does not repeat (else only the newer one a new value)
+    kind_both: bool = True
+    #: with `kind`: a count question's numbers of what it counts only (`asked_kind.asked_unit`)
+    kind_units: bool = True
+    #: read only under a question about the present (`asked_current.asks_current`); False: every question
+    gated: bool = True
 
 
 #: measured and shipped off (docs/benchmarks.md, "Retrieval, round 45"): the defaults are the development rounds'
@@ -91,17 +99,14 @@ def mark_asked_slot(question: str, hits: list[SearchHit],
                     rule: AskedSlotRule | None = None, neighbours_of: Neighbours | None = None) -> list[SearchHit]:
     """Flag (and re-rank) an older hit of the head that a newer one replaces in the slot the question asks about."""
     rule = RULE if rule is None else rule
-    if not rule.on or not asks_current(question):
+    if not rule.on or (rule.gated and not asks_current(question)):
         return hits
     asked = ASKS_CURRENT.sub(" ", question)
     slot = {h.memory.id: anchors(asked, h.memory.content) for h in hits[:rule.head]}
-    window = [h for h in hits[:rule.head] if h.memory.status == Status.active and h.current
-              and h.memory.session_id is None and slot[h.memory.id]]
-    if len(window) < 2:
+    found = head_window(hits, rule.head, embeddings_of, lambda h: bool(slot[h.memory.id]))
+    if found is None:
         return hits
-    vectors = embeddings_of([h.memory.id for h in window])
-    window = [h for h in window if h.memory.id in vectors]
-    group = {h.memory.id: bias_group(h.memory.content) for h in window}
+    window, vectors, group = found
     out = list(hits)
     outdated: set[str] = set()
     for old, new, key, cos in ordered_pairs(window, vectors, group):
@@ -116,7 +121,11 @@ def mark_asked_slot(question: str, hits: list[SearchHit],
             continue
         if rule.subject and not subject_kept(old.memory.content, new.memory.content):
             continue  # the newer one is about another thing of the topic
-        if not replaced_in_slot(old.memory.content, new.memory.content, cos, rule.values, old.memory.type):
+        if rule.kind and not answers_differently(question, old.memory.content, new.memory.content, rule.kind_both,
+                                                     rule.kind_units):
+            continue  # the two do not give the question two values of what it asks (round 46)
+        if not replaced_in_slot(old.memory.content, new.memory.content, cos, rule.values, old.memory.type,
+                                told=rule.kind != "only"):
             continue
         # each the other's nearest hit of its script in the head (and in the store: `store_nearest`)
         if not _nearest(a, b, cos, window, vectors, group, neighbours_of if rule.store_nearest else None,
@@ -128,14 +137,14 @@ def mark_asked_slot(question: str, hits: list[SearchHit],
     return out
 
 
-def replaced_in_slot(older: str, newer: str, cos: float, values: bool, kind: object = None) -> bool:
-    """The text side of the reading: the newer tells a change the older does not, the older holds a term the newer
-    does not repeat, one owner, nothing added, no dated episode that stays."""
+def replaced_in_slot(older: str, newer: str, cos: float, values: bool, kind: object = None, told: bool = True) -> bool:
+    """The text side of the reading: the newer tells a change the older does not (`told`), the older holds a term
+    the newer does not repeat, one owner, nothing added, no dated episode that stays."""
     if other_owners(older, newer) or ADDITIVE.search(newer):
         return False
     if kind is not None and lasting(kind, older) and not replans(older, newer):  # type: ignore[arg-type]
         return False
     if not (_terms(older) - _terms(newer)):
         return False
-    return (states_new_change(older, newer) or states_note_change(older, newer)
+    return not told or (states_new_change(older, newer) or states_note_change(older, newer)
             or (values and new_value(older, newer, cos, (0.0, 0))))

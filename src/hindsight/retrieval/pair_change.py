@@ -24,17 +24,16 @@ about the present); nothing stored changes. `RULE.on` switches it (docs/benchmar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from hindsight.model import Status
 from hindsight.read_model import SearchHit
 from hindsight.retrieval.asked_current import asks_current
-from hindsight.retrieval.crosslingual import bias_group
 from hindsight.retrieval.currency import Neighbours, flag_older
-from hindsight.retrieval.slot_cues import ADDITIVE, lasting, other_owners, replans
+from hindsight.retrieval.head_pairs import demote_below, head_window, ordered_pairs
+from hindsight.retrieval.slot_cues import lasting, other_owners, replans
 from hindsight.retrieval.value_slot import _nearest
 
 #: (older text, newer text, cosine) -> P(change), None when no model can read the pair
@@ -74,13 +73,10 @@ def mark_pair_changes(hits: list[SearchHit], embeddings_of: Callable[[list[str]]
     if not rule.on:
         return hits
     demote = rule.demote and (not rule.demote_asked or asks_current(question))
-    window = [h for h in hits[:rule.head]
-              if h.memory.status == Status.active and h.current and h.memory.session_id is None]
-    if len(window) < 2:
+    found = head_window(hits, rule.head, embeddings_of)
+    if found is None:
         return hits
-    vectors = embeddings_of([h.memory.id for h in window])  # the vectors first: most pairs end there, unread
-    window = [h for h in window if h.memory.id in vectors]
-    group = {h.memory.id: bias_group(h.memory.content) for h in window}
+    window, vectors, group = found
     out = list(hits)
     outdated: set[str] = set()
     for old, new, key, cos in ordered_pairs(window, vectors, group):
@@ -99,25 +95,3 @@ def mark_pair_changes(hits: list[SearchHit], embeddings_of: Callable[[list[str]]
         if demote:
             demote_below(out, old, rule.head)
     return out
-
-
-def ordered_pairs(window: list[SearchHit], vectors: Mapping[str, np.ndarray], group: Mapping[str, str]
-                  ) -> Iterator[tuple[SearchHit, SearchHit, str, float]]:
-    """(older, newer, script key, cosine) of the window's hits, newer ones oldest first (event time), a newer one
-    that says it adds (`ADDITIVE`) skipped, an older one still current when its pair comes up (a chain of three
-    ends with the newest current); key: the script group, "cross" for two. Shared by `asked_slot`."""
-    for new in sorted(window, key=lambda h: (h.memory.reference_time, h.memory.created_at)):
-        if ADDITIVE.search(new.memory.content):
-            continue
-        for old in window:
-            if old is new or not old.current or old.memory.reference_time >= new.memory.reference_time:
-                continue
-            a, b = old.memory.id, new.memory.id
-            yield old, new, group[a] if group[a] == group[b] else "cross", float(np.dot(vectors[a], vectors[b]))
-
-
-def demote_below(out: list[SearchHit], hit: SearchHit, head: int) -> None:
-    """Move `hit` right below the best `head` of `out`."""
-    out.remove(hit)
-    out.insert(min(head, len(out)), hit)
-
