@@ -1,0 +1,103 @@
+"""Round 46b (issue 10, guardfa46): three readings of a note that reports, quotes or carries (``safety/relayed.py``),
+measured on every released writer (docs/benchmarks.md "Guard, round 46b", the rule in
+``bench/results/guardfa46/ship_rule.md``).
+
+    E="env PYTHONPATH=src:scripts OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python"
+    $E scripts/guard45_stage.py rows --out /tmp/gfa46/rows3940.jsonl                 # r39 - r40 (+ b), PII, retrieval
+    $E scripts/guardfa46_stage.py sig /tmp/g43/rows.jsonl /tmp/gfa46/rows3940.jsonl --out /tmp/gfa46/moved.json
+    $E scripts/guardfa46_stage.py screen /tmp/gfa46/moved.json --out /tmp/gfa46/screen.json
+    $E scripts/guardfa46_stage.py report /tmp/gfa46/screen.json --out bench/results/guardfa46/result.json
+
+guard45's staging (``guard45_stage.texts`` / ``report``: released rows r1 - r40 + b, PII and retrieval writers, the
+pinned sets, the 13 MCP notes; r40 / r40b in sample, apart) with this round's readings: ``sig`` keeps the texts whose
+readings - ``adverb_only`` and ``reports_drill`` on the normalised text and each marked part, ``quoted_in_report`` of
+each marked part - differ with the switches off (main) and on; ``screen`` reads those through ``WriteGuard`` with the
+write path's ONNX vector, switches off and on, in one process (the switches are read at call time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from guard45_stage import CACHE, report, texts  # noqa: E402
+
+READINGS = ("adverb_only", "reports_drill", "quoted_in_report")
+
+
+def set_switches(on: bool) -> None:
+    from hindsight.safety import relayed
+    relayed.ADVERB_ONLY_ON = relayed.DRILL_ON = relayed.QUOTED_PART_ON = on
+
+
+def signature(red: str) -> list[str]:
+    from hindsight.safety.normalize import fold, prepare
+    from hindsight.safety.relayed import adverb_only, quoted_in_report, reports_drill
+    from hindsight.safety.segments import marked_parts
+
+    normalised, folded = prepare(red).text, fold(red)
+    parts = marked_parts(folded)
+    bits = [(READINGS[0], adverb_only(normalised)), (READINGS[1], reports_drill(normalised))]
+    for part in parts:
+        pn = prepare(part).text
+        bits += [(READINGS[0], adverb_only(pn)), (READINGS[1], reports_drill(pn)),
+                 (READINGS[2], quoted_in_report(normalised, folded, part))]
+    return sorted({name for name, on in bits if on})
+
+
+def moved(files: list[Path]) -> list[dict[str, object]]:
+    out = []
+    for r in texts(files):
+        set_switches(True)
+        on = signature(str(r["text"]))  # off: every reading returns False
+        if on:
+            out.append({**r, "readings": on})
+    set_switches(False)
+    return out
+
+
+def screen(moved_rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    import onnxruntime  # noqa: F401  (before anything loads usearch)
+    from secret38_stage import _needs_vector, embed, screen_one
+
+    from hindsight.safety.guard import WriteGuard
+    reds = [str(r["text"]) for r in moved_rows]
+    cache = embed([r for r in reds if _needs_vector(r)], CACHE)
+    guard = WriteGuard()
+    out = []
+    for r in moved_rows:
+        red = str(r["text"])
+        set_switches(False)
+        off = screen_one(guard, red, cache.get(red))
+        set_switches(True)
+        on = screen_one(guard, red, cache.get(red))
+        out.append({**r, "off": off, "on": on})
+    set_switches(False)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=("sig", "screen", "report"))
+    parser.add_argument("files", nargs="*", type=Path)
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    result: object
+    if args.mode == "sig":
+        result = moved(args.files)
+        print(f"{len(result)} texts whose readings differ", flush=True)
+    elif args.mode == "screen":
+        result = screen(json.loads(args.files[0].read_text(encoding="utf-8")))
+    else:
+        result = report(json.loads(args.files[0].read_text(encoding="utf-8")))
+        print(json.dumps({k: v for k, v in result.items() if k != "rows"}, indent=1), flush=True)  # type: ignore[union-attr]
+    args.out.write_text(json.dumps(result, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
