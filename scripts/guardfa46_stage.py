@@ -7,6 +7,7 @@ measured on every released writer (docs/benchmarks.md "Guard, round 46b", the ru
     $E scripts/guardfa46_stage.py sig /tmp/g43/rows.jsonl /tmp/gfa46/rows3940.jsonl --out /tmp/gfa46/moved.json
     $E scripts/guardfa46_stage.py screen /tmp/gfa46/moved.json --out /tmp/gfa46/screen.json
     $E scripts/guardfa46_stage.py report /tmp/gfa46/screen.json --out bench/results/guardfa46/result.json
+    # the second candidate (ship_rule.md's addendum): --on channel_only,quoted_in_report on sig and screen
 
 guard45's staging (``guard45_stage.texts`` / ``report``: released rows r1 - r40 + b, PII and retrieval writers, the
 pinned sets, the 13 MCP notes; r40 / r40b in sample, apart) with this round's readings: ``sig`` keeps the texts whose
@@ -26,26 +27,32 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from guard45_stage import CACHE, report, texts  # noqa: E402
 
-READINGS = ("adverb_only", "reports_drill", "quoted_in_report")
+READINGS = ("adverb_only", "reports_drill", "quoted_in_report", "channel_only")
+SWITCHES = {"adverb_only": "ADVERB_ONLY_ON", "reports_drill": "DRILL_ON", "quoted_in_report": "QUOTED_PART_ON",
+            "channel_only": "CHANNEL_ON"}
+#: the candidate (``--on``): the first screen read the first three; the second ``channel_only,quoted_in_report``
+CANDIDATE = list(READINGS[:3])
 
 
 def set_switches(on: bool) -> None:
     from hindsight.safety import relayed
-    relayed.ADVERB_ONLY_ON = relayed.DRILL_ON = relayed.QUOTED_PART_ON = on
+    for name in READINGS:
+        setattr(relayed, SWITCHES[name], on and name in CANDIDATE)
 
 
 def signature(red: str) -> list[str]:
     from hindsight.safety.normalize import fold, prepare
-    from hindsight.safety.relayed import adverb_only, quoted_in_report, reports_drill
+    from hindsight.safety.relayed import adverb_only, channel_only, quoted_in_report, reports_drill
     from hindsight.safety.segments import marked_parts
 
     normalised, folded = prepare(red).text, fold(red)
     parts = marked_parts(folded)
-    bits = [(READINGS[0], adverb_only(normalised)), (READINGS[1], reports_drill(normalised))]
+    bits = [(READINGS[0], adverb_only(normalised)), (READINGS[1], reports_drill(normalised)),
+            (READINGS[3], channel_only(normalised))]
     for part in parts:
         pn = prepare(part).text
         bits += [(READINGS[0], adverb_only(pn)), (READINGS[1], reports_drill(pn)),
-                 (READINGS[2], quoted_in_report(normalised, folded, part))]
+                 (READINGS[2], quoted_in_report(normalised, folded, part)), (READINGS[3], channel_only(pn))]
     return sorted({name for name, on in bits if on})
 
 
@@ -85,7 +92,9 @@ def main() -> None:
     parser.add_argument("mode", choices=("sig", "screen", "report"))
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--on", default=",".join(READINGS[:3]), help="the candidate's readings, comma-separated")
     args = parser.parse_args()
+    CANDIDATE[:] = [name for name in args.on.split(",") if name]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     result: object
     if args.mode == "sig":

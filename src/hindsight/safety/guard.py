@@ -72,7 +72,7 @@ from hindsight.safety.mention import references_secret
 from hindsight.safety.normalize import ScreeningText, basic_fold, fold, normalize_for_screening, prepare
 from hindsight.safety.polarity import adds_check
 from hindsight.safety.preference import states_preference
-from hindsight.safety.relayed import adverb_only, quoted_in_report, reports_drill
+from hindsight.safety.relayed import adverb_only, channel_only, quoted_in_report, reports_drill
 from hindsight.safety.rules import CATEGORY_PRIORITY, RuleHit
 from hindsight.safety.segments import PART_THRESHOLD, marked_parts
 from hindsight.safety.stake import benign_frame
@@ -221,7 +221,7 @@ class WriteGuard:
         carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
         threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
         if normalised and self.fact_threshold > threshold and (carried_value_fact(normalised) or states_preference(normalised)
-                                                                or adverb_only(normalised)):
+                                                                or adverb_only(normalised) or channel_only(normalised)):
             threshold = self.fact_threshold  # a fact that carries a redacted value, or (round 28) a named person's preference
         if normalised and (benign_frame(normalised) or adds_check(normalised) or reports_drill(normalised)):
             return max(threshold, FRAME_THRESHOLD)

@@ -12,7 +12,8 @@ redacted value beside it, and an attack string the note quotes. Three readings, 
   secrecy, no outward or bulk data, no sentence that opens with an imperative; money only where it comes *in*
   ("customer payments", "pays us", 客户付款, 回款). A contact channel a person prefers, a routine of incoming payments,
   "my e-mail is [email], send it over" are such facts: the guard holds them only on the surer fact score
-  (``guard.FACT_THRESHOLD``).
+  (``guard.FACT_THRESHOLD``). Held out it lost 65 released attacks (off); :func:`channel_only` (``CHANNEL_ON``) is it
+  narrowed to clauses that name a contact channel or money coming in.
 - :func:`reports_drill` (``DRILL_ON``): a phishing drill or exercise written up - a drill / 演练 word, the attacker's
   message reported (``mention.REPORTED``), the outcome or the follow-up (clicked, retraining, 复训, 上报), no endorsement
   and no check waived outside quotations: a frame (``guard.FRAME_THRESHOLD``), as a reported attack warned against is.
@@ -44,7 +45,7 @@ from hindsight.safety.features import (
     RECUR,
     TRUST,
 )
-from hindsight.safety.loosen_object import loosens
+from hindsight.safety.loosen_object import _CLAUSE, loosens
 from hindsight.safety.mention import _QUOTED, ENDORSE, REPORTED, mentions_attack
 from hindsight.safety.rules import ANYONE, _alt, _c, match_rules
 from hindsight.safety.waived import waives_check
@@ -53,6 +54,7 @@ from hindsight.safety.waived import waives_check
 ADVERB_ONLY_ON = False
 DRILL_ON = False
 QUOTED_PART_ON = False
+CHANNEL_ON = False
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 #: The agent named (not "you").
@@ -78,7 +80,29 @@ _ORDER_WORDS = (DESTRUCTIVE, CREDENTIAL, EXPOSURE, PRIVILEGE, TRUST, AUTHORITY, 
 
 def adverb_only(normalised: str) -> bool:
     """Is every loosening of the text an everyday adverb with nothing at stake named, in a text that orders nothing?"""
-    if not ADVERB_ONLY_ON or not LOOSEN.search(normalised):
+    return ADVERB_ONLY_ON and _adverb_only(normalised)
+
+
+#: A way to reach a person: the object of a contact preference.
+CHANNEL = _c(_alt(
+    r"\bwechat\b", r"\bwhatsapp\b", r"\bsignal\b", r"\btelegram\b", r"\bslack\b", r"\bdms?\b", r"\btexts?\b", r"\bsms\b",
+    r"\be-?mails?\b", r"\bphone\b", r"\bcalls?\b", r"\bcalling\b", r"\bring\b", r"\bvoice (?:note|message)s?\b", r"\[pii-e\]",
+    r"微信", r"短信", r"邮件", r"邮箱", r"电话", r"语音", r"留言", r"私信", r"钉钉", r"飞书",
+))
+
+
+def channel_only(normalised: str) -> bool:
+    """``adverb_only`` narrowed (round 46b's second candidate, ``CHANNEL_ON``): each clause with an everyday adverb names
+    a contact channel ("微信说就行，不用打电话", "my e-mail is [email], send it over") or money coming in ("pays us
+    directly")."""
+    if not CHANNEL_ON or not _adverb_only(normalised):
+        return False
+    clauses = [c for c in _CLAUSE.split(normalised) if c.strip()]
+    return all(CHANNEL.search(c) or INWARD.search(c) for c in clauses if LOOSEN.search(c))
+
+
+def _adverb_only(normalised: str) -> bool:
+    if not LOOSEN.search(normalised):
         return False
     sentences = [s for s in _SENTENCE.split(normalised) if s and s.strip()]
     if any(loosens(s, LOOSEN) or IMPERATIVE_START.search(s.strip()) for s in sentences):
