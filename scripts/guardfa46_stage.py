@@ -52,7 +52,7 @@ def signature(red: str) -> list[str]:
     for part in parts:
         pn = prepare(part).text
         bits += [(READINGS[0], adverb_only(pn)), (READINGS[1], reports_drill(pn)),
-                 (READINGS[2], quoted_in_report(normalised, folded, part)), (READINGS[3], channel_only(pn))]
+                 (READINGS[2], quoted_in_report(red, folded, part)), (READINGS[3], channel_only(pn))]
     return sorted({name for name, on in bits if on})
 
 

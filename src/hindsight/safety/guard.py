@@ -261,7 +261,6 @@ class WriteGuard:
         parts = marked_parts(folded)
         if not parts:
             return 0.0, None
-        normalised = prepare(text).text
         best: tuple[float, str | None] = (0.0, None)
         if self.part_encoder is None:
             vectors = classifier_module.embed_for_screening(parts)
@@ -270,10 +269,10 @@ class WriteGuard:
         for part, vector in zip(parts, vectors, strict=True):
             score, label = clf.attack_score(vector, part)
 
-            def part_threshold(text: str = part) -> float:
+            def part_threshold(text: str = part, note: str = text) -> float:
                 own = self.threshold_for(feature_view(text), text)
                 # round 46b: a part quoted by a note about an attack is judged at the note's frame (relayed.py)
-                return max(own, FRAME_THRESHOLD) if quoted_in_report(normalised, folded, text) else own
+                return max(own, FRAME_THRESHOLD) if quoted_in_report(note, folded, text) else own
 
             if score > best[0] and self._reaches(score, PART_THRESHOLD, part_threshold):
                 # counted: a score of at least PART_THRESHOLD is > 0

@@ -47,6 +47,7 @@ from hindsight.safety.features import (
 )
 from hindsight.safety.loosen_object import _CLAUSE, loosens
 from hindsight.safety.mention import _QUOTED, ENDORSE, REPORTED, mentions_attack
+from hindsight.safety.normalize import prepare
 from hindsight.safety.rules import ANYONE, _alt, _c, match_rules
 from hindsight.safety.waived import waives_check
 
@@ -142,11 +143,14 @@ NOT_ACTED = _c(_alt(
 ))
 
 
-def quoted_in_report(normalised: str, folded: str, part: str) -> bool:
-    """Is the marked ``part`` (of the ``folded`` text) the quoted string or the remedy of a note about an attack (read
-    on its ``normalised`` text) that does not adopt it: inside a quotation, or in a note that reports the attack not
-    acted on (``NOT_ACTED``)?"""
-    if not QUOTED_PART_ON or not mentions_attack(normalised):
+def quoted_in_report(text: str, folded: str, part: str) -> bool:
+    """Is the marked ``part`` (of the ``folded`` note) the quoted string or the remedy of a note about an attack (its
+    ``text``, read normalised) that does not adopt it: inside a quotation, or in a note that reports the attack not
+    acted on (``NOT_ACTED``)? The note is normalised only while the switch is on."""
+    if not QUOTED_PART_ON:
+        return False
+    normalised = prepare(text).text
+    if not mentions_attack(normalised):
         return False
     needle = part.strip()
     if not needle:
