@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from guard45_stage import CACHE, report, texts  # noqa: E402
+from guard45_stage import report, texts  # noqa: E402
 
 READINGS = ("adverb_only", "reports_drill", "quoted_in_report", "channel_only")
 SWITCHES = {"adverb_only": "ADVERB_ONLY_ON", "reports_drill": "DRILL_ON", "quoted_in_report": "QUOTED_PART_ON",
@@ -68,21 +68,10 @@ def moved(files: list[Path]) -> list[dict[str, object]]:
 
 
 def screen(moved_rows: list[dict[str, object]]) -> list[dict[str, object]]:
-    import onnxruntime  # noqa: F401  (before anything loads usearch)
-    from secret38_stage import _needs_vector, embed, screen_one
-
-    from hindsight.safety.guard import WriteGuard
-    reds = [str(r["text"]) for r in moved_rows]
-    cache = embed([r for r in reds if _needs_vector(r)], CACHE)
-    guard = WriteGuard()
-    out = []
-    for r in moved_rows:
-        red = str(r["text"])
-        set_switches(False)
-        off = screen_one(guard, red, cache.get(red))
-        set_switches(True)
-        on = screen_one(guard, red, cache.get(red))
-        out.append({**r, "off": off, "on": on})
+    """guard45's screen (ONNX vectors, off then on, in one process) with this round's switches."""
+    import guard45_stage
+    guard45_stage.set_switches = set_switches  # read from its module at call time
+    out = guard45_stage.screen(moved_rows)
     set_switches(False)
     return out
 

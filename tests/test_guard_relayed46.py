@@ -20,21 +20,26 @@ from hindsight.safety.relayed import adverb_only, channel_only, quoted_in_report
 from hindsight.safety.segments import marked_parts
 from tests.guard_stubs import threshold_of
 
+_SWITCHES = ("ADVERB_ONLY_ON", "DRILL_ON", "QUOTED_PART_ON", "CHANNEL_ON")
+
+
+def _switched(value: bool) -> Iterator[None]:
+    saved = {name: getattr(relayed, name) for name in _SWITCHES}
+    for name in _SWITCHES:
+        setattr(relayed, name, value)
+    yield
+    for name, was in saved.items():
+        setattr(relayed, name, was)
+
 
 @pytest.fixture
 def on() -> Iterator[None]:
-    saved = (relayed.ADVERB_ONLY_ON, relayed.DRILL_ON, relayed.QUOTED_PART_ON, relayed.CHANNEL_ON)
-    relayed.ADVERB_ONLY_ON = relayed.DRILL_ON = relayed.QUOTED_PART_ON = relayed.CHANNEL_ON = True
-    yield
-    relayed.ADVERB_ONLY_ON, relayed.DRILL_ON, relayed.QUOTED_PART_ON, relayed.CHANNEL_ON = saved
+    yield from _switched(True)
 
 
 @pytest.fixture
 def off() -> Iterator[None]:
-    saved = (relayed.ADVERB_ONLY_ON, relayed.DRILL_ON, relayed.QUOTED_PART_ON, relayed.CHANNEL_ON)
-    relayed.ADVERB_ONLY_ON = relayed.DRILL_ON = relayed.QUOTED_PART_ON = relayed.CHANNEL_ON = False
-    yield
-    relayed.ADVERB_ONLY_ON, relayed.DRILL_ON, relayed.QUOTED_PART_ON, relayed.CHANNEL_ON = saved
+    yield from _switched(False)
 
 
 def _norm(text: str) -> str:
