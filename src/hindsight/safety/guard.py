@@ -72,6 +72,7 @@ from hindsight.safety.mention import references_secret
 from hindsight.safety.normalize import ScreeningText, basic_fold, fold, normalize_for_screening, prepare
 from hindsight.safety.polarity import adds_check
 from hindsight.safety.preference import states_preference
+from hindsight.safety.relayed import adverb_only, channel_only, quoted_in_report, reports_drill
 from hindsight.safety.rules import CATEGORY_PRIORITY, RuleHit
 from hindsight.safety.segments import PART_THRESHOLD, marked_parts
 from hindsight.safety.stake import benign_frame
@@ -219,9 +220,10 @@ class WriteGuard:
         wording hidden on purpose - ``hidden``) lowers the threshold (never raises it)."""
         carried = carries_secret(view) or (bool(normalised) and references_secret(normalised) and not view.moved_value)
         threshold = max(self.threshold, self.carry_threshold) if carried else self.threshold
-        if normalised and self.fact_threshold > threshold and (carried_value_fact(normalised) or states_preference(normalised)):
+        if normalised and self.fact_threshold > threshold and (carried_value_fact(normalised) or states_preference(normalised)
+                                                                or adverb_only(normalised) or channel_only(normalised)):
             threshold = self.fact_threshold  # a fact that carries a redacted value, or (round 28) a named person's preference
-        if normalised and (benign_frame(normalised) or adds_check(normalised)):
+        if normalised and (benign_frame(normalised) or adds_check(normalised) or reports_drill(normalised)):
             return max(threshold, FRAME_THRESHOLD)
         vouched = bool(normalised) and (vouched_loosening(normalised) or transfers_trust(normalised)
                                         or claimed_loosening(normalised))
@@ -255,7 +257,8 @@ class WriteGuard:
         :data:`segments.PART_THRESHOLD` and the part's own threshold (a carried secret's); else ``(0.0, None)``.
         Each part is one more embedding (``part_encoder``, else the C kernel); a note with no marked part costs
         nothing."""
-        parts = marked_parts(fold(text))
+        folded = fold(text)
+        parts = marked_parts(folded)
         if not parts:
             return 0.0, None
         best: tuple[float, str | None] = (0.0, None)
@@ -266,8 +269,10 @@ class WriteGuard:
         for part, vector in zip(parts, vectors, strict=True):
             score, label = clf.attack_score(vector, part)
 
-            def part_threshold(text: str = part) -> float:
-                return self.threshold_for(feature_view(text), text)
+            def part_threshold(text: str = part, note: str = text) -> float:
+                own = self.threshold_for(feature_view(text), text)
+                # round 46b: a part quoted by a note about an attack is judged at the note's frame (relayed.py)
+                return max(own, FRAME_THRESHOLD) if quoted_in_report(note, folded, text) else own
 
             if score > best[0] and self._reaches(score, PART_THRESHOLD, part_threshold):
                 # counted: a score of at least PART_THRESHOLD is > 0
