@@ -86,13 +86,33 @@ def test_the_answer_does_not_depend_on_the_value(on: None) -> None:
     assert right.label == wrong.label == "override"
 
 
-def test_engine_supersedes_the_older_password_note(engine: MemoryEngine, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Through the write path (redaction, the judge, hygiene) with the real embedder; on main the new note merged
-    into the old one ("duplicate") and the older secret's note stayed the active one."""
-    monkeypatch.setattr(secret_slot, "ON", True)
-    monkeypatch.setattr(secret_slot, "SIGNAL_ONLY", False)
-    a = engine.store_memory({"content": "The lab Wi-Fi password is granite77.", "namespace": "s", "type": "semantic"})
-    b = engine.store_memory({"content": "Lab Wi-Fi password: basalt2025", "namespace": "s", "type": "semantic"})
-    assert b.action == "superseded"
-    assert engine.get(a.memory_id, "s", record_access=False).status.value == "deprecated"
-    assert engine.get(b.memory_id, "s", record_access=False).status.value == "active"
+def test_the_shipped_setting_is_arm_b() -> None:
+    """Its rule (bench/results/change46/ship_rule.md) held for arm B only: held out changes +2, nothing else moved."""
+    import importlib
+
+    mod = importlib.reload(secret_slot)
+    assert mod.ON is True and mod.SIGNAL_ONLY is True
+
+
+def _write(engine: MemoryEngine, old: str, new: str) -> tuple[str, str, str]:
+    a = engine.store_memory({"content": old, "namespace": "s", "type": "semantic"})
+    b = engine.store_memory({"content": new, "namespace": "s", "type": "semantic"})
+    return (b.action, engine.get(a.memory_id, "s", record_access=False).status.value,
+            engine.get(b.memory_id, "s", record_access=False).status.value)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("实验室的 Wi-Fi 密码是 granite77。", "实验室 Wi-Fi 密码现在是 Basalt@2025。"),  # a change word (现在)
+    ("Lab Wi-Fi password: granite77", "Lab Wi-Fi password: basalt2025"),  # the same words around the secret
+])
+def test_engine_supersedes_the_older_secret_note(engine: MemoryEngine, old: str, new: str) -> None:
+    """Through the write path (redaction, the judge, hygiene) with the real embedder and the shipped setting; on
+    main the new note merged into the old one ("duplicate") and the older secret's note stayed the active one."""
+    assert _write(engine, old, new) == ("superseded", "deprecated", "active")
+
+
+def test_engine_still_merges_a_secret_note_worded_otherwise(engine: MemoryEngine) -> None:
+    """No change word and other words: a restatement and a change read alike (r40:113's kind); arm B leaves the
+    judge's merge (arm A retired a restatement held out, r29:277)."""
+    action, old_status, _ = _write(engine, "The lab Wi-Fi password is granite77.", "Lab Wi-Fi password: basalt2025")
+    assert (action, old_status) == ("duplicate", "active")

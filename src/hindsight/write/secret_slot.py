@@ -9,9 +9,12 @@ are equal cannot be known (neither is kept), but a secret is never usefully "res
 two texts as one statement, the newer write is the version that holds, and the older one is kept in history.
 
 `rewritten(verdict, old, new)`: with `ON`, a merge (`duplicate`) of two texts that both carry a placeholder of a
-secret kind (`SECRET_KINDS`) and the same set of secret kinds becomes a change (`override`). The values are never
-read, so the answer a writer gets does not depend on the secret (no oracle: docs/security.md). Every other verdict
-is left as it is. Nothing is fitted.
+secret kind (`SECRET_KINDS`) and the same set of secret kinds becomes a change (`override`) - with `SIGNAL_ONLY` (as
+shipped) only when the new text signals a change or the two stored texts are the same word for word: a restatement
+of a secret worded otherwise with no change word ("Lisbon flat: lockbox code ..." after "... key in the lockbox,
+code ...") stays a merge, and so does r40:113 ("Go club Wi-Fi password: ..." after "The go club Wi-Fi password is
+..."), which cannot be told from it. The values are never read, so the answer a writer gets does not depend on the
+secret (no oracle: docs/security.md). Every other verdict is left as it is. Nothing is fitted.
 """
 
 from __future__ import annotations
@@ -24,12 +27,15 @@ from hindsight.write.supersede import change_signalled
 
 __all__ = ["ON", "SECRET_KINDS", "SIGNAL_ONLY", "rewritten", "secret_kinds"]
 
-#: whether a merge of two texts carrying the same kinds of redacted secret is read as a change. Off until its rule
-#: (bench/results/change46/ship_rule.md, declared before any run) holds
-ON = False
-#: arm B of that rule (read only if arm A fails): also require that the new text signals a change
-#: (`supersede.change_signalled`) or that the two stored texts are the same word for word
-SIGNAL_ONLY = False
+#: whether a merge of two texts carrying the same kinds of redacted secret is read as a change. On with `SIGNAL_ONLY`:
+#: its rule (bench/results/change46/ship_rule.md, declared before any run) held for arm B - held out (blind r1 - r39,
+#: the 10 reached rows through the engine) changes deprecated 2 -> 4 of 4 (r20:114, r39:119), nothing else moved;
+#: the reached retrieval stores (r34 - r36) identical. Arm A (no `SIGNAL_ONLY`) failed: a restatement read as a change
+ON = True
+#: arm B of that rule: also require that the new text signals a change (`supersede.change_signalled`: "now", 现在,
+#: "rotated", ...) or that the two stored texts are the same word for word. Without it (arm A) "Lisbon flat: lockbox
+#: code [REDACTED:otp], ..." restating the older note's code was retired (r29:277)
+SIGNAL_ONLY = True
 #: the redactor's secret kinds (none is in `value_digests.KINDS`: they get no digest)
 SECRET_KINDS = frozenset({"password", "api_key", "private_key", "otp", "cvv"})
 _PLACEHOLDER = re.compile(r"\[REDACTED:([a-z_]+)\]")
