@@ -69,13 +69,12 @@ def stores(mode: str, src: Path, out: Path) -> None:
     restate45.stores("on", src, out)
 
 
+COMMANDS = {
+    "reach": lambda a: reach(Path(a[0]), Path(a[1])),
+    "run": lambda a: run(a[0], Path(a[1]), Path(a[2])),
+    "compare": lambda a: restate45.compare(Path(a[0]), Path(a[1]), Path(a[2])),
+    "stores": lambda a: stores(a[0], Path(a[1]), Path(a[2])),
+}
+
 if __name__ == "__main__":
-    cmd, *args = sys.argv[1:]
-    if cmd == "reach":
-        reach(Path(args[0]), Path(args[1]))
-    elif cmd == "run":
-        run(args[0], Path(args[1]), Path(args[2]))
-    elif cmd == "compare":
-        restate45.compare(Path(args[0]), Path(args[1]), Path(args[2]))
-    elif cmd == "stores":
-        stores(args[0], Path(args[1]), Path(args[2]))
+    COMMANDS[sys.argv[1]](sys.argv[2:])
