@@ -15,8 +15,6 @@ on its own.
 
 from __future__ import annotations
 
-import re
-
 from hindsight.safety.rules import _alt, _c
 
 #: Read only while ON (docs/benchmarks.md "Guard, round 46").
