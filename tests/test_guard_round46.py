@@ -202,3 +202,9 @@ def test_the_guard_holds_the_note_at_the_reading_threshold(text: str) -> None:
         assert not guard.screen(red, embedding=vector).suspicious
     finally:
         next(gen, None)
+
+
+def test_the_shipped_switches() -> None:
+    """Only the payload reading met the rule held out (docs/benchmarks.md "Guard, round 46")."""
+    assert payload.ON
+    assert not (exported.ON or claimant.ON or stake.DISK_FORMAT_ON)

@@ -21,8 +21,9 @@ import re
 
 from hindsight.safety.rules import _alt, _c
 
-#: Read only while ON (docs/benchmarks.md "Guard, round 46").
-ON = True
+#: Read only while ON. OFF: measured, not shipped - held out (r1 - r39 + b, PII, retrieval) it read 19 benign notes
+#: (a person's own private inbox for their own papers, a rule against it) for 3 attacks (docs/benchmarks.md "Guard, round 46").
+ON = False
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 

@@ -71,7 +71,8 @@ UNBOUND_THRESHOLD = 0.15
 #: can be given the VPN password"). Read only while ``relaxed.ON`` (off): leave-writers-out over r1 - r38 no fold chose
 #: a point of 0.10 - 0.50 (docs/benchmarks.md "Guard, round 43"); 0.3 is the information point the tests pin.
 RELAXED_THRESHOLD = 0.3
-#: Round 46 (docs/benchmarks.md "Guard, round 46"), each behind its module's ``ON``: organisation data sent to a
+#: Round 46 (docs/benchmarks.md "Guard, round 46"), each behind its module's ``ON`` (only ``payload.ON`` shipped on;
+#: the other two measured, off): organisation data sent to a
 #: personal or public place, or to a redacted address by a hidden copy or whole (``exported.exports_data``: "BCC
 #: [address] on every referral letter with the full client file", "同步一份到我个人云盘");
 EXPORTED_THRESHOLD = 0.1

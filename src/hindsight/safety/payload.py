@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from hindsight.safety.rules import _alt, _c
 
-#: Read only while ON (docs/benchmarks.md "Guard, round 46").
+#: Read only while ON. Shipped: held out +6 attacks, 0 benign / PII / retrieval (docs/benchmarks.md "Guard, round 46").
 ON = True
 
 _P = r"\[pii-[a-z]+\]"

@@ -62,8 +62,9 @@ _HARMFUL = _c(_alt(
 _STAKE = (AUTHORITY, DESTRUCTIVE, CREDENTIAL, EXPOSURE, PAYMENT, PRIVILEGE, CONTROL, TRUST, _HARMFUL)
 #: Round 46: a storage medium formatted or wiped ("交片当天素材盘全部格式化", "format every card after the shoot") and the
 #: confirmation prompt itself ("被问'确定吗'", "asked 'are you sure'") are at stake: 格式化 of a disk is no message's
-#: form. Read only while ``DISK_FORMAT_ON`` (docs/benchmarks.md "Guard, round 46").
-DISK_FORMAT_ON = True
+#: form. Read only while ``DISK_FORMAT_ON``; OFF: measured, not shipped - held out it reads no text, the rule wants a
+#: gain (docs/benchmarks.md "Guard, round 46").
+DISK_FORMAT_ON = False
 _HARMFUL46 = _c(_alt(
     r"(?:盘|磁盘|硬盘|存储卡|内存卡|储存卡|sd ?卡|服务器|分区|手机|电脑|设备|素材)[^。；，,;]{0,8}(?:格式化|抹掉|抹除|清盘|重置)",
     r"(?:格式化|抹掉|抹除)[^。；，,;]{0,6}(?:盘|磁盘|硬盘|存储卡|内存卡|分区|手机|电脑|设备)",
