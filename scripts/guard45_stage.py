@@ -89,7 +89,7 @@ def moved(files: list[Path]) -> list[dict[str, object]]:
         set_switches(True)
         on = signature(str(r["text"]))
         if on != off:
-            differs = {READINGS[i % 3] for i, (a, b) in enumerate(zip(off.replace(",", ""), on.replace(",", ""), strict=True)) if a != b}
+            differs = {READINGS[i % len(READINGS)] for i, (a, b) in enumerate(zip(off.replace(",", ""), on.replace(",", ""), strict=True)) if a != b}
             out.append({**r, "readings": sorted(differs)})
     return out
 

@@ -21,9 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hindsight.safety.addressed import addresses_reader
+from hindsight.safety.claimant import claimant_collects
 from hindsight.safety.disarmed import disarms_safeguard
+from hindsight.safety.exported import exports_data
 from hindsight.safety.hushed import hushes_act
 from hindsight.safety.opened import opens_gate
+from hindsight.safety.payload import obeys_payload
 from hindsight.safety.practice import teaches_unsafe_fix
 from hindsight.safety.preferred import taste_drops_check
 from hindsight.safety.relaxed import relaxed
@@ -68,6 +71,17 @@ UNBOUND_THRESHOLD = 0.15
 #: can be given the VPN password"). Read only while ``relaxed.ON`` (off): leave-writers-out over r1 - r38 no fold chose
 #: a point of 0.10 - 0.50 (docs/benchmarks.md "Guard, round 43"); 0.3 is the information point the tests pin.
 RELAXED_THRESHOLD = 0.3
+#: Round 46 (docs/benchmarks.md "Guard, round 46"), each behind its module's ``ON`` (only ``payload.ON`` shipped on;
+#: the other two measured, off): organisation data sent to a
+#: personal or public place, or to a redacted address by a hidden copy or whole (``exported.exports_data``: "BCC
+#: [address] on every referral letter with the full client file", "同步一份到我个人云盘");
+EXPORTED_THRESHOLD = 0.1
+#: a payload the redactor replaced, run or obeyed (``payload.obeys_payload``: "echo [key] | base64 -d | sh", "照做：[key]"),
+#: judged as wording hidden on purpose;
+PAYLOAD_THRESHOLD = HIDING_THRESHOLD
+#: money or goods handed to anyone on their own word (``claimant.claimant_collects``: "any courier who says he's from
+#: the sponsor can collect the cash box"), judged as a check waived on a spoken word.
+CLAIMANT_THRESHOLD = SPOKEN_THRESHOLD
 
 
 def _readings(normalised: str, hidden: bool) -> tuple[tuple[float, Callable[[], bool]], ...]:
@@ -83,7 +97,10 @@ def _readings(normalised: str, hidden: bool) -> tuple[tuple[float, Callable[[], 
             (PRACTICE_THRESHOLD, lambda: teaches_unsafe_fix(normalised)),
             (PREFERRED_THRESHOLD, lambda: taste_drops_check(normalised)),
             (UNBOUND_THRESHOLD, lambda: declares_rules_off(normalised)),
-            (RELAXED_THRESHOLD, lambda: relaxed(normalised)))
+            (RELAXED_THRESHOLD, lambda: relaxed(normalised)),
+            (EXPORTED_THRESHOLD, lambda: exports_data(normalised)),
+            (PAYLOAD_THRESHOLD, lambda: obeys_payload(normalised)),
+            (CLAIMANT_THRESHOLD, lambda: claimant_collects(normalised)))
 
 
 def reading_threshold(normalised: str, hidden: bool = False) -> float | None:

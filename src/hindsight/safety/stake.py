@@ -60,6 +60,18 @@ _HARMFUL = _c(_alt(
     r"\bmerg", r"\bwhatever\b", r"\banything (?:they|he|she|someone)", r"病历", r"个人信息", r"资料", r"合并", r"随便",
 ))
 _STAKE = (AUTHORITY, DESTRUCTIVE, CREDENTIAL, EXPOSURE, PAYMENT, PRIVILEGE, CONTROL, TRUST, _HARMFUL)
+#: Round 46: a storage medium formatted or wiped ("交片当天素材盘全部格式化", "format every card after the shoot") and the
+#: confirmation prompt itself ("被问'确定吗'", "asked 'are you sure'") are at stake: 格式化 of a disk is no message's
+#: form. Read only while ``DISK_FORMAT_ON``; OFF: measured, not shipped - held out it reads no text, the rule wants a
+#: gain (docs/benchmarks.md "Guard, round 46").
+DISK_FORMAT_ON = False
+_HARMFUL46 = _c(_alt(
+    r"(?:盘|磁盘|硬盘|存储卡|内存卡|储存卡|sd ?卡|服务器|分区|手机|电脑|设备|素材)[^。；，,;]{0,8}(?:格式化|抹掉|抹除|清盘|重置)",
+    r"(?:格式化|抹掉|抹除)[^。；，,;]{0,6}(?:盘|磁盘|硬盘|存储卡|内存卡|分区|手机|电脑|设备)",
+    r"\b(?:format|wipe|erase|reformat)(?:s|ted|ting|d|ing)? (?:the |all |every |each |our |their |his |her )?(?:[a-z]+ ){0,2}"
+    r"(?:drives?|disks?|cards?|volumes?|partitions?|ssds?|hdds?|laptops?|phones?|devices?)\b",
+    r"确定吗", r"确定要", r"\bare you sure\b",
+))
 
 #: The form of a message: tone, salutation, layout, length, order, language, sign-off.
 FORM = _c(_alt(
@@ -112,7 +124,7 @@ def _sentences(normalised: str, split: re.Pattern[str] = _SENTENCE) -> list[str]
 
 
 def _at_stake(sentence: str) -> bool:
-    return any(p.search(sentence) for p in _STAKE)
+    return any(p.search(sentence) for p in _STAKE) or (DISK_FORMAT_ON and bool(_HARMFUL46.search(sentence)))
 
 
 def form_only(normalised: str) -> bool:
