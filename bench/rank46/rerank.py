@@ -163,6 +163,21 @@ def main() -> None:
     print("features:", len(NAMES), "dev today:", fmt((base["r10"], base["cats"])),
           f"R@5 {base['r5']:.3f}")
     out = argv[argv.index("--out") + 1] if "--out" in argv else None
+    if "--sweep" in argv:  # after the one test score: every variant on test, a diagnostic that chooses nothing
+        i = argv.index("--test")
+        trows = prepare(Path(argv[i + 1]), [int(x) for x in argv[i + 2:] if x.isdigit()], DEPTHS)
+        tbase = full([(q, q["today"]) for q, _ in trows])
+        table = []
+        for v in VARIANTS + AMENDED + GATED:
+            s = full(scored(trows, v, rows))
+            table.append({"variant": v, "test": s, "dev_eligible_rule": eligible(s, tbase)})
+        table.sort(key=lambda t: -t["test"]["r10"])
+        for t in table[:10]:
+            print(t["variant"], fmt((t["test"]["r10"], t["test"]["cats"])), f"R@5 {t['test']['r5']:.3f}")
+        print("variants at >= +1 point:", sum(t["test"]["r10"] >= tbase["r10"] + 0.01 for t in table), "of", len(table))
+        if out:
+            Path(out).write_text(json.dumps({"today": tbase, "variants": table}, indent=1))
+        return
     if "--apply" in argv:
         variant = tuple(json.loads(Path(argv[argv.index("--apply") + 1]).read_text()))
         i = argv.index("--test")
