@@ -9,6 +9,9 @@ with round 40's step 6d). Features per candidate: `features.py`. Variants (decla
 bench/results/rank46/ship_rule.md): model {pairwise logistic C 0.01 / 0.1 / 1, HistGB pointwise} x lam {0, 0.5,
 1, 2} (weight of today's prior -log(rank) added to the per-question standardised model score) x depth {20, 30}.
 Dev figures are leave-one-conversation-out only: trained on three dev conversations, scored on the fourth.
+`--amended` (amendment 1: the boundary swap) and `--gated` (amendment 2: list questions only) score the other
+grids; `--sweep` (after the one test score; chooses nothing) scores every variant trained on COL on the `--test`
+conversations.
 """
 from __future__ import annotations
 
