@@ -46,6 +46,7 @@ def main() -> None:
         order = {m["id"]: j for j, m in enumerate(mems)}
         queries = [q for q in rows(set_dir / "retrieval/queries.jsonl") if q.get("relevant")]
         nxt = f"r{int(name[1:]) + 1}"
+        nxt = nxt if (BLIND / nxt).is_dir() else f"r{int(name[1:]) - 1}"  # the last released round: the one before
         foreign = rows(BLIND / nxt / "retrieval/queries.jsonl")
         now = now_for(set_dir)
         for q in rng.sample(queries, min(per_round, len(queries))):

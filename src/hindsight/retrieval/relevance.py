@@ -11,6 +11,11 @@ asked of another conversation's store (where nothing can be relevant). The model
 src/hindsight/data/relevance_calibration.json as data (feature names, standardisation, coefficients,
 isotonic knots), keyed by embedder name because cosines of different models are not comparable; an
 embedder without an entry uses the default model's.
+
+Two kinds of store: a chat log's evidence turn sits among many same-topic turns, a fact store's answer is usually
+one memory, and one per-hit model does not serve both (docs/benchmarks.md "Relevance, round 45"). So a hit is
+read by its own kind's model (`for_hit`): a memory written with a `session_id` (a chat turn) by the embedder's
+model, one without (a fact) by the entry's `facts` model when the file has one.
 """
 
 from __future__ import annotations
@@ -244,11 +249,31 @@ def from_entry(entry: dict[str, Any]) -> RelevanceModel | None:
                           floats(entry.get("scale")), floats(iso.get("x")), floats(iso.get("y")))
 
 
-@lru_cache(maxsize=8)
-def model_for(embedder_name: str) -> RelevanceModel | None:
-    """The calibrated model for an embedder (the default model's when it has none; None without a file)."""
+def _entry(embedder_name: str) -> dict[str, Any] | None:
+    """The calibration file's entry for an embedder (the default model's when it has none; None without a file)."""
     if not CALIBRATION_FILE.exists():
         return None
     table = json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
     entry = table.get(embedder_name) or table.get(DEFAULT_MODEL)
+    return entry if isinstance(entry, dict) else None
+
+
+@lru_cache(maxsize=8)
+def model_for(embedder_name: str) -> RelevanceModel | None:
+    """The calibrated model for an embedder (the default model's when it has none; None without a file)."""
+    entry = _entry(embedder_name)
     return None if entry is None else from_entry(entry)
+
+
+@lru_cache(maxsize=8)
+def fact_model_for(embedder_name: str) -> RelevanceModel | None:
+    """The embedder's model for facts (hits without a `session_id`); None when its entry has none."""
+    entry = _entry(embedder_name)
+    facts = entry.get("facts") if entry else None
+    return from_entry(facts) if isinstance(facts, dict) else None
+
+
+def for_hit(hit: SearchHit, model: RelevanceModel, facts: RelevanceModel | None) -> RelevanceModel:
+    """The model that reads `hit`: `facts` for a memory written without a session (when there is one), else `model`
+    (a chat turn, or any hit when the file has no facts model)."""
+    return facts if facts is not None and not hit.memory.session_id else model

@@ -32,7 +32,7 @@ from hindsight.retrieval.pair_change import mark_pair_changes
 from hindsight.retrieval.pass_features import FirstPass
 from hindsight.retrieval.query_parser import ParsedQuery, parse_query
 from hindsight.retrieval.read_guard import annotate
-from hindsight.retrieval.relevance import hit_features, model_for
+from hindsight.retrieval.relevance import fact_model_for, for_hit, hit_features, model_for
 from hindsight.retrieval.rerank import Reranker
 from hindsight.retrieval.successors import pull_successors
 from hindsight.retrieval.supersession import order_superseded
@@ -338,8 +338,9 @@ class HybridRetriever:
             return
         dense = scored.get("dense") or []
         rows = hit_features(hits, query, parsed, dense[0][1] if dense else None, now, [s for _, s in dense])
+        facts = fact_model_for(self.embedder.name)  # a hit without a session_id is a fact: its own model
         for hit, row in zip(hits, rows, strict=True):
-            hit.relevance = round(min(1.0, max(0.0, model.of(row))), 4)
+            hit.relevance = round(min(1.0, max(0.0, for_hit(hit, model, facts).of(row))), 4)
 
     # ----------------------------------------------------------------- stages
     def _channels(self, text: str, scope: Scope, options: SearchOptions
