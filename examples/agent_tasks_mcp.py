@@ -141,9 +141,18 @@ async def walk(s: ClientSession, lang: str, ns: str) -> dict[str, Any]:
     out["consolidate_1"] = await call(s, "memory_consolidate", namespace=ns)
     out["consolidate_2"] = await call(s, "memory_consolidate", namespace=ns)
     listed = (await call(s, "memory_list", namespace=ns, filters={"types": ["semantic"]}, limit=200)).get("memories", [])
-    contents = [m["content"] for m in listed]
-    out["semantic"] = contents
+    active = [m for m in listed if m["status"] == "active"]
+    contents = [m["content"] for m in active]
+    out["semantic_active"] = contents
+    out["semantic_retired"] = [f'{m["status"]}: {m["content"]}' for m in listed if m["status"] != "active"]
     out["semantic_duplicates"] = sorted({c for c in contents if contents.count(c) > 1})
+    # the fresh agent's questions once hindsight has run
+    hits = await search(s, t["pref_q"], ns)
+    out["b_pref_after_consolidate"] = [brief(h) for h in hits[:4]]
+    out["b_old_as_current_semantic"] = [h["content"] for h in hits if h["type"] == "semantic" and h.get("current", True)
+                                        and t["pref_old"] in h["content"] and t["pref_new"] not in h["content"]]
+    hits = await search(s, t["deadline_q"], ns)
+    out["c_deadline_after_consolidate"] = [brief(h) for h in hits[:3]]
     return out
 
 
