@@ -34,7 +34,9 @@ def register_event_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
 
     @mcp.tool
     def memory_task_failed(task: TaskFailed, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-        """Record a failed task as a `warning` memory (lower importance: its value is avoidance)."""
+        """Record a failed task as a `warning` memory (lower importance: its value is avoidance). Before a similar
+        task, `memory_search` with `filters: {"types": ["warning"]}` asks for the traps alone (in a plain search the
+        fix's episode can rank above it)."""
         actor = gate(Scope.write, task.namespace, "event")
         return told(actor, task.namespace, _call(review.record_event, task, actor, idempotency_key))
 
@@ -96,8 +98,10 @@ def register_event_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
         session_id: Annotated[str, Field(min_length=1, max_length=200)],
         namespace: Namespace = "default",
     ) -> dict[str, Any]:
-        """End a session: summarise it into an episodic memory, keep stated preferences/rules as semantic
-        memories, and clear its working memory."""
+        """End a session: summarise it into an episodic memory, keep as semantic memories the user turns phrased
+        as a preference or standing rule ("I prefer", "always", "from now on", "我喜欢", "以后", "请用"), and clear
+        its working memory. A change worded otherwise ("I now use bun", "我现在改用 Cursor") stays in the episode
+        only: record it with `memory_user_correction`."""
         actor = gate(Scope.write, namespace, "session_end")
         return told(actor, namespace, _call(engine.end_session, session_id, namespace, actor,
                                             write=lambda items: review.store_many(items, actor, relayed=True)))
