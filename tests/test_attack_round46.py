@@ -97,3 +97,15 @@ def test_a_sealed_proposal_the_key_does_not_open_is_a_typed_refusal_not_a_retrya
         assert "rotate-key" in str(info.value)
     finally:
         engine.close()
+
+
+def test_a_server_whose_key_was_rotated_does_not_name_the_rotated_memories_as_ones_to_erase(
+        rotated_beside: tuple[MemoryEngine, Path, str, str]) -> None:
+    """Live: after the rotation every search of the namespace on the old-key server was refused with round 45's
+    message for a memory sealed under a lost key - "erase it with `hindsight delete ...`" - about memories the
+    rotation had re-sealed and that the current key opens (140 of 140 calls)."""
+    server, _db, _old, _new = rotated_beside
+    with pytest.raises(HindsightError) as info:
+        server.list(limit=20)
+    assert getattr(info.value, "code", "") == "encryption_unavailable"
+    assert "restart this process" in str(info.value) and "hindsight delete" not in str(info.value)
