@@ -109,3 +109,28 @@ def test_a_server_whose_key_was_rotated_does_not_name_the_rotated_memories_as_on
         server.list(limit=20)
     assert getattr(info.value, "code", "") == "encryption_unavailable"
     assert "restart this process" in str(info.value) and "hindsight delete" not in str(info.value)
+
+
+def test_a_keyed_private_write_whose_fingerprint_was_resealed_meanwhile_answers_its_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Live (main): `rotate-key` re-sealed a claimed key's fingerprint between the claim and the settle of the
+    write's answer; the settle (which names the fingerprint it claimed with) found no row, and the caller was told
+    `{"pending": true, "replayed": true}` - no memory id - for a memory that was stored (1 of 83 private writes)."""
+    from hindsight.write.idempotency import Fingerprint, memory_id_for, run_idempotent
+
+    db, old, new = tmp_path / "idem.db", generate_key(), generate_key()
+    engine = _open(db, old, monkeypatch)
+    engine.store_memory({"content": BEFORE, "type": "semantic", "private": True})
+    other = _open(db, old, monkeypatch)
+
+    def write(memory_id: str | None) -> dict[str, object]:
+        rotate_key(other.store, _cipher(old), _cipher(new))  # beside the write, from another process
+        return {"memory_id": memory_id, "action": "created", "status": "active"}
+
+    try:
+        answer = run_idempotent(engine.store, "default", "k-46", write, Fingerprint("f" * 64, private=True))
+        assert answer.get("memory_id") == memory_id_for("default", "k-46")
+        assert "pending" not in answer
+    finally:
+        other.close()
+        engine.close()
