@@ -34,8 +34,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hindsight.errors import (HindsightError, IdempotencyConflictError, InvalidInputError, MemoryNotFoundError,
-                             StorageError)
+from hindsight.errors import (
+    HindsightError,
+    IdempotencyConflictError,
+    InvalidInputError,
+    MemoryNotFoundError,
+    StorageError,
+)
 from hindsight.model import Status
 from hindsight.security.crypto import PREFIX
 from hindsight.storage.base import MemoryStore
