@@ -28,7 +28,7 @@ def _cipher(key: str) -> MemoryCipher:
     return cipher_from_text(key, "HINDSIGHT_ENCRYPTION_KEY")
 
 
-def _open(db: Path, key: str, monkeypatch: pytest.MonkeyPatch, reviewed: str = "") -> MemoryEngine:
+def _open(db: Path | str, key: str, monkeypatch: pytest.MonkeyPatch, reviewed: str = "") -> MemoryEngine:
     monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", key)
     settings = HindsightSettings(db=db, hygiene=False, reviewed_namespaces=reviewed)
     return MemoryEngine.open(db, settings=settings, embedder=BagEmbedder(words=True))
@@ -134,3 +134,24 @@ def test_a_keyed_private_write_whose_fingerprint_was_resealed_meanwhile_answers_
     finally:
         other.close()
         engine.close()
+
+
+def test_a_server_whose_key_was_rotated_refuses_a_private_write_on_postgresql(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    old, new = generate_key(), generate_key()
+    server = _open(pg_url, old, monkeypatch)
+    try:
+        server.store_memory({"content": BEFORE, "type": "semantic", "private": True})
+        other = _open(pg_url, old, monkeypatch)
+        rotate_key(other.store, _cipher(old), _cipher(new))
+        other.close()
+        with pytest.raises(HindsightError) as info:
+            server.store_memory({"content": AFTER, "type": "semantic", "private": True})
+        assert getattr(info.value, "code", "") == "encryption_unavailable" and "rotate-key" in str(info.value)
+    finally:
+        server.close()
+    restarted = _open(pg_url, new, monkeypatch)
+    try:
+        assert {r.content for r in restarted.list(limit=20)[0]} == {BEFORE}
+    finally:
+        restarted.close()
