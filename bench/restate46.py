@@ -57,7 +57,7 @@ def reach(rows_out: Path, only: list[str] | None = None) -> None:
 
     rows: dict[str, list[int]] = {}
     detail: list[dict[str, Any]] = []
-    for rnd in [r for r in ROUNDS if "T" not in r and (not only or r in only)]:  # blind sets (training: not run)
+    for rnd in [r for r in ROUNDS if only and r in only or not only and "T" not in r]:  # blind sets unless `only`
         rows[rnd] = []
         for i, r in enumerate(_rows(rnd)):
             texts = _texts(r)
@@ -75,6 +75,11 @@ def _switch(on: bool) -> None:
     from hindsight.write import slot_cover
 
     slot_cover.ON = on
+    slot_cover.LIFT_WORDING = on and VARIANT == "v2"
+
+
+#: "v1" (the declared rule) or "v2" (the addendum: wording blockers lifted); `RESTATE46_VARIANT` in the environment
+VARIANT = __import__("os").environ.get("RESTATE46_VARIANT", "v1")
 
 
 def run(mode: str, src: Path, out: Path) -> None:
