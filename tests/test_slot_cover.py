@@ -55,3 +55,16 @@ def test_the_judge_merges_a_covered_pair_only_with_the_switch_on(monkeypatch: py
     on = judge.classify(old, new, 0.93, query_similarity=0.9)
     assert on.label == "duplicate" and "every slot covered" in on.reason
     assert off.label != "duplicate" or "every slot covered" not in off.reason
+
+
+@pytest.mark.parametrize(("blocker", "lifted"), [("one slot filled differently (开 / 谈)", True),
+                                                 ("several slots filled differently (a / b; c / d)", True),
+                                                 ("another person (儿子, 女儿)", False),
+                                                 ("one side negates the other", False),
+                                                 ("words of each side missing from the other (宝 / 行云)", False)])
+def test_v2_lifts_only_the_wording_blockers(monkeypatch: pytest.MonkeyPatch, blocker: str, lifted: bool) -> None:
+    monkeypatch.setattr(slot_cover, "coverage", lambda old, new: (0.9, 0))
+    monkeypatch.setattr(slot_cover, "merge_blocker", lambda *a, **k: blocker)
+    assert slot_cover.covered("甲", "乙") is None  # v1: every blocker keeps the pair
+    monkeypatch.setattr(slot_cover, "LIFT_WORDING", True)
+    assert (slot_cover.covered("甲", "乙") is not None) is lifted

@@ -23,7 +23,7 @@ import numpy as np
 
 from hindsight.write.analysis import analyse
 from hindsight.write.evidence import merge_blocker
-from hindsight.write.token_align import ALIGNED, _is_value, _surface, _weights, shared_states
+from hindsight.write.token_align import _weights, shared_states, value_swaps
 
 #: The switch (False: main's keep stands).
 ON = False
@@ -47,16 +47,7 @@ def _coverage(old: tuple[list[str], np.ndarray, np.ndarray], new: tuple[list[str
     sim = so @ sn.T
     best_new, best_old = sim.max(axis=0), sim.max(axis=1)
     weakest = float(min(best_new[wn > 0].min(), best_old[wo > 0].min()))
-    old_values = {_surface(p) for p in po if _is_value(p)}
-    new_values = {_surface(p) for p in pn if _is_value(p)}
-    arg_old = sim.argmax(axis=0)
-    swaps = 0
-    for j, p in enumerate(pn):  # as `token_align.align_features` counts them
-        i = int(arg_old[j])
-        if (_is_value(p) and _surface(p) not in old_values and sim[i, j] >= ALIGNED and _is_value(po[i])
-                and _surface(po[i]) != _surface(p) and _surface(po[i]) not in new_values):
-            swaps += 1
-    return weakest, swaps
+    return weakest, value_swaps(po, pn, sim)
 
 
 def coverage(old: str, new: str) -> tuple[float, int]:
