@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_token_align import _side  # unit-norm states of given pieces, weight 1 each
 
 from hindsight.write import judge, slot_cover
 from hindsight.write.conflict import SHARES_SUBJECT, Verdict
 from hindsight.write.slot_cover import _coverage
-
-
-def _side(pieces: list[str], vectors: list[list[float]]) -> tuple[list[str], np.ndarray, np.ndarray]:
-    states = np.asarray(vectors, dtype=np.float32)
-    states /= np.linalg.norm(states, axis=1, keepdims=True)
-    return pieces, states, np.ones(len(pieces), dtype=np.float32)
 
 
 def test_a_reworded_side_is_covered_both_ways() -> None:
