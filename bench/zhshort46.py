@@ -19,7 +19,6 @@ from pathlib import Path
 
 import restate45
 
-ROOT = Path(__file__).resolve().parent.parent
 STORE_ROUNDS = tuple(f"r{i}" for i in range(27, 41))  # clause 4 reads r27 - r39; r40 reported apart
 
 
@@ -33,19 +32,15 @@ def reach(rows_out: Path, stores_out: Path) -> None:
     from hygiene_funnel import ROUNDS
     from hygkey43 import _rows
 
+    from hindsight.write.two_parties import reason
+
     rows = {rnd: [i for i, r in enumerate(_rows(rnd)) if _fires([*(r.get("others") or []), r["existing"], r["new"]])]
             for rnd in ROUNDS}
     rows_out.write_text(json.dumps(rows) + "\n", encoding="utf-8")
-    print({k: v for k, v in rows.items() if v}, flush=True)
-    stores: dict[str, list[str]] = {}
-    for rnd in STORE_ROUNDS:
-        path = ROOT / "bench/data/blind" / rnd / "retrieval/memories.jsonl"
-        mems = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
-        from hindsight.write.two_parties import reason
-        hit = sorted({m["id"] for a, b in itertools.combinations(mems, 2) if reason(a["content"], b["content"])
-                      for m in (a, b)})
-        if hit:
-            stores[rnd] = hit
+    print(sum(map(len, rows.values())), "rows reached", flush=True)
+    stores = {rnd: hit for rnd in STORE_ROUNDS if (hit := sorted(
+        {m["id"] for a, b in itertools.combinations(restate45.store_memories(rnd), 2)
+         if reason(a["content"], b["content"]) for m in (a, b)}))}
     stores_out.write_text(json.dumps(stores) + "\n", encoding="utf-8")
     print({k: len(v) for k, v in stores.items()}, flush=True)
 
