@@ -23,6 +23,12 @@ ROOT = Path(__file__).resolve().parent.parent
 IN_SAMPLE = ("r40",)
 
 
+def store_memories(rnd: str) -> list[dict[str, Any]]:
+    """A released round's retrieval store, its memories in order."""
+    path = ROOT / "bench/data/blind" / rnd / "retrieval/memories.jsonl"
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
 def _phones(text: str) -> list[str]:
     import hindsight.write.value_digests as vd
     from hindsight.safety.redact import find_sensitive
