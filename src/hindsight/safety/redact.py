@@ -66,7 +66,7 @@ from hindsight.safety.redact_lines import find_line_partners
 from hindsight.safety.redact_mixed import find_mixed_passwords
 from hindsight.safety.redact_named import find_named_ids
 from hindsight.safety.redact_passwords import find_passwords
-from hindsight.safety.redact_phones import find_phones
+from hindsight.safety.redact_phonelib import find_all_phones
 from hindsight.safety.redact_quoted_seed import find_quoted_seeds
 from hindsight.safety.redact_read_out import find_read_out_codes
 from hindsight.safety.redact_records import find_record_values
@@ -84,6 +84,7 @@ from hindsight.safety.redact_shapes import (
 )
 from hindsight.safety.redact_short_keys import find_short_keys
 from hindsight.safety.redact_spelled import spelled_findings
+from hindsight.safety.redact_spoken_phones import find_spoken_phones
 from hindsight.safety.redact_structure import find_structured_secrets
 from hindsight.safety.redact_subjects import find_subject_values, find_unlabelled_values
 from hindsight.safety.redact_tagger import TaggerModel, find_tagged
@@ -155,7 +156,7 @@ Span = tuple[str, int, int]
 
 _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_secrets, find_passwords, find_contacts, find_card_codes, find_otp, find_national_ids, find_bank_accounts,
-    find_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
+    find_all_phones, find_addresses, find_spelled_emails, find_ids, find_prose_passwords, find_credentials, find_labelled_hex,
     find_cli_passwords, find_cued_passwords, find_card_security_codes, find_key_material, find_spelled_contacts, find_structured,
     find_structured_secrets, find_context_secrets, find_window_keys, find_card_numbers, find_unionpay_accounts,
     find_cards_by_what_follows, find_window_codes, find_labelled_pairs, find_otp_seeds, find_expiry_codes,
@@ -165,6 +166,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_banked_accounts, find_mixed_passwords, find_named_ids, find_estate_addresses, find_wifi_passwords,
     find_answered_values, find_sent_values, find_glued_values, find_followed_numbers, find_local_numbers, find_entered_codes,
     find_reset_values, find_short_keys, find_read_out_codes,  # round 45
+    find_spoken_phones,  # round 46 (find_all_phones above: redact_phonelib)
 )
 
 
