@@ -25,8 +25,10 @@ from hindsight.safety.redact_phones import ascii_phone_form, find_phones, is_qua
 Span = tuple[str, int, int]
 
 ON = False  # measured, NOT shipped (round 46): held out it moved 2 released rows down (docs/benchmarks.md)
-# The order / invoice / build noun read for the hand-written readers' phones too (``find_all_phones``).
-ID_NOUN_VETO = True
+# The order / invoice / build noun read for the hand-written readers' phones too (``find_all_phones``). Measured, NOT
+# shipped (round 46): held out it unredacted one non-PII text's business line for a wrong reason ("开发票这类...请打 X":
+# 发票 is not the number's noun), which the declared rule does not allow.
+ID_NOUN_VETO = False
 # The countries whose plans are read. Each costs one parse per candidate, so the list stays short: the countries the
 # released and our own sets write numbers of, and their neighbours' forms.
 REGIONS: tuple[str, ...] = ("GB", "IE", "DE", "AT", "CH", "FR", "BE", "NL", "ES", "IT", "PT", "PL", "SE", "US", "BR", "RU",
