@@ -14,7 +14,9 @@ import re
 
 Span = tuple[str, int, int]
 
-ON = True
+# Measured, NOT shipped (round 46): held out it redacted one non-PII text (r21T16, a grandfather's mobile said in words)
+# whose written twin the written readers keep, and that hygiene pair's restatement then read as a supplement.
+ON = False
 
 _WORD = r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
 _RUN = re.compile(rf"(?i)\b(?:(?:double|triple)\s+)?{_WORD}(?:(?:\s*[,-]\s*|\s+)(?:(?:double|triple)\s+)?{_WORD})+\b")
