@@ -42,7 +42,7 @@ from hindsight.embeddings.factory import create_embedder
 from hindsight.engine import MemoryEngine
 
 ROOT = Path(__file__).resolve().parent.parent
-ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1", "r9", "r9T1", "r10", "r10T1", "r11", "r11T1", "r13", "r15", "r16", "r17", "r18", "r19", "r20", "r21", "r22", "r23", "r24", "r25", "r26", "r27", "r28", "r29", "r30", "r31", "r32", "r33", "r34", "r35", "r36", "r37", "r38", "r39", "r40", "r21T1", "r21T2", "r21T16", "r21T17", "r21T18", "r21T19", "r22T41", "r22T42", "r22T46", "r23T41", "r23T42", "r23T46", "r24T41", "r25T41")
+ROUNDS = ("r1", "r2", "r4", "r5", "r6", "r7", "r8", "r8T1", "r9", "r9T1", "r10", "r10T1", "r11", "r11T1", "r13", "r15", "r16", "r17", "r18", "r19", "r20", "r21", "r22", "r23", "r24", "r25", "r26", "r27", "r28", "r29", "r30", "r31", "r32", "r33", "r34", "r35", "r36", "r37", "r38", "r39", "r40", "r41", "r21T1", "r21T2", "r21T16", "r21T17", "r21T18", "r21T19", "r22T41", "r22T42", "r22T46", "r23T41", "r23T42", "r23T46", "r24T41", "r25T41")
 OUTCOME = {"duplicate": "merged", "override": "change", "supplement": "kept", "unrelated": "kept"}
 EXPECTED = {"restatement": "merged", "change": "change", "distinct": "kept", "supplement": "kept"}
 
