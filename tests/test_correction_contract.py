@@ -30,6 +30,7 @@ VSCODE = "我喜欢用 VS Code 写代码。"
 CURSOR = "我现在改用 Cursor 写代码了，不再用 VS Code。"
 ATLAS = "Project Atlas deadline is March 15."
 THEME = "I like the dark theme in the terminal."
+FONT, DARK, LIGHT = "用户偏好14号字体。", "用户喜欢深色主题。", "不对，我现在用浅色主题了。"
 
 
 def _unit(*xs: float) -> list[float]:
@@ -41,6 +42,7 @@ def _unit(*xs: float) -> list[float]:
 VECTORS: dict[str, list[float]] = {
     PNPM: _unit(1, 0), BUN: _unit(0.9, 0.4359), VSCODE: _unit(0, 0, 1), CURSOR: _unit(0, 0, 0.9, 0.4359),
     ATLAS: _unit(0.3, 0, 0, 1), THEME: _unit(0.95, 0.3122),
+    DARK: _unit(0, 1), LIGHT: _unit(0, 0.9, 0.4359), FONT: _unit(0, 0.95, 0.3122),
 }
 
 
@@ -97,10 +99,13 @@ def test_a_correction_retires_the_memory_it_corrects(eng: MemoryEngine, old: str
     assert any(h.action == "deprecate" for h in eng.history(old_id, _ns()))  # kept in history
 
 
-def test_the_nearest_candidate_of_another_subject_is_passed_over(eng: MemoryEngine) -> None:
-    """THEME is nearer to the correction (cosine 0.98) but shares nothing with it: the pnpm preference is retired."""
-    old_id, theme_id = _semantic(eng, PNPM), _semantic(eng, THEME)
-    outcome = _correct(eng, BUN)
+@pytest.mark.parametrize("old,nearer,new", [(PNPM, THEME, BUN), (DARK, FONT, LIGHT)], ids=["en", "zh"])
+def test_the_nearest_candidate_of_another_subject_is_passed_over(eng: MemoryEngine, old: str, nearer: str,
+                                                                  new: str) -> None:
+    """The nearer memory (cosine 0.98) shares no content term with the correction: the farther one of its slot
+    (pnpm; 主题) is retired."""
+    old_id, theme_id = _semantic(eng, old), _semantic(eng, nearer)
+    outcome = _correct(eng, new)
     assert outcome.correction == {"corrected": old_id, "correction_note": outcome.correction["correction_note"]}
     assert eng.get(theme_id, _ns()).status == Status.active and eng.get(old_id, _ns()).status == Status.deprecated
 

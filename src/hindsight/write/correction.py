@@ -7,8 +7,9 @@ correction the write path does not stop at that judgement:
 
 * when hygiene already retires a memory (it read a change), that memory is the corrected one;
 * otherwise the corrected memory is the nearest active candidate of the same slot: a fact cosine at least the
-  hygiene band's lower edge (`HygieneThresholds.conflict_low`), a judge verdict that is not `unrelated` (the pair
-  shares its subject), no veto of `retire_veto` (positive evidence of another topic, attribute or preference),
+  hygiene band's lower edge (`HygieneThresholds.conflict_low`), a content term the two share (`currency.anchors`:
+  a name, a product, a word such as 主题 / editor - the judge's own verdict may be `unrelated` for a Chinese pair
+  under its band alone), no veto of `retire_veto` (positive evidence of another topic, attribute or preference),
   types that may meet for an override (a warning is never corrected by a semantic memory) and a credibility drop
   within hygiene's (an agent's relayed words do not retire what the user said);
 * it is deprecated as any superseded memory is (kept in history, `superseded_by`), through the same write path;
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hindsight.model import MemoryRecord
+from hindsight.retrieval.currency import anchors
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.retire_veto import veto
@@ -62,8 +64,8 @@ def _refusal(candidate: Candidate, new: MemoryRecord, floor: float, max_drop: fl
     old, sim = candidate.record, candidate.similarity
     if sim < floor:
         return f"{old.id} is not close enough (cosine {sim:.3f} < {floor:.2f})"
-    if candidate.verdict.label == "unrelated":
-        return f"{old.id} is about something else ({candidate.verdict.reason})"
+    if not anchors(old.content, new.content):
+        return f"{old.id} shares no content term with the correction (another subject)"
     if not types_meet_for_override(old.type, new.type):
         return f"{old.id} is a {old.type.value} memory, which a {new.type.value} correction does not retire"
     if why := veto(old.content, new.content):

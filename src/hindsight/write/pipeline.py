@@ -41,8 +41,8 @@ from hindsight.write.contracts import (
     WriteAction,
     WriteOutcome,
 )
-from hindsight.write.dialogue import dialogue_body, parts
 from hindsight.write.correction import is_correction, uncorrected
+from hindsight.write.dialogue import dialogue_body, parts
 from hindsight.write.erase import erase
 from hindsight.write.fields import redact_value
 from hindsight.write.labels import session_label
