@@ -31,6 +31,7 @@ CURSOR = "我现在改用 Cursor 写代码了，不再用 VS Code。"
 ATLAS = "Project Atlas deadline is March 15."
 THEME = "I like the dark theme in the terminal."
 FONT, DARK, LIGHT = "用户偏好14号字体。", "用户喜欢深色主题。", "不对，我现在用浅色主题了。"
+EPISODE = "User said: I prefer pnpm over npm for JavaScript projects. Assistant said: OK."
 
 
 def _unit(*xs: float) -> list[float]:
@@ -42,7 +43,7 @@ def _unit(*xs: float) -> list[float]:
 VECTORS: dict[str, list[float]] = {
     PNPM: _unit(1, 0), BUN: _unit(0.9, 0.4359), VSCODE: _unit(0, 0, 1), CURSOR: _unit(0, 0, 0.9, 0.4359),
     ATLAS: _unit(0.3, 0, 0, 1), THEME: _unit(0.95, 0.3122),
-    DARK: _unit(0, 1), LIGHT: _unit(0, 0.9, 0.4359), FONT: _unit(0, 0.95, 0.3122),
+    EPISODE: _unit(0.97, 0.2431), DARK: _unit(0, 1), LIGHT: _unit(0, 0.9, 0.4359), FONT: _unit(0, 0.95, 0.3122),
 }
 
 
@@ -108,6 +109,16 @@ def test_the_nearest_candidate_of_another_subject_is_passed_over(eng: MemoryEngi
     outcome = _correct(eng, new)
     assert outcome.correction == {"corrected": old_id, "correction_note": outcome.correction["correction_note"]}
     assert eng.get(theme_id, _ns()).status == Status.active and eng.get(old_id, _ns()).status == Status.deprecated
+
+
+def test_a_sessions_episode_is_an_event_not_the_corrected_fact(eng: MemoryEngine) -> None:
+    """agent46's store: the preference session's episode is nearer (cosine 0.99) than the stated rule; the rule is
+    what the correction retires, the episode (what was said that day) stays, as hygiene keeps events."""
+    rule = _semantic(eng, PNPM)
+    episode = eng.store_memory({"content": EPISODE, "type": "episodic", "session_id": "s1", "namespace": _ns()})
+    outcome = _correct(eng, BUN)
+    assert outcome.correction is not None and outcome.correction["corrected"] == rule
+    assert eng.get(episode.memory_id, _ns()).status == Status.active
 
 
 def test_nothing_close_enough_says_so(eng: MemoryEngine) -> None:

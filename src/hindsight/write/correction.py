@@ -6,7 +6,9 @@ EN pair, so "I prefer pnpm over npm for JavaScript projects." stayed active and 
 correction the write path does not stop at that judgement:
 
 * when hygiene already retires a memory (it read a change), that memory is the corrected one;
-* otherwise the corrected memory is the nearest active candidate of the same slot: a fact cosine at least the
+* otherwise the corrected memory is the nearest active candidate of the same slot that the correction does not
+  restate (the judge's `duplicate`: the change session's own episode) and that is not a session's episode (a record
+  of what was said then: an event, which hygiene only ever links): a fact cosine at least the
   hygiene band's lower edge (`HygieneThresholds.conflict_low`), a content term the two share (`currency.anchors`:
   a name, a product, a word such as 主题 / editor - the judge's own verdict may be `unrelated` for a Chinese pair
   under its band alone), no veto of `retire_veto` (positive evidence of another topic, attribute or preference),
@@ -25,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hindsight.model import MemoryRecord
+from hindsight.model import MemoryRecord, MemoryType
 from hindsight.retrieval.currency import anchors
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
@@ -64,6 +66,10 @@ def _refusal(candidate: Candidate, new: MemoryRecord, floor: float, max_drop: fl
     old, sim = candidate.record, candidate.similarity
     if sim < floor:
         return f"{old.id} is not close enough (cosine {sim:.3f} < {floor:.2f})"
+    if candidate.verdict.label == "duplicate":
+        return f"{old.id} already says what the correction says"
+    if old.type == MemoryType.episodic and old.session_id:
+        return f"{old.id} is a record of a session (an event: linked, not corrected)"
     if not anchors(old.content, new.content):
         return f"{old.id} shares no content term with the correction (another subject)"
     if not types_meet_for_override(old.type, new.type):
