@@ -19,7 +19,6 @@ from pathlib import Path
 
 import restate45
 
-ROOT = Path(__file__).resolve().parent.parent
 STORE_ROUNDS = tuple(f"r{i}" for i in range(27, 41))  # the rule's clause 6 reads r27 - r39; r40 reported apart
 
 
@@ -42,8 +41,7 @@ def reach(rows_out: Path, stores_out: Path) -> None:
     print({k: v for k, v in rows.items() if v}, flush=True)
     stores: dict[str, list[str]] = {}
     for rnd in STORE_ROUNDS:
-        path = ROOT / "bench/data/blind" / rnd / "retrieval/memories.jsonl"
-        mems = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        mems = restate45.store_memories(rnd)
         hit = [m["id"] for m in mems if _secret(m["content"])]
         if len(hit) >= 2:
             stores[rnd] = hit

@@ -1,6 +1,8 @@
 """Redaction round 43: redaction alone (rules + shipped tagger) on our own dev set, row by row.
 
-    PYTHONPATH=<src> .venv/bin/python bench/pii43_dev.py OUT.json
+    PYTHONPATH=<src> .venv/bin/python bench/pii43_dev.py OUT.json [SET.jsonl]
+
+SET defaults to round 43's dev set; round 46 (phone46) passes bench/results/phone46/dev_set.jsonl.
 """
 import json
 import sys
@@ -9,7 +11,8 @@ from hindsight.safety.redact import redact
 
 
 def main() -> None:
-    rows = [json.loads(x) for x in open("bench/results/pii43/dev_set.jsonl", encoding="utf-8") if x.strip()]
+    path = sys.argv[2] if len(sys.argv) > 2 else "bench/results/pii43/dev_set.jsonl"
+    rows = [json.loads(x) for x in open(path, encoding="utf-8") if x.strip()]
     out = []
     for r in rows:
         red = redact(r["text"]).text

@@ -23,6 +23,12 @@ ROOT = Path(__file__).resolve().parent.parent
 IN_SAMPLE = ("r40",)
 
 
+def store_memories(rnd: str) -> list[dict[str, Any]]:
+    """A released round's retrieval store, its memories in order."""
+    path = ROOT / "bench/data/blind" / rnd / "retrieval/memories.jsonl"
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
 def _phones(text: str) -> list[str]:
     import hindsight.write.value_digests as vd
     from hindsight.safety.redact import find_sensitive
@@ -83,9 +89,10 @@ def compare(off: Path, on: Path, out: Path) -> None:
     dist45.compare(off, on, out, IN_SAMPLE)
 
 
-def stores(mode: str, src: Path, out: Path) -> None:
+def stores(mode: str, src: Path, out: Path, switch: Callable[[bool], None] | None = None) -> None:
     """The reached retrieval stores written as `blind_eval.py retrieval` writes them (no queries): each memory's final
-    status, and which the writer marked replaced."""
+    status, and which the writer marked replaced. `value_digests.PHONE_FORMS` by mode (or `switch(mode == "on")`,
+    restate46)."""
     from datetime import UTC, datetime, timedelta
 
     from blind_store import when
@@ -93,7 +100,10 @@ def stores(mode: str, src: Path, out: Path) -> None:
 
     import hindsight.write.value_digests as vd
 
-    vd.PHONE_FORMS = mode == "on"
+    if switch is None:
+        vd.PHONE_FORMS = mode == "on"
+    else:
+        switch(mode == "on")
     report: dict[str, Any] = {"mode": mode}
     for rnd in json.loads(src.read_text(encoding="utf-8")):
         eng, _emb = _engine()

@@ -17,6 +17,7 @@ from hindsight.engine import MemoryEngine
 from hindsight.errors import HindsightError, MemoryNotFoundError
 from hindsight.security.crypto import MemoryCipher, cipher_from_text, generate_key
 from hindsight.security.rotate import rotate_key
+from hindsight.storage import encrypted
 
 PUBLIC = "The office plants are watered on Mondays"
 FIRST = "First private note: the quarterly budget review moved to May"
@@ -39,7 +40,12 @@ def _split(db: Path | str, monkeypatch: pytest.MonkeyPatch, embedder: Embedder) 
     server.store_memory({"content": PUBLIC, "type": "semantic"})
     server.store_memory({"content": FIRST, "type": "semantic", "private": True})
     rotate_key(server.store, _cipher(old), _cipher(new))  # `hindsight rotate-key` from another process
-    late = server.store_memory({"content": LATE, "type": "semantic", "private": True}).memory_id  # sealed: old key
+    # since attack round 46 the server re-reads the store's key canary before each value it seals, so it refuses a
+    # private write after the rotation; a value sealed under the old key still lands where the rotation commits
+    # between that check and the write's own commit (the check passes, as it did before the rotation)
+    with monkeypatch.context() as window:
+        window.setattr(encrypted, "recheck_key", lambda backend, cipher, seen: seen)
+        late = server.store_memory({"content": LATE, "type": "semantic", "private": True}).memory_id  # old key
     server.close()
     engine = _open(db, new, monkeypatch, embedder)  # restarted with the new key; the old one deleted
     engine.store_memory({"content": LAST, "type": "semantic", "private": True})

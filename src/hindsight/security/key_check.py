@@ -113,3 +113,42 @@ def claim_key(backend: Any, cipher: MemoryCipher) -> None:
             "HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE: this store's private memories are sealed under another "
             "key (another server or process sealed its first private value with it); a value sealed with this key "
             "could not be read by that one, so nothing was written: start every server of the store with one key")
+
+
+#: a value sealed beside the memory rows (storage/encrypted.py `open_text`) that the key does not open
+SEALED_BESIDE = (
+    "a value sealed beside the memories (a review proposal, a keyed private write's request fingerprint, a store "
+    "secret) could not be decrypted with this key: it was sealed under another key (`hindsight rotate-key` ran while "
+    "this process was running? restart it with the store's current key) or tampered; nothing was read or written")
+ROTATED = (
+    "HINDSIGHT_ENCRYPTION_KEY / HINDSIGHT_KEY_FILE: the store's key changed since this process opened it (`hindsight "
+    "rotate-key` ran beside it?): a value sealed with the key this process holds could not be read with the store's "
+    "current key, so nothing was written: restart this process with the current key")
+
+
+def current_canary(backend: Any) -> str | None:
+    """The canary as stored, or None where the backend keeps none (a store without the meta table's helpers)."""
+    return stored_canary(backend) if hasattr(backend, "_aux_rows") and hasattr(backend, "keep_secrets") else None
+
+
+def stale_key(backend: Any, cipher: MemoryCipher) -> bool:
+    """The store holds a sealed canary that `cipher` does not open: the key was rotated beside this process."""
+    canary = current_canary(backend)
+    return canary is not None and canary.startswith(PREFIX) and not _opens_canary(cipher, canary)
+
+
+def recheck_key(backend: Any, cipher: MemoryCipher, seen: str | None) -> str | None:
+    """Before a store object seals a value after its first: the canary it saw then must still be the store's, or the
+    new one must open with `cipher`. Attack round 46: `rotate-key` beside a running server re-sealed the canary
+    under the new key, and the server, checked once at its first seal, kept sealing private memories under the old
+    one (acknowledged, unreadable once it restarted with the new key). One read of the canary row per sealed value;
+    a rotation that commits between this check and the write's own commit still leaves that one value under the old
+    key (rerun `rotate-key`, as before). Returns the canary now stored."""
+    canary = current_canary(backend)
+    if canary == seen:
+        return seen
+    try:
+        claim_key(backend, cipher)
+    except EncryptionUnavailableError as exc:
+        raise EncryptionUnavailableError(ROTATED) from exc
+    return current_canary(backend)

@@ -27,7 +27,7 @@ from hindsight.field_rules import SEALED_METADATA_KEYS, caller_keys
 from hindsight.model import MemoryRecord
 from hindsight.read_model import HistoryEntry
 from hindsight.security.crypto import PREFIX, MemoryCipher
-from hindsight.security.key_check import claim_key
+from hindsight.security.key_check import SEALED_BESIDE, claim_key, current_canary, recheck_key, stale_key
 from hindsight.storage.base import Edge, MemoryStore, Scope, StoreStats
 
 T = TypeVar("T")
@@ -40,15 +40,22 @@ UNOPENED = ("private memory '{id}' (namespace '{ns}') could not be decrypted wit
             "key, or tampered): start with the key that sealed it (`hindsight rotate-key` re-seals a store left under "
             "two keys), or erase it with `hindsight delete {id} --namespace {ns} --yes` (or memory_delete); nothing "
             "was read or written")
+#: the same where this process's key no longer opens the store's canary: `rotate-key` ran beside it (attack round 46:
+#: a server holding the old key named every memory the rotation re-sealed as one to erase)
+UNOPENED_ROTATED = ("private memory '{id}' (namespace '{ns}') could not be decrypted with this key: the store's key "
+                    "changed since this process opened it (`hindsight rotate-key` ran beside it?), so the memory is "
+                    "sealed under the store's current key: restart this process with that key (do not erase it); "
+                    "nothing was read or written")
 #: the memory a hard delete is erasing (`erasing`): the one record that reads as the placeholder where the key does
 #: not open it, so it can be erased; any other memory the key does not open still stops the call
 _ERASING: ContextVar[str | None] = ContextVar("hindsight_erasing", default=None)
 
 
-def unopened(memory_id: str, namespace: str) -> EncryptionUnavailableError:
+def unopened(memory_id: str, namespace: str, rotated: bool = False) -> EncryptionUnavailableError:
     """The refusal for a private memory the key does not open; it carries `memory_id` and `namespace`, so a read by id
-    from another namespace answers `not_found` instead (engine_read.py: its existence does not leak)."""
-    error = EncryptionUnavailableError(UNOPENED.format(id=memory_id, ns=namespace))
+    from another namespace answers `not_found` instead (engine_read.py: its existence does not leak). `rotated`: the
+    store's key changed under this process (the memory is fine; the process holds the old key)."""
+    error = EncryptionUnavailableError((UNOPENED_ROTATED if rotated else UNOPENED).format(id=memory_id, ns=namespace))
     error.memory_id, error.namespace = memory_id, namespace  # type: ignore[attr-defined]
     return error
 
@@ -81,13 +88,21 @@ class EncryptedStore(MemoryStore):
         self.inner = inner
         self._cipher = cipher
         self.supports_encryption = cipher is not None
-        # the store's key is claimed / checked before the first value this object seals (security/key_check.py)
+        # the store's key is claimed / checked before the first value this object seals (security/key_check.py),
+        # and checked again before each later one where the canary changed (`rotate-key` beside it: attack round 46)
         self._key_checked = not check_key
+        self._recheck = check_key
+        self._canary: str | None = None
 
     def _check_key(self) -> None:
-        if not self._key_checked and self._cipher is not None:
+        if self._cipher is None:
+            return
+        if not self._key_checked:
             claim_key(self.inner, self._cipher)
             self._key_checked = True
+            self._canary = current_canary(self.inner)
+        elif self._recheck:
+            self._canary = recheck_key(self.inner, self._cipher, self._canary)
 
     # ------------------------------------------------------------------ sealing
     def _seal(self, record: MemoryRecord) -> MemoryRecord:
@@ -122,6 +137,19 @@ class EncryptedStore(MemoryStore):
         return self._cipher.encrypt(text, bound)
 
     def open_text(self, text: str, bound: str) -> str:
+        """A value sealed beside the memory rows (a proposal, a keyed private write's fingerprint, a store secret):
+        one the key does not open is `encryption_unavailable` (attack round 46: a bare, retryable
+        `provider_unavailable` that named nothing)."""
+        try:
+            return self._open_note(text, bound)
+        except ProviderUnavailableError as exc:
+            if isinstance(exc, EncryptionUnavailableError):
+                raise
+            raise EncryptionUnavailableError(SEALED_BESIDE) from exc
+
+    def _open_note(self, text: str, bound: str) -> str:
+        """A memory's own sealed note or snapshot field: a key that does not open it stays the memory's refusal
+        (`_open`, `history`: named by `unopened`, or erased)."""
         if not text.startswith(PREFIX):
             return text
         return self._open_text(bound, text)
@@ -156,7 +184,11 @@ class EncryptedStore(MemoryStore):
                         if k not in SEALED_METADATA_KEYS and k not in caller_keys(record.metadata)}
                 return record.model_copy(update={"content": LOCKED, "context": LOCKED if record.context else "",
                                                  "status_reason": "", "metadata": kept})
-            raise unopened(record.id, record.namespace) from exc
+            raise unopened(record.id, record.namespace, self._rotated()) from exc
+
+    def _rotated(self) -> bool:
+        """This process's key no longer opens the store's canary (read on a refusal's path only)."""
+        return self._cipher is not None and self._recheck and stale_key(self.inner, self._cipher)
 
     def _opened(self, record: MemoryRecord) -> MemoryRecord:
         metadata = dict(record.metadata)
@@ -167,7 +199,7 @@ class EncryptedStore(MemoryStore):
             metadata[key] = self._open_value(record.id, metadata[key])
         return record.model_copy(update={"content": self._open_text(record.id, record.content),
                                          "context": self._open_text(record.id, record.context),
-                                         "status_reason": self.open_text(record.status_reason, record.id),
+                                         "status_reason": self._open_note(record.status_reason, record.id),
                                          "metadata": metadata})
 
     # ------------------------------------------------------------- record paths
@@ -261,14 +293,14 @@ class EncryptedStore(MemoryStore):
         try:
             return [e.model_copy(update={"before": self._open_snapshot(memory_id, e.before),
                                          "after": self._open_snapshot(memory_id, e.after),
-                                         "note": self.open_text(e.note, memory_id)}) for e in entries]
+                                         "note": self._open_note(e.note, memory_id)}) for e in entries]
         except ProviderUnavailableError as exc:
             if isinstance(exc, EncryptionUnavailableError):
                 raise
             if _ERASING.get() == memory_id:  # a hard delete reads who wrote it, never what it held
                 return entries
             last = next((e.after or e.before for e in reversed(entries) if (e.after or e.before)), None) or {}
-            raise unopened(memory_id, str(last.get("namespace", ""))) from exc
+            raise unopened(memory_id, str(last.get("namespace", "")), self._rotated()) from exc
 
     def _open_snapshot(self, memory_id: str, snapshot: dict[str, Any] | None) -> dict[str, Any] | None:
         if not snapshot or not snapshot.get("encrypted"):
@@ -276,10 +308,10 @@ class EncryptedStore(MemoryStore):
         opened = dict(snapshot)
         for key in ("content", "context", "status_reason"):
             if isinstance(opened.get(key), str):
-                opened[key] = self.open_text(opened[key], memory_id)
+                opened[key] = self._open_note(opened[key], memory_id)
         if isinstance(opened.get("metadata"), dict):
             callers = set(caller_keys(opened["metadata"]))
-            opened["metadata"] = {k: self.open_text(str(v), memory_id) if k in SEALED_METADATA_KEYS
+            opened["metadata"] = {k: self._open_note(str(v), memory_id) if k in SEALED_METADATA_KEYS
                                   else self._open_value(memory_id, v) if k in callers else v
                                   for k, v in opened["metadata"].items()}
         return opened

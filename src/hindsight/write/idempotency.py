@@ -34,8 +34,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hindsight.errors import IdempotencyConflictError, InvalidInputError, MemoryNotFoundError, StorageError
+from hindsight.errors import (
+    HindsightError,
+    IdempotencyConflictError,
+    InvalidInputError,
+    MemoryNotFoundError,
+    StorageError,
+)
 from hindsight.model import Status
+from hindsight.security.crypto import PREFIX
 from hindsight.storage.base import MemoryStore
 from hindsight.write.fields import redact_value
 from hindsight.write.labels import session_label
@@ -159,11 +166,27 @@ def run_idempotent(store: MemoryStore, namespace: str, key: str | None,
         raise
     recorded = json.dumps(result, default=str)
     try:
-        first, _ = store.idempotency_settle(namespace, key, PENDING, recorded, claimed[1])
+        first, now = store.idempotency_settle(namespace, key, PENDING, recorded, claimed[1])
+        if first == PENDING and _resealed(store, claimed[1], now, taken, bound):
+            # our claim, its fingerprint re-sealed under a new key meanwhile (`rotate-key` beside this process;
+            # attack round 46: answered {"pending": true} with no memory id for a memory that was stored)
+            first, _ = store.idempotency_settle(namespace, key, PENDING, recorded, now)
     except StorageError as exc:  # attack round 43: told "nothing was written" while its memory was
         raise _unrecorded(exc, key, result) from exc
     answer: dict[str, Any] = json.loads(first)
     return answer if first == recorded else {**answer, "replayed": True}
+
+
+def _resealed(store: MemoryStore, claimed: str, now: str, taken: Fingerprint, bound: str) -> bool:
+    """The pending row's fingerprint `now` is the one this request claimed with (`claimed`), sealed again by a key
+    rotation: both sealed, and `now` opens to this request's fingerprint - or does not open with this process's key
+    (the store moved to the new key under it; the pending claim it holds is then its own)."""
+    if now == claimed or not (claimed.startswith(PREFIX) and now.startswith(PREFIX)):
+        return False
+    try:
+        return taken.matches(store.open_text(now, bound))
+    except HindsightError:
+        return True
 
 
 def _unrecorded(exc: StorageError, key: str, result: dict[str, Any]) -> StorageError:

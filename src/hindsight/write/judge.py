@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from hindsight.text.script import HAN, script_of
-from hindsight.write import both_ways, keep_decision, pair_memo, value_gate
+from hindsight.write import both_ways, keep_decision, pair_memo, slot_cover, value_gate
 from hindsight.write.analysis import PairAnalysis, analyse, content_diff
 from hindsight.write.conflict import ADDS_DETAIL, SHARES_SUBJECT, Label, Verdict, heuristic
 from hindsight.write.conversions import written_alike
@@ -226,6 +226,11 @@ def _classify(
                                    query_similarity, types) if asked else None
     if decided is not None:  # a learned decision where the rules keep (`write.keep_decision`; off unless shipped)
         return decided
+    if asked and slot_cover.ON and rules.label == "supplement" and rules.reason.startswith(SHARES_SUBJECT):
+        weakest = slot_cover.covered(old_text, new_text)
+        if weakest is not None:  # every slot of each side covered by the other, token by token (round 46; off)
+            return Verdict("duplicate", f"restates the existing memory, every slot covered token by token "
+                                        f"(weakest {weakest:.2f}; {probs}; rules: {rules.reason})", weakest)
     if rules.label in ("supplement", "unrelated"):
         return Verdict(rules.label, f"{rules.reason}; {probs}")
     return Verdict("supplement", f"kept and linked, not sure enough ({probs}; rules: {rules.reason})")

@@ -85,6 +85,17 @@ def align_features(old: tuple[list[str], np.ndarray, np.ndarray], new: tuple[lis
            float(best_new[wn > 0].min()), float(best_old[wo > 0].min())]
     old_values = {_surface(p) for p in po if _is_value(p)}
     new_values = {_surface(p) for p in pn if _is_value(p)}
+    swaps = value_swaps(po, pn, sim)
+    row += [min(3, swaps), min(3, len(new_values - old_values)), min(3, len(old_values - new_values)),
+            float(bool(old_values) and old_values == new_values)]
+    return np.asarray(row, dtype=np.float64)
+
+
+def value_swaps(po: list[str], pn: list[str], sim: np.ndarray) -> int:
+    """New value pieces (not on the old side) whose best old match (cosine >= `ALIGNED`) is another value piece of
+    another surface, not on the new side: a changed number, date or Latin-script name. `sim` is [old, new]."""
+    old_values = {_surface(p) for p in po if _is_value(p)}
+    new_values = {_surface(p) for p in pn if _is_value(p)}
     swaps = 0
     arg_old = sim.argmax(axis=0)
     for j, p in enumerate(pn):
@@ -94,9 +105,7 @@ def align_features(old: tuple[list[str], np.ndarray, np.ndarray], new: tuple[lis
         if sim[i, j] >= ALIGNED and _is_value(po[i]) and _surface(po[i]) != _surface(p) \
                 and _surface(po[i]) not in new_values:
             swaps += 1
-    row += [min(3, swaps), min(3, len(new_values - old_values)), min(3, len(old_values - new_values)),
-            float(bool(old_values) and old_values == new_values)]
-    return np.asarray(row, dtype=np.float64)
+    return swaps
 
 
 class TokenStates:
