@@ -164,3 +164,17 @@ def test_the_mcp_tool_answers_corrected(eng: MemoryEngine) -> None:
     assert "retired" in answer["correction_note"] or answer["correction_note"].startswith("corrects")
     assert got["memory"]["status"] == "deprecated" if "memory" in got else got["status"] == "deprecated"
     assert "corrected" in description and "correction_note" in description
+
+
+def test_a_reviewed_correction_corrects_when_approved(eng: MemoryEngine) -> None:
+    """In a reviewed namespace the correction waits; the approval applies it through the same write path, so the
+    proposal's answer names what it corrected."""
+    from hindsight.review.queue import ReviewQueue
+    from hindsight.review.service import ReviewService
+
+    old_id = _semantic(eng, PNPM)
+    review = ReviewService(eng, ReviewQueue(eng.store), _ns())
+    pending = review.record_event(events.UserCorrection(correction=BUN, namespace=_ns()), "token:agent")
+    assert pending["status"] == "pending_review" and eng.get(old_id, _ns()).status == Status.active
+    decided = review.approve(pending["proposal_id"], "alice", namespace=_ns())
+    assert decided["result"]["corrected"] == old_id and eng.get(old_id, _ns()).status == Status.deprecated
