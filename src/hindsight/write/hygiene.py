@@ -38,7 +38,7 @@ from hindsight.field_rules import MAX_TAGS, utcnow
 from hindsight.llm import LLMClient
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
-from hindsight.write import episode_series, pair_memo, secret_slot, two_parties, value_digests
+from hindsight.write import correction, episode_series, pair_memo, secret_slot, two_parties, value_digests
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.fact_vectors import FactVectorCache, fact_vectors, query_similarity, query_vectors
@@ -170,11 +170,21 @@ class HygieneChecker:
             return self._check(record, embedding)
 
     def _check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision:
+        if not correction.is_correction(record):
+            return self._judged(record, embedding, correction.Gathered())
+        seen = correction.Gathered()
+        decision = self._judged(record, embedding, seen)
+        return correction.settle(decision, record, seen, self.thresholds.conflict_low, self.max_credibility_drop)
+
+    def _judged(self, record: MemoryRecord, embedding: np.ndarray, seen: correction.Gathered) -> HygieneDecision:
+        """The decision on a new record; `seen` gets the near candidates judged, with their fact cosines (a user
+        correction's contract reads them: write/correction.py)."""
         if record.type == MemoryType.working or record.status != Status.active or record.encrypted:
             return HygieneDecision()  # private memories are never merged with (or into) plain ones
         scope = Scope(namespace=record.namespace, statuses=(Status.active,),
                       types=tuple(t for t in MemoryType if t != MemoryType.working))
         near = self.store.dense_search(scope, embedding, self.candidates)
+        seen.nearest = max((float(sim) for mid, sim in near if mid != record.id), default=None)
         hits = [(mid, float(sim)) for mid, sim in near if mid != record.id and sim >= self.floor]
         wide: list[tuple[str, float]] = []
         if self.wide and change_signalled(record.content):
@@ -210,6 +220,7 @@ class HygieneChecker:
                 verdict = Verdict("override", f"{why} (judge: {verdict.reason})", 0.5) if why else verdict
             if consolidated and _consolidation_keeps(old, verdict):
                 continue
+            seen.candidates.append(correction.Candidate(old, sim, verdict))
             # a plan changed across days needs the evidence of a far candidate (`supersede.retarget`)
             judged.append((old, verdict, EARLIER_EVENT if _two_events(old, record) else NEAR))
         for mid, sim in wide:  # further back: only a change counts (never merged into or linked from afar)
