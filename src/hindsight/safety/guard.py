@@ -73,10 +73,10 @@ from hindsight.safety.normalize import ScreeningText, basic_fold, fold, normaliz
 from hindsight.safety.polarity import adds_check
 from hindsight.safety.preference import states_preference
 from hindsight.safety.relayed import adverb_only, channel_only, quoted_in_report, reports_drill
-from hindsight.safety.standing import states_standing
 from hindsight.safety.rules import CATEGORY_PRIORITY, RuleHit
 from hindsight.safety.segments import PART_THRESHOLD, marked_parts
 from hindsight.safety.stake import benign_frame
+from hindsight.safety.standing import states_standing
 from hindsight.safety.trusted import transfers_trust
 from hindsight.safety.view import FeatureView, feature_view
 from hindsight.safety.vouched import vouched_loosening
