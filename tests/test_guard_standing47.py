@@ -16,24 +16,17 @@ from hindsight.safety import standing
 from hindsight.safety.guard import FACT_THRESHOLD
 from hindsight.safety.normalize import prepare
 from hindsight.safety.standing import states_standing
-from tests.guard_stubs import threshold_of
-
-
-def _switched(value: bool) -> Iterator[None]:
-    saved = standing.ON
-    standing.ON = value
-    yield
-    standing.ON = saved
+from tests.guard_stubs import switched, threshold_of
 
 
 @pytest.fixture
 def on() -> Iterator[None]:
-    yield from _switched(True)
+    yield from switched(standing, ("ON",), True)
 
 
 @pytest.fixture
 def off() -> Iterator[None]:
-    yield from _switched(False)
+    yield from switched(standing, ("ON",), False)
 
 
 def _norm(text: str) -> str:
