@@ -14,6 +14,7 @@ from hindsight.embeddings.cache_scope import cache_scope
 from hindsight.errors import InvalidInputError
 from hindsight.field_rules import has_visible_text
 from hindsight.model import MAX_CONTEXT_CHARS, MemoryInput, MemoryRecord
+from hindsight.retrieval.crosslingual import bias_group
 from hindsight.working import Turn
 from hindsight.write import events, ingest
 from hindsight.write.importance import compute_importance
@@ -29,6 +30,18 @@ if TYPE_CHECKING:
     from hindsight.working import WorkingMemory
     from hindsight.write.idempotency import Fingerprint
     from hindsight.write.pipeline import WritePipeline
+
+
+#: a Chinese session's turn labels (round 47: "User said: 以后回复我请用中文。" - English labels on Chinese turns were
+#: embedded, compared and promoted with them); any other role keeps its own name
+ZH_SAID = {"user": "用户说：", "assistant": "助手说：", "tool": "工具输出：", "system": "系统："}
+
+
+def said_in(text: str) -> Callable[[str], str]:
+    """The label of a turn by `role` in a session whose turns read `text`: in the session's language."""
+    if bias_group(text) == "zh":
+        return lambda role: ZH_SAID.get(role.lower(), f"{role}：")
+    return lambda role: f"{role.capitalize()} said: "
 
 
 class ConversationsMixin:
@@ -112,7 +125,8 @@ class ConversationsMixin:
         turns = self.working.recent(namespace, session_id)
         if not turns:
             raise InvalidInputError(f"session_id: session '{session_id}' has no working memory to end")
-        transcript = [MemoryRecord(content=f"{t.role.capitalize()} said: {t.content}", namespace=namespace) for t in turns]
+        said = said_in(" ".join(t.content for t in turns))
+        transcript = [MemoryRecord(content=f"{said(t.role)}{t.content}", namespace=namespace) for t in turns]
         summary, method = self.summarizer.summarize(transcript, "structured")
         items: builtins.list[dict[str, Any]] = [{
             "content": summary, "type": "episodic", "session_id": session_id, "namespace": namespace,
