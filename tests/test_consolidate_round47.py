@@ -131,7 +131,7 @@ def test_a_merge_never_retires_the_clean_statement_for_a_mixed_text(store: SQLit
 def test_a_merge_that_can_only_mix_is_left(store: SQLiteStore) -> None:
     """Two memories each telling old and new together: no merge can be clean, so none is written."""
     clock = Clock()
-    ids = [write(store, clock, f"The deadline is March 15. The client moved the deadline to April 2{end}",
+    ids = [write(store, clock, f"The Atlas deadline is March 15. The client moved the Atlas deadline to April 2{end}",
                  MemoryType.semantic) for end in (".", " for the launch.")]
     consolidator = Consolidator(store, BagEmbedder(words=True), clock=clock)
     consolidator._near_duplicate = lambda a, b, similarity: True  # type: ignore[method-assign]

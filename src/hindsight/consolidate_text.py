@@ -18,6 +18,7 @@ from hindsight.field_rules import MAX_TAGS
 from hindsight.llm import LLMClient
 from hindsight.model import DEFAULT_CREDIBILITY, MemoryRecord, MemoryType
 from hindsight.summarize import split_sentences
+from hindsight.turn_labels import unlabelled
 from hindsight.write.analysis import analyse
 from hindsight.write.text_rules import is_clean_identifier
 
@@ -55,9 +56,10 @@ def compose(records: list[MemoryRecord], prompt: str, budget: int, llm: LLMClien
     order = sorted((i for i in range(len(records)) if i not in replaced or len(replaced) == len(records)),
                    key=lambda i: (-float(centrality[i]), records[i].created_at, i))
     medoid = records[order[0]]
-    text = medoid.content.strip()
+    # a lasting fact, not a transcript: the session's turn labels stay in the episodes (turn_labels.py, round 47)
+    text = unlabelled(medoid.content)
     for index in order[1:]:
-        for sentence in split_sentences(records[index].content):
+        for sentence in split_sentences(unlabelled(records[index].content)):
             if sentence in text or len(text) + len(sentence) + 1 > budget:
                 continue
             # keep a sentence only when it brings a name or number the text lacks, without contradicting it

@@ -14,7 +14,7 @@ from hindsight.embeddings.cache_scope import cache_scope
 from hindsight.errors import InvalidInputError
 from hindsight.field_rules import has_visible_text
 from hindsight.model import MAX_CONTEXT_CHARS, MemoryInput, MemoryRecord
-from hindsight.retrieval.crosslingual import bias_group
+from hindsight.turn_labels import said_in
 from hindsight.working import Turn
 from hindsight.write import events, ingest
 from hindsight.write.importance import compute_importance
@@ -30,18 +30,6 @@ if TYPE_CHECKING:
     from hindsight.working import WorkingMemory
     from hindsight.write.idempotency import Fingerprint
     from hindsight.write.pipeline import WritePipeline
-
-
-#: a Chinese session's turn labels (round 47: "User said: 以后回复我请用中文。" - English labels on Chinese turns were
-#: embedded, compared and promoted with them); any other role keeps its own name
-ZH_SAID = {"user": "用户说：", "assistant": "助手说：", "tool": "工具输出：", "system": "系统："}
-
-
-def said_in(text: str) -> Callable[[str], str]:
-    """The label of a turn by `role` in a session whose turns read `text`: in the session's language."""
-    if bias_group(text) == "zh":
-        return lambda role: ZH_SAID.get(role.lower(), f"{role}：")
-    return lambda role: f"{role.capitalize()} said: "
 
 
 class ConversationsMixin:
