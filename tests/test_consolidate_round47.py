@@ -19,6 +19,7 @@ from bag_embedder import BagEmbedder
 
 from hindsight.config import HindsightSettings
 from hindsight.consolidate import Consolidator
+from hindsight.consolidate_currency import changes_slot
 from hindsight.consolidate_text import MERGE_BUDGET, compose
 from hindsight.engine import MemoryEngine
 from hindsight.model import MemoryInput, MemoryRecord, MemoryType, Status
@@ -165,3 +166,24 @@ def test_a_session_episode_is_labelled_in_the_session_language(tmp_path: Path, t
     finally:
         engine.close()
     assert ended["summary"].startswith(label) and foreign not in ended["summary"], ended["summary"]
+
+
+@pytest.mark.parametrize(("old", "new", "changed"), [
+    ("User said: I prefer pnpm over npm for JavaScript projects.",
+     "User said: Actually I now prefer bun over pnpm; please use bun from now on.", True),
+    ("用户说：我喜欢用 VS Code 写代码。", "用户说：我现在改用 Cursor 写代码了，不再用 VS Code。", True),
+    ("第一天：和客户启动了天穹项目，截止日期是 3 月 15 日。", "第三天：客户把天穹项目的截止日期推迟到 4 月 2 日。", True),
+    # the pair judge read these as changes; the labels alone were their shared word, or one topic word only
+    ("User said: Please always answer me in short bullet points.",
+     "User said: Actually I now prefer bun over pnpm; please use bun from now on.", False),
+    ("用户说：以后回复我请用中文。", "用户说：我现在改用 Cursor 写代码了，不再用 VS Code。", False),
+    ("Day 2: the Atlas team chose PostgreSQL and FastAPI for the backend.",
+     "Day 3: the client moved the Project Atlas deadline to April 2.", False),
+    # a recurrence is no change ("again", 提前 = early)
+    ("Deploying to staging failed because the VPN was not connected.",
+     "The staging deploy broke again: the VPN was disconnected, reconnecting fixed it.", False),
+    ("任务失败：夜间清理的定时任务时间不对，原因是时区是UTC；在crontab里设置TZ后解决。",
+     "任务失败：清理定时任务提前八小时执行，原因是主机用的是UTC时区；在crontab中设置时区后解决。", False),
+])
+def test_the_slot_change_reading(old: str, new: str, changed: bool) -> None:
+    assert changes_slot(old, new) is changed

@@ -38,10 +38,10 @@ from hindsight.turn_labels import unlabelled
 LINKS = ("supersedes", "supplements")
 
 #: words that say a value was replaced (a narrower reading than `slot_cues.CHANGE_CUE`, which also reads "again",
-#: "since", "starting", 已经 - words a recurring experience uses: "the deploy broke again")
+#: "since", "starting", 已经, and 提前 ("eight hours early") - words a recurring experience uses: "the deploy broke again")
 REPLACES = re.compile(
     r"\b(?:now|no longer|any ?more|instead|switched|replaced|moved|changed|postponed|rescheduled|pushed back)\b"
-    r"|现在|改用|不再|换成|换到|改成|改为|改到|挪到|推迟|提前|延期|取消", re.IGNORECASE)
+    r"|现在|改用|不再|换成|换到|改成|改为|改到|挪到|推迟|延期|取消", re.IGNORECASE)
 
 #: shared anchors that make two texts of one script one slot (its subject and its value; one shared word is only a
 #: topic: "Day 2: the Atlas team chose PostgreSQL" / "Day 3: the client moved the Atlas deadline"); across scripts one
