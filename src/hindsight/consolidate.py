@@ -21,6 +21,10 @@
    `superseded_by` (and an Edge(new, old, "supersedes")), their derived_from
    edges are carried over to the merged memory.
 
+Round 47 (`consolidate_currency.py`): an episode a newer memory retired is no promotion source; a new memory is as
+old as its newest source (`event_time`); a merge never writes a text that tells an old value with the new one over
+a member that does not (`report.unmixed`).
+
 Text of a new memory: the LLM when configured (and answering), else a
 deterministic extractive merge: the cluster's medoid (the member closest to
 all others) followed by the sentences of other members that add detail,
