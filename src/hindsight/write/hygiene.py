@@ -85,12 +85,17 @@ DEPRECATED_IMPORTANCE = 0.1
 SOURCE_KEYS = ("consolidated_from", "merged_from")
 
 
-def _consolidation_keeps(old: MemoryRecord, verdict: Verdict | None = None) -> bool:
+def _consolidation_keeps(old: MemoryRecord, verdict: Verdict | None = None, new: MemoryRecord | None = None) -> bool:
     """Whether a consolidation output leaves `old` alone: an episode always; another output when the verdict would
-    retire it (a restatement still deduplicates into it)."""
+    retire it (a restatement still deduplicates into it); any memory newer than the output's sources (its
+    `event_time`, consolidate_currency.py) when the verdict would retire it: older content never supersedes a
+    newer memory (round 47)."""
     if old.type == MemoryType.episodic:
         return True
-    return verdict is not None and verdict.label == "override" and any(old.metadata.get(k) for k in SOURCE_KEYS)
+    if verdict is None or verdict.label != "override":
+        return False
+    return (any(old.metadata.get(k) for k in SOURCE_KEYS)
+            or (new is not None and new.event_time is not None and old.reference_time > new.event_time))
 
 
 EVENT_GAP = timedelta(days=1)
@@ -218,7 +223,7 @@ class HygieneChecker:
                 # the judge kept the nearest neighbour: the same slot with a change cue still retires it
                 why = slot_overrides(old, record, sim, partial(nearest_other, self.store, scope, mid))
                 verdict = Verdict("override", f"{why} (judge: {verdict.reason})", 0.5) if why else verdict
-            if consolidated and _consolidation_keeps(old, verdict):
+            if consolidated and _consolidation_keeps(old, verdict, record):
                 continue
             seen.candidates.append(correction.Candidate(old, sim, verdict))
             # a plan changed across days needs the evidence of a far candidate (`supersede.retarget`)
@@ -230,7 +235,7 @@ class HygieneChecker:
                     or (consolidated and _consolidation_keeps(old)) or _separate_events(old, record)):
                 continue
             verdict = self.judge(old, record, sim)
-            if verdict.label == "override" and not (consolidated and _consolidation_keeps(old, verdict)):
+            if verdict.label == "override" and not (consolidated and _consolidation_keeps(old, verdict, record)):
                 judged.append((old, verdict, WIDE))
         # one write merges into, or supersedes, at most one memory, and it should be the right one: the one that
         # holds the value the new text leaves, then the surest (the pair model's probability) (`supersede.retarget`)
