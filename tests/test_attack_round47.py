@@ -183,3 +183,23 @@ def test_each_retirement_is_in_history_and_can_be_undone(engine: MemoryEngine, n
     assert notes and outcome.memory_id in (notes[-1].note or "") + str(engine.get(old, ns).metadata)
     engine.update(old, {"status": "active"}, ns)
     assert engine.get(old, ns).status == Status.active
+
+
+def test_a_private_correction_says_why_it_corrected_nothing(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A private (encrypted) memory is never compared with plain ones, so a private correction retires nothing - and
+    its answer said "the namespace holds no active memory to correct" beside the very memory it would correct."""
+    from hindsight.security.crypto import generate_key
+
+    monkeypatch.setenv("HINDSIGHT_ENCRYPTION_KEY", generate_key())
+    db = tmp_path / "private.db"
+    eng = MemoryEngine.open(db, HindsightSettings(db=db, write_budget_s=3600, guard="rules"), embedder=Table())
+    try:
+        old = _stated(eng, PNPM, "p")
+        private_old = _stated(eng, PNPM_MONO, "p", private=True)
+        outcome = eng.store_memory({"content": BUN, "type": "semantic", "namespace": "p", "private": True,
+                                    "metadata": {"event": "user_correction"}})
+        assert eng.get(old, "p").status == Status.active and eng.get(private_old, "p").status == Status.active
+        assert outcome.correction["corrected"] is None
+        assert "private" in outcome.correction["correction_note"]
+    finally:
+        eng.close()
