@@ -201,5 +201,8 @@ def test_a_private_correction_says_why_it_corrected_nothing(tmp_path: Any, monke
         assert eng.get(old, "p").status == Status.active and eng.get(private_old, "p").status == Status.active
         assert outcome.correction["corrected"] is None
         assert "private" in outcome.correction["correction_note"]
+        hidden = _stated(eng, PNPM, "q", private=True)  # a plain correction never reaches a private memory
+        plain = _correct(eng, BUN2, "q")
+        assert eng.get(hidden, "q").status == Status.active and plain.correction["corrected"] is None
     finally:
         eng.close()

@@ -113,7 +113,9 @@ def settle(decision: HygieneDecision, new: MemoryRecord, seen: Gathered, floor: 
         others = [] if old.id in decision.reason else [decision.reason]  # its supplement reason no longer holds
         decision.reason = "; ".join(x for x in (f"supersedes {old.id}: {why}", *others) if x)
         return decision
-    if refusals:
+    if new.encrypted:  # hygiene never compares a private memory with another (attack round 47: the note said none)
+        decision.correction_note = "nothing corrected: a private correction is never compared with other memories"
+    elif refusals:
         decision.correction_note = "nothing corrected: " + "; ".join(refusals[:3])
     elif nearest is None:
         decision.correction_note = "nothing corrected: the namespace holds no active memory to correct"
