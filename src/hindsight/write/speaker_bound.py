@@ -21,8 +21,12 @@ from __future__ import annotations
 import re
 
 from hindsight.write.dialogue import speaker
+from hindsight.write.speaker_label import other_label
 
 ON = True
+#: read the wider labels of `speaker_label` ("Alice said:", "ALICE:", "[Alice]", "小李：") and never a heading word
+#: ("Correction:") as a speaker (attack round 47; its ship rule: bench/results/attack47/ship_rule.md)
+WIDE_LABELS = True
 
 _ABOUT_USER = re.compile(r"^\s*(?:the\s+)?user(?:'s|’s)?\b|^\s*用户", re.IGNORECASE)
 _NAMES_USER = re.compile(r"\buser(?:'s|’s|s)?\b|用户", re.IGNORECASE)
@@ -36,7 +40,7 @@ def about_user(text: str) -> bool:
 
 def others_turn(text: str) -> str:
     """The speaker of `text` when it is another person's turn about themselves (module doc), else ""."""
-    label = speaker(text)
+    label = other_label(text) if WIDE_LABELS else speaker(text)
     if label is None:
         return ""
     body = text[label.end():]
