@@ -40,12 +40,14 @@ def _a_name(label: str) -> bool:
     return low not in _ROLES and low not in HEADINGS and not _NOT_A_NAME.search(label)
 
 
-def other_label(text: str) -> re.Match[str] | None:
+def other_label(text: str, wide: bool = True) -> re.Match[str] | None:
     """The label of another person's turn `text` opens with (its group 1 the name), None when there is none, or
-    it is a role or a heading word (module doc)."""
+    it is a role or a heading word (module doc). `wide`: read the wider labels too, else `dialogue.speaker`'s only."""
     own = speaker(text)
     if own is not None:
         return own if _a_name(own.group(1)) else None
+    if not wide:
+        return None
     for label in _LABELS:
         match = label.match(text)
         if match is not None:
