@@ -29,6 +29,12 @@ CASES: list[tuple[str, list[str], str, dict[str, Any]]] = [
     ("external_store_as_correction", [PNPM], "memory_store",
      {"content": BUN, "type": "semantic", "source": "external", "metadata": {"event": "user_correction"}}),
     ("agent_store_plain", [PNPM], "memory_store", {"content": BUN, "type": "semantic"}),
+    # the user's own correction under a heading (the user token calls it): the speaker bound read "Correction" as
+    # another person on correct47
+    ("user_correction_heading", ["The user prefers dark mode in the editor."], "memory_user_correction",
+     {"correction": {"correction": "Correction: I now use light mode in the editor."}}),
+    ("user_correction_heading_zh", ["用户喜欢深色主题。"], "memory_user_correction",
+     {"correction": {"correction": "更正：我现在用浅色主题了。"}}),
 ]
 SPEAKERS = [  # the agent stores another person's turn (memory_store, episodic, a chat session) after the user's fact
     ("speaker_label", LIGHT, f"Alice: {ALICE}"),
@@ -60,7 +66,7 @@ def main() -> None:
                 args = {"correction": {**args["correction"], "namespace": name}}
             else:
                 args = {**args, "namespace": name}
-            answer = agent.call(tool, **args)
+            answer = (user if name.startswith("user_") else agent).call(tool, **args)
             out[name] = {"action": answer.get("action", answer.get("status")), "corrected": answer.get("corrected"),
                          "note": answer.get("correction_note"), "stated_after": _statuses(user, name, ids)}
         for name, fact, turn in SPEAKERS:

@@ -1,6 +1,8 @@
 """attack47: the speaker bound's wider label reading (write/speaker_label.py). Through the HTTP server
 (bench/attack47_probe.py) six spellings of another person's turn retired the user's fact, and a heading word read as
-a speaker vetoed the user's own correction ("Correction: I now use ...")."""
+a speaker vetoed the user's own correction ("Correction: I now use ..."). The heading narrowing ships ON
+(`NO_HEADINGS`); the wider labels were measured and are OFF (`WIDE_LABELS`: a held-out row, r2:6, read "用户要求：" as
+another speaker) - their tests switch them on."""
 
 from __future__ import annotations
 
@@ -23,18 +25,21 @@ OWN = [(FACT, "Correction: I now use dark mode in the editor."), (FACT, "Update:
 @pytest.mark.parametrize("old,new", DODGES)
 def test_another_persons_turn_is_read_however_it_is_labelled(old: str, new: str,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    assert speaker_bound.other_speaker(old, new) == ""  # shipped (WIDE_LABELS off): the dodge stands, reported
+    monkeypatch.setattr(speaker_bound, "WIDE_LABELS", True)
     assert speaker_bound.other_speaker(old, new).startswith("another speaker")
-    monkeypatch.setattr(speaker_bound, "WIDE_LABELS", False)  # the correct47 reading missed them
-    assert speaker_bound.other_speaker(old, new) == ""
 
 
+@pytest.mark.parametrize("wide", [False, True], ids=["shipped", "wide"])
 @pytest.mark.parametrize("old,new", OWN)
-def test_a_heading_a_role_or_the_users_own_words_are_no_other_speaker(old: str, new: str) -> None:
+def test_a_heading_a_role_or_the_users_own_words_are_no_other_speaker(old: str, new: str, wide: bool,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(speaker_bound, "WIDE_LABELS", wide)
     assert speaker_bound.other_speaker(old, new) == ""
 
 
 def test_the_correct47_reading_read_a_heading_as_a_speaker(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(speaker_bound, "WIDE_LABELS", False)
+    monkeypatch.setattr(speaker_bound, "NO_HEADINGS", False)
     assert speaker_bound.other_speaker(*OWN[0]).startswith("another speaker: Correction")
 
 
@@ -42,3 +47,4 @@ def test_other_label_names_the_speaker() -> None:
     found = other_label("Mary Jane Watson: I moved")
     assert found is not None and found.group(1) == "Mary Jane Watson"
     assert other_label("Note: I moved") is None and other_label("I moved") is None
+    assert other_label("[Alice] I moved", wide=False) is None
