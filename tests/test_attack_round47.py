@@ -215,3 +215,41 @@ def test_a_correction_under_a_heading_corrects(engine: MemoryEngine, ns: str) ->
     old = _stated(engine, DARK, ns)
     outcome = _correct(engine, HEADED, ns)
     assert outcome.correction["corrected"] == old, outcome.correction
+
+
+def test_two_processes_correcting_at_once_retire_the_memory_once(tmp_path: Any) -> None:
+    """Two engines on one SQLite file (two servers), each correcting the same stated memory at once: the namespace's
+    lock orders the two decisions, so the memory is retired once, by one of them, and history says so once."""
+    import threading
+
+    db = tmp_path / "two.db"
+    settings = HindsightSettings(db=db, write_budget_s=3600, guard="rules")
+    first, second = (MemoryEngine.open(db, settings, embedder=Table()) for _ in range(2))
+    try:
+        old = _stated(first, PNPM, "t")
+        barrier, answers = threading.Barrier(2), {}
+
+        def correct(eng: MemoryEngine, text: str) -> None:
+            barrier.wait()
+            answers[text] = _correct(eng, text, "t")
+
+        threads = [threading.Thread(target=correct, args=(e, t)) for e, t in ((first, BUN), (second, BUN2))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        retired_by = [a.memory_id for a in answers.values() if a.correction["corrected"] == old]
+        assert len(retired_by) == 1
+        assert first.get(old, "t").metadata["superseded_by"] == retired_by[0]
+        assert sum(h.action == "deprecate" for h in first.history(old, "t")) == 1
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_secret_in_a_correction_is_redacted_before_it_is_stored(engine: MemoryEngine, ns: str) -> None:
+    secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    outcome = _correct(engine, f"I now use bun instead of pnpm; my GitHub token is {secret}", ns)
+    stored = engine.get(outcome.memory_id, ns)
+    assert secret not in stored.content and outcome.redactions
+    assert all(secret not in (h.note or "") for h in engine.history(outcome.memory_id, ns))
