@@ -9,14 +9,14 @@ model); the judge is the shipped one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 import pytest
+from test_correction_contract import Table as ContractTable
+from test_correction_contract import _unit
 
 from hindsight.config import HindsightSettings
-from hindsight.embeddings.base import Embedder
 from hindsight.engine import MemoryEngine
 from hindsight.model import Status
 from hindsight.review.queue import ReviewQueue
@@ -34,25 +34,17 @@ DEPLOY_WARN = "Failed task: deploy with pnpm\nWhat went wrong: pnpm lockfile dri
 DEPLOY_FIX = "Failed task: deploy with bun\nWhat went wrong: bun lockfile drift broke the release"
 
 
-def _unit(*xs: float) -> list[float]:
-    v = np.asarray([*xs, 0.0, 0.0, 0.0, 0.0][:4], dtype=np.float64)
-    return list(v / np.linalg.norm(v))
-
-
 VECTORS: dict[str, list[float]] = {
-    PNPM: _unit(1, 0), PNPM_MONO: _unit(1, 0.08), BUN: _unit(0.9, 0.4359), BUN2: _unit(0.9, 0.4359, 0.01), INJECTED: _unit(0.9, 0.4359),
-    DARK: _unit(0, 1), HEADED: _unit(0, 0.9, 0.4359), DEPLOY_WARN: _unit(0, 0, 1), DEPLOY_FIX: _unit(0, 0, 0.9, 0.4359),
+    PNPM: _unit(1, 0), PNPM_MONO: _unit(1, 0.08), BUN: _unit(0.9, 0.4359), BUN2: _unit(0.9, 0.4359, 0.01),
+    INJECTED: _unit(0.9, 0.4359), DARK: _unit(0, 1), HEADED: _unit(0, 0.9, 0.4359), DEPLOY_WARN: _unit(0, 0, 1),
+    DEPLOY_FIX: _unit(0, 0, 0.9, 0.4359),
 }
 
 
-class Table(Embedder):
-    """Vectors looked up by text (unknown texts: a fixed far vector)."""
+class Table(ContractTable):
+    """correct47's table embedder with this file's texts."""
 
-    name, dim = "table-test", 4
-
-    def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
-        far = _unit(0.1, -1, 0.1, -1)
-        return np.asarray([VECTORS.get(t.strip(), far) for t in texts], dtype=np.float32)
+    vectors = VECTORS
 
 
 @pytest.fixture(scope="module")
