@@ -51,10 +51,11 @@ class Table(Embedder):
     """Vectors looked up by text (unknown texts: a fixed far vector)."""
 
     name, dim = "table-test", 4
+    vectors = VECTORS  # a subclass sets its own table (tests/test_attack_round47.py)
 
     def _embed(self, texts: Sequence[str], is_query: bool) -> np.ndarray:
         far = _unit(0.1, -1, 0.1, -1)
-        return np.asarray([VECTORS.get(t.strip(), far) for t in texts], dtype=np.float32)
+        return np.asarray([self.vectors.get(t.strip(), far) for t in texts], dtype=np.float32)
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,10 @@ correction the write path does not stop at that judgement:
   hygiene band's lower edge (`HygieneThresholds.conflict_low`), a content term the two share (`currency.anchors`:
   a name, a product, a word such as 主题 / editor - the judge's own verdict may be `unrelated` for a Chinese pair
   under its band alone), no veto of `retire_veto` (positive evidence of another topic, attribute or preference),
-  types that may meet for an override (a warning is never corrected by a semantic memory) and a credibility drop
-  within hygiene's (an agent's relayed words do not retire what the user said);
+  types that may meet for an override (a warning is never corrected by a semantic memory) and no credibility drop
+  at all: the correction is at least as credible as what it retires (an agent's relayed words, 0.7, do not retire
+  what the user said, 1.0; hygiene's own 0.3 bound let them: attack round 47 - the contract retires on a judgement
+  that alone reads `supplement`, so it asks for more than hygiene's override does);
 * it is deprecated as any superseded memory is (kept in history, `superseded_by`), through the same write path;
 * the write's answer names it (`corrected`) or says why none was (`corrected: null`, `correction_note`): a
   correction is never silently stored as a supplement.
@@ -61,7 +63,7 @@ class Gathered:
     nearest: float | None = None
 
 
-def _refusal(candidate: Candidate, new: MemoryRecord, floor: float, max_drop: float) -> str:
+def _refusal(candidate: Candidate, new: MemoryRecord, floor: float) -> str:
     """Why `candidate` is not the memory `new` corrects ("" when it is)."""
     old, sim = candidate.record, candidate.similarity
     if sim < floor:
@@ -76,14 +78,13 @@ def _refusal(candidate: Candidate, new: MemoryRecord, floor: float, max_drop: fl
         return f"{old.id} is a {old.type.value} memory, which a {new.type.value} correction does not retire"
     if why := veto(old.content, new.content):
         return f"{old.id} is of another slot: {why}"
-    if new.credibility < old.credibility - max_drop:
+    if new.credibility < old.credibility:  # no drop (module doc; attack round 47)
         return (f"{old.id} was asserted with more credibility ({old.credibility:.2f}) than this correction "
                 f"({new.credibility:.2f})")
     return ""
 
 
-def settle(decision: HygieneDecision, new: MemoryRecord, seen: Gathered, floor: float,
-           max_drop: float) -> HygieneDecision:
+def settle(decision: HygieneDecision, new: MemoryRecord, seen: Gathered, floor: float) -> HygieneDecision:
     """The decision for a correction: hygiene's own retirement, else the nearest same-slot candidate's (module doc).
     `seen`: the near candidates hygiene judged, any order, and the nearest cosine (for the answer's reason)."""
     candidates, nearest = seen.candidates, seen.nearest
@@ -97,7 +98,7 @@ def settle(decision: HygieneDecision, new: MemoryRecord, seen: Gathered, floor: 
         return decision
     refusals: list[str] = []
     for candidate in sorted(candidates, key=lambda c: -c.similarity):
-        why = _refusal(candidate, new, floor, max_drop)
+        why = _refusal(candidate, new, floor)
         if why:
             refusals.append(why)
             continue
@@ -112,7 +113,9 @@ def settle(decision: HygieneDecision, new: MemoryRecord, seen: Gathered, floor: 
         others = [] if old.id in decision.reason else [decision.reason]  # its supplement reason no longer holds
         decision.reason = "; ".join(x for x in (f"supersedes {old.id}: {why}", *others) if x)
         return decision
-    if refusals:
+    if new.encrypted:  # hygiene never compares a private memory with another (attack round 47: the note said none)
+        decision.correction_note = "nothing corrected: a private correction is never compared with other memories"
+    elif refusals:
         decision.correction_note = "nothing corrected: " + "; ".join(refusals[:3])
     elif nearest is None:
         decision.correction_note = "nothing corrected: the namespace holds no active memory to correct"

@@ -179,7 +179,7 @@ class HygieneChecker:
             return self._judged(record, embedding, correction.Gathered())
         seen = correction.Gathered()
         decision = self._judged(record, embedding, seen)
-        return correction.settle(decision, record, seen, self.thresholds.conflict_low, self.max_credibility_drop)
+        return correction.settle(decision, record, seen, self.thresholds.conflict_low)
 
     def _judged(self, record: MemoryRecord, embedding: np.ndarray, seen: correction.Gathered) -> HygieneDecision:
         """The decision on a new record; `seen` gets the near candidates judged, with their fact cosines (a user

@@ -21,8 +21,14 @@ from __future__ import annotations
 import re
 
 from hindsight.write.dialogue import speaker
+from hindsight.write.speaker_label import other_label
 
 ON = True
+#: attack round 47 (its ship rules: bench/results/attack47/ship_rule.md): a heading word ("Correction:", "Update:",
+#: "更正：") is never a speaker - ON; the wider labels of `speaker_label` ("Alice said:", "ALICE:", "[Alice]",
+#: "小李：") - measured, OFF: it read "用户要求：" as another speaker on a held-out row (r2:6)
+NO_HEADINGS = True
+WIDE_LABELS = False
 
 _ABOUT_USER = re.compile(r"^\s*(?:the\s+)?user(?:'s|’s)?\b|^\s*用户", re.IGNORECASE)
 _NAMES_USER = re.compile(r"\buser(?:'s|’s|s)?\b|用户", re.IGNORECASE)
@@ -36,7 +42,7 @@ def about_user(text: str) -> bool:
 
 def others_turn(text: str) -> str:
     """The speaker of `text` when it is another person's turn about themselves (module doc), else ""."""
-    label = speaker(text)
+    label = other_label(text, WIDE_LABELS) if NO_HEADINGS or WIDE_LABELS else speaker(text)
     if label is None:
         return ""
     body = text[label.end():]
