@@ -50,7 +50,8 @@ LICENCE = _c(_alt(
     r"\b(?:can|may|fine|ok(?:ay)?|allowed|permitted|not (?:required|needed|necessary)|required|needed|go ahead)\b",
     r"可以|没关系|没问题|不要紧|认可|就行|不再需要|不需要|不用|无需|免",
 ))
-REFUSED = _c(_alt(r"\b(?:we|i) (?:said|told (?:them|him|her)) no\b", r"\b(?:cannot|can'?t|must not|not allowed|never)\b", r"不能|不得|不可以|禁止|严禁|不行"))
+REFUSED = _c(_alt(r"\b(?:we|i) (?:said|told (?:them|him|her)) no\b", r"\b(?:cannot|can'?t|must not|not allowed|never)\b",
+                   r"\b(?:is|are) (?:required|mandatory)\b", r"\bno (?:\w+ ){0,2}without\b", r"不能|不得|不可以|禁止|严禁|不行|必须"))
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|[。！？；\n]+")
 
 
