@@ -12,14 +12,11 @@ Texts written for this file, EN and ZH; none from bench/data. On main the file d
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import cast
 
-import numpy as np
 import pytest
+from guard_stubs import VEC, fixed_score_guard
 
 from hindsight.safety import normalize, said, trusted
-from hindsight.safety.classifier import EMBED_DIM, GuardClassifier
-from hindsight.safety.guard import WriteGuard
 from hindsight.safety.lowered import SAID_THRESHOLD, lowest_reading_threshold, reading_threshold
 from hindsight.safety.normalize import fold, prepare
 from hindsight.safety.redact import redactor
@@ -132,28 +129,16 @@ def test_the_new_threshold_never_goes_under_the_lowest() -> None:
     assert SAID_THRESHOLD >= lowest_reading_threshold()
 
 
-class _FixedScore:
-    """A stand-in classifier: every text scores ``score`` - under the shipped threshold, over the reading's."""
-
-    threshold = 0.555
-
-    def __init__(self, score: float) -> None:
-        self.score = score
-
-    def attack_score(self, embedding: np.ndarray, normalised: str) -> tuple[float, str | None]:
-        return self.score, "false_authorization"
-
-
 @pytest.mark.parametrize(("text", "score"), [(SAID[0], 0.2), (CHANNEL[1], 0.35)])
 def test_the_guard_holds_the_note_at_the_reading_threshold(text: str, score: float) -> None:
-    guard = WriteGuard(classifier=cast(GuardClassifier, _FixedScore(score)))
+    """A stand-in classifier scores every text ``score``: under the shipped threshold, over the reading's."""
+    guard = fixed_score_guard(score)
     red = redactor(text)[0]
-    vector = np.zeros(EMBED_DIM, dtype=np.float32)
     for on in (True, False):
         gen = _set(on)
         next(gen)
         try:
-            assert guard.screen(red, embedding=vector).suspicious is on
+            assert guard.screen(red, embedding=VEC).suspicious is on
         finally:
             next(gen, None)
 
