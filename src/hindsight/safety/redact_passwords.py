@@ -68,9 +68,9 @@ _LINE_PAIR = re.compile(
 )
 # scheme://user:password@host: the password runs to the *last* "@" before the host, so one with an
 # unescaped "@" inside ("p@ss@db") is still removed whole; %-escapes are part of it. Round 47 (blind r41): the
-# authority ends where the URL does - at "/", "?", "#", a space, a Han character or a full-width mark - so an "@"
+# authority ends where the URL does - at "/", "?", a space, a Han character or a full-width mark (a "#" may be in a password: it stays in) - so an "@"
 # in the prose after the URL ("...@print.shelter.lan，其中%40就是@符号") never pulls the host into the password.
-_URL_END = r"/\s?#\u3000-\u303f\u4e00-\u9fff\uff00-\uffef" if URL_AUTHORITY_ENDS else r"/\s?"
+_URL_END = r"/\s?\u3000-\u303f\u4e00-\u9fff\uff00-\uffef" if URL_AUTHORITY_ENDS else r"/\s?"
 _URL_CREDENTIALS = re.compile(
     r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^/\s:@?#]*:([^" + _URL_END + r"]{3,200})@(?=[\w.\[-])"
 )
