@@ -57,3 +57,9 @@ def test_a_card_word_without_its_code_is_no_card() -> None:
 @pytest.mark.parametrize("text", ["The passport renewal number 2 queue opens at 9.", "护照办理窗口号码是3号。"])
 def test_a_document_with_a_counter_number_keeps_it(text: str) -> None:
     assert redact(text, tagger=False).text == text
+
+
+def test_a_hash_inside_a_url_password_stays_in_it() -> None:
+    """A "#" may stand in a URL's password: the user info still runs to the "@" before the host."""
+    out = redact("备份库 postgres://backup:Rk7#mW2q@10.1.2.3:5432/bak，只在内网。").text
+    assert "Rk7" not in out and "mW2q" not in out and "10.1.2.3" in out, out
