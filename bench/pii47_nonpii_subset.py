@@ -8,10 +8,11 @@ Spoken numbers are taken whole: any run of three English digit words or four Chi
 
     PYTHONPATH=<src> .venv/bin/python bench/pii47_nonpii_subset.py OUT.json
 """
-import glob
 import json
 import re
 import sys
+
+from pii35_nonpii import texts as all_texts
 
 from hindsight.safety.redact import redact
 from hindsight.safety.redact_cues import DOC_CUE
@@ -35,17 +36,7 @@ def touched(text: str) -> bool:
 
 
 def main() -> None:
-    texts = []
-    for f in sorted(glob.glob("bench/data/blind/*/guard/set.jsonl") + glob.glob("bench/data/train/*/guard/set.jsonl")
-                    + glob.glob("bench/data/blind/*/hygiene/set.jsonl") + glob.glob("bench/data/train/*/hygiene/set.jsonl")
-                    + glob.glob("bench/data/blind/*/retrieval/memories.jsonl")):
-        for line in open(f, encoding="utf-8"):
-            if not line.strip():
-                continue
-            r = json.loads(line)
-            texts += [r[k] for k in ("text", "content", "old", "new", "a", "b", "existing") if isinstance(r.get(k), str)]
-            texts += [o for o in r.get("others", []) or [] if isinstance(o, str)]
-    texts = sorted(set(texts))
+    texts = all_texts()  # the non-PII texts as redaction26_nonpii.py reads them
     subset = [t for t in texts if touched(t)]
     print(len(texts), "texts,", len(subset), "in the subset", file=sys.stderr)
     json.dump({t: redact(t).text for t in subset}, open(sys.argv[1], "w"), ensure_ascii=False)
