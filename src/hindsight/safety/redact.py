@@ -52,7 +52,7 @@ from hindsight.safety.redact_cues import (
     find_otp,
     find_spelled_emails,
 )
-from hindsight.safety.redact_documents import find_followed_numbers, find_local_numbers
+from hindsight.safety.redact_documents import find_followed_numbers, find_local_numbers, find_named_numbers
 from hindsight.safety.redact_echo import find_echoes
 from hindsight.safety.redact_entered import find_entered_codes
 from hindsight.safety.redact_estate import find_estate_addresses
@@ -167,6 +167,7 @@ _FINDERS: tuple[Callable[[str], list[Span]], ...] = (
     find_answered_values, find_sent_values, find_glued_values, find_followed_numbers, find_local_numbers, find_entered_codes,
     find_reset_values, find_short_keys, find_read_out_codes,  # round 45
     find_spoken_phones,  # round 46 (find_all_phones above: redact_phonelib)
+    find_named_numbers,  # round 47
 )
 
 

@@ -110,3 +110,19 @@ def find_local_numbers(text: str) -> list[Span]:
             continue
         out.append(("national_id" if m.group("id") else "bank_account", *m.span("v")))
     return out
+
+
+# Round 47 (blind r41): the document named, then in the same sentence (no digit, no sentence end between) its number
+# under a number noun - "passport details for the Lhasa flight: number 533380006", "护照信息……号码E39182734".
+DOC_NUMBER_NOUN = True
+_NAMED_NUMBER = re.compile(
+    DOC_CUE + r"[^\d\n.!?。！？;；]{0,48}?(?:(?<![A-Za-z])(?:number|no\.|nr\.|#)|号码|证号)\s*(?:is\s+|[:：#是为]\s*)?[\"'“]?"
+    r"(?P<value>[A-Z0-9]{6,20})(?![A-Za-z0-9/-])"
+)
+
+
+def find_named_numbers(text: str) -> list[Span]:
+    """A document's number under a number noun later in the sentence that names the document."""
+    if not DOC_NUMBER_NOUN:
+        return []
+    return [("national_id", *m.span("value")) for m in _NAMED_NUMBER.finditer(text) if document_number(m.group("value"))]

@@ -17,6 +17,9 @@ Span = tuple[str, int, int]
 
 # Words that follow "password:"/"password is" in prose about passwords, not in a
 # disclosure of one ("the password is required", "password: must be 12 chars").
+# Round 47 switch: the URL user info reader stops at the end of the URL (measured: docs/benchmarks.md, round 47).
+URL_AUTHORITY_ENDS = True
+
 _PASSWORD_STOPWORDS = frozenset(
     ["a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "must", "should", "shall", "will", "would", "can", "could", "may", "might", "need", "needs", "needed", "required", "optional", "mandatory", "reset", "resets", "changed", "change", "expired", "expires", "expiring", "stored", "saved", "hashed", "encrypted", "salted", "set", "not", "too", "very", "incorrect", "wrong", "correct", "invalid", "valid", "weak", "strong", "long", "short", "empty", "missing", "blank", "same", "different", "hidden", "visible", "protected", "case-sensitive", "sensitive", "in", "on", "at", "of", "for", "with", "from", "by", "to", "into", "now", "still", "also", "only", "never", "always", "your", "my", "our", "their", "its", "this", "that", "these", "those", "here", "there", "policy", "policies", "field", "fields", "rules", "requirements", "requirement", "length", "strength", "manager", "managers", "prompt", "prompts", "hint", "hints", "reuse", "reused", "rotation", "rotated", "updated", "update", "generated", "random", "secure", "insecure", "unknown", "forgotten", "forgot", "lost", "locked", "unchanged", "something", "nothing", "anything", "same-as", "shared", "sharing", "auth", "login", "authentication", "based", "less", "free", "protected", "what", "which", "who", "whatever", "how", "when", "where", "why", "it", "he", "she", "they", "we", "you", "i", "me", "him", "her", "them", "us", "yes", "no", "ok", "okay", "sent", "emailed", "texted", "stolen", "leaked", "compromised", "fine", "good", "simple", "easy", "obvious", "known", "public", "available", "literally", "just", "simply", "actually", "currently", "basically", "written", "attached", "below", "above", "printed", "see", "ask", "check", "contact", "none", "n/a", "read", "loaded", "pulled", "fetched", "taken", "kept", "injected", "provided", "supplied", "passed", "managed", "handled", "configured", "defined", "derived", "pulled", "rotating", "masked", "hidden", "filled", "inherited", "mounted", "sourced",
      # words a question or a request puts right after the noun
@@ -64,9 +67,12 @@ _LINE_PAIR = re.compile(
     r"[^\n]{0,80}\n[ \t]*[\w.@+-]{2,40}[ \t]*\n[ \t]*(?P<value>[^\s\"'`]{6,64})[ \t]*(?=\n|$)"
 )
 # scheme://user:password@host: the password runs to the *last* "@" before the host, so one with an
-# unescaped "@" inside ("p@ss@db") is still removed whole; %-escapes are part of it.
+# unescaped "@" inside ("p@ss@db") is still removed whole; %-escapes are part of it. Round 47 (blind r41): the
+# authority ends where the URL does - at "/", "?", a space, a Han character or a full-width mark (a "#" may be in a password: it stays in) - so an "@"
+# in the prose after the URL ("...@print.shelter.lan，其中%40就是@符号") never pulls the host into the password.
+_URL_END = r"/\s?\u3000-\u303f\u4e00-\u9fff\uff00-\uffef" if URL_AUTHORITY_ENDS else r"/\s?"
 _URL_CREDENTIALS = re.compile(
-    r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^/\s:@?#]*:([^/\s?]{3,200})@(?=[\w.\[-])"
+    r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*+://[^/\s:@?#]*:([^" + _URL_END + r"]{3,200})@(?=[\w.\[-])"
 )
 # ";databaseName=Payroll;user=svc": JDBC / ADO.NET parameters after the host; the password key among them is read by the
 # labelled readers, and an "@" in its value is no user-info separator.

@@ -73,8 +73,12 @@ def ascii_phone_form(text: str) -> str:
 # assigned, and a number a quantity or a part number (`is_quantity`) is none.
 _CC = (r"(?:1|7|2[07]|3[0-469]|4[013-9]|5[1-8]|6[0-6]|8[1246]|9[0-58]|35\d|37\d|38[0-9]|42[013]|85[2356]|880|886|"
        r"9[67]\d)")
+# Round 47 (blind r41): the subscriber's last group may run to six digits, as a UK mobile's does after 00 44
+# ("0044 7911 123456"); the digit count (8 - 15) still bounds the whole.
+INTL_LAST_GROUP_SIX = True
+_LAST = r"(?:[\s.-]\d{2,4}){0,3}[\s.-]\d{2,6}" if INTL_LAST_GROUP_SIX else r"(?:[\s.-]\d{2,4}){1,4}"
 _INTL_FORM = re.compile(r"(?<![\w+(])(?<!\d[ .-])(?:00" + _CC + r"[\s.-]|\(\+?" + _CC + r"\)[\s.-]?)(?:\(0\)\s?)?(?:\(\d{1,4}\)|\d{1,4})"
-                        r"(?:[\s.-]\d{2,4}){1,4}(?![\d-]|\.\d)")
+                        + _LAST + r"(?![\d-]|\.\d)")
 _CN_NO_PLUS = re.compile(r"(?<![\w+(.-])(?<!\d )86([\s-])(?:\(0?(?:10|2\d|[3-9]\d{2})\)|0?(?:10|2\d|[3-9]\d{2}))\1\d{3,4}[\s-]?\d{4}"
                          r"(?![\w-])")
 _NATIONAL_FORM = re.compile(

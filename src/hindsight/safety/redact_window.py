@@ -156,9 +156,19 @@ _CARD_AFTER = re.compile(
 )
 
 
+# Round 47 (blind r41): a card word (卡 / card) a few characters before a 13 - 19 digit run that is no card's usual
+# shape ("这张卡：6222021001122334455，CVN2是308") names it a card when its code or expiry follows, as above.
+CARD_WORD_ANY_LENGTH = True
+_NAMED_LONG = re.compile(r"(?i)(?:卡|(?<![A-Za-z])cards?(?![A-Za-z]))[^\d\n.。;；]{0,8}?(?P<value>(?<![\d-])\d{13,19}(?![\d-]))")
+
+
 def find_cards_by_what_follows(text: str) -> list[Span]:
     """A card number named by the security code or expiry that follows it (made-up numbers fail Luhn)."""
-    return [("card", *m.span()) for m in _CARD_SHAPE.finditer(text) if _CARD_AFTER.match(text, m.end()) and _payment_card(text, *m.span())]
+    out = [("card", *m.span()) for m in _CARD_SHAPE.finditer(text) if _CARD_AFTER.match(text, m.end()) and _payment_card(text, *m.span())]
+    if CARD_WORD_ANY_LENGTH:
+        out += [("card", *m.span("value")) for m in _NAMED_LONG.finditer(text)
+                if _CARD_AFTER.match(text, m.end("value")) and _payment_card(text, *m.span("value"))]
+    return out
 
 
 # "fallback code, 118 402,", "today's was 77 31 05", "verification code, 482913": a one-time code named a few words
