@@ -42,7 +42,7 @@ _LINKS = frozenset({"is", "are", "was", "were", "the", "a", "an", "是", "为"})
 
 
 def _content(text: str) -> list[str]:
-    folded = _PLACEHOLDER.sub(" ", unicodedata.normalize("NFKC", text).casefold())
+    folded = _PLACEHOLDER.sub(" ", unicodedata.normalize("NFKC", text)).casefold()
     return [t for t in _TOKEN.findall(folded) if t not in _LINKS]
 
 
