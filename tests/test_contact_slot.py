@@ -6,6 +6,7 @@ from types import SimpleNamespace
 import pytest
 
 import hindsight.write.contact_slot as cs
+from hindsight.engine import MemoryEngine
 from hindsight.write.conflict import Verdict
 
 KEY = "k1"
@@ -88,3 +89,25 @@ def test_without_digests_nothing_moves(on: None) -> None:
 
 def test_links_only_texts_do_not_match() -> None:
     assert not cs.same_but_links("is [REDACTED:phone]", "[REDACTED:phone]")
+
+
+def _write(engine: MemoryEngine, old: str, new: str) -> tuple[str, str]:
+    a = engine.store_memory({"content": old, "namespace": "c", "type": "semantic"})
+    b = engine.store_memory({"content": new, "namespace": "c", "type": "semantic"})
+    return b.action, engine.get(a.memory_id, "c", record_access=False).status.value
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The plumber's mobile is 07700 900123.", "The plumber's mobile: 07700 900456."),  # arm A: "is" / ":"
+    ("周师傅的手机号是135 6666 2211。", "周师傅换号了，新号138 7777 3322。"),  # arm B: 换号, one slot filled differently
+])
+def test_engine_supersedes_the_older_number(engine: MemoryEngine, on: None, old: str, new: str) -> None:
+    """Through the write path (redaction, digests, the judge, hygiene) with the real embedder; with `ON` False (the
+    behaviour before round 47) both older numbers stayed active beside the new one."""
+    assert _write(engine, old, new) == ("superseded", "deprecated")
+
+
+def test_engine_keeps_a_second_number_of_another_kind(engine: MemoryEngine, on: None) -> None:
+    action, status = _write(engine, "The plumber's mobile is 07700 900123.",
+                            "The plumber's office landline, for invoices only, is 0161 496 0000.")
+    assert status == "active" and action != "superseded"
