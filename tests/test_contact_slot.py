@@ -111,3 +111,9 @@ def test_engine_keeps_a_second_number_of_another_kind(engine: MemoryEngine, on: 
     action, status = _write(engine, "The plumber's mobile is 07700 900123.",
                             "The plumber's office landline, for invoices only, is 0161 496 0000.")
     assert status == "active" and action != "superseded"
+
+
+def test_the_shipped_setting_is_on() -> None:
+    import importlib
+
+    assert importlib.reload(cs).ON is True
