@@ -33,46 +33,29 @@ def test_off_leaves_every_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
     assert cs.rewritten(KEPT, old, new) is KEPT
 
 
-def test_same_words_but_links_and_a_changed_number_is_a_change(on: None) -> None:
-    old = _rec("Dr. Rao's after-hours mobile is [REDACTED:phone].", ("phone", "aa"))
-    new = _rec("Dr. Rao's after-hours mobile: [REDACTED:phone].", ("phone", "bb"))
-    assert cs.rewritten(KEPT, old, new).label == "override"
+RAO, RAO2 = "Dr. Rao's after-hours mobile is [REDACTED:phone].", "Dr. Rao's after-hours mobile: [REDACTED:phone]."
+LI, LI_NEW = "李敏副主任手机 [REDACTED:phone]。", "李敏换号了，新手机 [REDACTED:phone]。"
 
 
-def test_zh_same_words_but_links(on: None) -> None:
-    old = _rec("安全科值班电话是[REDACTED:phone]。", ("phone", "aa"))
-    new = _rec("安全科值班电话：[REDACTED:phone]", ("phone", "bb"))
-    assert cs.rewritten(KEPT, old, new).label == "override"
+@pytest.mark.parametrize(("verdict", "old", "new", "new_digest", "key"), [
+    (KEPT, RAO, RAO2, "bb", KEY),  # arm A: the same words but "is" / ":"
+    (KEPT, "安全科值班电话是[REDACTED:phone]。", "安全科值班电话：[REDACTED:phone]", "bb", KEY),  # arm A, ZH
+    (BLOCKED, LI, LI_NEW, "bb", KEY),  # arm B: one slot filled differently and 换号
+])
+def test_a_changed_number_of_one_slot_is_a_change(on: None, verdict: Verdict, old: str, new: str, new_digest: str,
+                                                  key: str) -> None:
+    result = cs.rewritten(verdict, _rec(old, ("phone", "aa")), _rec(new, ("phone", new_digest), key=key))
+    assert result.label == "override"
 
 
-def test_other_words_stay_kept(on: None) -> None:
-    old = _rec("Dr. Rao's after-hours mobile is [REDACTED:phone].", ("phone", "aa"))
-    new = _rec("Dr. Rao's pager for the ward is [REDACTED:phone].", ("phone", "bb"))
-    assert cs.rewritten(KEPT, old, new) is KEPT
-
-
-def test_equal_values_are_not_a_change(on: None) -> None:
-    old = _rec("Dr. Rao's after-hours mobile is [REDACTED:phone].", ("phone", "aa"))
-    new = _rec("Dr. Rao's after-hours mobile: [REDACTED:phone].", ("phone", "aa"))
-    assert cs.rewritten(KEPT, old, new) is KEPT
-
-
-def test_digests_under_another_key_are_not_read(on: None) -> None:
-    old = _rec("Dr. Rao's after-hours mobile is [REDACTED:phone].", ("phone", "aa"))
-    new = _rec("Dr. Rao's after-hours mobile: [REDACTED:phone].", ("phone", "bb"), key="k2")
-    assert cs.rewritten(KEPT, old, new) is KEPT
-
-
-def test_one_slot_blocker_with_a_change_word_is_a_change(on: None) -> None:
-    old = _rec("李敏副主任手机 [REDACTED:phone]。", ("phone", "aa"))
-    new = _rec("李敏换号了，新手机 [REDACTED:phone]。", ("phone", "bb"))
-    assert cs.rewritten(BLOCKED, old, new).label == "override"
-
-
-def test_one_slot_blocker_without_a_change_word_stays_kept(on: None) -> None:
-    old = _rec("李敏副主任手机 [REDACTED:phone]。", ("phone", "aa"))
-    new = _rec("李敏办公室座机 [REDACTED:phone]。", ("phone", "bb"))
-    assert cs.rewritten(BLOCKED, old, new) is BLOCKED
+@pytest.mark.parametrize(("verdict", "old", "new", "new_digest", "key"), [
+    (KEPT, RAO, "Dr. Rao's pager for the ward is [REDACTED:phone].", "bb", KEY),  # other words
+    (KEPT, RAO, RAO2, "aa", KEY),  # the same value
+    (KEPT, RAO, RAO2, "bb", "k2"),  # digests under another key
+    (BLOCKED, LI, "李敏办公室座机 [REDACTED:phone]。", "bb", KEY),  # the blocker and no change word
+])
+def test_other_pairs_stay_kept(on: None, verdict: Verdict, old: str, new: str, new_digest: str, key: str) -> None:
+    assert cs.rewritten(verdict, _rec(old, ("phone", "aa")), _rec(new, ("phone", new_digest), key=key)) is verdict
 
 
 def test_another_person_blocker_is_left_alone(on: None) -> None:
