@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-UNSEEN = ("blind-r17", "blind-r17b", "blind-r18", "blind-r18b", "blind-r19", "blind-r19b", "blind-r20", "blind-r20b", "blind-r21", "blind-r21b", "blind-r22", "blind-r22b", "blind-r23", "blind-r23b", "blind-r24", "blind-r24b", "blind-r25", "blind-r25b", "blind-r26", "blind-r26b", "blind-r27", "blind-r27b", "blind-r28", "blind-r28b", "blind-r29", "blind-r29b", "blind-r30", "blind-r30b", "blind-r31", "blind-r31b", "blind-r32", "blind-r32b", "blind-r33", "blind-r33b", "blind-r34", "blind-r34b", "blind-r35", "blind-r35b", "blind-r36", "blind-r36b", "blind-r37", "blind-r37b", "blind-r38", "blind-r38b", "blind-r39", "blind-r39b", "blind-r40", "blind-r40b", "blind-r41", "blind-r41b")
+UNSEEN = ("blind-r17", "blind-r17b", "blind-r18", "blind-r18b", "blind-r19", "blind-r19b", "blind-r20", "blind-r20b", "blind-r21", "blind-r21b", "blind-r22", "blind-r22b", "blind-r23", "blind-r23b", "blind-r24", "blind-r24b", "blind-r25", "blind-r25b", "blind-r26", "blind-r26b", "blind-r27", "blind-r27b", "blind-r28", "blind-r28b", "blind-r29", "blind-r29b", "blind-r30", "blind-r30b", "blind-r31", "blind-r31b", "blind-r32", "blind-r32b", "blind-r33", "blind-r33b", "blind-r34", "blind-r34b", "blind-r35", "blind-r35b", "blind-r36", "blind-r36b", "blind-r37", "blind-r37b", "blind-r38", "blind-r38b", "blind-r39", "blind-r39b", "blind-r40", "blind-r40b", "blind-r41", "blind-r41b", "blind-r42", "blind-r42b")
 
 
 def _screen_all(args: argparse.Namespace) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import cast
 
 import numpy as np
@@ -37,3 +38,13 @@ def threshold_of(text: str, score: float = 0.9) -> float:
 
     normalised = prepare(text).text
     return fixed_score_guard(score).threshold_for(feature_view(normalised), normalised)
+
+
+def switched(module: object, names: tuple[str, ...], value: bool) -> Iterator[None]:
+    """Set each switch ``names`` of ``module`` to ``value`` for a test, then restore it (a fixture's body)."""
+    saved = {name: getattr(module, name) for name in names}
+    for name in names:
+        setattr(module, name, value)
+    yield
+    for name, was in saved.items():
+        setattr(module, name, was)

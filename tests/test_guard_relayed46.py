@@ -18,18 +18,13 @@ from hindsight.safety.guard import FACT_THRESHOLD, FRAME_THRESHOLD, WriteGuard
 from hindsight.safety.normalize import fold, prepare
 from hindsight.safety.relayed import adverb_only, channel_only, quoted_in_report, reports_drill
 from hindsight.safety.segments import marked_parts
-from tests.guard_stubs import threshold_of
+from tests.guard_stubs import switched, threshold_of
 
 _SWITCHES = ("ADVERB_ONLY_ON", "DRILL_ON", "QUOTED_PART_ON", "CHANNEL_ON")
 
 
 def _switched(value: bool) -> Iterator[None]:
-    saved = {name: getattr(relayed, name) for name in _SWITCHES}
-    for name in _SWITCHES:
-        setattr(relayed, name, value)
-    yield
-    for name, was in saved.items():
-        setattr(relayed, name, was)
+    yield from switched(relayed, _SWITCHES, value)
 
 
 @pytest.fixture

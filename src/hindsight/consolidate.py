@@ -21,6 +21,10 @@
    `superseded_by` (and an Edge(new, old, "supersedes")), their derived_from
    edges are carried over to the merged memory.
 
+Round 47 (`consolidate_currency.py`): an episode a newer memory retired is no promotion source; a new memory is as
+old as its newest source (`event_time`); a merge never writes a text that tells an old value with the new one over
+a member that does not (`report.unmixed`).
+
 Text of a new memory: the LLM when configured (and answering), else a
 deterministic extractive merge: the cluster's medoid (the member closest to
 all others) followed by the sentences of other members that add detail,
@@ -43,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from hindsight.consolidate_currency import mixes, retired_sources
 from hindsight.consolidate_frame import about_the_same
 from hindsight.consolidate_text import MERGE_BUDGET, MERGE_PROMPT, PROMOTE_BUDGET, PROMOTE_PROMPT, compose, new_memory
 from hindsight.embeddings.base import Embedder
@@ -74,6 +79,7 @@ class ConsolidationReport:
     namespace: str
     episodic_scanned: int = 0
     semantic_scanned: int = 0
+    retired_sources: list[str] = field(default_factory=list)  # episodes a newer memory retired: never promoted
     clusters_found: int = 0  # clusters of >= 2 related episodes
     clusters: list[list[str]] = field(default_factory=list)
     promoted_ids: list[str] = field(default_factory=list)  # new semantic memories from episodes
@@ -84,6 +90,7 @@ class ConsolidationReport:
     deprecated_ids: list[str] = field(default_factory=list)  # semantic originals superseded by a merge
     quarantined: list[str] = field(default_factory=list)  # outputs the write guard held back
     changed: list[list[str]] = field(default_factory=list)  # groups left: a member changed since the scan
+    unmixed: list[list[str]] = field(default_factory=list)  # merge groups left: the text would mix old and new
     method: str = "extractive"
 
     def as_dict(self) -> dict[str, Any]:
@@ -113,6 +120,8 @@ class Consolidator:
         self.actor = actor
         self.min_cluster = max(2, min_cluster)
         self.max_cluster = max_cluster
+        # the write path's pair judge, read again for a source a newer memory linked to it (consolidate_currency.py)
+        self.pair_judge = HygieneChecker(store, embedder, self.thresholds, llm, clock)
         if write is None:
             pipeline = WritePipeline(
                 store=store, embedder=embedder, clock=clock,
@@ -128,6 +137,10 @@ class Consolidator:
         report = ConsolidationReport(namespace=namespace, method="llm" if self.llm is not None else "extractive")
         episodes = self._active(namespace, MemoryType.episodic)
         report.episodic_scanned = len(episodes)
+        # a source whose statement a newer memory retired is never promoted (round 47: it came back as current)
+        retired = retired_sources(self.store, namespace, episodes, self._changes)
+        report.retired_sources = sorted(retired)
+        episodes = [r for r in episodes if r.id not in retired]
         clusters = self._cluster(episodes, self._related)
         report.clusters = [[r.id for r in c] for c in clusters]
         report.clusters_found = len(clusters)
@@ -177,6 +190,11 @@ class Consolidator:
         if similarity < band.cluster_threshold:
             return False
         return self._label(a, b, similarity) in ("duplicate", "supplement")
+
+    def _changes(self, old: MemoryRecord, new: MemoryRecord) -> bool:
+        """The write path's pair judge reads `new` as a change of `old`."""
+        vectors = self._vectors([old, new])
+        return self.pair_judge.judge(old, new, float(vectors[0] @ vectors[1])).label == "override"
 
     def _label(self, a: MemoryRecord, b: MemoryRecord, similarity: float) -> str:
         return classify_rules(a.content, b.content, similarity, self.thresholds,
@@ -335,8 +353,20 @@ class Consolidator:
         ids = [r.id for r in group]
         if self._changed(group, report):
             return
-        report.merge_groups.append(ids)
         text, method = compose(group, MERGE_PROMPT, MERGE_BUDGET, self.llm, self._vectors)
+        if mixes(text):
+            # never retire a member that tells one value for a text that tells it with the one it replaced (round 47:
+            # the clean "I now prefer bun over pnpm" merged into a promoted "... bun ... I prefer pnpm ...")
+            clean = [r for r in group if not mixes(r.content)]
+            if len(clean) < self.min_cluster or len(clean) == len(group):
+                report.unmixed.append(ids)
+                return
+            group, ids = clean, [r.id for r in clean]
+            text, method = compose(group, MERGE_PROMPT, MERGE_BUDGET, self.llm, self._vectors)
+            if mixes(text):
+                report.unmixed.append(ids)
+                return
+        report.merge_groups.append(ids)
         outcome = self.write([new_memory(group, text, method, "merged_from", namespace)])[0]
         if outcome.action == "quarantined":
             report.quarantined.append(outcome.memory_id)

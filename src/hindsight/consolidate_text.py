@@ -13,10 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from hindsight.consolidate_currency import changes_slot, conflicts, sources_time
 from hindsight.field_rules import MAX_TAGS
 from hindsight.llm import LLMClient
 from hindsight.model import DEFAULT_CREDIBILITY, MemoryRecord, MemoryType
 from hindsight.summarize import split_sentences
+from hindsight.turn_labels import unlabelled
 from hindsight.write.analysis import analyse
 from hindsight.write.text_rules import is_clean_identifier
 
@@ -48,16 +50,24 @@ def compose(records: list[MemoryRecord], prompt: str, budget: int, llm: LLMClien
             return answer.strip()[: budget * 2], "llm"
     matrix = vectors(records)
     centrality = (matrix @ matrix.T).sum(axis=1)
-    order = sorted(range(len(records)), key=lambda i: (-float(centrality[i]), records[i].created_at, i))
+    # a member a newer member says changed gives no sentence: its value was replaced (round 47)
+    replaced = {i for i, r in enumerate(records) for o in records
+                if o.reference_time > r.reference_time and changes_slot(r.content, o.content)}
+    order = sorted((i for i in range(len(records)) if i not in replaced or len(replaced) == len(records)),
+                   key=lambda i: (-float(centrality[i]), records[i].created_at, i))
     medoid = records[order[0]]
-    text = medoid.content.strip()
+    # a lasting fact, not a transcript: the session's turn labels stay in the episodes (turn_labels.py, round 47)
+    text = unlabelled(medoid.content)
     for index in order[1:]:
-        for sentence in split_sentences(records[index].content):
+        for sentence in split_sentences(unlabelled(records[index].content)):
             if sentence in text or len(text) + len(sentence) + 1 > budget:
                 continue
             # keep a sentence only when it brings a name or number the text lacks, without contradicting it
             analysis = analyse(text, sentence)
             if analysis.strong_cue or analysis.number_change or analysis.polarity_flip:
+                continue
+            # nor a sentence that tells another value of a slot the text tells, or is told changed (round 47)
+            if any(conflicts(kept, sentence) for kept in split_sentences(text)):
                 continue
             if analysis.containment >= 0.999 and analysis.novel_units:
                 text = sentence  # says everything the text says and more: it replaces the text
@@ -86,6 +96,8 @@ def new_memory(records: list[MemoryRecord], text: str, method: str, key: str, na
                                                                            else 0.0)), 4),
         "source": source.value,
         "credibility": round(min(r.credibility for r in records), 4),
+        # as old as its newest source: never newer than a change written after them (round 47, consolidate_currency)
+        "event_time": sources_time(records),
         "metadata": {key: [r.id for r in records],
                      "consolidation": "promote" if key == "consolidated_from" else "merge", "method": method},
     }

@@ -14,6 +14,7 @@ from hindsight.embeddings.cache_scope import cache_scope
 from hindsight.errors import InvalidInputError
 from hindsight.field_rules import has_visible_text
 from hindsight.model import MAX_CONTEXT_CHARS, MemoryInput, MemoryRecord
+from hindsight.turn_labels import said_in
 from hindsight.working import Turn
 from hindsight.write import events, ingest
 from hindsight.write.importance import compute_importance
@@ -112,7 +113,8 @@ class ConversationsMixin:
         turns = self.working.recent(namespace, session_id)
         if not turns:
             raise InvalidInputError(f"session_id: session '{session_id}' has no working memory to end")
-        transcript = [MemoryRecord(content=f"{t.role.capitalize()} said: {t.content}", namespace=namespace) for t in turns]
+        said = said_in(" ".join(t.content for t in turns))
+        transcript = [MemoryRecord(content=f"{said(t.role)}{t.content}", namespace=namespace) for t in turns]
         summary, method = self.summarizer.summarize(transcript, "structured")
         items: builtins.list[dict[str, Any]] = [{
             "content": summary, "type": "episodic", "session_id": session_id, "namespace": namespace,

@@ -76,6 +76,7 @@ from hindsight.safety.relayed import adverb_only, channel_only, quoted_in_report
 from hindsight.safety.rules import CATEGORY_PRIORITY, RuleHit
 from hindsight.safety.segments import PART_THRESHOLD, marked_parts
 from hindsight.safety.stake import benign_frame
+from hindsight.safety.standing import states_standing
 from hindsight.safety.trusted import transfers_trust
 from hindsight.safety.view import FeatureView, feature_view
 from hindsight.safety.vouched import vouched_loosening
@@ -225,6 +226,10 @@ class WriteGuard:
             threshold = self.fact_threshold  # a fact that carries a redacted value, or (round 28) a named person's preference
         if normalised and (benign_frame(normalised) or adds_check(normalised) or reports_drill(normalised)):
             return max(threshold, FRAME_THRESHOLD)
+        if normalised and states_standing(normalised):  # round 47b (standing.py): how things stand, nobody granted
+            threshold = max(threshold, self.fact_threshold)
+            lowered = reading_threshold(normalised, hidden)
+            return threshold if lowered is None else min(threshold, lowered)
         vouched = bool(normalised) and (vouched_loosening(normalised) or transfers_trust(normalised)
                                         or claimed_loosening(normalised))
         threshold = min(threshold, VOUCHED_THRESHOLD) if vouched else threshold

@@ -75,6 +75,11 @@ _PICTOGRAPH_IN_CJK = re.compile(r"(?<=[\u3400-\u9fff])[\u25a0-\u27bf\u2b00-\u2bf
 # A dotted run of single letters and digits with at least two letters and a digit ("2.f.a" for 2fa): the letters-only
 # runs are ``_SPACED_LETTERS``'s; a version or an address (digits only) is left.
 _DOTTED_MIXED = re.compile(r"(?<![\w.])(?=(?:\w\.)*\d)(?=(?:\w\.)*[^\W\d_](?:\.\w)*\.[^\W\d_])(?:\w\.){2,}\w(?![\w.])")
+#: Round 47 (guard47, issue 10): in a text that already spells words letter by letter with a dot or an underscore
+#: ("f.o.r.w.a.r.d c.l.i.e.n.t a.d.d.r.e.s.s.e.s t.o ...", "i_n_f_l_a_t_e ... b_y 2_0_%"), the two-character words
+#: spelled the same way ("t.o", "n.o", "b_y", "2_0_") are joined too. Read only while ``SHORT_RUNS_ON``.
+SHORT_RUNS_ON = False
+_SHORT_RUN = re.compile(r"(?<![\w.])[^\W_]([._])[^\W_](?:\1[^\W_])*\1?(?![^\W_])")
 _WS = re.compile(r"[ \t\r\f\v]+")
 _NEWLINES = re.compile(r"\s*\n\s*")
 
@@ -314,7 +319,10 @@ def fold(text: str) -> str:
     text = text.translate(_HOMOGLYPH_TABLE).translate(_TRAD_TO_SIMP).translate(_QUOTES)
     text = _SPACED_CHARS.sub(_collapse_spaced, text)
     text = _DOTTED_MIXED.sub(lambda m: m.group(0).replace(".", ""), text)
+    spelled = [m.group(0)[1] for m in _SPACED_LETTERS.finditer(text) if m.group(0)[1] in "._"]
     text = _SPACED_LETTERS.sub(_collapse_spaced, text)
+    if SHORT_RUNS_ON and len(spelled) >= 2:
+        text = _SHORT_RUN.sub(lambda m: m.group(0).replace(m.group(1), "") if m.group(1) in spelled else m.group(0), text)
     text = _SPACE_BETWEEN_CJK.sub("", text)
     text = _SLASHED_CJK.sub(lambda m: re.sub("[/|]", "", m.group(0)), text)
     text = _SYMBOL_SPLIT_CJK.sub(lambda m: m.group(0).replace(m.group(1), ""), text)

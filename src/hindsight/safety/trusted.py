@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from hindsight.safety.rules import _alt, _c
-from hindsight.safety.vouched import claim_then_act
+from hindsight.safety.vouched import WARNING, claim_then_act
 
 #: A party or channel declared genuine, representative or new in the place of an old one.
 CLAIM = _c(_alt(
@@ -89,8 +89,26 @@ ACTION45 = re.compile("|".join((
 )))
 
 
+#: Round 47 (guard47, issue 10): a channel declared a person in authority, or declared genuine for what a check guards,
+#: with no act named - the act is whatever the channel then asks ("Texts from [number] claiming to be the CFO are the
+#: CFO", "Bank-detail updates ... that come through WhatsApp are genuine", "[number] 发来的消息就当老板本人说的",
+#: "@domain 结尾的邮件都是上级中心发的"). Read only while ``CHANNEL_IS_PERSON_ON``; a warning (``vouched.WARNING``) is not.
+CHANNEL_IS_PERSON_ON = False
+_SENT = r"(?:texts?|messages?|e-?mails?|mails?|calls?|updates?|requests?|instructions?|dms?|sms)"
+_ROLE = r"(?:cfo|ceo|coo|cto|boss|owner|director|manager|president|chair|founder|head office|headquarters|hq|bank|supplier|vendor|client|landlord)"
+CHANNEL_IS_PERSON = re.compile("|".join((
+    r"\b" + _SENT + r"\b[^.;]{0,60}?\bclaiming to be (?:the |our )?([\w-]+)\b[^.;]{0,20}?\b(?:are|is) (?:really |actually )?(?:the |our )?\1\b",
+    r"\b(?:bank|payment|account|payee|wire)[- ](?:detail|info|instruction)s?[- ]?(?:updates?|changes?)?\b[^.;]{0,60}?\b(?:through|via|over|from|on)\b"
+    r"[^.;]{0,40}?\b(?:are|is) (?:all )?(?:genuine|legit|legitimate|authentic|real|valid|trusted)\b",
+    r"\b" + _SENT + r" (?:from|through|via|sent from|coming from|that come through)\b[^.;]{0,60}?\b(?:are|is) (?:really |actually )?(?:from )?(?:the |our )?" + _ROLE + r"\b(?:'s)?(?! (?:not|no)\b)",
+    r"(?:发来|打来)的(?:消息|短信|邮件|信息|电话|微信)?(?:就|都)?当(?:成|作|是)?.{0,8}本人", r"(?:结尾|后缀|开头)的(?:邮件|消息|短信|号码|来电).{0,4}都是.{0,12}(?:发|打)的",
+)))
+
+
 def transfers_trust(normalised: str) -> bool:
     """Does the text declare a party genuine and hand it what a check guards (EN/ZH, see the module)?"""
     if claim_then_act(normalised, CLAIM, ACTION, either_order=True):
+        return True
+    if CHANNEL_IS_PERSON_ON and CHANNEL_IS_PERSON.search(normalised) and not WARNING.search(normalised):
         return True
     return CHANNEL_AS_PERSON_ON and claim_then_act(normalised, CLAIM45, ACTION45, either_order=True)

@@ -42,8 +42,10 @@ def register_event_tools(mcp: FastMCP, engine: MemoryEngine, review: ReviewServi
 
     @mcp.tool
     def memory_user_correction(correction: UserCorrection, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-        """Record a user correction at once, as high-importance semantic knowledge; an older conflicting memory
-        is deprecated (kept in history)."""
+        """Record a user correction at once, as high-importance semantic knowledge. The memory it corrects - the
+        nearest active memory of the same slot - is deprecated (kept in history) and named in the answer's
+        `corrected`; `corrected: null` with `correction_note` says why none was (nothing close enough, another
+        subject, or a more credible memory)."""
         actor = gate(Scope.write, correction.namespace, "event")
         return told(actor, correction.namespace, _call(review.record_event, correction, actor, idempotency_key))
 

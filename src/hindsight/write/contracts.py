@@ -32,6 +32,8 @@ class WriteOutcome:
     related_ids: list[str] = field(default_factory=list)
     redactions: list[str] = field(default_factory=list)
     supersedes: list[str] = field(default_factory=list)
+    #: a user correction's answer (write/correction.py): {"corrected": id or None, "correction_note": why}
+    correction: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -42,6 +44,7 @@ class WriteOutcome:
             "related_ids": self.related_ids,
             "redactions": self.redactions,
             "supersedes": self.supersedes,
+            **(self.correction or {}),
         }
 
 
@@ -88,6 +91,13 @@ class HygieneDecision:
     reason: str = ""
     adopt_text: bool = False  # the duplicate's new text says more: it becomes the memory's text (the old in history)
     held_by: str | None = None  # a vetoed change candidate that keeps the write's one supersede (hygiene round 31d)
+    correction: bool = False  # the write is an explicit user correction (write/correction.py)
+    corrected: str | None = None  # the memory the correction retires
+    correction_note: str = ""  # what it corrected, or why nothing
+
+    def correction_answer(self) -> dict[str, Any] | None:
+        """What a correction's answer says of it (None for any other write)."""
+        return {"corrected": self.corrected, "correction_note": self.correction_note} if self.correction else None
 
 
 class Hygiene(Protocol):

@@ -38,7 +38,15 @@ from hindsight.field_rules import MAX_TAGS, utcnow
 from hindsight.llm import LLMClient
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
-from hindsight.write import contact_slot, episode_series, pair_memo, secret_slot, two_parties, value_digests
+from hindsight.write import (
+    contact_slot,
+    correction,
+    episode_series,
+    pair_memo,
+    secret_slot,
+    two_parties,
+    value_digests,
+)
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.fact_vectors import FactVectorCache, fact_vectors, query_similarity, query_vectors
@@ -85,12 +93,17 @@ DEPRECATED_IMPORTANCE = 0.1
 SOURCE_KEYS = ("consolidated_from", "merged_from")
 
 
-def _consolidation_keeps(old: MemoryRecord, verdict: Verdict | None = None) -> bool:
+def _consolidation_keeps(old: MemoryRecord, verdict: Verdict | None = None, new: MemoryRecord | None = None) -> bool:
     """Whether a consolidation output leaves `old` alone: an episode always; another output when the verdict would
-    retire it (a restatement still deduplicates into it)."""
+    retire it (a restatement still deduplicates into it); any memory newer than the output's sources (its
+    `event_time`, consolidate_currency.py) when the verdict would retire it: older content never supersedes a
+    newer memory (round 47)."""
     if old.type == MemoryType.episodic:
         return True
-    return verdict is not None and verdict.label == "override" and any(old.metadata.get(k) for k in SOURCE_KEYS)
+    if verdict is None or verdict.label != "override":
+        return False
+    return (any(old.metadata.get(k) for k in SOURCE_KEYS)
+            or (new is not None and new.event_time is not None and old.reference_time > new.event_time))
 
 
 EVENT_GAP = timedelta(days=1)
@@ -170,11 +183,21 @@ class HygieneChecker:
             return self._check(record, embedding)
 
     def _check(self, record: MemoryRecord, embedding: np.ndarray) -> HygieneDecision:
+        if not correction.is_correction(record):
+            return self._judged(record, embedding, correction.Gathered())
+        seen = correction.Gathered()
+        decision = self._judged(record, embedding, seen)
+        return correction.settle(decision, record, seen, self.thresholds.conflict_low)
+
+    def _judged(self, record: MemoryRecord, embedding: np.ndarray, seen: correction.Gathered) -> HygieneDecision:
+        """The decision on a new record; `seen` gets the near candidates judged, with their fact cosines (a user
+        correction's contract reads them: write/correction.py)."""
         if record.type == MemoryType.working or record.status != Status.active or record.encrypted:
             return HygieneDecision()  # private memories are never merged with (or into) plain ones
         scope = Scope(namespace=record.namespace, statuses=(Status.active,),
                       types=tuple(t for t in MemoryType if t != MemoryType.working))
         near = self.store.dense_search(scope, embedding, self.candidates)
+        seen.nearest = max((float(sim) for mid, sim in near if mid != record.id), default=None)
         hits = [(mid, float(sim)) for mid, sim in near if mid != record.id and sim >= self.floor]
         wide: list[tuple[str, float]] = []
         if self.wide and change_signalled(record.content):
@@ -208,8 +231,9 @@ class HygieneChecker:
                 # the judge kept the nearest neighbour: the same slot with a change cue still retires it
                 why = slot_overrides(old, record, sim, partial(nearest_other, self.store, scope, mid))
                 verdict = Verdict("override", f"{why} (judge: {verdict.reason})", 0.5) if why else verdict
-            if consolidated and _consolidation_keeps(old, verdict):
+            if consolidated and _consolidation_keeps(old, verdict, record):
                 continue
+            seen.candidates.append(correction.Candidate(old, sim, verdict))
             # a plan changed across days needs the evidence of a far candidate (`supersede.retarget`)
             judged.append((old, verdict, EARLIER_EVENT if _two_events(old, record) else NEAR))
         for mid, sim in wide:  # further back: only a change counts (never merged into or linked from afar)
@@ -219,7 +243,7 @@ class HygieneChecker:
                     or (consolidated and _consolidation_keeps(old)) or _separate_events(old, record)):
                 continue
             verdict = self.judge(old, record, sim)
-            if verdict.label == "override" and not (consolidated and _consolidation_keeps(old, verdict)):
+            if verdict.label == "override" and not (consolidated and _consolidation_keeps(old, verdict, record)):
                 judged.append((old, verdict, WIDE))
         # one write merges into, or supersedes, at most one memory, and it should be the right one: the one that
         # holds the value the new text leaves, then the surest (the pair model's probability) (`supersede.retarget`)

@@ -211,4 +211,6 @@ def outcome_from_dict(result: dict[str, Any]) -> WriteOutcome:
     return WriteOutcome(memory_id=str(result.get("memory_id", "")), action=result.get("action", "created"),
                         status=Status(result.get("status", "active")), reason=str(result.get("reason", "")),
                         related_ids=list(result.get("related_ids", [])), redactions=list(result.get("redactions", [])),
-                        supersedes=list(result.get("supersedes", [])))
+                        supersedes=list(result.get("supersedes", [])),
+                        correction={k: result[k] for k in ("corrected", "correction_note")} if "corrected" in result
+                        else None)

@@ -41,6 +41,7 @@ from hindsight.write.contracts import (
     WriteAction,
     WriteOutcome,
 )
+from hindsight.write.correction import is_correction, uncorrected
 from hindsight.write.dialogue import dialogue_body, parts
 from hindsight.write.erase import erase
 from hindsight.write.fields import redact_value
@@ -342,12 +343,14 @@ class WritePipeline:
             if record.status == Status.quarantined:
                 with self.store.transaction(record.namespace):
                     self.store.insert(record, vector, actor=actor, note=f"quarantined: {record.status_reason}")
-                return WriteOutcome(record.id, "quarantined", record.status, record.status_reason, redactions=found)
+                return WriteOutcome(record.id, "quarantined", record.status, record.status_reason, redactions=found,
+                                    correction=uncorrected(record, "nothing corrected: the correction is quarantined"))
             if record.status != Status.active:  # restored as deprecated/forgotten: it neither merges nor supersedes
                 with self.store.transaction(record.namespace):
                     self.store.insert(record, vector, actor=actor, note=f"restored as {record.status.value}")
                 return WriteOutcome(record.id, "created", record.status, record.status_reason, redactions=found)
-            decision = self.hygiene.check(record, vector) if self.hygiene else HygieneDecision()
+            decision = self.hygiene.check(record, vector) if self.hygiene else HygieneDecision(
+                correction=is_correction(record), correction_note="nothing corrected: hygiene is off")
             with self.store.transaction(record.namespace):
                 return self._store(record, vector, decision, found, actor)
 
@@ -357,7 +360,7 @@ class WritePipeline:
             assert self.hygiene is not None
             self.hygiene.apply(record, decision, actor, vector)
             return WriteOutcome(decision.duplicate_of, "duplicate", Status.active, decision.reason, redactions=found,
-                                supersedes=list(decision.supersedes))
+                                supersedes=list(decision.supersedes), correction=decision.correction_answer())
         # the new memory's own history says what it retired or linked (ux round 45: its `create` said nothing, so
         # memory_history on the current fact could not answer "what did this replace"); ids only, never their words
         parts = (["redacted: " + ", ".join(found)] if found else []) + [
@@ -369,7 +372,7 @@ class WritePipeline:
         action: WriteAction = "superseded" if decision.supersedes else "supplemented" if decision.supplements else "created"
         return WriteOutcome(record.id, action, record.status, decision.reason,
                             related_ids=decision.supersedes + decision.supplements, redactions=found,
-                            supersedes=list(decision.supersedes))
+                            supersedes=list(decision.supersedes), correction=decision.correction_answer())
 
 
 def screened_text(content: str, context: str) -> str:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from hindsight.retrieval.currency import anchors, states_change
 from hindsight.write.preference_slot import other_preference
 from hindsight.write.shared_attribute import shared
+from hindsight.write.speaker_bound import other_speaker
 
 ON = True
 MIN_TERMS = 8
@@ -67,6 +68,7 @@ def other_attribute(old: str, new: str) -> str:
 
 
 def veto(old: str, new: str) -> str:
-    """Why a change verdict does not retire `old` ("" when it may): another topic, another attribute, or a preference
-    about another attribute (`preference_slot`, prefs45)."""
-    return other_topic(old, new) or other_attribute(old, new) or other_preference(old, new)
+    """Why a change verdict does not retire `old` ("" when it may): another topic, another attribute, a preference
+    about another attribute (`preference_slot`, prefs45), or another speaker's turn and a fact about the user
+    (`speaker_bound`, correct47)."""
+    return other_topic(old, new) or other_attribute(old, new) or other_preference(old, new) or other_speaker(old, new)
