@@ -38,7 +38,15 @@ from hindsight.field_rules import MAX_TAGS, utcnow
 from hindsight.llm import LLMClient
 from hindsight.model import MemoryRecord, MemoryType, Status
 from hindsight.storage.base import Edge, MemoryStore, Scope
-from hindsight.write import correction, episode_series, pair_memo, secret_slot, two_parties, value_digests
+from hindsight.write import (
+    contact_slot,
+    correction,
+    episode_series,
+    pair_memo,
+    secret_slot,
+    two_parties,
+    value_digests,
+)
 from hindsight.write.conflict import Verdict
 from hindsight.write.contracts import HygieneDecision
 from hindsight.write.fact_vectors import FactVectorCache, fact_vectors, query_similarity, query_vectors
@@ -287,6 +295,7 @@ class HygieneChecker:
                            query_vectors=vectors, types=(old.type.value, new.type.value))
         verdict = value_digests.adjust(verdict, old, new)  # redacted values equal or changed (keyed digests)
         verdict = secret_slot.rewritten(verdict, old, new)  # a redacted secret written again (round 46)
+        verdict = contact_slot.rewritten(verdict, old, new)  # a redacted contact value changed (round 47)
         verdict = two_parties.kept(verdict, old.content, new.content)  # another person / two values (round 46c)
         return episode_series.kept(verdict, old.content, new.content)  # two episodes of one series
 
