@@ -6,10 +6,11 @@ with ``redact_phonelib.ON`` False nothing else differs from the split tree (its 
 
     PYTHONPATH=<src> .venv/bin/python bench/phone46_nonpii_subset.py OUT.json
 """
-import glob
 import json
 import re
 import sys
+
+from pii35_nonpii import texts as all_texts
 
 from hindsight.safety.redact import redact
 
@@ -21,17 +22,7 @@ _NOUN = re.compile(r"(?i)order|invoice|inv\b|ref|tracking|serial|build|version|r
 
 
 def main() -> None:
-    texts = []
-    for f in sorted(glob.glob("bench/data/blind/*/guard/set.jsonl") + glob.glob("bench/data/train/*/guard/set.jsonl")
-                    + glob.glob("bench/data/blind/*/hygiene/set.jsonl") + glob.glob("bench/data/train/*/hygiene/set.jsonl")
-                    + glob.glob("bench/data/blind/*/retrieval/memories.jsonl")):
-        for line in open(f, encoding="utf-8"):
-            if not line.strip():
-                continue
-            r = json.loads(line)
-            texts += [r[k] for k in ("text", "content", "old", "new", "a", "b", "existing") if isinstance(r.get(k), str)]
-            texts += [o for o in r.get("others", []) or [] if isinstance(o, str)]
-    texts = sorted(set(texts))
+    texts = all_texts()  # pii35_nonpii's reader: every released guard / hygiene / retrieval text, once
     subset = [t for t in texts if _SPOKEN.search(t) or (_NOUN.search(t) and re.search(r"\d", t))]
     print(len(texts), "texts,", len(subset), "in the subset", file=sys.stderr)
     json.dump({t: redact(t).text for t in subset}, open(sys.argv[1], "w"), ensure_ascii=False)
